@@ -1,0 +1,51 @@
+# Shared build settings: one place for warnings, sanitizers and the shape of a library or test.
+
+set(LST_WARNINGS -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wformat=2
+    -Wno-format-nonliteral -Wno-format-truncation)
+if(LST_WERROR)
+  list(APPEND LST_WARNINGS -Werror)
+endif()
+
+if(LST_SANITIZE)
+  add_compile_options(-fsanitize=${LST_SANITIZE} -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${LST_SANITIZE})
+endif()
+
+# lst_add_library(NAME SOURCES... [DEPS targets...])
+# A static library lst_NAME with its folder as the public include directory and an
+# ALIAS lockstep::NAME, so dependants name what they use.
+function(lst_add_library name)
+  cmake_parse_arguments(A "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(lst_${name} STATIC ${A_SOURCES})
+  add_library(lockstep::${name} ALIAS lst_${name})
+  target_include_directories(lst_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_options(lst_${name} PRIVATE ${LST_WARNINGS})
+  target_compile_definitions(lst_${name} PUBLIC _GNU_SOURCE
+      LST_VERSION="${PROJECT_VERSION}")
+  target_link_libraries(lst_${name} PUBLIC ${A_DEPS})
+endfunction()
+
+# lst_add_unit_test(NAME SOURCE DEPS...)
+# One test = one program: exit 0 pass, 1 fail, 77 skip.
+function(lst_add_unit_test name source)
+  add_executable(test_${name} ${source})
+  target_compile_options(test_${name} PRIVATE ${LST_WARNINGS})
+  target_link_libraries(test_${name} PRIVATE ${ARGN})
+  set_target_properties(test_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  add_test(NAME unit.${name} COMMAND test_${name})
+  set_tests_properties(unit.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS unit)
+endfunction()
+
+# lst_add_script_test(NAME SCRIPT [TIMEOUT s])
+# Integration tests are shell scripts that start real processes; they find the binaries
+# through LST_BIN and skip (77) with a reason when they need root or a kernel feature.
+function(lst_add_script_test name script)
+  cmake_parse_arguments(A "" "TIMEOUT" "" ${ARGN})
+  if(NOT A_TIMEOUT)
+    set(A_TIMEOUT 120)
+  endif()
+  add_test(NAME integration.${name} COMMAND bash ${script})
+  set_tests_properties(integration.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${A_TIMEOUT}
+      LABELS integration RUN_SERIAL TRUE
+      ENVIRONMENT "LST_BIN=${CMAKE_BINARY_DIR}/bin;LST_SRC=${CMAKE_SOURCE_DIR};LST_BUILD=${CMAKE_BINARY_DIR}")
+endfunction()

@@ -1,0 +1,250 @@
+/* Option-table machinery shared by flags, configs, plans and the wire codec. */
+#include "lst_opt.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lst_assert.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+static int64_t *s_field(const struct lst_opt *o, void *base)
+{
+	return (int64_t *)((char *)base + o->offset);
+}
+
+int64_t lst_opt_get(const struct lst_opt *o, const void *base)
+{
+	return *(const int64_t *)((const char *)base + o->offset);
+}
+
+void lst_opt_defaults(const struct lst_opt *table, void *base)
+{
+	for (const struct lst_opt *o = table; o->name; o++) {
+		lst_err err;
+		int rc = lst_opt_parse(o, base, o->def, &err);
+
+		/* A default that does not parse is a programming error in the table. */
+		if (rc)
+			fprintf(stderr, "option table: %s\n", err.msg);
+		LST_ASSERT(rc == 0);
+	}
+}
+
+const struct lst_opt *lst_opt_find(const struct lst_opt *table, const char *name)
+{
+	for (const struct lst_opt *o = table; o->name; o++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+static const char *s_fmt_range_value(const struct lst_opt *o, int64_t v, char *buf, size_t size)
+{
+	if (o->type == LST_OPT_SIZE)
+		return lst_fmt_size((uint64_t)v, buf, size);
+	if (o->type == LST_OPT_DURATION)
+		return lst_fmt_duration(v, buf, size);
+	snprintf(buf, size, "%" PRId64, v);
+	return buf;
+}
+
+int lst_opt_set_int(const struct lst_opt *o, void *base, int64_t v, lst_err *err)
+{
+	char lo[32], hi[32];
+
+	switch (o->type) {
+	case LST_OPT_BOOL:
+		if (v != 0 && v != 1)
+			return lst_err_set(err, -EINVAL, "%s must be true or false", o->name);
+		break;
+	case LST_OPT_ENUM: {
+		int64_t n = 0;
+
+		while (o->choices[n])
+			n++;
+		if (v < 0 || v >= n)
+			return lst_err_set(err, -EINVAL, "%s: choice %" PRId64 " does not exist",
+					   o->name, v);
+		break;
+	}
+	case LST_OPT_PATTERN:
+		if (v < 0 || v > 100)
+			return lst_err_set(err, -EINVAL,
+					   "%s: compressibility must be 0..100 percent", o->name);
+		break;
+	default:
+		if (v < o->min || v > o->max)
+			return lst_err_set(err, -ERANGE, "%s must be between %s and %s", o->name,
+					   s_fmt_range_value(o, o->min, lo, sizeof(lo)),
+					   s_fmt_range_value(o, o->max, hi, sizeof(hi)));
+	}
+	*s_field(o, base) = v;
+	return 0;
+}
+
+static int s_parse_pattern(const struct lst_opt *o, const char *text, int64_t *v, lst_err *err)
+{
+	const char *num = NULL;
+	lst_err perr;
+	int64_t n;
+
+	if (!strcasecmp(text, "random")) {
+		*v = 100;
+		return 0;
+	}
+	if (!strcasecmp(text, "zeros") || !strcasecmp(text, "zero")) {
+		*v = 0;
+		return 0;
+	}
+	if (!strncasecmp(text, "compressible=", 13))
+		num = text + 13;
+	else if (text[0] && text[strlen(text) - 1] == '%')
+		num = text;
+	if (num) {
+		char tmp[32];
+
+		snprintf(tmp, sizeof(tmp), "%s", num);
+		if (tmp[0] && tmp[strlen(tmp) - 1] == '%')
+			tmp[strlen(tmp) - 1] = '\0';
+		if (!lst_parse_int(tmp, 1, 100, &n, &perr)) {
+			*v = n;
+			return 0;
+		}
+	}
+	return lst_err_set(err, -EINVAL,
+			   "%s: '%s' is not a data pattern (random, zeros, or compressible=N "
+			   "where N%% is the size the data compresses to)",
+			   o->name, text);
+}
+
+int lst_opt_parse(const struct lst_opt *o, void *base, const char *text, lst_err *err)
+{
+	lst_err perr;
+	int64_t v = 0;
+	int rc = 0;
+
+	if (!text)
+		return lst_err_set(err, -EINVAL, "%s needs a value", o->name);
+	switch (o->type) {
+	case LST_OPT_INT:
+		rc = lst_parse_int(text, INT64_MIN, INT64_MAX, &v, &perr);
+		break;
+	case LST_OPT_SIZE: {
+		uint64_t u = 0;
+
+		rc = lst_parse_size(text, &u, &perr);
+		if (!rc && u > INT64_MAX)
+			rc = lst_err_set(&perr, -ERANGE, "'%s' is too large", text);
+		v = (int64_t)u;
+		break;
+	}
+	case LST_OPT_DURATION:
+		rc = lst_parse_duration(text, &v, &perr);
+		break;
+	case LST_OPT_BOOL: {
+		bool b = false;
+
+		rc = lst_parse_bool(text, &b, &perr);
+		v = b;
+		break;
+	}
+	case LST_OPT_ENUM:
+		rc = -EINVAL;
+		for (int64_t i = 0; o->choices[i]; i++) {
+			if (!strcasecmp(text, o->choices[i])) {
+				v = i;
+				rc = 0;
+			}
+		}
+		if (rc) {
+			char choices[256];
+
+			return lst_err_set(err, -EINVAL, "%s: '%s' is not one of %s", o->name, text,
+					   lst_opt_describe_range(o, choices, sizeof(choices)));
+		}
+		break;
+	case LST_OPT_PATTERN:
+		return s_parse_pattern(o, text, s_field(o, base), err);
+	}
+	if (rc)
+		return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);
+	return lst_opt_set_int(o, base, v, err);
+}
+
+const char *lst_opt_format(const struct lst_opt *o, const void *base, char *buf, size_t size)
+{
+	int64_t v = lst_opt_get(o, base);
+
+	switch (o->type) {
+	case LST_OPT_BOOL:
+		snprintf(buf, size, "%s", v ? "true" : "false");
+		break;
+	case LST_OPT_ENUM:
+		snprintf(buf, size, "%s", o->choices[v]);
+		break;
+	case LST_OPT_PATTERN:
+		if (v == 100)
+			snprintf(buf, size, "random");
+		else if (v == 0)
+			snprintf(buf, size, "zeros");
+		else
+			snprintf(buf, size, "compressible=%" PRId64, v);
+		break;
+	case LST_OPT_SIZE: {
+		static const char *sfx = "kmgt";
+		int i = -1;
+
+		while (v && v % 1024 == 0 && i < 3) {
+			v /= 1024;
+			i++;
+		}
+		if (i >= 0)
+			snprintf(buf, size, "%" PRId64 "%c", v, sfx[i]);
+		else
+			snprintf(buf, size, "%" PRId64, v);
+		break;
+	}
+	case LST_OPT_DURATION:
+		if (v % LST_NS_PER_S == 0)
+			snprintf(buf, size, "%" PRId64 "s", v / LST_NS_PER_S);
+		else if (v % LST_NS_PER_MS == 0)
+			snprintf(buf, size, "%" PRId64 "ms", v / LST_NS_PER_MS);
+		else if (v % LST_NS_PER_US == 0)
+			snprintf(buf, size, "%" PRId64 "us", v / LST_NS_PER_US);
+		else
+			snprintf(buf, size, "%" PRId64 "ns", v);
+		break;
+	default:
+		snprintf(buf, size, "%" PRId64, v);
+	}
+	return buf;
+}
+
+const char *lst_opt_describe_range(const struct lst_opt *o, char *buf, size_t size)
+{
+	char lo[32], hi[32];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	switch (o->type) {
+	case LST_OPT_BOOL:
+		snprintf(buf, size, "true|false");
+		break;
+	case LST_OPT_ENUM:
+		for (int i = 0; o->choices[i] && n < size; i++)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "|" : "",
+					      o->choices[i]);
+		break;
+	case LST_OPT_PATTERN:
+		snprintf(buf, size, "random|zeros|compressible=N");
+		break;
+	default:
+		snprintf(buf, size, "%s .. %s", s_fmt_range_value(o, o->min, lo, sizeof(lo)),
+			 s_fmt_range_value(o, o->max, hi, sizeof(hi)));
+	}
+	return buf;
+}

@@ -1,0 +1,59 @@
+/*
+ * Option tables, fio-style: one table (name, type, offset, default, range, help) drives parsing
+ * from flags, configs, plans and the wire, the defaults, validation, and the generated help and
+ * docs. Every value lives in an int64_t field of the described struct (enums and booleans too),
+ * so one setter serves every type and the wire codec can walk a table generically.
+ */
+#ifndef LST_OPT_H
+#define LST_OPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lst_err.h"
+
+enum lst_opt_type {
+	LST_OPT_INT,	  /* whole number in [min, max] */
+	LST_OPT_SIZE,	  /* bytes: "4k", "1m" */
+	LST_OPT_DURATION, /* ns: "30s", "100ms" */
+	LST_OPT_BOOL,	  /* true/false */
+	LST_OPT_ENUM,	  /* one of choices[], stored as its index */
+	LST_OPT_PATTERN,  /* write data: "random" (100), "zeros" (0), "compressible=N" / "N%" (N) */
+};
+
+struct lst_opt {
+	const char *name;	       /* key in plans and on the wire; flag is --name */
+	enum lst_opt_type type;
+	size_t offset;		       /* of the int64_t field in the struct */
+	const char *def;	       /* default, as text */
+	int64_t min, max;	       /* range, for INT, SIZE, DURATION */
+	const char *const *choices;    /* NULL-terminated, for ENUM */
+	const char *help;	       /* one sentence */
+};
+
+/* Set the defaults of every option in a table (terminated by a NULL name). */
+void lst_opt_defaults(const struct lst_opt *table, void *base);
+
+/* Find an option by name, or NULL. */
+const struct lst_opt *lst_opt_find(const struct lst_opt *table, const char *name);
+
+/*
+ * Parse text into the option's field, checking type and range. Returns 0, or a negative errno
+ * with err saying what is wrong in a sentence that starts with the option's name.
+ */
+int lst_opt_parse(const struct lst_opt *o, void *base, const char *text, lst_err *err);
+
+/* Set from a number (the wire carries numbers), with the same range checks. */
+int lst_opt_set_int(const struct lst_opt *o, void *base, int64_t v, lst_err *err);
+
+/* Read an option's value. */
+int64_t lst_opt_get(const struct lst_opt *o, const void *base);
+
+/* Format an option's value as text that lst_opt_parse reads back ("4k", "30s", "randrw"). */
+const char *lst_opt_format(const struct lst_opt *o, const void *base, char *buf, size_t size);
+
+/* Format the option's range or choices for help text ("1 .. 4096", "read|write|..."). */
+const char *lst_opt_describe_range(const struct lst_opt *o, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * A sample: what one agent measured over one interval. Jobs fill them, the agent merges its jobs'
+ * samples of the same interval, the wire carries them, the coordinator merges agents.
+ *
+ * Interval k covers [T0 + k * interval, T0 + (k + 1) * interval) on the agent's clock, where T0 is
+ * the phase start; start_ns and end_ns say what the interval really covered (the last one may be
+ * shorter). Intervals with k < ramp_intervals are ramp and carry LST_SAMPLE_RAMP.
+ */
+#ifndef LST_SAMPLE_H
+#define LST_SAMPLE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "lst_hist.h"
+#include "lst_workload.h"
+
+enum {
+	LST_SAMPLE_RAMP = 1u << 0,	/* interval is in the ramp, excluded from results */
+	LST_SAMPLE_LAST = 1u << 1,	/* the job's (or agent's) final interval */
+	LST_SAMPLE_LATE = 1u << 2,	/* spans several intervals: its reader fell behind */
+};
+
+struct lst_dir_stats {
+	uint64_t ios;		/* completed I/Os (errors included) */
+	uint64_t bytes;		/* bytes of completed I/Os without error */
+	uint64_t errors;	/* I/Os that completed with an error */
+	lst_hist lat;		/* completion latency, ns */
+};
+
+typedef struct lst_sample {
+	int64_t interval;	/* k */
+	int64_t start_ns;	/* agent monotonic clock */
+	int64_t end_ns;
+	uint32_t flags;
+	struct lst_dir_stats dir[LST_DIR_N];
+} lst_sample;
+
+static inline void lst_sample_init(lst_sample *s, int64_t interval)
+{
+	s->interval = interval;
+	s->start_ns = INT64_MAX;
+	s->end_ns = INT64_MIN;
+	s->flags = 0;
+	for (int d = 0; d < LST_DIR_N; d++) {
+		s->dir[d].ios = s->dir[d].bytes = s->dir[d].errors = 0;
+		lst_hist_init(&s->dir[d].lat);
+	}
+}
+
+/* dst += src: counts add, histograms merge, the time span becomes the union. */
+static inline void lst_sample_add(lst_sample *dst, const lst_sample *src)
+{
+	if (src->start_ns < dst->start_ns)
+		dst->start_ns = src->start_ns;
+	if (src->end_ns > dst->end_ns)
+		dst->end_ns = src->end_ns;
+	dst->flags |= src->flags;
+	for (int d = 0; d < LST_DIR_N; d++) {
+		dst->dir[d].ios += src->dir[d].ios;
+		dst->dir[d].bytes += src->dir[d].bytes;
+		dst->dir[d].errors += src->dir[d].errors;
+		lst_hist_add(&dst->dir[d].lat, &src->dir[d].lat);
+	}
+}
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * Small utilities: allocation that aborts on out-of-memory, and the parsers for the quantities
+ * users type (sizes, durations, percentages) shared by flags, configs and plans.
+ */
+#ifndef LST_UTIL_H
+#define LST_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lst_err.h"
+
+/* Allocation: out of memory aborts with a message (sizes from outside are checked first). */
+void *lst_malloc(size_t n);
+void *lst_calloc(size_t n, size_t size);
+void *lst_realloc(void *p, size_t n);
+char *lst_strdup(const char *s);
+char *lst_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Aligned allocation for O_DIRECT buffers; free with free(). */
+void *lst_aligned_alloc(size_t align, size_t n);
+
+/*
+ * Parse a byte size: "4096", "4k", "4K", "4KiB", "128k", "1m", "1MiB", "2g", "0.5k", "1t".
+ * Suffixes are binary (k = 1024), as in fio. Returns 0 or -EINVAL with err saying why.
+ */
+int lst_parse_size(const char *s, uint64_t *out, lst_err *err);
+
+/*
+ * Parse a duration: "30" (seconds), "30s", "100ms", "250us", "5m", "2h", "1.5s".
+ * Returns 0 or -EINVAL with err saying why.
+ */
+int lst_parse_duration(const char *s, int64_t *ns, lst_err *err);
+
+/* Parse an integer in [lo, hi] ("16", "0x10"). Returns 0 or -EINVAL / -ERANGE with err. */
+int lst_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out, lst_err *err);
+
+/* Parse a floating-point number in [lo, hi]. */
+int lst_parse_double(const char *s, double lo, double hi, double *out, lst_err *err);
+
+/* Parse a boolean: true/false, yes/no, on/off, 1/0. */
+int lst_parse_bool(const char *s, bool *out, lst_err *err);
+
+/* Format a size for humans ("4 KiB", "1.5 GiB") into buf. */
+const char *lst_fmt_size(uint64_t bytes, char *buf, size_t size);
+
+/* Format a duration for humans ("1.5 s", "250 ms", "1 h 2 m") into buf. */
+const char *lst_fmt_duration(int64_t ns, char *buf, size_t size);
+
+/* Write all of buf to fd, retrying short writes and EINTR. Returns 0 or -errno. */
+int lst_write_all(int fd, const void *buf, size_t len);
+
+/* Read a whole small file (up to max bytes) into a NUL-terminated buffer the caller frees.
+ * Returns 0 or -errno (-EFBIG when larger than max). */
+int lst_read_file(const char *path, size_t max, char **out, size_t *len);
+
+/* Create a directory and its parents (mode 0755). Returns 0 or -errno. */
+int lst_mkdir_p(const char *path);
+
+#endif

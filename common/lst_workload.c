@@ -1,0 +1,113 @@
+/* The workload option table and its cross-field checks. */
+#include "lst_workload.h"
+
+#include <errno.h>
+#include <stddef.h>
+
+#include "lst_time.h"
+
+const char *const lst_rw_names[] = { "read", "write", "randread", "randwrite", "randrw", "rw",
+				     NULL };
+const char *const lst_engine_names[] = { "io_uring", "psync", "null", NULL };
+const char *const lst_dir_names[] = { "read", "write", NULL };
+static const char *const s_arrival_names[] = { "poisson", "uniform", NULL };
+
+#define W(field) offsetof(struct lst_workload, field)
+#define GiB (1024LL * 1024 * 1024)
+#define TiB (1024LL * GiB)
+
+const struct lst_opt lst_workload_opts[] = {
+	{ "rw", LST_OPT_ENUM, W(rw), "randread", 0, 0, lst_rw_names,
+	  "access pattern: read/write sequential, randread/randwrite random, randrw/rw mixed" },
+	{ "rwmixread", LST_OPT_INT, W(rwmixread), "50", 0, 100, NULL,
+	  "percent of I/Os that are reads, for randrw and rw" },
+	{ "bs", LST_OPT_SIZE, W(bs), "4k", LST_BS_MIN, LST_BS_MAX, NULL,
+	  "block size of every I/O, a multiple of 512 bytes" },
+	{ "iodepth", LST_OPT_INT, W(iodepth), "1", 1, 4096, NULL,
+	  "I/Os kept in flight by each job" },
+	{ "jobs", LST_OPT_INT, W(jobs), "1", 1, 256, NULL,
+	  "worker threads per path, each with its own ring and queue depth" },
+	{ "offset", LST_OPT_SIZE, W(offset), "0", 0, 64 * TiB, NULL,
+	  "start of the region on the path, in bytes" },
+	{ "size", LST_OPT_SIZE, W(size), "0", 0, 64 * TiB, NULL,
+	  "length of the region; 0 means to the end of the path" },
+	{ "runtime", LST_OPT_DURATION, W(runtime), "0", 0, 30LL * 86400 * LST_NS_PER_S, NULL,
+	  "measured time after the ramp; 0 means stop by bytes (one pass over the region)" },
+	{ "ramp", LST_OPT_DURATION, W(ramp), "0", 0, 86400LL * LST_NS_PER_S, NULL,
+	  "warm-up time before measurement, excluded from results" },
+	{ "bytes", LST_OPT_SIZE, W(bytes), "0", 0, 1024 * TiB, NULL,
+	  "stop after this many bytes over all jobs; 0 means no byte limit" },
+	{ "rate_iops", LST_OPT_INT, W(rate_iops), "0", 0, 100000000, NULL,
+	  "target IOPS over all jobs (open loop, latency from the intended issue time); 0 = max" },
+	{ "arrivals", LST_OPT_ENUM, W(arrivals), "poisson", 0, 0, s_arrival_names,
+	  "how rate-limited I/Os are spaced: poisson (random) or uniform (even)" },
+	{ "interval", LST_OPT_DURATION, W(interval), "1s", 10 * LST_NS_PER_MS,
+	  3600LL * LST_NS_PER_S, NULL, "time between samples" },
+	{ "direct", LST_OPT_BOOL, W(direct), "true", 0, 1, NULL,
+	  "bypass the page cache (O_DIRECT)" },
+	{ "engine", LST_OPT_ENUM, W(engine), "io_uring", 0, 0, lst_engine_names,
+	  "io_uring, psync (pread/pwrite), or null (no I/O: measures lockstep itself)" },
+	{ "pattern", LST_OPT_PATTERN, W(pattern), "random", 0, 100, NULL,
+	  "write data: random (incompressible, blocks never repeat), zeros, or compressible=N "
+	  "(compresses to N% of its size)" },
+	{ "seed", LST_OPT_INT, W(seed), "0", 0, INT64_MAX, NULL,
+	  "seed for offsets and data; 0 picks one from the clock" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+};
+
+void lst_workload_init(struct lst_workload *w)
+{
+	lst_opt_defaults(lst_workload_opts, w);
+}
+
+int lst_workload_read_pct(const struct lst_workload *w)
+{
+	switch (w->rw) {
+	case LST_RW_READ:
+	case LST_RW_RANDREAD:
+		return 100;
+	case LST_RW_WRITE:
+	case LST_RW_RANDWRITE:
+		return 0;
+	default:
+		return (int)w->rwmixread;
+	}
+}
+
+int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err)
+{
+	uint64_t region;
+
+	if (w->bs % 512)
+		return lst_err_set(err, -EINVAL, "bs %lld is not a multiple of 512 bytes",
+				   (long long)w->bs);
+	if (w->direct && w->offset % 512)
+		return lst_err_set(err, -EINVAL,
+				   "offset %lld is not a multiple of 512 bytes (direct I/O)",
+				   (long long)w->offset);
+	if (w->size && w->size < w->bs)
+		return lst_err_set(err, -EINVAL, "size %lld is smaller than one block (bs %lld)",
+				   (long long)w->size, (long long)w->bs);
+	if (w->ramp && w->ramp < w->interval)
+		return lst_err_set(err, -EINVAL, "ramp must be 0 or at least one interval");
+	if (w->rate_iops && w->rate_iops < w->jobs)
+		return lst_err_set(err, -EINVAL,
+				   "rate_iops %lld is below one I/O per second per job (%lld jobs)",
+				   (long long)w->rate_iops, (long long)w->jobs);
+	if (!path_size || w->engine == LST_ENGINE_NULL)
+		return 0;
+	if ((uint64_t)w->offset >= path_size)
+		return lst_err_set(err, -EINVAL, "offset %lld is beyond the end of the path (%llu bytes)",
+				   (long long)w->offset, (unsigned long long)path_size);
+	region = w->size ? (uint64_t)w->size : path_size - (uint64_t)w->offset;
+	if ((uint64_t)w->offset + region > path_size)
+		return lst_err_set(err, -EINVAL,
+				   "region offset %lld + size %lld ends beyond the path (%llu bytes)",
+				   (long long)w->offset, (long long)w->size,
+				   (unsigned long long)path_size);
+	if (region < (uint64_t)w->bs * (uint64_t)(lst_rw_is_random(w->rw) ? 1 : w->jobs))
+		return lst_err_set(err, -EINVAL,
+				   "region of %llu bytes is too small for bs %lld x %lld jobs",
+				   (unsigned long long)region, (long long)w->bs, (long long)w->jobs);
+	return 0;
+}

@@ -1,0 +1,97 @@
+/*
+ * What one agent runs on one path: the workload, described by one option table.
+ *
+ * The same table reads `lockstep-agent bench` flags, the `workload:` and `defaults:` maps of a
+ * plan, and the job specs on the wire, so a setting means the same thing everywhere and its
+ * default, range and help are written once (docs/plan.md is generated from it).
+ */
+#ifndef LST_WORKLOAD_H
+#define LST_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lst_err.h"
+#include "lst_opt.h"
+
+enum lst_rw {
+	LST_RW_READ,	  /* sequential read */
+	LST_RW_WRITE,	  /* sequential write */
+	LST_RW_RANDREAD,
+	LST_RW_RANDWRITE,
+	LST_RW_RANDRW,	  /* random, rwmixread % reads */
+	LST_RW_RW,	  /* sequential, rwmixread % reads */
+};
+
+enum lst_engine_kind {
+	LST_ENGINE_IO_URING,
+	LST_ENGINE_PSYNC,
+	LST_ENGINE_NULL,
+};
+
+enum lst_arrival {
+	LST_ARRIVAL_POISSON,
+	LST_ARRIVAL_UNIFORM,
+};
+
+enum lst_dir {
+	LST_DIR_READ,
+	LST_DIR_WRITE,
+	LST_DIR_N,
+};
+
+#define LST_BS_MIN 512
+#define LST_BS_MAX (16 * 1024 * 1024)
+
+struct lst_workload {
+	int64_t rw;		/* enum lst_rw */
+	int64_t rwmixread;	/* % reads for randrw and rw */
+	int64_t bs;		/* bytes per I/O */
+	int64_t iodepth;	/* I/Os in flight per job */
+	int64_t jobs;		/* threads, one ring each */
+	int64_t offset;		/* start of the region on the path, bytes */
+	int64_t size;		/* length of the region; 0 = to the end of the path */
+	int64_t runtime;	/* ns of measured time after the ramp; 0 = not time-limited */
+	int64_t ramp;		/* ns before measurement starts (excluded from results) */
+	int64_t bytes;		/* stop after this many bytes in all (all jobs); 0 = no limit */
+	int64_t rate_iops;	/* total IOPS across the jobs; 0 = as fast as possible */
+	int64_t arrivals;	/* enum lst_arrival, for rate_iops */
+	int64_t interval;	/* ns between samples */
+	int64_t direct;		/* O_DIRECT */
+	int64_t engine;		/* enum lst_engine_kind */
+	int64_t pattern;	/* write data compresses to this % of its size; 100 = random */
+	int64_t seed;		/* random stream seed; 0 = derived from the clock */
+};
+
+/* The table, terminated by an entry with a NULL name. */
+extern const struct lst_opt lst_workload_opts[];
+
+extern const char *const lst_rw_names[];
+extern const char *const lst_engine_names[];
+extern const char *const lst_dir_names[]; /* "read", "write" */
+
+/* Fill w with the table's defaults. */
+void lst_workload_init(struct lst_workload *w);
+
+/*
+ * Cross-field checks the table cannot express (bs a multiple of 512, region at least one block,
+ * offset aligned for direct I/O, some stop condition). Returns 0 or -EINVAL with err naming the
+ * setting. path_size is the path's size in bytes, or 0 when not known yet.
+ */
+int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err);
+
+static inline bool lst_rw_is_random(int64_t rw)
+{
+	return rw == LST_RW_RANDREAD || rw == LST_RW_RANDWRITE || rw == LST_RW_RANDRW;
+}
+
+static inline bool lst_rw_writes(int64_t rw, int64_t rwmixread)
+{
+	return rw == LST_RW_WRITE || rw == LST_RW_RANDWRITE ||
+	       ((rw == LST_RW_RANDRW || rw == LST_RW_RW) && rwmixread < 100);
+}
+
+/* Percentage of reads the workload issues (100 for read, 0 for write). */
+int lst_workload_read_pct(const struct lst_workload *w);
+
+#endif

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages lockstep needs to build, test and plot, only those missing.
+# Runs apt-get directly as root, through sudo otherwise. Used by `make check` and `make demo`.
+set -euo pipefail
+
+build=(build-essential cmake pkg-config libzmq3-dev libczmq-dev libmsgpack-dev liburing-dev
+       libyaml-dev libjansson-dev)
+run=(gnuplot-nox util-linux)
+tests=(fio faketime fdisk e2fsprogs nftables iproute2 clang libclang-rt-14-dev ansible-core
+       python3 zlib1g-dev procps kmod)
+
+want=("${build[@]}" "${run[@]}")
+[ "${1:-}" = "--tests" ] && want+=("${tests[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "lockstep: installing missing packages: ${missing[*]}"
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
