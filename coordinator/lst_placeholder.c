@@ -1,0 +1,1 @@
+/* empty until the first module lands */
