@@ -1,0 +1,12 @@
+/*
+ * The `lockstep` command's subcommands. Each is a function with main()'s signature (argv[0] is
+ * the subcommand's name) returning the process exit code: 0 success, 1 the run or check found a
+ * problem (a test failed, not steady), 2 bad usage or bad input (plan, flags, files).
+ */
+#ifndef LST_CLI_H
+#define LST_CLI_H
+
+int lst_cmd_validate(int argc, char **argv);
+int lst_cmd_steady(int argc, char **argv);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * Plans: the YAML file that says which agents, which targets through which paths, and which
+ * phases to run. Parsed with libyaml into this model; every error is collected as
+ * "FILE:LINE:COL: message" (all of them, not just the first) before any agent is contacted.
+ *
+ * One schema (tables of name, type, default, range, help, in lst_plan.c) drives parsing,
+ * defaults, validation and docs/plan.md (lst_plan_write_doc). Workload keys come from
+ * lst_workload_opts, so a plan's `workload:` and `defaults:` accept exactly the flags of
+ * `lockstep-agent bench`.
+ */
+#ifndef LST_PLAN_H
+#define LST_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lst_err.h"
+#include "lst_workload.h"
+
+#define LST_PLAN_VERSION 1
+#define LST_AGENT_PORT 7270
+
+/* A list of error lines, each "FILE:LINE:COL: message". */
+typedef struct lst_errlist {
+	size_t n;
+	char **msg;
+} lst_errlist;
+
+void lst_errlist_add(lst_errlist *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void lst_errlist_free(lst_errlist *l);
+/* Print every line to f. */
+void lst_errlist_print(const lst_errlist *l, FILE *f);
+
+enum lst_share {
+	LST_SHARE_SPLIT = 0,  /* each path gets its own slice of the target's LBA range */
+	LST_SHARE_SHARED = 1, /* every path covers the whole range (reads, or on purpose) */
+};
+
+enum lst_on_loss {
+	LST_ON_LOSS_ABORT = 0,	  /* stop every agent, end the run with an error */
+	LST_ON_LOSS_CONTINUE = 1, /* finish the phase with the others, mark it partial */
+};
+
+enum lst_suite {
+	LST_SUITE_NONE = 0,	/* a plain workload phase */
+	LST_SUITE_PURGE,	/* discard the target */
+	LST_SUITE_PRECONDITION, /* 128k sequential writes until 2x capacity */
+	LST_SUITE_SNIA_IOPS,
+	LST_SUITE_SNIA_THROUGHPUT,
+	LST_SUITE_SNIA_LATENCY,
+	LST_SUITE_SNIA_WSAT,
+	LST_SUITE_SNIA_HIR,
+	LST_SUITE_LAT_VS_IOPS,
+	LST_SUITE_CURVE,	/* open-loop rate curve (vdbench iorate=curve) */
+};
+extern const char *const lst_suite_names[]; /* "", "purge", "precondition", "snia-iops", ... */
+
+/* What steady state tracks: the combined value of all agents, per round. */
+enum lst_track {
+	LST_TRACK_IOPS = 0,	/* read + write IOPS */
+	LST_TRACK_READ_IOPS,
+	LST_TRACK_WRITE_IOPS,
+	LST_TRACK_MBPS,
+	LST_TRACK_LAT_MEAN,
+	LST_TRACK_LAT_P99,
+};
+extern const char *const lst_track_names[];
+
+/* Where a value came from in the file, for messages about it later. */
+struct lst_mark {
+	int line, col; /* 1-based; 0 when the value was a default */
+};
+
+struct lst_plan_agent {
+	char *name;
+	char *address;		/* "tcp://host:port", port filled in with 7270 when omitted */
+	char *key;		/* the agent's public key: a path made absolute against the plan's
+				 * folder, or the Z85 key text; NULL when not given */
+	struct lst_mark mark;
+};
+
+struct lst_plan_path {
+	size_t agent;		/* index into plan->agents */
+	char *path;
+	struct lst_mark mark;
+};
+
+struct lst_plan_target {
+	char *name;
+	char *identity;		/* NULL when not given */
+	int64_t share;		/* enum lst_share */
+	size_t npaths;
+	struct lst_plan_path *paths;
+	struct lst_mark mark;
+};
+
+/* A sweep axis: one workload option and the values it takes, in the order written. */
+struct lst_sweep_axis {
+	const struct lst_opt *opt;	/* jobs, iodepth, bs, rwmixread or rate_iops */
+	size_t n;
+	int64_t *values;
+	struct lst_mark mark;
+};
+
+#define LST_SWEEP_MAX_AXES 5
+
+struct lst_plan_phase {
+	char *name;
+	int64_t suite;			/* enum lst_suite */
+	struct lst_workload w;		/* table defaults, then `defaults:`, then `workload:` */
+	bool w_set[32];			/* options the phase's `workload:` gave (index into
+					 * lst_workload_opts); a suite applies its own base to the
+					 * others, so `workload:` overrides a suite, a suite
+					 * overrides `defaults:` */
+	size_t ntargets;		/* targets this phase drives; all of them by default */
+	size_t *targets;		/* indexes into plan->targets */
+
+	/* round: one repetition, ramp + measured duration (0 when the phase has no rounds) */
+	int64_t round_ramp, round_duration;
+
+	/* sweep: axes, first written = outermost loop */
+	size_t naxes;
+	struct lst_sweep_axis axes[LST_SWEEP_MAX_AXES];
+
+	/* steady: SNIA steady state over rounds */
+	bool steady;			/* rounds repeat until steady or max_rounds */
+	int64_t max_rounds;		/* default 25 */
+	int64_t window;			/* default 5 */
+	int64_t track;			/* enum lst_track */
+	double data_excursion_pct;	/* default 20 */
+	double slope_excursion_pct;	/* default 10 */
+
+	/* stop: whichever comes first; 0 = not set */
+	double stop_capacity;		/* multiple of the target's capacity, split across paths */
+	int64_t stop_bytes;
+	int64_t stop_runtime;
+
+	/* curve (LST_SUITE_CURVE and rate sweeps) */
+	size_t ncurve;
+	double *curve_pcts;		/* default 10, 50, 70, 80, 90, 100 */
+	double limit_percentile;	/* 0 = no latency limit */
+	int64_t limit_ns;
+
+	/* snia-hir */
+	int64_t hir_burst;		/* default 5s */
+	size_t nhir_gaps;
+	int64_t *hir_gaps;		/* default 5s, 10s, 15s, 25s, 50s */
+	int64_t hir_repeats;		/* default 360 */
+	int64_t hir_continuous;		/* default 1800s */
+
+	bool secure;			/* purge: BLKSECDISCARD instead of BLKDISCARD */
+	int64_t on_agent_loss;		/* enum lst_on_loss; the plan's value unless set here */
+	struct lst_mark mark;
+};
+
+typedef struct lst_plan {
+	char *file;			/* as given */
+	char *dir;			/* folder of the file, for relative key paths */
+	char *text;			/* the file's text, kept verbatim for run.json */
+	int64_t version;		/* `lockstep:`, must be 1 */
+	char *name;
+	char *description;		/* NULL when not given */
+	int64_t lease;			/* ns an agent keeps running without hearing from us */
+	int64_t on_agent_loss;		/* enum lst_on_loss */
+	struct lst_workload defaults;
+	size_t nagents;
+	struct lst_plan_agent *agents;
+	size_t ntargets;
+	struct lst_plan_target *targets;
+	size_t nphases;
+	struct lst_plan_phase *phases;
+} lst_plan;
+
+/*
+ * Parse a plan file. Returns the plan, or NULL with every problem in errs (the caller frees
+ * errs with lst_errlist_free). A plan with any error is never returned.
+ */
+lst_plan *lst_plan_load(const char *file, lst_errlist *errs);
+
+/* The same from text in memory; name is used in messages and as plan->file. */
+lst_plan *lst_plan_parse(const char *text, size_t len, const char *name, lst_errlist *errs);
+
+void lst_plan_destroy(lst_plan **p);
+
+/* Number of points of a phase's sweep (product of axis lengths; 1 without a sweep). */
+size_t lst_plan_phase_points(const struct lst_plan_phase *ph);
+
+/*
+ * The workload of point i (0-based, first axis outermost): the phase's workload with the sweep
+ * axes set. Writes a short label like "jobs=2 iodepth=8" into label (may be NULL).
+ */
+void lst_plan_phase_point(const struct lst_plan_phase *ph, size_t i, struct lst_workload *w,
+			  char *label, size_t label_size);
+
+/* Index of the agent / target with this name, or -1. */
+int lst_plan_agent_index(const lst_plan *p, const char *name);
+int lst_plan_target_index(const lst_plan *p, const char *name);
+
+/* Write the plan reference (Markdown) generated from the schema tables: docs/plan.md. */
+void lst_plan_write_doc(FILE *f);
+
+#endif

@@ -1,0 +1,42 @@
+/* lockstep: the coordinator command. Thin: finds the subcommand and hands over argv. */
+#include <stdio.h>
+#include <string.h>
+
+#include "lst_cli.h"
+#include "lst_log.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} s_cmds[] = {
+	{ "validate", lst_cmd_validate, "check a plan and print every error, contact nothing" },
+	{ "steady", lst_cmd_steady, "apply the SNIA steady-state verdict to a column of values" },
+};
+
+static void s_usage(FILE *f)
+{
+	fprintf(f, "usage: lockstep COMMAND [options]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(s_cmds) / sizeof(s_cmds[0]); i++)
+		fprintf(f, "  %-10s %s\n", s_cmds[i].name, s_cmds[i].help);
+	fprintf(f, "\n'lockstep COMMAND --help' explains each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	lst_log_set_ident("lockstep");
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		s_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("lockstep %s\n", LST_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(s_cmds) / sizeof(s_cmds[0]); i++)
+		if (!strcmp(argv[1], s_cmds[i].name))
+			return s_cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "lockstep: unknown command '%s'\n", argv[1]);
+	s_usage(stderr);
+	return 2;
+}
