@@ -1,0 +1,2 @@
+# Steady state: the SNIA verdict (coordinator/lst_steady.c) and the `lockstep steady` command.
+lst_add_unit_test(steady unit/test_steady.c lockstep::coord)
