@@ -1,12 +1,525 @@
-/* Placeholder until the steady command lands. */
+/*
+ * `lockstep steady`: the SNIA steady-state verdict on a column of per-round values.
+ *
+ * Engineers already have per-round numbers (fio JSON through jq, a spreadsheet column, a
+ * results folder of an earlier run); this command reads them, one per line or as CSV, and prints
+ * the verdict the way a lab report states it: the rounds, the window, the average, both
+ * excursions against their limits, the fitted slope, and the round at which a run fed the same
+ * values one by one would have stopped. --json prints the same as one object for scripts.
+ *
+ * Input rules: blank lines and lines starting with '#' are skipped; a first data line that is not
+ * numeric is a header; fields are separated by ',' (with "quoted" fields), else ';', else tabs,
+ * else runs of spaces; the value is field --column N, or the last numeric field. Any other line
+ * that yields no number is an error naming FILE:LINE, and nothing is judged.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "lst_cli.h"
+#include "lst_err.h"
+#include "lst_log.h"
+#include "lst_steady.h"
+#include "lst_util.h"
+
+#define S_WINDOW_MAX 100000
+#define S_COLUMN_MAX 100000
+#define S_PCT_MAX 1000.0
+#define S_SHOW_MAX 48 /* characters of a bad field quoted in an error */
+
+struct s_args {
+	size_t window;
+	double data_pct, slope_pct;
+	long column;	  /* 1-based; 0 = the last numeric field */
+	bool json;
+	const char *path; /* NULL or "-" = stdin */
+};
+
+/* What was read: the values, and the header's name for the chosen column, if any. */
+struct s_series {
+	double *v;
+	size_t n, cap;
+	char *column_name;
+};
+
+static void s_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockstep steady [--window N] [--data-excursion PCT]\n"
+		"                       [--slope-excursion PCT] [--column N] [--json] [FILE|-]\n"
+		"\n"
+		"Apply the SNIA PTS steady-state test to per-round values read from FILE or\n"
+		"from standard input ('-' or no FILE). Over the measurement window (the last\n"
+		"N rounds) the tracked variable is steady when both\n"
+		"  data excursion:  max - min <= 20%% of the window average, and\n"
+		"  slope excursion: the least-squares line through (round, value) changes\n"
+		"                   by <= 10%% of the average across the window:\n"
+		"                   |slope| x (N - 1) <= 0.10 x average.\n"
+		"Values exactly on a limit pass. Fewer rounds than the window: not steady.\n"
+		"\n"
+		"Input: one value per line, or CSV (also ';', tab or space separated),\n"
+		"using the last number on each line or field --column N. A first line that\n"
+		"is not numeric is a header and is skipped; blank lines and lines starting\n"
+		"with # are skipped; any other line without a number is an error\n"
+		"(FILE:LINE).\n"
+		"\n"
+		"The report gives the rounds read, the window, average, min and max, both\n"
+		"excursions against their limits, the fitted slope per round, the verdict\n"
+		"on the last window, and the round at which a run receiving these values\n"
+		"one by one would have reached steady state and stopped.\n"
+		"\n"
+		"options:\n"
+		"  --window N             rounds in the measurement window (default %d, as\n"
+		"                         in the spec; the published reviews used 4)\n"
+		"  --data-excursion PCT   limit on max - min, %% of the average\n"
+		"                         (default %g)\n"
+		"  --slope-excursion PCT  limit on the fitted line's change across the\n"
+		"                         window, %% of the average (default %g)\n"
+		"  --column N             use field N of each line, counting from 1\n"
+		"                         (default: the last number on the line)\n"
+		"  --json                 print the verdict as one JSON object\n"
+		"  -h, --help             print this help\n"
+		"\n"
+		"exit status: 0 steady, 1 not steady (or too few rounds), 2 bad usage or\n"
+		"bad input.\n"
+		"\n"
+		"examples:\n"
+		"  # one fio JSON output per round: judge 4 KiB random-write IOPS over a\n"
+		"  # 4-round window (ls -v sorts round10.json after round9.json)\n"
+		"  jq '.jobs[0].write.iops' $(ls -v round*.json) | lockstep steady --window 4\n"
+		"\n"
+		"  # a CSV with the header round,iops,lat_us: judge IOPS, for a script\n"
+		"  lockstep steady --column 2 --json wsat.csv\n",
+		LST_STEADY_WINDOW, LST_STEADY_DATA_PCT, LST_STEADY_SLOPE_PCT);
+}
+
+/* A percentage flag: "20", "20%", "12.5". */
+static int s_parse_pct(const char *s, double *out, lst_err *err)
+{
+	char tmp[64];
+	size_t len = strlen(s);
+
+	if (len >= sizeof(tmp))
+		return lst_err_set(err, -EINVAL, "'%s' is not a percentage", s);
+	memcpy(tmp, s, len + 1);
+	if (len && tmp[len - 1] == '%')
+		tmp[len - 1] = '\0';
+	return lst_parse_double(tmp, 0, S_PCT_MAX, out, err);
+}
+
+/* Parse flags into a. Returns 0, 1 when --help was printed, or -EINVAL (message printed). */
+static int s_parse_args(int argc, char **argv, struct s_args *a)
+{
+	enum { O_WINDOW = 256, O_DATA, O_SLOPE, O_COLUMN, O_JSON };
+	static const struct option longopts[] = {
+		{ "window", required_argument, NULL, O_WINDOW },
+		{ "data-excursion", required_argument, NULL, O_DATA },
+		{ "slope-excursion", required_argument, NULL, O_SLOPE },
+		{ "column", required_argument, NULL, O_COLUMN },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, idx = 0;
+	lst_err err;
+	int64_t v;
+
+	a->window = LST_STEADY_WINDOW;
+	a->data_pct = LST_STEADY_DATA_PCT;
+	a->slope_pct = LST_STEADY_SLOPE_PCT;
+	a->column = 0;
+	a->json = false;
+	a->path = NULL;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, &idx)) != -1) {
+		const char *flag = argv[optind - 1];
+		int rc = 0;
+
+		switch (c) {
+		case 'h':
+			s_usage(stdout);
+			return 1;
+		case O_WINDOW:
+			rc = lst_parse_int(optarg, 2, S_WINDOW_MAX, &v, &err);
+			a->window = (size_t)v;
+			break;
+		case O_DATA:
+			rc = s_parse_pct(optarg, &a->data_pct, &err);
+			break;
+		case O_SLOPE:
+			rc = s_parse_pct(optarg, &a->slope_pct, &err);
+			break;
+		case O_COLUMN:
+			rc = lst_parse_int(optarg, 1, S_COLUMN_MAX, &v, &err);
+			a->column = (long)v;
+			break;
+		case O_JSON:
+			a->json = true;
+			break;
+		case ':':
+			lst_log_error("steady: %s needs a value (see 'lockstep steady --help')",
+				      flag);
+			return -EINVAL;
+		default:
+			lst_log_error("steady: unknown option '%s' (see 'lockstep steady --help')",
+				      flag);
+			return -EINVAL;
+		}
+		if (rc) {
+			lst_log_error("steady: --%s: %s", longopts[idx].name, err.msg);
+			return -EINVAL;
+		}
+	}
+	if (argc - optind > 1) {
+		lst_log_error("steady: one input at most, got '%s' and '%s'", argv[optind],
+			      argv[optind + 1]);
+		return -EINVAL;
+	}
+	if (optind < argc)
+		a->path = argv[optind];
+	return 0;
+}
+
+/* The line's field separator: ',' if it has one, else ';', else a tab, else runs of blanks. */
+static char s_separator(const char *line)
+{
+	if (strchr(line, ','))
+		return ',';
+	if (strchr(line, ';'))
+		return ';';
+	return strchr(line, '\t') ? '\t' : ' ';
+}
+
+static bool s_is_sep(char c, char sep)
+{
+	return sep == ' ' ? c == ' ' || c == '\t' : c == sep;
+}
+
+/*
+ * Cut the next field off *cur, in place, trimmed and with CSV quotes removed ("a ""b""" is
+ * a "b"). Returns NULL after the last field. With sep ' ' (runs of blanks) there are no empty
+ * fields; with the others "1,,2" has an empty second field.
+ */
+static char *s_next_field(char **cur, char sep)
+{
+	char *s = *cur, *field, *w, *end;
+	char c;
+
+	if (!s)
+		return NULL;
+	while (*s == ' ' || (*s == '\t' && sep != '\t'))
+		s++;
+	if (sep == ' ' && !*s) {
+		*cur = NULL;
+		return NULL;
+	}
+	field = w = s;
+	if (*s == '"') {
+		for (s++; *s; s++) {
+			if (*s == '"' && s[1] != '"') {
+				s++;
+				break;
+			}
+			if (*s == '"')
+				s++;
+			*w++ = *s;
+		}
+	}
+	while (*s && !s_is_sep(*s, sep))
+		*w++ = *s++;
+	c = *s;
+	end = w;
+	while (end > field && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	*end = '\0';
+	*cur = c ? s + 1 : NULL;
+	return field;
+}
+
+/* A whole field that is a finite number. */
+static bool s_number(const char *f, double *v)
+{
+	char *end;
+
+	if (!*f)
+		return false;
+	errno = 0;
+	*v = strtod(f, &end);
+	return end != f && !*end && isfinite(*v) && errno != ERANGE;
+}
+
+/* Text for an error message: at most S_SHOW_MAX characters of s. */
+static void s_show(const char *s, char *buf, size_t size)
+{
+	if (strlen(s) > S_SHOW_MAX)
+		snprintf(buf, size, "%.*s...", S_SHOW_MAX, s);
+	else
+		snprintf(buf, size, "%s", s);
+}
+
+static void s_push(struct s_series *s, double v)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->v = lst_realloc(s->v, s->cap * sizeof(*s->v));
+	}
+	s->v[s->n++] = v;
+}
+
+/*
+ * Pick the value out of one data line (modified in place). Returns 1 with *v set, 0 when the
+ * line has no number where one is expected (*bad says what was there), or -ERANGE when the
+ * line has no field `column` (*nfields says how many it has).
+ */
+static int s_line_value(char *line, long column, double *v, char *bad, size_t bad_size,
+			long *nfields)
+{
+	char sep = s_separator(line);
+	char *cur = line, *f;
+	bool found = false;
+	long i = 0;
+
+	s_show(line, bad, bad_size);
+	while ((f = s_next_field(&cur, sep))) {
+		double x;
+
+		i++;
+		if (column && i == column) {
+			s_show(f, bad, bad_size);
+			return s_number(f, v) ? 1 : 0;
+		}
+		if (!column && s_number(f, &x)) {
+			*v = x;
+			found = true;
+		}
+	}
+	*nfields = i;
+	if (column)
+		return -ERANGE;
+	return found ? 1 : 0;
+}
+
+/* The header's field `column`, as the column's name (caller frees), or NULL. */
+static char *s_header_name(char *line, long column)
+{
+	char sep = s_separator(line);
+	char *cur = line, *f;
+	long i = 0;
+
+	while ((f = s_next_field(&cur, sep)))
+		if (++i == column)
+			return *f ? lst_strdup(f) : NULL;
+	return NULL;
+}
+
+/* Read every value of f into s. Returns 0, or -EINVAL / -errno with err naming FILE:LINE. */
+static int s_read(FILE *f, const char *name, long column, struct s_series *s, lst_err *err)
+{
+	char *line = NULL, bad[S_SHOW_MAX + 8];
+	size_t cap = 0;
+	bool first = true;
+	long lineno = 0;
+	ssize_t len;
+	int rc = 0;
+
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		char *p = line, *copy;
+		long nfields = 0;
+		double v = 0;
+		int got;
+
+		lineno++;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (lineno == 1 && !strncmp(p, "\xef\xbb\xbf", 3))
+			p += 3; /* UTF-8 byte order mark, as spreadsheets write CSV */
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		copy = first && column ? lst_strdup(p) : NULL;
+		got = s_line_value(p, column, &v, bad, sizeof(bad), &nfields);
+		if (got == 0 && first) {
+			if (copy)
+				s->column_name = s_header_name(copy, column);
+			free(copy);
+			first = false;
+			continue;
+		}
+		free(copy);
+		first = false;
+		if (got == -ERANGE) {
+			rc = lst_err_set(err, -EINVAL, "%s:%ld: no column %ld (the line has %ld)",
+					 name, lineno, column, nfields);
+			goto out;
+		}
+		if (got == 0) {
+			rc = lst_err_set(err, -EINVAL, "%s:%ld: '%s' is not a number", name, lineno,
+					 bad);
+			goto out;
+		}
+		s_push(s, v);
+	}
+	if (ferror(f))
+		rc = lst_err_sys(err, -EIO, "read(\"%s\") failed", name);
+out:
+	free(line);
+	return rc;
+}
+
+/* A finite number as JSON, or null (percentages relative to a zero average are infinite). */
+static json_t *s_json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *s_json_round(long round)
+{
+	return round > 0 ? json_integer(round) : json_null();
+}
+
+static void s_print_json(const struct s_args *a, const struct s_series *s,
+			 const struct lst_steady *st, long first_steady, const char *why)
+{
+	json_t *o = json_object(), *win = json_array();
+	char *text;
+
+	for (size_t i = st->first; s->n && i <= st->last; i++)
+		json_array_append_new(win, json_real(s->v[i]));
+	json_object_set_new(o, "source", json_string(a->path ? a->path : "-"));
+	json_object_set_new(o, "column", a->column ? json_integer(a->column) : json_null());
+	json_object_set_new(o, "column_name",
+			    s->column_name ? json_string(s->column_name) : json_null());
+	json_object_set_new(o, "rounds", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "window", json_integer((json_int_t)st->window));
+	json_object_set_new(o, "enough", json_boolean(st->enough));
+	json_object_set_new(o, "window_first_round", s_json_round(s->n ? (long)st->first + 1 : 0));
+	json_object_set_new(o, "window_last_round", s_json_round(s->n ? (long)st->last + 1 : 0));
+	json_object_set_new(o, "window_values", win);
+	json_object_set_new(o, "average", s_json_num(st->average));
+	json_object_set_new(o, "min", s_json_num(st->min));
+	json_object_set_new(o, "max", s_json_num(st->max));
+	json_object_set_new(o, "data_excursion_pct", s_json_num(st->data_excursion_pct));
+	json_object_set_new(o, "data_excursion_limit_pct", json_real(st->max_data_pct));
+	json_object_set_new(o, "data_ok", json_boolean(st->data_ok));
+	json_object_set_new(o, "slope_per_round", s_json_num(st->slope));
+	json_object_set_new(o, "intercept", s_json_num(st->intercept));
+	json_object_set_new(o, "slope_excursion_pct", s_json_num(st->slope_excursion_pct));
+	json_object_set_new(o, "slope_excursion_limit_pct", json_real(st->max_slope_pct));
+	json_object_set_new(o, "slope_ok", json_boolean(st->slope_ok));
+	json_object_set_new(o, "steady", json_boolean(st->reached));
+	json_object_set_new(o, "reached_at_round", s_json_round(st->reached ? (long)s->n : 0));
+	json_object_set_new(o, "first_steady_round", s_json_round(first_steady + 1));
+	json_object_set_new(o, "reason", json_string(why));
+	text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+	printf("%s\n", text);
+	free(text);
+	json_decref(o);
+}
+
+/* A percentage for the report; "n/a" when relative to a zero average. */
+static const char *s_pct(double pct, char *buf, size_t size)
+{
+	if (isfinite(pct))
+		snprintf(buf, size, "%.2f%%", pct);
+	else
+		snprintf(buf, size, "n/a");
+	return buf;
+}
+
+static void s_print_text(const struct s_args *a, const struct s_series *s,
+			 const struct lst_steady *st, long first_steady, const char *why)
+{
+	char pct[32];
+
+	printf("rounds read:      %zu from %s", s->n, a->path && strcmp(a->path, "-") ? a->path :
+		   "standard input");
+	if (a->column)
+		printf(", column %ld%s%s%s", a->column, s->column_name ? " (" : "",
+		       s->column_name ? s->column_name : "", s->column_name ? ")" : "");
+	printf("\n");
+	if (s->n) {
+		printf("window:           rounds %zu..%zu (%zu rounds%s)\n", st->first + 1,
+		       st->last + 1, st->last - st->first + 1,
+		       st->enough ? "" : ", fewer than the window");
+		printf("average:          %.10g\n", st->average);
+		printf("min, max:         %.10g, %.10g\n", st->min, st->max);
+		printf("data excursion:   %s (limit %g%%) %s\n",
+		       s_pct(st->data_excursion_pct, pct, sizeof(pct)), st->max_data_pct,
+		       st->data_ok ? "ok" : "over");
+		printf("slope excursion:  %s (limit %g%%) %s\n",
+		       s_pct(st->slope_excursion_pct, pct, sizeof(pct)), st->max_slope_pct,
+		       st->slope_ok ? "ok" : "over");
+		printf("fitted slope:     %+.6g per round (line %.10g at round %zu, %.10g at round "
+		       "%zu)\n",
+		       st->slope, st->intercept, st->first + 1,
+		       st->intercept + st->slope * (double)(st->last - st->first), st->last + 1);
+	} else {
+		printf("window:           %zu rounds, none read\n", st->window);
+	}
+	if (first_steady >= 0)
+		printf("one by one:       steady state first reached at round %ld (a run stops "
+		       "there)\n", first_steady + 1);
+	else
+		printf("one by one:       no window of %zu rounds was steady\n", st->window);
+	if (st->reached)
+		printf("verdict:          steady state reached at round %zu (%s)\n", s->n, why);
+	else
+		printf("verdict:          not steady: %s\n", why);
+}
 
 int lst_cmd_steady(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "lockstep: steady is not built yet\n");
-	return 2;
+	struct s_series s = { 0 };
+	struct lst_steady st;
+	struct s_args a;
+	char why[256];
+	long first;
+	lst_err err;
+	FILE *f;
+	int rc;
+
+	rc = s_parse_args(argc, argv, &a);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (!a.path || !strcmp(a.path, "-")) {
+		f = stdin;
+	} else {
+		f = fopen(a.path, "re");
+		if (!f) {
+			lst_err_sys(&err, -errno, "open(\"%s\") failed", a.path);
+			lst_log_error("steady: %s", err.msg);
+			return 2;
+		}
+	}
+	rc = s_read(f, f == stdin ? "<stdin>" : a.path, a.column, &s, &err);
+	if (f != stdin)
+		fclose(f);
+	if (rc) {
+		lst_log_error("steady: %s", err.msg);
+		goto free_series;
+	}
+
+	lst_steady_eval(s.v, s.n, a.window, a.data_pct, a.slope_pct, &st);
+	first = lst_steady_first(s.v, s.n, a.window, a.data_pct, a.slope_pct);
+	lst_steady_explain(&st, why, sizeof(why));
+	if (a.json)
+		s_print_json(&a, &s, &st, first, why);
+	else
+		s_print_text(&a, &s, &st, first, why);
+	if (fflush(stdout)) {
+		lst_log_error("steady: writing the report failed");
+		rc = -EIO;
+	}
+free_series:
+	free(s.v);
+	free(s.column_name);
+	return rc ? 2 : st.reached ? 0 : 1;
 }
