@@ -1,0 +1,1051 @@
+/*
+ * The message codec: lst_msg structs to msgpack maps and back. The only code in lockstep that
+ * touches msgpack; proto/PROTOCOL.md describes the same rules for humans.
+ *
+ * Every message body is described once, by a field table (key, kind, offset, bound), and one
+ * encoder and one decoder walk those tables, so the two directions cannot disagree about a key.
+ * The workload inside a job spec is walked through lst_workload_opts instead, so the wire accepts
+ * exactly what the option table accepts (lst_opt_set_int does the range checks).
+ *
+ * Decoding a frame from the network happens in two steps. s_scan() first walks the raw bytes
+ * over every msgpack marker without allocating anything: every element must be present in full,
+ * no container may claim more elements than there are bytes left, nesting stops at S_MAX_DEPTH,
+ * and nothing may follow the one top-level object. Only a frame that passes is handed to
+ * msgpack_unpack_next(), whose allocations are then bounded by the elements physically present
+ * (one msgpack_object of 24 bytes per byte of input at worst); strings and bins stay in the
+ * frame (msgpack-c references them), and the field decoders copy what they keep.
+ */
+#include "lst_msg.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <msgpack.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "lst_assert.h"
+#include "lst_hist.h"
+#include "lst_opt.h"
+#include "lst_util.h"
+
+#define S_MAX_DEPTH 16 /* containers inside containers; real messages use 4 */
+
+static const char *const s_type_names[LST_MSG_TYPE_END] = {
+	[LST_MSG_HELLO] = "hello",
+	[LST_MSG_WELCOME] = "welcome",
+	[LST_MSG_ERROR] = "error",
+	[LST_MSG_SYNC] = "sync",
+	[LST_MSG_SYNC_REPLY] = "sync_reply",
+	[LST_MSG_PREPARE] = "prepare",
+	[LST_MSG_PREPARED] = "prepared",
+	[LST_MSG_START] = "start",
+	[LST_MSG_STARTED] = "started",
+	[LST_MSG_SAMPLE] = "sample",
+	[LST_MSG_DONE] = "done",
+	[LST_MSG_STOP] = "stop",
+	[LST_MSG_STOPPED] = "stopped",
+	[LST_MSG_PING] = "ping",
+	[LST_MSG_PONG] = "pong",
+	[LST_MSG_ACK] = "ack",
+	[LST_MSG_BYE] = "bye",
+};
+
+/* --- field tables ---------------------------------------------------------------------------- */
+
+enum s_kind {
+	K_U32,	    /* uint32_t: positive integer <= UINT32_MAX */
+	K_U64,	    /* uint64_t: positive integer */
+	K_I32,	    /* int32_t: integer in range */
+	K_I64,	    /* int64_t: integer */
+	K_ENUM,	    /* uint32_t below size */
+	K_STR,	    /* char[size]: string shorter than size, no NUL inside */
+	K_STRS,	    /* char[max][size] with a uint32_t count: array of strings */
+	K_ARRAY,    /* struct[max] with a uint32_t count: array of maps described by sub */
+	K_MAP,	    /* a nested struct described by sub */
+	K_HIST,	    /* lst_hist: bin holding lst_hist_encode() output */
+	K_WORKLOAD, /* struct lst_workload: map walked through lst_workload_opts */
+};
+
+struct s_field {
+	const char *key;
+	enum s_kind kind;
+	size_t off;		   /* of the field in its struct */
+	size_t size;		   /* K_STR, K_STRS: bytes per string; K_ENUM: number of values;
+				      K_ARRAY: bytes per entry */
+	size_t count_off;	   /* K_STRS, K_ARRAY: the uint32_t entry count */
+	uint32_t min, max;	   /* K_STRS, K_ARRAY: entries allowed */
+	const struct s_field *sub; /* K_ARRAY, K_MAP: fields of the nested map, NULL-key ended */
+	bool proto;		   /* K_U32 protocol version: on a mismatch, the rest is skipped */
+};
+
+/* Compile-time check that a field has the C type its kind assumes (0, or a build error). */
+#define S_IS(st, f, T) (0 * sizeof(char[_Generic(((st *)0)->f, T: 1, default: -1)]))
+#define S_SIZEOF(st, f) sizeof(((st *)0)->f)
+#define S_NELEM(st, f) (S_SIZEOF(st, f) / sizeof(((st *)0)->f[0]))
+
+#define F_U32(st, k, f) { .key = k, .kind = K_U32, .off = offsetof(st, f) + S_IS(st, f, uint32_t) }
+#define F_U64(st, k, f) { .key = k, .kind = K_U64, .off = offsetof(st, f) + S_IS(st, f, uint64_t) }
+#define F_I32(st, k, f) { .key = k, .kind = K_I32, .off = offsetof(st, f) + S_IS(st, f, int32_t) }
+#define F_I64(st, k, f) { .key = k, .kind = K_I64, .off = offsetof(st, f) + S_IS(st, f, int64_t) }
+#define F_ENUM(st, k, f, n) \
+	{ .key = k, .kind = K_ENUM, .off = offsetof(st, f) + S_IS(st, f, uint32_t), .size = n }
+#define F_STR(st, k, f) \
+	{ .key = k, .kind = K_STR, .off = offsetof(st, f) + S_IS(st, f, char *), \
+	  .size = S_SIZEOF(st, f) }
+#define F_PROTO(st, k, f) \
+	{ .key = k, .kind = K_U32, .off = offsetof(st, f) + S_IS(st, f, uint32_t), .proto = true }
+#define F_STRS(st, k, f, n) \
+	{ .key = k, .kind = K_STRS, .off = offsetof(st, f), .size = S_SIZEOF(st, f[0]), \
+	  .count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = 0, .max = S_NELEM(st, f) }
+#define F_ARRAY(st, k, f, n, lo, fields) \
+	{ .key = k, .kind = K_ARRAY, .off = offsetof(st, f), .size = S_SIZEOF(st, f[0]), \
+	  .count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = lo, .max = S_NELEM(st, f), \
+	  .sub = fields }
+#define F_MAP(st, k, f, fields) { .key = k, .kind = K_MAP, .off = offsetof(st, f), .sub = fields }
+#define F_HIST(st, k, f) \
+	{ .key = k, .kind = K_HIST, .off = offsetof(st, f) + S_IS(st, f, lst_hist) }
+#define F_WORKLOAD(st, k, f) \
+	{ .key = k, .kind = K_WORKLOAD, .off = offsetof(st, f) + S_IS(st, f, struct lst_workload) }
+#define F_END { .key = NULL }
+
+static const struct s_field s_envelope[] = {
+	F_U64(lst_msg, "seq", seq),
+	F_U64(lst_msg, "id", id),
+	F_U64(lst_msg, "re", re),
+	F_END,
+};
+
+static const struct s_field s_hello[] = {
+	F_PROTO(struct lst_msg_hello, "proto", proto),
+	F_STRS(struct lst_msg_hello, "caps", caps, ncaps),
+	F_STR(struct lst_msg_hello, "coordinator", coordinator),
+	F_STR(struct lst_msg_hello, "run", run),
+	F_U32(struct lst_msg_hello, "lease_ms", lease_ms),
+	F_END,
+};
+
+static const struct s_field s_welcome[] = {
+	F_PROTO(struct lst_msg_welcome, "proto", proto),
+	F_STRS(struct lst_msg_welcome, "caps", caps, ncaps),
+	F_STR(struct lst_msg_welcome, "name", name),
+	F_STR(struct lst_msg_welcome, "version", version),
+	F_STR(struct lst_msg_welcome, "host", host),
+	F_STR(struct lst_msg_welcome, "kernel", kernel),
+	F_U32(struct lst_msg_welcome, "cores", cores),
+	F_U32(struct lst_msg_welcome, "engines", engines),
+	F_I64(struct lst_msg_welcome, "now", now),
+	F_END,
+};
+
+static const struct s_field s_error[] = {
+	F_I32(struct lst_msg_error, "code", code),
+	F_STR(struct lst_msg_error, "text", text),
+	F_END,
+};
+
+static const struct s_field s_sync[] = {
+	F_I64(struct lst_msg_sync, "t1", t1),
+	F_END,
+};
+
+static const struct s_field s_sync_reply[] = {
+	F_I64(struct lst_msg_sync_reply, "t1", t1),
+	F_I64(struct lst_msg_sync_reply, "t2", t2),
+	F_I64(struct lst_msg_sync_reply, "t3", t3),
+	F_END,
+};
+
+static const struct s_field s_jobspec[] = {
+	F_STR(struct lst_jobspec, "target", target),
+	F_STR(struct lst_jobspec, "path", path),
+	F_STR(struct lst_jobspec, "identity", identity),
+	F_ENUM(struct lst_jobspec, "action", action, LST_ACTION_SECDISCARD + 1),
+	F_WORKLOAD(struct lst_jobspec, "workload", w),
+	F_END,
+};
+
+static const struct s_field s_prepare[] = {
+	F_STR(struct lst_msg_prepare, "run", run),
+	F_U32(struct lst_msg_prepare, "phase", phase),
+	F_U32(struct lst_msg_prepare, "point", point),
+	F_STR(struct lst_msg_prepare, "name", name),
+	F_ARRAY(struct lst_msg_prepare, "jobs", jobs, njobs, 1, s_jobspec),
+	F_END,
+};
+
+static const struct s_field s_identity[] = {
+	F_STR(struct lst_path_identity, "target", target),
+	F_STR(struct lst_path_identity, "path", path),
+	F_STR(struct lst_path_identity, "real_path", real_path),
+	F_STR(struct lst_path_identity, "kind", kind),
+	F_STR(struct lst_path_identity, "wwn", wwn),
+	F_STR(struct lst_path_identity, "serial", serial),
+	F_STR(struct lst_path_identity, "model", model),
+	F_STR(struct lst_path_identity, "vendor", vendor),
+	F_STR(struct lst_path_identity, "firmware", firmware),
+	F_STR(struct lst_path_identity, "backing_file", backing_file),
+	F_U64(struct lst_path_identity, "size", size),
+	F_U32(struct lst_path_identity, "lbs", lbs),
+	F_U32(struct lst_path_identity, "pbs", pbs),
+	F_U64(struct lst_path_identity, "dev", dev),
+	F_U64(struct lst_path_identity, "ino", ino),
+	F_END,
+};
+
+static const struct s_field s_prepared[] = {
+	F_U32(struct lst_msg_prepared, "phase", phase),
+	F_U32(struct lst_msg_prepared, "point", point),
+	F_ARRAY(struct lst_msg_prepared, "paths", paths, npaths, 0, s_identity),
+	F_ENUM(struct lst_msg_prepared, "engine", engine, LST_ENGINE_NULL + 1),
+	F_STR(struct lst_msg_prepared, "warning", warning),
+	F_END,
+};
+
+static const struct s_field s_start[] = {
+	F_U32(struct lst_msg_start, "phase", phase),
+	F_U32(struct lst_msg_start, "point", point),
+	F_I64(struct lst_msg_start, "t0", t0),
+	F_END,
+};
+
+static const struct s_field s_started[] = {
+	F_U32(struct lst_msg_started, "phase", phase),
+	F_U32(struct lst_msg_started, "point", point),
+	F_I64(struct lst_msg_started, "t0", t0),
+	F_I64(struct lst_msg_started, "actual", actual),
+	F_END,
+};
+
+static const struct s_field s_dir[] = {
+	F_U64(struct lst_dir_stats, "ios", ios),
+	F_U64(struct lst_dir_stats, "bytes", bytes),
+	F_U64(struct lst_dir_stats, "errors", errors),
+	F_HIST(struct lst_dir_stats, "hist", lat),
+	F_END,
+};
+
+_Static_assert(LST_DIR_READ == 0 && LST_DIR_WRITE == 1 && LST_DIR_N == 2,
+	       "sample keys 'read' and 'write' assume two directions");
+
+static const struct s_field s_sample[] = {
+	F_U32(struct lst_msg_sample, "phase", phase),
+	F_U32(struct lst_msg_sample, "point", point),
+	F_I64(struct lst_msg_sample, "interval", s.interval),
+	F_I64(struct lst_msg_sample, "start", s.start_ns),
+	F_I64(struct lst_msg_sample, "end", s.end_ns),
+	F_U32(struct lst_msg_sample, "flags", s.flags),
+	F_MAP(struct lst_msg_sample, "read", s.dir[LST_DIR_READ], s_dir),
+	F_MAP(struct lst_msg_sample, "write", s.dir[LST_DIR_WRITE], s_dir),
+	F_END,
+};
+
+static const struct s_field s_done[] = {
+	F_U32(struct lst_msg_done, "phase", phase),
+	F_U32(struct lst_msg_done, "point", point),
+	F_ENUM(struct lst_msg_done, "reason", reason, LST_DONE_ERROR + 1),
+	F_I64(struct lst_msg_done, "last_interval", last_interval),
+	F_U64(struct lst_msg_done, "samples", samples),
+	F_STR(struct lst_msg_done, "text", text),
+	F_END,
+};
+
+static const struct s_field s_stop[] = {
+	F_U32(struct lst_msg_stop, "phase", phase),
+	F_U32(struct lst_msg_stop, "point", point),
+	F_END,
+};
+
+static const struct s_field s_ping[] = {
+	F_I64(struct lst_msg_ping, "now", now),
+	F_END,
+};
+
+static const struct s_field s_ack[] = {
+	F_U64(struct lst_msg_ack, "upto", upto),
+	F_END,
+};
+
+static const struct s_field s_none[] = {
+	F_END,
+};
+
+/* Body of each type; offsets are relative to lst_msg.u (every union member starts there). */
+static const struct s_field *const s_bodies[LST_MSG_TYPE_END] = {
+	[LST_MSG_HELLO] = s_hello,
+	[LST_MSG_WELCOME] = s_welcome,
+	[LST_MSG_ERROR] = s_error,
+	[LST_MSG_SYNC] = s_sync,
+	[LST_MSG_SYNC_REPLY] = s_sync_reply,
+	[LST_MSG_PREPARE] = s_prepare,
+	[LST_MSG_PREPARED] = s_prepared,
+	[LST_MSG_START] = s_start,
+	[LST_MSG_STARTED] = s_started,
+	[LST_MSG_SAMPLE] = s_sample,
+	[LST_MSG_DONE] = s_done,
+	[LST_MSG_STOP] = s_stop,
+	[LST_MSG_STOPPED] = s_stop,
+	[LST_MSG_PING] = s_ping,
+	[LST_MSG_PONG] = s_ping,
+	[LST_MSG_ACK] = s_ack,
+	[LST_MSG_BYE] = s_none,
+};
+
+static uint32_t s_nfields(const struct s_field *f)
+{
+	uint32_t n = 0;
+
+	while (f[n].key)
+		n++;
+	return n;
+}
+
+static uint32_t s_nopts(void)
+{
+	uint32_t n = 0;
+
+	while (lst_workload_opts[n].name)
+		n++;
+	return n;
+}
+
+/* --- the public basics ----------------------------------------------------------------------- */
+
+lst_msg *lst_msg_new(enum lst_msg_type type)
+{
+	lst_msg *m;
+
+	if ((unsigned)type == 0 || (unsigned)type >= LST_MSG_TYPE_END)
+		return NULL;
+	m = lst_calloc(1, sizeof(*m));
+	m->type = type;
+	return m;
+}
+
+void lst_msg_destroy(lst_msg **p)
+{
+	if (!p || !*p)
+		return;
+	free(*p);
+	*p = NULL;
+}
+
+const char *lst_msg_type_name(uint32_t type)
+{
+	if (type == 0 || type >= LST_MSG_TYPE_END)
+		return "?";
+	return s_type_names[type];
+}
+
+uint32_t lst_msg_type_from_name(const char *name, size_t len)
+{
+	if (!name)
+		return 0;
+	for (uint32_t t = 1; t < LST_MSG_TYPE_END; t++)
+		if (strlen(s_type_names[t]) == len && !memcmp(s_type_names[t], name, len))
+			return t;
+	return 0;
+}
+
+/* --- encoding -------------------------------------------------------------------------------- */
+
+struct s_enc {
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+	bool full;		/* output would pass LST_MSG_MAX_BYTES: stop writing */
+	const char *type;	/* for errors */
+	lst_err *err;
+};
+
+/*
+ * msgpack_packer's write callback into e->sb. It replaces msgpack_sbuffer_write so that growth
+ * aborts on out-of-memory (the project rule) and stops at LST_MSG_MAX_BYTES.
+ */
+static int s_write(void *data, const char *buf, size_t len)
+{
+	struct s_enc *e = data;
+	msgpack_sbuffer *sb = &e->sb;
+
+	if (!len)
+		return 0;
+	if (e->full || len > LST_MSG_MAX_BYTES - sb->size) {
+		e->full = true;
+		return -1;
+	}
+	if (sb->alloc - sb->size < len) {
+		size_t n = sb->alloc ? sb->alloc : 4096;
+
+		while (n - sb->size < len)
+			n *= 2;
+		sb->data = lst_realloc(sb->data, n);
+		sb->alloc = n;
+	}
+	memcpy(sb->data + sb->size, buf, len);
+	sb->size += len;
+	return 0;
+}
+
+static void s_pack_str(struct s_enc *e, const char *s, size_t n)
+{
+	msgpack_pack_str(&e->pk, n);
+	msgpack_pack_str_body(&e->pk, s, n);
+}
+
+static void s_pack_key(struct s_enc *e, const char *key)
+{
+	s_pack_str(e, key, strlen(key));
+}
+
+static int s_enc_bad(struct s_enc *e, const char *path, const char *key, const char *what)
+{
+	return lst_err_set(e->err, -EINVAL, "%s: key '%s%s' %s", e->type, path, key, what);
+}
+
+/* Length of a string field, or -1 when it is not NUL-terminated inside its size. */
+static ssize_t s_strlen(const char *s, size_t size)
+{
+	size_t n = strnlen(s, size);
+
+	return n < size ? (ssize_t)n : -1;
+}
+
+static int s_enc_fields(struct s_enc *e, const struct s_field *f, const void *base,
+			const char *path);
+
+static int s_enc_workload(struct s_enc *e, const struct lst_workload *w, const char *path)
+{
+	struct lst_workload scratch = *w;
+
+	msgpack_pack_map(&e->pk, s_nopts());
+	for (const struct lst_opt *o = lst_workload_opts; o->name; o++) {
+		int64_t v = lst_opt_get(o, w);
+		lst_err oerr;
+
+		/* The receiver runs the same check: refuse to send what it would refuse. */
+		if (lst_opt_set_int(o, &scratch, v, &oerr))
+			return lst_err_set(e->err, -EINVAL, "%s: key '%s%s': %s", e->type, path,
+					   o->name, oerr.msg);
+		s_pack_key(e, o->name);
+		if (o->type == LST_OPT_ENUM)
+			s_pack_str(e, o->choices[v], strlen(o->choices[v]));
+		else
+			msgpack_pack_int64(&e->pk, v);
+	}
+	return 0;
+}
+
+static int s_enc_hist(struct s_enc *e, const lst_hist *h, const char *path, const char *key)
+{
+	uint8_t *buf = lst_malloc(LST_HIST_ENC_MAX);
+	lst_hist *check = lst_malloc(sizeof(*check));
+	size_t n = lst_hist_encode(h, buf, LST_HIST_ENC_MAX);
+	lst_err herr;
+	int rc = 0;
+
+	LST_ASSERT(n > 0);
+	/* An inconsistent histogram (buckets not adding up to count) would be refused by the
+	 * receiver; say so here, where the sender can still be found. */
+	if (lst_hist_decode(check, buf, n, &herr)) {
+		rc = lst_err_set(e->err, -EINVAL, "%s: key '%s%s': %s", e->type, path, key,
+				 herr.msg);
+		goto out;
+	}
+	msgpack_pack_bin(&e->pk, n);
+	msgpack_pack_bin_body(&e->pk, buf, n);
+out:
+	free(check);
+	free(buf);
+	return rc;
+}
+
+static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *base,
+		       const char *path)
+{
+	const char *p = (const char *)base + f->off;
+	char sub[128];
+	ssize_t n;
+	uint32_t count;
+	int rc;
+
+	switch (f->kind) {
+	case K_U32:
+		msgpack_pack_uint32(&e->pk, *(const uint32_t *)p);
+		return 0;
+	case K_ENUM:
+		if (*(const uint32_t *)p >= f->size)
+			return s_enc_bad(e, path, f->key, "holds an unknown value");
+		msgpack_pack_uint32(&e->pk, *(const uint32_t *)p);
+		return 0;
+	case K_U64:
+		msgpack_pack_uint64(&e->pk, *(const uint64_t *)p);
+		return 0;
+	case K_I32:
+		msgpack_pack_int32(&e->pk, *(const int32_t *)p);
+		return 0;
+	case K_I64:
+		msgpack_pack_int64(&e->pk, *(const int64_t *)p);
+		return 0;
+	case K_STR:
+		if ((n = s_strlen(p, f->size)) < 0)
+			return s_enc_bad(e, path, f->key, "is not NUL-terminated in its field");
+		s_pack_str(e, p, (size_t)n);
+		return 0;
+	case K_STRS:
+		count = *(const uint32_t *)((const char *)base + f->count_off);
+		if (count < f->min || count > f->max)
+			return s_enc_bad(e, path, f->key,
+					 "has more entries than the protocol allows");
+		msgpack_pack_array(&e->pk, count);
+		for (uint32_t i = 0; i < count; i++) {
+			const char *s = p + i * f->size;
+
+			if ((n = s_strlen(s, f->size)) < 0)
+				return s_enc_bad(e, path, f->key,
+						 "holds a string that is not NUL-terminated");
+			s_pack_str(e, s, (size_t)n);
+		}
+		return 0;
+	case K_ARRAY:
+		count = *(const uint32_t *)((const char *)base + f->count_off);
+		if (count < f->min || count > f->max) {
+			snprintf(sub, sizeof(sub), "has %" PRIu32 " entries, allowed %" PRIu32
+				 " to %" PRIu32, count, f->min, f->max);
+			return s_enc_bad(e, path, f->key, sub);
+		}
+		msgpack_pack_array(&e->pk, count);
+		for (uint32_t i = 0; i < count; i++) {
+			snprintf(sub, sizeof(sub), "%s%s[%" PRIu32 "].", path, f->key, i);
+			msgpack_pack_map(&e->pk, s_nfields(f->sub));
+			if ((rc = s_enc_fields(e, f->sub, p + i * f->size, sub)))
+				return rc;
+		}
+		return 0;
+	case K_MAP:
+		snprintf(sub, sizeof(sub), "%s%s.", path, f->key);
+		msgpack_pack_map(&e->pk, s_nfields(f->sub));
+		return s_enc_fields(e, f->sub, p, sub);
+	case K_HIST:
+		return s_enc_hist(e, (const lst_hist *)p, path, f->key);
+	case K_WORKLOAD:
+		snprintf(sub, sizeof(sub), "%s%s.", path, f->key);
+		return s_enc_workload(e, (const struct lst_workload *)p, sub);
+	}
+	LST_ASSERT(!"unknown field kind");
+	return -EINVAL;
+}
+
+static int s_enc_fields(struct s_enc *e, const struct s_field *f, const void *base,
+			const char *path)
+{
+	for (; f->key; f++) {
+		int rc;
+
+		s_pack_key(e, f->key);
+		if ((rc = s_enc_field(e, f, base, path)))
+			return rc;
+	}
+	return 0;
+}
+
+int lst_msg_encode(const lst_msg *m, uint8_t **buf, size_t *len, lst_err *err)
+{
+	struct s_enc e = { .err = err };
+	const struct s_field *body;
+	int rc;
+
+	LST_ASSERT(m && buf && len);
+	*buf = NULL;
+	*len = 0;
+	if (m->type == 0 || m->type >= LST_MSG_TYPE_END)
+		return lst_err_set(err, -EINVAL, "message: cannot encode unknown type %" PRIu32,
+				   m->type);
+	body = s_bodies[m->type];
+	e.type = s_type_names[m->type];
+	msgpack_sbuffer_init(&e.sb);
+	msgpack_packer_init(&e.pk, &e, s_write);
+
+	msgpack_pack_map(&e.pk, 1 + s_nfields(s_envelope) + s_nfields(body));
+	s_pack_key(&e, "type");
+	s_pack_key(&e, e.type);
+	if ((rc = s_enc_fields(&e, s_envelope, m, "")))
+		goto out_sbuffer;
+	if ((rc = s_enc_fields(&e, body, &m->u, "")))
+		goto out_sbuffer;
+	if (e.full) {
+		rc = lst_err_set(err, -EINVAL, "%s: encoded message exceeds %d bytes", e.type,
+				 LST_MSG_MAX_BYTES);
+		goto out_sbuffer;
+	}
+	*len = e.sb.size;
+	*buf = (uint8_t *)msgpack_sbuffer_release(&e.sb);
+	return 0;
+
+out_sbuffer:
+	msgpack_sbuffer_destroy(&e.sb);
+	return rc;
+}
+
+/* --- the pre-scan ---------------------------------------------------------------------------- */
+
+/* Big-endian unsigned of n bytes at *at, or -1 when the frame ends first. */
+static int s_be(const uint8_t *p, size_t len, size_t *at, unsigned n, uint64_t *v)
+{
+	if (n > len - *at)
+		return -1;
+	*v = 0;
+	for (unsigned i = 0; i < n; i++)
+		*v = *v << 8 | p[(*at)++];
+	return 0;
+}
+
+/*
+ * Check that p[0..len) is exactly one msgpack object whose every length fits in the bytes that
+ * follow it, nested at most S_MAX_DEPTH containers deep. Touches nothing but the bytes; no
+ * allocation, time linear in len. Returns 0 or -EBADMSG with err saying what and where.
+ */
+static int s_scan(const uint8_t *p, size_t len, lst_err *err)
+{
+	uint64_t left[S_MAX_DEPTH + 1]; /* elements still expected at each level */
+	unsigned depth = 0;
+	size_t at = 0;
+
+	left[0] = 1;
+	for (;;) {
+		uint64_t skip = 0, items = 0, v = 0;
+		unsigned lenbytes = 0, extra = 0;
+		bool container = false;
+		size_t start;
+		uint8_t b;
+
+		while (!left[depth]) {
+			if (!depth)
+				goto done;
+			depth--;
+		}
+		left[depth]--;
+		if (at >= len)
+			return lst_err_set(err, -EBADMSG, "message: truncated at byte %zu", at);
+		start = at;
+		b = p[at++];
+		if (b <= 0x7f || b >= 0xe0) {
+			/* positive or negative fixint */
+		} else if (b <= 0x8f) {
+			container = true;
+			items = 2u * (b & 0x0f);
+		} else if (b <= 0x9f) {
+			container = true;
+			items = b & 0x0f;
+		} else if (b <= 0xbf) {
+			skip = b & 0x1f;
+		} else {
+			switch (b) {
+			case 0xc0: /* nil */
+			case 0xc2: /* false */
+			case 0xc3: /* true */
+				break;
+			case 0xc4: /* bin 8 */
+			case 0xd9: /* str 8 */
+				lenbytes = 1;
+				break;
+			case 0xc5: /* bin 16 */
+			case 0xda: /* str 16 */
+				lenbytes = 2;
+				break;
+			case 0xc6: /* bin 32 */
+			case 0xdb: /* str 32 */
+				lenbytes = 4;
+				break;
+			case 0xc7: /* ext 8: length, type, data */
+				lenbytes = 1;
+				extra = 1;
+				break;
+			case 0xc8: /* ext 16 */
+				lenbytes = 2;
+				extra = 1;
+				break;
+			case 0xc9: /* ext 32 */
+				lenbytes = 4;
+				extra = 1;
+				break;
+			case 0xcc: /* uint 8 */
+			case 0xd0: /* int 8 */
+				skip = 1;
+				break;
+			case 0xcd: /* uint 16 */
+			case 0xd1: /* int 16 */
+				skip = 2;
+				break;
+			case 0xca: /* float 32 */
+			case 0xce: /* uint 32 */
+			case 0xd2: /* int 32 */
+				skip = 4;
+				break;
+			case 0xcb: /* float 64 */
+			case 0xcf: /* uint 64 */
+			case 0xd3: /* int 64 */
+				skip = 8;
+				break;
+			case 0xd4: /* fixext 1, 2, 4, 8, 16: type byte + data */
+			case 0xd5:
+			case 0xd6:
+			case 0xd7:
+			case 0xd8:
+				skip = 1 + (1u << (b - 0xd4));
+				break;
+			case 0xdc: /* array 16 */
+			case 0xdd: /* array 32 */
+			case 0xde: /* map 16 */
+			case 0xdf: /* map 32 */
+				container = true;
+				if (s_be(p, len, &at, b & 1 ? 4 : 2, &v))
+					return lst_err_set(err, -EBADMSG,
+							   "message: truncated at byte %zu", start);
+				items = b >= 0xde ? 2 * v : v;
+				break;
+			default: /* 0xc1: never used */
+				return lst_err_set(err, -EBADMSG,
+						   "message: invalid msgpack byte 0x%02x at byte "
+						   "%zu", b, start);
+			}
+		}
+		if (lenbytes) {
+			if (s_be(p, len, &at, lenbytes, &v))
+				return lst_err_set(err, -EBADMSG, "message: truncated at byte %zu",
+						   start);
+			skip = v + extra;
+		}
+		if (container) {
+			/* Every element takes at least one byte. */
+			if (items > len - at)
+				return lst_err_set(err, -EBADMSG,
+						   "message: container at byte %zu claims %" PRIu64
+						   " elements, %zu bytes remain",
+						   start, items, len - at);
+			if (!items)
+				continue;
+			if (depth == S_MAX_DEPTH)
+				return lst_err_set(err, -EBADMSG,
+						   "message: nested deeper than %d at byte %zu",
+						   S_MAX_DEPTH, start);
+			left[++depth] = items;
+		} else {
+			if (skip > len - at)
+				return lst_err_set(err, -EBADMSG,
+						   "message: value at byte %zu claims %" PRIu64
+						   " bytes, %zu remain",
+						   start, skip, len - at);
+			at += skip;
+		}
+	}
+done:
+	if (at != len)
+		return lst_err_set(err, -EBADMSG, "message: %zu bytes after the top-level object",
+				   len - at);
+	return 0;
+}
+
+/* --- decoding -------------------------------------------------------------------------------- */
+
+struct s_dec {
+	const char *type; /* for errors */
+	lst_err *err;
+};
+
+static const msgpack_object *s_find(const msgpack_object *map, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (uint32_t i = 0; i < map->via.map.size; i++) {
+		const msgpack_object *k = &map->via.map.ptr[i].key;
+
+		if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == n &&
+		    !memcmp(k->via.str.ptr, key, n))
+			return &map->via.map.ptr[i].val;
+	}
+	return NULL;
+}
+
+static int s_dec_bad(struct s_dec *d, int code, const char *path, const char *key,
+		     const char *what)
+{
+	return lst_err_set(d->err, code, "%s: key '%s%s' %s", d->type, path, key, what);
+}
+
+/* Copy a wire string into a char[size] field. */
+static int s_dec_str(struct s_dec *d, const msgpack_object *v, char *dst, size_t size,
+		     const char *path, const char *key)
+{
+	char what[64];
+
+	if (v->type != MSGPACK_OBJECT_STR)
+		return s_dec_bad(d, -EBADMSG, path, key, "must be a string");
+	if (v->via.str.size >= size) {
+		snprintf(what, sizeof(what), "is longer than %zu bytes", size - 1);
+		return s_dec_bad(d, -EINVAL, path, key, what);
+	}
+	if (memchr(v->via.str.ptr, '\0', v->via.str.size))
+		return s_dec_bad(d, -EINVAL, path, key, "contains a NUL byte");
+	memcpy(dst, v->via.str.ptr, v->via.str.size);
+	dst[v->via.str.size] = '\0';
+	return 0;
+}
+
+/* A signed integer in [lo, hi]. */
+static int s_dec_int(struct s_dec *d, const msgpack_object *v, int64_t lo, int64_t hi,
+		     int64_t *out, const char *path, const char *key)
+{
+	char what[96];
+	int64_t x;
+
+	if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER && v->via.u64 <= INT64_MAX)
+		x = (int64_t)v->via.u64;
+	else if (v->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+		x = v->via.i64;
+	else if (v->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+		return s_dec_bad(d, -EINVAL, path, key, "is out of range");
+	else
+		return s_dec_bad(d, -EBADMSG, path, key, "must be an integer");
+	if (x < lo || x > hi) {
+		snprintf(what, sizeof(what), "is %" PRId64 ", allowed %" PRId64 " to %" PRId64, x,
+			 lo, hi);
+		return s_dec_bad(d, -EINVAL, path, key, what);
+	}
+	*out = x;
+	return 0;
+}
+
+/* An unsigned integer <= hi. */
+static int s_dec_uint(struct s_dec *d, const msgpack_object *v, uint64_t hi, uint64_t *out,
+		      const char *path, const char *key)
+{
+	char what[96];
+
+	if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+		return s_dec_bad(d, -EBADMSG, path, key, "must be an unsigned integer");
+	if (v->via.u64 > hi) {
+		snprintf(what, sizeof(what), "is %" PRIu64 ", at most %" PRIu64 " allowed",
+			 v->via.u64, hi);
+		return s_dec_bad(d, -EINVAL, path, key, what);
+	}
+	*out = v->via.u64;
+	return 0;
+}
+
+static int s_dec_fields(struct s_dec *d, const msgpack_object *map, const struct s_field *f,
+			void *base, const char *path);
+
+static int s_dec_workload(struct s_dec *d, const msgpack_object *map, struct lst_workload *w,
+			  const char *path, const char *key)
+{
+	if (map->type != MSGPACK_OBJECT_MAP)
+		return s_dec_bad(d, -EBADMSG, path, key, "must be a map");
+	lst_workload_init(w);
+	for (const struct lst_opt *o = lst_workload_opts; o->name; o++) {
+		const msgpack_object *v = s_find(map, o->name);
+		char sub[128], range[256];
+		lst_err oerr;
+		int64_t x = -1;
+		int rc;
+
+		if (!v)
+			continue; /* absent: the table's default */
+		snprintf(sub, sizeof(sub), "%s%s.", path, key);
+		if (o->type == LST_OPT_ENUM) {
+			if (v->type != MSGPACK_OBJECT_STR)
+				return s_dec_bad(d, -EBADMSG, sub, o->name, "must be a string");
+			for (int64_t i = 0; o->choices[i]; i++)
+				if (strlen(o->choices[i]) == v->via.str.size &&
+				    !memcmp(o->choices[i], v->via.str.ptr, v->via.str.size))
+					x = i;
+			if (x < 0) {
+				lst_opt_describe_range(o, range, sizeof(range));
+				return lst_err_set(d->err, -EINVAL,
+						   "%s: key '%s%s' must be one of %s", d->type,
+						   sub, o->name, range);
+			}
+		} else if (o->type == LST_OPT_BOOL && v->type == MSGPACK_OBJECT_BOOLEAN) {
+			x = v->via.boolean;
+		} else if ((rc = s_dec_int(d, v, INT64_MIN, INT64_MAX, &x, sub, o->name))) {
+			return rc;
+		}
+		if (lst_opt_set_int(o, w, x, &oerr))
+			return lst_err_set(d->err, -EINVAL, "%s: key '%s%s': %s", d->type, sub,
+					   o->name, oerr.msg);
+	}
+	return 0;
+}
+
+static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_field *f,
+		       void *base, const char *path)
+{
+	char *p = (char *)base + f->off;
+	char sub[128], what[96];
+	uint64_t u;
+	int64_t i;
+	uint32_t n;
+	int rc;
+
+	switch (f->kind) {
+	case K_U32:
+		if ((rc = s_dec_uint(d, v, UINT32_MAX, &u, path, f->key)))
+			return rc;
+		*(uint32_t *)p = (uint32_t)u;
+		return 0;
+	case K_ENUM:
+		if ((rc = s_dec_uint(d, v, f->size - 1, &u, path, f->key)))
+			return rc;
+		*(uint32_t *)p = (uint32_t)u;
+		return 0;
+	case K_U64:
+		return s_dec_uint(d, v, UINT64_MAX, (uint64_t *)p, path, f->key);
+	case K_I32:
+		if ((rc = s_dec_int(d, v, INT32_MIN, INT32_MAX, &i, path, f->key)))
+			return rc;
+		*(int32_t *)p = (int32_t)i;
+		return 0;
+	case K_I64:
+		return s_dec_int(d, v, INT64_MIN, INT64_MAX, (int64_t *)p, path, f->key);
+	case K_STR:
+		return s_dec_str(d, v, p, f->size, path, f->key);
+	case K_STRS:
+	case K_ARRAY:
+		if (v->type != MSGPACK_OBJECT_ARRAY)
+			return s_dec_bad(d, -EBADMSG, path, f->key, "must be an array");
+		n = v->via.array.size;
+		if (n < f->min || n > f->max) {
+			snprintf(what, sizeof(what),
+				 "has %" PRIu32 " entries, allowed %" PRIu32 " to %" PRIu32, n,
+				 f->min, f->max);
+			return s_dec_bad(d, -EINVAL, path, f->key, what);
+		}
+		for (uint32_t k = 0; k < n; k++) {
+			const msgpack_object *e = &v->via.array.ptr[k];
+
+			snprintf(sub, sizeof(sub), "%s[%" PRIu32 "]", f->key, k);
+			if (f->kind == K_STRS) {
+				rc = s_dec_str(d, e, p + k * f->size, f->size, path, sub);
+			} else if (e->type != MSGPACK_OBJECT_MAP) {
+				rc = s_dec_bad(d, -EBADMSG, path, sub, "must be a map");
+			} else {
+				snprintf(sub, sizeof(sub), "%s%s[%" PRIu32 "].", path, f->key, k);
+				rc = s_dec_fields(d, e, f->sub, p + k * f->size, sub);
+			}
+			if (rc)
+				return rc;
+		}
+		*(uint32_t *)((char *)base + f->count_off) = n;
+		return 0;
+	case K_MAP:
+		if (v->type != MSGPACK_OBJECT_MAP)
+			return s_dec_bad(d, -EBADMSG, path, f->key, "must be a map");
+		snprintf(sub, sizeof(sub), "%s%s.", path, f->key);
+		return s_dec_fields(d, v, f->sub, p, sub);
+	case K_HIST: {
+		lst_err herr;
+
+		if (v->type != MSGPACK_OBJECT_BIN)
+			return s_dec_bad(d, -EBADMSG, path, f->key, "must be binary (bin)");
+		rc = lst_hist_decode((lst_hist *)p, (const uint8_t *)v->via.bin.ptr,
+				     v->via.bin.size, &herr);
+		if (rc)
+			return lst_err_set(d->err, rc == -EBADMSG ? -EBADMSG : -EINVAL,
+					   "%s: key '%s%s': %s", d->type, path, f->key, herr.msg);
+		return 0;
+	}
+	case K_WORKLOAD:
+		return s_dec_workload(d, v, (struct lst_workload *)p, path, f->key);
+	}
+	LST_ASSERT(!"unknown field kind");
+	return -EINVAL;
+}
+
+/* Decode every field of a table from a map; every field is required. */
+static int s_dec_fields(struct s_dec *d, const msgpack_object *map, const struct s_field *f,
+			void *base, const char *path)
+{
+	for (; f->key; f++) {
+		const msgpack_object *v = s_find(map, f->key);
+		int rc;
+
+		if (!v)
+			return lst_err_set(d->err, -EBADMSG, "%s: missing key '%s%s'", d->type,
+					   path, f->key);
+		if ((rc = s_dec_field(d, v, f, base, path)))
+			return rc;
+		/* Another protocol version: its other keys may mean anything. Keep the version
+		 * so the receiver can answer LST_PERR_VERSION, skip the rest. */
+		if (f->proto && *(const uint32_t *)((char *)base + f->off) != LST_PROTO_VERSION)
+			return 0;
+	}
+	return 0;
+}
+
+/* Untrusted bytes made printable for an error message. */
+static const char *s_printable(char *dst, size_t size, const char *src, size_t len)
+{
+	size_t n = len < size - 1 ? len : size - 1;
+
+	for (size_t i = 0; i < n; i++)
+		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
+	dst[n] = '\0';
+	return dst;
+}
+
+int lst_msg_decode(const uint8_t *buf, size_t len, lst_msg **out, lst_err *err)
+{
+	struct s_dec d = { .type = "message", .err = err };
+	msgpack_unpacked up;
+	const msgpack_object *root, *t;
+	lst_msg *m = NULL;
+	size_t off = 0;
+	uint32_t type;
+	char name[40];
+	int rc;
+
+	LST_ASSERT(out);
+	*out = NULL;
+	if (len > LST_MSG_MAX_BYTES)
+		return lst_err_set(err, -EMSGSIZE, "message: frame of %zu bytes exceeds %d", len,
+				   LST_MSG_MAX_BYTES);
+	if (!len || !buf)
+		return lst_err_set(err, -EBADMSG, "message: empty frame");
+	if ((rc = s_scan(buf, len, err)))
+		return rc;
+
+	msgpack_unpacked_init(&up);
+	if (msgpack_unpack_next(&up, (const char *)buf, len, &off) != MSGPACK_UNPACK_SUCCESS ||
+	    off != len) {
+		rc = lst_err_set(err, -EBADMSG, "message: not valid msgpack");
+		goto out_unpacked;
+	}
+	root = &up.data;
+	if (root->type != MSGPACK_OBJECT_MAP) {
+		rc = lst_err_set(err, -EBADMSG, "message: not a msgpack map");
+		goto out_unpacked;
+	}
+	if (!(t = s_find(root, "type"))) {
+		rc = lst_err_set(err, -EBADMSG, "message: missing key 'type'");
+		goto out_unpacked;
+	}
+	if (t->type != MSGPACK_OBJECT_STR) {
+		rc = lst_err_set(err, -EBADMSG, "message: key 'type' must be a string");
+		goto out_unpacked;
+	}
+	if (!(type = lst_msg_type_from_name(t->via.str.ptr, t->via.str.size))) {
+		rc = lst_err_set(err, -EBADMSG, "message: unknown type '%s'",
+				 s_printable(name, sizeof(name), t->via.str.ptr, t->via.str.size));
+		goto out_unpacked;
+	}
+	m = lst_msg_new(type);
+	d.type = s_type_names[type];
+	if ((rc = s_dec_fields(&d, root, s_envelope, m, "")) ||
+	    (rc = s_dec_fields(&d, root, s_bodies[type], &m->u, ""))) {
+		lst_msg_destroy(&m);
+		goto out_unpacked;
+	}
+	*out = m;
+out_unpacked:
+	msgpack_unpacked_destroy(&up);
+	return rc;
+}

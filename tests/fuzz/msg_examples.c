@@ -1,0 +1,280 @@
+/*
+ * Example messages for tests and the fuzz corpus. TYPICAL looks like a real run; EXTREME puts
+ * every string at its longest, every array at its bound and integers at their limits, so it also
+ * shows that the largest message of each type fits in LST_MSG_MAX_BYTES; SMALL is the least a
+ * valid message holds.
+ */
+#include "msg_examples.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "lst_assert.h"
+#include "lst_hist.h"
+#include "lst_time.h"
+#include "lst_workload.h"
+
+/* Fill a char[size] field: TYPICAL gets text, EXTREME size-1 bytes, SMALL "". */
+static void s_str(char *dst, size_t size, enum lst_example v, const char *text)
+{
+	if (v == LST_EXAMPLE_SMALL) {
+		dst[0] = '\0';
+	} else if (v == LST_EXAMPLE_TYPICAL) {
+		snprintf(dst, size, "%s", text);
+	} else {
+		if (!text[0])
+			text = "-";
+		for (size_t i = 0; i < size - 1; i++)
+			dst[i] = text[i % strlen(text)];
+		dst[size - 1] = '\0';
+	}
+}
+
+#define S_STR(field, v, text) s_str(field, sizeof(field), v, text)
+
+static uint64_t s_rng = 0x243f6a8885a308d3ull;
+
+static uint64_t s_rand(void)
+{
+	s_rng ^= s_rng >> 12;
+	s_rng ^= s_rng << 25;
+	s_rng ^= s_rng >> 27;
+	return s_rng * 2685821657736338717ull;
+}
+
+static void s_hist(lst_hist *h, enum lst_example v, unsigned salt)
+{
+	lst_hist_init(h);
+	if (v == LST_EXAMPLE_SMALL)
+		return;
+	if (v == LST_EXAMPLE_TYPICAL) {
+		s_rng = 0x243f6a8885a308d3ull + salt;
+		for (int i = 0; i < 5000; i++)
+			lst_hist_record(h, 20000 + s_rand() % (300000 + 1000 * salt));
+		lst_hist_record(h, 3 * LST_NS_PER_MS); /* a tail */
+		return;
+	}
+	/* Every bucket used, large counts, values beyond the last bucket too. */
+	for (unsigned i = 0; i < LST_HIST_NBUCKETS; i++)
+		lst_hist_record_n(h, lst_hist_bucket_low(i), (1ull << 40) + i + salt);
+	lst_hist_record_n(h, 100ull * LST_NS_PER_S, 7);
+	lst_hist_record(h, UINT64_MAX / 2);
+}
+
+static void s_caps(uint32_t *n, char caps[][LST_NAME_MAX], enum lst_example v)
+{
+	static const char *const typical[] = { "samples.v1", "spool", "purge.discard" };
+
+	if (v == LST_EXAMPLE_SMALL) {
+		*n = 0;
+	} else if (v == LST_EXAMPLE_TYPICAL) {
+		*n = 3;
+		for (unsigned i = 0; i < *n; i++)
+			snprintf(caps[i], LST_NAME_MAX, "%s", typical[i]);
+	} else {
+		*n = LST_MAX_CAPS;
+		for (unsigned i = 0; i < *n; i++)
+			s_str(caps[i], LST_NAME_MAX, v, i % 2 ? "capability." : "feature-");
+	}
+}
+
+static void s_workload(struct lst_workload *w, enum lst_example v, unsigned i)
+{
+	lst_workload_init(w);
+	if (v == LST_EXAMPLE_SMALL)
+		return;
+	if (v == LST_EXAMPLE_TYPICAL) {
+		w->rw = LST_RW_RANDRW;
+		w->rwmixread = 70;
+		w->bs = 4096 << (i % 4);
+		w->iodepth = 32;
+		w->jobs = 2;
+		w->offset = (int64_t)i * (1ll << 30);
+		w->size = 1ll << 30;
+		w->runtime = 30 * LST_NS_PER_S;
+		w->ramp = 5 * LST_NS_PER_S;
+		w->rate_iops = 50000;
+		w->arrivals = LST_ARRIVAL_UNIFORM;
+		w->interval = 100 * LST_NS_PER_MS;
+		w->engine = LST_ENGINE_PSYNC;
+		w->pattern = 80;
+		w->seed = 12345 + i;
+		return;
+	}
+	w->rw = LST_RW_RW;
+	w->rwmixread = 100;
+	w->bs = LST_BS_MAX;
+	w->iodepth = 4096;
+	w->jobs = 256;
+	w->offset = 64ll << 40;
+	w->size = 64ll << 40;
+	w->runtime = 30ll * 86400 * LST_NS_PER_S;
+	w->ramp = 86400ll * LST_NS_PER_S;
+	w->bytes = 1024ll << 40;
+	w->rate_iops = 100000000;
+	w->arrivals = LST_ARRIVAL_UNIFORM;
+	w->interval = 3600ll * LST_NS_PER_S;
+	w->direct = 0;
+	w->engine = LST_ENGINE_NULL;
+	w->pattern = 0;
+	w->seed = INT64_MAX;
+}
+
+static void s_identity(struct lst_path_identity *p, enum lst_example v, unsigned i)
+{
+	bool ext = v == LST_EXAMPLE_EXTREME;
+
+	S_STR(p->target, v, "ssd0-");
+	S_STR(p->path, v, "/dev/disk/by-id/wwn-0x5000039a1b2c3d4e");
+	S_STR(p->real_path, v, "/dev/sdb");
+	S_STR(p->kind, v, "block");
+	S_STR(p->wwn, v, "naa.5000039a1b2c3d4e");
+	S_STR(p->serial, v, "X7K0A00KFXYZ");
+	S_STR(p->model, v, "KPM5XVUG960G");
+	S_STR(p->vendor, v, "KIOXIA");
+	S_STR(p->firmware, v, "0104");
+	S_STR(p->backing_file, v, ext ? "/dev/shm/disk." : "");
+	if (v == LST_EXAMPLE_SMALL)
+		return;
+	p->size = ext ? UINT64_MAX : 960197124096ull + i;
+	p->lbs = ext ? UINT32_MAX : 512;
+	p->pbs = ext ? UINT32_MAX - 1 : 4096;
+	p->dev = ext ? UINT64_MAX - i : 0x810 + i;
+	p->ino = ext ? UINT64_MAX : 0;
+}
+
+lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
+{
+	lst_msg *m = lst_msg_new(type);
+	bool ext = v == LST_EXAMPLE_EXTREME, small = v == LST_EXAMPLE_SMALL;
+
+	LST_ASSERT(m);
+	m->seq = ext ? UINT64_MAX : small ? 0 : 1000 + type;
+	m->id = ext ? UINT64_MAX - 1 : small ? 0 : 77 + type;
+	m->re = ext ? UINT64_MAX - 2 : small ? 0 : 66 + type;
+
+	switch (type) {
+	case LST_MSG_HELLO: {
+		struct lst_msg_hello *b = &m->u.hello;
+
+		b->proto = LST_PROTO_VERSION;
+		s_caps(&b->ncaps, b->caps, v);
+		S_STR(b->coordinator, v, "workstation-7.lab");
+		S_STR(b->run, v, "20240517-142233-px05");
+		b->lease_ms = ext ? UINT32_MAX : small ? 0 : 10000;
+		break;
+	}
+	case LST_MSG_WELCOME: {
+		struct lst_msg_welcome *b = &m->u.welcome;
+
+		b->proto = LST_PROTO_VERSION;
+		s_caps(&b->ncaps, b->caps, v);
+		S_STR(b->name, v, "hostA");
+		S_STR(b->version, v, "0.1.0");
+		S_STR(b->host, v, "hostA.lab.example");
+		S_STR(b->kernel, v, "6.1.0-21-amd64");
+		b->cores = ext ? UINT32_MAX : small ? 0 : 64;
+		b->engines = ext ? UINT32_MAX : small ? 0 : 0x7;
+		b->now = ext ? INT64_MIN : small ? 0 : 1234567890123456789ll;
+		break;
+	}
+	case LST_MSG_ERROR:
+		m->u.error.code = ext ? INT32_MIN : small ? 0 : LST_PERR_BUSY;
+		S_STR(m->u.error.text, v, "busy: run 20240517-142233-px05 from coordinator wk7 ");
+		break;
+	case LST_MSG_SYNC:
+		m->u.sync.t1 = ext ? INT64_MAX : small ? 0 : 987654321012345ll;
+		break;
+	case LST_MSG_SYNC_REPLY:
+		m->u.sync_reply.t1 = ext ? INT64_MAX : small ? 0 : 987654321012345ll;
+		m->u.sync_reply.t2 = ext ? INT64_MIN : small ? 0 : -5000000000ll;
+		m->u.sync_reply.t3 = ext ? -1 : small ? 0 : -4999990000ll;
+		break;
+	case LST_MSG_PREPARE: {
+		struct lst_msg_prepare *b = &m->u.prepare;
+
+		S_STR(b->run, v, "20240517-142233-px05");
+		b->phase = ext ? UINT32_MAX : small ? 0 : 3;
+		b->point = ext ? UINT32_MAX : small ? 0 : 17;
+		S_STR(b->name, v, "lat-vs-iops");
+		b->njobs = ext ? LST_MAX_JOBSPECS : small ? 1 : 2;
+		for (unsigned i = 0; i < b->njobs; i++) {
+			struct lst_jobspec *j = &b->jobs[i];
+
+			S_STR(j->target, v, i ? "ssd1" : "ssd0");
+			S_STR(j->path, v, i ? "/dev/disk/by-id/wwn-0x5000039a1b2c3d4f"
+					    : "/dev/disk/by-id/wwn-0x5000039a1b2c3d4e");
+			S_STR(j->identity, v, i ? "" : "naa.5000039a1b2c3d4e");
+			j->action = ext ? LST_ACTION_SECDISCARD : small ? 0 : i % 2;
+			s_workload(&j->w, v, i);
+		}
+		break;
+	}
+	case LST_MSG_PREPARED: {
+		struct lst_msg_prepared *b = &m->u.prepared;
+
+		b->phase = ext ? UINT32_MAX : small ? 0 : 3;
+		b->point = ext ? UINT32_MAX : small ? 0 : 17;
+		b->npaths = ext ? LST_MAX_JOBSPECS : small ? 0 : 2;
+		for (unsigned i = 0; i < b->npaths; i++)
+			s_identity(&b->paths[i], v, i);
+		b->engine = ext ? LST_ENGINE_NULL : small ? 0 : LST_ENGINE_PSYNC;
+		S_STR(b->warning, v, "io_uring unavailable (EPERM): using psync ");
+		break;
+	}
+	case LST_MSG_START:
+		m->u.start.phase = ext ? UINT32_MAX : small ? 0 : 3;
+		m->u.start.point = ext ? UINT32_MAX : small ? 0 : 17;
+		m->u.start.t0 = ext ? INT64_MIN : small ? 0 : 5000123456789ll;
+		break;
+	case LST_MSG_STARTED:
+		m->u.started.phase = ext ? UINT32_MAX : small ? 0 : 3;
+		m->u.started.point = ext ? UINT32_MAX : small ? 0 : 17;
+		m->u.started.t0 = ext ? INT64_MIN : small ? 0 : 5000123456789ll;
+		m->u.started.actual = ext ? INT64_MAX : small ? 0 : 5000123459999ll;
+		break;
+	case LST_MSG_SAMPLE: {
+		struct lst_msg_sample *b = &m->u.sample;
+
+		b->phase = ext ? UINT32_MAX : small ? 0 : 3;
+		b->point = ext ? UINT32_MAX : small ? 0 : 17;
+		lst_sample_init(&b->s, ext ? INT64_MIN : small ? 0 : 41);
+		b->s.start_ns = ext ? INT64_MIN : small ? 0 : 5041123456789ll;
+		b->s.end_ns = ext ? INT64_MAX : small ? 0 : 5042123456789ll;
+		b->s.flags = ext ? UINT32_MAX : small ? 0 : LST_SAMPLE_RAMP | LST_SAMPLE_LAST;
+		for (int d = 0; d < LST_DIR_N; d++) {
+			struct lst_dir_stats *s = &b->s.dir[d];
+
+			s_hist(&s->lat, v, (unsigned)d);
+			s->ios = ext ? UINT64_MAX : s->lat.count;
+			s->bytes = ext ? UINT64_MAX - 1 : s->lat.count * 4096;
+			s->errors = ext ? UINT64_MAX - 2 : small ? 0 : (uint64_t)d + 1;
+		}
+		break;
+	}
+	case LST_MSG_DONE:
+		m->u.done.phase = ext ? UINT32_MAX : small ? 0 : 3;
+		m->u.done.point = ext ? UINT32_MAX : small ? 0 : 17;
+		m->u.done.reason = ext ? LST_DONE_ERROR : small ? 0 : LST_DONE_STOPPED;
+		m->u.done.last_interval = ext ? INT64_MIN : small ? -1 : 299;
+		m->u.done.samples = ext ? UINT64_MAX : small ? 0 : 300;
+		S_STR(m->u.done.text, v, "stopped by the coordinator ");
+		break;
+	case LST_MSG_STOP:
+	case LST_MSG_STOPPED:
+		m->u.stop.phase = ext ? UINT32_MAX : small ? 0 : 3;
+		m->u.stop.point = ext ? UINT32_MAX : small ? 0 : 17;
+		break;
+	case LST_MSG_PING:
+	case LST_MSG_PONG:
+		m->u.ping.now = ext ? INT64_MIN : small ? 0 : 42424242424242ll;
+		break;
+	case LST_MSG_ACK:
+		m->u.ack.upto = ext ? UINT64_MAX : small ? 0 : 31337;
+		break;
+	case LST_MSG_BYE:
+	case LST_MSG_TYPE_END:
+		break;
+	}
+	return m;
+}
