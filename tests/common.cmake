@@ -1,0 +1,2 @@
+# Unit tests of the common library (common/): one program per module.
+lst_add_unit_test(util unit/test_util.c lockstep::common)
