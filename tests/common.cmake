@@ -1,2 +1,3 @@
 # Unit tests of the common library (common/): one program per module.
 lst_add_unit_test(util unit/test_util.c lockstep::common)
+lst_add_unit_test(opt unit/test_opt.c lockstep::common)
