@@ -2,3 +2,4 @@
 lst_add_unit_test(util unit/test_util.c lockstep::common)
 lst_add_unit_test(opt unit/test_opt.c lockstep::common)
 lst_add_unit_test(clock unit/test_clock.c lockstep::common)
+lst_add_unit_test(log unit/test_log.c lockstep::common)
