@@ -53,15 +53,16 @@ typedef struct lst_clock_model {
 	struct lst_clock_est est[LST_CLOCK_MODEL_MAX];
 	int64_t base_t, base_offset;	/* the line passes through (base_t, base_offset) */
 	double slope;			/* offset change per local ns (drift), 0 until fitted */
-	int64_t best_rtt_ns;		/* lowest rtt seen; its estimate anchors the line */
+	int64_t best_rtt_ns;		/* lowest rtt seen; the filter for noisy estimates */
 } lst_clock_model;
 
 void lst_clock_model_init(lst_clock_model *m);
 
 /*
- * Add one burst's estimate and refit. Estimates whose rtt is more than 4x the best seen are
- * ignored as queueing noise. The slope is fitted only once the estimates span >= 10 s, and is
- * capped at 500 ppm (faster drift means a broken clock, not a crystal).
+ * Add one burst's estimate and refit. Estimates whose rtt exceeds 4x the best seen plus 50 us
+ * (slack for loopback-scale rtts of a few us) are ignored as queueing noise. The line is anchored
+ * on the newest estimate; its slope is fitted only once the estimates span >= 10 s, and a slope
+ * above 500 ppm is discarded (faster drift means a broken clock, not a crystal).
  */
 void lst_clock_model_add(lst_clock_model *m, const struct lst_clock_est *e);
 

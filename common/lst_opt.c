@@ -104,8 +104,8 @@ static int s_parse_pattern(const struct lst_opt *o, const char *text, int64_t *v
 		num = text + 13;
 	else if (text[0] && text[strlen(text) - 1] == '%')
 		num = text;
-	if (num) {
-		char tmp[32];
+	if (num && strlen(num) < 16) {
+		char tmp[16];
 
 		snprintf(tmp, sizeof(tmp), "%s", num);
 		if (tmp[0] && tmp[strlen(tmp) - 1] == '%')

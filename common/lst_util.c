@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lst_assert.h"
 #include "lst_time.h"
 
 static void s_oom(size_t n)
@@ -174,8 +175,13 @@ int lst_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out, lst_err *
 
 	if (!s || !*s)
 		return lst_err_set(err, -EINVAL, "empty value where a number is expected");
-	errno = 0;
-	v = strtoll(s, &end, 0);
+	/* Decimal, so "010" is ten as users mean it; hex only with an explicit 0x. */
+	{
+		const char *d = s + (*s == '-' || *s == '+');
+
+		errno = 0;
+		v = strtoll(s, &end, d[0] == '0' && (d[1] == 'x' || d[1] == 'X') ? 16 : 10);
+	}
 	while (isspace((unsigned char)*end))
 		end++;
 	if (end == s || *end || errno == ERANGE)
@@ -231,7 +237,8 @@ const char *lst_fmt_size(uint64_t bytes, char *buf, size_t size)
 	double v = (double)bytes;
 	unsigned u = 0;
 
-	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+	/* Move up a unit before rounding could print "1024.0". */
+	while (v >= 1023.95 && u + 1 < sizeof(units) / sizeof(units[0])) {
 		v /= 1024;
 		u++;
 	}
@@ -287,18 +294,15 @@ int lst_read_file(const char *path, size_t max, char **out, size_t *len)
 	if (fd < 0)
 		return -errno;
 	buf = lst_malloc(cap + 1);
+	/* Read up to max + 1 bytes: one byte past the limit proves the file is too large. */
 	for (;;) {
 		ssize_t r;
 
 		if (n == cap) {
-			if (cap >= max) {
-				rc = -EFBIG;
-				break;
-			}
-			cap = cap * 2 > max ? max : cap * 2;
+			cap *= 2;
 			buf = lst_realloc(buf, cap + 1);
 		}
-		r = read(fd, buf + n, cap - n);
+		r = read(fd, buf + n, LST_MIN(cap, max + 1) - n);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -308,6 +312,10 @@ int lst_read_file(const char *path, size_t max, char **out, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n > max) {
+			rc = -EFBIG;
+			break;
+		}
 	}
 	close(fd);
 	if (rc) {
@@ -323,17 +331,29 @@ int lst_read_file(const char *path, size_t max, char **out, size_t *len)
 
 int lst_mkdir_p(const char *path)
 {
-	char *p = lst_strdup(path);
+	char *p;
 	int rc = 0;
 
+	if (!path[0])
+		return -ENOENT;
+	p = lst_strdup(path);
 	for (char *s = p + 1;; s++) {
 		bool last = *s == '\0';
+		struct stat st;
 
 		if (*s != '/' && !last)
 			continue;
 		*s = '\0';
 		if (mkdir(p, 0755) && errno != EEXIST) {
 			rc = -errno;
+			break;
+		}
+		if (stat(p, &st)) {
+			rc = -errno;
+			break;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			rc = -ENOTDIR;
 			break;
 		}
 		if (last)

@@ -32,7 +32,8 @@ int lst_parse_size(const char *s, uint64_t *out, lst_err *err);
  */
 int lst_parse_duration(const char *s, int64_t *ns, lst_err *err);
 
-/* Parse an integer in [lo, hi] ("16", "0x10"). Returns 0 or -EINVAL / -ERANGE with err. */
+/* Parse an integer in [lo, hi]: decimal ("16", "010" is ten) or hex with 0x ("0x10").
+ * Returns 0 or -EINVAL / -ERANGE with err. */
 int lst_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out, lst_err *err);
 
 /* Parse a floating-point number in [lo, hi]. */
@@ -44,17 +45,18 @@ int lst_parse_bool(const char *s, bool *out, lst_err *err);
 /* Format a size for humans ("4 KiB", "1.5 GiB") into buf. */
 const char *lst_fmt_size(uint64_t bytes, char *buf, size_t size);
 
-/* Format a duration for humans ("1.5 s", "250 ms", "1 h 2 m") into buf. */
+/* Format a duration for humans ("1.5 s", "250 ms", "62 m 00 s", "3 h 05 m") into buf. */
 const char *lst_fmt_duration(int64_t ns, char *buf, size_t size);
 
 /* Write all of buf to fd, retrying short writes and EINTR. Returns 0 or -errno. */
 int lst_write_all(int fd, const void *buf, size_t len);
 
 /* Read a whole small file (up to max bytes) into a NUL-terminated buffer the caller frees.
- * Returns 0 or -errno (-EFBIG when larger than max). */
+ * Returns 0 or -errno (-EFBIG when larger than max; a file of exactly max bytes is fine). */
 int lst_read_file(const char *path, size_t max, char **out, size_t *len);
 
-/* Create a directory and its parents (mode 0755). Returns 0 or -errno. */
+/* Create a directory and its parents (mode 0755), like mkdir -p. Returns 0, or -errno
+ * (-ENOTDIR when a part exists and is not a directory, -ENOENT for ""). */
 int lst_mkdir_p(const char *path);
 
 #endif

@@ -3,7 +3,7 @@
  * workload option (and of random values across each range), errors that start with the option's
  * name, the ENUM / BOOL / PATTERN forms, and lst_workload_check's cross-field errors.
  *
- * Checks of behaviour that common/ gets wrong today are behind LST_KNOWN_BUG (see test_util.c).
+ * One check is a regression test for an over-long pattern value once cut silently.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -304,16 +304,10 @@ static void s_errors(void)
 		T_EQ_STR(err.msg, "bs needs a value");
 	}
 
-#ifdef LST_KNOWN_BUG
-	/*
-	 * BUG: lst_opt.c:110 copies the number into a 32-byte buffer with snprintf, silently
-	 * truncating: "compressible=50" followed by 29 spaces and "junk" is accepted as 50
-	 * (the cut keeps only "50" and spaces, which lst_parse_int allows).
-	 */
+	/* Regression: an over-long value was once cut to fit a buffer and accepted. */
 	s_bad("pattern", "compressible=50                             junk", -EINVAL,
 	      "pattern: 'compressible=50                             junk' is not a data pattern "
 	      "(random, zeros, or compressible=N where N% is the size the data compresses to)");
-#endif
 }
 
 static void s_set_int(void)

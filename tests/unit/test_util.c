@@ -3,8 +3,8 @@
  * good and bad inputs and the messages users see, the formatters, lst_mkdir_p, and the size
  * limit of lst_read_file. Expected values are written out by hand (4k = 4096, 1.5s = 1.5e9 ns).
  *
- * Checks of behaviour that common/ gets wrong today are behind LST_KNOWN_BUG, so the tree stays
- * green while the bug is open; build with -DLST_KNOWN_BUG to see them fail.
+ * Some checks are regression tests for bugs these tests found (octal parsing, read_file limits,
+ * mkdir_p on a file and on "").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -166,16 +166,11 @@ static void s_parse_int(void)
 	T_EQ_INT(lst_parse_int("-1", 0, 10, &v, &err), -ERANGE);
 	T_EQ_INT(v, 99); /* untouched on every error */
 
-#ifdef LST_KNOWN_BUG
-	/*
-	 * BUG: lst_util.c:178 parses with strtoll(s, &end, 0), so a leading zero means octal:
-	 * "010" is 8 and "08" is rejected. Users write decimal ("iodepth: 010" in a plan).
-	 */
+	/* Regression: a leading zero once meant octal ("010" was 8). Users write decimal. */
 	T_EQ_INT(lst_parse_int("010", 0, 100, &v, &err), 0);
 	T_EQ_INT(v, 10);
 	T_EQ_INT(lst_parse_int("08", 0, 100, &v, &err), 0);
 	T_EQ_INT(v, 8);
-#endif
 }
 
 static void s_parse_double(void)
@@ -309,18 +304,10 @@ static void s_mkdir_p(void)
 	T_EQ_INT(lst_mkdir_p(path), -ENOTDIR);
 	T_EQ_INT(lst_mkdir_p("/"), 0);
 
-#ifdef LST_KNOWN_BUG
-	/*
-	 * BUG: lst_util.c:335 treats EEXIST as success without checking that the path is a
-	 * directory, so lst_mkdir_p on an existing regular file returns 0 (mkdir -p fails).
-	 */
+	/* Regression: an existing regular file in the way is an error, as with mkdir -p. */
 	T_ASSERT(lst_mkdir_p(file) < 0);
-	/*
-	 * BUG: lst_util.c:329 starts at p + 1, one past the terminator of "" (a heap read out of
-	 * bounds, reported by AddressSanitizer); mkdir("") fails with ENOENT.
-	 */
+	/* Regression: "" once read past its terminator; mkdir("") fails with ENOENT. */
 	T_EQ_INT(lst_mkdir_p(""), -ENOENT);
-#endif
 }
 
 static void s_read_file(void)
@@ -364,19 +351,14 @@ static void s_read_file(void)
 	T_EQ_INT(lst_read_file(path, 100, &buf, &len), -ENOENT);
 	T_EQ_INT(lst_read_file(s_tmp, 100, &buf, &len), -EISDIR);
 
-#ifdef LST_KNOWN_BUG
-	/*
-	 * BUG: lst_util.c:283-294 checks the limit only when the buffer fills: with max below the
-	 * first buffer (4096) a larger file is read whole, ...
-	 */
+	/* Regression: the limit holds below the first buffer size, and a file of exactly max
+	 * bytes is accepted. */
 	snprintf(path, sizeof(path), "%s/small", s_tmp);
 	T_EQ_INT(lst_read_file(path, 10, &buf, &len), -EFBIG); /* 100 bytes, max 10 */
-	/* ... and a file of exactly max bytes fails with -EFBIG once the buffer reaches max. */
 	snprintf(path, sizeof(path), "%s/big", s_tmp);
 	T_EQ_INT(lst_read_file(path, 10000, &buf, &len), 0);
 	T_EQ_INT(len, 10000);
 	free(buf);
-#endif
 }
 
 static void s_rm_tree(void)
