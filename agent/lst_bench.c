@@ -1,0 +1,415 @@
+/*
+ * The bench subcommand: flags from the workload option table (fio-like names), open the target,
+ * run, fold the per-interval samples into totals, print a summary or JSON.
+ */
+#include "lst_bench.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <linux/fs.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_run.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+struct s_bench {
+	struct lst_workload w;
+	const char *filename;
+	bool json, quiet, tty;
+	int64_t t0;
+	/* totals over the measured (non-ramp) intervals */
+	struct lst_dir_stats tot[LST_DIR_N];
+	int64_t m_start, m_end;
+	json_t *intervals;
+};
+
+static volatile sig_atomic_t s_interrupted;
+
+static void s_on_signal(int sig)
+{
+	(void)sig;
+	s_interrupted = 1;
+}
+
+static void s_usage(FILE *f)
+{
+	char range[256], def[64];
+
+	fprintf(f,
+		"usage: lockstep-agent bench [--filename PATH] [options]\n"
+		"\n"
+		"Run one workload on this host and print IOPS, bandwidth and latency percentiles,\n"
+		"like fio, with lockstep's engine. Flags take the fio names; a value can follow\n"
+		"the flag or an '='. Sizes take k/m/g/t (binary), durations ms/s/m/h.\n"
+		"\n"
+		"  --filename PATH   block device or file (a missing file is created with --size);\n"
+		"                    not needed with --engine null\n"
+		"  --json            print one JSON object instead of the summary\n"
+		"  --quiet           no progress line\n"
+		"  --debug LIST      debug categories: %s\n"
+		"\n"
+		"workload options (plan keys use '_' where flags use '-'):\n",
+		lst_log_debug_names());
+	for (const struct lst_opt *o = lst_workload_opts; o->name; o++) {
+		char flag[64];
+
+		snprintf(flag, sizeof(flag), "--%s", o->name);
+		for (char *c = flag; *c; c++)
+			if (*c == '_')
+				*c = '-';
+		fprintf(f, "  %-14s %s\n", flag, o->help);
+		fprintf(f, "  %-14s [%s] default %s\n", "",
+			lst_opt_describe_range(o, range, sizeof(range)),
+			o->def[0] ? o->def : "-");
+		(void)def;
+	}
+	fprintf(f,
+		"\n"
+		"Without --runtime and --bytes the run makes one pass over the region.\n"
+		"Interval samples start at the run's start instant; the ramp is rounded up to whole\n"
+		"intervals and left out of the totals.\n"
+		"\n"
+		"examples:\n"
+		"  lockstep-agent bench --filename /dev/loop0 --rw randread --bs 4k --iodepth 32 \\\n"
+		"      --runtime 10s\n"
+		"  lockstep-agent bench --engine null --size 1g --iodepth 32 --runtime 5s --json\n"
+		"  lockstep-agent bench --filename /tmp/f --size 1g --rw randwrite --rate-iops 2000 \\\n"
+		"      --runtime 30s --pattern compressible=80\n");
+}
+
+/* Parse --name value / --name=value into the workload or the bench's own settings. */
+static int s_parse(struct s_bench *b, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		char name[64], *eq;
+		const char *arg = argv[i], *value = NULL;
+		const struct lst_opt *o;
+		lst_err err;
+
+		if (strncmp(arg, "--", 2)) {
+			fprintf(stderr, "lockstep-agent: bench: unexpected argument '%s' (see --help)\n",
+				arg);
+			return -EINVAL;
+		}
+		snprintf(name, sizeof(name), "%s", arg + 2);
+		eq = strchr(name, '=');
+		if (eq) {
+			*eq = '\0';
+			value = arg + 2 + (eq - name) + 1;
+		}
+		for (char *c = name; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		if (!strcmp(name, "help")) {
+			s_usage(stdout);
+			exit(0);
+		}
+		if (!strcmp(name, "json") || !strcmp(name, "quiet")) {
+			*(name[0] == 'j' ? &b->json : &b->quiet) = true;
+			continue;
+		}
+		o = lst_opt_find(lst_workload_opts, name);
+		if (o && o->type == LST_OPT_BOOL && !value) {
+			lst_opt_set_int(o, &b->w, 1, NULL);
+			continue;
+		}
+		if (!strncmp(name, "no_", 3) && (o = lst_opt_find(lst_workload_opts, name + 3)) &&
+		    o->type == LST_OPT_BOOL && !value) {
+			lst_opt_set_int(o, &b->w, 0, NULL);
+			continue;
+		}
+		if (!value) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "lockstep-agent: bench: --%s needs a value\n", arg + 2);
+				return -EINVAL;
+			}
+			value = argv[++i];
+		}
+		if (!strcmp(name, "filename")) {
+			b->filename = value;
+			continue;
+		}
+		if (!strcmp(name, "debug")) {
+			const char *bad = NULL;
+
+			if (lst_log_set_debug(value, &bad)) {
+				fprintf(stderr,
+					"lockstep-agent: bench: unknown debug category in '%s' (known: "
+					"%s)\n",
+					bad, lst_log_debug_names());
+				return -EINVAL;
+			}
+			continue;
+		}
+		if (!o) {
+			fprintf(stderr, "lockstep-agent: bench: unknown option '%s' (see --help)\n",
+				arg);
+			return -EINVAL;
+		}
+		if (lst_opt_parse(o, &b->w, value, &err)) {
+			fprintf(stderr, "lockstep-agent: bench: %s\n", err.msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Open the target and find its size; create a missing file when a size is given. */
+static int s_open(struct s_bench *b, int *fd, uint64_t *size, lst_err *err)
+{
+	const struct lst_workload *w = &b->w;
+	bool writes = lst_rw_writes(w->rw, w->rwmixread);
+	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (w->direct ? O_DIRECT : 0);
+	uint64_t need = (uint64_t)(w->offset + w->size);
+	struct stat st;
+
+	*fd = -1;
+	*size = 0;
+	if (w->engine == LST_ENGINE_NULL) {
+		if (!w->size)
+			return lst_err_set(err, -EINVAL, "--engine null needs --size");
+		return 0;
+	}
+	if (!b->filename)
+		return lst_err_set(err, -EINVAL, "--filename is required (or use --engine null)");
+	if (!stat(b->filename, &st) && !S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
+		return lst_err_set(err, -EINVAL, "%s is neither a block device nor a regular file",
+				   b->filename);
+	if (stat(b->filename, &st) && errno == ENOENT) {
+		if (!w->size)
+			return lst_err_set(err, -ENOENT,
+					   "%s does not exist; give --size to create it",
+					   b->filename);
+		flags |= O_CREAT;
+		if (!writes)
+			flags = (flags & ~O_RDONLY) | O_RDWR;
+	}
+	*fd = open(b->filename, flags, 0644);
+	if (*fd < 0)
+		return lst_err_sys(err, -errno, "open(\"%s\") failed", b->filename);
+	if (fstat(*fd, &st))
+		return lst_err_sys(err, -errno, "fstat(\"%s\") failed", b->filename);
+	if (S_ISBLK(st.st_mode)) {
+		if (ioctl(*fd, BLKGETSIZE64, size))
+			return lst_err_sys(err, -errno, "BLKGETSIZE64 on %s", b->filename);
+	} else if (S_ISREG(st.st_mode)) {
+		if ((uint64_t)st.st_size < need && ftruncate(*fd, (off_t)need))
+			return lst_err_sys(err, -errno, "extending %s to %llu bytes", b->filename,
+					   (unsigned long long)need);
+		*size = LST_MAX((uint64_t)st.st_size, need);
+	}
+	return 0;
+}
+
+static json_t *s_lat_json(const lst_hist *h)
+{
+	struct lst_hist_stats st;
+
+	lst_hist_stats(h, &st);
+	return json_pack("{s:I, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "min",
+			 (json_int_t)st.min, "mean", st.mean, "stdev", st.stdev, "p50",
+			 (json_int_t)st.p50, "p90", (json_int_t)st.p90, "p99", (json_int_t)st.p99,
+			 "p99_9", (json_int_t)st.p99_9, "p99_99", (json_int_t)st.p99_99,
+			 "p99_999", (json_int_t)st.p99_999, "max", (json_int_t)st.max);
+}
+
+static json_t *s_dir_json(const struct lst_dir_stats *d, double secs)
+{
+	return json_pack("{s:I, s:I, s:I, s:f, s:f, s:f, s:o}", "ios", (json_int_t)d->ios, "bytes",
+			 (json_int_t)d->bytes, "errors", (json_int_t)d->errors, "iops",
+			 secs > 0 ? (double)d->ios / secs : 0.0, "mbps",
+			 secs > 0 ? (double)d->bytes / secs / 1e6 : 0.0, "mibps",
+			 secs > 0 ? (double)d->bytes / secs / 1048576.0 : 0.0, "lat_ns",
+			 s_lat_json(&d->lat));
+}
+
+static void s_on_sample(const lst_sample *s, void *arg)
+{
+	struct s_bench *b = arg;
+	double secs = (double)(s->end_ns - s->start_ns) / 1e9;
+	bool ramp = s->flags & LST_SAMPLE_RAMP;
+
+	if (!ramp && s->start_ns) {
+		if (!b->m_start)
+			b->m_start = s->start_ns;
+		b->m_end = s->end_ns;
+		for (int d = 0; d < LST_DIR_N; d++) {
+			b->tot[d].ios += s->dir[d].ios;
+			b->tot[d].bytes += s->dir[d].bytes;
+			b->tot[d].errors += s->dir[d].errors;
+			lst_hist_add(&b->tot[d].lat, &s->dir[d].lat);
+		}
+	}
+	json_array_append_new(
+		b->intervals,
+		json_pack("{s:I, s:f, s:f, s:b, s:b, s:o, s:o}", "interval", (json_int_t)s->interval,
+			  "t_s", (double)(s->start_ns - b->t0) / 1e9, "duration_s", secs, "ramp",
+			  ramp, "late", (s->flags & LST_SAMPLE_LATE) != 0, "read",
+			  s_dir_json(&s->dir[LST_DIR_READ], secs), "write",
+			  s_dir_json(&s->dir[LST_DIR_WRITE], secs)));
+	if (b->tty && !b->quiet && !b->json) {
+		fprintf(stderr, "\r[%5.1f s]%s read %.0f IOPS  write %.0f IOPS  p99 %.1f us   ",
+			(double)(s->end_ns - b->t0) / 1e9, ramp ? " ramp" : "",
+			secs > 0 ? (double)s->dir[0].ios / secs : 0,
+			secs > 0 ? (double)s->dir[1].ios / secs : 0,
+			(double)LST_MAX(lst_hist_percentile(&s->dir[0].lat, 99),
+					lst_hist_percentile(&s->dir[1].lat, 99)) /
+				1e3);
+	}
+}
+
+static void s_print_dir(const char *name, const struct lst_dir_stats *d, double secs)
+{
+	struct lst_hist_stats st;
+	char sz[32];
+
+	if (!d->ios) {
+		printf("  %-6s -\n", name);
+		return;
+	}
+	lst_hist_stats(&d->lat, &st);
+	printf("  %-6s IOPS %.0f  BW %.1f MiB/s (%.1f MB/s)  ios %llu  bytes %s  errors %llu\n",
+	       name, (double)d->ios / secs, (double)d->bytes / secs / 1048576.0,
+	       (double)d->bytes / secs / 1e6, (unsigned long long)d->ios,
+	       lst_fmt_size(d->bytes, sz, sizeof(sz)), (unsigned long long)d->errors);
+	printf("         lat (us): min %.1f  mean %.1f  stdev %.1f  p50 %.1f  p90 %.1f  p99 %.1f\n"
+	       "                   p99.9 %.1f  p99.99 %.1f  p99.999 %.1f  max %.1f\n",
+	       st.min / 1e3, st.mean / 1e3, st.stdev / 1e3, st.p50 / 1e3, st.p90 / 1e3,
+	       st.p99 / 1e3, st.p99_9 / 1e3, st.p99_99 / 1e3, st.p99_999 / 1e3, st.max / 1e3);
+}
+
+static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
+		    const struct rusage *ru1)
+{
+	double secs = (double)(b->m_end - b->m_start) / 1e9;
+	double usr = (double)(ru1->ru_utime.tv_sec - ru0->ru_utime.tv_sec) +
+		     (double)(ru1->ru_utime.tv_usec - ru0->ru_utime.tv_usec) / 1e6;
+	double sys = (double)(ru1->ru_stime.tv_sec - ru0->ru_stime.tv_sec) +
+		     (double)(ru1->ru_stime.tv_usec - ru0->ru_stime.tv_usec) / 1e6;
+	lst_err err;
+	int rc = lst_run_error(run, &err);
+
+	if (b->json) {
+		json_t *wl = json_object(), *o;
+
+		for (const struct lst_opt *opt = lst_workload_opts; opt->name; opt++) {
+			char v[64];
+
+			if (opt->type == LST_OPT_INT || opt->type == LST_OPT_SIZE ||
+			    opt->type == LST_OPT_DURATION)
+				json_object_set_new(wl, opt->name,
+						    json_integer(lst_opt_get(opt, &b->w)));
+			else
+				json_object_set_new(wl, opt->name,
+						    json_string(lst_opt_format(opt, &b->w, v,
+									       sizeof(v))));
+		}
+		json_object_set_new(wl, "engine", json_string(lst_engine_names[lst_run_engine(run)]));
+		o = json_pack("{s:s, s:s?, s:o, s:f, s:f, s:o, s:o, s:{s:f, s:f}, s:o, s:s?, s:s?}",
+			      "lockstep_version", LST_VERSION, "filename", b->filename, "workload",
+			      wl, "runtime_s", secs, "ramp_s", (double)b->w.ramp / 1e9, "read",
+			      s_dir_json(&b->tot[LST_DIR_READ], secs), "write",
+			      s_dir_json(&b->tot[LST_DIR_WRITE], secs), "cpu", "usr_s", usr,
+			      "sys_s", sys, "intervals", json_incref(b->intervals), "warning",
+			      lst_run_warning(run)[0] ? lst_run_warning(run) : NULL, "error",
+			      rc ? err.msg : NULL);
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		printf("\n");
+		json_decref(o);
+	} else {
+		char range[64];
+
+		printf("lockstep-agent bench: %s bs=%s iodepth=%lld jobs=%lld engine=%s on %s\n",
+		       lst_rw_names[b->w.rw],
+		       lst_opt_format(lst_opt_find(lst_workload_opts, "bs"), &b->w, range,
+				      sizeof(range)),
+		       (long long)b->w.iodepth, (long long)b->w.jobs,
+		       lst_engine_names[lst_run_engine(run)], b->filename ? b->filename : "(null)");
+		if (secs <= 0)
+			secs = 1e-9;
+		s_print_dir("read", &b->tot[LST_DIR_READ], secs);
+		s_print_dir("write", &b->tot[LST_DIR_WRITE], secs);
+		printf("  runtime %.3f s (ramp %.1f s excluded)  cpu usr %.2f s  sys %.2f s\n", secs,
+		       (double)b->w.ramp / 1e9, usr, sys);
+	}
+	if (rc) {
+		fprintf(stderr, "lockstep-agent: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+int lst_bench_main(int argc, char **argv)
+{
+	struct s_bench b;
+	struct lst_run_path path;
+	struct rusage ru0, ru1;
+	struct sigaction sa;
+	lst_run *run = NULL;
+	lst_err err;
+	int fd = -1, rc = 2;
+
+	memset(&b, 0, sizeof(b));
+	lst_workload_init(&b.w);
+	for (int d = 0; d < LST_DIR_N; d++)
+		lst_hist_init(&b.tot[d].lat);
+	if (s_parse(&b, argc, argv))
+		return 2;
+	b.tty = isatty(STDERR_FILENO);
+	memset(&path, 0, sizeof(path));
+	if (s_open(&b, &fd, &path.size, &err))
+		goto fail;
+	path.fd = fd;
+	path.w = b.w;
+	path.name = b.filename ? b.filename : "null";
+	run = lst_run_new(&path, 1, &err);
+	if (!run)
+		goto fail;
+	if (lst_run_warning(run)[0])
+		lst_log_warn("%s", lst_run_warning(run));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = s_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	b.intervals = json_array();
+	getrusage(RUSAGE_SELF, &ru0);
+	b.t0 = lst_mono_ns() + 10 * LST_NS_PER_MS;
+	if (lst_run_start(run, b.t0, &err))
+		goto fail;
+	for (;;) {
+		struct pollfd pfd = { .fd = lst_run_eventfd(run), .events = POLLIN };
+
+		if (s_interrupted == 1) {
+			s_interrupted = 2;
+			lst_run_stop(run);
+		}
+		poll(&pfd, 1, 200);
+		if (lst_run_collect(run, s_on_sample, &b))
+			break;
+	}
+	getrusage(RUSAGE_SELF, &ru1);
+	if (b.tty && !b.quiet && !b.json)
+		fprintf(stderr, "\n");
+	rc = s_report(&b, run, &ru0, &ru1);
+	goto out;
+fail:
+	fprintf(stderr, "lockstep-agent: bench: %s\n", err.msg);
+out:
+	lst_run_destroy(&run);
+	json_decref(b.intervals);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}

@@ -1,0 +1,108 @@
+/*
+ * The synchronous engines, which complete every I/O inside queue() and hand it back at the next
+ * reap():
+ *
+ * - psync: pread/pwrite on the job's thread, one I/O at a time, each timed around its own system
+ *   call. It is the fallback where io_uring is blocked (containers, seccomp profiles,
+ *   kernel.io_uring_disabled) and a reference for the io_uring engine's counts.
+ * - null: completes at once with no system call. It measures lockstep's own cost per I/O
+ *   (offsets, slots, batching, histograms), the ceiling any real device is measured under.
+ */
+#include "lst_job.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "lst_time.h"
+#include "lst_util.h"
+
+struct s_sync {
+	unsigned n;
+	struct lst_io **done;
+};
+
+static int s_init(struct lst_job *job, lst_err *err)
+{
+	struct s_sync *e = lst_calloc(1, sizeof(*e));
+
+	(void)err;
+	e->done = lst_calloc(job->depth, sizeof(*e->done));
+	job->engine = e;
+	return 0;
+}
+
+static void s_exit(struct lst_job *job)
+{
+	struct s_sync *e = job->engine;
+
+	free(e->done);
+	free(e);
+	job->engine = NULL;
+}
+
+static void s_queue_null(struct lst_job *job, struct lst_io *io)
+{
+	struct s_sync *e = job->engine;
+
+	io->res = (int32_t)io->len;
+	e->done[e->n++] = io;
+}
+
+static void s_queue_psync(struct lst_job *job, struct lst_io *io)
+{
+	struct s_sync *e = job->engine;
+	ssize_t r;
+
+	if (!io->issue_ns)
+		io->issue_ns = lst_mono_ns();
+	do {
+		if (io->dir == LST_DIR_READ)
+			r = pread(job->fd, io->buf, io->len, (off_t)io->offset);
+		else
+			r = pwrite(job->fd, io->buf, io->len, (off_t)io->offset);
+	} while (r < 0 && errno == EINTR);
+	io->res = r < 0 ? -errno : (int32_t)r;
+	io->done_ns = lst_mono_ns();
+	e->done[e->n++] = io;
+}
+
+/* Everything queued has already completed: nothing to send, nothing to wait for. */
+static int s_submit(struct lst_job *job, unsigned wait_nr, int64_t timeout_ns)
+{
+	(void)job;
+	(void)wait_nr;
+	(void)timeout_ns;
+	return 0;
+}
+
+static unsigned s_reap(struct lst_job *job, struct lst_io **out, unsigned max)
+{
+	struct s_sync *e = job->engine;
+	unsigned n = e->n < max ? e->n : max;
+
+	for (unsigned i = 0; i < n; i++)
+		out[i] = e->done[i];
+	for (unsigned i = n; i < e->n; i++)
+		e->done[i - n] = e->done[i];
+	e->n -= n;
+	return n;
+}
+
+const struct lst_engine_ops lst_engine_psync = {
+	.name = "psync",
+	.init = s_init,
+	.exit = s_exit,
+	.queue = s_queue_psync,
+	.submit = s_submit,
+	.reap = s_reap,
+};
+
+const struct lst_engine_ops lst_engine_null = {
+	.name = "null",
+	.init = s_init,
+	.exit = s_exit,
+	.queue = s_queue_null,
+	.submit = s_submit,
+	.reap = s_reap,
+};

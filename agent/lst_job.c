@@ -1,0 +1,387 @@
+/*
+ * The job loop: issue up to iodepth I/Os, submit them in one call, reap what completed in one
+ * call, record latencies per batch, close intervals on the grid, stop by time, bytes or request.
+ * See lst_job.h for the timing model. Everything here runs on the job's own thread except
+ * lst_job_init/exit.
+ */
+#include "lst_job.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#define LST_JOB_MAX_BUFFERS (2ull << 30) /* iodepth x bs per job */
+#define SECTOR 512
+
+/* xorshift64*: a few cycles, good enough for offsets and data, one stream per job. */
+static inline uint64_t s_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 2685821657736338717ull;
+}
+
+/* Per-thread state that stays on the job's stack: the hot loop touches nothing shared. */
+struct s_loop {
+	struct lst_job *job;
+	uint64_t rng;		/* offsets and directions */
+	uint64_t data_rng;	/* write stamps */
+	uint64_t nblocks;	/* random: blocks in [lo, hi) */
+	uint64_t pos;		/* sequential: next offset */
+	uint64_t issued;	/* bytes issued */
+	uint64_t stamp;		/* write stamp counter: blocks never repeat */
+	uint32_t read_below;	/* mixed: a draw below this (of 2^32) is a read */
+	bool random, mixed, all_reads;
+	unsigned nfree, inflight;
+	struct lst_io **free;
+	struct lst_io **queued;
+	struct lst_io **done;
+	int64_t k;		/* current interval */
+	uint64_t head;		/* local copy of ring.head */
+	lst_sample *cur;
+	double next_arrival;	/* ns after t0 */
+	bool stopping;
+};
+
+int lst_job_init(struct lst_job *job, lst_err *err)
+{
+	uint64_t bs = (uint64_t)job->w.bs, total;
+	uint64_t seed = (uint64_t)job->w.seed * 0x9e3779b97f4a7c15ull + job->id + 1;
+	unsigned sector_rand;
+
+	job->depth = (unsigned)job->w.iodepth;
+	total = bs * job->depth;
+	if (total > LST_JOB_MAX_BUFFERS)
+		return lst_err_set(err, -EINVAL,
+				   "iodepth %u x bs %llu needs %llu MiB of buffers per job; the limit "
+				   "is %llu MiB",
+				   job->depth, (unsigned long long)bs,
+				   (unsigned long long)(total >> 20),
+				   (unsigned long long)(LST_JOB_MAX_BUFFERS >> 20));
+	job->ios = lst_calloc(job->depth, sizeof(*job->ios));
+	job->bufs = lst_aligned_alloc(4096, total);
+	/*
+	 * Write data: pattern is the percentage of each 512-byte sector that is random; the rest is
+	 * zeros, so the data compresses to about pattern% of its size. Every sector of a write also
+	 * gets a 16-byte stamp (see s_stamp), unless the pattern is zeros.
+	 */
+	sector_rand = (unsigned)((SECTOR * job->w.pattern + 99) / 100);
+	memset(job->bufs, 0, total);
+	if (job->w.pattern > 0 && lst_rw_writes(job->w.rw, job->w.rwmixread)) {
+		for (uint64_t s = 0; s < total; s += SECTOR) {
+			uint64_t *p = (uint64_t *)(job->bufs + s);
+
+			for (unsigned i = 0; i < sector_rand / 8; i++)
+				p[i] = s_rand(&seed);
+			for (unsigned i = sector_rand & ~7u; i < sector_rand; i++)
+				job->bufs[s + i] = (uint8_t)s_rand(&seed);
+		}
+	}
+	for (unsigned i = 0; i < job->depth; i++) {
+		job->ios[i].idx = i;
+		job->ios[i].buf = job->bufs + (uint64_t)i * bs;
+		job->ios[i].len = (uint32_t)bs;
+	}
+	job->ring.head = 0;
+	job->ring.tail = 0;
+	lst_sample_init(&job->ring.slot[0], 0);
+	return 0;
+}
+
+void lst_job_exit(struct lst_job *job)
+{
+	free(job->ios);
+	free(job->bufs);
+	job->ios = NULL;
+	job->bufs = NULL;
+}
+
+/* Make every 512-byte sector of a write unique: job id, a counter and a random word. */
+static void s_stamp(struct s_loop *l, struct lst_io *io)
+{
+	uint64_t tag = (uint64_t)l->job->id << 48;
+
+	for (uint32_t s = 0; s < io->len; s += SECTOR) {
+		uint64_t *p = (uint64_t *)((uint8_t *)io->buf + s);
+
+		p[0] = tag | (l->stamp++ & 0xffffffffffffull);
+		p[1] = s_rand(&l->data_rng);
+	}
+}
+
+static void s_prep(struct s_loop *l, struct lst_io *io)
+{
+	struct lst_job *job = l->job;
+	uint64_t bs = io->len;
+
+	if (l->random) {
+		uint64_t r = s_rand(&l->rng);
+
+		io->offset = job->lo + (uint64_t)(((lst_u128)r * l->nblocks) >> 64) * bs;
+	} else {
+		io->offset = l->pos;
+		l->pos += bs;
+		if (l->pos + bs > job->hi)
+			l->pos = job->lo;
+	}
+	if (l->mixed)
+		io->dir = (uint32_t)(s_rand(&l->rng) >> 32) < l->read_below ? LST_DIR_READ
+									      : LST_DIR_WRITE;
+	else
+		io->dir = l->all_reads ? LST_DIR_READ : LST_DIR_WRITE;
+	if (io->dir == LST_DIR_WRITE && job->w.pattern > 0)
+		s_stamp(l, io);
+	io->issue_ns = 0;
+	io->done_ns = 0;
+	io->res = 0;
+	l->issued += bs;
+}
+
+static double s_gap_ns(struct s_loop *l)
+{
+	double mean = 1e9 / l->job->rate;
+
+	if (l->job->w.arrivals == LST_ARRIVAL_UNIFORM)
+		return mean;
+	/* Poisson arrivals: exponential gaps; u in (0, 1]. */
+	return -log(((double)(s_rand(&l->rng) >> 11) + 1.0) / 9007199254740992.0) * mean;
+}
+
+/* Publish the current sample and move to interval k + 1, unless the consumer has fallen
+ * LST_JOB_RING_SLOTS behind: then keep accumulating in the same sample (marked late). */
+static void s_close_interval(struct s_loop *l, int64_t end_ns, bool last)
+{
+	struct lst_job *job = l->job;
+	uint64_t tail = atomic_load_explicit(&job->ring.tail, memory_order_acquire);
+
+	l->cur->end_ns = end_ns;
+	l->k++;
+	if (last)
+		l->cur->flags |= LST_SAMPLE_LAST;
+	else if (l->head + 1 - tail >= LST_JOB_RING_SLOTS) {
+		l->cur->flags |= LST_SAMPLE_LATE;
+		return;
+	}
+	atomic_store_explicit(&job->ring.head, l->head + 1, memory_order_release);
+	l->head++;
+	eventfd_write(job->efd, 1);
+	if (last)
+		return;
+	l->cur = &job->ring.slot[l->head % LST_JOB_RING_SLOTS];
+	lst_sample_init(l->cur, l->k);
+	l->cur->start_ns = end_ns;
+	if (l->k < job->nramp)
+		l->cur->flags |= LST_SAMPLE_RAMP;
+}
+
+/*
+ * Account completions. Consecutive I/Os with the same direction and latency (a batch) are
+ * recorded with one histogram update.
+ */
+static void s_complete(struct s_loop *l, unsigned n, int64_t now)
+{
+	struct lst_job *job = l->job;
+	lst_sample *cur = l->cur;
+	uint64_t run_lat = 0, run_n = 0;
+	int run_dir = -1;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct lst_io *io = l->done[i];
+		struct lst_dir_stats *d = &cur->dir[io->dir];
+		int64_t t = io->done_ns ? io->done_ns : now;
+		uint64_t lat = t > io->issue_ns ? (uint64_t)(t - io->issue_ns) : 0;
+
+		d->ios++;
+		if (io->res == (int32_t)io->len) {
+			d->bytes += io->len;
+		} else {
+			d->errors++;
+			if (!job->error) {
+				int code = io->res < 0 ? io->res : -EIO;
+
+				job->error = code;
+				lst_err_sys(&job->err, code, "%s of %u bytes at offset %llu failed%s",
+					    lst_dir_names[io->dir], io->len,
+					    (unsigned long long)io->offset,
+					    io->res >= 0 ? " (short transfer)" : "");
+			}
+			l->stopping = true; /* an I/O error ends the job, as in fio */
+		}
+		if ((int)io->dir == run_dir && lat == run_lat) {
+			run_n++;
+		} else {
+			if (run_n)
+				lst_hist_record_n(&cur->dir[run_dir].lat, run_lat, run_n);
+			run_dir = io->dir;
+			run_lat = lat;
+			run_n = 1;
+		}
+		l->free[l->nfree++] = io;
+	}
+	if (run_n)
+		lst_hist_record_n(&cur->dir[run_dir].lat, run_lat, run_n);
+	l->inflight -= n;
+}
+
+static void s_loop_init(struct s_loop *l, struct lst_job *job)
+{
+	uint64_t seed = job->w.seed ? (uint64_t)job->w.seed : (uint64_t)lst_mono_ns();
+	int pct = lst_workload_read_pct(&job->w);
+
+	memset(l, 0, sizeof(*l));
+	l->job = job;
+	l->rng = (seed ^ 0x9e3779b97f4a7c15ull) * (job->id + 1) | 1;
+	l->data_rng = (seed + 0x632be59bd9b4e019ull) * (2 * job->id + 3) | 1;
+	l->random = lst_rw_is_random(job->w.rw);
+	l->nblocks = (job->hi - job->lo) / (uint64_t)job->w.bs;
+	l->pos = job->lo;
+	l->mixed = pct > 0 && pct < 100;
+	l->all_reads = pct == 100;
+	l->read_below = (uint32_t)((4294967296.0 * pct) / 100.0);
+	l->free = lst_calloc(job->depth, sizeof(*l->free));
+	l->queued = lst_calloc(job->depth, sizeof(*l->queued));
+	l->done = lst_calloc(job->depth, sizeof(*l->done));
+	for (unsigned i = 0; i < job->depth; i++)
+		l->free[i] = &job->ios[job->depth - 1 - i];
+	l->nfree = job->depth;
+	/* Uniform arrivals are staggered across jobs so they do not fire together. */
+	if (job->rate > 0 && job->w.arrivals == LST_ARRIVAL_UNIFORM)
+		l->next_arrival = 1e9 / job->rate * job->id / (double)job->w.jobs;
+	l->cur = &job->ring.slot[0];
+}
+
+static void s_loop_exit(struct s_loop *l)
+{
+	free(l->free);
+	free(l->queued);
+	free(l->done);
+}
+
+static void s_run(struct s_loop *l)
+{
+	struct lst_job *job = l->job;
+	const struct lst_engine_ops *ops = job->ops;
+	int64_t next_boundary = job->t0 + job->interval;
+	int64_t now;
+
+	job->started_ns = lst_mono_ns();
+	now = job->started_ns;
+	/* A start instant already past still anchors the grid at t0. */
+	while (now >= next_boundary) {
+		s_close_interval(l, next_boundary, false);
+		next_boundary += job->interval;
+	}
+	l->cur->start_ns = LST_MAX(now, job->t0);
+
+	for (;;) {
+		unsigned nq = 0, n, wait_nr = 0;
+		int64_t deadline = next_boundary;
+		bool arrival_pending = false;
+		int rc;
+
+		if (!l->stopping) {
+			if (atomic_load_explicit(&job->stop, memory_order_relaxed) ||
+			    (job->end && now >= job->end) ||
+			    (job->budget && l->issued >= job->budget))
+				l->stopping = true;
+		}
+		while (!l->stopping && l->nfree) {
+			struct lst_io *io;
+
+			if (job->budget && l->issued >= job->budget)
+				break;
+			if (job->rate > 0 && job->t0 + (int64_t)l->next_arrival > now) {
+				arrival_pending = true;
+				break;
+			}
+			io = l->free[--l->nfree];
+			s_prep(l, io);
+			if (job->rate > 0) {
+				io->issue_ns = job->t0 + (int64_t)l->next_arrival;
+				l->next_arrival += s_gap_ns(l);
+			}
+			ops->queue(job, io);
+			l->queued[nq++] = io;
+		}
+		if (nq) {
+			int64_t t = lst_mono_ns();
+
+			for (unsigned i = 0; i < nq; i++)
+				if (!l->queued[i]->issue_ns)
+					l->queued[i]->issue_ns = t;
+			l->inflight += nq;
+		}
+		if (l->stopping && !l->inflight)
+			break;
+		if (arrival_pending)
+			deadline = LST_MIN(deadline, job->t0 + (int64_t)l->next_arrival);
+		if (job->end && !l->stopping)
+			deadline = LST_MIN(deadline, job->end);
+		if (l->inflight) {
+			/* Wait when nothing more can be issued now; otherwise just submit. */
+			if (!l->nfree || l->stopping || arrival_pending ||
+			    (job->budget && l->issued >= job->budget))
+				wait_nr = 1;
+			rc = ops->submit(job, wait_nr, wait_nr ? LST_MAX(deadline - now, 1000) : 0);
+		} else {
+			/* Nothing in flight: rate-limited and early. Sleep to the next event. */
+			lst_sleep_until_ns(deadline, 0);
+			rc = 0;
+		}
+		if (rc < 0) {
+			job->error = rc;
+			lst_err_sys(&job->err, rc, "%s: submit failed", ops->name);
+			break;
+		}
+		n = l->inflight ? ops->reap(job, l->done, l->inflight) : 0;
+		now = lst_mono_ns();
+		if (n)
+			s_complete(l, n, now);
+		if (job->end && now >= job->end)
+			l->stopping = true;
+		/* Once stopping, what is still in flight drains into the final sample, so the last
+		 * interval is not a sliver holding only the drain. */
+		while (now >= next_boundary && !l->stopping) {
+			s_close_interval(l, next_boundary, false);
+			next_boundary += job->interval;
+		}
+	}
+	s_close_interval(l, LST_MAX(now, l->cur->start_ns), true);
+}
+
+void *lst_job_main(void *arg)
+{
+	struct lst_job *job = arg;
+	struct s_loop l;
+	int rc;
+
+	s_loop_init(&l, job);
+	rc = job->ops->init(job, &job->err);
+	if (rc) {
+		job->error = rc;
+		job->started_ns = lst_mono_ns();
+		l.cur->start_ns = l.cur->end_ns = job->started_ns;
+		s_close_interval(&l, job->started_ns, true);
+	} else {
+		if (job->nramp > 0)
+			l.cur->flags |= LST_SAMPLE_RAMP;
+		lst_sleep_until_ns(job->t0, 200 * LST_NS_PER_US);
+		s_run(&l);
+		job->ops->exit(job);
+	}
+	s_loop_exit(&l);
+	atomic_store_explicit(&job->finished, 1, memory_order_release);
+	eventfd_write(job->efd, 1);
+	return NULL;
+}

@@ -1,0 +1,119 @@
+/*
+ * Jobs: one I/O worker thread each, with its own engine state (one io_uring ring), its own slots
+ * and buffers, its own random streams, and its own sample ring. Nothing is shared with other jobs
+ * in the hot path; the only cross-thread traffic is the sample ring (single producer: the job,
+ * single consumer: the agent's main thread) and the stop flag.
+ *
+ * Time: the job sleeps until the run's start instant t0, then closes interval k at
+ * t0 + (k + 1) * interval on its own clock, so interval k means the same window on every job and,
+ * once the coordinator has picked t0 per agent, on every agent.
+ *
+ * Latency: taken per batch, not per I/O. The submit instant is read once for everything a submit
+ * call sends, the completion instant once for everything a reap returns; I/Os that share both
+ * share their latency and are recorded with one histogram update. A rate-limited job measures from
+ * the intended issue time instead, so a stalled device is not hidden (coordinated omission).
+ */
+#ifndef LST_JOB_H
+#define LST_JOB_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lst_err.h"
+#include "lst_sample.h"
+#include "lst_workload.h"
+
+struct lst_job;
+
+/* One I/O slot. The job owns it; an engine holds it between queue() and reap(). */
+struct lst_io {
+	uint64_t offset;
+	void *buf;
+	uint32_t len;
+	uint32_t idx;		/* slot index, also the registered-buffer index */
+	uint8_t dir;		/* enum lst_dir */
+	int32_t res;		/* bytes transferred or -errno, set by the engine */
+	int64_t issue_ns;	/* set by the job (batch stamp or intended time); an engine that
+				 * stamps per I/O may set it when it is still 0 */
+	int64_t done_ns;	/* 0: the job stamps the reap instant; engines that complete
+				 * synchronously stamp it themselves */
+};
+
+/*
+ * An engine is an ops table. init/exit run on the job's thread. queue() prepares one I/O (an
+ * engine may also complete it at once); submit() sends what was queued and waits until at least
+ * wait_nr completions are ready or timeout_ns passes (0 = do not wait), returning 0 or -errno
+ * (a timeout is not an error); reap() hands back up to max completed I/Os without waiting.
+ */
+struct lst_engine_ops {
+	const char *name;
+	int (*init)(struct lst_job *job, lst_err *err);
+	void (*exit)(struct lst_job *job);
+	void (*queue)(struct lst_job *job, struct lst_io *io);
+	int (*submit)(struct lst_job *job, unsigned wait_nr, int64_t timeout_ns);
+	unsigned (*reap)(struct lst_job *job, struct lst_io **out, unsigned max);
+};
+
+extern const struct lst_engine_ops lst_engine_uring;
+extern const struct lst_engine_ops lst_engine_psync;
+extern const struct lst_engine_ops lst_engine_null;
+
+/* Probe whether io_uring can be used in this process (containers and seccomp often block it).
+ * Returns 0, or -errno with err saying why. */
+int lst_engine_uring_probe(lst_err *err);
+
+#define LST_JOB_RING_SLOTS 8
+
+/* Single-producer single-consumer ring of samples: the job fills slot[head % N] in place and
+ * publishes it by advancing head; the consumer reads slots below head and advances tail. */
+struct lst_sample_ring {
+	_Atomic uint64_t head;
+	_Atomic uint64_t tail;
+	lst_sample slot[LST_JOB_RING_SLOTS];
+};
+
+struct lst_job {
+	/* Set by the run before the thread starts; read-only afterwards. */
+	unsigned id;
+	int fd;
+	struct lst_workload w;
+	const struct lst_engine_ops *ops;
+	uint64_t lo, hi;		/* region [lo, hi) this job addresses, bs-aligned */
+	uint64_t budget;		/* bytes to issue before stopping; 0 = no limit */
+	double rate;			/* this job's IOPS, 0 = unlimited */
+	int64_t t0;			/* start instant, monotonic ns */
+	int64_t interval;
+	int64_t nramp;			/* intervals that are ramp */
+	int64_t end;			/* stop issuing at this instant; 0 = no time limit */
+	int efd;			/* eventfd the job pokes after publishing a sample */
+
+	/* Engine state, owned by the engine. */
+	void *engine;
+
+	/* Slots and buffers. */
+	unsigned depth;
+	struct lst_io *ios;
+	uint8_t *bufs;			/* depth * bs, aligned */
+
+	/* Cross-thread. */
+	_Atomic int stop;		/* set by the main thread: stop issuing, drain, finish */
+	_Atomic int finished;		/* set by the job after its last sample is published */
+	int64_t started_ns;		/* when the job was released (valid once it has run) */
+	int error;			/* 0 or -errno when the job failed; err says why */
+	lst_err err;
+	struct lst_sample_ring ring;
+	pthread_t thread;
+};
+
+/*
+ * Prepare a job's slots and buffers (allocates; call on the main thread). Returns 0 or -errno.
+ */
+int lst_job_init(struct lst_job *job, lst_err *err);
+void lst_job_exit(struct lst_job *job);
+
+/* Thread entry: runs the job to completion. */
+void *lst_job_main(void *arg);
+
+#endif

@@ -1,0 +1,329 @@
+/*
+ * Runs: job layout (regions, budgets, rates per job), engine choice, thread start, and the merge
+ * of the jobs' per-interval samples into one agent sample per interval.
+ */
+#include "lst_run.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "lst_assert.h"
+#include "lst_job.h"
+#include "lst_log.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+struct s_reader {
+	uint64_t tail;		/* consumer's copy of the ring tail */
+	int64_t next_k;		/* smallest interval this job may still deliver */
+	bool done;		/* its last sample has been merged */
+};
+
+struct lst_run {
+	size_t njobs;
+	struct lst_job *jobs;
+	struct s_reader *readers;
+	int engine;
+	int efd;
+	bool started;
+	char warning[LST_ERR_MAX];
+	int64_t emit_next;	/* next interval to hand over */
+	int64_t max_k;		/* highest interval seen */
+	bool over;
+	lst_sample out;
+};
+
+static const struct lst_engine_ops *s_ops(int engine)
+{
+	switch (engine) {
+	case LST_ENGINE_PSYNC:
+		return &lst_engine_psync;
+	case LST_ENGINE_NULL:
+		return &lst_engine_null;
+	default:
+		return &lst_engine_uring;
+	}
+}
+
+/* Lay out one path's jobs: regions, byte budgets and rates. */
+static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first, lst_err *err)
+{
+	const struct lst_workload *w = &p->w;
+	uint64_t bs = (uint64_t)w->bs, jobs = (uint64_t)w->jobs;
+	uint64_t lo = (uint64_t)w->offset;
+	uint64_t region = w->size ? (uint64_t)w->size : p->size - lo;
+	uint64_t blocks = region / bs, slice = blocks / jobs * bs;
+	uint64_t total = (uint64_t)w->bytes;
+
+	if (!w->runtime && !w->bytes)
+		total = blocks * bs; /* one pass over the region */
+	for (uint64_t j = 0; j < jobs; j++) {
+		struct lst_job *job = &run->jobs[first + j];
+
+		job->id = (unsigned)(first + j);
+		job->fd = p->fd;
+		job->w = *w;
+		job->efd = run->efd;
+		job->ops = s_ops(run->engine);
+		if (lst_rw_is_random(w->rw)) {
+			job->lo = lo;
+			job->hi = lo + blocks * bs;
+		} else {
+			job->lo = lo + j * slice;
+			job->hi = job->lo + slice;
+		}
+		if (total) {
+			/* Whole blocks, the remainder to the first jobs. */
+			uint64_t nb = total / bs, share = nb / jobs + (j < nb % jobs);
+
+			job->budget = share * bs;
+			if (!job->budget)
+				return lst_err_set(err, -EINVAL,
+						   "%s: bytes %llu is less than one block per job",
+						   p->name, (unsigned long long)total);
+		}
+		job->rate = w->rate_iops ? (double)w->rate_iops / (double)jobs : 0;
+		if (lst_job_init(job, err)) {
+			lst_err_prefix(err, "%s: ", p->name);
+			return err->code;
+		}
+	}
+	return 0;
+}
+
+lst_run *lst_run_new(const struct lst_run_path *paths, size_t n, lst_err *err)
+{
+	lst_run *run;
+	size_t njobs = 0, at = 0;
+	int engine;
+	lst_err perr;
+
+	if (!n)
+		return lst_err_set(err, -EINVAL, "a run needs at least one path"), NULL;
+	engine = (int)paths[0].w.engine;
+	for (size_t i = 0; i < n; i++) {
+		const struct lst_workload *w = &paths[i].w;
+
+		if (lst_workload_check(w, paths[i].size, err)) {
+			lst_err_prefix(err, "%s: ", paths[i].name);
+			return NULL;
+		}
+		if (w->engine == LST_ENGINE_NULL && !paths[i].size && !w->size)
+			return lst_err_set(err, -EINVAL, "%s: the null engine needs a size",
+					   paths[i].name),
+			       NULL;
+		if (w->interval != paths[0].w.interval || w->ramp != paths[0].w.ramp ||
+		    w->runtime != paths[0].w.runtime || w->engine != engine)
+			return lst_err_set(err, -EINVAL,
+					   "%s: interval, ramp, runtime and engine must be the same "
+					   "on every path of a run",
+					   paths[i].name),
+			       NULL;
+		njobs += (size_t)w->jobs;
+	}
+	run = lst_calloc(1, sizeof(*run));
+	run->engine = engine;
+	if (engine == LST_ENGINE_IO_URING && lst_engine_uring_probe(&perr)) {
+		run->engine = LST_ENGINE_PSYNC;
+		snprintf(run->warning, sizeof(run->warning),
+			 "io_uring is not available here (%s); falling back to psync, one I/O at a "
+			 "time per job",
+			 perr.msg);
+	} else if (engine == LST_ENGINE_PSYNC && paths[0].w.iodepth > 1) {
+		snprintf(run->warning, sizeof(run->warning),
+			 "psync does one I/O at a time per job; iodepth %lld acts as 1",
+			 (long long)paths[0].w.iodepth);
+	}
+	run->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (run->efd < 0) {
+		lst_err_sys(err, -errno, "eventfd");
+		free(run);
+		return NULL;
+	}
+	run->njobs = njobs;
+	run->jobs = lst_calloc(njobs, sizeof(*run->jobs));
+	run->readers = lst_calloc(njobs, sizeof(*run->readers));
+	for (size_t i = 0; i < n; i++) {
+		if (s_layout(run, &paths[i], at, err)) {
+			lst_run_destroy(&run);
+			return NULL;
+		}
+		at += (size_t)paths[i].w.jobs;
+	}
+	return run;
+}
+
+int lst_run_start(lst_run *run, int64_t t0, lst_err *err)
+{
+	const struct lst_workload *w = &run->jobs[0].w;
+	int64_t nramp = (w->ramp + w->interval - 1) / w->interval;
+
+	LST_ASSERT(!run->started);
+	for (size_t i = 0; i < run->njobs; i++) {
+		struct lst_job *job = &run->jobs[i];
+		int rc;
+
+		job->t0 = t0;
+		job->interval = w->interval;
+		job->nramp = nramp;
+		job->end = w->runtime ? t0 + nramp * w->interval + w->runtime : 0;
+		rc = pthread_create(&job->thread, NULL, lst_job_main, job);
+		if (rc) {
+			/* Jobs already created stop at once and are joined by destroy. */
+			run->njobs = i;
+			lst_run_stop(run);
+			return lst_err_sys(err, -rc, "pthread_create for job %zu", i);
+		}
+	}
+	run->started = true;
+	return 0;
+}
+
+void lst_run_stop(lst_run *run)
+{
+	for (size_t i = 0; i < run->njobs; i++)
+		atomic_store_explicit(&run->jobs[i].stop, 1, memory_order_relaxed);
+}
+
+void lst_run_destroy(lst_run **p)
+{
+	lst_run *run = *p;
+
+	if (!run)
+		return;
+	if (run->started) {
+		lst_run_stop(run);
+		for (size_t i = 0; i < run->njobs; i++)
+			pthread_join(run->jobs[i].thread, NULL);
+	}
+	for (size_t i = 0; i < run->njobs; i++)
+		lst_job_exit(&run->jobs[i]);
+	free(run->jobs);
+	free(run->readers);
+	if (run->efd >= 0)
+		close(run->efd);
+	free(run);
+	*p = NULL;
+}
+
+const char *lst_run_warning(const lst_run *run)
+{
+	return run->warning;
+}
+
+int lst_run_engine(const lst_run *run)
+{
+	return run->engine;
+}
+
+int lst_run_eventfd(const lst_run *run)
+{
+	return run->efd;
+}
+
+/*
+ * The highest interval every job has delivered completely: a job has finished every interval
+ * up to its newest published sample; a job with nothing unread may still deliver next_k.
+ */
+static int64_t s_ready(lst_run *run, bool *all_done)
+{
+	int64_t ready = INT64_MAX;
+
+	*all_done = true;
+	for (size_t i = 0; i < run->njobs; i++) {
+		struct lst_job *job = &run->jobs[i];
+		struct s_reader *r = &run->readers[i];
+		uint64_t head = atomic_load_explicit(&job->ring.head, memory_order_acquire);
+		int64_t rk;
+
+		if (r->done)
+			continue;
+		if (head == r->tail) {
+			rk = r->next_k - 1;
+		} else {
+			const lst_sample *newest = &job->ring.slot[(head - 1) % LST_JOB_RING_SLOTS];
+
+			rk = newest->flags & LST_SAMPLE_LAST ? INT64_MAX : newest->interval;
+			if (newest->interval > run->max_k)
+				run->max_k = newest->interval;
+		}
+		*all_done = *all_done && rk == INT64_MAX;
+		ready = LST_MIN(ready, rk);
+	}
+	return ready == INT64_MAX ? run->max_k : ready;
+}
+
+bool lst_run_collect(lst_run *run, lst_run_sample_fn fn, void *arg)
+{
+	uint64_t junk;
+	bool all_done;
+	int64_t ready;
+
+	if (run->over)
+		return true;
+	while (read(run->efd, &junk, sizeof(junk)) > 0)
+		;
+	ready = s_ready(run, &all_done);
+	for (int64_t k = run->emit_next; k <= ready; k++) {
+		lst_sample *out = &run->out;
+		bool any = false;
+
+		lst_sample_init(out, k);
+		for (size_t i = 0; i < run->njobs; i++) {
+			struct lst_job *job = &run->jobs[i];
+			struct s_reader *r = &run->readers[i];
+			uint64_t head = atomic_load_explicit(&job->ring.head, memory_order_acquire);
+
+			while (!r->done && r->tail != head) {
+				const lst_sample *s = &job->ring.slot[r->tail % LST_JOB_RING_SLOTS];
+
+				if (s->interval > k)
+					break;
+				lst_sample_add(out, s);
+				any = true;
+				r->next_k = s->interval + 1;
+				r->done = s->flags & LST_SAMPLE_LAST;
+				atomic_store_explicit(&job->ring.tail, ++r->tail,
+						      memory_order_release);
+			}
+		}
+		out->flags &= ~(uint32_t)LST_SAMPLE_LAST;
+		if (all_done && k == ready)
+			out->flags |= LST_SAMPLE_LAST;
+		if (!any) {
+			/* Every job's sample for k was merged into an earlier late one. */
+			out->start_ns = out->end_ns = 0;
+		}
+		run->emit_next = k + 1;
+		fn(out, arg);
+	}
+	if (all_done && run->emit_next > ready)
+		run->over = true;
+	return run->over;
+}
+
+void lst_run_started(const lst_run *run, int64_t *first, int64_t *last)
+{
+	*first = INT64_MAX;
+	*last = INT64_MIN;
+	for (size_t i = 0; i < run->njobs; i++) {
+		*first = LST_MIN(*first, run->jobs[i].started_ns);
+		*last = LST_MAX(*last, run->jobs[i].started_ns);
+	}
+}
+
+int lst_run_error(const lst_run *run, lst_err *err)
+{
+	for (size_t i = 0; i < run->njobs; i++) {
+		if (run->jobs[i].error) {
+			if (err)
+				*err = run->jobs[i].err;
+			return run->jobs[i].error;
+		}
+	}
+	return 0;
+}

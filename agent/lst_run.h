@@ -1,0 +1,72 @@
+/*
+ * A run: every job of one phase point on this agent, over one or more paths, started together at
+ * one instant and reported as one stream of samples, interval by interval.
+ *
+ * The caller opens the paths (the daemon through the disk-safety checks, the bench directly),
+ * builds a run, starts it at t0 on this host's monotonic clock, and calls lst_run_collect()
+ * whenever lst_run_eventfd() is readable: collect merges the jobs' samples of each interval and
+ * hands each complete interval to a callback, in order. Merging happens on the caller's thread;
+ * jobs never wait for it.
+ */
+#ifndef LST_RUN_H
+#define LST_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lst_err.h"
+#include "lst_sample.h"
+#include "lst_workload.h"
+
+struct lst_run_path {
+	int fd;				/* open, borrowed: the run never closes it; -1 for null */
+	uint64_t size;			/* bytes addressable on the path */
+	struct lst_workload w;		/* the workload, its region within the path */
+	const char *name;		/* for messages */
+};
+
+typedef struct lst_run lst_run;
+
+/*
+ * Validate the workloads against their paths, pick the engine (falling back from io_uring to
+ * psync, with a warning, when io_uring is blocked), and prepare every job's slots and buffers.
+ * All paths must share interval, ramp and runtime (one timeline). Returns NULL with err on a
+ * problem; nothing has been read or written then.
+ */
+lst_run *lst_run_new(const struct lst_run_path *paths, size_t n, lst_err *err);
+
+/* Stop (if running), wait for every job, free. Safe on NULL and twice. */
+void lst_run_destroy(lst_run **p);
+
+/* A warning for the user ("" when none), e.g. the psync fallback. Borrowed. */
+const char *lst_run_warning(const lst_run *run);
+
+/* The engine in use (enum lst_engine_kind). */
+int lst_run_engine(const lst_run *run);
+
+/* Start every job; they sleep until t0, then run. Returns 0 or -errno. */
+int lst_run_start(lst_run *run, int64_t t0, lst_err *err);
+
+/* Readable when a job has published a sample or finished. */
+int lst_run_eventfd(const lst_run *run);
+
+typedef void (*lst_run_sample_fn)(const lst_sample *s, void *arg);
+
+/*
+ * Drain the jobs' sample rings and call fn for every interval all jobs have completed, in order;
+ * the final one carries LST_SAMPLE_LAST. Returns true once the last sample has been handed over
+ * (the run is over), false otherwise. The sample passed to fn is borrowed for the call.
+ */
+bool lst_run_collect(lst_run *run, lst_run_sample_fn fn, void *arg);
+
+/* Ask every job to stop issuing, drain what is in flight and finish. Returns at once. */
+void lst_run_stop(lst_run *run);
+
+/* Earliest and latest instant a job was released (valid after the run has finished). */
+void lst_run_started(const lst_run *run, int64_t *first, int64_t *last);
+
+/* The first job error, if any: returns 0 or -errno and fills err. */
+int lst_run_error(const lst_run *run, lst_err *err);
+
+#endif

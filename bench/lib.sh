@@ -1,0 +1,23 @@
+# Shared helpers for benchmarks. Benchmarks print figures side by side with the reference tool
+# measured in the same run; they never fail on a time. Run them on a quiet machine.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${LST_BIN:-$ROOT/build/bin}
+AGENT=$BIN/lockstep-agent
+[ -x "$AGENT" ] || { echo "build first: make build" >&2; exit 2; }
+command -v fio >/dev/null || { echo "needs fio (apt-get install fio)" >&2; exit 2; }
+
+_cleanups=()
+on_exit() { _cleanups+=("$*"); }
+_bench_cleanup() {
+	set +e
+	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do eval "${_cleanups[i]}" >/dev/null 2>&1; done
+}
+trap _bench_cleanup EXIT
+TMP=$(mktemp -d /tmp/lst-bench.XXXXXX)
+on_exit "rm -rf '$TMP'"
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+# fio_json FILE EXPR / lst_json FILE EXPR: a figure out of either tool's JSON.
+pyj() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }

@@ -1,0 +1,62 @@
+# Shared helpers for integration tests: real processes, real loop devices, cleanup in a trap.
+# Source it first thing: `. "$(dirname "$0")/lib.sh"`. Every test exits 0 pass, 1 fail, 77 skip.
+set -euo pipefail
+
+: "${LST_BIN:?LST_BIN must point at build/bin}"
+: "${LST_BUILD:=$(dirname "$LST_BIN")}"
+AGENT="$LST_BIN/lockstep-agent"
+LOCKSTEP="$LST_BIN/lockstep"
+
+_cleanups=()
+_lst_cleanup() {
+	local rc=$?
+	set +e
+	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do eval "${_cleanups[i]}" >/dev/null 2>&1; done
+	exit $rc
+}
+trap _lst_cleanup EXIT
+trap 'exit 1' INT TERM
+
+# on_exit CMD: run CMD when the test ends, in reverse order of registration.
+on_exit() { _cleanups+=("$*"); }
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+ok() { echo "ok: $*"; }
+
+need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"; }
+need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
+
+# A scratch folder removed at the end.
+TMP=$(mktemp -d /tmp/lst-test.XXXXXX)
+on_exit "rm -rf '$TMP'"
+
+# mk_backing SIZE: a file in /dev/shm (tmpfs: the fastest backing), removed at the end.
+mk_backing() {
+	local f
+	f=$(mktemp /dev/shm/lst-disk.XXXXXX)
+	on_exit "rm -f '$f'"
+	truncate -s "$1" "$f"
+	echo "$f"
+}
+
+# mk_loop FILE: a loop device over FILE, detached at the end.
+mk_loop() {
+	local d
+	d=$(losetup -f --show "$1")
+	on_exit "losetup -d '$d'"
+	udevadm settle 2>/dev/null || true
+	echo "$d"
+}
+
+# devstat DEV: "reads read_merges read_sectors writes write_merges write_sectors" from the block
+# layer's own counters.
+devstat() {
+	awk '{print $1, $2, $3, $5, $6, $7}' "/sys/block/$(basename "$1")/stat"
+}
+
+# json FILE EXPR: evaluate a Python expression on the JSON document `d`.
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# near A B TOL_PCT: A within TOL_PCT percent of B.
+near() { python3 -c "import sys; a,b,t=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= t/100*abs(b) else 1)" "$@"; }
