@@ -75,6 +75,7 @@ enum lst_action {
 	LST_ACTION_IO = 0,	  /* run the workload */
 	LST_ACTION_DISCARD = 1,	  /* purge: BLKDISCARD over the region */
 	LST_ACTION_SECDISCARD = 2, /* purge: BLKSECDISCARD over the region */
+	LST_ACTION_IDENTIFY = 3,   /* open read-only, report the path's identity, run nothing */
 };
 
 /* Why a point ended (LST_MSG_DONE). */
