@@ -1,0 +1,307 @@
+/*
+ * YAML text to a tree of nodes with their places, from libyaml's event parser.
+ *
+ * The tree is built with an explicit stack (no recursion on input), nesting is capped at
+ * S_MAX_DEPTH so that a hostile file cannot exhaust the stack of the passes that walk the tree,
+ * and every problem that is about YAML itself (syntax, anchors, aliases, duplicate keys) is
+ * reported here, so the schema code in lst_plan.c only ever sees plain data.
+ */
+#include "lst_plan_node.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "lst_util.h"
+
+#define S_MAX_DEPTH 64
+
+struct s_reader {
+	lst__node_err_fn *err_fn;
+	void *arg;
+};
+
+static void s_err(struct s_reader *r, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void s_err(struct s_reader *r, int line, int col, const char *fmt, ...)
+{
+	char msg[LST_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->err_fn(r->arg, line, col, msg);
+}
+
+static struct lst__node *s_new(enum lst__node_type type, yaml_mark_t m)
+{
+	struct lst__node *n = lst_calloc(1, sizeof(*n));
+
+	n->type = type;
+	n->mark.line = (int)m.line + 1;
+	n->mark.col = (int)m.column + 1;
+	return n;
+}
+
+static void s_add(struct lst__node *parent, struct lst__node *kid)
+{
+	/* Grow by doubling: n is a power of two exactly when the array is full. */
+	if ((parent->n & (parent->n - 1)) == 0)
+		parent->kids = lst_realloc(parent->kids,
+					   (parent->n ? parent->n * 2 : 1) * sizeof(*parent->kids));
+	parent->kids[parent->n++] = kid;
+}
+
+void lst__node_free(struct lst__node *n)
+{
+	/* Iterative, like the builder: turn the tree into a list by moving kids into an array. */
+	struct lst__node **todo;
+	size_t ntodo = 0, cap = 16;
+
+	if (!n)
+		return;
+	todo = lst_malloc(cap * sizeof(*todo));
+	todo[ntodo++] = n;
+	while (ntodo) {
+		struct lst__node *x = todo[--ntodo];
+
+		for (size_t i = 0; i < x->n; i++) {
+			if (ntodo == cap) {
+				cap *= 2;
+				todo = lst_realloc(todo, cap * sizeof(*todo));
+			}
+			todo[ntodo++] = x->kids[i];
+		}
+		free(x->kids);
+		free(x->text);
+		free(x);
+	}
+	free(todo);
+}
+
+const char *lst__node_what(const struct lst__node *n)
+{
+	if (n->type == LST__NODE_MAP)
+		return "a map";
+	if (n->type == LST__NODE_LIST)
+		return "a list";
+	return n->null ? "an empty value" : "text";
+}
+
+struct lst__node *lst__node_get(const struct lst__node *map, const char *key,
+				const struct lst__node **key_out)
+{
+	if (!map || map->type != LST__NODE_MAP)
+		return NULL;
+	for (size_t i = 0; i + 1 < map->n; i += 2) {
+		struct lst__node *k = map->kids[i];
+
+		if (k->type == LST__NODE_SCALAR && !strcmp(k->text, key)) {
+			if (key_out)
+				*key_out = k;
+			return map->kids[i + 1];
+		}
+	}
+	return NULL;
+}
+
+/* Line and column (1-based) of a byte offset, for reader errors that carry only an offset. */
+static void s_offset_place(const char *text, size_t len, size_t off, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < off && i < len; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static void s_syntax_error(struct s_reader *r, const yaml_parser_t *p, const char *text,
+			   size_t len)
+{
+	int line = (int)p->problem_mark.line + 1, col = (int)p->problem_mark.column + 1;
+	const char *problem = p->problem ? p->problem : "unknown problem";
+
+	if (p->error == YAML_READER_ERROR) {
+		s_offset_place(text, len, p->problem_offset, &line, &col);
+		s_err(r, line, col, "cannot read the text: %s (plans are UTF-8 text)", problem);
+	} else if (p->context) {
+		s_err(r, line, col, "YAML syntax error: %s (%s that starts at %d:%d)", problem,
+		      p->context, (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
+	} else {
+		s_err(r, line, col, "YAML syntax error: %s", problem);
+	}
+}
+
+static void s_anchor(struct s_reader *r, const yaml_char_t *anchor, yaml_mark_t m)
+{
+	if (anchor)
+		s_err(r, (int)m.line + 1, (int)m.column + 1,
+		      "anchor '&%s': anchors and aliases are not allowed in plans; write the "
+		      "value out in full",
+		      (const char *)anchor);
+}
+
+/* Keys must be text and appear once per map. Walks with an explicit stack. */
+static void s_check_keys(struct s_reader *r, struct lst__node *root)
+{
+	struct lst__node **todo;
+	size_t ntodo = 0, cap = 16;
+
+	todo = lst_malloc(cap * sizeof(*todo));
+	todo[ntodo++] = root;
+	while (ntodo) {
+		struct lst__node *x = todo[--ntodo];
+
+		for (size_t i = 0; x->type == LST__NODE_MAP && i + 1 < x->n; i += 2) {
+			struct lst__node *k = x->kids[i];
+
+			if (k->type != LST__NODE_SCALAR) {
+				if (!k->bad)
+					s_err(r, k->mark.line, k->mark.col,
+					      "a key must be text, not %s", lst__node_what(k));
+				k->bad = true;
+				continue;
+			}
+			for (size_t j = 0; j < i; j += 2) {
+				struct lst__node *first = x->kids[j];
+
+				if (first->type != LST__NODE_SCALAR || strcmp(first->text, k->text))
+					continue;
+				s_err(r, k->mark.line, k->mark.col,
+				      "duplicate key '%s' (first at %d:%d); give each key once",
+				      k->text, first->mark.line, first->mark.col);
+				break;
+			}
+		}
+		for (size_t i = 0; i < x->n; i++) {
+			if (ntodo == cap) {
+				cap *= 2;
+				todo = lst_realloc(todo, cap * sizeof(*todo));
+			}
+			todo[ntodo++] = x->kids[i];
+		}
+	}
+	free(todo);
+}
+
+static bool s_is_null(const yaml_event_t *ev)
+{
+	const char *v = (const char *)ev->data.scalar.value;
+
+	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	return !*v || !strcmp(v, "~") || !strcasecmp(v, "null");
+}
+
+struct lst__node *lst__node_load(const char *text, size_t len, lst__node_err_fn *err_fn,
+				 void *arg)
+{
+	struct s_reader r = { err_fn, arg };
+	struct lst__node *stack[S_MAX_DEPTH + 1];
+	struct lst__node *root = NULL;
+	yaml_parser_t parser;
+	int depth = 0, docs = 0;
+	bool done = false, failed = false;
+
+	if (!yaml_parser_initialize(&parser)) {
+		fprintf(stderr, "lockstep: out of memory in libyaml\n");
+		abort();
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (!done) {
+		struct lst__node *n = NULL;
+		yaml_event_t ev;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			s_syntax_error(&r, &parser, text, len);
+			failed = true;
+			break;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > 1) {
+				s_err(&r, (int)ev.start_mark.line + 1,
+				      (int)ev.start_mark.column + 1,
+				      "a plan is one YAML document; remove this second one");
+				done = true;
+			}
+			break;
+		case YAML_ALIAS_EVENT:
+			s_err(&r, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
+			      "alias '*%s': anchors and aliases are not allowed in plans; "
+			      "write the value out in full",
+			      (const char *)ev.data.alias.anchor);
+			n = s_new(LST__NODE_SCALAR, ev.start_mark);
+			n->text = lst_strdup("");
+			n->null = true;
+			n->bad = true;
+			break;
+		case YAML_SCALAR_EVENT:
+			s_anchor(&r, ev.data.scalar.anchor, ev.start_mark);
+			n = s_new(LST__NODE_SCALAR, ev.start_mark);
+			n->text = lst_strdup((const char *)ev.data.scalar.value);
+			n->null = s_is_null(&ev);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			s_anchor(&r, ev.data.sequence_start.anchor, ev.start_mark);
+			n = s_new(LST__NODE_LIST, ev.start_mark);
+			break;
+		case YAML_MAPPING_START_EVENT:
+			s_anchor(&r, ev.data.mapping_start.anchor, ev.start_mark);
+			n = s_new(LST__NODE_MAP, ev.start_mark);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		default:
+			break;
+		}
+		if (n) {
+			if (depth > 0)
+				s_add(stack[depth - 1], n);
+			else if (!root)
+				root = n;
+			else
+				lst__node_free(n); /* cannot happen: one root per document */
+			if (n->type != LST__NODE_SCALAR) {
+				if (depth == S_MAX_DEPTH) {
+					s_err(&r, n->mark.line, n->mark.col,
+					      "nesting deeper than %d levels", S_MAX_DEPTH);
+					failed = true;
+					done = true;
+				} else {
+					stack[depth++] = n;
+				}
+			}
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	if (failed) {
+		lst__node_free(root);
+		return NULL;
+	}
+	if (!root) {
+		yaml_mark_t m = { 0, 0, 0 };
+
+		root = s_new(LST__NODE_SCALAR, m);
+		root->text = lst_strdup("");
+		root->null = true;
+	}
+	s_check_keys(&r, root);
+	return root;
+}
