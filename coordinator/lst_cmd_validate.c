@@ -1,12 +1,237 @@
-/* Placeholder until the validate command lands. */
+/*
+ * `lockstep validate PLAN.yaml`: read a plan, print every problem, or say what would run.
+ *
+ * Nothing is contacted: this is the check to run before a long test, and in CI on the plans a
+ * lab keeps. The description is what the run will do as far as the plan alone tells: agents,
+ * targets with their paths, and each phase with its points and, where the plan fixes it, how
+ * long it takes (a phase that stops by bytes or capacity depends on the device; a suite's
+ * length is the suite's). The hidden --write-doc FILE writes docs/plan.md from the schema.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "lst_cli.h"
+#include "lst_plan.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+static void s_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockstep validate [--quiet] PLAN.yaml\n"
+		"\n"
+		"Check a plan without contacting any agent. Every problem is printed to\n"
+		"stderr as PLAN.yaml:LINE:COL: message, and the exit code is 2. A good plan\n"
+		"prints what would run (agents, targets and their paths, phases with their\n"
+		"points and estimated time) and exits 0.\n"
+		"\n"
+		"options:\n"
+		"  -q, --quiet   print nothing for a good plan; only the exit code tells\n"
+		"  -h, --help    this text\n"
+		"\n"
+		"The plan format is described in docs/plan.md.\n");
+}
+
+/* Time one point of a phase takes, when the plan fixes it; *at_most when steady may end it. */
+static int64_t s_point_ns(const struct lst_plan_phase *ph, bool *at_most)
+{
+	int64_t t = 0;
+
+	*at_most = false;
+	if (ph->suite != LST_SUITE_NONE)
+		return -1;
+	if (ph->round_duration) {
+		t = ph->round_ramp + ph->round_duration;
+		if (ph->steady) {
+			t *= ph->max_rounds;
+			*at_most = true;
+		}
+	} else if (ph->w.runtime) {
+		t = ph->w.ramp + ph->w.runtime;
+	}
+	if (ph->stop_runtime && (!t || ph->stop_runtime < t)) {
+		t = ph->stop_runtime;
+		*at_most = false;
+	}
+	if (!t)
+		return -1;
+	/* bytes or capacity may stop it sooner */
+	if (ph->w.bytes || ph->stop_bytes || ph->stop_capacity)
+		*at_most = true;
+	return t;
+}
+
+static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *unknown,
+			     bool *at_most_total)
+{
+	const struct lst_plan_phase *ph = &p->phases[i];
+	size_t points = lst_plan_phase_points(ph);
+	char buf[64], bs[32], label[256];
+	struct lst_workload w;
+	bool at_most;
+	int64_t t = s_point_ns(ph, &at_most);
+
+	printf("  %zu. %s: %s", i + 1, ph->name,
+	       ph->suite ? lst_suite_names[ph->suite] : "workload");
+	if (ph->ntargets == p->ntargets) {
+		printf(", all targets");
+	} else {
+		printf(", targets");
+		for (size_t j = 0; j < ph->ntargets; j++)
+			printf("%s%s", j ? ", " : " ", p->targets[ph->targets[j]].name);
+	}
+	printf("\n");
+	lst_plan_phase_point(ph, 0, &w, label, sizeof(label));
+	if (ph->suite == LST_SUITE_NONE) {
+		const struct lst_opt *bs_opt = lst_opt_find(lst_workload_opts, "bs");
+
+		printf("     %s", lst_rw_names[ph->w.rw]);
+		if (ph->w.rw == LST_RW_RANDRW || ph->w.rw == LST_RW_RW)
+			printf(" %" PRId64 "%% reads", ph->w.rwmixread);
+		printf(", bs %s, iodepth %" PRId64 ", jobs %" PRId64 "\n",
+		       lst_opt_format(bs_opt, &ph->w, bs, sizeof(bs)), ph->w.iodepth, ph->w.jobs);
+	}
+	if (ph->naxes) {
+		printf("     %zu points (", points);
+		for (size_t a = 0; a < ph->naxes; a++)
+			printf("%s%s", a ? " x " : "", ph->axes[a].opt->name);
+		printf("), first %s", label);
+		lst_plan_phase_point(ph, points - 1, &w, label, sizeof(label));
+		printf(", last %s\n", label);
+	}
+	if (ph->round_duration) {
+		printf("     rounds of %s", lst_fmt_duration(ph->round_duration, buf, sizeof(buf)));
+		if (ph->round_ramp)
+			printf(" after a %s ramp",
+			       lst_fmt_duration(ph->round_ramp, buf, sizeof(buf)));
+		if (ph->steady)
+			printf(", until steady (%s over %" PRId64 " of at most %" PRId64 " rounds)",
+			       lst_track_names[ph->track], ph->window, ph->max_rounds);
+		printf("\n");
+	}
+	if (ph->stop_capacity)
+		printf("     stops after %gx the capacity\n", ph->stop_capacity);
+	if (t < 0) {
+		printf("     time: %s\n", ph->suite ? "set by the suite" : "depends on the device");
+		*unknown = true;
+		return;
+	}
+	t *= (int64_t)points;
+	printf("     time: %s%s\n", at_most ? "at most " : "about ",
+	       lst_fmt_duration(t, buf, sizeof(buf)));
+	*total += t;
+	*at_most_total = *at_most_total || at_most;
+}
+
+static void s_describe(const lst_plan *p)
+{
+	bool unknown = false, at_most = false;
+	int64_t total = 0;
+	char buf[64];
+
+	printf("plan %s (%s): %zu agent%s, %zu target%s, %zu phase%s\n", p->name, p->file,
+	       p->nagents, p->nagents == 1 ? "" : "s", p->ntargets, p->ntargets == 1 ? "" : "s",
+	       p->nphases, p->nphases == 1 ? "" : "s");
+	if (p->description)
+		printf("  %s\n", p->description);
+	printf("  lease %s, on agent loss: %s\n", lst_fmt_duration(p->lease, buf, sizeof(buf)),
+	       p->on_agent_loss == LST_ON_LOSS_ABORT ? "abort" : "continue");
+	printf("agents:\n");
+	for (size_t i = 0; i < p->nagents; i++) {
+		const struct lst_plan_agent *a = &p->agents[i];
+		struct stat st;
+
+		printf("  %s  %s  ", a->name, a->address);
+		if (!a->key)
+			printf("plain text (no key)\n");
+		else if (a->key[0] != '/')
+			printf("key (Z85 text)\n");
+		else
+			printf("key %s%s\n", a->key, stat(a->key, &st) ? " (not found here)" : "");
+	}
+	printf("targets:\n");
+	for (size_t i = 0; i < p->ntargets; i++) {
+		const struct lst_plan_target *t = &p->targets[i];
+
+		printf("  %s  share %s%s%s\n", t->name,
+		       t->share == LST_SHARE_SPLIT ? "split" : "shared",
+		       t->identity ? ", identity " : "", t->identity ? t->identity : "");
+		for (size_t j = 0; j < t->npaths; j++)
+			printf("    %s: %s\n", p->agents[t->paths[j].agent].name, t->paths[j].path);
+	}
+	printf("phases:\n");
+	for (size_t i = 0; i < p->nphases; i++)
+		s_describe_phase(p, i, &total, &unknown, &at_most);
+	printf("estimated time: %s%s%s\n", unknown ? "at least " : at_most ? "at most " : "about ",
+	       lst_fmt_duration(total, buf, sizeof(buf)),
+	       unknown ? " (plus phases whose time depends on the device or the suite)" : "");
+}
+
+static int s_write_doc(const char *file)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
+
+	if (!f) {
+		fprintf(stderr, "lockstep: cannot write %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	lst_plan_write_doc(f);
+	if (f != stdout ? fclose(f) : fflush(f)) {
+		fprintf(stderr, "lockstep: cannot write %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
 
 int lst_cmd_validate(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "lockstep: validate is not built yet\n");
-	return 2;
+	static const struct option opts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "write-doc", required_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 },
+	};
+	lst_errlist errs = { 0, NULL };
+	bool quiet = false;
+	lst_plan *p;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			s_usage(stdout);
+			return 0;
+		case 'D':
+			return s_write_doc(optarg);
+		default:
+			s_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "lockstep validate: %s\n",
+			optind == argc ? "which plan? give one PLAN.yaml" : "give one plan only");
+		s_usage(stderr);
+		return 2;
+	}
+	p = lst_plan_load(argv[optind], &errs);
+	if (!p) {
+		lst_errlist_print(&errs, stderr);
+		fprintf(stderr, "lockstep: %s: %zu problem%s; nothing would run\n", argv[optind],
+			errs.n, errs.n == 1 ? "" : "s");
+		lst_errlist_free(&errs);
+		return 2;
+	}
+	if (!quiet)
+		s_describe(p);
+	lst_plan_destroy(&p);
+	return 0;
 }
