@@ -91,7 +91,7 @@ struct s_ctx;
 enum s_kind {
 	K_OPT,		 /* a scalar read by lst_opt_parse (int, size, duration, choice) */
 	K_BOOL,		 /* true/false into a bool */
-	K_DOUBLE,	 /* a number into a double, in (dmin or [dmin, dmax] */
+	K_DOUBLE,	 /* a number into a double, in [dmin, dmax] (dmin excluded if dmin_open) */
 	K_CAPACITY,	 /* "2x", "2.5x" or 2: a multiple of the target's capacity, into a double */
 	K_STRING,	 /* non-empty text into a char * */
 	K_NAME,		 /* [A-Za-z0-9_.-]{1,63} into a char * */
