@@ -6,3 +6,5 @@ add_executable(lst-devcheck devcheck_tool.c)
 target_compile_options(lst-devcheck PRIVATE ${LST_WARNINGS})
 target_link_libraries(lst-devcheck PRIVATE lockstep::agent)
 set_target_properties(lst-devcheck PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+
+lst_add_script_test(dev_safety ${CMAKE_CURRENT_SOURCE_DIR}/integration/dev_safety.sh TIMEOUT 180)
