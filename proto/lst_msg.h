@@ -144,7 +144,7 @@ struct lst_path_identity {
 	char path[LST_PATH_MAX];	/* as given */
 	char real_path[LST_PATH_MAX];	/* after resolving links */
 	char kind[16];			/* "block", "file" */
-	char wwn[LST_NAME_MAX];
+	char wwn[256];			/* NVMe WWIDs (nvme.VVVV-...) run long */
 	char serial[LST_NAME_MAX];
 	char model[LST_NAME_MAX];
 	char vendor[LST_NAME_MAX];
