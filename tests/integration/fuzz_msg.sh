@@ -51,6 +51,7 @@ rc=0
 "$dir/bin/fuzz_msg" -max_total_time="$secs" -rss_limit_mb=512 -max_len=65536 -timeout=10 \
 	-dict="$LST_SRC/tests/fuzz/msg.dict" -artifact_prefix="$art/" -print_final_stats=1 \
 	"$work" "$seeds" >"$probe/fuzz.log" 2>&1 || rc=$?
+cp "$probe/fuzz.log" "$dir/msg-fuzz.log"
 grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb' "$probe/fuzz.log" || true
 if [ "$rc" -ne 0 ] || grep -qE 'ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:' \
 	"$probe/fuzz.log"; then
