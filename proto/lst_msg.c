@@ -161,7 +161,8 @@ static const struct s_field s_jobspec[] = {
 	F_STR(struct lst_jobspec, "target", target),
 	F_STR(struct lst_jobspec, "path", path),
 	F_STR(struct lst_jobspec, "identity", identity),
-	F_ENUM(struct lst_jobspec, "action", action, LST_ACTION_SECDISCARD + 1),
+	/* enum lst_action has no count member: keep this bound at its last value. */
+	F_ENUM(struct lst_jobspec, "action", action, LST_ACTION_IDENTIFY + 1),
 	F_WORKLOAD(struct lst_jobspec, "workload", w),
 	F_END,
 };

@@ -212,6 +212,8 @@ static void s_expect_override(enum lst_msg_type type, int code, const char *what
 	lst_msg_destroy(&m);
 }
 
+static void s_job_action(struct w *w, uint64_t action);
+
 /* --- field-by-field comparison ---------------------------------------------------------------- */
 
 #define EQ_U(f) T_EQ_U64(a->f, b->f)
@@ -752,6 +754,11 @@ static void s_test_wrong_types(void)
 	s_kv_key("reason");
 	w_uint(&s_kv, LST_DONE_ERROR + 1);
 	s_expect_override(LST_MSG_DONE, -EINVAL, "done: key 'reason' is 4, at most 3");
+	s_kv_key("jobs");
+	w_arr(&s_kv, 1);
+	s_job_action(&s_kv, LST_ACTION_IDENTIFY + 1);
+	s_expect_override(LST_MSG_PREPARE, -EINVAL,
+			  "prepare: key 'jobs[0].action' is 4, at most 3");
 	s_kv_key("engine");
 	w_uint(&s_kv, LST_ENGINE_NULL + 1);
 	s_expect_override(LST_MSG_PREPARED, -EINVAL, "prepared: key 'engine' is 3, at most 2");
@@ -951,6 +958,22 @@ static void s_test_long_strings(void)
 	s_identity_map(&s_kv, "block-but-longer");
 	s_expect_override(LST_MSG_PREPARED, -EINVAL,
 			  "prepared: key 'paths[1].kind' is longer than 15 bytes");
+}
+
+/* A job spec map with the given action and an empty workload. */
+static void s_job_action(struct w *w, uint64_t action)
+{
+	w_map(w, 5);
+	w_str(w, "target");
+	w_str(w, "ssd0");
+	w_str(w, "path");
+	w_str(w, "/dev/loop0");
+	w_str(w, "identity");
+	w_str(w, "");
+	w_str(w, "action");
+	w_uint(w, action);
+	w_str(w, "workload");
+	w_map(w, 0);
 }
 
 /* A job spec map with the given workload entries written by the caller (n of them). */
@@ -1266,7 +1289,7 @@ static void s_test_encode_errors(void)
 		case 1: m->u.prepare.njobs = LST_MAX_JOBSPECS + 1; break;
 		case 2: m->u.prepare.jobs[1].w.bs = 100; break;
 		case 3: m->u.prepare.jobs[0].w.rw = 9; break;
-		case 4: m->u.prepare.jobs[1].action = 3; break;
+		case 4: m->u.prepare.jobs[1].action = LST_ACTION_IDENTIFY + 1; break;
 		case 5: memset(m->u.prepare.name, 'n', sizeof(m->u.prepare.name)); break;
 		case 6: m->u.hello.ncaps = LST_MAX_CAPS + 1; break;
 		case 7: memset(m->u.welcome.caps[2], 'c', LST_NAME_MAX); break;
