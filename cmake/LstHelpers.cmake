@@ -1,7 +1,7 @@
 # Shared build settings: one place for warnings, sanitizers and the shape of a library or test.
 
 set(LST_WARNINGS -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wformat=2
-    -Wno-format-nonliteral -Wno-format-truncation)
+    -Wno-format-nonliteral $<$<C_COMPILER_ID:GNU>:-Wno-format-truncation>)
 if(LST_WERROR)
   list(APPEND LST_WARNINGS -Werror)
 endif()
