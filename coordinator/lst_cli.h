@@ -6,7 +6,10 @@
 #ifndef LST_CLI_H
 #define LST_CLI_H
 
+int lst_cmd_run(int argc, char **argv);
 int lst_cmd_validate(int argc, char **argv);
+int lst_cmd_agents(int argc, char **argv);
+int lst_cmd_demo(int argc, char **argv);
 int lst_cmd_steady(int argc, char **argv);
 
 #endif

@@ -10,7 +10,10 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } s_cmds[] = {
+	{ "run", lst_cmd_run, "run a plan on its agents and write a results folder" },
 	{ "validate", lst_cmd_validate, "check a plan and print every error, contact nothing" },
+	{ "agents", lst_cmd_agents, "show agents: version, host, cores, clock offset, rtt" },
+	{ "demo", lst_cmd_demo, "run the main job on an embedded default: two local agents" },
 	{ "steady", lst_cmd_steady, "apply the SNIA steady-state verdict to a column of values" },
 };
 

@@ -43,7 +43,7 @@ expect_usage_error "unexpected argument" --engine null --size 1m extra
 # The JSON contract other tools read.
 "$AGENT" bench --engine null --size 64m --rw randrw --iodepth 8 --runtime 1s --interval 100ms \
 	--json >"$TMP/out.json"
-python3 - "$TMP/out.json" <<'PY'
+"$PY" - "$TMP/out.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for k in ("read", "write"):

@@ -5,7 +5,7 @@
 # blocked by seccomp.
 . "$(dirname "$0")/lib.sh"
 need_root
-need_cmd losetup python3
+need_cmd losetup
 NOIOURING="$LST_BUILD/tests/noiouring"
 
 back=$(mk_backing 256M)
@@ -18,7 +18,7 @@ run_counted() {
 	before=$(devstat "$dev")
 	"$@" --filename "$dev" --json --quiet >"$out"
 	after=$(devstat "$dev")
-	python3 - "$out" "$before" "$after" "$tol" <<'PY'
+	"$PY" - "$out" "$before" "$after" "$tol" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 b = list(map(int, sys.argv[2].split())); a = list(map(int, sys.argv[3].split()))
@@ -50,7 +50,7 @@ for wl in "--rw write --bs 64k --bytes 32m --jobs 2 --iodepth 8" \
 		# shellcheck disable=SC2086
 		run_counted "bytes-$engine" 64 "$AGENT" bench --engine $engine $wl
 	done
-	python3 - "$TMP/bytes-io_uring.json" "$TMP/bytes-psync.json" <<'PY'
+	"$PY" - "$TMP/bytes-io_uring.json" "$TMP/bytes-psync.json" <<'PY'
 import json, sys
 u, p = (json.load(open(f)) for f in sys.argv[1:3])
 for k in ("read", "write"):

@@ -8,17 +8,17 @@
 # first, so untouched sectors are recognisable.
 . "$(dirname "$0")/lib.sh"
 need_root
-need_cmd losetup python3
+need_cmd losetup
 
 back=$(mk_backing 64M)
-python3 -c "open('$back','r+b').write(b'\xaa' * (64 << 20))"
+"$PY" -c "open('$back','r+b').write(b'\xaa' * (64 << 20))"
 dev=$(mk_loop "$back")
 
 # 1. Sequential one-pass write, 4 jobs, region [8M, 40M): each job writes its own 8M slice in
 #    order, nothing outside the region changes.
 "$AGENT" bench --filename "$dev" --rw write --bs 64k --jobs 4 --iodepth 4 --offset 8m --size 32m \
 	--json --quiet >"$TMP/seq.json"
-python3 - "$dev" <<'PY'
+"$PY" - "$dev" <<'PY'
 import struct, sys
 M = 1 << 20
 data = open(sys.argv[1], "rb").read()
@@ -39,7 +39,7 @@ ok "sequential write: 4 jobs, own slices, in order, region bounds kept"
 #    written by one job in one I/O (consecutive stamps), and nothing outside the region changed.
 "$AGENT" bench --filename "$dev" --rw randwrite --bs 16k --jobs 2 --iodepth 8 --offset 1m \
 	--size 8m --bytes 4m --json --quiet >"$TMP/rand.json"
-python3 - "$dev" <<'PY'
+"$PY" - "$dev" <<'PY'
 import struct, sys
 M, BS = 1 << 20, 16384
 data = open(sys.argv[1], "rb").read()
@@ -68,7 +68,7 @@ for bs in 8k 128k; do
 	"$AGENT" bench --filename "$dev" --rw randrw --rwmixread 70 --bs $bs --iodepth 8 \
 		--bytes 40m --seed 11 --json --quiet >"$TMP/mix.json"
 	after=$(devstat "$dev")
-	python3 - "$TMP/mix.json" "$before" "$after" "$bs" <<'PY'
+	"$PY" - "$TMP/mix.json" "$before" "$after" "$bs" <<'PY'
 import json, sys, math
 d = json.load(open(sys.argv[1]))
 b = list(map(int, sys.argv[2].split())); a = list(map(int, sys.argv[3].split()))
@@ -90,7 +90,7 @@ ok "block sizes reach the device unchanged, mix within 4 sigma of 70%"
 # 4. The ramp is left out: intervals flagged ramp, totals = sum of the measured intervals.
 "$AGENT" bench --filename "$dev" --rw randread --bs 4k --iodepth 4 --ramp 1s --runtime 2s \
 	--interval 250ms --json --quiet >"$TMP/ramp.json"
-python3 - "$TMP/ramp.json" <<'PY'
+"$PY" - "$TMP/ramp.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 iv = d["intervals"]
@@ -109,7 +109,7 @@ ok "ramp excluded from totals"
 for pat in random zeros compressible=80 compressible=50; do
 	"$AGENT" bench --filename "$dev" --rw write --bs 128k --iodepth 4 --offset 48m --size 8m \
 		--pattern $pat --quiet >/dev/null
-	python3 - "$dev" "$pat" <<'PY'
+	"$PY" - "$dev" "$pat" <<'PY'
 import sys, zlib
 M = 1 << 20
 f = open(sys.argv[1], "rb"); f.seek(48 * M)

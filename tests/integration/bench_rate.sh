@@ -4,7 +4,7 @@
 # every I/O that was due during the stall (no coordinated omission).
 . "$(dirname "$0")/lib.sh"
 need_root
-need_cmd losetup mkfs.ext4 fsfreeze python3
+need_cmd losetup mkfs.ext4 fsfreeze
 
 back=$(mk_backing 128M)
 dev=$(mk_loop "$back")
@@ -40,7 +40,7 @@ fsfreeze -f "$TMP/mnt"
 sleep 1
 fsfreeze -u "$TMP/mnt"
 wait $bench
-python3 - "$TMP/stall.json" <<'PY'
+"$PY" - "$TMP/stall.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["write"]

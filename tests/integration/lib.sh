@@ -5,6 +5,8 @@ set -euo pipefail
 : "${LST_BIN:?LST_BIN must point at build/bin}"
 : "${LST_BUILD:=$(dirname "$LST_BIN")}"
 AGENT="$LST_BIN/lockstep-agent"
+# Debian's Python, whose python3-msgpack the tests use (a pyenv python3 may shadow it on PATH).
+PY=$(command -v /usr/bin/python3 || command -v python3)
 LOCKSTEP="$LST_BIN/lockstep"
 
 _cleanups=()
@@ -56,7 +58,34 @@ devstat() {
 }
 
 # json FILE EXPR: evaluate a Python expression on the JSON document `d`.
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 # near A B TOL_PCT: A within TOL_PCT percent of B.
-near() { python3 -c "import sys; a,b,t=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= t/100*abs(b) else 1)" "$@"; }
+near() { "$PY" -c "import sys; a,b,t=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= t/100*abs(b) else 1)" "$@"; }
+
+# free_port: a TCP port nobody listens on right now, on 127.0.0.1.
+free_port() {
+	"$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_port PORT: until something accepts on 127.0.0.1:PORT (5 s at most).
+wait_port() {
+	for _ in $(seq 100); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+		sleep 0.05
+	done
+	fail "nothing listens on port $1"
+}
+
+# start_agent NAME PORT [ARGS...]: a real lockstep-agent in the foreground on 127.0.0.1:PORT,
+# logging to $TMP/agent-NAME.log, killed at the end. Sets AGENT_PID. Extra args go to the agent;
+# AGENT_WRAP (e.g. "unshare --time --monotonic 3600") runs it under a wrapper.
+start_agent() {
+	local name=$1 port=$2; shift 2
+	# shellcheck disable=SC2086
+	${AGENT_WRAP:-} "$AGENT" --foreground --listen "tcp://127.0.0.1:$port" --name "$name" \
+		"$@" >"$TMP/agent-$name.log" 2>&1 &
+	AGENT_PID=$!
+	on_exit "kill $AGENT_PID; wait $AGENT_PID"
+	wait_port "$port"
+}

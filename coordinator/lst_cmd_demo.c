@@ -1,0 +1,374 @@
+/*
+ * `lockstep demo`: lockstep's main job on an embedded default, with nothing to set up.
+ *
+ * It starts two agents on loopback (real lockstep-agent processes, each allowed to write only
+ * the scratch target), makes a scratch target (as root: two loop devices over one file in
+ * /dev/shm, the two ports of one "dual-port drive"; otherwise a plain file both agents share),
+ * runs a short plan through the same coordinator as `lockstep run`, prints the summary and
+ * leaves a results folder. Everything it made is removed at the end, also on Ctrl-C.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <libgen.h>
+#include <linux/loop.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lst_cli.h"
+#include "lst_coord.h"
+#include "lst_log.h"
+#include "lst_plan.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#define S_SCRATCH_SIZE (512ull << 20)
+
+static const char s_plan[] =
+	"# lockstep demo plan: two agents drive one target through two paths, as two hosts\n"
+	"# drive the two ports of a dual-port SAS drive. Each path gets its own half of the LBA\n"
+	"# range (share: split), so the hosts never overwrite each other's blocks.\n"
+	"lockstep: 1\n"
+	"name: demo\n"
+	"description: \"lockstep demo: two local agents, one scratch target, a short plan\"\n"
+	"agents:\n"
+	"  - {name: a, address: \"tcp://127.0.0.1:%d\"}\n"
+	"  - {name: b, address: \"tcp://127.0.0.1:%d\"}\n"
+	"targets:\n"
+	"  - name: scratch\n"
+	"    paths: {a: \"%s\", b: \"%s\"}\n"
+	"defaults: {interval: 500ms}\n"
+	"phases:\n"
+	"  - name: seq-write\n"
+	"    workload: {rw: write, bs: 128k, iodepth: 8}\n"
+	"    stop: {runtime: 4s}\n"
+	"  - name: randrw-70-30\n"
+	"    workload: {rw: randrw, rwmixread: 70, bs: 4k}\n"
+	"    sweep: {iodepth: [1, 4, 16]}\n"
+	"    round: {ramp: 500ms, duration: 3s}\n"
+	"  - name: randread\n"
+	"    workload: {rw: randread, bs: 4k, iodepth: 16, jobs: 2, runtime: 4s}\n";
+
+struct s_demo {
+	char tmp[64];			/* scratch folder for the plan and agent logs */
+	char file[128];			/* backing file */
+	char paths[2][64];		/* what each agent drives */
+	int loop_fd[2];			/* held open; the loop devices clear themselves on close */
+	pid_t agents[2];
+	int ports[2];
+};
+
+static void s_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockstep demo [-o DIR] [--quiet]\n"
+		"\n"
+		"Run lockstep's main job on an embedded default, with nothing to set up: start two\n"
+		"agents on 127.0.0.1, make a scratch target (as root two loop devices over one file in\n"
+		"/dev/shm, like the two ports of a dual-port drive; otherwise a plain file), run a\n"
+		"short plan (sequential write, a 70/30 random sweep over queue depth, random read),\n"
+		"print the summary and leave a results folder (default results/demo-DATE-TIME).\n"
+		"Everything else it made is removed at the end. 'make demo' runs this.\n");
+}
+
+static int s_free_port(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
+
+	if (fd < 0)
+		return -1;
+	if (!bind(fd, (struct sockaddr *)&sa, sizeof(sa)) &&
+	    !getsockname(fd, (struct sockaddr *)&sa, &len))
+		port = ntohs(sa.sin_port);
+	close(fd);
+	return port;
+}
+
+/* Attach a loop device over fd, cleared automatically when its last user closes it. */
+static int s_loop_attach(int file_fd, char *path, size_t size)
+{
+	struct loop_info64 info;
+	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC), n, fd;
+
+	if (ctl < 0)
+		return -errno;
+	n = ioctl(ctl, LOOP_CTL_GET_FREE);
+	close(ctl);
+	if (n < 0)
+		return -errno;
+	snprintf(path, size, "/dev/loop%d", n);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, LOOP_SET_FD, file_fd)) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	memset(&info, 0, sizeof(info));
+	info.lo_flags = LO_FLAGS_AUTOCLEAR;
+	ioctl(fd, LOOP_SET_STATUS64, &info);
+	return fd;
+}
+
+static int s_scratch(struct s_demo *d, lst_err *err)
+{
+	bool root = geteuid() == 0;
+	int fd;
+
+	snprintf(d->file, sizeof(d->file), "%s/lockstep-demo.XXXXXX",
+		 root && !access("/dev/shm", W_OK) ? "/dev/shm" : d->tmp);
+	fd = mkstemp(d->file);
+	if (fd < 0)
+		return lst_err_sys(err, -errno, "cannot create a scratch file in %s", d->file);
+	if (ftruncate(fd, (off_t)S_SCRATCH_SIZE)) {
+		close(fd);
+		return lst_err_sys(err, -errno, "cannot size %s", d->file);
+	}
+	if (root) {
+		for (int i = 0; i < 2; i++) {
+			d->loop_fd[i] = s_loop_attach(fd, d->paths[i], sizeof(d->paths[i]));
+			if (d->loop_fd[i] < 0) {
+				lst_log_warn("cannot attach a loop device (%s); using the file itself",
+					     strerror(-d->loop_fd[i]));
+				root = false;
+				break;
+			}
+		}
+	}
+	if (!root)
+		for (int i = 0; i < 2; i++)
+			snprintf(d->paths[i], sizeof(d->paths[i]), "%s", d->file);
+	close(fd);
+	return 0;
+}
+
+static int s_start_agent(struct s_demo *d, int i, const char *agent_bin, lst_err *err)
+{
+	char listen[64], log[128], name[2] = { (char)('a' + i), 0 };
+	pid_t pid;
+
+	d->ports[i] = s_free_port();
+	if (d->ports[i] < 0)
+		return lst_err_sys(err, -errno, "cannot find a free port on 127.0.0.1");
+	snprintf(listen, sizeof(listen), "tcp://127.0.0.1:%d", d->ports[i]);
+	snprintf(log, sizeof(log), "%s/agent-%s.log", d->tmp, name);
+	pid = fork();
+	if (pid < 0)
+		return lst_err_sys(err, -errno, "fork");
+	if (pid == 0) {
+		execl(agent_bin, agent_bin, "--foreground", "--listen", listen, "--name", name,
+		      "--allow-write", d->paths[i], "--log", log, (char *)NULL);
+		fprintf(stderr, "lockstep demo: cannot run %s: %s\n", agent_bin, strerror(errno));
+		_exit(127);
+	}
+	d->agents[i] = pid;
+	return 0;
+}
+
+static void s_cleanup(struct s_demo *d, const char *results)
+{
+	for (int i = 0; i < 2; i++) {
+		if (d->agents[i] > 0) {
+			kill(d->agents[i], SIGTERM);
+			waitpid(d->agents[i], NULL, 0);
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		char from[128], to[512];
+
+		snprintf(from, sizeof(from), "%s/agent-%c.log", d->tmp, 'a' + i);
+		snprintf(to, sizeof(to), "%s/agent-%c.log", results, 'a' + i);
+		if (results && rename(from, to))
+			unlink(from);
+		else if (!results)
+			unlink(from);
+		if (d->loop_fd[i] > 0)
+			close(d->loop_fd[i]);
+	}
+	if (d->file[0])
+		unlink(d->file);
+	{
+		char plan[128];
+
+		snprintf(plan, sizeof(plan), "%s/demo.yaml", d->tmp);
+		unlink(plan);
+	}
+	rmdir(d->tmp);
+}
+
+static void s_print_summary(const char *dir)
+{
+	char *path = lst_asprintf("%s/summary.json", dir);
+	json_t *doc = json_load_file(path, 0, NULL), *pts = json_object_get(doc, "points"), *p;
+	size_t i;
+
+	free(path);
+	if (!json_is_array(pts))
+		return;
+	printf("\n%-14s %-12s %10s %9s %10s %10s %10s\n", "phase", "point", "IOPS", "MB/s",
+	       "mean us", "p99 us", "p99.99 us");
+	json_array_foreach(pts, i, p) {
+		json_t *lat = json_object_get(p, "lat");
+
+		if (strcmp(json_string_value(json_object_get(p, "agent")), "all"))
+			continue;
+		printf("%-14s %-12s %10.0f %9.1f %10.1f %10.1f %10.1f\n",
+		       json_string_value(json_object_get(p, "phase")),
+		       json_string_value(json_object_get(p, "label"))[0]
+			       ? json_string_value(json_object_get(p, "label"))
+			       : "-",
+		       json_number_value(json_object_get(p, "iops")),
+		       json_number_value(json_object_get(p, "mbps")),
+		       json_number_value(json_object_get(lat, "mean_us")),
+		       json_number_value(json_object_get(lat, "p99_us")),
+		       json_number_value(json_object_get(lat, "p99_99_us")));
+	}
+	json_decref(doc);
+}
+
+/* Wait until both agents accept connections (they bind within milliseconds). */
+static bool s_agents_up(struct s_demo *d)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		int up = 0;
+
+		for (int i = 0; i < 2; i++) {
+			struct sockaddr_in sa = { .sin_family = AF_INET,
+						  .sin_port = htons((uint16_t)d->ports[i]),
+						  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+			int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+			if (fd >= 0 && !connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+				up++;
+			if (fd >= 0)
+				close(fd);
+			if (waitpid(d->agents[i], NULL, WNOHANG) == d->agents[i]) {
+				d->agents[i] = 0;
+				return false;
+			}
+		}
+		if (up == 2)
+			return true;
+		lst_sleep_ns(50 * LST_NS_PER_MS);
+	}
+	return false;
+}
+
+int lst_cmd_demo(int argc, char **argv)
+{
+	struct lst_coord_opts opts = { 0 };
+	struct s_demo d;
+	char self[4096], agent_bin[4200], planfile[128], *text = NULL, *outdir = NULL;
+	lst_errlist errs = { 0 };
+	lst_plan *plan = NULL;
+	lst_coord *c = NULL;
+	lst_err err;
+	ssize_t n;
+	int rc = 2;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			s_usage(stdout);
+			return 0;
+		} else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
+			opts.outdir = argv[++i];
+		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+			opts.quiet = true;
+		} else {
+			fprintf(stderr, "lockstep demo: unexpected argument '%s'\n", argv[i]);
+			s_usage(stderr);
+			return 2;
+		}
+	}
+	memset(&d, 0, sizeof(d));
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0) {
+		fprintf(stderr, "lockstep demo: cannot find my own binary\n");
+		return 2;
+	}
+	self[n] = '\0';
+	snprintf(agent_bin, sizeof(agent_bin), "%s/lockstep-agent", dirname(self));
+	if (access(agent_bin, X_OK)) {
+		fprintf(stderr, "lockstep demo: %s not found next to lockstep; build it first\n",
+			agent_bin);
+		return 2;
+	}
+	snprintf(d.tmp, sizeof(d.tmp), "/tmp/lockstep-demo.XXXXXX");
+	if (!mkdtemp(d.tmp)) {
+		perror("lockstep demo: mkdtemp");
+		return 2;
+	}
+	lst_coord_handle_signals();
+	if (s_scratch(&d, &err) || s_start_agent(&d, 0, agent_bin, &err) ||
+	    s_start_agent(&d, 1, agent_bin, &err))
+		goto fail;
+	if (!s_agents_up(&d)) {
+		lst_err_set(&err, -EIO, "the demo agents did not start; see %s/agent-*.log", d.tmp);
+		goto fail;
+	}
+	text = lst_asprintf(s_plan, d.ports[0], d.ports[1], d.paths[0], d.paths[1]);
+	snprintf(planfile, sizeof(planfile), "%s/demo.yaml", d.tmp);
+	{
+		int fd = open(planfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		if (fd < 0 || lst_write_all(fd, text, strlen(text))) {
+			lst_err_sys(&err, -errno, "cannot write %s", planfile);
+			if (fd >= 0)
+				close(fd);
+			goto fail;
+		}
+		close(fd);
+	}
+	plan = lst_plan_load(planfile, &errs);
+	if (!plan) {
+		lst_errlist_print(&errs, stderr);
+		lst_errlist_free(&errs);
+		lst_err_set(&err, -EINVAL, "the embedded demo plan does not parse (a bug)");
+		goto fail;
+	}
+	if (!opts.quiet)
+		printf("lockstep demo: two agents on 127.0.0.1:%d and :%d, target %s%s%s\n",
+		       d.ports[0], d.ports[1], d.paths[0], strcmp(d.paths[0], d.paths[1]) ? " + " : "",
+		       strcmp(d.paths[0], d.paths[1]) ? d.paths[1] : "");
+	if (!opts.outdir) {
+		char stamp[32];
+		time_t now = time(NULL);
+		struct tm tm;
+
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		outdir = lst_asprintf("results/demo-%s", stamp);
+		opts.outdir = outdir;
+	}
+	c = lst_coord_new(plan, &opts, &err);
+	if (!c)
+		goto fail;
+	rc = lst_coord_run(c);
+	s_print_summary(opts.outdir);
+	printf("\nresults: %s (run.json, timeseries.csv, summary.csv, summary.json, samples/)\n",
+	       opts.outdir);
+	s_cleanup(&d, opts.outdir);
+	goto out;
+fail:
+	fprintf(stderr, "lockstep demo: %s\n", err.msg);
+	s_cleanup(&d, NULL);
+out:
+	lst_coord_destroy(&c);
+	lst_plan_destroy(&plan);
+	free(text);
+	free(outdir);
+	return rc;
+}

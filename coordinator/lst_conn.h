@@ -1,0 +1,99 @@
+/*
+ * One connection from the coordinator to one agent: a ZeroMQ DEALER (ZMTP heartbeats on, frames
+ * capped at LST_MSG_MAX_BYTES), the envelope bookkeeping (seq, correlation ids), what the agent
+ * said about itself in WELCOME, and its clock model.
+ *
+ * Connections do no waiting of their own: lst_conn_poll() waits on any number of them at once and
+ * the caller dispatches what arrives, so samples from one agent are never held up behind a
+ * command to another.
+ */
+#ifndef LST_CONN_H
+#define LST_CONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lst_clock.h"
+#include "lst_err.h"
+#include "lst_msg.h"
+
+enum lst_conn_state {
+	LST_CONN_NEW,	  /* socket connecting, HELLO not answered yet */
+	LST_CONN_READY,	  /* WELCOME received */
+	LST_CONN_LOST,	  /* silent too long, or refused us; no more commands */
+};
+
+#define LST_SYNC_BURST 8
+
+typedef struct lst_conn {
+	size_t index;			/* in the plan's agent list */
+	char name[LST_NAME_MAX];
+	char address[256];
+	void *sock;			/* zsock_t */
+	int state;			/* enum lst_conn_state */
+	uint64_t seq;			/* last seq sent */
+	uint64_t next_id;		/* next correlation id */
+	struct lst_msg_welcome info;
+	int64_t last_heard;		/* coordinator clock of the last message received */
+	int64_t last_sent;
+	uint64_t last_sample_seq;	/* seq of the last SAMPLE received (for ACK) */
+
+	/* clock: the current burst and the model fitted over all bursts */
+	lst_clock_model clock;
+	bool synced;			/* at least one burst done */
+	unsigned sync_left;		/* exchanges still to send in this burst */
+	int64_t sync_t1;		/* outstanding exchange, 0 when none */
+	unsigned nsync;
+	struct lst_clock_sample sync[LST_SYNC_BURST];
+	struct lst_clock_est est;	/* the last burst's estimate */
+} lst_conn;
+
+/* Create the DEALER and start connecting (no message is sent). NULL with err on failure. */
+lst_conn *lst_conn_new(size_t index, const char *name, const char *address, lst_err *err);
+void lst_conn_destroy(lst_conn **p);
+
+/*
+ * Send m: fills seq, and id when `command` (returned through *id, may be NULL). Returns 0 or
+ * -errno with err. m stays the caller's.
+ */
+int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *err);
+
+/*
+ * Receive one message without waiting. Returns 0 with *out (the caller destroys it), the raw
+ * frame in *raw and *rawlen (the caller frees it; raw may be NULL to discard) and the receive
+ * instant in *t_recv; -EAGAIN when nothing is waiting; -EBADMSG with err when a frame does not
+ * decode.
+ */
+int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int64_t *t_recv,
+		  lst_err *err);
+
+/*
+ * Wait until one of the connections has a message or timeout_ms passes. ready[i] says which.
+ * Returns the number ready, 0 on timeout, -EINTR when a signal arrived.
+ */
+int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready);
+
+/* Begin a burst of clock exchanges (the first SYNC goes out at once). */
+int lst_conn_sync_begin(lst_conn *c, lst_err *err);
+
+/*
+ * Feed a SYNC_REPLY received at t4. Sends the next exchange of the burst, or, when the burst is
+ * complete, fits the clock model. Returns 1 when the burst has just completed, 0 otherwise,
+ * -errno on a send failure.
+ */
+int lst_conn_sync_reply(lst_conn *c, const struct lst_msg_sync_reply *r, int64_t t4, lst_err *err);
+
+/* True while a burst is in progress. */
+static inline bool lst_conn_syncing(const lst_conn *c)
+{
+	return c->sync_left > 0 || c->sync_t1 != 0;
+}
+
+/*
+ * Give up on an exchange unanswered for 1 s (the agent was busy or a frame was lost): send the
+ * next one, or close the burst with what arrived. Returns like lst_conn_sync_reply.
+ */
+int lst_conn_sync_tick(lst_conn *c, int64_t now, lst_err *err);
+
+#endif

@@ -1,0 +1,1298 @@
+/*
+ * The coordinator's run loop. See lst_coord.h for the shape; the pieces here are:
+ *
+ *   s_pump()        wait on every agent at once and dispatch what arrives; also sends PINGs,
+ *                   ends abandoned clock exchanges and declares silent agents lost
+ *   s_dispatch()    one message from one agent: replies to commands, SAMPLE, DONE, ...
+ *   s_connect()     HELLO -> WELCOME, a clock burst, IDENTIFY every path
+ *   s_run_point()   PREPARE, start instant, START, merge until DONE
+ *
+ * Time: every instant the coordinator picks or records is on its own CLOCK_MONOTONIC. Start
+ * instants are converted to each agent's clock with that agent's model (lst_clock.h); agents'
+ * sample timestamps are converted back for the per-agent rows and the start skew.
+ */
+#include "lst_coord.h"
+
+#include <czmq.h>
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lst_assert.h"
+#include "lst_conn.h"
+#include "lst_log.h"
+#include "lst_merge.h"
+#include "lst_msg.h"
+#include "lst_results.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#define S_SYNC_EVERY (10 * LST_NS_PER_S) /* clock bursts between points, at most this often */
+#define S_PING_EVERY LST_NS_PER_S
+#define S_REPLY_TIMEOUT (30 * LST_NS_PER_S)
+#define S_STOP_TIMEOUT (15 * LST_NS_PER_S)
+
+static volatile sig_atomic_t s_interrupted;
+
+/* What one agent is doing in the current point. */
+struct s_agent {
+	lst_conn *conn;
+	bool lost;
+	char lost_why[512];
+	bool refused;			/* answered a command with ERROR */
+	lst_err error;
+	json_t *sync_log;		/* every clock exchange: [t1, t2, t3, t4] */
+
+	/* command bookkeeping: the id awaited and whether the reply came */
+	uint64_t await_id;
+	bool replied;
+	lst_msg *reply;			/* the last reply to a command, owned */
+
+	/* current point */
+	bool in_point;
+	bool started, done;
+	int64_t t0_agent;
+	int64_t actual;			/* STARTED.actual, agent clock */
+	struct lst_msg_done done_msg;
+	uint64_t samples;
+	bool late_warned;
+	json_t *jobs;			/* what each of its paths runs in this point */
+};
+
+struct s_target {
+	uint64_t size;			/* smallest size over the target's paths */
+	struct lst_path_identity *ids;	/* [npaths] */
+};
+
+struct s_point {
+	size_t phase, point;
+	const char *phase_name;
+	char label[256];
+	int64_t T0;
+	int64_t interval;
+	int64_t nramp;
+	int64_t duration;		/* expected, ns, 0 when not known */
+	lst_merge *merge;
+	int64_t last_progress;
+	size_t npoints;
+};
+
+struct lst_coord {
+	const lst_plan *plan;
+	struct lst_coord_opts opts;
+	char run_id[LST_RUN_ID_MAX];
+	char host[LST_NAME_MAX];
+	size_t n;
+	struct s_agent *a;
+	lst_conn **conns;
+	bool *ready;
+	struct s_target *targets;
+	lst_results *res;
+	char *outdir;
+	json_t *run;			/* run.json */
+	json_t *phases;			/* its "phases" array (borrowed from run) */
+	json_t *errors;			/* its "errors" array (borrowed from run) */
+	int64_t run_t0;			/* coordinator clock at the first start instant */
+	int64_t last_sync;
+	int64_t last_ping;
+	int64_t loss_after;		/* silence that makes an agent lost */
+	struct s_point cur;
+	bool in_point;
+	bool failed;
+	bool tty;
+};
+
+void lst_coord_interrupt(void)
+{
+	s_interrupted = 1;
+}
+
+static void s_on_signal(int sig)
+{
+	(void)sig;
+	if (s_interrupted)
+		_exit(LST_RUN_INTERRUPTED); /* a second Ctrl-C: leave at once */
+	lst_coord_interrupt();
+}
+
+void lst_coord_handle_signals(void)
+{
+	struct sigaction sa;
+
+	zsys_handler_set(NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = s_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* --- errors and run.json --------------------------------------------------------------- */
+
+static void s_error(lst_coord *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void s_error(lst_coord *c, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->tty && !c->opts.quiet)
+		fputc('\n', c->opts.progress);
+	lst_log_error("%s", msg);
+	if (c->errors)
+		json_array_append_new(c->errors, json_string(msg));
+	c->failed = true;
+}
+
+static json_t *s_identity_json(const struct lst_path_identity *id)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:i, s:I, "
+			 "s:I}",
+			 "target", id->target, "path", id->path, "real_path", id->real_path,
+			 "kind", id->kind, "wwn", id->wwn, "serial", id->serial, "model",
+			 id->model, "vendor", id->vendor, "firmware", id->firmware, "backing_file",
+			 id->backing_file, "size",
+			 (json_int_t)id->size, "logical_block_size", (int)id->lbs,
+			 "physical_block_size", (int)id->pbs, "dev", (json_int_t)id->dev, "ino",
+			 (json_int_t)id->ino);
+}
+
+static void s_save_run(lst_coord *c)
+{
+	lst_err err;
+	json_t *agents;
+
+	if (!c->res)
+		return;
+	agents = json_object_get(c->run, "agents");
+	for (size_t i = 0; i < c->n; i++) {
+		struct s_agent *a = &c->a[i];
+		lst_conn *cn = a->conn;
+		json_t *o = json_array_get(agents, i);
+
+		json_object_set_new(o, "clock_offset_us",
+				    cn->synced ? json_real((double)lst_clock_model_offset(
+							   &cn->clock, lst_mono_ns()) /
+							   1e3)
+					       : json_null());
+		json_object_set_new(o, "rtt_us",
+				    cn->synced ? json_real((double)cn->est.rtt_ns / 1e3) : json_null());
+		json_object_set_new(o, "drift_ppm", json_real(cn->clock.slope * 1e6));
+		json_object_set_new(o, "lost", json_boolean(a->lost));
+		if (a->lost)
+			json_object_set_new(o, "lost_why", json_string(a->lost_why));
+	}
+	if (lst_results_write_run(c->res, c->run, &err))
+		lst_log_warn("%s", err.msg);
+}
+
+static json_t *s_run_json(lst_coord *c)
+{
+	const lst_plan *p = c->plan;
+	struct utsname u;
+	json_t *agents = json_array(), *targets = json_array();
+	char now[64], zmq[32], czmq[32];
+	int maj, min, pat;
+
+	uname(&u);
+	zmq_version(&maj, &min, &pat);
+	snprintf(zmq, sizeof(zmq), "%d.%d.%d", maj, min, pat);
+	snprintf(czmq, sizeof(czmq), "%d.%d.%d", CZMQ_VERSION_MAJOR, CZMQ_VERSION_MINOR,
+		 CZMQ_VERSION_PATCH);
+	for (size_t i = 0; i < p->nagents; i++)
+		json_array_append_new(agents, json_pack("{s:s, s:s}", "name", p->agents[i].name,
+							"address", p->agents[i].address));
+	for (size_t i = 0; i < p->ntargets; i++) {
+		json_t *paths = json_array();
+
+		for (size_t j = 0; j < p->targets[i].npaths; j++)
+			json_array_append_new(
+				paths, json_pack("{s:s, s:s}", "agent",
+						 p->agents[p->targets[i].paths[j].agent].name, "path",
+						 p->targets[i].paths[j].path));
+		json_array_append_new(targets,
+				      json_pack("{s:s, s:s?, s:s, s:o}", "name", p->targets[i].name,
+						"identity", p->targets[i].identity, "share",
+						p->targets[i].share ? "shared" : "split", "paths",
+						paths));
+	}
+	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:{s:s, s:i, s:s, s:s, s:s}, s:s, "
+			 "s:o, s:o, s:[], s:[]}",
+			 "format", 1, "run_id", c->run_id, "plan_name", p->name, "plan_file",
+			 p->file, "started", lst_time_iso8601(lst_real_ns(), now, sizeof(now)),
+			 "versions", "lockstep", LST_VERSION, "protocol", LST_PROTO_VERSION,
+			 "libzmq", zmq, "czmq", czmq, "kernel",
+			 u.release, "coordinator",
+			 c->host, "agents", agents, "targets", targets, "phases", "errors");
+}
+
+/* --- sending and pumping ---------------------------------------------------------------- */
+
+static bool s_usable(const struct s_agent *a)
+{
+	return !a->lost && a->conn->state == LST_CONN_READY;
+}
+
+static void s_lose(lst_coord *c, size_t i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Mark an agent lost: it gets no more commands, and the merge stops waiting for it. */
+static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
+{
+	struct s_agent *a = &c->a[i];
+	va_list ap;
+
+	if (a->lost)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(a->lost_why, sizeof(a->lost_why), fmt, ap);
+	va_end(ap);
+	a->lost = true;
+	a->conn->state = LST_CONN_LOST;
+	if (c->in_point && a->in_point && !a->done) {
+		a->done = true;
+		a->done_msg.reason = LST_DONE_ERROR;
+		snprintf(a->done_msg.text, sizeof(a->done_msg.text), "lost");
+		lst_merge_agent_done(c->cur.merge, i);
+	}
+	s_error(c, "agent %s lost: %s", a->conn->name, a->lost_why);
+}
+
+/* Send a command to agent i and remember which reply to wait for. Consumes m. */
+static int s_command(lst_coord *c, size_t i, lst_msg **m)
+{
+	struct s_agent *a = &c->a[i];
+	lst_err err;
+	int rc;
+
+	lst_msg_destroy(&a->reply);
+	a->replied = false;
+	rc = lst_conn_send(a->conn, *m, true, &a->await_id, &err);
+	lst_msg_destroy(m);
+	if (rc)
+		s_lose(c, i, "%s", err.msg);
+	return rc;
+}
+
+static void s_send_simple(lst_coord *c, size_t i, uint32_t type)
+{
+	lst_msg *m = lst_msg_new(type);
+	lst_err err;
+
+	if (type == LST_MSG_PING)
+		m->u.ping.now = lst_mono_ns();
+	if (lst_conn_send(c->a[i].conn, m, false, NULL, &err))
+		lst_log_debug(LST_DBG_NET, "%s", err.msg);
+	lst_msg_destroy(&m);
+}
+
+static void s_on_row(const struct lst_merge_row *row, void *arg);
+
+static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen)
+{
+	struct s_agent *a = &c->a[i];
+	struct lst_msg_sample *s = &m->u.sample;
+	lst_msg *ack;
+	lst_err err;
+
+	if (lst_results_raw(c->res, a->conn->name, raw, rawlen, &err))
+		s_error(c, "%s", err.msg);
+	a->conn->last_sample_seq = m->seq;
+	ack = lst_msg_new(LST_MSG_ACK);
+	ack->u.ack.upto = m->seq;
+	lst_conn_send(a->conn, ack, false, NULL, &err);
+	lst_msg_destroy(&ack);
+	if (!c->in_point || !a->in_point || s->phase != c->cur.phase || s->point != c->cur.point) {
+		lst_log_warn("agent %s: sample for phase %u point %u outside the running point",
+			     a->conn->name, s->phase, s->point);
+		return;
+	}
+	a->samples++;
+	if (s->s.flags & LST_SAMPLE_LATE && !a->late_warned) {
+		a->late_warned = true;
+		lst_log_warn("agent %s: interval %lld spans several intervals (its main thread fell "
+			     "behind)",
+			     a->conn->name, (long long)s->s.interval);
+	}
+	if (lst_merge_add(c->cur.merge, i, &s->s) == -EALREADY)
+		lst_log_warn("agent %s: sample %lld arrived after that interval was merged",
+			     a->conn->name, (long long)s->s.interval);
+}
+
+static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen,
+		       int64_t t_recv)
+{
+	struct s_agent *a = &c->a[i];
+	lst_err err;
+
+	switch (m->type) {
+	case LST_MSG_SYNC_REPLY: {
+		int rc = lst_conn_sync_reply(a->conn, &m->u.sync_reply, t_recv, &err);
+
+		json_array_append_new(a->sync_log,
+				      json_pack("[I, I, I, I]", (json_int_t)m->u.sync_reply.t1,
+						(json_int_t)m->u.sync_reply.t2,
+						(json_int_t)m->u.sync_reply.t3, (json_int_t)t_recv));
+		if (rc < 0)
+			s_lose(c, i, "%s", err.msg);
+		return;
+	}
+	case LST_MSG_SAMPLE:
+		s_on_sample(c, i, m, raw, rawlen);
+		return;
+	case LST_MSG_DONE:
+		if (c->in_point && a->in_point && m->u.done.phase == c->cur.phase &&
+		    m->u.done.point == c->cur.point && !a->done) {
+			a->done = true;
+			a->done_msg = m->u.done;
+			lst_merge_agent_done(c->cur.merge, i);
+			if (m->u.done.reason == LST_DONE_ERROR)
+				s_error(c, "agent %s: %s", a->conn->name, m->u.done.text);
+			else if (m->u.done.reason == LST_DONE_LEASE)
+				s_error(c, "agent %s stopped by its lease (it did not hear from us)",
+					a->conn->name);
+		}
+		return;
+	case LST_MSG_STARTED:
+		if (c->in_point && m->u.started.phase == c->cur.phase &&
+		    m->u.started.point == c->cur.point) {
+			a->started = true;
+			a->actual = m->u.started.actual;
+		}
+		break; /* also a reply */
+	case LST_MSG_PONG:
+		return;
+	case LST_MSG_ERROR:
+		if (!m->re || m->re != a->await_id) {
+			lst_log_warn("agent %s: error: %s", a->conn->name, m->u.error.text);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	if (m->re && m->re == a->await_id && !a->replied) {
+		a->replied = true;
+		lst_msg_destroy(&a->reply);
+		a->reply = lst_msg_new(m->type);
+		memcpy(a->reply, m, sizeof(*m));
+	}
+}
+
+/*
+ * Wait up to timeout_ns, dispatching everything that arrives. Housekeeping: PINGs every second,
+ * abandoned clock exchanges, agents silent longer than loss_after. Returns early on Ctrl-C.
+ */
+static void s_pump(lst_coord *c, int64_t timeout_ns)
+{
+	int64_t now = lst_mono_ns(), until = now + timeout_ns;
+	int rc;
+
+	rc = lst_conn_poll(c->conns, c->n, (int)LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS) /
+							 LST_NS_PER_MS),
+			   c->ready);
+	for (size_t i = 0; rc > 0 && i < c->n; i++) {
+		while (c->ready[i]) {
+			lst_msg *m = NULL;
+			uint8_t *raw = NULL;
+			size_t rawlen = 0;
+			int64_t t;
+			lst_err err;
+			int r = lst_conn_recv(c->a[i].conn, &m, &raw, &rawlen, &t, &err);
+
+			if (r == -EAGAIN)
+				break;
+			if (r) {
+				lst_log_warn("%s", err.msg);
+				continue;
+			}
+			s_dispatch(c, i, m, raw, rawlen, t);
+			lst_msg_destroy(&m);
+			free(raw);
+		}
+	}
+	now = lst_mono_ns();
+	for (size_t i = 0; i < c->n; i++) {
+		struct s_agent *a = &c->a[i];
+		lst_err err;
+
+		if (a->lost || a->conn->state != LST_CONN_READY)
+			continue;
+		if (lst_conn_sync_tick(a->conn, now, &err) < 0)
+			s_lose(c, i, "%s", err.msg);
+		if (now - a->conn->last_heard > c->loss_after)
+			s_lose(c, i, "no message for %.1f s (it stopped, crashed, or the network "
+				     "between us failed)",
+			       (double)(now - a->conn->last_heard) / 1e9);
+	}
+	if (now - c->last_ping >= S_PING_EVERY) {
+		c->last_ping = now;
+		for (size_t i = 0; i < c->n; i++)
+			if (s_usable(&c->a[i]))
+				s_send_simple(c, i, LST_MSG_PING);
+	}
+	(void)until;
+}
+
+typedef bool (*s_cond_fn)(lst_coord *c);
+
+/* Pump until cond holds, timeout_ns passes (0: no timeout) or Ctrl-C. True when cond held. */
+static bool s_pump_until(lst_coord *c, s_cond_fn cond, int64_t timeout_ns)
+{
+	int64_t deadline = timeout_ns ? lst_mono_ns() + timeout_ns : INT64_MAX;
+
+	while (!cond(c)) {
+		int64_t now = lst_mono_ns();
+
+		if (s_interrupted || now >= deadline)
+			return false;
+		s_pump(c, LST_MIN(deadline - now, 100 * LST_NS_PER_MS));
+	}
+	return true;
+}
+
+static bool s_all_replied(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && s_usable(&c->a[i]) && !c->a[i].replied)
+			return false;
+	return true;
+}
+
+static bool s_all_welcomed(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->a[i].lost && !c->a[i].replied)
+			return false;
+	return true;
+}
+
+static bool s_all_synced(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (s_usable(&c->a[i]) && lst_conn_syncing(c->a[i].conn))
+			return false;
+	return true;
+}
+
+static bool s_all_done(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && !c->a[i].done)
+			return false;
+	return true;
+}
+
+/* Check the replies to a command sent to every agent in the point; report ERRORs. */
+static bool s_replies_ok(lst_coord *c, const char *what)
+{
+	bool ok = true;
+
+	for (size_t i = 0; i < c->n; i++) {
+		struct s_agent *a = &c->a[i];
+
+		if (!a->in_point || a->lost)
+			continue;
+		if (!a->replied) {
+			s_lose(c, i, "no answer to %s within %.0f s", what,
+			       (double)S_REPLY_TIMEOUT / 1e9);
+			ok = false;
+		} else if (a->reply->type == LST_MSG_ERROR) {
+			a->refused = true;
+			s_error(c, "agent %s refused %s: %s", a->conn->name, what,
+				a->reply->u.error.text);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* A clock burst on every agent. */
+static void s_sync(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		lst_err err;
+
+		if (s_usable(&c->a[i]) && lst_conn_sync_begin(c->a[i].conn, &err))
+			s_lose(c, i, "%s", err.msg);
+	}
+	s_pump_until(c, s_all_synced, 5 * LST_NS_PER_S);
+	c->last_sync = lst_mono_ns();
+}
+
+/* --- connecting -------------------------------------------------------------------------- */
+
+static int s_hello(lst_coord *c, int64_t lease_ms)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		lst_msg *m = lst_msg_new(LST_MSG_HELLO);
+
+		m->u.hello.proto = LST_PROTO_VERSION;
+		m->u.hello.ncaps = 1;
+		snprintf(m->u.hello.caps[0], sizeof(m->u.hello.caps[0]), "samples.v1");
+		snprintf(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "%s", c->host);
+		snprintf(m->u.hello.run, sizeof(m->u.hello.run), "%s", c->run_id);
+		m->u.hello.lease_ms = (uint32_t)lease_ms;
+		c->a[i].in_point = true;
+		s_command(c, i, &m);
+	}
+	s_pump_until(c, s_all_welcomed, c->opts.connect_timeout_ns);
+	for (size_t i = 0; i < c->n; i++) {
+		struct s_agent *a = &c->a[i];
+
+		a->in_point = false;
+		if (a->lost)
+			continue;
+		if (!a->replied) {
+			s_lose(c, i, "no answer from %s within %.0f s; is lockstep-agent running "
+				     "there, and is the address right?",
+			       a->conn->address, (double)c->opts.connect_timeout_ns / 1e9);
+		} else if (a->reply->type == LST_MSG_ERROR) {
+			s_lose(c, i, "%s", a->reply->u.error.text);
+		} else if (a->reply->type == LST_MSG_WELCOME) {
+			a->conn->info = a->reply->u.welcome;
+			a->conn->state = LST_CONN_READY;
+		} else {
+			s_lose(c, i, "answered HELLO with %s", lst_msg_type_name(a->reply->type));
+		}
+	}
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].lost)
+			return -1;
+	return 0;
+}
+
+/* IDENTIFY every path of every target: sizes for shares and capacity, identities for run.json. */
+static int s_identify(lst_coord *c)
+{
+	const lst_plan *p = c->plan;
+	json_t *targets = json_object_get(c->run, "targets");
+
+	for (size_t i = 0; i < c->n; i++) {
+		lst_msg *m = lst_msg_new(LST_MSG_PREPARE);
+		struct lst_msg_prepare *pr = &m->u.prepare;
+
+		snprintf(pr->run, sizeof(pr->run), "%s", c->run_id);
+		snprintf(pr->name, sizeof(pr->name), "identify");
+		pr->phase = UINT32_MAX;
+		for (size_t t = 0; t < p->ntargets; t++) {
+			for (size_t j = 0; j < p->targets[t].npaths; j++) {
+				struct lst_jobspec *js;
+
+				if (p->targets[t].paths[j].agent != i)
+					continue;
+				if (pr->njobs == LST_MAX_JOBSPECS) {
+					s_error(c, "agent %s has more than %d paths", c->a[i].conn->name,
+						LST_MAX_JOBSPECS);
+					lst_msg_destroy(&m);
+					return -1;
+				}
+				js = &pr->jobs[pr->njobs++];
+				snprintf(js->target, sizeof(js->target), "%s", p->targets[t].name);
+				snprintf(js->path, sizeof(js->path), "%s", p->targets[t].paths[j].path);
+				snprintf(js->identity, sizeof(js->identity), "%s",
+					 p->targets[t].identity ? p->targets[t].identity : "");
+				js->action = LST_ACTION_IDENTIFY;
+				lst_workload_init(&js->w);
+			}
+		}
+		c->a[i].in_point = pr->njobs > 0;
+		if (pr->njobs)
+			s_command(c, i, &m);
+		lst_msg_destroy(&m);
+	}
+	s_pump_until(c, s_all_replied, S_REPLY_TIMEOUT);
+	if (!s_replies_ok(c, "to identify its paths"))
+		return -1;
+	for (size_t t = 0; t < p->ntargets; t++) {
+		const struct lst_plan_target *pt = &p->targets[t];
+		struct s_target *st = &c->targets[t];
+		json_t *ids = json_array();
+
+		st->ids = lst_calloc(pt->npaths, sizeof(*st->ids));
+		for (size_t j = 0; j < pt->npaths; j++) {
+			const struct lst_msg_prepared *pd = &c->a[pt->paths[j].agent].reply->u.prepared;
+
+			for (uint32_t k = 0; k < pd->npaths; k++)
+				if (!strcmp(pd->paths[k].target, pt->name) &&
+				    !strcmp(pd->paths[k].path, pt->paths[j].path))
+					st->ids[j] = pd->paths[k];
+			if (!st->ids[j].size) {
+				s_error(c, "target %s: agent %s reported no size for %s", pt->name,
+					p->agents[pt->paths[j].agent].name, pt->paths[j].path);
+				json_decref(ids);
+				return -1;
+			}
+			if (!st->size || st->ids[j].size < st->size) {
+				if (st->size)
+					lst_log_warn("target %s: paths report different sizes (%llu "
+						     "and %llu bytes); using the smaller",
+						     pt->name, (unsigned long long)st->size,
+						     (unsigned long long)st->ids[j].size);
+				st->size = st->ids[j].size;
+			}
+			json_array_append_new(ids, s_identity_json(&st->ids[j]));
+		}
+		json_object_set_new(json_array_get(targets, t), "size", json_integer((json_int_t)st->size));
+		json_object_set_new(json_array_get(targets, t), "identities", ids);
+	}
+	for (size_t i = 0; i < c->n; i++)
+		c->a[i].in_point = false;
+	return 0;
+}
+
+/* --- one point --------------------------------------------------------------------------- */
+
+/* The workload one path runs: the point's workload with this path's share of the target. */
+static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t t, size_t j,
+			   const struct lst_workload *pw, struct lst_workload *w)
+{
+	const struct lst_plan_target *pt = &c->plan->targets[t];
+	uint64_t size = c->targets[t].size, n = pt->npaths, bs = (uint64_t)pw->bs;
+	uint64_t base = (uint64_t)pw->offset, len;
+	lst_err err;
+
+	*w = *pw;
+	if (base >= size) {
+		s_error(c, "phase %s: target %s: offset %llu is beyond its %llu bytes", ph->name,
+			pt->name, (unsigned long long)base, (unsigned long long)size);
+		return -1;
+	}
+	len = size - base;
+	if (pw->size && (uint64_t)pw->size < len)
+		len = (uint64_t)pw->size;
+	if (pt->share == LST_SHARE_SPLIT && n > 1) {
+		uint64_t chunk = len / n / bs * bs;
+
+		w->offset = (int64_t)(base + j * chunk);
+		w->size = (int64_t)chunk;
+	} else {
+		w->size = (int64_t)len;
+	}
+	if (ph->round_duration) {
+		w->runtime = ph->round_duration;
+		w->ramp = ph->round_ramp;
+	}
+	if (ph->stop_runtime)
+		w->runtime = ph->stop_runtime;
+	if (ph->stop_capacity > 0)
+		w->bytes = (int64_t)((double)size * ph->stop_capacity);
+	if (ph->stop_bytes)
+		w->bytes = ph->stop_bytes;
+	/* Totals in the plan are for the target: each path does its share. */
+	if (w->bytes)
+		w->bytes = LST_MAX((int64_t)bs * w->jobs, w->bytes / (int64_t)n / (int64_t)bs *
+								   (int64_t)bs);
+	if (w->rate_iops)
+		w->rate_iops = LST_MAX(w->jobs, (w->rate_iops + (int64_t)(n - 1 - j)) / (int64_t)n);
+	if (lst_workload_check(w, size, &err)) {
+		s_error(c, "phase %s: target %s, path %s on %s: %s", ph->name, pt->name,
+			pt->paths[j].path, c->plan->agents[pt->paths[j].agent].name, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static double s_t(const lst_coord *c, int64_t coord_t)
+{
+	return (double)(coord_t - c->run_t0) / 1e9;
+}
+
+static void s_progress(lst_coord *c, const struct lst_merge_row *row, const struct lst_rates *r,
+		       const lst_hist *lat)
+{
+	int64_t now = lst_mono_ns();
+	double el = (double)((row->k + 1) * c->cur.interval) / 1e9;
+	char total[32] = "";
+	FILE *f = c->opts.progress;
+
+	if (c->opts.quiet)
+		return;
+	if (!c->tty && now - c->cur.last_progress < LST_NS_PER_S)
+		return;
+	c->cur.last_progress = now;
+	if (c->cur.duration)
+		snprintf(total, sizeof(total), "/%.0f", (double)c->cur.duration / 1e9);
+	fprintf(f, "%s[%zu/%zu %s %zu/%zu%s%s] %5.1f%s s%s  IOPS %9.0f  MB/s %8.1f  p99 %8.1f us%s",
+		c->tty ? "\r" : "", c->cur.phase + 1, c->plan->nphases, c->cur.phase_name,
+		c->cur.point + 1, c->cur.npoints, c->cur.label[0] ? " " : "", c->cur.label, el,
+		total, row->ramp ? " ramp" : "", r->iops[0] + r->iops[1], r->mbps[0] + r->mbps[1],
+		(double)lst_hist_percentile(lat, 99) / 1e3, c->tty ? "  " : "\n");
+	fflush(f);
+}
+
+/* A complete interval from the merge: timeseries rows for all and each agent. */
+static void s_on_row(const struct lst_merge_row *row, void *arg)
+{
+	lst_coord *c = arg;
+	struct lst_rates all = { { 0, 0 }, { 0, 0 } };
+	struct lst_dir_stats dir[LST_DIR_N];
+	int64_t grid = c->cur.T0 + row->k * c->cur.interval;
+
+	for (size_t i = 0; i < row->nagents; i++) {
+		struct lst_rates r;
+
+		if (!row->agent[i])
+			continue;
+		lst_rates_of(row->agent[i], &r);
+		for (int d = 0; d < LST_DIR_N; d++) {
+			all.iops[d] += r.iops[d];
+			all.mbps[d] += r.mbps[d];
+		}
+	}
+	memcpy(dir, row->all->dir, sizeof(dir));
+	if (!row->ramp) {
+		lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k, s_t(c, grid), "all",
+				&all, dir);
+		for (size_t i = 0; i < row->nagents; i++) {
+			struct lst_rates r;
+			const lst_sample *s = row->agent[i];
+
+			if (!s)
+				continue;
+			lst_rates_of(s, &r);
+			lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k,
+					s_t(c, lst_clock_to_local(&c->a[i].conn->clock, s->start_ns)),
+					c->a[i].conn->name, &r, s->dir);
+		}
+	}
+	{
+		lst_hist both = dir[0].lat;
+
+		lst_hist_add(&both, &dir[1].lat);
+		s_progress(c, row, &all, &both);
+	}
+}
+
+static void s_stop_all(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct s_agent *a = &c->a[i];
+		lst_msg *m;
+
+		if (!a->in_point || a->done || !s_usable(a))
+			continue;
+		m = lst_msg_new(LST_MSG_STOP);
+		m->u.stop.phase = (uint32_t)c->cur.phase;
+		m->u.stop.point = (uint32_t)c->cur.point;
+		s_command(c, i, &m);
+	}
+	if (!s_pump_until(c, s_all_done, S_STOP_TIMEOUT) && !s_interrupted)
+		for (size_t i = 0; i < c->n; i++)
+			if (c->a[i].in_point && !c->a[i].done)
+				s_lose(c, i, "did not finish within %.0f s of STOP",
+				       (double)S_STOP_TIMEOUT / 1e9);
+}
+
+static json_t *s_point_json(lst_coord *c, const struct lst_workload *w, bool partial)
+{
+	json_t *agents = json_object(), *wl = json_object();
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	char when[64];
+
+	for (const struct lst_opt *o = lst_workload_opts; o->name; o++) {
+		char v[64];
+
+		json_object_set_new(wl, o->name, json_string(lst_opt_format(o, w, v, sizeof(v))));
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		struct s_agent *a = &c->a[i];
+		static const char *reasons[] = { "complete", "stopped", "lease", "error" };
+		int64_t actual;
+
+		if (!a->in_point)
+			continue;
+		actual = a->started ? lst_clock_to_local(&a->conn->clock, a->actual) : 0;
+		if (a->started) {
+			lo = LST_MIN(lo, actual);
+			hi = LST_MAX(hi, actual);
+		}
+		json_object_set_new(
+			agents, a->conn->name,
+			json_pack("{s:I, s:o, s:s, s:s, s:I, s:I, s:O}", "t0_agent_ns",
+				  (json_int_t)a->t0_agent, "start_late_us",
+				  a->started ? json_real((double)(actual - c->cur.T0) / 1e3)
+					     : json_null(),
+				  "done", a->done_msg.reason < 4 ? reasons[a->done_msg.reason] : "?",
+				  "text", a->done_msg.text, "samples", (json_int_t)a->samples,
+				  "last_interval", (json_int_t)a->done_msg.last_interval, "paths",
+				  a->jobs ? a->jobs : json_null()));
+	}
+	return json_pack("{s:s, s:I, s:s, s:s, s:f, s:o, s:b, s:o, s:o}", "phase",
+			 c->cur.phase_name, "point", (json_int_t)c->cur.point, "label", c->cur.label,
+			 "start", lst_time_iso8601(lst_real_ns() - (lst_mono_ns() - c->cur.T0), when,
+						   sizeof(when)),
+			 "start_t_s", s_t(c, c->cur.T0), "start_skew_us",
+			 hi >= lo ? json_real((double)(hi - lo) / 1e3) : json_null(), "partial",
+			 partial, "workload", wl, "agents", agents);
+}
+
+static void s_summaries(lst_coord *c)
+{
+	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
+
+	lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label, "all",
+			    s_t(c, c->cur.T0), t, NULL);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point)
+			lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
+					    c->a[i].conn->name, s_t(c, c->cur.T0),
+					    lst_merge_totals(c->cur.merge, i), NULL);
+	lst_results_flush_summary(c->res, NULL);
+}
+
+/*
+ * Run point `point` of phase `phase`. Returns 0 when it completed (maybe partial), -1 when the
+ * run must end (refusal, loss under abort, Ctrl-C).
+ */
+static int s_run_point(lst_coord *c, size_t phase, size_t point)
+{
+	const lst_plan *p = c->plan;
+	const struct lst_plan_phase *ph = &p->phases[phase];
+	struct lst_workload pw, first_w;
+	int64_t max_rtt = 0, lead;
+	bool partial = false, have_first = false;
+	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs));
+	json_t *pj;
+	int rc = 0;
+
+	memset(&c->cur, 0, sizeof(c->cur));
+	c->cur.phase = phase;
+	c->cur.point = point;
+	c->cur.phase_name = ph->name;
+	c->cur.npoints = lst_plan_phase_points(ph);
+	lst_plan_phase_point(ph, point, &pw, c->cur.label, sizeof(c->cur.label));
+
+	/* Job specs per agent. */
+	for (size_t k = 0; k < ph->ntargets; k++) {
+		size_t t = ph->targets[k];
+		const struct lst_plan_target *pt = &p->targets[t];
+
+		for (size_t j = 0; j < pt->npaths; j++) {
+			size_t i = pt->paths[j].agent;
+			struct lst_jobspec *js;
+
+			if (c->a[i].lost) {
+				partial = true;
+				continue;
+			}
+			if (!msgs[i]) {
+				msgs[i] = lst_msg_new(LST_MSG_PREPARE);
+				snprintf(msgs[i]->u.prepare.run, sizeof(msgs[i]->u.prepare.run), "%s",
+					 c->run_id);
+				snprintf(msgs[i]->u.prepare.name, sizeof(msgs[i]->u.prepare.name),
+					 "%s", ph->name);
+				msgs[i]->u.prepare.phase = (uint32_t)phase;
+				msgs[i]->u.prepare.point = (uint32_t)point;
+			}
+			if (msgs[i]->u.prepare.njobs == LST_MAX_JOBSPECS) {
+				s_error(c, "agent %s: more than %d paths in phase %s",
+					c->a[i].conn->name, LST_MAX_JOBSPECS, ph->name);
+				rc = -1;
+				goto out;
+			}
+			js = &msgs[i]->u.prepare.jobs[msgs[i]->u.prepare.njobs++];
+			snprintf(js->target, sizeof(js->target), "%s", pt->name);
+			snprintf(js->path, sizeof(js->path), "%s", pt->paths[j].path);
+			snprintf(js->identity, sizeof(js->identity), "%s",
+				 pt->identity ? pt->identity : "");
+			js->action = LST_ACTION_IO;
+			if (s_path_workload(c, ph, t, j, &pw, &js->w)) {
+				rc = -1;
+				goto out;
+			}
+			if (!c->a[i].jobs)
+				c->a[i].jobs = json_array();
+			json_array_append_new(c->a[i].jobs,
+					      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target",
+							pt->name, "path", pt->paths[j].path, "offset",
+							(json_int_t)js->w.offset, "size",
+							(json_int_t)js->w.size, "bytes",
+							(json_int_t)js->w.bytes, "rate_iops",
+							(json_int_t)js->w.rate_iops));
+			if (!have_first) {
+				first_w = js->w;
+				have_first = true;
+			}
+		}
+	}
+	if (!have_first) {
+		s_error(c, "phase %s point %zu: no agent left to run it", ph->name, point);
+		rc = -1;
+		goto out;
+	}
+	c->cur.interval = first_w.interval;
+	c->cur.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
+	c->cur.duration = first_w.runtime ? c->cur.nramp * first_w.interval + first_w.runtime : 0;
+
+	/* PREPARE everywhere. */
+	for (size_t i = 0; i < c->n; i++) {
+		struct s_agent *a = &c->a[i];
+
+		a->in_point = msgs[i] != NULL;
+		a->started = a->done = a->late_warned = false;
+		a->samples = 0;
+		memset(&a->done_msg, 0, sizeof(a->done_msg));
+		a->done_msg.last_interval = -1;
+		if (msgs[i])
+			s_command(c, i, &msgs[i]);
+	}
+	c->in_point = true;
+	c->cur.merge = lst_merge_new(c->n, s_on_row, c);
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->a[i].in_point)
+			lst_merge_agent_done(c->cur.merge, i);
+	s_pump_until(c, s_all_replied, S_REPLY_TIMEOUT);
+	if (s_interrupted || !s_replies_ok(c, "the job specs")) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		struct s_agent *a = &c->a[i];
+
+		if (a->in_point && a->reply->u.prepared.warning[0])
+			lst_log_warn("agent %s: %s", a->conn->name, a->reply->u.prepared.warning);
+	}
+
+	/* One start instant for everyone, far enough ahead for the slowest START to arrive. */
+	if (lst_mono_ns() - c->last_sync > S_SYNC_EVERY)
+		s_sync(c);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && s_usable(&c->a[i]))
+			max_rtt = LST_MAX(max_rtt, c->a[i].conn->est.rtt_ns);
+	lead = LST_MAX(c->opts.lead_ns, 4 * max_rtt + 20 * LST_NS_PER_MS);
+	c->cur.T0 = lst_mono_ns() + lead;
+	if (!c->run_t0)
+		c->run_t0 = c->cur.T0;
+	for (size_t i = 0; i < c->n; i++) {
+		struct s_agent *a = &c->a[i];
+		lst_msg *m;
+
+		if (!a->in_point || !s_usable(a))
+			continue;
+		m = lst_msg_new(LST_MSG_START);
+		m->u.start.phase = (uint32_t)phase;
+		m->u.start.point = (uint32_t)point;
+		a->t0_agent = lst_clock_to_remote(&a->conn->clock, c->cur.T0);
+		m->u.start.t0 = a->t0_agent;
+		s_command(c, i, &m);
+	}
+	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", ph->name, point,
+		      (double)lead / 1e6);
+
+	/* Run: merge until every agent is done (or lost). */
+	while (!s_all_done(c)) {
+		if (s_interrupted) {
+			if (c->tty && !c->opts.quiet)
+				fputc('\n', c->opts.progress);
+			lst_log_warn("interrupted: stopping every agent and keeping what was measured");
+			s_stop_all(c);
+			rc = -1;
+			break;
+		}
+		s_pump(c, 100 * LST_NS_PER_MS);
+		for (size_t i = 0; i < c->n; i++) {
+			if (c->a[i].in_point && c->a[i].lost)
+				partial = true;
+		}
+		if (partial && c->plan->phases[phase].on_agent_loss == LST_ON_LOSS_ABORT) {
+			lst_log_warn("an agent was lost and the plan says abort: stopping the others");
+			s_stop_all(c);
+			rc = -1;
+			break;
+		}
+	}
+	lst_merge_finish(c->cur.merge);
+	if (c->tty && !c->opts.quiet)
+		fputc('\n', c->opts.progress);
+	s_summaries(c);
+	pj = s_point_json(c, &pw, partial);
+	json_array_append_new(c->phases, pj);
+	s_save_run(c);
+	if (!c->opts.quiet) {
+		const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
+		lst_hist both = t->dir[0].lat;
+		json_t *skew = json_object_get(pj, "start_skew_us");
+
+		lst_hist_add(&both, &t->dir[1].lat);
+		fprintf(c->opts.progress,
+			"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew "
+			"%.0f us)%s\n",
+			ph->name, c->cur.label[0] ? " " : "", c->cur.label, t->iops[0] + t->iops[1], t->mbps[0] + t->mbps[1],
+			lst_hist_mean(&both) / 1e3, (double)lst_hist_percentile(&both, 99) / 1e3,
+			json_is_real(skew) ? json_real_value(skew) : 0.0,
+			partial ? " PARTIAL" : "");
+	}
+out:
+	for (size_t i = 0; i < c->n; i++) {
+		lst_msg_destroy(&msgs[i]);
+		c->a[i].in_point = false;
+		json_decref(c->a[i].jobs);
+		c->a[i].jobs = NULL;
+	}
+	free(msgs);
+	lst_merge_destroy(&c->cur.merge);
+	c->in_point = false;
+	return rc;
+}
+
+/* --- the run ----------------------------------------------------------------------------- */
+
+static void s_default_outdir(lst_coord *c)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	c->outdir = lst_asprintf("results/%s-%s", c->plan->name, stamp);
+}
+
+lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts, lst_err *err)
+{
+	lst_coord *c = lst_calloc(1, sizeof(*c));
+	struct timespec ts;
+
+	c->plan = plan;
+	c->opts = *opts;
+	if (!c->opts.lead_ns)
+		c->opts.lead_ns = 250 * LST_NS_PER_MS;
+	if (!c->opts.connect_timeout_ns)
+		c->opts.connect_timeout_ns = 10 * LST_NS_PER_S;
+	if (!c->opts.progress)
+		c->opts.progress = stderr;
+	c->tty = isatty(fileno(c->opts.progress));
+	gethostname(c->host, sizeof(c->host) - 1);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	{
+		struct tm tm;
+		char stamp[32];
+
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+		snprintf(c->run_id, sizeof(c->run_id), "%s-%x", stamp, (unsigned)getpid());
+	}
+	if (opts->outdir)
+		c->outdir = lst_strdup(opts->outdir);
+	else
+		s_default_outdir(c);
+	c->n = plan->nagents;
+	c->a = lst_calloc(c->n, sizeof(*c->a));
+	c->conns = lst_calloc(c->n, sizeof(*c->conns));
+	c->ready = lst_calloc(c->n, sizeof(*c->ready));
+	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
+	c->loss_after = LST_MAX(3 * LST_NS_PER_S, 3 * plan->defaults.interval);
+	for (size_t i = 0; i < c->n; i++) {
+		c->a[i].conn = lst_conn_new(i, plan->agents[i].name, plan->agents[i].address, err);
+		if (!c->a[i].conn) {
+			lst_coord_destroy(&c);
+			return NULL;
+		}
+		c->conns[i] = c->a[i].conn;
+		c->a[i].sync_log = json_array();
+	}
+	return c;
+}
+
+void lst_coord_destroy(lst_coord **p)
+{
+	lst_coord *c = *p;
+
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		lst_conn_destroy(&c->a[i].conn);
+		lst_msg_destroy(&c->a[i].reply);
+		json_decref(c->a[i].sync_log);
+	}
+	for (size_t t = 0; c->targets && t < c->plan->ntargets; t++)
+		free(c->targets[t].ids);
+	free(c->targets);
+	free(c->a);
+	free(c->conns);
+	free(c->ready);
+	lst_results_destroy(&c->res);
+	json_decref(c->run);
+	free(c->outdir);
+	free(c);
+	*p = NULL;
+}
+
+const char *lst_coord_results_dir(const lst_coord *c)
+{
+	return c->outdir;
+}
+
+static void s_bye(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (s_usable(&c->a[i]))
+			s_send_simple(c, i, LST_MSG_BYE);
+	/* Let the frames leave before the sockets close (linger is 0). */
+	s_pump(c, 50 * LST_NS_PER_MS);
+}
+
+int lst_coord_run(lst_coord *c)
+{
+	const lst_plan *p = c->plan;
+	lst_err err;
+	int rc = LST_RUN_OK;
+
+	c->res = lst_results_new(c->outdir, &err);
+	if (!c->res) {
+		lst_log_error("%s", err.msg);
+		return LST_RUN_FAILED;
+	}
+	c->run = s_run_json(c);
+	c->phases = json_object_get(c->run, "phases");
+	c->errors = json_object_get(c->run, "errors");
+	if (p->text && lst_results_write_file(c->res, "plan.yaml", p->text, strlen(p->text), &err))
+		lst_log_warn("%s", err.msg);
+	if (!c->opts.quiet)
+		fprintf(c->opts.progress, "lockstep: run %s, %zu agents, results in %s\n", c->run_id,
+			c->n, c->outdir);
+
+	if (s_hello(c, p->lease / LST_NS_PER_MS) || (s_sync(c), s_identify(c))) {
+		rc = LST_RUN_FAILED;
+		goto out;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		lst_conn *cn = c->a[i].conn;
+		json_t *o = json_array_get(json_object_get(c->run, "agents"), i);
+
+		json_object_set_new(o, "host", json_string(cn->info.host));
+		json_object_set_new(o, "version", json_string(cn->info.version));
+		json_object_set_new(o, "kernel", json_string(cn->info.kernel));
+		json_object_set_new(o, "cores", json_integer(cn->info.cores));
+		json_object_set_new(o, "clock_exchanges", json_incref(c->a[i].sync_log));
+		if (!c->opts.quiet)
+			fprintf(c->opts.progress,
+				"  agent %-8s %s (%s, %u cores): clock offset %+.3f ms, rtt %.0f us\n",
+				cn->name, cn->info.host, cn->info.version, cn->info.cores,
+				(double)cn->est.offset_ns / 1e6, (double)cn->est.rtt_ns / 1e3);
+	}
+	s_save_run(c);
+	for (size_t ph = 0; ph < p->nphases && rc == LST_RUN_OK; ph++) {
+		const struct lst_plan_phase *phase = &p->phases[ph];
+		size_t npoints = lst_plan_phase_points(phase);
+
+		if (phase->suite != LST_SUITE_NONE) {
+			s_error(c, "phase %s: suite %s is not supported by this version", phase->name,
+				lst_suite_names[phase->suite]);
+			rc = LST_RUN_FAILED;
+			break;
+		}
+		for (size_t pt = 0; pt < npoints; pt++) {
+			if (s_run_point(c, ph, pt)) {
+				rc = s_interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
+				break;
+			}
+		}
+	}
+out:
+	s_bye(c);
+	if (s_interrupted && rc == LST_RUN_OK)
+		rc = LST_RUN_INTERRUPTED;
+	if (c->failed && rc == LST_RUN_OK)
+		rc = LST_RUN_FAILED;
+	json_object_set_new(c->run, "status",
+			    json_string(rc == LST_RUN_OK		? "complete"
+					: rc == LST_RUN_INTERRUPTED ? "interrupted"
+								    : "failed"));
+	{
+		char now[64];
+
+		json_object_set_new(c->run, "finished",
+				    json_string(lst_time_iso8601(lst_real_ns(), now, sizeof(now))));
+	}
+	s_save_run(c);
+	return rc;
+}
+
+/* --- lockstep agents ------------------------------------------------------------------------ */
+
+int lst_coord_probe(const char *const *names, const char *const *addresses, size_t n, bool json,
+		    FILE *out)
+{
+	lst_plan plan;
+	struct lst_plan_agent *agents = lst_calloc(n, sizeof(*agents));
+	struct lst_coord_opts opts = { .quiet = true, .connect_timeout_ns = 5 * LST_NS_PER_S };
+	lst_coord *c;
+	lst_err err;
+	json_t *arr = json_array();
+	int rc = 0;
+
+	memset(&plan, 0, sizeof(plan));
+	plan.name = "probe";
+	plan.nagents = n;
+	plan.agents = agents;
+	plan.lease = 10 * LST_NS_PER_S;
+	lst_workload_init(&plan.defaults);
+	for (size_t i = 0; i < n; i++) {
+		agents[i].name = (char *)names[i];
+		agents[i].address = (char *)addresses[i];
+	}
+	c = lst_coord_new(&plan, &opts, &err);
+	if (!c) {
+		fprintf(stderr, "lockstep: %s\n", err.msg);
+		free(agents);
+		json_decref(arr);
+		return 2;
+	}
+	s_hello(c, 10000);
+	s_sync(c);
+	if (!json)
+		fprintf(out, "%-12s %-9s %-20s %5s %-16s %14s %10s  %s\n", "NAME", "VERSION", "HOST",
+			"CORES", "ENGINES", "CLOCK_OFFSET_MS", "RTT_US", "ADDRESS");
+	for (size_t i = 0; i < n; i++) {
+		lst_conn *cn = c->a[i].conn;
+		char engines[64] = "";
+
+		for (int e = 0; lst_engine_names[e]; e++)
+			if (cn->info.engines & (1u << e))
+				snprintf(engines + strlen(engines), sizeof(engines) - strlen(engines),
+					 "%s%s", engines[0] ? "," : "", lst_engine_names[e]);
+		if (c->a[i].lost || !cn->synced) {
+			rc = 1;
+			if (json)
+				json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "name",
+								     names[i], "address",
+								     addresses[i], "error",
+								     c->a[i].lost_why));
+			else
+				fprintf(out, "%-12s %s  (%s)\n", names[i], "unreachable",
+					c->a[i].lost_why);
+			continue;
+		}
+		if (json)
+			json_array_append_new(
+				arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:f}",
+					       "name", cn->info.name, "address", addresses[i],
+					       "version", cn->info.version, "host", cn->info.host,
+					       "kernel", cn->info.kernel, "cores", (int)cn->info.cores,
+					       "engines", engines, "clock_offset_us",
+					       (double)cn->est.offset_ns / 1e3, "rtt_us",
+					       (double)cn->est.rtt_ns / 1e3));
+		else
+			fprintf(out, "%-12s %-9s %-20s %5u %-16s %14.3f %10.1f  %s\n", cn->info.name,
+				cn->info.version, cn->info.host, cn->info.cores, engines,
+				(double)cn->est.offset_ns / 1e6, (double)cn->est.rtt_ns / 1e3,
+				addresses[i]);
+	}
+	if (json) {
+		json_dumpf(arr, out, JSON_INDENT(2));
+		fputc('\n', out);
+	}
+	s_bye(c);
+	lst_coord_destroy(&c);
+	json_decref(arr);
+	free(agents);
+	return rc;
+}

@@ -1,0 +1,231 @@
+/*
+ * The per-point merge. Pending intervals live in a window indexed by k - base; agents run in
+ * step, so the window stays a few intervals long, and it grows when one agent runs ahead.
+ */
+#include "lst_merge.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lst_assert.h"
+#include "lst_util.h"
+
+struct s_row {
+	bool used;
+	lst_sample all;
+	lst_sample *agent;	/* [nagents] */
+	bool *have;		/* [nagents] */
+};
+
+struct lst_merge {
+	size_t nagents;
+	lst_merge_fn fn;
+	void *arg;
+	int64_t base;		/* k of rows[0] */
+	size_t cap;
+	struct s_row *rows;
+	int64_t *next_k;	/* per agent: next interval it may send */
+	bool *done;
+	struct lst_merge_totals *tot; /* [nagents + 1] */
+	const lst_sample **ptrs;
+};
+
+lst_merge *lst_merge_new(size_t nagents, lst_merge_fn fn, void *arg)
+{
+	lst_merge *m = lst_calloc(1, sizeof(*m));
+
+	m->nagents = nagents;
+	m->fn = fn;
+	m->arg = arg;
+	m->next_k = lst_calloc(nagents, sizeof(*m->next_k));
+	m->done = lst_calloc(nagents, sizeof(*m->done));
+	m->tot = lst_calloc(nagents + 1, sizeof(*m->tot));
+	m->ptrs = lst_calloc(nagents, sizeof(*m->ptrs));
+	for (size_t a = 0; a <= nagents; a++)
+		for (int d = 0; d < LST_DIR_N; d++)
+			lst_hist_init(&m->tot[a].dir[d].lat);
+	return m;
+}
+
+static void s_row_free(struct s_row *r)
+{
+	free(r->agent);
+	free(r->have);
+}
+
+void lst_merge_destroy(lst_merge **p)
+{
+	lst_merge *m = *p;
+
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->cap; i++)
+		s_row_free(&m->rows[i]);
+	free(m->rows);
+	free(m->next_k);
+	free(m->done);
+	free(m->tot);
+	free(m->ptrs);
+	free(m);
+	*p = NULL;
+}
+
+/* The row for interval k, growing the window as needed. */
+static struct s_row *s_row(lst_merge *m, int64_t k)
+{
+	size_t i = (size_t)(k - m->base);
+	struct s_row *r;
+
+	if (i >= m->cap) {
+		size_t cap = LST_MAX(i + 1, m->cap * 2);
+
+		m->rows = lst_realloc(m->rows, cap * sizeof(*m->rows));
+		memset(m->rows + m->cap, 0, (cap - m->cap) * sizeof(*m->rows));
+		m->cap = cap;
+	}
+	r = &m->rows[i];
+	if (!r->agent) {
+		r->agent = lst_malloc(m->nagents * sizeof(*r->agent));
+		r->have = lst_malloc(m->nagents * sizeof(*r->have));
+	}
+	if (!r->used) {
+		r->used = true;
+		lst_sample_init(&r->all, k);
+		memset(r->have, 0, m->nagents * sizeof(*r->have));
+	}
+	return r;
+}
+
+static void s_account(struct lst_merge_totals *t, const lst_sample *s)
+{
+	for (int d = 0; d < LST_DIR_N; d++) {
+		t->dir[d].ios += s->dir[d].ios;
+		t->dir[d].bytes += s->dir[d].bytes;
+		t->dir[d].errors += s->dir[d].errors;
+		lst_hist_add(&t->dir[d].lat, &s->dir[d].lat);
+	}
+	if (s->end_ns > s->start_ns) {
+		t->seconds += (double)(s->end_ns - s->start_ns) / 1e9;
+		if (!t->first_start)
+			t->first_start = s->start_ns;
+		t->last_end = s->end_ns;
+	}
+	t->intervals++;
+}
+
+/* Rates of the combined totals: the sum of the agents' rates. */
+static void s_rates(lst_merge *m)
+{
+	struct lst_merge_totals *all = &m->tot[m->nagents];
+
+	for (int d = 0; d < LST_DIR_N; d++) {
+		all->iops[d] = 0;
+		all->mbps[d] = 0;
+	}
+	all->seconds = 0;
+	for (size_t a = 0; a < m->nagents; a++) {
+		struct lst_merge_totals *t = &m->tot[a];
+
+		for (int d = 0; d < LST_DIR_N; d++) {
+			t->iops[d] = t->seconds > 0 ? (double)t->dir[d].ios / t->seconds : 0;
+			t->mbps[d] = t->seconds > 0 ? (double)t->dir[d].bytes / t->seconds / 1e6 : 0;
+			all->iops[d] += t->iops[d];
+			all->mbps[d] += t->mbps[d];
+		}
+		all->seconds = LST_MAX(all->seconds, t->seconds);
+	}
+}
+
+/* Emit rows up to and including k. */
+static void s_emit_upto(lst_merge *m, int64_t k)
+{
+	while (m->base <= k && m->cap) {
+		struct s_row *r = &m->rows[0];
+
+		if (r->used) {
+			struct lst_merge_row row = {
+				.k = m->base,
+				.ramp = r->all.flags & LST_SAMPLE_RAMP,
+				.all = &r->all,
+				.agent = m->ptrs,
+				.nagents = m->nagents,
+			};
+
+			for (size_t a = 0; a < m->nagents; a++)
+				m->ptrs[a] = r->have[a] ? &r->agent[a] : NULL;
+			m->fn(&row, m->arg);
+			r->used = false;
+		}
+		/* Shift the window by one row (rows are few; the samples inside are kept). */
+		{
+			struct s_row first = m->rows[0];
+
+			memmove(m->rows, m->rows + 1, (m->cap - 1) * sizeof(*m->rows));
+			m->rows[m->cap - 1] = first;
+		}
+		m->base++;
+	}
+	if (!m->cap && m->base <= k)
+		m->base = k + 1;
+}
+
+/* The highest interval every agent still in the point has passed. */
+static int64_t s_ready(const lst_merge *m)
+{
+	int64_t ready = INT64_MAX;
+
+	for (size_t a = 0; a < m->nagents; a++)
+		if (!m->done[a])
+			ready = LST_MIN(ready, m->next_k[a] - 1);
+	return ready;
+}
+
+int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s)
+{
+	struct s_row *r;
+	bool measured = !(s->flags & LST_SAMPLE_RAMP);
+	int rc = 0;
+
+	LST_ASSERT(agent < m->nagents);
+	if (measured) {
+		s_account(&m->tot[agent], s);
+		s_account(&m->tot[m->nagents], s);
+		s_rates(m);
+	}
+	if (s->interval < m->base) {
+		rc = -EALREADY;
+	} else {
+		r = s_row(m, s->interval);
+		if (r->have[agent])
+			lst_sample_add(&r->agent[agent], s);
+		else
+			r->agent[agent] = *s;
+		r->have[agent] = true;
+		lst_sample_add(&r->all, s);
+	}
+	if (s->interval + 1 > m->next_k[agent])
+		m->next_k[agent] = s->interval + 1;
+	s_emit_upto(m, s_ready(m));
+	return rc;
+}
+
+void lst_merge_agent_done(lst_merge *m, size_t agent)
+{
+	m->done[agent] = true;
+	s_emit_upto(m, LST_MIN(s_ready(m), m->base + (int64_t)m->cap - 1));
+}
+
+void lst_merge_finish(lst_merge *m)
+{
+	for (size_t a = 0; a < m->nagents; a++)
+		m->done[a] = true;
+	s_emit_upto(m, m->base + (int64_t)m->cap - 1);
+}
+
+const struct lst_merge_totals *lst_merge_totals(lst_merge *m, size_t agent)
+{
+	LST_ASSERT(agent <= m->nagents);
+	s_rates(m);
+	return &m->tot[agent];
+}

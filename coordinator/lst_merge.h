@@ -1,0 +1,64 @@
+/*
+ * Merging one phase point's samples from every agent into one exact result.
+ *
+ * All agents start the point at the same instant and cut intervals on the same grid, so interval
+ * k means the same wall-clock window on every agent: merging is by k. An interval is complete
+ * when every agent still in the point has sent a sample for it or a later one (agents send every
+ * interval, empty ones included, in order), or has finished. Counts add, histograms add bucket
+ * by bucket, and every percentile of the combined row comes from the merged histogram, never
+ * from averaging the agents' percentiles.
+ *
+ * Totals over the measured window (ramp intervals excluded) are kept per agent and combined.
+ * Combined IOPS and MB/s are sums of the agents' rates, each over that agent's own measured time.
+ */
+#ifndef LST_MERGE_H
+#define LST_MERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lst_sample.h"
+
+typedef struct lst_merge lst_merge;
+
+/* One complete interval: the combined sample and each agent's (NULL when it sent none). */
+struct lst_merge_row {
+	int64_t k;
+	bool ramp;
+	const lst_sample *all;
+	const lst_sample *const *agent;	/* [nagents] */
+	size_t nagents;
+};
+
+typedef void (*lst_merge_fn)(const struct lst_merge_row *row, void *arg);
+
+/* Totals over the measured intervals. */
+struct lst_merge_totals {
+	struct lst_dir_stats dir[LST_DIR_N];
+	double seconds;			/* measured time (per agent; the longest for `all`) */
+	double iops[LST_DIR_N];		/* rates: per agent ios/seconds; for `all` the sum */
+	double mbps[LST_DIR_N];		/* 10^6 bytes per second */
+	int64_t first_start, last_end;	/* agent clock (per agent), 0 when nothing measured */
+	uint64_t intervals;		/* measured intervals seen */
+};
+
+lst_merge *lst_merge_new(size_t nagents, lst_merge_fn fn, void *arg);
+void lst_merge_destroy(lst_merge **p);
+
+/* An agent's sample, in the order the agent sent them. Emits the intervals that are now
+ * complete. A sample for an interval already emitted (which only a misbehaving agent sends) is
+ * counted in the totals and reported through the return value: -EALREADY. */
+int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s);
+
+/* The agent will send nothing more (its point is done, or it was lost). Emits what is now
+ * complete. */
+void lst_merge_agent_done(lst_merge *m, size_t agent);
+
+/* Emit everything still pending (end of the point). */
+void lst_merge_finish(lst_merge *m);
+
+/* Totals of one agent (agent < nagents) or of all (agent == nagents). Borrowed. */
+const struct lst_merge_totals *lst_merge_totals(lst_merge *m, size_t agent);
+
+#endif

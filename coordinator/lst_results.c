@@ -1,0 +1,289 @@
+/* The results folder writer: CSV rows flushed as they come, JSON documents replaced atomically. */
+#include "lst_results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include "lst_util.h"
+
+const char *const lst_timeseries_columns =
+	"phase,point,interval,t_s,agent,read_iops,write_iops,read_mbps,write_mbps,lat_mean_us,"
+	"lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,lat_max_us";
+
+const char *const lst_summary_columns =
+	"phase,point,label,agent,t_s,duration_s,read_iops,write_iops,read_mbps,write_mbps,"
+	"lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,lat_max_us,read_ios,"
+	"write_ios,read_bytes,write_bytes,errors";
+
+struct s_raw {
+	char *agent;
+	FILE *f;
+};
+
+struct lst_results {
+	char *dir;
+	FILE *ts;
+	FILE *sum;
+	json_t *summary;
+	size_t nraw;
+	struct s_raw *raw;
+};
+
+static bool s_dir_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+static FILE *s_open(lst_results *r, const char *name, const char *mode, lst_err *err)
+{
+	char *path = lst_asprintf("%s/%s", r->dir, name);
+	FILE *f = fopen(path, mode);
+
+	if (!f)
+		lst_err_sys(err, -errno, "cannot create %s", path);
+	free(path);
+	return f;
+}
+
+lst_results *lst_results_new(const char *dir, lst_err *err)
+{
+	lst_results *r;
+	struct stat st;
+	char *samples;
+	int rc;
+
+	if (!stat(dir, &st) && !(S_ISDIR(st.st_mode) && s_dir_empty(dir)))
+		return lst_err_set(err, -EEXIST,
+				   "results folder %s already exists and is not empty; pick another "
+				   "with -o",
+				   dir),
+		       NULL;
+	samples = lst_asprintf("%s/samples", dir);
+	rc = lst_mkdir_p(samples);
+	free(samples);
+	if (rc)
+		return lst_err_sys(err, rc, "cannot create results folder %s", dir), NULL;
+	r = lst_calloc(1, sizeof(*r));
+	r->dir = lst_strdup(dir);
+	r->summary = json_array();
+	r->ts = s_open(r, "timeseries.csv", "w", err);
+	r->sum = r->ts ? s_open(r, "summary.csv", "w", err) : NULL;
+	if (!r->sum) {
+		lst_results_destroy(&r);
+		return NULL;
+	}
+	fprintf(r->ts, "%s\n", lst_timeseries_columns);
+	fprintf(r->sum, "%s\n", lst_summary_columns);
+	fflush(r->ts);
+	fflush(r->sum);
+	return r;
+}
+
+void lst_results_destroy(lst_results **p)
+{
+	lst_results *r = *p;
+
+	if (!r)
+		return;
+	if (r->sum)
+		lst_results_flush_summary(r, NULL);
+	if (r->ts)
+		fclose(r->ts);
+	if (r->sum)
+		fclose(r->sum);
+	for (size_t i = 0; i < r->nraw; i++) {
+		fclose(r->raw[i].f);
+		free(r->raw[i].agent);
+	}
+	free(r->raw);
+	json_decref(r->summary);
+	free(r->dir);
+	free(r);
+	*p = NULL;
+}
+
+const char *lst_results_dir(const lst_results *r)
+{
+	return r->dir;
+}
+
+int lst_results_write_file(lst_results *r, const char *name, const char *text, size_t len,
+			   lst_err *err)
+{
+	FILE *f = s_open(r, name, "w", err);
+	int rc = 0;
+
+	if (!f)
+		return err ? err->code : -EIO;
+	if (fwrite(text, 1, len, f) != len)
+		rc = lst_err_sys(err, -errno, "writing %s/%s", r->dir, name);
+	if (fclose(f) && !rc)
+		rc = lst_err_sys(err, -errno, "writing %s/%s", r->dir, name);
+	return rc;
+}
+
+int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, size_t len,
+		    lst_err *err)
+{
+	struct s_raw *raw = NULL;
+
+	for (size_t i = 0; i < r->nraw; i++)
+		if (!strcmp(r->raw[i].agent, agent))
+			raw = &r->raw[i];
+	if (!raw) {
+		char *name = lst_asprintf("samples/%s.msgpack", agent);
+		FILE *f = s_open(r, name, "ab", err);
+
+		free(name);
+		if (!f)
+			return err ? err->code : -EIO;
+		r->raw = lst_realloc(r->raw, (r->nraw + 1) * sizeof(*r->raw));
+		raw = &r->raw[r->nraw++];
+		raw->agent = lst_strdup(agent);
+		raw->f = f;
+	}
+	if (fwrite(frame, 1, len, raw->f) != len || fflush(raw->f))
+		return lst_err_sys(err, -errno, "writing %s/samples/%s.msgpack", r->dir, agent);
+	return 0;
+}
+
+/* Latency over both directions of a sample or totals. */
+static void s_lat(const struct lst_dir_stats *dir, struct lst_hist_stats *st)
+{
+	lst_hist h;
+
+	h = dir[LST_DIR_READ].lat;
+	lst_hist_add(&h, &dir[LST_DIR_WRITE].lat);
+	lst_hist_stats(&h, st);
+}
+
+static void s_lat_cols(FILE *f, const struct lst_hist_stats *st)
+{
+	fprintf(f, ",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f", st->mean / 1e3, (double)st->p50 / 1e3,
+		(double)st->p99 / 1e3, (double)st->p99_9 / 1e3, (double)st->p99_99 / 1e3,
+		(double)st->max / 1e3);
+}
+
+void lst_rates_of(const lst_sample *s, struct lst_rates *out)
+{
+	double secs = s->end_ns > s->start_ns ? (double)(s->end_ns - s->start_ns) / 1e9 : 0;
+
+	for (int d = 0; d < LST_DIR_N; d++) {
+		out->iops[d] = secs > 0 ? (double)s->dir[d].ios / secs : 0;
+		out->mbps[d] = secs > 0 ? (double)s->dir[d].bytes / secs / 1e6 : 0;
+	}
+}
+
+void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
+		     const char *agent, const struct lst_rates *rates,
+		     const struct lst_dir_stats dir[LST_DIR_N])
+{
+	struct lst_hist_stats st;
+
+	s_lat(dir, &st);
+	fprintf(r->ts, "%s,%zu,%lld,%.6f,%s,%.3f,%.3f,%.3f,%.3f", phase, point, (long long)k, t_s,
+		agent, rates->iops[LST_DIR_READ], rates->iops[LST_DIR_WRITE],
+		rates->mbps[LST_DIR_READ], rates->mbps[LST_DIR_WRITE]);
+	s_lat_cols(r->ts, &st);
+	fputc('\n', r->ts);
+	fflush(r->ts);
+}
+
+json_t *lst_results_lat_json(const lst_hist *h)
+{
+	struct lst_hist_stats st;
+
+	lst_hist_stats(h, &st);
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "count",
+			 (json_int_t)st.count, "min_us", (double)st.min / 1e3, "mean_us",
+			 st.mean / 1e3, "stdev_us", st.stdev / 1e3, "p50_us", (double)st.p50 / 1e3,
+			 "p90_us", (double)st.p90 / 1e3, "p99_us", (double)st.p99 / 1e3, "p99_9_us",
+			 (double)st.p99_9 / 1e3, "p99_99_us", (double)st.p99_99 / 1e3,
+			 "p99_999_us", (double)st.p99_999 / 1e3, "max_us", (double)st.max / 1e3);
+}
+
+static json_t *s_dir_json(const struct lst_merge_totals *t, int d)
+{
+	return json_pack("{s:I, s:I, s:I, s:f, s:f, s:o}", "ios", (json_int_t)t->dir[d].ios,
+			 "bytes", (json_int_t)t->dir[d].bytes, "errors",
+			 (json_int_t)t->dir[d].errors, "iops", t->iops[d], "mbps", t->mbps[d],
+			 "lat", lst_results_lat_json(&t->dir[d].lat));
+}
+
+void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
+			 const char *agent, double t_s, const struct lst_merge_totals *t,
+			 json_t *extra)
+{
+	struct lst_hist_stats st;
+	lst_hist both;
+	json_t *o;
+
+	s_lat(t->dir, &st);
+	fprintf(r->sum, "%s,%zu,\"%s\",%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f", phase, point, label,
+		agent, t_s, t->seconds, t->iops[LST_DIR_READ], t->iops[LST_DIR_WRITE],
+		t->mbps[LST_DIR_READ], t->mbps[LST_DIR_WRITE]);
+	s_lat_cols(r->sum, &st);
+	fprintf(r->sum, ",%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)t->dir[0].ios,
+		(unsigned long long)t->dir[1].ios, (unsigned long long)t->dir[0].bytes,
+		(unsigned long long)t->dir[1].bytes,
+		(unsigned long long)(t->dir[0].errors + t->dir[1].errors));
+	fflush(r->sum);
+
+	both = t->dir[LST_DIR_READ].lat;
+	lst_hist_add(&both, &t->dir[LST_DIR_WRITE].lat);
+	o = json_pack("{s:s, s:I, s:s, s:s, s:f, s:f, s:f, s:f, s:o, s:o, s:o}", "phase", phase,
+		      "point", (json_int_t)point, "label", label, "agent", agent, "t_s", t_s,
+		      "duration_s", t->seconds, "iops", t->iops[0] + t->iops[1], "mbps",
+		      t->mbps[0] + t->mbps[1], "read", s_dir_json(t, LST_DIR_READ), "write",
+		      s_dir_json(t, LST_DIR_WRITE), "lat", lst_results_lat_json(&both));
+	if (extra) {
+		json_object_update(o, extra);
+		json_decref(extra);
+	}
+	json_array_append_new(r->summary, o);
+}
+
+static int s_write_json(lst_results *r, const char *name, json_t *doc, lst_err *err)
+{
+	char *tmp = lst_asprintf("%s/.%s.tmp", r->dir, name);
+	char *path = lst_asprintf("%s/%s", r->dir, name);
+	int rc = 0;
+
+	if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(12)))
+		rc = lst_err_sys(err, -EIO, "cannot write %s", path);
+	else if (rename(tmp, path))
+		rc = lst_err_sys(err, -errno, "cannot rename %s to %s", tmp, path);
+	free(tmp);
+	free(path);
+	return rc;
+}
+
+int lst_results_write_run(lst_results *r, json_t *doc, lst_err *err)
+{
+	return s_write_json(r, "run.json", doc, err);
+}
+
+int lst_results_flush_summary(lst_results *r, lst_err *err)
+{
+	json_t *doc = json_pack("{s:O}", "points", r->summary);
+	int rc = s_write_json(r, "summary.json", doc, err);
+
+	json_decref(doc);
+	return rc;
+}

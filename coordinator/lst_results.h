@@ -1,0 +1,82 @@
+/*
+ * The results folder: the contract that other tools, `lockstep report` and people read.
+ *
+ *   run.json                  the plan as run, versions, agents (clock offset, rtt, raw clock
+ *                             exchanges), targets with every path's identity, phases and points
+ *                             with their start instants and skew, errors. Rewritten (atomically)
+ *                             after every point, so a killed run still leaves a readable one.
+ *   plan.yaml                 the plan file, verbatim
+ *   samples/AGENT.msgpack     every SAMPLE frame from AGENT exactly as received, appended as
+ *                             they arrive: a stream of msgpack maps (proto/PROTOCOL.md)
+ *   timeseries.csv            one row per measured interval: agent=all, then one per agent
+ *   summary.csv, summary.json one row per phase x point over its measured window
+ *
+ * Rows are written and flushed as the run goes.
+ */
+#ifndef LST_RESULTS_H
+#define LST_RESULTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lst_err.h"
+#include "lst_merge.h"
+#include "lst_sample.h"
+
+typedef struct lst_results lst_results;
+
+/* Column names, shared with `lockstep report` and the tests. */
+extern const char *const lst_timeseries_columns;
+extern const char *const lst_summary_columns;
+
+/*
+ * Create the folder (it must not exist, or be empty) with its CSV headers. Returns NULL with err.
+ */
+lst_results *lst_results_new(const char *dir, lst_err *err);
+void lst_results_destroy(lst_results **p);
+
+const char *lst_results_dir(const lst_results *r);
+
+/* Write a file in the folder (e.g. plan.yaml). Returns 0 or -errno with err. */
+int lst_results_write_file(lst_results *r, const char *name, const char *text, size_t len,
+			   lst_err *err);
+
+/* Append a received SAMPLE frame to samples/AGENT.msgpack. Returns 0 or -errno. */
+int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, size_t len,
+		    lst_err *err);
+
+/* Rates of one row: per direction, I/Os and 10^6 bytes per second. */
+struct lst_rates {
+	double iops[LST_DIR_N];
+	double mbps[LST_DIR_N];
+};
+
+/* Rates of one agent's sample over its own interval length. */
+void lst_rates_of(const lst_sample *s, struct lst_rates *out);
+
+/*
+ * One timeseries row. t_s is seconds since the run started on the coordinator's clock; rates as
+ * computed by the caller (for `all`, the sum of the agents' rates); dir gives the latency
+ * histograms (both directions are merged for the latency columns).
+ */
+void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
+		     const char *agent, const struct lst_rates *rates,
+		     const struct lst_dir_stats dir[LST_DIR_N]);
+
+/* One summary row (and its JSON object, which gets `extra` merged in; extra is stolen). */
+void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
+			 const char *agent, double t_s, const struct lst_merge_totals *t,
+			 json_t *extra);
+
+/* Replace run.json with doc (borrowed), atomically (write a temporary file, rename). */
+int lst_results_write_run(lst_results *r, json_t *doc, lst_err *err);
+
+/* Write summary.json from the rows so far (also done by destroy). */
+int lst_results_flush_summary(lst_results *r, lst_err *err);
+
+/* Latency statistics of a histogram as a JSON object in microseconds. New reference. */
+json_t *lst_results_lat_json(const lst_hist *h);
+
+#endif
