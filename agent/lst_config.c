@@ -1,0 +1,523 @@
+/*
+ * Agent settings from a YAML file and from flags, through one key table.
+ *
+ * The file is read with libyaml's event parser. It is one flat map, so the reader is a small
+ * state machine over events rather than a tree: a key event, then a scalar or a sequence of
+ * scalars as its value. Every value goes through the same setter the flags use, so a setting is
+ * checked identically wherever it comes from, and every error is placed at the line and column
+ * of the offending key or value.
+ */
+#include "lst_config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_msg.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#define S_MAX_FILE (1024 * 1024)
+
+enum s_type {
+	S_STR,	    /* one scalar */
+	S_BOOL,	    /* true/false */
+	S_LIST,	    /* a sequence of scalars */
+	S_STR_LIST, /* a scalar, or a sequence of scalars joined with ',' */
+	S_DURATION, /* "10m", "600" (seconds) */
+};
+
+struct s_key {
+	const char *name;
+	enum s_type type;
+	unsigned bit;
+};
+
+static const struct s_key s_keys[] = {
+	{ "listen", S_STR, LST_CFG_LISTEN },
+	{ "name", S_STR, LST_CFG_NAME },
+	{ "log", S_STR, LST_CFG_LOG },
+	{ "pidfile", S_STR, LST_CFG_PIDFILE },
+	{ "foreground", S_BOOL, LST_CFG_FOREGROUND },
+	{ "allow_write", S_LIST, LST_CFG_ALLOW_WRITE },
+	{ "read_only", S_BOOL, LST_CFG_READ_ONLY },
+	{ "debug", S_STR_LIST, LST_CFG_DEBUG },
+	{ "lease_max", S_DURATION, LST_CFG_LEASE_MAX },
+};
+
+const char *const lst_config_keys[] = {
+	"listen", "name", "log", "pidfile", "foreground", "allow_write", "read_only", "debug",
+	"lease_max", NULL,
+};
+
+static const struct s_key *s_find(const char *name)
+{
+	for (size_t i = 0; i < LST_ARRAY_SIZE(s_keys); i++)
+		if (!strcmp(s_keys[i].name, name))
+			return &s_keys[i];
+	return NULL;
+}
+
+lst_config *lst_config_new(void)
+{
+	return lst_calloc(1, sizeof(lst_config));
+}
+
+static void s_clear_allow(lst_config *cfg)
+{
+	for (size_t i = 0; i < cfg->nallow; i++)
+		free(cfg->allow_write[i]);
+	free(cfg->allow_write);
+	cfg->allow_write = NULL;
+	cfg->nallow = 0;
+}
+
+void lst_config_destroy(lst_config **p)
+{
+	lst_config *cfg = *p;
+
+	if (!cfg)
+		return;
+	free(cfg->listen);
+	free(cfg->name);
+	free(cfg->log);
+	free(cfg->pidfile);
+	free(cfg->debug);
+	s_clear_allow(cfg);
+	free(cfg);
+	*p = NULL;
+}
+
+static void s_replace(char **dst, const char *value)
+{
+	free(*dst);
+	*dst = value ? lst_strdup(value) : NULL;
+}
+
+/* Is every comma-separated word of list a debug category? (No side effect on the logger.) */
+static int s_check_debug(const char *list, lst_err *err)
+{
+	const char *names = lst_log_debug_names(); /* "io, net, ..." */
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		const char *q = names;
+		bool found = false;
+
+		while (*q && !found) {
+			size_t m = strcspn(q, ", ");
+
+			found = m == n && n && !strncmp(p, q, n);
+			q += m;
+			q += strspn(q, ", ");
+		}
+		if (!found && n)
+			return lst_err_set(err, -EINVAL,
+					   "debug: unknown category '%.*s' (known: %s)", (int)n, p,
+					   names);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int s_set_str(lst_config *cfg, const struct s_key *k, const char *value, lst_err *err)
+{
+	size_t len = strlen(value);
+
+	if (!len)
+		return lst_err_set(err, -EINVAL, "%s needs a value", k->name);
+	switch (k->bit) {
+	case LST_CFG_LISTEN:
+		if ((strncmp(value, "tcp://", 6) && strncmp(value, "ipc://", 6)) || len <= 6 ||
+		    len >= 256)
+			return lst_err_set(err, -EINVAL,
+					   "listen must be a ZeroMQ endpoint such as tcp://*:7270 or "
+					   "tcp://192.0.2.1:7270, not '%s'",
+					   value);
+		s_replace(&cfg->listen, value);
+		break;
+	case LST_CFG_NAME:
+		if (len >= LST_NAME_MAX)
+			return lst_err_set(err, -EINVAL, "name is longer than %d bytes",
+					   LST_NAME_MAX - 1);
+		for (const char *c = value; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return lst_err_set(err, -EINVAL,
+						   "name must not hold control characters");
+		s_replace(&cfg->name, value);
+		break;
+	case LST_CFG_LOG:
+	case LST_CFG_PIDFILE:
+		if (len >= 4096)
+			return lst_err_set(err, -EINVAL, "%s: path too long", k->name);
+		s_replace(k->bit == LST_CFG_LOG ? &cfg->log : &cfg->pidfile, value);
+		break;
+	default:
+		LST_ASSERT(0);
+	}
+	return 0;
+}
+
+int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err *err)
+{
+	const struct s_key *k = s_find(key);
+	bool b;
+	int64_t ns;
+	lst_err e;
+
+	if (!k)
+		return lst_err_set(err, -EINVAL, "unknown setting '%s'", key);
+	switch (k->type) {
+	case S_STR:
+		if (s_set_str(cfg, k, value, err))
+			return -EINVAL;
+		break;
+	case S_BOOL:
+		if (lst_parse_bool(value, &b, &e))
+			return lst_err_set(err, -EINVAL, "%s must be true or false, not '%s'",
+					   k->name, value);
+		if (k->bit == LST_CFG_FOREGROUND)
+			cfg->foreground = b;
+		else
+			cfg->read_only = b;
+		break;
+	case S_LIST:
+		if (value[0] != '/')
+			return lst_err_set(err, -EINVAL,
+					   "allow_write: '%s' is not an absolute path glob", value);
+		if (strlen(value) >= LST_PATH_MAX)
+			return lst_err_set(err, -EINVAL, "allow_write: glob longer than %d bytes",
+					   LST_PATH_MAX - 1);
+		cfg->allow_write = lst_realloc(cfg->allow_write,
+					       (cfg->nallow + 1) * sizeof(*cfg->allow_write));
+		cfg->allow_write[cfg->nallow++] = lst_strdup(value);
+		break;
+	case S_STR_LIST:
+		if (s_check_debug(value, err))
+			return -EINVAL;
+		if (cfg->debug && (cfg->set & k->bit)) {
+			char *joined = lst_asprintf("%s,%s", cfg->debug, value);
+
+			free(cfg->debug);
+			cfg->debug = joined;
+		} else {
+			s_replace(&cfg->debug, value);
+		}
+		break;
+	case S_DURATION:
+		if (lst_parse_duration(value, &ns, &e))
+			return lst_err_set(err, -EINVAL, "lease_max: %s", e.msg);
+		if (ns < LST_NS_PER_S || ns > 24 * 3600 * LST_NS_PER_S)
+			return lst_err_set(err, -EINVAL, "lease_max must be between 1s and 24h");
+		cfg->lease_max = ns;
+		break;
+	}
+	cfg->set |= k->bit;
+	return 0;
+}
+
+void lst_config_override(lst_config *dst, const lst_config *src)
+{
+	if (src->set & LST_CFG_LISTEN)
+		s_replace(&dst->listen, src->listen);
+	if (src->set & LST_CFG_NAME)
+		s_replace(&dst->name, src->name);
+	if (src->set & LST_CFG_LOG)
+		s_replace(&dst->log, src->log);
+	if (src->set & LST_CFG_PIDFILE)
+		s_replace(&dst->pidfile, src->pidfile);
+	if (src->set & LST_CFG_FOREGROUND)
+		dst->foreground = src->foreground;
+	if (src->set & LST_CFG_ALLOW_WRITE) {
+		s_clear_allow(dst);
+		dst->allow_write = lst_calloc(src->nallow + 1, sizeof(*dst->allow_write));
+		for (size_t i = 0; i < src->nallow; i++)
+			dst->allow_write[i] = lst_strdup(src->allow_write[i]);
+		dst->nallow = src->nallow;
+	}
+	if (src->set & LST_CFG_READ_ONLY)
+		dst->read_only = src->read_only;
+	if (src->set & LST_CFG_DEBUG)
+		s_replace(&dst->debug, src->debug);
+	if (src->set & LST_CFG_LEASE_MAX)
+		dst->lease_max = src->lease_max;
+	dst->set |= src->set;
+}
+
+/* ---------------------------------------------------------------- the file */
+
+struct s_reader {
+	const char *name;
+	lst_err *err;
+	lst_config *cfg;
+	unsigned seen;		/* keys given so far */
+	yaml_mark_t seen_at[LST_ARRAY_SIZE(s_keys)];
+};
+
+static int s_fail(struct s_reader *r, yaml_mark_t m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int s_fail(struct s_reader *r, yaml_mark_t m, const char *fmt, ...)
+{
+	char msg[LST_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return lst_err_set(r->err, -EINVAL, "%s:%zu:%zu: %s", r->name, m.line + 1, m.column + 1,
+			   msg);
+}
+
+static bool s_is_null(const yaml_event_t *ev)
+{
+	const char *v = (const char *)ev->data.scalar.value;
+
+	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	return !v[0] || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") ||
+	       !strcmp(v, "NULL");
+}
+
+static const char *s_event_what(yaml_event_type_t t)
+{
+	switch (t) {
+	case YAML_SEQUENCE_START_EVENT:
+		return "a list";
+	case YAML_MAPPING_START_EVENT:
+		return "a map";
+	case YAML_ALIAS_EVENT:
+		return "an alias";
+	default:
+		return "a value";
+	}
+}
+
+static const char *s_type_what(enum s_type t)
+{
+	switch (t) {
+	case S_BOOL:
+		return "true or false";
+	case S_LIST:
+		return "a list of absolute path globs";
+	case S_STR_LIST:
+		return "a comma-separated string or a list of debug categories";
+	case S_DURATION:
+		return "a duration such as 10m or 600s";
+	default:
+		return "a string";
+	}
+}
+
+static int s_next(yaml_parser_t *p, yaml_event_t *ev, struct s_reader *r)
+{
+	if (!yaml_parser_parse(p, ev)) {
+		yaml_mark_t m = p->problem_mark;
+
+		if (p->context)
+			return s_fail(r, m, "%s %s", p->context, p->problem ? p->problem : "");
+		return s_fail(r, m, "%s", p->problem ? p->problem : "YAML syntax error");
+	}
+	if (ev->type == YAML_ALIAS_EVENT) {
+		yaml_mark_t m = ev->start_mark;
+
+		yaml_event_delete(ev);
+		return s_fail(r, m, "aliases are not supported in the agent config");
+	}
+	return 0;
+}
+
+/* One scalar value for key k at mark m. */
+static int s_value(struct s_reader *r, const struct s_key *k, const yaml_event_t *ev)
+{
+	lst_err e;
+
+	if (lst_config_set(r->cfg, k->name, (const char *)ev->data.scalar.value, &e))
+		return s_fail(r, ev->start_mark, "%s", e.msg);
+	return 0;
+}
+
+/* The value of key k: the next event(s). */
+static int s_read_value(struct s_reader *r, yaml_parser_t *p, const struct s_key *k)
+{
+	yaml_event_t ev;
+	int rc;
+
+	if (s_next(p, &ev, r))
+		return -EINVAL;
+	if (ev.type == YAML_SCALAR_EVENT) {
+		if (k->type == S_LIST) {
+			if (s_is_null(&ev)) {
+				/* allow_write: (nothing) = no globs */
+				r->cfg->set |= k->bit;
+				yaml_event_delete(&ev);
+				return 0;
+			}
+			rc = s_fail(r, ev.start_mark, "%s must be %s, not a single value ('%s')",
+				    k->name, s_type_what(k->type), ev.data.scalar.value);
+		} else if (s_is_null(&ev)) {
+			rc = s_fail(r, ev.start_mark, "%s needs a value (%s)", k->name,
+				    s_type_what(k->type));
+		} else {
+			rc = s_value(r, k, &ev);
+		}
+		yaml_event_delete(&ev);
+		return rc;
+	}
+	if (ev.type != YAML_SEQUENCE_START_EVENT || (k->type != S_LIST && k->type != S_STR_LIST)) {
+		rc = s_fail(r, ev.start_mark, "%s must be %s, not %s", k->name, s_type_what(k->type),
+			    s_event_what(ev.type));
+		yaml_event_delete(&ev);
+		return rc;
+	}
+	yaml_event_delete(&ev);
+	for (;;) {
+		if (s_next(p, &ev, r))
+			return -EINVAL;
+		if (ev.type == YAML_SEQUENCE_END_EVENT) {
+			r->cfg->set |= k->bit;
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		if (ev.type != YAML_SCALAR_EVENT || s_is_null(&ev))
+			rc = s_fail(r, ev.start_mark, "%s: every entry must be a string, not %s",
+				    k->name, ev.type == YAML_SCALAR_EVENT ? "empty" :
+				    s_event_what(ev.type));
+		else
+			rc = s_value(r, k, &ev);
+		yaml_event_delete(&ev);
+		if (rc)
+			return rc;
+	}
+}
+
+/* The settings map, after its MAPPING_START. */
+static int s_read_map(struct s_reader *r, yaml_parser_t *p)
+{
+	for (;;) {
+		yaml_event_t ev;
+		const struct s_key *k;
+		size_t idx;
+		int rc;
+
+		if (s_next(p, &ev, r))
+			return -EINVAL;
+		if (ev.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		if (ev.type != YAML_SCALAR_EVENT) {
+			rc = s_fail(r, ev.start_mark, "a setting's name must be a string, not %s",
+				    s_event_what(ev.type));
+			yaml_event_delete(&ev);
+			return rc;
+		}
+		k = s_find((const char *)ev.data.scalar.value);
+		if (!k) {
+			rc = s_fail(r, ev.start_mark,
+				    "unknown key '%s' (known: listen, name, log, pidfile, foreground, "
+				    "allow_write, read_only, debug, lease_max)",
+				    ev.data.scalar.value);
+			yaml_event_delete(&ev);
+			return rc;
+		}
+		idx = (size_t)(k - s_keys);
+		if (r->seen & k->bit) {
+			rc = s_fail(r, ev.start_mark, "'%s' is given twice (first at %zu:%zu)",
+				    k->name, r->seen_at[idx].line + 1, r->seen_at[idx].column + 1);
+			yaml_event_delete(&ev);
+			return rc;
+		}
+		r->seen |= k->bit;
+		r->seen_at[idx] = ev.start_mark;
+		yaml_event_delete(&ev);
+		if (k->type == S_LIST)
+			s_clear_allow(r->cfg); /* the file's list replaces what was there */
+		if (k->type == S_STR_LIST)
+			r->cfg->set &= ~k->bit; /* so that list entries join from scratch */
+		if (s_read_value(r, p, k))
+			return -EINVAL;
+	}
+}
+
+int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t len,
+		     lst_err *err)
+{
+	struct s_reader r = { .name = name, .err = err, .cfg = cfg };
+	yaml_parser_t p;
+	yaml_event_t ev;
+	bool doc = false, root = false;
+	int rc = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return lst_err_set(err, -ENOMEM, "%s: cannot initialise the YAML parser", name);
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	for (;;) {
+		if (s_next(&p, &ev, &r)) {
+			rc = -EINVAL;
+			break;
+		}
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		switch (ev.type) {
+		case YAML_DOCUMENT_START_EVENT:
+			if (doc)
+				rc = s_fail(&r, ev.start_mark,
+					    "only one YAML document is allowed in the agent config");
+			doc = true;
+			break;
+		case YAML_MAPPING_START_EVENT:
+			if (root) {
+				rc = s_fail(&r, ev.start_mark, "unexpected map");
+				break;
+			}
+			root = true;
+			rc = s_read_map(&r, &p);
+			break;
+		case YAML_SCALAR_EVENT:
+			if (!root && s_is_null(&ev)) {
+				root = true; /* an empty document: nothing set */
+				break;
+			}
+			/* fallthrough */
+		case YAML_SEQUENCE_START_EVENT:
+			rc = s_fail(&r, ev.start_mark,
+				    "the agent config must be a map of settings (key: value), not %s",
+				    s_event_what(ev.type));
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+		if (rc)
+			break;
+	}
+	yaml_parser_delete(&p);
+	return rc;
+}
+
+int lst_config_load(lst_config *cfg, const char *path, lst_err *err)
+{
+	char *text;
+	size_t len;
+	int rc = lst_read_file(path, S_MAX_FILE, &text, &len);
+
+	if (rc == -EFBIG)
+		return lst_err_set(err, rc, "%s: larger than %d bytes; is this the config file?",
+				   path, S_MAX_FILE);
+	if (rc)
+		return lst_err_sys(err, rc, "%s: cannot read the config file", path);
+	rc = lst_config_parse(cfg, path, text, len, err);
+	free(text);
+	return rc;
+}

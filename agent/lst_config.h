@@ -1,0 +1,93 @@
+/*
+ * The agent's settings: one table of keys read from a YAML config file (so Ansible can template
+ * it) and from command-line flags, with the same names, types and checks for both. Flags win:
+ * lst_config_override() copies every setting the command line gave over the file's.
+ *
+ * The file is one flat map:
+ *
+ *   listen: "tcp://0.0.0.0:7270"
+ *   name: host-a
+ *   log: /var/log/lockstep-agent.log
+ *   pidfile: /run/lockstep-agent.pid
+ *   foreground: false
+ *   allow_write: ["/dev/disk/by-id/wwn-0x5000*", "/dev/loop*"]
+ *   read_only: false
+ *   debug: "net,proto"          # or a list
+ *   lease_max: 10m               # cap for a coordinator's lease
+ *
+ * Unknown keys, wrong types, bad values, duplicate keys and YAML syntax errors are all errors
+ * of the form "FILE:LINE:COL: message"; nothing is half-applied (the caller exits).
+ */
+#ifndef LST_CONFIG_H
+#define LST_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lst_err.h"
+
+#define LST_CONFIG_DEFAULT_LISTEN "tcp://*:7270"
+#define LST_CONFIG_DEFAULT_LOG "/var/log/lockstep-agent.log"
+#define LST_CONFIG_LEASE_MAX_DEFAULT (10 * 60 * (int64_t)1000000000) /* 10 min, ns */
+
+/* Which settings were given (file or flags); lst_config_override copies only these. */
+enum lst_config_key {
+	LST_CFG_LISTEN = 1u << 0,
+	LST_CFG_NAME = 1u << 1,
+	LST_CFG_LOG = 1u << 2,
+	LST_CFG_PIDFILE = 1u << 3,
+	LST_CFG_FOREGROUND = 1u << 4,
+	LST_CFG_ALLOW_WRITE = 1u << 5,
+	LST_CFG_READ_ONLY = 1u << 6,
+	LST_CFG_DEBUG = 1u << 7,
+	LST_CFG_LEASE_MAX = 1u << 8,
+};
+
+typedef struct lst_config {
+	char *listen;		/* NULL = LST_CONFIG_DEFAULT_LISTEN */
+	char *name;		/* NULL = the host name */
+	char *log;		/* NULL = stderr in the foreground, LST_CONFIG_DEFAULT_LOG otherwise */
+	char *pidfile;		/* NULL = none */
+	bool foreground;
+	char **allow_write;	/* absolute globs, nallow of them */
+	size_t nallow;
+	bool read_only;
+	char *debug;		/* comma-separated debug categories, NULL = none */
+	int64_t lease_max;	/* ns; 0 = LST_CONFIG_LEASE_MAX_DEFAULT */
+	unsigned set;		/* enum lst_config_key bits */
+} lst_config;
+
+/* An empty config (nothing set). Never NULL. */
+lst_config *lst_config_new(void);
+
+/* Free *p and set it to NULL; safe on NULL and twice. */
+void lst_config_destroy(lst_config **p);
+
+/*
+ * Set one key from text, as a flag gives it ("listen", "tcp://..."): the same checks as the file.
+ * allow_write appends one glob; foreground and read_only take a boolean ("true", "yes", "1"...).
+ * Returns 0, or -EINVAL with err saying what is wrong (no position: the caller adds one).
+ */
+int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err *err);
+
+/*
+ * Read a YAML config file into cfg (keys it sets replace cfg's). Returns 0, -errno when the file
+ * cannot be read, or -EINVAL; err then reads "FILE:LINE:COL: message" (FILE as given).
+ */
+int lst_config_load(lst_config *cfg, const char *path, lst_err *err);
+
+/*
+ * Parse YAML text as if it came from a file called name (for tests and lst_config_load).
+ * Same returns as lst_config_load.
+ */
+int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t len,
+		     lst_err *err);
+
+/* Copy every setting src has set over dst (flags over the file); allow_write is replaced. */
+void lst_config_override(lst_config *dst, const lst_config *src);
+
+/* The key names, in the order of the table, NULL-terminated (for docs and tests). */
+extern const char *const lst_config_keys[];
+
+#endif
