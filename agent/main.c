@@ -1,15 +1,346 @@
-/* lockstep-agent: the agent command. Thin: picks the subcommand and hands over argv. */
+/*
+ * lockstep-agent: the agent command. `lockstep-agent bench ...` runs one workload here; with no
+ * subcommand it is the daemon a coordinator drives. This file only turns flags and the config
+ * file into settings, daemonizes, and hands over to lst_daemon.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lst_bench.h"
+#include "lst_config.h"
+#include "lst_daemon.h"
+#include "lst_dev.h"
 #include "lst_log.h"
+#include "lst_util.h"
 
 static void s_usage(FILE *f)
 {
-	fprintf(f, "usage: lockstep-agent bench [options]   run one workload here and print it\n"
-		   "       lockstep-agent --version\n"
-		   "\n'lockstep-agent bench --help' lists the workload options.\n");
+	fprintf(f,
+		"usage: lockstep-agent [options]           run the agent daemon\n"
+		"       lockstep-agent bench [options]     run one workload here and print it\n"
+		"       lockstep-agent --version\n"
+		"\n"
+		"daemon options (each also a key of the --config file, with '_' for '-'):\n"
+		"  --listen ENDPOINT    ZeroMQ endpoint to bind (default %s)\n"
+		"  --name NAME          agent name reported to coordinators (default: host name)\n"
+		"  --config FILE        YAML file with these settings; flags override it\n"
+		"  --foreground         do not daemonize; log to stderr unless --log is given\n"
+		"  --log FILE           log file (default %s when daemonized)\n"
+		"  --pidfile FILE       write the daemon's pid here\n"
+		"  --allow-write GLOB   paths the agent may write or purge (repeatable; nothing\n"
+		"                       by default); replaces the config file's list\n"
+		"  --read-only          refuse every write and purge\n"
+		"  --lease-max DURATION cap on a coordinator's lease (default 10m)\n"
+		"  --debug LIST         debug categories: %s\n"
+		"  -v                   debug logging for every category\n"
+		"  --help               this text\n"
+		"\n"
+		"'lockstep-agent bench --help' lists the workload options. See docs/agent.md.\n",
+		LST_CONFIG_DEFAULT_LISTEN, LST_CONFIG_DEFAULT_LOG, lst_log_debug_names());
+}
+
+enum {
+	S_OPT_LISTEN = 256,
+	S_OPT_NAME,
+	S_OPT_CONFIG,
+	S_OPT_FOREGROUND,
+	S_OPT_LOG,
+	S_OPT_PIDFILE,
+	S_OPT_ALLOW_WRITE,
+	S_OPT_READ_ONLY,
+	S_OPT_LEASE_MAX,
+	S_OPT_DEBUG,
+	S_OPT_HELP,
+	S_OPT_VERSION,
+};
+
+static const struct option s_opts[] = {
+	{ "listen", required_argument, NULL, S_OPT_LISTEN },
+	{ "name", required_argument, NULL, S_OPT_NAME },
+	{ "config", required_argument, NULL, S_OPT_CONFIG },
+	{ "foreground", no_argument, NULL, S_OPT_FOREGROUND },
+	{ "log", required_argument, NULL, S_OPT_LOG },
+	{ "pidfile", required_argument, NULL, S_OPT_PIDFILE },
+	{ "allow-write", required_argument, NULL, S_OPT_ALLOW_WRITE },
+	{ "read-only", no_argument, NULL, S_OPT_READ_ONLY },
+	{ "lease-max", required_argument, NULL, S_OPT_LEASE_MAX },
+	{ "debug", required_argument, NULL, S_OPT_DEBUG },
+	{ "help", no_argument, NULL, S_OPT_HELP },
+	{ "version", no_argument, NULL, S_OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A path made absolute against the current directory (the daemon changes to /). */
+static char *s_absolute(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return lst_strdup(path);
+	return lst_asprintf("%s/%s", cwd, path);
+}
+
+/* Parse the command line into flags. Returns 0, 1 when the program should exit 0 (help,
+ * version), or -EINVAL after printing the problem. */
+static int s_parse_flags(int argc, char **argv, lst_config *flags, const char **config,
+			 int *verbose)
+{
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":vh", s_opts, NULL)) != -1) {
+		const char *key = NULL, *value = optarg;
+		lst_err err;
+
+		switch (c) {
+		case S_OPT_LISTEN:
+			key = "listen";
+			break;
+		case S_OPT_NAME:
+			key = "name";
+			break;
+		case S_OPT_LOG:
+			key = "log";
+			break;
+		case S_OPT_PIDFILE:
+			key = "pidfile";
+			break;
+		case S_OPT_ALLOW_WRITE:
+			key = "allow_write";
+			break;
+		case S_OPT_LEASE_MAX:
+			key = "lease_max";
+			break;
+		case S_OPT_DEBUG:
+			key = "debug";
+			break;
+		case S_OPT_FOREGROUND:
+			key = "foreground";
+			value = "true";
+			break;
+		case S_OPT_READ_ONLY:
+			key = "read_only";
+			value = "true";
+			break;
+		case S_OPT_CONFIG:
+			*config = optarg;
+			continue;
+		case 'v':
+			(*verbose)++;
+			continue;
+		case 'h':
+		case S_OPT_HELP:
+			s_usage(stdout);
+			return 1;
+		case S_OPT_VERSION:
+			printf("lockstep-agent %s\n", LST_VERSION);
+			return 1;
+		case ':':
+			fprintf(stderr, "lockstep-agent: %s needs a value (see --help)\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		default:
+			fprintf(stderr, "lockstep-agent: unknown option '%s' (see --help)\n",
+				argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (lst_config_set(flags, key, value, &err)) {
+			fprintf(stderr, "lockstep-agent: %s\n", err.msg);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "lockstep-agent: unexpected argument '%s' (see --help)\n",
+			argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Detach: fork, setsid, chdir /, stdio to /dev/null. The parent waits on a pipe until the
+ * daemon reports that it is listening (byte 0) or failed (byte 1), and exits with that status,
+ * so `lockstep-agent` run by hand or by a script still says whether the agent started.
+ * Returns the write end of the pipe in the daemon, or -errno.
+ */
+static int s_daemonize(const char *log)
+{
+	int p[2], fd;
+	pid_t pid;
+	char status = 1;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid > 0) {
+		close(p[1]);
+		if (read(p[0], &status, 1) != 1)
+			status = 1;
+		if (status)
+			fprintf(stderr, "lockstep-agent: the daemon failed to start; see %s\n", log);
+		_exit(status);
+	}
+	close(p[0]);
+	if (setsid() < 0)
+		return -errno;
+	if (chdir("/"))
+		return -errno;
+	umask(022);
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+	return p[1];
+}
+
+static int s_write_pidfile(const char *path)
+{
+	char buf[32];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int rc, n;
+
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	rc = lst_write_all(fd, buf, (size_t)n);
+	close(fd);
+	return rc;
+}
+
+/* Remove the pidfile only if it still names this process. */
+static void s_remove_pidfile(const char *path)
+{
+	char *text = NULL;
+	size_t len;
+
+	if (!lst_read_file(path, 64, &text, &len) && atoi(text) == (int)getpid())
+		unlink(path);
+	free(text);
+}
+
+static void s_notify(int fd, char status)
+{
+	if (fd >= 0) {
+		if (write(fd, &status, 1) != 1)
+			lst_log_warn("cannot report start-up to the parent: %s", strerror(errno));
+		close(fd);
+	}
+}
+
+static int s_daemon_main(int argc, char **argv)
+{
+	lst_config *cfg = lst_config_new(), *flags = lst_config_new();
+	lst_dev_policy *policy = lst_dev_policy_new();
+	struct lst_daemon_opts o;
+	lst_daemon *d = NULL;
+	const char *config = NULL;
+	char host[256], *log = NULL, *pidfile = NULL;
+	int verbose = 0, rc = 2, notify = -1;
+	lst_err err;
+
+	rc = s_parse_flags(argc, argv, flags, &config, &verbose);
+	if (rc) {
+		rc = rc > 0 ? 0 : 2;
+		goto out;
+	}
+	rc = 2;
+	if (config && lst_config_load(cfg, config, &err)) {
+		fprintf(stderr, "lockstep-agent: %s\n", err.msg);
+		goto out;
+	}
+	lst_config_override(cfg, flags);
+	for (size_t i = 0; i < cfg->nallow; i++) {
+		if (lst_dev_policy_allow(policy, cfg->allow_write[i])) {
+			fprintf(stderr, "lockstep-agent: allow_write: '%s' is not a usable glob\n",
+				cfg->allow_write[i]);
+			goto out;
+		}
+	}
+	lst_dev_policy_set_read_only(policy, cfg->read_only);
+	if (cfg->debug)
+		lst_log_set_debug(cfg->debug, NULL); /* checked by lst_config_set */
+	if (verbose)
+		lst_log_set_level(LST_LOG_DEBUG);
+	if (!cfg->name && gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "agent");
+	host[sizeof(host) - 1] = '\0';
+	if (cfg->log)
+		log = s_absolute(cfg->log);
+	else if (!cfg->foreground)
+		log = lst_strdup(LST_CONFIG_DEFAULT_LOG);
+	if (cfg->pidfile)
+		pidfile = s_absolute(cfg->pidfile);
+
+	/* From here on, failures are run-time failures: exit 1. */
+	rc = 1;
+	lst_log_set_timestamps(true);
+	if (log && (rc = lst_log_open(log))) {
+		fprintf(stderr, "lockstep-agent: cannot open the log %s: %s\n", log, strerror(-rc));
+		rc = 1;
+		goto out;
+	}
+	rc = 1;
+	if (!cfg->foreground) {
+		notify = s_daemonize(log);
+		if (notify < 0) {
+			lst_log_error("cannot daemonize: %s", strerror(-notify));
+			goto out;
+		}
+	}
+	if (pidfile && (rc = s_write_pidfile(pidfile))) {
+		lst_log_error("cannot write the pidfile %s: %s", pidfile, strerror(-rc));
+		rc = 1;
+		free(pidfile);
+		pidfile = NULL;
+		goto out;
+	}
+	memset(&o, 0, sizeof(o));
+	o.listen = cfg->listen ? cfg->listen : LST_CONFIG_DEFAULT_LISTEN;
+	o.name = cfg->name ? cfg->name : host;
+	o.lease_max = cfg->lease_max;
+	o.policy = policy;
+	o.log_path = log;
+	d = lst_daemon_new(&o, &err);
+	if (!d) {
+		lst_log_error("%s", err.msg);
+		rc = 1;
+		goto out;
+	}
+	if (lst_dev_policy_read_only(policy))
+		lst_log_info("read-only: every write and purge is refused");
+	else if (!cfg->nallow)
+		lst_log_info("allow_write is empty: every write and purge is refused");
+	for (size_t i = 0; i < cfg->nallow; i++)
+		lst_log_info("allow_write: %s", cfg->allow_write[i]);
+	s_notify(notify, 0);
+	notify = -1;
+	rc = lst_daemon_run(d) ? 1 : 0;
+	lst_log_info("exiting (%d)", rc);
+out:
+	s_notify(notify, 1);
+	lst_daemon_destroy(&d);
+	if (pidfile)
+		s_remove_pidfile(pidfile);
+	free(pidfile);
+	free(log);
+	lst_dev_policy_destroy(&policy);
+	lst_config_destroy(&flags);
+	lst_config_destroy(&cfg);
+	lst_log_close();
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -17,14 +348,5 @@ int main(int argc, char **argv)
 	lst_log_set_ident("lockstep-agent");
 	if (argc >= 2 && !strcmp(argv[1], "bench"))
 		return lst_bench_main(argc - 1, argv + 1);
-	if (argc >= 2 && !strcmp(argv[1], "--version")) {
-		printf("lockstep-agent %s\n", LST_VERSION);
-		return 0;
-	}
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		s_usage(stdout);
-		return 0;
-	}
-	s_usage(stderr);
-	return 2;
+	return s_daemon_main(argc, argv);
 }

@@ -1,0 +1,1549 @@
+/*
+ * The agent daemon: sessions, commands and the point being run, on one zloop reactor.
+ *
+ * State: at most one session (the coordinator that said HELLO, its lease, the reply cache and the
+ * spool) and at most one point (a phase point PREPAREd on this agent: its open paths and either a
+ * run or a purge). The point remembers the routing id of the peer that started it, so its DONE
+ * still goes out after the session ended (a lease expiry, a BYE): it may be lost, but the agent
+ * never waits for anyone to stop its I/O. A session that expired keeps its run id, seq counter,
+ * reply cache and spool ("dormant"): a HELLO with the same run id resumes it and gets the spool
+ * again; a HELLO with another run id starts afresh.
+ *
+ * Every frame is [routing id][one msgpack frame]; anything that does not decode is answered with
+ * ERROR BAD_MESSAGE (re 0) and dropped. Input never reaches an assert.
+ *
+ * Sends never block: ZMQ_ROUTER_MANDATORY makes a send to a vanished peer fail (EHOSTUNREACH)
+ * instead of vanishing, and ZMQ_DONTWAIT turns a full pipe into EAGAIN. Either way a SAMPLE or
+ * DONE stays in the spool for a resumed session.
+ */
+#include "lst_daemon.h"
+
+#include <czmq.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "lst_assert.h"
+#include "lst_job.h"
+#include "lst_log.h"
+#include "lst_msg.h"
+#include "lst_run.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#define S_CACHE_N 64			/* replies remembered per session */
+#define S_SPOOL_MAX_FRAMES 100000	/* unacknowledged SAMPLE/DONE frames kept */
+#define S_SPOOL_MAX_BYTES ((size_t)256 << 20)
+#define S_RID_MAX 256			/* ZeroMQ routing ids are at most 255 bytes */
+#define S_LEASE_MIN LST_NS_PER_S
+#define S_TICK_MS 100			/* lease check period */
+#define S_T0_MAX_AHEAD (3600 * LST_NS_PER_S)
+#define S_QUIT_GRACE_MS 3000		/* how long SIGTERM waits for jobs to drain */
+#define S_PURGE_CHUNK ((uint64_t)1 << 30) /* a purge checks its stop flag between chunks */
+#define S_RX_BATCH 64			/* frames read per reader wake-up */
+
+struct s_rid {
+	size_t len;
+	uint8_t b[S_RID_MAX];
+};
+
+/* An encoded frame: a spooled SAMPLE/DONE, or a cached reply. */
+struct s_frame {
+	uint64_t seq;
+	uint8_t *buf;
+	size_t len;
+};
+
+struct s_cached {
+	uint64_t id;			/* 0 = empty slot */
+	bool pending;			/* executing: the reply follows (START until t0) */
+	struct s_frame f;
+};
+
+struct s_session {
+	bool active;			/* a coordinator holds the agent */
+	bool known;			/* run id, seq, cache, spool are valid (active or dormant) */
+	uint64_t gen;			/* +1 for every fresh session */
+	struct s_rid peer;
+	char run[LST_RUN_ID_MAX];
+	char coordinator[LST_NAME_MAX];
+	int64_t lease;			/* ns */
+	int64_t last_rx;		/* monotonic ns of the last frame from the peer */
+	uint64_t seq;			/* last seq sent in this session */
+	struct s_cached cache[S_CACHE_N];
+	unsigned cache_next;
+	struct s_frame *spool;		/* circular: spool_n frames from spool_head */
+	size_t spool_cap, spool_head, spool_n, spool_bytes;
+	uint64_t spool_dropped;
+};
+
+/* One path of a point, opened once however many jobs use it. */
+struct s_path {
+	char path[LST_PATH_MAX];
+	int fd;
+	enum lst_dev_access access;
+	bool direct;
+	const char *identity;		/* borrowed from the PREPARE job spec, "" = none */
+	struct lst_path_identity id;
+};
+
+struct s_purge_job {
+	const struct s_path *p;
+	uint64_t offset, len;
+	bool secure;
+};
+
+/* A purge worker: BLKDISCARD/BLKSECDISCARD/punch-hole over each region, off the reactor. */
+struct s_purge {
+	pthread_t thread;
+	bool launched;
+	int efd;
+	zmq_pollitem_t item;
+	bool polling;
+	_Atomic int stop;
+	_Atomic int finished;
+	size_t njobs;
+	struct s_purge_job jobs[LST_MAX_JOBSPECS];
+	int rc;				/* written by the worker before finished */
+	lst_err err;
+};
+
+enum s_state {
+	S_PREPARED,
+	S_STARTED,
+};
+
+struct s_point {
+	enum s_state state;
+	uint32_t phase, point, action;
+	char name[LST_NAME_MAX];
+	uint64_t gen;			/* session generation that prepared it */
+	struct s_path paths[LST_MAX_JOBSPECS];
+	size_t npaths;
+	lst_run *run;
+	zmq_pollitem_t item;		/* the run's eventfd */
+	bool polling;
+	struct s_purge *purge;
+	struct s_rid peer;		/* who sent START: STARTED, SAMPLE and DONE go there */
+	uint64_t start_id;
+	int64_t t0;
+	int timer;			/* STARTED timer, -1 when none */
+	unsigned started_tries;
+	bool started_sent;
+	bool stop_requested;
+	uint32_t stop_reason;
+	char stop_text[LST_TEXT_MAX];
+	uint64_t samples;
+	int64_t last_interval;
+};
+
+struct lst_daemon {
+	struct lst_daemon_opts o;
+	char *listen, *name, *log_path;
+	char endpoint[256];
+	zsock_t *router;
+	void *zs;			/* the raw libzmq socket */
+	zloop_t *loop;
+	int sfd;			/* signalfd */
+	zmq_pollitem_t sig_item;
+	int tick;
+	sigset_t oldmask;
+	struct s_session sess;
+	struct s_point *pt;
+	uint64_t stray_seq;		/* seq for replies to peers without a session */
+	uint32_t engines;
+	struct utsname uts;
+	lst_msg *out;			/* reused for every message built (it is large) */
+	bool quitting;
+	bool quit_now;			/* handlers return -1: the reactor ends */
+	bool done_at_exit;		/* a DONE was queued during shutdown: linger a little */
+	int quit_timer;
+};
+
+static void s_point_finish(lst_daemon *d);
+
+/* ---------------------------------------------------------------- small helpers */
+
+static bool s_rid_eq(const struct s_rid *a, const struct s_rid *b)
+{
+	return a->len == b->len && !memcmp(a->b, b->b, a->len);
+}
+
+/* Routing id for logs: hex of up to 8 bytes. */
+static const char *s_rid_str(const struct s_rid *r, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->len && i < 8 && n + 3 < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%02x", r->b[i]);
+	if (r->len > 8 && n + 3 < size)
+		snprintf(buf + n, size - n, "..");
+	if (!r->len)
+		snprintf(buf, size, "-");
+	return buf;
+}
+
+static void s_copy(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src);
+}
+
+static int s_ret(const lst_daemon *d)
+{
+	return d->quit_now ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- sending */
+
+/* Send one encoded frame to rid without blocking. Returns 0 or -errno (logged). */
+static int s_send_raw(lst_daemon *d, const struct s_rid *rid, const uint8_t *buf, size_t len)
+{
+	char r[32];
+	int rc;
+
+	rc = zmq_send(d->zs, rid->b, rid->len, ZMQ_SNDMORE | ZMQ_DONTWAIT);
+	if (rc >= 0)
+		rc = zmq_send(d->zs, buf, len, ZMQ_DONTWAIT);
+	if (rc >= 0)
+		return 0;
+	rc = -zmq_errno();
+	if (rc == -EHOSTUNREACH)
+		lst_log_debug(LST_DBG_NET, "send to %s: peer gone (EHOSTUNREACH); frame dropped",
+			      s_rid_str(rid, r, sizeof(r)));
+	else
+		lst_log_warn("send to %s failed: %s (%d); frame dropped",
+			     s_rid_str(rid, r, sizeof(r)), zmq_strerror(-rc), rc);
+	return rc;
+}
+
+/* Encode m (seq already set). Returns 0 or -EINVAL (a bug: our own message broke its bounds). */
+static int s_encode(lst_daemon *d, const lst_msg *m, uint8_t **buf, size_t *len)
+{
+	lst_err err;
+
+	(void)d;
+	if (lst_msg_encode(m, buf, len, &err)) {
+		lst_log_error("internal: cannot encode %s: %s", lst_msg_type_name(m->type), err.msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void s_log_out(const lst_msg *m, const struct s_rid *rid, const char *how)
+{
+	char r[32];
+
+	lst_log_debug(LST_DBG_PROTO, "out %s seq=%llu re=%llu to %s%s", lst_msg_type_name(m->type),
+		      (unsigned long long)m->seq, (unsigned long long)m->re,
+		      s_rid_str(rid, r, sizeof(r)), how);
+}
+
+/* Is rid the peer of the active session? */
+static bool s_is_peer(const lst_daemon *d, const struct s_rid *rid)
+{
+	return d->sess.active && s_rid_eq(rid, &d->sess.peer);
+}
+
+/* The reply cache: remember (id -> frame). Takes ownership of f's buffer. */
+static void s_cache_put(struct s_session *s, uint64_t id, bool pending, struct s_frame *f)
+{
+	struct s_cached *c = &s->cache[s->cache_next++ % S_CACHE_N];
+
+	free(c->f.buf);
+	c->id = id;
+	c->pending = pending;
+	if (f) {
+		c->f = *f;
+		f->buf = NULL;
+	} else {
+		memset(&c->f, 0, sizeof(c->f));
+	}
+}
+
+static struct s_cached *s_cache_find(struct s_session *s, uint64_t id)
+{
+	for (unsigned i = 0; i < S_CACHE_N; i++)
+		if (s->cache[i].id == id)
+			return &s->cache[i];
+	return NULL;
+}
+
+static void s_cache_clear(struct s_session *s)
+{
+	for (unsigned i = 0; i < S_CACHE_N; i++) {
+		free(s->cache[i].f.buf);
+		memset(&s->cache[i], 0, sizeof(s->cache[i]));
+	}
+	s->cache_next = 0;
+}
+
+/*
+ * Reply to command cmd_id (of type cmd_type) from rid; m's type and body are set, seq and re are
+ * set here. own: the reply belongs to the session (its seq; cached by id, except SYNC_REPLY).
+ */
+static void s_reply_ex(lst_daemon *d, const struct s_rid *rid, uint64_t cmd_id, uint32_t cmd_type,
+		       lst_msg *m, bool own)
+{
+	struct s_frame f = { 0 };
+	struct s_cached *c;
+
+	m->seq = own ? ++d->sess.seq : ++d->stray_seq;
+	m->id = 0;
+	m->re = cmd_id;
+	if (s_encode(d, m, &f.buf, &f.len))
+		return;
+	f.seq = m->seq;
+	s_log_out(m, rid, "");
+	s_send_raw(d, rid, f.buf, f.len);
+	if (own && cmd_id && cmd_type != LST_MSG_SYNC) {
+		c = s_cache_find(&d->sess, cmd_id);
+		if (c && c->pending) {
+			free(c->f.buf);
+			c->f = f;
+			f.buf = NULL;
+			c->pending = false;
+		} else {
+			s_cache_put(&d->sess, cmd_id, false, &f);
+		}
+	}
+	free(f.buf);
+}
+
+static void s_reply(lst_daemon *d, const struct s_rid *rid, uint64_t cmd_id, uint32_t cmd_type,
+		    lst_msg *m)
+{
+	s_reply_ex(d, rid, cmd_id, cmd_type, m, s_is_peer(d, rid));
+}
+
+/* The reusable outgoing message, header and the body about to be filled cleared. */
+static lst_msg *s_out(lst_daemon *d, enum lst_msg_type type)
+{
+	lst_msg *m = d->out;
+	size_t body;
+
+	switch (type) {
+	case LST_MSG_WELCOME:
+		body = sizeof(m->u.welcome);
+		break;
+	case LST_MSG_ERROR:
+		body = sizeof(m->u.error);
+		break;
+	case LST_MSG_SYNC_REPLY:
+		body = sizeof(m->u.sync_reply);
+		break;
+	case LST_MSG_PREPARED:
+		body = sizeof(m->u.prepared);
+		break;
+	case LST_MSG_STARTED:
+		body = sizeof(m->u.started);
+		break;
+	case LST_MSG_DONE:
+		body = sizeof(m->u.done);
+		break;
+	case LST_MSG_STOPPED:
+		body = sizeof(m->u.stop);
+		break;
+	case LST_MSG_PONG:
+		body = sizeof(m->u.ping);
+		break;
+	default:
+		body = 0; /* SAMPLE: every field is written */
+		break;
+	}
+	memset(m, 0, offsetof(lst_msg, u) + body);
+	m->type = type;
+	return m;
+}
+
+static void s_error(lst_daemon *d, const struct s_rid *rid, uint64_t cmd_id, uint32_t cmd_type,
+		    int code, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void s_error(lst_daemon *d, const struct s_rid *rid, uint64_t cmd_id, uint32_t cmd_type,
+		    int code, const char *fmt, ...)
+{
+	lst_msg *m = s_out(d, LST_MSG_ERROR);
+	va_list ap;
+
+	m->u.error.code = code;
+	va_start(ap, fmt);
+	vsnprintf(m->u.error.text, sizeof(m->u.error.text), fmt, ap);
+	va_end(ap);
+	lst_log_debug(LST_DBG_PROTO, "error %d to command %llu: %s", code,
+		      (unsigned long long)cmd_id, m->u.error.text);
+	s_reply(d, rid, cmd_id, cmd_type, m);
+}
+
+/* ---------------------------------------------------------------- the spool */
+
+static void s_spool_drop_oldest(struct s_session *s)
+{
+	struct s_frame *f = &s->spool[s->spool_head];
+
+	s->spool_bytes -= f->len;
+	free(f->buf);
+	f->buf = NULL;
+	s->spool_head = (s->spool_head + 1) % s->spool_cap;
+	s->spool_n--;
+}
+
+/* Append a frame (takes its buffer), dropping the oldest beyond the bounds. */
+static void s_spool_add(struct s_session *s, struct s_frame *f)
+{
+	while (s->spool_n && (s->spool_n >= S_SPOOL_MAX_FRAMES ||
+			      s->spool_bytes + f->len > S_SPOOL_MAX_BYTES)) {
+		if (!s->spool_dropped || !(s->spool_dropped % 10000))
+			lst_log_warn("spool full (%zu frames, %zu bytes unacknowledged): dropping the "
+				     "oldest; is the coordinator sending ACK? (%llu dropped so far)",
+				     s->spool_n, s->spool_bytes,
+				     (unsigned long long)s->spool_dropped + 1);
+		s->spool_dropped++;
+		s_spool_drop_oldest(s);
+	}
+	if (s->spool_n == s->spool_cap) {
+		size_t cap = s->spool_cap ? s->spool_cap * 2 : 256;
+		struct s_frame *n = lst_calloc(cap, sizeof(*n));
+
+		for (size_t i = 0; i < s->spool_n; i++)
+			n[i] = s->spool[(s->spool_head + i) % s->spool_cap];
+		free(s->spool);
+		s->spool = n;
+		s->spool_cap = cap;
+		s->spool_head = 0;
+	}
+	s->spool[(s->spool_head + s->spool_n) % s->spool_cap] = *f;
+	s->spool_n++;
+	s->spool_bytes += f->len;
+	f->buf = NULL;
+}
+
+/* ACK: drop every frame with seq <= upto (frames are in seq order). */
+static void s_spool_ack(struct s_session *s, uint64_t upto)
+{
+	while (s->spool_n && s->spool[s->spool_head].seq <= upto)
+		s_spool_drop_oldest(s);
+	if (!s->spool_n)
+		s->spool_dropped = 0;
+}
+
+static void s_spool_clear(struct s_session *s)
+{
+	while (s->spool_n)
+		s_spool_drop_oldest(s);
+	free(s->spool);
+	s->spool = NULL;
+	s->spool_cap = s->spool_head = s->spool_bytes = 0;
+	s->spool_dropped = 0;
+}
+
+/*
+ * Send a SAMPLE or DONE of the point. In the session that prepared it, it takes the session's
+ * seq and is spooled until ACKed; a point left over from an ended session sends it bare.
+ */
+static void s_emit(lst_daemon *d, lst_msg *m)
+{
+	struct s_point *pt = d->pt;
+	bool own = d->sess.known && pt->gen == d->sess.gen;
+	struct s_frame f = { 0 };
+
+	m->seq = own ? ++d->sess.seq : ++d->stray_seq;
+	m->id = m->re = 0;
+	if (s_encode(d, m, &f.buf, &f.len))
+		return;
+	f.seq = m->seq;
+	s_log_out(m, &pt->peer, "");
+	s_send_raw(d, &pt->peer, f.buf, f.len);
+	if (own)
+		s_spool_add(&d->sess, &f);
+	free(f.buf);
+}
+
+/* ---------------------------------------------------------------- points */
+
+static void s_purge_destroy(lst_daemon *d, struct s_purge **p)
+{
+	struct s_purge *pg = *p;
+
+	if (!pg)
+		return;
+	if (pg->polling)
+		zloop_poller_end(d->loop, &pg->item);
+	if (pg->launched) {
+		atomic_store(&pg->stop, 1);
+		pthread_join(pg->thread, NULL);
+	}
+	if (pg->efd >= 0)
+		close(pg->efd);
+	free(pg);
+	*p = NULL;
+}
+
+/* Free a point: stop its poller and timer, destroy the run (joins its jobs), close its paths.
+ * Only for a point that never started or whose jobs have finished. */
+static void s_point_destroy(lst_daemon *d)
+{
+	struct s_point *pt = d->pt;
+
+	if (!pt)
+		return;
+	if (pt->timer >= 0)
+		zloop_timer_end(d->loop, pt->timer);
+	if (pt->polling)
+		zloop_poller_end(d->loop, &pt->item);
+	lst_run_destroy(&pt->run);
+	s_purge_destroy(d, &pt->purge);
+	for (size_t i = 0; i < pt->npaths; i++)
+		if (pt->paths[i].fd >= 0)
+			close(pt->paths[i].fd);
+	free(pt);
+	d->pt = NULL;
+}
+
+/* Ask the running point to stop (idempotent: the first reason sticks). DONE follows when its
+ * jobs have drained. A point never started is simply dropped. */
+static void s_point_stop(lst_daemon *d, uint32_t reason, const char *text)
+{
+	struct s_point *pt = d->pt;
+
+	if (!pt)
+		return;
+	if (pt->state == S_PREPARED) {
+		lst_log_info("dropping prepared point %u/%u (%s): %s", pt->phase, pt->point,
+			     pt->name, text);
+		s_point_destroy(d);
+		return;
+	}
+	if (!pt->stop_requested) {
+		pt->stop_requested = true;
+		pt->stop_reason = reason;
+		s_copy(pt->stop_text, sizeof(pt->stop_text), text);
+	}
+	if (pt->run)
+		lst_run_stop(pt->run);
+	if (pt->purge)
+		atomic_store(&pt->purge->stop, 1);
+}
+
+/* ---------------------------------------------------------------- sessions */
+
+/* Forget the session entirely (BYE, or a HELLO with another run). Stops the point. */
+static void s_session_clear(lst_daemon *d, uint32_t reason, const char *why)
+{
+	struct s_session *s = &d->sess;
+
+	s_point_stop(d, reason, why);
+	s_cache_clear(s);
+	s_spool_clear(s);
+	s->active = s->known = false;
+	s->gen++;
+	s->seq = 0;
+	s->run[0] = s->coordinator[0] = '\0';
+}
+
+/* The coordinator went silent: stop its I/O now; keep the session dormant for a resume. */
+static void s_lease_expire(lst_daemon *d, int64_t now)
+{
+	struct s_session *s = &d->sess;
+	char why[LST_TEXT_MAX];
+
+	lst_log_warn("coordinator %s silent for %.1f s (lease %.1f s): stopping I/O%s",
+		     s->coordinator, (double)(now - s->last_rx) / 1e9, (double)s->lease / 1e9,
+		     d->pt ? "" : " (none running)");
+	snprintf(why, sizeof(why), "coordinator %s silent for %.1f s (lease %.1f s)",
+		 s->coordinator, (double)(now - s->last_rx) / 1e9, (double)s->lease / 1e9);
+	s->active = false;
+	s_point_stop(d, LST_DONE_LEASE, why);
+}
+
+static int s_on_tick(zloop_t *loop, int timer_id, void *arg)
+{
+	lst_daemon *d = arg;
+	int64_t now = lst_mono_ns();
+
+	(void)loop;
+	(void)timer_id;
+	if (d->sess.active && now - d->sess.last_rx > d->sess.lease)
+		s_lease_expire(d, now);
+	return s_ret(d);
+}
+
+/* ---------------------------------------------------------------- HELLO */
+
+static void s_welcome(lst_daemon *d, const struct s_rid *rid, const lst_msg *cmd)
+{
+	lst_msg *m = s_out(d, LST_MSG_WELCOME);
+	struct lst_msg_welcome *w = &m->u.welcome;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	w->proto = LST_PROTO_VERSION;
+	w->ncaps = 0;
+	s_copy(w->name, sizeof(w->name), d->name);
+	s_copy(w->version, sizeof(w->version), LST_VERSION);
+	s_copy(w->host, sizeof(w->host), d->uts.nodename);
+	s_copy(w->kernel, sizeof(w->kernel), d->uts.release);
+	w->cores = cores > 0 ? (uint32_t)cores : 1;
+	w->engines = d->engines;
+	w->now = lst_mono_ns();
+	s_reply(d, rid, cmd->id, cmd->type, m);
+}
+
+static void s_on_hello(lst_daemon *d, const struct s_rid *rid, const lst_msg *m, int64_t now)
+{
+	const struct lst_msg_hello *h = &m->u.hello;
+	struct s_session *s = &d->sess;
+	int64_t lease = (int64_t)h->lease_ms * LST_NS_PER_MS;
+	bool resume;
+	char r[32];
+
+	if (h->proto != LST_PROTO_VERSION) {
+		s_error(d, rid, m->id, m->type, LST_PERR_VERSION,
+			"protocol version %u is not supported: this agent speaks %d", h->proto,
+			LST_PROTO_VERSION);
+		return;
+	}
+	if (s->active && !s_rid_eq(rid, &s->peer)) {
+		if (now - s->last_rx <= s->lease) {
+			lst_log_info("refusing coordinator %s (run %s): busy with run %s from %s",
+				     h->coordinator, h->run, s->run, s->coordinator);
+			s_error(d, rid, m->id, m->type, LST_PERR_BUSY,
+				"busy: run %s from coordinator %s", s->run, s->coordinator);
+			return;
+		}
+		s_lease_expire(d, now);
+	}
+	if (s->active) {
+		resume = !strcmp(h->run, s->run);
+		if (!resume) {
+			char why[LST_TEXT_MAX];
+
+			snprintf(why, sizeof(why), "a new HELLO for run %s replaced run %s", h->run,
+				 s->run);
+			s_session_clear(d, LST_DONE_STOPPED, why);
+		}
+	} else {
+		resume = s->known && !strcmp(h->run, s->run);
+		if (!resume && s->known)
+			s_session_clear(d, LST_DONE_STOPPED, "a new session began");
+	}
+	if (!resume) {
+		s->gen++;
+		s->seq = 0;
+		s_copy(s->run, sizeof(s->run), h->run);
+	}
+	s->active = s->known = true;
+	s->peer = *rid;
+	s_copy(s->coordinator, sizeof(s->coordinator), h->coordinator);
+	if (lease < S_LEASE_MIN)
+		lease = S_LEASE_MIN;
+	if (lease > d->o.lease_max)
+		lease = d->o.lease_max;
+	s->lease = lease;
+	s->last_rx = now;
+	if (d->pt && d->pt->gen == s->gen)
+		d->pt->peer = *rid; /* the point's STARTED/SAMPLE/DONE follow the new connection */
+	lst_log_info("session %s: run %s from coordinator %s (peer %s, lease %.1f s)",
+		     resume ? "resumed" : "opened", s->run, s->coordinator,
+		     s_rid_str(rid, r, sizeof(r)), (double)lease / 1e9);
+	s_welcome(d, rid, m);
+	if (resume && s->spool_n) {
+		lst_log_info("resending %zu spooled frames", s->spool_n);
+		for (size_t i = 0; i < s->spool_n; i++) {
+			const struct s_frame *f = &s->spool[(s->spool_head + i) % s->spool_cap];
+
+			s_send_raw(d, rid, f->buf, f->len);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- PREPARE */
+
+/* Which errors from lst_dev are disk-safety refusals (the rest are I/O failures)? */
+static int s_dev_perr(const lst_err *err)
+{
+	switch (err->code) {
+	case -EPERM:
+	case -EACCES:
+	case -EBUSY:
+	case -ENXIO:
+	case -ESTALE:
+	case -ELOOP:
+		return LST_PERR_REFUSED;
+	default:
+		return strstr(err->msg, ": refused (") ? LST_PERR_REFUSED : LST_PERR_IO;
+	}
+}
+
+static struct s_path *s_path_find(struct s_point *pt, const char *path)
+{
+	for (size_t i = 0; i < pt->npaths; i++)
+		if (!strcmp(pt->paths[i].path, path))
+			return &pt->paths[i];
+	return NULL;
+}
+
+/*
+ * Gather the PREPARE's distinct paths with what each needs (write if any job on it writes),
+ * then open them all through the disk-safety checks. On failure err says which path and rule,
+ * *perr the protocol error code; paths already open stay in pt (the caller destroys pt).
+ */
+static int s_open_paths(lst_daemon *d, struct s_point *pt, const struct lst_msg_prepare *p,
+			int *perr, lst_err *err)
+{
+	for (uint32_t i = 0; i < p->njobs; i++) {
+		const struct lst_jobspec *j = &p->jobs[i];
+		enum lst_dev_access acc = LST_DEV_READ;
+		bool direct = false;
+		struct s_path *sp;
+
+		if (j->action == LST_ACTION_IO) {
+			acc = lst_rw_writes(j->w.rw, j->w.rwmixread) ? LST_DEV_WRITE : LST_DEV_READ;
+			direct = j->w.direct != 0;
+		} else if (j->action == LST_ACTION_DISCARD || j->action == LST_ACTION_SECDISCARD) {
+			acc = LST_DEV_PURGE;
+		}
+		sp = s_path_find(pt, j->path);
+		if (sp) {
+			if (sp->direct != direct && j->action == LST_ACTION_IO) {
+				*perr = LST_PERR_IO;
+				return lst_err_set(err, -EINVAL,
+						   "%s: jobs %s on this path disagree on direct; use "
+						   "one setting per path",
+						   j->path, j->target);
+			}
+			if (acc > sp->access)
+				sp->access = acc;
+			if (!sp->identity[0])
+				sp->identity = j->identity;
+			continue;
+		}
+		sp = &pt->paths[pt->npaths++];
+		s_copy(sp->path, sizeof(sp->path), j->path);
+		sp->fd = -1;
+		sp->access = acc;
+		sp->direct = direct;
+		sp->identity = j->identity;
+	}
+	for (size_t i = 0; i < pt->npaths; i++) {
+		struct s_path *sp = &pt->paths[i];
+
+		sp->fd = lst_dev_open(d->o.policy, sp->path, sp->access, sp->direct, sp->identity,
+				      &sp->id, err);
+		if (sp->fd < 0) {
+			*perr = s_dev_perr(err);
+			return err->code;
+		}
+		lst_log_debug(LST_DBG_DEV, "opened %s (%s) for %s: %s %s, %llu bytes", sp->path,
+			      sp->id.real_path, lst_dev_access_name(sp->access), sp->id.kind,
+			      sp->id.wwn[0] ? sp->id.wwn : sp->id.backing_file,
+			      (unsigned long long)sp->id.size);
+	}
+	/* A second job spec naming another identity for a shared path is checked too. */
+	for (uint32_t i = 0; i < p->njobs; i++) {
+		const struct lst_jobspec *j = &p->jobs[i];
+		struct s_path *sp = s_path_find(pt, j->path);
+
+		if (j->identity[0] && sp->identity != j->identity &&
+		    !lst_dev_identity_matches(&sp->id, j->identity)) {
+			*perr = LST_PERR_REFUSED;
+			return lst_err_set(err, -ENXIO,
+					   "%s (-> %s): refused (identity): expected '%s' but found "
+					   "wwn '%s' serial '%s'; fix the plan's identity or the path",
+					   j->path, sp->id.real_path, j->identity, sp->id.wwn,
+					   sp->id.serial);
+		}
+	}
+	return 0;
+}
+
+static void s_prepared(lst_daemon *d, const struct s_rid *rid, const lst_msg *cmd,
+		       const struct s_point *pt, uint32_t engine, const char *warning)
+{
+	const struct lst_msg_prepare *p = &cmd->u.prepare;
+	lst_msg *m = s_out(d, LST_MSG_PREPARED);
+	struct lst_msg_prepared *r = &m->u.prepared;
+
+	r->phase = p->phase;
+	r->point = p->point;
+	r->npaths = p->njobs;
+	for (uint32_t i = 0; i < p->njobs; i++) {
+		const struct s_path *sp = NULL;
+
+		for (size_t k = 0; k < pt->npaths; k++)
+			if (!strcmp(pt->paths[k].path, p->jobs[i].path))
+				sp = &pt->paths[k];
+		r->paths[i] = sp->id;
+		s_copy(r->paths[i].target, sizeof(r->paths[i].target), p->jobs[i].target);
+		s_copy(r->paths[i].path, sizeof(r->paths[i].path), p->jobs[i].path);
+	}
+	r->engine = engine;
+	s_copy(r->warning, sizeof(r->warning), warning ? warning : "");
+	s_reply(d, rid, cmd->id, cmd->type, m);
+}
+
+static int s_prepare_io(struct s_point *pt, const struct lst_msg_prepare *p, int *perr,
+			lst_err *err)
+{
+	struct lst_run_path rp[LST_MAX_JOBSPECS];
+
+	memset(rp, 0, sizeof(rp));
+	for (uint32_t i = 0; i < p->njobs; i++) {
+		const struct s_path *sp = s_path_find(pt, p->jobs[i].path);
+
+		rp[i].fd = sp->fd;
+		rp[i].size = sp->id.size;
+		rp[i].w = p->jobs[i].w;
+		rp[i].name = p->jobs[i].path;
+	}
+	pt->run = lst_run_new(rp, p->njobs, err);
+	if (!pt->run) {
+		*perr = LST_PERR_IO;
+		return err->code ? err->code : -EINVAL;
+	}
+	return 0;
+}
+
+static int s_prepare_purge(struct s_point *pt, const struct lst_msg_prepare *p, int *perr,
+			   lst_err *err)
+{
+	struct s_purge *pg = lst_calloc(1, sizeof(*pg));
+
+	pg->efd = -1;
+	pt->purge = pg;
+	*perr = LST_PERR_IO;
+	for (uint32_t i = 0; i < p->njobs; i++) {
+		const struct lst_jobspec *j = &p->jobs[i];
+		const struct s_path *sp = s_path_find(pt, j->path);
+		struct s_purge_job *pj = &pg->jobs[pg->njobs++];
+		uint64_t off = (uint64_t)j->w.offset, size = sp->id.size;
+
+		pj->p = sp;
+		pj->secure = j->action == LST_ACTION_SECDISCARD;
+		if (off > size)
+			return lst_err_set(err, -EINVAL,
+					   "%s: purge offset %llu is beyond the end (%llu bytes)",
+					   j->path, (unsigned long long)off,
+					   (unsigned long long)size);
+		pj->offset = off;
+		pj->len = j->w.size ? (uint64_t)j->w.size : size - off;
+		if (pj->offset + pj->len > size)
+			return lst_err_set(err, -EINVAL,
+					   "%s: purge region [%llu, %llu) goes beyond the end (%llu "
+					   "bytes)",
+					   j->path, (unsigned long long)pj->offset,
+					   (unsigned long long)(pj->offset + pj->len),
+					   (unsigned long long)size);
+		if (!strcmp(sp->id.kind, "block") && sp->id.lbs &&
+		    (pj->offset % sp->id.lbs || pj->len % sp->id.lbs))
+			return lst_err_set(err, -EINVAL,
+					   "%s: purge region [%llu, +%llu) is not aligned to the "
+					   "logical block size %u",
+					   j->path, (unsigned long long)pj->offset,
+					   (unsigned long long)pj->len, sp->id.lbs);
+		if (pj->secure && strcmp(sp->id.kind, "block"))
+			return lst_err_set(err, -EOPNOTSUPP,
+					   "%s: secdiscard needs a block device; this is a %s",
+					   j->path, sp->id.kind);
+	}
+	pg->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (pg->efd < 0)
+		return lst_err_sys(err, -errno, "eventfd");
+	return 0;
+}
+
+static void s_on_prepare(lst_daemon *d, const struct s_rid *rid, const lst_msg *m)
+{
+	const struct lst_msg_prepare *p = &m->u.prepare;
+	struct s_point *pt;
+	uint32_t action = p->jobs[0].action;
+	int perr = LST_PERR_IO;
+	lst_err err;
+
+	if (d->pt && d->pt->state == S_STARTED) {
+		s_error(d, rid, m->id, m->type, LST_PERR_STATE,
+			"prepare: point %u/%u (%s) is running; STOP it and wait for DONE first",
+			d->pt->phase, d->pt->point, d->pt->name);
+		return;
+	}
+	if (strcmp(p->run, d->sess.run)) {
+		s_error(d, rid, m->id, m->type, LST_PERR_STATE,
+			"prepare: run '%s' is not this session's run '%s'", p->run, d->sess.run);
+		return;
+	}
+	if (!p->njobs) {
+		s_error(d, rid, m->id, m->type, LST_PERR_BAD_MESSAGE, "prepare: no jobs");
+		return;
+	}
+	for (uint32_t i = 1; i < p->njobs; i++) {
+		if (p->jobs[i].action != action) {
+			s_error(d, rid, m->id, m->type, LST_PERR_BAD_MESSAGE,
+				"prepare: jobs[%u] has action %u but jobs[0] has %u; one action "
+				"per point",
+				i, p->jobs[i].action, action);
+			return;
+		}
+	}
+	if (d->pt) {
+		lst_log_info("prepared point %u/%u (%s) replaced by %u/%u (%s)", d->pt->phase,
+			     d->pt->point, d->pt->name, p->phase, p->point, p->name);
+		s_point_destroy(d);
+	}
+	pt = lst_calloc(1, sizeof(*pt));
+	pt->state = S_PREPARED;
+	pt->phase = p->phase;
+	pt->point = p->point;
+	pt->action = action;
+	pt->gen = d->sess.gen;
+	pt->timer = -1;
+	pt->last_interval = -1;
+	pt->peer = *rid;
+	s_copy(pt->name, sizeof(pt->name), p->name);
+	d->pt = pt;
+	lst_err_clear(&err);
+	if (s_open_paths(d, pt, p, &perr, &err))
+		goto refused;
+	if (action == LST_ACTION_IDENTIFY) {
+		/* Nothing runs: report what is there and close. */
+		s_prepared(d, rid, m, pt, (uint32_t)p->jobs[0].w.engine, "");
+		lst_log_info("identified %u path(s) for point %u/%u (%s)", p->njobs, p->phase,
+			     p->point, p->name);
+		s_point_destroy(d);
+		return;
+	}
+	if (action == LST_ACTION_IO ? s_prepare_io(pt, p, &perr, &err) :
+				      s_prepare_purge(pt, p, &perr, &err))
+		goto refused;
+	if (pt->run && lst_run_warning(pt->run)[0])
+		lst_log_warn("point %u/%u (%s): %s", p->phase, p->point, p->name,
+			     lst_run_warning(pt->run));
+	lst_log_info("prepared point %u/%u (%s): %u job spec(s) on %zu path(s), %s", p->phase,
+		     p->point, p->name, p->njobs, pt->npaths,
+		     pt->run ? lst_engine_names[lst_run_engine(pt->run)] :
+			       (action == LST_ACTION_DISCARD ? "discard" : "secdiscard"));
+	s_prepared(d, rid, m, pt,
+		   pt->run ? (uint32_t)lst_run_engine(pt->run) : (uint32_t)p->jobs[0].w.engine,
+		   pt->run ? lst_run_warning(pt->run) : "");
+	return;
+refused:
+	if (perr == LST_PERR_REFUSED)
+		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name,
+			     err.msg);
+	else
+		lst_log_warn("prepare %u/%u (%s) failed: %s", p->phase, p->point, p->name,
+			     err.msg);
+	s_point_destroy(d);
+	s_error(d, rid, m->id, m->type, perr, "%s", err.msg);
+}
+
+/* ---------------------------------------------------------------- running */
+
+static void s_on_sample(const lst_sample *s, void *arg)
+{
+	lst_daemon *d = arg;
+	struct s_point *pt = d->pt;
+	lst_msg *m = s_out(d, LST_MSG_SAMPLE);
+
+	m->u.sample.phase = pt->phase;
+	m->u.sample.point = pt->point;
+	m->u.sample.s = *s;
+	s_emit(d, m);
+	pt->samples++;
+	pt->last_interval = s->interval;
+}
+
+static void s_collect(lst_daemon *d)
+{
+	if (lst_run_collect(d->pt->run, s_on_sample, d))
+		s_point_finish(d);
+}
+
+/* The run's eventfd: samples or a finished job. Nothing is forwarded before STARTED. */
+static int s_on_run_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
+{
+	lst_daemon *d = arg;
+	struct s_point *pt = d->pt;
+	uint64_t junk;
+
+	(void)loop;
+	if (!pt || !pt->run || item->fd != lst_run_eventfd(pt->run))
+		return s_ret(d); /* a stale poll entry of a point just destroyed */
+	if (!pt->started_sent) {
+		while (read(item->fd, &junk, sizeof(junk)) > 0)
+			;
+		return s_ret(d);
+	}
+	s_collect(d);
+	return s_ret(d);
+}
+
+static void *s_purge_main(void *arg)
+{
+	struct s_purge *pg = arg;
+	int rc = 0;
+
+	for (size_t i = 0; i < pg->njobs && !rc; i++) {
+		const struct s_purge_job *j = &pg->jobs[i];
+		uint64_t off = j->offset, left = j->len;
+
+		while (left && !atomic_load(&pg->stop)) {
+			uint64_t n = LST_MIN(left, S_PURGE_CHUNK);
+
+			rc = lst_dev_purge(j->p->fd, &j->p->id, off, n, j->secure, &pg->err);
+			if (rc)
+				break;
+			off += n;
+			left -= n;
+		}
+	}
+	pg->rc = rc;
+	atomic_store_explicit(&pg->finished, 1, memory_order_release);
+	eventfd_write(pg->efd, 1);
+	return NULL;
+}
+
+static int s_on_purge_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
+{
+	lst_daemon *d = arg;
+	struct s_point *pt = d->pt;
+	uint64_t junk;
+
+	(void)loop;
+	if (!pt || !pt->purge || item->fd != pt->purge->efd)
+		return s_ret(d);
+	while (read(item->fd, &junk, sizeof(junk)) > 0)
+		;
+	if (pt->started_sent && atomic_load_explicit(&pt->purge->finished, memory_order_acquire))
+		s_point_finish(d);
+	return s_ret(d);
+}
+
+/* Send DONE for the point, then free it. Its jobs have finished. */
+static void s_point_finish(lst_daemon *d)
+{
+	struct s_point *pt = d->pt;
+	lst_msg *m = s_out(d, LST_MSG_DONE);
+	struct lst_msg_done *dn = &m->u.done;
+	static const char *const reasons[] = { "complete", "stopped", "lease", "error" };
+	lst_err err;
+
+	dn->phase = pt->phase;
+	dn->point = pt->point;
+	dn->last_interval = pt->last_interval;
+	dn->samples = pt->samples;
+	dn->reason = LST_DONE_COMPLETE;
+	if (pt->run && lst_run_error(pt->run, &err)) {
+		dn->reason = LST_DONE_ERROR;
+		s_copy(dn->text, sizeof(dn->text), err.msg);
+	} else if (pt->purge && pt->purge->rc) {
+		dn->reason = LST_DONE_ERROR;
+		s_copy(dn->text, sizeof(dn->text), pt->purge->err.msg);
+	} else if (pt->stop_requested) {
+		dn->reason = pt->stop_reason;
+		s_copy(dn->text, sizeof(dn->text), pt->stop_text);
+	}
+	if (dn->reason == LST_DONE_ERROR)
+		lst_log_warn("point %u/%u (%s) ended with an error after %llu samples: %s",
+			     pt->phase, pt->point, pt->name, (unsigned long long)pt->samples,
+			     dn->text);
+	else
+		lst_log_info("point %u/%u (%s) done (%s): %llu samples%s%s", pt->phase, pt->point,
+			     pt->name, reasons[dn->reason], (unsigned long long)pt->samples,
+			     dn->text[0] ? ": " : "", dn->text);
+	s_emit(d, m);
+	s_point_destroy(d);
+	if (d->quitting) {
+		d->done_at_exit = true;
+		d->quit_now = true;
+	}
+}
+
+/* Reply STARTED to the pending START (cached under its id). */
+static void s_started(lst_daemon *d, int64_t actual)
+{
+	struct s_point *pt = d->pt;
+	lst_msg *m = s_out(d, LST_MSG_STARTED);
+
+	m->u.started.phase = pt->phase;
+	m->u.started.point = pt->point;
+	m->u.started.t0 = pt->t0;
+	m->u.started.actual = actual;
+	pt->started_sent = true;
+	lst_log_debug(LST_DBG_TIME, "point %u/%u released at %+.3f ms from t0", pt->phase,
+		      pt->point, (double)(actual - pt->t0) / 1e6);
+	s_reply_ex(d, &pt->peer, pt->start_id, LST_MSG_START, m,
+		   d->sess.known && pt->gen == d->sess.gen);
+}
+
+static int s_on_start_timer(zloop_t *loop, int timer_id, void *arg)
+{
+	lst_daemon *d = arg;
+	struct s_point *pt = d->pt;
+	int64_t first, last;
+	lst_err err;
+	int rc;
+
+	if (!pt || pt->timer != timer_id)
+		return s_ret(d);
+	pt->timer = -1;
+	if (pt->run) {
+		lst_run_started(pt->run, &first, &last);
+		if (first <= 0 && ++pt->started_tries < 5000) {
+			/* A job is not past its start instant yet: look again in 1 ms. */
+			pt->timer = zloop_timer(loop, 1, 1, s_on_start_timer, d);
+			return s_ret(d);
+		}
+		s_started(d, first > 0 ? first : lst_mono_ns());
+		s_collect(d);
+		return s_ret(d);
+	}
+	/* A purge: release the worker now. */
+	rc = pthread_create(&pt->purge->thread, NULL, s_purge_main, pt->purge);
+	if (rc) {
+		lst_err_sys(&err, -rc, "pthread_create for the purge");
+		pt->purge->rc = -rc;
+		pt->purge->err = err;
+		atomic_store(&pt->purge->finished, 1);
+		s_started(d, lst_mono_ns());
+		s_point_finish(d);
+		return s_ret(d);
+	}
+	pt->purge->launched = true;
+	s_started(d, lst_mono_ns());
+	return s_ret(d);
+}
+
+static void s_on_start(lst_daemon *d, const struct s_rid *rid, const lst_msg *m)
+{
+	const struct lst_msg_start *st = &m->u.start;
+	struct s_point *pt = d->pt;
+	int64_t now = lst_mono_ns(), delay;
+	lst_err err;
+
+	if (!pt || pt->phase != st->phase || pt->point != st->point) {
+		if (pt)
+			s_error(d, rid, m->id, m->type, LST_PERR_STATE,
+				"start: point %u/%u is not prepared (prepared: %u/%u %s)",
+				st->phase, st->point, pt->phase, pt->point, pt->name);
+		else
+			s_error(d, rid, m->id, m->type, LST_PERR_STATE,
+				"start: point %u/%u is not prepared (nothing is)", st->phase,
+				st->point);
+		return;
+	}
+	if (pt->state == S_STARTED) {
+		s_error(d, rid, m->id, m->type, LST_PERR_STATE,
+			"start: point %u/%u (%s) has already started", st->phase, st->point,
+			pt->name);
+		return;
+	}
+	if (st->t0 - now > S_T0_MAX_AHEAD) {
+		s_error(d, rid, m->id, m->type, LST_PERR_STATE,
+			"start: t0 is %.1f s ahead of this agent's clock (more than an hour): a "
+			"clock mix-up?",
+			(double)(st->t0 - now) / 1e9);
+		return;
+	}
+	pt->peer = *rid;
+	pt->start_id = m->id;
+	pt->t0 = st->t0;
+	if (pt->run) {
+		if (lst_run_start(pt->run, st->t0, &err)) {
+			lst_log_warn("start %u/%u (%s) failed: %s", pt->phase, pt->point, pt->name,
+				     err.msg);
+			s_point_destroy(d);
+			s_error(d, rid, m->id, m->type, LST_PERR_IO, "start: %s", err.msg);
+			return;
+		}
+		pt->item = (zmq_pollitem_t){ .fd = lst_run_eventfd(pt->run), .events = ZMQ_POLLIN };
+		zloop_poller(d->loop, &pt->item, s_on_run_event, d);
+		pt->polling = true;
+	} else {
+		pt->purge->item = (zmq_pollitem_t){ .fd = pt->purge->efd, .events = ZMQ_POLLIN };
+		zloop_poller(d->loop, &pt->purge->item, s_on_purge_event, d);
+		pt->purge->polling = true;
+	}
+	pt->state = S_STARTED;
+	s_cache_put(&d->sess, m->id, true, NULL);
+	delay = st->t0 > now ? (st->t0 - now + LST_NS_PER_MS - 1) / LST_NS_PER_MS + 1 : 0;
+	pt->timer = zloop_timer(d->loop, (size_t)delay, 1, s_on_start_timer, d);
+	lst_log_info("start point %u/%u (%s) at t0 %+.3f ms from now", pt->phase, pt->point,
+		     pt->name, (double)(st->t0 - now) / 1e6);
+}
+
+static void s_on_stop(lst_daemon *d, const struct s_rid *rid, const lst_msg *m)
+{
+	const struct lst_msg_stop *st = &m->u.stop;
+	struct s_point *pt = d->pt;
+	lst_msg *r;
+
+	if (pt && pt->phase == st->phase && pt->point == st->point) {
+		lst_log_info("STOP point %u/%u (%s)", pt->phase, pt->point, pt->name);
+		s_point_stop(d, LST_DONE_STOPPED, "STOP from the coordinator");
+	}
+	r = s_out(d, LST_MSG_STOPPED);
+	r->u.stop.phase = st->phase;
+	r->u.stop.point = st->point;
+	s_reply(d, rid, m->id, m->type, r);
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+static void s_on_frame(lst_daemon *d, const struct s_rid *rid, const uint8_t *buf, size_t len,
+		       int64_t t_rx)
+{
+	struct s_session *s = &d->sess;
+	bool peer = s_is_peer(d, rid);
+	lst_msg *m = NULL, *r;
+	struct s_cached *c;
+	lst_err err;
+	char rs[32];
+
+	if (peer)
+		s->last_rx = t_rx; /* any frame, even a broken one, shows the peer is alive */
+	if (lst_msg_decode(buf, len, &m, &err)) {
+		lst_log_debug(LST_DBG_PROTO, "in  undecodable frame of %zu bytes from %s: %s", len,
+			      s_rid_str(rid, rs, sizeof(rs)), err.msg);
+		s_error(d, rid, 0, 0, LST_PERR_BAD_MESSAGE, "%s", err.msg);
+		return;
+	}
+	lst_log_debug(LST_DBG_PROTO, "in  %s seq=%llu id=%llu re=%llu from %s%s",
+		      lst_msg_type_name(m->type), (unsigned long long)m->seq,
+		      (unsigned long long)m->id, (unsigned long long)m->re,
+		      s_rid_str(rid, rs, sizeof(rs)), peer ? "" : " (no session)");
+	if (peer && m->id && m->type != LST_MSG_SYNC && (c = s_cache_find(s, m->id))) {
+		if (c->pending) {
+			lst_log_debug(LST_DBG_PROTO, "retry of command %llu still executing: its "
+				      "reply follows",
+				      (unsigned long long)m->id);
+		} else {
+			lst_log_debug(LST_DBG_PROTO, "retry of command %llu: cached reply seq=%llu",
+				      (unsigned long long)m->id, (unsigned long long)c->f.seq);
+			s_send_raw(d, rid, c->f.buf, c->f.len);
+		}
+		goto out;
+	}
+	if (m->type == LST_MSG_HELLO) {
+		s_on_hello(d, rid, m, t_rx);
+		goto out;
+	}
+	if (!peer) {
+		s_error(d, rid, m->id, m->type, LST_PERR_NO_SESSION,
+			"%s: no session: send HELLO first", lst_msg_type_name(m->type));
+		goto out;
+	}
+	switch (m->type) {
+	case LST_MSG_SYNC:
+		r = s_out(d, LST_MSG_SYNC_REPLY);
+		r->u.sync_reply.t1 = m->u.sync.t1;
+		r->u.sync_reply.t2 = t_rx;
+		r->seq = ++s->seq;
+		r->re = m->id;
+		{
+			uint8_t *b = NULL;
+			size_t n = 0;
+
+			r->u.sync_reply.t3 = lst_mono_ns();
+			if (!s_encode(d, r, &b, &n))
+				s_send_raw(d, rid, b, n);
+			free(b);
+		}
+		s_log_out(r, rid, "");
+		break;
+	case LST_MSG_PREPARE:
+		s_on_prepare(d, rid, m);
+		break;
+	case LST_MSG_START:
+		s_on_start(d, rid, m);
+		break;
+	case LST_MSG_STOP:
+		s_on_stop(d, rid, m);
+		break;
+	case LST_MSG_PING:
+		r = s_out(d, LST_MSG_PONG);
+		r->u.ping.now = lst_mono_ns();
+		s_reply(d, rid, m->id, m->type, r);
+		break;
+	case LST_MSG_ACK:
+		s_spool_ack(s, m->u.ack.upto);
+		break;
+	case LST_MSG_BYE:
+		lst_log_info("BYE from coordinator %s: session for run %s ends", s->coordinator,
+			     s->run);
+		s_session_clear(d, LST_DONE_STOPPED, "BYE from the coordinator");
+		break;
+	case LST_MSG_PONG:
+		break; /* liveness only */
+	case LST_MSG_ERROR:
+		lst_log_warn("coordinator %s reports error %d: %s", s->coordinator,
+			     m->u.error.code, m->u.error.text);
+		break;
+	default:
+		s_error(d, rid, m->id, m->type, LST_PERR_BAD_MESSAGE,
+			"%s: not a message an agent accepts", lst_msg_type_name(m->type));
+		break;
+	}
+out:
+	lst_msg_destroy(&m);
+}
+
+static int s_on_router(zloop_t *loop, zsock_t *sock, void *arg)
+{
+	lst_daemon *d = arg;
+
+	(void)loop;
+	(void)sock;
+	for (int i = 0; i < S_RX_BATCH && !d->quit_now; i++) {
+		zmq_msg_t id, body;
+		struct s_rid rid;
+		int64_t t_rx;
+		int more, nextra = 0;
+		size_t sz = sizeof(more);
+
+		zmq_msg_init(&id);
+		if (zmq_msg_recv(&id, d->zs, ZMQ_DONTWAIT) < 0) {
+			zmq_msg_close(&id);
+			break;
+		}
+		rid.len = LST_MIN(zmq_msg_size(&id), sizeof(rid.b));
+		memcpy(rid.b, zmq_msg_data(&id), rid.len);
+		more = zmq_msg_more(&id);
+		zmq_msg_close(&id);
+		if (!more)
+			continue; /* cannot happen on a ROUTER */
+		zmq_msg_init(&body);
+		if (zmq_msg_recv(&body, d->zs, 0) < 0) {
+			zmq_msg_close(&body);
+			continue;
+		}
+		t_rx = lst_mono_ns();
+		zmq_getsockopt(d->zs, ZMQ_RCVMORE, &more, &sz);
+		while (more) {
+			zmq_msg_t x;
+
+			zmq_msg_init(&x);
+			if (zmq_msg_recv(&x, d->zs, 0) < 0) {
+				zmq_msg_close(&x);
+				break;
+			}
+			nextra++;
+			more = zmq_msg_more(&x);
+			zmq_msg_close(&x);
+		}
+		if (nextra) {
+			if (s_is_peer(d, &rid))
+				d->sess.last_rx = t_rx;
+			s_error(d, &rid, 0, 0, LST_PERR_BAD_MESSAGE,
+				"message: %d frames after the routing id; a message is exactly one "
+				"frame",
+				nextra + 1);
+		} else {
+			s_on_frame(d, &rid, zmq_msg_data(&body), zmq_msg_size(&body), t_rx);
+		}
+		zmq_msg_close(&body);
+	}
+	return s_ret(d);
+}
+
+/* ---------------------------------------------------------------- signals */
+
+static int s_on_quit_timer(zloop_t *loop, int timer_id, void *arg)
+{
+	lst_daemon *d = arg;
+
+	(void)loop;
+	(void)timer_id;
+	if (d->pt)
+		lst_log_warn("jobs of point %u/%u did not drain within %d ms; exiting anyway",
+			     d->pt->phase, d->pt->point, S_QUIT_GRACE_MS);
+	d->quit_now = true;
+	return -1;
+}
+
+static int s_on_signal(zloop_t *loop, zmq_pollitem_t *item, void *arg)
+{
+	lst_daemon *d = arg;
+	struct signalfd_siginfo si;
+
+	(void)loop;
+	while (read(item->fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGHUP) {
+			if (d->log_path) {
+				int rc = lst_log_open(d->log_path);
+
+				if (rc)
+					lst_log_error("SIGHUP: cannot reopen %s: %s", d->log_path,
+						      strerror(-rc));
+				else
+					lst_log_info("SIGHUP: log reopened");
+			}
+			continue;
+		}
+		if (d->quitting) {
+			lst_log_warn("%s again: exiting now", strsignal((int)si.ssi_signo));
+			d->quit_now = true;
+			continue;
+		}
+		lst_log_info("%s: stopping", strsignal((int)si.ssi_signo));
+		d->quitting = true;
+		if (d->pt && d->pt->state == S_STARTED) {
+			char why[128];
+
+			snprintf(why, sizeof(why), "the agent is shutting down (%s)",
+				 strsignal((int)si.ssi_signo));
+			s_point_stop(d, LST_DONE_STOPPED, why);
+			d->quit_timer = zloop_timer(d->loop, S_QUIT_GRACE_MS, 1, s_on_quit_timer, d);
+		} else {
+			s_point_destroy(d);
+			d->quit_now = true;
+		}
+	}
+	return s_ret(d);
+}
+
+/* ---------------------------------------------------------------- the object */
+
+lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
+{
+	lst_daemon *d = lst_calloc(1, sizeof(*d));
+	sigset_t mask;
+	lst_err perr;
+	const char *ep;
+
+	d->o = *o;
+	d->listen = lst_strdup(o->listen);
+	d->name = lst_strdup(o->name);
+	d->log_path = o->log_path ? lst_strdup(o->log_path) : NULL;
+	d->o.listen = d->listen;
+	d->o.name = d->name;
+	d->o.log_path = d->log_path;
+	if (d->o.lease_max <= 0)
+		d->o.lease_max = 600 * LST_NS_PER_S;
+	d->sfd = -1;
+	d->tick = -1;
+	d->quit_timer = -1;
+	d->out = lst_msg_new(LST_MSG_PING);
+	uname(&d->uts);
+	d->engines = (1u << LST_ENGINE_PSYNC) | (1u << LST_ENGINE_NULL);
+	if (!lst_engine_uring_probe(&perr))
+		d->engines |= 1u << LST_ENGINE_IO_URING;
+	else
+		lst_log_warn("io_uring is not usable here (%s): runs fall back to psync",
+			     perr.msg);
+
+	/* Signals: read from a signalfd in the reactor; every thread made later inherits the
+	 * mask (czmq's own handler is never called for a blocked signal). */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &mask, &d->oldmask);
+	signal(SIGPIPE, SIG_IGN);
+	d->sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (d->sfd < 0) {
+		lst_err_sys(err, -errno, "signalfd");
+		goto fail;
+	}
+
+	d->router = zsock_new(ZMQ_ROUTER);
+	if (!d->router) {
+		lst_err_set(err, -ENOMEM, "cannot create the ROUTER socket: %s",
+			    zmq_strerror(zmq_errno()));
+		goto fail;
+	}
+	d->zs = zsock_resolve(d->router);
+	zsock_set_linger(d->router, 0);
+	zsock_set_router_mandatory(d->router, 1);
+	zsock_set_maxmsgsize(d->router, LST_MSG_MAX_BYTES);
+	zsock_set_heartbeat_ivl(d->router, 1000);
+	zsock_set_heartbeat_timeout(d->router, 5000);
+	zsock_set_heartbeat_ttl(d->router, 60000);
+	zsock_set_sndhwm(d->router, 100000);
+	zsock_set_rcvhwm(d->router, 10000);
+	if (zsock_bind(d->router, "%s", d->listen) < 0) {
+		lst_err_set(err, -EADDRINUSE, "cannot listen on %s: %s", d->listen,
+			    zmq_strerror(zmq_errno()));
+		goto fail;
+	}
+	ep = zsock_last_endpoint(d->router);
+	s_copy(d->endpoint, sizeof(d->endpoint), ep ? ep : d->listen);
+
+	d->loop = zloop_new();
+	zloop_set_nonstop(d->loop, true);
+	zloop_reader(d->loop, d->router, s_on_router, d);
+	zloop_reader_set_tolerant(d->loop, d->router);
+	d->sig_item = (zmq_pollitem_t){ .fd = d->sfd, .events = ZMQ_POLLIN };
+	zloop_poller(d->loop, &d->sig_item, s_on_signal, d);
+	d->tick = zloop_timer(d->loop, S_TICK_MS, 0, s_on_tick, d);
+	return d;
+fail:
+	lst_daemon_destroy(&d);
+	return NULL;
+}
+
+int lst_daemon_run(lst_daemon *d)
+{
+	int rc;
+
+	lst_log_info("listening on %s as %s (lockstep %s, protocol %d, engines:%s%s%s)",
+		     d->endpoint, d->name, LST_VERSION, LST_PROTO_VERSION,
+		     d->engines & (1u << LST_ENGINE_IO_URING) ? " io_uring" : "",
+		     d->engines & (1u << LST_ENGINE_PSYNC) ? " psync" : "",
+		     d->engines & (1u << LST_ENGINE_NULL) ? " null" : "");
+	rc = zloop_start(d->loop);
+	if (rc > 0) {
+		lst_log_error("reactor failed: %s", zmq_strerror(zmq_errno()));
+		return -EIO;
+	}
+	return 0;
+}
+
+const char *lst_daemon_endpoint(const lst_daemon *d)
+{
+	return d->endpoint;
+}
+
+void lst_daemon_destroy(lst_daemon **p)
+{
+	lst_daemon *d = *p;
+
+	if (!d)
+		return;
+	if (d->pt) {
+		bool drained = d->pt->state == S_PREPARED ||
+			       (d->pt->purge && !d->pt->purge->launched);
+
+		if (drained) {
+			s_point_destroy(d);
+		} else {
+			/* Joining jobs that may sleep until t0 could take an hour: leave them to
+			 * the process exit, which also closes their files. */
+			lst_log_warn("exiting with point %u/%u still draining", d->pt->phase,
+				     d->pt->point);
+			d->pt = NULL;
+		}
+	}
+	zloop_destroy(&d->loop);
+	if (d->router) {
+		/* A DONE queued during shutdown gets a short, bounded chance to leave. */
+		zsock_set_linger(d->router, d->done_at_exit ? 500 : 0);
+		zsock_destroy(&d->router);
+	}
+	if (d->sfd >= 0)
+		close(d->sfd);
+	s_cache_clear(&d->sess);
+	s_spool_clear(&d->sess);
+	lst_msg_destroy(&d->out);
+	free(d->listen);
+	free(d->name);
+	free(d->log_path);
+	free(d);
+	*p = NULL;
+}

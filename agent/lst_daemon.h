@@ -1,0 +1,53 @@
+/*
+ * The agent daemon: one ROUTER socket, one czmq zloop reactor, one coordinator session at a time.
+ *
+ * The reactor owns everything: the ROUTER reader (commands in, replies and samples out), the
+ * running point's eventfd (samples from the job threads), a purge worker's eventfd, a signalfd
+ * (SIGINT/SIGTERM/SIGHUP) and timers (the start instant, the 100 ms lease check). Nothing blocks
+ * it: disk checks and opens happen inline in PREPARE (they are quick), runs start their own
+ * threads, purges run in a worker thread.
+ *
+ * Session rules (proto/PROTOCOL.md has the wire side): HELLO opens a session for one routing id;
+ * every frame from that peer renews its lease; a second coordinator gets ERROR BUSY while the
+ * lease holds; a silent coordinator loses its session after lease_ms and its I/O is stopped.
+ * Replies to the last 64 commands are cached by id, so a retried command is answered again and
+ * never executed twice. SAMPLE and DONE frames stay in a spool until an ACK covers their seq.
+ */
+#ifndef LST_DAEMON_H
+#define LST_DAEMON_H
+
+#include <stdint.h>
+
+#include "lst_dev.h"
+#include "lst_err.h"
+
+struct lst_daemon_opts {
+	const char *listen;		/* endpoint to bind, e.g. tcp://0.0.0.0:7270 */
+	const char *name;		/* agent name for WELCOME */
+	int64_t lease_max;		/* ns, cap on a coordinator's lease (0 = 10 min) */
+	const lst_dev_policy *policy;	/* borrowed; must outlive the daemon */
+	const char *log_path;		/* reopened on SIGHUP; NULL = logging to stderr */
+};
+
+typedef struct lst_daemon lst_daemon;
+
+/*
+ * Block SIGINT/SIGTERM/SIGHUP (they are read from a signalfd; threads created later inherit the
+ * mask), create the ROUTER with its options and bind it. Returns NULL with err when the endpoint
+ * cannot be bound or a system call fails. Call after daemonizing (ZeroMQ does not survive fork).
+ */
+lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err);
+
+/* Serve until SIGINT or SIGTERM, then stop any run and send its DONE. Returns 0, or -errno when
+ * the reactor fails. */
+int lst_daemon_run(lst_daemon *d);
+
+/* Close the socket (a short linger only when a final DONE is queued) and free. Safe on NULL and
+ * twice. A run whose jobs have not drained is abandoned to the process exit, never joined. */
+void lst_daemon_destroy(lst_daemon **p);
+
+/* The endpoint actually bound (with the port the system chose when the listen endpoint asked for any).
+ * Borrowed. */
+const char *lst_daemon_endpoint(const lst_daemon *d);
+
+#endif

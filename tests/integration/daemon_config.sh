@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# lockstep-agent's command line and config file as an operator meets them: a good config is
+# applied (and flags override it), a bad one (unknown key, wrong type, bad value, broken YAML)
+# stops the agent with FILE:LINE:COL and exit 2 before it binds or opens anything, and the
+# daemonized agent writes its pidfile, reports a failed start, and exits 0 on SIGTERM.
+. "$(dirname "$0")/lib.sh"
+
+port=$(free_port)
+
+# expect_config_error WANT: the config in $TMP/bad.yaml makes the agent exit 2 with WANT on
+# stderr, before the log named in the file is created.
+expect_config_error() {
+	local want=$1
+	rm -f "$TMP/bad.log"
+	set +e
+	"$AGENT" --config "$TMP/bad.yaml" --listen "tcp://127.0.0.1:$port" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	set -e
+	[ $rc -eq 2 ] || fail "config $(head -c 200 "$TMP/bad.yaml"): exit $rc, want 2"
+	grep -qF -- "$want" "$TMP/err" || fail "'$want' not in: $(cat "$TMP/err")"
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "want one line, got: $(cat "$TMP/err")"
+	[ ! -e "$TMP/bad.log" ] || fail "the agent opened its log before rejecting the config"
+	ok "$(cat "$TMP/err")"
+}
+
+bad="$TMP/bad.yaml"
+printf 'log: %s\nlistne: "tcp://127.0.0.1:1"\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:2:1: unknown key 'listne'"
+printf 'log: %s\nallow_write: /dev/loop*\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:2:14: allow_write must be a list of absolute path globs"
+printf 'log: %s\nforeground: maybe\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:2:13: foreground must be true or false, not 'maybe'"
+printf 'log: %s\nname: [a, b]\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:2:7: name must be a string, not a list"
+printf 'log: %s\nlease_max: {a: 1}\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:2:12: lease_max must be a duration such as 10m or 600s, not a map"
+printf 'log: %s\nallow_write:\n  - /dev/loop*\n  - dev/sdb\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:4:5: allow_write: 'dev/sdb' is not an absolute path glob"
+printf 'log: %s\ndebug: net,disk\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:2:8: debug: unknown category 'disk'"
+printf 'log: %s\nlease_max: 0.1s\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:2:12: lease_max must be between 1s and 24h"
+printf 'log: %s\nname: a\nname: b\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:3:1: 'name' is given twice (first at 2:1)"
+printf 'log: %s\nlisten: "tcp://127.0.0.1:1\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:3:1: "
+printf -- '- listen\n' >"$bad"
+expect_config_error "$bad:1:1: the agent config must be a map of settings"
+expect_missing() {
+	set +e
+	"$AGENT" --config "$TMP/none.yaml" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	set -e
+	[ $rc -eq 2 ] || fail "missing config: exit $rc, want 2"
+	grep -q "$TMP/none.yaml: cannot read the config file" "$TMP/err" || fail "$(cat "$TMP/err")"
+	ok "$(cat "$TMP/err")"
+}
+expect_missing
+
+# Flags are checked the same way.
+set +e
+"$AGENT" --listen "http://x" 2>"$TMP/err"; rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "listen must be a ZeroMQ endpoint" "$TMP/err" || fail "--listen http: $rc"
+set +e
+"$AGENT" --frobnicate 2>"$TMP/err"; rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "unknown option '--frobnicate'" "$TMP/err" || fail "--frobnicate: $rc"
+ok "bad flags exit 2"
+
+# A good config, in the foreground (from the file), flags overriding name and allow_write.
+mkdir -p "$TMP/disks"
+cat >"$TMP/good.yaml" <<EOF
+# an agent config as Ansible would template it
+listen: "tcp://127.0.0.1:$port"
+name: cfg-agent
+log: $TMP/good.log
+pidfile: $TMP/good.pid
+foreground: true
+allow_write:
+  - "$TMP/disks/*"
+  - /dev/loop*
+read_only: false
+debug: [net, proto]
+lease_max: 5m
+EOF
+"$AGENT" --config "$TMP/good.yaml" --name flag-agent --allow-write "$TMP/flagdisks/*" \
+	2>"$TMP/good.err" &
+pid=$!
+on_exit "kill -9 $pid"
+wait_port "$port"
+for _ in $(seq 50); do [ -s "$TMP/good.pid" ] && break; sleep 0.05; done
+[ "$(cat "$TMP/good.pid")" = "$pid" ] || fail "pidfile holds '$(cat "$TMP/good.pid")', want $pid"
+grep -q "listening on tcp://127.0.0.1:$port as flag-agent" "$TMP/good.log" ||
+	fail "log: $(cat "$TMP/good.log")"
+grep -q "allow_write: $TMP/flagdisks/\*" "$TMP/good.log" || fail "flag allow_write not applied"
+if grep -q "allow_write: /dev/loop" "$TMP/good.log"; then
+	fail "--allow-write should replace the file's list"
+fi
+grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z lockstep-agent\[[0-9]+\] info: ' "$TMP/good.log" ||
+	fail "log lines carry no timestamp: $(head -2 "$TMP/good.log")"
+[ ! -s "$TMP/good.err" ] || fail "with log: set, stderr should stay empty: $(cat "$TMP/good.err")"
+ok "config applied: pidfile, log with timestamps, flags override name and allow_write"
+
+# A second agent on the same port, daemonized: the parent says it failed and exits 1.
+set +e
+"$AGENT" --listen "tcp://127.0.0.1:$port" --log "$TMP/second.log" 2>"$TMP/err"; rc=$?
+set -e
+[ $rc -eq 1 ] || fail "second agent on a busy port: exit $rc, want 1"
+grep -q "failed to start; see $TMP/second.log" "$TMP/err" || fail "$(cat "$TMP/err")"
+grep -q "cannot listen on tcp://127.0.0.1:$port" "$TMP/second.log" || fail "$(cat "$TMP/second.log")"
+ok "a daemon that cannot bind makes its parent exit 1"
+
+kill -TERM "$pid"
+set +e
+wait "$pid"; rc=$?
+set -e
+[ $rc -eq 0 ] || fail "SIGTERM: exit $rc, want 0"
+[ ! -e "$TMP/good.pid" ] || fail "pidfile left behind"
+ok "SIGTERM: exit 0, pidfile removed"
+
+# Daemonized (the default), with a relative log and pidfile: the command returns once the
+# daemon listens; the daemon is another process that changed to /.
+port2=$(free_port)
+(cd "$TMP" && "$AGENT" --listen "tcp://127.0.0.1:$port2" --log rel.log --pidfile rel.pid \
+	--read-only)
+[ -s "$TMP/rel.pid" ] || fail "daemon: no pidfile"
+dpid=$(cat "$TMP/rel.pid")
+on_exit "kill -9 $dpid"
+kill -0 "$dpid" || fail "daemon $dpid is not running"
+[ "$(readlink "/proc/$dpid/cwd")" = / ] || fail "daemon cwd is $(readlink "/proc/$dpid/cwd")"
+[ "$(readlink "/proc/$dpid/fd/0")" = /dev/null ] || fail "daemon stdin is not /dev/null"
+[ "$(ps -o sid= -p "$dpid" | tr -d ' ')" = "$dpid" ] || fail "daemon is not a session leader"
+grep -q "read-only: every write and purge is refused" "$TMP/rel.log" || fail "$(cat "$TMP/rel.log")"
+kill -TERM "$dpid"
+for _ in $(seq 100); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$dpid" 2>/dev/null && fail "daemon still running after SIGTERM"
+grep -q "exiting (0)" "$TMP/rel.log" || fail "$(tail -3 "$TMP/rel.log")"
+[ ! -e "$TMP/rel.pid" ] || fail "daemon left its pidfile"
+ok "daemonized: pidfile, cwd /, stdio /dev/null, own session, clean exit on SIGTERM"

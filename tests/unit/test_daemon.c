@@ -1,0 +1,1087 @@
+/*
+ * The agent daemon from the outside: a real `lockstep-agent --foreground` child process on a
+ * free loopback port, driven through real DEALER sockets with the real codec, writing real temp
+ * files. Not a unit test of internals: everything checked here is what a coordinator sees on the
+ * wire, what happens to the files, and what the agent logs.
+ *
+ * Finds the agent through argv[1] or $LST_BIN/lockstep-agent. The child dies with the test
+ * (PR_SET_PDEATHSIG) and is killed by pid in the cleanup; temp files are removed.
+ *
+ * Order matters only where it says so: IDENTIFY is tested last but one because the codec may
+ * still refuse action 3 (then that part reports itself skipped), and SIGTERM ends the agent.
+ */
+#include <czmq.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "lst_assert.h"
+#include "lst_msg.h"
+#include "lst_test.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#define MiB (1024 * 1024)
+
+static char s_dir[PATH_MAX];	  /* allowed: the agent's allow_write is s_dir/ * */
+static char s_outside[PATH_MAX]; /* not allowed */
+static char s_log[PATH_MAX];
+static char s_endpoint[64];
+static const char *s_agent;
+static pid_t s_pid = -1;
+static bool s_passed;
+
+/* ---------------------------------------------------------------- process and files */
+
+static int s_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void s_dump_log(void)
+{
+	char *text = NULL;
+	size_t len;
+
+	if (lst_read_file(s_log, 64 * MiB, &text, &len))
+		return;
+	fprintf(stderr, "---- agent log (last 6000 bytes) ----\n%s\n----\n",
+		len > 6000 ? text + len - 6000 : text);
+	free(text);
+}
+
+static void s_cleanup(void)
+{
+	if (s_pid > 0) {
+		kill(s_pid, SIGKILL);
+		waitpid(s_pid, NULL, 0);
+		s_pid = -1;
+	}
+	if (!s_passed)
+		s_dump_log();
+	if (s_dir[0])
+		nftw(s_dir, s_rm, 16, FTW_DEPTH | FTW_PHYS);
+	if (s_outside[0])
+		nftw(s_outside, s_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int s_free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
+
+	T_ASSERT(fd >= 0);
+	T_ASSERT(!bind(fd, (struct sockaddr *)&a, sizeof(a)));
+	T_ASSERT(!getsockname(fd, (struct sockaddr *)&a, &len));
+	port = ntohs(a.sin_port);
+	close(fd);
+	return port;
+}
+
+static char *s_log_text(void)
+{
+	char *text = NULL;
+	size_t len;
+
+	if (lst_read_file(s_log, 64 * MiB, &text, &len))
+		return lst_strdup("");
+	return text;
+}
+
+static void s_start_agent(void)
+{
+	char glob[PATH_MAX + 4];
+	int64_t deadline;
+
+	snprintf(glob, sizeof(glob), "%s/*", s_dir);
+	s_pid = fork();
+	T_ASSERT(s_pid >= 0);
+	if (s_pid == 0) {
+		int fd = open(s_log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (fd >= 0) {
+			dup2(fd, STDERR_FILENO);
+			close(fd);
+		}
+		execl(s_agent, s_agent, "--foreground", "--listen", s_endpoint, "--allow-write",
+		      glob, "--name", "test-agent", "--debug", "proto", (char *)NULL);
+		fprintf(stderr, "exec %s: %s\n", s_agent, strerror(errno));
+		_exit(127);
+	}
+	deadline = lst_mono_ns() + 10 * LST_NS_PER_S;
+	for (;;) {
+		char *text = s_log_text();
+		bool up = strstr(text, "listening on") != NULL;
+		int status;
+
+		free(text);
+		if (up)
+			return;
+		if (waitpid(s_pid, &status, WNOHANG) == s_pid) {
+			s_pid = -1;
+			T_FAIL("the agent exited at start-up (status 0x%x)", status);
+		}
+		if (lst_mono_ns() > deadline)
+			T_FAIL("the agent did not start listening within 10 s");
+		lst_sleep_ns(20 * LST_NS_PER_MS);
+	}
+}
+
+/* A file of size bytes filled with a pattern (so holes and overwrites show). */
+static void s_make_file(const char *path, size_t size, uint8_t fill)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	uint8_t *buf = lst_malloc(MiB);
+
+	T_ASSERT(fd >= 0);
+	memset(buf, fill, MiB);
+	for (size_t off = 0; off < size; off += MiB)
+		T_ASSERT(write(fd, buf, LST_MIN((size_t)MiB, size - off)) > 0);
+	T_ASSERT(!fsync(fd));
+	close(fd);
+	free(buf);
+}
+
+static uint64_t s_checksum(const char *path)
+{
+	char *text = NULL;
+	size_t len;
+	uint64_t h = 1469598103934665603ull;
+
+	T_ASSERT(!lst_read_file(path, 128 * MiB, &text, &len));
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)text[i]) * 1099511628211ull;
+	free(text);
+	return h;
+}
+
+static int64_t s_mtime(const char *path)
+{
+	struct stat st;
+
+	T_ASSERT(!stat(path, &st));
+	return (int64_t)st.st_mtim.tv_sec * LST_NS_PER_S + st.st_mtim.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- a coordinator's socket */
+
+struct peer {
+	zsock_t *sock;
+	void *zs;
+	uint64_t seq, id;
+	int64_t offset; /* agent clock - our clock, from SYNC */
+};
+
+static struct peer *s_peer_new(void)
+{
+	struct peer *p = lst_calloc(1, sizeof(*p));
+
+	p->sock = zsock_new(ZMQ_DEALER);
+	T_ASSERT(p->sock);
+	zsock_set_linger(p->sock, 0);
+	zsock_set_maxmsgsize(p->sock, LST_MSG_MAX_BYTES);
+	T_ASSERT(zsock_connect(p->sock, "%s", s_endpoint) == 0);
+	p->zs = zsock_resolve(p->sock);
+	return p;
+}
+
+static void s_peer_destroy(struct peer **p)
+{
+	if (!*p)
+		return;
+	zsock_destroy(&(*p)->sock);
+	free(*p);
+	*p = NULL;
+}
+
+static void s_send_raw(struct peer *p, const void *buf, size_t len)
+{
+	T_ASSERT(zmq_send(p->zs, buf, len, 0) == (int)len);
+}
+
+/* Send m (seq set here; a command gets a new id unless keep_id). Returns its id. */
+static uint64_t s_send(struct peer *p, lst_msg *m, bool command)
+{
+	uint8_t *buf;
+	size_t len;
+	lst_err err;
+
+	m->seq = ++p->seq;
+	if (command)
+		m->id = ++p->id;
+	if (lst_msg_encode(m, &buf, &len, &err))
+		T_FAIL("encode %s: %s", lst_msg_type_name(m->type), err.msg);
+	s_send_raw(p, buf, len);
+	free(buf);
+	return m->id;
+}
+
+/* The next message, or NULL after timeout_ms. */
+static lst_msg *s_recv(struct peer *p, int timeout_ms)
+{
+	zmq_pollitem_t it = { .socket = p->zs, .events = ZMQ_POLLIN };
+	zmq_msg_t msg;
+	lst_msg *m = NULL;
+	lst_err err;
+
+	if (zmq_poll(&it, 1, timeout_ms) <= 0)
+		return NULL;
+	zmq_msg_init(&msg);
+	T_ASSERT(zmq_msg_recv(&msg, p->zs, 0) >= 0);
+	T_ASSERT(!zmq_msg_more(&msg));
+	if (lst_msg_decode(zmq_msg_data(&msg), zmq_msg_size(&msg), &m, &err))
+		T_FAIL("the agent sent a frame that does not decode: %s", err.msg);
+	zmq_msg_close(&msg);
+	return m;
+}
+
+static void s_drop(lst_msg *m)
+{
+	lst_msg_destroy(&m);
+}
+
+static const char *s_describe(const lst_msg *m)
+{
+	static char buf[LST_TEXT_MAX + 64];
+
+	if (m->type == LST_MSG_ERROR)
+		snprintf(buf, sizeof(buf), "error %d '%s'", m->u.error.code, m->u.error.text);
+	else
+		snprintf(buf, sizeof(buf), "%s", lst_msg_type_name(m->type));
+	return buf;
+}
+
+/* The next message must be of this type (and answer re when re != 0). */
+static lst_msg *s_expect(struct peer *p, uint32_t type, uint64_t re, int timeout_ms)
+{
+	lst_msg *m = s_recv(p, timeout_ms);
+
+	if (!m)
+		T_FAIL("no %s within %d ms", lst_msg_type_name(type), timeout_ms);
+	if (m->type != type)
+		T_FAIL("expected %s, got %s", lst_msg_type_name(type), s_describe(m));
+	if (re)
+		T_EQ_U64(m->re, re);
+	return m;
+}
+
+static lst_msg *s_expect_error(struct peer *p, int code, uint64_t re, int timeout_ms)
+{
+	lst_msg *m = s_expect(p, LST_MSG_ERROR, re, timeout_ms);
+
+	if (m->u.error.code != code)
+		T_FAIL("expected error %d, got %s", code, s_describe(m));
+	return m;
+}
+
+static lst_msg *s_hello(struct peer *p, const char *run, const char *coordinator, uint32_t lease_ms,
+			uint64_t *id)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_HELLO);
+
+	m->u.hello.proto = LST_PROTO_VERSION;
+	snprintf(m->u.hello.run, sizeof(m->u.hello.run), "%s", run);
+	snprintf(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "%s", coordinator);
+	m->u.hello.lease_ms = lease_ms;
+	*id = s_send(p, m, true);
+	lst_msg_destroy(&m);
+	return s_recv(p, 3000);
+}
+
+static void s_hello_ok(struct peer *p, const char *run, const char *coordinator, uint32_t lease_ms)
+{
+	uint64_t id;
+	lst_msg *m = s_hello(p, run, coordinator, lease_ms, &id);
+
+	if (!m || m->type != LST_MSG_WELCOME)
+		T_FAIL("HELLO run %s: expected welcome, got %s", run, m ? s_describe(m) : "nothing");
+	T_EQ_U64(m->re, id);
+	lst_msg_destroy(&m);
+}
+
+/* One SYNC exchange; records the offset. Returns the reply. */
+static lst_msg *s_sync(struct peer *p, int64_t *t1, int64_t *t4)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_SYNC), *r;
+	uint64_t id;
+
+	*t1 = m->u.sync.t1 = lst_mono_ns();
+	id = s_send(p, m, true);
+	lst_msg_destroy(&m);
+	r = s_expect(p, LST_MSG_SYNC_REPLY, id, 3000);
+	*t4 = lst_mono_ns();
+	p->offset = ((r->u.sync_reply.t2 - *t1) + (r->u.sync_reply.t3 - *t4)) / 2;
+	return r;
+}
+
+static void s_simple(struct peer *p, uint32_t type)
+{
+	lst_msg *m = lst_msg_new(type);
+
+	s_send(p, m, type != LST_MSG_ACK);
+	lst_msg_destroy(&m);
+}
+
+static void s_ack(struct peer *p, uint64_t upto)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_ACK);
+
+	m->u.ack.upto = upto;
+	s_send(p, m, false);
+	lst_msg_destroy(&m);
+}
+
+static lst_msg *s_prepare_msg(const char *run, uint32_t phase, uint32_t point, const char *path,
+			      uint32_t action)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_PREPARE);
+	struct lst_jobspec *j = &m->u.prepare.jobs[0];
+
+	snprintf(m->u.prepare.run, sizeof(m->u.prepare.run), "%s", run);
+	snprintf(m->u.prepare.name, sizeof(m->u.prepare.name), "phase%u", phase);
+	m->u.prepare.phase = phase;
+	m->u.prepare.point = point;
+	m->u.prepare.njobs = 1;
+	snprintf(j->target, sizeof(j->target), "disk0");
+	snprintf(j->path, sizeof(j->path), "%s", path);
+	j->action = action;
+	lst_workload_init(&j->w);
+	j->w.rw = LST_RW_RANDWRITE;
+	j->w.bs = 4096;
+	j->w.iodepth = 8;
+	j->w.runtime = LST_NS_PER_S;
+	j->w.interval = 100 * LST_NS_PER_MS;
+	j->w.direct = 1;
+	return m;
+}
+
+static uint64_t s_start(struct peer *p, uint32_t phase, uint32_t point, int64_t t0, uint64_t id)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_START);
+
+	m->u.start.phase = phase;
+	m->u.start.point = point;
+	m->u.start.t0 = t0;
+	m->seq = ++p->seq;
+	m->id = id ? id : ++p->id;
+	{
+		uint8_t *buf;
+		size_t len;
+		lst_err err;
+
+		T_ASSERT(!lst_msg_encode(m, &buf, &len, &err));
+		s_send_raw(p, buf, len);
+		free(buf);
+	}
+	id = m->id;
+	lst_msg_destroy(&m);
+	return id;
+}
+
+static uint64_t s_stop(struct peer *p, uint32_t phase, uint32_t point)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_STOP);
+	uint64_t id;
+
+	m->u.stop.phase = phase;
+	m->u.stop.point = point;
+	id = s_send(p, m, true);
+	lst_msg_destroy(&m);
+	return id;
+}
+
+/* The agent's clock now, as this peer's SYNC measured it. */
+static int64_t s_agent_now(struct peer *p)
+{
+	return lst_mono_ns() + p->offset;
+}
+
+/* What a point sent: STARTED, SAMPLEs, DONE. */
+struct run_result {
+	unsigned started;
+	lst_msg *started_msg;
+	uint64_t nsamples;
+	int64_t first_k, last_k;
+	bool consecutive, last_flag;
+	uint64_t ios[LST_DIR_N], bytes[LST_DIR_N], errors[LST_DIR_N];
+	uint64_t max_seq;
+	lst_msg *done;
+	int64_t done_at;
+};
+
+/* Receive until DONE (or n_samples samples, when n_samples > 0). */
+static void s_follow(struct peer *p, struct run_result *r, uint64_t n_samples, int timeout_ms)
+{
+	int64_t deadline = lst_mono_ns() + (int64_t)timeout_ms * LST_NS_PER_MS;
+
+	if (!r->nsamples) {
+		r->first_k = -1;
+		r->last_k = -1;
+		r->consecutive = true;
+	}
+	while (!r->done) {
+		int left = (int)((deadline - lst_mono_ns()) / LST_NS_PER_MS);
+		lst_msg *m;
+
+		if (left <= 0)
+			T_FAIL("run: no DONE within %d ms (%llu samples so far)", timeout_ms,
+			       (unsigned long long)r->nsamples);
+		m = s_recv(p, left);
+		if (!m)
+			continue;
+		if (m->seq > r->max_seq)
+			r->max_seq = m->seq;
+		if (m->type == LST_MSG_STARTED) {
+			r->started++;
+			if (!r->started_msg)
+				r->started_msg = m;
+			else
+				lst_msg_destroy(&m);
+			continue;
+		}
+		if (m->type == LST_MSG_SAMPLE) {
+			const lst_sample *s = &m->u.sample.s;
+
+			if (!r->started)
+				T_FAIL("SAMPLE k=%lld before STARTED", (long long)s->interval);
+			if (r->first_k < 0)
+				r->first_k = s->interval;
+			else if (s->interval != r->last_k + 1)
+				r->consecutive = false;
+			r->last_k = s->interval;
+			r->last_flag = (s->flags & LST_SAMPLE_LAST) != 0;
+			for (int d = 0; d < LST_DIR_N; d++) {
+				r->ios[d] += s->dir[d].ios;
+				r->bytes[d] += s->dir[d].bytes;
+				r->errors[d] += s->dir[d].errors;
+			}
+			r->nsamples++;
+			lst_msg_destroy(&m);
+			if (n_samples && r->nsamples >= n_samples)
+				return;
+			continue;
+		}
+		if (m->type == LST_MSG_DONE) {
+			r->done = m;
+			r->done_at = lst_mono_ns();
+			return;
+		}
+		T_FAIL("during a run: unexpected %s", s_describe(m));
+	}
+}
+
+static void s_result_free(struct run_result *r)
+{
+	lst_msg_destroy(&r->started_msg);
+	lst_msg_destroy(&r->done);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---------------------------------------------------------------- the tests */
+
+static void test_no_session_and_garbage(void)
+{
+	struct peer *p = s_peer_new();
+	uint8_t junk[200];
+	uint8_t *buf;
+	size_t len;
+	lst_msg *m, *sync = lst_msg_new(LST_MSG_SYNC);
+	uint64_t id;
+	lst_err err;
+
+	/* A command before HELLO. */
+	sync->u.sync.t1 = 1;
+	id = s_send(p, sync, true);
+	m = s_expect_error(p, LST_PERR_NO_SESSION, id, 3000);
+	T_CONTAINS(m->u.error.text, "HELLO");
+	lst_msg_destroy(&m);
+
+	/* Random bytes, then a truncated valid frame, then an empty frame. */
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (uint8_t)(i * 7919u + 13u);
+	s_send_raw(p, junk, sizeof(junk));
+	m = s_expect_error(p, LST_PERR_BAD_MESSAGE, 0, 3000);
+	T_EQ_U64(m->re, 0);
+	T_ASSERT(m->u.error.text[0]);
+	lst_msg_destroy(&m);
+
+	sync->seq = ++p->seq;
+	T_ASSERT(!lst_msg_encode(sync, &buf, &len, &err));
+	s_send_raw(p, buf, len - 3);
+	free(buf);
+	m = s_expect_error(p, LST_PERR_BAD_MESSAGE, 0, 3000);
+	lst_msg_destroy(&m);
+	s_send_raw(p, "", 0);
+	m = s_expect_error(p, LST_PERR_BAD_MESSAGE, 0, 3000);
+	lst_msg_destroy(&m);
+
+	/* A two-frame message. */
+	T_ASSERT(zmq_send(p->zs, "a", 1, ZMQ_SNDMORE) == 1);
+	T_ASSERT(zmq_send(p->zs, "b", 1, 0) == 1);
+	m = s_expect_error(p, LST_PERR_BAD_MESSAGE, 0, 3000);
+	T_CONTAINS(m->u.error.text, "one frame");
+	lst_msg_destroy(&m);
+
+	/* ... and it still serves. */
+	id = s_send(p, sync, true);
+	m = s_expect_error(p, LST_PERR_NO_SESSION, id, 3000);
+	lst_msg_destroy(&m);
+	lst_msg_destroy(&sync);
+	s_peer_destroy(&p);
+	printf("ok: NO_SESSION before HELLO; BAD_MESSAGE for junk, truncation, empty and "
+	       "multi-frame messages; the agent keeps serving\n");
+}
+
+static void test_hello(struct peer *a)
+{
+	struct peer *b = s_peer_new();
+	struct utsname u;
+	lst_msg *m;
+	uint64_t id;
+	int64_t before = lst_mono_ns();
+
+	m = s_hello(a, "run-1", "coord-a", 10000, &id);
+	T_ASSERT(m);
+	if (m->type != LST_MSG_WELCOME)
+		T_FAIL("HELLO: %s", s_describe(m));
+	T_EQ_U64(m->re, id);
+	T_EQ_INT(m->u.welcome.proto, LST_PROTO_VERSION);
+	T_EQ_STR(m->u.welcome.name, "test-agent");
+	T_EQ_STR(m->u.welcome.version, LST_VERSION);
+	uname(&u);
+	T_EQ_STR(m->u.welcome.host, u.nodename);
+	T_EQ_STR(m->u.welcome.kernel, u.release);
+	T_ASSERT(m->u.welcome.cores > 0);
+	T_ASSERT(m->u.welcome.engines & ((1u << LST_ENGINE_IO_URING) | (1u << LST_ENGINE_PSYNC)));
+	T_ASSERT(m->u.welcome.engines & (1u << LST_ENGINE_NULL));
+	/* Same host, same monotonic clock. */
+	T_ASSERT(m->u.welcome.now >= before && m->u.welcome.now <= lst_mono_ns());
+	lst_msg_destroy(&m);
+
+	/* A second coordinator is refused, and the first session is untouched. */
+	m = s_hello(b, "run-2", "coord-b", 10000, &id);
+	T_ASSERT(m);
+	if (m->type != LST_MSG_ERROR || m->u.error.code != LST_PERR_BUSY)
+		T_FAIL("second HELLO: %s", s_describe(m));
+	T_EQ_U64(m->re, id);
+	T_EQ_STR(m->u.error.text, "busy: run run-1 from coordinator coord-a");
+	lst_msg_destroy(&m);
+
+	/* Another protocol version. */
+	m = lst_msg_new(LST_MSG_HELLO);
+	m->u.hello.proto = LST_PROTO_VERSION + 1;
+	id = s_send(b, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(b, LST_PERR_VERSION, id, 3000);
+	lst_msg_destroy(&m);
+
+	/* Non-HELLO from the refused peer. */
+	s_simple(b, LST_MSG_PING);
+	m = s_expect_error(b, LST_PERR_NO_SESSION, b->id, 3000);
+	lst_msg_destroy(&m);
+	s_peer_destroy(&b);
+
+	/* PING/PONG on the session. */
+	s_simple(a, LST_MSG_PING);
+	m = s_expect(a, LST_MSG_PONG, a->id, 3000);
+	lst_msg_destroy(&m);
+	printf("ok: HELLO/WELCOME fields; BUSY names the run and coordinator; VERSION; PONG\n");
+}
+
+static void test_sync(struct peer *a)
+{
+	int64_t t1, t4;
+	lst_msg *r;
+	uint8_t junk[3] = { 0xdd, 0xff, 0xff };
+
+	for (int i = 0; i < 8; i++) {
+		r = s_sync(a, &t1, &t4);
+		T_EQ_INT(r->u.sync_reply.t1, t1);
+		T_ASSERT(r->u.sync_reply.t2 <= r->u.sync_reply.t3);
+		/* One host: the agent's instants lie inside our exchange. */
+		T_ASSERT(t1 <= r->u.sync_reply.t2 && r->u.sync_reply.t3 <= t4);
+		lst_msg_destroy(&r);
+	}
+	T_ASSERT(a->offset > -LST_NS_PER_MS && a->offset < LST_NS_PER_MS);
+
+	/* Garbage from the session's peer: an error, the session goes on. */
+	s_send_raw(a, junk, sizeof(junk));
+	r = s_expect_error(a, LST_PERR_BAD_MESSAGE, 0, 3000);
+	lst_msg_destroy(&r);
+	r = s_sync(a, &t1, &t4);
+	lst_msg_destroy(&r);
+	printf("ok: SYNC echoes t1, t1 <= t2 <= t3 <= t4; garbage mid-session is answered\n");
+}
+
+static void test_refused(struct peer *a)
+{
+	char path[PATH_MAX + 16];
+	uint64_t before, id;
+	int64_t mtime;
+	lst_msg *m;
+
+	snprintf(path, sizeof(path), "%s/victim", s_outside);
+	s_make_file(path, 4 * MiB, 0x5a);
+	before = s_checksum(path);
+	mtime = s_mtime(path);
+	m = s_prepare_msg("run-1", 0, 0, path, LST_ACTION_IO);
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(a, LST_PERR_REFUSED, id, 3000);
+	T_CONTAINS(m->u.error.text, path);
+	T_CONTAINS(m->u.error.text, "allow_write");
+	lst_msg_destroy(&m);
+	/* Nothing was prepared: a START is a state error. */
+	id = s_start(a, 0, 0, s_agent_now(a) + 10 * LST_NS_PER_MS, 0);
+	m = s_expect_error(a, LST_PERR_STATE, id, 3000);
+	lst_msg_destroy(&m);
+	lst_sleep_ns(200 * LST_NS_PER_MS);
+	T_EQ_U64(s_checksum(path), before);
+	T_EQ_INT(s_mtime(path), mtime);
+
+	/* A PREPARE for another run id is refused too. */
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	m = s_prepare_msg("run-other", 0, 0, path, LST_ACTION_IO);
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(a, LST_PERR_STATE, id, 3000);
+	lst_msg_destroy(&m);
+	printf("ok: PREPARE outside allow_write is REFUSED naming path and rule; file unchanged\n");
+}
+
+static void test_run(struct peer *a)
+{
+	char path[PATH_MAX + 16];
+	struct run_result r = { 0 };
+	int64_t t0, t1, t4;
+	uint64_t id, sid;
+	lst_msg *m;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	s_make_file(path, 64 * MiB, 0);
+	T_ASSERT(!stat(path, &st));
+	m = s_prepare_msg("run-1", 1, 0, path, LST_ACTION_IO);
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect(a, LST_MSG_PREPARED, id, 5000);
+	T_EQ_INT(m->u.prepared.phase, 1);
+	T_EQ_INT(m->u.prepared.point, 0);
+	T_EQ_INT(m->u.prepared.npaths, 1);
+	T_EQ_STR(m->u.prepared.paths[0].target, "disk0");
+	T_EQ_STR(m->u.prepared.paths[0].path, path);
+	T_EQ_STR(m->u.prepared.paths[0].kind, "file");
+	T_EQ_U64(m->u.prepared.paths[0].size, 64 * MiB);
+	T_EQ_U64(m->u.prepared.paths[0].ino, st.st_ino);
+	T_ASSERT(m->u.prepared.engine == LST_ENGINE_IO_URING ||
+		 m->u.prepared.engine == LST_ENGINE_PSYNC);
+	lst_msg_destroy(&m);
+
+	/* Clocks, then START twice with the same id before t0: one run, one STARTED. */
+	m = s_sync(a, &t1, &t4);
+	lst_msg_destroy(&m);
+	t0 = s_agent_now(a) + 100 * LST_NS_PER_MS;
+	sid = s_start(a, 1, 0, t0, 0);
+	s_start(a, 1, 0, t0, sid);
+	s_follow(a, &r, 0, 10000);
+	T_EQ_INT(r.started, 1);
+	T_EQ_U64(r.started_msg->re, sid);
+	T_EQ_INT(r.started_msg->u.started.t0, t0);
+	if (r.started_msg->u.started.actual < t0 ||
+	    r.started_msg->u.started.actual > t0 + 5 * LST_NS_PER_MS)
+		T_FAIL("STARTED.actual %+.3f ms from t0, want [0, 5] ms",
+		       (double)(r.started_msg->u.started.actual - t0) / 1e6);
+	T_ASSERT(r.consecutive);
+	T_EQ_INT(r.first_k, 0);
+	T_ASSERT(r.last_flag);
+	/* 1 s in 100 ms intervals: 10 of them (11 when the drain spills into a last sliver). */
+	if (r.nsamples < 10 || r.nsamples > 11)
+		T_FAIL("%llu samples for 1 s at 100 ms", (unsigned long long)r.nsamples);
+	T_ASSERT(r.ios[LST_DIR_WRITE] > 0);
+	T_EQ_U64(r.ios[LST_DIR_READ], 0);
+	T_EQ_U64(r.errors[LST_DIR_WRITE], 0);
+	T_EQ_U64(r.bytes[LST_DIR_WRITE], r.ios[LST_DIR_WRITE] * 4096);
+	T_EQ_INT(r.done->u.done.reason, LST_DONE_COMPLETE);
+	T_EQ_U64(r.done->u.done.samples, r.nsamples);
+	T_EQ_INT(r.done->u.done.last_interval, r.last_k);
+	T_EQ_INT(r.done->u.done.phase, 1);
+	printf("ok: run: STARTED at %+.3f ms from t0, %llu consecutive samples, %llu writes, "
+	       "DONE complete\n",
+	       (double)(r.started_msg->u.started.actual - t0) / 1e6,
+	       (unsigned long long)r.nsamples, (unsigned long long)r.ios[LST_DIR_WRITE]);
+
+	/* The same START again, after the fact: the cached STARTED, byte for byte, no new run. */
+	s_start(a, 1, 0, t0, sid);
+	m = s_expect(a, LST_MSG_STARTED, sid, 3000);
+	T_EQ_U64(m->seq, r.started_msg->seq);
+	T_EQ_INT(m->u.started.actual, r.started_msg->u.started.actual);
+	lst_msg_destroy(&m);
+	T_ASSERT(!(m = s_recv(a, 300)));
+	/* A START with a new id for a point that is over is a state error. */
+	id = s_start(a, 1, 0, s_agent_now(a) + LST_NS_PER_MS, 0);
+	m = s_expect_error(a, LST_PERR_STATE, id, 3000);
+	lst_msg_destroy(&m);
+	s_ack(a, r.max_seq);
+	s_result_free(&r);
+	printf("ok: a retried START is answered from the cache and runs nothing\n");
+}
+
+static void test_stop(struct peer *a)
+{
+	char path[PATH_MAX + 16];
+	struct run_result r = { 0 };
+	uint64_t id;
+	int64_t sent;
+	lst_msg *m;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	m = s_prepare_msg("run-1", 2, 3, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.runtime = 30 * LST_NS_PER_S;
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	s_drop(s_expect(a, LST_MSG_PREPARED, id, 5000));
+
+	/* t0 two hours ahead: refused as a clock mix-up; the point stays prepared. */
+	id = s_start(a, 2, 3, s_agent_now(a) + 7200 * LST_NS_PER_S, 0);
+	m = s_expect_error(a, LST_PERR_STATE, id, 3000);
+	T_CONTAINS(m->u.error.text, "clock");
+	lst_msg_destroy(&m);
+	/* The wrong point. */
+	id = s_start(a, 2, 4, s_agent_now(a), 0);
+	s_drop(s_expect_error(a, LST_PERR_STATE, id, 3000));
+
+	s_start(a, 2, 3, s_agent_now(a) + 50 * LST_NS_PER_MS, 0);
+	s_follow(a, &r, 3, 5000);
+	T_EQ_INT(r.started, 1);
+
+	/* PREPARE while running: a state error. */
+	m = s_prepare_msg("run-1", 3, 0, path, LST_ACTION_IO);
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	for (;;) {
+		m = s_recv(a, 3000);
+		T_ASSERT(m);
+		if (m->type == LST_MSG_SAMPLE) {
+			lst_msg_destroy(&m);
+			r.nsamples++;
+			continue;
+		}
+		if (m->type != LST_MSG_ERROR || m->u.error.code != LST_PERR_STATE || m->re != id)
+			T_FAIL("PREPARE while running: %s", s_describe(m));
+		lst_msg_destroy(&m);
+		break;
+	}
+
+	sent = lst_mono_ns();
+	id = s_stop(a, 2, 3);
+	for (;;) {
+		m = s_recv(a, 3000);
+		T_ASSERT(m);
+		if (m->type == LST_MSG_SAMPLE) {
+			lst_msg_destroy(&m);
+			r.nsamples++;
+			continue;
+		}
+		if (m->type != LST_MSG_STOPPED)
+			T_FAIL("after STOP: %s", s_describe(m));
+		T_EQ_U64(m->re, id);
+		T_EQ_INT(m->u.stop.phase, 2);
+		T_EQ_INT(m->u.stop.point, 3);
+		lst_msg_destroy(&m);
+		break;
+	}
+	s_follow(a, &r, 0, 3000);
+	T_EQ_INT(r.done->u.done.reason, LST_DONE_STOPPED);
+	T_EQ_U64(r.done->u.done.samples, r.nsamples);
+	if (r.done_at - sent > 500 * LST_NS_PER_MS)
+		T_FAIL("DONE %.0f ms after STOP", (double)(r.done_at - sent) / 1e6);
+	printf("ok: STOP mid-run: STOPPED, then DONE stopped %.1f ms after STOP\n",
+	       (double)(r.done_at - sent) / 1e6);
+
+	/* STOP again (nothing runs): STOPPED anyway. */
+	id = s_stop(a, 2, 3);
+	s_drop(s_expect(a, LST_MSG_STOPPED, id, 3000));
+	s_ack(a, r.max_seq);
+	s_result_free(&r);
+	printf("ok: STOP is idempotent; far t0 and wrong points are STATE errors\n");
+}
+
+static void test_purge(struct peer *a)
+{
+	char path[PATH_MAX + 16];
+	struct run_result r = { 0 };
+	struct stat before, after;
+	uint64_t id;
+	lst_msg *m;
+	uint8_t *buf = lst_malloc(MiB);
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/purge", s_dir);
+	s_make_file(path, 8 * MiB, 0xa5);
+	T_ASSERT(!stat(path, &before));
+	m = s_prepare_msg("run-1", 4, 0, path, LST_ACTION_DISCARD);
+	m->u.prepare.jobs[0].w.offset = 2 * MiB;
+	m->u.prepare.jobs[0].w.size = 4 * MiB;
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect(a, LST_MSG_PREPARED, id, 5000);
+	T_EQ_U64(m->u.prepared.paths[0].size, 8 * MiB);
+	lst_msg_destroy(&m);
+	s_start(a, 4, 0, s_agent_now(a) + 20 * LST_NS_PER_MS, 0);
+	s_follow(a, &r, 0, 10000);
+	T_EQ_INT(r.started, 1);
+	T_EQ_U64(r.nsamples, 0);
+	if (r.done->u.done.reason != LST_DONE_COMPLETE)
+		T_FAIL("purge: DONE reason %u: %s", r.done->u.done.reason, r.done->u.done.text);
+	T_EQ_INT(r.done->u.done.last_interval, -1);
+	T_ASSERT(!stat(path, &after));
+	T_EQ_INT(after.st_size, before.st_size);
+	T_ASSERT(after.st_blocks < before.st_blocks);
+	fd = open(path, O_RDONLY);
+	T_ASSERT(fd >= 0);
+	T_ASSERT(pread(fd, buf, MiB, 1 * MiB) == MiB);
+	T_EQ_INT(buf[MiB - 1], 0xa5);
+	T_ASSERT(pread(fd, buf, MiB, 3 * MiB) == MiB);
+	for (size_t i = 0; i < MiB; i += 4096)
+		T_EQ_INT(buf[i], 0);
+	T_ASSERT(pread(fd, buf, MiB, 6 * MiB) == MiB);
+	T_EQ_INT(buf[0], 0xa5);
+	close(fd);
+	free(buf);
+	s_ack(a, r.max_seq);
+	s_result_free(&r);
+	printf("ok: DISCARD punched [2, 6) MiB of a file and nothing else; DONE complete\n");
+}
+
+/* Go silent mid-run: the agent must stop writing within the lease (+ a tick and a drain). */
+static void test_lease(void)
+{
+	char path[PATH_MAX + 16], *log;
+	struct peer *c = s_peer_new(), *d, *e;
+	struct run_result r = { 0 };
+	int64_t silent, last_change = 0, mt, t1, t4, end;
+	uint64_t id, seen_seq;
+	lst_msg *m;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	s_hello_ok(c, "run-lease", "coord-c", 1000);
+	s_drop(s_sync(c, &t1, &t4));
+	m = s_prepare_msg("run-lease", 0, 0, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.runtime = 60 * LST_NS_PER_S;
+	id = s_send(c, m, true);
+	lst_msg_destroy(&m);
+	s_drop(s_expect(c, LST_MSG_PREPARED, id, 5000));
+	s_start(c, 0, 0, s_agent_now(c) + 20 * LST_NS_PER_MS, 0);
+	s_follow(c, &r, 3, 5000);
+	silent = lst_mono_ns(); /* the last frame we sent was START */
+	T_ASSERT(silent - t4 < 900 * LST_NS_PER_MS);
+
+	/* Watch the file: its mtime moves while the jobs write, then must freeze. */
+	mt = s_mtime(path);
+	end = silent + 4500 * LST_NS_PER_MS;
+	while (lst_mono_ns() < end) {
+		int64_t now = s_mtime(path);
+
+		if (now != mt) {
+			mt = now;
+			last_change = lst_mono_ns();
+		}
+		lst_sleep_ns(20 * LST_NS_PER_MS);
+	}
+	T_ASSERT(last_change > 0); /* it was writing after we went silent */
+	if (last_change - silent > 2500 * LST_NS_PER_MS)
+		T_FAIL("writes went on %.0f ms after the coordinator went silent (lease 1 s)",
+		       (double)(last_change - silent) / 1e6);
+	log = s_log_text();
+	T_CONTAINS(log, "coordinator coord-c silent for");
+	T_CONTAINS(log, "(lease 1.0 s): stopping I/O");
+	free(log);
+
+	/* The DONE still reached the silent coordinator's socket: reason lease. */
+	s_follow(c, &r, 0, 2000);
+	T_EQ_INT(r.done->u.done.reason, LST_DONE_LEASE);
+	T_EQ_U64(r.done->u.done.samples, r.nsamples);
+	seen_seq = r.max_seq;
+	printf("ok: lease: writes stopped %.0f ms after the coordinator went silent; DONE lease\n",
+	       (double)(last_change - silent) / 1e6);
+
+	/* Same run from a new connection: resumed, and the unacknowledged spool comes again. */
+	e = s_peer_new();
+	s_hello_ok(e, "run-lease", "coord-c", 5000);
+	{
+		uint64_t nsamples = 0, done = 0, max_seq = 0;
+
+		while ((m = s_recv(e, 500))) {
+			if (m->type == LST_MSG_SAMPLE)
+				nsamples++;
+			else if (m->type == LST_MSG_DONE)
+				done++;
+			else
+				T_FAIL("resume: unexpected %s", s_describe(m));
+			T_ASSERT(m->seq > max_seq);
+			max_seq = m->seq;
+			lst_msg_destroy(&m);
+		}
+		T_EQ_U64(nsamples, r.nsamples);
+		T_EQ_U64(done, 1);
+		T_EQ_U64(max_seq, seen_seq);
+		s_ack(e, max_seq);
+	}
+	s_simple(e, LST_MSG_BYE);
+	s_result_free(&r);
+	printf("ok: HELLO with the same run resumes the session and replays the spool\n");
+
+	/* BYE freed the agent: a new coordinator is welcome; then a lease expiry frees it too. */
+	d = s_peer_new();
+	s_hello_ok(d, "run-d", "coord-d", 1000);
+	lst_sleep_ns(1500 * LST_NS_PER_MS);
+	s_peer_destroy(&e);
+	e = s_peer_new();
+	s_hello_ok(e, "run-e", "coord-e", 10000);
+	s_simple(e, LST_MSG_BYE);
+	lst_sleep_ns(100 * LST_NS_PER_MS);
+	m = lst_msg_new(LST_MSG_PING);
+	s_send(e, m, true);
+	lst_msg_destroy(&m);
+	s_drop(s_expect_error(e, LST_PERR_NO_SESSION, e->id, 3000));
+	s_peer_destroy(&c);
+	s_peer_destroy(&d);
+	s_peer_destroy(&e);
+	printf("ok: after BYE or a lease expiry a new coordinator gets WELCOME\n");
+}
+
+static void test_identify(void)
+{
+	struct peer *p = s_peer_new();
+	char path[PATH_MAX + 16];
+	struct stat st;
+	uint8_t *buf;
+	size_t len;
+	uint64_t id;
+	lst_msg *m;
+	lst_err err;
+
+	s_hello_ok(p, "run-id", "coord-i", 10000);
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	T_ASSERT(!stat(path, &st));
+	m = s_prepare_msg("run-id", 0, 0, path, LST_ACTION_IDENTIFY);
+	if (lst_msg_encode(m, &buf, &len, &err)) {
+		printf("skip: IDENTIFY: the codec refuses action 3 (%s)\n", err.msg);
+		lst_msg_destroy(&m);
+		s_simple(p, LST_MSG_BYE);
+		s_peer_destroy(&p);
+		return;
+	}
+	free(buf);
+	id = s_send(p, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect(p, LST_MSG_PREPARED, id, 5000);
+	T_EQ_INT(m->u.prepared.npaths, 1);
+	T_EQ_STR(m->u.prepared.paths[0].target, "disk0");
+	T_EQ_U64(m->u.prepared.paths[0].size, (uint64_t)st.st_size);
+	T_EQ_U64(m->u.prepared.paths[0].dev, (uint64_t)st.st_dev);
+	T_EQ_U64(m->u.prepared.paths[0].ino, (uint64_t)st.st_ino);
+	lst_msg_destroy(&m);
+	/* Nothing is prepared after an IDENTIFY. */
+	id = s_start(p, 0, 0, s_agent_now(p), 0);
+	s_drop(s_expect_error(p, LST_PERR_STATE, id, 3000));
+	s_simple(p, LST_MSG_BYE);
+	s_peer_destroy(&p);
+	printf("ok: PREPARE IDENTIFY reports size, dev and ino and prepares nothing\n");
+}
+
+/* SIGTERM mid-run: DONE stopped reaches the coordinator, the agent exits 0. */
+static void test_sigterm(void)
+{
+	struct peer *p = s_peer_new();
+	struct run_result r = { 0 };
+	char path[PATH_MAX + 16];
+	int64_t t1, t4;
+	uint64_t id;
+	lst_msg *m;
+	int status;
+
+	s_hello_ok(p, "run-term", "coord-t", 10000);
+	s_drop(s_sync(p, &t1, &t4));
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	m = s_prepare_msg("run-term", 0, 0, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.runtime = 60 * LST_NS_PER_S;
+	id = s_send(p, m, true);
+	lst_msg_destroy(&m);
+	s_drop(s_expect(p, LST_MSG_PREPARED, id, 5000));
+	s_start(p, 0, 0, s_agent_now(p) + 20 * LST_NS_PER_MS, 0);
+	s_follow(p, &r, 2, 5000);
+	T_ASSERT(!kill(s_pid, SIGTERM));
+	s_follow(p, &r, 0, 5000);
+	T_EQ_INT(r.done->u.done.reason, LST_DONE_STOPPED);
+	T_CONTAINS(r.done->u.done.text, "shutting down");
+	T_EQ_INT(waitpid(s_pid, &status, 0), s_pid);
+	s_pid = -1;
+	T_ASSERT(WIFEXITED(status));
+	T_EQ_INT(WEXITSTATUS(status), 0);
+	s_result_free(&r);
+	s_peer_destroy(&p);
+	printf("ok: SIGTERM mid-run: DONE stopped, exit 0\n");
+}
+
+int main(int argc, char **argv)
+{
+	static char agent[PATH_MAX];
+	struct peer *a;
+
+	if (argc > 1) {
+		s_agent = argv[1];
+	} else if (getenv("LST_BIN")) {
+		snprintf(agent, sizeof(agent), "%s/lockstep-agent", getenv("LST_BIN"));
+		s_agent = agent;
+	} else {
+		fprintf(stderr, "skip: give the agent as argv[1] or set LST_BIN\n");
+		return LST_TEST_SKIP;
+	}
+	if (access(s_agent, X_OK)) {
+		fprintf(stderr, "%s: %s\n", s_agent, strerror(errno));
+		return 1;
+	}
+	snprintf(s_dir, sizeof(s_dir), "/tmp/lst-daemon.XXXXXX");
+	T_ASSERT(mkdtemp(s_dir));
+	snprintf(s_outside, sizeof(s_outside), "/tmp/lst-outside.XXXXXX");
+	T_ASSERT(mkdtemp(s_outside));
+	snprintf(s_log, sizeof(s_log), "%s/agent.log", s_outside);
+	atexit(s_cleanup);
+	snprintf(s_endpoint, sizeof(s_endpoint), "tcp://127.0.0.1:%d", s_free_port());
+	s_start_agent();
+	printf("agent %s on %s (log %s)\n", s_agent, s_endpoint, s_log);
+
+	test_no_session_and_garbage();
+	a = s_peer_new();
+	test_hello(a);
+	test_sync(a);
+	test_refused(a);
+	test_run(a);
+	test_stop(a);
+	test_purge(a);
+	s_simple(a, LST_MSG_BYE);
+	s_peer_destroy(&a);
+	test_lease();
+	test_identify();
+	test_sigterm();
+	s_passed = true;
+	return 0;
+}
