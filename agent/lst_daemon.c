@@ -1415,7 +1415,7 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	lst_daemon *d = lst_calloc(1, sizeof(*d));
 	sigset_t mask;
 	lst_err perr;
-	const char *ep;
+	char *ep;
 
 	d->o = *o;
 	d->listen = lst_strdup(o->listen);
@@ -1472,8 +1472,9 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 			    zmq_strerror(zmq_errno()));
 		goto fail;
 	}
-	ep = zsock_last_endpoint(d->router);
+	ep = zsock_last_endpoint(d->router); /* the caller's to free */
 	s_copy(d->endpoint, sizeof(d->endpoint), ep ? ep : d->listen);
+	free(ep);
 
 	d->loop = zloop_new();
 	zloop_set_nonstop(d->loop, true);

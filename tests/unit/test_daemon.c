@@ -1082,6 +1082,15 @@ int main(int argc, char **argv)
 	test_lease();
 	test_identify();
 	test_sigterm();
+	{
+		/* Sanitizer builds report into the agent's log. */
+		char *log = s_log_text();
+
+		if (strstr(log, "runtime error:") || strstr(log, "Sanitizer") ||
+		    strstr(log, "assertion failed"))
+			T_FAIL("the agent's log reports a bug");
+		free(log);
+	}
 	s_passed = true;
 	return 0;
 }
