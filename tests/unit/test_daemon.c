@@ -42,6 +42,8 @@ static char s_endpoint[64];
 static const char *s_agent;
 static pid_t s_pid = -1;
 static bool s_passed;
+static char s_backing[PATH_MAX]; /* root only: a loop device's backing file in /dev/shm */
+static char s_loopdev[64];
 
 /* ---------------------------------------------------------------- process and files */
 
@@ -74,6 +76,15 @@ static void s_cleanup(void)
 	}
 	if (!s_passed)
 		s_dump_log();
+	if (s_loopdev[0]) {
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "losetup -d %s", s_loopdev);
+		if (system(cmd))
+			fprintf(stderr, "cleanup: %s failed\n", cmd);
+	}
+	if (s_backing[0])
+		unlink(s_backing);
 	if (s_dir[0])
 		nftw(s_dir, s_rm, 16, FTW_DEPTH | FTW_PHYS);
 	if (s_outside[0])
@@ -870,6 +881,95 @@ static void test_purge(struct peer *a)
 	printf("ok: DISCARD punched [2, 6) MiB of a file and nothing else; DONE complete\n");
 }
 
+/* Writes counted by the block layer for a device: completed requests + merged ones. */
+static uint64_t s_block_writes(const char *dev)
+{
+	char path[128], *text = NULL;
+	unsigned long long f[6] = { 0 };
+	size_t len;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", strrchr(dev, '/') + 1);
+	T_ASSERT(!lst_read_file(path, 4096, &text, &len));
+	T_ASSERT(sscanf(text, "%llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3], &f[4],
+			&f[5]) == 6);
+	free(text);
+	return f[4] + f[5];
+}
+
+/*
+ * Root only: one loop device, reached through a link inside allow_write, named by two job specs
+ * (two halves): it is opened once (a second O_EXCL open would fail), both halves run, and the
+ * block layer's own counters agree with the samples' write count.
+ */
+static void test_shared_loop(struct peer *a)
+{
+	char link[PATH_MAX + 16], cmd[PATH_MAX + 64];
+	struct run_result r = { 0 };
+	uint64_t id, before, after;
+	lst_msg *m;
+	FILE *f;
+	int fd;
+
+	if (getuid() != 0) {
+		printf("skip: shared loop device: needs root\n");
+		return;
+	}
+	snprintf(s_backing, sizeof(s_backing), "/dev/shm/lst-daemon-disk.XXXXXX");
+	fd = mkstemp(s_backing);
+	T_ASSERT(fd >= 0);
+	T_ASSERT(!ftruncate(fd, 64 * MiB));
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "losetup -f --show %s", s_backing);
+	f = popen(cmd, "r");
+	T_ASSERT(f);
+	if (!fgets(s_loopdev, sizeof(s_loopdev), f))
+		s_loopdev[0] = '\0';
+	pclose(f);
+	s_loopdev[strcspn(s_loopdev, "\n")] = '\0';
+	if (strncmp(s_loopdev, "/dev/loop", 9)) {
+		s_loopdev[0] = '\0';
+		printf("skip: shared loop device: losetup failed\n");
+		return;
+	}
+	snprintf(link, sizeof(link), "%s/loop", s_dir);
+	T_ASSERT(!symlink(s_loopdev, link));
+
+	m = s_prepare_msg("run-1", 5, 0, link, LST_ACTION_IO);
+	m->u.prepare.njobs = 2;
+	m->u.prepare.jobs[1] = m->u.prepare.jobs[0];
+	snprintf(m->u.prepare.jobs[1].target, sizeof(m->u.prepare.jobs[1].target), "disk1");
+	m->u.prepare.jobs[0].w.size = 32 * MiB;
+	m->u.prepare.jobs[1].w.offset = 32 * MiB;
+	m->u.prepare.jobs[1].w.size = 32 * MiB;
+	m->u.prepare.jobs[0].w.runtime = m->u.prepare.jobs[1].w.runtime = 500 * LST_NS_PER_MS;
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect(a, LST_MSG_PREPARED, id, 5000);
+	T_EQ_INT(m->u.prepared.npaths, 2);
+	T_EQ_STR(m->u.prepared.paths[0].target, "disk0");
+	T_EQ_STR(m->u.prepared.paths[1].target, "disk1");
+	for (int i = 0; i < 2; i++) {
+		T_EQ_STR(m->u.prepared.paths[i].kind, "block");
+		T_EQ_STR(m->u.prepared.paths[i].path, link);
+		T_EQ_STR(m->u.prepared.paths[i].real_path, s_loopdev);
+		T_EQ_STR(m->u.prepared.paths[i].backing_file, s_backing);
+		T_EQ_U64(m->u.prepared.paths[i].size, 64 * MiB);
+	}
+	lst_msg_destroy(&m);
+	before = s_block_writes(s_loopdev);
+	s_start(a, 5, 0, s_agent_now(a) + 20 * LST_NS_PER_MS, 0);
+	s_follow(a, &r, 0, 10000);
+	after = s_block_writes(s_loopdev);
+	T_EQ_INT(r.done->u.done.reason, LST_DONE_COMPLETE);
+	T_ASSERT(r.ios[LST_DIR_WRITE] > 0);
+	T_EQ_U64(after - before, r.ios[LST_DIR_WRITE]);
+	s_ack(a, r.max_seq);
+	s_result_free(&r);
+	printf("ok: one loop device named twice is opened once; the block layer counted the "
+	       "%llu writes the samples report\n",
+	       (unsigned long long)(after - before));
+}
+
 /* Go silent mid-run: the agent must stop writing within the lease (+ a tick and a drain). */
 static void test_lease(void)
 {
@@ -1077,6 +1177,7 @@ int main(int argc, char **argv)
 	test_run(a);
 	test_stop(a);
 	test_purge(a);
+	test_shared_loop(a);
 	s_simple(a, LST_MSG_BYE);
 	s_peer_destroy(&a);
 	test_lease();
