@@ -1489,6 +1489,15 @@ fail:
 	return NULL;
 }
 
+/* Does the bound endpoint reach beyond this host? (ipc:// and loopback addresses do not.) */
+static bool s_beyond_loopback(const char *ep)
+{
+	if (strncmp(ep, "tcp://", 6))
+		return false;
+	ep += 6;
+	return strncmp(ep, "127.", 4) && strncmp(ep, "localhost:", 10) && strncmp(ep, "[::1]:", 6);
+}
+
 int lst_daemon_run(lst_daemon *d)
 {
 	int rc;
@@ -1498,6 +1507,11 @@ int lst_daemon_run(lst_daemon *d)
 		     d->engines & (1u << LST_ENGINE_IO_URING) ? " io_uring" : "",
 		     d->engines & (1u << LST_ENGINE_PSYNC) ? " psync" : "",
 		     d->engines & (1u << LST_ENGINE_NULL) ? " null" : "");
+	if (s_beyond_loopback(d->endpoint))
+		lst_log_warn("listening beyond loopback without CURVE (not implemented yet): traffic "
+			     "is plain text and any host that reaches %s can drive this agent within "
+			     "its allow_write list",
+			     d->endpoint);
 	rc = zloop_start(d->loop);
 	if (rc > 0) {
 		lst_log_error("reactor failed: %s", zmq_strerror(zmq_errno()));

@@ -138,3 +138,26 @@ kill -0 "$dpid" 2>/dev/null && fail "daemon still running after SIGTERM"
 grep -q "exiting (0)" "$TMP/rel.log" || fail "$(tail -3 "$TMP/rel.log")"
 [ ! -e "$TMP/rel.pid" ] || fail "daemon left its pidfile"
 ok "daemonized: pidfile, cwd /, stdio /dev/null, own session, clean exit on SIGTERM"
+
+# The example config in deploy/ is accepted as it is (listen overridden to loopback), and an
+# agent listening beyond loopback warns that it has no CURVE.
+port3=$(free_port)
+"$AGENT" --config "$LST_SRC/deploy/agent.yaml" --foreground --listen "tcp://127.0.0.1:$port3" \
+	--log "$TMP/example.log" &
+epid=$!
+on_exit "kill -9 $epid"
+wait_port "$port3"
+grep -q "allow_write: /dev/disk/by-id/wwn-0x5000039c18a0b7c1" "$TMP/example.log" ||
+	fail "deploy/agent.yaml: $(cat "$TMP/example.log")"
+if grep -q "without CURVE" "$TMP/example.log"; then fail "loopback should not warn"; fi
+kill -TERM "$epid"
+wait "$epid" || fail "example agent: exit $?"
+port4=$(free_port)
+"$AGENT" --foreground --listen "tcp://0.0.0.0:$port4" --log "$TMP/wide.log" &
+wpid=$!
+on_exit "kill -9 $wpid"
+wait_port "$port4"
+grep -q "listening beyond loopback without CURVE" "$TMP/wide.log" || fail "$(cat "$TMP/wide.log")"
+kill -TERM "$wpid"
+wait "$wpid" || fail "wide agent: exit $?"
+ok "deploy/agent.yaml is accepted; listening beyond loopback warns"
