@@ -51,6 +51,7 @@
 #define S_QUIT_GRACE_MS 3000		/* how long SIGTERM waits for jobs to drain */
 #define S_PURGE_CHUNK ((uint64_t)1 << 30) /* a purge checks its stop flag between chunks */
 #define S_RX_BATCH 64			/* frames read per reader wake-up */
+#define S_MAX_THREADS 1024		/* job threads in one point, over all job specs */
 
 struct s_rid {
 	size_t len;
@@ -789,6 +790,35 @@ static void s_prepared(lst_daemon *d, const struct s_rid *rid, const lst_msg *cm
 	s_reply(d, rid, cmd->id, cmd->type, m);
 }
 
+/*
+ * What the job specs ask of this host, checked before anything is allocated: a PREPARE from the
+ * wire must not make the agent abort on out-of-memory (the allocators abort) or spawn thousands
+ * of threads.
+ */
+static int s_check_resources(const struct lst_msg_prepare *p, lst_err *err)
+{
+	uint64_t threads = 0, bytes = 0;
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t mem = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+
+	for (uint32_t i = 0; i < p->njobs; i++) {
+		const struct lst_workload *w = &p->jobs[i].w;
+
+		threads += (uint64_t)w->jobs;
+		bytes += (uint64_t)w->jobs * (uint64_t)w->iodepth * (uint64_t)w->bs;
+	}
+	if (threads > S_MAX_THREADS)
+		return lst_err_set(err, -EINVAL,
+				   "prepare: %llu job threads in one point; this agent runs at most %d",
+				   (unsigned long long)threads, S_MAX_THREADS);
+	if (mem && bytes > mem / 2)
+		return lst_err_set(err, -ENOMEM,
+				   "prepare: jobs x iodepth x bs needs %llu MiB of I/O buffers; this "
+				   "host has %llu MiB of memory (at most half is used)",
+				   (unsigned long long)(bytes >> 20), (unsigned long long)(mem >> 20));
+	return 0;
+}
+
 static int s_prepare_io(struct s_point *pt, const struct lst_msg_prepare *p, int *perr,
 			lst_err *err)
 {
@@ -890,6 +920,11 @@ static void s_on_prepare(lst_daemon *d, const struct s_rid *rid, const lst_msg *
 				i, p->jobs[i].action, action);
 			return;
 		}
+	}
+	if (action == LST_ACTION_IO && s_check_resources(p, &err)) {
+		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name, err.msg);
+		s_error(d, rid, m->id, m->type, LST_PERR_IO, "%s", err.msg);
+		return;
 	}
 	if (d->pt) {
 		lst_log_info("prepared point %u/%u (%s) replaced by %u/%u (%s)", d->pt->phase,

@@ -674,7 +674,33 @@ static void test_refused(struct peer *a)
 	lst_msg_destroy(&m);
 	m = s_expect_error(a, LST_PERR_STATE, id, 3000);
 	lst_msg_destroy(&m);
-	printf("ok: PREPARE outside allow_write is REFUSED naming path and rule; file unchanged\n");
+
+	/* Job specs asking for more threads or buffer memory than the host has: an error, not a
+	 * crash; the agent goes on serving. */
+	m = s_prepare_msg("run-1", 0, 0, path, LST_ACTION_IO);
+	m->u.prepare.njobs = 5;
+	for (int i = 0; i < 5; i++) {
+		m->u.prepare.jobs[i] = m->u.prepare.jobs[0];
+		m->u.prepare.jobs[i].w.jobs = 256;
+	}
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(a, LST_PERR_IO, id, 3000);
+	T_CONTAINS(m->u.error.text, "job threads");
+	lst_msg_destroy(&m);
+	m = s_prepare_msg("run-1", 0, 0, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.jobs = 256;
+	m->u.prepare.jobs[0].w.iodepth = 128;
+	m->u.prepare.jobs[0].w.bs = 16 * MiB;
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(a, LST_PERR_IO, id, 3000);
+	T_CONTAINS(m->u.error.text, "I/O buffers");
+	lst_msg_destroy(&m);
+	s_simple(a, LST_MSG_PING);
+	s_drop(s_expect(a, LST_MSG_PONG, a->id, 3000));
+	printf("ok: PREPARE outside allow_write is REFUSED naming path and rule; file unchanged; "
+	       "oversized job specs are refused\n");
 }
 
 static void test_run(struct peer *a)
