@@ -91,6 +91,15 @@ static void s_exit(struct lst_job *job)
 {
 	struct s_uring *e = job->engine;
 
+	/*
+	 * Drop the registrations first: they are released synchronously here, while a ring's own
+	 * teardown runs later in a kernel worker. Without this the device stays claimed for a few
+	 * milliseconds after close, and the next O_EXCL open of it fails with EBUSY.
+	 */
+	if (e->fixed_file)
+		io_uring_unregister_files(&e->ring);
+	if (e->fixed_bufs)
+		io_uring_unregister_buffers(&e->ring);
 	io_uring_queue_exit(&e->ring);
 	free(e->cqes);
 	free(e);

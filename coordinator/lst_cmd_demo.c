@@ -343,6 +343,7 @@ int lst_cmd_demo(int argc, char **argv)
 		printf("lockstep demo: two agents on 127.0.0.1:%d and :%d, target %s%s%s\n",
 		       d.ports[0], d.ports[1], d.paths[0], strcmp(d.paths[0], d.paths[1]) ? " + " : "",
 		       strcmp(d.paths[0], d.paths[1]) ? d.paths[1] : "");
+	fflush(stdout);
 	if (!opts.outdir) {
 		char stamp[32];
 		time_t now = time(NULL);

@@ -29,6 +29,7 @@
 #include "lst_merge.h"
 #include "lst_msg.h"
 #include "lst_results.h"
+#include "lst_suite.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -79,7 +80,6 @@ struct s_point {
 	int64_t duration;		/* expected, ns, 0 when not known */
 	lst_merge *merge;
 	int64_t last_progress;
-	size_t npoints;
 };
 
 struct lst_coord {
@@ -253,6 +253,13 @@ static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(a->lost_why, sizeof(a->lost_why), fmt, ap);
 	va_end(ap);
+	if (c->in_point && a->in_point) {
+		size_t n = strlen(a->lost_why);
+
+		snprintf(a->lost_why + n, sizeof(a->lost_why) - n,
+			 "; during phase %s point %zu, after %llu samples", c->cur.phase_name,
+			 c->cur.point, (unsigned long long)a->samples);
+	}
 	a->lost = true;
 	a->conn->state = LST_CONN_LOST;
 	if (c->in_point && a->in_point && !a->done) {
@@ -442,19 +449,27 @@ static void s_pump(lst_coord *c, int64_t timeout_ns)
 
 typedef bool (*s_cond_fn)(lst_coord *c);
 
-/* Pump until cond holds, timeout_ns passes (0: no timeout) or Ctrl-C. True when cond held. */
-static bool s_pump_until(lst_coord *c, s_cond_fn cond, int64_t timeout_ns)
+/*
+ * Pump until cond holds, timeout_ns passes (0: no timeout) or, when interruptible, Ctrl-C.
+ * True when cond held.
+ */
+static bool s_pump_wait(lst_coord *c, s_cond_fn cond, int64_t timeout_ns, bool interruptible)
 {
 	int64_t deadline = timeout_ns ? lst_mono_ns() + timeout_ns : INT64_MAX;
 
 	while (!cond(c)) {
 		int64_t now = lst_mono_ns();
 
-		if (s_interrupted || now >= deadline)
+		if ((interruptible && s_interrupted) || now >= deadline)
 			return false;
 		s_pump(c, LST_MIN(deadline - now, 100 * LST_NS_PER_MS));
 	}
 	return true;
+}
+
+static bool s_pump_until(lst_coord *c, s_cond_fn cond, int64_t timeout_ns)
+{
+	return s_pump_wait(c, cond, timeout_ns, true);
 }
 
 static bool s_all_replied(lst_coord *c)
@@ -649,24 +664,24 @@ static int s_identify(lst_coord *c)
 
 /* --- one point --------------------------------------------------------------------------- */
 
-/* The workload one path runs: the point's workload with this path's share of the target. */
+/* The workload one path runs: the step's workload with this path's share of the target. */
 static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t t, size_t j,
-			   const struct lst_workload *pw, struct lst_workload *w)
+			   const struct lst_step *step, struct lst_workload *w)
 {
 	const struct lst_plan_target *pt = &c->plan->targets[t];
-	uint64_t size = c->targets[t].size, n = pt->npaths, bs = (uint64_t)pw->bs;
-	uint64_t base = (uint64_t)pw->offset, len;
+	uint64_t size = c->targets[t].size, n = pt->npaths, bs = (uint64_t)step->w.bs;
+	uint64_t base = (uint64_t)step->w.offset, len;
 	lst_err err;
 
-	*w = *pw;
+	*w = step->w;
 	if (base >= size) {
 		s_error(c, "phase %s: target %s: offset %llu is beyond its %llu bytes", ph->name,
 			pt->name, (unsigned long long)base, (unsigned long long)size);
 		return -1;
 	}
 	len = size - base;
-	if (pw->size && (uint64_t)pw->size < len)
-		len = (uint64_t)pw->size;
+	if (step->w.size && (uint64_t)step->w.size < len)
+		len = (uint64_t)step->w.size;
 	if (pt->share == LST_SHARE_SPLIT && n > 1) {
 		uint64_t chunk = len / n / bs * bs;
 
@@ -675,22 +690,16 @@ static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t
 	} else {
 		w->size = (int64_t)len;
 	}
-	if (ph->round_duration) {
-		w->runtime = ph->round_duration;
-		w->ramp = ph->round_ramp;
-	}
-	if (ph->stop_runtime)
-		w->runtime = ph->stop_runtime;
-	if (ph->stop_capacity > 0)
-		w->bytes = (int64_t)((double)size * ph->stop_capacity);
-	if (ph->stop_bytes)
-		w->bytes = ph->stop_bytes;
+	if (step->stop_capacity > 0)
+		w->bytes = (int64_t)((double)size * step->stop_capacity);
 	/* Totals in the plan are for the target: each path does its share. */
 	if (w->bytes)
 		w->bytes = LST_MAX((int64_t)bs * w->jobs, w->bytes / (int64_t)n / (int64_t)bs *
 								   (int64_t)bs);
 	if (w->rate_iops)
 		w->rate_iops = LST_MAX(w->jobs, (w->rate_iops + (int64_t)(n - 1 - j)) / (int64_t)n);
+	if (step->action != LST_ACTION_IO)
+		return 0;
 	if (lst_workload_check(w, size, &err)) {
 		s_error(c, "phase %s: target %s, path %s on %s: %s", ph->name, pt->name,
 			pt->paths[j].path, c->plan->agents[pt->paths[j].agent].name, err.msg);
@@ -719,9 +728,9 @@ static void s_progress(lst_coord *c, const struct lst_merge_row *row, const stru
 	c->cur.last_progress = now;
 	if (c->cur.duration)
 		snprintf(total, sizeof(total), "/%.0f", (double)c->cur.duration / 1e9);
-	fprintf(f, "%s[%zu/%zu %s %zu/%zu%s%s] %5.1f%s s%s  IOPS %9.0f  MB/s %8.1f  p99 %8.1f us%s",
+	fprintf(f, "%s[%zu/%zu %s #%zu%s%s] %5.1f%s s%s  IOPS %9.0f  MB/s %8.1f  p99 %8.1f us%s",
 		c->tty ? "\r" : "", c->cur.phase + 1, c->plan->nphases, c->cur.phase_name,
-		c->cur.point + 1, c->cur.npoints, c->cur.label[0] ? " " : "", c->cur.label, el,
+		c->cur.point + 1, c->cur.label[0] ? " " : "", c->cur.label, el,
 		total, row->ramp ? " ramp" : "", r->iops[0] + r->iops[1], r->mbps[0] + r->mbps[1],
 		(double)lst_hist_percentile(lat, 99) / 1e3, c->tty ? "  " : "\n");
 	fflush(f);
@@ -783,7 +792,8 @@ static void s_stop_all(lst_coord *c)
 		m->u.stop.point = (uint32_t)c->cur.point;
 		s_command(c, i, &m);
 	}
-	if (!s_pump_until(c, s_all_done, S_STOP_TIMEOUT) && !s_interrupted)
+	/* Wait for DONE even after Ctrl-C: what the agents measured until the stop is kept. */
+	if (!s_pump_wait(c, s_all_done, S_STOP_TIMEOUT, false))
 		for (size_t i = 0; i < c->n; i++)
 			if (c->a[i].in_point && !c->a[i].done)
 				s_lose(c, i, "did not finish within %.0f s of STOP",
@@ -833,29 +843,59 @@ static json_t *s_point_json(lst_coord *c, const struct lst_workload *w, bool par
 			 partial, "workload", wl, "agents", agents);
 }
 
-static void s_summaries(lst_coord *c)
+static json_t *s_step_json(const struct lst_step *step)
+{
+	return json_pack("{s:s, s:i, s:{s:I, s:I, s:I, s:i, s:I}}", "test", step->test, "round",
+			 (int)step->round, "workload", "jobs", (json_int_t)step->w.jobs, "iodepth",
+			 (json_int_t)step->w.iodepth, "bs", (json_int_t)step->w.bs, "rwmixread",
+			 lst_workload_read_pct(&step->w), "rate_iops", (json_int_t)step->w.rate_iops);
+}
+
+static void s_summaries(lst_coord *c, const struct lst_step *step)
 {
 	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
 
 	lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label, "all",
-			    s_t(c, c->cur.T0), t, NULL);
+			    s_t(c, c->cur.T0), t, s_step_json(step));
 	for (size_t i = 0; i < c->n; i++)
 		if (c->a[i].in_point)
 			lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
 					    c->a[i].conn->name, s_t(c, c->cur.T0),
-					    lst_merge_totals(c->cur.merge, i), NULL);
+					    lst_merge_totals(c->cur.merge, i), s_step_json(step));
 	lst_results_flush_summary(c->res, NULL);
 }
 
+/* The combined result of the point just run, for the suite. */
+static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
+{
+	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
+
+	memset(r, 0, sizeof(*r));
+	for (int d = 0; d < LST_DIR_N; d++) {
+		r->iops[d] = t->iops[d];
+		r->mbps[d] = t->mbps[d];
+		r->ios[d] = t->dir[d].ios;
+		r->bytes[d] = t->dir[d].bytes;
+	}
+	r->seconds = t->seconds;
+	r->lat = t->dir[LST_DIR_READ].lat;
+	lst_hist_add(&r->lat, &t->dir[LST_DIR_WRITE].lat);
+	r->t_s = s_t(c, c->cur.T0);
+	r->partial = partial;
+}
+
 /*
- * Run point `point` of phase `phase`. Returns 0 when it completed (maybe partial), -1 when the
- * run must end (refusal, loss under abort, Ctrl-C).
+ * Run one step of phase `phase` as point number `point`. Returns 0 when it completed (maybe
+ * partial) with the combined result in *out, -1 when the run must end (refusal, loss under
+ * abort, Ctrl-C).
  */
-static int s_run_point(lst_coord *c, size_t phase, size_t point)
+static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
+		       struct lst_step_result *out)
 {
 	const lst_plan *p = c->plan;
 	const struct lst_plan_phase *ph = &p->phases[phase];
-	struct lst_workload pw, first_w;
+	const struct lst_workload *pw = &step->w;
+	struct lst_workload first_w;
 	int64_t max_rtt = 0, lead;
 	bool partial = false, have_first = false;
 	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs));
@@ -866,8 +906,14 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point)
 	c->cur.phase = phase;
 	c->cur.point = point;
 	c->cur.phase_name = ph->name;
-	c->cur.npoints = lst_plan_phase_points(ph);
-	lst_plan_phase_point(ph, point, &pw, c->cur.label, sizeof(c->cur.label));
+	if (step->round && strcmp(step->test, step->label))
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s: %s round %zu", step->test,
+			 step->label, step->round);
+	else if (step->round)
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s round %zu", step->test,
+			 step->round);
+	else
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s", step->label);
 
 	/* Job specs per agent. */
 	for (size_t k = 0; k < ph->ntargets; k++) {
@@ -902,8 +948,8 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point)
 			snprintf(js->path, sizeof(js->path), "%s", pt->paths[j].path);
 			snprintf(js->identity, sizeof(js->identity), "%s",
 				 pt->identity ? pt->identity : "");
-			js->action = LST_ACTION_IO;
-			if (s_path_workload(c, ph, t, j, &pw, &js->w)) {
+			js->action = step->action;
+			if (s_path_workload(c, ph, t, j, step, &js->w)) {
 				rc = -1;
 				goto out;
 			}
@@ -1011,8 +1057,15 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point)
 	lst_merge_finish(c->cur.merge);
 	if (c->tty && !c->opts.quiet)
 		fputc('\n', c->opts.progress);
-	s_summaries(c);
-	pj = s_point_json(c, &pw, partial);
+	s_summaries(c, step);
+	s_step_result(c, partial, out);
+	pj = s_point_json(c, pw, partial);
+	{
+		json_t *sj = s_step_json(step);
+
+		json_object_update(pj, sj);
+		json_decref(sj);
+	}
 	json_array_append_new(c->phases, pj);
 	s_save_run(c);
 	if (!c->opts.quiet) {
@@ -1039,6 +1092,72 @@ out:
 	free(msgs);
 	lst_merge_destroy(&c->cur.merge);
 	c->in_point = false;
+	return rc;
+}
+
+/* The smallest capacity among the phase's targets, for capacity-based stops. */
+static uint64_t s_phase_capacity(const lst_coord *c, const struct lst_plan_phase *ph)
+{
+	uint64_t cap = 0;
+
+	for (size_t k = 0; k < ph->ntargets; k++)
+		if (!cap || c->targets[ph->targets[k]].size < cap)
+			cap = c->targets[ph->targets[k]].size;
+	return cap;
+}
+
+/* Sleep without I/O (HIR gaps) while still answering and watching the agents. */
+static void s_idle(lst_coord *c, int64_t ns)
+{
+	int64_t until = lst_mono_ns() + ns;
+
+	while (!s_interrupted && lst_mono_ns() < until)
+		s_pump(c, LST_MIN(until - lst_mono_ns(), 100 * LST_NS_PER_MS));
+}
+
+/* One phase: its suite's steps one after another, then the suite's results. */
+static int s_run_phase(lst_coord *c, size_t phase)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	struct lst_step step;
+	struct lst_step_result r;
+	lst_suite_run *suite;
+	lst_err err;
+	size_t point = 0;
+	int rc = LST_RUN_OK;
+
+	suite = lst_suite_new(c->plan, phase, s_phase_capacity(c, ph), &err);
+	if (!suite) {
+		s_error(c, "%s", err.msg);
+		return LST_RUN_FAILED;
+	}
+	if (!c->opts.quiet) {
+		int64_t est = lst_suite_estimate(suite);
+		char dur[32], about[64] = "";
+
+		if (est)
+			snprintf(about, sizeof(about), ", about %s a round",
+				 lst_fmt_duration(est, dur, sizeof(dur)));
+		fprintf(c->opts.progress, "phase %zu/%zu %s%s%s%s%s\n", phase + 1, c->plan->nphases,
+			ph->name, ph->suite ? " (" : "", ph->suite ? lst_suite_names[ph->suite] : "",
+			ph->suite ? ")" : "", about);
+	}
+	while (lst_suite_next(suite, &step)) {
+		if (s_run_point(c, phase, point++, &step, &r)) {
+			rc = s_interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
+			break;
+		}
+		lst_suite_result(suite, &step, &r, c->res);
+		if (step.idle_after)
+			s_idle(c, step.idle_after);
+		if (s_interrupted) {
+			rc = LST_RUN_INTERRUPTED;
+			break;
+		}
+	}
+	lst_suite_finish(suite, c->res, c->opts.quiet ? NULL : c->opts.progress);
+	lst_suite_destroy(&suite);
+	s_save_run(c);
 	return rc;
 }
 
@@ -1180,32 +1299,27 @@ int lst_coord_run(lst_coord *c)
 	}
 	s_save_run(c);
 	for (size_t ph = 0; ph < p->nphases && rc == LST_RUN_OK; ph++) {
-		const struct lst_plan_phase *phase = &p->phases[ph];
-		size_t npoints = lst_plan_phase_points(phase);
-
-		if (phase->suite != LST_SUITE_NONE) {
-			s_error(c, "phase %s: suite %s is not supported by this version", phase->name,
-				lst_suite_names[phase->suite]);
-			rc = LST_RUN_FAILED;
-			break;
-		}
-		for (size_t pt = 0; pt < npoints; pt++) {
-			if (s_run_point(c, ph, pt)) {
-				rc = s_interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
-				break;
-			}
-		}
+		rc = s_run_phase(c, ph);
 	}
 out:
 	s_bye(c);
 	if (s_interrupted && rc == LST_RUN_OK)
 		rc = LST_RUN_INTERRUPTED;
+	{
+		bool lost = false;
+
+		for (size_t i = 0; i < c->n; i++)
+			lost |= c->a[i].lost;
+		/* Every phase ran, but without a lost agent (on_agent_loss: continue). */
+		json_object_set_new(c->run, "status",
+				    json_string(rc == LST_RUN_INTERRUPTED ? "interrupted"
+						: rc != LST_RUN_OK	  ? "failed"
+						: lost			  ? "partial"
+						: c->failed		  ? "failed"
+									  : "complete"));
+	}
 	if (c->failed && rc == LST_RUN_OK)
 		rc = LST_RUN_FAILED;
-	json_object_set_new(c->run, "status",
-			    json_string(rc == LST_RUN_OK		? "complete"
-					: rc == LST_RUN_INTERRUPTED ? "interrupted"
-								    : "failed"));
 	{
 		char now[64];
 

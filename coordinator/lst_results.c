@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <dirent.h>
 
+#include "lst_opt.h"
+#include "lst_suite.h"
 #include "lst_util.h"
 
 const char *const lst_timeseries_columns =
@@ -30,7 +32,11 @@ struct lst_results {
 	char *dir;
 	FILE *ts;
 	FILE *sum;
+	FILE *rounds;
+	FILE *curves;
 	json_t *summary;
+	json_t *tests;
+	size_t nmatrix;
 	size_t nraw;
 	struct s_raw *raw;
 };
@@ -82,6 +88,7 @@ lst_results *lst_results_new(const char *dir, lst_err *err)
 	r = lst_calloc(1, sizeof(*r));
 	r->dir = lst_strdup(dir);
 	r->summary = json_array();
+	r->tests = json_array();
 	r->ts = s_open(r, "timeseries.csv", "w", err);
 	r->sum = r->ts ? s_open(r, "summary.csv", "w", err) : NULL;
 	if (!r->sum) {
@@ -107,12 +114,17 @@ void lst_results_destroy(lst_results **p)
 		fclose(r->ts);
 	if (r->sum)
 		fclose(r->sum);
+	if (r->rounds)
+		fclose(r->rounds);
+	if (r->curves)
+		fclose(r->curves);
 	for (size_t i = 0; i < r->nraw; i++) {
 		fclose(r->raw[i].f);
 		free(r->raw[i].agent);
 	}
 	free(r->raw);
 	json_decref(r->summary);
+	json_decref(r->tests);
 	free(r->dir);
 	free(r);
 	*p = NULL;
@@ -281,9 +293,100 @@ int lst_results_write_run(lst_results *r, json_t *doc, lst_err *err)
 
 int lst_results_flush_summary(lst_results *r, lst_err *err)
 {
-	json_t *doc = json_pack("{s:O}", "points", r->summary);
+	json_t *doc = json_pack("{s:O, s:O}", "points", r->summary, "tests", r->tests);
 	int rc = s_write_json(r, "summary.json", doc, err);
 
 	json_decref(doc);
 	return rc;
+}
+
+void lst_results_round(lst_results *r, const char *phase, const char *test, size_t round,
+		       double t_s, double value, const char *tracked, double iops, double mbps,
+		       double lat_mean_us, double lat_max_us, uint64_t bytes_written)
+{
+	if (!r->rounds) {
+		r->rounds = s_open(r, "rounds.csv", "w", NULL);
+		if (!r->rounds)
+			return;
+		fprintf(r->rounds, "phase,test,round,t_s,value,tracked,iops,mbps,lat_mean_us,"
+				   "lat_max_us,bytes_written\n");
+	}
+	fprintf(r->rounds, "%s,\"%s\",%zu,%.6f,%.6f,%s,%.3f,%.3f,%.3f,%.3f,%llu\n", phase, test,
+		round, t_s, value, tracked, iops, mbps, lat_mean_us, lat_max_us,
+		(unsigned long long)bytes_written);
+	fflush(r->rounds);
+}
+
+void lst_results_test(lst_results *r, json_t *test)
+{
+	json_array_append_new(r->tests, test);
+	lst_results_flush_summary(r, NULL);
+}
+
+void lst_results_curve(lst_results *r, const char *phase, size_t point,
+		       const struct lst_workload *w, const struct lst_step_result *res,
+		       int64_t rate_iops, double target_pct)
+{
+	struct lst_hist_stats st;
+
+	if (!r->curves) {
+		r->curves = s_open(r, "curves.csv", "w", NULL);
+		if (!r->curves)
+			return;
+		fprintf(r->curves, "phase,point,jobs,iodepth,bs,rwmixread,iops,mbps,lat_mean_us,"
+				   "lat_p99_us,lat_p99_9_us,lat_p99_99_us,rate_iops,target_pct\n");
+	}
+	lst_hist_stats(&res->lat, &st);
+	fprintf(r->curves, "%s,%zu,%lld,%lld,%lld,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%lld,%g\n",
+		phase, point, (long long)w->jobs, (long long)w->iodepth, (long long)w->bs,
+		lst_workload_read_pct(w), res->iops[0] + res->iops[1], res->mbps[0] + res->mbps[1],
+		st.mean / 1e3, (double)st.p99 / 1e3, (double)st.p99_9 / 1e3,
+		(double)st.p99_99 / 1e3, (long long)rate_iops, target_pct);
+	fflush(r->curves);
+}
+
+void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, size_t nbs,
+			const int64_t *mix, size_t nmix, const double *iops)
+{
+	const struct lst_opt *bso = lst_opt_find(lst_workload_opts, "bs");
+	char *name = r->nmatrix ? lst_asprintf("matrix-%s.csv", phase) : lst_strdup("matrix.csv");
+	FILE *csv = s_open(r, name, "w", NULL);
+	FILE *md = s_open(r, "matrix.md", r->nmatrix ? "a" : "w", NULL);
+
+	free(name);
+	r->nmatrix++;
+	if (csv) {
+		fprintf(csv, "bs");
+		for (size_t m = 0; m < nmix; m++)
+			fprintf(csv, ",%lld/%lld", (long long)mix[m], (long long)(100 - mix[m]));
+		fputc('\n', csv);
+		for (size_t b = 0; b < nbs; b++) {
+			fprintf(csv, "%lld", (long long)bs[b]);
+			for (size_t m = 0; m < nmix; m++)
+				fprintf(csv, ",%.1f", iops[b * nmix + m]);
+			fputc('\n', csv);
+		}
+		fclose(csv);
+	}
+	if (md) {
+		fprintf(md, "## %s: IOPS by block size and read/write mix\n\n| bs |", phase);
+		for (size_t m = 0; m < nmix; m++)
+			fprintf(md, " %lld/%lld |", (long long)mix[m], (long long)(100 - mix[m]));
+		fprintf(md, "\n|---|");
+		for (size_t m = 0; m < nmix; m++)
+			fprintf(md, "---:|");
+		fputc('\n', md);
+		for (size_t b = 0; b < nbs; b++) {
+			struct lst_workload w;
+			char v[32];
+
+			w.bs = bs[b];
+			fprintf(md, "| %s |", lst_opt_format(bso, &w, v, sizeof(v)));
+			for (size_t m = 0; m < nmix; m++)
+				fprintf(md, " %.0f |", iops[b * nmix + m]);
+			fputc('\n', md);
+		}
+		fputc('\n', md);
+		fclose(md);
+	}
 }

@@ -24,6 +24,7 @@
 #include "lst_err.h"
 #include "lst_merge.h"
 #include "lst_sample.h"
+#include "lst_workload.h"
 
 typedef struct lst_results lst_results;
 
@@ -75,6 +76,27 @@ int lst_results_write_run(lst_results *r, json_t *doc, lst_err *err);
 
 /* Write summary.json from the rows so far (also done by destroy). */
 int lst_results_flush_summary(lst_results *r, lst_err *err);
+
+/* One row of rounds.csv (created on the first row): a round of a suite test. */
+void lst_results_round(lst_results *r, const char *phase, const char *test, size_t round,
+		       double t_s, double value, const char *tracked, double iops, double mbps,
+		       double lat_mean_us, double lat_max_us, uint64_t bytes_written);
+
+/* A steady-state verdict for summary.json "tests" (stolen). */
+void lst_results_test(lst_results *r, json_t *test);
+
+struct lst_step_result;
+
+/* One row of curves.csv (created on the first row): a latency-vs-IOPS point. */
+void lst_results_curve(lst_results *r, const char *phase, size_t point,
+		       const struct lst_workload *w, const struct lst_step_result *res,
+		       int64_t rate_iops, double target_pct);
+
+/* matrix.csv and matrix.md: IOPS per block size (rows) and read/write mix (columns);
+ * iops[b * nmix + m]. A second call for another phase appends a section to matrix.md and
+ * writes matrix-PHASE.csv. */
+void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, size_t nbs,
+			const int64_t *mix, size_t nmix, const double *iops);
 
 /* Latency statistics of a histogram as a JSON object in microseconds. New reference. */
 json_t *lst_results_lat_json(const lst_hist *h);

@@ -1,0 +1,822 @@
+/*
+ * Suites as small state machines over tests, points and rounds (see lst_suite.h).
+ *
+ * Building a suite fills a list of tests, each a list of points with their workloads; running it
+ * walks test -> round -> point. After the last point of a round the test's tracked value is
+ * appended and the round policy decides: once (no rounds), until steady (SNIA PTS verdict over
+ * the window, at most max_rounds), or fixed (WSAT: max_rounds or a capacity written). The curve
+ * suite builds its rate points only once the max-rate point has been measured.
+ */
+#include "lst_suite.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_msg.h"
+#include "lst_steady.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#define KiB 1024LL
+#define S_MAX_POINTS 4096
+
+enum s_mode {
+	S_ONCE,		/* every point once, no rounds */
+	S_STEADY,	/* rounds until steady or max_rounds */
+	S_FIXED,	/* rounds until max_rounds or the capacity stop */
+};
+
+/* What one point measured in one round. */
+struct s_res {
+	struct lst_step_result r;
+};
+
+struct s_point {
+	char label[160];
+	struct lst_workload w;
+	uint32_t action;
+	double stop_capacity;
+	int64_t idle_after;
+	double target_pct;	/* curve: percent of the max rate, 0 otherwise */
+	size_t nres;
+	struct s_res *res;	/* one per round */
+};
+
+struct s_test {
+	char name[64];
+	int mode;
+	size_t npoints;
+	struct s_point *points;
+	ssize_t tracked;	/* point whose value is tracked; -1: all points of the round */
+	int track;		/* enum lst_track */
+	size_t max_rounds;
+	size_t rounds;		/* rounds completed */
+	double *values;		/* tracked value per round */
+	double *t_s;		/* start of each round */
+	uint64_t written;	/* bytes written by the test so far */
+	double cap_stop;	/* FIXED: stop once written >= this many bytes; 0 none */
+	struct lst_steady verdict;
+	bool stopped_early;	/* curve: the latency limit was passed */
+	bool steady_needed;	/* a finding when not reached */
+};
+
+struct lst_suite_run {
+	const lst_plan *plan;
+	const struct lst_plan_phase *ph;
+	size_t phase;
+	uint64_t capacity;
+	size_t window;
+	double data_pct, slope_pct;
+	size_t ntests;
+	struct s_test *tests;
+	/* position */
+	size_t t, p;
+	size_t ncurve_rows;	/* curves.csv rows written for this phase */
+	bool started;
+	uint64_t phase_written;
+};
+
+/* --- building ---------------------------------------------------------------------------- */
+
+static const struct lst_opt *s_opt(const char *name)
+{
+	const struct lst_opt *o = lst_opt_find(lst_workload_opts, name);
+
+	LST_ASSERT(o);
+	return o;
+}
+
+static size_t s_opt_index(const char *name)
+{
+	return (size_t)(s_opt(name) - lst_workload_opts);
+}
+
+/* Apply a suite's base value unless the phase's `workload:` gave the option. */
+static void s_base(const struct lst_plan_phase *ph, struct lst_workload *w, const char *name,
+		   int64_t v)
+{
+	if (!ph->w_set[s_opt_index(name)])
+		lst_opt_set_int(s_opt(name), w, v, NULL);
+}
+
+static struct s_test *s_test_add(lst_suite_run *s, const char *name, int mode)
+{
+	struct s_test *t;
+
+	s->tests = lst_realloc(s->tests, (s->ntests + 1) * sizeof(*s->tests));
+	t = &s->tests[s->ntests++];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->mode = mode;
+	t->tracked = -1;
+	t->track = LST_TRACK_IOPS;
+	t->max_rounds = mode == S_ONCE ? 1 : (size_t)s->ph->max_rounds;
+	return t;
+}
+
+static struct s_point *s_point_add(struct s_test *t, const struct lst_workload *w,
+				   const char *label)
+{
+	struct s_point *p;
+
+	t->points = lst_realloc(t->points, (t->npoints + 1) * sizeof(*t->points));
+	p = &t->points[t->npoints++];
+	memset(p, 0, sizeof(*p));
+	p->w = *w;
+	snprintf(p->label, sizeof(p->label), "%s", label);
+	return p;
+}
+
+/* The values of a sweep axis if the phase sweeps `name`, else the defaults given. */
+static size_t s_axis(const struct lst_plan_phase *ph, const char *name, const int64_t *def,
+		     size_t ndef, const int64_t **out)
+{
+	for (size_t a = 0; a < ph->naxes; a++) {
+		if (!strcmp(ph->axes[a].opt->name, name)) {
+			*out = ph->axes[a].values;
+			return ph->axes[a].n;
+		}
+	}
+	*out = def;
+	return ndef;
+}
+
+/* "bs=4k rwmixread=70" from the options named, using lst_opt_format. */
+static void s_label(char *buf, size_t size, const struct lst_workload *w, const char *const *names)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; names[i] && n < size; i++) {
+		char v[64];
+		const struct lst_opt *o = s_opt(names[i]);
+
+		n += (size_t)snprintf(buf + n, size - n, "%s%s=%s", n ? " " : "", o->name,
+				      lst_opt_format(o, w, v, sizeof(v)));
+	}
+}
+
+static void s_round_len(const struct lst_plan_phase *ph, struct lst_workload *w, int64_t ramp,
+			int64_t duration)
+{
+	w->ramp = ph->round_duration ? ph->round_ramp : ramp;
+	w->runtime = ph->round_duration ? ph->round_duration : duration;
+}
+
+/* A plain phase: the sweep points; rounds when `steady:` is given. */
+static int s_build_plain(lst_suite_run *s)
+{
+	const struct lst_plan_phase *ph = s->ph;
+	size_t n = lst_plan_phase_points(ph);
+	struct s_test *t = s_test_add(s, "points", ph->steady ? S_STEADY : S_ONCE);
+
+	t->track = (int)ph->track;
+	t->steady_needed = ph->steady;
+	for (size_t i = 0; i < n; i++) {
+		struct lst_workload w;
+		char label[160];
+		struct s_point *p;
+
+		lst_plan_phase_point(ph, i, &w, label, sizeof(label));
+		if (ph->round_duration)
+			s_round_len(ph, &w, 0, 0);
+		if (ph->stop_runtime)
+			w.runtime = ph->stop_runtime;
+		if (ph->stop_bytes)
+			w.bytes = ph->stop_bytes;
+		p = s_point_add(t, &w, label);
+		p->stop_capacity = ph->stop_capacity;
+	}
+	return 0;
+}
+
+static int s_build_purge(lst_suite_run *s)
+{
+	struct s_test *t = s_test_add(s, "purge", S_ONCE);
+	struct s_point *p = s_point_add(t, &s->ph->w, s->ph->secure ? "secure discard" : "discard");
+
+	p->action = s->ph->secure ? LST_ACTION_SECDISCARD : LST_ACTION_DISCARD;
+	return 0;
+}
+
+static int s_build_precondition(lst_suite_run *s)
+{
+	const struct lst_plan_phase *ph = s->ph;
+	struct s_test *t = s_test_add(s, "precondition", S_ONCE);
+	struct lst_workload w = ph->w;
+	struct s_point *p;
+
+	s_base(ph, &w, "rw", LST_RW_WRITE);
+	s_base(ph, &w, "bs", 128 * KiB);
+	s_base(ph, &w, "iodepth", 32);
+	s_base(ph, &w, "jobs", 1);
+	w.runtime = ph->stop_runtime;
+	w.bytes = ph->stop_bytes;
+	p = s_point_add(t, &w, "seq write 128k");
+	p->stop_capacity = ph->stop_capacity || ph->stop_bytes || ph->stop_runtime
+				   ? ph->stop_capacity
+				   : 2.0;
+	return 0;
+}
+
+static const int64_t s_iops_mixes[] = { 100, 95, 65, 50, 35, 5, 0 };
+static const int64_t s_iops_bs[] = { 1024 * KiB, 128 * KiB, 64 * KiB, 32 * KiB,
+				     16 * KiB,	 8 * KiB,   4 * KiB };
+
+/* snia-iops and snia-latency: a grid of bs x mix points per round, one tracked. */
+static int s_build_grid(lst_suite_run *s, const char *name, const int64_t *defbs, size_t ndefbs,
+			const int64_t *defmix, size_t ndefmix, int64_t jobs, int64_t qd, int track)
+{
+	static const char *const label_keys[] = { "bs", "rwmixread", NULL };
+	const struct lst_plan_phase *ph = s->ph;
+	struct s_test *t = s_test_add(s, name, S_STEADY);
+	const int64_t *bs, *mix;
+	size_t nbs = s_axis(ph, "bs", defbs, ndefbs, &bs);
+	size_t nmix = s_axis(ph, "rwmixread", defmix, ndefmix, &mix);
+
+	t->track = ph->steady ? (int)ph->track : track;
+	t->steady_needed = true;
+	/* SNIA order: the outer loop over mixes, the inner over block sizes. */
+	for (size_t m = 0; m < nmix; m++) {
+		for (size_t b = 0; b < nbs; b++) {
+			struct lst_workload w = ph->w;
+			char label[160];
+
+			s_base(ph, &w, "rw", LST_RW_RANDRW);
+			s_base(ph, &w, "jobs", jobs);
+			s_base(ph, &w, "iodepth", qd);
+			w.bs = bs[b];
+			w.rwmixread = mix[m];
+			s_round_len(ph, &w, 0, 60 * LST_NS_PER_S);
+			s_label(label, sizeof(label), &w, label_keys);
+			s_point_add(t, &w, label);
+			/* Tracked: 4 KiB all-write, or the last point of the grid without one. */
+			if (w.bs == 4 * KiB && w.rwmixread == 0)
+				t->tracked = (ssize_t)t->npoints - 1;
+		}
+	}
+	if (t->tracked < 0)
+		t->tracked = (ssize_t)t->npoints - 1;
+	return 0;
+}
+
+static int s_build_throughput(lst_suite_run *s)
+{
+	static const int64_t defbs[] = { 1024 * KiB, 128 * KiB };
+	const struct lst_plan_phase *ph = s->ph;
+	const int64_t *bs;
+	size_t nbs = s_axis(ph, "bs", defbs, 2, &bs);
+
+	for (size_t b = 0; b < nbs; b++) {
+		for (int dir = 0; dir < 2; dir++) {
+			struct lst_workload w = ph->w;
+			char name[64], bsbuf[32];
+			struct s_test *t;
+
+			w.bs = bs[b];
+			lst_opt_format(s_opt("bs"), &w, bsbuf, sizeof(bsbuf));
+			snprintf(name, sizeof(name), "bs=%s %s", bsbuf, dir ? "read" : "write");
+			t = s_test_add(s, name, S_STEADY);
+			t->track = LST_TRACK_MBPS;
+			t->tracked = 0;
+			t->steady_needed = true;
+			w.rw = dir ? LST_RW_READ : LST_RW_WRITE;
+			s_base(ph, &w, "jobs", 1);
+			s_base(ph, &w, "iodepth", 32);
+			s_round_len(ph, &w, 0, 60 * LST_NS_PER_S);
+			s_point_add(t, &w, name);
+		}
+	}
+	return 0;
+}
+
+static int s_build_wsat(lst_suite_run *s)
+{
+	const struct lst_plan_phase *ph = s->ph;
+	struct s_test *t = s_test_add(s, "wsat", S_FIXED);
+	struct lst_workload w = ph->w;
+
+	s_base(ph, &w, "rw", LST_RW_RANDWRITE);
+	s_base(ph, &w, "bs", 4 * KiB);
+	s_base(ph, &w, "jobs", 4);
+	s_base(ph, &w, "iodepth", 16);
+	s_round_len(ph, &w, 0, 60 * LST_NS_PER_S);
+	t->track = LST_TRACK_WRITE_IOPS;
+	t->tracked = 0;
+	/* The spec's WSAT runs to 4x capacity; max_rounds bounds it in time (default 360). */
+	t->max_rounds = ph->steady ? (size_t)ph->max_rounds : 360;
+	t->cap_stop = (ph->stop_capacity > 0 ? ph->stop_capacity : 4.0) * (double)s->capacity;
+	if (ph->stop_bytes)
+		t->cap_stop = (double)ph->stop_bytes;
+	s_point_add(t, &w, "randwrite 4k");
+	return 0;
+}
+
+static int s_build_hir(lst_suite_run *s)
+{
+	const struct lst_plan_phase *ph = s->ph;
+	struct lst_workload w = ph->w;
+
+	s_base(ph, &w, "rw", LST_RW_RANDWRITE);
+	s_base(ph, &w, "bs", 4 * KiB);
+	s_base(ph, &w, "jobs", 4);
+	s_base(ph, &w, "iodepth", 16);
+	w.ramp = 0;
+	for (size_t g = 0; g < ph->nhir_gaps; g++) {
+		struct lst_workload burst = w, cont = w;
+		char name[64], gap[32];
+		struct s_test *t;
+
+		snprintf(gap, sizeof(gap), "%gs", (double)ph->hir_gaps[g] / 1e9);
+		snprintf(name, sizeof(name), "gap=%s", gap);
+		t = s_test_add(s, name, S_ONCE);
+		t->track = LST_TRACK_WRITE_IOPS;
+		burst.runtime = ph->hir_burst;
+		if ((size_t)ph->hir_repeats * 2 > S_MAX_POINTS)
+			lst_log_warn("phase %s: %" PRId64 " bursts per gap is many points; the run "
+				     "will take a while to start each",
+				     ph->name, ph->hir_repeats);
+		for (int64_t r = 0; r < ph->hir_repeats; r++) {
+			char label[64];
+			struct s_point *p;
+
+			snprintf(label, sizeof(label), "burst %" PRId64, r + 1);
+			p = s_point_add(t, &burst, label);
+			p->idle_after = ph->hir_gaps[g];
+		}
+		/* Continuous writing between gap sizes, not after the last. */
+		if (g + 1 < ph->nhir_gaps && ph->hir_continuous) {
+			cont.runtime = ph->hir_continuous;
+			s_point_add(t, &cont, "continuous");
+		}
+	}
+	return 0;
+}
+
+static int s_build_lat_vs_iops(lst_suite_run *s)
+{
+	static const int64_t defjobs[] = { 1, 2, 4 };
+	static const int64_t defqd[] = { 1, 2, 4, 8, 16, 32 };
+	static const char *const label_keys[] = { "jobs", "iodepth", NULL };
+	const struct lst_plan_phase *ph = s->ph;
+	struct s_test *t = s_test_add(s, "lat-vs-iops", S_STEADY);
+	const int64_t *jobs, *qd;
+	size_t nj = s_axis(ph, "jobs", defjobs, 3, &jobs);
+	size_t nq = s_axis(ph, "iodepth", defqd, 6, &qd);
+	int64_t heaviest = -1;
+
+	t->track = ph->steady ? (int)ph->track : LST_TRACK_IOPS;
+	t->steady_needed = true;
+	for (size_t j = 0; j < nj; j++) {
+		for (size_t q = 0; q < nq; q++) {
+			struct lst_workload w = ph->w;
+			char label[160];
+
+			s_base(ph, &w, "rw", LST_RW_RANDRW);
+			s_base(ph, &w, "rwmixread", 70);
+			w.jobs = jobs[j];
+			w.iodepth = qd[q];
+			s_round_len(ph, &w, 5 * LST_NS_PER_S, 30 * LST_NS_PER_S);
+			s_label(label, sizeof(label), &w, label_keys);
+			s_point_add(t, &w, label);
+			if (jobs[j] * qd[q] > heaviest) {
+				heaviest = jobs[j] * qd[q];
+				t->tracked = (ssize_t)t->npoints - 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int s_build_curve(lst_suite_run *s)
+{
+	const struct lst_plan_phase *ph = s->ph;
+	struct s_test *t = s_test_add(s, "max", S_ONCE);
+	struct lst_workload w = ph->w;
+
+	w.rate_iops = 0;
+	s_round_len(ph, &w, 5 * LST_NS_PER_S, 30 * LST_NS_PER_S);
+	s_point_add(t, &w, "max rate");
+	/* The rate points are added once the max is known (s_curve_points). */
+	s_test_add(s, "curve", S_ONCE);
+	return 0;
+}
+
+lst_suite_run *lst_suite_new(const lst_plan *plan, size_t phase, uint64_t capacity, lst_err *err)
+{
+	lst_suite_run *s = lst_calloc(1, sizeof(*s));
+	int rc = 0;
+
+	s->plan = plan;
+	s->phase = phase;
+	s->ph = &plan->phases[phase];
+	s->capacity = capacity;
+	s->window = (size_t)s->ph->window;
+	s->data_pct = s->ph->data_excursion_pct;
+	s->slope_pct = s->ph->slope_excursion_pct;
+	switch (s->ph->suite) {
+	case LST_SUITE_NONE:
+		rc = s_build_plain(s);
+		break;
+	case LST_SUITE_PURGE:
+		rc = s_build_purge(s);
+		break;
+	case LST_SUITE_PRECONDITION:
+		rc = s_build_precondition(s);
+		break;
+	case LST_SUITE_SNIA_IOPS:
+		rc = s_build_grid(s, "iops", s_iops_bs, LST_ARRAY_SIZE(s_iops_bs), s_iops_mixes,
+				  LST_ARRAY_SIZE(s_iops_mixes), 16, 16, LST_TRACK_IOPS);
+		break;
+	case LST_SUITE_SNIA_THROUGHPUT:
+		rc = s_build_throughput(s);
+		break;
+	case LST_SUITE_SNIA_LATENCY: {
+		static const int64_t bs[] = { 4 * KiB, 8 * KiB };
+		static const int64_t mix[] = { 100, 70, 0 };
+
+		rc = s_build_grid(s, "latency", bs, 2, mix, 3, 1, 1, LST_TRACK_LAT_MEAN);
+		break;
+	}
+	case LST_SUITE_SNIA_WSAT:
+		rc = s_build_wsat(s);
+		break;
+	case LST_SUITE_SNIA_HIR:
+		rc = s_build_hir(s);
+		break;
+	case LST_SUITE_LAT_VS_IOPS:
+		rc = s_build_lat_vs_iops(s);
+		break;
+	case LST_SUITE_CURVE:
+		rc = s_build_curve(s);
+		break;
+	default:
+		rc = lst_err_set(err, -EINVAL, "phase %s: unknown suite %" PRId64, s->ph->name,
+				 s->ph->suite);
+	}
+	for (size_t i = 0; !rc && i < s->ntests; i++) {
+		struct s_test *t = &s->tests[i];
+
+		if (t->npoints > S_MAX_POINTS * 4)
+			rc = lst_err_set(err, -EINVAL, "phase %s: test %s has %zu points per round",
+					 s->ph->name, t->name, t->npoints);
+	}
+	if (rc) {
+		lst_suite_destroy(&s);
+		return NULL;
+	}
+	return s;
+}
+
+void lst_suite_destroy(lst_suite_run **p)
+{
+	lst_suite_run *s = *p;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ntests; i++) {
+		for (size_t j = 0; j < s->tests[i].npoints; j++)
+			free(s->tests[i].points[j].res);
+		free(s->tests[i].points);
+		free(s->tests[i].values);
+		free(s->tests[i].t_s);
+	}
+	free(s->tests);
+	free(s);
+	*p = NULL;
+}
+
+/* --- running ----------------------------------------------------------------------------- */
+
+bool lst_suite_next(lst_suite_run *s, struct lst_step *step)
+{
+	struct s_test *t;
+	struct s_point *p;
+
+	while (s->t < s->ntests && (s->tests[s->t].npoints == 0 || s->p >= s->tests[s->t].npoints)) {
+		/* An empty test (a curve whose max point failed) or one whose rounds are over. */
+		s->t++;
+		s->p = 0;
+	}
+	if (s->t >= s->ntests)
+		return false;
+	t = &s->tests[s->t];
+	p = &t->points[s->p];
+	memset(step, 0, sizeof(*step));
+	snprintf(step->test, sizeof(step->test), "%s", t->name);
+	step->round = t->mode == S_ONCE ? 0 : t->rounds + 1;
+	step->index = s->p;
+	snprintf(step->label, sizeof(step->label), "%s", p->label);
+	step->w = p->w;
+	step->action = p->action;
+	step->stop_capacity = p->stop_capacity;
+	step->idle_after = p->idle_after;
+	return true;
+}
+
+static double s_value(int track, const struct lst_step_result *r)
+{
+	switch (track) {
+	case LST_TRACK_READ_IOPS:
+		return r->iops[LST_DIR_READ];
+	case LST_TRACK_WRITE_IOPS:
+		return r->iops[LST_DIR_WRITE];
+	case LST_TRACK_MBPS:
+		return r->mbps[LST_DIR_READ] + r->mbps[LST_DIR_WRITE];
+	case LST_TRACK_LAT_MEAN:
+		return lst_hist_mean(&r->lat) / 1e3;
+	case LST_TRACK_LAT_P99:
+		return (double)lst_hist_percentile(&r->lat, 99) / 1e3;
+	default:
+		return r->iops[LST_DIR_READ] + r->iops[LST_DIR_WRITE];
+	}
+}
+
+/* Combine results (add I/Os, bytes, seconds and histograms; rates as totals over time). */
+static void s_combine(struct lst_step_result *dst, const struct lst_step_result *src, bool first)
+{
+	if (first) {
+		*dst = *src;
+		return;
+	}
+	for (int d = 0; d < LST_DIR_N; d++) {
+		dst->ios[d] += src->ios[d];
+		dst->bytes[d] += src->bytes[d];
+	}
+	dst->seconds += src->seconds;
+	lst_hist_add(&dst->lat, &src->lat);
+	for (int d = 0; d < LST_DIR_N; d++) {
+		dst->iops[d] = dst->seconds > 0 ? (double)dst->ios[d] / dst->seconds : 0;
+		dst->mbps[d] = dst->seconds > 0 ? (double)dst->bytes[d] / dst->seconds / 1e6 : 0;
+	}
+	dst->partial |= src->partial;
+}
+
+/*
+ * A point's result over rounds [first, last] (0-based): rates averaged over the rounds (each
+ * round weighs the same, as the spec averages rounds), histograms merged.
+ */
+static void s_window_result(const struct s_point *p, size_t first, size_t last,
+			    struct lst_step_result *out)
+{
+	double iops[LST_DIR_N] = { 0, 0 }, mbps[LST_DIR_N] = { 0, 0 };
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	lst_hist_init(&out->lat);
+	for (size_t r = first; r <= last && r < p->nres; r++) {
+		s_combine(out, &p->res[r].r, n == 0);
+		for (int d = 0; d < LST_DIR_N; d++) {
+			iops[d] += p->res[r].r.iops[d];
+			mbps[d] += p->res[r].r.mbps[d];
+		}
+		n++;
+	}
+	for (int d = 0; n && d < LST_DIR_N; d++) {
+		out->iops[d] = iops[d] / (double)n;
+		out->mbps[d] = mbps[d] / (double)n;
+	}
+}
+
+static void s_curve_points(lst_suite_run *s)
+{
+	const struct lst_plan_phase *ph = s->ph;
+	struct s_point *max = &s->tests[0].points[0];
+	struct s_test *t = &s->tests[1];
+	double top;
+
+	if (!max->nres)
+		return;
+	top = max->res[0].r.iops[0] + max->res[0].r.iops[1];
+	if (top < 1) {
+		lst_log_warn("phase %s: the max-rate point did no I/O; no curve", ph->name);
+		return;
+	}
+	for (size_t i = 0; i < ph->ncurve; i++) {
+		struct lst_workload w = max->w;
+		char label[64];
+		struct s_point *p;
+
+		w.rate_iops = LST_MAX((int64_t)llround(top * ph->curve_pcts[i] / 100.0), w.jobs);
+		snprintf(label, sizeof(label), "%g%% rate_iops=%" PRId64, ph->curve_pcts[i],
+			 w.rate_iops);
+		p = s_point_add(t, &w, label);
+		p->target_pct = ph->curve_pcts[i];
+	}
+}
+
+static bool s_over_limit(const struct lst_plan_phase *ph, const struct lst_step_result *r)
+{
+	return ph->limit_ns && ph->limit_percentile > 0 &&
+	       lst_hist_percentile(&r->lat, ph->limit_percentile) > (uint64_t)ph->limit_ns;
+}
+
+/* End of a round of test t: record the tracked value, decide whether to go on. */
+static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
+{
+	struct lst_step_result round;
+	double value;
+	size_t r = t->rounds;
+
+	if (t->tracked >= 0) {
+		round = t->points[t->tracked].res[r].r;
+	} else {
+		memset(&round, 0, sizeof(round));
+		for (size_t i = 0; i < t->npoints; i++)
+			s_combine(&round, &t->points[i].res[r].r, i == 0);
+	}
+	value = s_value(t->track, &round);
+	t->values = lst_realloc(t->values, (r + 1) * sizeof(*t->values));
+	t->t_s = lst_realloc(t->t_s, (r + 1) * sizeof(*t->t_s));
+	t->values[r] = value;
+	t->t_s[r] = t->points[0].res[r].r.t_s;
+	t->rounds++;
+	if (t->mode != S_ONCE) {
+		struct lst_step_result all;
+
+		memset(&all, 0, sizeof(all));
+		for (size_t i = 0; i < t->npoints; i++)
+			s_combine(&all, &t->points[i].res[r].r, i == 0);
+		lst_results_round(res, s->ph->name, t->name, t->rounds, t->t_s[r], value,
+				  lst_track_names[t->track], all.iops[0] + all.iops[1],
+				  all.mbps[0] + all.mbps[1], lst_hist_mean(&all.lat) / 1e3,
+				  (double)all.lat.max / 1e3, s->phase_written);
+	}
+	lst_steady_eval(t->values, t->rounds, LST_MIN(s->window, LST_MAX(t->max_rounds, 2)),
+			s->data_pct, s->slope_pct, &t->verdict);
+	s->p = 0;
+	switch (t->mode) {
+	case S_ONCE:
+		s->p = t->npoints; /* done */
+		break;
+	case S_STEADY:
+		if (t->verdict.reached || t->rounds >= t->max_rounds)
+			s->p = t->npoints;
+		break;
+	case S_FIXED:
+		if (t->rounds >= t->max_rounds || (t->cap_stop > 0 && (double)t->written >= t->cap_stop))
+			s->p = t->npoints;
+		break;
+	}
+}
+
+void lst_suite_result(lst_suite_run *s, const struct lst_step *step, const struct lst_step_result *r,
+		      lst_results *res)
+{
+	struct s_test *t = &s->tests[s->t];
+	struct s_point *p = &t->points[step->index];
+
+	LST_ASSERT(step->index == s->p);
+	p->res = lst_realloc(p->res, (p->nres + 1) * sizeof(*p->res));
+	p->res[p->nres++].r = *r;
+	t->written += r->bytes[LST_DIR_WRITE];
+	s->phase_written += r->bytes[LST_DIR_WRITE];
+	if (t->mode == S_ONCE) {
+		/* HIR bursts, curve points and preconditioning: a row each, against time. */
+		if (s->ph->suite == LST_SUITE_SNIA_HIR || s->ph->suite == LST_SUITE_CURVE ||
+		    s->ph->suite == LST_SUITE_PRECONDITION)
+			lst_results_round(res, s->ph->name, t->name, step->index + 1, r->t_s,
+					  s_value(t->track, r), lst_track_names[t->track],
+					  r->iops[0] + r->iops[1], r->mbps[0] + r->mbps[1],
+					  lst_hist_mean(&r->lat) / 1e3, (double)r->lat.max / 1e3,
+					  s->phase_written);
+		s->p++;
+		if (s->ph->suite == LST_SUITE_CURVE && s->t == 1 && s_over_limit(s->ph, r)) {
+			t->stopped_early = true;
+			s->p = t->npoints;
+		}
+		if (s->p >= t->npoints) {
+			t->rounds = 1;
+			if (s->ph->suite == LST_SUITE_CURVE && s->t == 0)
+				s_curve_points(s);
+		}
+		return;
+	}
+	s->p++;
+	if (s->p >= t->npoints)
+		s_end_round(s, t, res);
+}
+
+/* --- results ----------------------------------------------------------------------------- */
+
+static void s_curve_row(lst_suite_run *s, lst_results *res, const struct s_point *p,
+			const struct lst_step_result *r)
+{
+	lst_results_curve(res, s->ph->name, s->ncurve_rows++, &p->w, r, p->w.rate_iops,
+			  p->target_pct);
+}
+
+static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t last, lst_results *res)
+{
+	const int64_t *bs, *mix;
+	size_t nbs = s_axis(s->ph, "bs", s_iops_bs, LST_ARRAY_SIZE(s_iops_bs), &bs);
+	size_t nmix = s_axis(s->ph, "rwmixread", s_iops_mixes, LST_ARRAY_SIZE(s_iops_mixes), &mix);
+	double *iops = lst_calloc(nbs * nmix, sizeof(*iops));
+
+	/* Points are mix-major (outer loop mixes), as built by s_build_grid. */
+	for (size_t m = 0; m < nmix; m++) {
+		for (size_t b = 0; b < nbs; b++) {
+			struct lst_step_result r;
+
+			s_window_result(&t->points[m * nbs + b], first, last, &r);
+			iops[b * nmix + m] = r.iops[0] + r.iops[1];
+		}
+	}
+	lst_results_matrix(res, s->ph->name, bs, nbs, mix, nmix, iops);
+	free(iops);
+}
+
+bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
+{
+	bool all_ok = true;
+
+	for (size_t i = 0; i < s->ntests; i++) {
+		struct s_test *t = &s->tests[i];
+		struct lst_steady *v = &t->verdict;
+		size_t first = 0, last = t->rounds ? t->rounds - 1 : 0;
+		char why[256];
+		json_t *o, *vals = json_array();
+
+		if (!t->rounds || !t->npoints)
+			continue;
+		if (t->mode == S_STEADY && v->reached) {
+			first = v->first;
+			last = v->last;
+		} else if (t->mode == S_STEADY) {
+			/* Not steady: report over the last window anyway, and say so. */
+			first = t->rounds > s->window ? t->rounds - s->window : 0;
+		}
+		for (size_t r = 0; r < t->rounds && t->values; r++)
+			json_array_append_new(vals, json_real(t->values[r]));
+		lst_steady_explain(v, why, sizeof(why));
+		if (t->mode == S_ONCE) {
+			json_decref(vals);
+			goto curves;
+		}
+		o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, "
+			      "s:f, s:f, s:b, s:b, s:b, s:s, s:o}",
+			      "phase", s->ph->name, "test", t->name, "suite",
+			      s->ph->suite ? lst_suite_names[s->ph->suite] : "none", "tracked",
+			      lst_track_names[t->track], "window", (int)s->window, "rounds",
+			      (int)t->rounds, "window_first", (int)first + 1, "window_last",
+			      (int)last + 1, "average", v->average, "min", v->min, "max", v->max,
+			      "data_excursion_pct", v->data_excursion_pct, "slope_excursion_pct",
+			      v->slope_excursion_pct, "slope", v->slope, "intercept", v->intercept,
+			      "steady", t->mode == S_STEADY ? v->reached : false, "max_rounds_hit",
+			      t->mode != S_ONCE && t->rounds >= t->max_rounds && !v->reached,
+			      "steady_required", t->steady_needed, "verdict", why, "values", vals);
+		if (t->stopped_early)
+			json_object_set_new(o, "stopped_at_limit", json_true());
+		lst_results_test(res, o);
+		if (t->mode == S_STEADY && !v->reached)
+			all_ok = false;
+		if (progress)
+			fprintf(progress, "%s: %s: %s after %zu rounds (%s)\n", s->ph->name, t->name,
+				t->mode == S_STEADY ? (v->reached ? "steady state reached"
+								  : "NOT steady")
+						    : "done",
+				t->rounds, why);
+curves:
+		/* Curves: points averaged over the window (all rounds for fixed tests). */
+		if (s->ph->suite == LST_SUITE_LAT_VS_IOPS || s->ph->suite == LST_SUITE_CURVE ||
+		    (s->ph->suite == LST_SUITE_NONE && s->ph->naxes > 0) ||
+		    s->ph->suite == LST_SUITE_SNIA_LATENCY) {
+			for (size_t p = 0; p < t->npoints; p++) {
+				struct lst_step_result r;
+
+				if (!t->points[p].nres)
+					continue;
+				s_window_result(&t->points[p], LST_MIN(first, t->points[p].nres - 1),
+						LST_MIN(last, t->points[p].nres - 1), &r);
+				s_curve_row(s, res, &t->points[p], &r);
+			}
+		}
+		if (s->ph->suite == LST_SUITE_SNIA_IOPS)
+			s_matrix(s, t, first, last, res);
+	}
+	return all_ok;
+}
+
+int64_t lst_suite_estimate(const lst_suite_run *s)
+{
+	int64_t total = 0;
+
+	for (size_t i = 0; i < s->ntests; i++) {
+		const struct s_test *t = &s->tests[i];
+
+		for (size_t p = 0; p < t->npoints; p++) {
+			const struct lst_workload *w = &t->points[p].w;
+
+			if (!w->runtime)
+				return 0;
+			total += w->ramp + w->runtime + t->points[p].idle_after;
+		}
+	}
+	return total;
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/python3
+"""Independent check of lockstep's merge, from a results folder.
+
+Reads every raw SAMPLE in samples/*.msgpack with python3-msgpack, decodes the histogram bins
+with its own implementation of the format in common/lst_hist.h (LEB128 varints; 64 sub-buckets
+per power of two; bucket midpoints clamped to the exact min and max), merges the agents'
+histograms of each interval and of each point's measured window by adding buckets, and compares
+every latency column of timeseries.csv and summary.csv (agent=all) with the percentiles of the
+merged histogram (nearest rank). Exits 1 on the first difference.
+"""
+import collections
+import csv
+import glob
+import math
+import os
+import sys
+
+import msgpack
+
+SUB_BITS = 6
+SUB = 1 << SUB_BITS
+NBUCKETS = (36 - SUB_BITS + 1) * SUB
+
+
+def varints(buf):
+    out, x, shift = [], 0, 0
+    for b in buf:
+        x |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            out.append(x)
+            x, shift = 0, 0
+    assert shift == 0, "truncated varint"
+    return out
+
+
+class Hist:
+    def __init__(self):
+        self.count = self.overflow = self.sum = 0
+        self.min, self.max = None, 0
+        self.buckets = collections.Counter()
+
+    @classmethod
+    def decode(cls, buf):
+        v = varints(buf)
+        assert v[0] == 1, "histogram version"
+        h = cls()
+        h.count, h.overflow, mn, h.max = v[1], v[2], v[3], v[4]
+        h.min = mn if h.count else None
+        h.sum = v[5] | v[6] << 64
+        idx = 0
+        pairs = v[10:]
+        assert len(pairs) == 2 * v[9]
+        for gap, c in zip(pairs[0::2], pairs[1::2]):
+            idx += gap
+            h.buckets[idx] += c
+            idx += 1
+        return h
+
+    def add(self, o):
+        if not o.count:
+            return
+        self.count += o.count
+        self.overflow += o.overflow
+        self.sum += o.sum
+        self.min = o.min if self.min is None else min(self.min, o.min)
+        self.max = max(self.max, o.max)
+        self.buckets.update(o.buckets)
+
+    def percentile(self, p):
+        if not self.count:
+            return 0
+        if p >= 100:
+            return self.max
+        rank = max(1, min(self.count, math.ceil(p / 100.0 * self.count)))
+        cum = 0
+        for idx in sorted(self.buckets):
+            cum += self.buckets[idx]
+            if cum >= rank:
+                if idx < 2 * SUB:
+                    low, width = idx, 1
+                else:
+                    shift = (idx >> SUB_BITS) - 1
+                    low, width = (idx - (shift << SUB_BITS)) << shift, 1 << shift
+                mid = low + (width - 1) // 2
+                return min(max(mid, self.min), self.max)
+        return self.max
+
+    def mean(self):
+        return self.sum / self.count if self.count else 0.0
+
+
+def columns(h):
+    return {
+        "lat_mean_us": h.mean() / 1e3,
+        "lat_p50_us": h.percentile(50) / 1e3,
+        "lat_p99_us": h.percentile(99) / 1e3,
+        "lat_p99_9_us": h.percentile(99.9) / 1e3,
+        "lat_p99_99_us": h.percentile(99.99) / 1e3,
+        "lat_max_us": h.max / 1e3,
+    }
+
+
+def main(res):
+    import json
+
+    run = json.load(open(os.path.join(res, "run.json")))
+    names = {i: ph["phase"] for i, ph in enumerate(run["phases"])}
+    phase_index = {}
+    for ph in run["phases"]:
+        phase_index.setdefault(ph["phase"], len(phase_index))
+    per_interval = collections.defaultdict(Hist)   # (phase, point, k) -> merged
+    per_point = collections.defaultdict(Hist)      # (phase, point) -> merged, measured only
+    agent_p99 = collections.defaultdict(list)
+    nsamples = 0
+    for f in glob.glob(os.path.join(res, "samples", "*.msgpack")):
+        with open(f, "rb") as fh:
+            for m in msgpack.Unpacker(fh, raw=False):
+                assert m["type"] == "sample"
+                nsamples += 1
+                if m["flags"] & 1:  # ramp
+                    continue
+                key = (m["phase"], m["point"])
+                h = Hist()
+                for d in ("read", "write"):
+                    h.add(Hist.decode(m[d]["hist"]))
+                per_interval[key + (m["interval"],)].add(h)
+                per_point[key].add(h)
+                agent_p99[key].append(h.percentile(99))
+    assert nsamples, "no raw samples"
+    checked = 0
+    inv = {v: k for k, v in phase_index.items()}
+    for r in csv.DictReader(open(os.path.join(res, "timeseries.csv"))):
+        if r["agent"] != "all":
+            continue
+        key = (phase_index[r["phase"]], int(r["point"]), int(r["interval"]))
+        want = columns(per_interval[key])
+        for col, v in want.items():
+            if abs(float(r[col]) - v) > 0.0015:
+                sys.exit(f"timeseries {key} {col}: lockstep {r[col]}, independent {v:.3f}")
+        checked += 1
+    for r in csv.DictReader(open(os.path.join(res, "summary.csv"))):
+        if r["agent"] != "all":
+            continue
+        key = (phase_index[r["phase"]], int(r["point"]))
+        want = columns(per_point[key])
+        for col, v in want.items():
+            if abs(float(r[col]) - v) > 0.0015:
+                sys.exit(f"summary {key} {col}: lockstep {r[col]}, independent {v:.3f}")
+        avg = sum(agent_p99[key]) / len(agent_p99[key])
+        print(f"  {inv[key[0]]}: merged p99 {want['lat_p99_us']:.1f} us "
+              f"(mean of per-sample p99s would say {avg / 1e3:.1f} us)")
+        checked += 1
+    print(f"  {nsamples} raw samples decoded, {checked} rows checked")
+    assert checked > 10
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# An agent killed mid-phase: the run says so in plain words within 5 s, stops (plan says abort)
+# or finishes with the others and marks the points partial (plan says continue), and keeps
+# everything that was received before the loss.
+. "$(dirname "$0")/lib.sh"
+need_root
+back=$(mk_backing 128M)
+
+# run_with_kill POLICY: run a 2-agent plan, kill agent b 1.5 s into the first phase.
+run_with_kill() {
+	local policy=$1 pa pb bpid res="$TMP/res-$1" log="$TMP/run-$1.log" t_kill t_lost
+	pa=$(free_port); pb=$(free_port)
+	start_agent "a-$policy" "$pa" --allow-write "$back"
+	start_agent "b-$policy" "$pb" --allow-write "$back"
+	bpid=$AGENT_PID
+	cat >"$TMP/plan-$policy.yaml" <<-YAML
+	lockstep: 1
+	name: loss
+	on_agent_loss: $policy
+	agents:
+	  - {name: a, address: "tcp://127.0.0.1:$pa"}
+	  - {name: b, address: "tcp://127.0.0.1:$pb"}
+	targets:
+	  - {name: t, share: shared, paths: {a: "$back", b: "$back"}}
+	defaults: {interval: 250ms, rw: randread, bs: 4k, iodepth: 4}
+	phases:
+	  - {name: first, workload: {runtime: 6s}}
+	  - {name: second, workload: {runtime: 1s}}
+	YAML
+	"$LOCKSTEP" run "$TMP/plan-$policy.yaml" -o "$res" >"$log" 2>&1 &
+	local run=$!
+	on_exit "kill $run"
+	for _ in $(seq 100); do
+		[ -s "$res/samples/b.msgpack" ] && break
+		sleep 0.05
+	done
+	sleep 1.5
+	kill -9 "$bpid"
+	t_kill=$(date +%s.%N)
+	while ! grep -q "agent b lost" "$log"; do
+		kill -0 $run 2>/dev/null || break
+		sleep 0.05
+	done
+	t_lost=$(date +%s.%N)
+	set +e
+	wait $run
+	local rc=$?
+	set -e
+	grep -q "agent b lost" "$log" || fail "$policy: the loss was never reported: $(cat "$log")"
+	"$PY" -c "import sys; d=float(sys.argv[2])-float(sys.argv[1]); print(f'  reported lost {d:.1f} s after kill -9'); sys.exit(0 if d < 5 else 1)" \
+		"$t_kill" "$t_lost" || fail "$policy: loss reported too late"
+	grep "agent b lost" "$log" | head -1 | sed 's/^/  /'
+	[ $rc -eq 1 ] || fail "$policy: exit $rc, want 1"
+	[ -s "$res/samples/b.msgpack" ] || fail "$policy: b's samples were lost"
+	"$PY" - "$res" "$policy" <<-'PY'
+	import csv, json, sys
+	res, policy = sys.argv[1:3]
+	run = json.load(open(f"{res}/run.json"))
+	rows = list(csv.DictReader(open(f"{res}/timeseries.csv")))
+	b_rows = [r for r in rows if r["agent"] == "b" and r["phase"] == "first"]
+	assert len(b_rows) >= 4, f"only {len(b_rows)} rows from b before the loss"
+	assert any("agent b lost" in e for e in run["errors"]), run["errors"]
+	first = run["phases"][0]
+	assert first["partial"], first
+	if policy == "abort":
+	    assert run["status"] == "failed", run["status"]
+	    assert len(run["phases"]) == 1, "abort should not run the second phase"
+	    assert first["agents"]["a"]["done"] == "stopped", first["agents"]["a"]
+	else:
+	    assert run["status"] == "partial", run["status"]
+	    assert len(run["phases"]) == 2, "continue should run the second phase"
+	    assert first["agents"]["a"]["done"] == "complete", first["agents"]["a"]
+	    second = run["phases"][1]
+	    assert second["partial"] and list(second["agents"]) == ["a"], second
+	    a_rows = [r for r in rows if r["agent"] == "a" and r["phase"] == "first"]
+	    assert len(a_rows) >= 20, len(a_rows)
+	print(f"  {policy}: {len(b_rows)} intervals from b kept; status {run['status']}")
+	PY
+	ok "on_agent_loss: $policy"
+}
+
+run_with_kill abort
+run_with_kill continue
