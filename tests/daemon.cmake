@@ -3,7 +3,7 @@
 lst_add_unit_test(daemon unit/test_daemon.c lockstep::proto)
 target_sources(test_daemon PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/msg_examples.c)
 target_include_directories(test_daemon PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
-add_dependencies(test_daemon lockstep-agent)
+add_dependencies(test_daemon lockstep-agent noiouring)
 set_tests_properties(unit.daemon PROPERTIES RUN_SERIAL TRUE TIMEOUT 180
     ENVIRONMENT "LST_BIN=${CMAKE_BINARY_DIR}/bin")
 

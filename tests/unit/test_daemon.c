@@ -42,6 +42,7 @@ static char s_log[PATH_MAX];
 static char s_endpoint[64];
 static const char *s_agent;
 static pid_t s_pid = -1;
+static pid_t s_pid2 = -1;	  /* the agent run with io_uring blocked */
 static bool s_passed;
 static char s_backing[PATH_MAX]; /* root only: a loop device's backing file in /dev/shm */
 static char s_loopdev[64];
@@ -74,6 +75,11 @@ static void s_cleanup(void)
 		kill(s_pid, SIGKILL);
 		waitpid(s_pid, NULL, 0);
 		s_pid = -1;
+	}
+	if (s_pid2 > 0) {
+		kill(s_pid2, SIGKILL);
+		waitpid(s_pid2, NULL, 0);
+		s_pid2 = -1;
 	}
 	if (!s_passed)
 		s_dump_log();
@@ -116,40 +122,60 @@ static char *s_log_text(void)
 	return text;
 }
 
-static void s_start_agent(void)
+/*
+ * Start an agent (under wrapper, when not NULL) on endpoint, stderr to log; wait until it
+ * listens. Returns its pid.
+ */
+static pid_t s_spawn(const char *wrapper, const char *endpoint, const char *log)
 {
 	char glob[PATH_MAX + 4];
 	int64_t deadline;
+	pid_t pid;
 
 	snprintf(glob, sizeof(glob), "%s/*", s_dir);
-	s_pid = fork();
-	T_ASSERT(s_pid >= 0);
-	if (s_pid == 0) {
-		int fd = open(s_log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	pid = fork();
+	T_ASSERT(pid >= 0);
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		const char *args[16];
+		int n = 0;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (fd >= 0) {
 			dup2(fd, STDERR_FILENO);
 			close(fd);
 		}
-		execl(s_agent, s_agent, "--foreground", "--listen", s_endpoint, "--allow-write",
-		      glob, "--name", "test-agent", "--debug", "proto", (char *)NULL);
-		fprintf(stderr, "exec %s: %s\n", s_agent, strerror(errno));
+		if (wrapper)
+			args[n++] = wrapper;
+		args[n++] = s_agent;
+		args[n++] = "--foreground";
+		args[n++] = "--listen";
+		args[n++] = endpoint;
+		args[n++] = "--allow-write";
+		args[n++] = glob;
+		args[n++] = "--name";
+		args[n++] = "test-agent";
+		args[n++] = "--debug";
+		args[n++] = "proto";
+		args[n] = NULL;
+		execv(args[0], (char *const *)args);
+		fprintf(stderr, "exec %s: %s\n", args[0], strerror(errno));
 		_exit(127);
 	}
 	deadline = lst_mono_ns() + 10 * LST_NS_PER_S;
 	for (;;) {
-		char *text = s_log_text();
-		bool up = strstr(text, "listening on") != NULL;
+		char *text = NULL;
+		size_t len;
+		bool up = false;
 		int status;
 
+		if (!lst_read_file(log, 64 * MiB, &text, &len))
+			up = strstr(text, "listening on") != NULL;
 		free(text);
 		if (up)
-			return;
-		if (waitpid(s_pid, &status, WNOHANG) == s_pid) {
-			s_pid = -1;
+			return pid;
+		if (waitpid(pid, &status, WNOHANG) == pid)
 			T_FAIL("the agent exited at start-up (status 0x%x)", status);
-		}
 		if (lst_mono_ns() > deadline)
 			T_FAIL("the agent did not start listening within 10 s");
 		lst_sleep_ns(20 * LST_NS_PER_MS);
@@ -201,7 +227,7 @@ struct peer {
 	int64_t offset; /* agent clock - our clock, from SYNC */
 };
 
-static struct peer *s_peer_new(void)
+static struct peer *s_peer_new_at(const char *endpoint)
 {
 	struct peer *p = lst_calloc(1, sizeof(*p));
 
@@ -209,9 +235,14 @@ static struct peer *s_peer_new(void)
 	T_ASSERT(p->sock);
 	zsock_set_linger(p->sock, 0);
 	zsock_set_maxmsgsize(p->sock, LST_MSG_MAX_BYTES);
-	T_ASSERT(zsock_connect(p->sock, "%s", s_endpoint) == 0);
+	T_ASSERT(zsock_connect(p->sock, "%s", endpoint) == 0);
 	p->zs = zsock_resolve(p->sock);
 	return p;
+}
+
+static struct peer *s_peer_new(void)
+{
+	return s_peer_new_at(s_endpoint);
 }
 
 static void s_peer_destroy(struct peer **p)
@@ -1095,6 +1126,61 @@ static void test_lease(void)
 }
 
 /*
+ * A second agent with io_uring blocked by seccomp (tests/tools/noiouring, as containers do):
+ * WELCOME leaves io_uring out of its engines, and a PREPARE for io_uring says it falls back to
+ * psync, with a warning, and still runs.
+ */
+static void test_no_uring(void)
+{
+	char tool[PATH_MAX], endpoint[64], log[PATH_MAX + 16], path[PATH_MAX + 16];
+	const char *bin = getenv("LST_BIN");
+	struct run_result r = { 0 };
+	struct peer *p;
+	uint64_t id;
+	int64_t t1, t4;
+	lst_msg *m;
+	int status;
+
+	snprintf(tool, sizeof(tool), "%s/../tests/noiouring", bin ? bin : ".");
+	if (!bin || access(tool, X_OK)) {
+		printf("skip: io_uring fallback: %s not built\n", tool);
+		return;
+	}
+	snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:%d", s_free_port());
+	snprintf(log, sizeof(log), "%s/agent-nouring.log", s_outside);
+	s_pid2 = s_spawn(tool, endpoint, log);
+	p = s_peer_new_at(endpoint);
+	m = s_hello(p, "run-nu", "coord-nu", 10000, &id);
+	T_ASSERT(m && m->type == LST_MSG_WELCOME);
+	T_EQ_INT(m->u.welcome.engines & (1u << LST_ENGINE_IO_URING), 0);
+	T_ASSERT(m->u.welcome.engines & (1u << LST_ENGINE_PSYNC));
+	lst_msg_destroy(&m);
+	s_drop(s_sync(p, &t1, &t4));
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	m = s_prepare_msg("run-nu", 0, 0, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.runtime = 300 * LST_NS_PER_MS;
+	id = s_send(p, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect(p, LST_MSG_PREPARED, id, 5000);
+	T_EQ_INT(m->u.prepared.engine, LST_ENGINE_PSYNC);
+	T_CONTAINS(m->u.prepared.warning, "falling back to psync");
+	lst_msg_destroy(&m);
+	s_start(p, 0, 0, s_agent_now(p) + 20 * LST_NS_PER_MS, 0);
+	s_follow(p, &r, 0, 5000);
+	T_EQ_INT(r.done->u.done.reason, LST_DONE_COMPLETE);
+	T_ASSERT(r.ios[LST_DIR_WRITE] > 0);
+	s_result_free(&r);
+	s_simple(p, LST_MSG_BYE);
+	s_peer_destroy(&p);
+	T_ASSERT(!kill(s_pid2, SIGTERM));
+	T_EQ_INT(waitpid(s_pid2, &status, 0), s_pid2);
+	s_pid2 = -1;
+	T_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	printf("ok: io_uring blocked: WELCOME offers psync and null only; PREPARED says psync with "
+	       "the fallback warning; the run completes\n");
+}
+
+/*
  * Every example message of the codec's test set (typical, extreme, smallest), of every type, from
  * a session's peer: odd but valid input gets answers, never a crash. allow_write admits only the
  * test's folder, so none of the example paths can be touched.
@@ -1236,7 +1322,7 @@ int main(int argc, char **argv)
 	snprintf(s_log, sizeof(s_log), "%s/agent.log", s_outside);
 	atexit(s_cleanup);
 	snprintf(s_endpoint, sizeof(s_endpoint), "tcp://127.0.0.1:%d", s_free_port());
-	s_start_agent();
+	s_pid = s_spawn(NULL, s_endpoint, s_log);
 	printf("agent %s on %s (log %s)\n", s_agent, s_endpoint, s_log);
 
 	test_no_session_and_garbage();
@@ -1252,6 +1338,7 @@ int main(int argc, char **argv)
 	s_peer_destroy(&a);
 	test_lease();
 	test_examples();
+	test_no_uring();
 	test_identify();
 	test_sigterm();
 	{
