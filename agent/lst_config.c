@@ -39,20 +39,20 @@ struct s_key {
 };
 
 static const struct s_key s_keys[] = {
-	{ "listen", S_STR, LST_CFG_LISTEN },
-	{ "name", S_STR, LST_CFG_NAME },
-	{ "log", S_STR, LST_CFG_LOG },
-	{ "pidfile", S_STR, LST_CFG_PIDFILE },
-	{ "foreground", S_BOOL, LST_CFG_FOREGROUND },
-	{ "allow_write", S_LIST, LST_CFG_ALLOW_WRITE },
-	{ "read_only", S_BOOL, LST_CFG_READ_ONLY },
-	{ "debug", S_STR_LIST, LST_CFG_DEBUG },
-	{ "lease_max", S_DURATION, LST_CFG_LEASE_MAX },
+	{"listen", S_STR, LST_CFG_LISTEN},
+	{"name", S_STR, LST_CFG_NAME},
+	{"log", S_STR, LST_CFG_LOG},
+	{"pidfile", S_STR, LST_CFG_PIDFILE},
+	{"foreground", S_BOOL, LST_CFG_FOREGROUND},
+	{"allow_write", S_LIST, LST_CFG_ALLOW_WRITE},
+	{"read_only", S_BOOL, LST_CFG_READ_ONLY},
+	{"debug", S_STR_LIST, LST_CFG_DEBUG},
+	{"lease_max", S_DURATION, LST_CFG_LEASE_MAX},
 };
 
 const char *const lst_config_keys[] = {
-	"listen", "name", "log", "pidfile", "foreground", "allow_write", "read_only", "debug",
-	"lease_max", NULL,
+	"listen",      "name",	    "log",   "pidfile",	  "foreground",
+	"allow_write", "read_only", "debug", "lease_max", NULL,
 };
 
 static const struct s_key *s_find(const char *name)
@@ -138,10 +138,11 @@ static int s_set_str(lst_config *cfg, const struct s_key *k, const char *value, 
 	case LST_CFG_LISTEN:
 		if ((strncmp(value, "tcp://", 6) && strncmp(value, "ipc://", 6)) || len <= 6 ||
 		    len >= 256)
-			return lst_err_set(err, -EINVAL,
-					   "listen must be a ZeroMQ endpoint such as tcp://*:7270 or "
-					   "tcp://192.0.2.1:7270, not '%s'",
-					   value);
+			return lst_err_set(
+				err, -EINVAL,
+				"listen must be a ZeroMQ endpoint such as tcp://*:7270 or "
+				"tcp://192.0.2.1:7270, not '%s'",
+				value);
 		s_replace(&cfg->listen, value);
 		break;
 	case LST_CFG_NAME:
@@ -258,7 +259,7 @@ struct s_reader {
 	const char *name;
 	lst_err *err;
 	lst_config *cfg;
-	unsigned seen;		/* keys given so far */
+	unsigned seen; /* keys given so far */
 	yaml_mark_t seen_at[LST_ARRAY_SIZE(s_keys)];
 };
 
@@ -373,8 +374,8 @@ static int s_read_value(struct s_reader *r, yaml_parser_t *p, const struct s_key
 		return rc;
 	}
 	if (ev.type != YAML_SEQUENCE_START_EVENT || (k->type != S_LIST && k->type != S_STR_LIST)) {
-		rc = s_fail(r, ev.start_mark, "%s must be %s, not %s", k->name, s_type_what(k->type),
-			    s_event_what(ev.type));
+		rc = s_fail(r, ev.start_mark, "%s must be %s, not %s", k->name,
+			    s_type_what(k->type), s_event_what(ev.type));
 		yaml_event_delete(&ev);
 		return rc;
 	}
@@ -389,8 +390,8 @@ static int s_read_value(struct s_reader *r, yaml_parser_t *p, const struct s_key
 		}
 		if (ev.type != YAML_SCALAR_EVENT || s_is_null(&ev))
 			rc = s_fail(r, ev.start_mark, "%s: every entry must be a string, not %s",
-				    k->name, ev.type == YAML_SCALAR_EVENT ? "empty" :
-				    s_event_what(ev.type));
+				    k->name,
+				    ev.type == YAML_SCALAR_EVENT ? "empty" : s_event_what(ev.type));
 		else
 			rc = s_value(r, k, &ev);
 		yaml_event_delete(&ev);
@@ -422,10 +423,11 @@ static int s_read_map(struct s_reader *r, yaml_parser_t *p)
 		}
 		k = s_find((const char *)ev.data.scalar.value);
 		if (!k) {
-			rc = s_fail(r, ev.start_mark,
-				    "unknown key '%s' (known: listen, name, log, pidfile, foreground, "
-				    "allow_write, read_only, debug, lease_max)",
-				    ev.data.scalar.value);
+			rc = s_fail(
+				r, ev.start_mark,
+				"unknown key '%s' (known: listen, name, log, pidfile, foreground, "
+				"allow_write, read_only, debug, lease_max)",
+				ev.data.scalar.value);
 			yaml_event_delete(&ev);
 			return rc;
 		}
@@ -448,10 +450,9 @@ static int s_read_map(struct s_reader *r, yaml_parser_t *p)
 	}
 }
 
-int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t len,
-		     lst_err *err)
+int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t len, lst_err *err)
 {
-	struct s_reader r = { .name = name, .err = err, .cfg = cfg };
+	struct s_reader r = {.name = name, .err = err, .cfg = cfg};
 	yaml_parser_t p;
 	yaml_event_t ev;
 	bool doc = false, root = false;
@@ -472,8 +473,9 @@ int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t
 		switch (ev.type) {
 		case YAML_DOCUMENT_START_EVENT:
 			if (doc)
-				rc = s_fail(&r, ev.start_mark,
-					    "only one YAML document is allowed in the agent config");
+				rc = s_fail(
+					&r, ev.start_mark,
+					"only one YAML document is allowed in the agent config");
 			doc = true;
 			break;
 		case YAML_MAPPING_START_EVENT:
@@ -491,9 +493,10 @@ int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t
 			}
 			/* fallthrough */
 		case YAML_SEQUENCE_START_EVENT:
-			rc = s_fail(&r, ev.start_mark,
-				    "the agent config must be a map of settings (key: value), not %s",
-				    s_event_what(ev.type));
+			rc = s_fail(
+				&r, ev.start_mark,
+				"the agent config must be a map of settings (key: value), not %s",
+				s_event_what(ev.type));
 			break;
 		default:
 			break;

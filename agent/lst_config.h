@@ -27,8 +27,8 @@
 
 #include "lst_err.h"
 
-#define LST_CONFIG_DEFAULT_LISTEN "tcp://*:7270"
-#define LST_CONFIG_DEFAULT_LOG "/var/log/lockstep-agent.log"
+#define LST_CONFIG_DEFAULT_LISTEN    "tcp://*:7270"
+#define LST_CONFIG_DEFAULT_LOG	     "/var/log/lockstep-agent.log"
 #define LST_CONFIG_LEASE_MAX_DEFAULT (10 * 60 * (int64_t)1000000000) /* 10 min, ns */
 
 /* Which settings were given (file or flags); lst_config_override copies only these. */
@@ -45,17 +45,17 @@ enum lst_config_key {
 };
 
 typedef struct lst_config {
-	char *listen;		/* NULL = LST_CONFIG_DEFAULT_LISTEN */
-	char *name;		/* NULL = the host name */
-	char *log;		/* NULL = stderr in the foreground, LST_CONFIG_DEFAULT_LOG otherwise */
-	char *pidfile;		/* NULL = none */
+	char *listen;  /* NULL = LST_CONFIG_DEFAULT_LISTEN */
+	char *name;    /* NULL = the host name */
+	char *log;     /* NULL = stderr in the foreground, LST_CONFIG_DEFAULT_LOG otherwise */
+	char *pidfile; /* NULL = none */
 	bool foreground;
-	char **allow_write;	/* absolute globs, nallow of them */
+	char **allow_write; /* absolute globs, nallow of them */
 	size_t nallow;
 	bool read_only;
-	char *debug;		/* comma-separated debug categories, NULL = none */
-	int64_t lease_max;	/* ns; 0 = LST_CONFIG_LEASE_MAX_DEFAULT */
-	unsigned set;		/* enum lst_config_key bits */
+	char *debug;	   /* comma-separated debug categories, NULL = none */
+	int64_t lease_max; /* ns; 0 = LST_CONFIG_LEASE_MAX_DEFAULT */
+	unsigned set;	   /* enum lst_config_key bits */
 } lst_config;
 
 /* An empty config (nothing set). Never NULL. */
@@ -81,8 +81,7 @@ int lst_config_load(lst_config *cfg, const char *path, lst_err *err);
  * Parse YAML text as if it came from a file called name (for tests and lst_config_load).
  * Same returns as lst_config_load.
  */
-int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t len,
-		     lst_err *err);
+int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t len, lst_err *err);
 
 /* Copy every setting src has set over dst (flags over the file); allow_write is replaced. */
 void lst_config_override(lst_config *dst, const lst_config *src);

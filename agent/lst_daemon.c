@@ -41,17 +41,17 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#define S_CACHE_N 64			/* replies remembered per session */
-#define S_SPOOL_MAX_FRAMES 100000	/* unacknowledged SAMPLE/DONE frames kept */
-#define S_SPOOL_MAX_BYTES ((size_t)256 << 20)
-#define S_RID_MAX 256			/* ZeroMQ routing ids are at most 255 bytes */
-#define S_LEASE_MIN LST_NS_PER_S
-#define S_TICK_MS 100			/* lease check period */
-#define S_T0_MAX_AHEAD (3600 * LST_NS_PER_S)
-#define S_QUIT_GRACE_MS 3000		/* how long SIGTERM waits for jobs to drain */
-#define S_PURGE_CHUNK ((uint64_t)1 << 30) /* a purge checks its stop flag between chunks */
-#define S_RX_BATCH 64			/* frames read per reader wake-up */
-#define S_MAX_THREADS 1024		/* job threads in one point, over all job specs */
+#define S_CACHE_N	   64	  /* replies remembered per session */
+#define S_SPOOL_MAX_FRAMES 100000 /* unacknowledged SAMPLE/DONE frames kept */
+#define S_SPOOL_MAX_BYTES  ((size_t)256 << 20)
+#define S_RID_MAX	   256 /* ZeroMQ routing ids are at most 255 bytes */
+#define S_LEASE_MIN	   LST_NS_PER_S
+#define S_TICK_MS	   100 /* lease check period */
+#define S_T0_MAX_AHEAD	   (3600 * LST_NS_PER_S)
+#define S_QUIT_GRACE_MS	   3000		       /* how long SIGTERM waits for jobs to drain */
+#define S_PURGE_CHUNK	   ((uint64_t)1 << 30) /* a purge checks its stop flag between chunks */
+#define S_RX_BATCH	   64		       /* frames read per reader wake-up */
+#define S_MAX_THREADS	   1024		       /* job threads in one point, over all job specs */
 
 struct s_rid {
 	size_t len;
@@ -66,24 +66,24 @@ struct s_frame {
 };
 
 struct s_cached {
-	uint64_t id;			/* 0 = empty slot */
-	bool pending;			/* executing: the reply follows (START until t0) */
+	uint64_t id;  /* 0 = empty slot */
+	bool pending; /* executing: the reply follows (START until t0) */
 	struct s_frame f;
 };
 
 struct s_session {
-	bool active;			/* a coordinator holds the agent */
-	bool known;			/* run id, seq, cache, spool are valid (active or dormant) */
-	uint64_t gen;			/* +1 for every fresh session */
+	bool active;  /* a coordinator holds the agent */
+	bool known;   /* run id, seq, cache, spool are valid (active or dormant) */
+	uint64_t gen; /* +1 for every fresh session */
 	struct s_rid peer;
 	char run[LST_RUN_ID_MAX];
 	char coordinator[LST_NAME_MAX];
-	int64_t lease;			/* ns */
-	int64_t last_rx;		/* monotonic ns of the last frame from the peer */
-	uint64_t seq;			/* last seq sent in this session */
+	int64_t lease;	 /* ns */
+	int64_t last_rx; /* monotonic ns of the last frame from the peer */
+	uint64_t seq;	 /* last seq sent in this session */
 	struct s_cached cache[S_CACHE_N];
 	unsigned cache_next;
-	struct s_frame *spool;		/* circular: spool_n frames from spool_head */
+	struct s_frame *spool; /* circular: spool_n frames from spool_head */
 	size_t spool_cap, spool_head, spool_n, spool_bytes;
 	uint64_t spool_dropped;
 };
@@ -94,7 +94,7 @@ struct s_path {
 	int fd;
 	enum lst_dev_access access;
 	bool direct;
-	const char *identity;		/* borrowed from the PREPARE job spec, "" = none */
+	const char *identity; /* borrowed from the PREPARE job spec, "" = none */
 	struct lst_path_identity id;
 };
 
@@ -115,7 +115,7 @@ struct s_purge {
 	_Atomic int finished;
 	size_t njobs;
 	struct s_purge_job jobs[LST_MAX_JOBSPECS];
-	int rc;				/* written by the worker before finished */
+	int rc; /* written by the worker before finished */
 	lst_err err;
 };
 
@@ -128,17 +128,17 @@ struct s_point {
 	enum s_state state;
 	uint32_t phase, point, action;
 	char name[LST_NAME_MAX];
-	uint64_t gen;			/* session generation that prepared it */
+	uint64_t gen; /* session generation that prepared it */
 	struct s_path paths[LST_MAX_JOBSPECS];
 	size_t npaths;
 	lst_run *run;
-	zmq_pollitem_t item;		/* the run's eventfd */
+	zmq_pollitem_t item; /* the run's eventfd */
 	bool polling;
 	struct s_purge *purge;
-	struct s_rid peer;		/* who sent START: STARTED, SAMPLE and DONE go there */
+	struct s_rid peer; /* who sent START: STARTED, SAMPLE and DONE go there */
 	uint64_t start_id;
 	int64_t t0;
-	int timer;			/* STARTED timer, -1 when none */
+	int timer; /* STARTED timer, -1 when none */
 	unsigned started_tries;
 	bool started_sent;
 	bool stop_requested;
@@ -153,21 +153,21 @@ struct lst_daemon {
 	char *listen, *name, *log_path;
 	char endpoint[256];
 	zsock_t *router;
-	void *zs;			/* the raw libzmq socket */
+	void *zs; /* the raw libzmq socket */
 	zloop_t *loop;
-	int sfd;			/* signalfd */
+	int sfd; /* signalfd */
 	zmq_pollitem_t sig_item;
 	int tick;
 	sigset_t oldmask;
 	struct s_session sess;
 	struct s_point *pt;
-	uint64_t stray_seq;		/* seq for replies to peers without a session */
+	uint64_t stray_seq; /* seq for replies to peers without a session */
 	uint32_t engines;
 	struct utsname uts;
-	lst_msg *out;			/* reused for every message built (it is large) */
+	lst_msg *out; /* reused for every message built (it is large) */
 	bool quitting;
-	bool quit_now;			/* handlers return -1: the reactor ends */
-	bool done_at_exit;		/* a DONE was queued during shutdown: linger a little */
+	bool quit_now;	   /* handlers return -1: the reactor ends */
+	bool done_at_exit; /* a DONE was queued during shutdown: linger a little */
 	int quit_timer;
 };
 
@@ -234,7 +234,8 @@ static int s_encode(lst_daemon *d, const lst_msg *m, uint8_t **buf, size_t *len)
 
 	(void)d;
 	if (lst_msg_encode(m, buf, len, &err)) {
-		lst_log_error("internal: cannot encode %s: %s", lst_msg_type_name(m->type), err.msg);
+		lst_log_error("internal: cannot encode %s: %s", lst_msg_type_name(m->type),
+			      err.msg);
 		return -EINVAL;
 	}
 	return 0;
@@ -295,7 +296,7 @@ static void s_cache_clear(struct s_session *s)
 static void s_reply_ex(lst_daemon *d, const struct s_rid *rid, uint64_t cmd_id, uint32_t cmd_type,
 		       lst_msg *m, bool own)
 {
-	struct s_frame f = { 0 };
+	struct s_frame f = {0};
 	struct s_cached *c;
 
 	m->seq = own ? ++d->sess.seq : ++d->stray_seq;
@@ -400,13 +401,14 @@ static void s_spool_drop_oldest(struct s_session *s)
 /* Append a frame (takes its buffer), dropping the oldest beyond the bounds. */
 static void s_spool_add(struct s_session *s, struct s_frame *f)
 {
-	while (s->spool_n && (s->spool_n >= S_SPOOL_MAX_FRAMES ||
-			      s->spool_bytes + f->len > S_SPOOL_MAX_BYTES)) {
+	while (s->spool_n &&
+	       (s->spool_n >= S_SPOOL_MAX_FRAMES || s->spool_bytes + f->len > S_SPOOL_MAX_BYTES)) {
 		if (!s->spool_dropped || !(s->spool_dropped % 10000))
-			lst_log_warn("spool full (%zu frames, %zu bytes unacknowledged): dropping the "
-				     "oldest; is the coordinator sending ACK? (%llu dropped so far)",
-				     s->spool_n, s->spool_bytes,
-				     (unsigned long long)s->spool_dropped + 1);
+			lst_log_warn(
+				"spool full (%zu frames, %zu bytes unacknowledged): dropping the "
+				"oldest; is the coordinator sending ACK? (%llu dropped so far)",
+				s->spool_n, s->spool_bytes,
+				(unsigned long long)s->spool_dropped + 1);
 		s->spool_dropped++;
 		s_spool_drop_oldest(s);
 	}
@@ -454,7 +456,7 @@ static void s_emit(lst_daemon *d, lst_msg *m)
 {
 	struct s_point *pt = d->pt;
 	bool own = d->sess.known && pt->gen == d->sess.gen;
-	struct s_frame f = { 0 };
+	struct s_frame f = {0};
 
 	m->seq = own ? ++d->sess.seq : ++d->stray_seq;
 	m->id = m->re = 0;
@@ -715,10 +717,11 @@ static int s_open_paths(lst_daemon *d, struct s_point *pt, const struct lst_msg_
 		if (sp) {
 			if (sp->direct != direct && j->action == LST_ACTION_IO) {
 				*perr = LST_PERR_IO;
-				return lst_err_set(err, -EINVAL,
-						   "%s: jobs %s on this path disagree on direct; use "
-						   "one setting per path",
-						   j->path, j->target);
+				return lst_err_set(
+					err, -EINVAL,
+					"%s: jobs %s on this path disagree on direct; use "
+					"one setting per path",
+					j->path, j->target);
 			}
 			if (acc > sp->access)
 				sp->access = acc;
@@ -755,11 +758,11 @@ static int s_open_paths(lst_daemon *d, struct s_point *pt, const struct lst_msg_
 		if (j->identity[0] && sp->identity != j->identity &&
 		    !lst_dev_identity_matches(&sp->id, j->identity)) {
 			*perr = LST_PERR_REFUSED;
-			return lst_err_set(err, -ENXIO,
-					   "%s (-> %s): refused (identity): expected '%s' but found "
-					   "wwn '%s' serial '%s'; fix the plan's identity or the path",
-					   j->path, sp->id.real_path, j->identity, sp->id.wwn,
-					   sp->id.serial);
+			return lst_err_set(
+				err, -ENXIO,
+				"%s (-> %s): refused (identity): expected '%s' but found "
+				"wwn '%s' serial '%s'; fix the plan's identity or the path",
+				j->path, sp->id.real_path, j->identity, sp->id.wwn, sp->id.serial);
 		}
 	}
 	return 0;
@@ -808,14 +811,16 @@ static int s_check_resources(const struct lst_msg_prepare *p, lst_err *err)
 		bytes += (uint64_t)w->jobs * (uint64_t)w->iodepth * (uint64_t)w->bs;
 	}
 	if (threads > S_MAX_THREADS)
-		return lst_err_set(err, -EINVAL,
-				   "prepare: %llu job threads in one point; this agent runs at most %d",
-				   (unsigned long long)threads, S_MAX_THREADS);
+		return lst_err_set(
+			err, -EINVAL,
+			"prepare: %llu job threads in one point; this agent runs at most %d",
+			(unsigned long long)threads, S_MAX_THREADS);
 	if (mem && bytes > mem / 2)
-		return lst_err_set(err, -ENOMEM,
-				   "prepare: jobs x iodepth x bs needs %llu MiB of I/O buffers; this "
-				   "host has %llu MiB of memory (at most half is used)",
-				   (unsigned long long)(bytes >> 20), (unsigned long long)(mem >> 20));
+		return lst_err_set(
+			err, -ENOMEM,
+			"prepare: jobs x iodepth x bs needs %llu MiB of I/O buffers; this "
+			"host has %llu MiB of memory (at most half is used)",
+			(unsigned long long)(bytes >> 20), (unsigned long long)(mem >> 20));
 	return 0;
 }
 
@@ -865,12 +870,13 @@ static int s_prepare_purge(struct s_point *pt, const struct lst_msg_prepare *p, 
 		pj->offset = off;
 		pj->len = j->w.size ? (uint64_t)j->w.size : size - off;
 		if (pj->offset + pj->len > size)
-			return lst_err_set(err, -EINVAL,
-					   "%s: purge region [%llu, %llu) goes beyond the end (%llu "
-					   "bytes)",
-					   j->path, (unsigned long long)pj->offset,
-					   (unsigned long long)(pj->offset + pj->len),
-					   (unsigned long long)size);
+			return lst_err_set(
+				err, -EINVAL,
+				"%s: purge region [%llu, %llu) goes beyond the end (%llu "
+				"bytes)",
+				j->path, (unsigned long long)pj->offset,
+				(unsigned long long)(pj->offset + pj->len),
+				(unsigned long long)size);
 		if (!strcmp(sp->id.kind, "block") && sp->id.lbs &&
 		    (pj->offset % sp->id.lbs || pj->len % sp->id.lbs))
 			return lst_err_set(err, -EINVAL,
@@ -922,7 +928,8 @@ static void s_on_prepare(lst_daemon *d, const struct s_rid *rid, const lst_msg *
 		}
 	}
 	if (action == LST_ACTION_IO && s_check_resources(p, &err)) {
-		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name, err.msg);
+		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name,
+			     err.msg);
 		s_error(d, rid, m->id, m->type, LST_PERR_IO, "%s", err.msg);
 		return;
 	}
@@ -953,16 +960,16 @@ static void s_on_prepare(lst_daemon *d, const struct s_rid *rid, const lst_msg *
 		s_point_destroy(d);
 		return;
 	}
-	if (action == LST_ACTION_IO ? s_prepare_io(pt, p, &perr, &err) :
-				      s_prepare_purge(pt, p, &perr, &err))
+	if (action == LST_ACTION_IO ? s_prepare_io(pt, p, &perr, &err)
+				    : s_prepare_purge(pt, p, &perr, &err))
 		goto refused;
 	if (pt->run && lst_run_warning(pt->run)[0])
 		lst_log_warn("point %u/%u (%s): %s", p->phase, p->point, p->name,
 			     lst_run_warning(pt->run));
 	lst_log_info("prepared point %u/%u (%s): %u job spec(s) on %zu path(s), %s", p->phase,
 		     p->point, p->name, p->njobs, pt->npaths,
-		     pt->run ? lst_engine_names[lst_run_engine(pt->run)] :
-			       (action == LST_ACTION_DISCARD ? "discard" : "secdiscard"));
+		     pt->run ? lst_engine_names[lst_run_engine(pt->run)]
+			     : (action == LST_ACTION_DISCARD ? "discard" : "secdiscard"));
 	s_prepared(d, rid, m, pt,
 		   pt->run ? (uint32_t)lst_run_engine(pt->run) : (uint32_t)p->jobs[0].w.engine,
 		   pt->run ? lst_run_warning(pt->run) : "");
@@ -972,8 +979,7 @@ refused:
 		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name,
 			     err.msg);
 	else
-		lst_log_warn("prepare %u/%u (%s) failed: %s", p->phase, p->point, p->name,
-			     err.msg);
+		lst_log_warn("prepare %u/%u (%s) failed: %s", p->phase, p->point, p->name, err.msg);
 	s_point_destroy(d);
 	s_error(d, rid, m->id, m->type, perr, "%s", err.msg);
 }
@@ -1066,7 +1072,7 @@ static void s_point_finish(lst_daemon *d)
 	struct s_point *pt = d->pt;
 	lst_msg *m = s_out(d, LST_MSG_DONE);
 	struct lst_msg_done *dn = &m->u.done;
-	static const char *const reasons[] = { "complete", "stopped", "lease", "error" };
+	static const char *const reasons[] = {"complete", "stopped", "lease", "error"};
 	lst_err err;
 
 	dn->phase = pt->phase;
@@ -1197,11 +1203,11 @@ static void s_on_start(lst_daemon *d, const struct s_rid *rid, const lst_msg *m)
 			s_error(d, rid, m->id, m->type, LST_PERR_IO, "start: %s", err.msg);
 			return;
 		}
-		pt->item = (zmq_pollitem_t){ .fd = lst_run_eventfd(pt->run), .events = ZMQ_POLLIN };
+		pt->item = (zmq_pollitem_t){.fd = lst_run_eventfd(pt->run), .events = ZMQ_POLLIN};
 		zloop_poller(d->loop, &pt->item, s_on_run_event, d);
 		pt->polling = true;
 	} else {
-		pt->purge->item = (zmq_pollitem_t){ .fd = pt->purge->efd, .events = ZMQ_POLLIN };
+		pt->purge->item = (zmq_pollitem_t){.fd = pt->purge->efd, .events = ZMQ_POLLIN};
 		zloop_poller(d->loop, &pt->purge->item, s_on_purge_event, d);
 		pt->purge->polling = true;
 	}
@@ -1255,7 +1261,8 @@ static void s_on_frame(lst_daemon *d, const struct s_rid *rid, const uint8_t *bu
 		      s_rid_str(rid, rs, sizeof(rs)), peer ? "" : " (no session)");
 	if (peer && m->id && m->type != LST_MSG_SYNC && (c = s_cache_find(s, m->id))) {
 		if (c->pending) {
-			lst_log_debug(LST_DBG_PROTO, "retry of command %llu still executing: its "
+			lst_log_debug(LST_DBG_PROTO,
+				      "retry of command %llu still executing: its "
 				      "reply follows",
 				      (unsigned long long)m->id);
 		} else {
@@ -1317,8 +1324,8 @@ static void s_on_frame(lst_daemon *d, const struct s_rid *rid, const uint8_t *bu
 	case LST_MSG_PONG:
 		break; /* liveness only */
 	case LST_MSG_ERROR:
-		lst_log_warn("coordinator %s reports error %d: %s", s->coordinator,
-			     m->u.error.code, m->u.error.text);
+		lst_log_warn("coordinator %s reports error %d: %s", s->coordinator, m->u.error.code,
+			     m->u.error.text);
 		break;
 	default:
 		s_error(d, rid, m->id, m->type, LST_PERR_BAD_MESSAGE,
@@ -1434,7 +1441,8 @@ static int s_on_signal(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 			snprintf(why, sizeof(why), "the agent is shutting down (%s)",
 				 strsignal((int)si.ssi_signo));
 			s_point_stop(d, LST_DONE_STOPPED, why);
-			d->quit_timer = zloop_timer(d->loop, S_QUIT_GRACE_MS, 1, s_on_quit_timer, d);
+			d->quit_timer =
+				zloop_timer(d->loop, S_QUIT_GRACE_MS, 1, s_on_quit_timer, d);
 		} else {
 			s_point_destroy(d);
 			d->quit_now = true;
@@ -1470,8 +1478,7 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	if (!lst_engine_uring_probe(&perr))
 		d->engines |= 1u << LST_ENGINE_IO_URING;
 	else
-		lst_log_warn("io_uring is not usable here (%s): runs fall back to psync",
-			     perr.msg);
+		lst_log_warn("io_uring is not usable here (%s): runs fall back to psync", perr.msg);
 
 	/* Signals: read from a signalfd in the reactor; every thread made later inherits the
 	 * mask (czmq's own handler is never called for a blocked signal). */
@@ -1515,7 +1522,7 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	zloop_set_nonstop(d->loop, true);
 	zloop_reader(d->loop, d->router, s_on_router, d);
 	zloop_reader_set_tolerant(d->loop, d->router);
-	d->sig_item = (zmq_pollitem_t){ .fd = d->sfd, .events = ZMQ_POLLIN };
+	d->sig_item = (zmq_pollitem_t){.fd = d->sfd, .events = ZMQ_POLLIN};
 	zloop_poller(d->loop, &d->sig_item, s_on_signal, d);
 	d->tick = zloop_timer(d->loop, S_TICK_MS, 0, s_on_tick, d);
 	return d;
@@ -1543,10 +1550,11 @@ int lst_daemon_run(lst_daemon *d)
 		     d->engines & (1u << LST_ENGINE_PSYNC) ? " psync" : "",
 		     d->engines & (1u << LST_ENGINE_NULL) ? " null" : "");
 	if (s_beyond_loopback(d->endpoint))
-		lst_log_warn("listening beyond loopback without CURVE (not implemented yet): traffic "
-			     "is plain text and any host that reaches %s can drive this agent within "
-			     "its allow_write list",
-			     d->endpoint);
+		lst_log_warn(
+			"listening beyond loopback without CURVE (not implemented yet): traffic "
+			"is plain text and any host that reaches %s can drive this agent within "
+			"its allow_write list",
+			d->endpoint);
 	rc = zloop_start(d->loop);
 	if (rc > 0) {
 		lst_log_error("reactor failed: %s", zmq_strerror(zmq_errno()));
@@ -1567,8 +1575,8 @@ void lst_daemon_destroy(lst_daemon **p)
 	if (!d)
 		return;
 	if (d->pt) {
-		bool drained = d->pt->state == S_PREPARED ||
-			       (d->pt->purge && !d->pt->purge->launched);
+		bool drained =
+			d->pt->state == S_PREPARED || (d->pt->purge && !d->pt->purge->launched);
 
 		if (drained) {
 			s_point_destroy(d);

@@ -22,11 +22,11 @@
 #include "lst_err.h"
 
 struct lst_daemon_opts {
-	const char *listen;		/* endpoint to bind, e.g. tcp://0.0.0.0:7270 */
-	const char *name;		/* agent name for WELCOME */
-	int64_t lease_max;		/* ns, cap on a coordinator's lease (0 = 10 min) */
-	const lst_dev_policy *policy;	/* borrowed; must outlive the daemon */
-	const char *log_path;		/* reopened on SIGHUP; NULL = logging to stderr */
+	const char *listen;	      /* endpoint to bind, e.g. tcp://0.0.0.0:7270 */
+	const char *name;	      /* agent name for WELCOME */
+	int64_t lease_max;	      /* ns, cap on a coordinator's lease (0 = 10 min) */
+	const lst_dev_policy *policy; /* borrowed; must outlive the daemon */
+	const char *log_path;	      /* reopened on SIGHUP; NULL = logging to stderr */
 };
 
 typedef struct lst_daemon lst_daemon;

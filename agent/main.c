@@ -62,19 +62,19 @@ enum {
 };
 
 static const struct option s_opts[] = {
-	{ "listen", required_argument, NULL, S_OPT_LISTEN },
-	{ "name", required_argument, NULL, S_OPT_NAME },
-	{ "config", required_argument, NULL, S_OPT_CONFIG },
-	{ "foreground", no_argument, NULL, S_OPT_FOREGROUND },
-	{ "log", required_argument, NULL, S_OPT_LOG },
-	{ "pidfile", required_argument, NULL, S_OPT_PIDFILE },
-	{ "allow-write", required_argument, NULL, S_OPT_ALLOW_WRITE },
-	{ "read-only", no_argument, NULL, S_OPT_READ_ONLY },
-	{ "lease-max", required_argument, NULL, S_OPT_LEASE_MAX },
-	{ "debug", required_argument, NULL, S_OPT_DEBUG },
-	{ "help", no_argument, NULL, S_OPT_HELP },
-	{ "version", no_argument, NULL, S_OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
+	{"listen", required_argument, NULL, S_OPT_LISTEN},
+	{"name", required_argument, NULL, S_OPT_NAME},
+	{"config", required_argument, NULL, S_OPT_CONFIG},
+	{"foreground", no_argument, NULL, S_OPT_FOREGROUND},
+	{"log", required_argument, NULL, S_OPT_LOG},
+	{"pidfile", required_argument, NULL, S_OPT_PIDFILE},
+	{"allow-write", required_argument, NULL, S_OPT_ALLOW_WRITE},
+	{"read-only", no_argument, NULL, S_OPT_READ_ONLY},
+	{"lease-max", required_argument, NULL, S_OPT_LEASE_MAX},
+	{"debug", required_argument, NULL, S_OPT_DEBUG},
+	{"help", no_argument, NULL, S_OPT_HELP},
+	{"version", no_argument, NULL, S_OPT_VERSION},
+	{NULL, 0, NULL, 0},
 };
 
 /* A path made absolute against the current directory (the daemon changes to /). */
@@ -186,7 +186,8 @@ static int s_daemonize(const char *log)
 		if (read(p[0], &status, 1) != 1)
 			status = 1;
 		if (status)
-			fprintf(stderr, "lockstep-agent: the daemon failed to start; see %s\n", log);
+			fprintf(stderr, "lockstep-agent: the daemon failed to start; see %s\n",
+				log);
 		_exit(status);
 	}
 	close(p[0]);

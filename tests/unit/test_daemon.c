@@ -36,13 +36,13 @@
 
 #define MiB (1024 * 1024)
 
-static char s_dir[PATH_MAX];	  /* allowed: the agent's allow_write is s_dir/ * */
+static char s_dir[PATH_MAX];	 /* allowed: the agent's allow_write is s_dir/ * */
 static char s_outside[PATH_MAX]; /* not allowed */
 static char s_log[PATH_MAX];
 static char s_endpoint[64];
 static const char *s_agent;
 static pid_t s_pid = -1;
-static pid_t s_pid2 = -1;	  /* the agent run with io_uring blocked */
+static pid_t s_pid2 = -1; /* the agent run with io_uring blocked */
 static bool s_passed;
 static char s_backing[PATH_MAX]; /* root only: a loop device's backing file in /dev/shm */
 static char s_loopdev[64];
@@ -100,7 +100,7 @@ static void s_cleanup(void)
 
 static int s_free_port(void)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t len = sizeof(a);
 	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
 
@@ -279,7 +279,7 @@ static uint64_t s_send(struct peer *p, lst_msg *m, bool command)
 /* The next message, or NULL after timeout_ms. */
 static lst_msg *s_recv(struct peer *p, int timeout_ms)
 {
-	zmq_pollitem_t it = { .socket = p->zs, .events = ZMQ_POLLIN };
+	zmq_pollitem_t it = {.socket = p->zs, .events = ZMQ_POLLIN};
 	zmq_msg_t msg;
 	lst_msg *m = NULL;
 	lst_err err;
@@ -354,7 +354,8 @@ static void s_hello_ok(struct peer *p, const char *run, const char *coordinator,
 	lst_msg *m = s_hello(p, run, coordinator, lease_ms, &id);
 
 	if (!m || m->type != LST_MSG_WELCOME)
-		T_FAIL("HELLO run %s: expected welcome, got %s", run, m ? s_describe(m) : "nothing");
+		T_FAIL("HELLO run %s: expected welcome, got %s", run,
+		       m ? s_describe(m) : "nothing");
 	T_EQ_U64(m->re, id);
 	lst_msg_destroy(&m);
 }
@@ -652,7 +653,7 @@ static void test_sync(struct peer *a)
 {
 	int64_t t1, t4;
 	lst_msg *r;
-	uint8_t junk[3] = { 0xdd, 0xff, 0xff };
+	uint8_t junk[3] = {0xdd, 0xff, 0xff};
 
 	for (int i = 0; i < 8; i++) {
 		r = s_sync(a, &t1, &t4);
@@ -738,7 +739,7 @@ static void test_refused(struct peer *a)
 static void test_run(struct peer *a)
 {
 	char path[PATH_MAX + 16];
-	struct run_result r = { 0 };
+	struct run_result r = {0};
 	int64_t t0, t1, t4;
 	uint64_t id, sid;
 	lst_msg *m;
@@ -793,8 +794,8 @@ static void test_run(struct peer *a)
 	T_EQ_INT(r.done->u.done.phase, 1);
 	printf("ok: run: STARTED at %+.3f ms from t0, %llu consecutive samples, %llu writes, "
 	       "DONE complete\n",
-	       (double)(r.started_msg->u.started.actual - t0) / 1e6,
-	       (unsigned long long)r.nsamples, (unsigned long long)r.ios[LST_DIR_WRITE]);
+	       (double)(r.started_msg->u.started.actual - t0) / 1e6, (unsigned long long)r.nsamples,
+	       (unsigned long long)r.ios[LST_DIR_WRITE]);
 
 	/* The same START again, after the fact: the cached STARTED, byte for byte, no new run. */
 	s_start(a, 1, 0, t0, sid);
@@ -815,7 +816,7 @@ static void test_run(struct peer *a)
 static void test_stop(struct peer *a)
 {
 	char path[PATH_MAX + 16];
-	struct run_result r = { 0 };
+	struct run_result r = {0};
 	uint64_t id;
 	int64_t sent;
 	lst_msg *m;
@@ -895,7 +896,7 @@ static void test_stop(struct peer *a)
 static void test_purge(struct peer *a)
 {
 	char path[PATH_MAX + 16];
-	struct run_result r = { 0 };
+	struct run_result r = {0};
 	struct stat before, after;
 	uint64_t id;
 	lst_msg *m;
@@ -943,7 +944,7 @@ static void test_purge(struct peer *a)
 static uint64_t s_block_writes(const char *dev)
 {
 	char path[128], *text = NULL;
-	unsigned long long f[6] = { 0 };
+	unsigned long long f[6] = {0};
 	size_t len;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", strrchr(dev, '/') + 1);
@@ -962,7 +963,7 @@ static uint64_t s_block_writes(const char *dev)
 static void test_shared_loop(struct peer *a)
 {
 	char link[PATH_MAX + 16], cmd[PATH_MAX + 64];
-	struct run_result r = { 0 };
+	struct run_result r = {0};
 	uint64_t id, before, after;
 	lst_msg *m;
 	FILE *f;
@@ -1033,7 +1034,7 @@ static void test_lease(void)
 {
 	char path[PATH_MAX + 16], *log;
 	struct peer *c = s_peer_new(), *d, *e;
-	struct run_result r = { 0 };
+	struct run_result r = {0};
 	int64_t silent, last_change = 0, mt, t1, t4, end;
 	uint64_t id, seen_seq;
 	lst_msg *m;
@@ -1134,7 +1135,7 @@ static void test_no_uring(void)
 {
 	char tool[PATH_MAX], endpoint[64], log[PATH_MAX + 16], path[PATH_MAX + 16];
 	const char *bin = getenv("LST_BIN");
-	struct run_result r = { 0 };
+	struct run_result r = {0};
 	struct peer *p;
 	uint64_t id;
 	int64_t t1, t4;
@@ -1267,7 +1268,7 @@ static void test_identify(void)
 static void test_sigterm(void)
 {
 	struct peer *p = s_peer_new();
-	struct run_result r = { 0 };
+	struct run_result r = {0};
 	char path[PATH_MAX + 16];
 	int64_t t1, t4;
 	uint64_t id;
