@@ -332,11 +332,12 @@ static const struct s_section s_curve = {
 };
 
 static const struct s_key s_hir_keys[] = {
-	{ .o = { "burst", LST_OPT_DURATION, PH(hir_burst), "5s", LST_NS_PER_S, 3600 * LST_NS_PER_S,
+	{ .o = { "burst", LST_OPT_DURATION, PH(hir_burst), "5s", 100 * LST_NS_PER_MS,
+		 3600 * LST_NS_PER_S,
 		 NULL, "length of each write burst" },
 	  .kind = K_OPT },
-	{ .o = { "gaps", LST_OPT_DURATION, PH(hir_gaps), "5s, 10s, 15s, 25s, 50s", LST_NS_PER_S,
-		 3600 * LST_NS_PER_S, NULL, "idle gaps between bursts, one block of repeats each" },
+	{ .o = { "gaps", LST_OPT_DURATION, PH(hir_gaps), "5s, 10s, 15s, 25s, 50s",
+		 100 * LST_NS_PER_MS, 3600 * LST_NS_PER_S, NULL, "idle gaps between bursts, one block of repeats each" },
 	  .kind = K_DURATION_LIST, .aux = PH(nhir_gaps) },
 	{ .o = { "repeats", LST_OPT_INT, PH(hir_repeats), "360", 1, 100000, NULL,
 		 "bursts per gap size" },

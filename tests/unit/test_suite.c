@@ -1,0 +1,299 @@
+/*
+ * The suite state machines against synthetic results: which steps each suite hands out, in
+ * which order, with which workloads, and when rounds stop (steady state, max_rounds, capacity,
+ * a latency limit). No agents: the results fed back are made up, so every stop is predictable.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lst_plan.h"
+#include "lst_results.h"
+#include "lst_suite.h"
+#include "lst_test.h"
+#include "lst_time.h"
+
+static char s_dir[64];
+static int s_nres;
+
+static lst_plan *s_plan(const char *phases)
+{
+	char *text;
+	lst_errlist errs = { 0 };
+	lst_plan *p;
+
+	text = malloc(strlen(phases) + 512);
+	sprintf(text,
+		"lockstep: 1\nname: t\nagents:\n  - {name: a, address: \"tcp://127.0.0.1:1\"}\n"
+		"targets:\n  - {name: d, paths: {a: /dev/null}}\nphases:\n%s",
+		phases);
+	p = lst_plan_parse(text, strlen(text), "test.yaml", &errs);
+	if (!p) {
+		lst_errlist_print(&errs, stderr);
+		T_FAIL("plan does not parse");
+	}
+	free(text);
+	return p;
+}
+
+static lst_results *s_results(void)
+{
+	char dir[128];
+	lst_err err;
+	lst_results *r;
+
+	snprintf(dir, sizeof(dir), "%s/r%d", s_dir, s_nres++);
+	r = lst_results_new(dir, &err);
+	if (!r)
+		T_FAIL("%s", err.msg);
+	return r;
+}
+
+/* A result with the given IOPS (all writes or reads) and a fixed latency. */
+static void s_result(struct lst_step_result *r, double iops, bool writes, uint64_t lat_ns)
+{
+	memset(r, 0, sizeof(*r));
+	lst_hist_init(&r->lat);
+	r->seconds = 1;
+	r->iops[writes] = iops;
+	r->ios[writes] = (uint64_t)iops;
+	r->bytes[writes] = (uint64_t)iops * 4096;
+	r->mbps[writes] = iops * 4096 / 1e6;
+	lst_hist_record_n(&r->lat, lat_ns, (uint64_t)iops);
+}
+
+/* Steady state: values that settle at round 7 stop the rounds there (window 5). */
+static void s_check_steady_stop(void)
+{
+	static const double v[] = { 100, 60, 140, 70, 130, 100, 101, 99, 100, 102, 100 };
+	lst_plan *p = s_plan("  - name: s\n    workload: {rw: randwrite}\n"
+			     "    round: {duration: 1s}\n    steady: {window: 5, max_rounds: 25}\n");
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	size_t rounds = 0;
+
+	T_ASSERT(s);
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		T_EQ_INT(st.round, rounds + 1);
+		T_EQ_INT(st.w.runtime, LST_NS_PER_S);
+		s_result(&r, v[rounds], true, 1000);
+		lst_suite_result(s, &st, &r, res);
+		rounds++;
+		T_ASSERT(rounds < sizeof(v) / sizeof(v[0]));
+	}
+	/* Rounds 6..10 (100, 101, 99, 100, 102) are the first steady window. */
+	T_EQ_INT(rounds, 10);
+	T_ASSERT(lst_suite_finish(s, res, NULL));
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
+/* Never steady: max_rounds ends it, and finish says so. */
+static void s_check_max_rounds(void)
+{
+	lst_plan *p = s_plan("  - name: s\n    workload: {rw: randwrite}\n"
+			     "    round: {duration: 1s}\n    steady: {window: 2, max_rounds: 6}\n");
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	size_t rounds = 0;
+
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		s_result(&r, rounds % 2 ? 100 : 300, true, 1000);
+		lst_suite_result(s, &st, &r, res);
+		rounds++;
+	}
+	T_EQ_INT(rounds, 6);
+	T_ASSERT(!lst_suite_finish(s, res, NULL));
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
+/* snia-iops: the grid is mixes (outer) x block sizes (inner), the plan's overrides win, and the
+ * tracked point is 4 KiB 0/100. */
+static void s_check_iops_grid(void)
+{
+	lst_plan *p = s_plan("  - name: i\n    suite: snia-iops\n    workload: {iodepth: 4}\n"
+			     "    sweep: {rwmixread: [100, 0], bs: [8k, 4k]}\n"
+			     "    round: {duration: 2s}\n    steady: {window: 2, max_rounds: 3}\n");
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	static const int64_t want_mix[] = { 100, 100, 0, 0 };
+	static const int64_t want_bs[] = { 8192, 4096, 8192, 4096 };
+	size_t n = 0;
+
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+		size_t i = n % 4;
+
+		T_EQ_INT(st.w.rwmixread, want_mix[i]);
+		T_EQ_INT(st.w.bs, want_bs[i]);
+		T_EQ_INT(st.w.iodepth, 4);	/* workload: overrides the suite's 16 */
+		T_EQ_INT(st.w.jobs, 16);	/* the suite's base */
+		T_EQ_INT(st.w.rw, LST_RW_RANDRW);
+		T_EQ_INT(st.w.runtime, 2 * LST_NS_PER_S);
+		/* Only the tracked point (4k, 0/100) is steady from the start. */
+		s_result(&r, i == 3 ? 1000 : 100.0 * (double)(n + 1), st.w.rwmixread == 0, 1000);
+		lst_suite_result(s, &st, &r, res);
+		n++;
+	}
+	T_EQ_INT(n, 8); /* two rounds: the window of 2 is steady at once */
+	T_ASSERT(lst_suite_finish(s, res, NULL));
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
+/* WSAT stops at the capacity written, before max_rounds. */
+static void s_check_wsat_capacity(void)
+{
+	lst_plan *p = s_plan("  - name: w\n    suite: snia-wsat\n    round: {duration: 1s}\n"
+			     "    stop: {capacity: 1x}\n    steady: {window: 2, max_rounds: 100}\n");
+	lst_results *res = s_results();
+	lst_err err;
+	/* 1000 IOPS x 4 KiB = 4 MB a round; capacity 10 MB: the third round crosses it. */
+	lst_suite_run *s = lst_suite_new(p, 0, 10 * 1000 * 1000, &err);
+	struct lst_step st;
+	size_t rounds = 0;
+
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		T_EQ_INT(st.w.bs, 4096);
+		T_EQ_INT(st.w.rw, LST_RW_RANDWRITE);
+		s_result(&r, 1000, true, 1000);
+		lst_suite_result(s, &st, &r, res);
+		rounds++;
+	}
+	T_EQ_INT(rounds, 3);
+	lst_suite_finish(s, res, NULL);
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
+/* HIR: bursts with their gaps, continuous writing between gap sizes only. */
+static void s_check_hir(void)
+{
+	lst_plan *p = s_plan("  - name: h\n    suite: snia-hir\n"
+			     "    hir: {burst: 2s, gaps: [5s, 10s], repeats: 3, continuous: 20s}\n");
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	int64_t want_idle[] = { 5, 5, 5, 0, 10, 10, 10 };
+	int64_t want_run[] = { 2, 2, 2, 20, 2, 2, 2 };
+	size_t n = 0;
+
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		T_ASSERT(n < 7);
+		T_EQ_INT(st.idle_after, want_idle[n] * LST_NS_PER_S);
+		T_EQ_INT(st.w.runtime, want_run[n] * LST_NS_PER_S);
+		T_EQ_INT(st.round, 0);
+		s_result(&r, 1000, true, 1000);
+		lst_suite_result(s, &st, &r, res);
+		n++;
+	}
+	T_EQ_INT(n, 7);
+	lst_suite_finish(s, res, NULL);
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
+/* Curve: rate points from the measured maximum, stopping once the latency limit is passed. */
+static void s_check_curve(void)
+{
+	lst_plan *p = s_plan("  - name: c\n    suite: curve\n    workload: {rw: randread}\n"
+			     "    round: {duration: 1s}\n"
+			     "    curve: {percents: [10, 50, 90, 100], limit_percentile: 99, "
+			     "limit: 1ms}\n");
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	int64_t rates[8];
+	size_t n = 0;
+
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		T_ASSERT(n < 8);
+		rates[n] = st.w.rate_iops;
+		/* The max point does 20000 IOPS; at 90% the latency passes the 1 ms limit. */
+		s_result(&r, n == 0 ? 20000 : (double)st.w.rate_iops, false,
+			 st.w.rate_iops >= 18000 ? 2000000 : 500000);
+		lst_suite_result(s, &st, &r, res);
+		n++;
+	}
+	T_EQ_INT(n, 4); /* max, 10%, 50%, 90% (over the limit: 100% is not run) */
+	T_EQ_INT(rates[0], 0);
+	T_EQ_INT(rates[1], 2000);
+	T_EQ_INT(rates[2], 10000);
+	T_EQ_INT(rates[3], 18000);
+	lst_suite_finish(s, res, NULL);
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
+/* Precondition: 128k sequential writes, 2x capacity unless the plan says otherwise; purge. */
+static void s_check_precondition_and_purge(void)
+{
+	lst_plan *p = s_plan("  - name: pre\n    suite: precondition\n"
+			     "  - name: purge\n    suite: purge\n    secure: true\n");
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+
+	T_ASSERT(lst_suite_next(s, &st));
+	T_EQ_INT(st.w.rw, LST_RW_WRITE);
+	T_EQ_INT(st.w.bs, 128 * 1024);
+	T_EQ_INT(st.w.iodepth, 32);
+	T_NEAR(st.stop_capacity, 2.0, 0);
+	lst_suite_destroy(&s);
+	s = lst_suite_new(p, 1, 1 << 30, &err);
+	T_ASSERT(lst_suite_next(s, &st));
+	T_EQ_INT(st.action, 2); /* LST_ACTION_SECDISCARD */
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
+int main(void)
+{
+	int rc;
+
+	snprintf(s_dir, sizeof(s_dir), "/tmp/lst-suite.XXXXXX");
+	T_ASSERT(mkdtemp(s_dir));
+	s_check_steady_stop();
+	s_check_max_rounds();
+	s_check_iops_grid();
+	s_check_wsat_capacity();
+	s_check_hir();
+	s_check_curve();
+	s_check_precondition_and_purge();
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s_dir);
+		rc = system(cmd);
+		(void)rc;
+	}
+	printf("suites: all checks passed\n");
+	return 0;
+}
