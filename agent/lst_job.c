@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 
 #include "lst_assert.h"
 #include "lst_log.h"
@@ -366,6 +367,8 @@ void *lst_job_main(void *arg)
 	struct s_loop l;
 	int rc;
 
+	/* Wake at t0, not up to 50 us later (the default timer slack). */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	s_loop_init(&l, job);
 	rc = job->ops->init(job, &job->err);
 	if (rc) {
@@ -376,7 +379,7 @@ void *lst_job_main(void *arg)
 	} else {
 		if (job->nramp > 0)
 			l.cur->flags |= LST_SAMPLE_RAMP;
-		lst_sleep_until_ns(job->t0, 200 * LST_NS_PER_US);
+		lst_sleep_until_ns(job->t0, 20 * LST_NS_PER_US);
 		s_run(&l);
 		job->ops->exit(job);
 	}

@@ -825,8 +825,10 @@ static json_t *s_point_json(lst_coord *c, const struct lst_workload *w, bool par
 		}
 		json_object_set_new(
 			agents, a->conn->name,
-			json_pack("{s:I, s:o, s:s, s:s, s:I, s:I, s:O}", "t0_agent_ns",
-				  (json_int_t)a->t0_agent, "start_late_us",
+			json_pack("{s:I, s:o, s:o, s:s, s:s, s:I, s:I, s:O}", "t0_agent_ns",
+				  (json_int_t)a->t0_agent, "actual_agent_ns",
+				  a->started ? json_integer((json_int_t)a->actual) : json_null(),
+				  "start_late_us",
 				  a->started ? json_real((double)(actual - c->cur.T0) / 1e3)
 					     : json_null(),
 				  "done", a->done_msg.reason < 4 ? reasons[a->done_msg.reason] : "?",
