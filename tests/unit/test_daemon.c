@@ -977,7 +977,24 @@ static void test_purge(struct peer *a)
 	free(buf);
 	s_ack(a, r.max_seq);
 	s_result_free(&r);
-	printf("ok: DISCARD punched [2, 6) MiB of a file and nothing else; DONE complete\n");
+
+	/* What cannot be purged is refused at PREPARE, not at START. */
+	m = s_prepare_msg("run-1", 4, 1, path, LST_ACTION_SECDISCARD);
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(a, LST_PERR_IO, id, 3000);
+	T_CONTAINS(m->u.error.text, "secdiscard needs a block device");
+	lst_msg_destroy(&m);
+	m = s_prepare_msg("run-1", 4, 2, path, LST_ACTION_DISCARD);
+	m->u.prepare.jobs[0].w.offset = 6 * MiB;
+	m->u.prepare.jobs[0].w.size = 4 * MiB;
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(a, LST_PERR_IO, id, 3000);
+	T_CONTAINS(m->u.error.text, "beyond the end");
+	lst_msg_destroy(&m);
+	printf("ok: DISCARD punched [2, 6) MiB of a file and nothing else; DONE complete; "
+	       "impossible purges are refused at PREPARE\n");
 }
 
 /* Writes counted by the block layer for a device: completed requests + merged ones. */
