@@ -1,0 +1,299 @@
+/*
+ * The CSV reader: one buffer holding the file, split in place into NUL-terminated fields, and
+ * an array of field pointers, ncols per row. Quoted fields are unescaped in place (they only
+ * ever shrink), so nothing is copied.
+ */
+#include "lst_csv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lst_log.h"
+#include "lst_util.h"
+
+#define S_SHOW_MAX 48 /* characters of a bad field quoted in an error */
+
+struct lst_csv {
+	char *path;
+	char *buf;
+	size_t ncols, nrows, cap;
+	char **head;  /* [ncols] */
+	char **cells; /* [nrows * ncols] */
+	long *lines;  /* [nrows] */
+};
+
+/* One record being split: its fields (pointers into the buffer). */
+struct s_rec {
+	char **f;
+	size_t n, cap;
+	long line;
+	bool complete; /* ended with a newline */
+};
+
+static void s_push_field(struct s_rec *r, char *f)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 32;
+		r->f = lst_realloc(r->f, r->cap * sizeof(*r->f));
+	}
+	r->f[r->n++] = f;
+}
+
+static void s_trim(char *start, char **end)
+{
+	while (*end > start && ((*end)[-1] == ' ' || (*end)[-1] == '\t' || (*end)[-1] == '\r'))
+		(*end)--;
+}
+
+/*
+ * Split the record at *pos into r (fields NUL-terminated in place). *line is the current line,
+ * advanced past newlines inside quotes and past the record's own newline. Returns 0, 1 at the
+ * end of the buffer, or -EINVAL with err.
+ */
+static int s_record(const char *path, char *buf, size_t len, size_t *pos, long *line,
+		    struct s_rec *r, lst_err *err)
+{
+	size_t i = *pos;
+
+	r->n = 0;
+	r->line = *line;
+	r->complete = false;
+	if (i >= len)
+		return 1;
+	for (;;) {
+		char *start = buf + i, *w = start;
+
+		if (i < len && buf[i] == '"') {
+			long opened = *line;
+
+			i++;
+			for (;;) {
+				if (i >= len)
+					return lst_err_set(
+						err, -EINVAL,
+						"%s:%ld: a quoted field opened here never "
+						"ends",
+						path, opened);
+				if (buf[i] == '"') {
+					if (i + 1 < len && buf[i + 1] == '"') {
+						*w++ = '"';
+						i += 2;
+						continue;
+					}
+					i++;
+					break;
+				}
+				if (buf[i] == '\n')
+					(*line)++;
+				*w++ = buf[i++];
+			}
+			if (i < len && buf[i] == '\r' && (i + 1 >= len || buf[i + 1] == '\n'))
+				i++;
+			if (i < len && buf[i] != ',' && buf[i] != '\n')
+				return lst_err_set(
+					err, -EINVAL,
+					"%s:%ld: '%c' after the closing quote of field %zu "
+					"(a quote inside a quoted field is written \"\")",
+					path, *line, buf[i], r->n + 1);
+		} else {
+			while (i < len && (buf[i] == ' ' || buf[i] == '\t'))
+				i++;
+			start = w = buf + i;
+			while (i < len && buf[i] != ',' && buf[i] != '\n') {
+				if (buf[i] == '"')
+					return lst_err_set(
+						err, -EINVAL,
+						"%s:%ld: a quote inside unquoted field %zu "
+						"(quote the whole field)",
+						path, *line, r->n + 1);
+				w++;
+				i++;
+			}
+			s_trim(start, &w);
+		}
+		s_push_field(r, start);
+		if (i >= len) {
+			*w = '\0';
+			break;
+		}
+		if (buf[i] == '\n') {
+			*w = '\0';
+			i++;
+			(*line)++;
+			r->complete = true;
+			break;
+		}
+		*w = '\0'; /* buf[i] == ',': w <= buf + i, so this never overwrites unread text */
+		i++;
+	}
+	*pos = i;
+	return 0;
+}
+
+static bool s_blank(const struct s_rec *r)
+{
+	return r->n == 1 && !r->f[0][0];
+}
+
+int lst_csv_load(const char *path, lst_csv **out, lst_err *err)
+{
+	struct s_rec r = {0};
+	lst_csv *t;
+	size_t len, pos = 0;
+	long line = 1;
+	int rc;
+
+	*out = NULL;
+	t = lst_calloc(1, sizeof(*t));
+	t->path = lst_strdup(path);
+	rc = lst_read_file(path, LST_CSV_MAX_BYTES, &t->buf, &len);
+	if (rc == -ENOENT) {
+		lst_err_set(err, rc, "%s: no such file", path);
+		goto free_table;
+	}
+	if (rc) {
+		lst_err_sys(err, rc, "reading %s failed", path);
+		goto free_table;
+	}
+	if (len >= 3 && !memcmp(t->buf, "\xef\xbb\xbf", 3))
+		pos = 3;
+	if (memchr(t->buf, '\0', len)) {
+		rc = lst_err_set(err, -EINVAL, "%s: holds a NUL byte: not a CSV file", path);
+		goto free_table;
+	}
+	/* The header: the first record that is not blank. */
+	do {
+		rc = s_record(path, t->buf, len, &pos, &line, &r, err);
+	} while (!rc && s_blank(&r));
+	if (rc == 1) {
+		rc = lst_err_set(err, -EINVAL, "%s: empty, not even a header line", path);
+		goto free_table;
+	}
+	if (rc)
+		goto free_table;
+	t->ncols = r.n;
+	t->head = lst_malloc(r.n * sizeof(*t->head));
+	memcpy(t->head, r.f, r.n * sizeof(*t->head));
+
+	while (!(rc = s_record(path, t->buf, len, &pos, &line, &r, err))) {
+		if (s_blank(&r))
+			continue;
+		if (r.n != t->ncols) {
+			if (!r.complete && r.n < t->ncols) {
+				lst_log_warn(
+					"%s:%ld: the last line is incomplete (%zu of %zu fields; "
+					"the run was stopped while writing it?): ignored",
+					path, r.line, r.n, t->ncols);
+				break;
+			}
+			rc = lst_err_set(err, -EINVAL, "%s:%ld: %zu field%s, the header has %zu",
+					 path, r.line, r.n, r.n == 1 ? "" : "s", t->ncols);
+			goto free_table;
+		}
+		if (t->nrows == t->cap) {
+			t->cap = t->cap ? t->cap * 2 : 256;
+			t->cells = lst_realloc(t->cells, t->cap * t->ncols * sizeof(*t->cells));
+			t->lines = lst_realloc(t->lines, t->cap * sizeof(*t->lines));
+		}
+		memcpy(t->cells + t->nrows * t->ncols, r.f, t->ncols * sizeof(*t->cells));
+		t->lines[t->nrows++] = r.line;
+	}
+	if (rc < 0)
+		goto free_table;
+	free(r.f);
+	*out = t;
+	return 0;
+
+free_table:
+	free(r.f);
+	lst_csv_destroy(&t);
+	return rc;
+}
+
+void lst_csv_destroy(lst_csv **p)
+{
+	lst_csv *t = *p;
+
+	if (!t)
+		return;
+	free(t->path);
+	free(t->buf);
+	free(t->head);
+	free(t->cells);
+	free(t->lines);
+	free(t);
+	*p = NULL;
+}
+
+const char *lst_csv_path(const lst_csv *t)
+{
+	return t->path;
+}
+
+size_t lst_csv_nrows(const lst_csv *t)
+{
+	return t->nrows;
+}
+
+size_t lst_csv_ncols(const lst_csv *t)
+{
+	return t->ncols;
+}
+
+const char *lst_csv_colname(const lst_csv *t, size_t col)
+{
+	return col < t->ncols ? t->head[col] : "";
+}
+
+int lst_csv_col(const lst_csv *t, const char *name)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (!strcmp(t->head[i], name))
+			return (int)i;
+	return -1;
+}
+
+int lst_csv_require(const lst_csv *t, const char *const *names, int *cols, lst_err *err)
+{
+	for (size_t i = 0; names[i]; i++) {
+		cols[i] = lst_csv_col(t, names[i]);
+		if (cols[i] < 0)
+			return lst_err_set(err, -EINVAL, "%s:1: no column '%s' in the header",
+					   t->path, names[i]);
+	}
+	return 0;
+}
+
+const char *lst_csv_field(const lst_csv *t, size_t row, int col)
+{
+	if (col < 0 || (size_t)col >= t->ncols || row >= t->nrows)
+		return "";
+	return t->cells[row * t->ncols + (size_t)col];
+}
+
+long lst_csv_line(const lst_csv *t, size_t row)
+{
+	return row < t->nrows ? t->lines[row] : 0;
+}
+
+int lst_csv_num(const lst_csv *t, size_t row, int col, double *v, lst_err *err)
+{
+	const char *f = lst_csv_field(t, row, col);
+	char *end;
+
+	*v = NAN;
+	if (!*f)
+		return -ENODATA;
+	errno = 0;
+	*v = strtod(f, &end);
+	if (end == f || *end || !isfinite(*v) || errno == ERANGE) {
+		*v = NAN;
+		return lst_err_set(err, -EINVAL, "%s:%ld: column %s: '%.*s%s' is not a number",
+				   t->path, lst_csv_line(t, row), t->head[col], S_SHOW_MAX, f,
+				   strlen(f) > S_SHOW_MAX ? "..." : "");
+	}
+	return 0;
+}

@@ -1,0 +1,62 @@
+/*
+ * A small, careful CSV reader for the results folder's files (timeseries.csv, summary.csv,
+ * curves.csv, rounds.csv, matrix.csv), used by `lockstep report` and the plots.
+ *
+ * The whole file is read into memory and split in place (RFC 4180): fields separated by ',',
+ * records by '\n' (a '\r' before it is dropped), a field that starts with '"' is quoted and may
+ * hold ',', '"' written as "" and newlines. The first record is the header; columns are found
+ * by name, so a writer may add trailing columns without breaking readers. Blank lines are
+ * skipped; a UTF-8 byte order mark is dropped. Every data record must have as many fields as
+ * the header, except that a last record without its newline and with too few fields (a run
+ * killed while writing it) is dropped with a warning.
+ *
+ * Errors name the file and the line: "run1/summary.csv:14: 20 fields, the header has 21".
+ */
+#ifndef LST_CSV_H
+#define LST_CSV_H
+
+#include <stddef.h>
+
+#include "lst_err.h"
+
+#define LST_CSV_MAX_BYTES ((size_t)4 << 30) /* a 20-hour run with 1 s intervals is ~50 MB */
+
+typedef struct lst_csv lst_csv;
+
+/*
+ * Read and split the CSV file at path. Returns 0 with *out (the caller's, free with
+ * lst_csv_destroy), -ENOENT when the file does not exist, -EINVAL when it is malformed or has
+ * no header, or another -errno; err says which file and line.
+ */
+int lst_csv_load(const char *path, lst_csv **out, lst_err *err);
+void lst_csv_destroy(lst_csv **p);
+
+/* The path as given to lst_csv_load (borrowed). */
+const char *lst_csv_path(const lst_csv *t);
+
+size_t lst_csv_nrows(const lst_csv *t);
+size_t lst_csv_ncols(const lst_csv *t);
+const char *lst_csv_colname(const lst_csv *t, size_t col);
+
+/* Index of the column with this name (the first when the header repeats it), or -1. */
+int lst_csv_col(const lst_csv *t, const char *name);
+
+/*
+ * Indexes of the named columns into cols[] (same order, NULL-terminated names). Returns 0, or
+ * -EINVAL with err "PATH:1: no column 'x' in the header" for the first one missing.
+ */
+int lst_csv_require(const lst_csv *t, const char *const *names, int *cols, lst_err *err);
+
+/* Field of a data row, unquoted (borrowed); "" when col < 0. row < nrows is the caller's. */
+const char *lst_csv_field(const lst_csv *t, size_t row, int col);
+
+/* Line in the file where a data row starts, for messages. */
+long lst_csv_line(const lst_csv *t, size_t row);
+
+/*
+ * A field as a finite number. Returns 0, -ENODATA when the field is empty or col < 0 (*v is
+ * then NAN), or -EINVAL with err "PATH:LINE: column NAME: 'x' is not a number".
+ */
+int lst_csv_num(const lst_csv *t, size_t row, int col, double *v, lst_err *err);
+
+#endif

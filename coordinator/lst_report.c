@@ -1,0 +1,848 @@
+/*
+ * Reading a results folder back into an lst_report.
+ *
+ * The folder is the contract of docs/results.md: run.json, summary.csv and timeseries.csv are
+ * always there (the coordinator creates them first); summary.json, rounds.csv, curves.csv and
+ * matrix.csv are optional. CSV rows keep pointers into their lst_csv tables and JSON strings
+ * into the loaded documents, so the model copies almost nothing; all of it is released together.
+ *
+ * Which suite a phase ran comes from summary.json's "tests"; when a run was stopped before a
+ * phase ended (no verdict written yet) it comes from plan.yaml, parsed with the plan reader.
+ */
+#include "lst_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lst_csv.h"
+#include "lst_log.h"
+#include "lst_plan.h"
+#include "lst_steady.h"
+#include "lst_util.h"
+
+#define S_RUN_FORMAT 1
+#define S_SEQ_BS     (64 * 1024) /* a block size from which MB/s is the figure that matters */
+
+struct s_priv {
+	lst_csv *summary, *ts, *rounds, *curves, *matrix;
+	lst_plan *plan; /* plan.yaml, NULL when it did not parse */
+};
+
+/* --- JSON helpers: absent or null is "no value", a wrong type is an error --------------------- */
+
+static int s_jstr(json_t *o, const char *key, const char *file, const char *ctx, const char **out,
+		  lst_err *err)
+{
+	json_t *v = json_object_get(o, key);
+
+	*out = "";
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_string(v))
+		return lst_err_set(err, -EINVAL, "%s: %s%s%s: expected a string", file, ctx,
+				   *ctx ? "." : "", key);
+	*out = json_string_value(v);
+	return 0;
+}
+
+static int s_jnum(json_t *o, const char *key, const char *file, const char *ctx, double *out,
+		  lst_err *err)
+{
+	json_t *v = json_object_get(o, key);
+
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_number(v))
+		return lst_err_set(err, -EINVAL, "%s: %s%s%s: expected a number", file, ctx,
+				   *ctx ? "." : "", key);
+	*out = json_number_value(v);
+	return 0;
+}
+
+static long s_jlong(json_t *o, const char *key, long dflt)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? (long)json_number_value(v) : dflt;
+}
+
+static json_t *s_load_json(const char *path, lst_err *err)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+
+	if (!doc) {
+		if (je.line <= 0)
+			lst_err_set(err, -EINVAL, "%s: %s", path, je.text);
+		else
+			lst_err_set(err, -EINVAL, "%s:%d:%d: %s", path, je.line, je.column,
+				    je.text);
+		return NULL;
+	}
+	if (!json_is_object(doc)) {
+		json_decref(doc);
+		lst_err_set(err, -EINVAL, "%s: the document is not a JSON object", path);
+		return NULL;
+	}
+	return doc;
+}
+
+/* --- phases ---------------------------------------------------------------------------------- */
+
+static struct lst_rpt_phase *s_phase(lst_report *r, const char *name)
+{
+	struct lst_rpt_phase *ph;
+
+	for (size_t i = 0; i < r->nphases; i++)
+		if (!strcmp(r->phases[i].name, name))
+			return &r->phases[i];
+	r->phases = lst_realloc(r->phases, (r->nphases + 1) * sizeof(*r->phases));
+	ph = &r->phases[r->nphases++];
+	memset(ph, 0, sizeof(*ph));
+	ph->name = name;
+	ph->suite = "";
+	ph->rw = "";
+	ph->bs = NAN;
+	ph->rwmixread = NAN;
+	return ph;
+}
+
+const struct lst_rpt_phase *lst_report_phase(const lst_report *r, const char *name)
+{
+	for (size_t i = 0; i < r->nphases; i++)
+		if (!strcmp(r->phases[i].name, name))
+			return &r->phases[i];
+	return NULL;
+}
+
+static bool s_rw_sequential(const char *rw)
+{
+	return !strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw");
+}
+
+static int s_read_mix(const char *rw, const char *mix)
+{
+	if (!strcmp(rw, "read") || !strcmp(rw, "randread"))
+		return 100;
+	if (!strcmp(rw, "write") || !strcmp(rw, "randwrite"))
+		return 0;
+	return *mix ? atoi(mix) : -1;
+}
+
+static bool s_point_partial(const lst_report *r, const char *phase, long point)
+{
+	json_t *phases = json_object_get(r->run, "phases"), *e;
+	size_t i;
+
+	json_array_foreach(phases, i, e)
+	{
+		const char *name = json_string_value(json_object_get(e, "phase"));
+
+		if (name && !strcmp(name, phase) && s_jlong(e, "point", -1) == point &&
+		    json_is_true(json_object_get(e, "partial")))
+			return true;
+	}
+	return false;
+}
+
+/* --- run.json -------------------------------------------------------------------------------- */
+
+static int s_run_agents(lst_report *r, const char *file, lst_err *err)
+{
+	json_t *agents = json_object_get(r->run, "agents"), *a;
+	size_t i;
+	int rc;
+
+	if (!agents || json_is_null(agents))
+		return 0;
+	if (!json_is_array(agents))
+		return lst_err_set(err, -EINVAL, "%s: agents: expected an array", file);
+	r->agents = lst_calloc(json_array_size(agents) + 1, sizeof(*r->agents));
+	json_array_foreach(agents, i, a)
+	{
+		struct lst_rpt_agent *ag = &r->agents[r->nagents++];
+		char ctx[32];
+
+		snprintf(ctx, sizeof(ctx), "agents[%zu]", i);
+		if (!json_is_object(a))
+			return lst_err_set(err, -EINVAL, "%s: %s: expected an object", file, ctx);
+		if ((rc = s_jstr(a, "name", file, ctx, &ag->name, err)) ||
+		    (rc = s_jstr(a, "address", file, ctx, &ag->address, err)) ||
+		    (rc = s_jstr(a, "host", file, ctx, &ag->host, err)) ||
+		    (rc = s_jstr(a, "version", file, ctx, &ag->version, err)) ||
+		    (rc = s_jstr(a, "lost_why", file, ctx, &ag->lost_why, err)) ||
+		    (rc = s_jnum(a, "clock_offset_us", file, ctx, &ag->clock_offset_us, err)) ||
+		    (rc = s_jnum(a, "rtt_us", file, ctx, &ag->rtt_us, err)))
+			return rc;
+		ag->cores = s_jlong(a, "cores", -1);
+		ag->lost = json_is_true(json_object_get(a, "lost"));
+	}
+	return 0;
+}
+
+static int s_run_phases(lst_report *r, const char *file, lst_err *err)
+{
+	json_t *phases = json_object_get(r->run, "phases"), *e;
+	size_t i;
+	int rc;
+
+	if (!phases || json_is_null(phases))
+		return 0;
+	if (!json_is_array(phases))
+		return lst_err_set(err, -EINVAL, "%s: phases: expected an array", file);
+	json_array_foreach(phases, i, e)
+	{
+		const char *name, *rw = "", *bs = "", *mix = "";
+		json_t *wl = json_object_get(e, "workload");
+		struct lst_rpt_phase *ph;
+		char ctx[48];
+		uint64_t bytes;
+		lst_err ignore;
+
+		snprintf(ctx, sizeof(ctx), "phases[%zu]", i);
+		if (!json_is_object(e))
+			return lst_err_set(err, -EINVAL, "%s: %s: expected an object", file, ctx);
+		if ((rc = s_jstr(e, "phase", file, ctx, &name, err)))
+			return rc;
+		if (!*name)
+			return lst_err_set(err, -EINVAL, "%s: %s.phase: missing", file, ctx);
+		if (json_is_object(wl)) {
+			snprintf(ctx, sizeof(ctx), "phases[%zu].workload", i);
+			if ((rc = s_jstr(wl, "rw", file, ctx, &rw, err)) ||
+			    (rc = s_jstr(wl, "bs", file, ctx, &bs, err)) ||
+			    (rc = s_jstr(wl, "rwmixread", file, ctx, &mix, err)))
+				return rc;
+		}
+		ph = s_phase(r, name);
+		if (!ph->runs++) {
+			ph->rw = rw;
+			if (*bs && !lst_parse_size(bs, &bytes, &ignore))
+				ph->bs = (double)bytes;
+			if (*rw && s_read_mix(rw, mix) >= 0)
+				ph->rwmixread = s_read_mix(rw, mix);
+		}
+		if (s_rw_sequential(rw) ||
+		    (*bs && !lst_parse_size(bs, &bytes, &ignore) && bytes >= S_SEQ_BS))
+			ph->sequential = true;
+		if (json_is_true(json_object_get(e, "partial")))
+			ph->partial = true;
+	}
+	return 0;
+}
+
+/* "plan NAME, target T (MODEL, fw F)" for plot titles; at most 4 targets named. */
+static void s_title(lst_report *r)
+{
+	json_t *targets = json_object_get(r->run, "targets"), *t;
+	size_t n = json_array_size(targets), len, i;
+	char s[512];
+
+	len = (size_t)snprintf(s, sizeof(s), "plan %s", *r->plan_name ? r->plan_name : "?");
+	json_array_foreach(targets, i, t)
+	{
+		const char *name = json_string_value(json_object_get(t, "name"));
+		json_t *id = json_array_get(json_object_get(t, "identities"), 0);
+		const char *model = json_string_value(json_object_get(id, "model"));
+		const char *fw = json_string_value(json_object_get(id, "firmware"));
+		char part[200], extra[160] = "";
+
+		if (!name)
+			continue;
+		if (i == 4) {
+			snprintf(part, sizeof(part), ", ...");
+		} else {
+			if (model && *model)
+				snprintf(extra, sizeof(extra), " (%s%s%s)", model,
+					 fw && *fw ? ", fw " : "", fw && *fw ? fw : "");
+			snprintf(part, sizeof(part), "%s %s%s",
+				 i	 ? ","
+				 : n > 1 ? ", targets"
+					 : ", target",
+				 name, extra);
+		}
+		if (len + strlen(part) >= sizeof(s))
+			break;
+		len += (size_t)snprintf(s + len, sizeof(s) - len, "%s", part);
+		if (i == 4)
+			break;
+	}
+	r->title = lst_strdup(s);
+}
+
+static int s_load_run(lst_report *r, const char *path, lst_err *err)
+{
+	json_t *v, *errors;
+	int rc;
+
+	r->run = s_load_json(path, err);
+	if (!r->run)
+		return -EINVAL;
+	v = json_object_get(r->run, "format");
+	if (!json_is_integer(v))
+		return lst_err_set(err, -EINVAL,
+				   "%s: no \"format\" number: not a lockstep run.json", path);
+	if (json_integer_value(v) > S_RUN_FORMAT)
+		return lst_err_set(err, -EINVAL,
+				   "%s: format %lld is newer than this lockstep reads (%d); use a "
+				   "newer lockstep",
+				   path, (long long)json_integer_value(v), S_RUN_FORMAT);
+	if ((rc = s_jstr(r->run, "run_id", path, "", &r->run_id, err)) ||
+	    (rc = s_jstr(r->run, "plan_name", path, "", &r->plan_name, err)) ||
+	    (rc = s_jstr(r->run, "plan_file", path, "", &r->plan_file, err)) ||
+	    (rc = s_jstr(r->run, "status", path, "", &r->status, err)) ||
+	    (rc = s_jstr(r->run, "started", path, "", &r->started, err)) ||
+	    (rc = s_jstr(r->run, "finished", path, "", &r->finished, err)) ||
+	    (rc = s_jstr(r->run, "coordinator", path, "", &r->coordinator, err)))
+		return rc;
+	if (!*r->run_id)
+		return lst_err_set(err, -EINVAL, "%s: no \"run_id\": not a lockstep run.json",
+				   path);
+	errors = json_object_get(r->run, "errors");
+	if (errors && !json_is_null(errors) && !json_is_array(errors))
+		return lst_err_set(err, -EINVAL, "%s: errors: expected an array", path);
+	v = json_object_get(r->run, "targets");
+	if (v && !json_is_null(v) && !json_is_array(v))
+		return lst_err_set(err, -EINVAL, "%s: targets: expected an array", path);
+	if ((rc = s_run_agents(r, path, err)) || (rc = s_run_phases(r, path, err)))
+		return rc;
+	s_title(r);
+	return 0;
+}
+
+/* --- CSV files ------------------------------------------------------------------------------- */
+
+/* Required numbers of one row: cols[i] for names[i], into out[i]. */
+static int s_nums(const lst_csv *t, size_t row, const int *cols, size_t n, double *out,
+		  lst_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int rc = lst_csv_num(t, row, cols[i], &out[i], err);
+
+		if (rc == -ENODATA)
+			return lst_err_set(err, -EINVAL, "%s:%ld: column %s is empty",
+					   lst_csv_path(t), lst_csv_line(t, row),
+					   lst_csv_colname(t, (size_t)cols[i]));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* An optional number: NAN when the column is absent or the field empty. */
+static int s_opt_num(const lst_csv *t, size_t row, int col, double *v, lst_err *err)
+{
+	int rc = lst_csv_num(t, row, col, v, err);
+
+	return rc == -ENODATA ? 0 : rc;
+}
+
+/* A column that must hold a non-empty name. */
+static int s_name(const lst_csv *t, size_t row, int col, const char **out, lst_err *err)
+{
+	*out = lst_csv_field(t, row, col);
+	if (!**out)
+		return lst_err_set(err, -EINVAL, "%s:%ld: column %s is empty", lst_csv_path(t),
+				   lst_csv_line(t, row), lst_csv_colname(t, (size_t)col));
+	return 0;
+}
+
+static char *s_path(const lst_report *r, const char *name)
+{
+	return lst_asprintf("%s/%s", r->dir, name);
+}
+
+/* Load DIR/name into *out. optional: a missing file leaves *out NULL and returns 0. */
+static int s_load_csv(lst_report *r, const char *name, bool optional, lst_csv **out, lst_err *err)
+{
+	char *path = s_path(r, name);
+	int rc = lst_csv_load(path, out, err);
+
+	free(path);
+	if (rc == -ENOENT && optional)
+		return 0;
+	return rc;
+}
+
+static int s_load_summary(lst_report *r, lst_err *err)
+{
+	static const char *const names[] = {
+		"phase",       "point",	     "label",	   "agent",	   "t_s",
+		"duration_s",  "read_iops",  "write_iops", "read_mbps",	   "write_mbps",
+		"lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p99_9_us", "lat_p99_99_us",
+		"lat_max_us",  "errors",     NULL,
+	};
+	enum { PHASE, POINT, LABEL, AGENT, NUM0 = 4, NNUM = 13 };
+	struct s_priv *p = r->priv;
+	int cols[17];
+	int rc;
+
+	if ((rc = s_load_csv(r, "summary.csv", false, &p->summary, err)) ||
+	    (rc = lst_csv_require(p->summary, names, cols, err)))
+		return rc;
+	r->points = lst_calloc(lst_csv_nrows(p->summary) + 1, sizeof(*r->points));
+	for (size_t i = 0; i < lst_csv_nrows(p->summary); i++) {
+		struct lst_rpt_point *pt = &r->points[r->npoints++];
+		double v[NNUM], point;
+
+		if ((rc = s_name(p->summary, i, cols[PHASE], &pt->phase, err)) ||
+		    (rc = s_name(p->summary, i, cols[AGENT], &pt->agent, err)) ||
+		    (rc = s_nums(p->summary, i, &cols[POINT], 1, &point, err)) ||
+		    (rc = s_nums(p->summary, i, &cols[NUM0], NNUM, v, err)))
+			return rc;
+		pt->label = lst_csv_field(p->summary, i, cols[LABEL]);
+		pt->test = "";
+		pt->point = (long)point;
+		pt->line = lst_csv_line(p->summary, i);
+		pt->t_s = v[0];
+		pt->duration_s = v[1];
+		pt->iops[0] = v[2];
+		pt->iops[1] = v[3];
+		pt->mbps[0] = v[4];
+		pt->mbps[1] = v[5];
+		pt->lat_mean = v[6];
+		pt->lat_p50 = v[7];
+		pt->lat_p99 = v[8];
+		pt->lat_p99_9 = v[9];
+		pt->lat_p99_99 = v[10];
+		pt->lat_max = v[11];
+		pt->errors = v[12];
+		pt->partial = s_point_partial(r, pt->phase, pt->point);
+		s_phase(r, pt->phase);
+	}
+	return 0;
+}
+
+static int s_load_test(lst_report *r, json_t *o, size_t i, const char *file, lst_err *err)
+{
+	struct lst_rpt_test *t = &r->tests[r->ntests];
+	json_t *values = json_object_get(o, "values"), *v;
+	char ctx[32];
+	size_t k;
+	int rc;
+
+	snprintf(ctx, sizeof(ctx), "tests[%zu]", i);
+	if (!json_is_object(o))
+		return lst_err_set(err, -EINVAL, "%s: %s: expected an object", file, ctx);
+	if ((rc = s_jstr(o, "phase", file, ctx, &t->phase, err)) ||
+	    (rc = s_jstr(o, "test", file, ctx, &t->test, err)) ||
+	    (rc = s_jstr(o, "suite", file, ctx, &t->suite, err)) ||
+	    (rc = s_jstr(o, "tracked", file, ctx, &t->tracked, err)) ||
+	    (rc = s_jnum(o, "average", file, ctx, &t->average, err)) ||
+	    (rc = s_jnum(o, "min", file, ctx, &t->min, err)) ||
+	    (rc = s_jnum(o, "max", file, ctx, &t->max, err)) ||
+	    (rc = s_jnum(o, "data_excursion_pct", file, ctx, &t->data_pct, err)) ||
+	    (rc = s_jnum(o, "slope_excursion_pct", file, ctx, &t->slope_pct, err)) ||
+	    (rc = s_jnum(o, "slope", file, ctx, &t->slope, err)) ||
+	    (rc = s_jnum(o, "intercept", file, ctx, &t->intercept, err)) ||
+	    (rc = s_jnum(o, "data_excursion_limit_pct", file, ctx, &t->data_limit, err)) ||
+	    (rc = s_jnum(o, "slope_excursion_limit_pct", file, ctx, &t->slope_limit, err)))
+		return rc;
+	if (!*t->phase)
+		return lst_err_set(err, -EINVAL, "%s: %s.phase: missing", file, ctx);
+	t->rounds = s_jlong(o, "rounds", 0);
+	t->window = s_jlong(o, "window", 0);
+	t->window_first = s_jlong(o, "window_first", 0);
+	t->window_last = s_jlong(o, "window_last", 0);
+	t->steady = json_is_true(json_object_get(o, "steady"));
+	t->max_rounds_hit = json_is_true(json_object_get(o, "max_rounds_hit"));
+	if (values && !json_is_null(values) && !json_is_array(values))
+		return lst_err_set(err, -EINVAL, "%s: %s.values: expected an array", file, ctx);
+	t->values = lst_calloc(json_array_size(values) + 1, sizeof(*t->values));
+	json_array_foreach(values, k, v)
+	{
+		if (!json_is_number(v) && !json_is_null(v))
+			return lst_err_set(err, -EINVAL, "%s: %s.values[%zu]: expected a number",
+					   file, ctx, k);
+		t->values[t->nvalues++] = json_is_number(v) ? json_number_value(v) : NAN;
+	}
+	if (!t->rounds)
+		t->rounds = (long)t->nvalues;
+	r->ntests++;
+	return 0;
+}
+
+static int s_load_summary_json(lst_report *r, lst_err *err)
+{
+	char *path = s_path(r, "summary.json");
+	json_t *points, *tests, *o;
+	struct stat st;
+	size_t i;
+	int rc = 0;
+
+	if (stat(path, &st) && errno == ENOENT) {
+		lst_log_warn("%s: missing (the run stopped before its first point ended?): no "
+			     "steady-state verdicts",
+			     path);
+		goto free_path;
+	}
+	r->summary = s_load_json(path, err);
+	if (!r->summary) {
+		rc = -EINVAL;
+		goto free_path;
+	}
+	points = json_object_get(r->summary, "points");
+	tests = json_object_get(r->summary, "tests");
+	if (points && !json_is_array(points)) {
+		rc = lst_err_set(err, -EINVAL, "%s: points: expected an array", path);
+		goto free_path;
+	}
+	if (tests && !json_is_null(tests) && !json_is_array(tests)) {
+		rc = lst_err_set(err, -EINVAL, "%s: tests: expected an array", path);
+		goto free_path;
+	}
+	/* Suite points name their test and round: join them to the CSV rows. */
+	json_array_foreach(points, i, o)
+	{
+		const char *phase = json_string_value(json_object_get(o, "phase"));
+		const char *agent = json_string_value(json_object_get(o, "agent"));
+		const char *test = json_string_value(json_object_get(o, "test"));
+		long point = s_jlong(o, "point", -1), round = s_jlong(o, "round", 0);
+
+		if (!phase || !agent || (!test && !round))
+			continue;
+		for (size_t k = 0; k < r->npoints; k++) {
+			struct lst_rpt_point *pt = &r->points[k];
+
+			if (pt->point == point && !strcmp(pt->phase, phase) &&
+			    !strcmp(pt->agent, agent)) {
+				pt->test = test ? test : "";
+				pt->round = round;
+				break;
+			}
+		}
+	}
+	r->tests = lst_calloc(json_array_size(tests) + 1, sizeof(*r->tests));
+	json_array_foreach(tests, i, o)
+	{
+		if ((rc = s_load_test(r, o, i, path, err)))
+			goto free_path;
+	}
+free_path:
+	free(path);
+	return rc;
+}
+
+static int s_load_timeseries(lst_report *r, lst_err *err)
+{
+	static const char *const names[] = {
+		"phase",      "agent",	   "point",	 "interval",	"t_s",	      "read_iops",
+		"write_iops", "read_mbps", "write_mbps", "lat_mean_us", "lat_p99_us", NULL,
+	};
+	struct s_priv *p = r->priv;
+	int cols[11];
+	int rc;
+
+	if ((rc = s_load_csv(r, "timeseries.csv", false, &p->ts, err)) ||
+	    (rc = lst_csv_require(p->ts, names, cols, err)))
+		return rc;
+	r->ts = lst_calloc(lst_csv_nrows(p->ts) + 1, sizeof(*r->ts));
+	for (size_t i = 0; i < lst_csv_nrows(p->ts); i++) {
+		struct lst_rpt_ts *t = &r->ts[r->nts++];
+		double v[9];
+
+		if ((rc = s_name(p->ts, i, cols[0], &t->phase, err)) ||
+		    (rc = s_name(p->ts, i, cols[1], &t->agent, err)) ||
+		    (rc = s_nums(p->ts, i, &cols[2], 9, v, err)))
+			return rc;
+		t->point = (long)v[0];
+		t->interval = (long)v[1];
+		t->t_s = v[2];
+		t->iops[0] = v[3];
+		t->iops[1] = v[4];
+		t->mbps[0] = v[5];
+		t->mbps[1] = v[6];
+		t->lat_mean = v[7];
+		t->lat_p99 = v[8];
+		s_phase(r, t->phase);
+	}
+	return 0;
+}
+
+static int s_load_rounds(lst_report *r, lst_err *err)
+{
+	static const char *const names[] = {
+		"phase", "test", "tracked", "round",	   "t_s",
+		"value", "iops", "mbps",    "lat_mean_us", NULL,
+	};
+	struct s_priv *p = r->priv;
+	int cols[9], max_col, bytes_col;
+	int rc;
+
+	if ((rc = s_load_csv(r, "rounds.csv", true, &p->rounds, err)) || !p->rounds)
+		return rc;
+	if ((rc = lst_csv_require(p->rounds, names, cols, err)))
+		return rc;
+	max_col = lst_csv_col(p->rounds, "lat_max_us");
+	bytes_col = lst_csv_col(p->rounds, "bytes_written");
+	r->has_rounds = true;
+	r->rounds = lst_calloc(lst_csv_nrows(p->rounds) + 1, sizeof(*r->rounds));
+	for (size_t i = 0; i < lst_csv_nrows(p->rounds); i++) {
+		struct lst_rpt_round *o = &r->rounds[r->nrounds++];
+		double v[6];
+
+		if ((rc = s_name(p->rounds, i, cols[0], &o->phase, err)) ||
+		    (rc = s_nums(p->rounds, i, &cols[3], 6, v, err)) ||
+		    (rc = s_opt_num(p->rounds, i, max_col, &o->lat_max, err)) ||
+		    (rc = s_opt_num(p->rounds, i, bytes_col, &o->bytes_written, err)))
+			return rc;
+		o->test = lst_csv_field(p->rounds, i, cols[1]);
+		o->tracked = lst_csv_field(p->rounds, i, cols[2]);
+		o->round = (long)v[0];
+		o->t_s = v[1];
+		o->value = v[2];
+		o->iops = v[3];
+		o->mbps = v[4];
+		o->lat_mean = v[5];
+		s_phase(r, o->phase);
+	}
+	return 0;
+}
+
+static int s_load_curves(lst_report *r, lst_err *err)
+{
+	static const char *const names[] = {
+		"phase",	"point",	 "jobs", "iodepth",	"bs",
+		"rwmixread",	"iops",		 "mbps", "lat_mean_us", "lat_p99_us",
+		"lat_p99_9_us", "lat_p99_99_us", NULL,
+	};
+	struct s_priv *p = r->priv;
+	int cols[12], rate_col, pct_col;
+	int rc;
+
+	if ((rc = s_load_csv(r, "curves.csv", true, &p->curves, err)) || !p->curves)
+		return rc;
+	if ((rc = lst_csv_require(p->curves, names, cols, err)))
+		return rc;
+	rate_col = lst_csv_col(p->curves, "rate_iops");
+	pct_col = lst_csv_col(p->curves, "target_pct");
+	r->has_curves = true;
+	r->curves = lst_calloc(lst_csv_nrows(p->curves) + 1, sizeof(*r->curves));
+	for (size_t i = 0; i < lst_csv_nrows(p->curves); i++) {
+		struct lst_rpt_curve *c = &r->curves[r->ncurves++];
+		double v[11];
+
+		if ((rc = s_name(p->curves, i, cols[0], &c->phase, err)) ||
+		    (rc = s_nums(p->curves, i, &cols[1], 11, v, err)) ||
+		    (rc = s_opt_num(p->curves, i, rate_col, &c->rate_iops, err)) ||
+		    (rc = s_opt_num(p->curves, i, pct_col, &c->target_pct, err)))
+			return rc;
+		c->point = (long)v[0];
+		c->jobs = v[1];
+		c->iodepth = v[2];
+		c->bs = v[3];
+		c->rwmixread = v[4];
+		c->iops = v[5];
+		c->mbps = v[6];
+		c->lat_mean = v[7];
+		c->lat_p99 = v[8];
+		c->lat_p99_9 = v[9];
+		c->lat_p99_99 = v[10];
+		s_phase(r, c->phase);
+	}
+	return 0;
+}
+
+static int s_load_matrix(lst_report *r, lst_err *err)
+{
+	struct s_priv *p = r->priv;
+	struct lst_rpt_matrix *m;
+	size_t nrows;
+	int rc;
+
+	if ((rc = s_load_csv(r, "matrix.csv", true, &p->matrix, err)) || !p->matrix)
+		return rc;
+	if (strcmp(lst_csv_colname(p->matrix, 0), "bs") || lst_csv_ncols(p->matrix) < 2)
+		return lst_err_set(err, -EINVAL,
+				   "%s:1: the header must be bs followed by one column per mix",
+				   lst_csv_path(p->matrix));
+	nrows = lst_csv_nrows(p->matrix);
+	m = lst_calloc(1, sizeof(*m));
+	r->matrix = m;
+	m->nmix = lst_csv_ncols(p->matrix) - 1;
+	m->bs = lst_calloc(nrows + 1, sizeof(*m->bs));
+	m->mix = lst_calloc(m->nmix, sizeof(*m->mix));
+	m->iops = lst_calloc(nrows * m->nmix + 1, sizeof(*m->iops));
+	for (size_t c = 0; c < m->nmix; c++)
+		m->mix[c] = lst_csv_colname(p->matrix, c + 1);
+	for (size_t i = 0; i < nrows; i++) {
+		if ((rc = s_nums(p->matrix, i, (int[]){0}, 1, &m->bs[i], err)))
+			return rc;
+		for (size_t c = 0; c < m->nmix; c++)
+			if ((rc = s_opt_num(p->matrix, i, (int)c + 1, &m->iops[i * m->nmix + c],
+					    err)))
+				return rc;
+		m->nbs++;
+	}
+	return 0;
+}
+
+/* Suites: from the verdicts, else from plan.yaml (a run stopped before a phase's verdict). */
+static void s_suites(lst_report *r)
+{
+	struct s_priv *p = r->priv;
+	char *path = s_path(r, "plan.yaml"), *text;
+	size_t len;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct lst_rpt_phase *ph = s_phase(r, r->tests[i].phase);
+
+		if (*r->tests[i].suite && !*ph->suite)
+			ph->suite = r->tests[i].suite;
+	}
+	if (!lst_read_file(path, 16 << 20, &text, &len)) {
+		lst_errlist errs = {0};
+
+		p->plan = lst_plan_parse(text, len, path, &errs);
+		lst_errlist_free(&errs);
+		free(text);
+	}
+	for (size_t i = 0; p->plan && i < p->plan->nphases; i++) {
+		const struct lst_plan_phase *pp = &p->plan->phases[i];
+
+		for (size_t k = 0; k < r->nphases; k++)
+			if (!strcmp(r->phases[k].name, pp->name) && !*r->phases[k].suite)
+				r->phases[k].suite = lst_suite_names[pp->suite];
+	}
+	/* Limits the verdicts used, when summary.json does not say. */
+	for (size_t i = 0; i < r->ntests; i++) {
+		struct lst_rpt_test *t = &r->tests[i];
+		double data = LST_STEADY_DATA_PCT, slope = LST_STEADY_SLOPE_PCT;
+
+		for (size_t k = 0; p->plan && k < p->plan->nphases; k++)
+			if (!strcmp(p->plan->phases[k].name, t->phase) &&
+			    p->plan->phases[k].steady) {
+				data = p->plan->phases[k].data_excursion_pct;
+				slope = p->plan->phases[k].slope_excursion_pct;
+			}
+		if (isnan(t->data_limit))
+			t->data_limit = data;
+		if (isnan(t->slope_limit))
+			t->slope_limit = slope;
+	}
+	for (size_t i = 0; i < r->nphases; i++)
+		if (!strcmp(r->phases[i].suite, "snia-iops") && !r->matrix_phase)
+			r->matrix_phase = r->phases[i].name;
+	free(path);
+}
+
+lst_report *lst_report_load(const char *dir, lst_err *err)
+{
+	lst_report *r;
+	struct stat st;
+	char *path;
+	int rc;
+
+	if (stat(dir, &st))
+		return lst_err_sys(err, -errno, "%s: cannot open the results folder", dir), NULL;
+	if (!S_ISDIR(st.st_mode))
+		return lst_err_set(err, -ENOTDIR, "%s: not a folder", dir), NULL;
+	r = lst_calloc(1, sizeof(*r));
+	r->priv = lst_calloc(1, sizeof(struct s_priv));
+	r->dir = lst_strdup(dir);
+	path = s_path(r, "run.json");
+	if (stat(path, &st)) {
+		rc = lst_err_set(err, -EINVAL, "%s: not a results folder (no run.json)", dir);
+		goto free_path;
+	}
+	if ((rc = s_load_run(r, path, err)) || (rc = s_load_summary(r, err)) ||
+	    (rc = s_load_summary_json(r, err)) || (rc = s_load_timeseries(r, err)) ||
+	    (rc = s_load_rounds(r, err)) || (rc = s_load_curves(r, err)) ||
+	    (rc = s_load_matrix(r, err)))
+		goto free_path;
+	for (size_t i = 0; i < r->ntests; i++)
+		s_phase(r, r->tests[i].phase);
+	s_suites(r);
+	/* Suite points say their block size: a large one makes MB/s worth plotting. */
+	if (r->summary) {
+		json_t *o;
+		size_t i;
+
+		json_array_foreach(json_object_get(r->summary, "points"), i, o)
+		{
+			const char *phase = json_string_value(json_object_get(o, "phase"));
+			json_t *bs = json_object_get(json_object_get(o, "workload"), "bs");
+
+			if (phase && json_is_number(bs) && json_number_value(bs) >= S_SEQ_BS)
+				s_phase(r, phase)->sequential = true;
+		}
+	}
+	free(path);
+	return r;
+
+free_path:
+	free(path);
+	lst_report_destroy(&r);
+	return NULL;
+}
+
+void lst_report_destroy(lst_report **pp)
+{
+	lst_report *r = *pp;
+	struct s_priv *p;
+
+	if (!r)
+		return;
+	p = r->priv;
+	lst_csv_destroy(&p->summary);
+	lst_csv_destroy(&p->ts);
+	lst_csv_destroy(&p->rounds);
+	lst_csv_destroy(&p->curves);
+	lst_csv_destroy(&p->matrix);
+	lst_plan_destroy(&p->plan);
+	free(p);
+	for (size_t i = 0; i < r->ntests; i++)
+		free(r->tests[i].values);
+	if (r->matrix) {
+		free(r->matrix->bs);
+		free(r->matrix->mix);
+		free(r->matrix->iops);
+		free(r->matrix);
+	}
+	free(r->tests);
+	free(r->agents);
+	free(r->phases);
+	free(r->points);
+	free(r->rounds);
+	free(r->curves);
+	free(r->ts);
+	free(r->title);
+	json_decref(r->run);
+	json_decref(r->summary);
+	free(r->dir);
+	free(r);
+	*pp = NULL;
+}
+
+const char *lst_report_bs(double bs, char *buf, size_t size)
+{
+	if (!isfinite(bs) || bs < 0)
+		snprintf(buf, size, "?");
+	else
+		lst_fmt_size((uint64_t)bs, buf, size);
+	return buf;
+}
+
+const char *lst_report_mix(double rwmixread, char *buf, size_t size)
+{
+	if (!isfinite(rwmixread) || rwmixread < 0 || rwmixread > 100)
+		snprintf(buf, size, "?");
+	else
+		snprintf(buf, size, "%g/%g", rwmixread, 100 - rwmixread);
+	return buf;
+}
+
+const char *lst_report_unit(const char *tracked)
+{
+	if (strstr(tracked, "iops"))
+		return "IOPS";
+	if (strstr(tracked, "mbps"))
+		return "MB/s";
+	if (strstr(tracked, "lat") || strstr(tracked, "_us"))
+		return "us";
+	return "";
+}

@@ -1,0 +1,142 @@
+/*
+ * A results folder read back: the model `lockstep report` prints and the plots draw.
+ *
+ * lst_report_load() reads run.json, summary.csv (+ summary.json when present), timeseries.csv,
+ * and whichever of rounds.csv, curves.csv and matrix.csv exist (docs/results.md describes every
+ * file). CSV columns are found by header name, so files with more columns still load. Every
+ * problem is one error naming the file and, for CSV and JSON syntax, the line:
+ * "r1/summary.csv:7: column write_iops: 'x' is not a number", "r1/run.json:3:14: ...".
+ *
+ * Everything is owned by the lst_report and lives until lst_report_destroy().
+ */
+#ifndef LST_REPORT_H
+#define LST_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lst_err.h"
+
+/* One summary row (summary.csv, joined with its summary.json object by phase, point, agent). */
+struct lst_rpt_point {
+	const char *phase, *label, *agent;
+	const char *test;  /* suite test ("" for plain phases) */
+	long point, round; /* round 0 when the point has no rounds */
+	long line;	   /* in summary.csv */
+	double t_s, duration_s;
+	double iops[2], mbps[2];					   /* read, write */
+	double lat_mean, lat_p50, lat_p99, lat_p99_9, lat_p99_99, lat_max; /* us */
+	double errors;
+	bool partial; /* run.json says an agent was lost in this point */
+};
+
+/* A steady-state verdict (summary.json "tests"). Numbers are NAN when the file lacks them. */
+struct lst_rpt_test {
+	const char *phase, *test, *suite, *tracked;
+	long rounds, window, window_first, window_last; /* 1-based rounds; 0 when absent */
+	double average, min, max, data_pct, slope_pct, slope, intercept;
+	double data_limit, slope_limit; /* the file's limits, else the SNIA 20 and 10 */
+	bool steady, max_rounds_hit;
+	double *values; /* per-round tracked value */
+	size_t nvalues;
+};
+
+/* One rounds.csv row. */
+struct lst_rpt_round {
+	const char *phase, *test, *tracked;
+	long round;
+	double t_s, value, iops, mbps, lat_mean, lat_max, bytes_written;
+};
+
+/* One curves.csv row. rate_iops and target_pct are NAN when absent. */
+struct lst_rpt_curve {
+	const char *phase;
+	long point;
+	double jobs, iodepth, bs, rwmixread, iops, mbps;
+	double lat_mean, lat_p99, lat_p99_9, lat_p99_99, rate_iops, target_pct;
+};
+
+/* One timeseries.csv row. */
+struct lst_rpt_ts {
+	const char *phase, *agent;
+	long point, interval;
+	double t_s, iops[2], mbps[2], lat_mean, lat_p99;
+};
+
+/* matrix.csv: IOPS per block size (rows) and read/write mix (columns, e.g. "70/30"). */
+struct lst_rpt_matrix {
+	size_t nbs, nmix;
+	double *bs; /* bytes */
+	const char **mix;
+	double *iops; /* [nbs * nmix], NAN where the file has no value */
+};
+
+/* A phase, in the order it first appears (run.json phases, then summary rows). */
+struct lst_rpt_phase {
+	const char *name;
+	const char *suite;    /* "" when unknown or a plain phase */
+	const char *rw;	      /* the first point's workload rw, "" when unknown */
+	double bs, rwmixread; /* the first point's, NAN when unknown */
+	size_t runs;	      /* point runs in run.json */
+	bool partial;	      /* a point was partial */
+	bool sequential;      /* some point is sequential or uses bs >= 64 KiB */
+};
+
+struct lst_rpt_agent {
+	const char *name, *address, *host, *version;
+	long cores;			/* -1 when unknown */
+	double clock_offset_us, rtt_us; /* NAN when unknown (agent never synced) */
+	bool lost;
+	const char *lost_why;
+};
+
+typedef struct lst_report {
+	char *dir;
+	json_t *run;	 /* run.json */
+	json_t *summary; /* summary.json, NULL when absent */
+	const char *run_id, *plan_name, *plan_file, *status, *started, *finished, *coordinator;
+	char *title; /* "plan NAME, target T (MODEL FW)" for plot titles */
+
+	size_t nagents;
+	struct lst_rpt_agent *agents;
+	size_t nphases;
+	struct lst_rpt_phase *phases;
+	size_t npoints;
+	struct lst_rpt_point *points; /* every summary row, file order */
+	size_t ntests;
+	struct lst_rpt_test *tests;
+	size_t nrounds;
+	struct lst_rpt_round *rounds;
+	size_t ncurves;
+	struct lst_rpt_curve *curves;
+	size_t nts;
+	struct lst_rpt_ts *ts;
+	struct lst_rpt_matrix *matrix; /* NULL without matrix.csv */
+	const char *matrix_phase;      /* the snia-iops phase it belongs to, or NULL */
+
+	bool has_rounds, has_curves;
+	void *priv; /* tables and interned strings */
+} lst_report;
+
+/*
+ * Read the results folder dir. Returns the model (the caller's, lst_report_destroy), or NULL
+ * with err: "DIR: no such folder", "DIR: not a results folder (no run.json)", or the first
+ * problem in a file, named with its line.
+ */
+lst_report *lst_report_load(const char *dir, lst_err *err);
+void lst_report_destroy(lst_report **p);
+
+/* The phase named name, or NULL. */
+const struct lst_rpt_phase *lst_report_phase(const lst_report *r, const char *name);
+
+/* Readable "4 KiB", "512 B", "1 MiB" for a block size in bytes. Returns buf. */
+const char *lst_report_bs(double bs, char *buf, size_t size);
+
+/* Read/write mix "70/30" from a read percentage. Returns buf. */
+const char *lst_report_mix(double rwmixread, char *buf, size_t size);
+
+/* Unit of a tracked variable or column ("IOPS", "MB/s", "us"), from its name. */
+const char *lst_report_unit(const char *tracked);
+
+#endif
