@@ -1,0 +1,1601 @@
+/*
+ * Plots: gnuplot scripts with their data inline, and the gnuplot processes that draw them.
+ *
+ * Each plot is made in three steps: gather its series from the lst_report (grouping, sorting,
+ * thinning long timeseries), write NAME.gp (datablocks first, then one pass per output format
+ * that sets the terminal and draws), and run gnuplot on it in the output folder. A plot that
+ * fails is reported and the others are still drawn; plots never decide a run's outcome.
+ *
+ * gnuplot runs as a child process: its path is resolved from PATH here (so the child only calls
+ * async-signal-safe functions before execv), stdin is /dev/null, stdout and stderr are read
+ * through a pipe (the tail is kept for error messages) and it is killed after
+ * LST_PLOT_TIMEOUT_S.
+ */
+#include "lst_plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_steady.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#define S_TS_MAX_ROWS	  4000 /* rows per timeseries line before thinning */
+#define S_MARK_MAX_POINTS 12   /* label the points of a timeseries up to this many */
+#define S_OUT_MAX	  2048 /* tail of gnuplot's output kept for error messages */
+#define S_PROBE_TIMEOUT_S 20   /* `gnuplot -e "set terminal"` */
+
+static const char *const s_colors[] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+	"#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f",
+};
+#define S_NCOLORS LST_ARRAY_SIZE(s_colors)
+
+/* Thin lines for single agents: muted, distinct from the combined line's blue. */
+static const char *const s_agent_colors[] = {
+	"#7fb77e", "#c49c94", "#dba5d0", "#9edae5", "#c7c77a", "#a0a0a0",
+};
+
+/* Which PNG terminal gnuplot has, found once per process. */
+static enum { S_PNG_UNKNOWN, S_PNG_CAIRO, S_PNG_GD, S_PNG_NONE } s_png = S_PNG_UNKNOWN;
+
+struct s_ctx {
+	const char *outdir;
+	const char *source; /* what the data came from, for the scripts' header */
+	char *gnuplot;	    /* its path; NULL when not installed */
+	struct lst_plot_list *made;
+	lst_err *err;
+	int rc;	     /* first failure */
+	char **used; /* plot names given out, kept unique */
+	size_t nused;
+};
+
+void lst_plot_list_free(struct lst_plot_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->names[i]);
+	free(l->names);
+	free(l->drawn);
+	memset(l, 0, sizeof(*l));
+}
+
+static void s_fail(struct s_ctx *c, int rc, const lst_err *e)
+{
+	lst_log_warn("%s", e->msg);
+	if (!c->rc) {
+		c->rc = rc;
+		if (c->err)
+			*c->err = *e;
+	}
+}
+
+/* --- gnuplot, the process -------------------------------------------------------------------- */
+
+/* The gnuplot executable in PATH (caller frees), or NULL. */
+static char *s_find_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (!path || !*path)
+		path = "/usr/bin:/bin";
+	copy = lst_strdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		char *f = lst_asprintf("%s/gnuplot", *dir ? dir : ".");
+		struct stat st;
+
+		if (!stat(f, &st) && S_ISREG(st.st_mode) && !access(f, X_OK))
+			found = f;
+		else
+			free(f);
+	}
+	free(copy);
+	return found;
+}
+
+/* Keep the last size - 1 bytes of everything appended. */
+static void s_tail(char *out, size_t size, size_t *len, const char *buf, size_t n)
+{
+	if (n >= size - 1) {
+		buf += n - (size - 1);
+		n = size - 1;
+	}
+	if (*len + n > size - 1) {
+		size_t drop = *len + n - (size - 1);
+
+		memmove(out, out + drop, *len - drop);
+		*len -= drop;
+	}
+	memcpy(out + *len, buf, n);
+	*len += n;
+	out[*len] = '\0';
+}
+
+/*
+ * Run argv (argv[0] a full path) in dir with stdin /dev/null; out receives the tail of its
+ * stdout and stderr. Returns its exit status (128 + signal when killed by one), -ETIMEDOUT
+ * after timeout_s (it is then killed), or -errno when it could not be started.
+ */
+static int s_spawn(const char *dir, const char *const argv[], int timeout_s, char *out, size_t size)
+{
+	int64_t deadline = lst_mono_ns() + timeout_s * LST_NS_PER_S;
+	bool timed_out = false;
+	size_t len = 0;
+	int fds[2], status, rc;
+	pid_t pid;
+
+	out[0] = '\0';
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return rc;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul < 0 || dup2(nul, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0 ||
+		    (dir && chdir(dir)))
+			_exit(126);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		struct pollfd p = {.fd = fds[0], .events = POLLIN};
+		int64_t left = deadline - lst_mono_ns();
+		char buf[4096];
+		ssize_t r;
+		int n;
+
+		if (left <= 0) {
+			timed_out = true;
+			break;
+		}
+		n = poll(&p, 1, (int)LST_MIN(left / LST_NS_PER_MS + 1, 1000));
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n <= 0)
+			continue;
+		r = read(fds[0], buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		s_tail(out, size, &len, buf, (size_t)r);
+	}
+	close(fds[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (timed_out)
+		return -ETIMEDOUT;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/* The last few non-empty lines of gnuplot's output, joined with " | ". */
+static void s_last_lines(const char *out, char *buf, size_t size)
+{
+	const char *lines[3] = {NULL, NULL, NULL};
+	const char *p = out;
+	size_t len = 0;
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n && strspn(p, " \t^") < n) {
+			lines[0] = lines[1];
+			lines[1] = lines[2];
+			lines[2] = p;
+		}
+		p += n + (e ? 1 : 0);
+	}
+	buf[0] = '\0';
+	for (int i = 0; i < 3; i++) {
+		size_t n;
+
+		if (!lines[i])
+			continue;
+		n = strcspn(lines[i], "\n");
+		if (len + n + 4 >= size)
+			break;
+		len += (size_t)snprintf(buf + len, size - len, "%s%.*s", len ? " | " : "", (int)n,
+					lines[i]);
+	}
+	if (!buf[0])
+		snprintf(buf, size, "(no output)");
+}
+
+int lst_plot_check(lst_err *err)
+{
+	char *gp = s_find_gnuplot();
+	char out[S_OUT_MAX * 4];
+	int rc;
+
+	if (!gp)
+		return lst_err_set(
+			err, -ENOENT,
+			"gnuplot is not installed (not found in PATH); install gnuplot-nox "
+			"to draw plots");
+	if (s_png == S_PNG_UNKNOWN) {
+		const char *argv[] = {gp, "-e", "set terminal", NULL};
+
+		rc = s_spawn(NULL, argv, S_PROBE_TIMEOUT_S, out, sizeof(out));
+		if (rc) {
+			free(gp);
+			return lst_err_set(err, rc < 0 ? rc : -EIO,
+					   "gnuplot -e \"set terminal\" failed (%d): cannot draw",
+					   rc);
+		}
+		if (strstr(out, " pngcairo "))
+			s_png = S_PNG_CAIRO;
+		else if (strstr(out, " png "))
+			s_png = S_PNG_GD;
+		else
+			s_png = S_PNG_NONE;
+		if (s_png == S_PNG_NONE)
+			lst_log_warn(
+				"gnuplot has neither the pngcairo nor the png terminal: drawing "
+				"SVG only");
+		else if (s_png == S_PNG_GD)
+			lst_log_debug(LST_DBG_ALL, "plots: no pngcairo, PNG through libgd");
+	}
+	free(gp);
+	return 0;
+}
+
+/* --- script text ----------------------------------------------------------------------------- */
+
+/* A gnuplot double-quoted string: backslash and quote escaped, newline as \n. */
+static void s_q(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fputc(' ', f);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void __attribute__((format(printf, 2, 3))) s_qf(FILE *f, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	s_q(f, buf);
+}
+
+/* A comment line: no control characters, and never a trailing backslash (a continuation). */
+static void __attribute__((format(printf, 2, 3))) s_comment(FILE *f, const char *fmt, ...)
+{
+	char buf[1024];
+	size_t n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			*p = ' ';
+	n = strlen(buf);
+	while (n && buf[n - 1] == '\\')
+		buf[--n] = '\0';
+	fprintf(f, "# %s\n", buf);
+}
+
+static void s_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.7g", v);
+	else
+		fputs(" NaN", f);
+}
+
+/* A latency for a log axis: NaN unless positive. */
+static double s_pos(double v)
+{
+	return v > 0 ? v : NAN;
+}
+
+/* Name part from free text: [A-Za-z0-9.-] kept, runs of anything else become one '_'. */
+static void s_slug(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *in && n + 1 < size; in++) {
+		char ch = *in;
+		bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			    (ch >= '0' && ch <= '9') || ch == '.' || ch == '-';
+
+		if (keep)
+			out[n++] = ch;
+		else if (n && out[n - 1] != '_')
+			out[n++] = '_';
+	}
+	while (n && out[n - 1] == '_')
+		n--;
+	if (!n || (n == 1 && out[0] == '.') || (n == 2 && !strncmp(out, "..", 2)))
+		n = (size_t)snprintf(out, size, "x");
+	out[n] = '\0';
+}
+
+/* A unique plot name: prefix, then the slugs of a and b (NULL to leave out). Borrowed. */
+static const char *s_plot_name(struct s_ctx *c, const char *prefix, const char *a, const char *b)
+{
+	char sa[96] = "", sb[96] = "", name[256];
+	int k = 1;
+
+	if (a)
+		s_slug(a, sa, sizeof(sa));
+	if (b)
+		s_slug(b, sb, sizeof(sb));
+	snprintf(name, sizeof(name), "%s%s%s%s%s", prefix, a ? "_" : "", sa, b ? "_" : "", sb);
+	for (;;) {
+		char try[300];
+		bool taken = false;
+
+		if (k == 1)
+			snprintf(try, sizeof(try), "%s", name);
+		else
+			snprintf(try, sizeof(try), "%s-%d", name, k);
+		for (size_t i = 0; i < c->nused; i++)
+			if (!strcmp(c->used[i], try))
+				taken = true;
+		if (!taken) {
+			c->used = lst_realloc(c->used, (c->nused + 1) * sizeof(*c->used));
+			c->used[c->nused] = lst_strdup(try);
+			return c->used[c->nused++];
+		}
+		k++;
+	}
+}
+
+/* Open NAME.gp with its header. Returns NULL (failure recorded) when it cannot be created. */
+static FILE *s_script(struct s_ctx *c, const char *name, const char *what)
+{
+	char *path = lst_asprintf("%s/%s.gp", c->outdir, name);
+	FILE *f = fopen(path, "w");
+	lst_err e;
+
+	if (!f) {
+		s_fail(c, lst_err_sys(&e, -errno, "cannot create %s", path), &e);
+		free(path);
+		return NULL;
+	}
+	free(path);
+	s_comment(f, "lockstep: %s", what);
+	s_comment(f, "Data from %s, inline below. Written by 'lockstep report'.", c->source);
+	s_comment(f, "Draw again (after editing) with: gnuplot %s.gp   (in this folder)", name);
+	fputs("set encoding utf8\n", f);
+	return f;
+}
+
+/* The pass over the output formats; every plot body goes between begin and end. */
+static void s_begin(FILE *f, const char *name, int w, int h)
+{
+	fputs("\n# One pass per format: remove one from the list to skip it.\n", f);
+	fprintf(f, "formats = \"%s\"\n", s_png == S_PNG_NONE ? "svg" : "svg png");
+	fputs("do for [fmt in formats] {\n", f);
+	fputs("reset\n", f);
+	fputs("if (fmt eq \"svg\") {\n", f);
+	fprintf(f,
+		"\tset terminal svg size %d,%d dynamic noenhanced font \"Sans,12\" "
+		"background rgb \"white\"\n",
+		w, h);
+	fputs("} else {\n", f);
+	fprintf(f,
+		"\tset terminal %s size %d,%d noenhanced font \"Sans,11\" "
+		"background rgb \"white\"\n",
+		s_png == S_PNG_GD ? "png" : "pngcairo", w, h);
+	fputs("}\n", f);
+	fprintf(f, "set output \"%s.\".fmt\n", name);
+	fputs("set encoding utf8\n", f);
+	fputs("set border lc rgb \"#404040\"\n", f);
+	fputs("set grid xtics ytics lw 1 lc rgb \"#dcdcdc\"\n", f);
+	fputs("set key outside right top vertical Left reverse samplen 3 spacing 1.15\n", f);
+	fputs("set format y \"%g\"\n", f);
+}
+
+static void s_end(FILE *f)
+{
+	fputs("unset multiplot\n", f);
+	fputs("set output\n", f);
+	fputs("}\n", f);
+}
+
+static bool s_nonempty(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+/* Close the script and draw it. */
+static void s_draw(struct s_ctx *c, FILE *f, const char *name)
+{
+	struct lst_plot_list *l = c->made;
+	char out[S_OUT_MAX], last[600];
+	bool failed = ferror(f);
+	size_t idx = 0;
+	lst_err e;
+	int rc;
+
+	if (fclose(f) || failed) {
+		s_fail(c, lst_err_sys(&e, -EIO, "writing %s/%s.gp failed", c->outdir, name), &e);
+		return;
+	}
+	if (l) {
+		l->names = lst_realloc(l->names, (l->n + 1) * sizeof(*l->names));
+		l->drawn = lst_realloc(l->drawn, (l->n + 1) * sizeof(*l->drawn));
+		idx = l->n++;
+		l->names[idx] = lst_strdup(name);
+		l->drawn[idx] = false;
+	}
+	if (!c->gnuplot)
+		return;
+	{
+		char *script = lst_asprintf("%s.gp", name);
+		const char *argv[] = {c->gnuplot, script, NULL};
+
+		rc = s_spawn(c->outdir, argv, LST_PLOT_TIMEOUT_S, out, sizeof(out));
+		free(script);
+	}
+	s_last_lines(out, last, sizeof(last));
+	if (rc == -ETIMEDOUT) {
+		lst_err_set(&e, rc, "gnuplot %s/%s.gp: no result after %d s; stopped it", c->outdir,
+			    name, LST_PLOT_TIMEOUT_S);
+		s_fail(c, rc, &e);
+		return;
+	}
+	if (rc) {
+		lst_err_set(&e, rc < 0 ? rc : -EIO, "gnuplot %s/%s.gp failed (%s %d): %s",
+			    c->outdir, name, rc < 0 ? "error" : "exit status", rc, last);
+		s_fail(c, e.code, &e);
+		return;
+	}
+	for (int k = 0; k < (s_png == S_PNG_NONE ? 1 : 2); k++) {
+		char *img = lst_asprintf("%s/%s.%s", c->outdir, name, k ? "png" : "svg");
+		bool ok = s_nonempty(img);
+
+		if (!ok) {
+			lst_err_set(&e, -EIO, "gnuplot %s/%s.gp wrote no %s (it said: %s)",
+				    c->outdir, name, img, last);
+			s_fail(c, e.code, &e);
+		}
+		free(img);
+		if (!ok)
+			return;
+	}
+	if (l)
+		l->drawn[idx] = true;
+}
+
+/* --- curves: latency against IOPS ------------------------------------------------------------ */
+
+struct s_cpt {
+	double order; /* demand: jobs x iodepth */
+	double rate;  /* requested rate (curve points), NAN for closed loop */
+	double iops;
+	double lat[3]; /* mean, p99, p99.99, us */
+};
+
+struct s_group {
+	const char *phase;
+	double bs, mix;
+	struct s_cpt *p;
+	size_t n;
+};
+
+struct s_groups {
+	struct s_group *g;
+	size_t n;
+};
+
+static const char *const s_stat_names[] = {"mean", "p99", "p99.99"};
+
+static void s_groups_free(struct s_groups *gs)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		free(gs->g[i].p);
+	free(gs->g);
+	gs->g = NULL;
+	gs->n = 0;
+}
+
+static void s_group_add(struct s_groups *gs, const char *phase, double bs, double mix,
+			const struct s_cpt *p)
+{
+	struct s_group *g = NULL;
+
+	for (size_t i = 0; i < gs->n && !g; i++)
+		if (!strcmp(gs->g[i].phase, phase) &&
+		    (gs->g[i].bs == bs || (isnan(gs->g[i].bs) && isnan(bs))) &&
+		    (gs->g[i].mix == mix || (isnan(gs->g[i].mix) && isnan(mix))))
+			g = &gs->g[i];
+	if (!g) {
+		gs->g = lst_realloc(gs->g, (gs->n + 1) * sizeof(*gs->g));
+		g = &gs->g[gs->n++];
+		memset(g, 0, sizeof(*g));
+		g->phase = phase;
+		g->bs = bs;
+		g->mix = mix;
+	}
+	g->p = lst_realloc(g->p, (g->n + 1) * sizeof(*g->p));
+	g->p[g->n++] = *p;
+}
+
+static int s_cpt_cmp(const void *a, const void *b)
+{
+	const struct s_cpt *x = a, *y = b;
+	double rx = isnan(x->rate) ? INFINITY : x->rate, ry = isnan(y->rate) ? INFINITY : y->rate;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return x->iops < y->iops ? -1 : x->iops > y->iops;
+}
+
+/* Groups of one phase by block size (small first), then mix (reads first). */
+static int s_group_cmp(const void *a, const void *b)
+{
+	const struct s_group *x = a, *y = b;
+
+	if (x->bs != y->bs)
+		return x->bs < y->bs ? -1 : 1;
+	if (x->mix != y->mix)
+		return x->mix > y->mix ? -1 : 1;
+	return 0;
+}
+
+/* A run.json workload text option, as a number ("4k" through the size parser); NAN if absent. */
+static double s_wl_num(json_t *wl, const char *key, bool size)
+{
+	const char *s = json_string_value(json_object_get(wl, key));
+	lst_err ignore;
+	uint64_t v;
+	char *end;
+	double d;
+
+	if (!s || !*s)
+		return json_is_number(json_object_get(wl, key))
+			       ? json_number_value(json_object_get(wl, key))
+			       : NAN;
+	if (size)
+		return lst_parse_size(s, &v, &ignore) ? NAN : (double)v;
+	d = strtod(s, &end);
+	return end == s ? NAN : d;
+}
+
+/* The workload point `point` of `phase` ran, from run.json: block size, read %, demand, rate. */
+static void s_point_workload(const lst_report *r, const char *phase, long point, double *bs,
+			     double *mix, double *order, double *rate)
+{
+	json_t *phases = json_object_get(r->run, "phases"), *e;
+	size_t i;
+
+	*bs = *mix = *order = *rate = NAN;
+	json_array_foreach(phases, i, e)
+	{
+		const char *name = json_string_value(json_object_get(e, "phase"));
+		json_t *wl = json_object_get(e, "workload");
+		const char *rw;
+
+		if (!name || strcmp(name, phase) ||
+		    json_integer_value(json_object_get(e, "point")) != point)
+			continue;
+		rw = json_string_value(json_object_get(wl, "rw"));
+		*bs = s_wl_num(wl, "bs", true);
+		*mix = s_wl_num(wl, "rwmixread", false);
+		if (rw && (!strcmp(rw, "read") || !strcmp(rw, "randread")))
+			*mix = 100;
+		if (rw && (!strcmp(rw, "write") || !strcmp(rw, "randwrite")))
+			*mix = 0;
+		*order = s_wl_num(wl, "jobs", false) * s_wl_num(wl, "iodepth", false);
+		*rate = s_wl_num(wl, "rate_iops", false);
+		if (*rate == 0)
+			*rate = NAN;
+		return;
+	}
+}
+
+/*
+ * The latency-vs-IOPS points of a phase into gs: curves.csv rows, or for a plain phase (no
+ * suite) without any, its summary points (agent all; the last round of each label). Returns
+ * the number of points; *from_summary says where they came from.
+ */
+static size_t s_curve_points(const lst_report *r, const char *phase, struct s_groups *gs,
+			     bool *from_summary)
+{
+	const struct lst_rpt_phase *ph = lst_report_phase(r, phase);
+	size_t n = 0;
+
+	*from_summary = false;
+	for (size_t i = 0; i < r->ncurves; i++) {
+		const struct lst_rpt_curve *cv = &r->curves[i];
+		struct s_cpt p = {
+			.order = cv->jobs * cv->iodepth,
+			.rate = isnan(cv->rate_iops) || cv->rate_iops <= 0 ? NAN : cv->rate_iops,
+			.iops = cv->iops,
+			.lat = {cv->lat_mean, cv->lat_p99, cv->lat_p99_99},
+		};
+
+		if (strcmp(cv->phase, phase))
+			continue;
+		s_group_add(gs, phase, cv->bs, cv->rwmixread, &p);
+		n++;
+	}
+	if (n || !ph || *ph->suite)
+		return n;
+	*from_summary = true;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct lst_rpt_point *pt = &r->points[i];
+		struct s_cpt p;
+		double bs, mix;
+		bool later = false;
+
+		if (strcmp(pt->phase, phase) || strcmp(pt->agent, "all"))
+			continue;
+		for (size_t k = i + 1; k < r->npoints && !later; k++)
+			later = !strcmp(r->points[k].phase, phase) &&
+				!strcmp(r->points[k].agent, "all") &&
+				!strcmp(r->points[k].label, pt->label);
+		if (later)
+			continue; /* an earlier round of this label */
+		s_point_workload(r, phase, pt->point, &bs, &mix, &p.order, &p.rate);
+		p.iops = pt->iops[0] + pt->iops[1];
+		p.lat[0] = pt->lat_mean;
+		p.lat[1] = pt->lat_p99;
+		p.lat[2] = pt->lat_p99_99;
+		if (isnan(p.order))
+			p.order = (double)pt->point;
+		s_group_add(gs, phase, bs, mix, &p);
+		n++;
+	}
+	return n;
+}
+
+static void s_sort_groups(struct s_groups *gs)
+{
+	if (!gs->n)
+		return;
+	qsort(gs->g, gs->n, sizeof(*gs->g), s_group_cmp);
+	for (size_t i = 0; i < gs->n; i++)
+		qsort(gs->g[i].p, gs->g[i].n, sizeof(*gs->g[i].p), s_cpt_cmp);
+}
+
+static void s_group_name(const struct s_group *g, bool with_phase, char *buf, size_t size)
+{
+	char bs[32], mix[32];
+
+	if (isnan(g->bs) && isnan(g->mix))
+		snprintf(buf, size, "%s", g->phase);
+	else
+		snprintf(buf, size, "%s%s%s R/W %s", with_phase ? g->phase : "",
+			 with_phase ? ": " : "", lst_report_bs(g->bs, bs, sizeof(bs)),
+			 lst_report_mix(g->mix, mix, sizeof(mix)));
+}
+
+/* Latency extent over groups (statistic stat, or all with -1), for the 1 ms line. */
+static void s_lat_extent(const struct s_groups *gs, int stat, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = 0;
+	for (size_t i = 0; i < gs->n; i++)
+		for (size_t k = 0; k < gs->g[i].n; k++)
+			for (int s = 0; s < 3; s++) {
+				double v = gs->g[i].p[k].lat[s];
+
+				if (stat >= 0 && s != stat)
+					continue;
+
+				if (v > 0 && v < *lo)
+					*lo = v;
+				if (v > *hi)
+					*hi = v;
+			}
+}
+
+static void s_group_block(FILE *f, const char *var, const struct s_group *g, const char *name)
+{
+	fprintf(f, "%s << EOD\n", var);
+	s_comment(f, "%s: IOPS, then latency mean, p99, p99.99 (us)", name);
+	for (size_t k = 0; k < g->n; k++) {
+		s_num(f, g->p[k].iops);
+		for (int s = 0; s < 3; s++)
+			s_num(f, s_pos(g->p[k].lat[s]));
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+}
+
+/* A "1 ms" line when 1 ms is inside the latencies drawn (statistic stat, or all with -1). */
+static void s_ms_line(FILE *f, const struct s_groups *a, const struct s_groups *b, int stat)
+{
+	double lo, hi, lo2, hi2;
+
+	fputs("unset arrow\nunset label\n", f);
+	s_lat_extent(a, stat, &lo, &hi);
+	if (b) {
+		s_lat_extent(b, stat, &lo2, &hi2);
+		lo = LST_MIN(lo, lo2);
+		hi = LST_MAX(hi, hi2);
+	}
+	if (lo < 1000 && hi > 1000) {
+		fputs("set arrow from graph 0, first 1000 to graph 1, first 1000 nohead front "
+		      "lc rgb \"#606060\" lw 1.5 dt 4\n",
+		      f);
+		fputs("set label \"1 ms\" at graph 0.01, first 1000 offset 0,0.7 front "
+		      "tc rgb \"#404040\"\n",
+		      f);
+	}
+}
+
+static void s_lat_axes(FILE *f)
+{
+	fputs("set xlabel \"IOPS (read + write, all agents)\"\n", f);
+	fputs("set ylabel \"completion latency (µs, log scale)\"\n", f);
+	fputs("set logscale y\n", f);
+	fputs("set mytics 10\n", f);
+	fputs("set grid mytics lw 1 lc rgb \"#dcdcdc\", lw 1 lc rgb \"#f0f0f0\"\n", f);
+	fputs("set format x \"%.0s%c\"\n", f);
+	fputs("set format y \"%.0f\"\n", f);
+	fputs("set xrange [0:*]\n", f);
+	fputs("set offsets 0, graph 0.03, 0, 0\n", f);
+}
+
+static void s_plot_lat_vs_iops(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	struct s_groups gs = {0};
+	bool from_summary;
+	size_t n = s_curve_points(r, ph->name, &gs, &from_summary);
+	const char *name;
+	char title[512];
+	FILE *f;
+
+	if (!n || (from_summary && n < 2))
+		goto free_groups;
+	s_sort_groups(&gs);
+	name = s_plot_name(c, "lat_vs_iops", ph->name, NULL);
+	f = s_script(c, name, "latency against IOPS, one curve per block size x mix and statistic");
+	if (!f)
+		goto free_groups;
+	s_comment(f, "Points from %s, in order of demand (jobs x iodepth).",
+		  from_summary ? "summary.csv (agent all, last round of each point)"
+			       : "curves.csv");
+	for (size_t i = 0; i < gs.n; i++) {
+		char var[32], gname[128];
+
+		snprintf(var, sizeof(var), "$g%zu", i);
+		s_group_name(&gs.g[i], false, gname, sizeof(gname));
+		s_group_block(f, var, &gs.g[i], gname);
+	}
+	s_begin(f, name, 1200, 750);
+	snprintf(title, sizeof(title), "Latency vs IOPS — phase %s%s%s%s\n%s, run %s", ph->name,
+		 *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title, r->run_id);
+	fputs("set title ", f);
+	s_q(f, title);
+	fputc('\n', f);
+	s_lat_axes(f);
+	s_ms_line(f, &gs, NULL, -1);
+	fputs("set key title \"block size, mix\"\n", f);
+	fputs("plot \\\n", f);
+	for (size_t i = 0; i < gs.n; i++) {
+		const char *col = s_colors[i % S_NCOLORS];
+		char gname[128];
+
+		s_group_name(&gs.g[i], false, gname, sizeof(gname));
+		fprintf(f, "  $g%zu u 1:2 w lp lc rgb \"%s\" lw 2 dt 1 pt 7 ps 0.9 t ", i, col);
+		s_q(f, gname);
+		fprintf(f,
+			", \\\n  $g%zu u 1:3 w lp lc rgb \"%s\" lw 1.5 dt 2 pt 9 ps 1.0 notitle, "
+			"\\\n",
+			i, col);
+		fprintf(f, "  $g%zu u 1:4 w lp lc rgb \"%s\" lw 1.5 dt 3 pt 5 ps 0.8 notitle, \\\n",
+			i, col);
+	}
+	fputs("  keyentry w l lc rgb \"white\" t \" \", \\\n", f);
+	fputs("  keyentry w lp lc rgb \"black\" lw 2 dt 1 pt 7 ps 0.9 t \"mean\", \\\n", f);
+	fputs("  keyentry w lp lc rgb \"black\" lw 1.5 dt 2 pt 9 ps 1.0 t \"p99\", \\\n", f);
+	fputs("  keyentry w lp lc rgb \"black\" lw 1.5 dt 3 pt 5 ps 0.8 t \"p99.99\"\n", f);
+	s_end(f);
+	s_draw(c, f, name);
+free_groups:
+	s_groups_free(&gs);
+}
+
+/* --- timeseries ------------------------------------------------------------------------------ */
+
+/* Time axis: seconds since the phase's first row in s, min or h; divisor and label. */
+static double s_time_unit(double span, const char **unit)
+{
+	if (span <= 600) {
+		*unit = "s";
+		return 1;
+	}
+	if (span <= 10 * 3600) {
+		*unit = "min";
+		return 60;
+	}
+	*unit = "h";
+	return 3600;
+}
+
+/* Accumulates rows of one line into buckets of k rows (means; p99 the bucket's highest). */
+struct s_bucket {
+	size_t n;
+	double t, v[6]; /* iops, read, write, mbps, mean, p99 */
+};
+
+static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, bool full)
+{
+	if (!b->n)
+		return;
+	s_num(f, (b->t - t0) / div);
+	for (int i = 0; i < (full ? 6 : 4); i++) {
+		double v = i == 5 ? b->v[i] : b->v[i] / (double)b->n;
+
+		s_num(f, i >= 4 ? s_pos(v) : v);
+	}
+	fputc('\n', f);
+	b->n = 0;
+}
+
+/*
+ * Rows of phase and agent as a datablock: t, IOPS, read IOPS, write IOPS, MB/s, then (full) mean
+ * and p99 latency. A blank line where more than `gap` seconds pass between rows (ramps
+ * excluded from the results, idle gaps), so lines break where there is no data. Thinned to
+ * about S_TS_MAX_ROWS rows.
+ */
+static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char *phase,
+		       const char *agent, size_t nrows, double t0, double div, double gap,
+		       bool full)
+{
+	size_t k = nrows > S_TS_MAX_ROWS ? (nrows + S_TS_MAX_ROWS - 1) / S_TS_MAX_ROWS : 1;
+	struct s_bucket b = {.n = 0};
+	double last = NAN;
+
+	fprintf(f, "%s << EOD\n", var);
+	s_comment(f, "agent %s: t (since the phase start), IOPS, read IOPS, write IOPS, MB/s%s%s",
+		  agent, full ? ", mean latency (us), p99 latency (us)" : "",
+		  k > 1 ? "; rows averaged in groups (p99: the highest of the group)" : "");
+	for (size_t i = 0; i < r->nts; i++) {
+		const struct lst_rpt_ts *t = &r->ts[i];
+		double v[6] = {t->iops[0] + t->iops[1], t->iops[0],  t->iops[1],
+			       t->mbps[0] + t->mbps[1], t->lat_mean, t->lat_p99};
+		bool broken;
+
+		if (strcmp(t->phase, phase) || strcmp(t->agent, agent))
+			continue;
+		broken = isfinite(last) && t->t_s - last > gap;
+		if (b.n && (broken || b.n == k))
+			s_bucket_flush(f, &b, t0, div, full);
+		if (broken)
+			fputc('\n', f);
+		if (!b.n) {
+			b.t = t->t_s;
+			memset(b.v, 0, sizeof(b.v));
+		}
+		for (int j = 0; j < 5; j++)
+			b.v[j] += v[j];
+		b.v[5] = LST_MAX(b.v[5], v[5]);
+		b.n++;
+		last = t->t_s;
+	}
+	s_bucket_flush(f, &b, t0, div, full);
+	fputs("EOD\n", f);
+}
+
+static int s_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* 1.5 x the median step between a phase's combined rows: longer steps are gaps in the data. */
+static double s_ts_gap(const lst_report *r, const char *phase, size_t nrows)
+{
+	double *d = lst_calloc(nrows + 1, sizeof(*d)), last = NAN, gap;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nts; i++) {
+		const struct lst_rpt_ts *t = &r->ts[i];
+
+		if (strcmp(t->phase, phase) || strcmp(t->agent, "all"))
+			continue;
+		if (isfinite(last) && t->t_s > last && n < nrows)
+			d[n++] = t->t_s - last;
+		last = t->t_s;
+	}
+	qsort(d, n, sizeof(*d), s_dbl_cmp);
+	gap = n ? 1.5 * d[n / 2] : INFINITY;
+	free(d);
+	return gap;
+}
+
+static const char *s_point_label(const lst_report *r, const char *phase, long point)
+{
+	for (size_t i = 0; i < r->npoints; i++)
+		if (r->points[i].point == point && !strcmp(r->points[i].phase, phase) &&
+		    !strcmp(r->points[i].agent, "all"))
+			return r->points[i].label;
+	return "";
+}
+
+static void s_plot_timeseries(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	const char *agents[64], *unit, *name;
+	size_t nagents = 0, nrows = 0, npoints = 0;
+	double t0 = INFINITY, t1 = -INFINITY, div, gap, rd = 0, wr = 0, latmax = 0;
+	long last_point = -1;
+	char title[512];
+	FILE *f;
+
+	for (size_t i = 0; i < r->nts; i++) {
+		const struct lst_rpt_ts *t = &r->ts[i];
+		bool known = false;
+
+		if (strcmp(t->phase, ph->name))
+			continue;
+		if (strcmp(t->agent, "all")) {
+			for (size_t k = 0; k < nagents; k++)
+				known |= !strcmp(agents[k], t->agent);
+			if (!known && nagents < LST_ARRAY_SIZE(agents))
+				agents[nagents++] = t->agent;
+			continue;
+		}
+		nrows++;
+		t0 = LST_MIN(t0, t->t_s);
+		t1 = LST_MAX(t1, t->t_s);
+		rd += t->iops[0];
+		wr += t->iops[1];
+		latmax = LST_MAX(latmax, t->lat_p99);
+		if (t->point != last_point)
+			npoints++;
+		last_point = t->point;
+	}
+	if (!nrows)
+		return;
+	div = s_time_unit(t1 - t0, &unit);
+	name = s_plot_name(c, "timeseries", ph->name, NULL);
+	f = s_script(c, name, "IOPS and latency over time, combined and per agent");
+	if (!f)
+		return;
+	gap = s_ts_gap(r, ph->name, nrows);
+	s_ts_block(f, r, "$all", ph->name, "all", nrows, t0, div, gap, true);
+	for (size_t k = 0; nagents > 1 && k < nagents; k++) {
+		char var[32];
+
+		snprintf(var, sizeof(var), "$a%zu", k);
+		s_ts_block(f, r, var, ph->name, agents[k], nrows, t0, div, gap, false);
+	}
+	s_begin(f, name, 1200, ph->sequential ? 950 : 700);
+	snprintf(title, sizeof(title), "IOPS and latency over time — phase %s%s%s%s\n%s, run %s",
+		 ph->name, *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title,
+		 r->run_id);
+	if (ph->sequential) {
+		fputs("set multiplot layout 2,1 title ", f);
+		s_q(f, title);
+		fputc('\n', f);
+	} else {
+		fputs("set title ", f);
+		s_q(f, title);
+		fputc('\n', f);
+	}
+	fputs("set lmargin 12\nset rmargin 14\n", f);
+	fputs("set key below left Left reverse horizontal\n", f);
+	fprintf(f, "set xlabel \"time since the phase started (%s)\"\n", unit);
+	fputs("set ylabel \"IOPS\"\nset format y \"%.0s%c\"\nset yrange [0:*]\n", f);
+	fputs("set ytics nomirror\n", f);
+	if (latmax > 0) {
+		fputs("set y2label \"latency (µs, log scale)\"\nset y2tics\nset logscale y2\n", f);
+		fputs("set my2tics 10\nset format y2 \"%.0f\"\n", f);
+	}
+	/* Point boundaries, when there are few enough to read. */
+	if (npoints > 1 && npoints <= S_MARK_MAX_POINTS) {
+		last_point = -1;
+		for (size_t i = 0; i < r->nts; i++) {
+			const struct lst_rpt_ts *t = &r->ts[i];
+			const char *label;
+
+			if (strcmp(t->phase, ph->name) || strcmp(t->agent, "all") ||
+			    t->point == last_point)
+				continue;
+			last_point = t->point;
+			label = s_point_label(r, ph->name, t->point);
+			fprintf(f,
+				"set arrow from first %.7g, graph 0 to first %.7g, graph 1 nohead "
+				"back lc rgb \"#b0b0b0\" dt 3\n",
+				(t->t_s - t0) / div, (t->t_s - t0) / div);
+			fprintf(f, "set label ");
+			s_q(f, *label ? label : "-");
+			fprintf(f,
+				" at first %.7g, graph 0.97 offset 0.3,0 left front font \",9\" "
+				"tc rgb \"#505050\"\n",
+				(t->t_s - t0) / div);
+		}
+	}
+	fputs("plot \\\n", f);
+	fprintf(f, "  $all u 1:2 w l lw 2 lc rgb \"%s\" t \"IOPS, all agents\"", s_colors[0]);
+	if (rd > 0 && wr > 0)
+		fputs(", \\\n  $all u 1:3 w l lw 1 lc rgb \"#17becf\" t \"read IOPS\", \\\n"
+		      "  $all u 1:4 w l lw 1 lc rgb \"#9467bd\" t \"write IOPS\"",
+		      f);
+	for (size_t k = 0; nagents > 1 && k < nagents; k++) {
+		fprintf(f, ", \\\n  $a%zu u 1:2 w l lw 1 lc rgb \"%s\" t ", k,
+			s_agent_colors[k % LST_ARRAY_SIZE(s_agent_colors)]);
+		s_qf(f, "IOPS, agent %s", agents[k]);
+	}
+	if (latmax > 0)
+		fprintf(f,
+			", \\\n  $all u 1:6 axes x1y2 w l lw 1.5 lc rgb \"%s\" t "
+			"\"mean latency (right axis)\", \\\n"
+			"  $all u 1:7 axes x1y2 w l lw 1.5 dt 2 lc rgb \"%s\" t "
+			"\"p99 latency (right axis)\"",
+			s_colors[1], s_colors[3]);
+	fputc('\n', f);
+	if (ph->sequential) {
+		fputs("unset title\nunset label\nunset y2label\nunset y2tics\nunset logscale y2\n",
+		      f);
+		fputs("set ylabel \"MB/s (10^6 bytes/s)\"\nset format y \"%g\"\n", f);
+		fputs("plot \\\n", f);
+		fprintf(f, "  $all u 1:5 w l lw 2 lc rgb \"%s\" t \"MB/s, all agents\"",
+			s_colors[2]);
+		for (size_t k = 0; nagents > 1 && k < nagents; k++) {
+			fprintf(f, ", \\\n  $a%zu u 1:5 w l lw 1 lc rgb \"%s\" t ", k,
+				s_agent_colors[k % LST_ARRAY_SIZE(s_agent_colors)]);
+			s_qf(f, "MB/s, agent %s", agents[k]);
+		}
+		fputc('\n', f);
+	}
+	s_end(f);
+	s_draw(c, f, name);
+}
+
+/* --- steady state ---------------------------------------------------------------------------- */
+
+static void s_plot_steady(struct s_ctx *c, const lst_report *r, const struct lst_rpt_test *t)
+{
+	size_t n = t->nvalues, first, last, window;
+	const char *unit = lst_report_unit(t->tracked), *name;
+	struct lst_steady st;
+	double avg, data_pct, slope_pct;
+	char title[768], verdict[160], what[128];
+	FILE *f;
+
+	if (!n)
+		return;
+	window = t->window >= 2 ? (size_t)t->window : LST_STEADY_WINDOW;
+	last = t->window_last >= 1 && (size_t)t->window_last <= n ? (size_t)t->window_last : n;
+	/* The fit over the window, from the values (the same maths as the run's verdict). */
+	lst_steady_eval(t->values, last, LST_MIN(window, LST_MAX(last, 2)), t->data_limit,
+			t->slope_limit, &st);
+	first = t->window_first >= 1 && (size_t)t->window_first <= last ? (size_t)t->window_first
+									: st.first + 1;
+	avg = isnan(t->average) ? st.average : t->average;
+	data_pct = isnan(t->data_pct) ? st.data_excursion_pct : t->data_pct;
+	slope_pct = isnan(t->slope_pct) ? st.slope_excursion_pct : t->slope_pct;
+
+	name = s_plot_name(c, "steady", t->phase, *t->test ? t->test : NULL);
+	f = s_script(c, name, "SNIA steady-state window of one test");
+	if (!f)
+		return;
+	fputs("$v << EOD\n", f);
+	s_comment(f, "round, %s", *t->tracked ? t->tracked : "tracked value");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%zu", i + 1);
+		s_num(f, t->values[i]);
+		fputc('\n', f);
+	}
+	fputs("EOD\n$band << EOD\n", f);
+	s_comment(f, "the measurement window: round, 90%% and 110%% of its average");
+	fprintf(f, "%.1f %.7g %.7g\n%.1f %.7g %.7g\nEOD\n", (double)first - 0.5, 0.9 * avg,
+		1.1 * avg, (double)last + 0.5, 0.9 * avg, 1.1 * avg);
+	fputs("$fit << EOD\n", f);
+	s_comment(f, "least-squares line over the window: round, value");
+	if (last - first >= 1)
+		fprintf(f, "%zu %.7g\n%zu %.7g\n", first, st.intercept, last,
+			st.intercept + st.slope * (double)(last - first));
+	fputs("EOD\n", f);
+
+	if (t->steady)
+		snprintf(verdict, sizeof(verdict), "steady state reached at round %zu", last);
+	else
+		snprintf(verdict, sizeof(verdict), "NOT steady after %ld rounds%s", t->rounds,
+			 t->max_rounds_hit ? " (round limit reached)" : "");
+	snprintf(what, sizeof(what), "%s%s%s%s", *t->tracked ? t->tracked : "value",
+		 *unit ? " (" : "", unit, *unit ? ")" : "");
+	snprintf(title, sizeof(title),
+		 "Steady state — test %s, phase %s%s%s%s: %s\n"
+		 "window rounds %zu–%zu: average %.6g, data excursion %.2f%% (limit %g%%), "
+		 "slope excursion %.2f%% (limit %g%%)\n%s, run %s",
+		 *t->test ? t->test : "-", t->phase, *t->suite ? " (" : "", t->suite,
+		 *t->suite ? ")" : "", verdict, first, last, avg, data_pct, t->data_limit,
+		 slope_pct, t->slope_limit, r->title, r->run_id);
+	s_begin(f, name, 1200, 700);
+	fputs("set title ", f);
+	s_q(f, title);
+	fputc('\n', f);
+	fputs("set key below left Left reverse horizontal maxcols 3\n", f);
+	fputs("set xlabel \"round\"\nset ylabel ", f);
+	s_q(f, what);
+	fprintf(f, "\nset xrange [0.5:%.1f]\n", (double)n + 0.5);
+	if (n <= 40)
+		fputs("set xtics 1\n", f);
+	fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\n", f);
+	if (strcmp(unit, "IOPS") == 0)
+		fputs("set format y \"%.0s%c\"\n", f);
+	fprintf(f,
+		"set object 1 rect from first %.1f, graph 0 to first %.1f, graph 1 behind "
+		"fc rgb \"#eeeeee\" fs solid 1.0 noborder\n",
+		(double)first - 0.5, (double)last + 0.5);
+	fputs("plot \\\n", f);
+	fprintf(f,
+		"  keyentry w boxes fc rgb \"#eeeeee\" fs solid 1.0 t \"measurement window, "
+		"rounds %zu–%zu\", \\\n",
+		first, last);
+	fputs("  $band u 1:2:3 w filledcurves fc rgb \"#cde6cd\" fs solid 1.0 "
+	      "t \"±10% of the window average\", \\\n",
+	      f);
+	fprintf(f, "  $band u 1:(%.7g) w l lw 2 lc rgb \"#2ca02c\" t ", avg);
+	s_qf(f, "window average %.6g", avg);
+	fprintf(f, ", \\\n  $fit u 1:2 w l lw 2 dt 2 lc rgb \"#d62728\" t ");
+	s_qf(f, "least-squares fit over the window (%+.4g per round)", st.slope);
+	fprintf(f, ", \\\n  $v u 1:2 w lp lw 1 pt 7 ps 1.1 lc rgb \"%s\" t \"per-round value\"\n",
+		s_colors[0]);
+	s_end(f);
+	s_draw(c, f, name);
+}
+
+/* --- WSAT ------------------------------------------------------------------------------------ */
+
+static void s_plot_wsat(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	double t0 = INFINITY, t1 = -INFINITY, bmax = 0, div, bdiv;
+	const char *unit, *bunit, *name;
+	size_t n = 0;
+	char title[512];
+	bool bytes = false;
+	FILE *f;
+
+	for (size_t i = 0; i < r->nrounds; i++) {
+		const struct lst_rpt_round *o = &r->rounds[i];
+
+		if (strcmp(o->phase, ph->name))
+			continue;
+		n++;
+		t0 = LST_MIN(t0, o->t_s);
+		t1 = LST_MAX(t1, o->t_s);
+		if (isfinite(o->bytes_written)) {
+			bytes = true;
+			bmax = LST_MAX(bmax, o->bytes_written);
+		}
+	}
+	if (!n)
+		return;
+	div = s_time_unit(t1 - t0, &unit);
+	bdiv = bmax >= 1e12 ? 1e12 : 1e9;
+	bunit = bmax >= 1e12 ? "TB" : "GB";
+	name = s_plot_name(c, "wsat", ph->name, NULL);
+	f = s_script(c, name,
+		     "write saturation: IOPS and latency per round, against time and "
+		     "bytes written");
+	if (!f)
+		return;
+	fputs("$w << EOD\n", f);
+	s_comment(f,
+		  "round, t (since the first round), %s written, IOPS, mean latency (us), "
+		  "max latency (us)",
+		  bunit);
+	for (size_t i = 0; i < r->nrounds; i++) {
+		const struct lst_rpt_round *o = &r->rounds[i];
+
+		if (strcmp(o->phase, ph->name))
+			continue;
+		fprintf(f, "%ld", o->round);
+		s_num(f, (o->t_s - t0) / div);
+		s_num(f, o->bytes_written / bdiv);
+		s_num(f, o->iops);
+		s_num(f, s_pos(o->lat_mean));
+		s_num(f, s_pos(o->lat_max));
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+	s_begin(f, name, 1200, bytes ? 1000 : 650);
+	snprintf(title, sizeof(title),
+		 "Write saturation — phase %s: IOPS and latency per round\n"
+		 "%s, run %s",
+		 ph->name, r->title, r->run_id);
+	if (bytes)
+		fputs("set multiplot layout 2,1 title ", f);
+	else
+		fputs("set title ", f);
+	s_q(f, title);
+	fputc('\n', f);
+	fputs("set lmargin 12\nset rmargin 14\n", f);
+	fputs("set key below left Left reverse horizontal\n", f);
+	fputs("set ylabel \"IOPS\"\nset format y \"%.0s%c\"\nset yrange [0:*]\nset ytics nomirror\n",
+	      f);
+	fputs("set y2label \"latency (µs, log scale)\"\nset y2tics\nset logscale y2\n", f);
+	fputs("set my2tics 10\nset format y2 \"%.0f\"\n", f);
+	for (int panel = 0; panel < (bytes ? 2 : 1); panel++) {
+		int x = panel ? 3 : 2;
+
+		if (panel)
+			fprintf(f, "set xlabel \"%s written (10^%d bytes)\"\n", bunit,
+				bdiv == 1e12 ? 12 : 9);
+		else
+			fprintf(f, "set xlabel \"time since the first round (%s)\"\n", unit);
+		fprintf(f,
+			"plot \\\n  $w u %d:4 w lp lw 1.5 pt 7 ps 0.5 lc rgb \"%s\" t \"IOPS\", "
+			"\\\n",
+			x, s_colors[0]);
+		fprintf(f,
+			"  $w u %d:5 axes x1y2 w l lw 1.5 lc rgb \"%s\" t \"mean latency "
+			"(right axis)\", \\\n",
+			x, s_colors[1]);
+		fprintf(f,
+			"  $w u %d:6 axes x1y2 w l lw 1 dt 2 lc rgb \"%s\" t \"max latency "
+			"(right axis)\"\n",
+			x, s_colors[3]);
+	}
+	s_end(f);
+	s_draw(c, f, name);
+}
+
+/* --- IOPS matrix ----------------------------------------------------------------------------- */
+
+/*
+ * Bar colors by read share: the mix with the most reads deep blue, through grey, to deep red
+ * for the most writes. By rank, so 100/0 and 95/5 still look different.
+ */
+static void s_mix_color(const struct lst_rpt_matrix *m, size_t k, char *buf, size_t size)
+{
+	static const int stops[5][3] = {
+		{8, 81, 156}, {107, 174, 214}, {189, 189, 189}, {252, 146, 114}, {165, 15, 21},
+	};
+	double read = atof(m->mix[k]), pos, f;
+	size_t rank = 0, seg;
+	int rgb[3];
+
+	for (size_t i = 0; i < m->nmix; i++)
+		if (atof(m->mix[i]) > read)
+			rank++;
+	pos = m->nmix > 1 ? (double)rank / (double)(m->nmix - 1) * 4 : 0;
+	seg = LST_MIN((size_t)pos, (size_t)3);
+	f = pos - (double)seg;
+	for (int i = 0; i < 3; i++)
+		rgb[i] = (int)lround(stops[seg][i] + (stops[seg + 1][i] - stops[seg][i]) * f);
+	snprintf(buf, size, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+static void s_plot_matrix(struct s_ctx *c, const lst_report *r)
+{
+	const struct lst_rpt_matrix *m = r->matrix;
+	const char *phase = r->matrix_phase ? r->matrix_phase : "iops", *name;
+	double lo = INFINITY, hi = 0;
+	char title[512];
+	FILE *f;
+
+	for (size_t i = 0; i < m->nbs * m->nmix; i++)
+		if (m->iops[i] > 0) {
+			lo = LST_MIN(lo, m->iops[i]);
+			hi = LST_MAX(hi, m->iops[i]);
+		}
+	if (!m->nbs || !isfinite(lo))
+		return;
+	name = s_plot_name(c, "matrix", phase, NULL);
+	f = s_script(c, name, "IOPS matrix: block size x read/write mix, clustered bars");
+	if (!f)
+		return;
+	fputs("$m << EOD\n", f);
+	s_comment(f, "block size, then IOPS per mix (read/write %%), as in matrix.csv");
+	for (size_t i = 0; i < m->nbs; i++) {
+		char bs[32];
+
+		s_q(f, lst_report_bs(m->bs[i], bs, sizeof(bs)));
+		for (size_t k = 0; k < m->nmix; k++)
+			s_num(f, s_pos(m->iops[i * m->nmix + k]));
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+	s_begin(f, name, 1200, 700);
+	snprintf(title, sizeof(title),
+		 "IOPS by block size and read/write mix — phase %s\n"
+		 "%s, run %s",
+		 phase, r->title, r->run_id);
+	fputs("set title ", f);
+	s_q(f, title);
+	fputc('\n', f);
+	fputs("set style data histogram\nset style histogram clustered gap 1\n", f);
+	fputs("set style fill solid 1.0 border rgb \"#404040\"\nset boxwidth 0.9\n", f);
+	fputs("set logscale y\nset mytics 10\nset format y \"%.0s%c\"\n", f);
+	fprintf(f, "set yrange [%.7g:%.7g]\n", pow(10, floor(log10(lo))), hi * 1.8);
+	fputs("set grid noxtics ytics\n", f);
+	fputs("set xlabel \"block size\"\nset ylabel \"IOPS (log scale)\"\n", f);
+	fputs("set key title \"read/write %\"\n", f);
+	fputs("plot \\\n", f);
+	for (size_t k = 0; k < m->nmix; k++) {
+		char col[16];
+
+		s_mix_color(m, k, col, sizeof(col));
+		fprintf(f, "  $m u %zu%s lc rgb \"%s\" t ", k + 2, k ? "" : ":xtic(1)", col);
+		s_q(f, m->mix[k]);
+		fputs(k + 1 < m->nmix ? ", \\\n" : "\n", f);
+	}
+	s_end(f);
+	s_draw(c, f, name);
+}
+
+/* --- the whole folder ------------------------------------------------------------------------ */
+
+static int s_ctx_init(struct s_ctx *c, const char *outdir, const char *source,
+		      struct lst_plot_list *made, lst_err *err)
+{
+	lst_err e;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->outdir = outdir;
+	c->source = source;
+	c->made = made;
+	c->err = err;
+	if (made)
+		memset(made, 0, sizeof(*made));
+	rc = lst_mkdir_p(outdir);
+	if (rc)
+		return lst_err_sys(err, rc, "cannot create the plots folder %s", outdir);
+	if (!lst_plot_check(&e)) {
+		c->gnuplot = s_find_gnuplot();
+	} else {
+		if (e.code != -ENOENT)
+			lst_log_warn("%s", e.msg);
+		if (s_png == S_PNG_UNKNOWN)
+			s_png = S_PNG_CAIRO; /* for the scripts; drawn wherever gnuplot exists */
+	}
+	return 0;
+}
+
+/* What the context ends with: the first failure, or -ENOENT when nothing could be drawn. */
+static int s_ctx_exit(struct s_ctx *c)
+{
+	int rc = c->rc;
+
+	if (!c->gnuplot && !rc)
+		rc = lst_err_set(c->err, -ENOENT,
+				 "gnuplot is not installed (not found in PATH): plots not drawn; "
+				 "their scripts are in %s (install gnuplot-nox and run 'lockstep "
+				 "report' again)",
+				 c->outdir);
+	for (size_t i = 0; i < c->nused; i++)
+		free(c->used[i]);
+	free(c->used);
+	free(c->gnuplot);
+	return rc;
+}
+
+int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_list *made,
+		    lst_err *err)
+{
+	struct s_ctx c;
+	int rc = s_ctx_init(&c, outdir, r->dir, made, err);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < r->nphases; i++)
+		s_plot_lat_vs_iops(&c, r, &r->phases[i]);
+	for (size_t i = 0; i < r->nphases; i++)
+		s_plot_timeseries(&c, r, &r->phases[i]);
+	for (size_t i = 0; i < r->ntests; i++)
+		s_plot_steady(&c, r, &r->tests[i]);
+	for (size_t i = 0; i < r->nphases; i++)
+		if (!strcmp(r->phases[i].suite, "snia-wsat"))
+			s_plot_wsat(&c, r, &r->phases[i]);
+	if (r->matrix)
+		s_plot_matrix(&c, r);
+	return s_ctx_exit(&c);
+}
+
+/* --- two runs -------------------------------------------------------------------------------- */
+
+/* Every run's curve points: curves.csv phases if the run has any, else its plain phases. */
+static void s_run_curves(const lst_report *r, struct s_groups *gs)
+{
+	bool from_summary;
+
+	for (size_t i = 0; i < r->nphases; i++) {
+		struct s_groups one = {0};
+
+		s_curve_points(r, r->phases[i].name, &one, &from_summary);
+		if (from_summary && r->ncurves)
+			s_groups_free(&one); /* the run has real curves: use only those */
+		if (!one.n)
+			continue;
+		s_sort_groups(&one);
+		gs->g = lst_realloc(gs->g, (gs->n + one.n + 1) * sizeof(*gs->g));
+		memcpy(gs->g + gs->n, one.g, one.n * sizeof(*one.g));
+		gs->n += one.n;
+		free(one.g);
+	}
+}
+
+static bool s_same_group(const struct s_group *x, const struct s_group *y)
+{
+	return !strcmp(x->phase, y->phase) && (x->bs == y->bs || (isnan(x->bs) && isnan(y->bs))) &&
+	       (x->mix == y->mix || (isnan(x->mix) && isnan(y->mix)));
+}
+
+static bool s_has_group(const struct s_groups *gs, const struct s_group *g)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		if (s_same_group(&gs->g[i], g))
+			return true;
+	return false;
+}
+
+int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_a,
+		     const char *name_b, const char *outdir, struct lst_plot_list *made,
+		     lst_err *err)
+{
+	struct s_groups ga = {0}, gb = {0};
+	const struct s_groups *both[2] = {&ga, &gb};
+	const char *name = "compare_lat_vs_iops";
+	bool phases = false;
+	char source[1024], title[768];
+	struct s_ctx c;
+	size_t ncolor = 0;
+	size_t *color;
+	FILE *f;
+	int rc;
+
+	s_run_curves(a, &ga);
+	s_run_curves(b, &gb);
+	if (!ga.n && !gb.n) {
+		s_groups_free(&ga);
+		s_groups_free(&gb);
+		if (made)
+			memset(made, 0, sizeof(*made));
+		return 1;
+	}
+	snprintf(source, sizeof(source), "%s and %s", a->dir, b->dir);
+	rc = s_ctx_init(&c, outdir, source, made, err);
+	if (rc)
+		goto free_groups;
+	/* One color per (phase, bs, mix), the same in both runs. */
+	color = lst_calloc(ga.n + gb.n + 1, sizeof(*color));
+	for (size_t i = 0; i < ga.n + gb.n; i++) {
+		const struct s_group *g = i < ga.n ? &ga.g[i] : &gb.g[i - ga.n];
+
+		color[i] = SIZE_MAX;
+		for (size_t k = 0; k < i && color[i] == SIZE_MAX; k++)
+			if (s_same_group(g, k < ga.n ? &ga.g[k] : &gb.g[k - ga.n]))
+				color[i] = color[k];
+		if (color[i] == SIZE_MAX)
+			color[i] = ncolor++;
+		if (strcmp(g->phase, ga.n ? ga.g[0].phase : gb.g[0].phase))
+			phases = true;
+	}
+	f = s_script(&c, name,
+		     "latency against IOPS of two runs: the first solid, the second "
+		     "dashed");
+	if (!f)
+		goto free_color;
+	for (int run = 0; run < 2; run++)
+		for (size_t i = 0; i < both[run]->n; i++) {
+			char var[32], gname[160];
+
+			snprintf(var, sizeof(var), "$%c%zu", run ? 'b' : 'a', i);
+			s_group_name(&both[run]->g[i], true, gname, sizeof(gname));
+			s_group_block(f, var, &both[run]->g[i], gname);
+		}
+	s_begin(f, name, 1800, 680);
+	if (!strcmp(a->title, b->title))
+		snprintf(title, sizeof(title),
+			 "Latency vs IOPS: %s (solid) and %s (dashed)\n%s; "
+			 "runs %s and %s",
+			 name_a, name_b, a->title, a->run_id, b->run_id);
+	else
+		snprintf(title, sizeof(title),
+			 "Latency vs IOPS: %s (solid) and %s (dashed)\n%s: %s, "
+			 "run %s\n%s: %s, run %s",
+			 name_a, name_b, name_a, a->title, a->run_id, name_b, b->title, b->run_id);
+	fputs("set multiplot layout 1,3 title ", f);
+	s_q(f, title);
+	fputc('\n', f);
+	s_lat_axes(f);
+	fputs("set key inside left top vertical Left reverse opaque box lc rgb \"#c0c0c0\"\n", f);
+	for (int s = 0; s < 3; s++) {
+		bool first = true;
+
+		fprintf(f, "set title \"%s latency\"\n", s_stat_names[s]);
+		s_ms_line(f, &ga, &gb, s);
+		if (s == 1)
+			fputs("unset key\n", f);
+		fputs("plot \\\n", f);
+		for (int run = 0; run < 2; run++)
+			for (size_t i = 0; i < both[run]->n; i++) {
+				size_t ci = color[run ? ga.n + i : i];
+				char gname[160];
+
+				s_group_name(&both[run]->g[i], phases, gname, sizeof(gname));
+				fprintf(f,
+					"%s  $%c%zu u 1:%d w lp lc rgb \"%s\" lw %s dt %d pt %d "
+					"ps 0.9 ",
+					first ? "" : ", \\\n", run ? 'b' : 'a', i, s + 2,
+					s_colors[ci % S_NCOLORS], run ? "1.5" : "2", run ? 2 : 1,
+					run ? 6 : 7);
+				first = false;
+				/* Name each color once: on the first run's curve if it has one. */
+				if (run == 0 || !s_has_group(&ga, &both[run]->g[i])) {
+					fputs("t ", f);
+					s_q(f, gname);
+				} else {
+					fputs("notitle", f);
+				}
+			}
+		fprintf(f, ", \\\n  keyentry w lp lc rgb \"black\" lw 2 dt 1 pt 7 t ");
+		s_q(f, name_a);
+		fprintf(f, ", \\\n  keyentry w lp lc rgb \"black\" lw 1.5 dt 2 pt 6 t ");
+		s_q(f, name_b);
+		fputc('\n', f);
+	}
+	s_end(f);
+	s_draw(&c, f, name);
+free_color:
+	free(color);
+	rc = s_ctx_exit(&c);
+free_groups:
+	s_groups_free(&ga);
+	s_groups_free(&gb);
+	return rc;
+}
+
+int lst_plot_all(const char *dir, lst_err *err)
+{
+	lst_report *r = lst_report_load(dir, err);
+	char *out;
+	int rc;
+
+	if (!r)
+		return err ? err->code : -EINVAL;
+	out = lst_asprintf("%s/plots", dir);
+	rc = lst_plot_report(r, out, NULL, err);
+	free(out);
+	lst_report_destroy(&r);
+	return rc;
+}

@@ -1,0 +1,75 @@
+/*
+ * Plots of a results folder, drawn by gnuplot.
+ *
+ * For each plot this module writes NAME.gp, a self-contained gnuplot script (the data is inline,
+ * in datablocks), and runs `gnuplot NAME.gp` in the plots folder (fork and exec, never a shell,
+ * stdin /dev/null, killed after LST_PLOT_TIMEOUT_S), which writes NAME.svg and NAME.png. The
+ * scripts are kept so an engineer can change a range, a title or a style and run them again.
+ *
+ *   lat_vs_iops_PHASE     latency (log) against IOPS, a curve per block size x mix and per
+ *                         statistic (mean, p99, p99.99), from curves.csv; for a plain sweep
+ *                         phase without curves, from its summary points
+ *   timeseries_PHASE      IOPS (total, read, write, per agent) and mean / p99 latency over the
+ *                         phase's time, MB/s in a second panel for sequential or large blocks
+ *   steady_PHASE_TEST     the SNIA steady-state window: per-round values, window average, the
+ *                         +-10% band, the least-squares line over the window, the verdict
+ *   wsat_PHASE            snia-wsat rounds: IOPS, mean and max latency against time and against
+ *                         bytes written
+ *   matrix_PHASE          the IOPS matrix (block size x read/write mix) as clustered bars
+ *   compare_lat_vs_iops   (lst_plot_compare) two runs' latency-vs-IOPS curves overlaid
+ *
+ * PNG comes from the pngcairo terminal, or from png (libgd) when gnuplot lacks cairo; SVG from
+ * the svg terminal. Text is drawn with `noenhanced`, so names with '_' or '^' print as written.
+ */
+#ifndef LST_PLOT_H
+#define LST_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lst_err.h"
+#include "lst_report.h"
+
+#define LST_PLOT_TIMEOUT_S 120 /* one gnuplot process; a 20-hour timeseries takes a few s */
+
+/* What was plotted: names without extension ("timeseries_randrw"), and whether drawn. */
+struct lst_plot_list {
+	size_t n;
+	char **names;
+	bool *drawn; /* the .svg and .png exist; false: only the .gp script was written */
+};
+
+void lst_plot_list_free(struct lst_plot_list *l);
+
+/*
+ * Whether gnuplot can be run: 0, or -ENOENT with err saying it is not in PATH. Also finds out
+ * (once per process, from `gnuplot -e "set terminal"`) which PNG terminal it has.
+ */
+int lst_plot_check(lst_err *err);
+
+/*
+ * Every plot of r into outdir (created if needed). made (may be NULL) receives what was written.
+ * Returns 0 when every plot was drawn; -ENOENT when gnuplot is missing (the scripts are still
+ * written); otherwise the first failure (-errno, with gnuplot's own message in err) after
+ * trying every other plot.
+ */
+int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_list *made,
+		    lst_err *err);
+
+/*
+ * The two runs' latency-vs-IOPS curves overlaid in outdir/compare_lat_vs_iops.{gp,svg,png};
+ * name_a and name_b label them. Returns 0, 1 when neither run has anything to draw (no
+ * script written), or as lst_plot_report.
+ */
+int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_a,
+		     const char *name_b, const char *outdir, struct lst_plot_list *made,
+		     lst_err *err);
+
+/*
+ * Redraw every plot of the results folder dir into dir/plots. Returns 0, -ENOENT when gnuplot
+ * is not installed (callers warn and go on: plots never decide a run's outcome), or another
+ * -errno with err.
+ */
+int lst_plot_all(const char *dir, lst_err *err);
+
+#endif
