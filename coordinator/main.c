@@ -15,6 +15,7 @@ static const struct {
 	{ "agents", lst_cmd_agents, "show agents: version, host, cores, clock offset, rtt" },
 	{ "demo", lst_cmd_demo, "run the main job on an embedded default: two local agents" },
 	{ "steady", lst_cmd_steady, "apply the SNIA steady-state verdict to a column of values" },
+	{ "report", lst_cmd_report, "redraw plots and print the report of a results folder; compare two" },
 };
 
 static void s_usage(FILE *f)
