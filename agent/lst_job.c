@@ -276,8 +276,8 @@ static void s_run(struct s_loop *l)
 	int64_t next_boundary = job->t0 + job->interval;
 	int64_t now;
 
-	job->started_ns = lst_mono_ns();
-	now = job->started_ns;
+	now = lst_mono_ns();
+	atomic_store_explicit(&job->started_ns, now, memory_order_release);
 	/* A start instant already past still anchors the grid at t0. */
 	while (now >= next_boundary) {
 		s_close_interval(l, next_boundary, false);
@@ -361,6 +361,24 @@ static void s_run(struct s_loop *l)
 	s_close_interval(l, LST_MAX(now, l->cur->start_ns), true);
 }
 
+/*
+ * Sleep until t0 in slices, so a stop before t0 (STOP, a lease, a signal) takes effect at once:
+ * the job then runs no I/O and finishes with an empty sample.
+ */
+static void s_wait_start(struct lst_job *job)
+{
+	for (;;) {
+		int64_t left = job->t0 - lst_mono_ns();
+
+		if (atomic_load_explicit(&job->stop, memory_order_relaxed))
+			return;
+		if (left <= 50 * LST_NS_PER_MS)
+			break;
+		lst_sleep_ns(LST_MIN(left - 50 * LST_NS_PER_MS, 50 * LST_NS_PER_MS));
+	}
+	lst_sleep_until_ns(job->t0, 200 * LST_NS_PER_US);
+}
+
 void *lst_job_main(void *arg)
 {
 	struct lst_job *job = arg;
@@ -372,14 +390,16 @@ void *lst_job_main(void *arg)
 	s_loop_init(&l, job);
 	rc = job->ops->init(job, &job->err);
 	if (rc) {
+		int64_t now = lst_mono_ns();
+
 		job->error = rc;
-		job->started_ns = lst_mono_ns();
-		l.cur->start_ns = l.cur->end_ns = job->started_ns;
-		s_close_interval(&l, job->started_ns, true);
+		atomic_store_explicit(&job->started_ns, now, memory_order_release);
+		l.cur->start_ns = l.cur->end_ns = now;
+		s_close_interval(&l, now, true);
 	} else {
 		if (job->nramp > 0)
 			l.cur->flags |= LST_SAMPLE_RAMP;
-		lst_sleep_until_ns(job->t0, 20 * LST_NS_PER_US);
+		s_wait_start(job);
 		s_run(&l);
 		job->ops->exit(job);
 	}

@@ -100,7 +100,7 @@ struct lst_job {
 	/* Cross-thread. */
 	_Atomic int stop;		/* set by the main thread: stop issuing, drain, finish */
 	_Atomic int finished;		/* set by the job after its last sample is published */
-	int64_t started_ns;		/* when the job was released (valid once it has run) */
+	_Atomic int64_t started_ns;	/* when the job was released; 0 until then */
 	int error;			/* 0 or -errno when the job failed; err says why */
 	lst_err err;
 	struct lst_sample_ring ring;

@@ -311,8 +311,14 @@ void lst_run_started(const lst_run *run, int64_t *first, int64_t *last)
 	*first = INT64_MAX;
 	*last = INT64_MIN;
 	for (size_t i = 0; i < run->njobs; i++) {
-		*first = LST_MIN(*first, run->jobs[i].started_ns);
-		*last = LST_MAX(*last, run->jobs[i].started_ns);
+		int64_t t = atomic_load_explicit(&run->jobs[i].started_ns, memory_order_acquire);
+
+		if (!t) {
+			*first = *last = 0; /* not every job has been released yet */
+			return;
+		}
+		*first = LST_MIN(*first, t);
+		*last = LST_MAX(*last, t);
 	}
 }
 

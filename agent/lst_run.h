@@ -63,7 +63,8 @@ bool lst_run_collect(lst_run *run, lst_run_sample_fn fn, void *arg);
 /* Ask every job to stop issuing, drain what is in flight and finish. Returns at once. */
 void lst_run_stop(lst_run *run);
 
-/* Earliest and latest instant a job was released (valid after the run has finished). */
+/* Earliest and latest instant a job was released; both 0 while some job still waits for t0.
+ * Safe to call while the run is going. */
 void lst_run_started(const lst_run *run, int64_t *first, int64_t *last);
 
 /* The first job error, if any: returns 0 or -errno and fills err. */

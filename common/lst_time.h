@@ -25,7 +25,8 @@ void lst_sleep_ns(int64_t ns);
 
 /*
  * Sleep until the monotonic instant t: a coarse absolute sleep to within spin_ns of t, then a
- * spin on the clock, so the return is within a few microseconds of t even on a loaded host.
+ * spin on the clock that yields the CPU while more than 5 us remain, so the return is within a
+ * few microseconds of t even when several spinners share a core.
  * Returns how late the return was, in ns (>= 0; large when t was already past).
  */
 int64_t lst_sleep_until_ns(int64_t t, int64_t spin_ns);

@@ -592,10 +592,10 @@ static const char *s_scalar(struct s_ctx *ctx, const char *name, const struct ls
 		s_error(ctx, v, "%s must be a single value, not %s", name, lst__node_what(v));
 		return NULL;
 	}
-	if (v->null && v->text[0]) {
+	if (v->null && !strcasecmp(v->text, "null")) {
 		/* `engine: null` is YAML's empty value, not the engine called null. */
-		s_error(ctx, v, "%s: %s is YAML's empty value; quote it (\"%s\") if you mean the "
-			"word", name, v->text, v->text);
+		s_error(ctx, v, "%s needs a value: %s is YAML's empty value; quote it (\"%s\") if "
+			"you mean the word", name, v->text, v->text);
 		return NULL;
 	}
 	if (v->null) {

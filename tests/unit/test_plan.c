@@ -449,7 +449,7 @@ static void test_bad_phase(void)
 	BAD(PHASE "    suite: curve\n    curve: {limit: 1ms}\n", "12:20",
 	    "curve: limit needs limit_percentile");
 	BAD(PHASE "    suite: snia-hir\n    hir: {gaps: [5s, 0s]}\n", "12:22",
-	    "gaps must be between 1.0 s");
+	    "gaps must be between 100 ms");
 	BAD(PHASE "    workload: {runtime: 1s}\n    secure: true\n", "12:5",
 	    "secure: true applies only to suite: purge");
 	BAD(PHASE "    workload: {runtime: 1s}\n    on_agent_loss: retry\n", "12:20",
