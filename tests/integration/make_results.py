@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""Write a synthetic lockstep results folder, for the `lockstep report` tests.
+
+The folder follows docs/results.md: run.json, plan.yaml, timeseries.csv, summary.csv,
+summary.json, rounds.csv, curves.csv, matrix.csv and matrix.md, with plausible numbers from two
+agents (a and b) driving one dual-port SSD:
+
+  precondition  suite precondition: 128 KiB sequential writes, one point
+  latiops       suite lat-vs-iops: 4 KiB 100/0 and 70/30 over jobs 1, 2 x QD 1..32; IOPS rise
+                with demand and flatten, latency follows Little's law; 6 rounds, steady
+  iops          suite snia-iops: 7 block sizes x 7 mixes for 7 rounds that settle; the matrix
+  tput          suite snia-throughput: "bs=1m write" steady at round 6, "bs=128k write" never
+                steady (25 rounds, the round limit)
+  wsat          suite snia-wsat: 60 one-minute rounds, IOPS falling from ~190k to ~45k
+  randrw        no suite: 4 KiB 70/30 over iodepth 1, 4, 16 (variant b: 1, 4, 32)
+
+Variant b is "the same drive after an over-provisioning resize": write IOPS x1.25, latency x0.8,
+and one sweep point different, so a comparison has matched and unmatched points.
+
+usage: make_results.py OUT [--variant a|b] [--seed N]
+"""
+import argparse
+import json
+import math
+import os
+import random
+
+AGENTS = [("a", 0.52), ("b", 0.48)]
+MIXES = [100, 95, 65, 50, 35, 5, 0]
+IOPS_BS_KIB = [1024, 128, 64, 32, 16, 8, 4]
+KIB = 1024
+
+
+def bs_text(b):
+    return "%dm" % (b // (KIB * KIB)) if b >= KIB * KIB and b % (KIB * KIB) == 0 else "%dk" % (b // KIB)
+
+
+def lat_obj(mean, count):
+    """Latency statistics as summary.json writes them (us), shaped like an SSD's tail."""
+    if count == 0:
+        mean = 0.0
+    return {"count": count, "min_us": mean * 0.2, "mean_us": mean, "stdev_us": mean * 0.6,
+            "p50_us": mean * 0.9, "p90_us": mean * 1.6, "p99_us": mean * 2.6,
+            "p99_9_us": mean * 4.5, "p99_99_us": mean * 7.0, "p99_999_us": mean * 8.5,
+            "max_us": mean * 9.0}
+
+
+def q(s):
+    """A quoted CSV field, as the writer quotes labels."""
+    return '"' + s.replace('"', '""') + '"'
+
+
+def f3(v):
+    return "%.3f" % v
+
+
+class Run:
+    def __init__(self, out, variant, seed):
+        self.out = out
+        self.variant = variant
+        self.rng = random.Random(seed)
+        self.wspeed = 1.0 if variant == "a" else 1.25  # write IOPS factor
+        self.latf = 1.0 if variant == "a" else 0.8
+        self.t = 0.0
+        self.ts = []
+        self.sum_csv = []
+        self.sum_json = []
+        self.run_phases = []
+        self.rounds = []
+        self.curves = []
+        self.tests = []
+        self.next_point = {}
+
+    def noise(self, sd=0.02):
+        return 1.0 + self.rng.gauss(0.0, sd)
+
+    def point(self, phase, label, wl, read_iops, write_iops, lat_mean, intervals=3,
+              interval_s=1.0, ramp=1, test=None, rnd=None):
+        """Run one point: timeseries rows (all, then per agent) and summary rows.
+        Returns the point's combined (IOPS, mean latency)."""
+        point = self.next_point.get(phase, 0)
+        self.next_point[phase] = point + 1
+        bs = wl["bs"]
+        self.t += ramp * interval_s  # ramp intervals are excluded from the results
+        start = self.t
+        self.run_phases.append({
+            "phase": phase, "point": point, "label": label,
+            "start": "2026-11-30T06:00:00Z", "start_t_s": start,
+            "start_skew_us": 3.1, "partial": False,
+            "workload": {"rw": wl["rw"], "rwmixread": str(wl.get("rwmixread", 50)),
+                         "bs": bs_text(bs), "iodepth": str(wl["iodepth"]),
+                         "jobs": str(wl["jobs"]), "rate_iops": "0", "interval": "1s"},
+            "agents": {a: {"done": "complete", "samples": intervals + ramp} for a, _ in AGENTS},
+        })
+        tot_r = tot_w = tot_lat = 0.0
+        for k in range(intervals):
+            n = self.noise()
+            r, w = read_iops * n, write_iops * n
+            lm = lat_mean * self.noise(0.03)
+            tot_r += r
+            tot_w += w
+            tot_lat += lm
+            self.ts_row(phase, point, ramp + k, self.t, "all", r, w, bs, lm)
+            for name, share in AGENTS:
+                self.ts_row(phase, point, ramp + k, self.t + 0.000004, name, r * share,
+                            w * share, bs, lm * self.noise(0.02))
+            self.t += interval_s
+        dur = intervals * interval_s
+        r, w, lm = tot_r / intervals, tot_w / intervals, tot_lat / intervals
+        self.summary_row(phase, point, label, "all", start, dur, r, w, bs, lm, test, rnd, wl)
+        for name, share in AGENTS:
+            self.summary_row(phase, point, label, name, start, dur, r * share, w * share, bs,
+                             lm * (1.02 if name == "a" else 0.98), test, rnd, wl)
+        return r + w, lm
+
+    def ts_row(self, phase, point, k, t, agent, r, w, bs, lm):
+        self.ts.append(",".join([phase, str(point), str(k), "%.6f" % t, agent, f3(r), f3(w),
+                                 f3(r * bs / 1e6), f3(w * bs / 1e6), f3(lm), f3(lm * 0.9),
+                                 f3(lm * 2.6), f3(lm * 4.5), f3(lm * 7.0), f3(lm * 9.0)]))
+
+    def summary_row(self, phase, point, label, agent, t, dur, r, w, bs, lm, test, rnd, wl):
+        rios, wios = int(r * dur), int(w * dur)
+        self.sum_csv.append(",".join([
+            phase, str(point), q(label), agent, "%.6f" % t, "%.6f" % dur, f3(r), f3(w),
+            f3(r * bs / 1e6), f3(w * bs / 1e6), f3(lm), f3(lm * 0.9), f3(lm * 2.6),
+            f3(lm * 4.5), f3(lm * 7.0), f3(lm * 9.0), str(rios), str(wios), str(rios * bs),
+            str(wios * bs), "0"]))
+        o = {"phase": phase, "point": point, "label": label, "agent": agent, "t_s": t,
+             "duration_s": dur, "iops": r + w, "mbps": (r + w) * bs / 1e6,
+             "read": {"ios": rios, "bytes": rios * bs, "errors": 0, "iops": r,
+                      "mbps": r * bs / 1e6, "lat": lat_obj(lm if rios else 0, rios)},
+             "write": {"ios": wios, "bytes": wios * bs, "errors": 0, "iops": w,
+                       "mbps": w * bs / 1e6, "lat": lat_obj(lm if wios else 0, wios)},
+             "lat": lat_obj(lm, rios + wios)}
+        if test is not None:
+            o["test"] = test
+            o["round"] = rnd
+            o["workload"] = {"jobs": wl["jobs"], "iodepth": wl["iodepth"], "bs": bs,
+                             "rwmixread": wl.get("rwmixread", 0), "rate_iops": 0}
+        self.sum_json.append(o)
+
+    def verdict(self, phase, test, suite, tracked, values, window, steady, max_hit):
+        n = len(values)
+        win = values[n - window:]
+        avg = sum(win) / window
+        xs = list(range(window))
+        xm = sum(xs) / window
+        slope = sum((x - xm) * (y - avg) for x, y in zip(xs, win)) / sum((x - xm) ** 2 for x in xs)
+        self.tests.append({
+            "phase": phase, "test": test, "suite": suite, "tracked": tracked,
+            "window": window, "rounds": n, "window_first": n - window + 1, "window_last": n,
+            "average": avg, "min": min(win), "max": max(win),
+            "data_excursion_pct": (max(win) - min(win)) / avg * 100,
+            "slope_excursion_pct": abs(slope) * (window - 1) / avg * 100,
+            "slope": slope, "intercept": avg - slope * xm, "steady": steady,
+            "max_rounds_hit": max_hit, "values": values})
+
+    def round_row(self, phase, test, rnd, t, value, tracked, iops, mbps, lat_mean, lat_max,
+                  written):
+        self.rounds.append(",".join([phase, test, str(rnd), "%.6f" % t, "%.3f" % value, tracked,
+                                     f3(iops), f3(mbps), f3(lat_mean), f3(lat_max),
+                                     "%d" % written]))
+
+    # --- phases ----------------------------------------------------------------------------
+
+    def precondition(self):
+        wl = {"rw": "write", "bs": 128 * KIB, "iodepth": 32, "jobs": 1}
+        iops = 14000 * self.wspeed
+        self.point("precondition", "", wl, 0, iops, 32 / iops * 1e6, intervals=30, ramp=0)
+
+    def latiops(self):
+        grid = [(j, d) for j in (1, 2) for d in (1, 2, 4, 8, 16, 32)]
+        peak = {100: 250000, 70: 150000 * self.wspeed}
+        window = {}
+        values = []
+        for rnd in range(1, 7):
+            settle = 1.0 + 0.12 * math.exp(-(rnd - 1))  # fresh-out-of-box, then steady
+            heaviest = 0.0
+            for mix in (100, 70):
+                for jobs, qd in grid:
+                    o = jobs * qd
+                    iops = peak[mix] * (1 - math.exp(-o / 10.0)) * settle
+                    lat = o / iops * 1e6 * self.latf * (1.0 + 0.02 * o)
+                    wl = {"rw": "randread" if mix == 100 else "randrw", "bs": 4 * KIB,
+                          "iodepth": qd, "jobs": jobs, "rwmixread": mix}
+                    label = "bs=4k rwmixread=%d jobs=%d iodepth=%d" % (mix, jobs, qd)
+                    got, lm = self.point("latiops", label, wl, iops * mix / 100,
+                                         iops * (100 - mix) / 100, lat, intervals=3,
+                                         test="lat-vs-iops", rnd=rnd)
+                    if rnd >= 2:
+                        window.setdefault((mix, jobs, qd), []).append((got, lm))
+                    if mix == 100 and jobs == 2 and qd == 32:
+                        heaviest = got
+            values.append(heaviest)
+            self.round_row("latiops", "lat-vs-iops", rnd, self.t, heaviest, "iops", heaviest,
+                           heaviest * 4096 / 1e6, 0, 0, 0)
+        self.verdict("latiops", "lat-vs-iops", "lat-vs-iops", "iops", values, 5, True, False)
+        for (mix, jobs, qd), pts in window.items():
+            iops = sum(p[0] for p in pts) / len(pts)
+            lm = sum(p[1] for p in pts) / len(pts)
+            self.curves.append(",".join(str(x) for x in [
+                "latiops", len(self.curves), jobs, qd, 4096, mix, f3(iops),
+                f3(iops * 4096 / 1e6), f3(lm), f3(lm * 2.6), f3(lm * 4.5), f3(lm * 7.0)]))
+
+    def iops_test(self):
+        read_bw, write_bw = 2.1e9, 1.8e9 * self.wspeed
+        read_cap, write_cap = 243000.0, 190000.0 * self.wspeed
+        acc = {}
+        values = []
+        for rnd in range(1, 8):
+            settle = 1.0 + 0.35 * math.exp(-(rnd - 1) / 1.2)
+            for mix in MIXES:
+                for kib in IOPS_BS_KIB:
+                    bs = kib * KIB
+                    rf = mix / 100.0
+                    cap = 1 / (rf / read_cap + (1 - rf) / write_cap)
+                    bw = 1 / (rf / read_bw + (1 - rf) / write_bw)
+                    iops = min(cap, bw / bs) * (settle if mix < 100 else 1.0)
+                    lat = 256 / iops * 1e6 * self.latf
+                    wl = {"rw": "randrw", "bs": bs, "iodepth": 16, "jobs": 16, "rwmixread": mix}
+                    got, _ = self.point("iops", "bs=%s rwmixread=%d" % (bs_text(bs), mix), wl,
+                                        iops * rf, iops * (1 - rf), lat, intervals=2, ramp=0,
+                                        test="iops", rnd=rnd)
+                    if rnd >= 3:
+                        acc.setdefault((kib, mix), []).append(got)
+                    if kib == 4 and mix == 0:
+                        values.append(got)
+                        self.round_row("iops", "iops", rnd, self.t, got, "write_iops", got,
+                                       got * 4096 / 1e6, lat, lat * 9, 0)
+        self.verdict("iops", "iops", "snia-iops", "write_iops", values, 5, True, False)
+        with open(os.path.join(self.out, "matrix.csv"), "w") as f:
+            f.write("bs," + ",".join("%d/%d" % (m, 100 - m) for m in MIXES) + "\n")
+            for kib in IOPS_BS_KIB:
+                f.write("%d," % (kib * KIB) + ",".join(
+                    "%.3f" % (sum(acc[kib, m]) / len(acc[kib, m])) for m in MIXES) + "\n")
+        with open(os.path.join(self.out, "matrix.md"), "w") as f:
+            f.write("| bs | " + " | ".join("%d/%d" % (m, 100 - m) for m in MIXES) + " |\n")
+            f.write("|---|" + "--:|" * len(MIXES) + "\n")
+            for kib in IOPS_BS_KIB:
+                f.write("| %d KiB | " % kib + " | ".join(
+                    "%.0f" % (sum(acc[kib, m]) / len(acc[kib, m])) for m in MIXES) + " |\n")
+
+    def tput(self):
+        for kib, rounds, steady in ((1024, 6, True), (128, 25, False)):
+            test = "bs=%s write" % bs_text(kib * KIB)
+            values = []
+            for rnd in range(1, rounds + 1):
+                if steady:
+                    mbps = 1750 * self.wspeed * (1 + 0.3 * math.exp(-(rnd - 1)))
+                else:  # garbage collection keeps it swinging by +-20%
+                    mbps = 1500 * self.wspeed * (1 + 0.2 * math.sin(rnd * 1.3))
+                iops = mbps * 1e6 / (kib * KIB)
+                wl = {"rw": "write", "bs": kib * KIB, "iodepth": 32, "jobs": 1}
+                got, lm = self.point("tput", "bs=%s rw=write" % bs_text(kib * KIB), wl, 0, iops,
+                                     32 / iops * 1e6 * self.latf, intervals=2, test=test,
+                                     rnd=rnd)
+                values.append(got * kib * KIB / 1e6)
+                self.round_row("tput", test, rnd, self.t, values[-1], "mbps", got, values[-1],
+                               lm, lm * 9, 0)
+            self.verdict("tput", test, "snia-throughput", "mbps", values, 5, steady, not steady)
+
+    def wsat(self):
+        written = 0
+        values = []
+        for rnd in range(1, 61):
+            iops = (45000 + 145000 / (1 + math.exp((rnd - 20) / 3.0))) * self.wspeed
+            lm = 128 / iops * 1e6 * self.latf
+            wl = {"rw": "randwrite", "bs": 4096, "iodepth": 16, "jobs": 8}
+            got, lm = self.point("wsat", "bs=4k rw=randwrite", wl, 0, iops, lm, intervals=3,
+                                 interval_s=20.0, ramp=0, test="wsat", rnd=rnd)
+            written += int(got * 4096 * 60)
+            values.append(got)
+            self.round_row("wsat", "wsat", rnd, self.t - 60, got, "write_iops", got,
+                           got * 4096 / 1e6, lm, lm * 40 * self.noise(0.2), written)
+        self.verdict("wsat", "wsat", "snia-wsat", "write_iops", values, 5, True, False)
+
+    def randrw(self):
+        depths = (1, 4, 16) if self.variant == "a" else (1, 4, 32)
+        for qd in depths:
+            iops = 150000 * self.wspeed * (1 - math.exp(-qd / 10.0))
+            wl = {"rw": "randrw", "bs": 4096, "iodepth": qd, "jobs": 1, "rwmixread": 70}
+            self.point("randrw", "iodepth=%d" % qd, wl, iops * 0.7, iops * 0.3,
+                       qd / iops * 1e6 * self.latf, intervals=5)
+
+    # --- files -----------------------------------------------------------------------------
+
+    def write(self):
+        out = self.out
+        os.makedirs(os.path.join(out, "samples"), exist_ok=True)
+        self.precondition()
+        self.latiops()
+        self.iops_test()
+        self.tput()
+        self.wsat()
+        self.randrw()
+        with open(os.path.join(out, "timeseries.csv"), "w") as f:
+            f.write("phase,point,interval,t_s,agent,read_iops,write_iops,read_mbps,write_mbps,"
+                    "lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,lat_max_us\n")
+            f.write("\n".join(self.ts) + "\n")
+        with open(os.path.join(out, "summary.csv"), "w") as f:
+            f.write("phase,point,label,agent,t_s,duration_s,read_iops,write_iops,read_mbps,"
+                    "write_mbps,lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,"
+                    "lat_max_us,read_ios,write_ios,read_bytes,write_bytes,errors\n")
+            f.write("\n".join(self.sum_csv) + "\n")
+        with open(os.path.join(out, "summary.json"), "w") as f:
+            json.dump({"points": self.sum_json, "tests": self.tests}, f, indent=2)
+        with open(os.path.join(out, "rounds.csv"), "w") as f:
+            f.write("phase,test,round,t_s,value,tracked,iops,mbps,lat_mean_us,lat_max_us,"
+                    "bytes_written\n")
+            f.write("\n".join(self.rounds) + "\n")
+        with open(os.path.join(out, "curves.csv"), "w") as f:
+            f.write("phase,point,jobs,iodepth,bs,rwmixread,iops,mbps,lat_mean_us,lat_p99_us,"
+                    "lat_p99_9_us,lat_p99_99_us\n")
+            f.write("\n".join(self.curves) + "\n")
+        with open(os.path.join(out, "plan.yaml"), "w") as f:
+            f.write(PLAN)
+        run = {
+            "format": 1, "run_id": "20261130T060000Z-%s" % ("a1b2" if self.variant == "a" else "c3d4"),
+            "plan_name": "px05-pts", "plan_file": "plans/px05-pts.yaml",
+            "started": "2026-11-30T06:00:00.000000Z", "finished": "2026-11-30T09:12:00.000000Z",
+            "status": "complete",
+            "versions": {"lockstep": "0.1.0", "protocol": 1, "libzmq": "4.3.4", "czmq": "4.2.1",
+                         "kernel": "6.1.0-18-amd64"},
+            "coordinator": "lab-ws",
+            "agents": [{"name": n, "address": "tcp://host-%s:7270" % n, "host": "host-" + n,
+                        "version": "0.1.0", "kernel": "6.1.0-18-amd64", "cores": 32,
+                        "clock_offset_us": off, "rtt_us": rtt, "drift_ppm": 0.0, "lost": False}
+                       for (n, _), off, rtt in zip(AGENTS, (-1234.567, 8.25), (92.5, 101.0))],
+            "targets": [{"name": "ssd0", "identity": "naa.5000039c18a0b7c1", "share": "split",
+                         "size": 400088457216,
+                         "paths": [{"agent": n, "path": "/dev/disk/by-id/wwn-0x5000039c18a0b7c1"}
+                                   for n, _ in AGENTS],
+                         "identities": [{"target": "ssd0", "path": "/dev/sd" + c, "kind": "block",
+                                         "wwn": "naa.5000039c18a0b7c1", "serial": "X7A0A01",
+                                         "model": "PX05SRB040", "vendor": "TOSHIBA",
+                                         "firmware": "AS0C", "size": 400088457216}
+                                        for c in "bc"]}],
+            "phases": self.run_phases,
+            "errors": [],
+        }
+        with open(os.path.join(out, "run.json"), "w") as f:
+            json.dump(run, f, indent=2)
+
+
+PLAN = """lockstep: 1
+name: px05-pts
+agents:
+  - {name: a, address: "tcp://host-a:7270"}
+  - {name: b, address: "tcp://host-b:7270"}
+targets:
+  - name: ssd0
+    identity: "naa.5000039c18a0b7c1"
+    paths: {a: /dev/disk/by-id/wwn-0x5000039c18a0b7c1, b: /dev/disk/by-id/wwn-0x5000039c18a0b7c1}
+defaults: {interval: 1s}
+phases:
+  - name: precondition
+    suite: precondition
+  - name: latiops
+    suite: lat-vs-iops
+  - name: iops
+    suite: snia-iops
+  - name: tput
+    suite: snia-throughput
+  - name: wsat
+    suite: snia-wsat
+  - name: randrw
+    workload: {rw: randrw, rwmixread: 70, bs: 4k}
+    sweep: {iodepth: [1, 4, 16]}
+    round: {ramp: 1s, duration: 5s}
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out")
+    ap.add_argument("--variant", choices=("a", "b"), default="a")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    Run(args.out, args.variant, args.seed).write()
+
+
+if __name__ == "__main__":
+    main()
