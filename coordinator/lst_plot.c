@@ -33,6 +33,7 @@
 #include "lst_util.h"
 
 #define S_TS_MAX_ROWS	  4000 /* rows per timeseries line before thinning */
+#define S_MIN_RUN	  5    /* rows between gaps for a timeseries line to break there */
 #define S_MARK_MAX_POINTS 12   /* label the points of a timeseries up to this many */
 #define S_OUT_MAX	  2048 /* tail of gnuplot's output kept for error messages */
 #define S_PROBE_TIMEOUT_S 20   /* `gnuplot -e "set terminal"` */
@@ -927,11 +928,16 @@ static int s_dbl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* 1.5 x the median step between a phase's combined rows: longer steps are gaps in the data. */
+/*
+ * 1.5 x the median step between a phase's combined rows: longer steps are gaps in the data
+ * (ramps, idle time) where lines break. When breaking would leave pieces shorter than
+ * S_MIN_RUN rows (many short points), lines are drawn through the gaps instead: a plot of
+ * dashes says less than one with a few bridged gaps.
+ */
 static double s_ts_gap(const lst_report *r, const char *phase, size_t nrows)
 {
 	double *d = lst_calloc(nrows + 1, sizeof(*d)), last = NAN, gap;
-	size_t n = 0;
+	size_t n = 0, gaps = 0;
 
 	for (size_t i = 0; i < r->nts; i++) {
 		const struct lst_rpt_ts *t = &r->ts[i];
@@ -944,6 +950,10 @@ static double s_ts_gap(const lst_report *r, const char *phase, size_t nrows)
 	}
 	qsort(d, n, sizeof(*d), s_dbl_cmp);
 	gap = n ? 1.5 * d[n / 2] : INFINITY;
+	for (size_t i = 0; i < n; i++)
+		gaps += d[i] > gap;
+	if (nrows < S_MIN_RUN * (gaps + 1))
+		gap = INFINITY;
 	free(d);
 	return gap;
 }
@@ -1051,23 +1061,32 @@ static void s_plot_timeseries(struct s_ctx *c, const lst_report *r, const struct
 		}
 	}
 	fputs("plot \\\n", f);
-	fprintf(f, "  $all u 1:2 w l lw 2 lc rgb \"%s\" t \"IOPS, all agents\"", s_colors[0]);
+	/* The key first, in reading order; then the lines, the combined IOPS drawn last (on top). */
+	fprintf(f, "  keyentry w l lw 2 lc rgb \"%s\" t \"IOPS, all agents\"", s_colors[0]);
 	if (rd > 0 && wr > 0)
-		fputs(", \\\n  $all u 1:3 w l lw 1 lc rgb \"#17becf\" t \"read IOPS\", \\\n"
-		      "  $all u 1:4 w l lw 1 lc rgb \"#9467bd\" t \"write IOPS\"",
+		fputs(", \\\n  keyentry w l lw 1 lc rgb \"#17becf\" t \"read IOPS\", \\\n"
+		      "  keyentry w l lw 1 lc rgb \"#9467bd\" t \"write IOPS\"",
 		      f);
 	for (size_t k = 0; nagents > 1 && k < nagents; k++) {
-		fprintf(f, ", \\\n  $a%zu u 1:2 w l lw 1 lc rgb \"%s\" t ", k,
+		fprintf(f, ", \\\n  keyentry w l lw 1 lc rgb \"%s\" t ",
 			s_agent_colors[k % LST_ARRAY_SIZE(s_agent_colors)]);
 		s_qf(f, "IOPS, agent %s", agents[k]);
 	}
 	if (latmax > 0)
 		fprintf(f,
-			", \\\n  $all u 1:6 axes x1y2 w l lw 1.5 lc rgb \"%s\" t "
-			"\"mean latency (right axis)\", \\\n"
-			"  $all u 1:7 axes x1y2 w l lw 1.5 dt 2 lc rgb \"%s\" t "
-			"\"p99 latency (right axis)\"",
-			s_colors[1], s_colors[3]);
+			", \\\n  keyentry w l lw 1.5 lc rgb \"%s\" t \"mean latency (right axis)\", "
+			"\\\n  keyentry w l lw 1.5 dt 2 lc rgb \"%s\" t \"p99 latency (right axis)\", "
+			"\\\n  $all u 1:6 axes x1y2 w l lw 1.5 lc rgb \"%s\" notitle, \\\n"
+			"  $all u 1:7 axes x1y2 w l lw 1.5 dt 2 lc rgb \"%s\" notitle",
+			s_colors[1], s_colors[3], s_colors[1], s_colors[3]);
+	for (size_t k = 0; nagents > 1 && k < nagents; k++)
+		fprintf(f, ", \\\n  $a%zu u 1:2 w l lw 1 lc rgb \"%s\" notitle", k,
+			s_agent_colors[k % LST_ARRAY_SIZE(s_agent_colors)]);
+	if (rd > 0 && wr > 0)
+		fputs(", \\\n  $all u 1:3 w l lw 1 lc rgb \"#17becf\" notitle, \\\n"
+		      "  $all u 1:4 w l lw 1 lc rgb \"#9467bd\" notitle",
+		      f);
+	fprintf(f, ", \\\n  $all u 1:2 w l lw 2 lc rgb \"%s\" notitle", s_colors[0]);
 	fputc('\n', f);
 	if (ph->sequential) {
 		fputs("unset title\nunset label\nunset y2label\nunset y2tics\nunset logscale y2\n",
