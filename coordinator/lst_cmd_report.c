@@ -487,8 +487,10 @@ static void s_print_plots(const char *outdir, const struct lst_plot_list *l, int
 	printf("\nplots: %zu drawn in %s", drawn, outdir);
 	if (rc == -ENOENT)
 		printf(" (skipped: gnuplot not found; %zu scripts written)", l->n);
-	else if (rc)
+	else if (rc && l->n > drawn)
 		printf(" (%zu failed: %s)", l->n - drawn, err->msg);
+	else if (rc)
+		printf(" (%s)", err->msg);
 	printf("\n");
 	for (size_t i = 0; i < l->n; i++)
 		printf("  %s.%s\n", l->names[i], l->drawn[i] ? "svg .png .gp" : "gp");

@@ -1030,6 +1030,7 @@ static void s_plot_timeseries(struct s_ctx *c, const lst_report *r, const struct
 	fputs("set lmargin 12\nset rmargin 14\n", f);
 	fputs("set key below left Left reverse horizontal\n", f);
 	fprintf(f, "set xlabel \"time since the phase started (%s)\"\n", unit);
+	fputs("set autoscale xfix\n", f);
 	fputs("set ylabel \"IOPS\"\nset format y \"%.0s%c\"\nset yrange [0:*]\n", f);
 	fputs("set ytics nomirror\n", f);
 	if (latmax > 0) {
@@ -1271,7 +1272,7 @@ static void s_plot_wsat(struct s_ctx *c, const lst_report *r, const struct lst_r
 	fputs("set ylabel \"IOPS\"\nset format y \"%.0s%c\"\nset yrange [0:*]\nset ytics nomirror\n",
 	      f);
 	fputs("set y2label \"latency (µs, log scale)\"\nset y2tics\nset logscale y2\n", f);
-	fputs("set my2tics 10\nset format y2 \"%.0f\"\n", f);
+	fputs("set my2tics 10\nset format y2 \"%.0f\"\nset autoscale xfix\n", f);
 	for (int panel = 0; panel < (bytes ? 2 : 1); panel++) {
 		int x = panel ? 3 : 2;
 
