@@ -399,8 +399,7 @@ static void s_print_run(const lst_report *r)
 	       *r->started ? ", started " : "", r->started, *r->finished ? ", finished " : "",
 	       r->finished);
 	printf("coordinator  %s", *r->coordinator ? r->coordinator : "?");
-	json_object_foreach(versions, key, v)
-	{
+	json_object_foreach(versions, key, v) {
 		char *text = json_dumps(v, JSON_ENCODE_ANY);
 
 		printf("%s %s %s", first ? ";" : ",", key,
@@ -426,8 +425,7 @@ static void s_print_run(const lst_report *r)
 		       a->lost ? a->lost_why : "");
 	}
 	printf("\ntargets\n");
-	json_array_foreach(targets, i, t)
-	{
+	json_array_foreach(targets, i, t) {
 		json_t *paths = json_object_get(t, "paths"), *p,
 		       *ids = json_object_get(t, "identities");
 		const char *share = json_string_value(json_object_get(t, "share"));
@@ -445,8 +443,7 @@ static void s_print_run(const lst_report *r)
 			       s_or(json_string_value(json_object_get(p, "agent"))),
 			       s_or(json_string_value(json_object_get(p, "path"))));
 		printf("\n");
-		json_array_foreach(ids, k, p)
-		{
+		json_array_foreach(ids, k, p) {
 			static const char *const keys[] = {"model", "serial", "firmware", "wwn",
 							   "vendor"};
 			bool any = false;
@@ -467,8 +464,7 @@ static void s_print_run(const lst_report *r)
 	}
 	if (json_array_size(errors)) {
 		printf("\nerrors (%zu)\n", json_array_size(errors));
-		json_array_foreach(errors, i, e)
-		{
+		json_array_foreach(errors, i, e) {
 			char *text = json_is_string(e) ? NULL : json_dumps(e, JSON_COMPACT);
 
 			printf("  - %s\n", json_is_string(e) ? json_string_value(e) : text);

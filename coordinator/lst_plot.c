@@ -232,7 +232,7 @@ static void s_last_lines(const char *out, char *buf, size_t size)
 int lst_plot_check(lst_err *err)
 {
 	char *gp = s_find_gnuplot();
-	char out[S_OUT_MAX * 4];
+	char out[S_OUT_MAX * 8]; /* the whole terminal list: the names we look for are in it */
 	int rc;
 
 	if (!gp)
@@ -610,8 +610,7 @@ static void s_point_workload(const lst_report *r, const char *phase, long point,
 	size_t i;
 
 	*bs = *mix = *order = *rate = NAN;
-	json_array_foreach(phases, i, e)
-	{
+	json_array_foreach(phases, i, e) {
 		const char *name = json_string_value(json_object_get(e, "phase"));
 		json_t *wl = json_object_get(e, "workload");
 		const char *rw;

@@ -134,20 +134,22 @@ static int s_read_mix(const char *rw, const char *mix)
 	return *mix ? atoi(mix) : -1;
 }
 
-static bool s_point_partial(const lst_report *r, const char *phase, long point)
+/* Points run.json marks partial (an agent was lost during them): rare, so scan per mark. */
+static void s_mark_partial(lst_report *r)
 {
 	json_t *phases = json_object_get(r->run, "phases"), *e;
 	size_t i;
 
-	json_array_foreach(phases, i, e)
-	{
+	json_array_foreach(phases, i, e) {
 		const char *name = json_string_value(json_object_get(e, "phase"));
+		long point = s_jlong(e, "point", -1);
 
-		if (name && !strcmp(name, phase) && s_jlong(e, "point", -1) == point &&
-		    json_is_true(json_object_get(e, "partial")))
-			return true;
+		if (!name || !json_is_true(json_object_get(e, "partial")))
+			continue;
+		for (size_t k = 0; k < r->npoints; k++)
+			if (r->points[k].point == point && !strcmp(r->points[k].phase, name))
+				r->points[k].partial = true;
 	}
-	return false;
 }
 
 /* --- run.json -------------------------------------------------------------------------------- */
@@ -163,8 +165,7 @@ static int s_run_agents(lst_report *r, const char *file, lst_err *err)
 	if (!json_is_array(agents))
 		return lst_err_set(err, -EINVAL, "%s: agents: expected an array", file);
 	r->agents = lst_calloc(json_array_size(agents) + 1, sizeof(*r->agents));
-	json_array_foreach(agents, i, a)
-	{
+	json_array_foreach(agents, i, a) {
 		struct lst_rpt_agent *ag = &r->agents[r->nagents++];
 		char ctx[32];
 
@@ -195,8 +196,7 @@ static int s_run_phases(lst_report *r, const char *file, lst_err *err)
 		return 0;
 	if (!json_is_array(phases))
 		return lst_err_set(err, -EINVAL, "%s: phases: expected an array", file);
-	json_array_foreach(phases, i, e)
-	{
+	json_array_foreach(phases, i, e) {
 		const char *name, *rw = "", *bs = "", *mix = "";
 		json_t *wl = json_object_get(e, "workload");
 		struct lst_rpt_phase *ph;
@@ -243,8 +243,7 @@ static void s_title(lst_report *r)
 	char s[512];
 
 	len = (size_t)snprintf(s, sizeof(s), "plan %s", *r->plan_name ? r->plan_name : "?");
-	json_array_foreach(targets, i, t)
-	{
+	json_array_foreach(targets, i, t) {
 		const char *name = json_string_value(json_object_get(t, "name"));
 		json_t *id = json_array_get(json_object_get(t, "identities"), 0);
 		const char *model = json_string_value(json_object_get(id, "model"));
@@ -411,9 +410,9 @@ static int s_load_summary(lst_report *r, lst_err *err)
 		pt->lat_p99_99 = v[10];
 		pt->lat_max = v[11];
 		pt->errors = v[12];
-		pt->partial = s_point_partial(r, pt->phase, pt->point);
 		s_phase(r, pt->phase);
 	}
+	s_mark_partial(r);
 	return 0;
 }
 
@@ -453,8 +452,7 @@ static int s_load_test(lst_report *r, json_t *o, size_t i, const char *file, lst
 	if (values && !json_is_null(values) && !json_is_array(values))
 		return lst_err_set(err, -EINVAL, "%s: %s.values: expected an array", file, ctx);
 	t->values = lst_calloc(json_array_size(values) + 1, sizeof(*t->values));
-	json_array_foreach(values, k, v)
-	{
+	json_array_foreach(values, k, v) {
 		if (!json_is_number(v) && !json_is_null(v))
 			return lst_err_set(err, -EINVAL, "%s: %s.values[%zu]: expected a number",
 					   file, ctx, k);
@@ -496,8 +494,7 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		goto free_path;
 	}
 	/* Suite points name their test and round: join them to the CSV rows. */
-	json_array_foreach(points, i, o)
-	{
+	json_array_foreach(points, i, o) {
 		const char *phase = json_string_value(json_object_get(o, "phase"));
 		const char *agent = json_string_value(json_object_get(o, "agent"));
 		const char *test = json_string_value(json_object_get(o, "test"));
@@ -517,8 +514,7 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		}
 	}
 	r->tests = lst_calloc(json_array_size(tests) + 1, sizeof(*r->tests));
-	json_array_foreach(tests, i, o)
-	{
+	json_array_foreach(tests, i, o) {
 		if ((rc = s_load_test(r, o, i, path, err)))
 			goto free_path;
 	}
@@ -762,8 +758,7 @@ lst_report *lst_report_load(const char *dir, lst_err *err)
 		json_t *o;
 		size_t i;
 
-		json_array_foreach(json_object_get(r->summary, "points"), i, o)
-		{
+		json_array_foreach(json_object_get(r->summary, "points"), i, o) {
 			const char *phase = json_string_value(json_object_get(o, "phase"));
 			json_t *bs = json_object_get(json_object_get(o, "workload"), "bs");
 

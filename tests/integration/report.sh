@@ -204,14 +204,25 @@ check_plots "$C" compare_lat_vs_iops
 [ -s "$TMP/cmp2/compare.csv" ] || fail "-o did not place compare.csv"
 ok "compare: matched points, deltas, matrix ratio, overlay plot"
 
-# --- a quoted label with a comma and quotes ---------------------------------------------------
+# --- a quoted label with a comma and quotes; a partial point ----------------------------------
 Q="$TMP/quoted"
 cp -r "$A" "$Q"
 rm -rf "$Q/plots"
 sed -i 's/^randrw,0,"iodepth=1",/randrw,0,"iodepth=1, ""fast""",/' "$Q/summary.csv"
+"$PY" - "$Q/run.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["phases"]:
+    if p["phase"] == "randrw" and p["point"] == 1:
+        p["partial"] = True
+json.dump(d, open(sys.argv[1], "w"))
+EOF
 "$LOCKSTEP" report --no-plots "$Q" >"$TMP/quoted.txt" || fail "report on a quoted label failed"
 grep -q '^  iodepth=1, "fast"  ' "$TMP/quoted.txt" || fail "the quoted label is not printed right"
-ok "quoted CSV fields"
+grep -q '^phase randrw: 3 points, partial (an agent was lost)$' "$TMP/quoted.txt" ||
+	fail "the partial phase is not marked"
+grep -q '^  iodepth=4 .*  partial$' "$TMP/quoted.txt" || fail "the partial point is not marked"
+ok "quoted CSV fields; partial points marked"
 
 # --- a killed run: no summary.json yet, a half-written last row -------------------------------
 K="$TMP/killed"
