@@ -34,6 +34,7 @@
 #include "lst_util.h"
 
 #define S_LABEL_MAX  48 /* label column width in text tables */
+#define S_ROWS_MAX   64 /* points printed per phase (HIR has thousands); --json has all */
 #define S_AGENT_ROWS 8	/* show per-agent rows under points up to this many points */
 
 struct s_args {
@@ -157,6 +158,23 @@ static json_t *s_jor(json_t *v)
 	return v ? v : json_null();
 }
 
+/* A file name part: letters, digits, '.', '-' kept, anything else '_' (as the plots name them). */
+static void s_slug(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *in && n + 1 < size; in++) {
+		char ch = *in;
+		bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			    (ch >= '0' && ch <= '9') || ch == '.' || ch == '-';
+
+		out[n++] = keep ? ch : '_';
+	}
+	if (!n)
+		out[n++] = 'x';
+	out[n] = '\0';
+}
+
 /* Change from a to b in percent, NAN when there is no base. */
 static double s_change(double a, double b)
 {
@@ -187,7 +205,7 @@ static char *s_basename(const char *dir)
 /* --- the points shown ------------------------------------------------------------------------ */
 
 /*
- * Indexes of the agent=all points of a phase to show: one per (test, label), the last round's
+ * Indexes of the agent=all points of a phase to show: one per (test, name), the last round's
  * values, in the order the points first ran. Returns the count; *rows_all says how many rows
  * the phase has (rounds included).
  */
@@ -206,7 +224,7 @@ static size_t s_shown(const lst_report *r, const char *phase, size_t *idx, size_
 		for (size_t k = 0; k < n && !seen; k++) {
 			const struct lst_rpt_point *q = &r->points[idx[k]];
 
-			if (!strcmp(q->label, p->label) && !strcmp(q->test, p->test)) {
+			if (!strcmp(q->name, p->name) && !strcmp(q->test, p->test)) {
 				idx[k] = i;
 				seen = true;
 			}
@@ -217,23 +235,31 @@ static size_t s_shown(const lst_report *r, const char *phase, size_t *idx, size_
 	return n;
 }
 
-/* Whether the points come from suite tests with rounds; *several: from more than one test. */
-static bool s_has_tests(const lst_report *r, const size_t *idx, size_t n, bool *several)
+/* Whether the points ran in rounds; *several: they come from more than one test. */
+static bool s_has_rounds(const lst_report *r, const size_t *idx, size_t n, bool *several)
 {
-	const char *first = NULL;
+	bool rounds = false;
 
 	*several = false;
 	for (size_t k = 0; k < n; k++) {
 		const struct lst_rpt_point *p = &r->points[idx[k]];
 
-		if (!*p->test && !p->round)
-			continue;
-		if (first && strcmp(first, p->test))
-			*several = true;
-		if (!first)
-			first = p->test;
+		rounds |= p->round > 0;
+		*several |= strcmp(p->test, r->points[idx[0]].test) != 0;
 	}
-	return first != NULL;
+	return rounds;
+}
+
+/* How a point is named in tables: its name, after its test when the phase has several. */
+static const char *s_point_text(const struct lst_rpt_point *p, bool several, char *buf, size_t size)
+{
+	if (several && *p->name)
+		snprintf(buf, size, "%s / %s", p->test, p->name);
+	else if (several)
+		snprintf(buf, size, "%s", p->test);
+	else
+		snprintf(buf, size, "%s", *p->name ? p->name : "-");
+	return buf;
 }
 
 /* One line of text saying what a steady-state verdict is. */
@@ -245,31 +271,37 @@ static void s_verdict(const struct lst_rpt_test *t, char *buf, size_t size)
 	s_fmt(t->average, "%.6g", avg, sizeof(avg));
 	s_fmt(t->data_pct, "%.2f%%", dp, sizeof(dp));
 	s_fmt(t->slope_pct, "%.2f%%", sp, sizeof(sp));
-	if (t->steady)
+	if (!t->required)
+		snprintf(buf, size, "%ld rounds (steady state reported, not required)", t->rounds);
+	else if (t->steady)
 		snprintf(buf, size, "steady at round %ld",
 			 t->window_last ? t->window_last : t->rounds);
 	else
 		snprintf(buf, size, "not steady after %ld rounds%s", t->rounds,
 			 t->max_rounds_hit ? " (round limit reached)" : "");
-	if (t->window_first && t->window_last)
+	if (!t->required && t->window > 0)
+		snprintf(buf + strlen(buf), size - strlen(buf), "; the last %ld rounds", t->window);
+	else if (t->window_first && t->window_last >= t->window_first)
 		snprintf(buf + strlen(buf), size - strlen(buf), "; window rounds %ld-%ld",
 			 t->window_first, t->window_last);
 	snprintf(
 		buf + strlen(buf), size - strlen(buf),
-		" (%ld rounds): average %s%s%s, data excursion %s (limit %g%%), slope excursion %s "
-		"(limit %g%%)",
-		t->window, avg, *unit ? " " : "", unit, dp, t->data_limit, sp, t->slope_limit);
+		": average %s%s%s, data excursion %s (limit %g%%), slope excursion %s (limit %g%%)",
+		avg, *unit ? " " : "", unit, dp, t->data_limit, sp, t->slope_limit);
 }
 
 /* --- text ------------------------------------------------------------------------------------ */
 
-static void s_print_point(const struct lst_rpt_point *p, const char *label, bool tests, int width)
+/* One row of a points table; round < 0 leaves the ROUND column out, 0 leaves it blank. */
+static void s_print_point(const struct lst_rpt_point *p, const char *label, long round, int width)
 {
-	char iops[32], mbps[32], mean[32], p99[32], p9999[32];
+	char iops[32], mbps[32], mean[32], p99[32], p9999[32], rnd[24] = "";
 
-	printf("  %-*.*s", width, width, *label ? label : "-");
-	if (tests)
-		printf(" %6s", "");
+	printf("  %-*.*s", width, width, label);
+	if (round > 0)
+		snprintf(rnd, sizeof(rnd), "%ld", round);
+	if (round >= 0)
+		printf(" %6s", rnd);
 	printf(" %10s %9s %9s %10s %10s%s%s\n",
 	       s_fmt(p->iops[0] + p->iops[1], "%.0f", iops, sizeof(iops)),
 	       s_fmt(p->mbps[0] + p->mbps[1], "%.1f", mbps, sizeof(mbps)),
@@ -282,68 +314,53 @@ static void s_print_point(const struct lst_rpt_point *p, const char *label, bool
 static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, size_t *idx)
 {
 	size_t rows_all, n = s_shown(r, ph->name, idx, &rows_all);
-	bool several, tests = s_has_tests(r, idx, n, &several);
+	bool several, rounds = s_has_rounds(r, idx, n, &several);
+	bool agents = r->nagents > 1 && n <= S_AGENT_ROWS;
+	char label[256];
 	int width = 5;
 	size_t ntests = 0;
 
-	for (size_t k = 0; k < n; k++) {
-		const struct lst_rpt_point *p = &r->points[idx[k]];
-		int len = (int)strlen(p->label) + (several ? (int)strlen(p->test) + 3 : 0);
-
-		width = LST_MAX(width, LST_MIN(len, S_LABEL_MAX));
-	}
-	for (size_t i = 0; r->nagents > 1 && n <= S_AGENT_ROWS && i < r->nagents; i++)
+	for (size_t k = 0; k < n; k++)
+		width = LST_MAX(width, LST_MIN((int)strlen(s_point_text(&r->points[idx[k]], several,
+									label, sizeof(label))),
+					       S_LABEL_MAX));
+	for (size_t i = 0; agents && i < r->nagents; i++)
 		width = LST_MAX(width, LST_MIN((int)strlen(r->agents[i].name) + 8, S_LABEL_MAX));
 	printf("\nphase %s", ph->name);
 	if (*ph->suite)
 		printf(" (%s)", ph->suite);
 	printf(": %zu point%s", n, n == 1 ? "" : "s");
 	if (rows_all > n)
-		printf(" at their last round (%zu rows in summary.csv)", rows_all);
+		printf(" at %s last round (%zu rows in summary.csv)", n == 1 ? "its" : "their",
+		       rows_all);
 	if (ph->partial)
 		printf(", partial (an agent was lost)");
 	printf("\n");
 	if (n) {
 		printf("  %-*s", width, several ? "TEST / POINT" : "POINT");
-		if (tests)
+		if (rounds)
 			printf(" %6s", "ROUND");
 		printf(" %10s %9s %9s %10s %10s\n", "IOPS", "MB/s", "MEAN us", "P99 us",
 		       "P99.99 us");
 	}
 	for (size_t k = 0; k < n; k++) {
 		const struct lst_rpt_point *p = &r->points[idx[k]];
-		char label[256];
 
-		if (several)
-			snprintf(label, sizeof(label), "%s%s%s", p->test, *p->test ? " / " : "",
-				 *p->label ? p->label : "-");
-		else
-			snprintf(label, sizeof(label), "%s", p->label);
-		if (tests) {
-			/* the round goes in its own column: print by hand */
-			char iops[32], mbps[32], mean[32], p99[32], p9999[32];
-
-			printf("  %-*.*s %6ld %10s %9s %9s %10s %10s%s%s\n", width, width, label,
-			       p->round, s_fmt(p->iops[0] + p->iops[1], "%.0f", iops, sizeof(iops)),
-			       s_fmt(p->mbps[0] + p->mbps[1], "%.1f", mbps, sizeof(mbps)),
-			       s_fmt(p->lat_mean, "%.1f", mean, sizeof(mean)),
-			       s_fmt(p->lat_p99, "%.1f", p99, sizeof(p99)),
-			       s_fmt(p->lat_p99_99, "%.1f", p9999, sizeof(p9999)),
-			       p->partial ? "  partial" : "", p->errors > 0 ? "  I/O errors" : "");
-		} else {
-			s_print_point(p, label, false, width);
+		if (k == S_ROWS_MAX) {
+			printf("  ... %zu more points (all of them: summary.csv, or --json)\n",
+			       n - k);
+			break;
 		}
-		if (r->nagents < 2 || n > S_AGENT_ROWS)
-			continue;
-		for (size_t i = 0; i < r->npoints; i++) {
+		s_point_text(p, several, label, sizeof(label));
+		s_print_point(p, label, rounds ? p->round : -1, width);
+		for (size_t i = 0; agents && i < r->npoints; i++) {
 			const struct lst_rpt_point *q = &r->points[i];
-			char al[96];
 
 			if (q->point != p->point || strcmp(q->phase, p->phase) ||
 			    !strcmp(q->agent, "all"))
 				continue;
-			snprintf(al, sizeof(al), "  agent %s", q->agent);
-			s_print_point(q, al, tests, width);
+			snprintf(label, sizeof(label), "  agent %s", q->agent);
+			s_print_point(q, label, rounds ? 0 : -1, width);
 		}
 	}
 	for (size_t i = 0; i < r->ntests; i++) {
@@ -361,12 +378,10 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 	}
 }
 
-static void s_print_matrix(const lst_report *r)
+static void s_print_matrix(const struct lst_rpt_matrix *m)
 {
-	const struct lst_rpt_matrix *m = r->matrix;
-
-	printf("\nIOPS matrix%s%s (rows block size, columns read/write %%)\n",
-	       r->matrix_phase ? ", phase " : "", r->matrix_phase ? r->matrix_phase : "");
+	printf("\nIOPS matrix, phase %s (%s; rows block size, columns read/write %%)\n",
+	       *m->phase ? m->phase : "?", m->file);
 	printf("  %-9s", "BS");
 	for (size_t k = 0; k < m->nmix; k++)
 		printf(" %9s", m->mix[k]);
@@ -500,6 +515,7 @@ static json_t *s_point_json(const struct lst_rpt_point *p)
 
 	json_object_set_new(o, "point", json_integer(p->point));
 	json_object_set_new(o, "label", json_string(p->label));
+	json_object_set_new(o, "name", json_string(p->name));
 	json_object_set_new(o, "agent", json_string(p->agent));
 	json_object_set_new(o, "test", s_jstr(p->test));
 	json_object_set_new(o, "round", p->round ? json_integer(p->round) : json_null());
@@ -530,6 +546,7 @@ static json_t *s_test_json(const struct lst_rpt_test *t)
 	json_object_set_new(o, "suite", s_jstr(t->suite));
 	json_object_set_new(o, "tracked", s_jstr(t->tracked));
 	json_object_set_new(o, "steady", json_boolean(t->steady));
+	json_object_set_new(o, "steady_required", json_boolean(t->required));
 	json_object_set_new(o, "max_rounds_hit", json_boolean(t->max_rounds_hit));
 	json_object_set_new(o, "rounds", json_integer(t->rounds));
 	json_object_set_new(o, "window", json_integer(t->window));
@@ -549,9 +566,8 @@ static json_t *s_test_json(const struct lst_rpt_test *t)
 	return o;
 }
 
-static json_t *s_matrix_json(const lst_report *r)
+static json_t *s_matrix_json(const struct lst_rpt_matrix *m)
 {
-	const struct lst_rpt_matrix *m = r->matrix;
 	json_t *o = json_object(), *mixes = json_array(), *rows = json_array();
 
 	for (size_t k = 0; k < m->nmix; k++)
@@ -563,7 +579,8 @@ static json_t *s_matrix_json(const lst_report *r)
 			json_array_append_new(v, s_jnum(m->iops[i * m->nmix + k]));
 		json_array_append_new(rows, json_pack("{s:f, s:o}", "bs", m->bs[i], "iops", v));
 	}
-	json_object_set_new(o, "phase", s_jstr(r->matrix_phase));
+	json_object_set_new(o, "phase", s_jstr(m->phase));
+	json_object_set_new(o, "file", json_string(m->file));
 	json_object_set_new(o, "mixes", mixes);
 	json_object_set_new(o, "rows", rows);
 	return o;
@@ -645,7 +662,13 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 		json_array_append_new(phases, p);
 	}
 	json_object_set_new(o, "phases", phases);
-	json_object_set_new(o, "matrix", r->matrix ? s_matrix_json(r) : json_null());
+	{
+		json_t *mx = json_array();
+
+		for (size_t i = 0; i < r->nmatrices; i++)
+			json_array_append_new(mx, s_matrix_json(&r->matrices[i]));
+		json_object_set_new(o, "matrices", mx);
+	}
 	return o;
 }
 
@@ -695,8 +718,8 @@ static int s_report_one(const struct s_args *a)
 		s_print_run(r);
 		for (size_t i = 0; i < r->nphases; i++)
 			s_print_phase(r, &r->phases[i], idx);
-		if (r->matrix)
-			s_print_matrix(r);
+		for (size_t i = 0; i < r->nmatrices; i++)
+			s_print_matrix(&r->matrices[i]);
 		if (a->plots)
 			s_print_plots(outdir, &made, prc, &perr);
 	}
@@ -762,7 +785,7 @@ static struct s_pair *s_pairs(const lst_report *a, const lst_report *b, size_t *
 			const struct lst_rpt_point *q = &b->points[ib[k]];
 
 			if (!used[k] && !strcmp(p->phase, q->phase) && !strcmp(p->test, q->test) &&
-			    !strcmp(p->label, q->label)) {
+			    !strcmp(p->name, q->name)) {
 				pr->b = q;
 				used[k] = true;
 			}
@@ -780,6 +803,26 @@ static struct s_pair *s_pairs(const lst_report *a, const lst_report *b, size_t *
 static const char *s_match(const struct s_pair *p)
 {
 	return p->a && p->b ? "both" : p->a ? "a_only" : "b_only";
+}
+
+/* A row's name: [phase / ] the point as s_point_text names it, and which run lacks it. */
+static void s_pair_label(const struct s_pair *pairs, size_t n, size_t i, bool phase, char *buf,
+			 size_t size)
+{
+	const struct lst_rpt_point *p = pairs[i].a ? pairs[i].a : pairs[i].b;
+	bool several = false;
+	char text[256];
+
+	for (size_t k = 0; k < n && !several; k++) {
+		const struct lst_rpt_point *q = pairs[k].a ? pairs[k].a : pairs[k].b;
+
+		several = !strcmp(q->phase, p->phase) && strcmp(q->test, p->test);
+	}
+	snprintf(buf, size, "%s%s%s%s", phase ? p->phase : "", phase ? " / " : "",
+		 s_point_text(p, several, text, sizeof(text)),
+		 pairs[i].a && pairs[i].b ? ""
+		 : pairs[i].a		  ? " (only A)"
+					  : " (only B)");
 }
 
 /* A CSV field, quoted when it must be. */
@@ -825,7 +868,7 @@ static int s_write_csv(const char *path, const struct s_pair *pairs, size_t n, l
 		fputc(',', f);
 		s_csv_str(f, p->test);
 		fputc(',', f);
-		s_csv_str(f, p->label);
+		s_csv_str(f, p->name);
 		fprintf(f, ",%s", s_match(&pairs[i]));
 		for (size_t s = 0; s < S_NSTATS; s++) {
 			double va = s_stat(pairs[i].a, s), vb = s_stat(pairs[i].b, s);
@@ -902,11 +945,7 @@ static int s_write_md(const char *path, const lst_report *a, const lst_report *b
 		static const size_t cols[] = {0, 2, 3, 4};
 		char label[256];
 
-		snprintf(label, sizeof(label), "%s%s%s%s", p->test, *p->test ? " / " : "",
-			 *p->label ? p->label : "-",
-			 pairs[i].a && pairs[i].b ? ""
-			 : pairs[i].a		  ? " (only A)"
-						  : " (only B)");
+		s_pair_label(pairs, n, i, false, label, sizeof(label));
 		fputc('|', f);
 		s_md_cell(f, p->phase);
 		s_md_cell(f, label);
@@ -920,10 +959,14 @@ static int s_write_md(const char *path, const lst_report *a, const lst_report *b
 		}
 		fputc('\n', f);
 	}
-	if (a->matrix && b->matrix) {
-		const struct lst_rpt_matrix *m = a->matrix;
+	for (size_t j = 0; j < a->nmatrices; j++) {
+		const struct lst_rpt_matrix *m = &a->matrices[j];
+		const struct lst_rpt_matrix *mb = lst_report_matrix(b, m->phase);
 
-		fputs("\n## IOPS matrix, B / A\n\n| block size |", f);
+		if (!mb)
+			continue;
+		fprintf(f, "\n## IOPS matrix of phase %s, B / A\n\n| block size |",
+			*m->phase ? m->phase : "?");
 		for (size_t k = 0; k < m->nmix; k++)
 			fprintf(f, " %s |", m->mix[k]);
 		fputs("\n|---|", f);
@@ -936,8 +979,7 @@ static int s_write_md(const char *path, const lst_report *a, const lst_report *b
 			fprintf(f, "| %s |", lst_report_bs(m->bs[i], bs, sizeof(bs)));
 			for (size_t k = 0; k < m->nmix; k++)
 				fprintf(f, " %s |",
-					s_fmt(s_matrix_ratio(m, b->matrix, i, k), "%.2f", v,
-					      sizeof(v)));
+					s_fmt(s_matrix_ratio(m, mb, i, k), "%.2f", v, sizeof(v)));
 			fputc('\n', f);
 		}
 	}
@@ -947,10 +989,9 @@ static int s_write_md(const char *path, const lst_report *a, const lst_report *b
 	return 0;
 }
 
-static int s_write_matrix_csv(const char *path, const lst_report *a, const lst_report *b,
-			      lst_err *err)
+static int s_write_matrix_csv(const char *path, const struct lst_rpt_matrix *m,
+			      const struct lst_rpt_matrix *mb, lst_err *err)
 {
-	const struct lst_rpt_matrix *m = a->matrix;
 	FILE *f = fopen(path, "w");
 	bool bad;
 
@@ -965,31 +1006,13 @@ static int s_write_matrix_csv(const char *path, const lst_report *a, const lst_r
 	for (size_t i = 0; i < m->nbs; i++) {
 		fprintf(f, "%.0f", m->bs[i]);
 		for (size_t k = 0; k < m->nmix; k++)
-			s_csv_num(f, s_matrix_ratio(m, b->matrix, i, k), "%.4f");
+			s_csv_num(f, s_matrix_ratio(m, mb, i, k), "%.4f");
 		fputc('\n', f);
 	}
 	bad = ferror(f);
 	if (fclose(f) || bad)
 		return lst_err_sys(err, -EIO, "writing %s failed", path);
 	return 0;
-}
-
-/* The row's name: phase, the test when its phase has several, the label. */
-static void s_pair_label(const struct s_pair *pairs, size_t n, size_t i, char *buf, size_t size)
-{
-	const struct lst_rpt_point *p = pairs[i].a ? pairs[i].a : pairs[i].b;
-	bool several = false;
-
-	for (size_t k = 0; k < n && !several; k++) {
-		const struct lst_rpt_point *q = pairs[k].a ? pairs[k].a : pairs[k].b;
-
-		several = !strcmp(q->phase, p->phase) && strcmp(q->test, p->test);
-	}
-	snprintf(buf, size, "%s / %s%s%s%s", p->phase, several ? p->test : "",
-		 several && *p->test ? " / " : "", *p->label ? p->label : "-",
-		 pairs[i].a && pairs[i].b ? ""
-		 : pairs[i].a		  ? " (only A)"
-					  : " (only B)");
 }
 
 static void s_print_compare(const lst_report *a, const lst_report *b, const char *na,
@@ -1003,7 +1026,7 @@ static void s_print_compare(const lst_report *a, const lst_report *b, const char
 	for (size_t i = 0; i < n; i++) {
 		char label[320];
 
-		s_pair_label(pairs, n, i, label, sizeof(label));
+		s_pair_label(pairs, n, i, true, label, sizeof(label));
 		width = LST_MAX(width, LST_MIN((int)strlen(label), S_LABEL_MAX + 16));
 	}
 	printf("%-*s %9s %9s %7s %8s %8s %7s %8s %8s %7s %9s %9s %7s\n", width, "PHASE / POINT",
@@ -1014,7 +1037,7 @@ static void s_print_compare(const lst_report *a, const lst_report *b, const char
 		static const int w[] = {9, 8, 8, 9};
 		char label[320];
 
-		s_pair_label(pairs, n, i, label, sizeof(label));
+		s_pair_label(pairs, n, i, true, label, sizeof(label));
 		printf("%-*.*s", width, width, label);
 		for (size_t c = 0; c < LST_ARRAY_SIZE(cols); c++) {
 			double va = s_stat(pairs[i].a, cols[c]), vb = s_stat(pairs[i].b, cols[c]);
@@ -1026,11 +1049,15 @@ static void s_print_compare(const lst_report *a, const lst_report *b, const char
 		}
 		printf("\n");
 	}
-	if (a->matrix && b->matrix) {
-		const struct lst_rpt_matrix *m = a->matrix;
+	for (size_t j = 0; j < a->nmatrices; j++) {
+		const struct lst_rpt_matrix *m = &a->matrices[j];
+		const struct lst_rpt_matrix *mb = lst_report_matrix(b, m->phase);
 
-		printf("\nIOPS matrix, B / A (rows block size, columns read/write %%)\n  %-9s",
-		       "BS");
+		if (!mb)
+			continue;
+		printf("\nIOPS matrix of phase %s, B / A (rows block size, columns read/write %%)\n"
+		       "  %-9s",
+		       *m->phase ? m->phase : "?", "BS");
 		for (size_t k = 0; k < m->nmix; k++)
 			printf(" %7s", m->mix[k]);
 		printf("\n");
@@ -1039,8 +1066,8 @@ static void s_print_compare(const lst_report *a, const lst_report *b, const char
 
 			printf("  %-9s", lst_report_bs(m->bs[i], bs, sizeof(bs)));
 			for (size_t k = 0; k < m->nmix; k++)
-				printf(" %7s", s_fmt(s_matrix_ratio(m, b->matrix, i, k), "%.2f", v,
-						     sizeof(v)));
+				printf(" %7s",
+				       s_fmt(s_matrix_ratio(m, mb, i, k), "%.2f", v, sizeof(v)));
 			printf("\n");
 		}
 	}
@@ -1077,26 +1104,31 @@ static json_t *s_compare_json(const lst_report *a, const lst_report *b, const ch
 		json_array_append_new(rows, row);
 	}
 	json_object_set_new(o, "points", rows);
-	if (a->matrix && b->matrix) {
-		const struct lst_rpt_matrix *m = a->matrix;
-		json_t *mx = json_object(), *mixes = json_array(), *mrows = json_array();
+	json_object_set_new(o, "matrix_ratios", json_array());
+	for (size_t j = 0; j < a->nmatrices; j++) {
+		const struct lst_rpt_matrix *m = &a->matrices[j];
+		const struct lst_rpt_matrix *mb = lst_report_matrix(b, m->phase);
+		json_t *mx, *mixes, *mrows;
 
+		if (!mb)
+			continue;
+		mx = json_object();
+		mixes = json_array();
+		mrows = json_array();
 		for (size_t k = 0; k < m->nmix; k++)
 			json_array_append_new(mixes, json_string(m->mix[k]));
 		for (size_t i = 0; i < m->nbs; i++) {
 			json_t *v = json_array();
 
 			for (size_t k = 0; k < m->nmix; k++)
-				json_array_append_new(v,
-						      s_jnum(s_matrix_ratio(m, b->matrix, i, k)));
+				json_array_append_new(v, s_jnum(s_matrix_ratio(m, mb, i, k)));
 			json_array_append_new(mrows,
 					      json_pack("{s:f, s:o}", "bs", m->bs[i], "ratio", v));
 		}
+		json_object_set_new(mx, "phase", s_jstr(m->phase));
 		json_object_set_new(mx, "mixes", mixes);
 		json_object_set_new(mx, "rows", mrows);
-		json_object_set_new(o, "matrix_ratio", mx);
-	} else {
-		json_object_set_new(o, "matrix_ratio", json_null());
+		json_array_append_new(json_object_get(o, "matrix_ratios"), mx);
 	}
 	return o;
 }
@@ -1108,7 +1140,7 @@ static int s_compare(const struct s_args *a)
 	char *na = NULL, *nb = NULL, *out = NULL, *path;
 	struct s_pair *pairs = NULL;
 	lst_err err, perr = {0};
-	size_t n = 0;
+	size_t n = 0, nmatrix = 0;
 	int rc = 2, prc = 0;
 
 	ra = lst_report_load(a->dirs[0], &err);
@@ -1148,10 +1180,18 @@ static int s_compare(const struct s_args *a)
 		prc = s_write_md(path, ra, rb, na, nb, pairs, n, &err);
 		free(path);
 	}
-	if (!prc && ra->matrix && rb->matrix) {
-		path = lst_asprintf("%s/compare_matrix.csv", out);
-		prc = s_write_matrix_csv(path, ra, rb, &err);
+	for (size_t j = 0; !prc && j < ra->nmatrices; j++) {
+		const struct lst_rpt_matrix *m = &ra->matrices[j];
+		const struct lst_rpt_matrix *mb = lst_report_matrix(rb, m->phase);
+		char slug[128];
+
+		if (!mb)
+			continue;
+		s_slug(m->phase, slug, sizeof(slug));
+		path = lst_asprintf("%s/compare_matrix-%s.csv", out, slug);
+		prc = s_write_matrix_csv(path, m, mb, &err);
 		free(path);
+		nmatrix++;
 	}
 	if (prc) {
 		lst_log_error("report: %s", err.msg);
@@ -1178,7 +1218,7 @@ static int s_compare(const struct s_args *a)
 	} else {
 		s_print_compare(ra, rb, na, nb, pairs, n);
 		printf("\nwritten: %s/compare.csv, %s/compare.md%s\n", out, out,
-		       ra->matrix && rb->matrix ? ", compare_matrix.csv" : "");
+		       nmatrix ? ", compare_matrix-PHASE.csv" : "");
 		if (a->plots && prc != 1)
 			s_print_plots(out, &made, prc, &perr);
 		rc = 0;

@@ -673,7 +673,8 @@ static size_t s_curve_points(const lst_report *r, const char *phase, struct s_gr
 		for (size_t k = i + 1; k < r->npoints && !later; k++)
 			later = !strcmp(r->points[k].phase, phase) &&
 				!strcmp(r->points[k].agent, "all") &&
-				!strcmp(r->points[k].label, pt->label);
+				!strcmp(r->points[k].test, pt->test) &&
+				!strcmp(r->points[k].name, pt->name);
 		if (later)
 			continue; /* an earlier round of this label */
 		s_point_workload(r, phase, pt->point, &bs, &mix, &p.order, &p.rate);
@@ -1124,8 +1125,13 @@ static void s_plot_steady(struct s_ctx *c, const lst_report *r, const struct lst
 	/* The fit over the window, from the values (the same maths as the run's verdict). */
 	lst_steady_eval(t->values, last, LST_MIN(window, LST_MAX(last, 2)), t->data_limit,
 			t->slope_limit, &st);
-	first = t->window_first >= 1 && (size_t)t->window_first <= last ? (size_t)t->window_first
-									: st.first + 1;
+	/*
+	 * The window the verdict used. A test that only reports steady state (WSAT) gives the
+	 * rounds it averaged instead, while its excursions are over the last `window` rounds.
+	 */
+	first = t->required && t->window_first >= 1 && (size_t)t->window_first <= last
+			? (size_t)t->window_first
+			: st.first + 1;
 	avg = isnan(t->average) ? st.average : t->average;
 	data_pct = isnan(t->data_pct) ? st.data_excursion_pct : t->data_pct;
 	slope_pct = isnan(t->slope_pct) ? st.slope_excursion_pct : t->slope_pct;
@@ -1152,7 +1158,10 @@ static void s_plot_steady(struct s_ctx *c, const lst_report *r, const struct lst
 			st.intercept + st.slope * (double)(last - first));
 	fputs("EOD\n", f);
 
-	if (t->steady)
+	if (!t->required)
+		snprintf(verdict, sizeof(verdict), "%ld rounds (steady state not required)",
+			 t->rounds);
+	else if (t->steady)
 		snprintf(verdict, sizeof(verdict), "steady state reached at round %zu", last);
 	else
 		snprintf(verdict, sizeof(verdict), "NOT steady after %ld rounds%s", t->rounds,
@@ -1323,10 +1332,9 @@ static void s_mix_color(const struct lst_rpt_matrix *m, size_t k, char *buf, siz
 	snprintf(buf, size, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
 
-static void s_plot_matrix(struct s_ctx *c, const lst_report *r)
+static void s_plot_matrix(struct s_ctx *c, const lst_report *r, const struct lst_rpt_matrix *m)
 {
-	const struct lst_rpt_matrix *m = r->matrix;
-	const char *phase = r->matrix_phase ? r->matrix_phase : "iops", *name;
+	const char *phase = *m->phase ? m->phase : "iops", *name;
 	double lo = INFINITY, hi = 0;
 	char title[512];
 	FILE *f;
@@ -1343,7 +1351,7 @@ static void s_plot_matrix(struct s_ctx *c, const lst_report *r)
 	if (!f)
 		return;
 	fputs("$m << EOD\n", f);
-	s_comment(f, "block size, then IOPS per mix (read/write %%), as in matrix.csv");
+	s_comment(f, "block size, then IOPS per mix (read/write %%), as in %s", m->file);
 	for (size_t i = 0; i < m->nbs; i++) {
 		char bs[32];
 
@@ -1445,8 +1453,8 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 	for (size_t i = 0; i < r->nphases; i++)
 		if (!strcmp(r->phases[i].suite, "snia-wsat"))
 			s_plot_wsat(&c, r, &r->phases[i]);
-	if (r->matrix)
-		s_plot_matrix(&c, r);
+	for (size_t i = 0; i < r->nmatrices; i++)
+		s_plot_matrix(&c, r, &r->matrices[i]);
 	return s_ctx_exit(&c);
 }
 

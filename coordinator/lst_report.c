@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "lst_csv.h"
@@ -28,9 +29,21 @@
 #define S_SEQ_BS     (64 * 1024) /* a block size from which MB/s is the figure that matters */
 
 struct s_priv {
-	lst_csv *summary, *ts, *rounds, *curves, *matrix;
-	lst_plan *plan; /* plan.yaml, NULL when it did not parse */
+	lst_csv *summary, *ts, *rounds, *curves;
+	lst_csv **matrices; /* [nmatrices] */
+	lst_plan *plan;	    /* plan.yaml, NULL when it did not parse */
+	char **strs;	    /* strings the model owns */
+	size_t nstrs;
 };
+
+static const char *s_own(lst_report *r, char *s)
+{
+	struct s_priv *p = r->priv;
+
+	p->strs = lst_realloc(p->strs, (p->nstrs + 1) * sizeof(*p->strs));
+	p->strs[p->nstrs++] = s;
+	return s;
+}
 
 /* --- JSON helpers: absent or null is "no value", a wrong type is an error --------------------- */
 
@@ -125,6 +138,7 @@ static bool s_rw_sequential(const char *rw)
 	return !strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw");
 }
 
+/* Read percentage that rw alone implies, or -1 (a mix: rwmixread says). */
 static int s_read_mix(const char *rw, const char *mix)
 {
 	if (!strcmp(rw, "read") || !strcmp(rw, "randread"))
@@ -186,6 +200,26 @@ static int s_run_agents(lst_report *r, const char *file, lst_err *err)
 	return 0;
 }
 
+/* A workload value of run.json: a number, or text ("4k" through the size parser); NAN if absent. */
+static double s_wl_value(json_t *wl, const char *key, bool size)
+{
+	json_t *v = json_object_get(wl, key);
+	const char *s = json_string_value(v);
+	lst_err ignore;
+	uint64_t bytes;
+	char *end;
+	double d;
+
+	if (json_is_number(v))
+		return json_number_value(v);
+	if (!s || !*s)
+		return NAN;
+	if (size)
+		return lst_parse_size(s, &bytes, &ignore) ? NAN : (double)bytes;
+	d = strtod(s, &end);
+	return end == s || *end ? NAN : d;
+}
+
 static int s_run_phases(lst_report *r, const char *file, lst_err *err)
 {
 	json_t *phases = json_object_get(r->run, "phases"), *e;
@@ -197,12 +231,11 @@ static int s_run_phases(lst_report *r, const char *file, lst_err *err)
 	if (!json_is_array(phases))
 		return lst_err_set(err, -EINVAL, "%s: phases: expected an array", file);
 	json_array_foreach(phases, i, e) {
-		const char *name, *rw = "", *bs = "", *mix = "";
 		json_t *wl = json_object_get(e, "workload");
+		const char *name, *rw = json_string_value(json_object_get(wl, "rw"));
 		struct lst_rpt_phase *ph;
+		double bs, mix;
 		char ctx[48];
-		uint64_t bytes;
-		lst_err ignore;
 
 		snprintf(ctx, sizeof(ctx), "phases[%zu]", i);
 		if (!json_is_object(e))
@@ -211,23 +244,23 @@ static int s_run_phases(lst_report *r, const char *file, lst_err *err)
 			return rc;
 		if (!*name)
 			return lst_err_set(err, -EINVAL, "%s: %s.phase: missing", file, ctx);
-		if (json_is_object(wl)) {
-			snprintf(ctx, sizeof(ctx), "phases[%zu].workload", i);
-			if ((rc = s_jstr(wl, "rw", file, ctx, &rw, err)) ||
-			    (rc = s_jstr(wl, "bs", file, ctx, &bs, err)) ||
-			    (rc = s_jstr(wl, "rwmixread", file, ctx, &mix, err)))
-				return rc;
-		}
+		if (wl && !json_is_null(wl) && !json_is_object(wl))
+			return lst_err_set(err, -EINVAL, "%s: %s.workload: expected an object",
+					   file, ctx);
+		if (!rw)
+			rw = "";
+		bs = s_wl_value(wl, "bs", true);
+		mix = s_wl_value(wl, "rwmixread", false);
+		/* Text workloads (early writers) say rw, and rwmixread only matters for mixes. */
+		if (*rw && s_read_mix(rw, "") >= 0)
+			mix = s_read_mix(rw, "");
 		ph = s_phase(r, name);
 		if (!ph->runs++) {
 			ph->rw = rw;
-			if (*bs && !lst_parse_size(bs, &bytes, &ignore))
-				ph->bs = (double)bytes;
-			if (*rw && s_read_mix(rw, mix) >= 0)
-				ph->rwmixread = s_read_mix(rw, mix);
+			ph->bs = bs;
+			ph->rwmixread = mix;
 		}
-		if (s_rw_sequential(rw) ||
-		    (*bs && !lst_parse_size(bs, &bytes, &ignore) && bytes >= S_SEQ_BS))
+		if (s_rw_sequential(rw) || bs >= S_SEQ_BS)
 			ph->sequential = true;
 		if (json_is_true(json_object_get(e, "partial")))
 			ph->partial = true;
@@ -394,6 +427,7 @@ static int s_load_summary(lst_report *r, lst_err *err)
 		    (rc = s_nums(p->summary, i, &cols[NUM0], NNUM, v, err)))
 			return rc;
 		pt->label = lst_csv_field(p->summary, i, cols[LABEL]);
+		pt->name = pt->label;
 		pt->test = "";
 		pt->point = (long)point;
 		pt->line = lst_csv_line(p->summary, i);
@@ -449,6 +483,7 @@ static int s_load_test(lst_report *r, json_t *o, size_t i, const char *file, lst
 	t->window_last = s_jlong(o, "window_last", 0);
 	t->steady = json_is_true(json_object_get(o, "steady"));
 	t->max_rounds_hit = json_is_true(json_object_get(o, "max_rounds_hit"));
+	t->required = !json_is_false(json_object_get(o, "steady_required"));
 	if (values && !json_is_null(values) && !json_is_array(values))
 		return lst_err_set(err, -EINVAL, "%s: %s.values: expected an array", file, ctx);
 	t->values = lst_calloc(json_array_size(values) + 1, sizeof(*t->values));
@@ -462,6 +497,32 @@ static int s_load_test(lst_report *r, json_t *o, size_t i, const char *file, lst
 		t->rounds = (long)t->nvalues;
 	r->ntests++;
 	return 0;
+}
+
+/*
+ * A point's name without what the writer adds for suite steps: "TEST: LABEL round N" or
+ * "TEST round N" (the test is its own point). Points are matched across rounds and runs by
+ * (phase, test, name).
+ */
+static const char *s_point_name(lst_report *r, const char *label, const char *test, long round)
+{
+	size_t len = strlen(label), tl = strlen(test), sl;
+	const char *start = label;
+	char suffix[48];
+
+	if (round <= 0)
+		return label;
+	sl = (size_t)snprintf(suffix, sizeof(suffix), " round %ld", round);
+	if (len < sl || strcmp(label + len - sl, suffix))
+		return label;
+	len -= sl;
+	if (tl && len > tl + 2 && !strncmp(label, test, tl) && !strncmp(label + tl, ": ", 2)) {
+		start += tl + 2;
+		len -= tl + 2;
+	} else if (tl && len == tl && !strncmp(label, test, tl)) {
+		len = 0;
+	}
+	return s_own(r, lst_asprintf("%.*s", (int)len, start));
 }
 
 static int s_load_summary_json(lst_report *r, lst_err *err)
@@ -509,6 +570,7 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 			    !strcmp(pt->agent, agent)) {
 				pt->test = test ? test : "";
 				pt->round = round;
+				pt->name = s_point_name(r, pt->label, pt->test, round);
 				break;
 			}
 		}
@@ -643,38 +705,93 @@ static int s_load_curves(lst_report *r, lst_err *err)
 	return 0;
 }
 
-static int s_load_matrix(lst_report *r, lst_err *err)
+static int s_load_matrix(lst_report *r, const char *file, lst_err *err)
 {
 	struct s_priv *p = r->priv;
 	struct lst_rpt_matrix *m;
+	lst_csv *t = NULL;
 	size_t nrows;
 	int rc;
 
-	if ((rc = s_load_csv(r, "matrix.csv", true, &p->matrix, err)) || !p->matrix)
+	if ((rc = s_load_csv(r, file, false, &t, err)))
 		return rc;
-	if (strcmp(lst_csv_colname(p->matrix, 0), "bs") || lst_csv_ncols(p->matrix) < 2)
+	p->matrices = lst_realloc(p->matrices, (r->nmatrices + 1) * sizeof(*p->matrices));
+	p->matrices[r->nmatrices] = t;
+	r->matrices = lst_realloc(r->matrices, (r->nmatrices + 1) * sizeof(*r->matrices));
+	m = &r->matrices[r->nmatrices++];
+	memset(m, 0, sizeof(*m));
+	m->file = lst_strdup(file);
+	m->phase = "";
+	if (!strncmp(file, "matrix-", 7))
+		m->phase = s_own(r, lst_asprintf("%.*s", (int)(strlen(file) - 11), file + 7));
+	if (strcmp(lst_csv_colname(t, 0), "bs") || lst_csv_ncols(t) < 2)
 		return lst_err_set(err, -EINVAL,
 				   "%s:1: the header must be bs followed by one column per mix",
-				   lst_csv_path(p->matrix));
-	nrows = lst_csv_nrows(p->matrix);
-	m = lst_calloc(1, sizeof(*m));
-	r->matrix = m;
-	m->nmix = lst_csv_ncols(p->matrix) - 1;
+				   lst_csv_path(t));
+	nrows = lst_csv_nrows(t);
+	m->nmix = lst_csv_ncols(t) - 1;
 	m->bs = lst_calloc(nrows + 1, sizeof(*m->bs));
 	m->mix = lst_calloc(m->nmix, sizeof(*m->mix));
 	m->iops = lst_calloc(nrows * m->nmix + 1, sizeof(*m->iops));
 	for (size_t c = 0; c < m->nmix; c++)
-		m->mix[c] = lst_csv_colname(p->matrix, c + 1);
+		m->mix[c] = lst_csv_colname(t, c + 1);
 	for (size_t i = 0; i < nrows; i++) {
-		if ((rc = s_nums(p->matrix, i, (int[]){0}, 1, &m->bs[i], err)))
+		if ((rc = s_nums(t, i, (int[]){0}, 1, &m->bs[i], err)))
 			return rc;
 		for (size_t c = 0; c < m->nmix; c++)
-			if ((rc = s_opt_num(p->matrix, i, (int)c + 1, &m->iops[i * m->nmix + c],
-					    err)))
+			if ((rc = s_opt_num(t, i, (int)c + 1, &m->iops[i * m->nmix + c], err)))
 				return rc;
 		m->nbs++;
 	}
 	return 0;
+}
+
+static int s_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* matrix.csv, then every matrix-PHASE.csv (a second snia-iops phase and later). */
+static int s_load_matrices(lst_report *r, lst_err *err)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	DIR *d = opendir(r->dir);
+	int rc = 0;
+
+	if (!d)
+		return lst_err_sys(err, -errno, "%s: cannot list the folder", r->dir);
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len < 10 || strcmp(e->d_name + len - 4, ".csv") ||
+		    (strcmp(e->d_name, "matrix.csv") && strncmp(e->d_name, "matrix-", 7)))
+			continue;
+		names = lst_realloc(names, (n + 1) * sizeof(*names));
+		names[n++] = lst_strdup(e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), s_name_cmp);
+	for (size_t i = n; i-- > 0 && !rc;)
+		if (!strcmp(names[i], "matrix.csv"))
+			rc = s_load_matrix(r, names[i], err);
+	for (size_t i = 0; i < n && !rc; i++)
+		if (strcmp(names[i], "matrix.csv"))
+			rc = s_load_matrix(r, names[i], err);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+const struct lst_rpt_matrix *lst_report_matrix(const lst_report *r, const char *phase)
+{
+	for (size_t i = 0; i < r->nmatrices; i++)
+		if (!strcmp(r->matrices[i].phase, phase))
+			return &r->matrices[i];
+	return NULL;
 }
 
 /* Suites: from the verdicts, else from plan.yaml (a run stopped before a phase's verdict). */
@@ -687,6 +804,8 @@ static void s_suites(lst_report *r)
 	for (size_t i = 0; i < r->ntests; i++) {
 		struct lst_rpt_phase *ph = s_phase(r, r->tests[i].phase);
 
+		if (!strcmp(r->tests[i].suite, "none"))
+			r->tests[i].suite = ""; /* a plain phase with steady: */
 		if (*r->tests[i].suite && !*ph->suite)
 			ph->suite = r->tests[i].suite;
 	}
@@ -700,9 +819,18 @@ static void s_suites(lst_report *r)
 	for (size_t i = 0; p->plan && i < p->plan->nphases; i++) {
 		const struct lst_plan_phase *pp = &p->plan->phases[i];
 
-		for (size_t k = 0; k < r->nphases; k++)
-			if (!strcmp(r->phases[k].name, pp->name) && !*r->phases[k].suite)
-				r->phases[k].suite = lst_suite_names[pp->suite];
+		for (size_t k = 0; k < r->nphases; k++) {
+			struct lst_rpt_phase *ph = &r->phases[k];
+
+			if (strcmp(ph->name, pp->name))
+				continue;
+			if (!*ph->suite)
+				ph->suite = lst_suite_names[pp->suite];
+			if (pp->suite == LST_SUITE_SNIA_THROUGHPUT ||
+			    pp->suite == LST_SUITE_PRECONDITION ||
+			    (pp->suite == LST_SUITE_NONE && !lst_rw_is_random(pp->w.rw)))
+				ph->sequential = true;
+		}
 	}
 	/* Limits the verdicts used, when summary.json does not say. */
 	for (size_t i = 0; i < r->ntests; i++) {
@@ -720,9 +848,15 @@ static void s_suites(lst_report *r)
 		if (isnan(t->slope_limit))
 			t->slope_limit = slope;
 	}
-	for (size_t i = 0; i < r->nphases; i++)
-		if (!strcmp(r->phases[i].suite, "snia-iops") && !r->matrix_phase)
-			r->matrix_phase = r->phases[i].name;
+	/* matrix.csv is the first snia-iops phase's that has no matrix-PHASE.csv. */
+	for (size_t m = 0; m < r->nmatrices; m++) {
+		if (strcmp(r->matrices[m].file, "matrix.csv"))
+			continue;
+		for (size_t i = 0; i < r->nphases && !*r->matrices[m].phase; i++)
+			if (!strcmp(r->phases[i].suite, "snia-iops") &&
+			    !lst_report_matrix(r, r->phases[i].name))
+				r->matrices[m].phase = r->phases[i].name;
+	}
 	free(path);
 }
 
@@ -748,7 +882,7 @@ lst_report *lst_report_load(const char *dir, lst_err *err)
 	if ((rc = s_load_run(r, path, err)) || (rc = s_load_summary(r, err)) ||
 	    (rc = s_load_summary_json(r, err)) || (rc = s_load_timeseries(r, err)) ||
 	    (rc = s_load_rounds(r, err)) || (rc = s_load_curves(r, err)) ||
-	    (rc = s_load_matrix(r, err)))
+	    (rc = s_load_matrices(r, err)))
 		goto free_path;
 	for (size_t i = 0; i < r->ntests; i++)
 		s_phase(r, r->tests[i].phase);
@@ -787,17 +921,23 @@ void lst_report_destroy(lst_report **pp)
 	lst_csv_destroy(&p->ts);
 	lst_csv_destroy(&p->rounds);
 	lst_csv_destroy(&p->curves);
-	lst_csv_destroy(&p->matrix);
+	for (size_t i = 0; i < r->nmatrices; i++)
+		lst_csv_destroy(&p->matrices[i]);
+	free(p->matrices);
 	lst_plan_destroy(&p->plan);
+	for (size_t i = 0; i < p->nstrs; i++)
+		free(p->strs[i]);
+	free(p->strs);
 	free(p);
 	for (size_t i = 0; i < r->ntests; i++)
 		free(r->tests[i].values);
-	if (r->matrix) {
-		free(r->matrix->bs);
-		free(r->matrix->mix);
-		free(r->matrix->iops);
-		free(r->matrix);
+	for (size_t i = 0; i < r->nmatrices; i++) {
+		free(r->matrices[i].file);
+		free(r->matrices[i].bs);
+		free(r->matrices[i].mix);
+		free(r->matrices[i].iops);
 	}
+	free(r->matrices);
 	free(r->tests);
 	free(r->agents);
 	free(r->phases);

@@ -2,8 +2,8 @@
  * A results folder read back: the model `lockstep report` prints and the plots draw.
  *
  * lst_report_load() reads run.json, summary.csv (+ summary.json when present), timeseries.csv,
- * and whichever of rounds.csv, curves.csv and matrix.csv exist (docs/results.md describes every
- * file). CSV columns are found by header name, so files with more columns still load. Every
+ * and whichever of rounds.csv, curves.csv, matrix.csv and matrix-PHASE.csv exist
+ * (docs/results.md describes every file). CSV columns are found by header name, so files with more columns still load. Every
  * problem is one error naming the file and, for CSV and JSON syntax, the line:
  * "r1/summary.csv:7: column write_iops: 'x' is not a number", "r1/run.json:3:14: ...".
  *
@@ -21,7 +21,9 @@
 /* One summary row (summary.csv, joined with its summary.json object by phase, point, agent). */
 struct lst_rpt_point {
 	const char *phase, *label, *agent;
-	const char *test;  /* suite test ("" for plain phases) */
+	const char *test;  /* the suite's test ("points" in plain phases, "" when unknown) */
+	const char *name;  /* label without the test and round the writer puts in it:
+			    * "iops: bs=4k rwmixread=0 round 3" is "bs=4k rwmixread=0" */
 	long point, round; /* round 0 when the point has no rounds */
 	long line;	   /* in summary.csv */
 	double t_s, duration_s;
@@ -38,6 +40,7 @@ struct lst_rpt_test {
 	double average, min, max, data_pct, slope_pct, slope, intercept;
 	double data_limit, slope_limit; /* the file's limits, else the SNIA 20 and 10 */
 	bool steady, max_rounds_hit;
+	bool required;	/* steady state ends the test (false: WSAT, reported only) */
 	double *values; /* per-round tracked value */
 	size_t nvalues;
 };
@@ -64,8 +67,13 @@ struct lst_rpt_ts {
 	double t_s, iops[2], mbps[2], lat_mean, lat_p99;
 };
 
-/* matrix.csv: IOPS per block size (rows) and read/write mix (columns, e.g. "70/30"). */
+/*
+ * matrix.csv (the first snia-iops phase's) or matrix-PHASE.csv: IOPS per block size (rows) and
+ * read/write mix (columns, e.g. "70/30").
+ */
 struct lst_rpt_matrix {
+	const char *phase; /* "" when no snia-iops phase is known for matrix.csv */
+	char *file;	   /* the file's name */
 	size_t nbs, nmix;
 	double *bs; /* bytes */
 	const char **mix;
@@ -112,8 +120,8 @@ typedef struct lst_report {
 	struct lst_rpt_curve *curves;
 	size_t nts;
 	struct lst_rpt_ts *ts;
-	struct lst_rpt_matrix *matrix; /* NULL without matrix.csv */
-	const char *matrix_phase;      /* the snia-iops phase it belongs to, or NULL */
+	size_t nmatrices;
+	struct lst_rpt_matrix *matrices; /* in phase order */
 
 	bool has_rounds, has_curves;
 	void *priv; /* tables and interned strings */
@@ -129,6 +137,9 @@ void lst_report_destroy(lst_report **p);
 
 /* The phase named name, or NULL. */
 const struct lst_rpt_phase *lst_report_phase(const lst_report *r, const char *name);
+
+/* The IOPS matrix of a phase, or NULL. */
+const struct lst_rpt_matrix *lst_report_matrix(const lst_report *r, const char *phase);
 
 /* Readable "4 KiB", "512 B", "1 MiB" for a block size in bytes. Returns buf. */
 const char *lst_report_bs(double bs, char *buf, size_t size);

@@ -9,10 +9,18 @@ agents (a and b) driving one dual-port SSD:
   latiops       suite lat-vs-iops: 4 KiB 100/0 and 70/30 over jobs 1, 2 x QD 1..32; IOPS rise
                 with demand and flatten, latency follows Little's law; 6 rounds, steady
   iops          suite snia-iops: 7 block sizes x 7 mixes for 7 rounds that settle; the matrix
+  iops-80       suite snia-iops again (80% compressible data): 2 block sizes x 3 mixes, 3
+                rounds; its matrix goes to matrix-iops-80.csv, as the writer names a second one
   tput          suite snia-throughput: "bs=1m write" steady at round 6, "bs=128k write" never
                 steady (25 rounds, the round limit)
-  wsat          suite snia-wsat: 60 one-minute rounds, IOPS falling from ~190k to ~45k
+  wsat          suite snia-wsat: 60 one-minute rounds, IOPS falling from ~190k to ~45k; steady
+                state reported, not required
+  hir           suite snia-hir: 2 gaps x 3 bursts and a continuous stretch, idle between
   randrw        no suite: 4 KiB 70/30 over iodepth 1, 4, 16 (variant b: 1, 4, 32)
+
+Labels, tests and rounds are written the way the coordinator writes them: a suite step's label
+is "TEST: POINT round N" (or "TEST round N" when the test is its point), a plain phase's points
+belong to the test "points" with round 0.
 
 Variant b is "the same drive after an over-provisioning resize": write IOPS x1.25, latency x0.8,
 and one sweep point different, so a comparison has matched and unmatched points.
@@ -75,22 +83,24 @@ class Run:
         return 1.0 + self.rng.gauss(0.0, sd)
 
     def point(self, phase, label, wl, read_iops, write_iops, lat_mean, intervals=3,
-              interval_s=1.0, ramp=1, test=None, rnd=None):
+              interval_s=1.0, ramp=1, test="points", rnd=0):
         """Run one point: timeseries rows (all, then per agent) and summary rows.
         Returns the point's combined (IOPS, mean latency)."""
         point = self.next_point.get(phase, 0)
         self.next_point[phase] = point + 1
         bs = wl["bs"]
+        if rnd and test != label:
+            label = "%s: %s round %d" % (test, label, rnd)
+        elif rnd:
+            label = "%s round %d" % (test, rnd)
         self.t += ramp * interval_s  # ramp intervals are excluded from the results
         start = self.t
         self.run_phases.append({
             "phase": phase, "point": point, "label": label,
             "start": "2026-11-30T06:00:00Z", "start_t_s": start,
-            "start_skew_us": 3.1, "partial": False,
-            "workload": {"rw": wl["rw"], "rwmixread": str(wl.get("rwmixread", 50)),
-                         "bs": bs_text(bs), "iodepth": str(wl["iodepth"]),
-                         "jobs": str(wl["jobs"]), "rate_iops": "0", "interval": "1s"},
+            "start_skew_us": 3.1, "partial": False, "workload": self.step_workload(wl),
             "agents": {a: {"done": "complete", "samples": intervals + ramp} for a, _ in AGENTS},
+            "test": test, "round": rnd,
         })
         tot_r = tot_w = tot_lat = 0.0
         for k in range(intervals):
@@ -113,6 +123,13 @@ class Run:
                              lm * (1.02 if name == "a" else 0.98), test, rnd, wl)
         return r + w, lm
 
+    @staticmethod
+    def step_workload(wl):
+        mix = {"read": 100, "randread": 100, "write": 0, "randwrite": 0}.get(wl["rw"],
+                                                                           wl.get("rwmixread"))
+        return {"jobs": wl["jobs"], "iodepth": wl["iodepth"], "bs": wl["bs"], "rwmixread": mix,
+                "rate_iops": 0}
+
     def ts_row(self, phase, point, k, t, agent, r, w, bs, lm):
         self.ts.append(",".join([phase, str(point), str(k), "%.6f" % t, agent, f3(r), f3(w),
                                  f3(r * bs / 1e6), f3(w * bs / 1e6), f3(lm), f3(lm * 0.9),
@@ -131,33 +148,37 @@ class Run:
                       "mbps": r * bs / 1e6, "lat": lat_obj(lm if rios else 0, rios)},
              "write": {"ios": wios, "bytes": wios * bs, "errors": 0, "iops": w,
                        "mbps": w * bs / 1e6, "lat": lat_obj(lm if wios else 0, wios)},
-             "lat": lat_obj(lm, rios + wios)}
-        if test is not None:
-            o["test"] = test
-            o["round"] = rnd
-            o["workload"] = {"jobs": wl["jobs"], "iodepth": wl["iodepth"], "bs": bs,
-                             "rwmixread": wl.get("rwmixread", 0), "rate_iops": 0}
+             "lat": lat_obj(lm, rios + wios),
+             "test": test, "round": rnd, "workload": self.step_workload(wl)}
         self.sum_json.append(o)
 
-    def verdict(self, phase, test, suite, tracked, values, window, steady, max_hit):
+    def verdict(self, phase, test, suite, tracked, values, window, steady, max_hit,
+                required=True):
         n = len(values)
         win = values[n - window:]
         avg = sum(win) / window
         xs = list(range(window))
         xm = sum(xs) / window
         slope = sum((x - xm) * (y - avg) for x, y in zip(xs, win)) / sum((x - xm) ** 2 for x in xs)
+        data_pct = (max(win) - min(win)) / avg * 100
+        slope_pct = abs(slope) * (window - 1) / avg * 100
+        # the SNIA rule, so the synthetic verdicts agree with their values
+        assert (data_pct <= 20 and slope_pct <= 10) == (steady or not required), \
+            (phase, test, data_pct, slope_pct)
         self.tests.append({
             "phase": phase, "test": test, "suite": suite, "tracked": tracked,
-            "window": window, "rounds": n, "window_first": n - window + 1, "window_last": n,
+            "window": window, "rounds": n,
+            # a test that only reports steady state gives the rounds it averaged: all of them
+            "window_first": n - window + 1 if required else 1, "window_last": n,
             "average": avg, "min": min(win), "max": max(win),
-            "data_excursion_pct": (max(win) - min(win)) / avg * 100,
-            "slope_excursion_pct": abs(slope) * (window - 1) / avg * 100,
+            "data_excursion_pct": data_pct, "slope_excursion_pct": slope_pct,
             "slope": slope, "intercept": avg - slope * xm, "steady": steady,
-            "max_rounds_hit": max_hit, "values": values})
+            "max_rounds_hit": max_hit, "steady_required": required,
+            "verdict": "synthetic", "values": values})
 
     def round_row(self, phase, test, rnd, t, value, tracked, iops, mbps, lat_mean, lat_max,
                   written):
-        self.rounds.append(",".join([phase, test, str(rnd), "%.6f" % t, "%.3f" % value, tracked,
+        self.rounds.append(",".join([phase, q(test), str(rnd), "%.6f" % t, "%.3f" % value, tracked,
                                      f3(iops), f3(mbps), f3(lat_mean), f3(lat_max),
                                      "%d" % written]))
 
@@ -183,7 +204,7 @@ class Run:
                     lat = o / iops * 1e6 * self.latf * (1.0 + 0.02 * o)
                     wl = {"rw": "randread" if mix == 100 else "randrw", "bs": 4 * KIB,
                           "iodepth": qd, "jobs": jobs, "rwmixread": mix}
-                    label = "bs=4k rwmixread=%d jobs=%d iodepth=%d" % (mix, jobs, qd)
+                    label = "rwmixread=%d jobs=%d iodepth=%d" % (mix, jobs, qd)
                     got, lm = self.point("latiops", label, wl, iops * mix / 100,
                                          iops * (100 - mix) / 100, lat, intervals=3,
                                          test="lat-vs-iops", rnd=rnd)
@@ -198,19 +219,23 @@ class Run:
         for (mix, jobs, qd), pts in window.items():
             iops = sum(p[0] for p in pts) / len(pts)
             lm = sum(p[1] for p in pts) / len(pts)
-            self.curves.append(",".join(str(x) for x in [
-                "latiops", len(self.curves), jobs, qd, 4096, mix, f3(iops),
-                f3(iops * 4096 / 1e6), f3(lm), f3(lm * 2.6), f3(lm * 4.5), f3(lm * 7.0)]))
+            self.curve_row("latiops", jobs, qd, 4096, mix, iops, lm)
 
-    def iops_test(self):
+    def curve_row(self, phase, jobs, qd, bs, mix, iops, lm):
+        n = sum(1 for c in self.curves if c.startswith(phase + ","))
+        self.curves.append(",".join(str(x) for x in [
+            phase, n, jobs, qd, bs, mix, f3(iops), f3(iops * bs / 1e6), f3(lm), f3(lm * 2.6),
+            f3(lm * 4.5), f3(lm * 7.0), 0, 0]))
+
+    def iops_test(self, phase="iops", mixes=MIXES, sizes=IOPS_BS_KIB, rounds=7, first=3):
         read_bw, write_bw = 2.1e9, 1.8e9 * self.wspeed
         read_cap, write_cap = 243000.0, 190000.0 * self.wspeed
         acc = {}
         values = []
-        for rnd in range(1, 8):
+        for rnd in range(1, rounds + 1):
             settle = 1.0 + 0.35 * math.exp(-(rnd - 1) / 1.2)
-            for mix in MIXES:
-                for kib in IOPS_BS_KIB:
+            for mix in mixes:
+                for kib in sizes:
                     bs = kib * KIB
                     rf = mix / 100.0
                     cap = 1 / (rf / read_cap + (1 - rf) / write_cap)
@@ -218,27 +243,32 @@ class Run:
                     iops = min(cap, bw / bs) * (settle if mix < 100 else 1.0)
                     lat = 256 / iops * 1e6 * self.latf
                     wl = {"rw": "randrw", "bs": bs, "iodepth": 16, "jobs": 16, "rwmixread": mix}
-                    got, _ = self.point("iops", "bs=%s rwmixread=%d" % (bs_text(bs), mix), wl,
+                    got, _ = self.point(phase, "bs=%s rwmixread=%d" % (bs_text(bs), mix), wl,
                                         iops * rf, iops * (1 - rf), lat, intervals=2, ramp=0,
                                         test="iops", rnd=rnd)
-                    if rnd >= 3:
+                    if rnd >= first:
                         acc.setdefault((kib, mix), []).append(got)
                     if kib == 4 and mix == 0:
                         values.append(got)
-                        self.round_row("iops", "iops", rnd, self.t, got, "write_iops", got,
+                        self.round_row(phase, "iops", rnd, self.t, got, "write_iops", got,
                                        got * 4096 / 1e6, lat, lat * 9, 0)
-        self.verdict("iops", "iops", "snia-iops", "write_iops", values, 5, True, False)
-        with open(os.path.join(self.out, "matrix.csv"), "w") as f:
-            f.write("bs," + ",".join("%d/%d" % (m, 100 - m) for m in MIXES) + "\n")
-            for kib in IOPS_BS_KIB:
+        self.verdict(phase, "iops", "snia-iops", "write_iops", values,
+                     rounds - first + 1, True, False)
+        # The first matrix is matrix.csv, a later phase's matrix-PHASE.csv; matrix.md collects all.
+        name = "matrix.csv" if phase == "iops" else "matrix-%s.csv" % phase
+        with open(os.path.join(self.out, name), "w") as f:
+            f.write("bs," + ",".join("%d/%d" % (m, 100 - m) for m in mixes) + "\n")
+            for kib in sizes:
                 f.write("%d," % (kib * KIB) + ",".join(
-                    "%.3f" % (sum(acc[kib, m]) / len(acc[kib, m])) for m in MIXES) + "\n")
-        with open(os.path.join(self.out, "matrix.md"), "w") as f:
-            f.write("| bs | " + " | ".join("%d/%d" % (m, 100 - m) for m in MIXES) + " |\n")
-            f.write("|---|" + "--:|" * len(MIXES) + "\n")
-            for kib in IOPS_BS_KIB:
-                f.write("| %d KiB | " % kib + " | ".join(
-                    "%.0f" % (sum(acc[kib, m]) / len(acc[kib, m])) for m in MIXES) + " |\n")
+                    "%.1f" % (sum(acc[kib, m]) / len(acc[kib, m])) for m in mixes) + "\n")
+        with open(os.path.join(self.out, "matrix.md"), "a") as f:
+            f.write("## %s: IOPS by block size and read/write mix\n\n" % phase)
+            f.write("| bs | " + " | ".join("%d/%d" % (m, 100 - m) for m in mixes) + " |\n")
+            f.write("|---|" + "---:|" * len(mixes) + "\n")
+            for kib in sizes:
+                f.write("| %dk | " % kib + " | ".join(
+                    "%.0f" % (sum(acc[kib, m]) / len(acc[kib, m])) for m in mixes) + " |\n")
+            f.write("\n")
 
     def tput(self):
         for kib, rounds, steady in ((1024, 6, True), (128, 25, False)):
@@ -246,12 +276,12 @@ class Run:
             values = []
             for rnd in range(1, rounds + 1):
                 if steady:
-                    mbps = 1750 * self.wspeed * (1 + 0.3 * math.exp(-(rnd - 1)))
+                    mbps = 1750 * self.wspeed * (1 + 0.3 * math.exp(-2 * (rnd - 1)))
                 else:  # garbage collection keeps it swinging by +-20%
                     mbps = 1500 * self.wspeed * (1 + 0.2 * math.sin(rnd * 1.3))
                 iops = mbps * 1e6 / (kib * KIB)
                 wl = {"rw": "write", "bs": kib * KIB, "iodepth": 32, "jobs": 1}
-                got, lm = self.point("tput", "bs=%s rw=write" % bs_text(kib * KIB), wl, 0, iops,
+                got, lm = self.point("tput", test, wl, 0, iops,
                                      32 / iops * 1e6 * self.latf, intervals=2, test=test,
                                      rnd=rnd)
                 values.append(got * kib * KIB / 1e6)
@@ -266,32 +296,57 @@ class Run:
             iops = (45000 + 145000 / (1 + math.exp((rnd - 20) / 3.0))) * self.wspeed
             lm = 128 / iops * 1e6 * self.latf
             wl = {"rw": "randwrite", "bs": 4096, "iodepth": 16, "jobs": 8}
-            got, lm = self.point("wsat", "bs=4k rw=randwrite", wl, 0, iops, lm, intervals=3,
+            got, lm = self.point("wsat", "randwrite 4k", wl, 0, iops, lm, intervals=3,
                                  interval_s=20.0, ramp=0, test="wsat", rnd=rnd)
             written += int(got * 4096 * 60)
             values.append(got)
             self.round_row("wsat", "wsat", rnd, self.t - 60, got, "write_iops", got,
                            got * 4096 / 1e6, lm, lm * 40 * self.noise(0.2), written)
-        self.verdict("wsat", "wsat", "snia-wsat", "write_iops", values, 5, True, False)
+        self.verdict("wsat", "wsat", "snia-wsat", "write_iops", values, 5, False, False,
+                     required=False)
+
+    def hir(self):
+        written = 0
+        for gap in (5, 10):
+            test = "gap=%ds" % gap
+            for burst in range(1, 4):
+                iops = 60000 * self.wspeed * (1 + 0.3 * burst / 3)
+                wl = {"rw": "randwrite", "bs": 4096, "iodepth": 16, "jobs": 4}
+                got, lm = self.point("hir", "burst %d" % burst, wl, 0, iops,
+                                     64 / iops * 1e6 * self.latf, intervals=5, ramp=0,
+                                     test=test)
+                written += int(got * 4096 * 5)
+                self.round_row("hir", test, burst, self.t - 5, got, "write_iops", got,
+                               got * 4096 / 1e6, lm, lm * 30, written)
+                self.t += gap  # idle: no intervals at all
+            got, lm = self.point("hir", "continuous", wl, 0, 45000 * self.wspeed,
+                                 64 / (45000 * self.wspeed) * 1e6, intervals=10, ramp=0,
+                                 test=test)
 
     def randrw(self):
         depths = (1, 4, 16) if self.variant == "a" else (1, 4, 32)
         for qd in depths:
             iops = 150000 * self.wspeed * (1 - math.exp(-qd / 10.0))
             wl = {"rw": "randrw", "bs": 4096, "iodepth": qd, "jobs": 1, "rwmixread": 70}
-            self.point("randrw", "iodepth=%d" % qd, wl, iops * 0.7, iops * 0.3,
-                       qd / iops * 1e6 * self.latf, intervals=5)
+            got, lm = self.point("randrw", "iodepth=%d" % qd, wl, iops * 0.7, iops * 0.3,
+                                 qd / iops * 1e6 * self.latf, intervals=5)
+            self.curve_row("randrw", 1, qd, 4096, 70, got, lm)
 
     # --- files -----------------------------------------------------------------------------
 
     def write(self):
         out = self.out
         os.makedirs(os.path.join(out, "samples"), exist_ok=True)
+        for f in ("matrix.md",):
+            if os.path.exists(os.path.join(out, f)):
+                os.remove(os.path.join(out, f))
         self.precondition()
         self.latiops()
         self.iops_test()
+        self.iops_test("iops-80", mixes=(100, 65, 0), sizes=(64, 4), rounds=3, first=2)
         self.tput()
         self.wsat()
+        self.hir()
         self.randrw()
         with open(os.path.join(out, "timeseries.csv"), "w") as f:
             f.write("phase,point,interval,t_s,agent,read_iops,write_iops,read_mbps,write_mbps,"
@@ -310,7 +365,7 @@ class Run:
             f.write("\n".join(self.rounds) + "\n")
         with open(os.path.join(out, "curves.csv"), "w") as f:
             f.write("phase,point,jobs,iodepth,bs,rwmixread,iops,mbps,lat_mean_us,lat_p99_us,"
-                    "lat_p99_9_us,lat_p99_99_us\n")
+                    "lat_p99_9_us,lat_p99_99_us,rate_iops,target_pct\n")
             f.write("\n".join(self.curves) + "\n")
         with open(os.path.join(out, "plan.yaml"), "w") as f:
             f.write(PLAN)
@@ -359,10 +414,15 @@ phases:
     suite: lat-vs-iops
   - name: iops
     suite: snia-iops
+  - name: iops-80
+    suite: snia-iops
+    workload: {pattern: compressible=80}
   - name: tput
     suite: snia-throughput
   - name: wsat
     suite: snia-wsat
+  - name: hir
+    suite: snia-hir
   - name: randrw
     workload: {rw: randrw, rwmixread: 70, bs: 4k}
     sweep: {iodepth: [1, 4, 16]}

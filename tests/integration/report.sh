@@ -61,9 +61,24 @@ EOF
 }
 
 PLOTS=(lat_vs_iops_latiops lat_vs_iops_randrw timeseries_precondition timeseries_latiops
-	timeseries_iops timeseries_tput timeseries_wsat timeseries_randrw steady_latiops_lat-vs-iops
-	steady_iops_iops steady_tput_bs_1m_write steady_tput_bs_128k_write steady_wsat_wsat wsat_wsat
-	matrix_iops)
+	timeseries_iops timeseries_iops-80 timeseries_tput timeseries_wsat timeseries_hir
+	timeseries_randrw steady_latiops_lat-vs-iops steady_iops_iops steady_iops-80_iops
+	steady_tput_bs_1m_write steady_tput_bs_128k_write steady_wsat_wsat wsat_wsat matrix_iops
+	matrix_iops-80)
+
+# name LABEL TEST ROUND, in Python: a point's label without the test and round the coordinator
+# adds to suite steps ("iops: bs=4k rwmixread=0 round 7" is "bs=4k rwmixread=0").
+NAME_PY='
+def name(label, test, rnd):
+    suffix = " round %d" % rnd
+    if rnd <= 0 or not label.endswith(suffix):
+        return label
+    label = label[: -len(suffix)]
+    if test and label.startswith(test + ": ") and len(label) > len(test) + 2:
+        return label[len(test) + 2:]
+    return "" if label == test else label
+'
+export NAME_PY
 
 # --- one folder: the report and every plot ----------------------------------------------------
 "$LOCKSTEP" report "$A" >"$TMP/report.txt" 2>"$TMP/report.err" ||
@@ -72,27 +87,32 @@ PLOTS=(lat_vs_iops_latiops lat_vs_iops_randrw timeseries_precondition timeseries
 for want in "run          20261130T060000Z-a1b2" "plan         px05-pts" "status       complete" \
 	"-1234.567" "model PX05SRB040" "phase latiops (lat-vs-iops): 24 points" \
 	"phase iops (snia-iops): 49 points" "phase randrw: 3 points" \
+	"phase iops-80 (snia-iops): 6 points" "phase hir (snia-hir): 8 points" \
 	"test lat-vs-iops (iops): steady at round 6; window rounds 2-6" \
 	"test bs=128k write (mbps): not steady after 25 rounds (round limit reached)" \
-	"IOPS matrix, phase iops" "plots: 15 drawn in $A/plots"; do
+	"test wsat (write_iops): 60 rounds (steady state reported, not required); the last 5" \
+	"IOPS matrix, phase iops (matrix.csv;" "IOPS matrix, phase iops-80 (matrix-iops-80.csv;" \
+	"plots: 19 drawn in $A/plots"; do
 	grep -qF -- "$want" "$TMP/report.txt" || fail "the report lacks '$want'"
 done
 # The printed points are summary.csv's (agent all; the last round of each point).
 "$PY" - "$A" "$TMP/report.txt" <<'EOF' || fail "printed points differ from summary.csv"
-import csv, re, sys
+import csv, json, os, re, sys
+exec(os.environ["NAME_PY"])
 rows = [r for r in csv.DictReader(open(sys.argv[1] + "/summary.csv")) if r["agent"] == "all"]
+js = [p for p in json.load(open(sys.argv[1] + "/summary.json"))["points"] if p["agent"] == "all"]
 text = open(sys.argv[2]).read()
 last = {}
-for r in rows:
-    last[(r["phase"], r["label"])] = r
+for r, p in zip(rows, js):
+    assert (r["phase"], int(r["point"]), r["label"]) == (p["phase"], p["point"], p["label"])
+    last[(r["phase"], name(r["label"], p["test"], p["round"]))] = r
 checked = 0
 for (phase, label), r in last.items():
     if phase not in ("randrw", "iops", "precondition"):
         continue
     iops = float(r["read_iops"]) + float(r["write_iops"])
-    name = re.escape(label or "-")
-    m = re.search(r"^  %s\s+(?:\d+\s+)?(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$" % name,
-                  text, re.M)
+    m = re.search(r"^  %s\s+(?:\d+\s+)?(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$"
+                  % re.escape(label or "-"), text, re.M)
     if not m:
         sys.exit("no line for %s %s" % (phase, label))
     got = [float(x) for x in m.groups()]
@@ -124,14 +144,19 @@ d = json.load(open(sys.argv[1]))
 assert d["run_id"] == "20261130T060000Z-a1b2", d["run_id"]
 assert [a["clock_offset_us"] for a in d["agents"]] == [-1234.567, 8.25]
 ph = {p["phase"]: p for p in d["phases"]}
-assert list(ph) == ["precondition", "latiops", "iops", "tput", "wsat", "randrw"], list(ph)
+assert list(ph) == ["precondition", "latiops", "iops", "iops-80", "tput", "wsat", "hir",
+                    "randrw"], list(ph)
 assert len(ph["iops"]["points"]) == 49 and ph["iops"]["rows"] == 343
 t = {x["test"]: x for x in ph["tput"]["tests"]}
 assert t["bs=1m write"]["steady"] and not t["bs=128k write"]["steady"]
 assert t["bs=128k write"]["max_rounds_hit"] and t["bs=128k write"]["rounds"] == 25
 assert len(ph["randrw"]["points"][0]["agents"]) == 2
-assert d["matrix"]["mixes"][0] == "100/0" and len(d["matrix"]["rows"]) == 7
-assert len(d["plots"]["drawn"]) == 15 and d["plots"]["problem"] is None, d["plots"]
+assert [(m["phase"], m["file"]) for m in d["matrices"]] == [
+    ("iops", "matrix.csv"), ("iops-80", "matrix-iops-80.csv")], d["matrices"]
+assert d["matrices"][0]["mixes"][0] == "100/0" and len(d["matrices"][0]["rows"]) == 7
+w = [t for t in ph["wsat"]["tests"]][0]
+assert not w["steady_required"] and not w["steady"], w
+assert len(d["plots"]["drawn"]) == 19 and d["plots"]["problem"] is None, d["plots"]
 EOF
 check_plots "$TMP/out" "${PLOTS[@]}"
 ok "--json prints the same; -o puts the plots elsewhere"
@@ -140,19 +165,20 @@ ok "--json prints the same; -o puts the plots elsewhere"
 "$LOCKSTEP" report "$A" "$B" >"$TMP/compare.txt" 2>"$TMP/compare.err" ||
 	fail "report A B exited $?: $(cat "$TMP/compare.err")"
 C="$B/compare-before"
-for f in compare.csv compare.md compare_matrix.csv; do
+for f in compare.csv compare.md compare_matrix-iops.csv compare_matrix-iops-80.csv; do
 	[ -s "$C/$f" ] || fail "$C/$f missing"
 done
 grep -q "randrw / iodepth=16 (only A)" "$TMP/compare.txt" || fail "unmatched point not printed"
 "$PY" - "$A" "$B" "$C" <<'EOF' || fail "compare.csv deltas are wrong"
-import csv, json, math, sys
+import csv, json, math, os, sys
+exec(os.environ["NAME_PY"])
 a, b, c = sys.argv[1:4]
 
 def last(d):
     out = {}
     for p in json.load(open(d + "/summary.json"))["points"]:
         if p["agent"] == "all":
-            out[(p["phase"], p.get("test", ""), p["label"])] = p
+            out[(p["phase"], p["test"], name(p["label"], p["test"], p["round"]))] = p
     return out
 
 def stat(p, s):
@@ -186,19 +212,22 @@ assert only["iodepth=16"] == "a_only" and only["iodepth=32"] == "b_only", only
 # a resized drive: 4 KiB random writes 25% faster, latency 20% lower
 w = [r for r in rows if r["phase"] == "iops" and r["label"] == "bs=4k rwmixread=0"][0]
 assert abs(float(w["iops_change_pct"]) - 25) < 0.01, w
-# the matrix ratio, cell by cell
-ma = list(csv.reader(open(a + "/matrix.csv")))
-mb = list(csv.reader(open(b + "/matrix.csv")))
-mr = list(csv.reader(open(c + "/compare_matrix.csv")))
-assert mr[0] == ma[0], mr[0]
-for ra, rb, rr in zip(ma[1:], mb[1:], mr[1:]):
-    assert float(rr[0]) == float(ra[0])
-    for x, y, q in zip(ra[1:], rb[1:], rr[1:]):
-        assert abs(float(q) - float(y) / float(x)) < 1e-4, (rr[0], x, y, q)
+# the matrix ratios, cell by cell, one file per snia-iops phase
+for m, r in (("matrix.csv", "compare_matrix-iops.csv"),
+             ("matrix-iops-80.csv", "compare_matrix-iops-80.csv")):
+    ma = list(csv.reader(open(os.path.join(a, m))))
+    mb = list(csv.reader(open(os.path.join(b, m))))
+    mr = list(csv.reader(open(os.path.join(c, r))))
+    assert mr[0] == ma[0] and len(mr) == len(ma), (r, mr[0])
+    for ra, rb, rr in zip(ma[1:], mb[1:], mr[1:]):
+        assert float(rr[0]) == float(ra[0])
+        for x, y, q in zip(ra[1:], rb[1:], rr[1:]):
+            assert abs(float(q) - float(y) / float(x)) < 1e-4, (r, rr[0], x, y, q)
 EOF
 grep -q '^| phase | point | IOPS A | IOPS B | change |' "$C/compare.md" ||
 	fail "compare.md has no table"
-grep -q '^## IOPS matrix, B / A' "$C/compare.md" || fail "compare.md has no matrix ratio"
+grep -q '^## IOPS matrix of phase iops-80, B / A' "$C/compare.md" ||
+	fail "compare.md has no matrix ratio"
 check_plots "$C" compare_lat_vs_iops
 "$LOCKSTEP" report --no-plots -o "$TMP/cmp2" "$A" "$B" >/dev/null || fail "report -o A B failed"
 [ -s "$TMP/cmp2/compare.csv" ] || fail "-o did not place compare.csv"
@@ -224,10 +253,10 @@ grep -q '^phase randrw: 3 points, partial (an agent was lost)$' "$TMP/quoted.txt
 grep -q '^  iodepth=4 .*  partial$' "$TMP/quoted.txt" || fail "the partial point is not marked"
 ok "quoted CSV fields; partial points marked"
 
-# --- a killed run: no summary.json yet, a half-written last row -------------------------------
+# --- a killed run: no summary.json nor curves.csv yet, a half-written last row ----------------
 K="$TMP/killed"
 cp -r "$A" "$K"
-rm -rf "$K/plots" "$K/summary.json"
+rm -rf "$K/plots" "$K/summary.json" "$K/curves.csv"
 head -c -40 "$A/timeseries.csv" >"$K/timeseries.csv"
 "$LOCKSTEP" report "$K" >"$TMP/killed.txt" 2>"$TMP/killed.err" ||
 	fail "report on a killed run exited $?: $(cat "$TMP/killed.err")"
@@ -235,6 +264,7 @@ grep -q "timeseries.csv:[0-9]*: the last line is incomplete" "$TMP/killed.err" |
 	fail "no warning about the incomplete line: $(cat "$TMP/killed.err")"
 grep -q "summary.json: missing" "$TMP/killed.err" || fail "no warning about summary.json"
 [ -s "$K/plots/wsat_wsat.png" ] || fail "no WSAT plot without summary.json (suite from plan.yaml)"
+[ -s "$K/plots/lat_vs_iops_randrw.png" ] || fail "no latency-vs-IOPS plot from the summary points"
 ok "a killed run still reports"
 
 # --- bad input: exit 2, one error naming the file (and line) ----------------------------------
