@@ -119,9 +119,6 @@ static struct lst_rpt_phase *s_phase(lst_report *r, const char *name)
 	memset(ph, 0, sizeof(*ph));
 	ph->name = name;
 	ph->suite = "";
-	ph->rw = "";
-	ph->bs = NAN;
-	ph->rwmixread = NAN;
 	return ph;
 }
 
@@ -136,16 +133,6 @@ const struct lst_rpt_phase *lst_report_phase(const lst_report *r, const char *na
 static bool s_rw_sequential(const char *rw)
 {
 	return !strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw");
-}
-
-/* Read percentage that rw alone implies, or -1 (a mix: rwmixread says). */
-static int s_read_mix(const char *rw, const char *mix)
-{
-	if (!strcmp(rw, "read") || !strcmp(rw, "randread"))
-		return 100;
-	if (!strcmp(rw, "write") || !strcmp(rw, "randwrite"))
-		return 0;
-	return *mix ? atoi(mix) : -1;
 }
 
 /* Points run.json marks partial (an agent was lost during them): rare, so scan per mark. */
@@ -234,7 +221,6 @@ static int s_run_phases(lst_report *r, const char *file, lst_err *err)
 		json_t *wl = json_object_get(e, "workload");
 		const char *name, *rw = json_string_value(json_object_get(wl, "rw"));
 		struct lst_rpt_phase *ph;
-		double bs, mix;
 		char ctx[48];
 
 		snprintf(ctx, sizeof(ctx), "phases[%zu]", i);
@@ -247,20 +233,9 @@ static int s_run_phases(lst_report *r, const char *file, lst_err *err)
 		if (wl && !json_is_null(wl) && !json_is_object(wl))
 			return lst_err_set(err, -EINVAL, "%s: %s.workload: expected an object",
 					   file, ctx);
-		if (!rw)
-			rw = "";
-		bs = s_wl_value(wl, "bs", true);
-		mix = s_wl_value(wl, "rwmixread", false);
-		/* Text workloads (early writers) say rw, and rwmixread only matters for mixes. */
-		if (*rw && s_read_mix(rw, "") >= 0)
-			mix = s_read_mix(rw, "");
+		/* Text workloads (early writers) also say rw. */
 		ph = s_phase(r, name);
-		if (!ph->runs++) {
-			ph->rw = rw;
-			ph->bs = bs;
-			ph->rwmixread = mix;
-		}
-		if (s_rw_sequential(rw) || bs >= S_SEQ_BS)
+		if ((rw && s_rw_sequential(rw)) || s_wl_value(wl, "bs", true) >= S_SEQ_BS)
 			ph->sequential = true;
 		if (json_is_true(json_object_get(e, "partial")))
 			ph->partial = true;
@@ -637,7 +612,6 @@ static int s_load_rounds(lst_report *r, lst_err *err)
 		return rc;
 	max_col = lst_csv_col(p->rounds, "lat_max_us");
 	bytes_col = lst_csv_col(p->rounds, "bytes_written");
-	r->has_rounds = true;
 	r->rounds = lst_calloc(lst_csv_nrows(p->rounds) + 1, sizeof(*r->rounds));
 	for (size_t i = 0; i < lst_csv_nrows(p->rounds); i++) {
 		struct lst_rpt_round *o = &r->rounds[r->nrounds++];
@@ -678,7 +652,6 @@ static int s_load_curves(lst_report *r, lst_err *err)
 		return rc;
 	rate_col = lst_csv_col(p->curves, "rate_iops");
 	pct_col = lst_csv_col(p->curves, "target_pct");
-	r->has_curves = true;
 	r->curves = lst_calloc(lst_csv_nrows(p->curves) + 1, sizeof(*r->curves));
 	for (size_t i = 0; i < lst_csv_nrows(p->curves); i++) {
 		struct lst_rpt_curve *c = &r->curves[r->ncurves++];

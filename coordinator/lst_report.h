@@ -83,12 +83,9 @@ struct lst_rpt_matrix {
 /* A phase, in the order it first appears (run.json phases, then summary rows). */
 struct lst_rpt_phase {
 	const char *name;
-	const char *suite;    /* "" when unknown or a plain phase */
-	const char *rw;	      /* the first point's workload rw, "" when unknown */
-	double bs, rwmixread; /* the first point's, NAN when unknown */
-	size_t runs;	      /* point runs in run.json */
-	bool partial;	      /* a point was partial */
-	bool sequential;      /* some point is sequential or uses bs >= 64 KiB */
+	const char *suite; /* "" when unknown or a plain phase */
+	bool partial;	   /* a point was partial */
+	bool sequential;   /* sequential (rw, suite) or some point uses bs >= 64 KiB */
 };
 
 struct lst_rpt_agent {
@@ -123,7 +120,6 @@ typedef struct lst_report {
 	size_t nmatrices;
 	struct lst_rpt_matrix *matrices; /* in phase order */
 
-	bool has_rounds, has_curves;
 	void *priv; /* tables and interned strings */
 } lst_report;
 
