@@ -858,12 +858,13 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
 
 	lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label, "all",
-			    s_t(c, c->cur.T0), t, s_step_json(step));
+			    s_t(c, c->cur.T0), t, step->test, step->round, s_step_json(step));
 	for (size_t i = 0; i < c->n; i++)
 		if (c->a[i].in_point)
 			lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
 					    c->a[i].conn->name, s_t(c, c->cur.T0),
-					    lst_merge_totals(c->cur.merge, i), s_step_json(step));
+					    lst_merge_totals(c->cur.merge, i), step->test, step->round,
+					    s_step_json(step));
 	lst_results_flush_summary(c->res, NULL);
 }
 

@@ -21,7 +21,7 @@ const char *const lst_timeseries_columns =
 const char *const lst_summary_columns =
 	"phase,point,label,agent,t_s,duration_s,read_iops,write_iops,read_mbps,write_mbps,"
 	"lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,lat_max_us,read_ios,"
-	"write_ios,read_bytes,write_bytes,errors";
+	"write_ios,read_bytes,write_bytes,errors,test,round";
 
 struct s_raw {
 	char *agent;
@@ -238,23 +238,39 @@ static json_t *s_dir_json(const struct lst_merge_totals *t, int d)
 			 "lat", lst_results_lat_json(&t->dir[d].lat));
 }
 
+/* A CSV field in double quotes, with quotes inside doubled (RFC 4180). */
+static void s_csv_quoted(FILE *f, const char *v)
+{
+	fputc('"', f);
+	for (; *v; v++) {
+		if (*v == '"')
+			fputc('"', f);
+		fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
 void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
-			 json_t *extra)
+			 const char *test, size_t round, json_t *extra)
 {
 	struct lst_hist_stats st;
 	lst_hist both;
 	json_t *o;
 
 	s_lat(t->dir, &st);
-	fprintf(r->sum, "%s,%zu,\"%s\",%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f", phase, point, label,
-		agent, t_s, t->seconds, t->iops[LST_DIR_READ], t->iops[LST_DIR_WRITE],
-		t->mbps[LST_DIR_READ], t->mbps[LST_DIR_WRITE]);
+	fprintf(r->sum, "%s,%zu,", phase, point);
+	s_csv_quoted(r->sum, label);
+	fprintf(r->sum, ",%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f", agent, t_s, t->seconds,
+		t->iops[LST_DIR_READ], t->iops[LST_DIR_WRITE], t->mbps[LST_DIR_READ],
+		t->mbps[LST_DIR_WRITE]);
 	s_lat_cols(r->sum, &st);
-	fprintf(r->sum, ",%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)t->dir[0].ios,
+	fprintf(r->sum, ",%llu,%llu,%llu,%llu,%llu,", (unsigned long long)t->dir[0].ios,
 		(unsigned long long)t->dir[1].ios, (unsigned long long)t->dir[0].bytes,
 		(unsigned long long)t->dir[1].bytes,
 		(unsigned long long)(t->dir[0].errors + t->dir[1].errors));
+	s_csv_quoted(r->sum, test ? test : "");
+	fprintf(r->sum, ",%zu\n", round);
 	fflush(r->sum);
 
 	both = t->dir[LST_DIR_READ].lat;
@@ -300,20 +316,22 @@ int lst_results_flush_summary(lst_results *r, lst_err *err)
 	return rc;
 }
 
-void lst_results_round(lst_results *r, const char *phase, const char *test, size_t round,
-		       double t_s, double value, const char *tracked, double iops, double mbps,
-		       double lat_mean_us, double lat_max_us, uint64_t bytes_written)
+void lst_results_round(lst_results *r, const char *phase, const char *suite, const char *test,
+		       size_t round, double t_s, double value, const char *tracked, double iops,
+		       double mbps, double lat_mean_us, double lat_max_us, uint64_t bytes_written)
 {
 	if (!r->rounds) {
 		r->rounds = s_open(r, "rounds.csv", "w", NULL);
 		if (!r->rounds)
 			return;
 		fprintf(r->rounds, "phase,test,round,t_s,value,tracked,iops,mbps,lat_mean_us,"
-				   "lat_max_us,bytes_written\n");
+				   "lat_max_us,bytes_written,suite\n");
 	}
-	fprintf(r->rounds, "%s,\"%s\",%zu,%.6f,%.6f,%s,%.3f,%.3f,%.3f,%.3f,%llu\n", phase, test,
-		round, t_s, value, tracked, iops, mbps, lat_mean_us, lat_max_us,
-		(unsigned long long)bytes_written);
+	fprintf(r->rounds, "%s,", phase);
+	s_csv_quoted(r->rounds, test);
+	fprintf(r->rounds, ",%zu,%.6f,%.6f,%s,%.3f,%.3f,%.3f,%.3f,%llu,%s\n", round, t_s, value,
+		tracked, iops, mbps, lat_mean_us, lat_max_us, (unsigned long long)bytes_written,
+		suite);
 	fflush(r->rounds);
 }
 

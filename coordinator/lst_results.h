@@ -66,10 +66,13 @@ void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k,
 		     const char *agent, const struct lst_rates *rates,
 		     const struct lst_dir_stats dir[LST_DIR_N]);
 
-/* One summary row (and its JSON object, which gets `extra` merged in; extra is stolen). */
+/*
+ * One summary row (and its JSON object, which gets `extra` merged in; extra is stolen). test and
+ * round (0 = none) go into the trailing CSV columns.
+ */
 void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
-			 json_t *extra);
+			 const char *test, size_t round, json_t *extra);
 
 /* Replace run.json with doc (borrowed), atomically (write a temporary file, rename). */
 int lst_results_write_run(lst_results *r, json_t *doc, lst_err *err);
@@ -78,7 +81,8 @@ int lst_results_write_run(lst_results *r, json_t *doc, lst_err *err);
 int lst_results_flush_summary(lst_results *r, lst_err *err);
 
 /* One row of rounds.csv (created on the first row): a round of a suite test. */
-void lst_results_round(lst_results *r, const char *phase, const char *test, size_t round,
+void lst_results_round(lst_results *r, const char *phase, const char *suite, const char *test,
+		       size_t round,
 		       double t_s, double value, const char *tracked, double iops, double mbps,
 		       double lat_mean_us, double lat_max_us, uint64_t bytes_written);
 

@@ -494,6 +494,11 @@ void lst_suite_destroy(lst_suite_run **p)
 
 /* --- running ----------------------------------------------------------------------------- */
 
+static const char *s_suite_name(const lst_suite_run *s)
+{
+	return s->ph->suite ? lst_suite_names[s->ph->suite] : "none";
+}
+
 bool lst_suite_next(lst_suite_run *s, struct lst_step *step)
 {
 	struct s_test *t;
@@ -643,7 +648,7 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 		memset(&all, 0, sizeof(all));
 		for (size_t i = 0; i < t->npoints; i++)
 			s_combine(&all, &t->points[i].res[r].r, i == 0);
-		lst_results_round(res, s->ph->name, t->name, t->rounds, t->t_s[r], value,
+		lst_results_round(res, s->ph->name, s_suite_name(s), t->name, t->rounds, t->t_s[r], value,
 				  lst_track_names[t->track], all.iops[0] + all.iops[1],
 				  all.mbps[0] + all.mbps[1], lst_hist_mean(&all.lat) / 1e3,
 				  (double)all.lat.max / 1e3, s->phase_written);
@@ -681,7 +686,7 @@ void lst_suite_result(lst_suite_run *s, const struct lst_step *step, const struc
 		/* HIR bursts, curve points and preconditioning: a row each, against time. */
 		if (s->ph->suite == LST_SUITE_SNIA_HIR || s->ph->suite == LST_SUITE_CURVE ||
 		    s->ph->suite == LST_SUITE_PRECONDITION)
-			lst_results_round(res, s->ph->name, t->name, step->index + 1, r->t_s,
+			lst_results_round(res, s->ph->name, s_suite_name(s), t->name, step->index + 1, r->t_s,
 					  s_value(t->track, r), lst_track_names[t->track],
 					  r->iops[0] + r->iops[1], r->mbps[0] + r->mbps[1],
 					  lst_hist_mean(&r->lat) / 1e3, (double)r->lat.max / 1e3,
@@ -745,12 +750,10 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 
 		if (!t->rounds || !t->npoints)
 			continue;
-		if (t->mode == S_STEADY && v->reached) {
+		if (t->mode != S_ONCE) {
+			/* The verdict's window: where it was reached, or the last rounds. */
 			first = v->first;
 			last = v->last;
-		} else if (t->mode == S_STEADY) {
-			/* Not steady: report over the last window anyway, and say so. */
-			first = t->rounds > s->window ? t->rounds - s->window : 0;
 		}
 		for (size_t r = 0; r < t->rounds && t->values; r++)
 			json_array_append_new(vals, json_real(t->values[r]));
@@ -760,14 +763,16 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 			goto curves;
 		}
 		o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, "
-			      "s:f, s:f, s:b, s:b, s:b, s:s, s:o}",
+			      "s:f, s:f, s:f, s:f, s:b, s:b, s:b, s:s, s:o}",
 			      "phase", s->ph->name, "test", t->name, "suite",
 			      s->ph->suite ? lst_suite_names[s->ph->suite] : "none", "tracked",
 			      lst_track_names[t->track], "window", (int)s->window, "rounds",
 			      (int)t->rounds, "window_first", (int)first + 1, "window_last",
 			      (int)last + 1, "average", v->average, "min", v->min, "max", v->max,
 			      "data_excursion_pct", v->data_excursion_pct, "slope_excursion_pct",
-			      v->slope_excursion_pct, "slope", v->slope, "intercept", v->intercept,
+			      v->slope_excursion_pct, "data_excursion_limit_pct", s->data_pct,
+			      "slope_excursion_limit_pct", s->slope_pct, "slope", v->slope,
+			      "intercept", v->intercept,
 			      "steady", t->mode == S_STEADY ? v->reached : false, "max_rounds_hit",
 			      t->mode != S_ONCE && t->rounds >= t->max_rounds && !v->reached,
 			      "steady_required", t->steady_needed, "verdict", why, "values", vals);
