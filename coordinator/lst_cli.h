@@ -12,5 +12,6 @@ int lst_cmd_agents(int argc, char **argv);
 int lst_cmd_demo(int argc, char **argv);
 int lst_cmd_steady(int argc, char **argv);
 int lst_cmd_report(int argc, char **argv);
+int lst_cmd_keygen(int argc, char **argv);
 
 #endif

@@ -1,0 +1,4 @@
+# Authentication and encryption (proto/lst_auth, CURVE between coordinator and agents): key
+# files and the authorized_keys folder (unit), real CURVE sockets between real processes, and
+# the refusals of disk safety through `lockstep run` (integration).
+lst_add_unit_test(auth unit/test_auth.c lockstep::proto)
