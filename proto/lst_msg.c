@@ -78,6 +78,7 @@ struct s_field {
 	uint32_t min, max;	   /* K_STRS, K_ARRAY: entries allowed */
 	const struct s_field *sub; /* K_ARRAY, K_MAP: fields of the nested map, NULL-key ended */
 	bool proto;		   /* K_U32 protocol version: on a mismatch, the rest is skipped */
+	bool optional;		   /* may be absent (a key added after protocol 1): stays 0 */
 };
 
 /* Compile-time check that a field has the C type its kind assumes (0, or a build error). */
@@ -91,6 +92,9 @@ struct s_field {
 #define F_I64(st, k, f) { .key = k, .kind = K_I64, .off = offsetof(st, f) + S_IS(st, f, int64_t) }
 #define F_ENUM(st, k, f, n) \
 	{ .key = k, .kind = K_ENUM, .off = offsetof(st, f) + S_IS(st, f, uint32_t), .size = n }
+#define F_ENUM_OPT(st, k, f, n) \
+	{ .key = k, .kind = K_ENUM, .off = offsetof(st, f) + S_IS(st, f, uint32_t), .size = n, \
+	  .optional = true }
 #define F_STR(st, k, f) \
 	{ .key = k, .kind = K_STR, .off = offsetof(st, f) + S_IS(st, f, char *), \
 	  .size = S_SIZEOF(st, f) }
@@ -163,6 +167,8 @@ static const struct s_field s_jobspec[] = {
 	F_STR(struct lst_jobspec, "identity", identity),
 	/* enum lst_action has no count member: keep this bound at its last value. */
 	F_ENUM(struct lst_jobspec, "action", action, LST_ACTION_IDENTIFY + 1),
+	/* Added in protocol 1 after its release: optional, so old coordinators still decode. */
+	F_ENUM_OPT(struct lst_jobspec, "access", access, LST_ACCESS_ALL + 1),
 	F_WORKLOAD(struct lst_jobspec, "workload", w),
 	F_END,
 };
@@ -961,7 +967,8 @@ static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_
 	return -EINVAL;
 }
 
-/* Decode every field of a table from a map; every field is required. */
+/* Decode every field of a table from a map; every field is required unless marked optional
+ * (an absent optional field keeps the zero it was given). */
 static int s_dec_fields(struct s_dec *d, const msgpack_object *map, const struct s_field *f,
 			void *base, const char *path)
 {
@@ -969,6 +976,8 @@ static int s_dec_fields(struct s_dec *d, const msgpack_object *map, const struct
 		const msgpack_object *v = s_find(map, f->key);
 		int rc;
 
+		if (!v && f->optional)
+			continue;
 		if (!v)
 			return lst_err_set(d->err, -EBADMSG, "%s: missing key '%s%s'", d->type,
 					   path, f->key);

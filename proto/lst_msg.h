@@ -78,6 +78,19 @@ enum lst_action {
 	LST_ACTION_IDENTIFY = 3,   /* open read-only, report the path's identity, run nothing */
 };
 
+/*
+ * What a run will do to a path, as bits: announced in each job spec of the IDENTIFY at the start
+ * of a run (`access`), so that the agent checks the disk-safety rules for it and refuses the whole
+ * run before any phase writes anything. Optional on the wire (absent = read), and ignored for
+ * other actions, whose access follows from the action and the workload.
+ */
+enum lst_access {
+	LST_ACCESS_READ = 0,	   /* reads only */
+	LST_ACCESS_WRITE = 1u << 0, /* a phase writes it (a workload with writes, a write suite) */
+	LST_ACCESS_PURGE = 1u << 1, /* a phase purges it (discard, secdiscard) */
+	LST_ACCESS_ALL = 3,
+};
+
 /* Why a point ended (LST_MSG_DONE). */
 enum lst_done_reason {
 	LST_DONE_COMPLETE = 0, /* runtime or bytes reached */
@@ -126,6 +139,7 @@ struct lst_jobspec {
 	char path[LST_PATH_MAX];	/* path on this agent */
 	char identity[LST_TEXT_MAX];	/* expected identity ("" = not checked) */
 	uint32_t action;		/* enum lst_action */
+	uint32_t access;		/* enum lst_access bits; identify only (optional key) */
 	struct lst_workload w;		/* offset/size already this path's share */
 };
 

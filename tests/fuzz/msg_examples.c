@@ -206,6 +206,7 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 					    : "/dev/disk/by-id/wwn-0x5000039a1b2c3d4e");
 			S_STR(j->identity, v, i ? "" : "naa.5000039a1b2c3d4e");
 			j->action = ext ? LST_ACTION_IDENTIFY : small ? 0 : i % 2;
+			j->access = ext ? LST_ACCESS_ALL : small ? 0 : i % 2;
 			s_workload(&j->w, v, i);
 		}
 		break;

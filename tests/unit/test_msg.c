@@ -299,6 +299,7 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 			EQ_S(u.prepare.jobs[i].path);
 			EQ_S(u.prepare.jobs[i].identity);
 			EQ_U(u.prepare.jobs[i].action);
+			EQ_U(u.prepare.jobs[i].access);
 			s_eq_workload(&a->u.prepare.jobs[i].w, &b->u.prepare.jobs[i].w);
 		}
 		break;
@@ -759,6 +760,23 @@ static void s_test_wrong_types(void)
 	s_job_action(&s_kv, LST_ACTION_IDENTIFY + 1);
 	s_expect_override(LST_MSG_PREPARE, -EINVAL,
 			  "prepare: key 'jobs[0].action' is 4, at most 3");
+	s_kv_key("jobs");
+	w_arr(&s_kv, 1);
+	w_map(&s_kv, 6);
+	w_str(&s_kv, "target");
+	w_str(&s_kv, "t");
+	w_str(&s_kv, "path");
+	w_str(&s_kv, "/dev/loop0");
+	w_str(&s_kv, "identity");
+	w_str(&s_kv, "");
+	w_str(&s_kv, "action");
+	w_uint(&s_kv, LST_ACTION_IDENTIFY);
+	w_str(&s_kv, "access");
+	w_uint(&s_kv, LST_ACCESS_ALL + 1);
+	w_str(&s_kv, "workload");
+	w_map(&s_kv, 0);
+	s_expect_override(LST_MSG_PREPARE, -EINVAL,
+			  "prepare: key 'jobs[0].access' is 4, at most 3");
 	s_kv_key("engine");
 	w_uint(&s_kv, LST_ENGINE_NULL + 1);
 	s_expect_override(LST_MSG_PREPARED, -EINVAL, "prepared: key 'engine' is 3, at most 2");
@@ -871,6 +889,26 @@ static void s_test_missing(void)
 		checked++;
 	}
 	T_ASSERT(checked > 80);
+
+	/* The one optional key: a job spec's access, added after protocol 1 shipped. Absent, it
+	 * is 0 (read), so a PREPARE from an older coordinator still decodes. */
+	{
+		lst_msg *m = lst_example_msg(LST_MSG_PREPARE, LST_EXAMPLE_TYPICAL), *d = NULL;
+		size_t len;
+		uint8_t *buf;
+		lst_err err;
+
+		m->u.prepare.jobs[0].access = LST_ACCESS_ALL;
+		m->u.prepare.jobs[1].access = LST_ACCESS_WRITE;
+		buf = s_encode(m, &len);
+		s_rename(buf, len, "jobs", "access");
+		T_EQ_INT(lst_msg_decode(buf, len, &d, &err), 0);
+		T_EQ_U64(d->u.prepare.jobs[0].access, LST_ACCESS_READ);
+		T_EQ_U64(d->u.prepare.jobs[1].access, LST_ACCESS_WRITE);
+		lst_msg_destroy(&d);
+		free(buf);
+		lst_msg_destroy(&m);
+	}
 }
 
 /* A complete path identity map with the given kind. */
