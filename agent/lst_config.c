@@ -48,11 +48,14 @@ static const struct s_key s_keys[] = {
 	{"read_only", S_BOOL, LST_CFG_READ_ONLY},
 	{"debug", S_STR_LIST, LST_CFG_DEBUG},
 	{"lease_max", S_DURATION, LST_CFG_LEASE_MAX},
+	{"key", S_STR, LST_CFG_KEY},
+	{"authorized_keys", S_STR, LST_CFG_AUTHORIZED_KEYS},
+	{"insecure", S_BOOL, LST_CFG_INSECURE},
 };
 
 const char *const lst_config_keys[] = {
-	"listen",      "name",	    "log",   "pidfile",	  "foreground",
-	"allow_write", "read_only", "debug", "lease_max", NULL,
+	"listen", "name",      "log", "pidfile",	 "foreground", "allow_write", "read_only",
+	"debug",  "lease_max", "key", "authorized_keys", "insecure",   NULL,
 };
 
 static const struct s_key *s_find(const char *name)
@@ -88,6 +91,8 @@ void lst_config_destroy(lst_config **p)
 	free(cfg->log);
 	free(cfg->pidfile);
 	free(cfg->debug);
+	free(cfg->key);
+	free(cfg->authorized_keys);
 	s_clear_allow(cfg);
 	free(cfg);
 	*p = NULL;
@@ -157,9 +162,15 @@ static int s_set_str(lst_config *cfg, const struct s_key *k, const char *value, 
 		break;
 	case LST_CFG_LOG:
 	case LST_CFG_PIDFILE:
+	case LST_CFG_KEY:
+	case LST_CFG_AUTHORIZED_KEYS:
 		if (len >= 4096)
 			return lst_err_set(err, -EINVAL, "%s: path too long", k->name);
-		s_replace(k->bit == LST_CFG_LOG ? &cfg->log : &cfg->pidfile, value);
+		s_replace(k->bit == LST_CFG_LOG	      ? &cfg->log
+			  : k->bit == LST_CFG_PIDFILE ? &cfg->pidfile
+			  : k->bit == LST_CFG_KEY     ? &cfg->key
+						      : &cfg->authorized_keys,
+			  value);
 		break;
 	default:
 		LST_ASSERT(0);
@@ -187,6 +198,8 @@ int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err 
 					   k->name, value);
 		if (k->bit == LST_CFG_FOREGROUND)
 			cfg->foreground = b;
+		else if (k->bit == LST_CFG_INSECURE)
+			cfg->insecure = b;
 		else
 			cfg->read_only = b;
 		break;
@@ -250,6 +263,12 @@ void lst_config_override(lst_config *dst, const lst_config *src)
 		s_replace(&dst->debug, src->debug);
 	if (src->set & LST_CFG_LEASE_MAX)
 		dst->lease_max = src->lease_max;
+	if (src->set & LST_CFG_KEY)
+		s_replace(&dst->key, src->key);
+	if (src->set & LST_CFG_AUTHORIZED_KEYS)
+		s_replace(&dst->authorized_keys, src->authorized_keys);
+	if (src->set & LST_CFG_INSECURE)
+		dst->insecure = src->insecure;
 	dst->set |= src->set;
 }
 
@@ -423,11 +442,13 @@ static int s_read_map(struct s_reader *r, yaml_parser_t *p)
 		}
 		k = s_find((const char *)ev.data.scalar.value);
 		if (!k) {
-			rc = s_fail(
-				r, ev.start_mark,
-				"unknown key '%s' (known: listen, name, log, pidfile, foreground, "
-				"allow_write, read_only, debug, lease_max)",
-				ev.data.scalar.value);
+			char known[256] = "";
+
+			for (size_t i = 0; i < LST_ARRAY_SIZE(s_keys); i++)
+				snprintf(known + strlen(known), sizeof(known) - strlen(known),
+					 "%s%s", i ? ", " : "", s_keys[i].name);
+			rc = s_fail(r, ev.start_mark, "unknown key '%s' (known: %s)",
+				    ev.data.scalar.value, known);
 			yaml_event_delete(&ev);
 			return rc;
 		}

@@ -14,6 +14,9 @@
  *   read_only: false
  *   debug: "net,proto"          # or a list
  *   lease_max: 10m               # cap for a coordinator's lease
+ *   key: /etc/lockstep/agent.key # CURVE secret key (its .pub is what plans name)
+ *   authorized_keys: /etc/lockstep/authorized_keys   # coordinator keys accepted (*.pub)
+ *   insecure: false              # plain text beyond loopback (never by default)
  *
  * Unknown keys, wrong types, bad values, duplicate keys and YAML syntax errors are all errors
  * of the form "FILE:LINE:COL: message"; nothing is half-applied (the caller exits).
@@ -42,6 +45,9 @@ enum lst_config_key {
 	LST_CFG_READ_ONLY = 1u << 6,
 	LST_CFG_DEBUG = 1u << 7,
 	LST_CFG_LEASE_MAX = 1u << 8,
+	LST_CFG_KEY = 1u << 9,
+	LST_CFG_AUTHORIZED_KEYS = 1u << 10,
+	LST_CFG_INSECURE = 1u << 11,
 };
 
 typedef struct lst_config {
@@ -53,9 +59,12 @@ typedef struct lst_config {
 	char **allow_write; /* absolute globs, nallow of them */
 	size_t nallow;
 	bool read_only;
-	char *debug;	   /* comma-separated debug categories, NULL = none */
-	int64_t lease_max; /* ns; 0 = LST_CONFIG_LEASE_MAX_DEFAULT */
-	unsigned set;	   /* enum lst_config_key bits */
+	char *debug;	       /* comma-separated debug categories, NULL = none */
+	int64_t lease_max;     /* ns; 0 = LST_CONFIG_LEASE_MAX_DEFAULT */
+	char *key;	       /* the agent's CURVE secret key file (NAME.key); NULL = plain text */
+	char *authorized_keys; /* folder of accepted coordinator public keys (*.pub) */
+	bool insecure;	       /* plain text allowed beyond loopback (warned at every start) */
+	unsigned set;	       /* enum lst_config_key bits */
 } lst_config;
 
 /* An empty config (nothing set). Never NULL. */

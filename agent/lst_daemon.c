@@ -15,6 +15,16 @@
  * Sends never block: ZMQ_ROUTER_MANDATORY makes a send to a vanished peer fail (EHOSTUNREACH)
  * instead of vanishing, and ZMQ_DONTWAIT turns a full pipe into EAGAIN. Either way a SAMPLE or
  * DONE stays in the spool for a resumed session.
+ *
+ * Authentication: with CURVE on, the ZAP handler is a REP socket on inproc://zeromq.zap.01 read
+ * by this reactor, bound before the ROUTER so that no handshake can precede it. It accepts a
+ * coordinator key when a *.pub file of the authorized_keys folder holds it (the folder is read
+ * again at every handshake, so adding or removing a file takes effect at the next connection)
+ * and logs every decision with the key's fingerprint. The ROUTER has ZMQ_ZAP_ENFORCE_DOMAIN set
+ * and read back: libzmq 4.3.4 would otherwise let any client in when no handler answers. A
+ * socket monitor turns the handshake failures libzmq does not report to ZAP (a coordinator
+ * holding another agent key, plain text against CURVE) into log lines; the coordinator sees
+ * the other side of each and says which key or agent is wrong.
  */
 #include "lst_daemon.h"
 
@@ -34,6 +44,7 @@
 #include <zmq.h>
 
 #include "lst_assert.h"
+#include "lst_auth.h"
 #include "lst_job.h"
 #include "lst_log.h"
 #include "lst_msg.h"
@@ -52,6 +63,10 @@
 #define S_PURGE_CHUNK	   ((uint64_t)1 << 30) /* a purge checks its stop flag between chunks */
 #define S_RX_BATCH	   64		       /* frames read per reader wake-up */
 #define S_MAX_THREADS	   1024		       /* job threads in one point, over all job specs */
+#define S_ZAP_ENDPOINT	   "inproc://zeromq.zap.01" /* RFC 27: fixed */
+#define S_MON_ENDPOINT	   "inproc://lst-agent-monitor"
+#define S_LOG_BURST	   10		       /* handshake log lines of one kind ... */
+#define S_LOG_WINDOW	   (60 * LST_NS_PER_S) /* ... per minute, then a count */
 
 struct s_rid {
 	size_t len;
@@ -71,6 +86,22 @@ struct s_cached {
 	struct s_frame f;
 };
 
+/* Rate limit for log lines a stranger can cause (handshake failures). */
+struct s_limit {
+	int64_t since; /* start of the window */
+	unsigned n;    /* lines logged in it */
+	unsigned suppressed;
+};
+
+enum s_hs_kind {
+	S_HS_ACCEPTED,
+	S_HS_REFUSED,
+	S_HS_WRONG_KEY,
+	S_HS_MISMATCH,
+	S_HS_OTHER,
+	S_HS_N,
+};
+
 struct s_session {
 	bool active;  /* a coordinator holds the agent */
 	bool known;   /* run id, seq, cache, spool are valid (active or dormant) */
@@ -78,9 +109,10 @@ struct s_session {
 	struct s_rid peer;
 	char run[LST_RUN_ID_MAX];
 	char coordinator[LST_NAME_MAX];
-	int64_t lease;	 /* ns */
-	int64_t last_rx; /* monotonic ns of the last frame from the peer */
-	uint64_t seq;	 /* last seq sent in this session */
+	char key[LST_KEY_FP_LEN + 1]; /* fingerprint of its CURVE key, "" in plain text */
+	int64_t lease;		      /* ns */
+	int64_t last_rx;	      /* monotonic ns of the last frame from the peer */
+	uint64_t seq;		      /* last seq sent in this session */
 	struct s_cached cache[S_CACHE_N];
 	unsigned cache_next;
 	struct s_frame *spool; /* circular: spool_n frames from spool_head */
@@ -154,6 +186,13 @@ struct lst_daemon {
 	char endpoint[256];
 	zsock_t *router;
 	void *zs; /* the raw libzmq socket */
+	bool curve;
+	char secret[LST_KEY_TEXT], pub[LST_KEY_TEXT];
+	char *key_file, *auth_dir;
+	zsock_t *zap; /* ZAP handler (REP), CURVE only */
+	zsock_t *mon; /* the ROUTER's handshake events (PAIR) */
+	struct s_limit limits[S_HS_N];
+	char rx_key[LST_KEY_FP_LEN + 1]; /* User-Id of the frame being handled ("" = none) */
 	zloop_t *loop;
 	int sfd; /* signalfd */
 	zmq_pollitem_t sig_item;
@@ -549,7 +588,7 @@ static void s_session_clear(lst_daemon *d, uint32_t reason, const char *why)
 	s->active = s->known = false;
 	s->gen++;
 	s->seq = 0;
-	s->run[0] = s->coordinator[0] = '\0';
+	s->run[0] = s->coordinator[0] = s->key[0] = '\0';
 }
 
 /* The coordinator went silent: stop its I/O now; keep the session dormant for a resume. */
@@ -617,8 +656,13 @@ static void s_on_hello(lst_daemon *d, const struct s_rid *rid, const lst_msg *m,
 		if (now - s->last_rx <= s->lease) {
 			lst_log_info("refusing coordinator %s (run %s): busy with run %s from %s",
 				     h->coordinator, h->run, s->run, s->coordinator);
-			s_error(d, rid, m->id, m->type, LST_PERR_BUSY,
-				"busy: run %s from coordinator %s", s->run, s->coordinator);
+			if (s->key[0])
+				s_error(d, rid, m->id, m->type, LST_PERR_BUSY,
+					"busy: run %s from coordinator %s (key '%s')", s->run,
+					s->coordinator, s->key);
+			else
+				s_error(d, rid, m->id, m->type, LST_PERR_BUSY,
+					"busy: run %s from coordinator %s", s->run, s->coordinator);
 			return;
 		}
 		s_lease_expire(d, now);
@@ -645,6 +689,7 @@ static void s_on_hello(lst_daemon *d, const struct s_rid *rid, const lst_msg *m,
 	s->active = s->known = true;
 	s->peer = *rid;
 	s_copy(s->coordinator, sizeof(s->coordinator), h->coordinator);
+	s_copy(s->key, sizeof(s->key), d->rx_key);
 	if (lease < S_LEASE_MIN)
 		lease = S_LEASE_MIN;
 	if (lease > d->o.lease_max)
@@ -653,9 +698,10 @@ static void s_on_hello(lst_daemon *d, const struct s_rid *rid, const lst_msg *m,
 	s->last_rx = now;
 	if (d->pt && d->pt->gen == s->gen)
 		d->pt->peer = *rid; /* the point's STARTED/SAMPLE/DONE follow the new connection */
-	lst_log_info("session %s: run %s from coordinator %s (peer %s, lease %.1f s)",
+	lst_log_info("session %s: run %s from coordinator %s (peer %s, lease %.1f s%s%s%s)",
 		     resume ? "resumed" : "opened", s->run, s->coordinator,
-		     s_rid_str(rid, r, sizeof(r)), (double)lease / 1e9);
+		     s_rid_str(rid, r, sizeof(r)), (double)lease / 1e9, s->key[0] ? ", key '" : "",
+		     s->key, s->key[0] ? "'" : "");
 	s_welcome(d, rid, m);
 	if (resume && s->spool_n) {
 		lst_log_info("resending %zu spooled frames", s->spool_n);
@@ -694,6 +740,44 @@ static struct s_path *s_path_find(struct s_point *pt, const char *path)
 }
 
 /*
+ * IDENTIFY at the start of a run: the disk-safety rules for everything the run will do to each
+ * path (the job spec's access bits), without opening anything for writing, so that a phase the
+ * agent would refuse stops the run before an earlier phase writes. *perr as for s_open_paths.
+ */
+static int s_check_access(lst_daemon *d, const struct lst_msg_prepare *p, int *perr, lst_err *err)
+{
+	static const struct {
+		uint32_t bit;
+		enum lst_dev_access access;
+		const char *what;
+	} need[] = {
+		{LST_ACCESS_WRITE, LST_DEV_WRITE, "a phase of this run writes it"},
+		{LST_ACCESS_PURGE, LST_DEV_PURGE, "a phase of this run purges it"},
+	};
+
+	for (uint32_t i = 0; i < p->njobs; i++) {
+		const struct lst_jobspec *j = &p->jobs[i];
+
+		for (size_t k = 0; k < LST_ARRAY_SIZE(need); k++) {
+			size_t n;
+
+			if (!(j->access & need[k].bit))
+				continue;
+			if (!lst_dev_check(d->o.policy, j->path, need[k].access, j->identity, NULL,
+					   err))
+				continue;
+			*perr = s_dev_perr(err);
+			n = strlen(err->msg);
+			snprintf(err->msg + n, sizeof(err->msg) - n,
+				 " [checked before the run starts: %s; nothing was written]",
+				 need[k].what);
+			return err->code;
+		}
+	}
+	return 0;
+}
+
+/*
  * Gather the PREPARE's distinct paths with what each needs (write if any job on it writes),
  * then open them all through the disk-safety checks. On failure err says which path and rule,
  * *perr the protocol error code; paths already open stay in pt (the caller destroys pt).
@@ -701,6 +785,10 @@ static struct s_path *s_path_find(struct s_point *pt, const char *path)
 static int s_open_paths(lst_daemon *d, struct s_point *pt, const struct lst_msg_prepare *p,
 			int *perr, lst_err *err)
 {
+	int rc;
+
+	if (p->jobs[0].action == LST_ACTION_IDENTIFY && (rc = s_check_access(d, p, perr, err)))
+		return rc;
 	for (uint32_t i = 0; i < p->njobs; i++) {
 		const struct lst_jobspec *j = &p->jobs[i];
 		enum lst_dev_access acc = LST_DEV_READ;
@@ -1366,6 +1454,12 @@ static int s_on_router(zloop_t *loop, zsock_t *sock, void *arg)
 			continue;
 		}
 		t_rx = lst_mono_ns();
+		{
+			/* The ZAP handler named the coordinator's key as the connection's user. */
+			const char *uid = d->curve ? zmq_msg_gets(&body, "User-Id") : NULL;
+
+			s_copy(d->rx_key, sizeof(d->rx_key), uid ? uid : "");
+		}
 		zmq_getsockopt(d->zs, ZMQ_RCVMORE, &more, &sz);
 		while (more) {
 			zmq_msg_t x;
@@ -1392,6 +1486,266 @@ static int s_on_router(zloop_t *loop, zsock_t *sock, void *arg)
 		zmq_msg_close(&body);
 	}
 	return s_ret(d);
+}
+
+/* ---------------------------------------------------------------- authentication */
+
+/* May a line of this kind be logged now? Counts what it holds back. */
+static bool s_limit_ok(struct s_limit *l, int64_t now, unsigned *held)
+{
+	*held = 0;
+	if (now - l->since > S_LOG_WINDOW) {
+		*held = l->suppressed;
+		l->since = now;
+		l->n = 0;
+		l->suppressed = 0;
+	}
+	if (l->n >= S_LOG_BURST) {
+		l->suppressed++;
+		return false;
+	}
+	l->n++;
+	return true;
+}
+
+static void s_hs_log(lst_daemon *d, enum s_hs_kind kind, enum lst_log_level level, const char *fmt,
+		     ...) __attribute__((format(printf, 4, 5)));
+
+/* A handshake log line, at most S_LOG_BURST of a kind per minute (a stranger can cause them). */
+static void s_hs_log(lst_daemon *d, enum s_hs_kind kind, enum lst_log_level level, const char *fmt,
+		     ...)
+{
+	char msg[LST_ERR_MAX];
+	unsigned held;
+	va_list ap;
+
+	if (!s_limit_ok(&d->limits[kind], lst_mono_ns(), &held))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (level == LST_LOG_INFO)
+		lst_log_info("%s%s", msg, held ? " (more lines like this were held back)" : "");
+	else
+		lst_log_warn("%s%s", msg, held ? " (more lines like this were held back)" : "");
+}
+
+/* "fp1 (a.pub), fp2 (b.pub)" for logs. */
+static void s_keys_str(const lst_authkeys *k, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < k->n && n + 1 < size; i++) {
+		char fp[16];
+
+		n += (size_t)snprintf(buf + n, size - n, "%s'%s' (%s)", i ? ", " : "",
+				      lst_auth_fingerprint(k->keys[i].pub, fp, sizeof(fp)),
+				      k->keys[i].file);
+	}
+	if (!k->n)
+		snprintf(buf, size, "none");
+}
+
+/* A frame of a ZAP request as text (for version, domain, address, mechanism). */
+static void s_frame_str(zframe_t *f, char *buf, size_t size)
+{
+	size_t n = f ? LST_MIN(zframe_size(f), size - 1) : 0;
+
+	if (n)
+		memcpy(buf, zframe_data(f), n);
+	buf[n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			buf[i] = '?';
+}
+
+/*
+ * One ZAP request (RFC 27): version, request id, domain, address, identity, mechanism, then the
+ * client's 32-byte public key. The reply carries the status and, as the user id, the key's
+ * fingerprint (frames from that connection then carry it as "User-Id").
+ */
+static int s_on_zap(zloop_t *loop, zsock_t *sock, void *arg)
+{
+	lst_daemon *d = arg;
+	zmsg_t *req = zmsg_recv(sock), *rep;
+	zframe_t *ver, *reqid, *dom, *addr, *idf, *mech, *cred;
+	char v[16], domain[64], address[64], mechanism[32], pub[LST_KEY_TEXT] = "", fp[16] = "?";
+	char keys[512];
+	const struct lst_authkey *k = NULL;
+	const char *status = "400", *text = "coordinator key not authorized";
+	lst_authkeys ak = {0};
+	lst_err err;
+
+	(void)loop;
+	if (!req)
+		return s_ret(d);
+	ver = zmsg_pop(req);
+	reqid = zmsg_pop(req);
+	dom = zmsg_pop(req);
+	addr = zmsg_pop(req);
+	idf = zmsg_pop(req);
+	mech = zmsg_pop(req);
+	cred = zmsg_pop(req);
+	s_frame_str(ver, v, sizeof(v));
+	s_frame_str(dom, domain, sizeof(domain));
+	s_frame_str(addr, address, sizeof(address));
+	s_frame_str(mech, mechanism, sizeof(mechanism));
+	if (cred && zframe_size(cred) == 32) {
+		zmq_z85_encode(pub, zframe_data(cred), 32);
+		lst_auth_fingerprint(pub, fp, sizeof(fp));
+	}
+	if (strcmp(v, "1.0") || !reqid) {
+		s_hs_log(d, S_HS_OTHER, LST_LOG_WARN, "ZAP: malformed request (version '%s')", v);
+		status = "500";
+		text = "malformed ZAP request";
+	} else if (strcmp(domain, LST_AUTH_ZAP_DOMAIN) || strcmp(mechanism, "CURVE") || !pub[0]) {
+		s_hs_log(d, S_HS_REFUSED, LST_LOG_WARN,
+			 "refused a connection from %s: mechanism %s in domain '%s' (only CURVE in "
+			 "'%s' is accepted)",
+			 address, mechanism, domain, LST_AUTH_ZAP_DOMAIN);
+	} else if (lst_authkeys_load(d->auth_dir, &ak, &err)) {
+		s_hs_log(d, S_HS_REFUSED, LST_LOG_WARN,
+			 "refused coordinator key '%s' from %s: %s (every key is refused until it "
+			 "can be read)",
+			 fp, address, err.msg);
+	} else if (!(k = lst_authkeys_find(&ak, pub))) {
+		s_keys_str(&ak, keys, sizeof(keys));
+		s_hs_log(d, S_HS_REFUSED, LST_LOG_WARN,
+			 "refused coordinator key '%s' from %s: it is not in authorized_keys %s "
+			 "(authorized: %s); to accept it, copy that coordinator's .pub file there",
+			 fp, address, d->auth_dir, keys);
+	} else {
+		status = "200";
+		text = "OK";
+		s_hs_log(d, S_HS_ACCEPTED, LST_LOG_INFO,
+			 "accepted coordinator key '%s' (%s) from %s", fp, k->file, address);
+	}
+	for (size_t i = 0; i < ak.nwarn; i++)
+		lst_log_debug(LST_DBG_NET, "authorized_keys: %s", ak.warn[i]);
+	lst_authkeys_clear(&ak);
+
+	rep = zmsg_new();
+	zmsg_addstr(rep, "1.0");
+	if (reqid)
+		zmsg_append(rep, &reqid);
+	else
+		zmsg_addstr(rep, "");
+	zmsg_addstr(rep, status);
+	zmsg_addstr(rep, text);
+	zmsg_addstr(rep, status[0] == '2' ? fp : "");
+	zmsg_addmem(rep, NULL, 0); /* no metadata */
+	if (zmsg_send(&rep, sock))
+		lst_log_warn("ZAP: cannot send the reply: %s", zmq_strerror(zmq_errno()));
+	zmsg_destroy(&rep);
+	zframe_destroy(&ver);
+	zframe_destroy(&reqid);
+	zframe_destroy(&dom);
+	zframe_destroy(&addr);
+	zframe_destroy(&idf);
+	zframe_destroy(&mech);
+	zframe_destroy(&cred);
+	zmsg_destroy(&req);
+	return s_ret(d);
+}
+
+/*
+ * Handshake failures that ZAP never sees, from the ROUTER's monitor: [event u16, value u32]
+ * then the endpoint. (A refused key was logged by s_on_zap already.)
+ */
+static int s_on_monitor(zloop_t *loop, zsock_t *sock, void *arg)
+{
+	lst_daemon *d = arg;
+	char fp[16];
+
+	(void)loop;
+	for (;;) {
+		zmq_msg_t a, b;
+		uint16_t ev = 0;
+		uint32_t val = 0;
+
+		zmq_msg_init(&a);
+		if (zmq_msg_recv(&a, zsock_resolve(sock), ZMQ_DONTWAIT) < 0) {
+			zmq_msg_close(&a);
+			break;
+		}
+		if (zmq_msg_size(&a) >= 6) {
+			memcpy(&ev, zmq_msg_data(&a), 2);
+			memcpy(&val, (uint8_t *)zmq_msg_data(&a) + 2, 4);
+		}
+		if (zmq_msg_more(&a)) {
+			zmq_msg_init(&b);
+			zmq_msg_recv(&b, zsock_resolve(sock), 0);
+			zmq_msg_close(&b);
+		}
+		zmq_msg_close(&a);
+		if (ev == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL &&
+		    val == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH)
+			s_hs_log(
+				d, S_HS_MISMATCH, LST_LOG_WARN,
+				d->curve
+					? "refused a peer that speaks plain text: this agent "
+					  "requires CURVE (its plan must give this agent's key:)"
+					: "refused a peer that speaks CURVE: this agent speaks plain "
+					  "text (start it with --key and --authorized-keys)");
+		else if (ev == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL &&
+			 val == ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC)
+			s_hs_log(
+				d, S_HS_WRONG_KEY, LST_LOG_WARN,
+				"refused a CURVE handshake made for another agent key: this agent's "
+				"key is '%s' (%s); the coordinator's plan names another key: for it",
+				lst_auth_fingerprint(d->pub, fp, sizeof(fp)), d->key_file);
+		else if (ev == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL)
+			s_hs_log(d, S_HS_OTHER, LST_LOG_WARN,
+				 "a handshake failed: ZMTP protocol error 0x%08x", val);
+		else if (ev == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL)
+			lst_log_debug(LST_DBG_NET, "a handshake ended early: %s",
+				      strerror((int)val));
+	}
+	return s_ret(d);
+}
+
+/* Start the ZAP handler and make the ROUTER a fail-closed CURVE server. Before binding. */
+static int s_curve_setup(lst_daemon *d, lst_err *err)
+{
+	int rc;
+
+	d->zap = zsock_new(ZMQ_REP);
+	if (!d->zap)
+		return lst_err_set(err, -ENOMEM, "cannot create the ZAP socket: %s",
+				   zmq_strerror(zmq_errno()));
+	zsock_set_linger(d->zap, 0);
+	if (zsock_bind(d->zap, "%s", S_ZAP_ENDPOINT) < 0)
+		return lst_err_set(err, -EADDRINUSE,
+				   "cannot start the authentication handler on %s: %s",
+				   S_ZAP_ENDPOINT, zmq_strerror(zmq_errno()));
+	rc = lst_auth_zap_enforce(d->zs, err);
+	if (rc)
+		return rc;
+	zsock_set_zap_domain(d->router, LST_AUTH_ZAP_DOMAIN);
+	zsock_set_curve_server(d->router, 1);
+	zsock_set_curve_secretkey(d->router, d->secret);
+	if (zsock_mechanism(d->router) != ZMQ_CURVE || !zsock_curve_server(d->router))
+		return lst_err_set(err, -ENOTSUP,
+				   "the ROUTER did not become a CURVE server (is libzmq built with "
+				   "CURVE support?)");
+	return 0;
+}
+
+/* The ROUTER's handshake failures into d->mon. */
+static int s_monitor_setup(lst_daemon *d, lst_err *err)
+{
+	if (zmq_socket_monitor(d->zs, S_MON_ENDPOINT,
+			       ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+				       ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+				       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH))
+		return lst_err_set(err, -EIO, "cannot monitor the ROUTER: %s",
+				   zmq_strerror(zmq_errno()));
+	d->mon = zsock_new(ZMQ_PAIR);
+	if (!d->mon || zsock_connect(d->mon, "%s", S_MON_ENDPOINT))
+		return lst_err_set(err, -EIO, "cannot read the ROUTER's monitor: %s",
+				   zmq_strerror(zmq_errno()));
+	return 0;
 }
 
 /* ---------------------------------------------------------------- signals */
@@ -1467,6 +1821,24 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	d->o.listen = d->listen;
 	d->o.name = d->name;
 	d->o.log_path = d->log_path;
+	d->curve = o->curve_secret != NULL;
+	if (d->curve) {
+		if (!lst_auth_is_key_text(o->curve_secret) || !o->curve_public ||
+		    !o->authorized_keys || o->authorized_keys[0] != '/') {
+			lst_err_set(err, -EINVAL,
+				    "CURVE needs a secret key, its public key and an absolute "
+				    "authorized_keys folder");
+			goto fail;
+		}
+		s_copy(d->secret, sizeof(d->secret), o->curve_secret);
+		s_copy(d->pub, sizeof(d->pub), o->curve_public);
+		d->key_file = lst_strdup(o->key_file ? o->key_file : "?");
+		d->auth_dir = lst_strdup(o->authorized_keys);
+	}
+	d->o.curve_secret = NULL; /* only d->secret keeps it */
+	d->o.curve_public = d->curve ? d->pub : NULL;
+	d->o.key_file = d->key_file;
+	d->o.authorized_keys = d->auth_dir;
 	if (d->o.lease_max <= 0)
 		d->o.lease_max = 600 * LST_NS_PER_S;
 	d->sfd = -1;
@@ -1509,6 +1881,10 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	zsock_set_heartbeat_ttl(d->router, 60000);
 	zsock_set_sndhwm(d->router, 100000);
 	zsock_set_rcvhwm(d->router, 10000);
+	if (d->curve && s_curve_setup(d, err))
+		goto fail;
+	if (s_monitor_setup(d, err))
+		goto fail;
 	if (zsock_bind(d->router, "%s", d->listen) < 0) {
 		lst_err_set(err, -EADDRINUSE, "cannot listen on %s: %s", d->listen,
 			    zmq_strerror(zmq_errno()));
@@ -1522,6 +1898,12 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	zloop_set_nonstop(d->loop, true);
 	zloop_reader(d->loop, d->router, s_on_router, d);
 	zloop_reader_set_tolerant(d->loop, d->router);
+	if (d->zap) {
+		zloop_reader(d->loop, d->zap, s_on_zap, d);
+		zloop_reader_set_tolerant(d->loop, d->zap);
+	}
+	zloop_reader(d->loop, d->mon, s_on_monitor, d);
+	zloop_reader_set_tolerant(d->loop, d->mon);
 	d->sig_item = (zmq_pollitem_t){.fd = d->sfd, .events = ZMQ_POLLIN};
 	zloop_poller(d->loop, &d->sig_item, s_on_signal, d);
 	d->tick = zloop_timer(d->loop, S_TICK_MS, 0, s_on_tick, d);
@@ -1529,15 +1911,6 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 fail:
 	lst_daemon_destroy(&d);
 	return NULL;
-}
-
-/* Does the bound endpoint reach beyond this host? (ipc:// and loopback addresses do not.) */
-static bool s_beyond_loopback(const char *ep)
-{
-	if (strncmp(ep, "tcp://", 6))
-		return false;
-	ep += 6;
-	return strncmp(ep, "127.", 4) && strncmp(ep, "localhost:", 10) && strncmp(ep, "[::1]:", 6);
 }
 
 int lst_daemon_run(lst_daemon *d)
@@ -1549,12 +1922,40 @@ int lst_daemon_run(lst_daemon *d)
 		     d->engines & (1u << LST_ENGINE_IO_URING) ? " io_uring" : "",
 		     d->engines & (1u << LST_ENGINE_PSYNC) ? " psync" : "",
 		     d->engines & (1u << LST_ENGINE_NULL) ? " null" : "");
-	if (s_beyond_loopback(d->endpoint))
-		lst_log_warn(
-			"listening beyond loopback without CURVE (not implemented yet): traffic "
-			"is plain text and any host that reaches %s can drive this agent within "
-			"its allow_write list",
-			d->endpoint);
+	if (d->curve) {
+		lst_authkeys ak;
+		char fp[16], keys[1024];
+		lst_err err;
+
+		lst_log_info("CURVE on: agent key '%s' (%s); ZAP domain '%s', enforced",
+			     lst_auth_fingerprint(d->pub, fp, sizeof(fp)), d->key_file,
+			     LST_AUTH_ZAP_DOMAIN);
+		if (lst_authkeys_load(d->auth_dir, &ak, &err)) {
+			lst_log_warn("%s: every coordinator is refused until it can be read",
+				     err.msg);
+		} else {
+			for (size_t i = 0; i < ak.nwarn; i++)
+				lst_log_warn("authorized_keys: %s", ak.warn[i]);
+			s_keys_str(&ak, keys, sizeof(keys));
+			if (ak.n)
+				lst_log_info("authorized coordinator keys in %s: %s", d->auth_dir,
+					     keys);
+			else
+				lst_log_warn(
+					"authorized_keys %s holds no key: every coordinator is "
+					"refused until a .pub file is put there",
+					d->auth_dir);
+			lst_authkeys_clear(&ak);
+		}
+	} else if (!lst_auth_endpoint_is_local(d->endpoint)) {
+		lst_log_warn("insecure: listening on %s in plain text, without CURVE: anyone who "
+			     "can reach it can read the traffic and drive this agent within its "
+			     "allow_write list; give --key and --authorized-keys "
+			     "(docs/security.md)",
+			     d->endpoint);
+	} else {
+		lst_log_info("plain text on loopback (no --key): only this host can connect");
+	}
 	rc = zloop_start(d->loop);
 	if (rc > 0) {
 		lst_log_error("reactor failed: %s", zmq_strerror(zmq_errno()));
@@ -1594,6 +1995,11 @@ void lst_daemon_destroy(lst_daemon **p)
 		zsock_set_linger(d->router, d->done_at_exit ? 500 : 0);
 		zsock_destroy(&d->router);
 	}
+	zsock_destroy(&d->mon);
+	zsock_destroy(&d->zap);
+	explicit_bzero(d->secret, sizeof(d->secret));
+	free(d->key_file);
+	free(d->auth_dir);
 	if (d->sfd >= 0)
 		close(d->sfd);
 	s_cache_clear(&d->sess);

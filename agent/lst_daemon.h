@@ -16,6 +16,7 @@
 #ifndef LST_DAEMON_H
 #define LST_DAEMON_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lst_dev.h"
@@ -27,14 +28,26 @@ struct lst_daemon_opts {
 	int64_t lease_max;	      /* ns, cap on a coordinator's lease (0 = 10 min) */
 	const lst_dev_policy *policy; /* borrowed; must outlive the daemon */
 	const char *log_path;	      /* reopened on SIGHUP; NULL = logging to stderr */
+
+	/* CURVE (proto/lst_auth.h). With curve_secret the ROUTER is a CURVE server whose ZAP
+	 * handler (in this reactor, bound before the ROUTER) accepts the coordinator keys found in
+	 * authorized_keys, re-read at every handshake; without it the socket speaks plain text,
+	 * which the caller allows only on loopback or when insecure was asked for. */
+	const char *curve_secret;    /* Z85 secret key, or NULL for plain text */
+	const char *curve_public;    /* its public key */
+	const char *key_file;	     /* where they came from, for logs */
+	const char *authorized_keys; /* absolute folder of coordinator *.pub files */
+	bool insecure;		     /* plain text beyond loopback was asked for: warn */
 };
 
 typedef struct lst_daemon lst_daemon;
 
 /*
  * Block SIGINT/SIGTERM/SIGHUP (they are read from a signalfd; threads created later inherit the
- * mask), create the ROUTER with its options and bind it. Returns NULL with err when the endpoint
- * cannot be bound or a system call fails. Call after daemonizing (ZeroMQ does not survive fork).
+ * mask), start the ZAP handler when CURVE is on, create the ROUTER with its options (CURVE
+ * server, ZAP domain, ZAP enforced so that a missing handler refuses everyone) and bind it.
+ * Returns NULL with err when the endpoint cannot be bound, CURVE cannot be made fail-closed, or
+ * a system call fails. Call after daemonizing (ZeroMQ does not survive fork).
  */
 lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err);
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lst_auth.h"
 #include "lst_bench.h"
 #include "lst_config.h"
 #include "lst_daemon.h"
@@ -37,6 +38,11 @@ static void s_usage(FILE *f)
 		"  --allow-write GLOB   paths the agent may write or purge (repeatable; nothing\n"
 		"                       by default); replaces the config file's list\n"
 		"  --read-only          refuse every write and purge\n"
+		"  --key FILE           this agent's CURVE secret key (NAME.key from 'lockstep\n"
+		"                       keygen'); turns on encryption and authentication\n"
+		"  --authorized-keys DIR  folder of the coordinator public keys (*.pub) accepted\n"
+		"  --insecure           allow plain text beyond loopback (warned at every start);\n"
+		"                       without --key only a loopback --listen is allowed\n"
 		"  --lease-max DURATION cap on a coordinator's lease (default 10m)\n"
 		"  --debug LIST         debug categories: %s\n"
 		"  -v                   debug logging for every category\n"
@@ -57,6 +63,9 @@ enum {
 	S_OPT_READ_ONLY,
 	S_OPT_LEASE_MAX,
 	S_OPT_DEBUG,
+	S_OPT_KEY,
+	S_OPT_AUTHORIZED_KEYS,
+	S_OPT_INSECURE,
 	S_OPT_HELP,
 	S_OPT_VERSION,
 };
@@ -72,6 +81,9 @@ static const struct option s_opts[] = {
 	{"read-only", no_argument, NULL, S_OPT_READ_ONLY},
 	{"lease-max", required_argument, NULL, S_OPT_LEASE_MAX},
 	{"debug", required_argument, NULL, S_OPT_DEBUG},
+	{"key", required_argument, NULL, S_OPT_KEY},
+	{"authorized-keys", required_argument, NULL, S_OPT_AUTHORIZED_KEYS},
+	{"insecure", no_argument, NULL, S_OPT_INSECURE},
 	{"help", no_argument, NULL, S_OPT_HELP},
 	{"version", no_argument, NULL, S_OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -120,6 +132,16 @@ static int s_parse_flags(int argc, char **argv, lst_config *flags, const char **
 			break;
 		case S_OPT_DEBUG:
 			key = "debug";
+			break;
+		case S_OPT_KEY:
+			key = "key";
+			break;
+		case S_OPT_AUTHORIZED_KEYS:
+			key = "authorized_keys";
+			break;
+		case S_OPT_INSECURE:
+			key = "insecure";
+			value = "true";
 			break;
 		case S_OPT_FOREGROUND:
 			key = "foreground";
@@ -241,14 +263,66 @@ static void s_notify(int fd, char status)
 	}
 }
 
+/*
+ * CURVE or plain text, decided before anything is opened: with a key, load it and check the
+ * authorized_keys folder; without one, only a loopback listen address, or --insecure. Returns
+ * 0, or -EINVAL after printing what to change (the caller exits 2).
+ */
+static int s_security(const lst_config *cfg, const char *listen, struct lst_keypair *kp,
+		      char **key_file, char **auth_dir)
+{
+	lst_authkeys ak;
+	lst_err err;
+
+	if (cfg->key && !cfg->authorized_keys) {
+		fprintf(stderr, "lockstep-agent: key is given without authorized_keys: no "
+				"coordinator could connect; add --authorized-keys DIR (a folder of "
+				"coordinator .pub files)\n");
+		return -EINVAL;
+	}
+	if (!cfg->key && cfg->authorized_keys) {
+		fprintf(stderr,
+			"lockstep-agent: authorized_keys needs the agent's own key: add --key "
+			"FILE (make one with 'lockstep keygen /etc/lockstep/agent')\n");
+		return -EINVAL;
+	}
+	if (!cfg->key) {
+		if (lst_auth_endpoint_is_local(listen) || cfg->insecure)
+			return 0;
+		fprintf(stderr,
+			"lockstep-agent: listening on %s needs CURVE: give --key FILE (this agent's "
+			"secret key, from 'lockstep keygen') and --authorized-keys DIR (the "
+			"coordinator keys to accept), or listen on a loopback address; --insecure "
+			"accepts plain text from anyone who can reach the port (see "
+			"docs/security.md)\n",
+			listen);
+		return -EINVAL;
+	}
+	*key_file = s_absolute(cfg->key);
+	*auth_dir = s_absolute(cfg->authorized_keys);
+	if (lst_auth_load_keypair(*key_file, kp, &err)) {
+		fprintf(stderr, "lockstep-agent: key: %s\n", err.msg);
+		return -EINVAL;
+	}
+	if (lst_authkeys_load(*auth_dir, &ak, &err)) {
+		fprintf(stderr, "lockstep-agent: %s\n", err.msg);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < ak.nwarn; i++)
+		fprintf(stderr, "lockstep-agent: warning: authorized_keys: %s\n", ak.warn[i]);
+	lst_authkeys_clear(&ak);
+	return 0;
+}
+
 static int s_daemon_main(int argc, char **argv)
 {
 	lst_config *cfg = lst_config_new(), *flags = lst_config_new();
 	lst_dev_policy *policy = lst_dev_policy_new();
 	struct lst_daemon_opts o;
 	lst_daemon *d = NULL;
-	const char *config = NULL;
-	char host[256], *log = NULL, *pidfile = NULL;
+	const char *config = NULL, *listen;
+	struct lst_keypair kp;
+	char host[256], *log = NULL, *pidfile = NULL, *key_file = NULL, *auth_dir = NULL;
 	int verbose = 0, rc = 2, notify = -1;
 	lst_err err;
 
@@ -271,6 +345,10 @@ static int s_daemon_main(int argc, char **argv)
 		}
 	}
 	lst_dev_policy_set_read_only(policy, cfg->read_only);
+	memset(&kp, 0, sizeof(kp));
+	listen = cfg->listen ? cfg->listen : LST_CONFIG_DEFAULT_LISTEN;
+	if (s_security(cfg, listen, &kp, &key_file, &auth_dir))
+		goto out;
 	if (cfg->debug)
 		lst_log_set_debug(cfg->debug, NULL); /* checked by lst_config_set */
 	if (verbose)
@@ -309,12 +387,20 @@ static int s_daemon_main(int argc, char **argv)
 		goto out;
 	}
 	memset(&o, 0, sizeof(o));
-	o.listen = cfg->listen ? cfg->listen : LST_CONFIG_DEFAULT_LISTEN;
+	o.listen = listen;
 	o.name = cfg->name ? cfg->name : host;
 	o.lease_max = cfg->lease_max;
 	o.policy = policy;
 	o.log_path = log;
+	if (cfg->key) {
+		o.curve_secret = kp.secret;
+		o.curve_public = kp.pub;
+		o.key_file = key_file;
+		o.authorized_keys = auth_dir;
+	}
+	o.insecure = cfg->insecure;
 	d = lst_daemon_new(&o, &err);
+	explicit_bzero(&kp, sizeof(kp));
 	if (!d) {
 		lst_log_error("%s", err.msg);
 		rc = 1;
@@ -337,6 +423,9 @@ out:
 		s_remove_pidfile(pidfile);
 	free(pidfile);
 	free(log);
+	free(key_file);
+	free(auth_dir);
+	explicit_bzero(&kp, sizeof(kp));
 	lst_dev_policy_destroy(&policy);
 	lst_config_destroy(&flags);
 	lst_config_destroy(&cfg);

@@ -139,25 +139,37 @@ grep -q "exiting (0)" "$TMP/rel.log" || fail "$(tail -3 "$TMP/rel.log")"
 [ ! -e "$TMP/rel.pid" ] || fail "daemon left its pidfile"
 ok "daemonized: pidfile, cwd /, stdio /dev/null, own session, clean exit on SIGTERM"
 
-# The example config in deploy/ is accepted as it is (listen overridden to loopback), and an
-# agent listening beyond loopback warns that it has no CURVE.
+# The example config in deploy/ is accepted as it is (listen and key files overridden), and an
+# agent listening beyond loopback refuses to start without CURVE, or warns with --insecure.
 port3=$(free_port)
+mkdir -m 700 "$TMP/auth"
+"$LOCKSTEP" keygen "$TMP/agent" >/dev/null
+"$LOCKSTEP" keygen "$TMP/auth/ctl" >/dev/null
 "$AGENT" --config "$LST_SRC/deploy/agent.yaml" --foreground --listen "tcp://127.0.0.1:$port3" \
-	--log "$TMP/example.log" &
+	--key "$TMP/agent.key" --authorized-keys "$TMP/auth" --log "$TMP/example.log" &
 epid=$!
 on_exit "kill -9 $epid"
 wait_port "$port3"
 grep -q "allow_write: /dev/disk/by-id/wwn-0x5000039c18a0b7c1" "$TMP/example.log" ||
 	fail "deploy/agent.yaml: $(cat "$TMP/example.log")"
-if grep -q "without CURVE" "$TMP/example.log"; then fail "loopback should not warn"; fi
+grep -q "CURVE on: agent key" "$TMP/example.log" || fail "no CURVE: $(cat "$TMP/example.log")"
+if grep -q "without CURVE" "$TMP/example.log"; then fail "CURVE agent should not warn"; fi
 kill -TERM "$epid"
 wait "$epid" || fail "example agent: exit $?"
 port4=$(free_port)
-"$AGENT" --foreground --listen "tcp://0.0.0.0:$port4" --log "$TMP/wide.log" &
+set +e
+"$AGENT" --foreground --listen "tcp://0.0.0.0:$port4" --log "$TMP/wide0.log" 2>"$TMP/wide.err"
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "needs CURVE: give --key FILE" "$TMP/wide.err" ||
+	fail "plain text beyond loopback without --insecure: exit $rc: $(cat "$TMP/wide.err")"
+[ ! -e "$TMP/wide0.log" ] || fail "the refused agent opened its log"
+"$AGENT" --foreground --listen "tcp://0.0.0.0:$port4" --insecure --log "$TMP/wide.log" &
 wpid=$!
 on_exit "kill -9 $wpid"
 wait_port "$port4"
-grep -q "listening beyond loopback without CURVE" "$TMP/wide.log" || fail "$(cat "$TMP/wide.log")"
+grep -q "insecure: listening on tcp://0.0.0.0:$port4 in plain text, without CURVE" \
+	"$TMP/wide.log" || fail "$(cat "$TMP/wide.log")"
 kill -TERM "$wpid"
 wait "$wpid" || fail "wide agent: exit $?"
-ok "deploy/agent.yaml is accepted; listening beyond loopback warns"
+ok "deploy/agent.yaml is accepted; beyond loopback: refused without a key, warned with --insecure"
