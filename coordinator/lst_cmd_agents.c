@@ -10,22 +10,35 @@
 
 static void s_usage(FILE *f)
 {
-	fprintf(f, "usage: lockstep agents [--json] ADDRESS... | PLAN.yaml\n"
+	fprintf(f, "usage: lockstep agents [--json] [--key FILE] [--insecure] ADDRESS[=KEY]... |\n"
+		   "                       PLAN.yaml\n"
 		   "\n"
 		   "Connect to each agent, and show its name, version, host, cores, usable engines,\n"
 		   "clock offset from this machine (the agent's monotonic clock minus ours) and the\n"
 		   "round-trip time, measured by a burst of clock exchanges. An address is\n"
-		   "tcp://HOST:PORT or HOST[:PORT] (port 7270 by default). With a plan, its agents.\n"
+		   "tcp://HOST:PORT or HOST[:PORT] (port 7270 by default). With a plan, its agents\n"
+		   "and their keys.\n"
 		   "\n"
-		   "Exit status: 0 every agent answered, 1 some did not, 2 usage.\n");
+		   "  ADDRESS=KEY      reach this agent over CURVE; KEY is its public key: a file\n"
+		   "                   (its NAME.pub) or the 40-character Z85 text\n"
+		   "  --key FILE       our CURVE secret key (default\n"
+		   "                   $XDG_CONFIG_HOME/lockstep/coordinator.key)\n"
+		   "  --insecure       allow plain text to addresses beyond loopback\n"
+		   "  --json           JSON instead of a table\n"
+		   "\n"
+		   "An agent that refuses our key, or whose key is not the one given, is shown as\n"
+		   "'refused' with the reason (see docs/security.md).\n"
+		   "\n"
+		   "Exit status: 0 every agent answered, 1 some did not, 2 usage or keys.\n");
 }
 
 int lst_cmd_agents(int argc, char **argv)
 {
-	const char **names, **addrs;
+	const char **names, **addrs, **keys;
 	char **owned;
 	size_t n = 0;
 	bool json = false;
+	struct lst_coord_opts sec = { 0 };
 	lst_plan *plan = NULL;
 	int rc;
 
@@ -38,13 +51,27 @@ int lst_cmd_agents(int argc, char **argv)
 	}
 	names = lst_calloc((size_t)argc, sizeof(*names));
 	addrs = lst_calloc((size_t)argc, sizeof(*addrs));
+	keys = lst_calloc((size_t)argc, sizeof(*keys));
 	owned = lst_calloc((size_t)argc, sizeof(*owned));
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *eq;
 		size_t len = strlen(a);
 
 		if (!strcmp(a, "--json"))
 			continue;
+		if (!strcmp(a, "--insecure")) {
+			sec.insecure = true;
+			continue;
+		}
+		if (!strcmp(a, "--key")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "lockstep agents: --key needs a file\n");
+				rc = 2;
+				goto out;
+			}
+			sec.key_file = argv[++i];
+			continue;
+		}
 		if (a[0] == '-') {
 			fprintf(stderr, "lockstep agents: unknown option '%s'\n", a);
 			s_usage(stderr);
@@ -67,19 +94,26 @@ int lst_cmd_agents(int argc, char **argv)
 				goto out;
 			}
 			for (size_t k = 0; k < plan->nagents; k++) {
-				names = lst_realloc(names, (n + plan->nagents + (size_t)argc) *
-								   sizeof(*names));
-				addrs = lst_realloc(addrs, (n + plan->nagents + (size_t)argc) *
-								   sizeof(*addrs));
+				size_t cap = n + plan->nagents + (size_t)argc;
+
+				names = lst_realloc(names, cap * sizeof(*names));
+				addrs = lst_realloc(addrs, cap * sizeof(*addrs));
+				keys = lst_realloc(keys, cap * sizeof(*keys));
 				names[n] = plan->agents[k].name;
+				keys[n] = plan->agents[k].key;
 				addrs[n++] = plan->agents[k].address;
 			}
 			continue;
 		}
-		owned[i] = strncmp(a, "tcp://", 6) ? (strchr(a, ':') ? lst_asprintf("tcp://%s", a)
-								     : lst_asprintf("tcp://%s:7270", a))
-						   : lst_strdup(a);
+		/* ADDRESS=KEY: an address has no '=', a Z85 key may. */
+		eq = strchr(a, '=');
+		len = eq ? (size_t)(eq - a) : len;
+		owned[i] = strncmp(a, "tcp://", 6)
+				   ? (memchr(a, ':', len) ? lst_asprintf("tcp://%.*s", (int)len, a)
+							  : lst_asprintf("tcp://%.*s:7270", (int)len, a))
+				   : lst_asprintf("%.*s", (int)len, a);
 		names[n] = owned[i] + 6;
+		keys[n] = eq && eq[1] ? eq + 1 : NULL;
 		addrs[n++] = owned[i];
 	}
 	if (!n) {
@@ -88,13 +122,14 @@ int lst_cmd_agents(int argc, char **argv)
 		goto out;
 	}
 	lst_coord_handle_signals();
-	rc = lst_coord_probe(names, addrs, n, json, stdout);
+	rc = lst_coord_probe(names, addrs, keys, n, &sec, json, stdout);
 out:
 	for (int i = 0; i < argc; i++)
 		free(owned[i]);
 	free(owned);
 	free(names);
 	free(addrs);
+	free(keys);
 	lst_plan_destroy(&plan);
 	return rc;
 }

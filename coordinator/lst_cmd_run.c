@@ -13,7 +13,8 @@
 static void s_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lockstep run PLAN.yaml [-o DIR] [--quiet] [--debug LIST] [-v]\n"
+		"usage: lockstep run PLAN.yaml [-o DIR] [--quiet] [--key FILE] [--insecure]\n"
+		"                    [--debug LIST] [-v]\n"
 		"\n"
 		"Run every phase of PLAN on its agents, each phase point started at the same instant on\n"
 		"all of them, and write the merged results to DIR (default results/NAME-DATE-TIME).\n"
@@ -22,6 +23,11 @@ static void s_usage(FILE *f)
 		"  -o, --output DIR   results folder; must not exist or be empty\n"
 		"  -q, --quiet        no progress lines\n"
 		"      --lead MS      time between picking a start instant and it (default 250)\n"
+		"      --key FILE     our CURVE secret key, used with every agent the plan gives a\n"
+		"                     key: (default $XDG_CONFIG_HOME/lockstep/coordinator.key,\n"
+		"                     i.e. ~/.config/lockstep/coordinator.key)\n"
+		"      --insecure     allow plain text to agents without a key: beyond loopback\n"
+		"                     (warned for each such agent)\n"
 		"      --debug LIST   debug categories: %s\n"
 		"  -v, --verbose      more detail\n"
 		"\n"
@@ -32,8 +38,15 @@ static void s_usage(FILE *f)
 		"Results: run.json, plan.yaml, samples/AGENT.msgpack, timeseries.csv, summary.csv,\n"
 		"summary.json (see docs/results.md).\n"
 		"\n"
+		"Security: an agent with key: in the plan is reached over CURVE (encrypted, and\n"
+		"both sides authenticated); one without, in plain text, which only a loopback\n"
+		"address or --insecure allows. A refused key, a wrong agent key or plain text\n"
+		"against CURVE ends the run within seconds, naming the key and the agent. Before\n"
+		"any I/O every agent checks every path for everything the run will do to it\n"
+		"(allow_write, read-only, mounts, swap, holders, identity). See docs/security.md.\n"
+		"\n"
 		"Exit status: 0 complete, 1 an agent was lost or refused or reported errors, 2 bad\n"
-		"plan or usage, 130 interrupted.\n",
+		"plan, keys or usage (nothing was contacted), 130 interrupted.\n",
 		lst_log_debug_names());
 }
 
@@ -43,6 +56,7 @@ int lst_cmd_run(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
 		{ "lead", required_argument, NULL, 'L' },   { "debug", required_argument, NULL, 'd' },
 		{ "verbose", no_argument, NULL, 'v' },	    { "help", no_argument, NULL, 'h' },
+		{ "key", required_argument, NULL, 'K' },    { "insecure", no_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lst_coord_opts opts = { 0 };
@@ -60,6 +74,12 @@ int lst_cmd_run(int argc, char **argv)
 			break;
 		case 'q':
 			opts.quiet = true;
+			break;
+		case 'K':
+			opts.key_file = optarg;
+			break;
+		case 'I':
+			opts.insecure = true;
 			break;
 		case 'L': {
 			int64_t ms;

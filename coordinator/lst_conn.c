@@ -1,18 +1,34 @@
-/* Agent connections: DEALER sockets, envelopes and clock bursts. */
+/* Agent connections: DEALER sockets (CURVE or plain), their handshake monitors, envelopes and
+ * clock bursts. */
 #include "lst_conn.h"
 
 #include <czmq.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lst_log.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
-lst_conn *lst_conn_new(size_t index, const char *name, const char *address, lst_err *err)
+/* The .pub twin of a secret key file, for "copy X there" hints. */
+static void s_pub_twin(const char *file, char *buf, size_t size)
+{
+	size_t n = strlen(file);
+
+	if (n > 4 && !strcmp(file + n - 4, ".key"))
+		snprintf(buf, size, "%.*s.pub", (int)(n - 4), file);
+	else
+		snprintf(buf, size, "the public key of %s", file);
+}
+
+lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
+		       const struct lst_conn_curve *curve, lst_err *err)
 {
 	lst_conn *c;
-	zsock_t *sock = zsock_new(ZMQ_DEALER);
+	zsock_t *sock = zsock_new(ZMQ_DEALER), *mon = NULL;
+	char ep[64];
 
 	if (!sock)
 		return lst_err_set(err, -ENOMEM, "agent %s: cannot create a socket", name), NULL;
@@ -23,13 +39,49 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address, lst_
 	zsock_set_maxmsgsize(sock, LST_MSG_MAX_BYTES + 64);
 	zsock_set_sndhwm(sock, 10000);
 	zsock_set_rcvhwm(sock, 100000);
+	if (curve) {
+		zsock_set_curve_serverkey(sock, curve->agent_pub);
+		zsock_set_curve_publickey(sock, curve->own->pub);
+		zsock_set_curve_secretkey(sock, curve->own->secret);
+		if (zsock_mechanism(sock) != ZMQ_CURVE) {
+			lst_err_set(err, -ENOTSUP, "agent %s: this libzmq cannot do CURVE", name);
+			zsock_destroy(&sock);
+			return NULL;
+		}
+	}
+	/* Handshake events, before connecting so that none is missed. */
+	snprintf(ep, sizeof(ep), "inproc://lst-conn-%d-%p", (int)getpid(), (void *)sock);
+	if (zmq_socket_monitor(zsock_resolve(sock), ep,
+			       ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED |
+				       ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
+				       ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+				       ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+				       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) ||
+	    !(mon = zsock_new(ZMQ_PAIR)) || zsock_connect(mon, "%s", ep)) {
+		lst_err_set(err, -EIO, "agent %s: cannot monitor the connection: %s", name,
+			    zmq_strerror(zmq_errno()));
+		zsock_destroy(&mon);
+		zsock_destroy(&sock);
+		return NULL;
+	}
 	if (zsock_connect(sock, "%s", address)) {
 		lst_err_set(err, -EINVAL, "agent %s: cannot connect to %s: %s", name, address,
 			    zmq_strerror(zmq_errno()));
+		zsock_destroy(&mon);
 		zsock_destroy(&sock);
 		return NULL;
 	}
 	c = lst_calloc(1, sizeof(*c));
+	c->mon = mon;
+	if (curve) {
+		c->curve = true;
+		lst_auth_fingerprint(curve->own->pub, c->own_fp, sizeof(c->own_fp));
+		lst_auth_fingerprint(curve->agent_pub, c->agent_fp, sizeof(c->agent_fp));
+		s_pub_twin(curve->own_file ? curve->own_file : "?", c->own_pub_file,
+			   sizeof(c->own_pub_file));
+		snprintf(c->agent_src, sizeof(c->agent_src), "%s",
+			 curve->agent_src ? curve->agent_src : "key text");
+	}
 	c->index = index;
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	snprintf(c->address, sizeof(c->address), "%s", address);
@@ -46,7 +98,8 @@ void lst_conn_destroy(lst_conn **p)
 
 	if (!c)
 		return;
-	zsock_destroy((zsock_t **)&c->sock);
+	zsock_destroy((zsock_t **)&c->sock); /* ends its monitor too */
+	zsock_destroy((zsock_t **)&c->mon);
 	free(c);
 	*p = NULL;
 }
@@ -112,25 +165,137 @@ int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int
 	return rc;
 }
 
+static void s_hs_fail(lst_conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void s_hs_fail(lst_conn *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->hs_failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->hs_error, sizeof(c->hs_error), fmt, ap);
+	va_end(ap);
+	c->hs_failed = true;
+}
+
+/* One monitor event: what it says about the handshake. */
+static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
+{
+	lst_log_debug(LST_DBG_NET, "agent %s: socket event 0x%x value 0x%x", c->name, ev, val);
+	switch (ev) {
+	case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
+		c->handshaken = true;
+		c->hs_drops = 0;
+		return;
+	case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
+		if (val == 400)
+			s_hs_fail(c,
+				  "%s refused our CURVE key '%s': it is not in that agent's "
+				  "authorized_keys folder; copy %s there (the agent's log names the "
+				  "key it refused)",
+				  c->address, c->own_fp, c->own_pub_file);
+		else
+			s_hs_fail(c, "%s: the agent's authentication refused our key '%s' (ZAP "
+				     "status %u)",
+				  c->address, c->own_fp, val);
+		return;
+	case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+		if (val == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH && c->curve)
+			s_hs_fail(c,
+				  "%s speaks plain text, but the plan gives this agent a key, so we "
+				  "speak CURVE: start the agent with --key and --authorized-keys, or "
+				  "remove its key: from the plan (plain text works on loopback only)",
+				  c->address);
+		else if (val == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH)
+			s_hs_fail(c,
+				  "%s requires CURVE, but the plan gives this agent no key, so we "
+				  "speak plain text: add key: with the agent's public key (its "
+				  "NAME.pub) to this agent in the plan",
+				  c->address);
+		else
+			s_hs_fail(c, "%s: handshake failed (ZMTP protocol error 0x%08x)%s%s%s",
+				  c->address, val, c->curve ? "; the plan's key for this agent ('" : "",
+				  c->curve ? c->agent_fp : "", c->curve ? "') may be wrong" : "");
+		return;
+	case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
+		if (++c->hs_drops < LST_CONN_HS_DROPS)
+			return;
+		if (c->curve)
+			s_hs_fail(c,
+				  "%s closed the CURVE handshake %u times without a word: the agent "
+				  "does not hold the key the plan gives for it ('%s', from %s); check "
+				  "that key: (the agent logs its own key's fingerprint when it starts)",
+				  c->address, c->hs_drops, c->agent_fp, c->agent_src);
+		else
+			s_hs_fail(c,
+				  "%s closed the connection during the handshake %u times: is it a "
+				  "lockstep agent?",
+				  c->address, c->hs_drops);
+		return;
+	default:
+		return;
+	}
+}
+
+/* Read every pending event of c's monitor: [event u16, value u32] then the endpoint. */
+static void s_read_monitor(lst_conn *c)
+{
+	void *mon = zsock_resolve(c->mon);
+
+	for (;;) {
+		zmq_msg_t a, b;
+		uint16_t ev = 0;
+		uint32_t val = 0;
+
+		zmq_msg_init(&a);
+		if (zmq_msg_recv(&a, mon, ZMQ_DONTWAIT) < 0) {
+			zmq_msg_close(&a);
+			return;
+		}
+		if (zmq_msg_size(&a) >= 6) {
+			memcpy(&ev, zmq_msg_data(&a), 2);
+			memcpy(&val, (uint8_t *)zmq_msg_data(&a) + 2, 4);
+		}
+		if (zmq_msg_more(&a)) {
+			zmq_msg_init(&b);
+			zmq_msg_recv(&b, mon, 0);
+			zmq_msg_close(&b);
+		}
+		zmq_msg_close(&a);
+		s_on_event(c, ev, val);
+	}
+}
+
+const char *lst_conn_failure(const lst_conn *c)
+{
+	return c->hs_failed ? c->hs_error : NULL;
+}
+
 int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready)
 {
-	zmq_pollitem_t items[64];
-	int rc;
+	zmq_pollitem_t items[128];
+	int rc, nready = 0;
 
 	if (n > 64)
 		n = 64;
 	for (size_t i = 0; i < n; i++) {
 		items[i].socket = zsock_resolve(conns[i]->sock);
-		items[i].fd = 0;
-		items[i].events = ZMQ_POLLIN;
-		items[i].revents = 0;
+		items[n + i].socket = zsock_resolve(conns[i]->mon);
+		items[i].fd = items[n + i].fd = 0;
+		items[i].events = items[n + i].events = ZMQ_POLLIN;
+		items[i].revents = items[n + i].revents = 0;
 	}
-	rc = zmq_poll(items, (int)n, timeout_ms);
+	rc = zmq_poll(items, (int)(2 * n), timeout_ms);
 	if (rc < 0)
 		return zmq_errno() == EINTR ? -EINTR : -zmq_errno();
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		ready[i] = items[i].revents & ZMQ_POLLIN;
-	return rc;
+		nready += ready[i];
+		if (items[n + i].revents & ZMQ_POLLIN)
+			s_read_monitor(conns[i]);
+	}
+	return nready;
 }
 
 static int s_sync_send(lst_conn *c, lst_err *err)

@@ -6,6 +6,14 @@
  * Connections do no waiting of their own: lst_conn_poll() waits on any number of them at once and
  * the caller dispatches what arrives, so samples from one agent are never held up behind a
  * command to another.
+ *
+ * Security: a connection is CURVE (the coordinator's key pair, and the agent's public key from
+ * the plan) or plain text. A failed handshake is silent on a DEALER (the messages just never
+ * arrive), so every connection has a socket monitor; lst_conn_poll() reads it and turns a
+ * handshake failure into a message that says which key or which side is wrong
+ * (lst_conn_failure): the agent refused our key (ZAP 400), plain text against CURVE either way
+ * (mechanism mismatch), or the agent closed the CURVE handshake again and again, which is what
+ * it does when our HELLO was sealed for another agent key.
  */
 #ifndef LST_CONN_H
 #define LST_CONN_H
@@ -14,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lst_auth.h"
 #include "lst_clock.h"
 #include "lst_err.h"
 #include "lst_msg.h"
@@ -25,12 +34,30 @@ enum lst_conn_state {
 };
 
 #define LST_SYNC_BURST 8
+#define LST_CONN_HS_DROPS 3 /* CURVE handshakes closed without a word before we blame the key */
+
+/* CURVE settings of one connection (lst_conn_new copies what it needs). */
+struct lst_conn_curve {
+	const struct lst_keypair *own; /* the coordinator's key pair */
+	const char *own_file;	       /* its secret key file, for messages */
+	const char *agent_pub;	       /* the agent's public key (Z85) */
+	const char *agent_src;	       /* where the plan took it from: a file, or "key text" */
+};
 
 typedef struct lst_conn {
 	size_t index;			/* in the plan's agent list */
 	char name[LST_NAME_MAX];
 	char address[256];
 	void *sock;			/* zsock_t */
+	void *mon;			/* zsock_t: the DEALER's handshake events */
+	bool curve;
+	char own_fp[LST_KEY_FP_LEN + 1], agent_fp[LST_KEY_FP_LEN + 1];
+	char own_pub_file[1024];	/* the .pub beside our key, for messages */
+	char agent_src[1024];
+	bool handshaken;		/* a handshake has succeeded */
+	unsigned hs_drops;		/* closed handshakes in a row */
+	bool hs_failed;
+	char hs_error[768];
 	int state;			/* enum lst_conn_state */
 	uint64_t seq;			/* last seq sent */
 	uint64_t next_id;		/* next correlation id */
@@ -49,8 +76,12 @@ typedef struct lst_conn {
 	struct lst_clock_est est;	/* the last burst's estimate */
 } lst_conn;
 
-/* Create the DEALER and start connecting (no message is sent). NULL with err on failure. */
-lst_conn *lst_conn_new(size_t index, const char *name, const char *address, lst_err *err);
+/*
+ * Create the DEALER, CURVE when curve is not NULL, and start connecting (no message is sent).
+ * NULL with err on failure.
+ */
+lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
+		       const struct lst_conn_curve *curve, lst_err *err);
 void lst_conn_destroy(lst_conn **p);
 
 /*
@@ -70,9 +101,16 @@ int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int
 
 /*
  * Wait until one of the connections has a message or timeout_ms passes. ready[i] says which.
- * Returns the number ready, 0 on timeout, -EINTR when a signal arrived.
+ * Handshake events are read on the way (see lst_conn_failure). Returns the number ready, 0 on
+ * timeout, -EINTR when a signal arrived.
  */
 int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready);
+
+/*
+ * Why the connection cannot work, once its handshake has failed for good: "tcp://...: refused
+ * our CURVE key '...'", ... (the caller puts the agent's name in front). NULL while it has not.
+ */
+const char *lst_conn_failure(const lst_conn *c);
 
 /* Begin a burst of clock exchanges (the first SYNC goes out at once). */
 int lst_conn_sync_begin(lst_conn *c, lst_err *err);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_auth.h"
 #include "lst_conn.h"
 #include "lst_log.h"
 #include "lst_merge.h"
@@ -44,7 +45,7 @@ static volatile sig_atomic_t s_interrupted;
 struct s_agent {
 	lst_conn *conn;
 	bool lost;
-	char lost_why[512];
+	char lost_why[1024];
 	bool refused;			/* answered a command with ERROR */
 	lst_err error;
 	json_t *sync_log;		/* every clock exchange: [t1, t2, t3, t4] */
@@ -105,6 +106,8 @@ struct lst_coord {
 	bool in_point;
 	bool failed;
 	bool tty;
+	struct lst_keypair own;		/* our CURVE key pair, when an agent has a key */
+	char *own_file;
 };
 
 void lst_coord_interrupt(void)
@@ -242,17 +245,15 @@ static bool s_usable(const struct s_agent *a)
 
 static void s_lose(lst_coord *c, size_t i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Mark an agent lost: it gets no more commands, and the merge stops waiting for it. */
-static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
+/* Mark an agent lost: it gets no more commands, and the merge stops waiting for it. The error
+ * line reads "agent NAME" + how + why. */
+static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_list ap)
 {
 	struct s_agent *a = &c->a[i];
-	va_list ap;
 
 	if (a->lost)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(a->lost_why, sizeof(a->lost_why), fmt, ap);
-	va_end(ap);
 	if (c->in_point && a->in_point) {
 		size_t n = strlen(a->lost_why);
 
@@ -268,7 +269,29 @@ static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
 		snprintf(a->done_msg.text, sizeof(a->done_msg.text), "lost");
 		lst_merge_agent_done(c->cur.merge, i);
 	}
-	s_error(c, "agent %s lost: %s", a->conn->name, a->lost_why);
+	s_error(c, "agent %s%s: %s", a->conn->name, how, a->lost_why);
+}
+
+static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	s_drop(c, i, " lost", fmt, ap);
+	va_end(ap);
+}
+
+static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The connection can never work (a handshake refused): the agent is out, said plainly. */
+static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	s_drop(c, i, "", fmt, ap);
+	va_end(ap);
 }
 
 /* Send a command to agent i and remember which reply to wait for. Consumes m. */
@@ -427,8 +450,11 @@ static void s_pump(lst_coord *c, int64_t timeout_ns)
 	now = lst_mono_ns();
 	for (size_t i = 0; i < c->n; i++) {
 		struct s_agent *a = &c->a[i];
+		const char *why = lst_conn_failure(a->conn);
 		lst_err err;
 
+		if (!a->lost && why)
+			s_refused(c, i, "%s", why);
 		if (a->lost || a->conn->state != LST_CONN_READY)
 			continue;
 		if (lst_conn_sync_tick(a->conn, now, &err) < 0)
@@ -583,7 +609,73 @@ static int s_hello(lst_coord *c, int64_t lease_ms)
 	return 0;
 }
 
-/* IDENTIFY every path of every target: sizes for shares and capacity, identities for run.json. */
+/* Does a workload write, once a suite's base has filled what the plan left out? */
+static bool s_writes(const struct lst_plan_phase *ph, struct lst_workload w, int64_t rw,
+		     int64_t mix)
+{
+	const struct lst_opt *orw = lst_opt_find(lst_workload_opts, "rw");
+	const struct lst_opt *omix = lst_opt_find(lst_workload_opts, "rwmixread");
+
+	if (rw >= 0 && !ph->w_set[orw - lst_workload_opts])
+		w.rw = rw;
+	if (mix >= 0 && !ph->w_set[omix - lst_workload_opts])
+		w.rwmixread = mix;
+	return lst_rw_writes(w.rw, w.rwmixread);
+}
+
+/*
+ * What a phase does to its targets (enum lst_access bits). Purge discards; precondition and the
+ * SNIA tests write whatever the plan overrides; a plain phase, a curve and lat-vs-iops write
+ * when any of their points does. Errs on the side of more: a bit too many only makes the
+ * up-front check stricter.
+ */
+static uint32_t s_phase_access(const struct lst_plan_phase *ph)
+{
+	size_t n = lst_plan_phase_points(ph);
+	int64_t rw = -1, mix = -1;
+
+	switch (ph->suite) {
+	case LST_SUITE_PURGE:
+		return LST_ACCESS_PURGE;
+	case LST_SUITE_LAT_VS_IOPS:
+		rw = LST_RW_RANDRW;
+		mix = 70;
+		break;
+	case LST_SUITE_NONE:
+	case LST_SUITE_CURVE:
+		break;
+	default:
+		return LST_ACCESS_WRITE;
+	}
+	if (s_writes(ph, ph->w, rw, mix))
+		return LST_ACCESS_WRITE;
+	for (size_t i = 0; i < n; i++) {
+		struct lst_workload w;
+
+		lst_plan_phase_point(ph, i, &w, NULL, 0);
+		if (s_writes(ph, w, rw, mix))
+			return LST_ACCESS_WRITE;
+	}
+	return LST_ACCESS_READ;
+}
+
+/* Everything the plan's phases do to target t. */
+static uint32_t s_target_access(const lst_plan *p, size_t t)
+{
+	uint32_t access = 0;
+
+	for (size_t i = 0; i < p->nphases; i++)
+		for (size_t k = 0; k < p->phases[i].ntargets; k++)
+			if (p->phases[i].targets[k] == t)
+				access |= s_phase_access(&p->phases[i]);
+	return access;
+}
+
+/*
+ * IDENTIFY every path of every target: sizes for shares and capacity, identities for run.json,
+ * and, through each job spec's access, the agents' disk-safety check of everything the run will
+ * do, before any phase runs: a refusal here ends the run with nothing written anywhere.
+ */
 static int s_identify(lst_coord *c)
 {
 	const lst_plan *p = c->plan;
@@ -614,6 +706,7 @@ static int s_identify(lst_coord *c)
 				snprintf(js->identity, sizeof(js->identity), "%s",
 					 p->targets[t].identity ? p->targets[t].identity : "");
 				js->action = LST_ACTION_IDENTIFY;
+				js->access = s_target_access(p, t);
 				lst_workload_init(&js->w);
 			}
 		}
@@ -623,7 +716,7 @@ static int s_identify(lst_coord *c)
 		lst_msg_destroy(&m);
 	}
 	s_pump_until(c, s_all_replied, S_REPLY_TIMEOUT);
-	if (!s_replies_ok(c, "to identify its paths"))
+	if (!s_replies_ok(c, "the run's paths (checked before any I/O)"))
 		return -1;
 	for (size_t t = 0; t < p->ntargets; t++) {
 		const struct lst_plan_target *pt = &p->targets[t];
@@ -1177,6 +1270,72 @@ static void s_default_outdir(lst_coord *c)
 	c->outdir = lst_asprintf("results/%s-%s", c->plan->name, stamp);
 }
 
+/* Our key pair, from opts.key_file or the default, for agent i (the first with a key). */
+static int s_load_own(lst_coord *c, size_t i, lst_err *err)
+{
+	const char *name = c->plan->agents[i].name;
+	lst_err kerr;
+	int rc;
+
+	c->own_file = c->opts.key_file ? lst_strdup(c->opts.key_file) : lst_auth_default_key();
+	rc = lst_auth_load_keypair(c->own_file, &c->own, &kerr);
+	if (rc == -ENOENT) {
+		size_t n = strlen(c->own_file);
+		int stem = (int)(n > 4 && !strcmp(c->own_file + n - 4, ".key") ? n - 4 : n);
+
+		return lst_err_set(err, rc,
+				   "agent %s has a key: in the plan, so we speak CURVE, but there is "
+				   "no coordinator key %s: make one with 'lockstep keygen %.*s' and "
+				   "copy %.*s.pub into every agent's authorized_keys folder, or give "
+				   "--key FILE",
+				   name, c->own_file, stem, c->own_file, stem, c->own_file);
+	}
+	if (rc)
+		return lst_err_set(err, rc, "coordinator key: %s", kerr.msg);
+	return 0;
+}
+
+/*
+ * Connect to agent i: CURVE when the plan gives its key, plain text otherwise, which needs a
+ * loopback address or --insecure. Returns 0 or -errno with err.
+ */
+static int s_connect_agent(lst_coord *c, size_t i, lst_err *err)
+{
+	const struct lst_plan_agent *ag = &c->plan->agents[i];
+	struct lst_conn_curve cv;
+	char pub[LST_KEY_TEXT];
+	lst_err kerr;
+	int rc;
+
+	if (!ag->key) {
+		if (!lst_auth_endpoint_is_local(ag->address) && !c->opts.insecure)
+			return lst_err_set(err, -EPERM,
+					   "agent %s (%s) has no key: in the plan, and plain text is "
+					   "allowed only to loopback addresses: add the agent's public "
+					   "key (key: keys/%s.pub, made by 'lockstep keygen' on that "
+					   "host), or run with --insecure",
+					   ag->name, ag->address, ag->name);
+		if (!lst_auth_endpoint_is_local(ag->address))
+			lst_log_warn("agent %s (%s): plain text (--insecure): anyone on the way can "
+				     "read the traffic and forge commands; give the agent a key: "
+				     "(docs/security.md)",
+				     ag->name, ag->address);
+		c->a[i].conn = lst_conn_new(i, ag->name, ag->address, NULL, err);
+		return c->a[i].conn ? 0 : -EIO;
+	}
+	if ((rc = lst_auth_load_public(ag->key, pub, &kerr)))
+		return lst_err_set(err, rc, "agent %s: key: %s", ag->name, kerr.msg);
+	if (!c->own_file && (rc = s_load_own(c, i, err)))
+		return rc;
+	cv.own = &c->own;
+	cv.own_file = c->own_file;
+	cv.agent_pub = pub;
+	cv.agent_src = lst_auth_is_key_text(ag->key) && access(ag->key, F_OK) ? "the plan's key text"
+									      : ag->key;
+	c->a[i].conn = lst_conn_new(i, ag->name, ag->address, &cv, err);
+	return c->a[i].conn ? 0 : -EIO;
+}
+
 lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts, lst_err *err)
 {
 	lst_coord *c = lst_calloc(1, sizeof(*c));
@@ -1212,8 +1371,7 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
 	c->loss_after = LST_MAX(3 * LST_NS_PER_S, 3 * plan->defaults.interval);
 	for (size_t i = 0; i < c->n; i++) {
-		c->a[i].conn = lst_conn_new(i, plan->agents[i].name, plan->agents[i].address, err);
-		if (!c->a[i].conn) {
+		if (s_connect_agent(c, i, err)) {
 			lst_coord_destroy(&c);
 			return NULL;
 		}
@@ -1243,6 +1401,8 @@ void lst_coord_destroy(lst_coord **p)
 	lst_results_destroy(&c->res);
 	json_decref(c->run);
 	free(c->outdir);
+	explicit_bzero(&c->own, sizeof(c->own));
+	free(c->own_file);
 	free(c);
 	*p = NULL;
 }
@@ -1335,7 +1495,8 @@ out:
 
 /* --- lockstep agents ------------------------------------------------------------------------ */
 
-int lst_coord_probe(const char *const *names, const char *const *addresses, size_t n, bool json,
+int lst_coord_probe(const char *const *names, const char *const *addresses,
+		    const char *const *keys, size_t n, const struct lst_coord_opts *sec, bool json,
 		    FILE *out)
 {
 	lst_plan plan;
@@ -1352,9 +1513,14 @@ int lst_coord_probe(const char *const *names, const char *const *addresses, size
 	plan.agents = agents;
 	plan.lease = 10 * LST_NS_PER_S;
 	lst_workload_init(&plan.defaults);
+	if (sec) {
+		opts.key_file = sec->key_file;
+		opts.insecure = sec->insecure;
+	}
 	for (size_t i = 0; i < n; i++) {
 		agents[i].name = (char *)names[i];
 		agents[i].address = (char *)addresses[i];
+		agents[i].key = keys ? (char *)keys[i] : NULL;
 	}
 	c = lst_coord_new(&plan, &opts, &err);
 	if (!c) {
@@ -1384,7 +1550,8 @@ int lst_coord_probe(const char *const *names, const char *const *addresses, size
 								     addresses[i], "error",
 								     c->a[i].lost_why));
 			else
-				fprintf(out, "%-12s %s  (%s)\n", names[i], "unreachable",
+				fprintf(out, "%-12s %s  (%s)\n", names[i],
+					lst_conn_failure(cn) ? "refused" : "unreachable",
 					c->a[i].lost_why);
 			continue;
 		}

@@ -24,6 +24,9 @@ struct lst_coord_opts {
 	int64_t lead_ns;	/* minimum time between choosing a start instant and it (250 ms) */
 	int64_t connect_timeout_ns; /* per agent, for HELLO (10 s) */
 	FILE *progress;		/* where progress goes (stderr) */
+	const char *key_file;	/* our CURVE secret key; NULL: lst_auth_default_key(). Loaded
+				 * only when an agent has a key: in the plan */
+	bool insecure;		/* plain text to agents beyond loopback (warned every time) */
 };
 
 typedef struct lst_coord lst_coord;
@@ -35,6 +38,12 @@ enum {
 	LST_RUN_INTERRUPTED = 130,
 };
 
+/*
+ * A run of plan. Every agent with a key: is reached over CURVE (our key pair from opts->key_file
+ * or the default), every other one in plain text, which only a loopback address or
+ * opts->insecure allows. NULL with err, before anything is contacted, when a key cannot be
+ * loaded or an agent beyond loopback has no key.
+ */
 lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts, lst_err *err);
 void lst_coord_destroy(lst_coord **p);
 
@@ -52,9 +61,12 @@ void lst_coord_handle_signals(void);
 
 /*
  * `lockstep agents`: connect to each address, shake hands, measure clock and rtt, say goodbye.
- * Prints a table (or JSON) to out. Returns 0 when every agent answered, 1 otherwise.
+ * keys[i] is the agent's public key (a file or the Z85 text) or NULL for plain text; sec gives
+ * key_file and insecure as for a run (may be NULL). Prints a table (or JSON) to out. Returns 0
+ * when every agent answered, 1 otherwise, 2 when the keys do not allow trying.
  */
-int lst_coord_probe(const char *const *names, const char *const *addresses, size_t n, bool json,
+int lst_coord_probe(const char *const *names, const char *const *addresses,
+		    const char *const *keys, size_t n, const struct lst_coord_opts *sec, bool json,
 		    FILE *out);
 
 #endif
