@@ -229,11 +229,12 @@ int lst_auth_load_keypair(const char *file, struct lst_keypair *kp, lst_err *err
 	if (rc || !lst_auth_is_key_text(kp->secret)) {
 		free(text);
 		memset(kp, 0, sizeof(*kp));
-		return lst_err_set(err, -EINVAL,
-				   "%s: no CURVE secret key in it (expected the NAME.key file of "
-				   "'lockstep keygen': a curve section with secret-key = \"...\"); a "
-				   ".pub file holds only the public key",
-				   file);
+		return lst_err_set(
+			err, -EINVAL,
+			"%s: no CURVE secret key in it (expected the NAME.key file of "
+			"'lockstep keygen': a curve section with secret-key = \"...\"); a "
+			".pub file holds only the public key",
+			file);
 	}
 	if (zmq_curve_public(derived, kp->secret)) {
 		free(text);
@@ -259,12 +260,13 @@ int lst_auth_load_keypair(const char *file, struct lst_keypair *kp, lst_err *err
 		if (lst_auth_load_public(twin, given, &terr)) {
 			rc = lst_err_set(err, terr.code, "%s (public twin of %s)", terr.msg, file);
 		} else if (strcmp(given, kp->pub)) {
-			rc = lst_err_set(err, -EINVAL,
-					 "%s holds key '%s' but %s is the secret of key '%s': the "
-					 "two files are not a pair; copy the right .pub or make a new "
-					 "pair with 'lockstep keygen'",
-					 twin, lst_auth_fingerprint(given, fp1, sizeof(fp1)), file,
-					 lst_auth_fingerprint(kp->pub, fp2, sizeof(fp2)));
+			rc = lst_err_set(
+				err, -EINVAL,
+				"%s holds key '%s' but %s is the secret of key '%s': the "
+				"two files are not a pair; copy the right .pub or make a new "
+				"pair with 'lockstep keygen'",
+				twin, lst_auth_fingerprint(given, fp1, sizeof(fp1)), file,
+				lst_auth_fingerprint(kp->pub, fp2, sizeof(fp2)));
 		}
 		if (rc)
 			memset(kp, 0, sizeof(*kp));
@@ -291,10 +293,11 @@ static int s_write_new(const char *path, mode_t mode, bool force, const char *te
 		return lst_err_sys(err, -errno, "cannot replace %s", path);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0 && errno == EEXIST)
-		return lst_err_set(err, -EEXIST,
-				   "%s already exists; keep it, remove it first, or give --force to "
-				   "replace the pair",
-				   path);
+		return lst_err_set(
+			err, -EEXIST,
+			"%s already exists; keep it, remove it first, or give --force to "
+			"replace the pair",
+			path);
 	if (fd < 0)
 		return lst_err_sys(err, -errno, "cannot create %s", path);
 	rc = fchmod(fd, mode) ? -errno : 0; /* the umask may have taken bits away */
@@ -574,10 +577,11 @@ int lst_auth_zap_enforce(void *zmq_socket, lst_err *err)
 				   "CURVE cannot be made safe here",
 				   zmq_strerror(zmq_errno()));
 	if (zmq_getsockopt(zmq_socket, ZMQ_ZAP_ENFORCE_DOMAIN, &v, &sz) || v != 1)
-		return lst_err_set(err, -ENOTSUP,
-				   "ZMQ_ZAP_ENFORCE_DOMAIN did not take (read back %d): without it a "
-				   "missing authentication handler would let every client in, so "
-				   "CURVE cannot be made safe here",
-				   v);
+		return lst_err_set(
+			err, -ENOTSUP,
+			"ZMQ_ZAP_ENFORCE_DOMAIN did not take (read back %d): without it a "
+			"missing authentication handler would let every client in, so "
+			"CURVE cannot be made safe here",
+			v);
 	return 0;
 }

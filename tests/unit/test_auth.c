@@ -164,8 +164,8 @@ static void test_bad_files(void)
 	T_EQ_INT(lst_auth_load_public(p, pub, &err), -EINVAL);
 	free(p);
 	/* A public-key outside the curve section does not count. */
-	s_write("meta.pub", "metadata\n    public-key = \"rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7\"\n",
-		0644);
+	s_write("meta.pub",
+		"metadata\n    public-key = \"rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7\"\n", 0644);
 	p = s_path("meta.pub");
 	T_EQ_INT(lst_auth_load_public(p, pub, &err), -EINVAL);
 	free(p);
