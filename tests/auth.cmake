@@ -2,3 +2,4 @@
 # files and the authorized_keys folder (unit), real CURVE sockets between real processes, and
 # the refusals of disk safety through `lockstep run` (integration).
 lst_add_unit_test(auth unit/test_auth.c lockstep::proto)
+lst_add_script_test(auth ${CMAKE_CURRENT_SOURCE_DIR}/integration/auth.sh TIMEOUT 180)
