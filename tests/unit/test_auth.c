@@ -1,10 +1,12 @@
 /*
  * proto/lst_auth: key files written and read back (also by czmq's zcert_load, and czmq's files by
  * us), refusals (open modes, mismatched pairs, garbage), fingerprints, loopback endpoints, the
- * authorized_keys folder, and the fail-closed ZAP option on a real libzmq socket.
+ * authorized_keys folder, and the fail-closed ZAP option on real CURVE sockets: without a ZAP
+ * handler a client gets in unless the option is set (libzmq 4.3.4), and with it, it does not.
  */
 #include <czmq.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +285,50 @@ static void test_zap_enforce(void)
 	zsock_destroy(&s);
 }
 
+/*
+ * Does a CURVE server with no ZAP handler let a client in? With lst_auth_zap_enforce: no. Without
+ * it: yes, libzmq 4.3.4's default, which this test also shows so that it proves something.
+ * Returns whether the client's message arrived within 1 s.
+ */
+static bool s_open_without_zap(bool enforce)
+{
+	char spub[41], ssec[41], cpub[41], csec[41];
+	zsock_t *srv = zsock_new(ZMQ_ROUTER), *cli = zsock_new(ZMQ_DEALER);
+	zpoller_t *poller;
+	bool arrived;
+	lst_err err;
+	int port;
+
+	T_EQ_INT(zmq_curve_keypair(spub, ssec), 0);
+	T_EQ_INT(zmq_curve_keypair(cpub, csec), 0);
+	zsock_set_linger(srv, 0);
+	zsock_set_linger(cli, 0);
+	if (enforce)
+		T_EQ_INT(lst_auth_zap_enforce(zsock_resolve(srv), &err), 0);
+	zsock_set_zap_domain(srv, LST_AUTH_ZAP_DOMAIN);
+	zsock_set_curve_server(srv, 1);
+	zsock_set_curve_secretkey(srv, ssec);
+	port = zsock_bind(srv, "tcp://127.0.0.1:*");
+	T_ASSERT(port > 0);
+	zsock_set_curve_serverkey(cli, spub);
+	zsock_set_curve_publickey(cli, cpub);
+	zsock_set_curve_secretkey(cli, csec);
+	T_EQ_INT(zsock_connect(cli, "tcp://127.0.0.1:%d", port), 0);
+	T_EQ_INT(zstr_send(cli, "hello"), 0);
+	poller = zpoller_new(srv, NULL);
+	arrived = zpoller_wait(poller, 1000) == srv;
+	zpoller_destroy(&poller);
+	zsock_destroy(&cli);
+	zsock_destroy(&srv);
+	return arrived;
+}
+
+static void test_zap_fail_closed(void)
+{
+	T_ASSERT(!s_open_without_zap(true));
+	T_ASSERT(s_open_without_zap(false));
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -297,6 +343,7 @@ int main(void)
 	test_authorized_dir();
 	test_default_key();
 	test_zap_enforce();
+	test_zap_fail_closed();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s_dir);
 	if (system(cmd))
 		fprintf(stderr, "cannot remove %s\n", s_dir);
