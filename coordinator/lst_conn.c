@@ -219,7 +219,9 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 				  c->curve ? c->agent_fp : "", c->curve ? "') may be wrong" : "");
 		return;
 	case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
-		if (++c->hs_drops < LST_CONN_HS_DROPS)
+		/* Only the peer closing on us counts: a handshake that timed out (a frozen
+		 * agent) is the loss detector's business. */
+		if ((val != EPIPE && val != ECONNRESET) || ++c->hs_drops < LST_CONN_HS_DROPS)
 			return;
 		if (c->curve)
 			s_hs_fail(c,
