@@ -9,18 +9,23 @@ AGENT="$LST_BIN/lockstep-agent"
 PY=$(command -v /usr/bin/python3 || command -v python3)
 LOCKSTEP="$LST_BIN/lockstep"
 
-_cleanups=()
+# Cleanups live in a file, not a shell variable, so helpers called in a command substitution
+# (dev=$(mk_loop ...), a subshell) still register theirs with the test.
+_cleanup_list=$(mktemp /tmp/lst-cleanup.XXXXXX)
 _lst_cleanup() {
-	local rc=$?
+	local rc=$? cmd
 	set +e
-	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do eval "${_cleanups[i]}" >/dev/null 2>&1; done
+	while IFS= read -r cmd; do
+		eval "$cmd" >/dev/null 2>&1
+	done < <(tac "$_cleanup_list")
+	rm -f "$_cleanup_list"
 	exit $rc
 }
 trap _lst_cleanup EXIT
 trap 'exit 1' INT TERM
 
-# on_exit CMD: run CMD when the test ends, in reverse order of registration.
-on_exit() { _cleanups+=("$*"); }
+# on_exit CMD: run CMD when the test ends, in reverse order of registration. CMD is one line.
+on_exit() { printf '%s\n' "$*" >>"$_cleanup_list"; }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
@@ -86,6 +91,8 @@ start_agent() {
 	${AGENT_WRAP:-} "$AGENT" --foreground --listen "tcp://127.0.0.1:$port" --name "$name" \
 		"$@" >"$TMP/agent-$name.log" 2>&1 &
 	AGENT_PID=$!
-	on_exit "kill $AGENT_PID; wait $AGENT_PID"
+	# A wrapper like unshare --fork ignores SIGTERM while it waits: stop its child (the agent)
+	# first, then the wrapper, both started here.
+	on_exit "pkill -TERM -P $AGENT_PID; kill $AGENT_PID; wait $AGENT_PID"
 	wait_port "$port"
 }

@@ -13,8 +13,9 @@ pa=$(free_port); pb=$(free_port)
 start_agent a "$pa" --allow-write "$back"
 FAKE=()
 faketime_lib=$(ls /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 2>/dev/null || true)
-[ -n "$faketime_lib" ] && FAKE=(env LD_PRELOAD="$faketime_lib" FAKETIME=-7s FAKETIME_DONT_FAKE_MONOTONIC=1)
-AGENT_WRAP="${FAKE[*]} unshare --time --monotonic 3600 --boottime 3600" \
+[ -n "$faketime_lib" ] && FAKE=(env LD_PRELOAD="$faketime_lib" FAKETIME=-7s FAKETIME_DONT_FAKE_MONOTONIC=1 FAKETIME_DISABLE_SHM=1)
+# --kill-child: stopping the wrapper (what start_agent's cleanup does) stops the agent too.
+AGENT_WRAP="unshare --time --monotonic 3600 --boottime 3600 --kill-child=SIGTERM ${FAKE[*]}" \
 	start_agent b "$pb" --allow-write "$back"
 
 cat >"$TMP/plan.yaml" <<YAML

@@ -23,6 +23,8 @@ static lst_plan *s_plan(const char *phases)
 	lst_plan *p;
 
 	text = malloc(strlen(phases) + 512);
+	if (!text)
+		T_FAIL("out of memory");
 	sprintf(text,
 		"lockstep: 1\nname: t\nagents:\n  - {name: a, address: \"tcp://127.0.0.1:1\"}\n"
 		"targets:\n  - {name: d, paths: {a: /dev/null}}\nphases:\n%s",
