@@ -28,6 +28,7 @@
 #include "lst_conn.h"
 #include "lst_log.h"
 #include "lst_merge.h"
+#include "lst_plot.h"
 #include "lst_msg.h"
 #include "lst_results.h"
 #include "lst_suite.h"
@@ -1156,12 +1157,11 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 	s_summaries(c, step);
 	s_step_result(c, partial, out);
 	pj = s_point_json(c, pw, partial);
-	{
-		json_t *sj = s_step_json(step);
-
-		json_object_update(pj, sj);
-		json_decref(sj);
-	}
+	/* The point's test and round; "workload" stays the full option text, for the audit. */
+	json_object_set_new(pj, "suite",
+			    json_string(ph->suite ? lst_suite_names[ph->suite] : "none"));
+	json_object_set_new(pj, "test", json_string(step->test));
+	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
 	json_array_append_new(c->phases, pj);
 	s_save_run(c);
 	if (!c->opts.quiet) {
@@ -1421,6 +1421,25 @@ static void s_bye(lst_coord *c)
 	s_pump(c, 50 * LST_NS_PER_MS);
 }
 
+/* Draw the plots of the results folder; they never decide the run's outcome. */
+static void s_plots(lst_coord *c)
+{
+	lst_err err;
+	int rc;
+
+	if (!c->res)
+		return;
+	if (!c->opts.quiet)
+		fprintf(c->opts.progress, "lockstep: drawing plots into %s/plots\n", c->outdir);
+	rc = lst_plot_all(c->outdir, &err);
+	if (rc == -ENOENT)
+		lst_log_warn("plots skipped: gnuplot is not installed (apt-get install gnuplot-nox; "
+			     "then 'lockstep report %s' draws them)",
+			     c->outdir);
+	else if (rc)
+		lst_log_warn("plots: %s", err.msg);
+}
+
 int lst_coord_run(lst_coord *c)
 {
 	const lst_plan *p = c->plan;
@@ -1490,6 +1509,7 @@ out:
 				    json_string(lst_time_iso8601(lst_real_ns(), now, sizeof(now))));
 	}
 	s_save_run(c);
+	s_plots(c);
 	return rc;
 }
 

@@ -186,7 +186,7 @@ static const struct s_key s_agent_keys[] = {
 	{ .o = { "key", 0, AG(key), NULL, 0, 0, NULL,
 		 "the agent's CURVE public key: a file, relative to the plan's folder, or the "
 		 "40-character Z85 key text; without a key the connection is plain text, which "
-		 "only loopback addresses allow" },
+		 "only loopback addresses allow (or `lockstep run --insecure`, with a warning)" },
 	  .kind = K_KEY, .doc_def = "none" },
 	S_END,
 };
