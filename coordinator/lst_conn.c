@@ -223,11 +223,16 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 		 * agent) is the loss detector's business. */
 		if ((val != EPIPE && val != ECONNRESET) || ++c->hs_drops < LST_CONN_HS_DROPS)
 			return;
+		/*
+		 * Ambiguous on purpose: a plain-text agent closes on our CURVE greeting too, and
+		 * when its reset overtakes its own greeting we never see the mechanism it named.
+		 */
 		if (c->curve)
 			s_hs_fail(c,
 				  "%s closed the CURVE handshake %u times without a word: the agent "
-				  "does not hold the key the plan gives for it ('%s', from %s); check "
-				  "that key: (the agent logs its own key's fingerprint when it starts)",
+				  "does not hold the key the plan gives for it ('%s', from %s), or it "
+				  "speaks plain text (started without --key); its log says which, and "
+				  "names its own key's fingerprint when it starts",
 				  c->address, c->hs_drops, c->agent_fp, c->agent_src);
 		else
 			s_hs_fail(c,
