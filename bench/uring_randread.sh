@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Real path: io_uring, 4 KiB random read, 1 job, QD 32, on a loop device over a tmpfs file.
 # lockstep against fio's io_uring engine in the same run, alternating, median of REPEATS:
-# IOPS (goal: at least fio's) and CPU seconds per million I/Os (goal: lower than fio's).
+# IOPS (goal: at least fio's) and CPU seconds per million I/Os (goal: lower than fio's), both as
+# the tool's own CPU time and as the whole machine's busy time (/proc/stat), which also counts the
+# completion work the kernel does on the tool's behalf in other threads. lockstep runs twice: as
+# it comes (polling 3 us for completions before sleeping) and with --poll 0 (sleeping at once).
 #   sudo bench/uring_randread.sh [RUNTIME_S=5] [REPEATS=3]
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || { echo "needs root for a loop device" >&2; exit 2; }
@@ -14,25 +17,50 @@ truncate -s 1G "$back"
 dev=$(losetup -f --show "$back")
 on_exit "losetup -d '$dev'"
 dd if=/dev/urandom of="$dev" bs=1M count=1024 oflag=direct status=none
+hz=$(getconf CLK_TCK)
 
-for i in $(seq "$repeats"); do
-	"$AGENT" bench --filename "$dev" --rw randread --bs 4k --iodepth 32 \
-		--runtime "${runtime}s" --json --quiet >"$TMP/lst.json"
-	pyj "$TMP/lst.json" 'd["read"]["iops"]' >>"$TMP/lst.iops"
-	pyj "$TMP/lst.json" \
-		'(d["cpu"]["usr_s"] + d["cpu"]["sys_s"]) / d["read"]["ios"] * 1e6' >>"$TMP/lst.cpu"
-	fio --name=uring --filename="$dev" --ioengine=io_uring --direct=1 --rw=randread --bs=4k \
-		--iodepth=32 --runtime="$runtime" --time_based --output-format=json >"$TMP/fio.json"
-	pyj "$TMP/fio.json" 'd["jobs"][0]["read"]["iops"]' >>"$TMP/fio.iops"
-	pyj "$TMP/fio.json" \
-		'(d["jobs"][0]["usr_cpu"] + d["jobs"][0]["sys_cpu"]) / 100 * d["jobs"][0]["job_runtime"] / 1000 / d["jobs"][0]["read"]["total_ios"] * 1e6' \
-		>>"$TMP/fio.cpu"
+# run NAME CMD...: run CMD (JSON on stdout) and append NAME's IOPS, own and machine CPU per I/O.
+run() {
+	local name=$1 u n s i w q sq st u2 n2 s2 i2 w2 q2 sq2 st2; shift
+	read -r _ u n s i w q sq st _ </proc/stat
+	"$@" >"$TMP/$name.json"
+	read -r _ u2 n2 s2 i2 w2 q2 sq2 st2 _ </proc/stat
+	local ticks=$(((u2 + n2 + s2 + q2 + sq2 + st2) - (u + n + s + q + sq + st)))
+	python3 - "$TMP/$name.json" "$ticks" "$hz" >>"$TMP/$name.rows" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); ticks, hz = int(sys.argv[2]), int(sys.argv[3])
+if "jobs" in d:  # fio
+    j = d["jobs"][0]; ios = j["read"]["total_ios"]; iops = j["read"]["iops"]
+    own = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] / 1000
+else:
+    ios = d["read"]["ios"]; iops = d["read"]["iops"]; own = d["cpu"]["usr_s"] + d["cpu"]["sys_s"]
+print(iops, own / ios * 1e6, ticks / hz / ios * 1e6)
+PY
+}
+
+for _ in $(seq "$repeats"); do
+	run lockstep "$AGENT" bench --filename "$dev" --rw randread --bs 4k --iodepth 32 \
+		--runtime "${runtime}s" --json --quiet
+	run fio fio --name=uring --filename="$dev" --ioengine=io_uring --direct=1 --rw=randread \
+		--bs=4k --iodepth=32 --runtime="$runtime" --time_based --output-format=json
+	run lockstep-poll0 "$AGENT" bench --filename "$dev" --rw randread --bs 4k --iodepth 32 \
+		--runtime "${runtime}s" --poll 0 --json --quiet
 done
-li=$(median <"$TMP/lst.iops"); fi=$(median <"$TMP/fio.iops")
-lc=$(median <"$TMP/lst.cpu"); fc=$(median <"$TMP/fio.cpu")
 printf 'io_uring 4 KiB random read, QD 32, 1 job, loop device over tmpfs, %s s x %s (median)\n' \
 	"$runtime" "$repeats"
-printf '  %-10s %10s %22s\n' tool IOPS "CPU s per million I/Os"
-printf '  %-10s %10.0f %22.2f\n' lockstep "$li" "$lc" fio "$fi" "$fc"
-printf '  ratio      %9.2fx %21.2fx  (goals: IOPS >= 1x, CPU < 1x)\n' \
-	"$(python3 -c "print($li / $fi)")" "$(python3 -c "print($lc / $fc)")"
+python3 - "$TMP" <<'PY'
+import statistics, sys
+rows = {}
+for name in ("lockstep", "lockstep-poll0", "fio"):
+    cols = list(zip(*[map(float, l.split()) for l in open(f"{sys.argv[1]}/{name}.rows")]))
+    rows[name] = [statistics.median(c) for c in cols]
+print(f"  {'tool':<22} {'IOPS':>9} {'own CPU s/M I/O':>16} {'machine CPU s/M I/O':>20}")
+for name, label in (("lockstep", "lockstep"), ("lockstep-poll0", "lockstep --poll 0"), ("fio", "fio")):
+    r = rows[name]
+    print(f"  {label:<22} {r[0]:>9.0f} {r[1]:>16.2f} {r[2]:>20.2f}")
+f = rows["fio"]
+for name, label in (("lockstep", "lockstep / fio"), ("lockstep-poll0", "--poll 0 / fio")):
+    r = rows[name]
+    print(f"  {label:<22} {r[0] / f[0]:>8.2f}x {r[1] / f[1]:>15.2f}x {r[2] / f[2]:>19.2f}x")
+print("  goals: IOPS >= 1x, CPU < 1x")
+PY

@@ -61,6 +61,7 @@ struct lst_workload {
 	int64_t engine;		/* enum lst_engine_kind */
 	int64_t pattern;	/* write data compresses to this % of its size; 100 = random */
 	int64_t seed;		/* random stream seed; 0 = derived from the clock */
+	int64_t poll;		/* ns a job polls for completions before sleeping (io_uring) */
 };
 
 /* The table, terminated by an entry with a NULL name. */
