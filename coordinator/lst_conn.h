@@ -33,7 +33,7 @@ enum lst_conn_state {
 	LST_CONN_LOST,	  /* silent too long, or refused us; no more commands */
 };
 
-#define LST_SYNC_BURST 8
+#define LST_SYNC_BURST 32
 #define LST_CONN_HS_DROPS 3 /* CURVE handshakes closed without a word before we blame the key */
 
 /* CURVE settings of one connection (lst_conn_new copies what it needs). */
