@@ -6,8 +6,8 @@ set -euo pipefail
 build=(build-essential cmake pkg-config libzmq3-dev libczmq-dev libmsgpack-dev liburing-dev
        libyaml-dev libjansson-dev)
 run=(gnuplot-nox util-linux)
-tests=(fio faketime fdisk e2fsprogs nftables iproute2 clang libclang-rt-14-dev ansible-core
-       python3 zlib1g-dev procps kmod)
+tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-core python3
+       python3-msgpack procps coreutils util-linux)
 
 want=("${build[@]}" "${run[@]}")
 [ "${1:-}" = "--tests" ] && want+=("${tests[@]}")
