@@ -71,8 +71,7 @@ static void s_usage(FILE *f)
 				*c = '-';
 		fprintf(f, "  %-14s %s\n", flag, o->help);
 		fprintf(f, "  %-14s [%s] default %s\n", "",
-			lst_opt_describe_range(o, range, sizeof(range)),
-			o->def[0] ? o->def : "-");
+			lst_opt_describe_range(o, range, sizeof(range)), o->def[0] ? o->def : "-");
 		(void)def;
 	}
 	fprintf(f,
@@ -99,7 +98,8 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 		lst_err err;
 
 		if (strncmp(arg, "--", 2)) {
-			fprintf(stderr, "lockstep-agent: bench: unexpected argument '%s' (see --help)\n",
+			fprintf(stderr,
+				"lockstep-agent: bench: unexpected argument '%s' (see --help)\n",
 				arg);
 			return -EINVAL;
 		}
@@ -132,7 +132,8 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 		}
 		if (!value) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "lockstep-agent: bench: --%s needs a value\n", arg + 2);
+				fprintf(stderr, "lockstep-agent: bench: --%s needs a value\n",
+					arg + 2);
 				return -EINVAL;
 			}
 			value = argv[++i];
@@ -221,8 +222,8 @@ static json_t *s_lat_json(const lst_hist *h)
 	return json_pack("{s:I, s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "min",
 			 (json_int_t)st.min, "mean", st.mean, "stdev", st.stdev, "p50",
 			 (json_int_t)st.p50, "p90", (json_int_t)st.p90, "p99", (json_int_t)st.p99,
-			 "p99_9", (json_int_t)st.p99_9, "p99_99", (json_int_t)st.p99_99,
-			 "p99_999", (json_int_t)st.p99_999, "max", (json_int_t)st.max);
+			 "p99_9", (json_int_t)st.p99_9, "p99_99", (json_int_t)st.p99_99, "p99_999",
+			 (json_int_t)st.p99_999, "max", (json_int_t)st.max);
 }
 
 static json_t *s_dir_json(const struct lst_dir_stats *d, double secs)
@@ -252,13 +253,13 @@ static void s_on_sample(const lst_sample *s, void *arg)
 			lst_hist_add(&b->tot[d].lat, &s->dir[d].lat);
 		}
 	}
-	json_array_append_new(
-		b->intervals,
-		json_pack("{s:I, s:f, s:f, s:b, s:b, s:o, s:o}", "interval", (json_int_t)s->interval,
-			  "t_s", (double)(s->start_ns - b->t0) / 1e9, "duration_s", secs, "ramp",
-			  ramp, "late", (s->flags & LST_SAMPLE_LATE) != 0, "read",
-			  s_dir_json(&s->dir[LST_DIR_READ], secs), "write",
-			  s_dir_json(&s->dir[LST_DIR_WRITE], secs)));
+	json_array_append_new(b->intervals,
+			      json_pack("{s:I, s:f, s:f, s:b, s:b, s:o, s:o}", "interval",
+					(json_int_t)s->interval, "t_s",
+					(double)(s->start_ns - b->t0) / 1e9, "duration_s", secs,
+					"ramp", ramp, "late", (s->flags & LST_SAMPLE_LATE) != 0,
+					"read", s_dir_json(&s->dir[LST_DIR_READ], secs), "write",
+					s_dir_json(&s->dir[LST_DIR_WRITE], secs)));
 	if (b->tty && !b->quiet && !b->json) {
 		fprintf(stderr, "\r[%5.1f s]%s read %.0f IOPS  write %.0f IOPS  p99 %.1f us   ",
 			(double)(s->end_ns - b->t0) / 1e9, ramp ? " ramp" : "",
@@ -312,11 +313,12 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 				json_object_set_new(wl, opt->name,
 						    json_integer(lst_opt_get(opt, &b->w)));
 			else
-				json_object_set_new(wl, opt->name,
-						    json_string(lst_opt_format(opt, &b->w, v,
-									       sizeof(v))));
+				json_object_set_new(
+					wl, opt->name,
+					json_string(lst_opt_format(opt, &b->w, v, sizeof(v))));
 		}
-		json_object_set_new(wl, "engine", json_string(lst_engine_names[lst_run_engine(run)]));
+		json_object_set_new(wl, "engine",
+				    json_string(lst_engine_names[lst_run_engine(run)]));
 		o = json_pack("{s:s, s:s?, s:o, s:f, s:f, s:o, s:o, s:{s:f, s:f}, s:o, s:s?, s:s?}",
 			      "lockstep_version", LST_VERSION, "filename", b->filename, "workload",
 			      wl, "runtime_s", secs, "ramp_s", (double)b->w.ramp / 1e9, "read",
@@ -341,8 +343,8 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 			secs = 1e-9;
 		s_print_dir("read", &b->tot[LST_DIR_READ], secs);
 		s_print_dir("write", &b->tot[LST_DIR_WRITE], secs);
-		printf("  runtime %.3f s (ramp %.1f s excluded)  cpu usr %.2f s  sys %.2f s\n", secs,
-		       (double)b->w.ramp / 1e9, usr, sys);
+		printf("  runtime %.3f s (ramp %.1f s excluded)  cpu usr %.2f s  sys %.2f s\n",
+		       secs, (double)b->w.ramp / 1e9, usr, sys);
 	}
 	if (rc) {
 		fprintf(stderr, "lockstep-agent: %s\n", err.msg);

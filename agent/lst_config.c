@@ -39,18 +39,18 @@ struct s_key {
 };
 
 static const struct s_key s_keys[] = {
-	{"listen", S_STR, LST_CFG_LISTEN},
-	{"name", S_STR, LST_CFG_NAME},
-	{"log", S_STR, LST_CFG_LOG},
-	{"pidfile", S_STR, LST_CFG_PIDFILE},
-	{"foreground", S_BOOL, LST_CFG_FOREGROUND},
-	{"allow_write", S_LIST, LST_CFG_ALLOW_WRITE},
-	{"read_only", S_BOOL, LST_CFG_READ_ONLY},
-	{"debug", S_STR_LIST, LST_CFG_DEBUG},
-	{"lease_max", S_DURATION, LST_CFG_LEASE_MAX},
-	{"key", S_STR, LST_CFG_KEY},
-	{"authorized_keys", S_STR, LST_CFG_AUTHORIZED_KEYS},
-	{"insecure", S_BOOL, LST_CFG_INSECURE},
+	{ "listen", S_STR, LST_CFG_LISTEN },
+	{ "name", S_STR, LST_CFG_NAME },
+	{ "log", S_STR, LST_CFG_LOG },
+	{ "pidfile", S_STR, LST_CFG_PIDFILE },
+	{ "foreground", S_BOOL, LST_CFG_FOREGROUND },
+	{ "allow_write", S_LIST, LST_CFG_ALLOW_WRITE },
+	{ "read_only", S_BOOL, LST_CFG_READ_ONLY },
+	{ "debug", S_STR_LIST, LST_CFG_DEBUG },
+	{ "lease_max", S_DURATION, LST_CFG_LEASE_MAX },
+	{ "key", S_STR, LST_CFG_KEY },
+	{ "authorized_keys", S_STR, LST_CFG_AUTHORIZED_KEYS },
+	{ "insecure", S_BOOL, LST_CFG_INSECURE },
 };
 
 const char *const lst_config_keys[] = {
@@ -473,7 +473,7 @@ static int s_read_map(struct s_reader *r, yaml_parser_t *p)
 
 int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t len, lst_err *err)
 {
-	struct s_reader r = {.name = name, .err = err, .cfg = cfg};
+	struct s_reader r = { .name = name, .err = err, .cfg = cfg };
 	yaml_parser_t p;
 	yaml_event_t ev;
 	bool doc = false, root = false;

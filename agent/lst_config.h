@@ -30,8 +30,8 @@
 
 #include "lst_err.h"
 
-#define LST_CONFIG_DEFAULT_LISTEN    "tcp://*:7270"
-#define LST_CONFIG_DEFAULT_LOG	     "/var/log/lockstep-agent.log"
+#define LST_CONFIG_DEFAULT_LISTEN "tcp://*:7270"
+#define LST_CONFIG_DEFAULT_LOG "/var/log/lockstep-agent.log"
 #define LST_CONFIG_LEASE_MAX_DEFAULT (10 * 60 * (int64_t)1000000000) /* 10 min, ns */
 
 /* Which settings were given (file or flags); lst_config_override copies only these. */

@@ -52,21 +52,21 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#define S_CACHE_N	   64	  /* replies remembered per session */
+#define S_CACHE_N 64		  /* replies remembered per session */
 #define S_SPOOL_MAX_FRAMES 100000 /* unacknowledged SAMPLE/DONE frames kept */
-#define S_SPOOL_MAX_BYTES  ((size_t)256 << 20)
-#define S_RID_MAX	   256 /* ZeroMQ routing ids are at most 255 bytes */
-#define S_LEASE_MIN	   LST_NS_PER_S
-#define S_TICK_MS	   100 /* lease check period */
-#define S_T0_MAX_AHEAD	   (3600 * LST_NS_PER_S)
-#define S_QUIT_GRACE_MS	   3000		       /* how long SIGTERM waits for jobs to drain */
-#define S_PURGE_CHUNK	   ((uint64_t)1 << 30) /* a purge checks its stop flag between chunks */
-#define S_RX_BATCH	   64		       /* frames read per reader wake-up */
-#define S_MAX_THREADS	   1024		       /* job threads in one point, over all job specs */
-#define S_ZAP_ENDPOINT	   "inproc://zeromq.zap.01" /* RFC 27: fixed */
-#define S_MON_ENDPOINT	   "inproc://lst-agent-monitor"
-#define S_LOG_BURST	   10		       /* handshake log lines of one kind ... */
-#define S_LOG_WINDOW	   (60 * LST_NS_PER_S) /* ... per minute, then a count */
+#define S_SPOOL_MAX_BYTES ((size_t)256 << 20)
+#define S_RID_MAX 256 /* ZeroMQ routing ids are at most 255 bytes */
+#define S_LEASE_MIN LST_NS_PER_S
+#define S_TICK_MS 100 /* lease check period */
+#define S_T0_MAX_AHEAD (3600 * LST_NS_PER_S)
+#define S_QUIT_GRACE_MS 3000			/* how long SIGTERM waits for jobs to drain */
+#define S_PURGE_CHUNK ((uint64_t)1 << 30)	/* a purge checks its stop flag between chunks */
+#define S_RX_BATCH 64				/* frames read per reader wake-up */
+#define S_MAX_THREADS 1024			/* job threads in one point, over all job specs */
+#define S_ZAP_ENDPOINT "inproc://zeromq.zap.01" /* RFC 27: fixed */
+#define S_MON_ENDPOINT "inproc://lst-agent-monitor"
+#define S_LOG_BURST 10			 /* handshake log lines of one kind ... */
+#define S_LOG_WINDOW (60 * LST_NS_PER_S) /* ... per minute, then a count */
 
 struct s_rid {
 	size_t len;
@@ -335,7 +335,7 @@ static void s_cache_clear(struct s_session *s)
 static void s_reply_ex(lst_daemon *d, const struct s_rid *rid, uint64_t cmd_id, uint32_t cmd_type,
 		       lst_msg *m, bool own)
 {
-	struct s_frame f = {0};
+	struct s_frame f = { 0 };
 	struct s_cached *c;
 
 	m->seq = own ? ++d->sess.seq : ++d->stray_seq;
@@ -495,7 +495,7 @@ static void s_emit(lst_daemon *d, lst_msg *m)
 {
 	struct s_point *pt = d->pt;
 	bool own = d->sess.known && pt->gen == d->sess.gen;
-	struct s_frame f = {0};
+	struct s_frame f = { 0 };
 
 	m->seq = own ? ++d->sess.seq : ++d->stray_seq;
 	m->id = m->re = 0;
@@ -751,8 +751,8 @@ static int s_check_access(lst_daemon *d, const struct lst_msg_prepare *p, int *p
 		enum lst_dev_access access;
 		const char *what;
 	} need[] = {
-		{LST_ACCESS_WRITE, LST_DEV_WRITE, "a phase of this run writes it"},
-		{LST_ACCESS_PURGE, LST_DEV_PURGE, "a phase of this run purges it"},
+		{ LST_ACCESS_WRITE, LST_DEV_WRITE, "a phase of this run writes it" },
+		{ LST_ACCESS_PURGE, LST_DEV_PURGE, "a phase of this run purges it" },
 	};
 
 	for (uint32_t i = 0; i < p->njobs; i++) {
@@ -1160,7 +1160,7 @@ static void s_point_finish(lst_daemon *d)
 	struct s_point *pt = d->pt;
 	lst_msg *m = s_out(d, LST_MSG_DONE);
 	struct lst_msg_done *dn = &m->u.done;
-	static const char *const reasons[] = {"complete", "stopped", "lease", "error"};
+	static const char *const reasons[] = { "complete", "stopped", "lease", "error" };
 	lst_err err;
 
 	dn->phase = pt->phase;
@@ -1291,11 +1291,11 @@ static void s_on_start(lst_daemon *d, const struct s_rid *rid, const lst_msg *m)
 			s_error(d, rid, m->id, m->type, LST_PERR_IO, "start: %s", err.msg);
 			return;
 		}
-		pt->item = (zmq_pollitem_t){.fd = lst_run_eventfd(pt->run), .events = ZMQ_POLLIN};
+		pt->item = (zmq_pollitem_t){ .fd = lst_run_eventfd(pt->run), .events = ZMQ_POLLIN };
 		zloop_poller(d->loop, &pt->item, s_on_run_event, d);
 		pt->polling = true;
 	} else {
-		pt->purge->item = (zmq_pollitem_t){.fd = pt->purge->efd, .events = ZMQ_POLLIN};
+		pt->purge->item = (zmq_pollitem_t){ .fd = pt->purge->efd, .events = ZMQ_POLLIN };
 		zloop_poller(d->loop, &pt->purge->item, s_on_purge_event, d);
 		pt->purge->polling = true;
 	}
@@ -1574,7 +1574,7 @@ static int s_on_zap(zloop_t *loop, zsock_t *sock, void *arg)
 	char keys[512];
 	const struct lst_authkey *k = NULL;
 	const char *status = "400", *text = "coordinator key not authorized";
-	lst_authkeys ak = {0};
+	lst_authkeys ak = { 0 };
 	lst_err err;
 
 	(void)loop;
@@ -1904,7 +1904,7 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	}
 	zloop_reader(d->loop, d->mon, s_on_monitor, d);
 	zloop_reader_set_tolerant(d->loop, d->mon);
-	d->sig_item = (zmq_pollitem_t){.fd = d->sfd, .events = ZMQ_POLLIN};
+	d->sig_item = (zmq_pollitem_t){ .fd = d->sfd, .events = ZMQ_POLLIN };
 	zloop_poller(d->loop, &d->sig_item, s_on_signal, d);
 	d->tick = zloop_timer(d->loop, S_TICK_MS, 0, s_on_tick, d);
 	return d;

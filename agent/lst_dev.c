@@ -706,8 +706,8 @@ static int s_load_mounts(struct s_ctx *c)
 
 	f = fopen(c->src.mountinfo, "re");
 	if (!f)
-		return lst_err_sys(c->err, -errno,
-				   "cannot check mounts: fopen(\"%s\") failed", c->src.mountinfo);
+		return lst_err_sys(c->err, -errno, "cannot check mounts: fopen(\"%s\") failed",
+				   c->src.mountinfo);
 	while (getline(&line, &cap, f) > 0)
 		s_parse_mountinfo_line(c, line);
 	free(line);
@@ -983,8 +983,8 @@ static int s_check_member(struct s_ctx *c, const struct s_blk *b, const struct s
  * Loop devices over the file (dev, ino), except `except`, each checked as a block device (not
  * again for its siblings over the same file: this loop visits all of them).
  */
-static int s_check_loops_over(struct s_ctx *c, dev_t dev, ino_t ino, dev_t except,
-			      const char *what, const char *via, int depth)
+static int s_check_loops_over(struct s_ctx *c, dev_t dev, ino_t ino, dev_t except, const char *what,
+			      const char *via, int depth)
 {
 	char *via2;
 	int rc;

@@ -30,16 +30,16 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#define S_POLL_WINDOW 64		/* polls judged together */
-#define S_POLL_BACKOFF 1024		/* waits without polling after a mostly empty window */
+#define S_POLL_WINDOW 64    /* polls judged together */
+#define S_POLL_BACKOFF 1024 /* waits without polling after a mostly empty window */
 
 struct s_uring {
 	struct io_uring ring;
 	bool fixed_file;
 	bool fixed_bufs;
 	struct io_uring_cqe **cqes;
-	unsigned polls, hits;		/* in the current window */
-	unsigned backoff;		/* waits left without polling */
+	unsigned polls, hits; /* in the current window */
+	unsigned backoff;     /* waits left without polling */
 };
 
 static int s_ring_init(struct io_uring *ring, unsigned entries)
@@ -71,7 +71,8 @@ int lst_engine_uring_probe(lst_err *err)
 	probe = io_uring_get_probe_ring(&ring);
 	if (probe && (!io_uring_opcode_supported(probe, IORING_OP_READ) ||
 		      !io_uring_opcode_supported(probe, IORING_OP_WRITE)))
-		rc = lst_err_set(err, -ENOTSUP, "io_uring lacks IORING_OP_READ/WRITE (kernel < 5.6)");
+		rc = lst_err_set(err, -ENOTSUP,
+				 "io_uring lacks IORING_OP_READ/WRITE (kernel < 5.6)");
 	io_uring_free_probe(probe);
 	io_uring_queue_exit(&ring);
 	return rc;
@@ -99,8 +100,9 @@ static int s_init(struct lst_job *job, lst_err *err)
 	rc = io_uring_register_buffers(&e->ring, iov, job->depth);
 	e->fixed_bufs = rc == 0;
 	if (rc)
-		lst_log_debug(LST_DBG_IO, "job %u: registered buffers refused (%d), using plain I/O",
-			      job->id, rc);
+		lst_log_debug(LST_DBG_IO,
+			      "job %u: registered buffers refused (%d), using plain I/O", job->id,
+			      rc);
 	free(iov);
 	job->engine = e;
 	return 0;
@@ -135,12 +137,14 @@ static void s_queue(struct lst_job *job, struct lst_io *io)
 	 * flight, so an SQE is always free. */
 	if (io->dir == LST_DIR_READ) {
 		if (e->fixed_bufs)
-			io_uring_prep_read_fixed(sqe, fd, io->buf, io->len, io->offset, (int)io->idx);
+			io_uring_prep_read_fixed(sqe, fd, io->buf, io->len, io->offset,
+						 (int)io->idx);
 		else
 			io_uring_prep_read(sqe, fd, io->buf, io->len, io->offset);
 	} else {
 		if (e->fixed_bufs)
-			io_uring_prep_write_fixed(sqe, fd, io->buf, io->len, io->offset, (int)io->idx);
+			io_uring_prep_write_fixed(sqe, fd, io->buf, io->len, io->offset,
+						  (int)io->idx);
 		else
 			io_uring_prep_write(sqe, fd, io->buf, io->len, io->offset);
 	}

@@ -36,22 +36,22 @@ static inline uint64_t s_rand(uint64_t *s)
 /* Per-thread state that stays on the job's stack: the hot loop touches nothing shared. */
 struct s_loop {
 	struct lst_job *job;
-	uint64_t rng;		/* offsets and directions */
-	uint64_t data_rng;	/* write stamps */
-	uint64_t nblocks;	/* random: blocks in [lo, hi) */
-	uint64_t pos;		/* sequential: next offset */
-	uint64_t issued;	/* bytes issued */
-	uint64_t stamp;		/* write stamp counter: blocks never repeat */
-	uint32_t read_below;	/* mixed: a draw below this (of 2^32) is a read */
+	uint64_t rng;	     /* offsets and directions */
+	uint64_t data_rng;   /* write stamps */
+	uint64_t nblocks;    /* random: blocks in [lo, hi) */
+	uint64_t pos;	     /* sequential: next offset */
+	uint64_t issued;     /* bytes issued */
+	uint64_t stamp;	     /* write stamp counter: blocks never repeat */
+	uint32_t read_below; /* mixed: a draw below this (of 2^32) is a read */
 	bool random, mixed, all_reads;
 	unsigned nfree, inflight;
 	struct lst_io **free;
 	struct lst_io **queued;
 	struct lst_io **done;
-	int64_t k;		/* current interval */
-	uint64_t head;		/* local copy of ring.head */
+	int64_t k;     /* current interval */
+	uint64_t head; /* local copy of ring.head */
 	lst_sample *cur;
-	double next_arrival;	/* ns after t0 */
+	double next_arrival; /* ns after t0 */
 	bool stopping;
 };
 
@@ -64,12 +64,12 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 	job->depth = (unsigned)job->w.iodepth;
 	total = bs * job->depth;
 	if (total > LST_JOB_MAX_BUFFERS)
-		return lst_err_set(err, -EINVAL,
-				   "iodepth %u x bs %llu needs %llu MiB of buffers per job; the limit "
-				   "is %llu MiB",
-				   job->depth, (unsigned long long)bs,
-				   (unsigned long long)(total >> 20),
-				   (unsigned long long)(LST_JOB_MAX_BUFFERS >> 20));
+		return lst_err_set(
+			err, -EINVAL,
+			"iodepth %u x bs %llu needs %llu MiB of buffers per job; the limit "
+			"is %llu MiB",
+			job->depth, (unsigned long long)bs, (unsigned long long)(total >> 20),
+			(unsigned long long)(LST_JOB_MAX_BUFFERS >> 20));
 	job->ios = lst_calloc(job->depth, sizeof(*job->ios));
 	job->bufs = lst_aligned_alloc(4096, total);
 	/*
@@ -138,7 +138,7 @@ static void s_prep(struct s_loop *l, struct lst_io *io)
 	}
 	if (l->mixed)
 		io->dir = (uint32_t)(s_rand(&l->rng) >> 32) < l->read_below ? LST_DIR_READ
-									      : LST_DIR_WRITE;
+									    : LST_DIR_WRITE;
 	else
 		io->dir = l->all_reads ? LST_DIR_READ : LST_DIR_WRITE;
 	if (io->dir == LST_DIR_WRITE && job->w.pattern > 0)
@@ -212,7 +212,8 @@ static void s_complete(struct s_loop *l, unsigned n, int64_t now)
 				int code = io->res < 0 ? io->res : -EIO;
 
 				job->error = code;
-				lst_err_sys(&job->err, code, "%s of %u bytes at offset %llu failed%s",
+				lst_err_sys(&job->err, code,
+					    "%s of %u bytes at offset %llu failed%s",
 					    lst_dir_names[io->dir], io->len,
 					    (unsigned long long)io->offset,
 					    io->res >= 0 ? " (short transfer)" : "");

@@ -32,12 +32,12 @@ struct lst_io {
 	uint64_t offset;
 	void *buf;
 	uint32_t len;
-	uint32_t idx;		/* slot index, also the registered-buffer index */
-	uint8_t dir;		/* enum lst_dir */
-	int32_t res;		/* bytes transferred or -errno, set by the engine */
-	int64_t issue_ns;	/* set by the job (batch stamp or intended time); an engine that
+	uint32_t idx;	  /* slot index, also the registered-buffer index */
+	uint8_t dir;	  /* enum lst_dir */
+	int32_t res;	  /* bytes transferred or -errno, set by the engine */
+	int64_t issue_ns; /* set by the job (batch stamp or intended time); an engine that
 				 * stamps per I/O may set it when it is still 0 */
-	int64_t done_ns;	/* 0: the job stamps the reap instant; engines that complete
+	int64_t done_ns;  /* 0: the job stamps the reap instant; engines that complete
 				 * synchronously stamp it themselves */
 };
 
@@ -80,14 +80,14 @@ struct lst_job {
 	int fd;
 	struct lst_workload w;
 	const struct lst_engine_ops *ops;
-	uint64_t lo, hi;		/* region [lo, hi) this job addresses, bs-aligned */
-	uint64_t budget;		/* bytes to issue before stopping; 0 = no limit */
-	double rate;			/* this job's IOPS, 0 = unlimited */
-	int64_t t0;			/* start instant, monotonic ns */
+	uint64_t lo, hi; /* region [lo, hi) this job addresses, bs-aligned */
+	uint64_t budget; /* bytes to issue before stopping; 0 = no limit */
+	double rate;	 /* this job's IOPS, 0 = unlimited */
+	int64_t t0;	 /* start instant, monotonic ns */
 	int64_t interval;
-	int64_t nramp;			/* intervals that are ramp */
-	int64_t end;			/* stop issuing at this instant; 0 = no time limit */
-	int efd;			/* eventfd the job pokes after publishing a sample */
+	int64_t nramp; /* intervals that are ramp */
+	int64_t end;   /* stop issuing at this instant; 0 = no time limit */
+	int efd;       /* eventfd the job pokes after publishing a sample */
 
 	/* Engine state, owned by the engine. */
 	void *engine;
@@ -95,13 +95,13 @@ struct lst_job {
 	/* Slots and buffers. */
 	unsigned depth;
 	struct lst_io *ios;
-	uint8_t *bufs;			/* depth * bs, aligned */
+	uint8_t *bufs; /* depth * bs, aligned */
 
 	/* Cross-thread. */
-	_Atomic int stop;		/* set by the main thread: stop issuing, drain, finish */
-	_Atomic int finished;		/* set by the job after its last sample is published */
-	_Atomic int64_t started_ns;	/* when the job was released; 0 until then */
-	int error;			/* 0 or -errno when the job failed; err says why */
+	_Atomic int stop;	    /* set by the main thread: stop issuing, drain, finish */
+	_Atomic int finished;	    /* set by the job after its last sample is published */
+	_Atomic int64_t started_ns; /* when the job was released; 0 until then */
+	int error;		    /* 0 or -errno when the job failed; err says why */
 	lst_err err;
 	struct lst_sample_ring ring;
 	pthread_t thread;

@@ -18,9 +18,9 @@
 #include "lst_util.h"
 
 struct s_reader {
-	uint64_t tail;		/* consumer's copy of the ring tail */
-	int64_t next_k;		/* smallest interval this job may still deliver */
-	bool done;		/* its last sample has been merged */
+	uint64_t tail;	/* consumer's copy of the ring tail */
+	int64_t next_k; /* smallest interval this job may still deliver */
+	bool done;	/* its last sample has been merged */
 };
 
 struct lst_run {
@@ -31,8 +31,8 @@ struct lst_run {
 	int efd;
 	bool started;
 	char warning[LST_ERR_MAX];
-	int64_t emit_next;	/* next interval to hand over */
-	int64_t max_k;		/* highest interval seen */
+	int64_t emit_next; /* next interval to hand over */
+	int64_t max_k;	   /* highest interval seen */
 	bool over;
 	lst_sample out;
 };
@@ -118,10 +118,11 @@ lst_run *lst_run_new(const struct lst_run_path *paths, size_t n, lst_err *err)
 			       NULL;
 		if (w->interval != paths[0].w.interval || w->ramp != paths[0].w.ramp ||
 		    w->runtime != paths[0].w.runtime || w->engine != engine)
-			return lst_err_set(err, -EINVAL,
-					   "%s: interval, ramp, runtime and engine must be the same "
-					   "on every path of a run",
-					   paths[i].name),
+			return lst_err_set(
+				       err, -EINVAL,
+				       "%s: interval, ramp, runtime and engine must be the same "
+				       "on every path of a run",
+				       paths[i].name),
 			       NULL;
 		njobs += (size_t)w->jobs;
 	}

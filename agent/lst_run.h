@@ -20,10 +20,10 @@
 #include "lst_workload.h"
 
 struct lst_run_path {
-	int fd;				/* open, borrowed: the run never closes it; -1 for null */
-	uint64_t size;			/* bytes addressable on the path */
-	struct lst_workload w;		/* the workload, its region within the path */
-	const char *name;		/* for messages */
+	int fd;		       /* open, borrowed: the run never closes it; -1 for null */
+	uint64_t size;	       /* bytes addressable on the path */
+	struct lst_workload w; /* the workload, its region within the path */
+	const char *name;      /* for messages */
 };
 
 typedef struct lst_run lst_run;

@@ -71,22 +71,22 @@ enum {
 };
 
 static const struct option s_opts[] = {
-	{"listen", required_argument, NULL, S_OPT_LISTEN},
-	{"name", required_argument, NULL, S_OPT_NAME},
-	{"config", required_argument, NULL, S_OPT_CONFIG},
-	{"foreground", no_argument, NULL, S_OPT_FOREGROUND},
-	{"log", required_argument, NULL, S_OPT_LOG},
-	{"pidfile", required_argument, NULL, S_OPT_PIDFILE},
-	{"allow-write", required_argument, NULL, S_OPT_ALLOW_WRITE},
-	{"read-only", no_argument, NULL, S_OPT_READ_ONLY},
-	{"lease-max", required_argument, NULL, S_OPT_LEASE_MAX},
-	{"debug", required_argument, NULL, S_OPT_DEBUG},
-	{"key", required_argument, NULL, S_OPT_KEY},
-	{"authorized-keys", required_argument, NULL, S_OPT_AUTHORIZED_KEYS},
-	{"insecure", no_argument, NULL, S_OPT_INSECURE},
-	{"help", no_argument, NULL, S_OPT_HELP},
-	{"version", no_argument, NULL, S_OPT_VERSION},
-	{NULL, 0, NULL, 0},
+	{ "listen", required_argument, NULL, S_OPT_LISTEN },
+	{ "name", required_argument, NULL, S_OPT_NAME },
+	{ "config", required_argument, NULL, S_OPT_CONFIG },
+	{ "foreground", no_argument, NULL, S_OPT_FOREGROUND },
+	{ "log", required_argument, NULL, S_OPT_LOG },
+	{ "pidfile", required_argument, NULL, S_OPT_PIDFILE },
+	{ "allow-write", required_argument, NULL, S_OPT_ALLOW_WRITE },
+	{ "read-only", no_argument, NULL, S_OPT_READ_ONLY },
+	{ "lease-max", required_argument, NULL, S_OPT_LEASE_MAX },
+	{ "debug", required_argument, NULL, S_OPT_DEBUG },
+	{ "key", required_argument, NULL, S_OPT_KEY },
+	{ "authorized-keys", required_argument, NULL, S_OPT_AUTHORIZED_KEYS },
+	{ "insecure", no_argument, NULL, S_OPT_INSECURE },
+	{ "help", no_argument, NULL, S_OPT_HELP },
+	{ "version", no_argument, NULL, S_OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
 };
 
 /* A path made absolute against the current directory (the daemon changes to /). */

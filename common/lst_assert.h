@@ -13,10 +13,10 @@
 void lst__assert_fail(const char *expr, const char *file, int line, const char *func)
 	__attribute__((noreturn));
 
-#define LST_ASSERT(expr)                                                   \
-	do {                                                               \
-		if (__builtin_expect(!(expr), 0))                          \
-			lst__assert_fail(#expr, __FILE__, __LINE__, __func__); \
+#define LST_ASSERT(expr)                                                                           \
+	do {                                                                                       \
+		if (__builtin_expect(!(expr), 0))                                                  \
+			lst__assert_fail(#expr, __FILE__, __LINE__, __func__);                     \
 	} while (0)
 
 #define LST_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -38,8 +38,8 @@ void lst_clock_model_init(lst_clock_model *m)
 
 static void s_fit(lst_clock_model *m)
 {
-	const struct lst_clock_est *newest = &m->est[(m->next + LST_CLOCK_MODEL_MAX - 1) %
-						     LST_CLOCK_MODEL_MAX];
+	const struct lst_clock_est *newest =
+		&m->est[(m->next + LST_CLOCK_MODEL_MAX - 1) % LST_CLOCK_MODEL_MAX];
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
 

@@ -23,9 +23,9 @@ struct lst_clock_sample {
 };
 
 struct lst_clock_est {
-	int64_t offset_ns;	/* remote - local */
-	int64_t rtt_ns;		/* the winning exchange's delay; uncertainty is rtt/2 */
-	int64_t at_ns;		/* local time of the estimate (midpoint of t1, t4) */
+	int64_t offset_ns; /* remote - local */
+	int64_t rtt_ns;	   /* the winning exchange's delay; uncertainty is rtt/2 */
+	int64_t at_ns;	   /* local time of the estimate (midpoint of t1, t4) */
 };
 
 static inline int64_t lst_clock_sample_offset(const struct lst_clock_sample *s)
@@ -48,12 +48,12 @@ int lst_clock_best(const struct lst_clock_sample *s, size_t n, struct lst_clock_
 
 /* Offset as a line over local time, fitted to the most recent estimates. */
 typedef struct lst_clock_model {
-	size_t n;			/* estimates held (<= LST_CLOCK_MODEL_MAX) */
-	size_t next;			/* ring position of the next estimate */
+	size_t n;    /* estimates held (<= LST_CLOCK_MODEL_MAX) */
+	size_t next; /* ring position of the next estimate */
 	struct lst_clock_est est[LST_CLOCK_MODEL_MAX];
-	int64_t base_t, base_offset;	/* the line passes through (base_t, base_offset) */
-	double slope;			/* offset change per local ns (drift), 0 until fitted */
-	int64_t best_rtt_ns;		/* lowest rtt seen; the filter for noisy estimates */
+	int64_t base_t, base_offset; /* the line passes through (base_t, base_offset) */
+	double slope;		     /* offset change per local ns (drift), 0 until fitted */
+	int64_t best_rtt_ns;	     /* lowest rtt seen; the filter for noisy estimates */
 } lst_clock_model;
 
 void lst_clock_model_init(lst_clock_model *m);

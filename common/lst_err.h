@@ -15,8 +15,8 @@
 #define LST_ERR_MAX 1024
 
 typedef struct lst_err {
-	int code;		/* negative errno, 0 when no error */
-	char msg[LST_ERR_MAX];	/* human-readable, no trailing newline */
+	int code;	       /* negative errno, 0 when no error */
+	char msg[LST_ERR_MAX]; /* human-readable, no trailing newline */
 } lst_err;
 
 /* Clear an error value. */

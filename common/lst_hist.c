@@ -106,7 +106,8 @@ void lst_hist_percentiles(const lst_hist *h, const double *pcts, size_t n, uint6
 			out[k] = h->max; /* the rank is among the overflow values */
 			continue;
 		}
-		out[k] = s_clamp(h, lst_hist_bucket_low(idx) + (lst_hist_bucket_width(idx) - 1) / 2);
+		out[k] =
+			s_clamp(h, lst_hist_bucket_low(idx) + (lst_hist_bucket_width(idx) - 1) / 2);
 	}
 }
 
@@ -223,8 +224,8 @@ static int s_get(const uint8_t *buf, size_t len, size_t *at, uint64_t *v)
 
 int lst_hist_decode(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err)
 {
-	static const char *names[] = { "version", "count", "overflow", "min", "max", "sum",
-				       "sum", "sumsq", "sumsq", "pairs" };
+	static const char *names[] = { "version", "count", "overflow", "min",	"max",
+				       "sum",	  "sum",   "sumsq",    "sumsq", "pairs" };
 	uint64_t head[10], total = 0;
 	size_t at = 0;
 	unsigned next = 0;
@@ -271,10 +272,9 @@ int lst_hist_decode(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err)
 		total += c;
 	}
 	if (total + h->overflow != h->count)
-		return lst_err_set(err, -EINVAL,
-				   "histogram: buckets hold %llu values, count says %llu",
-				   (unsigned long long)(total + h->overflow),
-				   (unsigned long long)h->count);
+		return lst_err_set(
+			err, -EINVAL, "histogram: buckets hold %llu values, count says %llu",
+			(unsigned long long)(total + h->overflow), (unsigned long long)h->count);
 	if (at != len)
 		return lst_err_set(err, -EINVAL, "histogram: %zu trailing bytes", len - at);
 	return 0;

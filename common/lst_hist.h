@@ -25,20 +25,20 @@
 #include "lst_err.h"
 
 #define LST_HIST_SUB_BITS 6
-#define LST_HIST_SUB (1u << LST_HIST_SUB_BITS)		/* buckets per power of two */
-#define LST_HIST_MAX_BITS 36				/* buckets end at 2^36 ns */
-#define LST_HIST_MAX_NS (1ull << LST_HIST_MAX_BITS)	/* 68.7 s */
+#define LST_HIST_SUB (1u << LST_HIST_SUB_BITS)	    /* buckets per power of two */
+#define LST_HIST_MAX_BITS 36			    /* buckets end at 2^36 ns */
+#define LST_HIST_MAX_NS (1ull << LST_HIST_MAX_BITS) /* 68.7 s */
 #define LST_HIST_NBUCKETS ((LST_HIST_MAX_BITS - LST_HIST_SUB_BITS + 1) * LST_HIST_SUB) /* 1984 */
 
 typedef unsigned __int128 lst_u128;
 
 typedef struct lst_hist {
-	uint64_t count;		/* values recorded, overflow included */
-	uint64_t overflow;	/* values >= LST_HIST_MAX_NS */
-	uint64_t min;		/* exact; UINT64_MAX when empty */
-	uint64_t max;		/* exact; 0 when empty */
-	lst_u128 sum;		/* exact sum of values, ns */
-	lst_u128 sumsq;		/* exact sum of squares, ns^2 */
+	uint64_t count;	   /* values recorded, overflow included */
+	uint64_t overflow; /* values >= LST_HIST_MAX_NS */
+	uint64_t min;	   /* exact; UINT64_MAX when empty */
+	uint64_t max;	   /* exact; 0 when empty */
+	lst_u128 sum;	   /* exact sum of values, ns */
+	lst_u128 sumsq;	   /* exact sum of squares, ns^2 */
 	uint64_t buckets[LST_HIST_NBUCKETS];
 } lst_hist;
 

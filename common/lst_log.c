@@ -23,7 +23,7 @@ static const struct {
 	const char *name;
 	unsigned bit;
 } s_cats[] = {
-	{ "io", LST_DBG_IO },	  { "net", LST_DBG_NET }, { "time", LST_DBG_TIME },
+	{ "io", LST_DBG_IO },	  { "net", LST_DBG_NET },     { "time", LST_DBG_TIME },
 	{ "plan", LST_DBG_PLAN }, { "proto", LST_DBG_PROTO }, { "dev", LST_DBG_DEV },
 	{ "all", LST_DBG_ALL },
 };
@@ -133,8 +133,8 @@ void lst__log(int level, unsigned cat, const char *fmt, ...)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		gmtime_r(&ts.tv_sec, &tm);
 		n = strftime(line, sizeof(line), "%Y-%m-%dT%H:%M:%S", &tm);
-		n += snprintf(line + n, sizeof(line) - n, ".%03ldZ %s[%d] %s: ",
-			      ts.tv_nsec / 1000000, s_ident, (int)getpid(),
+		n += snprintf(line + n, sizeof(line) - n,
+			      ".%03ldZ %s[%d] %s: ", ts.tv_nsec / 1000000, s_ident, (int)getpid(),
 			      s_level_name(level, true));
 	} else if (level == LST_LOG_INFO) {
 		n = snprintf(line, sizeof(line), "%s: ", s_ident);

@@ -24,12 +24,12 @@ enum lst_log_level {
 
 /* Debug categories, enabled with --debug=io,net,... */
 enum lst_dbg {
-	LST_DBG_IO = 1u << 0,    /* engines and jobs (per batch, never per I/O) */
-	LST_DBG_NET = 1u << 1,   /* sockets, connections, heartbeats */
-	LST_DBG_TIME = 1u << 2,  /* clock offsets, start instants */
-	LST_DBG_PLAN = 1u << 3,  /* plan parsing and expansion */
+	LST_DBG_IO = 1u << 0,	 /* engines and jobs (per batch, never per I/O) */
+	LST_DBG_NET = 1u << 1,	 /* sockets, connections, heartbeats */
+	LST_DBG_TIME = 1u << 2,	 /* clock offsets, start instants */
+	LST_DBG_PLAN = 1u << 3,	 /* plan parsing and expansion */
 	LST_DBG_PROTO = 1u << 4, /* every message in and out */
-	LST_DBG_DEV = 1u << 5,   /* device checks and identities */
+	LST_DBG_DEV = 1u << 5,	 /* device checks and identities */
 	LST_DBG_ALL = 0xffffffffu,
 };
 
@@ -39,20 +39,20 @@ extern unsigned lst__log_debug;
 void lst__log(int level, unsigned cat, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #define lst_log_error(...) lst__log(LST_LOG_ERROR, 0, __VA_ARGS__)
-#define lst_log_warn(...)                                      \
-	do {                                                   \
-		if (lst__log_level >= LST_LOG_WARN)            \
-			lst__log(LST_LOG_WARN, 0, __VA_ARGS__); \
+#define lst_log_warn(...)                                                                          \
+	do {                                                                                       \
+		if (lst__log_level >= LST_LOG_WARN)                                                \
+			lst__log(LST_LOG_WARN, 0, __VA_ARGS__);                                    \
 	} while (0)
-#define lst_log_info(...)                                      \
-	do {                                                   \
-		if (lst__log_level >= LST_LOG_INFO)            \
-			lst__log(LST_LOG_INFO, 0, __VA_ARGS__); \
+#define lst_log_info(...)                                                                          \
+	do {                                                                                       \
+		if (lst__log_level >= LST_LOG_INFO)                                                \
+			lst__log(LST_LOG_INFO, 0, __VA_ARGS__);                                    \
 	} while (0)
-#define lst_log_debug(cat, ...)                                                               \
-	do {                                                                                  \
-		if (lst__log_debug & (cat))                                                    \
-			lst__log(LST_LOG_DEBUG, (cat), __VA_ARGS__);                          \
+#define lst_log_debug(cat, ...)                                                                    \
+	do {                                                                                       \
+		if (lst__log_debug & (cat))                                                        \
+			lst__log(LST_LOG_DEBUG, (cat), __VA_ARGS__);                               \
 	} while (0)
 
 /* Program name shown on every line; borrowed, must outlive the logger. */

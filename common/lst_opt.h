@@ -23,13 +23,13 @@ enum lst_opt_type {
 };
 
 struct lst_opt {
-	const char *name;	       /* key in plans and on the wire; flag is --name */
+	const char *name; /* key in plans and on the wire; flag is --name */
 	enum lst_opt_type type;
-	size_t offset;		       /* of the int64_t field in the struct */
-	const char *def;	       /* default, as text */
-	int64_t min, max;	       /* range, for INT, SIZE, DURATION */
-	const char *const *choices;    /* NULL-terminated, for ENUM */
-	const char *help;	       /* one sentence */
+	size_t offset;		    /* of the int64_t field in the struct */
+	const char *def;	    /* default, as text */
+	int64_t min, max;	    /* range, for INT, SIZE, DURATION */
+	const char *const *choices; /* NULL-terminated, for ENUM */
+	const char *help;	    /* one sentence */
 };
 
 /* Set the defaults of every option in a table (terminated by a NULL name). */

@@ -16,21 +16,21 @@
 #include "lst_workload.h"
 
 enum {
-	LST_SAMPLE_RAMP = 1u << 0,	/* interval is in the ramp, excluded from results */
-	LST_SAMPLE_LAST = 1u << 1,	/* the job's (or agent's) final interval */
-	LST_SAMPLE_LATE = 1u << 2,	/* spans several intervals: its reader fell behind */
+	LST_SAMPLE_RAMP = 1u << 0, /* interval is in the ramp, excluded from results */
+	LST_SAMPLE_LAST = 1u << 1, /* the job's (or agent's) final interval */
+	LST_SAMPLE_LATE = 1u << 2, /* spans several intervals: its reader fell behind */
 };
 
 struct lst_dir_stats {
-	uint64_t ios;		/* completed I/Os (errors included) */
-	uint64_t bytes;		/* bytes of completed I/Os without error */
-	uint64_t errors;	/* I/Os that completed with an error */
-	lst_hist lat;		/* completion latency, ns */
+	uint64_t ios;	 /* completed I/Os (errors included) */
+	uint64_t bytes;	 /* bytes of completed I/Os without error */
+	uint64_t errors; /* I/Os that completed with an error */
+	lst_hist lat;	 /* completion latency, ns */
 };
 
 typedef struct lst_sample {
-	int64_t interval;	/* k */
-	int64_t start_ns;	/* agent monotonic clock */
+	int64_t interval; /* k */
+	int64_t start_ns; /* agent monotonic clock */
 	int64_t end_ns;
 	uint32_t flags;
 	struct lst_dir_stats dir[LST_DIR_N];

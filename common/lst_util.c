@@ -146,15 +146,16 @@ int lst_parse_duration(const char *s, int64_t *ns, lst_err *err)
 		const char *sfx;
 		double mult;
 	} sfx[] = {
-		{ "", 1e9 },	{ "s", 1e9 },	  { "sec", 1e9 }, { "ms", 1e6 },  { "us", 1e3 },
-		{ "ns", 1 },	{ "m", 60e9 },	  { "min", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
+		{ "", 1e9 }, { "s", 1e9 },  { "sec", 1e9 },  { "ms", 1e6 },   { "us", 1e3 },
+		{ "ns", 1 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
 	};
 	const char *suffix;
 	double num;
 
 	if (!s || s_number(s, &num, &suffix))
 		return lst_err_set(err, -EINVAL,
-				   "'%s' is not a duration (examples: 30s, 100ms, 5m, 2h)", s ? s : "");
+				   "'%s' is not a duration (examples: 30s, 100ms, 5m, 2h)",
+				   s ? s : "");
 	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
 		if (strcasecmp(suffix, sfx[i].sfx))
 			continue;
@@ -227,8 +228,7 @@ int lst_parse_bool(const char *s, bool *out, lst_err *err)
 			return 0;
 		}
 	}
-	return lst_err_set(err, -EINVAL, "'%s' is not a boolean (use true or false)",
-			   s ? s : "");
+	return lst_err_set(err, -EINVAL, "'%s' is not a boolean (use true or false)", s ? s : "");
 }
 
 const char *lst_fmt_size(uint64_t bytes, char *buf, size_t size)

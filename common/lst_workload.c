@@ -6,8 +6,9 @@
 
 #include "lst_time.h"
 
-const char *const lst_rw_names[] = { "read", "write", "randread", "randwrite", "randrw", "rw",
-				     NULL };
+const char *const lst_rw_names[] = {
+	"read", "write", "randread", "randwrite", "randrw", "rw", NULL
+};
 const char *const lst_engine_names[] = { "io_uring", "psync", "null", NULL };
 const char *const lst_dir_names[] = { "read", "write", NULL };
 static const char *const s_arrival_names[] = { "poisson", "uniform", NULL };
@@ -100,17 +101,18 @@ int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err
 	if (!path_size || w->engine == LST_ENGINE_NULL)
 		return 0;
 	if ((uint64_t)w->offset >= path_size)
-		return lst_err_set(err, -EINVAL, "offset %lld is beyond the end of the path (%llu bytes)",
+		return lst_err_set(err, -EINVAL,
+				   "offset %lld is beyond the end of the path (%llu bytes)",
 				   (long long)w->offset, (unsigned long long)path_size);
 	region = w->size ? (uint64_t)w->size : path_size - (uint64_t)w->offset;
 	if ((uint64_t)w->offset + region > path_size)
-		return lst_err_set(err, -EINVAL,
-				   "region offset %lld + size %lld ends beyond the path (%llu bytes)",
-				   (long long)w->offset, (long long)w->size,
-				   (unsigned long long)path_size);
+		return lst_err_set(
+			err, -EINVAL,
+			"region offset %lld + size %lld ends beyond the path (%llu bytes)",
+			(long long)w->offset, (long long)w->size, (unsigned long long)path_size);
 	if (region < (uint64_t)w->bs * (uint64_t)(lst_rw_is_random(w->rw) ? 1 : w->jobs))
-		return lst_err_set(err, -EINVAL,
-				   "region of %llu bytes is too small for bs %lld x %lld jobs",
-				   (unsigned long long)region, (long long)w->bs, (long long)w->jobs);
+		return lst_err_set(
+			err, -EINVAL, "region of %llu bytes is too small for bs %lld x %lld jobs",
+			(unsigned long long)region, (long long)w->bs, (long long)w->jobs);
 	return 0;
 }

@@ -15,12 +15,12 @@
 #include "lst_opt.h"
 
 enum lst_rw {
-	LST_RW_READ,	  /* sequential read */
-	LST_RW_WRITE,	  /* sequential write */
+	LST_RW_READ,  /* sequential read */
+	LST_RW_WRITE, /* sequential write */
 	LST_RW_RANDREAD,
 	LST_RW_RANDWRITE,
-	LST_RW_RANDRW,	  /* random, rwmixread % reads */
-	LST_RW_RW,	  /* sequential, rwmixread % reads */
+	LST_RW_RANDRW, /* random, rwmixread % reads */
+	LST_RW_RW,     /* sequential, rwmixread % reads */
 };
 
 enum lst_engine_kind {
@@ -44,24 +44,24 @@ enum lst_dir {
 #define LST_BS_MAX (16 * 1024 * 1024)
 
 struct lst_workload {
-	int64_t rw;		/* enum lst_rw */
-	int64_t rwmixread;	/* % reads for randrw and rw */
-	int64_t bs;		/* bytes per I/O */
-	int64_t iodepth;	/* I/Os in flight per job */
-	int64_t jobs;		/* threads, one ring each */
-	int64_t offset;		/* start of the region on the path, bytes */
-	int64_t size;		/* length of the region; 0 = to the end of the path */
-	int64_t runtime;	/* ns of measured time after the ramp; 0 = not time-limited */
-	int64_t ramp;		/* ns before measurement starts (excluded from results) */
-	int64_t bytes;		/* stop after this many bytes in all (all jobs); 0 = no limit */
-	int64_t rate_iops;	/* total IOPS across the jobs; 0 = as fast as possible */
-	int64_t arrivals;	/* enum lst_arrival, for rate_iops */
-	int64_t interval;	/* ns between samples */
-	int64_t direct;		/* O_DIRECT */
-	int64_t engine;		/* enum lst_engine_kind */
-	int64_t pattern;	/* write data compresses to this % of its size; 100 = random */
-	int64_t seed;		/* random stream seed; 0 = derived from the clock */
-	int64_t poll;		/* ns a job polls for completions before sleeping (io_uring) */
+	int64_t rw;	   /* enum lst_rw */
+	int64_t rwmixread; /* % reads for randrw and rw */
+	int64_t bs;	   /* bytes per I/O */
+	int64_t iodepth;   /* I/Os in flight per job */
+	int64_t jobs;	   /* threads, one ring each */
+	int64_t offset;	   /* start of the region on the path, bytes */
+	int64_t size;	   /* length of the region; 0 = to the end of the path */
+	int64_t runtime;   /* ns of measured time after the ramp; 0 = not time-limited */
+	int64_t ramp;	   /* ns before measurement starts (excluded from results) */
+	int64_t bytes;	   /* stop after this many bytes in all (all jobs); 0 = no limit */
+	int64_t rate_iops; /* total IOPS across the jobs; 0 = as fast as possible */
+	int64_t arrivals;  /* enum lst_arrival, for rate_iops */
+	int64_t interval;  /* ns between samples */
+	int64_t direct;	   /* O_DIRECT */
+	int64_t engine;	   /* enum lst_engine_kind */
+	int64_t pattern;   /* write data compresses to this % of its size; 100 = random */
+	int64_t seed;	   /* random stream seed; 0 = derived from the clock */
+	int64_t poll;	   /* ns a job polls for completions before sleeping (io_uring) */
 };
 
 /* The table, terminated by an entry with a NULL name. */

@@ -10,26 +10,27 @@
 
 static void s_usage(FILE *f)
 {
-	fprintf(f, "usage: lockstep agents [--json] [--key FILE] [--insecure] ADDRESS[=KEY]... |\n"
-		   "                       PLAN.yaml\n"
-		   "\n"
-		   "Connect to each agent, and show its name, version, host, cores, usable engines,\n"
-		   "clock offset from this machine (the agent's monotonic clock minus ours) and the\n"
-		   "round-trip time, measured by a burst of clock exchanges. An address is\n"
-		   "tcp://HOST:PORT or HOST[:PORT] (port 7270 by default). With a plan, its agents\n"
-		   "and their keys.\n"
-		   "\n"
-		   "  ADDRESS=KEY      reach this agent over CURVE; KEY is its public key: a file\n"
-		   "                   (its NAME.pub) or the 40-character Z85 text\n"
-		   "  --key FILE       our CURVE secret key (default\n"
-		   "                   $XDG_CONFIG_HOME/lockstep/coordinator.key)\n"
-		   "  --insecure       allow plain text to addresses beyond loopback\n"
-		   "  --json           JSON instead of a table\n"
-		   "\n"
-		   "An agent that refuses our key, or whose key is not the one given, is shown as\n"
-		   "'refused' with the reason (see docs/security.md).\n"
-		   "\n"
-		   "Exit status: 0 every agent answered, 1 some did not, 2 usage or keys.\n");
+	fprintf(f,
+		"usage: lockstep agents [--json] [--key FILE] [--insecure] ADDRESS[=KEY]... |\n"
+		"                       PLAN.yaml\n"
+		"\n"
+		"Connect to each agent, and show its name, version, host, cores, usable engines,\n"
+		"clock offset from this machine (the agent's monotonic clock minus ours) and the\n"
+		"round-trip time, measured by a burst of clock exchanges. An address is\n"
+		"tcp://HOST:PORT or HOST[:PORT] (port 7270 by default). With a plan, its agents\n"
+		"and their keys.\n"
+		"\n"
+		"  ADDRESS=KEY      reach this agent over CURVE; KEY is its public key: a file\n"
+		"                   (its NAME.pub) or the 40-character Z85 text\n"
+		"  --key FILE       our CURVE secret key (default\n"
+		"                   $XDG_CONFIG_HOME/lockstep/coordinator.key)\n"
+		"  --insecure       allow plain text to addresses beyond loopback\n"
+		"  --json           JSON instead of a table\n"
+		"\n"
+		"An agent that refuses our key, or whose key is not the one given, is shown as\n"
+		"'refused' with the reason (see docs/security.md).\n"
+		"\n"
+		"Exit status: 0 every agent answered, 1 some did not, 2 usage or keys.\n");
 }
 
 int lst_cmd_agents(int argc, char **argv)
@@ -109,8 +110,9 @@ int lst_cmd_agents(int argc, char **argv)
 		eq = strchr(a, '=');
 		len = eq ? (size_t)(eq - a) : len;
 		owned[i] = strncmp(a, "tcp://", 6)
-				   ? (memchr(a, ':', len) ? lst_asprintf("tcp://%.*s", (int)len, a)
-							  : lst_asprintf("tcp://%.*s:7270", (int)len, a))
+				   ? (memchr(a, ':', len)
+					      ? lst_asprintf("tcp://%.*s", (int)len, a)
+					      : lst_asprintf("tcp://%.*s:7270", (int)len, a))
 				   : lst_asprintf("%.*s", (int)len, a);
 		names[n] = owned[i] + 6;
 		keys[n] = eq && eq[1] ? eq + 1 : NULL;

@@ -59,10 +59,10 @@ static const char s_plan[] =
 	"    workload: {rw: randread, bs: 4k, iodepth: 16, jobs: 2, runtime: 4s}\n";
 
 struct s_demo {
-	char tmp[64];			/* scratch folder for the plan and agent logs */
-	char file[128];			/* backing file */
-	char paths[2][64];		/* what each agent drives */
-	int loop_fd[2];			/* held open; the loop devices clear themselves on close */
+	char tmp[64];	   /* scratch folder for the plan and agent logs */
+	char file[128];	   /* backing file */
+	char paths[2][64]; /* what each agent drives */
+	int loop_fd[2];	   /* held open; the loop devices clear themselves on close */
 	pid_t agents[2];
 	int ports[2];
 };
@@ -82,7 +82,8 @@ static void s_usage(FILE *f)
 
 static int s_free_port(void)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(sa);
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
 
@@ -141,8 +142,9 @@ static int s_scratch(struct s_demo *d, lst_err *err)
 		for (int i = 0; i < 2; i++) {
 			d->loop_fd[i] = s_loop_attach(fd, d->paths[i], sizeof(d->paths[i]));
 			if (d->loop_fd[i] < 0) {
-				lst_log_warn("cannot attach a loop device (%s); using the file itself",
-					     strerror(-d->loop_fd[i]));
+				lst_log_warn(
+					"cannot attach a loop device (%s); using the file itself",
+					strerror(-d->loop_fd[i]));
 				root = false;
 				break;
 			}
@@ -220,7 +222,7 @@ static void s_print_summary(const char *dir)
 		return;
 	printf("\n%-14s %-12s %10s %9s %10s %10s %10s\n", "phase", "point", "IOPS", "MB/s",
 	       "mean us", "p99 us", "p99.99 us");
-	json_array_foreach(pts, i, p) {
+	json_array_foreach (pts, i, p) {
 		json_t *lat = json_object_get(p, "lat");
 
 		if (strcmp(json_string_value(json_object_get(p, "agent")), "all"))
@@ -283,7 +285,8 @@ int lst_cmd_demo(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			s_usage(stdout);
 			return 0;
-		} else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
+		} else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) &&
+			   i + 1 < argc) {
 			opts.outdir = argv[++i];
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
 			opts.quiet = true;
@@ -341,7 +344,8 @@ int lst_cmd_demo(int argc, char **argv)
 	}
 	if (!opts.quiet)
 		printf("lockstep demo: two agents on 127.0.0.1:%d and :%d, target %s%s%s\n",
-		       d.ports[0], d.ports[1], d.paths[0], strcmp(d.paths[0], d.paths[1]) ? " + " : "",
+		       d.ports[0], d.ports[1], d.paths[0],
+		       strcmp(d.paths[0], d.paths[1]) ? " + " : "",
 		       strcmp(d.paths[0], d.paths[1]) ? d.paths[1] : "");
 	fflush(stdout);
 	if (!opts.outdir) {

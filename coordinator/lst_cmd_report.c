@@ -33,9 +33,9 @@
 #include "lst_report.h"
 #include "lst_util.h"
 
-#define S_LABEL_MAX  48 /* label column width in text tables */
-#define S_ROWS_MAX   64 /* points printed per phase (HIR has thousands); --json has all */
-#define S_AGENT_ROWS 8	/* show per-agent rows under points up to this many points */
+#define S_LABEL_MAX 48 /* label column width in text tables */
+#define S_ROWS_MAX 64  /* points printed per phase (HIR has thousands); --json has all */
+#define S_AGENT_ROWS 8 /* show per-agent rows under points up to this many points */
 
 struct s_args {
 	const char *dirs[2];
@@ -79,11 +79,11 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 {
 	enum { O_JSON = 256, O_NO_PLOTS };
 	static const struct option longopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"json", no_argument, NULL, O_JSON},
-		{"no-plots", no_argument, NULL, O_NO_PLOTS},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "no-plots", no_argument, NULL, O_NO_PLOTS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
@@ -414,7 +414,7 @@ static void s_print_run(const lst_report *r)
 	       *r->started ? ", started " : "", r->started, *r->finished ? ", finished " : "",
 	       r->finished);
 	printf("coordinator  %s", *r->coordinator ? r->coordinator : "?");
-	json_object_foreach(versions, key, v) {
+	json_object_foreach (versions, key, v) {
 		char *text = json_dumps(v, JSON_ENCODE_ANY);
 
 		printf("%s %s %s", first ? ";" : ",", key,
@@ -440,7 +440,7 @@ static void s_print_run(const lst_report *r)
 		       a->lost ? a->lost_why : "");
 	}
 	printf("\ntargets\n");
-	json_array_foreach(targets, i, t) {
+	json_array_foreach (targets, i, t) {
 		json_t *paths = json_object_get(t, "paths"), *p,
 		       *ids = json_object_get(t, "identities");
 		const char *share = json_string_value(json_object_get(t, "share"));
@@ -453,14 +453,14 @@ static void s_print_run(const lst_report *r)
 		       json_is_integer(size)
 			       ? lst_fmt_size((uint64_t)json_integer_value(size), sz, sizeof(sz))
 			       : "");
-		json_array_foreach(paths, k, p)
+		json_array_foreach (paths, k, p)
 			printf("%s %s %s", k ? "," : "",
 			       s_or(json_string_value(json_object_get(p, "agent"))),
 			       s_or(json_string_value(json_object_get(p, "path"))));
 		printf("\n");
-		json_array_foreach(ids, k, p) {
-			static const char *const keys[] = {"model", "serial", "firmware", "wwn",
-							   "vendor"};
+		json_array_foreach (ids, k, p) {
+			static const char *const keys[] = { "model", "serial", "firmware", "wwn",
+							    "vendor" };
 			bool any = false;
 
 			for (size_t j = 0; j < LST_ARRAY_SIZE(keys); j++) {
@@ -479,7 +479,7 @@ static void s_print_run(const lst_report *r)
 	}
 	if (json_array_size(errors)) {
 		printf("\nerrors (%zu)\n", json_array_size(errors));
-		json_array_foreach(errors, i, e) {
+		json_array_foreach (errors, i, e) {
 			char *text = json_is_string(e) ? NULL : json_dumps(e, JSON_COMPACT);
 
 			printf("  - %s\n", json_is_string(e) ? json_string_value(e) : text);
@@ -687,11 +687,11 @@ static int s_print_json(json_t *o)
 
 static int s_report_one(const struct s_args *a)
 {
-	struct lst_plot_list made = {0};
+	struct lst_plot_list made = { 0 };
 	lst_report *r;
 	char *outdir = NULL;
 	size_t *idx;
-	lst_err err, perr = {0};
+	lst_err err, perr = { 0 };
 	int prc = 0, rc = 0;
 
 	r = lst_report_load(a->dirs[0], &err);
@@ -740,7 +740,8 @@ struct s_pair {
 	const struct lst_rpt_point *a, *b; /* either may be NULL */
 };
 
-static const char *const s_stats[] = {"iops", "mbps", "lat_mean_us", "lat_p99_us", "lat_p99_99_us"};
+static const char *const s_stats[] = { "iops", "mbps", "lat_mean_us", "lat_p99_us",
+				       "lat_p99_99_us" };
 #define S_NSTATS LST_ARRAY_SIZE(s_stats)
 
 static double s_stat(const struct lst_rpt_point *p, size_t s)
@@ -942,7 +943,7 @@ static int s_write_md(const char *path, const lst_report *a, const lst_report *b
 	fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", f);
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_rpt_point *p = pairs[i].a ? pairs[i].a : pairs[i].b;
-		static const size_t cols[] = {0, 2, 3, 4};
+		static const size_t cols[] = { 0, 2, 3, 4 };
 		char label[256];
 
 		s_pair_label(pairs, n, i, false, label, sizeof(label));
@@ -1033,8 +1034,8 @@ static void s_print_compare(const lst_report *a, const lst_report *b, const char
 	       "IOPS A", "IOPS B", "CHANGE", "MEAN A", "MEAN B", "CHANGE", "P99 A", "P99 B",
 	       "CHANGE", "P99.99 A", "P99.99 B", "CHANGE");
 	for (size_t i = 0; i < n; i++) {
-		static const size_t cols[] = {0, 2, 3, 4};
-		static const int w[] = {9, 8, 8, 9};
+		static const size_t cols[] = { 0, 2, 3, 4 };
+		static const int w[] = { 9, 8, 8, 9 };
 		char label[320];
 
 		s_pair_label(pairs, n, i, true, label, sizeof(label));
@@ -1135,11 +1136,11 @@ static json_t *s_compare_json(const lst_report *a, const lst_report *b, const ch
 
 static int s_compare(const struct s_args *a)
 {
-	struct lst_plot_list made = {0};
+	struct lst_plot_list made = { 0 };
 	lst_report *ra, *rb = NULL;
 	char *na = NULL, *nb = NULL, *out = NULL, *path;
 	struct s_pair *pairs = NULL;
-	lst_err err, perr = {0};
+	lst_err err, perr = { 0 };
 	size_t n = 0, nmatrix = 0;
 	int rc = 2, prc = 0;
 

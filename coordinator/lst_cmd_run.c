@@ -53,10 +53,14 @@ static void s_usage(FILE *f)
 int lst_cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
-		{ "lead", required_argument, NULL, 'L' },   { "debug", required_argument, NULL, 'd' },
-		{ "verbose", no_argument, NULL, 'v' },	    { "help", no_argument, NULL, 'h' },
-		{ "key", required_argument, NULL, 'K' },    { "insecure", no_argument, NULL, 'I' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "lead", required_argument, NULL, 'L' },
+		{ "debug", required_argument, NULL, 'd' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "key", required_argument, NULL, 'K' },
+		{ "insecure", no_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lst_coord_opts opts = { 0 };
@@ -95,7 +99,8 @@ int lst_cmd_run(int argc, char **argv)
 			const char *bad = NULL;
 
 			if (lst_log_set_debug(optarg, &bad)) {
-				fprintf(stderr, "lockstep run: unknown debug category in '%s' (known: %s)\n",
+				fprintf(stderr,
+					"lockstep run: unknown debug category in '%s' (known: %s)\n",
 					bad, lst_log_debug_names());
 				return 2;
 			}
@@ -132,8 +137,9 @@ int lst_cmd_run(int argc, char **argv)
 	rc = lst_coord_run(c);
 	if (!opts.quiet)
 		fprintf(stderr, "lockstep: %s; results in %s\n",
-			rc == LST_RUN_OK ? "run complete" : rc == LST_RUN_INTERRUPTED ? "interrupted"
-											: "run failed",
+			rc == LST_RUN_OK	    ? "run complete"
+			: rc == LST_RUN_INTERRUPTED ? "interrupted"
+						    : "run failed",
 			lst_coord_results_dir(c));
 	lst_coord_destroy(&c);
 	lst_plan_destroy(&plan);

@@ -35,7 +35,7 @@
 struct s_args {
 	size_t window;
 	double data_pct, slope_pct;
-	long column;	  /* 1-based; 0 = the last numeric field */
+	long column; /* 1-based; 0 = the last numeric field */
 	bool json;
 	const char *path; /* NULL or "-" = stdin */
 };
@@ -439,8 +439,8 @@ static void s_print_text(const struct s_args *a, const struct s_series *s,
 {
 	char pct[32];
 
-	printf("rounds read:      %zu from %s", s->n, a->path && strcmp(a->path, "-") ? a->path :
-		   "standard input");
+	printf("rounds read:      %zu from %s", s->n,
+	       a->path && strcmp(a->path, "-") ? a->path : "standard input");
 	if (a->column)
 		printf(", column %ld%s%s%s", a->column, s->column_name ? " (" : "",
 		       s->column_name ? s->column_name : "", s->column_name ? ")" : "");
@@ -466,7 +466,8 @@ static void s_print_text(const struct s_args *a, const struct s_series *s,
 	}
 	if (first_steady >= 0)
 		printf("one by one:       steady state first reached at round %ld (a run stops "
-		       "there)\n", first_steady + 1);
+		       "there)\n",
+		       first_steady + 1);
 	else
 		printf("one by one:       no window of %zu rounds was steady\n", st->window);
 	if (st->reached)

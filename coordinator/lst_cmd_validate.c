@@ -21,19 +21,18 @@
 
 static void s_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: lockstep validate [--quiet] PLAN.yaml\n"
-		"\n"
-		"Check a plan without contacting any agent. Every problem is printed to\n"
-		"stderr as PLAN.yaml:LINE:COL: message, and the exit code is 2. A good plan\n"
-		"prints what would run (agents, targets and their paths, phases with their\n"
-		"points and estimated time) and exits 0.\n"
-		"\n"
-		"options:\n"
-		"  -q, --quiet   print nothing for a good plan; only the exit code tells\n"
-		"  -h, --help    this text\n"
-		"\n"
-		"The plan format is described in docs/plan.md.\n");
+	fprintf(f, "usage: lockstep validate [--quiet] PLAN.yaml\n"
+		   "\n"
+		   "Check a plan without contacting any agent. Every problem is printed to\n"
+		   "stderr as PLAN.yaml:LINE:COL: message, and the exit code is 2. A good plan\n"
+		   "prints what would run (agents, targets and their paths, phases with their\n"
+		   "points and estimated time) and exits 0.\n"
+		   "\n"
+		   "options:\n"
+		   "  -q, --quiet   print nothing for a good plan; only the exit code tells\n"
+		   "  -h, --help    this text\n"
+		   "\n"
+		   "The plan format is described in docs/plan.md.\n");
 }
 
 /* Time one point of a phase takes, when the plan fixes it; *at_most when steady may end it. */
@@ -166,7 +165,10 @@ static void s_describe(const lst_plan *p)
 	printf("phases:\n");
 	for (size_t i = 0; i < p->nphases; i++)
 		s_describe_phase(p, i, &total, &unknown, &at_most);
-	printf("estimated time: %s%s%s\n", unknown ? "at least " : at_most ? "at most " : "about ",
+	printf("estimated time: %s%s%s\n",
+	       unknown	 ? "at least "
+	       : at_most ? "at most "
+			 : "about ",
 	       lst_fmt_duration(total, buf, sizeof(buf)),
 	       unknown ? " (plus phases whose time depends on the device or the suite)" : "");
 }

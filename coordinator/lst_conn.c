@@ -143,8 +143,9 @@ int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int
 	if (rc < 0) {
 		rc = zmq_errno();
 		zmq_msg_close(&msg);
-		return rc == EAGAIN ? -EAGAIN : lst_err_set(err, -rc, "agent %s: receive: %s",
-							    c->name, zmq_strerror(rc));
+		return rc == EAGAIN ? -EAGAIN
+				    : lst_err_set(err, -rc, "agent %s: receive: %s", c->name,
+						  zmq_strerror(rc));
 	}
 	*t_recv = lst_mono_ns();
 	c->last_heard = *t_recv;
@@ -190,23 +191,26 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 		return;
 	case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
 		if (val == 400)
-			s_hs_fail(c,
-				  "%s refused our CURVE key '%s': it is not in that agent's "
-				  "authorized_keys folder; copy %s there (the agent's log names the "
-				  "key it refused)",
-				  c->address, c->own_fp, c->own_pub_file);
+			s_hs_fail(
+				c,
+				"%s refused our CURVE key '%s': it is not in that agent's "
+				"authorized_keys folder; copy %s there (the agent's log names the "
+				"key it refused)",
+				c->address, c->own_fp, c->own_pub_file);
 		else
-			s_hs_fail(c, "%s: the agent's authentication refused our key '%s' (ZAP "
-				     "status %u)",
+			s_hs_fail(c,
+				  "%s: the agent's authentication refused our key '%s' (ZAP "
+				  "status %u)",
 				  c->address, c->own_fp, val);
 		return;
 	case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
 		if (val == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH && c->curve)
-			s_hs_fail(c,
-				  "%s speaks plain text, but the plan gives this agent a key, so we "
-				  "speak CURVE: start the agent with --key and --authorized-keys, or "
-				  "remove its key: from the plan (plain text works on loopback only)",
-				  c->address);
+			s_hs_fail(
+				c,
+				"%s speaks plain text, but the plan gives this agent a key, so we "
+				"speak CURVE: start the agent with --key and --authorized-keys, or "
+				"remove its key: from the plan (plain text works on loopback only)",
+				c->address);
 		else if (val == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH)
 			s_hs_fail(c,
 				  "%s requires CURVE, but the plan gives this agent no key, so we "
@@ -215,7 +219,8 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 				  c->address);
 		else
 			s_hs_fail(c, "%s: handshake failed (ZMTP protocol error 0x%08x)%s%s%s",
-				  c->address, val, c->curve ? "; the plan's key for this agent ('" : "",
+				  c->address, val,
+				  c->curve ? "; the plan's key for this agent ('" : "",
 				  c->curve ? c->agent_fp : "", c->curve ? "') may be wrong" : "");
 		return;
 	case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
@@ -228,12 +233,13 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 		 * when its reset overtakes its own greeting we never see the mechanism it named.
 		 */
 		if (c->curve)
-			s_hs_fail(c,
-				  "%s closed the CURVE handshake %u times without a word: the agent "
-				  "does not hold the key the plan gives for it ('%s', from %s), or it "
-				  "speaks plain text (started without --key); its log says which, and "
-				  "names its own key's fingerprint when it starts",
-				  c->address, c->hs_drops, c->agent_fp, c->agent_src);
+			s_hs_fail(
+				c,
+				"%s closed the CURVE handshake %u times without a word: the agent "
+				"does not hold the key the plan gives for it ('%s', from %s), or it "
+				"speaks plain text (started without --key); its log says which, and "
+				"names its own key's fingerprint when it starts",
+				c->address, c->hs_drops, c->agent_fp, c->agent_src);
 		else
 			s_hs_fail(c,
 				  "%s closed the connection during the handshake %u times: is it a "

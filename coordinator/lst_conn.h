@@ -28,9 +28,9 @@
 #include "lst_msg.h"
 
 enum lst_conn_state {
-	LST_CONN_NEW,	  /* socket connecting, HELLO not answered yet */
-	LST_CONN_READY,	  /* WELCOME received */
-	LST_CONN_LOST,	  /* silent too long, or refused us; no more commands */
+	LST_CONN_NEW,	/* socket connecting, HELLO not answered yet */
+	LST_CONN_READY, /* WELCOME received */
+	LST_CONN_LOST,	/* silent too long, or refused us; no more commands */
 };
 
 #define LST_SYNC_BURST 32
@@ -45,35 +45,35 @@ struct lst_conn_curve {
 };
 
 typedef struct lst_conn {
-	size_t index;			/* in the plan's agent list */
+	size_t index; /* in the plan's agent list */
 	char name[LST_NAME_MAX];
 	char address[256];
-	void *sock;			/* zsock_t */
-	void *mon;			/* zsock_t: the DEALER's handshake events */
+	void *sock; /* zsock_t */
+	void *mon;  /* zsock_t: the DEALER's handshake events */
 	bool curve;
 	char own_fp[LST_KEY_FP_LEN + 1], agent_fp[LST_KEY_FP_LEN + 1];
-	char own_pub_file[1024];	/* the .pub beside our key, for messages */
+	char own_pub_file[1024]; /* the .pub beside our key, for messages */
 	char agent_src[1024];
-	bool handshaken;		/* a handshake has succeeded */
-	unsigned hs_drops;		/* closed handshakes in a row */
+	bool handshaken;   /* a handshake has succeeded */
+	unsigned hs_drops; /* closed handshakes in a row */
 	bool hs_failed;
 	char hs_error[768];
-	int state;			/* enum lst_conn_state */
-	uint64_t seq;			/* last seq sent */
-	uint64_t next_id;		/* next correlation id */
+	int state;	  /* enum lst_conn_state */
+	uint64_t seq;	  /* last seq sent */
+	uint64_t next_id; /* next correlation id */
 	struct lst_msg_welcome info;
-	int64_t last_heard;		/* coordinator clock of the last message received */
+	int64_t last_heard; /* coordinator clock of the last message received */
 	int64_t last_sent;
-	uint64_t last_sample_seq;	/* seq of the last SAMPLE received (for ACK) */
+	uint64_t last_sample_seq; /* seq of the last SAMPLE received (for ACK) */
 
 	/* clock: the current burst and the model fitted over all bursts */
 	lst_clock_model clock;
-	bool synced;			/* at least one burst done */
-	unsigned sync_left;		/* exchanges still to send in this burst */
-	int64_t sync_t1;		/* outstanding exchange, 0 when none */
+	bool synced;	    /* at least one burst done */
+	unsigned sync_left; /* exchanges still to send in this burst */
+	int64_t sync_t1;    /* outstanding exchange, 0 when none */
 	unsigned nsync;
 	struct lst_clock_sample sync[LST_SYNC_BURST];
-	struct lst_clock_est est;	/* the last burst's estimate */
+	struct lst_clock_est est; /* the last burst's estimate */
 } lst_conn;
 
 /*

@@ -47,29 +47,29 @@ struct s_agent {
 	lst_conn *conn;
 	bool lost;
 	char lost_why[1024];
-	bool refused;			/* answered a command with ERROR */
+	bool refused; /* answered a command with ERROR */
 	lst_err error;
-	json_t *sync_log;		/* every clock exchange: [t1, t2, t3, t4] */
+	json_t *sync_log; /* every clock exchange: [t1, t2, t3, t4] */
 
 	/* command bookkeeping: the id awaited and whether the reply came */
 	uint64_t await_id;
 	bool replied;
-	lst_msg *reply;			/* the last reply to a command, owned */
+	lst_msg *reply; /* the last reply to a command, owned */
 
 	/* current point */
 	bool in_point;
 	bool started, done;
 	int64_t t0_agent;
-	int64_t actual;			/* STARTED.actual, agent clock */
+	int64_t actual; /* STARTED.actual, agent clock */
 	struct lst_msg_done done_msg;
 	uint64_t samples;
 	bool late_warned;
-	json_t *jobs;			/* what each of its paths runs in this point */
+	json_t *jobs; /* what each of its paths runs in this point */
 };
 
 struct s_target {
-	uint64_t size;			/* smallest size over the target's paths */
-	struct lst_path_identity *ids;	/* [npaths] */
+	uint64_t size;		       /* smallest size over the target's paths */
+	struct lst_path_identity *ids; /* [npaths] */
 };
 
 struct s_point {
@@ -79,7 +79,7 @@ struct s_point {
 	int64_t T0;
 	int64_t interval;
 	int64_t nramp;
-	int64_t duration;		/* expected, ns, 0 when not known */
+	int64_t duration; /* expected, ns, 0 when not known */
 	lst_merge *merge;
 	int64_t last_progress;
 };
@@ -96,18 +96,18 @@ struct lst_coord {
 	struct s_target *targets;
 	lst_results *res;
 	char *outdir;
-	json_t *run;			/* run.json */
-	json_t *phases;			/* its "phases" array (borrowed from run) */
-	json_t *errors;			/* its "errors" array (borrowed from run) */
-	int64_t run_t0;			/* coordinator clock at the first start instant */
+	json_t *run;	/* run.json */
+	json_t *phases; /* its "phases" array (borrowed from run) */
+	json_t *errors; /* its "errors" array (borrowed from run) */
+	int64_t run_t0; /* coordinator clock at the first start instant */
 	int64_t last_sync;
 	int64_t last_ping;
-	int64_t loss_after;		/* silence that makes an agent lost */
+	int64_t loss_after; /* silence that makes an agent lost */
 	struct s_point cur;
 	bool in_point;
 	bool failed;
 	bool tty;
-	struct lst_keypair own;		/* our CURVE key pair, when an agent has a key */
+	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
 };
 
@@ -159,13 +159,12 @@ static json_t *s_identity_json(const struct lst_path_identity *id)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:i, s:I, "
 			 "s:I}",
-			 "target", id->target, "path", id->path, "real_path", id->real_path,
-			 "kind", id->kind, "wwn", id->wwn, "serial", id->serial, "model",
-			 id->model, "vendor", id->vendor, "firmware", id->firmware, "backing_file",
-			 id->backing_file, "size",
-			 (json_int_t)id->size, "logical_block_size", (int)id->lbs,
-			 "physical_block_size", (int)id->pbs, "dev", (json_int_t)id->dev, "ino",
-			 (json_int_t)id->ino);
+			 "target", id->target, "path", id->path, "real_path", id->real_path, "kind",
+			 id->kind, "wwn", id->wwn, "serial", id->serial, "model", id->model,
+			 "vendor", id->vendor, "firmware", id->firmware, "backing_file",
+			 id->backing_file, "size", (json_int_t)id->size, "logical_block_size",
+			 (int)id->lbs, "physical_block_size", (int)id->pbs, "dev",
+			 (json_int_t)id->dev, "ino", (json_int_t)id->ino);
 }
 
 static void s_save_run(lst_coord *c)
@@ -183,11 +182,12 @@ static void s_save_run(lst_coord *c)
 
 		json_object_set_new(o, "clock_offset_us",
 				    cn->synced ? json_real((double)lst_clock_model_offset(
-							   &cn->clock, lst_mono_ns()) /
+								   &cn->clock, lst_mono_ns()) /
 							   1e3)
 					       : json_null());
 		json_object_set_new(o, "rtt_us",
-				    cn->synced ? json_real((double)cn->est.rtt_ns / 1e3) : json_null());
+				    cn->synced ? json_real((double)cn->est.rtt_ns / 1e3)
+					       : json_null());
 		json_object_set_new(o, "drift_ppm", json_real(cn->clock.slope * 1e6));
 		json_object_set_new(o, "lost", json_boolean(a->lost));
 		if (a->lost)
@@ -219,8 +219,8 @@ static json_t *s_run_json(lst_coord *c)
 		for (size_t j = 0; j < p->targets[i].npaths; j++)
 			json_array_append_new(
 				paths, json_pack("{s:s, s:s}", "agent",
-						 p->agents[p->targets[i].paths[j].agent].name, "path",
-						 p->targets[i].paths[j].path));
+						 p->agents[p->targets[i].paths[j].agent].name,
+						 "path", p->targets[i].paths[j].path));
 		json_array_append_new(targets,
 				      json_pack("{s:s, s:s?, s:s, s:o}", "name", p->targets[i].name,
 						"identity", p->targets[i].identity, "share",
@@ -232,9 +232,8 @@ static json_t *s_run_json(lst_coord *c)
 			 "format", 1, "run_id", c->run_id, "plan_name", p->name, "plan_file",
 			 p->file, "started", lst_time_iso8601(lst_real_ns(), now, sizeof(now)),
 			 "versions", "lockstep", LST_VERSION, "protocol", LST_PROTO_VERSION,
-			 "libzmq", zmq, "czmq", czmq, "kernel",
-			 u.release, "coordinator",
-			 c->host, "agents", agents, "targets", targets, "phases", "errors");
+			 "libzmq", zmq, "czmq", czmq, "kernel", u.release, "coordinator", c->host,
+			 "agents", agents, "targets", targets, "phases", "errors");
 }
 
 /* --- sending and pumping ---------------------------------------------------------------- */
@@ -244,7 +243,8 @@ static bool s_usable(const struct s_agent *a)
 	return !a->lost && a->conn->state == LST_CONN_READY;
 }
 
-static void s_lose(lst_coord *c, size_t i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Mark an agent lost: it gets no more commands, and the merge stops waiting for it. The error
  * line reads "agent NAME" + how + why. */
@@ -347,9 +347,10 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 	a->samples++;
 	if (s->s.flags & LST_SAMPLE_LATE && !a->late_warned) {
 		a->late_warned = true;
-		lst_log_warn("agent %s: interval %lld spans several intervals (its main thread fell "
-			     "behind)",
-			     a->conn->name, (long long)s->s.interval);
+		lst_log_warn(
+			"agent %s: interval %lld spans several intervals (its main thread fell "
+			"behind)",
+			a->conn->name, (long long)s->s.interval);
 	}
 	if (lst_merge_add(c->cur.merge, i, &s->s) == -EALREADY)
 		lst_log_warn("agent %s: sample %lld arrived after that interval was merged",
@@ -366,10 +367,10 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	case LST_MSG_SYNC_REPLY: {
 		int rc = lst_conn_sync_reply(a->conn, &m->u.sync_reply, t_recv, &err);
 
-		json_array_append_new(a->sync_log,
-				      json_pack("[I, I, I, I]", (json_int_t)m->u.sync_reply.t1,
-						(json_int_t)m->u.sync_reply.t2,
-						(json_int_t)m->u.sync_reply.t3, (json_int_t)t_recv));
+		json_array_append_new(
+			a->sync_log, json_pack("[I, I, I, I]", (json_int_t)m->u.sync_reply.t1,
+					       (json_int_t)m->u.sync_reply.t2,
+					       (json_int_t)m->u.sync_reply.t3, (json_int_t)t_recv));
 		if (rc < 0)
 			s_lose(c, i, "%s", err.msg);
 		return;
@@ -386,7 +387,8 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 			if (m->u.done.reason == LST_DONE_ERROR)
 				s_error(c, "agent %s: %s", a->conn->name, m->u.done.text);
 			else if (m->u.done.reason == LST_DONE_LEASE)
-				s_error(c, "agent %s stopped by its lease (it did not hear from us)",
+				s_error(c,
+					"agent %s stopped by its lease (it did not hear from us)",
 					a->conn->name);
 		}
 		return;
@@ -425,9 +427,10 @@ static void s_pump(lst_coord *c, int64_t timeout_ns)
 	int64_t now = lst_mono_ns(), until = now + timeout_ns;
 	int rc;
 
-	rc = lst_conn_poll(c->conns, c->n, (int)LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS) /
-							 LST_NS_PER_MS),
-			   c->ready);
+	rc = lst_conn_poll(
+		c->conns, c->n,
+		(int)LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS) / LST_NS_PER_MS),
+		c->ready);
 	for (size_t i = 0; rc > 0 && i < c->n; i++) {
 		while (c->ready[i]) {
 			lst_msg *m = NULL;
@@ -461,8 +464,9 @@ static void s_pump(lst_coord *c, int64_t timeout_ns)
 		if (lst_conn_sync_tick(a->conn, now, &err) < 0)
 			s_lose(c, i, "%s", err.msg);
 		if (now - a->conn->last_heard > c->loss_after)
-			s_lose(c, i, "no message for %.1f s (it stopped, crashed, or the network "
-				     "between us failed)",
+			s_lose(c, i,
+			       "no message for %.1f s (it stopped, crashed, or the network "
+			       "between us failed)",
 			       (double)(now - a->conn->last_heard) / 1e9);
 	}
 	if (now - c->last_ping >= S_PING_EVERY) {
@@ -592,8 +596,9 @@ static int s_hello(lst_coord *c, int64_t lease_ms)
 		if (a->lost)
 			continue;
 		if (!a->replied) {
-			s_lose(c, i, "no answer from %s within %.0f s; is lockstep-agent running "
-				     "there, and is the address right?",
+			s_lose(c, i,
+			       "no answer from %s within %.0f s; is lockstep-agent running "
+			       "there, and is the address right?",
 			       a->conn->address, (double)c->opts.connect_timeout_ns / 1e9);
 		} else if (a->reply->type == LST_MSG_ERROR) {
 			s_lose(c, i, "%s", a->reply->u.error.text);
@@ -696,14 +701,15 @@ static int s_identify(lst_coord *c)
 				if (p->targets[t].paths[j].agent != i)
 					continue;
 				if (pr->njobs == LST_MAX_JOBSPECS) {
-					s_error(c, "agent %s has more than %d paths", c->a[i].conn->name,
-						LST_MAX_JOBSPECS);
+					s_error(c, "agent %s has more than %d paths",
+						c->a[i].conn->name, LST_MAX_JOBSPECS);
 					lst_msg_destroy(&m);
 					return -1;
 				}
 				js = &pr->jobs[pr->njobs++];
 				snprintf(js->target, sizeof(js->target), "%s", p->targets[t].name);
-				snprintf(js->path, sizeof(js->path), "%s", p->targets[t].paths[j].path);
+				snprintf(js->path, sizeof(js->path), "%s",
+					 p->targets[t].paths[j].path);
 				snprintf(js->identity, sizeof(js->identity), "%s",
 					 p->targets[t].identity ? p->targets[t].identity : "");
 				js->action = LST_ACTION_IDENTIFY;
@@ -726,7 +732,8 @@ static int s_identify(lst_coord *c)
 
 		st->ids = lst_calloc(pt->npaths, sizeof(*st->ids));
 		for (size_t j = 0; j < pt->npaths; j++) {
-			const struct lst_msg_prepared *pd = &c->a[pt->paths[j].agent].reply->u.prepared;
+			const struct lst_msg_prepared *pd =
+				&c->a[pt->paths[j].agent].reply->u.prepared;
 
 			for (uint32_t k = 0; k < pd->npaths; k++)
 				if (!strcmp(pd->paths[k].target, pt->name) &&
@@ -740,15 +747,17 @@ static int s_identify(lst_coord *c)
 			}
 			if (!st->size || st->ids[j].size < st->size) {
 				if (st->size)
-					lst_log_warn("target %s: paths report different sizes (%llu "
-						     "and %llu bytes); using the smaller",
-						     pt->name, (unsigned long long)st->size,
-						     (unsigned long long)st->ids[j].size);
+					lst_log_warn(
+						"target %s: paths report different sizes (%llu "
+						"and %llu bytes); using the smaller",
+						pt->name, (unsigned long long)st->size,
+						(unsigned long long)st->ids[j].size);
 				st->size = st->ids[j].size;
 			}
 			json_array_append_new(ids, s_identity_json(&st->ids[j]));
 		}
-		json_object_set_new(json_array_get(targets, t), "size", json_integer((json_int_t)st->size));
+		json_object_set_new(json_array_get(targets, t), "size",
+				    json_integer((json_int_t)st->size));
 		json_object_set_new(json_array_get(targets, t), "identities", ids);
 	}
 	for (size_t i = 0; i < c->n; i++)
@@ -788,8 +797,8 @@ static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t
 		w->bytes = (int64_t)((double)size * step->stop_capacity);
 	/* Totals in the plan are for the target: each path does its share. */
 	if (w->bytes)
-		w->bytes = LST_MAX((int64_t)bs * w->jobs, w->bytes / (int64_t)n / (int64_t)bs *
-								   (int64_t)bs);
+		w->bytes = LST_MAX((int64_t)bs * w->jobs,
+				   w->bytes / (int64_t)n / (int64_t)bs * (int64_t)bs);
 	if (w->rate_iops)
 		w->rate_iops = LST_MAX(w->jobs, (w->rate_iops + (int64_t)(n - 1 - j)) / (int64_t)n);
 	if (step->action != LST_ACTION_IO)
@@ -824,8 +833,8 @@ static void s_progress(lst_coord *c, const struct lst_merge_row *row, const stru
 		snprintf(total, sizeof(total), "/%.0f", (double)c->cur.duration / 1e9);
 	fprintf(f, "%s[%zu/%zu %s #%zu%s%s] %5.1f%s s%s  IOPS %9.0f  MB/s %8.1f  p99 %8.1f us%s",
 		c->tty ? "\r" : "", c->cur.phase + 1, c->plan->nphases, c->cur.phase_name,
-		c->cur.point + 1, c->cur.label[0] ? " " : "", c->cur.label, el,
-		total, row->ramp ? " ramp" : "", r->iops[0] + r->iops[1], r->mbps[0] + r->mbps[1],
+		c->cur.point + 1, c->cur.label[0] ? " " : "", c->cur.label, el, total,
+		row->ramp ? " ramp" : "", r->iops[0] + r->iops[1], r->mbps[0] + r->mbps[1],
 		(double)lst_hist_percentile(lat, 99) / 1e3, c->tty ? "  " : "\n");
 	fflush(f);
 }
@@ -851,8 +860,8 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 	}
 	memcpy(dir, row->all->dir, sizeof(dir));
 	if (!row->ramp) {
-		lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k, s_t(c, grid), "all",
-				&all, dir);
+		lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k, s_t(c, grid),
+				"all", &all, dir);
 		for (size_t i = 0; i < row->nagents; i++) {
 			struct lst_rates r;
 			const lst_sample *s = row->agent[i];
@@ -860,9 +869,10 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 			if (!s)
 				continue;
 			lst_rates_of(s, &r);
-			lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k,
-					s_t(c, lst_clock_to_local(&c->a[i].conn->clock, s->start_ns)),
-					c->a[i].conn->name, &r, s->dir);
+			lst_results_row(
+				c->res, c->cur.phase_name, c->cur.point, row->k,
+				s_t(c, lst_clock_to_local(&c->a[i].conn->clock, s->start_ns)),
+				c->a[i].conn->name, &r, s->dir);
 		}
 	}
 	{
@@ -925,18 +935,19 @@ static json_t *s_point_json(lst_coord *c, const struct lst_workload *w, bool par
 				  "start_late_us",
 				  a->started ? json_real((double)(actual - c->cur.T0) / 1e3)
 					     : json_null(),
-				  "done", a->done_msg.reason < 4 ? reasons[a->done_msg.reason] : "?",
+				  "done",
+				  a->done_msg.reason < 4 ? reasons[a->done_msg.reason] : "?",
 				  "text", a->done_msg.text, "samples", (json_int_t)a->samples,
 				  "last_interval", (json_int_t)a->done_msg.last_interval, "paths",
 				  a->jobs ? a->jobs : json_null()));
 	}
-	return json_pack("{s:s, s:I, s:s, s:s, s:f, s:o, s:b, s:o, s:o}", "phase",
-			 c->cur.phase_name, "point", (json_int_t)c->cur.point, "label", c->cur.label,
-			 "start", lst_time_iso8601(lst_real_ns() - (lst_mono_ns() - c->cur.T0), when,
-						   sizeof(when)),
-			 "start_t_s", s_t(c, c->cur.T0), "start_skew_us",
-			 hi >= lo ? json_real((double)(hi - lo) / 1e3) : json_null(), "partial",
-			 partial, "workload", wl, "agents", agents);
+	return json_pack(
+		"{s:s, s:I, s:s, s:s, s:f, s:o, s:b, s:o, s:o}", "phase", c->cur.phase_name,
+		"point", (json_int_t)c->cur.point, "label", c->cur.label, "start",
+		lst_time_iso8601(lst_real_ns() - (lst_mono_ns() - c->cur.T0), when, sizeof(when)),
+		"start_t_s", s_t(c, c->cur.T0), "start_skew_us",
+		hi >= lo ? json_real((double)(hi - lo) / 1e3) : json_null(), "partial", partial,
+		"workload", wl, "agents", agents);
 }
 
 static json_t *s_step_json(const struct lst_step *step)
@@ -944,7 +955,8 @@ static json_t *s_step_json(const struct lst_step *step)
 	return json_pack("{s:s, s:i, s:{s:I, s:I, s:I, s:i, s:I}}", "test", step->test, "round",
 			 (int)step->round, "workload", "jobs", (json_int_t)step->w.jobs, "iodepth",
 			 (json_int_t)step->w.iodepth, "bs", (json_int_t)step->w.bs, "rwmixread",
-			 lst_workload_read_pct(&step->w), "rate_iops", (json_int_t)step->w.rate_iops);
+			 lst_workload_read_pct(&step->w), "rate_iops",
+			 (json_int_t)step->w.rate_iops);
 }
 
 static void s_summaries(lst_coord *c, const struct lst_step *step)
@@ -957,8 +969,8 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 		if (c->a[i].in_point)
 			lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
 					    c->a[i].conn->name, s_t(c, c->cur.T0),
-					    lst_merge_totals(c->cur.merge, i), step->test, step->round,
-					    s_step_json(step));
+					    lst_merge_totals(c->cur.merge, i), step->test,
+					    step->round, s_step_json(step));
 	lst_results_flush_summary(c->res, NULL);
 }
 
@@ -1027,8 +1039,8 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 			}
 			if (!msgs[i]) {
 				msgs[i] = lst_msg_new(LST_MSG_PREPARE);
-				snprintf(msgs[i]->u.prepare.run, sizeof(msgs[i]->u.prepare.run), "%s",
-					 c->run_id);
+				snprintf(msgs[i]->u.prepare.run, sizeof(msgs[i]->u.prepare.run),
+					 "%s", c->run_id);
 				snprintf(msgs[i]->u.prepare.name, sizeof(msgs[i]->u.prepare.name),
 					 "%s", ph->name);
 				msgs[i]->u.prepare.phase = (uint32_t)phase;
@@ -1054,8 +1066,8 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 				c->a[i].jobs = json_array();
 			json_array_append_new(c->a[i].jobs,
 					      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target",
-							pt->name, "path", pt->paths[j].path, "offset",
-							(json_int_t)js->w.offset, "size",
+							pt->name, "path", pt->paths[j].path,
+							"offset", (json_int_t)js->w.offset, "size",
 							(json_int_t)js->w.size, "bytes",
 							(json_int_t)js->w.bytes, "rate_iops",
 							(json_int_t)js->w.rate_iops));
@@ -1134,7 +1146,8 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 		if (s_interrupted) {
 			if (c->tty && !c->opts.quiet)
 				fputc('\n', c->opts.progress);
-			lst_log_warn("interrupted: stopping every agent and keeping what was measured");
+			lst_log_warn(
+				"interrupted: stopping every agent and keeping what was measured");
 			s_stop_all(c);
 			rc = -1;
 			break;
@@ -1145,7 +1158,8 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 				partial = true;
 		}
 		if (partial && c->plan->phases[phase].on_agent_loss == LST_ON_LOSS_ABORT) {
-			lst_log_warn("an agent was lost and the plan says abort: stopping the others");
+			lst_log_warn(
+				"an agent was lost and the plan says abort: stopping the others");
 			s_stop_all(c);
 			rc = -1;
 			break;
@@ -1173,8 +1187,9 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 		fprintf(c->opts.progress,
 			"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew "
 			"%.0f us)%s\n",
-			ph->name, c->cur.label[0] ? " " : "", c->cur.label, t->iops[0] + t->iops[1], t->mbps[0] + t->mbps[1],
-			lst_hist_mean(&both) / 1e3, (double)lst_hist_percentile(&both, 99) / 1e3,
+			ph->name, c->cur.label[0] ? " " : "", c->cur.label, t->iops[0] + t->iops[1],
+			t->mbps[0] + t->mbps[1], lst_hist_mean(&both) / 1e3,
+			(double)lst_hist_percentile(&both, 99) / 1e3,
 			json_is_real(skew) ? json_real_value(skew) : 0.0,
 			partial ? " PARTIAL" : "");
 	}
@@ -1235,8 +1250,8 @@ static int s_run_phase(lst_coord *c, size_t phase)
 			snprintf(about, sizeof(about), ", about %s a round",
 				 lst_fmt_duration(est, dur, sizeof(dur)));
 		fprintf(c->opts.progress, "phase %zu/%zu %s%s%s%s%s\n", phase + 1, c->plan->nphases,
-			ph->name, ph->suite ? " (" : "", ph->suite ? lst_suite_names[ph->suite] : "",
-			ph->suite ? ")" : "", about);
+			ph->name, ph->suite ? " (" : "",
+			ph->suite ? lst_suite_names[ph->suite] : "", ph->suite ? ")" : "", about);
 	}
 	while (lst_suite_next(suite, &step)) {
 		if (s_run_point(c, phase, point++, &step, &r)) {
@@ -1283,12 +1298,13 @@ static int s_load_own(lst_coord *c, size_t i, lst_err *err)
 		size_t n = strlen(c->own_file);
 		int stem = (int)(n > 4 && !strcmp(c->own_file + n - 4, ".key") ? n - 4 : n);
 
-		return lst_err_set(err, rc,
-				   "agent %s has a key: in the plan, so we speak CURVE, but there is "
-				   "no coordinator key %s: make one with 'lockstep keygen %.*s' and "
-				   "copy %.*s.pub into every agent's authorized_keys folder, or give "
-				   "--key FILE",
-				   name, c->own_file, stem, c->own_file, stem, c->own_file);
+		return lst_err_set(
+			err, rc,
+			"agent %s has a key: in the plan, so we speak CURVE, but there is "
+			"no coordinator key %s: make one with 'lockstep keygen %.*s' and "
+			"copy %.*s.pub into every agent's authorized_keys folder, or give "
+			"--key FILE",
+			name, c->own_file, stem, c->own_file, stem, c->own_file);
 	}
 	if (rc)
 		return lst_err_set(err, rc, "coordinator key: %s", kerr.msg);
@@ -1309,17 +1325,19 @@ static int s_connect_agent(lst_coord *c, size_t i, lst_err *err)
 
 	if (!ag->key) {
 		if (!lst_auth_endpoint_is_local(ag->address) && !c->opts.insecure)
-			return lst_err_set(err, -EPERM,
-					   "agent %s (%s) has no key: in the plan, and plain text is "
-					   "allowed only to loopback addresses: add the agent's public "
-					   "key (key: keys/%s.pub, made by 'lockstep keygen' on that "
-					   "host), or run with --insecure",
-					   ag->name, ag->address, ag->name);
+			return lst_err_set(
+				err, -EPERM,
+				"agent %s (%s) has no key: in the plan, and plain text is "
+				"allowed only to loopback addresses: add the agent's public "
+				"key (key: keys/%s.pub, made by 'lockstep keygen' on that "
+				"host), or run with --insecure",
+				ag->name, ag->address, ag->name);
 		if (!lst_auth_endpoint_is_local(ag->address))
-			lst_log_warn("agent %s (%s): plain text (--insecure): anyone on the way can "
-				     "read the traffic and forge commands; give the agent a key: "
-				     "(docs/security.md)",
-				     ag->name, ag->address);
+			lst_log_warn(
+				"agent %s (%s): plain text (--insecure): anyone on the way can "
+				"read the traffic and forge commands; give the agent a key: "
+				"(docs/security.md)",
+				ag->name, ag->address);
 		c->a[i].conn = lst_conn_new(i, ag->name, ag->address, NULL, err);
 		return c->a[i].conn ? 0 : -EIO;
 	}
@@ -1330,8 +1348,9 @@ static int s_connect_agent(lst_coord *c, size_t i, lst_err *err)
 	cv.own = &c->own;
 	cv.own_file = c->own_file;
 	cv.agent_pub = pub;
-	cv.agent_src = lst_auth_is_key_text(ag->key) && access(ag->key, F_OK) ? "the plan's key text"
-									      : ag->key;
+	cv.agent_src = lst_auth_is_key_text(ag->key) && access(ag->key, F_OK)
+			       ? "the plan's key text"
+			       : ag->key;
 	c->a[i].conn = lst_conn_new(i, ag->name, ag->address, &cv, err);
 	return c->a[i].conn ? 0 : -EIO;
 }
@@ -1433,9 +1452,10 @@ static void s_plots(lst_coord *c)
 		fprintf(c->opts.progress, "lockstep: drawing plots into %s/plots\n", c->outdir);
 	rc = lst_plot_all(c->outdir, &err);
 	if (rc == -ENOENT)
-		lst_log_warn("plots skipped: gnuplot is not installed (apt-get install gnuplot-nox; "
-			     "then 'lockstep report %s' draws them)",
-			     c->outdir);
+		lst_log_warn(
+			"plots skipped: gnuplot is not installed (apt-get install gnuplot-nox; "
+			"then 'lockstep report %s' draws them)",
+			c->outdir);
 	else if (rc)
 		lst_log_warn("plots: %s", err.msg);
 }
@@ -1457,8 +1477,8 @@ int lst_coord_run(lst_coord *c)
 	if (p->text && lst_results_write_file(c->res, "plan.yaml", p->text, strlen(p->text), &err))
 		lst_log_warn("%s", err.msg);
 	if (!c->opts.quiet)
-		fprintf(c->opts.progress, "lockstep: run %s, %zu agents, results in %s\n", c->run_id,
-			c->n, c->outdir);
+		fprintf(c->opts.progress, "lockstep: run %s, %zu agents, results in %s\n",
+			c->run_id, c->n, c->outdir);
 
 	if (s_hello(c, p->lease / LST_NS_PER_MS) || (s_sync(c), s_identify(c))) {
 		rc = LST_RUN_FAILED;
@@ -1515,9 +1535,8 @@ out:
 
 /* --- lockstep agents ------------------------------------------------------------------------ */
 
-int lst_coord_probe(const char *const *names, const char *const *addresses,
-		    const char *const *keys, size_t n, const struct lst_coord_opts *sec, bool json,
-		    FILE *out)
+int lst_coord_probe(const char *const *names, const char *const *addresses, const char *const *keys,
+		    size_t n, const struct lst_coord_opts *sec, bool json, FILE *out)
 {
 	lst_plan plan;
 	struct lst_plan_agent *agents = lst_calloc(n, sizeof(*agents));
@@ -1552,23 +1571,24 @@ int lst_coord_probe(const char *const *names, const char *const *addresses,
 	s_hello(c, 10000);
 	s_sync(c);
 	if (!json)
-		fprintf(out, "%-12s %-9s %-20s %5s %-16s %14s %10s  %s\n", "NAME", "VERSION", "HOST",
-			"CORES", "ENGINES", "CLOCK_OFFSET_MS", "RTT_US", "ADDRESS");
+		fprintf(out, "%-12s %-9s %-20s %5s %-16s %14s %10s  %s\n", "NAME", "VERSION",
+			"HOST", "CORES", "ENGINES", "CLOCK_OFFSET_MS", "RTT_US", "ADDRESS");
 	for (size_t i = 0; i < n; i++) {
 		lst_conn *cn = c->a[i].conn;
 		char engines[64] = "";
 
 		for (int e = 0; lst_engine_names[e]; e++)
 			if (cn->info.engines & (1u << e))
-				snprintf(engines + strlen(engines), sizeof(engines) - strlen(engines),
-					 "%s%s", engines[0] ? "," : "", lst_engine_names[e]);
+				snprintf(engines + strlen(engines),
+					 sizeof(engines) - strlen(engines), "%s%s",
+					 engines[0] ? "," : "", lst_engine_names[e]);
 		if (c->a[i].lost || !cn->synced) {
 			rc = 1;
 			if (json)
-				json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "name",
-								     names[i], "address",
-								     addresses[i], "error",
-								     c->a[i].lost_why));
+				json_array_append_new(arr,
+						      json_pack("{s:s, s:s, s:s}", "name", names[i],
+								"address", addresses[i], "error",
+								c->a[i].lost_why));
 			else
 				fprintf(out, "%-12s %s  (%s)\n", names[i],
 					lst_conn_failure(cn) ? "refused" : "unreachable",
@@ -1580,15 +1600,15 @@ int lst_coord_probe(const char *const *names, const char *const *addresses,
 				arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:f}",
 					       "name", cn->info.name, "address", addresses[i],
 					       "version", cn->info.version, "host", cn->info.host,
-					       "kernel", cn->info.kernel, "cores", (int)cn->info.cores,
-					       "engines", engines, "clock_offset_us",
-					       (double)cn->est.offset_ns / 1e3, "rtt_us",
-					       (double)cn->est.rtt_ns / 1e3));
+					       "kernel", cn->info.kernel, "cores",
+					       (int)cn->info.cores, "engines", engines,
+					       "clock_offset_us", (double)cn->est.offset_ns / 1e3,
+					       "rtt_us", (double)cn->est.rtt_ns / 1e3));
 		else
-			fprintf(out, "%-12s %-9s %-20s %5u %-16s %14.3f %10.1f  %s\n", cn->info.name,
-				cn->info.version, cn->info.host, cn->info.cores, engines,
-				(double)cn->est.offset_ns / 1e6, (double)cn->est.rtt_ns / 1e3,
-				addresses[i]);
+			fprintf(out, "%-12s %-9s %-20s %5u %-16s %14.3f %10.1f  %s\n",
+				cn->info.name, cn->info.version, cn->info.host, cn->info.cores,
+				engines, (double)cn->est.offset_ns / 1e6,
+				(double)cn->est.rtt_ns / 1e3, addresses[i]);
 	}
 	if (json) {
 		json_dumpf(arr, out, JSON_INDENT(2));

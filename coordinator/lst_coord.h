@@ -19,14 +19,14 @@
 #include "lst_plan.h"
 
 struct lst_coord_opts {
-	const char *outdir;	/* results folder; NULL: results/NAME-YYYYmmdd-HHMMSS */
-	bool quiet;		/* no progress lines */
-	int64_t lead_ns;	/* minimum time between choosing a start instant and it (250 ms) */
+	const char *outdir; /* results folder; NULL: results/NAME-YYYYmmdd-HHMMSS */
+	bool quiet;	    /* no progress lines */
+	int64_t lead_ns;    /* minimum time between choosing a start instant and it (250 ms) */
 	int64_t connect_timeout_ns; /* per agent, for HELLO (10 s) */
-	FILE *progress;		/* where progress goes (stderr) */
-	const char *key_file;	/* our CURVE secret key; NULL: lst_auth_default_key(). Loaded
+	FILE *progress;		    /* where progress goes (stderr) */
+	const char *key_file;	    /* our CURVE secret key; NULL: lst_auth_default_key(). Loaded
 				 * only when an agent has a key: in the plan */
-	bool insecure;		/* plain text to agents beyond loopback (warned every time) */
+	bool insecure;		    /* plain text to agents beyond loopback (warned every time) */
 };
 
 typedef struct lst_coord lst_coord;
@@ -34,7 +34,7 @@ typedef struct lst_coord lst_coord;
 /* Exit codes of lst_coord_run. */
 enum {
 	LST_RUN_OK = 0,
-	LST_RUN_FAILED = 1,	/* an agent was lost, refused, or reported errors */
+	LST_RUN_FAILED = 1, /* an agent was lost, refused, or reported errors */
 	LST_RUN_INTERRUPTED = 130,
 };
 
@@ -65,8 +65,7 @@ void lst_coord_handle_signals(void);
  * key_file and insecure as for a run (may be NULL). Prints a table (or JSON) to out. Returns 0
  * when every agent answered, 1 otherwise, 2 when the keys do not allow trying.
  */
-int lst_coord_probe(const char *const *names, const char *const *addresses,
-		    const char *const *keys, size_t n, const struct lst_coord_opts *sec, bool json,
-		    FILE *out);
+int lst_coord_probe(const char *const *names, const char *const *addresses, const char *const *keys,
+		    size_t n, const struct lst_coord_opts *sec, bool json, FILE *out);
 
 #endif

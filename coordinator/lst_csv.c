@@ -140,7 +140,7 @@ static bool s_blank(const struct s_rec *r)
 
 int lst_csv_load(const char *path, lst_csv **out, lst_err *err)
 {
-	struct s_rec r = {0};
+	struct s_rec r = { 0 };
 	lst_csv *t;
 	size_t len, pos = 0;
 	long line = 1;

@@ -14,18 +14,18 @@
 struct s_row {
 	bool used;
 	lst_sample all;
-	lst_sample *agent;	/* [nagents] */
-	bool *have;		/* [nagents] */
+	lst_sample *agent; /* [nagents] */
+	bool *have;	   /* [nagents] */
 };
 
 struct lst_merge {
 	size_t nagents;
 	lst_merge_fn fn;
 	void *arg;
-	int64_t base;		/* k of rows[0] */
+	int64_t base; /* k of rows[0] */
 	size_t cap;
 	struct s_row *rows;
-	int64_t *next_k;	/* per agent: next interval it may send */
+	int64_t *next_k; /* per agent: next interval it may send */
 	bool *done;
 	struct lst_merge_totals *tot; /* [nagents + 1] */
 	const lst_sample **ptrs;
@@ -129,7 +129,8 @@ static void s_rates(lst_merge *m)
 
 		for (int d = 0; d < LST_DIR_N; d++) {
 			t->iops[d] = t->seconds > 0 ? (double)t->dir[d].ios / t->seconds : 0;
-			t->mbps[d] = t->seconds > 0 ? (double)t->dir[d].bytes / t->seconds / 1e6 : 0;
+			t->mbps[d] =
+				t->seconds > 0 ? (double)t->dir[d].bytes / t->seconds / 1e6 : 0;
 			all->iops[d] += t->iops[d];
 			all->mbps[d] += t->mbps[d];
 		}

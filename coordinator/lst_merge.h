@@ -27,7 +27,7 @@ struct lst_merge_row {
 	int64_t k;
 	bool ramp;
 	const lst_sample *all;
-	const lst_sample *const *agent;	/* [nagents] */
+	const lst_sample *const *agent; /* [nagents] */
 	size_t nagents;
 };
 
@@ -36,11 +36,11 @@ typedef void (*lst_merge_fn)(const struct lst_merge_row *row, void *arg);
 /* Totals over the measured intervals. */
 struct lst_merge_totals {
 	struct lst_dir_stats dir[LST_DIR_N];
-	double seconds;			/* measured time (per agent; the longest for `all`) */
-	double iops[LST_DIR_N];		/* rates: per agent ios/seconds; for `all` the sum */
-	double mbps[LST_DIR_N];		/* 10^6 bytes per second */
-	int64_t first_start, last_end;	/* agent clock (per agent), 0 when nothing measured */
-	uint64_t intervals;		/* measured intervals seen */
+	double seconds;		       /* measured time (per agent; the longest for `all`) */
+	double iops[LST_DIR_N];	       /* rates: per agent ios/seconds; for `all` the sum */
+	double mbps[LST_DIR_N];	       /* 10^6 bytes per second */
+	int64_t first_start, last_end; /* agent clock (per agent), 0 when nothing measured */
+	uint64_t intervals;	       /* measured intervals seen */
 };
 
 lst_merge *lst_merge_new(size_t nagents, lst_merge_fn fn, void *arg);

@@ -35,21 +35,38 @@
 #define S_MAX_POINTS 100000
 #define S_MAX_FILE (16u << 20)
 
-const char *const lst_suite_names[] = { "", "purge", "precondition", "snia-iops", "snia-throughput",
-					"snia-latency", "snia-wsat", "snia-hir", "lat-vs-iops",
-					"curve", NULL };
+const char *const lst_suite_names[] = { "",
+					"purge",
+					"precondition",
+					"snia-iops",
+					"snia-throughput",
+					"snia-latency",
+					"snia-wsat",
+					"snia-hir",
+					"lat-vs-iops",
+					"curve",
+					NULL };
 /* The same, as a plan spells them: `suite: none` is a plain workload phase. */
-static const char *const s_suite_choices[] = { "none", "purge", "precondition", "snia-iops",
-					       "snia-throughput", "snia-latency", "snia-wsat",
-					       "snia-hir", "lat-vs-iops", "curve", NULL };
-const char *const lst_track_names[] = { "iops", "read_iops", "write_iops", "mbps", "lat_mean",
-					"lat_p99", NULL };
+static const char *const s_suite_choices[] = { "none",
+					       "purge",
+					       "precondition",
+					       "snia-iops",
+					       "snia-throughput",
+					       "snia-latency",
+					       "snia-wsat",
+					       "snia-hir",
+					       "lat-vs-iops",
+					       "curve",
+					       NULL };
+const char *const lst_track_names[] = { "iops",	    "read_iops", "write_iops", "mbps",
+					"lat_mean", "lat_p99",	 NULL };
 static const char *const s_share_names[] = { "split", "shared", NULL };
 static const char *const s_loss_names[] = { "abort", "continue", NULL };
 
 /* Workload options a sweep may vary, in the order the docs list them. */
-static const char *const s_sweep_axes[] = { "jobs", "iodepth", "bs", "rwmixread", "rate_iops",
-					    NULL };
+static const char *const s_sweep_axes[] = {
+	"jobs", "iodepth", "bs", "rwmixread", "rate_iops", NULL
+};
 
 /* ---------------------------------------------------------------------------------------- */
 /* Error lists */
@@ -119,20 +136,20 @@ struct s_key {
 	/* K_LIST, K_PCT_LIST, K_DURATION_LIST: offset of the size_t count; K_WORKLOAD: offset of
 	 * the bool[] of options given, or 0 for none */
 	size_t aux;
-	double dmin, dmax;		/* K_DOUBLE, K_PCT_LIST range */
-	bool dmin_open;			/* dmin itself is not allowed */
-	const struct s_section *sub;	/* K_SECTION, K_LIST */
-	const char *doc_def;		/* the default as the docs say it, when o.def is not it */
+	double dmin, dmax;	     /* K_DOUBLE, K_PCT_LIST range */
+	bool dmin_open;		     /* dmin itself is not allowed */
+	const struct s_section *sub; /* K_SECTION, K_LIST */
+	const char *doc_def;	     /* the default as the docs say it, when o.def is not it */
 };
 
 struct s_section {
-	const char *name;	/* "agent", "round": in messages and docs headings */
-	const char *in;		/* " in round": after "unknown key 'x'" */
-	const char *help;	/* the docs paragraph */
+	const char *name; /* "agent", "round": in messages and docs headings */
+	const char *in;	  /* " in round": after "unknown key 'x'" */
+	const char *help; /* the docs paragraph */
 	const struct s_key *keys;
 	/* K_LIST items */
-	size_t size;		/* of one item */
-	size_t mark_offset;	/* of the item's struct lst_mark */
+	size_t size;	    /* of one item */
+	size_t mark_offset; /* of the item's struct lst_mark */
 	/* K_SECTION: offset of a bool set when the map is given (steady), when has_flag */
 	bool has_flag;
 	size_t flag;
@@ -155,16 +172,19 @@ struct s_ctx {
 	const struct lst__node *root;
 	struct s_error *errs;
 	size_t nerrs;
-	char prefix[256];	/* "phase lat: " in front of messages about the current item */
-	size_t nbad;		/* values met that were reported already (aliases) */
-	size_t item_start;	/* nerrs + nbad when the current list item began */
+	char prefix[256];  /* "phase lat: " in front of messages about the current item */
+	size_t nbad;	   /* values met that were reported already (aliases) */
+	size_t item_start; /* nerrs + nbad when the current list item began */
 };
 
 #define AG(f) offsetof(struct lst_plan_agent, f)
 #define TG(f) offsetof(struct lst_plan_target, f)
 #define PH(f) offsetof(struct lst_plan_phase, f)
 #define PL(f) offsetof(struct lst_plan, f)
-#define S_END { .o = { .name = NULL } }
+#define S_END                                                                                      \
+	{                                                                                          \
+		.o = {.name = NULL }                                                               \
+	}
 #define S_DAY (86400LL * LST_NS_PER_S)
 
 static void s_agents_check(struct s_ctx *ctx, const struct lst__node *list);
@@ -178,16 +198,19 @@ static void s_plan_check(struct s_ctx *ctx, const struct lst__node *map, void *b
 static const struct s_key s_agent_keys[] = {
 	{ .o = { "name", 0, AG(name), NULL, 0, 0, NULL,
 		 "the agent's name, used in paths, messages and results" },
-	  .kind = K_NAME, .required = true },
+	  .kind = K_NAME,
+	  .required = true },
 	{ .o = { "address", 0, AG(address), NULL, 0, 0, NULL,
 		 "where the agent listens: tcp://HOST:PORT (the port is 7270 when left out; "
 		 "IPv6 as tcp://[::1]:7270)" },
-	  .kind = K_ADDRESS, .required = true },
+	  .kind = K_ADDRESS,
+	  .required = true },
 	{ .o = { "key", 0, AG(key), NULL, 0, 0, NULL,
 		 "the agent's CURVE public key: a file, relative to the plan's folder, or the "
 		 "40-character Z85 key text; without a key the connection is plain text, which "
 		 "only loopback addresses allow (or `lockstep run --insecure`, with a warning)" },
-	  .kind = K_KEY, .doc_def = "none" },
+	  .kind = K_KEY,
+	  .doc_def = "none" },
 	S_END,
 };
 
@@ -205,11 +228,13 @@ static const struct s_section s_agent = {
 static const struct s_key s_target_keys[] = {
 	{ .o = { "name", 0, TG(name), NULL, 0, 0, NULL,
 		 "the target's name, used by phases' `targets:` and in results" },
-	  .kind = K_NAME, .required = true },
+	  .kind = K_NAME,
+	  .required = true },
 	{ .o = { "identity", 0, TG(identity), NULL, 0, 0, NULL,
 		 "the device identity every path must resolve to (WWN, serial); an agent refuses "
 		 "a path that leads to another device" },
-	  .kind = K_STRING, .doc_def = "none" },
+	  .kind = K_STRING,
+	  .doc_def = "none" },
 	{ .o = { "share", LST_OPT_ENUM, TG(share), "split", 0, 0, s_share_names,
 		 "how the paths divide the target's blocks: split gives each path its own slice "
 		 "of the range, so two hosts never write the same block; shared lets every path "
@@ -218,7 +243,8 @@ static const struct s_key s_target_keys[] = {
 	{ .o = { "paths", 0, TG(paths), NULL, 0, 0, NULL,
 		 "map of agent name to the absolute path of the device on that agent's host "
 		 "(/dev/disk/by-id/...); at least one" },
-	  .kind = K_PATHS, .required = true },
+	  .kind = K_PATHS,
+	  .required = true },
 	S_END,
 };
 
@@ -239,7 +265,8 @@ static const struct s_key s_round_keys[] = {
 	  .kind = K_OPT },
 	{ .o = { "duration", LST_OPT_DURATION, PH(round_duration), NULL, 10 * LST_NS_PER_MS, S_DAY,
 		 NULL, "measured time of one round" },
-	  .kind = K_OPT, .required = true },
+	  .kind = K_OPT,
+	  .required = true },
 	S_END,
 };
 
@@ -266,11 +293,17 @@ static const struct s_key s_steady_keys[] = {
 	{ .o = { "data_excursion", 0, PH(data_excursion_pct), "20", 0, 0, NULL,
 		 "max - min over the window must stay within this percent of the window's "
 		 "average" },
-	  .kind = K_DOUBLE, .dmin = 0, .dmax = 100, .dmin_open = true },
+	  .kind = K_DOUBLE,
+	  .dmin = 0,
+	  .dmax = 100,
+	  .dmin_open = true },
 	{ .o = { "slope_excursion", 0, PH(slope_excursion_pct), "10", 0, 0, NULL,
 		 "the least-squares line over the window may change by at most this percent of "
 		 "the average" },
-	  .kind = K_DOUBLE, .dmin = 0, .dmax = 100, .dmin_open = true },
+	  .kind = K_DOUBLE,
+	  .dmin = 0,
+	  .dmax = 100,
+	  .dmin_open = true },
 	S_END,
 };
 
@@ -289,13 +322,16 @@ static const struct s_section s_steady = {
 static const struct s_key s_stop_keys[] = {
 	{ .o = { "capacity", 0, PH(stop_capacity), NULL, 0, 0, NULL,
 		 "a multiple of the target's capacity (2x, 2.5x or 2), split across its paths" },
-	  .kind = K_CAPACITY, .doc_def = "none" },
+	  .kind = K_CAPACITY,
+	  .doc_def = "none" },
 	{ .o = { "bytes", LST_OPT_SIZE, PH(stop_bytes), NULL, 1, 1024LL << 40, NULL,
 		 "bytes over all agents and jobs" },
-	  .kind = K_OPT, .doc_def = "none" },
+	  .kind = K_OPT,
+	  .doc_def = "none" },
 	{ .o = { "runtime", LST_OPT_DURATION, PH(stop_runtime), NULL, 10 * LST_NS_PER_MS,
 		 30 * S_DAY, NULL, "time for the whole phase" },
-	  .kind = K_OPT, .doc_def = "none" },
+	  .kind = K_OPT,
+	  .doc_def = "none" },
 	S_END,
 };
 
@@ -310,15 +346,24 @@ static const struct s_section s_stop = {
 static const struct s_key s_curve_keys[] = {
 	{ .o = { "percents", 0, PH(curve_pcts), "10, 50, 70, 80, 90, 100", 0, 0, NULL,
 		 "load points as percent of the maximum IOPS found first, ascending" },
-	  .kind = K_PCT_LIST, .aux = PH(ncurve), .dmin = 0, .dmax = 100, .dmin_open = true },
+	  .kind = K_PCT_LIST,
+	  .aux = PH(ncurve),
+	  .dmin = 0,
+	  .dmax = 100,
+	  .dmin_open = true },
 	{ .o = { "limit_percentile", 0, PH(limit_percentile), NULL, 0, 0, NULL,
 		 "with limit: the latency percentile that must stay under limit (99.99)" },
-	  .kind = K_DOUBLE, .dmin = 0, .dmax = 100, .dmin_open = true, .doc_def = "none" },
-	{ .o = { "limit", LST_OPT_DURATION, PH(limit_ns), NULL, LST_NS_PER_US,
-		 3600 * LST_NS_PER_S, NULL,
+	  .kind = K_DOUBLE,
+	  .dmin = 0,
+	  .dmax = 100,
+	  .dmin_open = true,
+	  .doc_def = "none" },
+	{ .o = { "limit", LST_OPT_DURATION, PH(limit_ns), NULL, LST_NS_PER_US, 3600 * LST_NS_PER_S,
+		 NULL,
 		 "with limit_percentile: the latency limit; results report the highest IOPS "
 		 "that meets it" },
-	  .kind = K_OPT, .doc_def = "none" },
+	  .kind = K_OPT,
+	  .doc_def = "none" },
 	S_END,
 };
 
@@ -333,12 +378,13 @@ static const struct s_section s_curve = {
 
 static const struct s_key s_hir_keys[] = {
 	{ .o = { "burst", LST_OPT_DURATION, PH(hir_burst), "5s", 100 * LST_NS_PER_MS,
-		 3600 * LST_NS_PER_S,
-		 NULL, "length of each write burst" },
+		 3600 * LST_NS_PER_S, NULL, "length of each write burst" },
 	  .kind = K_OPT },
 	{ .o = { "gaps", LST_OPT_DURATION, PH(hir_gaps), "5s, 10s, 15s, 25s, 50s",
-		 100 * LST_NS_PER_MS, 3600 * LST_NS_PER_S, NULL, "idle gaps between bursts, one block of repeats each" },
-	  .kind = K_DURATION_LIST, .aux = PH(nhir_gaps) },
+		 100 * LST_NS_PER_MS, 3600 * LST_NS_PER_S, NULL,
+		 "idle gaps between bursts, one block of repeats each" },
+	  .kind = K_DURATION_LIST,
+	  .aux = PH(nhir_gaps) },
 	{ .o = { "repeats", LST_OPT_INT, PH(hir_repeats), "360", 1, 100000, NULL,
 		 "bursts per gap size" },
 	  .kind = K_OPT },
@@ -358,37 +404,53 @@ static const struct s_section s_hir = {
 
 static const struct s_key s_phase_keys[] = {
 	{ .o = { "name", 0, PH(name), NULL, 0, 0, NULL, "the phase's name, unique in the plan" },
-	  .kind = K_NAME, .required = true },
+	  .kind = K_NAME,
+	  .required = true },
 	{ .o = { "suite", LST_OPT_ENUM, PH(suite), "none", 0, 0, s_suite_choices,
 		 "a built-in test (purge, SNIA PTS tests, curves) instead of a plain workload; "
 		 "the keys below adjust it" },
 	  .kind = K_OPT },
 	{ .o = { "targets", 0, PH(targets), NULL, 0, 0, NULL,
 		 "names of the targets this phase drives, all through all their paths" },
-	  .kind = K_TARGET_REFS, .doc_def = "all targets" },
+	  .kind = K_TARGET_REFS,
+	  .doc_def = "all targets" },
 	{ .o = { "workload", 0, PH(w), NULL, 0, 0, NULL,
 		 "workload options (see the workload table) on top of `defaults:`" },
-	  .kind = K_WORKLOAD, .aux = PH(w_set), .doc_def = "`defaults:`" },
+	  .kind = K_WORKLOAD,
+	  .aux = PH(w_set),
+	  .doc_def = "`defaults:`" },
 	{ .o = { "sweep", 0, 0, NULL, 0, 0, NULL,
 		 "workload options to vary: a map of axis to list of values (see sweep)" },
-	  .kind = K_SWEEP, .doc_def = "none" },
+	  .kind = K_SWEEP,
+	  .doc_def = "none" },
 	{ .o = { "round", 0, 0, NULL, 0, 0, NULL, "rounds (see round)" },
-	  .kind = K_SECTION, .sub = &s_round, .doc_def = "none" },
+	  .kind = K_SECTION,
+	  .sub = &s_round,
+	  .doc_def = "none" },
 	{ .o = { "steady", 0, 0, NULL, 0, 0, NULL, "steady state (see steady)" },
-	  .kind = K_SECTION, .sub = &s_steady, .doc_def = "off" },
+	  .kind = K_SECTION,
+	  .sub = &s_steady,
+	  .doc_def = "off" },
 	{ .o = { "stop", 0, 0, NULL, 0, 0, NULL, "stop conditions (see stop)" },
-	  .kind = K_SECTION, .sub = &s_stop, .doc_def = "none" },
+	  .kind = K_SECTION,
+	  .sub = &s_stop,
+	  .doc_def = "none" },
 	{ .o = { "curve", 0, 0, NULL, 0, 0, NULL, "load curve (see curve)" },
-	  .kind = K_SECTION, .sub = &s_curve, .doc_def = "see curve" },
+	  .kind = K_SECTION,
+	  .sub = &s_curve,
+	  .doc_def = "see curve" },
 	{ .o = { "hir", 0, 0, NULL, 0, 0, NULL, "host idle recovery (see hir)" },
-	  .kind = K_SECTION, .sub = &s_hir, .doc_def = "see hir" },
+	  .kind = K_SECTION,
+	  .sub = &s_hir,
+	  .doc_def = "see hir" },
 	{ .o = { "secure", LST_OPT_BOOL, PH(secure), "false", 0, 1, NULL,
 		 "`suite: purge`: secure discard (BLKSECDISCARD) instead of discard; true is an "
 		 "error with any other suite" },
 	  .kind = K_BOOL },
 	{ .o = { "on_agent_loss", LST_OPT_ENUM, PH(on_agent_loss), NULL, 0, 0, s_loss_names,
 		 "what losing an agent does to this phase" },
-	  .kind = K_OPT, .doc_def = "the plan's" },
+	  .kind = K_OPT,
+	  .doc_def = "the plan's" },
 	S_END,
 };
 
@@ -407,15 +469,19 @@ static const struct s_section s_phase = {
 static const struct s_key s_top_keys[] = {
 	{ .o = { "lockstep", 0, PL(version), NULL, 0, 0, NULL,
 		 "plan format version; this lockstep reads 1" },
-	  .kind = K_VERSION, .required = true },
+	  .kind = K_VERSION,
+	  .required = true },
 	{ .o = { "name", 0, PL(name), NULL, 0, 0, NULL,
 		 "the plan's name, used for results folders" },
-	  .kind = K_NAME, .required = true },
+	  .kind = K_NAME,
+	  .required = true },
 	{ .o = { "description", 0, PL(description), NULL, 0, 0, NULL,
 		 "free text, kept with the results" },
-	  .kind = K_STRING, .doc_def = "none" },
+	  .kind = K_STRING,
+	  .doc_def = "none" },
 	{ .o = { "lease", LST_OPT_DURATION, PL(lease), "10s", LST_NS_PER_S, 600 * LST_NS_PER_S,
-		 NULL, "an agent stops its I/O after this long without hearing from the "
+		 NULL,
+		 "an agent stops its I/O after this long without hearing from the "
 		 "coordinator" },
 	  .kind = K_OPT },
 	{ .o = { "on_agent_loss", LST_OPT_ENUM, PL(on_agent_loss), "abort", 0, 0, s_loss_names,
@@ -424,16 +490,26 @@ static const struct s_key s_top_keys[] = {
 	  .kind = K_OPT },
 	{ .o = { "agents", 0, PL(agents), NULL, 1, 0, NULL,
 		 "the agents (see agent), at least one" },
-	  .kind = K_LIST, .aux = PL(nagents), .sub = &s_agent, .required = true },
+	  .kind = K_LIST,
+	  .aux = PL(nagents),
+	  .sub = &s_agent,
+	  .required = true },
 	{ .o = { "targets", 0, PL(targets), NULL, 1, 0, NULL,
 		 "the devices under test (see target), at least one" },
-	  .kind = K_LIST, .aux = PL(ntargets), .sub = &s_target, .required = true },
+	  .kind = K_LIST,
+	  .aux = PL(ntargets),
+	  .sub = &s_target,
+	  .required = true },
 	{ .o = { "defaults", 0, PL(defaults), NULL, 0, 0, NULL,
 		 "workload options every phase starts from (see workload)" },
-	  .kind = K_WORKLOAD, .doc_def = "the workload table's" },
+	  .kind = K_WORKLOAD,
+	  .doc_def = "the workload table's" },
 	{ .o = { "phases", 0, PL(phases), NULL, 1, 0, NULL,
 		 "the steps of the plan, in order (see phase), at least one" },
-	  .kind = K_LIST, .aux = PL(nphases), .sub = &s_phase, .required = true },
+	  .kind = K_LIST,
+	  .aux = PL(nphases),
+	  .sub = &s_phase,
+	  .required = true },
 	S_END,
 };
 
@@ -469,9 +545,8 @@ static void s_error_at(struct s_ctx *ctx, int line, int col, const char *fmt, ..
 }
 
 /* An error about node n, with the current item's prefix ("phase lat: ") in front. */
-#define s_error(ctx, n, fmt, ...)                                                     \
-	s_error_at((ctx), (n)->mark.line, (n)->mark.col, "%s" fmt, (ctx)->prefix,      \
-		   ##__VA_ARGS__)
+#define s_error(ctx, n, fmt, ...)                                                                  \
+	s_error_at((ctx), (n)->mark.line, (n)->mark.col, "%s" fmt, (ctx)->prefix, ##__VA_ARGS__)
 
 static void s_node_err(void *arg, int line, int col, const char *msg)
 {
@@ -534,8 +609,8 @@ static size_t s_distance(const char *a, const char *b)
  * "(did you mean 'iodepth'?)" when one name is close, else "(keys: a, b, c)", into buf.
  * names is NULL-terminated.
  */
-static const char *s_hint(const char *word, const char *const *names, const char *what,
-			  char *buf, size_t size)
+static const char *s_hint(const char *word, const char *const *names, const char *what, char *buf,
+			  size_t size)
 {
 	const char *best = NULL;
 	size_t best_d = SIZE_MAX, n = 0;
@@ -594,8 +669,10 @@ static const char *s_scalar(struct s_ctx *ctx, const char *name, const struct ls
 	}
 	if (v->null && !strcasecmp(v->text, "null")) {
 		/* `engine: null` is YAML's empty value, not the engine called null. */
-		s_error(ctx, v, "%s needs a value: %s is YAML's empty value; quote it (\"%s\") if "
-			"you mean the word", name, v->text, v->text);
+		s_error(ctx, v,
+			"%s needs a value: %s is YAML's empty value; quote it (\"%s\") if "
+			"you mean the word",
+			name, v->text, v->text);
 		return NULL;
 	}
 	if (v->null) {
@@ -606,8 +683,8 @@ static const char *s_scalar(struct s_ctx *ctx, const char *name, const struct ls
 }
 
 /* v as a map, NULL for an empty value (no keys), or NULL after an error; *ok says which. */
-static const struct lst__node *s_map(struct s_ctx *ctx, const char *name,
-				     const struct lst__node *v, bool *ok)
+static const struct lst__node *s_map(struct s_ctx *ctx, const char *name, const struct lst__node *v,
+				     bool *ok)
 {
 	*ok = !v->bad;
 	if (v->bad) {
@@ -839,8 +916,10 @@ static void s_capacity(struct s_ctx *ctx, const struct s_key *k, const char *pfx
 		return;
 	}
 	if (d <= 0 || d > 1000) {
-		s_error(ctx, v, "%s%s must be more than 0 and at most 1000 (a multiple of the "
-			"target's capacity, like 2x)", pfx, k->o.name);
+		s_error(ctx, v,
+			"%s%s must be more than 0 and at most 1000 (a multiple of the "
+			"target's capacity, like 2x)",
+			pfx, k->o.name);
 		return;
 	}
 	*(double *)s_at(base, k->o.offset) = d;
@@ -889,8 +968,7 @@ static void s_workload(struct s_ctx *ctx, const struct s_key *k, const struct ls
 	}
 }
 
-static void s_paths(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v,
-		    void *base)
+static void s_paths(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v, void *base)
 {
 	struct lst_plan_target *t = base;
 	const lst_plan *p = ctx->plan;
@@ -900,7 +978,8 @@ static void s_paths(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 	if (!ok)
 		return;
 	if (!map || map->n == 0) {
-		s_error(ctx, v, "paths must map at least one agent to its device path "
+		s_error(ctx, v,
+			"paths must map at least one agent to its device path "
 			"(like {a: /dev/sdb})");
 		return;
 	}
@@ -931,8 +1010,10 @@ static void s_paths(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 		if (!path)
 			continue;
 		if (path[0] != '/') {
-			s_error(ctx, vn, "path '%s' for agent '%s' must be absolute "
-				"(like /dev/disk/by-id/...)", path, kn->text);
+			s_error(ctx, vn,
+				"path '%s' for agent '%s' must be absolute "
+				"(like /dev/disk/by-id/...)",
+				path, kn->text);
 			continue;
 		}
 		t->paths[t->npaths].agent = (size_t)a;
@@ -990,8 +1071,7 @@ static void s_target_refs(struct s_ctx *ctx, const struct s_key *k, const struct
 	}
 }
 
-static void s_sweep(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v,
-		    void *base)
+static void s_sweep(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v, void *base)
 {
 	struct lst_plan_phase *ph = base;
 	bool ok;
@@ -1001,7 +1081,8 @@ static void s_sweep(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 	if (!ok)
 		return;
 	if (!map || map->n == 0) {
-		s_error(ctx, v, "sweep must name at least one axis (jobs, iodepth, bs, rwmixread, "
+		s_error(ctx, v,
+			"sweep must name at least one axis (jobs, iodepth, bs, rwmixread, "
 			"rate_iops) with a list of values");
 		return;
 	}
@@ -1019,8 +1100,10 @@ static void s_sweep(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 			is_axis = is_axis || !strcmp(kn->text, s_sweep_axes[j]);
 		o = lst_opt_find(lst_workload_opts, kn->text);
 		if (!is_axis && o) {
-			s_error(ctx, kn, "sweep: %s cannot be swept (axes: jobs, iodepth, bs, "
-				"rwmixread, rate_iops); set it in workload", kn->text);
+			s_error(ctx, kn,
+				"sweep: %s cannot be swept (axes: jobs, iodepth, bs, "
+				"rwmixread, rate_iops); set it in workload",
+				kn->text);
 			continue;
 		}
 		if (!is_axis) {
@@ -1147,8 +1230,7 @@ static void s_num_list(struct s_ctx *ctx, const struct s_key *k, const char *pfx
 	*(size_t *)s_at(base, k->aux) = got;
 }
 
-static void s_items(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v,
-		    void *base)
+static void s_items(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v, void *base)
 {
 	const struct s_section *sec = k->sub;
 	long n = s_list(ctx, k->o.name, v);
@@ -1257,8 +1339,10 @@ static void s_value(struct s_ctx *ctx, const struct s_section *sec, const struct
 	case K_NAME:
 		text = s_scalar(ctx, k->o.name, v);
 		if (text && !s_name_ok(text))
-			s_error(ctx, v, "%s '%s' may only use letters, digits, '_', '.' and '-', "
-				"at most %d of them", k->o.name, text, S_NAME_MAX);
+			s_error(ctx, v,
+				"%s '%s' may only use letters, digits, '_', '.' and '-', "
+				"at most %d of them",
+				k->o.name, text, S_NAME_MAX);
 		else if (text)
 			s_set_str(base, k->o.offset, text);
 		break;
@@ -1294,11 +1378,15 @@ static void s_value(struct s_ctx *ctx, const struct s_section *sec, const struct
 
 		text = s_scalar(ctx, k->o.name, v);
 		if (text && lst_parse_int(text, INT64_MIN, INT64_MAX, &ver, &err))
-			s_error(ctx, v, "lockstep: '%s' is not a plan format version; write "
-				"lockstep: %d", text, LST_PLAN_VERSION);
+			s_error(ctx, v,
+				"lockstep: '%s' is not a plan format version; write "
+				"lockstep: %d",
+				text, LST_PLAN_VERSION);
 		else if (text && ver != LST_PLAN_VERSION)
-			s_error(ctx, v, "lockstep: plan format %" PRId64 " is not supported; this "
-				"lockstep reads format %d", ver, LST_PLAN_VERSION);
+			s_error(ctx, v,
+				"lockstep: plan format %" PRId64 " is not supported; this "
+				"lockstep reads format %d",
+				ver, LST_PLAN_VERSION);
 		else if (text)
 			*(int64_t *)s_at(base, k->o.offset) = ver;
 		break;
@@ -1418,7 +1506,8 @@ static void s_targets_check(struct s_ctx *ctx, const struct lst__node *list)
 			if (other)
 				s_error_at(ctx, pa->mark.line, pa->mark.col,
 					   "target %s: path %s on agent %s is also a path of "
-					   "target %s", ti->name ? ti->name : "?", pa->path,
+					   "target %s",
+					   ti->name ? ti->name : "?", pa->path,
 					   p->agents[pa->agent].name, other ? other : "?");
 		}
 	}
@@ -1444,9 +1533,10 @@ static void s_steady_check(struct s_ctx *ctx, const struct lst__node *map, void 
 		v = lst__node_get(map, "max_rounds", NULL);
 	if (!v)
 		return;
-	s_error(ctx, v, "steady: window %" PRId64 " is more than max_rounds %" PRId64
-		"; the window is the last rounds of at most max_rounds", ph->window,
-		ph->max_rounds);
+	s_error(ctx, v,
+		"steady: window %" PRId64 " is more than max_rounds %" PRId64
+		"; the window is the last rounds of at most max_rounds",
+		ph->window, ph->max_rounds);
 }
 
 static void s_curve_check(struct s_ctx *ctx, const struct lst__node *map, void *base)
@@ -1454,8 +1544,8 @@ static void s_curve_check(struct s_ctx *ctx, const struct lst__node *map, void *
 	struct lst_plan_phase *ph = base;
 	const struct lst__node *v;
 
-	if (ph->limit_ns && ph->limit_percentile == 0 &&
-	    (v = lst__node_get(map, "limit", NULL)) && !v->bad)
+	if (ph->limit_ns && ph->limit_percentile == 0 && (v = lst__node_get(map, "limit", NULL)) &&
+	    !v->bad)
 		s_error(ctx, v, "curve: limit needs limit_percentile too (like 99.99)");
 	if (!ph->limit_ns && ph->limit_percentile != 0 &&
 	    (v = lst__node_get(map, "limit_percentile", NULL)) && !v->bad)
@@ -1552,9 +1642,9 @@ static void s_phase_check(struct s_ctx *ctx, const struct lst__node *map, void *
 	if (plain && ph->steady && !ph->round_duration && lst__node_get(map, "steady", &kn) &&
 	    !lst__node_get(map, "round", NULL))
 		s_error(ctx, kn, "steady state repeats rounds: add round: {duration: ...}");
-	if (plain && !ph->w.runtime && !ph->w.bytes && !ph->round_duration &&
-	    !ph->stop_capacity && !ph->stop_bytes && !ph->stop_runtime &&
-	    !s_zero_runtime(wmap) && !s_zero_runtime(dmap) && !lst__node_get(map, "round", NULL))
+	if (plain && !ph->w.runtime && !ph->w.bytes && !ph->round_duration && !ph->stop_capacity &&
+	    !ph->stop_bytes && !ph->stop_runtime && !s_zero_runtime(wmap) &&
+	    !s_zero_runtime(dmap) && !lst__node_get(map, "round", NULL))
 		s_error_at(ctx, ph->mark.line, ph->mark.col,
 			   "%sno stop condition: give runtime or bytes in workload, a round "
 			   "(round: {duration: 30s}), or stop (capacity, bytes, runtime)",
@@ -1638,8 +1728,10 @@ lst_plan *lst_plan_parse(const char *text, size_t len, const char *name, lst_err
 	root = lst__node_load(text, len, s_node_err, &ctx);
 	ctx.root = root;
 	if (root && root->type == LST__NODE_SCALAR && root->null && !root->bad)
-		s_error_at(&ctx, 1, 1, "the plan is empty; it needs lockstep: %d, name, agents, "
-			   "targets and phases", LST_PLAN_VERSION);
+		s_error_at(&ctx, 1, 1,
+			   "the plan is empty; it needs lockstep: %d, name, agents, "
+			   "targets and phases",
+			   LST_PLAN_VERSION);
 	else if (root && root->type != LST__NODE_MAP && !root->bad)
 		s_error(&ctx, root, "a plan must be a map of key: value at the top, not %s",
 			lst__node_what(root));
@@ -1871,8 +1963,8 @@ static const char s_doc_intro[] =
 
 static const char *s_doc_type(const struct s_key *k, char *buf, size_t size)
 {
-	static const char *const opt_types[] = { "integer", "size", "duration", "boolean",
-						 "choice", "pattern" };
+	static const char *const opt_types[] = { "integer", "size",   "duration",
+						 "boolean", "choice", "pattern" };
 
 	switch (k->kind) {
 	case K_OPT:
@@ -1922,12 +2014,9 @@ static const char *s_doc_duration(int64_t ns, char *buf, size_t size)
 		int64_t ns;
 		const char *unit;
 	} units[] = {
-		{ 86400 * LST_NS_PER_S, "d" },
-		{ 3600 * LST_NS_PER_S, "h" },
-		{ 60 * LST_NS_PER_S, "m" },
-		{ LST_NS_PER_S, "s" },
-		{ LST_NS_PER_MS, "ms" },
-		{ LST_NS_PER_US, "us" },
+		{ 86400 * LST_NS_PER_S, "d" }, { 3600 * LST_NS_PER_S, "h" },
+		{ 60 * LST_NS_PER_S, "m" },    { LST_NS_PER_S, "s" },
+		{ LST_NS_PER_MS, "ms" },       { LST_NS_PER_US, "us" },
 	};
 
 	for (size_t i = 0; ns && i < LST_ARRAY_SIZE(units); i++) {
@@ -1987,8 +2076,8 @@ static const char *s_doc_range(const struct s_key *k, char *buf, size_t size)
 		snprintf(buf, size, "%s %g, <= %g", k->dmin_open ? ">" : ">=", k->dmin, k->dmax);
 		break;
 	case K_PCT_LIST:
-		snprintf(buf, size, "each %s %g, <= %g, ascending", k->dmin_open ? ">" : ">=",
-			 k->dmin, k->dmax);
+		snprintf(buf, size, "each %s %g, <= %g, ascending",
+			 k->dmin_open ? ">" : ">=", k->dmin, k->dmax);
 		break;
 	case K_DURATION_LIST:
 		snprintf(buf, size, "each %s", s_doc_opt_range(&k->o, r, sizeof(r)));
@@ -2078,8 +2167,8 @@ static void s_doc_section(FILE *f, const struct s_section *sec)
 
 void lst_plan_write_doc(FILE *f)
 {
-	static const char *const opt_types[] = { "integer", "size", "duration", "boolean",
-						 "choice", "pattern" };
+	static const char *const opt_types[] = { "integer", "size",   "duration",
+						 "boolean", "choice", "pattern" };
 
 	fputs(s_doc_intro, f);
 	s_doc_section(f, &s_top);

@@ -53,13 +53,13 @@ enum lst_suite {
 	LST_SUITE_SNIA_WSAT,
 	LST_SUITE_SNIA_HIR,
 	LST_SUITE_LAT_VS_IOPS,
-	LST_SUITE_CURVE,	/* open-loop rate curve (vdbench iorate=curve) */
+	LST_SUITE_CURVE, /* open-loop rate curve (vdbench iorate=curve) */
 };
 extern const char *const lst_suite_names[]; /* "", "purge", "precondition", "snia-iops", ... */
 
 /* What steady state tracks: the combined value of all agents, per round. */
 enum lst_track {
-	LST_TRACK_IOPS = 0,	/* read + write IOPS */
+	LST_TRACK_IOPS = 0, /* read + write IOPS */
 	LST_TRACK_READ_IOPS,
 	LST_TRACK_WRITE_IOPS,
 	LST_TRACK_MBPS,
@@ -75,22 +75,22 @@ struct lst_mark {
 
 struct lst_plan_agent {
 	char *name;
-	char *address;		/* "tcp://host:port", port filled in with 7270 when omitted */
-	char *key;		/* the agent's public key: a path made absolute against the plan's
+	char *address; /* "tcp://host:port", port filled in with 7270 when omitted */
+	char *key;     /* the agent's public key: a path made absolute against the plan's
 				 * folder, or the Z85 key text; NULL when not given */
 	struct lst_mark mark;
 };
 
 struct lst_plan_path {
-	size_t agent;		/* index into plan->agents */
+	size_t agent; /* index into plan->agents */
 	char *path;
 	struct lst_mark mark;
 };
 
 struct lst_plan_target {
 	char *name;
-	char *identity;		/* NULL when not given */
-	int64_t share;		/* enum lst_share */
+	char *identity; /* NULL when not given */
+	int64_t share;	/* enum lst_share */
 	size_t npaths;
 	struct lst_plan_path *paths;
 	struct lst_mark mark;
@@ -98,7 +98,7 @@ struct lst_plan_target {
 
 /* A sweep axis: one workload option and the values it takes, in the order written. */
 struct lst_sweep_axis {
-	const struct lst_opt *opt;	/* jobs, iodepth, bs, rwmixread or rate_iops */
+	const struct lst_opt *opt; /* jobs, iodepth, bs, rwmixread or rate_iops */
 	size_t n;
 	int64_t *values;
 	struct lst_mark mark;
@@ -108,14 +108,14 @@ struct lst_sweep_axis {
 
 struct lst_plan_phase {
 	char *name;
-	int64_t suite;			/* enum lst_suite */
-	struct lst_workload w;		/* table defaults, then `defaults:`, then `workload:` */
-	bool w_set[32];			/* options the phase's `workload:` gave (index into
+	int64_t suite;	       /* enum lst_suite */
+	struct lst_workload w; /* table defaults, then `defaults:`, then `workload:` */
+	bool w_set[32];	       /* options the phase's `workload:` gave (index into
 					 * lst_workload_opts); a suite applies its own base to the
 					 * others, so `workload:` overrides a suite, a suite
 					 * overrides `defaults:` */
-	size_t ntargets;		/* targets this phase drives; all of them by default */
-	size_t *targets;		/* indexes into plan->targets */
+	size_t ntargets;       /* targets this phase drives; all of them by default */
+	size_t *targets;       /* indexes into plan->targets */
 
 	/* round: one repetition, ramp + measured duration (0 when the phase has no rounds) */
 	int64_t round_ramp, round_duration;
@@ -125,45 +125,45 @@ struct lst_plan_phase {
 	struct lst_sweep_axis axes[LST_SWEEP_MAX_AXES];
 
 	/* steady: SNIA steady state over rounds */
-	bool steady;			/* rounds repeat until steady or max_rounds */
-	int64_t max_rounds;		/* default 25 */
-	int64_t window;			/* default 5 */
-	int64_t track;			/* enum lst_track */
-	double data_excursion_pct;	/* default 20 */
-	double slope_excursion_pct;	/* default 10 */
+	bool steady;		    /* rounds repeat until steady or max_rounds */
+	int64_t max_rounds;	    /* default 25 */
+	int64_t window;		    /* default 5 */
+	int64_t track;		    /* enum lst_track */
+	double data_excursion_pct;  /* default 20 */
+	double slope_excursion_pct; /* default 10 */
 
 	/* stop: whichever comes first; 0 = not set */
-	double stop_capacity;		/* multiple of the target's capacity, split across paths */
+	double stop_capacity; /* multiple of the target's capacity, split across paths */
 	int64_t stop_bytes;
 	int64_t stop_runtime;
 
 	/* curve (LST_SUITE_CURVE and rate sweeps) */
 	size_t ncurve;
-	double *curve_pcts;		/* default 10, 50, 70, 80, 90, 100 */
-	double limit_percentile;	/* 0 = no latency limit */
+	double *curve_pcts;	 /* default 10, 50, 70, 80, 90, 100 */
+	double limit_percentile; /* 0 = no latency limit */
 	int64_t limit_ns;
 
 	/* snia-hir */
-	int64_t hir_burst;		/* default 5s */
+	int64_t hir_burst; /* default 5s */
 	size_t nhir_gaps;
-	int64_t *hir_gaps;		/* default 5s, 10s, 15s, 25s, 50s */
-	int64_t hir_repeats;		/* default 360 */
-	int64_t hir_continuous;		/* default 1800s */
+	int64_t *hir_gaps;	/* default 5s, 10s, 15s, 25s, 50s */
+	int64_t hir_repeats;	/* default 360 */
+	int64_t hir_continuous; /* default 1800s */
 
-	bool secure;			/* purge: BLKSECDISCARD instead of BLKDISCARD */
-	int64_t on_agent_loss;		/* enum lst_on_loss; the plan's value unless set here */
+	bool secure;	       /* purge: BLKSECDISCARD instead of BLKDISCARD */
+	int64_t on_agent_loss; /* enum lst_on_loss; the plan's value unless set here */
 	struct lst_mark mark;
 };
 
 typedef struct lst_plan {
-	char *file;			/* as given */
-	char *dir;			/* folder of the file, for relative key paths */
-	char *text;			/* the file's text, kept verbatim for run.json */
-	int64_t version;		/* `lockstep:`, must be 1 */
+	char *file;	 /* as given */
+	char *dir;	 /* folder of the file, for relative key paths */
+	char *text;	 /* the file's text, kept verbatim for run.json */
+	int64_t version; /* `lockstep:`, must be 1 */
 	char *name;
-	char *description;		/* NULL when not given */
-	int64_t lease;			/* ns an agent keeps running without hearing from us */
-	int64_t on_agent_loss;		/* enum lst_on_loss */
+	char *description;     /* NULL when not given */
+	int64_t lease;	       /* ns an agent keeps running without hearing from us */
+	int64_t on_agent_loss; /* enum lst_on_loss */
 	struct lst_workload defaults;
 	size_t nagents;
 	struct lst_plan_agent *agents;

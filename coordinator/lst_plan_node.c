@@ -125,8 +125,7 @@ static void s_offset_place(const char *text, size_t len, size_t off, int *line, 
 	}
 }
 
-static void s_syntax_error(struct s_reader *r, const yaml_parser_t *p, const char *text,
-			   size_t len)
+static void s_syntax_error(struct s_reader *r, const yaml_parser_t *p, const char *text, size_t len)
 {
 	int line = (int)p->problem_mark.line + 1, col = (int)p->problem_mark.column + 1;
 	const char *problem = p->problem ? p->problem : "unknown problem";
@@ -203,8 +202,7 @@ static bool s_is_null(const yaml_event_t *ev)
 	return !*v || !strcmp(v, "~") || !strcasecmp(v, "null");
 }
 
-struct lst__node *lst__node_load(const char *text, size_t len, lst__node_err_fn *err_fn,
-				 void *arg)
+struct lst__node *lst__node_load(const char *text, size_t len, lst__node_err_fn *err_fn, void *arg)
 {
 	struct s_reader r = { err_fn, arg };
 	struct lst__node *stack[S_MAX_DEPTH + 1];

@@ -25,11 +25,11 @@ enum lst__node_type {
 
 struct lst__node {
 	enum lst__node_type type;
-	struct lst_mark mark;		/* where the node starts */
-	char *text;			/* scalar: its text ("" for an empty value) */
-	bool null;			/* scalar: plain empty, "~" or "null" */
-	bool bad;			/* already reported (an alias): say nothing more about it */
-	size_t n;			/* list: items; map: keys + values (keys at even indexes) */
+	struct lst_mark mark; /* where the node starts */
+	char *text;	      /* scalar: its text ("" for an empty value) */
+	bool null;	      /* scalar: plain empty, "~" or "null" */
+	bool bad;	      /* already reported (an alias): say nothing more about it */
+	size_t n;	      /* list: items; map: keys + values (keys at even indexes) */
 	struct lst__node **kids;
 };
 
@@ -41,8 +41,7 @@ typedef void(lst__node_err_fn)(void *arg, int line, int col, const char *msg);
  * keys that are not text, duplicate keys and too deep nesting through err_fn. Returns the root
  * (a null scalar for an empty file), or NULL after a syntax error. Free with lst__node_free.
  */
-struct lst__node *lst__node_load(const char *text, size_t len, lst__node_err_fn *err_fn,
-				 void *arg);
+struct lst__node *lst__node_load(const char *text, size_t len, lst__node_err_fn *err_fn, void *arg);
 
 void lst__node_free(struct lst__node *n);
 

@@ -32,11 +32,11 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#define S_TS_MAX_ROWS	  4000 /* rows per timeseries line before thinning */
-#define S_MIN_RUN	  5    /* rows between gaps for a timeseries line to break there */
-#define S_MARK_MAX_POINTS 12   /* label the points of a timeseries up to this many */
-#define S_OUT_MAX	  2048 /* tail of gnuplot's output kept for error messages */
-#define S_PROBE_TIMEOUT_S 20   /* `gnuplot -e "set terminal"` */
+#define S_TS_MAX_ROWS 4000   /* rows per timeseries line before thinning */
+#define S_MIN_RUN 5	     /* rows between gaps for a timeseries line to break there */
+#define S_MARK_MAX_POINTS 12 /* label the points of a timeseries up to this many */
+#define S_OUT_MAX 2048	     /* tail of gnuplot's output kept for error messages */
+#define S_PROBE_TIMEOUT_S 20 /* `gnuplot -e "set terminal"` */
 
 static const char *const s_colors[] = {
 	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
@@ -160,7 +160,7 @@ static int s_spawn(const char *dir, const char *const argv[], int timeout_s, cha
 	}
 	close(fds[1]);
 	for (;;) {
-		struct pollfd p = {.fd = fds[0], .events = POLLIN};
+		struct pollfd p = { .fd = fds[0], .events = POLLIN };
 		int64_t left = deadline - lst_mono_ns();
 		char buf[4096];
 		ssize_t r;
@@ -198,7 +198,7 @@ static int s_spawn(const char *dir, const char *const argv[], int timeout_s, cha
 /* The last few non-empty lines of gnuplot's output, joined with " | ". */
 static void s_last_lines(const char *out, char *buf, size_t size)
 {
-	const char *lines[3] = {NULL, NULL, NULL};
+	const char *lines[3] = { NULL, NULL, NULL };
 	const char *p = out;
 	size_t len = 0;
 
@@ -241,7 +241,7 @@ int lst_plot_check(lst_err *err)
 			"gnuplot is not installed (not found in PATH); install gnuplot-nox "
 			"to draw plots");
 	if (s_png == S_PNG_UNKNOWN) {
-		const char *argv[] = {gp, "-e", "set terminal", NULL};
+		const char *argv[] = { gp, "-e", "set terminal", NULL };
 
 		rc = s_spawn(NULL, argv, S_PROBE_TIMEOUT_S, out, sizeof(out));
 		if (rc) {
@@ -470,7 +470,7 @@ static void s_draw(struct s_ctx *c, FILE *f, const char *name)
 		return;
 	{
 		char *script = lst_asprintf("%s.gp", name);
-		const char *argv[] = {c->gnuplot, script, NULL};
+		const char *argv[] = { c->gnuplot, script, NULL };
 
 		rc = s_spawn(c->outdir, argv, LST_PLOT_TIMEOUT_S, out, sizeof(out));
 		free(script);
@@ -526,7 +526,7 @@ struct s_groups {
 	size_t n;
 };
 
-static const char *const s_stat_names[] = {"mean", "p99", "p99.99"};
+static const char *const s_stat_names[] = { "mean", "p99", "p99.99" };
 
 static void s_groups_free(struct s_groups *gs)
 {
@@ -610,7 +610,7 @@ static void s_point_workload(const lst_report *r, const char *phase, long point,
 	size_t i;
 
 	*bs = *mix = *order = *rate = NAN;
-	json_array_foreach(phases, i, e) {
+	json_array_foreach (phases, i, e) {
 		const char *name = json_string_value(json_object_get(e, "phase"));
 		json_t *wl = json_object_get(e, "workload");
 		const char *rw;
@@ -651,7 +651,7 @@ static size_t s_curve_points(const lst_report *r, const char *phase, struct s_gr
 			.order = cv->jobs * cv->iodepth,
 			.rate = isnan(cv->rate_iops) || cv->rate_iops <= 0 ? NAN : cv->rate_iops,
 			.iops = cv->iops,
-			.lat = {cv->lat_mean, cv->lat_p99, cv->lat_p99_99},
+			.lat = { cv->lat_mean, cv->lat_p99, cv->lat_p99_99 },
 		};
 
 		if (strcmp(cv->phase, phase))
@@ -781,7 +781,7 @@ static void s_lat_axes(FILE *f)
 
 static void s_plot_lat_vs_iops(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
 {
-	struct s_groups gs = {0};
+	struct s_groups gs = { 0 };
 	bool from_summary;
 	size_t n = s_curve_points(r, ph->name, &gs, &from_summary);
 	const char *name;
@@ -887,7 +887,7 @@ static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char
 		       bool full)
 {
 	size_t k = nrows > S_TS_MAX_ROWS ? (nrows + S_TS_MAX_ROWS - 1) / S_TS_MAX_ROWS : 1;
-	struct s_bucket b = {.n = 0};
+	struct s_bucket b = { .n = 0 };
 	double last = NAN;
 
 	fprintf(f, "%s << EOD\n", var);
@@ -896,8 +896,8 @@ static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char
 		  k > 1 ? "; rows averaged in groups (p99: the highest of the group)" : "");
 	for (size_t i = 0; i < r->nts; i++) {
 		const struct lst_rpt_ts *t = &r->ts[i];
-		double v[6] = {t->iops[0] + t->iops[1], t->iops[0],  t->iops[1],
-			       t->mbps[0] + t->mbps[1], t->lat_mean, t->lat_p99};
+		double v[6] = { t->iops[0] + t->iops[1], t->iops[0],  t->iops[1],
+				t->mbps[0] + t->mbps[1], t->lat_mean, t->lat_p99 };
 		bool broken;
 
 		if (strcmp(t->phase, phase) || strcmp(t->agent, agent))
@@ -1315,7 +1315,8 @@ static void s_plot_wsat(struct s_ctx *c, const lst_report *r, const struct lst_r
 static void s_mix_color(const struct lst_rpt_matrix *m, size_t k, char *buf, size_t size)
 {
 	static const int stops[5][3] = {
-		{8, 81, 156}, {107, 174, 214}, {189, 189, 189}, {252, 146, 114}, {165, 15, 21},
+		{ 8, 81, 156 },	   { 107, 174, 214 }, { 189, 189, 189 },
+		{ 252, 146, 114 }, { 165, 15, 21 },
 	};
 	double read = atof(m->mix[k]), pos, f;
 	size_t rank = 0, seg;
@@ -1466,7 +1467,7 @@ static void s_run_curves(const lst_report *r, struct s_groups *gs)
 	bool from_summary;
 
 	for (size_t i = 0; i < r->nphases; i++) {
-		struct s_groups one = {0};
+		struct s_groups one = { 0 };
 
 		s_curve_points(r, r->phases[i].name, &one, &from_summary);
 		if (from_summary && r->ncurves)
@@ -1499,8 +1500,8 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 		     const char *name_b, const char *outdir, struct lst_plot_list *made,
 		     lst_err *err)
 {
-	struct s_groups ga = {0}, gb = {0};
-	const struct s_groups *both[2] = {&ga, &gb};
+	struct s_groups ga = { 0 }, gb = { 0 };
+	const struct s_groups *both[2] = { &ga, &gb };
 	const char *name = "compare_lat_vs_iops";
 	bool phases = false;
 	char source[1024], title[768];

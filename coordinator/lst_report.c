@@ -26,7 +26,7 @@
 #include "lst_util.h"
 
 #define S_RUN_FORMAT 1
-#define S_SEQ_BS     (64 * 1024) /* a block size from which MB/s is the figure that matters */
+#define S_SEQ_BS (64 * 1024) /* a block size from which MB/s is the figure that matters */
 
 struct s_priv {
 	lst_csv *summary, *ts, *rounds, *curves;
@@ -141,7 +141,7 @@ static void s_mark_partial(lst_report *r)
 	json_t *phases = json_object_get(r->run, "phases"), *e;
 	size_t i;
 
-	json_array_foreach(phases, i, e) {
+	json_array_foreach (phases, i, e) {
 		const char *name = json_string_value(json_object_get(e, "phase"));
 		long point = s_jlong(e, "point", -1);
 
@@ -166,7 +166,7 @@ static int s_run_agents(lst_report *r, const char *file, lst_err *err)
 	if (!json_is_array(agents))
 		return lst_err_set(err, -EINVAL, "%s: agents: expected an array", file);
 	r->agents = lst_calloc(json_array_size(agents) + 1, sizeof(*r->agents));
-	json_array_foreach(agents, i, a) {
+	json_array_foreach (agents, i, a) {
 		struct lst_rpt_agent *ag = &r->agents[r->nagents++];
 		char ctx[32];
 
@@ -217,7 +217,7 @@ static int s_run_phases(lst_report *r, const char *file, lst_err *err)
 		return 0;
 	if (!json_is_array(phases))
 		return lst_err_set(err, -EINVAL, "%s: phases: expected an array", file);
-	json_array_foreach(phases, i, e) {
+	json_array_foreach (phases, i, e) {
 		json_t *wl = json_object_get(e, "workload");
 		const char *name, *rw = json_string_value(json_object_get(wl, "rw"));
 		struct lst_rpt_phase *ph;
@@ -251,7 +251,7 @@ static void s_title(lst_report *r)
 	char s[512];
 
 	len = (size_t)snprintf(s, sizeof(s), "plan %s", *r->plan_name ? r->plan_name : "?");
-	json_array_foreach(targets, i, t) {
+	json_array_foreach (targets, i, t) {
 		const char *name = json_string_value(json_object_get(t, "name"));
 		json_t *id = json_array_get(json_object_get(t, "identities"), 0);
 		const char *model = json_string_value(json_object_get(id, "model"));
@@ -462,7 +462,7 @@ static int s_load_test(lst_report *r, json_t *o, size_t i, const char *file, lst
 	if (values && !json_is_null(values) && !json_is_array(values))
 		return lst_err_set(err, -EINVAL, "%s: %s.values: expected an array", file, ctx);
 	t->values = lst_calloc(json_array_size(values) + 1, sizeof(*t->values));
-	json_array_foreach(values, k, v) {
+	json_array_foreach (values, k, v) {
 		if (!json_is_number(v) && !json_is_null(v))
 			return lst_err_set(err, -EINVAL, "%s: %s.values[%zu]: expected a number",
 					   file, ctx, k);
@@ -530,7 +530,7 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		goto free_path;
 	}
 	/* Suite points name their test and round: join them to the CSV rows. */
-	json_array_foreach(points, i, o) {
+	json_array_foreach (points, i, o) {
 		const char *phase = json_string_value(json_object_get(o, "phase"));
 		const char *agent = json_string_value(json_object_get(o, "agent"));
 		const char *test = json_string_value(json_object_get(o, "test"));
@@ -551,7 +551,7 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		}
 	}
 	r->tests = lst_calloc(json_array_size(tests) + 1, sizeof(*r->tests));
-	json_array_foreach(tests, i, o) {
+	json_array_foreach (tests, i, o) {
 		if ((rc = s_load_test(r, o, i, path, err)))
 			goto free_path;
 	}
@@ -709,7 +709,7 @@ static int s_load_matrix(lst_report *r, const char *file, lst_err *err)
 	for (size_t c = 0; c < m->nmix; c++)
 		m->mix[c] = lst_csv_colname(t, c + 1);
 	for (size_t i = 0; i < nrows; i++) {
-		if ((rc = s_nums(t, i, (int[]){0}, 1, &m->bs[i], err)))
+		if ((rc = s_nums(t, i, (int[]){ 0 }, 1, &m->bs[i], err)))
 			return rc;
 		for (size_t c = 0; c < m->nmix; c++)
 			if ((rc = s_opt_num(t, i, (int)c + 1, &m->iops[i * m->nmix + c], err)))
@@ -783,7 +783,7 @@ static void s_suites(lst_report *r)
 			ph->suite = r->tests[i].suite;
 	}
 	if (!lst_read_file(path, 16 << 20, &text, &len)) {
-		lst_errlist errs = {0};
+		lst_errlist errs = { 0 };
 
 		p->plan = lst_plan_parse(text, len, path, &errs);
 		lst_errlist_free(&errs);
@@ -865,7 +865,7 @@ lst_report *lst_report_load(const char *dir, lst_err *err)
 		json_t *o;
 		size_t i;
 
-		json_array_foreach(json_object_get(r->summary, "points"), i, o) {
+		json_array_foreach (json_object_get(r->summary, "points"), i, o) {
 			const char *phase = json_string_value(json_object_get(o, "phase"));
 			json_t *bs = json_object_get(json_object_get(o, "workload"), "bs");
 

@@ -75,10 +75,11 @@ lst_results *lst_results_new(const char *dir, lst_err *err)
 	int rc;
 
 	if (!stat(dir, &st) && !(S_ISDIR(st.st_mode) && s_dir_empty(dir)))
-		return lst_err_set(err, -EEXIST,
-				   "results folder %s already exists and is not empty; pick another "
-				   "with -o",
-				   dir),
+		return lst_err_set(
+			       err, -EEXIST,
+			       "results folder %s already exists and is not empty; pick another "
+			       "with -o",
+			       dir),
 		       NULL;
 	samples = lst_asprintf("%s/samples", dir);
 	rc = lst_mkdir_p(samples);
@@ -226,8 +227,8 @@ json_t *lst_results_lat_json(const lst_hist *h)
 			 (json_int_t)st.count, "min_us", (double)st.min / 1e3, "mean_us",
 			 st.mean / 1e3, "stdev_us", st.stdev / 1e3, "p50_us", (double)st.p50 / 1e3,
 			 "p90_us", (double)st.p90 / 1e3, "p99_us", (double)st.p99 / 1e3, "p99_9_us",
-			 (double)st.p99_9 / 1e3, "p99_99_us", (double)st.p99_99 / 1e3,
-			 "p99_999_us", (double)st.p99_999 / 1e3, "max_us", (double)st.max / 1e3);
+			 (double)st.p99_9 / 1e3, "p99_99_us", (double)st.p99_99 / 1e3, "p99_999_us",
+			 (double)st.p99_999 / 1e3, "max_us", (double)st.max / 1e3);
 }
 
 static json_t *s_dir_json(const struct lst_merge_totals *t, int d)

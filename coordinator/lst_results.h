@@ -82,9 +82,8 @@ int lst_results_flush_summary(lst_results *r, lst_err *err);
 
 /* One row of rounds.csv (created on the first row): a round of a suite test. */
 void lst_results_round(lst_results *r, const char *phase, const char *suite, const char *test,
-		       size_t round,
-		       double t_s, double value, const char *tracked, double iops, double mbps,
-		       double lat_mean_us, double lat_max_us, uint64_t bytes_written);
+		       size_t round, double t_s, double value, const char *tracked, double iops,
+		       double mbps, double lat_mean_us, double lat_max_us, uint64_t bytes_written);
 
 /* A steady-state verdict for summary.json "tests" (stolen). */
 void lst_results_test(lst_results *r, json_t *test);

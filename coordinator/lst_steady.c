@@ -97,8 +97,8 @@ long lst_steady_first(const double *values, size_t n, size_t window, double max_
 	return -1;
 }
 
-static size_t s_append(char *buf, size_t size, size_t len, const char *what, double pct,
-		       bool ok, double limit)
+static size_t s_append(char *buf, size_t size, size_t len, const char *what, double pct, bool ok,
+		       double limit)
 {
 	if (len >= size)
 		return len;

@@ -29,17 +29,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define LST_STEADY_WINDOW 5		/* SNIA PTS measurement window, rounds */
-#define LST_STEADY_DATA_PCT 20.0	/* max - min, % of the average */
-#define LST_STEADY_SLOPE_PCT 10.0	/* fitted change across the window, % of the average */
-#define LST_STEADY_REL_TOL 1e-9		/* edge tolerance, as a fraction of |average| */
+#define LST_STEADY_WINDOW 5	  /* SNIA PTS measurement window, rounds */
+#define LST_STEADY_DATA_PCT 20.0  /* max - min, % of the average */
+#define LST_STEADY_SLOPE_PCT 10.0 /* fitted change across the window, % of the average */
+#define LST_STEADY_REL_TOL 1e-9	  /* edge tolerance, as a fraction of |average| */
 
 struct lst_steady {
-	bool reached;		    /* both criteria met on a full window with average > 0 */
-	bool enough;		    /* n >= window */
-	size_t rounds;		    /* n, the length of the series */
-	size_t window;		    /* N, as asked */
-	size_t first, last;	    /* window as 0-based indexes into the series (last = n-1) */
+	bool reached;	    /* both criteria met on a full window with average > 0 */
+	bool enough;	    /* n >= window */
+	size_t rounds;	    /* n, the length of the series */
+	size_t window;	    /* N, as asked */
+	size_t first, last; /* window as 0-based indexes into the series (last = n-1) */
 	double average, min, max;
 	double data_excursion_pct;  /* (max - min) / average * 100 */
 	double slope, intercept;    /* fitted line: intercept + slope * (i - first), per round */

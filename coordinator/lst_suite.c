@@ -27,9 +27,9 @@
 #define S_MAX_POINTS 4096
 
 enum s_mode {
-	S_ONCE,		/* every point once, no rounds */
-	S_STEADY,	/* rounds until steady or max_rounds */
-	S_FIXED,	/* rounds until max_rounds or the capacity stop */
+	S_ONCE,	  /* every point once, no rounds */
+	S_STEADY, /* rounds until steady or max_rounds */
+	S_FIXED,  /* rounds until max_rounds or the capacity stop */
 };
 
 /* What one point measured in one round. */
@@ -43,9 +43,9 @@ struct s_point {
 	uint32_t action;
 	double stop_capacity;
 	int64_t idle_after;
-	double target_pct;	/* curve: percent of the max rate, 0 otherwise */
+	double target_pct; /* curve: percent of the max rate, 0 otherwise */
 	size_t nres;
-	struct s_res *res;	/* one per round */
+	struct s_res *res; /* one per round */
 };
 
 struct s_test {
@@ -53,17 +53,17 @@ struct s_test {
 	int mode;
 	size_t npoints;
 	struct s_point *points;
-	ssize_t tracked;	/* point whose value is tracked; -1: all points of the round */
-	int track;		/* enum lst_track */
+	ssize_t tracked; /* point whose value is tracked; -1: all points of the round */
+	int track;	 /* enum lst_track */
 	size_t max_rounds;
-	size_t rounds;		/* rounds completed */
-	double *values;		/* tracked value per round */
-	double *t_s;		/* start of each round */
-	uint64_t written;	/* bytes written by the test so far */
-	double cap_stop;	/* FIXED: stop once written >= this many bytes; 0 none */
+	size_t rounds;	  /* rounds completed */
+	double *values;	  /* tracked value per round */
+	double *t_s;	  /* start of each round */
+	uint64_t written; /* bytes written by the test so far */
+	double cap_stop;  /* FIXED: stop once written >= this many bytes; 0 none */
 	struct lst_steady verdict;
-	bool stopped_early;	/* curve: the latency limit was passed */
-	bool steady_needed;	/* a finding when not reached */
+	bool stopped_early; /* curve: the latency limit was passed */
+	bool steady_needed; /* a finding when not reached */
 };
 
 struct lst_suite_run {
@@ -77,7 +77,7 @@ struct lst_suite_run {
 	struct s_test *tests;
 	/* position */
 	size_t t, p;
-	size_t ncurve_rows;	/* curves.csv rows written for this phase */
+	size_t ncurve_rows; /* curves.csv rows written for this phase */
 	bool started;
 	uint64_t phase_written;
 };
@@ -219,9 +219,8 @@ static int s_build_precondition(lst_suite_run *s)
 	w.runtime = ph->stop_runtime;
 	w.bytes = ph->stop_bytes;
 	p = s_point_add(t, &w, "seq write 128k");
-	p->stop_capacity = ph->stop_capacity || ph->stop_bytes || ph->stop_runtime
-				   ? ph->stop_capacity
-				   : 2.0;
+	p->stop_capacity =
+		ph->stop_capacity || ph->stop_bytes || ph->stop_runtime ? ph->stop_capacity : 2.0;
 	return 0;
 }
 
@@ -504,7 +503,8 @@ bool lst_suite_next(lst_suite_run *s, struct lst_step *step)
 	struct s_test *t;
 	struct s_point *p;
 
-	while (s->t < s->ntests && (s->tests[s->t].npoints == 0 || s->p >= s->tests[s->t].npoints)) {
+	while (s->t < s->ntests &&
+	       (s->tests[s->t].npoints == 0 || s->p >= s->tests[s->t].npoints)) {
 		/* An empty test (a curve whose max point failed) or one whose rounds are over. */
 		s->t++;
 		s->p = 0;
@@ -648,8 +648,8 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 		memset(&all, 0, sizeof(all));
 		for (size_t i = 0; i < t->npoints; i++)
 			s_combine(&all, &t->points[i].res[r].r, i == 0);
-		lst_results_round(res, s->ph->name, s_suite_name(s), t->name, t->rounds, t->t_s[r], value,
-				  lst_track_names[t->track], all.iops[0] + all.iops[1],
+		lst_results_round(res, s->ph->name, s_suite_name(s), t->name, t->rounds, t->t_s[r],
+				  value, lst_track_names[t->track], all.iops[0] + all.iops[1],
 				  all.mbps[0] + all.mbps[1], lst_hist_mean(&all.lat) / 1e3,
 				  (double)all.lat.max / 1e3, s->phase_written);
 	}
@@ -665,14 +665,15 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 			s->p = t->npoints;
 		break;
 	case S_FIXED:
-		if (t->rounds >= t->max_rounds || (t->cap_stop > 0 && (double)t->written >= t->cap_stop))
+		if (t->rounds >= t->max_rounds ||
+		    (t->cap_stop > 0 && (double)t->written >= t->cap_stop))
 			s->p = t->npoints;
 		break;
 	}
 }
 
-void lst_suite_result(lst_suite_run *s, const struct lst_step *step, const struct lst_step_result *r,
-		      lst_results *res)
+void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
+		      const struct lst_step_result *r, lst_results *res)
 {
 	struct s_test *t = &s->tests[s->t];
 	struct s_point *p = &t->points[step->index];
@@ -686,11 +687,11 @@ void lst_suite_result(lst_suite_run *s, const struct lst_step *step, const struc
 		/* HIR bursts, curve points and preconditioning: a row each, against time. */
 		if (s->ph->suite == LST_SUITE_SNIA_HIR || s->ph->suite == LST_SUITE_CURVE ||
 		    s->ph->suite == LST_SUITE_PRECONDITION)
-			lst_results_round(res, s->ph->name, s_suite_name(s), t->name, step->index + 1, r->t_s,
-					  s_value(t->track, r), lst_track_names[t->track],
-					  r->iops[0] + r->iops[1], r->mbps[0] + r->mbps[1],
-					  lst_hist_mean(&r->lat) / 1e3, (double)r->lat.max / 1e3,
-					  s->phase_written);
+			lst_results_round(res, s->ph->name, s_suite_name(s), t->name,
+					  step->index + 1, r->t_s, s_value(t->track, r),
+					  lst_track_names[t->track], r->iops[0] + r->iops[1],
+					  r->mbps[0] + r->mbps[1], lst_hist_mean(&r->lat) / 1e3,
+					  (double)r->lat.max / 1e3, s->phase_written);
 		s->p++;
 		if (s->ph->suite == LST_SUITE_CURVE && s->t == 1 && s_over_limit(s->ph, r)) {
 			t->stopped_early = true;
@@ -717,7 +718,8 @@ static void s_curve_row(lst_suite_run *s, lst_results *res, const struct s_point
 			  p->target_pct);
 }
 
-static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t last, lst_results *res)
+static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t last,
+		     lst_results *res)
 {
 	const int64_t *bs, *mix;
 	size_t nbs = s_axis(s->ph, "bs", s_iops_bs, LST_ARRAY_SIZE(s_iops_bs), &bs);
@@ -772,8 +774,8 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 			      "data_excursion_pct", v->data_excursion_pct, "slope_excursion_pct",
 			      v->slope_excursion_pct, "data_excursion_limit_pct", s->data_pct,
 			      "slope_excursion_limit_pct", s->slope_pct, "slope", v->slope,
-			      "intercept", v->intercept,
-			      "steady", t->mode == S_STEADY ? v->reached : false, "max_rounds_hit",
+			      "intercept", v->intercept, "steady",
+			      t->mode == S_STEADY ? v->reached : false, "max_rounds_hit",
 			      t->mode != S_ONCE && t->rounds >= t->max_rounds && !v->reached,
 			      "steady_required", t->steady_needed, "verdict", why, "values", vals);
 		if (t->stopped_early)
@@ -782,12 +784,13 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 		if (t->mode == S_STEADY && !v->reached)
 			all_ok = false;
 		if (progress)
-			fprintf(progress, "%s: %s: %s after %zu rounds (%s)\n", s->ph->name, t->name,
-				t->mode == S_STEADY ? (v->reached ? "steady state reached"
-								  : "NOT steady")
-						    : "done",
+			fprintf(progress, "%s: %s: %s after %zu rounds (%s)\n", s->ph->name,
+				t->name,
+				t->mode == S_STEADY
+					? (v->reached ? "steady state reached" : "NOT steady")
+					: "done",
 				t->rounds, why);
-curves:
+	curves:
 		/* Curves: points averaged over the window (all rounds for fixed tests). */
 		if (s->ph->suite == LST_SUITE_LAT_VS_IOPS || s->ph->suite == LST_SUITE_CURVE ||
 		    (s->ph->suite == LST_SUITE_NONE && s->ph->naxes > 0) ||
@@ -797,7 +800,8 @@ curves:
 
 				if (!t->points[p].nres)
 					continue;
-				s_window_result(&t->points[p], LST_MIN(first, t->points[p].nres - 1),
+				s_window_result(&t->points[p],
+						LST_MIN(first, t->points[p].nres - 1),
 						LST_MIN(last, t->points[p].nres - 1), &r);
 				s_curve_row(s, res, &t->points[p], &r);
 			}

@@ -51,14 +51,14 @@
 
 /* One step: one point run on every agent at one instant. */
 struct lst_step {
-	char test[64];		/* test within the phase ("iops", "bs=1m write", "gap=5s") */
-	size_t round;		/* 1-based round of the test, 0 when the test has no rounds */
-	size_t index;		/* point within the test */
-	char label[160];	/* the point, e.g. "bs=4k rwmixread=0" */
-	struct lst_workload w;	/* for the whole target: the scheduler splits it across paths */
-	uint32_t action;	/* enum lst_action */
-	double stop_capacity;	/* stop after this multiple of the target's capacity; 0 = none */
-	int64_t idle_after;	/* ns without I/O after the step (HIR gaps) */
+	char test[64];	       /* test within the phase ("iops", "bs=1m write", "gap=5s") */
+	size_t round;	       /* 1-based round of the test, 0 when the test has no rounds */
+	size_t index;	       /* point within the test */
+	char label[160];       /* the point, e.g. "bs=4k rwmixread=0" */
+	struct lst_workload w; /* for the whole target: the scheduler splits it across paths */
+	uint32_t action;       /* enum lst_action */
+	double stop_capacity;  /* stop after this multiple of the target's capacity; 0 = none */
+	int64_t idle_after;    /* ns without I/O after the step (HIR gaps) */
 };
 
 /* What a step measured, combined over every agent (measured intervals only). */
@@ -68,9 +68,9 @@ struct lst_step_result {
 	uint64_t ios[LST_DIR_N];
 	uint64_t bytes[LST_DIR_N];
 	double seconds;
-	lst_hist lat;		/* both directions */
-	double t_s;		/* start, seconds since the run started */
-	bool partial;		/* an agent was lost */
+	lst_hist lat; /* both directions */
+	double t_s;   /* start, seconds since the run started */
+	bool partial; /* an agent was lost */
 };
 
 typedef struct lst_suite_run lst_suite_run;
@@ -86,8 +86,8 @@ void lst_suite_destroy(lst_suite_run **p);
 bool lst_suite_next(lst_suite_run *s, struct lst_step *step);
 
 /* The result of the step last handed out. */
-void lst_suite_result(lst_suite_run *s, const struct lst_step *step, const struct lst_step_result *r,
-		      lst_results *res);
+void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
+		      const struct lst_step_result *r, lst_results *res);
 
 /*
  * End of the phase: steady-state verdicts, curves, matrix into the results; one line per test to

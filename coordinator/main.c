@@ -15,8 +15,10 @@ static const struct {
 	{ "agents", lst_cmd_agents, "show agents: version, host, cores, clock offset, rtt" },
 	{ "demo", lst_cmd_demo, "run the main job on an embedded default: two local agents" },
 	{ "steady", lst_cmd_steady, "apply the SNIA steady-state verdict to a column of values" },
-	{ "report", lst_cmd_report, "redraw plots and print the report of a results folder; compare two" },
-	{ "keygen", lst_cmd_keygen, "make a CURVE key pair (NAME.key, NAME.pub) for a coordinator or agent" },
+	{ "report", lst_cmd_report,
+	  "redraw plots and print the report of a results folder; compare two" },
+	{ "keygen", lst_cmd_keygen,
+	  "make a CURVE key pair (NAME.key, NAME.pub) for a coordinator or agent" },
 };
 
 static void s_usage(FILE *f)

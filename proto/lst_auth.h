@@ -27,9 +27,9 @@
 
 #include "lst_err.h"
 
-#define LST_KEY_TEXT	      41 /* a Z85 CURVE key: 40 characters and a NUL */
-#define LST_KEY_FP_LEN	      12 /* characters of a fingerprint */
-#define LST_AUTH_ZAP_DOMAIN   "lockstep"
+#define LST_KEY_TEXT 41	  /* a Z85 CURVE key: 40 characters and a NUL */
+#define LST_KEY_FP_LEN 12 /* characters of a fingerprint */
+#define LST_AUTH_ZAP_DOMAIN "lockstep"
 #define LST_AUTH_KEY_MAX_FILE (64 * 1024) /* a key file is a few hundred bytes */
 
 /* A CURVE key pair as Z85 text (secret may be "" when only the public key is known). */

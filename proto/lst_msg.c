@@ -82,37 +82,75 @@ struct s_field {
 };
 
 /* Compile-time check that a field has the C type its kind assumes (0, or a build error). */
-#define S_IS(st, f, T) (0 * sizeof(char[_Generic(((st *)0)->f, T: 1, default: -1)]))
+#define S_IS(st, f, T) (0 * sizeof(char[_Generic(((st *)0)->f, T : 1, default : -1)]))
 #define S_SIZEOF(st, f) sizeof(((st *)0)->f)
 #define S_NELEM(st, f) (S_SIZEOF(st, f) / sizeof(((st *)0)->f[0]))
 
-#define F_U32(st, k, f) { .key = k, .kind = K_U32, .off = offsetof(st, f) + S_IS(st, f, uint32_t) }
-#define F_U64(st, k, f) { .key = k, .kind = K_U64, .off = offsetof(st, f) + S_IS(st, f, uint64_t) }
-#define F_I32(st, k, f) { .key = k, .kind = K_I32, .off = offsetof(st, f) + S_IS(st, f, int32_t) }
-#define F_I64(st, k, f) { .key = k, .kind = K_I64, .off = offsetof(st, f) + S_IS(st, f, int64_t) }
-#define F_ENUM(st, k, f, n) \
-	{ .key = k, .kind = K_ENUM, .off = offsetof(st, f) + S_IS(st, f, uint32_t), .size = n }
-#define F_ENUM_OPT(st, k, f, n) \
-	{ .key = k, .kind = K_ENUM, .off = offsetof(st, f) + S_IS(st, f, uint32_t), .size = n, \
-	  .optional = true }
-#define F_STR(st, k, f) \
-	{ .key = k, .kind = K_STR, .off = offsetof(st, f) + S_IS(st, f, char *), \
-	  .size = S_SIZEOF(st, f) }
-#define F_PROTO(st, k, f) \
-	{ .key = k, .kind = K_U32, .off = offsetof(st, f) + S_IS(st, f, uint32_t), .proto = true }
-#define F_STRS(st, k, f, n) \
-	{ .key = k, .kind = K_STRS, .off = offsetof(st, f), .size = S_SIZEOF(st, f[0]), \
-	  .count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = 0, .max = S_NELEM(st, f) }
-#define F_ARRAY(st, k, f, n, lo, fields) \
-	{ .key = k, .kind = K_ARRAY, .off = offsetof(st, f), .size = S_SIZEOF(st, f[0]), \
-	  .count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = lo, .max = S_NELEM(st, f), \
-	  .sub = fields }
-#define F_MAP(st, k, f, fields) { .key = k, .kind = K_MAP, .off = offsetof(st, f), .sub = fields }
-#define F_HIST(st, k, f) \
-	{ .key = k, .kind = K_HIST, .off = offsetof(st, f) + S_IS(st, f, lst_hist) }
-#define F_WORKLOAD(st, k, f) \
-	{ .key = k, .kind = K_WORKLOAD, .off = offsetof(st, f) + S_IS(st, f, struct lst_workload) }
-#define F_END { .key = NULL }
+#define F_U32(st, k, f)                                                                            \
+	{                                                                                          \
+		.key = k, .kind = K_U32, .off = offsetof(st, f) + S_IS(st, f, uint32_t)            \
+	}
+#define F_U64(st, k, f)                                                                            \
+	{                                                                                          \
+		.key = k, .kind = K_U64, .off = offsetof(st, f) + S_IS(st, f, uint64_t)            \
+	}
+#define F_I32(st, k, f)                                                                            \
+	{                                                                                          \
+		.key = k, .kind = K_I32, .off = offsetof(st, f) + S_IS(st, f, int32_t)             \
+	}
+#define F_I64(st, k, f)                                                                            \
+	{                                                                                          \
+		.key = k, .kind = K_I64, .off = offsetof(st, f) + S_IS(st, f, int64_t)             \
+	}
+#define F_ENUM(st, k, f, n)                                                                        \
+	{                                                                                          \
+		.key = k, .kind = K_ENUM, .off = offsetof(st, f) + S_IS(st, f, uint32_t),          \
+		.size = n                                                                          \
+	}
+#define F_ENUM_OPT(st, k, f, n)                                                                    \
+	{                                                                                          \
+		.key = k, .kind = K_ENUM, .off = offsetof(st, f) + S_IS(st, f, uint32_t),          \
+		.size = n, .optional = true                                                        \
+	}
+#define F_STR(st, k, f)                                                                            \
+	{                                                                                          \
+		.key = k, .kind = K_STR, .off = offsetof(st, f) + S_IS(st, f, char *),             \
+		.size = S_SIZEOF(st, f)                                                            \
+	}
+#define F_PROTO(st, k, f)                                                                          \
+	{                                                                                          \
+		.key = k, .kind = K_U32, .off = offsetof(st, f) + S_IS(st, f, uint32_t),           \
+		.proto = true                                                                      \
+	}
+#define F_STRS(st, k, f, n)                                                                        \
+	{                                                                                          \
+		.key = k, .kind = K_STRS, .off = offsetof(st, f), .size = S_SIZEOF(st, f[0]),      \
+		.count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = 0,                    \
+		.max = S_NELEM(st, f)                                                              \
+	}
+#define F_ARRAY(st, k, f, n, lo, fields)                                                           \
+	{                                                                                          \
+		.key = k, .kind = K_ARRAY, .off = offsetof(st, f), .size = S_SIZEOF(st, f[0]),     \
+		.count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = lo,                   \
+		.max = S_NELEM(st, f), .sub = fields                                               \
+	}
+#define F_MAP(st, k, f, fields)                                                                    \
+	{                                                                                          \
+		.key = k, .kind = K_MAP, .off = offsetof(st, f), .sub = fields                     \
+	}
+#define F_HIST(st, k, f)                                                                           \
+	{                                                                                          \
+		.key = k, .kind = K_HIST, .off = offsetof(st, f) + S_IS(st, f, lst_hist)           \
+	}
+#define F_WORKLOAD(st, k, f)                                                                       \
+	{                                                                                          \
+		.key = k, .kind = K_WORKLOAD,                                                      \
+		.off = offsetof(st, f) + S_IS(st, f, struct lst_workload)                          \
+	}
+#define F_END                                                                                      \
+	{                                                                                          \
+		.key = NULL                                                                        \
+	}
 
 static const struct s_field s_envelope[] = {
 	F_U64(lst_msg, "seq", seq),
@@ -360,8 +398,8 @@ uint32_t lst_msg_type_from_name(const char *name, size_t len)
 struct s_enc {
 	msgpack_sbuffer sb;
 	msgpack_packer pk;
-	bool full;		/* output would pass LST_MSG_MAX_BYTES: stop writing */
-	const char *type;	/* for errors */
+	bool full;	  /* output would pass LST_MSG_MAX_BYTES: stop writing */
+	const char *type; /* for errors */
 	lst_err *err;
 };
 
@@ -466,8 +504,7 @@ out:
 	return rc;
 }
 
-static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *base,
-		       const char *path)
+static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *base, const char *path)
 {
 	const char *p = (const char *)base + f->off;
 	char sub[128];
@@ -516,8 +553,9 @@ static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *bas
 	case K_ARRAY:
 		count = *(const uint32_t *)((const char *)base + f->count_off);
 		if (count < f->min || count > f->max) {
-			snprintf(sub, sizeof(sub), "has %" PRIu32 " entries, allowed %" PRIu32
-				 " to %" PRIu32, count, f->min, f->max);
+			snprintf(sub, sizeof(sub),
+				 "has %" PRIu32 " entries, allowed %" PRIu32 " to %" PRIu32, count,
+				 f->min, f->max);
 			return s_enc_bad(e, path, f->key, sub);
 		}
 		msgpack_pack_array(&e->pk, count);
@@ -713,7 +751,8 @@ static int s_scan(const uint8_t *p, size_t len, lst_err *err)
 			default: /* 0xc1: never used */
 				return lst_err_set(err, -EBADMSG,
 						   "message: invalid msgpack byte 0x%02x at byte "
-						   "%zu", b, start);
+						   "%zu",
+						   b, start);
 			}
 		}
 		if (lenbytes) {
@@ -773,8 +812,7 @@ static const msgpack_object *s_find(const msgpack_object *map, const char *key)
 	return NULL;
 }
 
-static int s_dec_bad(struct s_dec *d, int code, const char *path, const char *key,
-		     const char *what)
+static int s_dec_bad(struct s_dec *d, int code, const char *path, const char *key, const char *what)
 {
 	return lst_err_set(d->err, code, "%s: key '%s%s' %s", d->type, path, key, what);
 }
@@ -799,8 +837,8 @@ static int s_dec_str(struct s_dec *d, const msgpack_object *v, char *dst, size_t
 }
 
 /* A signed integer in [lo, hi]. */
-static int s_dec_int(struct s_dec *d, const msgpack_object *v, int64_t lo, int64_t hi,
-		     int64_t *out, const char *path, const char *key)
+static int s_dec_int(struct s_dec *d, const msgpack_object *v, int64_t lo, int64_t hi, int64_t *out,
+		     const char *path, const char *key)
 {
 	char what[96];
 	int64_t x;
@@ -868,8 +906,8 @@ static int s_dec_workload(struct s_dec *d, const msgpack_object *map, struct lst
 			if (x < 0) {
 				lst_opt_describe_range(o, range, sizeof(range));
 				return lst_err_set(d->err, -EINVAL,
-						   "%s: key '%s%s' must be one of %s", d->type,
-						   sub, o->name, range);
+						   "%s: key '%s%s' must be one of %s", d->type, sub,
+						   o->name, range);
 			}
 		} else if (o->type == LST_OPT_BOOL && v->type == MSGPACK_OBJECT_BOOLEAN) {
 			x = v->via.boolean;

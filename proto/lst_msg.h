@@ -30,31 +30,31 @@
 #define LST_PROTO_VERSION 1
 #define LST_MSG_MAX_BYTES (256 * 1024) /* cap for any frame (ZMQ_MAXMSGSIZE) */
 
-#define LST_NAME_MAX 64	   /* agent, target, phase names: bytes incl. NUL */
-#define LST_TEXT_MAX 1024  /* error text, identity fields joined */
-#define LST_PATH_MAX 1024  /* paths */
+#define LST_NAME_MAX 64	  /* agent, target, phase names: bytes incl. NUL */
+#define LST_TEXT_MAX 1024 /* error text, identity fields joined */
+#define LST_PATH_MAX 1024 /* paths */
 #define LST_RUN_ID_MAX 64
 #define LST_MAX_JOBSPECS 64 /* paths one agent drives in one phase */
 #define LST_MAX_CAPS 16
 
 enum lst_msg_type {
-	LST_MSG_HELLO = 1, /* C->A: open a session */
-	LST_MSG_WELCOME,   /* A->C: session accepted, who the agent is */
-	LST_MSG_ERROR,	   /* either way: a command failed, or the peer is misbehaving */
-	LST_MSG_SYNC,	   /* C->A: clock exchange, t1 */
+	LST_MSG_HELLO = 1,  /* C->A: open a session */
+	LST_MSG_WELCOME,    /* A->C: session accepted, who the agent is */
+	LST_MSG_ERROR,	    /* either way: a command failed, or the peer is misbehaving */
+	LST_MSG_SYNC,	    /* C->A: clock exchange, t1 */
 	LST_MSG_SYNC_REPLY, /* A->C: t1 echoed, t2 (received), t3 (sent) */
-	LST_MSG_PREPARE,   /* C->A: job specs for one phase point: open, check, allocate */
-	LST_MSG_PREPARED,  /* A->C: ready; the identity of every path */
-	LST_MSG_START,	   /* C->A: start the prepared point at t0 on the agent's clock */
-	LST_MSG_STARTED,   /* A->C: the instant the jobs actually started */
-	LST_MSG_SAMPLE,	   /* A->C: one interval, all of the agent's jobs merged */
-	LST_MSG_DONE,	   /* A->C: the point has ended, and why */
-	LST_MSG_STOP,	   /* C->A: end the running point now */
-	LST_MSG_STOPPED,   /* A->C: reply to STOP (DONE follows when jobs have drained) */
-	LST_MSG_PING,	   /* either way: liveness; any message counts */
+	LST_MSG_PREPARE,    /* C->A: job specs for one phase point: open, check, allocate */
+	LST_MSG_PREPARED,   /* A->C: ready; the identity of every path */
+	LST_MSG_START,	    /* C->A: start the prepared point at t0 on the agent's clock */
+	LST_MSG_STARTED,    /* A->C: the instant the jobs actually started */
+	LST_MSG_SAMPLE,	    /* A->C: one interval, all of the agent's jobs merged */
+	LST_MSG_DONE,	    /* A->C: the point has ended, and why */
+	LST_MSG_STOP,	    /* C->A: end the running point now */
+	LST_MSG_STOPPED,    /* A->C: reply to STOP (DONE follows when jobs have drained) */
+	LST_MSG_PING,	    /* either way: liveness; any message counts */
 	LST_MSG_PONG,
-	LST_MSG_ACK,	   /* C->A: samples up to seq are safely stored (the agent may drop them) */
-	LST_MSG_BYE,	   /* C->A: end the session; the agent is free for another coordinator */
+	LST_MSG_ACK, /* C->A: samples up to seq are safely stored (the agent may drop them) */
+	LST_MSG_BYE, /* C->A: end the session; the agent is free for another coordinator */
 	LST_MSG_TYPE_END,
 };
 
@@ -67,13 +67,13 @@ enum lst_perr {
 	LST_PERR_REFUSED = 5,	  /* disk safety refused a path; text names path and rule */
 	LST_PERR_IO = 6,	  /* open, allocate or I/O setup failed */
 	LST_PERR_INTERNAL = 7,
-	LST_PERR_NO_SESSION = 8,  /* a command from a peer that has not said HELLO */
+	LST_PERR_NO_SESSION = 8, /* a command from a peer that has not said HELLO */
 };
 
 /* What an agent does with a path in a phase. */
 enum lst_action {
-	LST_ACTION_IO = 0,	  /* run the workload */
-	LST_ACTION_DISCARD = 1,	  /* purge: BLKDISCARD over the region */
+	LST_ACTION_IO = 0,	   /* run the workload */
+	LST_ACTION_DISCARD = 1,	   /* purge: BLKDISCARD over the region */
 	LST_ACTION_SECDISCARD = 2, /* purge: BLKSECDISCARD over the region */
 	LST_ACTION_IDENTIFY = 3,   /* open read-only, report the path's identity, run nothing */
 };
@@ -85,7 +85,7 @@ enum lst_action {
  * other actions, whose access follows from the action and the workload.
  */
 enum lst_access {
-	LST_ACCESS_READ = 0,	   /* reads only */
+	LST_ACCESS_READ = 0,	    /* reads only */
 	LST_ACCESS_WRITE = 1u << 0, /* a phase writes it (a workload with writes, a write suite) */
 	LST_ACCESS_PURGE = 1u << 1, /* a phase purges it (discard, secdiscard) */
 	LST_ACCESS_ALL = 3,
@@ -100,104 +100,104 @@ enum lst_done_reason {
 };
 
 struct lst_msg_hello {
-	uint32_t proto;				/* LST_PROTO_VERSION */
+	uint32_t proto; /* LST_PROTO_VERSION */
 	uint32_t ncaps;
-	char caps[LST_MAX_CAPS][LST_NAME_MAX];	/* capability names, e.g. "samples.v1" */
-	char coordinator[LST_NAME_MAX];		/* coordinator's host name */
-	char run[LST_RUN_ID_MAX];		/* run id */
-	uint32_t lease_ms;			/* agent stops I/O after this much silence */
+	char caps[LST_MAX_CAPS][LST_NAME_MAX]; /* capability names, e.g. "samples.v1" */
+	char coordinator[LST_NAME_MAX];	       /* coordinator's host name */
+	char run[LST_RUN_ID_MAX];	       /* run id */
+	uint32_t lease_ms;		       /* agent stops I/O after this much silence */
 };
 
 struct lst_msg_welcome {
 	uint32_t proto;
 	uint32_t ncaps;
 	char caps[LST_MAX_CAPS][LST_NAME_MAX];
-	char name[LST_NAME_MAX];	/* agent name (--name, default host name) */
-	char version[LST_NAME_MAX];	/* lockstep version */
-	char host[LST_NAME_MAX];	/* uname nodename */
-	char kernel[LST_NAME_MAX];	/* uname release */
-	uint32_t cores;			/* online CPUs */
-	uint32_t engines;		/* bit mask of usable enum lst_engine_kind */
-	int64_t now;			/* agent monotonic clock when sent */
+	char name[LST_NAME_MAX];    /* agent name (--name, default host name) */
+	char version[LST_NAME_MAX]; /* lockstep version */
+	char host[LST_NAME_MAX];    /* uname nodename */
+	char kernel[LST_NAME_MAX];  /* uname release */
+	uint32_t cores;		    /* online CPUs */
+	uint32_t engines;	    /* bit mask of usable enum lst_engine_kind */
+	int64_t now;		    /* agent monotonic clock when sent */
 };
 
 struct lst_msg_error {
-	int32_t code;			/* enum lst_perr */
+	int32_t code; /* enum lst_perr */
 	char text[LST_TEXT_MAX];
 };
 
 struct lst_msg_sync {
-	int64_t t1;			/* coordinator clock at send */
+	int64_t t1; /* coordinator clock at send */
 };
 
 struct lst_msg_sync_reply {
-	int64_t t1, t2, t3;		/* t2, t3: agent clock at receive and send */
+	int64_t t1, t2, t3; /* t2, t3: agent clock at receive and send */
 };
 
 struct lst_jobspec {
-	char target[LST_NAME_MAX];	/* plan target name */
-	char path[LST_PATH_MAX];	/* path on this agent */
-	char identity[LST_TEXT_MAX];	/* expected identity ("" = not checked) */
-	uint32_t action;		/* enum lst_action */
-	uint32_t access;		/* enum lst_access bits; identify only (optional key) */
-	struct lst_workload w;		/* offset/size already this path's share */
+	char target[LST_NAME_MAX];   /* plan target name */
+	char path[LST_PATH_MAX];     /* path on this agent */
+	char identity[LST_TEXT_MAX]; /* expected identity ("" = not checked) */
+	uint32_t action;	     /* enum lst_action */
+	uint32_t access;	     /* enum lst_access bits; identify only (optional key) */
+	struct lst_workload w;	     /* offset/size already this path's share */
 };
 
 struct lst_msg_prepare {
 	char run[LST_RUN_ID_MAX];
-	uint32_t phase;			/* index in the plan */
-	uint32_t point;			/* index in the phase's expansion (sweep point, round) */
-	char name[LST_NAME_MAX];	/* phase name, for logs */
-	uint32_t njobs;			/* 1..LST_MAX_JOBSPECS */
+	uint32_t phase;		 /* index in the plan */
+	uint32_t point;		 /* index in the phase's expansion (sweep point, round) */
+	char name[LST_NAME_MAX]; /* phase name, for logs */
+	uint32_t njobs;		 /* 1..LST_MAX_JOBSPECS */
 	struct lst_jobspec jobs[LST_MAX_JOBSPECS];
 };
 
 /* What the agent found behind a path (lst_dev fills it on the agent). */
 struct lst_path_identity {
 	char target[LST_NAME_MAX];
-	char path[LST_PATH_MAX];	/* as given */
-	char real_path[LST_PATH_MAX];	/* after resolving links */
-	char kind[16];			/* "block", "file" */
-	char wwn[256];			/* NVMe WWIDs (nvme.VVVV-...) run long */
+	char path[LST_PATH_MAX];      /* as given */
+	char real_path[LST_PATH_MAX]; /* after resolving links */
+	char kind[16];		      /* "block", "file" */
+	char wwn[256];		      /* NVMe WWIDs (nvme.VVVV-...) run long */
 	char serial[LST_NAME_MAX];
 	char model[LST_NAME_MAX];
 	char vendor[LST_NAME_MAX];
 	char firmware[LST_NAME_MAX];
 	char backing_file[LST_PATH_MAX]; /* loop devices */
-	uint64_t size;			/* bytes */
-	uint32_t lbs, pbs;		/* logical and physical block size */
-	uint64_t dev, ino;		/* regular files: st_dev, st_ino; block devices: st_rdev, 0 */
+	uint64_t size;			 /* bytes */
+	uint32_t lbs, pbs;		 /* logical and physical block size */
+	uint64_t dev, ino; /* regular files: st_dev, st_ino; block devices: st_rdev, 0 */
 };
 
 struct lst_msg_prepared {
 	uint32_t phase, point;
 	uint32_t npaths;
 	struct lst_path_identity paths[LST_MAX_JOBSPECS];
-	uint32_t engine;		/* engine actually used (psync after a fallback) */
-	char warning[LST_TEXT_MAX];	/* "" or e.g. the io_uring fallback notice */
+	uint32_t engine;	    /* engine actually used (psync after a fallback) */
+	char warning[LST_TEXT_MAX]; /* "" or e.g. the io_uring fallback notice */
 };
 
 struct lst_msg_start {
 	uint32_t phase, point;
-	int64_t t0;			/* agent monotonic clock */
+	int64_t t0; /* agent monotonic clock */
 };
 
 struct lst_msg_started {
 	uint32_t phase, point;
-	int64_t t0;			/* as requested */
-	int64_t actual;			/* when the jobs were released (agent clock) */
+	int64_t t0;	/* as requested */
+	int64_t actual; /* when the jobs were released (agent clock) */
 };
 
 struct lst_msg_sample {
 	uint32_t phase, point;
-	lst_sample s;			/* histograms travel in lst_hist's sparse encoding (bin) */
+	lst_sample s; /* histograms travel in lst_hist's sparse encoding (bin) */
 };
 
 struct lst_msg_done {
 	uint32_t phase, point;
-	uint32_t reason;		/* enum lst_done_reason */
-	int64_t last_interval;		/* k of the last sample sent, -1 if none */
-	uint64_t samples;		/* samples sent for this point */
+	uint32_t reason;       /* enum lst_done_reason */
+	int64_t last_interval; /* k of the last sample sent, -1 if none */
+	uint64_t samples;      /* samples sent for this point */
 	char text[LST_TEXT_MAX];
 };
 
@@ -206,15 +206,15 @@ struct lst_msg_stop {
 };
 
 struct lst_msg_ping {
-	int64_t now;			/* sender's clock, informational */
+	int64_t now; /* sender's clock, informational */
 };
 
 struct lst_msg_ack {
-	uint64_t upto;			/* every SAMPLE with seq <= upto is stored */
+	uint64_t upto; /* every SAMPLE with seq <= upto is stored */
 };
 
 typedef struct lst_msg {
-	uint32_t type;			/* enum lst_msg_type */
+	uint32_t type; /* enum lst_msg_type */
 	uint64_t seq;
 	uint64_t id;
 	uint64_t re;
@@ -231,9 +231,9 @@ typedef struct lst_msg {
 		struct lst_msg_sample sample;
 		struct lst_msg_done done;
 		struct lst_msg_stop stop;
-		struct lst_msg_ping ping;		/* PING and PONG */
+		struct lst_msg_ping ping; /* PING and PONG */
 		struct lst_msg_ack ack;
-	} u;				/* BYE has no body */
+	} u; /* BYE has no body */
 } lst_msg;
 
 /* A zeroed message of the given type on the heap (it is large: PREPARE holds 64 job specs). */

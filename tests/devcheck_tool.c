@@ -103,8 +103,10 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'w':
 			if (lst_dev_policy_allow(policy, optarg)) {
-				fprintf(stderr, "lst-devcheck: --allow-write '%s': must be an "
-						"absolute path glob\n", optarg);
+				fprintf(stderr,
+					"lst-devcheck: --allow-write '%s': must be an "
+					"absolute path glob\n",
+					optarg);
 				goto usage;
 			}
 			break;

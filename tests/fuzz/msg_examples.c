@@ -202,8 +202,9 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 			struct lst_jobspec *j = &b->jobs[i];
 
 			S_STR(j->target, v, i ? "ssd1" : "ssd0");
-			S_STR(j->path, v, i ? "/dev/disk/by-id/wwn-0x5000039a1b2c3d4f"
-					    : "/dev/disk/by-id/wwn-0x5000039a1b2c3d4e");
+			S_STR(j->path, v,
+			      i ? "/dev/disk/by-id/wwn-0x5000039a1b2c3d4f"
+				: "/dev/disk/by-id/wwn-0x5000039a1b2c3d4e");
 			S_STR(j->identity, v, i ? "" : "naa.5000039a1b2c3d4e");
 			j->action = ext ? LST_ACTION_IDENTIFY : small ? 0 : i % 2;
 			j->access = ext ? LST_ACCESS_ALL : small ? 0 : i % 2;

@@ -86,11 +86,11 @@ static void s_best(void)
 	struct s_remote r = { 2 * HOUR, 0, 0 };
 	int64_t t = 10 * DAY;
 	struct lst_clock_sample s[8] = {
-		s_exchange(&r, t, 150 * US, 10 * US, 150 * US),		 /* delay 300 */
-		s_exchange(&r, t + 1000 * US, 60 * US, 10 * US, 60 * US),  /* 120 */
-		s_exchange(&r, t + 2000 * US, 50 * US, 10 * US, 30 * US),  /* 80: the winner */
+		s_exchange(&r, t, 150 * US, 10 * US, 150 * US),		    /* delay 300 */
+		s_exchange(&r, t + 1000 * US, 60 * US, 10 * US, 60 * US),   /* 120 */
+		s_exchange(&r, t + 2000 * US, 50 * US, 10 * US, 30 * US),   /* 80: the winner */
 		s_exchange(&r, t + 3000 * US, 100 * US, 10 * US, 100 * US), /* 200 */
-		s_exchange(&r, t + 4000 * US, 45 * US, 10 * US, 45 * US),  /* 90 */
+		s_exchange(&r, t + 4000 * US, 45 * US, 10 * US, 45 * US),   /* 90 */
 	};
 	struct lst_clock_est e = { 0 };
 
@@ -200,7 +200,8 @@ static void s_drift(void)
 
 	/* an estimate 10x slower than the best, and 1 ms wrong, is queueing noise: ignored */
 	{
-		struct lst_clock_est bad = { s_true_offset(&r, t) + 1000 * US, 10 * m.best_rtt_ns, t };
+		struct lst_clock_est bad = { s_true_offset(&r, t) + 1000 * US, 10 * m.best_rtt_ns,
+					     t };
 		int64_t before = lst_clock_model_offset(&m, t);
 		size_t n = m.n;
 

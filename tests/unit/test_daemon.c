@@ -100,7 +100,7 @@ static void s_cleanup(void)
 
 static int s_free_port(void)
 {
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(a);
 	int fd = socket(AF_INET, SOCK_STREAM, 0), port;
 
@@ -279,7 +279,7 @@ static uint64_t s_send(struct peer *p, lst_msg *m, bool command)
 /* The next message, or NULL after timeout_ms. */
 static lst_msg *s_recv(struct peer *p, int timeout_ms)
 {
-	zmq_pollitem_t it = {.socket = p->zs, .events = ZMQ_POLLIN};
+	zmq_pollitem_t it = { .socket = p->zs, .events = ZMQ_POLLIN };
 	zmq_msg_t msg;
 	lst_msg *m = NULL;
 	lst_err err;
@@ -693,7 +693,7 @@ static void test_sync(struct peer *a)
 {
 	int64_t t1, t4;
 	lst_msg *r;
-	uint8_t junk[3] = {0xdd, 0xff, 0xff};
+	uint8_t junk[3] = { 0xdd, 0xff, 0xff };
 
 	for (int i = 0; i < 8; i++) {
 		r = s_sync(a, &t1, &t4);
@@ -779,7 +779,7 @@ static void test_refused(struct peer *a)
 static void test_run(struct peer *a)
 {
 	char path[PATH_MAX + 16];
-	struct run_result r = {0};
+	struct run_result r = { 0 };
 	int64_t t0, t1, t4;
 	uint64_t id, sid;
 	lst_msg *m;
@@ -856,7 +856,7 @@ static void test_run(struct peer *a)
 static void test_stop(struct peer *a)
 {
 	char path[PATH_MAX + 16];
-	struct run_result r = {0};
+	struct run_result r = { 0 };
 	uint64_t id;
 	int64_t sent;
 	lst_msg *m;
@@ -936,7 +936,7 @@ static void test_stop(struct peer *a)
 static void test_purge(struct peer *a)
 {
 	char path[PATH_MAX + 16];
-	struct run_result r = {0};
+	struct run_result r = { 0 };
 	struct stat before, after;
 	uint64_t id;
 	lst_msg *m;
@@ -1001,7 +1001,7 @@ static void test_purge(struct peer *a)
 static uint64_t s_block_writes(const char *dev)
 {
 	char path[128], *text = NULL;
-	unsigned long long f[6] = {0};
+	unsigned long long f[6] = { 0 };
 	size_t len;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", strrchr(dev, '/') + 1);
@@ -1020,7 +1020,7 @@ static uint64_t s_block_writes(const char *dev)
 static void test_shared_loop(struct peer *a)
 {
 	char link[PATH_MAX + 16], cmd[PATH_MAX + 64];
-	struct run_result r = {0};
+	struct run_result r = { 0 };
 	uint64_t id, before, after;
 	lst_msg *m;
 	FILE *f;
@@ -1091,7 +1091,7 @@ static void test_lease(void)
 {
 	char path[PATH_MAX + 16], *log;
 	struct peer *c = s_peer_new(), *d, *e;
-	struct run_result r = {0};
+	struct run_result r = { 0 };
 	int64_t silent, last_change = 0, mt, t1, t4, end;
 	uint64_t id, seen_seq;
 	lst_msg *m;
@@ -1187,7 +1187,7 @@ static void test_no_uring(void)
 {
 	char tool[PATH_MAX], endpoint[64], log[PATH_MAX + 16], path[PATH_MAX + 16];
 	const char *bin = getenv("LST_BIN");
-	struct run_result r = {0};
+	struct run_result r = { 0 };
 	struct peer *p;
 	uint64_t id;
 	int64_t t1, t4;
@@ -1320,7 +1320,7 @@ static void test_identify(void)
 static void test_sigterm(void)
 {
 	struct peer *p = s_peer_new();
-	struct run_result r = {0};
+	struct run_result r = { 0 };
 	char path[PATH_MAX + 16];
 	int64_t t1, t4;
 	uint64_t id;

@@ -332,8 +332,8 @@ struct fake_dev {
 };
 
 static const struct fake_dev s_fakes[] = {
-	{ "fake0", 1, NULL },	      { "fake0p1", 2, "fake0" },   { "fake0p2", 3, "fake0" },
-	{ "fake1", 4, NULL },	      { "fakeloop0", 5, NULL },	   { "fakeloop1", 6, NULL },
+	{ "fake0", 1, NULL },	  { "fake0p1", 2, "fake0" }, { "fake0p2", 3, "fake0" },
+	{ "fake1", 4, NULL },	  { "fakeloop0", 5, NULL },  { "fakeloop1", 6, NULL },
 	{ "fakeloop2", 7, NULL },
 };
 
@@ -381,10 +381,8 @@ static bool s_fake_build(void)
 		} else {
 			s_symlink(text, s_path("sys/block/%s", d->name));
 			s_mkdir(s_in(dir, "queue"));
-			s_puts(s_in(dir, "queue/logical_block_size"),
-			       "4096\n");
-			s_puts(s_in(dir, "queue/physical_block_size"),
-			       "4096\n");
+			s_puts(s_in(dir, "queue/logical_block_size"), "4096\n");
+			s_puts(s_in(dir, "queue/physical_block_size"), "4096\n");
 		}
 		if (mknod(s_path("node/%s", d->name), S_IFBLK | 0600,
 			  makedev(FAKE_MAJOR, d->minor)))
@@ -447,8 +445,9 @@ static void s_test_fake_sysfs(void)
 		lst_dev_policy_destroy(&p);
 		return;
 	}
-	T_EQ_INT(lst__dev_policy_set_sources(p, s_path("sys"), s_path("mountinfo"),
-					     s_path("swaps")), 0);
+	T_EQ_INT(
+		lst__dev_policy_set_sources(p, s_path("sys"), s_path("mountinfo"), s_path("swaps")),
+		0);
 	T_EQ_INT(lst__dev_policy_set_sources(p, "relative", NULL, NULL), -EINVAL);
 	snprintf(glob, sizeof(glob), "%s/*", s_dir);
 	T_EQ_INT(lst_dev_policy_allow(p, glob), 0);
@@ -466,14 +465,17 @@ static void s_test_fake_sysfs(void)
 	T_EQ_INT(id.pbs, 4096);
 	T_EQ_U64(id.dev, makedev(FAKE_MAJOR, 1));
 	T_EQ_INT(lst_dev_check(p, s_path("node/fake0p1"), LST_DEV_WRITE, "wwn-0x5000C500A1B2C3D4",
-			       &id, &err), 0);
+			       &id, &err),
+		 0);
 	T_EQ_U64(id.size, 1000 * 512);
 	T_EQ_STR(id.serial, "ZA1B2C3D");
 	T_EQ_INT(id.lbs, 4096);
-	T_EQ_INT(lst_dev_check(p, s_path("node/fake0"), LST_DEV_WRITE, "serial:za1b2c3d", &id,
-			       &err), 0);
+	T_EQ_INT(
+		lst_dev_check(p, s_path("node/fake0"), LST_DEV_WRITE, "serial:za1b2c3d", &id, &err),
+		0);
 	T_EQ_INT(lst_dev_check(p, s_path("node/fake0"), LST_DEV_WRITE, "naa.5000c500a1b2c3d5", &id,
-			       &err), -ENXIO);
+			       &err),
+		 -ENXIO);
 	T_CONTAINS(err.msg, "naa.5000c500a1b2c3d4"); /* names what it found */
 	T_EQ_INT(lst_dev_check(p, s_path("node/fakeloop0"), LST_DEV_READ, NULL, &id, &err), 0);
 	T_EQ_STR(id.backing_file, s_path("backing"));

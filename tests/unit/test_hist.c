@@ -98,8 +98,9 @@ static void s_check_distribution(enum dist d, size_t n)
 		double rel = fabs((double)got - (double)want) / (double)(want ? want : 1);
 
 		if (rel >= 0.01)
-			T_FAIL("%s p%g: histogram %llu, exact %llu (%.3f%% off)", s_names[d], pcts[i],
-			       (unsigned long long)got, (unsigned long long)want, rel * 100);
+			T_FAIL("%s p%g: histogram %llu, exact %llu (%.3f%% off)", s_names[d],
+			       pcts[i], (unsigned long long)got, (unsigned long long)want,
+			       rel * 100);
 	}
 	lst_hist_stats(h, &st);
 	T_NEAR(st.mean, (double)(sum / n), 1e-6 * (double)(sum / n));
@@ -238,7 +239,9 @@ static void s_check_encoding(void)
 	}
 	{
 		/* an 11-byte varint */
-		uint8_t bad[] = { 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1 };
+		uint8_t bad[] = {
+			1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1
+		};
 
 		T_EQ_INT(lst_hist_decode(g, bad, sizeof(bad), &err), -EBADMSG);
 	}

@@ -369,11 +369,11 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 
 static void s_test_names(void)
 {
-	static const char *const names[] = { NULL,	 "hello",   "welcome",	  "error",
-					     "sync",	 "sync_reply", "prepare", "prepared",
-					     "start",	 "started", "sample",	  "done",
-					     "stop",	 "stopped", "ping",	  "pong",
-					     "ack",	 "bye" };
+	static const char *const names[] = { NULL,    "hello",	    "welcome", "error",
+					     "sync",  "sync_reply", "prepare", "prepared",
+					     "start", "started",    "sample",  "done",
+					     "stop",  "stopped",    "ping",    "pong",
+					     "ack",   "bye" };
 
 	T_EQ_INT(LST_ARRAY_SIZE(names), LST_MSG_TYPE_END);
 	for (uint32_t t = 1; t < LST_MSG_TYPE_END; t++) {
@@ -442,8 +442,8 @@ static void s_test_roundtrip(void)
 	/* lease_ms, now and t0 values at awkward msgpack boundaries. */
 	{
 		static const int64_t vals[] = {
-			0,	1,	127,	    128,       255,	  256,	     65535,
-			65536,	-1,	-32,	    -33,       -128,	  -129,	     -32768,
+			0,	1,	   127,	      128,	 255,	     256,	 65535,
+			65536,	-1,	   -32,	      -33,	 -128,	     -129,	 -32768,
 			-32769, INT32_MIN, INT64_MIN, INT64_MAX, 4294967295, 4294967296,
 		};
 
@@ -558,13 +558,13 @@ static void s_test_huge(void)
 {
 	/* Markers claiming up to 4 G elements or bytes, with nothing behind them. */
 	static const uint8_t frames[][6] = {
-		{ 0xdd, 0xff, 0xff, 0xff, 0xff }, /* array 32 */
-		{ 0xdf, 0xff, 0xff, 0xff, 0xff }, /* map 32 */
-		{ 0xdb, 0xff, 0xff, 0xff, 0xff }, /* str 32 */
-		{ 0xc6, 0xff, 0xff, 0xff, 0xff }, /* bin 32 */
+		{ 0xdd, 0xff, 0xff, 0xff, 0xff },	/* array 32 */
+		{ 0xdf, 0xff, 0xff, 0xff, 0xff },	/* map 32 */
+		{ 0xdb, 0xff, 0xff, 0xff, 0xff },	/* str 32 */
+		{ 0xc6, 0xff, 0xff, 0xff, 0xff },	/* bin 32 */
 		{ 0xc9, 0xff, 0xff, 0xff, 0xff, 0x01 }, /* ext 32 */
-		{ 0xdc, 0xff, 0xff },		  /* array 16 */
-		{ 0xde, 0xff, 0xff },		  /* map 16 */
+		{ 0xdc, 0xff, 0xff },			/* array 16 */
+		{ 0xde, 0xff, 0xff },			/* map 16 */
 		{ 0x91, 0xdd, 0xff, 0xff, 0xff, 0xff }, /* nested */
 	};
 	static const uint8_t lens[] = { 5, 5, 5, 5, 6, 3, 3, 6 };
@@ -639,7 +639,9 @@ static void s_test_malformed(void)
 	w_map(&w, 1);
 	w_str(&w, "type");
 	w_strn(&w, "he\nllo\0\xff", 8);
-	s_expect(w.b, w.n, -EBADMSG, "message: unknown type 'he?llo?" "?'");
+	s_expect(w.b, w.n, -EBADMSG,
+		 "message: unknown type 'he?llo?"
+		 "?'");
 	/* Nesting: 16 levels are fine inside an unknown key, 17 are not. */
 	for (int depth = 15; depth <= 16; depth++) {
 		s_kv.n = 0;
@@ -914,9 +916,9 @@ static void s_test_missing(void)
 /* A complete path identity map with the given kind. */
 static void s_identity_map(struct w *w, const char *kind)
 {
-	static const char *const keys[] = { "target", "path",	 "real_path", "wwn",
-					    "serial", "model",	 "vendor",    "firmware",
-					    "backing_file" };
+	static const char *const keys[] = { "target", "path",	  "real_path",
+					    "wwn",    "serial",	  "model",
+					    "vendor", "firmware", "backing_file" };
 
 	w_map(w, 15);
 	for (size_t i = 0; i < LST_ARRAY_SIZE(keys); i++) {
@@ -1086,8 +1088,8 @@ static void s_test_workload(void)
 {
 	static const struct {
 		const char *key;
-		int64_t v;	 /* integer value, or */
-		const char *s;	 /* a string value */
+		int64_t v;     /* integer value, or */
+		const char *s; /* a string value */
 		int code;
 		const char *what;
 	} cases[] = {
@@ -1200,9 +1202,10 @@ static void s_test_unknown_keys(void)
 		lst_msg *m = lst_example_msg(LST_MSG_PREPARED, LST_EXAMPLE_SMALL), *d;
 		size_t len;
 		uint8_t *buf = s_encode(m, &len);
-		static const char *const keys[] = { "target", "path",	  "real_path", "kind",
-						    "wwn",    "serial",	  "model",     "vendor",
-						    "firmware", "backing_file" };
+		static const char *const keys[] = { "target",	   "path",   "real_path",
+						    "kind",	   "wwn",    "serial",
+						    "model",	   "vendor", "firmware",
+						    "backing_file" };
 
 		s_kv_key("paths");
 		w_arr(&s_kv, 1);
@@ -1323,18 +1326,42 @@ static void s_test_encode_errors(void)
 		int rc;
 
 		switch (c) {
-		case 0: m->u.prepare.njobs = 0; break;
-		case 1: m->u.prepare.njobs = LST_MAX_JOBSPECS + 1; break;
-		case 2: m->u.prepare.jobs[1].w.bs = 100; break;
-		case 3: m->u.prepare.jobs[0].w.rw = 9; break;
-		case 4: m->u.prepare.jobs[1].action = LST_ACTION_IDENTIFY + 1; break;
-		case 5: memset(m->u.prepare.name, 'n', sizeof(m->u.prepare.name)); break;
-		case 6: m->u.hello.ncaps = LST_MAX_CAPS + 1; break;
-		case 7: memset(m->u.welcome.caps[2], 'c', LST_NAME_MAX); break;
-		case 8: m->u.prepared.npaths = LST_MAX_JOBSPECS + 1; break;
-		case 9: memset(m->u.prepared.paths[1].kind, 'k', 16); break;
-		case 10: m->u.done.reason = 4; break;
-		case 11: m->u.sample.s.dir[1].lat.buckets[100]++; break;
+		case 0:
+			m->u.prepare.njobs = 0;
+			break;
+		case 1:
+			m->u.prepare.njobs = LST_MAX_JOBSPECS + 1;
+			break;
+		case 2:
+			m->u.prepare.jobs[1].w.bs = 100;
+			break;
+		case 3:
+			m->u.prepare.jobs[0].w.rw = 9;
+			break;
+		case 4:
+			m->u.prepare.jobs[1].action = LST_ACTION_IDENTIFY + 1;
+			break;
+		case 5:
+			memset(m->u.prepare.name, 'n', sizeof(m->u.prepare.name));
+			break;
+		case 6:
+			m->u.hello.ncaps = LST_MAX_CAPS + 1;
+			break;
+		case 7:
+			memset(m->u.welcome.caps[2], 'c', LST_NAME_MAX);
+			break;
+		case 8:
+			m->u.prepared.npaths = LST_MAX_JOBSPECS + 1;
+			break;
+		case 9:
+			memset(m->u.prepared.paths[1].kind, 'k', 16);
+			break;
+		case 10:
+			m->u.done.reason = 4;
+			break;
+		case 11:
+			m->u.sample.s.dir[1].lat.buckets[100]++;
+			break;
 		}
 		rc = lst_msg_encode(m, &buf, &len, &err);
 		if (rc != -EINVAL)
@@ -1413,7 +1440,7 @@ static void s_test_garbage(void)
 	for (uint32_t t = 1; t < LST_MSG_TYPE_END; t++) {
 		for (int v = 0; v < 2; v++) {
 			lst_msg *m = lst_example_msg(t, v == 0 ? LST_EXAMPLE_TYPICAL
-							      : LST_EXAMPLE_SMALL);
+							       : LST_EXAMPLE_SMALL);
 
 			frames[t][v] = s_encode(m, &lens[t][v]);
 			lst_msg_destroy(&m);
@@ -1432,10 +1459,16 @@ static void s_test_garbage(void)
 			size_t at = s_rand() % n;
 
 			switch (s_rand() % 3) {
-			case 0: p[at] = (uint8_t)s_rand(); break;
-			case 1: p[at] ^= (uint8_t)(1u << (s_rand() % 8)); break;
-			case 2: p[at] = (uint8_t[]){ 0x00, 0x7f, 0x80, 0xc0, 0xcc, 0xd9, 0xdd,
-						     0xdf, 0xff }[s_rand() % 9]; break;
+			case 0:
+				p[at] = (uint8_t)s_rand();
+				break;
+			case 1:
+				p[at] ^= (uint8_t)(1u << (s_rand() % 8));
+				break;
+			case 2:
+				p[at] = (uint8_t[]){ 0x00, 0x7f, 0x80, 0xc0, 0xcc,
+						     0xd9, 0xdd, 0xdf, 0xff }[s_rand() % 9];
+				break;
 			}
 		}
 		s_check_any(p, n, &ok);
@@ -1453,13 +1486,20 @@ int main(int argc, char **argv)
 		const char *name;
 		void (*fn)(void);
 	} sections[] = {
-		{ "names", s_test_names },	     { "roundtrip", s_test_roundtrip },
-		{ "truncated", s_test_truncated },   { "size", s_test_size },
-		{ "huge", s_test_huge },	     { "malformed", s_test_malformed },
-		{ "types", s_test_wrong_types },     { "missing", s_test_missing },
-		{ "strings", s_test_long_strings },  { "arrays", s_test_arrays },
-		{ "workload", s_test_workload },     { "unknown", s_test_unknown_keys },
-		{ "version", s_test_version },	     { "encode", s_test_encode_errors },
+		{ "names", s_test_names },
+		{ "roundtrip", s_test_roundtrip },
+		{ "truncated", s_test_truncated },
+		{ "size", s_test_size },
+		{ "huge", s_test_huge },
+		{ "malformed", s_test_malformed },
+		{ "types", s_test_wrong_types },
+		{ "missing", s_test_missing },
+		{ "strings", s_test_long_strings },
+		{ "arrays", s_test_arrays },
+		{ "workload", s_test_workload },
+		{ "unknown", s_test_unknown_keys },
+		{ "version", s_test_version },
+		{ "encode", s_test_encode_errors },
 		{ "garbage", s_test_garbage },
 	};
 	int ran = 0;

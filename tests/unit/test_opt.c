@@ -223,7 +223,8 @@ static void s_random_round_trip(void)
 				hi = 100;
 			}
 			v = lo + (int64_t)(s_rand() % ((uint64_t)(hi - lo) + 1));
-			if (i % 3 == 0 && (o->type == LST_OPT_SIZE || o->type == LST_OPT_DURATION)) {
+			if (i % 3 == 0 &&
+			    (o->type == LST_OPT_SIZE || o->type == LST_OPT_DURATION)) {
 				int64_t unit = o->type == LST_OPT_SIZE ? (1LL << (10 * (i % 4)))
 								       : LST_NS_PER_MS;
 
@@ -234,11 +235,12 @@ static void s_random_round_trip(void)
 			lst_workload_init(&w);
 			lst_workload_init(&w2);
 			if (lst_opt_set_int(o, &w, v, &err))
-				T_FAIL("%s: set_int(%lld) failed: %s", o->name, (long long)v, err.msg);
+				T_FAIL("%s: set_int(%lld) failed: %s", o->name, (long long)v,
+				       err.msg);
 			lst_opt_format(o, &w, buf, sizeof(buf));
 			if (lst_opt_parse(o, &w2, buf, &err))
-				T_FAIL("%s: %lld formats as '%s', which does not parse: %s", o->name,
-				       (long long)v, buf, err.msg);
+				T_FAIL("%s: %lld formats as '%s', which does not parse: %s",
+				       o->name, (long long)v, buf, err.msg);
 			if (lst_opt_get(o, &w2) != v)
 				T_FAIL("%s: %lld -> '%s' -> %lld", o->name, (long long)v, buf,
 				       (long long)lst_opt_get(o, &w2));
@@ -278,10 +280,18 @@ static void s_errors(void)
 
 	/* PATTERN forms that are not patterns */
 	{
-		static const char *bad[] = { "compressible=0",   "compressible=101", "0%",
-					     "101%",		  "%",		      "compressible=",
-					     "compressible=abc", "compressible",     "80",
-					     "randomly",	  "",		      "compressible=-5" };
+		static const char *bad[] = { "compressible=0",
+					     "compressible=101",
+					     "0%",
+					     "101%",
+					     "%",
+					     "compressible=",
+					     "compressible=abc",
+					     "compressible",
+					     "80",
+					     "randomly",
+					     "",
+					     "compressible=-5" };
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			char msg[256];
@@ -341,8 +351,7 @@ static void s_describe(void)
 
 	T_EQ_STR(lst_opt_describe_range(s_opt("bs"), buf, sizeof(buf)), "512 B .. 16 MiB");
 	T_EQ_STR(lst_opt_describe_range(s_opt("iodepth"), buf, sizeof(buf)), "1 .. 4096");
-	T_EQ_STR(lst_opt_describe_range(s_opt("interval"), buf, sizeof(buf)),
-		 "10 ms .. 60 m 00 s");
+	T_EQ_STR(lst_opt_describe_range(s_opt("interval"), buf, sizeof(buf)), "10 ms .. 60 m 00 s");
 	T_EQ_STR(lst_opt_describe_range(s_opt("rw"), buf, sizeof(buf)),
 		 "read|write|randread|randwrite|randrw|rw");
 	T_EQ_STR(lst_opt_describe_range(s_opt("direct"), buf, sizeof(buf)), "true|false");

@@ -60,8 +60,8 @@ static void s_bad(int line, const char *text, size_t n, const char *place, const
 				errs.msg[i]);
 			exit(1);
 		}
-		found = found || (!strncmp(errs.msg[i], head, strlen(head)) &&
-				  strstr(errs.msg[i], phrase));
+		found = found ||
+			(!strncmp(errs.msg[i], head, strlen(head)) && strstr(errs.msg[i], phrase));
 	}
 	if (p || errs.n != n || !found) {
 		s_dump(&errs);
@@ -77,14 +77,14 @@ static void s_bad(int line, const char *text, size_t n, const char *place, const
 #define BAD_N(text, n, place, phrase) s_bad(__LINE__, (text), (n), (place), (phrase))
 
 /* Lines 1..8: two agents, one target with a path on each. */
-#define HEAD                                                 \
-	"lockstep: 1\n"                                      \
-	"name: t\n"                                          \
-	"agents:\n"                                          \
-	"  - {name: a, address: \"tcp://127.0.0.1\"}\n"      \
-	"  - {name: b, address: \"tcp://127.0.0.1:7271\"}\n" \
-	"targets:\n"                                         \
-	"  - name: ssd0\n"                                   \
+#define HEAD                                                                                       \
+	"lockstep: 1\n"                                                                            \
+	"name: t\n"                                                                                \
+	"agents:\n"                                                                                \
+	"  - {name: a, address: \"tcp://127.0.0.1\"}\n"                                            \
+	"  - {name: b, address: \"tcp://127.0.0.1:7271\"}\n"                                       \
+	"targets:\n"                                                                               \
+	"  - name: ssd0\n"                                                                         \
 	"    paths: {a: /dev/loop0, b: /dev/loop1}\n"
 /* Lines 9..10: one phase named p; its keys start on line 11 at column 5. */
 #define PHASE HEAD "phases:\n  - name: p\n"
@@ -92,12 +92,12 @@ static void s_bad(int line, const char *text, size_t n, const char *place, const
 #define W(x) PHASE "    workload: {runtime: 10s, " x "}\n"
 /* Lines 4..9 for plans that vary the agents (lines 1..3 the same as HEAD). */
 #define TOP "lockstep: 1\nname: t\nagents:\n"
-#define TAIL                                                 \
-	"targets:\n"                                         \
-	"  - name: ssd0\n"                                   \
-	"    paths: {a: /dev/loop0}\n"                       \
-	"phases:\n"                                          \
-	"  - name: p\n"                                      \
+#define TAIL                                                                                       \
+	"targets:\n"                                                                               \
+	"  - name: ssd0\n"                                                                         \
+	"    paths: {a: /dev/loop0}\n"                                                             \
+	"phases:\n"                                                                                \
+	"  - name: p\n"                                                                            \
 	"    workload: {runtime: 1s}\n"
 
 /* The full shape from the design brief, every section given. */
@@ -347,7 +347,8 @@ static void test_keys(void)
 
 	/* a relative key file is made absolute against the plan's folder */
 	text = lst_asprintf(TOP "  - {name: a, address: \"tcp://h\", key: keys/a.pub}\n"
-				"  - {name: b, address: \"tcp://h2\", key: \"%s\"}\n" TAIL, z85);
+				"  - {name: b, address: \"tcp://h2\", key: \"%s\"}\n" TAIL,
+			    z85);
 	p = lst_plan_parse(text, strlen(text), "/srv/plans/x.yaml", NULL);
 	T_ASSERT(p);
 	T_EQ_STR(p->dir, "/srv/plans");
@@ -602,21 +603,21 @@ static void test_bad_top_and_yaml(void)
 /* Several problems in one file: every one reported, in file order, each at its place. */
 static void test_many_errors(void)
 {
-	static const char text[] = "lockstep: 1\n"				/* 1 */
-				   "name: many\n"				/* 2 */
-				   "agents:\n"					/* 3 */
-				   "  - {name: a, address: \"tcp://h:0\"}\n"	/* 4 */
-				   "  - {name: b, address: \"tcp://h2\"}\n"	/* 5 */
-				   "targets:\n"					/* 6 */
-				   "  - name: ssd0\n"				/* 7 */
-				   "    paths: {a: /dev/sdb, c: /dev/sdc}\n"	/* 8 */
-				   "phases:\n"					/* 9 */
-				   "  - name: p\n"				/* 10 */
-				   "    workload: {iodepth: 0, bs: 1000}\n"	/* 11 */
-				   "  - name: q\n"				/* 12 */
-				   "    workload: {runtime: 1s}\n"		/* 13 */
-				   "    sweep: {iodepth: []}\n"			/* 14 */
-				   "    steady: {window: 30}\n";		/* 15 */
+	static const char text[] = "lockstep: 1\n"			     /* 1 */
+				   "name: many\n"			     /* 2 */
+				   "agents:\n"				     /* 3 */
+				   "  - {name: a, address: \"tcp://h:0\"}\n" /* 4 */
+				   "  - {name: b, address: \"tcp://h2\"}\n"  /* 5 */
+				   "targets:\n"				     /* 6 */
+				   "  - name: ssd0\n"			     /* 7 */
+				   "    paths: {a: /dev/sdb, c: /dev/sdc}\n" /* 8 */
+				   "phases:\n"				     /* 9 */
+				   "  - name: p\n"			     /* 10 */
+				   "    workload: {iodepth: 0, bs: 1000}\n"  /* 11 */
+				   "  - name: q\n"			     /* 12 */
+				   "    workload: {runtime: 1s}\n"	     /* 13 */
+				   "    sweep: {iodepth: []}\n"		     /* 14 */
+				   "    steady: {window: 30}\n";	     /* 15 */
 	static const char *const want[] = {
 		"t.yaml:4:24: agent a: address 'tcp://h:0' has port '0'",
 		"t.yaml:8:26: target ssd0: path for agent 'c', which is not in agents "
@@ -695,7 +696,8 @@ static void test_doc(void)
 	T_CONTAINS(got, "--write-doc");
 	rc = lst_read_file(file, 1 << 20, &want, &want_len);
 	if (rc || want_len != got_len || memcmp(want, got, got_len)) {
-		fprintf(stderr, "%s differs from the schema tables (%s); regenerate it with\n"
+		fprintf(stderr,
+			"%s differs from the schema tables (%s); regenerate it with\n"
 			"  build/bin/lockstep validate --write-doc docs/plan.md\n",
 			file, rc ? strerror(-rc) : "contents");
 		exit(1);

@@ -68,8 +68,9 @@ static void s_result(struct lst_step_result *r, double iops, bool writes, uint64
 static void s_check_steady_stop(void)
 {
 	static const double v[] = { 100, 60, 140, 70, 130, 100, 101, 99, 100, 102, 100 };
-	lst_plan *p = s_plan("  - name: s\n    workload: {rw: randwrite}\n"
-			     "    round: {duration: 1s}\n    steady: {window: 5, max_rounds: 25}\n");
+	lst_plan *p =
+		s_plan("  - name: s\n    workload: {rw: randwrite}\n"
+		       "    round: {duration: 1s}\n    steady: {window: 5, max_rounds: 25}\n");
 	lst_results *res = s_results();
 	lst_err err;
 	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
@@ -141,8 +142,8 @@ static void s_check_iops_grid(void)
 
 		T_EQ_INT(st.w.rwmixread, want_mix[i]);
 		T_EQ_INT(st.w.bs, want_bs[i]);
-		T_EQ_INT(st.w.iodepth, 4);	/* workload: overrides the suite's 16 */
-		T_EQ_INT(st.w.jobs, 16);	/* the suite's base */
+		T_EQ_INT(st.w.iodepth, 4); /* workload: overrides the suite's 16 */
+		T_EQ_INT(st.w.jobs, 16);   /* the suite's base */
 		T_EQ_INT(st.w.rw, LST_RW_RANDRW);
 		T_EQ_INT(st.w.runtime, 2 * LST_NS_PER_S);
 		/* Only the tracked point (4k, 0/100) is steady from the start. */
@@ -160,8 +161,9 @@ static void s_check_iops_grid(void)
 /* WSAT stops at the capacity written, before max_rounds. */
 static void s_check_wsat_capacity(void)
 {
-	lst_plan *p = s_plan("  - name: w\n    suite: snia-wsat\n    round: {duration: 1s}\n"
-			     "    stop: {capacity: 1x}\n    steady: {window: 2, max_rounds: 100}\n");
+	lst_plan *p =
+		s_plan("  - name: w\n    suite: snia-wsat\n    round: {duration: 1s}\n"
+		       "    stop: {capacity: 1x}\n    steady: {window: 2, max_rounds: 100}\n");
 	lst_results *res = s_results();
 	lst_err err;
 	/* 1000 IOPS x 4 KiB = 4 MB a round; capacity 10 MB: the third round crosses it. */
@@ -188,8 +190,9 @@ static void s_check_wsat_capacity(void)
 /* HIR: bursts with their gaps, continuous writing between gap sizes only. */
 static void s_check_hir(void)
 {
-	lst_plan *p = s_plan("  - name: h\n    suite: snia-hir\n"
-			     "    hir: {burst: 2s, gaps: [5s, 10s], repeats: 3, continuous: 20s}\n");
+	lst_plan *p =
+		s_plan("  - name: h\n    suite: snia-hir\n"
+		       "    hir: {burst: 2s, gaps: [5s, 10s], repeats: 3, continuous: 20s}\n");
 	lst_results *res = s_results();
 	lst_err err;
 	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);

@@ -69,7 +69,7 @@ static void s_parse_size(void)
 	s_size_bad("4p", "'4p': unknown size suffix 'p' (use k, m, g or t)");
 	s_size_bad("4kk", "'4kk': unknown size suffix 'kk' (use k, m, g or t)");
 	s_size_bad("100.5", "'100.5' is not a whole number of bytes");
-	s_size_bad("0.3k", "'0.3k' is not a whole number of bytes"); /* 307.2 bytes */
+	s_size_bad("0.3k", "'0.3k' is not a whole number of bytes");	       /* 307.2 bytes */
 	s_size_bad("16777216t", "'16777216t' is not a whole number of bytes"); /* 2^64 */
 	{
 		lst_err err;
