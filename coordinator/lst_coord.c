@@ -35,7 +35,7 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#define S_SYNC_EVERY (10 * LST_NS_PER_S) /* clock bursts between points, at most this often */
+#define S_SYNC_EVERY (10 * LST_NS_PER_S) /* a clock burst at most this often */
 #define S_PING_EVERY LST_NS_PER_S
 #define S_REPLY_TIMEOUT (30 * LST_NS_PER_S)
 #define S_STOP_TIMEOUT (15 * LST_NS_PER_S)
@@ -572,6 +572,25 @@ static void s_sync(lst_coord *c)
 	c->last_sync = lst_mono_ns();
 }
 
+/*
+ * During a long point, a clock burst every S_SYNC_EVERY too, without waiting for it: the replies
+ * are dispatched with everything else, and the drift fit keeps the per-agent rows of a day-long
+ * point on the coordinator's timeline (crystals drift tens of ppm: ~0.1 s a day).
+ */
+static void s_resync(lst_coord *c)
+{
+	if (lst_mono_ns() - c->last_sync < S_SYNC_EVERY)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		lst_err err;
+
+		if (s_usable(&c->a[i]) && !lst_conn_syncing(c->a[i].conn) &&
+		    lst_conn_sync_begin(c->a[i].conn, &err))
+			s_lose(c, i, "%s", err.msg);
+	}
+	c->last_sync = lst_mono_ns();
+}
+
 /* --- connecting -------------------------------------------------------------------------- */
 
 static int s_hello(lst_coord *c, int64_t lease_ms)
@@ -830,7 +849,7 @@ static void s_progress(lst_coord *c, const struct lst_merge_row *row, const stru
 		return;
 	c->cur.last_progress = now;
 	if (c->cur.duration)
-		snprintf(total, sizeof(total), "/%.0f", (double)c->cur.duration / 1e9);
+		snprintf(total, sizeof(total), "/%.1f", (double)c->cur.duration / 1e9);
 	fprintf(f, "%s[%zu/%zu %s #%zu%s%s] %5.1f%s s%s  IOPS %9.0f  MB/s %8.1f  p99 %8.1f us%s",
 		c->tty ? "\r" : "", c->cur.phase + 1, c->plan->nphases, c->cur.phase_name,
 		c->cur.point + 1, c->cur.label[0] ? " " : "", c->cur.label, el, total,
@@ -1153,6 +1172,7 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 			break;
 		}
 		s_pump(c, 100 * LST_NS_PER_MS);
+		s_resync(c);
 		for (size_t i = 0; i < c->n; i++) {
 			if (c->a[i].in_point && c->a[i].lost)
 				partial = true;
@@ -1247,8 +1267,9 @@ static int s_run_phase(lst_coord *c, size_t phase)
 		char dur[32], about[64] = "";
 
 		if (est)
-			snprintf(about, sizeof(about), ", about %s a round",
-				 lst_fmt_duration(est, dur, sizeof(dur)));
+			snprintf(about, sizeof(about), ", about %s%s",
+				 lst_fmt_duration(est, dur, sizeof(dur)),
+				 lst_suite_has_rounds(suite) ? " a round" : "");
 		fprintf(c->opts.progress, "phase %zu/%zu %s%s%s%s%s\n", phase + 1, c->plan->nphases,
 			ph->name, ph->suite ? " (" : "",
 			ph->suite ? lst_suite_names[ph->suite] : "", ph->suite ? ")" : "", about);

@@ -829,3 +829,11 @@ int64_t lst_suite_estimate(const lst_suite_run *s)
 	}
 	return total;
 }
+
+bool lst_suite_has_rounds(const lst_suite_run *s)
+{
+	for (size_t i = 0; i < s->ntests; i++)
+		if (s->tests[i].mode != S_ONCE)
+			return true;
+	return false;
+}
