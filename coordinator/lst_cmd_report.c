@@ -158,23 +158,6 @@ static json_t *s_jor(json_t *v)
 	return v ? v : json_null();
 }
 
-/* A file name part: letters, digits, '.', '-' kept, anything else '_' (as the plots name them). */
-static void s_slug(const char *in, char *out, size_t size)
-{
-	size_t n = 0;
-
-	for (; *in && n + 1 < size; in++) {
-		char ch = *in;
-		bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			    (ch >= '0' && ch <= '9') || ch == '.' || ch == '-';
-
-		out[n++] = keep ? ch : '_';
-	}
-	if (!n)
-		out[n++] = 'x';
-	out[n] = '\0';
-}
-
 /* Change from a to b in percent, NAN when there is no base. */
 static double s_change(double a, double b)
 {
@@ -1188,7 +1171,7 @@ static int s_compare(const struct s_args *a)
 
 		if (!mb)
 			continue;
-		s_slug(m->phase, slug, sizeof(slug));
+		lst_plot_slug(m->phase, slug, sizeof(slug));
 		path = lst_asprintf("%s/compare_matrix-%s.csv", out, slug);
 		prc = s_write_matrix_csv(path, m, mb, &err);
 		free(path);

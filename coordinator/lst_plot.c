@@ -332,8 +332,7 @@ static double s_pos(double v)
 	return v > 0 ? v : NAN;
 }
 
-/* Name part from free text: [A-Za-z0-9.-] kept, runs of anything else become one '_'. */
-static void s_slug(const char *in, char *out, size_t size)
+void lst_plot_slug(const char *in, char *out, size_t size)
 {
 	size_t n = 0;
 
@@ -361,9 +360,9 @@ static const char *s_plot_name(struct s_ctx *c, const char *prefix, const char *
 	int k = 1;
 
 	if (a)
-		s_slug(a, sa, sizeof(sa));
+		lst_plot_slug(a, sa, sizeof(sa));
 	if (b)
-		s_slug(b, sb, sizeof(sb));
+		lst_plot_slug(b, sb, sizeof(sb));
 	snprintf(name, sizeof(name), "%s%s%s%s%s", prefix, a ? "_" : "", sa, b ? "_" : "", sb);
 	for (;;) {
 		char try[300];

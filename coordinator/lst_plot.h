@@ -66,6 +66,12 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 		     lst_err *err);
 
 /*
+ * A file-name part from free text (a phase or test name), as every plot and compare file is
+ * named: [A-Za-z0-9.-] kept, runs of anything else become one '_', never empty, "." or "..".
+ */
+void lst_plot_slug(const char *in, char *out, size_t size);
+
+/*
  * Redraw every plot of the results folder dir into dir/plots. Returns 0, -ENOENT when gnuplot
  * is not installed (callers warn and go on: plots never decide a run's outcome), or another
  * -errno with err.
