@@ -269,7 +269,11 @@ int lst_plot_check(lst_err *err)
 
 /* --- script text ----------------------------------------------------------------------------- */
 
-/* A gnuplot double-quoted string: backslash and quote escaped, newline as \n. */
+/*
+ * A gnuplot double-quoted string: backslash and quote escaped, newline as \n. A backquote is
+ * written as the octal escape \140: gnuplot runs `...` inside double quotes as a shell command
+ * before it parses the line, and these strings hold text from the results folder.
+ */
 static void s_q(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -278,6 +282,8 @@ static void s_q(FILE *f, const char *s)
 
 		if (ch == '"' || ch == '\\')
 			fprintf(f, "\\%c", ch);
+		else if (ch == '`')
+			fputs("\\140", f);
 		else if (ch == '\n')
 			fputs("\\n", f);
 		else if (ch < 0x20 || ch == 0x7f)

@@ -253,6 +253,21 @@ grep -q '^phase randrw: 3 points, partial (an agent was lost)$' "$TMP/quoted.txt
 grep -q '^  iodepth=4 .*  partial$' "$TMP/quoted.txt" || fail "the partial point is not marked"
 ok "quoted CSV fields; partial points marked"
 
+# --- text from the folder never runs a command: gnuplot expands `...` inside "strings" --------
+X="$TMP/backquote"
+cp -r "$A" "$X"
+rm -rf "$X/plots"
+"$PY" - "$X/run.json" "$TMP/pwned" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["plan_name"] = "px05 `touch %s` $(touch %s) `" % (sys.argv[2], sys.argv[2])
+json.dump(d, open(sys.argv[1], "w"))
+EOF
+"$LOCKSTEP" report "$X" >"$TMP/bq.txt" 2>"$TMP/bq.err" || fail "report exited $?: $(cat "$TMP/bq.err")"
+[ ! -e "$TMP/pwned" ] || fail "a backquoted command in run.json ran while drawing the plots"
+grep -q "touch $TMP/pwned" "$X/plots/matrix_iops.svg" || fail "the plan name is not in the title"
+ok "backquotes in run.json are drawn as text, not run"
+
 # --- a killed run: no summary.json nor curves.csv yet, a half-written last row ----------------
 K="$TMP/killed"
 cp -r "$A" "$K"
