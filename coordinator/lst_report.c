@@ -452,6 +452,15 @@ static int s_load_test(lst_report *r, json_t *o, size_t i, const char *file, lst
 		return rc;
 	if (!*t->phase)
 		return lst_err_set(err, -EINVAL, "%s: %s.phase: missing", file, ctx);
+	/* The plots judge the values again with these limits: a negative one means nothing. */
+	if (t->data_limit < 0)
+		return lst_err_set(err, -EINVAL,
+				   "%s: %s.data_excursion_limit_pct: %g is not a percentage >= 0",
+				   file, ctx, t->data_limit);
+	if (t->slope_limit < 0)
+		return lst_err_set(err, -EINVAL,
+				   "%s: %s.slope_excursion_limit_pct: %g is not a percentage >= 0",
+				   file, ctx, t->slope_limit);
 	t->rounds = s_jlong(o, "rounds", 0);
 	t->window = s_jlong(o, "window", 0);
 	t->window_first = s_jlong(o, "window_first", 0);

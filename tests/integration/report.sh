@@ -305,6 +305,21 @@ bad_case type run.json 's/"rtt_us": 92.5/"rtt_us": "fast"/' \
 	"$TMP/bad-type/run.json: agents[0].rtt_us: expected a number"
 bad_case matrix matrix.csv '1s/^bs,/size,/' "$TMP/bad-matrix/matrix.csv:1: the header must be bs"
 bad_case empty summary.csv '1,100000d' "$TMP/bad-empty/summary.csv: empty"
+# A verdict's limit the plots would judge with: refused, not an assertion.
+d="$TMP/bad-limit"
+cp -r "$A" "$d"
+rm -rf "$d/plots"
+"$PY" - "$d/summary.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["tests"][0]["data_excursion_limit_pct"] = -5
+json.dump(d, open(sys.argv[1], "w"))
+EOF
+rc=0
+"$LOCKSTEP" report "$d" >"$TMP/bad.out" 2>"$TMP/bad.err" || rc=$?
+[ "$rc" -eq 2 ] || fail "negative limit: exit $rc, not 2: $(cat "$TMP/bad.err")"
+grep -qF "$d/summary.json: tests[0].data_excursion_limit_pct: -5 is not" "$TMP/bad.err" ||
+	fail "negative limit: $(cat "$TMP/bad.err")"
 mkdir "$TMP/notresults"
 rc=0
 "$LOCKSTEP" report "$TMP/notresults" 2>"$TMP/bad.err" >/dev/null || rc=$?
