@@ -106,6 +106,7 @@ struct lst_coord {
 	struct s_point cur;
 	bool in_point;
 	bool failed;
+	bool results_failed; /* a write into the results folder failed (reported once) */
 	bool tty;
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
@@ -193,8 +194,25 @@ static void s_save_run(lst_coord *c)
 		if (a->lost)
 			json_object_set_new(o, "lost_why", json_string(a->lost_why));
 	}
-	if (lst_results_write_run(c->res, c->run, &err))
+	if (lst_results_write_run(c->res, c->run, &err) && !c->results_failed)
 		lst_log_warn("%s", err.msg);
+}
+
+/*
+ * False once a write into the results folder has failed (a full disk): said once, as the run's
+ * error, and the run ends, since nothing it measures from then on could be kept.
+ */
+static bool s_results_ok(lst_coord *c)
+{
+	const lst_err *e = c->res ? lst_results_failed(c->res) : NULL;
+
+	if (!e)
+		return true;
+	if (!c->results_failed) {
+		c->results_failed = true;
+		s_error(c, "%s; stopping the run, since nothing more can be recorded", e->msg);
+	}
+	return false;
 }
 
 static json_t *s_run_json(lst_coord *c)
@@ -332,8 +350,8 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 	lst_msg *ack;
 	lst_err err;
 
-	if (lst_results_raw(c->res, a->conn->name, raw, rawlen, &err))
-		s_error(c, "%s", err.msg);
+	/* A failed write is kept by the results and ends the run once (s_results_ok). */
+	lst_results_raw(c->res, a->conn->name, raw, rawlen, &err);
 	a->conn->last_sample_seq = m->seq;
 	ack = lst_msg_new(LST_MSG_ACK);
 	ack->u.ack.upto = m->seq;
@@ -1172,6 +1190,11 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 			break;
 		}
 		s_pump(c, 100 * LST_NS_PER_MS);
+		if (!s_results_ok(c)) {
+			s_stop_all(c);
+			rc = -1;
+			break;
+		}
 		s_resync(c);
 		for (size_t i = 0; i < c->n; i++) {
 			if (c->a[i].in_point && c->a[i].lost)
@@ -1275,7 +1298,7 @@ static int s_run_phase(lst_coord *c, size_t phase)
 			ph->suite ? lst_suite_names[ph->suite] : "", ph->suite ? ")" : "", about);
 	}
 	while (lst_suite_next(suite, &step)) {
-		if (s_run_point(c, phase, point++, &step, &r)) {
+		if (s_run_point(c, phase, point++, &step, &r) || !s_results_ok(c)) {
 			rc = s_interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
 			break;
 		}
@@ -1469,6 +1492,10 @@ static void s_plots(lst_coord *c)
 
 	if (!c->res)
 		return;
+	if (c->results_failed) {
+		lst_log_warn("plots skipped: the results folder could not be written");
+		return;
+	}
 	if (!c->opts.quiet)
 		fprintf(c->opts.progress, "lockstep: drawing plots into %s/plots\n", c->outdir);
 	rc = lst_plot_all(c->outdir, &err);
@@ -1495,13 +1522,15 @@ int lst_coord_run(lst_coord *c)
 	c->run = s_run_json(c);
 	c->phases = json_object_get(c->run, "phases");
 	c->errors = json_object_get(c->run, "errors");
-	if (p->text && lst_results_write_file(c->res, "plan.yaml", p->text, strlen(p->text), &err))
-		lst_log_warn("%s", err.msg);
+	if (p->text) /* a failure is kept by the results and ends the run below */
+		lst_results_write_file(c->res, "plan.yaml", p->text, strlen(p->text), &err);
 	if (!c->opts.quiet)
 		fprintf(c->opts.progress, "lockstep: run %s, %zu agents, results in %s\n",
 			c->run_id, c->n, c->outdir);
 
-	if (s_hello(c, p->lease / LST_NS_PER_MS) || (s_sync(c), s_identify(c))) {
+	s_save_run(c);
+	if (!s_results_ok(c) || s_hello(c, p->lease / LST_NS_PER_MS) ||
+	    (s_sync(c), s_identify(c))) {
 		rc = LST_RUN_FAILED;
 		goto out;
 	}

@@ -1,4 +1,9 @@
-/* The results folder writer: CSV rows flushed as they come, JSON documents replaced atomically. */
+/*
+ * The results folder writer: CSV rows flushed as they come, JSON documents replaced atomically.
+ *
+ * Writes that fail (a full disk, a removed folder) are not reported one by one: the first
+ * failure is kept (lst_results_failed) and the run loop ends the run with it, once.
+ */
 #include "lst_results.h"
 
 #include <errno.h>
@@ -39,7 +44,25 @@ struct lst_results {
 	size_t nmatrix;
 	size_t nraw;
 	struct s_raw *raw;
+	lst_err failed; /* the first write that failed; code 0 while none has */
 };
+
+/* Keep the first failure: what was being written and why. */
+static void s_failed(lst_results *r, int code, const char *name)
+{
+	if (r->failed.code)
+		return;
+	lst_err_sys(&r->failed, code ? code : -EIO, "results folder %s: writing %s failed", r->dir,
+		    name);
+}
+
+/* Flush f; a failed write, now or earlier, is kept as the folder's failure. */
+static void s_flush(lst_results *r, FILE *f, const char *name)
+{
+	errno = 0;
+	if (fflush(f) || ferror(f))
+		s_failed(r, -errno, name);
+}
 
 static bool s_dir_empty(const char *dir)
 {
@@ -61,8 +84,12 @@ static FILE *s_open(lst_results *r, const char *name, const char *mode, lst_err 
 	char *path = lst_asprintf("%s/%s", r->dir, name);
 	FILE *f = fopen(path, mode);
 
-	if (!f)
-		lst_err_sys(err, -errno, "cannot create %s", path);
+	if (!f) {
+		int code = -errno;
+
+		lst_err_sys(err, code, "cannot create %s", path);
+		s_failed(r, code, name);
+	}
 	free(path);
 	return f;
 }
@@ -98,8 +125,14 @@ lst_results *lst_results_new(const char *dir, lst_err *err)
 	}
 	fprintf(r->ts, "%s\n", lst_timeseries_columns);
 	fprintf(r->sum, "%s\n", lst_summary_columns);
-	fflush(r->ts);
-	fflush(r->sum);
+	s_flush(r, r->ts, "timeseries.csv");
+	s_flush(r, r->sum, "summary.csv");
+	if (r->failed.code) {
+		if (err)
+			*err = r->failed;
+		lst_results_destroy(&r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -136,6 +169,11 @@ const char *lst_results_dir(const lst_results *r)
 	return r->dir;
 }
 
+const lst_err *lst_results_failed(const lst_results *r)
+{
+	return r->failed.code ? &r->failed : NULL;
+}
+
 int lst_results_write_file(lst_results *r, const char *name, const char *text, size_t len,
 			   lst_err *err)
 {
@@ -148,6 +186,8 @@ int lst_results_write_file(lst_results *r, const char *name, const char *text, s
 		rc = lst_err_sys(err, -errno, "writing %s/%s", r->dir, name);
 	if (fclose(f) && !rc)
 		rc = lst_err_sys(err, -errno, "writing %s/%s", r->dir, name);
+	if (rc)
+		s_failed(r, rc, name);
 	return rc;
 }
 
@@ -171,8 +211,15 @@ int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, siz
 		raw->agent = lst_strdup(agent);
 		raw->f = f;
 	}
-	if (fwrite(frame, 1, len, raw->f) != len || fflush(raw->f))
-		return lst_err_sys(err, -errno, "writing %s/samples/%s.msgpack", r->dir, agent);
+	errno = 0;
+	if (fwrite(frame, 1, len, raw->f) != len || fflush(raw->f)) {
+		int code = errno ? -errno : -EIO;
+		char *name = lst_asprintf("samples/%s.msgpack", agent);
+
+		s_failed(r, code, name);
+		free(name);
+		return lst_err_sys(err, code, "writing %s/samples/%s.msgpack", r->dir, agent);
+	}
 	return 0;
 }
 
@@ -215,7 +262,7 @@ void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k,
 		rates->mbps[LST_DIR_READ], rates->mbps[LST_DIR_WRITE]);
 	s_lat_cols(r->ts, &st);
 	fputc('\n', r->ts);
-	fflush(r->ts);
+	s_flush(r, r->ts, "timeseries.csv");
 }
 
 json_t *lst_results_lat_json(const lst_hist *h)
@@ -272,7 +319,7 @@ void lst_results_summary(lst_results *r, const char *phase, size_t point, const 
 		(unsigned long long)(t->dir[0].errors + t->dir[1].errors));
 	s_csv_quoted(r->sum, test ? test : "");
 	fprintf(r->sum, ",%zu\n", round);
-	fflush(r->sum);
+	s_flush(r, r->sum, "summary.csv");
 
 	both = t->dir[LST_DIR_READ].lat;
 	lst_hist_add(&both, &t->dir[LST_DIR_WRITE].lat);
@@ -288,16 +335,27 @@ void lst_results_summary(lst_results *r, const char *phase, size_t point, const 
 	json_array_append_new(r->summary, o);
 }
 
+/* Write doc aside, then rename it over name: readers see the old file or the new one. */
 static int s_write_json(lst_results *r, const char *name, json_t *doc, lst_err *err)
 {
 	char *tmp = lst_asprintf("%s/.%s.tmp", r->dir, name);
 	char *path = lst_asprintf("%s/%s", r->dir, name);
+	FILE *f = fopen(tmp, "w");
 	int rc = 0;
 
-	if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(12)))
-		rc = lst_err_sys(err, -EIO, "cannot write %s", path);
-	else if (rename(tmp, path))
+	errno = 0;
+	if (!f || json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) ||
+	    fputc('\n', f) == EOF || fflush(f) || ferror(f)) {
+		rc = lst_err_sys(err, errno ? -errno : -EIO, "cannot write %s", path);
+	}
+	if (f && fclose(f) && !rc)
+		rc = lst_err_sys(err, errno ? -errno : -EIO, "cannot write %s", path);
+	if (!rc && rename(tmp, path))
 		rc = lst_err_sys(err, -errno, "cannot rename %s to %s", tmp, path);
+	if (rc) {
+		s_failed(r, rc, name);
+		unlink(tmp);
+	}
 	free(tmp);
 	free(path);
 	return rc;
@@ -333,7 +391,7 @@ void lst_results_round(lst_results *r, const char *phase, const char *suite, con
 	fprintf(r->rounds, ",%zu,%.6f,%.6f,%s,%.3f,%.3f,%.3f,%.3f,%llu,%s\n", round, t_s, value,
 		tracked, iops, mbps, lat_mean_us, lat_max_us, (unsigned long long)bytes_written,
 		suite);
-	fflush(r->rounds);
+	s_flush(r, r->rounds, "rounds.csv");
 }
 
 void lst_results_test(lst_results *r, json_t *test)
@@ -361,7 +419,7 @@ void lst_results_curve(lst_results *r, const char *phase, size_t point,
 		lst_workload_read_pct(w), res->iops[0] + res->iops[1], res->mbps[0] + res->mbps[1],
 		st.mean / 1e3, (double)st.p99 / 1e3, (double)st.p99_9 / 1e3,
 		(double)st.p99_99 / 1e3, (long long)rate_iops, target_pct);
-	fflush(r->curves);
+	s_flush(r, r->curves, "curves.csv");
 }
 
 void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, size_t nbs,
@@ -372,7 +430,6 @@ void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, si
 	FILE *csv = s_open(r, name, "w", NULL);
 	FILE *md = s_open(r, "matrix.md", r->nmatrix ? "a" : "w", NULL);
 
-	free(name);
 	r->nmatrix++;
 	if (csv) {
 		fprintf(csv, "bs");
@@ -385,8 +442,10 @@ void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, si
 				fprintf(csv, ",%.1f", iops[b * nmix + m]);
 			fputc('\n', csv);
 		}
+		s_flush(r, csv, name);
 		fclose(csv);
 	}
+	free(name);
 	if (md) {
 		fprintf(md, "## %s: IOPS by block size and read/write mix\n\n| bs |", phase);
 		for (size_t m = 0; m < nmix; m++)
@@ -406,6 +465,7 @@ void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, si
 			fputc('\n', md);
 		}
 		fputc('\n', md);
+		s_flush(r, md, "matrix.md");
 		fclose(md);
 	}
 }

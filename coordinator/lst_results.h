@@ -11,7 +11,8 @@
  *   timeseries.csv            one row per measured interval: agent=all, then one per agent
  *   summary.csv, summary.json one row per phase x point over its measured window
  *
- * Rows are written and flushed as the run goes.
+ * Rows are written and flushed as the run goes. A write that fails is kept, not printed:
+ * lst_results_failed() says what failed first, so the caller can end the run once with it.
  */
 #ifndef LST_RESULTS_H
 #define LST_RESULTS_H
@@ -39,6 +40,12 @@ lst_results *lst_results_new(const char *dir, lst_err *err);
 void lst_results_destroy(lst_results **p);
 
 const char *lst_results_dir(const lst_results *r);
+
+/*
+ * The first write into the folder that failed ("results folder DIR: writing timeseries.csv
+ * failed: No space left on device (-28)"), or NULL while every write has worked. Borrowed.
+ */
+const lst_err *lst_results_failed(const lst_results *r);
 
 /* Write a file in the folder (e.g. plan.yaml). Returns 0 or -errno with err. */
 int lst_results_write_file(lst_results *r, const char *name, const char *text, size_t len,

@@ -1,6 +1,8 @@
-# The coordinator with real agents: lockstep run / agents against lockstep-agent processes.
+# The coordinator with real agents: lockstep run / agents against lockstep-agent processes;
+# run_results: a full results disk and a coordinator killed mid-point.
 lst_add_script_test(run_dual_port ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_dual_port.sh TIMEOUT 120)
 lst_add_script_test(run_clock ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_clock.sh TIMEOUT 120)
 lst_add_script_test(run_merge ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_merge.sh TIMEOUT 120)
 lst_add_script_test(run_loss ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_loss.sh TIMEOUT 120)
 lst_add_script_test(run_cli ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_cli.sh TIMEOUT 120)
+lst_add_script_test(run_results ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_results.sh TIMEOUT 120)

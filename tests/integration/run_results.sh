@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The results folder under stress: a full disk ends the run with one clear error (not an error
+# per sample, not a crash), and a coordinator killed with SIGKILL mid-point leaves a folder that
+# run.json readers and `lockstep report` still open. Agents use the null engine: no device.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd mount umount
+back=$(mk_backing 16M)
+pa=$(free_port)
+pb=$(free_port)
+start_agent a "$pa" --allow-write "$back"
+start_agent b "$pb" --allow-write "$back"
+
+# plan NAME RUNTIME: two agents on one shared target, 10 ms intervals, two phases.
+plan() {
+	cat >"$TMP/$1.yaml" <<-YAML
+	lockstep: 1
+	name: $1
+	agents:
+	  - {name: a, address: "tcp://127.0.0.1:$pa"}
+	  - {name: b, address: "tcp://127.0.0.1:$pb"}
+	targets:
+	  - {name: t, share: shared, paths: {a: "$back", b: "$back"}}
+	defaults: {interval: 10ms, engine: "null", rw: randread, bs: 4k, iodepth: 4}
+	phases:
+	  - {name: first, workload: {runtime: $2}, sweep: {iodepth: [1, 2, 4]}}
+	  - {name: second, workload: {runtime: 1s}}
+	YAML
+}
+
+# --- a full disk: one error naming the file and ENOSPC, agents stopped, exit 1 ----------------
+full="$TMP/full"
+mkdir "$full"
+mount -t tmpfs -o size=192k lst-test-full "$full"
+on_exit "umount -l '$full'"
+plan full 6s
+rc=0
+timeout 60 "$LOCKSTEP" run "$TMP/full.yaml" -o "$full/res" >"$TMP/full.log" 2>&1 || rc=$?
+[ $rc -eq 1 ] || fail "full disk: exit $rc, want 1: $(tail -5 "$TMP/full.log")"
+n=$(grep -c "No space left on device" "$TMP/full.log" || true)
+[ "$n" -eq 1 ] || fail "full disk: $n lines about it, want 1: $(grep -v '^\[' "$TMP/full.log")"
+grep -q "error: results folder $full/res: writing .* failed: No space left on device (-28); stopping the run" \
+	"$TMP/full.log" || fail "full disk: no clear error: $(grep -v '^\[' "$TMP/full.log")"
+! grep -q "^phase 2/2" "$TMP/full.log" || fail "full disk: the run went on to the next phase"
+ok "full disk: $(grep -o 'writing .* failed: No space left on device' "$TMP/full.log")"
+# The agents were stopped, not left to their lease: a new run starts at once.
+plan after 200ms
+"$LOCKSTEP" run --quiet "$TMP/after.yaml" -o "$TMP/after" 2>"$TMP/after.log" ||
+	fail "agents not free after the full-disk run: $(cat "$TMP/after.log")"
+ok "agents free for the next run"
+
+# --- SIGKILL mid-point: run.json parses, the CSVs load in lockstep report --------------------
+plan killed 4s
+"$LOCKSTEP" run --quiet "$TMP/killed.yaml" -o "$TMP/killed" &
+run=$!
+on_exit "kill -9 $run"
+for _ in $(seq 100); do
+	[ "$(grep -c '^first,1,' "$TMP/killed/timeseries.csv" 2>/dev/null)" -gt 30 ] && break
+	sleep 0.05
+done
+kill -9 $run
+wait $run 2>/dev/null || true
+"$PY" - "$TMP/killed" <<'EOF' || fail "the killed run's run.json is not right"
+import json, sys
+d = json.load(open(sys.argv[1] + "/run.json"))
+assert "status" not in d and "finished" not in d, d.get("status")
+assert [p["point"] for p in d["phases"]] == [0], [p["point"] for p in d["phases"]]
+EOF
+"$LOCKSTEP" report --no-plots "$TMP/killed" >"$TMP/killed.txt" 2>"$TMP/killed.err" ||
+	fail "report on the killed run: exit $?: $(cat "$TMP/killed.err")"
+grep -q "^phase first: 1 point$" "$TMP/killed.txt" || fail "killed: $(cat "$TMP/killed.txt")"
+ok "SIGKILL mid-point: run.json readable, report loads the CSVs"
