@@ -64,7 +64,9 @@ struct s_agent {
 	struct lst_msg_done done_msg;
 	uint64_t samples;
 	bool late_warned;
-	json_t *jobs; /* what each of its paths runs in this point */
+	uint64_t merged_late; /* samples for intervals already merged */
+	bool bad_warned;      /* a sample for an interval that cannot exist was reported */
+	json_t *jobs;	      /* what each of its paths runs in this point */
 };
 
 struct s_target {
@@ -370,9 +372,26 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 			"behind)",
 			a->conn->name, (long long)s->s.interval);
 	}
-	if (lst_merge_add(c->cur.merge, i, &s->s) == -EALREADY)
-		lst_log_warn("agent %s: sample %lld arrived after that interval was merged",
-			     a->conn->name, (long long)s->s.interval);
+	/*
+	 * Interval k ends at T0 + (k + 1) x interval: a sample for one that has not begun (with a
+	 * second for clock error) is wrong, and would push the merge window past every agent.
+	 */
+	if (s->s.interval < 0 ||
+	    s->s.interval > (lst_mono_ns() - c->cur.T0 + LST_NS_PER_S) / c->cur.interval + 1) {
+		if (!a->bad_warned)
+			lst_log_warn(
+				"agent %s: sample for interval %lld, which has not begun %.1f s "
+				"into the point: ignored",
+				a->conn->name, (long long)s->s.interval,
+				(double)(lst_mono_ns() - c->cur.T0) / 1e9);
+		a->bad_warned = true;
+		return;
+	}
+	if (lst_merge_add(c->cur.merge, i, &s->s) == -EALREADY && !a->merged_late++)
+		lst_log_warn(
+			"agent %s: sample %lld arrived after that interval was merged (counted "
+			"in the point's totals, not in timeseries.csv)",
+			a->conn->name, (long long)s->s.interval);
 }
 
 static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen,
@@ -1128,8 +1147,8 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 		struct s_agent *a = &c->a[i];
 
 		a->in_point = msgs[i] != NULL;
-		a->started = a->done = a->late_warned = false;
-		a->samples = 0;
+		a->started = a->done = a->late_warned = a->bad_warned = false;
+		a->samples = a->merged_late = 0;
 		memset(&a->done_msg, 0, sizeof(a->done_msg));
 		a->done_msg.last_interval = -1;
 		if (msgs[i])
@@ -1211,6 +1230,11 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 	lst_merge_finish(c->cur.merge);
 	if (c->tty && !c->opts.quiet)
 		fputc('\n', c->opts.progress);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && c->a[i].merged_late > 1)
+			lst_log_warn("agent %s: %llu samples of this point arrived after their "
+				     "intervals were merged",
+				     c->a[i].conn->name, (unsigned long long)c->a[i].merged_late);
 	s_summaries(c, step);
 	s_step_result(c, partial, out);
 	pj = s_point_json(c, pw, partial);

@@ -1,6 +1,9 @@
 /*
- * The per-point merge. Pending intervals live in a window indexed by k - base; agents run in
- * step, so the window stays a few intervals long, and it grows when one agent runs ahead.
+ * The per-point merge. Pending intervals live in a ring of rows, row k at (head + k - base) mod
+ * cap; agents run in step, so the window stays a few intervals long, and it grows when one agent
+ * runs ahead, up to LST_MERGE_MAX_AHEAD rows: beyond that the oldest rows are emitted without
+ * the agents that lag (their samples for them arrive late), so memory stays bounded over a
+ * day-long point whatever one agent does.
  */
 #include "lst_merge.h"
 
@@ -22,8 +25,10 @@ struct lst_merge {
 	size_t nagents;
 	lst_merge_fn fn;
 	void *arg;
-	int64_t base; /* k of rows[0] */
+	int64_t base; /* k of the row at head */
+	size_t head;  /* index of row `base` in rows */
 	size_t cap;
+	size_t nused; /* rows holding samples */
 	struct s_row *rows;
 	int64_t *next_k; /* per agent: next interval it may send */
 	bool *done;
@@ -71,26 +76,33 @@ void lst_merge_destroy(lst_merge **p)
 	*p = NULL;
 }
 
-/* The row for interval k, growing the window as needed. */
+/* The row for interval k (base <= k < base + LST_MERGE_MAX_AHEAD), growing the ring as needed. */
 static struct s_row *s_row(lst_merge *m, int64_t k)
 {
 	size_t i = (size_t)(k - m->base);
 	struct s_row *r;
 
+	LST_ASSERT(k >= m->base && i < LST_MERGE_MAX_AHEAD);
 	if (i >= m->cap) {
-		size_t cap = LST_MAX(i + 1, m->cap * 2);
+		size_t cap = LST_MIN(LST_MAX(i + 1, m->cap * 2), (size_t)LST_MERGE_MAX_AHEAD);
+		struct s_row *rows = lst_calloc(cap, sizeof(*rows));
 
-		m->rows = lst_realloc(m->rows, cap * sizeof(*m->rows));
-		memset(m->rows + m->cap, 0, (cap - m->cap) * sizeof(*m->rows));
+		/* Unroll the ring: row `base` goes first. */
+		for (size_t j = 0; j < m->cap; j++)
+			rows[j] = m->rows[(m->head + j) % m->cap];
+		free(m->rows);
+		m->rows = rows;
+		m->head = 0;
 		m->cap = cap;
 	}
-	r = &m->rows[i];
+	r = &m->rows[(m->head + i) % m->cap];
 	if (!r->agent) {
 		r->agent = lst_malloc(m->nagents * sizeof(*r->agent));
 		r->have = lst_malloc(m->nagents * sizeof(*r->have));
 	}
 	if (!r->used) {
 		r->used = true;
+		m->nused++;
 		lst_sample_init(&r->all, k);
 		memset(r->have, 0, m->nagents * sizeof(*r->have));
 	}
@@ -138,11 +150,11 @@ static void s_rates(lst_merge *m)
 	}
 }
 
-/* Emit rows up to and including k. */
+/* Emit rows up to and including k; base moves past k. */
 static void s_emit_upto(lst_merge *m, int64_t k)
 {
-	while (m->base <= k && m->cap) {
-		struct s_row *r = &m->rows[0];
+	while (m->base <= k && m->nused) {
+		struct s_row *r = &m->rows[m->head];
 
 		if (r->used) {
 			struct lst_merge_row row = {
@@ -157,18 +169,16 @@ static void s_emit_upto(lst_merge *m, int64_t k)
 				m->ptrs[a] = r->have[a] ? &r->agent[a] : NULL;
 			m->fn(&row, m->arg);
 			r->used = false;
+			m->nused--;
 		}
-		/* Shift the window by one row (rows are few; the samples inside are kept). */
-		{
-			struct s_row first = m->rows[0];
-
-			memmove(m->rows, m->rows + 1, (m->cap - 1) * sizeof(*m->rows));
-			m->rows[m->cap - 1] = first;
-		}
+		m->head = (m->head + 1) % m->cap;
 		m->base++;
 	}
-	if (!m->cap && m->base <= k)
+	/* No row left: jump (interval numbers may have gaps). */
+	if (!m->nused && m->base <= k && k < INT64_MAX) {
 		m->base = k + 1;
+		m->head = 0;
+	}
 }
 
 /* The highest interval every agent still in the point has passed. */
@@ -189,11 +199,16 @@ int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s)
 	int rc = 0;
 
 	LST_ASSERT(agent < m->nagents);
+	if (s->interval < 0 || s->interval > LST_MERGE_MAX_INTERVAL)
+		return -ERANGE;
 	if (measured) {
 		s_account(&m->tot[agent], s);
 		s_account(&m->tot[m->nagents], s);
 		s_rates(m);
 	}
+	/* Bounded window: emit the oldest rows without the agents that lag behind. */
+	if (s->interval >= m->base + LST_MERGE_MAX_AHEAD)
+		s_emit_upto(m, s->interval - LST_MERGE_MAX_AHEAD);
 	if (s->interval < m->base) {
 		rc = -EALREADY;
 	} else {
@@ -222,6 +237,11 @@ void lst_merge_finish(lst_merge *m)
 	for (size_t a = 0; a < m->nagents; a++)
 		m->done[a] = true;
 	s_emit_upto(m, m->base + (int64_t)m->cap - 1);
+}
+
+size_t lst_merge_window(const lst_merge *m)
+{
+	return m->cap;
 }
 
 const struct lst_merge_totals *lst_merge_totals(lst_merge *m, size_t agent)

@@ -22,6 +22,15 @@
 
 typedef struct lst_merge lst_merge;
 
+/*
+ * Rows kept pending at most: a sample this far ahead of the oldest pending interval emits the
+ * oldest rows without the agents that have not sent them yet (their samples for them then
+ * arrive late, counted in the totals only). 512 intervals: 5 s at the shortest interval.
+ */
+#define LST_MERGE_MAX_AHEAD 512
+/* Interval numbers beyond this are refused (a year of 10 ms intervals is 3.2e9). */
+#define LST_MERGE_MAX_INTERVAL (INT64_C(1) << 40)
+
 /* One complete interval: the combined sample and each agent's (NULL when it sent none). */
 struct lst_merge_row {
 	int64_t k;
@@ -47,8 +56,10 @@ lst_merge *lst_merge_new(size_t nagents, lst_merge_fn fn, void *arg);
 void lst_merge_destroy(lst_merge **p);
 
 /* An agent's sample, in the order the agent sent them. Emits the intervals that are now
- * complete. A sample for an interval already emitted (which only a misbehaving agent sends) is
- * counted in the totals and reported through the return value: -EALREADY. */
+ * complete. A sample for an interval already emitted (an agent that lagged more than
+ * LST_MERGE_MAX_AHEAD intervals, or misbehaves) is counted in the totals and reported through
+ * the return value: -EALREADY. An interval number below 0 or above LST_MERGE_MAX_INTERVAL is
+ * refused, not counted: -ERANGE. */
 int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s);
 
 /* The agent will send nothing more (its point is done, or it was lost). Emits what is now
@@ -57,6 +68,9 @@ void lst_merge_agent_done(lst_merge *m, size_t agent);
 
 /* Emit everything still pending (end of the point). */
 void lst_merge_finish(lst_merge *m);
+
+/* Rows the window holds now (allocated; never more than LST_MERGE_MAX_AHEAD). */
+size_t lst_merge_window(const lst_merge *m);
 
 /* Totals of one agent (agent < nagents) or of all (agent == nagents). Borrowed. */
 const struct lst_merge_totals *lst_merge_totals(lst_merge *m, size_t agent);

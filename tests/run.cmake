@@ -6,3 +6,5 @@ lst_add_script_test(run_merge ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_merge.
 lst_add_script_test(run_loss ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_loss.sh TIMEOUT 120)
 lst_add_script_test(run_cli ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_cli.sh TIMEOUT 120)
 lst_add_script_test(run_results ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_results.sh TIMEOUT 120)
+# The per-point merge on synthetic samples: order, sums, late samples, a bounded window.
+lst_add_unit_test(merge unit/test_merge.c lockstep::coord)
