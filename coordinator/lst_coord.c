@@ -49,7 +49,6 @@ struct s_agent {
 	char lost_why[1024];
 	bool refused; /* answered a command with ERROR */
 	lst_err error;
-	json_t *sync_log; /* every clock exchange: [t1, t2, t3, t4] */
 
 	/* command bookkeeping: the id awaited and whether the reply came */
 	uint64_t await_id;
@@ -404,10 +403,10 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	case LST_MSG_SYNC_REPLY: {
 		int rc = lst_conn_sync_reply(a->conn, &m->u.sync_reply, t_recv, &err);
 
-		json_array_append_new(
-			a->sync_log, json_pack("[I, I, I, I]", (json_int_t)m->u.sync_reply.t1,
-					       (json_int_t)m->u.sync_reply.t2,
-					       (json_int_t)m->u.sync_reply.t3, (json_int_t)t_recv));
+		/* Every exchange, as it came, so the run can be re-aligned later (clock.csv). */
+		if (c->res)
+			lst_results_clock(c->res, a->conn->name, m->u.sync_reply.t1,
+					  m->u.sync_reply.t2, m->u.sync_reply.t3, t_recv);
 		if (rc < 0)
 			s_lose(c, i, "%s", err.msg);
 		return;
@@ -1463,7 +1462,6 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 			return NULL;
 		}
 		c->conns[i] = c->a[i].conn;
-		c->a[i].sync_log = json_array();
 	}
 	return c;
 }
@@ -1477,7 +1475,6 @@ void lst_coord_destroy(lst_coord **p)
 	for (size_t i = 0; i < c->n; i++) {
 		lst_conn_destroy(&c->a[i].conn);
 		lst_msg_destroy(&c->a[i].reply);
-		json_decref(c->a[i].sync_log);
 	}
 	for (size_t t = 0; c->targets && t < c->plan->ntargets; t++)
 		free(c->targets[t].ids);
@@ -1566,7 +1563,6 @@ int lst_coord_run(lst_coord *c)
 		json_object_set_new(o, "version", json_string(cn->info.version));
 		json_object_set_new(o, "kernel", json_string(cn->info.kernel));
 		json_object_set_new(o, "cores", json_integer(cn->info.cores));
-		json_object_set_new(o, "clock_exchanges", json_incref(c->a[i].sync_log));
 		if (!c->opts.quiet)
 			fprintf(c->opts.progress,
 				"  agent %-8s %s (%s, %u cores): clock offset %+.3f ms, rtt %.0f us\n",

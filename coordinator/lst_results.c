@@ -39,6 +39,7 @@ struct lst_results {
 	FILE *sum;
 	FILE *rounds;
 	FILE *curves;
+	FILE *clock;
 	json_t *summary;
 	json_t *tests;
 	size_t nmatrix;
@@ -119,14 +120,17 @@ lst_results *lst_results_new(const char *dir, lst_err *err)
 	r->tests = json_array();
 	r->ts = s_open(r, "timeseries.csv", "w", err);
 	r->sum = r->ts ? s_open(r, "summary.csv", "w", err) : NULL;
-	if (!r->sum) {
+	r->clock = r->sum ? s_open(r, "clock.csv", "w", err) : NULL;
+	if (!r->clock) {
 		lst_results_destroy(&r);
 		return NULL;
 	}
 	fprintf(r->ts, "%s\n", lst_timeseries_columns);
 	fprintf(r->sum, "%s\n", lst_summary_columns);
+	fprintf(r->clock, "agent,t1,t2,t3,t4\n");
 	s_flush(r, r->ts, "timeseries.csv");
 	s_flush(r, r->sum, "summary.csv");
+	s_flush(r, r->clock, "clock.csv");
 	if (r->failed.code) {
 		if (err)
 			*err = r->failed;
@@ -152,6 +156,8 @@ void lst_results_destroy(lst_results **p)
 		fclose(r->rounds);
 	if (r->curves)
 		fclose(r->curves);
+	if (r->clock)
+		fclose(r->clock);
 	for (size_t i = 0; i < r->nraw; i++) {
 		fclose(r->raw[i].f);
 		free(r->raw[i].agent);
@@ -221,6 +227,14 @@ int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, siz
 		return lst_err_sys(err, code, "writing %s/samples/%s.msgpack", r->dir, agent);
 	}
 	return 0;
+}
+
+void lst_results_clock(lst_results *r, const char *agent, int64_t t1, int64_t t2, int64_t t3,
+		       int64_t t4)
+{
+	fprintf(r->clock, "%s,%lld,%lld,%lld,%lld\n", agent, (long long)t1, (long long)t2,
+		(long long)t3, (long long)t4);
+	s_flush(r, r->clock, "clock.csv");
 }
 
 /* Latency over both directions of a sample or totals. */

@@ -1,11 +1,12 @@
 /*
  * The results folder: the contract that other tools, `lockstep report` and people read.
  *
- *   run.json                  the plan as run, versions, agents (clock offset, rtt, raw clock
- *                             exchanges), targets with every path's identity, phases and points
- *                             with their start instants and skew, errors. Rewritten (atomically)
- *                             after every point, so a killed run still leaves a readable one.
+ *   run.json                  the plan as run, versions, agents (clock offset, rtt), targets
+ *                             with every path's identity, phases and points with their start
+ *                             instants and skew, errors. Rewritten (atomically) after every
+ *                             point, so a killed run still leaves a readable one.
  *   plan.yaml                 the plan file, verbatim
+ *   clock.csv                 every clock exchange with every agent (t1..t4), as they happen
  *   samples/AGENT.msgpack     every SAMPLE frame from AGENT exactly as received, appended as
  *                             they arrive: a stream of msgpack maps (proto/PROTOCOL.md)
  *   timeseries.csv            one row per measured interval: agent=all, then one per agent
@@ -54,6 +55,14 @@ int lst_results_write_file(lst_results *r, const char *name, const char *text, s
 /* Append a received SAMPLE frame to samples/AGENT.msgpack. Returns 0 or -errno. */
 int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, size_t len,
 		    lst_err *err);
+
+/*
+ * One clock exchange with agent, appended to clock.csv: t1 our send, t2 its receive, t3 its
+ * send (its monotonic ns), t4 our receive (ours). Kept on disk, not in run.json, since a
+ * day-long run makes hundreds of thousands of them.
+ */
+void lst_results_clock(lst_results *r, const char *agent, int64_t t1, int64_t t2, int64_t t3,
+		       int64_t t4);
 
 /* Rates of one row: per direction, I/Os and 10^6 bytes per second. */
 struct lst_rates {

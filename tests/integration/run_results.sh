@@ -48,6 +48,19 @@ plan after 200ms
 "$LOCKSTEP" run --quiet "$TMP/after.yaml" -o "$TMP/after" 2>"$TMP/after.log" ||
 	fail "agents not free after the full-disk run: $(cat "$TMP/after.log")"
 ok "agents free for the next run"
+# Clock exchanges go to clock.csv as they happen, not into run.json (rewritten every point).
+"$PY" - "$TMP/after" <<'EOF' || fail "clock.csv is not right"
+import csv, json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+assert all("clock_exchanges" not in a for a in run["agents"]), run["agents"]
+rows = list(csv.DictReader(open(d + "/clock.csv")))
+for name in ("a", "b"):
+    ex = [[int(r[k]) for k in ("t1", "t2", "t3", "t4")] for r in rows if r["agent"] == name]
+    assert len(ex) >= 32, (name, len(ex))
+    assert all(t1 < t4 and t2 <= t3 and t3 - t2 <= t4 - t1 for t1, t2, t3, t4 in ex), name
+EOF
+ok "clock exchanges in clock.csv"
 
 # --- SIGKILL mid-point: run.json parses, the CSVs load in lockstep report --------------------
 plan killed 4s
