@@ -59,6 +59,7 @@
 #define S_LEASE_MIN LST_NS_PER_S
 #define S_TICK_MS 100 /* lease check period */
 #define S_T0_MAX_AHEAD (3600 * LST_NS_PER_S)
+#define S_T0_MAX_BEHIND (3600 * LST_NS_PER_S)
 #define S_QUIT_GRACE_MS 3000			/* how long SIGTERM waits for jobs to drain */
 #define S_PURGE_CHUNK ((uint64_t)1 << 30)	/* a purge checks its stop flag between chunks */
 #define S_RX_BATCH 64				/* frames read per reader wake-up */
@@ -1273,11 +1274,15 @@ static void s_on_start(lst_daemon *d, const struct s_rid *rid, const lst_msg *m)
 			pt->name);
 		return;
 	}
-	if (st->t0 - now > S_T0_MAX_AHEAD) {
+	/* t0 is any int64 from the wire: compare without subtracting it (that could overflow).
+	 * A t0 far behind would also make the jobs close every interval since then, one by one. */
+	if (st->t0 > now + S_T0_MAX_AHEAD || st->t0 < now - S_T0_MAX_BEHIND) {
+		double off = ((double)st->t0 - (double)now) / 1e9;
+
 		s_error(d, rid, m->id, m->type, LST_PERR_STATE,
-			"start: t0 is %.1f s ahead of this agent's clock (more than an hour): a "
-			"clock mix-up?",
-			(double)(st->t0 - now) / 1e9);
+			"start: t0 is %.1f s %s this agent's clock (more than an hour): a clock "
+			"mix-up?",
+			off > 0 ? off : -off, off > 0 ? "ahead of" : "behind");
 		return;
 	}
 	pt->peer = *rid;

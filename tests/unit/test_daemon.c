@@ -873,6 +873,20 @@ static void test_stop(struct peer *a)
 	m = s_expect_error(a, LST_PERR_STATE, id, 3000);
 	T_CONTAINS(m->u.error.text, "clock");
 	lst_msg_destroy(&m);
+	/* Two hours behind, and the ends of the int64 range: refused the same way, without
+	 * overflowing t0 - now, and without jobs that would close every interval since then. */
+	id = s_start(a, 2, 3, s_agent_now(a) - 7200 * LST_NS_PER_S, 0);
+	m = s_expect_error(a, LST_PERR_STATE, id, 3000);
+	T_CONTAINS(m->u.error.text, "behind this agent's clock");
+	lst_msg_destroy(&m);
+	id = s_start(a, 2, 3, INT64_MIN, 0);
+	m = s_expect_error(a, LST_PERR_STATE, id, 3000);
+	T_CONTAINS(m->u.error.text, "behind this agent's clock");
+	lst_msg_destroy(&m);
+	id = s_start(a, 2, 3, INT64_MAX, 0);
+	m = s_expect_error(a, LST_PERR_STATE, id, 3000);
+	T_CONTAINS(m->u.error.text, "ahead of this agent's clock");
+	lst_msg_destroy(&m);
 	/* The wrong point. */
 	id = s_start(a, 2, 4, s_agent_now(a), 0);
 	s_drop(s_expect_error(a, LST_PERR_STATE, id, 3000));
@@ -930,7 +944,8 @@ static void test_stop(struct peer *a)
 	s_drop(s_expect(a, LST_MSG_STOPPED, id, 3000));
 	s_ack(a, r.max_seq);
 	s_result_free(&r);
-	printf("ok: STOP is idempotent; far t0 and wrong points are STATE errors\n");
+	printf("ok: STOP is idempotent; t0 an hour or more away either way and wrong points are "
+	       "STATE errors\n");
 }
 
 static void test_purge(struct peer *a)
