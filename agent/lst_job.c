@@ -279,7 +279,10 @@ static void s_run(struct s_loop *l)
 
 	now = lst_mono_ns();
 	atomic_store_explicit(&job->started_ns, now, memory_order_release);
-	/* A start instant already past still anchors the grid at t0. */
+	/* A start instant already past still anchors the grid at t0: the intervals missed are
+	 * closed empty, each covering its own window (the first one starts at t0, not at the
+	 * "nothing yet" INT64_MAX of a fresh sample). */
+	l->cur->start_ns = job->t0;
 	while (now >= next_boundary) {
 		s_close_interval(l, next_boundary, false);
 		next_boundary += job->interval;

@@ -948,6 +948,68 @@ static void test_stop(struct peer *a)
 	       "STATE errors\n");
 }
 
+/*
+ * A START whose t0 has already passed by more than an interval (a late START, a slow thread
+ * start): the intervals before the jobs were released are closed empty on the grid, each
+ * covering its own window, so every sample has start <= end on the agent's clock.
+ */
+static void test_late_start(struct peer *a)
+{
+	char path[PATH_MAX + 16];
+	int64_t t0, t1, t4;
+	uint64_t id, n = 0, done = 0, max_seq = 0;
+	int64_t next_k = 0;
+	lst_msg *m;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	m = s_prepare_msg("run-1", 6, 0, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.runtime = 500 * LST_NS_PER_MS;
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	s_drop(s_expect(a, LST_MSG_PREPARED, id, 5000));
+	s_drop(s_sync(a, &t1, &t4));
+	t0 = s_agent_now(a) - 250 * LST_NS_PER_MS;
+	id = s_start(a, 6, 0, t0, 0);
+	s_drop(s_expect(a, LST_MSG_STARTED, id, 3000));
+	while (!done) {
+		const lst_sample *s;
+
+		m = s_recv(a, 3000);
+		if (!m)
+			T_FAIL("late start: no DONE after %llu samples", (unsigned long long)n);
+		if (m->seq > max_seq)
+			max_seq = m->seq;
+		if (m->type == LST_MSG_DONE) {
+			T_EQ_INT(m->u.done.reason, LST_DONE_COMPLETE);
+			done = 1;
+			lst_msg_destroy(&m);
+			break;
+		}
+		if (m->type != LST_MSG_SAMPLE)
+			T_FAIL("late start: unexpected %s", s_describe(m));
+		s = &m->u.sample.s;
+		T_EQ_INT(s->interval, next_k);
+		if (s->start_ns > s->end_ns)
+			T_FAIL("late start: sample k=%lld starts at %lld, after its end %lld",
+			       (long long)s->interval, (long long)s->start_ns,
+			       (long long)s->end_ns);
+		if (s->interval == 0) {
+			/* Before the release: empty, exactly its window of the grid. */
+			T_EQ_INT(s->start_ns, t0);
+			T_EQ_INT(s->end_ns, t0 + 100 * LST_NS_PER_MS);
+			T_EQ_U64(s->dir[LST_DIR_WRITE].ios, 0);
+		}
+		next_k = s->interval + 1;
+		n++;
+		lst_msg_destroy(&m);
+	}
+	T_ASSERT(n >= 3);
+	s_ack(a, max_seq);
+	printf("ok: a START 250 ms late: %llu samples on the grid from k=0, the missed ones empty "
+	       "and each within its own window\n",
+	       (unsigned long long)n);
+}
+
 static void test_purge(struct peer *a)
 {
 	char path[PATH_MAX + 16];
@@ -1400,6 +1462,7 @@ int main(int argc, char **argv)
 	test_refused(a);
 	test_run(a);
 	test_stop(a);
+	test_late_start(a);
 	test_purge(a);
 	test_shared_loop(a);
 	s_bye(a);
