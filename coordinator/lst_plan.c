@@ -27,12 +27,13 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_msg.h"
 #include "lst_plan_node.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
 #define S_NAME_MAX 63
-#define S_MAX_POINTS 100000
+#define S_MAX_POINTS LST_PLAN_MAX_POINTS
 #define S_MAX_FILE (16u << 20)
 
 const char *const lst_suite_names[] = { "",
@@ -385,7 +386,7 @@ static const struct s_key s_hir_keys[] = {
 		 "idle gaps between bursts, one block of repeats each" },
 	  .kind = K_DURATION_LIST,
 	  .aux = PH(nhir_gaps) },
-	{ .o = { "repeats", LST_OPT_INT, PH(hir_repeats), "360", 1, 100000, NULL,
+	{ .o = { "repeats", LST_OPT_INT, PH(hir_repeats), "360", 1, 10000, NULL,
 		 "bursts per gap size" },
 	  .kind = K_OPT },
 	{ .o = { "continuous", LST_OPT_DURATION, PH(hir_continuous), "1800s", 0, S_DAY, NULL,
@@ -1016,6 +1017,11 @@ static void s_paths(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 				path, kn->text);
 			continue;
 		}
+		if (strlen(path) >= LST_PATH_MAX) {
+			s_error(ctx, vn, "path for agent '%s' is longer than %d bytes", kn->text,
+				LST_PATH_MAX - 1);
+			continue;
+		}
 		t->paths[t->npaths].agent = (size_t)a;
 		t->paths[t->npaths].path = lst_strdup(path);
 		t->paths[t->npaths].mark = kn->mark;
@@ -1333,6 +1339,8 @@ static void s_value(struct s_ctx *ctx, const struct s_section *sec, const struct
 		text = s_scalar(ctx, k->o.name, v);
 		if (text && !*text)
 			s_error(ctx, v, "%s must not be empty; leave it out instead", k->o.name);
+		else if (text && strlen(text) >= LST_TEXT_MAX)
+			s_error(ctx, v, "%s is longer than %d bytes", k->o.name, LST_TEXT_MAX - 1);
 		else if (text)
 			s_set_str(base, k->o.offset, text);
 		break;
@@ -1488,8 +1496,22 @@ static void s_agents_check(struct s_ctx *ctx, const struct lst__node *list)
 static void s_targets_check(struct s_ctx *ctx, const struct lst__node *list)
 {
 	const lst_plan *p = ctx->plan;
+	size_t *per_agent = lst_calloc(p->nagents + 1, sizeof(*per_agent));
 
 	(void)list;
+	/* One message carries all of an agent's paths (IDENTIFY, PREPARE). */
+	for (size_t i = 0; i < p->ntargets; i++) {
+		for (size_t a = 0; a < p->targets[i].npaths; a++) {
+			const struct lst_plan_path *pa = &p->targets[i].paths[a];
+
+			if (++per_agent[pa->agent] == LST_MAX_JOBSPECS + 1)
+				s_error_at(ctx, pa->mark.line, pa->mark.col,
+					   "target %s: agent %s has more than %d paths in the plan",
+					   p->targets[i].name ? p->targets[i].name : "?",
+					   p->agents[pa->agent].name, LST_MAX_JOBSPECS);
+		}
+	}
+	free(per_agent);
 	/* One device path in two targets would be driven twice at once. */
 	for (size_t i = 1; i < p->ntargets; i++) {
 		const struct lst_plan_target *ti = &p->targets[i];

@@ -21,6 +21,8 @@
 
 #define LST_PLAN_VERSION 1
 #define LST_AGENT_PORT 7270
+/* Points a phase's test may have in one round: sweep points, HIR bursts per gap (+1). */
+#define LST_PLAN_MAX_POINTS 16384
 
 /* A list of error lines, each "FILE:LINE:COL: message". */
 typedef struct lst_errlist {

@@ -556,6 +556,56 @@ static void test_bad_agents_targets(void)
 	    "7:24", "target t1: path /dev/sdb on agent a is also a path of target t0");
 }
 
+/*
+ * Limits that the run relies on are checked here, at a place in the file: no plan that
+ * validates fails at run time (after its first phases ran) or is cut short on the wire.
+ */
+static void test_limits(void)
+{
+	char *text = lst_malloc(1 << 20), *long_path = lst_malloc(2048);
+	lst_plan *p;
+	size_t n;
+
+	BAD(PHASE "    suite: snia-hir\n    hir: {repeats: 10001}\n", "12:20",
+	    "repeats must be between 1 and 10000");
+	p = GOOD(PHASE "    suite: snia-hir\n    hir: {repeats: 10000}\n");
+	lst_plan_destroy(&p);
+
+	/* 200 x 100 points: more than a phase may have */
+	n = (size_t)sprintf(text, PHASE "    workload: {runtime: 1s}\n    sweep: {jobs: [1");
+	for (int j = 2; j <= 200; j++)
+		n += (size_t)sprintf(text + n, ", %d", j);
+	n += (size_t)sprintf(text + n, "], iodepth: [1");
+	for (int q = 2; q <= 100; q++)
+		n += (size_t)sprintf(text + n, ", %d", q);
+	sprintf(text + n, "]}\n");
+	BAD(text, "12:913", "sweep: more than 16384 points");
+
+	/* a path longer than the wire carries */
+	memset(long_path, 'x', 1100);
+	long_path[0] = '/';
+	long_path[1100] = '\0';
+	sprintf(text,
+		TOP "  - {name: a, address: \"tcp://h\"}\ntargets:\n  - name: ssd0\n"
+		    "    paths: {a: %s}\nphases:\n  - name: p\n    workload: {runtime: 1s}\n",
+		long_path);
+	BAD(text, "7:16", "path for agent 'a' is longer than 1023 bytes");
+	memset(long_path, 'x', 1100);
+	long_path[1100] = '\0';
+	sprintf(text, HEAD "    identity: %s\nphases:\n  - name: p\n    workload: {runtime: 1s}\n",
+		long_path);
+	BAD(text, "9:15", "identity is longer than 1023 bytes");
+
+	/* 65 paths on one agent: more than one message carries */
+	n = (size_t)sprintf(text, TOP "  - {name: a, address: \"tcp://h\"}\ntargets:\n");
+	for (int t = 0; t < 65; t++)
+		n += (size_t)sprintf(text + n, "  - {name: t%d, paths: {a: /dev/loop%d}}\n", t, t);
+	sprintf(text + n, "phases:\n  - name: p\n    workload: {runtime: 1s}\n");
+	BAD(text, "70:25", "target t64: agent a has more than 64 paths in the plan");
+	free(long_path);
+	free(text);
+}
+
 static void test_bad_top_and_yaml(void)
 {
 	static const char rest[] = "name: t\nagents: [{name: a, address: \"tcp://h\"}]\n"
@@ -729,6 +779,7 @@ int main(void)
 	test_bad_phase();
 	test_bad_sweep();
 	test_bad_agents_targets();
+	test_limits();
 	test_bad_top_and_yaml();
 	test_many_errors();
 	test_load();

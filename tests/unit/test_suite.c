@@ -279,6 +279,36 @@ static void s_check_precondition_and_purge(void)
 	lst_plan_destroy(&p);
 }
 
+/* A plan at the parser's limits builds its suites: nothing that validates fails at run time. */
+static void s_check_limits(void)
+{
+	char *text = malloc(16384);
+	size_t n;
+	lst_plan *p;
+	lst_err err;
+	lst_suite_run *s;
+
+	T_ASSERT(text);
+	n = (size_t)sprintf(text,
+			    "  - name: h\n    suite: snia-hir\n    hir: {repeats: 10000}\n"
+			    "  - name: sw\n    workload: {runtime: 1s}\n    sweep: {jobs: [1");
+	for (int j = 2; j <= 128; j++)
+		n += (size_t)sprintf(text + n, ", %d", j);
+	n += (size_t)sprintf(text + n, "], iodepth: [1");
+	for (int q = 2; q <= 128; q++)
+		n += (size_t)sprintf(text + n, ", %d", q);
+	sprintf(text + n, "]}\n");
+	p = s_plan(text);
+	for (size_t i = 0; i < p->nphases; i++) {
+		s = lst_suite_new(p, i, 1 << 30, &err);
+		if (!s)
+			T_FAIL("phase %zu: %s", i, err.msg);
+		lst_suite_destroy(&s);
+	}
+	lst_plan_destroy(&p);
+	free(text);
+}
+
 int main(void)
 {
 	int rc;
@@ -292,6 +322,7 @@ int main(void)
 	s_check_hir();
 	s_check_curve();
 	s_check_precondition_and_purge();
+	s_check_limits();
 	{
 		char cmd[128];
 
