@@ -5,6 +5,7 @@
 #include <czmq.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -287,11 +288,9 @@ const char *lst_conn_failure(const lst_conn *c)
 
 int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready)
 {
-	zmq_pollitem_t items[128];
+	zmq_pollitem_t *items = lst_calloc(2 * n + 1, sizeof(*items));
 	int rc, nready = 0;
 
-	if (n > 64)
-		n = 64;
 	for (size_t i = 0; i < n; i++) {
 		items[i].socket = zsock_resolve(conns[i]->sock);
 		items[n + i].socket = zsock_resolve(conns[i]->mon);
@@ -300,14 +299,18 @@ int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready)
 		items[i].revents = items[n + i].revents = 0;
 	}
 	rc = zmq_poll(items, (int)(2 * n), timeout_ms);
-	if (rc < 0)
-		return zmq_errno() == EINTR ? -EINTR : -zmq_errno();
+	if (rc < 0) {
+		rc = zmq_errno();
+		free(items);
+		return rc == EINTR ? -EINTR : -rc;
+	}
 	for (size_t i = 0; i < n; i++) {
 		ready[i] = items[i].revents & ZMQ_POLLIN;
 		nready += ready[i];
 		if (items[n + i].revents & ZMQ_POLLIN)
 			s_read_monitor(conns[i]);
 	}
+	free(items);
 	return nready;
 }
 

@@ -8,3 +8,5 @@ lst_add_script_test(run_cli ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_cli.sh T
 lst_add_script_test(run_results ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_results.sh TIMEOUT 120)
 # The per-point merge on synthetic samples: order, sums, late samples, a bounded window.
 lst_add_unit_test(merge unit/test_merge.c lockstep::coord)
+# Agent connections: polling any number of them at once.
+lst_add_unit_test(conn unit/test_conn.c lockstep::coord)
