@@ -212,6 +212,7 @@ struct lst_daemon {
 };
 
 static void s_point_finish(lst_daemon *d);
+static int s_on_start_timer(zloop_t *loop, int timer_id, void *arg);
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -552,7 +553,8 @@ static void s_point_destroy(lst_daemon *d)
 }
 
 /* Ask the running point to stop (idempotent: the first reason sticks). DONE follows when its
- * jobs have drained. A point never started is simply dropped. */
+ * jobs have drained, also before t0: the jobs then leave their wait at once and the STARTED
+ * timer fires now instead of at t0. A point never started is simply dropped. */
 static void s_point_stop(lst_daemon *d, uint32_t reason, const char *text)
 {
 	struct s_point *pt = d->pt;
@@ -574,6 +576,10 @@ static void s_point_stop(lst_daemon *d, uint32_t reason, const char *text)
 		lst_run_stop(pt->run);
 	if (pt->purge)
 		atomic_store(&pt->purge->stop, 1);
+	if (!pt->started_sent && pt->timer >= 0) {
+		zloop_timer_end(d->loop, pt->timer);
+		pt->timer = zloop_timer(d->loop, 0, 1, s_on_start_timer, d);
+	}
 }
 
 /* ---------------------------------------------------------------- sessions */

@@ -1010,6 +1010,46 @@ static void test_late_start(struct peer *a)
 	       (unsigned long long)n);
 }
 
+/*
+ * STOP while the point waits for a t0 far ahead: the jobs leave their wait without any I/O, and
+ * STARTED (released before t0), the empty last sample and DONE stopped follow at once instead of
+ * at t0.
+ */
+static void test_stop_before_t0(struct peer *a)
+{
+	char path[PATH_MAX + 16];
+	struct run_result r = { 0 };
+	int64_t t0, t1, t4, sent;
+	uint64_t id;
+	lst_msg *m;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	m = s_prepare_msg("run-1", 7, 0, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.runtime = 30 * LST_NS_PER_S;
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	s_drop(s_expect(a, LST_MSG_PREPARED, id, 5000));
+	s_drop(s_sync(a, &t1, &t4));
+	t0 = s_agent_now(a) + 20 * LST_NS_PER_S;
+	s_start(a, 7, 0, t0, 0);
+	T_ASSERT(!(m = s_recv(a, 200))); /* nothing before t0 */
+	sent = lst_mono_ns();
+	id = s_stop(a, 7, 0);
+	m = s_expect(a, LST_MSG_STOPPED, id, 3000);
+	lst_msg_destroy(&m);
+	s_follow(a, &r, 0, 3000);
+	T_EQ_INT(r.started, 1);
+	T_ASSERT(r.started_msg->u.started.actual < t0);
+	T_EQ_INT(r.done->u.done.reason, LST_DONE_STOPPED);
+	T_EQ_U64(r.ios[LST_DIR_WRITE], 0);
+	if (r.done_at - sent > LST_NS_PER_S)
+		T_FAIL("DONE %.0f ms after a STOP before t0", (double)(r.done_at - sent) / 1e6);
+	s_ack(a, r.max_seq);
+	printf("ok: STOP before t0: STARTED, DONE stopped %.1f ms later, no I/O\n",
+	       (double)(r.done_at - sent) / 1e6);
+	s_result_free(&r);
+}
+
 static void test_purge(struct peer *a)
 {
 	char path[PATH_MAX + 16];
@@ -1463,6 +1503,7 @@ int main(int argc, char **argv)
 	test_run(a);
 	test_stop(a);
 	test_late_start(a);
+	test_stop_before_t0(a);
 	test_purge(a);
 	test_shared_loop(a);
 	s_bye(a);
