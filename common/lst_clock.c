@@ -2,29 +2,65 @@
 #include "lst_clock.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "lst_assert.h"
 #include "lst_time.h"
 
+/* a + b and a - b clamped to the int64 range: instants from the wire may be anything. */
+static int64_t s_sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+static int64_t s_sat_sub(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_sub_overflow(a, b, &r))
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+/* Offset and delay of one exchange; false when t2, t3 (from the agent) are so far apart from
+ * t1, t4 that the formulas leave 64 bits: such an exchange is corrupt. */
+static bool s_eval(const struct lst_clock_sample *s, int64_t *offset, int64_t *delay)
+{
+	int64_t a, b, rtt, busy, sum;
+
+	if (__builtin_sub_overflow(s->t2, s->t1, &a) || __builtin_sub_overflow(s->t3, s->t4, &b) ||
+	    __builtin_sub_overflow(s->t4, s->t1, &rtt) ||
+	    __builtin_sub_overflow(s->t3, s->t2, &busy) || __builtin_add_overflow(a, b, &sum) ||
+	    __builtin_sub_overflow(rtt, busy, delay))
+		return false;
+	*offset = sum / 2;
+	return true;
+}
+
 int lst_clock_best(const struct lst_clock_sample *s, size_t n, struct lst_clock_est *out)
 {
 	int best = -1;
-	int64_t best_delay = INT64_MAX;
+	int64_t best_delay = INT64_MAX, best_offset = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		int64_t d = lst_clock_sample_delay(&s[i]);
+		int64_t d, o;
 
-		if (s[i].t4 < s[i].t1 || s[i].t3 < s[i].t2 || d < 0)
+		if (s[i].t4 < s[i].t1 || s[i].t3 < s[i].t2 || !s_eval(&s[i], &o, &d) || d < 0)
 			continue;
 		if (d < best_delay) {
 			best_delay = d;
+			best_offset = o;
 			best = (int)i;
 		}
 	}
 	if (best < 0)
 		return -1;
-	out->offset_ns = lst_clock_sample_offset(&s[best]);
+	out->offset_ns = best_offset;
 	out->rtt_ns = best_delay;
 	out->at_ns = s[best].t1 + (s[best].t4 - s[best].t1) / 2;
 	return best;
@@ -92,20 +128,31 @@ void lst_clock_model_add(lst_clock_model *m, const struct lst_clock_est *e)
 
 int64_t lst_clock_model_offset(const lst_clock_model *m, int64_t local_t)
 {
+	int64_t dt;
+	double drift;
+
 	LST_ASSERT(m->n > 0);
-	return m->base_offset + (int64_t)llround(m->slope * (double)(local_t - m->base_t));
+	/* An instant too far from base_t for 64 bits (only a corrupt one) goes through doubles;
+	 * the drift term is clamped so that llround stays defined. */
+	if (__builtin_sub_overflow(local_t, m->base_t, &dt))
+		drift = m->slope * ((double)local_t - (double)m->base_t);
+	else
+		drift = m->slope * (double)dt;
+	drift = fmax(fmin(drift, 9e18), -9e18);
+	return s_sat_add(m->base_offset, (int64_t)llround(drift));
 }
 
 int64_t lst_clock_to_local(const lst_clock_model *m, int64_t remote_t)
 {
 	/* offset depends on local time; one fixed-point step is exact to well under 1 ns for
 	 * drifts below 500 ppm. */
-	int64_t guess = remote_t - lst_clock_model_offset(m, remote_t - m->base_offset);
+	int64_t guess =
+		s_sat_sub(remote_t, lst_clock_model_offset(m, s_sat_sub(remote_t, m->base_offset)));
 
-	return remote_t - lst_clock_model_offset(m, guess);
+	return s_sat_sub(remote_t, lst_clock_model_offset(m, guess));
 }
 
 int64_t lst_clock_to_remote(const lst_clock_model *m, int64_t local_t)
 {
-	return local_t + lst_clock_model_offset(m, local_t);
+	return s_sat_add(local_t, lst_clock_model_offset(m, local_t));
 }

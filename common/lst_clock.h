@@ -39,8 +39,9 @@ static inline int64_t lst_clock_sample_delay(const struct lst_clock_sample *s)
 }
 
 /*
- * The lowest-delay exchange of a burst as an estimate. Samples with t4 < t1 or a negative delay
- * (impossible, so corrupt) are skipped. Returns the index used, or -1 when none is usable.
+ * The lowest-delay exchange of a burst as an estimate. Samples with t4 < t1, t3 < t2, a negative
+ * delay (impossible, so corrupt) or times so far apart that offset or delay leave 64 bits are
+ * skipped. Returns the index used, or -1 when none is usable.
  */
 int lst_clock_best(const struct lst_clock_sample *s, size_t n, struct lst_clock_est *out);
 
@@ -69,7 +70,8 @@ void lst_clock_model_add(lst_clock_model *m, const struct lst_clock_est *e);
 /* Estimated offset (remote - local) at local time t. Requires at least one estimate. */
 int64_t lst_clock_model_offset(const lst_clock_model *m, int64_t local_t);
 
-/* Map a remote instant to local time, and back. */
+/* Map a remote instant to local time, and back. Results beyond the int64 range saturate at
+ * INT64_MIN or INT64_MAX (an instant from the wire may be anything). */
 int64_t lst_clock_to_local(const lst_clock_model *m, int64_t remote_t);
 int64_t lst_clock_to_remote(const lst_clock_model *m, int64_t local_t);
 

@@ -114,7 +114,25 @@ static void s_best(void)
 	T_EQ_INT(lst_clock_best(s, 8, &e), 2);
 	T_EQ_INT(e.rtt_ns, 80 * US);
 
+	/*
+	 * Agent times so far from ours that offset or delay leave 64 bits (t3 - t2 here): corrupt,
+	 * skipped, never an overflow whose wrapped "delay" wins.
+	 */
+	s[5] = s[2];
+	s[5].t2 = INT64_MIN;
+	s[5].t3 = INT64_MAX;
+	s[6] = s[2];
+	s[6].t2 = s[6].t3 = INT64_MAX;
+	s[6].t1 = s[6].t4 = INT64_MIN + 1;
+	T_EQ_INT(lst_clock_best(s, 7, &e), 2);
+	T_EQ_INT(e.rtt_ns, 80 * US);
+	T_EQ_INT(e.offset_ns, 2 * HOUR + 10 * US);
+
 	/* nothing usable */
+	s[5] = s_exchange(&r, t + 5000 * US, 10 * US, 10 * US, 10 * US);
+	s[5].t4 = s[5].t1 - 1;
+	s[6] = s_exchange(&r, t + 6000 * US, 10 * US, 10 * US, 10 * US);
+	s[6].t3 = s[6].t2 - 5 * US;
 	e.rtt_ns = 12345;
 	T_EQ_INT(lst_clock_best(s + 5, 3, &e), -1);
 	T_EQ_INT(lst_clock_best(s, 0, &e), -1);
@@ -248,6 +266,25 @@ static void s_model_edges(void)
 			lst_clock_model_add(&m, &e);
 			T_ASSERT(fabs(m.slope) <= 500e-6);
 		}
+	}
+
+	/* instants from the wire at the ends of the int64 range saturate instead of overflowing */
+	{
+		struct lst_clock_est a = { -15 * US, 50 * US, DAY }, b = { 4 * HOUR, 50 * US, DAY };
+
+		lst_clock_model_init(&m);
+		lst_clock_model_add(&m, &a);
+		T_EQ_INT(lst_clock_to_local(&m, INT64_MAX), INT64_MAX);
+		T_EQ_INT(lst_clock_to_local(&m, INT64_MIN + 10 * US), INT64_MIN + 25 * US);
+		T_EQ_INT(lst_clock_to_remote(&m, INT64_MIN), INT64_MIN);
+		lst_clock_model_init(&m);
+		lst_clock_model_add(&m, &b);
+		T_EQ_INT(lst_clock_to_local(&m, INT64_MIN), INT64_MIN);
+		T_EQ_INT(lst_clock_to_remote(&m, INT64_MAX), INT64_MAX);
+		T_EQ_INT(lst_clock_to_remote(&m, DAY), DAY + 4 * HOUR);
+		m.slope = 400e-6; /* far from base_t, the drift term too */
+		T_EQ_INT(lst_clock_to_remote(&m, INT64_MAX), INT64_MAX);
+		T_ASSERT(lst_clock_to_local(&m, INT64_MIN) < INT64_MIN / 2);
 	}
 
 	/* an estimate 2x slower than the best is kept */
