@@ -685,6 +685,14 @@ static void s_on_hello(lst_daemon *d, const struct s_rid *rid, const lst_msg *m,
 		}
 	} else {
 		resume = s->known && !strcmp(h->run, s->run);
+		/* Only the key that opened the session may take it over again (its spool and
+		 * replies are that coordinator's); the run id alone is no secret: BUSY names it. */
+		if (resume && strcmp(d->rx_key, s->key)) {
+			lst_log_info("HELLO for run %s with key '%s', but that run's session was "
+				     "opened with key '%s': a new session begins",
+				     h->run, d->rx_key, s->key);
+			resume = false;
+		}
 		if (!resume && s->known)
 			s_session_clear(d, LST_DONE_STOPPED, "a new session began");
 	}

@@ -28,6 +28,7 @@
 #include <zmq.h>
 
 #include "lst_assert.h"
+#include "lst_auth.h"
 #include "lst_msg.h"
 #include "msg_examples.h"
 #include "lst_test.h"
@@ -123,10 +124,11 @@ static char *s_log_text(void)
 }
 
 /*
- * Start an agent (under wrapper, when not NULL) on endpoint, stderr to log; wait until it
- * listens. Returns its pid.
+ * Start an agent (under wrapper, when not NULL) on endpoint, with the extra arguments (NULL
+ * or NULL-terminated), stderr to log; wait until it listens. Returns its pid.
  */
-static pid_t s_spawn(const char *wrapper, const char *endpoint, const char *log)
+static pid_t s_spawn(const char *wrapper, const char *endpoint, const char *log,
+		     const char *const *extra)
 {
 	char glob[PATH_MAX + 4];
 	int64_t deadline;
@@ -137,7 +139,7 @@ static pid_t s_spawn(const char *wrapper, const char *endpoint, const char *log)
 	T_ASSERT(pid >= 0);
 	if (pid == 0) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		const char *args[16];
+		const char *args[24];
 		int n = 0;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -157,6 +159,8 @@ static pid_t s_spawn(const char *wrapper, const char *endpoint, const char *log)
 		args[n++] = "test-agent";
 		args[n++] = "--debug";
 		args[n++] = "proto";
+		for (size_t i = 0; extra && extra[i] && n < 23; i++)
+			args[n++] = extra[i];
 		args[n] = NULL;
 		execv(args[0], (char *const *)args);
 		fprintf(stderr, "exec %s: %s\n", args[0], strerror(errno));
@@ -1318,7 +1322,7 @@ static void test_no_uring(void)
 	}
 	snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:%d", s_free_port());
 	snprintf(log, sizeof(log), "%s/agent-nouring.log", s_outside);
-	s_pid2 = s_spawn(tool, endpoint, log);
+	s_pid2 = s_spawn(tool, endpoint, log, NULL);
 	p = s_peer_new_at(endpoint);
 	m = s_hello(p, "run-nu", "coord-nu", 10000, &id);
 	T_ASSERT(m && m->type == LST_MSG_WELCOME);
@@ -1391,6 +1395,105 @@ static void test_examples(void)
 	s_peer_destroy(&p);
 	printf("ok: %u example messages of every type: %u answers, the agent still serves\n", sent,
 	       answers);
+}
+
+/* A DEALER that speaks CURVE to the agent whose public key is server, with our key pair. */
+static struct peer *s_peer_new_curve(const char *endpoint, const struct lst_keypair *me,
+				     const char *server)
+{
+	struct peer *p = lst_calloc(1, sizeof(*p));
+
+	p->sock = zsock_new(ZMQ_DEALER);
+	T_ASSERT(p->sock);
+	zsock_set_linger(p->sock, 0);
+	zsock_set_maxmsgsize(p->sock, LST_MSG_MAX_BYTES);
+	zsock_set_curve_serverkey(p->sock, server);
+	zsock_set_curve_publickey(p->sock, me->pub);
+	zsock_set_curve_secretkey(p->sock, me->secret);
+	T_ASSERT(zsock_connect(p->sock, "%s", endpoint) == 0);
+	p->zs = zsock_resolve(p->sock);
+	return p;
+}
+
+static uint64_t s_welcome_seq(struct peer *p, const char *run, const char *coordinator)
+{
+	uint64_t id, seq;
+	lst_msg *m = s_hello(p, run, coordinator, 1000, &id);
+
+	if (!m || m->type != LST_MSG_WELCOME)
+		T_FAIL("CURVE HELLO from %s: %s", coordinator, m ? s_describe(m) : "nothing");
+	seq = m->seq;
+	lst_msg_destroy(&m);
+	return seq;
+}
+
+/*
+ * A session that went dormant (its lease expired) is resumed by a HELLO with its run id only
+ * from the CURVE key that opened it: another authorized coordinator naming the same run gets a
+ * session of its own (its WELCOME is seq 1), not the first one's spool and reply cache.
+ */
+static void test_curve_resume(void)
+{
+	char endpoint[64], log[PATH_MAX + 16], auth[PATH_MAX + 16], base[PATH_MAX + 32], *text;
+	struct lst_keypair agent, ka, kb;
+	struct peer *a, *b, *b2;
+	char *key_path = NULL;
+	const char *extra[5];
+	lst_msg *m;
+	lst_err err;
+	int status;
+
+	snprintf(auth, sizeof(auth), "%s/authorized_keys", s_outside);
+	T_ASSERT(!mkdir(auth, 0700));
+	snprintf(base, sizeof(base), "%s/agent", s_outside);
+	T_ASSERT(!lst_auth_keygen(base, false, &agent, &key_path, NULL, &err));
+	snprintf(base, sizeof(base), "%s/coord-a", auth);
+	T_ASSERT(!lst_auth_keygen(base, false, &ka, NULL, NULL, &err));
+	snprintf(base, sizeof(base), "%s/coord-b", auth);
+	T_ASSERT(!lst_auth_keygen(base, false, &kb, NULL, NULL, &err));
+	extra[0] = "--key";
+	extra[1] = key_path;
+	extra[2] = "--authorized-keys";
+	extra[3] = auth;
+	extra[4] = NULL;
+	snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:%d", s_free_port());
+	snprintf(log, sizeof(log), "%s/agent-curve.log", s_outside);
+	s_pid2 = s_spawn(NULL, endpoint, log, extra);
+
+	a = s_peer_new_curve(endpoint, &ka, agent.pub);
+	T_EQ_U64(s_welcome_seq(a, "run-k", "coord-a"), 1);
+	s_simple(a, LST_MSG_PING);
+	m = s_expect(a, LST_MSG_PONG, a->id, 3000);
+	T_EQ_U64(m->seq, 2);
+	lst_msg_destroy(&m);
+	lst_sleep_ns(1500 * LST_NS_PER_MS); /* a's lease (1 s) expires: dormant */
+
+	b = s_peer_new_curve(endpoint, &kb, agent.pub);
+	T_EQ_U64(s_welcome_seq(b, "run-k", "coord-b"), 1);
+	lst_sleep_ns(1500 * LST_NS_PER_MS);
+	/* The same key from a new connection resumes its session. */
+	b2 = s_peer_new_curve(endpoint, &kb, agent.pub);
+	T_EQ_U64(s_welcome_seq(b2, "run-k", "coord-b"), 2);
+	s_bye(b2);
+	text = NULL;
+	T_ASSERT(!lst_read_file(log, 64 * MiB, &text, NULL));
+	T_CONTAINS(text, "session opened: run run-k from coordinator coord-b");
+	T_CONTAINS(text, "session resumed: run run-k from coordinator coord-b");
+	free(text);
+	s_peer_destroy(&a);
+	s_peer_destroy(&b);
+	s_peer_destroy(&b2);
+	T_ASSERT(!kill(s_pid2, SIGTERM));
+	T_EQ_INT(waitpid(s_pid2, &status, 0), s_pid2);
+	s_pid2 = -1;
+	T_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	T_ASSERT(!lst_read_file(log, 64 * MiB, &text, NULL));
+	if (strstr(text, "runtime error:") || strstr(text, "Sanitizer"))
+		T_FAIL("the CURVE agent's log reports a bug:\n%s", text);
+	free(text);
+	free(key_path);
+	printf("ok: CURVE: a dormant session is resumed only with the key that opened it; "
+	       "another key naming its run gets a new session\n");
 }
 
 static void test_identify(void)
@@ -1492,7 +1595,7 @@ int main(int argc, char **argv)
 	snprintf(s_log, sizeof(s_log), "%s/agent.log", s_outside);
 	atexit(s_cleanup);
 	snprintf(s_endpoint, sizeof(s_endpoint), "tcp://127.0.0.1:%d", s_free_port());
-	s_pid = s_spawn(NULL, s_endpoint, s_log);
+	s_pid = s_spawn(NULL, s_endpoint, s_log, NULL);
 	printf("agent %s on %s (log %s)\n", s_agent, s_endpoint, s_log);
 
 	test_no_session_and_garbage();
@@ -1511,6 +1614,7 @@ int main(int argc, char **argv)
 	test_lease();
 	test_examples();
 	test_no_uring();
+	test_curve_resume();
 	test_identify();
 	test_sigterm();
 	{
