@@ -35,29 +35,28 @@ static void s_usage(FILE *f)
 		   "The plan format is described in docs/plan.md.\n");
 }
 
-/* Time one point of a phase takes, when the plan fixes it; *at_most when steady may end it. */
+/*
+ * Time one point of a phase takes, when the plan fixes it; *at_most when steady may end it
+ * sooner. Each round measures the round's duration (else the workload's runtime) or
+ * stop.runtime, whichever is shorter, after its ramp.
+ */
 static int64_t s_point_ns(const struct lst_plan_phase *ph, bool *at_most)
 {
-	int64_t t = 0;
+	int64_t run = ph->round_duration ? ph->round_duration : ph->w.runtime;
+	int64_t ramp = ph->round_duration ? ph->round_ramp : ph->w.ramp, t;
 
 	*at_most = false;
 	if (ph->suite != LST_SUITE_NONE)
 		return -1;
-	if (ph->round_duration) {
-		t = ph->round_ramp + ph->round_duration;
-		if (ph->steady) {
-			t *= ph->max_rounds;
-			*at_most = true;
-		}
-	} else if (ph->w.runtime) {
-		t = ph->w.ramp + ph->w.runtime;
-	}
-	if (ph->stop_runtime && (!t || ph->stop_runtime < t)) {
-		t = ph->stop_runtime;
-		*at_most = false;
-	}
-	if (!t)
+	if (ph->stop_runtime && (!run || ph->stop_runtime < run))
+		run = ph->stop_runtime;
+	if (!run)
 		return -1;
+	t = ramp + run;
+	if (ph->steady) {
+		t *= ph->max_rounds;
+		*at_most = true;
+	}
 	/* bytes or capacity may stop it sooner */
 	if (ph->w.bytes || ph->stop_bytes || ph->stop_capacity)
 		*at_most = true;

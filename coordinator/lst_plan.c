@@ -326,11 +326,11 @@ static const struct s_key s_stop_keys[] = {
 	  .kind = K_CAPACITY,
 	  .doc_def = "none" },
 	{ .o = { "bytes", LST_OPT_SIZE, PH(stop_bytes), NULL, 1, 1024LL << 40, NULL,
-		 "bytes over all agents and jobs" },
+		 "bytes over all agents and jobs, per point" },
 	  .kind = K_OPT,
 	  .doc_def = "none" },
 	{ .o = { "runtime", LST_OPT_DURATION, PH(stop_runtime), NULL, 10 * LST_NS_PER_MS,
-		 30 * S_DAY, NULL, "time for the whole phase" },
+		 30 * S_DAY, NULL, "measured time of each point (each round), after its ramp" },
 	  .kind = K_OPT,
 	  .doc_def = "none" },
 	S_END,
@@ -339,8 +339,10 @@ static const struct s_key s_stop_keys[] = {
 static const struct s_section s_stop = {
 	.name = "stop",
 	.in = " in stop",
-	.help = "When a phase ends, whichever comes first. A plain phase needs some stop "
-		"condition: `runtime` or `bytes` in its workload, a `round:`, or one of these.",
+	.help = "When each point of a phase (each round of it) ends: whichever comes first of "
+		"these, the workload's `runtime` and `bytes`, and the round's `duration`. A plain "
+		"phase needs some stop condition: `runtime` or `bytes` in its workload, a "
+		"`round:`, or one of these.",
 	.keys = s_stop_keys,
 };
 

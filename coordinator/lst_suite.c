@@ -161,6 +161,12 @@ static void s_label(char *buf, size_t size, const struct lst_workload *w, const 
 	}
 }
 
+/* Of two limits where 0 means none, the one that comes first. */
+static int64_t s_first(int64_t a, int64_t b)
+{
+	return !a ? b : !b ? a : LST_MIN(a, b);
+}
+
 static void s_round_len(const struct lst_plan_phase *ph, struct lst_workload *w, int64_t ramp,
 			int64_t duration)
 {
@@ -185,10 +191,9 @@ static int s_build_plain(lst_suite_run *s)
 		lst_plan_phase_point(ph, i, &w, label, sizeof(label));
 		if (ph->round_duration)
 			s_round_len(ph, &w, 0, 0);
-		if (ph->stop_runtime)
-			w.runtime = ph->stop_runtime;
-		if (ph->stop_bytes)
-			w.bytes = ph->stop_bytes;
+		/* stop: limits each point too; whichever comes first ends it */
+		w.runtime = s_first(w.runtime, ph->stop_runtime);
+		w.bytes = s_first(w.bytes, ph->stop_bytes);
 		p = s_point_add(t, &w, label);
 		p->stop_capacity = ph->stop_capacity;
 	}
@@ -215,8 +220,11 @@ static int s_build_precondition(lst_suite_run *s)
 	s_base(ph, &w, "bs", 128 * KiB);
 	s_base(ph, &w, "iodepth", 32);
 	s_base(ph, &w, "jobs", 1);
-	w.runtime = ph->stop_runtime;
-	w.bytes = ph->stop_bytes;
+	/* The phase's own workload runtime or bytes, and stop:, whichever comes first; the
+	 * plan's defaults do not stop a precondition. */
+	w.runtime =
+		s_first(ph->w_set[s_opt_index("runtime")] ? ph->w.runtime : 0, ph->stop_runtime);
+	w.bytes = s_first(ph->w_set[s_opt_index("bytes")] ? ph->w.bytes : 0, ph->stop_bytes);
 	p = s_point_add(t, &w, "seq write 128k");
 	p->stop_capacity =
 		ph->stop_capacity || ph->stop_bytes || ph->stop_runtime ? ph->stop_capacity : 2.0;

@@ -279,6 +279,40 @@ static void s_check_precondition_and_purge(void)
 	lst_plan_destroy(&p);
 }
 
+/* stop: and the workload's own limits: whichever comes first ends each point. */
+static void s_check_stop_first(void)
+{
+	lst_plan *p = s_plan("  - {name: r, round: {duration: 1s}, stop: {runtime: 3s}}\n"
+			     "  - {name: s, workload: {runtime: 5s}, stop: {runtime: 2s}}\n"
+			     "  - {name: b, workload: {bytes: 1m}, stop: {bytes: 1g}}\n"
+			     "  - {name: c, workload: {bytes: 1g}, stop: {bytes: 1m}}\n"
+			     "  - {name: pre, suite: precondition, workload: {runtime: 1s}}\n"
+			     "  - {name: pre2, suite: precondition, stop: {runtime: 2s}}\n");
+	static const struct {
+		int64_t runtime, bytes;
+		double capacity;
+	} want[] = {
+		{ LST_NS_PER_S, 0, 0 }, { 2 * LST_NS_PER_S, 0, 0 }, { 0, 1 << 20, 0 },
+		{ 0, 1 << 20, 0 },	{ LST_NS_PER_S, 0, 2.0 },   { 2 * LST_NS_PER_S, 0, 0 },
+	};
+	lst_err err;
+
+	for (size_t i = 0; i < p->nphases; i++) {
+		lst_suite_run *s = lst_suite_new(p, i, 1 << 30, &err);
+		struct lst_step st;
+
+		T_ASSERT(s && lst_suite_next(s, &st));
+		if (st.w.runtime != want[i].runtime || st.w.bytes != want[i].bytes ||
+		    st.stop_capacity != want[i].capacity)
+			T_FAIL("phase %s: runtime %lld bytes %lld capacity %g, want %lld %lld %g",
+			       p->phases[i].name, (long long)st.w.runtime, (long long)st.w.bytes,
+			       st.stop_capacity, (long long)want[i].runtime,
+			       (long long)want[i].bytes, want[i].capacity);
+		lst_suite_destroy(&s);
+	}
+	lst_plan_destroy(&p);
+}
+
 /* A plan at the parser's limits builds its suites: nothing that validates fails at run time. */
 static void s_check_limits(void)
 {
@@ -323,6 +357,7 @@ int main(void)
 	s_check_curve();
 	s_check_precondition_and_purge();
 	s_check_limits();
+	s_check_stop_first();
 	{
 		char cmd[128];
 
