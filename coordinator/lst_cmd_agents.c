@@ -74,8 +74,10 @@ int lst_cmd_agents(int argc, char **argv)
 			continue;
 		}
 		if (a[0] == '-') {
-			fprintf(stderr, "lockstep agents: unknown option '%s'\n", a);
-			s_usage(stderr);
+			fprintf(stderr,
+				"lockstep agents: unknown option '%s' (see 'lockstep agents "
+				"--help')\n",
+				a);
 			rc = 2;
 			goto out;
 		}
@@ -119,7 +121,8 @@ int lst_cmd_agents(int argc, char **argv)
 		addrs[n++] = owned[i];
 	}
 	if (!n) {
-		s_usage(stderr);
+		fprintf(stderr, "lockstep agents: which agents? give addresses (HOST[:PORT]) or a "
+				"PLAN.yaml (see 'lockstep agents --help')\n");
 		rc = 2;
 		goto out;
 	}

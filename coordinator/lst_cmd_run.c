@@ -45,8 +45,9 @@ static void s_usage(FILE *f)
 		"any I/O every agent checks every path for everything the run will do to it\n"
 		"(allow_write, read-only, mounts, swap, holders, identity). See docs/security.md.\n"
 		"\n"
-		"Exit status: 0 complete, 1 an agent was lost or refused or reported errors, 2 bad\n"
-		"plan, keys or usage (nothing was contacted), 130 interrupted.\n",
+		"Exit status: 0 complete, 1 an agent was lost or refused or reported errors (or\n"
+		"the results folder could not be written), 2 bad plan, keys, usage or a results\n"
+		"folder that exists (nothing was contacted), 130 interrupted.\n",
 		lst_log_debug_names());
 }
 
@@ -71,7 +72,8 @@ int lst_cmd_run(int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qvh", longopts, NULL)) != -1) {
+	opterr = 0; /* one line of our own for a usage error, not getopt's and the usage */
+	while ((opt = getopt_long(argc, argv, ":o:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			opts.outdir = optarg;
@@ -112,13 +114,21 @@ int lst_cmd_run(int argc, char **argv)
 		case 'h':
 			s_usage(stdout);
 			return 0;
+		case ':':
+			fprintf(stderr,
+				"lockstep run: %s needs a value (see 'lockstep run --help')\n",
+				argv[optind - 1]);
+			return 2;
 		default:
-			s_usage(stderr);
+			fprintf(stderr,
+				"lockstep run: unknown option '%s' (see 'lockstep run --help')\n",
+				argv[optind - 1]);
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		s_usage(stderr);
+		fprintf(stderr, "lockstep run: %s (see 'lockstep run --help')\n",
+			optind == argc ? "which plan? give one PLAN.yaml" : "give one plan only");
 		return 2;
 	}
 	plan = lst_plan_load(argv[optind], &errs);
@@ -135,7 +145,7 @@ int lst_cmd_run(int argc, char **argv)
 		return 2;
 	}
 	rc = lst_coord_run(c);
-	if (!opts.quiet)
+	if (!opts.quiet && rc != LST_RUN_USAGE)
 		fprintf(stderr, "lockstep: %s; results in %s\n",
 			rc == LST_RUN_OK	    ? "run complete"
 			: rc == LST_RUN_INTERRUPTED ? "interrupted"

@@ -1538,7 +1538,7 @@ int lst_coord_run(lst_coord *c)
 	c->res = lst_results_new(c->outdir, &err);
 	if (!c->res) {
 		lst_log_error("%s", err.msg);
-		return LST_RUN_FAILED;
+		return LST_RUN_USAGE;
 	}
 	c->run = s_run_json(c);
 	c->phases = json_object_get(c->run, "phases");

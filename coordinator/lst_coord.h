@@ -35,6 +35,7 @@ typedef struct lst_coord lst_coord;
 enum {
 	LST_RUN_OK = 0,
 	LST_RUN_FAILED = 1, /* an agent was lost, refused, or reported errors */
+	LST_RUN_USAGE = 2,  /* the results folder could not be made; nothing was contacted */
 	LST_RUN_INTERRUPTED = 130,
 };
 

@@ -29,6 +29,27 @@ grep -q "bad.yaml:8:35: " "$TMP/bad.err" || fail "no FILE:LINE:COL: $(cat "$TMP/
 [ ! -e "$TMP/bad-res" ] || fail "a results folder was made for a bad plan"
 ok "bad plan: $(head -1 "$TMP/bad.err")"
 
+# Usage errors: exit 2 and one line that says what is wrong; --help teaches.
+for args in "run" "run a.yaml b.yaml" "run --bogus x.yaml" "run x.yaml -o" "agents" \
+	"agents --bogus"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$LOCKSTEP" $args >"$TMP/usage.out" 2>"$TMP/usage.err" || rc=$?
+	[ $rc -eq 2 ] || fail "'$args': exit $rc, want 2"
+	[ "$(wc -l <"$TMP/usage.err")" -eq 1 ] && grep -q "^lockstep ${args%% *}: .*--help" \
+		"$TMP/usage.err" || fail "'$args': not one clear line: $(cat "$TMP/usage.err")"
+done
+"$LOCKSTEP" run --help | grep -q "^Exit status: 0 complete" || fail "run --help"
+# A results folder that is already there: a usage error, before any agent is contacted.
+mkdir "$TMP/full-res"
+touch "$TMP/full-res/x"
+sed "s/iodepth: -1/iodepth: 1/" "$TMP/bad.yaml" >"$TMP/good.yaml"
+rc=0
+"$LOCKSTEP" run "$TMP/good.yaml" -o "$TMP/full-res" 2>"$TMP/exists.err" || rc=$?
+[ $rc -eq 2 ] && grep -q "already exists and is not empty" "$TMP/exists.err" ||
+	fail "existing results folder: exit $rc: $(cat "$TMP/exists.err")"
+ok "usage errors: exit 2 with one line"
+
 # lockstep agents
 "$LOCKSTEP" agents "tcp://127.0.0.1:$pa" >"$TMP/agents.txt" || fail "agents failed"
 grep -q "CLOCK_OFFSET_MS" "$TMP/agents.txt" && grep -q "^a " "$TMP/agents.txt" ||
