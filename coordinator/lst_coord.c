@@ -1272,14 +1272,16 @@ out:
 	return rc;
 }
 
-/* The smallest capacity among the phase's targets, for capacity-based stops. */
+/*
+ * The capacity of all the phase's targets together, for the suite's capacity stops: they
+ * compare it with the bytes written to all of them (each path's own stop uses its target).
+ */
 static uint64_t s_phase_capacity(const lst_coord *c, const struct lst_plan_phase *ph)
 {
 	uint64_t cap = 0;
 
 	for (size_t k = 0; k < ph->ntargets; k++)
-		if (!cap || c->targets[ph->targets[k]].size < cap)
-			cap = c->targets[ph->targets[k]].size;
+		cap += c->targets[ph->targets[k]].size;
 	return cap;
 }
 

@@ -76,7 +76,8 @@ struct lst_step_result {
 typedef struct lst_suite_run lst_suite_run;
 
 /*
- * The suite of a phase. capacity is the smallest target's size in bytes (for capacity stops).
+ * The suite of a phase. capacity is the size in bytes of the phase's targets together: WSAT
+ * stops once the bytes written to them all reach its multiple.
  * Returns NULL with err when the phase cannot run (e.g. an empty grid after overrides).
  */
 lst_suite_run *lst_suite_new(const lst_plan *plan, size_t phase, uint64_t capacity, lst_err *err);

@@ -6,10 +6,12 @@
 need_root
 need_cmd mount umount
 back=$(mk_backing 16M)
+t1=$(mk_backing 2M)
+t2=$(mk_backing 2M)
 pa=$(free_port)
 pb=$(free_port)
-start_agent a "$pa" --allow-write "$back"
-start_agent b "$pb" --allow-write "$back"
+start_agent a "$pa" --allow-write "$back" --allow-write "$t1"
+start_agent b "$pb" --allow-write "$back" --allow-write "$t2"
 
 # plan NAME RUNTIME: two agents on one shared target, 10 ms intervals, two phases.
 plan() {
@@ -61,6 +63,37 @@ for name in ("a", "b"):
     assert all(t1 < t4 and t2 <= t3 and t3 - t2 <= t4 - t1 for t1, t2, t3, t4 in ex), name
 EOF
 ok "clock exchanges in clock.csv"
+
+# --- WSAT over two targets runs to its multiple of both capacities, not of the smaller one ----
+cat >"$TMP/wsat.yaml" <<YAML
+lockstep: 1
+name: wsat
+agents:
+  - {name: a, address: "tcp://127.0.0.1:$pa"}
+  - {name: b, address: "tcp://127.0.0.1:$pb"}
+targets:
+  - {name: t1, paths: {a: "$t1"}}
+  - {name: t2, paths: {b: "$t2"}}
+defaults: {interval: 100ms, engine: "null"}
+phases:
+  - name: wsat
+    suite: snia-wsat
+    workload: {jobs: 1, iodepth: 1, rate_iops: 500}
+    round: {duration: 200ms}
+    steady: {window: 2, max_rounds: 40}
+    stop: {capacity: 1x}
+YAML
+"$LOCKSTEP" run --quiet "$TMP/wsat.yaml" -o "$TMP/wsat" 2>"$TMP/wsat.log" ||
+	fail "wsat run: $(cat "$TMP/wsat.log")"
+"$PY" - "$TMP/wsat" <<'EOF' || fail "WSAT over two targets stopped at the wrong point"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1] + "/rounds.csv")) if r["phase"] == "wsat"]
+written = [int(r["bytes_written"]) for r in rows]
+both = 4 << 20   # two targets of 2 MiB, 1x
+assert written[-1] >= both and len(written) >= 4 and written[-2] < both, written
+print("  %d rounds, %.1f MiB written" % (len(rows), written[-1] / 2**20))
+EOF
+ok "WSAT: 1x of both targets written"
 
 # --- SIGKILL mid-point: run.json parses, the CSVs load in lockstep report --------------------
 plan killed 4s
