@@ -644,6 +644,8 @@ static int s_hello(lst_coord *c, int64_t lease_ms)
 		s_command(c, i, &m);
 	}
 	s_pump_until(c, s_all_welcomed, c->opts.connect_timeout_ns);
+	if (s_interrupted) /* Ctrl-C, not a silent agent */
+		return -1;
 	for (size_t i = 0; i < c->n; i++) {
 		struct s_agent *a = &c->a[i];
 
@@ -778,7 +780,7 @@ static int s_identify(lst_coord *c)
 		lst_msg_destroy(&m);
 	}
 	s_pump_until(c, s_all_replied, S_REPLY_TIMEOUT);
-	if (!s_replies_ok(c, "the run's paths (checked before any I/O)"))
+	if (s_interrupted || !s_replies_ok(c, "the run's paths (checked before any I/O)"))
 		return -1;
 	for (size_t t = 0; t < p->ntargets; t++) {
 		const struct lst_plan_target *pt = &p->targets[t];
@@ -1519,6 +1521,8 @@ static void s_plots(lst_coord *c)
 		lst_log_warn("plots skipped: the results folder could not be written");
 		return;
 	}
+	if (!json_array_size(c->phases))
+		return; /* no point ran: nothing to draw */
 	if (!c->opts.quiet)
 		fprintf(c->opts.progress, "lockstep: drawing plots into %s/plots\n", c->outdir);
 	rc = lst_plot_all(c->outdir, &err);
@@ -1577,7 +1581,7 @@ int lst_coord_run(lst_coord *c)
 	}
 out:
 	s_bye(c);
-	if (s_interrupted && rc == LST_RUN_OK)
+	if (s_interrupted) /* also while connecting: Ctrl-C is what ended the run */
 		rc = LST_RUN_INTERRUPTED;
 	{
 		bool lost = false;

@@ -50,6 +50,21 @@ rc=0
 	fail "existing results folder: exit $rc: $(cat "$TMP/exists.err")"
 ok "usage errors: exit 2 with one line"
 
+# Ctrl-C while still connecting (nothing listens there): interrupted, not "no answer in 10 s".
+sed "s/127.0.0.1:$pa/127.0.0.1:$(free_port)/" "$TMP/good.yaml" >"$TMP/nobody.yaml"
+"$LOCKSTEP" run "$TMP/nobody.yaml" -o "$TMP/nobody-res" 2>"$TMP/nobody.err" &
+run=$!
+on_exit "kill $run"
+sleep 1
+kill -INT $run
+rc=0
+wait $run || rc=$?
+[ $rc -eq 130 ] || fail "Ctrl-C while connecting: exit $rc, want 130: $(cat "$TMP/nobody.err")"
+! grep -q "no answer" "$TMP/nobody.err" || fail "Ctrl-C reported as a silent agent"
+[ "$(json "$TMP/nobody-res/run.json" 'd["status"]')" = interrupted ] ||
+	fail "Ctrl-C while connecting: status $(json "$TMP/nobody-res/run.json" 'd["status"]')"
+ok "Ctrl-C while connecting: exit 130, status interrupted"
+
 # lockstep agents
 "$LOCKSTEP" agents "tcp://127.0.0.1:$pa" >"$TMP/agents.txt" || fail "agents failed"
 grep -q "CLOCK_OFFSET_MS" "$TMP/agents.txt" && grep -q "^a " "$TMP/agents.txt" ||
