@@ -58,6 +58,7 @@ struct s_agent {
 	/* current point */
 	bool in_point;
 	bool started, done;
+	uint64_t start_id; /* the START command's id: an ERROR to it means no DONE will come */
 	int64_t t0_agent;
 	int64_t actual; /* STARTED.actual, agent clock */
 	struct lst_msg_done done_msg;
@@ -438,6 +439,16 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	case LST_MSG_PONG:
 		return;
 	case LST_MSG_ERROR:
+		if (c->in_point && a->in_point && !a->done && m->re && m->re == a->start_id) {
+			/* A refused START: its jobs never ran and it sends no DONE. */
+			a->done = true;
+			a->done_msg.reason = LST_DONE_ERROR;
+			snprintf(a->done_msg.text, sizeof(a->done_msg.text), "%s", m->u.error.text);
+			lst_merge_agent_done(c->cur.merge, i);
+			s_error(c, "agent %s could not start phase %s point %zu: %s", a->conn->name,
+				c->cur.phase_name, c->cur.point, m->u.error.text);
+			return;
+		}
 		if (!m->re || m->re != a->await_id) {
 			lst_log_warn("agent %s: error: %s", a->conn->name, m->u.error.text);
 			return;
@@ -1149,6 +1160,7 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 
 		a->in_point = msgs[i] != NULL;
 		a->started = a->done = a->late_warned = a->bad_warned = false;
+		a->start_id = 0;
 		a->samples = a->merged_late = 0;
 		memset(&a->done_msg, 0, sizeof(a->done_msg));
 		a->done_msg.last_interval = -1;
@@ -1193,7 +1205,8 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 		m->u.start.point = (uint32_t)point;
 		a->t0_agent = lst_clock_to_remote(&a->conn->clock, c->cur.T0);
 		m->u.start.t0 = a->t0_agent;
-		s_command(c, i, &m);
+		if (!s_command(c, i, &m))
+			a->start_id = a->await_id;
 	}
 	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", ph->name, point,
 		      (double)lead / 1e6);

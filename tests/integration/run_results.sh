@@ -95,6 +95,49 @@ print("  %d rounds, %.1f MiB written" % (len(rows), written[-1] / 2**20))
 EOF
 ok "WSAT: 1x of both targets written"
 
+# --- an agent that cannot start its jobs: the run ends, it does not wait for a DONE ----------
+# Under a 900 MB address-space limit 200 job threads (8 MiB stacks) cannot all be created, so
+# the agent refuses START (or, before agents handled that, crashed); either way the run must
+# end with the agent's point marked an error, not hang while the agent answers pings.
+pc=$(free_port)
+prlimit --as=900000000 "$AGENT" --foreground --listen "tcp://127.0.0.1:$pc" --name c \
+	--allow-write "$back" >"$TMP/agent-c.log" 2>&1 &
+cpid=$!
+on_exit "kill $cpid"
+up=0
+for _ in $(seq 100); do
+	(exec 3<>"/dev/tcp/127.0.0.1/$pc") 2>/dev/null && up=1 && break
+	sleep 0.05
+done
+if [ $up -eq 1 ]; then
+	cat >"$TMP/nostart.yaml" <<-YAML
+	lockstep: 1
+	name: nostart
+	on_agent_loss: continue
+	agents:
+	  - {name: a, address: "tcp://127.0.0.1:$pa"}
+	  - {name: c, address: "tcp://127.0.0.1:$pc"}
+	targets:
+	  - {name: t, share: shared, paths: {a: "$back", c: "$back"}}
+	defaults: {interval: 100ms, engine: "null"}
+	phases:
+	  - {name: p, workload: {runtime: 2s, jobs: 200}}
+	YAML
+	rc=0
+	timeout 60 "$LOCKSTEP" run --quiet "$TMP/nostart.yaml" -o "$TMP/nostart" \
+		2>"$TMP/nostart.log" || rc=$?
+	[ $rc -eq 1 ] || fail "an agent that cannot start: exit $rc, want 1: $(cat "$TMP/nostart.log")"
+	grep -q "start 0/0 (p) failed" "$TMP/agent-c.log" ||
+		fail "agent c started 200 jobs under the limit: $(tail -3 "$TMP/agent-c.log")"
+	grep -Eq "agent c (could not start phase p point 0|lost)" "$TMP/nostart.log" ||
+		fail "no error about agent c: $(cat "$TMP/nostart.log")"
+	[ "$(json "$TMP/nostart/run.json" 'd["phases"][0]["agents"]["c"]["done"]')" = error ] ||
+		fail "agent c's point is not marked an error"
+	ok "an agent that cannot start: $(grep -Eo "agent c (could not start|lost)" "$TMP/nostart.log")"
+else
+	echo "skip: an agent does not start under a 900 MB address-space limit here (sanitizer?)"
+fi
+
 # --- SIGKILL mid-point: run.json parses, the CSVs load in lockstep report --------------------
 plan killed 4s
 "$LOCKSTEP" run --quiet "$TMP/killed.yaml" -o "$TMP/killed" &
