@@ -1150,6 +1150,14 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 		rc = -1;
 		goto out;
 	}
+	if (partial && ph->on_agent_loss == LST_ON_LOSS_ABORT) {
+		/* lost between points (or in an earlier phase that said continue) */
+		lst_log_warn("an agent was lost and the plan says abort: phase %s point %zu does "
+			     "not start",
+			     ph->name, point);
+		rc = -1;
+		goto out;
+	}
 	c->cur.interval = first_w.interval;
 	c->cur.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
 	c->cur.duration = first_w.runtime ? c->cur.nramp * first_w.interval + first_w.runtime : 0;

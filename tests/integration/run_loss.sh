@@ -81,3 +81,39 @@ run_with_kill() {
 
 run_with_kill abort
 run_with_kill continue
+
+# Lost in a phase that says continue, the next phase says abort: it does not start at all.
+pa=$(free_port)
+pb=$(free_port)
+start_agent a-next "$pa" --allow-write "$back"
+start_agent b-next "$pb" --allow-write "$back"
+bpid=$AGENT_PID
+cat >"$TMP/plan-next.yaml" <<YAML
+lockstep: 1
+name: loss
+agents:
+  - {name: a, address: "tcp://127.0.0.1:$pa"}
+  - {name: b, address: "tcp://127.0.0.1:$pb"}
+targets:
+  - {name: t, share: shared, paths: {a: "$back", b: "$back"}}
+defaults: {interval: 250ms, rw: randread, bs: 4k, iodepth: 4}
+phases:
+  - {name: first, workload: {runtime: 3s}, on_agent_loss: continue}
+  - {name: second, workload: {runtime: 1s}, on_agent_loss: abort}
+YAML
+"$LOCKSTEP" run "$TMP/plan-next.yaml" -o "$TMP/res-next" >"$TMP/run-next.log" 2>&1 &
+run=$!
+on_exit "kill $run"
+for _ in $(seq 100); do
+	[ -s "$TMP/res-next/samples/b.msgpack" ] && break
+	sleep 0.05
+done
+kill -9 "$bpid"
+rc=0
+wait $run || rc=$?
+[ $rc -eq 1 ] || fail "continue then abort: exit $rc, want 1"
+[ "$(json "$TMP/res-next/run.json" '[p["phase"] for p in d["phases"]]')" = "['first']" ] ||
+	fail "the abort phase started after the loss: $(cat "$TMP/run-next.log")"
+grep -q "phase second point 0 does not start" "$TMP/run-next.log" ||
+	fail "no word about not starting: $(cat "$TMP/run-next.log")"
+ok "lost in a continue phase: the next phase, abort, does not start"
