@@ -1,5 +1,6 @@
 # The coordinator with real agents: lockstep run / agents against lockstep-agent processes;
-# run_results: a full results disk and a coordinator killed mid-point.
+# run_results: a full results disk, WSAT over two targets, an agent that cannot start, flat
+# memory over 10 ms intervals, and a coordinator killed mid-point.
 lst_add_script_test(run_dual_port ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_dual_port.sh TIMEOUT 120)
 lst_add_script_test(run_clock ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_clock.sh TIMEOUT 120)
 lst_add_script_test(run_merge ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_merge.sh TIMEOUT 120)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The results folder under stress: a full disk ends the run with one clear error (not an error
-# per sample, not a crash), and a coordinator killed with SIGKILL mid-point leaves a folder that
-# run.json readers and `lockstep report` still open. Agents use the null engine: no device.
+# The coordinator and its results folder under stress: a full disk ends the run with one clear
+# error (not an error per sample, not a crash); WSAT over two targets counts both capacities;
+# an agent that cannot start its jobs ends its point instead of hanging the run; memory stays
+# flat over a thousand 10 ms intervals; and a coordinator killed with SIGKILL mid-point leaves
+# a folder that run.json readers and `lockstep report` still open. Agents use the null engine.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd mount umount
@@ -137,6 +139,27 @@ if [ $up -eq 1 ]; then
 else
 	echo "skip: an agent does not start under a 900 MB address-space limit here (sanitizer?)"
 fi
+
+# --- memory: flat over a thousand 10 ms intervals (nothing kept per interval) ----------------
+plan long 12s
+"$LOCKSTEP" run --quiet "$TMP/long.yaml" -o "$TMP/long" 2>"$TMP/long.log" &
+run=$!
+on_exit "kill $run"
+rss() { awk '/^VmRSS/ {print $2}' "/proc/$run/status"; }
+for _ in $(seq 200); do
+	[ "$(grep -c '^first,0,' "$TMP/long/timeseries.csv" 2>/dev/null)" -gt 600 ] && break
+	sleep 0.05
+done
+r1=$(rss)
+sleep 9
+r2=$(rss)
+kill -INT $run
+rc=0
+wait $run || rc=$?
+[ $rc -eq 130 ] || fail "long run: exit $rc after Ctrl-C: $(cat "$TMP/long.log")"
+n=$(grep -c '^first,0,[0-9]*,[0-9.]*,all,' "$TMP/long/timeseries.csv")
+[ $((r2 - r1)) -lt 2048 ] || fail "coordinator RSS grew from $r1 to $r2 KiB over 9 s of 10 ms intervals"
+ok "coordinator RSS $r1 -> $r2 KiB over 9 s of 10 ms intervals ($n intervals in the point)"
 
 # --- SIGKILL mid-point: run.json parses, the CSVs load in lockstep report --------------------
 plan killed 4s
