@@ -29,7 +29,8 @@ struct lst_run {
 	struct s_reader *readers;
 	int engine;
 	int efd;
-	bool started;
+	bool started;	 /* lst_run_start was called */
+	size_t nthreads; /* job threads created (the first nthreads jobs), joined by destroy */
 	char warning[LST_ERR_MAX];
 	int64_t emit_next; /* next interval to hand over */
 	int64_t max_k;	   /* highest interval seen */
@@ -164,6 +165,7 @@ int lst_run_start(lst_run *run, int64_t t0, lst_err *err)
 	int64_t nramp = (w->ramp + w->interval - 1) / w->interval;
 
 	LST_ASSERT(!run->started);
+	run->started = true;
 	for (size_t i = 0; i < run->njobs; i++) {
 		struct lst_job *job = &run->jobs[i];
 		int rc;
@@ -175,12 +177,11 @@ int lst_run_start(lst_run *run, int64_t t0, lst_err *err)
 		rc = pthread_create(&job->thread, NULL, lst_job_main, job);
 		if (rc) {
 			/* Jobs already created stop at once and are joined by destroy. */
-			run->njobs = i;
 			lst_run_stop(run);
 			return lst_err_sys(err, -rc, "pthread_create for job %zu", i);
 		}
+		run->nthreads++;
 	}
-	run->started = true;
 	return 0;
 }
 
@@ -196,11 +197,9 @@ void lst_run_destroy(lst_run **p)
 
 	if (!run)
 		return;
-	if (run->started) {
-		lst_run_stop(run);
-		for (size_t i = 0; i < run->njobs; i++)
-			pthread_join(run->jobs[i].thread, NULL);
-	}
+	lst_run_stop(run);
+	for (size_t i = 0; i < run->nthreads; i++)
+		pthread_join(run->jobs[i].thread, NULL);
 	for (size_t i = 0; i < run->njobs; i++)
 		lst_job_exit(&run->jobs[i]);
 	free(run->jobs);

@@ -45,7 +45,8 @@ const char *lst_run_warning(const lst_run *run);
 /* The engine in use (enum lst_engine_kind). */
 int lst_run_engine(const lst_run *run);
 
-/* Start every job; they sleep until t0, then run. Returns 0 or -errno. */
+/* Start every job; they sleep until t0, then run. Returns 0 or -errno (a thread could not be
+ * made: the jobs already started are stopped, and lst_run_destroy joins them). */
 int lst_run_start(lst_run *run, int64_t t0, lst_err *err);
 
 /* Readable when a job has published a sample or finished. */
