@@ -75,9 +75,12 @@ extern const char *const lst_dir_names[]; /* "read", "write" */
 void lst_workload_init(struct lst_workload *w);
 
 /*
- * Cross-field checks the table cannot express (bs a multiple of 512, region at least one block,
- * offset aligned for direct I/O, some stop condition). Returns 0 or -EINVAL with err naming the
- * setting. path_size is the path's size in bytes, or 0 when not known yet.
+ * Cross-field checks the table cannot express (bs a multiple of 512, offset aligned for direct
+ * I/O, size at least one block, ramp 0 or at least one interval, rate_iops at least one per job,
+ * and with a known path size: the region inside the path and at least one block per sequential
+ * job). No stop condition is needed: without runtime and bytes a run makes one pass over its
+ * region. Returns 0 or -EINVAL with err naming the setting. path_size is the path's size in
+ * bytes, or 0 when not known yet (the null engine never checks it).
  */
 int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err);
 
