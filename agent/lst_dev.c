@@ -1226,6 +1226,23 @@ int lst_dev_identify(const char *path, struct lst_path_identity *id, lst_err *er
 	return s_identify(&s_default_src, path, id, &st, err);
 }
 
+/*
+ * Does path hold a "." or ".." component? Such a name is not matched against allow_write as
+ * given: "/dev/disk/by-id/../../sda" matches the glob "/dev/disk/by-id/" + "*" by its text (the
+ * star crosses '/') but leads to /dev/sda. Its real path (resolved, without such components)
+ * is still matched.
+ */
+static bool s_has_dot_component(const char *path)
+{
+	for (const char *c = path; (c = strchr(c, '/'));) {
+		c++;
+		if (c[0] == '.' &&
+		    (!c[1] || c[1] == '/' || (c[1] == '.' && (!c[2] || c[2] == '/'))))
+			return true;
+	}
+	return false;
+}
+
 /* The policy part of a check (everything but the in-use walk). */
 static int s_check_policy(const lst_dev_policy *p, const char *path, enum lst_dev_access access,
 			  const char *expected, struct lst_path_identity *id, struct stat *st,
@@ -1254,13 +1271,18 @@ static int s_check_policy(const lst_dev_policy *p, const char *path, enum lst_de
 				"config) to write",
 				"the agent is read-only and refuses every %s",
 				lst_dev_access_name(access));
-	if (writing && !lst_dev_policy_allows(p, path) &&
+	if (writing && (s_has_dot_component(path) || !lst_dev_policy_allows(p, path)) &&
 	    !lst_dev_policy_allows(p, id->real_path)) {
 		const char *none = p->nglobs ? "" : " (none configured: nothing is writable)";
 
 		snprintf(fix, sizeof(fix),
 			 "add --allow-write '%s' or an allow_write: glob in the agent config",
 			 id->real_path);
+		if (s_has_dot_component(path))
+			return s_refuse(err, -EPERM, path, id->real_path, "allow_write", fix,
+					"a path with '.' or '..' components is matched only by "
+					"what it resolves to, and %s matches no allow_write glob%s",
+					id->real_path, none);
 		if (!strcmp(path, id->real_path))
 			return s_refuse(err, -EPERM, path, NULL, "allow_write", fix,
 					"%s matches no allow_write glob%s", path, none);

@@ -10,6 +10,8 @@
  *   allow_write the path as given OR its real path matches an allow_write glob (fnmatch without
  *               FNM_PATHNAME, so '*' crosses '/': "/dev/loop*" also admits /dev/loop3p1). Nothing
  *               is allowed by default. Matching the given name lets an admin list by-id names;
+ *               a given name with a "." or ".." component is not matched (its text says nothing
+ *               about where it leads: "/dev/disk/by-id/../../sda"), only its real path is;
  *               list only globs over root-owned directories (a glob over /tmp lets anyone who can
  *               make a symlink there choose the device; the other rules still run on it);
  *   identity    when the plan names an identity, the device has it (checked for reads too);

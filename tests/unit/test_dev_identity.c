@@ -243,6 +243,33 @@ static void s_test_files(void)
 	T_EQ_INT(rc, -EPERM);
 	lst_dev_policy_destroy(&p);
 
+	/* A name with '..' is not matched by its text: "DIR/subdir/../data.bin" matches the glob
+	 * DIR/subdir/ + star but leads to DIR/data.bin, which no glob allows. */
+	p = lst_dev_policy_new();
+	snprintf(glob, sizeof(glob), "%s/*", sub);
+	T_EQ_INT(lst_dev_policy_allow(p, glob), 0);
+	{
+		char dotted[PATH_MAX + 32];
+
+		snprintf(dotted, sizeof(dotted), "%s/../data.bin", sub);
+		T_ASSERT(lst_dev_policy_allows(p, dotted));
+		rc = lst_dev_check(p, dotted, LST_DEV_WRITE, NULL, &id, &err);
+		T_EQ_INT(rc, -EPERM);
+		T_CONTAINS(err.msg, "refused (allow_write)");
+		T_CONTAINS(err.msg, "'..'");
+		T_EQ_INT(lst_dev_open(p, dotted, LST_DEV_PURGE, false, NULL, &id, &err), -EPERM);
+		snprintf(dotted, sizeof(dotted), "%s/./../data.bin", sub);
+		T_EQ_INT(lst_dev_check(p, dotted, LST_DEV_WRITE, NULL, &id, &err), -EPERM);
+		T_EQ_INT(lst_dev_check(p, dotted, LST_DEV_READ, NULL, &id, &err), 0);
+		/* ... but what it resolves to is matched: allowed when that is. */
+		T_EQ_INT(lst_dev_policy_allow(p, f), 0);
+		T_EQ_INT(lst_dev_check(p, dotted, LST_DEV_WRITE, NULL, &id, &err), 0);
+		/* Names that merely contain dots are names like any other. */
+		snprintf(dotted, sizeof(dotted), "%s/..data.bin", sub);
+		T_ASSERT(lst_dev_policy_allows(p, dotted));
+	}
+	lst_dev_policy_destroy(&p);
+
 	/* Neither name: the message shows both. */
 	p = lst_dev_policy_new();
 	T_EQ_INT(lst_dev_policy_allow(p, "/nowhere/*"), 0);
