@@ -1975,9 +1975,13 @@ int lst_daemon_run(lst_daemon *d)
 	} else {
 		lst_log_info("plain text on loopback (no --key): only this host can connect");
 	}
+	/* zloop_start returns 0 both when zmq_poll fails and when interrupted (never, here: the
+	 * signals are read from the signalfd), and -1 when a handler ends it: only a handler that
+	 * set quit_now means we were asked to stop. */
 	rc = zloop_start(d->loop);
-	if (rc > 0) {
-		lst_log_error("reactor failed: %s", zmq_strerror(zmq_errno()));
+	if (!d->quit_now) {
+		lst_log_error("reactor failed (zloop_start returned %d): %s", rc,
+			      zmq_strerror(zmq_errno()));
 		return -EIO;
 	}
 	return 0;
