@@ -146,5 +146,10 @@ void lst__log(int level, unsigned cat, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
 	va_end(ap);
+	/* One event, one line: text from outside (a coordinator's name, a run id, a path) must not
+	 * start a forged line of its own or send escape sequences to a terminal. */
+	for (char *c = line + n; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	fprintf(s_file ? s_file : stderr, "%s\n", line);
 }

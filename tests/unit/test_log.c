@@ -108,6 +108,8 @@ static void s_file_lines(void)
 	T_EQ_INT(s_calls, 0);
 	lst_log_error("still shown");
 	lst_log_set_level(LST_LOG_INFO);
+	/* text from the wire cannot forge a line or reach a terminal as an escape sequence */
+	lst_log_info("session opened: coordinator %s", "ws1\ntest_log: error: forged\x1b[2J\t.");
 	lst_log_close();
 
 	text = s_slurp(path);
@@ -115,7 +117,8 @@ static void s_file_lines(void)
 		       "test_log: warning: agent b: 3 samples late\n"
 		       "test_log: run 1 of 25\n"
 		       "test_log: debug: heartbeat 42\n"
-		       "test_log: error: still shown\n");
+		       "test_log: error: still shown\n"
+		       "test_log: session opened: coordinator ws1?test_log: error: forged?[2J?.\n");
 	free(text);
 
 	/* lst_log_open appends */
