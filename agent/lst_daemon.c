@@ -6,8 +6,8 @@
  * run or a purge). The point remembers the routing id of the peer that started it, so its DONE
  * still goes out after the session ended (a lease expiry, a BYE): it may be lost, but the agent
  * never waits for anyone to stop its I/O. A session that expired keeps its run id, seq counter,
- * reply cache and spool ("dormant"): a HELLO with the same run id resumes it and gets the spool
- * again; a HELLO with another run id starts afresh.
+ * reply cache and spool ("dormant"): a HELLO with the same run id and CURVE key resumes it and
+ * gets the spool again; a HELLO with another run id or key starts afresh.
  *
  * Every frame is [routing id][one msgpack frame]; anything that does not decode is answered with
  * ERROR BAD_MESSAGE (re 0) and dropped. Input never reaches an assert.
