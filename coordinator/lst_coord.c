@@ -191,7 +191,8 @@ static void s_save_run(lst_coord *c)
 		json_object_set_new(o, "rtt_us",
 				    cn->synced ? json_real((double)cn->est.rtt_ns / 1e3)
 					       : json_null());
-		json_object_set_new(o, "drift_ppm", json_real(cn->clock.slope * 1e6));
+		json_object_set_new(o, "drift_ppm",
+				    cn->synced ? json_real(cn->clock.slope * 1e6) : json_null());
 		json_object_set_new(o, "lost", json_boolean(a->lost));
 		if (a->lost)
 			json_object_set_new(o, "lost_why", json_string(a->lost_why));
@@ -471,7 +472,7 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
  */
 static void s_pump(lst_coord *c, int64_t timeout_ns)
 {
-	int64_t now = lst_mono_ns(), until = now + timeout_ns;
+	int64_t now;
 	int rc;
 
 	rc = lst_conn_poll(
@@ -522,7 +523,6 @@ static void s_pump(lst_coord *c, int64_t timeout_ns)
 			if (s_usable(&c->a[i]))
 				s_send_simple(c, i, LST_MSG_PING);
 	}
-	(void)until;
 }
 
 typedef bool (*s_cond_fn)(lst_coord *c);
