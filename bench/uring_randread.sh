@@ -3,8 +3,9 @@
 # lockstep against fio's io_uring engine in the same run, alternating, median of REPEATS:
 # IOPS (goal: at least fio's) and CPU seconds per million I/Os (goal: lower than fio's), both as
 # the tool's own CPU time and as the whole machine's busy time (/proc/stat), which also counts the
-# completion work the kernel does on the tool's behalf in other threads. lockstep runs twice: as
-# it comes (polling 3 us for completions before sleeping) and with --poll 0 (sleeping at once).
+# completion work the kernel does on the tool's behalf in other threads. lockstep runs three
+# times: as it comes (polling 3 us for completions before sleeping), with --poll 0 (sleeping at
+# once) and with --poll 500ns (one look for completions, then sleep).
 #   sudo bench/uring_randread.sh [RUNTIME_S=5] [REPEATS=3]
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || { echo "needs root for a loop device" >&2; exit 2; }
@@ -20,20 +21,24 @@ dd if=/dev/urandom of="$dev" bs=1M count=1024 oflag=direct status=none
 hz=$(getconf CLK_TCK)
 
 # run NAME CMD...: run CMD (JSON on stdout) and append NAME's IOPS, own and machine CPU per I/O.
+# Own CPU is the process's whole rusage (every thread, set-up included), taken the same way for
+# both tools: fio's own usr_cpu/sys_cpu would leave out its main and helper threads.
 run() {
-	local name=$1 u n s i w q sq st u2 n2 s2 i2 w2 q2 sq2 st2; shift
+	local name=$1 u n s i w q sq st u2 n2 s2 i2 w2 q2 sq2 st2 own; shift
 	read -r _ u n s i w q sq st _ </proc/stat
-	"$@" >"$TMP/$name.json"
+	own=$(python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"), check=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(r.ru_utime + r.ru_stime)' "$TMP/$name.json" "$@")
 	read -r _ u2 n2 s2 i2 w2 q2 sq2 st2 _ </proc/stat
 	local ticks=$(((u2 + n2 + s2 + q2 + sq2 + st2) - (u + n + s + q + sq + st)))
-	python3 - "$TMP/$name.json" "$ticks" "$hz" >>"$TMP/$name.rows" <<'PY'
+	python3 - "$TMP/$name.json" "$own" "$ticks" "$hz" >>"$TMP/$name.rows" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1])); ticks, hz = int(sys.argv[2]), int(sys.argv[3])
+d = json.load(open(sys.argv[1])); own, ticks, hz = float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 if "jobs" in d:  # fio
-    j = d["jobs"][0]; ios = j["read"]["total_ios"]; iops = j["read"]["iops"]
-    own = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] / 1000
+    ios = d["jobs"][0]["read"]["total_ios"]; iops = d["jobs"][0]["read"]["iops"]
 else:
-    ios = d["read"]["ios"]; iops = d["read"]["iops"]; own = d["cpu"]["usr_s"] + d["cpu"]["sys_s"]
+    ios = d["read"]["ios"]; iops = d["read"]["iops"]
 print(iops, own / ios * 1e6, ticks / hz / ios * 1e6)
 PY
 }
@@ -45,21 +50,25 @@ for _ in $(seq "$repeats"); do
 		--bs=4k --iodepth=32 --runtime="$runtime" --time_based --output-format=json
 	run lockstep-poll0 "$AGENT" bench --filename "$dev" --rw randread --bs 4k --iodepth 32 \
 		--runtime "${runtime}s" --poll 0 --json --quiet
+	run lockstep-poll05 "$AGENT" bench --filename "$dev" --rw randread --bs 4k --iodepth 32 \
+		--runtime "${runtime}s" --poll 500ns --json --quiet
 done
 printf 'io_uring 4 KiB random read, QD 32, 1 job, loop device over tmpfs, %s s x %s (median)\n' \
 	"$runtime" "$repeats"
 python3 - "$TMP" <<'PY'
 import statistics, sys
 rows = {}
-for name in ("lockstep", "lockstep-poll0", "fio"):
+for name in ("lockstep", "lockstep-poll0", "lockstep-poll05", "fio"):
     cols = list(zip(*[map(float, l.split()) for l in open(f"{sys.argv[1]}/{name}.rows")]))
     rows[name] = [statistics.median(c) for c in cols]
 print(f"  {'tool':<22} {'IOPS':>9} {'own CPU s/M I/O':>16} {'machine CPU s/M I/O':>20}")
-for name, label in (("lockstep", "lockstep"), ("lockstep-poll0", "lockstep --poll 0"), ("fio", "fio")):
+for name, label in (("lockstep", "lockstep"), ("lockstep-poll0", "lockstep --poll 0"),
+                    ("lockstep-poll05", "lockstep --poll 500ns"), ("fio", "fio")):
     r = rows[name]
     print(f"  {label:<22} {r[0]:>9.0f} {r[1]:>16.2f} {r[2]:>20.2f}")
 f = rows["fio"]
-for name, label in (("lockstep", "lockstep / fio"), ("lockstep-poll0", "--poll 0 / fio")):
+for name, label in (("lockstep", "lockstep / fio"), ("lockstep-poll0", "--poll 0 / fio"),
+                    ("lockstep-poll05", "--poll 500ns / fio")):
     r = rows[name]
     print(f"  {label:<22} {r[0] / f[0]:>8.2f}x {r[1] / f[1]:>15.2f}x {r[2] / f[2]:>19.2f}x")
 print("  goals: IOPS >= 1x, CPU < 1x")
