@@ -16,6 +16,9 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 	echo "agents:"
 	for i in $(seq "$nagents"); do
 		port=$(free_port)
+		# the kernel may offer a port again before the agent it went to has bound it
+		while [[ " $ports " == *" $port "* ]]; do port=$(free_port); done
+		ports="${ports:-} $port"
 		truncate -s 64M "$TMP/disk$i"
 		"$AGENT" --foreground --listen "tcp://127.0.0.1:$port" --name "a$i" \
 			--allow-write "$TMP/disk$i" --log "$TMP/agent$i.log" &

@@ -105,6 +105,8 @@ void lst_conn_destroy(lst_conn **p)
 	*p = NULL;
 }
 
+static void s_read_monitor(lst_conn *c);
+
 int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *err)
 {
 	uint8_t *buf;
@@ -123,6 +125,13 @@ int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *
 	}
 	rc = zmq_send(zsock_resolve(c->sock), buf, len, ZMQ_DONTWAIT);
 	free(buf);
+	if (rc < 0 && zmq_errno() == EAGAIN) {
+		/* A DEALER whose only connection was closed for good has nowhere to send: the
+		 * handshake failed before this message, and the monitor already says why. */
+		s_read_monitor(c);
+		if (c->hs_failed)
+			return lst_err_set(err, -ECONNREFUSED, "%s", c->hs_error);
+	}
 	if (rc < 0)
 		return lst_err_set(err, -zmq_errno(), "agent %s: send %s failed: %s", c->name,
 				   lst_msg_type_name(m->type), zmq_strerror(zmq_errno()));
@@ -230,8 +239,9 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 		if ((val != EPIPE && val != ECONNRESET) || ++c->hs_drops < LST_CONN_HS_DROPS)
 			return;
 		/*
-		 * Ambiguous on purpose: a plain-text agent closes on our CURVE greeting too, and
-		 * when its reset overtakes its own greeting we never see the mechanism it named.
+		 * Ambiguous on purpose: a plain-text agent closes on our CURVE greeting too, a
+		 * CURVE agent on our plain one, and when its reset overtakes its own greeting we
+		 * never see the mechanism it named.
 		 */
 		if (c->curve)
 			s_hs_fail(
@@ -243,8 +253,10 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 				c->address, c->hs_drops, c->agent_fp, c->agent_src);
 		else
 			s_hs_fail(c,
-				  "%s closed the connection during the handshake %u times: is it a "
-				  "lockstep agent?",
+				  "%s closed the connection during the handshake %u times without a "
+				  "word: the agent requires CURVE and the plan gives this agent no "
+				  "key (add key: with its public key, its NAME.pub), or it is not a "
+				  "lockstep agent",
 				  c->address, c->hs_drops);
 		return;
 	default:

@@ -327,7 +327,9 @@ static int s_command(lst_coord *c, size_t i, lst_msg **m)
 	a->replied = false;
 	rc = lst_conn_send(a->conn, *m, true, &a->await_id, &err);
 	lst_msg_destroy(m);
-	if (rc)
+	if (rc && lst_conn_failure(a->conn))
+		s_refused(c, i, "%s", err.msg);
+	else if (rc)
 		s_lose(c, i, "%s", err.msg);
 	return rc;
 }

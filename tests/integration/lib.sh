@@ -68,9 +68,22 @@ json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "
 # near A B TOL_PCT: A within TOL_PCT percent of B.
 near() { "$PY" -c "import sys; a,b,t=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= t/100*abs(b) else 1)" "$@"; }
 
-# free_port: a TCP port nobody listens on right now, on 127.0.0.1.
+# free_port: a TCP port nobody listens on right now, on 127.0.0.1, and not handed out before in
+# this test (the kernel may offer a port again before the agent it was meant for has bound it).
 free_port() {
-	"$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	"$PY" - "$TMP/.ports" <<'PY'
+import os, socket, sys
+taken = set(open(sys.argv[1]).read().split()) if os.path.exists(sys.argv[1]) else set()
+for _ in range(100):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = str(s.getsockname()[1])
+    s.close()
+    if port not in taken:
+        break
+open(sys.argv[1], "a").write(port + "\n")
+print(port)
+PY
 }
 
 # wait_port PORT: until something accepts on 127.0.0.1:PORT (5 s at most).
