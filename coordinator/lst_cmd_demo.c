@@ -162,7 +162,10 @@ static int s_start_agent(struct s_demo *d, int i, const char *agent_bin, lst_err
 	char listen[64], log[128], name[2] = { (char)('a' + i), 0 };
 	pid_t pid;
 
-	d->ports[i] = s_free_port();
+	/* The kernel may offer agent a's port again before agent a has bound it. */
+	do
+		d->ports[i] = s_free_port();
+	while (i > 0 && d->ports[i] == d->ports[0]);
 	if (d->ports[i] < 0)
 		return lst_err_sys(err, -errno, "cannot find a free port on 127.0.0.1");
 	snprintf(listen, sizeof(listen), "tcp://127.0.0.1:%d", d->ports[i]);
@@ -363,7 +366,8 @@ int lst_cmd_demo(int argc, char **argv)
 		goto fail;
 	rc = lst_coord_run(c);
 	s_print_summary(opts.outdir);
-	printf("\nresults: %s (run.json, timeseries.csv, summary.csv, summary.json, samples/)\n",
+	printf("\nresults: %s (run.json, summary.csv and .json, timeseries.csv, curves.csv, "
+	       "clock.csv, samples/, plots/)\n",
 	       opts.outdir);
 	s_cleanup(&d, opts.outdir);
 	goto out;

@@ -7,6 +7,8 @@ lst_add_script_test(run_merge ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_merge.
 lst_add_script_test(run_loss ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_loss.sh TIMEOUT 120)
 lst_add_script_test(run_cli ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_cli.sh TIMEOUT 120)
 lst_add_script_test(run_results ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_results.sh TIMEOUT 120)
+# lockstep demo (what `make demo` runs), as root on loop devices and as a user on a file.
+lst_add_script_test(demo ${CMAKE_CURRENT_SOURCE_DIR}/integration/demo.sh TIMEOUT 180)
 # The per-point merge on synthetic samples: order, sums, late samples, a bounded window.
 lst_add_unit_test(merge unit/test_merge.c lockstep::coord)
 # Agent connections: polling any number of them at once.

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# `lockstep demo`, the embedded default `make demo` runs: as root it makes two loop devices over
+# one /dev/shm file (a dual-port drive), starts two local agents, runs its short plan and writes
+# a complete results folder with plots; as an ordinary user it does the same on a plain file.
+# Either way it leaves nothing behind: no loop device, no scratch file, no agent.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd setpriv ss
+
+loops_before=$(losetup -a | sort)
+shm_before=$(ls /dev/shm | sort)
+
+# check_results DIR: the documented files, a clean status, and numbers that add up.
+check_results() {
+	local d=$1 f
+	for f in run.json plan.yaml clock.csv timeseries.csv summary.csv summary.json curves.csv \
+		samples/a.msgpack samples/b.msgpack agent-a.log agent-b.log; do
+		[ -s "$d/$f" ] || fail "$d: no $f"
+	done
+	for f in timeseries_seq-write timeseries_randrw-70-30 timeseries_randread \
+		lat_vs_iops_randrw-70-30; do
+		[ -s "$d/plots/$f.svg" ] && [ -s "$d/plots/$f.png" ] || fail "$d: no plot $f"
+	done
+	[ "$(json "$d/run.json" 'd["status"]')" = complete ] ||
+		fail "$d: status $(json "$d/run.json" 'd["status"], d["errors"]')"
+	# Both agents on this host: their clocks are the coordinator's, so the offsets are ~0.
+	json "$d/run.json" 'all(abs(a["clock_offset_us"]) < 1000 for a in d["agents"])' |
+		grep -qx True || fail "$d: clock offsets $(json "$d/run.json" '[a["clock_offset_us"] for a in d["agents"]]')"
+	"$PY" - "$d/summary.csv" <<'PY' || fail "$d: summary.csv does not add up"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+def row(phase, point, agent):
+    (r,) = [r for r in rows if r["phase"] == phase and r["point"] == str(point) and r["agent"] == agent]
+    return r
+for phase, points in (("seq-write", 1), ("randrw-70-30", 3), ("randread", 1)):
+    for p in range(points):
+        a, b, t = (row(phase, p, x) for x in ("a", "b", "all"))
+        for k in ("read_ios", "write_ios", "read_bytes", "write_bytes"):
+            assert int(t[k]) == int(a[k]) + int(b[k]), (phase, p, k)
+        assert int(t["read_ios"]) + int(t["write_ios"]) > 0, (phase, p)
+assert int(row("seq-write", 0, "all")["read_ios"]) == 0
+assert int(row("randread", 0, "all")["write_ios"]) == 0
+mix = [row("randrw-70-30", p, "all") for p in range(3)]
+for r in mix:  # 70% reads, on 10^4+ ios
+    reads, writes = int(r["read_ios"]), int(r["write_ios"])
+    assert abs(reads / (reads + writes) - 0.70) < 0.02, (reads, writes)
+qd = [float(r["read_iops"]) + float(r["write_iops"]) for r in mix]
+assert qd[2] >= qd[0], qd  # iodepth 16 >= iodepth 1
+PY
+}
+
+# check_clean WHAT DIR: nothing of the demo is left: loop devices, /dev/shm files, agents.
+check_clean() {
+	local port
+	[ "$(losetup -a | sort)" = "$loops_before" ] || fail "$1: loop devices left: $(losetup -a)"
+	[ "$(ls /dev/shm | sort)" = "$shm_before" ] || fail "$1: files left in /dev/shm: $(ls /dev/shm)"
+	for port in $(grep -o '127.0.0.1:[0-9]*' "$2/plan.yaml" | cut -d: -f2); do
+		if ss -Hltn "sport = :$port" | grep -q .; then fail "$1: an agent still listens on $port"; fi
+	done
+}
+
+"$LOCKSTEP" demo -o "$TMP/root" >"$TMP/root.out" 2>"$TMP/root.err" ||
+	fail "demo as root: $(cat "$TMP/root.err")"
+grep -qF "results: $TMP/root" "$TMP/root.out" || fail "no results line: $(cat "$TMP/root.out")"
+grep -q 'paths: {a: "/dev/loop[0-9]*", b: "/dev/loop[0-9]*"}' "$TMP/root/plan.yaml" ||
+	fail "as root the demo should use two loop devices: $(grep paths "$TMP/root/plan.yaml")"
+check_results "$TMP/root"
+check_clean "as root" "$TMP/root"
+ok "demo as root: two loop devices over one file, results add up, nothing left behind"
+
+# An ordinary user: a plain file both agents share, same results.
+user=$(mktemp -d /tmp/lst-user.XXXXXX) # $TMP is 0700: nobody could not reach a folder in it
+on_exit "rm -rf '$user'"
+chmod 0777 "$user"
+(cd "$user" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+	env HOME="$user" "$LOCKSTEP" demo -o "$user/res") >"$TMP/user.out" 2>"$TMP/user.err" ||
+	fail "demo as nobody: $(cat "$TMP/user.err")"
+if grep -q '/dev/loop' "$user/res/plan.yaml"; then fail "a user's demo used loop devices"; fi
+check_results "$user/res"
+check_clean "as a user" "$user/res"
+ok "demo as an ordinary user: a plain file, results add up, nothing left behind"
