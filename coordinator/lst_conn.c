@@ -252,12 +252,13 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 				"names its own key's fingerprint when it starts",
 				c->address, c->hs_drops, c->agent_fp, c->agent_src);
 		else
-			s_hs_fail(c,
-				  "%s closed the connection during the handshake %u times without a "
-				  "word: the agent requires CURVE and the plan gives this agent no "
-				  "key (add key: with its public key, its NAME.pub), or it is not a "
-				  "lockstep agent",
-				  c->address, c->hs_drops);
+			s_hs_fail(
+				c,
+				"%s closed the connection during the handshake %u times without a "
+				"word: the agent requires CURVE and the plan gives this agent no "
+				"key (add key: with its public key, its NAME.pub), or it is not a "
+				"lockstep agent",
+				c->address, c->hs_drops);
 		return;
 	default:
 		return;
