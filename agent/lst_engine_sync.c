@@ -24,10 +24,13 @@ struct s_sync {
 
 static int s_init(struct lst_job *job, lst_err *err)
 {
-	struct s_sync *e = lst_calloc(1, sizeof(*e));
+	/* On the job's thread: a failed allocation is an error, not an abort (lst_job.h). */
+	struct s_sync *e = calloc(1, sizeof(*e));
 
-	(void)err;
-	e->done = lst_calloc(job->depth, sizeof(*e->done));
+	if (!e || !(e->done = calloc(job->depth, sizeof(*e->done)))) {
+		free(e);
+		return lst_err_set(err, -ENOMEM, "job %u: out of memory", job->id);
+	}
 	job->engine = e;
 	return 0;
 }

@@ -80,24 +80,29 @@ int lst_engine_uring_probe(lst_err *err)
 
 static int s_init(struct lst_job *job, lst_err *err)
 {
-	struct s_uring *e = lst_calloc(1, sizeof(*e));
+	/* On the job's thread: a failed allocation is an error, not an abort (lst_job.h). */
+	struct s_uring *e = calloc(1, sizeof(*e));
 	struct iovec *iov;
 	int rc;
 
+	if (!e || !(e->cqes = calloc(job->depth, sizeof(*e->cqes)))) {
+		free(e);
+		return lst_err_set(err, -ENOMEM, "job %u: out of memory", job->id);
+	}
 	rc = s_ring_init(&e->ring, job->depth);
 	if (rc) {
+		free(e->cqes);
 		free(e);
 		return lst_err_sys(err, rc, "job %u: io_uring_queue_init(%u)", job->id, job->depth);
 	}
-	e->cqes = lst_calloc(job->depth, sizeof(*e->cqes));
 	if (job->fd >= 0 && !io_uring_register_files(&e->ring, &job->fd, 1))
 		e->fixed_file = true;
-	iov = lst_calloc(job->depth, sizeof(*iov));
-	for (unsigned i = 0; i < job->depth; i++) {
+	iov = calloc(job->depth, sizeof(*iov));
+	for (unsigned i = 0; iov && i < job->depth; i++) {
 		iov[i].iov_base = job->ios[i].buf;
 		iov[i].iov_len = job->ios[i].len;
 	}
-	rc = io_uring_register_buffers(&e->ring, iov, job->depth);
+	rc = iov ? io_uring_register_buffers(&e->ring, iov, job->depth) : -ENOMEM;
 	e->fixed_bufs = rc == 0;
 	if (rc)
 		lst_log_debug(LST_DBG_IO,

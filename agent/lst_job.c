@@ -73,6 +73,7 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 			job->depth, (unsigned long long)bs, (unsigned long long)(total >> 20),
 			(unsigned long long)(LST_JOB_MAX_BUFFERS >> 20));
 	job->ios = lst_calloc(job->depth, sizeof(*job->ios));
+	job->lists = lst_calloc(3 * (size_t)job->depth, sizeof(*job->lists));
 	job->bufs = lst_aligned_alloc(4096, total);
 	/*
 	 * Write data: pattern is the percentage of each 512-byte sector that is random; the rest is
@@ -105,8 +106,10 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 void lst_job_exit(struct lst_job *job)
 {
 	free(job->ios);
+	free(job->lists);
 	free(job->bufs);
 	job->ios = NULL;
+	job->lists = NULL;
 	job->bufs = NULL;
 }
 
@@ -253,9 +256,9 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
 	l->mixed = pct > 0 && pct < 100;
 	l->all_reads = pct == 100;
 	l->read_below = (uint32_t)((4294967296.0 * pct) / 100.0);
-	l->free = lst_calloc(job->depth, sizeof(*l->free));
-	l->queued = lst_calloc(job->depth, sizeof(*l->queued));
-	l->done = lst_calloc(job->depth, sizeof(*l->done));
+	l->free = job->lists;
+	l->queued = job->lists + job->depth;
+	l->done = job->lists + 2 * job->depth;
 	for (unsigned i = 0; i < job->depth; i++)
 		l->free[i] = &job->ios[job->depth - 1 - i];
 	l->nfree = job->depth;
@@ -263,13 +266,6 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
 	if (job->rate > 0 && job->w.arrivals == LST_ARRIVAL_UNIFORM)
 		l->next_arrival = 1e9 / job->rate * job->id / (double)job->w.jobs;
 	l->cur = &job->ring.slot[0];
-}
-
-static void s_loop_exit(struct s_loop *l)
-{
-	free(l->free);
-	free(l->queued);
-	free(l->done);
 }
 
 /*
@@ -436,7 +432,6 @@ void *lst_job_main(void *arg)
 			s_boost(false);
 		job->ops->exit(job);
 	}
-	s_loop_exit(&l);
 	atomic_store_explicit(&job->finished, 1, memory_order_release);
 	eventfd_write(job->efd, 1);
 	return NULL;

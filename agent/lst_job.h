@@ -95,7 +95,8 @@ struct lst_job {
 	/* Slots and buffers. */
 	unsigned depth;
 	struct lst_io *ios;
-	uint8_t *bufs; /* depth * bs, aligned */
+	uint8_t *bufs;	       /* depth * bs, aligned */
+	struct lst_io **lists; /* 3 * depth: the job loop's free, queued and done lists */
 
 	/* Cross-thread. */
 	_Atomic int stop;	    /* set by the main thread: stop issuing, drain, finish */
@@ -109,6 +110,10 @@ struct lst_job {
 
 /*
  * Prepare a job's slots and buffers (allocates; call on the main thread). Returns 0 or -errno.
+ * Everything the job loop needs is allocated here: a job thread allocates nothing but what its
+ * engine's init asks for, and an engine's init reports a failed allocation as -ENOMEM. So a
+ * host short of memory (many jobs under an address-space limit) fails the start cleanly rather
+ * than aborting the agent from a job thread.
  */
 int lst_job_init(struct lst_job *job, lst_err *err);
 void lst_job_exit(struct lst_job *job);
