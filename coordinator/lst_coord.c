@@ -1263,8 +1263,7 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 	s_step_result(c, partial, out);
 	pj = s_point_json(c, pw, partial);
 	/* The point's test and round; "workload" stays the full option text, for the audit. */
-	json_object_set_new(pj, "suite",
-			    json_string(ph->suite ? lst_suite_names[ph->suite] : "none"));
+	json_object_set_new(pj, "suite", json_string(lst_suite_names[ph->suite]));
 	json_object_set_new(pj, "test", json_string(step->test));
 	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
 	json_array_append_new(c->phases, pj);

@@ -36,7 +36,8 @@
 #define S_MAX_POINTS LST_PLAN_MAX_POINTS
 #define S_MAX_FILE (16u << 20)
 
-const char *const lst_suite_names[] = { "",
+/* As a plan spells them: `suite: none` is a plain workload phase. */
+const char *const lst_suite_names[] = { "none",
 					"purge",
 					"precondition",
 					"snia-iops",
@@ -47,18 +48,6 @@ const char *const lst_suite_names[] = { "",
 					"lat-vs-iops",
 					"curve",
 					NULL };
-/* The same, as a plan spells them: `suite: none` is a plain workload phase. */
-static const char *const s_suite_choices[] = { "none",
-					       "purge",
-					       "precondition",
-					       "snia-iops",
-					       "snia-throughput",
-					       "snia-latency",
-					       "snia-wsat",
-					       "snia-hir",
-					       "lat-vs-iops",
-					       "curve",
-					       NULL };
 const char *const lst_track_names[] = { "iops",	    "read_iops", "write_iops", "mbps",
 					"lat_mean", "lat_p99",	 NULL };
 static const char *const s_share_names[] = { "split", "shared", NULL };
@@ -409,7 +398,7 @@ static const struct s_key s_phase_keys[] = {
 	{ .o = { "name", 0, PH(name), NULL, 0, 0, NULL, "the phase's name, unique in the plan" },
 	  .kind = K_NAME,
 	  .required = true },
-	{ .o = { "suite", LST_OPT_ENUM, PH(suite), "none", 0, 0, s_suite_choices,
+	{ .o = { "suite", LST_OPT_ENUM, PH(suite), "none", 0, 0, lst_suite_names,
 		 "a built-in test (purge, SNIA PTS tests, curves) instead of a plain workload; "
 		 "the keys below adjust it" },
 	  .kind = K_OPT },

@@ -57,7 +57,7 @@ enum lst_suite {
 	LST_SUITE_LAT_VS_IOPS,
 	LST_SUITE_CURVE, /* open-loop rate curve (vdbench iorate=curve) */
 };
-extern const char *const lst_suite_names[]; /* "", "purge", "precondition", "snia-iops", ... */
+extern const char *const lst_suite_names[]; /* "none", "purge", "precondition", "snia-iops", ... */
 
 /* What steady state tracks: the combined value of all agents, per round. */
 enum lst_track {

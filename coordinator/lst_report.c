@@ -806,7 +806,7 @@ static void s_suites(lst_report *r)
 
 			if (strcmp(ph->name, pp->name))
 				continue;
-			if (!*ph->suite)
+			if (!*ph->suite && pp->suite)
 				ph->suite = lst_suite_names[pp->suite];
 			if (pp->suite == LST_SUITE_SNIA_THROUGHPUT ||
 			    pp->suite == LST_SUITE_PRECONDITION ||

@@ -499,7 +499,7 @@ void lst_suite_destroy(lst_suite_run **p)
 
 static const char *s_suite_name(const lst_suite_run *s)
 {
-	return s->ph->suite ? lst_suite_names[s->ph->suite] : "none";
+	return lst_suite_names[s->ph->suite];
 }
 
 bool lst_suite_next(lst_suite_run *s, struct lst_step *step)
@@ -771,14 +771,13 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 		o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, "
 			      "s:f, s:f, s:f, s:f, s:b, s:b, s:b, s:s, s:o}",
 			      "phase", s->ph->name, "test", t->name, "suite",
-			      s->ph->suite ? lst_suite_names[s->ph->suite] : "none", "tracked",
-			      lst_track_names[t->track], "window", (int)s->window, "rounds",
-			      (int)t->rounds, "window_first", (int)first + 1, "window_last",
-			      (int)last + 1, "average", v->average, "min", v->min, "max", v->max,
-			      "data_excursion_pct", v->data_excursion_pct, "slope_excursion_pct",
-			      v->slope_excursion_pct, "data_excursion_limit_pct", s->data_pct,
-			      "slope_excursion_limit_pct", s->slope_pct, "slope", v->slope,
-			      "intercept", v->intercept, "steady",
+			      lst_suite_names[s->ph->suite], "tracked", lst_track_names[t->track],
+			      "window", (int)s->window, "rounds", (int)t->rounds, "window_first",
+			      (int)first + 1, "window_last", (int)last + 1, "average", v->average,
+			      "min", v->min, "max", v->max, "data_excursion_pct",
+			      v->data_excursion_pct, "slope_excursion_pct", v->slope_excursion_pct,
+			      "data_excursion_limit_pct", s->data_pct, "slope_excursion_limit_pct",
+			      s->slope_pct, "slope", v->slope, "intercept", v->intercept, "steady",
 			      t->mode == S_STEADY ? v->reached : false, "max_rounds_hit",
 			      t->mode != S_ONCE && t->rounds >= t->max_rounds && !v->reached,
 			      "steady_required", t->steady_needed, "verdict", why, "values", vals);
