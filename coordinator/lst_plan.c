@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_auth.h"
 #include "lst_msg.h"
 #include "lst_plan_node.h"
 #include "lst_time.h"
@@ -720,19 +721,6 @@ static bool s_name_ok(const char *s)
 	return true;
 }
 
-static bool s_is_z85_key(const char *s)
-{
-	static const char z85[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				  ".-:+=^!/*?&<>()[]{}@%$#";
-
-	if (strlen(s) != 40)
-		return false;
-	for (size_t i = 0; i < 40; i++)
-		if (!strchr(z85, s[i]))
-			return false;
-	return true;
-}
-
 /* Check and normalize "tcp://HOST[:PORT]"; returns the address with the port, or NULL. */
 static char *s_address(const char *s, char *why, size_t size)
 {
@@ -1364,7 +1352,7 @@ static void s_value(struct s_ctx *ctx, const struct s_section *sec, const struct
 		text = s_scalar(ctx, k->o.name, v);
 		if (text && !*text)
 			s_error(ctx, v, "key must not be empty; leave it out for plain text");
-		else if (text && (text[0] == '/' || s_is_z85_key(text)))
+		else if (text && (text[0] == '/' || lst_auth_is_key_text(text)))
 			s_set_str(base, k->o.offset, text);
 		else if (text) {
 			free(*(char **)s_at(base, k->o.offset));
