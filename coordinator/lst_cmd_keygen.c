@@ -88,14 +88,8 @@ int lst_cmd_keygen(int argc, char **argv)
 			base = a;
 		}
 	}
-	if (!base) {
-		size_t n;
-
-		def = lst_auth_default_key();
-		n = strlen(def);
-		def[n - 4] = '\0'; /* drop ".key" */
-		base = def;
-	}
+	if (!base)
+		base = def = lst_auth_default_key(); /* lst_auth_keygen drops its ".key" */
 	rc = lst_auth_keygen(base, force, &kp, &kpath, &ppath, &err);
 	if (rc) {
 		fprintf(stderr, "lockstep keygen: %s\n", err.msg);
