@@ -1269,17 +1269,15 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 	json_array_append_new(c->phases, pj);
 	s_save_run(c);
 	if (!c->opts.quiet) {
-		const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
-		lst_hist both = t->dir[0].lat;
 		json_t *skew = json_object_get(pj, "start_skew_us");
 
-		lst_hist_add(&both, &t->dir[1].lat);
 		fprintf(c->opts.progress,
 			"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew "
 			"%.0f us)%s\n",
-			ph->name, c->cur.label[0] ? " " : "", c->cur.label, t->iops[0] + t->iops[1],
-			t->mbps[0] + t->mbps[1], lst_hist_mean(&both) / 1e3,
-			(double)lst_hist_percentile(&both, 99) / 1e3,
+			ph->name, c->cur.label[0] ? " " : "", c->cur.label,
+			out->iops[0] + out->iops[1], out->mbps[0] + out->mbps[1],
+			lst_hist_mean(&out->lat) / 1e3,
+			(double)lst_hist_percentile(&out->lat, 99) / 1e3,
 			json_is_real(skew) ? json_real_value(skew) : 0.0,
 			partial ? " PARTIAL" : "");
 	}
