@@ -196,7 +196,6 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 	lst_log_debug(LST_DBG_NET, "agent %s: socket event 0x%x value 0x%x", c->name, ev, val);
 	switch (ev) {
 	case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
-		c->handshaken = true;
 		c->hs_drops = 0;
 		return;
 	case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:

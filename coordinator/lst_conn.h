@@ -54,7 +54,6 @@ typedef struct lst_conn {
 	char own_fp[LST_KEY_FP_LEN + 1], agent_fp[LST_KEY_FP_LEN + 1];
 	char own_pub_file[1024]; /* the .pub beside our key, for messages */
 	char agent_src[1024];
-	bool handshaken;   /* a handshake has succeeded */
 	unsigned hs_drops; /* closed handshakes in a row */
 	bool hs_failed;
 	char hs_error[768];
