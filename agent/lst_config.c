@@ -107,29 +107,12 @@ static void s_replace(char **dst, const char *value)
 /* Is every comma-separated word of list a debug category? (No side effect on the logger.) */
 static int s_check_debug(const char *list, lst_err *err)
 {
-	const char *names = lst_log_debug_names(); /* "io, net, ..." */
-	const char *p = list;
+	unsigned mask;
+	const char *bad;
 
-	while (*p) {
-		size_t n = strcspn(p, ",");
-		const char *q = names;
-		bool found = false;
-
-		while (*q && !found) {
-			size_t m = strcspn(q, ", ");
-
-			found = m == n && n && !strncmp(p, q, n);
-			q += m;
-			q += strspn(q, ", ");
-		}
-		if (!found && n)
-			return lst_err_set(err, -EINVAL,
-					   "debug: unknown category '%.*s' (known: %s)", (int)n, p,
-					   names);
-		p += n;
-		if (*p == ',')
-			p++;
-	}
+	if (lst_log_parse_debug(list, &mask, &bad))
+		return lst_err_set(err, -EINVAL, "debug: unknown category '%.*s' (known: %s)",
+				   (int)strcspn(bad, ","), bad, lst_log_debug_names());
 	return 0;
 }
 

@@ -53,18 +53,18 @@ void lst_log_set_timestamps(bool on)
 	s_timestamps = on;
 }
 
-int lst_log_set_debug(const char *list, const char **bad)
+int lst_log_parse_debug(const char *list, unsigned *mask, const char **bad)
 {
-	unsigned mask = 0;
 	const char *p = list;
 
+	*mask = 0;
 	while (p && *p) {
 		size_t n = strcspn(p, ",");
 		bool found = false;
 
 		for (size_t i = 0; i < LST_ARRAY_SIZE(s_cats); i++) {
 			if (strlen(s_cats[i].name) == n && !strncmp(p, s_cats[i].name, n)) {
-				mask |= s_cats[i].bit;
+				*mask |= s_cats[i].bit;
 				found = true;
 			}
 		}
@@ -77,8 +77,17 @@ int lst_log_set_debug(const char *list, const char **bad)
 		if (*p == ',')
 			p++;
 	}
-	lst__log_debug |= mask;
 	return 0;
+}
+
+int lst_log_set_debug(const char *list, const char **bad)
+{
+	unsigned mask;
+	int rc = lst_log_parse_debug(list, &mask, bad);
+
+	if (!rc)
+		lst__log_debug |= mask;
+	return rc;
 }
 
 const char *lst_log_debug_names(void)

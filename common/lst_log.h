@@ -62,9 +62,12 @@ void lst_log_set_level(int level);
 void lst_log_set_timestamps(bool on);
 
 /*
- * Enable debug categories from a comma-separated list ("io,net", "all"). Returns 0, or -EINVAL
- * and leaves the set unchanged when a name is unknown; *bad then points at it (borrowed).
+ * The categories of a comma-separated list ("io,net", "all") as a mask, without enabling them.
+ * Returns 0, or -EINVAL when a name is unknown; *bad then points at it (borrowed).
  */
+int lst_log_parse_debug(const char *list, unsigned *mask, const char **bad);
+
+/* Enable the categories of list (lst_log_parse_debug); on -EINVAL the set is left unchanged. */
 int lst_log_set_debug(const char *list, const char **bad);
 
 /* Names of the debug categories, for --help. */
