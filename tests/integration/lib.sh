@@ -47,10 +47,11 @@ mk_backing() {
 	echo "$f"
 }
 
-# mk_loop FILE: a loop device over FILE, detached at the end.
+# mk_loop FILE [LOSETUP_OPTS...]: a loop device over FILE (e.g. -P: scan partitions), detached
+# at the end.
 mk_loop() {
 	local d
-	d=$(losetup -f --show "$1")
+	d=$(losetup -f --show "${@:2}" "$1")
 	on_exit "losetup -d '$d'"
 	udevadm settle 2>/dev/null || true
 	echo "$d"

@@ -29,26 +29,9 @@ sum() {
 # request of 0 sectors, so requests would move with every sync).
 writes() { devstat "$1" | awk '{print $6}'; }
 
-# new_file SIZE / new_loop FILE [losetup options]: a file in /dev/shm and a loop device over it,
-# in $REPLY, removed at the end. Not run in $(...), so that the trap learns about them.
-new_file() {
-	REPLY=$(mktemp /dev/shm/lst-disk.XXXXXX)
-	on_exit "rm -f '$REPLY'"
-	truncate -s "$1" "$REPLY"
-}
-new_loop() {
-	local f=$1
-	shift
-	REPLY=$(losetup -f --show "$@" "$f")
-	on_exit "losetup -d '$REPLY'"
-	udevadm settle 2>/dev/null || true
-}
-
 # --- the devices ------------------------------------------------------------------------------
 # A mounted ext4 loop device (lazy init off: ext4 does not write in the background).
-new_file 64M
-new_loop "$REPLY"
-L1=$REPLY
+L1=$(mk_loop "$(mk_backing 64M)")
 mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$L1"
 mount "$L1" "$TMP/mnt1"
 on_exit "umount '$TMP/mnt1' || umount -l '$TMP/mnt1'"
@@ -58,11 +41,9 @@ ln -s "$L1" "$TMP/by-id/wwn-0xlstmounted"
 # A loop device whose first partition is mounted.
 L2=
 if command -v sfdisk >/dev/null; then
-	new_file 64M
-	F2=$REPLY
+	F2=$(mk_backing 64M)
 	printf ',20M,L\n,20M,L\n' | sfdisk -q "$F2" >/dev/null 2>&1 || fail "sfdisk $F2"
-	new_loop "$F2" -P
-	L2=$REPLY
+	L2=$(mk_loop "$F2" -P)
 	for _ in $(seq 50); do
 		[ -b "${L2}p1" ] && break
 		partx -a "$L2" >/dev/null 2>&1 || true
@@ -85,9 +66,7 @@ fi
 # An active swap device.
 L3=
 if command -v mkswap >/dev/null && command -v swapon >/dev/null; then
-	new_file 32M
-	new_loop "$REPLY"
-	L3=$REPLY
+	L3=$(mk_loop "$(mk_backing 32M)")
 	mkswap "$L3" >/dev/null
 	if swapon "$L3" 2>"$TMP/swapon.err"; then
 		on_exit "swapoff '$L3'"
@@ -100,12 +79,8 @@ else
 fi
 
 # Free devices: L4 allowed, L5 outside allow_write. Some data on each, so checksums mean something.
-new_file 32M
-new_loop "$REPLY"
-L4=$REPLY
-new_file 32M
-new_loop "$REPLY"
-L5=$REPLY
+L4=$(mk_loop "$(mk_backing 32M)")
+L5=$(mk_loop "$(mk_backing 32M)")
 for d in "$L4" "$L5"; do
 	head -c 8M /dev/urandom | dd of="$d" bs=1M oflag=direct status=none
 done
