@@ -53,11 +53,6 @@ static const struct s_key s_keys[] = {
 	{ "insecure", S_BOOL, LST_CFG_INSECURE },
 };
 
-const char *const lst_config_keys[] = {
-	"listen", "name",      "log", "pidfile",	 "foreground", "allow_write", "read_only",
-	"debug",  "lease_max", "key", "authorized_keys", "insecure",   NULL,
-};
-
 static const struct s_key *s_find(const char *name)
 {
 	for (size_t i = 0; i < LST_ARRAY_SIZE(s_keys); i++)

@@ -95,7 +95,4 @@ int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t
 /* Copy every setting src has set over dst (flags over the file); allow_write is replaced. */
 void lst_config_override(lst_config *dst, const lst_config *src);
 
-/* The key names, in the order of the table, NULL-terminated (for docs and tests). */
-extern const char *const lst_config_keys[];
-
 #endif

@@ -45,6 +45,7 @@
 
 #include "lst_assert.h"
 #include "lst_auth.h"
+#include "lst_config.h"
 #include "lst_job.h"
 #include "lst_log.h"
 #include "lst_msg.h"
@@ -1859,7 +1860,7 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	d->o.key_file = d->key_file;
 	d->o.authorized_keys = d->auth_dir;
 	if (d->o.lease_max <= 0)
-		d->o.lease_max = 600 * LST_NS_PER_S;
+		d->o.lease_max = LST_CONFIG_LEASE_MAX_DEFAULT;
 	d->sfd = -1;
 	d->tick = -1;
 	d->quit_timer = -1;

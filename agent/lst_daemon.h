@@ -25,7 +25,7 @@
 struct lst_daemon_opts {
 	const char *listen;	      /* endpoint to bind, e.g. tcp://0.0.0.0:7270 */
 	const char *name;	      /* agent name for WELCOME */
-	int64_t lease_max;	      /* ns, cap on a coordinator's lease (0 = 10 min) */
+	int64_t lease_max;	      /* ns, lease cap (0 = LST_CONFIG_LEASE_MAX_DEFAULT) */
 	const lst_dev_policy *policy; /* borrowed; must outlive the daemon */
 	const char *log_path;	      /* reopened on SIGHUP; NULL = logging to stderr */
 
