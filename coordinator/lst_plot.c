@@ -588,25 +588,6 @@ static int s_group_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* A run.json workload text option, as a number ("4k" through the size parser); NAN if absent. */
-static double s_wl_num(json_t *wl, const char *key, bool size)
-{
-	const char *s = json_string_value(json_object_get(wl, key));
-	lst_err ignore;
-	uint64_t v;
-	char *end;
-	double d;
-
-	if (!s || !*s)
-		return json_is_number(json_object_get(wl, key))
-			       ? json_number_value(json_object_get(wl, key))
-			       : NAN;
-	if (size)
-		return lst_parse_size(s, &v, &ignore) ? NAN : (double)v;
-	d = strtod(s, &end);
-	return end == s ? NAN : d;
-}
-
 /* The workload point `point` of `phase` ran, from run.json: block size, read %, demand, rate. */
 static void s_point_workload(const lst_report *r, const char *phase, long point, double *bs,
 			     double *mix, double *order, double *rate)
@@ -624,14 +605,15 @@ static void s_point_workload(const lst_report *r, const char *phase, long point,
 		    json_integer_value(json_object_get(e, "point")) != point)
 			continue;
 		rw = json_string_value(json_object_get(wl, "rw"));
-		*bs = s_wl_num(wl, "bs", true);
-		*mix = s_wl_num(wl, "rwmixread", false);
+		*bs = lst_report_wl_value(wl, "bs", true);
+		*mix = lst_report_wl_value(wl, "rwmixread", false);
 		if (rw && (!strcmp(rw, "read") || !strcmp(rw, "randread")))
 			*mix = 100;
 		if (rw && (!strcmp(rw, "write") || !strcmp(rw, "randwrite")))
 			*mix = 0;
-		*order = s_wl_num(wl, "jobs", false) * s_wl_num(wl, "iodepth", false);
-		*rate = s_wl_num(wl, "rate_iops", false);
+		*order = lst_report_wl_value(wl, "jobs", false) *
+			 lst_report_wl_value(wl, "iodepth", false);
+		*rate = lst_report_wl_value(wl, "rate_iops", false);
 		if (*rate == 0)
 			*rate = NAN;
 		return;

@@ -187,8 +187,7 @@ static int s_run_agents(lst_report *r, const char *file, lst_err *err)
 	return 0;
 }
 
-/* A workload value of run.json: a number, or text ("4k" through the size parser); NAN if absent. */
-static double s_wl_value(json_t *wl, const char *key, bool size)
+double lst_report_wl_value(json_t *wl, const char *key, bool size)
 {
 	json_t *v = json_object_get(wl, key);
 	const char *s = json_string_value(v);
@@ -235,7 +234,7 @@ static int s_run_phases(lst_report *r, const char *file, lst_err *err)
 					   file, ctx);
 		/* Text workloads (early writers) also say rw. */
 		ph = s_phase(r, name);
-		if ((rw && s_rw_sequential(rw)) || s_wl_value(wl, "bs", true) >= S_SEQ_BS)
+		if ((rw && s_rw_sequential(rw)) || lst_report_wl_value(wl, "bs", true) >= S_SEQ_BS)
 			ph->sequential = true;
 		if (json_is_true(json_object_get(e, "partial")))
 			ph->partial = true;

@@ -143,6 +143,12 @@ const char *lst_report_bs(double bs, char *buf, size_t size);
 /* Read/write mix "70/30" from a read percentage. Returns buf. */
 const char *lst_report_mix(double rwmixread, char *buf, size_t size);
 
+/*
+ * A workload value of run.json (wl, key): a number, or text (with size, "4k" through the size
+ * parser); NAN if absent or not a number.
+ */
+double lst_report_wl_value(json_t *wl, const char *key, bool size);
+
 /* Unit of a tracked variable or column ("IOPS", "MB/s", "us"), from its name. */
 const char *lst_report_unit(const char *tracked);
 
