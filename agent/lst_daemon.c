@@ -183,8 +183,9 @@ struct s_point {
 };
 
 struct lst_daemon {
-	struct lst_daemon_opts o;
-	char *listen, *name, *log_path;
+	int64_t lease_max;	      /* ns, > 0 */
+	const lst_dev_policy *policy; /* borrowed */
+	char *name, *log_path;
 	char endpoint[256];
 	zsock_t *router;
 	void *zs; /* the raw libzmq socket */
@@ -708,8 +709,8 @@ static void s_on_hello(lst_daemon *d, const struct s_rid *rid, const lst_msg *m,
 	s_copy(s->key, sizeof(s->key), d->rx_key);
 	if (lease < S_LEASE_MIN)
 		lease = S_LEASE_MIN;
-	if (lease > d->o.lease_max)
-		lease = d->o.lease_max;
+	if (lease > d->lease_max)
+		lease = d->lease_max;
 	s->lease = lease;
 	s->last_rx = now;
 	if (d->pt && d->pt->gen == s->gen)
@@ -779,7 +780,7 @@ static int s_check_access(lst_daemon *d, const struct lst_msg_prepare *p, int *p
 
 			if (!(j->access & need[k].bit))
 				continue;
-			if (!lst_dev_check(d->o.policy, j->path, need[k].access, j->identity, NULL,
+			if (!lst_dev_check(d->policy, j->path, need[k].access, j->identity, NULL,
 					   err))
 				continue;
 			*perr = s_dev_perr(err);
@@ -843,7 +844,7 @@ static int s_open_paths(lst_daemon *d, struct s_point *pt, const struct lst_msg_
 	for (size_t i = 0; i < pt->npaths; i++) {
 		struct s_path *sp = &pt->paths[i];
 
-		sp->fd = lst_dev_open(d->o.policy, sp->path, sp->access, sp->direct, sp->identity,
+		sp->fd = lst_dev_open(d->policy, sp->path, sp->access, sp->direct, sp->identity,
 				      &sp->id, err);
 		if (sp->fd < 0) {
 			*perr = s_dev_perr(err);
@@ -1834,13 +1835,10 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	lst_err perr;
 	char *ep;
 
-	d->o = *o;
-	d->listen = lst_strdup(o->listen);
+	d->lease_max = o->lease_max > 0 ? o->lease_max : LST_CONFIG_LEASE_MAX_DEFAULT;
+	d->policy = o->policy;
 	d->name = lst_strdup(o->name);
 	d->log_path = o->log_path ? lst_strdup(o->log_path) : NULL;
-	d->o.listen = d->listen;
-	d->o.name = d->name;
-	d->o.log_path = d->log_path;
 	d->curve = o->curve_secret != NULL;
 	if (d->curve) {
 		if (!lst_auth_is_key_text(o->curve_secret) || !o->curve_public ||
@@ -1855,12 +1853,6 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 		d->key_file = lst_strdup(o->key_file ? o->key_file : "?");
 		d->auth_dir = lst_strdup(o->authorized_keys);
 	}
-	d->o.curve_secret = NULL; /* only d->secret keeps it */
-	d->o.curve_public = d->curve ? d->pub : NULL;
-	d->o.key_file = d->key_file;
-	d->o.authorized_keys = d->auth_dir;
-	if (d->o.lease_max <= 0)
-		d->o.lease_max = LST_CONFIG_LEASE_MAX_DEFAULT;
 	d->sfd = -1;
 	d->tick = -1;
 	d->quit_timer = -1;
@@ -1905,13 +1897,13 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 		goto fail;
 	if (s_monitor_setup(d, err))
 		goto fail;
-	if (zsock_bind(d->router, "%s", d->listen) < 0) {
-		lst_err_set(err, -EADDRINUSE, "cannot listen on %s: %s", d->listen,
+	if (zsock_bind(d->router, "%s", o->listen) < 0) {
+		lst_err_set(err, -EADDRINUSE, "cannot listen on %s: %s", o->listen,
 			    zmq_strerror(zmq_errno()));
 		goto fail;
 	}
 	ep = zsock_last_endpoint(d->router); /* the caller's to free */
-	s_copy(d->endpoint, sizeof(d->endpoint), ep ? ep : d->listen);
+	s_copy(d->endpoint, sizeof(d->endpoint), ep ? ep : o->listen);
 	free(ep);
 
 	d->loop = zloop_new();
@@ -2029,7 +2021,6 @@ void lst_daemon_destroy(lst_daemon **p)
 	s_cache_clear(&d->sess);
 	s_spool_clear(&d->sess);
 	lst_msg_destroy(&d->out);
-	free(d->listen);
 	free(d->name);
 	free(d->log_path);
 	free(d);

@@ -37,7 +37,6 @@ struct lst_daemon_opts {
 	const char *curve_public;    /* its public key */
 	const char *key_file;	     /* where they came from, for logs */
 	const char *authorized_keys; /* absolute folder of coordinator *.pub files */
-	bool insecure;		     /* plain text beyond loopback was asked for: warn */
 };
 
 typedef struct lst_daemon lst_daemon;

@@ -398,7 +398,6 @@ static int s_daemon_main(int argc, char **argv)
 		o.key_file = key_file;
 		o.authorized_keys = auth_dir;
 	}
-	o.insecure = cfg->insecure;
 	d = lst_daemon_new(&o, &err);
 	explicit_bzero(&kp, sizeof(kp));
 	if (!d) {
