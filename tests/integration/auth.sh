@@ -211,25 +211,8 @@ ip -n "$ns" link set eth0 up
 ip -n "$ns" link set lo up
 far="tcp://198.18.7.2"
 
-# wait_far PORT: until something accepts on 198.18.7.2:PORT.
-wait_far() {
-	for _ in $(seq 100); do
-		(exec 3<>"/dev/tcp/198.18.7.2/$1") 2>/dev/null && return 0
-		sleep 0.05
-	done
-	fail "nothing listens on 198.18.7.2:$1"
-}
-
 # start_far NAME PORT [ARGS]: an agent inside the namespace, killed at the end.
-start_far() {
-	local name=$1 port=$2
-	shift 2
-	ip netns exec "$ns" "$AGENT" --foreground --listen "$far:$port" --name "$name" "$@" \
-		>"$TMP/agent-$name.log" 2>&1 &
-	FAR_PID=$!
-	on_exit "kill $FAR_PID; wait $FAR_PID"
-	wait_far "$port"
-}
+start_far() { AGENT_WRAP="ip netns exec $ns" AGENT_HOST=198.18.7.2 start_agent "$@"; }
 
 # An agent beyond loopback without a key refuses to start; with --insecure it warns.
 p1=$(free_port)

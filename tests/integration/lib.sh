@@ -87,26 +87,31 @@ print(port)
 PY
 }
 
-# wait_port PORT: until something accepts on 127.0.0.1:PORT (5 s at most).
-wait_port() {
+# port_up PORT [HOST]: until something accepts on HOST:PORT (default 127.0.0.1); 1 if nothing
+# does within 5 s.
+port_up() {
 	for _ in $(seq 100); do
-		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+		(exec 3<>"/dev/tcp/${2:-127.0.0.1}/$1") 2>/dev/null && return 0
 		sleep 0.05
 	done
-	fail "nothing listens on port $1"
+	return 1
 }
 
-# start_agent NAME PORT [ARGS...]: a real lockstep-agent in the foreground on 127.0.0.1:PORT,
-# logging to $TMP/agent-NAME.log, killed at the end. Sets AGENT_PID. Extra args go to the agent;
-# AGENT_WRAP (e.g. "unshare --time --monotonic 3600") runs it under a wrapper.
+# wait_port PORT [HOST]: port_up, or the test fails.
+wait_port() { port_up "$@" || fail "nothing listens on ${2:-127.0.0.1}:$1"; }
+
+# start_agent NAME PORT [ARGS...]: a real lockstep-agent in the foreground on AGENT_HOST:PORT
+# (default 127.0.0.1), logging to $TMP/agent-NAME.log, killed at the end. Sets AGENT_PID. Extra
+# args go to the agent; AGENT_WRAP (e.g. "unshare --time --monotonic 3600", "ip netns exec NS")
+# runs it under a wrapper.
 start_agent() {
-	local name=$1 port=$2; shift 2
+	local name=$1 port=$2 host=${AGENT_HOST:-127.0.0.1}; shift 2
 	# shellcheck disable=SC2086
-	${AGENT_WRAP:-} "$AGENT" --foreground --listen "tcp://127.0.0.1:$port" --name "$name" \
+	${AGENT_WRAP:-} "$AGENT" --foreground --listen "tcp://$host:$port" --name "$name" \
 		"$@" >"$TMP/agent-$name.log" 2>&1 &
 	AGENT_PID=$!
 	# A wrapper like unshare --fork ignores SIGTERM while it waits: stop its child (the agent)
 	# first, then the wrapper, both started here.
 	on_exit "pkill -TERM -P $AGENT_PID; kill $AGENT_PID; wait $AGENT_PID"
-	wait_port "$port"
+	wait_port "$port" "$host"
 }

@@ -106,12 +106,7 @@ prlimit --as=900000000 "$AGENT" --foreground --listen "tcp://127.0.0.1:$pc" --na
 	--allow-write "$back" >"$TMP/agent-c.log" 2>&1 &
 cpid=$!
 on_exit "kill $cpid"
-up=0
-for _ in $(seq 100); do
-	(exec 3<>"/dev/tcp/127.0.0.1/$pc") 2>/dev/null && up=1 && break
-	sleep 0.05
-done
-if [ $up -eq 1 ]; then
+if port_up "$pc"; then
 	cat >"$TMP/nostart.yaml" <<-YAML
 	lockstep: 1
 	name: nostart
