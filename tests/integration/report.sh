@@ -127,7 +127,7 @@ if checked != 1 + 49 + 3:
 EOF
 check_plots "$A/plots" "${PLOTS[@]}"
 grep -q '^[$]g0 << EOD' "$A/plots/lat_vs_iops_latiops.gp" || fail "lat_vs_iops script has no data"
-ok "report prints the run, points, verdicts and matrix; 15 plots drawn"
+ok "report prints the run, points, verdicts and matrix; ${#PLOTS[@]} plots drawn"
 
 # The scripts are enough to redraw: run one by hand.
 rm "$A/plots/matrix_iops.svg" "$A/plots/matrix_iops.png"
@@ -233,10 +233,15 @@ check_plots "$C" compare_lat_vs_iops
 [ -s "$TMP/cmp2/compare.csv" ] || fail "-o did not place compare.csv"
 ok "compare: matched points, deltas, matrix ratio, overlay plot"
 
+# copy_of DIR: a copy of the results folder $A at DIR, without its plots.
+copy_of() {
+	cp -r "$A" "$1"
+	rm -rf "$1/plots"
+}
+
 # --- a quoted label with a comma and quotes; a partial point ----------------------------------
 Q="$TMP/quoted"
-cp -r "$A" "$Q"
-rm -rf "$Q/plots"
+copy_of "$Q"
 sed -i 's/^randrw,0,"iodepth=1",/randrw,0,"iodepth=1, ""fast""",/' "$Q/summary.csv"
 "$PY" - "$Q/run.json" <<'EOF'
 import json, sys
@@ -255,8 +260,7 @@ ok "quoted CSV fields; partial points marked"
 
 # --- text from the folder never runs a command: gnuplot expands `...` inside "strings" --------
 X="$TMP/backquote"
-cp -r "$A" "$X"
-rm -rf "$X/plots"
+copy_of "$X"
 "$PY" - "$X/run.json" "$TMP/pwned" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -270,8 +274,8 @@ ok "backquotes in run.json are drawn as text, not run"
 
 # --- a killed run: no summary.json nor curves.csv yet, a half-written last row ----------------
 K="$TMP/killed"
-cp -r "$A" "$K"
-rm -rf "$K/plots" "$K/summary.json" "$K/curves.csv"
+copy_of "$K"
+rm -rf "$K/summary.json" "$K/curves.csv"
 head -c -40 "$A/timeseries.csv" >"$K/timeseries.csv"
 "$LOCKSTEP" report "$K" >"$TMP/killed.txt" 2>"$TMP/killed.err" ||
 	fail "report on a killed run exited $?: $(cat "$TMP/killed.err")"
@@ -286,8 +290,7 @@ ok "a killed run still reports"
 # bad_case NAME SED_FILE SED_EXPR EXPECTED_STDERR
 bad_case() {
 	local d="$TMP/bad-$1" rc=0
-	cp -r "$A" "$d"
-	rm -rf "$d/plots"
+	copy_of "$d"
 	if [ -n "$3" ]; then sed -i "$3" "$d/$2"; fi
 	"$LOCKSTEP" report --no-plots "$d" >"$TMP/bad.out" 2>"$TMP/bad.err" || rc=$?
 	[ "$rc" -eq 2 ] || fail "$1: exit $rc, not 2"
@@ -307,8 +310,7 @@ bad_case matrix matrix.csv '1s/^bs,/size,/' "$TMP/bad-matrix/matrix.csv:1: the h
 bad_case empty summary.csv '1,100000d' "$TMP/bad-empty/summary.csv: empty"
 # A verdict's limit the plots would judge with: refused, not an assertion.
 d="$TMP/bad-limit"
-cp -r "$A" "$d"
-rm -rf "$d/plots"
+copy_of "$d"
 "$PY" - "$d/summary.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -345,8 +347,7 @@ ok "bad input: exit 2 with the file and line named"
 
 # --- no gnuplot on PATH: the report still prints, the plots are skipped with a warning --------
 N="$TMP/nognuplot"
-cp -r "$A" "$N"
-rm -rf "$N/plots"
+copy_of "$N"
 rc=0
 PATH=/nonexistent "$LOCKSTEP" report "$N" >"$TMP/nog.txt" 2>"$TMP/nog.err" || rc=$?
 [ "$rc" -eq 0 ] || fail "without gnuplot: exit $rc: $(cat "$TMP/nog.err")"
