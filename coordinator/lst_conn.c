@@ -13,17 +13,6 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-/* The .pub twin of a secret key file, for "copy X there" hints. */
-static void s_pub_twin(const char *file, char *buf, size_t size)
-{
-	size_t n = strlen(file);
-
-	if (n > 4 && !strcmp(file + n - 4, ".key"))
-		snprintf(buf, size, "%.*s.pub", (int)(n - 4), file);
-	else
-		snprintf(buf, size, "the public key of %s", file);
-}
-
 lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 		       const struct lst_conn_curve *curve, lst_err *err)
 {
@@ -75,13 +64,14 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 	c = lst_calloc(1, sizeof(*c));
 	c->mon = mon;
 	if (curve) {
+		char *twin = lst_auth_public_twin(curve->own_file);
+
 		c->curve = true;
 		lst_auth_fingerprint(curve->own->pub, c->own_fp, sizeof(c->own_fp));
 		lst_auth_fingerprint(curve->agent_pub, c->agent_fp, sizeof(c->agent_fp));
-		s_pub_twin(curve->own_file ? curve->own_file : "?", c->own_pub_file,
-			   sizeof(c->own_pub_file));
-		snprintf(c->agent_src, sizeof(c->agent_src), "%s",
-			 curve->agent_src ? curve->agent_src : "key text");
+		snprintf(c->own_pub_file, sizeof(c->own_pub_file), "%s", twin);
+		free(twin);
+		snprintf(c->agent_src, sizeof(c->agent_src), "%s", curve->agent_src);
 	}
 	c->index = index;
 	snprintf(c->name, sizeof(c->name), "%s", name);

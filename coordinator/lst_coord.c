@@ -1386,16 +1386,15 @@ static int s_load_own(lst_coord *c, size_t i, lst_err *err)
 	c->own_file = c->opts.key_file ? lst_strdup(c->opts.key_file) : lst_auth_default_key();
 	rc = lst_auth_load_keypair(c->own_file, &c->own, &kerr);
 	if (rc == -ENOENT) {
-		size_t n = strlen(c->own_file);
-		int stem = (int)(n > 4 && !strcmp(c->own_file + n - 4, ".key") ? n - 4 : n);
+		char *twin = lst_auth_public_twin(c->own_file);
 
-		return lst_err_set(
-			err, rc,
-			"agent %s has a key: in the plan, so we speak CURVE, but there is "
-			"no coordinator key %s: make one with 'lockstep keygen %.*s' and "
-			"copy %.*s.pub into every agent's authorized_keys folder, or give "
-			"--key FILE",
-			name, c->own_file, stem, c->own_file, stem, c->own_file);
+		lst_err_set(err, rc,
+			    "agent %s has a key: in the plan, so we speak CURVE, but there is no "
+			    "coordinator key %s: make one with 'lockstep keygen %.*s' and copy %s "
+			    "into every agent's authorized_keys folder, or give --key FILE",
+			    name, c->own_file, (int)(strlen(twin) - 4), twin, twin);
+		free(twin);
+		return rc;
 	}
 	if (rc)
 		return lst_err_set(err, rc, "coordinator key: %s", kerr.msg);

@@ -197,8 +197,7 @@ int lst_auth_load_public(const char *file_or_text, char pub[LST_KEY_TEXT], lst_e
 	return rc;
 }
 
-/* FILE.key -> FILE.pub; anything else -> FILE.pub appended. The caller frees. */
-static char *s_public_twin(const char *file)
+char *lst_auth_public_twin(const char *file)
 {
 	size_t n = strlen(file);
 
@@ -253,7 +252,7 @@ int lst_auth_load_keypair(const char *file, struct lst_keypair *kp, lst_err *err
 	snprintf(kp->pub, sizeof(kp->pub), "%s", derived);
 
 	/* A NAME.pub beside it that holds another key would be copied to the wrong places. */
-	twin = s_public_twin(file);
+	twin = lst_auth_public_twin(file);
 	if (!access(twin, F_OK)) {
 		lst_err terr;
 

@@ -54,6 +54,10 @@ const char *lst_auth_fingerprint(const char *pub, char *buf, size_t size);
 int lst_auth_keygen(const char *base, bool force, struct lst_keypair *kp, char **key_path,
 		    char **pub_path, lst_err *err);
 
+/* The public twin of a secret key file: FILE.key -> FILE.pub, anything else -> FILE.pub
+ * appended. The caller frees. */
+char *lst_auth_public_twin(const char *file);
+
 /*
  * Load a secret key file (NAME.key). Refused: a file that is not a regular file, one that group
  * or others may read or write (-EACCES, like ssh: "chmod 600 FILE"), one without a valid
