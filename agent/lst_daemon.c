@@ -271,11 +271,10 @@ static int s_send_raw(lst_daemon *d, const struct s_rid *rid, const uint8_t *buf
 }
 
 /* Encode m (seq already set). Returns 0 or -EINVAL (a bug: our own message broke its bounds). */
-static int s_encode(lst_daemon *d, const lst_msg *m, uint8_t **buf, size_t *len)
+static int s_encode(const lst_msg *m, uint8_t **buf, size_t *len)
 {
 	lst_err err;
 
-	(void)d;
 	if (lst_msg_encode(m, buf, len, &err)) {
 		lst_log_error("internal: cannot encode %s: %s", lst_msg_type_name(m->type),
 			      err.msg);
@@ -284,13 +283,32 @@ static int s_encode(lst_daemon *d, const lst_msg *m, uint8_t **buf, size_t *len)
 	return 0;
 }
 
-static void s_log_out(const lst_msg *m, const struct s_rid *rid, const char *how)
+static void s_log_out(const lst_msg *m, const struct s_rid *rid)
 {
 	char r[32];
 
-	lst_log_debug(LST_DBG_PROTO, "out %s seq=%llu re=%llu to %s%s", lst_msg_type_name(m->type),
+	lst_log_debug(LST_DBG_PROTO, "out %s seq=%llu re=%llu to %s", lst_msg_type_name(m->type),
 		      (unsigned long long)m->seq, (unsigned long long)m->re,
-		      s_rid_str(rid, r, sizeof(r)), how);
+		      s_rid_str(rid, r, sizeof(r)));
+}
+
+/*
+ * Number m (the session's seq when own, else the stray one), encode it into f and send it to rid;
+ * the line is logged after the send, so nothing delays a SYNC_REPLY's t3. Returns 0, or -EINVAL
+ * when m cannot be encoded (nothing sent).
+ */
+static int s_send_msg(lst_daemon *d, const struct s_rid *rid, lst_msg *m, uint64_t re, bool own,
+		      struct s_frame *f)
+{
+	m->seq = own ? ++d->sess.seq : ++d->stray_seq;
+	m->id = 0;
+	m->re = re;
+	if (s_encode(m, &f->buf, &f->len))
+		return -EINVAL;
+	f->seq = m->seq;
+	s_send_raw(d, rid, f->buf, f->len);
+	s_log_out(m, rid);
+	return 0;
 }
 
 /* Is rid the peer of the active session? */
@@ -342,15 +360,9 @@ static void s_reply_ex(lst_daemon *d, const struct s_rid *rid, uint64_t cmd_id, 
 	struct s_frame f = { 0 };
 	struct s_cached *c;
 
-	m->seq = own ? ++d->sess.seq : ++d->stray_seq;
-	m->id = 0;
-	m->re = cmd_id;
-	if (s_encode(d, m, &f.buf, &f.len))
+	if (s_send_msg(d, rid, m, cmd_id, own, &f))
 		return;
-	f.seq = m->seq;
-	s_log_out(m, rid, "");
-	s_send_raw(d, rid, f.buf, f.len);
-	if (own && cmd_id && cmd_type != LST_MSG_SYNC) {
+	if (own && cmd_id && cmd_type != LST_MSG_SYNC) { /* a SYNC is answered afresh */
 		c = s_cache_find(&d->sess, cmd_id);
 		if (c && c->pending) {
 			free(c->f.buf);
@@ -501,13 +513,8 @@ static void s_emit(lst_daemon *d, lst_msg *m)
 	bool own = d->sess.known && pt->gen == d->sess.gen;
 	struct s_frame f = { 0 };
 
-	m->seq = own ? ++d->sess.seq : ++d->stray_seq;
-	m->id = m->re = 0;
-	if (s_encode(d, m, &f.buf, &f.len))
+	if (s_send_msg(d, &pt->peer, m, 0, own, &f))
 		return;
-	f.seq = m->seq;
-	s_log_out(m, &pt->peer, "");
-	s_send_raw(d, &pt->peer, f.buf, f.len);
 	if (own)
 		s_spool_add(&d->sess, &f);
 	free(f.buf);
@@ -1395,18 +1402,8 @@ static void s_on_frame(lst_daemon *d, const struct s_rid *rid, const uint8_t *bu
 		r = s_out(d, LST_MSG_SYNC_REPLY);
 		r->u.sync_reply.t1 = m->u.sync.t1;
 		r->u.sync_reply.t2 = t_rx;
-		r->seq = ++s->seq;
-		r->re = m->id;
-		{
-			uint8_t *b = NULL;
-			size_t n = 0;
-
-			r->u.sync_reply.t3 = lst_mono_ns();
-			if (!s_encode(d, r, &b, &n))
-				s_send_raw(d, rid, b, n);
-			free(b);
-		}
-		s_log_out(r, rid, "");
+		r->u.sync_reply.t3 = lst_mono_ns();
+		s_reply(d, rid, m->id, m->type, r);
 		break;
 	case LST_MSG_PREPARE:
 		s_on_prepare(d, rid, m);
