@@ -187,37 +187,6 @@ static char *s_basename(const char *dir)
 
 /* --- the points shown ------------------------------------------------------------------------ */
 
-/*
- * Indexes of the agent=all points of a phase to show: one per (test, name), the last round's
- * values, in the order the points first ran. Returns the count; *rows_all says how many rows
- * the phase has (rounds included).
- */
-static size_t s_shown(const lst_report *r, const char *phase, size_t *idx, size_t *rows_all)
-{
-	size_t n = 0;
-
-	*rows_all = 0;
-	for (size_t i = 0; i < r->npoints; i++) {
-		const struct lst_rpt_point *p = &r->points[i];
-		bool seen = false;
-
-		if (strcmp(p->phase, phase) || strcmp(p->agent, "all"))
-			continue;
-		(*rows_all)++;
-		for (size_t k = 0; k < n && !seen; k++) {
-			const struct lst_rpt_point *q = &r->points[idx[k]];
-
-			if (!strcmp(q->name, p->name) && !strcmp(q->test, p->test)) {
-				idx[k] = i;
-				seen = true;
-			}
-		}
-		if (!seen)
-			idx[n++] = i;
-	}
-	return n;
-}
-
 /* Whether the points ran in rounds; *several: they come from more than one test. */
 static bool s_has_rounds(const lst_report *r, const size_t *idx, size_t n, bool *several)
 {
@@ -296,7 +265,7 @@ static void s_print_point(const struct lst_rpt_point *p, const char *label, long
 
 static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, size_t *idx)
 {
-	size_t rows_all, n = s_shown(r, ph->name, idx, &rows_all);
+	size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
 	bool several, rounds = s_has_rounds(r, idx, n, &several);
 	bool agents = r->nagents > 1 && n <= S_AGENT_ROWS;
 	char label[256];
@@ -617,7 +586,7 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 	for (size_t i = 0; i < r->nphases; i++) {
 		const struct lst_rpt_phase *ph = &r->phases[i];
 		json_t *p = json_object(), *points = json_array(), *tests = json_array();
-		size_t rows_all, n = s_shown(r, ph->name, idx, &rows_all);
+		size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
 
 		for (size_t k = 0; k < n; k++) {
 			const struct lst_rpt_point *pt = &r->points[idx[k]];
@@ -755,9 +724,9 @@ static struct s_pair *s_pairs(const lst_report *a, const lst_report *b, size_t *
 	bool *used;
 
 	for (size_t i = 0; i < a->nphases; i++)
-		na += s_shown(a, a->phases[i].name, ia + na, &rows);
+		na += lst_report_shown(a, a->phases[i].name, ia + na, &rows);
 	for (size_t i = 0; i < b->nphases; i++)
-		nb += s_shown(b, b->phases[i].name, ib + nb, &rows);
+		nb += lst_report_shown(b, b->phases[i].name, ib + nb, &rows);
 	used = lst_calloc(nb + 1, sizeof(*used));
 	*n = 0;
 	for (size_t i = 0; i < na; i++) {

@@ -629,7 +629,7 @@ static size_t s_curve_points(const lst_report *r, const char *phase, struct s_gr
 			     bool *from_summary)
 {
 	const struct lst_rpt_phase *ph = lst_report_phase(r, phase);
-	size_t n = 0;
+	size_t n = 0, shown, rows, *idx;
 
 	*from_summary = false;
 	for (size_t i = 0; i < r->ncurves; i++) {
@@ -649,21 +649,13 @@ static size_t s_curve_points(const lst_report *r, const char *phase, struct s_gr
 	if (n || !ph || *ph->suite)
 		return n;
 	*from_summary = true;
-	for (size_t i = 0; i < r->npoints; i++) {
-		const struct lst_rpt_point *pt = &r->points[i];
+	idx = lst_calloc(r->npoints + 1, sizeof(*idx));
+	shown = lst_report_shown(r, phase, idx, &rows);
+	for (size_t i = 0; i < shown; i++) {
+		const struct lst_rpt_point *pt = &r->points[idx[i]];
 		struct s_cpt p;
 		double bs, mix;
-		bool later = false;
 
-		if (strcmp(pt->phase, phase) || strcmp(pt->agent, "all"))
-			continue;
-		for (size_t k = i + 1; k < r->npoints && !later; k++)
-			later = !strcmp(r->points[k].phase, phase) &&
-				!strcmp(r->points[k].agent, "all") &&
-				!strcmp(r->points[k].test, pt->test) &&
-				!strcmp(r->points[k].name, pt->name);
-		if (later)
-			continue; /* an earlier round of this label */
 		s_point_workload(r, phase, pt->point, &bs, &mix, &p.order, &p.rate);
 		p.iops = pt->iops[0] + pt->iops[1];
 		p.lat[0] = pt->lat_mean;
@@ -674,6 +666,7 @@ static size_t s_curve_points(const lst_report *r, const char *phase, struct s_gr
 		s_group_add(gs, phase, bs, mix, &p);
 		n++;
 	}
+	free(idx);
 	return n;
 }
 

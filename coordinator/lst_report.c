@@ -775,6 +775,32 @@ const struct lst_rpt_matrix *lst_report_matrix(const lst_report *r, const char *
 	return NULL;
 }
 
+size_t lst_report_shown(const lst_report *r, const char *phase, size_t *idx, size_t *rows_all)
+{
+	size_t n = 0;
+
+	*rows_all = 0;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct lst_rpt_point *p = &r->points[i];
+		bool seen = false;
+
+		if (strcmp(p->phase, phase) || strcmp(p->agent, "all"))
+			continue;
+		(*rows_all)++;
+		for (size_t k = 0; k < n && !seen; k++) {
+			const struct lst_rpt_point *q = &r->points[idx[k]];
+
+			if (!strcmp(q->name, p->name) && !strcmp(q->test, p->test)) {
+				idx[k] = i;
+				seen = true;
+			}
+		}
+		if (!seen)
+			idx[n++] = i;
+	}
+	return n;
+}
+
 /* Suites: from the verdicts, else from plan.yaml (a run stopped before a phase's verdict). */
 static void s_suites(lst_report *r)
 {

@@ -134,6 +134,13 @@ void lst_report_destroy(lst_report **p);
 /* The phase named name, or NULL. */
 const struct lst_rpt_phase *lst_report_phase(const lst_report *r, const char *name);
 
+/*
+ * Indexes of the agent=all points of a phase to show, into idx (room for r->npoints): one per
+ * (test, name), the last round's values, in the order the points first ran. Returns the count;
+ * *rows_all says how many rows the phase has (rounds included).
+ */
+size_t lst_report_shown(const lst_report *r, const char *phase, size_t *idx, size_t *rows_all);
+
 /* The IOPS matrix of a phase, or NULL. */
 const struct lst_rpt_matrix *lst_report_matrix(const lst_report *r, const char *phase);
 
