@@ -881,7 +881,7 @@ static int s_open_paths(lst_daemon *d, struct s_point *pt, const struct lst_msg_
 }
 
 static void s_prepared(lst_daemon *d, const struct s_rid *rid, const lst_msg *cmd,
-		       const struct s_point *pt, uint32_t engine, const char *warning)
+		       struct s_point *pt, uint32_t engine, const char *warning)
 {
 	const struct lst_msg_prepare *p = &cmd->u.prepare;
 	lst_msg *m = s_out(d, LST_MSG_PREPARED);
@@ -891,11 +891,8 @@ static void s_prepared(lst_daemon *d, const struct s_rid *rid, const lst_msg *cm
 	r->point = p->point;
 	r->npaths = p->njobs;
 	for (uint32_t i = 0; i < p->njobs; i++) {
-		const struct s_path *sp = NULL;
+		const struct s_path *sp = s_path_find(pt, p->jobs[i].path);
 
-		for (size_t k = 0; k < pt->npaths; k++)
-			if (!strcmp(pt->paths[k].path, p->jobs[i].path))
-				sp = &pt->paths[k];
 		r->paths[i] = sp->id;
 		s_copy(r->paths[i].target, sizeof(r->paths[i].target), p->jobs[i].target);
 		s_copy(r->paths[i].path, sizeof(r->paths[i].path), p->jobs[i].path);
