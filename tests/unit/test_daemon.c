@@ -222,6 +222,17 @@ static int64_t s_mtime(const char *path)
 	return (int64_t)st.st_mtim.tv_sec * LST_NS_PER_S + st.st_mtim.tv_nsec;
 }
 
+/* SIGTERM to the second agent, reaped: its wait status. */
+static int s_term_pid2(void)
+{
+	int status;
+
+	T_ASSERT(!kill(s_pid2, SIGTERM));
+	T_EQ_INT(waitpid(s_pid2, &status, 0), s_pid2);
+	s_pid2 = -1;
+	return status;
+}
+
 /* ---------------------------------------------------------------- a coordinator's socket */
 
 struct peer {
@@ -231,7 +242,12 @@ struct peer {
 	int64_t offset; /* agent clock - our clock, from SYNC */
 };
 
-static struct peer *s_peer_new_at(const char *endpoint)
+/*
+ * A DEALER connected to endpoint; with me and server (the agent's public key) it speaks CURVE
+ * with our key pair, with NULL plain text.
+ */
+static struct peer *s_peer_new_at(const char *endpoint, const struct lst_keypair *me,
+				  const char *server)
 {
 	struct peer *p = lst_calloc(1, sizeof(*p));
 
@@ -239,6 +255,11 @@ static struct peer *s_peer_new_at(const char *endpoint)
 	T_ASSERT(p->sock);
 	zsock_set_linger(p->sock, 0);
 	zsock_set_maxmsgsize(p->sock, LST_MSG_MAX_BYTES);
+	if (me) {
+		zsock_set_curve_serverkey(p->sock, server);
+		zsock_set_curve_publickey(p->sock, me->pub);
+		zsock_set_curve_secretkey(p->sock, me->secret);
+	}
 	T_ASSERT(zsock_connect(p->sock, "%s", endpoint) == 0);
 	p->zs = zsock_resolve(p->sock);
 	return p;
@@ -246,7 +267,7 @@ static struct peer *s_peer_new_at(const char *endpoint)
 
 static struct peer *s_peer_new(void)
 {
-	return s_peer_new_at(s_endpoint);
+	return s_peer_new_at(s_endpoint, NULL, NULL);
 }
 
 static void s_peer_destroy(struct peer **p)
@@ -454,18 +475,8 @@ static uint64_t s_start(struct peer *p, uint32_t phase, uint32_t point, int64_t 
 	m->u.start.phase = phase;
 	m->u.start.point = point;
 	m->u.start.t0 = t0;
-	m->seq = ++p->seq;
-	m->id = id ? id : ++p->id;
-	{
-		uint8_t *buf;
-		size_t len;
-		lst_err err;
-
-		T_ASSERT(!lst_msg_encode(m, &buf, &len, &err));
-		s_send_raw(p, buf, len);
-		free(buf);
-	}
-	id = m->id;
+	m->id = id; /* 0: s_send numbers it as a new command */
+	id = s_send(p, m, !id);
 	lst_msg_destroy(&m);
 	return id;
 }
@@ -1323,7 +1334,7 @@ static void test_no_uring(void)
 	snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:%d", s_free_port());
 	snprintf(log, sizeof(log), "%s/agent-nouring.log", s_outside);
 	s_pid2 = s_spawn(tool, endpoint, log, NULL);
-	p = s_peer_new_at(endpoint);
+	p = s_peer_new_at(endpoint, NULL, NULL);
 	m = s_hello(p, "run-nu", "coord-nu", 10000, &id);
 	T_ASSERT(m && m->type == LST_MSG_WELCOME);
 	T_EQ_INT(m->u.welcome.engines & (1u << LST_ENGINE_IO_URING), 0);
@@ -1346,9 +1357,7 @@ static void test_no_uring(void)
 	s_result_free(&r);
 	s_bye(p);
 	s_peer_destroy(&p);
-	T_ASSERT(!kill(s_pid2, SIGTERM));
-	T_EQ_INT(waitpid(s_pid2, &status, 0), s_pid2);
-	s_pid2 = -1;
+	status = s_term_pid2();
 	T_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	printf("ok: io_uring blocked: WELCOME offers psync and null only; PREPARED says psync with "
 	       "the fallback warning; the run completes\n");
@@ -1397,24 +1406,6 @@ static void test_examples(void)
 	       answers);
 }
 
-/* A DEALER that speaks CURVE to the agent whose public key is server, with our key pair. */
-static struct peer *s_peer_new_curve(const char *endpoint, const struct lst_keypair *me,
-				     const char *server)
-{
-	struct peer *p = lst_calloc(1, sizeof(*p));
-
-	p->sock = zsock_new(ZMQ_DEALER);
-	T_ASSERT(p->sock);
-	zsock_set_linger(p->sock, 0);
-	zsock_set_maxmsgsize(p->sock, LST_MSG_MAX_BYTES);
-	zsock_set_curve_serverkey(p->sock, server);
-	zsock_set_curve_publickey(p->sock, me->pub);
-	zsock_set_curve_secretkey(p->sock, me->secret);
-	T_ASSERT(zsock_connect(p->sock, "%s", endpoint) == 0);
-	p->zs = zsock_resolve(p->sock);
-	return p;
-}
-
 static uint64_t s_welcome_seq(struct peer *p, const char *run, const char *coordinator)
 {
 	uint64_t id, seq;
@@ -1460,7 +1451,7 @@ static void test_curve_resume(void)
 	snprintf(log, sizeof(log), "%s/agent-curve.log", s_outside);
 	s_pid2 = s_spawn(NULL, endpoint, log, extra);
 
-	a = s_peer_new_curve(endpoint, &ka, agent.pub);
+	a = s_peer_new_at(endpoint, &ka, agent.pub);
 	T_EQ_U64(s_welcome_seq(a, "run-k", "coord-a"), 1);
 	s_simple(a, LST_MSG_PING);
 	m = s_expect(a, LST_MSG_PONG, a->id, 3000);
@@ -1468,11 +1459,11 @@ static void test_curve_resume(void)
 	lst_msg_destroy(&m);
 	lst_sleep_ns(1500 * LST_NS_PER_MS); /* a's lease (1 s) expires: dormant */
 
-	b = s_peer_new_curve(endpoint, &kb, agent.pub);
+	b = s_peer_new_at(endpoint, &kb, agent.pub);
 	T_EQ_U64(s_welcome_seq(b, "run-k", "coord-b"), 1);
 	lst_sleep_ns(1500 * LST_NS_PER_MS);
 	/* The same key from a new connection resumes its session. */
-	b2 = s_peer_new_curve(endpoint, &kb, agent.pub);
+	b2 = s_peer_new_at(endpoint, &kb, agent.pub);
 	T_EQ_U64(s_welcome_seq(b2, "run-k", "coord-b"), 2);
 	s_bye(b2);
 	text = NULL;
@@ -1483,9 +1474,7 @@ static void test_curve_resume(void)
 	s_peer_destroy(&a);
 	s_peer_destroy(&b);
 	s_peer_destroy(&b2);
-	T_ASSERT(!kill(s_pid2, SIGTERM));
-	T_EQ_INT(waitpid(s_pid2, &status, 0), s_pid2);
-	s_pid2 = -1;
+	status = s_term_pid2();
 	T_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	T_ASSERT(!lst_read_file(log, 64 * MiB, &text, NULL));
 	if (strstr(text, "runtime error:") || strstr(text, "Sanitizer"))
