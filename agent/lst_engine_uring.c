@@ -52,7 +52,7 @@ static int s_ring_init(struct io_uring *ring, unsigned entries)
 	struct io_uring_params p;
 	int rc = -EINVAL;
 
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]) && rc == -EINVAL; i++) {
+	for (size_t i = 0; i < LST_ARRAY_SIZE(flags) && rc == -EINVAL; i++) {
 		memset(&p, 0, sizeof(p));
 		p.flags = flags[i];
 		rc = io_uring_queue_init_params(entries, ring, &p);
