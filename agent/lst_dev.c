@@ -1250,7 +1250,7 @@ static int s_check_policy(const lst_dev_policy *p, const char *path, enum lst_de
 {
 	struct s_src src = s_policy_src(p);
 	char found[LST_ERR_MAX / 2], fix[LST_PATH_MAX + 128];
-	bool writing;
+	bool writing, dots;
 	int rc;
 
 	if (!path || !path[0])
@@ -1265,20 +1265,21 @@ static int s_check_policy(const lst_dev_policy *p, const char *path, enum lst_de
 	if (rc)
 		return rc;
 	writing = access != LST_DEV_READ;
+	dots = s_has_dot_component(path);
 	if (writing && p->read_only)
 		return s_refuse(err, -EPERM, path, id->real_path, "read-only",
 				"run the agent without --read-only (read_only: false in the agent "
 				"config) to write",
 				"the agent is read-only and refuses every %s",
 				lst_dev_access_name(access));
-	if (writing && (s_has_dot_component(path) || !lst_dev_policy_allows(p, path)) &&
+	if (writing && (dots || !lst_dev_policy_allows(p, path)) &&
 	    !lst_dev_policy_allows(p, id->real_path)) {
 		const char *none = p->nglobs ? "" : " (none configured: nothing is writable)";
 
 		snprintf(fix, sizeof(fix),
 			 "add --allow-write '%s' or an allow_write: glob in the agent config",
 			 id->real_path);
-		if (s_has_dot_component(path))
+		if (dots)
 			return s_refuse(err, -EPERM, path, id->real_path, "allow_write", fix,
 					"a path with '.' or '..' components is matched only by "
 					"what it resolves to, and %s matches no allow_write glob%s",
