@@ -6,34 +6,47 @@
 need_root
 back=$(mk_backing 128M)
 
-# run_with_kill POLICY: run a 2-agent plan, kill agent b 1.5 s into the first phase.
-run_with_kill() {
-	local policy=$1 pa pb bpid res="$TMP/res-$1" log="$TMP/run-$1.log" t_kill t_lost
+# start_loss NAME <PLAN_TAIL: agents a-NAME and b-NAME on $back, and `lockstep run` in the
+# background of a plan over both (its loss policy and phases read from stdin) into
+# $TMP/res-NAME, logging to $TMP/run-NAME.log. Returns once b's samples are being written (5 s
+# at most). Sets RUN_PID and B_PID.
+start_loss() {
+	local name=$1 pa pb tail
+	tail=$(cat)
 	pa=$(free_port); pb=$(free_port)
-	start_agent "a-$policy" "$pa" --allow-write "$back"
-	start_agent "b-$policy" "$pb" --allow-write "$back"
-	bpid=$AGENT_PID
-	cat >"$TMP/plan-$policy.yaml" <<-YAML
+	start_agent "a-$name" "$pa" --allow-write "$back"
+	start_agent "b-$name" "$pb" --allow-write "$back"
+	B_PID=$AGENT_PID
+	cat >"$TMP/plan-$name.yaml" <<-YAML
 	lockstep: 1
 	name: loss
-	on_agent_loss: $policy
 	agents:
 	  - {name: a, address: "tcp://127.0.0.1:$pa"}
 	  - {name: b, address: "tcp://127.0.0.1:$pb"}
 	targets:
 	  - {name: t, share: shared, paths: {a: "$back", b: "$back"}}
 	defaults: {interval: 250ms, rw: randread, bs: 4k, iodepth: 4}
+	YAML
+	printf '%s\n' "$tail" >>"$TMP/plan-$name.yaml"
+	"$LOCKSTEP" run "$TMP/plan-$name.yaml" -o "$TMP/res-$name" >"$TMP/run-$name.log" 2>&1 &
+	RUN_PID=$!
+	on_exit "kill $RUN_PID"
+	for _ in $(seq 100); do
+		[ -s "$TMP/res-$name/samples/b.msgpack" ] && break
+		sleep 0.05
+	done
+}
+
+# run_with_kill POLICY: run a 2-agent plan, kill agent b 1.5 s into the first phase.
+run_with_kill() {
+	local policy=$1 res="$TMP/res-$1" log="$TMP/run-$1.log" t_kill t_lost run bpid
+	start_loss "$policy" <<-YAML
+	on_agent_loss: $policy
 	phases:
 	  - {name: first, workload: {runtime: 6s}}
 	  - {name: second, workload: {runtime: 1s}}
 	YAML
-	"$LOCKSTEP" run "$TMP/plan-$policy.yaml" -o "$res" >"$log" 2>&1 &
-	local run=$!
-	on_exit "kill $run"
-	for _ in $(seq 100); do
-		[ -s "$res/samples/b.msgpack" ] && break
-		sleep 0.05
-	done
+	run=$RUN_PID bpid=$B_PID
 	sleep 1.5
 	kill -9 "$bpid"
 	t_kill=$(date +%s.%N)
@@ -83,34 +96,14 @@ run_with_kill abort
 run_with_kill continue
 
 # Lost in a phase that says continue, the next phase says abort: it does not start at all.
-pa=$(free_port)
-pb=$(free_port)
-start_agent a-next "$pa" --allow-write "$back"
-start_agent b-next "$pb" --allow-write "$back"
-bpid=$AGENT_PID
-cat >"$TMP/plan-next.yaml" <<YAML
-lockstep: 1
-name: loss
-agents:
-  - {name: a, address: "tcp://127.0.0.1:$pa"}
-  - {name: b, address: "tcp://127.0.0.1:$pb"}
-targets:
-  - {name: t, share: shared, paths: {a: "$back", b: "$back"}}
-defaults: {interval: 250ms, rw: randread, bs: 4k, iodepth: 4}
+start_loss next <<YAML
 phases:
   - {name: first, workload: {runtime: 3s}, on_agent_loss: continue}
   - {name: second, workload: {runtime: 1s}, on_agent_loss: abort}
 YAML
-"$LOCKSTEP" run "$TMP/plan-next.yaml" -o "$TMP/res-next" >"$TMP/run-next.log" 2>&1 &
-run=$!
-on_exit "kill $run"
-for _ in $(seq 100); do
-	[ -s "$TMP/res-next/samples/b.msgpack" ] && break
-	sleep 0.05
-done
-kill -9 "$bpid"
+kill -9 "$B_PID"
 rc=0
-wait $run || rc=$?
+wait $RUN_PID || rc=$?
 [ $rc -eq 1 ] || fail "continue then abort: exit $rc, want 1"
 [ "$(json "$TMP/res-next/run.json" '[p["phase"] for p in d["phases"]]')" = "['first']" ] ||
 	fail "the abort phase started after the loss: $(cat "$TMP/run-next.log")"
