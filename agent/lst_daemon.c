@@ -613,11 +613,9 @@ static void s_lease_expire(lst_daemon *d, int64_t now)
 	struct s_session *s = &d->sess;
 	char why[LST_TEXT_MAX];
 
-	lst_log_warn("coordinator %s silent for %.1f s (lease %.1f s): stopping I/O%s",
-		     s->coordinator, (double)(now - s->last_rx) / 1e9, (double)s->lease / 1e9,
-		     d->pt ? "" : " (none running)");
 	snprintf(why, sizeof(why), "coordinator %s silent for %.1f s (lease %.1f s)",
 		 s->coordinator, (double)(now - s->last_rx) / 1e9, (double)s->lease / 1e9);
+	lst_log_warn("%s: stopping I/O%s", why, d->pt ? "" : " (none running)");
 	s->active = false;
 	s_point_stop(d, LST_DONE_LEASE, why);
 }
