@@ -11,6 +11,7 @@ merged histogram (nearest rank). Exits 1 on the first difference.
 import collections
 import csv
 import glob
+import json
 import math
 import os
 import sys
@@ -102,10 +103,7 @@ def columns(h):
 
 
 def main(res):
-    import json
-
     run = json.load(open(os.path.join(res, "run.json")))
-    names = {i: ph["phase"] for i, ph in enumerate(run["phases"])}
     phase_index = {}
     for ph in run["phases"]:
         phase_index.setdefault(ph["phase"], len(phase_index))

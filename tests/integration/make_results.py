@@ -319,9 +319,8 @@ class Run:
                 self.round_row("hir", test, burst, self.t - 5, got, "write_iops", got,
                                got * 4096 / 1e6, lm, lm * 30, written)
                 self.t += gap  # idle: no intervals at all
-            got, lm = self.point("hir", "continuous", wl, 0, 45000 * self.wspeed,
-                                 64 / (45000 * self.wspeed) * 1e6, intervals=10, ramp=0,
-                                 test=test)
+            self.point("hir", "continuous", wl, 0, 45000 * self.wspeed,
+                       64 / (45000 * self.wspeed) * 1e6, intervals=10, ramp=0, test=test)
 
     def randrw(self):
         depths = (1, 4, 16) if self.variant == "a" else (1, 4, 32)
@@ -337,9 +336,8 @@ class Run:
     def write(self):
         out = self.out
         os.makedirs(os.path.join(out, "samples"), exist_ok=True)
-        for f in ("matrix.md",):
-            if os.path.exists(os.path.join(out, f)):
-                os.remove(os.path.join(out, f))
+        if os.path.exists(os.path.join(out, "matrix.md")):
+            os.remove(os.path.join(out, "matrix.md"))
         self.precondition()
         self.latiops()
         self.iops_test()

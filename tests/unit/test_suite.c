@@ -260,7 +260,6 @@ static void s_check_precondition_and_purge(void)
 {
 	lst_plan *p = s_plan("  - name: pre\n    suite: precondition\n"
 			     "  - name: purge\n    suite: purge\n    secure: true\n");
-	lst_results *res = s_results();
 	lst_err err;
 	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
 	struct lst_step st;
@@ -275,7 +274,6 @@ static void s_check_precondition_and_purge(void)
 	T_ASSERT(lst_suite_next(s, &st));
 	T_EQ_INT(st.action, 2); /* LST_ACTION_SECDISCARD */
 	lst_suite_destroy(&s);
-	lst_results_destroy(&res);
 	lst_plan_destroy(&p);
 }
 
