@@ -17,6 +17,26 @@ trap _bench_cleanup EXIT
 TMP=$(mktemp -d /tmp/lst-bench.XXXXXX)
 on_exit "rm -rf '$TMP'"
 
+# free_ports N: N distinct TCP ports free on 127.0.0.1 right now (bound together while chosen,
+# so none repeats).
+free_ports() {
+	python3 -c 'import socket, sys
+s = [socket.socket() for _ in range(int(sys.argv[1]))]
+for x in s:
+    x.bind(("127.0.0.1", 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))' "$1"
+}
+
+# wait_port PORT: until something accepts on 127.0.0.1:PORT (5 s at most).
+wait_port() {
+	for _ in $(seq 100); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "nothing listens on port $1" >&2
+	exit 2
+}
+
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
 # fio_json FILE EXPR / lst_json FILE EXPR: a figure out of either tool's JSON.

@@ -9,16 +9,13 @@ points=${1:-50}
 nagents=${2:-4}
 LOCKSTEP=$BIN/lockstep
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+read -ra ports <<<"$(free_ports "$nagents")"
 {
 	echo "lockstep: 1"
 	echo "name: start-skew"
 	echo "agents:"
 	for i in $(seq "$nagents"); do
-		port=$(free_port)
-		# the kernel may offer a port again before the agent it went to has bound it
-		while [[ " $ports " == *" $port "* ]]; do port=$(free_port); done
-		ports="${ports:-} $port"
+		port=${ports[i - 1]}
 		truncate -s 64M "$TMP/disk$i"
 		"$AGENT" --foreground --listen "tcp://127.0.0.1:$port" --name "a$i" \
 			--allow-write "$TMP/disk$i" --log "$TMP/agent$i.log" &
@@ -36,7 +33,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 	echo "    sweep: {iodepth: [$(seq -s, 1 "$points")]}"
 	echo "    round: {duration: 100ms}"
 } >"$TMP/plan.yaml"
-sleep 0.5
+for port in "${ports[@]}"; do wait_port "$port"; done
 "$LOCKSTEP" run "$TMP/plan.yaml" -o "$TMP/res" --quiet
 python3 - "$TMP/res/run.json" <<'PY'
 import json, statistics, sys
