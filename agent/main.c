@@ -52,10 +52,13 @@ static void s_usage(FILE *f)
 		LST_CONFIG_DEFAULT_LISTEN, LST_CONFIG_DEFAULT_LOG, lst_log_debug_names());
 }
 
+/*
+ * Flags from S_OPT_LISTEN to S_OPT_INSECURE are settings: the key is the flag's name with '_'
+ * for '-'. (Each keeps its own value so that getopt_long still refuses an ambiguous prefix.)
+ */
 enum {
 	S_OPT_LISTEN = 256,
 	S_OPT_NAME,
-	S_OPT_CONFIG,
 	S_OPT_FOREGROUND,
 	S_OPT_LOG,
 	S_OPT_PIDFILE,
@@ -66,6 +69,7 @@ enum {
 	S_OPT_KEY,
 	S_OPT_AUTHORIZED_KEYS,
 	S_OPT_INSECURE,
+	S_OPT_CONFIG,
 	S_OPT_HELP,
 	S_OPT_VERSION,
 };
@@ -104,53 +108,25 @@ static char *s_absolute(const char *path)
 static int s_parse_flags(int argc, char **argv, lst_config *flags, const char **config,
 			 int *verbose)
 {
-	int c;
+	int c, li;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vh", s_opts, NULL)) != -1) {
-		const char *key = NULL, *value = optarg;
-		lst_err err;
+	while ((c = getopt_long(argc, argv, ":vh", s_opts, &li)) != -1) {
+		if (c >= S_OPT_LISTEN && c <= S_OPT_INSECURE) {
+			char key[32];
+			lst_err err;
 
+			snprintf(key, sizeof(key), "%s", s_opts[li].name);
+			for (char *k = key; (k = strchr(k, '-'));)
+				*k = '_';
+			if (lst_config_set(flags, key, s_opts[li].has_arg ? optarg : "true",
+					   &err)) {
+				fprintf(stderr, "lockstep-agent: %s\n", err.msg);
+				return -EINVAL;
+			}
+			continue;
+		}
 		switch (c) {
-		case S_OPT_LISTEN:
-			key = "listen";
-			break;
-		case S_OPT_NAME:
-			key = "name";
-			break;
-		case S_OPT_LOG:
-			key = "log";
-			break;
-		case S_OPT_PIDFILE:
-			key = "pidfile";
-			break;
-		case S_OPT_ALLOW_WRITE:
-			key = "allow_write";
-			break;
-		case S_OPT_LEASE_MAX:
-			key = "lease_max";
-			break;
-		case S_OPT_DEBUG:
-			key = "debug";
-			break;
-		case S_OPT_KEY:
-			key = "key";
-			break;
-		case S_OPT_AUTHORIZED_KEYS:
-			key = "authorized_keys";
-			break;
-		case S_OPT_INSECURE:
-			key = "insecure";
-			value = "true";
-			break;
-		case S_OPT_FOREGROUND:
-			key = "foreground";
-			value = "true";
-			break;
-		case S_OPT_READ_ONLY:
-			key = "read_only";
-			value = "true";
-			break;
 		case S_OPT_CONFIG:
 			*config = optarg;
 			continue;
@@ -171,10 +147,6 @@ static int s_parse_flags(int argc, char **argv, lst_config *flags, const char **
 		default:
 			fprintf(stderr, "lockstep-agent: unknown option '%s' (see --help)\n",
 				argv[optind - 1]);
-			return -EINVAL;
-		}
-		if (lst_config_set(flags, key, value, &err)) {
-			fprintf(stderr, "lockstep-agent: %s\n", err.msg);
 			return -EINVAL;
 		}
 	}
