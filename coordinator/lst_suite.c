@@ -31,11 +31,6 @@ enum s_mode {
 	S_FIXED,  /* rounds until max_rounds or the capacity stop */
 };
 
-/* What one point measured in one round. */
-struct s_res {
-	struct lst_step_result r;
-};
-
 struct s_point {
 	char label[160];
 	struct lst_workload w;
@@ -44,7 +39,7 @@ struct s_point {
 	int64_t idle_after;
 	double target_pct; /* curve: percent of the max rate, 0 otherwise */
 	size_t nres;
-	struct s_res *res; /* one per round */
+	struct lst_step_result *res; /* what it measured, one per round */
 };
 
 struct s_test {
@@ -57,7 +52,6 @@ struct s_test {
 	size_t max_rounds;
 	size_t rounds;	  /* rounds completed */
 	double *values;	  /* tracked value per round */
-	double *t_s;	  /* start of each round */
 	uint64_t written; /* bytes written by the test so far */
 	double cap_stop;  /* FIXED: stop once written >= this many bytes; 0 none */
 	struct lst_steady verdict;
@@ -488,7 +482,6 @@ void lst_suite_destroy(lst_suite_run **p)
 			free(s->tests[i].points[j].res);
 		free(s->tests[i].points);
 		free(s->tests[i].values);
-		free(s->tests[i].t_s);
 	}
 	free(s->tests);
 	free(s);
@@ -580,10 +573,10 @@ static void s_window_result(const struct s_point *p, size_t first, size_t last,
 	memset(out, 0, sizeof(*out));
 	lst_hist_init(&out->lat);
 	for (size_t r = first; r <= last && r < p->nres; r++) {
-		s_combine(out, &p->res[r].r, n == 0);
+		s_combine(out, &p->res[r], n == 0);
 		for (int d = 0; d < LST_DIR_N; d++) {
-			iops[d] += p->res[r].r.iops[d];
-			mbps[d] += p->res[r].r.mbps[d];
+			iops[d] += p->res[r].iops[d];
+			mbps[d] += p->res[r].mbps[d];
 		}
 		n++;
 	}
@@ -602,7 +595,7 @@ static void s_curve_points(lst_suite_run *s)
 
 	if (!max->nres)
 		return;
-	top = max->res[0].r.iops[0] + max->res[0].r.iops[1];
+	top = max->res[0].iops[0] + max->res[0].iops[1];
 	if (top < 1) {
 		lst_log_warn("phase %s: the max-rate point did no I/O; no curve", ph->name);
 		return;
@@ -626,44 +619,30 @@ static bool s_over_limit(const struct lst_plan_phase *ph, const struct lst_step_
 	       lst_hist_percentile(&r->lat, ph->limit_percentile) > (uint64_t)ph->limit_ns;
 }
 
-/* End of a round of test t: record the tracked value, decide whether to go on. */
+/* End of a round of test t (not S_ONCE): record the tracked value, decide whether to go on. */
 static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 {
-	struct lst_step_result round;
-	double value;
+	struct lst_step_result all;
+	const struct lst_step_result *round = &all;
 	size_t r = t->rounds;
 
-	if (t->tracked >= 0) {
-		round = t->points[t->tracked].res[r].r;
-	} else {
-		memset(&round, 0, sizeof(round));
-		for (size_t i = 0; i < t->npoints; i++)
-			s_combine(&round, &t->points[i].res[r].r, i == 0);
-	}
-	value = s_value(t->track, &round);
+	memset(&all, 0, sizeof(all));
+	for (size_t i = 0; i < t->npoints; i++)
+		s_combine(&all, &t->points[i].res[r], i == 0);
+	if (t->tracked >= 0)
+		round = &t->points[t->tracked].res[r];
 	t->values = lst_realloc(t->values, (r + 1) * sizeof(*t->values));
-	t->t_s = lst_realloc(t->t_s, (r + 1) * sizeof(*t->t_s));
-	t->values[r] = value;
-	t->t_s[r] = t->points[0].res[r].r.t_s;
+	t->values[r] = s_value(t->track, round);
 	t->rounds++;
-	if (t->mode != S_ONCE) {
-		struct lst_step_result all;
-
-		memset(&all, 0, sizeof(all));
-		for (size_t i = 0; i < t->npoints; i++)
-			s_combine(&all, &t->points[i].res[r].r, i == 0);
-		lst_results_round(res, s->ph->name, s_suite_name(s), t->name, t->rounds, t->t_s[r],
-				  value, lst_track_names[t->track], all.iops[0] + all.iops[1],
-				  all.mbps[0] + all.mbps[1], lst_hist_mean(&all.lat) / 1e3,
-				  (double)all.lat.max / 1e3, s->phase_written);
-	}
+	lst_results_round(res, s->ph->name, s_suite_name(s), t->name, t->rounds,
+			  t->points[0].res[r].t_s, t->values[r], lst_track_names[t->track],
+			  all.iops[0] + all.iops[1], all.mbps[0] + all.mbps[1],
+			  lst_hist_mean(&all.lat) / 1e3, (double)all.lat.max / 1e3,
+			  s->phase_written);
 	lst_steady_eval(t->values, t->rounds, LST_MIN(s->window, LST_MAX(t->max_rounds, 2)),
 			s->data_pct, s->slope_pct, &t->verdict);
 	s->p = 0;
 	switch (t->mode) {
-	case S_ONCE:
-		s->p = t->npoints; /* done */
-		break;
 	case S_STEADY:
 		if (t->verdict.reached || t->rounds >= t->max_rounds)
 			s->p = t->npoints;
@@ -684,7 +663,7 @@ void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
 
 	LST_ASSERT(step->index == s->p);
 	p->res = lst_realloc(p->res, (p->nres + 1) * sizeof(*p->res));
-	p->res[p->nres++].r = *r;
+	p->res[p->nres++] = *r;
 	t->written += r->bytes[LST_DIR_WRITE];
 	s->phase_written += r->bytes[LST_DIR_WRITE];
 	if (t->mode == S_ONCE) {
@@ -743,57 +722,57 @@ static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t la
 	free(iops);
 }
 
+/* The steady-state verdict of test t (not S_ONCE) into summary.json. Returns false if required
+ * steady state was not reached. */
+static bool s_verdict(lst_suite_run *s, const struct s_test *t, lst_results *res, FILE *progress)
+{
+	const struct lst_steady *v = &t->verdict;
+	char why[256];
+	json_t *o, *vals = json_array();
+
+	for (size_t r = 0; r < t->rounds && t->values; r++)
+		json_array_append_new(vals, json_real(t->values[r]));
+	lst_steady_explain(v, why, sizeof(why));
+	o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, "
+		      "s:f, s:f, s:f, s:f, s:b, s:b, s:b, s:s, s:o}",
+		      "phase", s->ph->name, "test", t->name, "suite", lst_suite_names[s->ph->suite],
+		      "tracked", lst_track_names[t->track], "window", (int)s->window, "rounds",
+		      (int)t->rounds, "window_first", (int)v->first + 1, "window_last",
+		      (int)v->last + 1, "average", v->average, "min", v->min, "max", v->max,
+		      "data_excursion_pct", v->data_excursion_pct, "slope_excursion_pct",
+		      v->slope_excursion_pct, "data_excursion_limit_pct", s->data_pct,
+		      "slope_excursion_limit_pct", s->slope_pct, "slope", v->slope, "intercept",
+		      v->intercept, "steady", t->mode == S_STEADY ? v->reached : false,
+		      "max_rounds_hit", t->rounds >= t->max_rounds && !v->reached,
+		      "steady_required", t->steady_needed, "verdict", why, "values", vals);
+	if (t->stopped_early)
+		json_object_set_new(o, "stopped_at_limit", json_true());
+	lst_results_test(res, o);
+	if (progress)
+		fprintf(progress, "%s: %s: %s after %zu rounds (%s)\n", s->ph->name, t->name,
+			t->mode == S_STEADY ? (v->reached ? "steady state reached" : "NOT steady")
+					    : "done",
+			t->rounds, why);
+	return t->mode != S_STEADY || v->reached;
+}
+
 bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 {
 	bool all_ok = true;
 
 	for (size_t i = 0; i < s->ntests; i++) {
 		struct s_test *t = &s->tests[i];
-		struct lst_steady *v = &t->verdict;
 		size_t first = 0, last = t->rounds ? t->rounds - 1 : 0;
-		char why[256];
-		json_t *o, *vals = json_array();
 
 		if (!t->rounds || !t->npoints)
 			continue;
 		if (t->mode != S_ONCE) {
 			/* The verdict's window: where it was reached, or the last rounds. */
-			first = v->first;
-			last = v->last;
+			first = t->verdict.first;
+			last = t->verdict.last;
+			if (!s_verdict(s, t, res, progress))
+				all_ok = false;
 		}
-		for (size_t r = 0; r < t->rounds && t->values; r++)
-			json_array_append_new(vals, json_real(t->values[r]));
-		lst_steady_explain(v, why, sizeof(why));
-		if (t->mode == S_ONCE) {
-			json_decref(vals);
-			goto curves;
-		}
-		o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, "
-			      "s:f, s:f, s:f, s:f, s:b, s:b, s:b, s:s, s:o}",
-			      "phase", s->ph->name, "test", t->name, "suite",
-			      lst_suite_names[s->ph->suite], "tracked", lst_track_names[t->track],
-			      "window", (int)s->window, "rounds", (int)t->rounds, "window_first",
-			      (int)first + 1, "window_last", (int)last + 1, "average", v->average,
-			      "min", v->min, "max", v->max, "data_excursion_pct",
-			      v->data_excursion_pct, "slope_excursion_pct", v->slope_excursion_pct,
-			      "data_excursion_limit_pct", s->data_pct, "slope_excursion_limit_pct",
-			      s->slope_pct, "slope", v->slope, "intercept", v->intercept, "steady",
-			      t->mode == S_STEADY ? v->reached : false, "max_rounds_hit",
-			      t->mode != S_ONCE && t->rounds >= t->max_rounds && !v->reached,
-			      "steady_required", t->steady_needed, "verdict", why, "values", vals);
-		if (t->stopped_early)
-			json_object_set_new(o, "stopped_at_limit", json_true());
-		lst_results_test(res, o);
-		if (t->mode == S_STEADY && !v->reached)
-			all_ok = false;
-		if (progress)
-			fprintf(progress, "%s: %s: %s after %zu rounds (%s)\n", s->ph->name,
-				t->name,
-				t->mode == S_STEADY
-					? (v->reached ? "steady state reached" : "NOT steady")
-					: "done",
-				t->rounds, why);
-	curves:
 		/* Curves: points averaged over the window (all rounds for fixed tests). */
 		if (s->ph->suite == LST_SUITE_LAT_VS_IOPS || s->ph->suite == LST_SUITE_CURVE ||
 		    (s->ph->suite == LST_SUITE_NONE && s->ph->naxes > 0) ||
