@@ -229,26 +229,31 @@ static void s_last_lines(const char *out, char *buf, size_t size)
 		snprintf(buf, size, "(no output)");
 }
 
-int lst_plot_check(lst_err *err)
+/*
+ * The gnuplot to draw with (caller frees), or NULL with err: -ENOENT when it is not in PATH.
+ * Also finds out (once per process, from `gnuplot -e "set terminal"`) which PNG terminal it has.
+ */
+static char *s_gnuplot(lst_err *err)
 {
 	char *gp = s_find_gnuplot();
 	char out[S_OUT_MAX * 8]; /* the whole terminal list: the names we look for are in it */
 	int rc;
 
-	if (!gp)
-		return lst_err_set(
-			err, -ENOENT,
-			"gnuplot is not installed (not found in PATH); install gnuplot-nox "
-			"to draw plots");
+	if (!gp) {
+		lst_err_set(err, -ENOENT,
+			    "gnuplot is not installed (not found in PATH); install gnuplot-nox "
+			    "to draw plots");
+		return NULL;
+	}
 	if (s_png == S_PNG_UNKNOWN) {
 		const char *argv[] = { gp, "-e", "set terminal", NULL };
 
 		rc = s_spawn(NULL, argv, S_PROBE_TIMEOUT_S, out, sizeof(out));
 		if (rc) {
 			free(gp);
-			return lst_err_set(err, rc < 0 ? rc : -EIO,
-					   "gnuplot -e \"set terminal\" failed (%d): cannot draw",
-					   rc);
+			lst_err_set(err, rc < 0 ? rc : -EIO,
+				    "gnuplot -e \"set terminal\" failed (%d): cannot draw", rc);
+			return NULL;
 		}
 		if (strstr(out, " pngcairo "))
 			s_png = S_PNG_CAIRO;
@@ -263,8 +268,7 @@ int lst_plot_check(lst_err *err)
 		else if (s_png == S_PNG_GD)
 			lst_log_debug(LST_DBG_ALL, "plots: no pngcairo, PNG through libgd");
 	}
-	free(gp);
-	return 0;
+	return gp;
 }
 
 /* --- script text ----------------------------------------------------------------------------- */
@@ -1388,9 +1392,8 @@ static int s_ctx_init(struct s_ctx *c, const char *outdir, const char *source,
 	rc = lst_mkdir_p(outdir);
 	if (rc)
 		return lst_err_sys(err, rc, "cannot create the plots folder %s", outdir);
-	if (!lst_plot_check(&e)) {
-		c->gnuplot = s_find_gnuplot();
-	} else {
+	c->gnuplot = s_gnuplot(&e);
+	if (!c->gnuplot) {
 		if (e.code != -ENOENT)
 			lst_log_warn("%s", e.msg);
 		if (s_png == S_PNG_UNKNOWN)

@@ -42,12 +42,6 @@ struct lst_plot_list {
 void lst_plot_list_free(struct lst_plot_list *l);
 
 /*
- * Whether gnuplot can be run: 0, or -ENOENT with err saying it is not in PATH. Also finds out
- * (once per process, from `gnuplot -e "set terminal"`) which PNG terminal it has.
- */
-int lst_plot_check(lst_err *err);
-
-/*
  * Every plot of r into outdir (created if needed). made (may be NULL) receives what was written.
  * Returns 0 when every plot was drawn; -ENOENT when gnuplot is missing (the scripts are still
  * written); otherwise the first failure (-errno, with gnuplot's own message in err) after
