@@ -546,23 +546,24 @@ static void s_groups_free(struct s_groups *gs)
 	gs->n = 0;
 }
 
+static bool s_same_group(const struct s_group *x, const struct s_group *y)
+{
+	return !strcmp(x->phase, y->phase) && (x->bs == y->bs || (isnan(x->bs) && isnan(y->bs))) &&
+	       (x->mix == y->mix || (isnan(x->mix) && isnan(y->mix)));
+}
+
 static void s_group_add(struct s_groups *gs, const char *phase, double bs, double mix,
 			const struct s_cpt *p)
 {
-	struct s_group *g = NULL;
+	struct s_group key = { .phase = phase, .bs = bs, .mix = mix }, *g = NULL;
 
 	for (size_t i = 0; i < gs->n && !g; i++)
-		if (!strcmp(gs->g[i].phase, phase) &&
-		    (gs->g[i].bs == bs || (isnan(gs->g[i].bs) && isnan(bs))) &&
-		    (gs->g[i].mix == mix || (isnan(gs->g[i].mix) && isnan(mix))))
+		if (s_same_group(&gs->g[i], &key))
 			g = &gs->g[i];
 	if (!g) {
 		gs->g = lst_realloc(gs->g, (gs->n + 1) * sizeof(*gs->g));
 		g = &gs->g[gs->n++];
-		memset(g, 0, sizeof(*g));
-		g->phase = phase;
-		g->bs = bs;
-		g->mix = mix;
+		*g = key;
 	}
 	g->p = lst_realloc(g->p, (g->n + 1) * sizeof(*g->p));
 	g->p[g->n++] = *p;
@@ -1463,12 +1464,6 @@ static void s_run_curves(const lst_report *r, struct s_groups *gs)
 		gs->n += one.n;
 		free(one.g);
 	}
-}
-
-static bool s_same_group(const struct s_group *x, const struct s_group *y)
-{
-	return !strcmp(x->phase, y->phase) && (x->bs == y->bs || (isnan(x->bs) && isnan(y->bs))) &&
-	       (x->mix == y->mix || (isnan(x->mix) && isnan(y->mix)));
 }
 
 static bool s_has_group(const struct s_groups *gs, const struct s_group *g)
