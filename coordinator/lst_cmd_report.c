@@ -1105,6 +1105,7 @@ static int s_compare(const struct s_args *a)
 	}
 	na = s_basename(ra->dir);
 	nb = s_basename(rb->dir);
+	out = a->out ? lst_strdup(a->out) : lst_asprintf("%s/compare-%s", rb->dir, na);
 	if (!strcmp(na, nb)) {
 		char *x = lst_asprintf("A %s", na), *y = lst_asprintf("B %s", nb);
 
@@ -1112,12 +1113,6 @@ static int s_compare(const struct s_args *a)
 		free(nb);
 		na = x;
 		nb = y;
-	}
-	{
-		char *base = s_basename(ra->dir);
-
-		out = a->out ? lst_strdup(a->out) : lst_asprintf("%s/compare-%s", rb->dir, base);
-		free(base);
 	}
 	if ((prc = lst_mkdir_p(out))) {
 		lst_err_sys(&err, prc, "cannot create %s", out);

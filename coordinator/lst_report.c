@@ -107,13 +107,13 @@ static json_t *s_load_json(const char *path, lst_err *err)
 
 /* --- phases ---------------------------------------------------------------------------------- */
 
+/* The phase named name, added if new. */
 static struct lst_rpt_phase *s_phase(lst_report *r, const char *name)
 {
-	struct lst_rpt_phase *ph;
+	struct lst_rpt_phase *ph = (struct lst_rpt_phase *)lst_report_phase(r, name);
 
-	for (size_t i = 0; i < r->nphases; i++)
-		if (!strcmp(r->phases[i].name, name))
-			return &r->phases[i];
+	if (ph)
+		return ph;
 	r->phases = lst_realloc(r->phases, (r->nphases + 1) * sizeof(*r->phases));
 	ph = &r->phases[r->nphases++];
 	memset(ph, 0, sizeof(*ph));
