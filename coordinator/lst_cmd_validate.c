@@ -16,6 +16,7 @@
 
 #include "lst_cli.h"
 #include "lst_plan.h"
+#include "lst_suite.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -36,31 +37,25 @@ static void s_usage(FILE *f)
 }
 
 /*
- * Time one point of a phase takes, when the plan fixes it; *at_most when steady may end it
- * sooner. Each round measures the round's duration (else the workload's runtime) or
- * stop.runtime, whichever is shorter, after its ramp.
+ * Time a plain phase takes when the plan fixes it, from the points the run would build (every
+ * round of each, when steady); -1 for a suite or a point without a runtime. *at_most when
+ * steady, bytes or capacity may end it sooner.
  */
-static int64_t s_point_ns(const struct lst_plan_phase *ph, bool *at_most)
+static int64_t s_phase_ns(const lst_plan *p, size_t i, bool *at_most)
 {
-	int64_t run = ph->round_duration ? ph->round_duration : ph->w.runtime;
-	int64_t ramp = ph->round_duration ? ph->round_ramp : ph->w.ramp, t;
+	const struct lst_plan_phase *ph = &p->phases[i];
+	lst_suite_run *s;
+	lst_err err;
+	int64_t t;
 
-	*at_most = false;
-	if (ph->suite != LST_SUITE_NONE)
+	*at_most = ph->steady || ph->w.bytes || ph->stop_bytes || ph->stop_capacity;
+	if (ph->suite != LST_SUITE_NONE || !(s = lst_suite_new(p, i, 0, &err)))
 		return -1;
-	if (ph->stop_runtime && (!run || ph->stop_runtime < run))
-		run = ph->stop_runtime;
-	if (!run)
+	t = lst_suite_estimate(s);
+	lst_suite_destroy(&s);
+	if (!t)
 		return -1;
-	t = ramp + run;
-	if (ph->steady) {
-		t *= ph->max_rounds;
-		*at_most = true;
-	}
-	/* bytes or capacity may stop it sooner */
-	if (ph->w.bytes || ph->stop_bytes || ph->stop_capacity)
-		*at_most = true;
-	return t;
+	return ph->steady ? t * ph->max_rounds : t;
 }
 
 static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *unknown,
@@ -71,7 +66,7 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 	char buf[64], bs[32], label[256];
 	struct lst_workload w;
 	bool at_most;
-	int64_t t = s_point_ns(ph, &at_most);
+	int64_t t = s_phase_ns(p, i, &at_most);
 
 	printf("  %zu. %s: %s", i + 1, ph->name,
 	       ph->suite ? lst_suite_names[ph->suite] : "workload");
@@ -118,7 +113,6 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 		*unknown = true;
 		return;
 	}
-	t *= (int64_t)points;
 	printf("     time: %s%s\n", at_most ? "at most " : "about ",
 	       lst_fmt_duration(t, buf, sizeof(buf)));
 	*total += t;
