@@ -685,65 +685,25 @@ static int s_hello(lst_coord *c, int64_t lease_ms)
 	return 0;
 }
 
-/* Does a workload write, once a suite's base has filled what the plan left out? */
-static bool s_writes(const struct lst_plan_phase *ph, struct lst_workload w, int64_t rw,
-		     int64_t mix)
-{
-	const struct lst_opt *orw = lst_opt_find(lst_workload_opts, "rw");
-	const struct lst_opt *omix = lst_opt_find(lst_workload_opts, "rwmixread");
-
-	if (rw >= 0 && !ph->w_set[orw - lst_workload_opts])
-		w.rw = rw;
-	if (mix >= 0 && !ph->w_set[omix - lst_workload_opts])
-		w.rwmixread = mix;
-	return lst_rw_writes(w.rw, w.rwmixread);
-}
-
 /*
- * What a phase does to its targets (enum lst_access bits). Purge discards; precondition and the
- * SNIA tests write whatever the plan overrides; a plain phase, a curve and lat-vs-iops write
- * when any of their points does. Errs on the side of more: a bit too many only makes the
- * up-front check stricter.
+ * Everything the plan's phases do to target t (enum lst_access bits): what their points do, as
+ * the suites build them. A phase whose suite cannot be built counts as writing (the run stops
+ * there anyway); a bit too many only makes the up-front check stricter.
  */
-static uint32_t s_phase_access(const struct lst_plan_phase *ph)
-{
-	size_t n = lst_plan_phase_points(ph);
-	int64_t rw = -1, mix = -1;
-
-	switch (ph->suite) {
-	case LST_SUITE_PURGE:
-		return LST_ACCESS_PURGE;
-	case LST_SUITE_LAT_VS_IOPS:
-		rw = LST_RW_RANDRW;
-		mix = 70;
-		break;
-	case LST_SUITE_NONE:
-	case LST_SUITE_CURVE:
-		break;
-	default:
-		return LST_ACCESS_WRITE;
-	}
-	if (s_writes(ph, ph->w, rw, mix))
-		return LST_ACCESS_WRITE;
-	for (size_t i = 0; i < n; i++) {
-		struct lst_workload w;
-
-		lst_plan_phase_point(ph, i, &w, NULL, 0);
-		if (s_writes(ph, w, rw, mix))
-			return LST_ACCESS_WRITE;
-	}
-	return LST_ACCESS_READ;
-}
-
-/* Everything the plan's phases do to target t. */
 static uint32_t s_target_access(const lst_plan *p, size_t t)
 {
 	uint32_t access = 0;
 
-	for (size_t i = 0; i < p->nphases; i++)
-		for (size_t k = 0; k < p->phases[i].ntargets; k++)
-			if (p->phases[i].targets[k] == t)
-				access |= s_phase_access(&p->phases[i]);
+	for (size_t i = 0; i < p->nphases; i++) {
+		for (size_t k = 0; k < p->phases[i].ntargets; k++) {
+			if (p->phases[i].targets[k] == t) {
+				lst_suite_run *s = lst_suite_new(p, i, 0, NULL);
+
+				access |= s ? lst_suite_access(s) : LST_ACCESS_WRITE;
+				lst_suite_destroy(&s);
+			}
+		}
+	}
 	return access;
 }
 
@@ -756,7 +716,10 @@ static int s_identify(lst_coord *c)
 {
 	const lst_plan *p = c->plan;
 	json_t *targets = json_object_get(c->run, "targets");
+	uint32_t *access = lst_calloc(p->ntargets, sizeof(*access));
 
+	for (size_t t = 0; t < p->ntargets; t++)
+		access[t] = s_target_access(p, t);
 	for (size_t i = 0; i < c->n; i++) {
 		lst_msg *m = lst_msg_new(LST_MSG_PREPARE);
 		struct lst_msg_prepare *pr = &m->u.prepare;
@@ -774,6 +737,7 @@ static int s_identify(lst_coord *c)
 					s_error(c, "agent %s has more than %d paths",
 						c->a[i].conn->name, LST_MAX_JOBSPECS);
 					lst_msg_destroy(&m);
+					free(access);
 					return -1;
 				}
 				js = &pr->jobs[pr->njobs++];
@@ -783,7 +747,7 @@ static int s_identify(lst_coord *c)
 				snprintf(js->identity, sizeof(js->identity), "%s",
 					 p->targets[t].identity ? p->targets[t].identity : "");
 				js->action = LST_ACTION_IDENTIFY;
-				js->access = s_target_access(p, t);
+				js->access = access[t];
 				lst_workload_init(&js->w);
 			}
 		}
@@ -792,6 +756,7 @@ static int s_identify(lst_coord *c)
 			s_command(c, i, &m);
 		lst_msg_destroy(&m);
 	}
+	free(access);
 	s_pump_until(c, s_all_replied, S_REPLY_TIMEOUT);
 	if (s_interrupted || !s_replies_ok(c, "the run's paths (checked before any I/O)"))
 		return -1;

@@ -819,3 +819,20 @@ bool lst_suite_has_rounds(const lst_suite_run *s)
 			return true;
 	return false;
 }
+
+uint32_t lst_suite_access(const lst_suite_run *s)
+{
+	uint32_t access = LST_ACCESS_READ;
+
+	for (size_t i = 0; i < s->ntests; i++) {
+		for (size_t k = 0; k < s->tests[i].npoints; k++) {
+			const struct s_point *p = &s->tests[i].points[k];
+
+			if (p->action == LST_ACTION_DISCARD || p->action == LST_ACTION_SECDISCARD)
+				access |= LST_ACCESS_PURGE;
+			else if (lst_rw_writes(p->w.rw, p->w.rwmixread))
+				access |= LST_ACCESS_WRITE;
+		}
+	}
+	return access;
+}

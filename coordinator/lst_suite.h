@@ -100,6 +100,10 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress);
 /* Expected duration of the whole phase in ns (rounds counted once), 0 when unknown. */
 int64_t lst_suite_estimate(const lst_suite_run *s);
 
+/* What the phase's points do to its targets (enum lst_access bits): the disk-safety check made
+ * before the run starts asks the agents for exactly this. */
+uint32_t lst_suite_access(const lst_suite_run *s);
+
 /* True when some test of the phase repeats rounds (so the estimate is per round). */
 bool lst_suite_has_rounds(const lst_suite_run *s);
 
