@@ -353,8 +353,8 @@ static const struct s_key s_curve_keys[] = {
 	  .doc_def = "none" },
 	{ .o = { "limit", LST_OPT_DURATION, PH(limit_ns), NULL, LST_NS_PER_US, 3600 * LST_NS_PER_S,
 		 NULL,
-		 "with limit_percentile: the latency limit; results report the highest IOPS "
-		 "that meets it" },
+		 "with limit_percentile: the latency limit; the curve stops at the first point "
+		 "over it" },
 	  .kind = K_OPT,
 	  .doc_def = "none" },
 	S_END,

@@ -745,8 +745,6 @@ static bool s_verdict(lst_suite_run *s, const struct s_test *t, lst_results *res
 		      v->intercept, "steady", t->mode == S_STEADY ? v->reached : false,
 		      "max_rounds_hit", t->rounds >= t->max_rounds && !v->reached,
 		      "steady_required", t->steady_needed, "verdict", why, "values", vals);
-	if (t->stopped_early)
-		json_object_set_new(o, "stopped_at_limit", json_true());
 	lst_results_test(res, o);
 	if (progress)
 		fprintf(progress, "%s: %s: %s after %zu rounds (%s)\n", s->ph->name, t->name,
@@ -766,6 +764,17 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 
 		if (!t->rounds || !t->npoints)
 			continue;
+		if (t->stopped_early && progress) {
+			size_t run = 0;
+
+			while (run < t->npoints && t->points[run].nres)
+				run++;
+			fprintf(progress,
+				"%s: %s: p%g latency passed the %.0f us limit at point %zu of %zu; "
+				"the curve stops there (the last row of curves.csv)\n",
+				s->ph->name, t->name, s->ph->limit_percentile,
+				(double)s->ph->limit_ns / 1e3, run, t->npoints);
+		}
 		if (t->mode != S_ONCE) {
 			/* The verdict's window: where it was reached, or the last rounds. */
 			first = t->verdict.first;
