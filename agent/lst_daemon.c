@@ -1663,35 +1663,18 @@ static int s_on_zap(zloop_t *loop, zsock_t *sock, void *arg)
 }
 
 /*
- * Handshake failures that ZAP never sees, from the ROUTER's monitor: [event u16, value u32]
- * then the endpoint. (A refused key was logged by s_on_zap already.)
+ * Handshake failures that ZAP never sees, from the ROUTER's monitor. (A refused key was logged
+ * by s_on_zap already.)
  */
 static int s_on_monitor(zloop_t *loop, zsock_t *sock, void *arg)
 {
 	lst_daemon *d = arg;
 	char fp[16];
+	uint16_t ev;
+	uint32_t val;
 
 	(void)loop;
-	for (;;) {
-		zmq_msg_t a, b;
-		uint16_t ev = 0;
-		uint32_t val = 0;
-
-		zmq_msg_init(&a);
-		if (zmq_msg_recv(&a, zsock_resolve(sock), ZMQ_DONTWAIT) < 0) {
-			zmq_msg_close(&a);
-			break;
-		}
-		if (zmq_msg_size(&a) >= 6) {
-			memcpy(&ev, zmq_msg_data(&a), 2);
-			memcpy(&val, (uint8_t *)zmq_msg_data(&a) + 2, 4);
-		}
-		if (zmq_msg_more(&a)) {
-			zmq_msg_init(&b);
-			zmq_msg_recv(&b, zsock_resolve(sock), 0);
-			zmq_msg_close(&b);
-		}
-		zmq_msg_close(&a);
+	while (lst_auth_monitor_event(zsock_resolve(sock), &ev, &val)) {
 		if (ev == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL &&
 		    val == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH)
 			s_hs_log(

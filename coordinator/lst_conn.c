@@ -254,33 +254,14 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 	}
 }
 
-/* Read every pending event of c's monitor: [event u16, value u32] then the endpoint. */
+/* Read every pending event of c's monitor. */
 static void s_read_monitor(lst_conn *c)
 {
-	void *mon = zsock_resolve(c->mon);
+	uint16_t ev;
+	uint32_t val;
 
-	for (;;) {
-		zmq_msg_t a, b;
-		uint16_t ev = 0;
-		uint32_t val = 0;
-
-		zmq_msg_init(&a);
-		if (zmq_msg_recv(&a, mon, ZMQ_DONTWAIT) < 0) {
-			zmq_msg_close(&a);
-			return;
-		}
-		if (zmq_msg_size(&a) >= 6) {
-			memcpy(&ev, zmq_msg_data(&a), 2);
-			memcpy(&val, (uint8_t *)zmq_msg_data(&a) + 2, 4);
-		}
-		if (zmq_msg_more(&a)) {
-			zmq_msg_init(&b);
-			zmq_msg_recv(&b, mon, 0);
-			zmq_msg_close(&b);
-		}
-		zmq_msg_close(&a);
+	while (lst_auth_monitor_event(zsock_resolve(c->mon), &ev, &val))
 		s_on_event(c, ev, val);
-	}
 }
 
 const char *lst_conn_failure(const lst_conn *c)

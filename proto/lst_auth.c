@@ -584,3 +584,27 @@ int lst_auth_zap_enforce(void *zmq_socket, lst_err *err)
 			v);
 	return 0;
 }
+
+bool lst_auth_monitor_event(void *monitor, uint16_t *event, uint32_t *value)
+{
+	zmq_msg_t a, b;
+
+	*event = 0;
+	*value = 0;
+	zmq_msg_init(&a);
+	if (zmq_msg_recv(&a, monitor, ZMQ_DONTWAIT) < 0) {
+		zmq_msg_close(&a);
+		return false;
+	}
+	if (zmq_msg_size(&a) >= 6) {
+		memcpy(event, zmq_msg_data(&a), 2);
+		memcpy(value, (uint8_t *)zmq_msg_data(&a) + 2, 4);
+	}
+	if (zmq_msg_more(&a)) {
+		zmq_msg_init(&b);
+		zmq_msg_recv(&b, monitor, 0);
+		zmq_msg_close(&b);
+	}
+	zmq_msg_close(&a);
+	return true;
+}

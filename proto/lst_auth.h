@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lst_err.h"
 
@@ -122,5 +123,12 @@ void lst_authkeys_clear(lst_authkeys *k);
  * the library did not take it: the caller must then refuse to run with CURVE.
  */
 int lst_auth_zap_enforce(void *zmq_socket, lst_err *err);
+
+/*
+ * Read one pending event from a libzmq socket monitor (a PAIR connected to the monitor's
+ * inproc endpoint) without waiting: the frame [event u16, value u32], then the endpoint frame,
+ * which is dropped. False when none is pending.
+ */
+bool lst_auth_monitor_event(void *monitor, uint16_t *event, uint32_t *value);
 
 #endif
