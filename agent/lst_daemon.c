@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -205,6 +206,7 @@ struct lst_daemon {
 	struct s_point *pt;
 	uint64_t stray_seq; /* seq for replies to peers without a session */
 	uint32_t engines;
+	uint64_t instance; /* WELCOME's instance: random, non-zero, one per process */
 	struct utsname uts;
 	lst_msg *out; /* reused for every message built (it is large) */
 	bool quitting;
@@ -634,7 +636,7 @@ static int s_on_tick(zloop_t *loop, int timer_id, void *arg)
 
 /* ---------------------------------------------------------------- HELLO */
 
-static void s_welcome(lst_daemon *d, const struct s_rid *rid, const lst_msg *cmd)
+static void s_welcome(lst_daemon *d, const struct s_rid *rid, const lst_msg *cmd, bool resumed)
 {
 	lst_msg *m = s_out(d, LST_MSG_WELCOME);
 	struct lst_msg_welcome *w = &m->u.welcome;
@@ -649,6 +651,8 @@ static void s_welcome(lst_daemon *d, const struct s_rid *rid, const lst_msg *cmd
 	w->cores = cores > 0 ? (uint32_t)cores : 1;
 	w->engines = d->engines;
 	w->now = lst_mono_ns();
+	w->instance = d->instance;
+	w->resumed = resumed;
 	s_reply(d, rid, cmd->id, cmd->type, m);
 }
 
@@ -724,7 +728,7 @@ static void s_on_hello(lst_daemon *d, const struct s_rid *rid, const lst_msg *m,
 		     resume ? "resumed" : "opened", s->run, s->coordinator,
 		     s_rid_str(rid, r, sizeof(r)), (double)lease / 1e9, s->key[0] ? ", key '" : "",
 		     s->key, s->key[0] ? "'" : "");
-	s_welcome(d, rid, m);
+	s_welcome(d, rid, m, resume);
 	if (resume && s->spool_n) {
 		lst_log_info("resending %zu spooled frames", s->spool_n);
 		for (size_t i = 0; i < s->spool_n; i++) {
@@ -1833,6 +1837,13 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	d->quit_timer = -1;
 	d->out = lst_msg_new(LST_MSG_PING);
 	uname(&d->uts);
+	/* A coordinator tells a restarted agent by this number (PROTOCOL.md 6.2). */
+	while (!d->instance) {
+		if (getrandom(&d->instance, sizeof(d->instance), 0) != sizeof(d->instance)) {
+			lst_err_sys(err, -errno, "getrandom for the agent's instance number");
+			goto fail;
+		}
+	}
 	d->engines = (1u << LST_ENGINE_PSYNC) | (1u << LST_ENGINE_NULL);
 	if (!lst_engine_uring_probe(&perr))
 		d->engines |= 1u << LST_ENGINE_IO_URING;

@@ -94,6 +94,16 @@ struct s_field {
 	{                                                                                          \
 		.key = k, .kind = K_U64, .off = offsetof(st, f) + S_IS(st, f, uint64_t)            \
 	}
+#define F_U64_OPT(st, k, f)                                                                        \
+	{                                                                                          \
+		.key = k, .kind = K_U64, .off = offsetof(st, f) + S_IS(st, f, uint64_t),           \
+		.optional = true                                                                   \
+	}
+#define F_U32_OPT(st, k, f)                                                                        \
+	{                                                                                          \
+		.key = k, .kind = K_U32, .off = offsetof(st, f) + S_IS(st, f, uint32_t),           \
+		.optional = true                                                                   \
+	}
 #define F_I32(st, k, f)                                                                            \
 	{                                                                                          \
 		.key = k, .kind = K_I32, .off = offsetof(st, f) + S_IS(st, f, int32_t)             \
@@ -178,6 +188,9 @@ static const struct s_field s_welcome[] = {
 	F_U32(struct lst_msg_welcome, "cores", cores),
 	F_U32(struct lst_msg_welcome, "engines", engines),
 	F_I64(struct lst_msg_welcome, "now", now),
+	/* Added in protocol 1 after its release: optional, so older agents still decode. */
+	F_U64_OPT(struct lst_msg_welcome, "instance", instance),
+	F_U32_OPT(struct lst_msg_welcome, "resumed", resumed),
 	F_END,
 };
 

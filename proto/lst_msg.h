@@ -119,6 +119,10 @@ struct lst_msg_welcome {
 	uint32_t cores;		    /* online CPUs */
 	uint32_t engines;	    /* bit mask of usable enum lst_engine_kind */
 	int64_t now;		    /* agent monotonic clock when sent */
+	/* Added after protocol 1 shipped: optional on the wire (absent = 0), always written. */
+	uint64_t
+		instance; /* random, non-zero, fixed for the agent process: a new one = restarted */
+	uint32_t resumed; /* 1: the HELLO continued the agent's session; 0: it opened a new one */
 };
 
 struct lst_msg_error {

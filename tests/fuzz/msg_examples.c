@@ -176,6 +176,8 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 		b->cores = ext ? UINT32_MAX : small ? 0 : 64;
 		b->engines = ext ? UINT32_MAX : small ? 0 : 0x7;
 		b->now = ext ? INT64_MIN : small ? 0 : 1234567890123456789ll;
+		b->instance = ext ? UINT64_MAX : small ? 0 : 0x9e3779b97f4a7c15ull;
+		b->resumed = ext ? UINT32_MAX : small ? 0 : 1;
 		break;
 	}
 	case LST_MSG_ERROR:

@@ -275,6 +275,8 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_U(u.welcome.cores);
 		EQ_U(u.welcome.engines);
 		EQ_I(u.welcome.now);
+		EQ_U(u.welcome.instance);
+		EQ_U(u.welcome.resumed);
 		break;
 	case LST_MSG_ERROR:
 		EQ_I(u.error.code);
@@ -907,6 +909,29 @@ static void s_test_missing(void)
 		T_EQ_INT(lst_msg_decode(buf, len, &d, &err), 0);
 		T_EQ_U64(d->u.prepare.jobs[0].access, LST_ACCESS_READ);
 		T_EQ_U64(d->u.prepare.jobs[1].access, LST_ACCESS_WRITE);
+		lst_msg_destroy(&d);
+		free(buf);
+		lst_msg_destroy(&m);
+	}
+	/* WELCOME's instance and resumed, added the same way: absent (an older agent), both 0. */
+	{
+		lst_msg *m = lst_example_msg(LST_MSG_WELCOME, LST_EXAMPLE_TYPICAL), *d = NULL;
+		size_t len;
+		uint8_t *buf;
+		lst_err err;
+
+		T_ASSERT(m->u.welcome.instance && m->u.welcome.resumed);
+		buf = s_encode(m, &len);
+		T_EQ_INT(lst_msg_decode(buf, len, &d, &err), 0);
+		T_EQ_U64(d->u.welcome.instance, m->u.welcome.instance);
+		T_EQ_U64(d->u.welcome.resumed, 1);
+		lst_msg_destroy(&d);
+		s_rename(buf, len, NULL, "instance");
+		s_rename(buf, len, NULL, "resumed");
+		T_EQ_INT(lst_msg_decode(buf, len, &d, &err), 0);
+		T_EQ_U64(d->u.welcome.instance, 0);
+		T_EQ_U64(d->u.welcome.resumed, 0);
+		T_EQ_STR(d->u.welcome.name, m->u.welcome.name);
 		lst_msg_destroy(&d);
 		free(buf);
 		lst_msg_destroy(&m);
