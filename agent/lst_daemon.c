@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
@@ -1807,12 +1808,27 @@ static int s_on_signal(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 
 /* ---------------------------------------------------------------- the object */
 
+/*
+ * The endpoint to give zmq_bind: ZeroMQ binds to an interface name or an IP address, never a
+ * host name, so "tcp://localhost:P" would fail; it means the IPv4 loopback, 127.0.0.1 (plain
+ * text stays allowed on it: it is loopback either way).
+ */
+static void s_bind_endpoint(const char *listen, char *buf, size_t size)
+{
+	static const char lh[] = "tcp://localhost:";
+
+	if (!strncasecmp(listen, lh, sizeof(lh) - 1))
+		snprintf(buf, size, "tcp://127.0.0.1:%s", listen + sizeof(lh) - 1);
+	else
+		s_copy(buf, size, listen);
+}
+
 lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 {
 	lst_daemon *d = lst_calloc(1, sizeof(*d));
 	sigset_t mask;
 	lst_err perr;
-	char *ep;
+	char *ep, listen[300];
 
 	d->lease_max = o->lease_max > 0 ? o->lease_max : LST_CONFIG_LEASE_MAX_DEFAULT;
 	d->policy = o->policy;
@@ -1883,7 +1899,8 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 		goto fail;
 	if (s_monitor_setup(d, err))
 		goto fail;
-	if (zsock_bind(d->router, "%s", o->listen) < 0) {
+	s_bind_endpoint(o->listen, listen, sizeof(listen));
+	if (zsock_bind(d->router, "%s", listen) < 0) {
 		lst_err_set(err, -EADDRINUSE, "cannot listen on %s: %s", o->listen,
 			    zmq_strerror(zmq_errno()));
 		goto fail;

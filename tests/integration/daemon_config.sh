@@ -173,3 +173,17 @@ grep -q "insecure: listening on tcp://0.0.0.0:$port4 in plain text, without CURV
 kill -TERM "$wpid"
 wait "$wpid" || fail "wide agent: exit $?"
 ok "deploy/agent.yaml is accepted; beyond loopback: refused without a key, warned with --insecure"
+
+# tcp://localhost:PORT binds (ZeroMQ binds addresses, not host names: the agent means 127.0.0.1)
+# and is loopback, so plain text is allowed on it without --insecure.
+port5=$(free_port)
+"$AGENT" --foreground --listen "tcp://localhost:$port5" --log "$TMP/localhost.log" &
+lpid=$!
+on_exit "kill -9 $lpid"
+wait_port "$port5"
+grep -q "listening on tcp://127.0.0.1:$port5 as" "$TMP/localhost.log" ||
+	fail "localhost: $(cat "$TMP/localhost.log")"
+grep -q "plain text on loopback" "$TMP/localhost.log" || fail "$(cat "$TMP/localhost.log")"
+kill -TERM "$lpid"
+wait "$lpid" || fail "localhost agent: exit $?"
+ok "--listen tcp://localhost:PORT binds 127.0.0.1:PORT, plain text allowed as loopback"
