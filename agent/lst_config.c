@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "lst_assert.h"
@@ -30,6 +31,7 @@ enum s_type {
 	S_LIST,	    /* a sequence of scalars */
 	S_STR_LIST, /* a scalar, or a sequence of scalars joined with ',' */
 	S_DURATION, /* "10m", "600" (seconds) */
+	S_SIZE,	    /* bytes: "4g", "512m", "1048576" */
 };
 
 struct s_key {
@@ -51,6 +53,7 @@ static const struct s_key s_keys[] = {
 	{ "key", S_STR, LST_CFG_KEY },
 	{ "authorized_keys", S_STR, LST_CFG_AUTHORIZED_KEYS },
 	{ "insecure", S_BOOL, LST_CFG_INSECURE },
+	{ "mem_max", S_SIZE, LST_CFG_MEM_MAX },
 };
 
 static const struct s_key *s_find(const char *name)
@@ -156,11 +159,21 @@ static int s_set_str(lst_config *cfg, const struct s_key *k, const char *value, 
 	return 0;
 }
 
+uint64_t lst_config_mem_max_default(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t mem = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+
+	mem = mem / 100 * LST_CONFIG_MEM_MAX_PERCENT;
+	return mem > LST_CONFIG_MEM_MAX_MIN ? mem : LST_CONFIG_MEM_MAX_MIN;
+}
+
 int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err *err)
 {
 	const struct s_key *k = s_find(key);
 	bool b;
 	int64_t ns;
+	uint64_t bytes;
 	lst_err e;
 
 	if (!k)
@@ -211,6 +224,15 @@ int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err 
 			return lst_err_set(err, -EINVAL, "lease_max must be between 1s and 24h");
 		cfg->lease_max = ns;
 		break;
+	case S_SIZE:
+		if (lst_parse_size(value, &bytes, &e))
+			return lst_err_set(err, -EINVAL, "%s: %s", k->name, e.msg);
+		if (bytes < LST_CONFIG_MEM_MAX_MIN)
+			return lst_err_set(err, -EINVAL,
+					   "mem_max must be at least 16m (16 MiB), not '%s'",
+					   value);
+		cfg->mem_max = bytes;
+		break;
 	}
 	cfg->set |= k->bit;
 	return 0;
@@ -247,6 +269,8 @@ void lst_config_override(lst_config *dst, const lst_config *src)
 		s_replace(&dst->authorized_keys, src->authorized_keys);
 	if (src->set & LST_CFG_INSECURE)
 		dst->insecure = src->insecure;
+	if (src->set & LST_CFG_MEM_MAX)
+		dst->mem_max = src->mem_max;
 	dst->set |= src->set;
 }
 
@@ -310,6 +334,8 @@ static const char *s_type_what(enum s_type t)
 		return "a comma-separated string or a list of debug categories";
 	case S_DURATION:
 		return "a duration such as 10m or 600s";
+	case S_SIZE:
+		return "a size such as 4g or 512m";
 	default:
 		return "a string";
 	}

@@ -17,6 +17,7 @@
  *   key: /etc/lockstep/agent.key # CURVE secret key (its .pub is what plans name)
  *   authorized_keys: /etc/lockstep/authorized_keys   # coordinator keys accepted (*.pub)
  *   insecure: false              # plain text beyond loopback (never by default)
+ *   mem_max: 4g                  # memory one point may ask for (default 25% of RAM)
  *
  * Unknown keys, wrong types, bad values, duplicate keys and YAML syntax errors are all errors
  * of the form "FILE:LINE:COL: message"; nothing is half-applied (the caller exits).
@@ -33,6 +34,8 @@
 #define LST_CONFIG_DEFAULT_LISTEN "tcp://*:7270"
 #define LST_CONFIG_DEFAULT_LOG "/var/log/lockstep-agent.log"
 #define LST_CONFIG_LEASE_MAX_DEFAULT (10 * 60 * (int64_t)1000000000) /* 10 min, ns */
+#define LST_CONFIG_MEM_MAX_PERCENT 25		    /* default mem_max: this share of MemTotal */
+#define LST_CONFIG_MEM_MAX_MIN ((uint64_t)16 << 20) /* 16 MiB */
 
 /* Which settings were given (file or flags); lst_config_override copies only these. */
 enum lst_config_key {
@@ -48,6 +51,7 @@ enum lst_config_key {
 	LST_CFG_KEY = 1u << 9,
 	LST_CFG_AUTHORIZED_KEYS = 1u << 10,
 	LST_CFG_INSECURE = 1u << 11,
+	LST_CFG_MEM_MAX = 1u << 12,
 };
 
 typedef struct lst_config {
@@ -64,7 +68,8 @@ typedef struct lst_config {
 	char *key;	       /* the agent's CURVE secret key file (NAME.key); NULL = plain text */
 	char *authorized_keys; /* folder of accepted coordinator public keys (*.pub) */
 	bool insecure;	       /* plain text allowed beyond loopback (warned at every start) */
-	unsigned set;	       /* enum lst_config_key bits */
+	uint64_t mem_max; /* bytes a point may ask for; 0 = LST_CONFIG_MEM_MAX_PERCENT of RAM */
+	unsigned set;	  /* enum lst_config_key bits */
 } lst_config;
 
 /* An empty config (nothing set). Never NULL. */
@@ -91,6 +96,10 @@ int lst_config_load(lst_config *cfg, const char *path, lst_err *err);
  * Same returns as lst_config_load.
  */
 int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t len, lst_err *err);
+
+/* The default mem_max: LST_CONFIG_MEM_MAX_PERCENT of the host's physical memory (MemTotal),
+ * never below LST_CONFIG_MEM_MAX_MIN. */
+uint64_t lst_config_mem_max_default(void);
 
 /* Copy every setting src has set over dst (flags over the file); allow_write is replaced. */
 void lst_config_override(lst_config *dst, const lst_config *src);

@@ -58,6 +58,8 @@
 #define S_CACHE_N 64		  /* replies remembered per session */
 #define S_SPOOL_MAX_FRAMES 100000 /* unacknowledged SAMPLE/DONE frames kept */
 #define S_SPOOL_MAX_BYTES ((size_t)256 << 20)
+#define S_STR2(x) #x
+#define S_STR(x) S_STR2(x)
 #define S_RID_MAX 256 /* ZeroMQ routing ids are at most 255 bytes */
 #define S_LEASE_MIN LST_NS_PER_S
 #define S_TICK_MS 100 /* lease check period */
@@ -186,6 +188,8 @@ struct s_point {
 
 struct lst_daemon {
 	int64_t lease_max;	      /* ns, > 0 */
+	uint64_t mem_max;	      /* bytes one point may ask for, > 0 */
+	bool mem_max_default;	      /* mem_max is the default share of RAM */
 	const lst_dev_policy *policy; /* borrowed */
 	char *name, *log_path;
 	char endpoint[256];
@@ -905,34 +909,59 @@ static void s_prepared(lst_daemon *d, const struct s_rid *rid, const lst_msg *cm
 	s_reply(d, rid, cmd->id, cmd->type, m);
 }
 
-/*
- * What the job specs ask of this host, checked before anything is allocated: a PREPARE from the
- * wire must not make the agent abort on out-of-memory (the allocators abort) or spawn thousands
- * of threads.
- */
-static int s_check_resources(const struct lst_msg_prepare *p, lst_err *err)
-{
-	uint64_t threads = 0, bytes = 0;
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	uint64_t mem = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+/* Per-job memory besides its buffers: the job struct (its sample ring holds histograms), a
+ * reader, the touched part of its thread's stack and engine state. An estimate, on the high
+ * side. */
+#define S_JOB_OVERHEAD (sizeof(struct lst_job) + ((size_t)256 << 10))
+/* Per I/O slot besides its buffer: the slot, its three list entries, io_uring SQE and CQEs. */
+#define S_SLOT_OVERHEAD (sizeof(struct lst_io) + 3 * sizeof(void *) + 128)
 
+/* What a PREPARE's job specs will allocate, in bytes (buffers and all), and the buffers alone. */
+static uint64_t s_point_mem(const struct lst_msg_prepare *p, uint64_t *buffers, uint64_t *jobs)
+{
+	uint64_t total = 0;
+
+	*buffers = *jobs = 0;
 	for (uint32_t i = 0; i < p->njobs; i++) {
 		const struct lst_workload *w = &p->jobs[i].w;
+		uint64_t n = (uint64_t)w->jobs, depth = (uint64_t)w->iodepth;
 
-		threads += (uint64_t)w->jobs;
-		bytes += (uint64_t)w->jobs * (uint64_t)w->iodepth * (uint64_t)w->bs;
+		*jobs += n;
+		*buffers += n * depth * (uint64_t)w->bs;
+		total += n * (depth * ((uint64_t)w->bs + S_SLOT_OVERHEAD) + S_JOB_OVERHEAD);
 	}
-	if (threads > S_MAX_THREADS)
+	return total;
+}
+
+/*
+ * What the job specs ask of this host, checked before anything is allocated: a PREPARE from the
+ * wire must not make the agent abort on out-of-memory (the allocators abort), push the host
+ * under test into the OOM killer, or spawn thousands of threads. Values are bounded by the
+ * codec (64 specs, jobs, iodepth and bs within their option ranges): no product overflows.
+ */
+static int s_check_resources(const lst_daemon *d, const struct lst_msg_prepare *p, lst_err *err)
+{
+	uint64_t jobs, buffers, need = s_point_mem(p, &buffers, &jobs);
+	char a[32], b[32], c[32];
+
+	if (jobs > S_MAX_THREADS)
 		return lst_err_set(
 			err, -EINVAL,
 			"prepare: %llu job threads in one point; this agent runs at most %d",
-			(unsigned long long)threads, S_MAX_THREADS);
-	if (mem && bytes > mem / 2)
+			(unsigned long long)jobs, S_MAX_THREADS);
+	if (need > d->mem_max)
 		return lst_err_set(
 			err, -ENOMEM,
-			"prepare: jobs x iodepth x bs needs %llu MiB of I/O buffers; this "
-			"host has %llu MiB of memory (at most half is used)",
-			(unsigned long long)(bytes >> 20), (unsigned long long)(mem >> 20));
+			"prepare: point %u/%u (%s) needs %s of memory (%s of I/O buffers: jobs x "
+			"iodepth x bs over %llu job(s), plus per-job state); this agent's memory cap "
+			"is %s (mem_max%s); lower jobs, iodepth or bs, or raise mem_max in the "
+			"agent's config (or --mem-max)",
+			p->phase, p->point, p->name, lst_fmt_size(need, a, sizeof(a)),
+			lst_fmt_size(buffers, b, sizeof(b)), (unsigned long long)jobs,
+			lst_fmt_size(d->mem_max, c, sizeof(c)),
+			d->mem_max_default
+				? ", by default " S_STR(LST_CONFIG_MEM_MAX_PERCENT) "% of RAM"
+				: "");
 	return 0;
 }
 
@@ -1039,7 +1068,7 @@ static void s_on_prepare(lst_daemon *d, const struct s_rid *rid, const lst_msg *
 			return;
 		}
 	}
-	if (action == LST_ACTION_IO && s_check_resources(p, &err)) {
+	if (action == LST_ACTION_IO && s_check_resources(d, p, &err)) {
 		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name,
 			     err.msg);
 		s_error(d, rid, m->id, m->type, LST_PERR_IO, "%s", err.msg);
@@ -1831,6 +1860,8 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	char *ep, listen[300];
 
 	d->lease_max = o->lease_max > 0 ? o->lease_max : LST_CONFIG_LEASE_MAX_DEFAULT;
+	d->mem_max_default = !o->mem_max;
+	d->mem_max = o->mem_max ? o->mem_max : lst_config_mem_max_default();
 	d->policy = o->policy;
 	d->name = lst_strdup(o->name);
 	d->log_path = o->log_path ? lst_strdup(o->log_path) : NULL;
@@ -1937,6 +1968,15 @@ int lst_daemon_run(lst_daemon *d)
 		     d->engines & (1u << LST_ENGINE_IO_URING) ? " io_uring" : "",
 		     d->engines & (1u << LST_ENGINE_PSYNC) ? " psync" : "",
 		     d->engines & (1u << LST_ENGINE_NULL) ? " null" : "");
+	{
+		char m[32];
+
+		lst_log_info("memory cap per point: %s (mem_max%s)",
+			     lst_fmt_size(d->mem_max, m, sizeof(m)),
+			     d->mem_max_default ? ", the default: " S_STR(
+							  LST_CONFIG_MEM_MAX_PERCENT) "% of RAM"
+						: "");
+	}
 	if (d->curve) {
 		lst_authkeys ak;
 		char fp[16], keys[1024];

@@ -23,9 +23,10 @@
 #include "lst_err.h"
 
 struct lst_daemon_opts {
-	const char *listen;	      /* endpoint to bind, e.g. tcp://0.0.0.0:7270 */
-	const char *name;	      /* agent name for WELCOME */
-	int64_t lease_max;	      /* ns, lease cap (0 = LST_CONFIG_LEASE_MAX_DEFAULT) */
+	const char *listen; /* endpoint to bind, e.g. tcp://0.0.0.0:7270 */
+	const char *name;   /* agent name for WELCOME */
+	int64_t lease_max;  /* ns, lease cap (0 = LST_CONFIG_LEASE_MAX_DEFAULT) */
+	uint64_t mem_max;   /* bytes one point may ask for (0 = lst_config_mem_max_default) */
 	const lst_dev_policy *policy; /* borrowed; must outlive the daemon */
 	const char *log_path;	      /* reopened on SIGHUP; NULL = logging to stderr */
 

@@ -44,16 +44,20 @@ static void s_usage(FILE *f)
 		"  --insecure           allow plain text beyond loopback (warned at every start);\n"
 		"                       without --key only a loopback --listen is allowed\n"
 		"  --lease-max DURATION cap on a coordinator's lease (default 10m)\n"
+		"  --mem-max SIZE       memory one point may ask for: I/O buffers and per-job\n"
+		"                       state, e.g. 4g (default %d%% of RAM); PREPARE above it\n"
+		"                       is refused\n"
 		"  --debug LIST         debug categories: %s\n"
 		"  -v                   debug logging for every category\n"
 		"  --help               this text\n"
 		"\n"
 		"'lockstep-agent bench --help' lists the workload options. See docs/agent.md.\n",
-		LST_CONFIG_DEFAULT_LISTEN, LST_CONFIG_DEFAULT_LOG, lst_log_debug_names());
+		LST_CONFIG_DEFAULT_LISTEN, LST_CONFIG_DEFAULT_LOG, LST_CONFIG_MEM_MAX_PERCENT,
+		lst_log_debug_names());
 }
 
 /*
- * Flags from S_OPT_LISTEN to S_OPT_INSECURE are settings: the key is the flag's name with '_'
+ * Flags from S_OPT_LISTEN to S_OPT_MEM_MAX are settings: the key is the flag's name with '_'
  * for '-'. (Each keeps its own value so that getopt_long still refuses an ambiguous prefix.)
  */
 enum {
@@ -69,6 +73,7 @@ enum {
 	S_OPT_KEY,
 	S_OPT_AUTHORIZED_KEYS,
 	S_OPT_INSECURE,
+	S_OPT_MEM_MAX,
 	S_OPT_CONFIG,
 	S_OPT_HELP,
 	S_OPT_VERSION,
@@ -88,6 +93,7 @@ static const struct option s_opts[] = {
 	{ "key", required_argument, NULL, S_OPT_KEY },
 	{ "authorized-keys", required_argument, NULL, S_OPT_AUTHORIZED_KEYS },
 	{ "insecure", no_argument, NULL, S_OPT_INSECURE },
+	{ "mem-max", required_argument, NULL, S_OPT_MEM_MAX },
 	{ "help", no_argument, NULL, S_OPT_HELP },
 	{ "version", no_argument, NULL, S_OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -112,7 +118,7 @@ static int s_parse_flags(int argc, char **argv, lst_config *flags, const char **
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":vh", s_opts, &li)) != -1) {
-		if (c >= S_OPT_LISTEN && c <= S_OPT_INSECURE) {
+		if (c >= S_OPT_LISTEN && c <= S_OPT_MEM_MAX) {
 			char key[32];
 			lst_err err;
 
@@ -362,6 +368,7 @@ static int s_daemon_main(int argc, char **argv)
 	o.listen = listen;
 	o.name = cfg->name ? cfg->name : host;
 	o.lease_max = cfg->lease_max;
+	o.mem_max = cfg->mem_max;
 	o.policy = policy;
 	o.log_path = log;
 	if (cfg->key) {

@@ -40,6 +40,10 @@ printf 'log: %s\ndebug: net,disk\n' "$TMP/bad.log" >"$bad"
 expect_config_error "$bad:2:8: debug: unknown category 'disk'"
 printf 'log: %s\nlease_max: 0.1s\n' "$TMP/bad.log" >"$bad"
 expect_config_error "$bad:2:12: lease_max must be between 1s and 24h"
+printf 'log: %s\nmem_max: 1k\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:2:10: mem_max must be at least 16m (16 MiB), not '1k'"
+printf 'log: %s\nmem_max: lots\n' "$TMP/bad.log" >"$bad"
+expect_config_error "$bad:2:10: mem_max: "
 printf 'log: %s\nname: a\nname: b\n' "$TMP/bad.log" >"$bad"
 expect_config_error "$bad:3:1: 'name' is given twice (first at 2:1)"
 printf 'log: %s\nlisten: "tcp://127.0.0.1:1\n' "$TMP/bad.log" >"$bad"
@@ -83,6 +87,7 @@ allow_write:
 read_only: false
 debug: [net, proto]
 lease_max: 5m
+mem_max: 2g
 EOF
 "$AGENT" --config "$TMP/good.yaml" --name flag-agent --allow-write "$TMP/flagdisks/*" \
 	2>"$TMP/good.err" &
@@ -94,6 +99,7 @@ for _ in $(seq 50); do [ -s "$TMP/good.pid" ] && break; sleep 0.05; done
 grep -q "listening on tcp://127.0.0.1:$port as flag-agent" "$TMP/good.log" ||
 	fail "log: $(cat "$TMP/good.log")"
 grep -q "allow_write: $TMP/flagdisks/\*" "$TMP/good.log" || fail "flag allow_write not applied"
+grep -q "memory cap per point: 2 GiB (mem_max)" "$TMP/good.log" || fail "mem_max not applied"
 if grep -q "allow_write: /dev/loop" "$TMP/good.log"; then
 	fail "--allow-write should replace the file's list"
 fi
@@ -129,6 +135,8 @@ dpid=$(cat "$TMP/rel.pid")
 on_exit "kill -9 $dpid"
 kill -0 "$dpid" || fail "daemon $dpid is not running"
 [ "$(readlink "/proc/$dpid/cwd")" = / ] || fail "daemon cwd is $(readlink "/proc/$dpid/cwd")"
+grep -q "memory cap per point: .* (mem_max, the default: 25% of RAM)" "$TMP/rel.log" ||
+	fail "no default mem_max: $(cat "$TMP/rel.log")"
 [ "$(readlink "/proc/$dpid/fd/0")" = /dev/null ] || fail "daemon stdin is not /dev/null"
 [ "$(ps -o sid= -p "$dpid" | tr -d ' ')" = "$dpid" ] || fail "daemon is not a session leader"
 grep -q "read-only: every write and purge is refused" "$TMP/rel.log" || fail "$(cat "$TMP/rel.log")"

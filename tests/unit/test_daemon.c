@@ -783,12 +783,114 @@ static void test_refused(struct peer *a)
 	id = s_send(a, m, true);
 	lst_msg_destroy(&m);
 	m = s_expect_error(a, LST_PERR_IO, id, 3000);
-	T_CONTAINS(m->u.error.text, "I/O buffers");
+	T_CONTAINS(m->u.error.text, "of I/O buffers");
+	T_CONTAINS(m->u.error.text, "mem_max");
 	lst_msg_destroy(&m);
 	s_simple(a, LST_MSG_PING);
 	s_drop(s_expect(a, LST_MSG_PONG, a->id, 3000));
 	printf("ok: PREPARE outside allow_write is REFUSED naming path and rule; file unchanged; "
 	       "oversized job specs are refused\n");
+}
+
+/* VmRSS of a process, in bytes. */
+static uint64_t s_rss(pid_t pid)
+{
+	char path[64], *text = NULL, *at;
+	uint64_t kb = 0;
+	size_t len;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	T_ASSERT(!lst_read_file(path, MiB, &text, &len));
+	at = strstr(text, "VmRSS:");
+	T_ASSERT(at);
+	kb = strtoull(at + 6, NULL, 10);
+	free(text);
+	return kb * 1024;
+}
+
+/*
+ * The memory cap (mem_max): a point asking for more than the cap is refused at once, naming
+ * what it needs, the cap and how to change it, and nothing is allocated (the agent's RSS stays
+ * flat); the default cap is 25% of RAM. A second agent with --mem-max 64m refuses a 128 MiB
+ * point and still runs one under the cap.
+ */
+static void test_mem_cap(struct peer *a)
+{
+	char path[PATH_MAX + 16], endpoint[64], log[PATH_MAX + 16];
+	const char *extra[] = { "--mem-max", "64m", NULL };
+	struct run_result r = { 0 };
+	uint64_t id, rss0, rss1;
+	int64_t sent, t1, t4;
+	struct peer *p;
+	lst_msg *m;
+	int status;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	s_make_file(path, 64 * MiB, 0);
+	/* 4 x 256 jobs, each with 2048 buffers of 1 MiB: 1024 x 2 GiB. */
+	rss0 = s_rss(s_pid);
+	m = s_prepare_msg("run-1", 0, 0, path, LST_ACTION_IO);
+	m->u.prepare.njobs = 4;
+	m->u.prepare.jobs[0].w.rw = LST_RW_WRITE;
+	m->u.prepare.jobs[0].w.jobs = 256;
+	m->u.prepare.jobs[0].w.iodepth = 2048;
+	m->u.prepare.jobs[0].w.bs = MiB;
+	for (int i = 1; i < 4; i++)
+		m->u.prepare.jobs[i] = m->u.prepare.jobs[0];
+	sent = lst_mono_ns();
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(a, LST_PERR_IO, id, 3000);
+	T_CONTAINS(m->u.error.text, "needs 2.0 TiB of memory");
+	T_CONTAINS(m->u.error.text, "2 TiB of I/O buffers");
+	T_CONTAINS(m->u.error.text, "memory cap is");
+	T_CONTAINS(m->u.error.text, "mem_max, by default 25% of RAM");
+	T_CONTAINS(m->u.error.text, "raise mem_max in the agent's config (or --mem-max)");
+	if (lst_mono_ns() - sent > LST_NS_PER_S)
+		T_FAIL("the refusal took %.0f ms", (double)(lst_mono_ns() - sent) / 1e6);
+	lst_msg_destroy(&m);
+	rss1 = s_rss(s_pid);
+	if (rss1 > rss0 + 16 * MiB)
+		T_FAIL("agent RSS grew from %llu to %llu KiB on a refused PREPARE",
+		       (unsigned long long)rss0 >> 10, (unsigned long long)rss1 >> 10);
+	printf("ok: mem_max: 1024 jobs x 2 GiB refused in %.1f ms naming need, cap and setting; "
+	       "RSS %llu -> %llu KiB\n",
+	       (double)(lst_mono_ns() - sent) / 1e6, (unsigned long long)rss0 >> 10,
+	       (unsigned long long)rss1 >> 10);
+
+	/* A second agent with --mem-max 64m. */
+	snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:%d", s_free_port());
+	snprintf(log, sizeof(log), "%s/agent-mem.log", s_outside);
+	s_pid2 = s_spawn(NULL, endpoint, log, extra);
+	p = s_peer_new_at(endpoint, NULL, NULL);
+	s_hello_ok(p, "run-mem", "coord-m", 10000);
+	s_drop(s_sync(p, &t1, &t4));
+	m = s_prepare_msg("run-mem", 0, 0, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.iodepth = 128;
+	m->u.prepare.jobs[0].w.bs = MiB;
+	id = s_send(p, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(p, LST_PERR_IO, id, 3000);
+	T_CONTAINS(m->u.error.text, "of I/O buffers");
+	T_CONTAINS(m->u.error.text, "memory cap is 64 MiB (mem_max)");
+	lst_msg_destroy(&m);
+	m = s_prepare_msg("run-mem", 0, 1, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.iodepth = 16;
+	m->u.prepare.jobs[0].w.bs = MiB;
+	m->u.prepare.jobs[0].w.runtime = 300 * LST_NS_PER_MS;
+	id = s_send(p, m, true);
+	lst_msg_destroy(&m);
+	s_drop(s_expect(p, LST_MSG_PREPARED, id, 5000));
+	s_start(p, 0, 1, s_agent_now(p) + 20 * LST_NS_PER_MS, 0);
+	s_follow(p, &r, 0, 5000);
+	T_EQ_INT(r.done->u.done.reason, LST_DONE_COMPLETE);
+	T_ASSERT(r.ios[LST_DIR_WRITE] > 0);
+	s_result_free(&r);
+	s_bye(p);
+	s_peer_destroy(&p);
+	status = s_term_pid2();
+	T_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	printf("ok: --mem-max 64m: a 128 MiB point is refused naming the cap, a 16 MiB one runs\n");
 }
 
 static void test_run(struct peer *a)
@@ -1592,6 +1694,7 @@ int main(int argc, char **argv)
 	test_hello(a);
 	test_sync(a);
 	test_refused(a);
+	test_mem_cap(a);
 	test_run(a);
 	test_stop(a);
 	test_late_start(a);
