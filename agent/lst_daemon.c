@@ -7,7 +7,8 @@
  * still goes out after the session ended (a lease expiry, a BYE): it may be lost, but the agent
  * never waits for anyone to stop its I/O. A session that expired keeps its run id, seq counter,
  * reply cache and spool ("dormant"): a HELLO with the same run id and CURVE key resumes it and
- * gets the spool again; a HELLO with another run id or key starts afresh.
+ * gets the spool again, from any connection, and also while the lease still holds (a reconnect);
+ * a HELLO with another run id or key starts afresh once the lease has expired (BUSY before).
  *
  * Every frame is [routing id][one msgpack frame]; anything that does not decode is answered with
  * ERROR BAD_MESSAGE (re 0) and dropped. Input never reaches an assert.
@@ -675,7 +676,15 @@ static void s_on_hello(lst_daemon *d, const struct s_rid *rid, const lst_msg *m,
 			LST_PROTO_VERSION);
 		return;
 	}
-	if (s->active && !s_rid_eq(rid, &s->peer)) {
+	if (s->active && !s_rid_eq(rid, &s->peer) && now - s->last_rx <= s->lease &&
+	    !strcmp(h->run, s->run) && !strcmp(d->rx_key, s->key)) {
+		/* The session's coordinator on a new connection (its old one broke, or it went
+		 * unreachable for a while): a reconnect. The session goes on, below, on the new
+		 * routing id; a run id alone would not do (BUSY names it), the key must match too. */
+		lst_log_info("coordinator %s reconnected for run %s from a new connection %s "
+			     "within the lease",
+			     h->coordinator, h->run, s_rid_str(rid, r, sizeof(r)));
+	} else if (s->active && !s_rid_eq(rid, &s->peer)) {
 		if (now - s->last_rx <= s->lease) {
 			lst_log_info("refusing coordinator %s (run %s): busy with run %s from %s",
 				     h->coordinator, h->run, s->run, s->coordinator);

@@ -8,8 +8,10 @@
  * threads, purges run in a worker thread.
  *
  * Session rules (proto/PROTOCOL.md has the wire side): HELLO opens a session for one routing id;
- * every frame from that peer renews its lease; a second coordinator gets ERROR BUSY while the
- * lease holds; a silent coordinator loses its session after lease_ms and its I/O is stopped.
+ * every frame from that peer renews its lease; a HELLO with the session's run id and key from a
+ * new connection is a reconnect (the session, and the running point's frames, move to it);
+ * any other coordinator gets ERROR BUSY while the lease holds; a silent coordinator loses its
+ * session after lease_ms and its I/O is stopped.
  * Replies to the last 64 commands are cached by id, so a retried command is answered again and
  * never executed twice. SAMPLE and DONE frames stay in a spool until an ACK covers their seq.
  */

@@ -45,6 +45,7 @@ static const char *s_agent;
 static pid_t s_pid = -1;
 static pid_t s_pid2 = -1; /* the agent run with io_uring blocked */
 static bool s_passed;
+static uint64_t s_instance;	 /* WELCOME's instance from the main agent */
 static char s_backing[PATH_MAX]; /* root only: a loop device's backing file in /dev/shm */
 static char s_loopdev[64];
 
@@ -672,6 +673,9 @@ static void test_hello(struct peer *a)
 	T_ASSERT(m->u.welcome.engines & (1u << LST_ENGINE_NULL));
 	/* Same host, same monotonic clock. */
 	T_ASSERT(m->u.welcome.now >= before && m->u.welcome.now <= lst_mono_ns());
+	T_ASSERT(m->u.welcome.instance != 0);
+	T_EQ_U64(m->u.welcome.resumed, 0);
+	s_instance = m->u.welcome.instance;
 	lst_msg_destroy(&m);
 
 	/* A second coordinator is refused, and the first session is untouched. */
@@ -1413,6 +1417,97 @@ static void test_lease(void)
 }
 
 /*
+ * The session's coordinator reconnects from a new connection while the lease still holds (its
+ * old connection broke): the agent continues the session (WELCOME resumed 1, same instance),
+ * re-sends the unacknowledged spool on the new connection, and the running point's later
+ * SAMPLEs and DONE follow it there. Another run id still gets BUSY.
+ */
+static void test_reconnect(void)
+{
+	char path[PATH_MAX + 16], *log;
+	struct peer *c = s_peer_new(), *d = s_peer_new(), *e = s_peer_new();
+	struct run_result r = { 0 };
+	bool seen[64] = { false };
+	uint64_t id, n = 0, max_seq = 0;
+	int64_t t1, t4, k;
+	lst_msg *m, *done = NULL;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	s_hello_ok(c, "run-rc", "coord-rc", 10000);
+	s_drop(s_sync(c, &t1, &t4));
+	m = s_prepare_msg("run-rc", 0, 0, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.runtime = 2 * LST_NS_PER_S;
+	id = s_send(c, m, true);
+	lst_msg_destroy(&m);
+	s_drop(s_expect(c, LST_MSG_PREPARED, id, 5000));
+	s_start(c, 0, 0, s_agent_now(c) + 20 * LST_NS_PER_MS, 0);
+	s_follow(c, &r, 4, 5000); /* 4 samples on the first connection, never ACKed */
+	T_EQ_INT(r.first_k, 0);
+
+	/* The same run from a new connection, the lease (10 s) still holding. Command ids go on
+	 * from the old connection's (PROTOCOL.md 8: never reused in a run). */
+	d->id = c->id;
+	d->seq = c->seq;
+	m = s_hello(d, "run-rc", "coord-rc", 10000, &id);
+	if (!m || m->type != LST_MSG_WELCOME)
+		T_FAIL("reconnect within the lease: %s", m ? s_describe(m) : "nothing");
+	T_EQ_U64(m->re, id);
+	T_EQ_U64(m->u.welcome.resumed, 1);
+	T_EQ_U64(m->u.welcome.instance, s_instance);
+	lst_msg_destroy(&m);
+	/* The spool from interval 0, then the later samples and DONE, all on the new connection. */
+	while (!done) {
+		m = s_recv(d, 5000);
+		if (!m)
+			T_FAIL("reconnect: no DONE on the new connection (%llu samples)",
+			       (unsigned long long)n);
+		if (m->seq > max_seq)
+			max_seq = m->seq;
+		if (m->type == LST_MSG_DONE) {
+			done = m;
+			break;
+		}
+		if (m->type != LST_MSG_SAMPLE)
+			T_FAIL("reconnect: unexpected %s", s_describe(m));
+		k = m->u.sample.s.interval;
+		T_ASSERT(k >= 0 && k < 64);
+		seen[k] = true;
+		n++;
+		lst_msg_destroy(&m);
+	}
+	T_EQ_INT(done->u.done.reason, LST_DONE_COMPLETE);
+	for (k = 0; k <= done->u.done.last_interval; k++)
+		if (!seen[k])
+			T_FAIL("reconnect: interval %lld never reached the new connection",
+			       (long long)k);
+	T_ASSERT(done->u.done.last_interval >= 19);
+	lst_msg_destroy(&done);
+
+	/* Another run while the lease holds: BUSY. */
+	m = s_hello(e, "run-other", "coord-e", 10000, &id);
+	if (!m || m->type != LST_MSG_ERROR || m->u.error.code != LST_PERR_BUSY)
+		T_FAIL("HELLO for another run: %s", m ? s_describe(m) : "nothing");
+	T_CONTAINS(m->u.error.text, "busy: run run-rc");
+	lst_msg_destroy(&m);
+	/* The session lives on the new connection: PING there is answered. */
+	s_simple(d, LST_MSG_PING);
+	s_drop(s_expect(d, LST_MSG_PONG, d->id, 3000));
+	s_ack(d, max_seq);
+	log = s_log_text();
+	T_CONTAINS(log, "coordinator coord-rc reconnected for run run-rc from a new connection");
+	free(log);
+	s_bye(d);
+	s_result_free(&r);
+	s_peer_destroy(&c);
+	s_peer_destroy(&d);
+	s_peer_destroy(&e);
+	printf("ok: a reconnect within the lease continues the session: WELCOME resumed 1, the "
+	       "spool and the rest of the running point (%llu samples) follow the new connection; "
+	       "another run gets BUSY\n",
+	       (unsigned long long)n);
+}
+
+/*
  * A second agent with io_uring blocked by seccomp (tests/tools/noiouring, as containers do):
  * WELCOME leaves io_uring out of its engines, and a PREPARE for io_uring says it falls back to
  * psync, with a warning, and still runs.
@@ -1704,6 +1799,7 @@ int main(int argc, char **argv)
 	s_bye(a);
 	s_peer_destroy(&a);
 	test_lease();
+	test_reconnect();
 	test_examples();
 	test_no_uring();
 	test_curve_resume();
