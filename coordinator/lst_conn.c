@@ -29,6 +29,14 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 	zsock_set_maxmsgsize(sock, LST_MSG_MAX_BYTES + 64);
 	zsock_set_sndhwm(sock, 10000);
 	zsock_set_rcvhwm(sock, 100000);
+	/*
+	 * Reconnect promptly once a cut link comes back: a connect attempt gives up after 1 s
+	 * (TCP's own SYN back-off would wait up to a minute), and attempts repeat every 100 ms to
+	 * 1 s. The session goes on over the new connection (lst_conn_reconnected).
+	 */
+	zsock_set_connect_timeout(sock, 1000);
+	zsock_set_reconnect_ivl(sock, 100);
+	zsock_set_reconnect_ivl_max(sock, 1000);
 	if (curve) {
 		zsock_set_curve_serverkey(sock, curve->agent_pub);
 		zsock_set_curve_publickey(sock, curve->own->pub);
@@ -104,7 +112,7 @@ int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *
 	int rc;
 
 	m->seq = ++c->seq;
-	if (command)
+	if (command && !m->id)
 		m->id = c->next_id++;
 	if (id)
 		*id = m->id;
@@ -187,6 +195,7 @@ static void s_on_event(lst_conn *c, uint16_t ev, uint32_t val)
 	switch (ev) {
 	case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
 		c->hs_drops = 0;
+		c->handshakes++;
 		return;
 	case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
 		if (val == 400)
@@ -262,6 +271,12 @@ static void s_read_monitor(lst_conn *c)
 
 	while (lst_auth_monitor_event(zsock_resolve(c->mon), &ev, &val))
 		s_on_event(c, ev, val);
+}
+
+unsigned lst_conn_handshakes(lst_conn *c)
+{
+	s_read_monitor(c);
+	return c->handshakes;
 }
 
 const char *lst_conn_failure(const lst_conn *c)

@@ -54,7 +54,8 @@ typedef struct lst_conn {
 	char own_fp[LST_KEY_FP_LEN + 1], agent_fp[LST_KEY_FP_LEN + 1];
 	char own_pub_file[1024]; /* the .pub beside our key, for messages */
 	char agent_src[1024];
-	unsigned hs_drops; /* closed handshakes in a row */
+	unsigned hs_drops;   /* closed handshakes in a row */
+	unsigned handshakes; /* connections that completed their handshake, reconnects included */
 	bool hs_failed;
 	char hs_error[768];
 	int state;	  /* enum lst_conn_state */
@@ -84,8 +85,9 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 void lst_conn_destroy(lst_conn **p);
 
 /*
- * Send m: fills seq, and id when `command` (returned through *id, may be NULL). Returns 0 or
- * -errno with err. m stays the caller's.
+ * Send m: fills seq, and id when `command` and m->id is 0 (returned through *id, may be NULL);
+ * a command sent again keeps its id, so the agent answers it from its reply cache. Returns 0
+ * or -errno with err. m stays the caller's.
  */
 int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *err);
 
@@ -104,6 +106,13 @@ int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int
  * timeout, -EINTR when a signal arrived.
  */
 int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready);
+
+/*
+ * Connections that have completed their handshake so far (pending monitor events are read
+ * first). A count that grew since the session's last WELCOME means the DEALER reconnected
+ * (the agent restarted, or a cut link came back): the session must be said HELLO to again.
+ */
+unsigned lst_conn_handshakes(lst_conn *c);
 
 /*
  * Why the connection cannot work, once its handshake has failed for good: "tcp://...: refused

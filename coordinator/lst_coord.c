@@ -42,21 +42,44 @@
 
 static volatile sig_atomic_t s_interrupted;
 
-/* What one agent is doing in the current point. */
+/*
+ * One agent: its connection, its session, and what it does in the current point.
+ *
+ * Silence is not loss: an agent silent for unreach_after is *unreachable* (it goes on measuring
+ * and spooling; the DEALER reconnects and the session is resumed with a new HELLO, after which
+ * the agent sends its spool again). Only silence longer than the lease, or a restart, makes it
+ * *lost*: out of the current point, sent STOP and BYE, and given no commands until it comes
+ * back (a WELCOME on a reconnect), when it may serve the next point or the point's retry.
+ */
 struct s_agent {
 	lst_conn *conn;
-	bool lost;
+	bool lost;	  /* out until it comes back */
+	bool unreachable; /* silent, not lost yet */
+	bool ever_lost;	  /* for run.json */
 	char lost_why[1024];
 	bool refused; /* answered a command with ERROR */
 	lst_err error;
+
+	/* the session: reconnects and restarts */
+	uint64_t instance;    /* WELCOME's: another one means a new agent process */
+	unsigned welcomed_on; /* lst_conn_handshakes() at the last WELCOME */
+	unsigned hello_on;    /* ... when the last reconnect HELLO went out */
+	uint64_t hello_id;    /* that HELLO, 0 when none is awaited */
+	int64_t hello_at;     /* when it went out */
+	uint64_t seen_seq;    /* last SAMPLE/DONE seq taken: a re-sent spool repeats older ones */
 
 	/* command bookkeeping: the id awaited and whether the reply came */
 	uint64_t await_id;
 	bool replied;
 	lst_msg *reply; /* the last reply to a command, owned */
+	lst_msg *cmd;	/* the command awaited, owned: sent again after a reconnect */
 
 	/* current point */
 	bool in_point;
+	bool point_lost;  /* lost during it: nothing of it is merged after the loss */
+	bool judged;	  /* that loss went through s_loss_policy */
+	uint64_t min_seq; /* SAMPLE/DONE seq below this belong to an earlier point or attempt */
+	uint64_t dropped; /* samples of it not merged (late, or after the loss) */
 	bool started, done;
 	uint64_t start_id; /* the START command's id: an ERROR to it means no DONE will come */
 	int64_t t0_agent;
@@ -104,10 +127,15 @@ struct lst_coord {
 	int64_t run_t0; /* coordinator clock at the first start instant */
 	int64_t last_sync;
 	int64_t last_ping;
-	int64_t loss_after; /* silence that makes an agent lost */
+	int64_t unreach_after; /* silence that makes an agent unreachable */
+	int64_t lost_after;    /* ... and lost: the lease (it has stopped its I/O), and a margin */
 	struct s_point cur;
 	bool in_point;
+	bool running; /* the phases have begun: a loss is for on_agent_loss to judge */
 	bool failed;
+	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
+	const struct lst_plan_phase *wait_phase; /* s_wait_back's */
+	json_t *retries;			 /* run.json "retries" (borrowed from run) */
 	bool results_failed; /* a write into the results folder failed (reported once) */
 	bool tty;
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
@@ -193,8 +221,8 @@ static void s_save_run(lst_coord *c)
 					       : json_null());
 		json_object_set_new(o, "drift_ppm",
 				    cn->synced ? json_real(cn->clock.slope * 1e6) : json_null());
-		json_object_set_new(o, "lost", json_boolean(a->lost));
-		if (a->lost)
+		json_object_set_new(o, "lost", json_boolean(a->ever_lost));
+		if (a->ever_lost)
 			json_object_set_new(o, "lost_why", json_string(a->lost_why));
 	}
 	if (lst_results_write_run(c->res, c->run, &err) && !c->results_failed)
@@ -249,12 +277,12 @@ static json_t *s_run_json(lst_coord *c)
 						paths));
 	}
 	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:{s:s, s:i, s:s, s:s, s:s}, s:s, "
-			 "s:o, s:o, s:[], s:[]}",
+			 "s:o, s:o, s:[], s:[], s:[]}",
 			 "format", 1, "run_id", c->run_id, "plan_name", p->name, "plan_file",
 			 p->file, "started", lst_time_iso8601(lst_real_ns(), now, sizeof(now)),
 			 "versions", "lockstep", LST_VERSION, "protocol", LST_PROTO_VERSION,
 			 "libzmq", zmq, "czmq", czmq, "kernel", u.release, "coordinator", c->host,
-			 "agents", agents, "targets", targets, "phases", "errors");
+			 "agents", agents, "targets", targets, "phases", "errors", "retries");
 }
 
 /* --- sending and pumping ---------------------------------------------------------------- */
@@ -266,32 +294,66 @@ static bool s_usable(const struct s_agent *a)
 
 static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+static void s_send_simple(lst_coord *c, size_t i, uint32_t type);
 
-/* Mark an agent lost: it gets no more commands, and the merge stops waiting for it. The error
- * line reads "agent NAME" + how + why. */
+/*
+ * Tell a lost agent to stop what it runs and to end its session: STOP for the point, then BYE.
+ * Either may never arrive (that is why it is lost); its lease stops it then.
+ */
+static void s_stop_lost(lst_coord *c, size_t i)
+{
+	struct s_agent *a = &c->a[i];
+	lst_msg *m = lst_msg_new(LST_MSG_STOP);
+	lst_err err;
+
+	m->u.stop.phase = (uint32_t)c->cur.phase;
+	m->u.stop.point = (uint32_t)c->cur.point;
+	if (lst_conn_send(a->conn, m, true, NULL, &err))
+		lst_log_debug(LST_DBG_NET, "%s", err.msg);
+	lst_msg_destroy(&m);
+	s_send_simple(c, i, LST_MSG_BYE);
+}
+
+/*
+ * Mark an agent lost: it gets no more commands until it comes back, and the merge stops waiting
+ * for it in the current point. The line reads "agent NAME" + how + why. Before the phases run
+ * (connecting, the up-front check) a loss is the run's error; during them the plan's
+ * on_agent_loss decides what it means (s_loss_policy), and it is a warning here.
+ */
 static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_list ap)
 {
 	struct s_agent *a = &c->a[i];
+	bool in_point = c->in_point && a->in_point;
 
 	if (a->lost)
 		return;
 	vsnprintf(a->lost_why, sizeof(a->lost_why), fmt, ap);
-	if (c->in_point && a->in_point) {
+	if (in_point) {
 		size_t n = strlen(a->lost_why);
 
 		snprintf(a->lost_why + n, sizeof(a->lost_why) - n,
 			 "; during phase %s point %zu, after %llu samples", c->cur.phase_name,
 			 c->cur.point, (unsigned long long)a->samples);
 	}
-	a->lost = true;
-	a->conn->state = LST_CONN_LOST;
-	if (c->in_point && a->in_point && !a->done) {
-		a->done = true;
-		a->done_msg.reason = LST_DONE_ERROR;
-		snprintf(a->done_msg.text, sizeof(a->done_msg.text), "lost");
-		lst_merge_agent_done(c->cur.merge, i);
+	a->lost = a->ever_lost = true;
+	a->unreachable = false;
+	lst_msg_destroy(&a->cmd);
+	if (in_point) {
+		a->point_lost = true;
+		if (!a->done) {
+			a->done = true;
+			a->done_msg.reason = LST_DONE_ERROR;
+			snprintf(a->done_msg.text, sizeof(a->done_msg.text), "lost");
+			lst_merge_agent_done(c->cur.merge, i);
+		}
 	}
-	s_error(c, "agent %s%s: %s", a->conn->name, how, a->lost_why);
+	if (!c->running || a->conn->state == LST_CONN_LOST) {
+		s_error(c, "agent %s%s: %s", a->conn->name, how, a->lost_why);
+		return;
+	}
+	if (c->tty && !c->opts.quiet)
+		fputc('\n', c->opts.progress);
+	lst_log_warn("agent %s%s: %s", a->conn->name, how, a->lost_why);
 }
 
 static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
@@ -306,17 +368,18 @@ static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
 static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The connection can never work (a handshake refused): the agent is out, said plainly. */
+/* The connection can never work (a handshake refused): the agent is out for good. */
 static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
 {
 	va_list ap;
 
+	c->a[i].conn->state = LST_CONN_LOST;
 	va_start(ap, fmt);
 	s_drop(c, i, "", fmt, ap);
 	va_end(ap);
 }
 
-/* Send a command to agent i and remember which reply to wait for. Consumes m. */
+/* Send a command to agent i and remember which reply to wait for. Takes m. */
 static int s_command(lst_coord *c, size_t i, lst_msg **m)
 {
 	struct s_agent *a = &c->a[i];
@@ -324,9 +387,11 @@ static int s_command(lst_coord *c, size_t i, lst_msg **m)
 	int rc;
 
 	lst_msg_destroy(&a->reply);
+	lst_msg_destroy(&a->cmd);
 	a->replied = false;
 	rc = lst_conn_send(a->conn, *m, true, &a->await_id, &err);
-	lst_msg_destroy(m);
+	a->cmd = *m; /* kept: a reconnect sends it again with the same id */
+	*m = NULL;
 	if (rc && lst_conn_failure(a->conn))
 		s_refused(c, i, "%s", err.msg);
 	else if (rc)
@@ -346,25 +411,111 @@ static void s_send_simple(lst_coord *c, size_t i, uint32_t type)
 	lst_msg_destroy(&m);
 }
 
+/* HELLO for this run: the first one, and the one that resumes the session on a reconnect. */
+static lst_msg *s_hello_msg(const lst_coord *c)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_HELLO);
+
+	m->u.hello.proto = LST_PROTO_VERSION;
+	m->u.hello.ncaps = 1;
+	snprintf(m->u.hello.caps[0], sizeof(m->u.hello.caps[0]), "samples.v1");
+	snprintf(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "%s", c->host);
+	snprintf(m->u.hello.run, sizeof(m->u.hello.run), "%s", c->run_id);
+	m->u.hello.lease_ms = (uint32_t)(c->plan->lease / LST_NS_PER_MS);
+	return m;
+}
+
+/*
+ * Say HELLO again on a new connection (or to a lost agent, now and then): the agent resumes the
+ * session and sends its spool again. Not a command in the s_command sense: the command awaited
+ * (PREPARE, START, ...) stays awaited and is sent again once the WELCOME is in.
+ */
+static void s_rehello(lst_coord *c, size_t i, int64_t now)
+{
+	struct s_agent *a = &c->a[i];
+	lst_msg *m = s_hello_msg(c);
+	lst_err err;
+
+	a->hello_on = lst_conn_handshakes(a->conn);
+	a->hello_at = now;
+	if (lst_conn_send(a->conn, m, true, &a->hello_id, &err))
+		lst_log_debug(LST_DBG_NET, "%s", err.msg);
+	else
+		lst_log_debug(LST_DBG_NET, "agent %s: HELLO again (connection %u)", a->conn->name,
+			      a->hello_on);
+	lst_msg_destroy(&m);
+}
+
+/*
+ * The WELCOME to a reconnect HELLO. The same process with our session kept: it re-sends its
+ * spool, and the command awaited goes again (its reply cache answers a repeat). Another process
+ * (a restart), or our session gone (BYE, another coordinator in between): whatever it ran for
+ * us is gone, so it is lost for the current point; either way it can serve the next one.
+ */
+static void s_on_rewelcome(lst_coord *c, size_t i, const struct lst_msg_welcome *w)
+{
+	struct s_agent *a = &c->a[i];
+	bool restarted = a->instance && w->instance && w->instance != a->instance;
+	bool fresh = restarted || (w->instance && !w->resumed);
+	lst_err err;
+
+	a->hello_id = 0;
+	a->welcomed_on = lst_conn_handshakes(a->conn);
+	a->conn->info = *w;
+	if (w->instance)
+		a->instance = w->instance;
+	if (fresh) {
+		a->seen_seq = 0; /* a new session numbers its messages from 1 */
+		if (c->in_point && a->in_point && !a->done)
+			s_lose(c, i, "%s",
+			       restarted ? "it restarted (another agent process answered)"
+					 : "it no longer had our session");
+		lst_msg_destroy(&a->cmd);
+	}
+	if (a->lost && a->conn->state == LST_CONN_READY) {
+		a->lost = false;
+		lst_log_info("agent %s is back (%s)", a->conn->name,
+			     restarted ? "a new process"
+			     : fresh   ? "a new session"
+				       : "its session resumed");
+	} else if (a->unreachable) {
+		lst_log_info("agent %s is reachable again; its session resumed", a->conn->name);
+	}
+	a->unreachable = false;
+	if (a->cmd && !a->replied &&
+	    lst_conn_send(a->conn, a->cmd, true, NULL, &err)) /* keeps its id */
+		lst_log_debug(LST_DBG_NET, "%s", err.msg);
+	/* A new process may run on another clock; a resumed one has drifted meanwhile. */
+	if (!lst_conn_syncing(a->conn) && lst_conn_sync_begin(a->conn, &err))
+		lst_log_debug(LST_DBG_NET, "%s", err.msg);
+}
+
 static void s_on_row(const struct lst_merge_row *row, void *arg);
+
+/* A SAMPLE or DONE of agent i is for the point running now (not an earlier point or attempt). */
+static bool s_for_point(const lst_coord *c, const struct s_agent *a, const lst_msg *m,
+			uint32_t phase, uint32_t point)
+{
+	return c->in_point && a->in_point && phase == c->cur.phase && point == c->cur.point &&
+	       m->seq >= a->min_seq;
+}
 
 static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen)
 {
 	struct s_agent *a = &c->a[i];
 	struct lst_msg_sample *s = &m->u.sample;
-	lst_msg *ack;
 	lst_err err;
+	int rc;
 
-	/* A failed write is kept by the results and ends the run once (s_results_ok). */
-	lst_results_raw(c->res, a->conn->name, raw, rawlen, &err);
-	a->conn->last_sample_seq = m->seq;
-	ack = lst_msg_new(LST_MSG_ACK);
-	ack->u.ack.upto = m->seq;
-	lst_conn_send(a->conn, ack, false, NULL, &err);
-	lst_msg_destroy(&ack);
-	if (!c->in_point || !a->in_point || s->phase != c->cur.phase || s->point != c->cur.point) {
-		lst_log_warn("agent %s: sample for phase %u point %u outside the running point",
-			     a->conn->name, s->phase, s->point);
+	if (!s_for_point(c, a, m, s->phase, s->point)) {
+		lst_log_debug(LST_DBG_PROTO,
+			      "agent %s: sample for phase %u point %u (seq %llu) "
+			      "is not for the running point: ignored",
+			      a->conn->name, s->phase, s->point, (unsigned long long)m->seq);
+		return;
+	}
+	if (a->point_lost) { /* all or nothing: nothing of a lost agent after its loss */
+		a->dropped++;
 		return;
 	}
 	a->samples++;
@@ -388,13 +539,53 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 				a->conn->name, (long long)s->s.interval,
 				(double)(lst_mono_ns() - c->cur.T0) / 1e9);
 		a->bad_warned = true;
+		a->dropped++;
 		return;
 	}
-	if (lst_merge_add(c->cur.merge, i, &s->s) == -EALREADY && !a->merged_late++)
-		lst_log_warn(
-			"agent %s: sample %lld arrived after that interval was merged (counted "
-			"in the point's totals, not in timeseries.csv)",
-			a->conn->name, (long long)s->s.interval);
+	rc = lst_merge_add(c->cur.merge, i, &s->s);
+	if (rc) {
+		if (!a->dropped++)
+			lst_log_warn("agent %s: sample %lld arrived after that interval was "
+				     "written: not counted (neither in timeseries.csv nor in the "
+				     "summary)",
+				     a->conn->name, (long long)s->s.interval);
+		return;
+	}
+	/* What was merged, as received; a failed write ends the run once (s_results_ok). */
+	lst_results_raw(c->res, a->conn->name, raw, rawlen, &err);
+}
+
+/* The seq of a SAMPLE or DONE is new (not a copy from a re-sent spool); ACK it either way. */
+static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
+{
+	struct s_agent *a = &c->a[i];
+	lst_msg *ack;
+	lst_err err;
+
+	ack = lst_msg_new(LST_MSG_ACK);
+	ack->u.ack.upto = LST_MAX(m->seq, a->seen_seq);
+	a->conn->last_sample_seq = ack->u.ack.upto;
+	lst_conn_send(a->conn, ack, false, NULL, &err);
+	lst_msg_destroy(&ack);
+	if (m->seq <= a->seen_seq)
+		return false;
+	a->seen_seq = m->seq;
+	return true;
+}
+
+static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
+{
+	struct s_agent *a = &c->a[i];
+
+	if (!s_for_point(c, a, m, m->u.done.phase, m->u.done.point) || a->done)
+		return;
+	a->done = true;
+	a->done_msg = m->u.done;
+	lst_merge_agent_done(c->cur.merge, i);
+	if (m->u.done.reason == LST_DONE_ERROR)
+		s_error(c, "agent %s: %s", a->conn->name, m->u.done.text);
+	else if (m->u.done.reason == LST_DONE_LEASE)
+		s_lose(c, i, "it stopped by its lease (it did not hear from us)");
 }
 
 static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen,
@@ -403,6 +594,24 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	struct s_agent *a = &c->a[i];
 	lst_err err;
 
+	if (m->re && m->re == a->hello_id) {
+		if (m->type == LST_MSG_WELCOME)
+			s_on_rewelcome(c, i, &m->u.welcome);
+		else if (m->type == LST_MSG_ERROR) {
+			a->hello_id = 0;
+			if (c->in_point && a->in_point && !a->done)
+				s_lose(c, i, "it refused our HELLO on a new connection: %s",
+				       m->u.error.text);
+			else
+				lst_log_warn("agent %s refused our HELLO on a new connection: %s",
+					     a->conn->name, m->u.error.text);
+		}
+		return;
+	}
+	if (a->unreachable && !a->lost) {
+		a->unreachable = false;
+		lst_log_info("agent %s is reachable again", a->conn->name);
+	}
 	switch (m->type) {
 	case LST_MSG_SYNC_REPLY: {
 		int rc = lst_conn_sync_reply(a->conn, &m->u.sync_reply, t_recv, &err);
@@ -412,26 +621,22 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 			lst_results_clock(c->res, a->conn->name, m->u.sync_reply.t1,
 					  m->u.sync_reply.t2, m->u.sync_reply.t3, t_recv);
 		if (rc < 0)
-			s_lose(c, i, "%s", err.msg);
+			s_refused(c, i, "%s", err.msg);
 		return;
 	}
 	case LST_MSG_SAMPLE:
-		s_on_sample(c, i, m, raw, rawlen);
+		if (s_fresh(c, i, m))
+			s_on_sample(c, i, m, raw, rawlen);
 		return;
 	case LST_MSG_DONE:
-		if (c->in_point && a->in_point && m->u.done.phase == c->cur.phase &&
-		    m->u.done.point == c->cur.point && !a->done) {
-			a->done = true;
-			a->done_msg = m->u.done;
-			lst_merge_agent_done(c->cur.merge, i);
-			if (m->u.done.reason == LST_DONE_ERROR)
-				s_error(c, "agent %s: %s", a->conn->name, m->u.done.text);
-			else if (m->u.done.reason == LST_DONE_LEASE)
-				s_error(c,
-					"agent %s stopped by its lease (it did not hear from us)",
-					a->conn->name);
-		}
+		if (s_fresh(c, i, m))
+			s_on_done(c, i, m);
 		return;
+	case LST_MSG_PREPARED:
+		/* What the agent sends from now on is this point's (or later). */
+		if (c->in_point && a->in_point && m->re == a->await_id)
+			a->min_seq = m->seq;
+		break; /* also a reply */
 	case LST_MSG_STARTED:
 		if (c->in_point && m->u.started.phase == c->cur.phase &&
 		    m->u.started.point == c->cur.point) {
@@ -442,6 +647,14 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	case LST_MSG_PONG:
 		return;
 	case LST_MSG_ERROR:
+		if (m->u.error.code == LST_PERR_NO_SESSION) {
+			/* It does not know us on this connection: a reconnect whose HELLO has not
+			 * arrived yet, or a new process. The WELCOME to a HELLO tells which. */
+			if (a->conn->state == LST_CONN_READY &&
+			    (!a->hello_id || t_recv - a->hello_at > LST_NS_PER_S))
+				s_rehello(c, i, t_recv);
+			return;
+		}
 		if (c->in_point && a->in_point && !a->done && m->re && m->re == a->start_id) {
 			/* A refused START: its jobs never ran and it sends no DONE. */
 			a->done = true;
@@ -462,6 +675,7 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	}
 	if (m->re && m->re == a->await_id && !a->replied) {
 		a->replied = true;
+		lst_msg_destroy(&a->cmd);
 		lst_msg_destroy(&a->reply);
 		a->reply = lst_msg_new(m->type);
 		memcpy(a->reply, m, sizeof(*m));
@@ -469,8 +683,48 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 }
 
 /*
+ * Liveness of agent i at now: a new connection gets a HELLO; silence makes it unreachable, then
+ * lost once longer than the lease; a lost agent is said HELLO to every few seconds in case its
+ * connection came back without our noticing.
+ */
+static void s_watch(lst_coord *c, size_t i, int64_t now)
+{
+	struct s_agent *a = &c->a[i];
+	int64_t silent = now - a->conn->last_heard;
+	const char *why = lst_conn_failure(a->conn);
+	lst_err err;
+
+	if (why && a->conn->state != LST_CONN_LOST)
+		s_refused(c, i, "%s", why);
+	if (a->conn->state != LST_CONN_READY)
+		return;
+	if (lst_conn_handshakes(a->conn) > LST_MAX(a->welcomed_on, a->hello_on) ||
+	    (a->lost && now - a->hello_at > 5 * LST_NS_PER_S))
+		s_rehello(c, i, now);
+	if (a->lost)
+		return;
+	if (lst_conn_sync_tick(a->conn, now, &err) < 0)
+		s_refused(c, i, "%s", err.msg);
+	if (silent > c->unreach_after && !a->unreachable && !a->lost) {
+		a->unreachable = true;
+		if (c->tty && !c->opts.quiet)
+			fputc('\n', c->opts.progress);
+		lst_log_warn("agent %s unreachable: no message for %.1f s; reconnecting (it is "
+			     "lost after the %.0f s lease)",
+			     a->conn->name, (double)silent / 1e9, (double)c->plan->lease / 1e9);
+	}
+	if (silent > c->lost_after) {
+		s_lose(c, i,
+		       "no message for %.1f s, longer than the %.0f s lease, so it has stopped its "
+		       "I/O by itself (it crashed, froze, or the network between us failed)",
+		       (double)silent / 1e9, (double)c->plan->lease / 1e9);
+		s_stop_lost(c, i);
+	}
+}
+
+/*
  * Wait up to timeout_ns, dispatching everything that arrives. Housekeeping: PINGs every second,
- * abandoned clock exchanges, agents silent longer than loss_after. Returns early on Ctrl-C.
+ * abandoned clock exchanges, reconnects and silent agents (s_watch). Returns early on Ctrl-C.
  */
 static void s_pump(lst_coord *c, int64_t timeout_ns)
 {
@@ -502,27 +756,12 @@ static void s_pump(lst_coord *c, int64_t timeout_ns)
 		}
 	}
 	now = lst_mono_ns();
-	for (size_t i = 0; i < c->n; i++) {
-		struct s_agent *a = &c->a[i];
-		const char *why = lst_conn_failure(a->conn);
-		lst_err err;
-
-		if (!a->lost && why)
-			s_refused(c, i, "%s", why);
-		if (a->lost || a->conn->state != LST_CONN_READY)
-			continue;
-		if (lst_conn_sync_tick(a->conn, now, &err) < 0)
-			s_lose(c, i, "%s", err.msg);
-		if (now - a->conn->last_heard > c->loss_after)
-			s_lose(c, i,
-			       "no message for %.1f s (it stopped, crashed, or the network "
-			       "between us failed)",
-			       (double)(now - a->conn->last_heard) / 1e9);
-	}
+	for (size_t i = 0; i < c->n; i++)
+		s_watch(c, i, now);
 	if (now - c->last_ping >= S_PING_EVERY) {
 		c->last_ping = now;
 		for (size_t i = 0; i < c->n; i++)
-			if (s_usable(&c->a[i]))
+			if (s_usable(&c->a[i]) && !c->a[i].unreachable)
 				s_send_simple(c, i, LST_MSG_PING);
 	}
 }
@@ -552,11 +791,16 @@ static bool s_pump_until(lst_coord *c, s_cond_fn cond, int64_t timeout_ns)
 	return s_pump_wait(c, cond, timeout_ns, true);
 }
 
+/* Every agent in the point has answered the command, or is lost (an unreachable one is waited
+ * for: its reconnect sends the command again). */
 static bool s_all_replied(lst_coord *c)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point && s_usable(&c->a[i]) && !c->a[i].replied)
+	for (size_t i = 0; i < c->n; i++) {
+		const struct s_agent *a = &c->a[i];
+
+		if (a->in_point && s_usable(a) && !a->point_lost && !a->replied)
 			return false;
+	}
 	return true;
 }
 
@@ -584,7 +828,11 @@ static bool s_all_done(lst_coord *c)
 	return true;
 }
 
-/* Check the replies to a command sent to every agent in the point; report ERRORs. */
+/*
+ * Check the replies to a command sent to every agent in the point; report ERRORs. An agent lost
+ * meanwhile has no reply: before the phases that fails the run; in a point it is for the plan's
+ * on_agent_loss to judge (s_loss_policy), so it is passed over here.
+ */
 static bool s_replies_ok(lst_coord *c, const char *what)
 {
 	bool ok = true;
@@ -592,8 +840,12 @@ static bool s_replies_ok(lst_coord *c, const char *what)
 	for (size_t i = 0; i < c->n; i++) {
 		struct s_agent *a = &c->a[i];
 
-		if (!a->in_point || a->lost)
+		if (!a->in_point)
 			continue;
+		if (a->lost || a->point_lost) {
+			ok &= c->running;
+			continue;
+		}
 		if (!a->replied) {
 			s_lose(c, i, "no answer to %s within %.0f s", what,
 			       (double)S_REPLY_TIMEOUT / 1e9);
@@ -642,17 +894,11 @@ static void s_resync(lst_coord *c)
 
 /* --- connecting -------------------------------------------------------------------------- */
 
-static int s_hello(lst_coord *c, int64_t lease_ms)
+static int s_hello(lst_coord *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
-		lst_msg *m = lst_msg_new(LST_MSG_HELLO);
+		lst_msg *m = s_hello_msg(c);
 
-		m->u.hello.proto = LST_PROTO_VERSION;
-		m->u.hello.ncaps = 1;
-		snprintf(m->u.hello.caps[0], sizeof(m->u.hello.caps[0]), "samples.v1");
-		snprintf(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "%s", c->host);
-		snprintf(m->u.hello.run, sizeof(m->u.hello.run), "%s", c->run_id);
-		m->u.hello.lease_ms = (uint32_t)lease_ms;
 		c->a[i].in_point = true;
 		s_command(c, i, &m);
 	}
@@ -675,6 +921,8 @@ static int s_hello(lst_coord *c, int64_t lease_ms)
 		} else if (a->reply->type == LST_MSG_WELCOME) {
 			a->conn->info = a->reply->u.welcome;
 			a->conn->state = LST_CONN_READY;
+			a->instance = a->reply->u.welcome.instance;
+			a->welcomed_on = lst_conn_handshakes(a->conn);
 		} else {
 			s_lose(c, i, "answered HELLO with %s", lst_msg_type_name(a->reply->type));
 		}
@@ -1028,38 +1276,64 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 	r->partial = partial;
 }
 
+/* What s_run_point and its parts return. */
+enum {
+	S_POINT_OK = 0,
+	S_POINT_FAIL = -1, /* the run ends: a refusal, a loss under abort, Ctrl-C, a full disk */
+	S_POINT_RETRY = 1, /* an agent was lost under on_agent_loss: retry; nothing was recorded */
+};
+
+/* The agents with a path in phase ph. */
+static bool s_in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i)
+{
+	for (size_t k = 0; k < ph->ntargets; k++) {
+		const struct lst_plan_target *pt = &c->plan->targets[ph->targets[k]];
+
+		for (size_t j = 0; j < pt->npaths; j++)
+			if (pt->paths[j].agent == i)
+				return true;
+	}
+	return false;
+}
+
+static bool s_phase_agents_back(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (s_in_phase(c, c->wait_phase, i) &&
+		    (!s_usable(&c->a[i]) || lst_conn_syncing(c->a[i].conn)))
+			return false;
+	return true;
+}
+
 /*
- * Run one step of phase `phase` as point number `point`. Returns 0 when it completed (maybe
- * partial) with the combined result in *out, -1 when the run must end (refusal, loss under
- * abort, Ctrl-C).
+ * Wait up to the plan's retry_wait for every agent of phase ph to be back (and its clock
+ * measured again). True when they are; false on Ctrl-C, on a refusal, or when the time is up.
  */
-static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
-		       struct lst_step_result *out)
+static bool s_wait_back(lst_coord *c, const struct lst_plan_phase *ph)
+{
+	c->wait_phase = ph;
+	if (s_phase_agents_back(c))
+		return true;
+	if (!c->opts.quiet)
+		fprintf(c->opts.progress,
+			"lockstep: waiting up to %.0f s for the lost agents of phase %s to come "
+			"back\n",
+			(double)c->plan->retry_wait / 1e9, ph->name);
+	return s_pump_until(c, s_phase_agents_back, c->plan->retry_wait);
+}
+
+/*
+ * The job specs of one point: a PREPARE for every agent with a path in the phase (msgs[i], NULL
+ * for the others), and each path's share in a->jobs for run.json. An agent that is lost gets
+ * none, and *missing says so. Returns 0 or -1 (said).
+ */
+static int s_point_specs(lst_coord *c, const struct lst_plan_phase *ph, size_t phase, size_t point,
+			 const struct lst_step *step, lst_msg **msgs, bool *missing,
+			 struct lst_workload *first_w)
 {
 	const lst_plan *p = c->plan;
-	const struct lst_plan_phase *ph = &p->phases[phase];
-	const struct lst_workload *pw = &step->w;
-	struct lst_workload first_w;
-	int64_t max_rtt = 0, lead;
-	bool partial = false, have_first = false;
-	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs));
-	json_t *pj;
-	int rc = 0;
+	bool have_first = false;
 
-	memset(&c->cur, 0, sizeof(c->cur));
-	c->cur.phase = phase;
-	c->cur.point = point;
-	c->cur.phase_name = ph->name;
-	if (step->round && strcmp(step->test, step->label))
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s: %s round %zu", step->test,
-			 step->label, step->round);
-	else if (step->round)
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s round %zu", step->test,
-			 step->round);
-	else
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s", step->label);
-
-	/* Job specs per agent. */
 	for (size_t k = 0; k < ph->ntargets; k++) {
 		size_t t = ph->targets[k];
 		const struct lst_plan_target *pt = &p->targets[t];
@@ -1068,8 +1342,8 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 			size_t i = pt->paths[j].agent;
 			struct lst_jobspec *js;
 
-			if (c->a[i].lost) {
-				partial = true;
+			if (!s_usable(&c->a[i])) {
+				*missing = true;
 				continue;
 			}
 			if (!msgs[i]) {
@@ -1084,8 +1358,7 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 			if (msgs[i]->u.prepare.njobs == LST_MAX_JOBSPECS) {
 				s_error(c, "agent %s: more than %d paths in phase %s",
 					c->a[i].conn->name, LST_MAX_JOBSPECS, ph->name);
-				rc = -1;
-				goto out;
+				return -1;
 			}
 			js = &msgs[i]->u.prepare.jobs[msgs[i]->u.prepare.njobs++];
 			snprintf(js->target, sizeof(js->target), "%s", pt->name);
@@ -1093,10 +1366,8 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 			snprintf(js->identity, sizeof(js->identity), "%s",
 				 pt->identity ? pt->identity : "");
 			js->action = step->action;
-			if (s_path_workload(c, ph, t, j, step, &js->w)) {
-				rc = -1;
-				goto out;
-			}
+			if (s_path_workload(c, ph, t, j, step, &js->w))
+				return -1;
 			if (!c->a[i].jobs)
 				c->a[i].jobs = json_array();
 			json_array_append_new(c->a[i].jobs,
@@ -1107,59 +1378,112 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 							(json_int_t)js->w.bytes, "rate_iops",
 							(json_int_t)js->w.rate_iops));
 			if (!have_first) {
-				first_w = js->w;
+				*first_w = js->w;
 				have_first = true;
 			}
 		}
 	}
 	if (!have_first) {
 		s_error(c, "phase %s point %zu: no agent left to run it", ph->name, point);
-		rc = -1;
-		goto out;
+		return -1;
 	}
-	if (partial && ph->on_agent_loss == LST_ON_LOSS_ABORT) {
-		/* lost between points (or in an earlier phase that said continue) */
-		lst_log_warn("an agent was lost and the plan says abort: phase %s point %zu does "
-			     "not start",
-			     ph->name, point);
-		rc = -1;
-		goto out;
-	}
-	c->cur.interval = first_w.interval;
-	c->cur.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
-	c->cur.duration = first_w.runtime ? c->cur.nramp * first_w.interval + first_w.runtime : 0;
+	return 0;
+}
 
-	/* PREPARE everywhere. */
+/*
+ * Some agent of the point was lost: what the plan's on_agent_loss makes of it. abort: stop the
+ * others, the run fails; continue: go on without it (the point is partial); retry: stop the
+ * others, record nothing, and let s_run_phase run the point again.
+ */
+static int s_loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
+{
+	switch (ph->on_agent_loss) {
+	case LST_ON_LOSS_CONTINUE:
+		/* The run's result lacks the agent from here on: said in run.json's errors. */
+		for (size_t i = 0; i < c->n; i++) {
+			struct s_agent *a = &c->a[i];
+
+			if (a->in_point && a->point_lost && !a->judged)
+				json_array_append_new(c->errors,
+						      json_sprintf("agent %s lost: %s",
+								   a->conn->name, a->lost_why));
+			a->judged |= a->point_lost;
+		}
+		return S_POINT_OK;
+	case LST_ON_LOSS_RETRY:
+		lst_log_warn("phase %s point %zu: an agent was lost; stopping the point to run it "
+			     "again (on_agent_loss: retry)",
+			     ph->name, c->cur.point);
+		s_stop_all(c);
+		return S_POINT_RETRY;
+	default:
+		for (size_t i = 0; i < c->n; i++) {
+			struct s_agent *a = &c->a[i];
+
+			if (a->in_point && a->point_lost && !a->judged)
+				s_error(c,
+					"agent %s lost: %s; the plan says abort (on_agent_loss): "
+					"stopping the others",
+					a->conn->name, a->lost_why);
+			a->judged |= a->point_lost;
+		}
+		s_stop_all(c);
+		return S_POINT_FAIL;
+	}
+}
+
+/* An agent of the point was lost and the plan's rule has not been applied to it yet. */
+static bool s_point_lost(const lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && c->a[i].point_lost && !c->a[i].judged)
+			return true;
+	return false;
+}
+
+/* PREPARE everywhere and wait for the answers. Takes msgs[i]. */
+static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_msg **msgs)
+{
 	for (size_t i = 0; i < c->n; i++) {
 		struct s_agent *a = &c->a[i];
 
 		a->in_point = msgs[i] != NULL;
-		a->started = a->done = a->late_warned = a->bad_warned = false;
+		a->point_lost = a->judged = a->started = a->done = false;
+		a->late_warned = a->bad_warned = false;
+		a->min_seq = UINT64_MAX; /* until PREPARED: nothing it sends is this point's */
 		a->start_id = 0;
-		a->samples = a->merged_late = 0;
+		a->samples = a->dropped = 0;
 		memset(&a->done_msg, 0, sizeof(a->done_msg));
 		a->done_msg.last_interval = -1;
 		if (msgs[i])
 			s_command(c, i, &msgs[i]);
 	}
 	c->in_point = true;
-	c->cur.merge = lst_merge_new(c->n, s_on_row, c);
+	/* The merge waits a lease for an unreachable agent before it writes rows without it. */
+	c->cur.merge = lst_merge_new(
+		c->n, (size_t)((c->lost_after + LST_NS_PER_S) / c->cur.interval) + 8, s_on_row, c);
 	for (size_t i = 0; i < c->n; i++)
 		if (!c->a[i].in_point)
 			lst_merge_agent_done(c->cur.merge, i);
 	s_pump_until(c, s_all_replied, S_REPLY_TIMEOUT);
-	if (s_interrupted || !s_replies_ok(c, "the job specs")) {
-		rc = -1;
-		goto out;
-	}
+	if (s_interrupted || !s_replies_ok(c, "the job specs"))
+		return S_POINT_FAIL;
+	if (s_point_lost(c))
+		return s_loss_policy(c, ph);
 	for (size_t i = 0; i < c->n; i++) {
 		struct s_agent *a = &c->a[i];
 
-		if (a->in_point && a->reply->u.prepared.warning[0])
+		if (a->in_point && !a->point_lost && a->reply->u.prepared.warning[0])
 			lst_log_warn("agent %s: %s", a->conn->name, a->reply->u.prepared.warning);
 	}
+	return S_POINT_OK;
+}
 
-	/* One start instant for everyone, far enough ahead for the slowest START to arrive. */
+/* One start instant for everyone, far enough ahead for the slowest START to arrive. */
+static void s_point_start(lst_coord *c)
+{
+	int64_t max_rtt = 0, lead;
+
 	if (lst_mono_ns() - c->last_sync > S_SYNC_EVERY)
 		s_sync(c);
 	for (size_t i = 0; i < c->n; i++)
@@ -1173,20 +1497,23 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 		struct s_agent *a = &c->a[i];
 		lst_msg *m;
 
-		if (!a->in_point || !s_usable(a))
+		if (!a->in_point || a->point_lost || !s_usable(a))
 			continue;
 		m = lst_msg_new(LST_MSG_START);
-		m->u.start.phase = (uint32_t)phase;
-		m->u.start.point = (uint32_t)point;
+		m->u.start.phase = (uint32_t)c->cur.phase;
+		m->u.start.point = (uint32_t)c->cur.point;
 		a->t0_agent = lst_clock_to_remote(&a->conn->clock, c->cur.T0);
 		m->u.start.t0 = a->t0_agent;
 		if (!s_command(c, i, &m))
 			a->start_id = a->await_id;
 	}
-	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", ph->name, point,
-		      (double)lead / 1e6);
+	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", c->cur.phase_name,
+		      c->cur.point, (double)lead / 1e6);
+}
 
-	/* Run: merge until every agent is done (or lost). */
+/* Merge until every agent is done or lost; a loss goes to s_loss_policy once. */
+static int s_point_wait(lst_coord *c, const struct lst_plan_phase *ph, bool *partial)
+{
 	while (!s_all_done(c)) {
 		if (s_interrupted) {
 			if (c->tty && !c->opts.quiet)
@@ -1194,36 +1521,120 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 			lst_log_warn(
 				"interrupted: stopping every agent and keeping what was measured");
 			s_stop_all(c);
-			rc = -1;
-			break;
+			return S_POINT_FAIL;
 		}
 		s_pump(c, 100 * LST_NS_PER_MS);
 		if (!s_results_ok(c)) {
 			s_stop_all(c);
-			rc = -1;
-			break;
+			return S_POINT_FAIL;
 		}
 		s_resync(c);
-		for (size_t i = 0; i < c->n; i++) {
-			if (c->a[i].in_point && c->a[i].lost)
-				partial = true;
-		}
-		if (partial && c->plan->phases[phase].on_agent_loss == LST_ON_LOSS_ABORT) {
-			lst_log_warn(
-				"an agent was lost and the plan says abort: stopping the others");
-			s_stop_all(c);
-			rc = -1;
-			break;
+		if (s_point_lost(c)) {
+			int rc = s_loss_policy(c, ph);
+
+			if (rc != S_POINT_OK)
+				return rc;
+			*partial = true;
 		}
 	}
+	return S_POINT_OK;
+}
+
+/* The end of a point, recorded or not: forget its per-agent state and its merge. */
+static void s_point_end(lst_coord *c, lst_msg **msgs)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		lst_msg_destroy(&msgs[i]);
+		c->a[i].in_point = false;
+		json_decref(c->a[i].jobs);
+		c->a[i].jobs = NULL;
+	}
+	free(msgs);
+	lst_merge_destroy(&c->cur.merge);
+	c->in_point = false;
+}
+
+/*
+ * Run one step of phase `phase` as point number `point`. Returns S_POINT_OK when it completed
+ * (maybe partial) with the combined result in *out, S_POINT_RETRY when it must run again (an
+ * agent was lost under on_agent_loss: retry; nothing was recorded), S_POINT_FAIL when the run
+ * must end (refusal, loss under abort, Ctrl-C).
+ */
+static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
+		       struct lst_step_result *out)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	const struct lst_workload *pw = &step->w;
+	struct lst_workload first_w;
+	bool partial = false;
+	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs));
+	json_t *pj;
+	int rc;
+
+	memset(&c->cur, 0, sizeof(c->cur));
+	c->cur.phase = phase;
+	c->cur.point = point;
+	c->cur.phase_name = ph->name;
+	if (step->round && strcmp(step->test, step->label))
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s: %s round %zu", step->test,
+			 step->label, step->round);
+	else if (step->round)
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s round %zu", step->test,
+			 step->round);
+	else
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s", step->label);
+
+	/* An agent lost before the point: abort ends here, retry waits for it first. */
+	for (size_t i = 0; i < c->n; i++) {
+		if (!s_in_phase(c, ph, i) || s_usable(&c->a[i]))
+			continue;
+		if (ph->on_agent_loss == LST_ON_LOSS_ABORT) {
+			s_error(c,
+				"phase %s point %zu does not start: agent %s is lost and the "
+				"plan says abort (on_agent_loss)",
+				ph->name, point, c->a[i].conn->name);
+			rc = S_POINT_FAIL;
+			goto out;
+		}
+		if (ph->on_agent_loss == LST_ON_LOSS_RETRY && !s_wait_back(c, ph)) {
+			if (!s_interrupted)
+				s_error(c,
+					"phase %s point %zu: agent %s did not come back within "
+					"retry_wait (%.0f s)",
+					ph->name, point, c->a[i].conn->name,
+					(double)c->plan->retry_wait / 1e9);
+			rc = S_POINT_FAIL;
+			goto out;
+		}
+		break;
+	}
+	if (s_point_specs(c, ph, phase, point, step, msgs, &partial, &first_w)) {
+		rc = S_POINT_FAIL;
+		goto out;
+	}
+	c->cur.interval = first_w.interval;
+	c->cur.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
+	c->cur.duration = first_w.runtime ? c->cur.nramp * first_w.interval + first_w.runtime : 0;
+
+	if ((rc = s_point_prepare(c, ph, msgs)) != S_POINT_OK)
+		goto out;
+	for (size_t i = 0; i < c->n; i++)
+		partial |= c->a[i].in_point && c->a[i].point_lost;
+	s_point_start(c);
+	/* A point that ends the run (abort, Ctrl-C) is still recorded: what was measured stays. */
+	if ((rc = s_point_wait(c, ph, &partial)) == S_POINT_RETRY)
+		goto out;
+	for (size_t i = 0; i < c->n; i++)
+		partial |= c->a[i].in_point && c->a[i].point_lost;
 	lst_merge_finish(c->cur.merge);
 	if (c->tty && !c->opts.quiet)
 		fputc('\n', c->opts.progress);
 	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point && c->a[i].merged_late > 1)
-			lst_log_warn("agent %s: %llu samples of this point arrived after their "
-				     "intervals were merged",
-				     c->a[i].conn->name, (unsigned long long)c->a[i].merged_late);
+		if (c->a[i].in_point && c->a[i].dropped > 1)
+			lst_log_warn("agent %s: %llu samples of this point were not counted (late, "
+				     "or after its loss)",
+				     c->a[i].conn->name, (unsigned long long)c->a[i].dropped);
+	c->partial |= partial;
 	s_summaries(c, step);
 	s_step_result(c, partial, out);
 	pj = s_point_json(c, pw, partial);
@@ -1247,15 +1658,7 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 			partial ? " PARTIAL" : "");
 	}
 out:
-	for (size_t i = 0; i < c->n; i++) {
-		lst_msg_destroy(&msgs[i]);
-		c->a[i].in_point = false;
-		json_decref(c->a[i].jobs);
-		c->a[i].jobs = NULL;
-	}
-	free(msgs);
-	lst_merge_destroy(&c->cur.merge);
-	c->in_point = false;
+	s_point_end(c, msgs);
 	return rc;
 }
 
@@ -1279,6 +1682,59 @@ static void s_idle(lst_coord *c, int64_t ns)
 
 	while (!s_interrupted && lst_mono_ns() < until)
 		s_pump(c, LST_MIN(until - lst_mono_ns(), 100 * LST_NS_PER_MS));
+}
+
+/*
+ * A point, run again while an agent is lost under on_agent_loss: retry: the stopped attempt's
+ * rows and samples are cut from the results, the lost agents are waited for (retry_wait), and
+ * the point starts anew for everyone, at most `retries` times. run.json "retries" lists each.
+ * Returns 0 when the point completed (in *out), -1 when the run must end.
+ */
+static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
+			       const struct lst_step *step, struct lst_step_result *out)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+
+	for (int64_t attempt = 0;; attempt++) {
+		json_t *lost = json_array();
+		int rc;
+
+		if (c->res)
+			lst_results_mark(c->res);
+		rc = s_run_point(c, phase, point, step, out);
+		if (rc != S_POINT_RETRY)
+			return rc == S_POINT_OK ? 0 : -1;
+		if (c->res)
+			lst_results_rewind(c->res);
+		for (size_t i = 0; i < c->n; i++)
+			if (c->a[i].lost)
+				json_array_append_new(lost, json_pack("{s:s, s:s}", "agent",
+								      c->a[i].conn->name, "why",
+								      c->a[i].lost_why));
+		json_array_append_new(c->retries,
+				      json_pack("{s:s, s:I, s:s, s:I, s:o}", "phase", ph->name,
+						"point", (json_int_t)point, "label", c->cur.label,
+						"attempt", (json_int_t)attempt + 1, "lost", lost));
+		s_save_run(c);
+		if (attempt >= c->plan->retries) {
+			s_error(c,
+				"phase %s point %zu: an agent was lost in %lld attempts; giving "
+				"up (retries: %lld)",
+				ph->name, point, (long long)attempt + 1,
+				(long long)c->plan->retries);
+			return -1;
+		}
+		if (!s_wait_back(c, ph)) {
+			if (!s_interrupted)
+				s_error(c,
+					"phase %s point %zu: the lost agents did not come back "
+					"within retry_wait (%.0f s)",
+					ph->name, point, (double)c->plan->retry_wait / 1e9);
+			return -1;
+		}
+		lst_log_warn("retrying phase %s point %zu (attempt %lld of at most %lld)", ph->name,
+			     point, (long long)attempt + 2, (long long)c->plan->retries + 1);
+	}
 }
 
 /* One phase: its suite's steps one after another, then the suite's results. */
@@ -1310,7 +1766,7 @@ static int s_run_phase(lst_coord *c, size_t phase)
 			ph->suite ? lst_suite_names[ph->suite] : "", ph->suite ? ")" : "", about);
 	}
 	while (lst_suite_next(suite, &step)) {
-		if (s_run_point(c, phase, point++, &step, &r) || !s_results_ok(c)) {
+		if (s_run_point_retried(c, phase, point++, &step, &r) || !s_results_ok(c)) {
 			rc = s_interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
 			break;
 		}
@@ -1443,7 +1899,13 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 	c->conns = lst_calloc(c->n, sizeof(*c->conns));
 	c->ready = lst_calloc(c->n, sizeof(*c->ready));
 	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
-	c->loss_after = LST_MAX(3 * LST_NS_PER_S, 3 * plan->defaults.interval);
+	/*
+	 * One model for silence: unreachable after 3 s (or 3 intervals); lost once the lease has
+	 * run out on the agent too, which it measures from the last message it had from us (at
+	 * most a PING interval before our last from it), plus a margin for the network.
+	 */
+	c->unreach_after = LST_MAX(3 * LST_NS_PER_S, 3 * plan->defaults.interval);
+	c->lost_after = LST_MAX(c->unreach_after, plan->lease + S_PING_EVERY + LST_NS_PER_S / 2);
 	for (size_t i = 0; i < c->n; i++) {
 		if (s_connect_agent(c, i, err)) {
 			lst_coord_destroy(&c);
@@ -1463,6 +1925,7 @@ void lst_coord_destroy(lst_coord **p)
 	for (size_t i = 0; i < c->n; i++) {
 		lst_conn_destroy(&c->a[i].conn);
 		lst_msg_destroy(&c->a[i].reply);
+		lst_msg_destroy(&c->a[i].cmd);
 	}
 	for (size_t t = 0; c->targets && t < c->plan->ntargets; t++)
 		free(c->targets[t].ids);
@@ -1533,6 +1996,7 @@ int lst_coord_run(lst_coord *c)
 	c->run = s_run_json(c);
 	c->phases = json_object_get(c->run, "phases");
 	c->errors = json_object_get(c->run, "errors");
+	c->retries = json_object_get(c->run, "retries");
 	if (p->text) /* a failure is kept by the results and ends the run below */
 		lst_results_write_file(c->res, "plan.yaml", p->text, strlen(p->text), &err);
 	if (!c->opts.quiet)
@@ -1540,8 +2004,7 @@ int lst_coord_run(lst_coord *c)
 			c->run_id, c->n, c->outdir);
 
 	s_save_run(c);
-	if (!s_results_ok(c) || s_hello(c, p->lease / LST_NS_PER_MS) ||
-	    (s_sync(c), s_identify(c))) {
+	if (!s_results_ok(c) || s_hello(c) || (s_sync(c), s_identify(c))) {
 		rc = LST_RUN_FAILED;
 		goto out;
 	}
@@ -1560,6 +2023,7 @@ int lst_coord_run(lst_coord *c)
 				(double)cn->est.offset_ns / 1e6, (double)cn->est.rtt_ns / 1e3);
 	}
 	s_save_run(c);
+	c->running = true;
 	for (size_t ph = 0; ph < p->nphases && rc == LST_RUN_OK; ph++) {
 		rc = s_run_phase(c, ph);
 	}
@@ -1567,20 +2031,14 @@ out:
 	s_bye(c);
 	if (s_interrupted) /* also while connecting: Ctrl-C is what ended the run */
 		rc = LST_RUN_INTERRUPTED;
-	{
-		bool lost = false;
-
-		for (size_t i = 0; i < c->n; i++)
-			lost |= c->a[i].lost;
-		/* Every phase ran, but without a lost agent (on_agent_loss: continue). */
-		json_object_set_new(c->run, "status",
-				    json_string(rc == LST_RUN_INTERRUPTED ? "interrupted"
-						: rc != LST_RUN_OK	  ? "failed"
-						: lost			  ? "partial"
-						: c->failed		  ? "failed"
-									  : "complete"));
-	}
-	if (c->failed && rc == LST_RUN_OK)
+	/* partial: every phase ran, but a point without a lost agent (on_agent_loss: continue) */
+	json_object_set_new(c->run, "status",
+			    json_string(rc == LST_RUN_INTERRUPTED ? "interrupted"
+					: rc != LST_RUN_OK	  ? "failed"
+					: c->failed		  ? "failed"
+					: c->partial		  ? "partial"
+								  : "complete"));
+	if ((c->failed || c->partial) && rc == LST_RUN_OK)
 		rc = LST_RUN_FAILED;
 	{
 		char now[64];
@@ -1628,7 +2086,7 @@ int lst_coord_probe(const char *const *names, const char *const *addresses, cons
 		json_decref(arr);
 		return 2;
 	}
-	s_hello(c, 10000);
+	s_hello(c);
 	s_sync(c);
 	if (!json)
 		fprintf(out, "%-12s %-9s %-20s %5s %-16s %14s %10s  %s\n", "NAME", "VERSION",

@@ -1,7 +1,7 @@
 /*
  * The per-point merge. Pending intervals live in a ring of rows, row k at (head + k - base) mod
  * cap; agents run in step, so the window stays a few intervals long, and it grows when one agent
- * runs ahead, up to LST_MERGE_MAX_AHEAD rows: beyond that the oldest rows are emitted without
+ * runs ahead, up to max_ahead rows: beyond that the oldest rows are emitted without
  * the agents that lag (their samples for them arrive late), so memory stays bounded over a
  * day-long point whatever one agent does.
  */
@@ -23,6 +23,7 @@ struct s_row {
 
 struct lst_merge {
 	size_t nagents;
+	size_t max_ahead;
 	lst_merge_fn fn;
 	void *arg;
 	int64_t base; /* k of the row at head */
@@ -36,11 +37,13 @@ struct lst_merge {
 	const lst_sample **ptrs;
 };
 
-lst_merge *lst_merge_new(size_t nagents, lst_merge_fn fn, void *arg)
+lst_merge *lst_merge_new(size_t nagents, size_t max_ahead, lst_merge_fn fn, void *arg)
 {
 	lst_merge *m = lst_calloc(1, sizeof(*m));
 
 	m->nagents = nagents;
+	m->max_ahead = max_ahead ? LST_MIN(max_ahead, (size_t)LST_MERGE_AHEAD_LIMIT)
+				 : (size_t)LST_MERGE_MAX_AHEAD;
 	m->fn = fn;
 	m->arg = arg;
 	m->next_k = lst_calloc(nagents, sizeof(*m->next_k));
@@ -76,15 +79,15 @@ void lst_merge_destroy(lst_merge **p)
 	*p = NULL;
 }
 
-/* The row for interval k (base <= k < base + LST_MERGE_MAX_AHEAD), growing the ring as needed. */
+/* The row for interval k (base <= k < base + max_ahead), growing the ring as needed. */
 static struct s_row *s_row(lst_merge *m, int64_t k)
 {
 	size_t i = (size_t)(k - m->base);
 	struct s_row *r;
 
-	LST_ASSERT(k >= m->base && i < LST_MERGE_MAX_AHEAD);
+	LST_ASSERT(k >= m->base && i < m->max_ahead);
 	if (i >= m->cap) {
-		size_t cap = LST_MIN(LST_MAX(i + 1, m->cap * 2), (size_t)LST_MERGE_MAX_AHEAD);
+		size_t cap = LST_MIN(LST_MAX(i + 1, m->cap * 2), m->max_ahead);
 		struct s_row *rows = lst_calloc(cap, sizeof(*rows));
 
 		/* Unroll the ring: row `base` goes first. */
@@ -126,28 +129,29 @@ static void s_account(struct lst_merge_totals *t, const lst_sample *s)
 	t->intervals++;
 }
 
-/* Rates of the combined totals: the sum of the agents' rates. */
+static void s_rates_of(struct lst_merge_totals *t)
+{
+	for (int d = 0; d < LST_DIR_N; d++) {
+		t->iops[d] = t->seconds > 0 ? (double)t->dir[d].ios / t->seconds : 0;
+		t->mbps[d] = t->seconds > 0 ? (double)t->dir[d].bytes / t->seconds / 1e6 : 0;
+	}
+}
+
+/*
+ * Rates: each agent's over its own measured time; the combined ones over the longest agent's,
+ * which is the point's measured time on the shared grid. For agents that all ran the whole point
+ * that is the sum of their rates; for a point an agent left early it is what the target saw.
+ */
 static void s_rates(lst_merge *m)
 {
 	struct lst_merge_totals *all = &m->tot[m->nagents];
 
-	for (int d = 0; d < LST_DIR_N; d++) {
-		all->iops[d] = 0;
-		all->mbps[d] = 0;
-	}
 	all->seconds = 0;
 	for (size_t a = 0; a < m->nagents; a++) {
-		struct lst_merge_totals *t = &m->tot[a];
-
-		for (int d = 0; d < LST_DIR_N; d++) {
-			t->iops[d] = t->seconds > 0 ? (double)t->dir[d].ios / t->seconds : 0;
-			t->mbps[d] =
-				t->seconds > 0 ? (double)t->dir[d].bytes / t->seconds / 1e6 : 0;
-			all->iops[d] += t->iops[d];
-			all->mbps[d] += t->mbps[d];
-		}
-		all->seconds = LST_MAX(all->seconds, t->seconds);
+		s_rates_of(&m->tot[a]);
+		all->seconds = LST_MAX(all->seconds, m->tot[a].seconds);
 	}
+	s_rates_of(all);
 }
 
 /* Emit rows up to and including k; base moves past k. */
@@ -201,17 +205,16 @@ int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s)
 	LST_ASSERT(agent < m->nagents);
 	if (s->interval < 0 || s->interval > LST_MERGE_MAX_INTERVAL)
 		return -ERANGE;
-	if (measured) {
-		s_account(&m->tot[agent], s);
-		s_account(&m->tot[m->nagents], s);
-		s_rates(m);
-	}
 	/* Bounded window: emit the oldest rows without the agents that lag behind. */
-	if (s->interval >= m->base + LST_MERGE_MAX_AHEAD)
-		s_emit_upto(m, s->interval - LST_MERGE_MAX_AHEAD);
+	if (s->interval >= m->base + (int64_t)m->max_ahead)
+		s_emit_upto(m, s->interval - (int64_t)m->max_ahead);
 	if (s->interval < m->base) {
-		rc = -EALREADY;
+		rc = -EALREADY; /* its row is out: counted nowhere, so rows and totals agree */
 	} else {
+		if (measured) {
+			s_account(&m->tot[agent], s);
+			s_account(&m->tot[m->nagents], s);
+		}
 		r = s_row(m, s->interval);
 		if (r->have[agent])
 			lst_sample_add(&r->agent[agent], s);

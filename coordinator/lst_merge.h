@@ -8,8 +8,11 @@
  * by bucket, and every percentile of the combined row comes from the merged histogram, never
  * from averaging the agents' percentiles.
  *
- * Totals over the measured window (ramp intervals excluded) are kept per agent and combined.
- * Combined IOPS and MB/s are sums of the agents' rates, each over that agent's own measured time.
+ * Totals over the measured window (ramp intervals excluded) are kept per agent and combined, from
+ * exactly the samples that went into rows, so the rows of timeseries.csv always add up to the
+ * summary. Combined IOPS and MB/s are all I/Os over the point's measured time on the shared grid
+ * (the longest agent's): when an agent ran only part of the point (it was lost), the combined
+ * rate is what the device saw on average, never a sum of rates over different times.
  */
 #ifndef LST_MERGE_H
 #define LST_MERGE_H
@@ -23,11 +26,14 @@
 typedef struct lst_merge lst_merge;
 
 /*
- * Rows kept pending at most: a sample this far ahead of the oldest pending interval emits the
- * oldest rows without the agents that have not sent them yet (their samples for them then
- * arrive late, counted in the totals only). 512 intervals: 5 s at the shortest interval.
+ * Rows kept pending at most, unless lst_merge_new is given another bound: a sample this far ahead
+ * of the oldest pending interval emits the oldest rows without the agents that have not sent them
+ * yet (their samples for them then arrive late, and are dropped). The coordinator asks for a
+ * lease's worth of intervals, so that an agent unreachable for less than its lease is waited
+ * for; LST_MERGE_AHEAD_LIMIT caps that (about 40 s at the shortest interval).
  */
 #define LST_MERGE_MAX_AHEAD 512
+#define LST_MERGE_AHEAD_LIMIT 4096
 /* Interval numbers beyond this are refused (a year of 10 ms intervals is 3.2e9). */
 #define LST_MERGE_MAX_INTERVAL (INT64_C(1) << 40)
 
@@ -46,20 +52,24 @@ typedef void (*lst_merge_fn)(const struct lst_merge_row *row, void *arg);
 struct lst_merge_totals {
 	struct lst_dir_stats dir[LST_DIR_N];
 	double seconds;		       /* measured time (per agent; the longest for `all`) */
-	double iops[LST_DIR_N];	       /* rates: per agent ios/seconds; for `all` the sum */
+	double iops[LST_DIR_N];	       /* rates: ios / seconds (for `all` too) */
 	double mbps[LST_DIR_N];	       /* 10^6 bytes per second */
 	int64_t first_start, last_end; /* agent clock (per agent), 0 when nothing measured */
 	uint64_t intervals;	       /* measured intervals seen */
 };
 
-lst_merge *lst_merge_new(size_t nagents, lst_merge_fn fn, void *arg);
+/*
+ * A merge of nagents agents; rows go to fn as they complete. max_ahead bounds the rows kept
+ * pending (0: LST_MERGE_MAX_AHEAD; at most LST_MERGE_AHEAD_LIMIT).
+ */
+lst_merge *lst_merge_new(size_t nagents, size_t max_ahead, lst_merge_fn fn, void *arg);
 void lst_merge_destroy(lst_merge **p);
 
 /* An agent's sample, in the order the agent sent them. Emits the intervals that are now
- * complete. A sample for an interval already emitted (an agent that lagged more than
- * LST_MERGE_MAX_AHEAD intervals, or misbehaves) is counted in the totals and reported through
- * the return value: -EALREADY. An interval number below 0 or above LST_MERGE_MAX_INTERVAL is
- * refused, not counted: -ERANGE. */
+ * complete. A sample for an interval already emitted (an agent that lagged more than max_ahead
+ * intervals, or misbehaves) is dropped, counted nowhere, and reported through the return value:
+ * -EALREADY. An interval number below 0 or above LST_MERGE_MAX_INTERVAL is refused, not
+ * counted: -ERANGE. */
 int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s);
 
 /* The agent will send nothing more (its point is done, or it was lost). Emits what is now

@@ -52,7 +52,7 @@ const char *const lst_suite_names[] = { "none",
 const char *const lst_track_names[] = { "iops",	    "read_iops", "write_iops", "mbps",
 					"lat_mean", "lat_p99",	 NULL };
 static const char *const s_share_names[] = { "split", "shared", NULL };
-static const char *const s_loss_names[] = { "abort", "continue", NULL };
+static const char *const s_loss_names[] = { "abort", "continue", "retry", NULL };
 
 /* Workload options a sweep may vary, in the order the docs list them. */
 static const char *const s_sweep_axes[] = {
@@ -477,9 +477,19 @@ static const struct s_key s_top_keys[] = {
 		 "an agent stops its I/O after this long without hearing from the "
 		 "coordinator" },
 	  .kind = K_OPT },
-	{ .o = { "on_agent_loss", LST_OPT_ENUM, PL(on_agent_loss), "abort", 0, 0, s_loss_names,
-		 "what losing an agent does: abort the run, or continue the phase with the others "
-		 "and mark it partial" },
+	{ .o = { "on_agent_loss", LST_OPT_ENUM, PL(on_agent_loss), "retry", 0, 0, s_loss_names,
+		 "what losing an agent (silent longer than the lease, or restarted) does: abort "
+		 "the run; continue the point with the others and mark it partial; or retry: "
+		 "stop the point, wait up to retry_wait for the agent to come back, and run the "
+		 "point again for everyone" },
+	  .kind = K_OPT },
+	{ .o = { "retry_wait", LST_OPT_DURATION, PL(retry_wait), "60s", LST_NS_PER_S,
+		 24 * 3600 * LST_NS_PER_S, NULL,
+		 "`on_agent_loss: retry`: how long to wait for lost agents to come back before "
+		 "the run fails" },
+	  .kind = K_OPT },
+	{ .o = { "retries", LST_OPT_INT, PL(retries), "3", 0, 100, NULL,
+		 "`on_agent_loss: retry`: how many times one point may run again" },
 	  .kind = K_OPT },
 	{ .o = { "agents", 0, PL(agents), NULL, 1, 0, NULL,
 		 "the agents (see agent), at least one" },
@@ -1904,7 +1914,7 @@ static const char s_doc_intro[] =
 	"name: px05-dual-port\n"
 	"description: \"PX05SR through both SAS ports, one host per port\"\n"
 	"lease: 10s\n"
-	"on_agent_loss: abort\n"
+	"on_agent_loss: retry\n"
 	"agents:\n"
 	"  - {name: a, address: \"tcp://host-a:7270\", key: keys/a.pub}\n"
 	"  - {name: b, address: \"tcp://host-b\", key: keys/b.pub}   # port 7270\n"
@@ -1956,6 +1966,15 @@ static const char s_doc_intro[] =
 	"  hosts never write the same block; `share: shared` lets every path cover the whole\n"
 	"  range. `stop: {capacity: 2x}` counts the target's capacity once, split across its\n"
 	"  paths.\n"
+	"- **Agent loss**: an agent the coordinator does not hear from is *unreachable* at\n"
+	"  first: it goes on measuring and keeping its samples, the coordinator reconnects, and\n"
+	"  the samples are merged in their place when the link returns, so a network hiccup\n"
+	"  shorter than the `lease` loses nothing. Only after the lease (the agent has stopped\n"
+	"  its I/O by itself), or when the agent restarted, is it *lost* for the point, and\n"
+	"  `on_agent_loss` applies: `retry` (the default) runs the point again for everyone once\n"
+	"  the agent is back (within `retry_wait`, at most `retries` times), `continue` finishes\n"
+	"  the point without it (partial: combined rates are all I/Os over the point's time),\n"
+	"  `abort` ends the run.\n"
 	"- **Values**: sizes are binary (`4k` = 4096, `1m`, `2g`, `1t`); durations take `ns`,\n"
 	"  `us`, `ms`, `s`, `m`, `h`, `d` (a bare number is seconds). Names of agents, targets,\n"
 	"  phases and the plan use letters, digits, `_`, `.` and `-`, at most 63.\n"

@@ -43,6 +43,7 @@ enum lst_share {
 enum lst_on_loss {
 	LST_ON_LOSS_ABORT = 0,	  /* stop every agent, end the run with an error */
 	LST_ON_LOSS_CONTINUE = 1, /* finish the phase with the others, mark it partial */
+	LST_ON_LOSS_RETRY = 2,	  /* stop the point, wait for the agent, run the point again */
 };
 
 enum lst_suite {
@@ -166,6 +167,8 @@ typedef struct lst_plan {
 	char *description;     /* NULL when not given */
 	int64_t lease;	       /* ns an agent keeps running without hearing from us */
 	int64_t on_agent_loss; /* enum lst_on_loss */
+	int64_t retry_wait;    /* ns a retry waits for lost agents to come back */
+	int64_t retries;       /* attempts of one point after the first, at most */
 	struct lst_workload defaults;
 	size_t nagents;
 	struct lst_plan_agent *agents;

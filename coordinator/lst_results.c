@@ -31,6 +31,7 @@ const char *const lst_summary_columns =
 struct s_raw {
 	char *agent;
 	FILE *f;
+	off_t mark; /* its size at lst_results_mark, or 0 when made after it */
 };
 
 struct lst_results {
@@ -45,6 +46,7 @@ struct lst_results {
 	size_t nmatrix;
 	size_t nraw;
 	struct s_raw *raw;
+	off_t ts_mark;	/* timeseries.csv's size at lst_results_mark */
 	lst_err failed; /* the first write that failed; code 0 while none has */
 };
 
@@ -216,6 +218,7 @@ int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, siz
 		raw = &r->raw[r->nraw++];
 		raw->agent = lst_strdup(agent);
 		raw->f = f;
+		raw->mark = 0;
 	}
 	errno = 0;
 	if (fwrite(frame, 1, len, raw->f) != len || fflush(raw->f)) {
@@ -227,6 +230,32 @@ int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, siz
 		return lst_err_sys(err, code, "writing %s/samples/%s.msgpack", r->dir, agent);
 	}
 	return 0;
+}
+
+void lst_results_mark(lst_results *r)
+{
+	r->ts_mark = ftello(r->ts);
+	for (size_t i = 0; i < r->nraw; i++)
+		r->raw[i].mark = ftello(r->raw[i].f);
+}
+
+/* Cut f (name in the folder) back to size and go on writing at its end. */
+static void s_cut(lst_results *r, FILE *f, off_t size, const char *name)
+{
+	s_flush(r, f, name);
+	if (size < 0 || ftruncate(fileno(f), size) || fseeko(f, 0, SEEK_END))
+		s_failed(r, -errno, name);
+}
+
+void lst_results_rewind(lst_results *r)
+{
+	s_cut(r, r->ts, r->ts_mark, "timeseries.csv");
+	for (size_t i = 0; i < r->nraw; i++) {
+		char *name = lst_asprintf("samples/%s.msgpack", r->raw[i].agent);
+
+		s_cut(r, r->raw[i].f, r->raw[i].mark, name);
+		free(name);
+	}
 }
 
 void lst_results_clock(lst_results *r, const char *agent, int64_t t1, int64_t t2, int64_t t3,

@@ -48,6 +48,16 @@ const char *lst_results_dir(const lst_results *r);
  */
 const lst_err *lst_results_failed(const lst_results *r);
 
+/*
+ * lst_results_mark remembers how far timeseries.csv and samples/ go; lst_results_rewind cuts them
+ * back to there (a sample file begun since then to nothing). A point that runs again
+ * (on_agent_loss: retry) leaves no row or sample of the attempt that was stopped. clock.csv is
+ * kept whole: its exchanges are true whatever the points did. A failed cut is kept as the
+ * folder's failure.
+ */
+void lst_results_mark(lst_results *r);
+void lst_results_rewind(lst_results *r);
+
 /* Write a file in the folder (e.g. plan.yaml). Returns 0 or -errno with err. */
 int lst_results_write_file(lst_results *r, const char *name, const char *text, size_t len,
 			   lst_err *err);

@@ -25,6 +25,7 @@ start_loss() {
 	  - {name: b, address: "tcp://127.0.0.1:$pb"}
 	targets:
 	  - {name: t, share: shared, paths: {a: "$back", b: "$back"}}
+	lease: 2s
 	defaults: {interval: 250ms, rw: randread, bs: 4k, iodepth: 4}
 	YAML
 	printf '%s\n' "$tail" >>"$TMP/plan-$name.yaml"

@@ -233,6 +233,8 @@ static void test_defaults(void)
 	const struct lst_plan_phase *ph = &p->phases[0], *q = &p->phases[1];
 
 	T_EQ_INT(p->lease, 10 * LST_NS_PER_S);
+	T_EQ_INT(p->retry_wait, 60 * LST_NS_PER_S);
+	T_EQ_INT(p->retries, 3);
 	T_ASSERT(p->description == NULL);
 	T_ASSERT(p->agents[0].key == NULL);
 	T_EQ_STR(p->agents[0].address, "tcp://h:7270");
@@ -453,8 +455,12 @@ static void test_bad_phase(void)
 	    "gaps must be between 100 ms");
 	BAD(PHASE "    workload: {runtime: 1s}\n    secure: true\n", "12:5",
 	    "secure: true applies only to suite: purge");
-	BAD(PHASE "    workload: {runtime: 1s}\n    on_agent_loss: retry\n", "12:20",
-	    "'retry' is not one of abort|continue");
+	BAD(PHASE "    workload: {runtime: 1s}\n    on_agent_loss: redo\n", "12:20",
+	    "'redo' is not one of abort|continue|retry");
+	BAD(HEAD "retry_wait: 0s\nphases:\n  - {name: p, workload: {runtime: 1s}}\n", "9:13",
+	    "retry_wait must be");
+	BAD(HEAD "retries: 101\nphases:\n  - {name: p, workload: {runtime: 1s}}\n", "9:10",
+	    "retries must be");
 	BAD(HEAD "phases:\n  - name: \"p q\"\n    workload: {runtime: 1s}\n", "10:11",
 	    "name 'p q' may only use letters, digits");
 	BAD(HEAD "phases:\n  - name: "
