@@ -1311,10 +1311,14 @@ static bool s_phase_agents_back(lst_coord *c)
  */
 static bool s_wait_back(lst_coord *c, const struct lst_plan_phase *ph)
 {
+	bool lost = false;
+
 	c->wait_phase = ph;
 	if (s_phase_agents_back(c))
 		return true;
-	if (!c->opts.quiet)
+	for (size_t i = 0; i < c->n; i++)
+		lost |= s_in_phase(c, ph, i) && c->a[i].lost;
+	if (lost && !c->opts.quiet)
 		fprintf(c->opts.progress,
 			"lockstep: waiting up to %.0f s for the lost agents of phase %s to come "
 			"back\n",
@@ -1707,7 +1711,7 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 		if (c->res)
 			lst_results_rewind(c->res);
 		for (size_t i = 0; i < c->n; i++)
-			if (c->a[i].lost)
+			if (c->a[i].point_lost) /* kept past the point's end, until the next PREPARE */
 				json_array_append_new(lost, json_pack("{s:s, s:s}", "agent",
 								      c->a[i].conn->name, "why",
 								      c->a[i].lost_why));
