@@ -5,6 +5,7 @@
 #include <czmq.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +13,9 @@
 #include "lst_log.h"
 #include "lst_time.h"
 #include "lst_util.h"
+
+/* Monitor endpoints made so far: each connection's gets its own number. */
+static atomic_uint s_monitors;
 
 lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 		       const struct lst_conn_curve *curve, lst_err *err)
@@ -47,8 +51,13 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 			return NULL;
 		}
 	}
-	/* Handshake events, before connecting so that none is missed. */
-	snprintf(ep, sizeof(ep), "inproc://lst-conn-%d-%p", (int)getpid(), (void *)sock);
+	/*
+	 * Handshake events, before connecting so that none is missed. The endpoint is numbered,
+	 * not named after the socket's address: libzmq closes a monitor in the background, so a
+	 * new socket at a freed address could find its predecessor's endpoint still bound.
+	 */
+	snprintf(ep, sizeof(ep), "inproc://lst-conn-%d-%u", (int)getpid(),
+		 atomic_fetch_add(&s_monitors, 1));
 	if (zmq_socket_monitor(zsock_resolve(sock), ep,
 			       ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED |
 				       ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
