@@ -897,6 +897,129 @@ static void test_mem_cap(struct peer *a)
 	printf("ok: --mem-max 64m: a 128 MiB point is refused naming the cap, a 16 MiB one runs\n");
 }
 
+/* A PREPARE of 512 MiB of write buffers (jobs 1, iodepth 512, bs 1m) for point `point`. */
+static uint64_t s_send_big_prepare(struct peer *a, uint32_t point, const char *path)
+{
+	lst_msg *m = s_prepare_msg("run-1", 9, point, path, LST_ACTION_IO);
+	uint64_t id;
+
+	m->u.prepare.jobs[0].w.rw = LST_RW_WRITE;
+	m->u.prepare.jobs[0].w.iodepth = 512;
+	m->u.prepare.jobs[0].w.bs = MiB;
+	m->u.prepare.jobs[0].w.runtime = 300 * LST_NS_PER_MS;
+	id = s_send(a, m, true);
+	/* The same command again (a retry: same id): it must not be executed twice. */
+	s_send(a, m, false);
+	lst_msg_destroy(&m);
+	return id;
+}
+
+/*
+ * PREPARE allocates and fills its buffers off the reactor: while a 512 MiB point is being
+ * prepared the agent answers PING at once and START with STATE, a retried PREPARE is not run
+ * twice, and PREPARED arrives after the PONGs. STOP, or another PREPARE, cancels a PREPARE
+ * still being executed: it is answered ERROR STATE, and the memory is given back.
+ */
+static void test_prepare_async(struct peer *a)
+{
+	char path[PATH_MAX + 16], *log;
+	struct run_result r = { 0 };
+	unsigned pongs = 0, prepared = 0;
+	int64_t sent, worst = 0, t1, t4, deadline, ping_at, took = 0;
+	uint64_t pid, sid, rss0 = s_rss(s_pid), rss;
+	bool outstanding;
+	lst_msg *m;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	s_drop(s_sync(a, &t1, &t4));
+	sent = lst_mono_ns();
+	pid = s_send_big_prepare(a, 0, path);
+	sid = s_start(a, 9, 0, s_agent_now(a) + LST_NS_PER_S, 0);
+	s_simple(a, LST_MSG_PING);
+	/* START, while the buffers are being filled: STATE. */
+	m = s_expect_error(a, LST_PERR_STATE, sid, 3000);
+	T_CONTAINS(m->u.error.text, "still being prepared");
+	lst_msg_destroy(&m);
+	/* PING every 50 ms until PREPARED: every PONG comes at once. */
+	deadline = lst_mono_ns() + 30 * LST_NS_PER_S;
+	ping_at = lst_mono_ns();
+	outstanding = true;
+	while (!prepared || outstanding) {
+		m = s_recv(a, 5000);
+		if (!m)
+			T_FAIL("nothing from the agent for 5 s during a PREPARE");
+		if (m->type == LST_MSG_PREPARED) {
+			T_EQ_U64(m->re, pid);
+			prepared++;
+			took = lst_mono_ns() - sent;
+			lst_msg_destroy(&m);
+			continue;
+		}
+		if (m->type != LST_MSG_PONG)
+			T_FAIL("during a PREPARE: unexpected %s", s_describe(m));
+		T_EQ_U64(m->re, a->id);
+		outstanding = false;
+		if (lst_mono_ns() - ping_at > worst)
+			worst = lst_mono_ns() - ping_at;
+		lst_msg_destroy(&m);
+		if (prepared)
+			break;
+		pongs++;
+		if (lst_mono_ns() > deadline)
+			T_FAIL("no PREPARED 30 s after a 512 MiB PREPARE");
+		lst_sleep_ns(50 * LST_NS_PER_MS);
+		ping_at = lst_mono_ns();
+		s_simple(a, LST_MSG_PING);
+		outstanding = true;
+	}
+	if (worst > 500 * LST_NS_PER_MS)
+		T_FAIL("a PONG took %.0f ms during a PREPARE", (double)worst / 1e6);
+	T_ASSERT(pongs >= 1); /* PONGs came before PREPARED: the reactor was not blocked */
+	/* One PREPARED for the two copies of the command. */
+	T_ASSERT(!(m = s_recv(a, 300)));
+	printf("ok: PREPARE of 512 MiB off the reactor: PREPARED after %.0f ms; %u PONGs meanwhile, "
+	       "the slowest in %.1f ms; START meanwhile is STATE; the retry ran nothing\n",
+	       (double)took / 1e6, pongs, (double)worst / 1e6);
+	/* And it runs. */
+	s_start(a, 9, 0, s_agent_now(a) + 20 * LST_NS_PER_MS, 0);
+	s_follow(a, &r, 0, 5000);
+	T_EQ_INT(r.done->u.done.reason, LST_DONE_COMPLETE);
+	T_ASSERT(r.ios[LST_DIR_WRITE] > 0);
+	s_ack(a, r.max_seq);
+	s_result_free(&r);
+
+	/* STOP during a PREPARE: the PREPARE gets STATE "cancelled", STOP gets STOPPED. */
+	pid = s_send_big_prepare(a, 1, path);
+	sid = s_stop(a, 9, 1);
+	m = s_expect_error(a, LST_PERR_STATE, pid, 3000);
+	T_CONTAINS(m->u.error.text, "was cancelled before it was ready: STOP from the coordinator");
+	lst_msg_destroy(&m);
+	s_drop(s_expect(a, LST_MSG_STOPPED, sid, 3000));
+	/* Another PREPARE during a PREPARE replaces it. */
+	pid = s_send_big_prepare(a, 2, path);
+	m = s_prepare_msg("run-1", 9, 3, path, LST_ACTION_IO);
+	sid = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(a, LST_PERR_STATE, pid, 3000);
+	T_CONTAINS(m->u.error.text, "replaced by a PREPARE of point 9/3");
+	lst_msg_destroy(&m);
+	s_drop(s_expect(a, LST_MSG_PREPARED, sid, 5000));
+	T_ASSERT(!(m = s_recv(a, 300)));
+	/* The cancelled workers gave their memory back. */
+	deadline = lst_mono_ns() + 10 * LST_NS_PER_S;
+	while ((rss = s_rss(s_pid)) > rss0 + 64 * MiB && lst_mono_ns() < deadline)
+		lst_sleep_ns(20 * LST_NS_PER_MS);
+	if (rss > rss0 + 64 * MiB)
+		T_FAIL("agent RSS %llu KiB, %llu KiB before: cancelled PREPAREs kept their memory",
+		       (unsigned long long)rss >> 10, (unsigned long long)rss0 >> 10);
+	log = s_log_text();
+	T_CONTAINS(log, "cancelling the PREPARE of point 9/1 (phase9) still being executed");
+	free(log);
+	printf("ok: STOP or another PREPARE cancels a PREPARE being executed (ERROR STATE), and "
+	       "its memory is given back (RSS %llu -> %llu KiB)\n",
+	       (unsigned long long)rss0 >> 10, (unsigned long long)rss >> 10);
+}
+
 static void test_run(struct peer *a)
 {
 	char path[PATH_MAX + 16];
@@ -1790,6 +1913,7 @@ int main(int argc, char **argv)
 	test_sync(a);
 	test_refused(a);
 	test_mem_cap(a);
+	test_prepare_async(a);
 	test_run(a);
 	test_stop(a);
 	test_late_start(a);
