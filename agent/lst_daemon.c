@@ -56,9 +56,15 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#define S_CACHE_N 64		  /* replies remembered per session */
-#define S_SPOOL_MAX_FRAMES 100000 /* unacknowledged SAMPLE/DONE frames kept */
-#define S_SPOOL_MAX_BYTES ((size_t)256 << 20)
+#define S_CACHE_N 64 /* replies remembered per session */
+/* The spool's bound (see s_spool_bounds): lease_max worth of SAMPLEs at the shortest interval,
+ * with half as much again and some DONEs to spare, within [256 MiB, 1 GiB] of frames at an
+ * estimated 2 KiB each. */
+#define S_SPOOL_MIN_INTERVAL (10 * LST_NS_PER_MS) /* the shortest interval a workload may have */
+#define S_SPOOL_SPARE_FRAMES 64
+#define S_SPOOL_FRAME_EST 2048
+#define S_SPOOL_MIN_BYTES ((size_t)256 << 20)
+#define S_SPOOL_MAX_BYTES ((size_t)1 << 30)
 #define S_STR2(x) #x
 #define S_STR(x) S_STR2(x)
 #define S_RID_MAX 256 /* ZeroMQ routing ids are at most 255 bytes */
@@ -124,7 +130,10 @@ struct s_session {
 	unsigned cache_next;
 	struct s_frame *spool; /* circular: spool_n frames from spool_head */
 	size_t spool_cap, spool_head, spool_n, spool_bytes;
-	uint64_t spool_dropped;
+	size_t spool_max_frames, spool_max_bytes; /* the bound, fixed at start */
+	bool spool_burst;			  /* dropping since the last ACK (logged once) */
+	uint64_t spool_dropped;			  /* frames dropped in this session */
+	uint64_t spool_unreported;		  /* ... not yet said in a DONE's text */
 };
 
 /* One path of a point, opened once however many jobs use it. */
@@ -493,18 +502,22 @@ static void s_spool_drop_oldest(struct s_session *s)
 	s->spool_n--;
 }
 
-/* Append a frame (takes its buffer), dropping the oldest beyond the bounds. */
+/* Append a frame (takes its buffer). Beyond the bound the oldest frames are dropped and counted:
+ * logged once per burst (until the next ACK), and said in the point's next DONE. */
 static void s_spool_add(struct s_session *s, struct s_frame *f)
 {
-	while (s->spool_n &&
-	       (s->spool_n >= S_SPOOL_MAX_FRAMES || s->spool_bytes + f->len > S_SPOOL_MAX_BYTES)) {
-		if (!s->spool_dropped || !(s->spool_dropped % 10000))
+	while (s->spool_n && (s->spool_n >= s->spool_max_frames ||
+			      s->spool_bytes + f->len > s->spool_max_bytes)) {
+		if (!s->spool_burst)
 			lst_log_warn(
-				"spool full (%zu frames, %zu bytes unacknowledged): dropping the "
-				"oldest; is the coordinator sending ACK? (%llu dropped so far)",
-				s->spool_n, s->spool_bytes,
-				(unsigned long long)s->spool_dropped + 1);
+				"spool full (%zu frames, %zu bytes unacknowledged; the bound is "
+				"%zu frames or %zu bytes): dropping the oldest until the "
+				"coordinator ACKs (%llu dropped before in this session)",
+				s->spool_n, s->spool_bytes, s->spool_max_frames, s->spool_max_bytes,
+				(unsigned long long)s->spool_dropped);
+		s->spool_burst = true;
 		s->spool_dropped++;
+		s->spool_unreported++;
 		s_spool_drop_oldest(s);
 	}
 	if (s->spool_n == s->spool_cap) {
@@ -524,13 +537,17 @@ static void s_spool_add(struct s_session *s, struct s_frame *f)
 	f->buf = NULL;
 }
 
-/* ACK: drop every frame with seq <= upto (frames are in seq order). */
+/* ACK: drop every frame with seq <= upto (frames are in seq order). Ends a burst of drops. */
 static void s_spool_ack(struct s_session *s, uint64_t upto)
 {
 	while (s->spool_n && s->spool[s->spool_head].seq <= upto)
 		s_spool_drop_oldest(s);
-	if (!s->spool_n)
-		s->spool_dropped = 0;
+	if (s->spool_burst)
+		lst_log_info(
+			"ACK up to seq %llu: the spool holds %zu frames again (%llu dropped so "
+			"far in this session)",
+			(unsigned long long)upto, s->spool_n, (unsigned long long)s->spool_dropped);
+	s->spool_burst = false;
 }
 
 static void s_spool_clear(struct s_session *s)
@@ -540,7 +557,8 @@ static void s_spool_clear(struct s_session *s)
 	free(s->spool);
 	s->spool = NULL;
 	s->spool_cap = s->spool_head = s->spool_bytes = 0;
-	s->spool_dropped = 0;
+	s->spool_dropped = s->spool_unreported = 0;
+	s->spool_burst = false;
 }
 
 /*
@@ -1432,6 +1450,16 @@ static void s_point_finish(lst_daemon *d)
 		dn->reason = pt->stop_reason;
 		s_copy(dn->text, sizeof(dn->text), pt->stop_text);
 	}
+	if (d->sess.spool_unreported && d->sess.known && pt->gen == d->sess.gen) {
+		size_t n = strlen(dn->text);
+
+		snprintf(dn->text + n, sizeof(dn->text) - n,
+			 "%s%llu unacknowledged SAMPLE/DONE frames were dropped from the agent's "
+			 "spool (full: at most %zu frames or %zu bytes; ACK sooner)",
+			 n ? "; " : "", (unsigned long long)d->sess.spool_unreported,
+			 d->sess.spool_max_frames, d->sess.spool_max_bytes);
+		d->sess.spool_unreported = 0;
+	}
 	if (dn->reason == LST_DONE_ERROR)
 		lst_log_warn("point %u/%u (%s) ended with an error after %llu samples: %s",
 			     pt->phase, pt->point, pt->name, (unsigned long long)pt->samples,
@@ -2046,6 +2074,21 @@ static int s_on_signal(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 /* ---------------------------------------------------------------- the object */
 
 /*
+ * The spool's bound: every SAMPLE of a whole lease at the shortest interval (a coordinator may
+ * be unreachable that long while the point runs on), half as much again, and a few DONEs; in
+ * bytes, that many frames at S_SPOOL_FRAME_EST, within [S_SPOOL_MIN_BYTES, S_SPOOL_MAX_BYTES].
+ */
+static void s_spool_bounds(struct s_session *s, int64_t lease_max)
+{
+	uint64_t frames =
+		(uint64_t)(lease_max / S_SPOOL_MIN_INTERVAL) * 3 / 2 + S_SPOOL_SPARE_FRAMES;
+	uint64_t bytes = frames * S_SPOOL_FRAME_EST;
+
+	s->spool_max_frames = (size_t)frames;
+	s->spool_max_bytes = (size_t)LST_MIN(LST_MAX(bytes, S_SPOOL_MIN_BYTES), S_SPOOL_MAX_BYTES);
+}
+
+/*
  * The endpoint to give zmq_bind: ZeroMQ binds to an interface name or an IP address, never a
  * host name, so "tcp://localhost:P" would fail; it means the IPv4 loopback, 127.0.0.1 (plain
  * text stays allowed on it: it is loopback either way).
@@ -2068,6 +2111,7 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	char *ep, listen[300];
 
 	d->lease_max = o->lease_max > 0 ? o->lease_max : LST_CONFIG_LEASE_MAX_DEFAULT;
+	s_spool_bounds(&d->sess, d->lease_max);
 	d->mem_max_default = !o->mem_max;
 	d->mem_max = o->mem_max ? o->mem_max : lst_config_mem_max_default();
 	d->policy = o->policy;
@@ -2179,6 +2223,11 @@ int lst_daemon_run(lst_daemon *d)
 	{
 		char m[32];
 
+		lst_log_info("spool: at most %zu unacknowledged frames or %s (lease_max %.0f s "
+			     "at 10 ms intervals, x1.5)",
+			     d->sess.spool_max_frames,
+			     lst_fmt_size(d->sess.spool_max_bytes, m, sizeof(m)),
+			     (double)d->lease_max / 1e9);
 		lst_log_info("memory cap per point: %s (mem_max%s)",
 			     lst_fmt_size(d->mem_max, m, sizeof(m)),
 			     d->mem_max_default ? ", the default: " S_STR(

@@ -1631,6 +1631,100 @@ static void test_reconnect(void)
 }
 
 /*
+ * The spool's bound and overflow rule, on an agent with --lease-max 2s (a bound of 2 s / 10 ms
+ * x 1.5 + 64 = 364 frames): a point of 5 s at 10 ms intervals whose samples are never ACKed
+ * overflows it; the oldest frames are dropped, the agent says so once in its log and in the
+ * point's DONE, and a reconnect gets the newest 364 frames, consecutive up to DONE.
+ */
+static void test_spool_bound(void)
+{
+	char endpoint[64], log[PATH_MAX + 16], path[PATH_MAX + 16], *text, *at;
+	const char *extra[] = { "--lease-max", "2s", NULL };
+	struct peer *p, *q;
+	uint64_t id, n = 0, frames = 0;
+	int64_t t1, t4, next_ping, prev_k = -1;
+	lst_msg *m, *done = NULL;
+	int status, full = 0;
+
+	snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:%d", s_free_port());
+	snprintf(log, sizeof(log), "%s/agent-spool.log", s_outside);
+	s_pid2 = s_spawn(NULL, endpoint, log, extra);
+	p = s_peer_new_at(endpoint, NULL, NULL);
+	s_hello_ok(p, "run-sp", "coord-sp", 2000);
+	s_drop(s_sync(p, &t1, &t4));
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	m = s_prepare_msg("run-sp", 0, 0, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.interval = 10 * LST_NS_PER_MS;
+	m->u.prepare.jobs[0].w.runtime = 5 * LST_NS_PER_S;
+	m->u.prepare.jobs[0].w.rate_iops = 1000;
+	id = s_send(p, m, true);
+	lst_msg_destroy(&m);
+	s_drop(s_expect(p, LST_MSG_PREPARED, id, 5000));
+	s_start(p, 0, 0, s_agent_now(p) + 20 * LST_NS_PER_MS, 0);
+	next_ping = lst_mono_ns() + 500 * LST_NS_PER_MS;
+	while (!done) {
+		m = s_recv(p, 3000);
+		if (!m)
+			T_FAIL("spool: no DONE (%llu samples)", (unsigned long long)n);
+		if (m->type == LST_MSG_SAMPLE)
+			n++;
+		else if (m->type == LST_MSG_DONE)
+			done = m;
+		else if (m->type != LST_MSG_STARTED && m->type != LST_MSG_PONG)
+			T_FAIL("spool: unexpected %s", s_describe(m));
+		if (m != done)
+			lst_msg_destroy(&m);
+		if (lst_mono_ns() > next_ping) { /* keep the lease, never ACK */
+			s_simple(p, LST_MSG_PING);
+			next_ping += 500 * LST_NS_PER_MS;
+		}
+	}
+	T_ASSERT(n > 400);
+	T_EQ_INT(done->u.done.reason, LST_DONE_COMPLETE);
+	T_EQ_U64(done->u.done.samples, n);
+	T_CONTAINS(done->u.done.text, "unacknowledged SAMPLE/DONE frames were dropped from the "
+				      "agent's spool (full: at most 364 frames");
+	T_EQ_U64(strtoull(done->u.done.text, NULL, 10), n - 364);
+	lst_msg_destroy(&done);
+
+	/* A reconnect: the newest 364 frames, samples consecutive, DONE last. */
+	q = s_peer_new_at(endpoint, NULL, NULL);
+	q->id = p->id;
+	s_hello_ok(q, "run-sp", "coord-sp", 2000);
+	while ((m = s_recv(q, 500))) {
+		frames++;
+		T_ASSERT(!done);
+		if (m->type == LST_MSG_DONE) {
+			done = m;
+			continue;
+		}
+		T_EQ_INT(m->type, LST_MSG_SAMPLE);
+		if (prev_k >= 0)
+			T_EQ_INT(m->u.sample.s.interval, prev_k + 1);
+		prev_k = m->u.sample.s.interval;
+		lst_msg_destroy(&m);
+	}
+	T_EQ_U64(frames, 364);
+	T_ASSERT(done);
+	T_EQ_INT(done->u.done.last_interval, prev_k);
+	lst_msg_destroy(&done);
+	s_bye(q);
+	T_ASSERT(!lst_read_file(log, 64 * MiB, &text, NULL));
+	for (at = text; (at = strstr(at, "spool full (")); at++)
+		full++;
+	T_EQ_INT(full, 1);
+	T_CONTAINS(text, "spool: at most 364 unacknowledged frames or 256 MiB");
+	free(text);
+	s_peer_destroy(&p);
+	s_peer_destroy(&q);
+	status = s_term_pid2();
+	T_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	printf("ok: spool bound 364 frames (lease_max 2 s): %llu samples never ACKed, the oldest "
+	       "dropped and counted in DONE, logged once; a reconnect gets the newest 364\n",
+	       (unsigned long long)n);
+}
+
+/*
  * A second agent with io_uring blocked by seccomp (tests/tools/noiouring, as containers do):
  * WELCOME leaves io_uring out of its engines, and a PREPARE for io_uring says it falls back to
  * psync, with a warning, and still runs.
@@ -1924,6 +2018,7 @@ int main(int argc, char **argv)
 	s_peer_destroy(&a);
 	test_lease();
 	test_reconnect();
+	test_spool_bound();
 	test_examples();
 	test_no_uring();
 	test_curve_resume();
