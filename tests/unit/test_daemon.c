@@ -45,8 +45,9 @@ static const char *s_agent;
 static pid_t s_pid = -1;
 static pid_t s_pid2 = -1; /* the agent run with io_uring blocked */
 static bool s_passed;
-static uint64_t s_instance;	 /* WELCOME's instance from the main agent */
-static char s_backing[PATH_MAX]; /* root only: a loop device's backing file in /dev/shm */
+static char s_log2[PATH_MAX + 16]; /* the log of the agent s_spawn started last */
+static uint64_t s_instance;	   /* WELCOME's instance from the main agent */
+static char s_backing[PATH_MAX];   /* root only: a loop device's backing file in /dev/shm */
 static char s_loopdev[64];
 
 /* ---------------------------------------------------------------- process and files */
@@ -136,6 +137,7 @@ static pid_t s_spawn(const char *wrapper, const char *endpoint, const char *log,
 	pid_t pid;
 
 	snprintf(glob, sizeof(glob), "%s/*", s_dir);
+	snprintf(s_log2, sizeof(s_log2), "%s", log);
 	pid = fork();
 	T_ASSERT(pid >= 0);
 	if (pid == 0) {
@@ -223,14 +225,20 @@ static int64_t s_mtime(const char *path)
 	return (int64_t)st.st_mtim.tv_sec * LST_NS_PER_S + st.st_mtim.tv_nsec;
 }
 
-/* SIGTERM to the second agent, reaped: its wait status. */
+/* SIGTERM to the second agent, reaped: its wait status. Its log (the latest s_spawn's) must
+ * not report a bug (sanitizer builds write there). */
 static int s_term_pid2(void)
 {
+	char *text = NULL;
 	int status;
 
 	T_ASSERT(!kill(s_pid2, SIGTERM));
 	T_EQ_INT(waitpid(s_pid2, &status, 0), s_pid2);
 	s_pid2 = -1;
+	if (s_log2[0] && !lst_read_file(s_log2, 64 * MiB, &text, NULL) &&
+	    (strstr(text, "runtime error:") || strstr(text, "Sanitizer")))
+		T_FAIL("the second agent's log reports a bug:\n%s", text);
+	free(text);
 	return status;
 }
 
@@ -1630,6 +1638,33 @@ static void test_reconnect(void)
 	       (unsigned long long)n);
 }
 
+/* BYE cancels a PREPARE still being executed, answering it ERROR STATE; the agent is free. (The
+ * lease expiring takes the same path as STOP, s_point_stop, with its own reason.) */
+static void test_prepare_cancel_session(void)
+{
+	char path[PATH_MAX + 16];
+	struct peer *p = s_peer_new();
+	uint64_t id;
+	lst_msg *m;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	s_hello_ok(p, "run-1", "coord-pc", 10000);
+	id = s_send_big_prepare(p, 0, path);
+	s_simple(p, LST_MSG_BYE);
+	m = s_expect_error(p, LST_PERR_STATE, id, 3000);
+	T_CONTAINS(m->u.error.text, "was cancelled before it was ready: BYE from the coordinator");
+	lst_msg_destroy(&m);
+	s_simple(p, LST_MSG_PING);
+	s_drop(s_expect_error(p, LST_PERR_NO_SESSION, p->id, 3000));
+
+	s_peer_destroy(&p);
+	p = s_peer_new();
+	s_hello_ok(p, "run-pc2", "coord-pc2", 10000);
+	s_bye(p);
+	s_peer_destroy(&p);
+	printf("ok: BYE cancels a PREPARE being executed (ERROR STATE); the agent is free\n");
+}
+
 /*
  * The spool's bound and overflow rule, on an agent with --lease-max 2s (a bound of 2 s / 10 ms
  * x 1.5 + 64 = 364 frames): a point of 5 s at 10 ms intervals whose samples are never ACKed
@@ -2018,6 +2053,7 @@ int main(int argc, char **argv)
 	s_peer_destroy(&a);
 	test_lease();
 	test_reconnect();
+	test_prepare_cancel_session();
 	test_spool_bound();
 	test_examples();
 	test_no_uring();
