@@ -56,9 +56,15 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#define S_CACHE_N 64		  /* replies remembered per session */
-#define S_SPOOL_MAX_FRAMES 100000 /* unacknowledged SAMPLE/DONE frames kept */
-#define S_SPOOL_MAX_BYTES ((size_t)256 << 20)
+#define S_CACHE_N 64 /* replies remembered per session */
+/* The spool's bound (see s_spool_bounds): lease_max worth of SAMPLEs at the shortest interval,
+ * with half as much again and some DONEs to spare, within [256 MiB, 1 GiB] of frames at an
+ * estimated 2 KiB each. */
+#define S_SPOOL_MIN_INTERVAL (10 * LST_NS_PER_MS) /* the shortest interval a workload may have */
+#define S_SPOOL_SPARE_FRAMES 64
+#define S_SPOOL_FRAME_EST 2048
+#define S_SPOOL_MIN_BYTES ((size_t)256 << 20)
+#define S_SPOOL_MAX_BYTES ((size_t)1 << 30)
 #define S_STR2(x) #x
 #define S_STR(x) S_STR2(x)
 #define S_RID_MAX 256 /* ZeroMQ routing ids are at most 255 bytes */
@@ -124,7 +130,10 @@ struct s_session {
 	unsigned cache_next;
 	struct s_frame *spool; /* circular: spool_n frames from spool_head */
 	size_t spool_cap, spool_head, spool_n, spool_bytes;
-	uint64_t spool_dropped;
+	size_t spool_max_frames, spool_max_bytes; /* the bound, fixed at start */
+	bool spool_burst;			  /* dropping since the last ACK (logged once) */
+	uint64_t spool_dropped;			  /* frames dropped in this session */
+	uint64_t spool_unreported;		  /* ... not yet said in a DONE's text */
 };
 
 /* One path of a point, opened once however many jobs use it. */
@@ -158,7 +167,32 @@ struct s_purge {
 	lst_err err;
 };
 
+/*
+ * A PREPARE worker: builds the point's run (allocates and fills every job's buffers, seconds
+ * for gigabytes) off the reactor, then pokes efd. Shared by the reactor and the worker, each
+ * holding a reference; the last one to let go frees it. The reactor lets go when it takes the
+ * result or when the PREPARE is cancelled (STOP, BYE, a new session, the lease, another
+ * PREPARE, shutdown): it then sets cancel, which the fill reads every 64 MiB, so a cancelled
+ * worker frees its buffers and ends within moments, and the reactor never waits for it.
+ */
+struct s_prep {
+	pthread_t thread; /* detached */
+	int efd;
+	zmq_pollitem_t item;
+	bool polling;
+	_Atomic int refs;
+	_Atomic int cancel;
+	_Atomic int finished; /* run, rc and err are written (release) */
+	lst_msg *cmd;	      /* a copy of the PREPARE, for the reply */
+	size_t n;
+	struct lst_run_path rp[LST_MAX_JOBSPECS]; /* names point into cmd */
+	lst_run *run;
+	int rc;
+	lst_err err;
+};
+
 enum s_state {
+	S_PREPARING, /* a PREPARE worker is building the run; PREPARED follows */
 	S_PREPARED,
 	S_STARTED,
 };
@@ -173,6 +207,8 @@ struct s_point {
 	lst_run *run;
 	zmq_pollitem_t item; /* the run's eventfd */
 	bool polling;
+	struct s_prep *prep; /* while S_PREPARING */
+	uint64_t prepare_id; /* the PREPARE command being answered */
 	struct s_purge *purge;
 	struct s_rid peer; /* who sent START: STARTED, SAMPLE and DONE go there */
 	uint64_t start_id;
@@ -330,6 +366,11 @@ static void s_cache_put(struct s_session *s, uint64_t id, bool pending, struct s
 {
 	struct s_cached *c = &s->cache[s->cache_next++ % S_CACHE_N];
 
+	/* A command still executing (a PREPARE, a START before t0) keeps its slot however many
+	 * PINGs arrive meanwhile: a retry of it must never find it gone and execute it again. */
+	for (unsigned i = 0; c->pending && i < S_CACHE_N; i++)
+		c = &s->cache[s->cache_next++ % S_CACHE_N];
+
 	free(c->f.buf);
 	c->id = id;
 	c->pending = pending;
@@ -461,18 +502,22 @@ static void s_spool_drop_oldest(struct s_session *s)
 	s->spool_n--;
 }
 
-/* Append a frame (takes its buffer), dropping the oldest beyond the bounds. */
+/* Append a frame (takes its buffer). Beyond the bound the oldest frames are dropped and counted:
+ * logged once per burst (until the next ACK), and said in the point's next DONE. */
 static void s_spool_add(struct s_session *s, struct s_frame *f)
 {
-	while (s->spool_n &&
-	       (s->spool_n >= S_SPOOL_MAX_FRAMES || s->spool_bytes + f->len > S_SPOOL_MAX_BYTES)) {
-		if (!s->spool_dropped || !(s->spool_dropped % 10000))
+	while (s->spool_n && (s->spool_n >= s->spool_max_frames ||
+			      s->spool_bytes + f->len > s->spool_max_bytes)) {
+		if (!s->spool_burst)
 			lst_log_warn(
-				"spool full (%zu frames, %zu bytes unacknowledged): dropping the "
-				"oldest; is the coordinator sending ACK? (%llu dropped so far)",
-				s->spool_n, s->spool_bytes,
-				(unsigned long long)s->spool_dropped + 1);
+				"spool full (%zu frames, %zu bytes unacknowledged; the bound is "
+				"%zu frames or %zu bytes): dropping the oldest until the "
+				"coordinator ACKs (%llu dropped before in this session)",
+				s->spool_n, s->spool_bytes, s->spool_max_frames, s->spool_max_bytes,
+				(unsigned long long)s->spool_dropped);
+		s->spool_burst = true;
 		s->spool_dropped++;
+		s->spool_unreported++;
 		s_spool_drop_oldest(s);
 	}
 	if (s->spool_n == s->spool_cap) {
@@ -492,13 +537,17 @@ static void s_spool_add(struct s_session *s, struct s_frame *f)
 	f->buf = NULL;
 }
 
-/* ACK: drop every frame with seq <= upto (frames are in seq order). */
+/* ACK: drop every frame with seq <= upto (frames are in seq order). Ends a burst of drops. */
 static void s_spool_ack(struct s_session *s, uint64_t upto)
 {
 	while (s->spool_n && s->spool[s->spool_head].seq <= upto)
 		s_spool_drop_oldest(s);
-	if (!s->spool_n)
-		s->spool_dropped = 0;
+	if (s->spool_burst)
+		lst_log_info(
+			"ACK up to seq %llu: the spool holds %zu frames again (%llu dropped so "
+			"far in this session)",
+			(unsigned long long)upto, s->spool_n, (unsigned long long)s->spool_dropped);
+	s->spool_burst = false;
 }
 
 static void s_spool_clear(struct s_session *s)
@@ -508,7 +557,8 @@ static void s_spool_clear(struct s_session *s)
 	free(s->spool);
 	s->spool = NULL;
 	s->spool_cap = s->spool_head = s->spool_bytes = 0;
-	s->spool_dropped = 0;
+	s->spool_dropped = s->spool_unreported = 0;
+	s->spool_burst = false;
 }
 
 /*
@@ -548,8 +598,37 @@ static void s_purge_destroy(lst_daemon *d, struct s_purge **p)
 	*p = NULL;
 }
 
+/* Drop one reference to a PREPARE worker's state; the last one frees it (and a run nobody took). */
+static void s_prep_put(struct s_prep *pg)
+{
+	if (atomic_fetch_sub(&pg->refs, 1) != 1)
+		return;
+	lst_run_destroy(&pg->run);
+	if (pg->efd >= 0)
+		close(pg->efd);
+	lst_msg_destroy(&pg->cmd);
+	free(pg);
+}
+
+/* The reactor lets go of a PREPARE worker: it stops wanting the result (the worker gives up
+ * its fill and frees what it made) unless the result was already taken. Never blocks. */
+static void s_prep_release(lst_daemon *d, struct s_prep **p)
+{
+	struct s_prep *pg = *p;
+
+	if (!pg)
+		return;
+	if (pg->polling)
+		zloop_poller_end(d->loop, &pg->item);
+	pg->polling = false;
+	atomic_store(&pg->cancel, 1);
+	s_prep_put(pg);
+	*p = NULL;
+}
+
 /* Free a point: stop its poller and timer, destroy the run (joins its jobs), close its paths.
- * Only for a point that never started or whose jobs have finished. */
+ * Only for a point that never started or whose jobs have finished. A PREPARE worker still busy
+ * is cancelled and left to free its own work. */
 static void s_point_destroy(lst_daemon *d)
 {
 	struct s_point *pt = d->pt;
@@ -560,6 +639,7 @@ static void s_point_destroy(lst_daemon *d)
 		zloop_timer_end(d->loop, pt->timer);
 	if (pt->polling)
 		zloop_poller_end(d->loop, &pt->item);
+	s_prep_release(d, &pt->prep);
 	lst_run_destroy(&pt->run);
 	s_purge_destroy(d, &pt->purge);
 	for (size_t i = 0; i < pt->npaths; i++)
@@ -567,6 +647,26 @@ static void s_point_destroy(lst_daemon *d)
 			close(pt->paths[i].fd);
 	free(pt);
 	d->pt = NULL;
+}
+
+/*
+ * Cancel a PREPARE still being executed: its command gets ERROR STATE saying why (cached under
+ * its id, so a retry learns it too), the worker is told to give up, the point is dropped.
+ */
+static void s_prepare_cancel(lst_daemon *d, const char *why)
+{
+	struct s_point *pt = d->pt;
+	lst_msg *m = s_out(d, LST_MSG_ERROR);
+
+	lst_log_info("cancelling the PREPARE of point %u/%u (%s) still being executed: %s",
+		     pt->phase, pt->point, pt->name, why);
+	m->u.error.code = LST_PERR_STATE;
+	snprintf(m->u.error.text, sizeof(m->u.error.text),
+		 "prepare: point %u/%u (%s) was cancelled before it was ready: %s", pt->phase,
+		 pt->point, pt->name, why);
+	s_reply_ex(d, &pt->peer, pt->prepare_id, LST_MSG_PREPARE, m,
+		   d->sess.known && pt->gen == d->sess.gen);
+	s_point_destroy(d);
 }
 
 /* Ask the running point to stop (idempotent: the first reason sticks). DONE follows when its
@@ -578,6 +678,10 @@ static void s_point_stop(lst_daemon *d, uint32_t reason, const char *text)
 
 	if (!pt)
 		return;
+	if (pt->state == S_PREPARING) {
+		s_prepare_cancel(d, text);
+		return;
+	}
 	if (pt->state == S_PREPARED) {
 		lst_log_info("dropping prepared point %u/%u (%s): %s", pt->phase, pt->point,
 			     pt->name, text);
@@ -974,25 +1078,66 @@ static int s_check_resources(const lst_daemon *d, const struct lst_msg_prepare *
 	return 0;
 }
 
-static int s_prepare_io(struct s_point *pt, const struct lst_msg_prepare *p, int *perr,
-			lst_err *err)
+/* The PREPARE worker: build the run, then tell the reactor. */
+static void *s_prep_main(void *arg)
 {
-	struct lst_run_path rp[LST_MAX_JOBSPECS];
+	struct s_prep *pg = arg;
 
-	memset(rp, 0, sizeof(rp));
+	pg->run = lst_run_new_cancellable(pg->rp, pg->n, &pg->cancel, &pg->err);
+	pg->rc = pg->run ? 0 : pg->err.code ? pg->err.code : -EINVAL;
+	atomic_store_explicit(&pg->finished, 1, memory_order_release);
+	eventfd_write(pg->efd, 1);
+	s_prep_put(pg);
+	return NULL;
+}
+
+static int s_on_prep_event(zloop_t *loop, zmq_pollitem_t *item, void *arg);
+
+/*
+ * Hand the run's construction (the buffers' allocation and fill) to a PREPARE worker, so the
+ * reactor goes on answering PING, SYNC and the rest meanwhile. The command's id is marked
+ * pending in the reply cache: a retry is not executed again, its reply follows.
+ */
+static int s_prepare_io(lst_daemon *d, struct s_point *pt, const lst_msg *cmd, lst_err *err)
+{
+	const struct lst_msg_prepare *p = &cmd->u.prepare;
+	struct s_prep *pg = lst_calloc(1, sizeof(*pg));
+	int rc;
+
+	pg->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (pg->efd < 0) {
+		rc = lst_err_sys(err, -errno, "eventfd");
+		free(pg);
+		return rc;
+	}
+	pg->cmd = lst_msg_new(LST_MSG_PREPARE);
+	memcpy(pg->cmd, cmd, sizeof(*cmd));
+	pg->n = p->njobs;
 	for (uint32_t i = 0; i < p->njobs; i++) {
 		const struct s_path *sp = s_path_find(pt, p->jobs[i].path);
 
-		rp[i].fd = sp->fd;
-		rp[i].size = sp->id.size;
-		rp[i].w = p->jobs[i].w;
-		rp[i].name = p->jobs[i].path;
+		pg->rp[i].fd = sp->fd;
+		pg->rp[i].size = sp->id.size;
+		pg->rp[i].w = p->jobs[i].w;
+		pg->rp[i].name = pg->cmd->u.prepare.jobs[i].path;
 	}
-	pt->run = lst_run_new(rp, p->njobs, err);
-	if (!pt->run) {
-		*perr = LST_PERR_IO;
-		return err->code ? err->code : -EINVAL;
+	atomic_init(&pg->refs, 2);
+	rc = pthread_create(&pg->thread, NULL, s_prep_main, pg);
+	if (rc) {
+		close(pg->efd);
+		lst_msg_destroy(&pg->cmd);
+		free(pg);
+		return lst_err_sys(err, -rc, "pthread_create for the PREPARE worker");
 	}
+	pthread_detach(pg->thread);
+	pg->item = (zmq_pollitem_t){ .fd = pg->efd, .events = ZMQ_POLLIN };
+	zloop_poller(d->loop, &pg->item, s_on_prep_event, d);
+	pg->polling = true;
+	pt->prep = pg;
+	pt->state = S_PREPARING;
+	pt->prepare_id = cmd->id;
+	if (s_is_peer(d, &pt->peer))
+		s_cache_put(&d->sess, cmd->id, true, NULL);
 	return 0;
 }
 
@@ -1045,6 +1190,62 @@ static int s_prepare_purge(struct s_point *pt, const struct lst_msg_prepare *p, 
 	return 0;
 }
 
+/* The point is ready: say so, and answer its PREPARE (cmd) with PREPARED. */
+static void s_point_ready(lst_daemon *d, struct s_point *pt, const lst_msg *cmd)
+{
+	const struct lst_msg_prepare *p = &cmd->u.prepare;
+
+	pt->state = S_PREPARED;
+	if (pt->run && lst_run_warning(pt->run)[0])
+		lst_log_warn("point %u/%u (%s): %s", p->phase, p->point, p->name,
+			     lst_run_warning(pt->run));
+	lst_log_info("prepared point %u/%u (%s): %u job spec(s) on %zu path(s), %s", p->phase,
+		     p->point, p->name, p->njobs, pt->npaths,
+		     pt->run ? lst_engine_names[lst_run_engine(pt->run)]
+			     : (pt->action == LST_ACTION_DISCARD ? "discard" : "secdiscard"));
+	s_prepared(d, &pt->peer, cmd, pt,
+		   pt->run ? (uint32_t)lst_run_engine(pt->run) : (uint32_t)p->jobs[0].w.engine,
+		   pt->run ? lst_run_warning(pt->run) : "");
+}
+
+/* The PREPARE worker finished: take its run and answer PREPARED, or ERROR. */
+static int s_on_prep_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
+{
+	lst_daemon *d = arg;
+	struct s_point *pt = d->pt;
+	struct s_prep *pg;
+	struct s_rid peer;
+	lst_msg *cmd;
+	uint64_t junk;
+	lst_err err;
+
+	(void)loop;
+	if (!pt || !pt->prep || item->fd != pt->prep->efd)
+		return s_ret(d); /* a stale poll entry of a PREPARE just cancelled */
+	pg = pt->prep;
+	while (read(item->fd, &junk, sizeof(junk)) > 0)
+		;
+	if (!atomic_load_explicit(&pg->finished, memory_order_acquire))
+		return s_ret(d);
+	pt->run = pg->run;
+	pg->run = NULL;
+	err = pg->err;
+	cmd = pg->cmd;
+	pg->cmd = NULL;
+	s_prep_release(d, &pt->prep);
+	if (pt->run) {
+		s_point_ready(d, pt, cmd);
+	} else {
+		lst_log_warn("prepare %u/%u (%s) failed: %s", pt->phase, pt->point, pt->name,
+			     err.msg);
+		peer = pt->peer;
+		s_point_destroy(d);
+		s_error(d, &peer, cmd->id, cmd->type, LST_PERR_IO, "%s", err.msg);
+	}
+	lst_msg_destroy(&cmd);
+	return s_ret(d);
+}
+
 static void s_on_prepare(lst_daemon *d, const struct s_rid *rid, const lst_msg *m)
 {
 	const struct lst_msg_prepare *p = &m->u.prepare;
@@ -1083,13 +1284,19 @@ static void s_on_prepare(lst_daemon *d, const struct s_rid *rid, const lst_msg *
 		s_error(d, rid, m->id, m->type, LST_PERR_IO, "%s", err.msg);
 		return;
 	}
-	if (d->pt) {
+	if (d->pt && d->pt->state == S_PREPARING) {
+		char why[LST_TEXT_MAX];
+
+		snprintf(why, sizeof(why), "replaced by a PREPARE of point %u/%u (%s)", p->phase,
+			 p->point, p->name);
+		s_prepare_cancel(d, why);
+	} else if (d->pt) {
 		lst_log_info("prepared point %u/%u (%s) replaced by %u/%u (%s)", d->pt->phase,
 			     d->pt->point, d->pt->name, p->phase, p->point, p->name);
 		s_point_destroy(d);
 	}
 	pt = lst_calloc(1, sizeof(*pt));
-	pt->state = S_PREPARED;
+	pt->state = S_PREPARING;
 	pt->phase = p->phase;
 	pt->point = p->point;
 	pt->action = action;
@@ -1110,19 +1317,22 @@ static void s_on_prepare(lst_daemon *d, const struct s_rid *rid, const lst_msg *
 		s_point_destroy(d);
 		return;
 	}
-	if (action == LST_ACTION_IO ? s_prepare_io(pt, p, &perr, &err)
-				    : s_prepare_purge(pt, p, &perr, &err))
+	if (action == LST_ACTION_IO) {
+		uint64_t jobs, buffers, need = s_point_mem(p, &buffers, &jobs);
+		char sz[32];
+
+		perr = LST_PERR_IO;
+		if (s_prepare_io(d, pt, m, &err))
+			goto refused;
+		lst_log_info("preparing point %u/%u (%s): %llu job(s), about %s, in a worker; "
+			     "PREPARED follows",
+			     p->phase, p->point, p->name, (unsigned long long)jobs,
+			     lst_fmt_size(need, sz, sizeof(sz)));
+		return;
+	}
+	if (s_prepare_purge(pt, p, &perr, &err))
 		goto refused;
-	if (pt->run && lst_run_warning(pt->run)[0])
-		lst_log_warn("point %u/%u (%s): %s", p->phase, p->point, p->name,
-			     lst_run_warning(pt->run));
-	lst_log_info("prepared point %u/%u (%s): %u job spec(s) on %zu path(s), %s", p->phase,
-		     p->point, p->name, p->njobs, pt->npaths,
-		     pt->run ? lst_engine_names[lst_run_engine(pt->run)]
-			     : (action == LST_ACTION_DISCARD ? "discard" : "secdiscard"));
-	s_prepared(d, rid, m, pt,
-		   pt->run ? (uint32_t)lst_run_engine(pt->run) : (uint32_t)p->jobs[0].w.engine,
-		   pt->run ? lst_run_warning(pt->run) : "");
+	s_point_ready(d, pt, m);
 	return;
 refused:
 	if (perr == LST_PERR_REFUSED)
@@ -1240,6 +1450,16 @@ static void s_point_finish(lst_daemon *d)
 		dn->reason = pt->stop_reason;
 		s_copy(dn->text, sizeof(dn->text), pt->stop_text);
 	}
+	if (d->sess.spool_unreported && d->sess.known && pt->gen == d->sess.gen) {
+		size_t n = strlen(dn->text);
+
+		snprintf(dn->text + n, sizeof(dn->text) - n,
+			 "%s%llu unacknowledged SAMPLE/DONE frames were dropped from the agent's "
+			 "spool (full: at most %zu frames or %zu bytes; ACK sooner)",
+			 n ? "; " : "", (unsigned long long)d->sess.spool_unreported,
+			 d->sess.spool_max_frames, d->sess.spool_max_bytes);
+		d->sess.spool_unreported = 0;
+	}
 	if (dn->reason == LST_DONE_ERROR)
 		lst_log_warn("point %u/%u (%s) ended with an error after %llu samples: %s",
 			     pt->phase, pt->point, pt->name, (unsigned long long)pt->samples,
@@ -1327,6 +1547,13 @@ static void s_on_start(lst_daemon *d, const struct s_rid *rid, const lst_msg *m)
 			s_error(d, rid, m->id, m->type, LST_PERR_STATE,
 				"start: point %u/%u is not prepared (nothing is)", st->phase,
 				st->point);
+		return;
+	}
+	if (pt->state == S_PREPARING) {
+		s_error(d, rid, m->id, m->type, LST_PERR_STATE,
+			"start: point %u/%u (%s) is still being prepared: send START after its "
+			"PREPARED",
+			st->phase, st->point, pt->name);
 		return;
 	}
 	if (pt->state == S_STARTED) {
@@ -1847,6 +2074,21 @@ static int s_on_signal(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 /* ---------------------------------------------------------------- the object */
 
 /*
+ * The spool's bound: every SAMPLE of a whole lease at the shortest interval (a coordinator may
+ * be unreachable that long while the point runs on), half as much again, and a few DONEs; in
+ * bytes, that many frames at S_SPOOL_FRAME_EST, within [S_SPOOL_MIN_BYTES, S_SPOOL_MAX_BYTES].
+ */
+static void s_spool_bounds(struct s_session *s, int64_t lease_max)
+{
+	uint64_t frames =
+		(uint64_t)(lease_max / S_SPOOL_MIN_INTERVAL) * 3 / 2 + S_SPOOL_SPARE_FRAMES;
+	uint64_t bytes = frames * S_SPOOL_FRAME_EST;
+
+	s->spool_max_frames = (size_t)frames;
+	s->spool_max_bytes = (size_t)LST_MIN(LST_MAX(bytes, S_SPOOL_MIN_BYTES), S_SPOOL_MAX_BYTES);
+}
+
+/*
  * The endpoint to give zmq_bind: ZeroMQ binds to an interface name or an IP address, never a
  * host name, so "tcp://localhost:P" would fail; it means the IPv4 loopback, 127.0.0.1 (plain
  * text stays allowed on it: it is loopback either way).
@@ -1869,6 +2111,7 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	char *ep, listen[300];
 
 	d->lease_max = o->lease_max > 0 ? o->lease_max : LST_CONFIG_LEASE_MAX_DEFAULT;
+	s_spool_bounds(&d->sess, d->lease_max);
 	d->mem_max_default = !o->mem_max;
 	d->mem_max = o->mem_max ? o->mem_max : lst_config_mem_max_default();
 	d->policy = o->policy;
@@ -1980,6 +2223,11 @@ int lst_daemon_run(lst_daemon *d)
 	{
 		char m[32];
 
+		lst_log_info("spool: at most %zu unacknowledged frames or %s (lease_max %.0f s "
+			     "at 10 ms intervals, x1.5)",
+			     d->sess.spool_max_frames,
+			     lst_fmt_size(d->sess.spool_max_bytes, m, sizeof(m)),
+			     (double)d->lease_max / 1e9);
 		lst_log_info("memory cap per point: %s (mem_max%s)",
 			     lst_fmt_size(d->mem_max, m, sizeof(m)),
 			     d->mem_max_default ? ", the default: " S_STR(
@@ -2045,7 +2293,7 @@ void lst_daemon_destroy(lst_daemon **p)
 		return;
 	if (d->pt) {
 		bool drained =
-			d->pt->state == S_PREPARED || (d->pt->purge && !d->pt->purge->launched);
+			d->pt->state != S_STARTED || (d->pt->purge && !d->pt->purge->launched);
 
 		if (drained) {
 			s_point_destroy(d);

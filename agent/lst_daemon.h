@@ -2,10 +2,13 @@
  * The agent daemon: one ROUTER socket, one czmq zloop reactor, one coordinator session at a time.
  *
  * The reactor owns everything: the ROUTER reader (commands in, replies and samples out), the
- * running point's eventfd (samples from the job threads), a purge worker's eventfd, a signalfd
- * (SIGINT/SIGTERM/SIGHUP) and timers (the start instant, the 100 ms lease check). Nothing blocks
- * it: disk checks and opens happen inline in PREPARE (they are quick), runs start their own
- * threads, purges run in a worker thread.
+ * running point's eventfd (samples from the job threads), a PREPARE worker's and a purge
+ * worker's eventfd, a signalfd (SIGINT/SIGTERM/SIGHUP) and timers (the start instant, the
+ * 100 ms lease check). Nothing blocks it: disk checks and opens happen inline in PREPARE (they
+ * are quick), the allocation and fill of a point's buffers (seconds for gigabytes) happen in a
+ * PREPARE worker thread, runs start their own threads, purges run in a worker thread. A point
+ * whose total memory (buffers and per-job state) is over mem_max is refused before anything is
+ * allocated.
  *
  * Session rules (proto/PROTOCOL.md has the wire side): HELLO opens a session for one routing id;
  * every frame from that peer renews its lease; a HELLO with the session's run id and key from a

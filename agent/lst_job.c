@@ -21,6 +21,7 @@
 
 #define LST_JOB_MAX_BUFFERS (2ull << 30) /* iodepth x bs per job */
 #define SECTOR 512
+#define S_FILL_CHUNK ((uint64_t)64 << 20) /* the fill looks at job->cancel this often */
 
 /* xorshift64*: a few cycles, good enough for offsets and data, one stream per job. */
 static inline uint64_t s_rand(uint64_t *s)
@@ -81,9 +82,18 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 	 * gets a 16-byte stamp (see s_stamp), unless the pattern is zeros.
 	 */
 	sector_rand = (unsigned)((SECTOR * job->w.pattern + 99) / 100);
-	memset(job->bufs, 0, total);
-	if (job->w.pattern > 0 && lst_rw_writes(job->w.rw, job->w.rwmixread)) {
-		for (uint64_t s = 0; s < total; s += SECTOR) {
+	for (uint64_t at = 0; at < total; at += S_FILL_CHUNK) {
+		uint64_t end = LST_MIN(total, at + S_FILL_CHUNK);
+
+		if (job->cancel && atomic_load_explicit(job->cancel, memory_order_relaxed)) {
+			lst_job_exit(job);
+			return lst_err_set(err, -ECANCELED,
+					   "job %u: cancelled while filling its buffers", job->id);
+		}
+		memset(job->bufs + at, 0, end - at);
+		if (job->w.pattern <= 0 || !lst_rw_writes(job->w.rw, job->w.rwmixread))
+			continue;
+		for (uint64_t s = at; s < end; s += SECTOR) {
 			uint64_t *p = (uint64_t *)(job->bufs + s);
 
 			for (unsigned i = 0; i < sector_rand / 8; i++)

@@ -88,6 +88,9 @@ struct lst_job {
 	int64_t nramp; /* intervals that are ramp */
 	int64_t end;   /* stop issuing at this instant; 0 = no time limit */
 	int efd;       /* eventfd the job pokes after publishing a sample */
+	/* Read by lst_job_init between chunks of the buffer fill: non-zero = give up (the
+	 * daemon's PREPARE worker was cancelled). NULL = never. */
+	const _Atomic int *cancel;
 
 	/* Engine state, owned by the engine. */
 	void *engine;
@@ -109,7 +112,9 @@ struct lst_job {
 };
 
 /*
- * Prepare a job's slots and buffers (allocates; call on the main thread). Returns 0 or -errno.
+ * Prepare a job's slots and buffers (allocates and fills them; slow for large buffers, so the
+ * daemon calls it from a worker thread, never its reactor). Returns 0, -ECANCELED when
+ * job->cancel was set during the fill (the buffers are freed again), or -errno.
  * Everything the job loop needs is allocated here: a job thread allocates nothing but what its
  * engine's init asks for, and an engine's init reports a failed allocation as -ENOMEM. So a
  * host short of memory (many jobs under an address-space limit) fails the start cleanly rather

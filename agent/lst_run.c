@@ -51,7 +51,8 @@ static const struct lst_engine_ops *s_ops(int engine)
 }
 
 /* Lay out one path's jobs: regions, byte budgets and rates. */
-static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first, lst_err *err)
+static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
+		    const _Atomic int *cancel, lst_err *err)
 {
 	const struct lst_workload *w = &p->w;
 	uint64_t bs = (uint64_t)w->bs, jobs = (uint64_t)w->jobs;
@@ -88,15 +89,25 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first, ls
 						   p->name, (unsigned long long)total);
 		}
 		job->rate = w->rate_iops ? (double)w->rate_iops / (double)jobs : 0;
+		job->cancel = cancel;
+		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
+			return lst_err_set(err, -ECANCELED, "%s: cancelled", p->name);
 		if (lst_job_init(job, err)) {
 			lst_err_prefix(err, "%s: ", p->name);
 			return err->code;
 		}
+		job->cancel = NULL; /* the caller's flag may not outlive the run */
 	}
 	return 0;
 }
 
 lst_run *lst_run_new(const struct lst_run_path *paths, size_t n, lst_err *err)
+{
+	return lst_run_new_cancellable(paths, n, NULL, err);
+}
+
+lst_run *lst_run_new_cancellable(const struct lst_run_path *paths, size_t n,
+				 const _Atomic int *cancel, lst_err *err)
 {
 	lst_run *run;
 	size_t njobs = 0, at = 0;
@@ -150,7 +161,7 @@ lst_run *lst_run_new(const struct lst_run_path *paths, size_t n, lst_err *err)
 	run->jobs = lst_calloc(njobs, sizeof(*run->jobs));
 	run->readers = lst_calloc(njobs, sizeof(*run->readers));
 	for (size_t i = 0; i < n; i++) {
-		if (s_layout(run, &paths[i], at, err)) {
+		if (s_layout(run, &paths[i], at, cancel, err)) {
 			lst_run_destroy(&run);
 			return NULL;
 		}

@@ -36,6 +36,14 @@ typedef struct lst_run lst_run;
  */
 lst_run *lst_run_new(const struct lst_run_path *paths, size_t n, lst_err *err);
 
+/*
+ * The same, giving up with -ECANCELED (NULL, err set, everything freed) soon after *cancel
+ * becomes non-zero: it is read between jobs and between chunks of each job's buffer fill. For
+ * a caller that prepares a run on a worker thread and may stop wanting it. cancel may be NULL.
+ */
+lst_run *lst_run_new_cancellable(const struct lst_run_path *paths, size_t n,
+				 const _Atomic int *cancel, lst_err *err);
+
 /* Stop (if running), wait for every job, free. Safe on NULL and twice. */
 void lst_run_destroy(lst_run **p);
 

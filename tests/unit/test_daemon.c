@@ -45,8 +45,9 @@ static const char *s_agent;
 static pid_t s_pid = -1;
 static pid_t s_pid2 = -1; /* the agent run with io_uring blocked */
 static bool s_passed;
-static uint64_t s_instance;	 /* WELCOME's instance from the main agent */
-static char s_backing[PATH_MAX]; /* root only: a loop device's backing file in /dev/shm */
+static char s_log2[PATH_MAX + 16]; /* the log of the agent s_spawn started last */
+static uint64_t s_instance;	   /* WELCOME's instance from the main agent */
+static char s_backing[PATH_MAX];   /* root only: a loop device's backing file in /dev/shm */
 static char s_loopdev[64];
 
 /* ---------------------------------------------------------------- process and files */
@@ -136,6 +137,7 @@ static pid_t s_spawn(const char *wrapper, const char *endpoint, const char *log,
 	pid_t pid;
 
 	snprintf(glob, sizeof(glob), "%s/*", s_dir);
+	snprintf(s_log2, sizeof(s_log2), "%s", log);
 	pid = fork();
 	T_ASSERT(pid >= 0);
 	if (pid == 0) {
@@ -223,14 +225,20 @@ static int64_t s_mtime(const char *path)
 	return (int64_t)st.st_mtim.tv_sec * LST_NS_PER_S + st.st_mtim.tv_nsec;
 }
 
-/* SIGTERM to the second agent, reaped: its wait status. */
+/* SIGTERM to the second agent, reaped: its wait status. Its log (the latest s_spawn's) must
+ * not report a bug (sanitizer builds write there). */
 static int s_term_pid2(void)
 {
+	char *text = NULL;
 	int status;
 
 	T_ASSERT(!kill(s_pid2, SIGTERM));
 	T_EQ_INT(waitpid(s_pid2, &status, 0), s_pid2);
 	s_pid2 = -1;
+	if (s_log2[0] && !lst_read_file(s_log2, 64 * MiB, &text, NULL) &&
+	    (strstr(text, "runtime error:") || strstr(text, "Sanitizer")))
+		T_FAIL("the second agent's log reports a bug:\n%s", text);
+	free(text);
 	return status;
 }
 
@@ -897,6 +905,129 @@ static void test_mem_cap(struct peer *a)
 	printf("ok: --mem-max 64m: a 128 MiB point is refused naming the cap, a 16 MiB one runs\n");
 }
 
+/* A PREPARE of 512 MiB of write buffers (jobs 1, iodepth 512, bs 1m) for point `point`. */
+static uint64_t s_send_big_prepare(struct peer *a, uint32_t point, const char *path)
+{
+	lst_msg *m = s_prepare_msg("run-1", 9, point, path, LST_ACTION_IO);
+	uint64_t id;
+
+	m->u.prepare.jobs[0].w.rw = LST_RW_WRITE;
+	m->u.prepare.jobs[0].w.iodepth = 512;
+	m->u.prepare.jobs[0].w.bs = MiB;
+	m->u.prepare.jobs[0].w.runtime = 300 * LST_NS_PER_MS;
+	id = s_send(a, m, true);
+	/* The same command again (a retry: same id): it must not be executed twice. */
+	s_send(a, m, false);
+	lst_msg_destroy(&m);
+	return id;
+}
+
+/*
+ * PREPARE allocates and fills its buffers off the reactor: while a 512 MiB point is being
+ * prepared the agent answers PING at once and START with STATE, a retried PREPARE is not run
+ * twice, and PREPARED arrives after the PONGs. STOP, or another PREPARE, cancels a PREPARE
+ * still being executed: it is answered ERROR STATE, and the memory is given back.
+ */
+static void test_prepare_async(struct peer *a)
+{
+	char path[PATH_MAX + 16], *log;
+	struct run_result r = { 0 };
+	unsigned pongs = 0, prepared = 0;
+	int64_t sent, worst = 0, t1, t4, deadline, ping_at, took = 0;
+	uint64_t pid, sid, rss0 = s_rss(s_pid), rss;
+	bool outstanding;
+	lst_msg *m;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	s_drop(s_sync(a, &t1, &t4));
+	sent = lst_mono_ns();
+	pid = s_send_big_prepare(a, 0, path);
+	sid = s_start(a, 9, 0, s_agent_now(a) + LST_NS_PER_S, 0);
+	s_simple(a, LST_MSG_PING);
+	/* START, while the buffers are being filled: STATE. */
+	m = s_expect_error(a, LST_PERR_STATE, sid, 3000);
+	T_CONTAINS(m->u.error.text, "still being prepared");
+	lst_msg_destroy(&m);
+	/* PING every 50 ms until PREPARED: every PONG comes at once. */
+	deadline = lst_mono_ns() + 30 * LST_NS_PER_S;
+	ping_at = lst_mono_ns();
+	outstanding = true;
+	while (!prepared || outstanding) {
+		m = s_recv(a, 5000);
+		if (!m)
+			T_FAIL("nothing from the agent for 5 s during a PREPARE");
+		if (m->type == LST_MSG_PREPARED) {
+			T_EQ_U64(m->re, pid);
+			prepared++;
+			took = lst_mono_ns() - sent;
+			lst_msg_destroy(&m);
+			continue;
+		}
+		if (m->type != LST_MSG_PONG)
+			T_FAIL("during a PREPARE: unexpected %s", s_describe(m));
+		T_EQ_U64(m->re, a->id);
+		outstanding = false;
+		if (lst_mono_ns() - ping_at > worst)
+			worst = lst_mono_ns() - ping_at;
+		lst_msg_destroy(&m);
+		if (prepared)
+			break;
+		pongs++;
+		if (lst_mono_ns() > deadline)
+			T_FAIL("no PREPARED 30 s after a 512 MiB PREPARE");
+		lst_sleep_ns(50 * LST_NS_PER_MS);
+		ping_at = lst_mono_ns();
+		s_simple(a, LST_MSG_PING);
+		outstanding = true;
+	}
+	if (worst > 500 * LST_NS_PER_MS)
+		T_FAIL("a PONG took %.0f ms during a PREPARE", (double)worst / 1e6);
+	T_ASSERT(pongs >= 1); /* PONGs came before PREPARED: the reactor was not blocked */
+	/* One PREPARED for the two copies of the command. */
+	T_ASSERT(!(m = s_recv(a, 300)));
+	printf("ok: PREPARE of 512 MiB off the reactor: PREPARED after %.0f ms; %u PONGs meanwhile, "
+	       "the slowest in %.1f ms; START meanwhile is STATE; the retry ran nothing\n",
+	       (double)took / 1e6, pongs, (double)worst / 1e6);
+	/* And it runs. */
+	s_start(a, 9, 0, s_agent_now(a) + 20 * LST_NS_PER_MS, 0);
+	s_follow(a, &r, 0, 5000);
+	T_EQ_INT(r.done->u.done.reason, LST_DONE_COMPLETE);
+	T_ASSERT(r.ios[LST_DIR_WRITE] > 0);
+	s_ack(a, r.max_seq);
+	s_result_free(&r);
+
+	/* STOP during a PREPARE: the PREPARE gets STATE "cancelled", STOP gets STOPPED. */
+	pid = s_send_big_prepare(a, 1, path);
+	sid = s_stop(a, 9, 1);
+	m = s_expect_error(a, LST_PERR_STATE, pid, 3000);
+	T_CONTAINS(m->u.error.text, "was cancelled before it was ready: STOP from the coordinator");
+	lst_msg_destroy(&m);
+	s_drop(s_expect(a, LST_MSG_STOPPED, sid, 3000));
+	/* Another PREPARE during a PREPARE replaces it. */
+	pid = s_send_big_prepare(a, 2, path);
+	m = s_prepare_msg("run-1", 9, 3, path, LST_ACTION_IO);
+	sid = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect_error(a, LST_PERR_STATE, pid, 3000);
+	T_CONTAINS(m->u.error.text, "replaced by a PREPARE of point 9/3");
+	lst_msg_destroy(&m);
+	s_drop(s_expect(a, LST_MSG_PREPARED, sid, 5000));
+	T_ASSERT(!(m = s_recv(a, 300)));
+	/* The cancelled workers gave their memory back. */
+	deadline = lst_mono_ns() + 10 * LST_NS_PER_S;
+	while ((rss = s_rss(s_pid)) > rss0 + 64 * MiB && lst_mono_ns() < deadline)
+		lst_sleep_ns(20 * LST_NS_PER_MS);
+	if (rss > rss0 + 64 * MiB)
+		T_FAIL("agent RSS %llu KiB, %llu KiB before: cancelled PREPAREs kept their memory",
+		       (unsigned long long)rss >> 10, (unsigned long long)rss0 >> 10);
+	log = s_log_text();
+	T_CONTAINS(log, "cancelling the PREPARE of point 9/1 (phase9) still being executed");
+	free(log);
+	printf("ok: STOP or another PREPARE cancels a PREPARE being executed (ERROR STATE), and "
+	       "its memory is given back (RSS %llu -> %llu KiB)\n",
+	       (unsigned long long)rss0 >> 10, (unsigned long long)rss >> 10);
+}
+
 static void test_run(struct peer *a)
 {
 	char path[PATH_MAX + 16];
@@ -1507,6 +1638,127 @@ static void test_reconnect(void)
 	       (unsigned long long)n);
 }
 
+/* BYE cancels a PREPARE still being executed, answering it ERROR STATE; the agent is free. (The
+ * lease expiring takes the same path as STOP, s_point_stop, with its own reason.) */
+static void test_prepare_cancel_session(void)
+{
+	char path[PATH_MAX + 16];
+	struct peer *p = s_peer_new();
+	uint64_t id;
+	lst_msg *m;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	s_hello_ok(p, "run-1", "coord-pc", 10000);
+	id = s_send_big_prepare(p, 0, path);
+	s_simple(p, LST_MSG_BYE);
+	m = s_expect_error(p, LST_PERR_STATE, id, 3000);
+	T_CONTAINS(m->u.error.text, "was cancelled before it was ready: BYE from the coordinator");
+	lst_msg_destroy(&m);
+	s_simple(p, LST_MSG_PING);
+	s_drop(s_expect_error(p, LST_PERR_NO_SESSION, p->id, 3000));
+
+	s_peer_destroy(&p);
+	p = s_peer_new();
+	s_hello_ok(p, "run-pc2", "coord-pc2", 10000);
+	s_bye(p);
+	s_peer_destroy(&p);
+	printf("ok: BYE cancels a PREPARE being executed (ERROR STATE); the agent is free\n");
+}
+
+/*
+ * The spool's bound and overflow rule, on an agent with --lease-max 2s (a bound of 2 s / 10 ms
+ * x 1.5 + 64 = 364 frames): a point of 5 s at 10 ms intervals whose samples are never ACKed
+ * overflows it; the oldest frames are dropped, the agent says so once in its log and in the
+ * point's DONE, and a reconnect gets the newest 364 frames, consecutive up to DONE.
+ */
+static void test_spool_bound(void)
+{
+	char endpoint[64], log[PATH_MAX + 16], path[PATH_MAX + 16], *text, *at;
+	const char *extra[] = { "--lease-max", "2s", NULL };
+	struct peer *p, *q;
+	uint64_t id, n = 0, frames = 0;
+	int64_t t1, t4, next_ping, prev_k = -1;
+	lst_msg *m, *done = NULL;
+	int status, full = 0;
+
+	snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:%d", s_free_port());
+	snprintf(log, sizeof(log), "%s/agent-spool.log", s_outside);
+	s_pid2 = s_spawn(NULL, endpoint, log, extra);
+	p = s_peer_new_at(endpoint, NULL, NULL);
+	s_hello_ok(p, "run-sp", "coord-sp", 2000);
+	s_drop(s_sync(p, &t1, &t4));
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	m = s_prepare_msg("run-sp", 0, 0, path, LST_ACTION_IO);
+	m->u.prepare.jobs[0].w.interval = 10 * LST_NS_PER_MS;
+	m->u.prepare.jobs[0].w.runtime = 5 * LST_NS_PER_S;
+	m->u.prepare.jobs[0].w.rate_iops = 1000;
+	id = s_send(p, m, true);
+	lst_msg_destroy(&m);
+	s_drop(s_expect(p, LST_MSG_PREPARED, id, 5000));
+	s_start(p, 0, 0, s_agent_now(p) + 20 * LST_NS_PER_MS, 0);
+	next_ping = lst_mono_ns() + 500 * LST_NS_PER_MS;
+	while (!done) {
+		m = s_recv(p, 3000);
+		if (!m)
+			T_FAIL("spool: no DONE (%llu samples)", (unsigned long long)n);
+		if (m->type == LST_MSG_SAMPLE)
+			n++;
+		else if (m->type == LST_MSG_DONE)
+			done = m;
+		else if (m->type != LST_MSG_STARTED && m->type != LST_MSG_PONG)
+			T_FAIL("spool: unexpected %s", s_describe(m));
+		if (m != done)
+			lst_msg_destroy(&m);
+		if (lst_mono_ns() > next_ping) { /* keep the lease, never ACK */
+			s_simple(p, LST_MSG_PING);
+			next_ping += 500 * LST_NS_PER_MS;
+		}
+	}
+	T_ASSERT(n > 400);
+	T_EQ_INT(done->u.done.reason, LST_DONE_COMPLETE);
+	T_EQ_U64(done->u.done.samples, n);
+	T_CONTAINS(done->u.done.text, "unacknowledged SAMPLE/DONE frames were dropped from the "
+				      "agent's spool (full: at most 364 frames");
+	T_EQ_U64(strtoull(done->u.done.text, NULL, 10), n - 364);
+	lst_msg_destroy(&done);
+
+	/* A reconnect: the newest 364 frames, samples consecutive, DONE last. */
+	q = s_peer_new_at(endpoint, NULL, NULL);
+	q->id = p->id;
+	s_hello_ok(q, "run-sp", "coord-sp", 2000);
+	while ((m = s_recv(q, 500))) {
+		frames++;
+		T_ASSERT(!done);
+		if (m->type == LST_MSG_DONE) {
+			done = m;
+			continue;
+		}
+		T_EQ_INT(m->type, LST_MSG_SAMPLE);
+		if (prev_k >= 0)
+			T_EQ_INT(m->u.sample.s.interval, prev_k + 1);
+		prev_k = m->u.sample.s.interval;
+		lst_msg_destroy(&m);
+	}
+	T_EQ_U64(frames, 364);
+	T_ASSERT(done);
+	T_EQ_INT(done->u.done.last_interval, prev_k);
+	lst_msg_destroy(&done);
+	s_bye(q);
+	T_ASSERT(!lst_read_file(log, 64 * MiB, &text, NULL));
+	for (at = text; (at = strstr(at, "spool full (")); at++)
+		full++;
+	T_EQ_INT(full, 1);
+	T_CONTAINS(text, "spool: at most 364 unacknowledged frames or 256 MiB");
+	free(text);
+	s_peer_destroy(&p);
+	s_peer_destroy(&q);
+	status = s_term_pid2();
+	T_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	printf("ok: spool bound 364 frames (lease_max 2 s): %llu samples never ACKed, the oldest "
+	       "dropped and counted in DONE, logged once; a reconnect gets the newest 364\n",
+	       (unsigned long long)n);
+}
+
 /*
  * A second agent with io_uring blocked by seccomp (tests/tools/noiouring, as containers do):
  * WELCOME leaves io_uring out of its engines, and a PREPARE for io_uring says it falls back to
@@ -1790,6 +2042,7 @@ int main(int argc, char **argv)
 	test_sync(a);
 	test_refused(a);
 	test_mem_cap(a);
+	test_prepare_async(a);
 	test_run(a);
 	test_stop(a);
 	test_late_start(a);
@@ -1800,6 +2053,8 @@ int main(int argc, char **argv)
 	s_peer_destroy(&a);
 	test_lease();
 	test_reconnect();
+	test_prepare_cancel_session();
+	test_spool_bound();
 	test_examples();
 	test_no_uring();
 	test_curve_resume();
