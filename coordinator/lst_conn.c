@@ -317,18 +317,34 @@ int lst_conn_sync_begin(lst_conn *c, lst_err *err)
 	return s_sync_send(c, err);
 }
 
-/* The exchange in flight is over (answered or abandoned): next one, or close the burst. */
+/*
+ * The exchange in flight is over (answered or abandoned): next one, or close the burst. A burst
+ * in which no reply came (the agent is silent: that is for the loss timers) keeps the previous
+ * model, unless there is none yet. Replies that all came back unusable, or a drift no crystal
+ * has, are the agent's clock at fault: an error, and the model stays as it was.
+ */
 static int s_sync_next(lst_conn *c, lst_err *err)
 {
 	struct lst_clock_est est;
+	int rc;
 
 	c->sync_t1 = 0;
 	if (c->sync_left)
 		return s_sync_send(c, err) ? -EIO : 0;
-	if (!c->nsync || lst_clock_best(c->sync, c->nsync, &est) < 0)
-		return 0; /* every exchange was corrupt: keep the previous model */
+	if (!c->nsync && c->synced)
+		return 0;
+	if (!c->nsync)
+		return lst_err_set(err, -ETIMEDOUT,
+				   "clock exchanges unusable: no reply to any of %d SYNCs within "
+				   "1 s each",
+				   LST_SYNC_BURST);
+	rc = lst_clock_best(c->sync, c->nsync, &est, err);
+	if (rc < 0)
+		return rc;
+	rc = lst_clock_model_add(&c->clock, &est, err);
+	if (rc < 0)
+		return rc;
 	c->est = est;
-	lst_clock_model_add(&c->clock, &est);
 	c->synced = true;
 	lst_log_debug(LST_DBG_TIME, "agent %s: offset %+.3f ms, rtt %.1f us", c->name,
 		      (double)est.offset_ns / 1e6, (double)est.rtt_ns / 1e3);

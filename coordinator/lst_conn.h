@@ -117,7 +117,12 @@ int lst_conn_sync_begin(lst_conn *c, lst_err *err);
 /*
  * Feed a SYNC_REPLY received at t4. Sends the next exchange of the burst, or, when the burst is
  * complete, fits the clock model. Returns 1 when the burst has just completed, 0 otherwise,
- * -errno on a send failure.
+ * -EIO on a send failure. The agent's clock at fault is an error too, with err saying what was
+ * wrong (the caller puts the agent's name in front and refuses the agent): -EDOM when every
+ * reply of the burst was unusable ("clock exchanges unusable: all 32 replies had a negative
+ * round-trip delay; ..."), -ERANGE for a drift beyond LST_CLOCK_DRIFT_MAX_PPM, -ETIMEDOUT when
+ * the first burst got no reply at all. A later burst with no reply keeps the model (silence
+ * is for the loss timers). The model is unchanged on error.
  */
 int lst_conn_sync_reply(lst_conn *c, const struct lst_msg_sync_reply *r, int64_t t4, lst_err *err);
 
