@@ -1243,13 +1243,97 @@ static bool s_has_dot_component(const char *path)
 	return false;
 }
 
+/*
+ * A symlink the device manager keeps pointing at its device: it lies under /dev/, and every
+ * folder from it up to / is root's and writable by root only (udev's /dev/disk/by-id, by-path,
+ * /dev/mapper). /dev/shm and /dev/mqueue are under /dev/ too, but anyone may put a link there.
+ * link is resolved in its folders (s_links_trusted walks it so).
+ */
+static bool s_trusted_link(const char *link)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	struct stat st;
+
+	if (strncmp(link, "/dev/", 5) || strlen(link) >= sizeof(dir))
+		return false;
+	s_copy(dir, sizeof(dir), link);
+	while ((slash = strrchr(dir, '/'))) {
+		slash[slash == dir] = 0; /* "/dev" -> "/" keeps the root */
+		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+		    (st.st_mode & (S_IWGRP | S_IWOTH)))
+			return false;
+		if (slash == dir)
+			break;
+	}
+	return true;
+}
+
+/*
+ * Follow path one component at a time, as realpath does, and check every symlink met on the
+ * way (in the last component or in a folder of the name) with s_trusted_link. Returns true
+ * when all are trusted (or there are none); false with the first other link in *bad (or the
+ * name itself when the walk fails: it raced with a change, or loops).
+ */
+static bool s_links_trusted(const char *path, char *bad, size_t badsize)
+{
+	char done[PATH_MAX] = "", todo[PATH_MAX], link[PATH_MAX], target[PATH_MAX];
+	unsigned hops = 0;
+
+	s_copy(todo, sizeof(todo), path);
+	s_copy(bad, badsize, path);
+	for (char *rest = todo; *rest;) {
+		char *comp = rest, *end = strchr(rest, '/');
+		struct stat st;
+		ssize_t n;
+
+		if (end) {
+			*end = 0;
+			rest = end + 1;
+		} else {
+			rest += strlen(rest);
+		}
+		if (!comp[0] || !strcmp(comp, "."))
+			continue;
+		if (!strcmp(comp, "..")) {
+			char *up = strrchr(done, '/');
+
+			if (up)
+				*up = 0;
+			continue;
+		}
+		if ((size_t)snprintf(link, sizeof(link), "%s/%s", done, comp) >= sizeof(link) ||
+		    lstat(link, &st) < 0)
+			return false;
+		if (!S_ISLNK(st.st_mode)) {
+			s_copy(done, sizeof(done), link);
+			continue;
+		}
+		if (++hops > 40 || !s_trusted_link(link)) {
+			s_copy(bad, badsize, link);
+			return false;
+		}
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0 || (size_t)n + 1 + strlen(rest) + 1 > sizeof(target))
+			return false;
+		target[n] = 0;
+		if (*rest)
+			snprintf(target + n, sizeof(target) - (size_t)n, "/%s", rest);
+		if (target[0] == '/')
+			done[0] = 0;
+		s_copy(todo, sizeof(todo), target);
+		rest = todo;
+	}
+	return true;
+}
+
 /* The policy part of a check (everything but the in-use walk). */
 static int s_check_policy(const lst_dev_policy *p, const char *path, enum lst_dev_access access,
 			  const char *expected, struct lst_path_identity *id, struct stat *st,
 			  lst_err *err)
 {
 	struct s_src src = s_policy_src(p);
-	char found[LST_ERR_MAX / 2], fix[LST_PATH_MAX + 128];
+	char found[LST_ERR_MAX / 2], fix[LST_PATH_MAX + 128], hop[LST_PATH_MAX];
 	bool writing, dots;
 	int rc;
 
@@ -1290,6 +1374,20 @@ static int s_check_policy(const lst_dev_policy *p, const char *path, enum lst_de
 		return s_refuse(err, -EPERM, path, id->real_path, "allow_write", fix,
 				"neither %s nor %s matches an allow_write glob%s", path,
 				id->real_path, none);
+	}
+	/*
+	 * The given name matched, the device it leads to did not: follow the name only through
+	 * links the device manager keeps (a stale or hand-made link must not choose the device).
+	 */
+	if (writing && !lst_dev_policy_allows(p, id->real_path) &&
+	    !s_links_trusted(path, hop, sizeof(hop))) {
+		snprintf(fix, sizeof(fix), "add %s to allow_write, or use the device's own name",
+			 id->real_path);
+		return s_refuse(err, -EPERM, path, id->real_path, "allow_write", fix,
+				"%s matches an allow_write glob but leads through the symlink %s, "
+				"which is not a device link under /dev/ (root-owned folder), to "
+				"%s, which no allow_write glob names",
+				path, hop, id->real_path);
 	}
 	if (expected && expected[0] && !lst_dev_identity_matches(id, expected)) {
 		s_describe_identity(id, found, sizeof(found));

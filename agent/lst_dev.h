@@ -7,11 +7,17 @@
  * name. A write or purge is allowed only when all of these hold:
  *
  *   read-only   the agent is not in read-only mode;
- *   allow_write the path as given OR its real path matches an allow_write glob (fnmatch without
- *               FNM_PATHNAME, so '*' crosses '/': "/dev/loop*" also admits /dev/loop3p1). Nothing
- *               is allowed by default. Matching the given name lets an admin list by-id names;
- *               a given name with a "." or ".." component is not matched (its text says nothing
- *               about where it leads: "/dev/disk/by-id/../../sda"), only its real path is;
+ *   allow_write the real path matches an allow_write glob (fnmatch without FNM_PATHNAME, so
+ *               '*' crosses '/': "/dev/loop*" also admits /dev/loop3p1), OR the path as given
+ *               matches one AND every symlink met on the way from it to the device is a device
+ *               link: under /dev/, in folders that up to / are root's and writable by root only
+ *               (udev's by-id, by-path, /dev/mapper; not /dev/shm). Nothing is allowed by
+ *               default. Matching the given name lets an admin list by-id names; a link made
+ *               elsewhere (or a stale one) whose name matches cannot choose an unlisted device:
+ *               the refusal names both names, the link, and "add DEV to allow_write, or use the
+ *               device's own name". A given name with a "." or ".." component is not matched
+ *               (its text says nothing about where it leads: "/dev/disk/by-id/../../sda"), only
+ *               its real path is;
  *               list only globs over root-owned directories (a glob over /tmp lets anyone who can
  *               make a symlink there choose the device; the other rules still run on it);
  *   identity    when the plan names an identity, the device has it (checked for reads too);

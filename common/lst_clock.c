@@ -1,8 +1,11 @@
-/* Clock offset estimation and drift fitting. */
+/* Clock offset estimation and drift fitting. Every sample and estimate comes from an agent, so
+ * nothing here asserts on them: an unusable burst or an impossible drift is an error value. */
 #include "lst_clock.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lst_assert.h"
@@ -42,15 +45,73 @@ static bool s_eval(const struct lst_clock_sample *s, int64_t *offset, int64_t *d
 	return true;
 }
 
-int lst_clock_best(const struct lst_clock_sample *s, size_t n, struct lst_clock_est *out)
+/* Why an exchange is unusable, for the message when a whole burst is. */
+enum s_reject { S_OK, S_BACKWARDS_LOCAL, S_BACKWARDS_REMOTE, S_RANGE, S_NEGATIVE, S_NREJECT };
+
+static enum s_reject s_check(const struct lst_clock_sample *s, int64_t *offset, int64_t *delay)
+{
+	if (s->t4 < s->t1)
+		return S_BACKWARDS_LOCAL;
+	if (s->t3 < s->t2)
+		return S_BACKWARDS_REMOTE;
+	if (!s_eval(s, offset, delay))
+		return S_RANGE;
+	if (*delay < 0)
+		return S_NEGATIVE;
+	return S_OK;
+}
+
+static const char *const s_reject_text[S_NREJECT] = {
+	[S_BACKWARDS_LOCAL] = "our receipt stamped before our send",
+	[S_BACKWARDS_REMOTE] = "the agent's reply stamped before its receipt",
+	[S_RANGE] = "times too far from ours for 64 bits",
+	[S_NEGATIVE] = "a negative round-trip delay",
+};
+
+/* "all 32 replies had X" or "of 32 replies, 20 had X, 12 had Y". */
+static int s_unusable(lst_err *err, size_t n, const size_t count[S_NREJECT])
+{
+	char why[512] = "";
+	size_t len = 0, kinds = 0;
+
+	for (int r = S_OK + 1; r < S_NREJECT; r++)
+		kinds += count[r] > 0;
+	for (int r = S_OK + 1; r < S_NREJECT && len < sizeof(why); r++) {
+		if (!count[r])
+			continue;
+		if (kinds == 1)
+			len += (size_t)snprintf(why + len, sizeof(why) - len, "all %zu %s had %s",
+						n, n == 1 ? "reply" : "replies", s_reject_text[r]);
+		else
+			len += (size_t)snprintf(why + len, sizeof(why) - len, "%s%zu had %s",
+						len ? ", " : "", count[r], s_reject_text[r]);
+	}
+	if (kinds > 1)
+		return lst_err_set(err, -EDOM,
+				   "clock exchanges unusable: of %zu replies, %s; is the agent's "
+				   "clock running at the normal rate?",
+				   n, why);
+	return lst_err_set(err, -EDOM,
+			   "clock exchanges unusable: %s; is the agent's clock running at the "
+			   "normal rate?",
+			   why);
+}
+
+int lst_clock_best(const struct lst_clock_sample *s, size_t n, struct lst_clock_est *out,
+		   lst_err *err)
 {
 	int best = -1;
 	int64_t best_delay = INT64_MAX, best_offset = 0;
+	size_t count[S_NREJECT] = { 0 };
 
+	if (!n)
+		return lst_err_set(err, -ENODATA, "clock exchanges unusable: no reply");
 	for (size_t i = 0; i < n; i++) {
-		int64_t d, o;
+		int64_t d = 0, o = 0;
+		enum s_reject r = s_check(&s[i], &o, &d);
 
-		if (s[i].t4 < s[i].t1 || s[i].t3 < s[i].t2 || !s_eval(&s[i], &o, &d) || d < 0)
+		count[r]++;
+		if (r != S_OK)
 			continue;
 		if (d < best_delay) {
 			best_delay = d;
@@ -59,7 +120,7 @@ int lst_clock_best(const struct lst_clock_sample *s, size_t n, struct lst_clock_
 		}
 	}
 	if (best < 0)
-		return -1;
+		return s_unusable(err, n, count);
 	out->offset_ns = best_offset;
 	out->rtt_ns = best_delay;
 	out->at_ns = s[best].t1 + (s[best].t4 - s[best].t1) / 2;
@@ -72,7 +133,8 @@ void lst_clock_model_init(lst_clock_model *m)
 	m->best_rtt_ns = INT64_MAX;
 }
 
-static void s_fit(lst_clock_model *m)
+/* Refit the line; -ERANGE (err set) when the slope is beyond LST_CLOCK_DRIFT_MAX_PPM. */
+static int s_fit(lst_clock_model *m, lst_err *err)
 {
 	const struct lst_clock_est *newest =
 		&m->est[(m->next + LST_CLOCK_MODEL_MAX - 1) % LST_CLOCK_MODEL_MAX];
@@ -97,33 +159,46 @@ static void s_fit(lst_clock_model *m)
 		n += 1;
 	}
 	if (n < 3 || t1 - t0 < 10 * LST_NS_PER_S)
-		return;
+		return 0;
 	{
 		double den = n * sxx - sx * sx;
 		double slope, icpt;
 
 		if (den <= 0)
-			return;
+			return 0;
 		slope = (n * sxy - sx * sy) / den;
 		icpt = (sy - slope * sx) / n;
-		if (fabs(slope) > 500e-6)
-			return;
+		if (!(fabs(slope) <= LST_CLOCK_DRIFT_MAX_PPM * 1e-6))
+			return lst_err_set(
+				err, -ERANGE,
+				"clock drift unusable: the agent's clock gains %+.0f ppm "
+				"on ours over %.0f s (more than %d ppm is a broken clock, "
+				"not a crystal); is the agent's clock running at the normal "
+				"rate?",
+				slope * 1e6, (double)(t1 - t0) / 1e9, LST_CLOCK_DRIFT_MAX_PPM);
 		m->slope = slope;
 		m->base_offset += (int64_t)llround(icpt);
 	}
+	return 0;
 }
 
-void lst_clock_model_add(lst_clock_model *m, const struct lst_clock_est *e)
+int lst_clock_model_add(lst_clock_model *m, const struct lst_clock_est *e, lst_err *err)
 {
+	lst_clock_model before = *m;
+	int rc;
+
 	if (e->rtt_ns < m->best_rtt_ns)
 		m->best_rtt_ns = e->rtt_ns;
 	if (m->n && e->rtt_ns > 4 * m->best_rtt_ns + 50 * LST_NS_PER_US)
-		return;
+		return 0;
 	m->est[m->next] = *e;
 	m->next = (m->next + 1) % LST_CLOCK_MODEL_MAX;
 	if (m->n < LST_CLOCK_MODEL_MAX)
 		m->n++;
-	s_fit(m);
+	rc = s_fit(m, err);
+	if (rc < 0)
+		*m = before;
+	return rc;
 }
 
 int64_t lst_clock_model_offset(const lst_clock_model *m, int64_t local_t)
@@ -131,7 +206,8 @@ int64_t lst_clock_model_offset(const lst_clock_model *m, int64_t local_t)
 	int64_t dt;
 	double drift;
 
-	LST_ASSERT(m->n > 0);
+	if (!m->n)
+		return 0;
 	/* An instant too far from base_t for 64 bits (only a corrupt one) goes through doubles;
 	 * the drift term is clamped so that llround stays defined. */
 	if (__builtin_sub_overflow(local_t, m->base_t, &dt))

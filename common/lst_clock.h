@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lst_err.h"
+
 struct lst_clock_sample {
 	int64_t t1, t2, t3, t4;
 };
@@ -40,10 +42,14 @@ static inline int64_t lst_clock_sample_delay(const struct lst_clock_sample *s)
 
 /*
  * The lowest-delay exchange of a burst as an estimate. Samples with t4 < t1, t3 < t2, a negative
- * delay (impossible, so corrupt) or times so far apart that offset or delay leave 64 bits are
- * skipped. Returns the index used, or -1 when none is usable.
+ * delay (impossible with two clocks ticking at the same rate, so corrupt) or times so far apart
+ * that offset or delay leave 64 bits are skipped. Returns the index used; -ENODATA when n is 0;
+ * -EDOM when no sample is usable, with err saying how many were rejected for which reason
+ * ("clock exchanges unusable: all 32 replies had a negative round-trip delay; ..."). out is
+ * untouched on error. err may be NULL.
  */
-int lst_clock_best(const struct lst_clock_sample *s, size_t n, struct lst_clock_est *out);
+int lst_clock_best(const struct lst_clock_sample *s, size_t n, struct lst_clock_est *out,
+		   lst_err *err);
 
 #define LST_CLOCK_MODEL_MAX 64
 
@@ -60,14 +66,25 @@ typedef struct lst_clock_model {
 void lst_clock_model_init(lst_clock_model *m);
 
 /*
- * Add one burst's estimate and refit. Estimates whose rtt exceeds 4x the best seen plus 50 us
- * (slack for loopback-scale rtts of a few us) are ignored as queueing noise. The line is anchored
- * on the newest estimate; its slope is fitted only once the estimates span >= 10 s, and a slope
- * above 500 ppm is discarded (faster drift means a broken clock, not a crystal).
+ * The largest drift the model accepts, in ppm. Crystals drift tens of ppm and NTP slews at most
+ * 500 ppm; a clock twice that far off is broken (a VM losing ticks, libfaketime speeding it up),
+ * and intervals stamped by it cannot be put on our time line.
  */
-void lst_clock_model_add(lst_clock_model *m, const struct lst_clock_est *e);
+#define LST_CLOCK_DRIFT_MAX_PPM 1000
 
-/* Estimated offset (remote - local) at local time t. Requires at least one estimate. */
+/*
+ * Add one burst's estimate and refit. Estimates whose rtt exceeds 4x the best seen plus 50 us
+ * (slack for loopback-scale rtts of a few us) are ignored as queueing noise (returns 0). The
+ * line is anchored on the newest estimate; its slope is fitted only once the estimates span
+ * >= 10 s. A fit whose |slope| exceeds LST_CLOCK_DRIFT_MAX_PPM returns -ERANGE with err naming
+ * the drift, and leaves the model as it was before the call. err may be NULL.
+ */
+int lst_clock_model_add(lst_clock_model *m, const struct lst_clock_est *e, lst_err *err);
+
+/*
+ * Estimated offset (remote - local) at local time t. A model with no estimate yet (n == 0)
+ * gives 0: callers check that a burst succeeded before relying on the offset.
+ */
 int64_t lst_clock_model_offset(const lst_clock_model *m, int64_t local_t);
 
 /* Map a remote instant to local time, and back. Results beyond the int64 range saturate at

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lst_err.h"
 #include "lst_hist.h"
 #include "lst_workload.h"
 
@@ -63,5 +64,19 @@ static inline void lst_sample_add(lst_sample *dst, const lst_sample *src)
 		lst_hist_add(&dst->dir[d].lat, &src->dir[d].lat);
 	}
 }
+
+/* Bounds of a sample from outside (lst_sample_check). */
+#define LST_SAMPLE_IOS_MAX (1ull << 40) /* I/Os per direction per interval: 10^8 IOPS for 3 h */
+
+/*
+ * Is a sample from the wire possible? A sample an agent really measured has, per direction:
+ * ios <= LST_SAMPLE_IOS_MAX, errors <= ios, bytes <= (ios - errors) x LST_BS_MAX (only I/Os
+ * without error count their bytes, and none is larger than the largest block size), and a
+ * latency histogram holding exactly ios values (the agent records every completion, errors
+ * included, agent/lst_job.c); and interval >= 0 and end_ns >= start_ns (an interval with no
+ * I/O has both 0). Returns 0, or -EBADMSG with err naming the field and both values, without
+ * the interval (the caller says which): "read: 12 errors > 10 ios".
+ */
+int lst_sample_check(const lst_sample *s, lst_err *err);
 
 #endif

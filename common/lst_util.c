@@ -363,3 +363,86 @@ int lst_mkdir_p(const char *path)
 	free(p);
 	return rc;
 }
+
+/* ---------------------------------------------------------------- strings from outside */
+
+/*
+ * The unit at p (left > 0 bytes): its length, and whether it is unsafe (lst_util.h). A byte
+ * that does not start a well-formed UTF-8 sequence is a unit of one unsafe byte.
+ */
+static size_t s_unit(const unsigned char *p, size_t left, bool *unsafe)
+{
+	unsigned c = p[0], cp;
+	size_t n;
+
+	*unsafe = true;
+	if (c < 0x20 || c == 0x7f)
+		return 1;
+	if (c < 0x80) {
+		*unsafe = false;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 1;
+	if (left < n)
+		return 1;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 1;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 1;
+	*unsafe = (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+		  (cp >= 0x2066 && cp <= 0x2069);
+	return n;
+}
+
+size_t lst_str_sanitize(char *s)
+{
+	unsigned char *r = (unsigned char *)s, *w = r;
+	size_t left = strlen(s), count = 0;
+
+	while (left) {
+		bool unsafe;
+		size_t n = s_unit(r, left, &unsafe);
+
+		if (unsafe) {
+			*w++ = '?';
+			count++;
+		} else {
+			memmove(w, r, n);
+			w += n;
+		}
+		r += n;
+		left -= n;
+	}
+	*w = 0;
+	return count;
+}
+
+bool lst_str_is_safe(const char *s, size_t len, size_t *bad)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t off = 0; off < len;) {
+		bool unsafe;
+		size_t n = s_unit(p + off, len - off, &unsafe);
+
+		if (unsafe) {
+			if (bad)
+				*bad = off;
+			return false;
+		}
+		off += n;
+	}
+	return true;
+}

@@ -59,4 +59,30 @@ int lst_read_file(const char *path, size_t max, char **out, size_t *len);
  * (-ENOTDIR when a part exists and is not a directory, -ENOENT for ""). */
 int lst_mkdir_p(const char *path);
 
+/*
+ * Strings from outside (an agent's WELCOME, ERROR and DONE texts, identities, plan names and
+ * paths) are never printed raw: a terminal obeys escape sequences, and a newline forges a log
+ * line. "Unsafe" here is, in a string meant to be read as UTF-8:
+ *   - every C0 control byte 0x00..0x1f (tab and newline too: these fields are one line) and
+ *     DEL 0x7f; ESC 0x1b among them, so an escape sequence loses its power;
+ *   - the UTF-8 encodings of the C1 controls U+0080..U+009F (U+009B is a one-character CSI);
+ *   - the bidirectional overrides and isolates U+202A..U+202E and U+2066..U+2069, which make a
+ *     terminal show text in another order than it is;
+ *   - any byte that does not start a well-formed UTF-8 sequence (a stray 0x9b is a C1 CSI on
+ *     an 8-bit terminal), including overlong forms and surrogates.
+ * Everything else, printable ASCII and well-formed UTF-8 (names in any script), passes.
+ */
+
+/*
+ * Replace, in place, each unsafe unit of the NUL-terminated s (one byte, or one whole UTF-8
+ * sequence) with a single '?'. The string never grows. Returns the number of replacements.
+ */
+size_t lst_str_sanitize(char *s);
+
+/*
+ * Is s[0..len) free of unsafe units? len counts, so a NUL byte inside it is found (a plan's
+ * "p\0x"). On false, *bad (may be NULL) is the offset of the first unsafe unit.
+ */
+bool lst_str_is_safe(const char *s, size_t len, size_t *bad);
+
 #endif

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lst_assert.h"
 #include "lst_log.h"
+#include "lst_sample.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -149,6 +151,56 @@ int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *
 	return 0;
 }
 
+/* Every string of an identity the agent reported, made printable. */
+static void s_sanitize_identity(struct lst_path_identity *id)
+{
+	char *fields[] = { id->target, id->path,  id->real_path, id->kind,     id->wwn,
+			   id->serial, id->model, id->vendor,	 id->firmware, id->backing_file };
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(fields); i++)
+		lst_str_sanitize(fields[i]);
+}
+
+/*
+ * What an agent sent is input: its strings reach the terminal and the logs, so none keeps a
+ * control character or an escape sequence (lst_str_sanitize), and a SAMPLE must be one an agent
+ * could have measured (lst_sample_check). Returns 0 or -EBADMSG with err.
+ */
+static int s_vet(lst_msg *m, lst_err *err)
+{
+	int rc;
+
+	switch (m->type) {
+	case LST_MSG_WELCOME:
+		for (uint32_t i = 0; i < m->u.welcome.ncaps && i < LST_MAX_CAPS; i++)
+			lst_str_sanitize(m->u.welcome.caps[i]);
+		lst_str_sanitize(m->u.welcome.name);
+		lst_str_sanitize(m->u.welcome.version);
+		lst_str_sanitize(m->u.welcome.host);
+		lst_str_sanitize(m->u.welcome.kernel);
+		return 0;
+	case LST_MSG_ERROR:
+		lst_str_sanitize(m->u.error.text);
+		return 0;
+	case LST_MSG_DONE:
+		lst_str_sanitize(m->u.done.text);
+		return 0;
+	case LST_MSG_PREPARED:
+		for (uint32_t i = 0; i < m->u.prepared.npaths && i < LST_MAX_JOBSPECS; i++)
+			s_sanitize_identity(&m->u.prepared.paths[i]);
+		lst_str_sanitize(m->u.prepared.warning);
+		return 0;
+	case LST_MSG_SAMPLE:
+		rc = lst_sample_check(&m->u.sample.s, err);
+		if (rc)
+			lst_err_prefix(err, "sample for interval %lld: ",
+				       (long long)m->u.sample.s.interval);
+		return rc;
+	default:
+		return 0;
+	}
+}
+
 int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int64_t *t_recv,
 		  lst_err *err)
 {
@@ -167,6 +219,8 @@ int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int
 	*t_recv = lst_mono_ns();
 	c->last_heard = *t_recv;
 	rc = lst_msg_decode(zmq_msg_data(&msg), zmq_msg_size(&msg), out, err);
+	if (!rc && (rc = s_vet(*out, err)))
+		lst_msg_destroy(out);
 	if (rc) {
 		lst_err_prefix(err, "agent %s: ", c->name);
 	} else {
@@ -341,18 +395,34 @@ int lst_conn_sync_begin(lst_conn *c, lst_err *err)
 	return s_sync_send(c, err);
 }
 
-/* The exchange in flight is over (answered or abandoned): next one, or close the burst. */
+/*
+ * The exchange in flight is over (answered or abandoned): next one, or close the burst. A burst
+ * in which no reply came (the agent is silent: that is for the loss timers) keeps the previous
+ * model, unless there is none yet. Replies that all came back unusable, or a drift no crystal
+ * has, are the agent's clock at fault: an error, and the model stays as it was.
+ */
 static int s_sync_next(lst_conn *c, lst_err *err)
 {
 	struct lst_clock_est est;
+	int rc;
 
 	c->sync_t1 = 0;
 	if (c->sync_left)
 		return s_sync_send(c, err) ? -EIO : 0;
-	if (!c->nsync || lst_clock_best(c->sync, c->nsync, &est) < 0)
-		return 0; /* every exchange was corrupt: keep the previous model */
+	if (!c->nsync && c->synced)
+		return 0;
+	if (!c->nsync)
+		return lst_err_set(err, -ETIMEDOUT,
+				   "clock exchanges unusable: no reply to any of %d SYNCs within "
+				   "1 s each",
+				   LST_SYNC_BURST);
+	rc = lst_clock_best(c->sync, c->nsync, &est, err);
+	if (rc < 0)
+		return rc;
+	rc = lst_clock_model_add(&c->clock, &est, err);
+	if (rc < 0)
+		return rc;
 	c->est = est;
-	lst_clock_model_add(&c->clock, &est);
 	c->synced = true;
 	lst_log_debug(LST_DBG_TIME, "agent %s: offset %+.3f ms, rtt %.1f us", c->name,
 		      (double)est.offset_ns / 1e6, (double)est.rtt_ns / 1e3);

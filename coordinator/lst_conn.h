@@ -95,7 +95,11 @@ int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *
  * Receive one message without waiting. Returns 0 with *out (the caller destroys it), the raw
  * frame in *raw and *rawlen (the caller frees it; raw may be NULL to discard) and the receive
  * instant in *t_recv; -EAGAIN when nothing is waiting; -EBADMSG with err when a frame does not
- * decode.
+ * decode, or is a SAMPLE no agent could have measured (lst_sample_check: "agent b: sample for
+ * interval 41: read: 12 errors > 10 ios"; the caller logs and drops it). Every string the agent
+ * sent (WELCOME name, version, host, kernel, caps; ERROR and DONE text; PREPARED warning and
+ * every identity string) is passed through lst_str_sanitize before *out is returned, so the
+ * caller may print it; the raw frame is as received.
  */
 int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int64_t *t_recv,
 		  lst_err *err);
@@ -126,7 +130,12 @@ int lst_conn_sync_begin(lst_conn *c, lst_err *err);
 /*
  * Feed a SYNC_REPLY received at t4. Sends the next exchange of the burst, or, when the burst is
  * complete, fits the clock model. Returns 1 when the burst has just completed, 0 otherwise,
- * -errno on a send failure.
+ * -EIO on a send failure. The agent's clock at fault is an error too, with err saying what was
+ * wrong (the caller puts the agent's name in front and refuses the agent): -EDOM when every
+ * reply of the burst was unusable ("clock exchanges unusable: all 32 replies had a negative
+ * round-trip delay; ..."), -ERANGE for a drift beyond LST_CLOCK_DRIFT_MAX_PPM, -ETIMEDOUT when
+ * the first burst got no reply at all. A later burst with no reply keeps the model (silence
+ * is for the loss timers). The model is unchanged on error.
  */
 int lst_conn_sync_reply(lst_conn *c, const struct lst_msg_sync_reply *r, int64_t t4, lst_err *err);
 

@@ -539,6 +539,9 @@ static void s_error_at(struct s_ctx *ctx, int line, int col, const char *fmt, ..
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* Messages quote the plan's text: nothing in it reaches the terminal as a control
+	 * (a tab or newline in a name, which only its own check refuses). */
+	lst_str_sanitize(buf);
 	ctx->errs = lst_realloc(ctx->errs, (ctx->nerrs + 1) * sizeof(*ctx->errs));
 	e = &ctx->errs[ctx->nerrs];
 	e->line = line;
@@ -1003,6 +1006,13 @@ static void s_paths(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 			s_error(ctx, vn,
 				"path '%s' for agent '%s' must be absolute "
 				"(like /dev/disk/by-id/...)",
+				path, kn->text);
+			continue;
+		}
+		if (strpbrk(path, "\t\n")) {
+			s_error(ctx, vn,
+				"path '%s' for agent '%s' holds a tab or a newline; a device path "
+				"is one line of plain text",
 				path, kn->text);
 			continue;
 		}
@@ -1979,7 +1989,11 @@ static const char s_doc_intro[] =
 	"  `us`, `ms`, `s`, `m`, `h`, `d` (a bare number is seconds). Names of agents, targets,\n"
 	"  phases and the plan use letters, digits, `_`, `.` and `-`, at most 63.\n"
 	"- YAML anchors and aliases (`&x`, `*x`) and repeated keys are refused: every value is\n"
-	"  written where it applies.\n";
+	"  written where it applies.\n"
+	"- Text is plain text: a NUL (`\"p\\0x\"`), an escape sequence or another control\n"
+	"  character, a C1 control or a direction override is refused wherever it is written;\n"
+	"  names, addresses and paths refuse tabs and newlines too (a `description` may span\n"
+	"  lines).\n";
 
 static const char *s_doc_type(const struct s_key *k, char *buf, size_t size)
 {

@@ -193,6 +193,60 @@ static void s_check_keys(struct s_reader *r, struct lst__node *root)
 	free(todo);
 }
 
+/*
+ * Text a terminal would obey rather than show: a NUL (libyaml decodes "p\0x" to three bytes,
+ * which C would read as "p"), an escape sequence, another control character, a C1 control or a
+ * bidirectional override (lst_str_is_safe). Tab and newline pass here (a description may span
+ * lines); names, addresses and paths refuse them where they are read. Returns false after
+ * reporting the first such character, where its scalar starts.
+ */
+static bool s_text_ok(struct s_reader *r, const yaml_event_t *ev)
+{
+	const char *v = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length, at = 0, bad;
+
+	while (!lst_str_is_safe(v + at, len - at, &bad)) {
+		unsigned char c = (unsigned char)v[at + bad];
+
+		if (c == '\t' || c == '\n') {
+			at += bad + 1;
+			continue;
+		}
+		if (c == 0)
+			s_err(r, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+			      "this text holds a NUL byte (\\0) at byte %zu; a plan's text cannot "
+			      "hold one: remove it",
+			      at + bad + 1);
+		else if (c < 0x80)
+			s_err(r, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+			      "this text holds the control character 0x%02x at byte %zu (an escape "
+			      "sequence or a forged line on a terminal); write plain text",
+			      c, at + bad + 1);
+		else
+			s_err(r, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+			      "this text holds a control or direction-override character at byte "
+			      "%zu (bytes 0x%02x...); write plain text",
+			      at + bad + 1, c);
+		return false;
+	}
+	return true;
+}
+
+/* A copy of the scalar's whole text (NULs too) with lst_str_sanitize's '?' for what is unsafe. */
+static char *s_printable(const yaml_event_t *ev)
+{
+	size_t len = ev->data.scalar.length;
+	char *t = lst_malloc(len + 1);
+
+	memcpy(t, ev->data.scalar.value, len);
+	for (size_t i = 0; i < len; i++)
+		if (!t[i])
+			t[i] = 0x1b; /* unsafe too: becomes '?' below */
+	t[len] = 0;
+	lst_str_sanitize(t);
+	return t;
+}
+
 static bool s_is_null(const yaml_event_t *ev)
 {
 	const char *v = (const char *)ev->data.scalar.value;
@@ -252,6 +306,13 @@ struct lst__node *lst__node_load(const char *text, size_t len, lst__node_err_fn 
 			n = s_new(LST__NODE_SCALAR, ev.start_mark);
 			n->text = lst_strdup((const char *)ev.data.scalar.value);
 			n->null = s_is_null(&ev);
+			if (!s_text_ok(&r, &ev)) {
+				/* reported: later messages that quote it (an unknown key) show
+				 * '?' for what a terminal would obey, a NUL included */
+				free(n->text);
+				n->text = s_printable(&ev);
+				n->bad = true;
+			}
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 			s_anchor(&r, ev.data.sequence_start.anchor, ev.start_mark);

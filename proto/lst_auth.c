@@ -15,7 +15,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -488,6 +490,61 @@ static int s_cmp_file(const void *a, const void *b)
 	return strcmp(((const struct lst_authkey *)a)->file, ((const struct lst_authkey *)b)->file);
 }
 
+/* Root and the agent's own user may own what decides who may drive the agent (ssh's
+ * StrictModes): any other owner could authorize any coordinator. */
+static bool s_owner_ok(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+/* "uid 65534 (nobody)", or "uid 1234" when it has no name. */
+static void s_uid_text(uid_t uid, char *buf, size_t size)
+{
+	struct passwd pw, *res = NULL;
+	char sbuf[1024];
+
+	if (!getpwuid_r(uid, &pw, sbuf, sizeof(sbuf), &res) && res)
+		snprintf(buf, size, "uid %u (%s)", (unsigned)uid, res->pw_name);
+	else
+		snprintf(buf, size, "uid %u", (unsigned)uid);
+}
+
+/*
+ * The folders above dir: each owned by root or by us, and writable by group or others only
+ * when sticky (/tmp): otherwise their owner or writers could put another folder in dir's place.
+ */
+static int s_check_parents(const char *dir, lst_err *err)
+{
+	char real[PATH_MAX], who[128];
+	struct stat st;
+
+	if (!realpath(dir, real))
+		return lst_err_sys(err, -errno, "authorized_keys: cannot resolve %s", dir);
+	for (char *slash; (slash = strrchr(real, '/'));) {
+		slash[slash == real] = 0;
+		if (stat(real, &st))
+			return lst_err_sys(err, -errno, "authorized_keys: cannot stat %s", real);
+		if (!s_owner_ok(st.st_uid)) {
+			s_uid_text(st.st_uid, who, sizeof(who));
+			return lst_err_set(
+				err, -EACCES,
+				"authorized_keys: %s, a folder above %s, is owned by %s, "
+				"not by root or uid %u that the agent runs as, so that user "
+				"could put another folder in its place; chown root %s",
+				real, dir, who, (unsigned)geteuid(), real);
+		}
+		if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))
+			return lst_err_set(err, -EACCES,
+					   "authorized_keys: %s, a folder above %s, is writable by "
+					   "group or others (mode %04o), so they could put another "
+					   "folder in its place; chmod go-w %s",
+					   real, dir, (unsigned)(st.st_mode & 07777), real);
+		if (slash == real)
+			break;
+	}
+	return 0;
+}
+
 int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err)
 {
 	struct dirent *e;
@@ -512,6 +569,25 @@ int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err)
 				   "%04o), so anyone could add a coordinator key; chmod go-w %s",
 				   dir, (unsigned)(st.st_mode & 07777), dir);
 	}
+	if (!s_owner_ok(st.st_uid)) {
+		char who[128];
+
+		close(fd);
+		s_uid_text(st.st_uid, who, sizeof(who));
+		return lst_err_set(err, -EACCES,
+				   "authorized_keys: %s is owned by %s, not by root or uid %u that "
+				   "the agent runs as, so that user could authorize any "
+				   "coordinator; chown root %s",
+				   dir, who, (unsigned)geteuid(), dir);
+	}
+	{
+		int rc = s_check_parents(dir, err);
+
+		if (rc) {
+			close(fd);
+			return rc;
+		}
+	}
 	d = fdopendir(fd);
 	if (!d) {
 		int rc = lst_err_sys(err, -errno, "authorized_keys: cannot read %s", dir);
@@ -534,6 +610,13 @@ int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err)
 			s_warn(out, lst_asprintf("%s: writable by group or others (mode %04o); "
 						 "skipped (chmod go-w it)",
 						 path, (unsigned)(fst.st_mode & 07777)));
+		} else if (!s_owner_ok(fst.st_uid)) {
+			char who[128];
+
+			s_uid_text(fst.st_uid, who, sizeof(who));
+			s_warn(out, lst_asprintf("%s: owned by %s, not by root or uid %u that the "
+						 "agent runs as; skipped (chown root it)",
+						 path, who, (unsigned)geteuid()));
 		} else if (n >= sizeof(out->keys[0].file)) {
 			s_warn(out, lst_asprintf("%s: file name too long; skipped", path));
 		} else if (lst_auth_load_public(path, pub, &ferr)) {

@@ -103,9 +103,13 @@ typedef struct lst_authkeys {
 
 /*
  * Read every regular file named *.pub in dir (not hidden ones) into *out (cleared first).
- * Refused (-EACCES): a dir that group or others may write (anyone could add a key). A file that
- * is writable by group or others, or that holds no public key, is skipped with a warning in
- * out->warn. Returns 0 (maybe with no keys), or -errno with err when dir cannot be read.
+ * Like ssh's StrictModes, refused (-EACCES, err saying what to chown or chmod): a dir that group
+ * or others may write (anyone could add a key), a dir owned by anyone but root or this
+ * process's euid (that user could authorize any coordinator), and a folder above it owned by
+ * anyone else or writable by group or others without the sticky bit (/tmp is fine: its owner
+ * is root and it is sticky). A file that is writable by group or others, owned by anyone but
+ * root or the euid, or that holds no public key, is skipped with a warning in out->warn.
+ * Returns 0 (maybe with no keys), or -errno with err when dir cannot be read.
  */
 int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err);
 

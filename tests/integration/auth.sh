@@ -182,6 +182,51 @@ run_plan removed "$TMP/good.yaml"
 unset XDG_CONFIG_HOME
 ok "coordinator keys: 0640 refused, missing default explained, authorized_keys re-read"
 
+# --- owners of authorized_keys, as ssh's StrictModes (root only: chown) -------------------------
+if [ "$(id -u)" -eq 0 ]; then
+	# A folder owned by nobody: that user could authorize any coordinator. The agent refuses
+	# to start with it...
+	mkdir -m 700 "$TMP/auth-nobody"
+	cp "$K/ctl.pub" "$TMP/auth-nobody/"
+	chown nobody "$TMP/auth-nobody"
+	pn=$(free_port)
+	set +e
+	"$AGENT" --foreground --listen "tcp://127.0.0.1:$pn" --key "$K/agent.key" \
+		--authorized-keys "$TMP/auth-nobody" >"$TMP/nobody.out" 2>&1
+	rc=$?
+	set -e
+	[ $rc -eq 2 ] && grep -qF "authorized_keys: $TMP/auth-nobody is owned by uid 65534 (nobody), not by root or uid 0 that the agent runs as, so that user could authorize any coordinator; chown root $TMP/auth-nobody" \
+		"$TMP/nobody.out" || fail "folder owned by nobody: exit $rc: $(cat "$TMP/nobody.out")"
+	# ...and a running agent whose folder changes hands refuses every coordinator.
+	chown nobody "$TMP/auth"
+	run_plan owner-dir "$TMP/good.yaml" --key "$K/ctl.key"
+	chown root "$TMP/auth"
+	[ $RC -eq 1 ] && grep -qF "refused our CURVE key '$FP_CTL'" "$ERR" ||
+		fail "folder owned by nobody, running agent: exit $RC: $(cat "$ERR")"
+	grep -qF "refused coordinator key '$FP_CTL' from 127.0.0.1: authorized_keys: $TMP/auth is owned by uid 65534 (nobody)" \
+		"$LOG_A" || fail "the agent did not log the folder's owner: $(tail -3 "$LOG_A")"
+	# A key file owned by nobody is not accepted (skipped with its reason).
+	chown nobody "$TMP/auth/ctl.pub"
+	run_plan owner-file "$TMP/good.yaml" --key "$K/ctl.key"
+	chown root "$TMP/auth/ctl.pub"
+	[ $RC -eq 1 ] && grep -qF "refused our CURVE key '$FP_CTL'" "$ERR" ||
+		fail "key file owned by nobody accepted: exit $RC: $(cat "$ERR")"
+	grep -qF "refused coordinator key '$FP_CTL' from 127.0.0.1: it is not in authorized_keys" \
+		"$LOG_A" || fail "agent log after the key file changed hands: $(tail -3 "$LOG_A")"
+	# An agent started so says why at once.
+	mkdir -m 700 "$TMP/auth-file"
+	cp "$K/ctl.pub" "$TMP/auth-file/"
+	chown nobody "$TMP/auth-file/ctl.pub"
+	start_agent n "$pn" --key "$K/agent.key" --authorized-keys "$TMP/auth-file"
+	grep -qF "$TMP/auth-file/ctl.pub: owned by uid 65534 (nobody), not by root or uid 0 that the agent runs as; skipped (chown root it)" \
+		"$TMP/agent-n.log" || fail "agent n log: $(cat "$TMP/agent-n.log")"
+	run_plan owner-back "$TMP/good.yaml" --key "$K/ctl.key"
+	[ $RC -eq 0 ] || fail "owners restored: exit $RC: $(cat "$ERR")"
+	ok "authorized_keys owned by nobody refused (start and handshake); a key file owned by nobody is skipped"
+else
+	echo "skip: authorized_keys owners: needs root to chown"
+fi
+
 # --- lockstep agents with keys ------------------------------------------------------------
 "$LOCKSTEP" agents --key "$K/ctl.key" "127.0.0.1:$pa=$K/agent.pub" >"$TMP/agents.txt" ||
 	fail "agents ADDR=KEY: $(cat "$TMP/agents.txt")"

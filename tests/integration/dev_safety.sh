@@ -3,7 +3,10 @@
 # write a mounted loop device, a disk with a mounted partition and that partition's sibling,
 # active swap (a device and a file), a device held by device-mapper, a path outside allow_write,
 # anything in read-only mode, and a device with the wrong identity; a by-id style link to a
-# mounted device is refused, a link to a free allowed device is allowed by either name. After
+# mounted device is refused, a link to a free device is allowed by the device's own name, or by
+# the link's name when the link is a device link (in a root-only folder under /dev/, as udev's
+# by-id), and refused by the link's name when it lies elsewhere (a hand-made or planted link
+# must not choose the device: the refusal names both names). After
 # every refusal the device's content (sha256sum) must be unchanged. A second O_EXCL writer
 # collides with EBUSY, and a purge (BLKDISCARD) reads back as zeros.
 #
@@ -28,6 +31,10 @@ if [ ! -x "$TOOL" ]; then
 fi
 
 T=$(mktemp -d /dev/shm/lst-dev-safety.XXXXXX)
+# Device links as udev makes them: in a root-owned folder under /dev/ (/dev/shm is not one:
+# anyone may write there).
+D=$(mktemp -d /dev/lst-dev-safety.XXXXXX)
+chmod 755 "$D"
 LOOPS=()
 MOUNTS=()
 SWAPS=()
@@ -55,7 +62,7 @@ cleanup() {
 		*"$T"/*) losetup -d "$i" ;;
 		esac
 	done
-	rm -rf "$T"
+	rm -rf "$T" "$D"
 	exit "$rc"
 }
 trap cleanup EXIT
@@ -153,7 +160,7 @@ contains() {
 	fi
 }
 
-mkdir -p "$T/mnt1" "$T/mnt2" "$T/by-id"
+mkdir -p "$T/mnt1" "$T/mnt2" "$T/by-id" "$D/by-id"
 
 # ---------------------------------------------------------------- a mounted loop device (ext4)
 L1=
@@ -188,11 +195,11 @@ if [ -n "$L1" ]; then
 	expect_refused "mounted: purge" mounted "$L1" --allow-write "$L1" purge "$L1" purge
 	expect_allowed "mounted: check read (reads are allowed)" check "$L1" read
 	expect_allowed "mounted: open read" open "$L1" read
-	ln -s "$L1" "$T/by-id/wwn-0xlstmounted"
+	ln -s "$L1" "$D/by-id/wwn-0xlstmounted"
 	expect_refused "by-id link to a mounted device" mounted "$L1" \
-		--allow-write "$T/by-id/*" check "$T/by-id/wwn-0xlstmounted" write
+		--allow-write "$D/by-id/*" check "$D/by-id/wwn-0xlstmounted" write
 	contains "by-id link: names the link and the real device" \
-		"$T/by-id/wwn-0xlstmounted (-> $L1)"
+		"$D/by-id/wwn-0xlstmounted (-> $L1)"
 	# Other names for the same storage: the backing file, a second loop device over it.
 	expect_refused "backing file of a mounted loop device" mounted "$F1" \
 		--allow-write "$T/*" check "$F1" write
@@ -328,10 +335,36 @@ if mkloop "$REPLY"; then
 		--identity "loop:$BACK5" open "$L5" write
 
 	ln -s "$L5" "$T/by-id/wwn-0xlstfree"
-	expect_allowed "link to a free device, allowed by the link's name" \
-		--allow-write "$T/by-id/wwn-*" check "$T/by-id/wwn-0xlstfree" write
-	expect_allowed "link to a free device, allowed by the real name" \
+	ln -s "$L5" "$D/by-id/wwn-0xlstfree"
+	expect_allowed "device link under /dev/, allowed by the link's name" \
+		--allow-write "$D/by-id/wwn-*" check "$D/by-id/wwn-0xlstfree" write
+	expect_allowed "device link under /dev/: open for writing" \
+		--allow-write "$D/by-id/wwn-*" open "$D/by-id/wwn-0xlstfree" write
+	expect_allowed "link elsewhere, allowed by the real name" \
 		--allow-write "$L5" open "$T/by-id/wwn-0xlstfree" write
+	expect_allowed "link elsewhere, allowed by a glob over the real name" \
+		--allow-write "$T/by-id/*" --allow-write "${L5%[0-9]*}*" check \
+		"$T/by-id/wwn-0xlstfree" write
+	# A link outside /dev/ whose name matches a glob, to a device that no glob names: a
+	# planted or stale link must not choose the device.
+	expect_refused "link elsewhere, allowed by the link's name only" allow_write "$L5" \
+		--allow-write "$T/by-id/*" open "$T/by-id/wwn-0xlstfree" write
+	contains "link refusal: names both names" "$T/by-id/wwn-0xlstfree (-> $L5)"
+	contains "link refusal: names the link" "leads through the symlink $T/by-id/wwn-0xlstfree"
+	contains "link refusal: says what to do" \
+		"add $L5 to allow_write, or use the device's own name"
+	expect_refused "link elsewhere, purge by the link's name only" allow_write "$L5" \
+		--allow-write "$T/by-id/*" purge "$T/by-id/wwn-0xlstfree" purge
+	# A folder of the name that is a link outside /dev/ counts as a hop too.
+	ln -s "$D/by-id" "$T/via"
+	expect_refused "device link reached through a folder link elsewhere" allow_write "$L5" \
+		--allow-write "$T/via/*" check "$T/via/wwn-0xlstfree" write
+	contains "folder link refusal: names the folder link" "leads through the symlink $T/via"
+	# A link in a folder under /dev/ that others may write is not a device link.
+	mkdir -m 1777 "$D/open"
+	ln -s "$L5" "$D/open/x"
+	expect_refused "link in a world-writable folder under /dev/" allow_write "$L5" \
+		--allow-write "$D/open/*" check "$D/open/x" write
 	expect_refused "link to a free device, allowed by neither name" allow_write "$L5" \
 		--allow-write "/dev/disk/by-id/*" check "$T/by-id/wwn-0xlstfree" write
 	contains "link refusal: names both" "$T/by-id/wwn-0xlstfree (-> $L5)"

@@ -2,7 +2,9 @@
 # Disk safety end to end: `lockstep run` against a real lockstep-agent, on real devices made
 # here. Each refusal (a mounted ext4 loop device, a loop device whose partition is mounted, an
 # active swap device, a path outside allow_write, a wrong identity in the plan, a by-id style
-# link to a mounted device, a read-only agent asked to write and to purge) must end the run with
+# link to a mounted device, a link whose name matches allow_write but which lies outside /dev/
+# and leads to a device no glob names, a read-only agent asked to write and to purge) must end
+# the run with
 # exit 1 and a message naming the path, the rule and what to change, with the device's content
 # unchanged (sha256 before and after). Because every agent checks every path for everything the
 # run will do before the first phase, a plan whose first phase is harmless (a read, or a write of
@@ -146,6 +148,14 @@ if [ -n "$L3" ]; then
 fi
 refused outside-allow-write "$pa" "$WRITE" "$L5" allow_write "add --allow-write '$L5'"
 refused outside-allow-write-purge "$pa" "$PURGE" "$L5" allow_write "add --allow-write '$L5'"
+# allow_write names $TMP/by-id/*, not L5: a link there must not choose L5 for the plan.
+ln -s "$L5" "$TMP/by-id/planted"
+s5=$(sum "$L5")
+refused symlink-to-other-device "$pa" "$WRITE" "$TMP/by-id/planted" allow_write \
+	"add $L5 to allow_write, or use the device's own name"
+grep -qF "$TMP/by-id/planted (-> $L5)" "$TMP/symlink-to-other-device.err" ||
+	fail "the symlink refusal does not name both names"
+[ "$(sum "$L5")" = "$s5" ] || fail "$L5 changed behind the refused link"
 refused wrong-identity "$pa" "$WRITE" "$L4" identity "fix the plan's identity" \
 	"loop:$TMP/not-this-file"
 refused wrong-identity-read "$pa" "$READ" "$L4" identity "loop:$BACK4" "naa.5000c500a1b2c3d4"

@@ -211,6 +211,75 @@ static void test_endpoints(void)
 	T_ASSERT(!lst_auth_endpoint_is_local(NULL));
 }
 
+/*
+ * Owners, as ssh's StrictModes: a folder, a folder above it, or a key file owned by another user
+ * (nobody, uid 65534) is refused or skipped. Needs root to chown; skipped otherwise.
+ */
+static void s_owners(const char *dir)
+{
+	const uid_t nobody = 65534;
+	char *file, *outer, *inner;
+	lst_authkeys k;
+	lst_err err;
+
+	if (geteuid() != 0) {
+		printf("skip: owner checks need root (chown)\n");
+		return;
+	}
+	T_EQ_INT(lst_authkeys_load(dir, &k, &err), 0);
+	T_EQ_U64(k.n, 2);
+	lst_authkeys_clear(&k);
+
+	/* the folder */
+	T_EQ_INT(chown(dir, nobody, (gid_t)-1), 0);
+	T_EQ_INT(lst_authkeys_load(dir, &k, &err), -EACCES);
+	T_CONTAINS(err.msg, dir);
+	T_CONTAINS(err.msg, "is owned by uid 65534");
+	T_CONTAINS(err.msg, "not by root or uid 0 that the agent runs as");
+	T_CONTAINS(err.msg, "chown root");
+	T_EQ_U64(k.n, 0);
+	T_EQ_INT(chown(dir, 0, (gid_t)-1), 0);
+
+	/* a key file: skipped with its reason, the others still load */
+	file = lst_asprintf("%s/a.pub", dir);
+	T_EQ_INT(chown(file, nobody, (gid_t)-1), 0);
+	T_EQ_INT(lst_authkeys_load(dir, &k, &err), 0);
+	T_EQ_U64(k.n, 1);
+	T_EQ_STR(k.keys[0].file, "b.pub");
+	{
+		char all[2048] = "";
+
+		for (size_t i = 0; i < k.nwarn; i++)
+			strncat(all, k.warn[i], sizeof(all) - strlen(all) - 1);
+		T_CONTAINS(all, "a.pub: owned by uid 65534");
+		T_CONTAINS(all, "skipped (chown root it)");
+	}
+	lst_authkeys_clear(&k);
+	T_EQ_INT(chown(file, 0, (gid_t)-1), 0);
+	free(file);
+
+	/* a folder above it, owned by another user, or writable by others without the sticky
+	 * bit: its owner could rename the folder and put their own in its place */
+	outer = s_path("outer");
+	inner = s_path("outer/auth");
+	T_EQ_INT(mkdir(outer, 0755), 0);
+	T_EQ_INT(mkdir(inner, 0700), 0);
+	T_EQ_INT(lst_authkeys_load(inner, &k, &err), 0);
+	T_EQ_INT(chown(outer, nobody, (gid_t)-1), 0);
+	T_EQ_INT(lst_authkeys_load(inner, &k, &err), -EACCES);
+	T_CONTAINS(err.msg, "a folder above");
+	T_CONTAINS(err.msg, "uid 65534");
+	T_EQ_INT(chown(outer, 0, (gid_t)-1), 0);
+	T_EQ_INT(chmod(outer, 0777), 0);
+	T_EQ_INT(lst_authkeys_load(inner, &k, &err), -EACCES);
+	T_CONTAINS(err.msg, "writable by group or others (mode 0777)");
+	T_EQ_INT(chmod(outer, 01777), 0); /* sticky, as /tmp */
+	T_EQ_INT(lst_authkeys_load(inner, &k, &err), 0);
+	lst_authkeys_clear(&k);
+	free(inner);
+	free(outer);
+}
+
 static void test_authorized_dir(void)
 {
 	struct lst_keypair a, b;
@@ -253,6 +322,7 @@ static void test_authorized_dir(void)
 	T_EQ_INT(lst_authkeys_load(dir, &k, &err), -EACCES);
 	T_CONTAINS(err.msg, "chmod go-w");
 	T_EQ_INT(chmod(dir, 0700), 0);
+	s_owners(dir);
 	free(dir);
 	dir = s_path("nowhere");
 	T_EQ_INT(lst_authkeys_load(dir, &k, &err), -ENOENT);

@@ -4,6 +4,7 @@
  * The NTP formulas are checked against hand arithmetic, lst_clock_best against corrupt samples,
  * and the drift model against the true offset over 10 minutes of bursts.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -94,7 +95,7 @@ static void s_best(void)
 	};
 	struct lst_clock_est e = { 0 };
 
-	T_EQ_INT(lst_clock_best(s, 5, &e), 2);
+	T_EQ_INT(lst_clock_best(s, 5, &e, NULL), 2);
 	T_EQ_INT(e.rtt_ns, 80 * US);
 	T_EQ_INT(e.offset_ns, 2 * HOUR + 10 * US); /* (50 - 30) / 2 */
 	/* at the midpoint of t1 and t4 */
@@ -111,7 +112,7 @@ static void s_best(void)
 	s[7] = s_exchange(&r, t + 7000 * US, 10 * US, 10 * US, 10 * US);
 	s[7].t3 = s[7].t2 + 100 * US; /* round trip 30 us, "processing" 100 us */
 	T_ASSERT(lst_clock_sample_delay(&s[7]) < 0);
-	T_EQ_INT(lst_clock_best(s, 8, &e), 2);
+	T_EQ_INT(lst_clock_best(s, 8, &e, NULL), 2);
 	T_EQ_INT(e.rtt_ns, 80 * US);
 
 	/*
@@ -124,7 +125,7 @@ static void s_best(void)
 	s[6] = s[2];
 	s[6].t2 = s[6].t3 = INT64_MAX;
 	s[6].t1 = s[6].t4 = INT64_MIN + 1;
-	T_EQ_INT(lst_clock_best(s, 7, &e), 2);
+	T_EQ_INT(lst_clock_best(s, 7, &e, NULL), 2);
 	T_EQ_INT(e.rtt_ns, 80 * US);
 	T_EQ_INT(e.offset_ns, 2 * HOUR + 10 * US);
 
@@ -134,8 +135,8 @@ static void s_best(void)
 	s[6] = s_exchange(&r, t + 6000 * US, 10 * US, 10 * US, 10 * US);
 	s[6].t3 = s[6].t2 - 5 * US;
 	e.rtt_ns = 12345;
-	T_EQ_INT(lst_clock_best(s + 5, 3, &e), -1);
-	T_EQ_INT(lst_clock_best(s, 0, &e), -1);
+	T_EQ_INT(lst_clock_best(s + 5, 3, &e, NULL), -EDOM);
+	T_EQ_INT(lst_clock_best(s, 0, &e, NULL), -ENODATA);
 	T_EQ_INT(e.rtt_ns, 12345);
 }
 
@@ -166,7 +167,7 @@ static struct lst_clock_est s_burst(const struct s_remote *r, int64_t t)
 		s[i] = s_exchange(r, t, s_delay(), 5 * US + (int64_t)(s_unit() * 10e3), s_delay());
 		t = s[i].t4 + 200 * US;
 	}
-	T_ASSERT(lst_clock_best(s, 8, &e) >= 0);
+	T_ASSERT(lst_clock_best(s, 8, &e, NULL) >= 0);
 	return e;
 }
 
@@ -201,7 +202,7 @@ static void s_drift(void)
 	for (int i = 0; i <= 60; i++, t += period) {
 		struct lst_clock_est e = s_burst(&r, t);
 
-		lst_clock_model_add(&m, &e);
+		T_EQ_INT(lst_clock_model_add(&m, &e, NULL), 0);
 		if (i == 0) {
 			/* one estimate: no line yet, and the truth is within rtt / 2 of it */
 			T_ASSERT(m.slope == 0);
@@ -223,7 +224,7 @@ static void s_drift(void)
 		int64_t before = lst_clock_model_offset(&m, t);
 		size_t n = m.n;
 
-		lst_clock_model_add(&m, &bad);
+		T_EQ_INT(lst_clock_model_add(&m, &bad, NULL), 0);
 		T_EQ_INT(m.n, n);
 		T_EQ_INT(lst_clock_model_offset(&m, t), before);
 		s_check_model(&m, &r, t0, t, 10 * US);
@@ -233,11 +234,58 @@ static void s_drift(void)
 	for (int i = 0; i < 60; i++, t += period) {
 		struct lst_clock_est e = s_burst(&r, t);
 
-		lst_clock_model_add(&m, &e);
+		T_EQ_INT(lst_clock_model_add(&m, &e, NULL), 0);
 	}
 	T_EQ_INT(m.n, LST_CLOCK_MODEL_MAX);
 	T_NEAR(m.slope, 50e-6, 0.05e-6);
 	s_check_model(&m, &r, t - 63 * period, t, 10 * US);
+}
+
+/*
+ * Bursts that give nothing to fit: an agent whose clock runs 1000x (libfaketime "x1000") stamps
+ * t3 - t2 a thousand times its real processing time, longer than the round trip: every delay
+ * is negative. The error says so, and counts mixed reasons.
+ */
+static void s_unusable(void)
+{
+	struct s_remote r = { HOUR, 0, 0 };
+	struct lst_clock_sample s[32];
+	struct lst_clock_est e = { 1, 2, 3 };
+	lst_err err;
+
+	for (int i = 0; i < 32; i++) {
+		s[i] = s_exchange(&r, DAY + i * 1000 * US, 40 * US, 20 * US, 40 * US);
+		s[i].t3 = s[i].t2 + 1000 * 20 * US; /* 20 us of work, read on a 1000x clock */
+		T_ASSERT(lst_clock_sample_delay(&s[i]) < 0);
+	}
+	T_EQ_INT(lst_clock_best(s, 32, &e, &err), -EDOM);
+	T_EQ_STR(err.msg, "clock exchanges unusable: all 32 replies had a negative round-trip "
+			  "delay; is the agent's clock running at the normal rate?");
+	T_EQ_INT(e.offset_ns, 1); /* untouched */
+
+	/* mixed: 30 negative, one reply stamped before its receipt, one out of range */
+	s[3].t3 = s[3].t2 - 1;
+	s[7].t2 = INT64_MIN;
+	s[7].t3 = INT64_MAX;
+	T_EQ_INT(lst_clock_best(s, 32, &e, &err), -EDOM);
+	T_CONTAINS(err.msg, "of 32 replies, 1 had the agent's reply stamped before its receipt, 1 "
+			    "had times too far from ours for 64 bits, 30 had a negative round-trip "
+			    "delay");
+
+	/* one reply, and no reply */
+	T_EQ_INT(lst_clock_best(s, 1, &e, &err), -EDOM);
+	T_CONTAINS(err.msg, "all 1 reply had a negative");
+	T_EQ_INT(lst_clock_best(s, 0, &e, &err), -ENODATA);
+
+	/* a model with no estimate maps instants 1:1 instead of asserting */
+	{
+		lst_clock_model m;
+
+		lst_clock_model_init(&m);
+		T_EQ_INT(lst_clock_model_offset(&m, DAY), 0);
+		T_EQ_INT(lst_clock_to_local(&m, 5 * DAY), 5 * DAY);
+		T_EQ_INT(lst_clock_to_remote(&m, 5 * DAY), 5 * DAY);
+	}
 }
 
 static void s_model_edges(void)
@@ -251,21 +299,47 @@ static void s_model_edges(void)
 	lst_clock_model_init(&m);
 	for (int i = 0; i < 5; i++, t += 2 * LST_NS_PER_S) {
 		e = s_burst(&r, t);
-		lst_clock_model_add(&m, &e);
+		T_EQ_INT(lst_clock_model_add(&m, &e, NULL), 0);
 		T_ASSERT(m.slope == 0);
 		T_EQ_INT(lst_clock_model_offset(&m, t + 1000 * LST_NS_PER_S), e.offset_ns);
 	}
 
-	/* a clock drifting 1000 ppm is broken: no slope beyond 500 ppm is believed */
+	/* up to LST_CLOCK_DRIFT_MAX_PPM the line follows a fast clock */
 	{
-		struct s_remote broken = { 0, DAY, 1000 };
+		struct s_remote fast = { 0, DAY, 900 };
 
 		lst_clock_model_init(&m);
 		for (int i = 0; i < 30; i++) {
-			e = s_burst(&broken, DAY + i * 5 * LST_NS_PER_S);
-			lst_clock_model_add(&m, &e);
-			T_ASSERT(fabs(m.slope) <= 500e-6);
+			e = s_burst(&fast, DAY + i * 5 * LST_NS_PER_S);
+			T_EQ_INT(lst_clock_model_add(&m, &e, NULL), 0);
 		}
+		T_NEAR(m.slope, 900e-6, 0.05e-6);
+	}
+
+	/*
+	 * A clock drifting 2000 ppm is broken: refused with the drift named as soon as the
+	 * estimates span 10 s, and the model stays what it was before the refused estimate.
+	 */
+	{
+		struct s_remote broken = { 0, DAY, 2000 };
+		lst_clock_model before;
+		lst_err err;
+		int rc = 0, i;
+
+		lst_clock_model_init(&m);
+		for (i = 0; i < 30 && rc == 0; i++) {
+			e = s_burst(&broken, DAY + i * 5 * LST_NS_PER_S);
+			before = m;
+			rc = lst_clock_model_add(&m, &e, &err);
+		}
+		T_EQ_INT(rc, -ERANGE);
+		T_ASSERT(i >= 3 && i <= 4); /* once the estimates span 10 s */
+		T_CONTAINS(err.msg, "clock drift unusable");
+		T_CONTAINS(err.msg, "+2000 ppm");
+		T_CONTAINS(err.msg, "normal rate");
+		T_EQ_INT(m.n, before.n);
+		T_EQ_INT(m.base_offset, before.base_offset);
+		T_ASSERT(m.slope == 0);
 	}
 
 	/* instants from the wire at the ends of the int64 range saturate instead of overflowing */
@@ -273,12 +347,12 @@ static void s_model_edges(void)
 		struct lst_clock_est a = { -15 * US, 50 * US, DAY }, b = { 4 * HOUR, 50 * US, DAY };
 
 		lst_clock_model_init(&m);
-		lst_clock_model_add(&m, &a);
+		T_EQ_INT(lst_clock_model_add(&m, &a, NULL), 0);
 		T_EQ_INT(lst_clock_to_local(&m, INT64_MAX), INT64_MAX);
 		T_EQ_INT(lst_clock_to_local(&m, INT64_MIN + 10 * US), INT64_MIN + 25 * US);
 		T_EQ_INT(lst_clock_to_remote(&m, INT64_MIN), INT64_MIN);
 		lst_clock_model_init(&m);
-		lst_clock_model_add(&m, &b);
+		T_EQ_INT(lst_clock_model_add(&m, &b, NULL), 0);
 		T_EQ_INT(lst_clock_to_local(&m, INT64_MIN), INT64_MIN);
 		T_EQ_INT(lst_clock_to_remote(&m, INT64_MAX), INT64_MAX);
 		T_EQ_INT(lst_clock_to_remote(&m, DAY), DAY + 4 * HOUR);
@@ -292,8 +366,8 @@ static void s_model_edges(void)
 		struct lst_clock_est a = { 100, 50 * US, DAY }, b = { 120, 100 * US, DAY + HOUR };
 
 		lst_clock_model_init(&m);
-		lst_clock_model_add(&m, &a);
-		lst_clock_model_add(&m, &b);
+		T_EQ_INT(lst_clock_model_add(&m, &a, NULL), 0);
+		T_EQ_INT(lst_clock_model_add(&m, &b, NULL), 0);
 		T_EQ_INT(m.n, 2);
 		T_EQ_INT(m.best_rtt_ns, 50 * US);
 	}
@@ -305,5 +379,6 @@ int main(void)
 	s_best();
 	s_drift();
 	s_model_edges();
+	s_unusable();
 	return 0;
 }

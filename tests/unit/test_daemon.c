@@ -158,6 +158,10 @@ static pid_t s_spawn(const char *wrapper, const char *endpoint, const char *log,
 		args[n++] = endpoint;
 		args[n++] = "--allow-write";
 		args[n++] = glob;
+		/* test_shared_loop's device, reached through a link in s_dir: a link outside
+		 * /dev/ admits only a device that allow_write names itself (agent/lst_dev.h) */
+		args[n++] = "--allow-write";
+		args[n++] = "/dev/loop*";
 		args[n++] = "--name";
 		args[n++] = "test-agent";
 		args[n++] = "--debug";
@@ -1382,7 +1386,7 @@ static uint64_t s_block_writes(const char *dev)
 }
 
 /*
- * Root only: one loop device, reached through a link inside allow_write, named by two job specs
+ * Root only: one loop device (allowed as /dev/loop*), reached through a link in s_dir, named by two job specs
  * (two halves): it is opened once (a second O_EXCL open would fail), both halves run, and the
  * block layer's own counters agree with the samples' write count.
  */

@@ -234,13 +234,29 @@ static void s_test_files(void)
 	T_EQ_STR(id.real_path, f);
 	lst_dev_policy_destroy(&p);
 
-	/* Allowed by the link's name only. */
+	/*
+	 * Allowed by the link's name only: the link is not a device link (it is not in a root-only
+	 * folder under /dev/), so it cannot choose what is written. The refusal names both names,
+	 * the link and the fix. (dev_safety.sh makes device links under /dev/ as root.)
+	 */
 	p = lst_dev_policy_new();
 	snprintf(glob, sizeof(glob), "%s/by-id-*", s_dir);
 	T_EQ_INT(lst_dev_policy_allow(p, glob), 0);
-	T_EQ_INT(lst_dev_check(p, link, LST_DEV_WRITE, NULL, &id, &err), 0);
+	T_ASSERT(lst_dev_policy_allows(p, link));
+	rc = lst_dev_check(p, link, LST_DEV_WRITE, NULL, &id, &err);
+	T_EQ_INT(rc, -EPERM);
+	T_CONTAINS(err.msg, "refused (allow_write)");
+	T_CONTAINS(err.msg, link);
+	T_CONTAINS(err.msg, f);
+	T_CONTAINS(err.msg, "leads through the symlink");
+	T_CONTAINS(err.msg, "to allow_write, or use the device's own name");
+	T_EQ_INT(lst_dev_check(p, link, LST_DEV_PURGE, NULL, &id, &err), -EPERM);
+	T_EQ_INT(lst_dev_check(p, link, LST_DEV_READ, NULL, &id, &err), 0);
 	rc = lst_dev_check(p, f, LST_DEV_WRITE, NULL, &id, &err);
 	T_EQ_INT(rc, -EPERM);
+	/* a glob over the real name admits the link too */
+	T_EQ_INT(lst_dev_policy_allow(p, f), 0);
+	T_EQ_INT(lst_dev_check(p, link, LST_DEV_WRITE, NULL, &id, &err), 0);
 	lst_dev_policy_destroy(&p);
 
 	/* A name with '..' is not matched by its text: "DIR/subdir/../data.bin" matches the glob

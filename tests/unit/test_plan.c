@@ -775,6 +775,53 @@ static void test_doc(void)
 	free(file);
 }
 
+/*
+ * Text a terminal would obey rather than show is refused where it is written: "p\0x" (which
+ * libyaml decodes to three bytes and C would read as "p"), escape sequences, C1 controls and
+ * direction overrides anywhere; tabs and newlines in names, addresses and paths. Messages that
+ * quote such text show '?' instead.
+ */
+static void test_bad_text(void)
+{
+	static const char rest[] = "agents: [{name: a, address: \"tcp://h\"}]\n"
+				   "targets: [{name: s, paths: {a: /dev/sdb}}]\n"
+				   "phases: [{name: p, workload: {runtime: 1s}}]\n";
+	char *text;
+	lst_plan *p;
+
+	text = lst_asprintf("lockstep: 1\nname: \"p\\0x\"\n%s", rest);
+	BAD(text, "2:7",
+	    "this text holds a NUL byte (\\0) at byte 2; a plan's text cannot hold one");
+	free(text);
+	BAD_N(TOP "  - {name: \"a\\0\", address: \"tcp://127.0.0.1\"}\n" TAIL, 2, "4:12",
+	      "NUL byte (\\0) at byte 2"); /* and the target's agent 'a' is unknown */
+	BAD(PHASE "    workload: {runtime: 10s, bs: \"4k\\0junk\"}\n", "11:34", "NUL byte");
+	BAD_N(TOP "  - {name: \"a\\e[2J\", address: \"tcp://127.0.0.1\"}\n" TAIL, 2, "4:12",
+	      "the control character 0x1b at byte 2");
+	BAD(TOP "  - {name: a, address: \"tcp://h\\u009b31m\"}\n" TAIL, "4:24",
+	    "a control or direction-override character at byte 8 (bytes 0xc2...)");
+	BAD(HEAD "phases:\n  - name: \"p\\u202egnp\"\n    workload: {runtime: 1s}\n", "10:11",
+	    "direction-override character at byte 2");
+	BAD(HEAD "description: \"ok\\x07\"\nphases: [{name: p, workload: {runtime: 1s}}]\n", "9:14",
+	    "the control character 0x07 at byte 3");
+	/* tab and newline: refused by names, addresses and paths themselves */
+	BAD_N(TOP "  - {name: \"a\\tb\", address: \"tcp://127.0.0.1\"}\n" TAIL, 2, "4:12",
+	      "name 'a?b' may only use letters");
+	text = lst_asprintf("%s", TOP "  - {name: a, address: \"tcp://127.0.0.1\"}\n"
+				      "targets:\n  - name: ssd0\n    paths: {a: \"/dev/x\\ny\"}\n"
+				      "phases: [{name: p, workload: {runtime: 1s}}]\n");
+	BAD(text, "7:16", "path '/dev/x?y' for agent 'a' holds a tab or a newline");
+	free(text);
+	BAD(TOP "  - {name: a, address: \"tcp://h\\n:1\"}\n" TAIL, "4:24", "has a host with");
+	/* a message quoting such text shows '?' */
+	BAD(HEAD "\"x\\ty\": 1\nphases: [{name: p, workload: {runtime: 1s}}]\n", "9:1",
+	    "unknown key 'x?y'");
+	/* a description may span lines, and any script is text */
+	p = GOOD(HEAD "description: |\n  two\n  lines, caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac\n"
+		      "phases: [{name: p, workload: {runtime: 1s}}]\n");
+	lst_plan_destroy(&p);
+}
+
 int main(void)
 {
 	test_full();
@@ -787,6 +834,7 @@ int main(void)
 	test_bad_agents_targets();
 	test_limits();
 	test_bad_top_and_yaml();
+	test_bad_text();
 	test_many_errors();
 	test_load();
 	test_doc();

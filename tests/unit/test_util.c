@@ -386,6 +386,64 @@ static void s_alloc(void)
 	free(p);
 }
 
+/* sanitize s (a copy) and compare; also the replacement count */
+static void s_san(const char *in, const char *want, size_t count)
+{
+	char buf[256];
+	size_t n;
+
+	snprintf(buf, sizeof(buf), "%s", in);
+	n = lst_str_sanitize(buf);
+	if (n != count)
+		T_FAIL("'%s': %zu replacements, want %zu", buf, n, count);
+	T_EQ_STR(buf, want);
+	T_EQ_INT(lst_str_is_safe(in, strlen(in), NULL), count == 0);
+}
+
+static void s_sanitize(void)
+{
+	size_t bad = 99;
+
+	/* printable ASCII and well-formed UTF-8 in any script pass */
+	s_san("host-a.example.com", "host-a.example.com", 0);
+	s_san("\xc3\xa9t\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x92\xbe \xc2\xa0",
+	      "\xc3\xa9t\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x92\xbe \xc2\xa0", 0);
+	s_san("", "", 0);
+	/* ESC sequences lose their ESC; C0, DEL, newline, tab */
+	s_san("a\x1b[2J\x1b]0;owned\x07"
+	      "b",
+	      "a?[2J?]0;owned?b", 3);
+	s_san("line\nagent x lost\r\t\x7f", "line?agent x lost???", 4);
+	/* C1 controls as UTF-8 (U+0085 NEL, U+009B CSI), one '?' for the two bytes */
+	s_san("x\xc2\x9b"
+	      "31mred\xc2\x85y",
+	      "x?31mred?y", 2);
+	/* raw C1 bytes and other ill-formed UTF-8: stray continuation, truncated, overlong,
+	 * surrogate, beyond U+10FFFF */
+	s_san("\x9b"
+	      "31m",
+	      "?31m", 1);
+	s_san("a\xe6\x97", "a??", 2);
+	s_san("\xc0\xaf", "??", 2);
+	s_san("\xe0\x80\xaf", "???", 3);
+	s_san("\xed\xa0\x80", "???", 3);
+	s_san("\xf4\x90\x80\x80", "????", 4);
+	s_san("\xff", "?", 1);
+	/* bidi overrides (U+202E) and isolates (U+2066) reorder what a terminal shows */
+	s_san("abc\xe2\x80\xaegnp.exe", "abc?gnp.exe", 1);
+	s_san("\xe2\x81\xa6x\xe2\x81\xa9", "?x?", 2);
+	s_san("\xe2\x80\x94", "\xe2\x80\x94", 0); /* an em dash is fine */
+
+	/* lst_str_is_safe counts len: a NUL inside is found, and where */
+	T_ASSERT(!lst_str_is_safe("p\0x", 3, &bad));
+	T_EQ_INT(bad, 1);
+	T_ASSERT(lst_str_is_safe("p\0x", 1, &bad));
+	T_ASSERT(!lst_str_is_safe("ab\xc2\x9b", 4, &bad));
+	T_EQ_INT(bad, 2);
+	T_ASSERT(!lst_str_is_safe("ab\xc2", 3, &bad)); /* truncated at len */
+	T_EQ_INT(bad, 2);
+}
+
 int main(void)
 {
 	snprintf(s_tmp, sizeof(s_tmp), "/tmp/lst_test_util.XXXXXX");
@@ -403,5 +461,6 @@ int main(void)
 	s_mkdir_p();
 	s_read_file();
 	s_rm_tree();
+	s_sanitize();
 	return 0;
 }
