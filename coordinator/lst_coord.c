@@ -110,6 +110,8 @@ struct lst_coord {
 	bool failed;
 	bool results_failed; /* a write into the results folder failed (reported once) */
 	bool tty;
+	int64_t docs_next; /* run.json and summary.json are not rewritten before (rate limit) */
+	json_t *pending;   /* the journal entry of the point just run, until its suite saw it */
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
 };
@@ -170,7 +172,8 @@ static json_t *s_identity_json(const struct lst_path_identity *id)
 			 (json_int_t)id->dev, "ino", (json_int_t)id->ino);
 }
 
-static void s_save_run(lst_coord *c)
+/* Write run.json; final: the run's last, which must get written even on a full disk. */
+static void s_save_run(lst_coord *c, bool final)
 {
 	lst_err err;
 	json_t *agents;
@@ -197,8 +200,100 @@ static void s_save_run(lst_coord *c)
 		if (a->lost)
 			json_object_set_new(o, "lost_why", json_string(a->lost_why));
 	}
-	if (lst_results_write_run(c->res, c->run, &err) && !c->results_failed)
+	if (lst_results_write_run(c->res, c->run, final, &err) && !c->results_failed)
 		lst_log_warn("%s", err.msg);
+}
+
+/*
+ * Rewrite run.json and summary.json, unless force is false and the last rewrite was recent:
+ * both grow with the run, so they are rewritten only once 10 times the last rewrite's duration
+ * has passed, which keeps their cost under a tenth of the run's time whatever its length.
+ * points.jsonl (s_journal) is what is always current.
+ */
+static void s_save_docs(lst_coord *c, bool force)
+{
+	int64_t t = lst_mono_ns();
+
+	if (!c->res || (!force && t < c->docs_next))
+		return;
+	s_save_run(c, false);
+	lst_results_flush_summary(c->res, NULL);
+	c->docs_next = lst_mono_ns() + 10 * (lst_mono_ns() - t);
+}
+
+/* The coordinator's boot, so a resume knows whether our monotonic clock is still the same. */
+static void s_boot_id(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	buf[0] = 0;
+	if (f) {
+		if (!fgets(buf, (int)size, f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+/*
+ * Journal the point just run (c->pending, from s_record_point) once its suite has seen its
+ * result r: what run.json and summary.json say of it, the result the suite needs to replay it
+ * on a resume (the histogram as hex of lst_hist_encode), the run's time base, and the size of
+ * every append-only file (so a resume can cut them back to this point).
+ */
+static void s_journal_point(lst_coord *c, const struct lst_step_result *r)
+{
+	json_t *e = c->pending;
+	uint8_t buf[LST_HIST_ENC_MAX];
+	char *hex, boot[64];
+	size_t n;
+	lst_err err;
+
+	c->pending = NULL;
+	if (!e || !c->res)
+		return json_decref(e);
+	n = lst_hist_encode(&r->lat, buf, sizeof(buf));
+	hex = lst_malloc(2 * n + 1);
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", buf[i]);
+	hex[2 * n] = 0;
+	s_boot_id(boot, sizeof(boot));
+	json_object_set_new(e, "result",
+			    json_pack("{s:[f,f], s:[f,f], s:[I,I], s:[I,I], s:f, s:f, s:b, s:s}",
+				      "iops", r->iops[0], r->iops[1], "mbps", r->mbps[0],
+				      r->mbps[1], "ios", (json_int_t)r->ios[0],
+				      (json_int_t)r->ios[1], "bytes", (json_int_t)r->bytes[0],
+				      (json_int_t)r->bytes[1], "seconds", r->seconds, "t_s", r->t_s,
+				      "partial", r->partial, "lat", hex));
+	json_object_set_new(e, "time_base",
+			    json_pack("{s:I, s:I, s:s}", "mono_ns", (json_int_t)c->run_t0,
+				      "real_ns",
+				      (json_int_t)(lst_real_ns() - (lst_mono_ns() - c->run_t0)),
+				      "boot_id", boot));
+	free(hex);
+	if (lst_results_journal(c->res, e, &err) && !c->results_failed)
+		lst_log_warn("%s", err.msg);
+	json_decref(e);
+	s_save_docs(c, false);
+}
+
+/* Journal the end of phase: its verdicts (summary.json "tests" from tests_from on). */
+static void s_journal_phase(lst_coord *c, size_t phase, size_t tests_from)
+{
+	json_t *tests = json_array(), *all, *e;
+	lst_err err;
+
+	if (!c->res)
+		return json_decref(tests);
+	all = lst_results_tests(c->res);
+	for (size_t i = tests_from; i < json_array_size(all); i++)
+		json_array_append(tests, json_array_get(all, i));
+	e = json_pack("{s:s, s:s, s:I, s:o}", "type", "phase_end", "phase",
+		      c->plan->phases[phase].name, "phase_index", (json_int_t)phase, "tests",
+		      tests);
+	if (lst_results_journal(c->res, e, &err) && !c->results_failed)
+		lst_log_warn("%s", err.msg);
+	json_decref(e);
 }
 
 /*
@@ -1006,7 +1101,6 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 					    c->a[i].conn->name, s_t(c, c->cur.T0),
 					    lst_merge_totals(c->cur.merge, i), step->test,
 					    step->round, s_step_json(step));
-	lst_results_flush_summary(c->res, NULL);
 }
 
 /* The combined result of the point just run, for the suite. */
@@ -1029,6 +1123,55 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 }
 
 /*
+ * The end of a point: its summary rows, its result for the suite (*out), its run.json entry,
+ * and its journal entry, kept in c->pending until the suite has seen the result (s_journal_point).
+ */
+static void s_record_point(lst_coord *c, const struct lst_step *step, bool partial,
+			   struct lst_step_result *out)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_workload *pw = &step->w;
+	size_t npoints = json_array_size(lst_results_points(c->res));
+	json_t *pj, *summary = json_array();
+
+	lst_merge_finish(c->cur.merge);
+	if (c->tty && !c->opts.quiet)
+		fputc('\n', c->opts.progress);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && c->a[i].merged_late > 1)
+			lst_log_warn("agent %s: %llu samples of this point arrived after their "
+				     "intervals were merged",
+				     c->a[i].conn->name, (unsigned long long)c->a[i].merged_late);
+	s_summaries(c, step);
+	for (size_t i = npoints; i < json_array_size(lst_results_points(c->res)); i++)
+		json_array_append(summary, json_array_get(lst_results_points(c->res), i));
+	s_step_result(c, partial, out);
+	pj = s_point_json(c, pw, partial);
+	/* The point's test and round; "workload" stays the full option text, for the audit. */
+	json_object_set_new(pj, "suite", json_string(lst_suite_names[ph->suite]));
+	json_object_set_new(pj, "test", json_string(step->test));
+	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
+	json_array_append_new(c->phases, pj);
+	json_decref(c->pending);
+	c->pending = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o}", "type", "point", "phase", ph->name,
+			       "phase_index", (json_int_t)c->cur.phase, "point",
+			       (json_int_t)c->cur.point, "run", pj, "summary", summary);
+	if (!c->opts.quiet) {
+		json_t *skew = json_object_get(pj, "start_skew_us");
+
+		fprintf(c->opts.progress,
+			"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew "
+			"%.0f us)%s\n",
+			ph->name, c->cur.label[0] ? " " : "", c->cur.label,
+			out->iops[0] + out->iops[1], out->mbps[0] + out->mbps[1],
+			lst_hist_mean(&out->lat) / 1e3,
+			(double)lst_hist_percentile(&out->lat, 99) / 1e3,
+			json_is_real(skew) ? json_real_value(skew) : 0.0,
+			partial ? " PARTIAL" : "");
+	}
+}
+
+/*
  * Run one step of phase `phase` as point number `point`. Returns 0 when it completed (maybe
  * partial) with the combined result in *out, -1 when the run must end (refusal, loss under
  * abort, Ctrl-C).
@@ -1038,12 +1181,10 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 {
 	const lst_plan *p = c->plan;
 	const struct lst_plan_phase *ph = &p->phases[phase];
-	const struct lst_workload *pw = &step->w;
 	struct lst_workload first_w;
 	int64_t max_rtt = 0, lead;
 	bool partial = false, have_first = false;
 	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs));
-	json_t *pj;
 	int rc = 0;
 
 	memset(&c->cur, 0, sizeof(c->cur));
@@ -1216,36 +1357,7 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 			break;
 		}
 	}
-	lst_merge_finish(c->cur.merge);
-	if (c->tty && !c->opts.quiet)
-		fputc('\n', c->opts.progress);
-	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point && c->a[i].merged_late > 1)
-			lst_log_warn("agent %s: %llu samples of this point arrived after their "
-				     "intervals were merged",
-				     c->a[i].conn->name, (unsigned long long)c->a[i].merged_late);
-	s_summaries(c, step);
-	s_step_result(c, partial, out);
-	pj = s_point_json(c, pw, partial);
-	/* The point's test and round; "workload" stays the full option text, for the audit. */
-	json_object_set_new(pj, "suite", json_string(lst_suite_names[ph->suite]));
-	json_object_set_new(pj, "test", json_string(step->test));
-	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
-	json_array_append_new(c->phases, pj);
-	s_save_run(c);
-	if (!c->opts.quiet) {
-		json_t *skew = json_object_get(pj, "start_skew_us");
-
-		fprintf(c->opts.progress,
-			"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew "
-			"%.0f us)%s\n",
-			ph->name, c->cur.label[0] ? " " : "", c->cur.label,
-			out->iops[0] + out->iops[1], out->mbps[0] + out->mbps[1],
-			lst_hist_mean(&out->lat) / 1e3,
-			(double)lst_hist_percentile(&out->lat, 99) / 1e3,
-			json_is_real(skew) ? json_real_value(skew) : 0.0,
-			partial ? " PARTIAL" : "");
-	}
+	s_record_point(c, step, partial, out);
 out:
 	for (size_t i = 0; i < c->n; i++) {
 		lst_msg_destroy(&msgs[i]);
@@ -1289,7 +1401,7 @@ static int s_run_phase(lst_coord *c, size_t phase)
 	struct lst_step_result r;
 	lst_suite_run *suite;
 	lst_err err;
-	size_t point = 0;
+	size_t point = 0, tests_from = json_array_size(lst_results_tests(c->res));
 	int rc = LST_RUN_OK;
 
 	suite = lst_suite_new(c->plan, phase, s_phase_capacity(c, ph), &err);
@@ -1315,6 +1427,7 @@ static int s_run_phase(lst_coord *c, size_t phase)
 			break;
 		}
 		lst_suite_result(suite, &step, &r, c->res);
+		s_journal_point(c, &r);
 		if (step.idle_after)
 			s_idle(c, step.idle_after);
 		if (s_interrupted) {
@@ -1322,9 +1435,13 @@ static int s_run_phase(lst_coord *c, size_t phase)
 			break;
 		}
 	}
+	json_decref(c->pending); /* a point that did not end normally is not journaled */
+	c->pending = NULL;
 	lst_suite_finish(suite, c->res, c->opts.quiet ? NULL : c->opts.progress);
 	lst_suite_destroy(&suite);
-	s_save_run(c);
+	if (rc == LST_RUN_OK)
+		s_journal_phase(c, phase, tests_from);
+	s_save_docs(c, false);
 	return rc;
 }
 
@@ -1471,6 +1588,7 @@ void lst_coord_destroy(lst_coord **p)
 	free(c->conns);
 	free(c->ready);
 	lst_results_destroy(&c->res);
+	json_decref(c->pending);
 	json_decref(c->run);
 	free(c->outdir);
 	explicit_bzero(&c->own, sizeof(c->own));
@@ -1539,7 +1657,7 @@ int lst_coord_run(lst_coord *c)
 		fprintf(c->opts.progress, "lockstep: run %s, %zu agents, results in %s\n",
 			c->run_id, c->n, c->outdir);
 
-	s_save_run(c);
+	s_save_docs(c, true);
 	if (!s_results_ok(c) || s_hello(c, p->lease / LST_NS_PER_MS) ||
 	    (s_sync(c), s_identify(c))) {
 		rc = LST_RUN_FAILED;
@@ -1559,7 +1677,7 @@ int lst_coord_run(lst_coord *c)
 				cn->name, cn->info.host, cn->info.version, cn->info.cores,
 				(double)cn->est.offset_ns / 1e6, (double)cn->est.rtt_ns / 1e3);
 	}
-	s_save_run(c);
+	s_save_docs(c, true);
 	for (size_t ph = 0; ph < p->nphases && rc == LST_RUN_OK; ph++) {
 		rc = s_run_phase(c, ph);
 	}
@@ -1588,7 +1706,8 @@ out:
 		json_object_set_new(c->run, "finished",
 				    json_string(lst_time_iso8601(lst_real_ns(), now, sizeof(now))));
 	}
-	s_save_run(c);
+	s_save_run(c, true);
+	lst_results_flush_summary(c->res, NULL);
 	s_plots(c);
 	return rc;
 }

@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <dirent.h>
 
+#include "lst_assert.h"
+#include "lst_log.h"
 #include "lst_opt.h"
 #include "lst_suite.h"
 #include "lst_util.h"
@@ -35,6 +37,8 @@ struct s_raw {
 
 struct lst_results {
 	char *dir;
+	FILE *journal; /* points.jsonl, opened on the first entry */
+	bool reserved; /* .reserve holds room for the final run.json */
 	FILE *ts;
 	FILE *sum;
 	FILE *rounds;
@@ -78,6 +82,39 @@ static bool s_dir_empty(const char *dir)
 			empty = false;
 	closedir(d);
 	return empty;
+}
+
+/*
+ * .reserve: S_RESERVE bytes set aside when the folder is made and given back for the final
+ * run.json, so a run that filled the disk still says how it ended.
+ */
+#define S_RESERVE (64 * 1024)
+
+static void s_reserve(lst_results *r)
+{
+	char *path = lst_asprintf("%s/.reserve", r->dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int rc;
+
+	if (fd < 0) {
+		s_failed(r, -errno, ".reserve");
+	} else {
+		rc = posix_fallocate(fd, 0, S_RESERVE);
+		if (rc)
+			s_failed(r, -rc, ".reserve");
+		close(fd);
+		r->reserved = !rc;
+	}
+	free(path);
+}
+
+static void s_release(lst_results *r)
+{
+	char *path = lst_asprintf("%s/.reserve", r->dir);
+
+	unlink(path);
+	free(path);
+	r->reserved = false;
 }
 
 static FILE *s_open(lst_results *r, const char *name, const char *mode, lst_err *err)
@@ -125,6 +162,7 @@ lst_results *lst_results_new(const char *dir, lst_err *err)
 		lst_results_destroy(&r);
 		return NULL;
 	}
+	s_reserve(r);
 	fprintf(r->ts, "%s\n", lst_timeseries_columns);
 	fprintf(r->sum, "%s\n", lst_summary_columns);
 	fprintf(r->clock, "agent,t1,t2,t3,t4\n");
@@ -158,6 +196,8 @@ void lst_results_destroy(lst_results **p)
 		fclose(r->curves);
 	if (r->clock)
 		fclose(r->clock);
+	if (r->journal)
+		fclose(r->journal);
 	for (size_t i = 0; i < r->nraw; i++) {
 		fclose(r->raw[i].f);
 		free(r->raw[i].agent);
@@ -375,9 +415,29 @@ static int s_write_json(lst_results *r, const char *name, json_t *doc, lst_err *
 	return rc;
 }
 
-int lst_results_write_run(lst_results *r, json_t *doc, lst_err *err)
+int lst_results_write_run(lst_results *r, json_t *doc, bool final, lst_err *err)
 {
-	return s_write_json(r, "run.json", doc, err);
+	json_t *compact;
+	int rc;
+
+	if (final && r->reserved && r->failed.code)
+		s_release(r); /* the disk filled: the room kept for this */
+	rc = s_write_json(r, "run.json", doc, err);
+	if (!rc || !final)
+		return rc;
+	if (r->reserved) {
+		s_release(r);
+		rc = s_write_json(r, "run.json", doc, err);
+		if (!rc)
+			return 0;
+	}
+	/* Still no room for every point: they are in points.jsonl; say how the run ended. */
+	compact = json_copy(doc);
+	json_object_set_new(compact, "phases", json_array());
+	json_object_set_new(compact, "phases_in", json_string("points.jsonl"));
+	rc = s_write_json(r, "run.json", compact, err);
+	json_decref(compact);
+	return rc;
 }
 
 int lst_results_flush_summary(lst_results *r, lst_err *err)
@@ -393,6 +453,8 @@ void lst_results_round(lst_results *r, const char *phase, const char *suite, con
 		       size_t round, double t_s, double value, const char *tracked, double iops,
 		       double mbps, double lat_mean_us, double lat_max_us, uint64_t bytes_written)
 {
+	if (!r)
+		return;
 	if (!r->rounds) {
 		r->rounds = s_open(r, "rounds.csv", "w", NULL);
 		if (!r->rounds)
@@ -411,7 +473,6 @@ void lst_results_round(lst_results *r, const char *phase, const char *suite, con
 void lst_results_test(lst_results *r, json_t *test)
 {
 	json_array_append_new(r->tests, test);
-	lst_results_flush_summary(r, NULL);
 }
 
 void lst_results_curve(lst_results *r, const char *phase, size_t point,
@@ -482,4 +543,132 @@ void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, si
 		s_flush(r, md, "matrix.md");
 		fclose(md);
 	}
+}
+
+/* --- points.jsonl ------------------------------------------------------------------------- */
+
+/* Size of name in the folder, or -1 when it does not exist. */
+static long long s_size(const lst_results *r, const char *name)
+{
+	char *path = lst_asprintf("%s/%s", r->dir, name);
+	struct stat st;
+	int rc = stat(path, &st);
+
+	free(path);
+	return rc ? -1 : (long long)st.st_size;
+}
+
+json_t *lst_results_sizes(lst_results *r)
+{
+	static const char *const names[] = { "timeseries.csv", "summary.csv", "clock.csv",
+					     "rounds.csv",     "curves.csv",  "matrix.md" };
+	FILE *open[] = { r->ts, r->sum, r->clock, r->rounds, r->curves, NULL };
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(names); i++) {
+		long long n;
+
+		if (open[i])
+			s_flush(r, open[i], names[i]);
+		n = s_size(r, names[i]);
+		if (n >= 0)
+			json_object_set_new(o, names[i], json_integer(n));
+	}
+	for (size_t i = 0; i < r->nraw; i++) {
+		char *name = lst_asprintf("samples/%s.msgpack", r->raw[i].agent);
+		long long n = s_size(r, name);
+
+		if (n >= 0)
+			json_object_set_new(o, name, json_integer(n));
+		free(name);
+	}
+	return o;
+}
+
+int lst_results_journal(lst_results *r, json_t *entry, lst_err *err)
+{
+	char *line;
+	size_t len;
+	int rc = 0;
+
+	if (!r->journal) {
+		r->journal = s_open(r, "points.jsonl", "a", err);
+		if (!r->journal)
+			return err ? err->code : -EIO;
+	}
+	json_object_set_new(entry, "sizes", lst_results_sizes(r));
+	line = json_dumps(entry, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	if (!line)
+		return lst_err_set(err, -ENOMEM, "points.jsonl: cannot encode an entry");
+	len = strlen(line);
+	errno = 0;
+	if (fwrite(line, 1, len, r->journal) != len || fputc('\n', r->journal) == EOF ||
+	    fflush(r->journal) || fdatasync(fileno(r->journal))) {
+		rc = errno ? -errno : -EIO;
+		s_failed(r, rc, "points.jsonl");
+		lst_err_sys(err, rc, "writing %s/points.jsonl", r->dir);
+	}
+	free(line);
+	return rc;
+}
+
+json_t *lst_results_points(const lst_results *r)
+{
+	return r->summary;
+}
+
+json_t *lst_results_tests(const lst_results *r)
+{
+	return r->tests;
+}
+
+json_t *lst_results_read_journal(const char *dir, lst_err *err)
+{
+	char *path = lst_asprintf("%s/points.jsonl", dir);
+	FILE *f = fopen(path, "r");
+	json_t *out = json_array();
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long no = 0;
+
+	if (!f) {
+		if (errno != ENOENT) {
+			lst_err_sys(err, -errno, "%s: cannot open", path);
+			json_decref(out);
+			out = NULL;
+		}
+		free(path);
+		return out;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		json_error_t je;
+		json_t *e;
+		int c;
+
+		no++;
+		e = json_loadb(line, (size_t)len, 0, &je);
+		if (e && json_is_object(e)) {
+			json_array_append_new(out, e);
+			continue;
+		}
+		json_decref(e);
+		c = fgetc(f);
+		if (c == EOF) {
+			/* The entry being written when the run was killed or the disk filled. */
+			lst_log_warn("%s:%ld: the last entry is cut short (the run was killed or "
+				     "its disk filled); ignored",
+				     path, no);
+			break;
+		}
+		lst_err_set(err, -EINVAL, "%s:%ld: %s", path, no,
+			    e ? "not a JSON object" : je.text);
+		json_decref(out);
+		out = NULL;
+		break;
+	}
+	free(line);
+	fclose(f);
+	free(path);
+	return out;
 }
