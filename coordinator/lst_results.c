@@ -242,6 +242,8 @@ int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, siz
 {
 	struct s_raw *raw = NULL;
 
+	if (!r)
+		return 0; /* lockstep agents, or resume's first contact: nothing is recorded */
 	for (size_t i = 0; i < r->nraw; i++)
 		if (!strcmp(r->raw[i].agent, agent))
 			raw = &r->raw[i];
@@ -574,13 +576,28 @@ json_t *lst_results_sizes(lst_results *r)
 		if (n >= 0)
 			json_object_set_new(o, names[i], json_integer(n));
 	}
-	for (size_t i = 0; i < r->nraw; i++) {
-		char *name = lst_asprintf("samples/%s.msgpack", r->raw[i].agent);
-		long long n = s_size(r, name);
+	/* Every samples file, also those of agents that sent nothing since a resume. */
+	{
+		char *sdir = lst_asprintf("%s/samples", r->dir);
+		DIR *d = opendir(sdir);
+		struct dirent *e;
 
-		if (n >= 0)
-			json_object_set_new(o, name, json_integer(n));
-		free(name);
+		free(sdir);
+		while (d && (e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+			char *name;
+			long long n;
+
+			if (len <= 8 || strcmp(e->d_name + len - 8, ".msgpack"))
+				continue;
+			name = lst_asprintf("samples/%s", e->d_name);
+			n = s_size(r, name);
+			if (n >= 0)
+				json_object_set_new(o, name, json_integer(n));
+			free(name);
+		}
+		if (d)
+			closedir(d);
 	}
 	return o;
 }
@@ -671,4 +688,127 @@ json_t *lst_results_read_journal(const char *dir, lst_err *err)
 	fclose(f);
 	free(path);
 	return out;
+}
+
+/* --- reopening for a resume ----------------------------------------------------------------- */
+
+/* Cut name to size bytes (-1: remove it). Returns 0 or -errno with err. */
+static int s_cut(const char *dir, const char *name, long long size, lst_err *err)
+{
+	char *path = lst_asprintf("%s/%s", dir, name);
+	int rc = 0;
+
+	if (size < 0) {
+		if (unlink(path) && errno != ENOENT)
+			rc = lst_err_sys(err, -errno, "cannot remove %s", path);
+	} else if (truncate(path, size)) {
+		rc = lst_err_sys(err, -errno, "cannot cut %s back to %lld bytes", path, size);
+	}
+	free(path);
+	return rc;
+}
+
+/* The size of the first line of dir/name (its header), or -1. */
+static long long s_header_size(const char *dir, const char *name)
+{
+	char *path = lst_asprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	long long n = 0;
+	int ch;
+
+	free(path);
+	if (!f)
+		return -1;
+	while ((ch = fgetc(f)) != EOF) {
+		n++;
+		if (ch == '\n')
+			break;
+	}
+	fclose(f);
+	return ch == '\n' ? n : -1;
+}
+
+/* The journal up to the end of its last whole line (a line cut short is dropped). */
+static int s_cut_journal(const char *dir, lst_err *err)
+{
+	char *path = lst_asprintf("%s/points.jsonl", dir);
+	FILE *f = fopen(path, "r");
+	long long good = 0, n = 0;
+	int ch, rc = 0;
+
+	if (f) {
+		while ((ch = fgetc(f)) != EOF) {
+			n++;
+			if (ch == '\n')
+				good = n;
+		}
+		fclose(f);
+		if (good < n && truncate(path, good))
+			rc = lst_err_sys(err, -errno, "cannot cut %s back to %lld bytes", path,
+					 good);
+	}
+	free(path);
+	return rc;
+}
+
+lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *points, json_t *tests,
+				lst_err *err)
+{
+	static const char *const csv[] = { "timeseries.csv", "summary.csv", "clock.csv" };
+	static const char *const opt[] = { "rounds.csv", "curves.csv", "matrix.md" };
+	char *sdir = lst_asprintf("%s/samples", dir);
+	DIR *d = opendir(sdir);
+	struct dirent *e;
+	lst_results *r;
+	int rc = 0;
+
+	free(sdir);
+	/* Every append-only file back to what it was when the last journaled point ended. */
+	for (size_t i = 0; i < LST_ARRAY_SIZE(csv) && !rc; i++) {
+		json_t *v = json_object_get(sizes, csv[i]);
+
+		rc = s_cut(dir, csv[i], v ? json_integer_value(v) : s_header_size(dir, csv[i]),
+			   err);
+	}
+	for (size_t i = 0; i < LST_ARRAY_SIZE(opt) && !rc; i++) {
+		json_t *v = json_object_get(sizes, opt[i]);
+
+		rc = s_cut(dir, opt[i], v ? json_integer_value(v) : -1, err);
+	}
+	while (d && !rc && (e = readdir(d))) {
+		char *name = lst_asprintf("samples/%s", e->d_name);
+		json_t *v = json_object_get(sizes, name);
+
+		if (strlen(e->d_name) > 8 && !strcmp(e->d_name + strlen(e->d_name) - 8, ".msgpack"))
+			rc = s_cut(dir, name, v ? json_integer_value(v) : -1, err);
+		free(name);
+	}
+	if (d)
+		closedir(d);
+	if (!rc)
+		rc = s_cut_journal(dir, err);
+	if (rc)
+		return NULL;
+
+	r = lst_calloc(1, sizeof(*r));
+	r->dir = lst_strdup(dir);
+	r->summary = points ? json_copy(points) : json_array();
+	r->tests = tests ? json_copy(tests) : json_array();
+	r->ts = s_open(r, "timeseries.csv", "a", err);
+	r->sum = r->ts ? s_open(r, "summary.csv", "a", err) : NULL;
+	r->clock = r->sum ? s_open(r, "clock.csv", "a", err) : NULL;
+	if (r->clock && json_object_get(sizes, "rounds.csv"))
+		r->rounds = s_open(r, "rounds.csv", "a", err);
+	if (r->clock && json_object_get(sizes, "curves.csv"))
+		r->curves = s_open(r, "curves.csv", "a", err);
+	if (r->clock && json_object_get(sizes, "matrix.md"))
+		r->nmatrix = 1; /* the next matrix is a later phase's: matrix-PHASE.csv */
+	if (!r->clock || r->failed.code) {
+		if (err && r->failed.code)
+			*err = r->failed;
+		lst_results_destroy(&r);
+		return NULL;
+	}
+	s_reserve(r);
+	return r;
 }

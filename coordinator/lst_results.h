@@ -42,6 +42,16 @@ extern const char *const lst_summary_columns;
 lst_results *lst_results_new(const char *dir, lst_err *err);
 void lst_results_destroy(lst_results **p);
 
+/*
+ * `lockstep resume`: open the folder of an interrupted run to append to it. Every append-only
+ * file is first cut back to sizes (a journal entry's "sizes"; NULL: no point was journaled, so
+ * the CSV files keep their header only), files sizes does not name are removed, and a last
+ * journal line cut short is dropped, so what the kept points wrote stays byte for byte.
+ * points and tests (borrowed, may be NULL) are summary.json's so far. NULL with err.
+ */
+lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *points, json_t *tests,
+				lst_err *err);
+
 const char *lst_results_dir(const lst_results *r);
 
 /*
