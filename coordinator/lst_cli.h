@@ -7,6 +7,7 @@
 #define LST_CLI_H
 
 int lst_cmd_run(int argc, char **argv);
+int lst_cmd_resume(int argc, char **argv);
 int lst_cmd_validate(int argc, char **argv);
 int lst_cmd_agents(int argc, char **argv);
 int lst_cmd_demo(int argc, char **argv);

@@ -14,6 +14,7 @@
 #include "lst_coord.h"
 
 #include <czmq.h>
+#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
@@ -138,6 +139,10 @@ struct lst_coord {
 	json_t *retries;			 /* run.json "retries" (borrowed from run) */
 	bool results_failed; /* a write into the results folder failed (reported once) */
 	bool tty;
+	int64_t docs_next; /* run.json and summary.json are not rewritten before (rate limit) */
+	json_t *pending;   /* the journal entry of the point just run, until its suite saw it */
+	json_t *journal;   /* resume: points.jsonl's entries; NULL in a fresh run */
+	bool *phase_done;  /* resume: [nphases] the journal has the phase's end */
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
 };
@@ -198,7 +203,8 @@ static json_t *s_identity_json(const struct lst_path_identity *id)
 			 (json_int_t)id->dev, "ino", (json_int_t)id->ino);
 }
 
-static void s_save_run(lst_coord *c)
+/* Write run.json; final: the run's last, which must get written even on a full disk. */
+static void s_save_run(lst_coord *c, bool final)
 {
 	lst_err err;
 	json_t *agents;
@@ -225,8 +231,100 @@ static void s_save_run(lst_coord *c)
 		if (a->ever_lost)
 			json_object_set_new(o, "lost_why", json_string(a->lost_why));
 	}
-	if (lst_results_write_run(c->res, c->run, &err) && !c->results_failed)
+	if (lst_results_write_run(c->res, c->run, final, &err) && !c->results_failed)
 		lst_log_warn("%s", err.msg);
+}
+
+/*
+ * Rewrite run.json and summary.json, unless force is false and the last rewrite was recent:
+ * both grow with the run, so they are rewritten only once 10 times the last rewrite's duration
+ * has passed, which keeps their cost under a tenth of the run's time whatever its length.
+ * points.jsonl (s_journal) is what is always current.
+ */
+static void s_save_docs(lst_coord *c, bool force)
+{
+	int64_t t = lst_mono_ns();
+
+	if (!c->res || (!force && t < c->docs_next))
+		return;
+	s_save_run(c, false);
+	lst_results_flush_summary(c->res, NULL);
+	c->docs_next = lst_mono_ns() + 10 * (lst_mono_ns() - t);
+}
+
+/* The coordinator's boot, so a resume knows whether our monotonic clock is still the same. */
+static void s_boot_id(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	buf[0] = 0;
+	if (f) {
+		if (!fgets(buf, (int)size, f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+/*
+ * Journal the point just run (c->pending, from s_record_point) once its suite has seen its
+ * result r: what run.json and summary.json say of it, the result the suite needs to replay it
+ * on a resume (the histogram as hex of lst_hist_encode), the run's time base, and the size of
+ * every append-only file (so a resume can cut them back to this point).
+ */
+static void s_journal_point(lst_coord *c, const struct lst_step_result *r)
+{
+	json_t *e = c->pending;
+	uint8_t buf[LST_HIST_ENC_MAX];
+	char *hex, boot[64];
+	size_t n;
+	lst_err err;
+
+	c->pending = NULL;
+	if (!e || !c->res)
+		return json_decref(e);
+	n = lst_hist_encode(&r->lat, buf, sizeof(buf));
+	hex = lst_malloc(2 * n + 1);
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", buf[i]);
+	hex[2 * n] = 0;
+	s_boot_id(boot, sizeof(boot));
+	json_object_set_new(e, "result",
+			    json_pack("{s:[f,f], s:[f,f], s:[I,I], s:[I,I], s:f, s:f, s:b, s:s}",
+				      "iops", r->iops[0], r->iops[1], "mbps", r->mbps[0],
+				      r->mbps[1], "ios", (json_int_t)r->ios[0],
+				      (json_int_t)r->ios[1], "bytes", (json_int_t)r->bytes[0],
+				      (json_int_t)r->bytes[1], "seconds", r->seconds, "t_s", r->t_s,
+				      "partial", r->partial, "lat", hex));
+	json_object_set_new(e, "time_base",
+			    json_pack("{s:I, s:I, s:s}", "mono_ns", (json_int_t)c->run_t0,
+				      "real_ns",
+				      (json_int_t)(lst_real_ns() - (lst_mono_ns() - c->run_t0)),
+				      "boot_id", boot));
+	free(hex);
+	if (lst_results_journal(c->res, e, &err) && !c->results_failed)
+		lst_log_warn("%s", err.msg);
+	json_decref(e);
+	s_save_docs(c, false);
+}
+
+/* Journal the end of phase: its verdicts (summary.json "tests" from tests_from on). */
+static void s_journal_phase(lst_coord *c, size_t phase, size_t tests_from)
+{
+	json_t *tests = json_array(), *all, *e;
+	lst_err err;
+
+	if (!c->res)
+		return json_decref(tests);
+	all = lst_results_tests(c->res);
+	for (size_t i = tests_from; i < json_array_size(all); i++)
+		json_array_append(tests, json_array_get(all, i));
+	e = json_pack("{s:s, s:s, s:I, s:o}", "type", "phase_end", "phase",
+		      c->plan->phases[phase].name, "phase_index", (json_int_t)phase, "tests",
+		      tests);
+	if (lst_results_journal(c->res, e, &err) && !c->results_failed)
+		lst_log_warn("%s", err.msg);
+	json_decref(e);
 }
 
 /*
@@ -244,6 +342,17 @@ static bool s_results_ok(lst_coord *c)
 		s_error(c, "%s; stopping the run, since nothing more can be recorded", e->msg);
 	}
 	return false;
+}
+
+void lst_coord_plan_hash(const char *text, char out[41])
+{
+	zdigest_t *d = zdigest_new();
+
+	zdigest_update(d, (const byte *)text, strlen(text));
+	snprintf(out, 41, "%s", zdigest_string(d));
+	for (char *q = out; *q; q++)
+		*q = (char)tolower((unsigned char)*q);
+	zdigest_destroy(&d);
 }
 
 static json_t *s_run_json(lst_coord *c)
@@ -276,13 +385,17 @@ static json_t *s_run_json(lst_coord *c)
 						p->targets[i].share ? "shared" : "split", "paths",
 						paths));
 	}
-	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:{s:s, s:i, s:s, s:s, s:s}, s:s, "
+	char sha1[41];
+
+	lst_coord_plan_hash(p->text ? p->text : "", sha1);
+	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:i, s:s, s:s, s:s}, s:s, "
 			 "s:o, s:o, s:[], s:[], s:[]}",
 			 "format", 1, "run_id", c->run_id, "plan_name", p->name, "plan_file",
-			 p->file, "started", lst_time_iso8601(lst_real_ns(), now, sizeof(now)),
-			 "versions", "lockstep", LST_VERSION, "protocol", LST_PROTO_VERSION,
-			 "libzmq", zmq, "czmq", czmq, "kernel", u.release, "coordinator", c->host,
-			 "agents", agents, "targets", targets, "phases", "errors", "retries");
+			 p->file, "plan_sha1", sha1, "started",
+			 lst_time_iso8601(lst_real_ns(), now, sizeof(now)), "versions", "lockstep",
+			 LST_VERSION, "protocol", LST_PROTO_VERSION, "libzmq", zmq, "czmq", czmq,
+			 "kernel", u.release, "coordinator", c->host, "agents", agents, "targets",
+			 targets, "phases", "errors", "retries");
 }
 
 /* --- sending and pumping ---------------------------------------------------------------- */
@@ -1254,7 +1367,6 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 					    c->a[i].conn->name, s_t(c, c->cur.T0),
 					    lst_merge_totals(c->cur.merge, i), step->test,
 					    step->round, s_step_json(step));
-	lst_results_flush_summary(c->res, NULL);
 }
 
 /* The combined result of the point just run, for the suite. */
@@ -1303,6 +1415,56 @@ static bool s_phase_agents_back(lst_coord *c)
 		    (!s_usable(&c->a[i]) || lst_conn_syncing(c->a[i].conn)))
 			return false;
 	return true;
+}
+
+/*
+ * The end of a point: its summary rows, its result for the suite (*out), its run.json entry,
+ * and its journal entry, kept in c->pending until the suite has seen the result (s_journal_point).
+ */
+static void s_record_point(lst_coord *c, const struct lst_step *step, bool partial,
+			   struct lst_step_result *out)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_workload *pw = &step->w;
+	size_t npoints = json_array_size(lst_results_points(c->res));
+	json_t *pj, *summary = json_array();
+
+	lst_merge_finish(c->cur.merge);
+	if (c->tty && !c->opts.quiet)
+		fputc('\n', c->opts.progress);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && c->a[i].dropped > 1)
+			lst_log_warn("agent %s: %llu samples of this point were not counted (late, "
+				     "or after its loss)",
+				     c->a[i].conn->name, (unsigned long long)c->a[i].dropped);
+	c->partial |= partial;
+	s_summaries(c, step);
+	for (size_t i = npoints; i < json_array_size(lst_results_points(c->res)); i++)
+		json_array_append(summary, json_array_get(lst_results_points(c->res), i));
+	s_step_result(c, partial, out);
+	pj = s_point_json(c, pw, partial);
+	/* The point's test and round; "workload" stays the full option text, for the audit. */
+	json_object_set_new(pj, "suite", json_string(lst_suite_names[ph->suite]));
+	json_object_set_new(pj, "test", json_string(step->test));
+	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
+	json_array_append_new(c->phases, pj);
+	json_decref(c->pending);
+	c->pending = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o}", "type", "point", "phase", ph->name,
+			       "phase_index", (json_int_t)c->cur.phase, "point",
+			       (json_int_t)c->cur.point, "run", pj, "summary", summary);
+	if (!c->opts.quiet) {
+		json_t *skew = json_object_get(pj, "start_skew_us");
+
+		fprintf(c->opts.progress,
+			"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew "
+			"%.0f us)%s\n",
+			ph->name, c->cur.label[0] ? " " : "", c->cur.label,
+			out->iops[0] + out->iops[1], out->mbps[0] + out->mbps[1],
+			lst_hist_mean(&out->lat) / 1e3,
+			(double)lst_hist_percentile(&out->lat, 99) / 1e3,
+			json_is_real(skew) ? json_real_value(skew) : 0.0,
+			partial ? " PARTIAL" : "");
+	}
 }
 
 /*
@@ -1568,11 +1730,9 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 		       struct lst_step_result *out)
 {
 	const struct lst_plan_phase *ph = &c->plan->phases[phase];
-	const struct lst_workload *pw = &step->w;
 	struct lst_workload first_w;
 	bool partial = false;
 	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs));
-	json_t *pj;
 	int rc;
 
 	memset(&c->cur, 0, sizeof(c->cur));
@@ -1630,37 +1790,7 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 		goto out;
 	for (size_t i = 0; i < c->n; i++)
 		partial |= c->a[i].in_point && c->a[i].point_lost;
-	lst_merge_finish(c->cur.merge);
-	if (c->tty && !c->opts.quiet)
-		fputc('\n', c->opts.progress);
-	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point && c->a[i].dropped > 1)
-			lst_log_warn("agent %s: %llu samples of this point were not counted (late, "
-				     "or after its loss)",
-				     c->a[i].conn->name, (unsigned long long)c->a[i].dropped);
-	c->partial |= partial;
-	s_summaries(c, step);
-	s_step_result(c, partial, out);
-	pj = s_point_json(c, pw, partial);
-	/* The point's test and round; "workload" stays the full option text, for the audit. */
-	json_object_set_new(pj, "suite", json_string(lst_suite_names[ph->suite]));
-	json_object_set_new(pj, "test", json_string(step->test));
-	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
-	json_array_append_new(c->phases, pj);
-	s_save_run(c);
-	if (!c->opts.quiet) {
-		json_t *skew = json_object_get(pj, "start_skew_us");
-
-		fprintf(c->opts.progress,
-			"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew "
-			"%.0f us)%s\n",
-			ph->name, c->cur.label[0] ? " " : "", c->cur.label,
-			out->iops[0] + out->iops[1], out->mbps[0] + out->mbps[1],
-			lst_hist_mean(&out->lat) / 1e3,
-			(double)lst_hist_percentile(&out->lat, 99) / 1e3,
-			json_is_real(skew) ? json_real_value(skew) : 0.0,
-			partial ? " PARTIAL" : "");
-	}
+	s_record_point(c, step, partial, out);
 out:
 	s_point_end(c, msgs);
 	return rc;
@@ -1719,7 +1849,7 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 				      json_pack("{s:s, s:I, s:s, s:I, s:o}", "phase", ph->name,
 						"point", (json_int_t)point, "label", c->cur.label,
 						"attempt", (json_int_t)attempt + 1, "lost", lost));
-		s_save_run(c);
+		s_save_docs(c, true);
 		if (attempt >= c->plan->retries) {
 			s_error(c,
 				"phase %s point %zu: an agent was lost in %lld attempts; giving "
@@ -1741,6 +1871,81 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 	}
 }
 
+/* A journaled point's result (s_journal_point) back into r. Returns 0 or -EINVAL. */
+static int s_result_of(json_t *o, struct lst_step_result *r, lst_err *err)
+{
+	const char *hex = json_string_value(json_object_get(o, "lat"));
+	uint8_t buf[LST_HIST_ENC_MAX];
+	size_t n = hex ? strlen(hex) / 2 : 0;
+
+	memset(r, 0, sizeof(*r));
+	lst_hist_init(&r->lat);
+	if (!hex || strlen(hex) % 2 || n > sizeof(buf))
+		return lst_err_set(err, -EINVAL, "result.lat: not a histogram in hex");
+	for (size_t i = 0; i < n; i++) {
+		unsigned v;
+
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+			return lst_err_set(err, -EINVAL, "result.lat: not a histogram in hex");
+		buf[i] = (uint8_t)v;
+	}
+	for (int d = 0; d < LST_DIR_N; d++) {
+		r->iops[d] = json_number_value(json_array_get(json_object_get(o, "iops"), d));
+		r->mbps[d] = json_number_value(json_array_get(json_object_get(o, "mbps"), d));
+		r->ios[d] =
+			(uint64_t)json_integer_value(json_array_get(json_object_get(o, "ios"), d));
+		r->bytes[d] = (uint64_t)json_integer_value(
+			json_array_get(json_object_get(o, "bytes"), d));
+	}
+	r->seconds = json_number_value(json_object_get(o, "seconds"));
+	r->t_s = json_number_value(json_object_get(o, "t_s"));
+	r->partial = json_is_true(json_object_get(o, "partial"));
+	return lst_hist_decode(&r->lat, buf, n, err);
+}
+
+/*
+ * Resume: feed the phase's journaled points to its suite, in order, as if they had just run,
+ * so it keeps its rounds (a WSAT its bytes written, a steady-state test its rounds). Nothing is
+ * written: their rows are in the folder already. Returns how many, SIZE_MAX on a mismatch.
+ */
+static size_t s_replay(lst_coord *c, size_t phase, lst_suite_run *suite)
+{
+	const char *name = c->plan->phases[phase].name;
+	size_t n = 0, i;
+	json_t *e;
+
+	json_array_foreach (c->journal, i, e) {
+		json_t *run = json_object_get(e, "run");
+		const char *test = json_string_value(json_object_get(run, "test"));
+		struct lst_step step;
+		struct lst_step_result r;
+		lst_err err;
+
+		if (json_integer_value(json_object_get(e, "phase_index")) != (json_int_t)phase ||
+		    strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point"))
+			continue;
+		if (!lst_suite_next(suite, &step) || !test || strcmp(test, step.test) ||
+		    json_integer_value(json_object_get(run, "round")) != (json_int_t)step.round) {
+			s_error(c,
+				"resume: points.jsonl has phase %s point %zu as test '%s', which is "
+				"not the plan's step there: was the plan changed?",
+				name, n, test ? test : "?");
+			return SIZE_MAX;
+		}
+		if (s_result_of(json_object_get(e, "result"), &r, &err)) {
+			s_error(c, "resume: points.jsonl, phase %s point %zu: %s", name, n,
+				err.msg);
+			return SIZE_MAX;
+		}
+		lst_suite_result(suite, &step, &r, NULL);
+		n++;
+	}
+	if (n && !c->opts.quiet)
+		fprintf(c->opts.progress, "phase %s: %zu points kept from before the resume\n",
+			name, n);
+	return n;
+}
+
 /* One phase: its suite's steps one after another, then the suite's results. */
 static int s_run_phase(lst_coord *c, size_t phase)
 {
@@ -1749,7 +1954,7 @@ static int s_run_phase(lst_coord *c, size_t phase)
 	struct lst_step_result r;
 	lst_suite_run *suite;
 	lst_err err;
-	size_t point = 0;
+	size_t point = 0, tests_from = json_array_size(lst_results_tests(c->res));
 	int rc = LST_RUN_OK;
 
 	suite = lst_suite_new(c->plan, phase, s_phase_capacity(c, ph), &err);
@@ -1769,12 +1974,18 @@ static int s_run_phase(lst_coord *c, size_t phase)
 			ph->name, ph->suite ? " (" : "",
 			ph->suite ? lst_suite_names[ph->suite] : "", ph->suite ? ")" : "", about);
 	}
+	point = s_replay(c, phase, suite);
+	if (point == SIZE_MAX) {
+		lst_suite_destroy(&suite);
+		return LST_RUN_FAILED;
+	}
 	while (lst_suite_next(suite, &step)) {
 		if (s_run_point_retried(c, phase, point++, &step, &r) || !s_results_ok(c)) {
 			rc = s_interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
 			break;
 		}
 		lst_suite_result(suite, &step, &r, c->res);
+		s_journal_point(c, &r);
 		if (step.idle_after)
 			s_idle(c, step.idle_after);
 		if (s_interrupted) {
@@ -1782,9 +1993,13 @@ static int s_run_phase(lst_coord *c, size_t phase)
 			break;
 		}
 	}
+	json_decref(c->pending); /* a point that did not end normally is not journaled */
+	c->pending = NULL;
 	lst_suite_finish(suite, c->res, c->opts.quiet ? NULL : c->opts.progress);
 	lst_suite_destroy(&suite);
-	s_save_run(c);
+	if (rc == LST_RUN_OK)
+		s_journal_phase(c, phase, tests_from);
+	s_save_docs(c, false);
 	return rc;
 }
 
@@ -1938,6 +2153,9 @@ void lst_coord_destroy(lst_coord **p)
 	free(c->conns);
 	free(c->ready);
 	lst_results_destroy(&c->res);
+	json_decref(c->pending);
+	json_decref(c->journal);
+	free(c->phase_done);
 	json_decref(c->run);
 	free(c->outdir);
 	explicit_bzero(&c->own, sizeof(c->own));
@@ -1986,28 +2204,16 @@ static void s_plots(lst_coord *c)
 		lst_log_warn("plots: %s", err.msg);
 }
 
-int lst_coord_run(lst_coord *c)
+/*
+ * From the first contact to the end: connect, clocks, identities, every phase not yet done (a
+ * resume skips the finished ones), then status, run.json, plots. c->res and c->run are ready.
+ */
+static int s_run_all(lst_coord *c)
 {
 	const lst_plan *p = c->plan;
-	lst_err err;
 	int rc = LST_RUN_OK;
 
-	c->res = lst_results_new(c->outdir, &err);
-	if (!c->res) {
-		lst_log_error("%s", err.msg);
-		return LST_RUN_USAGE;
-	}
-	c->run = s_run_json(c);
-	c->phases = json_object_get(c->run, "phases");
-	c->errors = json_object_get(c->run, "errors");
-	c->retries = json_object_get(c->run, "retries");
-	if (p->text) /* a failure is kept by the results and ends the run below */
-		lst_results_write_file(c->res, "plan.yaml", p->text, strlen(p->text), &err);
-	if (!c->opts.quiet)
-		fprintf(c->opts.progress, "lockstep: run %s, %zu agents, results in %s\n",
-			c->run_id, c->n, c->outdir);
-
-	s_save_run(c);
+	s_save_docs(c, true);
 	if (!s_results_ok(c) || s_hello(c) || (s_sync(c), s_identify(c))) {
 		rc = LST_RUN_FAILED;
 		goto out;
@@ -2026,9 +2232,11 @@ int lst_coord_run(lst_coord *c)
 				cn->name, cn->info.host, cn->info.version, cn->info.cores,
 				(double)cn->est.offset_ns / 1e6, (double)cn->est.rtt_ns / 1e3);
 	}
-	s_save_run(c);
+	s_save_docs(c, true);
 	c->running = true;
 	for (size_t ph = 0; ph < p->nphases && rc == LST_RUN_OK; ph++) {
+		if (c->phase_done && c->phase_done[ph])
+			continue;
 		rc = s_run_phase(c, ph);
 	}
 out:
@@ -2050,8 +2258,214 @@ out:
 		json_object_set_new(c->run, "finished",
 				    json_string(lst_time_iso8601(lst_real_ns(), now, sizeof(now))));
 	}
-	s_save_run(c);
+	s_save_run(c, true);
+	lst_results_flush_summary(c->res, NULL);
 	s_plots(c);
+	return rc;
+}
+
+int lst_coord_run(lst_coord *c)
+{
+	const lst_plan *p = c->plan;
+	lst_err err;
+
+	c->res = lst_results_new(c->outdir, &err);
+	if (!c->res) {
+		lst_log_error("%s", err.msg);
+		return LST_RUN_USAGE;
+	}
+	c->run = s_run_json(c);
+	c->phases = json_object_get(c->run, "phases");
+	c->errors = json_object_get(c->run, "errors");
+	c->retries = json_object_get(c->run, "retries");
+	if (p->text) /* a failure is kept by the results and ends the run below */
+		lst_results_write_file(c->res, "plan.yaml", p->text, strlen(p->text), &err);
+	if (!c->opts.quiet)
+		fprintf(c->opts.progress, "lockstep: run %s, %zu agents, results in %s\n",
+			c->run_id, c->n, c->outdir);
+	return s_run_all(c);
+}
+
+/* --- lockstep resume ------------------------------------------------------------------------ */
+
+/*
+ * Before anything in the folder changes: reach every agent with the run's id and end the
+ * session it may still hold from before the crash (BYE stops whatever point it still runs and
+ * drops its reply cache, whose command ids a new coordinator would reuse). An agent whose lease
+ * still holds that session answers BUSY naming our run: wait for the lease (and a little), then
+ * try again. BUSY naming another run is a refusal. Returns 0, or an exit code.
+ */
+static int s_reattach(lst_coord *c)
+{
+	int64_t deadline = lst_mono_ns() + c->plan->lease + 15 * LST_NS_PER_S;
+	bool said = false;
+
+	for (;;) {
+		struct lst_coord_opts o = c->opts;
+		bool own_busy = false, other = false;
+		lst_coord *p;
+		lst_err err;
+		int rc;
+
+		o.quiet = true;
+		p = lst_coord_new(c->plan, &o, &err);
+		if (!p) {
+			lst_log_error("%s", err.msg);
+			return LST_RUN_USAGE;
+		}
+		snprintf(p->run_id, sizeof(p->run_id), "%s", c->run_id);
+		lst_log_open("/dev/null"); /* BUSY while we wait is expected: said once below */
+		rc = s_hello(p);
+		lst_log_close();
+		for (size_t i = 0; rc && i < p->n; i++) {
+			struct s_agent *a = &p->a[i];
+
+			if (!a->lost)
+				continue;
+			if (a->reply && a->reply->type == LST_MSG_ERROR &&
+			    a->reply->u.error.code == LST_PERR_BUSY &&
+			    strstr(a->reply->u.error.text, c->run_id)) {
+				own_busy = true;
+				if (!said && !c->opts.quiet)
+					fprintf(c->opts.progress,
+						"lockstep: agent %s still holds this run's session "
+						"from before (%s); waiting for its lease (%.0f s) to "
+						"end\n",
+						a->conn->name, a->reply->u.error.text,
+						(double)c->plan->lease / 1e9);
+			} else if (a->reply && a->reply->type == LST_MSG_ERROR &&
+				   a->reply->u.error.code == LST_PERR_BUSY) {
+				lst_log_error(
+					"agent %s serves another coordinator (%s): not resuming "
+					"run %s; the results folder is unchanged",
+					a->conn->name, a->reply->u.error.text, c->run_id);
+				other = true;
+			} else {
+				lst_log_error(
+					"agent %s: %s; not resuming run %s (the results folder "
+					"is unchanged)",
+					a->conn->name, a->lost_why, c->run_id);
+				other = true;
+			}
+		}
+		said |= own_busy;
+		s_bye(p); /* ends the old session on every agent that took us back */
+		lst_coord_destroy(&p);
+		if (!rc)
+			return 0;
+		if (other || !own_busy)
+			return LST_RUN_FAILED;
+		if (s_interrupted)
+			return LST_RUN_INTERRUPTED;
+		if (lst_mono_ns() > deadline) {
+			lst_log_error(
+				"the agents still hold run %s's session %.0f s after its lease; "
+				"not resuming",
+				c->run_id, (double)(c->plan->lease + 15 * LST_NS_PER_S) / 1e9);
+			return LST_RUN_FAILED;
+		}
+		usleep(500 * 1000);
+	}
+}
+
+int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
+{
+	json_t *points = json_array(), *tests = json_array(), *phases = json_array();
+	json_t *resumes = json_array(), *last = NULL, *base = NULL, *e;
+	const char *run_id = json_string_value(json_object_get(run, "run_id"));
+	size_t i, phase = 0, point = 0;
+	char when[64];
+	lst_err err;
+	int rc;
+
+	snprintf(c->run_id, sizeof(c->run_id), "%s", run_id ? run_id : "");
+	c->phase_done = lst_calloc(c->plan->nphases + 1, sizeof(*c->phase_done));
+	json_array_foreach (journal, i, e) {
+		const char *type = json_string_value(json_object_get(e, "type"));
+		json_int_t ph = json_integer_value(json_object_get(e, "phase_index"));
+
+		if (!type)
+			continue;
+		if (json_object_get(e, "sizes"))
+			last = e;
+		if (!strcmp(type, "point")) {
+			json_array_append(phases, json_object_get(e, "run"));
+			json_array_extend(points, json_object_get(e, "summary"));
+			base = json_object_get(e, "time_base");
+		} else if (!strcmp(type, "phase_end") && ph >= 0 && (size_t)ph < c->plan->nphases) {
+			json_array_extend(tests, json_object_get(e, "tests"));
+			c->phase_done[ph] = true;
+		} else if (!strcmp(type, "resume")) {
+			json_array_append_new(resumes,
+					      json_pack("{s:O, s:O, s:O}", "when",
+							json_object_get(e, "when"), "phase",
+							json_object_get(e, "phase"), "point",
+							json_object_get(e, "point")));
+		}
+	}
+	/* The point to run again: the first one of the first phase not done. */
+	while (phase < c->plan->nphases && c->phase_done[phase])
+		phase++;
+	json_array_foreach (journal, i, e)
+		if (json_integer_value(json_object_get(e, "phase_index")) == (json_int_t)phase &&
+		    !strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point"))
+			point++;
+	c->journal = json_incref(journal);
+
+	rc = s_reattach(c);
+	if (rc)
+		goto out;
+	c->res = lst_results_reopen(c->outdir, json_object_get(last, "sizes"), points, tests, &err);
+	if (!c->res) {
+		lst_log_error("%s", err.msg);
+		rc = LST_RUN_FAILED;
+		goto out;
+	}
+	c->run = json_deep_copy(run);
+	json_object_del(c->run, "status");
+	json_object_del(c->run, "finished");
+	json_object_del(c->run, "phases_in");
+	json_object_set(c->run, "phases", phases);
+	c->phases = json_object_get(c->run, "phases");
+	if (!json_is_array(json_object_get(c->run, "errors")))
+		json_object_set_new(c->run, "errors", json_array());
+	c->errors = json_object_get(c->run, "errors");
+	lst_time_iso8601(lst_real_ns(), when, sizeof(when));
+	e = json_pack("{s:s, s:s, s:s?, s:I, s:I}", "type", "resume", "when", when, "phase",
+		      phase < c->plan->nphases ? c->plan->phases[phase].name : NULL, "phase_index",
+		      (json_int_t)phase, "point", (json_int_t)point);
+	if (lst_results_journal(c->res, e, &err))
+		lst_log_warn("%s", err.msg);
+	json_object_del(e, "type");
+	json_object_del(e, "sizes");
+	json_object_del(e, "phase_index");
+	json_array_append_new(resumes, e);
+	json_object_set(c->run, "resumes", resumes);
+	/* Times stay on the run's own base: t_s goes on from where it was. */
+	if (base) {
+		char boot[64];
+		const char *was = json_string_value(json_object_get(base, "boot_id"));
+
+		s_boot_id(boot, sizeof(boot));
+		if (was && *boot && !strcmp(was, boot))
+			c->run_t0 = json_integer_value(json_object_get(base, "mono_ns"));
+		else /* the workstation rebooted: through the wall clock */
+			c->run_t0 = lst_mono_ns() -
+				    (lst_real_ns() -
+				     json_integer_value(json_object_get(base, "real_ns")));
+	}
+	if (!c->opts.quiet)
+		fprintf(c->opts.progress,
+			"lockstep: resuming run %s at phase %s point %zu (%zu points kept), results "
+			"in %s\n",
+			c->run_id, phase < c->plan->nphases ? c->plan->phases[phase].name : "(end)",
+			point, json_array_size(phases), c->outdir);
+	rc = s_run_all(c);
+out:
+	json_decref(points);
+	json_decref(tests);
+	json_decref(phases);
+	json_decref(resumes);
 	return rc;
 }
 

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <jansson.h>
 #include <stdio.h>
 
 #include "lst_err.h"
@@ -50,6 +51,23 @@ void lst_coord_destroy(lst_coord **p);
 
 /* Run the plan to the end. Returns an exit code above; what went wrong was printed. */
 int lst_coord_run(lst_coord *c);
+
+/*
+ * `lockstep resume`: finish the interrupted run whose run.json is run and whose points.jsonl
+ * entries are journal (both borrowed; lst_results_read_journal), in opts->outdir, with the plan
+ * it ran (the caller checks run.json's plan_sha1 and status). First every agent is reached with
+ * the run's id and its old session ended (BYE: it stops whatever it still ran); an agent whose
+ * lease still holds that session is waited for, one serving another run refuses the resume, and
+ * the folder is left unchanged. Then every append-only file is cut back to the last journaled
+ * point, the phases the journal finished are skipped, the first unfinished phase's journaled
+ * points are replayed into its suite (rounds, bytes written), the interrupted point runs
+ * again, and the run goes on to its end as lst_coord_run does; run.json gets a "resumes" entry.
+ * Returns an exit code as lst_coord_run.
+ */
+int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal);
+
+/* The plan's identity in run.json ("plan_sha1"): SHA-1 of its text, 40 lowercase hex digits. */
+void lst_coord_plan_hash(const char *text, char out[41]);
 
 /* The results folder in use (valid once run has begun). Borrowed. */
 const char *lst_coord_results_dir(const lst_coord *c);

@@ -22,6 +22,7 @@
 #include "lst_csv.h"
 #include "lst_log.h"
 #include "lst_plan.h"
+#include "lst_results.h"
 #include "lst_steady.h"
 #include "lst_util.h"
 
@@ -34,6 +35,8 @@ struct s_priv {
 	lst_plan *plan;	    /* plan.yaml, NULL when it did not parse */
 	char **strs;	    /* strings the model owns */
 	size_t nstrs;
+	json_t *jpoints; /* points.jsonl: summary.json "points" of every journaled point */
+	json_t *jtests;	 /* and "tests" of every journaled phase end */
 };
 
 static const char *s_own(lst_report *r, char *s)
@@ -280,6 +283,47 @@ static void s_title(lst_report *r)
 	r->title = lst_strdup(s);
 }
 
+/*
+ * points.jsonl, the journal the coordinator appends to after every point: run.json and
+ * summary.json are rewritten only now and then, so after a crash (or a full disk, where run.json
+ * may be written without its phases) they are behind it. Where the journal has more points,
+ * its entries replace run.json's "phases" (here) and summary.json's "points" and "tests"
+ * (s_load_summary_json).
+ */
+static int s_load_journal(lst_report *r, lst_err *err)
+{
+	struct s_priv *p = r->priv;
+	json_t *j = lst_results_read_journal(r->dir, err), *e, *phases;
+	size_t i;
+
+	if (!j)
+		return -EINVAL;
+	phases = json_array();
+	p->jpoints = json_array();
+	p->jtests = json_array();
+	json_array_foreach (j, i, e) {
+		const char *type = json_string_value(json_object_get(e, "type"));
+
+		if (type && !strcmp(type, "point")) {
+			json_t *run = json_object_get(e, "run"),
+			       *sum = json_object_get(e, "summary");
+
+			if (json_is_object(run))
+				json_array_append(phases, run);
+			if (json_is_array(sum))
+				json_array_extend(p->jpoints, sum);
+		} else if (type && !strcmp(type, "phase_end") &&
+			   json_is_array(json_object_get(e, "tests"))) {
+			json_array_extend(p->jtests, json_object_get(e, "tests"));
+		}
+	}
+	if (json_array_size(phases) > json_array_size(json_object_get(r->run, "phases")))
+		json_object_set(r->run, "phases", phases);
+	json_decref(phases);
+	json_decref(j);
+	return 0;
+}
+
 static int s_load_run(lst_report *r, const char *path, lst_err *err)
 {
 	json_t *v, *errors;
@@ -314,7 +358,8 @@ static int s_load_run(lst_report *r, const char *path, lst_err *err)
 	v = json_object_get(r->run, "targets");
 	if (v && !json_is_null(v) && !json_is_array(v))
 		return lst_err_set(err, -EINVAL, "%s: targets: expected an array", path);
-	if ((rc = s_run_agents(r, path, err)) || (rc = s_run_phases(r, path, err)))
+	if ((rc = s_load_journal(r, err)) || (rc = s_run_agents(r, path, err)) ||
+	    (rc = s_run_phases(r, path, err)))
 		return rc;
 	s_title(r);
 	return 0;
@@ -510,6 +555,7 @@ static const char *s_point_name(lst_report *r, const char *label, const char *te
 
 static int s_load_summary_json(lst_report *r, lst_err *err)
 {
+	struct s_priv *priv = r->priv;
 	char *path = s_path(r, "summary.json");
 	json_t *points, *tests, *o;
 	struct stat st;
@@ -517,16 +563,27 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 	int rc = 0;
 
 	if (stat(path, &st) && errno == ENOENT) {
-		lst_log_warn("%s: missing (the run stopped before its first point ended?): no "
-			     "steady-state verdicts",
-			     path);
-		goto free_path;
+		if (!json_array_size(priv->jpoints)) {
+			lst_log_warn("%s: missing (the run stopped before its first point "
+				     "ended?): no steady-state verdicts",
+				     path);
+			goto free_path;
+		}
+		r->summary = json_object();
+	} else {
+		r->summary = s_load_json(path, err);
 	}
-	r->summary = s_load_json(path, err);
 	if (!r->summary) {
 		rc = -EINVAL;
 		goto free_path;
 	}
+	/* The journal is ahead of summary.json (see s_load_journal). */
+	points = json_object_get(r->summary, "points");
+	if (json_array_size(priv->jpoints) > json_array_size(points))
+		json_object_set(r->summary, "points", priv->jpoints);
+	tests = json_object_get(r->summary, "tests");
+	if (json_array_size(priv->jtests) > json_array_size(tests))
+		json_object_set(r->summary, "tests", priv->jtests);
 	points = json_object_get(r->summary, "points");
 	tests = json_object_get(r->summary, "tests");
 	if (points && !json_is_array(points)) {
@@ -932,6 +989,8 @@ void lst_report_destroy(lst_report **pp)
 		lst_csv_destroy(&p->matrices[i]);
 	free(p->matrices);
 	lst_plan_destroy(&p->plan);
+	json_decref(p->jpoints);
+	json_decref(p->jtests);
 	for (size_t i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);

@@ -2,7 +2,8 @@
  * A results folder read back: the model `lockstep report` prints and the plots draw.
  *
  * lst_report_load() reads run.json, summary.csv (+ summary.json when present), timeseries.csv,
- * and whichever of rounds.csv, curves.csv, matrix.csv and matrix-PHASE.csv exist
+ * and whichever of rounds.csv, curves.csv, matrix.csv and matrix-PHASE.csv exist; points.jsonl
+ * (the journal) where run.json's phases or summary.json's points are behind it
  * (docs/results.md describes every file). CSV columns are found by header name, so files with more columns still load. Every
  * problem is one error naming the file and, for CSV and JSON syntax, the line:
  * "r1/summary.csv:7: column write_iops: 'x' is not a number", "r1/run.json:3:14: ...".

@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <dirent.h>
 
+#include "lst_assert.h"
+#include "lst_log.h"
 #include "lst_opt.h"
 #include "lst_suite.h"
 #include "lst_util.h"
@@ -36,6 +38,8 @@ struct s_raw {
 
 struct lst_results {
 	char *dir;
+	FILE *journal; /* points.jsonl, opened on the first entry */
+	bool reserved; /* .reserve holds room for the final run.json */
 	FILE *ts;
 	FILE *sum;
 	FILE *rounds;
@@ -80,6 +84,39 @@ static bool s_dir_empty(const char *dir)
 			empty = false;
 	closedir(d);
 	return empty;
+}
+
+/*
+ * .reserve: S_RESERVE bytes set aside when the folder is made and given back for the final
+ * run.json, so a run that filled the disk still says how it ended.
+ */
+#define S_RESERVE (64 * 1024)
+
+static void s_reserve(lst_results *r)
+{
+	char *path = lst_asprintf("%s/.reserve", r->dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int rc;
+
+	if (fd < 0) {
+		s_failed(r, -errno, ".reserve");
+	} else {
+		rc = posix_fallocate(fd, 0, S_RESERVE);
+		if (rc)
+			s_failed(r, -rc, ".reserve");
+		close(fd);
+		r->reserved = !rc;
+	}
+	free(path);
+}
+
+static void s_release(lst_results *r)
+{
+	char *path = lst_asprintf("%s/.reserve", r->dir);
+
+	unlink(path);
+	free(path);
+	r->reserved = false;
 }
 
 static FILE *s_open(lst_results *r, const char *name, const char *mode, lst_err *err)
@@ -127,6 +164,7 @@ lst_results *lst_results_new(const char *dir, lst_err *err)
 		lst_results_destroy(&r);
 		return NULL;
 	}
+	s_reserve(r);
 	fprintf(r->ts, "%s\n", lst_timeseries_columns);
 	fprintf(r->sum, "%s\n", lst_summary_columns);
 	fprintf(r->clock, "agent,t1,t2,t3,t4\n");
@@ -160,6 +198,8 @@ void lst_results_destroy(lst_results **p)
 		fclose(r->curves);
 	if (r->clock)
 		fclose(r->clock);
+	if (r->journal)
+		fclose(r->journal);
 	for (size_t i = 0; i < r->nraw; i++) {
 		fclose(r->raw[i].f);
 		free(r->raw[i].agent);
@@ -204,6 +244,8 @@ int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, siz
 {
 	struct s_raw *raw = NULL;
 
+	if (!r)
+		return 0; /* lockstep agents, or resume's first contact: nothing is recorded */
 	for (size_t i = 0; i < r->nraw; i++)
 		if (!strcmp(r->raw[i].agent, agent))
 			raw = &r->raw[i];
@@ -404,9 +446,29 @@ static int s_write_json(lst_results *r, const char *name, json_t *doc, lst_err *
 	return rc;
 }
 
-int lst_results_write_run(lst_results *r, json_t *doc, lst_err *err)
+int lst_results_write_run(lst_results *r, json_t *doc, bool final, lst_err *err)
 {
-	return s_write_json(r, "run.json", doc, err);
+	json_t *compact;
+	int rc;
+
+	if (final && r->reserved && r->failed.code)
+		s_release(r); /* the disk filled: the room kept for this */
+	rc = s_write_json(r, "run.json", doc, err);
+	if (!rc || !final)
+		return rc;
+	if (r->reserved) {
+		s_release(r);
+		rc = s_write_json(r, "run.json", doc, err);
+		if (!rc)
+			return 0;
+	}
+	/* Still no room for every point: they are in points.jsonl; say how the run ended. */
+	compact = json_copy(doc);
+	json_object_set_new(compact, "phases", json_array());
+	json_object_set_new(compact, "phases_in", json_string("points.jsonl"));
+	rc = s_write_json(r, "run.json", compact, err);
+	json_decref(compact);
+	return rc;
 }
 
 int lst_results_flush_summary(lst_results *r, lst_err *err)
@@ -422,6 +484,8 @@ void lst_results_round(lst_results *r, const char *phase, const char *suite, con
 		       size_t round, double t_s, double value, const char *tracked, double iops,
 		       double mbps, double lat_mean_us, double lat_max_us, uint64_t bytes_written)
 {
+	if (!r)
+		return;
 	if (!r->rounds) {
 		r->rounds = s_open(r, "rounds.csv", "w", NULL);
 		if (!r->rounds)
@@ -440,7 +504,6 @@ void lst_results_round(lst_results *r, const char *phase, const char *suite, con
 void lst_results_test(lst_results *r, json_t *test)
 {
 	json_array_append_new(r->tests, test);
-	lst_results_flush_summary(r, NULL);
 }
 
 void lst_results_curve(lst_results *r, const char *phase, size_t point,
@@ -511,4 +574,270 @@ void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, si
 		s_flush(r, md, "matrix.md");
 		fclose(md);
 	}
+}
+
+/* --- points.jsonl ------------------------------------------------------------------------- */
+
+/* Size of name in the folder, or -1 when it does not exist. */
+static long long s_size(const lst_results *r, const char *name)
+{
+	char *path = lst_asprintf("%s/%s", r->dir, name);
+	struct stat st;
+	int rc = stat(path, &st);
+
+	free(path);
+	return rc ? -1 : (long long)st.st_size;
+}
+
+json_t *lst_results_sizes(lst_results *r)
+{
+	static const char *const names[] = { "timeseries.csv", "summary.csv", "clock.csv",
+					     "rounds.csv",     "curves.csv",  "matrix.md" };
+	FILE *open[] = { r->ts, r->sum, r->clock, r->rounds, r->curves, NULL };
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(names); i++) {
+		long long n;
+
+		if (open[i])
+			s_flush(r, open[i], names[i]);
+		n = s_size(r, names[i]);
+		if (n >= 0)
+			json_object_set_new(o, names[i], json_integer(n));
+	}
+	/* Every samples file, also those of agents that sent nothing since a resume. */
+	{
+		char *sdir = lst_asprintf("%s/samples", r->dir);
+		DIR *d = opendir(sdir);
+		struct dirent *e;
+
+		free(sdir);
+		while (d && (e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+			char *name;
+			long long n;
+
+			if (len <= 8 || strcmp(e->d_name + len - 8, ".msgpack"))
+				continue;
+			name = lst_asprintf("samples/%s", e->d_name);
+			n = s_size(r, name);
+			if (n >= 0)
+				json_object_set_new(o, name, json_integer(n));
+			free(name);
+		}
+		if (d)
+			closedir(d);
+	}
+	return o;
+}
+
+int lst_results_journal(lst_results *r, json_t *entry, lst_err *err)
+{
+	char *line;
+	size_t len;
+	int rc = 0;
+
+	if (!r->journal) {
+		r->journal = s_open(r, "points.jsonl", "a", err);
+		if (!r->journal)
+			return err ? err->code : -EIO;
+	}
+	json_object_set_new(entry, "sizes", lst_results_sizes(r));
+	line = json_dumps(entry, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	if (!line)
+		return lst_err_set(err, -ENOMEM, "points.jsonl: cannot encode an entry");
+	len = strlen(line);
+	errno = 0;
+	if (fwrite(line, 1, len, r->journal) != len || fputc('\n', r->journal) == EOF ||
+	    fflush(r->journal) || fdatasync(fileno(r->journal))) {
+		rc = errno ? -errno : -EIO;
+		s_failed(r, rc, "points.jsonl");
+		lst_err_sys(err, rc, "writing %s/points.jsonl", r->dir);
+	}
+	free(line);
+	return rc;
+}
+
+json_t *lst_results_points(const lst_results *r)
+{
+	return r->summary;
+}
+
+json_t *lst_results_tests(const lst_results *r)
+{
+	return r->tests;
+}
+
+json_t *lst_results_read_journal(const char *dir, lst_err *err)
+{
+	char *path = lst_asprintf("%s/points.jsonl", dir);
+	FILE *f = fopen(path, "r");
+	json_t *out = json_array();
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long no = 0;
+
+	if (!f) {
+		if (errno != ENOENT) {
+			lst_err_sys(err, -errno, "%s: cannot open", path);
+			json_decref(out);
+			out = NULL;
+		}
+		free(path);
+		return out;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		json_error_t je;
+		json_t *e;
+		int c;
+
+		no++;
+		e = json_loadb(line, (size_t)len, 0, &je);
+		if (e && json_is_object(e)) {
+			json_array_append_new(out, e);
+			continue;
+		}
+		json_decref(e);
+		c = fgetc(f);
+		if (c == EOF) {
+			/* The entry being written when the run was killed or the disk filled. */
+			lst_log_warn("%s:%ld: the last entry is cut short (the run was killed or "
+				     "its disk filled); ignored",
+				     path, no);
+			break;
+		}
+		lst_err_set(err, -EINVAL, "%s:%ld: %s", path, no,
+			    e ? "not a JSON object" : je.text);
+		json_decref(out);
+		out = NULL;
+		break;
+	}
+	free(line);
+	fclose(f);
+	free(path);
+	return out;
+}
+
+/* --- reopening for a resume ----------------------------------------------------------------- */
+
+/* Cut name to size bytes (-1: remove it). Returns 0 or -errno with err. */
+static int s_cut_file(const char *dir, const char *name, long long size, lst_err *err)
+{
+	char *path = lst_asprintf("%s/%s", dir, name);
+	int rc = 0;
+
+	if (size < 0) {
+		if (unlink(path) && errno != ENOENT)
+			rc = lst_err_sys(err, -errno, "cannot remove %s", path);
+	} else if (truncate(path, size)) {
+		rc = lst_err_sys(err, -errno, "cannot cut %s back to %lld bytes", path, size);
+	}
+	free(path);
+	return rc;
+}
+
+/* The size of the first line of dir/name (its header), or -1. */
+static long long s_header_size(const char *dir, const char *name)
+{
+	char *path = lst_asprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	long long n = 0;
+	int ch;
+
+	free(path);
+	if (!f)
+		return -1;
+	while ((ch = fgetc(f)) != EOF) {
+		n++;
+		if (ch == '\n')
+			break;
+	}
+	fclose(f);
+	return ch == '\n' ? n : -1;
+}
+
+/* The journal up to the end of its last whole line (a line cut short is dropped). */
+static int s_cut_journal(const char *dir, lst_err *err)
+{
+	char *path = lst_asprintf("%s/points.jsonl", dir);
+	FILE *f = fopen(path, "r");
+	long long good = 0, n = 0;
+	int ch, rc = 0;
+
+	if (f) {
+		while ((ch = fgetc(f)) != EOF) {
+			n++;
+			if (ch == '\n')
+				good = n;
+		}
+		fclose(f);
+		if (good < n && truncate(path, good))
+			rc = lst_err_sys(err, -errno, "cannot cut %s back to %lld bytes", path,
+					 good);
+	}
+	free(path);
+	return rc;
+}
+
+lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *points, json_t *tests,
+				lst_err *err)
+{
+	static const char *const csv[] = { "timeseries.csv", "summary.csv", "clock.csv" };
+	static const char *const opt[] = { "rounds.csv", "curves.csv", "matrix.md" };
+	char *sdir = lst_asprintf("%s/samples", dir);
+	DIR *d = opendir(sdir);
+	struct dirent *e;
+	lst_results *r;
+	int rc = 0;
+
+	free(sdir);
+	/* Every append-only file back to what it was when the last journaled point ended. */
+	for (size_t i = 0; i < LST_ARRAY_SIZE(csv) && !rc; i++) {
+		json_t *v = json_object_get(sizes, csv[i]);
+
+		rc = s_cut_file(dir, csv[i], v ? json_integer_value(v) : s_header_size(dir, csv[i]),
+			   err);
+	}
+	for (size_t i = 0; i < LST_ARRAY_SIZE(opt) && !rc; i++) {
+		json_t *v = json_object_get(sizes, opt[i]);
+
+		rc = s_cut_file(dir, opt[i], v ? json_integer_value(v) : -1, err);
+	}
+	while (d && !rc && (e = readdir(d))) {
+		char *name = lst_asprintf("samples/%s", e->d_name);
+		json_t *v = json_object_get(sizes, name);
+
+		if (strlen(e->d_name) > 8 && !strcmp(e->d_name + strlen(e->d_name) - 8, ".msgpack"))
+			rc = s_cut_file(dir, name, v ? json_integer_value(v) : -1, err);
+		free(name);
+	}
+	if (d)
+		closedir(d);
+	if (!rc)
+		rc = s_cut_journal(dir, err);
+	if (rc)
+		return NULL;
+
+	r = lst_calloc(1, sizeof(*r));
+	r->dir = lst_strdup(dir);
+	r->summary = points ? json_copy(points) : json_array();
+	r->tests = tests ? json_copy(tests) : json_array();
+	r->ts = s_open(r, "timeseries.csv", "a", err);
+	r->sum = r->ts ? s_open(r, "summary.csv", "a", err) : NULL;
+	r->clock = r->sum ? s_open(r, "clock.csv", "a", err) : NULL;
+	if (r->clock && json_object_get(sizes, "rounds.csv"))
+		r->rounds = s_open(r, "rounds.csv", "a", err);
+	if (r->clock && json_object_get(sizes, "curves.csv"))
+		r->curves = s_open(r, "curves.csv", "a", err);
+	if (r->clock && json_object_get(sizes, "matrix.md"))
+		r->nmatrix = 1; /* the next matrix is a later phase's: matrix-PHASE.csv */
+	if (!r->clock || r->failed.code) {
+		if (err && r->failed.code)
+			*err = r->failed;
+		lst_results_destroy(&r);
+		return NULL;
+	}
+	s_reserve(r);
+	return r;
 }

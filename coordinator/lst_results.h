@@ -3,8 +3,10 @@
  *
  *   run.json                  the plan as run, versions, agents (clock offset, rtt), targets
  *                             with every path's identity, phases and points with their start
- *                             instants and skew, errors. Rewritten (atomically) after every
- *                             point, so a killed run still leaves a readable one.
+ *                             instants and skew, errors. Rewritten (atomically) now and then
+ *                             (the caller rate-limits it), and at the end.
+ *   points.jsonl              the journal: one line per finished point (and phase end), what
+ *                             run.json and summary.json say of it, fdatasync'ed: always current
  *   plan.yaml                 the plan file, verbatim
  *   clock.csv                 every clock exchange with every agent (t1..t4), as they happen
  *   samples/AGENT.msgpack     every SAMPLE frame from AGENT exactly as received, appended as
@@ -39,6 +41,16 @@ extern const char *const lst_summary_columns;
  */
 lst_results *lst_results_new(const char *dir, lst_err *err);
 void lst_results_destroy(lst_results **p);
+
+/*
+ * `lockstep resume`: open the folder of an interrupted run to append to it. Every append-only
+ * file is first cut back to sizes (a journal entry's "sizes"; NULL: no point was journaled, so
+ * the CSV files keep their header only), files sizes does not name are removed, and a last
+ * journal line cut short is dropped, so what the kept points wrote stays byte for byte.
+ * points and tests (borrowed, may be NULL) are summary.json's so far. NULL with err.
+ */
+lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *points, json_t *tests,
+				lst_err *err);
 
 const char *lst_results_dir(const lst_results *r);
 
@@ -100,10 +112,19 @@ void lst_results_summary(lst_results *r, const char *phase, size_t point, const 
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
 			 const char *test, size_t round, json_t *extra);
 
-/* Replace run.json with doc (borrowed), atomically (write a temporary file, rename). */
-int lst_results_write_run(lst_results *r, json_t *doc, lst_err *err);
+/*
+ * Replace run.json with doc (borrowed), atomically (write a temporary file, rename). final: the
+ * run's last run.json, which must say how the run ended even on a full disk: it gets the room
+ * .reserve kept (created with the folder), and when even that is too little, it is written
+ * without its phases[] ("phases_in": "points.jsonl": readers take them from the journal).
+ */
+int lst_results_write_run(lst_results *r, json_t *doc, bool final, lst_err *err);
 
-/* Write summary.json from the rows so far (also done by destroy). */
+/*
+ * Write summary.json from the rows and verdicts so far (also done by destroy). Neither this nor
+ * lst_results_test rewrites it on its own: the caller decides when (rate-limited, since it grows
+ * with the run; points.jsonl is what is current).
+ */
 int lst_results_flush_summary(lst_results *r, lst_err *err);
 
 /* One row of rounds.csv (created on the first row): a round of a suite test. */
@@ -126,6 +147,32 @@ void lst_results_curve(lst_results *r, const char *phase, size_t point,
  * writes matrix-PHASE.csv. */
 void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, size_t nbs,
 			const int64_t *mix, size_t nmix, const double *iops);
+
+/*
+ * points.jsonl, the journal: append entry (borrowed; it gets "sizes" set, the byte size of every
+ * append-only file of the folder now, see lst_results_sizes) as one line, and fdatasync it.
+ * Cheap and flat in the run's length, unlike rewriting run.json and summary.json: the journal
+ * is always current, those two may be behind. docs/results.md describes the entries.
+ */
+int lst_results_journal(lst_results *r, json_t *entry, lst_err *err);
+
+/*
+ * {"timeseries.csv": N, "summary.csv": N, "clock.csv": N, "samples/a.msgpack": N, ...}: the
+ * sizes of the folder's append-only files that exist (rounds.csv, curves.csv and matrix.md
+ * too), after flushing them. New reference.
+ */
+json_t *lst_results_sizes(lst_results *r);
+
+/* summary.json's "points" and "tests" so far. Borrowed. */
+json_t *lst_results_points(const lst_results *r);
+json_t *lst_results_tests(const lst_results *r);
+
+/*
+ * Every entry of DIR/points.jsonl, in order: a JSON array (new reference; empty when there is
+ * no journal). A last line cut short (a killed run, a full disk) is skipped with a warning;
+ * any other bad line is an error: NULL with err naming the file and line.
+ */
+json_t *lst_results_read_journal(const char *dir, lst_err *err);
 
 /* Latency statistics of a histogram as a JSON object in microseconds. New reference. */
 json_t *lst_results_lat_json(const lst_hist *h);

@@ -11,6 +11,8 @@ static const struct {
 	const char *help;
 } s_cmds[] = {
 	{ "run", lst_cmd_run, "run a plan on its agents and write a results folder" },
+	{ "resume", lst_cmd_resume,
+	  "finish a run whose coordinator died, appending to its results folder" },
 	{ "validate", lst_cmd_validate, "check a plan and print every error, contact nothing" },
 	{ "agents", lst_cmd_agents, "show agents: version, host, cores, clock offset, rtt" },
 	{ "demo", lst_cmd_demo, "run the main job on an embedded default: two local agents" },

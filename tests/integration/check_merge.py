@@ -102,29 +102,68 @@ def columns(h):
     }
 
 
-def main(res):
+def read_samples(path):
+    """Every SAMPLE of a samples/AGENT.msgpack file. A last frame cut short (the coordinator
+    was killed, or the disk filled, while it was being appended) is skipped with a warning."""
+    with open(path, "rb") as fh:
+        unpacker = msgpack.Unpacker(fh, raw=False)
+        end = 0
+        for m in unpacker:
+            end = unpacker.tell()   # where the next frame starts
+            yield m
+        size = os.fstat(fh.fileno()).st_size
+        if end < size:
+            print("warning: %s: the last frame is cut short (%d of its bytes at offset %d); "
+                  "ignored" % (path, size - end, end), file=sys.stderr)
+
+
+def run_phases(res):
+    """run.json's phases, or points.jsonl's when run.json is behind it (docs/results.md)."""
     run = json.load(open(os.path.join(res, "run.json")))
+    phases = run.get("phases", [])
+    jpath = os.path.join(res, "points.jsonl")
+    if os.path.exists(jpath):
+        journal = []
+        lines = open(jpath).read().split("\n")
+        for i, line in enumerate(lines):
+            if not line:
+                continue
+            try:
+                e = json.loads(line)
+            except ValueError:
+                if i != len(lines) - 1:
+                    raise
+                print("warning: %s: the last entry is cut short; ignored" % jpath,
+                      file=sys.stderr)
+                break
+            if e.get("type") == "point":
+                journal.append(e["run"])
+        if len(journal) > len(phases):
+            phases = journal
+    return phases
+
+
+def main(res):
     phase_index = {}
-    for ph in run["phases"]:
+    for ph in run_phases(res):
         phase_index.setdefault(ph["phase"], len(phase_index))
     per_interval = collections.defaultdict(Hist)   # (phase, point, k) -> merged
     per_point = collections.defaultdict(Hist)      # (phase, point) -> merged, measured only
     agent_p99 = collections.defaultdict(list)
     nsamples = 0
     for f in glob.glob(os.path.join(res, "samples", "*.msgpack")):
-        with open(f, "rb") as fh:
-            for m in msgpack.Unpacker(fh, raw=False):
-                assert m["type"] == "sample"
-                nsamples += 1
-                if m["flags"] & 1:  # ramp
-                    continue
-                key = (m["phase"], m["point"])
-                h = Hist()
-                for d in ("read", "write"):
-                    h.add(Hist.decode(m[d]["hist"]))
-                per_interval[key + (m["interval"],)].add(h)
-                per_point[key].add(h)
-                agent_p99[key].append(h.percentile(99))
+        for m in read_samples(f):
+            assert m["type"] == "sample"
+            nsamples += 1
+            if m["flags"] & 1:  # ramp
+                continue
+            key = (m["phase"], m["point"])
+            h = Hist()
+            for d in ("read", "write"):
+                h.add(Hist.decode(m[d]["hist"]))
+            per_interval[key + (m["interval"],)].add(h)
+            per_point[key].add(h)
+            agent_p99[key].append(h.percentile(99))
     assert nsamples, "no raw samples"
     checked = 0
     inv = {v: k for k, v in phase_index.items()}

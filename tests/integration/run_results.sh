@@ -47,6 +47,19 @@ grep -q "error: results folder $full/res: writing .* failed: No space left on de
 	"$TMP/full.log" || fail "full disk: no clear error: $(grep -v '^\[' "$TMP/full.log")"
 ! grep -q "^phase 2/2" "$TMP/full.log" || fail "full disk: the run went on to the next phase"
 ok "full disk: $(grep -o 'writing .* failed: No space left on device' "$TMP/full.log")"
+# run.json still says how the run ended (the room .reserve kept), and the report reads it.
+"$PY" - "$full/res" <<'EOF' || fail "full disk: run.json does not say how the run ended"
+import json, os, sys
+d = json.load(open(sys.argv[1] + "/run.json"))
+assert d.get("status") == "failed", d.get("status")
+assert any("No space left on device" in e for e in d.get("errors", [])), d.get("errors")
+assert "finished" in d, d.keys()
+assert not os.path.exists(sys.argv[1] + "/.reserve")
+EOF
+"$LOCKSTEP" report --no-plots "$full/res" >"$TMP/full.txt" 2>"$TMP/full.err" ||
+	fail "report on the full-disk run: $(cat "$TMP/full.err")"
+grep -q "failed" "$TMP/full.txt" || fail "full disk: report: $(head -5 "$TMP/full.txt")"
+ok "full disk: run.json has status failed and the error; report reads the folder"
 # The agents were stopped, not left to their lease: a new run starts at once.
 plan after 200ms
 "$LOCKSTEP" run --quiet "$TMP/after.yaml" -o "$TMP/after" 2>"$TMP/after.log" ||
@@ -163,7 +176,8 @@ plan killed 4s
 run=$!
 on_exit "kill -9 $run"
 for _ in $(seq 100); do
-	[ "$(grep -c '^first,1,' "$TMP/killed/timeseries.csv" 2>/dev/null)" -gt 30 ] && break
+	n=$(grep -c '^first,1,' "$TMP/killed/timeseries.csv" 2>/dev/null || true)
+	[ "${n:-0}" -gt 30 ] && break
 	sleep 0.05
 done
 kill -9 $run
@@ -178,3 +192,17 @@ EOF
 	fail "report on the killed run: exit $?: $(cat "$TMP/killed.err")"
 grep -q "^phase first: 1 point$" "$TMP/killed.txt" || fail "killed: $(cat "$TMP/killed.txt")"
 ok "SIGKILL mid-point: run.json readable, report loads the CSVs"
+# A frame cut short at the end of samples/a.msgpack, and a journal entry cut short (what a kill
+# or a full disk leaves): readers skip both with a warning.
+head -c 40 "$TMP/killed/samples/a.msgpack" >>"$TMP/killed/samples/a.msgpack"
+head -c 100 "$TMP/killed/points.jsonl" >>"$TMP/killed/points.jsonl"
+"$PY" "$LST_SRC/tests/integration/check_merge.py" "$TMP/killed" >"$TMP/cut.txt" 2>&1 ||
+	fail "check_merge.py on a cut frame: $(cat "$TMP/cut.txt")"
+grep -q "samples/a.msgpack: the last frame is cut short" "$TMP/cut.txt" ||
+	fail "check_merge.py did not warn about the cut frame: $(cat "$TMP/cut.txt")"
+"$LOCKSTEP" report --no-plots "$TMP/killed" >"$TMP/killed.txt" 2>"$TMP/killed.err" ||
+	fail "report with a cut journal entry: exit $?: $(cat "$TMP/killed.err")"
+grep -q "points.jsonl:2: the last entry is cut short" "$TMP/killed.err" ||
+	fail "report did not warn about the cut journal entry: $(cat "$TMP/killed.err")"
+grep -q "^phase first: 1 point$" "$TMP/killed.txt" || fail "killed, cut: $(cat "$TMP/killed.txt")"
+ok "a cut last frame of samples/a.msgpack and a cut journal entry: skipped with a warning"

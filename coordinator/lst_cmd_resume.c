@@ -1,0 +1,245 @@
+/*
+ * `lockstep resume DIR [--plan FILE]`: finish a run whose coordinator died (kill -9, a reboot of
+ * the workstation), appending to its results folder. Refuses a folder whose run ended (status
+ * other than interrupted), a plan other than the one the run started with, and agents serving
+ * another coordinator; see lst_coord_resume for the rest.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lst_cli.h"
+#include "lst_coord.h"
+#include "lst_log.h"
+#include "lst_plan.h"
+#include "lst_results.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+static void s_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockstep resume DIR [--plan FILE] [--quiet] [--key FILE] [--insecure]\n"
+		"                       [--debug LIST] [-v]\n"
+		"\n"
+		"Finish the run whose results are in DIR after its coordinator died (kill -9, a\n"
+		"reboot): reach its agents again with the run's id, end what they still ran, keep\n"
+		"every point DIR/points.jsonl has, run the interrupted point again, and go on to the\n"
+		"end, appending to DIR. Suites keep their rounds. run.json gets a \"resumes\" entry.\n"
+		"\n"
+		"  --plan FILE        the plan (default: run.json's plan_file when it is still the\n"
+		"                     same text, else DIR/plan.yaml); it must be the plan the run\n"
+		"                     started with (same SHA-1 as run.json's plan_sha1)\n"
+		"  -q, --quiet        no progress lines\n"
+		"      --key FILE     our CURVE secret key (as for 'lockstep run'; the agents know\n"
+		"                     the run by its id and this key)\n"
+		"      --insecure     allow plain text to agents without a key: beyond loopback\n"
+		"      --debug LIST   debug categories: %s\n"
+		"  -v, --verbose      more detail\n"
+		"\n"
+		"Refused, with the folder left unchanged: a run that ended (run.json has a status\n"
+		"other than interrupted), another plan, an agent serving another coordinator.\n"
+		"\n"
+		"Exit status: as 'lockstep run': 0 complete, 1 failed (or an agent refused),\n"
+		"2 bad usage or a folder that cannot be resumed, 130 interrupted.\n",
+		lst_log_debug_names());
+}
+
+/* Read the text of path; NULL when it cannot be read. */
+static char *s_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, n;
+	char chunk[8192];
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		buf = lst_realloc(buf, len + n + 1);
+		memcpy(buf + len, chunk, n);
+		len += n;
+	}
+	fclose(f);
+	if (!buf)
+		buf = lst_strdup("");
+	buf[len] = 0;
+	return buf;
+}
+
+static bool s_same_plan(const char *path, const char *sha1)
+{
+	char *text = s_slurp(path);
+	char got[41];
+
+	if (!text)
+		return false;
+	lst_coord_plan_hash(text, got);
+	free(text);
+	return !strcmp(got, sha1);
+}
+
+int lst_cmd_resume(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "plan", required_argument, NULL, 'p' },  { "quiet", no_argument, NULL, 'q' },
+		{ "debug", required_argument, NULL, 'd' }, { "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },	   { "key", required_argument, NULL, 'K' },
+		{ "insecure", no_argument, NULL, 'I' },	   { NULL, 0, NULL, 0 },
+	};
+	struct lst_coord_opts opts = { 0 };
+	const char *plan_arg = NULL, *dir, *status, *sha1, *file;
+	char *path, *plan_path = NULL;
+	lst_errlist errs = { 0 };
+	json_t *run = NULL, *journal = NULL;
+	json_error_t je;
+	lst_plan *plan = NULL;
+	lst_coord *c;
+	lst_err err;
+	int opt, rc = 2;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":p:qvh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			plan_arg = optarg;
+			break;
+		case 'q':
+			opts.quiet = true;
+			break;
+		case 'K':
+			opts.key_file = optarg;
+			break;
+		case 'I':
+			opts.insecure = true;
+			break;
+		case 'd': {
+			const char *bad = NULL;
+
+			if (lst_log_set_debug(optarg, &bad)) {
+				fprintf(stderr,
+					"lockstep resume: unknown debug category in '%s' (known: "
+					"%s)\n",
+					bad, lst_log_debug_names());
+				return 2;
+			}
+			break;
+		}
+		case 'v':
+			lst_log_set_level(LST_LOG_DEBUG);
+			break;
+		case 'h':
+			s_usage(stdout);
+			return 0;
+		case ':':
+			fprintf(stderr,
+				"lockstep resume: %s needs a value (see 'lockstep resume --help')\n",
+				argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr,
+				"lockstep resume: unknown option '%s' (see 'lockstep resume --help')\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "lockstep resume: %s (see 'lockstep resume --help')\n",
+			optind == argc ? "which results folder? give one DIR"
+				       : "give one folder only");
+		return 2;
+	}
+	dir = argv[optind];
+	path = lst_asprintf("%s/run.json", dir);
+	run = json_load_file(path, 0, &je);
+	if (!run || !json_is_object(run)) {
+		fprintf(stderr, "lockstep resume: %s: %s\n", path,
+			run ? "not a JSON object" : je.text);
+		goto out;
+	}
+	status = json_string_value(json_object_get(run, "status"));
+	sha1 = json_string_value(json_object_get(run, "plan_sha1"));
+	file = json_string_value(json_object_get(run, "plan_file"));
+	if (!json_string_value(json_object_get(run, "run_id"))) {
+		fprintf(stderr, "lockstep resume: %s: no run_id: not a lockstep run.json\n", path);
+		goto out;
+	}
+	if (status && strcmp(status, "interrupted")) {
+		fprintf(stderr,
+			"lockstep resume: %s: the run ended (status %s); only a run whose "
+			"coordinator died (no status) or that was interrupted can be resumed\n",
+			dir, status);
+		goto out;
+	}
+	if (!sha1) {
+		fprintf(stderr,
+			"lockstep resume: %s: no plan_sha1 (a run from an older lockstep): cannot "
+			"tell its plan\n",
+			path);
+		goto out;
+	}
+	if (plan_arg) {
+		if (access(plan_arg, R_OK)) {
+			fprintf(stderr, "lockstep resume: --plan %s: %s\n", plan_arg,
+				strerror(errno));
+			goto out;
+		}
+		if (!s_same_plan(plan_arg, sha1)) {
+			fprintf(stderr,
+				"lockstep resume: %s is not the plan run %s started with (its text "
+				"differs from the one run.json's plan_sha1 %s names; the run's plan is "
+				"%s/plan.yaml)\n",
+				plan_arg, json_string_value(json_object_get(run, "run_id")), sha1,
+				dir);
+			goto out;
+		}
+		plan_path = lst_strdup(plan_arg);
+	} else if (file && s_same_plan(file, sha1)) {
+		plan_path = lst_strdup(file);
+	} else {
+		plan_path = lst_asprintf("%s/plan.yaml", dir);
+		if (!s_same_plan(plan_path, sha1)) {
+			fprintf(stderr,
+				"lockstep resume: %s is missing or not the plan the run started with "
+				"(plan_sha1 %s): give it with --plan FILE\n",
+				plan_path, sha1);
+			goto out;
+		}
+	}
+	journal = lst_results_read_journal(dir, &err);
+	if (!journal) {
+		fprintf(stderr, "lockstep resume: %s\n", err.msg);
+		goto out;
+	}
+	plan = lst_plan_load(plan_path, &errs);
+	if (!plan) {
+		lst_errlist_print(&errs, stderr);
+		lst_errlist_free(&errs);
+		goto out;
+	}
+	opts.outdir = dir;
+	lst_coord_handle_signals();
+	c = lst_coord_new(plan, &opts, &err);
+	if (!c) {
+		fprintf(stderr, "lockstep: %s\n", err.msg);
+		goto out;
+	}
+	rc = lst_coord_resume(c, run, journal);
+	if (!opts.quiet && rc != LST_RUN_USAGE)
+		fprintf(stderr, "lockstep: %s; results in %s\n",
+			rc == LST_RUN_OK	    ? "run complete"
+			: rc == LST_RUN_INTERRUPTED ? "interrupted"
+						    : "run failed",
+			dir);
+	lst_coord_destroy(&c);
+out:
+	json_decref(run);
+	json_decref(journal);
+	lst_plan_destroy(&plan);
+	free(plan_path);
+	free(path);
+	return rc;
+}
