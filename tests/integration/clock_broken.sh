@@ -35,7 +35,7 @@ rc=$?
 set -e
 cat "$TMP/run.err" >&2
 [ $rc -eq 1 ] || fail "lockstep run exited $rc, expected 1"
-grep -q "agent b .*clock exchanges unusable: all 32 replies had a negative round-trip delay; is the agent's clock running at the normal rate?" "$TMP/run.err" ||
+grep -q "agent b[: ].*clock exchanges unusable: all 32 replies had a negative round-trip delay; is the agent's clock running at the normal rate?" "$TMP/run.err" ||
 	fail "no message naming agent b and its clock"
 [ -f "$TMP/res/run.json" ] || fail "no run.json"
 json "$TMP/res/run.json" "any('agent b' in e and 'clock exchanges unusable' in e for e in d['errors'])" |

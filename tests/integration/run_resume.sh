@@ -102,6 +102,11 @@ assert written[-1] >= 4 << 20 > written[-2], written
 assert [p for p in keys if p[0] == "wsat"][-1][1] == len(rounds) - 1
 print("  %d points, %d WSAT rounds, %.1f MiB written" % (len(keys), len(rounds), written[-1] / 2**20))
 EOF
+# The raw samples (cut back, then appended to) still give exactly the merged figures.
+if "$PY" -c 'import msgpack' 2>/dev/null; then
+	"$PY" "$LST_SRC/tests/integration/check_merge.py" "$TMP/r" >"$TMP/merge.txt" 2>&1 ||
+		fail "check_merge.py on the resumed run: $(cat "$TMP/merge.txt")"
+fi
 "$LOCKSTEP" report --no-plots "$TMP/r" >"$TMP/r.txt" 2>&1 || fail "report: $(cat "$TMP/r.txt")"
 grep -q "^status       complete" "$TMP/r.txt" || fail "report: $(head -5 "$TMP/r.txt")"
 ok "kill -9 mid-round, then resume: complete, every point once, the kept points byte-identical"
