@@ -1291,6 +1291,10 @@ static void s_stop_all(lst_coord *c)
 		m->u.stop.phase = (uint32_t)c->cur.phase;
 		m->u.stop.point = (uint32_t)c->cur.point;
 		s_command(c, i, &m);
+		if (!a->start_id && c->cur.merge) { /* never started: dropped, no DONE comes */
+			a->done = true;
+			lst_merge_agent_done(c->cur.merge, i);
+		}
 	}
 	/* Wait for DONE even after Ctrl-C: what the agents measured until the stop is kept. */
 	if (!s_pump_wait(c, s_all_done, S_STOP_TIMEOUT, false))
@@ -2171,8 +2175,13 @@ const char *lst_coord_results_dir(const lst_coord *c)
 
 static void s_bye(lst_coord *c)
 {
+	/*
+	 * Lost agents too: one lost because it did not answer in time may still hold our session,
+	 * and would refuse the next run as busy until its lease ran out. An agent that is not in
+	 * our session ignores the BYE.
+	 */
 	for (size_t i = 0; i < c->n; i++)
-		if (s_usable(&c->a[i]))
+		if (c->a[i].conn->state == LST_CONN_READY)
 			s_send_simple(c, i, LST_MSG_BYE);
 	/* Let the frames leave before the sockets close (linger is 0). */
 	s_pump(c, 50 * LST_NS_PER_MS);

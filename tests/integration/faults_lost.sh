@@ -66,7 +66,12 @@ segv() {
 	expect_clean_end "$policy" "$want"
 	if fault_on; then
 		log_has "agent b lost" || fail "$policy: no 'agent b lost' in the log"
-		json "$RES/run.json" 'len(d["errors"]) > 0' | grep -q True || fail "$policy: no errors in run.json"
+		if [ "$policy" = default ]; then # retried: a complete run, the retry in "retries"
+			json "$RES/run.json" 'len(d["retries"]) > 0 and d["retries"][0]["lost"][0]["agent"] == "b"' |
+				grep -q True || fail "$policy: no retry of b in run.json: $(json "$RES/run.json" 'd["retries"]')"
+		else
+			json "$RES/run.json" 'len(d["errors"]) > 0' | grep -q True || fail "$policy: no errors in run.json"
+		fi
 	fi
 	"$PY" "$CHECK_CONSISTENCY" "$RES" >"$TMP/cc-$policy.out" 2>&1 ||
 		fail "$policy: results inconsistent: $(cat "$TMP/cc-$policy.out")"

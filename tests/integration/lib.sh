@@ -36,7 +36,8 @@ need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c
 
 # A scratch folder removed at the end.
 TMP=$(mktemp -d /tmp/lst-test.XXXXXX)
-on_exit "rm -rf '$TMP'"
+# LST_KEEP=1 keeps it, for a look after a failure.
+on_exit "[ -n '${LST_KEEP:-}' ] || rm -rf '$TMP'"
 
 # mk_backing SIZE: a file in /dev/shm (tmpfs: the fastest backing), removed at the end.
 mk_backing() {
