@@ -797,7 +797,7 @@ lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *points, 
 		json_t *v = json_object_get(sizes, csv[i]);
 
 		rc = s_cut_file(dir, csv[i], v ? json_integer_value(v) : s_header_size(dir, csv[i]),
-			   err);
+				err);
 	}
 	for (size_t i = 0; i < LST_ARRAY_SIZE(opt) && !rc; i++) {
 		json_t *v = json_object_get(sizes, opt[i]);
