@@ -98,7 +98,7 @@ int lst_cmd_resume(int argc, char **argv)
 	lst_plan *plan = NULL;
 	lst_coord *c;
 	lst_err err;
-	int opt, rc = 2;
+	int opt, cli, rc = 2;
 
 	optind = 1;
 	opterr = 0;
@@ -116,34 +116,10 @@ int lst_cmd_resume(int argc, char **argv)
 		case 'I':
 			opts.insecure = true;
 			break;
-		case 'd': {
-			const char *bad = NULL;
-
-			if (lst_log_set_debug(optarg, &bad)) {
-				fprintf(stderr,
-					"lockstep resume: unknown debug category in '%s' (known: "
-					"%s)\n",
-					bad, lst_log_debug_names());
-				return 2;
-			}
-			break;
-		}
-		case 'v':
-			lst_log_set_level(LST_LOG_DEBUG);
-			break;
-		case 'h':
-			s_usage(stdout);
-			return 0;
-		case ':':
-			fprintf(stderr,
-				"lockstep resume: %s needs a value (see 'lockstep resume --help')\n",
-				argv[optind - 1]);
-			return 2;
 		default:
-			fprintf(stderr,
-				"lockstep resume: unknown option '%s' (see 'lockstep resume --help')\n",
-				argv[optind - 1]);
-			return 2;
+			if ((cli = lst_cli_common_opt("resume", opt, argv, s_usage)) >= 0)
+				return cli;
+			break;
 		}
 	}
 	if (optind != argc - 1) {

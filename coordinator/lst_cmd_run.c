@@ -97,33 +97,10 @@ int lst_cmd_run(int argc, char **argv)
 			opts.lead_ns = ms * LST_NS_PER_MS;
 			break;
 		}
-		case 'd': {
-			const char *bad = NULL;
-
-			if (lst_log_set_debug(optarg, &bad)) {
-				fprintf(stderr,
-					"lockstep run: unknown debug category in '%s' (known: %s)\n",
-					bad, lst_log_debug_names());
-				return 2;
-			}
-			break;
-		}
-		case 'v':
-			lst_log_set_level(LST_LOG_DEBUG);
-			break;
-		case 'h':
-			s_usage(stdout);
-			return 0;
-		case ':':
-			fprintf(stderr,
-				"lockstep run: %s needs a value (see 'lockstep run --help')\n",
-				argv[optind - 1]);
-			return 2;
 		default:
-			fprintf(stderr,
-				"lockstep run: unknown option '%s' (see 'lockstep run --help')\n",
-				argv[optind - 1]);
-			return 2;
+			if ((rc = lst_cli_common_opt("run", opt, argv, s_usage)) >= 0)
+				return rc;
+			break;
 		}
 	}
 	if (optind != argc - 1) {

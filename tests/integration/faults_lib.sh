@@ -268,3 +268,17 @@ expect_complete() {
 
 # mono_s: now, in seconds (for elapsed times).
 mono_s() { date +%s.%N; }
+
+# fl_two_agents: the setting of every fault test: a dual-port drive of 256 MiB (PORT_A, PORT_B),
+# agent a on loopback (ADDR_A) and agent b in its own namespace (ADDR_B, B_PID, NS_B, IP_B; its
+# port pb), both with CURVE keys from fl_keys.
+fl_two_agents() {
+	mk_drive 256M
+	mk_host b
+	pa=$(free_port)
+	pb=$(free_port)
+	start_key_agent a "$pa" "" 127.0.0.1 --allow-write "/dev/loop*"
+	ADDR_A=$AGENT_ADDR
+	start_key_agent b "$pb" "$HOST_NS" "$HOST_IP" --allow-write "/dev/loop*"
+	ADDR_B=$AGENT_ADDR B_PID=$AGENT_PID NS_B=$HOST_NS IP_B=$HOST_IP
+}

@@ -8,14 +8,7 @@
 . "$(dirname "$0")/faults_lib.sh"
 
 fl_keys
-mk_drive 256M
-mk_host b
-pa=$(free_port)
-pb=$(free_port)
-start_key_agent a "$pa" "" 127.0.0.1 --allow-write "/dev/loop*"
-ADDR_A=$AGENT_ADDR
-start_key_agent b "$pb" "$HOST_NS" "$HOST_IP" --allow-write "/dev/loop*"
-ADDR_B=$AGENT_ADDR NS_B=$HOST_NS
+fl_two_agents
 
 fl_plan "$TMP/plan.yaml" lossy "$ADDR_A" "$ADDR_B" <<'YAML'
 phases:

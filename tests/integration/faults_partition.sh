@@ -13,14 +13,7 @@
 . "$(dirname "$0")/faults_lib.sh"
 
 fl_keys
-mk_drive 256M
-mk_host b
-pa=$(free_port)
-pb=$(free_port)
-start_key_agent a "$pa" "" 127.0.0.1 --allow-write "/dev/loop*"
-ADDR_A=$AGENT_ADDR
-start_key_agent b "$pb" "$HOST_NS" "$HOST_IP" --allow-write "/dev/loop*"
-ADDR_B=$AGENT_ADDR NS_B=$HOST_NS
+fl_two_agents
 
 # --- 2 s and 8 s: nothing is lost --------------------------------------------------------------
 fl_plan "$TMP/short.yaml" part-short "$ADDR_A" "$ADDR_B" <<'YAML'

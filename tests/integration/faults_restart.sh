@@ -10,14 +10,7 @@
 . "$(dirname "$0")/faults_lib.sh"
 
 fl_keys
-mk_drive 256M
-mk_host b
-pa=$(free_port)
-pb=$(free_port)
-start_key_agent a "$pa" "" 127.0.0.1 --allow-write "/dev/loop*"
-ADDR_A=$AGENT_ADDR
-start_key_agent b "$pb" "$HOST_NS" "$HOST_IP" --allow-write "/dev/loop*"
-ADDR_B=$AGENT_ADDR B_PID=$AGENT_PID NS_B=$HOST_NS IP_B=$HOST_IP
+fl_two_agents
 
 fl_plan "$TMP/plan.yaml" restart "$ADDR_A" "$ADDR_B" <<'YAML'
 phases:

@@ -16,14 +16,7 @@ export XDG_CONFIG_HOME="$TMP/xdg"
 install -d -m 0700 "$XDG_CONFIG_HOME/lockstep"
 install -m 0600 "$KEYS/ctl.key" "$XDG_CONFIG_HOME/lockstep/coordinator.key"
 install -m 0644 "$KEYS/ctl.pub" "$XDG_CONFIG_HOME/lockstep/coordinator.pub"
-mk_drive 256M
-mk_host b
-pa=$(free_port)
-pb=$(free_port)
-start_key_agent a "$pa" "" 127.0.0.1 --allow-write "/dev/loop*"
-ADDR_A=$AGENT_ADDR
-start_key_agent b "$pb" "$HOST_NS" "$HOST_IP" --allow-write "/dev/loop*"
-ADDR_B=$AGENT_ADDR
+fl_two_agents
 
 fl_plan "$TMP/plan.yaml" resume "$ADDR_A" "$ADDR_B" <<'YAML'
 phases:

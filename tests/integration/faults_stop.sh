@@ -11,14 +11,7 @@
 . "$(dirname "$0")/faults_lib.sh"
 
 fl_keys
-mk_drive 256M
-mk_host b
-pa=$(free_port)
-pb=$(free_port)
-start_key_agent a "$pa" "" 127.0.0.1 --allow-write "/dev/loop*"
-ADDR_A=$AGENT_ADDR
-start_key_agent b "$pb" "$HOST_NS" "$HOST_IP" --allow-write "/dev/loop*"
-ADDR_B=$AGENT_ADDR B_PID=$AGENT_PID
+fl_two_agents
 
 # freeze SECONDS: SIGSTOP agent b now, SIGCONT after SECONDS in the background (and at the end,
 # whatever happens). Sets STOP_T0.
