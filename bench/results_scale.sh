@@ -47,9 +47,27 @@ done
 	for i in $(seq "$n"); do echo "  - {name: p$i, workload: {runtime: $runtime}}"; done
 } >"$TMP/plan.yaml"
 start=$(date +%s.%N)
-"$BIN/lockstep" run --quiet --lead 20 "$TMP/plan.yaml" -o "$TMP/res" 2>"$TMP/run.log" ||
-	{ tail -5 "$TMP/run.log"; exit 1; }
+"$BIN/lockstep" run --quiet --lead 20 "$TMP/plan.yaml" -o "$TMP/res" 2>"$TMP/run.log" &
+run=$!
+# The coordinator's resident memory as the run goes (every 0.5 s), marked P once the plots are
+# being drawn (they load the whole folder: what they take is not what a long run accumulates).
+while kill -0 "$run" 2>/dev/null; do
+	r=$(awk '/^VmRSS:/ {print $2}' "/proc/$run/status" 2>/dev/null || true)
+	[ -z "$r" ] || { [ -d "$TMP/res/plots" ] && echo "P $r" || echo "R $r"; }
+	sleep 0.5
+done >"$TMP/rss"
+wait "$run" || { tail -5 "$TMP/run.log"; exit 1; }
 end=$(date +%s.%N)
+python3 - "$TMP/rss" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+v = [int(x) for k, x in rows if k == "R"]
+p = [int(x) for k, x in rows if k == "P"]
+if len(v) >= 4:
+    q = lambda f: v[min(len(v) - 1, int(f * len(v)))]
+    print("coordinator RSS while the points ran: %d kB at 10%%, %d at 50%%, %d at 90%%, at most %d; "
+          "drawing the plots: at most %s kB" % (q(0.1), q(0.5), q(0.9), max(v), max(p) if p else "-"))
+PY
 python3 - "$TMP/res" "$n" "$start" "$end" "$runtime" <<'PY'
 import csv, sys
 d, n, start, end = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])

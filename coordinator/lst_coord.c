@@ -141,7 +141,8 @@ struct lst_coord {
 	bool tty;
 	int64_t docs_next; /* run.json and summary.json are not rewritten before (rate limit) */
 	json_t *pending;   /* the journal entry of the point just run, until its suite saw it */
-	json_t *journal;   /* resume: points.jsonl's entries; NULL in a fresh run */
+	json_t *journal;   /* resume: points.jsonl's points (what s_replay needs); NULL if fresh */
+	size_t points_run; /* points recorded, journaled or not (those of before a resume too) */
 	bool *phase_done;  /* resume: [nphases] the journal has the phase's end */
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
@@ -302,8 +303,13 @@ static void s_journal_point(lst_coord *c, const struct lst_step_result *r)
 				      (json_int_t)(lst_real_ns() - (lst_mono_ns() - c->run_t0)),
 				      "boot_id", boot));
 	free(hex);
-	if (lst_results_journal(c->res, e, &err) && !c->results_failed)
-		lst_log_warn("%s", err.msg);
+	if (lst_results_journal(c->res, e, &err)) {
+		if (!c->results_failed)
+			lst_log_warn("%s", err.msg);
+	} else { /* in the journal now, read back from there: memory stays flat */
+		json_array_clear(c->phases);
+		lst_results_journaled(c->res);
+	}
 	json_decref(e);
 	s_save_docs(c, false);
 }
@@ -1452,6 +1458,7 @@ static void s_record_point(lst_coord *c, const struct lst_step *step, bool parti
 	json_object_set_new(pj, "test", json_string(step->test));
 	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
 	json_array_append_new(c->phases, pj);
+	c->points_run++;
 	json_decref(c->pending);
 	c->pending = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o}", "type", "point", "phase", ph->name,
 			       "phase_index", (json_int_t)c->cur.phase, "point",
@@ -2199,7 +2206,7 @@ static void s_plots(lst_coord *c)
 		lst_log_warn("plots skipped: the results folder could not be written");
 		return;
 	}
-	if (!json_array_size(c->phases))
+	if (!c->points_run)
 		return; /* no point ran: nothing to draw */
 	if (!c->opts.quiet)
 		fprintf(c->opts.progress, "lockstep: drawing plots into %s/plots\n", c->outdir);
@@ -2379,10 +2386,9 @@ static int s_reattach(lst_coord *c)
 
 int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
 {
-	json_t *points = json_array(), *tests = json_array(), *phases = json_array();
-	json_t *resumes = json_array(), *last = NULL, *base = NULL, *e;
+	json_t *tests = json_array(), *resumes = json_array(), *last = NULL, *base = NULL, *e;
 	const char *run_id = json_string_value(json_object_get(run, "run_id"));
-	size_t i, phase = 0, point = 0;
+	size_t i, phase = 0, point = 0, kept = 0;
 	char when[64];
 	lst_err err;
 	int rc;
@@ -2398,9 +2404,8 @@ int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
 		if (json_object_get(e, "sizes"))
 			last = e;
 		if (!strcmp(type, "point")) {
-			json_array_append(phases, json_object_get(e, "run"));
-			json_array_extend(points, json_object_get(e, "summary"));
 			base = json_object_get(e, "time_base");
+			kept++;
 		} else if (!strcmp(type, "phase_end") && ph >= 0 && (size_t)ph < c->plan->nphases) {
 			json_array_extend(tests, json_object_get(e, "tests"));
 			c->phase_done[ph] = true;
@@ -2419,12 +2424,28 @@ int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
 		if (json_integer_value(json_object_get(e, "phase_index")) == (json_int_t)phase &&
 		    !strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point"))
 			point++;
-	c->journal = json_incref(journal);
+	/*
+	 * What s_replay needs of the journal: each point's type, phase, test, round and result.
+	 * Its rows stay in points.jsonl, from where run.json and summary.json are written.
+	 */
+	c->journal = json_array();
+	json_array_foreach (journal, i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point")) {
+			json_t *run_e = json_object_get(e, "run");
+
+			json_array_append_new(
+				c->journal,
+				json_pack("{s:s, s:O, s:{s:O, s:O}, s:O}", "type", "point",
+					  "phase_index", json_object_get(e, "phase_index"), "run",
+					  "test", json_object_get(run_e, "test") ?: json_null(),
+					  "round", json_object_get(run_e, "round") ?: json_null(),
+					  "result", json_object_get(e, "result") ?: json_null()));
+		}
 
 	rc = s_reattach(c);
 	if (rc)
 		goto out;
-	c->res = lst_results_reopen(c->outdir, json_object_get(last, "sizes"), points, tests, &err);
+	c->res = lst_results_reopen(c->outdir, json_object_get(last, "sizes"), tests, &err);
 	if (!c->res) {
 		lst_log_error("%s", err.msg);
 		rc = LST_RUN_FAILED;
@@ -2434,11 +2455,15 @@ int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
 	json_object_del(c->run, "status");
 	json_object_del(c->run, "finished");
 	json_object_del(c->run, "phases_in");
-	json_object_set(c->run, "phases", phases);
+	json_object_set_new(c->run, "phases", json_array()); /* the kept ones are journaled */
 	c->phases = json_object_get(c->run, "phases");
+	c->points_run = kept;
 	if (!json_is_array(json_object_get(c->run, "errors")))
 		json_object_set_new(c->run, "errors", json_array());
 	c->errors = json_object_get(c->run, "errors");
+	if (!json_is_array(json_object_get(c->run, "retries")))
+		json_object_set_new(c->run, "retries", json_array());
+	c->retries = json_object_get(c->run, "retries");
 	lst_time_iso8601(lst_real_ns(), when, sizeof(when));
 	e = json_pack("{s:s, s:s, s:s?, s:I, s:I}", "type", "resume", "when", when, "phase",
 		      phase < c->plan->nphases ? c->plan->phases[phase].name : NULL, "phase_index",
@@ -2468,12 +2493,10 @@ int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
 			"lockstep: resuming run %s at phase %s point %zu (%zu points kept), results "
 			"in %s\n",
 			c->run_id, phase < c->plan->nphases ? c->plan->phases[phase].name : "(end)",
-			point, json_array_size(phases), c->outdir);
+			point, kept, c->outdir);
 	rc = s_run_all(c);
 out:
-	json_decref(points);
 	json_decref(tests);
-	json_decref(phases);
 	json_decref(resumes);
 	return rc;
 }

@@ -446,6 +446,97 @@ static int s_write_json(lst_results *r, const char *name, json_t *doc, lst_err *
 	return rc;
 }
 
+/* One item of a streamed array (s_write_streamed), at the array's depth in the document. */
+static void s_stream_item(FILE *f, json_t *item, size_t *n)
+{
+	char *text = json_dumps(item, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+
+	fputs((*n)++ ? ",\n    " : "\n    ", f);
+	for (const char *q = text ? text : "null"; *q; q++)
+		if (*q == '\n')
+			fputs("\n    ", f);
+		else
+			fputc(*q, f);
+	free(text);
+}
+
+/*
+ * Write doc (borrowed) to name like s_write_json, but with doc[key] (a top-level array, holding
+ * what is not journaled yet) after the items points.jsonl already holds: each "point" entry's
+ * field, an object or an array of them. The journal is read one line at a time, so the memory
+ * this takes is flat in the run's length; the points themselves live in the journal only.
+ */
+static int s_write_streamed(lst_results *r, const char *name, json_t *doc, const char *key,
+			    const char *field, lst_err *err)
+{
+	static const char mark[] = "\"\\u0001lst-stream\\u0001\"";
+	json_t *tail = json_incref(json_object_get(doc, key));
+	char *tmp = lst_asprintf("%s/.%s.tmp", r->dir, name);
+	char *path = lst_asprintf("%s/%s", r->dir, name);
+	char *jpath = lst_asprintf("%s/points.jsonl", r->dir);
+	char *text, *at, *line = NULL;
+	size_t n = 0, cap = 0, i;
+	FILE *f = NULL, *j;
+	json_t *item;
+	int rc = 0;
+
+	json_object_set_new(doc, key, json_string("\001lst-stream\001"));
+	text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+	json_object_set_new(doc, key, tail ? tail : json_array());
+	at = text ? strstr(text, mark) : NULL;
+	if (!at) {
+		rc = lst_err_set(err, -ENOMEM, "cannot encode %s", path);
+		goto out;
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		rc = lst_err_sys(err, -errno, "cannot write %s", path);
+		goto out;
+	}
+	errno = 0;
+	fwrite(text, 1, (size_t)(at - text), f);
+	fputc('[', f);
+	if ((j = fopen(jpath, "r"))) {
+		while (getline(&line, &cap, j) > 0) {
+			json_t *e = json_loads(line, 0, NULL), *v;
+
+			/* A line cut short (a crash mid-write) does not parse: it is no point. */
+			if (e &&
+			    !strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point")) {
+				v = json_object_get(e, field);
+				if (json_is_array(v))
+					json_array_foreach (v, i, item)
+						s_stream_item(f, item, &n);
+				else if (v)
+					s_stream_item(f, v, &n);
+			}
+			json_decref(e);
+		}
+		fclose(j);
+	}
+	json_array_foreach (json_object_get(doc, key), i, item)
+		s_stream_item(f, item, &n);
+	fputs(n ? "\n  ]" : "]", f);
+	fputs(at + strlen(mark), f);
+	if (fputc('\n', f) == EOF || fflush(f) || ferror(f))
+		rc = lst_err_sys(err, errno ? -errno : -EIO, "cannot write %s", path);
+	if (fclose(f) && !rc)
+		rc = lst_err_sys(err, errno ? -errno : -EIO, "cannot write %s", path);
+	if (!rc && rename(tmp, path))
+		rc = lst_err_sys(err, -errno, "cannot rename %s to %s", tmp, path);
+out:
+	if (rc) {
+		s_failed(r, rc, name);
+		unlink(tmp);
+	}
+	free(line);
+	free(text);
+	free(tmp);
+	free(path);
+	free(jpath);
+	return rc;
+}
+
 int lst_results_write_run(lst_results *r, json_t *doc, bool final, lst_err *err)
 {
 	json_t *compact;
@@ -453,12 +544,12 @@ int lst_results_write_run(lst_results *r, json_t *doc, bool final, lst_err *err)
 
 	if (final && r->reserved && r->failed.code)
 		s_release(r); /* the disk filled: the room kept for this */
-	rc = s_write_json(r, "run.json", doc, err);
+	rc = s_write_streamed(r, "run.json", doc, "phases", "run", err);
 	if (!rc || !final)
 		return rc;
 	if (r->reserved) {
 		s_release(r);
-		rc = s_write_json(r, "run.json", doc, err);
+		rc = s_write_streamed(r, "run.json", doc, "phases", "run", err);
 		if (!rc)
 			return 0;
 	}
@@ -474,7 +565,7 @@ int lst_results_write_run(lst_results *r, json_t *doc, bool final, lst_err *err)
 int lst_results_flush_summary(lst_results *r, lst_err *err)
 {
 	json_t *doc = json_pack("{s:O, s:O}", "points", r->summary, "tests", r->tests);
-	int rc = s_write_json(r, "summary.json", doc, err);
+	int rc = s_write_streamed(r, "summary.json", doc, "points", "summary", err);
 
 	json_decref(doc);
 	return rc;
@@ -663,6 +754,11 @@ json_t *lst_results_points(const lst_results *r)
 	return r->summary;
 }
 
+void lst_results_journaled(lst_results *r)
+{
+	json_array_clear(r->summary);
+}
+
 json_t *lst_results_tests(const lst_results *r)
 {
 	return r->tests;
@@ -780,8 +876,7 @@ static int s_cut_journal(const char *dir, lst_err *err)
 	return rc;
 }
 
-lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *points, json_t *tests,
-				lst_err *err)
+lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *tests, lst_err *err)
 {
 	static const char *const csv[] = { "timeseries.csv", "summary.csv", "clock.csv" };
 	static const char *const opt[] = { "rounds.csv", "curves.csv", "matrix.md" };
@@ -821,7 +916,7 @@ lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *points, 
 
 	r = lst_calloc(1, sizeof(*r));
 	r->dir = lst_strdup(dir);
-	r->summary = points ? json_copy(points) : json_array();
+	r->summary = json_array();
 	r->tests = tests ? json_copy(tests) : json_array();
 	r->ts = s_open(r, "timeseries.csv", "a", err);
 	r->sum = r->ts ? s_open(r, "summary.csv", "a", err) : NULL;

@@ -47,10 +47,10 @@ void lst_results_destroy(lst_results **p);
  * file is first cut back to sizes (a journal entry's "sizes"; NULL: no point was journaled, so
  * the CSV files keep their header only), files sizes does not name are removed, and a last
  * journal line cut short is dropped, so what the kept points wrote stays byte for byte.
- * points and tests (borrowed, may be NULL) are summary.json's so far. NULL with err.
+ * tests (borrowed, may be NULL) are summary.json's verdicts so far (its points are read from
+ * the journal). NULL with err.
  */
-lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *points, json_t *tests,
-				lst_err *err);
+lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *tests, lst_err *err);
 
 const char *lst_results_dir(const lst_results *r);
 
@@ -113,7 +113,10 @@ void lst_results_summary(lst_results *r, const char *phase, size_t point, const 
 			 const char *test, size_t round, json_t *extra);
 
 /*
- * Replace run.json with doc (borrowed), atomically (write a temporary file, rename). final: the
+ * Replace run.json with doc (borrowed), atomically (write a temporary file, rename). Its
+ * "phases" are those of the points points.jsonl holds (each entry's "run"), then doc's own
+ * "phases", the points not journaled yet: a run's points live in the journal, not in memory,
+ * so the coordinator's memory stays flat however long the run. final: the
  * run's last run.json, which must say how the run ended even on a full disk: it gets the room
  * .reserve kept (created with the folder), and when even that is too little, it is written
  * without its phases[] ("phases_in": "points.jsonl": readers take them from the journal).
@@ -121,7 +124,8 @@ void lst_results_summary(lst_results *r, const char *phase, size_t point, const 
 int lst_results_write_run(lst_results *r, json_t *doc, bool final, lst_err *err);
 
 /*
- * Write summary.json from the rows and verdicts so far (also done by destroy). Neither this nor
+ * Write summary.json from the rows and verdicts so far (also done by destroy): the journaled
+ * points' rows (each entry's "summary"), then those not journaled yet, then the verdicts. Neither this nor
  * lst_results_test rewrites it on its own: the caller decides when (rate-limited, since it grows
  * with the run; points.jsonl is what is current).
  */
@@ -163,9 +167,13 @@ int lst_results_journal(lst_results *r, json_t *entry, lst_err *err);
  */
 json_t *lst_results_sizes(lst_results *r);
 
-/* summary.json's "points" and "tests" so far. Borrowed. */
+/* summary.json's "points" not journaled yet, and its "tests" so far. Borrowed. */
 json_t *lst_results_points(const lst_results *r);
 json_t *lst_results_tests(const lst_results *r);
+
+/* The points so far are in points.jsonl now: forget their summary rows (they are read back
+ * from the journal when summary.json is written). */
+void lst_results_journaled(lst_results *r);
 
 /*
  * Every entry of DIR/points.jsonl, in order: a JSON array (new reference; empty when there is
