@@ -19,7 +19,7 @@
 
 #include "lst_assert.h"
 #include "lst_log.h"
-#include "lst_msg.h"
+#include "lst_identity.h"
 #include "lst_time.h"
 #include "lst_util.h"
 

@@ -54,6 +54,7 @@
 #include "lst_msg.h"
 #include "lst_run.h"
 #include "lst_time.h"
+#include "lst_text.h"
 #include "lst_util.h"
 
 #define S_CACHE_N 64 /* replies remembered per session */
@@ -281,10 +282,6 @@ static const char *s_rid_str(const struct s_rid *r, char *buf, size_t size)
 	return buf;
 }
 
-static void s_copy(char *dst, size_t size, const char *src)
-{
-	snprintf(dst, size, "%s", src);
-}
 
 static int s_ret(const lst_daemon *d)
 {
@@ -691,7 +688,7 @@ static void s_point_stop(lst_daemon *d, uint32_t reason, const char *text)
 	if (!pt->stop_requested) {
 		pt->stop_requested = true;
 		pt->stop_reason = reason;
-		s_copy(pt->stop_text, sizeof(pt->stop_text), text);
+		lst_copy(pt->stop_text, sizeof(pt->stop_text), text);
 	}
 	if (pt->run)
 		lst_run_stop(pt->run);
@@ -754,10 +751,10 @@ static void s_welcome(lst_daemon *d, const struct s_rid *rid, const lst_msg *cmd
 
 	w->proto = LST_PROTO_VERSION;
 	w->ncaps = 0;
-	s_copy(w->name, sizeof(w->name), d->name);
-	s_copy(w->version, sizeof(w->version), LST_VERSION);
-	s_copy(w->host, sizeof(w->host), d->uts.nodename);
-	s_copy(w->kernel, sizeof(w->kernel), d->uts.release);
+	lst_copy(w->name, sizeof(w->name), d->name);
+	lst_copy(w->version, sizeof(w->version), LST_VERSION);
+	lst_copy(w->host, sizeof(w->host), d->uts.nodename);
+	lst_copy(w->kernel, sizeof(w->kernel), d->uts.release);
 	w->cores = cores > 0 ? (uint32_t)cores : 1;
 	w->engines = d->engines;
 	w->now = lst_mono_ns();
@@ -828,12 +825,12 @@ static void s_on_hello(lst_daemon *d, const struct s_rid *rid, const lst_msg *m,
 	if (!resume) {
 		s->gen++;
 		s->seq = 0;
-		s_copy(s->run, sizeof(s->run), h->run);
+		lst_copy(s->run, sizeof(s->run), h->run);
 	}
 	s->active = s->known = true;
 	s->peer = *rid;
-	s_copy(s->coordinator, sizeof(s->coordinator), h->coordinator);
-	s_copy(s->key, sizeof(s->key), d->rx_key);
+	lst_copy(s->coordinator, sizeof(s->coordinator), h->coordinator);
+	lst_copy(s->key, sizeof(s->key), d->rx_key);
 	if (lease < S_LEASE_MIN)
 		lease = S_LEASE_MIN;
 	if (lease > d->lease_max)
@@ -962,7 +959,7 @@ static int s_open_paths(lst_daemon *d, struct s_point *pt, const struct lst_msg_
 			continue;
 		}
 		sp = &pt->paths[pt->npaths++];
-		s_copy(sp->path, sizeof(sp->path), j->path);
+		lst_copy(sp->path, sizeof(sp->path), j->path);
 		sp->fd = -1;
 		sp->access = acc;
 		sp->direct = direct;
@@ -1014,11 +1011,11 @@ static void s_prepared(lst_daemon *d, const struct s_rid *rid, const lst_msg *cm
 		const struct s_path *sp = s_path_find(pt, p->jobs[i].path);
 
 		r->paths[i] = sp->id;
-		s_copy(r->paths[i].target, sizeof(r->paths[i].target), p->jobs[i].target);
-		s_copy(r->paths[i].path, sizeof(r->paths[i].path), p->jobs[i].path);
+		lst_copy(r->paths[i].target, sizeof(r->paths[i].target), p->jobs[i].target);
+		lst_copy(r->paths[i].path, sizeof(r->paths[i].path), p->jobs[i].path);
 	}
 	r->engine = engine;
-	s_copy(r->warning, sizeof(r->warning), warning ? warning : "");
+	lst_copy(r->warning, sizeof(r->warning), warning ? warning : "");
 	s_reply(d, rid, cmd->id, cmd->type, m);
 }
 
@@ -1304,7 +1301,7 @@ static void s_on_prepare(lst_daemon *d, const struct s_rid *rid, const lst_msg *
 	pt->timer = -1;
 	pt->last_interval = -1;
 	pt->peer = *rid;
-	s_copy(pt->name, sizeof(pt->name), p->name);
+	lst_copy(pt->name, sizeof(pt->name), p->name);
 	d->pt = pt;
 	lst_err_clear(&err);
 	if (s_open_paths(d, pt, p, &perr, &err))
@@ -1442,13 +1439,13 @@ static void s_point_finish(lst_daemon *d)
 	dn->reason = LST_DONE_COMPLETE;
 	if (pt->run && lst_run_error(pt->run, &err)) {
 		dn->reason = LST_DONE_ERROR;
-		s_copy(dn->text, sizeof(dn->text), err.msg);
+		lst_copy(dn->text, sizeof(dn->text), err.msg);
 	} else if (pt->purge && pt->purge->rc) {
 		dn->reason = LST_DONE_ERROR;
-		s_copy(dn->text, sizeof(dn->text), pt->purge->err.msg);
+		lst_copy(dn->text, sizeof(dn->text), pt->purge->err.msg);
 	} else if (pt->stop_requested) {
 		dn->reason = pt->stop_reason;
-		s_copy(dn->text, sizeof(dn->text), pt->stop_text);
+		lst_copy(dn->text, sizeof(dn->text), pt->stop_text);
 	}
 	if (d->sess.spool_unreported && d->sess.known && pt->gen == d->sess.gen) {
 		size_t n = strlen(dn->text);
@@ -1741,7 +1738,7 @@ static int s_on_router(zloop_t *loop, zsock_t *sock, void *arg)
 			/* The ZAP handler named the coordinator's key as the connection's user. */
 			const char *uid = d->curve ? zmq_msg_gets(&body, "User-Id") : NULL;
 
-			s_copy(d->rx_key, sizeof(d->rx_key), uid ? uid : "");
+			lst_copy(d->rx_key, sizeof(d->rx_key), uid ? uid : "");
 		}
 		zmq_getsockopt(d->zs, ZMQ_RCVMORE, &more, &sz);
 		while (more) {
@@ -2100,7 +2097,7 @@ static void s_bind_endpoint(const char *listen, char *buf, size_t size)
 	if (!strncasecmp(listen, lh, sizeof(lh) - 1))
 		snprintf(buf, size, "tcp://127.0.0.1:%s", listen + sizeof(lh) - 1);
 	else
-		s_copy(buf, size, listen);
+		lst_copy(buf, size, listen);
 }
 
 lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
@@ -2126,8 +2123,8 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 				    "authorized_keys folder");
 			goto fail;
 		}
-		s_copy(d->secret, sizeof(d->secret), o->curve_secret);
-		s_copy(d->pub, sizeof(d->pub), o->curve_public);
+		lst_copy(d->secret, sizeof(d->secret), o->curve_secret);
+		lst_copy(d->pub, sizeof(d->pub), o->curve_public);
 		d->key_file = lst_strdup(o->key_file ? o->key_file : "?");
 		d->auth_dir = lst_strdup(o->authorized_keys);
 	}
@@ -2189,7 +2186,7 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 		goto fail;
 	}
 	ep = zsock_last_endpoint(d->router); /* the caller's to free */
-	s_copy(d->endpoint, sizeof(d->endpoint), ep ? ep : o->listen);
+	lst_copy(d->endpoint, sizeof(d->endpoint), ep ? ep : o->listen);
 	free(ep);
 
 	d->loop = zloop_new();

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_text.h"
 #include "lst_util.h"
 
 #define S_MAX_DEPTH 4	/* alias hops followed before refusing */
@@ -124,10 +125,6 @@ struct s_ctx {
 
 /* ---------------------------------------------------------------- small helpers */
 
-static void s_copy(char *dst, size_t size, const char *src)
-{
-	snprintf(dst, size, "%s", src ? src : "");
-}
 
 /* Trim white space at both ends, in place. */
 static char *s_trim(char *s)
@@ -192,7 +189,7 @@ static int s_attr(const char *dir, const char *name, char *buf, size_t size)
 	n = s_read_raw(path, tmp, sizeof(tmp));
 	if (n < 0)
 		return (int)n;
-	s_copy(buf, size, s_trim(tmp));
+	lst_copy(buf, size, s_trim(tmp));
 	return 0;
 }
 
@@ -299,7 +296,7 @@ static const char *s_type_name(mode_t mode)
 static void s_label(const char *given, const char *real, char *buf, size_t size)
 {
 	if (!real || !real[0] || !strcmp(given, real))
-		s_copy(buf, size, given);
+		lst_copy(buf, size, given);
 	else
 		snprintf(buf, size, "%s (-> %s)", given, real);
 }
@@ -423,7 +420,7 @@ static int s_identify_blk(const struct s_src *src, dev_t rdev, struct lst_path_i
 	rc = s_blk_lookup(src, rdev, b, err);
 	if (rc)
 		goto out;
-	s_copy(id->kind, sizeof(id->kind), "block");
+	lst_copy(id->kind, sizeof(id->kind), "block");
 	id->dev = (uint64_t)rdev;
 	id->ino = 0;
 	if (!s_attr(b->sysdir, "size", val, sizeof(val)) && !s_parse_u64(val, &u))
@@ -466,13 +463,13 @@ static int s_identify(const struct s_src *src, const char *path, struct lst_path
 	if (strlen(path) >= sizeof(id->path))
 		return lst_err_set(err, -ENAMETOOLONG, "%.64s...: path longer than %d bytes", path,
 				   LST_PATH_MAX - 1);
-	s_copy(id->path, sizeof(id->path), path);
+	lst_copy(id->path, sizeof(id->path), path);
 	if (!realpath(path, real))
 		return lst_err_sys(err, -errno, "realpath(\"%s\") failed", path);
 	if (strlen(real) >= sizeof(id->real_path))
 		return lst_err_set(err, -ENAMETOOLONG, "%s: real path longer than %d bytes", path,
 				   LST_PATH_MAX - 1);
-	s_copy(id->real_path, sizeof(id->real_path), real);
+	lst_copy(id->real_path, sizeof(id->real_path), real);
 	if (stat(real, st) < 0)
 		return lst_err_sys(err, -errno, "stat(\"%s\") failed", real);
 	if (S_ISBLK(st->st_mode)) {
@@ -486,7 +483,7 @@ static int s_identify(const struct s_src *src, const char *path, struct lst_path
 				"point the path at a disk, a partition or a regular file",
 				"%s is %s, not a block device or regular file", real,
 				s_type_name(st->st_mode));
-	s_copy(id->kind, sizeof(id->kind), "file");
+	lst_copy(id->kind, sizeof(id->kind), "file");
 	id->dev = (uint64_t)st->st_dev;
 	id->ino = (uint64_t)st->st_ino;
 	id->size = st->st_size > 0 ? (uint64_t)st->st_size : 0;
@@ -504,7 +501,7 @@ static void s_norm_wwn(const char *in, char *out, size_t size)
 	static const char *const inner[] = { "naa.", "eui.", "0x", NULL };
 	char buf[LST_TEXT_MAX], *s;
 
-	s_copy(buf, sizeof(buf), in);
+	lst_copy(buf, sizeof(buf), in);
 	s = s_trim(buf);
 	s_lower(s);
 	for (const char *const *p = outer; *p; p++)
@@ -517,7 +514,7 @@ static void s_norm_wwn(const char *in, char *out, size_t size)
 			s += strlen(*p);
 			break;
 		}
-	s_copy(out, size, s);
+	lst_copy(out, size, s);
 }
 
 static bool s_wwn_equal(const char *have, const char *want)
@@ -533,8 +530,8 @@ static bool s_serial_equal(const char *have, const char *want)
 {
 	char a[LST_TEXT_MAX], b[LST_TEXT_MAX];
 
-	s_copy(a, sizeof(a), have);
-	s_copy(b, sizeof(b), want);
+	lst_copy(a, sizeof(a), have);
+	lst_copy(b, sizeof(b), want);
 	return s_trim(a)[0] && s_trim(b)[0] && !strcasecmp(s_trim(a), s_trim(b));
 }
 
@@ -547,7 +544,7 @@ static bool s_file_matches(const struct lst_path_identity *id, const char *spec)
 
 	if (strcmp(id->kind, "file"))
 		return false;
-	s_copy(buf, sizeof(buf), spec);
+	lst_copy(buf, sizeof(buf), spec);
 	for (tok = strtok_r(buf, ":", &save); tok && n < 4; tok = strtok_r(NULL, ":", &save))
 		part[n++] = tok;
 	if (tok || n < 2 || n > 3)
@@ -571,7 +568,7 @@ bool lst_dev_identity_matches(const struct lst_path_identity *id, const char *ex
 
 	if (!id || !expected)
 		return false;
-	s_copy(buf, sizeof(buf), expected);
+	lst_copy(buf, sizeof(buf), expected);
 	want = s_trim(buf);
 	if (!want[0])
 		return false;
@@ -604,7 +601,7 @@ static void s_describe_identity(const struct lst_path_identity *id, char *buf, s
 			n += (size_t)snprintf(buf + n, size - n, "%s%s:%s", n ? ", " : "", name[i],
 					      val[i]);
 	if (!buf[0])
-		s_copy(buf, size, "no WWN, serial or loop backing file");
+		lst_copy(buf, size, "no WWN, serial or loop backing file");
 }
 
 /* ---------------------------------------------------------------- the system's tables */
@@ -1257,7 +1254,7 @@ static bool s_trusted_link(const char *link)
 
 	if (strncmp(link, "/dev/", 5) || strlen(link) >= sizeof(dir))
 		return false;
-	s_copy(dir, sizeof(dir), link);
+	lst_copy(dir, sizeof(dir), link);
 	while ((slash = strrchr(dir, '/'))) {
 		slash[slash == dir] = 0; /* "/dev" -> "/" keeps the root */
 		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
@@ -1280,8 +1277,8 @@ static bool s_links_trusted(const char *path, char *bad, size_t badsize)
 	char done[PATH_MAX] = "", todo[PATH_MAX], link[PATH_MAX], target[PATH_MAX];
 	unsigned hops = 0;
 
-	s_copy(todo, sizeof(todo), path);
-	s_copy(bad, badsize, path);
+	lst_copy(todo, sizeof(todo), path);
+	lst_copy(bad, badsize, path);
 	for (char *rest = todo; *rest;) {
 		char *comp = rest, *end = strchr(rest, '/');
 		struct stat st;
@@ -1306,11 +1303,11 @@ static bool s_links_trusted(const char *path, char *bad, size_t badsize)
 		    lstat(link, &st) < 0)
 			return false;
 		if (!S_ISLNK(st.st_mode)) {
-			s_copy(done, sizeof(done), link);
+			lst_copy(done, sizeof(done), link);
 			continue;
 		}
 		if (++hops > 40 || !s_trusted_link(link)) {
-			s_copy(bad, badsize, link);
+			lst_copy(bad, badsize, link);
 			return false;
 		}
 		n = readlink(link, target, sizeof(target) - 1);
@@ -1321,7 +1318,7 @@ static bool s_links_trusted(const char *path, char *bad, size_t badsize)
 			snprintf(target + n, sizeof(target) - (size_t)n, "/%s", rest);
 		if (target[0] == '/')
 			done[0] = 0;
-		s_copy(todo, sizeof(todo), target);
+		lst_copy(todo, sizeof(todo), target);
 		rest = todo;
 	}
 	return true;

@@ -54,7 +54,7 @@
 #include <stdint.h>
 
 #include "lst_err.h"
-#include "lst_msg.h"
+#include "lst_identity.h"
 
 /* Write policy from the agent config: allow_write globs (nothing by default), read_only. */
 typedef struct lst_dev_policy lst_dev_policy;

@@ -31,6 +31,7 @@
 #include "lst_log.h"
 #include "lst_plot.h"
 #include "lst_report.h"
+#include "lst_text.h"
 #include "lst_util.h"
 
 #define S_LABEL_MAX 48 /* label column width in text tables */
@@ -778,24 +779,6 @@ static void s_pair_label(const struct s_pair *pairs, size_t n, size_t i, bool ph
 					  : " (only B)");
 }
 
-/* A CSV field, quoted when it must be. */
-static void s_csv_str(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r") && *s)
-		fputs(s, f);
-	else if (!*s)
-		fputs("\"\"", f);
-	else {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	}
-}
-
 static void s_csv_num(FILE *f, double v, const char *fmt)
 {
 	fputc(',', f);
@@ -817,11 +800,11 @@ static int s_write_csv(const char *path, const struct s_pair *pairs, size_t n, l
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_rpt_point *p = pairs[i].a ? pairs[i].a : pairs[i].b;
 
-		s_csv_str(f, p->phase);
+		lst_csv_put(f, p->phase);
 		fputc(',', f);
-		s_csv_str(f, p->test);
+		lst_csv_put(f, p->test);
 		fputc(',', f);
-		s_csv_str(f, p->name);
+		lst_csv_put(f, p->name);
 		fprintf(f, ",%s", s_match(&pairs[i]));
 		for (size_t s = 0; s < S_NSTATS; s++) {
 			double va = s_stat(pairs[i].a, s), vb = s_stat(pairs[i].b, s);
@@ -841,18 +824,6 @@ static int s_write_csv(const char *path, const struct s_pair *pairs, size_t n, l
 static const char *s_pct(double v, char *buf, size_t size)
 {
 	return s_fmt(v, "%+.1f%%", buf, size);
-}
-
-/* Markdown needs '|' escaped in cells. */
-static void s_md_cell(FILE *f, const char *s)
-{
-	fputs(" ", f);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-	fputs(" |", f);
 }
 
 /* Matrix cell ratio b/a for the same block size and mix; NAN when either lacks it. */
@@ -900,8 +871,8 @@ static int s_write_md(const char *path, const lst_report *a, const lst_report *b
 
 		s_pair_label(pairs, n, i, false, label, sizeof(label));
 		fputc('|', f);
-		s_md_cell(f, p->phase);
-		s_md_cell(f, label);
+		lst_md_cell(f, p->phase);
+		lst_md_cell(f, label);
 		for (size_t c = 0; c < LST_ARRAY_SIZE(cols); c++) {
 			double va = s_stat(pairs[i].a, cols[c]), vb = s_stat(pairs[i].b, cols[c]);
 			char x[32], y[32], z[32];
@@ -953,7 +924,7 @@ static int s_write_matrix_csv(const char *path, const struct lst_rpt_matrix *m,
 	fputs("bs", f);
 	for (size_t k = 0; k < m->nmix; k++) {
 		fputc(',', f);
-		s_csv_str(f, m->mix[k]);
+		lst_csv_put(f, m->mix[k]);
 	}
 	fputc('\n', f);
 	for (size_t i = 0; i < m->nbs; i++) {

@@ -28,7 +28,8 @@
 
 #include "lst_assert.h"
 #include "lst_auth.h"
-#include "lst_msg.h"
+#include "lst_identity.h"
+#include "lst_text.h"
 #include "lst_plan_node.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -586,61 +587,6 @@ static void s_set_str(void *base, size_t offset, const char *text)
 	*p = lst_strdup(text);
 }
 
-/* Edit distance, case-insensitive, for "did you mean". */
-static size_t s_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[65];
-
-	if (la > 64 || lb > 64)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t cost = tolower((unsigned char)a[i - 1]) !=
-				      tolower((unsigned char)b[j - 1]);
-
-			row[j] = LST_MIN(LST_MIN(row[j] + 1, row[j - 1] + 1), diag + cost);
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-/*
- * "(did you mean 'iodepth'?)" when one name is close, else "(keys: a, b, c)", into buf.
- * names is NULL-terminated.
- */
-static const char *s_hint(const char *word, const char *const *names, const char *what, char *buf,
-			  size_t size)
-{
-	const char *best = NULL;
-	size_t best_d = SIZE_MAX, n = 0;
-
-	for (size_t i = 0; names[i]; i++) {
-		size_t d = s_distance(word, names[i]);
-
-		if (d < best_d) {
-			best_d = d;
-			best = names[i];
-		}
-	}
-	if (best && best_d <= 2 && best_d < strlen(best) && best_d < strlen(word)) {
-		snprintf(buf, size, "did you mean '%s'?", best);
-		return buf;
-	}
-	n = (size_t)snprintf(buf, size, "%s: ", what);
-	for (size_t i = 0; names[i] && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", names[i]);
-	if (!names[0] && n < size)
-		snprintf(buf + n, size - n, "none");
-	return buf;
-}
-
 static void s_key_names(const struct s_key *keys, const char **names, size_t max)
 {
 	size_t n = 0;
@@ -940,7 +886,7 @@ static void s_workload(struct s_ctx *ctx, const struct s_key *k, const struct ls
 		o = lst_opt_find(lst_workload_opts, kn->text);
 		if (!o) {
 			s_error(ctx, kn, "unknown key '%s' in %s (%s)", kn->text, k->o.name,
-				s_hint(kn->text, names, "keys", hint, sizeof(hint)));
+				lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
 			continue;
 		}
 		text = s_scalar(ctx, o->name, vn);
@@ -1113,7 +1059,7 @@ static void s_sweep(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 		}
 		if (!is_axis) {
 			s_error(ctx, kn, "sweep: unknown axis '%s' (%s)", kn->text,
-				s_hint(kn->text, s_sweep_axes, "axes", hint, sizeof(hint)));
+				lst_text_hint(kn->text, s_sweep_axes, "axes", hint, sizeof(hint)));
 			continue;
 		}
 		if (ph->naxes == LST_SWEEP_MAX_AXES) {
@@ -1458,7 +1404,7 @@ static void s_section(struct s_ctx *ctx, const struct s_section *sec, const stru
 			known = known || !strcmp(k->o.name, kn->text);
 		if (!known)
 			s_error(ctx, kn, "unknown key '%s'%s (%s)", kn->text, sec->in,
-				s_hint(kn->text, names, "keys", hint, sizeof(hint)));
+				lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
 	}
 	if (sec->has_flag)
 		*(bool *)s_at(base, sec->flag) = true;

@@ -19,6 +19,7 @@
 #include "lst_log.h"
 #include "lst_opt.h"
 #include "lst_suite.h"
+#include "lst_text.h"
 #include "lst_util.h"
 
 const char *const lst_timeseries_columns =
@@ -371,18 +372,6 @@ static json_t *s_dir_json(const struct lst_merge_totals *t, int d)
 			 "lat", lst_results_lat_json(&t->dir[d].lat));
 }
 
-/* A CSV field in double quotes, with quotes inside doubled (RFC 4180). */
-static void s_csv_quoted(FILE *f, const char *v)
-{
-	fputc('"', f);
-	for (; *v; v++) {
-		if (*v == '"')
-			fputc('"', f);
-		fputc(*v, f);
-	}
-	fputc('"', f);
-}
-
 void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
 			 const char *test, size_t round, json_t *extra)
@@ -393,7 +382,7 @@ void lst_results_summary(lst_results *r, const char *phase, size_t point, const 
 
 	s_lat(t->dir, &st);
 	fprintf(r->sum, "%s,%zu,", phase, point);
-	s_csv_quoted(r->sum, label);
+	lst_csv_quoted(r->sum, label);
 	fprintf(r->sum, ",%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f", agent, t_s, t->seconds,
 		t->iops[LST_DIR_READ], t->iops[LST_DIR_WRITE], t->mbps[LST_DIR_READ],
 		t->mbps[LST_DIR_WRITE]);
@@ -402,7 +391,7 @@ void lst_results_summary(lst_results *r, const char *phase, size_t point, const 
 		(unsigned long long)t->dir[1].ios, (unsigned long long)t->dir[0].bytes,
 		(unsigned long long)t->dir[1].bytes,
 		(unsigned long long)(t->dir[0].errors + t->dir[1].errors));
-	s_csv_quoted(r->sum, test ? test : "");
+	lst_csv_quoted(r->sum, test ? test : "");
 	fprintf(r->sum, ",%zu\n", round);
 	s_flush(r, r->sum, "summary.csv");
 
@@ -585,7 +574,7 @@ void lst_results_round(lst_results *r, const char *phase, const char *suite, con
 				   "lat_max_us,bytes_written,suite\n");
 	}
 	fprintf(r->rounds, "%s,", phase);
-	s_csv_quoted(r->rounds, test);
+	lst_csv_quoted(r->rounds, test);
 	fprintf(r->rounds, ",%zu,%.6f,%.6f,%s,%.3f,%.3f,%.3f,%.3f,%llu,%s\n", round, t_s, value,
 		tracked, iops, mbps, lat_mean_us, lat_max_us, (unsigned long long)bytes_written,
 		suite);

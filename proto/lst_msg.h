@@ -24,18 +24,12 @@
 #include <stdint.h>
 
 #include "lst_err.h"
+#include "lst_identity.h"
 #include "lst_sample.h"
 #include "lst_workload.h"
 
 #define LST_PROTO_VERSION 1
 #define LST_MSG_MAX_BYTES (256 * 1024) /* cap for any frame (ZMQ_MAXMSGSIZE) */
-
-#define LST_NAME_MAX 64	  /* agent, target, phase names: bytes incl. NUL */
-#define LST_TEXT_MAX 1024 /* error text, identity fields joined */
-#define LST_PATH_MAX 1024 /* paths */
-#define LST_RUN_ID_MAX 64
-#define LST_MAX_JOBSPECS 64 /* paths one agent drives in one phase */
-#define LST_MAX_CAPS 16
 
 enum lst_msg_type {
 	LST_MSG_HELLO = 1,  /* C->A: open a session */
@@ -154,23 +148,6 @@ struct lst_msg_prepare {
 	char name[LST_NAME_MAX]; /* phase name, for logs */
 	uint32_t njobs;		 /* 1..LST_MAX_JOBSPECS */
 	struct lst_jobspec jobs[LST_MAX_JOBSPECS];
-};
-
-/* What the agent found behind a path (lst_dev fills it on the agent). */
-struct lst_path_identity {
-	char target[LST_NAME_MAX];
-	char path[LST_PATH_MAX];      /* as given */
-	char real_path[LST_PATH_MAX]; /* after resolving links */
-	char kind[16];		      /* "block", "file" */
-	char wwn[256];		      /* NVMe WWIDs (nvme.VVVV-...) run long */
-	char serial[LST_NAME_MAX];
-	char model[LST_NAME_MAX];
-	char vendor[LST_NAME_MAX];
-	char firmware[LST_NAME_MAX];
-	char backing_file[LST_PATH_MAX]; /* loop devices */
-	uint64_t size;			 /* bytes */
-	uint32_t lbs, pbs;		 /* logical and physical block size */
-	uint64_t dev, ino; /* regular files: st_dev, st_ino; block devices: st_rdev, 0 */
 };
 
 struct lst_msg_prepared {
