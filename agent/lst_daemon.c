@@ -282,7 +282,6 @@ static const char *s_rid_str(const struct s_rid *r, char *buf, size_t size)
 	return buf;
 }
 
-
 static int s_ret(const lst_daemon *d)
 {
 	return d->quit_now ? -1 : 0;

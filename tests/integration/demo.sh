@@ -7,8 +7,8 @@
 need_root
 need_cmd setpriv ss
 
-loops_before=$(losetup -a | sort)
-shm_before=$(ls /dev/shm | sort)
+loops_before=$(losetup -a | grep lockstep-demo | sort || true)
+shm_before=$(ls /dev/shm | grep lockstep-demo | sort || true)
 
 # check_results DIR: the documented files, a clean status, and numbers that add up.
 check_results() {
@@ -52,8 +52,11 @@ PY
 # check_clean WHAT DIR: nothing of the demo is left: loop devices, /dev/shm files, agents.
 check_clean() {
 	local port
-	[ "$(losetup -a | sort)" = "$loops_before" ] || fail "$1: loop devices left: $(losetup -a)"
-	[ "$(ls /dev/shm | sort)" = "$shm_before" ] || fail "$1: files left in /dev/shm: $(ls /dev/shm)"
+	# Only what the demo makes (lockstep-demo.*): other tests' loop devices may come and go.
+	[ "$(losetup -a | grep lockstep-demo | sort || true)" = "$loops_before" ] ||
+		fail "$1: loop devices left: $(losetup -a)"
+	[ "$(ls /dev/shm | grep lockstep-demo | sort || true)" = "$shm_before" ] ||
+		fail "$1: files left in /dev/shm: $(ls /dev/shm)"
 	for port in $(grep -o '127.0.0.1:[0-9]*' "$2/plan.yaml" | cut -d: -f2); do
 		if ss -Hltn "sport = :$port" | grep -q .; then fail "$1: an agent still listens on $port"; fi
 	done
