@@ -27,10 +27,10 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
-#include "lst_auth.h"
+#include "lst_auth_text.h"
 #include "lst_identity.h"
 #include "lst_text.h"
-#include "lst_plan_node.h"
+#include "lst_yaml.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -59,38 +59,6 @@ static const char *const s_loss_names[] = { "abort", "continue", "retry", NULL }
 static const char *const s_sweep_axes[] = {
 	"jobs", "iodepth", "bs", "rwmixread", "rate_iops", NULL
 };
-
-/* ---------------------------------------------------------------------------------------- */
-/* Error lists */
-
-void lst_errlist_add(lst_errlist *l, const char *fmt, ...)
-{
-	char buf[2 * LST_ERR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	l->msg = lst_realloc(l->msg, (l->n + 1) * sizeof(*l->msg));
-	l->msg[l->n++] = lst_strdup(buf);
-}
-
-void lst_errlist_free(lst_errlist *l)
-{
-	if (!l)
-		return;
-	for (size_t i = 0; i < l->n; i++)
-		free(l->msg[i]);
-	free(l->msg);
-	l->msg = NULL;
-	l->n = 0;
-}
-
-void lst_errlist_print(const lst_errlist *l, FILE *f)
-{
-	for (size_t i = 0; i < l->n; i++)
-		fprintf(f, "%s\n", l->msg[i]);
-}
 
 /* ---------------------------------------------------------------------------------------- */
 /* The schema */
@@ -148,9 +116,9 @@ struct s_section {
 	/* after the defaults, before the keys (a phase starts from the plan's defaults) */
 	void (*init)(struct s_ctx *ctx, void *base);
 	/* after the keys: checks across keys, with the map for places (NULL when empty) */
-	void (*check)(struct s_ctx *ctx, const struct lst__node *map, void *base);
+	void (*check)(struct s_ctx *ctx, const struct lst_yaml_node *map, void *base);
 	/* K_LIST: after all items */
-	void (*list_check)(struct s_ctx *ctx, const struct lst__node *list);
+	void (*list_check)(struct s_ctx *ctx, const struct lst_yaml_node *list);
 };
 
 struct s_error {
@@ -161,7 +129,7 @@ struct s_error {
 
 struct s_ctx {
 	lst_plan *plan;
-	const struct lst__node *root;
+	const struct lst_yaml_node *root;
 	struct s_error *errs;
 	size_t nerrs;
 	char prefix[256];  /* "phase lat: " in front of messages about the current item */
@@ -179,13 +147,13 @@ struct s_ctx {
 	}
 #define S_DAY (86400LL * LST_NS_PER_S)
 
-static void s_agents_check(struct s_ctx *ctx, const struct lst__node *list);
-static void s_targets_check(struct s_ctx *ctx, const struct lst__node *list);
+static void s_agents_check(struct s_ctx *ctx, const struct lst_yaml_node *list);
+static void s_targets_check(struct s_ctx *ctx, const struct lst_yaml_node *list);
 static void s_phase_init(struct s_ctx *ctx, void *base);
-static void s_phase_check(struct s_ctx *ctx, const struct lst__node *map, void *base);
-static void s_steady_check(struct s_ctx *ctx, const struct lst__node *map, void *base);
-static void s_curve_check(struct s_ctx *ctx, const struct lst__node *map, void *base);
-static void s_plan_check(struct s_ctx *ctx, const struct lst__node *map, void *base);
+static void s_phase_check(struct s_ctx *ctx, const struct lst_yaml_node *map, void *base);
+static void s_steady_check(struct s_ctx *ctx, const struct lst_yaml_node *map, void *base);
+static void s_curve_check(struct s_ctx *ctx, const struct lst_yaml_node *map, void *base);
+static void s_plan_check(struct s_ctx *ctx, const struct lst_yaml_node *map, void *base);
 
 static const struct s_key s_agent_keys[] = {
 	{ .o = { "name", 0, AG(name), NULL, 0, 0, NULL,
@@ -609,14 +577,14 @@ static void s_opt_names(const struct lst_opt *opts, const char **names, size_t m
  * The text of a scalar value, or NULL after saying why there is none: a map or a list where
  * one value belongs, or an empty value. Nodes already reported (aliases) stay silent.
  */
-static const char *s_scalar(struct s_ctx *ctx, const char *name, const struct lst__node *v)
+static const char *s_scalar(struct s_ctx *ctx, const char *name, const struct lst_yaml_node *v)
 {
 	if (v->bad) {
 		ctx->nbad++;
 		return NULL;
 	}
-	if (v->type != LST__NODE_SCALAR) {
-		s_error(ctx, v, "%s must be a single value, not %s", name, lst__node_what(v));
+	if (v->type != LST_YAML_SCALAR) {
+		s_error(ctx, v, "%s must be a single value, not %s", name, lst_yaml_what(v));
 		return NULL;
 	}
 	if (v->null && !strcasecmp(v->text, "null")) {
@@ -635,36 +603,36 @@ static const char *s_scalar(struct s_ctx *ctx, const char *name, const struct ls
 }
 
 /* v as a map, NULL for an empty value (no keys), or NULL after an error; *ok says which. */
-static const struct lst__node *s_map(struct s_ctx *ctx, const char *name, const struct lst__node *v,
-				     bool *ok)
+static const struct lst_yaml_node *s_map(struct s_ctx *ctx, const char *name,
+					 const struct lst_yaml_node *v, bool *ok)
 {
 	*ok = !v->bad;
 	if (v->bad) {
 		ctx->nbad++;
 		return NULL;
 	}
-	if (v->type == LST__NODE_MAP)
+	if (v->type == LST_YAML_MAP)
 		return v;
-	if (v->type == LST__NODE_SCALAR && v->null)
+	if (v->type == LST_YAML_SCALAR && v->null)
 		return NULL;
 	*ok = false;
 	if (!v->bad)
-		s_error(ctx, v, "%s must be a map of key: value, not %s", name, lst__node_what(v));
+		s_error(ctx, v, "%s must be a map of key: value, not %s", name, lst_yaml_what(v));
 	return NULL;
 }
 
 /* Items of a list value: the count, 0 for an empty value, or -1 after an error. */
-static long s_list(struct s_ctx *ctx, const char *name, const struct lst__node *v)
+static long s_list(struct s_ctx *ctx, const char *name, const struct lst_yaml_node *v)
 {
 	if (v->bad) {
 		ctx->nbad++;
 		return -1;
 	}
-	if (v->type == LST__NODE_LIST)
+	if (v->type == LST_YAML_LIST)
 		return (long)v->n;
-	if (v->type == LST__NODE_SCALAR && v->null)
+	if (v->type == LST_YAML_SCALAR && v->null)
 		return 0;
-	s_error(ctx, v, "%s must be a list (- item, or [a, b]), not %s", name, lst__node_what(v));
+	s_error(ctx, v, "%s must be a list (- item, or [a, b]), not %s", name, lst_yaml_what(v));
 	return -1;
 }
 
@@ -741,8 +709,8 @@ static char *s_address(const char *s, char *why, size_t size)
 /* ---------------------------------------------------------------------------------------- */
 /* Values */
 
-static void s_section(struct s_ctx *ctx, const struct s_section *sec, const struct lst__node *at,
-		      const struct lst__node *map, void *base);
+static void s_section(struct s_ctx *ctx, const struct s_section *sec,
+		      const struct lst_yaml_node *at, const struct lst_yaml_node *map, void *base);
 
 static void s_parse_list_text(const struct s_key *k, void *base)
 {
@@ -814,7 +782,7 @@ static void s_defaults(const struct s_section *sec, void *base)
 }
 
 static void s_double(struct s_ctx *ctx, const struct s_key *k, const char *pfx,
-		     const struct lst__node *v, double *out)
+		     const struct lst_yaml_node *v, double *out)
 {
 	const char *text = s_scalar(ctx, k->o.name, v);
 	lst_err err;
@@ -835,7 +803,7 @@ static void s_double(struct s_ctx *ctx, const struct s_key *k, const char *pfx,
 }
 
 static void s_capacity(struct s_ctx *ctx, const struct s_key *k, const char *pfx,
-		       const struct lst__node *v, void *base)
+		       const struct lst_yaml_node *v, void *base)
 {
 	const char *text = s_scalar(ctx, k->o.name, v);
 	char num[64];
@@ -864,24 +832,24 @@ static void s_capacity(struct s_ctx *ctx, const struct s_key *k, const char *pfx
 	*(double *)s_at(base, k->o.offset) = d;
 }
 
-static void s_workload(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v,
+static void s_workload(struct s_ctx *ctx, const struct s_key *k, const struct lst_yaml_node *v,
 		       void *base)
 {
 	struct lst_workload *w = s_at(base, k->o.offset);
 	bool *given = k->aux ? s_at(base, k->aux) : NULL;
 	const char *names[64];
 	bool ok;
-	const struct lst__node *map = s_map(ctx, k->o.name, v, &ok);
+	const struct lst_yaml_node *map = s_map(ctx, k->o.name, v, &ok);
 
 	s_opt_names(lst_workload_opts, names, LST_ARRAY_SIZE(names));
 	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
-		const struct lst__node *kn = map->kids[i], *vn = map->kids[i + 1];
+		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
 		const struct lst_opt *o;
 		const char *text;
 		char hint[512];
 		lst_err err;
 
-		if (kn->type != LST__NODE_SCALAR)
+		if (kn->type != LST_YAML_SCALAR)
 			continue;
 		o = lst_opt_find(lst_workload_opts, kn->text);
 		if (!o) {
@@ -907,12 +875,13 @@ static void s_workload(struct s_ctx *ctx, const struct s_key *k, const struct ls
 	}
 }
 
-static void s_paths(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v, void *base)
+static void s_paths(struct s_ctx *ctx, const struct s_key *k, const struct lst_yaml_node *v,
+		    void *base)
 {
 	struct lst_plan_target *t = base;
 	const lst_plan *p = ctx->plan;
 	bool ok;
-	const struct lst__node *map = s_map(ctx, k->o.name, v, &ok);
+	const struct lst_yaml_node *map = s_map(ctx, k->o.name, v, &ok);
 
 	if (!ok)
 		return;
@@ -924,11 +893,11 @@ static void s_paths(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 	}
 	t->paths = lst_calloc(map->n / 2, sizeof(*t->paths));
 	for (size_t i = 0; i + 1 < map->n; i += 2) {
-		const struct lst__node *kn = map->kids[i], *vn = map->kids[i + 1];
+		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
 		const char *path;
 		int a;
 
-		if (kn->type != LST__NODE_SCALAR)
+		if (kn->type != LST_YAML_SCALAR)
 			continue;
 		a = lst_plan_agent_index(p, kn->text);
 		if (a < 0) {
@@ -974,7 +943,7 @@ static void s_paths(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 	}
 }
 
-static void s_target_refs(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v,
+static void s_target_refs(struct s_ctx *ctx, const struct s_key *k, const struct lst_yaml_node *v,
 			  void *base)
 {
 	struct lst_plan_phase *ph = base;
@@ -989,7 +958,7 @@ static void s_target_refs(struct s_ctx *ctx, const struct s_key *k, const struct
 	}
 	ph->targets = lst_calloc((size_t)n, sizeof(*ph->targets));
 	for (size_t i = 0; i < (size_t)n; i++) {
-		const struct lst__node *item = v->kids[i];
+		const struct lst_yaml_node *item = v->kids[i];
 		const char *name = s_scalar(ctx, "a target in targets", item);
 		bool dup = false;
 		int t;
@@ -1022,11 +991,12 @@ static void s_target_refs(struct s_ctx *ctx, const struct s_key *k, const struct
 	}
 }
 
-static void s_sweep(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v, void *base)
+static void s_sweep(struct s_ctx *ctx, const struct s_key *k, const struct lst_yaml_node *v,
+		    void *base)
 {
 	struct lst_plan_phase *ph = base;
 	bool ok;
-	const struct lst__node *map = s_map(ctx, k->o.name, v, &ok);
+	const struct lst_yaml_node *map = s_map(ctx, k->o.name, v, &ok);
 	size_t points = 1;
 
 	if (!ok)
@@ -1038,14 +1008,14 @@ static void s_sweep(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 		return;
 	}
 	for (size_t i = 0; i + 1 < map->n; i += 2) {
-		const struct lst__node *kn = map->kids[i], *vn = map->kids[i + 1];
+		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
 		struct lst_sweep_axis *ax;
 		const struct lst_opt *o;
 		bool is_axis = false;
 		char hint[512];
 		long n;
 
-		if (kn->type != LST__NODE_SCALAR)
+		if (kn->type != LST_YAML_SCALAR)
 			continue;
 		for (size_t j = 0; s_sweep_axes[j]; j++)
 			is_axis = is_axis || !strcmp(kn->text, s_sweep_axes[j]);
@@ -1079,7 +1049,7 @@ static void s_sweep(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 		ax->mark = kn->mark;
 		ax->values = lst_calloc((size_t)n, sizeof(*ax->values));
 		for (size_t j = 0; j < (size_t)n; j++) {
-			const struct lst__node *item = vn->kids[j];
+			const struct lst_yaml_node *item = vn->kids[j];
 			const char *text = s_scalar(ctx, o->name, item);
 			struct lst_workload w = ph->w;
 			lst_err err, base_err;
@@ -1122,7 +1092,7 @@ static void s_sweep(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 }
 
 static void s_num_list(struct s_ctx *ctx, const struct s_key *k, const char *pfx,
-		       const struct lst__node *v, void *base)
+		       const struct lst_yaml_node *v, void *base)
 {
 	long n = s_list(ctx, k->o.name, v);
 	size_t got = 0;
@@ -1141,7 +1111,7 @@ static void s_num_list(struct s_ctx *ctx, const struct s_key *k, const char *pfx
 	else
 		durs = lst_calloc((size_t)n, sizeof(*durs));
 	for (size_t i = 0; i < (size_t)n; i++) {
-		const struct lst__node *item = v->kids[i];
+		const struct lst_yaml_node *item = v->kids[i];
 
 		if (pcts) {
 			double d = NAN;
@@ -1181,7 +1151,8 @@ static void s_num_list(struct s_ctx *ctx, const struct s_key *k, const char *pfx
 	*(size_t *)s_at(base, k->aux) = got;
 }
 
-static void s_items(struct s_ctx *ctx, const struct s_key *k, const struct lst__node *v, void *base)
+static void s_items(struct s_ctx *ctx, const struct s_key *k, const struct lst_yaml_node *v,
+		    void *base)
 {
 	const struct s_section *sec = k->sub;
 	long n = s_list(ctx, k->o.name, v);
@@ -1199,17 +1170,17 @@ static void s_items(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 	*(size_t *)s_at(base, k->aux) = (size_t)n;
 	memcpy(saved, ctx->prefix, sizeof(saved));
 	for (size_t i = 0; i < (size_t)n; i++) {
-		const struct lst__node *item = v->kids[i], *name;
+		const struct lst_yaml_node *item = v->kids[i], *name;
 		void *it = items + i * sec->size;
 		bool ok;
-		const struct lst__node *map = s_map(ctx, sec->name, item, &ok);
+		const struct lst_yaml_node *map = s_map(ctx, sec->name, item, &ok);
 
 		*(struct lst_mark *)s_at(it, sec->mark_offset) = item->mark;
 		s_defaults(sec, it);
 		if (sec->init)
 			sec->init(ctx, it);
-		name = lst__node_get(map, "name", NULL);
-		if (name && name->type == LST__NODE_SCALAR && !name->null)
+		name = lst_yaml_get(map, "name", NULL);
+		if (name && name->type == LST_YAML_SCALAR && !name->null)
 			snprintf(ctx->prefix, sizeof(ctx->prefix), "%s%s %s: ", saved, sec->name,
 				 name->text);
 		else
@@ -1226,14 +1197,14 @@ static void s_items(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 	}
 	/* Names are unique within a list: agents, targets and phases are named in results. */
 	for (size_t i = 1; i < (size_t)n; i++) {
-		const struct lst__node *ni = lst__node_get(v->kids[i], "name", NULL);
+		const struct lst_yaml_node *ni = lst_yaml_get(v->kids[i], "name", NULL);
 
-		if (!ni || ni->type != LST__NODE_SCALAR)
+		if (!ni || ni->type != LST_YAML_SCALAR)
 			continue;
 		for (size_t j = 0; j < i; j++) {
-			const struct lst__node *nj = lst__node_get(v->kids[j], "name", NULL);
+			const struct lst_yaml_node *nj = lst_yaml_get(v->kids[j], "name", NULL);
 
-			if (nj && nj->type == LST__NODE_SCALAR && !strcmp(ni->text, nj->text)) {
+			if (nj && nj->type == LST_YAML_SCALAR && !strcmp(ni->text, nj->text)) {
 				s_error(ctx, ni, "duplicate %s name '%s' (first at %d:%d)",
 					sec->name, ni->text, nj->mark.line, nj->mark.col);
 				break;
@@ -1246,7 +1217,7 @@ static void s_items(struct s_ctx *ctx, const struct s_key *k, const struct lst__
 
 /* Read one key's value into base. kn is the key node, v the value node. */
 static void s_value(struct s_ctx *ctx, const struct s_section *sec, const struct s_key *k,
-		    const struct lst__node *v, void *base)
+		    const struct lst_yaml_node *v, void *base)
 {
 	/* Values in a phase's sub-map say which map: "round: duration must be ..." */
 	char pfx[32] = "";
@@ -1349,7 +1320,7 @@ static void s_value(struct s_ctx *ctx, const struct s_section *sec, const struct
 		break;
 	case K_SECTION: {
 		bool ok;
-		const struct lst__node *map = s_map(ctx, k->o.name, v, &ok);
+		const struct lst_yaml_node *map = s_map(ctx, k->o.name, v, &ok);
 
 		if (ok)
 			s_section(ctx, k->sub, v, map, base);
@@ -1378,13 +1349,13 @@ static void s_value(struct s_ctx *ctx, const struct s_section *sec, const struct
  * Read the keys of map (NULL: given but empty) into base in table order, then report keys the
  * table does not know and run the section's checks. at is the value node, for places.
  */
-static void s_section(struct s_ctx *ctx, const struct s_section *sec, const struct lst__node *at,
-		      const struct lst__node *map, void *base)
+static void s_section(struct s_ctx *ctx, const struct s_section *sec,
+		      const struct lst_yaml_node *at, const struct lst_yaml_node *map, void *base)
 {
 	const char *names[64];
 
 	for (const struct s_key *k = sec->keys; k->o.name; k++) {
-		const struct lst__node *v = lst__node_get(map, k->o.name, NULL);
+		const struct lst_yaml_node *v = lst_yaml_get(map, k->o.name, NULL);
 
 		if (v)
 			s_value(ctx, sec, k, v, base);
@@ -1393,12 +1364,12 @@ static void s_section(struct s_ctx *ctx, const struct s_section *sec, const stru
 	}
 	s_key_names(sec->keys, names, LST_ARRAY_SIZE(names));
 	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
-		const struct lst__node *kn = map->kids[i];
+		const struct lst_yaml_node *kn = map->kids[i];
 		char hint[512];
 
 		bool known = false;
 
-		if (kn->type != LST__NODE_SCALAR)
+		if (kn->type != LST_YAML_SCALAR)
 			continue;
 		for (const struct s_key *k = sec->keys; k->o.name; k++)
 			known = known || !strcmp(k->o.name, kn->text);
@@ -1415,19 +1386,19 @@ static void s_section(struct s_ctx *ctx, const struct s_section *sec, const stru
 /* ---------------------------------------------------------------------------------------- */
 /* Checks across keys */
 
-static void s_agents_check(struct s_ctx *ctx, const struct lst__node *list)
+static void s_agents_check(struct s_ctx *ctx, const struct lst_yaml_node *list)
 {
 	const lst_plan *p = ctx->plan;
 
 	/* Two entries for one daemon would make the second connection "busy". */
 	for (size_t i = 1; i < p->nagents; i++) {
 		for (size_t j = 0; j < i; j++) {
-			const struct lst__node *v;
+			const struct lst_yaml_node *v;
 
 			if (!p->agents[i].address || !p->agents[j].address ||
 			    strcmp(p->agents[i].address, p->agents[j].address))
 				continue;
-			v = lst__node_get(list->kids[i], "address", NULL);
+			v = lst_yaml_get(list->kids[i], "address", NULL);
 			s_error_at(ctx, v->mark.line, v->mark.col,
 				   "agent %s: address %s is also agent %s's; one agent per daemon",
 				   p->agents[i].name ? p->agents[i].name : "?",
@@ -1438,7 +1409,7 @@ static void s_agents_check(struct s_ctx *ctx, const struct lst__node *list)
 	}
 }
 
-static void s_targets_check(struct s_ctx *ctx, const struct lst__node *list)
+static void s_targets_check(struct s_ctx *ctx, const struct lst_yaml_node *list)
 {
 	const lst_plan *p = ctx->plan;
 	size_t *per_agent = lst_calloc(p->nagents + 1, sizeof(*per_agent));
@@ -1488,16 +1459,16 @@ static void s_phase_init(struct s_ctx *ctx, void *base)
 	ph->on_agent_loss = ctx->plan->on_agent_loss;
 }
 
-static void s_steady_check(struct s_ctx *ctx, const struct lst__node *map, void *base)
+static void s_steady_check(struct s_ctx *ctx, const struct lst_yaml_node *map, void *base)
 {
 	struct lst_plan_phase *ph = base;
-	const struct lst__node *v;
+	const struct lst_yaml_node *v;
 
 	if (ph->window <= ph->max_rounds)
 		return;
-	v = lst__node_get(map, "window", NULL);
+	v = lst_yaml_get(map, "window", NULL);
 	if (!v)
-		v = lst__node_get(map, "max_rounds", NULL);
+		v = lst_yaml_get(map, "max_rounds", NULL);
 	if (!v)
 		return;
 	s_error(ctx, v,
@@ -1506,16 +1477,16 @@ static void s_steady_check(struct s_ctx *ctx, const struct lst__node *map, void 
 		ph->window, ph->max_rounds);
 }
 
-static void s_curve_check(struct s_ctx *ctx, const struct lst__node *map, void *base)
+static void s_curve_check(struct s_ctx *ctx, const struct lst_yaml_node *map, void *base)
 {
 	struct lst_plan_phase *ph = base;
-	const struct lst__node *v;
+	const struct lst_yaml_node *v;
 
-	if (ph->limit_ns && ph->limit_percentile == 0 && (v = lst__node_get(map, "limit", NULL)) &&
+	if (ph->limit_ns && ph->limit_percentile == 0 && (v = lst_yaml_get(map, "limit", NULL)) &&
 	    !v->bad)
 		s_error(ctx, v, "curve: limit needs limit_percentile too (like 99.99)");
 	if (!ph->limit_ns && ph->limit_percentile != 0 &&
-	    (v = lst__node_get(map, "limit_percentile", NULL)) && !v->bad)
+	    (v = lst_yaml_get(map, "limit_percentile", NULL)) && !v->bad)
 		s_error(ctx, v, "curve: limit_percentile needs limit too (like 1ms)");
 }
 
@@ -1523,27 +1494,27 @@ static void s_curve_check(struct s_ctx *ctx, const struct lst__node *map, void *
  * Where a lst_workload_check message belongs: at the option it names ("bs 1000 is not ..."),
  * when the map gives it, else at the map, else at fallback.
  */
-static struct lst_mark s_check_place(const char *msg, const struct lst__node *wmap,
+static struct lst_mark s_check_place(const char *msg, const struct lst_yaml_node *wmap,
 				     struct lst_mark fallback)
 {
 	char word[32];
-	const struct lst__node *v;
+	const struct lst_yaml_node *v;
 	size_t n = strcspn(msg, " :");
 
 	snprintf(word, sizeof(word), "%.*s", (int)LST_MIN(n, sizeof(word) - 1), msg);
-	v = lst__node_get(wmap, word, NULL);
+	v = lst_yaml_get(wmap, word, NULL);
 	if (v)
 		return v->mark;
 	return wmap ? wmap->mark : fallback;
 }
 
 /* `runtime: 0` written in a workload map (already reported there). */
-static bool s_zero_runtime(const struct lst__node *wmap)
+static bool s_zero_runtime(const struct lst_yaml_node *wmap)
 {
-	const struct lst__node *v = lst__node_get(wmap, "runtime", NULL);
+	const struct lst_yaml_node *v = lst_yaml_get(wmap, "runtime", NULL);
 	int64_t ns = -1;
 
-	return v && v->type == LST__NODE_SCALAR && !lst_parse_duration(v->text, &ns, NULL) &&
+	return v && v->type == LST_YAML_SCALAR && !lst_parse_duration(v->text, &ns, NULL) &&
 	       ns == 0;
 }
 
@@ -1555,7 +1526,7 @@ static void s_sweep_set(const struct lst_plan_phase *ph, size_t axis, size_t i,
 
 /* Points whose options clash only in combination ("rate_iops=2" with "jobs=4"). */
 static void s_sweep_check(struct s_ctx *ctx, const struct lst_plan_phase *ph,
-			  const struct lst__node *at)
+			  const struct lst_yaml_node *at)
 {
 	size_t points = lst_plan_phase_points(ph);
 	lst_err err;
@@ -1586,32 +1557,32 @@ static void s_sweep_check(struct s_ctx *ctx, const struct lst_plan_phase *ph,
 	}
 }
 
-static void s_phase_check(struct s_ctx *ctx, const struct lst__node *map, void *base)
+static void s_phase_check(struct s_ctx *ctx, const struct lst_yaml_node *map, void *base)
 {
 	struct lst_plan_phase *ph = base;
 	const lst_plan *p = ctx->plan;
-	const struct lst__node *wmap = lst__node_get(map, "workload", NULL);
-	const struct lst__node *dmap = lst__node_get(ctx->root, "defaults", NULL);
-	const struct lst__node *kn = NULL;
+	const struct lst_yaml_node *wmap = lst_yaml_get(map, "workload", NULL);
+	const struct lst_yaml_node *dmap = lst_yaml_get(ctx->root, "defaults", NULL);
+	const struct lst_yaml_node *kn = NULL;
 	struct lst_mark at;
 	/* a plain phase whose keys were all fine: a missing stop condition is not an echo */
 	bool plain = ph->suite == LST_SUITE_NONE && ctx->nerrs + ctx->nbad == ctx->item_start;
 	lst_err err, derr;
 
-	if (!lst__node_get(map, "targets", NULL)) {
+	if (!lst_yaml_get(map, "targets", NULL)) {
 		ph->ntargets = p->ntargets;
 		ph->targets = lst_calloc(p->ntargets + 1, sizeof(*ph->targets));
 		for (size_t i = 0; i < p->ntargets; i++)
 			ph->targets[i] = i;
 	}
-	if (ph->secure && ph->suite != LST_SUITE_PURGE && lst__node_get(map, "secure", &kn))
+	if (ph->secure && ph->suite != LST_SUITE_PURGE && lst_yaml_get(map, "secure", &kn))
 		s_error(ctx, kn, "secure: true applies only to suite: purge");
-	if (plain && ph->steady && !ph->round_duration && lst__node_get(map, "steady", &kn) &&
-	    !lst__node_get(map, "round", NULL))
+	if (plain && ph->steady && !ph->round_duration && lst_yaml_get(map, "steady", &kn) &&
+	    !lst_yaml_get(map, "round", NULL))
 		s_error(ctx, kn, "steady state repeats rounds: add round: {duration: ...}");
 	if (plain && !ph->w.runtime && !ph->w.bytes && !ph->round_duration && !ph->stop_capacity &&
 	    !ph->stop_bytes && !ph->stop_runtime && !s_zero_runtime(wmap) &&
-	    !s_zero_runtime(dmap) && !lst__node_get(map, "round", NULL))
+	    !s_zero_runtime(dmap) && !lst_yaml_get(map, "round", NULL))
 		s_error_at(ctx, ph->mark.line, ph->mark.col,
 			   "%sno stop condition: give runtime or bytes in workload, a round "
 			   "(round: {duration: 30s}), or stop (capacity, bytes, runtime)",
@@ -1622,26 +1593,26 @@ static void s_phase_check(struct s_ctx *ctx, const struct lst__node *map, void *
 				     !strcmp(err.msg, derr.msg);
 
 		if (!from_defaults) {
-			const struct lst__node *wm =
-				wmap && wmap->type == LST__NODE_MAP ? wmap : NULL;
+			const struct lst_yaml_node *wm =
+				wmap && wmap->type == LST_YAML_MAP ? wmap : NULL;
 
 			at = s_check_place(err.msg, wm, wmap ? wmap->mark : ph->mark);
 			s_error_at(ctx, at.line, at.col, "%s%s", ctx->prefix, err.msg);
 		}
-	} else if (lst__node_get(map, "sweep", &kn)) {
+	} else if (lst_yaml_get(map, "sweep", &kn)) {
 		s_sweep_check(ctx, ph, kn);
 	}
 }
 
-static void s_plan_check(struct s_ctx *ctx, const struct lst__node *map, void *base)
+static void s_plan_check(struct s_ctx *ctx, const struct lst_yaml_node *map, void *base)
 {
-	const struct lst__node *dmap = lst__node_get(map, "defaults", NULL);
+	const struct lst_yaml_node *dmap = lst_yaml_get(map, "defaults", NULL);
 	lst_plan *p = base;
 	lst_err err;
 
 	if (dmap && lst_workload_check(&p->defaults, 0, &err)) {
 		struct lst_mark at = s_check_place(
-			err.msg, dmap->type == LST__NODE_MAP ? dmap : NULL, dmap->mark);
+			err.msg, dmap->type == LST_YAML_MAP ? dmap : NULL, dmap->mark);
 
 		s_error_at(ctx, at.line, at.col, "defaults: %s", err.msg);
 	}
@@ -1680,7 +1651,7 @@ static char *s_dir_of(const char *file)
 lst_plan *lst_plan_parse(const char *text, size_t len, const char *name, lst_errlist *errs)
 {
 	struct s_ctx ctx;
-	struct lst__node *root;
+	struct lst_yaml_node *root;
 	lst_plan *p = lst_calloc(1, sizeof(*p));
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -1692,19 +1663,19 @@ lst_plan *lst_plan_parse(const char *text, size_t len, const char *name, lst_err
 	p->text[len] = '\0';
 	s_defaults(&s_top, p);
 
-	root = lst__node_load(text, len, s_node_err, &ctx);
+	root = lst_yaml_load(text, len, "plan", s_node_err, &ctx);
 	ctx.root = root;
-	if (root && root->type == LST__NODE_SCALAR && root->null && !root->bad)
+	if (root && root->type == LST_YAML_SCALAR && root->null && !root->bad)
 		s_error_at(&ctx, 1, 1,
 			   "the plan is empty; it needs lockstep: %d, name, agents, "
 			   "targets and phases",
 			   LST_PLAN_VERSION);
-	else if (root && root->type != LST__NODE_MAP && !root->bad)
+	else if (root && root->type != LST_YAML_MAP && !root->bad)
 		s_error(&ctx, root, "a plan must be a map of key: value at the top, not %s",
-			lst__node_what(root));
-	else if (root && root->type == LST__NODE_MAP)
+			lst_yaml_what(root));
+	else if (root && root->type == LST_YAML_MAP)
 		s_section(&ctx, &s_top, root, root, p);
-	lst__node_free(root);
+	lst_yaml_free(root);
 
 	if (ctx.nerrs)
 		qsort(ctx.errs, ctx.nerrs, sizeof(*ctx.errs), s_error_cmp);
