@@ -1,9 +1,10 @@
 /*
  * Plans: the YAML file that says which agents, which targets through which paths, and which
- * phases to run. Parsed with libyaml into this model; every error is collected as
- * "FILE:LINE:COL: message" (all of them, not just the first) before any agent is contacted.
+ * phases to run. Parsed with libyaml (common/lst_yaml.h) into this model; every error is
+ * collected as "FILE:LINE:COL: message" (all of them, not just the first) before any agent is
+ * contacted. The library lst_plan (this folder) links common only: no msgpack, no ZeroMQ.
  *
- * One schema (tables of name, type, default, range, help, in lst_plan.c) drives parsing,
+ * One schema (tables of name, type, default, range, help, in lst_plan_schema.c) drives parsing,
  * defaults, validation and docs/plan.md (lst_plan_write_doc). Workload keys come from
  * lst_workload_opts, so a plan's `workload:` and `defaults:` accept exactly the flags of
  * `lockstep-agent bench`.

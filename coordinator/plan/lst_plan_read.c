@@ -1,0 +1,963 @@
+/*
+ * The plan reader: the walk that turns a YAML tree (lst_yaml.h) into an lst_plan, driven by the
+ * schema tables (lst_plan_schema.c).
+ *
+ * Keys are read in table order, not file order, so a target can name agents and a phase can
+ * start from `defaults:` whatever order the file uses. Every problem is collected with its place
+ * and reading goes on wherever it can; the messages are sorted by place at the end. Values are
+ * read by kind (lst__plan_kind): options through lst_opt_parse, the rest by a helper each.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lst_assert.h"
+#include "lst_auth_text.h"
+#include "lst_identity.h"
+#include "lst_plan_int.h"
+#include "lst_text.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char *fmt, ...)
+{
+	char buf[2 * LST_ERR_MAX];
+	struct lst__plan_msg *e;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* Messages quote the plan's text: nothing in it reaches the terminal as a control
+	 * (a tab or newline in a name, which only its own check refuses). */
+	lst_str_sanitize(buf);
+	ctx->errs = lst_realloc(ctx->errs, (ctx->nerrs + 1) * sizeof(*ctx->errs));
+	e = &ctx->errs[ctx->nerrs];
+	e->line = line;
+	e->col = col;
+	e->seq = ctx->nerrs++;
+	e->msg = lst_strdup(buf);
+}
+
+/* An error about node n, with the current item's prefix ("phase lat: ") in front. */
+#define lst__plan_error(ctx, n, fmt, ...)                                                          \
+	lst__plan_error_at((ctx), (n)->mark.line, (n)->mark.col, "%s" fmt, (ctx)->prefix,          \
+			   ##__VA_ARGS__)
+
+static void s_node_err(void *arg, int line, int col, const char *msg)
+{
+	lst__plan_error_at(arg, line, col, "%s", msg);
+}
+
+static int s_error_cmp(const void *a, const void *b)
+{
+	const struct lst__plan_msg *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void s_set_str(void *base, size_t offset, const char *text)
+{
+	char **p = lst__plan_at(base, offset);
+
+	free(*p);
+	*p = lst_strdup(text);
+}
+
+static void s_key_names(const struct lst__plan_key *keys, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	for (const struct lst__plan_key *k = keys; k->o.name && n + 1 < max; k++)
+		names[n++] = k->o.name;
+	names[n] = NULL;
+}
+
+static void s_opt_names(const struct lst_opt *opts, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	for (const struct lst_opt *o = opts; o->name && n + 1 < max; o++)
+		names[n++] = o->name;
+	names[n] = NULL;
+}
+
+/*
+ * The text of a scalar value, or NULL after saying why there is none: a map or a list where
+ * one value belongs, or an empty value. Nodes already reported (aliases) stay silent.
+ */
+static const char *s_scalar(struct lst__plan_ctx *ctx, const char *name,
+			    const struct lst_yaml_node *v)
+{
+	if (v->bad) {
+		ctx->nbad++;
+		return NULL;
+	}
+	if (v->type != LST_YAML_SCALAR) {
+		lst__plan_error(ctx, v, "%s must be a single value, not %s", name,
+				lst_yaml_what(v));
+		return NULL;
+	}
+	if (v->null && !strcasecmp(v->text, "null")) {
+		/* `engine: null` is YAML's empty value, not the engine called null. */
+		lst__plan_error(ctx, v,
+				"%s needs a value: %s is YAML's empty value; quote it (\"%s\") if "
+				"you mean the word",
+				name, v->text, v->text);
+		return NULL;
+	}
+	if (v->null) {
+		lst__plan_error(ctx, v, "%s needs a value", name);
+		return NULL;
+	}
+	return v->text;
+}
+
+/* v as a map, NULL for an empty value (no keys), or NULL after an error; *ok says which. */
+static const struct lst_yaml_node *s_map(struct lst__plan_ctx *ctx, const char *name,
+					 const struct lst_yaml_node *v, bool *ok)
+{
+	*ok = !v->bad;
+	if (v->bad) {
+		ctx->nbad++;
+		return NULL;
+	}
+	if (v->type == LST_YAML_MAP)
+		return v;
+	if (v->type == LST_YAML_SCALAR && v->null)
+		return NULL;
+	*ok = false;
+	if (!v->bad)
+		lst__plan_error(ctx, v, "%s must be a map of key: value, not %s", name,
+				lst_yaml_what(v));
+	return NULL;
+}
+
+/* Items of a list value: the count, 0 for an empty value, or -1 after an error. */
+static long s_list(struct lst__plan_ctx *ctx, const char *name, const struct lst_yaml_node *v)
+{
+	if (v->bad) {
+		ctx->nbad++;
+		return -1;
+	}
+	if (v->type == LST_YAML_LIST)
+		return (long)v->n;
+	if (v->type == LST_YAML_SCALAR && v->null)
+		return 0;
+	lst__plan_error(ctx, v, "%s must be a list (- item, or [a, b]), not %s", name,
+			lst_yaml_what(v));
+	return -1;
+}
+
+static bool s_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > LST__PLAN_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_.-", s[i]))
+			return false;
+	return true;
+}
+
+/* Check and normalize "tcp://HOST[:PORT]"; returns the address with the port, or NULL. */
+static char *s_address(const char *s, char *why, size_t size)
+{
+	const char *rest, *host, *port = NULL;
+	size_t hostlen;
+	int64_t p = LST_AGENT_PORT;
+	lst_err err;
+
+	if (strncmp(s, "tcp://", 6)) {
+		snprintf(why, size, "must start with tcp:// (like tcp://host:%d)", LST_AGENT_PORT);
+		return NULL;
+	}
+	rest = host = s + 6;
+	if (*rest == '[') {
+		const char *end = strchr(rest, ']');
+
+		if (!end || end == rest + 1) {
+			snprintf(why, size, "has an unclosed or empty [IPv6] host");
+			return NULL;
+		}
+		hostlen = (size_t)(end + 1 - rest);
+		if (end[1] == ':')
+			port = end + 2;
+		else if (end[1]) {
+			snprintf(why, size, "has '%s' after the host; expected :PORT", end + 1);
+			return NULL;
+		}
+	} else {
+		const char *colon = strchr(rest, ':');
+
+		hostlen = colon ? (size_t)(colon - rest) : strlen(rest);
+		if (colon)
+			port = colon + 1;
+	}
+	if (hostlen == 0) {
+		snprintf(why, size, "has no host (like tcp://host:%d)", LST_AGENT_PORT);
+		return NULL;
+	}
+	for (size_t i = 0; i < hostlen; i++) {
+		if (isspace((unsigned char)host[i]) || host[i] == '/' || host[i] == '*') {
+			snprintf(why, size, "has a host with '%c' in it", host[i]);
+			return NULL;
+		}
+	}
+	if (port) {
+		bool digits = *port != '\0';
+
+		for (const char *c = port; *c; c++)
+			digits = digits && isdigit((unsigned char)*c);
+		if (!digits || lst_parse_int(port, 1, 65535, &p, &err)) {
+			snprintf(why, size, "has port '%s'; a port is a number from 1 to 65535",
+				 port);
+			return NULL;
+		}
+	}
+	return lst_asprintf("tcp://%.*s:%" PRId64, (int)hostlen, host, p);
+}
+
+static void s_section(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+		      const struct lst_yaml_node *at, const struct lst_yaml_node *map, void *base);
+
+static void s_parse_list_text(const struct lst__plan_key *k, void *base)
+{
+	/* A list default, written like "5s, 10s": split on commas. */
+	size_t n = 1, i = 0;
+	char *copy, *tok, *save = NULL;
+
+	for (const char *c = k->o.def; *c; c++)
+		n += *c == ',';
+	copy = lst_strdup(k->o.def);
+	if (k->kind == K_PCT_LIST) {
+		double *v = lst_calloc(n, sizeof(*v));
+
+		for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
+			v[i++] = strtod(tok, NULL);
+		free(*(double **)lst__plan_at(base, k->o.offset));
+		*(double **)lst__plan_at(base, k->o.offset) = v;
+	} else {
+		int64_t *v = lst_calloc(n, sizeof(*v));
+
+		for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+			int rc = lst_parse_duration(tok, &v[i++], NULL);
+
+			LST_ASSERT(rc == 0);
+		}
+		free(*(int64_t **)lst__plan_at(base, k->o.offset));
+		*(int64_t **)lst__plan_at(base, k->o.offset) = v;
+	}
+	LST_ASSERT(i == n);
+	*(size_t *)lst__plan_at(base, k->aux) = n;
+	free(copy);
+}
+
+/* Apply a section's defaults to base, nested sections included. */
+static void s_defaults(const struct lst__plan_section *sec, void *base)
+{
+	for (const struct lst__plan_key *k = sec->keys; k->o.name; k++) {
+		lst_err err;
+		int64_t v = 0;
+		struct lst_opt tmp = k->o;
+
+		switch (k->kind) {
+		case K_OPT:
+			if (k->o.def)
+				LST_ASSERT(lst_opt_parse(&k->o, base, k->o.def, &err) == 0);
+			break;
+		case K_BOOL:
+			tmp.offset = 0;
+			LST_ASSERT(lst_opt_parse(&tmp, &v, k->o.def, &err) == 0);
+			*(bool *)lst__plan_at(base, k->o.offset) = v;
+			break;
+		case K_DOUBLE:
+			*(double *)lst__plan_at(base, k->o.offset) =
+				k->o.def ? strtod(k->o.def, NULL) : 0;
+			break;
+		case K_WORKLOAD:
+			lst_workload_init(lst__plan_at(base, k->o.offset));
+			break;
+		case K_SECTION:
+			s_defaults(k->sub, base);
+			break;
+		case K_PCT_LIST:
+		case K_DURATION_LIST:
+			s_parse_list_text(k, base);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void s_double(struct lst__plan_ctx *ctx, const struct lst__plan_key *k, const char *pfx,
+		     const struct lst_yaml_node *v, double *out)
+{
+	const char *text = s_scalar(ctx, k->o.name, v);
+	lst_err err;
+	double d;
+
+	if (!text)
+		return;
+	if (lst_parse_double(text, -INFINITY, INFINITY, &d, &err)) {
+		lst__plan_error(ctx, v, "%s%s: '%s' is not a number", pfx, k->o.name, text);
+		return;
+	}
+	if (d < k->dmin || d > k->dmax || (k->dmin_open && d == k->dmin)) {
+		lst__plan_error(ctx, v, "%s%s must be %s %g and <= %g", pfx, k->o.name,
+				k->dmin_open ? ">" : ">=", k->dmin, k->dmax);
+		return;
+	}
+	*out = d;
+}
+
+static void s_capacity(struct lst__plan_ctx *ctx, const struct lst__plan_key *k, const char *pfx,
+		       const struct lst_yaml_node *v, void *base)
+{
+	const char *text = s_scalar(ctx, k->o.name, v);
+	char num[64];
+	size_t n;
+	lst_err err;
+	double d;
+
+	if (!text)
+		return;
+	snprintf(num, sizeof(num), "%s", text);
+	n = strlen(num);
+	if (n && (num[n - 1] == 'x' || num[n - 1] == 'X'))
+		num[n - 1] = '\0';
+	if (lst_parse_double(num, -INFINITY, INFINITY, &d, &err)) {
+		lst__plan_error(ctx, v,
+				"%s%s: '%s' is not a multiple of the capacity (like 2x or 2.5x)",
+				pfx, k->o.name, text);
+		return;
+	}
+	if (d <= 0 || d > 1000) {
+		lst__plan_error(ctx, v,
+				"%s%s must be more than 0 and at most 1000 (a multiple of the "
+				"target's capacity, like 2x)",
+				pfx, k->o.name);
+		return;
+	}
+	*(double *)lst__plan_at(base, k->o.offset) = d;
+}
+
+static void s_workload(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		       const struct lst_yaml_node *v, void *base)
+{
+	struct lst_workload *w = lst__plan_at(base, k->o.offset);
+	bool *given = k->aux ? lst__plan_at(base, k->aux) : NULL;
+	const char *names[64];
+	bool ok;
+	const struct lst_yaml_node *map = s_map(ctx, k->o.name, v, &ok);
+
+	s_opt_names(lst_workload_opts, names, LST_ARRAY_SIZE(names));
+	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
+		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
+		const struct lst_opt *o;
+		const char *text;
+		char hint[512];
+		lst_err err;
+
+		if (kn->type != LST_YAML_SCALAR)
+			continue;
+		o = lst_opt_find(lst_workload_opts, kn->text);
+		if (!o) {
+			lst__plan_error(ctx, kn, "unknown key '%s' in %s (%s)", kn->text, k->o.name,
+					lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
+			continue;
+		}
+		text = s_scalar(ctx, o->name, vn);
+		if (!text)
+			continue;
+		if (lst_opt_parse(o, w, text, &err)) {
+			lst__plan_error(ctx, vn, "%s", err.msg);
+			continue;
+		}
+		if (o->offset == offsetof(struct lst_workload, runtime) && w->runtime == 0)
+			lst__plan_error(ctx, vn,
+					"runtime must be > 0; leave it out to stop by bytes");
+		if (given) {
+			/* w_set has room for every workload option */
+			LST_ASSERT(o - lst_workload_opts <
+				   (ptrdiff_t)sizeof(((struct lst_plan_phase *)0)->w_set));
+			given[o - lst_workload_opts] = true;
+		}
+	}
+}
+
+static void s_paths(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		    const struct lst_yaml_node *v, void *base)
+{
+	struct lst_plan_target *t = base;
+	const lst_plan *p = ctx->plan;
+	bool ok;
+	const struct lst_yaml_node *map = s_map(ctx, k->o.name, v, &ok);
+
+	if (!ok)
+		return;
+	if (!map || map->n == 0) {
+		lst__plan_error(ctx, v,
+				"paths must map at least one agent to its device path "
+				"(like {a: /dev/sdb})");
+		return;
+	}
+	t->paths = lst_calloc(map->n / 2, sizeof(*t->paths));
+	for (size_t i = 0; i + 1 < map->n; i += 2) {
+		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
+		const char *path;
+		int a;
+
+		if (kn->type != LST_YAML_SCALAR)
+			continue;
+		a = lst_plan_agent_index(p, kn->text);
+		if (a < 0) {
+			char known[512];
+			size_t n = 0;
+
+			known[0] = '\0';
+			for (size_t j = 0; j < p->nagents && n < sizeof(known); j++)
+				if (p->agents[j].name &&
+				    lst_plan_agent_index(p, p->agents[j].name) == (int)j)
+					n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s",
+							      n ? ", " : "", p->agents[j].name);
+			lst__plan_error(ctx, kn,
+					"path for agent '%s', which is not in agents (known: %s)",
+					kn->text, n ? known : "none");
+			continue;
+		}
+		path = s_scalar(ctx, kn->text, vn);
+		if (!path)
+			continue;
+		if (path[0] != '/') {
+			lst__plan_error(ctx, vn,
+					"path '%s' for agent '%s' must be absolute "
+					"(like /dev/disk/by-id/...)",
+					path, kn->text);
+			continue;
+		}
+		if (strpbrk(path, "\t\n")) {
+			lst__plan_error(
+				ctx, vn,
+				"path '%s' for agent '%s' holds a tab or a newline; a device path "
+				"is one line of plain text",
+				path, kn->text);
+			continue;
+		}
+		if (strlen(path) >= LST_PATH_MAX) {
+			lst__plan_error(ctx, vn, "path for agent '%s' is longer than %d bytes",
+					kn->text, LST_PATH_MAX - 1);
+			continue;
+		}
+		t->paths[t->npaths].agent = (size_t)a;
+		t->paths[t->npaths].path = lst_strdup(path);
+		t->paths[t->npaths].mark = kn->mark;
+		t->npaths++;
+	}
+}
+
+static void s_target_refs(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+			  const struct lst_yaml_node *v, void *base)
+{
+	struct lst_plan_phase *ph = base;
+	const lst_plan *p = ctx->plan;
+	long n = s_list(ctx, k->o.name, v);
+
+	if (n < 0)
+		return;
+	if (n == 0) {
+		lst__plan_error(ctx, v,
+				"targets must list at least one target; leave it out to use all");
+		return;
+	}
+	ph->targets = lst_calloc((size_t)n, sizeof(*ph->targets));
+	for (size_t i = 0; i < (size_t)n; i++) {
+		const struct lst_yaml_node *item = v->kids[i];
+		const char *name = s_scalar(ctx, "a target in targets", item);
+		bool dup = false;
+		int t;
+
+		if (!name)
+			continue;
+		t = lst_plan_target_index(p, name);
+		if (t < 0) {
+			char known[512];
+			size_t len = 0;
+
+			known[0] = '\0';
+			for (size_t j = 0; j < p->ntargets && len < sizeof(known); j++)
+				if (p->targets[j].name &&
+				    lst_plan_target_index(p, p->targets[j].name) == (int)j)
+					len += (size_t)snprintf(known + len, sizeof(known) - len,
+								"%s%s", len ? ", " : "",
+								p->targets[j].name);
+			lst__plan_error(ctx, item, "unknown target '%s' (known: %s)", name,
+					len ? known : "none");
+			continue;
+		}
+		for (size_t j = 0; j < ph->ntargets; j++)
+			dup = dup || ph->targets[j] == (size_t)t;
+		if (dup) {
+			lst__plan_error(ctx, item, "target '%s' is listed twice", name);
+			continue;
+		}
+		ph->targets[ph->ntargets++] = (size_t)t;
+	}
+}
+
+static void s_sweep(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		    const struct lst_yaml_node *v, void *base)
+{
+	struct lst_plan_phase *ph = base;
+	bool ok;
+	const struct lst_yaml_node *map = s_map(ctx, k->o.name, v, &ok);
+	size_t points = 1;
+
+	if (!ok)
+		return;
+	if (!map || map->n == 0) {
+		lst__plan_error(ctx, v,
+				"sweep must name at least one axis (jobs, iodepth, bs, rwmixread, "
+				"rate_iops) with a list of values");
+		return;
+	}
+	for (size_t i = 0; i + 1 < map->n; i += 2) {
+		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
+		struct lst_sweep_axis *ax;
+		const struct lst_opt *o;
+		bool is_axis = false;
+		char hint[512];
+		long n;
+
+		if (kn->type != LST_YAML_SCALAR)
+			continue;
+		for (size_t j = 0; lst__plan_sweep_axes[j]; j++)
+			is_axis = is_axis || !strcmp(kn->text, lst__plan_sweep_axes[j]);
+		o = lst_opt_find(lst_workload_opts, kn->text);
+		if (!is_axis && o) {
+			lst__plan_error(ctx, kn,
+					"sweep: %s cannot be swept (axes: jobs, iodepth, bs, "
+					"rwmixread, rate_iops); set it in workload",
+					kn->text);
+			continue;
+		}
+		if (!is_axis) {
+			lst__plan_error(ctx, kn, "sweep: unknown axis '%s' (%s)", kn->text,
+					lst_text_hint(kn->text, lst__plan_sweep_axes, "axes", hint,
+						      sizeof(hint)));
+			continue;
+		}
+		if (ph->naxes == LST_SWEEP_MAX_AXES) {
+			lst__plan_error(ctx, kn, "sweep: at most %d axes", LST_SWEEP_MAX_AXES);
+			continue;
+		}
+		n = s_list(ctx, kn->text, vn);
+		if (n < 0)
+			continue;
+		if (n == 0) {
+			lst__plan_error(ctx, vn,
+					"sweep: %s needs at least one value, like [1, 2, 4]",
+					kn->text);
+			continue;
+		}
+		ax = &ph->axes[ph->naxes++];
+		ax->opt = o;
+		ax->mark = kn->mark;
+		ax->values = lst_calloc((size_t)n, sizeof(*ax->values));
+		for (size_t j = 0; j < (size_t)n; j++) {
+			const struct lst_yaml_node *item = vn->kids[j];
+			const char *text = s_scalar(ctx, o->name, item);
+			struct lst_workload w = ph->w;
+			lst_err err, base_err;
+			bool dup = false;
+			int64_t val;
+
+			if (!text || lst_opt_parse(o, &w, text, &err)) {
+				if (text)
+					lst__plan_error(ctx, item, "sweep: %s", err.msg);
+				continue;
+			}
+			val = lst_opt_get(o, &w);
+			for (size_t m = 0; m < ax->n; m++)
+				dup = dup || ax->values[m] == val;
+			if (dup) {
+				lst__plan_error(ctx, item, "sweep: %s value '%s' is listed twice",
+						o->name, text);
+				continue;
+			}
+			/* Checks across options that this one value breaks on its own. */
+			if (lst_workload_check(&w, 0, &err) &&
+			    !lst_workload_check(&ph->w, 0, &base_err))
+				lst__plan_error(ctx, item, "sweep: %s", err.msg);
+			ax->values[ax->n++] = val;
+		}
+		if (ax->n == 0) {
+			/* every value was wrong (and reported): keep the axis out of the points */
+			free(ax->values);
+			memset(ax, 0, sizeof(*ax));
+			ph->naxes--;
+			continue;
+		}
+		if (points > LST_PLAN_MAX_POINTS / ax->n) {
+			lst__plan_error(ctx, kn, "sweep: more than %d points; split it into phases",
+					LST_PLAN_MAX_POINTS);
+			continue;
+		}
+		points *= ax->n;
+	}
+}
+
+static void s_num_list(struct lst__plan_ctx *ctx, const struct lst__plan_key *k, const char *pfx,
+		       const struct lst_yaml_node *v, void *base)
+{
+	long n = s_list(ctx, k->o.name, v);
+	size_t got = 0;
+	double *pcts = NULL;
+	int64_t *durs = NULL;
+
+	if (n < 0)
+		return;
+	if (n == 0) {
+		lst__plan_error(ctx, v, "%s%s needs at least one value; leave it out for %s", pfx,
+				k->o.name, k->o.def);
+		return;
+	}
+	if (k->kind == K_PCT_LIST)
+		pcts = lst_calloc((size_t)n, sizeof(*pcts));
+	else
+		durs = lst_calloc((size_t)n, sizeof(*durs));
+	for (size_t i = 0; i < (size_t)n; i++) {
+		const struct lst_yaml_node *item = v->kids[i];
+
+		if (pcts) {
+			double d = NAN;
+
+			s_double(ctx, k, pfx, item, &d);
+			if (isnan(d))
+				continue;
+			if (got && d <= pcts[got - 1]) {
+				lst__plan_error(ctx, item, "%s%s must go up: %g after %g", pfx,
+						k->o.name, d, pcts[got - 1]);
+				continue;
+			}
+			pcts[got++] = d;
+		} else {
+			struct lst_opt tmp = k->o;
+			const char *text = s_scalar(ctx, k->o.name, item);
+			int64_t val;
+			lst_err err;
+
+			tmp.offset = 0;
+			if (!text)
+				continue;
+			if (lst_opt_parse(&tmp, &val, text, &err)) {
+				lst__plan_error(ctx, item, "%s%s", pfx, err.msg);
+				continue;
+			}
+			durs[got++] = val;
+		}
+	}
+	if (pcts) {
+		free(*(double **)lst__plan_at(base, k->o.offset));
+		*(double **)lst__plan_at(base, k->o.offset) = pcts;
+	} else {
+		free(*(int64_t **)lst__plan_at(base, k->o.offset));
+		*(int64_t **)lst__plan_at(base, k->o.offset) = durs;
+	}
+	*(size_t *)lst__plan_at(base, k->aux) = got;
+}
+
+static void s_items(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		    const struct lst_yaml_node *v, void *base)
+{
+	const struct lst__plan_section *sec = k->sub;
+	long n = s_list(ctx, k->o.name, v);
+	char saved[sizeof(ctx->prefix)];
+	char *items;
+
+	if (n < 0)
+		return;
+	if (n < k->o.min) {
+		lst__plan_error(ctx, v, "%s must list at least one %s", k->o.name, sec->name);
+		return;
+	}
+	items = lst_calloc((size_t)n, sec->size);
+	*(void **)lst__plan_at(base, k->o.offset) = items;
+	*(size_t *)lst__plan_at(base, k->aux) = (size_t)n;
+	memcpy(saved, ctx->prefix, sizeof(saved));
+	for (size_t i = 0; i < (size_t)n; i++) {
+		const struct lst_yaml_node *item = v->kids[i], *name;
+		void *it = items + i * sec->size;
+		bool ok;
+		const struct lst_yaml_node *map = s_map(ctx, sec->name, item, &ok);
+
+		*(struct lst_mark *)lst__plan_at(it, sec->mark_offset) = item->mark;
+		s_defaults(sec, it);
+		if (sec->init)
+			sec->init(ctx, it);
+		name = lst_yaml_get(map, "name", NULL);
+		if (name && name->type == LST_YAML_SCALAR && !name->null)
+			snprintf(ctx->prefix, sizeof(ctx->prefix), "%s%s %s: ", saved, sec->name,
+				 name->text);
+		else
+			snprintf(ctx->prefix, sizeof(ctx->prefix), "%s%s %zu: ", saved, sec->name,
+				 i + 1);
+		if (ok) {
+			size_t start = ctx->item_start;
+
+			ctx->item_start = ctx->nerrs + ctx->nbad;
+			s_section(ctx, sec, item, map, it);
+			ctx->item_start = start;
+		}
+		memcpy(ctx->prefix, saved, sizeof(saved));
+	}
+	/* Names are unique within a list: agents, targets and phases are named in results. */
+	for (size_t i = 1; i < (size_t)n; i++) {
+		const struct lst_yaml_node *ni = lst_yaml_get(v->kids[i], "name", NULL);
+
+		if (!ni || ni->type != LST_YAML_SCALAR)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			const struct lst_yaml_node *nj = lst_yaml_get(v->kids[j], "name", NULL);
+
+			if (nj && nj->type == LST_YAML_SCALAR && !strcmp(ni->text, nj->text)) {
+				lst__plan_error(ctx, ni, "duplicate %s name '%s' (first at %d:%d)",
+						sec->name, ni->text, nj->mark.line, nj->mark.col);
+				break;
+			}
+		}
+	}
+	if (sec->list_check)
+		sec->list_check(ctx, v);
+}
+
+/* Read one key's value into base. kn is the key node, v the value node. */
+static void s_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+		    const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base)
+{
+	/* Values in a phase's sub-map say which map: "round: duration must be ..." */
+	char pfx[32] = "";
+	const char *text;
+	char why[256];
+	lst_err err;
+
+	if (sec->in[0] && sec != &lst__plan_top)
+		snprintf(pfx, sizeof(pfx), "%s: ", sec->name);
+	switch (k->kind) {
+	case K_OPT:
+		text = s_scalar(ctx, k->o.name, v);
+		if (text && lst_opt_parse(&k->o, base, text, &err))
+			lst__plan_error(ctx, v, "%s%s", pfx, err.msg);
+		break;
+	case K_BOOL: {
+		struct lst_opt tmp = k->o;
+		int64_t b;
+
+		tmp.offset = 0;
+		text = s_scalar(ctx, k->o.name, v);
+		if (text && lst_opt_parse(&tmp, &b, text, &err))
+			lst__plan_error(ctx, v, "%s%s", pfx, err.msg);
+		else if (text)
+			*(bool *)lst__plan_at(base, k->o.offset) = b;
+		break;
+	}
+	case K_DOUBLE:
+		s_double(ctx, k, pfx, v, lst__plan_at(base, k->o.offset));
+		break;
+	case K_CAPACITY:
+		s_capacity(ctx, k, pfx, v, base);
+		break;
+	case K_STRING:
+		text = s_scalar(ctx, k->o.name, v);
+		if (text && !*text)
+			lst__plan_error(ctx, v, "%s must not be empty; leave it out instead",
+					k->o.name);
+		else if (text && strlen(text) >= LST_TEXT_MAX)
+			lst__plan_error(ctx, v, "%s is longer than %d bytes", k->o.name,
+					LST_TEXT_MAX - 1);
+		else if (text)
+			s_set_str(base, k->o.offset, text);
+		break;
+	case K_NAME:
+		text = s_scalar(ctx, k->o.name, v);
+		if (text && !s_name_ok(text))
+			lst__plan_error(ctx, v,
+					"%s '%s' may only use letters, digits, '_', '.' and '-', "
+					"at most %d of them",
+					k->o.name, text, LST__PLAN_NAME_MAX);
+		else if (text)
+			s_set_str(base, k->o.offset, text);
+		break;
+	case K_ADDRESS: {
+		char *addr;
+
+		text = s_scalar(ctx, k->o.name, v);
+		if (!text)
+			break;
+		addr = s_address(text, why, sizeof(why));
+		if (!addr) {
+			lst__plan_error(ctx, v, "address '%s' %s", text, why);
+			break;
+		}
+		free(*(char **)lst__plan_at(base, k->o.offset));
+		*(char **)lst__plan_at(base, k->o.offset) = addr;
+		break;
+	}
+	case K_KEY:
+		text = s_scalar(ctx, k->o.name, v);
+		if (text && !*text)
+			lst__plan_error(ctx, v,
+					"key must not be empty; leave it out for plain text");
+		else if (text && (text[0] == '/' || lst_auth_is_key_text(text)))
+			s_set_str(base, k->o.offset, text);
+		else if (text) {
+			free(*(char **)lst__plan_at(base, k->o.offset));
+			*(char **)lst__plan_at(base, k->o.offset) =
+				lst_asprintf("%s/%s", ctx->plan->dir, text);
+		}
+		break;
+	case K_VERSION: {
+		int64_t ver;
+
+		text = s_scalar(ctx, k->o.name, v);
+		if (text && lst_parse_int(text, INT64_MIN, INT64_MAX, &ver, &err))
+			lst__plan_error(ctx, v,
+					"lockstep: '%s' is not a plan format version; write "
+					"lockstep: %d",
+					text, LST_PLAN_VERSION);
+		else if (text && ver != LST_PLAN_VERSION)
+			lst__plan_error(ctx, v,
+					"lockstep: plan format %" PRId64 " is not supported; this "
+					"lockstep reads format %d",
+					ver, LST_PLAN_VERSION);
+		else if (text)
+			*(int64_t *)lst__plan_at(base, k->o.offset) = ver;
+		break;
+	}
+	case K_WORKLOAD:
+		s_workload(ctx, k, v, base);
+		break;
+	case K_SECTION: {
+		bool ok;
+		const struct lst_yaml_node *map = s_map(ctx, k->o.name, v, &ok);
+
+		if (ok)
+			s_section(ctx, k->sub, v, map, base);
+		break;
+	}
+	case K_LIST:
+		s_items(ctx, k, v, base);
+		break;
+	case K_PATHS:
+		s_paths(ctx, k, v, base);
+		break;
+	case K_TARGET_REFS:
+		s_target_refs(ctx, k, v, base);
+		break;
+	case K_SWEEP:
+		s_sweep(ctx, k, v, base);
+		break;
+	case K_PCT_LIST:
+	case K_DURATION_LIST:
+		s_num_list(ctx, k, pfx, v, base);
+		break;
+	}
+}
+
+/*
+ * Read the keys of map (NULL: given but empty) into base in table order, then report keys the
+ * table does not know and run the section's checks. at is the value node, for places.
+ */
+static void s_section(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+		      const struct lst_yaml_node *at, const struct lst_yaml_node *map, void *base)
+{
+	const char *names[64];
+
+	for (const struct lst__plan_key *k = sec->keys; k->o.name; k++) {
+		const struct lst_yaml_node *v = lst_yaml_get(map, k->o.name, NULL);
+
+		if (v)
+			s_value(ctx, sec, k, v, base);
+		else if (k->required)
+			lst__plan_error(ctx, at, "missing required key '%s'%s", k->o.name, sec->in);
+	}
+	s_key_names(sec->keys, names, LST_ARRAY_SIZE(names));
+	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
+		const struct lst_yaml_node *kn = map->kids[i];
+		char hint[512];
+
+		bool known = false;
+
+		if (kn->type != LST_YAML_SCALAR)
+			continue;
+		for (const struct lst__plan_key *k = sec->keys; k->o.name; k++)
+			known = known || !strcmp(k->o.name, kn->text);
+		if (!known)
+			lst__plan_error(ctx, kn, "unknown key '%s'%s (%s)", kn->text, sec->in,
+					lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
+	}
+	if (sec->has_flag)
+		*(bool *)lst__plan_at(base, sec->flag) = true;
+	if (sec->check)
+		sec->check(ctx, map, base);
+}
+
+/* The root of the file: an empty file and a root that is not a map each get one message. */
+static void s_root(struct lst__plan_ctx *ctx, const struct lst_yaml_node *root)
+{
+	if (root && root->type == LST_YAML_SCALAR && root->null && !root->bad)
+		lst__plan_error_at(ctx, 1, 1,
+				   "the plan is empty; it needs lockstep: %d, name, agents, "
+				   "targets and phases",
+				   LST_PLAN_VERSION);
+	else if (root && root->type != LST_YAML_MAP && !root->bad)
+		lst__plan_error(ctx, root, "a plan must be a map of key: value at the top, not %s",
+				lst_yaml_what(root));
+	else if (root && root->type == LST_YAML_MAP)
+		s_section(ctx, &lst__plan_top, root, root, ctx->plan);
+}
+
+/* Hand the collected errors, sorted by place, to errs; returns how many there were. */
+static size_t s_report(struct lst__plan_ctx *ctx, const char *file, lst_errlist *errs)
+{
+	size_t n = ctx->nerrs;
+
+	if (n)
+		qsort(ctx->errs, n, sizeof(*ctx->errs), s_error_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (errs)
+			lst_errlist_add(errs, "%s:%d:%d: %s", file, ctx->errs[i].line,
+					ctx->errs[i].col, ctx->errs[i].msg);
+		free(ctx->errs[i].msg);
+	}
+	free(ctx->errs);
+	ctx->errs = NULL;
+	ctx->nerrs = 0;
+	return n;
+}
+
+size_t lst__plan_read(lst_plan *p, const char *text, size_t len, lst_errlist *errs)
+{
+	struct lst__plan_ctx ctx;
+	struct lst_yaml_node *root;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.plan = p;
+	s_defaults(&lst__plan_top, p);
+	root = lst_yaml_load(text, len, "plan", s_node_err, &ctx);
+	ctx.root = root;
+	s_root(&ctx, root);
+	lst_yaml_free(root);
+	return s_report(&ctx, p->file, errs);
+}
