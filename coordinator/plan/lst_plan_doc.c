@@ -2,121 +2,29 @@
  * The plan reference, docs/plan.md, written from the schema tables (lst_plan_schema.c) and the
  * workload table (common/lst_workload.c): one Markdown table per kind of map, with each key's
  * type, default, allowed values and help, so the reference cannot drift from the parser.
+ * The prose around the tables is plan-doc.md, a Markdown file compiled in at build time: each
+ * line `{{keys NAME}}` in it becomes the table of section NAME (or of `workload`, `sweep`),
+ * every other line is copied as it is.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "lst_assert.h"
 #include "lst_plan_int.h"
+#include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
-static const char s_doc_intro[] =
-	"# Plan reference\n"
-	"\n"
-	"<!-- Generated from the schema tables in coordinator/lst_plan.c and the workload table\n"
-	"     in common/lst_workload.c by `lockstep validate --write-doc docs/plan.md`. Do not\n"
-	"     edit by hand: change the tables and regenerate. The unit test `plan` fails while\n"
-	"     this file and the tables disagree. -->\n"
-	"\n"
-	"A plan is a YAML file that says which agents to drive, which devices (targets) they\n"
-	"reach through which paths, and which phases to run. `lockstep validate PLAN.yaml`\n"
-	"checks a plan without contacting anything: it prints every problem as\n"
-	"`FILE:LINE:COL: message` and exits 2, or describes what would run and exits 0.\n"
-	"\n"
-	"This file is generated; to regenerate it after changing the tables, run\n"
-	"`build/bin/lockstep validate --write-doc docs/plan.md` from the source folder.\n"
-	"\n"
-	"## A worked example\n"
-	"\n"
-	"A dual-port SAS SSD reached from two hosts, one per port: purge it, precondition it,\n"
-	"measure latency against IOPS over a grid of jobs and queue depths, then run the SNIA\n"
-	"IOPS test.\n"
-	"\n"
-	"```yaml\n"
-	"lockstep: 1\n"
-	"name: px05-dual-port\n"
-	"description: \"PX05SR through both SAS ports, one host per port\"\n"
-	"lease: 10s\n"
-	"on_agent_loss: retry\n"
-	"agents:\n"
-	"  - {name: a, address: \"tcp://host-a:7270\", key: keys/a.pub}\n"
-	"  - {name: b, address: \"tcp://host-b\", key: keys/b.pub}   # port 7270\n"
-	"targets:\n"
-	"  - name: ssd0\n"
-	"    identity: \"naa.5000039c18a0b7c1\"\n"
-	"    share: split\n"
-	"    paths:\n"
-	"      a: /dev/disk/by-id/wwn-0x5000039c18a0b7c1\n"
-	"      b: /dev/disk/by-id/wwn-0x5000039c18a0b7c1\n"
-	"defaults: {engine: io_uring, direct: true, interval: 1s}\n"
-	"phases:\n"
-	"  - name: purge\n"
-	"    suite: purge\n"
-	"  - name: precondition\n"
-	"    workload: {rw: write, bs: 128k, iodepth: 32}\n"
-	"    stop: {capacity: 2x}\n"
-	"  - name: lat-vs-iops\n"
-	"    workload: {rw: randrw, rwmixread: 70, bs: 4k}\n"
-	"    sweep: {jobs: [1, 2, 4], iodepth: [1, 2, 4, 8, 16, 32]}\n"
-	"    round: {ramp: 5s, duration: 30s}\n"
-	"    curve: {limit_percentile: 99.99, limit: 3ms}\n"
-	"  - name: iops\n"
-	"    suite: snia-iops\n"
-	"    steady: {max_rounds: 25, window: 5, track: write_iops}\n"
-	"    on_agent_loss: continue\n"
-	"```\n"
-	"\n"
-	"## How a plan runs\n"
-	"\n"
-	"- **Phases** run one after another, in the order written. Every agent starts a phase\n"
-	"  (and each round and sweep point in it) at the same instant, on every path of the\n"
-	"  phase's targets, so the combined numbers cover one time window.\n"
-	"- A phase's **workload** is built in layers: the workload table's defaults, then the\n"
-	"  plan's `defaults:`, then a suite's own settings, then the phase's `workload:`. A\n"
-	"  phase with no `suite:` is a plain workload and needs a stop condition: `runtime` or\n"
-	"  `bytes` in its workload, a `round:`, or `stop:`; whichever comes first ends it.\n"
-	"- A **round** is one repetition inside a phase: `ramp` (warm-up, excluded from\n"
-	"  results), then `duration` (measured). Without `steady:` each point runs one round;\n"
-	"  with `steady:` rounds repeat until the SNIA steady-state test passes or `max_rounds`\n"
-	"  is reached.\n"
-	"- A **sweep** varies workload options (`jobs`, `iodepth`, `bs`, `rwmixread`,\n"
-	"  `rate_iops`) over lists of values. Each combination is a **point**; the first axis\n"
-	"  written is the outermost loop, so `sweep: {jobs: [1, 2], iodepth: [1, 8]}` runs\n"
-	"  jobs=1 iodepth=1, jobs=1 iodepth=8, jobs=2 iodepth=1, jobs=2 iodepth=8. Sweep values\n"
-	"  replace the workload's. Results have one row per point.\n"
-	"- **Shares**: a target reached through several paths (a dual-port drive on two hosts)\n"
-	"  gives each path its own slice of the block range by default (`share: split`), so two\n"
-	"  hosts never write the same block; `share: shared` lets every path cover the whole\n"
-	"  range. `stop: {capacity: 2x}` counts the target's capacity once, split across its\n"
-	"  paths.\n"
-	"- **Agent loss**: an agent the coordinator does not hear from is *unreachable* at\n"
-	"  first: it goes on measuring and keeping its samples, the coordinator reconnects, and\n"
-	"  the samples are merged in their place when the link returns, so a network hiccup\n"
-	"  shorter than the `lease` loses nothing. Only after the lease (the agent has stopped\n"
-	"  its I/O by itself), or when the agent restarted, is it *lost* for the point, and\n"
-	"  `on_agent_loss` applies: `retry` (the default) runs the point again for everyone once\n"
-	"  the agent is back (within `retry_wait`, at most `retries` times), `continue` finishes\n"
-	"  the point without it (partial: combined rates are all I/Os over the point's time),\n"
-	"  `abort` ends the run.\n"
-	"- **Values**: sizes are binary (`4k` = 4096, `1m`, `2g`, `1t`); durations take `ns`,\n"
-	"  `us`, `ms`, `s`, `m`, `h`, `d` (a bare number is seconds). Names of agents, targets,\n"
-	"  phases and the plan use letters, digits, `_`, `.` and `-`, at most 63.\n"
-	"- YAML anchors and aliases (`&x`, `*x`) and repeated keys are refused: every value is\n"
-	"  written where it applies.\n"
-	"- Text is plain text: a NUL (`\"p\\0x\"`), an escape sequence or another control\n"
-	"  character, a C1 control or a direction override is refused wherever it is written;\n"
-	"  names, addresses and paths refuse tabs and newlines too (a `description` may span\n"
-	"  lines).\n";
+/* The word the docs use for each lst_opt type (enum lst_opt_type order). */
+static const char *const s_opt_types[] = { "integer", "size",	"duration",
+					   "boolean", "choice", "pattern" };
 
 static const char *s_doc_type(const struct lst__plan_key *k, char *buf, size_t size)
 {
-	static const char *const opt_types[] = { "integer", "size",   "duration",
-						 "boolean", "choice", "pattern" };
-
 	switch (k->kind) {
 	case K_OPT:
-		return opt_types[k->o.type];
+		return s_opt_types[k->o.type];
 	case K_BOOL:
 		return "boolean";
 	case K_DOUBLE:
@@ -260,21 +168,9 @@ static const char *s_doc_range(const struct lst__plan_key *k, char *buf, size_t 
 	return buf;
 }
 
-/* One table cell: '|' would end the cell early. */
-static void s_doc_cell(FILE *f, const char *s)
+/* The head of a key table. */
+static void s_doc_head(FILE *f)
 {
-	fputs(" ", f);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-	fputs(" |", f);
-}
-
-static void s_doc_head(FILE *f, const char *name, const char *help)
-{
-	fprintf(f, "\n## %s\n\n%s\n\n", name, help);
 	fprintf(f, "| key | type | default | allowed | meaning |\n");
 	fprintf(f, "|---|---|---|---|---|\n");
 }
@@ -286,17 +182,18 @@ static void s_doc_row(FILE *f, const char *key, const char *type, const char *de
 
 	snprintf(k, sizeof(k), "`%s`", key);
 	fputs("|", f);
-	s_doc_cell(f, k);
-	s_doc_cell(f, type);
-	s_doc_cell(f, def);
-	s_doc_cell(f, range);
-	s_doc_cell(f, help);
+	lst_md_cell(f, k);
+	lst_md_cell(f, type);
+	lst_md_cell(f, def);
+	lst_md_cell(f, range);
+	lst_md_cell(f, help);
 	fputs("\n", f);
 }
 
+/* The table of a section's keys. */
 static void s_doc_section(FILE *f, const struct lst__plan_section *sec)
 {
-	s_doc_head(f, sec->name, sec->help);
+	s_doc_head(f);
 	for (const struct lst__plan_key *k = sec->keys; k->o.name; k++) {
 		char type[128], range[512], def[128];
 
@@ -313,46 +210,78 @@ static void s_doc_section(FILE *f, const struct lst__plan_section *sec)
 	}
 }
 
-void lst_plan_write_doc(FILE *f)
+/* The workload table: lst_workload_opts, as `defaults:` and `workload:` take them. */
+static void s_doc_workload(FILE *f)
 {
-	static const char *const opt_types[] = { "integer", "size",   "duration",
-						 "boolean", "choice", "pattern" };
-
-	fputs(s_doc_intro, f);
-	s_doc_section(f, &lst__plan_top);
-	s_doc_section(f, &lst__plan_agent);
-	s_doc_section(f, &lst__plan_target);
-	s_doc_section(f, &lst__plan_phase);
-
-	s_doc_head(f, "workload",
-		   "The keys of `defaults:` and of a phase's `workload:`: the same options as "
-		   "`lockstep-agent bench` flags (`--bs 4k`) and the job specs on the wire. "
-		   "A phase's workload starts from `defaults:`; keys it does not give keep "
-		   "those values.");
+	s_doc_head(f);
 	for (const struct lst_opt *o = lst_workload_opts; o->name; o++) {
 		char range[512], def[128];
 
 		snprintf(def, sizeof(def), "`%s`", o->def);
-		s_doc_row(f, o->name, opt_types[o->type], def,
+		s_doc_row(f, o->name, s_opt_types[o->type], def,
 			  s_doc_opt_range(o, range, sizeof(range)), o->help);
 	}
+}
 
-	s_doc_head(f, "sweep",
-		   "A phase's `sweep:` maps workload options to lists of values; every "
-		   "combination is one point. The first axis written is the outermost loop. "
-		   "Each value is checked against the option's own range.");
+/* The sweep table: the workload options a sweep may vary. */
+static void s_doc_sweep(FILE *f)
+{
+	s_doc_head(f);
 	for (size_t i = 0; lst__plan_sweep_axes[i]; i++) {
 		const struct lst_opt *o = lst_opt_find(lst_workload_opts, lst__plan_sweep_axes[i]);
 		char range[512], type[64];
 
 		LST_ASSERT(o);
-		snprintf(type, sizeof(type), "list of %s", opt_types[o->type]);
+		snprintf(type, sizeof(type), "list of %s", s_opt_types[o->type]);
 		s_doc_row(f, o->name, type, "", s_doc_opt_range(o, range, sizeof(range)), o->help);
 	}
+}
 
-	s_doc_section(f, &lst__plan_round);
-	s_doc_section(f, &lst__plan_steady);
-	s_doc_section(f, &lst__plan_stop);
-	s_doc_section(f, &lst__plan_curve);
-	s_doc_section(f, &lst__plan_hir);
+/* Write the table a {{keys NAME}} line stands for; an unknown NAME is a bug in plan-doc.md. */
+static void s_doc_table(FILE *f, const char *name)
+{
+	static const struct lst__plan_section *const sections[] = {
+		&lst__plan_top,	  &lst__plan_agent, &lst__plan_target,
+		&lst__plan_phase, &lst__plan_round, &lst__plan_steady,
+		&lst__plan_stop,  &lst__plan_curve, &lst__plan_hir,
+	};
+
+	if (!strcmp(name, "workload")) {
+		s_doc_workload(f);
+		return;
+	}
+	if (!strcmp(name, "sweep")) {
+		s_doc_sweep(f);
+		return;
+	}
+	for (size_t i = 0; i < LST_ARRAY_SIZE(sections); i++) {
+		if (!strcmp(name, sections[i]->name)) {
+			s_doc_section(f, sections[i]);
+			return;
+		}
+	}
+	LST_ASSERT(!"plan-doc.md names a table the schema does not have");
+}
+
+void lst_plan_write_doc(FILE *f)
+{
+	static const char open[] = "{{keys ", close[] = "}}\n";
+	const char *s = lst__plan_doc_md;
+
+	while (*s) {
+		const char *eol = strchr(s, '\n');
+		size_t n = eol ? (size_t)(eol - s) + 1 : strlen(s);
+		size_t name_len = n - (sizeof(open) - 1) - (sizeof(close) - 1);
+		char name[64];
+
+		if (n > sizeof(open) + sizeof(close) - 2 && !strncmp(s, open, sizeof(open) - 1) &&
+		    !strncmp(s + n - (sizeof(close) - 1), close, sizeof(close) - 1) &&
+		    name_len < sizeof(name)) {
+			snprintf(name, sizeof(name), "%.*s", (int)name_len, s + sizeof(open) - 1);
+			s_doc_table(f, name);
+		} else {
+			fwrite(s, 1, n, f);
+		}
+		s += n;
+	}
 }

@@ -7,7 +7,7 @@
  *   lst_plan_read.c    the walk that reads a YAML tree into an lst_plan with those tables,
  *                      collecting every error with its place
  *   lst_plan_check.c   checks across keys and items, called by the tables' hooks
- *   lst_plan_doc.c     docs/plan.md from the tables and plan-doc.md
+ *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
  *   lst_plan.c         the public entry points: load, parse, destroy, points, indexes
  */
 #ifndef LST_PLAN_INT_H
@@ -66,7 +66,6 @@ struct lst__plan_key {
 struct lst__plan_section {
 	const char *name; /* "agent", "round": in messages and docs headings */
 	const char *in;	  /* " in round": after "unknown key 'x'" */
-	const char *help; /* the docs paragraph */
 	const struct lst__plan_key *keys;
 	/* K_LIST items */
 	size_t size;	    /* of one item */
@@ -104,6 +103,9 @@ struct lst__plan_ctx {
 extern const struct lst__plan_section lst__plan_top, lst__plan_agent, lst__plan_target,
 	lst__plan_phase, lst__plan_round, lst__plan_steady, lst__plan_stop, lst__plan_curve,
 	lst__plan_hir;
+/* plan-doc.md: the reference's prose, with a line {{keys NAME}} where a table goes. Embedded at
+ * build time (embed.cmake). */
+extern const char lst__plan_doc_md[];
 /* Workload options a sweep may vary, in the order the docs list them; NULL-terminated. */
 extern const char *const lst__plan_sweep_axes[];
 

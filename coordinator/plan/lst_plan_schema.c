@@ -66,8 +66,6 @@ static const struct lst__plan_key s_agent_keys[] = {
 const struct lst__plan_section lst__plan_agent = {
 	.name = "agent",
 	.in = "",
-	.help = "Each item of `agents:` is one `lockstep-agent` the coordinator connects to. "
-		"Nothing is contacted by `lockstep validate`.",
 	.keys = s_agent_keys,
 	.size = sizeof(struct lst_plan_agent),
 	.mark_offset = AG(mark),
@@ -100,8 +98,6 @@ static const struct lst__plan_key s_target_keys[] = {
 const struct lst__plan_section lst__plan_target = {
 	.name = "target",
 	.in = "",
-	.help = "Each item of `targets:` is one device under test, reached through one or more "
-		"paths, often one per agent (a dual-port drive on two hosts).",
 	.keys = s_target_keys,
 	.size = sizeof(struct lst_plan_target),
 	.mark_offset = TG(mark),
@@ -122,9 +118,6 @@ static const struct lst__plan_key s_round_keys[] = {
 const struct lst__plan_section lst__plan_round = {
 	.name = "round",
 	.in = " in round",
-	.help = "One repetition of a phase (or of each sweep point): `ramp`, then `duration` "
-		"measured. Steady-state tests repeat rounds; without `steady:` each point runs "
-		"one round.",
 	.keys = s_round_keys,
 };
 
@@ -159,9 +152,6 @@ static const struct lst__plan_key s_steady_keys[] = {
 const struct lst__plan_section lst__plan_steady = {
 	.name = "steady",
 	.in = " in steady",
-	.help = "SNIA steady state: rounds repeat until the tracked value is steady over the "
-		"window, or `max_rounds` is reached. Giving `steady:` (even empty) turns it on; a "
-		"plain phase then needs `round:`.",
 	.keys = s_steady_keys,
 	.has_flag = true,
 	.flag = PH(steady),
@@ -187,10 +177,6 @@ static const struct lst__plan_key s_stop_keys[] = {
 const struct lst__plan_section lst__plan_stop = {
 	.name = "stop",
 	.in = " in stop",
-	.help = "When each point of a phase (each round of it) ends: whichever comes first of "
-		"these, the workload's `runtime` and `bytes`, and the round's `duration`. A plain "
-		"phase needs some stop condition: `runtime` or `bytes` in its workload, a "
-		"`round:`, or one of these.",
 	.keys = s_stop_keys,
 };
 
@@ -221,8 +207,6 @@ static const struct lst__plan_key s_curve_keys[] = {
 const struct lst__plan_section lst__plan_curve = {
 	.name = "curve",
 	.in = " in curve",
-	.help = "Open-loop load curve (`suite: curve`, and latency-vs-IOPS reports): rates as "
-		"percents of the maximum, and an optional latency limit.",
 	.keys = s_curve_keys,
 	.check = lst__plan_curve_check,
 };
@@ -248,8 +232,6 @@ static const struct lst__plan_key s_hir_keys[] = {
 const struct lst__plan_section lst__plan_hir = {
 	.name = "hir",
 	.in = " in hir",
-	.help = "SNIA host idle recovery, used by `suite: snia-hir`: bursts of writes separated "
-		"by idle gaps.",
 	.keys = s_hir_keys,
 };
 
@@ -308,8 +290,6 @@ static const struct lst__plan_key s_phase_keys[] = {
 const struct lst__plan_section lst__plan_phase = {
 	.name = "phase",
 	.in = "",
-	.help = "Each item of `phases:` is one step of the plan; phases run in order, and every "
-		"agent starts each phase (each round, each sweep point) at the same instant.",
 	.keys = s_phase_keys,
 	.size = sizeof(struct lst_plan_phase),
 	.mark_offset = PH(mark),
@@ -377,7 +357,6 @@ static const struct lst__plan_key s_top_keys[] = {
 const struct lst__plan_section lst__plan_top = {
 	.name = "plan",
 	.in = " in the plan",
-	.help = "The top level of a plan file.",
 	.keys = s_top_keys,
 	.check = lst__plan_top_check,
 };
