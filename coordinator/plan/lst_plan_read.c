@@ -397,6 +397,25 @@ static void s_workload(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 	}
 }
 
+/*
+ * The names of the plan's agents (targets when !agents) so far, each once, as "a, b" for a
+ * "known: ..." hint in buf; "none" when there are none.
+ */
+static const char *s_known_names(const lst_plan *p, bool agents, char *buf, size_t size)
+{
+	size_t n = 0, count = agents ? p->nagents : p->ntargets;
+
+	buf[0] = '\0';
+	for (size_t j = 0; j < count && n < size; j++) {
+		const char *name = agents ? p->agents[j].name : p->targets[j].name;
+
+		if (name && (agents ? lst_plan_agent_index(p, name)
+				    : lst_plan_target_index(p, name)) == (int)j)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", name);
+	}
+	return n ? buf : "none";
+}
+
 static void s_paths(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		    const struct lst_yaml_node *v, void *base)
 {
@@ -424,17 +443,10 @@ static void s_paths(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		a = lst_plan_agent_index(p, kn->text);
 		if (a < 0) {
 			char known[512];
-			size_t n = 0;
 
-			known[0] = '\0';
-			for (size_t j = 0; j < p->nagents && n < sizeof(known); j++)
-				if (p->agents[j].name &&
-				    lst_plan_agent_index(p, p->agents[j].name) == (int)j)
-					n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s",
-							      n ? ", " : "", p->agents[j].name);
 			lst__plan_error(ctx, kn,
 					"path for agent '%s', which is not in agents (known: %s)",
-					kn->text, n ? known : "none");
+					kn->text, s_known_names(p, true, known, sizeof(known)));
 			continue;
 		}
 		path = s_scalar(ctx, kn->text, vn);
@@ -493,17 +505,9 @@ static void s_target_refs(struct lst__plan_ctx *ctx, const struct lst__plan_key 
 		t = lst_plan_target_index(p, name);
 		if (t < 0) {
 			char known[512];
-			size_t len = 0;
 
-			known[0] = '\0';
-			for (size_t j = 0; j < p->ntargets && len < sizeof(known); j++)
-				if (p->targets[j].name &&
-				    lst_plan_target_index(p, p->targets[j].name) == (int)j)
-					len += (size_t)snprintf(known + len, sizeof(known) - len,
-								"%s%s", len ? ", " : "",
-								p->targets[j].name);
 			lst__plan_error(ctx, item, "unknown target '%s' (known: %s)", name,
-					len ? known : "none");
+					s_known_names(p, false, known, sizeof(known)));
 			continue;
 		}
 		for (size_t j = 0; j < ph->ntargets; j++)
@@ -516,6 +520,108 @@ static void s_target_refs(struct lst__plan_ctx *ctx, const struct lst__plan_key 
 	}
 }
 
+/* The workload option a sweep key names, or NULL after saying why it cannot be swept. */
+static const struct lst_opt *s_sweep_opt(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn)
+{
+	const struct lst_opt *o = lst_opt_find(lst_workload_opts, kn->text);
+	bool is_axis = false;
+	char hint[512];
+
+	for (size_t j = 0; lst__plan_sweep_axes[j]; j++)
+		is_axis = is_axis || !strcmp(kn->text, lst__plan_sweep_axes[j]);
+	if (!is_axis && o) {
+		lst__plan_error(ctx, kn,
+				"sweep: %s cannot be swept (axes: jobs, iodepth, bs, "
+				"rwmixread, rate_iops); set it in workload",
+				kn->text);
+		return NULL;
+	}
+	if (!is_axis) {
+		lst__plan_error(
+			ctx, kn, "sweep: unknown axis '%s' (%s)", kn->text,
+			lst_text_hint(kn->text, lst__plan_sweep_axes, "axes", hint, sizeof(hint)));
+		return NULL;
+	}
+	return o;
+}
+
+/* Read the n values of list vn into ax, each checked on its own against the phase's workload. */
+static void s_sweep_values(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph,
+			   struct lst_sweep_axis *ax, const struct lst_yaml_node *vn, size_t n)
+{
+	const struct lst_opt *o = ax->opt;
+
+	ax->values = lst_calloc(n, sizeof(*ax->values));
+	for (size_t j = 0; j < n; j++) {
+		const struct lst_yaml_node *item = vn->kids[j];
+		const char *text = s_scalar(ctx, o->name, item);
+		struct lst_workload w = ph->w;
+		lst_err err, base_err;
+		bool dup = false;
+		int64_t val;
+
+		if (!text || lst_opt_parse(o, &w, text, &err)) {
+			if (text)
+				lst__plan_error(ctx, item, "sweep: %s", err.msg);
+			continue;
+		}
+		val = lst_opt_get(o, &w);
+		for (size_t m = 0; m < ax->n; m++)
+			dup = dup || ax->values[m] == val;
+		if (dup) {
+			lst__plan_error(ctx, item, "sweep: %s value '%s' is listed twice", o->name,
+					text);
+			continue;
+		}
+		/* Checks across options that this one value breaks on its own. */
+		if (lst_workload_check(&w, 0, &err) && !lst_workload_check(&ph->w, 0, &base_err))
+			lst__plan_error(ctx, item, "sweep: %s", err.msg);
+		ax->values[ax->n++] = val;
+	}
+}
+
+/*
+ * Add the axis kn: vn to ph. Returns the axis, or NULL when it was refused (reported) or all
+ * of its values were (then it is left out of the points).
+ */
+static const struct lst_sweep_axis *s_sweep_axis(struct lst__plan_ctx *ctx,
+						 struct lst_plan_phase *ph,
+						 const struct lst_yaml_node *kn,
+						 const struct lst_yaml_node *vn)
+{
+	const struct lst_opt *o = s_sweep_opt(ctx, kn);
+	struct lst_sweep_axis *ax;
+	long n;
+
+	if (!o)
+		return NULL;
+	if (ph->naxes == LST_SWEEP_MAX_AXES) {
+		lst__plan_error(ctx, kn, "sweep: at most %d axes", LST_SWEEP_MAX_AXES);
+		return NULL;
+	}
+	n = s_list(ctx, kn->text, vn);
+	if (n < 0)
+		return NULL;
+	if (n == 0) {
+		lst__plan_error(ctx, vn, "sweep: %s needs at least one value, like [1, 2, 4]",
+				kn->text);
+		return NULL;
+	}
+	ax = &ph->axes[ph->naxes++];
+	ax->opt = o;
+	ax->mark = kn->mark;
+	s_sweep_values(ctx, ph, ax, vn, (size_t)n);
+	if (ax->n == 0) {
+		/* every value was wrong (and reported): keep the axis out of the points */
+		free(ax->values);
+		memset(ax, 0, sizeof(*ax));
+		ph->naxes--;
+		return NULL;
+	}
+	return ax;
+}
+
+/* A phase's sweep: axes in the order written, at most LST_PLAN_MAX_POINTS points in all. */
 static void s_sweep(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		    const struct lst_yaml_node *v, void *base)
 {
@@ -533,82 +639,12 @@ static void s_sweep(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		return;
 	}
 	for (size_t i = 0; i + 1 < map->n; i += 2) {
-		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
-		struct lst_sweep_axis *ax;
-		const struct lst_opt *o;
-		bool is_axis = false;
-		char hint[512];
-		long n;
+		const struct lst_yaml_node *kn = map->kids[i];
+		const struct lst_sweep_axis *ax;
 
-		if (kn->type != LST_YAML_SCALAR)
+		if (kn->type != LST_YAML_SCALAR ||
+		    !(ax = s_sweep_axis(ctx, ph, kn, map->kids[i + 1])))
 			continue;
-		for (size_t j = 0; lst__plan_sweep_axes[j]; j++)
-			is_axis = is_axis || !strcmp(kn->text, lst__plan_sweep_axes[j]);
-		o = lst_opt_find(lst_workload_opts, kn->text);
-		if (!is_axis && o) {
-			lst__plan_error(ctx, kn,
-					"sweep: %s cannot be swept (axes: jobs, iodepth, bs, "
-					"rwmixread, rate_iops); set it in workload",
-					kn->text);
-			continue;
-		}
-		if (!is_axis) {
-			lst__plan_error(ctx, kn, "sweep: unknown axis '%s' (%s)", kn->text,
-					lst_text_hint(kn->text, lst__plan_sweep_axes, "axes", hint,
-						      sizeof(hint)));
-			continue;
-		}
-		if (ph->naxes == LST_SWEEP_MAX_AXES) {
-			lst__plan_error(ctx, kn, "sweep: at most %d axes", LST_SWEEP_MAX_AXES);
-			continue;
-		}
-		n = s_list(ctx, kn->text, vn);
-		if (n < 0)
-			continue;
-		if (n == 0) {
-			lst__plan_error(ctx, vn,
-					"sweep: %s needs at least one value, like [1, 2, 4]",
-					kn->text);
-			continue;
-		}
-		ax = &ph->axes[ph->naxes++];
-		ax->opt = o;
-		ax->mark = kn->mark;
-		ax->values = lst_calloc((size_t)n, sizeof(*ax->values));
-		for (size_t j = 0; j < (size_t)n; j++) {
-			const struct lst_yaml_node *item = vn->kids[j];
-			const char *text = s_scalar(ctx, o->name, item);
-			struct lst_workload w = ph->w;
-			lst_err err, base_err;
-			bool dup = false;
-			int64_t val;
-
-			if (!text || lst_opt_parse(o, &w, text, &err)) {
-				if (text)
-					lst__plan_error(ctx, item, "sweep: %s", err.msg);
-				continue;
-			}
-			val = lst_opt_get(o, &w);
-			for (size_t m = 0; m < ax->n; m++)
-				dup = dup || ax->values[m] == val;
-			if (dup) {
-				lst__plan_error(ctx, item, "sweep: %s value '%s' is listed twice",
-						o->name, text);
-				continue;
-			}
-			/* Checks across options that this one value breaks on its own. */
-			if (lst_workload_check(&w, 0, &err) &&
-			    !lst_workload_check(&ph->w, 0, &base_err))
-				lst__plan_error(ctx, item, "sweep: %s", err.msg);
-			ax->values[ax->n++] = val;
-		}
-		if (ax->n == 0) {
-			/* every value was wrong (and reported): keep the axis out of the points */
-			free(ax->values);
-			memset(ax, 0, sizeof(*ax));
-			ph->naxes--;
-			continue;
-		}
 		if (points > LST_PLAN_MAX_POINTS / ax->n) {
 			lst__plan_error(ctx, kn, "sweep: more than %d points; split it into phases",
 					LST_PLAN_MAX_POINTS);
@@ -678,6 +714,27 @@ static void s_num_list(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 	*(size_t *)lst__plan_at(base, k->aux) = got;
 }
 
+/* Names are unique within a list: agents, targets and phases are named in results. */
+static void s_unique_names(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+			   const struct lst_yaml_node *v)
+{
+	for (size_t i = 1; i < v->n; i++) {
+		const struct lst_yaml_node *ni = lst_yaml_get(v->kids[i], "name", NULL);
+
+		if (!ni || ni->type != LST_YAML_SCALAR)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			const struct lst_yaml_node *nj = lst_yaml_get(v->kids[j], "name", NULL);
+
+			if (nj && nj->type == LST_YAML_SCALAR && !strcmp(ni->text, nj->text)) {
+				lst__plan_error(ctx, ni, "duplicate %s name '%s' (first at %d:%d)",
+						sec->name, ni->text, nj->mark.line, nj->mark.col);
+				break;
+			}
+		}
+	}
+}
+
 static void s_items(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		    const struct lst_yaml_node *v, void *base)
 {
@@ -722,34 +779,133 @@ static void s_items(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		}
 		memcpy(ctx->prefix, saved, sizeof(saved));
 	}
-	/* Names are unique within a list: agents, targets and phases are named in results. */
-	for (size_t i = 1; i < (size_t)n; i++) {
-		const struct lst_yaml_node *ni = lst_yaml_get(v->kids[i], "name", NULL);
-
-		if (!ni || ni->type != LST_YAML_SCALAR)
-			continue;
-		for (size_t j = 0; j < i; j++) {
-			const struct lst_yaml_node *nj = lst_yaml_get(v->kids[j], "name", NULL);
-
-			if (nj && nj->type == LST_YAML_SCALAR && !strcmp(ni->text, nj->text)) {
-				lst__plan_error(ctx, ni, "duplicate %s name '%s' (first at %d:%d)",
-						sec->name, ni->text, nj->mark.line, nj->mark.col);
-				break;
-			}
-		}
-	}
+	s_unique_names(ctx, sec, v);
 	if (sec->list_check)
 		sec->list_check(ctx, v);
 }
 
-/* Read one key's value into base. kn is the key node, v the value node. */
+/* A bool (true/false) into base. */
+static void s_bool(struct lst__plan_ctx *ctx, const struct lst__plan_key *k, const char *pfx,
+		   const struct lst_yaml_node *v, void *base)
+{
+	struct lst_opt tmp = k->o;
+	const char *text = s_scalar(ctx, k->o.name, v);
+	int64_t b;
+	lst_err err;
+
+	tmp.offset = 0;
+	if (text && lst_opt_parse(&tmp, &b, text, &err))
+		lst__plan_error(ctx, v, "%s%s", pfx, err.msg);
+	else if (text)
+		*(bool *)lst__plan_at(base, k->o.offset) = b;
+}
+
+/* Non-empty text of bounded length into base. */
+static void s_string(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		     const struct lst_yaml_node *v, void *base)
+{
+	const char *text = s_scalar(ctx, k->o.name, v);
+
+	if (text && !*text)
+		lst__plan_error(ctx, v, "%s must not be empty; leave it out instead", k->o.name);
+	else if (text && strlen(text) >= LST_TEXT_MAX)
+		lst__plan_error(ctx, v, "%s is longer than %d bytes", k->o.name, LST_TEXT_MAX - 1);
+	else if (text)
+		s_set_str(base, k->o.offset, text);
+}
+
+/* A name (letters, digits, '_', '.', '-') into base. */
+static void s_name(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		   const struct lst_yaml_node *v, void *base)
+{
+	const char *text = s_scalar(ctx, k->o.name, v);
+
+	if (text && !s_name_ok(text))
+		lst__plan_error(ctx, v,
+				"%s '%s' may only use letters, digits, '_', '.' and '-', "
+				"at most %d of them",
+				k->o.name, text, LST__PLAN_NAME_MAX);
+	else if (text)
+		s_set_str(base, k->o.offset, text);
+}
+
+/* An agent's address, normalized with its port, into base. */
+static void s_address_value(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+			    const struct lst_yaml_node *v, void *base)
+{
+	const char *text = s_scalar(ctx, k->o.name, v);
+	char why[256];
+	char *addr;
+
+	if (!text)
+		return;
+	addr = s_address(text, why, sizeof(why));
+	if (!addr) {
+		lst__plan_error(ctx, v, "address '%s' %s", text, why);
+		return;
+	}
+	free(*(char **)lst__plan_at(base, k->o.offset));
+	*(char **)lst__plan_at(base, k->o.offset) = addr;
+}
+
+/* An agent's key: Z85 text or an absolute path as written, a relative path made absolute
+ * against the plan's folder. */
+static void s_key(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		  const struct lst_yaml_node *v, void *base)
+{
+	const char *text = s_scalar(ctx, k->o.name, v);
+
+	if (text && !*text)
+		lst__plan_error(ctx, v, "key must not be empty; leave it out for plain text");
+	else if (text && (text[0] == '/' || lst_auth_is_key_text(text)))
+		s_set_str(base, k->o.offset, text);
+	else if (text) {
+		free(*(char **)lst__plan_at(base, k->o.offset));
+		*(char **)lst__plan_at(base, k->o.offset) =
+			lst_asprintf("%s/%s", ctx->plan->dir, text);
+	}
+}
+
+/* `lockstep:`, the plan format version: only LST_PLAN_VERSION is read. */
+static void s_version(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		      const struct lst_yaml_node *v, void *base)
+{
+	const char *text = s_scalar(ctx, k->o.name, v);
+	int64_t ver;
+	lst_err err;
+
+	if (text && lst_parse_int(text, INT64_MIN, INT64_MAX, &ver, &err))
+		lst__plan_error(ctx, v,
+				"lockstep: '%s' is not a plan format version; write "
+				"lockstep: %d",
+				text, LST_PLAN_VERSION);
+	else if (text && ver != LST_PLAN_VERSION)
+		lst__plan_error(ctx, v,
+				"lockstep: plan format %" PRId64 " is not supported; this "
+				"lockstep reads format %d",
+				ver, LST_PLAN_VERSION);
+	else if (text)
+		*(int64_t *)lst__plan_at(base, k->o.offset) = ver;
+}
+
+/* A nested map (round, steady, ...) read into the same struct. */
+static void s_sub_section(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+			  const struct lst_yaml_node *v, void *base)
+{
+	bool ok;
+	const struct lst_yaml_node *map = s_map(ctx, k->o.name, v, &ok);
+
+	if (ok)
+		s_section(ctx, k->sub, v, map, base);
+}
+
+/* Read one key's value v into base, by the key's kind. */
 static void s_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 		    const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base)
 {
 	/* Values in a phase's sub-map say which map: "round: duration must be ..." */
 	char pfx[32] = "";
 	const char *text;
-	char why[256];
 	lst_err err;
 
 	if (sec->in[0] && sec != &lst__plan_top)
@@ -760,18 +916,9 @@ static void s_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *s
 		if (text && lst_opt_parse(&k->o, base, text, &err))
 			lst__plan_error(ctx, v, "%s%s", pfx, err.msg);
 		break;
-	case K_BOOL: {
-		struct lst_opt tmp = k->o;
-		int64_t b;
-
-		tmp.offset = 0;
-		text = s_scalar(ctx, k->o.name, v);
-		if (text && lst_opt_parse(&tmp, &b, text, &err))
-			lst__plan_error(ctx, v, "%s%s", pfx, err.msg);
-		else if (text)
-			*(bool *)lst__plan_at(base, k->o.offset) = b;
+	case K_BOOL:
+		s_bool(ctx, k, pfx, v, base);
 		break;
-	}
 	case K_DOUBLE:
 		s_double(ctx, k, pfx, v, lst__plan_at(base, k->o.offset));
 		break;
@@ -779,83 +926,26 @@ static void s_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *s
 		s_capacity(ctx, k, pfx, v, base);
 		break;
 	case K_STRING:
-		text = s_scalar(ctx, k->o.name, v);
-		if (text && !*text)
-			lst__plan_error(ctx, v, "%s must not be empty; leave it out instead",
-					k->o.name);
-		else if (text && strlen(text) >= LST_TEXT_MAX)
-			lst__plan_error(ctx, v, "%s is longer than %d bytes", k->o.name,
-					LST_TEXT_MAX - 1);
-		else if (text)
-			s_set_str(base, k->o.offset, text);
+		s_string(ctx, k, v, base);
 		break;
 	case K_NAME:
-		text = s_scalar(ctx, k->o.name, v);
-		if (text && !s_name_ok(text))
-			lst__plan_error(ctx, v,
-					"%s '%s' may only use letters, digits, '_', '.' and '-', "
-					"at most %d of them",
-					k->o.name, text, LST__PLAN_NAME_MAX);
-		else if (text)
-			s_set_str(base, k->o.offset, text);
+		s_name(ctx, k, v, base);
 		break;
-	case K_ADDRESS: {
-		char *addr;
-
-		text = s_scalar(ctx, k->o.name, v);
-		if (!text)
-			break;
-		addr = s_address(text, why, sizeof(why));
-		if (!addr) {
-			lst__plan_error(ctx, v, "address '%s' %s", text, why);
-			break;
-		}
-		free(*(char **)lst__plan_at(base, k->o.offset));
-		*(char **)lst__plan_at(base, k->o.offset) = addr;
+	case K_ADDRESS:
+		s_address_value(ctx, k, v, base);
 		break;
-	}
 	case K_KEY:
-		text = s_scalar(ctx, k->o.name, v);
-		if (text && !*text)
-			lst__plan_error(ctx, v,
-					"key must not be empty; leave it out for plain text");
-		else if (text && (text[0] == '/' || lst_auth_is_key_text(text)))
-			s_set_str(base, k->o.offset, text);
-		else if (text) {
-			free(*(char **)lst__plan_at(base, k->o.offset));
-			*(char **)lst__plan_at(base, k->o.offset) =
-				lst_asprintf("%s/%s", ctx->plan->dir, text);
-		}
+		s_key(ctx, k, v, base);
 		break;
-	case K_VERSION: {
-		int64_t ver;
-
-		text = s_scalar(ctx, k->o.name, v);
-		if (text && lst_parse_int(text, INT64_MIN, INT64_MAX, &ver, &err))
-			lst__plan_error(ctx, v,
-					"lockstep: '%s' is not a plan format version; write "
-					"lockstep: %d",
-					text, LST_PLAN_VERSION);
-		else if (text && ver != LST_PLAN_VERSION)
-			lst__plan_error(ctx, v,
-					"lockstep: plan format %" PRId64 " is not supported; this "
-					"lockstep reads format %d",
-					ver, LST_PLAN_VERSION);
-		else if (text)
-			*(int64_t *)lst__plan_at(base, k->o.offset) = ver;
+	case K_VERSION:
+		s_version(ctx, k, v, base);
 		break;
-	}
 	case K_WORKLOAD:
 		s_workload(ctx, k, v, base);
 		break;
-	case K_SECTION: {
-		bool ok;
-		const struct lst_yaml_node *map = s_map(ctx, k->o.name, v, &ok);
-
-		if (ok)
-			s_section(ctx, k->sub, v, map, base);
+	case K_SECTION:
+		s_sub_section(ctx, k, v, base);
 		break;
-	}
 	case K_LIST:
 		s_items(ctx, k, v, base);
 		break;
