@@ -6,6 +6,7 @@
  *                      phase, and a phase's round, steady, stop, curve and hir maps)
  *   lst_plan_read.c    the walk that reads a YAML tree into an lst_plan with those tables,
  *                      collecting every error with its place
+ *   lst_plan_value.c   the reader of each kind of value (names, addresses, sweeps, ...)
  *   lst_plan_check.c   checks across keys and items, called by the tables' hooks
  *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
  *   lst_plan.c         the public entry points: load, parse, destroy, points, indexes
@@ -133,6 +134,32 @@ void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char
 #define lst__plan_error(ctx, n, fmt, ...)                                                          \
 	lst__plan_error_at((ctx), (n)->mark.line, (n)->mark.col, "%s" fmt, (ctx)->prefix,          \
 			   ##__VA_ARGS__)
+
+/*
+ * The walk (lst_plan_read.c). The value of key `name` as a scalar's text, a map or a list,
+ * or an error saying why not (nodes already reported stay silent):
+ *   lst__plan_scalar  the text, or NULL (an empty value, a map or a list where text belongs)
+ *   lst__plan_map     v as a map, NULL for an empty value, or NULL after an error; *ok says which
+ *   lst__plan_list    the number of items, 0 for an empty value, or -1 after an error
+ */
+const char *lst__plan_scalar(struct lst__plan_ctx *ctx, const char *name,
+			     const struct lst_yaml_node *v);
+const struct lst_yaml_node *lst__plan_map(struct lst__plan_ctx *ctx, const char *name,
+					  const struct lst_yaml_node *v, bool *ok);
+long lst__plan_list(struct lst__plan_ctx *ctx, const char *name, const struct lst_yaml_node *v);
+
+/* Read the keys of map (NULL: given but empty) of section sec into base; at is for places. */
+void lst__plan_section_read(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+			    const struct lst_yaml_node *at, const struct lst_yaml_node *map,
+			    void *base);
+
+/* Read a K_LIST value: one item of k->sub per list item, with its defaults and checks. */
+void lst__plan_items(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		     const struct lst_yaml_node *v, void *base);
+
+/* Read one key's value v of section sec into base, by the key's kind (lst_plan_value.c). */
+void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+		     const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base);
 
 /* Set sweep axis `axis` of ph to its value i in w (lst_plan.c). */
 void lst__plan_sweep_set(const struct lst_plan_phase *ph, size_t axis, size_t i,
