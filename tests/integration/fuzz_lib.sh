@@ -1,7 +1,7 @@
 # Shared steps of the libFuzzer tests (sourced, not run): build the targets in their own clang
 # tree under ASan and UBSan, then fuzz one for a bounded time from a seed corpus and fail on any
-# crash, leak, sanitizer report, timeout or memory blow-up. Used by fuzz_plan.sh; fuzz_msg.sh
-# and any later fuzzer can use it the same way.
+# crash, leak, sanitizer report, timeout or memory blow-up. Used by fuzz_msg.sh and
+# fuzz_plan.sh; a later fuzzer is a seed list and two calls.
 #
 # Environment: LST_SRC, LST_BUILD (set by CTest); LST_FUZZ_SECONDS (default 60) sets the time.
 # The clang tree is $LST_BUILD/fuzz, shared by every fuzz test (same configuration).
