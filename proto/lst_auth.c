@@ -32,19 +32,6 @@
 #define ZMQ_ZAP_ENFORCE_DOMAIN 93 /* libzmq 4.3.4 hides it behind ZMQ_BUILD_DRAFT_API */
 #endif
 
-static const char s_z85[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    ".-:+=^!/*?&<>()[]{}@%$#";
-
-bool lst_auth_is_key_text(const char *s)
-{
-	if (!s || strlen(s) != LST_KEY_TEXT - 1)
-		return false;
-	for (size_t i = 0; i < LST_KEY_TEXT - 1; i++)
-		if (!strchr(s_z85, s[i]))
-			return false;
-	return true;
-}
-
 const char *lst_auth_fingerprint(const char *pub, char *buf, size_t size)
 {
 	snprintf(buf, size, "%.*s", LST_KEY_FP_LEN, pub ? pub : "");

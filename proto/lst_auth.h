@@ -26,9 +26,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lst_auth_text.h"
 #include "lst_err.h"
 
-#define LST_KEY_TEXT 41	  /* a Z85 CURVE key: 40 characters and a NUL */
 #define LST_KEY_FP_LEN 12 /* characters of a fingerprint */
 #define LST_AUTH_ZAP_DOMAIN "lockstep"
 #define LST_AUTH_KEY_MAX_FILE (64 * 1024) /* a key file is a few hundred bytes */
@@ -38,9 +38,6 @@ struct lst_keypair {
 	char pub[LST_KEY_TEXT];
 	char secret[LST_KEY_TEXT];
 };
-
-/* Is s exactly 40 characters of the Z85 alphabet (a CURVE key as text)? */
-bool lst_auth_is_key_text(const char *s);
 
 /* The fingerprint of a public key (its first 12 Z85 characters) in buf; returns buf. */
 const char *lst_auth_fingerprint(const char *pub, char *buf, size_t size);

@@ -1,12 +1,12 @@
 /*
- * YAML text to a tree of nodes with their places, from libyaml's event parser.
+ * YAML text to a tree of nodes with their places, from libyaml's event parser (lst_yaml.h).
  *
  * The tree is built with an explicit stack (no recursion on input), nesting is capped at
  * S_MAX_DEPTH so that a hostile file cannot exhaust the stack of the passes that walk the tree,
  * and every problem that is about YAML itself (syntax, anchors, aliases, duplicate keys) is
- * reported here, so the schema code in lst_plan.c only ever sees plain data.
+ * reported here, so the schema code of a plan or a config only ever sees plain data.
  */
-#include "lst_plan_node.h"
+#include "lst_yaml.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +20,8 @@
 #define S_MAX_DEPTH 64
 
 struct s_reader {
-	lst__node_err_fn *err_fn;
+	const char *kind; /* "plan": the kind of file, in messages */
+	lst_yaml_err_fn *err_fn;
 	void *arg;
 };
 
@@ -38,9 +39,9 @@ static void s_err(struct s_reader *r, int line, int col, const char *fmt, ...)
 	r->err_fn(r->arg, line, col, msg);
 }
 
-static struct lst__node *s_new(enum lst__node_type type, yaml_mark_t m)
+static struct lst_yaml_node *s_new(enum lst_yaml_type type, yaml_mark_t m)
 {
-	struct lst__node *n = lst_calloc(1, sizeof(*n));
+	struct lst_yaml_node *n = lst_calloc(1, sizeof(*n));
 
 	n->type = type;
 	n->mark.line = (int)m.line + 1;
@@ -48,7 +49,7 @@ static struct lst__node *s_new(enum lst__node_type type, yaml_mark_t m)
 	return n;
 }
 
-static void s_add(struct lst__node *parent, struct lst__node *kid)
+static void s_add(struct lst_yaml_node *parent, struct lst_yaml_node *kid)
 {
 	/* Grow by doubling: n is a power of two exactly when the array is full. */
 	if ((parent->n & (parent->n - 1)) == 0)
@@ -57,10 +58,10 @@ static void s_add(struct lst__node *parent, struct lst__node *kid)
 	parent->kids[parent->n++] = kid;
 }
 
-void lst__node_free(struct lst__node *n)
+void lst_yaml_free(struct lst_yaml_node *n)
 {
 	/* Iterative, like the builder: turn the tree into a list by moving kids into an array. */
-	struct lst__node **todo;
+	struct lst_yaml_node **todo;
 	size_t ntodo = 0, cap = 16;
 
 	if (!n)
@@ -68,7 +69,7 @@ void lst__node_free(struct lst__node *n)
 	todo = lst_malloc(cap * sizeof(*todo));
 	todo[ntodo++] = n;
 	while (ntodo) {
-		struct lst__node *x = todo[--ntodo];
+		struct lst_yaml_node *x = todo[--ntodo];
 
 		for (size_t i = 0; i < x->n; i++) {
 			if (ntodo == cap) {
@@ -84,24 +85,24 @@ void lst__node_free(struct lst__node *n)
 	free(todo);
 }
 
-const char *lst__node_what(const struct lst__node *n)
+const char *lst_yaml_what(const struct lst_yaml_node *n)
 {
-	if (n->type == LST__NODE_MAP)
+	if (n->type == LST_YAML_MAP)
 		return "a map";
-	if (n->type == LST__NODE_LIST)
+	if (n->type == LST_YAML_LIST)
 		return "a list";
 	return n->null ? "an empty value" : "text";
 }
 
-struct lst__node *lst__node_get(const struct lst__node *map, const char *key,
-				const struct lst__node **key_out)
+struct lst_yaml_node *lst_yaml_get(const struct lst_yaml_node *map, const char *key,
+				   const struct lst_yaml_node **key_out)
 {
-	if (!map || map->type != LST__NODE_MAP)
+	if (!map || map->type != LST_YAML_MAP)
 		return NULL;
 	for (size_t i = 0; i + 1 < map->n; i += 2) {
-		struct lst__node *k = map->kids[i];
+		struct lst_yaml_node *k = map->kids[i];
 
-		if (k->type == LST__NODE_SCALAR && !strcmp(k->text, key)) {
+		if (k->type == LST_YAML_SCALAR && !strcmp(k->text, key)) {
 			if (key_out)
 				*key_out = k;
 			return map->kids[i + 1];
@@ -132,7 +133,8 @@ static void s_syntax_error(struct s_reader *r, const yaml_parser_t *p, const cha
 
 	if (p->error == YAML_READER_ERROR) {
 		s_offset_place(text, len, p->problem_offset, &line, &col);
-		s_err(r, line, col, "cannot read the text: %s (plans are UTF-8 text)", problem);
+		s_err(r, line, col, "cannot read the text: %s (%ss are UTF-8 text)", problem,
+		      r->kind);
 	} else if (p->context) {
 		s_err(r, line, col, "YAML syntax error: %s (%s that starts at %d:%d)", problem,
 		      p->context, (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
@@ -145,36 +147,36 @@ static void s_anchor(struct s_reader *r, const yaml_char_t *anchor, yaml_mark_t 
 {
 	if (anchor)
 		s_err(r, (int)m.line + 1, (int)m.column + 1,
-		      "anchor '&%s': anchors and aliases are not allowed in plans; write the "
+		      "anchor '&%s': anchors and aliases are not allowed in %ss; write the "
 		      "value out in full",
-		      (const char *)anchor);
+		      (const char *)anchor, r->kind);
 }
 
 /* Keys must be text and appear once per map. Walks with an explicit stack. */
-static void s_check_keys(struct s_reader *r, struct lst__node *root)
+static void s_check_keys(struct s_reader *r, struct lst_yaml_node *root)
 {
-	struct lst__node **todo;
+	struct lst_yaml_node **todo;
 	size_t ntodo = 0, cap = 16;
 
 	todo = lst_malloc(cap * sizeof(*todo));
 	todo[ntodo++] = root;
 	while (ntodo) {
-		struct lst__node *x = todo[--ntodo];
+		struct lst_yaml_node *x = todo[--ntodo];
 
-		for (size_t i = 0; x->type == LST__NODE_MAP && i + 1 < x->n; i += 2) {
-			struct lst__node *k = x->kids[i];
+		for (size_t i = 0; x->type == LST_YAML_MAP && i + 1 < x->n; i += 2) {
+			struct lst_yaml_node *k = x->kids[i];
 
-			if (k->type != LST__NODE_SCALAR) {
+			if (k->type != LST_YAML_SCALAR) {
 				if (!k->bad)
 					s_err(r, k->mark.line, k->mark.col,
-					      "a key must be text, not %s", lst__node_what(k));
+					      "a key must be text, not %s", lst_yaml_what(k));
 				k->bad = true;
 				continue;
 			}
 			for (size_t j = 0; j < i; j += 2) {
-				struct lst__node *first = x->kids[j];
+				struct lst_yaml_node *first = x->kids[j];
 
-				if (first->type != LST__NODE_SCALAR || strcmp(first->text, k->text))
+				if (first->type != LST_YAML_SCALAR || strcmp(first->text, k->text))
 					continue;
 				s_err(r, k->mark.line, k->mark.col,
 				      "duplicate key '%s' (first at %d:%d); give each key once",
@@ -214,9 +216,9 @@ static bool s_text_ok(struct s_reader *r, const yaml_event_t *ev)
 		}
 		if (c == 0)
 			s_err(r, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-			      "this text holds a NUL byte (\\0) at byte %zu; a plan's text cannot "
+			      "this text holds a NUL byte (\\0) at byte %zu; a %s's text cannot "
 			      "hold one: remove it",
-			      at + bad + 1);
+			      at + bad + 1, r->kind);
 		else if (c < 0x80)
 			s_err(r, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
 			      "this text holds the control character 0x%02x at byte %zu (an escape "
@@ -256,14 +258,84 @@ static bool s_is_null(const yaml_event_t *ev)
 	return !*v || !strcmp(v, "~") || !strcasecmp(v, "null");
 }
 
-struct lst__node *lst__node_load(const char *text, size_t len, lst__node_err_fn *err_fn, void *arg)
+/* The node an event starts (a scalar, an alias, a list or a map), or NULL for other events. */
+static struct lst_yaml_node *s_node_of(struct s_reader *r, const yaml_event_t *ev)
 {
-	struct s_reader r = { err_fn, arg };
-	struct lst__node *stack[S_MAX_DEPTH + 1];
-	struct lst__node *root = NULL;
+	struct lst_yaml_node *n = NULL;
+
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		s_err(r, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+		      "alias '*%s': anchors and aliases are not allowed in %ss; "
+		      "write the value out in full",
+		      (const char *)ev->data.alias.anchor, r->kind);
+		n = s_new(LST_YAML_SCALAR, ev->start_mark);
+		n->text = lst_strdup("");
+		n->null = true;
+		n->bad = true;
+		break;
+	case YAML_SCALAR_EVENT:
+		s_anchor(r, ev->data.scalar.anchor, ev->start_mark);
+		n = s_new(LST_YAML_SCALAR, ev->start_mark);
+		n->text = lst_strdup((const char *)ev->data.scalar.value);
+		n->null = s_is_null(ev);
+		if (!s_text_ok(r, ev)) {
+			/* reported: later messages that quote it (an unknown key) show
+			 * '?' for what a terminal would obey, a NUL included */
+			free(n->text);
+			n->text = s_printable(ev);
+			n->bad = true;
+		}
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		s_anchor(r, ev->data.sequence_start.anchor, ev->start_mark);
+		n = s_new(LST_YAML_LIST, ev->start_mark);
+		break;
+	case YAML_MAPPING_START_EVENT:
+		s_anchor(r, ev->data.mapping_start.anchor, ev->start_mark);
+		n = s_new(LST_YAML_MAP, ev->start_mark);
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+/* The tree being built: the open lists and maps, innermost last. */
+struct s_builder {
+	struct lst_yaml_node *stack[S_MAX_DEPTH + 1];
+	int depth;
+	struct lst_yaml_node *root;
+};
+
+/*
+ * Hang n under the innermost open list or map (or make it the root), and open it when it is a
+ * list or a map. Returns false, after reporting it, when that would nest too deep.
+ */
+static bool s_attach(struct s_reader *r, struct s_builder *b, struct lst_yaml_node *n)
+{
+	if (b->depth > 0)
+		s_add(b->stack[b->depth - 1], n);
+	else if (!b->root)
+		b->root = n;
+	else
+		lst_yaml_free(n); /* cannot happen: one root per document */
+	if (n->type == LST_YAML_SCALAR)
+		return true;
+	if (b->depth == S_MAX_DEPTH) {
+		s_err(r, n->mark.line, n->mark.col, "nesting deeper than %d levels", S_MAX_DEPTH);
+		return false;
+	}
+	b->stack[b->depth++] = n;
+	return true;
+}
+
+/* Run libyaml over text into b; false after a syntax error or too deep nesting. */
+static bool s_build(struct s_reader *r, struct s_builder *b, const char *text, size_t len)
+{
 	yaml_parser_t parser;
-	int depth = 0, docs = 0;
-	bool done = false, failed = false;
+	int docs = 0;
+	bool done = false, ok = true;
 
 	if (!yaml_parser_initialize(&parser)) {
 		fprintf(stderr, "lockstep: out of memory in libyaml\n");
@@ -271,96 +343,51 @@ struct lst__node *lst__node_load(const char *text, size_t len, lst__node_err_fn 
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	while (!done) {
-		struct lst__node *n = NULL;
+		struct lst_yaml_node *n;
 		yaml_event_t ev;
 
 		if (!yaml_parser_parse(&parser, &ev)) {
-			s_syntax_error(&r, &parser, text, len);
-			failed = true;
+			s_syntax_error(r, &parser, text, len);
+			ok = false;
 			break;
 		}
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
+		if (ev.type == YAML_STREAM_END_EVENT) {
 			done = true;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1) {
-				s_err(&r, (int)ev.start_mark.line + 1,
-				      (int)ev.start_mark.column + 1,
-				      "a plan is one YAML document; remove this second one");
-				done = true;
-			}
-			break;
-		case YAML_ALIAS_EVENT:
-			s_err(&r, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
-			      "alias '*%s': anchors and aliases are not allowed in plans; "
-			      "write the value out in full",
-			      (const char *)ev.data.alias.anchor);
-			n = s_new(LST__NODE_SCALAR, ev.start_mark);
-			n->text = lst_strdup("");
-			n->null = true;
-			n->bad = true;
-			break;
-		case YAML_SCALAR_EVENT:
-			s_anchor(&r, ev.data.scalar.anchor, ev.start_mark);
-			n = s_new(LST__NODE_SCALAR, ev.start_mark);
-			n->text = lst_strdup((const char *)ev.data.scalar.value);
-			n->null = s_is_null(&ev);
-			if (!s_text_ok(&r, &ev)) {
-				/* reported: later messages that quote it (an unknown key) show
-				 * '?' for what a terminal would obey, a NUL included */
-				free(n->text);
-				n->text = s_printable(&ev);
-				n->bad = true;
-			}
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-			s_anchor(&r, ev.data.sequence_start.anchor, ev.start_mark);
-			n = s_new(LST__NODE_LIST, ev.start_mark);
-			break;
-		case YAML_MAPPING_START_EVENT:
-			s_anchor(&r, ev.data.mapping_start.anchor, ev.start_mark);
-			n = s_new(LST__NODE_MAP, ev.start_mark);
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		default:
-			break;
-		}
-		if (n) {
-			if (depth > 0)
-				s_add(stack[depth - 1], n);
-			else if (!root)
-				root = n;
-			else
-				lst__node_free(n); /* cannot happen: one root per document */
-			if (n->type != LST__NODE_SCALAR) {
-				if (depth == S_MAX_DEPTH) {
-					s_err(&r, n->mark.line, n->mark.col,
-					      "nesting deeper than %d levels", S_MAX_DEPTH);
-					failed = true;
-					done = true;
-				} else {
-					stack[depth++] = n;
-				}
-			}
+		} else if (ev.type == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
+			s_err(r, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
+			      "a %s is one YAML document; remove this second one", r->kind);
+			done = true;
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT ||
+			   ev.type == YAML_MAPPING_END_EVENT) {
+			b->depth--;
+		} else if ((n = s_node_of(r, &ev)) && !s_attach(r, b, n)) {
+			ok = false;
+			done = true;
 		}
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&parser);
-	if (failed) {
-		lst__node_free(root);
+	return ok;
+}
+
+struct lst_yaml_node *lst_yaml_load(const char *text, size_t len, const char *kind,
+				    lst_yaml_err_fn *err_fn, void *arg)
+{
+	struct s_reader r = { kind, err_fn, arg };
+	struct s_builder b;
+
+	memset(&b, 0, sizeof(b));
+	if (!s_build(&r, &b, text, len)) {
+		lst_yaml_free(b.root);
 		return NULL;
 	}
-	if (!root) {
+	if (!b.root) {
 		yaml_mark_t m = { 0, 0, 0 };
 
-		root = s_new(LST__NODE_SCALAR, m);
-		root->text = lst_strdup("");
-		root->null = true;
+		b.root = s_new(LST_YAML_SCALAR, m);
+		b.root->text = lst_strdup("");
+		b.root->null = true;
 	}
-	s_check_keys(&r, root);
-	return root;
+	s_check_keys(&r, b.root);
+	return b.root;
 }

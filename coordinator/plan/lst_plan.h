@@ -1,9 +1,10 @@
 /*
  * Plans: the YAML file that says which agents, which targets through which paths, and which
- * phases to run. Parsed with libyaml into this model; every error is collected as
- * "FILE:LINE:COL: message" (all of them, not just the first) before any agent is contacted.
+ * phases to run. Parsed with libyaml (common/lst_yaml.h) into this model; every error is
+ * collected as "FILE:LINE:COL: message" (all of them, not just the first) before any agent is
+ * contacted. The library lst_plan (this folder) links common only: no msgpack, no ZeroMQ.
  *
- * One schema (tables of name, type, default, range, help, in lst_plan.c) drives parsing,
+ * One schema (tables of name, type, default, range, help, in lst_plan_schema.c) drives parsing,
  * defaults, validation and docs/plan.md (lst_plan_write_doc). Workload keys come from
  * lst_workload_opts, so a plan's `workload:` and `defaults:` accept exactly the flags of
  * `lockstep-agent bench`.
@@ -17,23 +18,14 @@
 #include <stdio.h>
 
 #include "lst_err.h"
+#include "lst_errlist.h"
 #include "lst_workload.h"
+#include "lst_yaml.h"
 
 #define LST_PLAN_VERSION 1
 #define LST_AGENT_PORT 7270
 /* Points a phase's test may have in one round: sweep points, HIR bursts per gap (+1). */
 #define LST_PLAN_MAX_POINTS 16384
-
-/* A list of error lines, each "FILE:LINE:COL: message". */
-typedef struct lst_errlist {
-	size_t n;
-	char **msg;
-} lst_errlist;
-
-void lst_errlist_add(lst_errlist *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void lst_errlist_free(lst_errlist *l);
-/* Print every line to f. */
-void lst_errlist_print(const lst_errlist *l, FILE *f);
 
 enum lst_share {
 	LST_SHARE_SPLIT = 0,  /* each path gets its own slice of the target's LBA range */
@@ -70,11 +62,6 @@ enum lst_track {
 	LST_TRACK_LAT_P99,
 };
 extern const char *const lst_track_names[];
-
-/* Where a value came from in the file, for messages about it later. */
-struct lst_mark {
-	int line, col; /* 1-based; 0 when the value was a default */
-};
 
 struct lst_plan_agent {
 	char *name;

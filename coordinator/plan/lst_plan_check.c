@@ -1,0 +1,245 @@
+/*
+ * Checks across keys and items of a plan, run by the reader through the hooks the schema tables
+ * name: after a list (agents, targets), before and after a phase's keys, after a steady or curve
+ * map and after the top level. Each check reports where the problem can be fixed: at the key
+ * that clashes, else at the map, else at the item; a complaint already made elsewhere (the same
+ * workload error in `defaults:`, a value that fails on its own in a sweep) is not repeated.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lst_assert.h"
+#include "lst_identity.h"
+#include "lst_plan_int.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+void lst__plan_agents_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list)
+{
+	const lst_plan *p = ctx->plan;
+
+	/* Two entries for one daemon would make the second connection "busy". */
+	for (size_t i = 1; i < p->nagents; i++) {
+		for (size_t j = 0; j < i; j++) {
+			const struct lst_yaml_node *v;
+
+			if (!p->agents[i].address || !p->agents[j].address ||
+			    strcmp(p->agents[i].address, p->agents[j].address))
+				continue;
+			v = lst_yaml_get(list->kids[i], "address", NULL);
+			lst__plan_error_at(
+				ctx, v->mark.line, v->mark.col,
+				"agent %s: address %s is also agent %s's; one agent per daemon",
+				p->agents[i].name ? p->agents[i].name : "?", p->agents[i].address,
+				p->agents[j].name ? p->agents[j].name : "?");
+			break;
+		}
+	}
+}
+
+void lst__plan_targets_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list)
+{
+	const lst_plan *p = ctx->plan;
+	size_t *per_agent = lst_calloc(p->nagents + 1, sizeof(*per_agent));
+
+	(void)list;
+	/* One message carries all of an agent's paths (IDENTIFY, PREPARE). */
+	for (size_t i = 0; i < p->ntargets; i++) {
+		for (size_t a = 0; a < p->targets[i].npaths; a++) {
+			const struct lst_plan_path *pa = &p->targets[i].paths[a];
+
+			if (++per_agent[pa->agent] == LST_MAX_JOBSPECS + 1)
+				lst__plan_error_at(
+					ctx, pa->mark.line, pa->mark.col,
+					"target %s: agent %s has more than %d paths in the plan",
+					p->targets[i].name ? p->targets[i].name : "?",
+					p->agents[pa->agent].name, LST_MAX_JOBSPECS);
+		}
+	}
+	free(per_agent);
+	/* One device path in two targets would be driven twice at once. */
+	for (size_t i = 1; i < p->ntargets; i++) {
+		const struct lst_plan_target *ti = &p->targets[i];
+
+		for (size_t a = 0; a < ti->npaths; a++) {
+			const struct lst_plan_path *pa = &ti->paths[a];
+			const char *other = NULL;
+
+			for (size_t j = 0; j < i && !other; j++)
+				for (size_t b = 0; b < p->targets[j].npaths && !other; b++)
+					if (p->targets[j].paths[b].agent == pa->agent &&
+					    !strcmp(p->targets[j].paths[b].path, pa->path))
+						other = p->targets[j].name;
+			if (other)
+				lst__plan_error_at(
+					ctx, pa->mark.line, pa->mark.col,
+					"target %s: path %s on agent %s is also a path of "
+					"target %s",
+					ti->name ? ti->name : "?", pa->path,
+					p->agents[pa->agent].name, other ? other : "?");
+		}
+	}
+}
+
+void lst__plan_phase_init(struct lst__plan_ctx *ctx, void *base)
+{
+	struct lst_plan_phase *ph = base;
+
+	ph->w = ctx->plan->defaults;
+	ph->on_agent_loss = ctx->plan->on_agent_loss;
+}
+
+void lst__plan_steady_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)
+{
+	struct lst_plan_phase *ph = base;
+	const struct lst_yaml_node *v;
+
+	if (ph->window <= ph->max_rounds)
+		return;
+	v = lst_yaml_get(map, "window", NULL);
+	if (!v)
+		v = lst_yaml_get(map, "max_rounds", NULL);
+	if (!v)
+		return;
+	lst__plan_error(ctx, v,
+			"steady: window %" PRId64 " is more than max_rounds %" PRId64
+			"; the window is the last rounds of at most max_rounds",
+			ph->window, ph->max_rounds);
+}
+
+void lst__plan_curve_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)
+{
+	struct lst_plan_phase *ph = base;
+	const struct lst_yaml_node *v;
+
+	if (ph->limit_ns && ph->limit_percentile == 0 && (v = lst_yaml_get(map, "limit", NULL)) &&
+	    !v->bad)
+		lst__plan_error(ctx, v, "curve: limit needs limit_percentile too (like 99.99)");
+	if (!ph->limit_ns && ph->limit_percentile != 0 &&
+	    (v = lst_yaml_get(map, "limit_percentile", NULL)) && !v->bad)
+		lst__plan_error(ctx, v, "curve: limit_percentile needs limit too (like 1ms)");
+}
+
+/*
+ * Where a lst_workload_check message belongs: at the option it names ("bs 1000 is not ..."),
+ * when the map gives it, else at the map, else at fallback.
+ */
+static struct lst_mark s_check_place(const char *msg, const struct lst_yaml_node *wmap,
+				     struct lst_mark fallback)
+{
+	char word[32];
+	const struct lst_yaml_node *v;
+	size_t n = strcspn(msg, " :");
+
+	snprintf(word, sizeof(word), "%.*s", (int)LST_MIN(n, sizeof(word) - 1), msg);
+	v = lst_yaml_get(wmap, word, NULL);
+	if (v)
+		return v->mark;
+	return wmap ? wmap->mark : fallback;
+}
+
+/* `runtime: 0` written in a workload map (already reported there). */
+static bool s_zero_runtime(const struct lst_yaml_node *wmap)
+{
+	const struct lst_yaml_node *v = lst_yaml_get(wmap, "runtime", NULL);
+	int64_t ns = -1;
+
+	return v && v->type == LST_YAML_SCALAR && !lst_parse_duration(v->text, &ns, NULL) &&
+	       ns == 0;
+}
+
+/* Points whose options clash only in combination ("rate_iops=2" with "jobs=4"). */
+static void s_sweep_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph,
+			  const struct lst_yaml_node *at)
+{
+	size_t points = lst_plan_phase_points(ph);
+	lst_err err;
+
+	if (!ph->naxes || lst_workload_check(&ph->w, 0, &err) || points > LST_PLAN_MAX_POINTS)
+		return;
+	for (size_t i = 0; i < points; i++) {
+		struct lst_workload w;
+		char label[256];
+		size_t rest = i;
+		bool single = false;
+
+		lst_plan_phase_point(ph, i, &w, label, sizeof(label));
+		if (!lst_workload_check(&w, 0, &err))
+			continue;
+		/* a value that fails on its own was reported at the value */
+		for (size_t a = ph->naxes; a-- > 0 && !single;) {
+			struct lst_workload one = ph->w;
+			lst_err e1;
+
+			lst__plan_sweep_set(ph, a, rest % ph->axes[a].n, &one);
+			rest /= ph->axes[a].n;
+			single = lst_workload_check(&one, 0, &e1) != 0;
+		}
+		if (!single)
+			lst__plan_error(ctx, at, "sweep point '%s': %s", label, err.msg);
+		return;
+	}
+}
+
+void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)
+{
+	struct lst_plan_phase *ph = base;
+	const lst_plan *p = ctx->plan;
+	const struct lst_yaml_node *wmap = lst_yaml_get(map, "workload", NULL);
+	const struct lst_yaml_node *dmap = lst_yaml_get(ctx->root, "defaults", NULL);
+	const struct lst_yaml_node *kn = NULL;
+	struct lst_mark at;
+	/* a plain phase whose keys were all fine: a missing stop condition is not an echo */
+	bool plain = ph->suite == LST_SUITE_NONE && ctx->nerrs + ctx->nbad == ctx->item_start;
+	lst_err err, derr;
+
+	if (!lst_yaml_get(map, "targets", NULL)) {
+		ph->ntargets = p->ntargets;
+		ph->targets = lst_calloc(p->ntargets + 1, sizeof(*ph->targets));
+		for (size_t i = 0; i < p->ntargets; i++)
+			ph->targets[i] = i;
+	}
+	if (ph->secure && ph->suite != LST_SUITE_PURGE && lst_yaml_get(map, "secure", &kn))
+		lst__plan_error(ctx, kn, "secure: true applies only to suite: purge");
+	if (plain && ph->steady && !ph->round_duration && lst_yaml_get(map, "steady", &kn) &&
+	    !lst_yaml_get(map, "round", NULL))
+		lst__plan_error(ctx, kn, "steady state repeats rounds: add round: {duration: ...}");
+	if (plain && !ph->w.runtime && !ph->w.bytes && !ph->round_duration && !ph->stop_capacity &&
+	    !ph->stop_bytes && !ph->stop_runtime && !s_zero_runtime(wmap) &&
+	    !s_zero_runtime(dmap) && !lst_yaml_get(map, "round", NULL))
+		lst__plan_error_at(
+			ctx, ph->mark.line, ph->mark.col,
+			"%sno stop condition: give runtime or bytes in workload, a round "
+			"(round: {duration: 30s}), or stop (capacity, bytes, runtime)",
+			ctx->prefix);
+	if (lst_workload_check(&ph->w, 0, &err)) {
+		/* the same complaint about `defaults:` alone is reported there, once */
+		bool from_defaults = dmap && lst_workload_check(&p->defaults, 0, &derr) &&
+				     !strcmp(err.msg, derr.msg);
+
+		if (!from_defaults) {
+			const struct lst_yaml_node *wm =
+				wmap && wmap->type == LST_YAML_MAP ? wmap : NULL;
+
+			at = s_check_place(err.msg, wm, wmap ? wmap->mark : ph->mark);
+			lst__plan_error_at(ctx, at.line, at.col, "%s%s", ctx->prefix, err.msg);
+		}
+	} else if (lst_yaml_get(map, "sweep", &kn)) {
+		s_sweep_check(ctx, ph, kn);
+	}
+}
+
+void lst__plan_top_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)
+{
+	const struct lst_yaml_node *dmap = lst_yaml_get(map, "defaults", NULL);
+	lst_plan *p = base;
+	lst_err err;
+
+	if (dmap && lst_workload_check(&p->defaults, 0, &err)) {
+		struct lst_mark at = s_check_place(
+			err.msg, dmap->type == LST_YAML_MAP ? dmap : NULL, dmap->mark);
+
+		lst__plan_error_at(ctx, at.line, at.col, "defaults: %s", err.msg);
+	}
+}

@@ -1,0 +1,174 @@
+/*
+ * What the files of the plan library share, and nothing outside it sees (as sqlite's btreeInt.h
+ * is shared by the files of one module). Cross-file names carry a double underscore.
+ *
+ *   lst_plan_schema.c  the tables: one per kind of map (the top level, an agent, a target, a
+ *                      phase, and a phase's round, steady, stop, curve and hir maps)
+ *   lst_plan_read.c    the walk that reads a YAML tree into an lst_plan with those tables,
+ *                      collecting every error with its place
+ *   lst_plan_value.c   the reader of each kind of value (names, addresses, sweeps, ...)
+ *   lst_plan_check.c   checks across keys and items, called by the tables' hooks
+ *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
+ *   lst_plan.c         the public entry points: load, parse, destroy, points, indexes
+ */
+#ifndef LST_PLAN_INT_H
+#define LST_PLAN_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lst_errlist.h"
+#include "lst_opt.h"
+#include "lst_plan.h"
+#include "lst_yaml.h"
+
+#define LST__PLAN_NAME_MAX 63 /* names of the plan, agents, targets and phases */
+
+enum lst__plan_kind {
+	K_OPT,		 /* a scalar read by lst_opt_parse (int, size, duration, choice) */
+	K_BOOL,		 /* true/false into a bool */
+	K_DOUBLE,	 /* a number into a double, in [dmin, dmax] (dmin excluded if dmin_open) */
+	K_CAPACITY,	 /* "2x", "2.5x" or 2: a multiple of the target's capacity, into a double */
+	K_STRING,	 /* non-empty text into a char * */
+	K_NAME,		 /* [A-Za-z0-9_.-]{1,63} into a char * */
+	K_ADDRESS,	 /* tcp://HOST[:PORT] into a char *, port filled in */
+	K_KEY,		 /* a key file (made absolute) or Z85 key text into a char * */
+	K_VERSION,	 /* the plan format version into int64_t; must be LST_PLAN_VERSION */
+	K_WORKLOAD,	 /* a map of lst_workload_opts into a struct lst_workload */
+	K_SECTION,	 /* a nested map described by sub, stored in the same struct */
+	K_LIST,		 /* a list of maps described by sub: agents, targets, phases */
+	K_PATHS,	 /* a target's map agent -> path */
+	K_TARGET_REFS,	 /* a phase's list of target names */
+	K_SWEEP,	 /* a phase's map axis -> list of values */
+	K_PCT_LIST,	 /* a list of percentages into a double array */
+	K_DURATION_LIST, /* a list of durations into an int64_t array */
+};
+
+struct lst__plan_ctx;
+struct lst__plan_section;
+
+/* One key of a map: how to read it, where it goes, and how the docs describe it. */
+struct lst__plan_key {
+	/* name, type (for K_OPT, K_BOOL, K_DURATION_LIST), offset, default as text, int range,
+	 * choices and help: lst_opt_parse reads K_OPT values with this directly */
+	struct lst_opt o;
+	enum lst__plan_kind kind;
+	bool required;
+	/* K_LIST, K_PCT_LIST, K_DURATION_LIST: offset of the size_t count; K_WORKLOAD: offset of
+	 * the bool[] of options given, or 0 for none */
+	size_t aux;
+	double dmin, dmax;		     /* K_DOUBLE, K_PCT_LIST range */
+	bool dmin_open;			     /* dmin itself is not allowed */
+	const struct lst__plan_section *sub; /* K_SECTION, K_LIST */
+	const char *doc_def; /* the default as the docs say it, when o.def is not it */
+};
+
+/* One kind of map: its keys, and the hooks that check across them. */
+struct lst__plan_section {
+	const char *name; /* "agent", "round": in messages and docs headings */
+	const char *in;	  /* " in round": after "unknown key 'x'" */
+	const struct lst__plan_key *keys;
+	/* K_LIST items */
+	size_t size;	    /* of one item */
+	size_t mark_offset; /* of the item's struct lst_mark */
+	/* K_SECTION: offset of a bool set when the map is given (steady), when has_flag */
+	bool has_flag;
+	size_t flag;
+	/* after the defaults, before the keys (a phase starts from the plan's defaults) */
+	void (*init)(struct lst__plan_ctx *ctx, void *base);
+	/* after the keys: checks across keys, with the map for places (NULL when empty) */
+	void (*check)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
+	/* K_LIST: after all items */
+	void (*list_check)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list);
+};
+
+/* One collected error: its place, the order it was found in (a tie-break) and its text. */
+struct lst__plan_msg {
+	int line, col;
+	size_t seq;
+	char *msg;
+};
+
+/* The state of one read: the plan being filled, the tree, and the errors so far. */
+struct lst__plan_ctx {
+	lst_plan *plan;
+	const struct lst_yaml_node *root;
+	struct lst__plan_msg *errs;
+	size_t nerrs;
+	char prefix[256];  /* "phase lat: " in front of messages about the current item */
+	size_t nbad;	   /* values met that were reported already (aliases) */
+	size_t item_start; /* nerrs + nbad when the current list item began */
+};
+
+/* The tables (lst_plan_schema.c). */
+extern const struct lst__plan_section lst__plan_top, lst__plan_agent, lst__plan_target,
+	lst__plan_phase, lst__plan_round, lst__plan_steady, lst__plan_stop, lst__plan_curve,
+	lst__plan_hir;
+/* plan-doc.md: the reference's prose, with a line {{keys NAME}} where a table goes. Embedded at
+ * build time (embed.cmake). */
+extern const char lst__plan_doc_md[];
+/* Workload options a sweep may vary, in the order the docs list them; NULL-terminated. */
+extern const char *const lst__plan_sweep_axes[];
+
+/* The hooks the tables name (lst_plan_check.c). */
+void lst__plan_agents_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list);
+void lst__plan_targets_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list);
+void lst__plan_phase_init(struct lst__plan_ctx *ctx, void *base);
+void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
+void lst__plan_steady_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
+void lst__plan_curve_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
+void lst__plan_top_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
+
+/*
+ * Read text (the file p->file) into p, whose file, dir and text are set (lst_plan_read.c).
+ * Applies the defaults, reads every key and runs every check. Returns the number of errors,
+ * each added to errs (may be NULL) as "FILE:LINE:COL: message" in the order of their places.
+ */
+size_t lst__plan_read(lst_plan *p, const char *text, size_t len, lst_errlist *errs);
+
+/* Collect an error at line:col (lst_plan_read.c); the text is made safe for a terminal. */
+void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* An error about node n, with the current item's prefix ("phase lat: ") in front. */
+#define lst__plan_error(ctx, n, fmt, ...)                                                          \
+	lst__plan_error_at((ctx), (n)->mark.line, (n)->mark.col, "%s" fmt, (ctx)->prefix,          \
+			   ##__VA_ARGS__)
+
+/*
+ * The walk (lst_plan_read.c). The value of key `name` as a scalar's text, a map or a list,
+ * or an error saying why not (nodes already reported stay silent):
+ *   lst__plan_scalar  the text, or NULL (an empty value, a map or a list where text belongs)
+ *   lst__plan_map     v as a map, NULL for an empty value, or NULL after an error; *ok says which
+ *   lst__plan_list    the number of items, 0 for an empty value, or -1 after an error
+ */
+const char *lst__plan_scalar(struct lst__plan_ctx *ctx, const char *name,
+			     const struct lst_yaml_node *v);
+const struct lst_yaml_node *lst__plan_map(struct lst__plan_ctx *ctx, const char *name,
+					  const struct lst_yaml_node *v, bool *ok);
+long lst__plan_list(struct lst__plan_ctx *ctx, const char *name, const struct lst_yaml_node *v);
+
+/* Read the keys of map (NULL: given but empty) of section sec into base; at is for places. */
+void lst__plan_section_read(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+			    const struct lst_yaml_node *at, const struct lst_yaml_node *map,
+			    void *base);
+
+/* Read a K_LIST value: one item of k->sub per list item, with its defaults and checks. */
+void lst__plan_items(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		     const struct lst_yaml_node *v, void *base);
+
+/* Read one key's value v of section sec into base, by the key's kind (lst_plan_value.c). */
+void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+		     const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base);
+
+/* Set sweep axis `axis` of ph to its value i in w (lst_plan.c). */
+void lst__plan_sweep_set(const struct lst_plan_phase *ph, size_t axis, size_t i,
+			 struct lst_workload *w);
+
+/* The field at offset in the struct at base. */
+static inline void *lst__plan_at(void *base, size_t offset)
+{
+	return (char *)base + offset;
+}
+
+#endif

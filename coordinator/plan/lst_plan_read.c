@@ -1,0 +1,359 @@
+/*
+ * The plan reader: the walk that turns a YAML tree (lst_yaml.h) into an lst_plan, driven by the
+ * schema tables (lst_plan_schema.c).
+ *
+ * Keys are read in table order, not file order, so a target can name agents and a phase can
+ * start from `defaults:` whatever order the file uses. Every problem is collected with its place
+ * and reading goes on wherever it can; the messages are sorted by place at the end. Values are
+ * read by kind in lst_plan_value.c; this file walks the maps and lists and keeps the errors.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lst_assert.h"
+#include "lst_plan_int.h"
+#include "lst_text.h"
+#include "lst_util.h"
+
+void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char *fmt, ...)
+{
+	char buf[2 * LST_ERR_MAX];
+	struct lst__plan_msg *e;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* Messages quote the plan's text: nothing in it reaches the terminal as a control
+	 * (a tab or newline in a name, which only its own check refuses). */
+	lst_str_sanitize(buf);
+	ctx->errs = lst_realloc(ctx->errs, (ctx->nerrs + 1) * sizeof(*ctx->errs));
+	e = &ctx->errs[ctx->nerrs];
+	e->line = line;
+	e->col = col;
+	e->seq = ctx->nerrs++;
+	e->msg = lst_strdup(buf);
+}
+
+static void s_node_err(void *arg, int line, int col, const char *msg)
+{
+	lst__plan_error_at(arg, line, col, "%s", msg);
+}
+
+static int s_error_cmp(const void *a, const void *b)
+{
+	const struct lst__plan_msg *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void s_key_names(const struct lst__plan_key *keys, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	for (const struct lst__plan_key *k = keys; k->o.name && n + 1 < max; k++)
+		names[n++] = k->o.name;
+	names[n] = NULL;
+}
+
+/*
+ * The text of a scalar value, or NULL after saying why there is none: a map or a list where
+ * one value belongs, or an empty value. Nodes already reported (aliases) stay silent.
+ */
+const char *lst__plan_scalar(struct lst__plan_ctx *ctx, const char *name,
+			     const struct lst_yaml_node *v)
+{
+	if (v->bad) {
+		ctx->nbad++;
+		return NULL;
+	}
+	if (v->type != LST_YAML_SCALAR) {
+		lst__plan_error(ctx, v, "%s must be a single value, not %s", name,
+				lst_yaml_what(v));
+		return NULL;
+	}
+	if (v->null && !strcasecmp(v->text, "null")) {
+		/* `engine: null` is YAML's empty value, not the engine called null. */
+		lst__plan_error(ctx, v,
+				"%s needs a value: %s is YAML's empty value; quote it (\"%s\") if "
+				"you mean the word",
+				name, v->text, v->text);
+		return NULL;
+	}
+	if (v->null) {
+		lst__plan_error(ctx, v, "%s needs a value", name);
+		return NULL;
+	}
+	return v->text;
+}
+
+/* v as a map, NULL for an empty value (no keys), or NULL after an error; *ok says which. */
+const struct lst_yaml_node *lst__plan_map(struct lst__plan_ctx *ctx, const char *name,
+					  const struct lst_yaml_node *v, bool *ok)
+{
+	*ok = !v->bad;
+	if (v->bad) {
+		ctx->nbad++;
+		return NULL;
+	}
+	if (v->type == LST_YAML_MAP)
+		return v;
+	if (v->type == LST_YAML_SCALAR && v->null)
+		return NULL;
+	*ok = false;
+	if (!v->bad)
+		lst__plan_error(ctx, v, "%s must be a map of key: value, not %s", name,
+				lst_yaml_what(v));
+	return NULL;
+}
+
+/* Items of a list value: the count, 0 for an empty value, or -1 after an error. */
+long lst__plan_list(struct lst__plan_ctx *ctx, const char *name, const struct lst_yaml_node *v)
+{
+	if (v->bad) {
+		ctx->nbad++;
+		return -1;
+	}
+	if (v->type == LST_YAML_LIST)
+		return (long)v->n;
+	if (v->type == LST_YAML_SCALAR && v->null)
+		return 0;
+	lst__plan_error(ctx, v, "%s must be a list (- item, or [a, b]), not %s", name,
+			lst_yaml_what(v));
+	return -1;
+}
+
+static void s_parse_list_text(const struct lst__plan_key *k, void *base)
+{
+	/* A list default, written like "5s, 10s": split on commas. */
+	size_t n = 1, i = 0;
+	char *copy, *tok, *save = NULL;
+
+	for (const char *c = k->o.def; *c; c++)
+		n += *c == ',';
+	copy = lst_strdup(k->o.def);
+	if (k->kind == K_PCT_LIST) {
+		double *v = lst_calloc(n, sizeof(*v));
+
+		for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
+			v[i++] = strtod(tok, NULL);
+		free(*(double **)lst__plan_at(base, k->o.offset));
+		*(double **)lst__plan_at(base, k->o.offset) = v;
+	} else {
+		int64_t *v = lst_calloc(n, sizeof(*v));
+
+		for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+			int rc = lst_parse_duration(tok, &v[i++], NULL);
+
+			LST_ASSERT(rc == 0);
+		}
+		free(*(int64_t **)lst__plan_at(base, k->o.offset));
+		*(int64_t **)lst__plan_at(base, k->o.offset) = v;
+	}
+	LST_ASSERT(i == n);
+	*(size_t *)lst__plan_at(base, k->aux) = n;
+	free(copy);
+}
+
+/* Apply a section's defaults to base, nested sections included. */
+static void s_defaults(const struct lst__plan_section *sec, void *base)
+{
+	for (const struct lst__plan_key *k = sec->keys; k->o.name; k++) {
+		lst_err err;
+		int64_t v = 0;
+		struct lst_opt tmp = k->o;
+
+		switch (k->kind) {
+		case K_OPT:
+			if (k->o.def)
+				LST_ASSERT(lst_opt_parse(&k->o, base, k->o.def, &err) == 0);
+			break;
+		case K_BOOL:
+			tmp.offset = 0;
+			LST_ASSERT(lst_opt_parse(&tmp, &v, k->o.def, &err) == 0);
+			*(bool *)lst__plan_at(base, k->o.offset) = v;
+			break;
+		case K_DOUBLE:
+			*(double *)lst__plan_at(base, k->o.offset) =
+				k->o.def ? strtod(k->o.def, NULL) : 0;
+			break;
+		case K_WORKLOAD:
+			lst_workload_init(lst__plan_at(base, k->o.offset));
+			break;
+		case K_SECTION:
+			s_defaults(k->sub, base);
+			break;
+		case K_PCT_LIST:
+		case K_DURATION_LIST:
+			s_parse_list_text(k, base);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Names are unique within a list: agents, targets and phases are named in results. */
+static void s_unique_names(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+			   const struct lst_yaml_node *v)
+{
+	for (size_t i = 1; i < v->n; i++) {
+		const struct lst_yaml_node *ni = lst_yaml_get(v->kids[i], "name", NULL);
+
+		if (!ni || ni->type != LST_YAML_SCALAR)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			const struct lst_yaml_node *nj = lst_yaml_get(v->kids[j], "name", NULL);
+
+			if (nj && nj->type == LST_YAML_SCALAR && !strcmp(ni->text, nj->text)) {
+				lst__plan_error(ctx, ni, "duplicate %s name '%s' (first at %d:%d)",
+						sec->name, ni->text, nj->mark.line, nj->mark.col);
+				break;
+			}
+		}
+	}
+}
+
+void lst__plan_items(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		     const struct lst_yaml_node *v, void *base)
+{
+	const struct lst__plan_section *sec = k->sub;
+	long n = lst__plan_list(ctx, k->o.name, v);
+	char saved[sizeof(ctx->prefix)];
+	char *items;
+
+	if (n < 0)
+		return;
+	if (n < k->o.min) {
+		lst__plan_error(ctx, v, "%s must list at least one %s", k->o.name, sec->name);
+		return;
+	}
+	items = lst_calloc((size_t)n, sec->size);
+	*(void **)lst__plan_at(base, k->o.offset) = items;
+	*(size_t *)lst__plan_at(base, k->aux) = (size_t)n;
+	memcpy(saved, ctx->prefix, sizeof(saved));
+	for (size_t i = 0; i < (size_t)n; i++) {
+		const struct lst_yaml_node *item = v->kids[i], *name;
+		void *it = items + i * sec->size;
+		bool ok;
+		const struct lst_yaml_node *map = lst__plan_map(ctx, sec->name, item, &ok);
+
+		*(struct lst_mark *)lst__plan_at(it, sec->mark_offset) = item->mark;
+		s_defaults(sec, it);
+		if (sec->init)
+			sec->init(ctx, it);
+		name = lst_yaml_get(map, "name", NULL);
+		if (name && name->type == LST_YAML_SCALAR && !name->null)
+			snprintf(ctx->prefix, sizeof(ctx->prefix), "%s%s %s: ", saved, sec->name,
+				 name->text);
+		else
+			snprintf(ctx->prefix, sizeof(ctx->prefix), "%s%s %zu: ", saved, sec->name,
+				 i + 1);
+		if (ok) {
+			size_t start = ctx->item_start;
+
+			ctx->item_start = ctx->nerrs + ctx->nbad;
+			lst__plan_section_read(ctx, sec, item, map, it);
+			ctx->item_start = start;
+		}
+		memcpy(ctx->prefix, saved, sizeof(saved));
+	}
+	s_unique_names(ctx, sec, v);
+	if (sec->list_check)
+		sec->list_check(ctx, v);
+}
+
+/*
+ * Read the keys of map (NULL: given but empty) into base in table order, then report keys the
+ * table does not know and run the section's checks. at is the value node, for places.
+ */
+void lst__plan_section_read(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+			    const struct lst_yaml_node *at, const struct lst_yaml_node *map,
+			    void *base)
+{
+	const char *names[64];
+
+	for (const struct lst__plan_key *k = sec->keys; k->o.name; k++) {
+		const struct lst_yaml_node *v = lst_yaml_get(map, k->o.name, NULL);
+
+		if (v)
+			lst__plan_value(ctx, sec, k, v, base);
+		else if (k->required)
+			lst__plan_error(ctx, at, "missing required key '%s'%s", k->o.name, sec->in);
+	}
+	s_key_names(sec->keys, names, LST_ARRAY_SIZE(names));
+	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
+		const struct lst_yaml_node *kn = map->kids[i];
+		char hint[512];
+
+		bool known = false;
+
+		if (kn->type != LST_YAML_SCALAR)
+			continue;
+		for (const struct lst__plan_key *k = sec->keys; k->o.name; k++)
+			known = known || !strcmp(k->o.name, kn->text);
+		if (!known)
+			lst__plan_error(ctx, kn, "unknown key '%s'%s (%s)", kn->text, sec->in,
+					lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
+	}
+	if (sec->has_flag)
+		*(bool *)lst__plan_at(base, sec->flag) = true;
+	if (sec->check)
+		sec->check(ctx, map, base);
+}
+
+/* The root of the file: an empty file and a root that is not a map each get one message. */
+static void s_root(struct lst__plan_ctx *ctx, const struct lst_yaml_node *root)
+{
+	if (root && root->type == LST_YAML_SCALAR && root->null && !root->bad)
+		lst__plan_error_at(ctx, 1, 1,
+				   "the plan is empty; it needs lockstep: %d, name, agents, "
+				   "targets and phases",
+				   LST_PLAN_VERSION);
+	else if (root && root->type != LST_YAML_MAP && !root->bad)
+		lst__plan_error(ctx, root, "a plan must be a map of key: value at the top, not %s",
+				lst_yaml_what(root));
+	else if (root && root->type == LST_YAML_MAP)
+		lst__plan_section_read(ctx, &lst__plan_top, root, root, ctx->plan);
+}
+
+/* Hand the collected errors, sorted by place, to errs; returns how many there were. */
+static size_t s_report(struct lst__plan_ctx *ctx, const char *file, lst_errlist *errs)
+{
+	size_t n = ctx->nerrs;
+
+	if (n)
+		qsort(ctx->errs, n, sizeof(*ctx->errs), s_error_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (errs)
+			lst_errlist_add(errs, "%s:%d:%d: %s", file, ctx->errs[i].line,
+					ctx->errs[i].col, ctx->errs[i].msg);
+		free(ctx->errs[i].msg);
+	}
+	free(ctx->errs);
+	ctx->errs = NULL;
+	ctx->nerrs = 0;
+	return n;
+}
+
+size_t lst__plan_read(lst_plan *p, const char *text, size_t len, lst_errlist *errs)
+{
+	struct lst__plan_ctx ctx;
+	struct lst_yaml_node *root;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.plan = p;
+	s_defaults(&lst__plan_top, p);
+	root = lst_yaml_load(text, len, "plan", s_node_err, &ctx);
+	ctx.root = root;
+	s_root(&ctx, root);
+	lst_yaml_free(root);
+	return s_report(&ctx, p->file, errs);
+}

@@ -1,0 +1,362 @@
+/*
+ * The plan schema: one table per kind of map (the top level, an agent, a target, a phase, and a
+ * phase's round, steady, stop, curve and hir maps) lists every key with its type, where it is
+ * stored, its default, its range or choices, whether it is required, and one sentence of help.
+ * The same tables apply the defaults, read and check the values (lst_plan_read.c), name the
+ * keys in "did you mean" hints, and write docs/plan.md (lst_plan_doc.c), so the reference
+ * cannot drift from the parser. Workload keys (`defaults:` and a phase's `workload:`) are not
+ * repeated here: they are lst_workload_opts, read with lst_opt_parse, exactly as
+ * `lockstep-agent bench` reads them.
+ */
+#include <stddef.h>
+
+#include "lst_plan_int.h"
+#include "lst_time.h"
+
+/* As a plan spells them: `suite: none` is a plain workload phase. */
+const char *const lst_suite_names[] = { "none",
+					"purge",
+					"precondition",
+					"snia-iops",
+					"snia-throughput",
+					"snia-latency",
+					"snia-wsat",
+					"snia-hir",
+					"lat-vs-iops",
+					"curve",
+					NULL };
+const char *const lst_track_names[] = { "iops",	    "read_iops", "write_iops", "mbps",
+					"lat_mean", "lat_p99",	 NULL };
+static const char *const s_share_names[] = { "split", "shared", NULL };
+static const char *const s_loss_names[] = { "abort", "continue", "retry", NULL };
+
+const char *const lst__plan_sweep_axes[] = {
+	"jobs", "iodepth", "bs", "rwmixread", "rate_iops", NULL
+};
+
+#define AG(f) offsetof(struct lst_plan_agent, f)
+#define TG(f) offsetof(struct lst_plan_target, f)
+#define PH(f) offsetof(struct lst_plan_phase, f)
+#define PL(f) offsetof(struct lst_plan, f)
+#define S_END                                                                                      \
+	{                                                                                          \
+		.o = {.name = NULL }                                                               \
+	}
+#define S_DAY (86400LL * LST_NS_PER_S)
+
+static const struct lst__plan_key s_agent_keys[] = {
+	{ .o = { "name", 0, AG(name), NULL, 0, 0, NULL,
+		 "the agent's name, used in paths, messages and results" },
+	  .kind = K_NAME,
+	  .required = true },
+	{ .o = { "address", 0, AG(address), NULL, 0, 0, NULL,
+		 "where the agent listens: tcp://HOST:PORT (the port is 7270 when left out; "
+		 "IPv6 as tcp://[::1]:7270)" },
+	  .kind = K_ADDRESS,
+	  .required = true },
+	{ .o = { "key", 0, AG(key), NULL, 0, 0, NULL,
+		 "the agent's CURVE public key: a file, relative to the plan's folder, or the "
+		 "40-character Z85 key text; without a key the connection is plain text, which "
+		 "only loopback addresses allow (or `lockstep run --insecure`, with a warning)" },
+	  .kind = K_KEY,
+	  .doc_def = "none" },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_agent = {
+	.name = "agent",
+	.in = "",
+	.keys = s_agent_keys,
+	.size = sizeof(struct lst_plan_agent),
+	.mark_offset = AG(mark),
+	.list_check = lst__plan_agents_check,
+};
+
+static const struct lst__plan_key s_target_keys[] = {
+	{ .o = { "name", 0, TG(name), NULL, 0, 0, NULL,
+		 "the target's name, used by phases' `targets:` and in results" },
+	  .kind = K_NAME,
+	  .required = true },
+	{ .o = { "identity", 0, TG(identity), NULL, 0, 0, NULL,
+		 "the device identity every path must resolve to (WWN, serial); an agent refuses "
+		 "a path that leads to another device" },
+	  .kind = K_STRING,
+	  .doc_def = "none" },
+	{ .o = { "share", LST_OPT_ENUM, TG(share), "split", 0, 0, s_share_names,
+		 "how the paths divide the target's blocks: split gives each path its own slice "
+		 "of the range, so two hosts never write the same block; shared lets every path "
+		 "cover all of it" },
+	  .kind = K_OPT },
+	{ .o = { "paths", 0, TG(paths), NULL, 0, 0, NULL,
+		 "map of agent name to the absolute path of the device on that agent's host "
+		 "(/dev/disk/by-id/...); at least one" },
+	  .kind = K_PATHS,
+	  .required = true },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_target = {
+	.name = "target",
+	.in = "",
+	.keys = s_target_keys,
+	.size = sizeof(struct lst_plan_target),
+	.mark_offset = TG(mark),
+	.list_check = lst__plan_targets_check,
+};
+
+static const struct lst__plan_key s_round_keys[] = {
+	{ .o = { "ramp", LST_OPT_DURATION, PH(round_ramp), "0", 0, 3600 * LST_NS_PER_S, NULL,
+		 "warm-up at the start of every round, excluded from its results" },
+	  .kind = K_OPT },
+	{ .o = { "duration", LST_OPT_DURATION, PH(round_duration), NULL, 10 * LST_NS_PER_MS, S_DAY,
+		 NULL, "measured time of one round" },
+	  .kind = K_OPT,
+	  .required = true },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_round = {
+	.name = "round",
+	.in = " in round",
+	.keys = s_round_keys,
+};
+
+static const struct lst__plan_key s_steady_keys[] = {
+	{ .o = { "max_rounds", LST_OPT_INT, PH(max_rounds), "25", 2, 10000, NULL,
+		 "rounds to run at most before giving up on steady state" },
+	  .kind = K_OPT },
+	{ .o = { "window", LST_OPT_INT, PH(window), "5", 2, 1000, NULL,
+		 "the measurement window: the last N rounds must meet both excursion limits; "
+		 "at most max_rounds" },
+	  .kind = K_OPT },
+	{ .o = { "track", LST_OPT_ENUM, PH(track), "iops", 0, 0, lst_track_names,
+		 "the value judged, combined over all agents, per round" },
+	  .kind = K_OPT },
+	{ .o = { "data_excursion", 0, PH(data_excursion_pct), "20", 0, 0, NULL,
+		 "max - min over the window must stay within this percent of the window's "
+		 "average" },
+	  .kind = K_DOUBLE,
+	  .dmin = 0,
+	  .dmax = 100,
+	  .dmin_open = true },
+	{ .o = { "slope_excursion", 0, PH(slope_excursion_pct), "10", 0, 0, NULL,
+		 "the least-squares line over the window may change by at most this percent of "
+		 "the average" },
+	  .kind = K_DOUBLE,
+	  .dmin = 0,
+	  .dmax = 100,
+	  .dmin_open = true },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_steady = {
+	.name = "steady",
+	.in = " in steady",
+	.keys = s_steady_keys,
+	.has_flag = true,
+	.flag = PH(steady),
+	.check = lst__plan_steady_check,
+};
+
+static const struct lst__plan_key s_stop_keys[] = {
+	{ .o = { "capacity", 0, PH(stop_capacity), NULL, 0, 0, NULL,
+		 "a multiple of the target's capacity (2x, 2.5x or 2), split across its paths" },
+	  .kind = K_CAPACITY,
+	  .doc_def = "none" },
+	{ .o = { "bytes", LST_OPT_SIZE, PH(stop_bytes), NULL, 1, 1024LL << 40, NULL,
+		 "bytes over all agents and jobs, per point" },
+	  .kind = K_OPT,
+	  .doc_def = "none" },
+	{ .o = { "runtime", LST_OPT_DURATION, PH(stop_runtime), NULL, 10 * LST_NS_PER_MS,
+		 30 * S_DAY, NULL, "measured time of each point (each round), after its ramp" },
+	  .kind = K_OPT,
+	  .doc_def = "none" },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_stop = {
+	.name = "stop",
+	.in = " in stop",
+	.keys = s_stop_keys,
+};
+
+static const struct lst__plan_key s_curve_keys[] = {
+	{ .o = { "percents", 0, PH(curve_pcts), "10, 50, 70, 80, 90, 100", 0, 0, NULL,
+		 "load points as percent of the maximum IOPS found first, ascending" },
+	  .kind = K_PCT_LIST,
+	  .aux = PH(ncurve),
+	  .dmin = 0,
+	  .dmax = 100,
+	  .dmin_open = true },
+	{ .o = { "limit_percentile", 0, PH(limit_percentile), NULL, 0, 0, NULL,
+		 "with limit: the latency percentile that must stay under limit (99.99)" },
+	  .kind = K_DOUBLE,
+	  .dmin = 0,
+	  .dmax = 100,
+	  .dmin_open = true,
+	  .doc_def = "none" },
+	{ .o = { "limit", LST_OPT_DURATION, PH(limit_ns), NULL, LST_NS_PER_US, 3600 * LST_NS_PER_S,
+		 NULL,
+		 "with limit_percentile: the latency limit; the curve stops at the first point "
+		 "over it" },
+	  .kind = K_OPT,
+	  .doc_def = "none" },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_curve = {
+	.name = "curve",
+	.in = " in curve",
+	.keys = s_curve_keys,
+	.check = lst__plan_curve_check,
+};
+
+static const struct lst__plan_key s_hir_keys[] = {
+	{ .o = { "burst", LST_OPT_DURATION, PH(hir_burst), "5s", 100 * LST_NS_PER_MS,
+		 3600 * LST_NS_PER_S, NULL, "length of each write burst" },
+	  .kind = K_OPT },
+	{ .o = { "gaps", LST_OPT_DURATION, PH(hir_gaps), "5s, 10s, 15s, 25s, 50s",
+		 100 * LST_NS_PER_MS, 3600 * LST_NS_PER_S, NULL,
+		 "idle gaps between bursts, one block of repeats each" },
+	  .kind = K_DURATION_LIST,
+	  .aux = PH(nhir_gaps) },
+	{ .o = { "repeats", LST_OPT_INT, PH(hir_repeats), "360", 1, 10000, NULL,
+		 "bursts per gap size" },
+	  .kind = K_OPT },
+	{ .o = { "continuous", LST_OPT_DURATION, PH(hir_continuous), "1800s", 0, S_DAY, NULL,
+		 "continuous writing between gap sizes" },
+	  .kind = K_OPT },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_hir = {
+	.name = "hir",
+	.in = " in hir",
+	.keys = s_hir_keys,
+};
+
+static const struct lst__plan_key s_phase_keys[] = {
+	{ .o = { "name", 0, PH(name), NULL, 0, 0, NULL, "the phase's name, unique in the plan" },
+	  .kind = K_NAME,
+	  .required = true },
+	{ .o = { "suite", LST_OPT_ENUM, PH(suite), "none", 0, 0, lst_suite_names,
+		 "a built-in test (purge, SNIA PTS tests, curves) instead of a plain workload; "
+		 "the keys below adjust it" },
+	  .kind = K_OPT },
+	{ .o = { "targets", 0, PH(targets), NULL, 0, 0, NULL,
+		 "names of the targets this phase drives, all through all their paths" },
+	  .kind = K_TARGET_REFS,
+	  .doc_def = "all targets" },
+	{ .o = { "workload", 0, PH(w), NULL, 0, 0, NULL,
+		 "workload options (see the workload table) on top of `defaults:`" },
+	  .kind = K_WORKLOAD,
+	  .aux = PH(w_set),
+	  .doc_def = "`defaults:`" },
+	{ .o = { "sweep", 0, 0, NULL, 0, 0, NULL,
+		 "workload options to vary: a map of axis to list of values (see sweep)" },
+	  .kind = K_SWEEP,
+	  .doc_def = "none" },
+	{ .o = { "round", 0, 0, NULL, 0, 0, NULL, "rounds (see round)" },
+	  .kind = K_SECTION,
+	  .sub = &lst__plan_round,
+	  .doc_def = "none" },
+	{ .o = { "steady", 0, 0, NULL, 0, 0, NULL, "steady state (see steady)" },
+	  .kind = K_SECTION,
+	  .sub = &lst__plan_steady,
+	  .doc_def = "off" },
+	{ .o = { "stop", 0, 0, NULL, 0, 0, NULL, "stop conditions (see stop)" },
+	  .kind = K_SECTION,
+	  .sub = &lst__plan_stop,
+	  .doc_def = "none" },
+	{ .o = { "curve", 0, 0, NULL, 0, 0, NULL, "load curve (see curve)" },
+	  .kind = K_SECTION,
+	  .sub = &lst__plan_curve,
+	  .doc_def = "see curve" },
+	{ .o = { "hir", 0, 0, NULL, 0, 0, NULL, "host idle recovery (see hir)" },
+	  .kind = K_SECTION,
+	  .sub = &lst__plan_hir,
+	  .doc_def = "see hir" },
+	{ .o = { "secure", LST_OPT_BOOL, PH(secure), "false", 0, 1, NULL,
+		 "`suite: purge`: secure discard (BLKSECDISCARD) instead of discard; true is an "
+		 "error with any other suite" },
+	  .kind = K_BOOL },
+	{ .o = { "on_agent_loss", LST_OPT_ENUM, PH(on_agent_loss), NULL, 0, 0, s_loss_names,
+		 "what losing an agent does to this phase" },
+	  .kind = K_OPT,
+	  .doc_def = "the plan's" },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_phase = {
+	.name = "phase",
+	.in = "",
+	.keys = s_phase_keys,
+	.size = sizeof(struct lst_plan_phase),
+	.mark_offset = PH(mark),
+	.init = lst__plan_phase_init,
+	.check = lst__plan_phase_check,
+};
+
+static const struct lst__plan_key s_top_keys[] = {
+	{ .o = { "lockstep", 0, PL(version), NULL, 0, 0, NULL,
+		 "plan format version; this lockstep reads 1" },
+	  .kind = K_VERSION,
+	  .required = true },
+	{ .o = { "name", 0, PL(name), NULL, 0, 0, NULL,
+		 "the plan's name, used for results folders" },
+	  .kind = K_NAME,
+	  .required = true },
+	{ .o = { "description", 0, PL(description), NULL, 0, 0, NULL,
+		 "free text, kept with the results" },
+	  .kind = K_STRING,
+	  .doc_def = "none" },
+	{ .o = { "lease", LST_OPT_DURATION, PL(lease), "10s", LST_NS_PER_S, 600 * LST_NS_PER_S,
+		 NULL,
+		 "an agent stops its I/O after this long without hearing from the "
+		 "coordinator" },
+	  .kind = K_OPT },
+	{ .o = { "on_agent_loss", LST_OPT_ENUM, PL(on_agent_loss), "retry", 0, 0, s_loss_names,
+		 "what losing an agent (silent longer than the lease, or restarted) does: abort "
+		 "the run; continue the point with the others and mark it partial; or retry: "
+		 "stop the point, wait up to retry_wait for the agent to come back, and run the "
+		 "point again for everyone" },
+	  .kind = K_OPT },
+	{ .o = { "retry_wait", LST_OPT_DURATION, PL(retry_wait), "60s", LST_NS_PER_S,
+		 24 * 3600 * LST_NS_PER_S, NULL,
+		 "`on_agent_loss: retry`: how long to wait for lost agents to come back before "
+		 "the run fails" },
+	  .kind = K_OPT },
+	{ .o = { "retries", LST_OPT_INT, PL(retries), "3", 0, 100, NULL,
+		 "`on_agent_loss: retry`: how many times one point may run again" },
+	  .kind = K_OPT },
+	{ .o = { "agents", 0, PL(agents), NULL, 1, 0, NULL,
+		 "the agents (see agent), at least one" },
+	  .kind = K_LIST,
+	  .aux = PL(nagents),
+	  .sub = &lst__plan_agent,
+	  .required = true },
+	{ .o = { "targets", 0, PL(targets), NULL, 1, 0, NULL,
+		 "the devices under test (see target), at least one" },
+	  .kind = K_LIST,
+	  .aux = PL(ntargets),
+	  .sub = &lst__plan_target,
+	  .required = true },
+	{ .o = { "defaults", 0, PL(defaults), NULL, 0, 0, NULL,
+		 "workload options every phase starts from (see workload)" },
+	  .kind = K_WORKLOAD,
+	  .doc_def = "the workload table's" },
+	{ .o = { "phases", 0, PL(phases), NULL, 1, 0, NULL,
+		 "the steps of the plan, in order (see phase), at least one" },
+	  .kind = K_LIST,
+	  .aux = PL(nphases),
+	  .sub = &lst__plan_phase,
+	  .required = true },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_top = {
+	.name = "plan",
+	.in = " in the plan",
+	.keys = s_top_keys,
+	.check = lst__plan_top_check,
+};
