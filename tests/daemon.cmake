@@ -1,4 +1,4 @@
-# The agent daemon (agent/lst_daemon, lst_config): a real lockstep-agent process driven over
+# The agent daemon (agent/daemon): a real lockstep-agent process driven over
 # loopback by a C client with the real codec, and shell tests of its command line and config.
 lst_add_unit_test(daemon unit/test_daemon.c lockstep::proto)
 target_sources(test_daemon PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/msg_examples.c)

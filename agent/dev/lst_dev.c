@@ -125,7 +125,6 @@ struct s_ctx {
 
 /* ---------------------------------------------------------------- small helpers */
 
-
 /* Trim white space at both ends, in place. */
 static char *s_trim(char *s)
 {

@@ -52,6 +52,7 @@
 #include "lst_job.h"
 #include "lst_log.h"
 #include "lst_msg.h"
+#include "lst_purge.h"
 #include "lst_run.h"
 #include "lst_time.h"
 #include "lst_text.h"
@@ -74,7 +75,6 @@
 #define S_T0_MAX_AHEAD (3600 * LST_NS_PER_S)
 #define S_T0_MAX_BEHIND (3600 * LST_NS_PER_S)
 #define S_QUIT_GRACE_MS 3000			/* how long SIGTERM waits for jobs to drain */
-#define S_PURGE_CHUNK ((uint64_t)1 << 30)	/* a purge checks its stop flag between chunks */
 #define S_RX_BATCH 64				/* frames read per reader wake-up */
 #define S_MAX_THREADS 1024			/* job threads in one point, over all job specs */
 #define S_ZAP_ENDPOINT "inproc://zeromq.zap.01" /* RFC 27: fixed */
@@ -147,27 +147,6 @@ struct s_path {
 	struct lst_path_identity id;
 };
 
-struct s_purge_job {
-	const struct s_path *p;
-	uint64_t offset, len;
-	bool secure;
-};
-
-/* A purge worker: BLKDISCARD/BLKSECDISCARD/punch-hole over each region, off the reactor. */
-struct s_purge {
-	pthread_t thread;
-	bool launched;
-	int efd;
-	zmq_pollitem_t item;
-	bool polling;
-	_Atomic int stop;
-	_Atomic int finished;
-	size_t njobs;
-	struct s_purge_job jobs[LST_MAX_JOBSPECS];
-	int rc; /* written by the worker before finished */
-	lst_err err;
-};
-
 /*
  * A PREPARE worker: builds the point's run (allocates and fills every job's buffers, seconds
  * for gigabytes) off the reactor, then pokes efd. Shared by the reactor and the worker, each
@@ -208,9 +187,11 @@ struct s_point {
 	lst_run *run;
 	zmq_pollitem_t item; /* the run's eventfd */
 	bool polling;
-	struct s_prep *prep; /* while S_PREPARING */
-	uint64_t prepare_id; /* the PREPARE command being answered */
-	struct s_purge *purge;
+	struct s_prep *prep;	   /* while S_PREPARING */
+	uint64_t prepare_id;	   /* the PREPARE command being answered */
+	lst_purge *purge;	   /* a purge point's worker (agent/io/lst_purge) */
+	zmq_pollitem_t purge_item; /* its eventfd */
+	bool purge_polling;
 	struct s_rid peer; /* who sent START: STARTED, SAMPLE and DONE go there */
 	uint64_t start_id;
 	int64_t t0;
@@ -281,7 +262,6 @@ static const char *s_rid_str(const struct s_rid *r, char *buf, size_t size)
 		snprintf(buf, size, "-");
 	return buf;
 }
-
 
 static int s_ret(const lst_daemon *d)
 {
@@ -577,22 +557,12 @@ static void s_emit(lst_daemon *d, lst_msg *m)
 
 /* ---------------------------------------------------------------- points */
 
-static void s_purge_destroy(lst_daemon *d, struct s_purge **p)
+static void s_purge_destroy(lst_daemon *d, struct s_point *pt)
 {
-	struct s_purge *pg = *p;
-
-	if (!pg)
-		return;
-	if (pg->polling)
-		zloop_poller_end(d->loop, &pg->item);
-	if (pg->launched) {
-		atomic_store(&pg->stop, 1);
-		pthread_join(pg->thread, NULL);
-	}
-	if (pg->efd >= 0)
-		close(pg->efd);
-	free(pg);
-	*p = NULL;
+	if (pt->purge_polling)
+		zloop_poller_end(d->loop, &pt->purge_item);
+	pt->purge_polling = false;
+	lst_purge_destroy(&pt->purge);
 }
 
 /* Drop one reference to a PREPARE worker's state; the last one frees it (and a run nobody took). */
@@ -638,7 +608,7 @@ static void s_point_destroy(lst_daemon *d)
 		zloop_poller_end(d->loop, &pt->item);
 	s_prep_release(d, &pt->prep);
 	lst_run_destroy(&pt->run);
-	s_purge_destroy(d, &pt->purge);
+	s_purge_destroy(d, pt);
 	for (size_t i = 0; i < pt->npaths; i++)
 		if (pt->paths[i].fd >= 0)
 			close(pt->paths[i].fd);
@@ -693,7 +663,7 @@ static void s_point_stop(lst_daemon *d, uint32_t reason, const char *text)
 	if (pt->run)
 		lst_run_stop(pt->run);
 	if (pt->purge)
-		atomic_store(&pt->purge->stop, 1);
+		lst_purge_stop(pt->purge);
 	if (!pt->started_sent && pt->timer >= 0) {
 		zloop_timer_end(d->loop, pt->timer);
 		pt->timer = zloop_timer(d->loop, 0, 1, s_on_start_timer, d);
@@ -1141,50 +1111,20 @@ static int s_prepare_io(lst_daemon *d, struct s_point *pt, const lst_msg *cmd, l
 static int s_prepare_purge(struct s_point *pt, const struct lst_msg_prepare *p, int *perr,
 			   lst_err *err)
 {
-	struct s_purge *pg = lst_calloc(1, sizeof(*pg));
+	int rc;
 
-	pg->efd = -1;
-	pt->purge = pg;
+	pt->purge = lst_purge_new();
 	*perr = LST_PERR_IO;
 	for (uint32_t i = 0; i < p->njobs; i++) {
 		const struct lst_jobspec *j = &p->jobs[i];
 		const struct s_path *sp = s_path_find(pt, j->path);
-		struct s_purge_job *pj = &pg->jobs[pg->njobs++];
-		uint64_t off = (uint64_t)j->w.offset, size = sp->id.size;
 
-		pj->p = sp;
-		pj->secure = j->action == LST_ACTION_SECDISCARD;
-		if (off > size)
-			return lst_err_set(err, -EINVAL,
-					   "%s: purge offset %llu is beyond the end (%llu bytes)",
-					   j->path, (unsigned long long)off,
-					   (unsigned long long)size);
-		pj->offset = off;
-		pj->len = j->w.size ? (uint64_t)j->w.size : size - off;
-		if (pj->offset + pj->len > size)
-			return lst_err_set(
-				err, -EINVAL,
-				"%s: purge region [%llu, %llu) goes beyond the end (%llu "
-				"bytes)",
-				j->path, (unsigned long long)pj->offset,
-				(unsigned long long)(pj->offset + pj->len),
-				(unsigned long long)size);
-		if (!strcmp(sp->id.kind, "block") && sp->id.lbs &&
-		    (pj->offset % sp->id.lbs || pj->len % sp->id.lbs))
-			return lst_err_set(err, -EINVAL,
-					   "%s: purge region [%llu, +%llu) is not aligned to the "
-					   "logical block size %u",
-					   j->path, (unsigned long long)pj->offset,
-					   (unsigned long long)pj->len, sp->id.lbs);
-		if (pj->secure && strcmp(sp->id.kind, "block"))
-			return lst_err_set(err, -EOPNOTSUPP,
-					   "%s: secdiscard needs a block device; this is a %s",
-					   j->path, sp->id.kind);
+		rc = lst_purge_add(pt->purge, j->path, sp->fd, &sp->id, (uint64_t)j->w.offset,
+				   (uint64_t)j->w.size, j->action == LST_ACTION_SECDISCARD, err);
+		if (rc)
+			return rc;
 	}
-	pg->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (pg->efd < 0)
-		return lst_err_sys(err, -errno, "eventfd");
-	return 0;
+	return lst_purge_arm(pt->purge, err);
 }
 
 /* The point is ready: say so, and answer its PREPARE (cmd) with PREPARED. */
@@ -1382,31 +1322,6 @@ static int s_on_run_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 	return s_ret(d);
 }
 
-static void *s_purge_main(void *arg)
-{
-	struct s_purge *pg = arg;
-	int rc = 0;
-
-	for (size_t i = 0; i < pg->njobs && !rc; i++) {
-		const struct s_purge_job *j = &pg->jobs[i];
-		uint64_t off = j->offset, left = j->len;
-
-		while (left && !atomic_load(&pg->stop)) {
-			uint64_t n = LST_MIN(left, S_PURGE_CHUNK);
-
-			rc = lst_dev_purge(j->p->fd, &j->p->id, off, n, j->secure, &pg->err);
-			if (rc)
-				break;
-			off += n;
-			left -= n;
-		}
-	}
-	pg->rc = rc;
-	atomic_store_explicit(&pg->finished, 1, memory_order_release);
-	eventfd_write(pg->efd, 1);
-	return NULL;
-}
-
 static int s_on_purge_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 {
 	lst_daemon *d = arg;
@@ -1414,11 +1329,11 @@ static int s_on_purge_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 	uint64_t junk;
 
 	(void)loop;
-	if (!pt || !pt->purge || item->fd != pt->purge->efd)
+	if (!pt || !pt->purge || item->fd != lst_purge_eventfd(pt->purge))
 		return s_ret(d);
 	while (read(item->fd, &junk, sizeof(junk)) > 0)
 		;
-	if (pt->started_sent && atomic_load_explicit(&pt->purge->finished, memory_order_acquire))
+	if (pt->started_sent && lst_purge_finished(pt->purge))
 		s_point_finish(d);
 	return s_ret(d);
 }
@@ -1440,9 +1355,9 @@ static void s_point_finish(lst_daemon *d)
 	if (pt->run && lst_run_error(pt->run, &err)) {
 		dn->reason = LST_DONE_ERROR;
 		lst_copy(dn->text, sizeof(dn->text), err.msg);
-	} else if (pt->purge && pt->purge->rc) {
+	} else if (pt->purge && lst_purge_error(pt->purge, &err)) {
 		dn->reason = LST_DONE_ERROR;
-		lst_copy(dn->text, sizeof(dn->text), pt->purge->err.msg);
+		lst_copy(dn->text, sizeof(dn->text), err.msg);
 	} else if (pt->stop_requested) {
 		dn->reason = pt->stop_reason;
 		lst_copy(dn->text, sizeof(dn->text), pt->stop_text);
@@ -1495,7 +1410,6 @@ static int s_on_start_timer(zloop_t *loop, int timer_id, void *arg)
 	lst_daemon *d = arg;
 	struct s_point *pt = d->pt;
 	int64_t first, last;
-	lst_err err;
 	int rc;
 
 	if (!pt || pt->timer != timer_id)
@@ -1512,19 +1426,11 @@ static int s_on_start_timer(zloop_t *loop, int timer_id, void *arg)
 		s_collect(d);
 		return s_ret(d);
 	}
-	/* A purge: release the worker now. */
-	rc = pthread_create(&pt->purge->thread, NULL, s_purge_main, pt->purge);
-	if (rc) {
-		lst_err_sys(&err, -rc, "pthread_create for the purge");
-		pt->purge->rc = -rc;
-		pt->purge->err = err;
-		atomic_store(&pt->purge->finished, 1);
-		s_started(d, lst_mono_ns());
-		s_point_finish(d);
-		return s_ret(d);
-	}
-	pt->purge->launched = true;
+	/* A purge: release the worker now (a worker that cannot start ends with its error). */
+	rc = lst_purge_start(pt->purge);
 	s_started(d, lst_mono_ns());
+	if (rc)
+		s_point_finish(d);
 	return s_ret(d);
 }
 
@@ -1585,9 +1491,10 @@ static void s_on_start(lst_daemon *d, const struct s_rid *rid, const lst_msg *m)
 		zloop_poller(d->loop, &pt->item, s_on_run_event, d);
 		pt->polling = true;
 	} else {
-		pt->purge->item = (zmq_pollitem_t){ .fd = pt->purge->efd, .events = ZMQ_POLLIN };
-		zloop_poller(d->loop, &pt->purge->item, s_on_purge_event, d);
-		pt->purge->polling = true;
+		pt->purge_item = (zmq_pollitem_t){ .fd = lst_purge_eventfd(pt->purge),
+						   .events = ZMQ_POLLIN };
+		zloop_poller(d->loop, &pt->purge_item, s_on_purge_event, d);
+		pt->purge_polling = true;
 	}
 	pt->state = S_STARTED;
 	s_cache_put(&d->sess, m->id, true, NULL);
@@ -2289,8 +2196,8 @@ void lst_daemon_destroy(lst_daemon **p)
 	if (!d)
 		return;
 	if (d->pt) {
-		bool drained =
-			d->pt->state != S_STARTED || (d->pt->purge && !d->pt->purge->launched);
+		bool drained = d->pt->state != S_STARTED ||
+			       (d->pt->purge && !lst_purge_launched(d->pt->purge));
 
 		if (drained) {
 			s_point_destroy(d);
