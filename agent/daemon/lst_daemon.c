@@ -78,9 +78,8 @@
 #define S_RX_BATCH 64				/* frames read per reader wake-up */
 #define S_MAX_THREADS 1024			/* job threads in one point, over all job specs */
 #define S_ZAP_ENDPOINT "inproc://zeromq.zap.01" /* RFC 27: fixed */
-#define S_MON_ENDPOINT "inproc://lst-agent-monitor"
-#define S_LOG_BURST 10			 /* handshake log lines of one kind ... */
-#define S_LOG_WINDOW (60 * LST_NS_PER_S) /* ... per minute, then a count */
+#define S_LOG_BURST 10				/* handshake log lines of one kind ... */
+#define S_LOG_WINDOW (60 * LST_NS_PER_S)	/* ... per minute, then a count */
 
 struct s_rid {
 	size_t len;
@@ -1902,17 +1901,28 @@ static int s_curve_setup(lst_daemon *d, lst_err *err)
 	return 0;
 }
 
-/* The ROUTER's handshake failures into d->mon. */
+/* Monitor endpoints made so far: each daemon's gets its own number. */
+static atomic_uint s_monitors;
+
+/*
+ * The ROUTER's handshake failures into d->mon. The endpoint is numbered, not fixed: libzmq
+ * closes a monitor in the background, so a daemon made again in the same process (a test, a
+ * restart of the object) could find its predecessor's endpoint still bound.
+ */
 static int s_monitor_setup(lst_daemon *d, lst_err *err)
 {
-	if (zmq_socket_monitor(d->zs, S_MON_ENDPOINT,
+	char ep[64];
+
+	snprintf(ep, sizeof(ep), "inproc://lst-agent-monitor-%d-%u", (int)getpid(),
+		 atomic_fetch_add(&s_monitors, 1));
+	if (zmq_socket_monitor(d->zs, ep,
 			       ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
 				       ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
 				       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH))
 		return lst_err_set(err, -EIO, "cannot monitor the ROUTER: %s",
 				   zmq_strerror(zmq_errno()));
 	d->mon = zsock_new(ZMQ_PAIR);
-	if (!d->mon || zsock_connect(d->mon, "%s", S_MON_ENDPOINT))
+	if (!d->mon || zsock_connect(d->mon, "%s", ep))
 		return lst_err_set(err, -EIO, "cannot read the ROUTER's monitor: %s",
 				   zmq_strerror(zmq_errno()));
 	return 0;
