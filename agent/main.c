@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,84 +20,6 @@
 #include "lst_log.h"
 #include "lst_util.h"
 
-static void s_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep-agent [options]           run the agent daemon\n"
-		"       lockstep-agent bench [options]     run one workload here and print it\n"
-		"       lockstep-agent --version\n"
-		"\n"
-		"daemon options (each also a key of the --config file, with '_' for '-'):\n"
-		"  --listen ENDPOINT    ZeroMQ endpoint to bind (default %s)\n"
-		"  --name NAME          agent name reported to coordinators (default: host name)\n"
-		"  --config FILE        YAML file with these settings; flags override it\n"
-		"  --foreground         do not daemonize; log to stderr unless --log is given\n"
-		"  --log FILE           log file (default %s when daemonized)\n"
-		"  --pidfile FILE       write the daemon's pid here\n"
-		"  --allow-write GLOB   paths the agent may write or purge (repeatable; nothing\n"
-		"                       by default); replaces the config file's list\n"
-		"  --read-only          refuse every write and purge\n"
-		"  --key FILE           this agent's CURVE secret key (NAME.key from 'lockstep\n"
-		"                       keygen'); turns on encryption and authentication\n"
-		"  --authorized-keys DIR  folder of the coordinator public keys (*.pub) accepted\n"
-		"  --insecure           allow plain text beyond loopback (warned at every start);\n"
-		"                       without --key only a loopback --listen is allowed\n"
-		"  --lease-max DURATION cap on a coordinator's lease (default 10m)\n"
-		"  --mem-max SIZE       memory one point may ask for: I/O buffers and per-job\n"
-		"                       state, e.g. 4g (default %d%% of RAM); PREPARE above it\n"
-		"                       is refused\n"
-		"  --debug LIST         debug categories: %s\n"
-		"  -v                   debug logging for every category\n"
-		"  --help               this text\n"
-		"\n"
-		"'lockstep-agent bench --help' lists the workload options. See docs/agent.md.\n",
-		LST_CONFIG_DEFAULT_LISTEN, LST_CONFIG_DEFAULT_LOG, LST_CONFIG_MEM_MAX_PERCENT,
-		lst_log_debug_names());
-}
-
-/*
- * Flags from S_OPT_LISTEN to S_OPT_MEM_MAX are settings: the key is the flag's name with '_'
- * for '-'. (Each keeps its own value so that getopt_long still refuses an ambiguous prefix.)
- */
-enum {
-	S_OPT_LISTEN = 256,
-	S_OPT_NAME,
-	S_OPT_FOREGROUND,
-	S_OPT_LOG,
-	S_OPT_PIDFILE,
-	S_OPT_ALLOW_WRITE,
-	S_OPT_READ_ONLY,
-	S_OPT_LEASE_MAX,
-	S_OPT_DEBUG,
-	S_OPT_KEY,
-	S_OPT_AUTHORIZED_KEYS,
-	S_OPT_INSECURE,
-	S_OPT_MEM_MAX,
-	S_OPT_CONFIG,
-	S_OPT_HELP,
-	S_OPT_VERSION,
-};
-
-static const struct option s_opts[] = {
-	{ "listen", required_argument, NULL, S_OPT_LISTEN },
-	{ "name", required_argument, NULL, S_OPT_NAME },
-	{ "config", required_argument, NULL, S_OPT_CONFIG },
-	{ "foreground", no_argument, NULL, S_OPT_FOREGROUND },
-	{ "log", required_argument, NULL, S_OPT_LOG },
-	{ "pidfile", required_argument, NULL, S_OPT_PIDFILE },
-	{ "allow-write", required_argument, NULL, S_OPT_ALLOW_WRITE },
-	{ "read-only", no_argument, NULL, S_OPT_READ_ONLY },
-	{ "lease-max", required_argument, NULL, S_OPT_LEASE_MAX },
-	{ "debug", required_argument, NULL, S_OPT_DEBUG },
-	{ "key", required_argument, NULL, S_OPT_KEY },
-	{ "authorized-keys", required_argument, NULL, S_OPT_AUTHORIZED_KEYS },
-	{ "insecure", no_argument, NULL, S_OPT_INSECURE },
-	{ "mem-max", required_argument, NULL, S_OPT_MEM_MAX },
-	{ "help", no_argument, NULL, S_OPT_HELP },
-	{ "version", no_argument, NULL, S_OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* A path made absolute against the current directory (the daemon changes to /). */
 static char *s_absolute(const char *path)
 {
@@ -109,57 +30,30 @@ static char *s_absolute(const char *path)
 	return lst_asprintf("%s/%s", cwd, path);
 }
 
-/* Parse the command line into flags. Returns 0, 1 when the program should exit 0 (help,
- * version), or -EINVAL after printing the problem. */
-static int s_parse_flags(int argc, char **argv, lst_config *flags, const char **config,
-			 int *verbose)
+/* Parse the command line into flags and act on --help, --version and --write-doc. Returns 0 to
+ * go on, 1 when the program should exit 0, or -EINVAL after printing the problem. */
+static int s_parse_flags(int argc, char **argv, lst_config *flags, struct lst_config_cli *cli)
 {
-	int c, li;
+	lst_err err;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vh", s_opts, &li)) != -1) {
-		if (c >= S_OPT_LISTEN && c <= S_OPT_MEM_MAX) {
-			char key[32];
-			lst_err err;
-
-			snprintf(key, sizeof(key), "%s", s_opts[li].name);
-			for (char *k = key; (k = strchr(k, '-'));)
-				*k = '_';
-			if (lst_config_set(flags, key, s_opts[li].has_arg ? optarg : "true",
-					   &err)) {
-				fprintf(stderr, "lockstep-agent: %s\n", err.msg);
-				return -EINVAL;
-			}
-			continue;
-		}
-		switch (c) {
-		case S_OPT_CONFIG:
-			*config = optarg;
-			continue;
-		case 'v':
-			(*verbose)++;
-			continue;
-		case 'h':
-		case S_OPT_HELP:
-			s_usage(stdout);
-			return 1;
-		case S_OPT_VERSION:
-			printf("lockstep-agent %s\n", LST_VERSION);
-			return 1;
-		case ':':
-			fprintf(stderr, "lockstep-agent: %s needs a value (see --help)\n",
-				argv[optind - 1]);
-			return -EINVAL;
-		default:
-			fprintf(stderr, "lockstep-agent: unknown option '%s' (see --help)\n",
-				argv[optind - 1]);
-			return -EINVAL;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "lockstep-agent: unexpected argument '%s' (see --help)\n",
-			argv[optind]);
+	if (lst_config_parse_flags(flags, cli, argc, argv, &err)) {
+		fprintf(stderr, "lockstep-agent: %s\n", err.msg);
 		return -EINVAL;
+	}
+	if (cli->help) {
+		lst_config_usage(stdout);
+		return 1;
+	}
+	if (cli->version) {
+		printf("lockstep-agent %s\n", LST_VERSION);
+		return 1;
+	}
+	if (cli->write_doc) {
+		if (lst_config_write_doc(cli->write_doc, &err)) {
+			fprintf(stderr, "lockstep-agent: %s\n", err.msg);
+			return -EINVAL;
+		}
+		return 1;
 	}
 	return 0;
 }
@@ -298,19 +192,20 @@ static int s_daemon_main(int argc, char **argv)
 	lst_dev_policy *policy = lst_dev_policy_new();
 	struct lst_daemon_opts o;
 	lst_daemon *d = NULL;
-	const char *config = NULL, *listen;
+	struct lst_config_cli cli;
+	const char *listen;
 	struct lst_keypair kp;
 	char host[256], *log = NULL, *pidfile = NULL, *key_file = NULL, *auth_dir = NULL;
-	int verbose = 0, rc = 2, notify = -1;
+	int rc = 2, notify = -1;
 	lst_err err;
 
-	rc = s_parse_flags(argc, argv, flags, &config, &verbose);
+	rc = s_parse_flags(argc, argv, flags, &cli);
 	if (rc) {
 		rc = rc > 0 ? 0 : 2;
 		goto out;
 	}
 	rc = 2;
-	if (config && lst_config_load(cfg, config, &err)) {
+	if (cli.config && lst_config_load(cfg, cli.config, &err)) {
 		fprintf(stderr, "lockstep-agent: %s\n", err.msg);
 		goto out;
 	}
@@ -329,7 +224,7 @@ static int s_daemon_main(int argc, char **argv)
 		goto out;
 	if (cfg->debug)
 		lst_log_set_debug(cfg->debug, NULL); /* checked by lst_config_set */
-	if (verbose)
+	if (cli.verbose)
 		lst_log_set_level(LST_LOG_DEBUG);
 	if (!cfg->name && gethostname(host, sizeof(host)))
 		snprintf(host, sizeof(host), "agent");
