@@ -100,13 +100,10 @@ static void s_bind_endpoint(const char *listen, char *buf, size_t size)
 		lst_copy(buf, size, listen);
 }
 
-lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
+/* The settings from o: the lease and memory caps, names, and CURVE's keys when it is on.
+ * Returns 0, or -EINVAL when CURVE is asked for without everything it needs. */
+static int s_settings(lst_daemon *d, const struct lst_daemon_opts *o, lst_err *err)
 {
-	lst_daemon *d = lst_calloc(1, sizeof(*d));
-	sigset_t mask;
-	lst_err perr;
-	char *ep, listen[300];
-
 	d->lease_max = o->lease_max > 0 ? o->lease_max : LST_CONFIG_LEASE_MAX_DEFAULT;
 	lst_daemon__spool_bounds(&d->sess, d->lease_max);
 	d->mem_max_default = !o->mem_max;
@@ -115,39 +112,48 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	d->name = lst_strdup(o->name);
 	d->log_path = o->log_path ? lst_strdup(o->log_path) : NULL;
 	d->curve = o->curve_secret != NULL;
-	if (d->curve) {
-		if (!lst_auth_is_key_text(o->curve_secret) || !o->curve_public ||
-		    !o->authorized_keys || o->authorized_keys[0] != '/') {
-			lst_err_set(err, -EINVAL,
-				    "CURVE needs a secret key, its public key and an absolute "
-				    "authorized_keys folder");
-			goto fail;
-		}
-		lst_copy(d->secret, sizeof(d->secret), o->curve_secret);
-		lst_copy(d->pub, sizeof(d->pub), o->curve_public);
-		d->key_file = lst_strdup(o->key_file ? o->key_file : "?");
-		d->auth_dir = lst_strdup(o->authorized_keys);
-	}
-	d->sfd = -1;
-	d->tick = -1;
-	d->quit_timer = -1;
-	d->out = lst_msg_new(LST_MSG_PING);
+	if (!d->curve)
+		return 0;
+	if (!lst_auth_is_key_text(o->curve_secret) || !o->curve_public || !o->authorized_keys ||
+	    o->authorized_keys[0] != '/')
+		return lst_err_set(err, -EINVAL,
+				   "CURVE needs a secret key, its public key and an absolute "
+				   "authorized_keys folder");
+	lst_copy(d->secret, sizeof(d->secret), o->curve_secret);
+	lst_copy(d->pub, sizeof(d->pub), o->curve_public);
+	d->key_file = lst_strdup(o->key_file ? o->key_file : "?");
+	d->auth_dir = lst_strdup(o->authorized_keys);
+	return 0;
+}
+
+/* What WELCOME says about this agent: host, instance number, engines. Returns 0 or -errno. */
+static int s_host(lst_daemon *d, lst_err *err)
+{
+	lst_err perr;
+
 	uname(&d->uts);
 	/* A coordinator tells a restarted agent by this number (PROTOCOL.md 6.2). */
 	while (!d->instance) {
-		if (getrandom(&d->instance, sizeof(d->instance), 0) != sizeof(d->instance)) {
-			lst_err_sys(err, -errno, "getrandom for the agent's instance number");
-			goto fail;
-		}
+		if (getrandom(&d->instance, sizeof(d->instance), 0) != sizeof(d->instance))
+			return lst_err_sys(err, -errno,
+					   "getrandom for the agent's instance number");
 	}
 	d->engines = (1u << LST_ENGINE_PSYNC) | (1u << LST_ENGINE_NULL);
 	if (!lst_engine_uring_probe(&perr))
 		d->engines |= 1u << LST_ENGINE_IO_URING;
 	else
 		lst_log_warn("io_uring is not usable here (%s): runs fall back to psync", perr.msg);
+	return 0;
+}
 
-	/* Signals: read from a signalfd in the reactor; every thread made later inherits the
-	 * mask (czmq's own handler is never called for a blocked signal). */
+/*
+ * Signals: read from a signalfd in the reactor; every thread made later inherits the mask
+ * (czmq's own handler is never called for a blocked signal). Returns 0 or -errno.
+ */
+static int s_signals(lst_daemon *d, lst_err *err)
+{
+	sigset_t mask;
+
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -155,17 +161,21 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	pthread_sigmask(SIG_BLOCK, &mask, &d->oldmask);
 	signal(SIGPIPE, SIG_IGN);
 	d->sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (d->sfd < 0) {
-		lst_err_sys(err, -errno, "signalfd");
-		goto fail;
-	}
+	if (d->sfd < 0)
+		return lst_err_sys(err, -errno, "signalfd");
+	return 0;
+}
+
+/* The ROUTER with its options, CURVE (ZAP first) and monitor, bound to listen. */
+static int s_router(lst_daemon *d, const char *listen_ep, lst_err *err)
+{
+	char *ep, listen[300];
+	int rc;
 
 	d->router = zsock_new(ZMQ_ROUTER);
-	if (!d->router) {
-		lst_err_set(err, -ENOMEM, "cannot create the ROUTER socket: %s",
-			    zmq_strerror(zmq_errno()));
-		goto fail;
-	}
+	if (!d->router)
+		return lst_err_set(err, -ENOMEM, "cannot create the ROUTER socket: %s",
+				   zmq_strerror(zmq_errno()));
 	d->zs = zsock_resolve(d->router);
 	zsock_set_linger(d->router, 0);
 	zsock_set_router_mandatory(d->router, 1);
@@ -175,20 +185,23 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	zsock_set_heartbeat_ttl(d->router, 60000);
 	zsock_set_sndhwm(d->router, 100000);
 	zsock_set_rcvhwm(d->router, 10000);
-	if (d->curve && lst_daemon__curve_setup(d, err))
-		goto fail;
-	if (lst_daemon__monitor_setup(d, err))
-		goto fail;
-	s_bind_endpoint(o->listen, listen, sizeof(listen));
-	if (zsock_bind(d->router, "%s", listen) < 0) {
-		lst_err_set(err, -EADDRINUSE, "cannot listen on %s: %s", o->listen,
-			    zmq_strerror(zmq_errno()));
-		goto fail;
-	}
+	if (d->curve && (rc = lst_daemon__curve_setup(d, err)))
+		return rc;
+	if ((rc = lst_daemon__monitor_setup(d, err)))
+		return rc;
+	s_bind_endpoint(listen_ep, listen, sizeof(listen));
+	if (zsock_bind(d->router, "%s", listen) < 0)
+		return lst_err_set(err, -EADDRINUSE, "cannot listen on %s: %s", listen_ep,
+				   zmq_strerror(zmq_errno()));
 	ep = zsock_last_endpoint(d->router); /* the caller's to free */
-	lst_copy(d->endpoint, sizeof(d->endpoint), ep ? ep : o->listen);
+	lst_copy(d->endpoint, sizeof(d->endpoint), ep ? ep : listen_ep);
 	free(ep);
+	return 0;
+}
 
+/* The reactor: the ROUTER, ZAP and monitor readers, the signalfd and the lease tick. */
+static void s_reactor(lst_daemon *d)
+{
 	d->loop = zloop_new();
 	zloop_set_nonstop(d->loop, true);
 	zloop_reader(d->loop, d->router, lst_daemon__on_router, d);
@@ -202,40 +215,54 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	d->sig_item = (zmq_pollitem_t){ .fd = d->sfd, .events = ZMQ_POLLIN };
 	zloop_poller(d->loop, &d->sig_item, s_on_signal, d);
 	d->tick = zloop_timer(d->loop, S_TICK_MS, 0, lst_daemon__on_tick, d);
-	return d;
-fail:
-	lst_daemon_destroy(&d);
-	return NULL;
 }
 
-int lst_daemon_run(lst_daemon *d)
+lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 {
-	int rc;
+	lst_daemon *d = lst_calloc(1, sizeof(*d));
+
+	d->sfd = -1;
+	d->tick = -1;
+	d->quit_timer = -1;
+	d->out = lst_msg_new(LST_MSG_PING);
+	if (s_settings(d, o, err) || s_host(d, err) || s_signals(d, err) ||
+	    s_router(d, o->listen, err)) {
+		lst_daemon_destroy(&d);
+		return NULL;
+	}
+	s_reactor(d);
+	return d;
+}
+
+/* What this agent serves, and within which bounds, at start-up. */
+static void s_log_settings(const lst_daemon *d)
+{
+	char m[32];
 
 	lst_log_info("listening on %s as %s (lockstep %s, protocol %d, engines:%s%s%s)",
 		     d->endpoint, d->name, LST_VERSION, LST_PROTO_VERSION,
 		     d->engines & (1u << LST_ENGINE_IO_URING) ? " io_uring" : "",
 		     d->engines & (1u << LST_ENGINE_PSYNC) ? " psync" : "",
 		     d->engines & (1u << LST_ENGINE_NULL) ? " null" : "");
-	{
-		char m[32];
+	lst_log_info("spool: at most %zu unacknowledged frames or %s (lease_max %.0f s "
+		     "at 10 ms intervals, x1.5)",
+		     d->sess.spool_max_frames, lst_fmt_size(d->sess.spool_max_bytes, m, sizeof(m)),
+		     (double)d->lease_max / 1e9);
+	lst_log_info("memory cap per point: %s (mem_max%s)", lst_fmt_size(d->mem_max, m, sizeof(m)),
+		     d->mem_max_default ? ", the default: " LST_DAEMON__STR(
+						  LST_CONFIG_MEM_MAX_PERCENT) "% of RAM"
+					: "");
+}
 
-		lst_log_info("spool: at most %zu unacknowledged frames or %s (lease_max %.0f s "
-			     "at 10 ms intervals, x1.5)",
-			     d->sess.spool_max_frames,
-			     lst_fmt_size(d->sess.spool_max_bytes, m, sizeof(m)),
-			     (double)d->lease_max / 1e9);
-		lst_log_info("memory cap per point: %s (mem_max%s)",
-			     lst_fmt_size(d->mem_max, m, sizeof(m)),
-			     d->mem_max_default ? ", the default: " LST_DAEMON__STR(
-							  LST_CONFIG_MEM_MAX_PERCENT) "% of RAM"
-						: "");
-	}
+/* How connections are secured, at start-up: the agent key and the authorized coordinator keys,
+ * or why plain text is allowed. */
+static void s_log_security(const lst_daemon *d)
+{
+	lst_authkeys ak;
+	char fp[16], keys[1024];
+	lst_err err;
+
 	if (d->curve) {
-		lst_authkeys ak;
-		char fp[16], keys[1024];
-		lst_err err;
-
 		lst_log_info("CURVE on: agent key '%s' (%s); ZAP domain '%s', enforced",
 			     lst_auth_fingerprint(d->pub, fp, sizeof(fp)), d->key_file,
 			     LST_AUTH_ZAP_DOMAIN);
@@ -265,6 +292,14 @@ int lst_daemon_run(lst_daemon *d)
 	} else {
 		lst_log_info("plain text on loopback (no --key): only this host can connect");
 	}
+}
+
+int lst_daemon_run(lst_daemon *d)
+{
+	int rc;
+
+	s_log_settings(d);
+	s_log_security(d);
 	/* zloop_start returns 0 both when zmq_poll fails and when interrupted (never, here: the
 	 * signals are read from the signalfd), and -1 when a handler ends it: only a handler that
 	 * set quit_now means we were asked to stop. */

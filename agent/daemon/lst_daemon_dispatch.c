@@ -16,50 +16,13 @@
 
 #define S_RX_BATCH 64 /* frames read per reader wake-up */
 
-static void s_on_frame(lst_daemon *d, const struct lst_daemon__rid *rid, const uint8_t *buf,
-		       size_t len, int64_t t_rx)
+/* A decoded command from the session's peer: execute it and reply. */
+static void s_command(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m,
+		      int64_t t_rx)
 {
 	struct lst_daemon__session *s = &d->sess;
-	bool peer = lst_daemon__is_peer(d, rid);
-	lst_msg *m = NULL, *r;
-	struct lst_daemon__cached *c;
-	lst_err err;
-	char rs[32];
+	lst_msg *r;
 
-	if (peer)
-		s->last_rx = t_rx; /* any frame, even a broken one, shows the peer is alive */
-	if (lst_msg_decode(buf, len, &m, &err)) {
-		lst_log_debug(LST_DBG_PROTO, "in  undecodable frame of %zu bytes from %s: %s", len,
-			      lst_daemon__rid_str(rid, rs, sizeof(rs)), err.msg);
-		lst_daemon__error(d, rid, 0, 0, LST_PERR_BAD_MESSAGE, "%s", err.msg);
-		return;
-	}
-	lst_log_debug(LST_DBG_PROTO, "in  %s seq=%llu id=%llu re=%llu from %s%s",
-		      lst_msg_type_name(m->type), (unsigned long long)m->seq,
-		      (unsigned long long)m->id, (unsigned long long)m->re,
-		      lst_daemon__rid_str(rid, rs, sizeof(rs)), peer ? "" : " (no session)");
-	if (peer && m->id && m->type != LST_MSG_SYNC && (c = lst_daemon__cache_find(s, m->id))) {
-		if (c->pending) {
-			lst_log_debug(LST_DBG_PROTO,
-				      "retry of command %llu still executing: its "
-				      "reply follows",
-				      (unsigned long long)m->id);
-		} else {
-			lst_log_debug(LST_DBG_PROTO, "retry of command %llu: cached reply seq=%llu",
-				      (unsigned long long)m->id, (unsigned long long)c->f.seq);
-			lst_daemon__send_raw(d, rid, c->f.buf, c->f.len);
-		}
-		goto out;
-	}
-	if (m->type == LST_MSG_HELLO) {
-		lst_daemon__on_hello(d, rid, m, t_rx);
-		goto out;
-	}
-	if (!peer) {
-		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_NO_SESSION,
-				  "%s: no session: send HELLO first", lst_msg_type_name(m->type));
-		goto out;
-	}
 	switch (m->type) {
 	case LST_MSG_SYNC:
 		r = lst_daemon__out(d, LST_MSG_SYNC_REPLY);
@@ -101,6 +64,53 @@ static void s_on_frame(lst_daemon *d, const struct lst_daemon__rid *rid, const u
 				  "%s: not a message an agent accepts", lst_msg_type_name(m->type));
 		break;
 	}
+}
+
+static void s_on_frame(lst_daemon *d, const struct lst_daemon__rid *rid, const uint8_t *buf,
+		       size_t len, int64_t t_rx)
+{
+	struct lst_daemon__session *s = &d->sess;
+	bool peer = lst_daemon__is_peer(d, rid);
+	lst_msg *m = NULL;
+	struct lst_daemon__cached *c;
+	lst_err err;
+	char rs[32];
+
+	if (peer)
+		s->last_rx = t_rx; /* any frame, even a broken one, shows the peer is alive */
+	if (lst_msg_decode(buf, len, &m, &err)) {
+		lst_log_debug(LST_DBG_PROTO, "in  undecodable frame of %zu bytes from %s: %s", len,
+			      lst_daemon__rid_str(rid, rs, sizeof(rs)), err.msg);
+		lst_daemon__error(d, rid, 0, 0, LST_PERR_BAD_MESSAGE, "%s", err.msg);
+		return;
+	}
+	lst_log_debug(LST_DBG_PROTO, "in  %s seq=%llu id=%llu re=%llu from %s%s",
+		      lst_msg_type_name(m->type), (unsigned long long)m->seq,
+		      (unsigned long long)m->id, (unsigned long long)m->re,
+		      lst_daemon__rid_str(rid, rs, sizeof(rs)), peer ? "" : " (no session)");
+	if (peer && m->id && m->type != LST_MSG_SYNC && (c = lst_daemon__cache_find(s, m->id))) {
+		if (c->pending) {
+			lst_log_debug(LST_DBG_PROTO,
+				      "retry of command %llu still executing: its "
+				      "reply follows",
+				      (unsigned long long)m->id);
+		} else {
+			lst_log_debug(LST_DBG_PROTO, "retry of command %llu: cached reply seq=%llu",
+				      (unsigned long long)m->id, (unsigned long long)c->f.seq);
+			lst_daemon__send_raw(d, rid, c->f.buf, c->f.len);
+		}
+		goto out;
+	}
+	if (m->type == LST_MSG_HELLO) {
+		lst_daemon__on_hello(d, rid, m, t_rx);
+		goto out;
+	}
+	if (!peer) {
+		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_NO_SESSION,
+				  "%s: no session: send HELLO first", lst_msg_type_name(m->type));
+		goto out;
+	}
+	s_command(d, rid, m, t_rx);
 out:
 	lst_msg_destroy(&m);
 }

@@ -424,12 +424,11 @@ static int s_on_prep_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 	return lst_daemon__ret(d);
 }
 
-void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m)
+/* Can this PREPARE be executed at all? If not, its ERROR is sent and false returned. */
+static bool s_prepare_acceptable(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m)
 {
 	const struct lst_msg_prepare *p = &m->u.prepare;
-	struct lst_daemon__point *pt;
 	uint32_t action = p->jobs[0].action;
-	int perr = LST_PERR_IO;
 	lst_err err;
 
 	if (d->pt && d->pt->state == LST_DAEMON__STARTED) {
@@ -437,17 +436,17 @@ void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, co
 			d, rid, m->id, m->type, LST_PERR_STATE,
 			"prepare: point %u/%u (%s) is running; STOP it and wait for DONE first",
 			d->pt->phase, d->pt->point, d->pt->name);
-		return;
+		return false;
 	}
 	if (strcmp(p->run, d->sess.run)) {
 		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_STATE,
 				  "prepare: run '%s' is not this session's run '%s'", p->run,
 				  d->sess.run);
-		return;
+		return false;
 	}
 	if (!p->njobs) {
 		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_BAD_MESSAGE, "prepare: no jobs");
-		return;
+		return false;
 	}
 	for (uint32_t i = 1; i < p->njobs; i++) {
 		if (p->jobs[i].action != action) {
@@ -456,15 +455,21 @@ void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, co
 				"prepare: jobs[%u] has action %u but jobs[0] has %u; one action "
 				"per point",
 				i, p->jobs[i].action, action);
-			return;
+			return false;
 		}
 	}
 	if (action == LST_ACTION_IO && s_check_resources(d, p, &err)) {
 		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name,
 			     err.msg);
 		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_IO, "%s", err.msg);
-		return;
+		return false;
 	}
+	return true;
+}
+
+/* A new PREPARE replaces the point not running (a PREPARE still executing is cancelled). */
+static void s_point_replace(lst_daemon *d, const struct lst_msg_prepare *p)
+{
 	if (d->pt && d->pt->state == LST_DAEMON__PREPARING) {
 		char why[LST_TEXT_MAX];
 
@@ -476,17 +481,41 @@ void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, co
 			     d->pt->point, d->pt->name, p->phase, p->point, p->name);
 		lst_daemon__point_destroy(d);
 	}
+}
+
+/* The new point of PREPARE m from rid, still preparing, as d->pt. */
+static struct lst_daemon__point *s_point_new(lst_daemon *d, const struct lst_daemon__rid *rid,
+					     const struct lst_msg_prepare *p)
+{
+	struct lst_daemon__point *pt;
+
 	pt = lst_calloc(1, sizeof(*pt));
 	pt->state = LST_DAEMON__PREPARING;
 	pt->phase = p->phase;
 	pt->point = p->point;
-	pt->action = action;
+	pt->action = p->jobs[0].action;
 	pt->gen = d->sess.gen;
 	pt->timer = -1;
 	pt->last_interval = -1;
 	pt->peer = *rid;
 	lst_copy(pt->name, sizeof(pt->name), p->name);
 	d->pt = pt;
+	return pt;
+}
+
+void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m)
+{
+	const struct lst_msg_prepare *p = &m->u.prepare;
+	struct lst_daemon__point *pt;
+	uint32_t action;
+	int perr = LST_PERR_IO;
+	lst_err err;
+
+	if (!s_prepare_acceptable(d, rid, m))
+		return;
+	action = p->jobs[0].action;
+	s_point_replace(d, p);
+	pt = s_point_new(d, rid, p);
 	lst_err_clear(&err);
 	if (s_open_paths(d, pt, p, &perr, &err))
 		goto refused;

@@ -75,20 +75,23 @@ static void s_welcome(lst_daemon *d, const struct lst_daemon__rid *rid, const ls
 	lst_daemon__reply(d, rid, cmd->id, cmd->type, m);
 }
 
-void lst_daemon__on_hello(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m,
+/*
+ * May the coordinator behind HELLO m from rid take the agent now? Not when it speaks another
+ * protocol version or another coordinator holds the lease (ERROR VERSION or BUSY is sent, false
+ * returned). An active session whose lease ran out is expired here first.
+ */
+static bool s_hello_admit(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m,
 			  int64_t now)
 {
 	const struct lst_msg_hello *h = &m->u.hello;
 	struct lst_daemon__session *s = &d->sess;
-	int64_t lease = (int64_t)h->lease_ms * LST_NS_PER_MS;
-	bool resume;
 	char r[32];
 
 	if (h->proto != LST_PROTO_VERSION) {
 		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_VERSION,
 				  "protocol version %u is not supported: this agent speaks %d",
 				  h->proto, LST_PROTO_VERSION);
-		return;
+		return false;
 	}
 	if (s->active && !lst_daemon__rid_eq(rid, &s->peer) && now - s->last_rx <= s->lease &&
 	    !strcmp(h->run, s->run) && !strcmp(d->rx_key, s->key)) {
@@ -110,10 +113,22 @@ void lst_daemon__on_hello(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 				lst_daemon__error(d, rid, m->id, m->type, LST_PERR_BUSY,
 						  "busy: run %s from coordinator %s", s->run,
 						  s->coordinator);
-			return;
+			return false;
 		}
 		s_lease_expire(d, now);
 	}
+	return true;
+}
+
+/*
+ * Does this HELLO resume the session (the same run id, and the same CURVE key)? A session it
+ * does not resume is cleared, stopping its point.
+ */
+static bool s_hello_resumes(lst_daemon *d, const struct lst_msg_hello *h)
+{
+	struct lst_daemon__session *s = &d->sess;
+	bool resume;
+
 	if (s->active) {
 		resume = !strcmp(h->run, s->run);
 		if (!resume) {
@@ -136,6 +151,21 @@ void lst_daemon__on_hello(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 		if (!resume && s->known)
 			lst_daemon__session_clear(d, LST_DONE_STOPPED, "a new session began");
 	}
+	return resume;
+}
+
+void lst_daemon__on_hello(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m,
+			  int64_t now)
+{
+	const struct lst_msg_hello *h = &m->u.hello;
+	struct lst_daemon__session *s = &d->sess;
+	int64_t lease = (int64_t)h->lease_ms * LST_NS_PER_MS;
+	bool resume;
+	char r[32];
+
+	if (!s_hello_admit(d, rid, m, now))
+		return;
+	resume = s_hello_resumes(d, h);
 	if (!resume) {
 		s->gen++;
 		s->seq = 0;

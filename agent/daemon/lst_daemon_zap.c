@@ -92,87 +92,120 @@ static void s_frame_str(zframe_t *f, char *buf, size_t size)
 			buf[i] = '?';
 }
 
-int lst_daemon__on_zap(zloop_t *loop, zsock_t *sock, void *arg)
-{
-	lst_daemon *d = arg;
-	zmsg_t *req = zmsg_recv(sock), *rep;
+/* A ZAP request's frames (RFC 27), with the ones logged as text. */
+struct s_zap_req {
 	zframe_t *ver, *reqid, *dom, *addr, *idf, *mech, *cred;
-	char v[16], domain[64], address[64], mechanism[32], pub[LST_KEY_TEXT] = "", fp[16] = "?";
-	char keys[512];
+	char version[16], domain[64], address[64], mechanism[32];
+	char pub[LST_KEY_TEXT]; /* the client's key in Z85, "" when it sent none */
+	char fp[16];		/* its fingerprint, "?" when none */
+};
+
+static void s_zap_read(zmsg_t *req, struct s_zap_req *q)
+{
+	memset(q, 0, sizeof(*q));
+	snprintf(q->fp, sizeof(q->fp), "?");
+	q->ver = zmsg_pop(req);
+	q->reqid = zmsg_pop(req);
+	q->dom = zmsg_pop(req);
+	q->addr = zmsg_pop(req);
+	q->idf = zmsg_pop(req);
+	q->mech = zmsg_pop(req);
+	q->cred = zmsg_pop(req);
+	s_frame_str(q->ver, q->version, sizeof(q->version));
+	s_frame_str(q->dom, q->domain, sizeof(q->domain));
+	s_frame_str(q->addr, q->address, sizeof(q->address));
+	s_frame_str(q->mech, q->mechanism, sizeof(q->mechanism));
+	if (q->cred && zframe_size(q->cred) == 32) {
+		zmq_z85_encode(q->pub, zframe_data(q->cred), 32);
+		lst_auth_fingerprint(q->pub, q->fp, sizeof(q->fp));
+	}
+}
+
+static void s_zap_free(struct s_zap_req *q)
+{
+	zframe_destroy(&q->ver);
+	zframe_destroy(&q->reqid);
+	zframe_destroy(&q->dom);
+	zframe_destroy(&q->addr);
+	zframe_destroy(&q->idf);
+	zframe_destroy(&q->mech);
+	zframe_destroy(&q->cred);
+}
+
+/*
+ * The decision on a request, logged (rate-limited): "200" for a CURVE key found in
+ * authorized_keys (read afresh), "400" for any other key or mechanism, "500" for a malformed
+ * request. *text is the reply's status text.
+ */
+static const char *s_zap_decide(lst_daemon *d, const struct s_zap_req *q, const char **text)
+{
+	const char *status = "400";
 	const struct lst_authkey *k = NULL;
-	const char *status = "400", *text = "coordinator key not authorized";
 	lst_authkeys ak = { 0 };
+	char keys[512];
 	lst_err err;
 
-	(void)loop;
-	if (!req)
-		return lst_daemon__ret(d);
-	ver = zmsg_pop(req);
-	reqid = zmsg_pop(req);
-	dom = zmsg_pop(req);
-	addr = zmsg_pop(req);
-	idf = zmsg_pop(req);
-	mech = zmsg_pop(req);
-	cred = zmsg_pop(req);
-	s_frame_str(ver, v, sizeof(v));
-	s_frame_str(dom, domain, sizeof(domain));
-	s_frame_str(addr, address, sizeof(address));
-	s_frame_str(mech, mechanism, sizeof(mechanism));
-	if (cred && zframe_size(cred) == 32) {
-		zmq_z85_encode(pub, zframe_data(cred), 32);
-		lst_auth_fingerprint(pub, fp, sizeof(fp));
-	}
-	if (strcmp(v, "1.0") || !reqid) {
+	*text = "coordinator key not authorized";
+	if (strcmp(q->version, "1.0") || !q->reqid) {
 		s_hs_log(d, LST_DAEMON__HS_OTHER, LST_LOG_WARN,
-			 "ZAP: malformed request (version '%s')", v);
-		status = "500";
-		text = "malformed ZAP request";
-	} else if (strcmp(domain, LST_AUTH_ZAP_DOMAIN) || strcmp(mechanism, "CURVE") || !pub[0]) {
+			 "ZAP: malformed request (version '%s')", q->version);
+		*text = "malformed ZAP request";
+		return "500";
+	} else if (strcmp(q->domain, LST_AUTH_ZAP_DOMAIN) || strcmp(q->mechanism, "CURVE") ||
+		   !q->pub[0]) {
 		s_hs_log(d, LST_DAEMON__HS_REFUSED, LST_LOG_WARN,
 			 "refused a connection from %s: mechanism %s in domain '%s' (only CURVE in "
 			 "'%s' is accepted)",
-			 address, mechanism, domain, LST_AUTH_ZAP_DOMAIN);
+			 q->address, q->mechanism, q->domain, LST_AUTH_ZAP_DOMAIN);
 	} else if (lst_authkeys_load(d->auth_dir, &ak, &err)) {
 		s_hs_log(d, LST_DAEMON__HS_REFUSED, LST_LOG_WARN,
 			 "refused coordinator key '%s' from %s: %s (every key is refused until it "
 			 "can be read)",
-			 fp, address, err.msg);
-	} else if (!(k = lst_authkeys_find(&ak, pub))) {
+			 q->fp, q->address, err.msg);
+	} else if (!(k = lst_authkeys_find(&ak, q->pub))) {
 		lst_daemon__keys_str(&ak, keys, sizeof(keys));
 		s_hs_log(d, LST_DAEMON__HS_REFUSED, LST_LOG_WARN,
 			 "refused coordinator key '%s' from %s: it is not in authorized_keys %s "
 			 "(authorized: %s); to accept it, copy that coordinator's .pub file there",
-			 fp, address, d->auth_dir, keys);
+			 q->fp, q->address, d->auth_dir, keys);
 	} else {
+		*text = "OK";
 		status = "200";
-		text = "OK";
 		s_hs_log(d, LST_DAEMON__HS_ACCEPTED, LST_LOG_INFO,
-			 "accepted coordinator key '%s' (%s) from %s", fp, k->file, address);
+			 "accepted coordinator key '%s' (%s) from %s", q->fp, k->file, q->address);
 	}
 	for (size_t i = 0; i < ak.nwarn; i++)
 		lst_log_debug(LST_DBG_NET, "authorized_keys: %s", ak.warn[i]);
 	lst_authkeys_clear(&ak);
+	return status;
+}
 
+int lst_daemon__on_zap(zloop_t *loop, zsock_t *sock, void *arg)
+{
+	lst_daemon *d = arg;
+	zmsg_t *req = zmsg_recv(sock), *rep;
+	struct s_zap_req q;
+	const char *status, *text;
+
+	(void)loop;
+	if (!req)
+		return lst_daemon__ret(d);
+	s_zap_read(req, &q);
+	status = s_zap_decide(d, &q, &text);
 	rep = zmsg_new();
 	zmsg_addstr(rep, "1.0");
-	if (reqid)
-		zmsg_append(rep, &reqid);
+	if (q.reqid)
+		zmsg_append(rep, &q.reqid);
 	else
 		zmsg_addstr(rep, "");
 	zmsg_addstr(rep, status);
 	zmsg_addstr(rep, text);
-	zmsg_addstr(rep, status[0] == '2' ? fp : "");
+	zmsg_addstr(rep, status[0] == '2' ? q.fp : "");
 	zmsg_addmem(rep, NULL, 0); /* no metadata */
 	if (zmsg_send(&rep, sock))
 		lst_log_warn("ZAP: cannot send the reply: %s", zmq_strerror(zmq_errno()));
 	zmsg_destroy(&rep);
-	zframe_destroy(&ver);
-	zframe_destroy(&reqid);
-	zframe_destroy(&dom);
-	zframe_destroy(&addr);
-	zframe_destroy(&idf);
-	zframe_destroy(&mech);
-	zframe_destroy(&cred);
+	s_zap_free(&q);
 	zmsg_destroy(&req);
 	return lst_daemon__ret(d);
 }
