@@ -232,12 +232,13 @@ static int s_on_start_timer(zloop_t *loop, int timer_id, void *arg)
 	return lst_daemon__ret(d);
 }
 
-void lst_daemon__on_start(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m)
+/* Can START m be executed now (the point it names is prepared, t0 within an hour)? If not,
+ * its ERROR is sent and false returned. */
+static bool s_start_acceptable(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m,
+			       int64_t now)
 {
 	const struct lst_msg_start *st = &m->u.start;
 	struct lst_daemon__point *pt = d->pt;
-	int64_t now = lst_mono_ns(), delay;
-	lst_err err;
 
 	if (!pt || pt->phase != st->phase || pt->point != st->point) {
 		if (pt)
@@ -248,7 +249,7 @@ void lst_daemon__on_start(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 			lst_daemon__error(d, rid, m->id, m->type, LST_PERR_STATE,
 					  "start: point %u/%u is not prepared (nothing is)",
 					  st->phase, st->point);
-		return;
+		return false;
 	}
 	if (pt->state == LST_DAEMON__PREPARING) {
 		lst_daemon__error(
@@ -256,13 +257,13 @@ void lst_daemon__on_start(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 			"start: point %u/%u (%s) is still being prepared: send START after its "
 			"PREPARED",
 			st->phase, st->point, pt->name);
-		return;
+		return false;
 	}
 	if (pt->state == LST_DAEMON__STARTED) {
 		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_STATE,
 				  "start: point %u/%u (%s) has already started", st->phase,
 				  st->point, pt->name);
-		return;
+		return false;
 	}
 	/* t0 is any int64 from the wire: compare without subtracting it (that could overflow).
 	 * A t0 far behind would also make the jobs close every interval since then, one by one. */
@@ -274,8 +275,20 @@ void lst_daemon__on_start(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 			"start: t0 is %.1f s %s this agent's clock (more than an hour): a clock "
 			"mix-up?",
 			off > 0 ? off : -off, off > 0 ? "ahead of" : "behind");
-		return;
+		return false;
 	}
+	return true;
+}
+
+void lst_daemon__on_start(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m)
+{
+	const struct lst_msg_start *st = &m->u.start;
+	struct lst_daemon__point *pt = d->pt;
+	int64_t now = lst_mono_ns(), delay;
+	lst_err err;
+
+	if (!s_start_acceptable(d, rid, m, now))
+		return;
 	pt->peer = *rid;
 	pt->start_id = m->id;
 	pt->t0 = st->t0;

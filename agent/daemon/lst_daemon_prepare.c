@@ -138,17 +138,13 @@ static int s_check_access(lst_daemon *d, const struct lst_msg_prepare *p, int *p
 }
 
 /*
- * Gather the PREPARE's distinct paths with what each needs (write if any job on it writes),
- * then open them all through the disk-safety checks. On failure err says which path and rule,
- * *perr the protocol error code; paths already open stay in pt (the caller destroys pt).
+ * Gather the PREPARE's distinct paths into pt with what each needs (write if any job on it
+ * writes, purge for a purge). Returns 0, or -EINVAL (*perr IO) when jobs on one path disagree
+ * on direct.
  */
-static int s_open_paths(lst_daemon *d, struct lst_daemon__point *pt,
-			const struct lst_msg_prepare *p, int *perr, lst_err *err)
+static int s_gather_paths(struct lst_daemon__point *pt, const struct lst_msg_prepare *p, int *perr,
+			  lst_err *err)
 {
-	int rc;
-
-	if (p->jobs[0].action == LST_ACTION_IDENTIFY && (rc = s_check_access(d, p, perr, err)))
-		return rc;
 	for (uint32_t i = 0; i < p->njobs; i++) {
 		const struct lst_jobspec *j = &p->jobs[i];
 		enum lst_dev_access acc = LST_DEV_READ;
@@ -184,6 +180,12 @@ static int s_open_paths(lst_daemon *d, struct lst_daemon__point *pt,
 		sp->direct = direct;
 		sp->identity = j->identity;
 	}
+	return 0;
+}
+
+/* Open every path of pt through the disk-safety checks; on failure *perr says refused or I/O. */
+static int s_open_each(lst_daemon *d, struct lst_daemon__point *pt, int *perr, lst_err *err)
+{
 	for (size_t i = 0; i < pt->npaths; i++) {
 		struct lst_daemon__path *sp = &pt->paths[i];
 
@@ -198,7 +200,13 @@ static int s_open_paths(lst_daemon *d, struct lst_daemon__point *pt,
 			      sp->id.wwn[0] ? sp->id.wwn : sp->id.backing_file,
 			      (unsigned long long)sp->id.size);
 	}
-	/* A second job spec naming another identity for a shared path is checked too. */
+	return 0;
+}
+
+/* A second job spec naming another identity for a shared path is checked too. */
+static int s_check_identities(struct lst_daemon__point *pt, const struct lst_msg_prepare *p,
+			      int *perr, lst_err *err)
+{
 	for (uint32_t i = 0; i < p->njobs; i++) {
 		const struct lst_jobspec *j = &p->jobs[i];
 		struct lst_daemon__path *sp = s_path_find(pt, j->path);
@@ -214,6 +222,23 @@ static int s_open_paths(lst_daemon *d, struct lst_daemon__point *pt,
 		}
 	}
 	return 0;
+}
+
+/*
+ * Gather the PREPARE's distinct paths with what each needs, then open them all through the
+ * disk-safety checks. On failure err says which path and rule, *perr the protocol error code;
+ * paths already open stay in pt (the caller destroys pt).
+ */
+static int s_open_paths(lst_daemon *d, struct lst_daemon__point *pt,
+			const struct lst_msg_prepare *p, int *perr, lst_err *err)
+{
+	int rc;
+
+	if (p->jobs[0].action == LST_ACTION_IDENTIFY && (rc = s_check_access(d, p, perr, err)))
+		return rc;
+	if ((rc = s_gather_paths(pt, p, perr, err)) || (rc = s_open_each(d, pt, perr, err)))
+		return rc;
+	return s_check_identities(pt, p, perr, err);
 }
 
 static void s_prepared(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *cmd,
