@@ -1,5 +1,5 @@
 /*
- * lst-devcheck: drive the agent's disk safety checks (agent/lst_dev) from a shell script.
+ * lst-devcheck: drive the agent's disk safety checks (agent/dev) from a shell script.
  *
  * Built into build/tests for tests/integration/dev_safety.sh, never installed. It runs one
  * check, open or purge with a policy given by flags, exactly as the agent would, and prints

@@ -195,3 +195,15 @@ grep -q "plain text on loopback" "$TMP/localhost.log" || fail "$(cat "$TMP/local
 kill -TERM "$lpid"
 wait "$lpid" || fail "localhost agent: exit $?"
 ok "--listen tcp://localhost:PORT binds 127.0.0.1:PORT, plain text allowed as loopback"
+
+# The settings tables of docs/agent.md are made from the agent's one settings table (the same
+# that makes its flags, keys and --help): regenerated, the page must not change.
+cp "$LST_SRC/docs/agent.md" "$TMP/agent.md"
+"$AGENT" --write-doc "$TMP/agent.md" || fail "--write-doc: exit $?"
+cmp -s "$TMP/agent.md" "$LST_SRC/docs/agent.md" ||
+	fail "docs/agent.md is stale: run lockstep-agent --write-doc docs/agent.md"
+"$AGENT" --help >"$TMP/help"
+for k in $(sed -n '/write-doc: keys/,/^<!-- end/s/^| `\([a-z_]*\)`.*/\1/p' "$LST_SRC/docs/agent.md"); do
+	grep -q -- "--${k//_/-} " "$TMP/help" || fail "--help lacks --${k//_/-}"
+done
+ok "docs/agent.md's settings tables match --write-doc; --help names every config key's flag"

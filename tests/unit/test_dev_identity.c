@@ -1,5 +1,5 @@
 /*
- * Disk safety and identity (agent/lst_dev) without real disks.
+ * Disk safety and identity (agent/dev) without real disks.
  *
  * Without root: allow_write glob matching, identity normalisation and matching on hand-filled
  * identities, the policy on regular files in a mkdtemp directory (allowed, not allowed,

@@ -3,21 +3,10 @@
  * it) and from command-line flags, with the same names, types and checks for both. Flags win:
  * lst_config_override() copies every setting the command line gave over the file's.
  *
- * The file is one flat map:
- *
- *   listen: "tcp://0.0.0.0:7270"
- *   name: host-a
- *   log: /var/log/lockstep-agent.log
- *   pidfile: /run/lockstep-agent.pid
- *   foreground: false
- *   allow_write: ["/dev/disk/by-id/wwn-0x5000*", "/dev/loop*"]
- *   read_only: false
- *   debug: "net,proto"          # or a list
- *   lease_max: 10m               # cap for a coordinator's lease
- *   key: /etc/lockstep/agent.key # CURVE secret key (its .pub is what plans name)
- *   authorized_keys: /etc/lockstep/authorized_keys   # coordinator keys accepted (*.pub)
- *   insecure: false              # plain text beyond loopback (never by default)
- *   mem_max: 4g                  # memory one point may ask for (default 25% of RAM)
+ * The settings, their flags, types, defaults and help are described once, in
+ * lst_config_settings[] (lst_config.c): the file reader, the flag parser, --help and the tables
+ * of docs/agent.md are made from it. The file is one flat map of those keys
+ * (deploy/agent.yaml is an example).
  *
  * Unknown keys, wrong types, bad values, duplicate keys and YAML syntax errors are all errors
  * of the form "FILE:LINE:COL: message"; nothing is half-applied (the caller exits).
@@ -28,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "lst_err.h"
 
@@ -53,6 +43,32 @@ enum lst_config_key {
 	LST_CFG_INSECURE = 1u << 11,
 	LST_CFG_MEM_MAX = 1u << 12,
 };
+
+/* How a setting's value is read (the same from the file and from a flag). */
+enum lst_config_type {
+	LST_CONFIG_STR,	     /* one scalar */
+	LST_CONFIG_BOOL,     /* true/false */
+	LST_CONFIG_LIST,     /* a sequence of scalars; a repeatable flag */
+	LST_CONFIG_STR_LIST, /* a scalar, or a sequence of scalars joined with ',' */
+	LST_CONFIG_DURATION, /* "10m", "600" (seconds) */
+	LST_CONFIG_SIZE,     /* bytes: "4g", "512m", "1048576" */
+	LST_CONFIG_FLAG,     /* a command-line flag only, not a setting (--config, --help) */
+};
+
+/* One setting (or flag) of the agent: everything every description of it needs. */
+struct lst_config_setting {
+	const char *name; /* config key; the flag is --name with '-' for '_' ("v" is -v) */
+	enum lst_config_type type;
+	unsigned bit;	     /* enum lst_config_key; 0 for a flag only */
+	const char *arg;     /* the flag's value as --help names it; NULL: takes none */
+	const char *what;    /* docs: the config file's type column (NULL for a flag only) */
+	const char *example; /* docs: an example value, Markdown */
+	const char *help;    /* --help: a phrase; '\n' starts a continuation line */
+	const char *doc;     /* docs/agent.md: what it does, Markdown */
+};
+
+/* The agent's settings and flags, ended by a NULL name. */
+extern const struct lst_config_setting lst_config_settings[];
 
 typedef struct lst_config {
 	char *listen;  /* NULL = LST_CONFIG_DEFAULT_LISTEN */
@@ -103,5 +119,32 @@ uint64_t lst_config_mem_max_default(void);
 
 /* Copy every setting src has set over dst (flags over the file); allow_write is replaced. */
 void lst_config_override(lst_config *dst, const lst_config *src);
+
+/* What the command line asked for besides settings. */
+struct lst_config_cli {
+	const char *config;    /* --config FILE, or NULL */
+	const char *write_doc; /* --write-doc FILE, or NULL */
+	int verbose;	       /* how many -v */
+	bool help;	       /* --help or -h: print lst_config_usage and exit 0 */
+	bool version;	       /* --version: print the version and exit 0 */
+};
+
+/*
+ * Parse the daemon's command line (argv[0] is the program) from lst_config_settings: settings go
+ * into flags through lst_config_set, the rest into cli. Stops at --help or --version. Returns 0,
+ * or -EINVAL with err saying what is wrong ("unknown option '--x' (see --help)").
+ */
+int lst_config_parse_flags(lst_config *flags, struct lst_config_cli *cli, int argc, char **argv,
+			   lst_err *err);
+
+/* The daemon's --help text, from lst_config_settings. */
+void lst_config_usage(FILE *f);
+
+/*
+ * Rewrite the two generated tables of the Markdown file at path (docs/agent.md: the options and
+ * the config keys, each between its <!-- lockstep-agent --write-doc ... --> and <!-- end -->
+ * lines) from lst_config_settings. Returns 0, or -errno / -EINVAL (markers missing) with err.
+ */
+int lst_config_write_doc(const char *path, lst_err *err);
 
 #endif

@@ -25,42 +25,106 @@
 
 #define S_MAX_FILE (1024 * 1024)
 
-enum s_type {
-	S_STR,	    /* one scalar */
-	S_BOOL,	    /* true/false */
-	S_LIST,	    /* a sequence of scalars */
-	S_STR_LIST, /* a scalar, or a sequence of scalars joined with ',' */
-	S_DURATION, /* "10m", "600" (seconds) */
-	S_SIZE,	    /* bytes: "4g", "512m", "1048576" */
+#define S_STR2(x) #x
+#define S_STR(x) S_STR2(x)
+
+/*
+ * THE description of the agent's settings: every config key and every flag, in the order
+ * --help and docs/agent.md list them. The file reader, the flag parser (lst_config_cli.c),
+ * --help and the tables of docs/agent.md (lockstep-agent --write-doc) all read it; there is no
+ * other list. A key's flag is --key with '-' for '_'; entries of type LST_CONFIG_FLAG are flags
+ * only (no config key).
+ */
+const struct lst_config_setting lst_config_settings[] = {
+	{ "listen", LST_CONFIG_STR, LST_CFG_LISTEN, "ENDPOINT", "string", "`\"tcp://*:7270\"`",
+	  "ZeroMQ endpoint to bind (default " LST_CONFIG_DEFAULT_LISTEN ")",
+	  "ZeroMQ endpoint to bind. Default `tcp://*:7270` (every interface, port 7270). "
+	  "`tcp://192.0.2.10:7270` binds one address; `tcp://127.0.0.1:7270` loopback only "
+	  "(`tcp://localhost:7270` means the same: ZeroMQ binds addresses, not host names, so the "
+	  "agent binds 127.0.0.1)." },
+	{ "name", LST_CONFIG_STR, LST_CFG_NAME, "NAME", "string", "`host-a`",
+	  "agent name reported to coordinators (default: host name)",
+	  "Name reported to coordinators in WELCOME (at most 63 bytes). Default: the host name." },
+	{ "config", LST_CONFIG_FLAG, 0, "FILE", NULL, NULL,
+	  "YAML file with these settings; flags override it",
+	  "Read settings from this YAML file first (see below)." },
+	{ "log", LST_CONFIG_STR, LST_CFG_LOG, "FILE", "string (path)",
+	  "`/var/log/lockstep-agent.log`",
+	  "log file (default " LST_CONFIG_DEFAULT_LOG " when daemonized)",
+	  "Append log lines to FILE. Default when daemonized: `/var/log/lockstep-agent.log`. "
+	  "Reopened on SIGHUP." },
+	{ "pidfile", LST_CONFIG_STR, LST_CFG_PIDFILE, "FILE", "string (path)",
+	  "`/run/lockstep-agent.pid`", "write the daemon's pid here",
+	  "Write the daemon's pid to FILE; removed at exit." },
+	{ "foreground", LST_CONFIG_BOOL, LST_CFG_FOREGROUND, NULL,
+	  "boolean (`true`/`false`, `yes`/`no`, `on`/`off`)", "`true`",
+	  "do not daemonize; log to stderr unless --log is given",
+	  "Do not daemonize. Logs go to stderr unless `--log` is given." },
+	{ "allow_write", LST_CONFIG_LIST, LST_CFG_ALLOW_WRITE, "GLOB",
+	  "list of absolute path globs", "`[\"/dev/disk/by-id/wwn-0x5000039*\"]`",
+	  "paths the agent may write or purge (repeatable; nothing\n"
+	  "by default); replaces the config file's list",
+	  "A path glob the agent may write, trim or purge. Repeatable. Nothing is writable by "
+	  "default. On the command line the globs **replace** the config file's list." },
+	{ "read_only", LST_CONFIG_BOOL, LST_CFG_READ_ONLY, NULL, "boolean", "`false`",
+	  "refuse every write and purge",
+	  "Refuse every write and purge, whatever `allow_write` says." },
+	{ "debug", LST_CONFIG_STR_LIST, LST_CFG_DEBUG, "LIST",
+	  "string (`\"net,proto\"`) or list of strings", "`[net, proto]`",
+	  "debug categories:" /* the logger's names follow */,
+	  "Debug categories, comma-separated: `io`, `net`, `time`, `plan`, `proto` (every message "
+	  "in and out), `dev` (device checks), `all`." },
+	{ "lease_max", LST_CONFIG_DURATION, LST_CFG_LEASE_MAX, "DURATION",
+	  "duration (`30s`, `10m`, `1h`; a bare number is seconds)", "`10m`",
+	  "cap on a coordinator's lease (default 10m)",
+	  "Cap on the lease a coordinator asks for (`10m` by default; 1 s to 24 h). It also sizes "
+	  "the spool (below)." },
+	{ "key", LST_CONFIG_STR, LST_CFG_KEY, "FILE", "string (path)", "`/etc/lockstep/agent.key`",
+	  "this agent's CURVE secret key (NAME.key from 'lockstep\n"
+	  "keygen'); turns on encryption and authentication",
+	  "This agent's CURVE secret key, `NAME.key` from `lockstep keygen` (mode 0600: a key that "
+	  "group or others may read is refused). Turns on CURVE; needs `--authorized-keys`. Its "
+	  "`NAME.pub` is what plans give as this agent's `key:`." },
+	{ "authorized_keys", LST_CONFIG_STR, LST_CFG_AUTHORIZED_KEYS, "DIR",
+	  "string (path of a folder)", "`/etc/lockstep/authorized_keys`",
+	  "folder of the coordinator public keys (*.pub) accepted",
+	  "Folder of the coordinator public keys accepted, one `*.pub` file each (czmq "
+	  "certificates from `lockstep keygen`, or the 40-character Z85 text). Read again at every "
+	  "connection, so adding or removing a file needs no restart. Must not be writable by group "
+	  "or others, and must be owned by root or the agent's user (as must the folders above it; "
+	  "docs/security.md)." },
+	{ "insecure", LST_CONFIG_BOOL, LST_CFG_INSECURE, NULL, "boolean", "`false`",
+	  "allow plain text beyond loopback (warned at every start);\n"
+	  "without --key only a loopback --listen is allowed",
+	  "Allow plain text on an address beyond loopback (no key). Warned about at every start. "
+	  "Without it, an agent with no key starts only on a loopback `--listen` (`127.0.0.0/8`, "
+	  "`[::1]`, `localhost`, `ipc://`)." },
+	{ "mem_max", LST_CONFIG_SIZE, LST_CFG_MEM_MAX, "SIZE",
+	  "size (`512m`, `4g`; a bare number is bytes)", "`4g`",
+	  "memory one point may ask for: I/O buffers and per-job\n"
+	  "state, e.g. 4g (default " S_STR(LST_CONFIG_MEM_MAX_PERCENT) "% of RAM); PREPARE above "
+								       "it\nis refused",
+	  "The most memory one point may ask for: its I/O buffers (jobs x iodepth x bs over every "
+	  "job spec) plus per-job state (about 0.5 MiB a job). Sizes take `k`, `m`, `g`, `t` "
+	  "(binary: `4g` = 4 GiB); at least `16m`. Default: 25% of the host's RAM (MemTotal). A "
+	  "PREPARE over it is refused before anything is allocated (see \"Memory\" below)." },
+	{ "v", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "debug logging for every category",
+	  "Debug logging for every category." },
+	{ "help", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "this text", "Usage." },
+	{ "version", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "print the version and exit",
+	  "Print the version and exit." },
+	{ "write_doc", LST_CONFIG_FLAG, 0, "FILE", NULL, NULL,
+	  "rewrite the settings tables in FILE (docs/agent.md)\nfrom this table",
+	  "Rewrite the two settings tables in FILE (this page) from the agent's settings table, "
+	  "which also makes its flags, config keys and `--help`." },
+	{ NULL, 0, 0, NULL, NULL, NULL, NULL, NULL },
 };
 
-struct s_key {
-	const char *name;
-	enum s_type type;
-	unsigned bit;
-};
-
-static const struct s_key s_keys[] = {
-	{ "listen", S_STR, LST_CFG_LISTEN },
-	{ "name", S_STR, LST_CFG_NAME },
-	{ "log", S_STR, LST_CFG_LOG },
-	{ "pidfile", S_STR, LST_CFG_PIDFILE },
-	{ "foreground", S_BOOL, LST_CFG_FOREGROUND },
-	{ "allow_write", S_LIST, LST_CFG_ALLOW_WRITE },
-	{ "read_only", S_BOOL, LST_CFG_READ_ONLY },
-	{ "debug", S_STR_LIST, LST_CFG_DEBUG },
-	{ "lease_max", S_DURATION, LST_CFG_LEASE_MAX },
-	{ "key", S_STR, LST_CFG_KEY },
-	{ "authorized_keys", S_STR, LST_CFG_AUTHORIZED_KEYS },
-	{ "insecure", S_BOOL, LST_CFG_INSECURE },
-	{ "mem_max", S_SIZE, LST_CFG_MEM_MAX },
-};
-
-static const struct s_key *s_find(const char *name)
+static const struct lst_config_setting *s_find(const char *name)
 {
-	for (size_t i = 0; i < LST_ARRAY_SIZE(s_keys); i++)
-		if (!strcmp(s_keys[i].name, name))
-			return &s_keys[i];
+	for (const struct lst_config_setting *k = lst_config_settings; k->name; k++)
+		if (k->type != LST_CONFIG_FLAG && !strcmp(k->name, name))
+			return k;
 	return NULL;
 }
 
@@ -114,7 +178,8 @@ static int s_check_debug(const char *list, lst_err *err)
 	return 0;
 }
 
-static int s_set_str(lst_config *cfg, const struct s_key *k, const char *value, lst_err *err)
+static int s_set_str(lst_config *cfg, const struct lst_config_setting *k, const char *value,
+		     lst_err *err)
 {
 	size_t len = strlen(value);
 
@@ -170,7 +235,7 @@ uint64_t lst_config_mem_max_default(void)
 
 int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err *err)
 {
-	const struct s_key *k = s_find(key);
+	const struct lst_config_setting *k = s_find(key);
 	bool b;
 	int64_t ns;
 	uint64_t bytes;
@@ -179,11 +244,14 @@ int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err 
 	if (!k)
 		return lst_err_set(err, -EINVAL, "unknown setting '%s'", key);
 	switch (k->type) {
-	case S_STR:
+	case LST_CONFIG_FLAG:
+		LST_ASSERT(0); /* s_find finds settings only */
+		break;
+	case LST_CONFIG_STR:
 		if (s_set_str(cfg, k, value, err))
 			return -EINVAL;
 		break;
-	case S_BOOL:
+	case LST_CONFIG_BOOL:
 		if (lst_parse_bool(value, &b, &e))
 			return lst_err_set(err, -EINVAL, "%s must be true or false, not '%s'",
 					   k->name, value);
@@ -194,7 +262,7 @@ int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err 
 		else
 			cfg->read_only = b;
 		break;
-	case S_LIST:
+	case LST_CONFIG_LIST:
 		if (value[0] != '/')
 			return lst_err_set(err, -EINVAL,
 					   "allow_write: '%s' is not an absolute path glob", value);
@@ -205,7 +273,7 @@ int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err 
 					       (cfg->nallow + 1) * sizeof(*cfg->allow_write));
 		cfg->allow_write[cfg->nallow++] = lst_strdup(value);
 		break;
-	case S_STR_LIST:
+	case LST_CONFIG_STR_LIST:
 		if (s_check_debug(value, err))
 			return -EINVAL;
 		if (cfg->debug && (cfg->set & k->bit)) {
@@ -217,14 +285,14 @@ int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err 
 			s_replace(&cfg->debug, value);
 		}
 		break;
-	case S_DURATION:
+	case LST_CONFIG_DURATION:
 		if (lst_parse_duration(value, &ns, &e))
 			return lst_err_set(err, -EINVAL, "lease_max: %s", e.msg);
 		if (ns < LST_NS_PER_S || ns > 24 * 3600 * LST_NS_PER_S)
 			return lst_err_set(err, -EINVAL, "lease_max must be between 1s and 24h");
 		cfg->lease_max = ns;
 		break;
-	case S_SIZE:
+	case LST_CONFIG_SIZE:
 		if (lst_parse_size(value, &bytes, &e))
 			return lst_err_set(err, -EINVAL, "%s: %s", k->name, e.msg);
 		if (bytes < LST_CONFIG_MEM_MAX_MIN)
@@ -281,7 +349,7 @@ struct s_reader {
 	lst_err *err;
 	lst_config *cfg;
 	unsigned seen; /* keys given so far */
-	yaml_mark_t seen_at[LST_ARRAY_SIZE(s_keys)];
+	yaml_mark_t seen_at[LST_ARRAY_SIZE(lst_config_settings)];
 };
 
 static int s_fail(struct s_reader *r, yaml_mark_t m, const char *fmt, ...)
@@ -323,18 +391,18 @@ static const char *s_event_what(yaml_event_type_t t)
 	}
 }
 
-static const char *s_type_what(enum s_type t)
+static const char *s_type_what(enum lst_config_type t)
 {
 	switch (t) {
-	case S_BOOL:
+	case LST_CONFIG_BOOL:
 		return "true or false";
-	case S_LIST:
+	case LST_CONFIG_LIST:
 		return "a list of absolute path globs";
-	case S_STR_LIST:
+	case LST_CONFIG_STR_LIST:
 		return "a comma-separated string or a list of debug categories";
-	case S_DURATION:
+	case LST_CONFIG_DURATION:
 		return "a duration such as 10m or 600s";
-	case S_SIZE:
+	case LST_CONFIG_SIZE:
 		return "a size such as 4g or 512m";
 	default:
 		return "a string";
@@ -360,7 +428,7 @@ static int s_next(yaml_parser_t *p, yaml_event_t *ev, struct s_reader *r)
 }
 
 /* One scalar value for key k at mark m. */
-static int s_value(struct s_reader *r, const struct s_key *k, const yaml_event_t *ev)
+static int s_value(struct s_reader *r, const struct lst_config_setting *k, const yaml_event_t *ev)
 {
 	lst_err e;
 
@@ -370,7 +438,7 @@ static int s_value(struct s_reader *r, const struct s_key *k, const yaml_event_t
 }
 
 /* The value of key k: the next event(s). */
-static int s_read_value(struct s_reader *r, yaml_parser_t *p, const struct s_key *k)
+static int s_read_value(struct s_reader *r, yaml_parser_t *p, const struct lst_config_setting *k)
 {
 	yaml_event_t ev;
 	int rc;
@@ -378,7 +446,7 @@ static int s_read_value(struct s_reader *r, yaml_parser_t *p, const struct s_key
 	if (s_next(p, &ev, r))
 		return -EINVAL;
 	if (ev.type == YAML_SCALAR_EVENT) {
-		if (k->type == S_LIST) {
+		if (k->type == LST_CONFIG_LIST) {
 			if (s_is_null(&ev)) {
 				/* allow_write: (nothing) = no globs */
 				r->cfg->set |= k->bit;
@@ -396,7 +464,8 @@ static int s_read_value(struct s_reader *r, yaml_parser_t *p, const struct s_key
 		yaml_event_delete(&ev);
 		return rc;
 	}
-	if (ev.type != YAML_SEQUENCE_START_EVENT || (k->type != S_LIST && k->type != S_STR_LIST)) {
+	if (ev.type != YAML_SEQUENCE_START_EVENT ||
+	    (k->type != LST_CONFIG_LIST && k->type != LST_CONFIG_STR_LIST)) {
 		rc = s_fail(r, ev.start_mark, "%s must be %s, not %s", k->name,
 			    s_type_what(k->type), s_event_what(ev.type));
 		yaml_event_delete(&ev);
@@ -428,7 +497,7 @@ static int s_read_map(struct s_reader *r, yaml_parser_t *p)
 {
 	for (;;) {
 		yaml_event_t ev;
-		const struct s_key *k;
+		const struct lst_config_setting *k;
 		size_t idx;
 		int rc;
 
@@ -448,15 +517,17 @@ static int s_read_map(struct s_reader *r, yaml_parser_t *p)
 		if (!k) {
 			char known[256] = "";
 
-			for (size_t i = 0; i < LST_ARRAY_SIZE(s_keys); i++)
-				snprintf(known + strlen(known), sizeof(known) - strlen(known),
-					 "%s%s", i ? ", " : "", s_keys[i].name);
+			for (k = lst_config_settings; k->name; k++)
+				if (k->type != LST_CONFIG_FLAG)
+					snprintf(known + strlen(known),
+						 sizeof(known) - strlen(known), "%s%s",
+						 known[0] ? ", " : "", k->name);
 			rc = s_fail(r, ev.start_mark, "unknown key '%s' (known: %s)",
 				    ev.data.scalar.value, known);
 			yaml_event_delete(&ev);
 			return rc;
 		}
-		idx = (size_t)(k - s_keys);
+		idx = (size_t)(k - lst_config_settings);
 		if (r->seen & k->bit) {
 			rc = s_fail(r, ev.start_mark, "'%s' is given twice (first at %zu:%zu)",
 				    k->name, r->seen_at[idx].line + 1, r->seen_at[idx].column + 1);
@@ -466,9 +537,9 @@ static int s_read_map(struct s_reader *r, yaml_parser_t *p)
 		r->seen |= k->bit;
 		r->seen_at[idx] = ev.start_mark;
 		yaml_event_delete(&ev);
-		if (k->type == S_LIST)
+		if (k->type == LST_CONFIG_LIST)
 			s_clear_allow(r->cfg); /* the file's list replaces what was there */
-		if (k->type == S_STR_LIST)
+		if (k->type == LST_CONFIG_STR_LIST)
 			r->cfg->set &= ~k->bit; /* so that list entries join from scratch */
 		if (s_read_value(r, p, k))
 			return -EINVAL;

@@ -159,7 +159,7 @@ static pid_t s_spawn(const char *wrapper, const char *endpoint, const char *log,
 		args[n++] = "--allow-write";
 		args[n++] = glob;
 		/* test_shared_loop's device, reached through a link in s_dir: a link outside
-		 * /dev/ admits only a device that allow_write names itself (agent/lst_dev.h) */
+		 * /dev/ admits only a device that allow_write names itself (agent/dev/lst_dev.h) */
 		args[n++] = "--allow-write";
 		args[n++] = "/dev/loop*";
 		args[n++] = "--name";

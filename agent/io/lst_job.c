@@ -300,29 +300,101 @@ static bool s_boost(bool on)
 	return !on;
 }
 
-static void s_run(struct s_loop *l)
+/*
+ * Anchor the sample grid at t0. A start instant already past still anchors it there: the
+ * intervals missed are closed empty, each covering its own window (the first one starts at t0,
+ * not at the "nothing yet" INT64_MAX of a fresh sample). Returns the next boundary ahead of now.
+ */
+static int64_t s_grid_start(struct s_loop *l, int64_t now)
 {
 	struct lst_job *job = l->job;
-	const struct lst_engine_ops *ops = job->ops;
 	int64_t next_boundary = job->t0 + job->interval;
-	int64_t now;
 
-	now = lst_mono_ns();
-	atomic_store_explicit(&job->started_ns, now, memory_order_release);
-	/* A start instant already past still anchors the grid at t0: the intervals missed are
-	 * closed empty, each covering its own window (the first one starts at t0, not at the
-	 * "nothing yet" INT64_MAX of a fresh sample). */
 	l->cur->start_ns = job->t0;
 	while (now >= next_boundary) {
 		s_close_interval(l, next_boundary, false);
 		next_boundary += job->interval;
 	}
 	l->cur->start_ns = LST_MAX(now, job->t0);
+	return next_boundary;
+}
 
+/*
+ * Queue every I/O that may go now: free slots, within the budget, and (rate-limited) whose
+ * arrival time has come; *arrival_pending says the rate held the next one back. Stamps their
+ * issue time (a rate-limited one keeps its scheduled arrival) and counts them in flight.
+ */
+static void s_issue(struct s_loop *l, int64_t now, bool *arrival_pending)
+{
+	struct lst_job *job = l->job;
+	unsigned nq = 0;
+
+	*arrival_pending = false;
+	while (!l->stopping && l->nfree) {
+		struct lst_io *io;
+
+		if (job->budget && l->issued >= job->budget)
+			break;
+		if (job->rate > 0 && job->t0 + (int64_t)l->next_arrival > now) {
+			*arrival_pending = true;
+			break;
+		}
+		io = l->free[--l->nfree];
+		s_prep(l, io);
+		if (job->rate > 0) {
+			io->issue_ns = job->t0 + (int64_t)l->next_arrival;
+			l->next_arrival += s_gap_ns(l);
+		}
+		job->ops->queue(job, io);
+		l->queued[nq++] = io;
+	}
+	if (nq) {
+		int64_t t = lst_mono_ns();
+
+		for (unsigned i = 0; i < nq; i++)
+			if (!l->queued[i]->issue_ns)
+				l->queued[i]->issue_ns = t;
+		l->inflight += nq;
+	}
+}
+
+/*
+ * Submit what was queued and, when nothing more can be issued now, wait for a completion until
+ * deadline; with nothing in flight (rate-limited and early), sleep to deadline. Returns 0 or the
+ * engine's -errno.
+ */
+static int s_wait(struct s_loop *l, int64_t now, int64_t deadline, bool arrival_pending)
+{
+	struct lst_job *job = l->job;
+	unsigned wait_nr = 0;
+	int rc;
+
+	if (!l->inflight) {
+		lst_sleep_until_ns(deadline, 0);
+		return 0;
+	}
+	if (!l->nfree || l->stopping || arrival_pending ||
+	    (job->budget && l->issued >= job->budget))
+		wait_nr = 1;
+	rc = job->ops->submit(job, wait_nr, wait_nr ? LST_MAX(deadline - now, 1000) : 0);
+	if (l->boosted)
+		l->boosted = s_boost(false);
+	return rc;
+}
+
+static void s_run(struct s_loop *l)
+{
+	struct lst_job *job = l->job;
+	const struct lst_engine_ops *ops = job->ops;
+	int64_t next_boundary, now;
+
+	now = lst_mono_ns();
+	atomic_store_explicit(&job->started_ns, now, memory_order_release);
+	next_boundary = s_grid_start(l, now);
 	for (;;) {
-		unsigned nq = 0, n, wait_nr = 0;
 		int64_t deadline = next_boundary;
-		bool arrival_pending = false;
+		bool arrival_pending;
+		unsigned n;
 		int rc;
 
 		if (!l->stopping) {
@@ -331,51 +403,14 @@ static void s_run(struct s_loop *l)
 			    (job->budget && l->issued >= job->budget))
 				l->stopping = true;
 		}
-		while (!l->stopping && l->nfree) {
-			struct lst_io *io;
-
-			if (job->budget && l->issued >= job->budget)
-				break;
-			if (job->rate > 0 && job->t0 + (int64_t)l->next_arrival > now) {
-				arrival_pending = true;
-				break;
-			}
-			io = l->free[--l->nfree];
-			s_prep(l, io);
-			if (job->rate > 0) {
-				io->issue_ns = job->t0 + (int64_t)l->next_arrival;
-				l->next_arrival += s_gap_ns(l);
-			}
-			ops->queue(job, io);
-			l->queued[nq++] = io;
-		}
-		if (nq) {
-			int64_t t = lst_mono_ns();
-
-			for (unsigned i = 0; i < nq; i++)
-				if (!l->queued[i]->issue_ns)
-					l->queued[i]->issue_ns = t;
-			l->inflight += nq;
-		}
+		s_issue(l, now, &arrival_pending);
 		if (l->stopping && !l->inflight)
 			break;
 		if (arrival_pending)
 			deadline = LST_MIN(deadline, job->t0 + (int64_t)l->next_arrival);
 		if (job->end && !l->stopping)
 			deadline = LST_MIN(deadline, job->end);
-		if (l->inflight) {
-			/* Wait when nothing more can be issued now; otherwise just submit. */
-			if (!l->nfree || l->stopping || arrival_pending ||
-			    (job->budget && l->issued >= job->budget))
-				wait_nr = 1;
-			rc = ops->submit(job, wait_nr, wait_nr ? LST_MAX(deadline - now, 1000) : 0);
-			if (l->boosted)
-				l->boosted = s_boost(false);
-		} else {
-			/* Nothing in flight: rate-limited and early. Sleep to the next event. */
-			lst_sleep_until_ns(deadline, 0);
-			rc = 0;
-		}
+		rc = s_wait(l, now, deadline, arrival_pending);
 		if (rc < 0) {
 			job->error = rc;
 			lst_err_sys(&job->err, rc, "%s: submit failed", ops->name);

@@ -1,0 +1,367 @@
+/*
+ * The agent daemon's private header (sqlite's btreeInt.h pattern): the state that the files of
+ * agent/daemon share, and their cross-file functions, named lst_daemon__x. Nothing outside this
+ * folder includes it; lst_daemon.h is the public face.
+ *
+ * The files, one job each, all on the one zloop reactor thread:
+ *   lst_daemon.c           the object: sockets, reactor set-up, signals, start-up logs, teardown
+ *   lst_daemon_dispatch.c  the ROUTER reader and frame dispatch (retries answered from the cache)
+ *   lst_daemon_send.c      sending, the reply cache and the spool of SAMPLE/DONE frames
+ *   lst_daemon_session.c   sessions: HELLO, reconnect and resume, the lease
+ *   lst_daemon_prepare.c   PREPARE: disk-safety opens, resource checks, the PREPARE worker
+ *   lst_daemon_point.c     the point's life after PREPARE: START, samples, STOP, DONE
+ *   lst_daemon_zap.c       CURVE: the ZAP handler and the handshake monitor
+ *
+ * The daemon: sessions, commands and the point being run, on one zloop reactor.
+ *
+ * State: at most one session (the coordinator that said HELLO, its lease, the reply cache and the
+ * spool) and at most one point (a phase point PREPAREd on this agent: its open paths and either a
+ * run or a purge). The point remembers the routing id of the peer that started it, so its DONE
+ * still goes out after the session ended (a lease expiry, a BYE): it may be lost, but the agent
+ * never waits for anyone to stop its I/O. A session that expired keeps its run id, seq counter,
+ * reply cache and spool ("dormant"): a HELLO with the same run id and CURVE key resumes it and
+ * gets the spool again, from any connection, and also while the lease still holds (a reconnect);
+ * a HELLO with another run id or key starts afresh once the lease has expired (BUSY before).
+ *
+ * Every frame is [routing id][one msgpack frame]; anything that does not decode is answered with
+ * ERROR BAD_MESSAGE (re 0) and dropped. Input never reaches an assert.
+ *
+ * Sends never block: ZMQ_ROUTER_MANDATORY makes a send to a vanished peer fail (EHOSTUNREACH)
+ * instead of vanishing, and ZMQ_DONTWAIT turns a full pipe into EAGAIN. Either way a SAMPLE or
+ * DONE stays in the spool for a resumed session.
+ *
+ * Authentication: with CURVE on, the ZAP handler is a REP socket on inproc://zeromq.zap.01 read
+ * by this reactor, bound before the ROUTER so that no handshake can precede it. It accepts a
+ * coordinator key when a *.pub file of the authorized_keys folder holds it (the folder is read
+ * again at every handshake, so adding or removing a file takes effect at the next connection)
+ * and logs every decision with the key's fingerprint. The ROUTER has ZMQ_ZAP_ENFORCE_DOMAIN set
+ * and read back: libzmq 4.3.4 would otherwise let any client in when no handler answers. A
+ * socket monitor turns the handshake failures libzmq does not report to ZAP (a coordinator
+ * holding another agent key, plain text against CURVE) into log lines; the coordinator sees
+ * the other side of each and says which key or agent is wrong.
+ */
+#ifndef LST_DAEMON_INT_H
+#define LST_DAEMON_INT_H
+
+#include <czmq.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/utsname.h>
+#include <zmq.h>
+
+#include "lst_auth.h"
+#include "lst_daemon.h"
+#include "lst_err.h"
+#include "lst_identity.h"
+#include "lst_msg.h"
+#include "lst_purge.h"
+#include "lst_run.h"
+
+#define LST_DAEMON__CACHE_N 64 /* replies remembered per session */
+#define LST_DAEMON__STR2(x) #x
+#define LST_DAEMON__STR(x) LST_DAEMON__STR2(x)
+#define LST_DAEMON__RID_MAX 256 /* ZeroMQ routing ids are at most 255 bytes */
+
+struct lst_daemon__rid {
+	size_t len;
+	uint8_t b[LST_DAEMON__RID_MAX];
+};
+
+/* An encoded frame: a spooled SAMPLE/DONE, or a cached reply. */
+struct lst_daemon__frame {
+	uint64_t seq;
+	uint8_t *buf;
+	size_t len;
+};
+
+struct lst_daemon__cached {
+	uint64_t id;  /* 0 = empty slot */
+	bool pending; /* executing: the reply follows (START until t0) */
+	struct lst_daemon__frame f;
+};
+
+/* Rate limit for log lines a stranger can cause (handshake failures). */
+struct lst_daemon__limit {
+	int64_t since; /* start of the window */
+	unsigned n;    /* lines logged in it */
+	unsigned suppressed;
+};
+
+enum lst_daemon__hs_kind {
+	LST_DAEMON__HS_ACCEPTED,
+	LST_DAEMON__HS_REFUSED,
+	LST_DAEMON__HS_WRONG_KEY,
+	LST_DAEMON__HS_MISMATCH,
+	LST_DAEMON__HS_OTHER,
+	LST_DAEMON__HS_N,
+};
+
+struct lst_daemon__session {
+	bool active;  /* a coordinator holds the agent */
+	bool known;   /* run id, seq, cache, spool are valid (active or dormant) */
+	uint64_t gen; /* +1 for every fresh session */
+	struct lst_daemon__rid peer;
+	char run[LST_RUN_ID_MAX];
+	char coordinator[LST_NAME_MAX];
+	char key[LST_KEY_FP_LEN + 1]; /* fingerprint of its CURVE key, "" in plain text */
+	int64_t lease;		      /* ns */
+	int64_t last_rx;	      /* monotonic ns of the last frame from the peer */
+	uint64_t seq;		      /* last seq sent in this session */
+	struct lst_daemon__cached cache[LST_DAEMON__CACHE_N];
+	unsigned cache_next;
+	struct lst_daemon__frame *spool; /* circular: spool_n frames from spool_head */
+	size_t spool_cap, spool_head, spool_n, spool_bytes;
+	size_t spool_max_frames, spool_max_bytes; /* the bound, fixed at start */
+	bool spool_burst;			  /* dropping since the last ACK (logged once) */
+	uint64_t spool_dropped;			  /* frames dropped in this session */
+	uint64_t spool_unreported;		  /* ... not yet said in a DONE's text */
+};
+
+/* One path of a point, opened once however many jobs use it. */
+struct lst_daemon__path {
+	char path[LST_PATH_MAX];
+	int fd;
+	enum lst_dev_access access;
+	bool direct;
+	const char *identity; /* borrowed from the PREPARE job spec, "" = none */
+	struct lst_path_identity id;
+};
+
+/*
+ * A PREPARE worker: builds the point's run (allocates and fills every job's buffers, seconds
+ * for gigabytes) off the reactor, then pokes efd. Shared by the reactor and the worker, each
+ * holding a reference; the last one to let go frees it. The reactor lets go when it takes the
+ * result or when the PREPARE is cancelled (STOP, BYE, a new session, the lease, another
+ * PREPARE, shutdown): it then sets cancel, which the fill reads every 64 MiB, so a cancelled
+ * worker frees its buffers and ends within moments, and the reactor never waits for it.
+ */
+struct lst_daemon__prep {
+	pthread_t thread; /* detached */
+	int efd;
+	zmq_pollitem_t item;
+	bool polling;
+	_Atomic int refs;
+	_Atomic int cancel;
+	_Atomic int finished; /* run, rc and err are written (release) */
+	lst_msg *cmd;	      /* a copy of the PREPARE, for the reply */
+	size_t n;
+	struct lst_run_path rp[LST_MAX_JOBSPECS]; /* names point into cmd */
+	lst_run *run;
+	int rc;
+	lst_err err;
+};
+
+enum lst_daemon__state {
+	LST_DAEMON__PREPARING, /* a PREPARE worker is building the run; PREPARED follows */
+	LST_DAEMON__PREPARED,
+	LST_DAEMON__STARTED,
+};
+
+struct lst_daemon__point {
+	enum lst_daemon__state state;
+	uint32_t phase, point, action;
+	char name[LST_NAME_MAX];
+	uint64_t gen; /* session generation that prepared it */
+	struct lst_daemon__path paths[LST_MAX_JOBSPECS];
+	size_t npaths;
+	lst_run *run;
+	zmq_pollitem_t item; /* the run's eventfd */
+	bool polling;
+	struct lst_daemon__prep *prep; /* while LST_DAEMON__PREPARING */
+	uint64_t prepare_id;	       /* the PREPARE command being answered */
+	lst_purge *purge;	       /* a purge point's worker (agent/io/lst_purge) */
+	zmq_pollitem_t purge_item;     /* its eventfd */
+	bool purge_polling;
+	struct lst_daemon__rid peer; /* who sent START: STARTED, SAMPLE and DONE go there */
+	uint64_t start_id;
+	int64_t t0;
+	int timer; /* STARTED timer, -1 when none */
+	unsigned started_tries;
+	bool started_sent;
+	bool stop_requested;
+	uint32_t stop_reason;
+	char stop_text[LST_TEXT_MAX];
+	uint64_t samples;
+	int64_t last_interval;
+};
+
+struct lst_daemon {
+	int64_t lease_max;	      /* ns, > 0 */
+	uint64_t mem_max;	      /* bytes one point may ask for, > 0 */
+	bool mem_max_default;	      /* mem_max is the default share of RAM */
+	const lst_dev_policy *policy; /* borrowed */
+	char *name, *log_path;
+	char endpoint[256];
+	zsock_t *router;
+	void *zs; /* the raw libzmq socket */
+	bool curve;
+	char secret[LST_KEY_TEXT], pub[LST_KEY_TEXT];
+	char *key_file, *auth_dir;
+	zsock_t *zap; /* ZAP handler (REP), CURVE only */
+	zsock_t *mon; /* the ROUTER's handshake events (PAIR) */
+	struct lst_daemon__limit limits[LST_DAEMON__HS_N];
+	char rx_key[LST_KEY_FP_LEN + 1]; /* User-Id of the frame being handled ("" = none) */
+	zloop_t *loop;
+	int sfd; /* signalfd */
+	zmq_pollitem_t sig_item;
+	int tick;
+	sigset_t oldmask;
+	struct lst_daemon__session sess;
+	struct lst_daemon__point *pt;
+	uint64_t stray_seq; /* seq for replies to peers without a session */
+	uint32_t engines;
+	uint64_t instance; /* WELCOME's instance: random, non-zero, one per process */
+	struct utsname uts;
+	lst_msg *out; /* reused for every message built (it is large) */
+	bool quitting;
+	bool quit_now;	   /* handlers return -1: the reactor ends */
+	bool done_at_exit; /* a DONE was queued during shutdown: linger a little */
+	int quit_timer;
+};
+
+/* ---- lst_daemon_send.c */
+
+/* Are two routing ids the same peer? */
+bool lst_daemon__rid_eq(const struct lst_daemon__rid *a, const struct lst_daemon__rid *b);
+
+/* Routing id for logs: hex of up to 8 bytes. */
+const char *lst_daemon__rid_str(const struct lst_daemon__rid *r, char *buf, size_t size);
+
+/* What a reactor handler returns: -1 once the daemon must quit (the reactor ends), else 0. */
+int lst_daemon__ret(const lst_daemon *d);
+
+/* Send one encoded frame to rid without blocking. Returns 0 or -errno (logged). */
+int lst_daemon__send_raw(lst_daemon *d, const struct lst_daemon__rid *rid, const uint8_t *buf,
+			 size_t len);
+
+/* Is rid the peer of the active session? */
+bool lst_daemon__is_peer(const lst_daemon *d, const struct lst_daemon__rid *rid);
+
+/* The reply cache: remember (id -> frame). Takes ownership of f's buffer. */
+void lst_daemon__cache_put(struct lst_daemon__session *s, uint64_t id, bool pending,
+			   struct lst_daemon__frame *f);
+
+/* The cached reply (or pending slot) of command id, or NULL. */
+struct lst_daemon__cached *lst_daemon__cache_find(struct lst_daemon__session *s, uint64_t id);
+
+/* Forget every cached reply (a session ends). */
+void lst_daemon__cache_clear(struct lst_daemon__session *s);
+
+/*
+ * Reply to command cmd_id (of type cmd_type) from rid; m's type and body are set, seq and re are
+ * set here. own: the reply belongs to the session (its seq; cached by id, except SYNC_REPLY).
+ */
+void lst_daemon__reply_ex(lst_daemon *d, const struct lst_daemon__rid *rid, uint64_t cmd_id,
+			  uint32_t cmd_type, lst_msg *m, bool own);
+
+/* lst_daemon__reply_ex, owned by the session when rid is its peer. */
+void lst_daemon__reply(lst_daemon *d, const struct lst_daemon__rid *rid, uint64_t cmd_id,
+		       uint32_t cmd_type, lst_msg *m);
+
+/* The reusable outgoing message, header and the body about to be filled cleared. */
+lst_msg *lst_daemon__out(lst_daemon *d, enum lst_msg_type type);
+
+/* Reply ERROR code with a formatted text to command cmd_id from rid (cached like any reply). */
+void lst_daemon__error(lst_daemon *d, const struct lst_daemon__rid *rid, uint64_t cmd_id,
+		       uint32_t cmd_type, int code, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* ACK: drop every frame with seq <= upto (frames are in seq order). Ends a burst of drops. */
+void lst_daemon__spool_ack(struct lst_daemon__session *s, uint64_t upto);
+
+/* Drop every spooled frame and reset the drop counters (a session ends). */
+void lst_daemon__spool_clear(struct lst_daemon__session *s);
+
+/*
+ * Send a SAMPLE or DONE of the point. In the session that prepared it, it takes the session's
+ * seq and is spooled until ACKed; a point left over from an ended session sends it bare.
+ */
+void lst_daemon__emit(lst_daemon *d, lst_msg *m);
+
+/*
+ * The spool's bound: every SAMPLE of a whole lease at the shortest interval (a coordinator may
+ * be unreachable that long while the point runs on), half as much again, and a few DONEs; in
+ * bytes, that many frames at S_SPOOL_FRAME_EST, within [S_SPOOL_MIN_BYTES, S_SPOOL_MAX_BYTES].
+ */
+void lst_daemon__spool_bounds(struct lst_daemon__session *s, int64_t lease_max);
+
+/* ---- lst_daemon_point.c */
+
+/* Free a point: stop its poller and timer, destroy the run (joins its jobs), close its paths.
+ * Only for a point that never started or whose jobs have finished. A PREPARE worker still busy
+ * is cancelled and left to free its own work. */
+void lst_daemon__point_destroy(lst_daemon *d);
+
+/* Ask the running point to stop (idempotent: the first reason sticks). DONE follows when its
+ * jobs have drained, also before t0: the jobs then leave their wait at once and the STARTED
+ * timer fires now instead of at t0. A point never started is simply dropped. */
+void lst_daemon__point_stop(lst_daemon *d, uint32_t reason, const char *text);
+
+/* START: check the point and t0, arm the run (or the purge) and the STARTED timer for t0. */
+void lst_daemon__on_start(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
+
+/* STOP: ask the named point to stop (DONE follows) and answer STOPPED in any case. */
+void lst_daemon__on_stop(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
+
+/* ---- lst_daemon_prepare.c */
+
+/* The reactor lets go of a PREPARE worker: it stops wanting the result (the worker gives up
+ * its fill and frees what it made) unless the result was already taken. Never blocks. */
+void lst_daemon__prep_release(lst_daemon *d, struct lst_daemon__prep **p);
+
+/*
+ * Cancel a PREPARE still being executed: its command gets ERROR STATE saying why (cached under
+ * its id, so a retry learns it too), the worker is told to give up, the point is dropped.
+ */
+void lst_daemon__prepare_cancel(lst_daemon *d, const char *why);
+
+/* PREPARE: replace any point not running by this one; PREPARED or ERROR follows (later, for I/O). */
+void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
+
+/* ---- lst_daemon_session.c */
+
+/* Forget the session entirely (BYE, or a HELLO with another run). Stops the point. */
+void lst_daemon__session_clear(lst_daemon *d, uint32_t reason, const char *why);
+
+/* The lease check timer (every 100 ms): a silent coordinator loses its session. */
+int lst_daemon__on_tick(zloop_t *loop, int timer_id, void *arg);
+
+/* HELLO at time now: open, resume or take over the session, or answer BUSY or VERSION. */
+void lst_daemon__on_hello(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m,
+			  int64_t now);
+
+/* ---- lst_daemon_dispatch.c */
+
+/* The ROUTER reader: a batch of frames per wake-up, each decoded and dispatched. */
+int lst_daemon__on_router(zloop_t *loop, zsock_t *sock, void *arg);
+
+/* ---- lst_daemon_zap.c */
+
+/* "fp1 (a.pub), fp2 (b.pub)" for logs. */
+void lst_daemon__keys_str(const lst_authkeys *k, char *buf, size_t size);
+
+/*
+ * One ZAP request (RFC 27): version, request id, domain, address, identity, mechanism, then the
+ * client's 32-byte public key. The reply carries the status and, as the user id, the key's
+ * fingerprint (frames from that connection then carry it as "User-Id").
+ */
+int lst_daemon__on_zap(zloop_t *loop, zsock_t *sock, void *arg);
+
+/*
+ * Handshake failures that ZAP never sees, from the ROUTER's monitor. (A refused key was logged
+ * by lst_daemon__on_zap already.)
+ */
+int lst_daemon__on_monitor(zloop_t *loop, zsock_t *sock, void *arg);
+
+/* Start the ZAP handler and make the ROUTER a fail-closed CURVE server. Before binding. */
+int lst_daemon__curve_setup(lst_daemon *d, lst_err *err);
+
+/*
+ * The ROUTER's handshake failures into d->mon. The endpoint is numbered, not fixed: libzmq
+ * closes a monitor in the background, so a daemon made again in the same process (a test, a
+ * restart of the object) could find its predecessor's endpoint still bound.
+ */
+int lst_daemon__monitor_setup(lst_daemon *d, lst_err *err);
+
+#endif

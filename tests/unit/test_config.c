@@ -1,0 +1,255 @@
+/*
+ * The agent's settings (agent/daemon/lst_config): the YAML reader (every key, errors placed at
+ * FILE:LINE:COL, nothing half-applied), the setter shared with flags, flags over the file, the
+ * command line made from the settings table (every setting has its flag, cli-only flags, errors),
+ * and --write-doc's splice into a Markdown file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lst_config.h"
+#include "lst_test.h"
+#include "lst_time.h"
+
+static lst_config *s_parse_ok(const char *yaml)
+{
+	lst_config *cfg = lst_config_new();
+	lst_err err;
+
+	if (lst_config_parse(cfg, "t.yaml", yaml, strlen(yaml), &err))
+		T_FAIL("'%s' refused: %s", yaml, err.msg);
+	return cfg;
+}
+
+/* yaml must be refused with a message containing want. */
+static void s_parse_bad(const char *yaml, const char *want)
+{
+	lst_config *cfg = lst_config_new();
+	lst_err err;
+
+	T_EQ_INT(lst_config_parse(cfg, "t.yaml", yaml, strlen(yaml), &err), -EINVAL);
+	T_CONTAINS(err.msg, want);
+	lst_config_destroy(&cfg);
+}
+
+static void test_file(void)
+{
+	lst_config *cfg = s_parse_ok("listen: \"tcp://127.0.0.1:7270\"\n"
+				     "name: host-a\n"
+				     "log: /tmp/a.log\n"
+				     "pidfile: /tmp/a.pid\n"
+				     "foreground: yes\n"
+				     "allow_write: [\"/dev/loop*\", \"/tmp/x\"]\n"
+				     "read_only: false\n"
+				     "debug: [net, proto]\n"
+				     "lease_max: 2m\n"
+				     "key: /etc/lockstep/agent.key\n"
+				     "authorized_keys: /etc/lockstep/authorized_keys\n"
+				     "insecure: on\n"
+				     "mem_max: 4g\n");
+
+	T_EQ_STR(cfg->listen, "tcp://127.0.0.1:7270");
+	T_EQ_STR(cfg->name, "host-a");
+	T_EQ_STR(cfg->log, "/tmp/a.log");
+	T_EQ_STR(cfg->pidfile, "/tmp/a.pid");
+	T_ASSERT(cfg->foreground);
+	T_EQ_INT(cfg->nallow, 2);
+	T_EQ_STR(cfg->allow_write[1], "/tmp/x");
+	T_ASSERT(!cfg->read_only);
+	T_EQ_STR(cfg->debug, "net,proto");
+	T_EQ_INT(cfg->lease_max, 2 * 60 * LST_NS_PER_S);
+	T_EQ_STR(cfg->key, "/etc/lockstep/agent.key");
+	T_EQ_STR(cfg->authorized_keys, "/etc/lockstep/authorized_keys");
+	T_ASSERT(cfg->insecure);
+	T_EQ_U64(cfg->mem_max, (uint64_t)4 << 30);
+	lst_config_destroy(&cfg);
+	lst_config_destroy(&cfg); /* safe twice */
+}
+
+static void test_file_errors(void)
+{
+	/* The known keys are the settings table's, in its order, flags only left out. */
+	s_parse_bad("listne: x\n",
+		    "t.yaml:1:1: unknown key 'listne' (known: listen, name, log, pidfile, "
+		    "foreground, allow_write, read_only, debug, lease_max, key, authorized_keys, "
+		    "insecure, mem_max)");
+	s_parse_bad("config: /x\n", "unknown key 'config'");
+	s_parse_bad("help: true\n", "unknown key 'help'");
+	s_parse_bad("name: a\nname: b\n", "t.yaml:2:1: 'name' is given twice (first at 1:1)");
+	s_parse_bad("log: /x\nallow_write: /dev/loop*\n",
+		    "t.yaml:2:14: allow_write must be a list of absolute path globs");
+	s_parse_bad("foreground: maybe\n", "foreground must be true or false");
+	s_parse_bad("lease_max: 0.5s\n", "lease_max must be between 1s and 24h");
+	s_parse_bad("mem_max: 1m\n", "mem_max must be at least 16m");
+	s_parse_bad("debug: nett\n", "debug: unknown category 'nett'");
+	s_parse_bad("listen: http://x\n", "listen must be a ZeroMQ endpoint");
+	s_parse_bad("name: [a\n", "t.yaml:");
+}
+
+static void test_override(void)
+{
+	lst_config *cfg = s_parse_ok("name: file\nallow_write: [/a, /b]\nread_only: true\n");
+	lst_config *flags = lst_config_new();
+	lst_err err;
+
+	T_EQ_INT(lst_config_set(flags, "allow_write", "/c", &err), 0);
+	T_EQ_INT(lst_config_set(flags, "read_only", "false", &err), 0);
+	T_EQ_INT(lst_config_set(flags, "nosuch", "1", &err), -EINVAL);
+	T_CONTAINS(err.msg, "unknown setting 'nosuch'");
+	lst_config_override(cfg, flags);
+	T_EQ_STR(cfg->name, "file");
+	T_EQ_INT(cfg->nallow, 1); /* the flags' list replaces the file's */
+	T_EQ_STR(cfg->allow_write[0], "/c");
+	T_ASSERT(!cfg->read_only);
+	lst_config_destroy(&flags);
+	lst_config_destroy(&cfg);
+}
+
+/* Parse argv (NULL-terminated, "lockstep-agent" first) into flags and cli. */
+static int s_flags(lst_config *flags, struct lst_config_cli *cli, lst_err *err, char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	optind = 1;
+	return lst_config_parse_flags(flags, cli, argc, argv, err);
+}
+
+#define FLAGS(flags, cli, err, ...)                                                                \
+	s_flags(flags, cli, err, (char *[]){ "lockstep-agent", __VA_ARGS__, NULL })
+
+static void test_flags(void)
+{
+	lst_config *flags = lst_config_new();
+	struct lst_config_cli cli;
+	lst_err err;
+
+	T_EQ_INT(FLAGS(flags, &cli, &err, "--listen", "tcp://127.0.0.1:1", "--allow-write", "/a",
+		       "--allow-write", "/b", "--read-only", "-v", "-v", "--config", "c.yaml",
+		       "--mem-max=32m", "--lease-max", "30s"),
+		 0);
+	T_EQ_STR(flags->listen, "tcp://127.0.0.1:1");
+	T_EQ_INT(flags->nallow, 2);
+	T_ASSERT(flags->read_only);
+	T_EQ_INT(cli.verbose, 2);
+	T_EQ_STR(cli.config, "c.yaml");
+	T_EQ_U64(flags->mem_max, (uint64_t)32 << 20);
+	T_EQ_INT(flags->lease_max, 30 * LST_NS_PER_S);
+	T_ASSERT(!cli.help && !cli.version && !cli.write_doc);
+
+	T_EQ_INT(FLAGS(flags, &cli, &err, "--help", "--frobnicate"), 0);
+	T_ASSERT(cli.help); /* stops at --help */
+	T_EQ_INT(FLAGS(flags, &cli, &err, "-h"), 0);
+	T_ASSERT(cli.help);
+	T_EQ_INT(FLAGS(flags, &cli, &err, "--version"), 0);
+	T_ASSERT(cli.version);
+	T_EQ_INT(FLAGS(flags, &cli, &err, "--write-doc", "x.md"), 0);
+	T_EQ_STR(cli.write_doc, "x.md");
+
+	T_EQ_INT(FLAGS(flags, &cli, &err, "--frobnicate"), -EINVAL);
+	T_EQ_STR(err.msg, "unknown option '--frobnicate' (see --help)");
+	T_EQ_INT(FLAGS(flags, &cli, &err, "--l", "x"), -EINVAL); /* listen, log, lease-max */
+	T_EQ_STR(err.msg, "unknown option '--l' (see --help)");
+	T_EQ_INT(FLAGS(flags, &cli, &err, "--name"), -EINVAL);
+	T_EQ_STR(err.msg, "--name needs a value (see --help)");
+	T_EQ_INT(FLAGS(flags, &cli, &err, "--foreground", "x"), -EINVAL);
+	T_EQ_STR(err.msg, "unexpected argument 'x' (see --help)");
+	T_EQ_INT(FLAGS(flags, &cli, &err, "--lease-max", "2d"), -EINVAL);
+	T_CONTAINS(err.msg, "lease_max must be between 1s and 24h");
+	lst_config_destroy(&flags);
+}
+
+/* Every setting of the table is a config key and a flag of the same name ('-' for '_'). */
+static void test_table(void)
+{
+	static const char *const example[] = {
+		[LST_CONFIG_STR] = "/x",      [LST_CONFIG_BOOL] = "true",
+		[LST_CONFIG_LIST] = "/x",     [LST_CONFIG_STR_LIST] = "net",
+		[LST_CONFIG_DURATION] = "1m", [LST_CONFIG_SIZE] = "1g",
+	};
+	size_t n = 0;
+
+	for (const struct lst_config_setting *s = lst_config_settings; s->name; s++) {
+		lst_config *flags = lst_config_new();
+		struct lst_config_cli cli;
+		char flag[64], value[64];
+		lst_err err;
+		int rc;
+
+		T_ASSERT(s->help && s->help[0] && s->doc && s->doc[0]);
+		if (s->type == LST_CONFIG_FLAG) {
+			T_EQ_INT(s->bit, 0);
+			lst_config_destroy(&flags);
+			continue;
+		}
+		T_ASSERT(s->bit && s->what && s->example);
+		n++;
+		snprintf(value, sizeof(value), "%s",
+			 !strcmp(s->name, "listen") ? "tcp://127.0.0.1:1" : example[s->type]);
+		snprintf(flag, sizeof(flag), "--%s", s->name);
+		for (char *c = flag; (c = strchr(c, '_'));)
+			*c = '-';
+		rc = s->arg ? FLAGS(flags, &cli, &err, flag, value)
+			    : FLAGS(flags, &cli, &err, flag);
+		if (rc)
+			T_FAIL("%s %s: %s", flag, s->arg ? value : "", err.msg);
+		T_EQ_U64(flags->set, s->bit);
+		lst_config_destroy(&flags);
+	}
+	T_EQ_INT(n, 13);
+}
+
+static void test_write_doc(void)
+{
+	char path[] = "/tmp/lst-test-config-XXXXXX";
+	int fd = mkstemp(path);
+	const char *text = "# Agent\n\nintro\n\n<!-- lockstep-agent --write-doc: options -->\nold\n"
+			   "<!-- end -->\n\nmiddle\n\n<!-- lockstep-agent --write-doc: keys -->\n"
+			   "<!-- end -->\n\ntail\n";
+	char buf[16384];
+	FILE *f;
+	size_t len;
+	lst_err err;
+
+	T_ASSERT(fd >= 0);
+	T_EQ_INT(write(fd, "no markers\n", 11), 11);
+	close(fd);
+	T_EQ_INT(lst_config_write_doc(path, &err), -EINVAL);
+	T_CONTAINS(err.msg, "no '<!-- lockstep-agent --write-doc: options -->'");
+
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	T_EQ_INT(lst_config_write_doc(path, &err), 0);
+	f = fopen(path, "r");
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	T_ASSERT(!strstr(buf, "old\n"));
+	T_CONTAINS(buf, "# Agent\n\nintro\n\n<!-- lockstep-agent --write-doc: options -->\n"
+			"| option | config key | meaning |\n");
+	T_CONTAINS(buf, "| `--mem-max SIZE` | `mem_max` | The most memory");
+	T_CONTAINS(buf, "| `-v` | - | Debug logging for every category. |\n");
+	T_CONTAINS(buf, "config keys and `--help`. |\n<!-- end -->\n\nmiddle");
+	T_CONTAINS(buf, "<!-- lockstep-agent --write-doc: keys -->\n| key | type | example |\n");
+	T_CONTAINS(buf, "| `insecure` | boolean | `false` |\n| `mem_max` |");
+	T_CONTAINS(buf, "<!-- end -->\n\ntail\n");
+	T_ASSERT(!strstr(buf, "| `config` |")); /* flags only are not config keys */
+	unlink(path);
+}
+
+int main(void)
+{
+	test_file();
+	test_file_errors();
+	test_override();
+	test_flags();
+	test_table();
+	test_write_doc();
+	printf("ok\n");
+	return 0;
+}
