@@ -31,6 +31,7 @@
 #include "lst_log.h"
 #include "lst_plot.h"
 #include "lst_report.h"
+#include "lst_report_plan.h"
 #include "lst_text.h"
 #include "lst_util.h"
 
@@ -647,7 +648,7 @@ static int s_report_one(const struct s_args *a)
 	lst_err err, perr = { 0 };
 	int prc = 0, rc = 0;
 
-	r = lst_report_load(a->dirs[0], &err);
+	r = lst_report_load(a->dirs[0], lst_report_plan_read, &err);
 	if (!r) {
 		lst_log_error("report: %s", err.msg);
 		return 2;
@@ -1067,9 +1068,9 @@ static int s_compare(const struct s_args *a)
 	size_t n = 0, nmatrix = 0;
 	int rc = 2, prc = 0;
 
-	ra = lst_report_load(a->dirs[0], &err);
+	ra = lst_report_load(a->dirs[0], lst_report_plan_read, &err);
 	if (ra)
-		rb = lst_report_load(a->dirs[1], &err);
+		rb = lst_report_load(a->dirs[1], lst_report_plan_read, &err);
 	if (!ra || !rb) {
 		lst_log_error("report: %s", err.msg);
 		goto free_reports;

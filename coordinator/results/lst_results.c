@@ -18,7 +18,6 @@
 #include "lst_assert.h"
 #include "lst_log.h"
 #include "lst_opt.h"
-#include "lst_suite.h"
 #include "lst_text.h"
 #include "lst_util.h"
 

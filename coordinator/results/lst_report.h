@@ -125,11 +125,33 @@ typedef struct lst_report {
 } lst_report;
 
 /*
- * Read the results folder dir. Returns the model (the caller's, lst_report_destroy), or NULL
- * with err: "DIR: no such folder", "DIR: not a results folder (no run.json)", or the first
- * problem in a file, named with its line.
+ * What plan.yaml says of one phase, for what the results files do not say (a run stopped
+ * before a phase's verdict): its suite, whether it runs sequential I/O, its steady-state limits.
  */
-lst_report *lst_report_load(const char *dir, lst_err *err);
+struct lst_report_plan_phase {
+	char *name;	   /* the caller's allocation (lst_strdup); the report takes it */
+	const char *suite; /* a static name ("snia-iops"), NULL for a plain phase */
+	bool sequential;   /* a sequential suite, or a plain phase with sequential rw */
+	bool steady;	   /* the phase has steady: limits */
+	double data_pct, slope_pct;
+};
+
+/*
+ * Reads plan text (path names it in messages) into *phases (lst_realloc'ed array of *n, taken
+ * with the names it holds by the caller). Returns 0, or nonzero when the plan does not parse:
+ * then nothing of it applies. The results library links no plan parser (plans need the
+ * protocol's key helpers); the coordinator passes its reader, lst_report_plan_read().
+ */
+typedef int (*lst_report_plan_fn)(const char *text, size_t len, const char *path,
+				  struct lst_report_plan_phase **phases, size_t *n);
+
+/*
+ * Read the results folder dir; plan (may be NULL: plan.yaml is then not read) reads its plan.yaml.
+ * Returns the model (the caller's, lst_report_destroy), or NULL with err: "DIR: no such
+ * folder", "DIR: not a results folder (no run.json)", or the first problem in a file, named
+ * with its line.
+ */
+lst_report *lst_report_load(const char *dir, lst_report_plan_fn plan, lst_err *err);
 void lst_report_destroy(lst_report **p);
 
 /* The phase named name, or NULL. */

@@ -1591,9 +1591,9 @@ free_groups:
 	return rc;
 }
 
-int lst_plot_all(const char *dir, lst_err *err)
+int lst_plot_all(const char *dir, lst_report_plan_fn plan, lst_err *err)
 {
-	lst_report *r = lst_report_load(dir, err);
+	lst_report *r = lst_report_load(dir, plan, err);
 	char *out;
 	int rc;
 

@@ -139,7 +139,17 @@ void lst_results_round(lst_results *r, const char *phase, const char *suite, con
 /* A steady-state verdict for summary.json "tests" (stolen). */
 void lst_results_test(lst_results *r, json_t *test);
 
-struct lst_step_result;
+/* What a step measured, combined over every agent (measured intervals only). */
+struct lst_step_result {
+	double iops[LST_DIR_N];
+	double mbps[LST_DIR_N];
+	uint64_t ios[LST_DIR_N];
+	uint64_t bytes[LST_DIR_N];
+	double seconds;
+	lst_hist lat; /* both directions */
+	double t_s;   /* start, seconds since the run started */
+	bool partial; /* an agent was lost */
+};
 
 /* One row of curves.csv (created on the first row): a latency-vs-IOPS point. */
 void lst_results_curve(lst_results *r, const char *phase, size_t point,

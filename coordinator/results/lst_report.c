@@ -7,7 +7,8 @@
  * into the loaded documents, so the model copies almost nothing; all of it is released together.
  *
  * Which suite a phase ran comes from summary.json's "tests"; when a run was stopped before a
- * phase ended (no verdict written yet) it comes from plan.yaml, parsed with the plan reader.
+ * phase ended (no verdict written yet) it comes from plan.yaml, parsed by the reader the caller
+ * passes (this library links no plan parser).
  */
 #include "lst_report.h"
 
@@ -21,7 +22,6 @@
 
 #include "lst_csv.h"
 #include "lst_log.h"
-#include "lst_plan.h"
 #include "lst_results.h"
 #include "lst_steady.h"
 #include "lst_util.h"
@@ -31,9 +31,10 @@
 
 struct s_priv {
 	lst_csv *summary, *ts, *rounds, *curves;
-	lst_csv **matrices; /* [nmatrices] */
-	lst_plan *plan;	    /* plan.yaml, NULL when it did not parse */
-	char **strs;	    /* strings the model owns */
+	lst_csv **matrices;		    /* [nmatrices] */
+	struct lst_report_plan_phase *plan; /* plan.yaml's phases */
+	size_t nplan;
+	char **strs; /* strings the model owns */
 	size_t nstrs;
 	json_t *jpoints; /* points.jsonl: summary.json "points" of every journaled point */
 	json_t *jtests;	 /* and "tests" of every journaled phase end */
@@ -858,12 +859,30 @@ size_t lst_report_shown(const lst_report *r, const char *phase, size_t *idx, siz
 	return n;
 }
 
-/* Suites: from the verdicts, else from plan.yaml (a run stopped before a phase's verdict). */
-static void s_suites(lst_report *r)
+/* The phases of plan.yaml, through the caller's reader (none without one, or when it fails). */
+static void s_read_plan(lst_report *r, lst_report_plan_fn plan)
 {
 	struct s_priv *p = r->priv;
 	char *path = s_path(r, "plan.yaml"), *text;
 	size_t len;
+
+	if (plan && !lst_read_file(path, 16 << 20, &text, &len)) {
+		if (plan(text, len, path, &p->plan, &p->nplan)) {
+			free(p->plan);
+			p->plan = NULL;
+			p->nplan = 0;
+		}
+		for (size_t i = 0; i < p->nplan; i++)
+			s_own(r, p->plan[i].name);
+		free(text);
+	}
+	free(path);
+}
+
+/* Suites: from the verdicts, else from plan.yaml (a run stopped before a phase's verdict). */
+static void s_suites(lst_report *r, lst_report_plan_fn plan)
+{
+	struct s_priv *p = r->priv;
 
 	for (size_t i = 0; i < r->ntests; i++) {
 		struct lst_rpt_phase *ph = s_phase(r, r->tests[i].phase);
@@ -873,15 +892,9 @@ static void s_suites(lst_report *r)
 		if (*r->tests[i].suite && !*ph->suite)
 			ph->suite = r->tests[i].suite;
 	}
-	if (!lst_read_file(path, 16 << 20, &text, &len)) {
-		lst_errlist errs = { 0 };
-
-		p->plan = lst_plan_parse(text, len, path, &errs);
-		lst_errlist_free(&errs);
-		free(text);
-	}
-	for (size_t i = 0; p->plan && i < p->plan->nphases; i++) {
-		const struct lst_plan_phase *pp = &p->plan->phases[i];
+	s_read_plan(r, plan);
+	for (size_t i = 0; i < p->nplan; i++) {
+		const struct lst_report_plan_phase *pp = &p->plan[i];
 
 		for (size_t k = 0; k < r->nphases; k++) {
 			struct lst_rpt_phase *ph = &r->phases[k];
@@ -889,10 +902,8 @@ static void s_suites(lst_report *r)
 			if (strcmp(ph->name, pp->name))
 				continue;
 			if (!*ph->suite && pp->suite)
-				ph->suite = lst_suite_names[pp->suite];
-			if (pp->suite == LST_SUITE_SNIA_THROUGHPUT ||
-			    pp->suite == LST_SUITE_PRECONDITION ||
-			    (pp->suite == LST_SUITE_NONE && !lst_rw_is_random(pp->w.rw)))
+				ph->suite = pp->suite;
+			if (pp->sequential)
 				ph->sequential = true;
 		}
 	}
@@ -901,11 +912,10 @@ static void s_suites(lst_report *r)
 		struct lst_rpt_test *t = &r->tests[i];
 		double data = LST_STEADY_DATA_PCT, slope = LST_STEADY_SLOPE_PCT;
 
-		for (size_t k = 0; p->plan && k < p->plan->nphases; k++)
-			if (!strcmp(p->plan->phases[k].name, t->phase) &&
-			    p->plan->phases[k].steady) {
-				data = p->plan->phases[k].data_excursion_pct;
-				slope = p->plan->phases[k].slope_excursion_pct;
+		for (size_t k = 0; k < p->nplan; k++)
+			if (!strcmp(p->plan[k].name, t->phase) && p->plan[k].steady) {
+				data = p->plan[k].data_pct;
+				slope = p->plan[k].slope_pct;
 			}
 		if (isnan(t->data_limit))
 			t->data_limit = data;
@@ -921,10 +931,9 @@ static void s_suites(lst_report *r)
 			    !lst_report_matrix(r, r->phases[i].name))
 				r->matrices[m].phase = r->phases[i].name;
 	}
-	free(path);
 }
 
-lst_report *lst_report_load(const char *dir, lst_err *err)
+lst_report *lst_report_load(const char *dir, lst_report_plan_fn plan, lst_err *err)
 {
 	lst_report *r;
 	struct stat st;
@@ -950,7 +959,7 @@ lst_report *lst_report_load(const char *dir, lst_err *err)
 		goto free_path;
 	for (size_t i = 0; i < r->ntests; i++)
 		s_phase(r, r->tests[i].phase);
-	s_suites(r);
+	s_suites(r, plan);
 	/* Suite points say their block size: a large one makes MB/s worth plotting. */
 	if (r->summary) {
 		json_t *o;
@@ -988,7 +997,7 @@ void lst_report_destroy(lst_report **pp)
 	for (size_t i = 0; i < r->nmatrices; i++)
 		lst_csv_destroy(&p->matrices[i]);
 	free(p->matrices);
-	lst_plan_destroy(&p->plan);
+	free(p->plan);
 	json_decref(p->jpoints);
 	json_decref(p->jtests);
 	for (size_t i = 0; i < p->nstrs; i++)

@@ -1,0 +1,8 @@
+# Link rules of the results library (coordinator/results): a tiny program linked against
+# lockstep::results alone, built with every build, and a check that neither its libraries
+# (ldd) nor its link line name ZeroMQ, czmq or msgpack.
+add_executable(link_results link/results_link.c)
+target_compile_options(link_results PRIVATE ${LST_WARNINGS})
+target_link_libraries(link_results PRIVATE lockstep::results)
+set_target_properties(link_results PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+lst_add_script_test(link_results ${CMAKE_CURRENT_SOURCE_DIR}/integration/link_results.sh)
