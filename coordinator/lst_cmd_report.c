@@ -139,11 +139,6 @@ static const char *s_fmt(double v, const char *fmt, char *buf, size_t size)
 	return buf;
 }
 
-static json_t *s_jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *s_jstr(const char *s)
 {
 	return s && *s ? json_string(s) : json_null();
@@ -473,19 +468,19 @@ static json_t *s_point_json(const struct lst_rpt_point *p)
 	json_object_set_new(o, "agent", json_string(p->agent));
 	json_object_set_new(o, "test", s_jstr(p->test));
 	json_object_set_new(o, "round", p->round ? json_integer(p->round) : json_null());
-	json_object_set_new(o, "t_s", s_jnum(p->t_s));
-	json_object_set_new(o, "duration_s", s_jnum(p->duration_s));
-	json_object_set_new(o, "iops", s_jnum(p->iops[0] + p->iops[1]));
-	json_object_set_new(o, "read_iops", s_jnum(p->iops[0]));
-	json_object_set_new(o, "write_iops", s_jnum(p->iops[1]));
-	json_object_set_new(o, "mbps", s_jnum(p->mbps[0] + p->mbps[1]));
-	json_object_set_new(o, "lat_mean_us", s_jnum(p->lat_mean));
-	json_object_set_new(o, "lat_p50_us", s_jnum(p->lat_p50));
-	json_object_set_new(o, "lat_p99_us", s_jnum(p->lat_p99));
-	json_object_set_new(o, "lat_p99_9_us", s_jnum(p->lat_p99_9));
-	json_object_set_new(o, "lat_p99_99_us", s_jnum(p->lat_p99_99));
-	json_object_set_new(o, "lat_max_us", s_jnum(p->lat_max));
-	json_object_set_new(o, "errors", s_jnum(p->errors));
+	json_object_set_new(o, "t_s", lst_report_json_num(p->t_s));
+	json_object_set_new(o, "duration_s", lst_report_json_num(p->duration_s));
+	json_object_set_new(o, "iops", lst_report_json_num(p->iops[0] + p->iops[1]));
+	json_object_set_new(o, "read_iops", lst_report_json_num(p->iops[0]));
+	json_object_set_new(o, "write_iops", lst_report_json_num(p->iops[1]));
+	json_object_set_new(o, "mbps", lst_report_json_num(p->mbps[0] + p->mbps[1]));
+	json_object_set_new(o, "lat_mean_us", lst_report_json_num(p->lat_mean));
+	json_object_set_new(o, "lat_p50_us", lst_report_json_num(p->lat_p50));
+	json_object_set_new(o, "lat_p99_us", lst_report_json_num(p->lat_p99));
+	json_object_set_new(o, "lat_p99_9_us", lst_report_json_num(p->lat_p99_9));
+	json_object_set_new(o, "lat_p99_99_us", lst_report_json_num(p->lat_p99_99));
+	json_object_set_new(o, "lat_max_us", lst_report_json_num(p->lat_max));
+	json_object_set_new(o, "errors", lst_report_json_num(p->errors));
 	json_object_set_new(o, "partial", json_boolean(p->partial));
 	return o;
 }
@@ -508,14 +503,14 @@ static json_t *s_test_json(const struct lst_rpt_test *t)
 			    t->window_first ? json_integer(t->window_first) : json_null());
 	json_object_set_new(o, "window_last",
 			    t->window_last ? json_integer(t->window_last) : json_null());
-	json_object_set_new(o, "average", s_jnum(t->average));
-	json_object_set_new(o, "min", s_jnum(t->min));
-	json_object_set_new(o, "max", s_jnum(t->max));
-	json_object_set_new(o, "data_excursion_pct", s_jnum(t->data_pct));
-	json_object_set_new(o, "data_excursion_limit_pct", s_jnum(t->data_limit));
-	json_object_set_new(o, "slope_excursion_pct", s_jnum(t->slope_pct));
-	json_object_set_new(o, "slope_excursion_limit_pct", s_jnum(t->slope_limit));
-	json_object_set_new(o, "slope", s_jnum(t->slope));
+	json_object_set_new(o, "average", lst_report_json_num(t->average));
+	json_object_set_new(o, "min", lst_report_json_num(t->min));
+	json_object_set_new(o, "max", lst_report_json_num(t->max));
+	json_object_set_new(o, "data_excursion_pct", lst_report_json_num(t->data_pct));
+	json_object_set_new(o, "data_excursion_limit_pct", lst_report_json_num(t->data_limit));
+	json_object_set_new(o, "slope_excursion_pct", lst_report_json_num(t->slope_pct));
+	json_object_set_new(o, "slope_excursion_limit_pct", lst_report_json_num(t->slope_limit));
+	json_object_set_new(o, "slope", lst_report_json_num(t->slope));
 	json_object_set_new(o, "verdict", json_string(v));
 	return o;
 }
@@ -530,7 +525,7 @@ static json_t *s_matrix_json(const struct lst_rpt_matrix *m)
 		json_t *v = json_array();
 
 		for (size_t k = 0; k < m->nmix; k++)
-			json_array_append_new(v, s_jnum(m->iops[i * m->nmix + k]));
+			json_array_append_new(v, lst_report_json_num(m->iops[i * m->nmix + k]));
 		json_array_append_new(rows, json_pack("{s:f, s:o}", "bs", m->bs[i], "iops", v));
 	}
 	json_object_set_new(o, "phase", s_jstr(m->phase));
@@ -574,13 +569,14 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 		const struct lst_rpt_agent *a = &r->agents[i];
 
 		json_array_append_new(
-			agents, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "name",
-					  a->name, "address", s_jstr(a->address), "host",
-					  s_jstr(a->host), "version", s_jstr(a->version), "cores",
-					  a->cores >= 0 ? json_integer(a->cores) : json_null(),
-					  "clock_offset_us", s_jnum(a->clock_offset_us), "rtt_us",
-					  s_jnum(a->rtt_us), "lost", a->lost, "lost_why",
-					  s_jstr(a->lost_why)));
+			agents,
+			json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "name", a->name,
+				  "address", s_jstr(a->address), "host", s_jstr(a->host), "version",
+				  s_jstr(a->version), "cores",
+				  a->cores >= 0 ? json_integer(a->cores) : json_null(),
+				  "clock_offset_us", lst_report_json_num(a->clock_offset_us),
+				  "rtt_us", lst_report_json_num(a->rtt_us), "lost", a->lost,
+				  "lost_why", s_jstr(a->lost_why)));
 	}
 	json_object_set_new(o, "agents", agents);
 	json_object_set(o, "targets", s_jor(json_object_get(r->run, "targets")));
@@ -1020,11 +1016,11 @@ static json_t *s_compare_json(const lst_report *a, const lst_report *b, const ch
 			char key[64];
 
 			snprintf(key, sizeof(key), "%s_a", s_stats[s]);
-			json_object_set_new(row, key, s_jnum(va));
+			json_object_set_new(row, key, lst_report_json_num(va));
 			snprintf(key, sizeof(key), "%s_b", s_stats[s]);
-			json_object_set_new(row, key, s_jnum(vb));
+			json_object_set_new(row, key, lst_report_json_num(vb));
 			snprintf(key, sizeof(key), "%s_change_pct", s_stats[s]);
-			json_object_set_new(row, key, s_jnum(s_change(va, vb)));
+			json_object_set_new(row, key, lst_report_json_num(s_change(va, vb)));
 		}
 		json_array_append_new(rows, row);
 	}
@@ -1046,7 +1042,8 @@ static json_t *s_compare_json(const lst_report *a, const lst_report *b, const ch
 			json_t *v = json_array();
 
 			for (size_t k = 0; k < m->nmix; k++)
-				json_array_append_new(v, s_jnum(s_matrix_ratio(m, mb, i, k)));
+				json_array_append_new(
+					v, lst_report_json_num(s_matrix_ratio(m, mb, i, k)));
 			json_array_append_new(mrows,
 					      json_pack("{s:f, s:o}", "bs", m->bs[i], "ratio", v));
 		}

@@ -2,6 +2,9 @@
  * The CSV reader: one buffer holding the file, split in place into NUL-terminated fields, and
  * an array of field pointers, ncols per row. Quoted fields are unescaped in place (they only
  * ever shrink), so nothing is copied.
+ *
+ * The loose line splitter at the end (lst_csv_next_field) is the one `lockstep steady` reads
+ * hand-made columns with: one line at a time, any of four separators, quotes forgiven.
  */
 #include "lst_csv.h"
 
@@ -296,4 +299,56 @@ int lst_csv_num(const lst_csv *t, size_t row, int col, double *v, lst_err *err)
 				   strlen(f) > S_SHOW_MAX ? "..." : "");
 	}
 	return 0;
+}
+
+/* --- one loose line (lockstep steady) ------------------------------------------------------ */
+
+char lst_csv_separator(const char *line)
+{
+	if (strchr(line, ','))
+		return ',';
+	if (strchr(line, ';'))
+		return ';';
+	return strchr(line, '\t') ? '\t' : ' ';
+}
+
+static bool s_is_sep(char c, char sep)
+{
+	return sep == ' ' ? c == ' ' || c == '\t' : c == sep;
+}
+
+char *lst_csv_next_field(char **cur, char sep)
+{
+	char *s = *cur, *field, *w, *end;
+	char c;
+
+	if (!s)
+		return NULL;
+	while (*s == ' ' || (*s == '\t' && sep != '\t'))
+		s++;
+	if (sep == ' ' && !*s) {
+		*cur = NULL;
+		return NULL;
+	}
+	field = w = s;
+	if (*s == '"') {
+		for (s++; *s; s++) {
+			if (*s == '"' && s[1] != '"') {
+				s++;
+				break;
+			}
+			if (*s == '"')
+				s++;
+			*w++ = *s;
+		}
+	}
+	while (*s && !s_is_sep(*s, sep))
+		*w++ = *s++;
+	c = *s;
+	end = w;
+	while (end > field && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	*end = '\0';
+	*cur = c ? s + 1 : NULL;
+	return field;
 }

@@ -59,4 +59,14 @@ long lst_csv_line(const lst_csv *t, size_t row);
  */
 int lst_csv_num(const lst_csv *t, size_t row, int col, double *v, lst_err *err);
 
+/*
+ * Loose splitting of one line of hand-made input (`lockstep steady`), unlike the files above:
+ * lst_csv_separator picks the line's separator (',' if it has one, else ';', else a tab, else
+ * runs of blanks); lst_csv_next_field cuts the next field off *cur, in place, trimmed and with
+ * CSV quotes removed ("a ""b""" is a "b"), and returns NULL after the last field. With sep ' '
+ * there are no empty fields; with the others "1,,2" has an empty second field.
+ */
+char lst_csv_separator(const char *line);
+char *lst_csv_next_field(char **cur, char sep);
+
 #endif

@@ -1025,6 +1025,11 @@ const char *lst_report_mix(double rwmixread, char *buf, size_t size)
 	return buf;
 }
 
+json_t *lst_report_json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 const char *lst_report_unit(const char *tracked)
 {
 	if (strstr(tracked, "iops"))

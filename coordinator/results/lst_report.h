@@ -179,6 +179,13 @@ const char *lst_report_mix(double rwmixread, char *buf, size_t size);
  */
 double lst_report_wl_value(json_t *wl, const char *key, bool size);
 
+/*
+ * A finite number as JSON, or null (NAN for "unknown", and percentages relative to a zero
+ * average, are not JSON numbers). New reference. The one helper for `report --json` and
+ * `steady --json`.
+ */
+json_t *lst_report_json_num(double v);
+
 /* Unit of a tracked variable or column ("IOPS", "MB/s", "us"), from its name. */
 const char *lst_report_unit(const char *tracked);
 

@@ -1,7 +1,8 @@
 /*
  * The results CSV reader (coordinator/results/lst_csv.c): quoted fields with commas, doubled
  * quotes and newlines; CRLF; blank lines and a byte order mark; columns by name; numbers; and
- * bad input refused with FILE:LINE messages (a cut last line is dropped with a warning).
+ * bad input refused with FILE:LINE messages (a cut last line is dropped with a warning); and
+ * the loose one-line splitter `lockstep steady` uses.
  */
 #include <errno.h>
 #include <math.h>
@@ -164,6 +165,29 @@ static void s_bad_input(void)
 	T_ASSERT(!t);
 }
 
+/* The loose one-line splitter of `lockstep steady`. */
+static void s_loose(void)
+{
+	char line[] = " 1 ,\"a \"\"b\"\"\",,x ";
+	char blanks[] = "  1   2\t3 ";
+	char *cur = line;
+
+	T_EQ_INT(lst_csv_separator("1;2,3"), ',');
+	T_EQ_INT(lst_csv_separator("1;2"), ';');
+	T_EQ_INT(lst_csv_separator("1\t2 3"), '\t');
+	T_EQ_INT(lst_csv_separator("1 2"), ' ');
+	T_EQ_STR(lst_csv_next_field(&cur, ','), "1");
+	T_EQ_STR(lst_csv_next_field(&cur, ','), "a \"b\"");
+	T_EQ_STR(lst_csv_next_field(&cur, ','), "");
+	T_EQ_STR(lst_csv_next_field(&cur, ','), "x");
+	T_ASSERT(!lst_csv_next_field(&cur, ','));
+	cur = blanks;
+	T_EQ_STR(lst_csv_next_field(&cur, ' '), "1");
+	T_EQ_STR(lst_csv_next_field(&cur, ' '), "2");
+	T_EQ_STR(lst_csv_next_field(&cur, ' '), "3");
+	T_ASSERT(!lst_csv_next_field(&cur, ' '));
+}
+
 int main(void)
 {
 	snprintf(s_path, sizeof(s_path), "/tmp/lst-test-csv.%d.csv", (int)getpid());
@@ -171,6 +195,7 @@ int main(void)
 	s_columns();
 	s_cut_last_line();
 	s_bad_input();
+	s_loose();
 	unlink(s_path);
 	printf("ok: csv reader\n");
 	return 0;
