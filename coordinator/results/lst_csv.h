@@ -29,6 +29,13 @@ typedef struct lst_csv lst_csv;
  * no header, or another -errno; err says which file and line.
  */
 int lst_csv_load(const char *path, lst_csv **out, lst_err *err);
+
+/*
+ * The same from memory: buf holds len bytes and room for one more (a NUL is written at
+ * buf[len]); it is taken (freed with the table, or on error). path names the text in
+ * messages. Returns 0 with *out, or -EINVAL with err.
+ */
+int lst_csv_parse(const char *path, char *buf, size_t len, lst_csv **out, lst_err *err);
 void lst_csv_destroy(lst_csv **p);
 
 /* The path as given to lst_csv_load (borrowed). */

@@ -6,28 +6,23 @@
  * that sets the terminal and draws), and run gnuplot on it in the output folder. A plot that
  * fails is reported and the others are still drawn; plots never decide a run's outcome.
  *
- * gnuplot runs as a child process: its path is resolved from PATH here (so the child only calls
- * async-signal-safe functions before execv), stdin is /dev/null, stdout and stderr are read
- * through a pipe (the tail is kept for error messages) and it is killed after
- * LST_PLOT_TIMEOUT_S.
+ * gnuplot runs as a child process through common/lst_proc (path resolved from PATH, stdin
+ * /dev/null, the tail of its output kept for error messages), killed after LST_PLOT_TIMEOUT_S.
  */
 #include "lst_plot.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lst_assert.h"
 #include "lst_log.h"
+#include "lst_proc.h"
 #include "lst_steady.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -86,156 +81,13 @@ static void s_fail(struct s_ctx *c, int rc, const lst_err *e)
 
 /* --- gnuplot, the process -------------------------------------------------------------------- */
 
-/* The gnuplot executable in PATH (caller frees), or NULL. */
-static char *s_find_gnuplot(void)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *found = NULL;
-
-	if (!path || !*path)
-		path = "/usr/bin:/bin";
-	copy = lst_strdup(path);
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char *f = lst_asprintf("%s/gnuplot", *dir ? dir : ".");
-		struct stat st;
-
-		if (!stat(f, &st) && S_ISREG(st.st_mode) && !access(f, X_OK))
-			found = f;
-		else
-			free(f);
-	}
-	free(copy);
-	return found;
-}
-
-/* Keep the last size - 1 bytes of everything appended. */
-static void s_tail(char *out, size_t size, size_t *len, const char *buf, size_t n)
-{
-	if (n >= size - 1) {
-		buf += n - (size - 1);
-		n = size - 1;
-	}
-	if (*len + n > size - 1) {
-		size_t drop = *len + n - (size - 1);
-
-		memmove(out, out + drop, *len - drop);
-		*len -= drop;
-	}
-	memcpy(out + *len, buf, n);
-	*len += n;
-	out[*len] = '\0';
-}
-
-/*
- * Run argv (argv[0] a full path) in dir with stdin /dev/null; out receives the tail of its
- * stdout and stderr. Returns its exit status (128 + signal when killed by one), -ETIMEDOUT
- * after timeout_s (it is then killed), or -errno when it could not be started.
- */
-static int s_spawn(const char *dir, const char *const argv[], int timeout_s, char *out, size_t size)
-{
-	int64_t deadline = lst_mono_ns() + timeout_s * LST_NS_PER_S;
-	bool timed_out = false;
-	size_t len = 0;
-	int fds[2], status, rc;
-	pid_t pid;
-
-	out[0] = '\0';
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		rc = -errno;
-		close(fds[0]);
-		close(fds[1]);
-		return rc;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		if (nul < 0 || dup2(nul, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0 ||
-		    (dir && chdir(dir)))
-			_exit(126);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	for (;;) {
-		struct pollfd p = { .fd = fds[0], .events = POLLIN };
-		int64_t left = deadline - lst_mono_ns();
-		char buf[4096];
-		ssize_t r;
-		int n;
-
-		if (left <= 0) {
-			timed_out = true;
-			break;
-		}
-		n = poll(&p, 1, (int)LST_MIN(left / LST_NS_PER_MS + 1, 1000));
-		if (n < 0 && errno != EINTR)
-			break;
-		if (n <= 0)
-			continue;
-		r = read(fds[0], buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		s_tail(out, size, &len, buf, (size_t)r);
-	}
-	close(fds[0]);
-	if (timed_out)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (timed_out)
-		return -ETIMEDOUT;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
-/* The last few non-empty lines of gnuplot's output, joined with " | ". */
-static void s_last_lines(const char *out, char *buf, size_t size)
-{
-	const char *lines[3] = { NULL, NULL, NULL };
-	const char *p = out;
-	size_t len = 0;
-
-	while (*p) {
-		const char *e = strchr(p, '\n');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		if (n && strspn(p, " \t^") < n) {
-			lines[0] = lines[1];
-			lines[1] = lines[2];
-			lines[2] = p;
-		}
-		p += n + (e ? 1 : 0);
-	}
-	buf[0] = '\0';
-	for (int i = 0; i < 3; i++) {
-		size_t n;
-
-		if (!lines[i])
-			continue;
-		n = strcspn(lines[i], "\n");
-		if (len + n + 4 >= size)
-			break;
-		len += (size_t)snprintf(buf + len, size - len, "%s%.*s", len ? " | " : "", (int)n,
-					lines[i]);
-	}
-	if (!buf[0])
-		snprintf(buf, size, "(no output)");
-}
-
 /*
  * The gnuplot to draw with (caller frees), or NULL with err: -ENOENT when it is not in PATH.
  * Also finds out (once per process, from `gnuplot -e "set terminal"`) which PNG terminal it has.
  */
 static char *s_gnuplot(lst_err *err)
 {
-	char *gp = s_find_gnuplot();
+	char *gp = lst_proc_which("gnuplot");
 	char out[S_OUT_MAX * 8]; /* the whole terminal list: the names we look for are in it */
 	int rc;
 
@@ -248,7 +100,7 @@ static char *s_gnuplot(lst_err *err)
 	if (s_png == S_PNG_UNKNOWN) {
 		const char *argv[] = { gp, "-e", "set terminal", NULL };
 
-		rc = s_spawn(NULL, argv, S_PROBE_TIMEOUT_S, out, sizeof(out));
+		rc = lst_proc_run(NULL, argv, S_PROBE_TIMEOUT_S, out, sizeof(out));
 		if (rc) {
 			free(gp);
 			lst_err_set(err, rc < 0 ? rc : -EIO,
@@ -481,10 +333,10 @@ static void s_draw(struct s_ctx *c, FILE *f, const char *name)
 		char *script = lst_asprintf("%s.gp", name);
 		const char *argv[] = { c->gnuplot, script, NULL };
 
-		rc = s_spawn(c->outdir, argv, LST_PLOT_TIMEOUT_S, out, sizeof(out));
+		rc = lst_proc_run(c->outdir, argv, LST_PLOT_TIMEOUT_S, out, sizeof(out));
 		free(script);
 	}
-	s_last_lines(out, last, sizeof(last));
+	lst_proc_last_lines(out, last, sizeof(last));
 	if (rc == -ETIMEDOUT) {
 		lst_err_set(&e, rc, "gnuplot %s/%s.gp: no result after %d s; stopped it", c->outdir,
 			    name, LST_PLOT_TIMEOUT_S);
