@@ -22,6 +22,7 @@
 
 #include "lst_assert.h"
 #include "lst_log.h"
+#include "lst_plot_tpl.h"
 #include "lst_proc.h"
 #include "lst_steady.h"
 #include "lst_time.h"
@@ -162,6 +163,25 @@ static void __attribute__((format(printf, 2, 3))) s_qf(FILE *f, const char *fmt,
 }
 
 /* A comment line: no control characters, and never a trailing backslash (a continuation). */
+/* s_q into a new string (caller frees), for template values. */
+static char *__attribute__((format(printf, 1, 2))) s_qstr(const char *fmt, ...)
+{
+	char *text, *out = NULL;
+	size_t len = 0;
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	LST_ASSERT(vasprintf(&text, fmt, ap) >= 0);
+	va_end(ap);
+	f = open_memstream(&out, &len);
+	LST_ASSERT(f);
+	s_q(f, text);
+	LST_ASSERT(!fclose(f));
+	free(text);
+	return out;
+}
+
 static void __attribute__((format(printf, 2, 3))) s_comment(FILE *f, const char *fmt, ...)
 {
 	char buf[1024];
@@ -266,37 +286,27 @@ static FILE *s_script(struct s_ctx *c, const char *name, const char *what)
 	return f;
 }
 
-/* The pass over the output formats; every plot body goes between begin and end. */
+/* The pass over the output formats (plots/frame.gp); every plot body goes between begin and end. */
 static void s_begin(FILE *f, const char *name, int w, int h)
 {
-	fputs("\n# One pass per format: remove one from the list to skip it.\n", f);
-	fprintf(f, "formats = \"%s\"\n", s_png == S_PNG_NONE ? "svg" : "svg png");
-	fputs("do for [fmt in formats] {\n", f);
-	fputs("reset\n", f);
-	fputs("if (fmt eq \"svg\") {\n", f);
-	fprintf(f,
-		"\tset terminal svg size %d,%d dynamic noenhanced font \"Sans,12\" "
-		"background rgb \"white\"\n",
-		w, h);
-	fputs("} else {\n", f);
-	fprintf(f,
-		"\tset terminal %s size %d,%d noenhanced font \"Sans,11\" "
-		"background rgb \"white\"\n",
-		s_png == S_PNG_GD ? "png" : "pngcairo", w, h);
-	fputs("}\n", f);
-	fprintf(f, "set output \"%s.\".fmt\n", name);
-	fputs("set encoding utf8\n", f);
-	fputs("set border lc rgb \"#404040\"\n", f);
-	fputs("set grid xtics ytics lw 1 lc rgb \"#dcdcdc\"\n", f);
-	fputs("set key outside right top vertical Left reverse samplen 3 spacing 1.15\n", f);
-	fputs("set format y \"%g\"\n", f);
+	char ws[16], hs[16];
+
+	snprintf(ws, sizeof(ws), "%d", w);
+	snprintf(hs, sizeof(hs), "%d", h);
+	lst_plot_tpl(f, "frame", "begin",
+		     (const struct lst_tpl_arg[]){
+			     { "formats", s_png == S_PNG_NONE ? "svg" : "svg png" },
+			     { "w", ws },
+			     { "h", hs },
+			     { "png", s_png == S_PNG_GD ? "png" : "pngcairo" },
+			     { "name", name },
+			     { NULL, NULL },
+		     });
 }
 
 static void s_end(FILE *f)
 {
-	fputs("unset multiplot\n", f);
-	fputs("set output\n", f);
-	fputs("}\n", f);
+	lst_plot_tpl(f, "frame", "end", NULL);
 }
 
 static bool s_nonempty(const char *path)
@@ -946,6 +956,50 @@ static void s_plot_timeseries(struct s_ctx *c, const lst_report *r, const struct
 
 /* --- steady state ---------------------------------------------------------------------------- */
 
+/* The steady-state plot after its data blocks (plots/steady.gp). */
+static void s_steady_body(FILE *f, const struct lst_rpt_test *t, double slope, size_t n,
+			  size_t first, size_t last, double avg, const char *title,
+			  const char *what, const char *unit)
+{
+	char *qtitle = s_qstr("%s", title), *qwhat = s_qstr("%s", what);
+	char *avg_title = s_qstr("window average %.6g", avg);
+	char *fit_title = s_qstr("least-squares fit over the window (%+.4g per round)", slope);
+	char xmax[32], x0[32], x1[32], sf[32], sl[32], sa[32];
+
+	(void)t;
+	snprintf(xmax, sizeof(xmax), "%.1f", (double)n + 0.5);
+	snprintf(x0, sizeof(x0), "%.1f", (double)first - 0.5);
+	snprintf(x1, sizeof(x1), "%.1f", (double)last + 0.5);
+	snprintf(sf, sizeof(sf), "%zu", first);
+	snprintf(sl, sizeof(sl), "%zu", last);
+	snprintf(sa, sizeof(sa), "%.7g", avg);
+	lst_plot_tpl(
+		f, "steady", "head",
+		(const struct lst_tpl_arg[]){
+			{ "title", qtitle }, { "what", qwhat }, { "xmax", xmax }, { NULL, NULL } });
+	if (n <= 40)
+		lst_plot_tpl(f, "steady", "xtics", NULL);
+	lst_plot_tpl(f, "steady", "yrange", NULL);
+	if (strcmp(unit, "IOPS") == 0)
+		lst_plot_tpl(f, "steady", "iops_format", NULL);
+	lst_plot_tpl(f, "steady", "plot",
+		     (const struct lst_tpl_arg[]){
+			     { "x0", x0 },
+			     { "x1", x1 },
+			     { "first", sf },
+			     { "last", sl },
+			     { "avg", sa },
+			     { "avg_title", avg_title },
+			     { "fit_title", fit_title },
+			     { "color", s_colors[0] },
+			     { NULL, NULL },
+		     });
+	free(qtitle);
+	free(qwhat);
+	free(avg_title);
+	free(fit_title);
+}
+
 static void s_plot_steady(struct s_ctx *c, const lst_report *r, const struct lst_rpt_test *t)
 {
 	size_t n = t->nvalues, first, last, window;
@@ -1013,36 +1067,7 @@ static void s_plot_steady(struct s_ctx *c, const lst_report *r, const struct lst
 		 *t->suite ? ")" : "", verdict, first, last, avg, data_pct, t->data_limit,
 		 slope_pct, t->slope_limit, r->title, r->run_id);
 	s_begin(f, name, 1200, 700);
-	fputs("set title ", f);
-	s_q(f, title);
-	fputc('\n', f);
-	fputs("set key below left Left reverse horizontal maxcols 3\n", f);
-	fputs("set xlabel \"round\"\nset ylabel ", f);
-	s_q(f, what);
-	fprintf(f, "\nset xrange [0.5:%.1f]\n", (double)n + 0.5);
-	if (n <= 40)
-		fputs("set xtics 1\n", f);
-	fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\n", f);
-	if (strcmp(unit, "IOPS") == 0)
-		fputs("set format y \"%.0s%c\"\n", f);
-	fprintf(f,
-		"set object 1 rect from first %.1f, graph 0 to first %.1f, graph 1 behind "
-		"fc rgb \"#eeeeee\" fs solid 1.0 noborder\n",
-		(double)first - 0.5, (double)last + 0.5);
-	fputs("plot \\\n", f);
-	fprintf(f,
-		"  keyentry w boxes fc rgb \"#eeeeee\" fs solid 1.0 t \"measurement window, "
-		"rounds %zu–%zu\", \\\n",
-		first, last);
-	fputs("  $band u 1:2:3 w filledcurves fc rgb \"#cde6cd\" fs solid 1.0 "
-	      "t \"±10% of the window average\", \\\n",
-	      f);
-	fprintf(f, "  $band u 1:(%.7g) w l lw 2 lc rgb \"#2ca02c\" t ", avg);
-	s_qf(f, "window average %.6g", avg);
-	fprintf(f, ", \\\n  $fit u 1:2 w l lw 2 dt 2 lc rgb \"#d62728\" t ");
-	s_qf(f, "least-squares fit over the window (%+.4g per round)", st.slope);
-	fprintf(f, ", \\\n  $v u 1:2 w lp lw 1 pt 7 ps 1.1 lc rgb \"%s\" t \"per-round value\"\n",
-		s_colors[0]);
+	s_steady_body(f, t, st.slope, n, first, last, avg, title, what, unit);
 	s_end(f);
 	s_draw(c, f, name);
 }
@@ -1170,6 +1195,37 @@ static void s_mix_color(const struct lst_rpt_matrix *m, size_t k, char *buf, siz
 	snprintf(buf, size, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
 
+/* The matrix plot after its data block (plots/matrix.gp): one bar series per mix. */
+static void s_matrix_body(FILE *f, const struct lst_rpt_matrix *m, const char *title, double lo,
+			  double hi)
+{
+	char *qtitle = s_qstr("%s", title);
+	char ylo[32], yhi[32];
+
+	snprintf(ylo, sizeof(ylo), "%.7g", pow(10, floor(log10(lo))));
+	snprintf(yhi, sizeof(yhi), "%.7g", hi * 1.8);
+	lst_plot_tpl(f, "matrix", "head",
+		     (const struct lst_tpl_arg[]){
+			     { "title", qtitle }, { "ylo", ylo }, { "yhi", yhi }, { NULL, NULL } });
+	free(qtitle);
+	for (size_t k = 0; k < m->nmix; k++) {
+		char col[16], color[16], *qmix = s_qstr("%s", m->mix[k]);
+
+		snprintf(col, sizeof(col), "%zu", k + 2);
+		s_mix_color(m, k, color, sizeof(color));
+		lst_plot_tpl(f, "matrix", "bar",
+			     (const struct lst_tpl_arg[]){
+				     { "col", col },
+				     { "xtic", k ? "" : ":xtic(1)" },
+				     { "color", color },
+				     { "title", qmix },
+				     { "sep", k + 1 < m->nmix ? ", \\" : "" },
+				     { NULL, NULL },
+			     });
+		free(qmix);
+	}
+}
+
 static void s_plot_matrix(struct s_ctx *c, const lst_report *r, const struct lst_rpt_matrix *m)
 {
 	const char *phase = *m->phase ? m->phase : "iops", *name;
@@ -1204,25 +1260,7 @@ static void s_plot_matrix(struct s_ctx *c, const lst_report *r, const struct lst
 		 "IOPS by block size and read/write mix — phase %s\n"
 		 "%s, run %s",
 		 phase, r->title, r->run_id);
-	fputs("set title ", f);
-	s_q(f, title);
-	fputc('\n', f);
-	fputs("set style data histogram\nset style histogram clustered gap 1\n", f);
-	fputs("set style fill solid 1.0 border rgb \"#404040\"\nset boxwidth 0.9\n", f);
-	fputs("set logscale y\nset mytics 10\nset format y \"%.0s%c\"\n", f);
-	fprintf(f, "set yrange [%.7g:%.7g]\n", pow(10, floor(log10(lo))), hi * 1.8);
-	fputs("set grid noxtics ytics\n", f);
-	fputs("set xlabel \"block size\"\nset ylabel \"IOPS (log scale)\"\n", f);
-	fputs("set key title \"read/write %\"\n", f);
-	fputs("plot \\\n", f);
-	for (size_t k = 0; k < m->nmix; k++) {
-		char col[16];
-
-		s_mix_color(m, k, col, sizeof(col));
-		fprintf(f, "  $m u %zu%s lc rgb \"%s\" t ", k + 2, k ? "" : ":xtic(1)", col);
-		s_q(f, m->mix[k]);
-		fputs(k + 1 < m->nmix ? ", \\\n" : "\n", f);
-	}
+	s_matrix_body(f, m, title, lo, hi);
 	s_end(f);
 	s_draw(c, f, name);
 }
