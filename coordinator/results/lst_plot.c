@@ -596,34 +596,49 @@ static void s_ms_line(FILE *f, const struct s_groups *a, const struct s_groups *
 {
 	double lo, hi, lo2, hi2;
 
-	fputs("unset arrow\nunset label\n", f);
+	lst_plot_tpl(f, "lat", "ms_reset", NULL);
 	s_lat_extent(a, stat, &lo, &hi);
 	if (b) {
 		s_lat_extent(b, stat, &lo2, &hi2);
 		lo = LST_MIN(lo, lo2);
 		hi = LST_MAX(hi, hi2);
 	}
-	if (lo < 1000 && hi > 1000) {
-		fputs("set arrow from graph 0, first 1000 to graph 1, first 1000 nohead front "
-		      "lc rgb \"#606060\" lw 1.5 dt 4\n",
-		      f);
-		fputs("set label \"1 ms\" at graph 0.01, first 1000 offset 0,0.7 front "
-		      "tc rgb \"#404040\"\n",
-		      f);
-	}
+	if (lo < 1000 && hi > 1000)
+		lst_plot_tpl(f, "lat", "ms_line", NULL);
 }
 
 static void s_lat_axes(FILE *f)
 {
-	fputs("set xlabel \"IOPS (read + write, all agents)\"\n", f);
-	fputs("set ylabel \"completion latency (µs, log scale)\"\n", f);
-	fputs("set logscale y\n", f);
-	fputs("set mytics 10\n", f);
-	fputs("set grid mytics lw 1 lc rgb \"#dcdcdc\", lw 1 lc rgb \"#f0f0f0\"\n", f);
-	fputs("set format x \"%.0s%c\"\n", f);
-	fputs("set format y \"%.0f\"\n", f);
-	fputs("set xrange [0:*]\n", f);
-	fputs("set offsets 0, graph 0.03, 0, 0\n", f);
+	lst_plot_tpl(f, "lat", "axes", NULL);
+}
+
+/* The latency-vs-IOPS plot of a run after its data blocks (plots/lat.gp). */
+static void s_lat_body(FILE *f, const struct s_groups *gs, const char *title)
+{
+	char *qtitle = s_qstr("%s", title);
+
+	lst_plot_tpl(f, "lat", "run_title",
+		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
+	free(qtitle);
+	s_lat_axes(f);
+	s_ms_line(f, gs, NULL, -1);
+	lst_plot_tpl(f, "lat", "run_key", NULL);
+	for (size_t i = 0; i < gs->n; i++) {
+		char gname[128], idx[32], *qname;
+
+		s_group_name(&gs->g[i], false, gname, sizeof(gname));
+		qname = s_qstr("%s", gname);
+		snprintf(idx, sizeof(idx), "%zu", i);
+		lst_plot_tpl(f, "lat", "run_group",
+			     (const struct lst_tpl_arg[]){
+				     { "i", idx },
+				     { "color", s_colors[i % S_NCOLORS] },
+				     { "name", qname },
+				     { NULL, NULL },
+			     });
+		free(qname);
+	}
+	lst_plot_tpl(f, "lat", "run_stats", NULL);
 }
 
 static void s_plot_lat_vs_iops(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
@@ -655,31 +670,7 @@ static void s_plot_lat_vs_iops(struct s_ctx *c, const lst_report *r, const struc
 	s_begin(f, name, 1200, 750);
 	snprintf(title, sizeof(title), "Latency vs IOPS — phase %s%s%s%s\n%s, run %s", ph->name,
 		 *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title, r->run_id);
-	fputs("set title ", f);
-	s_q(f, title);
-	fputc('\n', f);
-	s_lat_axes(f);
-	s_ms_line(f, &gs, NULL, -1);
-	fputs("set key title \"block size, mix\"\n", f);
-	fputs("plot \\\n", f);
-	for (size_t i = 0; i < gs.n; i++) {
-		const char *col = s_colors[i % S_NCOLORS];
-		char gname[128];
-
-		s_group_name(&gs.g[i], false, gname, sizeof(gname));
-		fprintf(f, "  $g%zu u 1:2 w lp lc rgb \"%s\" lw 2 dt 1 pt 7 ps 0.9 t ", i, col);
-		s_q(f, gname);
-		fprintf(f,
-			", \\\n  $g%zu u 1:3 w lp lc rgb \"%s\" lw 1.5 dt 2 pt 9 ps 1.0 notitle, "
-			"\\\n",
-			i, col);
-		fprintf(f, "  $g%zu u 1:4 w lp lc rgb \"%s\" lw 1.5 dt 3 pt 5 ps 0.8 notitle, \\\n",
-			i, col);
-	}
-	fputs("  keyentry w l lc rgb \"white\" t \" \", \\\n", f);
-	fputs("  keyentry w lp lc rgb \"black\" lw 2 dt 1 pt 7 ps 0.9 t \"mean\", \\\n", f);
-	fputs("  keyentry w lp lc rgb \"black\" lw 1.5 dt 2 pt 9 ps 1.0 t \"p99\", \\\n", f);
-	fputs("  keyentry w lp lc rgb \"black\" lw 1.5 dt 3 pt 5 ps 0.8 t \"p99.99\"\n", f);
+	s_lat_body(f, &gs, title);
 	s_end(f);
 	s_draw(c, f, name);
 free_groups:
@@ -1074,6 +1065,39 @@ static void s_plot_steady(struct s_ctx *c, const lst_report *r, const struct lst
 
 /* --- WSAT ------------------------------------------------------------------------------------ */
 
+/* The WSAT plot after its data block (plots/wsat.gp): against time, and bytes written. */
+static void s_wsat_body(FILE *f, const char *title, bool bytes, const char *unit, const char *bunit,
+			double bdiv)
+{
+	char *qtitle = s_qstr("%s", title);
+
+	lst_plot_tpl(f, "wsat", bytes ? "multiplot" : "title",
+		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
+	free(qtitle);
+	lst_plot_tpl(f, "wsat", "axes", NULL);
+	for (int panel = 0; panel < (bytes ? 2 : 1); panel++) {
+		if (panel)
+			lst_plot_tpl(f, "wsat", "xlabel_bytes",
+				     (const struct lst_tpl_arg[]){
+					     { "unit", bunit },
+					     { "exp", bdiv == 1e12 ? "12" : "9" },
+					     { NULL, NULL },
+				     });
+		else
+			lst_plot_tpl(
+				f, "wsat", "xlabel_time",
+				(const struct lst_tpl_arg[]){ { "unit", unit }, { NULL, NULL } });
+		lst_plot_tpl(f, "wsat", "panel",
+			     (const struct lst_tpl_arg[]){
+				     { "x", panel ? "3" : "2" },
+				     { "iops_color", s_colors[0] },
+				     { "mean_color", s_colors[1] },
+				     { "max_color", s_colors[3] },
+				     { NULL, NULL },
+			     });
+	}
+}
+
 static void s_plot_wsat(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
 {
 	double t0 = INFINITY, t1 = -INFINITY, bmax = 0, div, bdiv;
@@ -1131,39 +1155,7 @@ static void s_plot_wsat(struct s_ctx *c, const lst_report *r, const struct lst_r
 		 "Write saturation — phase %s: IOPS and latency per round\n"
 		 "%s, run %s",
 		 ph->name, r->title, r->run_id);
-	if (bytes)
-		fputs("set multiplot layout 2,1 title ", f);
-	else
-		fputs("set title ", f);
-	s_q(f, title);
-	fputc('\n', f);
-	fputs("set lmargin 12\nset rmargin 14\n", f);
-	fputs("set key below left Left reverse horizontal\n", f);
-	fputs("set ylabel \"IOPS\"\nset format y \"%.0s%c\"\nset yrange [0:*]\nset ytics nomirror\n",
-	      f);
-	fputs("set y2label \"latency (µs, log scale)\"\nset y2tics\nset logscale y2\n", f);
-	fputs("set my2tics 10\nset format y2 \"%.0f\"\nset autoscale xfix\n", f);
-	for (int panel = 0; panel < (bytes ? 2 : 1); panel++) {
-		int x = panel ? 3 : 2;
-
-		if (panel)
-			fprintf(f, "set xlabel \"%s written (10^%d bytes)\"\n", bunit,
-				bdiv == 1e12 ? 12 : 9);
-		else
-			fprintf(f, "set xlabel \"time since the first round (%s)\"\n", unit);
-		fprintf(f,
-			"plot \\\n  $w u %d:4 w lp lw 1.5 pt 7 ps 0.5 lc rgb \"%s\" t \"IOPS\", "
-			"\\\n",
-			x, s_colors[0]);
-		fprintf(f,
-			"  $w u %d:5 axes x1y2 w l lw 1.5 lc rgb \"%s\" t \"mean latency "
-			"(right axis)\", \\\n",
-			x, s_colors[1]);
-		fprintf(f,
-			"  $w u %d:6 axes x1y2 w l lw 1 dt 2 lc rgb \"%s\" t \"max latency "
-			"(right axis)\"\n",
-			x, s_colors[3]);
-	}
+	s_wsat_body(f, title, bytes, unit, bunit, bdiv);
 	s_end(f);
 	s_draw(c, f, name);
 }
@@ -1364,6 +1356,74 @@ static bool s_has_group(const struct s_groups *gs, const struct s_group *g)
 	return false;
 }
 
+/* One curve of the comparison: run (0 first, 1 second), group i, statistic s. */
+static void s_compare_curve(FILE *f, const struct s_groups *const both[2], int run, size_t i, int s,
+			    size_t ci, bool phases, bool first)
+{
+	char var[32], col[16], gname[160], *q, *title;
+
+	s_group_name(&both[run]->g[i], phases, gname, sizeof(gname));
+	/* Name each color once: on the first run's curve if it has one. */
+	if (run == 0 || !s_has_group(both[0], &both[run]->g[i])) {
+		q = s_qstr("%s", gname);
+		title = lst_asprintf("t %s", q);
+		free(q);
+	} else {
+		title = lst_strdup("notitle");
+	}
+	snprintf(var, sizeof(var), "%zu", i);
+	snprintf(col, sizeof(col), "%d", s + 2);
+	lst_plot_tpl(f, "lat", "compare_curve",
+		     (const struct lst_tpl_arg[]){
+			     { "sep", first ? "" : ", \\\n" },
+			     { "run", run ? "b" : "a" },
+			     { "i", var },
+			     { "col", col },
+			     { "color", s_colors[ci % S_NCOLORS] },
+			     { "lw", run ? "1.5" : "2" },
+			     { "dt", run ? "2" : "1" },
+			     { "pt", run ? "6" : "7" },
+			     { "title", title },
+			     { NULL, NULL },
+		     });
+	free(title);
+}
+
+/* The comparison after its data blocks (plots/lat.gp): one panel per latency statistic. */
+static void s_compare_body(FILE *f, const struct s_groups *const both[2], const size_t *color,
+			   bool phases, const char *title, const char *name_a, const char *name_b)
+{
+	char *qtitle = s_qstr("%s", title), *qa = s_qstr("%s", name_a), *qb = s_qstr("%s", name_b);
+
+	lst_plot_tpl(f, "lat", "compare_title",
+		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
+	s_lat_axes(f);
+	lst_plot_tpl(f, "lat", "compare_key", NULL);
+	for (int s = 0; s < 3; s++) {
+		bool first = true;
+
+		lst_plot_tpl(f, "lat", "compare_panel",
+			     (const struct lst_tpl_arg[]){ { "stat", s_stat_names[s] },
+							   { NULL, NULL } });
+		s_ms_line(f, both[0], both[1], s);
+		if (s == 1)
+			lst_plot_tpl(f, "lat", "compare_nokey", NULL);
+		lst_plot_tpl(f, "lat", "compare_plot", NULL);
+		for (int run = 0; run < 2; run++)
+			for (size_t i = 0; i < both[run]->n; i++) {
+				s_compare_curve(f, both, run, i, s, color[run ? both[0]->n + i : i],
+						phases, first);
+				first = false;
+			}
+		lst_plot_tpl(f, "lat", "compare_runs",
+			     (const struct lst_tpl_arg[]){
+				     { "name_a", qa }, { "name_b", qb }, { NULL, NULL } });
+	}
+	free(qtitle);
+	free(qa);
+	free(qb);
+}
+
 int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_a,
 		     const char *name_b, const char *outdir, struct lst_plot_list *made,
 		     lst_err *err)
@@ -1430,46 +1490,7 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 			 "Latency vs IOPS: %s (solid) and %s (dashed)\n%s: %s, "
 			 "run %s\n%s: %s, run %s",
 			 name_a, name_b, name_a, a->title, a->run_id, name_b, b->title, b->run_id);
-	fputs("set multiplot layout 1,3 title ", f);
-	s_q(f, title);
-	fputc('\n', f);
-	s_lat_axes(f);
-	fputs("set key inside left top vertical Left reverse opaque box lc rgb \"#c0c0c0\"\n", f);
-	for (int s = 0; s < 3; s++) {
-		bool first = true;
-
-		fprintf(f, "set title \"%s latency\"\n", s_stat_names[s]);
-		s_ms_line(f, &ga, &gb, s);
-		if (s == 1)
-			fputs("unset key\n", f);
-		fputs("plot \\\n", f);
-		for (int run = 0; run < 2; run++)
-			for (size_t i = 0; i < both[run]->n; i++) {
-				size_t ci = color[run ? ga.n + i : i];
-				char gname[160];
-
-				s_group_name(&both[run]->g[i], phases, gname, sizeof(gname));
-				fprintf(f,
-					"%s  $%c%zu u 1:%d w lp lc rgb \"%s\" lw %s dt %d pt %d "
-					"ps 0.9 ",
-					first ? "" : ", \\\n", run ? 'b' : 'a', i, s + 2,
-					s_colors[ci % S_NCOLORS], run ? "1.5" : "2", run ? 2 : 1,
-					run ? 6 : 7);
-				first = false;
-				/* Name each color once: on the first run's curve if it has one. */
-				if (run == 0 || !s_has_group(&ga, &both[run]->g[i])) {
-					fputs("t ", f);
-					s_q(f, gname);
-				} else {
-					fputs("notitle", f);
-				}
-			}
-		fprintf(f, ", \\\n  keyentry w lp lc rgb \"black\" lw 2 dt 1 pt 7 t ");
-		s_q(f, name_a);
-		fprintf(f, ", \\\n  keyentry w lp lc rgb \"black\" lw 1.5 dt 2 pt 6 t ");
-		s_q(f, name_b);
-		fputc('\n', f);
-	}
+	s_compare_body(f, both, color, phases, title, name_a, name_b);
 	s_end(f);
 	s_draw(&c, f, name);
 free_color:

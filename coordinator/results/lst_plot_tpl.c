@@ -5,6 +5,7 @@
  */
 #include "lst_plot_tpl.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "lst_assert.h"
@@ -20,11 +21,15 @@ static const char *s_family(const char *name)
 	return NULL;
 }
 
-/* The text of block in t (up to the next marker or the end): *len bytes from the result. */
+/*
+ * The text of block in t (up to the next marker or the end): *len bytes from the result. A
+ * marker "##@ NAME +" drops the block's last newline: the text goes on on the same line.
+ */
 static const char *s_block(const char *t, const char *block, size_t *len)
 {
 	size_t blen = strlen(block);
 	const char *p = t, *start = NULL;
+	bool join = false;
 
 	while (*p) {
 		const char *eol = strchr(p, '\n');
@@ -36,13 +41,18 @@ static const char *s_block(const char *t, const char *block, size_t *len)
 			if (start)
 				break;
 			if ((size_t)(next - name) >= blen && !strncmp(name, block, blen) &&
-			    (name[blen] == '\n' || name[blen] == '\0'))
+			    (name[blen] == '\n' || name[blen] == '\0' ||
+			     !strncmp(name + blen, " +\n", 3))) {
 				start = next;
+				join = name[blen] == ' ';
+			}
 		}
 		p = next;
 	}
 	LST_ASSERT(start);
 	*len = (size_t)(p - start);
+	if (join && *len && start[*len - 1] == '\n')
+		(*len)--;
 	return start;
 }
 

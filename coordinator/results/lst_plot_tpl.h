@@ -5,7 +5,8 @@
  *
  * A template file is a series of blocks, each starting with a marker line "##@ NAME"; the text
  * of a block is everything up to the next marker, written as it is except that @KEY@ is
- * replaced by the value the caller gives for KEY. The plot code chooses which blocks to write,
+ * replaced by the value the caller gives for KEY ("##@ NAME +" drops the block's last newline,
+ * for a block that a line continues after). The plot code chooses which blocks to write,
  * in which order and how many times (a block per series, a block only for sequential phases),
  * so the templates need no logic of their own.
  */
