@@ -151,18 +151,6 @@ static void s_q(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void __attribute__((format(printf, 2, 3))) s_qf(FILE *f, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	s_q(f, buf);
-}
-
-/* A comment line: no control characters, and never a trailing backslash (a continuation). */
 /* s_q into a new string (caller frees), for template values. */
 static char *__attribute__((format(printf, 1, 2))) s_qstr(const char *fmt, ...)
 {
@@ -182,6 +170,7 @@ static char *__attribute__((format(printf, 1, 2))) s_qstr(const char *fmt, ...)
 	return out;
 }
 
+/* A comment line: no control characters, and never a trailing backslash (a continuation). */
 static void __attribute__((format(printf, 2, 3))) s_comment(FILE *f, const char *fmt, ...)
 {
 	char buf[1024];
@@ -805,142 +794,183 @@ static const char *s_point_label(const lst_report *r, const char *phase, long po
 	return "";
 }
 
-static void s_plot_timeseries(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
-{
-	const char *agents[64], *unit, *name;
-	size_t nagents = 0, nrows = 0, npoints = 0;
-	double t0 = INFINITY, t1 = -INFINITY, div, gap, rd = 0, wr = 0, latmax = 0;
-	long last_point = -1;
-	char title[512];
-	FILE *f;
+/* What a phase's timeseries holds: its agents, combined rows, time span, points. */
+struct s_ts_scan {
+	const char *agents[64];
+	size_t nagents, nrows, npoints;
+	double t0, t1, rd, wr, latmax;
+};
 
+static void s_ts_scan(const lst_report *r, const char *phase, struct s_ts_scan *o)
+{
+	long last_point = -1;
+
+	memset(o, 0, sizeof(*o));
+	o->t0 = INFINITY;
+	o->t1 = -INFINITY;
 	for (size_t i = 0; i < r->nts; i++) {
 		const struct lst_rpt_ts *t = &r->ts[i];
 		bool known = false;
 
-		if (strcmp(t->phase, ph->name))
+		if (strcmp(t->phase, phase))
 			continue;
 		if (strcmp(t->agent, "all")) {
-			for (size_t k = 0; k < nagents; k++)
-				known |= !strcmp(agents[k], t->agent);
-			if (!known && nagents < LST_ARRAY_SIZE(agents))
-				agents[nagents++] = t->agent;
+			for (size_t k = 0; k < o->nagents; k++)
+				known |= !strcmp(o->agents[k], t->agent);
+			if (!known && o->nagents < LST_ARRAY_SIZE(o->agents))
+				o->agents[o->nagents++] = t->agent;
 			continue;
 		}
-		nrows++;
-		t0 = LST_MIN(t0, t->t_s);
-		t1 = LST_MAX(t1, t->t_s);
-		rd += t->iops[0];
-		wr += t->iops[1];
-		latmax = LST_MAX(latmax, t->lat_p99);
+		o->nrows++;
+		o->t0 = LST_MIN(o->t0, t->t_s);
+		o->t1 = LST_MAX(o->t1, t->t_s);
+		o->rd += t->iops[0];
+		o->wr += t->iops[1];
+		o->latmax = LST_MAX(o->latmax, t->lat_p99);
 		if (t->point != last_point)
-			npoints++;
+			o->npoints++;
 		last_point = t->point;
 	}
-	if (!nrows)
+}
+
+static const char *s_agent_color(size_t k)
+{
+	return s_agent_colors[k % LST_ARRAY_SIZE(s_agent_colors)];
+}
+
+/* Point boundaries, when there are few enough to read. */
+static void s_ts_marks(FILE *f, const lst_report *r, const char *phase, const struct s_ts_scan *sc,
+		       double div)
+{
+	long last_point = -1;
+
+	if (sc->npoints <= 1 || sc->npoints > S_MARK_MAX_POINTS)
 		return;
-	div = s_time_unit(t1 - t0, &unit);
+	for (size_t i = 0; i < r->nts; i++) {
+		const struct lst_rpt_ts *t = &r->ts[i];
+		const char *label;
+		char x[32], *q;
+
+		if (strcmp(t->phase, phase) || strcmp(t->agent, "all") || t->point == last_point)
+			continue;
+		last_point = t->point;
+		label = s_point_label(r, phase, t->point);
+		q = s_qstr("%s", *label ? label : "-");
+		snprintf(x, sizeof(x), "%.7g", (t->t_s - sc->t0) / div);
+		lst_plot_tpl(
+			f, "timeseries", "point_mark",
+			(const struct lst_tpl_arg[]){ { "x", x }, { "label", q }, { NULL, NULL } });
+		free(q);
+	}
+}
+
+/* The IOPS panel's plot line: the key first, in reading order; then the lines, the combined
+ * IOPS drawn last (on top). */
+static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
+{
+	const struct lst_tpl_arg rw[] = { { "read_color", s_colors[7] },
+					  { "write_color", s_colors[4] },
+					  { NULL, NULL } };
+	const struct lst_tpl_arg all[] = { { "all_color", s_colors[0] }, { NULL, NULL } };
+	bool both = sc->rd > 0 && sc->wr > 0, agents = sc->nagents > 1;
+
+	lst_plot_tpl(f, "timeseries", "plot", all);
+	if (both)
+		lst_plot_tpl(f, "timeseries", "key_rw", rw);
+	for (size_t k = 0; agents && k < sc->nagents; k++) {
+		char *q = s_qstr("IOPS, agent %s", sc->agents[k]);
+
+		lst_plot_tpl(f, "timeseries", "key_agent",
+			     (const struct lst_tpl_arg[]){ { "color", s_agent_color(k) },
+							   { "title", q },
+							   { NULL, NULL } });
+		free(q);
+	}
+	if (sc->latmax > 0)
+		lst_plot_tpl(f, "timeseries", "lat_lines",
+			     (const struct lst_tpl_arg[]){ { "mean_color", s_colors[1] },
+							   { "p99_color", s_colors[3] },
+							   { NULL, NULL } });
+	for (size_t k = 0; agents && k < sc->nagents; k++) {
+		char idx[32];
+
+		snprintf(idx, sizeof(idx), "%zu", k);
+		lst_plot_tpl(f, "timeseries", "agent_line",
+			     (const struct lst_tpl_arg[]){
+				     { "k", idx }, { "color", s_agent_color(k) }, { NULL, NULL } });
+	}
+	if (both)
+		lst_plot_tpl(f, "timeseries", "rw_lines", rw);
+	lst_plot_tpl(f, "timeseries", "all_line", all);
+}
+
+/* The MB/s panel of sequential phases. */
+static void s_ts_mbps_plot(FILE *f, const struct s_ts_scan *sc)
+{
+	lst_plot_tpl(f, "timeseries", "mbps",
+		     (const struct lst_tpl_arg[]){ { "color", s_colors[2] }, { NULL, NULL } });
+	for (size_t k = 0; sc->nagents > 1 && k < sc->nagents; k++) {
+		char idx[32], *q = s_qstr("MB/s, agent %s", sc->agents[k]);
+
+		snprintf(idx, sizeof(idx), "%zu", k);
+		lst_plot_tpl(f, "timeseries", "mbps_agent",
+			     (const struct lst_tpl_arg[]){ { "k", idx },
+							   { "color", s_agent_color(k) },
+							   { "title", q },
+							   { NULL, NULL } });
+		free(q);
+	}
+	lst_plot_tpl(f, "timeseries", "eol", NULL);
+}
+
+/* The timeseries plot after its data blocks (plots/timeseries.gp). */
+static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph,
+		      const struct s_ts_scan *sc, double div, const char *unit)
+{
+	char title[512], *q;
+
+	snprintf(title, sizeof(title), "IOPS and latency over time — phase %s%s%s%s\n%s, run %s",
+		 ph->name, *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title,
+		 r->run_id);
+	q = s_qstr("%s", title);
+	lst_plot_tpl(f, "timeseries", ph->sequential ? "multiplot" : "title",
+		     (const struct lst_tpl_arg[]){ { "title", q }, { NULL, NULL } });
+	free(q);
+	lst_plot_tpl(f, "timeseries", "axes",
+		     (const struct lst_tpl_arg[]){ { "unit", unit }, { NULL, NULL } });
+	if (sc->latmax > 0)
+		lst_plot_tpl(f, "timeseries", "lat_axis", NULL);
+	s_ts_marks(f, r, ph->name, sc, div);
+	s_ts_iops_plot(f, sc);
+	if (ph->sequential)
+		s_ts_mbps_plot(f, sc);
+}
+
+static void s_plot_timeseries(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	struct s_ts_scan sc;
+	const char *unit, *name;
+	double div, gap;
+	FILE *f;
+
+	s_ts_scan(r, ph->name, &sc);
+	if (!sc.nrows)
+		return;
+	div = s_time_unit(sc.t1 - sc.t0, &unit);
 	name = s_plot_name(c, "timeseries", ph->name, NULL);
 	f = s_script(c, name, "IOPS and latency over time, combined and per agent");
 	if (!f)
 		return;
-	gap = s_ts_gap(r, ph->name, nrows);
-	s_ts_block(f, r, "$all", ph->name, "all", nrows, t0, div, gap, true);
-	for (size_t k = 0; nagents > 1 && k < nagents; k++) {
+	gap = s_ts_gap(r, ph->name, sc.nrows);
+	s_ts_block(f, r, "$all", ph->name, "all", sc.nrows, sc.t0, div, gap, true);
+	for (size_t k = 0; sc.nagents > 1 && k < sc.nagents; k++) {
 		char var[32];
 
 		snprintf(var, sizeof(var), "$a%zu", k);
-		s_ts_block(f, r, var, ph->name, agents[k], nrows, t0, div, gap, false);
+		s_ts_block(f, r, var, ph->name, sc.agents[k], sc.nrows, sc.t0, div, gap, false);
 	}
 	s_begin(f, name, 1200, ph->sequential ? 950 : 700);
-	snprintf(title, sizeof(title), "IOPS and latency over time — phase %s%s%s%s\n%s, run %s",
-		 ph->name, *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title,
-		 r->run_id);
-	if (ph->sequential) {
-		fputs("set multiplot layout 2,1 title ", f);
-		s_q(f, title);
-		fputc('\n', f);
-	} else {
-		fputs("set title ", f);
-		s_q(f, title);
-		fputc('\n', f);
-	}
-	fputs("set lmargin 12\nset rmargin 14\n", f);
-	fputs("set key below left Left reverse horizontal\n", f);
-	fprintf(f, "set xlabel \"time since the phase started (%s)\"\n", unit);
-	fputs("set autoscale xfix\n", f);
-	fputs("set ylabel \"IOPS\"\nset format y \"%.0s%c\"\nset yrange [0:*]\n", f);
-	fputs("set ytics nomirror\n", f);
-	if (latmax > 0) {
-		fputs("set y2label \"latency (µs, log scale)\"\nset y2tics\nset logscale y2\n", f);
-		fputs("set my2tics 10\nset format y2 \"%.0f\"\n", f);
-	}
-	/* Point boundaries, when there are few enough to read. */
-	if (npoints > 1 && npoints <= S_MARK_MAX_POINTS) {
-		last_point = -1;
-		for (size_t i = 0; i < r->nts; i++) {
-			const struct lst_rpt_ts *t = &r->ts[i];
-			const char *label;
-
-			if (strcmp(t->phase, ph->name) || strcmp(t->agent, "all") ||
-			    t->point == last_point)
-				continue;
-			last_point = t->point;
-			label = s_point_label(r, ph->name, t->point);
-			fprintf(f,
-				"set arrow from first %.7g, graph 0 to first %.7g, graph 1 nohead "
-				"back lc rgb \"#b0b0b0\" dt 3\n",
-				(t->t_s - t0) / div, (t->t_s - t0) / div);
-			fprintf(f, "set label ");
-			s_q(f, *label ? label : "-");
-			fprintf(f,
-				" at first %.7g, graph 0.97 offset 0.3,0 left front font \",9\" "
-				"tc rgb \"#505050\"\n",
-				(t->t_s - t0) / div);
-		}
-	}
-	fputs("plot \\\n", f);
-	/* The key first, in reading order; then the lines, the combined IOPS drawn last (on top). */
-	fprintf(f, "  keyentry w l lw 2 lc rgb \"%s\" t \"IOPS, all agents\"", s_colors[0]);
-	if (rd > 0 && wr > 0)
-		fputs(", \\\n  keyentry w l lw 1 lc rgb \"#17becf\" t \"read IOPS\", \\\n"
-		      "  keyentry w l lw 1 lc rgb \"#9467bd\" t \"write IOPS\"",
-		      f);
-	for (size_t k = 0; nagents > 1 && k < nagents; k++) {
-		fprintf(f, ", \\\n  keyentry w l lw 1 lc rgb \"%s\" t ",
-			s_agent_colors[k % LST_ARRAY_SIZE(s_agent_colors)]);
-		s_qf(f, "IOPS, agent %s", agents[k]);
-	}
-	if (latmax > 0)
-		fprintf(f,
-			", \\\n  keyentry w l lw 1.5 lc rgb \"%s\" t \"mean latency (right axis)\", "
-			"\\\n  keyentry w l lw 1.5 dt 2 lc rgb \"%s\" t \"p99 latency (right axis)\", "
-			"\\\n  $all u 1:6 axes x1y2 w l lw 1.5 lc rgb \"%s\" notitle, \\\n"
-			"  $all u 1:7 axes x1y2 w l lw 1.5 dt 2 lc rgb \"%s\" notitle",
-			s_colors[1], s_colors[3], s_colors[1], s_colors[3]);
-	for (size_t k = 0; nagents > 1 && k < nagents; k++)
-		fprintf(f, ", \\\n  $a%zu u 1:2 w l lw 1 lc rgb \"%s\" notitle", k,
-			s_agent_colors[k % LST_ARRAY_SIZE(s_agent_colors)]);
-	if (rd > 0 && wr > 0)
-		fputs(", \\\n  $all u 1:3 w l lw 1 lc rgb \"#17becf\" notitle, \\\n"
-		      "  $all u 1:4 w l lw 1 lc rgb \"#9467bd\" notitle",
-		      f);
-	fprintf(f, ", \\\n  $all u 1:2 w l lw 2 lc rgb \"%s\" notitle", s_colors[0]);
-	fputc('\n', f);
-	if (ph->sequential) {
-		fputs("unset title\nunset label\nunset y2label\nunset y2tics\nunset logscale y2\n",
-		      f);
-		fputs("set ylabel \"MB/s (10^6 bytes/s)\"\nset format y \"%g\"\n", f);
-		fputs("plot \\\n", f);
-		fprintf(f, "  $all u 1:5 w l lw 2 lc rgb \"%s\" t \"MB/s, all agents\"",
-			s_colors[2]);
-		for (size_t k = 0; nagents > 1 && k < nagents; k++) {
-			fprintf(f, ", \\\n  $a%zu u 1:5 w l lw 1 lc rgb \"%s\" t ", k,
-				s_agent_colors[k % LST_ARRAY_SIZE(s_agent_colors)]);
-			s_qf(f, "MB/s, agent %s", agents[k]);
-		}
-		fputc('\n', f);
-	}
+	s_ts_body(f, r, ph, &sc, div, unit);
 	s_end(f);
 	s_draw(c, f, name);
 }
