@@ -1025,6 +1025,39 @@ const char *lst_report_mix(double rwmixread, char *buf, size_t size)
 	return buf;
 }
 
+const char *lst_report_fmt(double v, const char *fmt, char *buf, size_t size)
+{
+	if (isfinite(v))
+		snprintf(buf, size, fmt, v);
+	else
+		snprintf(buf, size, "-");
+	return buf;
+}
+
+json_t *lst_report_json_str(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+double lst_report_change(double a, double b)
+{
+	if (!isfinite(a) || !isfinite(b) || a == 0)
+		return NAN;
+	return (b - a) / a * 100;
+}
+
+const char *lst_report_point_text(const struct lst_rpt_point *p, bool several, char *buf,
+				  size_t size)
+{
+	if (several && *p->name)
+		snprintf(buf, size, "%s / %s", p->test, p->name);
+	else if (several)
+		snprintf(buf, size, "%s", p->test);
+	else
+		snprintf(buf, size, "%s", *p->name ? p->name : "-");
+	return buf;
+}
+
 json_t *lst_report_json_num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();

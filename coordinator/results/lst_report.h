@@ -179,6 +179,22 @@ const char *lst_report_mix(double rwmixread, char *buf, size_t size);
  */
 double lst_report_wl_value(json_t *wl, const char *key, bool size);
 
+#define LST_REPORT_LABEL_MAX 48 /* label column width in text tables */
+
+/* v printed with the printf format fmt (one double), or "-" when it is not finite. Returns buf. */
+const char *lst_report_fmt(double v, const char *fmt, char *buf, size_t size);
+
+/* s as a JSON string, null when NULL or empty. New reference. */
+json_t *lst_report_json_str(const char *s);
+
+/* Change from a to b in percent, NAN when there is no base (a is 0 or either is not finite). */
+double lst_report_change(double a, double b);
+
+/* How a point is named in tables: its name, after its test when the phase has several.
+ * Returns buf. */
+const char *lst_report_point_text(const struct lst_rpt_point *p, bool several, char *buf,
+				  size_t size);
+
 /*
  * A finite number as JSON, or null (NAN for "unknown", and percentages relative to a zero
  * average, are not JSON numbers). New reference. The one helper for `report --json` and
