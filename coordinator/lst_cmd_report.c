@@ -201,11 +201,72 @@ static int s_report_one(const struct s_args *a)
 	return rc ? 2 : 0;
 }
 
+/* compare.csv, compare.md and compare_matrix-PHASE.csv in out. Returns 0 or -errno with err;
+ * *nmatrix: how many matrix files. */
+static int s_compare_files(const char *out, const lst_report *ra, const lst_report *rb,
+			   const char *na, const char *nb, const struct lst_compare_pair *pairs,
+			   size_t n, size_t *nmatrix, lst_err *err)
+{
+	char *path = lst_asprintf("%s/compare.csv", out);
+	int rc = lst_compare_write_csv(path, pairs, n, err);
+
+	free(path);
+	if (!rc) {
+		path = lst_asprintf("%s/compare.md", out);
+		rc = lst_compare_write_md(path, ra, rb, na, nb, pairs, n, err);
+		free(path);
+	}
+	*nmatrix = 0;
+	for (size_t j = 0; !rc && j < ra->nmatrices; j++) {
+		const struct lst_rpt_matrix *m = &ra->matrices[j];
+		const struct lst_rpt_matrix *mb = lst_report_matrix(rb, m->phase);
+		char slug[128];
+
+		if (!mb)
+			continue;
+		lst_plot_slug(m->phase, slug, sizeof(slug));
+		path = lst_asprintf("%s/compare_matrix-%s.csv", out, slug);
+		rc = lst_compare_write_matrix_csv(path, m, mb, err);
+		free(path);
+		(*nmatrix)++;
+	}
+	return rc;
+}
+
+/* The overlay plot; returns lst_plot_compare's result (1: nothing to draw), warned about. */
+static int s_compare_plot(const lst_report *ra, const lst_report *rb, const char *na,
+			  const char *nb, const char *out, struct lst_plot_list *made,
+			  lst_err *perr)
+{
+	int prc = lst_plot_compare(ra, rb, na, nb, out, made, perr);
+
+	if (prc == 1)
+		lst_log_warn("no latency-vs-IOPS points in either run: no overlay plot");
+	else if (prc == -ENOENT)
+		lst_log_warn("plots skipped: %s", perr->msg);
+	else if (prc)
+		lst_log_warn("the overlay plot was not drawn: %s", perr->msg);
+	return prc;
+}
+
+/* The runs' names in the output are their folders' names: "A x" and "B x" when those are equal. */
+static void s_distinct_names(char **na, char **nb)
+{
+	if (!strcmp(*na, *nb)) {
+		char *x = lst_asprintf("A %s", *na), *y = lst_asprintf("B %s", *nb);
+
+		free(*na);
+		free(*nb);
+		*na = x;
+		*nb = y;
+	}
+}
+
 static int s_compare(const struct s_args *a)
 {
 	struct lst_plot_list made = { 0 };
 	lst_report *ra, *rb = NULL;
-	char *na = NULL, *nb = NULL, *out = NULL, *path;
+	char *na = NULL, *nb = NULL, *out = NULL;
 	struct lst_compare_pair *pairs = NULL;
 	lst_err err, perr = { 0 };
 	size_t n = 0, nmatrix = 0;
@@ -221,55 +282,18 @@ static int s_compare(const struct s_args *a)
 	na = s_basename(ra->dir);
 	nb = s_basename(rb->dir);
 	out = a->out ? lst_strdup(a->out) : lst_asprintf("%s/compare-%s", rb->dir, na);
-	if (!strcmp(na, nb)) {
-		char *x = lst_asprintf("A %s", na), *y = lst_asprintf("B %s", nb);
-
-		free(na);
-		free(nb);
-		na = x;
-		nb = y;
-	}
+	s_distinct_names(&na, &nb);
 	if ((prc = lst_mkdir_p(out))) {
 		lst_err_sys(&err, prc, "cannot create %s", out);
 		lst_log_error("report: %s", err.msg);
 		goto free_reports;
 	}
 	pairs = lst_compare_pairs(ra, rb, &n);
-	path = lst_asprintf("%s/compare.csv", out);
-	prc = lst_compare_write_csv(path, pairs, n, &err);
-	free(path);
-	if (!prc) {
-		path = lst_asprintf("%s/compare.md", out);
-		prc = lst_compare_write_md(path, ra, rb, na, nb, pairs, n, &err);
-		free(path);
-	}
-	for (size_t j = 0; !prc && j < ra->nmatrices; j++) {
-		const struct lst_rpt_matrix *m = &ra->matrices[j];
-		const struct lst_rpt_matrix *mb = lst_report_matrix(rb, m->phase);
-		char slug[128];
-
-		if (!mb)
-			continue;
-		lst_plot_slug(m->phase, slug, sizeof(slug));
-		path = lst_asprintf("%s/compare_matrix-%s.csv", out, slug);
-		prc = lst_compare_write_matrix_csv(path, m, mb, &err);
-		free(path);
-		nmatrix++;
-	}
-	if (prc) {
+	if (s_compare_files(out, ra, rb, na, nb, pairs, n, &nmatrix, &err)) {
 		lst_log_error("report: %s", err.msg);
 		goto free_reports;
 	}
-	prc = 0;
-	if (a->plots) {
-		prc = lst_plot_compare(ra, rb, na, nb, out, &made, &perr);
-		if (prc == 1)
-			lst_log_warn("no latency-vs-IOPS points in either run: no overlay plot");
-		else if (prc == -ENOENT)
-			lst_log_warn("plots skipped: %s", perr.msg);
-		else if (prc)
-			lst_log_warn("the overlay plot was not drawn: %s", perr.msg);
-	}
+	prc = a->plots ? s_compare_plot(ra, rb, na, nb, out, &made, &perr) : 0;
 	if (a->json) {
 		json_t *o = lst_compare_json(ra, rb, na, nb, pairs, n);
 

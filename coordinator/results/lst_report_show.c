@@ -184,14 +184,12 @@ static void s_print_matrix(const struct lst_rpt_matrix *m)
 	}
 }
 
-static void s_print_run(const lst_report *r)
+/* The run: id, folder, plan, status, coordinator and versions. */
+static void s_print_head(const lst_report *r)
 {
 	json_t *versions = json_object_get(r->run, "versions");
-	json_t *targets = json_object_get(r->run, "targets"), *t;
-	json_t *errors = json_object_get(r->run, "errors"), *e;
 	const char *key;
 	json_t *v;
-	size_t i;
 	bool first = true;
 
 	printf("run          %s\n", r->run_id);
@@ -212,9 +210,13 @@ static void s_print_run(const lst_report *r)
 		free(text);
 		first = false;
 	}
+}
+
+static void s_print_agents(const lst_report *r)
+{
 	printf("\n\nagents\n  %-12s %-20s %-9s %5s %16s %10s  %s\n", "NAME", "HOST", "VERSION",
 	       "CORES", "CLOCK_OFFSET_US", "RTT_US", "ADDRESS");
-	for (i = 0; i < r->nagents; i++) {
+	for (size_t i = 0; i < r->nagents; i++) {
 		const struct lst_rpt_agent *a = &r->agents[i];
 		char off[32], rtt[32], cores[16];
 
@@ -227,10 +229,40 @@ static void s_print_run(const lst_report *r)
 		       a->lost ? "  LOST" : "", a->lost && *a->lost_why ? ": " : "",
 		       a->lost ? a->lost_why : "");
 	}
+}
+
+/* The identities run.json gives for a target's paths: model, serial, ... (path). */
+static void s_print_identities(json_t *ids)
+{
+	static const char *const keys[] = { "model", "serial", "firmware", "wwn", "vendor" };
+	json_t *p;
+	size_t k;
+
+	json_array_foreach (ids, k, p) {
+		bool any = false;
+
+		for (size_t j = 0; j < LST_ARRAY_SIZE(keys); j++) {
+			const char *s = json_string_value(json_object_get(p, keys[j]));
+
+			if (!s || !*s)
+				continue;
+			printf("%s%s %s", any ? ", " : "    ", keys[j], s);
+			if (!any)
+				any = true;
+		}
+		if (any)
+			printf(" (%s)\n", s_or(json_string_value(json_object_get(p, "path"))));
+	}
+}
+
+static void s_print_targets(const lst_report *r)
+{
+	json_t *targets = json_object_get(r->run, "targets"), *t;
+	size_t i;
+
 	printf("\ntargets\n");
 	json_array_foreach (targets, i, t) {
-		json_t *paths = json_object_get(t, "paths"), *p,
-		       *ids = json_object_get(t, "identities");
+		json_t *paths = json_object_get(t, "paths"), *p;
 		const char *share = json_string_value(json_object_get(t, "share"));
 		json_t *size = json_object_get(t, "size");
 		char sz[32];
@@ -246,34 +278,32 @@ static void s_print_run(const lst_report *r)
 			       s_or(json_string_value(json_object_get(p, "agent"))),
 			       s_or(json_string_value(json_object_get(p, "path"))));
 		printf("\n");
-		json_array_foreach (ids, k, p) {
-			static const char *const keys[] = { "model", "serial", "firmware", "wwn",
-							    "vendor" };
-			bool any = false;
-
-			for (size_t j = 0; j < LST_ARRAY_SIZE(keys); j++) {
-				const char *s = json_string_value(json_object_get(p, keys[j]));
-
-				if (!s || !*s)
-					continue;
-				printf("%s%s %s", any ? ", " : "    ", keys[j], s);
-				if (!any)
-					any = true;
-			}
-			if (any)
-				printf(" (%s)\n",
-				       s_or(json_string_value(json_object_get(p, "path"))));
-		}
+		s_print_identities(json_object_get(t, "identities"));
 	}
-	if (json_array_size(errors)) {
-		printf("\nerrors (%zu)\n", json_array_size(errors));
-		json_array_foreach (errors, i, e) {
-			char *text = json_is_string(e) ? NULL : json_dumps(e, JSON_COMPACT);
+}
 
-			printf("  - %s\n", json_is_string(e) ? json_string_value(e) : text);
-			free(text);
-		}
+static void s_print_errors(const lst_report *r)
+{
+	json_t *errors = json_object_get(r->run, "errors"), *e;
+	size_t i;
+
+	if (!json_array_size(errors))
+		return;
+	printf("\nerrors (%zu)\n", json_array_size(errors));
+	json_array_foreach (errors, i, e) {
+		char *text = json_is_string(e) ? NULL : json_dumps(e, JSON_COMPACT);
+
+		printf("  - %s\n", json_is_string(e) ? json_string_value(e) : text);
+		free(text);
 	}
+}
+
+static void s_print_run(const lst_report *r)
+{
+	s_print_head(r);
+	s_print_agents(r);
+	s_print_targets(r);
+	s_print_errors(r);
 }
 
 void lst_report_print_plots(const char *outdir, const struct lst_plot_list *l, int rc,
