@@ -1,15 +1,17 @@
 /*
- * Plots: gnuplot scripts with their data inline, and the gnuplot processes that draw them.
+ * Plots: the plot families (latency vs IOPS, timeseries, steady state, WSAT, IOPS matrix, two
+ * runs compared), gnuplot scripts with their data inline.
  *
  * Each plot is made in three steps: gather its series from the lst_report (grouping, sorting,
  * thinning long timeseries), write NAME.gp (datablocks first, then one pass per output format
  * that sets the terminal and draws), and run gnuplot on it in the output folder. A plot that
  * fails is reported and the others are still drawn; plots never decide a run's outcome.
  *
- * gnuplot runs as a child process through common/lst_proc (path resolved from PATH, stdin
- * /dev/null, the tail of its output kept for error messages), killed after LST_PLOT_TIMEOUT_S.
+ * The fixed text of each family is a template in plots/ (lst_plot_tpl.h); the scripts' common
+ * parts and the gnuplot process are in lst_plot_script.c.
  */
 #include "lst_plot.h"
+#include "lst_plot_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,7 +25,6 @@
 #include "lst_assert.h"
 #include "lst_log.h"
 #include "lst_plot_tpl.h"
-#include "lst_proc.h"
 #include "lst_steady.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -31,339 +32,6 @@
 #define S_TS_MAX_ROWS 4000   /* rows per timeseries line before thinning */
 #define S_MIN_RUN 5	     /* rows between gaps for a timeseries line to break there */
 #define S_MARK_MAX_POINTS 12 /* label the points of a timeseries up to this many */
-#define S_OUT_MAX 2048	     /* tail of gnuplot's output kept for error messages */
-#define S_PROBE_TIMEOUT_S 20 /* `gnuplot -e "set terminal"` */
-
-static const char *const s_colors[] = {
-	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-	"#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f",
-};
-#define S_NCOLORS LST_ARRAY_SIZE(s_colors)
-
-/* Thin lines for single agents: muted, distinct from the combined line's blue. */
-static const char *const s_agent_colors[] = {
-	"#7fb77e", "#c49c94", "#dba5d0", "#9edae5", "#c7c77a", "#a0a0a0",
-};
-
-/* Which PNG terminal gnuplot has, found once per process. */
-static enum { S_PNG_UNKNOWN, S_PNG_CAIRO, S_PNG_GD, S_PNG_NONE } s_png = S_PNG_UNKNOWN;
-
-struct s_ctx {
-	const char *outdir;
-	const char *source; /* what the data came from, for the scripts' header */
-	char *gnuplot;	    /* its path; NULL when not installed */
-	struct lst_plot_list *made;
-	lst_err *err;
-	int rc;	     /* first failure */
-	char **used; /* plot names given out, kept unique */
-	size_t nused;
-};
-
-void lst_plot_list_free(struct lst_plot_list *l)
-{
-	if (!l)
-		return;
-	for (size_t i = 0; i < l->n; i++)
-		free(l->names[i]);
-	free(l->names);
-	free(l->drawn);
-	memset(l, 0, sizeof(*l));
-}
-
-static void s_fail(struct s_ctx *c, int rc, const lst_err *e)
-{
-	lst_log_warn("%s", e->msg);
-	if (!c->rc) {
-		c->rc = rc;
-		if (c->err)
-			*c->err = *e;
-	}
-}
-
-/* --- gnuplot, the process -------------------------------------------------------------------- */
-
-/*
- * The gnuplot to draw with (caller frees), or NULL with err: -ENOENT when it is not in PATH.
- * Also finds out (once per process, from `gnuplot -e "set terminal"`) which PNG terminal it has.
- */
-static char *s_gnuplot(lst_err *err)
-{
-	char *gp = lst_proc_which("gnuplot");
-	char out[S_OUT_MAX * 8]; /* the whole terminal list: the names we look for are in it */
-	int rc;
-
-	if (!gp) {
-		lst_err_set(err, -ENOENT,
-			    "gnuplot is not installed (not found in PATH); install gnuplot-nox "
-			    "to draw plots");
-		return NULL;
-	}
-	if (s_png == S_PNG_UNKNOWN) {
-		const char *argv[] = { gp, "-e", "set terminal", NULL };
-
-		rc = lst_proc_run(NULL, argv, S_PROBE_TIMEOUT_S, out, sizeof(out));
-		if (rc) {
-			free(gp);
-			lst_err_set(err, rc < 0 ? rc : -EIO,
-				    "gnuplot -e \"set terminal\" failed (%d): cannot draw", rc);
-			return NULL;
-		}
-		if (strstr(out, " pngcairo "))
-			s_png = S_PNG_CAIRO;
-		else if (strstr(out, " png "))
-			s_png = S_PNG_GD;
-		else
-			s_png = S_PNG_NONE;
-		if (s_png == S_PNG_NONE)
-			lst_log_warn(
-				"gnuplot has neither the pngcairo nor the png terminal: drawing "
-				"SVG only");
-		else if (s_png == S_PNG_GD)
-			lst_log_debug(LST_DBG_ALL, "plots: no pngcairo, PNG through libgd");
-	}
-	return gp;
-}
-
-/* --- script text ----------------------------------------------------------------------------- */
-
-/*
- * A gnuplot double-quoted string: backslash and quote escaped, newline as \n. A backquote is
- * written as the octal escape \140: gnuplot runs `...` inside double quotes as a shell command
- * before it parses the line, and these strings hold text from the results folder.
- */
-static void s_q(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '`')
-			fputs("\\140", f);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch < 0x20 || ch == 0x7f)
-			fputc(' ', f);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-/* s_q into a new string (caller frees), for template values. */
-static char *__attribute__((format(printf, 1, 2))) s_qstr(const char *fmt, ...)
-{
-	char *text, *out = NULL;
-	size_t len = 0;
-	va_list ap;
-	FILE *f;
-
-	va_start(ap, fmt);
-	LST_ASSERT(vasprintf(&text, fmt, ap) >= 0);
-	va_end(ap);
-	f = open_memstream(&out, &len);
-	LST_ASSERT(f);
-	s_q(f, text);
-	LST_ASSERT(!fclose(f));
-	free(text);
-	return out;
-}
-
-/* A comment line: no control characters, and never a trailing backslash (a continuation). */
-static void __attribute__((format(printf, 2, 3))) s_comment(FILE *f, const char *fmt, ...)
-{
-	char buf[1024];
-	size_t n;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p < 0x20)
-			*p = ' ';
-	n = strlen(buf);
-	while (n && buf[n - 1] == '\\')
-		buf[--n] = '\0';
-	fprintf(f, "# %s\n", buf);
-}
-
-static void s_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, " %.7g", v);
-	else
-		fputs(" NaN", f);
-}
-
-/* A latency for a log axis: NaN unless positive. */
-static double s_pos(double v)
-{
-	return v > 0 ? v : NAN;
-}
-
-void lst_plot_slug(const char *in, char *out, size_t size)
-{
-	size_t n = 0;
-
-	for (; *in && n + 1 < size; in++) {
-		char ch = *in;
-		bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			    (ch >= '0' && ch <= '9') || ch == '.' || ch == '-';
-
-		if (keep)
-			out[n++] = ch;
-		else if (n && out[n - 1] != '_')
-			out[n++] = '_';
-	}
-	while (n && out[n - 1] == '_')
-		n--;
-	if (!n || (n == 1 && out[0] == '.') || (n == 2 && !strncmp(out, "..", 2)))
-		n = (size_t)snprintf(out, size, "x");
-	out[n] = '\0';
-}
-
-/* A unique plot name: prefix, then the slugs of a and b (NULL to leave out). Borrowed. */
-static const char *s_plot_name(struct s_ctx *c, const char *prefix, const char *a, const char *b)
-{
-	char sa[96] = "", sb[96] = "", name[256];
-	int k = 1;
-
-	if (a)
-		lst_plot_slug(a, sa, sizeof(sa));
-	if (b)
-		lst_plot_slug(b, sb, sizeof(sb));
-	snprintf(name, sizeof(name), "%s%s%s%s%s", prefix, a ? "_" : "", sa, b ? "_" : "", sb);
-	for (;;) {
-		char try[300];
-		bool taken = false;
-
-		if (k == 1)
-			snprintf(try, sizeof(try), "%s", name);
-		else
-			snprintf(try, sizeof(try), "%s-%d", name, k);
-		for (size_t i = 0; i < c->nused; i++)
-			if (!strcmp(c->used[i], try))
-				taken = true;
-		if (!taken) {
-			c->used = lst_realloc(c->used, (c->nused + 1) * sizeof(*c->used));
-			c->used[c->nused] = lst_strdup(try);
-			return c->used[c->nused++];
-		}
-		k++;
-	}
-}
-
-/* Open NAME.gp with its header. Returns NULL (failure recorded) when it cannot be created. */
-static FILE *s_script(struct s_ctx *c, const char *name, const char *what)
-{
-	char *path = lst_asprintf("%s/%s.gp", c->outdir, name);
-	FILE *f = fopen(path, "w");
-	lst_err e;
-
-	if (!f) {
-		s_fail(c, lst_err_sys(&e, -errno, "cannot create %s", path), &e);
-		free(path);
-		return NULL;
-	}
-	free(path);
-	s_comment(f, "lockstep: %s", what);
-	s_comment(f, "Data from %s, inline below. Written by 'lockstep report'.", c->source);
-	s_comment(f, "Draw again (after editing) with: gnuplot %s.gp   (in this folder)", name);
-	fputs("set encoding utf8\n", f);
-	return f;
-}
-
-/* The pass over the output formats (plots/frame.gp); every plot body goes between begin and end. */
-static void s_begin(FILE *f, const char *name, int w, int h)
-{
-	char ws[16], hs[16];
-
-	snprintf(ws, sizeof(ws), "%d", w);
-	snprintf(hs, sizeof(hs), "%d", h);
-	lst_plot_tpl(f, "frame", "begin",
-		     (const struct lst_tpl_arg[]){
-			     { "formats", s_png == S_PNG_NONE ? "svg" : "svg png" },
-			     { "w", ws },
-			     { "h", hs },
-			     { "png", s_png == S_PNG_GD ? "png" : "pngcairo" },
-			     { "name", name },
-			     { NULL, NULL },
-		     });
-}
-
-static void s_end(FILE *f)
-{
-	lst_plot_tpl(f, "frame", "end", NULL);
-}
-
-static bool s_nonempty(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
-}
-
-/* Close the script and draw it. */
-static void s_draw(struct s_ctx *c, FILE *f, const char *name)
-{
-	struct lst_plot_list *l = c->made;
-	char out[S_OUT_MAX], last[600];
-	bool failed = ferror(f);
-	size_t idx = 0;
-	lst_err e;
-	int rc;
-
-	if (fclose(f) || failed) {
-		s_fail(c, lst_err_sys(&e, -EIO, "writing %s/%s.gp failed", c->outdir, name), &e);
-		return;
-	}
-	if (l) {
-		l->names = lst_realloc(l->names, (l->n + 1) * sizeof(*l->names));
-		l->drawn = lst_realloc(l->drawn, (l->n + 1) * sizeof(*l->drawn));
-		idx = l->n++;
-		l->names[idx] = lst_strdup(name);
-		l->drawn[idx] = false;
-	}
-	if (!c->gnuplot)
-		return;
-	{
-		char *script = lst_asprintf("%s.gp", name);
-		const char *argv[] = { c->gnuplot, script, NULL };
-
-		rc = lst_proc_run(c->outdir, argv, LST_PLOT_TIMEOUT_S, out, sizeof(out));
-		free(script);
-	}
-	lst_proc_last_lines(out, last, sizeof(last));
-	if (rc == -ETIMEDOUT) {
-		lst_err_set(&e, rc, "gnuplot %s/%s.gp: no result after %d s; stopped it", c->outdir,
-			    name, LST_PLOT_TIMEOUT_S);
-		s_fail(c, rc, &e);
-		return;
-	}
-	if (rc) {
-		lst_err_set(&e, rc < 0 ? rc : -EIO, "gnuplot %s/%s.gp failed (%s %d): %s",
-			    c->outdir, name, rc < 0 ? "error" : "exit status", rc, last);
-		s_fail(c, e.code, &e);
-		return;
-	}
-	for (int k = 0; k < (s_png == S_PNG_NONE ? 1 : 2); k++) {
-		char *img = lst_asprintf("%s/%s.%s", c->outdir, name, k ? "png" : "svg");
-		bool ok = s_nonempty(img);
-
-		if (!ok) {
-			lst_err_set(&e, -EIO, "gnuplot %s/%s.gp wrote no %s (it said: %s)",
-				    c->outdir, name, img, last);
-			s_fail(c, e.code, &e);
-		}
-		free(img);
-		if (!ok)
-			return;
-	}
-	if (l)
-		l->drawn[idx] = true;
-}
 
 /* --- curves: latency against IOPS ------------------------------------------------------------ */
 
@@ -570,11 +238,11 @@ static void s_lat_extent(const struct s_groups *gs, int stat, double *lo, double
 static void s_group_block(FILE *f, const char *var, const struct s_group *g, const char *name)
 {
 	fprintf(f, "%s << EOD\n", var);
-	s_comment(f, "%s: IOPS, then latency mean, p99, p99.99 (us)", name);
+	lst_plot__comment(f, "%s: IOPS, then latency mean, p99, p99.99 (us)", name);
 	for (size_t k = 0; k < g->n; k++) {
-		s_num(f, g->p[k].iops);
+		lst_plot__num(f, g->p[k].iops);
 		for (int s = 0; s < 3; s++)
-			s_num(f, s_pos(g->p[k].lat[s]));
+			lst_plot__num(f, lst_plot__pos(g->p[k].lat[s]));
 		fputc('\n', f);
 	}
 	fputs("EOD\n", f);
@@ -604,7 +272,7 @@ static void s_lat_axes(FILE *f)
 /* The latency-vs-IOPS plot of a run after its data blocks (plots/lat.gp). */
 static void s_lat_body(FILE *f, const struct s_groups *gs, const char *title)
 {
-	char *qtitle = s_qstr("%s", title);
+	char *qtitle = lst_plot__qstr("%s", title);
 
 	lst_plot_tpl(f, "lat", "run_title",
 		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
@@ -616,12 +284,12 @@ static void s_lat_body(FILE *f, const struct s_groups *gs, const char *title)
 		char gname[128], idx[32], *qname;
 
 		s_group_name(&gs->g[i], false, gname, sizeof(gname));
-		qname = s_qstr("%s", gname);
+		qname = lst_plot__qstr("%s", gname);
 		snprintf(idx, sizeof(idx), "%zu", i);
 		lst_plot_tpl(f, "lat", "run_group",
 			     (const struct lst_tpl_arg[]){
 				     { "i", idx },
-				     { "color", s_colors[i % S_NCOLORS] },
+				     { "color", lst_plot__colors[i % lst_plot__ncolors] },
 				     { "name", qname },
 				     { NULL, NULL },
 			     });
@@ -630,7 +298,8 @@ static void s_lat_body(FILE *f, const struct s_groups *gs, const char *title)
 	lst_plot_tpl(f, "lat", "run_stats", NULL);
 }
 
-static void s_plot_lat_vs_iops(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
+static void s_plot_lat_vs_iops(struct lst_plot__ctx *c, const lst_report *r,
+			       const struct lst_rpt_phase *ph)
 {
 	struct s_groups gs = { 0 };
 	bool from_summary;
@@ -642,13 +311,14 @@ static void s_plot_lat_vs_iops(struct s_ctx *c, const lst_report *r, const struc
 	if (!n || (from_summary && n < 2))
 		goto free_groups;
 	s_sort_groups(&gs);
-	name = s_plot_name(c, "lat_vs_iops", ph->name, NULL);
-	f = s_script(c, name, "latency against IOPS, one curve per block size x mix and statistic");
+	name = lst_plot__name(c, "lat_vs_iops", ph->name, NULL);
+	f = lst_plot__script(c, name,
+			     "latency against IOPS, one curve per block size x mix and statistic");
 	if (!f)
 		goto free_groups;
-	s_comment(f, "Points from %s, in order of demand (jobs x iodepth).",
-		  from_summary ? "summary.csv (agent all, last round of each point)"
-			       : "curves.csv");
+	lst_plot__comment(f, "Points from %s, in order of demand (jobs x iodepth).",
+			  from_summary ? "summary.csv (agent all, last round of each point)"
+				       : "curves.csv");
 	for (size_t i = 0; i < gs.n; i++) {
 		char var[32], gname[128];
 
@@ -656,12 +326,12 @@ static void s_plot_lat_vs_iops(struct s_ctx *c, const lst_report *r, const struc
 		s_group_name(&gs.g[i], false, gname, sizeof(gname));
 		s_group_block(f, var, &gs.g[i], gname);
 	}
-	s_begin(f, name, 1200, 750);
+	lst_plot__begin(f, name, 1200, 750);
 	snprintf(title, sizeof(title), "Latency vs IOPS — phase %s%s%s%s\n%s, run %s", ph->name,
 		 *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title, r->run_id);
 	s_lat_body(f, &gs, title);
-	s_end(f);
-	s_draw(c, f, name);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
 free_groups:
 	s_groups_free(&gs);
 }
@@ -693,11 +363,11 @@ static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, b
 {
 	if (!b->n)
 		return;
-	s_num(f, (b->t - t0) / div);
+	lst_plot__num(f, (b->t - t0) / div);
 	for (int i = 0; i < (full ? 6 : 4); i++) {
 		double v = i == 5 ? b->v[i] : b->v[i] / (double)b->n;
 
-		s_num(f, i >= 4 ? s_pos(v) : v);
+		lst_plot__num(f, i >= 4 ? lst_plot__pos(v) : v);
 	}
 	fputc('\n', f);
 	b->n = 0;
@@ -718,9 +388,10 @@ static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char
 	double last = NAN;
 
 	fprintf(f, "%s << EOD\n", var);
-	s_comment(f, "agent %s: t (since the phase start), IOPS, read IOPS, write IOPS, MB/s%s%s",
-		  agent, full ? ", mean latency (us), p99 latency (us)" : "",
-		  k > 1 ? "; rows averaged in groups (p99: the highest of the group)" : "");
+	lst_plot__comment(
+		f, "agent %s: t (since the phase start), IOPS, read IOPS, write IOPS, MB/s%s%s",
+		agent, full ? ", mean latency (us), p99 latency (us)" : "",
+		k > 1 ? "; rows averaged in groups (p99: the highest of the group)" : "");
 	for (size_t i = 0; i < r->nts; i++) {
 		const struct lst_rpt_ts *t = &r->ts[i];
 		double v[6] = { t->iops[0] + t->iops[1], t->iops[0],  t->iops[1],
@@ -835,7 +506,7 @@ static void s_ts_scan(const lst_report *r, const char *phase, struct s_ts_scan *
 
 static const char *s_agent_color(size_t k)
 {
-	return s_agent_colors[k % LST_ARRAY_SIZE(s_agent_colors)];
+	return lst_plot__agent_colors[k % lst_plot__nagent_colors];
 }
 
 /* Point boundaries, when there are few enough to read. */
@@ -855,7 +526,7 @@ static void s_ts_marks(FILE *f, const lst_report *r, const char *phase, const st
 			continue;
 		last_point = t->point;
 		label = s_point_label(r, phase, t->point);
-		q = s_qstr("%s", *label ? label : "-");
+		q = lst_plot__qstr("%s", *label ? label : "-");
 		snprintf(x, sizeof(x), "%.7g", (t->t_s - sc->t0) / div);
 		lst_plot_tpl(
 			f, "timeseries", "point_mark",
@@ -868,17 +539,17 @@ static void s_ts_marks(FILE *f, const lst_report *r, const char *phase, const st
  * IOPS drawn last (on top). */
 static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
 {
-	const struct lst_tpl_arg rw[] = { { "read_color", s_colors[7] },
-					  { "write_color", s_colors[4] },
+	const struct lst_tpl_arg rw[] = { { "read_color", lst_plot__colors[7] },
+					  { "write_color", lst_plot__colors[4] },
 					  { NULL, NULL } };
-	const struct lst_tpl_arg all[] = { { "all_color", s_colors[0] }, { NULL, NULL } };
+	const struct lst_tpl_arg all[] = { { "all_color", lst_plot__colors[0] }, { NULL, NULL } };
 	bool both = sc->rd > 0 && sc->wr > 0, agents = sc->nagents > 1;
 
 	lst_plot_tpl(f, "timeseries", "plot", all);
 	if (both)
 		lst_plot_tpl(f, "timeseries", "key_rw", rw);
 	for (size_t k = 0; agents && k < sc->nagents; k++) {
-		char *q = s_qstr("IOPS, agent %s", sc->agents[k]);
+		char *q = lst_plot__qstr("IOPS, agent %s", sc->agents[k]);
 
 		lst_plot_tpl(f, "timeseries", "key_agent",
 			     (const struct lst_tpl_arg[]){ { "color", s_agent_color(k) },
@@ -888,8 +559,8 @@ static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
 	}
 	if (sc->latmax > 0)
 		lst_plot_tpl(f, "timeseries", "lat_lines",
-			     (const struct lst_tpl_arg[]){ { "mean_color", s_colors[1] },
-							   { "p99_color", s_colors[3] },
+			     (const struct lst_tpl_arg[]){ { "mean_color", lst_plot__colors[1] },
+							   { "p99_color", lst_plot__colors[3] },
 							   { NULL, NULL } });
 	for (size_t k = 0; agents && k < sc->nagents; k++) {
 		char idx[32];
@@ -907,10 +578,11 @@ static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
 /* The MB/s panel of sequential phases. */
 static void s_ts_mbps_plot(FILE *f, const struct s_ts_scan *sc)
 {
-	lst_plot_tpl(f, "timeseries", "mbps",
-		     (const struct lst_tpl_arg[]){ { "color", s_colors[2] }, { NULL, NULL } });
+	lst_plot_tpl(
+		f, "timeseries", "mbps",
+		(const struct lst_tpl_arg[]){ { "color", lst_plot__colors[2] }, { NULL, NULL } });
 	for (size_t k = 0; sc->nagents > 1 && k < sc->nagents; k++) {
-		char idx[32], *q = s_qstr("MB/s, agent %s", sc->agents[k]);
+		char idx[32], *q = lst_plot__qstr("MB/s, agent %s", sc->agents[k]);
 
 		snprintf(idx, sizeof(idx), "%zu", k);
 		lst_plot_tpl(f, "timeseries", "mbps_agent",
@@ -932,7 +604,7 @@ static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *
 	snprintf(title, sizeof(title), "IOPS and latency over time — phase %s%s%s%s\n%s, run %s",
 		 ph->name, *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title,
 		 r->run_id);
-	q = s_qstr("%s", title);
+	q = lst_plot__qstr("%s", title);
 	lst_plot_tpl(f, "timeseries", ph->sequential ? "multiplot" : "title",
 		     (const struct lst_tpl_arg[]){ { "title", q }, { NULL, NULL } });
 	free(q);
@@ -946,7 +618,8 @@ static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *
 		s_ts_mbps_plot(f, sc);
 }
 
-static void s_plot_timeseries(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
+static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
+			      const struct lst_rpt_phase *ph)
 {
 	struct s_ts_scan sc;
 	const char *unit, *name;
@@ -957,8 +630,8 @@ static void s_plot_timeseries(struct s_ctx *c, const lst_report *r, const struct
 	if (!sc.nrows)
 		return;
 	div = s_time_unit(sc.t1 - sc.t0, &unit);
-	name = s_plot_name(c, "timeseries", ph->name, NULL);
-	f = s_script(c, name, "IOPS and latency over time, combined and per agent");
+	name = lst_plot__name(c, "timeseries", ph->name, NULL);
+	f = lst_plot__script(c, name, "IOPS and latency over time, combined and per agent");
 	if (!f)
 		return;
 	gap = s_ts_gap(r, ph->name, sc.nrows);
@@ -969,10 +642,10 @@ static void s_plot_timeseries(struct s_ctx *c, const lst_report *r, const struct
 		snprintf(var, sizeof(var), "$a%zu", k);
 		s_ts_block(f, r, var, ph->name, sc.agents[k], sc.nrows, sc.t0, div, gap, false);
 	}
-	s_begin(f, name, 1200, ph->sequential ? 950 : 700);
+	lst_plot__begin(f, name, 1200, ph->sequential ? 950 : 700);
 	s_ts_body(f, r, ph, &sc, div, unit);
-	s_end(f);
-	s_draw(c, f, name);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
 }
 
 /* --- steady state ---------------------------------------------------------------------------- */
@@ -982,9 +655,10 @@ static void s_steady_body(FILE *f, const struct lst_rpt_test *t, double slope, s
 			  size_t first, size_t last, double avg, const char *title,
 			  const char *what, const char *unit)
 {
-	char *qtitle = s_qstr("%s", title), *qwhat = s_qstr("%s", what);
-	char *avg_title = s_qstr("window average %.6g", avg);
-	char *fit_title = s_qstr("least-squares fit over the window (%+.4g per round)", slope);
+	char *qtitle = lst_plot__qstr("%s", title), *qwhat = lst_plot__qstr("%s", what);
+	char *avg_title = lst_plot__qstr("window average %.6g", avg);
+	char *fit_title =
+		lst_plot__qstr("least-squares fit over the window (%+.4g per round)", slope);
 	char xmax[32], x0[32], x1[32], sf[32], sl[32], sa[32];
 
 	(void)t;
@@ -1012,7 +686,7 @@ static void s_steady_body(FILE *f, const struct lst_rpt_test *t, double slope, s
 			     { "avg", sa },
 			     { "avg_title", avg_title },
 			     { "fit_title", fit_title },
-			     { "color", s_colors[0] },
+			     { "color", lst_plot__colors[0] },
 			     { NULL, NULL },
 		     });
 	free(qtitle);
@@ -1021,7 +695,8 @@ static void s_steady_body(FILE *f, const struct lst_rpt_test *t, double slope, s
 	free(fit_title);
 }
 
-static void s_plot_steady(struct s_ctx *c, const lst_report *r, const struct lst_rpt_test *t)
+static void s_plot_steady(struct lst_plot__ctx *c, const lst_report *r,
+			  const struct lst_rpt_test *t)
 {
 	size_t n = t->nvalues, first, last, window;
 	const char *unit = lst_report_unit(t->tracked), *name;
@@ -1048,23 +723,23 @@ static void s_plot_steady(struct s_ctx *c, const lst_report *r, const struct lst
 	data_pct = isnan(t->data_pct) ? st.data_excursion_pct : t->data_pct;
 	slope_pct = isnan(t->slope_pct) ? st.slope_excursion_pct : t->slope_pct;
 
-	name = s_plot_name(c, "steady", t->phase, *t->test ? t->test : NULL);
-	f = s_script(c, name, "SNIA steady-state window of one test");
+	name = lst_plot__name(c, "steady", t->phase, *t->test ? t->test : NULL);
+	f = lst_plot__script(c, name, "SNIA steady-state window of one test");
 	if (!f)
 		return;
 	fputs("$v << EOD\n", f);
-	s_comment(f, "round, %s", *t->tracked ? t->tracked : "tracked value");
+	lst_plot__comment(f, "round, %s", *t->tracked ? t->tracked : "tracked value");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%zu", i + 1);
-		s_num(f, t->values[i]);
+		lst_plot__num(f, t->values[i]);
 		fputc('\n', f);
 	}
 	fputs("EOD\n$band << EOD\n", f);
-	s_comment(f, "the measurement window: round, 90%% and 110%% of its average");
+	lst_plot__comment(f, "the measurement window: round, 90%% and 110%% of its average");
 	fprintf(f, "%.1f %.7g %.7g\n%.1f %.7g %.7g\nEOD\n", (double)first - 0.5, 0.9 * avg,
 		1.1 * avg, (double)last + 0.5, 0.9 * avg, 1.1 * avg);
 	fputs("$fit << EOD\n", f);
-	s_comment(f, "least-squares line over the window: round, value");
+	lst_plot__comment(f, "least-squares line over the window: round, value");
 	if (last - first >= 1)
 		fprintf(f, "%zu %.7g\n%zu %.7g\n", first, st.intercept, last,
 			st.intercept + st.slope * (double)(last - first));
@@ -1087,10 +762,10 @@ static void s_plot_steady(struct s_ctx *c, const lst_report *r, const struct lst
 		 *t->test ? t->test : "-", t->phase, *t->suite ? " (" : "", t->suite,
 		 *t->suite ? ")" : "", verdict, first, last, avg, data_pct, t->data_limit,
 		 slope_pct, t->slope_limit, r->title, r->run_id);
-	s_begin(f, name, 1200, 700);
+	lst_plot__begin(f, name, 1200, 700);
 	s_steady_body(f, t, st.slope, n, first, last, avg, title, what, unit);
-	s_end(f);
-	s_draw(c, f, name);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
 }
 
 /* --- WSAT ------------------------------------------------------------------------------------ */
@@ -1099,7 +774,7 @@ static void s_plot_steady(struct s_ctx *c, const lst_report *r, const struct lst
 static void s_wsat_body(FILE *f, const char *title, bool bytes, const char *unit, const char *bunit,
 			double bdiv)
 {
-	char *qtitle = s_qstr("%s", title);
+	char *qtitle = lst_plot__qstr("%s", title);
 
 	lst_plot_tpl(f, "wsat", bytes ? "multiplot" : "title",
 		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
@@ -1120,15 +795,16 @@ static void s_wsat_body(FILE *f, const char *title, bool bytes, const char *unit
 		lst_plot_tpl(f, "wsat", "panel",
 			     (const struct lst_tpl_arg[]){
 				     { "x", panel ? "3" : "2" },
-				     { "iops_color", s_colors[0] },
-				     { "mean_color", s_colors[1] },
-				     { "max_color", s_colors[3] },
+				     { "iops_color", lst_plot__colors[0] },
+				     { "mean_color", lst_plot__colors[1] },
+				     { "max_color", lst_plot__colors[3] },
 				     { NULL, NULL },
 			     });
 	}
 }
 
-static void s_plot_wsat(struct s_ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
+static void s_plot_wsat(struct lst_plot__ctx *c, const lst_report *r,
+			const struct lst_rpt_phase *ph)
 {
 	double t0 = INFINITY, t1 = -INFINITY, bmax = 0, div, bdiv;
 	const char *unit, *bunit, *name;
@@ -1155,39 +831,39 @@ static void s_plot_wsat(struct s_ctx *c, const lst_report *r, const struct lst_r
 	div = s_time_unit(t1 - t0, &unit);
 	bdiv = bmax >= 1e12 ? 1e12 : 1e9;
 	bunit = bmax >= 1e12 ? "TB" : "GB";
-	name = s_plot_name(c, "wsat", ph->name, NULL);
-	f = s_script(c, name,
-		     "write saturation: IOPS and latency per round, against time and "
-		     "bytes written");
+	name = lst_plot__name(c, "wsat", ph->name, NULL);
+	f = lst_plot__script(c, name,
+			     "write saturation: IOPS and latency per round, against time and "
+			     "bytes written");
 	if (!f)
 		return;
 	fputs("$w << EOD\n", f);
-	s_comment(f,
-		  "round, t (since the first round), %s written, IOPS, mean latency (us), "
-		  "max latency (us)",
-		  bunit);
+	lst_plot__comment(f,
+			  "round, t (since the first round), %s written, IOPS, mean latency (us), "
+			  "max latency (us)",
+			  bunit);
 	for (size_t i = 0; i < r->nrounds; i++) {
 		const struct lst_rpt_round *o = &r->rounds[i];
 
 		if (strcmp(o->phase, ph->name))
 			continue;
 		fprintf(f, "%ld", o->round);
-		s_num(f, (o->t_s - t0) / div);
-		s_num(f, o->bytes_written / bdiv);
-		s_num(f, o->iops);
-		s_num(f, s_pos(o->lat_mean));
-		s_num(f, s_pos(o->lat_max));
+		lst_plot__num(f, (o->t_s - t0) / div);
+		lst_plot__num(f, o->bytes_written / bdiv);
+		lst_plot__num(f, o->iops);
+		lst_plot__num(f, lst_plot__pos(o->lat_mean));
+		lst_plot__num(f, lst_plot__pos(o->lat_max));
 		fputc('\n', f);
 	}
 	fputs("EOD\n", f);
-	s_begin(f, name, 1200, bytes ? 1000 : 650);
+	lst_plot__begin(f, name, 1200, bytes ? 1000 : 650);
 	snprintf(title, sizeof(title),
 		 "Write saturation — phase %s: IOPS and latency per round\n"
 		 "%s, run %s",
 		 ph->name, r->title, r->run_id);
 	s_wsat_body(f, title, bytes, unit, bunit, bdiv);
-	s_end(f);
-	s_draw(c, f, name);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
 }
 
 /* --- IOPS matrix ----------------------------------------------------------------------------- */
@@ -1221,7 +897,7 @@ static void s_mix_color(const struct lst_rpt_matrix *m, size_t k, char *buf, siz
 static void s_matrix_body(FILE *f, const struct lst_rpt_matrix *m, const char *title, double lo,
 			  double hi)
 {
-	char *qtitle = s_qstr("%s", title);
+	char *qtitle = lst_plot__qstr("%s", title);
 	char ylo[32], yhi[32];
 
 	snprintf(ylo, sizeof(ylo), "%.7g", pow(10, floor(log10(lo))));
@@ -1231,7 +907,7 @@ static void s_matrix_body(FILE *f, const struct lst_rpt_matrix *m, const char *t
 			     { "title", qtitle }, { "ylo", ylo }, { "yhi", yhi }, { NULL, NULL } });
 	free(qtitle);
 	for (size_t k = 0; k < m->nmix; k++) {
-		char col[16], color[16], *qmix = s_qstr("%s", m->mix[k]);
+		char col[16], color[16], *qmix = lst_plot__qstr("%s", m->mix[k]);
 
 		snprintf(col, sizeof(col), "%zu", k + 2);
 		s_mix_color(m, k, color, sizeof(color));
@@ -1248,7 +924,8 @@ static void s_matrix_body(FILE *f, const struct lst_rpt_matrix *m, const char *t
 	}
 }
 
-static void s_plot_matrix(struct s_ctx *c, const lst_report *r, const struct lst_rpt_matrix *m)
+static void s_plot_matrix(struct lst_plot__ctx *c, const lst_report *r,
+			  const struct lst_rpt_matrix *m)
 {
 	const char *phase = *m->phase ? m->phase : "iops", *name;
 	double lo = INFINITY, hi = 0;
@@ -1262,82 +939,36 @@ static void s_plot_matrix(struct s_ctx *c, const lst_report *r, const struct lst
 		}
 	if (!m->nbs || !isfinite(lo))
 		return;
-	name = s_plot_name(c, "matrix", phase, NULL);
-	f = s_script(c, name, "IOPS matrix: block size x read/write mix, clustered bars");
+	name = lst_plot__name(c, "matrix", phase, NULL);
+	f = lst_plot__script(c, name, "IOPS matrix: block size x read/write mix, clustered bars");
 	if (!f)
 		return;
 	fputs("$m << EOD\n", f);
-	s_comment(f, "block size, then IOPS per mix (read/write %%), as in %s", m->file);
+	lst_plot__comment(f, "block size, then IOPS per mix (read/write %%), as in %s", m->file);
 	for (size_t i = 0; i < m->nbs; i++) {
 		char bs[32];
 
-		s_q(f, lst_report_bs(m->bs[i], bs, sizeof(bs)));
+		lst_plot__q(f, lst_report_bs(m->bs[i], bs, sizeof(bs)));
 		for (size_t k = 0; k < m->nmix; k++)
-			s_num(f, s_pos(m->iops[i * m->nmix + k]));
+			lst_plot__num(f, lst_plot__pos(m->iops[i * m->nmix + k]));
 		fputc('\n', f);
 	}
 	fputs("EOD\n", f);
-	s_begin(f, name, 1200, 700);
+	lst_plot__begin(f, name, 1200, 700);
 	snprintf(title, sizeof(title),
 		 "IOPS by block size and read/write mix — phase %s\n"
 		 "%s, run %s",
 		 phase, r->title, r->run_id);
 	s_matrix_body(f, m, title, lo, hi);
-	s_end(f);
-	s_draw(c, f, name);
-}
-
-/* --- the whole folder ------------------------------------------------------------------------ */
-
-static int s_ctx_init(struct s_ctx *c, const char *outdir, const char *source,
-		      struct lst_plot_list *made, lst_err *err)
-{
-	lst_err e;
-	int rc;
-
-	memset(c, 0, sizeof(*c));
-	c->outdir = outdir;
-	c->source = source;
-	c->made = made;
-	c->err = err;
-	if (made)
-		memset(made, 0, sizeof(*made));
-	rc = lst_mkdir_p(outdir);
-	if (rc)
-		return lst_err_sys(err, rc, "cannot create the plots folder %s", outdir);
-	c->gnuplot = s_gnuplot(&e);
-	if (!c->gnuplot) {
-		if (e.code != -ENOENT)
-			lst_log_warn("%s", e.msg);
-		if (s_png == S_PNG_UNKNOWN)
-			s_png = S_PNG_CAIRO; /* for the scripts; drawn wherever gnuplot exists */
-	}
-	return 0;
-}
-
-/* What the context ends with: the first failure, or -ENOENT when nothing could be drawn. */
-static int s_ctx_exit(struct s_ctx *c)
-{
-	int rc = c->rc;
-
-	if (!c->gnuplot && !rc)
-		rc = lst_err_set(c->err, -ENOENT,
-				 "gnuplot is not installed (not found in PATH): plots not drawn; "
-				 "their scripts are in %s (install gnuplot-nox and run 'lockstep "
-				 "report' again)",
-				 c->outdir);
-	for (size_t i = 0; i < c->nused; i++)
-		free(c->used[i]);
-	free(c->used);
-	free(c->gnuplot);
-	return rc;
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
 }
 
 int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_list *made,
 		    lst_err *err)
 {
-	struct s_ctx c;
-	int rc = s_ctx_init(&c, outdir, r->dir, made, err);
+	struct lst_plot__ctx c;
+	int rc = lst_plot__ctx_init(&c, outdir, r->dir, made, err);
 
 	if (rc)
 		return rc;
@@ -1352,7 +983,7 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 			s_plot_wsat(&c, r, &r->phases[i]);
 	for (size_t i = 0; i < r->nmatrices; i++)
 		s_plot_matrix(&c, r, &r->matrices[i]);
-	return s_ctx_exit(&c);
+	return lst_plot__ctx_exit(&c);
 }
 
 /* --- two runs -------------------------------------------------------------------------------- */
@@ -1395,7 +1026,7 @@ static void s_compare_curve(FILE *f, const struct s_groups *const both[2], int r
 	s_group_name(&both[run]->g[i], phases, gname, sizeof(gname));
 	/* Name each color once: on the first run's curve if it has one. */
 	if (run == 0 || !s_has_group(both[0], &both[run]->g[i])) {
-		q = s_qstr("%s", gname);
+		q = lst_plot__qstr("%s", gname);
 		title = lst_asprintf("t %s", q);
 		free(q);
 	} else {
@@ -1409,7 +1040,7 @@ static void s_compare_curve(FILE *f, const struct s_groups *const both[2], int r
 			     { "run", run ? "b" : "a" },
 			     { "i", var },
 			     { "col", col },
-			     { "color", s_colors[ci % S_NCOLORS] },
+			     { "color", lst_plot__colors[ci % lst_plot__ncolors] },
 			     { "lw", run ? "1.5" : "2" },
 			     { "dt", run ? "2" : "1" },
 			     { "pt", run ? "6" : "7" },
@@ -1423,7 +1054,8 @@ static void s_compare_curve(FILE *f, const struct s_groups *const both[2], int r
 static void s_compare_body(FILE *f, const struct s_groups *const both[2], const size_t *color,
 			   bool phases, const char *title, const char *name_a, const char *name_b)
 {
-	char *qtitle = s_qstr("%s", title), *qa = s_qstr("%s", name_a), *qb = s_qstr("%s", name_b);
+	char *qtitle = lst_plot__qstr("%s", title), *qa = lst_plot__qstr("%s", name_a),
+	     *qb = lst_plot__qstr("%s", name_b);
 
 	lst_plot_tpl(f, "lat", "compare_title",
 		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
@@ -1463,7 +1095,7 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 	const char *name = "compare_lat_vs_iops";
 	bool phases = false;
 	char source[1024], title[768];
-	struct s_ctx c;
+	struct lst_plot__ctx c;
 	size_t ncolor = 0;
 	size_t *color;
 	FILE *f;
@@ -1479,7 +1111,7 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 		return 1;
 	}
 	snprintf(source, sizeof(source), "%s and %s", a->dir, b->dir);
-	rc = s_ctx_init(&c, outdir, source, made, err);
+	rc = lst_plot__ctx_init(&c, outdir, source, made, err);
 	if (rc)
 		goto free_groups;
 	/* One color per (phase, bs, mix), the same in both runs. */
@@ -1496,9 +1128,9 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 		if (strcmp(g->phase, ga.n ? ga.g[0].phase : gb.g[0].phase))
 			phases = true;
 	}
-	f = s_script(&c, name,
-		     "latency against IOPS of two runs: the first solid, the second "
-		     "dashed");
+	f = lst_plot__script(&c, name,
+			     "latency against IOPS of two runs: the first solid, the second "
+			     "dashed");
 	if (!f)
 		goto free_color;
 	for (int run = 0; run < 2; run++)
@@ -1509,7 +1141,7 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 			s_group_name(&both[run]->g[i], true, gname, sizeof(gname));
 			s_group_block(f, var, &both[run]->g[i], gname);
 		}
-	s_begin(f, name, 1800, 680);
+	lst_plot__begin(f, name, 1800, 680);
 	if (!strcmp(a->title, b->title))
 		snprintf(title, sizeof(title),
 			 "Latency vs IOPS: %s (solid) and %s (dashed)\n%s; "
@@ -1521,11 +1153,11 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 			 "run %s\n%s: %s, run %s",
 			 name_a, name_b, name_a, a->title, a->run_id, name_b, b->title, b->run_id);
 	s_compare_body(f, both, color, phases, title, name_a, name_b);
-	s_end(f);
-	s_draw(&c, f, name);
+	lst_plot__end(f);
+	lst_plot__draw(&c, f, name);
 free_color:
 	free(color);
-	rc = s_ctx_exit(&c);
+	rc = lst_plot__ctx_exit(&c);
 free_groups:
 	s_groups_free(&ga);
 	s_groups_free(&gb);
