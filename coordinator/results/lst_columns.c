@@ -112,11 +112,11 @@ _Static_assert(LST_ARRAY_SIZE(s_clock) == LST_CLOCK_N, "clock.csv: table and enu
 _Static_assert(LST_ARRAY_SIZE(s_rounds) == LST_ROUNDS_N, "rounds.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_curves) == LST_CURVES_N, "curves.csv: table and enum differ");
 
-const struct lst_col_table lst_timeseries_table = { "timeseries.csv", s_ts, LST_TS_N };
-const struct lst_col_table lst_summary_table = { "summary.csv", s_sum, LST_SUM_N };
-const struct lst_col_table lst_clock_table = { "clock.csv", s_clock, LST_CLOCK_N };
-const struct lst_col_table lst_rounds_table = { "rounds.csv", s_rounds, LST_ROUNDS_N };
-const struct lst_col_table lst_curves_table = { "curves.csv", s_curves, LST_CURVES_N };
+const struct lst_col_table lst_timeseries_table = { "timeseries.csv", s_ts, LST_TS_N, false };
+const struct lst_col_table lst_summary_table = { "summary.csv", s_sum, LST_SUM_N, true };
+const struct lst_col_table lst_clock_table = { "clock.csv", s_clock, LST_CLOCK_N, false };
+const struct lst_col_table lst_rounds_table = { "rounds.csv", s_rounds, LST_ROUNDS_N, false };
+const struct lst_col_table lst_curves_table = { "curves.csv", s_curves, LST_CURVES_N, false };
 
 void lst_columns_header(FILE *f, const struct lst_col_table *t)
 {

@@ -55,6 +55,9 @@ struct lst_col_table {
 	const char *file;
 	const struct lst_column *cols;
 	size_t ncols;
+	/* The reader names the first missing column in file order (else text columns first):
+	 * the order its messages have always had. */
+	bool header_in_order;
 };
 
 /* One value of a row being written; the member is the column's type's. */

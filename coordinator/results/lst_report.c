@@ -444,7 +444,8 @@ static int s_columns(const lst_csv *t, const struct lst_col_table *tab, int *col
 			const struct lst_column *c = &tab->cols[k];
 			const char *names[] = { c->name, NULL };
 
-			if (!s_in_pass(c, pass))
+			if (tab->header_in_order ? pass || c->read == LST_READ_NO
+						 : !s_in_pass(c, pass))
 				continue;
 			if (c->optional)
 				cols[k] = lst_csv_col(t, c->name);
