@@ -24,13 +24,13 @@
 #include "lst_cli.h"
 #include "lst_err.h"
 #include "lst_log.h"
+#include "lst_report.h"
 #include "lst_steady.h"
 #include "lst_util.h"
 
 #define S_WINDOW_MAX 100000
 #define S_COLUMN_MAX 100000
 #define S_PCT_MAX 1000.0
-#define S_SHOW_MAX 48 /* characters of a bad field quoted in an error */
 
 struct s_args {
 	size_t window;
@@ -38,13 +38,6 @@ struct s_args {
 	long column; /* 1-based; 0 = the last numeric field */
 	bool json;
 	const char *path; /* NULL or "-" = stdin */
-};
-
-/* What was read: the values, and the header's name for the chosen column, if any. */
-struct s_series {
-	double *v;
-	size_t n, cap;
-	char *column_name;
 };
 
 static void s_usage(FILE *f)
@@ -187,205 +180,12 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 	return 0;
 }
 
-/* The line's field separator: ',' if it has one, else ';', else a tab, else runs of blanks. */
-static char s_separator(const char *line)
-{
-	if (strchr(line, ','))
-		return ',';
-	if (strchr(line, ';'))
-		return ';';
-	return strchr(line, '\t') ? '\t' : ' ';
-}
-
-static bool s_is_sep(char c, char sep)
-{
-	return sep == ' ' ? c == ' ' || c == '\t' : c == sep;
-}
-
-/*
- * Cut the next field off *cur, in place, trimmed and with CSV quotes removed ("a ""b""" is
- * a "b"). Returns NULL after the last field. With sep ' ' (runs of blanks) there are no empty
- * fields; with the others "1,,2" has an empty second field.
- */
-static char *s_next_field(char **cur, char sep)
-{
-	char *s = *cur, *field, *w, *end;
-	char c;
-
-	if (!s)
-		return NULL;
-	while (*s == ' ' || (*s == '\t' && sep != '\t'))
-		s++;
-	if (sep == ' ' && !*s) {
-		*cur = NULL;
-		return NULL;
-	}
-	field = w = s;
-	if (*s == '"') {
-		for (s++; *s; s++) {
-			if (*s == '"' && s[1] != '"') {
-				s++;
-				break;
-			}
-			if (*s == '"')
-				s++;
-			*w++ = *s;
-		}
-	}
-	while (*s && !s_is_sep(*s, sep))
-		*w++ = *s++;
-	c = *s;
-	end = w;
-	while (end > field && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	*end = '\0';
-	*cur = c ? s + 1 : NULL;
-	return field;
-}
-
-/* A whole field that is a finite number. */
-static bool s_number(const char *f, double *v)
-{
-	char *end;
-
-	if (!*f)
-		return false;
-	errno = 0;
-	*v = strtod(f, &end);
-	return end != f && !*end && isfinite(*v) && errno != ERANGE;
-}
-
-/* Text for an error message: at most S_SHOW_MAX characters of s. */
-static void s_show(const char *s, char *buf, size_t size)
-{
-	if (strlen(s) > S_SHOW_MAX)
-		snprintf(buf, size, "%.*s...", S_SHOW_MAX, s);
-	else
-		snprintf(buf, size, "%s", s);
-}
-
-static void s_push(struct s_series *s, double v)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->v = lst_realloc(s->v, s->cap * sizeof(*s->v));
-	}
-	s->v[s->n++] = v;
-}
-
-/*
- * Pick the value out of one data line (modified in place). Returns 1 with *v set, 0 when the
- * line has no number where one is expected (*bad says what was there), or -ERANGE when the
- * line has no field `column` (*nfields says how many it has).
- */
-static int s_line_value(char *line, long column, double *v, char *bad, size_t bad_size,
-			long *nfields)
-{
-	char sep = s_separator(line);
-	char *cur = line, *f;
-	bool found = false;
-	long i = 0;
-
-	s_show(line, bad, bad_size);
-	while ((f = s_next_field(&cur, sep))) {
-		double x;
-
-		i++;
-		if (column && i == column) {
-			s_show(f, bad, bad_size);
-			return s_number(f, v) ? 1 : 0;
-		}
-		if (!column && s_number(f, &x)) {
-			*v = x;
-			found = true;
-		}
-	}
-	*nfields = i;
-	if (column)
-		return -ERANGE;
-	return found ? 1 : 0;
-}
-
-/* The header's field `column`, as the column's name (caller frees), or NULL. */
-static char *s_header_name(char *line, long column)
-{
-	char sep = s_separator(line);
-	char *cur = line, *f;
-	long i = 0;
-
-	while ((f = s_next_field(&cur, sep)))
-		if (++i == column)
-			return *f ? lst_strdup(f) : NULL;
-	return NULL;
-}
-
-/* Read every value of f into s. Returns 0, or -EINVAL / -errno with err naming FILE:LINE. */
-static int s_read(FILE *f, const char *name, long column, struct s_series *s, lst_err *err)
-{
-	char *line = NULL, bad[S_SHOW_MAX + 8];
-	size_t cap = 0;
-	bool first = true;
-	long lineno = 0;
-	ssize_t len;
-	int rc = 0;
-
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		char *p = line, *copy;
-		long nfields = 0;
-		double v = 0;
-		int got;
-
-		lineno++;
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (lineno == 1 && !strncmp(p, "\xef\xbb\xbf", 3))
-			p += 3; /* UTF-8 byte order mark, as spreadsheets write CSV */
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p || *p == '#')
-			continue;
-		copy = first && column ? lst_strdup(p) : NULL;
-		got = s_line_value(p, column, &v, bad, sizeof(bad), &nfields);
-		if (got == 0 && first) {
-			if (copy)
-				s->column_name = s_header_name(copy, column);
-			free(copy);
-			first = false;
-			continue;
-		}
-		free(copy);
-		first = false;
-		if (got == -ERANGE) {
-			rc = lst_err_set(err, -EINVAL, "%s:%ld: no column %ld (the line has %ld)",
-					 name, lineno, column, nfields);
-			goto out;
-		}
-		if (got == 0) {
-			rc = lst_err_set(err, -EINVAL, "%s:%ld: '%s' is not a number", name, lineno,
-					 bad);
-			goto out;
-		}
-		s_push(s, v);
-	}
-	if (ferror(f))
-		rc = lst_err_sys(err, -EIO, "read(\"%s\") failed", name);
-out:
-	free(line);
-	return rc;
-}
-
-/* A finite number as JSON, or null (percentages relative to a zero average are infinite). */
-static json_t *s_json_num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *s_json_round(long round)
 {
 	return round > 0 ? json_integer(round) : json_null();
 }
 
-static void s_print_json(const struct s_args *a, const struct s_series *s,
+static void s_print_json(const struct s_args *a, const struct lst_steady_series *s,
 			 const struct lst_steady *st, long first_steady, const char *why)
 {
 	json_t *o = json_object(), *win = json_array();
@@ -403,15 +203,15 @@ static void s_print_json(const struct s_args *a, const struct s_series *s,
 	json_object_set_new(o, "window_first_round", s_json_round(s->n ? (long)st->first + 1 : 0));
 	json_object_set_new(o, "window_last_round", s_json_round(s->n ? (long)st->last + 1 : 0));
 	json_object_set_new(o, "window_values", win);
-	json_object_set_new(o, "average", s_json_num(st->average));
-	json_object_set_new(o, "min", s_json_num(st->min));
-	json_object_set_new(o, "max", s_json_num(st->max));
-	json_object_set_new(o, "data_excursion_pct", s_json_num(st->data_excursion_pct));
+	json_object_set_new(o, "average", lst_report_json_num(st->average));
+	json_object_set_new(o, "min", lst_report_json_num(st->min));
+	json_object_set_new(o, "max", lst_report_json_num(st->max));
+	json_object_set_new(o, "data_excursion_pct", lst_report_json_num(st->data_excursion_pct));
 	json_object_set_new(o, "data_excursion_limit_pct", json_real(st->max_data_pct));
 	json_object_set_new(o, "data_ok", json_boolean(st->data_ok));
-	json_object_set_new(o, "slope_per_round", s_json_num(st->slope));
-	json_object_set_new(o, "intercept", s_json_num(st->intercept));
-	json_object_set_new(o, "slope_excursion_pct", s_json_num(st->slope_excursion_pct));
+	json_object_set_new(o, "slope_per_round", lst_report_json_num(st->slope));
+	json_object_set_new(o, "intercept", lst_report_json_num(st->intercept));
+	json_object_set_new(o, "slope_excursion_pct", lst_report_json_num(st->slope_excursion_pct));
 	json_object_set_new(o, "slope_excursion_limit_pct", json_real(st->max_slope_pct));
 	json_object_set_new(o, "slope_ok", json_boolean(st->slope_ok));
 	json_object_set_new(o, "steady", json_boolean(st->reached));
@@ -434,7 +234,7 @@ static const char *s_pct(double pct, char *buf, size_t size)
 	return buf;
 }
 
-static void s_print_text(const struct s_args *a, const struct s_series *s,
+static void s_print_text(const struct s_args *a, const struct lst_steady_series *s,
 			 const struct lst_steady *st, long first_steady, const char *why)
 {
 	char pct[32];
@@ -478,7 +278,7 @@ static void s_print_text(const struct s_args *a, const struct s_series *s,
 
 int lst_cmd_steady(int argc, char **argv)
 {
-	struct s_series s = { 0 };
+	struct lst_steady_series s = { 0 };
 	struct lst_steady st;
 	struct s_args a;
 	char why[256];
@@ -500,7 +300,7 @@ int lst_cmd_steady(int argc, char **argv)
 			return 2;
 		}
 	}
-	rc = s_read(f, f == stdin ? "<stdin>" : a.path, a.column, &s, &err);
+	rc = lst_steady_read(f, f == stdin ? "<stdin>" : a.path, a.column, &s, &err);
 	if (f != stdin)
 		fclose(f);
 	if (rc) {
@@ -520,7 +320,6 @@ int lst_cmd_steady(int argc, char **argv)
 		rc = -EIO;
 	}
 free_series:
-	free(s.v);
-	free(s.column_name);
+	lst_steady_series_free(&s);
 	return rc ? 2 : st.reached ? 0 : 1;
 }

@@ -30,6 +30,7 @@
 #include "lst_log.h"
 #include "lst_merge.h"
 #include "lst_plot.h"
+#include "lst_report_plan.h"
 #include "lst_msg.h"
 #include "lst_results.h"
 #include "lst_suite.h"
@@ -2210,7 +2211,7 @@ static void s_plots(lst_coord *c)
 		return; /* no point ran: nothing to draw */
 	if (!c->opts.quiet)
 		fprintf(c->opts.progress, "lockstep: drawing plots into %s/plots\n", c->outdir);
-	rc = lst_plot_all(c->outdir, &err);
+	rc = lst_plot_all(c->outdir, lst_report_plan_read, &err);
 	if (rc == -ENOENT)
 		lst_log_warn(
 			"plots skipped: gnuplot is not installed (apt-get install gnuplot-nox; "

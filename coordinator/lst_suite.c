@@ -634,11 +634,20 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 	t->values = lst_realloc(t->values, (r + 1) * sizeof(*t->values));
 	t->values[r] = s_value(t->track, round);
 	t->rounds++;
-	lst_results_round(res, s->ph->name, s_suite_name(s), t->name, t->rounds,
-			  t->points[0].res[r].t_s, t->values[r], lst_track_names[t->track],
-			  all.iops[0] + all.iops[1], all.mbps[0] + all.mbps[1],
-			  lst_hist_mean(&all.lat) / 1e3, (double)all.lat.max / 1e3,
-			  s->phase_written);
+	lst_results_round(res, &(struct lst_round_row){
+				       .phase = s->ph->name,
+				       .suite = s_suite_name(s),
+				       .test = t->name,
+				       .round = t->rounds,
+				       .t_s = t->points[0].res[r].t_s,
+				       .value = t->values[r],
+				       .tracked = lst_track_names[t->track],
+				       .iops = all.iops[0] + all.iops[1],
+				       .mbps = all.mbps[0] + all.mbps[1],
+				       .lat_mean_us = lst_hist_mean(&all.lat) / 1e3,
+				       .lat_max_us = (double)all.lat.max / 1e3,
+				       .bytes_written = s->phase_written,
+			       });
 	lst_steady_eval(t->values, t->rounds, LST_MIN(s->window, LST_MAX(t->max_rounds, 2)),
 			s->data_pct, s->slope_pct, &t->verdict);
 	s->p = 0;
@@ -670,11 +679,20 @@ void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
 		/* HIR bursts, curve points and preconditioning: a row each, against time. */
 		if (s->ph->suite == LST_SUITE_SNIA_HIR || s->ph->suite == LST_SUITE_CURVE ||
 		    s->ph->suite == LST_SUITE_PRECONDITION)
-			lst_results_round(res, s->ph->name, s_suite_name(s), t->name,
-					  step->index + 1, r->t_s, s_value(t->track, r),
-					  lst_track_names[t->track], r->iops[0] + r->iops[1],
-					  r->mbps[0] + r->mbps[1], lst_hist_mean(&r->lat) / 1e3,
-					  (double)r->lat.max / 1e3, s->phase_written);
+			lst_results_round(res, &(struct lst_round_row){
+						       .phase = s->ph->name,
+						       .suite = s_suite_name(s),
+						       .test = t->name,
+						       .round = step->index + 1,
+						       .t_s = r->t_s,
+						       .value = s_value(t->track, r),
+						       .tracked = lst_track_names[t->track],
+						       .iops = r->iops[0] + r->iops[1],
+						       .mbps = r->mbps[0] + r->mbps[1],
+						       .lat_mean_us = lst_hist_mean(&r->lat) / 1e3,
+						       .lat_max_us = (double)r->lat.max / 1e3,
+						       .bytes_written = s->phase_written,
+					       });
 		s->p++;
 		if (s->ph->suite == LST_SUITE_CURVE && s->t == 1 && s_over_limit(s->ph, r)) {
 			t->stopped_early = true;

@@ -61,17 +61,7 @@ struct lst_step {
 	int64_t idle_after;    /* ns without I/O after the step (HIR gaps) */
 };
 
-/* What a step measured, combined over every agent (measured intervals only). */
-struct lst_step_result {
-	double iops[LST_DIR_N];
-	double mbps[LST_DIR_N];
-	uint64_t ios[LST_DIR_N];
-	uint64_t bytes[LST_DIR_N];
-	double seconds;
-	lst_hist lat; /* both directions */
-	double t_s;   /* start, seconds since the run started */
-	bool partial; /* an agent was lost */
-};
+/* struct lst_step_result, what a step measured, is in lst_results.h (the results own it). */
 
 typedef struct lst_suite_run lst_suite_run;
 

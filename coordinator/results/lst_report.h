@@ -125,11 +125,33 @@ typedef struct lst_report {
 } lst_report;
 
 /*
- * Read the results folder dir. Returns the model (the caller's, lst_report_destroy), or NULL
- * with err: "DIR: no such folder", "DIR: not a results folder (no run.json)", or the first
- * problem in a file, named with its line.
+ * What plan.yaml says of one phase, for what the results files do not say (a run stopped
+ * before a phase's verdict): its suite, whether it runs sequential I/O, its steady-state limits.
  */
-lst_report *lst_report_load(const char *dir, lst_err *err);
+struct lst_report_plan_phase {
+	char *name;	   /* the caller's allocation (lst_strdup); the report takes it */
+	const char *suite; /* a static name ("snia-iops"), NULL for a plain phase */
+	bool sequential;   /* a sequential suite, or a plain phase with sequential rw */
+	bool steady;	   /* the phase has steady: limits */
+	double data_pct, slope_pct;
+};
+
+/*
+ * Reads plan text (path names it in messages) into *phases (lst_realloc'ed array of *n, taken
+ * with the names it holds by the caller). Returns 0, or nonzero when the plan does not parse:
+ * then nothing of it applies. The results library links no plan parser (plans need the
+ * protocol's key helpers); the coordinator passes its reader, lst_report_plan_read().
+ */
+typedef int (*lst_report_plan_fn)(const char *text, size_t len, const char *path,
+				  struct lst_report_plan_phase **phases, size_t *n);
+
+/*
+ * Read the results folder dir; plan (may be NULL: plan.yaml is then not read) reads its plan.yaml.
+ * Returns the model (the caller's, lst_report_destroy), or NULL with err: "DIR: no such
+ * folder", "DIR: not a results folder (no run.json)", or the first problem in a file, named
+ * with its line.
+ */
+lst_report *lst_report_load(const char *dir, lst_report_plan_fn plan, lst_err *err);
 void lst_report_destroy(lst_report **p);
 
 /* The phase named name, or NULL. */
@@ -156,6 +178,29 @@ const char *lst_report_mix(double rwmixread, char *buf, size_t size);
  * parser); NAN if absent or not a number.
  */
 double lst_report_wl_value(json_t *wl, const char *key, bool size);
+
+#define LST_REPORT_LABEL_MAX 48 /* label column width in text tables */
+
+/* v printed with the printf format fmt (one double), or "-" when it is not finite. Returns buf. */
+const char *lst_report_fmt(double v, const char *fmt, char *buf, size_t size);
+
+/* s as a JSON string, null when NULL or empty. New reference. */
+json_t *lst_report_json_str(const char *s);
+
+/* Change from a to b in percent, NAN when there is no base (a is 0 or either is not finite). */
+double lst_report_change(double a, double b);
+
+/* How a point is named in tables: its name, after its test when the phase has several.
+ * Returns buf. */
+const char *lst_report_point_text(const struct lst_rpt_point *p, bool several, char *buf,
+				  size_t size);
+
+/*
+ * A finite number as JSON, or null (NAN for "unknown", and percentages relative to a zero
+ * average, are not JSON numbers). New reference. The one helper for `report --json` and
+ * `steady --json`.
+ */
+json_t *lst_report_json_num(double v);
 
 /* Unit of a tracked variable or column ("IOPS", "MB/s", "us"), from its name. */
 const char *lst_report_unit(const char *tracked);

@@ -66,10 +66,10 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 void lst_plot_slug(const char *in, char *out, size_t size);
 
 /*
- * Redraw every plot of the results folder dir into dir/plots. Returns 0, -ENOENT when gnuplot
- * is not installed (callers warn and go on: plots never decide a run's outcome), or another
- * -errno with err.
+ * Redraw every plot of the results folder dir into dir/plots (plan reads its plan.yaml, as for
+ * lst_report_load). Returns 0, -ENOENT when gnuplot is not installed (callers warn and go on:
+ * plots never decide a run's outcome), or another -errno with err.
  */
-int lst_plot_all(const char *dir, lst_err *err);
+int lst_plot_all(const char *dir, lst_report_plan_fn plan, lst_err *err);
 
 #endif

@@ -7,7 +7,8 @@
  * into the loaded documents, so the model copies almost nothing; all of it is released together.
  *
  * Which suite a phase ran comes from summary.json's "tests"; when a run was stopped before a
- * phase ended (no verdict written yet) it comes from plan.yaml, parsed with the plan reader.
+ * phase ended (no verdict written yet) it comes from plan.yaml, parsed by the reader the caller
+ * passes (this library links no plan parser).
  */
 #include "lst_report.h"
 
@@ -19,9 +20,10 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include "lst_assert.h"
+#include "lst_columns.h"
 #include "lst_csv.h"
 #include "lst_log.h"
-#include "lst_plan.h"
 #include "lst_results.h"
 #include "lst_steady.h"
 #include "lst_util.h"
@@ -31,9 +33,10 @@
 
 struct s_priv {
 	lst_csv *summary, *ts, *rounds, *curves;
-	lst_csv **matrices; /* [nmatrices] */
-	lst_plan *plan;	    /* plan.yaml, NULL when it did not parse */
-	char **strs;	    /* strings the model owns */
+	lst_csv **matrices;		    /* [nmatrices] */
+	struct lst_report_plan_phase *plan; /* plan.yaml's phases */
+	size_t nplan;
+	char **strs; /* strings the model owns */
 	size_t nstrs;
 	json_t *jpoints; /* points.jsonl: summary.json "points" of every journaled point */
 	json_t *jtests;	 /* and "tests" of every journaled phase end */
@@ -419,50 +422,113 @@ static int s_load_csv(lst_report *r, const char *name, bool optional, lst_csv **
 	return rc;
 }
 
-static int s_load_summary(lst_report *r, lst_err *err)
+/* The reader's passes over a table's columns: text first, then numbers (the order of messages). */
+static bool s_in_pass(const struct lst_column *c, int pass)
 {
-	static const char *const names[] = {
-		"phase",       "point",	     "label",	   "agent",	   "t_s",
-		"duration_s",  "read_iops",  "write_iops", "read_mbps",	   "write_mbps",
-		"lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p99_9_us", "lat_p99_99_us",
-		"lat_max_us",  "errors",     NULL,
-	};
-	enum { PHASE, POINT, LABEL, AGENT, NUM0 = 4, NNUM = 13 };
-	struct s_priv *p = r->priv;
-	int cols[17];
+	if (c->read == LST_READ_NO)
+		return false;
+	return pass == 0 ? c->read == LST_READ_NAME || c->read == LST_READ_TEXT
+			 : c->read == LST_READ_NUM || c->read == LST_READ_LONG;
+}
+
+/*
+ * Where the columns of tab are in t, into cols[tab->ncols] (-1: not read, or an optional column
+ * the file lacks). Returns 0, or -EINVAL with err naming the first column missing.
+ */
+static int s_columns(const lst_csv *t, const struct lst_col_table *tab, int *cols, lst_err *err)
+{
+	for (size_t k = 0; k < tab->ncols; k++)
+		cols[k] = -1;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < tab->ncols; k++) {
+			const struct lst_column *c = &tab->cols[k];
+			const char *names[] = { c->name, NULL };
+
+			if (tab->header_in_order ? pass || c->read == LST_READ_NO
+						 : !s_in_pass(c, pass))
+				continue;
+			if (c->optional)
+				cols[k] = lst_csv_col(t, c->name);
+			else if (lst_csv_require(t, names, &cols[k], err))
+				return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Row i of t into the struct at row, as tab's columns say (found at cols[]). */
+static int s_read_row(const lst_csv *t, size_t i, const struct lst_col_table *tab, const int *cols,
+		      void *row, lst_err *err)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < tab->ncols; k++) {
+			const struct lst_column *c = &tab->cols[k];
+			void *field = (char *)row + c->off;
+			double v;
+			int rc;
+
+			if (!s_in_pass(c, pass))
+				continue;
+			if (c->read == LST_READ_TEXT) {
+				*(const char **)field = lst_csv_field(t, i, cols[k]);
+				continue;
+			}
+			if (c->read == LST_READ_NAME)
+				rc = s_name(t, i, cols[k], (const char **)field, err);
+			else if (c->optional)
+				rc = s_opt_num(t, i, cols[k], &v, err);
+			else
+				rc = s_nums(t, i, &cols[k], 1, &v, err);
+			if (rc)
+				return rc;
+			if (c->read == LST_READ_LONG)
+				*(long *)field = (long)v;
+			else if (c->read == LST_READ_NUM)
+				*(double *)field = v;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Load the CSV file of tab into *csv and its rows into *rows (n of them, size bytes each).
+ * optional: a missing file loads no row.
+ */
+static int s_load_table(lst_report *r, const struct lst_col_table *tab, bool optional,
+			lst_csv **csv, void **rows, size_t *n, size_t size, lst_err *err)
+{
+	int cols[32];
 	int rc;
 
-	if ((rc = s_load_csv(r, "summary.csv", false, &p->summary, err)) ||
-	    (rc = lst_csv_require(p->summary, names, cols, err)))
+	LST_ASSERT(tab->ncols <= LST_ARRAY_SIZE(cols));
+	if ((rc = s_load_csv(r, tab->file, optional, csv, err)) || !*csv)
 		return rc;
-	r->points = lst_calloc(lst_csv_nrows(p->summary) + 1, sizeof(*r->points));
-	for (size_t i = 0; i < lst_csv_nrows(p->summary); i++) {
-		struct lst_rpt_point *pt = &r->points[r->npoints++];
-		double v[NNUM], point;
-
-		if ((rc = s_name(p->summary, i, cols[PHASE], &pt->phase, err)) ||
-		    (rc = s_name(p->summary, i, cols[AGENT], &pt->agent, err)) ||
-		    (rc = s_nums(p->summary, i, &cols[POINT], 1, &point, err)) ||
-		    (rc = s_nums(p->summary, i, &cols[NUM0], NNUM, v, err)))
+	if ((rc = s_columns(*csv, tab, cols, err)))
+		return rc;
+	*rows = lst_calloc(lst_csv_nrows(*csv) + 1, size);
+	for (*n = 0; *n < lst_csv_nrows(*csv); (*n)++) {
+		if ((rc = s_read_row(*csv, *n, tab, cols, (char *)*rows + *n * size, err))) {
+			(*n)++; /* the row is in use: the caller frees it with the rest */
 			return rc;
-		pt->label = lst_csv_field(p->summary, i, cols[LABEL]);
+		}
+	}
+	return 0;
+}
+
+static int s_load_summary(lst_report *r, lst_err *err)
+{
+	struct s_priv *p = r->priv;
+	int rc = s_load_table(r, &lst_summary_table, false, &p->summary, (void **)&r->points,
+			      &r->npoints, sizeof(*r->points), err);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < r->npoints; i++) {
+		struct lst_rpt_point *pt = &r->points[i];
+
 		pt->name = pt->label;
 		pt->test = "";
-		pt->point = (long)point;
 		pt->line = lst_csv_line(p->summary, i);
-		pt->t_s = v[0];
-		pt->duration_s = v[1];
-		pt->iops[0] = v[2];
-		pt->iops[1] = v[3];
-		pt->mbps[0] = v[4];
-		pt->mbps[1] = v[5];
-		pt->lat_mean = v[6];
-		pt->lat_p50 = v[7];
-		pt->lat_p99 = v[8];
-		pt->lat_p99_9 = v[9];
-		pt->lat_p99_99 = v[10];
-		pt->lat_max = v[11];
-		pt->errors = v[12];
 		s_phase(r, pt->phase);
 	}
 	s_mark_partial(r);
@@ -627,120 +693,35 @@ free_path:
 
 static int s_load_timeseries(lst_report *r, lst_err *err)
 {
-	static const char *const names[] = {
-		"phase",      "agent",	   "point",	 "interval",	"t_s",	      "read_iops",
-		"write_iops", "read_mbps", "write_mbps", "lat_mean_us", "lat_p99_us", NULL,
-	};
 	struct s_priv *p = r->priv;
-	int cols[11];
-	int rc;
+	int rc = s_load_table(r, &lst_timeseries_table, false, &p->ts, (void **)&r->ts, &r->nts,
+			      sizeof(*r->ts), err);
 
-	if ((rc = s_load_csv(r, "timeseries.csv", false, &p->ts, err)) ||
-	    (rc = lst_csv_require(p->ts, names, cols, err)))
-		return rc;
-	r->ts = lst_calloc(lst_csv_nrows(p->ts) + 1, sizeof(*r->ts));
-	for (size_t i = 0; i < lst_csv_nrows(p->ts); i++) {
-		struct lst_rpt_ts *t = &r->ts[r->nts++];
-		double v[9];
-
-		if ((rc = s_name(p->ts, i, cols[0], &t->phase, err)) ||
-		    (rc = s_name(p->ts, i, cols[1], &t->agent, err)) ||
-		    (rc = s_nums(p->ts, i, &cols[2], 9, v, err)))
-			return rc;
-		t->point = (long)v[0];
-		t->interval = (long)v[1];
-		t->t_s = v[2];
-		t->iops[0] = v[3];
-		t->iops[1] = v[4];
-		t->mbps[0] = v[5];
-		t->mbps[1] = v[6];
-		t->lat_mean = v[7];
-		t->lat_p99 = v[8];
-		s_phase(r, t->phase);
-	}
-	return 0;
+	for (size_t i = 0; !rc && i < r->nts; i++)
+		s_phase(r, r->ts[i].phase);
+	return rc;
 }
 
 static int s_load_rounds(lst_report *r, lst_err *err)
 {
-	static const char *const names[] = {
-		"phase", "test", "tracked", "round",	   "t_s",
-		"value", "iops", "mbps",    "lat_mean_us", NULL,
-	};
 	struct s_priv *p = r->priv;
-	int cols[9], max_col, bytes_col;
-	int rc;
+	int rc = s_load_table(r, &lst_rounds_table, true, &p->rounds, (void **)&r->rounds,
+			      &r->nrounds, sizeof(*r->rounds), err);
 
-	if ((rc = s_load_csv(r, "rounds.csv", true, &p->rounds, err)) || !p->rounds)
-		return rc;
-	if ((rc = lst_csv_require(p->rounds, names, cols, err)))
-		return rc;
-	max_col = lst_csv_col(p->rounds, "lat_max_us");
-	bytes_col = lst_csv_col(p->rounds, "bytes_written");
-	r->rounds = lst_calloc(lst_csv_nrows(p->rounds) + 1, sizeof(*r->rounds));
-	for (size_t i = 0; i < lst_csv_nrows(p->rounds); i++) {
-		struct lst_rpt_round *o = &r->rounds[r->nrounds++];
-		double v[6];
-
-		if ((rc = s_name(p->rounds, i, cols[0], &o->phase, err)) ||
-		    (rc = s_nums(p->rounds, i, &cols[3], 6, v, err)) ||
-		    (rc = s_opt_num(p->rounds, i, max_col, &o->lat_max, err)) ||
-		    (rc = s_opt_num(p->rounds, i, bytes_col, &o->bytes_written, err)))
-			return rc;
-		o->test = lst_csv_field(p->rounds, i, cols[1]);
-		o->tracked = lst_csv_field(p->rounds, i, cols[2]);
-		o->round = (long)v[0];
-		o->t_s = v[1];
-		o->value = v[2];
-		o->iops = v[3];
-		o->mbps = v[4];
-		o->lat_mean = v[5];
-		s_phase(r, o->phase);
-	}
-	return 0;
+	for (size_t i = 0; !rc && i < r->nrounds; i++)
+		s_phase(r, r->rounds[i].phase);
+	return rc;
 }
 
 static int s_load_curves(lst_report *r, lst_err *err)
 {
-	static const char *const names[] = {
-		"phase",	"point",	 "jobs", "iodepth",	"bs",
-		"rwmixread",	"iops",		 "mbps", "lat_mean_us", "lat_p99_us",
-		"lat_p99_9_us", "lat_p99_99_us", NULL,
-	};
 	struct s_priv *p = r->priv;
-	int cols[12], rate_col, pct_col;
-	int rc;
+	int rc = s_load_table(r, &lst_curves_table, true, &p->curves, (void **)&r->curves,
+			      &r->ncurves, sizeof(*r->curves), err);
 
-	if ((rc = s_load_csv(r, "curves.csv", true, &p->curves, err)) || !p->curves)
-		return rc;
-	if ((rc = lst_csv_require(p->curves, names, cols, err)))
-		return rc;
-	rate_col = lst_csv_col(p->curves, "rate_iops");
-	pct_col = lst_csv_col(p->curves, "target_pct");
-	r->curves = lst_calloc(lst_csv_nrows(p->curves) + 1, sizeof(*r->curves));
-	for (size_t i = 0; i < lst_csv_nrows(p->curves); i++) {
-		struct lst_rpt_curve *c = &r->curves[r->ncurves++];
-		double v[11];
-
-		if ((rc = s_name(p->curves, i, cols[0], &c->phase, err)) ||
-		    (rc = s_nums(p->curves, i, &cols[1], 11, v, err)) ||
-		    (rc = s_opt_num(p->curves, i, rate_col, &c->rate_iops, err)) ||
-		    (rc = s_opt_num(p->curves, i, pct_col, &c->target_pct, err)))
-			return rc;
-		c->point = (long)v[0];
-		c->jobs = v[1];
-		c->iodepth = v[2];
-		c->bs = v[3];
-		c->rwmixread = v[4];
-		c->iops = v[5];
-		c->mbps = v[6];
-		c->lat_mean = v[7];
-		c->lat_p99 = v[8];
-		c->lat_p99_9 = v[9];
-		c->lat_p99_99 = v[10];
-		s_phase(r, c->phase);
-	}
-	return 0;
+	for (size_t i = 0; !rc && i < r->ncurves; i++)
+		s_phase(r, r->curves[i].phase);
+	return rc;
 }
 
 static int s_load_matrix(lst_report *r, const char *file, lst_err *err)
@@ -858,12 +839,30 @@ size_t lst_report_shown(const lst_report *r, const char *phase, size_t *idx, siz
 	return n;
 }
 
-/* Suites: from the verdicts, else from plan.yaml (a run stopped before a phase's verdict). */
-static void s_suites(lst_report *r)
+/* The phases of plan.yaml, through the caller's reader (none without one, or when it fails). */
+static void s_read_plan(lst_report *r, lst_report_plan_fn plan)
 {
 	struct s_priv *p = r->priv;
 	char *path = s_path(r, "plan.yaml"), *text;
 	size_t len;
+
+	if (plan && !lst_read_file(path, 16 << 20, &text, &len)) {
+		if (plan(text, len, path, &p->plan, &p->nplan)) {
+			free(p->plan);
+			p->plan = NULL;
+			p->nplan = 0;
+		}
+		for (size_t i = 0; i < p->nplan; i++)
+			s_own(r, p->plan[i].name);
+		free(text);
+	}
+	free(path);
+}
+
+/* Suites: from the verdicts, else from plan.yaml (a run stopped before a phase's verdict). */
+static void s_suites(lst_report *r, lst_report_plan_fn plan)
+{
+	struct s_priv *p = r->priv;
 
 	for (size_t i = 0; i < r->ntests; i++) {
 		struct lst_rpt_phase *ph = s_phase(r, r->tests[i].phase);
@@ -873,15 +872,9 @@ static void s_suites(lst_report *r)
 		if (*r->tests[i].suite && !*ph->suite)
 			ph->suite = r->tests[i].suite;
 	}
-	if (!lst_read_file(path, 16 << 20, &text, &len)) {
-		lst_errlist errs = { 0 };
-
-		p->plan = lst_plan_parse(text, len, path, &errs);
-		lst_errlist_free(&errs);
-		free(text);
-	}
-	for (size_t i = 0; p->plan && i < p->plan->nphases; i++) {
-		const struct lst_plan_phase *pp = &p->plan->phases[i];
+	s_read_plan(r, plan);
+	for (size_t i = 0; i < p->nplan; i++) {
+		const struct lst_report_plan_phase *pp = &p->plan[i];
 
 		for (size_t k = 0; k < r->nphases; k++) {
 			struct lst_rpt_phase *ph = &r->phases[k];
@@ -889,10 +882,8 @@ static void s_suites(lst_report *r)
 			if (strcmp(ph->name, pp->name))
 				continue;
 			if (!*ph->suite && pp->suite)
-				ph->suite = lst_suite_names[pp->suite];
-			if (pp->suite == LST_SUITE_SNIA_THROUGHPUT ||
-			    pp->suite == LST_SUITE_PRECONDITION ||
-			    (pp->suite == LST_SUITE_NONE && !lst_rw_is_random(pp->w.rw)))
+				ph->suite = pp->suite;
+			if (pp->sequential)
 				ph->sequential = true;
 		}
 	}
@@ -901,11 +892,10 @@ static void s_suites(lst_report *r)
 		struct lst_rpt_test *t = &r->tests[i];
 		double data = LST_STEADY_DATA_PCT, slope = LST_STEADY_SLOPE_PCT;
 
-		for (size_t k = 0; p->plan && k < p->plan->nphases; k++)
-			if (!strcmp(p->plan->phases[k].name, t->phase) &&
-			    p->plan->phases[k].steady) {
-				data = p->plan->phases[k].data_excursion_pct;
-				slope = p->plan->phases[k].slope_excursion_pct;
+		for (size_t k = 0; k < p->nplan; k++)
+			if (!strcmp(p->plan[k].name, t->phase) && p->plan[k].steady) {
+				data = p->plan[k].data_pct;
+				slope = p->plan[k].slope_pct;
 			}
 		if (isnan(t->data_limit))
 			t->data_limit = data;
@@ -921,10 +911,9 @@ static void s_suites(lst_report *r)
 			    !lst_report_matrix(r, r->phases[i].name))
 				r->matrices[m].phase = r->phases[i].name;
 	}
-	free(path);
 }
 
-lst_report *lst_report_load(const char *dir, lst_err *err)
+lst_report *lst_report_load(const char *dir, lst_report_plan_fn plan, lst_err *err)
 {
 	lst_report *r;
 	struct stat st;
@@ -950,7 +939,7 @@ lst_report *lst_report_load(const char *dir, lst_err *err)
 		goto free_path;
 	for (size_t i = 0; i < r->ntests; i++)
 		s_phase(r, r->tests[i].phase);
-	s_suites(r);
+	s_suites(r, plan);
 	/* Suite points say their block size: a large one makes MB/s worth plotting. */
 	if (r->summary) {
 		json_t *o;
@@ -988,7 +977,7 @@ void lst_report_destroy(lst_report **pp)
 	for (size_t i = 0; i < r->nmatrices; i++)
 		lst_csv_destroy(&p->matrices[i]);
 	free(p->matrices);
-	lst_plan_destroy(&p->plan);
+	free(p->plan);
 	json_decref(p->jpoints);
 	json_decref(p->jtests);
 	for (size_t i = 0; i < p->nstrs; i++)
@@ -1035,6 +1024,44 @@ const char *lst_report_mix(double rwmixread, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%g/%g", rwmixread, 100 - rwmixread);
 	return buf;
+}
+
+const char *lst_report_fmt(double v, const char *fmt, char *buf, size_t size)
+{
+	if (isfinite(v))
+		snprintf(buf, size, fmt, v);
+	else
+		snprintf(buf, size, "-");
+	return buf;
+}
+
+json_t *lst_report_json_str(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+double lst_report_change(double a, double b)
+{
+	if (!isfinite(a) || !isfinite(b) || a == 0)
+		return NAN;
+	return (b - a) / a * 100;
+}
+
+const char *lst_report_point_text(const struct lst_rpt_point *p, bool several, char *buf,
+				  size_t size)
+{
+	if (several && *p->name)
+		snprintf(buf, size, "%s / %s", p->test, p->name);
+	else if (several)
+		snprintf(buf, size, "%s", p->test);
+	else
+		snprintf(buf, size, "%s", *p->name ? p->name : "-");
+	return buf;
+}
+
+json_t *lst_report_json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 const char *lst_report_unit(const char *tracked)

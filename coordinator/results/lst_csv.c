@@ -2,6 +2,9 @@
  * The CSV reader: one buffer holding the file, split in place into NUL-terminated fields, and
  * an array of field pointers, ncols per row. Quoted fields are unescaped in place (they only
  * ever shrink), so nothing is copied.
+ *
+ * The loose line splitter at the end (lst_csv_next_field) is the one `lockstep steady` reads
+ * hand-made columns with: one line at a time, any of four separators, quotes forgiven.
  */
 #include "lst_csv.h"
 
@@ -138,70 +141,79 @@ static bool s_blank(const struct s_rec *r)
 	return r->n == 1 && !r->f[0][0];
 }
 
-int lst_csv_load(const char *path, lst_csv **out, lst_err *err)
+/* The header: the first record that is not blank. */
+static int s_header(lst_csv *t, size_t len, size_t *pos, long *line, struct s_rec *r, lst_err *err)
+{
+	int rc;
+
+	do {
+		rc = s_record(t->path, t->buf, len, pos, line, r, err);
+	} while (!rc && s_blank(r));
+	if (rc == 1)
+		return lst_err_set(err, -EINVAL, "%s: empty, not even a header line", t->path);
+	if (rc)
+		return rc;
+	t->ncols = r->n;
+	t->head = lst_malloc(r->n * sizeof(*t->head));
+	memcpy(t->head, r->f, r->n * sizeof(*t->head));
+	return 0;
+}
+
+static void s_add_row(lst_csv *t, const struct s_rec *r)
+{
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->cells = lst_realloc(t->cells, t->cap * t->ncols * sizeof(*t->cells));
+		t->lines = lst_realloc(t->lines, t->cap * sizeof(*t->lines));
+	}
+	memcpy(t->cells + t->nrows * t->ncols, r->f, t->ncols * sizeof(*t->cells));
+	t->lines[t->nrows++] = r->line;
+}
+
+/* The data records after the header, each with as many fields as the header. */
+static int s_rows(lst_csv *t, size_t len, size_t *pos, long *line, struct s_rec *r, lst_err *err)
+{
+	int rc;
+
+	while (!(rc = s_record(t->path, t->buf, len, pos, line, r, err))) {
+		if (s_blank(r))
+			continue;
+		if (r->n != t->ncols) {
+			if (!r->complete && r->n < t->ncols) {
+				lst_log_warn(
+					"%s:%ld: the last line is incomplete (%zu of %zu fields; "
+					"the run was stopped while writing it?): ignored",
+					t->path, r->line, r->n, t->ncols);
+				return 0;
+			}
+			return lst_err_set(err, -EINVAL, "%s:%ld: %zu field%s, the header has %zu",
+					   t->path, r->line, r->n, r->n == 1 ? "" : "s", t->ncols);
+		}
+		s_add_row(t, r);
+	}
+	return rc < 0 ? rc : 0;
+}
+
+int lst_csv_parse(const char *path, char *buf, size_t len, lst_csv **out, lst_err *err)
 {
 	struct s_rec r = { 0 };
-	lst_csv *t;
-	size_t len, pos = 0;
+	size_t pos = 0;
 	long line = 1;
+	lst_csv *t;
 	int rc;
 
 	*out = NULL;
 	t = lst_calloc(1, sizeof(*t));
 	t->path = lst_strdup(path);
-	rc = lst_read_file(path, LST_CSV_MAX_BYTES, &t->buf, &len);
-	if (rc == -ENOENT) {
-		lst_err_set(err, rc, "%s: no such file", path);
-		goto free_table;
-	}
-	if (rc) {
-		lst_err_sys(err, rc, "reading %s failed", path);
-		goto free_table;
-	}
+	t->buf = buf;
 	if (len >= 3 && !memcmp(t->buf, "\xef\xbb\xbf", 3))
 		pos = 3;
 	if (memchr(t->buf, '\0', len)) {
 		rc = lst_err_set(err, -EINVAL, "%s: holds a NUL byte: not a CSV file", path);
 		goto free_table;
 	}
-	/* The header: the first record that is not blank. */
-	do {
-		rc = s_record(path, t->buf, len, &pos, &line, &r, err);
-	} while (!rc && s_blank(&r));
-	if (rc == 1) {
-		rc = lst_err_set(err, -EINVAL, "%s: empty, not even a header line", path);
-		goto free_table;
-	}
-	if (rc)
-		goto free_table;
-	t->ncols = r.n;
-	t->head = lst_malloc(r.n * sizeof(*t->head));
-	memcpy(t->head, r.f, r.n * sizeof(*t->head));
-
-	while (!(rc = s_record(path, t->buf, len, &pos, &line, &r, err))) {
-		if (s_blank(&r))
-			continue;
-		if (r.n != t->ncols) {
-			if (!r.complete && r.n < t->ncols) {
-				lst_log_warn(
-					"%s:%ld: the last line is incomplete (%zu of %zu fields; "
-					"the run was stopped while writing it?): ignored",
-					path, r.line, r.n, t->ncols);
-				break;
-			}
-			rc = lst_err_set(err, -EINVAL, "%s:%ld: %zu field%s, the header has %zu",
-					 path, r.line, r.n, r.n == 1 ? "" : "s", t->ncols);
-			goto free_table;
-		}
-		if (t->nrows == t->cap) {
-			t->cap = t->cap ? t->cap * 2 : 256;
-			t->cells = lst_realloc(t->cells, t->cap * t->ncols * sizeof(*t->cells));
-			t->lines = lst_realloc(t->lines, t->cap * sizeof(*t->lines));
-		}
-		memcpy(t->cells + t->nrows * t->ncols, r.f, t->ncols * sizeof(*t->cells));
-		t->lines[t->nrows++] = r.line;
-	}
-	if (rc < 0)
+	if ((rc = s_header(t, len, &pos, &line, &r, err)) ||
+	    (rc = s_rows(t, len, &pos, &line, &r, err)))
 		goto free_table;
 	free(r.f);
 	*out = t;
@@ -211,6 +223,21 @@ free_table:
 	free(r.f);
 	lst_csv_destroy(&t);
 	return rc;
+}
+
+int lst_csv_load(const char *path, lst_csv **out, lst_err *err)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	rc = lst_read_file(path, LST_CSV_MAX_BYTES, &buf, &len);
+	if (rc == -ENOENT)
+		return lst_err_set(err, rc, "%s: no such file", path);
+	if (rc)
+		return lst_err_sys(err, rc, "reading %s failed", path);
+	return lst_csv_parse(path, buf, len, out, err);
 }
 
 void lst_csv_destroy(lst_csv **p)
@@ -296,4 +323,56 @@ int lst_csv_num(const lst_csv *t, size_t row, int col, double *v, lst_err *err)
 				   strlen(f) > S_SHOW_MAX ? "..." : "");
 	}
 	return 0;
+}
+
+/* --- one loose line (lockstep steady) ------------------------------------------------------ */
+
+char lst_csv_separator(const char *line)
+{
+	if (strchr(line, ','))
+		return ',';
+	if (strchr(line, ';'))
+		return ';';
+	return strchr(line, '\t') ? '\t' : ' ';
+}
+
+static bool s_is_sep(char c, char sep)
+{
+	return sep == ' ' ? c == ' ' || c == '\t' : c == sep;
+}
+
+char *lst_csv_next_field(char **cur, char sep)
+{
+	char *s = *cur, *field, *w, *end;
+	char c;
+
+	if (!s)
+		return NULL;
+	while (*s == ' ' || (*s == '\t' && sep != '\t'))
+		s++;
+	if (sep == ' ' && !*s) {
+		*cur = NULL;
+		return NULL;
+	}
+	field = w = s;
+	if (*s == '"') {
+		for (s++; *s; s++) {
+			if (*s == '"' && s[1] != '"') {
+				s++;
+				break;
+			}
+			if (*s == '"')
+				s++;
+			*w++ = *s;
+		}
+	}
+	while (*s && !s_is_sep(*s, sep))
+		*w++ = *s++;
+	c = *s;
+	end = w;
+	while (end > field && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	*end = '\0';
+	*cur = c ? s + 1 : NULL;
+	return field;
 }

@@ -29,6 +29,13 @@ typedef struct lst_csv lst_csv;
  * no header, or another -errno; err says which file and line.
  */
 int lst_csv_load(const char *path, lst_csv **out, lst_err *err);
+
+/*
+ * The same from memory: buf holds len bytes and room for one more (a NUL is written at
+ * buf[len]); it is taken (freed with the table, or on error). path names the text in
+ * messages. Returns 0 with *out, or -EINVAL with err.
+ */
+int lst_csv_parse(const char *path, char *buf, size_t len, lst_csv **out, lst_err *err);
 void lst_csv_destroy(lst_csv **p);
 
 /* The path as given to lst_csv_load (borrowed). */
@@ -58,5 +65,15 @@ long lst_csv_line(const lst_csv *t, size_t row);
  * then NAN), or -EINVAL with err "PATH:LINE: column NAME: 'x' is not a number".
  */
 int lst_csv_num(const lst_csv *t, size_t row, int col, double *v, lst_err *err);
+
+/*
+ * Loose splitting of one line of hand-made input (`lockstep steady`), unlike the files above:
+ * lst_csv_separator picks the line's separator (',' if it has one, else ';', else a tab, else
+ * runs of blanks); lst_csv_next_field cuts the next field off *cur, in place, trimmed and with
+ * CSV quotes removed ("a ""b""" is a "b"), and returns NULL after the last field. With sep ' '
+ * there are no empty fields; with the others "1,,2" has an empty second field.
+ */
+char lst_csv_separator(const char *line);
+char *lst_csv_next_field(char **cur, char sep);
 
 #endif

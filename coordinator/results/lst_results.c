@@ -16,20 +16,11 @@
 #include <dirent.h>
 
 #include "lst_assert.h"
+#include "lst_columns.h"
 #include "lst_log.h"
 #include "lst_opt.h"
-#include "lst_suite.h"
 #include "lst_text.h"
 #include "lst_util.h"
-
-const char *const lst_timeseries_columns =
-	"phase,point,interval,t_s,agent,read_iops,write_iops,read_mbps,write_mbps,lat_mean_us,"
-	"lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,lat_max_us";
-
-const char *const lst_summary_columns =
-	"phase,point,label,agent,t_s,duration_s,read_iops,write_iops,read_mbps,write_mbps,"
-	"lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,lat_max_us,read_ios,"
-	"write_ios,read_bytes,write_bytes,errors,test,round";
 
 struct s_raw {
 	char *agent;
@@ -166,9 +157,9 @@ lst_results *lst_results_new(const char *dir, lst_err *err)
 		return NULL;
 	}
 	s_reserve(r);
-	fprintf(r->ts, "%s\n", lst_timeseries_columns);
-	fprintf(r->sum, "%s\n", lst_summary_columns);
-	fprintf(r->clock, "agent,t1,t2,t3,t4\n");
+	lst_columns_header(r->ts, &lst_timeseries_table);
+	lst_columns_header(r->sum, &lst_summary_table);
+	lst_columns_header(r->clock, &lst_clock_table);
 	s_flush(r, r->ts, "timeseries.csv");
 	s_flush(r, r->sum, "summary.csv");
 	s_flush(r, r->clock, "clock.csv");
@@ -304,8 +295,13 @@ void lst_results_rewind(lst_results *r)
 void lst_results_clock(lst_results *r, const char *agent, int64_t t1, int64_t t2, int64_t t3,
 		       int64_t t4)
 {
-	fprintf(r->clock, "%s,%lld,%lld,%lld,%lld\n", agent, (long long)t1, (long long)t2,
-		(long long)t3, (long long)t4);
+	union lst_cell row[LST_CLOCK_N] = {
+		[LST_CLOCK_AGENT] = { .s = agent }, [LST_CLOCK_T1] = { .i = t1 },
+		[LST_CLOCK_T2] = { .i = t2 },	    [LST_CLOCK_T3] = { .i = t3 },
+		[LST_CLOCK_T4] = { .i = t4 },
+	};
+
+	lst_columns_write(r->clock, &lst_clock_table, row);
 	s_flush(r, r->clock, "clock.csv");
 }
 
@@ -319,11 +315,15 @@ static void s_lat(const struct lst_dir_stats *dir, struct lst_hist_stats *st)
 	lst_hist_stats(&h, st);
 }
 
-static void s_lat_cols(FILE *f, const struct lst_hist_stats *st)
+/* The six latency columns (mean, p50, p99, p99.9, p99.99, max) in us, from cells[0] on. */
+static void s_lat_cells(union lst_cell *cells, const struct lst_hist_stats *st)
 {
-	fprintf(f, ",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f", st->mean / 1e3, (double)st->p50 / 1e3,
-		(double)st->p99 / 1e3, (double)st->p99_9 / 1e3, (double)st->p99_99 / 1e3,
-		(double)st->max / 1e3);
+	cells[0].d = st->mean / 1e3;
+	cells[1].d = (double)st->p50 / 1e3;
+	cells[2].d = (double)st->p99 / 1e3;
+	cells[3].d = (double)st->p99_9 / 1e3;
+	cells[4].d = (double)st->p99_99 / 1e3;
+	cells[5].d = (double)st->max / 1e3;
 }
 
 void lst_rates_of(const lst_sample *s, struct lst_rates *out)
@@ -340,14 +340,22 @@ void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k,
 		     const char *agent, const struct lst_rates *rates,
 		     const struct lst_dir_stats dir[LST_DIR_N])
 {
+	union lst_cell row[LST_TS_N] = {
+		[LST_TS_PHASE] = { .s = phase },
+		[LST_TS_POINT] = { .u = point },
+		[LST_TS_INTERVAL] = { .i = k },
+		[LST_TS_T_S] = { .d = t_s },
+		[LST_TS_AGENT] = { .s = agent },
+		[LST_TS_READ_IOPS] = { .d = rates->iops[LST_DIR_READ] },
+		[LST_TS_WRITE_IOPS] = { .d = rates->iops[LST_DIR_WRITE] },
+		[LST_TS_READ_MBPS] = { .d = rates->mbps[LST_DIR_READ] },
+		[LST_TS_WRITE_MBPS] = { .d = rates->mbps[LST_DIR_WRITE] },
+	};
 	struct lst_hist_stats st;
 
 	s_lat(dir, &st);
-	fprintf(r->ts, "%s,%zu,%lld,%.6f,%s,%.3f,%.3f,%.3f,%.3f", phase, point, (long long)k, t_s,
-		agent, rates->iops[LST_DIR_READ], rates->iops[LST_DIR_WRITE],
-		rates->mbps[LST_DIR_READ], rates->mbps[LST_DIR_WRITE]);
-	s_lat_cols(r->ts, &st);
-	fputc('\n', r->ts);
+	s_lat_cells(&row[LST_TS_LAT_MEAN], &st);
+	lst_columns_write(r->ts, &lst_timeseries_table, row);
 	s_flush(r, r->ts, "timeseries.csv");
 }
 
@@ -372,29 +380,45 @@ static json_t *s_dir_json(const struct lst_merge_totals *t, int d)
 			 "lat", lst_results_lat_json(&t->dir[d].lat));
 }
 
+static void s_summary_row(lst_results *r, const char *phase, size_t point, const char *label,
+			  const char *agent, double t_s, const struct lst_merge_totals *t,
+			  const char *test, size_t round)
+{
+	union lst_cell row[LST_SUM_N] = {
+		[LST_SUM_PHASE] = { .s = phase },
+		[LST_SUM_POINT] = { .u = point },
+		[LST_SUM_LABEL] = { .s = label },
+		[LST_SUM_AGENT] = { .s = agent },
+		[LST_SUM_T_S] = { .d = t_s },
+		[LST_SUM_DURATION] = { .d = t->seconds },
+		[LST_SUM_READ_IOPS] = { .d = t->iops[LST_DIR_READ] },
+		[LST_SUM_WRITE_IOPS] = { .d = t->iops[LST_DIR_WRITE] },
+		[LST_SUM_READ_MBPS] = { .d = t->mbps[LST_DIR_READ] },
+		[LST_SUM_WRITE_MBPS] = { .d = t->mbps[LST_DIR_WRITE] },
+		[LST_SUM_READ_IOS] = { .u = t->dir[0].ios },
+		[LST_SUM_WRITE_IOS] = { .u = t->dir[1].ios },
+		[LST_SUM_READ_BYTES] = { .u = t->dir[0].bytes },
+		[LST_SUM_WRITE_BYTES] = { .u = t->dir[1].bytes },
+		[LST_SUM_ERRORS] = { .u = t->dir[0].errors + t->dir[1].errors },
+		[LST_SUM_TEST] = { .s = test ? test : "" },
+		[LST_SUM_ROUND] = { .u = round },
+	};
+	struct lst_hist_stats st;
+
+	s_lat(t->dir, &st);
+	s_lat_cells(&row[LST_SUM_LAT_MEAN], &st);
+	lst_columns_write(r->sum, &lst_summary_table, row);
+	s_flush(r, r->sum, "summary.csv");
+}
+
 void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
 			 const char *test, size_t round, json_t *extra)
 {
-	struct lst_hist_stats st;
 	lst_hist both;
 	json_t *o;
 
-	s_lat(t->dir, &st);
-	fprintf(r->sum, "%s,%zu,", phase, point);
-	lst_csv_quoted(r->sum, label);
-	fprintf(r->sum, ",%s,%.6f,%.6f,%.3f,%.3f,%.3f,%.3f", agent, t_s, t->seconds,
-		t->iops[LST_DIR_READ], t->iops[LST_DIR_WRITE], t->mbps[LST_DIR_READ],
-		t->mbps[LST_DIR_WRITE]);
-	s_lat_cols(r->sum, &st);
-	fprintf(r->sum, ",%llu,%llu,%llu,%llu,%llu,", (unsigned long long)t->dir[0].ios,
-		(unsigned long long)t->dir[1].ios, (unsigned long long)t->dir[0].bytes,
-		(unsigned long long)t->dir[1].bytes,
-		(unsigned long long)(t->dir[0].errors + t->dir[1].errors));
-	lst_csv_quoted(r->sum, test ? test : "");
-	fprintf(r->sum, ",%zu\n", round);
-	s_flush(r, r->sum, "summary.csv");
-
+	s_summary_row(r, phase, point, label, agent, t_s, t, test, round);
 	both = t->dir[LST_DIR_READ].lat;
 	lst_hist_add(&both, &t->dir[LST_DIR_WRITE].lat);
 	o = json_pack("{s:s, s:I, s:s, s:s, s:f, s:f, s:f, s:f, s:o, s:o, s:o}", "phase", phase,
@@ -560,24 +584,32 @@ int lst_results_flush_summary(lst_results *r, lst_err *err)
 	return rc;
 }
 
-void lst_results_round(lst_results *r, const char *phase, const char *suite, const char *test,
-		       size_t round, double t_s, double value, const char *tracked, double iops,
-		       double mbps, double lat_mean_us, double lat_max_us, uint64_t bytes_written)
+void lst_results_round(lst_results *r, const struct lst_round_row *o)
 {
+	union lst_cell row[LST_ROUNDS_N] = {
+		[LST_ROUNDS_PHASE] = { .s = o->phase },
+		[LST_ROUNDS_TEST] = { .s = o->test },
+		[LST_ROUNDS_ROUND] = { .u = o->round },
+		[LST_ROUNDS_T_S] = { .d = o->t_s },
+		[LST_ROUNDS_VALUE] = { .d = o->value },
+		[LST_ROUNDS_TRACKED] = { .s = o->tracked },
+		[LST_ROUNDS_IOPS] = { .d = o->iops },
+		[LST_ROUNDS_MBPS] = { .d = o->mbps },
+		[LST_ROUNDS_LAT_MEAN] = { .d = o->lat_mean_us },
+		[LST_ROUNDS_LAT_MAX] = { .d = o->lat_max_us },
+		[LST_ROUNDS_BYTES_WRITTEN] = { .u = o->bytes_written },
+		[LST_ROUNDS_SUITE] = { .s = o->suite },
+	};
+
 	if (!r)
 		return;
 	if (!r->rounds) {
 		r->rounds = s_open(r, "rounds.csv", "w", NULL);
 		if (!r->rounds)
 			return;
-		fprintf(r->rounds, "phase,test,round,t_s,value,tracked,iops,mbps,lat_mean_us,"
-				   "lat_max_us,bytes_written,suite\n");
+		lst_columns_header(r->rounds, &lst_rounds_table);
 	}
-	fprintf(r->rounds, "%s,", phase);
-	lst_csv_quoted(r->rounds, test);
-	fprintf(r->rounds, ",%zu,%.6f,%.6f,%s,%.3f,%.3f,%.3f,%.3f,%llu,%s\n", round, t_s, value,
-		tracked, iops, mbps, lat_mean_us, lat_max_us, (unsigned long long)bytes_written,
-		suite);
+	lst_columns_write(r->rounds, &lst_rounds_table, row);
 	s_flush(r, r->rounds, "rounds.csv");
 }
 
@@ -596,15 +628,26 @@ void lst_results_curve(lst_results *r, const char *phase, size_t point,
 		r->curves = s_open(r, "curves.csv", "w", NULL);
 		if (!r->curves)
 			return;
-		fprintf(r->curves, "phase,point,jobs,iodepth,bs,rwmixread,iops,mbps,lat_mean_us,"
-				   "lat_p99_us,lat_p99_9_us,lat_p99_99_us,rate_iops,target_pct\n");
+		lst_columns_header(r->curves, &lst_curves_table);
 	}
 	lst_hist_stats(&res->lat, &st);
-	fprintf(r->curves, "%s,%zu,%lld,%lld,%lld,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%lld,%g\n",
-		phase, point, (long long)w->jobs, (long long)w->iodepth, (long long)w->bs,
-		lst_workload_read_pct(w), res->iops[0] + res->iops[1], res->mbps[0] + res->mbps[1],
-		st.mean / 1e3, (double)st.p99 / 1e3, (double)st.p99_9 / 1e3,
-		(double)st.p99_99 / 1e3, (long long)rate_iops, target_pct);
+	lst_columns_write(r->curves, &lst_curves_table,
+			  (union lst_cell[LST_CURVES_N]){
+				  [LST_CURVES_PHASE] = { .s = phase },
+				  [LST_CURVES_POINT] = { .u = point },
+				  [LST_CURVES_JOBS] = { .i = w->jobs },
+				  [LST_CURVES_IODEPTH] = { .i = w->iodepth },
+				  [LST_CURVES_BS] = { .i = w->bs },
+				  [LST_CURVES_RWMIXREAD] = { .i = lst_workload_read_pct(w) },
+				  [LST_CURVES_IOPS] = { .d = res->iops[0] + res->iops[1] },
+				  [LST_CURVES_MBPS] = { .d = res->mbps[0] + res->mbps[1] },
+				  [LST_CURVES_LAT_MEAN] = { .d = st.mean / 1e3 },
+				  [LST_CURVES_LAT_P99] = { .d = (double)st.p99 / 1e3 },
+				  [LST_CURVES_LAT_P99_9] = { .d = (double)st.p99_9 / 1e3 },
+				  [LST_CURVES_LAT_P99_99] = { .d = (double)st.p99_99 / 1e3 },
+				  [LST_CURVES_RATE_IOPS] = { .i = rate_iops },
+				  [LST_CURVES_TARGET_PCT] = { .d = target_pct },
+			  });
 	s_flush(r, r->curves, "curves.csv");
 }
 

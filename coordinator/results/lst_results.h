@@ -32,9 +32,7 @@
 
 typedef struct lst_results lst_results;
 
-/* Column names, shared with `lockstep report` and the tests. */
-extern const char *const lst_timeseries_columns;
-extern const char *const lst_summary_columns;
+/* The CSV files' columns (names, order, formats) are in lst_columns.h, shared with the reader. */
 
 /*
  * Create the folder (it must not exist, or be empty) with its CSV headers. Returns NULL with err.
@@ -131,15 +129,34 @@ int lst_results_write_run(lst_results *r, json_t *doc, bool final, lst_err *err)
  */
 int lst_results_flush_summary(lst_results *r, lst_err *err);
 
-/* One row of rounds.csv (created on the first row): a round of a suite test. */
-void lst_results_round(lst_results *r, const char *phase, const char *suite, const char *test,
-		       size_t round, double t_s, double value, const char *tracked, double iops,
-		       double mbps, double lat_mean_us, double lat_max_us, uint64_t bytes_written);
+/* A round of a suite test: one row of rounds.csv. Strings are borrowed. */
+struct lst_round_row {
+	const char *phase, *suite, *test;
+	size_t round; /* 1-based */
+	double t_s;   /* start, seconds since the run started */
+	double value; /* the tracked variable's value */
+	const char *tracked;
+	double iops, mbps, lat_mean_us, lat_max_us;
+	uint64_t bytes_written; /* by the phase so far */
+};
+
+/* One row of rounds.csv (created on the first row). r may be NULL (nothing is written). */
+void lst_results_round(lst_results *r, const struct lst_round_row *row);
 
 /* A steady-state verdict for summary.json "tests" (stolen). */
 void lst_results_test(lst_results *r, json_t *test);
 
-struct lst_step_result;
+/* What a step measured, combined over every agent (measured intervals only). */
+struct lst_step_result {
+	double iops[LST_DIR_N];
+	double mbps[LST_DIR_N];
+	uint64_t ios[LST_DIR_N];
+	uint64_t bytes[LST_DIR_N];
+	double seconds;
+	lst_hist lat; /* both directions */
+	double t_s;   /* start, seconds since the run started */
+	bool partial; /* an agent was lost */
+};
 
 /* One row of curves.csv (created on the first row): a latency-vs-IOPS point. */
 void lst_results_curve(lst_results *r, const char *phase, size_t point,

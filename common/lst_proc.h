@@ -1,0 +1,27 @@
+/*
+ * A helper program run as a child process with a timeout, keeping the tail of its output
+ * (stdout and stderr together) for error messages. Used by the plots to run gnuplot.
+ */
+#ifndef LST_PROC_H
+#define LST_PROC_H
+
+#include <stddef.h>
+
+/* The executable name (no '/') found in PATH ("/usr/bin:/bin" when unset): a full path the
+ * caller frees, or NULL when there is none. */
+char *lst_proc_which(const char *name);
+
+/*
+ * Run argv (argv[0] a full path, argv NULL-terminated) in dir (NULL: the current folder) with
+ * stdin /dev/null; out (size >= 2) receives the last size - 1 bytes of its stdout and stderr,
+ * NUL-terminated. Returns its exit status (128 + signal when killed by one), -ETIMEDOUT after
+ * timeout_s seconds (it is then killed and reaped), or -errno when it could not be started.
+ * Not thread-safe with other code that reaps children by waiting for any pid.
+ */
+int lst_proc_run(const char *dir, const char *const argv[], int timeout_s, char *out, size_t size);
+
+/* The last three non-empty lines of out (lines of only blanks and '^' skipped), joined with
+ * " | ", into buf; "(no output)" when there are none. */
+void lst_proc_last_lines(const char *out, char *buf, size_t size);
+
+#endif

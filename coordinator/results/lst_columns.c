@@ -1,0 +1,163 @@
+/*
+ * The results folder's column tables (see lst_columns.h). A column's place in its table is its
+ * place in the file; the enums of lst_columns.h index the same tables, which the static
+ * asserts below keep in step.
+ */
+#include "lst_columns.h"
+
+#include <stddef.h>
+
+#include "lst_assert.h"
+#include "lst_report.h"
+#include "lst_text.h"
+#include "lst_util.h"
+
+#define S_COL(n, type)                                                                             \
+	{                                                                                          \
+		n, LST_COL_##type, LST_READ_NO, false, 0                                           \
+	}
+#define S_READ(n, type, read, st, field)                                                           \
+	{                                                                                          \
+		n, LST_COL_##type, LST_READ_##read, false, offsetof(st, field)                     \
+	}
+#define S_OPT(n, type, st, field)                                                                  \
+	{                                                                                          \
+		n, LST_COL_##type, LST_READ_NUM, true, offsetof(st, field)                         \
+	}
+
+static const struct lst_column s_ts[] = {
+	S_READ("phase", WORD, NAME, struct lst_rpt_ts, phase),
+	S_READ("point", UINT, LONG, struct lst_rpt_ts, point),
+	S_READ("interval", INT, LONG, struct lst_rpt_ts, interval),
+	S_READ("t_s", F6, NUM, struct lst_rpt_ts, t_s),
+	S_READ("agent", WORD, NAME, struct lst_rpt_ts, agent),
+	S_READ("read_iops", F3, NUM, struct lst_rpt_ts, iops[0]),
+	S_READ("write_iops", F3, NUM, struct lst_rpt_ts, iops[1]),
+	S_READ("read_mbps", F3, NUM, struct lst_rpt_ts, mbps[0]),
+	S_READ("write_mbps", F3, NUM, struct lst_rpt_ts, mbps[1]),
+	S_READ("lat_mean_us", F3, NUM, struct lst_rpt_ts, lat_mean),
+	S_COL("lat_p50_us", F3),
+	S_READ("lat_p99_us", F3, NUM, struct lst_rpt_ts, lat_p99),
+	S_COL("lat_p99_9_us", F3),
+	S_COL("lat_p99_99_us", F3),
+	S_COL("lat_max_us", F3),
+};
+
+static const struct lst_column s_sum[] = {
+	S_READ("phase", WORD, NAME, struct lst_rpt_point, phase),
+	S_READ("point", UINT, LONG, struct lst_rpt_point, point),
+	S_READ("label", QUOTED, TEXT, struct lst_rpt_point, label),
+	S_READ("agent", WORD, NAME, struct lst_rpt_point, agent),
+	S_READ("t_s", F6, NUM, struct lst_rpt_point, t_s),
+	S_READ("duration_s", F6, NUM, struct lst_rpt_point, duration_s),
+	S_READ("read_iops", F3, NUM, struct lst_rpt_point, iops[0]),
+	S_READ("write_iops", F3, NUM, struct lst_rpt_point, iops[1]),
+	S_READ("read_mbps", F3, NUM, struct lst_rpt_point, mbps[0]),
+	S_READ("write_mbps", F3, NUM, struct lst_rpt_point, mbps[1]),
+	S_READ("lat_mean_us", F3, NUM, struct lst_rpt_point, lat_mean),
+	S_READ("lat_p50_us", F3, NUM, struct lst_rpt_point, lat_p50),
+	S_READ("lat_p99_us", F3, NUM, struct lst_rpt_point, lat_p99),
+	S_READ("lat_p99_9_us", F3, NUM, struct lst_rpt_point, lat_p99_9),
+	S_READ("lat_p99_99_us", F3, NUM, struct lst_rpt_point, lat_p99_99),
+	S_READ("lat_max_us", F3, NUM, struct lst_rpt_point, lat_max),
+	S_COL("read_ios", UINT),
+	S_COL("write_ios", UINT),
+	S_COL("read_bytes", UINT),
+	S_COL("write_bytes", UINT),
+	S_READ("errors", UINT, NUM, struct lst_rpt_point, errors),
+	S_COL("test", QUOTED), /* the reader takes test and round from summary.json */
+	S_COL("round", UINT),
+};
+
+static const struct lst_column s_clock[] = {
+	S_COL("agent", WORD), S_COL("t1", INT), S_COL("t2", INT),
+	S_COL("t3", INT),     S_COL("t4", INT),
+};
+
+static const struct lst_column s_rounds[] = {
+	S_READ("phase", WORD, NAME, struct lst_rpt_round, phase),
+	S_READ("test", QUOTED, TEXT, struct lst_rpt_round, test),
+	S_READ("round", UINT, LONG, struct lst_rpt_round, round),
+	S_READ("t_s", F6, NUM, struct lst_rpt_round, t_s),
+	S_READ("value", F6, NUM, struct lst_rpt_round, value),
+	S_READ("tracked", WORD, TEXT, struct lst_rpt_round, tracked),
+	S_READ("iops", F3, NUM, struct lst_rpt_round, iops),
+	S_READ("mbps", F3, NUM, struct lst_rpt_round, mbps),
+	S_READ("lat_mean_us", F3, NUM, struct lst_rpt_round, lat_mean),
+	S_OPT("lat_max_us", F3, struct lst_rpt_round, lat_max),
+	S_OPT("bytes_written", UINT, struct lst_rpt_round, bytes_written),
+	S_COL("suite", WORD),
+};
+
+static const struct lst_column s_curves[] = {
+	S_READ("phase", WORD, NAME, struct lst_rpt_curve, phase),
+	S_READ("point", UINT, LONG, struct lst_rpt_curve, point),
+	S_READ("jobs", INT, NUM, struct lst_rpt_curve, jobs),
+	S_READ("iodepth", INT, NUM, struct lst_rpt_curve, iodepth),
+	S_READ("bs", INT, NUM, struct lst_rpt_curve, bs),
+	S_READ("rwmixread", INT, NUM, struct lst_rpt_curve, rwmixread),
+	S_READ("iops", F3, NUM, struct lst_rpt_curve, iops),
+	S_READ("mbps", F3, NUM, struct lst_rpt_curve, mbps),
+	S_READ("lat_mean_us", F3, NUM, struct lst_rpt_curve, lat_mean),
+	S_READ("lat_p99_us", F3, NUM, struct lst_rpt_curve, lat_p99),
+	S_READ("lat_p99_9_us", F3, NUM, struct lst_rpt_curve, lat_p99_9),
+	S_READ("lat_p99_99_us", F3, NUM, struct lst_rpt_curve, lat_p99_99),
+	S_OPT("rate_iops", INT, struct lst_rpt_curve, rate_iops),
+	S_OPT("target_pct", G, struct lst_rpt_curve, target_pct),
+};
+
+_Static_assert(LST_ARRAY_SIZE(s_ts) == LST_TS_N, "timeseries.csv: table and enum differ");
+_Static_assert(LST_ARRAY_SIZE(s_sum) == LST_SUM_N, "summary.csv: table and enum differ");
+_Static_assert(LST_ARRAY_SIZE(s_clock) == LST_CLOCK_N, "clock.csv: table and enum differ");
+_Static_assert(LST_ARRAY_SIZE(s_rounds) == LST_ROUNDS_N, "rounds.csv: table and enum differ");
+_Static_assert(LST_ARRAY_SIZE(s_curves) == LST_CURVES_N, "curves.csv: table and enum differ");
+
+const struct lst_col_table lst_timeseries_table = { "timeseries.csv", s_ts, LST_TS_N, false };
+const struct lst_col_table lst_summary_table = { "summary.csv", s_sum, LST_SUM_N, true };
+const struct lst_col_table lst_clock_table = { "clock.csv", s_clock, LST_CLOCK_N, false };
+const struct lst_col_table lst_rounds_table = { "rounds.csv", s_rounds, LST_ROUNDS_N, false };
+const struct lst_col_table lst_curves_table = { "curves.csv", s_curves, LST_CURVES_N, false };
+
+void lst_columns_header(FILE *f, const struct lst_col_table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(f, "%s%s", i ? "," : "", t->cols[i].name);
+	fputc('\n', f);
+}
+
+static void s_cell(FILE *f, enum lst_col_type type, const union lst_cell *c)
+{
+	switch (type) {
+	case LST_COL_WORD:
+		fputs(c->s, f);
+		break;
+	case LST_COL_QUOTED:
+		lst_csv_quoted(f, c->s);
+		break;
+	case LST_COL_INT:
+		fprintf(f, "%lld", c->i);
+		break;
+	case LST_COL_UINT:
+		fprintf(f, "%llu", c->u);
+		break;
+	case LST_COL_F3:
+		fprintf(f, "%.3f", c->d);
+		break;
+	case LST_COL_F6:
+		fprintf(f, "%.6f", c->d);
+		break;
+	case LST_COL_G:
+		fprintf(f, "%g", c->d);
+		break;
+	}
+}
+
+void lst_columns_write(FILE *f, const struct lst_col_table *t, const union lst_cell *cells)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (i)
+			fputc(',', f);
+		s_cell(f, t->cols[i].type, &cells[i]);
+	}
+	fputc('\n', f);
+}

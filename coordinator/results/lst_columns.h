@@ -1,0 +1,162 @@
+/*
+ * The column tables of the results folder's CSV files: one table per file, the single owner of
+ * its column names, their order, how the writer prints each value and which field of the
+ * report's row the reader fills from it (as proto/lst_msg.c does for the wire).
+ *
+ *   timeseries.csv  one row per measured interval (lst_results_row)
+ *   summary.csv     one row per phase x point x agent (lst_results_summary)
+ *   clock.csv       one row per clock exchange (lst_results_clock)
+ *   rounds.csv      one row per round of a suite test (lst_results_round)
+ *   curves.csv      one row per latency-vs-IOPS point (lst_results_curve)
+ *
+ * matrix.csv has one column per read/write mix, so it has no fixed table (lst_results_matrix,
+ * and the reader's s_load_matrix, own its shape: "bs" then "R/W" columns).
+ *
+ * The writer fills one union lst_cell per column (indexed by the file's enum) and calls
+ * lst_columns_write; the reader (lst_report.c) finds the columns by name, so files with more
+ * columns, or older files without an optional one, still load.
+ */
+#ifndef LST_COLUMNS_H
+#define LST_COLUMNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* How the writer prints a column. */
+enum lst_col_type {
+	LST_COL_WORD,	/* text as is (phase, agent, tracked: no ',' or '"' in them) */
+	LST_COL_QUOTED, /* text, always quoted (label, test: free text) */
+	LST_COL_INT,	/* signed integer */
+	LST_COL_UINT,	/* unsigned integer */
+	LST_COL_F3,	/* real, 3 decimals */
+	LST_COL_F6,	/* real, 6 decimals */
+	LST_COL_G,	/* real, shortest (%g) */
+};
+
+/* What the report reader does with a column. */
+enum lst_col_read {
+	LST_READ_NO,   /* not read: the reader neither needs nor checks it */
+	LST_READ_NAME, /* text that must not be empty, into a const char * */
+	LST_READ_TEXT, /* text, may be empty, into a const char * */
+	LST_READ_NUM,  /* a finite number into a double (empty is an error) */
+	LST_READ_LONG, /* the same, into a long */
+};
+
+struct lst_column {
+	const char *name;
+	enum lst_col_type type;
+	enum lst_col_read read;
+	bool optional; /* read: files without the column (older ones) or an empty field give NAN */
+	size_t off;    /* read: offset of the field in the reader's row struct */
+};
+
+struct lst_col_table {
+	const char *file;
+	const struct lst_column *cols;
+	size_t ncols;
+	/* The reader names the first missing column in file order (else text columns first):
+	 * the order its messages have always had. */
+	bool header_in_order;
+};
+
+/* One value of a row being written; the member is the column's type's. */
+union lst_cell {
+	const char *s;	      /* WORD, QUOTED */
+	long long i;	      /* INT */
+	unsigned long long u; /* UINT */
+	double d;	      /* F3, F6, G */
+};
+
+enum lst_ts_col {
+	LST_TS_PHASE,
+	LST_TS_POINT,
+	LST_TS_INTERVAL,
+	LST_TS_T_S,
+	LST_TS_AGENT,
+	LST_TS_READ_IOPS,
+	LST_TS_WRITE_IOPS,
+	LST_TS_READ_MBPS,
+	LST_TS_WRITE_MBPS,
+	LST_TS_LAT_MEAN, /* the six latency columns, in the order of LST_LAT_COLS */
+	LST_TS_N = LST_TS_LAT_MEAN + 6,
+};
+
+enum lst_sum_col {
+	LST_SUM_PHASE,
+	LST_SUM_POINT,
+	LST_SUM_LABEL,
+	LST_SUM_AGENT,
+	LST_SUM_T_S,
+	LST_SUM_DURATION,
+	LST_SUM_READ_IOPS,
+	LST_SUM_WRITE_IOPS,
+	LST_SUM_READ_MBPS,
+	LST_SUM_WRITE_MBPS,
+	LST_SUM_LAT_MEAN, /* six latency columns */
+	LST_SUM_READ_IOS = LST_SUM_LAT_MEAN + 6,
+	LST_SUM_WRITE_IOS,
+	LST_SUM_READ_BYTES,
+	LST_SUM_WRITE_BYTES,
+	LST_SUM_ERRORS,
+	LST_SUM_TEST,
+	LST_SUM_ROUND,
+	LST_SUM_N,
+};
+
+enum lst_clock_col {
+	LST_CLOCK_AGENT,
+	LST_CLOCK_T1,
+	LST_CLOCK_T2,
+	LST_CLOCK_T3,
+	LST_CLOCK_T4,
+	LST_CLOCK_N
+};
+
+enum lst_rounds_col {
+	LST_ROUNDS_PHASE,
+	LST_ROUNDS_TEST,
+	LST_ROUNDS_ROUND,
+	LST_ROUNDS_T_S,
+	LST_ROUNDS_VALUE,
+	LST_ROUNDS_TRACKED,
+	LST_ROUNDS_IOPS,
+	LST_ROUNDS_MBPS,
+	LST_ROUNDS_LAT_MEAN,
+	LST_ROUNDS_LAT_MAX,
+	LST_ROUNDS_BYTES_WRITTEN,
+	LST_ROUNDS_SUITE,
+	LST_ROUNDS_N,
+};
+
+enum lst_curves_col {
+	LST_CURVES_PHASE,
+	LST_CURVES_POINT,
+	LST_CURVES_JOBS,
+	LST_CURVES_IODEPTH,
+	LST_CURVES_BS,
+	LST_CURVES_RWMIXREAD,
+	LST_CURVES_IOPS,
+	LST_CURVES_MBPS,
+	LST_CURVES_LAT_MEAN,
+	LST_CURVES_LAT_P99,
+	LST_CURVES_LAT_P99_9,
+	LST_CURVES_LAT_P99_99,
+	LST_CURVES_RATE_IOPS,
+	LST_CURVES_TARGET_PCT,
+	LST_CURVES_N,
+};
+
+extern const struct lst_col_table lst_timeseries_table;
+extern const struct lst_col_table lst_summary_table;
+extern const struct lst_col_table lst_clock_table;
+extern const struct lst_col_table lst_rounds_table;
+extern const struct lst_col_table lst_curves_table;
+
+/* The header line of t: its names joined by ',', and a newline. */
+void lst_columns_header(FILE *f, const struct lst_col_table *t);
+
+/* One row of t: cells[t->ncols], each printed as its column's type says, and a newline. */
+void lst_columns_write(FILE *f, const struct lst_col_table *t, const union lst_cell *cells);
+
+#endif

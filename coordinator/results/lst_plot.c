@@ -1,0 +1,1180 @@
+/*
+ * Plots: the plot families (latency vs IOPS, timeseries, steady state, WSAT, IOPS matrix, two
+ * runs compared), gnuplot scripts with their data inline.
+ *
+ * Each plot is made in three steps: gather its series from the lst_report (grouping, sorting,
+ * thinning long timeseries), write NAME.gp (datablocks first, then one pass per output format
+ * that sets the terminal and draws), and run gnuplot on it in the output folder. A plot that
+ * fails is reported and the others are still drawn; plots never decide a run's outcome.
+ *
+ * The fixed text of each family is a template in plots/ (lst_plot_tpl.h); the scripts' common
+ * parts and the gnuplot process are in lst_plot_script.c.
+ */
+#include "lst_plot.h"
+#include "lst_plot_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_plot_tpl.h"
+#include "lst_steady.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#define S_TS_MAX_ROWS 4000   /* rows per timeseries line before thinning */
+#define S_MIN_RUN 5	     /* rows between gaps for a timeseries line to break there */
+#define S_MARK_MAX_POINTS 12 /* label the points of a timeseries up to this many */
+
+/* --- curves: latency against IOPS ------------------------------------------------------------ */
+
+struct s_cpt {
+	double order; /* demand: jobs x iodepth */
+	double rate;  /* requested rate (curve points), NAN for closed loop */
+	double iops;
+	double lat[3]; /* mean, p99, p99.99, us */
+};
+
+struct s_group {
+	const char *phase;
+	double bs, mix;
+	struct s_cpt *p;
+	size_t n;
+};
+
+struct s_groups {
+	struct s_group *g;
+	size_t n;
+};
+
+static const char *const s_stat_names[] = { "mean", "p99", "p99.99" };
+
+static void s_groups_free(struct s_groups *gs)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		free(gs->g[i].p);
+	free(gs->g);
+	gs->g = NULL;
+	gs->n = 0;
+}
+
+static bool s_same_group(const struct s_group *x, const struct s_group *y)
+{
+	return !strcmp(x->phase, y->phase) && (x->bs == y->bs || (isnan(x->bs) && isnan(y->bs))) &&
+	       (x->mix == y->mix || (isnan(x->mix) && isnan(y->mix)));
+}
+
+static void s_group_add(struct s_groups *gs, const char *phase, double bs, double mix,
+			const struct s_cpt *p)
+{
+	struct s_group key = { .phase = phase, .bs = bs, .mix = mix }, *g = NULL;
+
+	for (size_t i = 0; i < gs->n && !g; i++)
+		if (s_same_group(&gs->g[i], &key))
+			g = &gs->g[i];
+	if (!g) {
+		gs->g = lst_realloc(gs->g, (gs->n + 1) * sizeof(*gs->g));
+		g = &gs->g[gs->n++];
+		*g = key;
+	}
+	g->p = lst_realloc(g->p, (g->n + 1) * sizeof(*g->p));
+	g->p[g->n++] = *p;
+}
+
+static int s_cpt_cmp(const void *a, const void *b)
+{
+	const struct s_cpt *x = a, *y = b;
+	double rx = isnan(x->rate) ? INFINITY : x->rate, ry = isnan(y->rate) ? INFINITY : y->rate;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return x->iops < y->iops ? -1 : x->iops > y->iops;
+}
+
+/* Groups of one phase by block size (small first), then mix (reads first). */
+static int s_group_cmp(const void *a, const void *b)
+{
+	const struct s_group *x = a, *y = b;
+
+	if (x->bs != y->bs)
+		return x->bs < y->bs ? -1 : 1;
+	if (x->mix != y->mix)
+		return x->mix > y->mix ? -1 : 1;
+	return 0;
+}
+
+/* The workload point `point` of `phase` ran, from run.json: block size, read %, demand, rate. */
+static void s_point_workload(const lst_report *r, const char *phase, long point, double *bs,
+			     double *mix, double *order, double *rate)
+{
+	json_t *phases = json_object_get(r->run, "phases"), *e;
+	size_t i;
+
+	*bs = *mix = *order = *rate = NAN;
+	json_array_foreach (phases, i, e) {
+		const char *name = json_string_value(json_object_get(e, "phase"));
+		json_t *wl = json_object_get(e, "workload");
+		const char *rw;
+
+		if (!name || strcmp(name, phase) ||
+		    json_integer_value(json_object_get(e, "point")) != point)
+			continue;
+		rw = json_string_value(json_object_get(wl, "rw"));
+		*bs = lst_report_wl_value(wl, "bs", true);
+		*mix = lst_report_wl_value(wl, "rwmixread", false);
+		if (rw && (!strcmp(rw, "read") || !strcmp(rw, "randread")))
+			*mix = 100;
+		if (rw && (!strcmp(rw, "write") || !strcmp(rw, "randwrite")))
+			*mix = 0;
+		*order = lst_report_wl_value(wl, "jobs", false) *
+			 lst_report_wl_value(wl, "iodepth", false);
+		*rate = lst_report_wl_value(wl, "rate_iops", false);
+		if (*rate == 0)
+			*rate = NAN;
+		return;
+	}
+}
+
+/*
+ * The latency-vs-IOPS points of a phase into gs: curves.csv rows, or for a plain phase (no
+ * suite) without any, its summary points (agent all; the last round of each label). Returns
+ * the number of points; *from_summary says where they came from.
+ */
+static size_t s_curve_points(const lst_report *r, const char *phase, struct s_groups *gs,
+			     bool *from_summary)
+{
+	const struct lst_rpt_phase *ph = lst_report_phase(r, phase);
+	size_t n = 0, shown, rows, *idx;
+
+	*from_summary = false;
+	for (size_t i = 0; i < r->ncurves; i++) {
+		const struct lst_rpt_curve *cv = &r->curves[i];
+		struct s_cpt p = {
+			.order = cv->jobs * cv->iodepth,
+			.rate = isnan(cv->rate_iops) || cv->rate_iops <= 0 ? NAN : cv->rate_iops,
+			.iops = cv->iops,
+			.lat = { cv->lat_mean, cv->lat_p99, cv->lat_p99_99 },
+		};
+
+		if (strcmp(cv->phase, phase))
+			continue;
+		s_group_add(gs, phase, cv->bs, cv->rwmixread, &p);
+		n++;
+	}
+	if (n || !ph || *ph->suite)
+		return n;
+	*from_summary = true;
+	idx = lst_calloc(r->npoints + 1, sizeof(*idx));
+	shown = lst_report_shown(r, phase, idx, &rows);
+	for (size_t i = 0; i < shown; i++) {
+		const struct lst_rpt_point *pt = &r->points[idx[i]];
+		struct s_cpt p;
+		double bs, mix;
+
+		s_point_workload(r, phase, pt->point, &bs, &mix, &p.order, &p.rate);
+		p.iops = pt->iops[0] + pt->iops[1];
+		p.lat[0] = pt->lat_mean;
+		p.lat[1] = pt->lat_p99;
+		p.lat[2] = pt->lat_p99_99;
+		if (isnan(p.order))
+			p.order = (double)pt->point;
+		s_group_add(gs, phase, bs, mix, &p);
+		n++;
+	}
+	free(idx);
+	return n;
+}
+
+static void s_sort_groups(struct s_groups *gs)
+{
+	if (!gs->n)
+		return;
+	qsort(gs->g, gs->n, sizeof(*gs->g), s_group_cmp);
+	for (size_t i = 0; i < gs->n; i++)
+		qsort(gs->g[i].p, gs->g[i].n, sizeof(*gs->g[i].p), s_cpt_cmp);
+}
+
+static void s_group_name(const struct s_group *g, bool with_phase, char *buf, size_t size)
+{
+	char bs[32], mix[32];
+
+	if (isnan(g->bs) && isnan(g->mix))
+		snprintf(buf, size, "%s", g->phase);
+	else
+		snprintf(buf, size, "%s%s%s R/W %s", with_phase ? g->phase : "",
+			 with_phase ? ": " : "", lst_report_bs(g->bs, bs, sizeof(bs)),
+			 lst_report_mix(g->mix, mix, sizeof(mix)));
+}
+
+/* Latency extent over groups (statistic stat, or all with -1), for the 1 ms line. */
+static void s_lat_extent(const struct s_groups *gs, int stat, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = 0;
+	for (size_t i = 0; i < gs->n; i++)
+		for (size_t k = 0; k < gs->g[i].n; k++)
+			for (int s = 0; s < 3; s++) {
+				double v = gs->g[i].p[k].lat[s];
+
+				if (stat >= 0 && s != stat)
+					continue;
+
+				if (v > 0 && v < *lo)
+					*lo = v;
+				if (v > *hi)
+					*hi = v;
+			}
+}
+
+static void s_group_block(FILE *f, const char *var, const struct s_group *g, const char *name)
+{
+	fprintf(f, "%s << EOD\n", var);
+	lst_plot__comment(f, "%s: IOPS, then latency mean, p99, p99.99 (us)", name);
+	for (size_t k = 0; k < g->n; k++) {
+		lst_plot__num(f, g->p[k].iops);
+		for (int s = 0; s < 3; s++)
+			lst_plot__num(f, lst_plot__pos(g->p[k].lat[s]));
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+}
+
+/* A "1 ms" line when 1 ms is inside the latencies drawn (statistic stat, or all with -1). */
+static void s_ms_line(FILE *f, const struct s_groups *a, const struct s_groups *b, int stat)
+{
+	double lo, hi, lo2, hi2;
+
+	lst_plot_tpl(f, "lat", "ms_reset", NULL);
+	s_lat_extent(a, stat, &lo, &hi);
+	if (b) {
+		s_lat_extent(b, stat, &lo2, &hi2);
+		lo = LST_MIN(lo, lo2);
+		hi = LST_MAX(hi, hi2);
+	}
+	if (lo < 1000 && hi > 1000)
+		lst_plot_tpl(f, "lat", "ms_line", NULL);
+}
+
+static void s_lat_axes(FILE *f)
+{
+	lst_plot_tpl(f, "lat", "axes", NULL);
+}
+
+/* The latency-vs-IOPS plot of a run after its data blocks (plots/lat.gp). */
+static void s_lat_body(FILE *f, const struct s_groups *gs, const char *title)
+{
+	char *qtitle = lst_plot__qstr("%s", title);
+
+	lst_plot_tpl(f, "lat", "run_title",
+		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
+	free(qtitle);
+	s_lat_axes(f);
+	s_ms_line(f, gs, NULL, -1);
+	lst_plot_tpl(f, "lat", "run_key", NULL);
+	for (size_t i = 0; i < gs->n; i++) {
+		char gname[128], idx[32], *qname;
+
+		s_group_name(&gs->g[i], false, gname, sizeof(gname));
+		qname = lst_plot__qstr("%s", gname);
+		snprintf(idx, sizeof(idx), "%zu", i);
+		lst_plot_tpl(f, "lat", "run_group",
+			     (const struct lst_tpl_arg[]){
+				     { "i", idx },
+				     { "color", lst_plot__colors[i % lst_plot__ncolors] },
+				     { "name", qname },
+				     { NULL, NULL },
+			     });
+		free(qname);
+	}
+	lst_plot_tpl(f, "lat", "run_stats", NULL);
+}
+
+static void s_plot_lat_vs_iops(struct lst_plot__ctx *c, const lst_report *r,
+			       const struct lst_rpt_phase *ph)
+{
+	struct s_groups gs = { 0 };
+	bool from_summary;
+	size_t n = s_curve_points(r, ph->name, &gs, &from_summary);
+	const char *name;
+	char title[512];
+	FILE *f;
+
+	if (!n || (from_summary && n < 2))
+		goto free_groups;
+	s_sort_groups(&gs);
+	name = lst_plot__name(c, "lat_vs_iops", ph->name, NULL);
+	f = lst_plot__script(c, name,
+			     "latency against IOPS, one curve per block size x mix and statistic");
+	if (!f)
+		goto free_groups;
+	lst_plot__comment(f, "Points from %s, in order of demand (jobs x iodepth).",
+			  from_summary ? "summary.csv (agent all, last round of each point)"
+				       : "curves.csv");
+	for (size_t i = 0; i < gs.n; i++) {
+		char var[32], gname[128];
+
+		snprintf(var, sizeof(var), "$g%zu", i);
+		s_group_name(&gs.g[i], false, gname, sizeof(gname));
+		s_group_block(f, var, &gs.g[i], gname);
+	}
+	lst_plot__begin(f, name, 1200, 750);
+	snprintf(title, sizeof(title), "Latency vs IOPS — phase %s%s%s%s\n%s, run %s", ph->name,
+		 *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title, r->run_id);
+	s_lat_body(f, &gs, title);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
+free_groups:
+	s_groups_free(&gs);
+}
+
+/* --- timeseries ------------------------------------------------------------------------------ */
+
+/* Time axis: seconds since the phase's first row in s, min or h; divisor and label. */
+static double s_time_unit(double span, const char **unit)
+{
+	if (span <= 600) {
+		*unit = "s";
+		return 1;
+	}
+	if (span <= 10 * 3600) {
+		*unit = "min";
+		return 60;
+	}
+	*unit = "h";
+	return 3600;
+}
+
+/* Accumulates rows of one line into buckets of k rows (means; p99 the bucket's highest). */
+struct s_bucket {
+	size_t n;
+	double t, v[6]; /* iops, read, write, mbps, mean, p99 */
+};
+
+static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, bool full)
+{
+	if (!b->n)
+		return;
+	lst_plot__num(f, (b->t - t0) / div);
+	for (int i = 0; i < (full ? 6 : 4); i++) {
+		double v = i == 5 ? b->v[i] : b->v[i] / (double)b->n;
+
+		lst_plot__num(f, i >= 4 ? lst_plot__pos(v) : v);
+	}
+	fputc('\n', f);
+	b->n = 0;
+}
+
+/*
+ * Rows of phase and agent as a datablock: t, IOPS, read IOPS, write IOPS, MB/s, then (full) mean
+ * and p99 latency. A blank line where more than `gap` seconds pass between rows (ramps
+ * excluded from the results, idle gaps), so lines break where there is no data. Thinned to
+ * about S_TS_MAX_ROWS rows.
+ */
+static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char *phase,
+		       const char *agent, size_t nrows, double t0, double div, double gap,
+		       bool full)
+{
+	size_t k = nrows > S_TS_MAX_ROWS ? (nrows + S_TS_MAX_ROWS - 1) / S_TS_MAX_ROWS : 1;
+	struct s_bucket b = { .n = 0 };
+	double last = NAN;
+
+	fprintf(f, "%s << EOD\n", var);
+	lst_plot__comment(
+		f, "agent %s: t (since the phase start), IOPS, read IOPS, write IOPS, MB/s%s%s",
+		agent, full ? ", mean latency (us), p99 latency (us)" : "",
+		k > 1 ? "; rows averaged in groups (p99: the highest of the group)" : "");
+	for (size_t i = 0; i < r->nts; i++) {
+		const struct lst_rpt_ts *t = &r->ts[i];
+		double v[6] = { t->iops[0] + t->iops[1], t->iops[0],  t->iops[1],
+				t->mbps[0] + t->mbps[1], t->lat_mean, t->lat_p99 };
+		bool broken;
+
+		if (strcmp(t->phase, phase) || strcmp(t->agent, agent))
+			continue;
+		broken = isfinite(last) && t->t_s - last > gap;
+		if (b.n && (broken || b.n == k))
+			s_bucket_flush(f, &b, t0, div, full);
+		if (broken)
+			fputc('\n', f);
+		if (!b.n) {
+			b.t = t->t_s;
+			memset(b.v, 0, sizeof(b.v));
+		}
+		for (int j = 0; j < 5; j++)
+			b.v[j] += v[j];
+		b.v[5] = LST_MAX(b.v[5], v[5]);
+		b.n++;
+		last = t->t_s;
+	}
+	s_bucket_flush(f, &b, t0, div, full);
+	fputs("EOD\n", f);
+}
+
+static int s_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * 1.5 x the median step between a phase's combined rows: longer steps are gaps in the data
+ * (ramps, idle time) where lines break. When breaking would leave pieces shorter than
+ * S_MIN_RUN rows (many short points), lines are drawn through the gaps instead: a plot of
+ * dashes says less than one with a few bridged gaps.
+ */
+static double s_ts_gap(const lst_report *r, const char *phase, size_t nrows)
+{
+	double *d = lst_calloc(nrows + 1, sizeof(*d)), last = NAN, gap;
+	size_t n = 0, gaps = 0;
+
+	for (size_t i = 0; i < r->nts; i++) {
+		const struct lst_rpt_ts *t = &r->ts[i];
+
+		if (strcmp(t->phase, phase) || strcmp(t->agent, "all"))
+			continue;
+		if (isfinite(last) && t->t_s > last && n < nrows)
+			d[n++] = t->t_s - last;
+		last = t->t_s;
+	}
+	qsort(d, n, sizeof(*d), s_dbl_cmp);
+	gap = n ? 1.5 * d[n / 2] : INFINITY;
+	for (size_t i = 0; i < n; i++)
+		gaps += d[i] > gap;
+	if (nrows < S_MIN_RUN * (gaps + 1))
+		gap = INFINITY;
+	free(d);
+	return gap;
+}
+
+static const char *s_point_label(const lst_report *r, const char *phase, long point)
+{
+	for (size_t i = 0; i < r->npoints; i++)
+		if (r->points[i].point == point && !strcmp(r->points[i].phase, phase) &&
+		    !strcmp(r->points[i].agent, "all"))
+			return r->points[i].label;
+	return "";
+}
+
+/* What a phase's timeseries holds: its agents, combined rows, time span, points. */
+struct s_ts_scan {
+	const char *agents[64];
+	size_t nagents, nrows, npoints;
+	double t0, t1, rd, wr, latmax;
+};
+
+static void s_ts_scan(const lst_report *r, const char *phase, struct s_ts_scan *o)
+{
+	long last_point = -1;
+
+	memset(o, 0, sizeof(*o));
+	o->t0 = INFINITY;
+	o->t1 = -INFINITY;
+	for (size_t i = 0; i < r->nts; i++) {
+		const struct lst_rpt_ts *t = &r->ts[i];
+		bool known = false;
+
+		if (strcmp(t->phase, phase))
+			continue;
+		if (strcmp(t->agent, "all")) {
+			for (size_t k = 0; k < o->nagents; k++)
+				known |= !strcmp(o->agents[k], t->agent);
+			if (!known && o->nagents < LST_ARRAY_SIZE(o->agents))
+				o->agents[o->nagents++] = t->agent;
+			continue;
+		}
+		o->nrows++;
+		o->t0 = LST_MIN(o->t0, t->t_s);
+		o->t1 = LST_MAX(o->t1, t->t_s);
+		o->rd += t->iops[0];
+		o->wr += t->iops[1];
+		o->latmax = LST_MAX(o->latmax, t->lat_p99);
+		if (t->point != last_point)
+			o->npoints++;
+		last_point = t->point;
+	}
+}
+
+static const char *s_agent_color(size_t k)
+{
+	return lst_plot__agent_colors[k % lst_plot__nagent_colors];
+}
+
+/* Point boundaries, when there are few enough to read. */
+static void s_ts_marks(FILE *f, const lst_report *r, const char *phase, const struct s_ts_scan *sc,
+		       double div)
+{
+	long last_point = -1;
+
+	if (sc->npoints <= 1 || sc->npoints > S_MARK_MAX_POINTS)
+		return;
+	for (size_t i = 0; i < r->nts; i++) {
+		const struct lst_rpt_ts *t = &r->ts[i];
+		const char *label;
+		char x[32], *q;
+
+		if (strcmp(t->phase, phase) || strcmp(t->agent, "all") || t->point == last_point)
+			continue;
+		last_point = t->point;
+		label = s_point_label(r, phase, t->point);
+		q = lst_plot__qstr("%s", *label ? label : "-");
+		snprintf(x, sizeof(x), "%.7g", (t->t_s - sc->t0) / div);
+		lst_plot_tpl(
+			f, "timeseries", "point_mark",
+			(const struct lst_tpl_arg[]){ { "x", x }, { "label", q }, { NULL, NULL } });
+		free(q);
+	}
+}
+
+/* The IOPS panel's plot line: the key first, in reading order; then the lines, the combined
+ * IOPS drawn last (on top). */
+static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
+{
+	const struct lst_tpl_arg rw[] = { { "read_color", lst_plot__colors[7] },
+					  { "write_color", lst_plot__colors[4] },
+					  { NULL, NULL } };
+	const struct lst_tpl_arg all[] = { { "all_color", lst_plot__colors[0] }, { NULL, NULL } };
+	bool both = sc->rd > 0 && sc->wr > 0, agents = sc->nagents > 1;
+
+	lst_plot_tpl(f, "timeseries", "plot", all);
+	if (both)
+		lst_plot_tpl(f, "timeseries", "key_rw", rw);
+	for (size_t k = 0; agents && k < sc->nagents; k++) {
+		char *q = lst_plot__qstr("IOPS, agent %s", sc->agents[k]);
+
+		lst_plot_tpl(f, "timeseries", "key_agent",
+			     (const struct lst_tpl_arg[]){ { "color", s_agent_color(k) },
+							   { "title", q },
+							   { NULL, NULL } });
+		free(q);
+	}
+	if (sc->latmax > 0)
+		lst_plot_tpl(f, "timeseries", "lat_lines",
+			     (const struct lst_tpl_arg[]){ { "mean_color", lst_plot__colors[1] },
+							   { "p99_color", lst_plot__colors[3] },
+							   { NULL, NULL } });
+	for (size_t k = 0; agents && k < sc->nagents; k++) {
+		char idx[32];
+
+		snprintf(idx, sizeof(idx), "%zu", k);
+		lst_plot_tpl(f, "timeseries", "agent_line",
+			     (const struct lst_tpl_arg[]){
+				     { "k", idx }, { "color", s_agent_color(k) }, { NULL, NULL } });
+	}
+	if (both)
+		lst_plot_tpl(f, "timeseries", "rw_lines", rw);
+	lst_plot_tpl(f, "timeseries", "all_line", all);
+}
+
+/* The MB/s panel of sequential phases. */
+static void s_ts_mbps_plot(FILE *f, const struct s_ts_scan *sc)
+{
+	lst_plot_tpl(
+		f, "timeseries", "mbps",
+		(const struct lst_tpl_arg[]){ { "color", lst_plot__colors[2] }, { NULL, NULL } });
+	for (size_t k = 0; sc->nagents > 1 && k < sc->nagents; k++) {
+		char idx[32], *q = lst_plot__qstr("MB/s, agent %s", sc->agents[k]);
+
+		snprintf(idx, sizeof(idx), "%zu", k);
+		lst_plot_tpl(f, "timeseries", "mbps_agent",
+			     (const struct lst_tpl_arg[]){ { "k", idx },
+							   { "color", s_agent_color(k) },
+							   { "title", q },
+							   { NULL, NULL } });
+		free(q);
+	}
+	lst_plot_tpl(f, "timeseries", "eol", NULL);
+}
+
+/* The timeseries plot after its data blocks (plots/timeseries.gp). */
+static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph,
+		      const struct s_ts_scan *sc, double div, const char *unit)
+{
+	char title[512], *q;
+
+	snprintf(title, sizeof(title), "IOPS and latency over time — phase %s%s%s%s\n%s, run %s",
+		 ph->name, *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title,
+		 r->run_id);
+	q = lst_plot__qstr("%s", title);
+	lst_plot_tpl(f, "timeseries", ph->sequential ? "multiplot" : "title",
+		     (const struct lst_tpl_arg[]){ { "title", q }, { NULL, NULL } });
+	free(q);
+	lst_plot_tpl(f, "timeseries", "axes",
+		     (const struct lst_tpl_arg[]){ { "unit", unit }, { NULL, NULL } });
+	if (sc->latmax > 0)
+		lst_plot_tpl(f, "timeseries", "lat_axis", NULL);
+	s_ts_marks(f, r, ph->name, sc, div);
+	s_ts_iops_plot(f, sc);
+	if (ph->sequential)
+		s_ts_mbps_plot(f, sc);
+}
+
+static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
+			      const struct lst_rpt_phase *ph)
+{
+	struct s_ts_scan sc;
+	const char *unit, *name;
+	double div, gap;
+	FILE *f;
+
+	s_ts_scan(r, ph->name, &sc);
+	if (!sc.nrows)
+		return;
+	div = s_time_unit(sc.t1 - sc.t0, &unit);
+	name = lst_plot__name(c, "timeseries", ph->name, NULL);
+	f = lst_plot__script(c, name, "IOPS and latency over time, combined and per agent");
+	if (!f)
+		return;
+	gap = s_ts_gap(r, ph->name, sc.nrows);
+	s_ts_block(f, r, "$all", ph->name, "all", sc.nrows, sc.t0, div, gap, true);
+	for (size_t k = 0; sc.nagents > 1 && k < sc.nagents; k++) {
+		char var[32];
+
+		snprintf(var, sizeof(var), "$a%zu", k);
+		s_ts_block(f, r, var, ph->name, sc.agents[k], sc.nrows, sc.t0, div, gap, false);
+	}
+	lst_plot__begin(f, name, 1200, ph->sequential ? 950 : 700);
+	s_ts_body(f, r, ph, &sc, div, unit);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
+}
+
+/* --- steady state ---------------------------------------------------------------------------- */
+
+/* The steady-state plot after its data blocks (plots/steady.gp). */
+static void s_steady_body(FILE *f, const struct lst_rpt_test *t, double slope, size_t n,
+			  size_t first, size_t last, double avg, const char *title,
+			  const char *what, const char *unit)
+{
+	char *qtitle = lst_plot__qstr("%s", title), *qwhat = lst_plot__qstr("%s", what);
+	char *avg_title = lst_plot__qstr("window average %.6g", avg);
+	char *fit_title =
+		lst_plot__qstr("least-squares fit over the window (%+.4g per round)", slope);
+	char xmax[32], x0[32], x1[32], sf[32], sl[32], sa[32];
+
+	(void)t;
+	snprintf(xmax, sizeof(xmax), "%.1f", (double)n + 0.5);
+	snprintf(x0, sizeof(x0), "%.1f", (double)first - 0.5);
+	snprintf(x1, sizeof(x1), "%.1f", (double)last + 0.5);
+	snprintf(sf, sizeof(sf), "%zu", first);
+	snprintf(sl, sizeof(sl), "%zu", last);
+	snprintf(sa, sizeof(sa), "%.7g", avg);
+	lst_plot_tpl(
+		f, "steady", "head",
+		(const struct lst_tpl_arg[]){
+			{ "title", qtitle }, { "what", qwhat }, { "xmax", xmax }, { NULL, NULL } });
+	if (n <= 40)
+		lst_plot_tpl(f, "steady", "xtics", NULL);
+	lst_plot_tpl(f, "steady", "yrange", NULL);
+	if (strcmp(unit, "IOPS") == 0)
+		lst_plot_tpl(f, "steady", "iops_format", NULL);
+	lst_plot_tpl(f, "steady", "plot",
+		     (const struct lst_tpl_arg[]){
+			     { "x0", x0 },
+			     { "x1", x1 },
+			     { "first", sf },
+			     { "last", sl },
+			     { "avg", sa },
+			     { "avg_title", avg_title },
+			     { "fit_title", fit_title },
+			     { "color", lst_plot__colors[0] },
+			     { NULL, NULL },
+		     });
+	free(qtitle);
+	free(qwhat);
+	free(avg_title);
+	free(fit_title);
+}
+
+static void s_plot_steady(struct lst_plot__ctx *c, const lst_report *r,
+			  const struct lst_rpt_test *t)
+{
+	size_t n = t->nvalues, first, last, window;
+	const char *unit = lst_report_unit(t->tracked), *name;
+	struct lst_steady st;
+	double avg, data_pct, slope_pct;
+	char title[768], verdict[160], what[128];
+	FILE *f;
+
+	if (!n)
+		return;
+	window = t->window >= 2 ? (size_t)t->window : LST_STEADY_WINDOW;
+	last = t->window_last >= 1 && (size_t)t->window_last <= n ? (size_t)t->window_last : n;
+	/* The fit over the window, from the values (the same maths as the run's verdict). */
+	lst_steady_eval(t->values, last, LST_MIN(window, LST_MAX(last, 2)), t->data_limit,
+			t->slope_limit, &st);
+	/*
+	 * The window the verdict used. A test that only reports steady state (WSAT) gives the
+	 * rounds it averaged instead, while its excursions are over the last `window` rounds.
+	 */
+	first = t->required && t->window_first >= 1 && (size_t)t->window_first <= last
+			? (size_t)t->window_first
+			: st.first + 1;
+	avg = isnan(t->average) ? st.average : t->average;
+	data_pct = isnan(t->data_pct) ? st.data_excursion_pct : t->data_pct;
+	slope_pct = isnan(t->slope_pct) ? st.slope_excursion_pct : t->slope_pct;
+
+	name = lst_plot__name(c, "steady", t->phase, *t->test ? t->test : NULL);
+	f = lst_plot__script(c, name, "SNIA steady-state window of one test");
+	if (!f)
+		return;
+	fputs("$v << EOD\n", f);
+	lst_plot__comment(f, "round, %s", *t->tracked ? t->tracked : "tracked value");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%zu", i + 1);
+		lst_plot__num(f, t->values[i]);
+		fputc('\n', f);
+	}
+	fputs("EOD\n$band << EOD\n", f);
+	lst_plot__comment(f, "the measurement window: round, 90%% and 110%% of its average");
+	fprintf(f, "%.1f %.7g %.7g\n%.1f %.7g %.7g\nEOD\n", (double)first - 0.5, 0.9 * avg,
+		1.1 * avg, (double)last + 0.5, 0.9 * avg, 1.1 * avg);
+	fputs("$fit << EOD\n", f);
+	lst_plot__comment(f, "least-squares line over the window: round, value");
+	if (last - first >= 1)
+		fprintf(f, "%zu %.7g\n%zu %.7g\n", first, st.intercept, last,
+			st.intercept + st.slope * (double)(last - first));
+	fputs("EOD\n", f);
+
+	if (!t->required)
+		snprintf(verdict, sizeof(verdict), "%ld rounds (steady state not required)",
+			 t->rounds);
+	else if (t->steady)
+		snprintf(verdict, sizeof(verdict), "steady state reached at round %zu", last);
+	else
+		snprintf(verdict, sizeof(verdict), "NOT steady after %ld rounds%s", t->rounds,
+			 t->max_rounds_hit ? " (round limit reached)" : "");
+	snprintf(what, sizeof(what), "%s%s%s%s", *t->tracked ? t->tracked : "value",
+		 *unit ? " (" : "", unit, *unit ? ")" : "");
+	snprintf(title, sizeof(title),
+		 "Steady state — test %s, phase %s%s%s%s: %s\n"
+		 "window rounds %zu–%zu: average %.6g, data excursion %.2f%% (limit %g%%), "
+		 "slope excursion %.2f%% (limit %g%%)\n%s, run %s",
+		 *t->test ? t->test : "-", t->phase, *t->suite ? " (" : "", t->suite,
+		 *t->suite ? ")" : "", verdict, first, last, avg, data_pct, t->data_limit,
+		 slope_pct, t->slope_limit, r->title, r->run_id);
+	lst_plot__begin(f, name, 1200, 700);
+	s_steady_body(f, t, st.slope, n, first, last, avg, title, what, unit);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
+}
+
+/* --- WSAT ------------------------------------------------------------------------------------ */
+
+/* The WSAT plot after its data block (plots/wsat.gp): against time, and bytes written. */
+static void s_wsat_body(FILE *f, const char *title, bool bytes, const char *unit, const char *bunit,
+			double bdiv)
+{
+	char *qtitle = lst_plot__qstr("%s", title);
+
+	lst_plot_tpl(f, "wsat", bytes ? "multiplot" : "title",
+		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
+	free(qtitle);
+	lst_plot_tpl(f, "wsat", "axes", NULL);
+	for (int panel = 0; panel < (bytes ? 2 : 1); panel++) {
+		if (panel)
+			lst_plot_tpl(f, "wsat", "xlabel_bytes",
+				     (const struct lst_tpl_arg[]){
+					     { "unit", bunit },
+					     { "exp", bdiv == 1e12 ? "12" : "9" },
+					     { NULL, NULL },
+				     });
+		else
+			lst_plot_tpl(
+				f, "wsat", "xlabel_time",
+				(const struct lst_tpl_arg[]){ { "unit", unit }, { NULL, NULL } });
+		lst_plot_tpl(f, "wsat", "panel",
+			     (const struct lst_tpl_arg[]){
+				     { "x", panel ? "3" : "2" },
+				     { "iops_color", lst_plot__colors[0] },
+				     { "mean_color", lst_plot__colors[1] },
+				     { "max_color", lst_plot__colors[3] },
+				     { NULL, NULL },
+			     });
+	}
+}
+
+static void s_plot_wsat(struct lst_plot__ctx *c, const lst_report *r,
+			const struct lst_rpt_phase *ph)
+{
+	double t0 = INFINITY, t1 = -INFINITY, bmax = 0, div, bdiv;
+	const char *unit, *bunit, *name;
+	size_t n = 0;
+	char title[512];
+	bool bytes = false;
+	FILE *f;
+
+	for (size_t i = 0; i < r->nrounds; i++) {
+		const struct lst_rpt_round *o = &r->rounds[i];
+
+		if (strcmp(o->phase, ph->name))
+			continue;
+		n++;
+		t0 = LST_MIN(t0, o->t_s);
+		t1 = LST_MAX(t1, o->t_s);
+		if (isfinite(o->bytes_written)) {
+			bytes = true;
+			bmax = LST_MAX(bmax, o->bytes_written);
+		}
+	}
+	if (!n)
+		return;
+	div = s_time_unit(t1 - t0, &unit);
+	bdiv = bmax >= 1e12 ? 1e12 : 1e9;
+	bunit = bmax >= 1e12 ? "TB" : "GB";
+	name = lst_plot__name(c, "wsat", ph->name, NULL);
+	f = lst_plot__script(c, name,
+			     "write saturation: IOPS and latency per round, against time and "
+			     "bytes written");
+	if (!f)
+		return;
+	fputs("$w << EOD\n", f);
+	lst_plot__comment(f,
+			  "round, t (since the first round), %s written, IOPS, mean latency (us), "
+			  "max latency (us)",
+			  bunit);
+	for (size_t i = 0; i < r->nrounds; i++) {
+		const struct lst_rpt_round *o = &r->rounds[i];
+
+		if (strcmp(o->phase, ph->name))
+			continue;
+		fprintf(f, "%ld", o->round);
+		lst_plot__num(f, (o->t_s - t0) / div);
+		lst_plot__num(f, o->bytes_written / bdiv);
+		lst_plot__num(f, o->iops);
+		lst_plot__num(f, lst_plot__pos(o->lat_mean));
+		lst_plot__num(f, lst_plot__pos(o->lat_max));
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+	lst_plot__begin(f, name, 1200, bytes ? 1000 : 650);
+	snprintf(title, sizeof(title),
+		 "Write saturation — phase %s: IOPS and latency per round\n"
+		 "%s, run %s",
+		 ph->name, r->title, r->run_id);
+	s_wsat_body(f, title, bytes, unit, bunit, bdiv);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
+}
+
+/* --- IOPS matrix ----------------------------------------------------------------------------- */
+
+/*
+ * Bar colors by read share: the mix with the most reads deep blue, through grey, to deep red
+ * for the most writes. By rank, so 100/0 and 95/5 still look different.
+ */
+static void s_mix_color(const struct lst_rpt_matrix *m, size_t k, char *buf, size_t size)
+{
+	static const int stops[5][3] = {
+		{ 8, 81, 156 },	   { 107, 174, 214 }, { 189, 189, 189 },
+		{ 252, 146, 114 }, { 165, 15, 21 },
+	};
+	double read = atof(m->mix[k]), pos, f;
+	size_t rank = 0, seg;
+	int rgb[3];
+
+	for (size_t i = 0; i < m->nmix; i++)
+		if (atof(m->mix[i]) > read)
+			rank++;
+	pos = m->nmix > 1 ? (double)rank / (double)(m->nmix - 1) * 4 : 0;
+	seg = LST_MIN((size_t)pos, (size_t)3);
+	f = pos - (double)seg;
+	for (int i = 0; i < 3; i++)
+		rgb[i] = (int)lround(stops[seg][i] + (stops[seg + 1][i] - stops[seg][i]) * f);
+	snprintf(buf, size, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+/* The matrix plot after its data block (plots/matrix.gp): one bar series per mix. */
+static void s_matrix_body(FILE *f, const struct lst_rpt_matrix *m, const char *title, double lo,
+			  double hi)
+{
+	char *qtitle = lst_plot__qstr("%s", title);
+	char ylo[32], yhi[32];
+
+	snprintf(ylo, sizeof(ylo), "%.7g", pow(10, floor(log10(lo))));
+	snprintf(yhi, sizeof(yhi), "%.7g", hi * 1.8);
+	lst_plot_tpl(f, "matrix", "head",
+		     (const struct lst_tpl_arg[]){
+			     { "title", qtitle }, { "ylo", ylo }, { "yhi", yhi }, { NULL, NULL } });
+	free(qtitle);
+	for (size_t k = 0; k < m->nmix; k++) {
+		char col[16], color[16], *qmix = lst_plot__qstr("%s", m->mix[k]);
+
+		snprintf(col, sizeof(col), "%zu", k + 2);
+		s_mix_color(m, k, color, sizeof(color));
+		lst_plot_tpl(f, "matrix", "bar",
+			     (const struct lst_tpl_arg[]){
+				     { "col", col },
+				     { "xtic", k ? "" : ":xtic(1)" },
+				     { "color", color },
+				     { "title", qmix },
+				     { "sep", k + 1 < m->nmix ? ", \\" : "" },
+				     { NULL, NULL },
+			     });
+		free(qmix);
+	}
+}
+
+static void s_plot_matrix(struct lst_plot__ctx *c, const lst_report *r,
+			  const struct lst_rpt_matrix *m)
+{
+	const char *phase = *m->phase ? m->phase : "iops", *name;
+	double lo = INFINITY, hi = 0;
+	char title[512];
+	FILE *f;
+
+	for (size_t i = 0; i < m->nbs * m->nmix; i++)
+		if (m->iops[i] > 0) {
+			lo = LST_MIN(lo, m->iops[i]);
+			hi = LST_MAX(hi, m->iops[i]);
+		}
+	if (!m->nbs || !isfinite(lo))
+		return;
+	name = lst_plot__name(c, "matrix", phase, NULL);
+	f = lst_plot__script(c, name, "IOPS matrix: block size x read/write mix, clustered bars");
+	if (!f)
+		return;
+	fputs("$m << EOD\n", f);
+	lst_plot__comment(f, "block size, then IOPS per mix (read/write %%), as in %s", m->file);
+	for (size_t i = 0; i < m->nbs; i++) {
+		char bs[32];
+
+		lst_plot__q(f, lst_report_bs(m->bs[i], bs, sizeof(bs)));
+		for (size_t k = 0; k < m->nmix; k++)
+			lst_plot__num(f, lst_plot__pos(m->iops[i * m->nmix + k]));
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+	lst_plot__begin(f, name, 1200, 700);
+	snprintf(title, sizeof(title),
+		 "IOPS by block size and read/write mix — phase %s\n"
+		 "%s, run %s",
+		 phase, r->title, r->run_id);
+	s_matrix_body(f, m, title, lo, hi);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
+}
+
+int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_list *made,
+		    lst_err *err)
+{
+	struct lst_plot__ctx c;
+	int rc = lst_plot__ctx_init(&c, outdir, r->dir, made, err);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < r->nphases; i++)
+		s_plot_lat_vs_iops(&c, r, &r->phases[i]);
+	for (size_t i = 0; i < r->nphases; i++)
+		s_plot_timeseries(&c, r, &r->phases[i]);
+	for (size_t i = 0; i < r->ntests; i++)
+		s_plot_steady(&c, r, &r->tests[i]);
+	for (size_t i = 0; i < r->nphases; i++)
+		if (!strcmp(r->phases[i].suite, "snia-wsat"))
+			s_plot_wsat(&c, r, &r->phases[i]);
+	for (size_t i = 0; i < r->nmatrices; i++)
+		s_plot_matrix(&c, r, &r->matrices[i]);
+	return lst_plot__ctx_exit(&c);
+}
+
+/* --- two runs -------------------------------------------------------------------------------- */
+
+/* Every run's curve points: curves.csv phases if the run has any, else its plain phases. */
+static void s_run_curves(const lst_report *r, struct s_groups *gs)
+{
+	bool from_summary;
+
+	for (size_t i = 0; i < r->nphases; i++) {
+		struct s_groups one = { 0 };
+
+		s_curve_points(r, r->phases[i].name, &one, &from_summary);
+		if (from_summary && r->ncurves)
+			s_groups_free(&one); /* the run has real curves: use only those */
+		if (!one.n)
+			continue;
+		s_sort_groups(&one);
+		gs->g = lst_realloc(gs->g, (gs->n + one.n + 1) * sizeof(*gs->g));
+		memcpy(gs->g + gs->n, one.g, one.n * sizeof(*one.g));
+		gs->n += one.n;
+		free(one.g);
+	}
+}
+
+static bool s_has_group(const struct s_groups *gs, const struct s_group *g)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		if (s_same_group(&gs->g[i], g))
+			return true;
+	return false;
+}
+
+/* One curve of the comparison: run (0 first, 1 second), group i, statistic s. */
+static void s_compare_curve(FILE *f, const struct s_groups *const both[2], int run, size_t i, int s,
+			    size_t ci, bool phases, bool first)
+{
+	char var[32], col[16], gname[160], *q, *title;
+
+	s_group_name(&both[run]->g[i], phases, gname, sizeof(gname));
+	/* Name each color once: on the first run's curve if it has one. */
+	if (run == 0 || !s_has_group(both[0], &both[run]->g[i])) {
+		q = lst_plot__qstr("%s", gname);
+		title = lst_asprintf("t %s", q);
+		free(q);
+	} else {
+		title = lst_strdup("notitle");
+	}
+	snprintf(var, sizeof(var), "%zu", i);
+	snprintf(col, sizeof(col), "%d", s + 2);
+	lst_plot_tpl(f, "lat", "compare_curve",
+		     (const struct lst_tpl_arg[]){
+			     { "sep", first ? "" : ", \\\n" },
+			     { "run", run ? "b" : "a" },
+			     { "i", var },
+			     { "col", col },
+			     { "color", lst_plot__colors[ci % lst_plot__ncolors] },
+			     { "lw", run ? "1.5" : "2" },
+			     { "dt", run ? "2" : "1" },
+			     { "pt", run ? "6" : "7" },
+			     { "title", title },
+			     { NULL, NULL },
+		     });
+	free(title);
+}
+
+/* The comparison after its data blocks (plots/lat.gp): one panel per latency statistic. */
+static void s_compare_body(FILE *f, const struct s_groups *const both[2], const size_t *color,
+			   bool phases, const char *title, const char *name_a, const char *name_b)
+{
+	char *qtitle = lst_plot__qstr("%s", title), *qa = lst_plot__qstr("%s", name_a),
+	     *qb = lst_plot__qstr("%s", name_b);
+
+	lst_plot_tpl(f, "lat", "compare_title",
+		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
+	s_lat_axes(f);
+	lst_plot_tpl(f, "lat", "compare_key", NULL);
+	for (int s = 0; s < 3; s++) {
+		bool first = true;
+
+		lst_plot_tpl(f, "lat", "compare_panel",
+			     (const struct lst_tpl_arg[]){ { "stat", s_stat_names[s] },
+							   { NULL, NULL } });
+		s_ms_line(f, both[0], both[1], s);
+		if (s == 1)
+			lst_plot_tpl(f, "lat", "compare_nokey", NULL);
+		lst_plot_tpl(f, "lat", "compare_plot", NULL);
+		for (int run = 0; run < 2; run++)
+			for (size_t i = 0; i < both[run]->n; i++) {
+				s_compare_curve(f, both, run, i, s, color[run ? both[0]->n + i : i],
+						phases, first);
+				first = false;
+			}
+		lst_plot_tpl(f, "lat", "compare_runs",
+			     (const struct lst_tpl_arg[]){
+				     { "name_a", qa }, { "name_b", qb }, { NULL, NULL } });
+	}
+	free(qtitle);
+	free(qa);
+	free(qb);
+}
+
+int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_a,
+		     const char *name_b, const char *outdir, struct lst_plot_list *made,
+		     lst_err *err)
+{
+	struct s_groups ga = { 0 }, gb = { 0 };
+	const struct s_groups *both[2] = { &ga, &gb };
+	const char *name = "compare_lat_vs_iops";
+	bool phases = false;
+	char source[1024], title[768];
+	struct lst_plot__ctx c;
+	size_t ncolor = 0;
+	size_t *color;
+	FILE *f;
+	int rc;
+
+	s_run_curves(a, &ga);
+	s_run_curves(b, &gb);
+	if (!ga.n && !gb.n) {
+		s_groups_free(&ga);
+		s_groups_free(&gb);
+		if (made)
+			memset(made, 0, sizeof(*made));
+		return 1;
+	}
+	snprintf(source, sizeof(source), "%s and %s", a->dir, b->dir);
+	rc = lst_plot__ctx_init(&c, outdir, source, made, err);
+	if (rc)
+		goto free_groups;
+	/* One color per (phase, bs, mix), the same in both runs. */
+	color = lst_calloc(ga.n + gb.n + 1, sizeof(*color));
+	for (size_t i = 0; i < ga.n + gb.n; i++) {
+		const struct s_group *g = i < ga.n ? &ga.g[i] : &gb.g[i - ga.n];
+
+		color[i] = SIZE_MAX;
+		for (size_t k = 0; k < i && color[i] == SIZE_MAX; k++)
+			if (s_same_group(g, k < ga.n ? &ga.g[k] : &gb.g[k - ga.n]))
+				color[i] = color[k];
+		if (color[i] == SIZE_MAX)
+			color[i] = ncolor++;
+		if (strcmp(g->phase, ga.n ? ga.g[0].phase : gb.g[0].phase))
+			phases = true;
+	}
+	f = lst_plot__script(&c, name,
+			     "latency against IOPS of two runs: the first solid, the second "
+			     "dashed");
+	if (!f)
+		goto free_color;
+	for (int run = 0; run < 2; run++)
+		for (size_t i = 0; i < both[run]->n; i++) {
+			char var[32], gname[160];
+
+			snprintf(var, sizeof(var), "$%c%zu", run ? 'b' : 'a', i);
+			s_group_name(&both[run]->g[i], true, gname, sizeof(gname));
+			s_group_block(f, var, &both[run]->g[i], gname);
+		}
+	lst_plot__begin(f, name, 1800, 680);
+	if (!strcmp(a->title, b->title))
+		snprintf(title, sizeof(title),
+			 "Latency vs IOPS: %s (solid) and %s (dashed)\n%s; "
+			 "runs %s and %s",
+			 name_a, name_b, a->title, a->run_id, b->run_id);
+	else
+		snprintf(title, sizeof(title),
+			 "Latency vs IOPS: %s (solid) and %s (dashed)\n%s: %s, "
+			 "run %s\n%s: %s, run %s",
+			 name_a, name_b, name_a, a->title, a->run_id, name_b, b->title, b->run_id);
+	s_compare_body(f, both, color, phases, title, name_a, name_b);
+	lst_plot__end(f);
+	lst_plot__draw(&c, f, name);
+free_color:
+	free(color);
+	rc = lst_plot__ctx_exit(&c);
+free_groups:
+	s_groups_free(&ga);
+	s_groups_free(&gb);
+	return rc;
+}
+
+int lst_plot_all(const char *dir, lst_report_plan_fn plan, lst_err *err)
+{
+	lst_report *r = lst_report_load(dir, plan, err);
+	char *out;
+	int rc;
+
+	if (!r)
+		return err ? err->code : -EINVAL;
+	out = lst_asprintf("%s/plots", dir);
+	rc = lst_plot_report(r, out, NULL, err);
+	free(out);
+	lst_report_destroy(&r);
+	return rc;
+}

@@ -1,0 +1,71 @@
+/*
+ * What the plot families (lst_plot.c) and the script writer (lst_plot_script.c) share; private
+ * to the plots, as sqlite shares btreeInt.h between the files of one module. Names with a
+ * double underscore are internal to the results library.
+ */
+#ifndef LST_PLOT_INT_H
+#define LST_PLOT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lst_err.h"
+#include "lst_plot.h"
+#include "lst_report.h"
+
+/* The palette: series colours, and the thin lines of single agents (muted, distinct from the
+ * combined line's blue). */
+extern const char *const lst_plot__colors[];
+extern const size_t lst_plot__ncolors;
+extern const char *const lst_plot__agent_colors[];
+extern const size_t lst_plot__nagent_colors;
+
+/* One lst_plot_report or lst_plot_compare: where plots go and how they fared. */
+struct lst_plot__ctx {
+	const char *outdir;
+	const char *source; /* what the data came from, for the scripts' header */
+	char *gnuplot;	    /* its path; NULL when not installed */
+	struct lst_plot_list *made;
+	lst_err *err;
+	int rc;	     /* first failure */
+	char **used; /* plot names given out, kept unique */
+	size_t nused;
+};
+
+/* Set up c for outdir (created); source names the data in the scripts' headers. Returns 0 or
+ * -errno with err. gnuplot missing is not an error here (see lst_plot__ctx_exit). */
+int lst_plot__ctx_init(struct lst_plot__ctx *c, const char *outdir, const char *source,
+		       struct lst_plot_list *made, lst_err *err);
+
+/* What the context ends with: the first failure, or -ENOENT when nothing could be drawn. */
+int lst_plot__ctx_exit(struct lst_plot__ctx *c);
+
+/* A unique plot name: prefix, then the slugs of a and b (NULL to leave out). Borrowed. */
+const char *lst_plot__name(struct lst_plot__ctx *c, const char *prefix, const char *a,
+			   const char *b);
+
+/* Open NAME.gp with its header. Returns NULL (failure recorded) when it cannot be created. */
+FILE *lst_plot__script(struct lst_plot__ctx *c, const char *name, const char *what);
+
+/* The pass over the output formats (plots/frame.gp); every plot body goes between begin and
+ * end. */
+void lst_plot__begin(FILE *f, const char *name, int w, int h);
+void lst_plot__end(FILE *f);
+
+/* Close the script and draw it (a failure is recorded in c and logged). */
+void lst_plot__draw(struct lst_plot__ctx *c, FILE *f, const char *name);
+
+/* A gnuplot double-quoted string of s; lst_plot__qstr: of a printf format, as a new string
+ * (caller frees), for template values. */
+void lst_plot__q(FILE *f, const char *s);
+char *lst_plot__qstr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A comment line: no control characters, and never a trailing backslash. */
+void lst_plot__comment(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* " v" with 7 significant digits, or " NaN"; lst_plot__pos: v for a log axis, NaN unless > 0. */
+void lst_plot__num(FILE *f, double v);
+double lst_plot__pos(double v);
+
+#endif

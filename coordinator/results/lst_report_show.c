@@ -1,0 +1,514 @@
+/*
+ * `lockstep report` of one results folder, as text and as JSON: the run (id, plan, status,
+ * versions), agents with clock offset and RTT, targets with their identities, errors, then per
+ * phase the points (IOPS, MB/s, mean / p99 / p99.99 latency; for suites the last round of each
+ * point), the steady-state verdicts, and the IOPS matrix; and what became of the plots.
+ */
+#include "lst_report_show.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lst_assert.h"
+#include "lst_util.h"
+
+#define S_ROWS_MAX 64  /* points printed per phase (HIR has thousands); --json has all */
+#define S_AGENT_ROWS 8 /* show per-agent rows under points up to this many points */
+
+static const char *s_or(const char *s)
+{
+	return s ? s : "?";
+}
+
+/* A borrowed value for json_object_set (which takes its own reference), null when absent. */
+static json_t *s_jor(json_t *v)
+{
+	return v ? v : json_null();
+}
+
+/* --- the points shown ------------------------------------------------------------------------ */
+
+/* Whether the points ran in rounds; *several: they come from more than one test. */
+static bool s_has_rounds(const lst_report *r, const size_t *idx, size_t n, bool *several)
+{
+	bool rounds = false;
+
+	*several = false;
+	for (size_t k = 0; k < n; k++) {
+		const struct lst_rpt_point *p = &r->points[idx[k]];
+
+		rounds |= p->round > 0;
+		*several |= strcmp(p->test, r->points[idx[0]].test) != 0;
+	}
+	return rounds;
+}
+
+/* One line of text saying what a steady-state verdict is. */
+static void s_verdict(const struct lst_rpt_test *t, char *buf, size_t size)
+{
+	char avg[32], dp[32], sp[32];
+	const char *unit = lst_report_unit(t->tracked);
+
+	lst_report_fmt(t->average, "%.6g", avg, sizeof(avg));
+	lst_report_fmt(t->data_pct, "%.2f%%", dp, sizeof(dp));
+	lst_report_fmt(t->slope_pct, "%.2f%%", sp, sizeof(sp));
+	if (!t->required)
+		snprintf(buf, size, "%ld rounds (steady state reported, not required)", t->rounds);
+	else if (t->steady)
+		snprintf(buf, size, "steady at round %ld",
+			 t->window_last ? t->window_last : t->rounds);
+	else
+		snprintf(buf, size, "not steady after %ld rounds%s", t->rounds,
+			 t->max_rounds_hit ? " (round limit reached)" : "");
+	if (!t->required && t->window > 0)
+		snprintf(buf + strlen(buf), size - strlen(buf), "; the last %ld rounds", t->window);
+	else if (t->window_first && t->window_last >= t->window_first)
+		snprintf(buf + strlen(buf), size - strlen(buf), "; window rounds %ld-%ld",
+			 t->window_first, t->window_last);
+	snprintf(
+		buf + strlen(buf), size - strlen(buf),
+		": average %s%s%s, data excursion %s (limit %g%%), slope excursion %s (limit %g%%)",
+		avg, *unit ? " " : "", unit, dp, t->data_limit, sp, t->slope_limit);
+}
+
+/* --- text ------------------------------------------------------------------------------------ */
+
+/* One row of a points table; round < 0 leaves the ROUND column out, 0 leaves it blank. */
+static void s_print_point(const struct lst_rpt_point *p, const char *label, long round, int width)
+{
+	char iops[32], mbps[32], mean[32], p99[32], p9999[32], rnd[24] = "";
+
+	printf("  %-*.*s", width, width, label);
+	if (round > 0)
+		snprintf(rnd, sizeof(rnd), "%ld", round);
+	if (round >= 0)
+		printf(" %6s", rnd);
+	printf(" %10s %9s %9s %10s %10s%s%s\n",
+	       lst_report_fmt(p->iops[0] + p->iops[1], "%.0f", iops, sizeof(iops)),
+	       lst_report_fmt(p->mbps[0] + p->mbps[1], "%.1f", mbps, sizeof(mbps)),
+	       lst_report_fmt(p->lat_mean, "%.1f", mean, sizeof(mean)),
+	       lst_report_fmt(p->lat_p99, "%.1f", p99, sizeof(p99)),
+	       lst_report_fmt(p->lat_p99_99, "%.1f", p9999, sizeof(p9999)),
+	       p->partial ? "  partial" : "", p->errors > 0 ? "  I/O errors" : "");
+}
+
+static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, size_t *idx)
+{
+	size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
+	bool several, rounds = s_has_rounds(r, idx, n, &several);
+	bool agents = r->nagents > 1 && n <= S_AGENT_ROWS;
+	char label[256];
+	int width = 5;
+	size_t ntests = 0;
+
+	for (size_t k = 0; k < n; k++)
+		width = LST_MAX(width,
+				LST_MIN((int)strlen(lst_report_point_text(
+						&r->points[idx[k]], several, label, sizeof(label))),
+					LST_REPORT_LABEL_MAX));
+	for (size_t i = 0; agents && i < r->nagents; i++)
+		width = LST_MAX(width,
+				LST_MIN((int)strlen(r->agents[i].name) + 8, LST_REPORT_LABEL_MAX));
+	printf("\nphase %s", ph->name);
+	if (*ph->suite)
+		printf(" (%s)", ph->suite);
+	printf(": %zu point%s", n, n == 1 ? "" : "s");
+	if (rows_all > n)
+		printf(" at %s last round (%zu rows in summary.csv)", n == 1 ? "its" : "their",
+		       rows_all);
+	if (ph->partial)
+		printf(", partial (an agent was lost)");
+	printf("\n");
+	if (n) {
+		printf("  %-*s", width, several ? "TEST / POINT" : "POINT");
+		if (rounds)
+			printf(" %6s", "ROUND");
+		printf(" %10s %9s %9s %10s %10s\n", "IOPS", "MB/s", "MEAN us", "P99 us",
+		       "P99.99 us");
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct lst_rpt_point *p = &r->points[idx[k]];
+
+		if (k == S_ROWS_MAX) {
+			printf("  ... %zu more points (all of them: summary.csv, or --json)\n",
+			       n - k);
+			break;
+		}
+		lst_report_point_text(p, several, label, sizeof(label));
+		s_print_point(p, label, rounds ? p->round : -1, width);
+		for (size_t i = 0; agents && i < r->npoints; i++) {
+			const struct lst_rpt_point *q = &r->points[i];
+
+			if (q->point != p->point || strcmp(q->phase, p->phase) ||
+			    !strcmp(q->agent, "all"))
+				continue;
+			snprintf(label, sizeof(label), "  agent %s", q->agent);
+			s_print_point(q, label, rounds ? 0 : -1, width);
+		}
+	}
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct lst_rpt_test *t = &r->tests[i];
+		char v[512];
+
+		if (strcmp(t->phase, ph->name))
+			continue;
+		if (!ntests++)
+			printf("  steady state:\n");
+		s_verdict(t, v, sizeof(v));
+		printf("    %s%s%s%s%s: %s\n", *t->test ? "test " : "", t->test,
+		       *t->tracked ? (*t->test ? " (" : "") : "", t->tracked,
+		       *t->tracked && *t->test ? ")" : "", v);
+	}
+}
+
+static void s_print_matrix(const struct lst_rpt_matrix *m)
+{
+	printf("\nIOPS matrix, phase %s (%s; rows block size, columns read/write %%)\n",
+	       *m->phase ? m->phase : "?", m->file);
+	printf("  %-9s", "BS");
+	for (size_t k = 0; k < m->nmix; k++)
+		printf(" %9s", m->mix[k]);
+	printf("\n");
+	for (size_t i = 0; i < m->nbs; i++) {
+		char bs[32], v[32];
+
+		printf("  %-9s", lst_report_bs(m->bs[i], bs, sizeof(bs)));
+		for (size_t k = 0; k < m->nmix; k++)
+			printf(" %9s",
+			       lst_report_fmt(m->iops[i * m->nmix + k], "%.0f", v, sizeof(v)));
+		printf("\n");
+	}
+}
+
+/* The run: id, folder, plan, status, coordinator and versions. */
+static void s_print_head(const lst_report *r)
+{
+	json_t *versions = json_object_get(r->run, "versions");
+	const char *key;
+	json_t *v;
+	bool first = true;
+
+	printf("run          %s\n", r->run_id);
+	printf("folder       %s\n", r->dir);
+	printf("plan         %s%s%s%s\n", *r->plan_name ? r->plan_name : "?",
+	       *r->plan_file ? " (" : "", r->plan_file, *r->plan_file ? ")" : "");
+	printf("status       %s%s%s%s%s\n", *r->status ? r->status : "running or stopped",
+	       *r->started ? ", started " : "", r->started, *r->finished ? ", finished " : "",
+	       r->finished);
+	printf("coordinator  %s", *r->coordinator ? r->coordinator : "?");
+	json_object_foreach (versions, key, v) {
+		char *text = json_dumps(v, JSON_ENCODE_ANY);
+
+		printf("%s %s %s", first ? ";" : ",", key,
+		       json_is_string(v) ? json_string_value(v)
+		       : text		 ? text
+					 : "?");
+		free(text);
+		first = false;
+	}
+}
+
+static void s_print_agents(const lst_report *r)
+{
+	printf("\n\nagents\n  %-12s %-20s %-9s %5s %16s %10s  %s\n", "NAME", "HOST", "VERSION",
+	       "CORES", "CLOCK_OFFSET_US", "RTT_US", "ADDRESS");
+	for (size_t i = 0; i < r->nagents; i++) {
+		const struct lst_rpt_agent *a = &r->agents[i];
+		char off[32], rtt[32], cores[16];
+
+		printf("  %-12s %-20s %-9s %5s %16s %10s  %s%s%s%s\n", a->name,
+		       *a->host ? a->host : "-", *a->version ? a->version : "-",
+		       a->cores >= 0 ? (snprintf(cores, sizeof(cores), "%ld", a->cores), cores)
+				     : "-",
+		       lst_report_fmt(a->clock_offset_us, "%+.3f", off, sizeof(off)),
+		       lst_report_fmt(a->rtt_us, "%.1f", rtt, sizeof(rtt)), a->address,
+		       a->lost ? "  LOST" : "", a->lost && *a->lost_why ? ": " : "",
+		       a->lost ? a->lost_why : "");
+	}
+}
+
+/* The identities run.json gives for a target's paths: model, serial, ... (path). */
+static void s_print_identities(json_t *ids)
+{
+	static const char *const keys[] = { "model", "serial", "firmware", "wwn", "vendor" };
+	json_t *p;
+	size_t k;
+
+	json_array_foreach (ids, k, p) {
+		bool any = false;
+
+		for (size_t j = 0; j < LST_ARRAY_SIZE(keys); j++) {
+			const char *s = json_string_value(json_object_get(p, keys[j]));
+
+			if (!s || !*s)
+				continue;
+			printf("%s%s %s", any ? ", " : "    ", keys[j], s);
+			if (!any)
+				any = true;
+		}
+		if (any)
+			printf(" (%s)\n", s_or(json_string_value(json_object_get(p, "path"))));
+	}
+}
+
+static void s_print_targets(const lst_report *r)
+{
+	json_t *targets = json_object_get(r->run, "targets"), *t;
+	size_t i;
+
+	printf("\ntargets\n");
+	json_array_foreach (targets, i, t) {
+		json_t *paths = json_object_get(t, "paths"), *p;
+		const char *share = json_string_value(json_object_get(t, "share"));
+		json_t *size = json_object_get(t, "size");
+		char sz[32];
+		size_t k;
+
+		printf("  %s (%s%s%s):", s_or(json_string_value(json_object_get(t, "name"))),
+		       share ? share : "?", json_is_integer(size) ? ", " : "",
+		       json_is_integer(size)
+			       ? lst_fmt_size((uint64_t)json_integer_value(size), sz, sizeof(sz))
+			       : "");
+		json_array_foreach (paths, k, p)
+			printf("%s %s %s", k ? "," : "",
+			       s_or(json_string_value(json_object_get(p, "agent"))),
+			       s_or(json_string_value(json_object_get(p, "path"))));
+		printf("\n");
+		s_print_identities(json_object_get(t, "identities"));
+	}
+}
+
+static void s_print_errors(const lst_report *r)
+{
+	json_t *errors = json_object_get(r->run, "errors"), *e;
+	size_t i;
+
+	if (!json_array_size(errors))
+		return;
+	printf("\nerrors (%zu)\n", json_array_size(errors));
+	json_array_foreach (errors, i, e) {
+		char *text = json_is_string(e) ? NULL : json_dumps(e, JSON_COMPACT);
+
+		printf("  - %s\n", json_is_string(e) ? json_string_value(e) : text);
+		free(text);
+	}
+}
+
+static void s_print_run(const lst_report *r)
+{
+	s_print_head(r);
+	s_print_agents(r);
+	s_print_targets(r);
+	s_print_errors(r);
+}
+
+void lst_report_print_plots(const char *outdir, const struct lst_plot_list *l, int rc,
+			    const lst_err *err)
+{
+	size_t drawn = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		drawn += l->drawn[i];
+	printf("\nplots: %zu drawn in %s", drawn, outdir);
+	if (rc == -ENOENT)
+		printf(" (skipped: gnuplot not found; %zu scripts written)", l->n);
+	else if (rc && l->n > drawn)
+		printf(" (%zu failed: %s)", l->n - drawn, err->msg);
+	else if (rc)
+		printf(" (%s)", err->msg);
+	printf("\n");
+	for (size_t i = 0; i < l->n; i++)
+		printf("  %s.%s\n", l->names[i], l->drawn[i] ? "svg .png .gp" : "gp");
+}
+
+/* --- JSON ------------------------------------------------------------------------------------ */
+
+static json_t *s_point_json(const struct lst_rpt_point *p)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "point", json_integer(p->point));
+	json_object_set_new(o, "label", json_string(p->label));
+	json_object_set_new(o, "name", json_string(p->name));
+	json_object_set_new(o, "agent", json_string(p->agent));
+	json_object_set_new(o, "test", lst_report_json_str(p->test));
+	json_object_set_new(o, "round", p->round ? json_integer(p->round) : json_null());
+	json_object_set_new(o, "t_s", lst_report_json_num(p->t_s));
+	json_object_set_new(o, "duration_s", lst_report_json_num(p->duration_s));
+	json_object_set_new(o, "iops", lst_report_json_num(p->iops[0] + p->iops[1]));
+	json_object_set_new(o, "read_iops", lst_report_json_num(p->iops[0]));
+	json_object_set_new(o, "write_iops", lst_report_json_num(p->iops[1]));
+	json_object_set_new(o, "mbps", lst_report_json_num(p->mbps[0] + p->mbps[1]));
+	json_object_set_new(o, "lat_mean_us", lst_report_json_num(p->lat_mean));
+	json_object_set_new(o, "lat_p50_us", lst_report_json_num(p->lat_p50));
+	json_object_set_new(o, "lat_p99_us", lst_report_json_num(p->lat_p99));
+	json_object_set_new(o, "lat_p99_9_us", lst_report_json_num(p->lat_p99_9));
+	json_object_set_new(o, "lat_p99_99_us", lst_report_json_num(p->lat_p99_99));
+	json_object_set_new(o, "lat_max_us", lst_report_json_num(p->lat_max));
+	json_object_set_new(o, "errors", lst_report_json_num(p->errors));
+	json_object_set_new(o, "partial", json_boolean(p->partial));
+	return o;
+}
+
+static json_t *s_test_json(const struct lst_rpt_test *t)
+{
+	json_t *o = json_object();
+	char v[512];
+
+	s_verdict(t, v, sizeof(v));
+	json_object_set_new(o, "test", json_string(t->test));
+	json_object_set_new(o, "suite", lst_report_json_str(t->suite));
+	json_object_set_new(o, "tracked", lst_report_json_str(t->tracked));
+	json_object_set_new(o, "steady", json_boolean(t->steady));
+	json_object_set_new(o, "steady_required", json_boolean(t->required));
+	json_object_set_new(o, "max_rounds_hit", json_boolean(t->max_rounds_hit));
+	json_object_set_new(o, "rounds", json_integer(t->rounds));
+	json_object_set_new(o, "window", json_integer(t->window));
+	json_object_set_new(o, "window_first",
+			    t->window_first ? json_integer(t->window_first) : json_null());
+	json_object_set_new(o, "window_last",
+			    t->window_last ? json_integer(t->window_last) : json_null());
+	json_object_set_new(o, "average", lst_report_json_num(t->average));
+	json_object_set_new(o, "min", lst_report_json_num(t->min));
+	json_object_set_new(o, "max", lst_report_json_num(t->max));
+	json_object_set_new(o, "data_excursion_pct", lst_report_json_num(t->data_pct));
+	json_object_set_new(o, "data_excursion_limit_pct", lst_report_json_num(t->data_limit));
+	json_object_set_new(o, "slope_excursion_pct", lst_report_json_num(t->slope_pct));
+	json_object_set_new(o, "slope_excursion_limit_pct", lst_report_json_num(t->slope_limit));
+	json_object_set_new(o, "slope", lst_report_json_num(t->slope));
+	json_object_set_new(o, "verdict", json_string(v));
+	return o;
+}
+
+static json_t *s_matrix_json(const struct lst_rpt_matrix *m)
+{
+	json_t *o = json_object(), *mixes = json_array(), *rows = json_array();
+
+	for (size_t k = 0; k < m->nmix; k++)
+		json_array_append_new(mixes, json_string(m->mix[k]));
+	for (size_t i = 0; i < m->nbs; i++) {
+		json_t *v = json_array();
+
+		for (size_t k = 0; k < m->nmix; k++)
+			json_array_append_new(v, lst_report_json_num(m->iops[i * m->nmix + k]));
+		json_array_append_new(rows, json_pack("{s:f, s:o}", "bs", m->bs[i], "iops", v));
+	}
+	json_object_set_new(o, "phase", lst_report_json_str(m->phase));
+	json_object_set_new(o, "file", json_string(m->file));
+	json_object_set_new(o, "mixes", mixes);
+	json_object_set_new(o, "rows", rows);
+	return o;
+}
+
+json_t *lst_report_plots_json(const char *outdir, const struct lst_plot_list *l, int rc,
+			      const lst_err *err, bool asked)
+{
+	json_t *o = json_object(), *drawn = json_array(), *scripts = json_array();
+
+	for (size_t i = 0; l && i < l->n; i++)
+		json_array_append_new(l->drawn[i] ? drawn : scripts, json_string(l->names[i]));
+	json_object_set_new(o, "dir", outdir ? json_string(outdir) : json_null());
+	json_object_set_new(o, "drawn", drawn);
+	json_object_set_new(o, "scripts_only", scripts);
+	json_object_set_new(o, "problem",
+			    !asked ? json_string("--no-plots")
+			    : rc   ? json_string(err->msg)
+				   : json_null());
+	return o;
+}
+
+static json_t *s_report_json(const lst_report *r, size_t *idx)
+{
+	json_t *o = json_object(), *agents = json_array(), *phases = json_array();
+
+	json_object_set_new(o, "dir", json_string(r->dir));
+	json_object_set_new(o, "run_id", json_string(r->run_id));
+	json_object_set_new(o, "plan_name", lst_report_json_str(r->plan_name));
+	json_object_set_new(o, "plan_file", lst_report_json_str(r->plan_file));
+	json_object_set_new(o, "status", lst_report_json_str(r->status));
+	json_object_set_new(o, "started", lst_report_json_str(r->started));
+	json_object_set_new(o, "finished", lst_report_json_str(r->finished));
+	json_object_set_new(o, "coordinator", lst_report_json_str(r->coordinator));
+	json_object_set(o, "versions", s_jor(json_object_get(r->run, "versions")));
+	for (size_t i = 0; i < r->nagents; i++) {
+		const struct lst_rpt_agent *a = &r->agents[i];
+
+		json_array_append_new(
+			agents,
+			json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "name", a->name,
+				  "address", lst_report_json_str(a->address), "host",
+				  lst_report_json_str(a->host), "version",
+				  lst_report_json_str(a->version), "cores",
+				  a->cores >= 0 ? json_integer(a->cores) : json_null(),
+				  "clock_offset_us", lst_report_json_num(a->clock_offset_us),
+				  "rtt_us", lst_report_json_num(a->rtt_us), "lost", a->lost,
+				  "lost_why", lst_report_json_str(a->lost_why)));
+	}
+	json_object_set_new(o, "agents", agents);
+	json_object_set(o, "targets", s_jor(json_object_get(r->run, "targets")));
+	json_object_set(o, "errors", s_jor(json_object_get(r->run, "errors")));
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct lst_rpt_phase *ph = &r->phases[i];
+		json_t *p = json_object(), *points = json_array(), *tests = json_array();
+		size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
+
+		for (size_t k = 0; k < n; k++) {
+			const struct lst_rpt_point *pt = &r->points[idx[k]];
+			json_t *pj = s_point_json(pt), *per = json_array();
+
+			for (size_t j = 0; j < r->npoints; j++) {
+				const struct lst_rpt_point *q = &r->points[j];
+
+				if (q->point == pt->point && !strcmp(q->phase, pt->phase) &&
+				    strcmp(q->agent, "all"))
+					json_array_append_new(per, s_point_json(q));
+			}
+			json_object_set_new(pj, "agents", per);
+			json_array_append_new(points, pj);
+		}
+		for (size_t k = 0; k < r->ntests; k++)
+			if (!strcmp(r->tests[k].phase, ph->name))
+				json_array_append_new(tests, s_test_json(&r->tests[k]));
+		json_object_set_new(p, "phase", json_string(ph->name));
+		json_object_set_new(p, "suite", lst_report_json_str(ph->suite));
+		json_object_set_new(p, "partial", json_boolean(ph->partial));
+		json_object_set_new(p, "rows", json_integer((json_int_t)rows_all));
+		json_object_set_new(p, "points", points);
+		json_object_set_new(p, "tests", tests);
+		json_array_append_new(phases, p);
+	}
+	json_object_set_new(o, "phases", phases);
+	{
+		json_t *mx = json_array();
+
+		for (size_t i = 0; i < r->nmatrices; i++)
+			json_array_append_new(mx, s_matrix_json(&r->matrices[i]));
+		json_object_set_new(o, "matrices", mx);
+	}
+	return o;
+}
+
+void lst_report_print(const lst_report *r)
+{
+	size_t *idx = lst_calloc(r->npoints + 1, sizeof(*idx));
+
+	s_print_run(r);
+	for (size_t i = 0; i < r->nphases; i++)
+		s_print_phase(r, &r->phases[i], idx);
+	for (size_t i = 0; i < r->nmatrices; i++)
+		s_print_matrix(&r->matrices[i]);
+	free(idx);
+}
+
+json_t *lst_report_json(const lst_report *r)
+{
+	size_t *idx = lst_calloc(r->npoints + 1, sizeof(*idx));
+	json_t *o = s_report_json(r, idx);
+
+	free(idx);
+	return o;
+}

@@ -1,0 +1,30 @@
+/*
+ * `lockstep report` of one results folder (see lst_report_show.c): text to standard output, or
+ * one JSON object; and the plots drawn, as a few lines or a JSON object.
+ */
+#ifndef LST_REPORT_SHOW_H
+#define LST_REPORT_SHOW_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "lst_err.h"
+#include "lst_plot.h"
+#include "lst_report.h"
+
+/* The report of r as text, to standard output (the caller checks it with fflush). */
+void lst_report_print(const lst_report *r);
+
+/* The same as one JSON object (new reference; the caller adds "plots"). */
+json_t *lst_report_json(const lst_report *r);
+
+/* What lst_plot_report or lst_plot_compare made in outdir (l; rc and err their result), as
+ * text to standard output. */
+void lst_report_print_plots(const char *outdir, const struct lst_plot_list *l, int rc,
+			    const lst_err *err);
+
+/* The same as JSON (new reference); asked false: plots were turned off (--no-plots). */
+json_t *lst_report_plots_json(const char *outdir, const struct lst_plot_list *l, int rc,
+			      const lst_err *err, bool asked);
+
+#endif

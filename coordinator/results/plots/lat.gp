@@ -1,0 +1,46 @@
+##@ axes
+set xlabel "IOPS (read + write, all agents)"
+set ylabel "completion latency (µs, log scale)"
+set logscale y
+set mytics 10
+set grid mytics lw 1 lc rgb "#dcdcdc", lw 1 lc rgb "#f0f0f0"
+set format x "%.0s%c"
+set format y "%.0f"
+set xrange [0:*]
+set offsets 0, graph 0.03, 0, 0
+##@ ms_reset
+unset arrow
+unset label
+##@ ms_line
+set arrow from graph 0, first 1000 to graph 1, first 1000 nohead front lc rgb "#606060" lw 1.5 dt 4
+set label "1 ms" at graph 0.01, first 1000 offset 0,0.7 front tc rgb "#404040"
+##@ run_title
+set title @title@
+##@ run_key
+set key title "block size, mix"
+plot \
+##@ run_group
+  $g@i@ u 1:2 w lp lc rgb "@color@" lw 2 dt 1 pt 7 ps 0.9 t @name@, \
+  $g@i@ u 1:3 w lp lc rgb "@color@" lw 1.5 dt 2 pt 9 ps 1.0 notitle, \
+  $g@i@ u 1:4 w lp lc rgb "@color@" lw 1.5 dt 3 pt 5 ps 0.8 notitle, \
+##@ run_stats
+  keyentry w l lc rgb "white" t " ", \
+  keyentry w lp lc rgb "black" lw 2 dt 1 pt 7 ps 0.9 t "mean", \
+  keyentry w lp lc rgb "black" lw 1.5 dt 2 pt 9 ps 1.0 t "p99", \
+  keyentry w lp lc rgb "black" lw 1.5 dt 3 pt 5 ps 0.8 t "p99.99"
+##@ compare_title
+set multiplot layout 1,3 title @title@
+##@ compare_key
+set key inside left top vertical Left reverse opaque box lc rgb "#c0c0c0"
+##@ compare_panel
+set title "@stat@ latency"
+##@ compare_nokey
+unset key
+##@ compare_plot
+plot \
+##@ compare_curve +
+@sep@  $@run@@i@ u 1:@col@ w lp lc rgb "@color@" lw @lw@ dt @dt@ pt @pt@ ps 0.9 @title@
+##@ compare_runs
+, \
+  keyentry w lp lc rgb "black" lw 2 dt 1 pt 7 t @name_a@, \
+  keyentry w lp lc rgb "black" lw 1.5 dt 2 pt 6 t @name_b@
