@@ -54,8 +54,7 @@ static volatile sig_atomic_t s_interrupted;
  */
 struct s_agent {
 	lst_conn *conn;
-	bool lost;	  /* out until it comes back */
-	bool unreachable; /* silent, not lost yet */
+	bool unreachable; /* silent, not lost yet (lost is the connection's state) */
 	bool ever_lost;	  /* for run.json */
 	char lost_why[1024];
 	bool refused; /* answered a command with ERROR */
@@ -219,15 +218,18 @@ static void s_save_run(lst_coord *c, bool final)
 		json_t *o = json_array_get(agents, i);
 
 		json_object_set_new(o, "clock_offset_us",
-				    cn->synced ? json_real((double)lst_clock_model_offset(
-								   &cn->clock, lst_mono_ns()) /
-							   1e3)
-					       : json_null());
+				    lst_conn_synced(cn)
+					    ? json_real((double)lst_clock_model_offset(
+								lst_conn_clock(cn), lst_mono_ns()) /
+							1e3)
+					    : json_null());
 		json_object_set_new(o, "rtt_us",
-				    cn->synced ? json_real((double)cn->est.rtt_ns / 1e3)
-					       : json_null());
+				    lst_conn_synced(cn)
+					    ? json_real((double)lst_conn_estimate(cn)->rtt_ns / 1e3)
+					    : json_null());
 		json_object_set_new(o, "drift_ppm",
-				    cn->synced ? json_real(cn->clock.slope * 1e6) : json_null());
+				    lst_conn_synced(cn) ? json_real(lst_conn_clock(cn)->slope * 1e6)
+							: json_null());
 		json_object_set_new(o, "lost", json_boolean(a->ever_lost));
 		if (a->ever_lost)
 			json_object_set_new(o, "lost_why", json_string(a->lost_why));
@@ -408,7 +410,7 @@ static json_t *s_run_json(lst_coord *c)
 
 static bool s_usable(const struct s_agent *a)
 {
-	return !a->lost && a->conn->state == LST_CONN_READY;
+	return lst_conn_state(a->conn) == LST_CONN_READY;
 }
 
 static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
@@ -434,9 +436,9 @@ static void s_stop_lost(lst_coord *c, size_t i)
 }
 
 /*
- * Mark an agent lost: it gets no more commands until it comes back, and the merge stops waiting
- * for it in the current point. The line reads "agent NAME" + how + why. Before the phases run
- * (connecting, the up-front check) a loss is the run's error; during them the plan's
+ * An agent just lost (its connection says so): the merge stops waiting for it in the current
+ * point. The line reads "agent NAME" + how + why. Before the phases run (connecting, the
+ * up-front check), or refused for good, a loss is the run's error; during them the plan's
  * on_agent_loss decides what it means (s_loss_policy), and it is a warning here.
  */
 static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_list ap)
@@ -444,8 +446,6 @@ static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_
 	struct s_agent *a = &c->a[i];
 	bool in_point = c->in_point && a->in_point;
 
-	if (a->lost)
-		return;
 	vsnprintf(a->lost_why, sizeof(a->lost_why), fmt, ap);
 	if (in_point) {
 		size_t n = strlen(a->lost_why);
@@ -454,7 +454,7 @@ static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_
 			 "; during phase %s point %zu, after %llu samples", c->cur.phase_name,
 			 c->cur.point, (unsigned long long)a->samples);
 	}
-	a->lost = a->ever_lost = true;
+	a->ever_lost = true;
 	a->unreachable = false;
 	lst_msg_destroy(&a->cmd);
 	if (in_point) {
@@ -466,19 +466,21 @@ static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_
 			lst_merge_agent_done(c->cur.merge, i);
 		}
 	}
-	if (!c->running || a->conn->state == LST_CONN_LOST) {
-		s_error(c, "agent %s%s: %s", a->conn->name, how, a->lost_why);
+	if (!c->running || lst_conn_state(a->conn) == LST_CONN_REFUSED) {
+		s_error(c, "agent %s%s: %s", lst_conn_name(a->conn), how, a->lost_why);
 		return;
 	}
 	if (c->tty && !c->opts.quiet)
 		fputc('\n', c->opts.progress);
-	lst_log_warn("agent %s%s: %s", a->conn->name, how, a->lost_why);
+	lst_log_warn("agent %s%s: %s", lst_conn_name(a->conn), how, a->lost_why);
 }
 
 static void s_lose(lst_coord *c, size_t i, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!lst_conn_lose(c->a[i].conn)) /* out already */
+		return;
 	va_start(ap, fmt);
 	s_drop(c, i, " lost", fmt, ap);
 	va_end(ap);
@@ -490,9 +492,12 @@ static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
 /* The connection can never work (a handshake refused): the agent is out for good. */
 static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
 {
+	bool out = lst_conn_lost(c->a[i].conn);
 	va_list ap;
 
-	c->a[i].conn->state = LST_CONN_LOST;
+	lst_conn_refuse(c->a[i].conn);
+	if (out) /* lost already: now for good, said before */
+		return;
 	va_start(ap, fmt);
 	s_drop(c, i, "", fmt, ap);
 	va_end(ap);
@@ -560,8 +565,8 @@ static void s_rehello(lst_coord *c, size_t i, int64_t now)
 	if (lst_conn_send(a->conn, m, true, &a->hello_id, &err))
 		lst_log_debug(LST_DBG_NET, "%s", err.msg);
 	else
-		lst_log_debug(LST_DBG_NET, "agent %s: HELLO again (connection %u)", a->conn->name,
-			      a->hello_on);
+		lst_log_debug(LST_DBG_NET, "agent %s: HELLO again (connection %u)",
+			      lst_conn_name(a->conn), a->hello_on);
 	lst_msg_destroy(&m);
 }
 
@@ -580,7 +585,7 @@ static void s_on_rewelcome(lst_coord *c, size_t i, const struct lst_msg_welcome 
 
 	a->hello_id = 0;
 	a->welcomed_on = lst_conn_handshakes(a->conn);
-	a->conn->info = *w;
+	lst_conn_welcome(a->conn, w);
 	if (w->instance)
 		a->instance = w->instance;
 	if (fresh) {
@@ -591,14 +596,14 @@ static void s_on_rewelcome(lst_coord *c, size_t i, const struct lst_msg_welcome 
 					 : "it no longer had our session");
 		lst_msg_destroy(&a->cmd);
 	}
-	if (a->lost && a->conn->state == LST_CONN_READY) {
-		a->lost = false;
-		lst_log_info("agent %s is back (%s)", a->conn->name,
+	if (lst_conn_back(a->conn)) {
+		lst_log_info("agent %s is back (%s)", lst_conn_name(a->conn),
 			     restarted ? "a new process"
 			     : fresh   ? "a new session"
 				       : "its session resumed");
 	} else if (a->unreachable) {
-		lst_log_info("agent %s is reachable again; its session resumed", a->conn->name);
+		lst_log_info("agent %s is reachable again; its session resumed",
+			     lst_conn_name(a->conn));
 	}
 	a->unreachable = false;
 	if (a->cmd && !a->replied &&
@@ -630,7 +635,8 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 		lst_log_debug(LST_DBG_PROTO,
 			      "agent %s: sample for phase %u point %u (seq %llu) "
 			      "is not for the running point: ignored",
-			      a->conn->name, s->phase, s->point, (unsigned long long)m->seq);
+			      lst_conn_name(a->conn), s->phase, s->point,
+			      (unsigned long long)m->seq);
 		return;
 	}
 	if (a->point_lost) { /* all or nothing: nothing of a lost agent after its loss */
@@ -643,7 +649,7 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 		lst_log_warn(
 			"agent %s: interval %lld spans several intervals (its main thread fell "
 			"behind)",
-			a->conn->name, (long long)s->s.interval);
+			lst_conn_name(a->conn), (long long)s->s.interval);
 	}
 	/*
 	 * Interval k ends at T0 + (k + 1) x interval: a sample for one that has not begun (with a
@@ -655,7 +661,7 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 			lst_log_warn(
 				"agent %s: sample for interval %lld, which has not begun %.1f s "
 				"into the point: ignored",
-				a->conn->name, (long long)s->s.interval,
+				lst_conn_name(a->conn), (long long)s->s.interval,
 				(double)(lst_mono_ns() - c->cur.T0) / 1e9);
 		a->bad_warned = true;
 		a->dropped++;
@@ -667,11 +673,11 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 			lst_log_warn("agent %s: sample %lld arrived after that interval was "
 				     "written: not counted (neither in timeseries.csv nor in the "
 				     "summary)",
-				     a->conn->name, (long long)s->s.interval);
+				     lst_conn_name(a->conn), (long long)s->s.interval);
 		return;
 	}
 	/* What was merged, as received; a failed write ends the run once (s_results_ok). */
-	lst_results_raw(c->res, a->conn->name, raw, rawlen, &err);
+	lst_results_raw(c->res, lst_conn_name(a->conn), raw, rawlen, &err);
 }
 
 /* The seq of a SAMPLE or DONE is new (not a copy from a re-sent spool); ACK it either way. */
@@ -683,7 +689,6 @@ static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
 
 	ack = lst_msg_new(LST_MSG_ACK);
 	ack->u.ack.upto = LST_MAX(m->seq, a->seen_seq);
-	a->conn->last_sample_seq = ack->u.ack.upto;
 	lst_conn_send(a->conn, ack, false, NULL, &err);
 	lst_msg_destroy(&ack);
 	if (m->seq <= a->seen_seq)
@@ -702,7 +707,7 @@ static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
 	a->done_msg = m->u.done;
 	lst_merge_agent_done(c->cur.merge, i);
 	if (m->u.done.reason == LST_DONE_ERROR)
-		s_error(c, "agent %s: %s", a->conn->name, m->u.done.text);
+		s_error(c, "agent %s: %s", lst_conn_name(a->conn), m->u.done.text);
 	else if (m->u.done.reason == LST_DONE_LEASE)
 		s_lose(c, i, "it stopped by its lease (it did not hear from us)");
 }
@@ -723,13 +728,13 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 				       m->u.error.text);
 			else
 				lst_log_warn("agent %s refused our HELLO on a new connection: %s",
-					     a->conn->name, m->u.error.text);
+					     lst_conn_name(a->conn), m->u.error.text);
 		}
 		return;
 	}
-	if (a->unreachable && !a->lost) {
+	if (a->unreachable && !lst_conn_lost(a->conn)) {
 		a->unreachable = false;
-		lst_log_info("agent %s is reachable again", a->conn->name);
+		lst_log_info("agent %s is reachable again", lst_conn_name(a->conn));
 	}
 	switch (m->type) {
 	case LST_MSG_SYNC_REPLY: {
@@ -737,7 +742,7 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 
 		/* Every exchange, as it came, so the run can be re-aligned later (clock.csv). */
 		if (c->res)
-			lst_results_clock(c->res, a->conn->name, m->u.sync_reply.t1,
+			lst_results_clock(c->res, lst_conn_name(a->conn), m->u.sync_reply.t1,
 					  m->u.sync_reply.t2, m->u.sync_reply.t3, t_recv);
 		if (rc < 0)
 			s_refused(c, i, "%s", err.msg);
@@ -769,7 +774,7 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 		if (m->u.error.code == LST_PERR_NO_SESSION) {
 			/* It does not know us on this connection: a reconnect whose HELLO has not
 			 * arrived yet, or a new process. The WELCOME to a HELLO tells which. */
-			if (a->conn->state == LST_CONN_READY &&
+			if (lst_conn_joined(a->conn) &&
 			    (!a->hello_id || t_recv - a->hello_at > LST_NS_PER_S))
 				s_rehello(c, i, t_recv);
 			return;
@@ -780,12 +785,14 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 			a->done_msg.reason = LST_DONE_ERROR;
 			snprintf(a->done_msg.text, sizeof(a->done_msg.text), "%s", m->u.error.text);
 			lst_merge_agent_done(c->cur.merge, i);
-			s_error(c, "agent %s could not start phase %s point %zu: %s", a->conn->name,
-				c->cur.phase_name, c->cur.point, m->u.error.text);
+			s_error(c, "agent %s could not start phase %s point %zu: %s",
+				lst_conn_name(a->conn), c->cur.phase_name, c->cur.point,
+				m->u.error.text);
 			return;
 		}
 		if (!m->re || m->re != a->await_id) {
-			lst_log_warn("agent %s: error: %s", a->conn->name, m->u.error.text);
+			lst_log_warn("agent %s: error: %s", lst_conn_name(a->conn),
+				     m->u.error.text);
 			return;
 		}
 		break;
@@ -809,28 +816,29 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 static void s_watch(lst_coord *c, size_t i, int64_t now)
 {
 	struct s_agent *a = &c->a[i];
-	int64_t silent = now - a->conn->last_heard;
+	int64_t silent = lst_conn_silence(a->conn, now);
 	const char *why = lst_conn_failure(a->conn);
 	lst_err err;
 
-	if (why && a->conn->state != LST_CONN_LOST)
+	if (why && lst_conn_state(a->conn) != LST_CONN_REFUSED)
 		s_refused(c, i, "%s", why);
-	if (a->conn->state != LST_CONN_READY)
+	if (!lst_conn_joined(a->conn))
 		return;
 	if (lst_conn_handshakes(a->conn) > LST_MAX(a->welcomed_on, a->hello_on) ||
-	    (a->lost && now - a->hello_at > 5 * LST_NS_PER_S))
+	    (lst_conn_lost(a->conn) && now - a->hello_at > 5 * LST_NS_PER_S))
 		s_rehello(c, i, now);
-	if (a->lost)
+	if (lst_conn_lost(a->conn))
 		return;
 	if (lst_conn_sync_tick(a->conn, now, &err) < 0)
 		s_refused(c, i, "%s", err.msg);
-	if (silent > c->unreach_after && !a->unreachable && !a->lost) {
+	if (silent > c->unreach_after && !a->unreachable && !lst_conn_lost(a->conn)) {
 		a->unreachable = true;
 		if (c->tty && !c->opts.quiet)
 			fputc('\n', c->opts.progress);
 		lst_log_warn("agent %s unreachable: no message for %.1f s; reconnecting (it is "
 			     "lost after the %.0f s lease)",
-			     a->conn->name, (double)silent / 1e9, (double)c->plan->lease / 1e9);
+			     lst_conn_name(a->conn), (double)silent / 1e9,
+			     (double)c->plan->lease / 1e9);
 	}
 	if (silent > c->lost_after) {
 		s_lose(c, i,
@@ -926,7 +934,7 @@ static bool s_all_replied(lst_coord *c)
 static bool s_all_welcomed(lst_coord *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		if (!c->a[i].lost && !c->a[i].replied)
+		if (!lst_conn_lost(c->a[i].conn) && !c->a[i].replied)
 			return false;
 	return true;
 }
@@ -961,7 +969,7 @@ static bool s_replies_ok(lst_coord *c, const char *what)
 
 		if (!a->in_point)
 			continue;
-		if (a->lost || a->point_lost) {
+		if (lst_conn_lost(a->conn) || a->point_lost) {
 			ok &= c->running;
 			continue;
 		}
@@ -971,7 +979,7 @@ static bool s_replies_ok(lst_coord *c, const char *what)
 			ok = false;
 		} else if (a->reply->type == LST_MSG_ERROR) {
 			a->refused = true;
-			s_error(c, "agent %s refused %s: %s", a->conn->name, what,
+			s_error(c, "agent %s refused %s: %s", lst_conn_name(a->conn), what,
 				a->reply->u.error.text);
 			ok = false;
 		}
@@ -1028,18 +1036,17 @@ static int s_hello(lst_coord *c)
 		struct s_agent *a = &c->a[i];
 
 		a->in_point = false;
-		if (a->lost)
+		if (lst_conn_lost(a->conn))
 			continue;
 		if (!a->replied) {
 			s_lose(c, i,
 			       "no answer from %s within %.0f s; is lockstep-agent running "
 			       "there, and is the address right?",
-			       a->conn->address, (double)c->opts.connect_timeout_ns / 1e9);
+			       lst_conn_address(a->conn), (double)c->opts.connect_timeout_ns / 1e9);
 		} else if (a->reply->type == LST_MSG_ERROR) {
 			s_lose(c, i, "%s", a->reply->u.error.text);
 		} else if (a->reply->type == LST_MSG_WELCOME) {
-			a->conn->info = a->reply->u.welcome;
-			a->conn->state = LST_CONN_READY;
+			lst_conn_welcome(a->conn, &a->reply->u.welcome);
 			a->instance = a->reply->u.welcome.instance;
 			a->welcomed_on = lst_conn_handshakes(a->conn);
 		} else {
@@ -1047,7 +1054,7 @@ static int s_hello(lst_coord *c)
 		}
 	}
 	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].lost)
+		if (lst_conn_lost(c->a[i].conn))
 			return -1;
 	return 0;
 }
@@ -1102,7 +1109,7 @@ static int s_identify(lst_coord *c)
 					continue;
 				if (pr->njobs == LST_MAX_JOBSPECS) {
 					s_error(c, "agent %s has more than %d paths",
-						c->a[i].conn->name, LST_MAX_JOBSPECS);
+						lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS);
 					lst_msg_destroy(&m);
 					free(access);
 					return -1;
@@ -1271,10 +1278,10 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 			if (!s)
 				continue;
 			lst_rates_of(s, &r);
-			lst_results_row(
-				c->res, c->cur.phase_name, c->cur.point, row->k,
-				s_t(c, lst_clock_to_local(&c->a[i].conn->clock, s->start_ns)),
-				c->a[i].conn->name, &r, s->dir);
+			lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k,
+					s_t(c, lst_clock_to_local(lst_conn_clock(c->a[i].conn),
+								  s->start_ns)),
+					lst_conn_name(c->a[i].conn), &r, s->dir);
 		}
 	}
 	{
@@ -1327,13 +1334,13 @@ static json_t *s_point_json(lst_coord *c, const struct lst_workload *w, bool par
 
 		if (!a->in_point)
 			continue;
-		actual = a->started ? lst_clock_to_local(&a->conn->clock, a->actual) : 0;
+		actual = a->started ? lst_clock_to_local(lst_conn_clock(a->conn), a->actual) : 0;
 		if (a->started) {
 			lo = LST_MIN(lo, actual);
 			hi = LST_MAX(hi, actual);
 		}
 		json_object_set_new(
-			agents, a->conn->name,
+			agents, lst_conn_name(a->conn),
 			json_pack("{s:I, s:o, s:o, s:s, s:s, s:I, s:I, s:O}", "t0_agent_ns",
 				  (json_int_t)a->t0_agent, "actual_agent_ns",
 				  a->started ? json_integer((json_int_t)a->actual) : json_null(),
@@ -1372,7 +1379,7 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 	for (size_t i = 0; i < c->n; i++)
 		if (c->a[i].in_point)
 			lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
-					    c->a[i].conn->name, s_t(c, c->cur.T0),
+					    lst_conn_name(c->a[i].conn), s_t(c, c->cur.T0),
 					    lst_merge_totals(c->cur.merge, i), step->test,
 					    step->round, s_step_json(step));
 }
@@ -1444,7 +1451,8 @@ static void s_record_point(lst_coord *c, const struct lst_step *step, bool parti
 		if (c->a[i].in_point && c->a[i].dropped > 1)
 			lst_log_warn("agent %s: %llu samples of this point were not counted (late, "
 				     "or after its loss)",
-				     c->a[i].conn->name, (unsigned long long)c->a[i].dropped);
+				     lst_conn_name(c->a[i].conn),
+				     (unsigned long long)c->a[i].dropped);
 	c->partial |= partial;
 	s_summaries(c, step);
 	for (size_t i = npoints; i < json_array_size(lst_results_points(c->res)); i++)
@@ -1488,7 +1496,7 @@ static bool s_wait_back(lst_coord *c, const struct lst_plan_phase *ph)
 	if (s_phase_agents_back(c))
 		return true;
 	for (size_t i = 0; i < c->n; i++)
-		lost |= s_in_phase(c, ph, i) && c->a[i].lost;
+		lost |= s_in_phase(c, ph, i) && lst_conn_lost(c->a[i].conn);
 	if (lost && !c->opts.quiet)
 		fprintf(c->opts.progress,
 			"lockstep: waiting up to %.0f s for the lost agents of phase %s to come "
@@ -1532,7 +1540,7 @@ static int s_point_specs(lst_coord *c, const struct lst_plan_phase *ph, size_t p
 			}
 			if (msgs[i]->u.prepare.njobs == LST_MAX_JOBSPECS) {
 				s_error(c, "agent %s: more than %d paths in phase %s",
-					c->a[i].conn->name, LST_MAX_JOBSPECS, ph->name);
+					lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS, ph->name);
 				return -1;
 			}
 			js = &msgs[i]->u.prepare.jobs[msgs[i]->u.prepare.njobs++];
@@ -1581,7 +1589,8 @@ static int s_loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
 			if (a->in_point && a->point_lost && !a->judged)
 				json_array_append_new(c->errors,
 						      json_sprintf("agent %s lost: %s",
-								   a->conn->name, a->lost_why));
+								   lst_conn_name(a->conn),
+								   a->lost_why));
 			a->judged |= a->point_lost;
 		}
 		return S_POINT_OK;
@@ -1599,7 +1608,7 @@ static int s_loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
 				s_error(c,
 					"agent %s lost: %s; the plan says abort (on_agent_loss): "
 					"stopping the others",
-					a->conn->name, a->lost_why);
+					lst_conn_name(a->conn), a->lost_why);
 			a->judged |= a->point_lost;
 		}
 		s_stop_all(c);
@@ -1649,7 +1658,8 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 		struct s_agent *a = &c->a[i];
 
 		if (a->in_point && !a->point_lost && a->reply->u.prepared.warning[0])
-			lst_log_warn("agent %s: %s", a->conn->name, a->reply->u.prepared.warning);
+			lst_log_warn("agent %s: %s", lst_conn_name(a->conn),
+				     a->reply->u.prepared.warning);
 	}
 	return S_POINT_OK;
 }
@@ -1663,7 +1673,7 @@ static void s_point_start(lst_coord *c)
 		s_sync(c);
 	for (size_t i = 0; i < c->n; i++)
 		if (c->a[i].in_point && s_usable(&c->a[i]))
-			max_rtt = LST_MAX(max_rtt, c->a[i].conn->est.rtt_ns);
+			max_rtt = LST_MAX(max_rtt, lst_conn_estimate(c->a[i].conn)->rtt_ns);
 	lead = LST_MAX(c->opts.lead_ns, 4 * max_rtt + 20 * LST_NS_PER_MS);
 	c->cur.T0 = lst_mono_ns() + lead;
 	if (!c->run_t0)
@@ -1677,7 +1687,7 @@ static void s_point_start(lst_coord *c)
 		m = lst_msg_new(LST_MSG_START);
 		m->u.start.phase = (uint32_t)c->cur.phase;
 		m->u.start.point = (uint32_t)c->cur.point;
-		a->t0_agent = lst_clock_to_remote(&a->conn->clock, c->cur.T0);
+		a->t0_agent = lst_clock_to_remote(lst_conn_clock(a->conn), c->cur.T0);
 		m->u.start.t0 = a->t0_agent;
 		if (!s_command(c, i, &m))
 			a->start_id = a->await_id;
@@ -1765,7 +1775,7 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 			s_error(c,
 				"phase %s point %zu does not start: agent %s is lost and the "
 				"plan says abort (on_agent_loss)",
-				ph->name, point, c->a[i].conn->name);
+				ph->name, point, lst_conn_name(c->a[i].conn));
 			rc = S_POINT_FAIL;
 			goto out;
 		}
@@ -1774,7 +1784,7 @@ static int s_run_point(lst_coord *c, size_t phase, size_t point, const struct ls
 				s_error(c,
 					"phase %s point %zu: agent %s did not come back within "
 					"retry_wait (%.0f s)",
-					ph->name, point, c->a[i].conn->name,
+					ph->name, point, lst_conn_name(c->a[i].conn),
 					(double)c->plan->retry_wait / 1e9);
 			rc = S_POINT_FAIL;
 			goto out;
@@ -1852,8 +1862,8 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 		for (size_t i = 0; i < c->n; i++)
 			if (c->a[i].point_lost) /* kept past the point's end, until the next PREPARE */
 				json_array_append_new(lost, json_pack("{s:s, s:s}", "agent",
-								      c->a[i].conn->name, "why",
-								      c->a[i].lost_why));
+								      lst_conn_name(c->a[i].conn),
+								      "why", c->a[i].lost_why));
 		json_array_append_new(c->retries,
 				      json_pack("{s:s, s:I, s:s, s:I, s:o}", "phase", ph->name,
 						"point", (json_int_t)point, "label", c->cur.label,
@@ -2186,7 +2196,7 @@ static void s_bye(lst_coord *c)
 	 * our session ignores the BYE.
 	 */
 	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].conn->state == LST_CONN_READY)
+		if (lst_conn_joined(c->a[i].conn))
 			s_send_simple(c, i, LST_MSG_BYE);
 	/* Let the frames leave before the sockets close (linger is 0). */
 	s_pump(c, 50 * LST_NS_PER_MS);
@@ -2236,15 +2246,17 @@ static int s_run_all(lst_coord *c)
 		lst_conn *cn = c->a[i].conn;
 		json_t *o = json_array_get(json_object_get(c->run, "agents"), i);
 
-		json_object_set_new(o, "host", json_string(cn->info.host));
-		json_object_set_new(o, "version", json_string(cn->info.version));
-		json_object_set_new(o, "kernel", json_string(cn->info.kernel));
-		json_object_set_new(o, "cores", json_integer(cn->info.cores));
+		json_object_set_new(o, "host", json_string(lst_conn_info(cn)->host));
+		json_object_set_new(o, "version", json_string(lst_conn_info(cn)->version));
+		json_object_set_new(o, "kernel", json_string(lst_conn_info(cn)->kernel));
+		json_object_set_new(o, "cores", json_integer(lst_conn_info(cn)->cores));
 		if (!c->opts.quiet)
 			fprintf(c->opts.progress,
 				"  agent %-8s %s (%s, %u cores): clock offset %+.3f ms, rtt %.0f us\n",
-				cn->name, cn->info.host, cn->info.version, cn->info.cores,
-				(double)cn->est.offset_ns / 1e6, (double)cn->est.rtt_ns / 1e3);
+				lst_conn_name(cn), lst_conn_info(cn)->host,
+				lst_conn_info(cn)->version, lst_conn_info(cn)->cores,
+				(double)lst_conn_estimate(cn)->offset_ns / 1e6,
+				(double)lst_conn_estimate(cn)->rtt_ns / 1e3);
 	}
 	s_save_docs(c, true);
 	c->running = true;
@@ -2334,7 +2346,7 @@ static int s_reattach(lst_coord *c)
 		for (size_t i = 0; rc && i < p->n; i++) {
 			struct s_agent *a = &p->a[i];
 
-			if (!a->lost)
+			if (!lst_conn_lost(a->conn))
 				continue;
 			if (a->reply && a->reply->type == LST_MSG_ERROR &&
 			    a->reply->u.error.code == LST_PERR_BUSY &&
@@ -2345,20 +2357,20 @@ static int s_reattach(lst_coord *c)
 						"lockstep: agent %s still holds this run's session "
 						"from before (%s); waiting for its lease (%.0f s) to "
 						"end\n",
-						a->conn->name, a->reply->u.error.text,
+						lst_conn_name(a->conn), a->reply->u.error.text,
 						(double)c->plan->lease / 1e9);
 			} else if (a->reply && a->reply->type == LST_MSG_ERROR &&
 				   a->reply->u.error.code == LST_PERR_BUSY) {
 				lst_log_error(
 					"agent %s serves another coordinator (%s): not resuming "
 					"run %s; the results folder is unchanged",
-					a->conn->name, a->reply->u.error.text, c->run_id);
+					lst_conn_name(a->conn), a->reply->u.error.text, c->run_id);
 				other = true;
 			} else {
 				lst_log_error(
 					"agent %s: %s; not resuming run %s (the results folder "
 					"is unchanged)",
-					a->conn->name, a->lost_why, c->run_id);
+					lst_conn_name(a->conn), a->lost_why, c->run_id);
 				other = true;
 			}
 		}
@@ -2544,11 +2556,11 @@ int lst_coord_probe(const char *const *names, const char *const *addresses, cons
 		char engines[64] = "";
 
 		for (int e = 0; lst_engine_names[e]; e++)
-			if (cn->info.engines & (1u << e))
+			if (lst_conn_info(cn)->engines & (1u << e))
 				snprintf(engines + strlen(engines),
 					 sizeof(engines) - strlen(engines), "%s%s",
 					 engines[0] ? "," : "", lst_engine_names[e]);
-		if (c->a[i].lost || !cn->synced) {
+		if (lst_conn_lost(cn) || !lst_conn_synced(cn)) {
 			rc = 1;
 			if (json)
 				json_array_append_new(arr,
@@ -2563,18 +2575,22 @@ int lst_coord_probe(const char *const *names, const char *const *addresses, cons
 		}
 		if (json)
 			json_array_append_new(
-				arr, json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:f}",
-					       "name", cn->info.name, "address", addresses[i],
-					       "version", cn->info.version, "host", cn->info.host,
-					       "kernel", cn->info.kernel, "cores",
-					       (int)cn->info.cores, "engines", engines,
-					       "clock_offset_us", (double)cn->est.offset_ns / 1e3,
-					       "rtt_us", (double)cn->est.rtt_ns / 1e3));
+				arr,
+				json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:f}", "name",
+					  lst_conn_info(cn)->name, "address", addresses[i],
+					  "version", lst_conn_info(cn)->version, "host",
+					  lst_conn_info(cn)->host, "kernel",
+					  lst_conn_info(cn)->kernel, "cores",
+					  (int)lst_conn_info(cn)->cores, "engines", engines,
+					  "clock_offset_us",
+					  (double)lst_conn_estimate(cn)->offset_ns / 1e3, "rtt_us",
+					  (double)lst_conn_estimate(cn)->rtt_ns / 1e3));
 		else
 			fprintf(out, "%-12s %-9s %-20s %5u %-16s %14.3f %10.1f  %s\n",
-				cn->info.name, cn->info.version, cn->info.host, cn->info.cores,
-				engines, (double)cn->est.offset_ns / 1e6,
-				(double)cn->est.rtt_ns / 1e3, addresses[i]);
+				lst_conn_info(cn)->name, lst_conn_info(cn)->version,
+				lst_conn_info(cn)->host, lst_conn_info(cn)->cores, engines,
+				(double)lst_conn_estimate(cn)->offset_ns / 1e6,
+				(double)lst_conn_estimate(cn)->rtt_ns / 1e3, addresses[i]);
 	}
 	if (json) {
 		json_dumpf(arr, out, JSON_INDENT(2));
