@@ -110,7 +110,9 @@ struct s_point {
 };
 
 struct lst_coord {
-	const lst_plan *plan;
+	const lst_plan *plan;		/* NULL for the probe */
+	struct lst_coord_agent *agents; /* [n]: who to reach (the strings are borrowed) */
+	int64_t lease;			/* HELLO's, and the loss model's */
 	struct lst_coord_opts opts;
 	char run_id[LST_RUN_ID_MAX];
 	char host[LST_NAME_MAX];
@@ -545,7 +547,7 @@ static lst_msg *s_hello_msg(const lst_coord *c)
 	snprintf(m->u.hello.caps[0], sizeof(m->u.hello.caps[0]), "samples.v1");
 	snprintf(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "%s", c->host);
 	snprintf(m->u.hello.run, sizeof(m->u.hello.run), "%s", c->run_id);
-	m->u.hello.lease_ms = (uint32_t)(c->plan->lease / LST_NS_PER_MS);
+	m->u.hello.lease_ms = (uint32_t)(c->lease / LST_NS_PER_MS);
 	return m;
 }
 
@@ -837,14 +839,13 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
 			fputc('\n', c->opts.progress);
 		lst_log_warn("agent %s unreachable: no message for %.1f s; reconnecting (it is "
 			     "lost after the %.0f s lease)",
-			     lst_conn_name(a->conn), (double)silent / 1e9,
-			     (double)c->plan->lease / 1e9);
+			     lst_conn_name(a->conn), (double)silent / 1e9, (double)c->lease / 1e9);
 	}
 	if (silent > c->lost_after) {
 		s_lose(c, i,
 		       "no message for %.1f s, longer than the %.0f s lease, so it has stopped its "
 		       "I/O by itself (it crashed, froze, or the network between us failed)",
-		       (double)silent / 1e9, (double)c->plan->lease / 1e9);
+		       (double)silent / 1e9, (double)c->lease / 1e9);
 		s_stop_lost(c, i);
 	}
 }
@@ -2038,7 +2039,7 @@ static void s_default_outdir(lst_coord *c)
 /* Our key pair, from opts.key_file or the default, for agent i (the first with a key). */
 static int s_load_own(lst_coord *c, size_t i, lst_err *err)
 {
-	const char *name = c->plan->agents[i].name;
+	const char *name = c->agents[i].name;
 	lst_err kerr;
 	int rc;
 
@@ -2066,7 +2067,7 @@ static int s_load_own(lst_coord *c, size_t i, lst_err *err)
  */
 static int s_connect_agent(lst_coord *c, size_t i, lst_err *err)
 {
-	const struct lst_plan_agent *ag = &c->plan->agents[i];
+	const struct lst_coord_agent *ag = &c->agents[i];
 	struct lst_conn_curve cv;
 	char pub[LST_KEY_TEXT];
 	lst_err kerr;
@@ -2104,12 +2105,17 @@ static int s_connect_agent(lst_coord *c, size_t i, lst_err *err)
 	return c->a[i].conn ? 0 : -EIO;
 }
 
-lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts, lst_err *err)
+/*
+ * A coordinator that can reach agents[n] (copied; the strings stay the caller's), with no plan:
+ * run id, host name, the loss model's timers for a lease and a sample interval, and a
+ * connection to every agent. What lst_coord_new builds a run on, and the probe uses alone.
+ */
+static lst_coord *s_new(const struct lst_coord_agent *agents, size_t n, int64_t lease,
+			int64_t interval, const struct lst_coord_opts *opts, lst_err *err)
 {
 	lst_coord *c = lst_calloc(1, sizeof(*c));
 	struct timespec ts;
 
-	c->plan = plan;
 	c->opts = *opts;
 	if (!c->opts.lead_ns)
 		c->opts.lead_ns = 250 * LST_NS_PER_MS;
@@ -2128,22 +2134,20 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 		snprintf(c->run_id, sizeof(c->run_id), "%s-%x", stamp, (unsigned)getpid());
 	}
-	if (opts->outdir)
-		c->outdir = lst_strdup(opts->outdir);
-	else
-		s_default_outdir(c);
-	c->n = plan->nagents;
+	c->n = n;
+	c->agents = lst_calloc(n, sizeof(*c->agents));
+	memcpy(c->agents, agents, n * sizeof(*agents));
+	c->lease = lease;
 	c->a = lst_calloc(c->n, sizeof(*c->a));
 	c->conns = lst_calloc(c->n, sizeof(*c->conns));
 	c->ready = lst_calloc(c->n, sizeof(*c->ready));
-	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
 	/*
 	 * One model for silence: unreachable after 3 s (or 3 intervals); lost once the lease has
 	 * run out on the agent too, which it measures from the last message it had from us (at
 	 * most a PING interval before our last from it), plus a margin for the network.
 	 */
-	c->unreach_after = LST_MAX(3 * LST_NS_PER_S, 3 * plan->defaults.interval);
-	c->lost_after = LST_MAX(c->unreach_after, plan->lease + S_PING_EVERY + LST_NS_PER_S / 2);
+	c->unreach_after = LST_MAX(3 * LST_NS_PER_S, 3 * interval);
+	c->lost_after = LST_MAX(c->unreach_after, lease + S_PING_EVERY + LST_NS_PER_S / 2);
 	for (size_t i = 0; i < c->n; i++) {
 		if (s_connect_agent(c, i, err)) {
 			lst_coord_destroy(&c);
@@ -2151,6 +2155,29 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 		}
 		c->conns[i] = c->a[i].conn;
 	}
+	return c;
+}
+
+lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts, lst_err *err)
+{
+	struct lst_coord_agent *agents = lst_calloc(plan->nagents, sizeof(*agents));
+	lst_coord *c;
+
+	for (size_t i = 0; i < plan->nagents; i++) {
+		agents[i].name = plan->agents[i].name;
+		agents[i].address = plan->agents[i].address;
+		agents[i].key = plan->agents[i].key;
+	}
+	c = s_new(agents, plan->nagents, plan->lease, plan->defaults.interval, opts, err);
+	free(agents);
+	if (!c)
+		return NULL;
+	c->plan = plan;
+	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
+	if (opts->outdir)
+		c->outdir = lst_strdup(opts->outdir);
+	else
+		s_default_outdir(c);
 	return c;
 }
 
@@ -2168,6 +2195,7 @@ void lst_coord_destroy(lst_coord **p)
 	for (size_t t = 0; c->targets && t < c->plan->ntargets; t++)
 		free(c->targets[t].ids);
 	free(c->targets);
+	free(c->agents);
 	free(c->a);
 	free(c->conns);
 	free(c->ready);
@@ -2513,36 +2541,22 @@ out:
 
 /* --- lockstep agents ------------------------------------------------------------------------ */
 
-int lst_coord_probe(const char *const *names, const char *const *addresses, const char *const *keys,
-		    size_t n, const struct lst_coord_opts *sec, bool json, FILE *out)
+int lst_coord_probe(const struct lst_coord_agent *agents, size_t n,
+		    const struct lst_coord_opts *sec, bool json, FILE *out)
 {
-	lst_plan plan;
-	struct lst_plan_agent *agents = lst_calloc(n, sizeof(*agents));
 	struct lst_coord_opts opts = { .quiet = true, .connect_timeout_ns = 5 * LST_NS_PER_S };
 	lst_coord *c;
 	lst_err err;
 	json_t *arr = json_array();
 	int rc = 0;
 
-	memset(&plan, 0, sizeof(plan));
-	plan.name = "probe";
-	plan.nagents = n;
-	plan.agents = agents;
-	plan.lease = 10 * LST_NS_PER_S;
-	lst_workload_init(&plan.defaults);
 	if (sec) {
 		opts.key_file = sec->key_file;
 		opts.insecure = sec->insecure;
 	}
-	for (size_t i = 0; i < n; i++) {
-		agents[i].name = (char *)names[i];
-		agents[i].address = (char *)addresses[i];
-		agents[i].key = keys ? (char *)keys[i] : NULL;
-	}
-	c = lst_coord_new(&plan, &opts, &err);
+	c = s_new(agents, n, 10 * LST_NS_PER_S, LST_NS_PER_S, &opts, &err);
 	if (!c) {
 		fprintf(stderr, "lockstep: %s\n", err.msg);
-		free(agents);
 		json_decref(arr);
 		return 2;
 	}
@@ -2563,12 +2577,12 @@ int lst_coord_probe(const char *const *names, const char *const *addresses, cons
 		if (lst_conn_lost(cn) || !lst_conn_synced(cn)) {
 			rc = 1;
 			if (json)
-				json_array_append_new(arr,
-						      json_pack("{s:s, s:s, s:s}", "name", names[i],
-								"address", addresses[i], "error",
-								c->a[i].lost_why));
+				json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "name",
+								     agents[i].name, "address",
+								     agents[i].address, "error",
+								     c->a[i].lost_why));
 			else
-				fprintf(out, "%-12s %s  (%s)\n", names[i],
+				fprintf(out, "%-12s %s  (%s)\n", agents[i].name,
 					lst_conn_failure(cn) ? "refused" : "unreachable",
 					c->a[i].lost_why);
 			continue;
@@ -2577,7 +2591,7 @@ int lst_coord_probe(const char *const *names, const char *const *addresses, cons
 			json_array_append_new(
 				arr,
 				json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:f}", "name",
-					  lst_conn_info(cn)->name, "address", addresses[i],
+					  lst_conn_info(cn)->name, "address", agents[i].address,
 					  "version", lst_conn_info(cn)->version, "host",
 					  lst_conn_info(cn)->host, "kernel",
 					  lst_conn_info(cn)->kernel, "cores",
@@ -2590,7 +2604,7 @@ int lst_coord_probe(const char *const *names, const char *const *addresses, cons
 				lst_conn_info(cn)->name, lst_conn_info(cn)->version,
 				lst_conn_info(cn)->host, lst_conn_info(cn)->cores, engines,
 				(double)lst_conn_estimate(cn)->offset_ns / 1e6,
-				(double)lst_conn_estimate(cn)->rtt_ns / 1e3, addresses[i]);
+				(double)lst_conn_estimate(cn)->rtt_ns / 1e3, agents[i].address);
 	}
 	if (json) {
 		json_dumpf(arr, out, JSON_INDENT(2));
@@ -2599,6 +2613,5 @@ int lst_coord_probe(const char *const *names, const char *const *addresses, cons
 	s_bye(c);
 	lst_coord_destroy(&c);
 	json_decref(arr);
-	free(agents);
 	return rc;
 }
