@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "lst_cli.h"
-#include "lst_coord.h"
+#include "lst_probe.h"
 #include "lst_plan.h"
 #include "lst_util.h"
 
@@ -138,7 +138,7 @@ int lst_cmd_agents(int argc, char **argv)
 		goto out;
 	}
 	lst_coord_handle_signals();
-	rc = lst_coord_probe(agents, n, &sec, json, stdout);
+	rc = lst_probe_agents(agents, n, &sec, json, stdout);
 out:
 	for (int i = 0; i < argc; i++)
 		free(owned[i]);

@@ -86,13 +86,4 @@ void lst_coord_interrupt(void);
 /* Install SIGINT/SIGTERM handlers that call lst_coord_interrupt (and disable czmq's). */
 void lst_coord_handle_signals(void);
 
-/*
- * `lockstep agents`: connect to each of agents[n], shake hands, measure clock and rtt, say
- * goodbye; no plan is involved (a lease of 10 s, 1 s intervals). sec gives key_file and
- * insecure as for a run (may be NULL). Prints a table (or JSON) to out. Returns 0 when every
- * agent answered, 1 otherwise, 2 when the keys do not allow trying.
- */
-int lst_coord_probe(const struct lst_coord_agent *agents, size_t n,
-		    const struct lst_coord_opts *sec, bool json, FILE *out);
-
 #endif

@@ -1,0 +1,208 @@
+/*
+ * lockstep resume: reach every agent with the interrupted run's id and end the session it may
+ * still hold, read the journal back (phases done, points kept, the time base), reopen the
+ * results folder cut back to the last journaled point, and run on to the end.
+ */
+
+#include "lst_log.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#include "lst_coord_int.h"
+
+/*
+ * Before anything in the folder changes: reach every agent with the run's id and end the
+ * session it may still hold from before the crash (BYE stops whatever point it still runs and
+ * drops its reply cache, whose command ids a new coordinator would reuse). An agent whose lease
+ * still holds that session answers BUSY naming our run: wait for the lease (and a little), then
+ * try again. BUSY naming another run is a refusal. Returns 0, or an exit code.
+ */
+static int s_reattach(lst_coord *c)
+{
+	int64_t deadline = lst_mono_ns() + c->plan->lease + 15 * LST_NS_PER_S;
+	bool said = false;
+
+	for (;;) {
+		struct lst_coord_opts o = c->opts;
+		bool own_busy = false, other = false;
+		lst_coord *p;
+		lst_err err;
+		int rc;
+
+		o.quiet = true;
+		p = lst_coord_new(c->plan, &o, &err);
+		if (!p) {
+			lst_log_error("%s", err.msg);
+			return LST_RUN_USAGE;
+		}
+		snprintf(p->run_id, sizeof(p->run_id), "%s", c->run_id);
+		lst_log_open("/dev/null"); /* BUSY while we wait is expected: said once below */
+		rc = lst_coord__hello(p);
+		lst_log_close();
+		for (size_t i = 0; rc && i < p->n; i++) {
+			struct lst_coord__agent *a = &p->a[i];
+
+			if (!lst_conn_lost(a->conn))
+				continue;
+			if (a->reply && a->reply->type == LST_MSG_ERROR &&
+			    a->reply->u.error.code == LST_PERR_BUSY &&
+			    strstr(a->reply->u.error.text, c->run_id)) {
+				own_busy = true;
+				if (!said && !c->opts.quiet)
+					fprintf(c->opts.progress,
+						"lockstep: agent %s still holds this run's session "
+						"from before (%s); waiting for its lease (%.0f s) to "
+						"end\n",
+						lst_conn_name(a->conn), a->reply->u.error.text,
+						(double)c->plan->lease / 1e9);
+			} else if (a->reply && a->reply->type == LST_MSG_ERROR &&
+				   a->reply->u.error.code == LST_PERR_BUSY) {
+				lst_log_error(
+					"agent %s serves another coordinator (%s): not resuming "
+					"run %s; the results folder is unchanged",
+					lst_conn_name(a->conn), a->reply->u.error.text, c->run_id);
+				other = true;
+			} else {
+				lst_log_error(
+					"agent %s: %s; not resuming run %s (the results folder "
+					"is unchanged)",
+					lst_conn_name(a->conn), a->lost_why, c->run_id);
+				other = true;
+			}
+		}
+		said |= own_busy;
+		lst_coord__bye(p); /* ends the old session on every agent that took us back */
+		lst_coord_destroy(&p);
+		if (!rc)
+			return 0;
+		if (other || !own_busy)
+			return LST_RUN_FAILED;
+		if (lst_coord__interrupted)
+			return LST_RUN_INTERRUPTED;
+		if (lst_mono_ns() > deadline) {
+			lst_log_error(
+				"the agents still hold run %s's session %.0f s after its lease; "
+				"not resuming",
+				c->run_id, (double)(c->plan->lease + 15 * LST_NS_PER_S) / 1e9);
+			return LST_RUN_FAILED;
+		}
+		usleep(500 * 1000);
+	}
+}
+
+int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
+{
+	json_t *tests = json_array(), *resumes = json_array(), *last = NULL, *base = NULL, *e;
+	const char *run_id = json_string_value(json_object_get(run, "run_id"));
+	size_t i, phase = 0, point = 0, kept = 0;
+	char when[64];
+	lst_err err;
+	int rc;
+
+	snprintf(c->run_id, sizeof(c->run_id), "%s", run_id ? run_id : "");
+	c->phase_done = lst_calloc(c->plan->nphases + 1, sizeof(*c->phase_done));
+	json_array_foreach (journal, i, e) {
+		const char *type = json_string_value(json_object_get(e, "type"));
+		json_int_t ph = json_integer_value(json_object_get(e, "phase_index"));
+
+		if (!type)
+			continue;
+		if (json_object_get(e, "sizes"))
+			last = e;
+		if (!strcmp(type, "point")) {
+			base = json_object_get(e, "time_base");
+			kept++;
+		} else if (!strcmp(type, "phase_end") && ph >= 0 && (size_t)ph < c->plan->nphases) {
+			json_array_extend(tests, json_object_get(e, "tests"));
+			c->phase_done[ph] = true;
+		} else if (!strcmp(type, "resume")) {
+			json_array_append_new(resumes,
+					      json_pack("{s:O, s:O, s:O}", "when",
+							json_object_get(e, "when"), "phase",
+							json_object_get(e, "phase"), "point",
+							json_object_get(e, "point")));
+		}
+	}
+	/* The point to run again: the first one of the first phase not done. */
+	while (phase < c->plan->nphases && c->phase_done[phase])
+		phase++;
+	json_array_foreach (journal, i, e)
+		if (json_integer_value(json_object_get(e, "phase_index")) == (json_int_t)phase &&
+		    !strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point"))
+			point++;
+	/*
+	 * What lst_coord__replay needs of the journal: each point's type, phase, test, round and result.
+	 * Its rows stay in points.jsonl, from where run.json and summary.json are written.
+	 */
+	c->journal = json_array();
+	json_array_foreach (journal, i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point")) {
+			json_t *run_e = json_object_get(e, "run");
+
+			json_array_append_new(
+				c->journal,
+				json_pack("{s:s, s:O, s:{s:O, s:O}, s:O}", "type", "point",
+					  "phase_index", json_object_get(e, "phase_index"), "run",
+					  "test", json_object_get(run_e, "test") ?: json_null(),
+					  "round", json_object_get(run_e, "round") ?: json_null(),
+					  "result", json_object_get(e, "result") ?: json_null()));
+		}
+
+	rc = s_reattach(c);
+	if (rc)
+		goto out;
+	c->res = lst_results_reopen(c->outdir, json_object_get(last, "sizes"), tests, &err);
+	if (!c->res) {
+		lst_log_error("%s", err.msg);
+		rc = LST_RUN_FAILED;
+		goto out;
+	}
+	c->run = json_deep_copy(run);
+	json_object_del(c->run, "status");
+	json_object_del(c->run, "finished");
+	json_object_del(c->run, "phases_in");
+	json_object_set_new(c->run, "phases", json_array()); /* the kept ones are journaled */
+	c->phases = json_object_get(c->run, "phases");
+	c->points_run = kept;
+	if (!json_is_array(json_object_get(c->run, "errors")))
+		json_object_set_new(c->run, "errors", json_array());
+	c->errors = json_object_get(c->run, "errors");
+	if (!json_is_array(json_object_get(c->run, "retries")))
+		json_object_set_new(c->run, "retries", json_array());
+	c->retries = json_object_get(c->run, "retries");
+	lst_time_iso8601(lst_real_ns(), when, sizeof(when));
+	e = json_pack("{s:s, s:s, s:s?, s:I, s:I}", "type", "resume", "when", when, "phase",
+		      phase < c->plan->nphases ? c->plan->phases[phase].name : NULL, "phase_index",
+		      (json_int_t)phase, "point", (json_int_t)point);
+	if (lst_results_journal(c->res, e, &err))
+		lst_log_warn("%s", err.msg);
+	json_object_del(e, "type");
+	json_object_del(e, "sizes");
+	json_object_del(e, "phase_index");
+	json_array_append_new(resumes, e);
+	json_object_set(c->run, "resumes", resumes);
+	/* Times stay on the run's own base: t_s goes on from where it was. */
+	if (base) {
+		char boot[64];
+		const char *was = json_string_value(json_object_get(base, "boot_id"));
+
+		lst_coord__boot_id(boot, sizeof(boot));
+		if (was && *boot && !strcmp(was, boot))
+			c->run_t0 = json_integer_value(json_object_get(base, "mono_ns"));
+		else /* the workstation rebooted: through the wall clock */
+			c->run_t0 = lst_mono_ns() -
+				    (lst_real_ns() -
+				     json_integer_value(json_object_get(base, "real_ns")));
+	}
+	if (!c->opts.quiet)
+		fprintf(c->opts.progress,
+			"lockstep: resuming run %s at phase %s point %zu (%zu points kept), results "
+			"in %s\n",
+			c->run_id, phase < c->plan->nphases ? c->plan->phases[phase].name : "(end)",
+			point, kept, c->outdir);
+	rc = lst_coord__run_all(c);
+out:
+	json_decref(tests);
+	json_decref(resumes);
+	return rc;
+}
