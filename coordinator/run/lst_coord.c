@@ -242,13 +242,7 @@ int lst_coord__run_all(lst_coord *c)
 		json_object_set_new(o, "version", json_string(lst_conn_info(cn)->version));
 		json_object_set_new(o, "kernel", json_string(lst_conn_info(cn)->kernel));
 		json_object_set_new(o, "cores", json_integer(lst_conn_info(cn)->cores));
-		if (!c->opts.quiet)
-			fprintf(c->opts.progress,
-				"  agent %-8s %s (%s, %u cores): clock offset %+.3f ms, rtt %.0f us\n",
-				lst_conn_name(cn), lst_conn_info(cn)->host,
-				lst_conn_info(cn)->version, lst_conn_info(cn)->cores,
-				(double)lst_conn_estimate(cn)->offset_ns / 1e6,
-				(double)lst_conn_estimate(cn)->rtt_ns / 1e3);
+		lst_coord__progress_agent(c, cn);
 	}
 	lst_coord__save_docs(c, true);
 	c->running = true;

@@ -209,7 +209,18 @@ json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool p
 json_t *lst_coord__step_json(const struct lst_step *step);
 int lst_coord__result_of(json_t *o, struct lst_step_result *r, lst_err *err);
 
-/* lst_progress.c: the terminal */
+/* lst_progress.c: the terminal (each prints nothing when quiet) */
+
+/* End the line an interval's progress rewrites in place (on a tty), before a warning. */
+void lst_coord__progress_break(const lst_coord *c);
+/* The agent's line once connected: host, version, cores, clock offset and rtt. */
+void lst_coord__progress_agent(const lst_coord *c, const lst_conn *cn);
+/* The phase's banner: "phase 2/3 NAME (SUITE), about 5m a round". */
+void lst_coord__progress_phase(const lst_coord *c, size_t phase, const lst_suite_run *suite);
+/* The result of the point just run (out; skew: run.json's start_skew_us, a real or null). */
+void lst_coord__progress_point(const lst_coord *c, const struct lst_step_result *out,
+			       const json_t *skew);
+/* An interval's line. */
 
 void lst_coord__progress(lst_coord *c, const struct lst_merge_row *row, const struct lst_rates *r,
 			 const lst_hist *lat);

@@ -189,8 +189,7 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 	json_t *pj, *summary = json_array();
 
 	lst_merge_finish(c->cur.merge);
-	if (c->tty && !c->opts.quiet)
-		fputc('\n', c->opts.progress);
+	lst_coord__progress_break(c);
 	for (size_t i = 0; i < c->n; i++)
 		if (c->a[i].in_point && c->a[i].dropped > 1)
 			lst_log_warn("agent %s: %llu samples of this point were not counted (late, "
@@ -213,19 +212,7 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 	c->pending = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o}", "type", "point", "phase", ph->name,
 			       "phase_index", (json_int_t)c->cur.phase, "point",
 			       (json_int_t)c->cur.point, "run", pj, "summary", summary);
-	if (!c->opts.quiet) {
-		json_t *skew = json_object_get(pj, "start_skew_us");
-
-		fprintf(c->opts.progress,
-			"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew "
-			"%.0f us)%s\n",
-			ph->name, c->cur.label[0] ? " " : "", c->cur.label,
-			out->iops[0] + out->iops[1], out->mbps[0] + out->mbps[1],
-			lst_hist_mean(&out->lat) / 1e3,
-			(double)lst_hist_percentile(&out->lat, 99) / 1e3,
-			json_is_real(skew) ? json_real_value(skew) : 0.0,
-			partial ? " PARTIAL" : "");
-	}
+	lst_coord__progress_point(c, out, json_object_get(pj, "start_skew_us"));
 }
 
 /*
@@ -426,8 +413,7 @@ static int s_point_wait(lst_coord *c, const struct lst_plan_phase *ph, bool *par
 {
 	while (!lst_coord__all_done(c)) {
 		if (lst_coord__interrupted) {
-			if (c->tty && !c->opts.quiet)
-				fputc('\n', c->opts.progress);
+			lst_coord__progress_break(c);
 			lst_log_warn(
 				"interrupted: stopping every agent and keeping what was measured");
 			s_stop_all(c);
@@ -464,6 +450,55 @@ static void s_point_end(lst_coord *c, lst_msg **msgs)
 	c->in_point = false;
 }
 
+/* The point's place and label: "TEST: LABEL round N", "TEST round N" or the step's label. */
+static void s_point_begin(lst_coord *c, size_t phase, size_t point, const struct lst_step *step)
+{
+	memset(&c->cur, 0, sizeof(c->cur));
+	c->cur.phase = phase;
+	c->cur.point = point;
+	c->cur.phase_name = c->plan->phases[phase].name;
+	if (step->round && strcmp(step->test, step->label))
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s: %s round %zu", step->test,
+			 step->label, step->round);
+	else if (step->round)
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s round %zu", step->test,
+			 step->round);
+	else
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s", step->label);
+}
+
+/*
+ * An agent of the phase lost before the point: abort ends the run here, retry waits for it
+ * (and the others) first. Returns LST_COORD__POINT_OK when the point may start.
+ */
+static int s_point_agents(lst_coord *c, const struct lst_plan_phase *ph)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (!lst_coord__in_phase(c, ph, i) || lst_coord__usable(&c->a[i]))
+			continue;
+		if (ph->on_agent_loss == LST_ON_LOSS_ABORT) {
+			lst_coord__error(
+				c,
+				"phase %s point %zu does not start: agent %s is lost and the "
+				"plan says abort (on_agent_loss)",
+				ph->name, c->cur.point, lst_conn_name(c->a[i].conn));
+			return LST_COORD__POINT_FAIL;
+		}
+		if (ph->on_agent_loss == LST_ON_LOSS_RETRY && !lst_coord__wait_back(c, ph)) {
+			if (!lst_coord__interrupted)
+				lst_coord__error(
+					c,
+					"phase %s point %zu: agent %s did not come back within "
+					"retry_wait (%.0f s)",
+					ph->name, c->cur.point, lst_conn_name(c->a[i].conn),
+					(double)c->plan->retry_wait / 1e9);
+			return LST_COORD__POINT_FAIL;
+		}
+		break;
+	}
+	return LST_COORD__POINT_OK;
+}
+
 /*
  * Run one step of phase `phase` as point number `point`. Returns LST_COORD__POINT_OK when it completed
  * (maybe partial) with the combined result in *out, LST_COORD__POINT_RETRY when it must run again (an
@@ -479,45 +514,9 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs));
 	int rc;
 
-	memset(&c->cur, 0, sizeof(c->cur));
-	c->cur.phase = phase;
-	c->cur.point = point;
-	c->cur.phase_name = ph->name;
-	if (step->round && strcmp(step->test, step->label))
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s: %s round %zu", step->test,
-			 step->label, step->round);
-	else if (step->round)
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s round %zu", step->test,
-			 step->round);
-	else
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s", step->label);
-
-	/* An agent lost before the point: abort ends here, retry waits for it first. */
-	for (size_t i = 0; i < c->n; i++) {
-		if (!lst_coord__in_phase(c, ph, i) || lst_coord__usable(&c->a[i]))
-			continue;
-		if (ph->on_agent_loss == LST_ON_LOSS_ABORT) {
-			lst_coord__error(
-				c,
-				"phase %s point %zu does not start: agent %s is lost and the "
-				"plan says abort (on_agent_loss)",
-				ph->name, point, lst_conn_name(c->a[i].conn));
-			rc = LST_COORD__POINT_FAIL;
-			goto out;
-		}
-		if (ph->on_agent_loss == LST_ON_LOSS_RETRY && !lst_coord__wait_back(c, ph)) {
-			if (!lst_coord__interrupted)
-				lst_coord__error(
-					c,
-					"phase %s point %zu: agent %s did not come back within "
-					"retry_wait (%.0f s)",
-					ph->name, point, lst_conn_name(c->a[i].conn),
-					(double)c->plan->retry_wait / 1e9);
-			rc = LST_COORD__POINT_FAIL;
-			goto out;
-		}
-		break;
-	}
+	s_point_begin(c, phase, point, step);
+	if ((rc = s_point_agents(c, ph)) != LST_COORD__POINT_OK)
+		goto out;
 	if (s_point_specs(c, ph, phase, point, step, msgs, &partial, &first_w)) {
 		rc = LST_COORD__POINT_FAIL;
 		goto out;

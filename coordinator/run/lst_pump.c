@@ -73,8 +73,7 @@ static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_
 		lst_coord__error(c, "agent %s%s: %s", lst_conn_name(a->conn), how, a->lost_why);
 		return;
 	}
-	if (c->tty && !c->opts.quiet)
-		fputc('\n', c->opts.progress);
+	lst_coord__progress_break(c);
 	lst_log_warn("agent %s%s: %s", lst_conn_name(a->conn), how, a->lost_why);
 }
 
@@ -310,6 +309,59 @@ static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
 		lst_coord__lose(c, i, "it stopped by its lease (it did not hear from us)");
 }
 
+/* The answer to a reconnect HELLO: WELCOME resumes the session, ERROR refuses it. */
+static void s_on_hello_reply(lst_coord *c, size_t i, const lst_msg *m)
+{
+	struct lst_coord__agent *a = &c->a[i];
+
+	if (m->type == LST_MSG_WELCOME)
+		s_on_rewelcome(c, i, &m->u.welcome);
+	else if (m->type == LST_MSG_ERROR) {
+		a->hello_id = 0;
+		if (c->in_point && a->in_point && !a->done)
+			lst_coord__lose(c, i, "it refused our HELLO on a new connection: %s",
+					m->u.error.text);
+		else
+			lst_log_warn("agent %s refused our HELLO on a new connection: %s",
+				     lst_conn_name(a->conn), m->u.error.text);
+	}
+}
+
+/*
+ * An ERROR from agent i: no session on this connection (say HELLO again), a refused START (no
+ * DONE will come), or an error out of turn (logged). True when it answers the command awaited,
+ * which the caller takes as its reply.
+ */
+static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
+{
+	struct lst_coord__agent *a = &c->a[i];
+
+	if (m->u.error.code == LST_PERR_NO_SESSION) {
+		/* It does not know us on this connection: a reconnect whose HELLO has not
+		 * arrived yet, or a new process. The WELCOME to a HELLO tells which. */
+		if (lst_conn_joined(a->conn) &&
+		    (!a->hello_id || t_recv - a->hello_at > LST_NS_PER_S))
+			s_rehello(c, i, t_recv);
+		return false;
+	}
+	if (c->in_point && a->in_point && !a->done && m->re && m->re == a->start_id) {
+		/* A refused START: its jobs never ran and it sends no DONE. */
+		a->done = true;
+		a->done_msg.reason = LST_DONE_ERROR;
+		snprintf(a->done_msg.text, sizeof(a->done_msg.text), "%s", m->u.error.text);
+		lst_merge_agent_done(c->cur.merge, i);
+		lst_coord__error(c, "agent %s could not start phase %s point %zu: %s",
+				 lst_conn_name(a->conn), c->cur.phase_name, c->cur.point,
+				 m->u.error.text);
+		return false;
+	}
+	if (!m->re || m->re != a->await_id) {
+		lst_log_warn("agent %s: error: %s", lst_conn_name(a->conn), m->u.error.text);
+		return false;
+	}
+	return true;
+}
+
 static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen,
 		       int64_t t_recv)
 {
@@ -317,18 +369,7 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	lst_err err;
 
 	if (m->re && m->re == a->hello_id) {
-		if (m->type == LST_MSG_WELCOME)
-			s_on_rewelcome(c, i, &m->u.welcome);
-		else if (m->type == LST_MSG_ERROR) {
-			a->hello_id = 0;
-			if (c->in_point && a->in_point && !a->done)
-				lst_coord__lose(c, i,
-						"it refused our HELLO on a new connection: %s",
-						m->u.error.text);
-			else
-				lst_log_warn("agent %s refused our HELLO on a new connection: %s",
-					     lst_conn_name(a->conn), m->u.error.text);
-		}
+		s_on_hello_reply(c, i, m);
 		return;
 	}
 	if (a->unreachable && !lst_conn_lost(a->conn)) {
@@ -370,30 +411,8 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	case LST_MSG_PONG:
 		return;
 	case LST_MSG_ERROR:
-		if (m->u.error.code == LST_PERR_NO_SESSION) {
-			/* It does not know us on this connection: a reconnect whose HELLO has not
-			 * arrived yet, or a new process. The WELCOME to a HELLO tells which. */
-			if (lst_conn_joined(a->conn) &&
-			    (!a->hello_id || t_recv - a->hello_at > LST_NS_PER_S))
-				s_rehello(c, i, t_recv);
+		if (!s_on_error(c, i, m, t_recv))
 			return;
-		}
-		if (c->in_point && a->in_point && !a->done && m->re && m->re == a->start_id) {
-			/* A refused START: its jobs never ran and it sends no DONE. */
-			a->done = true;
-			a->done_msg.reason = LST_DONE_ERROR;
-			snprintf(a->done_msg.text, sizeof(a->done_msg.text), "%s", m->u.error.text);
-			lst_merge_agent_done(c->cur.merge, i);
-			lst_coord__error(c, "agent %s could not start phase %s point %zu: %s",
-					 lst_conn_name(a->conn), c->cur.phase_name, c->cur.point,
-					 m->u.error.text);
-			return;
-		}
-		if (!m->re || m->re != a->await_id) {
-			lst_log_warn("agent %s: error: %s", lst_conn_name(a->conn),
-				     m->u.error.text);
-			return;
-		}
 		break;
 	default:
 		break;
@@ -432,8 +451,7 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
 		s_refused(c, i, "%s", err.msg);
 	if (silent > c->unreach_after && !a->unreachable && !lst_conn_lost(a->conn)) {
 		a->unreachable = true;
-		if (c->tty && !c->opts.quiet)
-			fputc('\n', c->opts.progress);
+		lst_coord__progress_break(c);
 		lst_log_warn("agent %s unreachable: no message for %.1f s; reconnecting (it is "
 			     "lost after the %.0f s lease)",
 			     lst_conn_name(a->conn), (double)silent / 1e9, (double)c->lease / 1e9);

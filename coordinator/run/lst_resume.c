@@ -90,17 +90,23 @@ static int s_reattach(lst_coord *c)
 	}
 }
 
-int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
-{
-	json_t *tests = json_array(), *resumes = json_array(), *last = NULL, *base = NULL, *e;
-	const char *run_id = json_string_value(json_object_get(run, "run_id"));
-	size_t i, phase = 0, point = 0, kept = 0;
-	char when[64];
-	lst_err err;
-	int rc;
+/* What the journal says of the run so far. */
+struct s_journal {
+	json_t *tests;	 /* summary.json "tests" of the phases it finished (owned) */
+	json_t *resumes; /* run.json "resumes": the earlier ones (owned) */
+	json_t *last;	 /* the last entry with file sizes (borrowed) */
+	json_t *base;	 /* the last point's time base (borrowed) */
+	size_t kept;	 /* points journaled */
+	size_t phase;	 /* the point to run again: the first one of the first phase not done */
+	size_t point;
+};
 
-	snprintf(c->run_id, sizeof(c->run_id), "%s", run_id ? run_id : "");
-	c->phase_done = lst_calloc(c->plan->nphases + 1, sizeof(*c->phase_done));
+/* Read the journal's entries into *j and c->phase_done. */
+static void s_read_journal(lst_coord *c, json_t *journal, struct s_journal *j)
+{
+	json_t *e;
+	size_t i;
+
 	json_array_foreach (journal, i, e) {
 		const char *type = json_string_value(json_object_get(e, "type"));
 		json_int_t ph = json_integer_value(json_object_get(e, "phase_index"));
@@ -108,55 +114,56 @@ int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
 		if (!type)
 			continue;
 		if (json_object_get(e, "sizes"))
-			last = e;
+			j->last = e;
 		if (!strcmp(type, "point")) {
-			base = json_object_get(e, "time_base");
-			kept++;
+			j->base = json_object_get(e, "time_base");
+			j->kept++;
 		} else if (!strcmp(type, "phase_end") && ph >= 0 && (size_t)ph < c->plan->nphases) {
-			json_array_extend(tests, json_object_get(e, "tests"));
+			json_array_extend(j->tests, json_object_get(e, "tests"));
 			c->phase_done[ph] = true;
 		} else if (!strcmp(type, "resume")) {
-			json_array_append_new(resumes,
+			json_array_append_new(j->resumes,
 					      json_pack("{s:O, s:O, s:O}", "when",
 							json_object_get(e, "when"), "phase",
 							json_object_get(e, "phase"), "point",
 							json_object_get(e, "point")));
 		}
 	}
-	/* The point to run again: the first one of the first phase not done. */
-	while (phase < c->plan->nphases && c->phase_done[phase])
-		phase++;
+	while (j->phase < c->plan->nphases && c->phase_done[j->phase])
+		j->phase++;
 	json_array_foreach (journal, i, e)
-		if (json_integer_value(json_object_get(e, "phase_index")) == (json_int_t)phase &&
+		if (json_integer_value(json_object_get(e, "phase_index")) == (json_int_t)j->phase &&
 		    !strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point"))
-			point++;
-	/*
-	 * What lst_coord__replay needs of the journal: each point's type, phase, test, round and result.
-	 * Its rows stay in points.jsonl, from where run.json and summary.json are written.
-	 */
-	c->journal = json_array();
+			j->point++;
+}
+
+/*
+ * What lst_coord__replay needs of the journal: each point's type, phase, test, round and
+ * result. Its rows stay in points.jsonl, from where run.json and summary.json are written.
+ */
+static json_t *s_replay_entries(json_t *journal)
+{
+	json_t *out = json_array(), *e;
+	size_t i;
+
 	json_array_foreach (journal, i, e)
 		if (!strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point")) {
 			json_t *run_e = json_object_get(e, "run");
 
 			json_array_append_new(
-				c->journal,
+				out,
 				json_pack("{s:s, s:O, s:{s:O, s:O}, s:O}", "type", "point",
 					  "phase_index", json_object_get(e, "phase_index"), "run",
 					  "test", json_object_get(run_e, "test") ?: json_null(),
 					  "round", json_object_get(run_e, "round") ?: json_null(),
 					  "result", json_object_get(e, "result") ?: json_null()));
 		}
+	return out;
+}
 
-	rc = s_reattach(c);
-	if (rc)
-		goto out;
-	c->res = lst_results_reopen(c->outdir, json_object_get(last, "sizes"), tests, &err);
-	if (!c->res) {
-		lst_log_error("%s", err.msg);
-		rc = LST_RUN_FAILED;
-		goto out;
-	}
+/* run.json as it was, without its end, for the run to go on; the kept points are journaled. */
+static void s_reopen_run(lst_coord *c, json_t *run, size_t kept)
+{
 	c->run = json_deep_copy(run);
 	json_object_del(c->run, "status");
 	json_object_del(c->run, "finished");
@@ -170,39 +177,76 @@ int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
 	if (!json_is_array(json_object_get(c->run, "retries")))
 		json_object_set_new(c->run, "retries", json_array());
 	c->retries = json_object_get(c->run, "retries");
+}
+
+/* Journal this resume and list it, after the earlier ones, in run.json "resumes". */
+static void s_note_resume(lst_coord *c, const struct s_journal *j)
+{
+	char when[64];
+	lst_err err;
+	json_t *e;
+
 	lst_time_iso8601(lst_real_ns(), when, sizeof(when));
 	e = json_pack("{s:s, s:s, s:s?, s:I, s:I}", "type", "resume", "when", when, "phase",
-		      phase < c->plan->nphases ? c->plan->phases[phase].name : NULL, "phase_index",
-		      (json_int_t)phase, "point", (json_int_t)point);
+		      j->phase < c->plan->nphases ? c->plan->phases[j->phase].name : NULL,
+		      "phase_index", (json_int_t)j->phase, "point", (json_int_t)j->point);
 	if (lst_results_journal(c->res, e, &err))
 		lst_log_warn("%s", err.msg);
 	json_object_del(e, "type");
 	json_object_del(e, "sizes");
 	json_object_del(e, "phase_index");
-	json_array_append_new(resumes, e);
-	json_object_set(c->run, "resumes", resumes);
-	/* Times stay on the run's own base: t_s goes on from where it was. */
-	if (base) {
-		char boot[64];
-		const char *was = json_string_value(json_object_get(base, "boot_id"));
+	json_array_append_new(j->resumes, e);
+	json_object_set(c->run, "resumes", j->resumes);
+}
 
-		lst_coord__boot_id(boot, sizeof(boot));
-		if (was && *boot && !strcmp(was, boot))
-			c->run_t0 = json_integer_value(json_object_get(base, "mono_ns"));
-		else /* the workstation rebooted: through the wall clock */
-			c->run_t0 = lst_mono_ns() -
-				    (lst_real_ns() -
-				     json_integer_value(json_object_get(base, "real_ns")));
+/* Times stay on the run's own base (base: the journal's last): t_s goes on from where it was. */
+static void s_time_base(lst_coord *c, json_t *base)
+{
+	char boot[64];
+	const char *was = json_string_value(json_object_get(base, "boot_id"));
+
+	lst_coord__boot_id(boot, sizeof(boot));
+	if (was && *boot && !strcmp(was, boot))
+		c->run_t0 = json_integer_value(json_object_get(base, "mono_ns"));
+	else /* the workstation rebooted: through the wall clock */
+		c->run_t0 = lst_mono_ns() -
+			    (lst_real_ns() - json_integer_value(json_object_get(base, "real_ns")));
+}
+
+int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
+{
+	struct s_journal j = { .tests = json_array(), .resumes = json_array() };
+	const char *run_id = json_string_value(json_object_get(run, "run_id"));
+	lst_err err;
+	int rc;
+
+	snprintf(c->run_id, sizeof(c->run_id), "%s", run_id ? run_id : "");
+	c->phase_done = lst_calloc(c->plan->nphases + 1, sizeof(*c->phase_done));
+	s_read_journal(c, journal, &j);
+	c->journal = s_replay_entries(journal);
+	rc = s_reattach(c);
+	if (rc)
+		goto out;
+	c->res = lst_results_reopen(c->outdir, json_object_get(j.last, "sizes"), j.tests, &err);
+	if (!c->res) {
+		lst_log_error("%s", err.msg);
+		rc = LST_RUN_FAILED;
+		goto out;
 	}
+	s_reopen_run(c, run, j.kept);
+	s_note_resume(c, &j);
+	if (j.base)
+		s_time_base(c, j.base);
 	if (!c->opts.quiet)
 		fprintf(c->opts.progress,
 			"lockstep: resuming run %s at phase %s point %zu (%zu points kept), results "
 			"in %s\n",
-			c->run_id, phase < c->plan->nphases ? c->plan->phases[phase].name : "(end)",
-			point, kept, c->outdir);
+			c->run_id,
+			j.phase < c->plan->nphases ? c->plan->phases[j.phase].name : "(end)",
+			j.point, j.kept, c->outdir);
 	rc = lst_coord__run_all(c);
 out:
-	json_decref(tests);
-	json_decref(resumes);
+	json_decref(j.tests);
+	json_decref(j.resumes);
 	return rc;
 }

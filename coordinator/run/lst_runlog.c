@@ -21,8 +21,7 @@ void lst_coord__error(lst_coord *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (c->tty && !c->opts.quiet)
-		fputc('\n', c->opts.progress);
+	lst_coord__progress_break(c);
 	lst_log_error("%s", msg);
 	if (c->errors)
 		json_array_append_new(c->errors, json_string(msg));

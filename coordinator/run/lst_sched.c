@@ -38,92 +38,114 @@ static uint32_t s_target_access(const lst_plan *p, size_t t)
  * and, through each job spec's access, the agents' disk-safety check of everything the run will
  * do, before any phase runs: a refusal here ends the run with nothing written anywhere.
  */
+/*
+ * The IDENTIFY of agent i: a job spec for each of its paths, with what the run will do there
+ * (access[t] for target t). NULL when it has none; NULL and *fail when it has too many (said).
+ */
+static lst_msg *s_identify_msg(lst_coord *c, size_t i, const uint32_t *access, bool *fail)
+{
+	const lst_plan *p = c->plan;
+	lst_msg *m = lst_msg_new(LST_MSG_PREPARE);
+	struct lst_msg_prepare *pr = &m->u.prepare;
+
+	snprintf(pr->run, sizeof(pr->run), "%s", c->run_id);
+	snprintf(pr->name, sizeof(pr->name), "identify");
+	pr->phase = UINT32_MAX;
+	for (size_t t = 0; t < p->ntargets; t++) {
+		for (size_t j = 0; j < p->targets[t].npaths; j++) {
+			struct lst_jobspec *js;
+
+			if (p->targets[t].paths[j].agent != i)
+				continue;
+			if (pr->njobs == LST_MAX_JOBSPECS) {
+				lst_coord__error(c, "agent %s has more than %d paths",
+						 lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS);
+				lst_msg_destroy(&m);
+				*fail = true;
+				return NULL;
+			}
+			js = &pr->jobs[pr->njobs++];
+			snprintf(js->target, sizeof(js->target), "%s", p->targets[t].name);
+			snprintf(js->path, sizeof(js->path), "%s", p->targets[t].paths[j].path);
+			snprintf(js->identity, sizeof(js->identity), "%s",
+				 p->targets[t].identity ? p->targets[t].identity : "");
+			js->action = LST_ACTION_IDENTIFY;
+			js->access = access[t];
+			lst_workload_init(&js->w);
+		}
+	}
+	if (!pr->njobs)
+		lst_msg_destroy(&m);
+	return m;
+}
+
+/*
+ * Target t's identities from the agents' PREPARED replies: each path's, the smallest size, and
+ * both into run.json's target. Returns 0, or -1 when a path has no size (said).
+ */
+static int s_target_identities(lst_coord *c, size_t t, json_t *target)
+{
+	const lst_plan *p = c->plan;
+	const struct lst_plan_target *pt = &p->targets[t];
+	struct lst_coord__target *st = &c->targets[t];
+	json_t *ids = json_array();
+
+	st->ids = lst_calloc(pt->npaths, sizeof(*st->ids));
+	for (size_t j = 0; j < pt->npaths; j++) {
+		const struct lst_msg_prepared *pd = &c->a[pt->paths[j].agent].reply->u.prepared;
+
+		for (uint32_t k = 0; k < pd->npaths; k++)
+			if (!strcmp(pd->paths[k].target, pt->name) &&
+			    !strcmp(pd->paths[k].path, pt->paths[j].path))
+				st->ids[j] = pd->paths[k];
+		if (!st->ids[j].size) {
+			lst_coord__error(c, "target %s: agent %s reported no size for %s", pt->name,
+					 p->agents[pt->paths[j].agent].name, pt->paths[j].path);
+			json_decref(ids);
+			return -1;
+		}
+		if (!st->size || st->ids[j].size < st->size) {
+			if (st->size)
+				lst_log_warn(
+					"target %s: paths report different sizes (%llu and %llu "
+					"bytes); using the smaller",
+					pt->name, (unsigned long long)st->size,
+					(unsigned long long)st->ids[j].size);
+			st->size = st->ids[j].size;
+		}
+		json_array_append_new(ids, lst_coord__identity_json(&st->ids[j]));
+	}
+	json_object_set_new(target, "size", json_integer((json_int_t)st->size));
+	json_object_set_new(target, "identities", ids);
+	return 0;
+}
+
 int lst_coord__identify(lst_coord *c)
 {
 	const lst_plan *p = c->plan;
 	json_t *targets = json_object_get(c->run, "targets");
 	uint32_t *access = lst_calloc(p->ntargets, sizeof(*access));
+	bool fail = false;
 
 	for (size_t t = 0; t < p->ntargets; t++)
 		access[t] = s_target_access(p, t);
-	for (size_t i = 0; i < c->n; i++) {
-		lst_msg *m = lst_msg_new(LST_MSG_PREPARE);
-		struct lst_msg_prepare *pr = &m->u.prepare;
+	for (size_t i = 0; i < c->n && !fail; i++) {
+		lst_msg *m = s_identify_msg(c, i, access, &fail);
 
-		snprintf(pr->run, sizeof(pr->run), "%s", c->run_id);
-		snprintf(pr->name, sizeof(pr->name), "identify");
-		pr->phase = UINT32_MAX;
-		for (size_t t = 0; t < p->ntargets; t++) {
-			for (size_t j = 0; j < p->targets[t].npaths; j++) {
-				struct lst_jobspec *js;
-
-				if (p->targets[t].paths[j].agent != i)
-					continue;
-				if (pr->njobs == LST_MAX_JOBSPECS) {
-					lst_coord__error(c, "agent %s has more than %d paths",
-							 lst_conn_name(c->a[i].conn),
-							 LST_MAX_JOBSPECS);
-					lst_msg_destroy(&m);
-					free(access);
-					return -1;
-				}
-				js = &pr->jobs[pr->njobs++];
-				snprintf(js->target, sizeof(js->target), "%s", p->targets[t].name);
-				snprintf(js->path, sizeof(js->path), "%s",
-					 p->targets[t].paths[j].path);
-				snprintf(js->identity, sizeof(js->identity), "%s",
-					 p->targets[t].identity ? p->targets[t].identity : "");
-				js->action = LST_ACTION_IDENTIFY;
-				js->access = access[t];
-				lst_workload_init(&js->w);
-			}
-		}
-		c->a[i].in_point = pr->njobs > 0;
-		if (pr->njobs)
+		c->a[i].in_point = m != NULL;
+		if (m)
 			lst_coord__command(c, i, &m);
-		lst_msg_destroy(&m);
 	}
 	free(access);
+	if (fail)
+		return -1;
 	lst_coord__pump_until(c, lst_coord__all_replied, LST_COORD__REPLY_TIMEOUT);
 	if (lst_coord__interrupted ||
 	    !lst_coord__replies_ok(c, "the run's paths (checked before any I/O)"))
 		return -1;
-	for (size_t t = 0; t < p->ntargets; t++) {
-		const struct lst_plan_target *pt = &p->targets[t];
-		struct lst_coord__target *st = &c->targets[t];
-		json_t *ids = json_array();
-
-		st->ids = lst_calloc(pt->npaths, sizeof(*st->ids));
-		for (size_t j = 0; j < pt->npaths; j++) {
-			const struct lst_msg_prepared *pd =
-				&c->a[pt->paths[j].agent].reply->u.prepared;
-
-			for (uint32_t k = 0; k < pd->npaths; k++)
-				if (!strcmp(pd->paths[k].target, pt->name) &&
-				    !strcmp(pd->paths[k].path, pt->paths[j].path))
-					st->ids[j] = pd->paths[k];
-			if (!st->ids[j].size) {
-				lst_coord__error(c, "target %s: agent %s reported no size for %s",
-						 pt->name, p->agents[pt->paths[j].agent].name,
-						 pt->paths[j].path);
-				json_decref(ids);
-				return -1;
-			}
-			if (!st->size || st->ids[j].size < st->size) {
-				if (st->size)
-					lst_log_warn(
-						"target %s: paths report different sizes (%llu "
-						"and %llu bytes); using the smaller",
-						pt->name, (unsigned long long)st->size,
-						(unsigned long long)st->ids[j].size);
-				st->size = st->ids[j].size;
-			}
-			json_array_append_new(ids, lst_coord__identity_json(&st->ids[j]));
-		}
-		json_object_set_new(json_array_get(targets, t), "size",
-				    json_integer((json_int_t)st->size));
-		json_object_set_new(json_array_get(targets, t), "identities", ids);
-	}
+	for (size_t t = 0; t < p->ntargets; t++)
+		if (s_target_identities(c, t, json_array_get(targets, t)))
+			return -1;
 	for (size_t i = 0; i < c->n; i++)
 		c->a[i].in_point = false;
 	return 0;
@@ -296,18 +318,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 		lst_coord__error(c, "%s", err.msg);
 		return LST_RUN_FAILED;
 	}
-	if (!c->opts.quiet) {
-		int64_t est = lst_suite_estimate(suite);
-		char dur[32], about[64] = "";
-
-		if (est)
-			snprintf(about, sizeof(about), ", about %s%s",
-				 lst_fmt_duration(est, dur, sizeof(dur)),
-				 lst_suite_has_rounds(suite) ? " a round" : "");
-		fprintf(c->opts.progress, "phase %zu/%zu %s%s%s%s%s\n", phase + 1, c->plan->nphases,
-			ph->name, ph->suite ? " (" : "",
-			ph->suite ? lst_suite_names[ph->suite] : "", ph->suite ? ")" : "", about);
-	}
+	lst_coord__progress_phase(c, phase, suite);
 	point = lst_coord__replay(c, phase, suite);
 	if (point == SIZE_MAX) {
 		lst_suite_destroy(&suite);
