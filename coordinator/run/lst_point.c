@@ -178,7 +178,8 @@ bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, si
 
 /*
  * The end of a point: its summary rows, its result for the suite (*out), its run.json entry,
- * and its journal entry, kept in c->pending until the suite has seen the result (lst_coord__journal_point).
+ * and its journal entry, kept in c->pending until the suite has seen the result
+ * (lst_coord__journal_point).
  */
 void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
 			     struct lst_step_result *out)
@@ -500,9 +501,10 @@ static int s_point_agents(lst_coord *c, const struct lst_plan_phase *ph)
 }
 
 /*
- * Run one step of phase `phase` as point number `point`. Returns LST_COORD__POINT_OK when it completed
- * (maybe partial) with the combined result in *out, LST_COORD__POINT_RETRY when it must run again (an
- * agent was lost under on_agent_loss: retry; nothing was recorded), LST_COORD__POINT_FAIL when the run
+ * Run one step of phase `phase` as point number `point`: begin, check its agents, job specs,
+ * prepare, start, wait, record. Returns LST_COORD__POINT_OK when it completed (maybe partial)
+ * with the combined result in *out, LST_COORD__POINT_RETRY when it must run again (an agent was
+ * lost under on_agent_loss: retry; nothing was recorded), LST_COORD__POINT_FAIL when the run
  * must end (refusal, loss under abort, Ctrl-C).
  */
 int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,

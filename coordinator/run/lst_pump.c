@@ -150,8 +150,8 @@ lst_msg *lst_coord__hello_msg(const lst_coord *c)
 
 /*
  * Say HELLO again on a new connection (or to a lost agent, now and then): the agent resumes the
- * session and sends its spool again. Not a command in the lst_coord__command sense: the command awaited
- * (PREPARE, START, ...) stays awaited and is sent again once the WELCOME is in.
+ * session and sends its spool again. Not a command in the lst_coord__command sense: the command
+ * awaited (PREPARE, START, ...) stays awaited and is sent again once the WELCOME is in.
  */
 static void s_rehello(lst_coord *c, size_t i, int64_t now)
 {
@@ -617,9 +617,9 @@ void lst_coord__sync(lst_coord *c)
 }
 
 /*
- * During a long point, a clock burst every LST_COORD__SYNC_EVERY too, without waiting for it: the replies
- * are dispatched with everything else, and the drift fit keeps the per-agent rows of a day-long
- * point on the coordinator's timeline (crystals drift tens of ppm: ~0.1 s a day).
+ * During a long point, a clock burst every LST_COORD__SYNC_EVERY too, without waiting for it:
+ * the replies are dispatched with everything else, and the drift fit keeps the per-agent rows of
+ * a day-long point on the coordinator's timeline (crystals drift tens of ppm: ~0.1 s a day).
  */
 void lst_coord__resync(lst_coord *c)
 {
