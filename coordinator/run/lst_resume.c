@@ -11,6 +11,45 @@
 #include "lst_coord_int.h"
 
 /*
+ * What the agents p could not reach said: BUSY naming our run (*own_busy: its lease still holds
+ * the session from before; said once, unless said already), BUSY naming another run, or another
+ * failure (both said; true: the resume is refused).
+ */
+static bool s_judge(const lst_coord *c, const lst_coord *p, bool said, bool *own_busy)
+{
+	bool other = false;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct lst_coord__agent *a = &p->a[i];
+		bool busy = a->reply && a->reply->type == LST_MSG_ERROR &&
+			    a->reply->u.error.code == LST_PERR_BUSY;
+
+		if (!lst_conn_lost(a->conn))
+			continue;
+		if (busy && strstr(a->reply->u.error.text, c->run_id)) {
+			*own_busy = true;
+			if (!said && !c->opts.quiet)
+				fprintf(c->opts.progress,
+					"lockstep: agent %s still holds this run's session from "
+					"before (%s); waiting for its lease (%.0f s) to end\n",
+					lst_conn_name(a->conn), a->reply->u.error.text,
+					(double)c->plan->lease / 1e9);
+		} else if (busy) {
+			lst_log_error("agent %s serves another coordinator (%s): not resuming run "
+				      "%s; the results folder is unchanged",
+				      lst_conn_name(a->conn), a->reply->u.error.text, c->run_id);
+			other = true;
+		} else {
+			lst_log_error("agent %s: %s; not resuming run %s (the results folder is "
+				      "unchanged)",
+				      lst_conn_name(a->conn), a->lost_why, c->run_id);
+			other = true;
+		}
+	}
+	return other;
+}
+
+/*
  * Before anything in the folder changes: reach every agent with the run's id and end the
  * session it may still hold from before the crash (BYE stops whatever point it still runs and
  * drops its reply cache, whose command ids a new coordinator would reuse). An agent whose lease
@@ -39,37 +78,8 @@ static int s_reattach(lst_coord *c)
 		lst_log_open("/dev/null"); /* BUSY while we wait is expected: said once below */
 		rc = lst_coord__hello(p);
 		lst_log_close();
-		for (size_t i = 0; rc && i < p->n; i++) {
-			struct lst_coord__agent *a = &p->a[i];
-
-			if (!lst_conn_lost(a->conn))
-				continue;
-			if (a->reply && a->reply->type == LST_MSG_ERROR &&
-			    a->reply->u.error.code == LST_PERR_BUSY &&
-			    strstr(a->reply->u.error.text, c->run_id)) {
-				own_busy = true;
-				if (!said && !c->opts.quiet)
-					fprintf(c->opts.progress,
-						"lockstep: agent %s still holds this run's session "
-						"from before (%s); waiting for its lease (%.0f s) to "
-						"end\n",
-						lst_conn_name(a->conn), a->reply->u.error.text,
-						(double)c->plan->lease / 1e9);
-			} else if (a->reply && a->reply->type == LST_MSG_ERROR &&
-				   a->reply->u.error.code == LST_PERR_BUSY) {
-				lst_log_error(
-					"agent %s serves another coordinator (%s): not resuming "
-					"run %s; the results folder is unchanged",
-					lst_conn_name(a->conn), a->reply->u.error.text, c->run_id);
-				other = true;
-			} else {
-				lst_log_error(
-					"agent %s: %s; not resuming run %s (the results folder "
-					"is unchanged)",
-					lst_conn_name(a->conn), a->lost_why, c->run_id);
-				other = true;
-			}
-		}
+		if (rc)
+			other = s_judge(c, p, said, &own_busy);
 		said |= own_busy;
 		lst_coord__bye(p); /* ends the old session on every agent that took us back */
 		lst_coord_destroy(&p);
