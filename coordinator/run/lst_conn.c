@@ -1,5 +1,8 @@
-/* Agent connections: DEALER sockets (CURVE or plain), their handshake monitors, envelopes and
- * clock bursts. */
+/*
+ * Agent connections: DEALER sockets (CURVE or plain), their handshake monitors, envelopes,
+ * clock bursts, and the connection's state (NEW, READY, LOST, REFUSED), which only the
+ * functions at the end of this file change.
+ */
 #include "lst_conn.h"
 
 #include <czmq.h>
@@ -51,12 +54,10 @@ struct lst_conn {
 /* Monitor endpoints made so far: each connection's gets its own number. */
 static atomic_uint s_monitors;
 
-lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
-		       const struct lst_conn_curve *curve, lst_err *err)
+/* The DEALER with its options (heartbeats, frame cap, reconnects, CURVE). NULL with err. */
+static zsock_t *s_socket(const char *name, const struct lst_conn_curve *curve, lst_err *err)
 {
-	lst_conn *c;
-	zsock_t *sock = zsock_new(ZMQ_DEALER), *mon = NULL;
-	char ep[64];
+	zsock_t *sock = zsock_new(ZMQ_DEALER);
 
 	if (!sock)
 		return lst_err_set(err, -ENOMEM, "agent %s: cannot create a socket", name), NULL;
@@ -85,11 +86,20 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 			return NULL;
 		}
 	}
-	/*
-	 * Handshake events, before connecting so that none is missed. The endpoint is numbered,
-	 * not named after the socket's address: libzmq closes a monitor in the background, so a
-	 * new socket at a freed address could find its predecessor's endpoint still bound.
-	 */
+	return sock;
+}
+
+/*
+ * The PAIR that reads sock's handshake events, set up before connecting so that none is
+ * missed. The endpoint is numbered, not named after the socket's address: libzmq closes a
+ * monitor in the background, so a new socket at a freed address could find its predecessor's
+ * endpoint still bound. NULL with err.
+ */
+static zsock_t *s_monitor(zsock_t *sock, const char *name, lst_err *err)
+{
+	zsock_t *mon = NULL;
+	char ep[64];
+
 	snprintf(ep, sizeof(ep), "inproc://lst-conn-%d-%u", (int)getpid(),
 		 atomic_fetch_add(&s_monitors, 1));
 	if (zmq_socket_monitor(zsock_resolve(sock), ep,
@@ -102,6 +112,20 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 		lst_err_set(err, -EIO, "agent %s: cannot monitor the connection: %s", name,
 			    zmq_strerror(zmq_errno()));
 		zsock_destroy(&mon);
+		return NULL;
+	}
+	return mon;
+}
+
+lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
+		       const struct lst_conn_curve *curve, lst_err *err)
+{
+	lst_conn *c;
+	zsock_t *sock = s_socket(name, curve, err), *mon;
+
+	if (!sock)
+		return NULL;
+	if (!(mon = s_monitor(sock, name, err))) {
 		zsock_destroy(&sock);
 		return NULL;
 	}
