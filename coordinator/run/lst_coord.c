@@ -189,7 +189,13 @@ void lst_coord__bye(lst_coord *c)
 	for (size_t i = 0; i < c->n; i++)
 		if (lst_conn_joined(c->a[i].conn))
 			lst_coord__send_simple(c, i, LST_MSG_BYE);
-	/* Let the frames leave before the sockets close (linger is 0). */
+	/*
+	 * Let the frames leave before the sockets close (linger is 0), and say no HELLO again
+	 * meanwhile: one would open a new session after the BYE, which the agent keeps, with its
+	 * reply cache, until its lease runs out (a resume's next coordinator would resume that
+	 * session and get its cached replies to its own command ids).
+	 */
+	c->closing = true;
 	lst_coord__pump(c, 50 * LST_NS_PER_MS);
 }
 

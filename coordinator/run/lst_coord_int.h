@@ -125,6 +125,7 @@ struct lst_coord {
 	const struct lst_plan_phase *wait_phase; /* lst_coord__wait_back's */
 	json_t *retries;			 /* run.json "retries" (borrowed from run) */
 	bool results_failed; /* a write into the results folder failed (reported once) */
+	bool closing;	     /* BYE said (lst_coord__bye): no HELLO goes out again */
 	bool tty;
 	int64_t docs_next; /* run.json and summary.json are not rewritten before (rate limit) */
 	json_t *pending;   /* the journal entry of the point just run, until its suite saw it */

@@ -156,9 +156,12 @@ lst_msg *lst_coord__hello_msg(const lst_coord *c)
 static void s_rehello(lst_coord *c, size_t i, int64_t now)
 {
 	struct lst_coord__agent *a = &c->a[i];
-	lst_msg *m = lst_coord__hello_msg(c);
+	lst_msg *m;
 	lst_err err;
 
+	if (c->closing) /* BYE said: a HELLO now would open a session nobody ends */
+		return;
+	m = lst_coord__hello_msg(c);
 	a->hello_on = lst_conn_handshakes(a->conn);
 	a->hello_at = now;
 	if (lst_conn_send(a->conn, m, true, &a->hello_id, &err))
