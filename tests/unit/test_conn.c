@@ -277,6 +277,40 @@ static void s_hostile_agent(void)
 	zsock_destroy(&router);
 }
 
+/*
+ * The state machine has one home: NEW -> READY on a WELCOME, READY -> LOST, LOST -> READY when
+ * it is back, anything -> REFUSED for good; lost before joining, it stays out.
+ */
+static void s_states(void)
+{
+	struct lst_msg_welcome w = { .cores = 4 };
+	lst_conn *c, *d;
+	lst_err err;
+
+	c = lst_conn_new(0, "s", "tcp://127.0.0.1:9", NULL, &err);
+	d = lst_conn_new(1, "t", "tcp://127.0.0.1:9", NULL, &err);
+	T_ASSERT(c && d);
+	T_EQ_STR(lst_conn_name(c), "s");
+	T_EQ_STR(lst_conn_address(c), "tcp://127.0.0.1:9");
+	T_EQ_INT(lst_conn_state(c), LST_CONN_NEW);
+	T_ASSERT(!lst_conn_joined(c) && !lst_conn_lost(c) && !lst_conn_synced(c));
+	lst_conn_welcome(c, &w);
+	T_EQ_INT(lst_conn_state(c), LST_CONN_READY);
+	T_EQ_INT(lst_conn_info(c)->cores, 4);
+	T_ASSERT(lst_conn_joined(c) && !lst_conn_back(c));
+	T_ASSERT(lst_conn_lose(c) && !lst_conn_lose(c));
+	T_EQ_INT(lst_conn_state(c), LST_CONN_LOST);
+	T_ASSERT(lst_conn_lost(c) && lst_conn_joined(c));
+	T_ASSERT(lst_conn_back(c));
+	T_EQ_INT(lst_conn_state(c), LST_CONN_READY);
+	lst_conn_refuse(c);
+	T_ASSERT(lst_conn_lost(c) && !lst_conn_joined(c) && !lst_conn_back(c) && !lst_conn_lose(c));
+	T_ASSERT(lst_conn_lose(d) && !lst_conn_back(d) && !lst_conn_joined(d));
+	lst_conn_destroy(&c);
+	lst_conn_destroy(&d);
+	lst_conn_destroy(&d); /* safe twice */
+}
+
 int main(void)
 {
 	zsock_t *router = zsock_new(ZMQ_ROUTER);
@@ -337,5 +371,6 @@ int main(void)
 	zsock_destroy(&router);
 	s_refused_then_send();
 	s_hostile_agent();
+	s_states();
 	return 0;
 }

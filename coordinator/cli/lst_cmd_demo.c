@@ -272,16 +272,63 @@ static bool s_agents_up(struct s_demo *d)
 	return false;
 }
 
+/* lockstep-agent next to our own binary, into bin. Returns 0, or 2 when it is not there (said). */
+static int s_agent_binary(char *bin, size_t size)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0) {
+		fprintf(stderr, "lockstep demo: cannot find my own binary\n");
+		return 2;
+	}
+	self[n] = '\0';
+	snprintf(bin, size, "%s/lockstep-agent", dirname(self));
+	if (access(bin, X_OK)) {
+		fprintf(stderr, "lockstep demo: %s not found next to lockstep; build it first\n",
+			bin);
+		return 2;
+	}
+	return 0;
+}
+
+/* The demo plan for d's agents and paths, written to d's folder and loaded. NULL with err. */
+static lst_plan *s_demo_plan(const struct s_demo *d, lst_err *err)
+{
+	char *text = lst_asprintf(s_plan, d->ports[0], d->ports[1], d->paths[0], d->paths[1]);
+	char planfile[128];
+	lst_errlist errs = { 0 };
+	lst_plan *plan;
+	int fd;
+
+	snprintf(planfile, sizeof(planfile), "%s/demo.yaml", d->tmp);
+	fd = open(planfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || lst_write_all(fd, text, strlen(text))) {
+		lst_err_sys(err, -errno, "cannot write %s", planfile);
+		if (fd >= 0)
+			close(fd);
+		free(text);
+		return NULL;
+	}
+	close(fd);
+	free(text);
+	plan = lst_plan_load(planfile, &errs);
+	if (!plan) {
+		lst_errlist_print(&errs, stderr);
+		lst_errlist_free(&errs);
+		lst_err_set(err, -EINVAL, "the embedded demo plan does not parse (a bug)");
+	}
+	return plan;
+}
+
 int lst_cmd_demo(int argc, char **argv)
 {
 	struct lst_coord_opts opts = { 0 };
 	struct s_demo d;
-	char self[4096], agent_bin[4200], planfile[128], *text = NULL, *outdir = NULL;
-	lst_errlist errs = { 0 };
+	char agent_bin[4200], *outdir = NULL;
 	lst_plan *plan = NULL;
 	lst_coord *c = NULL;
 	lst_err err;
-	ssize_t n;
 	int rc = 2;
 
 	for (int i = 1; i < argc; i++) {
@@ -300,18 +347,8 @@ int lst_cmd_demo(int argc, char **argv)
 		}
 	}
 	memset(&d, 0, sizeof(d));
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0) {
-		fprintf(stderr, "lockstep demo: cannot find my own binary\n");
+	if (s_agent_binary(agent_bin, sizeof(agent_bin)))
 		return 2;
-	}
-	self[n] = '\0';
-	snprintf(agent_bin, sizeof(agent_bin), "%s/lockstep-agent", dirname(self));
-	if (access(agent_bin, X_OK)) {
-		fprintf(stderr, "lockstep demo: %s not found next to lockstep; build it first\n",
-			agent_bin);
-		return 2;
-	}
 	snprintf(d.tmp, sizeof(d.tmp), "/tmp/lockstep-demo.XXXXXX");
 	if (!mkdtemp(d.tmp)) {
 		perror("lockstep demo: mkdtemp");
@@ -325,26 +362,8 @@ int lst_cmd_demo(int argc, char **argv)
 		lst_err_set(&err, -EIO, "the demo agents did not start; see %s/agent-*.log", d.tmp);
 		goto fail;
 	}
-	text = lst_asprintf(s_plan, d.ports[0], d.ports[1], d.paths[0], d.paths[1]);
-	snprintf(planfile, sizeof(planfile), "%s/demo.yaml", d.tmp);
-	{
-		int fd = open(planfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-		if (fd < 0 || lst_write_all(fd, text, strlen(text))) {
-			lst_err_sys(&err, -errno, "cannot write %s", planfile);
-			if (fd >= 0)
-				close(fd);
-			goto fail;
-		}
-		close(fd);
-	}
-	plan = lst_plan_load(planfile, &errs);
-	if (!plan) {
-		lst_errlist_print(&errs, stderr);
-		lst_errlist_free(&errs);
-		lst_err_set(&err, -EINVAL, "the embedded demo plan does not parse (a bug)");
+	if (!(plan = s_demo_plan(&d, &err)))
 		goto fail;
-	}
 	if (!opts.quiet)
 		printf("lockstep demo: two agents on 127.0.0.1:%d and :%d, target %s%s%s\n",
 		       d.ports[0], d.ports[1], d.paths[0],
@@ -377,7 +396,6 @@ fail:
 out:
 	lst_coord_destroy(&c);
 	lst_plan_destroy(&plan);
-	free(text);
 	free(outdir);
 	return rc;
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "lst_cli.h"
-#include "lst_coord.h"
+#include "lst_probe.h"
 #include "lst_plan.h"
 #include "lst_util.h"
 
@@ -33,9 +33,54 @@ static void s_usage(FILE *f)
 		"Exit status: 0 every agent answered, 1 some did not, 2 usage or keys.\n");
 }
 
+/* The agents of the plan at path, appended to *agents (grown as needed). Returns 0 or 2 (said). */
+static int s_add_plan(const char *path, lst_plan **plan, struct lst_coord_agent **agents, size_t *n,
+		      size_t room)
+{
+	lst_errlist errs = { 0 };
+
+	if (*plan) {
+		fprintf(stderr, "lockstep agents: one plan at a time\n");
+		return 2;
+	}
+	*plan = lst_plan_load(path, &errs);
+	if (!*plan) {
+		lst_errlist_print(&errs, stderr);
+		lst_errlist_free(&errs);
+		return 2;
+	}
+	*agents = lst_realloc(*agents, (*n + (*plan)->nagents + room) * sizeof(**agents));
+	for (size_t k = 0; k < (*plan)->nagents; k++) {
+		(*agents)[*n].name = (*plan)->agents[k].name;
+		(*agents)[*n].key = (*plan)->agents[k].key;
+		(*agents)[(*n)++].address = (*plan)->agents[k].address;
+	}
+	return 0;
+}
+
+/*
+ * HOST[:PORT][=KEY] or tcp://HOST:PORT[=KEY] as an agent named after its address. The address
+ * made is returned (the caller frees it); the agent's strings point into it and into a.
+ */
+static char *s_add_address(const char *a, struct lst_coord_agent *ag)
+{
+	/* ADDRESS=KEY: an address has no '=', a Z85 key may. */
+	const char *eq = strchr(a, '=');
+	size_t len = eq ? (size_t)(eq - a) : strlen(a);
+	char *addr = strncmp(a, "tcp://", 6)
+			     ? (memchr(a, ':', len) ? lst_asprintf("tcp://%.*s", (int)len, a)
+						    : lst_asprintf("tcp://%.*s:7270", (int)len, a))
+			     : lst_asprintf("%.*s", (int)len, a);
+
+	ag->name = addr + 6;
+	ag->key = eq && eq[1] ? eq + 1 : NULL;
+	ag->address = addr;
+	return addr;
+}
+
 int lst_cmd_agents(int argc, char **argv)
 {
-	const char **names, **addrs, **keys;
+	struct lst_coord_agent *agents;
 	char **owned;
 	size_t n = 0;
 	bool json = false;
@@ -50,12 +95,10 @@ int lst_cmd_agents(int argc, char **argv)
 		}
 		json |= !strcmp(argv[i], "--json");
 	}
-	names = lst_calloc((size_t)argc, sizeof(*names));
-	addrs = lst_calloc((size_t)argc, sizeof(*addrs));
-	keys = lst_calloc((size_t)argc, sizeof(*keys));
+	agents = lst_calloc((size_t)argc, sizeof(*agents));
 	owned = lst_calloc((size_t)argc, sizeof(*owned));
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq;
+		const char *a = argv[i];
 		size_t len = strlen(a);
 
 		if (!strcmp(a, "--json"))
@@ -82,43 +125,11 @@ int lst_cmd_agents(int argc, char **argv)
 			goto out;
 		}
 		if (len > 5 && (!strcmp(a + len - 5, ".yaml") || !strcmp(a + len - 4, ".yml"))) {
-			lst_errlist errs = { 0 };
-
-			if (plan) {
-				fprintf(stderr, "lockstep agents: one plan at a time\n");
-				rc = 2;
+			if ((rc = s_add_plan(a, &plan, &agents, &n, (size_t)argc)))
 				goto out;
-			}
-			plan = lst_plan_load(a, &errs);
-			if (!plan) {
-				lst_errlist_print(&errs, stderr);
-				lst_errlist_free(&errs);
-				rc = 2;
-				goto out;
-			}
-			for (size_t k = 0; k < plan->nagents; k++) {
-				size_t cap = n + plan->nagents + (size_t)argc;
-
-				names = lst_realloc(names, cap * sizeof(*names));
-				addrs = lst_realloc(addrs, cap * sizeof(*addrs));
-				keys = lst_realloc(keys, cap * sizeof(*keys));
-				names[n] = plan->agents[k].name;
-				keys[n] = plan->agents[k].key;
-				addrs[n++] = plan->agents[k].address;
-			}
 			continue;
 		}
-		/* ADDRESS=KEY: an address has no '=', a Z85 key may. */
-		eq = strchr(a, '=');
-		len = eq ? (size_t)(eq - a) : len;
-		owned[i] = strncmp(a, "tcp://", 6)
-				   ? (memchr(a, ':', len)
-					      ? lst_asprintf("tcp://%.*s", (int)len, a)
-					      : lst_asprintf("tcp://%.*s:7270", (int)len, a))
-				   : lst_asprintf("%.*s", (int)len, a);
-		names[n] = owned[i] + 6;
-		keys[n] = eq && eq[1] ? eq + 1 : NULL;
-		addrs[n++] = owned[i];
+		owned[i] = s_add_address(a, &agents[n++]);
 	}
 	if (!n) {
 		fprintf(stderr, "lockstep agents: which agents? give addresses (HOST[:PORT]) or a "
@@ -127,14 +138,12 @@ int lst_cmd_agents(int argc, char **argv)
 		goto out;
 	}
 	lst_coord_handle_signals();
-	rc = lst_coord_probe(names, addrs, keys, n, &sec, json, stdout);
+	rc = lst_probe_agents(agents, n, &sec, json, stdout);
 out:
 	for (int i = 0; i < argc; i++)
 		free(owned[i]);
 	free(owned);
-	free(names);
-	free(addrs);
-	free(keys);
+	free(agents);
 	lst_plan_destroy(&plan);
 	return rc;
 }

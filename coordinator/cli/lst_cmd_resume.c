@@ -81,6 +81,117 @@ static bool s_same_plan(const char *path, const char *sha1)
 	return !strcmp(got, sha1);
 }
 
+/*
+ * dir's run.json, when it is a run that can be resumed: a run_id, no status or "interrupted",
+ * and a plan_sha1. NULL when not (said).
+ */
+static json_t *s_load_run(const char *dir)
+{
+	char *path = lst_asprintf("%s/run.json", dir);
+	const char *status;
+	json_error_t je;
+	json_t *run = json_load_file(path, 0, &je);
+
+	if (!run || !json_is_object(run)) {
+		fprintf(stderr, "lockstep resume: %s: %s\n", path,
+			run ? "not a JSON object" : je.text);
+		goto fail;
+	}
+	status = json_string_value(json_object_get(run, "status"));
+	if (!json_string_value(json_object_get(run, "run_id"))) {
+		fprintf(stderr, "lockstep resume: %s: no run_id: not a lockstep run.json\n", path);
+		goto fail;
+	}
+	if (status && strcmp(status, "interrupted")) {
+		fprintf(stderr,
+			"lockstep resume: %s: the run ended (status %s); only a run whose "
+			"coordinator died (no status) or that was interrupted can be resumed\n",
+			dir, status);
+		goto fail;
+	}
+	if (!json_string_value(json_object_get(run, "plan_sha1"))) {
+		fprintf(stderr,
+			"lockstep resume: %s: no plan_sha1 (a run from an older lockstep): cannot "
+			"tell its plan\n",
+			path);
+		goto fail;
+	}
+	free(path);
+	return run;
+fail:
+	json_decref(run);
+	free(path);
+	return NULL;
+}
+
+/*
+ * The plan file the run started with (run.json's plan_sha1): --plan (plan_arg) when given,
+ * else run.json's plan_file, else the copy in dir. The caller frees it; NULL when none is
+ * (said).
+ */
+static char *s_find_plan(const char *dir, json_t *run, const char *plan_arg)
+{
+	const char *sha1 = json_string_value(json_object_get(run, "plan_sha1"));
+	const char *file = json_string_value(json_object_get(run, "plan_file"));
+	char *plan_path;
+
+	if (plan_arg) {
+		if (access(plan_arg, R_OK)) {
+			fprintf(stderr, "lockstep resume: --plan %s: %s\n", plan_arg,
+				strerror(errno));
+			return NULL;
+		}
+		if (!s_same_plan(plan_arg, sha1)) {
+			fprintf(stderr,
+				"lockstep resume: %s is not the plan run %s started with (its text "
+				"differs from the one run.json's plan_sha1 %s names; the run's plan is "
+				"%s/plan.yaml)\n",
+				plan_arg, json_string_value(json_object_get(run, "run_id")), sha1,
+				dir);
+			return NULL;
+		}
+		return lst_strdup(plan_arg);
+	}
+	if (file && s_same_plan(file, sha1))
+		return lst_strdup(file);
+	plan_path = lst_asprintf("%s/plan.yaml", dir);
+	if (!s_same_plan(plan_path, sha1)) {
+		fprintf(stderr,
+			"lockstep resume: %s is missing or not the plan the run started with "
+			"(plan_sha1 %s): give it with --plan FILE\n",
+			plan_path, sha1);
+		free(plan_path);
+		return NULL;
+	}
+	return plan_path;
+}
+
+/* Resume the run in dir with plan and the journal read back; returns the exit status. */
+static int s_resume(const char *dir, const lst_plan *plan, json_t *run, json_t *journal,
+		    struct lst_coord_opts *opts)
+{
+	lst_coord *c;
+	lst_err err;
+	int rc;
+
+	opts->outdir = dir;
+	lst_coord_handle_signals();
+	c = lst_coord_new(plan, opts, &err);
+	if (!c) {
+		fprintf(stderr, "lockstep: %s\n", err.msg);
+		return 2;
+	}
+	rc = lst_coord_resume(c, run, journal);
+	if (!opts->quiet && rc != LST_RUN_USAGE)
+		fprintf(stderr, "lockstep: %s; results in %s\n",
+			rc == LST_RUN_OK	    ? "run complete"
+			: rc == LST_RUN_INTERRUPTED ? "interrupted"
+						    : "run failed",
+			dir);
+	lst_coord_destroy(&c);
+	return rc;
+}
+
 int lst_cmd_resume(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -90,13 +201,11 @@ int lst_cmd_resume(int argc, char **argv)
 		{ "insecure", no_argument, NULL, 'I' },	   { NULL, 0, NULL, 0 },
 	};
 	struct lst_coord_opts opts = { 0 };
-	const char *plan_arg = NULL, *dir, *status, *sha1, *file;
-	char *path, *plan_path = NULL;
+	const char *plan_arg = NULL, *dir;
+	char *plan_path = NULL;
 	lst_errlist errs = { 0 };
 	json_t *run = NULL, *journal = NULL;
-	json_error_t je;
 	lst_plan *plan = NULL;
-	lst_coord *c;
 	lst_err err;
 	int opt, cli, rc = 2;
 
@@ -129,62 +238,8 @@ int lst_cmd_resume(int argc, char **argv)
 		return 2;
 	}
 	dir = argv[optind];
-	path = lst_asprintf("%s/run.json", dir);
-	run = json_load_file(path, 0, &je);
-	if (!run || !json_is_object(run)) {
-		fprintf(stderr, "lockstep resume: %s: %s\n", path,
-			run ? "not a JSON object" : je.text);
+	if (!(run = s_load_run(dir)) || !(plan_path = s_find_plan(dir, run, plan_arg)))
 		goto out;
-	}
-	status = json_string_value(json_object_get(run, "status"));
-	sha1 = json_string_value(json_object_get(run, "plan_sha1"));
-	file = json_string_value(json_object_get(run, "plan_file"));
-	if (!json_string_value(json_object_get(run, "run_id"))) {
-		fprintf(stderr, "lockstep resume: %s: no run_id: not a lockstep run.json\n", path);
-		goto out;
-	}
-	if (status && strcmp(status, "interrupted")) {
-		fprintf(stderr,
-			"lockstep resume: %s: the run ended (status %s); only a run whose "
-			"coordinator died (no status) or that was interrupted can be resumed\n",
-			dir, status);
-		goto out;
-	}
-	if (!sha1) {
-		fprintf(stderr,
-			"lockstep resume: %s: no plan_sha1 (a run from an older lockstep): cannot "
-			"tell its plan\n",
-			path);
-		goto out;
-	}
-	if (plan_arg) {
-		if (access(plan_arg, R_OK)) {
-			fprintf(stderr, "lockstep resume: --plan %s: %s\n", plan_arg,
-				strerror(errno));
-			goto out;
-		}
-		if (!s_same_plan(plan_arg, sha1)) {
-			fprintf(stderr,
-				"lockstep resume: %s is not the plan run %s started with (its text "
-				"differs from the one run.json's plan_sha1 %s names; the run's plan is "
-				"%s/plan.yaml)\n",
-				plan_arg, json_string_value(json_object_get(run, "run_id")), sha1,
-				dir);
-			goto out;
-		}
-		plan_path = lst_strdup(plan_arg);
-	} else if (file && s_same_plan(file, sha1)) {
-		plan_path = lst_strdup(file);
-	} else {
-		plan_path = lst_asprintf("%s/plan.yaml", dir);
-		if (!s_same_plan(plan_path, sha1)) {
-			fprintf(stderr,
-				"lockstep resume: %s is missing or not the plan the run started with "
-				"(plan_sha1 %s): give it with --plan FILE\n",
-				plan_path, sha1);
-			goto out;
-		}
-	}
 	journal = lst_results_read_journal(dir, &err);
 	if (!journal) {
 		fprintf(stderr, "lockstep resume: %s\n", err.msg);
@@ -196,26 +251,11 @@ int lst_cmd_resume(int argc, char **argv)
 		lst_errlist_free(&errs);
 		goto out;
 	}
-	opts.outdir = dir;
-	lst_coord_handle_signals();
-	c = lst_coord_new(plan, &opts, &err);
-	if (!c) {
-		fprintf(stderr, "lockstep: %s\n", err.msg);
-		goto out;
-	}
-	rc = lst_coord_resume(c, run, journal);
-	if (!opts.quiet && rc != LST_RUN_USAGE)
-		fprintf(stderr, "lockstep: %s; results in %s\n",
-			rc == LST_RUN_OK	    ? "run complete"
-			: rc == LST_RUN_INTERRUPTED ? "interrupted"
-						    : "run failed",
-			dir);
-	lst_coord_destroy(&c);
+	rc = s_resume(dir, plan, run, journal, &opts);
 out:
 	json_decref(run);
 	json_decref(journal);
 	lst_plan_destroy(&plan);
 	free(plan_path);
-	free(path);
 	return rc;
 }

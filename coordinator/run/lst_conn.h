@@ -27,10 +27,22 @@
 #include "lst_err.h"
 #include "lst_msg.h"
 
+/*
+ * The connection's state machine, kept here and changed only through the functions below:
+ *
+ *   NEW --lst_conn_welcome--> READY --lst_conn_lose--> LOST --lst_conn_back--> READY
+ *   NEW --lst_conn_lose--> LOST (never joined: it stays out)
+ *   any --lst_conn_refuse--> REFUSED (for good)
+ *
+ * LOST is the loss model's "lost": out of the current point and given no commands, until a
+ * WELCOME on a reconnect brings it back. REFUSED is a connection that can never work (a refused
+ * handshake, an unusable clock).
+ */
 enum lst_conn_state {
-	LST_CONN_NEW,	/* socket connecting, HELLO not answered yet */
-	LST_CONN_READY, /* WELCOME received */
-	LST_CONN_LOST,	/* silent too long, or refused us; no more commands */
+	LST_CONN_NEW,	  /* socket connecting, HELLO not answered yet */
+	LST_CONN_READY,	  /* WELCOME received: takes commands */
+	LST_CONN_LOST,	  /* silent too long, restarted, or gave no answer: out until it is back */
+	LST_CONN_REFUSED, /* can never work: no more commands */
 };
 
 #define LST_SYNC_BURST 32
@@ -44,37 +56,7 @@ struct lst_conn_curve {
 	const char *agent_src;	       /* where the plan took it from: a file, or "key text" */
 };
 
-typedef struct lst_conn {
-	size_t index; /* in the plan's agent list */
-	char name[LST_NAME_MAX];
-	char address[256];
-	void *sock; /* zsock_t */
-	void *mon;  /* zsock_t: the DEALER's handshake events */
-	bool curve;
-	char own_fp[LST_KEY_FP_LEN + 1], agent_fp[LST_KEY_FP_LEN + 1];
-	char own_pub_file[1024]; /* the .pub beside our key, for messages */
-	char agent_src[1024];
-	unsigned hs_drops;   /* closed handshakes in a row */
-	unsigned handshakes; /* connections that completed their handshake, reconnects included */
-	bool hs_failed;
-	char hs_error[768];
-	int state;	  /* enum lst_conn_state */
-	uint64_t seq;	  /* last seq sent */
-	uint64_t next_id; /* next correlation id */
-	struct lst_msg_welcome info;
-	int64_t last_heard; /* coordinator clock of the last message received */
-	int64_t last_sent;
-	uint64_t last_sample_seq; /* seq of the last SAMPLE received (for ACK) */
-
-	/* clock: the current burst and the model fitted over all bursts */
-	lst_clock_model clock;
-	bool synced;	    /* at least one burst done */
-	unsigned sync_left; /* exchanges still to send in this burst */
-	int64_t sync_t1;    /* outstanding exchange, 0 when none */
-	unsigned nsync;
-	struct lst_clock_sample sync[LST_SYNC_BURST];
-	struct lst_clock_est est; /* the last burst's estimate */
-} lst_conn;
+typedef struct lst_conn lst_conn;
 
 /*
  * Create the DEALER, CURVE when curve is not NULL, and start connecting (no message is sent).
@@ -140,15 +122,49 @@ int lst_conn_sync_begin(lst_conn *c, lst_err *err);
 int lst_conn_sync_reply(lst_conn *c, const struct lst_msg_sync_reply *r, int64_t t4, lst_err *err);
 
 /* True while a burst is in progress. */
-static inline bool lst_conn_syncing(const lst_conn *c)
-{
-	return c->sync_left > 0 || c->sync_t1 != 0;
-}
+bool lst_conn_syncing(const lst_conn *c);
 
 /*
  * Give up on an exchange unanswered for 1 s (the agent was busy or a frame was lost): send the
  * next one, or close the burst with what arrived. Returns like lst_conn_sync_reply.
  */
 int lst_conn_sync_tick(lst_conn *c, int64_t now, lst_err *err);
+
+/* The agent's name in the plan, and the address connected to. Borrowed. */
+const char *lst_conn_name(const lst_conn *c);
+const char *lst_conn_address(const lst_conn *c);
+
+/* What the agent said about itself in its last WELCOME (zeroed before the first). Borrowed. */
+const struct lst_msg_welcome *lst_conn_info(const lst_conn *c);
+
+/* Time since the last message received, at now (coordinator clock). */
+int64_t lst_conn_silence(const lst_conn *c, int64_t now);
+
+/* The clock: true once a burst has completed; the model fitted over all bursts; the last
+ * burst's estimate (offset, rtt). Borrowed. */
+bool lst_conn_synced(const lst_conn *c);
+const lst_clock_model *lst_conn_clock(const lst_conn *c);
+const struct lst_clock_est *lst_conn_estimate(const lst_conn *c);
+
+/* The state (enum lst_conn_state above). */
+enum lst_conn_state lst_conn_state(const lst_conn *c);
+
+/* LOST or REFUSED: out of the session. */
+bool lst_conn_lost(const lst_conn *c);
+
+/* WELCOME received once and not refused: a lost agent that had joined may come back. */
+bool lst_conn_joined(const lst_conn *c);
+
+/* A WELCOME: keep w as the agent's info; a NEW connection becomes READY. */
+void lst_conn_welcome(lst_conn *c, const struct lst_msg_welcome *w);
+
+/* Out until it is back: NEW or READY becomes LOST. False when it was out already. */
+bool lst_conn_lose(lst_conn *c);
+
+/* A LOST connection that had joined is READY again (its WELCOME on a reconnect). True when so. */
+bool lst_conn_back(lst_conn *c);
+
+/* The connection can never work: REFUSED, whatever it was. */
+void lst_conn_refuse(lst_conn *c);
 
 #endif

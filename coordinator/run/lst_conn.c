@@ -1,5 +1,8 @@
-/* Agent connections: DEALER sockets (CURVE or plain), their handshake monitors, envelopes and
- * clock bursts. */
+/*
+ * Agent connections: DEALER sockets (CURVE or plain), their handshake monitors, envelopes,
+ * clock bursts, and the connection's state (NEW, READY, LOST, REFUSED), which only the
+ * functions at the end of this file change.
+ */
 #include "lst_conn.h"
 
 #include <czmq.h>
@@ -16,15 +19,45 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
+struct lst_conn {
+	size_t index; /* in the plan's agent list */
+	char name[LST_NAME_MAX];
+	char address[256];
+	void *sock; /* zsock_t */
+	void *mon;  /* zsock_t: the DEALER's handshake events */
+	bool curve;
+	char own_fp[LST_KEY_FP_LEN + 1], agent_fp[LST_KEY_FP_LEN + 1];
+	char own_pub_file[1024]; /* the .pub beside our key, for messages */
+	char agent_src[1024];
+	unsigned hs_drops;   /* closed handshakes in a row */
+	unsigned handshakes; /* connections that completed their handshake, reconnects included */
+	bool hs_failed;
+	char hs_error[768];
+	enum lst_conn_state state;
+	bool joined;	  /* a WELCOME came once */
+	uint64_t seq;	  /* last seq sent */
+	uint64_t next_id; /* next correlation id */
+	struct lst_msg_welcome info;
+	int64_t last_heard; /* coordinator clock of the last message received */
+	int64_t last_sent;
+
+	/* clock: the current burst and the model fitted over all bursts */
+	lst_clock_model clock;
+	bool synced;	    /* at least one burst done */
+	unsigned sync_left; /* exchanges still to send in this burst */
+	int64_t sync_t1;    /* outstanding exchange, 0 when none */
+	unsigned nsync;
+	struct lst_clock_sample sync[LST_SYNC_BURST];
+	struct lst_clock_est est; /* the last burst's estimate */
+};
+
 /* Monitor endpoints made so far: each connection's gets its own number. */
 static atomic_uint s_monitors;
 
-lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
-		       const struct lst_conn_curve *curve, lst_err *err)
+/* The DEALER with its options (heartbeats, frame cap, reconnects, CURVE). NULL with err. */
+static zsock_t *s_socket(const char *name, const struct lst_conn_curve *curve, lst_err *err)
 {
-	lst_conn *c;
-	zsock_t *sock = zsock_new(ZMQ_DEALER), *mon = NULL;
-	char ep[64];
+	zsock_t *sock = zsock_new(ZMQ_DEALER);
 
 	if (!sock)
 		return lst_err_set(err, -ENOMEM, "agent %s: cannot create a socket", name), NULL;
@@ -53,11 +86,20 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 			return NULL;
 		}
 	}
-	/*
-	 * Handshake events, before connecting so that none is missed. The endpoint is numbered,
-	 * not named after the socket's address: libzmq closes a monitor in the background, so a
-	 * new socket at a freed address could find its predecessor's endpoint still bound.
-	 */
+	return sock;
+}
+
+/*
+ * The PAIR that reads sock's handshake events, set up before connecting so that none is
+ * missed. The endpoint is numbered, not named after the socket's address: libzmq closes a
+ * monitor in the background, so a new socket at a freed address could find its predecessor's
+ * endpoint still bound. NULL with err.
+ */
+static zsock_t *s_monitor(zsock_t *sock, const char *name, lst_err *err)
+{
+	zsock_t *mon = NULL;
+	char ep[64];
+
 	snprintf(ep, sizeof(ep), "inproc://lst-conn-%d-%u", (int)getpid(),
 		 atomic_fetch_add(&s_monitors, 1));
 	if (zmq_socket_monitor(zsock_resolve(sock), ep,
@@ -70,6 +112,20 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 		lst_err_set(err, -EIO, "agent %s: cannot monitor the connection: %s", name,
 			    zmq_strerror(zmq_errno()));
 		zsock_destroy(&mon);
+		return NULL;
+	}
+	return mon;
+}
+
+lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
+		       const struct lst_conn_curve *curve, lst_err *err)
+{
+	lst_conn *c;
+	zsock_t *sock = s_socket(name, curve, err), *mon;
+
+	if (!sock)
+		return NULL;
+	if (!(mon = s_monitor(sock, name, err))) {
 		zsock_destroy(&sock);
 		return NULL;
 	}
@@ -447,4 +503,88 @@ int lst_conn_sync_tick(lst_conn *c, int64_t now, lst_err *err)
 	if (!c->sync_t1 || now - c->sync_t1 < LST_NS_PER_S)
 		return 0;
 	return s_sync_next(c, err);
+}
+
+bool lst_conn_syncing(const lst_conn *c)
+{
+	return c->sync_left > 0 || c->sync_t1 != 0;
+}
+
+const char *lst_conn_name(const lst_conn *c)
+{
+	return c->name;
+}
+
+const char *lst_conn_address(const lst_conn *c)
+{
+	return c->address;
+}
+
+const struct lst_msg_welcome *lst_conn_info(const lst_conn *c)
+{
+	return &c->info;
+}
+
+int64_t lst_conn_silence(const lst_conn *c, int64_t now)
+{
+	return now - c->last_heard;
+}
+
+bool lst_conn_synced(const lst_conn *c)
+{
+	return c->synced;
+}
+
+const lst_clock_model *lst_conn_clock(const lst_conn *c)
+{
+	return &c->clock;
+}
+
+const struct lst_clock_est *lst_conn_estimate(const lst_conn *c)
+{
+	return &c->est;
+}
+
+enum lst_conn_state lst_conn_state(const lst_conn *c)
+{
+	return c->state;
+}
+
+bool lst_conn_lost(const lst_conn *c)
+{
+	return c->state == LST_CONN_LOST || c->state == LST_CONN_REFUSED;
+}
+
+bool lst_conn_joined(const lst_conn *c)
+{
+	return c->joined && c->state != LST_CONN_REFUSED;
+}
+
+void lst_conn_welcome(lst_conn *c, const struct lst_msg_welcome *w)
+{
+	c->info = *w;
+	c->joined = true;
+	if (c->state == LST_CONN_NEW)
+		c->state = LST_CONN_READY;
+}
+
+bool lst_conn_lose(lst_conn *c)
+{
+	if (lst_conn_lost(c))
+		return false;
+	c->state = LST_CONN_LOST;
+	return true;
+}
+
+bool lst_conn_back(lst_conn *c)
+{
+	if (c->state != LST_CONN_LOST || !c->joined)
+		return false;
+	c->state = LST_CONN_READY;
+	return true;
+}
+
+void lst_conn_refuse(lst_conn *c)
+{
+	c->state = LST_CONN_REFUSED;
 }

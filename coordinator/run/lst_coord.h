@@ -32,6 +32,14 @@ struct lst_coord_opts {
 
 typedef struct lst_coord lst_coord;
 
+/* An agent to reach: its name, address and public key (a file or the Z85 text; NULL: plain
+ * text). The strings are borrowed. */
+struct lst_coord_agent {
+	const char *name;
+	const char *address;
+	const char *key;
+};
+
 /* Exit codes of lst_coord_run. */
 enum {
 	LST_RUN_OK = 0,
@@ -77,14 +85,5 @@ void lst_coord_interrupt(void);
 
 /* Install SIGINT/SIGTERM handlers that call lst_coord_interrupt (and disable czmq's). */
 void lst_coord_handle_signals(void);
-
-/*
- * `lockstep agents`: connect to each address, shake hands, measure clock and rtt, say goodbye.
- * keys[i] is the agent's public key (a file or the Z85 text) or NULL for plain text; sec gives
- * key_file and insecure as for a run (may be NULL). Prints a table (or JSON) to out. Returns 0
- * when every agent answered, 1 otherwise, 2 when the keys do not allow trying.
- */
-int lst_coord_probe(const char *const *names, const char *const *addresses, const char *const *keys,
-		    size_t n, const struct lst_coord_opts *sec, bool json, FILE *out);
 
 #endif

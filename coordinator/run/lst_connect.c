@@ -1,0 +1,121 @@
+/*
+ * Reaching the agents: our CURVE key pair (loaded only when an agent has a key), one connection
+ * per agent (CURVE, or plain text where loopback or --insecure allows it), and the first
+ * HELLO -> WELCOME of the session.
+ */
+#include <errno.h>
+
+#include "lst_log.h"
+#include "lst_util.h"
+
+#include "lst_coord_int.h"
+
+int lst_coord__hello(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		lst_msg *m = lst_coord__hello_msg(c);
+
+		c->a[i].in_point = true;
+		lst_coord__command(c, i, &m);
+	}
+	lst_coord__pump_until(c, lst_coord__all_welcomed, c->opts.connect_timeout_ns);
+	if (lst_coord__interrupted) /* Ctrl-C, not a silent agent */
+		return -1;
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+
+		a->in_point = false;
+		if (lst_conn_lost(a->conn))
+			continue;
+		if (!a->replied) {
+			lst_coord__lose(
+				c, i,
+				"no answer from %s within %.0f s; is lockstep-agent running "
+				"there, and is the address right?",
+				lst_conn_address(a->conn),
+				(double)c->opts.connect_timeout_ns / 1e9);
+		} else if (a->reply->type == LST_MSG_ERROR) {
+			lst_coord__lose(c, i, "%s", a->reply->u.error.text);
+		} else if (a->reply->type == LST_MSG_WELCOME) {
+			lst_conn_welcome(a->conn, &a->reply->u.welcome);
+			a->instance = a->reply->u.welcome.instance;
+			a->welcomed_on = lst_conn_handshakes(a->conn);
+		} else {
+			lst_coord__lose(c, i, "answered HELLO with %s",
+					lst_msg_type_name(a->reply->type));
+		}
+	}
+	for (size_t i = 0; i < c->n; i++)
+		if (lst_conn_lost(c->a[i].conn))
+			return -1;
+	return 0;
+}
+
+/* Our key pair, from opts.key_file or the default, for agent i (the first with a key). */
+static int s_load_own(lst_coord *c, size_t i, lst_err *err)
+{
+	const char *name = c->agents[i].name;
+	lst_err kerr;
+	int rc;
+
+	c->own_file = c->opts.key_file ? lst_strdup(c->opts.key_file) : lst_auth_default_key();
+	rc = lst_auth_load_keypair(c->own_file, &c->own, &kerr);
+	if (rc == -ENOENT) {
+		char *twin = lst_auth_public_twin(c->own_file);
+
+		lst_err_set(err, rc,
+			    "agent %s has a key: in the plan, so we speak CURVE, but there is no "
+			    "coordinator key %s: make one with 'lockstep keygen %.*s' and copy %s "
+			    "into every agent's authorized_keys folder, or give --key FILE",
+			    name, c->own_file, (int)(strlen(twin) - 4), twin, twin);
+		free(twin);
+		return rc;
+	}
+	if (rc)
+		return lst_err_set(err, rc, "coordinator key: %s", kerr.msg);
+	return 0;
+}
+
+/*
+ * Connect to agent i: CURVE when the plan gives its key, plain text otherwise, which needs a
+ * loopback address or --insecure. Returns 0 or -errno with err.
+ */
+int lst_coord__connect_agent(lst_coord *c, size_t i, lst_err *err)
+{
+	const struct lst_coord_agent *ag = &c->agents[i];
+	struct lst_conn_curve cv;
+	char pub[LST_KEY_TEXT];
+	lst_err kerr;
+	int rc;
+
+	if (!ag->key) {
+		if (!lst_auth_endpoint_is_local(ag->address) && !c->opts.insecure)
+			return lst_err_set(
+				err, -EPERM,
+				"agent %s (%s) has no key: in the plan, and plain text is "
+				"allowed only to loopback addresses: add the agent's public "
+				"key (key: keys/%s.pub, made by 'lockstep keygen' on that "
+				"host), or run with --insecure",
+				ag->name, ag->address, ag->name);
+		if (!lst_auth_endpoint_is_local(ag->address))
+			lst_log_warn(
+				"agent %s (%s): plain text (--insecure): anyone on the way can "
+				"read the traffic and forge commands; give the agent a key: "
+				"(docs/security.md)",
+				ag->name, ag->address);
+		c->a[i].conn = lst_conn_new(i, ag->name, ag->address, NULL, err);
+		return c->a[i].conn ? 0 : -EIO;
+	}
+	if ((rc = lst_auth_load_public(ag->key, pub, &kerr)))
+		return lst_err_set(err, rc, "agent %s: key: %s", ag->name, kerr.msg);
+	if (!c->own_file && (rc = s_load_own(c, i, err)))
+		return rc;
+	cv.own = &c->own;
+	cv.own_file = c->own_file;
+	cv.agent_pub = pub;
+	cv.agent_src = lst_auth_is_key_text(ag->key) && access(ag->key, F_OK)
+			       ? "the plan's key text"
+			       : ag->key;
+	c->a[i].conn = lst_conn_new(i, ag->name, ag->address, &cv, err);
+	return c->a[i].conn ? 0 : -EIO;
+}

@@ -1,0 +1,306 @@
+/*
+ * The coordinator's run loop: the object (a coordinator that can reach its agents, built on a
+ * plan or, for the probe, on a list of agents), signals, and a run from the first contact to
+ * the end: connect, clocks, identities, every phase (lst_sched.c), then status, run.json, plots.
+ *
+ * The run is split by job over the files of lst_run that share lst_coord_int.h:
+ *
+ *   lst_pump.c      wait on every agent at once and dispatch what arrives; PINGs, abandoned
+ *                   clock exchanges, silent agents declared unreachable and lost
+ *   lst_connect.c   keys, connections, HELLO -> WELCOME
+ *   lst_sched.c     IDENTIFY every path, the phases, a point's retries, replay on resume
+ *   lst_point.c     one point: prepare, start, wait, record
+ *   lst_runlog.c    run.json and the points.jsonl journal
+ *   lst_progress.c  the terminal's progress lines
+ *   lst_resume.c    lockstep resume
+ *   lst_probe.c     lockstep agents
+ *
+ * Time: every instant the coordinator picks or records is on its own CLOCK_MONOTONIC. Start
+ * instants are converted to each agent's clock with that agent's model (lst_clock.h); agents'
+ * sample timestamps are converted back for the per-agent rows and the start skew.
+ */
+#include "lst_coord.h"
+
+#include <czmq.h>
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_plot.h"
+#include "lst_report_plan.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#include "lst_coord_int.h"
+
+volatile sig_atomic_t lst_coord__interrupted;
+
+void lst_coord_interrupt(void)
+{
+	lst_coord__interrupted = 1;
+}
+
+static void s_on_signal(int sig)
+{
+	(void)sig;
+	if (lst_coord__interrupted)
+		_exit(LST_RUN_INTERRUPTED); /* a second Ctrl-C: leave at once */
+	lst_coord_interrupt();
+}
+
+void lst_coord_handle_signals(void)
+{
+	struct sigaction sa;
+
+	zsys_handler_set(NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = s_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void s_default_outdir(lst_coord *c)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	c->outdir = lst_asprintf("results/%s-%s", c->plan->name, stamp);
+}
+
+/*
+ * A coordinator that can reach agents[n] (copied; the strings stay the caller's), with no plan:
+ * run id, host name, the loss model's timers for a lease and a sample interval, and a
+ * connection to every agent. What lst_coord_new builds a run on, and the probe uses alone.
+ */
+lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_t lease,
+			  int64_t interval, const struct lst_coord_opts *opts, lst_err *err)
+{
+	lst_coord *c = lst_calloc(1, sizeof(*c));
+	struct timespec ts;
+
+	c->opts = *opts;
+	if (!c->opts.lead_ns)
+		c->opts.lead_ns = 250 * LST_NS_PER_MS;
+	if (!c->opts.connect_timeout_ns)
+		c->opts.connect_timeout_ns = 10 * LST_NS_PER_S;
+	if (!c->opts.progress)
+		c->opts.progress = stderr;
+	c->tty = isatty(fileno(c->opts.progress));
+	gethostname(c->host, sizeof(c->host) - 1);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	{
+		struct tm tm;
+		char stamp[32];
+
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+		snprintf(c->run_id, sizeof(c->run_id), "%s-%x", stamp, (unsigned)getpid());
+	}
+	c->n = n;
+	c->agents = lst_calloc(n, sizeof(*c->agents));
+	memcpy(c->agents, agents, n * sizeof(*agents));
+	c->lease = lease;
+	c->a = lst_calloc(c->n, sizeof(*c->a));
+	c->conns = lst_calloc(c->n, sizeof(*c->conns));
+	c->ready = lst_calloc(c->n, sizeof(*c->ready));
+	/*
+	 * One model for silence: unreachable after 3 s (or 3 intervals); lost once the lease has
+	 * run out on the agent too, which it measures from the last message it had from us (at
+	 * most a PING interval before our last from it), plus a margin for the network.
+	 */
+	c->unreach_after = LST_MAX(3 * LST_NS_PER_S, 3 * interval);
+	c->lost_after = LST_MAX(c->unreach_after, lease + LST_COORD__PING_EVERY + LST_NS_PER_S / 2);
+	for (size_t i = 0; i < c->n; i++) {
+		if (lst_coord__connect_agent(c, i, err)) {
+			lst_coord_destroy(&c);
+			return NULL;
+		}
+		c->conns[i] = c->a[i].conn;
+	}
+	return c;
+}
+
+lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts, lst_err *err)
+{
+	struct lst_coord_agent *agents = lst_calloc(plan->nagents, sizeof(*agents));
+	lst_coord *c;
+
+	for (size_t i = 0; i < plan->nagents; i++) {
+		agents[i].name = plan->agents[i].name;
+		agents[i].address = plan->agents[i].address;
+		agents[i].key = plan->agents[i].key;
+	}
+	c = lst_coord__new(agents, plan->nagents, plan->lease, plan->defaults.interval, opts, err);
+	free(agents);
+	if (!c)
+		return NULL;
+	c->plan = plan;
+	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
+	if (opts->outdir)
+		c->outdir = lst_strdup(opts->outdir);
+	else
+		s_default_outdir(c);
+	return c;
+}
+
+void lst_coord_destroy(lst_coord **p)
+{
+	lst_coord *c = *p;
+
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		lst_conn_destroy(&c->a[i].conn);
+		lst_msg_destroy(&c->a[i].reply);
+		lst_msg_destroy(&c->a[i].cmd);
+	}
+	for (size_t t = 0; c->targets && t < c->plan->ntargets; t++)
+		free(c->targets[t].ids);
+	free(c->targets);
+	free(c->agents);
+	free(c->a);
+	free(c->conns);
+	free(c->ready);
+	lst_results_destroy(&c->res);
+	json_decref(c->pending);
+	json_decref(c->journal);
+	free(c->phase_done);
+	json_decref(c->run);
+	free(c->outdir);
+	explicit_bzero(&c->own, sizeof(c->own));
+	free(c->own_file);
+	free(c);
+	*p = NULL;
+}
+
+const char *lst_coord_results_dir(const lst_coord *c)
+{
+	return c->outdir;
+}
+
+void lst_coord__bye(lst_coord *c)
+{
+	/*
+	 * Lost agents too: one lost because it did not answer in time may still hold our session,
+	 * and would refuse the next run as busy until its lease ran out. An agent that is not in
+	 * our session ignores the BYE.
+	 */
+	for (size_t i = 0; i < c->n; i++)
+		if (lst_conn_joined(c->a[i].conn))
+			lst_coord__send_simple(c, i, LST_MSG_BYE);
+	/*
+	 * Let the frames leave before the sockets close (linger is 0), and say no HELLO again
+	 * meanwhile: one would open a new session after the BYE, which the agent keeps, with its
+	 * reply cache, until its lease runs out (a resume's next coordinator would resume that
+	 * session and get its cached replies to its own command ids).
+	 */
+	c->closing = true;
+	lst_coord__pump(c, 50 * LST_NS_PER_MS);
+}
+
+/* Draw the plots of the results folder; they never decide the run's outcome. */
+static void s_plots(lst_coord *c)
+{
+	lst_err err;
+	int rc;
+
+	if (!c->res)
+		return;
+	if (c->results_failed) {
+		lst_log_warn("plots skipped: the results folder could not be written");
+		return;
+	}
+	if (!c->points_run)
+		return; /* no point ran: nothing to draw */
+	if (!c->opts.quiet)
+		fprintf(c->opts.progress, "lockstep: drawing plots into %s/plots\n", c->outdir);
+	rc = lst_plot_all(c->outdir, lst_report_plan_read, &err);
+	if (rc == -ENOENT)
+		lst_log_warn(
+			"plots skipped: gnuplot is not installed (apt-get install gnuplot-nox; "
+			"then 'lockstep report %s' draws them)",
+			c->outdir);
+	else if (rc)
+		lst_log_warn("plots: %s", err.msg);
+}
+
+/*
+ * From the first contact to the end: connect, clocks, identities, every phase not yet done (a
+ * resume skips the finished ones), then status, run.json, plots. c->res and c->run are ready.
+ */
+int lst_coord__run_all(lst_coord *c)
+{
+	const lst_plan *p = c->plan;
+	int rc = LST_RUN_OK;
+
+	lst_coord__save_docs(c, true);
+	if (!lst_coord__results_ok(c) || lst_coord__hello(c) ||
+	    (lst_coord__sync(c), lst_coord__identify(c))) {
+		rc = LST_RUN_FAILED;
+		goto out;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		lst_conn *cn = c->a[i].conn;
+		json_t *o = json_array_get(json_object_get(c->run, "agents"), i);
+
+		json_object_set_new(o, "host", json_string(lst_conn_info(cn)->host));
+		json_object_set_new(o, "version", json_string(lst_conn_info(cn)->version));
+		json_object_set_new(o, "kernel", json_string(lst_conn_info(cn)->kernel));
+		json_object_set_new(o, "cores", json_integer(lst_conn_info(cn)->cores));
+		lst_coord__progress_agent(c, cn);
+	}
+	lst_coord__save_docs(c, true);
+	c->running = true;
+	for (size_t ph = 0; ph < p->nphases && rc == LST_RUN_OK; ph++) {
+		if (c->phase_done && c->phase_done[ph])
+			continue;
+		rc = lst_coord__run_phase(c, ph);
+	}
+out:
+	lst_coord__bye(c);
+	if (lst_coord__interrupted) /* also while connecting: Ctrl-C is what ended the run */
+		rc = LST_RUN_INTERRUPTED;
+	/* partial: every phase ran, but a point without a lost agent (on_agent_loss: continue) */
+	json_object_set_new(c->run, "status",
+			    json_string(rc == LST_RUN_INTERRUPTED ? "interrupted"
+					: rc != LST_RUN_OK	  ? "failed"
+					: c->failed		  ? "failed"
+					: c->partial		  ? "partial"
+								  : "complete"));
+	if ((c->failed || c->partial) && rc == LST_RUN_OK)
+		rc = LST_RUN_FAILED;
+	{
+		char now[64];
+
+		json_object_set_new(c->run, "finished",
+				    json_string(lst_time_iso8601(lst_real_ns(), now, sizeof(now))));
+	}
+	lst_coord__save_run(c, true);
+	lst_results_flush_summary(c->res, NULL);
+	s_plots(c);
+	return rc;
+}
+
+int lst_coord_run(lst_coord *c)
+{
+	const lst_plan *p = c->plan;
+	lst_err err;
+
+	c->res = lst_results_new(c->outdir, &err);
+	if (!c->res) {
+		lst_log_error("%s", err.msg);
+		return LST_RUN_USAGE;
+	}
+	c->run = lst_coord__run_json(c);
+	c->phases = json_object_get(c->run, "phases");
+	c->errors = json_object_get(c->run, "errors");
+	c->retries = json_object_get(c->run, "retries");
+	if (p->text) /* a failure is kept by the results and ends the run below */
+		lst_results_write_file(c->res, "plan.yaml", p->text, strlen(p->text), &err);
+	if (!c->opts.quiet)
+		fprintf(c->opts.progress, "lockstep: run %s, %zu agents, results in %s\n",
+			c->run_id, c->n, c->outdir);
+	return lst_coord__run_all(c);
+}

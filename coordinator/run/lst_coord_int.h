@@ -1,0 +1,229 @@
+/*
+ * Private to the files of the coordinator's run (lst_coord.c and the files it names): the
+ * coordinator's state and the functions one file calls in another, named lst_coord__x (the
+ * double underscore: not for use outside lst_run). Nothing here is a contract for other
+ * libraries.
+ */
+#ifndef LST_COORD_INT_H
+#define LST_COORD_INT_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lst_conn.h"
+#include "lst_coord.h"
+#include "lst_merge.h"
+#include "lst_msg.h"
+#include "lst_results.h"
+#include "lst_suite.h"
+
+#define LST_COORD__SYNC_EVERY (10 * LST_NS_PER_S) /* a clock burst at most this often */
+#define LST_COORD__PING_EVERY LST_NS_PER_S
+#define LST_COORD__REPLY_TIMEOUT (30 * LST_NS_PER_S)
+#define LST_COORD__STOP_TIMEOUT (15 * LST_NS_PER_S)
+
+/* Set by Ctrl-C (lst_coord_interrupt). */
+extern volatile sig_atomic_t lst_coord__interrupted;
+
+/*
+ * One agent: its connection, its session, and what it does in the current point.
+ *
+ * Silence is not loss: an agent silent for unreach_after is *unreachable* (it goes on measuring
+ * and spooling; the DEALER reconnects and the session is resumed with a new HELLO, after which
+ * the agent sends its spool again). Only silence longer than the lease, or a restart, makes it
+ * *lost*: out of the current point, sent STOP and BYE, and given no commands until it comes
+ * back (a WELCOME on a reconnect), when it may serve the next point or the point's retry.
+ */
+struct lst_coord__agent {
+	lst_conn *conn;
+	bool unreachable; /* silent, not lost yet (lost is the connection's state) */
+	bool ever_lost;	  /* for run.json */
+	char lost_why[1024];
+	bool refused; /* answered a command with ERROR */
+	lst_err error;
+
+	/* the session: reconnects and restarts */
+	uint64_t instance;    /* WELCOME's: another one means a new agent process */
+	unsigned welcomed_on; /* lst_conn_handshakes() at the last WELCOME */
+	unsigned hello_on;    /* ... when the last reconnect HELLO went out */
+	uint64_t hello_id;    /* that HELLO, 0 when none is awaited */
+	int64_t hello_at;     /* when it went out */
+	uint64_t seen_seq;    /* last SAMPLE/DONE seq taken: a re-sent spool repeats older ones */
+
+	/* command bookkeeping: the id awaited and whether the reply came */
+	uint64_t await_id;
+	bool replied;
+	lst_msg *reply; /* the last reply to a command, owned */
+	lst_msg *cmd;	/* the command awaited, owned: sent again after a reconnect */
+
+	/* current point */
+	bool in_point;
+	bool point_lost;  /* lost during it: nothing of it is merged after the loss */
+	bool judged;	  /* that loss went through lst_coord__loss_policy */
+	uint64_t min_seq; /* SAMPLE/DONE seq below this belong to an earlier point or attempt */
+	uint64_t dropped; /* samples of it not merged (late, or after the loss) */
+	bool started, done;
+	uint64_t start_id; /* the START command's id: an ERROR to it means no DONE will come */
+	int64_t t0_agent;
+	int64_t actual; /* STARTED.actual, agent clock */
+	struct lst_msg_done done_msg;
+	uint64_t samples;
+	bool late_warned;
+	uint64_t merged_late; /* samples for intervals already merged */
+	bool bad_warned;      /* a sample for an interval that cannot exist was reported */
+	json_t *jobs;	      /* what each of its paths runs in this point */
+};
+
+struct lst_coord__target {
+	uint64_t size;		       /* smallest size over the target's paths */
+	struct lst_path_identity *ids; /* [npaths] */
+};
+
+struct lst_coord__point {
+	size_t phase, point;
+	const char *phase_name;
+	char label[256];
+	int64_t T0;
+	int64_t interval;
+	int64_t nramp;
+	int64_t duration; /* expected, ns, 0 when not known */
+	lst_merge *merge;
+	int64_t last_progress;
+};
+
+struct lst_coord {
+	const lst_plan *plan;		/* NULL for the probe */
+	struct lst_coord_agent *agents; /* [n]: who to reach (the strings are borrowed) */
+	int64_t lease;			/* HELLO's, and the loss model's */
+	struct lst_coord_opts opts;
+	char run_id[LST_RUN_ID_MAX];
+	char host[LST_NAME_MAX];
+	size_t n;
+	struct lst_coord__agent *a;
+	lst_conn **conns;
+	bool *ready;
+	struct lst_coord__target *targets;
+	lst_results *res;
+	char *outdir;
+	json_t *run;	/* run.json */
+	json_t *phases; /* its "phases" array (borrowed from run) */
+	json_t *errors; /* its "errors" array (borrowed from run) */
+	int64_t run_t0; /* coordinator clock at the first start instant */
+	int64_t last_sync;
+	int64_t last_ping;
+	int64_t unreach_after; /* silence that makes an agent unreachable */
+	int64_t lost_after;    /* ... and lost: the lease (it has stopped its I/O), and a margin */
+	struct lst_coord__point cur;
+	bool in_point;
+	bool running; /* the phases have begun: a loss is for on_agent_loss to judge */
+	bool failed;
+	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
+	const struct lst_plan_phase *wait_phase; /* lst_coord__wait_back's */
+	json_t *retries;			 /* run.json "retries" (borrowed from run) */
+	bool results_failed; /* a write into the results folder failed (reported once) */
+	bool closing;	     /* BYE said (lst_coord__bye): no HELLO goes out again */
+	bool tty;
+	int64_t docs_next; /* run.json and summary.json are not rewritten before (rate limit) */
+	json_t *pending;   /* the journal entry of the point just run, until its suite saw it */
+	json_t *journal; /* resume: points.jsonl's points (what lst_coord__replay needs); NULL if fresh */
+	size_t points_run; /* points recorded, journaled or not (those of before a resume too) */
+	bool *phase_done;  /* resume: [nphases] the journal has the phase's end */
+	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
+	char *own_file;
+};
+
+typedef bool (*lst_coord__cond_fn)(lst_coord *c);
+
+/* What lst_coord__run_point and its parts return. */
+enum {
+	LST_COORD__POINT_OK = 0,
+	LST_COORD__POINT_FAIL =
+		-1, /* the run ends: a refusal, a loss under abort, Ctrl-C, a full disk */
+	LST_COORD__POINT_RETRY =
+		1, /* an agent was lost under on_agent_loss: retry; nothing was recorded */
+};
+
+/* lst_coord.c: the object and the run */
+
+lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_t lease,
+			  int64_t interval, const struct lst_coord_opts *opts, lst_err *err);
+void lst_coord__bye(lst_coord *c);
+int lst_coord__run_all(lst_coord *c);
+
+/* lst_pump.c: the session with every agent */
+
+bool lst_coord__usable(const struct lst_coord__agent *a);
+void lst_coord__lose(lst_coord *c, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int lst_coord__command(lst_coord *c, size_t i, lst_msg **m);
+void lst_coord__send_simple(lst_coord *c, size_t i, uint32_t type);
+lst_msg *lst_coord__hello_msg(const lst_coord *c);
+void lst_coord__pump(lst_coord *c, int64_t timeout_ns);
+bool lst_coord__pump_wait(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns,
+			  bool interruptible);
+bool lst_coord__pump_until(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns);
+bool lst_coord__all_replied(lst_coord *c);
+bool lst_coord__all_welcomed(lst_coord *c);
+bool lst_coord__all_done(lst_coord *c);
+bool lst_coord__replies_ok(lst_coord *c, const char *what);
+void lst_coord__sync(lst_coord *c);
+void lst_coord__resync(lst_coord *c);
+
+/* lst_connect.c: keys, connections, HELLO */
+
+int lst_coord__hello(lst_coord *c);
+int lst_coord__connect_agent(lst_coord *c, size_t i, lst_err *err);
+
+/* lst_sched.c: identities, phases, retries */
+
+int lst_coord__identify(lst_coord *c);
+bool lst_coord__wait_back(lst_coord *c, const struct lst_plan_phase *ph);
+size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite);
+int lst_coord__run_phase(lst_coord *c, size_t phase);
+
+/* lst_point.c: one point */
+
+bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i);
+void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
+			     struct lst_step_result *out);
+int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph);
+int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
+			 struct lst_step_result *out);
+
+/* lst_runlog.c: errors, run.json, the journal */
+
+void lst_coord__error(lst_coord *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+json_t *lst_coord__identity_json(const struct lst_path_identity *id);
+void lst_coord__save_run(lst_coord *c, bool final);
+void lst_coord__save_docs(lst_coord *c, bool force);
+void lst_coord__boot_id(char *buf, size_t size);
+void lst_coord__journal_point(lst_coord *c, const struct lst_step_result *r);
+void lst_coord__journal_phase(lst_coord *c, size_t phase, size_t tests_from);
+bool lst_coord__results_ok(lst_coord *c);
+json_t *lst_coord__run_json(lst_coord *c);
+double lst_coord__t(const lst_coord *c, int64_t coord_t);
+json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool partial);
+json_t *lst_coord__step_json(const struct lst_step *step);
+int lst_coord__result_of(json_t *o, struct lst_step_result *r, lst_err *err);
+
+/* lst_progress.c: the terminal (each prints nothing when quiet) */
+
+/* End the line an interval's progress rewrites in place (on a tty), before a warning. */
+void lst_coord__progress_break(const lst_coord *c);
+/* The agent's line once connected: host, version, cores, clock offset and rtt. */
+void lst_coord__progress_agent(const lst_coord *c, const lst_conn *cn);
+/* The phase's banner: "phase 2/3 NAME (SUITE), about 5m a round". */
+void lst_coord__progress_phase(const lst_coord *c, size_t phase, const lst_suite_run *suite);
+/* The result of the point just run (out; skew: run.json's start_skew_us, a real or null). */
+void lst_coord__progress_point(const lst_coord *c, const struct lst_step_result *out,
+			       const json_t *skew);
+/* An interval's line. */
+
+void lst_coord__progress(lst_coord *c, const struct lst_merge_row *row, const struct lst_rates *r,
+			 const lst_hist *lat);
+
+#endif

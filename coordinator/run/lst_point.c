@@ -1,0 +1,544 @@
+/*
+ * One point: the job specs of every path, PREPARE everywhere, one start instant, START, merge
+ * the samples until every agent is done or lost (the plan's on_agent_loss judges a loss), and
+ * record the point: summary rows, the suite's result, the run.json entry.
+ */
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#include "lst_coord_int.h"
+
+static void s_on_row(const struct lst_merge_row *row, void *arg);
+
+/* The workload one path runs: the step's workload with this path's share of the target. */
+static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t t, size_t j,
+			   const struct lst_step *step, struct lst_workload *w)
+{
+	const struct lst_plan_target *pt = &c->plan->targets[t];
+	uint64_t size = c->targets[t].size, n = pt->npaths, bs = (uint64_t)step->w.bs;
+	uint64_t base = (uint64_t)step->w.offset, len;
+	lst_err err;
+
+	*w = step->w;
+	if (base >= size) {
+		lst_coord__error(c, "phase %s: target %s: offset %llu is beyond its %llu bytes",
+				 ph->name, pt->name, (unsigned long long)base,
+				 (unsigned long long)size);
+		return -1;
+	}
+	len = size - base;
+	if (step->w.size && (uint64_t)step->w.size < len)
+		len = (uint64_t)step->w.size;
+	if (pt->share == LST_SHARE_SPLIT && n > 1) {
+		uint64_t chunk = len / n / bs * bs;
+
+		w->offset = (int64_t)(base + j * chunk);
+		w->size = (int64_t)chunk;
+	} else {
+		w->size = (int64_t)len;
+	}
+	if (step->stop_capacity > 0)
+		w->bytes = (int64_t)((double)size * step->stop_capacity);
+	/* Totals in the plan are for the target: each path does its share. */
+	if (w->bytes)
+		w->bytes = LST_MAX((int64_t)bs * w->jobs,
+				   w->bytes / (int64_t)n / (int64_t)bs * (int64_t)bs);
+	if (w->rate_iops)
+		w->rate_iops = LST_MAX(w->jobs, (w->rate_iops + (int64_t)(n - 1 - j)) / (int64_t)n);
+	if (step->action != LST_ACTION_IO)
+		return 0;
+	if (lst_workload_check(w, size, &err)) {
+		lst_coord__error(c, "phase %s: target %s, path %s on %s: %s", ph->name, pt->name,
+				 pt->paths[j].path, c->plan->agents[pt->paths[j].agent].name,
+				 err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* A complete interval from the merge: timeseries rows for all and each agent. */
+static void s_on_row(const struct lst_merge_row *row, void *arg)
+{
+	lst_coord *c = arg;
+	struct lst_rates all = { { 0, 0 }, { 0, 0 } };
+	struct lst_dir_stats dir[LST_DIR_N];
+	int64_t grid = c->cur.T0 + row->k * c->cur.interval;
+
+	for (size_t i = 0; i < row->nagents; i++) {
+		struct lst_rates r;
+
+		if (!row->agent[i])
+			continue;
+		lst_rates_of(row->agent[i], &r);
+		for (int d = 0; d < LST_DIR_N; d++) {
+			all.iops[d] += r.iops[d];
+			all.mbps[d] += r.mbps[d];
+		}
+	}
+	memcpy(dir, row->all->dir, sizeof(dir));
+	if (!row->ramp) {
+		lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k,
+				lst_coord__t(c, grid), "all", &all, dir);
+		for (size_t i = 0; i < row->nagents; i++) {
+			struct lst_rates r;
+			const lst_sample *s = row->agent[i];
+
+			if (!s)
+				continue;
+			lst_rates_of(s, &r);
+			lst_results_row(
+				c->res, c->cur.phase_name, c->cur.point, row->k,
+				lst_coord__t(c, lst_clock_to_local(lst_conn_clock(c->a[i].conn),
+								   s->start_ns)),
+				lst_conn_name(c->a[i].conn), &r, s->dir);
+		}
+	}
+	{
+		lst_hist both = dir[0].lat;
+
+		lst_hist_add(&both, &dir[1].lat);
+		lst_coord__progress(c, row, &all, &both);
+	}
+}
+
+static void s_stop_all(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+		lst_msg *m;
+
+		if (!a->in_point || a->done || !lst_coord__usable(a))
+			continue;
+		m = lst_msg_new(LST_MSG_STOP);
+		m->u.stop.phase = (uint32_t)c->cur.phase;
+		m->u.stop.point = (uint32_t)c->cur.point;
+		lst_coord__command(c, i, &m);
+		if (!a->start_id && c->cur.merge) { /* never started: dropped, no DONE comes */
+			a->done = true;
+			lst_merge_agent_done(c->cur.merge, i);
+		}
+	}
+	/* Wait for DONE even after Ctrl-C: what the agents measured until the stop is kept. */
+	if (!lst_coord__pump_wait(c, lst_coord__all_done, LST_COORD__STOP_TIMEOUT, false))
+		for (size_t i = 0; i < c->n; i++)
+			if (c->a[i].in_point && !c->a[i].done)
+				lst_coord__lose(c, i, "did not finish within %.0f s of STOP",
+						(double)LST_COORD__STOP_TIMEOUT / 1e9);
+}
+
+static void s_summaries(lst_coord *c, const struct lst_step *step)
+{
+	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
+
+	lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label, "all",
+			    lst_coord__t(c, c->cur.T0), t, step->test, step->round,
+			    lst_coord__step_json(step));
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point)
+			lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
+					    lst_conn_name(c->a[i].conn), lst_coord__t(c, c->cur.T0),
+					    lst_merge_totals(c->cur.merge, i), step->test,
+					    step->round, lst_coord__step_json(step));
+}
+
+/* The combined result of the point just run, for the suite. */
+static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
+{
+	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
+
+	memset(r, 0, sizeof(*r));
+	for (int d = 0; d < LST_DIR_N; d++) {
+		r->iops[d] = t->iops[d];
+		r->mbps[d] = t->mbps[d];
+		r->ios[d] = t->dir[d].ios;
+		r->bytes[d] = t->dir[d].bytes;
+	}
+	r->seconds = t->seconds;
+	r->lat = t->dir[LST_DIR_READ].lat;
+	lst_hist_add(&r->lat, &t->dir[LST_DIR_WRITE].lat);
+	r->t_s = lst_coord__t(c, c->cur.T0);
+	r->partial = partial;
+}
+
+/* The agents with a path in phase ph. */
+bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i)
+{
+	for (size_t k = 0; k < ph->ntargets; k++) {
+		const struct lst_plan_target *pt = &c->plan->targets[ph->targets[k]];
+
+		for (size_t j = 0; j < pt->npaths; j++)
+			if (pt->paths[j].agent == i)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * The end of a point: its summary rows, its result for the suite (*out), its run.json entry,
+ * and its journal entry, kept in c->pending until the suite has seen the result
+ * (lst_coord__journal_point).
+ */
+void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
+			     struct lst_step_result *out)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_workload *pw = &step->w;
+	size_t npoints = json_array_size(lst_results_points(c->res));
+	json_t *pj, *summary = json_array();
+
+	lst_merge_finish(c->cur.merge);
+	lst_coord__progress_break(c);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && c->a[i].dropped > 1)
+			lst_log_warn("agent %s: %llu samples of this point were not counted (late, "
+				     "or after its loss)",
+				     lst_conn_name(c->a[i].conn),
+				     (unsigned long long)c->a[i].dropped);
+	c->partial |= partial;
+	s_summaries(c, step);
+	for (size_t i = npoints; i < json_array_size(lst_results_points(c->res)); i++)
+		json_array_append(summary, json_array_get(lst_results_points(c->res), i));
+	s_step_result(c, partial, out);
+	pj = lst_coord__point_json(c, pw, partial);
+	/* The point's test and round; "workload" stays the full option text, for the audit. */
+	json_object_set_new(pj, "suite", json_string(lst_suite_names[ph->suite]));
+	json_object_set_new(pj, "test", json_string(step->test));
+	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
+	json_array_append_new(c->phases, pj);
+	c->points_run++;
+	json_decref(c->pending);
+	c->pending = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o}", "type", "point", "phase", ph->name,
+			       "phase_index", (json_int_t)c->cur.phase, "point",
+			       (json_int_t)c->cur.point, "run", pj, "summary", summary);
+	lst_coord__progress_point(c, out, json_object_get(pj, "start_skew_us"));
+}
+
+/*
+ * The job specs of one point: a PREPARE for every agent with a path in the phase (msgs[i], NULL
+ * for the others), and each path's share in a->jobs for run.json. An agent that is lost gets
+ * none, and *missing says so. Returns 0 or -1 (said).
+ */
+static int s_point_specs(lst_coord *c, const struct lst_plan_phase *ph, size_t phase, size_t point,
+			 const struct lst_step *step, lst_msg **msgs, bool *missing,
+			 struct lst_workload *first_w)
+{
+	const lst_plan *p = c->plan;
+	bool have_first = false;
+
+	for (size_t k = 0; k < ph->ntargets; k++) {
+		size_t t = ph->targets[k];
+		const struct lst_plan_target *pt = &p->targets[t];
+
+		for (size_t j = 0; j < pt->npaths; j++) {
+			size_t i = pt->paths[j].agent;
+			struct lst_jobspec *js;
+
+			if (!lst_coord__usable(&c->a[i])) {
+				*missing = true;
+				continue;
+			}
+			if (!msgs[i]) {
+				msgs[i] = lst_msg_new(LST_MSG_PREPARE);
+				snprintf(msgs[i]->u.prepare.run, sizeof(msgs[i]->u.prepare.run),
+					 "%s", c->run_id);
+				snprintf(msgs[i]->u.prepare.name, sizeof(msgs[i]->u.prepare.name),
+					 "%s", ph->name);
+				msgs[i]->u.prepare.phase = (uint32_t)phase;
+				msgs[i]->u.prepare.point = (uint32_t)point;
+			}
+			if (msgs[i]->u.prepare.njobs == LST_MAX_JOBSPECS) {
+				lst_coord__error(c, "agent %s: more than %d paths in phase %s",
+						 lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS,
+						 ph->name);
+				return -1;
+			}
+			js = &msgs[i]->u.prepare.jobs[msgs[i]->u.prepare.njobs++];
+			snprintf(js->target, sizeof(js->target), "%s", pt->name);
+			snprintf(js->path, sizeof(js->path), "%s", pt->paths[j].path);
+			snprintf(js->identity, sizeof(js->identity), "%s",
+				 pt->identity ? pt->identity : "");
+			js->action = step->action;
+			if (s_path_workload(c, ph, t, j, step, &js->w))
+				return -1;
+			if (!c->a[i].jobs)
+				c->a[i].jobs = json_array();
+			json_array_append_new(c->a[i].jobs,
+					      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target",
+							pt->name, "path", pt->paths[j].path,
+							"offset", (json_int_t)js->w.offset, "size",
+							(json_int_t)js->w.size, "bytes",
+							(json_int_t)js->w.bytes, "rate_iops",
+							(json_int_t)js->w.rate_iops));
+			if (!have_first) {
+				*first_w = js->w;
+				have_first = true;
+			}
+		}
+	}
+	if (!have_first) {
+		lst_coord__error(c, "phase %s point %zu: no agent left to run it", ph->name, point);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Some agent of the point was lost: what the plan's on_agent_loss makes of it. abort: stop the
+ * others, the run fails; continue: go on without it (the point is partial); retry: stop the
+ * others, record nothing, and let lst_coord__run_phase run the point again.
+ */
+int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
+{
+	switch (ph->on_agent_loss) {
+	case LST_ON_LOSS_CONTINUE:
+		/* The run's result lacks the agent from here on: said in run.json's errors. */
+		for (size_t i = 0; i < c->n; i++) {
+			struct lst_coord__agent *a = &c->a[i];
+
+			if (a->in_point && a->point_lost && !a->judged)
+				json_array_append_new(c->errors,
+						      json_sprintf("agent %s lost: %s",
+								   lst_conn_name(a->conn),
+								   a->lost_why));
+			a->judged |= a->point_lost;
+		}
+		return LST_COORD__POINT_OK;
+	case LST_ON_LOSS_RETRY:
+		lst_log_warn("phase %s point %zu: an agent was lost; stopping the point to run it "
+			     "again (on_agent_loss: retry)",
+			     ph->name, c->cur.point);
+		s_stop_all(c);
+		return LST_COORD__POINT_RETRY;
+	default:
+		for (size_t i = 0; i < c->n; i++) {
+			struct lst_coord__agent *a = &c->a[i];
+
+			if (a->in_point && a->point_lost && !a->judged)
+				lst_coord__error(
+					c,
+					"agent %s lost: %s; the plan says abort (on_agent_loss): "
+					"stopping the others",
+					lst_conn_name(a->conn), a->lost_why);
+			a->judged |= a->point_lost;
+		}
+		s_stop_all(c);
+		return LST_COORD__POINT_FAIL;
+	}
+}
+
+/* An agent of the point was lost and the plan's rule has not been applied to it yet. */
+static bool s_point_lost(const lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && c->a[i].point_lost && !c->a[i].judged)
+			return true;
+	return false;
+}
+
+/* PREPARE everywhere and wait for the answers. Takes msgs[i]. */
+static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_msg **msgs)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+
+		a->in_point = msgs[i] != NULL;
+		a->point_lost = a->judged = a->started = a->done = false;
+		a->late_warned = a->bad_warned = false;
+		a->min_seq = UINT64_MAX; /* until PREPARED: nothing it sends is this point's */
+		a->start_id = 0;
+		a->samples = a->dropped = 0;
+		memset(&a->done_msg, 0, sizeof(a->done_msg));
+		a->done_msg.last_interval = -1;
+		if (msgs[i])
+			lst_coord__command(c, i, &msgs[i]);
+	}
+	c->in_point = true;
+	/* The merge waits a lease for an unreachable agent before it writes rows without it. */
+	c->cur.merge = lst_merge_new(
+		c->n, (size_t)((c->lost_after + LST_NS_PER_S) / c->cur.interval) + 8, s_on_row, c);
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->a[i].in_point)
+			lst_merge_agent_done(c->cur.merge, i);
+	lst_coord__pump_until(c, lst_coord__all_replied, LST_COORD__REPLY_TIMEOUT);
+	if (lst_coord__interrupted || !lst_coord__replies_ok(c, "the job specs"))
+		return LST_COORD__POINT_FAIL;
+	if (s_point_lost(c))
+		return lst_coord__loss_policy(c, ph);
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+
+		if (a->in_point && !a->point_lost && a->reply->u.prepared.warning[0])
+			lst_log_warn("agent %s: %s", lst_conn_name(a->conn),
+				     a->reply->u.prepared.warning);
+	}
+	return LST_COORD__POINT_OK;
+}
+
+/* One start instant for everyone, far enough ahead for the slowest START to arrive. */
+static void s_point_start(lst_coord *c)
+{
+	int64_t max_rtt = 0, lead;
+
+	if (lst_mono_ns() - c->last_sync > LST_COORD__SYNC_EVERY)
+		lst_coord__sync(c);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && lst_coord__usable(&c->a[i]))
+			max_rtt = LST_MAX(max_rtt, lst_conn_estimate(c->a[i].conn)->rtt_ns);
+	lead = LST_MAX(c->opts.lead_ns, 4 * max_rtt + 20 * LST_NS_PER_MS);
+	c->cur.T0 = lst_mono_ns() + lead;
+	if (!c->run_t0)
+		c->run_t0 = c->cur.T0;
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+		lst_msg *m;
+
+		if (!a->in_point || a->point_lost || !lst_coord__usable(a))
+			continue;
+		m = lst_msg_new(LST_MSG_START);
+		m->u.start.phase = (uint32_t)c->cur.phase;
+		m->u.start.point = (uint32_t)c->cur.point;
+		a->t0_agent = lst_clock_to_remote(lst_conn_clock(a->conn), c->cur.T0);
+		m->u.start.t0 = a->t0_agent;
+		if (!lst_coord__command(c, i, &m))
+			a->start_id = a->await_id;
+	}
+	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", c->cur.phase_name,
+		      c->cur.point, (double)lead / 1e6);
+}
+
+/* Merge until every agent is done or lost; a loss goes to lst_coord__loss_policy once. */
+static int s_point_wait(lst_coord *c, const struct lst_plan_phase *ph, bool *partial)
+{
+	while (!lst_coord__all_done(c)) {
+		if (lst_coord__interrupted) {
+			lst_coord__progress_break(c);
+			lst_log_warn(
+				"interrupted: stopping every agent and keeping what was measured");
+			s_stop_all(c);
+			return LST_COORD__POINT_FAIL;
+		}
+		lst_coord__pump(c, 100 * LST_NS_PER_MS);
+		if (!lst_coord__results_ok(c)) {
+			s_stop_all(c);
+			return LST_COORD__POINT_FAIL;
+		}
+		lst_coord__resync(c);
+		if (s_point_lost(c)) {
+			int rc = lst_coord__loss_policy(c, ph);
+
+			if (rc != LST_COORD__POINT_OK)
+				return rc;
+			*partial = true;
+		}
+	}
+	return LST_COORD__POINT_OK;
+}
+
+/* The end of a point, recorded or not: forget its per-agent state and its merge. */
+static void s_point_end(lst_coord *c, lst_msg **msgs)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		lst_msg_destroy(&msgs[i]);
+		c->a[i].in_point = false;
+		json_decref(c->a[i].jobs);
+		c->a[i].jobs = NULL;
+	}
+	free(msgs);
+	lst_merge_destroy(&c->cur.merge);
+	c->in_point = false;
+}
+
+/* The point's place and label: "TEST: LABEL round N", "TEST round N" or the step's label. */
+static void s_point_begin(lst_coord *c, size_t phase, size_t point, const struct lst_step *step)
+{
+	memset(&c->cur, 0, sizeof(c->cur));
+	c->cur.phase = phase;
+	c->cur.point = point;
+	c->cur.phase_name = c->plan->phases[phase].name;
+	if (step->round && strcmp(step->test, step->label))
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s: %s round %zu", step->test,
+			 step->label, step->round);
+	else if (step->round)
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s round %zu", step->test,
+			 step->round);
+	else
+		snprintf(c->cur.label, sizeof(c->cur.label), "%s", step->label);
+}
+
+/*
+ * An agent of the phase lost before the point: abort ends the run here, retry waits for it
+ * (and the others) first. Returns LST_COORD__POINT_OK when the point may start.
+ */
+static int s_point_agents(lst_coord *c, const struct lst_plan_phase *ph)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (!lst_coord__in_phase(c, ph, i) || lst_coord__usable(&c->a[i]))
+			continue;
+		if (ph->on_agent_loss == LST_ON_LOSS_ABORT) {
+			lst_coord__error(
+				c,
+				"phase %s point %zu does not start: agent %s is lost and the "
+				"plan says abort (on_agent_loss)",
+				ph->name, c->cur.point, lst_conn_name(c->a[i].conn));
+			return LST_COORD__POINT_FAIL;
+		}
+		if (ph->on_agent_loss == LST_ON_LOSS_RETRY && !lst_coord__wait_back(c, ph)) {
+			if (!lst_coord__interrupted)
+				lst_coord__error(
+					c,
+					"phase %s point %zu: agent %s did not come back within "
+					"retry_wait (%.0f s)",
+					ph->name, c->cur.point, lst_conn_name(c->a[i].conn),
+					(double)c->plan->retry_wait / 1e9);
+			return LST_COORD__POINT_FAIL;
+		}
+		break;
+	}
+	return LST_COORD__POINT_OK;
+}
+
+/*
+ * Run one step of phase `phase` as point number `point`: begin, check its agents, job specs,
+ * prepare, start, wait, record. Returns LST_COORD__POINT_OK when it completed (maybe partial)
+ * with the combined result in *out, LST_COORD__POINT_RETRY when it must run again (an agent was
+ * lost under on_agent_loss: retry; nothing was recorded), LST_COORD__POINT_FAIL when the run
+ * must end (refusal, loss under abort, Ctrl-C).
+ */
+int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
+			 struct lst_step_result *out)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	struct lst_workload first_w;
+	bool partial = false;
+	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs));
+	int rc;
+
+	s_point_begin(c, phase, point, step);
+	if ((rc = s_point_agents(c, ph)) != LST_COORD__POINT_OK)
+		goto out;
+	if (s_point_specs(c, ph, phase, point, step, msgs, &partial, &first_w)) {
+		rc = LST_COORD__POINT_FAIL;
+		goto out;
+	}
+	c->cur.interval = first_w.interval;
+	c->cur.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
+	c->cur.duration = first_w.runtime ? c->cur.nramp * first_w.interval + first_w.runtime : 0;
+
+	if ((rc = s_point_prepare(c, ph, msgs)) != LST_COORD__POINT_OK)
+		goto out;
+	for (size_t i = 0; i < c->n; i++)
+		partial |= c->a[i].in_point && c->a[i].point_lost;
+	s_point_start(c);
+	/* A point that ends the run (abort, Ctrl-C) is still recorded: what was measured stays. */
+	if ((rc = s_point_wait(c, ph, &partial)) == LST_COORD__POINT_RETRY)
+		goto out;
+	for (size_t i = 0; i < c->n; i++)
+		partial |= c->a[i].in_point && c->a[i].point_lost;
+	lst_coord__record_point(c, step, partial, out);
+out:
+	s_point_end(c, msgs);
+	return rc;
+}

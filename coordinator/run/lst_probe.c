@@ -1,0 +1,91 @@
+/*
+ * lockstep agents: a coordinator with agents and no plan (lst_coord__new) says HELLO, measures
+ * every clock, prints what each agent said about itself, and says BYE.
+ */
+#include "lst_probe.h"
+
+#include "lst_time.h"
+
+#include "lst_coord_int.h"
+
+/* The engines agent cn offers, comma-separated, into buf. */
+static void s_engines(const lst_conn *cn, char *buf, size_t size)
+{
+	buf[0] = 0;
+	for (int e = 0; lst_engine_names[e]; e++)
+		if (lst_conn_info(cn)->engines & (1u << e))
+			snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", buf[0] ? "," : "",
+				 lst_engine_names[e]);
+}
+
+/* Agent i's row: a JSON object appended to arr, or a table line on out. False when it failed. */
+static bool s_row(const lst_coord *c, size_t i, bool json, json_t *arr, FILE *out)
+{
+	const struct lst_coord_agent *ag = &c->agents[i];
+	const lst_conn *cn = c->a[i].conn;
+	const struct lst_msg_welcome *w = lst_conn_info(cn);
+	const struct lst_clock_est *est = lst_conn_estimate(cn);
+	char engines[64];
+
+	s_engines(cn, engines, sizeof(engines));
+	if (lst_conn_lost(cn) || !lst_conn_synced(cn)) {
+		if (json)
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "name", ag->name,
+							     "address", ag->address, "error",
+							     c->a[i].lost_why));
+		else
+			fprintf(out, "%-12s %s  (%s)\n", ag->name,
+				lst_conn_failure(cn) ? "refused" : "unreachable", c->a[i].lost_why);
+		return false;
+	}
+	if (json)
+		json_array_append_new(arr,
+				      json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:f}",
+						"name", w->name, "address", ag->address, "version",
+						w->version, "host", w->host, "kernel", w->kernel,
+						"cores", (int)w->cores, "engines", engines,
+						"clock_offset_us", (double)est->offset_ns / 1e3,
+						"rtt_us", (double)est->rtt_ns / 1e3));
+	else
+		fprintf(out, "%-12s %-9s %-20s %5u %-16s %14.3f %10.1f  %s\n", w->name, w->version,
+			w->host, w->cores, engines, (double)est->offset_ns / 1e6,
+			(double)est->rtt_ns / 1e3, ag->address);
+	return true;
+}
+
+int lst_probe_agents(const struct lst_coord_agent *agents, size_t n,
+		     const struct lst_coord_opts *sec, bool json, FILE *out)
+{
+	struct lst_coord_opts opts = { .quiet = true, .connect_timeout_ns = 5 * LST_NS_PER_S };
+	lst_coord *c;
+	lst_err err;
+	json_t *arr;
+	int rc = 0;
+
+	if (sec) {
+		opts.key_file = sec->key_file;
+		opts.insecure = sec->insecure;
+	}
+	c = lst_coord__new(agents, n, 10 * LST_NS_PER_S, LST_NS_PER_S, &opts, &err);
+	if (!c) {
+		fprintf(stderr, "lockstep: %s\n", err.msg);
+		return 2;
+	}
+	lst_coord__hello(c);
+	lst_coord__sync(c);
+	if (!json)
+		fprintf(out, "%-12s %-9s %-20s %5s %-16s %14s %10s  %s\n", "NAME", "VERSION",
+			"HOST", "CORES", "ENGINES", "CLOCK_OFFSET_MS", "RTT_US", "ADDRESS");
+	arr = json_array();
+	for (size_t i = 0; i < n; i++)
+		if (!s_row(c, i, json, arr, out))
+			rc = 1;
+	if (json) {
+		json_dumpf(arr, out, JSON_INDENT(2));
+		fputc('\n', out);
+	}
+	lst_coord__bye(c);
+	lst_coord_destroy(&c);
+	json_decref(arr);
+	return rc;
+}

@@ -1,0 +1,639 @@
+/*
+ * The session with every agent: sending commands and remembering which reply to wait for,
+ * pumping (wait on every connection at once and dispatch what arrives), liveness (PINGs, clock
+ * bursts, reconnects, silence that makes an agent unreachable and then lost) and the conditions
+ * the scheduler waits for. The connection's state (lst_conn) says whether an agent is lost.
+ */
+#include <errno.h>
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_time.h"
+
+#include "lst_coord_int.h"
+
+static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+bool lst_coord__usable(const struct lst_coord__agent *a)
+{
+	return lst_conn_state(a->conn) == LST_CONN_READY;
+}
+
+/*
+ * Tell a lost agent to stop what it runs and to end its session: STOP for the point, then BYE.
+ * Either may never arrive (that is why it is lost); its lease stops it then.
+ */
+static void s_stop_lost(lst_coord *c, size_t i)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	lst_msg *m = lst_msg_new(LST_MSG_STOP);
+	lst_err err;
+
+	m->u.stop.phase = (uint32_t)c->cur.phase;
+	m->u.stop.point = (uint32_t)c->cur.point;
+	if (lst_conn_send(a->conn, m, true, NULL, &err))
+		lst_log_debug(LST_DBG_NET, "%s", err.msg);
+	lst_msg_destroy(&m);
+	lst_coord__send_simple(c, i, LST_MSG_BYE);
+}
+
+/*
+ * An agent just lost (its connection says so): the merge stops waiting for it in the current
+ * point. The line reads "agent NAME" + how + why. Before the phases run (connecting, the
+ * up-front check), or refused for good, a loss is the run's error; during them the plan's
+ * on_agent_loss decides what it means (lst_coord__loss_policy), and it is a warning here.
+ */
+static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_list ap)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	bool in_point = c->in_point && a->in_point;
+
+	vsnprintf(a->lost_why, sizeof(a->lost_why), fmt, ap);
+	if (in_point) {
+		size_t n = strlen(a->lost_why);
+
+		snprintf(a->lost_why + n, sizeof(a->lost_why) - n,
+			 "; during phase %s point %zu, after %llu samples", c->cur.phase_name,
+			 c->cur.point, (unsigned long long)a->samples);
+	}
+	a->ever_lost = true;
+	a->unreachable = false;
+	lst_msg_destroy(&a->cmd);
+	if (in_point) {
+		a->point_lost = true;
+		if (!a->done) {
+			a->done = true;
+			a->done_msg.reason = LST_DONE_ERROR;
+			snprintf(a->done_msg.text, sizeof(a->done_msg.text), "lost");
+			lst_merge_agent_done(c->cur.merge, i);
+		}
+	}
+	if (!c->running || lst_conn_state(a->conn) == LST_CONN_REFUSED) {
+		lst_coord__error(c, "agent %s%s: %s", lst_conn_name(a->conn), how, a->lost_why);
+		return;
+	}
+	lst_coord__progress_break(c);
+	lst_log_warn("agent %s%s: %s", lst_conn_name(a->conn), how, a->lost_why);
+}
+
+void lst_coord__lose(lst_coord *c, size_t i, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!lst_conn_lose(c->a[i].conn)) /* out already */
+		return;
+	va_start(ap, fmt);
+	s_drop(c, i, " lost", fmt, ap);
+	va_end(ap);
+}
+
+/* The connection can never work (a handshake refused): the agent is out for good. */
+static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
+{
+	bool out = lst_conn_lost(c->a[i].conn);
+	va_list ap;
+
+	lst_conn_refuse(c->a[i].conn);
+	if (out) /* lost already: now for good, said before */
+		return;
+	va_start(ap, fmt);
+	s_drop(c, i, "", fmt, ap);
+	va_end(ap);
+}
+
+/* Send a command to agent i and remember which reply to wait for. Takes m. */
+int lst_coord__command(lst_coord *c, size_t i, lst_msg **m)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	lst_err err;
+	int rc;
+
+	lst_msg_destroy(&a->reply);
+	lst_msg_destroy(&a->cmd);
+	a->replied = false;
+	rc = lst_conn_send(a->conn, *m, true, &a->await_id, &err);
+	a->cmd = *m; /* kept: a reconnect sends it again with the same id */
+	*m = NULL;
+	if (rc && lst_conn_failure(a->conn))
+		s_refused(c, i, "%s", err.msg);
+	else if (rc)
+		lst_coord__lose(c, i, "%s", err.msg);
+	return rc;
+}
+
+void lst_coord__send_simple(lst_coord *c, size_t i, uint32_t type)
+{
+	lst_msg *m = lst_msg_new(type);
+	lst_err err;
+
+	if (type == LST_MSG_PING)
+		m->u.ping.now = lst_mono_ns();
+	if (lst_conn_send(c->a[i].conn, m, false, NULL, &err))
+		lst_log_debug(LST_DBG_NET, "%s", err.msg);
+	lst_msg_destroy(&m);
+}
+
+/* HELLO for this run: the first one, and the one that resumes the session on a reconnect. */
+lst_msg *lst_coord__hello_msg(const lst_coord *c)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_HELLO);
+
+	m->u.hello.proto = LST_PROTO_VERSION;
+	m->u.hello.ncaps = 1;
+	snprintf(m->u.hello.caps[0], sizeof(m->u.hello.caps[0]), "samples.v1");
+	snprintf(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "%s", c->host);
+	snprintf(m->u.hello.run, sizeof(m->u.hello.run), "%s", c->run_id);
+	m->u.hello.lease_ms = (uint32_t)(c->lease / LST_NS_PER_MS);
+	return m;
+}
+
+/*
+ * Say HELLO again on a new connection (or to a lost agent, now and then): the agent resumes the
+ * session and sends its spool again. Not a command in the lst_coord__command sense: the command
+ * awaited (PREPARE, START, ...) stays awaited and is sent again once the WELCOME is in.
+ */
+static void s_rehello(lst_coord *c, size_t i, int64_t now)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	lst_msg *m;
+	lst_err err;
+
+	if (c->closing) /* BYE said: a HELLO now would open a session nobody ends */
+		return;
+	m = lst_coord__hello_msg(c);
+	a->hello_on = lst_conn_handshakes(a->conn);
+	a->hello_at = now;
+	if (lst_conn_send(a->conn, m, true, &a->hello_id, &err))
+		lst_log_debug(LST_DBG_NET, "%s", err.msg);
+	else
+		lst_log_debug(LST_DBG_NET, "agent %s: HELLO again (connection %u)",
+			      lst_conn_name(a->conn), a->hello_on);
+	lst_msg_destroy(&m);
+}
+
+/*
+ * The WELCOME to a reconnect HELLO. The same process with our session kept: it re-sends its
+ * spool, and the command awaited goes again (its reply cache answers a repeat). Another process
+ * (a restart), or our session gone (BYE, another coordinator in between): whatever it ran for
+ * us is gone, so it is lost for the current point; either way it can serve the next one.
+ */
+static void s_on_rewelcome(lst_coord *c, size_t i, const struct lst_msg_welcome *w)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	bool restarted = a->instance && w->instance && w->instance != a->instance;
+	bool fresh = restarted || (w->instance && !w->resumed);
+	lst_err err;
+
+	a->hello_id = 0;
+	a->welcomed_on = lst_conn_handshakes(a->conn);
+	lst_conn_welcome(a->conn, w);
+	if (w->instance)
+		a->instance = w->instance;
+	if (fresh) {
+		a->seen_seq = 0; /* a new session numbers its messages from 1 */
+		if (c->in_point && a->in_point && !a->done)
+			lst_coord__lose(c, i, "%s",
+					restarted ? "it restarted (another agent process answered)"
+						  : "it no longer had our session");
+		lst_msg_destroy(&a->cmd);
+	}
+	if (lst_conn_back(a->conn)) {
+		lst_log_info("agent %s is back (%s)", lst_conn_name(a->conn),
+			     restarted ? "a new process"
+			     : fresh   ? "a new session"
+				       : "its session resumed");
+	} else if (a->unreachable) {
+		lst_log_info("agent %s is reachable again; its session resumed",
+			     lst_conn_name(a->conn));
+	}
+	a->unreachable = false;
+	if (a->cmd && !a->replied &&
+	    lst_conn_send(a->conn, a->cmd, true, NULL, &err)) /* keeps its id */
+		lst_log_debug(LST_DBG_NET, "%s", err.msg);
+	/* A new process may run on another clock; a resumed one has drifted meanwhile. */
+	if (!lst_conn_syncing(a->conn) && lst_conn_sync_begin(a->conn, &err))
+		lst_log_debug(LST_DBG_NET, "%s", err.msg);
+}
+
+/* A SAMPLE or DONE of agent i is for the point running now (not an earlier point or attempt). */
+static bool s_for_point(const lst_coord *c, const struct lst_coord__agent *a, const lst_msg *m,
+			uint32_t phase, uint32_t point)
+{
+	return c->in_point && a->in_point && phase == c->cur.phase && point == c->cur.point &&
+	       m->seq >= a->min_seq;
+}
+
+static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	struct lst_msg_sample *s = &m->u.sample;
+	lst_err err;
+	int rc;
+
+	if (!s_for_point(c, a, m, s->phase, s->point)) {
+		lst_log_debug(LST_DBG_PROTO,
+			      "agent %s: sample for phase %u point %u (seq %llu) "
+			      "is not for the running point: ignored",
+			      lst_conn_name(a->conn), s->phase, s->point,
+			      (unsigned long long)m->seq);
+		return;
+	}
+	if (a->point_lost) { /* all or nothing: nothing of a lost agent after its loss */
+		a->dropped++;
+		return;
+	}
+	a->samples++;
+	if (s->s.flags & LST_SAMPLE_LATE && !a->late_warned) {
+		a->late_warned = true;
+		lst_log_warn(
+			"agent %s: interval %lld spans several intervals (its main thread fell "
+			"behind)",
+			lst_conn_name(a->conn), (long long)s->s.interval);
+	}
+	/*
+	 * Interval k ends at T0 + (k + 1) x interval: a sample for one that has not begun (with a
+	 * second for clock error) is wrong, and would push the merge window past every agent.
+	 */
+	if (s->s.interval < 0 ||
+	    s->s.interval > (lst_mono_ns() - c->cur.T0 + LST_NS_PER_S) / c->cur.interval + 1) {
+		if (!a->bad_warned)
+			lst_log_warn(
+				"agent %s: sample for interval %lld, which has not begun %.1f s "
+				"into the point: ignored",
+				lst_conn_name(a->conn), (long long)s->s.interval,
+				(double)(lst_mono_ns() - c->cur.T0) / 1e9);
+		a->bad_warned = true;
+		a->dropped++;
+		return;
+	}
+	rc = lst_merge_add(c->cur.merge, i, &s->s);
+	if (rc) {
+		if (!a->dropped++)
+			lst_log_warn("agent %s: sample %lld arrived after that interval was "
+				     "written: not counted (neither in timeseries.csv nor in the "
+				     "summary)",
+				     lst_conn_name(a->conn), (long long)s->s.interval);
+		return;
+	}
+	/* What was merged, as received; a failed write ends the run once (lst_coord__results_ok). */
+	lst_results_raw(c->res, lst_conn_name(a->conn), raw, rawlen, &err);
+}
+
+/* The seq of a SAMPLE or DONE is new (not a copy from a re-sent spool); ACK it either way. */
+static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	lst_msg *ack;
+	lst_err err;
+
+	ack = lst_msg_new(LST_MSG_ACK);
+	ack->u.ack.upto = LST_MAX(m->seq, a->seen_seq);
+	lst_conn_send(a->conn, ack, false, NULL, &err);
+	lst_msg_destroy(&ack);
+	if (m->seq <= a->seen_seq)
+		return false;
+	a->seen_seq = m->seq;
+	return true;
+}
+
+static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
+{
+	struct lst_coord__agent *a = &c->a[i];
+
+	if (!s_for_point(c, a, m, m->u.done.phase, m->u.done.point) || a->done)
+		return;
+	a->done = true;
+	a->done_msg = m->u.done;
+	lst_merge_agent_done(c->cur.merge, i);
+	if (m->u.done.reason == LST_DONE_ERROR)
+		lst_coord__error(c, "agent %s: %s", lst_conn_name(a->conn), m->u.done.text);
+	else if (m->u.done.reason == LST_DONE_LEASE)
+		lst_coord__lose(c, i, "it stopped by its lease (it did not hear from us)");
+}
+
+/* The answer to a reconnect HELLO: WELCOME resumes the session, ERROR refuses it. */
+static void s_on_hello_reply(lst_coord *c, size_t i, const lst_msg *m)
+{
+	struct lst_coord__agent *a = &c->a[i];
+
+	if (m->type == LST_MSG_WELCOME)
+		s_on_rewelcome(c, i, &m->u.welcome);
+	else if (m->type == LST_MSG_ERROR) {
+		a->hello_id = 0;
+		if (c->in_point && a->in_point && !a->done)
+			lst_coord__lose(c, i, "it refused our HELLO on a new connection: %s",
+					m->u.error.text);
+		else
+			lst_log_warn("agent %s refused our HELLO on a new connection: %s",
+				     lst_conn_name(a->conn), m->u.error.text);
+	}
+}
+
+/*
+ * An ERROR from agent i: no session on this connection (say HELLO again), a refused START (no
+ * DONE will come), or an error out of turn (logged). True when it answers the command awaited,
+ * which the caller takes as its reply.
+ */
+static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
+{
+	struct lst_coord__agent *a = &c->a[i];
+
+	if (m->u.error.code == LST_PERR_NO_SESSION) {
+		/* It does not know us on this connection: a reconnect whose HELLO has not
+		 * arrived yet, or a new process. The WELCOME to a HELLO tells which. */
+		if (lst_conn_joined(a->conn) &&
+		    (!a->hello_id || t_recv - a->hello_at > LST_NS_PER_S))
+			s_rehello(c, i, t_recv);
+		return false;
+	}
+	if (c->in_point && a->in_point && !a->done && m->re && m->re == a->start_id) {
+		/* A refused START: its jobs never ran and it sends no DONE. */
+		a->done = true;
+		a->done_msg.reason = LST_DONE_ERROR;
+		snprintf(a->done_msg.text, sizeof(a->done_msg.text), "%s", m->u.error.text);
+		lst_merge_agent_done(c->cur.merge, i);
+		lst_coord__error(c, "agent %s could not start phase %s point %zu: %s",
+				 lst_conn_name(a->conn), c->cur.phase_name, c->cur.point,
+				 m->u.error.text);
+		return false;
+	}
+	if (!m->re || m->re != a->await_id) {
+		lst_log_warn("agent %s: error: %s", lst_conn_name(a->conn), m->u.error.text);
+		return false;
+	}
+	return true;
+}
+
+static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen,
+		       int64_t t_recv)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	lst_err err;
+
+	if (m->re && m->re == a->hello_id) {
+		s_on_hello_reply(c, i, m);
+		return;
+	}
+	if (a->unreachable && !lst_conn_lost(a->conn)) {
+		a->unreachable = false;
+		lst_log_info("agent %s is reachable again", lst_conn_name(a->conn));
+	}
+	switch (m->type) {
+	case LST_MSG_SYNC_REPLY: {
+		int rc = lst_conn_sync_reply(a->conn, &m->u.sync_reply, t_recv, &err);
+
+		/* Every exchange, as it came, so the run can be re-aligned later (clock.csv). */
+		if (c->res)
+			lst_results_clock(c->res, lst_conn_name(a->conn), m->u.sync_reply.t1,
+					  m->u.sync_reply.t2, m->u.sync_reply.t3, t_recv);
+		if (rc < 0)
+			s_refused(c, i, "%s", err.msg);
+		return;
+	}
+	case LST_MSG_SAMPLE:
+		if (s_fresh(c, i, m))
+			s_on_sample(c, i, m, raw, rawlen);
+		return;
+	case LST_MSG_DONE:
+		if (s_fresh(c, i, m))
+			s_on_done(c, i, m);
+		return;
+	case LST_MSG_PREPARED:
+		/* What the agent sends from now on is this point's (or later). */
+		if (c->in_point && a->in_point && m->re == a->await_id)
+			a->min_seq = m->seq;
+		break; /* also a reply */
+	case LST_MSG_STARTED:
+		if (c->in_point && m->u.started.phase == c->cur.phase &&
+		    m->u.started.point == c->cur.point) {
+			a->started = true;
+			a->actual = m->u.started.actual;
+		}
+		break; /* also a reply */
+	case LST_MSG_PONG:
+		return;
+	case LST_MSG_ERROR:
+		if (!s_on_error(c, i, m, t_recv))
+			return;
+		break;
+	default:
+		break;
+	}
+	if (m->re && m->re == a->await_id && !a->replied) {
+		a->replied = true;
+		lst_msg_destroy(&a->cmd);
+		lst_msg_destroy(&a->reply);
+		a->reply = lst_msg_new(m->type);
+		memcpy(a->reply, m, sizeof(*m));
+	}
+}
+
+/*
+ * Liveness of agent i at now: a new connection gets a HELLO; silence makes it unreachable, then
+ * lost once longer than the lease; a lost agent is said HELLO to every few seconds in case its
+ * connection came back without our noticing.
+ */
+static void s_watch(lst_coord *c, size_t i, int64_t now)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	int64_t silent = lst_conn_silence(a->conn, now);
+	const char *why = lst_conn_failure(a->conn);
+	lst_err err;
+
+	if (why && lst_conn_state(a->conn) != LST_CONN_REFUSED)
+		s_refused(c, i, "%s", why);
+	if (!lst_conn_joined(a->conn))
+		return;
+	if (lst_conn_handshakes(a->conn) > LST_MAX(a->welcomed_on, a->hello_on) ||
+	    (lst_conn_lost(a->conn) && now - a->hello_at > 5 * LST_NS_PER_S))
+		s_rehello(c, i, now);
+	if (lst_conn_lost(a->conn))
+		return;
+	if (lst_conn_sync_tick(a->conn, now, &err) < 0)
+		s_refused(c, i, "%s", err.msg);
+	if (silent > c->unreach_after && !a->unreachable && !lst_conn_lost(a->conn)) {
+		a->unreachable = true;
+		lst_coord__progress_break(c);
+		lst_log_warn("agent %s unreachable: no message for %.1f s; reconnecting (it is "
+			     "lost after the %.0f s lease)",
+			     lst_conn_name(a->conn), (double)silent / 1e9, (double)c->lease / 1e9);
+	}
+	if (silent > c->lost_after) {
+		lst_coord__lose(
+			c, i,
+			"no message for %.1f s, longer than the %.0f s lease, so it has stopped its "
+			"I/O by itself (it crashed, froze, or the network between us failed)",
+			(double)silent / 1e9, (double)c->lease / 1e9);
+		s_stop_lost(c, i);
+	}
+}
+
+/*
+ * Wait up to timeout_ns, dispatching everything that arrives. Housekeeping: PINGs every second,
+ * abandoned clock exchanges, reconnects and silent agents (s_watch). Returns early on Ctrl-C.
+ */
+void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
+{
+	int64_t now;
+	int rc;
+
+	rc = lst_conn_poll(
+		c->conns, c->n,
+		(int)LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS) / LST_NS_PER_MS),
+		c->ready);
+	for (size_t i = 0; rc > 0 && i < c->n; i++) {
+		while (c->ready[i]) {
+			lst_msg *m = NULL;
+			uint8_t *raw = NULL;
+			size_t rawlen = 0;
+			int64_t t;
+			lst_err err;
+			int r = lst_conn_recv(c->a[i].conn, &m, &raw, &rawlen, &t, &err);
+
+			if (r == -EAGAIN)
+				break;
+			if (r) {
+				lst_log_warn("%s", err.msg);
+				continue;
+			}
+			s_dispatch(c, i, m, raw, rawlen, t);
+			lst_msg_destroy(&m);
+			free(raw);
+		}
+	}
+	now = lst_mono_ns();
+	for (size_t i = 0; i < c->n; i++)
+		s_watch(c, i, now);
+	if (now - c->last_ping >= LST_COORD__PING_EVERY) {
+		c->last_ping = now;
+		for (size_t i = 0; i < c->n; i++)
+			if (lst_coord__usable(&c->a[i]) && !c->a[i].unreachable)
+				lst_coord__send_simple(c, i, LST_MSG_PING);
+	}
+}
+
+/*
+ * Pump until cond holds, timeout_ns passes (0: no timeout) or, when interruptible, Ctrl-C.
+ * True when cond held.
+ */
+bool lst_coord__pump_wait(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns,
+			  bool interruptible)
+{
+	int64_t deadline = timeout_ns ? lst_mono_ns() + timeout_ns : INT64_MAX;
+
+	while (!cond(c)) {
+		int64_t now = lst_mono_ns();
+
+		if ((interruptible && lst_coord__interrupted) || now >= deadline)
+			return false;
+		lst_coord__pump(c, LST_MIN(deadline - now, 100 * LST_NS_PER_MS));
+	}
+	return true;
+}
+
+bool lst_coord__pump_until(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns)
+{
+	return lst_coord__pump_wait(c, cond, timeout_ns, true);
+}
+
+/* Every agent in the point has answered the command, or is lost (an unreachable one is waited
+ * for: its reconnect sends the command again). */
+bool lst_coord__all_replied(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct lst_coord__agent *a = &c->a[i];
+
+		if (a->in_point && lst_coord__usable(a) && !a->point_lost && !a->replied)
+			return false;
+	}
+	return true;
+}
+
+bool lst_coord__all_welcomed(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!lst_conn_lost(c->a[i].conn) && !c->a[i].replied)
+			return false;
+	return true;
+}
+
+static bool s_all_synced(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (lst_coord__usable(&c->a[i]) && lst_conn_syncing(c->a[i].conn))
+			return false;
+	return true;
+}
+
+bool lst_coord__all_done(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->a[i].in_point && !c->a[i].done)
+			return false;
+	return true;
+}
+
+/*
+ * Check the replies to a command sent to every agent in the point; report ERRORs. An agent lost
+ * meanwhile has no reply: before the phases that fails the run; in a point it is for the plan's
+ * on_agent_loss to judge (lst_coord__loss_policy), so it is passed over here.
+ */
+bool lst_coord__replies_ok(lst_coord *c, const char *what)
+{
+	bool ok = true;
+
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+
+		if (!a->in_point)
+			continue;
+		if (lst_conn_lost(a->conn) || a->point_lost) {
+			ok &= c->running;
+			continue;
+		}
+		if (!a->replied) {
+			lst_coord__lose(c, i, "no answer to %s within %.0f s", what,
+					(double)LST_COORD__REPLY_TIMEOUT / 1e9);
+			ok = false;
+		} else if (a->reply->type == LST_MSG_ERROR) {
+			a->refused = true;
+			lst_coord__error(c, "agent %s refused %s: %s", lst_conn_name(a->conn), what,
+					 a->reply->u.error.text);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* A clock burst on every agent. */
+void lst_coord__sync(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		lst_err err;
+
+		if (lst_coord__usable(&c->a[i]) && lst_conn_sync_begin(c->a[i].conn, &err))
+			lst_coord__lose(c, i, "%s", err.msg);
+	}
+	lst_coord__pump_until(c, s_all_synced, 5 * LST_NS_PER_S);
+	c->last_sync = lst_mono_ns();
+}
+
+/*
+ * During a long point, a clock burst every LST_COORD__SYNC_EVERY too, without waiting for it:
+ * the replies are dispatched with everything else, and the drift fit keeps the per-agent rows of
+ * a day-long point on the coordinator's timeline (crystals drift tens of ppm: ~0.1 s a day).
+ */
+void lst_coord__resync(lst_coord *c)
+{
+	if (lst_mono_ns() - c->last_sync < LST_COORD__SYNC_EVERY)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		lst_err err;
+
+		if (lst_coord__usable(&c->a[i]) && !lst_conn_syncing(c->a[i].conn) &&
+		    lst_conn_sync_begin(c->a[i].conn, &err))
+			lst_coord__lose(c, i, "%s", err.msg);
+	}
+	c->last_sync = lst_mono_ns();
+}

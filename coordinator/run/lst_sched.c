@@ -1,0 +1,350 @@
+/*
+ * The scheduler above a point: IDENTIFY every path before any I/O, each phase's suite of steps
+ * one after another, a point run again while an agent is lost (on_agent_loss: retry), idle gaps,
+ * and the replay of journaled points into a suite on a resume.
+ */
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#include "lst_coord_int.h"
+
+/*
+ * Everything the plan's phases do to target t (enum lst_access bits): what their points do, as
+ * the suites build them. A phase whose suite cannot be built counts as writing (the run stops
+ * there anyway); a bit too many only makes the up-front check stricter.
+ */
+static uint32_t s_target_access(const lst_plan *p, size_t t)
+{
+	uint32_t access = 0;
+
+	for (size_t i = 0; i < p->nphases; i++) {
+		for (size_t k = 0; k < p->phases[i].ntargets; k++) {
+			if (p->phases[i].targets[k] == t) {
+				lst_suite_run *s = lst_suite_new(p, i, 0, NULL);
+
+				access |= s ? lst_suite_access(s) : LST_ACCESS_WRITE;
+				lst_suite_destroy(&s);
+			}
+		}
+	}
+	return access;
+}
+
+/*
+ * IDENTIFY every path of every target: sizes for shares and capacity, identities for run.json,
+ * and, through each job spec's access, the agents' disk-safety check of everything the run will
+ * do, before any phase runs: a refusal here ends the run with nothing written anywhere.
+ */
+/*
+ * The IDENTIFY of agent i: a job spec for each of its paths, with what the run will do there
+ * (access[t] for target t). NULL when it has none; NULL and *fail when it has too many (said).
+ */
+static lst_msg *s_identify_msg(lst_coord *c, size_t i, const uint32_t *access, bool *fail)
+{
+	const lst_plan *p = c->plan;
+	lst_msg *m = lst_msg_new(LST_MSG_PREPARE);
+	struct lst_msg_prepare *pr = &m->u.prepare;
+
+	snprintf(pr->run, sizeof(pr->run), "%s", c->run_id);
+	snprintf(pr->name, sizeof(pr->name), "identify");
+	pr->phase = UINT32_MAX;
+	for (size_t t = 0; t < p->ntargets; t++) {
+		for (size_t j = 0; j < p->targets[t].npaths; j++) {
+			struct lst_jobspec *js;
+
+			if (p->targets[t].paths[j].agent != i)
+				continue;
+			if (pr->njobs == LST_MAX_JOBSPECS) {
+				lst_coord__error(c, "agent %s has more than %d paths",
+						 lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS);
+				lst_msg_destroy(&m);
+				*fail = true;
+				return NULL;
+			}
+			js = &pr->jobs[pr->njobs++];
+			snprintf(js->target, sizeof(js->target), "%s", p->targets[t].name);
+			snprintf(js->path, sizeof(js->path), "%s", p->targets[t].paths[j].path);
+			snprintf(js->identity, sizeof(js->identity), "%s",
+				 p->targets[t].identity ? p->targets[t].identity : "");
+			js->action = LST_ACTION_IDENTIFY;
+			js->access = access[t];
+			lst_workload_init(&js->w);
+		}
+	}
+	if (!pr->njobs)
+		lst_msg_destroy(&m);
+	return m;
+}
+
+/*
+ * Target t's identities from the agents' PREPARED replies: each path's, the smallest size, and
+ * both into run.json's target. Returns 0, or -1 when a path has no size (said).
+ */
+static int s_target_identities(lst_coord *c, size_t t, json_t *target)
+{
+	const lst_plan *p = c->plan;
+	const struct lst_plan_target *pt = &p->targets[t];
+	struct lst_coord__target *st = &c->targets[t];
+	json_t *ids = json_array();
+
+	st->ids = lst_calloc(pt->npaths, sizeof(*st->ids));
+	for (size_t j = 0; j < pt->npaths; j++) {
+		const struct lst_msg_prepared *pd = &c->a[pt->paths[j].agent].reply->u.prepared;
+
+		for (uint32_t k = 0; k < pd->npaths; k++)
+			if (!strcmp(pd->paths[k].target, pt->name) &&
+			    !strcmp(pd->paths[k].path, pt->paths[j].path))
+				st->ids[j] = pd->paths[k];
+		if (!st->ids[j].size) {
+			lst_coord__error(c, "target %s: agent %s reported no size for %s", pt->name,
+					 p->agents[pt->paths[j].agent].name, pt->paths[j].path);
+			json_decref(ids);
+			return -1;
+		}
+		if (!st->size || st->ids[j].size < st->size) {
+			if (st->size)
+				lst_log_warn(
+					"target %s: paths report different sizes (%llu and %llu "
+					"bytes); using the smaller",
+					pt->name, (unsigned long long)st->size,
+					(unsigned long long)st->ids[j].size);
+			st->size = st->ids[j].size;
+		}
+		json_array_append_new(ids, lst_coord__identity_json(&st->ids[j]));
+	}
+	json_object_set_new(target, "size", json_integer((json_int_t)st->size));
+	json_object_set_new(target, "identities", ids);
+	return 0;
+}
+
+int lst_coord__identify(lst_coord *c)
+{
+	const lst_plan *p = c->plan;
+	json_t *targets = json_object_get(c->run, "targets");
+	uint32_t *access = lst_calloc(p->ntargets, sizeof(*access));
+	bool fail = false;
+
+	for (size_t t = 0; t < p->ntargets; t++)
+		access[t] = s_target_access(p, t);
+	for (size_t i = 0; i < c->n && !fail; i++) {
+		lst_msg *m = s_identify_msg(c, i, access, &fail);
+
+		c->a[i].in_point = m != NULL;
+		if (m)
+			lst_coord__command(c, i, &m);
+	}
+	free(access);
+	if (fail)
+		return -1;
+	lst_coord__pump_until(c, lst_coord__all_replied, LST_COORD__REPLY_TIMEOUT);
+	if (lst_coord__interrupted ||
+	    !lst_coord__replies_ok(c, "the run's paths (checked before any I/O)"))
+		return -1;
+	for (size_t t = 0; t < p->ntargets; t++)
+		if (s_target_identities(c, t, json_array_get(targets, t)))
+			return -1;
+	for (size_t i = 0; i < c->n; i++)
+		c->a[i].in_point = false;
+	return 0;
+}
+
+static bool s_phase_agents_back(lst_coord *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (lst_coord__in_phase(c, c->wait_phase, i) &&
+		    (!lst_coord__usable(&c->a[i]) || lst_conn_syncing(c->a[i].conn)))
+			return false;
+	return true;
+}
+
+/*
+ * Wait up to the plan's retry_wait for every agent of phase ph to be back (and its clock
+ * measured again). True when they are; false on Ctrl-C, on a refusal, or when the time is up.
+ */
+bool lst_coord__wait_back(lst_coord *c, const struct lst_plan_phase *ph)
+{
+	bool lost = false;
+
+	c->wait_phase = ph;
+	if (s_phase_agents_back(c))
+		return true;
+	for (size_t i = 0; i < c->n; i++)
+		lost |= lst_coord__in_phase(c, ph, i) && lst_conn_lost(c->a[i].conn);
+	if (lost && !c->opts.quiet)
+		fprintf(c->opts.progress,
+			"lockstep: waiting up to %.0f s for the lost agents of phase %s to come "
+			"back\n",
+			(double)c->plan->retry_wait / 1e9, ph->name);
+	return lst_coord__pump_until(c, s_phase_agents_back, c->plan->retry_wait);
+}
+
+/*
+ * The capacity of all the phase's targets together, for the suite's capacity stops: they
+ * compare it with the bytes written to all of them (each path's own stop uses its target).
+ */
+static uint64_t s_phase_capacity(const lst_coord *c, const struct lst_plan_phase *ph)
+{
+	uint64_t cap = 0;
+
+	for (size_t k = 0; k < ph->ntargets; k++)
+		cap += c->targets[ph->targets[k]].size;
+	return cap;
+}
+
+/* Sleep without I/O (HIR gaps) while still answering and watching the agents. */
+static void s_idle(lst_coord *c, int64_t ns)
+{
+	int64_t until = lst_mono_ns() + ns;
+
+	while (!lst_coord__interrupted && lst_mono_ns() < until)
+		lst_coord__pump(c, LST_MIN(until - lst_mono_ns(), 100 * LST_NS_PER_MS));
+}
+
+/*
+ * A point, run again while an agent is lost under on_agent_loss: retry: the stopped attempt's
+ * rows and samples are cut from the results, the lost agents are waited for (retry_wait), and
+ * the point starts anew for everyone, at most `retries` times. run.json "retries" lists each.
+ * Returns 0 when the point completed (in *out), -1 when the run must end.
+ */
+static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
+			       const struct lst_step *step, struct lst_step_result *out)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+
+	for (int64_t attempt = 0;; attempt++) {
+		json_t *lost = json_array();
+		int rc;
+
+		if (c->res)
+			lst_results_mark(c->res);
+		rc = lst_coord__run_point(c, phase, point, step, out);
+		if (rc != LST_COORD__POINT_RETRY)
+			return rc == LST_COORD__POINT_OK ? 0 : -1;
+		if (c->res)
+			lst_results_rewind(c->res);
+		for (size_t i = 0; i < c->n; i++)
+			if (c->a[i].point_lost) /* kept past the point's end, until the next PREPARE */
+				json_array_append_new(lost, json_pack("{s:s, s:s}", "agent",
+								      lst_conn_name(c->a[i].conn),
+								      "why", c->a[i].lost_why));
+		json_array_append_new(c->retries,
+				      json_pack("{s:s, s:I, s:s, s:I, s:o}", "phase", ph->name,
+						"point", (json_int_t)point, "label", c->cur.label,
+						"attempt", (json_int_t)attempt + 1, "lost", lost));
+		lst_coord__save_docs(c, true);
+		if (attempt >= c->plan->retries) {
+			lst_coord__error(
+				c,
+				"phase %s point %zu: an agent was lost in %lld attempts; giving "
+				"up (retries: %lld)",
+				ph->name, point, (long long)attempt + 1,
+				(long long)c->plan->retries);
+			return -1;
+		}
+		if (!lst_coord__wait_back(c, ph)) {
+			if (!lst_coord__interrupted)
+				lst_coord__error(
+					c,
+					"phase %s point %zu: the lost agents did not come back "
+					"within retry_wait (%.0f s)",
+					ph->name, point, (double)c->plan->retry_wait / 1e9);
+			return -1;
+		}
+		lst_log_warn("retrying phase %s point %zu (attempt %lld of at most %lld)", ph->name,
+			     point, (long long)attempt + 2, (long long)c->plan->retries + 1);
+	}
+}
+
+/*
+ * Resume: feed the phase's journaled points to its suite, in order, as if they had just run,
+ * so it keeps its rounds (a WSAT its bytes written, a steady-state test its rounds). Nothing is
+ * written: their rows are in the folder already. Returns how many, SIZE_MAX on a mismatch.
+ */
+size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite)
+{
+	const char *name = c->plan->phases[phase].name;
+	size_t n = 0, i;
+	json_t *e;
+
+	json_array_foreach (c->journal, i, e) {
+		json_t *run = json_object_get(e, "run");
+		const char *test = json_string_value(json_object_get(run, "test"));
+		struct lst_step step;
+		struct lst_step_result r;
+		lst_err err;
+
+		if (json_integer_value(json_object_get(e, "phase_index")) != (json_int_t)phase ||
+		    strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point"))
+			continue;
+		if (!lst_suite_next(suite, &step) || !test || strcmp(test, step.test) ||
+		    json_integer_value(json_object_get(run, "round")) != (json_int_t)step.round) {
+			lst_coord__error(
+				c,
+				"resume: points.jsonl has phase %s point %zu as test '%s', which is "
+				"not the plan's step there: was the plan changed?",
+				name, n, test ? test : "?");
+			return SIZE_MAX;
+		}
+		if (lst_coord__result_of(json_object_get(e, "result"), &r, &err)) {
+			lst_coord__error(c, "resume: points.jsonl, phase %s point %zu: %s", name, n,
+					 err.msg);
+			return SIZE_MAX;
+		}
+		lst_suite_result(suite, &step, &r, NULL);
+		n++;
+	}
+	if (n && !c->opts.quiet)
+		fprintf(c->opts.progress, "phase %s: %zu points kept from before the resume\n",
+			name, n);
+	return n;
+}
+
+/* One phase: its suite's steps one after another, then the suite's results. */
+int lst_coord__run_phase(lst_coord *c, size_t phase)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	struct lst_step step;
+	struct lst_step_result r;
+	lst_suite_run *suite;
+	lst_err err;
+	size_t point = 0, tests_from = json_array_size(lst_results_tests(c->res));
+	int rc = LST_RUN_OK;
+
+	suite = lst_suite_new(c->plan, phase, s_phase_capacity(c, ph), &err);
+	if (!suite) {
+		lst_coord__error(c, "%s", err.msg);
+		return LST_RUN_FAILED;
+	}
+	lst_coord__progress_phase(c, phase, suite);
+	point = lst_coord__replay(c, phase, suite);
+	if (point == SIZE_MAX) {
+		lst_suite_destroy(&suite);
+		return LST_RUN_FAILED;
+	}
+	while (lst_suite_next(suite, &step)) {
+		if (s_run_point_retried(c, phase, point++, &step, &r) ||
+		    !lst_coord__results_ok(c)) {
+			rc = lst_coord__interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
+			break;
+		}
+		lst_suite_result(suite, &step, &r, c->res);
+		lst_coord__journal_point(c, &r);
+		if (step.idle_after)
+			s_idle(c, step.idle_after);
+		if (lst_coord__interrupted) {
+			rc = LST_RUN_INTERRUPTED;
+			break;
+		}
+	}
+	json_decref(c->pending); /* a point that did not end normally is not journaled */
+	c->pending = NULL;
+	lst_suite_finish(suite, c->res, c->opts.quiet ? NULL : c->opts.progress);
+	lst_suite_destroy(&suite);
+	if (rc == LST_RUN_OK)
+		lst_coord__journal_phase(c, phase, tests_from);
+	lst_coord__save_docs(c, false);
+	return rc;
+}
