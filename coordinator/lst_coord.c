@@ -1323,7 +1323,6 @@ static json_t *s_point_json(lst_coord *c, const struct lst_workload *w, bool par
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		struct s_agent *a = &c->a[i];
-		static const char *reasons[] = { "complete", "stopped", "lease", "error" };
 		int64_t actual;
 
 		if (!a->in_point)
@@ -1341,9 +1340,8 @@ static json_t *s_point_json(lst_coord *c, const struct lst_workload *w, bool par
 				  "start_late_us",
 				  a->started ? json_real((double)(actual - c->cur.T0) / 1e3)
 					     : json_null(),
-				  "done",
-				  a->done_msg.reason < 4 ? reasons[a->done_msg.reason] : "?",
-				  "text", a->done_msg.text, "samples", (json_int_t)a->samples,
+				  "done", lst_msg_done_reason_name(a->done_msg.reason), "text",
+				  a->done_msg.text, "samples", (json_int_t)a->samples,
 				  "last_interval", (json_int_t)a->done_msg.last_interval, "paths",
 				  a->jobs ? a->jobs : json_null()));
 	}

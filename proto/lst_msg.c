@@ -396,6 +396,13 @@ const char *lst_msg_type_name(uint32_t type)
 	return s_type_names[type];
 }
 
+const char *lst_msg_done_reason_name(uint32_t reason)
+{
+	static const char *const names[] = { "complete", "stopped", "lease", "error" };
+
+	return reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "?";
+}
+
 uint32_t lst_msg_type_from_name(const char *name, size_t len)
 {
 	if (!name)

@@ -227,6 +227,12 @@ const char *lst_msg_type_name(uint32_t type);
 uint32_t lst_msg_type_from_name(const char *name, size_t len);
 
 /*
+ * The name of a DONE reason (enum lst_done_reason) as run.json and the agent's log spell it:
+ * "complete", "stopped", "lease", "error"; "?" for a value beyond them.
+ */
+const char *lst_msg_done_reason_name(uint32_t reason);
+
+/*
  * Encode m into a new buffer (*buf, the caller frees it with free()). Fails with -EINVAL if m
  * breaks its own bounds (njobs too large, ...) or the result exceeds LST_MSG_MAX_BYTES.
  */

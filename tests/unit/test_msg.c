@@ -385,6 +385,10 @@ static void s_test_names(void)
 	T_EQ_STR(lst_msg_type_name(0), "?");
 	T_EQ_STR(lst_msg_type_name(LST_MSG_TYPE_END), "?");
 	T_EQ_STR(lst_msg_type_name(UINT32_MAX), "?");
+	T_EQ_STR(lst_msg_done_reason_name(LST_DONE_COMPLETE), "complete");
+	T_EQ_STR(lst_msg_done_reason_name(LST_DONE_LEASE), "lease");
+	T_EQ_STR(lst_msg_done_reason_name(LST_DONE_ERROR), "error");
+	T_EQ_STR(lst_msg_done_reason_name(LST_DONE_ERROR + 1), "?");
 	T_EQ_U64(lst_msg_type_from_name("hell", 4), 0);
 	T_EQ_U64(lst_msg_type_from_name("hello", 4), 0);
 	T_EQ_U64(lst_msg_type_from_name("helloo", 6), 0);
