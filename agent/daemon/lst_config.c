@@ -1,11 +1,12 @@
 /*
  * Agent settings from a YAML file and from flags, through one key table.
  *
- * The file is read with libyaml's event parser. It is one flat map, so the reader is a small
- * state machine over events rather than a tree: a key event, then a scalar or a sequence of
- * scalars as its value. Every value goes through the same setter the flags use, so a setting is
- * checked identically wherever it comes from, and every error is placed at the line and column
- * of the offending key or value.
+ * The file is read into common/lst_yaml's node tree (the reader plans use too, so both refuse
+ * the same YAML: syntax errors, anchors and aliases, control characters, duplicate keys). It is
+ * one flat map: each key is looked up in lst_config_settings and its value, a scalar or a list
+ * of scalars, goes through the same setter the flags use, so a setting is checked identically
+ * wherever it comes from. Every error is placed at the line and column of the offending key or
+ * value, and only the first in the file is reported.
  */
 #include "lst_config.h"
 
@@ -15,13 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <yaml.h>
 
 #include "lst_assert.h"
-#include "lst_log.h"
 #include "lst_identity.h"
+#include "lst_log.h"
+#include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
+#include "lst_yaml.h"
 
 #define S_MAX_FILE (1024 * 1024)
 
@@ -344,18 +346,44 @@ void lst_config_override(lst_config *dst, const lst_config *src)
 
 /* ---------------------------------------------------------------- the file */
 
+/*
+ * The one problem reported for a file. lst_yaml reports what is wrong with the YAML (syntax,
+ * anchors, aliases, control characters, duplicate keys) while it builds the tree, and the walk
+ * below what is wrong with a setting, stopping at the first; of them all the earliest place in
+ * the file wins, as it did when the file was read as a stream, and at the same place the
+ * walk's message, which names the setting ("'name' is given twice").
+ */
 struct s_reader {
-	const char *name;
-	lst_err *err;
+	const char *name; /* the file, as given */
 	lst_config *cfg;
-	unsigned seen; /* keys given so far */
-	yaml_mark_t seen_at[LST_ARRAY_SIZE(lst_config_settings)];
+	bool failed;
+	int line, col; /* of msg */
+	char msg[LST_ERR_MAX];
+	const struct lst_yaml_node *seen[LST_ARRAY_SIZE(lst_config_settings)]; /* keys so far */
 };
 
-static int s_fail(struct s_reader *r, yaml_mark_t m, const char *fmt, ...)
+static void s_keep(struct s_reader *r, int line, int col, const char *msg, bool setting)
+{
+	bool before = line < r->line || (line == r->line && col < r->col);
+	bool same = line == r->line && col == r->col;
+
+	if (r->failed && !before && !(same && setting))
+		return;
+	r->failed = true;
+	r->line = line;
+	r->col = col;
+	lst_copy(r->msg, sizeof(r->msg), msg);
+}
+
+static void s_yaml_err(void *arg, int line, int col, const char *msg)
+{
+	s_keep(arg, line, col, msg, false);
+}
+
+static int s_fail(struct s_reader *r, const struct lst_yaml_node *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int s_fail(struct s_reader *r, yaml_mark_t m, const char *fmt, ...)
+static int s_fail(struct s_reader *r, const struct lst_yaml_node *at, const char *fmt, ...)
 {
 	char msg[LST_ERR_MAX];
 	va_list ap;
@@ -363,32 +391,14 @@ static int s_fail(struct s_reader *r, yaml_mark_t m, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return lst_err_set(r->err, -EINVAL, "%s:%zu:%zu: %s", r->name, m.line + 1, m.column + 1,
-			   msg);
+	s_keep(r, at->mark.line, at->mark.col, msg, true);
+	return -EINVAL;
 }
 
-static bool s_is_null(const yaml_event_t *ev)
+/* What a node is, as the config's messages say it ("a value" for any scalar). */
+static const char *s_what(const struct lst_yaml_node *n)
 {
-	const char *v = (const char *)ev->data.scalar.value;
-
-	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return false;
-	return !v[0] || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") ||
-	       !strcmp(v, "NULL");
-}
-
-static const char *s_event_what(yaml_event_type_t t)
-{
-	switch (t) {
-	case YAML_SEQUENCE_START_EVENT:
-		return "a list";
-	case YAML_MAPPING_START_EVENT:
-		return "a map";
-	case YAML_ALIAS_EVENT:
-		return "an alias";
-	default:
-		return "a value";
-	}
+	return n->type == LST_YAML_SCALAR ? "a value" : lst_yaml_what(n);
 }
 
 static const char *s_type_what(enum lst_config_type t)
@@ -409,200 +419,124 @@ static const char *s_type_what(enum lst_config_type t)
 	}
 }
 
-static int s_next(yaml_parser_t *p, yaml_event_t *ev, struct s_reader *r)
-{
-	if (!yaml_parser_parse(p, ev)) {
-		yaml_mark_t m = p->problem_mark;
-
-		if (p->context)
-			return s_fail(r, m, "%s %s", p->context, p->problem ? p->problem : "");
-		return s_fail(r, m, "%s", p->problem ? p->problem : "YAML syntax error");
-	}
-	if (ev->type == YAML_ALIAS_EVENT) {
-		yaml_mark_t m = ev->start_mark;
-
-		yaml_event_delete(ev);
-		return s_fail(r, m, "aliases are not supported in the agent config");
-	}
-	return 0;
-}
-
-/* One scalar value for key k at mark m. */
-static int s_value(struct s_reader *r, const struct lst_config_setting *k, const yaml_event_t *ev)
+/* One scalar value v for key k, through the setter the flags use. */
+static int s_value(struct s_reader *r, const struct lst_config_setting *k,
+		   const struct lst_yaml_node *v)
 {
 	lst_err e;
 
-	if (lst_config_set(r->cfg, k->name, (const char *)ev->data.scalar.value, &e))
-		return s_fail(r, ev->start_mark, "%s", e.msg);
+	if (lst_config_set(r->cfg, k->name, v->text, &e))
+		return s_fail(r, v, "%s", e.msg);
 	return 0;
 }
 
-/* The value of key k: the next event(s). */
-static int s_read_value(struct s_reader *r, yaml_parser_t *p, const struct lst_config_setting *k)
+/* A list value v for key k (allow_write or debug): every entry through the setter. */
+static int s_read_list(struct s_reader *r, const struct lst_config_setting *k,
+		       const struct lst_yaml_node *v)
 {
-	yaml_event_t ev;
-	int rc;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lst_yaml_node *item = v->kids[i];
 
-	if (s_next(p, &ev, r))
-		return -EINVAL;
-	if (ev.type == YAML_SCALAR_EVENT) {
-		if (k->type == LST_CONFIG_LIST) {
-			if (s_is_null(&ev)) {
-				/* allow_write: (nothing) = no globs */
-				r->cfg->set |= k->bit;
-				yaml_event_delete(&ev);
-				return 0;
-			}
-			rc = s_fail(r, ev.start_mark, "%s must be %s, not a single value ('%s')",
-				    k->name, s_type_what(k->type), ev.data.scalar.value);
-		} else if (s_is_null(&ev)) {
-			rc = s_fail(r, ev.start_mark, "%s needs a value (%s)", k->name,
-				    s_type_what(k->type));
-		} else {
-			rc = s_value(r, k, &ev);
-		}
-		yaml_event_delete(&ev);
-		return rc;
-	}
-	if (ev.type != YAML_SEQUENCE_START_EVENT ||
-	    (k->type != LST_CONFIG_LIST && k->type != LST_CONFIG_STR_LIST)) {
-		rc = s_fail(r, ev.start_mark, "%s must be %s, not %s", k->name,
-			    s_type_what(k->type), s_event_what(ev.type));
-		yaml_event_delete(&ev);
-		return rc;
-	}
-	yaml_event_delete(&ev);
-	for (;;) {
-		if (s_next(p, &ev, r))
+		if (item->bad)
+			return -EINVAL; /* lst_yaml said why */
+		if (item->type != LST_YAML_SCALAR || item->null)
+			return s_fail(r, item, "%s: every entry must be a string, not %s", k->name,
+				      item->type == LST_YAML_SCALAR ? "empty" : s_what(item));
+		if (s_value(r, k, item))
 			return -EINVAL;
-		if (ev.type == YAML_SEQUENCE_END_EVENT) {
-			r->cfg->set |= k->bit;
-			yaml_event_delete(&ev);
-			return 0;
-		}
-		if (ev.type != YAML_SCALAR_EVENT || s_is_null(&ev))
-			rc = s_fail(r, ev.start_mark, "%s: every entry must be a string, not %s",
-				    k->name,
-				    ev.type == YAML_SCALAR_EVENT ? "empty" : s_event_what(ev.type));
-		else
-			rc = s_value(r, k, &ev);
-		yaml_event_delete(&ev);
-		if (rc)
-			return rc;
 	}
+	r->cfg->set |= k->bit;
+	return 0;
 }
 
-/* The settings map, after its MAPPING_START. */
-static int s_read_map(struct s_reader *r, yaml_parser_t *p)
+/* The value v of key k. */
+static int s_read_value(struct s_reader *r, const struct lst_config_setting *k,
+			const struct lst_yaml_node *v)
 {
-	for (;;) {
-		yaml_event_t ev;
-		const struct lst_config_setting *k;
-		size_t idx;
-		int rc;
-
-		if (s_next(p, &ev, r))
-			return -EINVAL;
-		if (ev.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&ev);
-			return 0;
-		}
-		if (ev.type != YAML_SCALAR_EVENT) {
-			rc = s_fail(r, ev.start_mark, "a setting's name must be a string, not %s",
-				    s_event_what(ev.type));
-			yaml_event_delete(&ev);
-			return rc;
-		}
-		k = s_find((const char *)ev.data.scalar.value);
-		if (!k) {
-			char known[256] = "";
-
-			for (k = lst_config_settings; k->name; k++)
-				if (k->type != LST_CONFIG_FLAG)
-					snprintf(known + strlen(known),
-						 sizeof(known) - strlen(known), "%s%s",
-						 known[0] ? ", " : "", k->name);
-			rc = s_fail(r, ev.start_mark, "unknown key '%s' (known: %s)",
-				    ev.data.scalar.value, known);
-			yaml_event_delete(&ev);
-			return rc;
-		}
-		idx = (size_t)(k - lst_config_settings);
-		if (r->seen & k->bit) {
-			rc = s_fail(r, ev.start_mark, "'%s' is given twice (first at %zu:%zu)",
-				    k->name, r->seen_at[idx].line + 1, r->seen_at[idx].column + 1);
-			yaml_event_delete(&ev);
-			return rc;
-		}
-		r->seen |= k->bit;
-		r->seen_at[idx] = ev.start_mark;
-		yaml_event_delete(&ev);
-		if (k->type == LST_CONFIG_LIST)
-			s_clear_allow(r->cfg); /* the file's list replaces what was there */
-		if (k->type == LST_CONFIG_STR_LIST)
-			r->cfg->set &= ~k->bit; /* so that list entries join from scratch */
-		if (s_read_value(r, p, k))
-			return -EINVAL;
+	if (v->bad)
+		return -EINVAL; /* lst_yaml said why */
+	if (v->type == LST_YAML_SCALAR && k->type == LST_CONFIG_LIST) {
+		if (!v->null)
+			return s_fail(r, v, "%s must be %s, not a single value ('%s')", k->name,
+				      s_type_what(k->type), v->text);
+		r->cfg->set |= k->bit; /* allow_write: (nothing) = no globs */
+		return 0;
 	}
+	if (v->type == LST_YAML_SCALAR) {
+		if (v->null)
+			return s_fail(r, v, "%s needs a value (%s)", k->name, s_type_what(k->type));
+		return s_value(r, k, v);
+	}
+	if (v->type != LST_YAML_LIST ||
+	    (k->type != LST_CONFIG_LIST && k->type != LST_CONFIG_STR_LIST))
+		return s_fail(r, v, "%s must be %s, not %s", k->name, s_type_what(k->type),
+			      s_what(v));
+	return s_read_list(r, k, v);
+}
+
+static int s_unknown_key(struct s_reader *r, const struct lst_yaml_node *key)
+{
+	char known[256] = "";
+
+	for (const struct lst_config_setting *k = lst_config_settings; k->name; k++)
+		if (k->type != LST_CONFIG_FLAG)
+			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+				 known[0] ? ", " : "", k->name);
+	return s_fail(r, key, "unknown key '%s' (known: %s)", key->text, known);
+}
+
+/* One "key: value" of the settings map. */
+static int s_read_setting(struct s_reader *r, const struct lst_yaml_node *key,
+			  const struct lst_yaml_node *v)
+{
+	const struct lst_config_setting *k;
+	size_t idx;
+
+	if (key->type != LST_YAML_SCALAR) /* lst_yaml said so too, in words about any key */
+		return s_fail(r, key, "a setting's name must be a string, not %s", s_what(key));
+	if (key->bad)
+		return -EINVAL; /* lst_yaml said why */
+	k = s_find(key->text);
+	if (!k)
+		return s_unknown_key(r, key);
+	idx = (size_t)(k - lst_config_settings);
+	if (r->seen[idx])
+		return s_fail(r, key, "'%s' is given twice (first at %d:%d)", k->name,
+			      r->seen[idx]->mark.line, r->seen[idx]->mark.col);
+	r->seen[idx] = key;
+	if (k->type == LST_CONFIG_LIST)
+		s_clear_allow(r->cfg); /* the file's list replaces what was there */
+	if (k->type == LST_CONFIG_STR_LIST)
+		r->cfg->set &= ~k->bit; /* so that list entries join from scratch */
+	return s_read_value(r, k, v);
+}
+
+/* The document: a map of settings, or nothing at all. */
+static void s_read_root(struct s_reader *r, const struct lst_yaml_node *root)
+{
+	if (root->bad || (root->type == LST_YAML_SCALAR && root->null))
+		return;
+	if (root->type != LST_YAML_MAP) {
+		s_fail(r, root, "the agent config must be a map of settings (key: value), not %s",
+		       s_what(root));
+		return;
+	}
+	for (size_t i = 0; i + 1 < root->n; i += 2)
+		if (s_read_setting(r, root->kids[i], root->kids[i + 1]))
+			return;
 }
 
 int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t len, lst_err *err)
 {
-	struct s_reader r = { .name = name, .err = err, .cfg = cfg };
-	yaml_parser_t p;
-	yaml_event_t ev;
-	bool doc = false, root = false;
-	int rc = 0;
+	struct s_reader r = { .name = name, .cfg = cfg };
+	struct lst_yaml_node *root = lst_yaml_load(text, len, "config", s_yaml_err, &r);
 
-	if (!yaml_parser_initialize(&p))
-		return lst_err_set(err, -ENOMEM, "%s: cannot initialise the YAML parser", name);
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	for (;;) {
-		if (s_next(&p, &ev, &r)) {
-			rc = -EINVAL;
-			break;
-		}
-		if (ev.type == YAML_STREAM_END_EVENT) {
-			yaml_event_delete(&ev);
-			break;
-		}
-		switch (ev.type) {
-		case YAML_DOCUMENT_START_EVENT:
-			if (doc)
-				rc = s_fail(
-					&r, ev.start_mark,
-					"only one YAML document is allowed in the agent config");
-			doc = true;
-			break;
-		case YAML_MAPPING_START_EVENT:
-			if (root) {
-				rc = s_fail(&r, ev.start_mark, "unexpected map");
-				break;
-			}
-			root = true;
-			rc = s_read_map(&r, &p);
-			break;
-		case YAML_SCALAR_EVENT:
-			if (!root && s_is_null(&ev)) {
-				root = true; /* an empty document: nothing set */
-				break;
-			}
-			/* fallthrough */
-		case YAML_SEQUENCE_START_EVENT:
-			rc = s_fail(
-				&r, ev.start_mark,
-				"the agent config must be a map of settings (key: value), not %s",
-				s_event_what(ev.type));
-			break;
-		default:
-			break;
-		}
-		yaml_event_delete(&ev);
-		if (rc)
-			break;
-	}
-	yaml_parser_delete(&p);
-	return rc;
+	if (root)
+		s_read_root(&r, root);
+	lst_yaml_free(root);
+	if (!r.failed)
+		return 0;
+	return lst_err_set(err, -EINVAL, "%s:%d:%d: %s", name, r.line, r.col, r.msg);
 }
 
 int lst_config_load(lst_config *cfg, const char *path, lst_err *err)

@@ -8,8 +8,9 @@
  * of docs/agent.md are made from it. The file is one flat map of those keys
  * (deploy/agent.yaml is an example).
  *
- * Unknown keys, wrong types, bad values, duplicate keys and YAML syntax errors are all errors
- * of the form "FILE:LINE:COL: message"; nothing is half-applied (the caller exits).
+ * The file is read with common/lst_yaml, as plans are. Unknown keys, wrong types, bad values,
+ * duplicate keys, YAML syntax errors, anchors, aliases and control characters are all errors of
+ * the form "FILE:LINE:COL: message", the first in the file; the caller exits on one.
  */
 #ifndef LST_CONFIG_H
 #define LST_CONFIG_H

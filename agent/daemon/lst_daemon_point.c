@@ -142,7 +142,6 @@ static void s_point_finish(lst_daemon *d)
 	struct lst_daemon__point *pt = d->pt;
 	lst_msg *m = lst_daemon__out(d, LST_MSG_DONE);
 	struct lst_msg_done *dn = &m->u.done;
-	static const char *const reasons[] = { "complete", "stopped", "lease", "error" };
 	lst_err err;
 
 	dn->phase = pt->phase;
@@ -176,8 +175,8 @@ static void s_point_finish(lst_daemon *d)
 			     dn->text);
 	else
 		lst_log_info("point %u/%u (%s) done (%s): %llu samples%s%s", pt->phase, pt->point,
-			     pt->name, reasons[dn->reason], (unsigned long long)pt->samples,
-			     dn->text[0] ? ": " : "", dn->text);
+			     pt->name, lst_msg_done_reason_name(dn->reason),
+			     (unsigned long long)pt->samples, dn->text[0] ? ": " : "", dn->text);
 	lst_daemon__emit(d, m);
 	lst_daemon__point_destroy(d);
 	if (d->quitting) {

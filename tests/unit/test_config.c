@@ -1,8 +1,9 @@
 /*
  * The agent's settings (agent/daemon/lst_config): the YAML reader (every key, errors placed at
- * FILE:LINE:COL, nothing half-applied), the setter shared with flags, flags over the file, the
- * command line made from the settings table (every setting has its flag, cli-only flags, errors),
- * and --write-doc's splice into a Markdown file.
+ * FILE:LINE:COL: wrong shapes, bad values, what common/lst_yaml refuses, the first problem in the
+ * file winning), the setter shared with flags, flags over the file, the command line made from
+ * the settings table (every setting has its flag, cli-only flags, errors), and --write-doc's
+ * splice into a Markdown file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -87,6 +88,121 @@ static void test_file_errors(void)
 	s_parse_bad("debug: nett\n", "debug: unknown category 'nett'");
 	s_parse_bad("listen: http://x\n", "listen must be a ZeroMQ endpoint");
 	s_parse_bad("name: [a\n", "t.yaml:");
+}
+
+/* A value of the wrong shape for its setting, placed at the value. */
+static void test_file_types(void)
+{
+	s_parse_bad("log: /x\nname: [a, b]\n", "t.yaml:2:7: name must be a string, not a list");
+	s_parse_bad("lease_max: {a: 1}\n",
+		    "t.yaml:1:12: lease_max must be a duration such as 10m or 600s, not a map");
+	s_parse_bad("mem_max: [1g]\n", "t.yaml:1:10: mem_max must be a size such as 4g or 512m");
+	s_parse_bad("read_only: {a: 1, a: 2}\n", /* the value's place, before the inner key's */
+		    "t.yaml:1:12: read_only must be true or false, not a map");
+	s_parse_bad("name:\n", "t.yaml:1:6: name needs a value (a string)");
+	s_parse_bad("insecure: ~\n", "t.yaml:1:11: insecure needs a value (true or false)");
+	s_parse_bad("allow_write: [/a, ~]\n",
+		    "t.yaml:1:19: allow_write: every entry must be a string, not empty");
+	s_parse_bad("debug: [net, [io]]\n",
+		    "t.yaml:1:14: debug: every entry must be a string, not a list");
+	s_parse_bad("[a]: 1\n", "t.yaml:1:1: a setting's name must be a string, not a list");
+	s_parse_bad("{a: 1}: 1\n", "t.yaml:1:1: a setting's name must be a string, not a map");
+}
+
+/* Values of the right shape that the setter refuses, placed at the value. */
+static void test_file_values(void)
+{
+	s_parse_bad("foreground: maybe\n",
+		    "t.yaml:1:13: foreground must be true or false, not 'maybe'");
+	s_parse_bad("mem_max: lots\n", "t.yaml:1:10: mem_max: ");
+	s_parse_bad("mem_max: 1k\n",
+		    "t.yaml:1:10: mem_max must be at least 16m (16 MiB), not '1k'");
+	s_parse_bad("allow_write:\n  - /dev/loop*\n  - dev/sdb\n",
+		    "t.yaml:3:5: allow_write: 'dev/sdb' is not an absolute path glob");
+	s_parse_bad("debug: net,disk\n", "t.yaml:1:8: debug: unknown category 'disk'");
+	s_parse_bad("name: \"a\\tb\"\n", "t.yaml:1:7: name must not hold control characters");
+}
+
+/* What the YAML itself gets wrong is reported by common/lst_yaml, with a place. */
+static void test_file_yaml(void)
+{
+	s_parse_bad("log: /x\nlisten: \"tcp://127.0.0.1:1\n",
+		    "t.yaml:3:1: YAML syntax error: found unexpected end of stream");
+	s_parse_bad("name: a\n  b: c\n", "t.yaml:2:4: YAML syntax error: mapping values are not "
+					 "allowed in this context");
+	s_parse_bad("name: \"\xc3\x28\"\n", "cannot read the text: invalid trailing UTF-8 octet");
+	s_parse_bad("name: &a host\n", "t.yaml:1:7: anchor '&a': anchors and aliases are not "
+				       "allowed in configs");
+	s_parse_bad("name: *a\n", "t.yaml:1:7: alias '*a': anchors and aliases are not allowed");
+	s_parse_bad("name: a\n---\nname: b\n", "t.yaml:2:1: a config is one YAML document");
+	s_parse_bad("log: \"/tmp/a\\eb\"\n", "t.yaml:1:6: this text holds the control character "
+					     "0x1b");
+	s_parse_bad("name: \"a\\0b\"\n", "t.yaml:1:7: this text holds a NUL byte");
+}
+
+/* The document must be a map of settings; an empty one sets nothing. */
+static void test_file_document(void)
+{
+	static const char *const empty[] = { "", "---\n", "~\n", "null\n", "# nothing\n" };
+
+	s_parse_bad("- listen\n", "t.yaml:1:1: the agent config must be a map of settings "
+				  "(key: value), not a list");
+	s_parse_bad("hello\n", "t.yaml:1:1: the agent config must be a map of settings "
+			       "(key: value), not a value");
+	for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++) {
+		lst_config *cfg = s_parse_ok(empty[i]);
+
+		T_EQ_INT(cfg->set, 0);
+		lst_config_destroy(&cfg);
+	}
+}
+
+/* The first problem in the file is the one reported, whoever finds it. */
+static void test_file_first_error(void)
+{
+	s_parse_bad("foo: x\nname: a\nname: b\n", "t.yaml:1:1: unknown key 'foo'");
+	s_parse_bad("name: a\nname: b\nfoo: x\n", "t.yaml:2:1: 'name' is given twice (first at "
+						  "1:1)");
+	s_parse_bad("listne: x\nname: &a host\n", "t.yaml:1:1: unknown key 'listne'");
+	s_parse_bad("name: &a host\nlistne: x\n", "t.yaml:1:7: anchor '&a'");
+	s_parse_bad("name: a\n---\nlistne: b\n", "t.yaml:2:1: a config is one YAML document");
+}
+
+/* Lists: empty means none, the file's allow_write replaces, debug entries join. */
+static void test_file_lists(void)
+{
+	lst_config *cfg = s_parse_ok("allow_write:\ndebug: [net, io]\n");
+	lst_err err;
+
+	T_EQ_INT(cfg->nallow, 0);
+	T_EQ_U64(cfg->set, LST_CFG_ALLOW_WRITE | LST_CFG_DEBUG);
+	T_EQ_STR(cfg->debug, "net,io");
+	T_EQ_INT(lst_config_parse(cfg, "u.yaml", "allow_write: [/x]\n", 18, &err), 0);
+	T_EQ_INT(lst_config_parse(cfg, "u.yaml", "allow_write: [/y, /z]\n", 22, &err), 0);
+	T_EQ_INT(cfg->nallow, 2);
+	T_EQ_STR(cfg->allow_write[0], "/y");
+	T_EQ_INT(lst_config_parse(cfg, "u.yaml", "debug: proto\n", 13, &err), 0);
+	T_EQ_STR(cfg->debug, "proto");
+	lst_config_destroy(&cfg);
+}
+
+static void test_load(void)
+{
+	char path[] = "/tmp/lst-test-config-XXXXXX";
+	int fd = mkstemp(path);
+	lst_config *cfg = lst_config_new();
+	lst_err err;
+
+	T_ASSERT(fd >= 0);
+	T_EQ_INT(write(fd, "name: a\nfoo: 1\n", 15), 15);
+	close(fd);
+	T_EQ_INT(lst_config_load(cfg, path, &err), -EINVAL);
+	T_CONTAINS(err.msg, ":2:1: unknown key 'foo'");
+	T_ASSERT(!strncmp(err.msg, path, strlen(path))); /* FILE as given */
+	unlink(path);
+	T_EQ_INT(lst_config_load(cfg, path, &err), -ENOENT);
+	T_CONTAINS(err.msg, ": cannot read the config file");
+	lst_config_destroy(&cfg);
 }
 
 static void test_override(void)
@@ -246,6 +362,13 @@ int main(void)
 {
 	test_file();
 	test_file_errors();
+	test_file_types();
+	test_file_values();
+	test_file_yaml();
+	test_file_document();
+	test_file_first_error();
+	test_file_lists();
+	test_load();
 	test_override();
 	test_flags();
 	test_table();
