@@ -22,6 +22,7 @@ endfunction()
 function(forbid lib what regex)
   external_symbols(${lib} syms)
   list(FILTER syms INCLUDE REGEX "${regex}")
+  list(REMOVE_ITEM syms lst_suite_names) # the plan's table of suite names, not the suites' code
   if(syms)
     message(FATAL_ERROR "${what}: ${syms}")
   endif()
