@@ -160,3 +160,34 @@ void lst_proc_last_lines(const char *out, char *buf, size_t size)
 	if (!buf[0])
 		snprintf(buf, size, "(no output)");
 }
+
+pid_t lst_proc_spawn(const char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul < 0 || dup2(nul, 0) < 0)
+			_exit(126);
+		execv(argv[0], (char *const *)argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+int lst_proc_stop(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGTERM);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}

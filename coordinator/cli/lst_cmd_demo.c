@@ -28,6 +28,7 @@
 #include "lst_coord.h"
 #include "lst_log.h"
 #include "lst_plan.h"
+#include "lst_proc.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -160,6 +161,9 @@ static int s_scratch(struct s_demo *d, lst_err *err)
 static int s_start_agent(struct s_demo *d, int i, const char *agent_bin, lst_err *err)
 {
 	char listen[64], log[128], name[2] = { (char)('a' + i), 0 };
+	const char *const argv[] = { agent_bin, "--foreground",	 "--listen",  listen,  "--name",
+				     name,	"--allow-write", d->paths[i], "--log", log,
+				     NULL };
 	pid_t pid;
 
 	/* The kernel may offer agent a's port again before agent a has bound it. */
@@ -170,15 +174,9 @@ static int s_start_agent(struct s_demo *d, int i, const char *agent_bin, lst_err
 		return lst_err_sys(err, -errno, "cannot find a free port on 127.0.0.1");
 	snprintf(listen, sizeof(listen), "tcp://127.0.0.1:%d", d->ports[i]);
 	snprintf(log, sizeof(log), "%s/agent-%s.log", d->tmp, name);
-	pid = fork();
+	pid = lst_proc_spawn(argv);
 	if (pid < 0)
-		return lst_err_sys(err, -errno, "fork");
-	if (pid == 0) {
-		execl(agent_bin, agent_bin, "--foreground", "--listen", listen, "--name", name,
-		      "--allow-write", d->paths[i], "--log", log, (char *)NULL);
-		fprintf(stderr, "lockstep demo: cannot run %s: %s\n", agent_bin, strerror(errno));
-		_exit(127);
-	}
+		return lst_err_sys(err, (int)pid, "cannot start %s", agent_bin);
 	d->agents[i] = pid;
 	return 0;
 }
@@ -186,10 +184,8 @@ static int s_start_agent(struct s_demo *d, int i, const char *agent_bin, lst_err
 static void s_cleanup(struct s_demo *d, const char *results)
 {
 	for (int i = 0; i < 2; i++) {
-		if (d->agents[i] > 0) {
-			kill(d->agents[i], SIGTERM);
-			waitpid(d->agents[i], NULL, 0);
-		}
+		if (d->agents[i] > 0)
+			lst_proc_stop(d->agents[i]);
 	}
 	for (int i = 0; i < 2; i++) {
 		char from[128], to[512];
