@@ -73,7 +73,7 @@ static inline void lst_sample_add(lst_sample *dst, const lst_sample *src)
  * ios <= LST_SAMPLE_IOS_MAX, errors <= ios, bytes <= (ios - errors) x LST_BS_MAX (only I/Os
  * without error count their bytes, and none is larger than the largest block size), and a
  * latency histogram holding exactly ios values (the agent records every completion, errors
- * included, agent/lst_job.c); and interval >= 0 and end_ns >= start_ns (an interval with no
+ * included, agent/io/lst_job.c); and interval >= 0 and end_ns >= start_ns (an interval with no
  * I/O has both 0). Returns 0, or -EBADMSG with err naming the field and both values, without
  * the interval (the caller says which): "read: 12 errors > 10 ios".
  */
