@@ -35,4 +35,38 @@ struct lst_path_identity {
 	uint64_t dev, ino; /* regular files: st_dev, st_ino; block devices: st_rdev, 0 */
 };
 
+/*
+ * One block device of an agent, as the inventory reports it (lst_dev_inventory fills it on the
+ * agent, INVENTORY_REPLY carries it, `lockstep inventory` groups them by drive). Whole disks
+ * only: /sys/block's entries, not partitions. The bounds keep a page of LST_INV_PAGE devices,
+ * every string at its bound, far below LST_MSG_MAX_BYTES.
+ */
+#define LST_INV_PAGE 32	     /* devices per INVENTORY_REPLY; the coordinator asks page by page */
+#define LST_INV_LINKS 8	     /* /dev/disk/by-id links kept per device (links_omitted: the rest) */
+#define LST_INV_LINK_MAX 128 /* bytes of one link name incl. NUL; longer links are left out */
+
+struct lst_inv_device {
+	char name[32];		 /* sysfs name: "sdb", "nvme0n1", "loop3" */
+	char node[LST_NAME_MAX]; /* "/dev/sdb" */
+	uint32_t nlinks;
+	char links[LST_INV_LINKS][LST_INV_LINK_MAX]; /* full /dev/disk/by-id/... paths, sorted */
+	uint32_t links_omitted;
+	char wwn[256]; /* as sysfs spells it (wwid) */
+	char serial[LST_NAME_MAX];
+	char vendor[LST_NAME_MAX];
+	char model[LST_NAME_MAX];
+	char firmware[LST_NAME_MAX];
+	uint64_t size;	     /* bytes */
+	uint32_t lbs, pbs;   /* logical and physical block size */
+	uint32_t rotational; /* 1 spinning, 0 not */
+	char transport[16];  /* "sas", "sata", "nvme", "loop", "virtio", "scsi", "usb", "block" */
+	char port[128];	     /* SAS: device/sas_address; NVMe: "nvme0 cntlid 1"; "" unknown */
+	char nqn[256];	     /* NVMe subsystem NQN, "" otherwise */
+	char backing_file[LST_PATH_MAX];   /* loop devices: the file as the kernel shows it */
+	uint64_t backing_dev, backing_ino; /* st_dev, st_ino of that file; 0 when unknown */
+	uint32_t in_use;		   /* 1: disk safety would refuse a write (why says why) */
+	char why[256];			   /* "(mounted): /dev/loop5 is mounted on /mnt/x; ..." */
+	uint32_t allow_write; /* 1: allow_write admits it and the agent is not read-only */
+};
+
 #endif

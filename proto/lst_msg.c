@@ -50,6 +50,8 @@ static const char *const s_type_names[LST_MSG_TYPE_END] = {
 	[LST_MSG_PONG] = "pong",
 	[LST_MSG_ACK] = "ack",
 	[LST_MSG_BYE] = "bye",
+	[LST_MSG_INVENTORY] = "inventory",
+	[LST_MSG_INVENTORY_REPLY] = "inventory_reply",
 };
 
 /* --- field tables ---------------------------------------------------------------------------- */
@@ -325,6 +327,44 @@ static const struct s_field s_ack[] = {
 	F_END,
 };
 
+static const struct s_field s_inventory[] = {
+	F_U32(struct lst_msg_inventory, "from", from),
+	F_END,
+};
+
+static const struct s_field s_inv_device[] = {
+	F_STR(struct lst_inv_device, "name", name),
+	F_STR(struct lst_inv_device, "node", node),
+	F_STRS(struct lst_inv_device, "links", links, nlinks),
+	F_U32(struct lst_inv_device, "links_omitted", links_omitted),
+	F_STR(struct lst_inv_device, "wwn", wwn),
+	F_STR(struct lst_inv_device, "serial", serial),
+	F_STR(struct lst_inv_device, "vendor", vendor),
+	F_STR(struct lst_inv_device, "model", model),
+	F_STR(struct lst_inv_device, "firmware", firmware),
+	F_U64(struct lst_inv_device, "size", size),
+	F_U32(struct lst_inv_device, "lbs", lbs),
+	F_U32(struct lst_inv_device, "pbs", pbs),
+	F_ENUM(struct lst_inv_device, "rotational", rotational, 2),
+	F_STR(struct lst_inv_device, "transport", transport),
+	F_STR(struct lst_inv_device, "port", port),
+	F_STR(struct lst_inv_device, "nqn", nqn),
+	F_STR(struct lst_inv_device, "backing_file", backing_file),
+	F_U64(struct lst_inv_device, "backing_dev", backing_dev),
+	F_U64(struct lst_inv_device, "backing_ino", backing_ino),
+	F_ENUM(struct lst_inv_device, "in_use", in_use, 2),
+	F_STR(struct lst_inv_device, "why", why),
+	F_ENUM(struct lst_inv_device, "allow_write", allow_write, 2),
+	F_END,
+};
+
+static const struct s_field s_inventory_reply[] = {
+	F_U32(struct lst_msg_inventory_reply, "from", from),
+	F_U32(struct lst_msg_inventory_reply, "total", total),
+	F_ARRAY(struct lst_msg_inventory_reply, "devices", devices, ndevices, 0, s_inv_device),
+	F_END,
+};
+
 static const struct s_field s_none[] = {
 	F_END,
 };
@@ -348,6 +388,8 @@ static const struct s_field *const s_bodies[LST_MSG_TYPE_END] = {
 	[LST_MSG_PONG] = s_ping,
 	[LST_MSG_ACK] = s_ack,
 	[LST_MSG_BYE] = s_none,
+	[LST_MSG_INVENTORY] = s_inventory,
+	[LST_MSG_INVENTORY_REPLY] = s_inventory_reply,
 };
 
 static uint32_t s_nfields(const struct s_field *f)

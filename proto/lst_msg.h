@@ -47,8 +47,10 @@ enum lst_msg_type {
 	LST_MSG_STOPPED,    /* A->C: reply to STOP (DONE follows when jobs have drained) */
 	LST_MSG_PING,	    /* either way: liveness; any message counts */
 	LST_MSG_PONG,
-	LST_MSG_ACK, /* C->A: samples up to seq are safely stored (the agent may drop them) */
-	LST_MSG_BYE, /* C->A: end the session; the agent is free for another coordinator */
+	LST_MSG_ACK,	   /* C->A: samples up to seq are safely stored (the agent may drop them) */
+	LST_MSG_BYE,	   /* C->A: end the session; the agent is free for another coordinator */
+	LST_MSG_INVENTORY, /* C->A: list a page of block devices (read-only) */
+	LST_MSG_INVENTORY_REPLY, /* A->C: that page */
 	LST_MSG_TYPE_END,
 };
 
@@ -194,6 +196,17 @@ struct lst_msg_ack {
 	uint64_t upto; /* every SAMPLE with seq <= upto is stored */
 };
 
+struct lst_msg_inventory {
+	uint32_t from; /* index of the first device wanted (devices sorted by name) */
+};
+
+struct lst_msg_inventory_reply {
+	uint32_t from;	/* as asked */
+	uint32_t total; /* devices the agent has; ask again from from + ndevices while below */
+	uint32_t ndevices;
+	struct lst_inv_device devices[LST_INV_PAGE];
+};
+
 typedef struct lst_msg {
 	uint32_t type; /* enum lst_msg_type */
 	uint64_t seq;
@@ -214,6 +227,8 @@ typedef struct lst_msg {
 		struct lst_msg_stop stop;
 		struct lst_msg_ping ping; /* PING and PONG */
 		struct lst_msg_ack ack;
+		struct lst_msg_inventory inventory;
+		struct lst_msg_inventory_reply inventory_reply;
 	} u; /* BYE has no body */
 } lst_msg;
 

@@ -143,6 +143,41 @@ static void s_identity(struct lst_path_identity *p, enum lst_example v, unsigned
 	p->ino = ext ? UINT64_MAX : 0;
 }
 
+/* Device i of an inventory page: a SAS port of a dual-port SSD, or (odd i) a loop device. */
+static void s_inv_device(struct lst_inv_device *d, enum lst_example v, unsigned i)
+{
+	bool ext = v == LST_EXAMPLE_EXTREME, loop = i % 2;
+
+	S_STR(d->name, v, loop ? "loop3" : "sdb");
+	S_STR(d->node, v, loop ? "/dev/loop3" : "/dev/sdb");
+	d->nlinks = ext ? LST_INV_LINKS : v == LST_EXAMPLE_SMALL || loop ? 0 : 2;
+	for (unsigned k = 0; k < d->nlinks; k++)
+		S_STR(d->links[k], v,
+		      k ? "/dev/disk/by-id/scsi-35000039a1b2c3d4e"
+			: "/dev/disk/by-id/wwn-0x5000039a1b2c3d4e");
+	S_STR(d->wwn, v, loop ? "" : "naa.5000039a1b2c3d4e");
+	S_STR(d->serial, v, loop ? "" : "X7K0A00KFXYZ");
+	S_STR(d->vendor, v, loop ? "" : "KIOXIA");
+	S_STR(d->model, v, loop ? "" : "KPM5XVUG960G");
+	S_STR(d->firmware, v, loop ? "" : "0104");
+	S_STR(d->transport, v, loop ? "loop" : "sas");
+	S_STR(d->port, v, loop ? "" : "0x5000039a1b2c3d4d");
+	S_STR(d->nqn, v, "");
+	S_STR(d->backing_file, v, loop ? "/dev/shm/lst-disk.Ab12Cd" : "");
+	S_STR(d->why, v, loop ? "(mounted): /dev/loop3 is mounted on /mnt/x; unmount it" : "");
+	if (v == LST_EXAMPLE_SMALL)
+		return;
+	d->links_omitted = ext ? UINT32_MAX : 0;
+	d->size = ext ? UINT64_MAX : 960197124096ull + i;
+	d->lbs = ext ? UINT32_MAX : 512;
+	d->pbs = ext ? UINT32_MAX : 4096;
+	d->rotational = ext ? 1 : 0;
+	d->backing_dev = ext ? UINT64_MAX : loop ? 0x2a : 0;
+	d->backing_ino = ext ? UINT64_MAX : loop ? 1234 : 0;
+	d->in_use = ext || loop;
+	d->allow_write = ext || !loop;
+}
+
 lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 {
 	lst_msg *m = lst_msg_new(type);
@@ -276,6 +311,19 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 	case LST_MSG_ACK:
 		m->u.ack.upto = ext ? UINT64_MAX : small ? 0 : 31337;
 		break;
+	case LST_MSG_INVENTORY:
+		m->u.inventory.from = ext ? UINT32_MAX : small ? 0 : 32;
+		break;
+	case LST_MSG_INVENTORY_REPLY: {
+		struct lst_msg_inventory_reply *b = &m->u.inventory_reply;
+
+		b->from = ext ? UINT32_MAX : small ? 0 : 32;
+		b->total = ext ? UINT32_MAX : small ? 0 : 34;
+		b->ndevices = ext ? LST_INV_PAGE : small ? 0 : 2;
+		for (unsigned i = 0; i < b->ndevices; i++)
+			s_inv_device(&b->devices[i], v, i);
+		break;
+	}
 	case LST_MSG_BYE:
 	case LST_MSG_TYPE_END:
 		break;

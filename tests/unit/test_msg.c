@@ -247,6 +247,39 @@ static void s_eq_identity(const struct lst_path_identity *a, const struct lst_pa
 	EQ_U(ino);
 }
 
+static void s_eq_inv_device(const struct lst_inv_device *a, const struct lst_inv_device *b)
+{
+	static const size_t strs[] = {
+		offsetof(struct lst_inv_device, name),
+		offsetof(struct lst_inv_device, node),
+		offsetof(struct lst_inv_device, wwn),
+		offsetof(struct lst_inv_device, serial),
+		offsetof(struct lst_inv_device, vendor),
+		offsetof(struct lst_inv_device, model),
+		offsetof(struct lst_inv_device, firmware),
+		offsetof(struct lst_inv_device, transport),
+		offsetof(struct lst_inv_device, port),
+		offsetof(struct lst_inv_device, nqn),
+		offsetof(struct lst_inv_device, backing_file),
+		offsetof(struct lst_inv_device, why),
+	};
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(strs); i++)
+		T_EQ_STR((const char *)a + strs[i], (const char *)b + strs[i]);
+	EQ_U(nlinks);
+	for (unsigned k = 0; k < a->nlinks; k++)
+		EQ_S(links[k]);
+	EQ_U(links_omitted);
+	EQ_U(size);
+	EQ_U(lbs);
+	EQ_U(pbs);
+	EQ_U(rotational);
+	EQ_U(backing_dev);
+	EQ_U(backing_ino);
+	EQ_U(in_use);
+	EQ_U(allow_write);
+}
+
 static void s_eq(const lst_msg *a, const lst_msg *b)
 {
 	EQ_U(type);
@@ -362,6 +395,17 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		break;
 	case LST_MSG_BYE:
 		break;
+	case LST_MSG_INVENTORY:
+		EQ_U(u.inventory.from);
+		break;
+	case LST_MSG_INVENTORY_REPLY:
+		EQ_U(u.inventory_reply.from);
+		EQ_U(u.inventory_reply.total);
+		EQ_U(u.inventory_reply.ndevices);
+		for (unsigned i = 0; i < a->u.inventory_reply.ndevices; i++)
+			s_eq_inv_device(&a->u.inventory_reply.devices[i],
+					&b->u.inventory_reply.devices[i]);
+		break;
 	default:
 		T_FAIL("unknown type %u", (unsigned)a->type);
 	}
@@ -371,11 +415,11 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 
 static void s_test_names(void)
 {
-	static const char *const names[] = { NULL,    "hello",	    "welcome", "error",
-					     "sync",  "sync_reply", "prepare", "prepared",
-					     "start", "started",    "sample",  "done",
-					     "stop",  "stopped",    "ping",    "pong",
-					     "ack",   "bye" };
+	static const char *const names[] = {
+		NULL,	    "hello", "welcome", "error",  "sync",      "sync_reply",	 "prepare",
+		"prepared", "start", "started", "sample", "done",      "stop",		 "stopped",
+		"ping",	    "pong",  "ack",	"bye",	  "inventory", "inventory_reply"
+	};
 
 	T_EQ_INT(LST_ARRAY_SIZE(names), LST_MSG_TYPE_END);
 	for (uint32_t t = 1; t < LST_MSG_TYPE_END; t++) {
@@ -426,7 +470,8 @@ static void s_test_roundtrip(void)
 			T_EQ_U64(len2, len);
 			T_ASSERT(!memcmp(buf, buf2, len));
 			if (v == LST_EXAMPLE_EXTREME &&
-			    (t == LST_MSG_PREPARE || t == LST_MSG_PREPARED || t == LST_MSG_SAMPLE))
+			    (t == LST_MSG_PREPARE || t == LST_MSG_PREPARED || t == LST_MSG_SAMPLE ||
+			     t == LST_MSG_INVENTORY_REPLY))
 				printf("largest %s: %zu bytes (cap %d)\n", lst_msg_type_name(t),
 				       len, LST_MSG_MAX_BYTES);
 			free(buf2);
@@ -834,6 +879,8 @@ static void s_test_missing(void)
 		{ LST_MSG_PONG, { "now" } },
 		{ LST_MSG_ACK, { "upto" } },
 		{ LST_MSG_BYE, { NULL } },
+		{ LST_MSG_INVENTORY, { "from" } },
+		{ LST_MSG_INVENTORY_REPLY, { "from", "total", "devices" } },
 	};
 	/* Nested keys: (type, key after which to rename, key, expected path). */
 	static const struct {
@@ -851,6 +898,9 @@ static void s_test_missing(void)
 		{ LST_MSG_SAMPLE, "read", "ios", "read.ios" },
 		{ LST_MSG_SAMPLE, "read", "hist", "read.hist" },
 		{ LST_MSG_SAMPLE, "write", "errors", "write.errors" },
+		{ LST_MSG_INVENTORY_REPLY, "devices", "links", "devices[0].links" },
+		{ LST_MSG_INVENTORY_REPLY, "devices", "in_use", "devices[0].in_use" },
+		{ LST_MSG_INVENTORY_REPLY, "devices", "allow_write", "devices[0].allow_write" },
 	};
 	char want[128];
 	int checked = 0;
