@@ -152,6 +152,11 @@ static struct lst_dev__src s_policy_src(const lst_dev_policy *p)
 	return (struct lst_dev__src){ p->sys, p->mountinfo, p->swaps };
 }
 
+struct lst_dev__src lst_dev__policy_src(const lst_dev_policy *p)
+{
+	return s_policy_src(p);
+}
+
 const char *lst_dev_access_name(enum lst_dev_access access)
 {
 	switch (access) {

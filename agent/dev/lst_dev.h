@@ -146,6 +146,19 @@ int lst_dev_purge(int fd, const struct lst_path_identity *id, uint64_t offset, u
 		  bool secure, lst_err *err);
 
 /*
+ * The inventory: every whole disk under SYS/block (the policy's sysfs root), sorted by name, loop
+ * devices with nothing attached left out, each described as struct lst_inv_device says: the
+ * identity lst_dev_identify reads, the transport and port, the by-id links found in byid (NULL:
+ * "/dev/disk/by-id"; a link counts when it resolves to the device's number), whether the in-use
+ * rules of lst_dev_check would refuse a write now and why, and whether allow_write admits it.
+ * Fills out[0..max) with the devices from index `from` on and sets *total to their count.
+ * Returns the number filled (0 when from >= *total), or -errno with err when SYS/block cannot be
+ * read. Reads only; opens no device.
+ */
+int lst_dev_inventory(const lst_dev_policy *p, const char *byid, uint32_t from,
+		      struct lst_inv_device *out, size_t max, uint32_t *total, lst_err *err);
+
+/*
  * Internal, for tests: read sysfs below sys (default "/sys") and the mount and swap tables from
  * these files (defaults "/proc/self/mountinfo", "/proc/swaps") in checks made with this policy.
  * NULL keeps a default. Returns 0 or -EINVAL.

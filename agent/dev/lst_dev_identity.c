@@ -57,8 +57,7 @@ static void s_vpd80_serial(const char *disk_sysdir, char *buf, size_t size)
 	lst_dev__trim(buf);
 }
 
-/* Fill the block-device part of an identity from sysfs. */
-static int s_identify_blk(const struct lst_dev__src *src, dev_t rdev, struct lst_path_identity *id,
+int lst_dev__identify_blk(const struct lst_dev__src *src, dev_t rdev, struct lst_path_identity *id,
 			  lst_err *err)
 {
 	struct lst_dev__blk *b = lst_malloc(sizeof(*b));
@@ -119,7 +118,7 @@ int lst_dev__identify(const struct lst_dev__src *src, const char *path,
 	if (stat(real, st) < 0)
 		return lst_err_sys(err, -errno, "stat(\"%s\") failed", real);
 	if (S_ISBLK(st->st_mode)) {
-		rc = s_identify_blk(src, st->st_rdev, id, err);
+		rc = lst_dev__identify_blk(src, st->st_rdev, id, err);
 		if (rc)
 			lst_err_prefix(err, "%s: ", path);
 		return rc;

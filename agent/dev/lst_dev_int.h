@@ -4,6 +4,7 @@
  *   lst_dev_identity.c  what a path is (sysfs identity) and whether it matches a plan's identity
  *   lst_dev_inuse.c     the system's tables and the walk over everything sharing the storage
  *   lst_dev_sysfs.c     reading sysfs and /proc: attributes, device numbers, nodes, disks
+ *   lst_dev_inventory.c every block device, described for `lockstep inventory`
  * Cross-file internals are named lst_dev__x. Nothing here knows the protocol.
  */
 #ifndef LST_DEV_INT_H
@@ -95,6 +96,13 @@ void lst_dev__norm_wwn(const char *in, char *out, size_t size);
 int lst_dev__identify(const struct lst_dev__src *src, const char *path,
 		      struct lst_path_identity *id, struct stat *st, lst_err *err);
 
+/*
+ * Fill the block-device part of *id (kind, dev, size, block sizes, WWN, serial, model, vendor,
+ * firmware, backing file) from sysfs for rdev. Returns 0 or -ENODEV with err (err may be NULL).
+ */
+int lst_dev__identify_blk(const struct lst_dev__src *src, dev_t rdev, struct lst_path_identity *id,
+			  lst_err *err);
+
 /* What was found, for an identity refusal: the fields that are set. */
 void lst_dev__describe_identity(const struct lst_path_identity *id, char *buf, size_t size);
 
@@ -107,6 +115,9 @@ int lst_dev__check_in_use(const struct lst_dev__src *src, const struct lst_path_
 /* ---- lst_dev.c */
 
 extern const struct lst_dev__src lst_dev__default_src;
+
+/* The tables a policy reads (its test overrides, or the defaults). */
+struct lst_dev__src lst_dev__policy_src(const lst_dev_policy *p);
 
 /* Set err to "LABEL: refused (RULE): DETAIL; FIX" and return code. */
 int lst_dev__refuse(lst_err *err, int code, const char *given, const char *real, const char *rule,
