@@ -10,11 +10,35 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_dev.h"
 #include "lst_log.h"
 #include "lst_time.h"
 #include "lst_text.h"
 
 #define S_RX_BATCH 64 /* frames read per reader wake-up */
+
+/*
+ * INVENTORY: a page of this host's block devices. Read-only and answered at once: it opens no
+ * device and leaves the point and the spool alone, so it may come between or during points.
+ */
+static void s_on_inventory(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m)
+{
+	lst_msg *r = lst_daemon__out(d, LST_MSG_INVENTORY_REPLY);
+	struct lst_msg_inventory_reply *b = &r->u.inventory_reply;
+	lst_err err;
+	int n;
+
+	n = lst_dev_inventory(d->policy, NULL, m->u.inventory.from, b->devices, LST_INV_PAGE,
+			      &b->total, &err);
+	if (n < 0) {
+		lst_log_warn("inventory: %s", err.msg);
+		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_IO, "inventory: %s", err.msg);
+		return;
+	}
+	b->from = m->u.inventory.from;
+	b->ndevices = (uint32_t)n;
+	lst_daemon__reply(d, rid, m->id, m->type, r);
+}
 
 /* A decoded command from the session's peer: execute it and reply. */
 static void s_command(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m,
@@ -52,6 +76,9 @@ static void s_command(lst_daemon *d, const struct lst_daemon__rid *rid, const ls
 		lst_log_info("BYE from coordinator %s: session for run %s ends", s->coordinator,
 			     s->run);
 		lst_daemon__session_clear(d, LST_DONE_STOPPED, "BYE from the coordinator");
+		break;
+	case LST_MSG_INVENTORY:
+		s_on_inventory(d, rid, m);
 		break;
 	case LST_MSG_PONG:
 		break; /* liveness only */

@@ -212,6 +212,9 @@ lst_msg *lst_daemon__out(lst_daemon *d, enum lst_msg_type type)
 	case LST_MSG_PONG:
 		body = sizeof(m->u.ping);
 		break;
+	case LST_MSG_INVENTORY_REPLY: /* the devices sent are written in full */
+		body = offsetof(struct lst_msg_inventory_reply, devices);
+		break;
 	default:
 		body = 0; /* SAMPLE: every field is written */
 		break;

@@ -6,7 +6,11 @@
 #ifndef LST_CLI_H
 #define LST_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
+
+#include "lst_coord.h"
+#include "lst_plan.h"
 
 int lst_cmd_run(int argc, char **argv);
 int lst_cmd_resume(int argc, char **argv);
@@ -16,6 +20,7 @@ int lst_cmd_demo(int argc, char **argv);
 int lst_cmd_steady(int argc, char **argv);
 int lst_cmd_report(int argc, char **argv);
 int lst_cmd_keygen(int argc, char **argv);
+int lst_cmd_inventory(int argc, char **argv);
 
 /*
  * In a subcommand's getopt_long loop, the options that coordinating commands share (-d/--debug
@@ -24,5 +29,20 @@ int lst_cmd_keygen(int argc, char **argv);
  * code: 0 after --help, 2 on a usage error.
  */
 int lst_cli_common_opt(const char *cmd, int opt, char **argv, void (*usage)(FILE *));
+
+/*
+ * The agents of the plan at path, appended to *agents (grown to hold room more). Loads the plan
+ * into *plan (the caller destroys it; the agents point into it). Returns 0, or 2 after saying
+ * why on stderr as "lockstep CMD: ..." (a second plan, an invalid plan).
+ */
+int lst_cli_add_plan_agents(const char *cmd, const char *path, lst_plan **plan,
+			    struct lst_coord_agent **agents, size_t *n, size_t room);
+
+/*
+ * HOST[:PORT][=KEY] or tcp://HOST:PORT[=KEY] as an agent named after its address (port 7270 by
+ * default). The address made is returned (the caller frees it); the agent's strings point into
+ * it and into a.
+ */
+char *lst_cli_agent_from_address(const char *a, struct lst_coord_agent *ag);
 
 #endif

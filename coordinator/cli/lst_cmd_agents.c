@@ -33,51 +33,6 @@ static void s_usage(FILE *f)
 		"Exit status: 0 every agent answered, 1 some did not, 2 usage or keys.\n");
 }
 
-/* The agents of the plan at path, appended to *agents (grown as needed). Returns 0 or 2 (said). */
-static int s_add_plan(const char *path, lst_plan **plan, struct lst_coord_agent **agents, size_t *n,
-		      size_t room)
-{
-	lst_errlist errs = { 0 };
-
-	if (*plan) {
-		fprintf(stderr, "lockstep agents: one plan at a time\n");
-		return 2;
-	}
-	*plan = lst_plan_load(path, &errs);
-	if (!*plan) {
-		lst_errlist_print(&errs, stderr);
-		lst_errlist_free(&errs);
-		return 2;
-	}
-	*agents = lst_realloc(*agents, (*n + (*plan)->nagents + room) * sizeof(**agents));
-	for (size_t k = 0; k < (*plan)->nagents; k++) {
-		(*agents)[*n].name = (*plan)->agents[k].name;
-		(*agents)[*n].key = (*plan)->agents[k].key;
-		(*agents)[(*n)++].address = (*plan)->agents[k].address;
-	}
-	return 0;
-}
-
-/*
- * HOST[:PORT][=KEY] or tcp://HOST:PORT[=KEY] as an agent named after its address. The address
- * made is returned (the caller frees it); the agent's strings point into it and into a.
- */
-static char *s_add_address(const char *a, struct lst_coord_agent *ag)
-{
-	/* ADDRESS=KEY: an address has no '=', a Z85 key may. */
-	const char *eq = strchr(a, '=');
-	size_t len = eq ? (size_t)(eq - a) : strlen(a);
-	char *addr = strncmp(a, "tcp://", 6)
-			     ? (memchr(a, ':', len) ? lst_asprintf("tcp://%.*s", (int)len, a)
-						    : lst_asprintf("tcp://%.*s:7270", (int)len, a))
-			     : lst_asprintf("%.*s", (int)len, a);
-
-	ag->name = addr + 6;
-	ag->key = eq && eq[1] ? eq + 1 : NULL;
-	ag->address = addr;
-	return addr;
-}
-
 int lst_cmd_agents(int argc, char **argv)
 {
 	struct lst_coord_agent *agents;
@@ -125,11 +80,12 @@ int lst_cmd_agents(int argc, char **argv)
 			goto out;
 		}
 		if (len > 5 && (!strcmp(a + len - 5, ".yaml") || !strcmp(a + len - 4, ".yml"))) {
-			if ((rc = s_add_plan(a, &plan, &agents, &n, (size_t)argc)))
+			if ((rc = lst_cli_add_plan_agents("agents", a, &plan, &agents, &n,
+							  (size_t)argc)))
 				goto out;
 			continue;
 		}
-		owned[i] = s_add_address(a, &agents[n++]);
+		owned[i] = lst_cli_agent_from_address(a, &agents[n++]);
 	}
 	if (!n) {
 		fprintf(stderr, "lockstep agents: which agents? give addresses (HOST[:PORT]) or a "

@@ -15,6 +15,8 @@ static const struct {
 	  "finish a run whose coordinator died, appending to its results folder" },
 	{ "validate", lst_cmd_validate, "check a plan and print every error, contact nothing" },
 	{ "agents", lst_cmd_agents, "show agents: version, host, cores, clock offset, rtt" },
+	{ "inventory", lst_cmd_inventory,
+	  "list the agents' block devices and which are one drive through several ports" },
 	{ "demo", lst_cmd_demo, "run the main job on an embedded default: two local agents" },
 	{ "steady", lst_cmd_steady, "apply the SNIA steady-state verdict to a column of values" },
 	{ "report", lst_cmd_report,

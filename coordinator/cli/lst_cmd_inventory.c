@@ -1,0 +1,356 @@
+/*
+ * `lockstep inventory ADDR... | PLAN.yaml`: every agent's block devices (lst_inventory_collect
+ * asks them), a table per agent, then the devices grouped by drive across all agents, so the
+ * engineer sees which names on which hosts are one drive through different ports. Writes the
+ * whole as JSON (docs/inventory.md); --targets prints a plan's `targets:` section instead, one
+ * target per drive reached through two or more paths.
+ *
+ * A drive's key: a loop device's backing file (and its st_dev:st_ino when the agent could stat
+ * it), else the WWN in lower case (sysfs spells one drive's WWN the same way on every host), else
+ * the serial. A device with none of them is a drive of its own.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lst_cli.h"
+#include "lst_inventory.h"
+#include "lst_plan.h"
+#include "lst_util.h"
+
+static void s_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockstep inventory [-o FILE] [--targets] [--key FILE] [--insecure]\n"
+		"                          ADDRESS[=KEY]... | PLAN.yaml\n"
+		"\n"
+		"Ask each agent for its block devices (whole disks; loop devices with nothing\n"
+		"attached are left out) and show, per agent: name, transport (sas, sata, nvme,\n"
+		"loop, virtio, usb, scsi), size, WWN or loop backing file, the port it is reached\n"
+		"through (SAS target port address; NVMe controller), whether it is in use (mounted,\n"
+		"swap, holders: the agent's disk-safety rules) and whether the agent's allow_write\n"
+		"lets a run write it. Then the devices of all agents grouped by drive:\n"
+		"\n"
+		"  drive naa.5000c500a1b2c3d4 is reached by a as /dev/sdb (port 0x5000c500a1b2c3d5)\n"
+		"    and by b as /dev/sdc (port 0x5000c500a1b2c3d6)\n"
+		"\n"
+		"Devices are one drive when they share a WWN (else a serial); loop devices when\n"
+		"they are over the same backing file. An address is tcp://HOST:PORT or\n"
+		"HOST[:PORT] (port 7270 by default); with a plan, its agents and their keys.\n"
+		"\n"
+		"  -o FILE          write the inventory as JSON to FILE (default inventory.json in\n"
+		"                   the current folder; '-' for none). Fields: docs/inventory.md\n"
+		"  --targets        print only a plan's 'targets:' section (YAML): one target per\n"
+		"                   drive seen through two or more paths, with its identity and\n"
+		"                   'share: split'; paste it into a plan and 'lockstep validate' it\n"
+		"  ADDRESS=KEY      reach this agent over CURVE; KEY is its public key: a file\n"
+		"                   (its NAME.pub) or the 40-character Z85 text\n"
+		"  --key FILE       our CURVE secret key (default\n"
+		"                   $XDG_CONFIG_HOME/lockstep/coordinator.key)\n"
+		"  --insecure       allow plain text to addresses beyond loopback\n"
+		"\n"
+		"An agent that cannot be reached, refuses our key or is busy with another\n"
+		"coordinator's run is listed with the reason; the others are still shown.\n"
+		"\n"
+		"Exit status: 0 every agent answered, 1 some did not, 2 usage, keys or the JSON\n"
+		"file.\n");
+}
+
+/* --- grouping by drive ------------------------------------------------------------------------ */
+
+/* The drive key of a device (see the top of the file) into buf; "" when it has none. */
+static void s_drive_key(json_t *d, char *buf, size_t size)
+{
+	const char *back = json_string_value(json_object_get(d, "backing_file"));
+	const char *wwn = json_string_value(json_object_get(d, "wwn"));
+	const char *serial = json_string_value(json_object_get(d, "serial"));
+	json_int_t dev = json_integer_value(json_object_get(d, "backing_dev"));
+	json_int_t ino = json_integer_value(json_object_get(d, "backing_ino"));
+
+	if (back && back[0] && (dev || ino))
+		snprintf(buf, size, "loop:%s@%lld:%lld", back, (long long)dev, (long long)ino);
+	else if (back && back[0])
+		snprintf(buf, size, "loop:%s", back);
+	else if (wwn && wwn[0])
+		snprintf(buf, size, "wwn:%s", wwn);
+	else if (serial && serial[0])
+		snprintf(buf, size, "serial:%s", serial);
+	else
+		buf[0] = '\0';
+	for (char *p = buf; *p; p++)
+		if (*p >= 'A' && *p <= 'Z' && strncmp(buf, "loop:", 5))
+			*p = (char)(*p - 'A' + 'a');
+}
+
+/* What a plan's `identity:` says for the drive of device d ("" when nothing identifies it). */
+static void s_identity(json_t *d, char *buf, size_t size)
+{
+	const char *back = json_string_value(json_object_get(d, "backing_file"));
+	const char *wwn = json_string_value(json_object_get(d, "wwn"));
+	const char *serial = json_string_value(json_object_get(d, "serial"));
+
+	if (back && back[0])
+		snprintf(buf, size, "loop:%s", back);
+	else if (wwn && wwn[0])
+		snprintf(buf, size, "%s", wwn);
+	else if (serial && serial[0])
+		snprintf(buf, size, "serial:%s", serial);
+	else
+		buf[0] = '\0';
+}
+
+/* One path of a drive: who reaches it, by which name, through which port. */
+static json_t *s_path_json(const char *agent, json_t *d)
+{
+	json_t *links = json_object_get(d, "links");
+	const char *path = json_array_size(links) ? json_string_value(json_array_get(links, 0))
+						  : json_string_value(json_object_get(d, "node"));
+
+	return json_pack("{s:s, s:s, s:s, s:O, s:O, s:O, s:O, s:O}", "agent", agent, "path", path,
+			 "node", json_string_value(json_object_get(d, "node")), "port",
+			 json_object_get(d, "port"), "transport", json_object_get(d, "transport"),
+			 "in_use", json_object_get(d, "in_use"), "why", json_object_get(d, "why"),
+			 "allow_write", json_object_get(d, "allow_write"));
+}
+
+/* The drives: [{"key", "identity", "paths": [...]}] in the order first seen. */
+static json_t *s_group(json_t *agents)
+{
+	json_t *drives = json_array(), *byid = json_object(), *e, *d;
+	size_t i, k;
+	char key[2 * 1024 + 64], ident[1100];
+
+	json_array_foreach (agents, i, e) {
+		const char *agent = json_string_value(json_object_get(e, "agent"));
+
+		json_array_foreach (json_object_get(e, "devices"), k, d) {
+			json_t *drive;
+
+			s_drive_key(d, key, sizeof(key));
+			drive = key[0] ? json_object_get(byid, key) : NULL;
+			if (!drive) {
+				s_identity(d, ident, sizeof(ident));
+				drive = json_pack("{s:s, s:s, s:[]}", "key", key, "identity", ident,
+						  "paths");
+				json_array_append_new(drives, drive);
+				if (key[0])
+					json_object_set(byid, key, drive);
+			}
+			json_array_append_new(json_object_get(drive, "paths"),
+					      s_path_json(agent, d));
+		}
+	}
+	json_decref(byid);
+	return drives;
+}
+
+/* --- printing --------------------------------------------------------------------------------- */
+
+static const char *s_str(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v && v[0] ? v : "-";
+}
+
+/* One agent's table. */
+static void s_print_agent(json_t *e, FILE *out)
+{
+	json_t *d;
+	size_t k;
+
+	fprintf(out, "agent %s (%s)", s_str(e, "agent"), s_str(e, "address"));
+	if (json_object_get(e, "error")) {
+		fprintf(out, ": %s\n\n", s_str(e, "error"));
+		return;
+	}
+	fprintf(out, ", host %s\n", s_str(e, "host"));
+	fprintf(out, "  %-12s %-9s %10s  %-34s %-20s %-5s %s\n", "NAME", "TRANSPORT", "SIZE_GB",
+		"WWN / BACKING FILE", "PORT", "WRITE", "IN USE");
+	json_array_foreach (json_object_get(e, "devices"), k, d) {
+		const char *back = json_string_value(json_object_get(d, "backing_file"));
+
+		fprintf(out, "  %-12s %-9s %10.1f  %-34s %-20s %-5s %s\n", s_str(d, "name"),
+			s_str(d, "transport"),
+			(double)json_integer_value(json_object_get(d, "size")) / 1e9,
+			back && back[0] ? back : s_str(d, "wwn"), s_str(d, "port"),
+			json_is_true(json_object_get(d, "allow_write")) ? "yes" : "no",
+			json_is_true(json_object_get(d, "in_use")) ? s_str(d, "why") : "no");
+	}
+	fputc('\n', out);
+}
+
+/* "drive X is reached by a as /dev/sdb (port P) and by b as /dev/sdc (port Q)". */
+static void s_print_drive(json_t *drive, FILE *out)
+{
+	json_t *p;
+	size_t k;
+
+	fprintf(out, "drive %s is reached", s_str(drive, "identity"));
+	json_array_foreach (json_object_get(drive, "paths"), k, p) {
+		fprintf(out, "%s by %s as %s", k ? " and" : "", s_str(p, "agent"),
+			s_str(p, "node"));
+		if (json_string_length(json_object_get(p, "port")))
+			fprintf(out, " (port %s)", s_str(p, "port"));
+		if (json_is_true(json_object_get(p, "in_use")))
+			fprintf(out, " [in use %s]", s_str(p, "why"));
+	}
+	fputc('\n', out);
+}
+
+static void s_print(json_t *doc, FILE *out)
+{
+	json_t *e, *drive;
+	size_t i, shared = 0;
+
+	json_array_foreach (json_object_get(doc, "agents"), i, e)
+		s_print_agent(e, out);
+	json_array_foreach (json_object_get(doc, "drives"), i, drive) {
+		if (json_array_size(json_object_get(drive, "paths")) < 2)
+			continue;
+		s_print_drive(drive, out);
+		shared++;
+	}
+	if (!shared)
+		fprintf(out, "no drive is reached through two or more paths\n");
+}
+
+/*
+ * The `targets:` section: one target per drive with two or more paths, on different agents (a
+ * plan has one path per agent and target today; a second path on the same agent is a comment).
+ */
+static void s_print_targets(json_t *doc, FILE *out)
+{
+	json_t *drive, *p;
+	size_t i, k, n = 0;
+
+	fprintf(out, "targets:\n");
+	json_array_foreach (json_object_get(doc, "drives"), i, drive) {
+		json_t *seen = json_object();
+
+		if (json_array_size(json_object_get(drive, "paths")) < 2 ||
+		    !json_string_length(json_object_get(drive, "identity"))) {
+			json_decref(seen);
+			continue;
+		}
+		fprintf(out,
+			"  - name: drive%zu\n    identity: \"%s\"\n    share: split\n"
+			"    paths:\n",
+			++n, s_str(drive, "identity"));
+		json_array_foreach (json_object_get(drive, "paths"), k, p) {
+			const char *agent = s_str(p, "agent");
+
+			fprintf(out, "      %s%s: %s%s\n", json_object_get(seen, agent) ? "# " : "",
+				agent, s_str(p, "path"),
+				json_is_true(json_object_get(p, "in_use")) ? "   # in use" : "");
+			json_object_set_new(seen, agent, json_true());
+		}
+		json_decref(seen);
+	}
+	if (!n)
+		fprintf(out, "  []  # no drive is reached through two or more paths\n");
+}
+
+/* --- the command ------------------------------------------------------------------------------ */
+
+struct s_args {
+	const char *json_file;
+	bool targets;
+	struct lst_coord_opts sec;
+	struct lst_coord_agent *agents;
+	char **owned;
+	size_t n;
+	lst_plan *plan;
+};
+
+/* Options and agents. Returns -1 to go on, else the exit code. */
+static int s_parse(struct s_args *a, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },	    { "targets", no_argument, NULL, 't' },
+		{ "insecure", no_argument, NULL, 'i' },	    { "key", required_argument, NULL, 'k' },
+		{ "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 },
+	};
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		if (c == 't')
+			a->targets = true;
+		else if (c == 'i')
+			a->sec.insecure = true;
+		else if (c == 'k')
+			a->sec.key_file = optarg;
+		else if (c == 'o')
+			a->json_file = optarg;
+		else if ((rc = lst_cli_common_opt("inventory", c, argv, s_usage)) >= 0)
+			return rc;
+	}
+	a->agents = lst_calloc((size_t)argc, sizeof(*a->agents));
+	a->owned = lst_calloc((size_t)argc, sizeof(*a->owned));
+	for (int i = optind; i < argc; i++) {
+		size_t len = strlen(argv[i]);
+
+		if (len > 5 &&
+		    (!strcmp(argv[i] + len - 5, ".yaml") || !strcmp(argv[i] + len - 4, ".yml"))) {
+			if ((rc = lst_cli_add_plan_agents("inventory", argv[i], &a->plan,
+							  &a->agents, &a->n, (size_t)argc)))
+				return rc;
+			continue;
+		}
+		a->owned[i] = lst_cli_agent_from_address(argv[i], &a->agents[a->n++]);
+	}
+	if (!a->n) {
+		fprintf(stderr, "lockstep inventory: which agents? give addresses (HOST[:PORT]) or "
+				"a PLAN.yaml (see 'lockstep inventory --help')\n");
+		return 2;
+	}
+	return -1;
+}
+
+static int s_write_json(json_t *doc, const char *path)
+{
+	if (!strcmp(path, "-"))
+		return 0;
+	if (json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS)) {
+		fprintf(stderr, "lockstep inventory: cannot write %s\n", path);
+		return 2;
+	}
+	return 0;
+}
+
+int lst_cmd_inventory(int argc, char **argv)
+{
+	struct s_args a = { .json_file = "inventory.json" };
+	json_t *agents = NULL, *doc;
+	int rc, wrc;
+
+	optind = 1;
+	if ((rc = s_parse(&a, argc, argv)) >= 0)
+		goto out;
+	lst_coord_handle_signals();
+	rc = lst_inventory_collect(a.agents, a.n, &a.sec, &agents);
+	if (!agents)
+		goto out;
+	doc = json_pack("{s:o, s:o}", "agents", agents, "drives", s_group(agents));
+	if (a.targets)
+		s_print_targets(doc, stdout);
+	else
+		s_print(doc, stdout);
+	for (size_t i = 0; i < json_array_size(agents); i++)
+		if (json_object_get(json_array_get(agents, i), "error"))
+			fprintf(stderr, "lockstep inventory: agent %s: %s\n",
+				s_str(json_array_get(agents, i), "agent"),
+				s_str(json_array_get(agents, i), "error"));
+	if ((wrc = s_write_json(doc, a.json_file)))
+		rc = wrc;
+	json_decref(doc);
+out:
+	for (int i = 0; i < argc && a.owned; i++)
+		free(a.owned[i]);
+	free(a.owned);
+	free(a.agents);
+	lst_plan_destroy(&a.plan);
+	return rc;
+}
