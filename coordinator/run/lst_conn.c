@@ -217,6 +217,18 @@ static void s_sanitize_identity(struct lst_path_identity *id)
 		lst_str_sanitize(fields[i]);
 }
 
+/* Every string of an inventory device, made printable. */
+static void s_sanitize_device(struct lst_inv_device *d)
+{
+	char *fields[] = { d->name,	d->node,      d->wwn,  d->serial, d->vendor,	   d->model,
+			   d->firmware, d->transport, d->port, d->nqn,	  d->backing_file, d->why };
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(fields); i++)
+		lst_str_sanitize(fields[i]);
+	for (uint32_t k = 0; k < d->nlinks && k < LST_INV_LINKS; k++)
+		lst_str_sanitize(d->links[k]);
+}
+
 /*
  * What an agent sent is input: its strings reach the terminal and the logs, so none keeps a
  * control character or an escape sequence (lst_str_sanitize), and a SAMPLE must be one an agent
@@ -245,6 +257,10 @@ static int s_vet(lst_msg *m, lst_err *err)
 		for (uint32_t i = 0; i < m->u.prepared.npaths && i < LST_MAX_JOBSPECS; i++)
 			s_sanitize_identity(&m->u.prepared.paths[i]);
 		lst_str_sanitize(m->u.prepared.warning);
+		return 0;
+	case LST_MSG_INVENTORY_REPLY:
+		for (uint32_t i = 0; i < m->u.inventory_reply.ndevices && i < LST_INV_PAGE; i++)
+			s_sanitize_device(&m->u.inventory_reply.devices[i]);
 		return 0;
 	case LST_MSG_SAMPLE:
 		rc = lst_sample_check(&m->u.sample.s, err);

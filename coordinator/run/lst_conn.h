@@ -80,8 +80,9 @@ int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *
  * decode, or is a SAMPLE no agent could have measured (lst_sample_check: "agent b: sample for
  * interval 41: read: 12 errors > 10 ios"; the caller logs and drops it). Every string the agent
  * sent (WELCOME name, version, host, kernel, caps; ERROR and DONE text; PREPARED warning and
- * every identity string) is passed through lst_str_sanitize before *out is returned, so the
- * caller may print it; the raw frame is as received.
+ * every identity string; every string of an INVENTORY_REPLY device) is passed through
+ * lst_str_sanitize before *out is returned, so the caller may print it; the raw frame is as
+ * received.
  */
 int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int64_t *t_recv,
 		  lst_err *err);
