@@ -8,6 +8,7 @@
 #   - the mounted devices are in use with the reason "(mounted)", the others are not;
 #   - allow_write follows each agent's --allow-write;
 #   - `--targets` output pasted into a plan validates and runs a 1 s phase over both paths;
+#   - asked during another coordinator's run: the agents say busy, and the run completes;
 #   - an unreachable agent: a clear error, exit 1, within the connect timeout;
 #   - no agent given: exit 2.
 . "$(dirname "$0")/lib.sh"
@@ -151,6 +152,24 @@ timeout 120 "$LOCKSTEP" run "$TMP/run.yaml" -o "$TMP/res" --quiet --key "$KEYS/c
 [ "$(devstat "$SHARED_a")" != "$before_a" ] || fail "no I/O reached a's path $SHARED_a"
 [ "$(devstat "$SHARED_b")" != "$before_b" ] || fail "no I/O reached b's path $SHARED_b"
 ok "--targets output validates and runs over both paths"
+
+# --- during another coordinator's run: refused as busy, the run goes on undisturbed --------------
+sed 's/stop: {runtime: 1s}/stop: {runtime: 4s}/' "$TMP/run.yaml" >"$TMP/long.yaml"
+"$LOCKSTEP" run "$TMP/long.yaml" -o "$TMP/res-long" --quiet --key "$KEYS/ctl.key" \
+	>"$TMP/long.log" 2>&1 &
+long_pid=$!
+on_exit "kill $long_pid"
+wait_for 20 "the long run's first samples" test -s "$TMP/res-long/samples/a.msgpack"
+rc=0
+timeout 60 "$LOCKSTEP" inventory -o "$TMP/busy.json" --key "$KEYS/ctl.key" "$TMP/ask.yaml" \
+	>"$TMP/busy.out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -q "busy: run" "$TMP/busy.out" ||
+	fail "inventory during a run: exit $rc, want 1 and 'busy': $(cat "$TMP/busy.out")"
+rc=0
+wait "$long_pid" || rc=$?
+[ "$rc" -eq 0 ] && [ "$(json "$TMP/res-long/run.json" 'd["status"]')" = complete ] ||
+	fail "the run asked about during its phase did not complete: exit $rc: $(tail -5 "$TMP/long.log")"
+ok "inventory during another coordinator's run: busy, and the run completes"
 
 # --- bad input -----------------------------------------------------------------------------------
 dead=$(free_port)
