@@ -3,7 +3,8 @@
  * needed: the inventory opens no device node): a dual-port SAS SSD seen as sdb and sdc through
  * two HBAs (same WWN, two target port addresses), an NVMe namespace under its controller
  * (cntlid, subsystem NQN, EUI) that is mounted, and a loop device with nothing attached (left
- * out). Checks the transport, the port identity, the WWN, in use and why, allow_write and paging.
+ * out). Checks the transport, the port identity, the WWN, in use and why, allow_write and paging;
+ * with root (mknod), the by-id links.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "lst_dev.h"
@@ -160,6 +162,45 @@ static const struct lst_inv_device *s_find(const struct lst_inv_device *d, int n
 	return NULL;
 }
 
+/*
+ * By-id links (needs mknod, so root): a folder of links, two to sdb's number (one through a
+ * second link), one to another device, one dangling. sdb lists its two, sorted; allow_write
+ * follows a glob over the by-id name.
+ */
+static void s_test_links(lst_dev_policy *p, struct lst_inv_device *d)
+{
+	const struct lst_inv_device *b;
+	uint32_t total;
+	lst_err err;
+	int got;
+
+	s_mkdirs("node");
+	s_mkdirs("by-id");
+	if (mknod(s_path("node/sdb"), S_IFBLK | 0600, makedev(8, 16)) ||
+	    mknod(s_path("node/sdz"), S_IFBLK | 0600, makedev(8, 240))) {
+		printf("skip: by-id links need mknod (root): %s\n", strerror(errno));
+		return;
+	}
+	s_link(s_path("node/sdb"), "by-id/wwn-0x5000c500a1b2c3d4");
+	s_link(s_path("by-id/wwn-0x5000c500a1b2c3d4"), "by-id/scsi-35000c500a1b2c3d4");
+	s_link(s_path("node/sdz"), "by-id/wwn-0x5000000000000001");
+	s_link(s_path("node/gone"), "by-id/wwn-0x5000000000000002");
+	got = lst_dev_inventory(p, s_path("by-id"), 0, d, LST_INV_PAGE, &total, &err);
+	T_EQ_INT(got, 3);
+	b = s_find(d, got, "sdb");
+	T_EQ_U64(b->nlinks, 2);
+	T_EQ_STR(b->links[0], s_path("by-id/scsi-35000c500a1b2c3d4"));
+	T_EQ_STR(b->links[1], s_path("by-id/wwn-0x5000c500a1b2c3d4"));
+	T_EQ_U64(b->links_omitted, 0);
+	T_EQ_U64(s_find(d, got, "sdc")->nlinks, 0);
+	T_EQ_U64(s_find(d, got, "sdc")->allow_write, 0);
+	T_EQ_INT(lst_dev_policy_allow(p, s_path("by-id/scsi-*")), 0);
+	got = lst_dev_inventory(p, s_path("by-id"), 0, d, LST_INV_PAGE, &total, &err);
+	T_EQ_U64(s_find(d, got, "sdb")->allow_write, 1);
+	T_EQ_U64(s_find(d, got, "sdc")->allow_write, 0);
+	printf("by-id links: found by device number, sorted, matched by allow_write\n");
+}
+
 static void s_test_inventory(void)
 {
 	lst_dev_policy *p = lst_dev_policy_new();
@@ -216,6 +257,8 @@ static void s_test_inventory(void)
 	T_EQ_U64(total, 3);
 	T_EQ_STR(d[0].name, "sdb");
 	T_EQ_INT(lst_dev_inventory(p, s_path("by-id"), 3, d, LST_INV_PAGE, &total, &err), 0);
+
+	s_test_links(p, d);
 
 	/* Read-only: nothing may be written. */
 	lst_dev_policy_set_read_only(p, true);
