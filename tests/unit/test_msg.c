@@ -1161,6 +1161,13 @@ static void s_test_arrays(void)
 	for (int i = 0; i <= LST_MAX_JOBSPECS; i++)
 		w_map(&s_kv, 0);
 	s_expect_override(LST_MSG_PREPARED, -EINVAL, "prepared: key 'paths' has 65 entries");
+	/* 33 inventory devices: beyond a page. */
+	s_kv_key("devices");
+	w_arr(&s_kv, LST_INV_PAGE + 1);
+	for (int i = 0; i <= LST_INV_PAGE; i++)
+		w_map(&s_kv, 0);
+	s_expect_override(LST_MSG_INVENTORY_REPLY, -EINVAL,
+			  "inventory_reply: key 'devices' has 33 entries, allowed 0 to 32");
 }
 
 static void s_test_workload(void)
