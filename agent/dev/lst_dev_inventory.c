@@ -5,7 +5,8 @@
  * meet (lst_dev__check_in_use, so a loop device over a file another mounted loop device uses is
  * in use too), and "allow_write" is the policy's glob match. What only the inventory needs is
  * here: the transport (from the device's sysfs path), the port a path goes through (a SAS target
- * port's address, an NVMe controller and its subsystem NQN) and the by-id links.
+ * port's address from sysfs or from VPD page 0x83, an NVMe controller and its subsystem NQN)
+ * and the by-id links.
  */
 
 #include "lst_dev_int.h"
@@ -71,15 +72,60 @@ static void s_transport(const char *name, const char *sysdir, char *buf, size_t 
 	lst_copy(buf, size, t);
 }
 
+/*
+ * The target port's NAA identifier from SCSI VPD page 0x83 (binary: a 4-byte header, then
+ * designators of 4 bytes + length): the designator with association 1 (target port) and type 3
+ * (NAA), as "0x" and hex, into buf; *sas set when its protocol identifier is SAS (6, PIV set).
+ * buf stays "" when the page or the designator is missing.
+ */
+static void s_vpd83_port(const char *sysdir, char *buf, size_t size, bool *sas)
+{
+	unsigned char raw[2048];
+	char path[PATH_MAX];
+	size_t at = 4, end;
+	ssize_t n;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/device/vpd_pg83", sysdir);
+	n = lst_dev__read_raw(path, (char *)raw, sizeof(raw));
+	if (n < 4 || raw[1] != 0x83)
+		return;
+	end = 4 + ((size_t)raw[2] << 8 | raw[3]);
+	if (end > (size_t)n)
+		end = (size_t)n;
+	while (at + 4 <= end) {
+		size_t len = raw[at + 3], w = 0;
+
+		if (at + 4 + len > end)
+			return;
+		if (((raw[at + 1] >> 4) & 3) == 1 && (raw[at + 1] & 0x0f) == 3 && len &&
+		    len <= 16) {
+			w = (size_t)snprintf(buf, size, "0x");
+			for (size_t i = 0; i < len && w + 2 < size; i++)
+				w += (size_t)snprintf(buf + w, size - w, "%02x", raw[at + 4 + i]);
+			*sas = (raw[at + 1] & 0x80) && (raw[at] >> 4) == 6;
+			return;
+		}
+		at += 4 + len;
+	}
+}
+
 /* The port: a SAS target port's address; an NVMe controller ("nvme0 cntlid 1") and its NQN. */
 static void s_port(struct lst_inv_device *d, const char *sysdir)
 {
 	char link[PATH_MAX], ctrl[PATH_MAX], cntlid[32];
 	const char *base;
+	bool sas = false;
 
 	if (!strcmp(d->transport, "sas")) {
 		if (lst_dev__attr(sysdir, "device/sas_address", d->port, sizeof(d->port)))
 			d->port[0] = '\0';
+		return;
+	}
+	if (!strcmp(d->transport, "scsi")) {
+		s_vpd83_port(sysdir, d->port, sizeof(d->port), &sas);
+		if (sas)
+			lst_copy(d->transport, sizeof(d->transport), "sas");
 		return;
 	}
 	if (strcmp(d->transport, "nvme"))

@@ -1,7 +1,7 @@
 /*
  * lst_dev_inventory on a fake sysfs tree laid out as the kernel lays out real ones (no root
  * needed: the inventory opens no device node): a dual-port SAS SSD seen as sdb and sdc through
- * two HBAs (same WWN, two target port addresses), an NVMe namespace under its controller
+ * two HBAs (same WWN, two target port addresses), sdd whose port comes from VPD page 0x83, an NVMe namespace under its controller
  * (cntlid, subsystem NQN, EUI) that is mounted, and a loop device with nothing attached (left
  * out). Checks the transport, the port identity, the WWN, in use and why, allow_write and paging;
  * with root (mknod), the by-id links.
@@ -129,12 +129,68 @@ static void s_sas_port(int host, const char *name, const char *devt, const char 
 	s_link(dev, text);
 }
 
+/* sdd: a plain SCSI device whose VPD page 0x83 has an LU designator and a target port one. */
+static void s_scsi_vpd83(void)
+{
+	static const unsigned char pg83[] = {
+		0x00,
+		0x83,
+		0x00,
+		0x18,
+		/* LU: code set binary, association 0, NAA, 8 bytes */
+		0x01,
+		0x03,
+		0x00,
+		0x08,
+		0x50,
+		0x00,
+		0xc5,
+		0x00,
+		0xa1,
+		0xb2,
+		0xc3,
+		0xd4,
+		/* target port: protocol SAS (6), binary; PIV, association 1, NAA, 8 bytes */
+		0x61,
+		0x93,
+		0x00,
+		0x08,
+		0x50,
+		0x00,
+		0xc5,
+		0x00,
+		0xa1,
+		0xb2,
+		0xc3,
+		0xd7,
+	};
+	const char *dev = "devices/pci0000:00/0000:00:05.0/host4/target4:0:0/4:0:0:0";
+	char rel[PATH_MAX];
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "%s/block/sdd", dev);
+	s_disk(rel, "sdd", "8:48\n", "2343750000\n");
+	snprintf(rel, sizeof(rel), "sys/%s/scsi_level", dev);
+	s_put(rel, "7\n");
+	snprintf(rel, sizeof(rel), "sys/%s/wwid", dev);
+	s_put(rel, "naa.5000c500a1b2c3d4\n");
+	snprintf(rel, sizeof(rel), "sys/%s/vpd_pg83", dev);
+	f = fopen(s_path("%s", rel), "wb");
+	if (!f || fwrite(pg83, 1, sizeof(pg83), f) != sizeof(pg83))
+		T_FAIL("write %s", rel);
+	fclose(f);
+	snprintf(rel, sizeof(rel), "sys/%s/block/sdd/device", dev);
+	s_link("../../../4:0:0:0", rel);
+}
+
 static void s_build(void)
 {
 	s_mkdirs("sys/block");
 	s_mkdirs("sys/dev/block");
 	s_sas_port(0, "sdb", "8:16\n", "0x5000c500a1b2c3d5\n");
 	s_sas_port(1, "sdc", "8:32\n", "0x5000c500a1b2c3d6\n");
+	/* A SCSI disk without sas_address: its port from VPD page 0x83 (target port, NAA, SAS). */
+	s_scsi_vpd83();
 	/* NVMe: the namespace under its controller. */
 	s_disk("devices/pci0000:00/0000:00:03.0/nvme/nvme0/nvme0n1", "nvme0n1", "259:0\n",
 	       "1000215216\n");
@@ -186,7 +242,7 @@ static void s_test_links(lst_dev_policy *p, struct lst_inv_device *d)
 	s_link(s_path("node/sdz"), "by-id/wwn-0x5000000000000001");
 	s_link(s_path("node/gone"), "by-id/wwn-0x5000000000000002");
 	got = lst_dev_inventory(p, s_path("by-id"), 0, d, LST_INV_PAGE, &total, &err);
-	T_EQ_INT(got, 3);
+	T_EQ_INT(got, 4);
 	b = s_find(d, got, "sdb");
 	T_EQ_U64(b->nlinks, 2);
 	T_EQ_STR(b->links[0], s_path("by-id/scsi-35000c500a1b2c3d4"));
@@ -215,9 +271,12 @@ static void s_test_inventory(void)
 		0);
 	T_EQ_INT(lst_dev_policy_allow(p, "/dev/sdb"), 0);
 	got = lst_dev_inventory(p, s_path("by-id"), 0, d, LST_INV_PAGE, &total, &err);
-	T_EQ_INT(got, 3);
-	T_EQ_U64(total, 3);
+	T_EQ_INT(got, 4);
+	T_EQ_U64(total, 4);
 	T_EQ_STR(d[0].name, "nvme0n1"); /* sorted by name; loop0 left out */
+	T_EQ_STR(s_find(d, got, "sdd")->transport, "sas");
+	T_EQ_STR(s_find(d, got, "sdd")->port, "0x5000c500a1b2c3d7");
+	T_EQ_STR(s_find(d, got, "sdd")->wwn, "naa.5000c500a1b2c3d4");
 	b = s_find(d, got, "sdb");
 	c = s_find(d, got, "sdc");
 	n = s_find(d, got, "nvme0n1");
@@ -254,16 +313,16 @@ static void s_test_inventory(void)
 	/* Paging: one device from index 1 on; beyond the end, none. */
 	got = lst_dev_inventory(p, s_path("by-id"), 1, d, 1, &total, &err);
 	T_EQ_INT(got, 1);
-	T_EQ_U64(total, 3);
+	T_EQ_U64(total, 4);
 	T_EQ_STR(d[0].name, "sdb");
-	T_EQ_INT(lst_dev_inventory(p, s_path("by-id"), 3, d, LST_INV_PAGE, &total, &err), 0);
+	T_EQ_INT(lst_dev_inventory(p, s_path("by-id"), 4, d, LST_INV_PAGE, &total, &err), 0);
 
 	s_test_links(p, d);
 
 	/* Read-only: nothing may be written. */
 	lst_dev_policy_set_read_only(p, true);
 	got = lst_dev_inventory(p, NULL, 0, d, LST_INV_PAGE, &total, &err);
-	T_EQ_INT(got, 3);
+	T_EQ_INT(got, 4);
 	T_EQ_U64(s_find(d, got, "sdb")->allow_write, 0);
 
 	/* No sysfs: an error that names it. */
@@ -272,7 +331,7 @@ static void s_test_inventory(void)
 	T_CONTAINS(err.msg, "nothing/block");
 	free(d);
 	lst_dev_policy_destroy(&p);
-	printf("fake sysfs: SAS dual port, NVMe namespace, unattached loop: inventory checked\n");
+	printf("fake sysfs: SAS dual port, VPD 0x83 port, NVMe namespace, unattached loop: inventory checked\n");
 }
 
 static void s_cleanup(void)
