@@ -86,7 +86,7 @@ phases:
     suite: curve
     workload: {rw: randread, bs: 4k, iodepth: 16, arrivals: uniform}
     round: {duration: 2s}
-    curve: {percents: [20, 50]}
+    curve: {percents: [10, 25]}
 YAML
 "$LOCKSTEP" validate --quiet "$TMP/suites.yaml" || fail "plan does not validate"
 "$LOCKSTEP" run "$TMP/suites.yaml" -o "$TMP/res" >"$TMP/run.log" 2>&1 ||
@@ -147,7 +147,8 @@ ts = [float(r["t_s"]) for r in h]
 assert ts[1] - ts[0] >= 0.5 + 1.0 - 0.05, ts   # burst + 1 s gap
 assert ts[4] - ts[3] >= 0.5 + 2.0 - 0.05, ts   # burst + 2 s gap
 
-# curve: rate points within 2% of their targets (the device keeps up at 20% and 50%).
+# curve: rate points within 2% of their targets. 10% and 25% leave the device headroom even on
+# a loaded 2-core machine (at 50% it once fell 2% short there).
 cv = [r for r in rows("curves.csv") if r["phase"] == "curve"]
 assert len(cv) == 3 and cv[0]["rate_iops"] == "0", cv
 top = float(cv[0]["iops"])
