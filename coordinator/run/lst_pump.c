@@ -3,6 +3,8 @@
  * pumping (wait on every connection at once and dispatch what arrives), liveness (PINGs, clock
  * bursts, reconnects, silence that makes an agent unreachable and then lost) and the conditions
  * the scheduler waits for. The connection's state (lst_conn) says whether an agent is lost.
+ * A SAMPLE of the running point goes to the merge, to samples/AGENT.msgpack and, for its
+ * measured intervals, its device counters to devstats.csv.
  */
 #include <errno.h>
 
