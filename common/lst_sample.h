@@ -14,6 +14,7 @@
 
 #include "lst_err.h"
 #include "lst_hist.h"
+#include "lst_identity.h"
 #include "lst_workload.h"
 
 enum {
@@ -64,6 +65,23 @@ static inline void lst_sample_add(lst_sample *dst, const lst_sample *src)
 		lst_hist_add(&dst->dir[d].lat, &src->dir[d].lat);
 	}
 }
+
+/*
+ * What one path's block device itself counted over one interval: the deltas of its
+ * /sys/class/block/NAME/stat (Documentation/block/stat.rst) between the interval's boundaries as
+ * the agent saw them, except in_flight, which is the value at the interval's end. Regular files
+ * and the null engine have none. The agent sends them with the SAMPLE, next to its own counts.
+ */
+struct lst_devstat {
+	uint32_t path; /* index of the path's job spec in the point's PREPARE */
+	uint64_t reads, read_merges, read_sectors, read_ms;
+	uint64_t writes, write_merges, write_sectors, write_ms;
+	uint64_t in_flight; /* at the interval's end, not a delta */
+	uint64_t io_ms;	    /* time the device was busy */
+	uint64_t queue_ms;  /* time I/Os spent queued, weighted by their number */
+};
+
+#define LST_DEVSTATS_MAX LST_MAX_JOBSPECS /* at most one entry per path */
 
 /* Bounds of a sample from outside (lst_sample_check). */
 #define LST_SAMPLE_IOS_MAX (1ull << 40) /* I/Os per direction per interval: 10^8 IOPS for 3 h */

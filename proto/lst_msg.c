@@ -146,6 +146,12 @@ struct s_field {
 		.count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = lo,                   \
 		.max = S_NELEM(st, f), .sub = fields                                               \
 	}
+#define F_ARRAY_OPT(st, k, f, n, fields)                                                           \
+	{                                                                                          \
+		.key = k, .kind = K_ARRAY, .off = offsetof(st, f), .size = S_SIZEOF(st, f[0]),     \
+		.count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = 0,                    \
+		.max = S_NELEM(st, f), .sub = fields, .optional = true                             \
+	}
 #define F_MAP(st, k, f, fields)                                                                    \
 	{                                                                                          \
 		.key = k, .kind = K_MAP, .off = offsetof(st, f), .sub = fields                     \
@@ -289,6 +295,22 @@ static const struct s_field s_dir[] = {
 _Static_assert(LST_DIR_READ == 0 && LST_DIR_WRITE == 1 && LST_DIR_N == 2,
 	       "sample keys 'read' and 'write' assume two directions");
 
+static const struct s_field s_devstat[] = {
+	F_U32(struct lst_devstat, "path", path),
+	F_U64(struct lst_devstat, "reads", reads),
+	F_U64(struct lst_devstat, "read_merges", read_merges),
+	F_U64(struct lst_devstat, "read_sectors", read_sectors),
+	F_U64(struct lst_devstat, "read_ms", read_ms),
+	F_U64(struct lst_devstat, "writes", writes),
+	F_U64(struct lst_devstat, "write_merges", write_merges),
+	F_U64(struct lst_devstat, "write_sectors", write_sectors),
+	F_U64(struct lst_devstat, "write_ms", write_ms),
+	F_U64(struct lst_devstat, "in_flight", in_flight),
+	F_U64(struct lst_devstat, "io_ms", io_ms),
+	F_U64(struct lst_devstat, "queue_ms", queue_ms),
+	F_END,
+};
+
 static const struct s_field s_sample[] = {
 	F_U32(struct lst_msg_sample, "phase", phase),
 	F_U32(struct lst_msg_sample, "point", point),
@@ -298,6 +320,8 @@ static const struct s_field s_sample[] = {
 	F_U32(struct lst_msg_sample, "flags", s.flags),
 	F_MAP(struct lst_msg_sample, "read", s.dir[LST_DIR_READ], s_dir),
 	F_MAP(struct lst_msg_sample, "write", s.dir[LST_DIR_WRITE], s_dir),
+	/* Added in protocol 1 after its release: optional, old peers ignore or omit it. */
+	F_ARRAY_OPT(struct lst_msg_sample, "dev", dev, ndev, s_devstat),
 	F_END,
 };
 
@@ -392,12 +416,21 @@ static const struct s_field *const s_bodies[LST_MSG_TYPE_END] = {
 	[LST_MSG_INVENTORY_REPLY] = s_inventory_reply,
 };
 
-static uint32_t s_nfields(const struct s_field *f)
+/* An optional array with no entries is left out of the frame: peers that predate it see the
+ * frame they always saw. */
+static bool s_omitted(const struct s_field *f, const void *base)
+{
+	return f->optional && f->kind == K_ARRAY &&
+	       !*(const uint32_t *)((const char *)base + f->count_off);
+}
+
+/* Fields of a table the frame holds for the struct at base. */
+static uint32_t s_nfields(const struct s_field *f, const void *base)
 {
 	uint32_t n = 0;
 
-	while (f[n].key)
-		n++;
+	for (; f->key; f++)
+		n += !s_omitted(f, base);
 	return n;
 }
 
@@ -623,14 +656,14 @@ static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *bas
 		msgpack_pack_array(&e->pk, count);
 		for (uint32_t i = 0; i < count; i++) {
 			snprintf(sub, sizeof(sub), "%s%s[%" PRIu32 "].", path, f->key, i);
-			msgpack_pack_map(&e->pk, s_nfields(f->sub));
+			msgpack_pack_map(&e->pk, s_nfields(f->sub, p + i * f->size));
 			if ((rc = s_enc_fields(e, f->sub, p + i * f->size, sub)))
 				return rc;
 		}
 		return 0;
 	case K_MAP:
 		snprintf(sub, sizeof(sub), "%s%s.", path, f->key);
-		msgpack_pack_map(&e->pk, s_nfields(f->sub));
+		msgpack_pack_map(&e->pk, s_nfields(f->sub, p));
 		return s_enc_fields(e, f->sub, p, sub);
 	case K_HIST:
 		return s_enc_hist(e, (const lst_hist *)p, path, f->key);
@@ -648,6 +681,8 @@ static int s_enc_fields(struct s_enc *e, const struct s_field *f, const void *ba
 	for (; f->key; f++) {
 		int rc;
 
+		if (s_omitted(f, base))
+			continue;
 		s_pack_key(e, f->key);
 		if ((rc = s_enc_field(e, f, base, path)))
 			return rc;
@@ -672,7 +707,7 @@ int lst_msg_encode(const lst_msg *m, uint8_t **buf, size_t *len, lst_err *err)
 	msgpack_sbuffer_init(&e.sb);
 	msgpack_packer_init(&e.pk, &e, s_write);
 
-	msgpack_pack_map(&e.pk, 1 + s_nfields(s_envelope) + s_nfields(body));
+	msgpack_pack_map(&e.pk, 1 + s_nfields(s_envelope, m) + s_nfields(body, &m->u));
 	s_pack_key(&e, "type");
 	s_pack_key(&e, e.type);
 	if ((rc = s_enc_fields(&e, s_envelope, m, "")))

@@ -173,7 +173,9 @@ struct lst_msg_started {
 
 struct lst_msg_sample {
 	uint32_t phase, point;
-	lst_sample s; /* histograms travel in lst_hist's sparse encoding (bin) */
+	lst_sample s;  /* histograms travel in lst_hist's sparse encoding (bin) */
+	uint32_t ndev; /* optional "dev": the device counters of the interval, per path */
+	struct lst_devstat dev[LST_DEVSTATS_MAX];
 };
 
 struct lst_msg_done {

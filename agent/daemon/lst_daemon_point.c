@@ -86,10 +86,12 @@ static void s_on_sample(const lst_sample *s, void *arg)
 	lst_daemon *d = arg;
 	struct lst_daemon__point *pt = d->pt;
 	lst_msg *m = lst_daemon__out(d, LST_MSG_SAMPLE);
+	const struct lst_devstat *dev = lst_run_devstats(pt->run, &m->u.sample.ndev);
 
 	m->u.sample.phase = pt->phase;
 	m->u.sample.point = pt->point;
 	m->u.sample.s = *s;
+	memcpy(m->u.sample.dev, dev, m->u.sample.ndev * sizeof(*dev));
 	lst_daemon__emit(d, m);
 	pt->samples++;
 	pt->last_interval = s->interval;

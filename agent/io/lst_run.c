@@ -1,14 +1,20 @@
 /*
  * Runs: job layout (regions, budgets, rates per job), engine choice, thread start, and the merge
- * of the jobs' per-interval samples into one agent sample per interval.
+ * of the jobs' per-interval samples into one agent sample per interval, and the device counters
+ * (sysfs stat of each block device path) read at each interval boundary by the collecting thread.
  */
 #include "lst_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "lst_assert.h"
@@ -21,6 +27,17 @@ struct s_reader {
 	uint64_t tail;	/* consumer's copy of the ring tail */
 	int64_t next_k; /* smallest interval this job may still deliver */
 	bool done;	/* its last sample has been merged */
+};
+
+/* The sysfs stat fields lockstep keeps, in the file's order. */
+enum { S_DEV_FIELDS = 11 };
+
+/* A path on a block device: its sysfs stat file and the counters at the last boundary. */
+struct s_devpath {
+	uint32_t path; /* index in the paths given to lst_run_new */
+	int fd;	       /* /sys/dev/block/MAJ:MIN/stat */
+	bool have;     /* last holds a reading */
+	uint64_t last[S_DEV_FIELDS];
 };
 
 struct lst_run {
@@ -36,6 +53,10 @@ struct lst_run {
 	int64_t max_k;	   /* highest interval seen */
 	bool over;
 	lst_sample out;
+	size_t ndev;
+	struct s_devpath dev[LST_DEVSTATS_MAX];
+	uint32_t nout_dev;
+	struct lst_devstat out_dev[LST_DEVSTATS_MAX];
 };
 
 static const struct lst_engine_ops *s_ops(int engine)
@@ -100,6 +121,94 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 	}
 	return 0;
 }
+
+/* --- device counters -------------------------------------------------------------------------- */
+
+/* Open the sysfs stat file of every path on a block device (partitions have their own). */
+static void s_dev_open(lst_run *run, const struct lst_run_path *paths, size_t n)
+{
+	for (size_t i = 0; i < n && run->ndev < LST_DEVSTATS_MAX; i++) {
+		struct stat st;
+		char name[64];
+		int fd;
+
+		if (paths[i].fd < 0 || fstat(paths[i].fd, &st) || !S_ISBLK(st.st_mode))
+			continue;
+		snprintf(name, sizeof(name), "/sys/dev/block/%u:%u/stat", major(st.st_rdev),
+			 minor(st.st_rdev));
+		fd = open(name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			lst_log_debug(LST_DBG_IO, "%s: no device counters (%s: %s)", paths[i].name,
+				      name, strerror(errno));
+			continue;
+		}
+		run->dev[run->ndev++] = (struct s_devpath){ .path = (uint32_t)i, .fd = fd };
+	}
+}
+
+/* Read a stat file's first S_DEV_FIELDS counters. Returns false when it cannot be read. */
+static bool s_dev_read(int fd, uint64_t v[S_DEV_FIELDS])
+{
+	char buf[512];
+	ssize_t len = pread(fd, buf, sizeof(buf) - 1, 0);
+	char *p = buf;
+
+	if (len <= 0)
+		return false;
+	buf[len] = 0;
+	for (int f = 0; f < S_DEV_FIELDS; f++) {
+		char *end;
+
+		v[f] = strtoull(p, &end, 10);
+		if (end == p)
+			return false;
+		p = end;
+	}
+	return true;
+}
+
+/* Read every device at an interval boundary; with deltas, fill out_dev with them. */
+static void s_dev_boundary(lst_run *run, bool deltas)
+{
+	run->nout_dev = 0;
+	for (size_t i = 0; i < run->ndev; i++) {
+		struct s_devpath *dp = &run->dev[i];
+		struct lst_devstat *o = &run->out_dev[run->nout_dev];
+		uint64_t v[S_DEV_FIELDS], d[S_DEV_FIELDS];
+
+		if (!s_dev_read(dp->fd, v))
+			continue;
+		for (int f = 0; f < S_DEV_FIELDS; f++)
+			d[f] = v[f] - dp->last[f];
+		if (deltas && dp->have) {
+			*o = (struct lst_devstat){
+				.path = dp->path,
+				.reads = d[0],
+				.read_merges = d[1],
+				.read_sectors = d[2],
+				.read_ms = d[3],
+				.writes = d[4],
+				.write_merges = d[5],
+				.write_sectors = d[6],
+				.write_ms = d[7],
+				.in_flight = v[8],
+				.io_ms = d[9],
+				.queue_ms = d[10],
+			};
+			run->nout_dev++;
+		}
+		memcpy(dp->last, v, sizeof(v));
+		dp->have = true;
+	}
+}
+
+const struct lst_devstat *lst_run_devstats(const lst_run *run, uint32_t *n)
+{
+	*n = run->nout_dev;
+	return run->out_dev;
+}
+
+/* --- runs ------------------------------------------------------------------------------------ */
 
 lst_run *lst_run_new(const struct lst_run_path *paths, size_t n, lst_err *err)
 {
@@ -167,6 +276,7 @@ lst_run *lst_run_new_cancellable(const struct lst_run_path *paths, size_t n,
 		}
 		at += (size_t)paths[i].w.jobs;
 	}
+	s_dev_open(run, paths, n);
 	return run;
 }
 
@@ -177,6 +287,7 @@ int lst_run_start(lst_run *run, int64_t t0, lst_err *err)
 
 	LST_ASSERT(!run->started);
 	run->started = true;
+	s_dev_boundary(run, false); /* the baseline, before any job is released */
 	for (size_t i = 0; i < run->njobs; i++) {
 		struct lst_job *job = &run->jobs[i];
 		int rc;
@@ -213,6 +324,8 @@ void lst_run_destroy(lst_run **p)
 		pthread_join(run->jobs[i].thread, NULL);
 	for (size_t i = 0; i < run->njobs; i++)
 		lst_job_exit(&run->jobs[i]);
+	for (size_t i = 0; i < run->ndev; i++)
+		close(run->dev[i].fd);
 	free(run->jobs);
 	free(run->readers);
 	if (run->efd >= 0)
@@ -310,6 +423,7 @@ bool lst_run_collect(lst_run *run, lst_run_sample_fn fn, void *arg)
 			out->start_ns = out->end_ns = 0;
 		}
 		run->emit_next = k + 1;
+		s_dev_boundary(run, true);
 		fn(out, arg);
 	}
 	if (all_done && run->emit_next > ready)

@@ -7,6 +7,12 @@
  * whenever lst_run_eventfd() is readable: collect merges the jobs' samples of each interval and
  * hands each complete interval to a callback, in order. Merging happens on the caller's thread;
  * jobs never wait for it.
+ *
+ * For every path on a block device the run also reads the device's own counters
+ * (/sys/class/block/NAME/stat) when it starts and when it hands over each interval, on the
+ * collecting thread, so the jobs never touch sysfs: lst_run_devstats() gives the deltas that go
+ * with the interval being handed over. Their sum over a point is what the device counted from
+ * the start to the last interval, which is handed over once every job has drained.
  */
 #ifndef LST_RUN_H
 #define LST_RUN_H
@@ -68,6 +74,15 @@ typedef void (*lst_run_sample_fn)(const lst_sample *s, void *arg);
  * (the run is over), false otherwise. The sample passed to fn is borrowed for the call.
  */
 bool lst_run_collect(lst_run *run, lst_run_sample_fn fn, void *arg);
+
+/*
+ * The device counters of the interval being handed over, for use inside the lst_run_collect
+ * callback: one entry per path on a block device (path: its index in the paths given to
+ * lst_run_new), *n of them. Borrowed, valid until the callback returns. A path whose counters
+ * could not be read at that boundary is left out of that interval, and its next delta spans
+ * from the last boundary it was read.
+ */
+const struct lst_devstat *lst_run_devstats(const lst_run *run, uint32_t *n);
 
 /* Ask every job to stop issuing, drain what is in flight and finish. Returns at once. */
 void lst_run_stop(lst_run *run);

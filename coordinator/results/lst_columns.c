@@ -106,17 +106,29 @@ static const struct lst_column s_curves[] = {
 	S_OPT("target_pct", G, struct lst_rpt_curve, target_pct),
 };
 
+static const struct lst_column s_dev[] = {
+	S_COL("phase", WORD),	      S_COL("point", UINT),	  S_COL("label", QUOTED),
+	S_COL("agent", WORD),	      S_COL("target", WORD),	  S_COL("path", QUOTED),
+	S_COL("device", WORD),	      S_COL("interval", INT),	  S_COL("t_s", F6),
+	S_COL("reads", UINT),	      S_COL("read_merges", UINT), S_COL("read_sectors", UINT),
+	S_COL("read_ms", UINT),	      S_COL("writes", UINT),	  S_COL("write_merges", UINT),
+	S_COL("write_sectors", UINT), S_COL("write_ms", UINT),	  S_COL("in_flight", UINT),
+	S_COL("io_ms", UINT),	      S_COL("queue_ms", UINT),
+};
+
 _Static_assert(LST_ARRAY_SIZE(s_ts) == LST_TS_N, "timeseries.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_sum) == LST_SUM_N, "summary.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_clock) == LST_CLOCK_N, "clock.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_rounds) == LST_ROUNDS_N, "rounds.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_curves) == LST_CURVES_N, "curves.csv: table and enum differ");
+_Static_assert(LST_ARRAY_SIZE(s_dev) == LST_DEV_N, "devstats.csv: table and enum differ");
 
 const struct lst_col_table lst_timeseries_table = { "timeseries.csv", s_ts, LST_TS_N, false };
 const struct lst_col_table lst_summary_table = { "summary.csv", s_sum, LST_SUM_N, true };
 const struct lst_col_table lst_clock_table = { "clock.csv", s_clock, LST_CLOCK_N, false };
 const struct lst_col_table lst_rounds_table = { "rounds.csv", s_rounds, LST_ROUNDS_N, false };
 const struct lst_col_table lst_curves_table = { "curves.csv", s_curves, LST_CURVES_N, false };
+const struct lst_col_table lst_devstats_table = { "devstats.csv", s_dev, LST_DEV_N, false };
 
 void lst_columns_header(FILE *f, const struct lst_col_table *t)
 {

@@ -8,6 +8,8 @@
  *   clock.csv       one row per clock exchange (lst_results_clock)
  *   rounds.csv      one row per round of a suite test (lst_results_round)
  *   curves.csv      one row per latency-vs-IOPS point (lst_results_curve)
+ *   devstats.csv    one row per agent x block-device path x measured interval: the device's own
+ *                   counters (lst_results_devstat); lockstep report does not read it
  *
  * matrix.csv has one column per read/write mix, so it has no fixed table (lst_results_matrix,
  * and the reader's s_load_matrix, own its shape: "bs" then "R/W" columns).
@@ -147,11 +149,36 @@ enum lst_curves_col {
 	LST_CURVES_N,
 };
 
+enum lst_dev_col {
+	LST_DEV_PHASE,
+	LST_DEV_POINT,
+	LST_DEV_LABEL,
+	LST_DEV_AGENT,
+	LST_DEV_TARGET,
+	LST_DEV_PATH,
+	LST_DEV_DEVICE,
+	LST_DEV_INTERVAL,
+	LST_DEV_T_S,
+	LST_DEV_READS, /* the eleven counters, in the order of struct lst_devstat */
+	LST_DEV_READ_MERGES,
+	LST_DEV_READ_SECTORS,
+	LST_DEV_READ_MS,
+	LST_DEV_WRITES,
+	LST_DEV_WRITE_MERGES,
+	LST_DEV_WRITE_SECTORS,
+	LST_DEV_WRITE_MS,
+	LST_DEV_IN_FLIGHT,
+	LST_DEV_IO_MS,
+	LST_DEV_QUEUE_MS,
+	LST_DEV_N,
+};
+
 extern const struct lst_col_table lst_timeseries_table;
 extern const struct lst_col_table lst_summary_table;
 extern const struct lst_col_table lst_clock_table;
 extern const struct lst_col_table lst_rounds_table;
 extern const struct lst_col_table lst_curves_table;
+extern const struct lst_col_table lst_devstats_table;
 
 /* The header line of t: its names joined by ',', and a newline. */
 void lst_columns_header(FILE *f, const struct lst_col_table *t);

@@ -36,14 +36,17 @@ struct lst_results {
 	FILE *sum;
 	FILE *rounds;
 	FILE *curves;
+	FILE *dev; /* devstats.csv, opened on its first row */
 	FILE *clock;
 	json_t *summary;
 	json_t *tests;
 	size_t nmatrix;
 	size_t nraw;
 	struct s_raw *raw;
-	off_t ts_mark;	/* timeseries.csv's size at lst_results_mark */
-	lst_err failed; /* the first write that failed; code 0 while none has */
+	off_t ts_mark;	  /* timeseries.csv's size at lst_results_mark */
+	off_t dev_mark;	  /* devstats.csv's at lst_results_mark; -1: made after it (or never) */
+	off_t dev_header; /* the size of devstats.csv's header line */
+	lst_err failed;	  /* the first write that failed; code 0 while none has */
 };
 
 /* Keep the first failure: what was being written and why. */
@@ -147,6 +150,7 @@ lst_results *lst_results_new(const char *dir, lst_err *err)
 		return lst_err_sys(err, rc, "cannot create results folder %s", dir), NULL;
 	r = lst_calloc(1, sizeof(*r));
 	r->dir = lst_strdup(dir);
+	r->dev_mark = -1;
 	r->summary = json_array();
 	r->tests = json_array();
 	r->ts = s_open(r, "timeseries.csv", "w", err);
@@ -186,6 +190,8 @@ void lst_results_destroy(lst_results **p)
 		fclose(r->sum);
 	if (r->rounds)
 		fclose(r->rounds);
+	if (r->dev)
+		fclose(r->dev);
 	if (r->curves)
 		fclose(r->curves);
 	if (r->clock)
@@ -269,6 +275,7 @@ int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, siz
 void lst_results_mark(lst_results *r)
 {
 	r->ts_mark = ftello(r->ts);
+	r->dev_mark = r->dev ? ftello(r->dev) : -1;
 	for (size_t i = 0; i < r->nraw; i++)
 		r->raw[i].mark = ftello(r->raw[i].f);
 }
@@ -284,6 +291,8 @@ static void s_cut(lst_results *r, FILE *f, off_t size, const char *name)
 void lst_results_rewind(lst_results *r)
 {
 	s_cut(r, r->ts, r->ts_mark, "timeseries.csv");
+	if (r->dev) /* begun since the mark: back to its header */
+		s_cut(r, r->dev, r->dev_mark >= 0 ? r->dev_mark : r->dev_header, "devstats.csv");
 	for (size_t i = 0; i < r->nraw; i++) {
 		char *name = lst_asprintf("samples/%s.msgpack", r->raw[i].agent);
 
@@ -357,6 +366,43 @@ void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k,
 	s_lat_cells(&row[LST_TS_LAT_MEAN], &st);
 	lst_columns_write(r->ts, &lst_timeseries_table, row);
 	s_flush(r, r->ts, "timeseries.csv");
+}
+
+void lst_results_devstat(lst_results *r, const struct lst_devstat_row *row)
+{
+	const struct lst_devstat *d = row->d;
+	union lst_cell c[LST_DEV_N] = {
+		[LST_DEV_PHASE] = { .s = row->phase },
+		[LST_DEV_POINT] = { .u = row->point },
+		[LST_DEV_LABEL] = { .s = row->label },
+		[LST_DEV_AGENT] = { .s = row->agent },
+		[LST_DEV_TARGET] = { .s = row->target },
+		[LST_DEV_PATH] = { .s = row->path },
+		[LST_DEV_DEVICE] = { .s = row->device },
+		[LST_DEV_INTERVAL] = { .i = row->k },
+		[LST_DEV_T_S] = { .d = row->t_s },
+		[LST_DEV_READS] = { .u = d->reads },
+		[LST_DEV_READ_MERGES] = { .u = d->read_merges },
+		[LST_DEV_READ_SECTORS] = { .u = d->read_sectors },
+		[LST_DEV_READ_MS] = { .u = d->read_ms },
+		[LST_DEV_WRITES] = { .u = d->writes },
+		[LST_DEV_WRITE_MERGES] = { .u = d->write_merges },
+		[LST_DEV_WRITE_SECTORS] = { .u = d->write_sectors },
+		[LST_DEV_WRITE_MS] = { .u = d->write_ms },
+		[LST_DEV_IN_FLIGHT] = { .u = d->in_flight },
+		[LST_DEV_IO_MS] = { .u = d->io_ms },
+		[LST_DEV_QUEUE_MS] = { .u = d->queue_ms },
+	};
+
+	if (!r->dev) {
+		r->dev = s_open(r, "devstats.csv", "w", NULL);
+		if (!r->dev)
+			return;
+		lst_columns_header(r->dev, &lst_devstats_table);
+		r->dev_header = ftello(r->dev);
+	}
+	lst_columns_write(r->dev, &lst_devstats_table, c);
+	s_flush(r, r->dev, "devstats.csv");
 }
 
 json_t *lst_results_lat_json(const lst_hist *h)
@@ -715,8 +761,9 @@ static long long s_size(const lst_results *r, const char *name)
 json_t *lst_results_sizes(lst_results *r)
 {
 	static const char *const names[] = { "timeseries.csv", "summary.csv", "clock.csv",
-					     "rounds.csv",     "curves.csv",  "matrix.md" };
-	FILE *open[] = { r->ts, r->sum, r->clock, r->rounds, r->curves, NULL };
+					     "rounds.csv",     "curves.csv",  "matrix.md",
+					     "devstats.csv" };
+	FILE *open[] = { r->ts, r->sum, r->clock, r->rounds, r->curves, NULL, r->dev };
 	json_t *o = json_object();
 
 	for (size_t i = 0; i < LST_ARRAY_SIZE(names); i++) {
@@ -911,7 +958,8 @@ static int s_cut_journal(const char *dir, lst_err *err)
 lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *tests, lst_err *err)
 {
 	static const char *const csv[] = { "timeseries.csv", "summary.csv", "clock.csv" };
-	static const char *const opt[] = { "rounds.csv", "curves.csv", "matrix.md" };
+	static const char *const opt[] = { "rounds.csv", "curves.csv", "matrix.md",
+					   "devstats.csv" };
 	char *sdir = lst_asprintf("%s/samples", dir);
 	DIR *d = opendir(sdir);
 	struct dirent *e;
@@ -948,6 +996,7 @@ lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *tests, l
 
 	r = lst_calloc(1, sizeof(*r));
 	r->dir = lst_strdup(dir);
+	r->dev_mark = -1;
 	r->summary = json_array();
 	r->tests = tests ? json_copy(tests) : json_array();
 	r->ts = s_open(r, "timeseries.csv", "a", err);
@@ -957,6 +1006,10 @@ lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *tests, l
 		r->rounds = s_open(r, "rounds.csv", "a", err);
 	if (r->clock && json_object_get(sizes, "curves.csv"))
 		r->curves = s_open(r, "curves.csv", "a", err);
+	if (r->clock && json_object_get(sizes, "devstats.csv")) {
+		r->dev = s_open(r, "devstats.csv", "a", err);
+		r->dev_header = (off_t)s_header_size(dir, "devstats.csv");
+	}
 	if (r->clock && json_object_get(sizes, "matrix.md"))
 		r->nmatrix = 1; /* the next matrix is a later phase's: matrix-PHASE.csv */
 	if (!r->clock || r->failed.code) {

@@ -13,6 +13,8 @@
  *                             they arrive: a stream of msgpack maps (proto/PROTOCOL.md)
  *   timeseries.csv            one row per measured interval: agent=all, then one per agent
  *   summary.csv, summary.json one row per phase x point over its measured window
+ *   devstats.csv              one row per agent x block-device path x measured interval: the
+ *                             device's own counters (created with its first row)
  *
  * Rows are written and flushed as the run goes. A write that fails is kept, not printed:
  * lst_results_failed() says what failed first, so the caller can end the run once with it.
@@ -101,6 +103,20 @@ void lst_rates_of(const lst_sample *s, struct lst_rates *out);
 void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 		     const char *agent, const struct lst_rates *rates,
 		     const struct lst_dir_stats dir[LST_DIR_N]);
+
+/* One row of devstats.csv: a path's device counters over one measured interval. */
+struct lst_devstat_row {
+	const char *phase;
+	size_t point;
+	const char *label, *agent, *target, *path;
+	const char *device; /* kernel name ("loop3", "sdb1"); "" when unknown */
+	int64_t k;
+	double t_s; /* the interval's start, on timeseries.csv's time base */
+	const struct lst_devstat *d;
+};
+
+/* Append a row to devstats.csv (created, with its header, on the first row). */
+void lst_results_devstat(lst_results *r, const struct lst_devstat_row *row);
 
 /*
  * One summary row (and its JSON object, which gets `extra` merged in; extra is stolen). test and

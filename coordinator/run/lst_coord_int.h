@@ -76,6 +76,8 @@ struct lst_coord__agent {
 	uint64_t merged_late; /* samples for intervals already merged */
 	bool bad_warned;      /* a sample for an interval that cannot exist was reported */
 	json_t *jobs;	      /* what each of its paths runs in this point */
+	char devices[LST_MAX_JOBSPECS][32]; /* each path's kernel device name ("" not a device),
+					       from PREPARED, for devstats.csv */
 };
 
 struct lst_coord__target {

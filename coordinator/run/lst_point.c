@@ -6,6 +6,7 @@
 
 #include "lst_assert.h"
 #include "lst_log.h"
+#include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -338,6 +339,20 @@ static bool s_point_lost(const lst_coord *c)
 	return false;
 }
 
+/* Each path's device name for devstats.csv: the last part of a block device's real path. */
+static void s_note_devices(struct lst_coord__agent *a, const struct lst_msg_prepared *pd)
+{
+	memset(a->devices, 0, sizeof(a->devices));
+	for (uint32_t j = 0; j < pd->npaths && j < LST_MAX_JOBSPECS; j++) {
+		const struct lst_path_identity *id = &pd->paths[j];
+		const char *slash = strrchr(id->real_path, '/');
+
+		if (!strcmp(id->kind, "block"))
+			lst_copy(a->devices[j], sizeof(a->devices[j]),
+				 slash ? slash + 1 : id->real_path);
+	}
+}
+
 /* PREPARE everywhere and wait for the answers. Takes msgs[i]. */
 static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_msg **msgs)
 {
@@ -370,6 +385,8 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 	for (size_t i = 0; i < c->n; i++) {
 		struct lst_coord__agent *a = &c->a[i];
 
+		if (a->in_point && !a->point_lost)
+			s_note_devices(a, &a->reply->u.prepared);
 		if (a->in_point && !a->point_lost && a->reply->u.prepared.warning[0])
 			lst_log_warn("agent %s: %s", lst_conn_name(a->conn),
 				     a->reply->u.prepared.warning);

@@ -3,6 +3,8 @@
  * pumping (wait on every connection at once and dispatch what arrives), liveness (PINGs, clock
  * bursts, reconnects, silence that makes an agent unreachable and then lost) and the conditions
  * the scheduler waits for. The connection's state (lst_conn) says whether an agent is lost.
+ * A SAMPLE of the running point goes to the merge, to samples/AGENT.msgpack and, for its
+ * measured intervals, its device counters to devstats.csv.
  */
 #include <errno.h>
 
@@ -224,6 +226,41 @@ static bool s_for_point(const lst_coord *c, const struct lst_coord__agent *a, co
 	       m->seq >= a->min_seq;
 }
 
+/*
+ * devstats.csv rows of a measured interval of agent i: one per path with device counters, on
+ * timeseries.csv's time base (the interval's start as the agent measured it, as for the agent's
+ * timeseries rows; its place on the grid when it saw no I/O). An entry naming
+ * a path the agent was not given is dropped.
+ */
+static void s_devstats(lst_coord *c, size_t i, const struct lst_msg_sample *s)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	struct lst_devstat_row row = {
+		.phase = c->cur.phase_name,
+		.point = c->cur.point,
+		.label = c->cur.label,
+		.agent = lst_conn_name(a->conn),
+		.k = s->s.interval,
+	};
+	int64_t at = lst_clock_to_local(lst_conn_clock(a->conn), s->s.start_ns);
+
+	if (!s->s.start_ns && !s->s.end_ns) /* no I/O: the interval's place on the grid */
+		at = c->cur.T0 + s->s.interval * c->cur.interval;
+	row.t_s = lst_coord__t(c, at);
+
+	for (uint32_t j = 0; j < s->ndev; j++) {
+		json_t *job = json_array_get(a->jobs, s->dev[j].path);
+
+		if (!job || s->dev[j].path >= LST_MAX_JOBSPECS)
+			continue;
+		row.target = json_string_value(json_object_get(job, "target"));
+		row.path = json_string_value(json_object_get(job, "path"));
+		row.device = a->devices[s->dev[j].path];
+		row.d = &s->dev[j];
+		lst_results_devstat(c->res, &row);
+	}
+}
+
 static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen)
 {
 	struct lst_coord__agent *a = &c->a[i];
@@ -278,6 +315,8 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 	}
 	/* What was merged, as received; a failed write ends the run once (lst_coord__results_ok). */
 	lst_results_raw(c->res, lst_conn_name(a->conn), raw, rawlen, &err);
+	if (!(s->s.flags & LST_SAMPLE_RAMP))
+		s_devstats(c, i, s);
 }
 
 /* The seq of a SAMPLE or DONE is new (not a copy from a re-sent spool); ACK it either way. */

@@ -289,6 +289,27 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 			s->bytes = ext ? UINT64_MAX - 1 : s->lat.count * 4096;
 			s->errors = ext ? UINT64_MAX - 2 : small ? 0 : (uint64_t)d + 1;
 		}
+		/* Device counters: none (a regular file), two paths, or every path at its limit. */
+		b->ndev = ext ? LST_DEVSTATS_MAX : small ? 0 : 2;
+		for (uint32_t i = 0; i < b->ndev; i++) {
+			struct lst_devstat *ds = &b->dev[i];
+			uint64_t x = ext ? UINT64_MAX : 1000 + i;
+
+			*ds = (struct lst_devstat){
+				.path = ext ? UINT32_MAX : i,
+				.reads = x,
+				.read_merges = x / 10,
+				.read_sectors = x * 8,
+				.read_ms = x / 100,
+				.writes = x / 2,
+				.write_merges = 0,
+				.write_sectors = x * 4,
+				.write_ms = x / 50,
+				.in_flight = ext ? x : 4,
+				.io_ms = x / 3,
+				.queue_ms = x * 2,
+			};
+		}
 		break;
 	}
 	case LST_MSG_DONE:

@@ -280,6 +280,22 @@ static void s_eq_inv_device(const struct lst_inv_device *a, const struct lst_inv
 	EQ_U(allow_write);
 }
 
+static void s_eq_devstat(const struct lst_devstat *a, const struct lst_devstat *b)
+{
+	EQ_U(path);
+	EQ_U(reads);
+	EQ_U(read_merges);
+	EQ_U(read_sectors);
+	EQ_U(read_ms);
+	EQ_U(writes);
+	EQ_U(write_merges);
+	EQ_U(write_sectors);
+	EQ_U(write_ms);
+	EQ_U(in_flight);
+	EQ_U(io_ms);
+	EQ_U(queue_ms);
+}
+
 static void s_eq(const lst_msg *a, const lst_msg *b)
 {
 	EQ_U(type);
@@ -372,6 +388,9 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 			T_ASSERT(lst_hist_equal(&a->u.sample.s.dir[d].lat,
 						&b->u.sample.s.dir[d].lat));
 		}
+		EQ_U(u.sample.ndev);
+		for (unsigned i = 0; i < a->u.sample.ndev; i++)
+			s_eq_devstat(&a->u.sample.dev[i], &b->u.sample.dev[i]);
 		break;
 	case LST_MSG_DONE:
 		EQ_U(u.done.phase);
@@ -1566,6 +1585,48 @@ static void s_test_garbage(void)
 	T_ASSERT(ok > 0);
 }
 
+/*
+ * SAMPLE's optional "dev": a sample without device counters is the frame it always was (no
+ * "dev" key, so peers that predate it are unaffected), one that omits it decodes to none, and
+ * more entries than there can be paths are refused.
+ */
+static void s_test_devstats(void)
+{
+	lst_msg *m = lst_example_msg(LST_MSG_SAMPLE, LST_EXAMPLE_TYPICAL), *d = NULL;
+	size_t len;
+	uint8_t *buf;
+	lst_err err;
+
+	m->u.sample.ndev = 0;
+	buf = s_encode(m, &len);
+	T_ASSERT(!memmem(buf, len,
+			 "\xa3"
+			 "dev",
+			 4));
+	T_EQ_INT(lst_msg_decode(buf, len, &d, &err), 0);
+	T_EQ_U64(d->u.sample.ndev, 0);
+	free(buf);
+	lst_msg_destroy(&d);
+
+	m->u.sample.ndev = 1;
+	m->u.sample.dev[0] = (struct lst_devstat){ .path = 3, .reads = 7, .in_flight = 2 };
+	buf = s_encode(m, &len);
+	T_ASSERT(memmem(buf, len,
+			"\xa3"
+			"dev",
+			4));
+	T_EQ_INT(lst_msg_decode(buf, len, &d, &err), 0);
+	T_EQ_U64(d->u.sample.ndev, 1);
+	s_eq_devstat(&m->u.sample.dev[0], &d->u.sample.dev[0]);
+	free(buf);
+	lst_msg_destroy(&d);
+
+	m->u.sample.ndev = LST_DEVSTATS_MAX + 1;
+	T_EQ_INT(lst_msg_encode(m, &buf, &len, &err), -EINVAL);
+	T_ASSERT(strstr(err.msg, "sample: key 'dev' has 65 entries, allowed 0 to 64"));
+	lst_msg_destroy(&m);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1587,6 +1648,7 @@ int main(int argc, char **argv)
 		{ "version", s_test_version },
 		{ "encode", s_test_encode_errors },
 		{ "garbage", s_test_garbage },
+		{ "devstats", s_test_devstats },
 	};
 	int ran = 0;
 
