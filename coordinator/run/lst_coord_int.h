@@ -156,6 +156,16 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 void lst_coord__bye(lst_coord *c);
 int lst_coord__run_all(lst_coord *c);
 
+/* lst_probe.c: one-shot queries (lockstep agents, lockstep inventory) */
+
+/*
+ * A coordinator for a one-shot query of agents: quiet, a 5 s connect timeout, the key options
+ * of sec (may be NULL), HELLO said to every agent. NULL after printing why on stderr when it
+ * cannot be made (a bad key, say). The caller ends it with lst_coord__bye and lst_coord_destroy.
+ */
+lst_coord *lst_coord__query_new(const struct lst_coord_agent *agents, size_t n,
+				const struct lst_coord_opts *sec);
+
 /* lst_pump.c: the session with every agent */
 
 bool lst_coord__usable(const struct lst_coord__agent *a);

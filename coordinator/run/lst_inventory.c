@@ -118,23 +118,14 @@ static void s_query(lst_coord *c, json_t *entries)
 int lst_inventory_collect(const struct lst_coord_agent *agents, size_t n,
 			  const struct lst_coord_opts *sec, json_t **out)
 {
-	struct lst_coord_opts opts = { .quiet = true, .connect_timeout_ns = 5 * LST_NS_PER_S };
 	json_t *entries;
 	lst_coord *c;
-	lst_err err;
 	int rc = 0;
 
 	*out = NULL;
-	if (sec) {
-		opts.key_file = sec->key_file;
-		opts.insecure = sec->insecure;
-	}
-	c = lst_coord__new(agents, n, 10 * LST_NS_PER_S, LST_NS_PER_S, &opts, &err);
-	if (!c) {
-		fprintf(stderr, "lockstep: %s\n", err.msg);
+	c = lst_coord__query_new(agents, n, sec);
+	if (!c)
 		return 2;
-	}
-	lst_coord__hello(c);
 	entries = json_array();
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);

@@ -53,14 +53,12 @@ static bool s_row(const lst_coord *c, size_t i, bool json, json_t *arr, FILE *ou
 	return true;
 }
 
-int lst_probe_agents(const struct lst_coord_agent *agents, size_t n,
-		     const struct lst_coord_opts *sec, bool json, FILE *out)
+lst_coord *lst_coord__query_new(const struct lst_coord_agent *agents, size_t n,
+				const struct lst_coord_opts *sec)
 {
 	struct lst_coord_opts opts = { .quiet = true, .connect_timeout_ns = 5 * LST_NS_PER_S };
 	lst_coord *c;
 	lst_err err;
-	json_t *arr;
-	int rc = 0;
 
 	if (sec) {
 		opts.key_file = sec->key_file;
@@ -69,9 +67,21 @@ int lst_probe_agents(const struct lst_coord_agent *agents, size_t n,
 	c = lst_coord__new(agents, n, 10 * LST_NS_PER_S, LST_NS_PER_S, &opts, &err);
 	if (!c) {
 		fprintf(stderr, "lockstep: %s\n", err.msg);
-		return 2;
+		return NULL;
 	}
 	lst_coord__hello(c);
+	return c;
+}
+
+int lst_probe_agents(const struct lst_coord_agent *agents, size_t n,
+		     const struct lst_coord_opts *sec, bool json, FILE *out)
+{
+	lst_coord *c = lst_coord__query_new(agents, n, sec);
+	json_t *arr;
+	int rc = 0;
+
+	if (!c)
+		return 2;
 	lst_coord__sync(c);
 	if (!json)
 		fprintf(out, "%-12s %-9s %-20s %5s %-16s %14s %10s  %s\n", "NAME", "VERSION",
