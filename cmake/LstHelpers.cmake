@@ -49,3 +49,23 @@ function(lst_add_script_test name script)
       LABELS integration RUN_SERIAL TRUE
       ENVIRONMENT "LST_BIN=${CMAKE_BINARY_DIR}/bin;LST_SRC=${CMAKE_SOURCE_DIR};LST_BUILD=${CMAKE_BINARY_DIR}")
 endfunction()
+
+# lst_add_fuzzer(NAME SOURCE LIBRARY)
+# With LST_FUZZ=ON (clang only; tests/integration/fuzz_lib.sh configures such a tree): a
+# libFuzzer target NAME from tests/SOURCE linked against LIBRARY. LIBRARY and lst_common get
+# coverage instrumentation (fuzzer-no-link), so the fuzzer is guided by the parser's branches,
+# not only by the target's. Without LST_FUZZ it does nothing.
+function(lst_add_fuzzer name source library)
+  if(NOT LST_FUZZ)
+    return()
+  endif()
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "LST_FUZZ=ON needs clang: -DCMAKE_C_COMPILER=clang")
+  endif()
+  target_compile_options(lst_${library} PRIVATE -fsanitize=fuzzer-no-link)
+  target_compile_options(lst_common PRIVATE -fsanitize=fuzzer-no-link)
+  add_executable(${name} ${CMAKE_CURRENT_SOURCE_DIR}/${source})
+  target_compile_options(${name} PRIVATE ${LST_WARNINGS} -fsanitize=fuzzer)
+  target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  target_link_libraries(${name} PRIVATE lockstep::${library})
+endfunction()

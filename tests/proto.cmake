@@ -13,16 +13,6 @@ target_link_libraries(gen_msg_corpus PRIVATE lockstep::proto)
 #   cmake -B build/fuzz -DCMAKE_C_COMPILER=clang -DLST_FUZZ=ON -DLST_SANITIZE=address,undefined
 # The codec and what it calls get coverage instrumentation (fuzzer-no-link), so the fuzzer
 # is guided by the decoder's branches, not just by the target's.
-if(LST_FUZZ)
-  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
-    message(FATAL_ERROR "LST_FUZZ=ON needs clang: -DCMAKE_C_COMPILER=clang")
-  endif()
-  target_compile_options(lst_proto PRIVATE -fsanitize=fuzzer-no-link)
-  target_compile_options(lst_common PRIVATE -fsanitize=fuzzer-no-link)
-  add_executable(fuzz_msg fuzz/fuzz_msg.c)
-  target_compile_options(fuzz_msg PRIVATE ${LST_WARNINGS} -fsanitize=fuzzer)
-  target_link_options(fuzz_msg PRIVATE -fsanitize=fuzzer)
-  target_link_libraries(fuzz_msg PRIVATE lockstep::proto)
-endif()
+lst_add_fuzzer(fuzz_msg fuzz/fuzz_msg.c proto)
 
 lst_add_script_test(fuzz_msg ${CMAKE_CURRENT_SOURCE_DIR}/integration/fuzz_msg.sh TIMEOUT 400)

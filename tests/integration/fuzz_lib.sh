@@ -1,7 +1,7 @@
 # Shared steps of the libFuzzer tests (sourced, not run): build the targets in their own clang
 # tree under ASan and UBSan, then fuzz one for a bounded time from a seed corpus and fail on any
-# crash, leak, sanitizer report, timeout or memory blow-up. Used by fuzz_msg.sh and
-# fuzz_plan.sh; a later fuzzer is a seed list and two calls.
+# crash, leak, sanitizer report, timeout or memory blow-up. Used by fuzz_msg.sh, fuzz_plan.sh
+# and fuzz_csv.sh; a later fuzzer is a seed list and two calls.
 #
 # Environment: LST_SRC, LST_BUILD (set by CTest); LST_FUZZ_SECONDS (default 60) sets the time.
 # The clang tree is $LST_BUILD/fuzz, shared by every fuzz test (same configuration).
@@ -36,20 +36,21 @@ fuzz_build() {
 		{ tail -40 "$fuzz_tmp/build.log" >&2; fail "build of $* failed"; }
 }
 
-# fuzz_run TARGET NAME SEEDS DICT MAX_LEN: fuzz for $fuzz_secs s. New inputs go to
-# $fuzz_dir/NAME-corpus (kept between runs, so a CI cache can carry it); seeds stay as made;
+# fuzz_run TARGET NAME SEEDS DICT MAX_LEN: fuzz for $fuzz_secs s (DICT "" for none). New
+# inputs go to $fuzz_dir/NAME-corpus (kept between runs, so a CI cache can carry it); seeds stay as made;
 # crashes go to $fuzz_dir/NAME-artifacts. halt_on_error makes any UBSan report a failure;
 # ASan's leak check runs at exit.
 fuzz_run() {
 	local target=$1 name=$2 seeds=$3 dict=$4 max_len=$5 rc=0
-	local work=$fuzz_dir/$name-corpus art=$fuzz_dir/$name-artifacts
+	local work=$fuzz_dir/$name-corpus art=$fuzz_dir/$name-artifacts dict_opt=()
+	[ -z "$dict" ] || dict_opt=(-dict="$dict")
 	rm -rf "$art"
 	mkdir -p "$work" "$art"
 	echo "$target: fuzzing for ${fuzz_secs} s"
 	export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 	export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 	"$fuzz_dir/bin/$target" -max_total_time="$fuzz_secs" -rss_limit_mb=512 -max_len="$max_len" \
-		-timeout=10 -dict="$dict" -artifact_prefix="$art/" -print_final_stats=1 \
+		-timeout=10 "${dict_opt[@]}" -artifact_prefix="$art/" -print_final_stats=1 \
 		"$work" "$seeds" >"$fuzz_tmp/fuzz.log" 2>&1 || rc=$?
 	cp "$fuzz_tmp/fuzz.log" "$fuzz_dir/$name-fuzz.log"
 	grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb' "$fuzz_tmp/fuzz.log" || true
