@@ -171,11 +171,21 @@ struct lst_msg_started {
 	int64_t actual; /* when the jobs were released (agent clock) */
 };
 
+/* One path's share of a SAMPLE: what the jobs of one job spec did in the interval. */
+struct lst_sample_part {
+	uint32_t path; /* index of the job spec in the point's PREPARE `jobs` */
+	lst_sample s;  /* interval and flags as the whole sample's; own start/end and counts */
+};
+
 struct lst_msg_sample {
 	uint32_t phase, point;
 	lst_sample s;  /* histograms travel in lst_hist's sparse encoding (bin) */
 	uint32_t ndev; /* optional "dev": the device counters of the interval, per path */
 	struct lst_devstat dev[LST_DEVSTATS_MAX];
+	/* optional "paths": the sample split by job spec, sent when the point has more than
+	 * one; parts is on the heap (lst_msg_destroy frees it), NULL when nparts is 0 */
+	uint32_t nparts;
+	struct lst_sample_part *parts;
 };
 
 struct lst_msg_done {
@@ -233,6 +243,16 @@ typedef struct lst_msg {
 		struct lst_msg_inventory_reply inventory_reply;
 	} u; /* BYE has no body */
 } lst_msg;
+
+/*
+ * Do a SAMPLE's parts add up to it? Each part must pass lst_sample_check, name a distinct job
+ * spec below njobs (the point's PREPARE), carry the sample's interval, and the parts together
+ * must give exactly the sample's ios, bytes and errors per direction and its histograms bucket
+ * by bucket. Returns 0, or -EINVAL with why ("paths: read ios 10 + 12 != 23"). A sample
+ * without parts passes.
+ */
+int lst_msg_sample_parts_check(const struct lst_msg_sample *m, uint32_t njobs, char *why,
+			       size_t why_size);
 
 /* A zeroed message of the given type on the heap (it is large: PREPARE holds 64 job specs). */
 lst_msg *lst_msg_new(enum lst_msg_type type);

@@ -86,11 +86,45 @@ struct lst_plan_target {
 	struct lst_mark mark;
 };
 
-/* A sweep axis: one workload option and the values it takes, in the order written. */
+/*
+ * Which paths something applies to: every path of an agent (`a`), or one path of it
+ * (`a:/dev/sdb`), in whichever targets the phase drives.
+ */
+struct lst_plan_sel {
+	size_t agent; /* index into plan->agents */
+	char *path;   /* NULL: every path of the agent */
+	struct lst_mark mark;
+};
+
+/*
+ * A phase's role for some of its paths (its `paths:` map): idle, or workload keys of their own.
+ * An agent's role applies first, then a path's own.
+ */
+struct lst_plan_role {
+	struct lst_plan_sel sel;
+	bool idle;
+	struct lst_workload w; /* only the options marked in w_set apply */
+	bool w_set[32];	       /* index into lst_workload_opts */
+	struct lst_mark mark;
+};
+
+/* One value of a `ports` sweep axis: the paths that take part in the point; the rest idle. */
+struct lst_port_set {
+	size_t nsel;
+	struct lst_plan_sel *sel;
+	char *label; /* "a+b", "a:/dev/sdb+b": as the point's label writes it */
+	struct lst_mark mark;
+};
+
+/*
+ * A sweep axis: one workload option and the values it takes, in the order written; or the
+ * `ports` axis (opt NULL): the sets of paths that take part, in sets[n].
+ */
 struct lst_sweep_axis {
-	const struct lst_opt *opt; /* jobs, iodepth, bs, rwmixread or rate_iops */
+	const struct lst_opt *opt; /* jobs, iodepth, bs, rwmixread or rate_iops; NULL: ports */
 	size_t n;
-	int64_t *values;
+	int64_t *values;	    /* NULL for ports */
+	struct lst_port_set *sets; /* ports only */
 	struct lst_mark mark;
 };
 
@@ -140,6 +174,10 @@ struct lst_plan_phase {
 	int64_t hir_repeats;	/* default 360 */
 	int64_t hir_continuous; /* default 1800s */
 
+	/* paths: per-path roles (idle, workload overrides), in the order written */
+	size_t nroles;
+	struct lst_plan_role *roles;
+
 	bool secure;	       /* purge: BLKSECDISCARD instead of BLKDISCARD */
 	int64_t on_agent_loss; /* enum lst_on_loss; the plan's value unless set here */
 	struct lst_mark mark;
@@ -185,6 +223,23 @@ size_t lst_plan_phase_points(const struct lst_plan_phase *ph);
  */
 void lst_plan_phase_point(const struct lst_plan_phase *ph, size_t i, struct lst_workload *w,
 			  char *label, size_t label_size);
+
+/*
+ * The port set of point i of phase ph (the value of its `ports` sweep axis), or NULL when the
+ * phase has no such axis: then every path of its targets takes part.
+ */
+const struct lst_port_set *lst_plan_phase_ports(const struct lst_plan_phase *ph, size_t i);
+
+/*
+ * Does path j of target t take part in a point of phase ph whose port set is ports (NULL: every
+ * path), and with which workload? w comes in as the point's workload for the whole target and
+ * leaves with the phase's roles for this path applied (the agent's role first, then the path's
+ * own); set[] (may be NULL) gets true for each option a role gave. Returns false when the path
+ * is idle in the point (not in the port set, or given `idle`); w is then unspecified.
+ */
+bool lst_plan_path_role(const lst_plan *p, const struct lst_plan_phase *ph,
+			const struct lst_port_set *ports, size_t t, size_t j, struct lst_workload *w,
+			bool set[32]);
 
 /* Index of the agent / target with this name, or -1. */
 int lst_plan_agent_index(const lst_plan *p, const char *name);
