@@ -20,6 +20,11 @@
 	{                                                                                          \
 		n, LST_COL_##type, LST_READ_##read, false, offsetof(st, field)                     \
 	}
+/* Optional text: "" when the file lacks the column (older folders). */
+#define S_TEXT(n, type, st, field)                                                                 \
+	{                                                                                          \
+		n, LST_COL_##type, LST_READ_TEXT, true, offsetof(st, field)                        \
+	}
 #define S_OPT(n, type, st, field)                                                                  \
 	{                                                                                          \
 		n, LST_COL_##type, LST_READ_NUM, true, offsetof(st, field)                         \
@@ -41,6 +46,9 @@ static const struct lst_column s_ts[] = {
 	S_COL("lat_p99_9_us", F3),
 	S_COL("lat_p99_99_us", F3),
 	S_COL("lat_max_us", F3),
+	S_TEXT("scope", WORD, struct lst_rpt_ts, scope),
+	S_COL("target", WORD),
+	S_COL("path", QUOTED),
 };
 
 static const struct lst_column s_sum[] = {
@@ -67,6 +75,9 @@ static const struct lst_column s_sum[] = {
 	S_READ("errors", UINT, NUM, struct lst_rpt_point, errors),
 	S_COL("test", QUOTED), /* the reader takes test and round from summary.json */
 	S_COL("round", UINT),
+	S_TEXT("scope", WORD, struct lst_rpt_point, scope),
+	S_TEXT("target", WORD, struct lst_rpt_point, target),
+	S_TEXT("path", QUOTED, struct lst_rpt_point, path),
 };
 
 static const struct lst_column s_clock[] = {

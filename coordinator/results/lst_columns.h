@@ -81,7 +81,10 @@ enum lst_ts_col {
 	LST_TS_READ_MBPS,
 	LST_TS_WRITE_MBPS,
 	LST_TS_LAT_MEAN, /* the six latency columns, in the order of LST_LAT_COLS */
-	LST_TS_N = LST_TS_LAT_MEAN + 6,
+	LST_TS_SCOPE = LST_TS_LAT_MEAN + 6,
+	LST_TS_TARGET,
+	LST_TS_PATH,
+	LST_TS_N,
 };
 
 enum lst_sum_col {
@@ -103,6 +106,9 @@ enum lst_sum_col {
 	LST_SUM_ERRORS,
 	LST_SUM_TEST,
 	LST_SUM_ROUND,
+	LST_SUM_SCOPE,
+	LST_SUM_TARGET,
+	LST_SUM_PATH,
 	LST_SUM_N,
 };
 

@@ -470,7 +470,8 @@ static int s_read_row(const lst_csv *t, size_t i, const struct lst_col_table *ta
 			if (!s_in_pass(c, pass))
 				continue;
 			if (c->read == LST_READ_TEXT) {
-				*(const char **)field = lst_csv_field(t, i, cols[k]);
+				*(const char **)field =
+					cols[k] < 0 ? "" : lst_csv_field(t, i, cols[k]);
 				continue;
 			}
 			if (c->read == LST_READ_NAME)
@@ -515,6 +516,30 @@ static int s_load_table(lst_report *r, const struct lst_col_table *tab, bool opt
 	return 0;
 }
 
+/* Is a row's scope a part of its agent or of all (a target's or a path's row)? */
+static bool s_is_part(const char *scope)
+{
+	return !strcmp(scope, "target") || !strcmp(scope, "path");
+}
+
+/*
+ * Move the summary rows of a target or a path to r->parts: everything that reads r->points
+ * sees the combined and agent rows, as in folders that predate the parts.
+ */
+static void s_split_parts(lst_report *r)
+{
+	size_t n = 0;
+
+	r->parts = lst_calloc(r->npoints + 1, sizeof(*r->parts));
+	for (size_t i = 0; i < r->npoints; i++) {
+		if (s_is_part(r->points[i].scope))
+			r->parts[r->nparts++] = r->points[i];
+		else
+			r->points[n++] = r->points[i];
+	}
+	r->npoints = n;
+}
+
 static int s_load_summary(lst_report *r, lst_err *err)
 {
 	struct s_priv *p = r->priv;
@@ -523,6 +548,7 @@ static int s_load_summary(lst_report *r, lst_err *err)
 
 	if (rc)
 		return rc;
+	s_split_parts(r);
 	for (size_t i = 0; i < r->npoints; i++) {
 		struct lst_rpt_point *pt = &r->points[i];
 
@@ -665,9 +691,10 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		const char *phase = json_string_value(json_object_get(o, "phase"));
 		const char *agent = json_string_value(json_object_get(o, "agent"));
 		const char *test = json_string_value(json_object_get(o, "test"));
+		const char *scope = json_string_value(json_object_get(o, "scope"));
 		long point = s_jlong(o, "point", -1), round = s_jlong(o, "round", 0);
 
-		if (!phase || !agent || (!test && !round))
+		if (!phase || !agent || (!test && !round) || (scope && s_is_part(scope)))
 			continue;
 		for (size_t k = 0; k < r->npoints; k++) {
 			struct lst_rpt_point *pt = &r->points[k];
@@ -697,8 +724,15 @@ static int s_load_timeseries(lst_report *r, lst_err *err)
 	int rc = s_load_table(r, &lst_timeseries_table, false, &p->ts, (void **)&r->ts, &r->nts,
 			      sizeof(*r->ts), err);
 
-	for (size_t i = 0; !rc && i < r->nts; i++)
+	size_t n = 0;
+
+	for (size_t i = 0; !rc && i < r->nts; i++) {
 		s_phase(r, r->ts[i].phase);
+		if (!s_is_part(r->ts[i].scope)) /* the plots draw all and the agents */
+			r->ts[n++] = r->ts[i];
+	}
+	if (!rc)
+		r->nts = n;
 	return rc;
 }
 
@@ -995,6 +1029,7 @@ void lst_report_destroy(lst_report **pp)
 	free(r->matrices);
 	free(r->tests);
 	free(r->agents);
+	free(r->parts);
 	free(r->phases);
 	free(r->points);
 	free(r->rounds);

@@ -22,6 +22,7 @@
 /* One summary row (summary.csv, joined with its summary.json object by phase, point, agent). */
 struct lst_rpt_point {
 	const char *phase, *label, *agent;
+	const char *scope, *target, *path; /* "" in folders that predate them */
 	const char *test;  /* the suite's test ("points" in plain phases, "" when unknown) */
 	const char *name;  /* label without the test and round the writer puts in it:
 			    * "iops: bs=4k rwmixread=0 round 3" is "bs=4k rwmixread=0" */
@@ -64,6 +65,7 @@ struct lst_rpt_curve {
 /* One timeseries.csv row. */
 struct lst_rpt_ts {
 	const char *phase, *agent;
+	const char *scope; /* "" in folders that predate it */
 	long point, interval;
 	double t_s, iops[2], mbps[2], lat_mean, lat_p99;
 };
@@ -109,7 +111,9 @@ typedef struct lst_report {
 	size_t nphases;
 	struct lst_rpt_phase *phases;
 	size_t npoints;
-	struct lst_rpt_point *points; /* every summary row, file order */
+	struct lst_rpt_point *points; /* every summary row of scope all or agent, file order */
+	size_t nparts;
+	struct lst_rpt_point *parts; /* the rows of scope target and path, file order */
 	size_t ntests;
 	struct lst_rpt_test *tests;
 	size_t nrounds;

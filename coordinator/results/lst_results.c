@@ -345,20 +345,38 @@ void lst_rates_of(const lst_sample *s, struct lst_rates *out)
 	}
 }
 
+/* Whose row an agent name makes: the combined one ("all") or that agent's. */
+static struct lst_row_who s_who(const char *agent)
+{
+	return (struct lst_row_who){ strcmp(agent, "all") ? "agent" : "all", agent, "", "" };
+}
+
 void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 		     const char *agent, const struct lst_rates *rates,
 		     const struct lst_dir_stats dir[LST_DIR_N])
+{
+	struct lst_row_who who = s_who(agent);
+
+	lst_results_row_of(r, phase, point, k, t_s, &who, rates, dir);
+}
+
+void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
+			const struct lst_row_who *who, const struct lst_rates *rates,
+			const struct lst_dir_stats dir[LST_DIR_N])
 {
 	union lst_cell row[LST_TS_N] = {
 		[LST_TS_PHASE] = { .s = phase },
 		[LST_TS_POINT] = { .u = point },
 		[LST_TS_INTERVAL] = { .i = k },
 		[LST_TS_T_S] = { .d = t_s },
-		[LST_TS_AGENT] = { .s = agent },
+		[LST_TS_AGENT] = { .s = who->agent },
 		[LST_TS_READ_IOPS] = { .d = rates->iops[LST_DIR_READ] },
 		[LST_TS_WRITE_IOPS] = { .d = rates->iops[LST_DIR_WRITE] },
 		[LST_TS_READ_MBPS] = { .d = rates->mbps[LST_DIR_READ] },
 		[LST_TS_WRITE_MBPS] = { .d = rates->mbps[LST_DIR_WRITE] },
+		[LST_TS_SCOPE] = { .s = who->scope },
+		[LST_TS_TARGET] = { .s = who->target },
+		[LST_TS_PATH] = { .s = who->path },
 	};
 	struct lst_hist_stats st;
 
@@ -427,14 +445,17 @@ static json_t *s_dir_json(const struct lst_merge_totals *t, int d)
 }
 
 static void s_summary_row(lst_results *r, const char *phase, size_t point, const char *label,
-			  const char *agent, double t_s, const struct lst_merge_totals *t,
-			  const char *test, size_t round)
+			  const struct lst_row_who *who, double t_s,
+			  const struct lst_merge_totals *t, const char *test, size_t round)
 {
 	union lst_cell row[LST_SUM_N] = {
 		[LST_SUM_PHASE] = { .s = phase },
 		[LST_SUM_POINT] = { .u = point },
 		[LST_SUM_LABEL] = { .s = label },
-		[LST_SUM_AGENT] = { .s = agent },
+		[LST_SUM_AGENT] = { .s = who->agent },
+		[LST_SUM_SCOPE] = { .s = who->scope },
+		[LST_SUM_TARGET] = { .s = who->target },
+		[LST_SUM_PATH] = { .s = who->path },
 		[LST_SUM_T_S] = { .d = t_s },
 		[LST_SUM_DURATION] = { .d = t->seconds },
 		[LST_SUM_READ_IOPS] = { .d = t->iops[LST_DIR_READ] },
@@ -461,10 +482,21 @@ void lst_results_summary(lst_results *r, const char *phase, size_t point, const 
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
 			 const char *test, size_t round, json_t *extra)
 {
+	struct lst_row_who who = s_who(agent);
+
+	lst_results_summary_of(r, phase, point, label, &who, t_s, t, test, round, extra);
+}
+
+void lst_results_summary_of(lst_results *r, const char *phase, size_t point, const char *label,
+			    const struct lst_row_who *who, double t_s,
+			    const struct lst_merge_totals *t, const char *test, size_t round,
+			    json_t *extra)
+{
+	const char *agent = who->agent;
 	lst_hist both;
 	json_t *o;
 
-	s_summary_row(r, phase, point, label, agent, t_s, t, test, round);
+	s_summary_row(r, phase, point, label, who, t_s, t, test, round);
 	both = t->dir[LST_DIR_READ].lat;
 	lst_hist_add(&both, &t->dir[LST_DIR_WRITE].lat);
 	o = json_pack("{s:s, s:I, s:s, s:s, s:f, s:f, s:f, s:f, s:o, s:o, s:o}", "phase", phase,
@@ -472,6 +504,11 @@ void lst_results_summary(lst_results *r, const char *phase, size_t point, const 
 		      "duration_s", t->seconds, "iops", t->iops[0] + t->iops[1], "mbps",
 		      t->mbps[0] + t->mbps[1], "read", s_dir_json(t, LST_DIR_READ), "write",
 		      s_dir_json(t, LST_DIR_WRITE), "lat", lst_results_lat_json(&both));
+	json_object_set_new(o, "scope", json_string(who->scope));
+	if (who->target[0])
+		json_object_set_new(o, "target", json_string(who->target));
+	if (who->path[0])
+		json_object_set_new(o, "path", json_string(who->path));
 	if (extra) {
 		json_object_update(o, extra);
 		json_decref(extra);

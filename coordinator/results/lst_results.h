@@ -96,6 +96,15 @@ struct lst_rates {
 void lst_rates_of(const lst_sample *s, struct lst_rates *out);
 
 /*
+ * Whose row: `scope` is "all" (agent "all"), "agent" (an agent's), "target" (agent "*", the
+ * target's paths together) or "path" (one path of an agent); target and path are "" unless the
+ * scope names them.
+ */
+struct lst_row_who {
+	const char *scope, *agent, *target, *path;
+};
+
+/*
  * One timeseries row. t_s is seconds since the run started on the coordinator's clock; rates as
  * computed by the caller (for `all`, the sum of the agents' rates); dir gives the latency
  * histograms (both directions are merged for the latency columns).
@@ -103,6 +112,11 @@ void lst_rates_of(const lst_sample *s, struct lst_rates *out);
 void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 		     const char *agent, const struct lst_rates *rates,
 		     const struct lst_dir_stats dir[LST_DIR_N]);
+
+/* The same for any scope (lst_results_row is scope "all" or "agent"). */
+void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
+			const struct lst_row_who *who, const struct lst_rates *rates,
+			const struct lst_dir_stats dir[LST_DIR_N]);
 
 /* One row of devstats.csv: a path's device counters over one measured interval. */
 struct lst_devstat_row {
@@ -125,6 +139,12 @@ void lst_results_devstat(lst_results *r, const struct lst_devstat_row *row);
 void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
 			 const char *test, size_t round, json_t *extra);
+
+/* The same for any scope (lst_results_summary is scope "all" or "agent"). */
+void lst_results_summary_of(lst_results *r, const char *phase, size_t point, const char *label,
+			    const struct lst_row_who *who, double t_s,
+			    const struct lst_merge_totals *t, const char *test, size_t round,
+			    json_t *extra);
 
 /*
  * Replace run.json with doc (borrowed), atomically (write a temporary file, rename). Its

@@ -78,11 +78,30 @@ struct lst_coord__agent {
 	json_t *jobs;	      /* what each of its paths runs in this point */
 	char devices[LST_MAX_JOBSPECS][32]; /* each path's kernel device name ("" not a device),
 					       from PREPARED, for devstats.csv */
+	uint32_t njobs;			    /* job specs in its PREPARE of this point */
+	uint32_t slot[LST_MAX_JOBSPECS];    /* each job spec's slot in cur.paths */
+	bool unsplit_warned;		    /* it sent a multi-path sample without `paths` */
 };
 
 struct lst_coord__target {
 	uint64_t size;		       /* smallest size over the target's paths */
 	struct lst_path_identity *ids; /* [npaths] */
+};
+
+/* One path taking part in the point: a stream of the per-path merge (lst_paths.c). */
+struct lst_coord__slot {
+	size_t agent;	  /* index into c->a */
+	size_t target;	  /* index into plan->targets */
+	const char *path; /* the plan's */
+};
+
+/* The point's per-path and per-target rows (lst_paths.c). */
+struct lst_coord__paths {
+	bool path_rows, target_rows; /* what the plan asks for (same for every point) */
+	size_t nslots;
+	struct lst_coord__slot *slots; /* by target, in the order the job specs were made */
+	lst_merge *merge;	       /* one stream per slot; NULL when no such rows are kept */
+	lst_sample *sum;	       /* scratch for a target's row */
 };
 
 struct lst_coord__point {
@@ -94,6 +113,7 @@ struct lst_coord__point {
 	int64_t nramp;
 	int64_t duration; /* expected, ns, 0 when not known */
 	lst_merge *merge;
+	struct lst_coord__paths paths;
 	int64_t last_progress;
 };
 
@@ -205,6 +225,25 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph);
 int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
 			 struct lst_step_result *out);
+
+/* lst_paths.c: rows per path and per target */
+
+/* Job spec `job` of agent i is path j of target t (called as the PREPAREs are made). */
+void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j);
+/* After the agents' merge is made: the slots' merge, if the plan wants such rows. */
+void lst_coord__paths_begin(lst_coord *c, size_t max_ahead);
+/* The point's end: free the slots and their merge. */
+void lst_coord__paths_end(lst_coord *c);
+/* Agent i sends nothing more for the point: in the agents' merge and its slots'. */
+void lst_coord__merge_done(lst_coord *c, size_t i);
+/* Before merging a sample: -1 (warned once) when its paths do not add up to it. */
+int lst_coord__paths_check(lst_coord *c, size_t i, const struct lst_msg_sample *s);
+/* After merging a sample in the agents' merge: its paths into the slots' merge. */
+void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s);
+/* The slots' merge's row callback: timeseries rows per target and per path. */
+void lst_coord__paths_row(const struct lst_merge_row *row, void *arg);
+/* The point's summary rows per target and per path (after the agents'). */
+void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step);
 
 /* lst_runlog.c: errors, run.json, the journal */
 

@@ -14,16 +14,29 @@
 
 static void s_on_row(const struct lst_merge_row *row, void *arg);
 
-/* The workload one path runs: the step's workload with this path's share of the target. */
+/* Was option name set by a role (set[] indexes lst_workload_opts)? */
+static bool s_role_set(const bool set[32], const char *name)
+{
+	const struct lst_opt *o = lst_opt_find(lst_workload_opts, name);
+
+	return o && set[o - lst_workload_opts];
+}
+
+/*
+ * The workload one path runs: the step's workload with the path's roles applied (w comes in
+ * with them) and its share of the target. The paths taking part in the point (n, this one is
+ * rank) divide the range under share: split, and the target's bytes and rate_iops, unless a
+ * role gave the path its own.
+ */
 static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t t, size_t j,
-			   const struct lst_step *step, struct lst_workload *w)
+			   const struct lst_step *step, size_t rank, size_t n, const bool set[32],
+			   struct lst_workload *w)
 {
 	const struct lst_plan_target *pt = &c->plan->targets[t];
-	uint64_t size = c->targets[t].size, n = pt->npaths, bs = (uint64_t)step->w.bs;
-	uint64_t base = (uint64_t)step->w.offset, len;
+	uint64_t size = c->targets[t].size, bs = (uint64_t)w->bs;
+	uint64_t base = (uint64_t)w->offset, len;
 	lst_err err;
 
-	*w = step->w;
 	if (base >= size) {
 		lst_coord__error(c, "phase %s: target %s: offset %llu is beyond its %llu bytes",
 				 ph->name, pt->name, (unsigned long long)base,
@@ -31,24 +44,25 @@ static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t
 		return -1;
 	}
 	len = size - base;
-	if (step->w.size && (uint64_t)step->w.size < len)
-		len = (uint64_t)step->w.size;
+	if (w->size && (uint64_t)w->size < len)
+		len = (uint64_t)w->size;
 	if (pt->share == LST_SHARE_SPLIT && n > 1) {
 		uint64_t chunk = len / n / bs * bs;
 
-		w->offset = (int64_t)(base + j * chunk);
+		w->offset = (int64_t)(base + rank * chunk);
 		w->size = (int64_t)chunk;
 	} else {
 		w->size = (int64_t)len;
 	}
-	if (step->stop_capacity > 0)
+	if (step->stop_capacity > 0 && !s_role_set(set, "bytes"))
 		w->bytes = (int64_t)((double)size * step->stop_capacity);
 	/* Totals in the plan are for the target: each path does its share. */
-	if (w->bytes)
+	if (w->bytes && !s_role_set(set, "bytes"))
 		w->bytes = LST_MAX((int64_t)bs * w->jobs,
 				   w->bytes / (int64_t)n / (int64_t)bs * (int64_t)bs);
-	if (w->rate_iops)
-		w->rate_iops = LST_MAX(w->jobs, (w->rate_iops + (int64_t)(n - 1 - j)) / (int64_t)n);
+	if (w->rate_iops && !s_role_set(set, "rate_iops"))
+		w->rate_iops =
+			LST_MAX(w->jobs, (w->rate_iops + (int64_t)(n - 1 - rank)) / (int64_t)n);
 	if (step->action != LST_ACTION_IO)
 		return 0;
 	if (lst_workload_check(w, size, &err)) {
@@ -119,7 +133,7 @@ static void s_stop_all(lst_coord *c)
 		lst_coord__command(c, i, &m);
 		if (!a->start_id && c->cur.merge) { /* never started: dropped, no DONE comes */
 			a->done = true;
-			lst_merge_agent_done(c->cur.merge, i);
+			lst_coord__merge_done(c, i);
 		}
 	}
 	/* Wait for DONE even after Ctrl-C: what the agents measured until the stop is kept. */
@@ -143,6 +157,7 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 					    lst_conn_name(c->a[i].conn), lst_coord__t(c, c->cur.T0),
 					    lst_merge_totals(c->cur.merge, i), step->test,
 					    step->round, lst_coord__step_json(step));
+	lst_coord__paths_summaries(c, step);
 }
 
 /* The combined result of the point just run, for the suite. */
@@ -217,8 +232,100 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 	lst_coord__progress_point(c, out, json_object_get(pj, "start_skew_us"));
 }
 
+/* A PREPARE for agent i of the point, made on its first job spec. */
+static lst_msg *s_prepare_msg(lst_coord *c, const struct lst_plan_phase *ph, size_t phase,
+			      size_t point)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_PREPARE);
+
+	snprintf(m->u.prepare.run, sizeof(m->u.prepare.run), "%s", c->run_id);
+	snprintf(m->u.prepare.name, sizeof(m->u.prepare.name), "%s", ph->name);
+	m->u.prepare.phase = (uint32_t)phase;
+	m->u.prepare.point = (uint32_t)point;
+	return m;
+}
+
+/* Path j of target t as agent i's next job spec (w: its workload, share applied). */
+static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, size_t j,
+		     const struct lst_step *step, const struct lst_workload *w, lst_msg *m)
+{
+	const struct lst_plan_target *pt = &c->plan->targets[t];
+	size_t i = pt->paths[j].agent;
+	struct lst_jobspec *js;
+
+	if (m->u.prepare.njobs == LST_MAX_JOBSPECS) {
+		lst_coord__error(c, "agent %s: more than %d paths in phase %s",
+				 lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS, ph->name);
+		return -1;
+	}
+	lst_coord__paths_slot(c, i, m->u.prepare.njobs, t, j);
+	js = &m->u.prepare.jobs[m->u.prepare.njobs++];
+	snprintf(js->target, sizeof(js->target), "%s", pt->name);
+	snprintf(js->path, sizeof(js->path), "%s", pt->paths[j].path);
+	snprintf(js->identity, sizeof(js->identity), "%s", pt->identity ? pt->identity : "");
+	js->action = step->action;
+	js->w = *w;
+	if (!c->a[i].jobs)
+		c->a[i].jobs = json_array();
+	json_array_append_new(c->a[i].jobs,
+			      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target", pt->name,
+					"path", pt->paths[j].path, "offset",
+					(json_int_t)js->w.offset, "size", (json_int_t)js->w.size,
+					"bytes", (json_int_t)js->w.bytes, "rate_iops",
+					(json_int_t)js->w.rate_iops));
+	return 0;
+}
+
 /*
- * The job specs of one point: a PREPARE for every agent with a path in the phase (msgs[i], NULL
+ * The job specs of target t in one point: its paths taking part (the step's port set and the
+ * phase's roles say which, and with which workload), each with its share. Returns 0 or -1
+ * (said); *first_w gets the first path's workload.
+ */
+static int s_target_specs(lst_coord *c, const struct lst_plan_phase *ph, size_t phase, size_t point,
+			  size_t t, const struct lst_step *step, lst_msg **msgs, bool *missing,
+			  struct lst_workload *first_w, bool *have_first)
+{
+	const struct lst_plan_target *pt = &c->plan->targets[t];
+	struct lst_workload *w = lst_calloc(pt->npaths, sizeof(*w));
+	bool(*set)[32] = lst_calloc(pt->npaths, sizeof(*set));
+	bool *on = lst_calloc(pt->npaths, sizeof(*on));
+	size_t n = 0, rank = 0;
+	int rc = 0;
+
+	for (size_t j = 0; j < pt->npaths; j++) {
+		w[j] = step->w;
+		on[j] = lst_plan_path_role(c->plan, ph, step->ports, t, j, &w[j], set[j]);
+		n += on[j];
+	}
+	for (size_t j = 0; j < pt->npaths && !rc; j++) {
+		size_t i = pt->paths[j].agent;
+
+		if (!on[j])
+			continue;
+		if (s_path_workload(c, ph, t, j, step, rank++, n, set[j], &w[j])) {
+			rc = -1;
+			break;
+		}
+		if (!lst_coord__usable(&c->a[i])) {
+			*missing = true;
+			continue;
+		}
+		if (!msgs[i])
+			msgs[i] = s_prepare_msg(c, ph, phase, point);
+		rc = s_add_job(c, ph, t, j, step, &w[j], msgs[i]);
+		if (!rc && !*have_first) {
+			*first_w = msgs[i]->u.prepare.jobs[msgs[i]->u.prepare.njobs - 1].w;
+			*have_first = true;
+		}
+	}
+	free(on);
+	free(set);
+	free(w);
+	return rc;
+}
+
+/*
+ * The job specs of one point: a PREPARE for every agent with a path taking part (msgs[i], NULL
  * for the others), and each path's share in a->jobs for run.json. An agent that is lost gets
  * none, and *missing says so. Returns 0 or -1 (said).
  */
@@ -226,59 +333,12 @@ static int s_point_specs(lst_coord *c, const struct lst_plan_phase *ph, size_t p
 			 const struct lst_step *step, lst_msg **msgs, bool *missing,
 			 struct lst_workload *first_w)
 {
-	const lst_plan *p = c->plan;
 	bool have_first = false;
 
-	for (size_t k = 0; k < ph->ntargets; k++) {
-		size_t t = ph->targets[k];
-		const struct lst_plan_target *pt = &p->targets[t];
-
-		for (size_t j = 0; j < pt->npaths; j++) {
-			size_t i = pt->paths[j].agent;
-			struct lst_jobspec *js;
-
-			if (!lst_coord__usable(&c->a[i])) {
-				*missing = true;
-				continue;
-			}
-			if (!msgs[i]) {
-				msgs[i] = lst_msg_new(LST_MSG_PREPARE);
-				snprintf(msgs[i]->u.prepare.run, sizeof(msgs[i]->u.prepare.run),
-					 "%s", c->run_id);
-				snprintf(msgs[i]->u.prepare.name, sizeof(msgs[i]->u.prepare.name),
-					 "%s", ph->name);
-				msgs[i]->u.prepare.phase = (uint32_t)phase;
-				msgs[i]->u.prepare.point = (uint32_t)point;
-			}
-			if (msgs[i]->u.prepare.njobs == LST_MAX_JOBSPECS) {
-				lst_coord__error(c, "agent %s: more than %d paths in phase %s",
-						 lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS,
-						 ph->name);
-				return -1;
-			}
-			js = &msgs[i]->u.prepare.jobs[msgs[i]->u.prepare.njobs++];
-			snprintf(js->target, sizeof(js->target), "%s", pt->name);
-			snprintf(js->path, sizeof(js->path), "%s", pt->paths[j].path);
-			snprintf(js->identity, sizeof(js->identity), "%s",
-				 pt->identity ? pt->identity : "");
-			js->action = step->action;
-			if (s_path_workload(c, ph, t, j, step, &js->w))
-				return -1;
-			if (!c->a[i].jobs)
-				c->a[i].jobs = json_array();
-			json_array_append_new(c->a[i].jobs,
-					      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target",
-							pt->name, "path", pt->paths[j].path,
-							"offset", (json_int_t)js->w.offset, "size",
-							(json_int_t)js->w.size, "bytes",
-							(json_int_t)js->w.bytes, "rate_iops",
-							(json_int_t)js->w.rate_iops));
-			if (!have_first) {
-				*first_w = js->w;
-				have_first = true;
-			}
-		}
-	}
+	for (size_t k = 0; k < ph->ntargets; k++)
+		if (s_target_specs(c, ph, phase, point, ph->targets[k], step, msgs, missing,
+				   first_w, &have_first))
+			return -1;
 	if (!have_first) {
 		lst_coord__error(c, "phase %s point %zu: no agent left to run it", ph->name, point);
 		return -1;
@@ -356,6 +416,8 @@ static void s_note_devices(struct lst_coord__agent *a, const struct lst_msg_prep
 /* PREPARE everywhere and wait for the answers. Takes msgs[i]. */
 static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_msg **msgs)
 {
+	size_t ahead;
+
 	for (size_t i = 0; i < c->n; i++) {
 		struct lst_coord__agent *a = &c->a[i];
 
@@ -372,8 +434,9 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 	}
 	c->in_point = true;
 	/* The merge waits a lease for an unreachable agent before it writes rows without it. */
-	c->cur.merge = lst_merge_new(
-		c->n, (size_t)((c->lost_after + LST_NS_PER_S) / c->cur.interval) + 8, s_on_row, c);
+	ahead = (size_t)((c->lost_after + LST_NS_PER_S) / c->cur.interval) + 8;
+	c->cur.merge = lst_merge_new(c->n, ahead, s_on_row, c);
+	lst_coord__paths_begin(c, ahead);
 	for (size_t i = 0; i < c->n; i++)
 		if (!c->a[i].in_point)
 			lst_merge_agent_done(c->cur.merge, i);
@@ -465,6 +528,7 @@ static void s_point_end(lst_coord *c, lst_msg **msgs)
 	}
 	free(msgs);
 	lst_merge_destroy(&c->cur.merge);
+	lst_coord__paths_end(c);
 	c->in_point = false;
 }
 

@@ -68,7 +68,7 @@ static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_
 			a->done = true;
 			a->done_msg.reason = LST_DONE_ERROR;
 			snprintf(a->done_msg.text, sizeof(a->done_msg.text), "lost");
-			lst_merge_agent_done(c->cur.merge, i);
+			lst_coord__merge_done(c, i);
 		}
 	}
 	if (!c->running || lst_conn_state(a->conn) == LST_CONN_REFUSED) {
@@ -304,6 +304,10 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 		a->dropped++;
 		return;
 	}
+	if (lst_coord__paths_check(c, i, s)) {
+		a->dropped++;
+		return;
+	}
 	rc = lst_merge_add(c->cur.merge, i, &s->s);
 	if (rc) {
 		if (!a->dropped++)
@@ -314,6 +318,7 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 		return;
 	}
 	/* What was merged, as received; a failed write ends the run once (lst_coord__results_ok). */
+	lst_coord__paths_add(c, i, s);
 	lst_results_raw(c->res, lst_conn_name(a->conn), raw, rawlen, &err);
 	if (!(s->s.flags & LST_SAMPLE_RAMP))
 		s_devstats(c, i, s);
@@ -344,7 +349,7 @@ static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
 		return;
 	a->done = true;
 	a->done_msg = m->u.done;
-	lst_merge_agent_done(c->cur.merge, i);
+	lst_coord__merge_done(c, i);
 	if (m->u.done.reason == LST_DONE_ERROR)
 		lst_coord__error(c, "agent %s: %s", lst_conn_name(a->conn), m->u.done.text);
 	else if (m->u.done.reason == LST_DONE_LEASE)
@@ -391,7 +396,7 @@ static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
 		a->done = true;
 		a->done_msg.reason = LST_DONE_ERROR;
 		snprintf(a->done_msg.text, sizeof(a->done_msg.text), "%s", m->u.error.text);
-		lst_merge_agent_done(c->cur.merge, i);
+		lst_coord__merge_done(c, i);
 		lst_coord__error(c, "agent %s could not start phase %s point %zu: %s",
 				 lst_conn_name(a->conn), c->cur.phase_name, c->cur.point,
 				 m->u.error.text);

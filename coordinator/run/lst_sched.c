@@ -11,6 +11,21 @@
 
 #include "lst_coord_int.h"
 
+/* A phase's roles that make a path write (rw of their own): LST_ACCESS_WRITE, else 0. */
+static uint32_t s_roles_access(const struct lst_plan_phase *ph)
+{
+	size_t rw = (size_t)(lst_opt_find(lst_workload_opts, "rw") - lst_workload_opts);
+
+	for (size_t r = 0; r < ph->nroles; r++) {
+		const struct lst_plan_role *role = &ph->roles[r];
+
+		if (!role->idle && role->w_set[rw] && role->w.rw != LST_RW_READ &&
+		    role->w.rw != LST_RW_RANDREAD)
+			return LST_ACCESS_WRITE;
+	}
+	return 0;
+}
+
 /*
  * Everything the plan's phases do to target t (enum lst_access bits): what their points do, as
  * the suites build them. A phase whose suite cannot be built counts as writing (the run stops
@@ -26,6 +41,7 @@ static uint32_t s_target_access(const lst_plan *p, size_t t)
 				lst_suite_run *s = lst_suite_new(p, i, 0, NULL);
 
 				access |= s ? lst_suite_access(s) : LST_ACCESS_WRITE;
+				access |= s_roles_access(&p->phases[i]);
 				lst_suite_destroy(&s);
 			}
 		}

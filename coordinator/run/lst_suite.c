@@ -37,7 +37,8 @@ struct s_point {
 	uint32_t action;
 	double stop_capacity;
 	int64_t idle_after;
-	double target_pct; /* curve: percent of the max rate, 0 otherwise */
+	const struct lst_port_set *ports; /* the paths taking part; NULL: all */
+	double target_pct;		  /* curve: percent of the max rate, 0 otherwise */
 	size_t nres;
 	struct lst_step_result *res; /* what it measured, one per round */
 };
@@ -190,6 +191,7 @@ static int s_build_plain(lst_suite_run *s)
 		w.bytes = s_first(w.bytes, ph->stop_bytes);
 		p = s_point_add(t, &w, label);
 		p->stop_capacity = ph->stop_capacity;
+		p->ports = lst_plan_phase_ports(ph, i);
 	}
 	return 0;
 }
@@ -518,6 +520,7 @@ bool lst_suite_next(lst_suite_run *s, struct lst_step *step)
 	step->w = p->w;
 	step->action = p->action;
 	step->stop_capacity = p->stop_capacity;
+	step->ports = p->ports;
 	step->idle_after = p->idle_after;
 	return true;
 }

@@ -59,6 +59,7 @@ struct lst_step {
 	uint32_t action;       /* enum lst_action */
 	double stop_capacity;  /* stop after this multiple of the target's capacity; 0 = none */
 	int64_t idle_after;    /* ns without I/O after the step (HIR gaps) */
+	const struct lst_port_set *ports; /* paths taking part (a `ports` sweep); NULL: all */
 };
 
 /* struct lst_step_result, what a step measured, is in lst_results.h (the results own it). */

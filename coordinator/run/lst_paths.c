@@ -1,0 +1,251 @@
+/*
+ * Rows per path and per target. An agent's SAMPLE says what all its jobs did; when its point has
+ * more than one job spec it also carries the sample split by job spec (proto/PROTOCOL.md 6.9,
+ * `paths`). Each path of the point is a *slot*, merged by a second lst_merge alongside the
+ * agents' one: the same samples arrive in the same order, so both complete interval k together
+ * and the slots' rows follow the agents' rows in timeseries.csv. A slot's latency is its own
+ * histogram; a target's row adds its slots (counts, bytes, histograms bucket by bucket), as the
+ * `all` row adds the agents.
+ *
+ * Which files get the rows is a property of the plan, the same for every point, so a reader
+ * sees one shape per run: per-path rows when some agent reaches more than one path, per-target
+ * rows when the plan has more than one target. Without either, nothing here runs.
+ */
+
+#include "lst_assert.h"
+#include "lst_log.h"
+#include "lst_util.h"
+
+#include "lst_coord_int.h"
+
+/* Does some agent reach more than one path (in any target)? */
+static bool s_plan_multipath(const lst_plan *p)
+{
+	for (size_t i = 0; i < p->nagents; i++) {
+		size_t n = 0;
+
+		for (size_t t = 0; t < p->ntargets; t++)
+			for (size_t j = 0; j < p->targets[t].npaths; j++)
+				n += p->targets[t].paths[j].agent == i;
+		if (n > 1)
+			return true;
+	}
+	return false;
+}
+
+void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j)
+{
+	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_coord__agent *a = &c->a[i];
+
+	ps->slots = lst_realloc(ps->slots, (ps->nslots + 1) * sizeof(*ps->slots));
+	ps->slots[ps->nslots] = (struct lst_coord__slot){
+		.agent = i,
+		.target = t,
+		.path = c->plan->targets[t].paths[j].path,
+	};
+	a->slot[job] = (uint32_t)ps->nslots++;
+	a->njobs = job + 1;
+}
+
+void lst_coord__paths_begin(lst_coord *c, size_t max_ahead)
+{
+	struct lst_coord__paths *ps = &c->cur.paths;
+
+	ps->path_rows = s_plan_multipath(c->plan);
+	ps->target_rows = c->plan->ntargets > 1;
+	if (!ps->path_rows && !ps->target_rows)
+		return;
+	ps->merge = lst_merge_new(ps->nslots, max_ahead, lst_coord__paths_row, c);
+	ps->sum = lst_malloc(sizeof(*ps->sum));
+	for (size_t s = 0; s < ps->nslots; s++)
+		if (!c->a[ps->slots[s].agent].in_point)
+			lst_merge_agent_done(ps->merge, s);
+}
+
+void lst_coord__paths_end(lst_coord *c)
+{
+	struct lst_coord__paths *ps = &c->cur.paths;
+
+	lst_merge_destroy(&ps->merge);
+	free(ps->slots);
+	free(ps->sum);
+	memset(ps, 0, sizeof(*ps));
+	for (size_t i = 0; i < c->n; i++)
+		c->a[i].njobs = 0;
+}
+
+void lst_coord__merge_done(lst_coord *c, size_t i)
+{
+	struct lst_coord__agent *a = &c->a[i];
+
+	if (!c->cur.merge)
+		return;
+	lst_merge_agent_done(c->cur.merge, i);
+	if (c->cur.paths.merge)
+		for (uint32_t j = 0; j < a->njobs; j++)
+			lst_merge_agent_done(c->cur.paths.merge, a->slot[j]);
+}
+
+int lst_coord__paths_check(lst_coord *c, size_t i, const struct lst_msg_sample *s)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	char why[256];
+
+	if (!s->nparts || !lst_msg_sample_parts_check(s, a->njobs, why, sizeof(why)))
+		return 0;
+	if (!a->bad_warned)
+		lst_log_warn("agent %s: sample for interval %lld: its paths do not add up (%s): "
+			     "ignored",
+			     lst_conn_name(a->conn), (long long)s->s.interval, why);
+	a->bad_warned = true;
+	return -1;
+}
+
+void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s)
+{
+	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_coord__agent *a = &c->a[i];
+
+	if (!ps->merge)
+		return;
+	if (s->nparts) {
+		for (uint32_t k = 0; k < s->nparts; k++)
+			lst_merge_add(ps->merge, a->slot[s->parts[k].path], &s->parts[k].s);
+	} else if (a->njobs == 1) {
+		lst_merge_add(ps->merge, a->slot[0], &s->s);
+	} else {
+		/* An agent that predates `paths`: its paths get no rows of their own. */
+		if (!a->unsplit_warned)
+			lst_log_warn("agent %s does not split its samples by path (an older "
+				     "version): no per-path rows for it",
+				     lst_conn_name(a->conn));
+		a->unsplit_warned = true;
+		for (uint32_t j = 0; j < a->njobs; j++)
+			lst_merge_agent_done(ps->merge, a->slot[j]);
+	}
+}
+
+/* The row of target t: its slots' samples of the row added, rates the sum of theirs. */
+static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t, double t_s)
+{
+	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_rates all = { { 0, 0 }, { 0, 0 } };
+	struct lst_row_who who = { "target", "*", c->plan->targets[t].name, "" };
+	bool any = false;
+
+	lst_sample_init(ps->sum, row->k);
+	for (size_t s = 0; s < ps->nslots; s++) {
+		struct lst_rates r;
+
+		if (ps->slots[s].target != t || !row->agent[s])
+			continue;
+		any = true;
+		lst_sample_add(ps->sum, row->agent[s]);
+		lst_rates_of(row->agent[s], &r);
+		for (int d = 0; d < LST_DIR_N; d++) {
+			all.iops[d] += r.iops[d];
+			all.mbps[d] += r.mbps[d];
+		}
+	}
+	if (any)
+		lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &all,
+				   ps->sum->dir);
+}
+
+/* Is t the first slot's target of its kind (targets in the order their first path came)? */
+static bool s_first_of_target(const struct lst_coord__paths *ps, size_t s)
+{
+	for (size_t k = 0; k < s; k++)
+		if (ps->slots[k].target == ps->slots[s].target)
+			return false;
+	return true;
+}
+
+void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
+{
+	lst_coord *c = arg;
+	struct lst_coord__paths *ps = &c->cur.paths;
+	double grid = lst_coord__t(c, c->cur.T0 + row->k * c->cur.interval);
+
+	if (row->ramp)
+		return;
+	for (size_t s = 0; ps->target_rows && s < ps->nslots; s++)
+		if (s_first_of_target(ps, s))
+			s_target_row(c, row, ps->slots[s].target, grid);
+	for (size_t s = 0; ps->path_rows && s < ps->nslots; s++) {
+		const struct lst_coord__slot *sl = &ps->slots[s];
+		const lst_sample *smp = row->agent[s];
+		struct lst_coord__agent *a = &c->a[sl->agent];
+		struct lst_row_who who = { "path", lst_conn_name(a->conn),
+					   c->plan->targets[sl->target].name, sl->path };
+		struct lst_rates r;
+		double t_s = grid;
+
+		if (!smp)
+			continue;
+		if (smp->start_ns || smp->end_ns)
+			t_s = lst_coord__t(
+				c, lst_clock_to_local(lst_conn_clock(a->conn), smp->start_ns));
+		lst_rates_of(smp, &r);
+		lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &r,
+				   smp->dir);
+	}
+}
+
+/* sum += t: counts and histograms add, the time is the longest, the rates are recomputed. */
+static void s_totals_add(struct lst_merge_totals *sum, const struct lst_merge_totals *t)
+{
+	for (int d = 0; d < LST_DIR_N; d++) {
+		sum->dir[d].ios += t->dir[d].ios;
+		sum->dir[d].bytes += t->dir[d].bytes;
+		sum->dir[d].errors += t->dir[d].errors;
+		lst_hist_add(&sum->dir[d].lat, &t->dir[d].lat);
+	}
+	sum->seconds = LST_MAX(sum->seconds, t->seconds);
+	sum->intervals = LST_MAX(sum->intervals, t->intervals);
+	for (int d = 0; d < LST_DIR_N; d++) {
+		sum->iops[d] = sum->seconds > 0 ? (double)sum->dir[d].ios / sum->seconds : 0;
+		sum->mbps[d] =
+			sum->seconds > 0 ? (double)sum->dir[d].bytes / sum->seconds / 1e6 : 0;
+	}
+}
+
+void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
+{
+	struct lst_coord__paths *ps = &c->cur.paths;
+	double t_s = lst_coord__t(c, c->cur.T0);
+
+	if (!ps->merge)
+		return;
+	lst_merge_finish(ps->merge);
+	for (size_t s = 0; ps->target_rows && s < ps->nslots; s++) {
+		struct lst_merge_totals *sum;
+		size_t t = ps->slots[s].target;
+		struct lst_row_who who = { "target", "*", c->plan->targets[t].name, "" };
+
+		if (!s_first_of_target(ps, s))
+			continue;
+		sum = lst_calloc(1, sizeof(*sum));
+		for (int d = 0; d < LST_DIR_N; d++)
+			lst_hist_init(&sum->dir[d].lat);
+		for (size_t k = s; k < ps->nslots; k++)
+			if (ps->slots[k].target == t && c->a[ps->slots[k].agent].in_point)
+				s_totals_add(sum, lst_merge_totals(ps->merge, k));
+		lst_results_summary_of(c->res, c->cur.phase_name, c->cur.point, c->cur.label, &who,
+				       t_s, sum, step->test, step->round,
+				       lst_coord__step_json(step));
+		free(sum);
+	}
+	for (size_t s = 0; ps->path_rows && s < ps->nslots; s++) {
+		const struct lst_coord__slot *sl = &ps->slots[s];
+		struct lst_row_who who = { "path", lst_conn_name(c->a[sl->agent].conn),
+					   c->plan->targets[sl->target].name, sl->path };
+
+		if (!c->a[sl->agent].in_point)
+			continue;
+		lst_results_summary_of(c->res, c->cur.phase_name, c->cur.point, c->cur.label, &who,
+				       t_s, lst_merge_totals(ps->merge, s), step->test, step->round,
+				       lst_coord__step_json(step));
+	}
+}
