@@ -132,9 +132,10 @@ static void s_check_bytes(void)
 	text = s_read("timeseries.csv");
 	snprintf(want, sizeof(want),
 		 "phase,point,interval,t_s,agent,read_iops,write_iops,read_mbps,write_mbps,"
-		 "lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,lat_max_us\n"
-		 "p1,0,3,1.250000,all,1000.500,250.250,4.098,1.025%s\n"
-		 "p1,0,3,1.250000,a,1000.500,250.250,4.098,1.025%s\n",
+		 "lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,lat_max_us,"
+		 "scope,target,path\n"
+		 "p1,0,3,1.250000,all,1000.500,250.250,4.098,1.025%s,all,,\"\"\n"
+		 "p1,0,3,1.250000,a,1000.500,250.250,4.098,1.025%s,agent,,\"\"\n",
 		 lat, lat);
 	T_EQ_STR(text, want);
 	free(text);
@@ -143,11 +144,12 @@ static void s_check_bytes(void)
 	snprintf(want, sizeof(want),
 		 "phase,point,label,agent,t_s,duration_s,read_iops,write_iops,read_mbps,"
 		 "write_mbps,lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,"
-		 "lat_max_us,read_ios,write_ios,read_bytes,write_bytes,errors,test,round\n"
+		 "lat_max_us,read_ios,write_ios,read_bytes,write_bytes,errors,test,round,scope,"
+		 "target,path\n"
 		 "p1,0,\"bs=4k, \"\"mix\"\"\",all,0.500000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
-		 "2500,500,10240000,2048000,3,\"iops: \"\"t\"\"\",2\n"
+		 "2500,500,10240000,2048000,3,\"iops: \"\"t\"\"\",2,all,,\"\"\n"
 		 "p1,1,\"plain\",a,3.000000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
-		 "2500,500,10240000,2048000,3,\"\",0\n",
+		 "2500,500,10240000,2048000,3,\"\",0,agent,,\"\"\n",
 		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, s_tot.iops[0],
 		 s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat);
 	T_EQ_STR(text, want);
