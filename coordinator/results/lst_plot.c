@@ -12,6 +12,7 @@
  */
 #include "lst_plot.h"
 #include "lst_plot_int.h"
+#include "lst_report_show.h"
 
 #include <errno.h>
 #include <math.h>
@@ -964,6 +965,80 @@ static void s_plot_matrix(struct lst_plot__ctx *c, const lst_report *r,
 	lst_plot__draw(c, f, name);
 }
 
+/* One panel of the ports plot: a bar per port set over the workloads, from $VAR. */
+static void s_ports_panel(FILE *f, const struct lst_report_ports *t, const char *block,
+			  const char *var)
+{
+	lst_plot_tpl(f, "ports", block, NULL);
+	for (size_t s = 0; s < t->nsets; s++) {
+		char col[16], *q = lst_plot__qstr("%s (%zu)", t->sets[s], t->paths[s]);
+
+		snprintf(col, sizeof(col), "%zu", s + 2);
+		lst_plot_tpl(f, "ports", "bar",
+			     (const struct lst_tpl_arg[]){
+				     { "var", var },
+				     { "col", col },
+				     { "xtic", s ? "" : ":xtic(1)" },
+				     { "color", lst_plot__colors[s % lst_plot__ncolors] },
+				     { "title", q },
+				     { "sep", s + 1 < t->nsets ? ", \\" : "" },
+				     { NULL, NULL },
+			     });
+		free(q);
+	}
+}
+
+/* $NAME << EOD: a row per workload, a column per port set. */
+static void s_ports_block(FILE *f, const struct lst_report_ports *t, const char *name,
+			  const double *v, const char *what)
+{
+	fprintf(f, "%s << EOD\n", name);
+	lst_plot__comment(f, "workload, then %s per port set:", what);
+	for (size_t s = 0; s < t->nsets; s++)
+		lst_plot__comment(f, "  column %zu: ports %s (%zu paths)", s + 2, t->sets[s],
+				  t->paths[s]);
+	for (size_t w = 0; w < t->nwork; w++) {
+		lst_plot__q(f, *t->work[w] ? t->work[w] : "-");
+		for (size_t s = 0; s < t->nsets; s++)
+			lst_plot__num(f, v[w * t->nsets + s]);
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+}
+
+/* A phase that sweeps `ports`: MB/s per set of paths, and the ratio to the fewest paths. */
+static void s_plot_ports(struct lst_plot__ctx *c, const lst_report *r,
+			 const struct lst_rpt_phase *ph)
+{
+	struct lst_report_ports t;
+	const char *name;
+	char *title;
+	FILE *f;
+
+	if (!lst_report_ports_table(r, ph->name, &t))
+		return;
+	name = lst_plot__name(c, "ports", ph->name, NULL);
+	f = lst_plot__script(c, name, "port scaling: MB/s per set of active paths, and the ratio");
+	if (!f) {
+		lst_report_ports_free(&t);
+		return;
+	}
+	s_ports_block(f, &t, "$mbps", t.mbps, "MB/s");
+	s_ports_block(f, &t, "$ratio", t.ratio, "MB/s against the fewest paths");
+	lst_plot__begin(f, name, 1200, 600);
+	title = lst_plot__qstr("Port scaling — phase %s\n%s, run %s", ph->name, r->title,
+			       r->run_id);
+	lst_plot_tpl(f, "ports", "head",
+		     (const struct lst_tpl_arg[]){ { "title", title }, { NULL, NULL } });
+	free(title);
+	s_ports_panel(f, &t, "mbps", "$mbps");
+	s_ports_panel(f, &t, "ratio", "$ratio");
+	lst_plot_tpl(f, "ports", "tail", NULL);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
+	lst_report_ports_free(&t);
+}
+
 int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_list *made,
 		    lst_err *err)
 {
@@ -983,6 +1058,8 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 			s_plot_wsat(&c, r, &r->phases[i]);
 	for (size_t i = 0; i < r->nmatrices; i++)
 		s_plot_matrix(&c, r, &r->matrices[i]);
+	for (size_t i = 0; i < r->nphases; i++)
+		s_plot_ports(&c, r, &r->phases[i]);
 	return lst_plot__ctx_exit(&c);
 }
 

@@ -149,7 +149,19 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 			snprintf(label, sizeof(label), "  agent %s", q->agent);
 			s_print_point(q, label, rounds ? 0 : -1, width);
 		}
+		for (size_t i = 0; n <= S_AGENT_ROWS && i < r->nparts; i++) {
+			const struct lst_rpt_point *q = &r->parts[i];
+
+			if (q->point != p->point || strcmp(q->phase, p->phase))
+				continue;
+			if (!strcmp(q->scope, "target"))
+				snprintf(label, sizeof(label), "  target %s", q->target);
+			else
+				snprintf(label, sizeof(label), "  path %s:%s", q->agent, q->path);
+			s_print_point(q, label, rounds ? 0 : -1, width);
+		}
 	}
+	lst_report_print_ports(r, idx, n);
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct lst_rpt_test *t = &r->tests[i];
 		char v[512];
@@ -421,6 +433,31 @@ json_t *lst_report_plots_json(const char *outdir, const struct lst_plot_list *l,
 	return o;
 }
 
+/* A point's rows per target and per path, as "targets" and "paths" of pj (none: absent). */
+static void s_parts_json(const lst_report *r, const struct lst_rpt_point *pt, json_t *pj)
+{
+	json_t *targets = json_array(), *paths = json_array();
+
+	for (size_t j = 0; j < r->nparts; j++) {
+		const struct lst_rpt_point *q = &r->parts[j];
+		json_t *o;
+
+		if (q->point != pt->point || strcmp(q->phase, pt->phase))
+			continue;
+		o = s_point_json(q);
+		json_object_set_new(o, "target", json_string(q->target));
+		if (!strcmp(q->scope, "path"))
+			json_object_set_new(o, "path", json_string(q->path));
+		json_array_append_new(strcmp(q->scope, "path") ? targets : paths, o);
+	}
+	if (json_array_size(targets))
+		json_object_set(pj, "targets", targets);
+	if (json_array_size(paths))
+		json_object_set(pj, "paths", paths);
+	json_decref(targets);
+	json_decref(paths);
+}
+
 static json_t *s_report_json(const lst_report *r, size_t *idx)
 {
 	json_t *o = json_object(), *agents = json_array(), *phases = json_array();
@@ -453,7 +490,7 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 	json_object_set(o, "errors", s_jor(json_object_get(r->run, "errors")));
 	for (size_t i = 0; i < r->nphases; i++) {
 		const struct lst_rpt_phase *ph = &r->phases[i];
-		json_t *p = json_object(), *points = json_array(), *tests = json_array();
+		json_t *p = json_object(), *points = json_array(), *tests = json_array(), *ports;
 		size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
 
 		for (size_t k = 0; k < n; k++) {
@@ -468,6 +505,7 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 					json_array_append_new(per, s_point_json(q));
 			}
 			json_object_set_new(pj, "agents", per);
+			s_parts_json(r, pt, pj);
 			json_array_append_new(points, pj);
 		}
 		for (size_t k = 0; k < r->ntests; k++)
@@ -479,6 +517,11 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 		json_object_set_new(p, "rows", json_integer((json_int_t)rows_all));
 		json_object_set_new(p, "points", points);
 		json_object_set_new(p, "tests", tests);
+		ports = lst_report_ports_json(r, idx, n);
+		if (json_array_size(ports))
+			json_object_set_new(p, "ports", ports);
+		else
+			json_decref(ports);
 		json_array_append_new(phases, p);
 	}
 	json_object_set_new(o, "phases", phases);
