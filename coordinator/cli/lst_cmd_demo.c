@@ -26,8 +26,12 @@
 
 #include "lst_cli.h"
 #include "lst_coord.h"
+#include "lst_inventory.h"
 #include "lst_log.h"
 #include "lst_plan.h"
+#include "lst_report.h"
+#include "lst_report_plan.h"
+#include "lst_report_show.h"
 #include "lst_proc.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -35,9 +39,10 @@
 #define S_SCRATCH_SIZE (512ull << 20)
 
 static const char s_plan[] =
-	"# lockstep demo plan: two agents drive one target through two paths, as two hosts\n"
-	"# drive the two ports of a dual-port SAS drive. Each path gets its own half of the LBA\n"
-	"# range (share: split), so the hosts never overwrite each other's blocks.\n"
+	"# lockstep demo plan: two agents drive one target, as two hosts drive the ports of a\n"
+	"# dual-port SAS drive; host a reaches it through two paths (two HBAs), host b through\n"
+	"# one. Each path gets its own slice of the LBA range (share: split), so no two paths\n"
+	"# overwrite each other's blocks, and each path gets its own rows in the results.\n"
 	"lockstep: 1\n"
 	"name: demo\n"
 	"description: \"lockstep demo: two local agents, one scratch target, a short plan\"\n"
@@ -46,7 +51,7 @@ static const char s_plan[] =
 	"  - {name: b, address: \"tcp://127.0.0.1:%d\"}\n"
 	"targets:\n"
 	"  - name: scratch\n"
-	"    paths: {a: \"%s\", b: \"%s\"}\n"
+	"    paths: {a: %s, b: \"%s\"}\n"
 	"defaults: {interval: 500ms}\n"
 	"phases:\n"
 	"  - name: seq-write\n"
@@ -57,13 +62,18 @@ static const char s_plan[] =
 	"    sweep: {iodepth: [1, 4, 16]}\n"
 	"    round: {ramp: 500ms, duration: 3s}\n"
 	"  - name: randread\n"
-	"    workload: {rw: randread, bs: 4k, iodepth: 16, jobs: 2, runtime: 4s}\n";
+	"    workload: {rw: randread, bs: 4k, iodepth: 16, jobs: 2, runtime: 4s}\n"
+	"  - name: ports\n"
+	"    # one path, then host a's paths, then every path: the report prints the scaling\n"
+	"    workload: {rw: read, bs: 128k, iodepth: 8, runtime: 2s}\n"
+	"    sweep: {ports: [[b], [a], [a, b]]}\n";
 
 struct s_demo {
 	char tmp[64];	   /* scratch folder for the plan and agent logs */
 	char file[128];	   /* backing file */
-	char paths[2][64]; /* what each agent drives */
-	int loop_fd[2];	   /* held open; the loop devices clear themselves on close */
+	char paths[3][64]; /* a's two paths, then b's (as root: three loops over one file) */
+	bool loops;	   /* paths are loop devices (else all three are the file) */
+	int loop_fd[3];	   /* held open; the loop devices clear themselves on close */
 	pid_t agents[2];
 	int ports[2];
 };
@@ -74,10 +84,13 @@ static void s_usage(FILE *f)
 		"usage: lockstep demo [-o DIR] [--quiet]\n"
 		"\n"
 		"Run lockstep's main job on an embedded default, with nothing to set up: start two\n"
-		"agents on 127.0.0.1, make a scratch target (as root two loop devices over one file in\n"
-		"/dev/shm, like the two ports of a dual-port drive; otherwise a plain file), run a\n"
-		"short plan (sequential write, a 70/30 random sweep over queue depth, random read),\n"
-		"print the summary and leave a results folder (default results/demo-DATE-TIME).\n"
+		"agents on 127.0.0.1, make a scratch target (as root three loop devices over one file\n"
+		"in /dev/shm, like the ports of a dual-port drive: agent a reaches it through two\n"
+		"of them, agent b through the third; otherwise a plain file), show how the agents'\n"
+		"devices group by drive (as `lockstep inventory` does), run a short plan (sequential\n"
+		"write, a 70/30 random sweep over queue depth, random read, and a sequential read\n"
+		"through one, two and three paths), print the summary with each path's share and\n"
+		"the port scaling, and leave a results folder (default results/demo-DATE-TIME).\n"
 		"Everything else it made is removed at the end. 'make demo' runs this.\n");
 }
 
@@ -140,7 +153,7 @@ static int s_scratch(struct s_demo *d, lst_err *err)
 		return lst_err_sys(err, -errno, "cannot size %s", d->file);
 	}
 	if (root) {
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 3; i++) {
 			d->loop_fd[i] = s_loop_attach(fd, d->paths[i], sizeof(d->paths[i]));
 			if (d->loop_fd[i] < 0) {
 				lst_log_warn(
@@ -151,8 +164,9 @@ static int s_scratch(struct s_demo *d, lst_err *err)
 			}
 		}
 	}
+	d->loops = root;
 	if (!root)
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < 3; i++)
 			snprintf(d->paths[i], sizeof(d->paths[i]), "%s", d->file);
 	close(fd);
 	return 0;
@@ -161,8 +175,19 @@ static int s_scratch(struct s_demo *d, lst_err *err)
 static int s_start_agent(struct s_demo *d, int i, const char *agent_bin, lst_err *err)
 {
 	char listen[64], log[128], name[2] = { (char)('a' + i), 0 };
-	const char *const argv[] = { agent_bin, "--foreground",	 "--listen",  listen,  "--name",
-				     name,	"--allow-write", d->paths[i], "--log", log,
+	/* a drives paths 0 and 1, b path 2 */
+	const char *const argv[] = { agent_bin,
+				     "--foreground",
+				     "--listen",
+				     listen,
+				     "--name",
+				     name,
+				     "--allow-write",
+				     d->paths[2 * i],
+				     "--allow-write",
+				     d->paths[1 + i],
+				     "--log",
+				     log,
 				     NULL };
 	pid_t pid;
 
@@ -196,9 +221,10 @@ static void s_cleanup(struct s_demo *d, const char *results)
 			unlink(from);
 		else if (!results)
 			unlink(from);
+	}
+	for (int i = 0; i < 3; i++)
 		if (d->loop_fd[i] > 0)
 			close(d->loop_fd[i]);
-	}
 	if (d->file[0])
 		unlink(d->file);
 	{
@@ -223,14 +249,23 @@ static void s_print_summary(const char *dir)
 	       "mean us", "p99 us", "p99.99 us");
 	json_array_foreach (pts, i, p) {
 		json_t *lat = json_object_get(p, "lat");
+		const char *scope = json_string_value(json_object_get(p, "scope"));
+		const char *label = json_string_value(json_object_get(p, "label"));
+		bool part;
+		char who[128];
 
-		if (strcmp(json_string_value(json_object_get(p, "agent")), "all"))
+		if (!scope || !strcmp(scope, "agent") || !strcmp(scope, "target"))
 			continue;
+		part = !strcmp(scope, "path"); /* each path's share, under its point */
+		if (part)
+			snprintf(who, sizeof(who), "  %s:%s",
+				 json_string_value(json_object_get(p, "agent")),
+				 json_string_value(json_object_get(p, "path")));
 		printf("%-14s %-12s %10.0f %9.1f %10.1f %10.1f %10.1f\n",
-		       json_string_value(json_object_get(p, "phase")),
-		       json_string_value(json_object_get(p, "label"))[0]
-			       ? json_string_value(json_object_get(p, "label"))
-			       : "-",
+		       part ? "" : json_string_value(json_object_get(p, "phase")),
+		       part		 ? who
+		       : label && *label ? label
+					 : "-",
 		       json_number_value(json_object_get(p, "iops")),
 		       json_number_value(json_object_get(p, "mbps")),
 		       json_number_value(json_object_get(lat, "mean_us")),
@@ -238,6 +273,67 @@ static void s_print_summary(const char *dir)
 		       json_number_value(json_object_get(lat, "p99_99_us")));
 	}
 	json_decref(doc);
+}
+
+/*
+ * The port scaling of the demo's `ports` phase, as `lockstep report` prints it: what one path,
+ * two and three gave.
+ */
+static void s_print_scaling(const char *dir)
+{
+	lst_err err;
+	lst_report *r = lst_report_load(dir, lst_report_plan_read, &err);
+	size_t *idx, n, rows_all;
+
+	if (!r)
+		return;
+	idx = lst_calloc(r->npoints + 1, sizeof(*idx));
+	n = lst_report_shown(r, "ports", idx, &rows_all);
+	printf("\n");
+	lst_report_print_ports(r, idx, n);
+	free(idx);
+	lst_report_destroy(&r);
+}
+
+/*
+ * What `lockstep inventory` finds on the demo's agents: their devices grouped by drive. Prints
+ * the drive the demo made (reached by a through two paths and by b through one) and returns
+ * the agents' inventory (for inventory.json), or NULL when it cannot be had (said).
+ */
+static json_t *s_inventory(const struct s_demo *d)
+{
+	struct lst_coord_agent agents[2] = { { "a", NULL, NULL }, { "b", NULL, NULL } };
+	char addr[2][64];
+	json_t *inv = NULL, *drives, *g;
+	size_t i;
+
+	for (int k = 0; k < 2; k++) {
+		snprintf(addr[k], sizeof(addr[k]), "tcp://127.0.0.1:%d", d->ports[k]);
+		agents[k].address = addr[k];
+	}
+	if (lst_inventory_collect(agents, 2, NULL, &inv) || !inv) {
+		lst_log_warn("the agents' inventory could not be had; going on without it");
+		json_decref(inv);
+		return NULL;
+	}
+	drives = lst_inventory_group(inv);
+	json_array_foreach (drives, i, g) {
+		const char *id = json_string_value(json_object_get(g, "identity"));
+		json_t *paths = json_object_get(g, "paths"), *p;
+		size_t k;
+
+		if (!id || !strstr(id, d->file))
+			continue;
+		printf("inventory: drive %s is reached by", id);
+		json_array_foreach (paths, k, p)
+			printf("%s %s as %s",
+			       k ? (k + 1 == json_array_size(paths) ? " and" : ",") : "",
+			       json_string_value(json_object_get(p, "agent")),
+			       json_string_value(json_object_get(p, "path")));
+		printf("\n");
+	}
+	json_decref(drives);
+	return inv;
 }
 
 /* Wait until both agents accept connections (they bind within milliseconds). */
@@ -291,7 +387,9 @@ static int s_agent_binary(char *bin, size_t size)
 /* The demo plan for d's agents and paths, written to d's folder and loaded. NULL with err. */
 static lst_plan *s_demo_plan(const struct s_demo *d, lst_err *err)
 {
-	char *text = lst_asprintf(s_plan, d->ports[0], d->ports[1], d->paths[0], d->paths[1]);
+	char *apaths = d->loops ? lst_asprintf("[\"%s\", \"%s\"]", d->paths[0], d->paths[1])
+				: lst_asprintf("\"%s\"", d->paths[0]);
+	char *text = lst_asprintf(s_plan, d->ports[0], d->ports[1], apaths, d->paths[2]);
 	char planfile[128];
 	lst_errlist errs = { 0 };
 	lst_plan *plan;
@@ -304,10 +402,12 @@ static lst_plan *s_demo_plan(const struct s_demo *d, lst_err *err)
 		if (fd >= 0)
 			close(fd);
 		free(text);
+		free(apaths);
 		return NULL;
 	}
 	close(fd);
 	free(text);
+	free(apaths);
 	plan = lst_plan_load(planfile, &errs);
 	if (!plan) {
 		lst_errlist_print(&errs, stderr);
@@ -324,6 +424,7 @@ int lst_cmd_demo(int argc, char **argv)
 	char agent_bin[4200], *outdir = NULL;
 	lst_plan *plan = NULL;
 	lst_coord *c = NULL;
+	json_t *inventory = NULL;
 	lst_err err;
 	int rc = 2;
 
@@ -361,10 +462,11 @@ int lst_cmd_demo(int argc, char **argv)
 	if (!(plan = s_demo_plan(&d, &err)))
 		goto fail;
 	if (!opts.quiet)
-		printf("lockstep demo: two agents on 127.0.0.1:%d and :%d, target %s%s%s\n",
-		       d.ports[0], d.ports[1], d.paths[0],
-		       strcmp(d.paths[0], d.paths[1]) ? " + " : "",
-		       strcmp(d.paths[0], d.paths[1]) ? d.paths[1] : "");
+		inventory = s_inventory(&d);
+	if (!opts.quiet)
+		printf("lockstep demo: two agents on 127.0.0.1:%d and :%d, target %s%s%s%s%s\n",
+		       d.ports[0], d.ports[1], d.paths[0], d.loops ? " + " : "",
+		       d.loops ? d.paths[1] : "", d.loops ? " + " : "", d.loops ? d.paths[2] : "");
 	fflush(stdout);
 	if (!opts.outdir) {
 		char stamp[32];
@@ -381,8 +483,15 @@ int lst_cmd_demo(int argc, char **argv)
 		goto fail;
 	rc = lst_coord_run(c);
 	s_print_summary(opts.outdir);
+	s_print_scaling(opts.outdir);
+	if (inventory) {
+		char *file = lst_asprintf("%s/inventory.json", opts.outdir);
+
+		json_dump_file(inventory, file, JSON_INDENT(2));
+		free(file);
+	}
 	printf("\nresults: %s (run.json, summary.csv and .json, timeseries.csv, curves.csv, "
-	       "clock.csv, samples/, plots/)\n",
+	       "devstats.csv, clock.csv, inventory.json, samples/, plots/)\n",
 	       opts.outdir);
 	s_cleanup(&d, opts.outdir);
 	goto out;
@@ -392,6 +501,7 @@ fail:
 out:
 	lst_coord_destroy(&c);
 	lst_plan_destroy(&plan);
+	json_decref(inventory);
 	free(outdir);
 	return rc;
 }

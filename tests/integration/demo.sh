@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# `lockstep demo`, the embedded default `make demo` runs: as root it makes two loop devices over
-# one /dev/shm file (a dual-port drive), starts two local agents, runs its short plan and writes
-# a complete results folder with plots; as an ordinary user it does the same on a plain file.
-# Either way it leaves nothing behind: no loop device, no scratch file, no agent.
+# `lockstep demo`, the embedded default `make demo` runs: as root it makes three loop devices
+# over one /dev/shm file (a dual-port drive: agent a reaches it through two paths, agent b
+# through one), starts two local agents, shows the drive as the inventory groups it, runs its
+# short plan and writes a complete results folder with plots, per-path rows and the port
+# scaling; as an ordinary user it does the same on a plain file (one path per agent). Either way
+# it leaves nothing behind: no loop device, no scratch file, no agent.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd setpriv ss
@@ -18,7 +20,7 @@ check_results() {
 		[ -s "$d/$f" ] || fail "$d: no $f"
 	done
 	for f in timeseries_seq-write timeseries_randrw-70-30 timeseries_randread \
-		lat_vs_iops_randrw-70-30; do
+		lat_vs_iops_randrw-70-30 ports_ports; do
 		[ -s "$d/plots/$f.svg" ] && [ -s "$d/plots/$f.png" ] || fail "$d: no plot $f"
 	done
 	[ "$(json "$d/run.json" 'd["status"]')" = complete ] ||
@@ -29,9 +31,12 @@ check_results() {
 	"$PY" - "$d/summary.csv" <<'PY' || fail "$d: summary.csv does not add up"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-def row(phase, point, agent):
-    (r,) = [r for r in rows if r["phase"] == phase and r["point"] == str(point) and r["agent"] == agent]
+def row(phase, point, agent, scope=None):
+    scope = scope or ("all" if agent == "all" else "agent")
+    (r,) = [r for r in rows if r["phase"] == phase and r["point"] == str(point) and
+            r["agent"] == agent and r["scope"] == scope]
     return r
+paths = sorted({r["path"] for r in rows if r["scope"] == "path"})
 for phase, points in (("seq-write", 1), ("randrw-70-30", 3), ("randread", 1)):
     for p in range(points):
         a, b, t = (row(phase, p, x) for x in ("a", "b", "all"))
@@ -46,6 +51,20 @@ for r in mix:  # 70% reads, on 10^4+ ios
     assert abs(reads / (reads + writes) - 0.70) < 0.02, (reads, writes)
 qd = [float(r["read_iops"]) + float(r["write_iops"]) for r in mix]
 assert qd[2] >= qd[0], qd  # iodepth 16 >= iodepth 1
+# The ports phase: b alone, a's paths, every path; the report's scaling comes from these.
+labels = [row("ports", p, "all")["label"] for p in range(3)]
+assert labels == ["ports=b", "ports=a", "ports=a+b"], labels
+# Point 0 runs b alone: a takes no part in it.
+assert not [r for r in rows if r["phase"] == "ports" and r["point"] == "0" and r["agent"] == "a"]
+if paths:  # as root: a's two loop devices have rows of their own that add up to a's
+    assert len(paths) == 3, paths  # a's two and b's one
+    for phase, points in (("seq-write", 1), ("randread", 1)):
+        a = row(phase, 0, "a")
+        mine = [r for r in rows if r["phase"] == phase and r["scope"] == "path" and
+                r["agent"] == "a"]
+        assert len(mine) == 2, mine
+        for k in ("read_ios", "write_ios", "read_bytes", "write_bytes"):
+            assert sum(int(r[k]) for r in mine) == int(a[k]), (phase, k)
 PY
 }
 
@@ -65,8 +84,14 @@ check_clean() {
 "$LOCKSTEP" demo -o "$TMP/root" >"$TMP/root.out" 2>"$TMP/root.err" ||
 	fail "demo as root: $(cat "$TMP/root.err")"
 grep -qF "results: $TMP/root" "$TMP/root.out" || fail "no results line: $(cat "$TMP/root.out")"
-grep -q 'paths: {a: "/dev/loop[0-9]*", b: "/dev/loop[0-9]*"}' "$TMP/root/plan.yaml" ||
-	fail "as root the demo should use two loop devices: $(grep paths "$TMP/root/plan.yaml")"
+grep -q 'paths: {a: \["/dev/loop[0-9]*", "/dev/loop[0-9]*"\], b: "/dev/loop[0-9]*"}' \
+	"$TMP/root/plan.yaml" ||
+	fail "as root the demo should use three loop devices: $(grep paths "$TMP/root/plan.yaml")"
+grep -q "^inventory: drive loop:/dev/shm/lockstep-demo.* is reached by a as /dev/loop[0-9]*, a as /dev/loop[0-9]* and b as /dev/loop[0-9]*$" \
+	"$TMP/root.out" || fail "the demo does not show the drive's three paths: $(cat "$TMP/root.out")"
+grep -q "port scaling" "$TMP/root.out" || fail "the demo does not show the port scaling"
+grep -q "^  a:/dev/loop" "$TMP/root.out" || fail "the demo does not show the per-path rows"
+[ -s "$TMP/root/inventory.json" ] || fail "the demo left no inventory.json"
 check_results "$TMP/root"
 check_clean "as root" "$TMP/root"
 ok "demo as root: two loop devices over one file, results add up, nothing left behind"
