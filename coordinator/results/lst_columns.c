@@ -115,6 +115,10 @@ static const struct lst_column s_curves[] = {
 	S_READ("lat_p99_99_us", F3, NUM, struct lst_rpt_curve, lat_p99_99),
 	S_OPT("rate_iops", INT, struct lst_rpt_curve, rate_iops),
 	S_OPT("target_pct", G, struct lst_rpt_curve, target_pct),
+	S_TEXT("scope", WORD, struct lst_rpt_curve, scope),
+	S_COL("agent", WORD),
+	S_COL("target", WORD),
+	S_COL("path", QUOTED),
 };
 
 static const struct lst_column s_dev[] = {

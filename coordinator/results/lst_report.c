@@ -753,8 +753,15 @@ static int s_load_curves(lst_report *r, lst_err *err)
 	int rc = s_load_table(r, &lst_curves_table, true, &p->curves, (void **)&r->curves,
 			      &r->ncurves, sizeof(*r->curves), err);
 
-	for (size_t i = 0; !rc && i < r->ncurves; i++)
+	size_t n = 0;
+
+	for (size_t i = 0; !rc && i < r->ncurves; i++) {
 		s_phase(r, r->curves[i].phase);
+		if (!s_is_part(r->curves[i].scope)) /* the curves drawn are the combined ones */
+			r->curves[n++] = r->curves[i];
+	}
+	if (!rc)
+		r->ncurves = n;
 	return rc;
 }
 

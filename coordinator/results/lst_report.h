@@ -56,6 +56,7 @@ struct lst_rpt_round {
 
 /* One curves.csv row. rate_iops and target_pct are NAN when absent. */
 struct lst_rpt_curve {
+	const char *scope; /* "" in folders that predate it */
 	const char *phase;
 	long point;
 	double jobs, iodepth, bs, rwmixread, iops, mbps;

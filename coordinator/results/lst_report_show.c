@@ -113,6 +113,12 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 	for (size_t i = 0; agents && i < r->nagents; i++)
 		width = LST_MAX(width,
 				LST_MIN((int)strlen(r->agents[i].name) + 8, LST_REPORT_LABEL_MAX));
+	for (size_t i = 0; n <= S_AGENT_ROWS && i < r->nparts; i++)
+		if (!strcmp(r->parts[i].phase, ph->name))
+			width = LST_MAX(width, LST_MIN((int)(strlen(r->parts[i].agent) +
+							     strlen(r->parts[i].target) +
+							     strlen(r->parts[i].path) + 9),
+						       LST_REPORT_LABEL_MAX));
 	printf("\nphase %s", ph->name);
 	if (*ph->suite)
 		printf(" (%s)", ph->suite);

@@ -701,19 +701,24 @@ void lst_results_test(lst_results *r, json_t *test)
 	json_array_append_new(r->tests, test);
 }
 
-void lst_results_curve(lst_results *r, const char *phase, size_t point,
-		       const struct lst_workload *w, const struct lst_step_result *res,
-		       int64_t rate_iops, double target_pct)
+struct lst_step_part *lst_step_parts_dup(const struct lst_step_part *parts, size_t n)
+{
+	struct lst_step_part *copy = n ? lst_malloc(n * sizeof(*parts)) : NULL;
+
+	if (n)
+		memcpy(copy, parts, n * sizeof(*parts));
+	return copy;
+}
+
+/* One row of curves.csv: the workload w, what was measured, and whose row it is. */
+static void s_curve_row(lst_results *r, const char *phase, size_t point,
+			const struct lst_workload *w, const double iops[LST_DIR_N],
+			const double mbps[LST_DIR_N], const lst_hist *lat, int64_t rate_iops,
+			double target_pct, const struct lst_row_who *who)
 {
 	struct lst_hist_stats st;
 
-	if (!r->curves) {
-		r->curves = s_open(r, "curves.csv", "w", NULL);
-		if (!r->curves)
-			return;
-		lst_columns_header(r->curves, &lst_curves_table);
-	}
-	lst_hist_stats(&res->lat, &st);
+	lst_hist_stats(lat, &st);
 	lst_columns_write(r->curves, &lst_curves_table,
 			  (union lst_cell[LST_CURVES_N]){
 				  [LST_CURVES_PHASE] = { .s = phase },
@@ -722,15 +727,41 @@ void lst_results_curve(lst_results *r, const char *phase, size_t point,
 				  [LST_CURVES_IODEPTH] = { .i = w->iodepth },
 				  [LST_CURVES_BS] = { .i = w->bs },
 				  [LST_CURVES_RWMIXREAD] = { .i = lst_workload_read_pct(w) },
-				  [LST_CURVES_IOPS] = { .d = res->iops[0] + res->iops[1] },
-				  [LST_CURVES_MBPS] = { .d = res->mbps[0] + res->mbps[1] },
+				  [LST_CURVES_IOPS] = { .d = iops[0] + iops[1] },
+				  [LST_CURVES_MBPS] = { .d = mbps[0] + mbps[1] },
 				  [LST_CURVES_LAT_MEAN] = { .d = st.mean / 1e3 },
 				  [LST_CURVES_LAT_P99] = { .d = (double)st.p99 / 1e3 },
 				  [LST_CURVES_LAT_P99_9] = { .d = (double)st.p99_9 / 1e3 },
 				  [LST_CURVES_LAT_P99_99] = { .d = (double)st.p99_99 / 1e3 },
 				  [LST_CURVES_RATE_IOPS] = { .i = rate_iops },
 				  [LST_CURVES_TARGET_PCT] = { .d = target_pct },
+				  [LST_CURVES_SCOPE] = { .s = who->scope },
+				  [LST_CURVES_AGENT] = { .s = who->agent },
+				  [LST_CURVES_TARGET] = { .s = who->target },
+				  [LST_CURVES_PATH] = { .s = who->path },
 			  });
+}
+
+void lst_results_curve(lst_results *r, const char *phase, size_t point,
+		       const struct lst_workload *w, const struct lst_step_result *res,
+		       int64_t rate_iops, double target_pct)
+{
+	static const struct lst_row_who all = { "all", "all", "", "" };
+
+	if (!r->curves) {
+		r->curves = s_open(r, "curves.csv", "w", NULL);
+		if (!r->curves)
+			return;
+		lst_columns_header(r->curves, &lst_curves_table);
+	}
+	s_curve_row(r, phase, point, w, res->iops, res->mbps, &res->lat, rate_iops, target_pct,
+		    &all);
+	for (size_t k = 0; k < res->nparts; k++) {
+		const struct lst_step_part *pt = &res->parts[k];
+
+		s_curve_row(r, phase, point, w, pt->iops, pt->mbps, &pt->lat, rate_iops, target_pct,
+			    &pt->who);
+	}
 	s_flush(r, r->curves, "curves.csv");
 }
 

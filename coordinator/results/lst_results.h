@@ -183,6 +183,8 @@ void lst_results_round(lst_results *r, const struct lst_round_row *row);
 void lst_results_test(lst_results *r, json_t *test);
 
 /* What a step measured, combined over every agent (measured intervals only). */
+struct lst_step_part;
+
 struct lst_step_result {
 	double iops[LST_DIR_N];
 	double mbps[LST_DIR_N];
@@ -192,9 +194,30 @@ struct lst_step_result {
 	lst_hist lat; /* both directions */
 	double t_s;   /* start, seconds since the run started */
 	bool partial; /* an agent was lost */
+	/* the rows of scope target and path (lst_row_who), when the run has them: on the heap,
+	 * the holder's (who copies a result copies them, lst_step_parts_dup); NULL when none */
+	size_t nparts;
+	struct lst_step_part *parts;
 };
 
-/* One row of curves.csv (created on the first row): a latency-vs-IOPS point. */
+/* One target's or one path's share of a step's result. */
+struct lst_step_part {
+	struct lst_row_who who; /* the strings live as long as the run */
+	double iops[LST_DIR_N];
+	double mbps[LST_DIR_N];
+	uint64_t ios[LST_DIR_N];
+	uint64_t bytes[LST_DIR_N];
+	double seconds;
+	lst_hist lat; /* both directions */
+};
+
+/* A copy of parts[n] on the heap (NULL for none). */
+struct lst_step_part *lst_step_parts_dup(const struct lst_step_part *parts, size_t n);
+
+/*
+ * Rows of curves.csv (created on the first row): a latency-vs-IOPS point, scope all, then one
+ * row for each of res's parts (its targets and paths) with the same workload columns.
+ */
 void lst_results_curve(lst_results *r, const char *phase, size_t point,
 		       const struct lst_workload *w, const struct lst_step_result *res,
 		       int64_t rate_iops, double target_pct);

@@ -102,6 +102,8 @@ struct lst_coord__paths {
 	struct lst_coord__slot *slots; /* by target, in the order the job specs were made */
 	lst_merge *merge;	       /* one stream per slot; NULL when no such rows are kept */
 	lst_sample *sum;	       /* scratch for a target's row */
+	size_t nparts;		       /* the summary rows made, for the step's result */
+	struct lst_step_part *parts;
 };
 
 struct lst_coord__point {
@@ -244,6 +246,8 @@ void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s
 void lst_coord__paths_row(const struct lst_merge_row *row, void *arg);
 /* The point's summary rows per target and per path (after the agents'). */
 void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step);
+/* Those rows for the step's result: r->parts (the caller's now) and r->nparts. */
+void lst_coord__paths_result(lst_coord *c, struct lst_step_result *r);
 
 /* lst_runlog.c: errors, run.json, the journal */
 

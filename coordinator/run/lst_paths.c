@@ -68,6 +68,7 @@ void lst_coord__paths_end(lst_coord *c)
 	struct lst_coord__paths *ps = &c->cur.paths;
 
 	lst_merge_destroy(&ps->merge);
+	free(ps->parts);
 	free(ps->slots);
 	free(ps->sum);
 	memset(ps, 0, sizeof(*ps));
@@ -211,10 +212,44 @@ static void s_totals_add(struct lst_merge_totals *sum, const struct lst_merge_to
 	}
 }
 
+/* A summary row of a target or a path: in summary.csv/.json, and kept for the step's result. */
+static void s_part_summary(lst_coord *c, const struct lst_step *step, const struct lst_row_who *who,
+			   const struct lst_merge_totals *t)
+{
+	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_step_part *p;
+
+	lst_results_summary_of(c->res, c->cur.phase_name, c->cur.point, c->cur.label, who,
+			       lst_coord__t(c, c->cur.T0), t, step->test, step->round,
+			       lst_coord__step_json(step));
+	ps->parts = lst_realloc(ps->parts, (ps->nparts + 1) * sizeof(*ps->parts));
+	p = &ps->parts[ps->nparts++];
+	memset(p, 0, sizeof(*p));
+	p->who = *who;
+	for (int d = 0; d < LST_DIR_N; d++) {
+		p->iops[d] = t->iops[d];
+		p->mbps[d] = t->mbps[d];
+		p->ios[d] = t->dir[d].ios;
+		p->bytes[d] = t->dir[d].bytes;
+	}
+	p->seconds = t->seconds;
+	p->lat = t->dir[LST_DIR_READ].lat;
+	lst_hist_add(&p->lat, &t->dir[LST_DIR_WRITE].lat);
+}
+
+void lst_coord__paths_result(lst_coord *c, struct lst_step_result *r)
+{
+	struct lst_coord__paths *ps = &c->cur.paths;
+
+	r->parts = ps->parts;
+	r->nparts = ps->nparts;
+	ps->parts = NULL;
+	ps->nparts = 0;
+}
+
 void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 {
 	struct lst_coord__paths *ps = &c->cur.paths;
-	double t_s = lst_coord__t(c, c->cur.T0);
 
 	if (!ps->merge)
 		return;
@@ -232,9 +267,7 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 		for (size_t k = s; k < ps->nslots; k++)
 			if (ps->slots[k].target == t && c->a[ps->slots[k].agent].in_point)
 				s_totals_add(sum, lst_merge_totals(ps->merge, k));
-		lst_results_summary_of(c->res, c->cur.phase_name, c->cur.point, c->cur.label, &who,
-				       t_s, sum, step->test, step->round,
-				       lst_coord__step_json(step));
+		s_part_summary(c, step, &who, sum);
 		free(sum);
 	}
 	for (size_t s = 0; ps->path_rows && s < ps->nslots; s++) {
@@ -244,8 +277,6 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 
 		if (!c->a[sl->agent].in_point)
 			continue;
-		lst_results_summary_of(c->res, c->cur.phase_name, c->cur.point, c->cur.label, &who,
-				       t_s, lst_merge_totals(ps->merge, s), step->test, step->round,
-				       lst_coord__step_json(step));
+		s_part_summary(c, step, &who, lst_merge_totals(ps->merge, s));
 	}
 }

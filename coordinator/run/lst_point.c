@@ -177,6 +177,7 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 	lst_hist_add(&r->lat, &t->dir[LST_DIR_WRITE].lat);
 	r->t_s = lst_coord__t(c, c->cur.T0);
 	r->partial = partial;
+	lst_coord__paths_result(c, r);
 }
 
 /* The agents with a path in phase ph. */

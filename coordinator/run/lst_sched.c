@@ -323,7 +323,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 {
 	const struct lst_plan_phase *ph = &c->plan->phases[phase];
 	struct lst_step step;
-	struct lst_step_result r;
+	struct lst_step_result r = { .parts = NULL };
 	lst_suite_run *suite;
 	lst_err err;
 	size_t point = 0, tests_from = json_array_size(lst_results_tests(c->res));
@@ -348,6 +348,8 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 		}
 		lst_suite_result(suite, &step, &r, c->res);
 		lst_coord__journal_point(c, &r);
+		free(r.parts);
+		r.parts = NULL;
 		if (step.idle_after)
 			s_idle(c, step.idle_after);
 		if (lst_coord__interrupted) {
@@ -355,6 +357,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 			break;
 		}
 	}
+	free(r.parts); /* a point that ended the run */
 	json_decref(c->pending); /* a point that did not end normally is not journaled */
 	c->pending = NULL;
 	lst_suite_finish(suite, c->res, c->opts.quiet ? NULL : c->opts.progress);

@@ -480,8 +480,11 @@ void lst_suite_destroy(lst_suite_run **p)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->ntests; i++) {
-		for (size_t j = 0; j < s->tests[i].npoints; j++)
+		for (size_t j = 0; j < s->tests[i].npoints; j++) {
+			for (size_t k = 0; k < s->tests[i].points[j].nres; k++)
+				free(s->tests[i].points[j].res[k].parts);
 			free(s->tests[i].points[j].res);
+		}
 		free(s->tests[i].points);
 		free(s->tests[i].values);
 	}
@@ -567,6 +570,46 @@ static void s_combine(struct lst_step_result *dst, const struct lst_step_result 
  * A point's result over rounds [first, last] (0-based): rates averaged over the rounds (each
  * round weighs the same, as the spec averages rounds), histograms merged.
  */
+/*
+ * The parts of a point's result over rounds [first, last], as s_window_result combines the
+ * whole: rates averaged over the rounds, counts and histograms added. Rounds whose parts differ
+ * in number from the first's (an agent lost in one) are left out of the parts.
+ */
+static void s_window_parts(const struct s_point *p, size_t first, size_t last,
+			   struct lst_step_result *out)
+{
+	const struct lst_step_result *r0 = &p->res[first];
+
+	out->nparts = r0->nparts;
+	out->parts = out->nparts ? lst_calloc(out->nparts, sizeof(*out->parts)) : NULL;
+	for (size_t k = 0; k < out->nparts; k++) {
+		struct lst_step_part *o = &out->parts[k];
+		size_t n = 0;
+
+		o->who = r0->parts[k].who;
+		lst_hist_init(&o->lat);
+		for (size_t r = first; r <= last && r < p->nres; r++) {
+			const struct lst_step_part *x = &p->res[r].parts[k];
+
+			if (p->res[r].nparts != r0->nparts)
+				continue;
+			for (int d = 0; d < LST_DIR_N; d++) {
+				o->ios[d] += x->ios[d];
+				o->bytes[d] += x->bytes[d];
+				o->iops[d] += x->iops[d];
+				o->mbps[d] += x->mbps[d];
+			}
+			o->seconds += x->seconds;
+			lst_hist_add(&o->lat, &x->lat);
+			n++;
+		}
+		for (int d = 0; n && d < LST_DIR_N; d++) {
+			o->iops[d] /= (double)n;
+			o->mbps[d] /= (double)n;
+		}
+	}
+}
+
 static void s_window_result(const struct s_point *p, size_t first, size_t last,
 			    struct lst_step_result *out)
 {
@@ -587,6 +630,10 @@ static void s_window_result(const struct s_point *p, size_t first, size_t last,
 		out->iops[d] = iops[d] / (double)n;
 		out->mbps[d] = mbps[d] / (double)n;
 	}
+	out->parts = NULL; /* s_combine copied the first round's pointer */
+	out->nparts = 0;
+	if (first < p->nres)
+		s_window_parts(p, first, last, out);
 }
 
 static void s_curve_points(lst_suite_run *s)
@@ -667,6 +714,14 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 	}
 }
 
+/* Does the phase write curves.csv (lst_suite_finish)? */
+static bool s_curves(const lst_suite_run *s)
+{
+	return s->ph->suite == LST_SUITE_LAT_VS_IOPS || s->ph->suite == LST_SUITE_CURVE ||
+	       (s->ph->suite == LST_SUITE_NONE && s->ph->naxes > 0) ||
+	       s->ph->suite == LST_SUITE_SNIA_LATENCY;
+}
+
 void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
 		      const struct lst_step_result *r, lst_results *res)
 {
@@ -675,7 +730,11 @@ void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
 
 	LST_ASSERT(step->index == s->p);
 	p->res = lst_realloc(p->res, (p->nres + 1) * sizeof(*p->res));
-	p->res[p->nres++] = *r;
+	p->res[p->nres] = *r;
+	/* The parts (targets, paths) are kept only where curves.csv will want them. */
+	p->res[p->nres].parts = s_curves(s) ? lst_step_parts_dup(r->parts, r->nparts) : NULL;
+	p->res[p->nres].nparts = p->res[p->nres].parts ? r->nparts : 0;
+	p->nres++;
 	t->written += r->bytes[LST_DIR_WRITE];
 	s->phase_written += r->bytes[LST_DIR_WRITE];
 	if (t->mode == S_ONCE) {
@@ -737,6 +796,7 @@ static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t la
 
 			s_window_result(&t->points[m * nbs + b], first, last, &r);
 			iops[b * nmix + m] = r.iops[0] + r.iops[1];
+			free(r.parts);
 		}
 	}
 	lst_results_matrix(res, s->ph->name, bs, nbs, mix, nmix, iops);
@@ -804,9 +864,7 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 				all_ok = false;
 		}
 		/* Curves: points averaged over the window (all rounds for fixed tests). */
-		if (s->ph->suite == LST_SUITE_LAT_VS_IOPS || s->ph->suite == LST_SUITE_CURVE ||
-		    (s->ph->suite == LST_SUITE_NONE && s->ph->naxes > 0) ||
-		    s->ph->suite == LST_SUITE_SNIA_LATENCY) {
+		if (s_curves(s)) {
 			for (size_t p = 0; p < t->npoints; p++) {
 				struct lst_step_result r;
 
@@ -816,6 +874,7 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 						LST_MIN(first, t->points[p].nres - 1),
 						LST_MIN(last, t->points[p].nres - 1), &r);
 				s_curve_row(s, res, &t->points[p], &r);
+				free(r.parts);
 			}
 		}
 		if (s->ph->suite == LST_SUITE_SNIA_IOPS)

@@ -67,6 +67,7 @@ static void s_lat_text(const struct lst_dir_stats *dir, char *buf, size_t size)
 
 static struct lst_merge_totals s_tot;
 static struct lst_step_result s_step;
+static struct lst_step_part s_part;
 static struct lst_workload s_w;
 
 static void s_write(void)
@@ -104,6 +105,14 @@ static void s_write(void)
 	s_step.iops[1] = 300.5;
 	s_step.mbps[0] = 2.5;
 	s_step.mbps[1] = 1.25;
+	/* one path's part: a row of its own after the combined one */
+	s_part.who = (struct lst_row_who){ "path", "a", "t1", "/dev/sd,b" };
+	lst_hist_init(&s_part.lat);
+	lst_hist_record_n(&s_part.lat, 250000, 10);
+	s_part.iops[0] = 10;
+	s_part.mbps[0] = 0.5;
+	s_step.parts = &s_part;
+	s_step.nparts = 1;
 	memset(&s_w, 0, sizeof(s_w));
 	s_w.rw = LST_RW_RANDRW;
 	s_w.rwmixread = 70;
@@ -172,8 +181,10 @@ static void s_check_bytes(void)
 	text = s_read("curves.csv");
 	snprintf(want, sizeof(want),
 		 "phase,point,jobs,iodepth,bs,rwmixread,iops,mbps,lat_mean_us,lat_p99_us,"
-		 "lat_p99_9_us,lat_p99_99_us,rate_iops,target_pct\n"
-		 "c1,0,4,32,4096,70,1000.750,3.750,%s,5000,12.5\n",
+		 "lat_p99_9_us,lat_p99_99_us,rate_iops,target_pct,scope,agent,target,path\n"
+		 "c1,0,4,32,4096,70,1000.750,3.750,%s,5000,12.5,all,all,,\"\"\n"
+		 "c1,0,4,32,4096,70,10.000,0.500,250.000,250.000,250.000,250.000,5000,12.5,path,a,"
+		 "t1,\"/dev/sd,b\"\n",
 		 lat_step);
 	T_EQ_STR(text, want);
 	free(text);
