@@ -126,9 +126,34 @@ static void s_print(json_t *doc, FILE *out)
 		fprintf(out, "no drive is reached through two or more paths\n");
 }
 
+/* Agent's paths to a drive (its group's paths) as a plan writes them: one, or a list. */
+static void s_print_agent_paths(json_t *paths, const char *agent, FILE *out)
+{
+	json_t *p;
+	size_t k, n = 0, busy = 0;
+
+	json_array_foreach (paths, k, p)
+		if (!strcmp(s_str(p, "agent"), agent)) {
+			n++;
+			busy += json_is_true(json_object_get(p, "in_use"));
+		}
+	fprintf(out, "      %s: %s", agent, n > 1 ? "[" : "");
+	n = 0;
+	json_array_foreach (paths, k, p) {
+		char *q;
+
+		if (strcmp(s_str(p, "agent"), agent))
+			continue;
+		q = json_dumps(json_object_get(p, "path"), JSON_ENCODE_ANY);
+		fprintf(out, "%s%s", n++ ? ", " : "", q ? q : "\"\"");
+		free(q);
+	}
+	fprintf(out, "%s%s\n", n > 1 ? "]" : "", busy ? "   # in use" : "");
+}
+
 /*
- * The `targets:` section: one target per drive with two or more paths, on different agents (a
- * plan has one path per agent and target today; a second path on the same agent is a comment).
+ * The `targets:` section: one target per drive with two or more paths, each agent with its
+ * path, or its list of paths when it reaches the drive through several.
  */
 static void s_print_targets(json_t *doc, FILE *out)
 {
@@ -137,9 +162,9 @@ static void s_print_targets(json_t *doc, FILE *out)
 
 	fprintf(out, "targets:\n");
 	json_array_foreach (json_object_get(doc, "drives"), i, drive) {
-		json_t *seen = json_object();
+		json_t *seen = json_object(), *paths = json_object_get(drive, "paths");
 
-		if (json_array_size(json_object_get(drive, "paths")) < 2 ||
+		if (json_array_size(paths) < 2 ||
 		    !json_string_length(json_object_get(drive, "identity"))) {
 			json_decref(seen);
 			continue;
@@ -148,12 +173,11 @@ static void s_print_targets(json_t *doc, FILE *out)
 			"  - name: drive%zu\n    identity: \"%s\"\n    share: split\n"
 			"    paths:\n",
 			++n, s_str(drive, "identity"));
-		json_array_foreach (json_object_get(drive, "paths"), k, p) {
+		json_array_foreach (paths, k, p) {
 			const char *agent = s_str(p, "agent");
 
-			fprintf(out, "      %s%s: %s%s\n", json_object_get(seen, agent) ? "# " : "",
-				agent, s_str(p, "path"),
-				json_is_true(json_object_get(p, "in_use")) ? "   # in use" : "");
+			if (!json_object_get(seen, agent))
+				s_print_agent_paths(paths, agent, out);
 			json_object_set_new(seen, agent, json_true());
 		}
 		json_decref(seen);

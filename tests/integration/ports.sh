@@ -212,4 +212,15 @@ assert not any(k[0] == "path" and k[2].endswith(d2) for k in summ), sorted(summ)
 print(f"  {d0}: {tot[d0]}; {d1}: {tot[d1]}; {d2}: idle")
 PY
 	fail "roles: device counters"
+echo "4. inventory --targets: a drive reached twice from one agent is a path list"
+"$LOCKSTEP" inventory --targets -o - "$TMP/two-paths.yaml" >"$TMP/targets.yaml" ||
+	fail "inventory --targets failed"
+grep -qF "      a: [\"$p0\", \"$p1\"]" "$TMP/targets.yaml" ||
+	fail "inventory --targets: no path list for a: $(cat "$TMP/targets.yaml")"
+{
+	printf 'lockstep: 1\nname: from-inventory\nagents:\n  - {name: a, address: "tcp://127.0.0.1:%s"}\n' "$pa"
+	cat "$TMP/targets.yaml"
+	printf 'phases:\n  - {name: r, workload: {rw: randread, runtime: 1s}}\n'
+} >"$TMP/inv-plan.yaml"
+"$LOCKSTEP" validate --quiet "$TMP/inv-plan.yaml" || fail "inventory --targets: does not validate"
 echo "ports: ok"
