@@ -709,7 +709,8 @@ static void test_load(void)
 	lst_errlist_free(&errs);
 
 	static const char *const examples[] = { "examples/dual-port.yaml",
-						"examples/lat-vs-iops.yaml" };
+						"examples/lat-vs-iops.yaml",
+						"examples/one-port-vs-two-port.yaml" };
 	for (size_t i = 0; i < LST_ARRAY_SIZE(examples); i++) {
 		char *file = lst_asprintf("%s/%s", LST_SRC_DIR, examples[i]);
 
