@@ -571,8 +571,11 @@ void lst__plan_paths_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 	/* with other errors in the phase, roles or sets may be missing: no echo */
 	if (ctx->nerrs + ctx->nbad != ctx->item_start)
 		return;
-	if (ph->nroles && !s_active(ctx->plan, ph, NULL) && lst_yaml_get(map, "paths", &kn))
+	if (ph->nroles && !s_active(ctx->plan, ph, NULL) && lst_yaml_get(map, "paths", &kn)) {
+		/* then no port set can do better: one message */
 		lst__plan_error(ctx, kn, "every path is idle; a phase needs at least one at work");
+		return;
+	}
 	for (size_t a = 0; a < ph->naxes; a++)
 		if (!ph->axes[a].opt)
 			s_ports_check(ctx, ph, &ph->axes[a]);

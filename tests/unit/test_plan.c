@@ -983,6 +983,8 @@ static void test_bad_roles(void)
 	    "a role is idle or a map of workload keys (like {rw: randwrite}), not a list");
 	BAD(PP_PHASE "    paths:\n      a: idle\n      b: idle\n", "12:5",
 	    "phase p: every path is idle");
+	BAD(PP_PHASE "    paths: {a: idle, b: idle}\n    sweep: {ports: [[a], [b]]}\n", "12:5",
+	    "phase p: every path is idle");
 	BAD(PP_PHASE "    paths: {}\n", "12:12", "paths must give at least one agent");
 	/* a selector given twice is a repeated key, refused once by the YAML reader */
 	BAD(PP_PHASE "    paths:\n      a: idle\n      a: {bs: 8k}\n", "14:7",
