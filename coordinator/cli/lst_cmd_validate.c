@@ -91,7 +91,8 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 	if (ph->naxes) {
 		printf("     %zu points (", points);
 		for (size_t a = 0; a < ph->naxes; a++)
-			printf("%s%s", a ? " x " : "", ph->axes[a].opt->name);
+			printf("%s%s", a ? " x " : "",
+			       ph->axes[a].opt ? ph->axes[a].opt->name : "ports");
 		printf("), first %s", label);
 		lst_plan_phase_point(ph, points - 1, &w, label, sizeof(label));
 		printf(", last %s\n", label);

@@ -3,7 +3,9 @@
  * the text to the reader (lst_plan_read.c), which fills the plan from the schema tables
  * (lst_plan_schema.c) and runs the checks across keys (lst_plan_check.c); a plan with any
  * problem is freed here and never returned. A phase's sweep points are computed, not stored:
- * point i is the phase's workload with each axis set to its value for i, first axis outermost.
+ * point i is the phase's workload with each axis set to its value for i, first axis outermost;
+ * a `ports` axis changes no option but picks the point's port set. Which paths work in a point
+ * and with what workload (roles, port sets) is decided here too, by lst_plan_path_role.
  */
 #include "lst_plan.h"
 
@@ -112,8 +114,13 @@ void lst_plan_destroy(lst_plan **pp)
 
 		free(ph->name);
 		free(ph->targets);
-		for (size_t a = 0; a < ph->naxes; a++)
+		for (size_t a = 0; a < ph->naxes; a++) {
 			free(ph->axes[a].values);
+			lst__plan_port_sets_free(&ph->axes[a]);
+		}
+		for (size_t r = 0; r < ph->nroles; r++)
+			free(ph->roles[r].sel.path);
+		free(ph->roles);
 		free(ph->curve_pcts);
 		free(ph->hir_gaps);
 	}
@@ -136,37 +143,121 @@ size_t lst_plan_phase_points(const struct lst_plan_phase *ph)
 	return n;
 }
 
-void lst_plan_phase_point(const struct lst_plan_phase *ph, size_t i, struct lst_workload *w,
-			  char *label, size_t label_size)
+/* The value index of each axis for point i: the last axis moves fastest (innermost loop). */
+static void s_point_indexes(const struct lst_plan_phase *ph, size_t i,
+			    size_t idx[LST_SWEEP_MAX_AXES])
 {
-	size_t rest = i, len = 0;
-	size_t idx[LST_SWEEP_MAX_AXES];
+	size_t rest = i;
 
 	LST_ASSERT(i < lst_plan_phase_points(ph));
-	*w = ph->w;
-	/* the last axis moves fastest: it is the innermost loop */
 	for (size_t a = ph->naxes; a-- > 0;) {
 		idx[a] = rest % ph->axes[a].n;
 		rest /= ph->axes[a].n;
 	}
+}
+
+void lst_plan_phase_point(const struct lst_plan_phase *ph, size_t i, struct lst_workload *w,
+			  char *label, size_t label_size)
+{
+	size_t len = 0;
+	size_t idx[LST_SWEEP_MAX_AXES];
+
+	*w = ph->w;
+	s_point_indexes(ph, i, idx);
 	if (label && label_size)
 		label[0] = '\0';
 	for (size_t a = 0; a < ph->naxes; a++) {
+		const struct lst_sweep_axis *ax = &ph->axes[a];
 		char val[64];
 
 		lst__plan_sweep_set(ph, a, idx[a], w);
 		if (!label || len >= label_size)
 			continue;
-		len += (size_t)snprintf(label + len, label_size - len, "%s%s=%s", a ? " " : "",
-					ph->axes[a].opt->name,
-					lst_opt_format(ph->axes[a].opt, w, val, sizeof(val)));
+		if (!ax->opt)
+			len += (size_t)snprintf(label + len, label_size - len, "%sports=%s",
+						a ? " " : "", ax->sets[idx[a]].label);
+		else
+			len += (size_t)snprintf(label + len, label_size - len, "%s%s=%s",
+						a ? " " : "", ax->opt->name,
+						lst_opt_format(ax->opt, w, val, sizeof(val)));
 	}
 }
 
 void lst__plan_sweep_set(const struct lst_plan_phase *ph, size_t axis, size_t i,
 			 struct lst_workload *w)
 {
-	*(int64_t *)lst__plan_at(w, ph->axes[axis].opt->offset) = ph->axes[axis].values[i];
+	if (ph->axes[axis].opt)
+		*(int64_t *)lst__plan_at(w, ph->axes[axis].opt->offset) = ph->axes[axis].values[i];
+}
+
+const struct lst_port_set *lst_plan_phase_ports(const struct lst_plan_phase *ph, size_t i)
+{
+	size_t idx[LST_SWEEP_MAX_AXES];
+
+	s_point_indexes(ph, i, idx);
+	for (size_t a = 0; a < ph->naxes; a++)
+		if (!ph->axes[a].opt)
+			return &ph->axes[a].sets[idx[a]];
+	return NULL;
+}
+
+bool lst__plan_sel_match(const struct lst_plan_sel *sel, const struct lst_plan_path *pa)
+{
+	return sel->agent == pa->agent && (!sel->path || !strcmp(sel->path, pa->path));
+}
+
+bool lst__plan_set_selects(const struct lst_port_set *set, const struct lst_plan_path *pa)
+{
+	for (size_t i = 0; i < set->nsel; i++)
+		if (lst__plan_sel_match(&set->sel[i], pa))
+			return true;
+	return false;
+}
+
+/* Apply the options role r gives onto w, marking them in set (may be NULL). */
+static void s_role_apply(const struct lst_plan_role *r, struct lst_workload *w, bool *set)
+{
+	for (size_t o = 0; lst_workload_opts[o].name; o++) {
+		size_t off = lst_workload_opts[o].offset;
+
+		LST_ASSERT(o < LST_ARRAY_SIZE(r->w_set));
+		if (!r->w_set[o])
+			continue;
+		*(int64_t *)lst__plan_at(w, off) = *(const int64_t *)((const char *)&r->w + off);
+		if (set)
+			set[o] = true;
+	}
+}
+
+bool lst_plan_path_role(const lst_plan *p, const struct lst_plan_phase *ph,
+			const struct lst_port_set *ports, size_t t, size_t j,
+			struct lst_workload *w, bool set[32])
+{
+	const struct lst_plan_role *agent_role = NULL, *path_role = NULL;
+	const struct lst_plan_path *pa;
+
+	LST_ASSERT(t < p->ntargets && j < p->targets[t].npaths);
+	pa = &p->targets[t].paths[j];
+	if (ports && !lst__plan_set_selects(ports, pa))
+		return false;
+	for (size_t r = 0; r < ph->nroles; r++) {
+		const struct lst_plan_role *role = &ph->roles[r];
+
+		if (!lst__plan_sel_match(&role->sel, pa))
+			continue;
+		if (role->sel.path)
+			path_role = role;
+		else
+			agent_role = role;
+	}
+	/* the path's own role wins: `a: idle` with `a:/dev/sdb: {...}` leaves /dev/sdb at work */
+	if (path_role ? path_role->idle : agent_role && agent_role->idle)
+		return false;
+	if (agent_role && !agent_role->idle)
+		s_role_apply(agent_role, w, set);
+	if (path_role)
+		s_role_apply(path_role, w, set);
+	return true;
 }
 
 int lst_plan_agent_index(const lst_plan *p, const char *name)

@@ -123,7 +123,7 @@ struct lst_port_set {
 struct lst_sweep_axis {
 	const struct lst_opt *opt; /* jobs, iodepth, bs, rwmixread or rate_iops; NULL: ports */
 	size_t n;
-	int64_t *values;	    /* NULL for ports */
+	int64_t *values;	   /* NULL for ports */
 	struct lst_port_set *sets; /* ports only */
 	struct lst_mark mark;
 };
@@ -238,8 +238,8 @@ const struct lst_port_set *lst_plan_phase_ports(const struct lst_plan_phase *ph,
  * is idle in the point (not in the port set, or given `idle`); w is then unspecified.
  */
 bool lst_plan_path_role(const lst_plan *p, const struct lst_plan_phase *ph,
-			const struct lst_port_set *ports, size_t t, size_t j, struct lst_workload *w,
-			bool set[32]);
+			const struct lst_port_set *ports, size_t t, size_t j,
+			struct lst_workload *w, bool set[32]);
 
 /* Index of the agent / target with this name, or -1. */
 int lst_plan_agent_index(const lst_plan *p, const char *name);

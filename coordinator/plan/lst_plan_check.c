@@ -85,9 +85,15 @@ void lst__plan_targets_check(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 void lst__plan_phase_init(struct lst__plan_ctx *ctx, void *base)
 {
 	struct lst_plan_phase *ph = base;
+	const lst_plan *p = ctx->plan;
 
-	ph->w = ctx->plan->defaults;
-	ph->on_agent_loss = ctx->plan->on_agent_loss;
+	ph->w = p->defaults;
+	ph->on_agent_loss = p->on_agent_loss;
+	/* every target until `targets:` says otherwise: roles and port sets name their paths */
+	ph->ntargets = p->ntargets;
+	ph->targets = lst_calloc(p->ntargets + 1, sizeof(*ph->targets));
+	for (size_t i = 0; i < p->ntargets; i++)
+		ph->targets[i] = i;
 }
 
 void lst__plan_steady_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)
@@ -194,12 +200,6 @@ void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 	bool plain = ph->suite == LST_SUITE_NONE && ctx->nerrs + ctx->nbad == ctx->item_start;
 	lst_err err, derr;
 
-	if (!lst_yaml_get(map, "targets", NULL)) {
-		ph->ntargets = p->ntargets;
-		ph->targets = lst_calloc(p->ntargets + 1, sizeof(*ph->targets));
-		for (size_t i = 0; i < p->ntargets; i++)
-			ph->targets[i] = i;
-	}
 	if (ph->secure && ph->suite != LST_SUITE_PURGE && lst_yaml_get(map, "secure", &kn))
 		lst__plan_error(ctx, kn, "secure: true applies only to suite: purge");
 	if (plain && ph->steady && !ph->round_duration && lst_yaml_get(map, "steady", &kn) &&
@@ -228,6 +228,7 @@ void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 	} else if (lst_yaml_get(map, "sweep", &kn)) {
 		s_sweep_check(ctx, ph, kn);
 	}
+	lst__plan_paths_check(ctx, map, ph);
 }
 
 void lst__plan_top_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)

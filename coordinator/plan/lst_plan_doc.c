@@ -50,7 +50,9 @@ static const char *s_doc_type(const struct lst__plan_key *k, char *buf, size_t s
 		snprintf(buf, size, "list of [%s](#%s)", k->sub->name, k->sub->name);
 		return buf;
 	case K_PATHS:
-		return "map: agent name to path";
+		return "map: agent name to path or list of paths";
+	case K_ROLES:
+		return "map: agent or `AGENT:PATH` to `idle` or workload keys";
 	case K_TARGET_REFS:
 		return "list of target names";
 	case K_SWEEP:
@@ -162,6 +164,11 @@ static const char *s_doc_range(const struct lst__plan_key *k, char *buf, size_t 
 	case K_TARGET_REFS:
 		snprintf(buf, size, "targets from `targets:`");
 		break;
+	case K_ROLES:
+		snprintf(buf, size,
+			 "paths of the phase's targets; workload keys but `runtime`, `ramp`, "
+			 "`interval`, `engine`");
+		break;
 	default:
 		break;
 	}
@@ -223,7 +230,7 @@ static void s_doc_workload(FILE *f)
 	}
 }
 
-/* The sweep table: the workload options a sweep may vary. */
+/* The sweep table: the workload options a sweep may vary, then the ports axis. */
 static void s_doc_sweep(FILE *f)
 {
 	s_doc_head(f);
@@ -235,6 +242,10 @@ static void s_doc_sweep(FILE *f)
 		snprintf(type, sizeof(type), "list of %s", s_opt_types[o->type]);
 		s_doc_row(f, o->name, type, "", s_doc_opt_range(o, range, sizeof(range)), o->help);
 	}
+	s_doc_row(f, "ports", "list of port sets", "",
+		  "lists of agents and `AGENT:PATH` of the phase's targets",
+		  "the paths that take part in each point, like [[a], [a, b]]; the others are "
+		  "idle (see Paths, ports and roles)");
 }
 
 /* Write the table a {{keys NAME}} line stands for; an unknown NAME is a bug in plan-doc.md. */

@@ -8,6 +8,7 @@
  *                      collecting every error with its place
  *   lst_plan_value.c   the reader of each kind of value (names, addresses, sweeps, ...)
  *   lst_plan_check.c   checks across keys and items, called by the tables' hooks
+ *   lst_plan_paths.c   a target's path lists, a phase's roles and its ports sweep axis
  *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
  *   lst_plan.c         the public entry points: load, parse, destroy, points, indexes
  */
@@ -37,7 +38,8 @@ enum lst__plan_kind {
 	K_WORKLOAD,	 /* a map of lst_workload_opts into a struct lst_workload */
 	K_SECTION,	 /* a nested map described by sub, stored in the same struct */
 	K_LIST,		 /* a list of maps described by sub: agents, targets, phases */
-	K_PATHS,	 /* a target's map agent -> path */
+	K_PATHS,	 /* a target's map agent -> path or list of paths */
+	K_ROLES,	 /* a phase's map selector -> idle or workload keys */
 	K_TARGET_REFS,	 /* a phase's list of target names */
 	K_SWEEP,	 /* a phase's map axis -> list of values */
 	K_PCT_LIST,	 /* a list of percentages into a double array */
@@ -161,9 +163,39 @@ void lst__plan_items(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 		     const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base);
 
-/* Set sweep axis `axis` of ph to its value i in w (lst_plan.c). */
+/* Set sweep axis `axis` of ph to its value i in w; the ports axis changes nothing (lst_plan.c). */
 void lst__plan_sweep_set(const struct lst_plan_phase *ph, size_t axis, size_t i,
 			 struct lst_workload *w);
+
+/* Does sel select path pa? Does some selector of set? (lst_plan.c) */
+bool lst__plan_sel_match(const struct lst_plan_sel *sel, const struct lst_plan_path *pa);
+bool lst__plan_set_selects(const struct lst_port_set *set, const struct lst_plan_path *pa);
+
+/*
+ * The names of the plan's agents (targets when !agents) so far, each once, as "a, b" for a
+ * "known: ..." hint in buf; "none" when there are none (lst_plan_value.c).
+ */
+const char *lst__plan_known_names(const lst_plan *p, bool agents, char *buf, size_t size);
+
+/*
+ * Paths, roles and port sets (lst_plan_paths.c):
+ *   lst__plan_target_paths  a target's K_PATHS value: agent -> path or list of paths
+ *   lst__plan_roles         a phase's K_ROLES value: selector -> idle or workload keys
+ *   lst__plan_ports_axis    the `ports` sweep axis kn: vn added to ph; NULL when refused
+ *   lst__plan_port_sets_free  free a ports axis's sets (lst_plan_destroy)
+ *   lst__plan_paths_check   after a phase's keys: some path at work, port sets distinct
+ */
+void lst__plan_target_paths(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+			    const struct lst_yaml_node *v, void *base);
+void lst__plan_roles(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		     const struct lst_yaml_node *v, void *base);
+const struct lst_sweep_axis *lst__plan_ports_axis(struct lst__plan_ctx *ctx,
+						  struct lst_plan_phase *ph,
+						  const struct lst_yaml_node *kn,
+						  const struct lst_yaml_node *vn);
+void lst__plan_port_sets_free(struct lst_sweep_axis *ax);
+void lst__plan_paths_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
+			   const struct lst_plan_phase *ph);
 
 /* The field at offset in the struct at base. */
 static inline void *lst__plan_at(void *base, size_t offset)

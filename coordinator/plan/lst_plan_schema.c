@@ -83,13 +83,14 @@ static const struct lst__plan_key s_target_keys[] = {
 	  .kind = K_STRING,
 	  .doc_def = "none" },
 	{ .o = { "share", LST_OPT_ENUM, TG(share), "split", 0, 0, s_share_names,
-		 "how the paths divide the target's blocks: split gives each path its own slice "
-		 "of the range, so two hosts never write the same block; shared lets every path "
-		 "cover all of it" },
+		 "how the paths divide the target's blocks: split gives each path taking part in "
+		 "a point its own slice of the range (paths idle in the point get none), so two "
+		 "paths never write the same block; shared lets every path cover all of it" },
 	  .kind = K_OPT },
 	{ .o = { "paths", 0, TG(paths), NULL, 0, 0, NULL,
 		 "map of agent name to the absolute path of the device on that agent's host "
-		 "(/dev/disk/by-id/...); at least one" },
+		 "(/dev/disk/by-id/...), or to a list of paths (one host reaching the device "
+		 "through several ports: [/dev/sdb, /dev/sdc]); at least one" },
 	  .kind = K_PATHS,
 	  .required = true },
 	S_END,
@@ -252,8 +253,15 @@ static const struct lst__plan_key s_phase_keys[] = {
 	  .kind = K_WORKLOAD,
 	  .aux = PH(w_set),
 	  .doc_def = "`defaults:`" },
+	{ .o = { "paths", 0, PH(roles), NULL, 0, 0, NULL,
+		 "roles of paths in this phase: a map of an agent (all its paths) or "
+		 "`AGENT:PATH` (one path) to `idle` or to workload keys of its own (see Paths, "
+		 "ports and roles)" },
+	  .kind = K_ROLES,
+	  .doc_def = "every path works" },
 	{ .o = { "sweep", 0, 0, NULL, 0, 0, NULL,
-		 "workload options to vary: a map of axis to list of values (see sweep)" },
+		 "workload options (or `ports`) to vary: a map of axis to list of values (see "
+		 "sweep)" },
 	  .kind = K_SWEEP,
 	  .doc_def = "none" },
 	{ .o = { "round", 0, 0, NULL, 0, 0, NULL, "rounds (see round)" },

@@ -1,9 +1,10 @@
 /*
  * Plan values: one reader per kind of key (lst__plan_kind), called by the walk in
  * lst_plan_read.c for each key a map gives. Options go through lst_opt_parse as `bench` flags
- * do; names, addresses, keys, paths, target lists, sweeps and number lists have their own
- * rules and messages here. A value that is wrong is reported at its place and left at its
- * default, so reading goes on and every problem is found in one pass.
+ * do; names, addresses, keys, target lists, sweeps and number lists have their own rules and
+ * messages here (paths, roles and the ports axis in lst_plan_paths.c). A value that is wrong
+ * is reported at its place and left at its default, so reading goes on and every problem is
+ * found in one pass.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -202,11 +203,7 @@ static void s_workload(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 	}
 }
 
-/*
- * The names of the plan's agents (targets when !agents) so far, each once, as "a, b" for a
- * "known: ..." hint in buf; "none" when there are none.
- */
-static const char *s_known_names(const lst_plan *p, bool agents, char *buf, size_t size)
+const char *lst__plan_known_names(const lst_plan *p, bool agents, char *buf, size_t size)
 {
 	size_t n = 0, count = agents ? p->nagents : p->ntargets;
 
@@ -221,69 +218,6 @@ static const char *s_known_names(const lst_plan *p, bool agents, char *buf, size
 	return n ? buf : "none";
 }
 
-static void s_paths(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
-		    const struct lst_yaml_node *v, void *base)
-{
-	struct lst_plan_target *t = base;
-	const lst_plan *p = ctx->plan;
-	bool ok;
-	const struct lst_yaml_node *map = lst__plan_map(ctx, k->o.name, v, &ok);
-
-	if (!ok)
-		return;
-	if (!map || map->n == 0) {
-		lst__plan_error(ctx, v,
-				"paths must map at least one agent to its device path "
-				"(like {a: /dev/sdb})");
-		return;
-	}
-	t->paths = lst_calloc(map->n / 2, sizeof(*t->paths));
-	for (size_t i = 0; i + 1 < map->n; i += 2) {
-		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
-		const char *path;
-		int a;
-
-		if (kn->type != LST_YAML_SCALAR)
-			continue;
-		a = lst_plan_agent_index(p, kn->text);
-		if (a < 0) {
-			char known[512];
-
-			lst__plan_error(ctx, kn,
-					"path for agent '%s', which is not in agents (known: %s)",
-					kn->text, s_known_names(p, true, known, sizeof(known)));
-			continue;
-		}
-		path = lst__plan_scalar(ctx, kn->text, vn);
-		if (!path)
-			continue;
-		if (path[0] != '/') {
-			lst__plan_error(ctx, vn,
-					"path '%s' for agent '%s' must be absolute "
-					"(like /dev/disk/by-id/...)",
-					path, kn->text);
-			continue;
-		}
-		if (strpbrk(path, "\t\n")) {
-			lst__plan_error(
-				ctx, vn,
-				"path '%s' for agent '%s' holds a tab or a newline; a device path "
-				"is one line of plain text",
-				path, kn->text);
-			continue;
-		}
-		if (strlen(path) >= LST_PATH_MAX) {
-			lst__plan_error(ctx, vn, "path for agent '%s' is longer than %d bytes",
-					kn->text, LST_PATH_MAX - 1);
-			continue;
-		}
-		t->paths[t->npaths].agent = (size_t)a;
-		t->paths[t->npaths].path = lst_strdup(path);
-		t->paths[t->npaths].mark = kn->mark;
-		t->npaths++;
-	}
-}
-
 static void s_target_refs(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 			  const struct lst_yaml_node *v, void *base)
 {
@@ -291,6 +225,10 @@ static void s_target_refs(struct lst__plan_ctx *ctx, const struct lst__plan_key 
 	const lst_plan *p = ctx->plan;
 	long n = lst__plan_list(ctx, k->o.name, v);
 
+	/* the phase started with every target (lst__plan_phase_init) */
+	free(ph->targets);
+	ph->targets = NULL;
+	ph->ntargets = 0;
 	if (n < 0)
 		return;
 	if (n == 0) {
@@ -312,7 +250,7 @@ static void s_target_refs(struct lst__plan_ctx *ctx, const struct lst__plan_key 
 			char known[512];
 
 			lst__plan_error(ctx, item, "unknown target '%s' (known: %s)", name,
-					s_known_names(p, false, known, sizeof(known)));
+					lst__plan_known_names(p, false, known, sizeof(known)));
 			continue;
 		}
 		for (size_t j = 0; j < ph->ntargets; j++)
@@ -337,14 +275,26 @@ static const struct lst_opt *s_sweep_opt(struct lst__plan_ctx *ctx, const struct
 	if (!is_axis && o) {
 		lst__plan_error(ctx, kn,
 				"sweep: %s cannot be swept (axes: jobs, iodepth, bs, "
-				"rwmixread, rate_iops); set it in workload",
+				"rwmixread, rate_iops, ports); set it in workload",
 				kn->text);
 		return NULL;
 	}
 	if (!is_axis) {
-		lst__plan_error(
-			ctx, kn, "sweep: unknown axis '%s' (%s)", kn->text,
-			lst_text_hint(kn->text, lst__plan_sweep_axes, "axes", hint, sizeof(hint)));
+		/* "did you mean" knows ports too; the list names the options, then ports apart */
+		const char *all[LST_SWEEP_MAX_AXES + 8];
+		size_t n = 0;
+
+		while (lst__plan_sweep_axes[n] && n + 2 < LST_ARRAY_SIZE(all)) {
+			all[n] = lst__plan_sweep_axes[n];
+			n++;
+		}
+		all[n++] = "ports";
+		all[n] = NULL;
+		lst_text_hint(kn->text, all, "axes", hint, sizeof(hint));
+		if (!strncmp(hint, "axes:", 5))
+			lst_text_hint(kn->text, lst__plan_sweep_axes, "axes", hint, sizeof(hint));
+		lst__plan_error(ctx, kn, "sweep: unknown axis '%s' (%s)%s", kn->text, hint,
+				strncmp(hint, "axes:", 5) ? "" : ", or ports for sets of paths");
 		return NULL;
 	}
 	return o;
@@ -394,10 +344,13 @@ static const struct lst_sweep_axis *s_sweep_axis(struct lst__plan_ctx *ctx,
 						 const struct lst_yaml_node *kn,
 						 const struct lst_yaml_node *vn)
 {
-	const struct lst_opt *o = s_sweep_opt(ctx, kn);
+	const struct lst_opt *o;
 	struct lst_sweep_axis *ax;
 	long n;
 
+	if (!strcmp(kn->text, "ports"))
+		return lst__plan_ports_axis(ctx, ph, kn, vn);
+	o = s_sweep_opt(ctx, kn);
 	if (!o)
 		return NULL;
 	if (ph->naxes == LST_SWEEP_MAX_AXES) {
@@ -440,7 +393,7 @@ static void s_sweep(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 	if (!map || map->n == 0) {
 		lst__plan_error(ctx, v,
 				"sweep must name at least one axis (jobs, iodepth, bs, rwmixread, "
-				"rate_iops) with a list of values");
+				"rate_iops, ports) with a list of values");
 		return;
 	}
 	for (size_t i = 0; i + 1 < map->n; i += 2) {
@@ -685,7 +638,10 @@ void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *
 		lst__plan_items(ctx, k, v, base);
 		break;
 	case K_PATHS:
-		s_paths(ctx, k, v, base);
+		lst__plan_target_paths(ctx, k, v, base);
+		break;
+	case K_ROLES:
+		lst__plan_roles(ctx, k, v, base);
 		break;
 	case K_TARGET_REFS:
 		s_target_refs(ctx, k, v, base);

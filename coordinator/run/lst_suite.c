@@ -132,7 +132,7 @@ static size_t s_axis(const struct lst_plan_phase *ph, const char *name, const in
 		     size_t ndef, const int64_t **out)
 {
 	for (size_t a = 0; a < ph->naxes; a++) {
-		if (!strcmp(ph->axes[a].opt->name, name)) {
+		if (ph->axes[a].opt && !strcmp(ph->axes[a].opt->name, name)) {
 			*out = ph->axes[a].values;
 			return ph->axes[a].n;
 		}

@@ -709,7 +709,8 @@ static void test_load(void)
 	lst_errlist_free(&errs);
 
 	static const char *const examples[] = { "examples/dual-port.yaml",
-						"examples/lat-vs-iops.yaml" };
+						"examples/lat-vs-iops.yaml",
+						"examples/one-port-vs-two-port.yaml" };
 	for (size_t i = 0; i < LST_ARRAY_SIZE(examples); i++) {
 		char *file = lst_asprintf("%s/%s", LST_SRC_DIR, examples[i]);
 
@@ -822,6 +823,272 @@ static void test_bad_text(void)
 	lst_plan_destroy(&p);
 }
 
+/* Lines 1..7 for the tests of paths, roles and port sets: agents a and b, target ssd0 begun. */
+#define PP_TOP                                                                                     \
+	"lockstep: 1\n"                                                                            \
+	"name: t\n"                                                                                \
+	"agents:\n"                                                                                \
+	"  - {name: a, address: \"tcp://127.0.0.1\"}\n"                                            \
+	"  - {name: b, address: \"tcp://127.0.0.1:7271\"}\n"                                       \
+	"targets:\n"                                                                               \
+	"  - name: ssd0\n"
+/* Line 8: ssd0's paths (the value starts at column 12), then a phase p that runs 10s. */
+#define PP_TARGET(paths)                                                                           \
+	PP_TOP "    paths: " paths "\n"                                                            \
+	       "phases:\n  - name: p\n    workload: {runtime: 10s}\n"
+/* Lines 1..11: a has two paths, b one; phase p's further keys start on line 12 at column 5. */
+#define PP_PHASE                                                                                   \
+	PP_TOP "    paths: {a: [/dev/sdb, /dev/sdc], b: /dev/sdd}\n"                               \
+	       "phases:\n  - name: p\n"                                                            \
+	       "    workload: {rw: randread, iodepth: 8, runtime: 10s}\n"
+
+static void test_path_lists(void)
+{
+	lst_plan *p = GOOD(PP_PHASE);
+	const struct lst_plan_target *t = &p->targets[0];
+
+	/* a list gives several paths, in order; a scalar stays one path */
+	T_EQ_INT(t->npaths, 3);
+	T_EQ_INT(t->paths[0].agent, 0);
+	T_EQ_STR(t->paths[0].path, "/dev/sdb");
+	T_EQ_INT(t->paths[0].mark.line, 8);
+	T_EQ_INT(t->paths[0].mark.col, 17);
+	T_EQ_INT(t->paths[1].agent, 0);
+	T_EQ_STR(t->paths[1].path, "/dev/sdc");
+	T_EQ_INT(t->paths[1].mark.col, 27);
+	T_EQ_INT(t->paths[2].agent, 1);
+	T_EQ_STR(t->paths[2].path, "/dev/sdd");
+	T_EQ_INT(t->paths[2].mark.col, 38);
+	T_EQ_INT(p->phases[0].nroles, 0);
+	lst_plan_destroy(&p);
+	p = GOOD(PP_TOP "    paths:\n      a:\n        - /dev/sdb\n      b: [/dev/sdc]\n"
+			"phases: [{name: p, workload: {runtime: 1s}}]\n");
+	T_EQ_INT(p->targets[0].npaths, 2);
+	T_EQ_INT(p->targets[0].paths[0].mark.line, 10);
+	T_EQ_STR(p->targets[0].paths[1].path, "/dev/sdc");
+	lst_plan_destroy(&p);
+
+	BAD(PP_TARGET("{a: [/dev/sdb, /dev/sdb]}"), "8:27",
+	    "target ssd0: path /dev/sdb is listed twice for agent a (first at 8:17)");
+	BAD(PP_TARGET("{a: [], b: /dev/sdd}"), "8:16",
+	    "target ssd0: paths of agent 'a' is an empty list; give at least one path");
+	BAD(PP_TARGET("{a: [/dev/sdb, [/dev/sdc]]}"), "8:27",
+	    "a path of agent 'a' must be a single value, not a list");
+	BAD(PP_TARGET("{a: [/dev/sdb, dev/sdc]}"), "8:27",
+	    "path 'dev/sdc' for agent 'a' must be absolute");
+	BAD(PP_TARGET("{a: {port1: /dev/sdb}}"), "8:16",
+	    "paths of agent 'a' must be a path or a list of paths, not a map");
+	/* the same agent and path in two targets, found in lists too */
+	BAD(PP_TOP
+	    "    paths: {a: /dev/sdb}\n  - name: ssd1\n    paths: {a: [/dev/sdc, /dev/sdb]}\n"
+	    "phases: [{name: p, workload: {runtime: 1s}}]\n",
+	    "10:27", "target ssd1: path /dev/sdb on agent a is also a path of target ssd0");
+}
+
+static void test_roles(void)
+{
+	lst_plan *p = GOOD(PP_PHASE "    paths:\n"
+				    "      a: {rw: randwrite, rate_iops: 500}\n"
+				    "      \"b:/dev/sdd\": idle\n");
+	const struct lst_plan_phase *ph = &p->phases[0];
+	const struct lst_plan_role *r = ph->roles;
+	bool set[32] = { false };
+	struct lst_workload w = ph->w;
+
+	T_EQ_INT(ph->nroles, 2);
+	T_EQ_INT(r[0].sel.agent, 0);
+	T_ASSERT(r[0].sel.path == NULL);
+	T_ASSERT(!r[0].idle);
+	T_EQ_INT(r[0].mark.line, 13);
+	T_EQ_INT(r[0].mark.col, 7);
+	/* a role starts from the phase's workload; w_set marks only what it gave */
+	T_EQ_INT(r[0].w.rw, LST_RW_RANDWRITE);
+	T_EQ_INT(r[0].w.rate_iops, 500);
+	T_EQ_INT(r[0].w.iodepth, 8);
+	T_ASSERT(r[0].w_set[s_opt_index("rw")]);
+	T_ASSERT(r[0].w_set[s_opt_index("rate_iops")]);
+	T_ASSERT(!r[0].w_set[s_opt_index("iodepth")]);
+	T_EQ_INT(r[1].sel.agent, 1);
+	T_EQ_STR(r[1].sel.path, "/dev/sdd");
+	T_ASSERT(r[1].idle);
+	/* every path of a writes at 500 IOPS; b's one path is on standby */
+	T_ASSERT(lst_plan_path_role(p, ph, NULL, 0, 1, &w, set));
+	T_EQ_INT(w.rw, LST_RW_RANDWRITE);
+	T_EQ_INT(w.rate_iops, 500);
+	T_EQ_INT(w.iodepth, 8);
+	T_ASSERT(set[s_opt_index("rw")] && set[s_opt_index("rate_iops")]);
+	T_ASSERT(!set[s_opt_index("iodepth")]);
+	w = ph->w;
+	T_ASSERT(!lst_plan_path_role(p, ph, NULL, 0, 2, &w, NULL));
+	lst_plan_destroy(&p);
+
+	/* a path's role wins over its agent's: only /dev/sdc of a works, at QD 1 */
+	p = GOOD(PP_PHASE "    paths:\n"
+			  "      a: idle\n"
+			  "      \"a:/dev/sdc\": {iodepth: 1}\n"
+			  "      b: {bs: 8k}\n");
+	ph = &p->phases[0];
+	memset(set, 0, sizeof(set));
+	w = ph->w;
+	T_ASSERT(!lst_plan_path_role(p, ph, NULL, 0, 0, &w, set));
+	w = ph->w;
+	T_ASSERT(lst_plan_path_role(p, ph, NULL, 0, 1, &w, set));
+	T_EQ_INT(w.iodepth, 1);
+	T_EQ_INT(w.rw, LST_RW_RANDREAD);
+	T_ASSERT(set[s_opt_index("iodepth")] && !set[s_opt_index("bs")]);
+	w = ph->w;
+	T_ASSERT(lst_plan_path_role(p, ph, NULL, 0, 2, &w, NULL));
+	T_EQ_INT(w.bs, 8192);
+	T_EQ_INT(w.iodepth, 8);
+	lst_plan_destroy(&p);
+
+	/* the agent's options first, then the path's own on top */
+	p = GOOD(PP_PHASE "    paths:\n"
+			  "      \"a:/dev/sdc\": {iodepth: 4}\n"
+			  "      a: {rw: randwrite, iodepth: 2}\n");
+	ph = &p->phases[0];
+	w = ph->w;
+	T_ASSERT(lst_plan_path_role(p, ph, NULL, 0, 1, &w, NULL));
+	T_EQ_INT(w.rw, LST_RW_RANDWRITE);
+	T_EQ_INT(w.iodepth, 4);
+	w = ph->w;
+	T_ASSERT(lst_plan_path_role(p, ph, NULL, 0, 0, &w, NULL));
+	T_EQ_INT(w.iodepth, 2);
+	lst_plan_destroy(&p);
+}
+
+static void test_bad_roles(void)
+{
+	BAD(PP_PHASE "    paths:\n      c: idle\n", "13:7",
+	    "phase p: paths: unknown agent 'c' (known: a, b)");
+	BAD(PP_PHASE "    paths:\n      \"a:/dev/sdd\": idle\n", "13:7",
+	    "phase p: paths: agent a has no path /dev/sdd in this phase's targets (its paths: "
+	    "/dev/sdb, /dev/sdc)");
+	BAD(PP_PHASE "    paths:\n      \"a:sdb\": idle\n", "13:7",
+	    "paths: 'a:sdb' names no device path after the ':'");
+	BAD(PP_PHASE "    paths:\n      a: {iodpeth: 1}\n", "13:11",
+	    "phase p: unknown key 'iodpeth' in the role of a (did you mean 'iodepth'?)");
+	BAD(PP_PHASE "    paths:\n      a: {runtime: 5s}\n", "13:11",
+	    "paths: a: runtime cannot differ between paths: an agent's run has one timeline");
+	BAD(PP_PHASE "    paths:\n      b: {engine: psync}\n", "13:11",
+	    "paths: b: engine cannot differ between paths");
+	BAD(PP_PHASE "    paths:\n      a: {iodepth: 0}\n", "13:20",
+	    "iodepth must be between 1 and 4096");
+	BAD(PP_PHASE "    paths:\n      a: {bs: 1000}\n", "13:7",
+	    "phase p: paths: a: bs 1000 is not a multiple of 512");
+	BAD(PP_PHASE "    paths:\n      a: busy\n", "13:10",
+	    "paths: a: a role is idle or a map of workload keys (like {rw: randwrite}), not "
+	    "'busy'");
+	BAD(PP_PHASE "    paths:\n      a: [idle]\n", "13:10",
+	    "a role is idle or a map of workload keys (like {rw: randwrite}), not a list");
+	BAD(PP_PHASE "    paths:\n      a: idle\n      b: idle\n", "12:5",
+	    "phase p: every path is idle");
+	BAD(PP_PHASE "    paths: {a: idle, b: idle}\n    sweep: {ports: [[a], [b]]}\n", "12:5",
+	    "phase p: every path is idle");
+	BAD(PP_PHASE "    paths: {}\n", "12:12", "paths must give at least one agent");
+	/* a selector given twice is a repeated key, refused once by the YAML reader */
+	BAD(PP_PHASE "    paths:\n      a: idle\n      a: {bs: 8k}\n", "14:7",
+	    "duplicate key 'a' (first at 13:7)");
+	/* a role only for paths the phase drives */
+	BAD(PP_TOP "    paths: {a: /dev/sdb}\n  - name: ssd1\n    paths: {b: /dev/sdc}\n"
+		   "phases:\n  - name: p\n    targets: [ssd0]\n    workload: {runtime: 1s}\n"
+		   "    paths: {b: idle}\n",
+	    "15:13", "phase p: paths: agent b has no path in this phase's targets");
+}
+
+static void test_ports(void)
+{
+	lst_plan *p = GOOD(PP_PHASE "    sweep: {ports: [[a], [b], [a, b]], iodepth: [1, 32]}\n");
+	const struct lst_plan_phase *ph = &p->phases[0];
+	const struct lst_sweep_axis *ax = &ph->axes[0];
+	struct lst_workload w;
+	char label[128];
+
+	T_EQ_INT(ph->naxes, 2);
+	T_ASSERT(ax->opt == NULL && ax->values == NULL);
+	T_EQ_INT(ax->n, 3);
+	T_EQ_STR(ax->sets[0].label, "a");
+	T_EQ_STR(ax->sets[2].label, "a+b");
+	T_EQ_INT(ax->sets[2].nsel, 2);
+	T_EQ_INT(ax->sets[2].sel[1].agent, 1);
+	T_EQ_INT(ax->sets[1].mark.line, 12);
+	T_EQ_INT(ax->sets[1].mark.col, 26);
+	T_EQ_U64(lst_plan_phase_points(ph), 6);
+	lst_plan_phase_point(ph, 0, &w, label, sizeof(label));
+	T_EQ_STR(label, "ports=a iodepth=1");
+	lst_plan_phase_point(ph, 5, &w, label, sizeof(label));
+	T_EQ_STR(label, "ports=a+b iodepth=32");
+	T_EQ_INT(w.iodepth, 32);
+	T_EQ_INT(w.rw, LST_RW_RANDREAD);
+	/* the ports axis is the outer one here: it moves every second point */
+	for (size_t i = 0; i < 6; i++)
+		T_ASSERT(lst_plan_phase_ports(ph, i) == &ax->sets[i / 2]);
+	/* a path outside the point's set is idle */
+	w = ph->w;
+	T_ASSERT(!lst_plan_path_role(p, ph, &ax->sets[1], 0, 0, &w, NULL));
+	T_ASSERT(lst_plan_path_role(p, ph, &ax->sets[1], 0, 2, &w, NULL));
+	T_ASSERT(lst_plan_path_role(p, ph, &ax->sets[2], 0, 1, &w, NULL));
+	lst_plan_destroy(&p);
+
+	/* second axis, one path of an agent, roles on top of the set */
+	p = GOOD(PP_PHASE
+		 "    paths: {b: {iodepth: 2}}\n"
+		 "    sweep: {iodepth: [1, 8], ports: [[a], [\"b:/dev/sdd\", \"a:/dev/sdb\"]]}\n");
+	ph = &p->phases[0];
+	ax = &ph->axes[1];
+	T_EQ_STR(ax->sets[1].label, "b:/dev/sdd+a:/dev/sdb");
+	for (size_t i = 0; i < 4; i++)
+		T_ASSERT(lst_plan_phase_ports(ph, i) == &ax->sets[i % 2]);
+	lst_plan_phase_point(ph, 3, &w, label, sizeof(label));
+	T_EQ_STR(label, "iodepth=8 ports=b:/dev/sdd+a:/dev/sdb");
+	T_EQ_INT(w.iodepth, 8);
+	T_ASSERT(lst_plan_path_role(p, ph, &ax->sets[1], 0, 0, &w, NULL));
+	T_EQ_INT(w.iodepth, 8);
+	T_ASSERT(!lst_plan_path_role(p, ph, &ax->sets[1], 0, 1, &w, NULL));
+	w = ph->w;
+	T_ASSERT(lst_plan_path_role(p, ph, &ax->sets[1], 0, 2, &w, NULL));
+	T_EQ_INT(w.iodepth, 2);
+	lst_plan_destroy(&p);
+
+	/* no ports axis: no port set, every path takes part */
+	p = GOOD(PP_PHASE "    sweep: {iodepth: [1, 8]}\n");
+	T_ASSERT(lst_plan_phase_ports(&p->phases[0], 1) == NULL);
+	lst_plan_destroy(&p);
+}
+
+static void test_bad_ports(void)
+{
+	BAD(PP_PHASE "    sweep: {ports: [[a], []]}\n", "12:26",
+	    "phase p: sweep: ports: an empty port set");
+	BAD(PP_PHASE "    sweep: {ports: [[a], [c]]}\n", "12:27",
+	    "phase p: sweep: ports: unknown agent 'c' (known: a, b)");
+	BAD(PP_PHASE "    sweep: {ports: [[a, a]]}\n", "12:25",
+	    "sweep: ports: 'a' is listed twice in a port set");
+	BAD(PP_PHASE "    sweep: {ports: [[a, b], [b, a]]}\n", "12:29",
+	    "sweep: ports: port set b+a takes the same paths as port set a+b (first at 12:21)");
+	BAD(PP_PHASE "    sweep: {ports: [[a], [\"a:/dev/sdb\", \"a:/dev/sdc\"]]}\n", "12:26",
+	    "takes the same paths as port set a (first at 12:21)");
+	BAD(PP_PHASE "    paths: {b: idle}\n    sweep: {ports: [[a], [b]]}\n", "13:26",
+	    "phase p: sweep: ports: port set b leaves no path of this phase's targets at work");
+	BAD(PP_PHASE "    sweep: {ports: [[\"b:/dev/sdb\"]]}\n", "12:22",
+	    "sweep: ports: agent b has no path /dev/sdb in this phase's targets (its paths: "
+	    "/dev/sdd)");
+	BAD(PP_TOP "    paths: {a: /dev/sdb}\nphases:\n  - name: p\n    suite: purge\n"
+		   "    sweep: {ports: [[a]]}\n",
+	    "12:13", "phase p: sweep: a ports sweep is for phases without a suite");
+	BAD_N(PP_PHASE "    sweep: {ports: [a, b]}\n", 2, "12:21",
+	      "sweep: ports: each value is a set of paths in brackets, like [a] or [a, b], not 'a'");
+	BAD(PP_PHASE "    sweep: {ports: []}\n", "12:20",
+	    "sweep: ports needs at least one port set");
+	BAD(PP_PHASE "    sweep: {iodepth: [[a]]}\n", "12:23",
+	    "iodepth must be a single value, not a list");
+	BAD(PP_PHASE "    sweep: {ports: [[1]]}\n", "12:22", "sweep: ports: unknown agent '1'");
+	BAD(PP_PHASE "    sweep: {prots: [[a]]}\n", "12:13",
+	    "sweep: unknown axis 'prots' (did you mean 'ports'?)");
+	BAD(PP_PHASE "    sweep: {color: [1]}\n", "12:13",
+	    "(axes: jobs, iodepth, bs, rwmixread, rate_iops), or ports for sets of paths");
+}
+
 int main(void)
 {
 	test_full();
@@ -832,6 +1099,11 @@ int main(void)
 	test_bad_phase();
 	test_bad_sweep();
 	test_bad_agents_targets();
+	test_path_lists();
+	test_roles();
+	test_bad_roles();
+	test_ports();
+	test_bad_ports();
 	test_limits();
 	test_bad_top_and_yaml();
 	test_bad_text();
