@@ -46,14 +46,14 @@ size_t lst_report_point_paths(const lst_report *r, const char *phase, long point
 
 	json_array_foreach (phases, i, e) {
 		json_t *agents = json_object_get(e, "agents"), *a;
-		size_t k;
+		const char *name;
 
 		if (json_integer_value(json_object_get(e, "point")) != point ||
 		    !json_is_string(json_object_get(e, "phase")) ||
 		    strcmp(json_string_value(json_object_get(e, "phase")), phase))
 			continue;
-		n = 0;
-		json_array_foreach (agents, k, a)
+		n = 0; /* run.json: "agents": {NAME: {..., "paths": [...]}} */
+		json_object_foreach (agents, name, a)
 			n += json_array_size(json_object_get(a, "paths"));
 	}
 	return n;

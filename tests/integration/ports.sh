@@ -18,7 +18,7 @@ need_cmd losetup
 back=$(mk_backing 256M)
 p0=$(mk_loop "$back")
 p1=$(mk_loop "$back")
-spare=$(mk_backing 64M)
+spare=$(mk_backing 256M)
 p2=$(mk_loop "$spare")
 pa=$(free_port)
 start_agent a "$pa" --allow-write "/dev/loop*"

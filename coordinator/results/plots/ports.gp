@@ -7,12 +7,14 @@ set boxwidth 0.9
 set grid noxtics ytics
 set xtics rotate by -20
 set key top left title "ports (paths)"
+set bmargin 5
 set yrange [0:*]
 ##@ mbps
 set title "MB/s (read + write, all agents)"
 set ylabel "MB/s"
 plot \
 ##@ ratio
+unset key
 set title "against the fewest paths of the workload"
 set ylabel "x (MB/s ratio)"
 set format y "%.1fx"
