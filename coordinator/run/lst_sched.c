@@ -357,7 +357,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 			break;
 		}
 	}
-	free(r.parts); /* a point that ended the run */
+	free(r.parts);		 /* a point that ended the run */
 	json_decref(c->pending); /* a point that did not end normally is not journaled */
 	c->pending = NULL;
 	lst_suite_finish(suite, c->res, c->opts.quiet ? NULL : c->opts.progress);
