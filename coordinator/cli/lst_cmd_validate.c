@@ -58,6 +58,28 @@ static int64_t s_phase_ns(const lst_plan *p, size_t i, bool *at_most)
 	return ph->steady ? t * ph->max_rounds : t;
 }
 
+/* A phase's roles, one line each: "a: idle", "a:/dev/sdb: rw=randwrite iodepth=1". */
+static void s_describe_roles(const lst_plan *p, const struct lst_plan_phase *ph)
+{
+	for (size_t r = 0; r < ph->nroles; r++) {
+		const struct lst_plan_role *role = &ph->roles[r];
+
+		printf("     role of %s%s%s:", p->agents[role->sel.agent].name,
+		       role->sel.path ? ":" : "", role->sel.path ? role->sel.path : "");
+		if (role->idle)
+			printf(" idle");
+		for (size_t k = 0; !role->idle && lst_workload_opts[k].name; k++) {
+			char v[64];
+
+			if (role->w_set[k])
+				printf(" %s=%s", lst_workload_opts[k].name,
+				       lst_opt_format(&lst_workload_opts[k], &role->w, v,
+						      sizeof(v)));
+		}
+		printf("\n");
+	}
+}
+
 static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *unknown,
 			     bool *at_most_total)
 {
@@ -88,6 +110,7 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 		printf(", bs %s, iodepth %" PRId64 ", jobs %" PRId64 "\n",
 		       lst_opt_format(bs_opt, &ph->w, bs, sizeof(bs)), ph->w.iodepth, ph->w.jobs);
 	}
+	s_describe_roles(p, ph);
 	if (ph->naxes) {
 		printf("     %zu points (", points);
 		for (size_t a = 0; a < ph->naxes; a++)
