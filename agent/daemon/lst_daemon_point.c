@@ -200,6 +200,12 @@ static void s_point_finish(lst_daemon *d)
 			 d->sess.spool_max_frames, d->sess.spool_max_bytes);
 		d->sess.spool_unreported = 0;
 	}
+	if (pt->samples_unsplit)
+		lst_log_warn("point %u/%u (%s): %llu of %llu samples went without their per-path "
+			     "parts (too large with them)",
+			     pt->phase, pt->point, pt->name,
+			     (unsigned long long)pt->samples_unsplit,
+			     (unsigned long long)pt->samples);
 	if (dn->reason == LST_DONE_ERROR)
 		lst_log_warn("point %u/%u (%s) ended with an error after %llu samples: %s",
 			     pt->phase, pt->point, pt->name, (unsigned long long)pt->samples,
