@@ -67,6 +67,16 @@ static inline void lst_sample_add(lst_sample *dst, const lst_sample *src)
 }
 
 /*
+ * One path's share of a sample: what the jobs of one job spec did in the interval. The agent's
+ * run splits its sample into them (lst_run_parts), a SAMPLE carries them ("paths"), and together
+ * they add up exactly to the whole sample (lst_msg_sample_parts_check).
+ */
+struct lst_sample_part {
+	uint32_t path; /* index of the job spec in the point's PREPARE `jobs` */
+	lst_sample s;  /* interval and flags as the whole sample's; own start/end and counts */
+};
+
+/*
  * What one path's block device itself counted over one interval: the deltas of its
  * /sys/class/block/NAME/stat (Documentation/block/stat.rst) between the interval's boundaries as
  * the agent saw them, except in_flight, which is the value at the interval's end. Regular files

@@ -65,6 +65,7 @@ enum s_kind {
 	K_STR,	    /* char[size]: string shorter than size, no NUL inside */
 	K_STRS,	    /* char[max][size] with a uint32_t count: array of strings */
 	K_ARRAY,    /* struct[max] with a uint32_t count: array of maps described by sub */
+	K_HEAP,	    /* struct * with a uint32_t count: as K_ARRAY, the entries on the heap */
 	K_MAP,	    /* a nested struct described by sub */
 	K_HIST,	    /* lst_hist: bin holding lst_hist_encode() output */
 	K_WORKLOAD, /* struct lst_workload: map walked through lst_workload_opts */
@@ -75,10 +76,10 @@ struct s_field {
 	enum s_kind kind;
 	size_t off;		   /* of the field in its struct */
 	size_t size;		   /* K_STR, K_STRS: bytes per string; K_ENUM: number of values;
-				      K_ARRAY: bytes per entry */
-	size_t count_off;	   /* K_STRS, K_ARRAY: the uint32_t entry count */
-	uint32_t min, max;	   /* K_STRS, K_ARRAY: entries allowed */
-	const struct s_field *sub; /* K_ARRAY, K_MAP: fields of the nested map, NULL-key ended */
+				      K_ARRAY, K_HEAP: bytes per entry */
+	size_t count_off;	   /* K_STRS, K_ARRAY, K_HEAP: the uint32_t entry count */
+	uint32_t min, max;	   /* K_STRS, K_ARRAY, K_HEAP: entries allowed */
+	const struct s_field *sub; /* K_ARRAY, K_HEAP, K_MAP: fields of each map, NULL-key ended */
 	bool proto;		   /* K_U32 protocol version: on a mismatch, the rest is skipped */
 	bool optional;		   /* may be absent (a key added after protocol 1): stays 0 */
 };
@@ -151,6 +152,14 @@ struct s_field {
 		.key = k, .kind = K_ARRAY, .off = offsetof(st, f), .size = S_SIZEOF(st, f[0]),     \
 		.count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = 0,                    \
 		.max = S_NELEM(st, f), .sub = fields, .optional = true                             \
+	}
+/* An optional array whose entries (type T) are on the heap, at most lo..max of them; the
+ * decoder allocates them and lst_msg_destroy frees them (s_free_heap). */
+#define F_HEAP_OPT(st, k, f, T, n, max_, fields)                                                   \
+	{                                                                                          \
+		.key = k, .kind = K_HEAP, .off = offsetof(st, f) + S_IS(st, f, T *),               \
+		.size = sizeof(T), .count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = 0, \
+		.max = max_, .sub = fields, .optional = true                                       \
 	}
 #define F_MAP(st, k, f, fields)                                                                    \
 	{                                                                                          \
@@ -311,6 +320,16 @@ static const struct s_field s_devstat[] = {
 	F_END,
 };
 
+/* One path's share of a SAMPLE: its interval and flags are the sample's, not repeated. */
+static const struct s_field s_part[] = {
+	F_U32(struct lst_sample_part, "path", path),
+	F_I64(struct lst_sample_part, "start", s.start_ns),
+	F_I64(struct lst_sample_part, "end", s.end_ns),
+	F_MAP(struct lst_sample_part, "read", s.dir[LST_DIR_READ], s_dir),
+	F_MAP(struct lst_sample_part, "write", s.dir[LST_DIR_WRITE], s_dir),
+	F_END,
+};
+
 static const struct s_field s_sample[] = {
 	F_U32(struct lst_msg_sample, "phase", phase),
 	F_U32(struct lst_msg_sample, "point", point),
@@ -322,6 +341,8 @@ static const struct s_field s_sample[] = {
 	F_MAP(struct lst_msg_sample, "write", s.dir[LST_DIR_WRITE], s_dir),
 	/* Added in protocol 1 after its release: optional, old peers ignore or omit it. */
 	F_ARRAY_OPT(struct lst_msg_sample, "dev", dev, ndev, s_devstat),
+	F_HEAP_OPT(struct lst_msg_sample, "paths", parts, struct lst_sample_part, nparts,
+		   LST_MAX_JOBSPECS, s_part),
 	F_END,
 };
 
@@ -420,7 +441,7 @@ static const struct s_field *const s_bodies[LST_MSG_TYPE_END] = {
  * frame they always saw. */
 static bool s_omitted(const struct s_field *f, const void *base)
 {
-	return f->optional && f->kind == K_ARRAY &&
+	return f->optional && (f->kind == K_ARRAY || f->kind == K_HEAP) &&
 	       !*(const uint32_t *)((const char *)base + f->count_off);
 }
 
@@ -456,12 +477,55 @@ lst_msg *lst_msg_new(enum lst_msg_type type)
 	return m;
 }
 
+/* Free the heap arrays (K_HEAP) of a body and forget them. */
+static void s_free_heap(const struct s_field *f, void *base)
+{
+	for (; f->key; f++) {
+		if (f->kind != K_HEAP)
+			continue;
+		free(*(void **)((char *)base + f->off));
+		*(void **)((char *)base + f->off) = NULL;
+		*(uint32_t *)((char *)base + f->count_off) = 0;
+	}
+}
+
 void lst_msg_destroy(lst_msg **p)
 {
 	if (!p || !*p)
 		return;
+	if ((*p)->type && (*p)->type < LST_MSG_TYPE_END)
+		s_free_heap(s_bodies[(*p)->type], &(*p)->u);
 	free(*p);
 	*p = NULL;
+}
+
+/* Give a copy's heap arrays (K_HEAP) their own copies of the entries. */
+static void s_dup_heap(const struct s_field *f, void *base)
+{
+	for (; f->key; f++) {
+		void **at = (void **)((char *)base + f->off);
+		uint32_t n = *(const uint32_t *)((char *)base + f->count_off);
+		void *copy = NULL;
+
+		if (f->kind != K_HEAP)
+			continue;
+		if (n && *at) {
+			copy = lst_malloc(n * f->size);
+			memcpy(copy, *at, n * f->size);
+		}
+		*at = copy;
+	}
+}
+
+lst_msg *lst_msg_dup(const lst_msg *m)
+{
+	lst_msg *c;
+
+	LST_ASSERT(m && m->type && m->type < LST_MSG_TYPE_END);
+	c = lst_malloc(sizeof(*c));
+	memcpy(c, m, sizeof(*c));
+	s_dup_heap(s_bodies[m->type], &c->u);
+	return c;
 }
 
 const char *lst_msg_type_name(uint32_t type)
@@ -646,6 +710,7 @@ static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *bas
 		}
 		return 0;
 	case K_ARRAY:
+	case K_HEAP:
 		count = *(const uint32_t *)((const char *)base + f->count_off);
 		if (count < f->min || count > f->max) {
 			snprintf(sub, sizeof(sub),
@@ -653,6 +718,8 @@ static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *bas
 				 f->min, f->max);
 			return s_enc_bad(e, path, f->key, sub);
 		}
+		if (f->kind == K_HEAP && !(p = *(const char *const *)p) && count)
+			return s_enc_bad(e, path, f->key, "counts entries but has no array");
 		msgpack_pack_array(&e->pk, count);
 		for (uint32_t i = 0; i < count; i++) {
 			snprintf(sub, sizeof(sub), "%s%s[%" PRIu32 "].", path, f->key, i);
@@ -715,7 +782,7 @@ int lst_msg_encode(const lst_msg *m, uint8_t **buf, size_t *len, lst_err *err)
 	if ((rc = s_enc_fields(&e, body, &m->u, "")))
 		goto out_sbuffer;
 	if (e.full) {
-		rc = lst_err_set(err, -EINVAL, "%s: encoded message exceeds %d bytes", e.type,
+		rc = lst_err_set(err, -EMSGSIZE, "%s: encoded message exceeds %d bytes", e.type,
 				 LST_MSG_MAX_BYTES);
 		goto out_sbuffer;
 	}
@@ -726,6 +793,110 @@ int lst_msg_encode(const lst_msg *m, uint8_t **buf, size_t *len, lst_err *err)
 out_sbuffer:
 	msgpack_sbuffer_destroy(&e.sb);
 	return rc;
+}
+
+/* --- a SAMPLE's parts ------------------------------------------------------------------------ */
+
+/* Each part on its own: a possible sample of the sample's interval, for a distinct job spec. */
+static int s_part_check(const struct lst_msg_sample *m, uint32_t i, uint32_t njobs, bool *seen,
+			char *why, size_t why_size)
+{
+	const struct lst_sample_part *p = &m->parts[i];
+	lst_err err;
+
+	if (p->path >= njobs || p->path >= LST_MAX_JOBSPECS) {
+		snprintf(why, why_size,
+			 "paths[%" PRIu32 "]: path %" PRIu32 " but the point has %" PRIu32
+			 " job specs",
+			 i, p->path, njobs);
+		return -EINVAL;
+	}
+	if (seen[p->path]) {
+		snprintf(why, why_size, "paths[%" PRIu32 "]: path %" PRIu32 " appears twice", i,
+			 p->path);
+		return -EINVAL;
+	}
+	seen[p->path] = true;
+	if (p->s.interval != m->s.interval) {
+		snprintf(why, why_size,
+			 "paths[%" PRIu32 "]: interval %" PRId64 ", the sample's is %" PRId64, i,
+			 p->s.interval, m->s.interval);
+		return -EINVAL;
+	}
+	if (lst_sample_check(&p->s, &err)) {
+		snprintf(why, why_size, "paths[%" PRIu32 "]: %s", i, err.msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Do the parts' counts and histograms of direction d add up to the sample's? */
+static int s_parts_sum_check(const struct lst_msg_sample *m, int d, char *why, size_t why_size)
+{
+	const struct lst_dir_stats *want = &m->s.dir[d];
+	const char *dir = lst_dir_names[d];
+	uint64_t ios = 0, bytes = 0, errors = 0;
+	lst_hist *sum;
+	bool same;
+
+	for (uint32_t i = 0; i < m->nparts; i++) {
+		const struct lst_dir_stats *ds = &m->parts[i].s.dir[d];
+
+		if (__builtin_add_overflow(ios, ds->ios, &ios) ||
+		    __builtin_add_overflow(bytes, ds->bytes, &bytes) ||
+		    __builtin_add_overflow(errors, ds->errors, &errors)) {
+			snprintf(why, why_size, "paths: %s counts overflow when added", dir);
+			return -EINVAL;
+		}
+	}
+	if (ios != want->ios || bytes != want->bytes || errors != want->errors) {
+		snprintf(why, why_size,
+			 "paths: %s ios/bytes/errors add up to %" PRIu64 "/%" PRIu64 "/%" PRIu64
+			 ", the sample has %" PRIu64 "/%" PRIu64 "/%" PRIu64,
+			 dir, ios, bytes, errors, want->ios, want->bytes, want->errors);
+		return -EINVAL;
+	}
+	sum = lst_malloc(sizeof(*sum));
+	lst_hist_init(sum);
+	for (uint32_t i = 0; i < m->nparts; i++)
+		lst_hist_add(sum, &m->parts[i].s.dir[d].lat);
+	same = lst_hist_equal(sum, &want->lat);
+	free(sum);
+	if (!same) {
+		snprintf(why, why_size,
+			 "paths: the %s latency histograms do not add up to the sample's", dir);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int lst_msg_sample_parts_check(const struct lst_msg_sample *m, uint32_t njobs, char *why,
+			       size_t why_size)
+{
+	bool seen[LST_MAX_JOBSPECS] = { false };
+	int rc;
+
+	LST_ASSERT(m && why && why_size);
+	why[0] = '\0';
+	if (!m->nparts)
+		return 0;
+	if (m->nparts > LST_MAX_JOBSPECS) {
+		snprintf(why, why_size, "paths: %" PRIu32 " entries, at most %d allowed", m->nparts,
+			 LST_MAX_JOBSPECS);
+		return -EINVAL;
+	}
+	if (!m->parts) {
+		snprintf(why, why_size, "paths: %" PRIu32 " entries counted, none given",
+			 m->nparts);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < m->nparts; i++)
+		if ((rc = s_part_check(m, i, njobs, seen, why, why_size)))
+			return rc;
+	for (int d = 0; d < LST_DIR_N; d++)
+		if ((rc = s_parts_sum_check(m, d, why, why_size)))
+			return rc;
+	return 0;
 }
 
 /* --- the pre-scan ---------------------------------------------------------------------------- */
@@ -1052,6 +1223,7 @@ static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_
 		return s_dec_str(d, v, p, f->size, path, f->key);
 	case K_STRS:
 	case K_ARRAY:
+	case K_HEAP:
 		if (v->type != MSGPACK_OBJECT_ARRAY)
 			return s_dec_bad(d, -EBADMSG, path, f->key, "must be an array");
 		n = v->via.array.size;
@@ -1060,6 +1232,15 @@ static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_
 				 "has %" PRIu32 " entries, allowed %" PRIu32 " to %" PRIu32, n,
 				 f->min, f->max);
 			return s_dec_bad(d, -EINVAL, path, f->key, what);
+		}
+		if (f->kind == K_HEAP) {
+			/* At most max entries (the bound above); owned by the message from here,
+			 * so a failure below leaves them to lst_msg_destroy. */
+			if (!n)
+				return 0;
+			p = lst_calloc(n, f->size);
+			*(char **)((char *)base + f->off) = p;
+			*(uint32_t *)((char *)base + f->count_off) = n;
 		}
 		for (uint32_t k = 0; k < n; k++) {
 			const msgpack_object *e = &v->via.array.ptr[k];
@@ -1126,6 +1307,15 @@ static int s_dec_fields(struct s_dec *d, const msgpack_object *map, const struct
 	return 0;
 }
 
+/* A SAMPLE's parts carry its interval and flags, which the wire does not repeat. */
+static void s_parts_inherit(struct lst_msg_sample *m)
+{
+	for (uint32_t i = 0; i < m->nparts; i++) {
+		m->parts[i].s.interval = m->s.interval;
+		m->parts[i].s.flags = m->s.flags;
+	}
+}
+
 /* Untrusted bytes made printable for an error message. */
 static const char *s_printable(char *dst, size_t size, const char *src, size_t len)
 {
@@ -1189,6 +1379,8 @@ int lst_msg_decode(const uint8_t *buf, size_t len, lst_msg **out, lst_err *err)
 		lst_msg_destroy(&m);
 		goto out_unpacked;
 	}
+	if (type == LST_MSG_SAMPLE)
+		s_parts_inherit(&m->u.sample);
 	*out = m;
 out_unpacked:
 	msgpack_unpacked_destroy(&up);

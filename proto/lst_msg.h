@@ -171,19 +171,14 @@ struct lst_msg_started {
 	int64_t actual; /* when the jobs were released (agent clock) */
 };
 
-/* One path's share of a SAMPLE: what the jobs of one job spec did in the interval. */
-struct lst_sample_part {
-	uint32_t path; /* index of the job spec in the point's PREPARE `jobs` */
-	lst_sample s;  /* interval and flags as the whole sample's; own start/end and counts */
-};
-
 struct lst_msg_sample {
 	uint32_t phase, point;
 	lst_sample s;  /* histograms travel in lst_hist's sparse encoding (bin) */
 	uint32_t ndev; /* optional "dev": the device counters of the interval, per path */
 	struct lst_devstat dev[LST_DEVSTATS_MAX];
-	/* optional "paths": the sample split by job spec, sent when the point has more than
-	 * one; parts is on the heap (lst_msg_destroy frees it), NULL when nparts is 0 */
+	/* optional "paths": the sample split by job spec (struct lst_sample_part, lst_sample.h),
+	 * sent when the point has more than one; parts is on the heap (lst_msg_destroy frees
+	 * it), NULL when nparts is 0 */
 	uint32_t nparts;
 	struct lst_sample_part *parts;
 };
@@ -256,7 +251,15 @@ int lst_msg_sample_parts_check(const struct lst_msg_sample *m, uint32_t njobs, c
 
 /* A zeroed message of the given type on the heap (it is large: PREPARE holds 64 job specs). */
 lst_msg *lst_msg_new(enum lst_msg_type type);
+/* Free m and what it owns on the heap (a SAMPLE's parts). Safe on NULL and twice. */
 void lst_msg_destroy(lst_msg **p);
+
+/*
+ * A deep copy of m on the heap (the caller destroys it): what m owns on the heap (a SAMPLE's
+ * parts) is copied too. Use it instead of memcpy, which would share those arrays and free them
+ * twice. m must have a known type.
+ */
+lst_msg *lst_msg_dup(const lst_msg *m);
 
 /* "hello", "sample", ...; "?" for an unknown value. */
 const char *lst_msg_type_name(uint32_t type);
@@ -271,14 +274,17 @@ const char *lst_msg_done_reason_name(uint32_t reason);
 
 /*
  * Encode m into a new buffer (*buf, the caller frees it with free()). Fails with -EINVAL if m
- * breaks its own bounds (njobs too large, ...) or the result exceeds LST_MSG_MAX_BYTES.
+ * breaks its own bounds (njobs too large, ...), or -EMSGSIZE if the result would exceed
+ * LST_MSG_MAX_BYTES (only a SAMPLE with many parts holding wide histograms can: the sender may
+ * then send it without its parts).
  */
 int lst_msg_encode(const lst_msg *m, uint8_t **buf, size_t *len, lst_err *err);
 
 /*
  * Decode one frame. Returns 0 and a new message in *out (the caller destroys it), or -EBADMSG /
  * -EINVAL / -EMSGSIZE with err saying what and where ("sample: key 'read.hist': ..."); never
- * crashes and never allocates more than a small multiple of len plus sizeof(lst_msg).
+ * crashes and never allocates more than a small multiple of len plus sizeof(lst_msg), plus
+ * for a SAMPLE one lst_sample_part per "paths" entry present (at most LST_MAX_JOBSPECS).
  */
 int lst_msg_decode(const uint8_t *buf, size_t len, lst_msg **out, lst_err *err);
 

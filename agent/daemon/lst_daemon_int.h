@@ -184,6 +184,7 @@ struct lst_daemon__point {
 	char stop_text[LST_TEXT_MAX];
 	uint64_t samples;
 	int64_t last_interval;
+	uint64_t samples_unsplit; /* SAMPLEs sent without their parts: too large with them */
 };
 
 struct lst_daemon {
@@ -276,8 +277,10 @@ void lst_daemon__spool_clear(struct lst_daemon__session *s);
 /*
  * Send a SAMPLE or DONE of the point. In the session that prepared it, it takes the session's
  * seq and is spooled until ACKed; a point left over from an ended session sends it bare.
+ * Returns 0, -EMSGSIZE for a SAMPLE too large to encode (nothing sent, no seq used: send it
+ * again smaller), or -EINVAL (a bug, logged).
  */
-void lst_daemon__emit(lst_daemon *d, lst_msg *m);
+int lst_daemon__emit(lst_daemon *d, lst_msg *m);
 
 /*
  * The spool's bound: every SAMPLE of a whole lease at the shortest interval (a coordinator may

@@ -6,6 +6,7 @@
 
 #include "lst_daemon_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,18 +82,46 @@ void lst_daemon__point_stop(lst_daemon *d, uint32_t reason, const char *text)
 	}
 }
 
+/*
+ * Send m without its parts when it is too large with them (64 paths with wide histograms can
+ * pass LST_MSG_MAX_BYTES): the coordinator still gets the agent's sample, only not split by
+ * path. Warned once per point.
+ */
+static void s_emit_unsplit(lst_daemon *d, lst_msg *m)
+{
+	struct lst_daemon__point *pt = d->pt;
+	uint32_t nparts = m->u.sample.nparts;
+
+	m->u.sample.nparts = 0;
+	m->u.sample.parts = NULL;
+	if (!pt->samples_unsplit++)
+		lst_log_warn("point %u/%u (%s): sample %lld split over %u paths exceeds %d bytes; "
+			     "sending it, and any other too large, without its per-path parts",
+			     pt->phase, pt->point, pt->name, (long long)m->u.sample.s.interval,
+			     nparts, LST_MSG_MAX_BYTES);
+	lst_daemon__emit(d, m);
+}
+
 static void s_on_sample(const lst_sample *s, void *arg)
 {
 	lst_daemon *d = arg;
 	struct lst_daemon__point *pt = d->pt;
 	lst_msg *m = lst_daemon__out(d, LST_MSG_SAMPLE);
-	const struct lst_devstat *dev = lst_run_devstats(pt->run, &m->u.sample.ndev);
+	struct lst_msg_sample *ms = &m->u.sample;
+	const struct lst_devstat *dev = lst_run_devstats(pt->run, &ms->ndev);
+	const struct lst_sample_part *parts = lst_run_parts(pt->run, &ms->nparts);
 
-	m->u.sample.phase = pt->phase;
-	m->u.sample.point = pt->point;
-	m->u.sample.s = *s;
-	memcpy(m->u.sample.dev, dev, m->u.sample.ndev * sizeof(*dev));
-	lst_daemon__emit(d, m);
+	ms->phase = pt->phase;
+	ms->point = pt->point;
+	ms->s = *s;
+	memcpy(ms->dev, dev, ms->ndev * sizeof(*dev));
+	/* Borrowed from the run for the encoding only: taken back below, before anything could
+	 * free the reused message (lst_msg_destroy frees a SAMPLE's parts). */
+	ms->parts = ms->nparts ? (struct lst_sample_part *)parts : NULL;
+	if (lst_daemon__emit(d, m) == -EMSGSIZE && ms->nparts)
+		s_emit_unsplit(d, m);
+	ms->nparts = 0;
+	ms->parts = NULL;
 	pt->samples++;
 	pt->last_interval = s->interval;
 }
@@ -171,6 +200,12 @@ static void s_point_finish(lst_daemon *d)
 			 d->sess.spool_max_frames, d->sess.spool_max_bytes);
 		d->sess.spool_unreported = 0;
 	}
+	if (pt->samples_unsplit)
+		lst_log_warn("point %u/%u (%s): %llu of %llu samples went without their per-path "
+			     "parts (too large with them)",
+			     pt->phase, pt->point, pt->name,
+			     (unsigned long long)pt->samples_unsplit,
+			     (unsigned long long)pt->samples);
 	if (dn->reason == LST_DONE_ERROR)
 		lst_log_warn("point %u/%u (%s) ended with an error after %llu samples: %s",
 			     pt->phase, pt->point, pt->name, (unsigned long long)pt->samples,

@@ -70,17 +70,20 @@ int lst_daemon__send_raw(lst_daemon *d, const struct lst_daemon__rid *rid, const
 	return rc;
 }
 
-/* Encode m (seq already set). Returns 0 or -EINVAL (a bug: our own message broke its bounds). */
+/*
+ * Encode m (seq already set). Returns 0, -EMSGSIZE for a SAMPLE too large to send (its parts'
+ * histograms can be: the caller sends it again without them), or -EINVAL (a bug: our own
+ * message broke its bounds, logged).
+ */
 static int s_encode(const lst_msg *m, uint8_t **buf, size_t *len)
 {
 	lst_err err;
+	int rc = lst_msg_encode(m, buf, len, &err);
 
-	if (lst_msg_encode(m, buf, len, &err)) {
-		lst_log_error("internal: cannot encode %s: %s", lst_msg_type_name(m->type),
-			      err.msg);
-		return -EINVAL;
-	}
-	return 0;
+	if (!rc || (rc == -EMSGSIZE && m->type == LST_MSG_SAMPLE))
+		return rc;
+	lst_log_error("internal: cannot encode %s: %s", lst_msg_type_name(m->type), err.msg);
+	return -EINVAL;
 }
 
 static void s_log_out(const lst_msg *m, const struct lst_daemon__rid *rid)
@@ -94,17 +97,22 @@ static void s_log_out(const lst_msg *m, const struct lst_daemon__rid *rid)
 
 /*
  * Number m (the session's seq when own, else the stray one), encode it into f and send it to rid;
- * the line is logged after the send, so nothing delays a SYNC_REPLY's t3. Returns 0, or -EINVAL
- * when m cannot be encoded (nothing sent).
+ * the line is logged after the send, so nothing delays a SYNC_REPLY's t3. Returns 0, or
+ * s_encode's error when m cannot be encoded (nothing sent, its number not used).
  */
 static int s_send_msg(lst_daemon *d, const struct lst_daemon__rid *rid, lst_msg *m, uint64_t re,
 		      bool own, struct lst_daemon__frame *f)
 {
-	m->seq = own ? ++d->sess.seq : ++d->stray_seq;
+	uint64_t *seq = own ? &d->sess.seq : &d->stray_seq;
+	int rc;
+
+	m->seq = ++*seq;
 	m->id = 0;
 	m->re = re;
-	if (s_encode(m, &f->buf, &f->len))
-		return -EINVAL;
+	if ((rc = s_encode(m, &f->buf, &f->len))) {
+		--*seq;
+		return rc;
+	}
 	f->seq = m->seq;
 	lst_daemon__send_raw(d, rid, f->buf, f->len);
 	s_log_out(m, rid);
@@ -308,17 +316,19 @@ void lst_daemon__spool_clear(struct lst_daemon__session *s)
 	s->spool_burst = false;
 }
 
-void lst_daemon__emit(lst_daemon *d, lst_msg *m)
+int lst_daemon__emit(lst_daemon *d, lst_msg *m)
 {
 	struct lst_daemon__point *pt = d->pt;
 	bool own = d->sess.known && pt->gen == d->sess.gen;
 	struct lst_daemon__frame f = { 0 };
+	int rc;
 
-	if (s_send_msg(d, &pt->peer, m, 0, own, &f))
-		return;
+	if ((rc = s_send_msg(d, &pt->peer, m, 0, own, &f)))
+		return rc;
 	if (own)
 		s_spool_add(&d->sess, &f);
 	free(f.buf);
+	return 0;
 }
 
 void lst_daemon__spool_bounds(struct lst_daemon__session *s, int64_t lease_max)

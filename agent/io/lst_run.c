@@ -2,6 +2,10 @@
  * Runs: job layout (regions, budgets, rates per job), engine choice, thread start, and the merge
  * of the jobs' per-interval samples into one agent sample per interval, and the device counters
  * (sysfs stat of each block device path) read at each interval boundary by the collecting thread.
+ *
+ * With more than one path, the merge also adds each job's sample into its path's own part
+ * (jobs are laid out path after path, job_path says whose each is), so the parts of an interval
+ * sum exactly to the whole sample: the same job samples, added once to each.
  */
 #include "lst_run.h"
 
@@ -53,6 +57,10 @@ struct lst_run {
 	int64_t max_k;	   /* highest interval seen */
 	bool over;
 	lst_sample out;
+	size_t npaths;
+	uint32_t *job_path;	       /* njobs: index of each job's path */
+	struct lst_sample_part *parts; /* npaths, NULL for one path: out split by path */
+	bool *part_any;		       /* npaths: the path had a sample in the interval */
 	size_t ndev;
 	struct s_devpath dev[LST_DEVSTATS_MAX];
 	uint32_t nout_dev;
@@ -208,6 +216,64 @@ const struct lst_devstat *lst_run_devstats(const lst_run *run, uint32_t *n)
 	return run->out_dev;
 }
 
+/* --- the sample split by path ---------------------------------------------------------------- */
+
+/* Which path each job belongs to (jobs are laid out path after path), and with more than one
+ * path, a part per path (each an lst_sample of ~32 KB: on the heap). */
+static void s_parts_new(lst_run *run, const struct lst_run_path *paths, size_t n)
+{
+	size_t at = 0;
+
+	run->npaths = n;
+	run->job_path = lst_calloc(run->njobs, sizeof(*run->job_path));
+	for (size_t i = 0; i < n; i++)
+		for (int64_t j = 0; j < paths[i].w.jobs; j++)
+			run->job_path[at++] = (uint32_t)i;
+	if (n < 2)
+		return;
+	run->parts = lst_calloc(n, sizeof(*run->parts));
+	run->part_any = lst_calloc(n, sizeof(*run->part_any));
+}
+
+/* Clear the parts for interval k. */
+static void s_parts_begin(lst_run *run, int64_t k)
+{
+	for (size_t i = 0; run->parts && i < run->npaths; i++) {
+		run->parts[i].path = (uint32_t)i;
+		lst_sample_init(&run->parts[i].s, k);
+		run->part_any[i] = false;
+	}
+}
+
+/* Job i's sample s goes into its path's part too. */
+static void s_parts_add(lst_run *run, size_t i, const lst_sample *s)
+{
+	uint32_t p = run->job_path[i];
+
+	if (!run->parts)
+		return;
+	lst_sample_add(&run->parts[p].s, s);
+	run->part_any[p] = true;
+}
+
+/* The parts take the whole sample's flags; a path without a sample has the span 0/0. */
+static void s_parts_end(lst_run *run, const lst_sample *out)
+{
+	for (size_t i = 0; run->parts && i < run->npaths; i++) {
+		lst_sample *s = &run->parts[i].s;
+
+		s->flags = out->flags;
+		if (!run->part_any[i])
+			s->start_ns = s->end_ns = 0;
+	}
+}
+
+const struct lst_sample_part *lst_run_parts(const lst_run *run, uint32_t *n)
+{
+	*n = run->parts ? (uint32_t)run->npaths : 0;
+	return run->parts;
+}
+
 /* --- runs ------------------------------------------------------------------------------------ */
 
 lst_run *lst_run_new(const struct lst_run_path *paths, size_t n, lst_err *err)
@@ -269,6 +335,7 @@ lst_run *lst_run_new_cancellable(const struct lst_run_path *paths, size_t n,
 	run->njobs = njobs;
 	run->jobs = lst_calloc(njobs, sizeof(*run->jobs));
 	run->readers = lst_calloc(njobs, sizeof(*run->readers));
+	s_parts_new(run, paths, n);
 	for (size_t i = 0; i < n; i++) {
 		if (s_layout(run, &paths[i], at, cancel, err)) {
 			lst_run_destroy(&run);
@@ -328,6 +395,9 @@ void lst_run_destroy(lst_run **p)
 		close(run->dev[i].fd);
 	free(run->jobs);
 	free(run->readers);
+	free(run->job_path);
+	free(run->parts);
+	free(run->part_any);
 	if (run->efd >= 0)
 		close(run->efd);
 	free(run);
@@ -397,6 +467,7 @@ bool lst_run_collect(lst_run *run, lst_run_sample_fn fn, void *arg)
 		bool any = false;
 
 		lst_sample_init(out, k);
+		s_parts_begin(run, k);
 		for (size_t i = 0; i < run->njobs; i++) {
 			struct lst_job *job = &run->jobs[i];
 			struct s_reader *r = &run->readers[i];
@@ -408,6 +479,7 @@ bool lst_run_collect(lst_run *run, lst_run_sample_fn fn, void *arg)
 				if (s->interval > k)
 					break;
 				lst_sample_add(out, s);
+				s_parts_add(run, i, s);
 				any = true;
 				r->next_k = s->interval + 1;
 				r->done = s->flags & LST_SAMPLE_LAST;
@@ -422,6 +494,7 @@ bool lst_run_collect(lst_run *run, lst_run_sample_fn fn, void *arg)
 			/* Every job's sample for k was merged into an earlier late one. */
 			out->start_ns = out->end_ns = 0;
 		}
+		s_parts_end(run, out);
 		run->emit_next = k + 1;
 		s_dev_boundary(run, true);
 		fn(out, arg);

@@ -84,6 +84,17 @@ bool lst_run_collect(lst_run *run, lst_run_sample_fn fn, void *arg);
  */
 const struct lst_devstat *lst_run_devstats(const lst_run *run, uint32_t *n);
 
+/*
+ * The interval being handed over split by path, for use inside the lst_run_collect callback:
+ * with more than one path, one part per path given to lst_run_new (index = path, part.path =
+ * index), *n = that number; with one path, *n = 0 (the whole sample is that path's) and NULL.
+ * A part's interval and flags are the whole sample's (LST_SAMPLE_LAST included); its start and
+ * end are the union of its own jobs' samples, 0/0 when its jobs had none for the interval (as
+ * the whole sample's are when none had). The parts' counts and histograms add up exactly to
+ * the whole sample's. Borrowed, valid until the callback returns.
+ */
+const struct lst_sample_part *lst_run_parts(const lst_run *run, uint32_t *n);
+
 /* Ask every job to stop issuing, drain what is in flight and finish. Returns at once. */
 void lst_run_stop(lst_run *run);
 

@@ -2,7 +2,8 @@
  * libFuzzer target for the protocol decoder: any bytes go to lst_msg_decode(), which must return
  * an error or a message, never crash, read out of bounds or leak. Whatever decodes must encode
  * again (a decoded message is always within its own bounds), decode again, and give the same
- * bytes when encoded a second time (the encoding is canonical). Built only with LST_FUZZ=ON and
+ * bytes when encoded a second time (the encoding is canonical). A SAMPLE's parts go through
+ * lst_msg_sample_parts_check, and every message through lst_msg_dup. Built only with LST_FUZZ=ON and
  * clang; tests/integration/fuzz_msg.sh runs it for a bounded time.
  */
 #include <stdint.h>
@@ -32,6 +33,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s_die("a failed decode must return no message and an error", &err);
 		return 0;
 	}
+	if (m->type == LST_MSG_SAMPLE) {
+		char why[160];
+
+		/* Any parts are checked without harm, for any number of job specs. */
+		lst_msg_sample_parts_check(&m->u.sample, m->u.sample.nparts, why, sizeof(why));
+		lst_msg_sample_parts_check(&m->u.sample, UINT32_MAX, why, sizeof(why));
+	}
+	m2 = lst_msg_dup(m); /* a deep copy: destroying both frees nothing twice */
+	lst_msg_destroy(&m2);
 	if (lst_msg_encode(m, &b1, &n1, &err))
 		s_die("a decoded message does not encode", &err);
 	if (lst_msg_decode(b1, n1, &m2, &err))

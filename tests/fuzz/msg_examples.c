@@ -12,6 +12,7 @@
 #include "lst_assert.h"
 #include "lst_hist.h"
 #include "lst_time.h"
+#include "lst_util.h"
 #include "lst_workload.h"
 
 /* Fill a char[size] field: TYPICAL gets text, EXTREME size-1 bytes, SMALL "". */
@@ -59,6 +60,21 @@ static void s_hist(lst_hist *h, enum lst_example v, unsigned salt)
 		lst_hist_record_n(h, lst_hist_bucket_low(i), (1ull << 40) + i + salt);
 	lst_hist_record_n(h, 100ull * LST_NS_PER_S, 7);
 	lst_hist_record(h, UINT64_MAX / 2);
+}
+
+/* An EXTREME sample's part i: integers at their limits, the sample's interval and flags. */
+static void s_part_extreme(struct lst_sample_part *p, const lst_sample *whole, uint32_t i)
+{
+	p->path = UINT32_MAX - i;
+	lst_sample_init(&p->s, whole->interval);
+	p->s.flags = whole->flags;
+	p->s.start_ns = INT64_MIN + i;
+	p->s.end_ns = INT64_MAX - i;
+	for (int d = 0; d < LST_DIR_N; d++) {
+		p->s.dir[d].ios = UINT64_MAX - i;
+		p->s.dir[d].bytes = UINT64_MAX - 1;
+		p->s.dir[d].errors = UINT64_MAX - 2;
+	}
 }
 
 static void s_caps(uint32_t *n, char caps[][LST_NAME_MAX], enum lst_example v)
@@ -310,6 +326,14 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 				.queue_ms = x * 2,
 			};
 		}
+		/* Parts: none (one path), or every path at its limit. Their histograms stay
+		 * empty: 64 full ones cannot fit a frame (lst_example_sample_split shows it). */
+		if (ext) {
+			b->nparts = LST_MAX_JOBSPECS;
+			b->parts = lst_calloc(b->nparts, sizeof(*b->parts));
+			for (uint32_t i = 0; i < b->nparts; i++)
+				s_part_extreme(&b->parts[i], &b->s, i);
+		}
 		break;
 	}
 	case LST_MSG_DONE:
@@ -349,5 +373,51 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 	case LST_MSG_TYPE_END:
 		break;
 	}
+	return m;
+}
+
+/* Every bucket used, with counts that take two bytes each: a worst case an agent can meet. */
+static void s_hist_wide(lst_hist *h, unsigned salt)
+{
+	lst_hist_init(h);
+	for (unsigned i = 0; i < LST_HIST_NBUCKETS; i++)
+		lst_hist_record_n(h, lst_hist_bucket_low(i), 128 + (i + salt) % 1000);
+}
+
+lst_msg *lst_example_sample_split(uint32_t nparts, bool wide)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_SAMPLE);
+	struct lst_msg_sample *b = &m->u.sample;
+
+	LST_ASSERT(nparts >= 1 && nparts <= LST_MAX_JOBSPECS);
+	b->phase = 3;
+	b->point = 17;
+	lst_sample_init(&b->s, 41);
+	b->nparts = nparts;
+	b->parts = lst_calloc(nparts, sizeof(*b->parts));
+	for (uint32_t i = 0; i < nparts; i++) {
+		lst_sample *s = &b->parts[i].s;
+
+		/* Listed last path first: the order of the entries carries no meaning. */
+		b->parts[i].path = nparts - 1 - i;
+		lst_sample_init(s, 41);
+		s->start_ns = 5041123456789ll + i * 1000;
+		s->end_ns = 5042123456789ll - i * 1000;
+		for (int d = 0; d < LST_DIR_N; d++) {
+			struct lst_dir_stats *ds = &s->dir[d];
+
+			if (wide)
+				s_hist_wide(&ds->lat, 2 * i + (unsigned)d);
+			else
+				s_hist(&ds->lat, LST_EXAMPLE_TYPICAL, 2 * i + (unsigned)d);
+			ds->ios = ds->lat.count;
+			ds->errors = (uint64_t)d + i % 3;
+			ds->bytes = (ds->ios - ds->errors) * 4096;
+		}
+		lst_sample_add(&b->s, s);
+	}
+	b->s.flags = LST_SAMPLE_LAST;
+	for (uint32_t i = 0; i < nparts; i++)
+		b->parts[i].s.flags = b->s.flags;
 	return m;
 }

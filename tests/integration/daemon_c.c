@@ -523,7 +523,26 @@ struct run_result {
 	uint64_t max_seq;
 	lst_msg *done;
 	int64_t done_at;
+	uint32_t njobs; /* job specs of the point, when the caller says; else any up to 64 */
+	uint64_t split; /* SAMPLEs that carried "paths" (each checked to add up) */
+	uint64_t part_ios[LST_MAX_JOBSPECS][LST_DIR_N];
 };
+
+/* A SAMPLE's parts must add up to it; count them per path. */
+static void s_follow_parts(struct run_result *r, const struct lst_msg_sample *ms)
+{
+	char why[160];
+
+	if (!ms->nparts)
+		return;
+	if (lst_msg_sample_parts_check(ms, r->njobs ? r->njobs : LST_MAX_JOBSPECS, why,
+				       sizeof(why)))
+		T_FAIL("SAMPLE k=%lld: %s", (long long)ms->s.interval, why);
+	for (uint32_t i = 0; i < ms->nparts; i++)
+		for (int d = 0; d < LST_DIR_N; d++)
+			r->part_ios[ms->parts[i].path][d] += ms->parts[i].s.dir[d].ios;
+	r->split++;
+}
 
 /* Receive until DONE (or n_samples samples, when n_samples > 0). */
 static void s_follow(struct peer *p, struct run_result *r, uint64_t n_samples, int timeout_ms)
@@ -566,6 +585,7 @@ static void s_follow(struct peer *p, struct run_result *r, uint64_t n_samples, i
 				r->consecutive = false;
 			r->last_k = s->interval;
 			r->last_flag = (s->flags & LST_SAMPLE_LAST) != 0;
+			s_follow_parts(r, &m->u.sample);
 			for (int d = 0; d < LST_DIR_N; d++) {
 				r->ios[d] += s->dir[d].ios;
 				r->bytes[d] += s->dir[d].bytes;
@@ -1394,7 +1414,7 @@ static void test_shared_loop(struct peer *a)
 {
 	char link[PATH_MAX + 16], cmd[PATH_MAX + 64];
 	struct run_result r = { 0 };
-	uint64_t id, before, after;
+	uint64_t id, before, after, first;
 	lst_msg *m;
 	FILE *f;
 	int fd;
@@ -1447,16 +1467,23 @@ static void test_shared_loop(struct peer *a)
 	lst_msg_destroy(&m);
 	before = s_block_writes(s_loopdev);
 	s_start(a, 5, 0, s_agent_now(a) + 20 * LST_NS_PER_MS, 0);
+	r.njobs = 2;
 	s_follow(a, &r, 0, 10000);
 	after = s_block_writes(s_loopdev);
 	T_EQ_INT(r.done->u.done.reason, LST_DONE_COMPLETE);
 	T_ASSERT(r.ios[LST_DIR_WRITE] > 0);
 	T_EQ_U64(after - before, r.ios[LST_DIR_WRITE]);
+	/* Two job specs: every SAMPLE came split by path, each path wrote its share. */
+	T_EQ_U64(r.split, r.nsamples);
+	T_ASSERT(r.part_ios[0][LST_DIR_WRITE] > 0 && r.part_ios[1][LST_DIR_WRITE] > 0);
+	T_EQ_U64(r.part_ios[0][LST_DIR_WRITE] + r.part_ios[1][LST_DIR_WRITE], r.ios[LST_DIR_WRITE]);
+	first = r.part_ios[0][LST_DIR_WRITE];
 	s_ack(a, r.max_seq);
 	s_result_free(&r);
 	printf("ok: one loop device named twice is opened once; the block layer counted the "
-	       "%llu writes the samples report\n",
-	       (unsigned long long)(after - before));
+	       "%llu writes the samples report, split %llu + %llu by path\n",
+	       (unsigned long long)(after - before), (unsigned long long)first,
+	       (unsigned long long)(after - before - first));
 }
 
 /* Go silent mid-run: the agent must stop writing within the lease (+ a tick and a drain). */

@@ -296,6 +296,21 @@ static void s_eq_devstat(const struct lst_devstat *a, const struct lst_devstat *
 	EQ_U(queue_ms);
 }
 
+static void s_eq_part(const struct lst_sample_part *a, const struct lst_sample_part *b)
+{
+	T_EQ_U64(a->path, b->path);
+	T_EQ_INT(a->s.interval, b->s.interval);
+	T_EQ_INT(a->s.start_ns, b->s.start_ns);
+	T_EQ_INT(a->s.end_ns, b->s.end_ns);
+	T_EQ_U64(a->s.flags, b->s.flags);
+	for (int d = 0; d < LST_DIR_N; d++) {
+		T_EQ_U64(a->s.dir[d].ios, b->s.dir[d].ios);
+		T_EQ_U64(a->s.dir[d].bytes, b->s.dir[d].bytes);
+		T_EQ_U64(a->s.dir[d].errors, b->s.dir[d].errors);
+		T_ASSERT(lst_hist_equal(&a->s.dir[d].lat, &b->s.dir[d].lat));
+	}
+}
+
 static void s_eq(const lst_msg *a, const lst_msg *b)
 {
 	EQ_U(type);
@@ -391,6 +406,9 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_U(u.sample.ndev);
 		for (unsigned i = 0; i < a->u.sample.ndev; i++)
 			s_eq_devstat(&a->u.sample.dev[i], &b->u.sample.dev[i]);
+		EQ_U(u.sample.nparts);
+		for (unsigned i = 0; i < a->u.sample.nparts; i++)
+			s_eq_part(&a->u.sample.parts[i], &b->u.sample.parts[i]);
 		break;
 	case LST_MSG_DONE:
 		EQ_U(u.done.phase);
@@ -1627,6 +1645,272 @@ static void s_test_devstats(void)
 	lst_msg_destroy(&m);
 }
 
+/* Occurrences of a string in a frame. */
+static int s_count(const uint8_t *buf, size_t len, const char *what)
+{
+	size_t n = strlen(what);
+	int found = 0;
+
+	for (size_t i = 0; i + n <= len; i++)
+		found += !memcmp(buf + i, what, n);
+	return found;
+}
+
+/*
+ * SAMPLE's optional "paths": a point with several job specs sends its sample split by path.
+ * The parts round-trip (taking the sample's interval and flags, which the wire does not
+ * repeat), a sample without them is the frame it always was, 64 realistic parts fit a frame
+ * and 64 worst-case ones are refused with -EMSGSIZE (the agent then sends the sample alone).
+ */
+static void s_test_parts(void)
+{
+	static const uint32_t counts[] = { 1, 2, 7, LST_MAX_JOBSPECS };
+	lst_msg *m, *d, *c;
+	size_t len;
+	uint8_t *buf;
+	lst_err err;
+	char why[128];
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(counts); i++) {
+		m = lst_example_sample_split(counts[i], false);
+		T_EQ_INT(lst_msg_sample_parts_check(&m->u.sample, counts[i], why, sizeof(why)), 0);
+		buf = s_encode(m, &len);
+		T_ASSERT(memmem(buf, len, "\xa5paths", 6));
+		/* The parts do not repeat the interval or the flags. */
+		T_EQ_INT(s_count(buf, len, "\xa8interval"), 1);
+		T_EQ_INT(s_count(buf, len,
+				 "\xa5"
+				 "flags"),
+			 1);
+		T_EQ_INT(s_count(buf, len, "\xa4path"), counts[i]);
+		d = s_decode_ok(buf, len);
+		s_eq(m, d);
+		T_EQ_INT(lst_msg_sample_parts_check(&d->u.sample, counts[i], why, sizeof(why)), 0);
+		/* A deep copy owns its own parts. */
+		c = lst_msg_dup(d);
+		T_ASSERT(c->u.sample.parts != d->u.sample.parts);
+		lst_msg_destroy(&d);
+		s_eq(m, c);
+		lst_msg_destroy(&c);
+		if (counts[i] == LST_MAX_JOBSPECS)
+			printf("typical sample of %u paths: %zu bytes (cap %d)\n", counts[i], len,
+			       LST_MSG_MAX_BYTES);
+		free(buf);
+		lst_msg_destroy(&m);
+		lst_msg_destroy(&m); /* safe twice */
+	}
+
+	/* No parts: no key, and a frame without the key decodes to none. */
+	m = lst_example_msg(LST_MSG_SAMPLE, LST_EXAMPLE_TYPICAL);
+	T_EQ_U64(m->u.sample.nparts, 0);
+	buf = s_encode(m, &len);
+	T_ASSERT(!memmem(buf, len, "\xa5paths", 6));
+	d = s_decode_ok(buf, len);
+	T_EQ_U64(d->u.sample.nparts, 0);
+	T_ASSERT(d->u.sample.parts == NULL);
+	lst_msg_destroy(&d);
+	free(buf);
+	/* Counted but missing, or too many: the sender's own bug, refused. */
+	m->u.sample.nparts = 2;
+	T_EQ_INT(lst_msg_encode(m, &buf, &len, &err), -EINVAL);
+	T_CONTAINS(err.msg, "sample: key 'paths' counts entries but has no array");
+	m->u.sample.nparts = 0;
+	lst_msg_destroy(&m);
+	m = lst_example_sample_split(1, false);
+	m->u.sample.nparts = LST_MAX_JOBSPECS + 1;
+	T_EQ_INT(lst_msg_encode(m, &buf, &len, &err), -EINVAL);
+	T_CONTAINS(err.msg, "sample: key 'paths' has 65 entries, allowed 0 to 64");
+	m->u.sample.nparts = 1;
+	lst_msg_destroy(&m);
+
+	/* The worst case: every bucket of every part's histograms used. Two paths fit; 64 do
+	 * not, and the encoder says so with -EMSGSIZE rather than a bounds error. */
+	m = lst_example_sample_split(2, true);
+	T_EQ_INT(lst_msg_sample_parts_check(&m->u.sample, 2, why, sizeof(why)), 0);
+	buf = s_encode(m, &len);
+	free(buf);
+	lst_msg_destroy(&m);
+	m = lst_example_sample_split(LST_MAX_JOBSPECS, true);
+	buf = NULL;
+	T_EQ_INT(lst_msg_encode(m, &buf, &len, &err), -EMSGSIZE);
+	T_ASSERT(buf == NULL);
+	T_CONTAINS(err.msg, "sample: encoded message exceeds 262144 bytes");
+	lst_msg_destroy(&m);
+}
+
+/* One "paths" entry for path, with empty histograms and the given read ios. */
+static void s_part_map(struct w *w, uint64_t path, uint64_t ios, bool with_end)
+{
+	static uint8_t hist[LST_HIST_ENC_MAX];
+	lst_hist h;
+	size_t n;
+
+	lst_hist_init(&h);
+	n = lst_hist_encode(&h, hist, sizeof(hist));
+	w_map(w, with_end ? 5 : 4);
+	w_str(w, "path");
+	w_uint(w, path);
+	w_str(w, "start");
+	w_int(w, 0);
+	if (with_end) {
+		w_str(w, "end");
+		w_int(w, 0);
+	}
+	for (int d = 0; d < LST_DIR_N; d++) {
+		w_str(w, lst_dir_names[d]);
+		w_map(w, 4);
+		w_str(w, "ios");
+		w_uint(w, d ? 0 : ios);
+		w_str(w, "bytes");
+		w_uint(w, 0);
+		w_str(w, "errors");
+		w_uint(w, 0);
+		w_str(w, "hist");
+		w_bin(w, hist, (uint32_t)n);
+	}
+}
+
+/* "paths" from outside: the decoder takes what is well-formed and refuses the rest. */
+static void s_test_parts_decode(void)
+{
+	lst_msg *d;
+
+	/* Hand-made entries decode, with the sample's interval and flags. */
+	s_kv_key("paths");
+	w_arr(&s_kv, 2);
+	s_part_map(&s_kv, 1, 0, true);
+	s_part_map(&s_kv, 0, 5, true);
+	{
+		lst_msg *m = lst_example_msg(LST_MSG_SAMPLE, LST_EXAMPLE_TYPICAL);
+		size_t len;
+		uint8_t *buf = s_encode(m, &len);
+
+		s_prepend(buf, len, &s_out);
+		d = s_decode_ok(s_out.b, s_out.n);
+		T_EQ_U64(d->u.sample.nparts, 2);
+		T_EQ_U64(d->u.sample.parts[0].path, 1);
+		T_EQ_U64(d->u.sample.parts[1].path, 0);
+		T_EQ_U64(d->u.sample.parts[1].s.dir[LST_DIR_READ].ios, 5);
+		T_EQ_INT(d->u.sample.parts[1].s.interval, m->u.sample.s.interval);
+		T_EQ_U64(d->u.sample.parts[1].s.flags, m->u.sample.s.flags);
+		lst_msg_destroy(&d);
+		free(buf);
+		lst_msg_destroy(&m);
+	}
+	/* More entries than there can be job specs. */
+	s_kv_key("paths");
+	w_arr(&s_kv, LST_MAX_JOBSPECS + 1);
+	for (uint32_t i = 0; i <= LST_MAX_JOBSPECS; i++)
+		s_part_map(&s_kv, i, 0, true);
+	s_expect_override(LST_MSG_SAMPLE, -EINVAL,
+			  "sample: key 'paths' has 65 entries, allowed 0 to 64");
+	/* An entry without a required key, after a good one (that one is freed too). */
+	s_kv_key("paths");
+	w_arr(&s_kv, 2);
+	s_part_map(&s_kv, 0, 0, true);
+	s_part_map(&s_kv, 1, 0, false);
+	s_expect_override(LST_MSG_SAMPLE, -EBADMSG, "sample: missing key 'paths[1].end'");
+	/* An entry that is not a map, a path that is not a uint32, not an array. */
+	s_kv_key("paths");
+	w_arr(&s_kv, 1);
+	w_uint(&s_kv, 3);
+	s_expect_override(LST_MSG_SAMPLE, -EBADMSG, "sample: key 'paths[0]' must be a map");
+	s_kv_key("paths");
+	w_arr(&s_kv, 1);
+	s_part_map(&s_kv, 1ull << 32, 0, true);
+	s_expect_override(LST_MSG_SAMPLE, -EINVAL, "sample: key 'paths[0].path' is 4294967296");
+	s_kv_key("paths");
+	w_map(&s_kv, 0);
+	s_expect_override(LST_MSG_SAMPLE, -EBADMSG, "sample: key 'paths' must be an array");
+	/* A histogram that does not hold what it says. */
+	s_kv_key("paths");
+	w_arr(&s_kv, 1);
+	w_map(&s_kv, 5);
+	w_str(&s_kv, "path");
+	w_uint(&s_kv, 0);
+	w_str(&s_kv, "start");
+	w_int(&s_kv, 0);
+	w_str(&s_kv, "end");
+	w_int(&s_kv, 0);
+	for (int dd = 0; dd < LST_DIR_N; dd++) {
+		w_str(&s_kv, lst_dir_names[dd]);
+		w_map(&s_kv, 4);
+		w_str(&s_kv, "ios");
+		w_uint(&s_kv, 0);
+		w_str(&s_kv, "bytes");
+		w_uint(&s_kv, 0);
+		w_str(&s_kv, "errors");
+		w_uint(&s_kv, 0);
+		w_str(&s_kv, "hist");
+		w_bin(&s_kv, "\x01\x05", 2);
+	}
+	s_expect_override(LST_MSG_SAMPLE, -EBADMSG, "sample: key 'paths[0].read.hist'");
+}
+
+/* lst_msg_sample_parts_check: the parts must be possible, distinct and add up exactly. */
+static void s_test_parts_check(void)
+{
+	lst_msg *m = lst_example_sample_split(3, false);
+	struct lst_msg_sample *s = &m->u.sample;
+	struct lst_msg_sample none = { 0 };
+	uint64_t errors;
+	char why[160];
+
+	T_EQ_INT(lst_msg_sample_parts_check(s, 3, why, sizeof(why)), 0);
+	T_EQ_STR(why, "");
+	T_EQ_INT(lst_msg_sample_parts_check(s, 64, why, sizeof(why)), 0);
+	T_EQ_INT(lst_msg_sample_parts_check(&none, 0, why, sizeof(why)), 0);
+
+	/* A path the PREPARE did not have (parts are listed last path first: 2, 1, 0). */
+	T_EQ_INT(lst_msg_sample_parts_check(s, 2, why, sizeof(why)), -EINVAL);
+	T_EQ_STR(why, "paths[0]: path 2 but the point has 2 job specs");
+
+	/* The same path twice. */
+	s->parts[1].path = 0;
+	T_EQ_INT(lst_msg_sample_parts_check(s, 3, why, sizeof(why)), -EINVAL);
+	T_EQ_STR(why, "paths[2]: path 0 appears twice");
+	s->parts[1].path = 1;
+
+	/* Another interval. */
+	s->parts[2].s.interval++;
+	T_EQ_INT(lst_msg_sample_parts_check(s, 3, why, sizeof(why)), -EINVAL);
+	T_EQ_STR(why, "paths[2]: interval 42, the sample's is 41");
+	s->parts[2].s.interval--;
+
+	/* A part that is not a possible sample. */
+	errors = s->parts[1].s.dir[LST_DIR_WRITE].errors;
+	s->parts[1].s.dir[LST_DIR_WRITE].errors = s->parts[1].s.dir[LST_DIR_WRITE].ios + 1;
+	T_EQ_INT(lst_msg_sample_parts_check(s, 3, why, sizeof(why)), -EINVAL);
+	T_CONTAINS(why, "paths[1]: write: ");
+	T_CONTAINS(why, "errors >");
+	s->parts[1].s.dir[LST_DIR_WRITE].errors = errors;
+
+	/* Counts that do not add up: one read more in the sample than in its parts. */
+	T_EQ_INT(lst_msg_sample_parts_check(s, 3, why, sizeof(why)), 0);
+	s->s.dir[LST_DIR_READ].ios++;
+	T_EQ_INT(lst_msg_sample_parts_check(s, 3, why, sizeof(why)), -EINVAL);
+	T_CONTAINS(why, "paths: read ios/bytes/errors add up to ");
+	s->s.dir[LST_DIR_READ].ios--;
+	s->s.dir[LST_DIR_WRITE].bytes -= 4096;
+	T_EQ_INT(lst_msg_sample_parts_check(s, 3, why, sizeof(why)), -EINVAL);
+	T_CONTAINS(why, "paths: write ios/bytes/errors add up to ");
+	s->s.dir[LST_DIR_WRITE].bytes += 4096;
+
+	/* Histograms that do not: the same counts, one value in another bucket. */
+	lst_hist_record(&s->s.dir[LST_DIR_WRITE].lat, 123456789);
+	T_EQ_INT(lst_msg_sample_parts_check(s, 3, why, sizeof(why)), -EINVAL);
+	T_EQ_STR(why, "paths: the write latency histograms do not add up to the sample's");
+	lst_msg_destroy(&m);
+
+	/* Counted but not there. */
+	none.nparts = 1;
+	T_EQ_INT(lst_msg_sample_parts_check(&none, 1, why, sizeof(why)), -EINVAL);
+	T_EQ_STR(why, "paths: 1 entries counted, none given");
+	none.nparts = 65;
+	T_EQ_INT(lst_msg_sample_parts_check(&none, 1, why, sizeof(why)), -EINVAL);
+	T_EQ_STR(why, "paths: 65 entries, at most 64 allowed");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1649,6 +1933,9 @@ int main(int argc, char **argv)
 		{ "encode", s_test_encode_errors },
 		{ "garbage", s_test_garbage },
 		{ "devstats", s_test_devstats },
+		{ "parts", s_test_parts },
+		{ "parts_decode", s_test_parts_decode },
+		{ "parts_check", s_test_parts_check },
 	};
 	int ran = 0;
 
