@@ -319,18 +319,26 @@ static json_t *s_inventory(const struct s_demo *d)
 	drives = lst_inventory_group(inv);
 	json_array_foreach (drives, i, g) {
 		const char *id = json_string_value(json_object_get(g, "identity"));
-		json_t *paths = json_object_get(g, "paths"), *p;
+		json_t *paths = json_object_get(g, "paths"), *p, *mine;
 		size_t k;
 
 		if (!id || !strstr(id, d->file))
 			continue;
-		printf("inventory: drive %s is reached by", id);
+		/* Both agents run here and see every device: show what each may write. */
+		mine = json_array();
 		json_array_foreach (paths, k, p)
+			if (json_is_true(json_object_get(p, "allow_write")))
+				json_array_append(mine, p);
+		printf("inventory: drive %s is reached by", id);
+		json_array_foreach (mine, k, p)
 			printf("%s %s as %s",
-			       k ? (k + 1 == json_array_size(paths) ? " and" : ",") : "",
+			       k ? (k + 1 == json_array_size(mine) ? " and" : ",") : "",
 			       json_string_value(json_object_get(p, "agent")),
 			       json_string_value(json_object_get(p, "path")));
-		printf("\n");
+		printf("\n           (the paths each agent may write; both see all %zu, being on "
+		       "one machine)\n",
+		       json_array_size(paths) / 2);
+		json_decref(mine);
 	}
 	json_decref(drives);
 	return inv;

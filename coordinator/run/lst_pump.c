@@ -468,8 +468,7 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 		a->replied = true;
 		lst_msg_destroy(&a->cmd);
 		lst_msg_destroy(&a->reply);
-		a->reply = lst_msg_new(m->type);
-		memcpy(a->reply, m, sizeof(*m));
+		a->reply = lst_msg_dup(m); /* deep: a SAMPLE's parts are the message's own */
 	}
 }
 
