@@ -1,6 +1,6 @@
 /*
- * Plots: the plot families (latency vs IOPS, timeseries, steady state, WSAT, IOPS matrix, two
- * runs compared), gnuplot scripts with their data inline.
+ * Plots: the plot families (latency vs IOPS, timeseries, steady state, WSAT, HIR, IOPS matrix,
+ * two runs compared), gnuplot scripts with their data inline.
  *
  * Each plot is made in three steps: gather its series from the lst_report (grouping, sorting,
  * thinning long timeseries), write NAME.gp (datablocks first, then one pass per output format
@@ -618,13 +618,19 @@ static struct s_ts_where *s_ts_where(const lst_report *r, const char *phase, siz
 	return w;
 }
 
-/* A boundary at x: a solid line where a test starts, dotted for a round or a point. */
-static void s_ts_mark(FILE *f, bool test, double x)
+/*
+ * A boundary at x: a solid line where a test starts, dotted for a round or a point (fainter
+ * when they are dense: more than 2 x S_MARK_MAX_POINTS, such as WSAT's rounds).
+ */
+static void s_ts_mark(FILE *f, bool test, bool dense, double x)
 {
 	char xs[32];
 
 	snprintf(xs, sizeof(xs), "%.7g", x);
-	lst_plot_tpl(f, "timeseries", test ? "test_mark" : "round_mark",
+	lst_plot_tpl(f, "timeseries",
+		     test    ? "test_mark"
+		     : dense ? "round_mark_dense"
+			     : "round_mark",
 		     (const struct lst_tpl_arg[]){ { "x", xs }, { NULL, NULL } });
 }
 
@@ -731,7 +737,7 @@ static void s_ts_bounds(FILE *f, const lst_report *r, const char *phase, const s
 	m = s_ts_bound_list(r, phase, sc, div, w, n, rounds, ntests, b);
 	s_ts_bound_labels(b, m, (sc->t1 - sc->t0) / div);
 	for (size_t k = 0; k < m; k++) {
-		s_ts_mark(f, b[k].test, b[k].x);
+		s_ts_mark(f, b[k].test, m > 2 * S_MARK_MAX_POINTS, b[k].x);
 		if (b[k].test)
 			s_ts_mark_label(f, b[k].x, b[k].test, "0.97");
 		if (b[k].labelled)
