@@ -47,8 +47,8 @@ static const struct lst_column s_ts[] = {
 	S_COL("lat_p99_99_us", F3),
 	S_COL("lat_max_us", F3),
 	S_TEXT("scope", WORD, struct lst_rpt_ts, scope),
-	S_COL("target", WORD),
-	S_COL("path", QUOTED),
+	S_TEXT("target", WORD, struct lst_rpt_ts, target),
+	S_TEXT("path", QUOTED, struct lst_rpt_ts, path),
 };
 
 static const struct lst_column s_sum[] = {

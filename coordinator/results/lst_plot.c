@@ -1,6 +1,6 @@
 /*
- * Plots: the plot families (latency vs IOPS, timeseries, steady state, WSAT, IOPS matrix, two
- * runs compared), gnuplot scripts with their data inline.
+ * Plots: the plot families (latency vs IOPS, timeseries, steady state, WSAT, HIR, IOPS matrix,
+ * two runs compared), gnuplot scripts with their data inline.
  *
  * Each plot is made in three steps: gather its series from the lst_report (grouping, sorting,
  * thinning long timeseries), write NAME.gp (datablocks first, then one pass per output format
@@ -375,31 +375,35 @@ static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, b
 }
 
 /*
- * Rows of phase and agent as a datablock: t, IOPS, read IOPS, write IOPS, MB/s, then (full) mean
- * and p99 latency. A blank line where more than `gap` seconds pass between rows (ramps
- * excluded from the results, idle gaps), so lines break where there is no data. Thinned to
- * about S_TS_MAX_ROWS rows.
+ * Rows of phase and agent (path NULL), or of the agent's path (r->ts_parts), as a datablock: t,
+ * IOPS, read IOPS, write IOPS, MB/s, then (full) mean and p99 latency. A blank line where more
+ * than `gap` seconds pass between rows (ramps excluded from the results, idle gaps), so lines
+ * break where there is no data. Thinned to about S_TS_MAX_ROWS rows.
  */
 static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char *phase,
-		       const char *agent, size_t nrows, double t0, double div, double gap,
-		       bool full)
+		       const char *agent, const char *path, size_t nrows, double t0, double div,
+		       double gap, bool full)
 {
 	size_t k = nrows > S_TS_MAX_ROWS ? (nrows + S_TS_MAX_ROWS - 1) / S_TS_MAX_ROWS : 1;
+	const struct lst_rpt_ts *rows = path ? r->ts_parts : r->ts;
+	size_t n = path ? r->nts_parts : r->nts;
 	struct s_bucket b = { .n = 0 };
 	double last = NAN;
 
 	fprintf(f, "%s << EOD\n", var);
 	lst_plot__comment(
-		f, "agent %s: t (since the phase start), IOPS, read IOPS, write IOPS, MB/s%s%s",
-		agent, full ? ", mean latency (us), p99 latency (us)" : "",
+		f, "%s %s%s%s: t (since the phase start), IOPS, read IOPS, write IOPS, MB/s%s%s",
+		path ? "path" : "agent", agent, path ? ":" : "", path ? path : "",
+		full ? ", mean latency (us), p99 latency (us)" : "",
 		k > 1 ? "; rows averaged in groups (p99: the highest of the group)" : "");
-	for (size_t i = 0; i < r->nts; i++) {
-		const struct lst_rpt_ts *t = &r->ts[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct lst_rpt_ts *t = &rows[i];
 		double v[6] = { t->iops[0] + t->iops[1], t->iops[0],  t->iops[1],
 				t->mbps[0] + t->mbps[1], t->lat_mean, t->lat_p99 };
 		bool broken;
 
-		if (strcmp(t->phase, phase) || strcmp(t->agent, agent))
+		if (strcmp(t->phase, phase) || strcmp(t->agent, agent) ||
+		    (path && (strcmp(t->scope, "path") || strcmp(t->path, path))))
 			continue;
 		broken = isfinite(last) && t->t_s - last > gap;
 		if (b.n && (broken || b.n == k))
@@ -466,12 +470,52 @@ static const char *s_point_label(const lst_report *r, const char *phase, long po
 	return "";
 }
 
-/* What a phase's timeseries holds: its agents, combined rows, time span, points. */
+/* What a phase's timeseries holds: its agents, paths, combined rows, time span, points. */
 struct s_ts_scan {
 	const char *agents[64];
-	size_t nagents, nrows, npoints;
+	const char *path_agents[64], *paths[64]; /* the agent and path of each path's rows */
+	size_t nagents, npaths, nrows, npoints;
 	double t0, t1, rd, wr, latmax;
 };
+
+/* The paths of a phase's path rows (r->ts_parts), in the order they first appear. */
+static void s_ts_scan_paths(const lst_report *r, const char *phase, struct s_ts_scan *o)
+{
+	for (size_t i = 0; i < r->nts_parts; i++) {
+		const struct lst_rpt_ts *t = &r->ts_parts[i];
+		bool known = false;
+
+		if (strcmp(t->phase, phase) || strcmp(t->scope, "path"))
+			continue;
+		for (size_t k = 0; k < o->npaths; k++)
+			known |= !strcmp(o->paths[k], t->path) &&
+				 !strcmp(o->path_agents[k], t->agent);
+		if (!known && o->npaths < LST_ARRAY_SIZE(o->paths)) {
+			o->path_agents[o->npaths] = t->agent;
+			o->paths[o->npaths++] = t->path;
+		}
+	}
+}
+
+/*
+ * The thin lines under the combined one: each path's when the phase has path rows of 2+ paths,
+ * else each agent's when there are 2+; 0 when neither.
+ */
+static size_t s_ts_nlines(const struct s_ts_scan *sc)
+{
+	if (sc->npaths > 1)
+		return sc->npaths;
+	return sc->nagents > 1 ? sc->nagents : 0;
+}
+
+/* "agent a" or "path a:/dev/sdb": what thin line k is, for its key entry. */
+static void s_ts_line_name(const struct s_ts_scan *sc, size_t k, char *buf, size_t size)
+{
+	if (sc->npaths > 1)
+		snprintf(buf, size, "path %s:%s", sc->path_agents[k], sc->paths[k]);
+	else
+		snprintf(buf, size, "agent %s", sc->agents[k]);
+}
 
 static void s_ts_scan(const lst_report *r, const char *phase, struct s_ts_scan *o)
 {
@@ -503,6 +547,7 @@ static void s_ts_scan(const lst_report *r, const char *phase, struct s_ts_scan *
 			o->npoints++;
 		last_point = t->point;
 	}
+	s_ts_scan_paths(r, phase, o);
 }
 
 static const char *s_agent_color(size_t k)
@@ -536,6 +581,172 @@ static void s_ts_marks(FILE *f, const lst_report *r, const char *phase, const st
 	}
 }
 
+/* Where a point of a suite phase belongs: its test, round and name (its summary row). */
+struct s_ts_where {
+	const char *test, *name;
+	long round;
+};
+
+/*
+ * The test, round and name of every point of phase, by point index (*n of them; those without a
+ * summary row have test NULL); *rounds: some point has a round; *ntests: distinct tests.
+ */
+static struct s_ts_where *s_ts_where(const lst_report *r, const char *phase, size_t *n,
+				     bool *rounds, size_t *ntests)
+{
+	struct s_ts_where *w;
+	const char *last = NULL;
+
+	*n = 0;
+	*rounds = false;
+	*ntests = 0;
+	for (size_t i = 0; i < r->npoints; i++)
+		if (!strcmp(r->points[i].phase, phase) && r->points[i].point >= 0)
+			*n = LST_MAX(*n, (size_t)r->points[i].point + 1);
+	w = lst_calloc(*n + 1, sizeof(*w));
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct lst_rpt_point *p = &r->points[i];
+
+		if (strcmp(p->phase, phase) || strcmp(p->agent, "all") || p->point < 0)
+			continue;
+		w[p->point] = (struct s_ts_where){ p->test, p->name, p->round };
+		*rounds |= p->round > 0;
+		if (!last || strcmp(last, p->test))
+			(*ntests)++;
+		last = p->test;
+	}
+	return w;
+}
+
+/*
+ * A boundary at x: a solid line where a test starts, dotted for a round or a point (fainter
+ * when they are dense: more than 2 x S_MARK_MAX_POINTS, such as WSAT's rounds).
+ */
+static void s_ts_mark(FILE *f, bool test, bool dense, double x)
+{
+	char xs[32];
+
+	snprintf(xs, sizeof(xs), "%.7g", x);
+	lst_plot_tpl(f, "timeseries",
+		     test    ? "test_mark"
+		     : dense ? "round_mark_dense"
+			     : "round_mark",
+		     (const struct lst_tpl_arg[]){ { "x", xs }, { NULL, NULL } });
+}
+
+/* A boundary's label, at x and at y (a fraction of the graph's height). */
+static void s_ts_mark_label(FILE *f, double x, const char *label, const char *y)
+{
+	char xs[32], *q = lst_plot__qstr("%s", label);
+
+	snprintf(xs, sizeof(xs), "%.7g", x);
+	lst_plot_tpl(f, "timeseries", "mark_label",
+		     (const struct lst_tpl_arg[]){
+			     { "x", xs }, { "y", y }, { "label", q }, { NULL, NULL } });
+	free(q);
+}
+
+/* One boundary of a suite phase's timeseries. */
+struct s_ts_bound {
+	double x;
+	const char *test; /* a test starts here: its name (solid line, name on the top row) */
+	bool labelled;	  /* its label is drawn */
+	char label[160];  /* "round 3", or the point's name */
+};
+
+/*
+ * The boundaries of a suite phase into b (room for the phase's points): where each test starts
+ * (when the phase has several) and each round; in tests without rounds (HIR's bursts), each
+ * point. Returns how many.
+ */
+static size_t s_ts_bound_list(const lst_report *r, const char *phase, const struct s_ts_scan *sc,
+			      double div, const struct s_ts_where *w, size_t n, bool rounds,
+			      size_t ntests, struct s_ts_bound *b)
+{
+	const struct s_ts_where *prev = NULL;
+	long last_point = -1;
+	size_t m = 0;
+
+	for (size_t i = 0; i < r->nts && m < n; i++) {
+		const struct lst_rpt_ts *t = &r->ts[i];
+		const struct s_ts_where *h;
+		bool new_test;
+
+		if (strcmp(t->phase, phase) || strcmp(t->agent, "all") || t->point == last_point ||
+		    t->point < 0 || (size_t)t->point >= n || !w[t->point].test)
+			continue;
+		last_point = t->point;
+		h = &w[t->point];
+		new_test = !prev || strcmp(prev->test, h->test);
+		if (rounds && !new_test && prev->round == h->round)
+			continue;
+		prev = h;
+		b[m] = (struct s_ts_bound){ .x = (t->t_s - sc->t0) / div,
+					    .test = new_test && ntests > 1 ? h->test : NULL };
+		if (rounds)
+			snprintf(b[m].label, sizeof(b[m].label), "round %ld", h->round);
+		else
+			snprintf(b[m].label, sizeof(b[m].label), "%s", *h->name ? h->name : "-");
+		m++;
+	}
+	return m;
+}
+
+/*
+ * Which boundaries get a label: never two closer than 1/S_MARK_MAX_POINTS of the span (they
+ * would overlap), the first round of each test first, then the others left to right.
+ */
+static void s_ts_bound_labels(struct s_ts_bound *b, size_t m, double span)
+{
+	double min = span / S_MARK_MAX_POINTS;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < m; k++) {
+			bool room = true;
+
+			if (b[k].labelled || (!pass && !b[k].test && k))
+				continue;
+			for (size_t j = 0; j < m; j++)
+				room &= !b[j].labelled || fabs(b[j].x - b[k].x) >= min;
+			b[k].labelled = room;
+		}
+	}
+}
+
+/*
+ * The boundaries of a suite phase: where each test starts (solid, with its name, when the phase
+ * has several), and each round (dotted, "round N"); in tests without rounds (HIR's bursts),
+ * each point (dotted, its name). Labels thinned so they never overlap. A phase with one test
+ * and no rounds gets the plain points' marks (s_ts_marks).
+ */
+static void s_ts_bounds(FILE *f, const lst_report *r, const char *phase, const struct s_ts_scan *sc,
+			double div)
+{
+	size_t n, ntests, m;
+	bool rounds;
+	struct s_ts_where *w = s_ts_where(r, phase, &n, &rounds, &ntests);
+	struct s_ts_bound *b;
+	const char *y = ntests > 1 ? "0.92" : "0.97";
+
+	if (!rounds && ntests < 2) {
+		free(w);
+		s_ts_marks(f, r, phase, sc, div);
+		return;
+	}
+	b = lst_calloc(n + 1, sizeof(*b));
+	m = s_ts_bound_list(r, phase, sc, div, w, n, rounds, ntests, b);
+	s_ts_bound_labels(b, m, (sc->t1 - sc->t0) / div);
+	for (size_t k = 0; k < m; k++) {
+		s_ts_mark(f, b[k].test, m > 2 * S_MARK_MAX_POINTS, b[k].x);
+		if (b[k].test)
+			s_ts_mark_label(f, b[k].x, b[k].test, "0.97");
+		if (b[k].labelled)
+			s_ts_mark_label(f, b[k].x, b[k].label, y);
+	}
+	free(b);
+	free(w);
+}
+
 /* The IOPS panel's plot line: the key first, in reading order; then the lines, the combined
  * IOPS drawn last (on top). */
 static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
@@ -544,13 +755,17 @@ static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
 					  { "write_color", lst_plot__colors[4] },
 					  { NULL, NULL } };
 	const struct lst_tpl_arg all[] = { { "all_color", lst_plot__colors[0] }, { NULL, NULL } };
-	bool both = sc->rd > 0 && sc->wr > 0, agents = sc->nagents > 1;
+	bool both = sc->rd > 0 && sc->wr > 0;
+	size_t nlines = s_ts_nlines(sc);
 
 	lst_plot_tpl(f, "timeseries", "plot", all);
 	if (both)
 		lst_plot_tpl(f, "timeseries", "key_rw", rw);
-	for (size_t k = 0; agents && k < sc->nagents; k++) {
-		char *q = lst_plot__qstr("IOPS, agent %s", sc->agents[k]);
+	for (size_t k = 0; k < nlines; k++) {
+		char who[256], *q;
+
+		s_ts_line_name(sc, k, who, sizeof(who));
+		q = lst_plot__qstr("IOPS, %s", who);
 
 		lst_plot_tpl(f, "timeseries", "key_agent",
 			     (const struct lst_tpl_arg[]){ { "color", s_agent_color(k) },
@@ -563,7 +778,7 @@ static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
 			     (const struct lst_tpl_arg[]){ { "mean_color", lst_plot__colors[1] },
 							   { "p99_color", lst_plot__colors[3] },
 							   { NULL, NULL } });
-	for (size_t k = 0; agents && k < sc->nagents; k++) {
+	for (size_t k = 0; k < nlines; k++) {
 		char idx[32];
 
 		snprintf(idx, sizeof(idx), "%zu", k);
@@ -582,9 +797,11 @@ static void s_ts_mbps_plot(FILE *f, const struct s_ts_scan *sc)
 	lst_plot_tpl(
 		f, "timeseries", "mbps",
 		(const struct lst_tpl_arg[]){ { "color", lst_plot__colors[2] }, { NULL, NULL } });
-	for (size_t k = 0; sc->nagents > 1 && k < sc->nagents; k++) {
-		char idx[32], *q = lst_plot__qstr("MB/s, agent %s", sc->agents[k]);
+	for (size_t k = 0; k < s_ts_nlines(sc); k++) {
+		char idx[32], who[256], *q;
 
+		s_ts_line_name(sc, k, who, sizeof(who));
+		q = lst_plot__qstr("MB/s, %s", who);
 		snprintf(idx, sizeof(idx), "%zu", k);
 		lst_plot_tpl(f, "timeseries", "mbps_agent",
 			     (const struct lst_tpl_arg[]){ { "k", idx },
@@ -613,7 +830,7 @@ static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *
 		     (const struct lst_tpl_arg[]){ { "unit", unit }, { NULL, NULL } });
 	if (sc->latmax > 0)
 		lst_plot_tpl(f, "timeseries", "lat_axis", NULL);
-	s_ts_marks(f, r, ph->name, sc, div);
+	s_ts_bounds(f, r, ph->name, sc, div);
 	s_ts_iops_plot(f, sc);
 	if (ph->sequential)
 		s_ts_mbps_plot(f, sc);
@@ -632,16 +849,23 @@ static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
 		return;
 	div = s_time_unit(sc.t1 - sc.t0, &unit);
 	name = lst_plot__name(c, "timeseries", ph->name, NULL);
-	f = lst_plot__script(c, name, "IOPS and latency over time, combined and per agent");
+	f = lst_plot__script(c, name,
+			     sc.npaths > 1 ? "IOPS and latency over time, combined and per path"
+					   : "IOPS and latency over time, combined and per agent");
 	if (!f)
 		return;
 	gap = s_ts_gap(r, ph->name, sc.nrows);
-	s_ts_block(f, r, "$all", ph->name, "all", sc.nrows, sc.t0, div, gap, true);
-	for (size_t k = 0; sc.nagents > 1 && k < sc.nagents; k++) {
+	s_ts_block(f, r, "$all", ph->name, "all", NULL, sc.nrows, sc.t0, div, gap, true);
+	for (size_t k = 0; k < s_ts_nlines(&sc); k++) {
 		char var[32];
 
 		snprintf(var, sizeof(var), "$a%zu", k);
-		s_ts_block(f, r, var, ph->name, sc.agents[k], sc.nrows, sc.t0, div, gap, false);
+		if (sc.npaths > 1)
+			s_ts_block(f, r, var, ph->name, sc.path_agents[k], sc.paths[k], sc.nrows,
+				   sc.t0, div, gap, false);
+		else
+			s_ts_block(f, r, var, ph->name, sc.agents[k], NULL, sc.nrows, sc.t0, div,
+				   gap, false);
 	}
 	lst_plot__begin(f, name, 1200, ph->sequential ? 950 : 700);
 	s_ts_body(f, r, ph, &sc, div, unit);
@@ -867,6 +1091,118 @@ static void s_plot_wsat(struct lst_plot__ctx *c, const lst_report *r,
 	lst_plot__draw(c, f, name);
 }
 
+/* --- HIR ------------------------------------------------------------------------------------- */
+
+/* The distinct tests (gaps) of a HIR phase's rounds.csv rows, in file order, into tests[max]. */
+static size_t s_hir_tests(const lst_report *r, const char *phase, const char **tests, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nrounds; i++) {
+		const struct lst_rpt_round *o = &r->rounds[i];
+		bool known = false;
+
+		if (strcmp(o->phase, phase))
+			continue;
+		for (size_t k = 0; k < n; k++)
+			known |= !strcmp(tests[k], o->test);
+		if (!known && n < max)
+			tests[n++] = o->test;
+	}
+	return n;
+}
+
+/* A test's bursts as a datablock: burst, t (since t0, in div), IOPS, mean latency (us). */
+static void s_hir_block(FILE *f, const lst_report *r, const char *phase, const char *test, size_t k,
+			double t0, double div)
+{
+	fprintf(f, "$b%zu << EOD\n", k);
+	lst_plot__comment(f, "test %s: burst, t (since the phase start), IOPS, mean latency (us)",
+			  test);
+	for (size_t i = 0; i < r->nrounds; i++) {
+		const struct lst_rpt_round *o = &r->rounds[i];
+
+		if (strcmp(o->phase, phase) || strcmp(o->test, test))
+			continue;
+		fprintf(f, "%ld", o->round);
+		lst_plot__num(f, (o->t_s - t0) / div);
+		lst_plot__num(f, o->iops);
+		lst_plot__num(f, lst_plot__pos(o->lat_mean));
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+}
+
+/*
+ * hir_PHASE: one point per burst (its IOPS, and its mean latency on the right axis) against
+ * time, a colour per test (gap length), over the combined IOPS of every interval in grey,
+ * whose breaks are the idle gaps between bursts.
+ */
+static void s_plot_hir(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	const char *tests[16], *unit, *name;
+	size_t ntests = s_hir_tests(r, ph->name, tests, LST_ARRAY_SIZE(tests));
+	struct s_ts_scan sc;
+	double t0 = INFINITY, t1 = -INFINITY, div;
+	char title[512], *q;
+	FILE *f;
+
+	if (!ntests)
+		return;
+	s_ts_scan(r, ph->name, &sc);
+	for (size_t i = 0; i < r->nrounds; i++)
+		if (!strcmp(r->rounds[i].phase, ph->name)) {
+			t0 = LST_MIN(t0, r->rounds[i].t_s);
+			t1 = LST_MAX(t1, r->rounds[i].t_s);
+		}
+	if (sc.nrows) {
+		t0 = LST_MIN(t0, sc.t0);
+		t1 = LST_MAX(t1, sc.t1);
+	}
+	div = s_time_unit(t1 - t0, &unit);
+	name = lst_plot__name(c, "hir", ph->name, NULL);
+	f = lst_plot__script(c, name, "host idle recovery: IOPS and mean latency per burst");
+	if (!f)
+		return;
+	if (sc.nrows)
+		s_ts_block(f, r, "$ts", ph->name, "all", NULL, sc.nrows, t0, div,
+			   s_ts_gap(r, ph->name, sc.nrows), false);
+	for (size_t k = 0; k < ntests; k++)
+		s_hir_block(f, r, ph->name, tests[k], k, t0, div);
+	lst_plot__begin(f, name, 1200, 700);
+	snprintf(title, sizeof(title),
+		 "Host idle recovery — phase %s: IOPS and mean latency per burst\n%s, run %s",
+		 ph->name, r->title, r->run_id);
+	q = lst_plot__qstr("%s", title);
+	lst_plot_tpl(
+		f, "hir", "axes",
+		(const struct lst_tpl_arg[]){ { "title", q }, { "unit", unit }, { NULL, NULL } });
+	free(q);
+	lst_plot_tpl(f, "hir", "plot", NULL);
+	if (sc.nrows)
+		lst_plot_tpl(f, "hir", "ts_line", NULL);
+	for (size_t k = 0; k < ntests; k++) {
+		char idx[32], *qt = lst_plot__qstr("IOPS per burst, %s", tests[k]);
+		char *ql = lst_plot__qstr("mean latency per burst, %s (right axis)", tests[k]);
+
+		if (k || sc.nrows)
+			lst_plot_tpl(f, "hir", "sep", NULL);
+		snprintf(idx, sizeof(idx), "%zu", k);
+		lst_plot_tpl(f, "hir", "test",
+			     (const struct lst_tpl_arg[]){
+				     { "k", idx },
+				     { "color", lst_plot__colors[k % lst_plot__ncolors] },
+				     { "title", qt },
+				     { "lat_title", ql },
+				     { NULL, NULL } });
+		free(qt);
+		free(ql);
+	}
+	lst_plot_tpl(f, "hir", "eol", NULL);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
+}
+
 /* --- IOPS matrix ----------------------------------------------------------------------------- */
 
 /*
@@ -1056,6 +1392,9 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 	for (size_t i = 0; i < r->nphases; i++)
 		if (!strcmp(r->phases[i].suite, "snia-wsat"))
 			s_plot_wsat(&c, r, &r->phases[i]);
+	for (size_t i = 0; i < r->nphases; i++)
+		if (!strcmp(r->phases[i].suite, "snia-hir"))
+			s_plot_hir(&c, r, &r->phases[i]);
 	for (size_t i = 0; i < r->nmatrices; i++)
 		s_plot_matrix(&c, r, &r->matrices[i]);
 	for (size_t i = 0; i < r->nphases; i++)

@@ -726,9 +726,12 @@ static int s_load_timeseries(lst_report *r, lst_err *err)
 
 	size_t n = 0;
 
+	r->ts_parts = lst_calloc(r->nts + 1, sizeof(*r->ts_parts));
 	for (size_t i = 0; !rc && i < r->nts; i++) {
 		s_phase(r, r->ts[i].phase);
-		if (!s_is_part(r->ts[i].scope)) /* the plots draw all and the agents */
+		if (s_is_part(r->ts[i].scope)) /* kept apart: the plots draw all and the agents */
+			r->ts_parts[r->nts_parts++] = r->ts[i];
+		else
 			r->ts[n++] = r->ts[i];
 	}
 	if (!rc)
@@ -1042,6 +1045,7 @@ void lst_report_destroy(lst_report **pp)
 	free(r->rounds);
 	free(r->curves);
 	free(r->ts);
+	free(r->ts_parts);
 	free(r->title);
 	json_decref(r->run);
 	json_decref(r->summary);

@@ -66,7 +66,8 @@ struct lst_rpt_curve {
 /* One timeseries.csv row. */
 struct lst_rpt_ts {
 	const char *phase, *agent;
-	const char *scope; /* "" in folders that predate it */
+	const char *scope;	   /* "" in folders that predate it */
+	const char *target, *path; /* of target and path rows; "" otherwise */
 	long point, interval;
 	double t_s, iops[2], mbps[2], lat_mean, lat_p99;
 };
@@ -122,7 +123,9 @@ typedef struct lst_report {
 	size_t ncurves;
 	struct lst_rpt_curve *curves;
 	size_t nts;
-	struct lst_rpt_ts *ts;
+	struct lst_rpt_ts *ts; /* the timeseries rows of scope all and agent, file order */
+	size_t nts_parts;
+	struct lst_rpt_ts *ts_parts; /* the rows of scope target and path, file order */
 	size_t nmatrices;
 	struct lst_rpt_matrix *matrices; /* in phase order */
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_figures.h"
 #include "lst_util.h"
 
 #define S_ROWS_MAX 64  /* points printed per phase (HIR has thousands); --json has all */
@@ -73,6 +74,79 @@ static void s_verdict(const struct lst_rpt_test *t, char *buf, size_t size)
 		buf + strlen(buf), size - strlen(buf),
 		": average %s%s%s, data excursion %s (limit %g%%), slope excursion %s (limit %g%%)",
 		avg, *unit ? " " : "", unit, dp, t->data_limit, sp, t->slope_limit);
+}
+
+/* --- balance -------------------------------------------------------------------------------- */
+
+/* Point p's balance over its agents (paths false) or paths: a new array of *n items, or NULL. */
+static struct lst_balance_item *s_balance(const lst_report *r, const struct lst_rpt_point *p,
+					  bool paths, size_t *n)
+{
+	struct lst_balance_item *b;
+
+	*n = lst_figures_balance(r, p, paths, NULL, 0);
+	if (!*n)
+		return NULL;
+	b = lst_calloc(*n, sizeof(*b));
+	lst_figures_balance(r, p, paths, b, *n);
+	return b;
+}
+
+/*
+ * "    balance: a 49.6% / b 50.4% of I/Os, p99 2.31 / 2.25 ms" under point p, and the same line
+ * for its paths ("path balance"), each when there are 2+ of them. p99 in ms when one is 1 ms
+ * or more, else in us.
+ */
+static void s_print_balance(const lst_report *r, const struct lst_rpt_point *p)
+{
+	for (int paths = 0; paths < 2; paths++) {
+		size_t n;
+		struct lst_balance_item *b = s_balance(r, p, paths, &n);
+		double top = 0;
+		bool ms;
+
+		if (!b)
+			continue;
+		printf("    %sbalance:", paths ? "path " : "");
+		for (size_t k = 0; k < n; k++) {
+			printf("%s %s %.1f%%", k ? " /" : "", b[k].who, b[k].share_pct);
+			if (isfinite(b[k].p99_us))
+				top = LST_MAX(top, b[k].p99_us);
+		}
+		ms = top >= 1000;
+		printf(" of I/Os, p99");
+		for (size_t k = 0; k < n; k++) {
+			char v[32];
+
+			printf("%s %s", k ? " /" : "",
+			       lst_report_fmt(b[k].p99_us / (ms ? 1000 : 1), ms ? "%.2f" : "%.1f",
+					      v, sizeof(v)));
+		}
+		printf(" %s\n", ms ? "ms" : "us");
+		free(b);
+	}
+}
+
+/* The same as "balance" (agents) and "path_balance" of the point's JSON pj, when it has them. */
+static void s_balance_json(const lst_report *r, const struct lst_rpt_point *p, json_t *pj)
+{
+	for (int paths = 0; paths < 2; paths++) {
+		size_t n;
+		struct lst_balance_item *b = s_balance(r, p, paths, &n);
+		json_t *a = json_array();
+
+		for (size_t k = 0; k < n; k++)
+			json_array_append_new(
+				a, json_pack("{s:s, s:o, s:o, s:o}", "who", b[k].who, "share_pct",
+					     lst_report_json_num(b[k].share_pct), "iops",
+					     lst_report_json_num(b[k].iops), "p99_us",
+					     lst_report_json_num(b[k].p99_us)));
+		if (n)
+			json_object_set_new(pj, paths ? "path_balance" : "balance", a);
+		else
+			json_decref(a);
+		free(b);
+	}
 }
 
 /* --- text ------------------------------------------------------------------------------------ */
@@ -166,6 +240,7 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 				snprintf(label, sizeof(label), "  path %s:%s", q->agent, q->path);
 			s_print_point(q, label, rounds ? 0 : -1, width);
 		}
+		s_print_balance(r, p);
 	}
 	lst_report_print_ports(r, idx, n);
 	for (size_t i = 0; i < r->ntests; i++) {
@@ -512,6 +587,7 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 			}
 			json_object_set_new(pj, "agents", per);
 			s_parts_json(r, pt, pj);
+			s_balance_json(r, pt, pj);
 			json_array_append_new(points, pj);
 		}
 		for (size_t k = 0; k < r->ntests; k++)

@@ -62,3 +62,11 @@ plot \
   $a@k@ u 1:5 w l lw 1 lc rgb "@color@" t @title@
 ##@ eol
 
+##@ test_mark
+set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#707070" lw 1.5
+##@ round_mark
+set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#909090" dt 2
+##@ round_mark_dense
+set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#d4d4d4" dt 3
+##@ mark_label
+set label @label@ at first @x@, graph @y@ offset 0.3,0 left front font ",9" tc rgb "#505050"
