@@ -35,6 +35,10 @@ struct lst_headline {
 	/* per stat: every measured point is under the limit: iops is the highest measured, a
 	 * lower bound of the real figure */
 	bool all_under[LST_HL_N];
+	/* per stat: the measured points the figure comes from, as the plot labels them ("QD
+	 * 16"): when interpolated, the last point under the limit and the first over it; else
+	 * the point itself in below ("" when NAN or unlabelled) */
+	char below[LST_HL_N][32], above[LST_HL_N][32];
 	size_t npoints; /* measured points on the curve */
 };
 
@@ -56,8 +60,8 @@ double lst_figures_default_limit(const lst_report *r, const char *phase);
 
 /* One agent's or one path's part of a point. */
 struct lst_balance_item {
-	char who[160];	    /* "a", or "a:/dev/sdb" */
-	double share_pct;   /* of the point's I/Os (both directions) */
+	char who[160];	     /* "a", or "a:/dev/sdb" */
+	double share_pct;    /* of the point's I/Os (both directions) */
 	double iops, p99_us; /* its own */
 };
 
