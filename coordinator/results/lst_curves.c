@@ -218,7 +218,8 @@ static int s_curve_cmp(const void *a, const void *b)
 	return c;
 }
 
-/* Each point's label: its queue depth where the curve's depths differ, else its rate. */
+/* Each point's label: its queue depth where the curve's depths differ, else its rate, else
+ * none. */
 static void s_label(struct lst_curve *c)
 {
 	bool qd = false;
@@ -232,10 +233,10 @@ static void s_label(struct lst_curve *c)
 			snprintf(p->label, sizeof(p->label), "%g%%", p->target_pct);
 		else if (!qd && isfinite(p->rate))
 			snprintf(p->label, sizeof(p->label), "%.0f IOPS", p->rate);
-		else if (isfinite(p->iodepth))
+		else if (qd && isfinite(p->iodepth))
 			snprintf(p->label, sizeof(p->label), "QD %g", p->iodepth);
 		else
-			p->label[0] = '\0';
+			p->label[0] = '\0'; /* nothing tells the points apart (a ports sweep) */
 	}
 }
 

@@ -23,7 +23,7 @@ struct lst_curve_pt {
 	double target_pct;    /* of the curve's maximum rate, NAN when none */
 	double iops;
 	double lat[LST_CV_N]; /* us */
-	char label[32];	      /* how the plot labels it: "QD 8", "50%", "" */
+	char label[32];	      /* how the plot labels it: "QD 8" (depths differ), "50%" (rate), "" */
 };
 
 /* One curve: the points of a (path,) block size, mix (and thread count), in order of demand. */

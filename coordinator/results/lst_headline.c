@@ -156,10 +156,12 @@ static void s_stat_text(const struct lst_headline *h, int s, char *buf, size_t s
 	if (isnan(h->iops[s]))
 		snprintf(buf, size, "none (over the limit from the first point%s%s)",
 			 *h->above[s] ? ", " : "", h->above[s]);
-	else if (h->interpolated[s])
+	else if (h->interpolated[s] && *h->below[s] && *h->above[s])
 		snprintf(buf, size, "%s (interpolated between %s and %s)",
-			 s_thousands(h->iops[s], num, sizeof(num)),
-			 *h->below[s] ? h->below[s] : "?", *h->above[s] ? h->above[s] : "?");
+			 s_thousands(h->iops[s], num, sizeof(num)), h->below[s], h->above[s]);
+	else if (h->interpolated[s])
+		snprintf(buf, size, "%s (interpolated between two measured points)",
+			 s_thousands(h->iops[s], num, sizeof(num)));
 	else if (h->all_under[s])
 		snprintf(buf, size, "%s (all points under, the highest measured%s%s)",
 			 s_thousands(h->iops[s], num, sizeof(num)), *h->below[s] ? ", " : "",
