@@ -35,6 +35,7 @@
 #define S_TS_MAX_ROWS 4000   /* rows per timeseries line before thinning */
 #define S_MIN_RUN 5	     /* rows between gaps for a timeseries line to break there */
 #define S_MARK_MAX_POINTS 12 /* label the points of a timeseries up to this many */
+#define S_TITLE_LINE 100     /* characters in a line of a title before it breaks */
 
 /* --- curves: latency against IOPS ------------------------------------------------------------ */
 
@@ -206,13 +207,11 @@ static void s_lat_body(FILE *f, const struct lst_curves *cs, const bool *cross, 
 	}
 }
 
-/* The data blocks of the run plot: a curve each, and its crossings of the limit (cross[i]). */
-static void s_lat_blocks(FILE *f, const lst_report *r, const char *phase,
-			 const struct lst_curves *cs, double limit, bool *cross)
+/* The data blocks of the run plot: a curve each, and its crossings of the limit (cross[i];
+ * hl: the curves' headlines, nhl of them, in the same order). */
+static void s_lat_blocks(FILE *f, const struct lst_curves *cs, const struct lst_headline *hl,
+			 size_t nhl, bool *cross)
 {
-	struct lst_headline *hl = NULL;
-	size_t nhl = lst_figures_headlines(r, phase, limit, &hl);
-
 	for (size_t i = 0; i < cs->n; i++) {
 		char var[32];
 
@@ -221,7 +220,44 @@ static void s_lat_blocks(FILE *f, const lst_report *r, const char *phase,
 		snprintf(var, sizeof(var), "$x%zu", i);
 		cross[i] = nhl == cs->n && s_cross_block(f, var, &hl[i]);
 	}
-	free(hl);
+}
+
+/*
+ * The title: the phase, the run, and the lab's headline figure of each curve (up to 4), "IOPS
+ * at p99.99 < 1 ms: 216k (jobs=1), 198k (jobs=2)"; "none" when over from the first point, "> 245k"
+ * when never over.
+ */
+static void s_lat_title(const lst_report *r, const struct lst_rpt_phase *ph,
+			const struct lst_headline *hl, size_t nhl, char *buf, size_t size)
+{
+	size_t len = (size_t)snprintf(buf, size, "Latency vs IOPS — phase %s%s%s%s\n%s, run %s",
+				      ph->name, *ph->suite ? " (" : "", ph->suite,
+				      *ph->suite ? ")" : "", r->title, r->run_id);
+	size_t line = len; /* where the current line starts */
+	char lim[32], v[32], item[192];
+
+	for (size_t i = 0; i < nhl && i < 4 && len < size; i++) {
+		const struct lst_headline *h = &hl[i];
+		double x = h->iops[LST_HL_P99_99];
+
+		if (!i) {
+			line = len + 1;
+			len += (size_t)snprintf(
+				buf + len, size - len, "\nIOPS at p99.99 < %s:",
+				lst_headline_limit_text(h->limit_us, lim, sizeof(lim)));
+		}
+		snprintf(item, sizeof(item), "%s%s%s%s%s", h->all_under[LST_HL_P99_99] ? "> " : "",
+			 isnan(x) ? "none" : s_short_iops(x, v, sizeof(v)), *h->curve ? " (" : "",
+			 h->curve, *h->curve ? ")" : "");
+		if (i && len - line + strlen(item) > S_TITLE_LINE) {
+			line = len + 2;
+			len += (size_t)snprintf(buf + len, size - len, ",\n%s", item);
+		} else if (len < size) {
+			len += (size_t)snprintf(buf + len, size - len, "%s %s", i ? "," : "", item);
+		}
+	}
+	if (nhl > 4 && len < size)
+		snprintf(buf + len, size - len, ", ... (lockstep report)");
 }
 
 static void s_plot_lat_vs_iops(struct lst_plot__ctx *c, const lst_report *r,
@@ -230,9 +266,11 @@ static void s_plot_lat_vs_iops(struct lst_plot__ctx *c, const lst_report *r,
 	struct lst_curves cs = { 0 };
 	size_t n = lst_curves_phase(r, ph->name, false, &cs);
 	double limit = lst_headline_limit(r, ph->name, NULL);
+	struct lst_headline *hl;
 	const char *name;
-	char title[512];
+	char title[768];
 	bool *cross;
+	size_t nhl;
 	FILE *f;
 
 	if (!n || (cs.from_summary && n < 2))
@@ -247,14 +285,15 @@ static void s_plot_lat_vs_iops(struct lst_plot__ctx *c, const lst_report *r,
 			  cs.from_summary ? "summary.csv (agent all, last round of each point)"
 					  : "curves.csv");
 	cross = lst_calloc(cs.n + 1, sizeof(*cross));
-	s_lat_blocks(f, r, ph->name, &cs, limit, cross);
+	nhl = lst_figures_headlines(r, ph->name, limit, &hl);
+	s_lat_blocks(f, &cs, hl, nhl, cross);
 	lst_plot__begin(f, name, 1200, 750);
-	snprintf(title, sizeof(title), "Latency vs IOPS — phase %s%s%s%s\n%s, run %s", ph->name,
-		 *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title, r->run_id);
+	s_lat_title(r, ph, hl, nhl, title, sizeof(title));
 	s_lat_body(f, &cs, cross, limit, title);
 	lst_plot__end(f);
 	lst_plot__draw(c, f, name);
 	free(cross);
+	free(hl);
 free_curves:
 	lst_curves_free(&cs);
 }
