@@ -141,8 +141,8 @@ static json_t *s_headline_stat_json(const struct lst_headline *h, int s)
 	return o;
 }
 
-/* The phase's "headlines": a curve each, its figures per percentile. */
-static json_t *s_headlines_json(const lst_report *r, const struct lst_rpt_phase *ph)
+/* The phase's "headlines" into pj: a curve each, its figures per percentile (none: absent). */
+static void s_headlines_json(const lst_report *r, const struct lst_rpt_phase *ph, json_t *pj)
 {
 	const char *from;
 	double limit = lst_headline_limit(r, ph->name, &from);
@@ -163,7 +163,9 @@ static json_t *s_headlines_json(const lst_report *r, const struct lst_rpt_phase 
 		json_array_append_new(a, o);
 	}
 	free(hl);
-	return a;
+	if (n)
+		json_object_set(pj, "headlines", a);
+	json_decref(a);
 }
 
 static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, size_t *idx)
@@ -593,14 +595,7 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 		json_object_set_new(p, "partial", json_boolean(ph->partial));
 		json_object_set_new(p, "rows", json_integer((json_int_t)rows_all));
 		json_object_set_new(p, "points", points);
-		{
-			json_t *hl = s_headlines_json(r, ph);
-
-			if (json_array_size(hl))
-				json_object_set_new(p, "headlines", hl);
-			else
-				json_decref(hl);
-		}
+		s_headlines_json(r, ph, p);
 		json_object_set_new(p, "tests", tests);
 		ports = lst_report_ports_json(r, idx, n);
 		if (json_array_size(ports))
