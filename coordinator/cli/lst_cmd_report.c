@@ -4,8 +4,9 @@
  *
  * One folder: the run (id, plan, status, versions), agents with clock offset and RTT, targets
  * with their identities, errors, then per phase the points (IOPS, MB/s, mean / p99 / p99.99
- * latency; for suites the last round of each point), the steady-state verdicts, and the IOPS
- * matrix. --json prints the same as one object.
+ * latency; for suites the last round of each point), the headline figures of the
+ * latency-vs-IOPS curves (under --limit, else the plan's curve limit, else 1 ms), the
+ * steady-state verdicts, and the IOPS matrix. --json prints the same as one object.
  *
  * Two folders: points are matched by (phase, test, label) and the change from the first run to
  * the second is given in percent, printed and written as OUT/compare.csv and OUT/compare.md;
@@ -56,8 +57,8 @@ static void s_usage(FILE *f)
 		"per phase the points (IOPS, MB/s, mean, p99 and p99.99 latency), the\n"
 		"headline figures of the latency-vs-IOPS curves (the highest IOPS with p99,\n"
 		"p99.9 and p99.99 under a latency limit), the steady-state verdicts and the\n"
-		"IOPS matrix. Plots go to DIR/plots (or OUT) as\n"
-		"NAME.svg and NAME.png, with the gnuplot script NAME.gp that drew them.\n"
+		"IOPS matrix. Plots go to DIR/plots (or OUT) as NAME.svg and NAME.png, with\n"
+		"the gnuplot script NAME.gp that drew them.\n"
 		"\n"
 		"With two folders, compare the runs: points matched by phase and label, IOPS and\n"
 		"latency of each and the change in %%, written to OUT/compare.csv and\n"
