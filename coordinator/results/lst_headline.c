@@ -5,7 +5,8 @@
  * figure for a percentile is where its latency first goes over the limit: linearly
  * interpolated, latency against IOPS, between the last point under the limit and the first one
  * over it; NAN when the first point is already over; the highest measured IOPS, marked
- * all_under (a lower bound), when no point goes over. The limit is the user's (`report
+ * all_under (a lower bound), when no point goes over. A curve of one point has none. The limit
+ * is the user's (`report
  * --limit`), else the plan's `curve: limit` for the phase, else 1 ms.
  */
 #include "lst_figures.h"
@@ -13,6 +14,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lst_assert.h"
@@ -117,7 +119,11 @@ size_t lst_figures_headlines(const lst_report *r, const char *phase, double limi
 	*out = lst_calloc(cs.n, sizeof(**out));
 	for (size_t i = 0; i < cs.n; i++) {
 		const struct lst_curve *c = &cs.c[i];
-		struct lst_headline *h = &(*out)[n++];
+		struct lst_headline *h;
+
+		if (c->n < 2) /* a point is no curve (snia-latency: one per block size x mix) */
+			continue;
+		h = &(*out)[n++];
 
 		h->phase = ph ? ph->name : phase;
 		if (cs.n > 1)
@@ -128,6 +134,10 @@ size_t lst_figures_headlines(const lst_report *r, const char *phase, double limi
 			s_figure(c, s_stat[s], limit_us, h, s);
 	}
 	lst_curves_free(&cs);
+	if (!n) {
+		free(*out);
+		*out = NULL;
+	}
 	return n;
 }
 

@@ -76,7 +76,8 @@ static const char s_ts[] = "phase,point,interval,t_s,agent,read_iops,write_iops,
  *            16   62000   950   2000    4000     p99: never over: 62000, all under
  *
  * and a row per path of each (scope path) that must not change the combined figures.
- * phase under: one curve, every point under 1 ms; phase over: every point over.
+ * phase under: one curve, every point under 1 ms; phase over: every point over; phase single:
+ * two curves (4 and 8 KiB) of one point each, no headline.
  */
 static const char s_curves[] =
 	"phase,point,jobs,iodepth,bs,rwmixread,iops,mbps,lat_mean_us,lat_p99_us,lat_p99_9_us,"
@@ -98,7 +99,9 @@ static const char s_curves[] =
 	"under,1,1,1,4096,100,15000,61.44,60,100,150,200,0,0,all,all,,\n"
 	"under,2,1,2,4096,100,25000,102.4,70,150,250,400,0,0,all,all,,\n"
 	"over,1,1,1,4096,100,15000,61.44,600,1500,2000,3000,0,0,all,all,,\n"
-	"over,2,1,2,4096,100,25000,102.4,900,2500,4000,5000,0,0,all,all,,\n";
+	"over,2,1,2,4096,100,25000,102.4,900,2500,4000,5000,0,0,all,all,,\n"
+	"single,1,1,1,4096,100,15000,61.44,60,100,150,200,0,0,all,all,,\n"
+	"single,2,1,1,8192,100,12000,98.304,70,150,250,400,0,0,all,all,,\n";
 
 static void s_write(const char *dir, const char *name, const char *text)
 {
@@ -225,12 +228,14 @@ static void s_one_curve(const lst_report *r)
 	T_NEAR(lst_figures_default_limit(r, "nosuch"), 1000, 0);
 	T_EQ_INT(lst_figures_headlines(r, "nosuch", 1000, &hl), 0);
 	free(hl);
+	T_EQ_INT(lst_figures_headlines(r, "single", 1000, &hl), 0);
+	free(hl);
 }
 
 /* The loader keeps the path rows apart: 2 of them per path row written. */
 static void s_parts(const lst_report *r)
 {
-	T_EQ_INT(r->ncurves, 14);
+	T_EQ_INT(r->ncurves, 16);
 	T_EQ_INT(r->ncurve_parts, 4);
 	T_EQ_STR(r->curve_parts[0].scope, "path");
 	T_EQ_STR(r->curve_parts[0].agent, "a");
