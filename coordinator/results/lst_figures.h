@@ -45,8 +45,8 @@ struct lst_headline {
 /*
  * The headline figures of every latency-vs-IOPS curve of phase (curves.csv's rows for it, else
  * its plain points), for limit_us (> 0). *out gets a new array (the caller frees it) of the
- * curves in the order the plots draw them. Returns their number; 0 when the phase has no curve
- * (fewer than 2 points).
+ * curves in the order the plots draw them. Returns their number; 0 (and *out NULL) when the
+ * phase has no curve of 2 points or more (a curve of one point gets no headline).
  */
 size_t lst_figures_headlines(const lst_report *r, const char *phase, double limit_us,
 			     struct lst_headline **out);
