@@ -4,8 +4,9 @@
  *
  * One folder: the run (id, plan, status, versions), agents with clock offset and RTT, targets
  * with their identities, errors, then per phase the points (IOPS, MB/s, mean / p99 / p99.99
- * latency; for suites the last round of each point), the steady-state verdicts, and the IOPS
- * matrix. --json prints the same as one object.
+ * latency; for suites the last round of each point), the headline figures of the
+ * latency-vs-IOPS curves (under --limit, else the plan's curve limit, else 1 ms), the
+ * steady-state verdicts, and the IOPS matrix. --json prints the same as one object.
  *
  * Two folders: points are matched by (phase, test, label) and the change from the first run to
  * the second is given in percent, printed and written as OUT/compare.csv and OUT/compare.md;
@@ -42,19 +43,22 @@ struct s_args {
 	int ndirs;
 	const char *out;
 	bool json, plots;
+	double limit_us; /* --limit, 0 when not given */
 };
 
 static void s_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lockstep report [-o OUT] [--json] [--no-plots] DIR\n"
-		"       lockstep report [-o OUT] [--json] [--no-plots] DIR1 DIR2\n"
+		"usage: lockstep report [-o OUT] [--json] [--no-plots] [--limit TIME] DIR\n"
+		"       lockstep report [-o OUT] [--json] [--no-plots] [--limit TIME] DIR1 DIR2\n"
 		"\n"
 		"Read a results folder written by 'lockstep run', redraw every plot and print the\n"
 		"report: the run, its agents (clock offset, rtt), targets, status and errors, and\n"
 		"per phase the points (IOPS, MB/s, mean, p99 and p99.99 latency), the\n"
-		"steady-state verdicts and the IOPS matrix. Plots go to DIR/plots (or OUT) as\n"
-		"NAME.svg and NAME.png, with the gnuplot script NAME.gp that drew them.\n"
+		"headline figures of the latency-vs-IOPS curves (the highest IOPS with p99,\n"
+		"p99.9 and p99.99 under a latency limit), the steady-state verdicts and the\n"
+		"IOPS matrix. Plots go to DIR/plots (or OUT) as NAME.svg and NAME.png, with\n"
+		"the gnuplot script NAME.gp that drew them.\n"
 		"\n"
 		"With two folders, compare the runs: points matched by phase and label, IOPS and\n"
 		"latency of each and the change in %%, written to OUT/compare.csv and\n"
@@ -66,6 +70,9 @@ static void s_usage(FILE *f)
 		"  -o, --output OUT   where plots (one folder) or the comparison (two) go\n"
 		"  --json             print the report as one JSON object\n"
 		"  --no-plots         do not draw plots\n"
+		"  --limit TIME       the latency limit of the headline figures and the plots'\n"
+		"                     limit line (500us, 1ms); default: the plan's curve limit\n"
+		"                     for the phase, else 1ms\n"
 		"  -h, --help         print this help\n"
 		"\n"
 		"Plots need gnuplot (Debian: gnuplot-nox); without it the report is still printed\n"
@@ -75,13 +82,34 @@ static void s_usage(FILE *f)
 		"that cannot be read.\n");
 }
 
+/* --limit: a duration of at least 1 us. Returns 0, or -EINVAL (said). */
+static int s_parse_limit(const char *s, double *us)
+{
+	int64_t ns;
+	lst_err err;
+
+	if (lst_parse_duration(s, &ns, &err)) {
+		lst_log_error("report: --limit: %s", err.msg);
+		return -EINVAL;
+	}
+	if (ns < 1000) {
+		lst_log_error("report: --limit: '%s' is below 1us (give a latency such as 500us or "
+			      "1ms)",
+			      s);
+		return -EINVAL;
+	}
+	*us = (double)ns / 1e3;
+	return 0;
+}
+
 static int s_parse_args(int argc, char **argv, struct s_args *a)
 {
-	enum { O_JSON = 256, O_NO_PLOTS };
+	enum { O_JSON = 256, O_NO_PLOTS, O_LIMIT };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "no-plots", no_argument, NULL, O_NO_PLOTS },
+		{ "limit", required_argument, NULL, O_LIMIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -104,6 +132,10 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 			break;
 		case O_NO_PLOTS:
 			a->plots = false;
+			break;
+		case O_LIMIT:
+			if (s_parse_limit(optarg, &a->limit_us))
+				return -EINVAL;
 			break;
 		case ':':
 			lst_log_error("report: %s needs a value (see 'lockstep report --help')",
@@ -171,6 +203,7 @@ static int s_report_one(const struct s_args *a)
 		lst_log_error("report: %s", err.msg);
 		return 2;
 	}
+	r->headline_limit_us = a->limit_us;
 	if (a->plots) {
 		outdir = a->out ? lst_strdup(a->out) : lst_asprintf("%s/plots", r->dir);
 		prc = lst_plot_report(r, outdir, &made, &perr);
@@ -279,6 +312,7 @@ static int s_compare(const struct s_args *a)
 		lst_log_error("report: %s", err.msg);
 		goto free_reports;
 	}
+	ra->headline_limit_us = rb->headline_limit_us = a->limit_us;
 	na = s_basename(ra->dir);
 	nb = s_basename(rb->dir);
 	out = a->out ? lst_strdup(a->out) : lst_asprintf("%s/compare-%s", rb->dir, na);

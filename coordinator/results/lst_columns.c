@@ -116,9 +116,9 @@ static const struct lst_column s_curves[] = {
 	S_OPT("rate_iops", INT, struct lst_rpt_curve, rate_iops),
 	S_OPT("target_pct", G, struct lst_rpt_curve, target_pct),
 	S_TEXT("scope", WORD, struct lst_rpt_curve, scope),
-	S_COL("agent", WORD),
-	S_COL("target", WORD),
-	S_COL("path", QUOTED),
+	S_TEXT("agent", WORD, struct lst_rpt_curve, agent),
+	S_TEXT("target", WORD, struct lst_rpt_curve, target),
+	S_TEXT("path", QUOTED, struct lst_rpt_curve, path),
 };
 
 static const struct lst_column s_dev[] = {

@@ -35,14 +35,18 @@ struct lst_headline {
 	/* per stat: every measured point is under the limit: iops is the highest measured, a
 	 * lower bound of the real figure */
 	bool all_under[LST_HL_N];
+	/* per stat: the measured points the figure comes from, as the plot labels them ("QD
+	 * 16"): when interpolated, the last point under the limit and the first over it; else
+	 * the point itself in below ("" when NAN or unlabelled) */
+	char below[LST_HL_N][32], above[LST_HL_N][32];
 	size_t npoints; /* measured points on the curve */
 };
 
 /*
  * The headline figures of every latency-vs-IOPS curve of phase (curves.csv's rows for it, else
  * its plain points), for limit_us (> 0). *out gets a new array (the caller frees it) of the
- * curves in the order the plots draw them. Returns their number; 0 when the phase has no curve
- * (fewer than 2 points).
+ * curves in the order the plots draw them. Returns their number; 0 (and *out NULL) when the
+ * phase has no curve of 2 points or more (a curve of one point gets no headline).
  */
 size_t lst_figures_headlines(const lst_report *r, const char *phase, double limit_us,
 			     struct lst_headline **out);

@@ -11,6 +11,8 @@
  * parts and the gnuplot process are in lst_plot_script.c.
  */
 #include "lst_plot.h"
+#include "lst_curves.h"
+#include "lst_figures.h"
 #include "lst_plot_int.h"
 #include "lst_report_show.h"
 
@@ -33,202 +35,27 @@
 #define S_TS_MAX_ROWS 4000   /* rows per timeseries line before thinning */
 #define S_MIN_RUN 5	     /* rows between gaps for a timeseries line to break there */
 #define S_MARK_MAX_POINTS 12 /* label the points of a timeseries up to this many */
+#define S_TITLE_LINE 100     /* characters in a line of a title before it breaks */
 
 /* --- curves: latency against IOPS ------------------------------------------------------------ */
 
-struct s_cpt {
-	double order; /* demand: jobs x iodepth */
-	double rate;  /* requested rate (curve points), NAN for closed loop */
-	double iops;
-	double lat[3]; /* mean, p99, p99.99, us */
-};
-
-struct s_group {
-	const char *phase;
-	double bs, mix;
-	struct s_cpt *p;
-	size_t n;
-};
-
-struct s_groups {
-	struct s_group *g;
-	size_t n;
-};
-
+/* The statistics drawn (mean, p99, p99.99), their datablock columns and lst_curves indexes. */
 static const char *const s_stat_names[] = { "mean", "p99", "p99.99" };
+static const int s_stat_cols[] = { 2, 3, 5 };
+static const enum lst_curve_stat s_stat_cv[] = { LST_CV_MEAN, LST_CV_P99, LST_CV_P99_99 };
 
-static void s_groups_free(struct s_groups *gs)
-{
-	for (size_t i = 0; i < gs->n; i++)
-		free(gs->g[i].p);
-	free(gs->g);
-	gs->g = NULL;
-	gs->n = 0;
-}
-
-static bool s_same_group(const struct s_group *x, const struct s_group *y)
-{
-	return !strcmp(x->phase, y->phase) && (x->bs == y->bs || (isnan(x->bs) && isnan(y->bs))) &&
-	       (x->mix == y->mix || (isnan(x->mix) && isnan(y->mix)));
-}
-
-static void s_group_add(struct s_groups *gs, const char *phase, double bs, double mix,
-			const struct s_cpt *p)
-{
-	struct s_group key = { .phase = phase, .bs = bs, .mix = mix }, *g = NULL;
-
-	for (size_t i = 0; i < gs->n && !g; i++)
-		if (s_same_group(&gs->g[i], &key))
-			g = &gs->g[i];
-	if (!g) {
-		gs->g = lst_realloc(gs->g, (gs->n + 1) * sizeof(*gs->g));
-		g = &gs->g[gs->n++];
-		*g = key;
-	}
-	g->p = lst_realloc(g->p, (g->n + 1) * sizeof(*g->p));
-	g->p[g->n++] = *p;
-}
-
-static int s_cpt_cmp(const void *a, const void *b)
-{
-	const struct s_cpt *x = a, *y = b;
-	double rx = isnan(x->rate) ? INFINITY : x->rate, ry = isnan(y->rate) ? INFINITY : y->rate;
-
-	if (x->order != y->order)
-		return x->order < y->order ? -1 : 1;
-	if (rx != ry)
-		return rx < ry ? -1 : 1;
-	return x->iops < y->iops ? -1 : x->iops > y->iops;
-}
-
-/* Groups of one phase by block size (small first), then mix (reads first). */
-static int s_group_cmp(const void *a, const void *b)
-{
-	const struct s_group *x = a, *y = b;
-
-	if (x->bs != y->bs)
-		return x->bs < y->bs ? -1 : 1;
-	if (x->mix != y->mix)
-		return x->mix > y->mix ? -1 : 1;
-	return 0;
-}
-
-/* The workload point `point` of `phase` ran, from run.json: block size, read %, demand, rate. */
-static void s_point_workload(const lst_report *r, const char *phase, long point, double *bs,
-			     double *mix, double *order, double *rate)
-{
-	json_t *phases = json_object_get(r->run, "phases"), *e;
-	size_t i;
-
-	*bs = *mix = *order = *rate = NAN;
-	json_array_foreach (phases, i, e) {
-		const char *name = json_string_value(json_object_get(e, "phase"));
-		json_t *wl = json_object_get(e, "workload");
-		const char *rw;
-
-		if (!name || strcmp(name, phase) ||
-		    json_integer_value(json_object_get(e, "point")) != point)
-			continue;
-		rw = json_string_value(json_object_get(wl, "rw"));
-		*bs = lst_report_wl_value(wl, "bs", true);
-		*mix = lst_report_wl_value(wl, "rwmixread", false);
-		if (rw && (!strcmp(rw, "read") || !strcmp(rw, "randread")))
-			*mix = 100;
-		if (rw && (!strcmp(rw, "write") || !strcmp(rw, "randwrite")))
-			*mix = 0;
-		*order = lst_report_wl_value(wl, "jobs", false) *
-			 lst_report_wl_value(wl, "iodepth", false);
-		*rate = lst_report_wl_value(wl, "rate_iops", false);
-		if (*rate == 0)
-			*rate = NAN;
-		return;
-	}
-}
-
-/*
- * The latency-vs-IOPS points of a phase into gs: curves.csv rows, or for a plain phase (no
- * suite) without any, its summary points (agent all; the last round of each label). Returns
- * the number of points; *from_summary says where they came from.
- */
-static size_t s_curve_points(const lst_report *r, const char *phase, struct s_groups *gs,
-			     bool *from_summary)
-{
-	const struct lst_rpt_phase *ph = lst_report_phase(r, phase);
-	size_t n = 0, shown, rows, *idx;
-
-	*from_summary = false;
-	for (size_t i = 0; i < r->ncurves; i++) {
-		const struct lst_rpt_curve *cv = &r->curves[i];
-		struct s_cpt p = {
-			.order = cv->jobs * cv->iodepth,
-			.rate = isnan(cv->rate_iops) || cv->rate_iops <= 0 ? NAN : cv->rate_iops,
-			.iops = cv->iops,
-			.lat = { cv->lat_mean, cv->lat_p99, cv->lat_p99_99 },
-		};
-
-		if (strcmp(cv->phase, phase))
-			continue;
-		s_group_add(gs, phase, cv->bs, cv->rwmixread, &p);
-		n++;
-	}
-	if (n || !ph || *ph->suite)
-		return n;
-	*from_summary = true;
-	idx = lst_calloc(r->npoints + 1, sizeof(*idx));
-	shown = lst_report_shown(r, phase, idx, &rows);
-	for (size_t i = 0; i < shown; i++) {
-		const struct lst_rpt_point *pt = &r->points[idx[i]];
-		struct s_cpt p;
-		double bs, mix;
-
-		s_point_workload(r, phase, pt->point, &bs, &mix, &p.order, &p.rate);
-		p.iops = pt->iops[0] + pt->iops[1];
-		p.lat[0] = pt->lat_mean;
-		p.lat[1] = pt->lat_p99;
-		p.lat[2] = pt->lat_p99_99;
-		if (isnan(p.order))
-			p.order = (double)pt->point;
-		s_group_add(gs, phase, bs, mix, &p);
-		n++;
-	}
-	free(idx);
-	return n;
-}
-
-static void s_sort_groups(struct s_groups *gs)
-{
-	if (!gs->n)
-		return;
-	qsort(gs->g, gs->n, sizeof(*gs->g), s_group_cmp);
-	for (size_t i = 0; i < gs->n; i++)
-		qsort(gs->g[i].p, gs->g[i].n, sizeof(*gs->g[i].p), s_cpt_cmp);
-}
-
-static void s_group_name(const struct s_group *g, bool with_phase, char *buf, size_t size)
-{
-	char bs[32], mix[32];
-
-	if (isnan(g->bs) && isnan(g->mix))
-		snprintf(buf, size, "%s", g->phase);
-	else
-		snprintf(buf, size, "%s%s%s R/W %s", with_phase ? g->phase : "",
-			 with_phase ? ": " : "", lst_report_bs(g->bs, bs, sizeof(bs)),
-			 lst_report_mix(g->mix, mix, sizeof(mix)));
-}
-
-/* Latency extent over groups (statistic stat, or all with -1), for the 1 ms line. */
-static void s_lat_extent(const struct s_groups *gs, int stat, double *lo, double *hi)
+/* Latency extent over curves (drawn statistic stat, or all three with -1), for the limit line. */
+static void s_lat_extent(const struct lst_curves *cs, int stat, double *lo, double *hi)
 {
 	*lo = INFINITY;
 	*hi = 0;
-	for (size_t i = 0; i < gs->n; i++)
-		for (size_t k = 0; k < gs->g[i].n; k++)
+	for (size_t i = 0; i < cs->n; i++)
+		for (size_t k = 0; k < cs->c[i].n; k++)
 			for (int s = 0; s < 3; s++) {
-				double v = gs->g[i].p[k].lat[s];
+				double v = cs->c[i].p[k].lat[s_stat_cv[s]];
 
 				if (stat >= 0 && s != stat)
 					continue;
-
 				if (v > 0 && v < *lo)
 					*lo = v;
 				if (v > *hi)
@@ -236,23 +63,29 @@ static void s_lat_extent(const struct s_groups *gs, int stat, double *lo, double
 			}
 }
 
-static void s_group_block(FILE *f, const char *var, const struct s_group *g, const char *name)
+static void s_curve_block(FILE *f, const char *var, const struct lst_curve *c, const char *name)
 {
 	fprintf(f, "%s << EOD\n", var);
-	lst_plot__comment(f, "%s: IOPS, then latency mean, p99, p99.99 (us)", name);
-	for (size_t k = 0; k < g->n; k++) {
-		lst_plot__num(f, g->p[k].iops);
-		for (int s = 0; s < 3; s++)
-			lst_plot__num(f, lst_plot__pos(g->p[k].lat[s]));
+	lst_plot__comment(f, "%s: IOPS, then latency mean, p99, p99.9, p99.99 (us), point label",
+			  name);
+	for (size_t k = 0; k < c->n; k++) {
+		lst_plot__num(f, c->p[k].iops);
+		for (int s = 0; s < LST_CV_N; s++)
+			lst_plot__num(f, lst_plot__pos(c->p[k].lat[s]));
+		fputc(' ', f);
+		lst_plot__q(f, c->p[k].label);
 		fputc('\n', f);
 	}
 	fputs("EOD\n", f);
 }
 
-/* A "1 ms" line when 1 ms is inside the latencies drawn (statistic stat, or all with -1). */
-static void s_ms_line(FILE *f, const struct s_groups *a, const struct s_groups *b, int stat)
+/* A line at the latency limit when it is inside the latencies drawn (drawn statistic stat, or
+ * all with -1). */
+static void s_limit_line(FILE *f, const struct lst_curves *a, const struct lst_curves *b, int stat,
+			 double limit)
 {
 	double lo, hi, lo2, hi2;
+	char y[32], text[32], *label;
 
 	lst_plot_tpl(f, "lat", "ms_reset", NULL);
 	s_lat_extent(a, stat, &lo, &hi);
@@ -261,8 +94,14 @@ static void s_ms_line(FILE *f, const struct s_groups *a, const struct s_groups *
 		lo = LST_MIN(lo, lo2);
 		hi = LST_MAX(hi, hi2);
 	}
-	if (lo < 1000 && hi > 1000)
-		lst_plot_tpl(f, "lat", "ms_line", NULL);
+	if (!(lo < limit && hi > limit))
+		return;
+	snprintf(y, sizeof(y), "%.7g", limit);
+	label = lst_plot__qstr("%s", lst_headline_limit_text(limit, text, sizeof(text)));
+	lst_plot_tpl(
+		f, "lat", "ms_line",
+		(const struct lst_tpl_arg[]){ { "y", y }, { "label", label }, { NULL, NULL } });
+	free(label);
 }
 
 static void s_lat_axes(FILE *f)
@@ -270,71 +109,286 @@ static void s_lat_axes(FILE *f)
 	lst_plot_tpl(f, "lat", "axes", NULL);
 }
 
-/* The latency-vs-IOPS plot of a run after its data blocks (plots/lat.gp). */
-static void s_lat_body(FILE *f, const struct s_groups *gs, const char *title)
+/* "182k", "1.23M": an IOPS figure short enough to sit by a marker. */
+static const char *s_short_iops(double v, char *buf, size_t size)
 {
-	char *qtitle = lst_plot__qstr("%s", title);
+	if (v >= 1e6)
+		snprintf(buf, size, "%.2fM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, size, "%.0fk", v / 1e3);
+	else if (v >= 1e3)
+		snprintf(buf, size, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, size, "%.0f", v);
+	return buf;
+}
+
+/*
+ * The interpolated crossings of the drawn percentiles (p99, p99.99) of a curve with the limit,
+ * as datablock var: IOPS, the limit, "p99.99 182k". Returns how many (none: no block).
+ */
+static size_t s_cross_block(FILE *f, const char *var, const struct lst_headline *h)
+{
+	static const int drawn[] = { LST_HL_P99, LST_HL_P99_99 };
+	size_t n = 0;
+
+	for (size_t k = 0; k < LST_ARRAY_SIZE(drawn); k++) {
+		int s = drawn[k];
+		char v[32], *label;
+
+		if (!h->interpolated[s])
+			continue;
+		if (!n++) {
+			fprintf(f, "%s << EOD\n", var);
+			lst_plot__comment(f, "where the curve crosses the limit (interpolated): "
+					     "IOPS, limit (us), label");
+		}
+		lst_plot__num(f, h->iops[s]);
+		lst_plot__num(f, h->limit_us);
+		label = lst_asprintf("%s %s", lst_headline_stat_names[s],
+				     s_short_iops(h->iops[s], v, sizeof(v)));
+		fputc(' ', f);
+		lst_plot__q(f, label);
+		fputc('\n', f);
+		free(label);
+	}
+	if (n)
+		fputs("EOD\n", f);
+	return n;
+}
+
+/* The latency-vs-IOPS plot of a run after its data blocks (plots/lat.gp); cross[i]: curve i
+ * has a crossings block. */
+static void s_lat_body(FILE *f, const struct lst_curves *cs, const bool *cross, double limit,
+		       const char *title)
+{
+	char *qtitle = lst_plot__qstr("%s", title), *q;
+	bool any = false;
 
 	lst_plot_tpl(f, "lat", "run_title",
 		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
 	free(qtitle);
 	s_lat_axes(f);
-	s_ms_line(f, gs, NULL, -1);
-	lst_plot_tpl(f, "lat", "run_key", NULL);
-	for (size_t i = 0; i < gs->n; i++) {
-		char gname[128], idx[32], *qname;
+	s_limit_line(f, cs, NULL, -1, limit);
+	q = lst_plot__qstr("%s", cs->n && !isnan(cs->c[0].jobs) ? "curve, its queue depths labelled"
+								: "block size, mix");
+	lst_plot_tpl(f, "lat", "run_key",
+		     (const struct lst_tpl_arg[]){ { "keytitle", q }, { NULL, NULL } });
+	free(q);
+	for (size_t i = 0; i < cs->n; i++) {
+		char idx[32], *qname = lst_plot__qstr("%s", cs->c[i].name);
+		const struct lst_tpl_arg args[] = {
+			{ "i", idx },
+			{ "color", lst_plot__colors[i % lst_plot__ncolors] },
+			{ "name", qname },
+			{ NULL, NULL },
+		};
 
-		s_group_name(&gs->g[i], false, gname, sizeof(gname));
-		qname = lst_plot__qstr("%s", gname);
 		snprintf(idx, sizeof(idx), "%zu", i);
-		lst_plot_tpl(f, "lat", "run_group",
-			     (const struct lst_tpl_arg[]){
-				     { "i", idx },
-				     { "color", lst_plot__colors[i % lst_plot__ncolors] },
-				     { "name", qname },
-				     { NULL, NULL },
-			     });
+		lst_plot_tpl(f, "lat", "run_group", args);
+		if (cs->c[i].n && *cs->c[i].p[0].label)
+			lst_plot_tpl(f, "lat", "run_qd", args);
+		if (cross[i])
+			lst_plot_tpl(f, "lat", "run_cross", args);
+		any |= cross[i];
 		free(qname);
 	}
 	lst_plot_tpl(f, "lat", "run_stats", NULL);
+	if (any) {
+		char text[32];
+
+		q = lst_plot__qstr("crosses %s (interpolated)",
+				   lst_headline_limit_text(limit, text, sizeof(text)));
+		lst_plot_tpl(f, "lat", "run_cross_key",
+			     (const struct lst_tpl_arg[]){ { "cross", q }, { NULL, NULL } });
+		free(q);
+	} else {
+		fputc('\n', f);
+	}
+}
+
+/* The data blocks of the run plot: a curve each, and its crossings of the limit (cross[i];
+ * hl: the curves' headlines, nhl of them, in the same order). */
+static void s_lat_blocks(FILE *f, const struct lst_curves *cs, const struct lst_headline *hl,
+			 size_t nhl, bool *cross)
+{
+	for (size_t i = 0; i < cs->n; i++) {
+		char var[32];
+
+		snprintf(var, sizeof(var), "$g%zu", i);
+		s_curve_block(f, var, &cs->c[i], cs->c[i].name);
+		snprintf(var, sizeof(var), "$x%zu", i);
+		cross[i] = nhl == cs->n && s_cross_block(f, var, &hl[i]);
+	}
+}
+
+/*
+ * The title: the phase, the run, and the lab's headline figure of each curve (up to 4), "IOPS
+ * at p99.99 < 1 ms: 216k (jobs=1), 198k (jobs=2)"; "none" when over from the first point, "> 245k"
+ * when never over.
+ */
+static void s_lat_title(const lst_report *r, const struct lst_rpt_phase *ph,
+			const struct lst_headline *hl, size_t nhl, char *buf, size_t size)
+{
+	size_t len = (size_t)snprintf(buf, size, "Latency vs IOPS — phase %s%s%s%s\n%s, run %s",
+				      ph->name, *ph->suite ? " (" : "", ph->suite,
+				      *ph->suite ? ")" : "", r->title, r->run_id);
+	size_t line = len; /* where the current line starts */
+	char lim[32], v[32], item[192];
+
+	for (size_t i = 0; i < nhl && i < 4 && len < size; i++) {
+		const struct lst_headline *h = &hl[i];
+		double x = h->iops[LST_HL_P99_99];
+
+		if (!i) {
+			line = len + 1;
+			len += (size_t)snprintf(
+				buf + len, size - len, "\nIOPS at p99.99 < %s:",
+				lst_headline_limit_text(h->limit_us, lim, sizeof(lim)));
+		}
+		snprintf(item, sizeof(item), "%s%s%s%s%s", h->all_under[LST_HL_P99_99] ? "> " : "",
+			 isnan(x) ? "none" : s_short_iops(x, v, sizeof(v)), *h->curve ? " (" : "",
+			 h->curve, *h->curve ? ")" : "");
+		if (i && len - line + strlen(item) > S_TITLE_LINE) {
+			line = len + 2;
+			len += (size_t)snprintf(buf + len, size - len, ",\n%s", item);
+		} else if (len < size) {
+			len += (size_t)snprintf(buf + len, size - len, "%s %s", i ? "," : "", item);
+		}
+	}
+	if (nhl > 4 && len < size)
+		snprintf(buf + len, size - len, ", ... (lockstep report)");
 }
 
 static void s_plot_lat_vs_iops(struct lst_plot__ctx *c, const lst_report *r,
 			       const struct lst_rpt_phase *ph)
 {
-	struct s_groups gs = { 0 };
-	bool from_summary;
-	size_t n = s_curve_points(r, ph->name, &gs, &from_summary);
+	struct lst_curves cs = { 0 };
+	size_t n = lst_curves_phase(r, ph->name, false, &cs);
+	double limit = lst_headline_limit(r, ph->name, NULL);
+	struct lst_headline *hl;
+	const char *name;
+	char title[768];
+	bool *cross;
+	size_t nhl;
+	FILE *f;
+
+	if (!n || (cs.from_summary && n < 2))
+		goto free_curves;
+	name = lst_plot__name(c, "lat_vs_iops", ph->name, NULL);
+	f = lst_plot__script(c, name,
+			     "latency against IOPS, one curve per thread count (or block size x "
+			     "mix) and statistic");
+	if (!f)
+		goto free_curves;
+	lst_plot__comment(f, "Points from %s, in order of demand (jobs x iodepth).",
+			  cs.from_summary ? "summary.csv (agent all, last round of each point)"
+					  : "curves.csv");
+	cross = lst_calloc(cs.n + 1, sizeof(*cross));
+	nhl = lst_figures_headlines(r, ph->name, limit, &hl);
+	s_lat_blocks(f, &cs, hl, nhl, cross);
+	lst_plot__begin(f, name, 1200, 750);
+	s_lat_title(r, ph, hl, nhl, title, sizeof(title));
+	s_lat_body(f, &cs, cross, limit, title);
+	lst_plot__end(f);
+	lst_plot__draw(c, f, name);
+	free(cross);
+	free(hl);
+free_curves:
+	lst_curves_free(&cs);
+}
+
+/* Index of s among the first n strings of v (n when absent). */
+static size_t s_str_index(const char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return i;
+	return n;
+}
+
+/* The per-path plot after its data blocks: p99 of every path's curve, a colour per path, a
+ * dash per thread count. */
+static void s_paths_body(FILE *f, const struct lst_curves *cs, double limit, const char *title)
+{
+	const char **parts = lst_calloc(cs->n + 1, sizeof(*parts));
+	double *jobs = lst_calloc(cs->n + 1, sizeof(*jobs));
+	size_t nparts = 0, njobs = 0;
+	char *q = lst_plot__qstr("%s", title);
+
+	lst_plot_tpl(f, "lat", "run_title",
+		     (const struct lst_tpl_arg[]){ { "title", q }, { NULL, NULL } });
+	free(q);
+	s_lat_axes(f);
+	lst_plot_tpl(f, "lat", "paths_xlabel", NULL);
+	s_limit_line(f, cs, NULL, 1, limit);
+	lst_plot_tpl(f, "lat", "paths_key", NULL);
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct lst_curve *c = &cs->c[i];
+		size_t pi = s_str_index(parts, nparts, c->part), ji = 0;
+		char idx[32], dt[16], *qname = lst_plot__qstr("%s", c->name);
+
+		if (pi == nparts)
+			parts[nparts++] = c->part;
+		while (ji < njobs && !(jobs[ji] == c->jobs || (isnan(c->jobs) && isnan(jobs[ji]))))
+			ji++;
+		if (ji == njobs)
+			jobs[njobs++] = c->jobs;
+		snprintf(idx, sizeof(idx), "%zu", i);
+		snprintf(dt, sizeof(dt), "%zu", ji % 5 + 1);
+		lst_plot_tpl(f, "lat", "paths_group",
+			     (const struct lst_tpl_arg[]){
+				     { "i", idx },
+				     { "color", lst_plot__colors[pi % lst_plot__ncolors] },
+				     { "dt", dt },
+				     { "name", qname },
+				     { NULL, NULL },
+			     });
+		if (c->n && *c->p[0].label)
+			lst_plot_tpl(f, "lat", "run_qd",
+				     (const struct lst_tpl_arg[]){
+					     { "i", idx },
+					     { "color", lst_plot__colors[pi % lst_plot__ncolors] },
+					     { NULL, NULL },
+				     });
+		free(qname);
+	}
+	lst_plot_tpl(f, "lat", "paths_tail", NULL);
+	free(parts);
+	free(jobs);
+}
+
+/* A phase with curves.csv rows per path: p99 against each path's own IOPS, a curve per path. */
+static void s_plot_lat_paths(struct lst_plot__ctx *c, const lst_report *r,
+			     const struct lst_rpt_phase *ph)
+{
+	struct lst_curves cs = { 0 };
+	size_t n = lst_curves_phase(r, ph->name, true, &cs);
 	const char *name;
 	char title[512];
 	FILE *f;
 
-	if (!n || (from_summary && n < 2))
-		goto free_groups;
-	s_sort_groups(&gs);
-	name = lst_plot__name(c, "lat_vs_iops", ph->name, NULL);
-	f = lst_plot__script(c, name,
-			     "latency against IOPS, one curve per block size x mix and statistic");
+	if (n < 2)
+		goto free_curves;
+	name = lst_plot__name(c, "lat_vs_iops_paths", ph->name, NULL);
+	f = lst_plot__script(c, name, "p99 latency against IOPS of every path, a curve per path");
 	if (!f)
-		goto free_groups;
-	lst_plot__comment(f, "Points from %s, in order of demand (jobs x iodepth).",
-			  from_summary ? "summary.csv (agent all, last round of each point)"
-				       : "curves.csv");
-	for (size_t i = 0; i < gs.n; i++) {
-		char var[32], gname[128];
+		goto free_curves;
+	lst_plot__comment(f, "Points from curves.csv (scope path), in order of demand.");
+	for (size_t i = 0; i < cs.n; i++) {
+		char var[32];
 
 		snprintf(var, sizeof(var), "$g%zu", i);
-		s_group_name(&gs.g[i], false, gname, sizeof(gname));
-		s_group_block(f, var, &gs.g[i], gname);
+		s_curve_block(f, var, &cs.c[i], cs.c[i].name);
 	}
 	lst_plot__begin(f, name, 1200, 750);
-	snprintf(title, sizeof(title), "Latency vs IOPS — phase %s%s%s%s\n%s, run %s", ph->name,
-		 *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title, r->run_id);
-	s_lat_body(f, &gs, title);
+	snprintf(title, sizeof(title), "p99 latency vs IOPS per path — phase %s\n%s, run %s",
+		 ph->name, r->title, r->run_id);
+	s_paths_body(f, &cs, lst_headline_limit(r, ph->name, NULL), title);
 	lst_plot__end(f);
 	lst_plot__draw(c, f, name);
-free_groups:
-	s_groups_free(&gs);
+free_curves:
+	lst_curves_free(&cs);
 }
 
 /* --- timeseries ------------------------------------------------------------------------------ */
@@ -1386,6 +1440,8 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 	for (size_t i = 0; i < r->nphases; i++)
 		s_plot_lat_vs_iops(&c, r, &r->phases[i]);
 	for (size_t i = 0; i < r->nphases; i++)
+		s_plot_lat_paths(&c, r, &r->phases[i]);
+	for (size_t i = 0; i < r->nphases; i++)
 		s_plot_timeseries(&c, r, &r->phases[i]);
 	for (size_t i = 0; i < r->ntests; i++)
 		s_plot_steady(&c, r, &r->tests[i]);
@@ -1404,44 +1460,49 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 
 /* --- two runs -------------------------------------------------------------------------------- */
 
-/* Every run's curve points: curves.csv phases if the run has any, else its plain phases. */
-static void s_run_curves(const lst_report *r, struct s_groups *gs)
+/* Every run's curves: curves.csv phases if the run has any, else its plain phases. */
+static void s_run_curves(const lst_report *r, struct lst_curves *cs)
 {
-	bool from_summary;
-
 	for (size_t i = 0; i < r->nphases; i++) {
-		struct s_groups one = { 0 };
+		struct lst_curves one = { 0 };
 
-		s_curve_points(r, r->phases[i].name, &one, &from_summary);
-		if (from_summary && r->ncurves)
-			s_groups_free(&one); /* the run has real curves: use only those */
+		lst_curves_phase(r, r->phases[i].name, false, &one);
+		if (one.from_summary && r->ncurves)
+			lst_curves_free(&one); /* the run has real curves: use only those */
 		if (!one.n)
 			continue;
-		s_sort_groups(&one);
-		gs->g = lst_realloc(gs->g, (gs->n + one.n + 1) * sizeof(*gs->g));
-		memcpy(gs->g + gs->n, one.g, one.n * sizeof(*one.g));
-		gs->n += one.n;
-		free(one.g);
+		cs->c = lst_realloc(cs->c, (cs->n + one.n + 1) * sizeof(*cs->c));
+		memcpy(cs->c + cs->n, one.c, one.n * sizeof(*one.c));
+		cs->n += one.n;
+		free(one.c);
 	}
 }
 
-static bool s_has_group(const struct s_groups *gs, const struct s_group *g)
+static bool s_has_curve(const struct lst_curves *cs, const struct lst_curve *c)
 {
-	for (size_t i = 0; i < gs->n; i++)
-		if (s_same_group(&gs->g[i], g))
+	for (size_t i = 0; i < cs->n; i++)
+		if (lst_curves_same(&cs->c[i], c))
 			return true;
 	return false;
 }
 
-/* One curve of the comparison: run (0 first, 1 second), group i, statistic s. */
-static void s_compare_curve(FILE *f, const struct s_groups *const both[2], int run, size_t i, int s,
-			    size_t ci, bool phases, bool first)
+static void s_compare_name(const struct lst_curve *c, bool with_phase, char *buf, size_t size)
 {
-	char var[32], col[16], gname[160], *q, *title;
+	if (with_phase && strcmp(c->name, c->phase))
+		snprintf(buf, size, "%s: %s", c->phase, c->name);
+	else
+		snprintf(buf, size, "%s", c->name);
+}
 
-	s_group_name(&both[run]->g[i], phases, gname, sizeof(gname));
+/* One curve of the comparison: run (0 first, 1 second), curve i, statistic s. */
+static void s_compare_curve(FILE *f, const struct lst_curves *const both[2], int run, size_t i,
+			    int s, size_t ci, bool phases, bool first)
+{
+	char var[32], col[16], gname[256], *q, *title;
+
+	s_compare_name(&both[run]->c[i], phases, gname, sizeof(gname));
 	/* Name each color once: on the first run's curve if it has one. */
-	if (run == 0 || !s_has_group(both[0], &both[run]->g[i])) {
+	if (run == 0 || !s_has_curve(both[0], &both[run]->c[i])) {
 		q = lst_plot__qstr("%s", gname);
 		title = lst_asprintf("t %s", q);
 		free(q);
@@ -1449,7 +1510,7 @@ static void s_compare_curve(FILE *f, const struct s_groups *const both[2], int r
 		title = lst_strdup("notitle");
 	}
 	snprintf(var, sizeof(var), "%zu", i);
-	snprintf(col, sizeof(col), "%d", s + 2);
+	snprintf(col, sizeof(col), "%d", s_stat_cols[s]);
 	lst_plot_tpl(f, "lat", "compare_curve",
 		     (const struct lst_tpl_arg[]){
 			     { "sep", first ? "" : ", \\\n" },
@@ -1467,8 +1528,9 @@ static void s_compare_curve(FILE *f, const struct s_groups *const both[2], int r
 }
 
 /* The comparison after its data blocks (plots/lat.gp): one panel per latency statistic. */
-static void s_compare_body(FILE *f, const struct s_groups *const both[2], const size_t *color,
-			   bool phases, const char *title, const char *name_a, const char *name_b)
+static void s_compare_body(FILE *f, const struct lst_curves *const both[2], const size_t *color,
+			   bool phases, double limit, const char *title, const char *name_a,
+			   const char *name_b)
 {
 	char *qtitle = lst_plot__qstr("%s", title), *qa = lst_plot__qstr("%s", name_a),
 	     *qb = lst_plot__qstr("%s", name_b);
@@ -1483,7 +1545,7 @@ static void s_compare_body(FILE *f, const struct s_groups *const both[2], const 
 		lst_plot_tpl(f, "lat", "compare_panel",
 			     (const struct lst_tpl_arg[]){ { "stat", s_stat_names[s] },
 							   { NULL, NULL } });
-		s_ms_line(f, both[0], both[1], s);
+		s_limit_line(f, both[0], both[1], s, limit);
 		if (s == 1)
 			lst_plot_tpl(f, "lat", "compare_nokey", NULL);
 		lst_plot_tpl(f, "lat", "compare_plot", NULL);
@@ -1506,42 +1568,45 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 		     const char *name_b, const char *outdir, struct lst_plot_list *made,
 		     lst_err *err)
 {
-	struct s_groups ga = { 0 }, gb = { 0 };
-	const struct s_groups *both[2] = { &ga, &gb };
+	struct lst_curves ga = { 0 }, gb = { 0 };
+	const struct lst_curves *both[2] = { &ga, &gb };
 	const char *name = "compare_lat_vs_iops";
 	bool phases = false;
 	char source[1024], title[768];
 	struct lst_plot__ctx c;
 	size_t ncolor = 0;
 	size_t *color;
+	double limit;
 	FILE *f;
 	int rc;
 
 	s_run_curves(a, &ga);
 	s_run_curves(b, &gb);
 	if (!ga.n && !gb.n) {
-		s_groups_free(&ga);
-		s_groups_free(&gb);
+		lst_curves_free(&ga);
+		lst_curves_free(&gb);
 		if (made)
 			memset(made, 0, sizeof(*made));
 		return 1;
 	}
+	limit = ga.n ? lst_headline_limit(a, ga.c[0].phase, NULL)
+		     : lst_headline_limit(b, gb.c[0].phase, NULL);
 	snprintf(source, sizeof(source), "%s and %s", a->dir, b->dir);
 	rc = lst_plot__ctx_init(&c, outdir, source, made, err);
 	if (rc)
-		goto free_groups;
-	/* One color per (phase, bs, mix), the same in both runs. */
+		goto free_curves;
+	/* One color per (phase, curve), the same in both runs. */
 	color = lst_calloc(ga.n + gb.n + 1, sizeof(*color));
 	for (size_t i = 0; i < ga.n + gb.n; i++) {
-		const struct s_group *g = i < ga.n ? &ga.g[i] : &gb.g[i - ga.n];
+		const struct lst_curve *g = i < ga.n ? &ga.c[i] : &gb.c[i - ga.n];
 
 		color[i] = SIZE_MAX;
 		for (size_t k = 0; k < i && color[i] == SIZE_MAX; k++)
-			if (s_same_group(g, k < ga.n ? &ga.g[k] : &gb.g[k - ga.n]))
+			if (lst_curves_same(g, k < ga.n ? &ga.c[k] : &gb.c[k - ga.n]))
 				color[i] = color[k];
 		if (color[i] == SIZE_MAX)
 			color[i] = ncolor++;
-		if (strcmp(g->phase, ga.n ? ga.g[0].phase : gb.g[0].phase))
+		if (strcmp(g->phase, ga.n ? ga.c[0].phase : gb.c[0].phase))
 			phases = true;
 	}
 	f = lst_plot__script(&c, name,
@@ -1551,11 +1616,11 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 		goto free_color;
 	for (int run = 0; run < 2; run++)
 		for (size_t i = 0; i < both[run]->n; i++) {
-			char var[32], gname[160];
+			char var[32], gname[256];
 
 			snprintf(var, sizeof(var), "$%c%zu", run ? 'b' : 'a', i);
-			s_group_name(&both[run]->g[i], true, gname, sizeof(gname));
-			s_group_block(f, var, &both[run]->g[i], gname);
+			s_compare_name(&both[run]->c[i], true, gname, sizeof(gname));
+			s_curve_block(f, var, &both[run]->c[i], gname);
 		}
 	lst_plot__begin(f, name, 1800, 680);
 	if (!strcmp(a->title, b->title))
@@ -1568,15 +1633,15 @@ int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_
 			 "Latency vs IOPS: %s (solid) and %s (dashed)\n%s: %s, "
 			 "run %s\n%s: %s, run %s",
 			 name_a, name_b, name_a, a->title, a->run_id, name_b, b->title, b->run_id);
-	s_compare_body(f, both, color, phases, title, name_a, name_b);
+	s_compare_body(f, both, color, phases, limit, title, name_a, name_b);
 	lst_plot__end(f);
 	lst_plot__draw(&c, f, name);
 free_color:
 	free(color);
 	rc = lst_plot__ctx_exit(&c);
-free_groups:
-	s_groups_free(&ga);
-	s_groups_free(&gb);
+free_curves:
+	lst_curves_free(&ga);
+	lst_curves_free(&gb);
 	return rc;
 }
 

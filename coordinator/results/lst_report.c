@@ -136,6 +136,16 @@ const struct lst_rpt_phase *lst_report_phase(const lst_report *r, const char *na
 	return NULL;
 }
 
+const struct lst_report_plan_phase *lst_report_plan_phase(const lst_report *r, const char *name)
+{
+	const struct s_priv *p = r->priv;
+
+	for (size_t i = 0; i < p->nplan; i++)
+		if (!strcmp(p->plan[i].name, name))
+			return &p->plan[i];
+	return NULL;
+}
+
 static bool s_rw_sequential(const char *rw)
 {
 	return !strcmp(rw, "read") || !strcmp(rw, "write") || !strcmp(rw, "rw");
@@ -758,9 +768,13 @@ static int s_load_curves(lst_report *r, lst_err *err)
 
 	size_t n = 0;
 
+	if (!rc)
+		r->curve_parts = lst_calloc(r->ncurves + 1, sizeof(*r->curve_parts));
 	for (size_t i = 0; !rc && i < r->ncurves; i++) {
 		s_phase(r, r->curves[i].phase);
-		if (!s_is_part(r->curves[i].scope)) /* the curves drawn are the combined ones */
+		if (s_is_part(r->curves[i].scope)) /* per target and path: drawn apart */
+			r->curve_parts[r->ncurve_parts++] = r->curves[i];
+		else
 			r->curves[n++] = r->curves[i];
 	}
 	if (!rc)
@@ -1044,6 +1058,7 @@ void lst_report_destroy(lst_report **pp)
 	free(r->points);
 	free(r->rounds);
 	free(r->curves);
+	free(r->curve_parts);
 	free(r->ts);
 	free(r->ts_parts);
 	free(r->title);

@@ -56,7 +56,8 @@ struct lst_rpt_round {
 
 /* One curves.csv row. rate_iops and target_pct are NAN when absent. */
 struct lst_rpt_curve {
-	const char *scope; /* "" in folders that predate it */
+	const char *scope;		   /* "" in folders that predate it */
+	const char *agent, *target, *path; /* "" when absent (combined rows, older folders) */
 	const char *phase;
 	long point;
 	double jobs, iodepth, bs, rwmixread, iops, mbps;
@@ -121,13 +122,19 @@ typedef struct lst_report {
 	size_t nrounds;
 	struct lst_rpt_round *rounds;
 	size_t ncurves;
-	struct lst_rpt_curve *curves;
+	struct lst_rpt_curve *curves; /* curves.csv rows of scope all (or none), file order */
+	size_t ncurve_parts;
+	struct lst_rpt_curve *curve_parts; /* its rows of scope target and path, file order */
 	size_t nts;
 	struct lst_rpt_ts *ts; /* the timeseries rows of scope all and agent, file order */
 	size_t nts_parts;
 	struct lst_rpt_ts *ts_parts; /* the rows of scope target and path, file order */
 	size_t nmatrices;
 	struct lst_rpt_matrix *matrices; /* in phase order */
+
+	/* The latency limit of every phase's headline figures (`report --limit`), in us; 0 (as
+	 * loaded): each phase's own, lst_figures_default_limit(). Set by the caller. */
+	double headline_limit_us;
 
 	void *priv; /* tables and interned strings */
 } lst_report;
@@ -142,6 +149,7 @@ struct lst_report_plan_phase {
 	bool sequential;   /* a sequential suite, or a plain phase with sequential rw */
 	bool steady;	   /* the phase has steady: limits */
 	double data_pct, slope_pct;
+	double curve_limit_us; /* curve: limit (with limit_percentile), 0 when none */
 };
 
 /*
@@ -164,6 +172,9 @@ void lst_report_destroy(lst_report **p);
 
 /* The phase named name, or NULL. */
 const struct lst_rpt_phase *lst_report_phase(const lst_report *r, const char *name);
+
+/* What plan.yaml says of the phase named name, or NULL (no plan.yaml, no reader, no phase). */
+const struct lst_report_plan_phase *lst_report_plan_phase(const lst_report *r, const char *name);
 
 /*
  * Indexes of the agent=all points of a phase to show, into idx (room for r->npoints): one per

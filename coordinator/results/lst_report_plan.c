@@ -37,6 +37,9 @@ int lst_report_plan_read(const char *text, size_t len, const char *path,
 		o->steady = pp->steady;
 		o->data_pct = pp->data_excursion_pct;
 		o->slope_pct = pp->slope_excursion_pct;
+		o->curve_limit_us = pp->limit_percentile > 0 && pp->limit_ns > 0
+					    ? (double)pp->limit_ns / 1e3
+					    : 0;
 	}
 	*n = plan->nphases;
 	lst_plan_destroy(&plan);

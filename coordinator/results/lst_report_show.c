@@ -2,7 +2,9 @@
  * `lockstep report` of one results folder, as text and as JSON: the run (id, plan, status,
  * versions), agents with clock offset and RTT, targets with their identities, errors, then per
  * phase the points (IOPS, MB/s, mean / p99 / p99.99 latency; for suites the last round of each
- * point), the steady-state verdicts, and the IOPS matrix; and what became of the plots.
+ * point), the headline figures of its latency-vs-IOPS curves ("IOPS at p99 < 1 ms", from
+ * lst_figures_headlines, the same numbers in text and JSON), the steady-state verdicts, and the
+ * IOPS matrix; and what became of the plots.
  */
 #include "lst_report_show.h"
 
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_curves.h"
 #include "lst_figures.h"
 #include "lst_util.h"
 
@@ -170,6 +173,74 @@ static void s_print_point(const struct lst_rpt_point *p, const char *label, long
 	       p->partial ? "  partial" : "", p->errors > 0 ? "  I/O errors" : "");
 }
 
+/* --- headline figures of the latency-vs-IOPS curves (lst_headline.c) -------------------------- */
+
+/* "IOPS at p99 < 1 ms: ..." per curve of the phase, under its points. */
+static void s_print_headlines(const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	const char *from;
+	double limit = lst_headline_limit(r, ph->name, &from);
+	struct lst_headline *hl;
+	size_t n = lst_figures_headlines(r, ph->name, limit, &hl);
+	char text[1024], lim[32];
+
+	if (n)
+		printf("  headline figures (limit %s, %s; the highest IOPS with the percentile "
+		       "under it):\n",
+		       lst_headline_limit_text(limit, lim, sizeof(lim)),
+		       !strcmp(from, "option") ? "given with --limit"
+		       : !strcmp(from, "plan") ? "the plan's curve limit"
+					       : "the default");
+	for (size_t i = 0; i < n; i++)
+		printf("    %s%s%s\n", hl[i].curve, *hl[i].curve ? ": " : "",
+		       lst_headline_text(&hl[i], text, sizeof(text)));
+	free(hl);
+}
+
+static json_t *s_headline_stat_json(const struct lst_headline *h, int s)
+{
+	json_t *o = json_object(), *between = json_array();
+
+	json_object_set_new(o, "iops", lst_report_json_num(h->iops[s]));
+	json_object_set_new(o, "interpolated", json_boolean(h->interpolated[s]));
+	json_object_set_new(o, "all_under", json_boolean(h->all_under[s]));
+	if (h->interpolated[s]) {
+		json_array_append_new(between, json_string(h->below[s]));
+		json_array_append_new(between, json_string(h->above[s]));
+	} else if (!isnan(h->iops[s])) {
+		json_array_append_new(between, json_string(h->below[s]));
+	}
+	json_object_set_new(o, "points", between);
+	return o;
+}
+
+/* The phase's "headlines" into pj: a curve each, its figures per percentile (none: absent). */
+static void s_headlines_json(const lst_report *r, const struct lst_rpt_phase *ph, json_t *pj)
+{
+	const char *from;
+	double limit = lst_headline_limit(r, ph->name, &from);
+	struct lst_headline *hl;
+	size_t n = lst_figures_headlines(r, ph->name, limit, &hl);
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "curve", json_string(hl[i].curve));
+		json_object_set_new(o, "limit_us", json_real(hl[i].limit_us));
+		json_object_set_new(o, "limit_from", json_string(from));
+		json_object_set_new(o, "npoints", json_integer((json_int_t)hl[i].npoints));
+		for (int s = 0; s < LST_HL_N; s++)
+			json_object_set_new(o, lst_headline_stat_names[s],
+					    s_headline_stat_json(&hl[i], s));
+		json_array_append_new(a, o);
+	}
+	free(hl);
+	if (n)
+		json_object_set(pj, "headlines", a);
+	json_decref(a);
+}
+
 static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, size_t *idx)
 {
 	size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
@@ -242,6 +313,7 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 		}
 		s_print_balance(r, p);
 	}
+	s_print_headlines(r, ph);
 	lst_report_print_ports(r, idx, n);
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct lst_rpt_test *t = &r->tests[i];
@@ -598,6 +670,7 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 		json_object_set_new(p, "partial", json_boolean(ph->partial));
 		json_object_set_new(p, "rows", json_integer((json_int_t)rows_all));
 		json_object_set_new(p, "points", points);
+		s_headlines_json(r, ph, p);
 		json_object_set_new(p, "tests", tests);
 		ports = lst_report_ports_json(r, idx, n);
 		if (json_array_size(ports))

@@ -8,26 +8,44 @@ set format x "%.0s%c"
 set format y "%.0f"
 set xrange [0:*]
 set offsets 0, graph 0.03, 0, 0
+##@ paths_xlabel
+set xlabel "IOPS of the path (read + write)"
 ##@ ms_reset
 unset arrow
 unset label
 ##@ ms_line
-set arrow from graph 0, first 1000 to graph 1, first 1000 nohead front lc rgb "#606060" lw 1.5 dt 4
-set label "1 ms" at graph 0.01, first 1000 offset 0,0.7 front tc rgb "#404040"
+set arrow from graph 0, first @y@ to graph 1, first @y@ nohead front lc rgb "#606060" lw 1.5 dt 4
+set label @label@ at graph 0.01, first @y@ offset 0,0.7 front tc rgb "#404040"
 ##@ run_title
 set title @title@
 ##@ run_key
-set key title "block size, mix"
+set key title @keytitle@
 plot \
 ##@ run_group
   $g@i@ u 1:2 w lp lc rgb "@color@" lw 2 dt 1 pt 7 ps 0.9 t @name@, \
   $g@i@ u 1:3 w lp lc rgb "@color@" lw 1.5 dt 2 pt 9 ps 1.0 notitle, \
-  $g@i@ u 1:4 w lp lc rgb "@color@" lw 1.5 dt 3 pt 5 ps 0.8 notitle, \
-##@ run_stats
+  $g@i@ u 1:5 w lp lc rgb "@color@" lw 1.5 dt 3 pt 5 ps 0.8 notitle, \
+##@ run_qd
+  $g@i@ u 1:3:6 w labels offset char 0,0.9 font ",8" tc rgb "@color@" notitle, \
+##@ run_cross
+  $x@i@ u 1:2 w p pt 6 ps 2.4 lw 2 lc rgb "@color@" notitle, \
+  $x@i@ u 1:2:3 w labels offset char 0,-1.3 font ",8" tc rgb "@color@" notitle, \
+##@ run_stats +
   keyentry w l lc rgb "white" t " ", \
   keyentry w lp lc rgb "black" lw 2 dt 1 pt 7 ps 0.9 t "mean", \
   keyentry w lp lc rgb "black" lw 1.5 dt 2 pt 9 ps 1.0 t "p99", \
   keyentry w lp lc rgb "black" lw 1.5 dt 3 pt 5 ps 0.8 t "p99.99"
+##@ run_cross_key
+, \
+  keyentry w p pt 6 ps 2.4 lw 2 lc rgb "black" t @cross@
+##@ paths_key
+set key title "path"
+plot \
+##@ paths_group
+  $g@i@ u 1:3 w lp lc rgb "@color@" lw 2 dt @dt@ pt 7 ps 0.9 t @name@, \
+##@ paths_tail
+  keyentry w l lc rgb "white" t " ", \
+  keyentry w lp lc rgb "black" lw 2 dt 1 pt 7 ps 0.9 t "p99 latency"
 ##@ compare_title
 set multiplot layout 1,3 title @title@
 ##@ compare_key
