@@ -51,9 +51,9 @@ static double s_stat(const struct lst_compare_side *sd, size_t s)
 }
 
 /*
- * The steady-state window of p's test, as 1-based rounds [*first, *last], as `lockstep report`
- * shows it: the window the verdict names, or the last rounds of a test that only reports it
- * (WSAT). False when the test has none (a plain phase, a folder without verdicts).
+ * The steady-state window of p's test, as 1-based rounds [*first, *last]: the rounds its verdict
+ * averaged (summary.json window_first and window_last), the window the IOPS matrix and
+ * curves.csv average over. False when the test has none (a plain phase, no verdict).
  */
 static bool s_window(const lst_report *r, const struct lst_rpt_point *p, long *first, long *last)
 {
@@ -62,17 +62,11 @@ static bool s_window(const lst_report *r, const struct lst_rpt_point *p, long *f
 
 		if (strcmp(t->phase, p->phase) || strcmp(t->test, p->test))
 			continue;
-		if (!t->required && t->window > 0 && t->rounds >= t->window) {
-			*first = t->rounds - t->window + 1;
-			*last = t->rounds;
-			return true;
-		}
-		if (t->window_first > 0 && t->window_last >= t->window_first) {
-			*first = t->window_first;
-			*last = t->window_last;
-			return true;
-		}
-		return false;
+		if (t->window_first <= 0 || t->window_last < t->window_first)
+			return false;
+		*first = t->window_first;
+		*last = t->window_last;
+		return true;
 	}
 	return false;
 }
