@@ -398,6 +398,7 @@ int lst_cmd_demo(int argc, char **argv)
 	lst_err err;
 	int rc = 2;
 
+	lst_cli_line_buffered(); /* `make demo | tee log`: whole lines, in order */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			s_usage(stdout);
