@@ -4,6 +4,8 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# No "Entering/Leaving directory" lines from the makes CMake starts.
+MAKEFLAGS += --no-print-directory
 
 .PHONY: all deps test-deps configure build check demo clean format
 
@@ -24,7 +26,12 @@ build: configure
 check: test-deps build
 	@ctest --test-dir $(BUILD) --output-on-failure -j 1
 
-demo: deps build
+# `make demo` shows what lockstep says, not the build: the build's output goes to
+# $(BUILD)/build.log and is shown (its end) only when the build fails.
+demo: deps configure
+	@cmake --build $(BUILD) -j $(JOBS) >$(BUILD)/build.log 2>&1 || \
+		{ tail -n 40 $(BUILD)/build.log; \
+		  echo "make demo: the build failed (whole log: $(BUILD)/build.log)" >&2; exit 1; }
 	@scripts/demo.sh $(BUILD)/bin
 
 format:

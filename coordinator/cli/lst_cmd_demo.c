@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "lst_cli.h"
+#include "lst_cli_results.h"
 #include "lst_coord.h"
 #include "lst_inventory.h"
 #include "lst_log.h"
@@ -236,45 +237,6 @@ static void s_cleanup(struct s_demo *d, const char *results)
 	rmdir(d->tmp);
 }
 
-static void s_print_summary(const char *dir)
-{
-	char *path = lst_asprintf("%s/summary.json", dir);
-	json_t *doc = json_load_file(path, 0, NULL), *pts = json_object_get(doc, "points"), *p;
-	size_t i;
-
-	free(path);
-	if (!json_is_array(pts))
-		return;
-	printf("\n%-14s %-12s %10s %9s %10s %10s %10s\n", "phase", "point", "IOPS", "MB/s",
-	       "mean us", "p99 us", "p99.99 us");
-	json_array_foreach (pts, i, p) {
-		json_t *lat = json_object_get(p, "lat");
-		const char *scope = json_string_value(json_object_get(p, "scope"));
-		const char *label = json_string_value(json_object_get(p, "label"));
-		bool part;
-		char who[128];
-
-		if (!scope || !strcmp(scope, "agent") || !strcmp(scope, "target"))
-			continue;
-		part = !strcmp(scope, "path"); /* each path's share, under its point */
-		if (part)
-			snprintf(who, sizeof(who), "  %s:%s",
-				 json_string_value(json_object_get(p, "agent")),
-				 json_string_value(json_object_get(p, "path")));
-		printf("%-14s %-12s %10.0f %9.1f %10.1f %10.1f %10.1f\n",
-		       part ? "" : json_string_value(json_object_get(p, "phase")),
-		       part		 ? who
-		       : label && *label ? label
-					 : "-",
-		       json_number_value(json_object_get(p, "iops")),
-		       json_number_value(json_object_get(p, "mbps")),
-		       json_number_value(json_object_get(lat, "mean_us")),
-		       json_number_value(json_object_get(lat, "p99_us")),
-		       json_number_value(json_object_get(lat, "p99_99_us")));
-	}
-	json_decref(doc);
-}
-
 /*
  * The port scaling of the demo's `ports` phase, as `lockstep report` prints it: what one path,
  * two and three gave.
@@ -436,6 +398,7 @@ int lst_cmd_demo(int argc, char **argv)
 	lst_err err;
 	int rc = 2;
 
+	lst_cli_line_buffered(); /* `make demo | tee log`: whole lines, in order */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			s_usage(stdout);
@@ -490,7 +453,7 @@ int lst_cmd_demo(int argc, char **argv)
 	if (!c)
 		goto fail;
 	rc = lst_coord_run(c);
-	s_print_summary(opts.outdir);
+	lst_cli_print_summary(stdout, opts.outdir);
 	s_print_scaling(opts.outdir);
 	if (inventory) {
 		char *file = lst_asprintf("%s/inventory.json", opts.outdir);

@@ -253,17 +253,40 @@ static int s_compare_files(const char *out, const lst_report *ra, const lst_repo
 	for (size_t j = 0; !rc && j < ra->nmatrices; j++) {
 		const struct lst_rpt_matrix *m = &ra->matrices[j];
 		const struct lst_rpt_matrix *mb = lst_report_matrix(rb, m->phase);
-		char slug[128];
+		char name[160];
 
 		if (!mb)
 			continue;
-		lst_plot_slug(m->phase, slug, sizeof(slug));
-		path = lst_asprintf("%s/compare_matrix-%s.csv", out, slug);
+		path = lst_asprintf("%s/%s", out,
+				    lst_compare_matrix_file(m->phase, name, sizeof(name)));
 		rc = lst_compare_write_matrix_csv(path, m, mb, err);
 		free(path);
 		(*nmatrix)++;
 	}
 	return rc;
+}
+
+/* The files the comparison wrote in out, by name, one line. */
+static void s_compare_written(const char *out, const lst_report *ra, const lst_report *rb)
+{
+	printf("\nwritten: %s/compare.csv, %s/compare.md", out, out);
+	for (size_t j = 0; j < ra->nmatrices; j++) {
+		char name[160];
+
+		if (lst_report_matrix(rb, ra->matrices[j].phase))
+			printf(", %s",
+			       lst_compare_matrix_file(ra->matrices[j].phase, name, sizeof(name)));
+	}
+	printf("\n");
+}
+
+/* A warning on stderr when run r (called which) did not finish. */
+static void s_compare_warn(const lst_report *r, const char *which)
+{
+	if (lst_compare_unfinished(r))
+		lst_log_warn(
+			"run %s (%s) did not finish (%s): its points may be missing or partial",
+			which, r->dir, *r->status ? r->status : "no status");
 }
 
 /* The overlay plot; returns lst_plot_compare's result (1: nothing to draw), warned about. */
@@ -322,6 +345,8 @@ static int s_compare(const struct s_args *a)
 		lst_log_error("report: %s", err.msg);
 		goto free_reports;
 	}
+	s_compare_warn(ra, "A");
+	s_compare_warn(rb, "B");
 	pairs = lst_compare_pairs(ra, rb, &n);
 	if (s_compare_files(out, ra, rb, na, nb, pairs, n, &nmatrix, &err)) {
 		lst_log_error("report: %s", err.msg);
@@ -339,8 +364,7 @@ static int s_compare(const struct s_args *a)
 		json_decref(o);
 	} else {
 		lst_compare_print(ra, rb, na, nb, pairs, n);
-		printf("\nwritten: %s/compare.csv, %s/compare.md%s\n", out, out,
-		       nmatrix ? ", compare_matrix-PHASE.csv" : "");
+		s_compare_written(out, ra, rb);
 		if (a->plots && prc != 1)
 			lst_report_print_plots(out, &made, prc, &perr);
 		rc = 0;

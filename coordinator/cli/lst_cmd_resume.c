@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lst_cli.h"
+#include "lst_cli_results.h"
 #include "lst_coord.h"
 #include "lst_log.h"
 #include "lst_plan.h"
@@ -183,6 +184,8 @@ static int s_resume(const char *dir, const lst_plan *plan, json_t *run, json_t *
 	}
 	rc = lst_coord_resume(c, run, journal);
 	if (!opts->quiet && rc != LST_RUN_USAGE)
+		lst_cli_print_summary(stdout, dir); /* the whole run's, as `lockstep run` ends */
+	if (!opts->quiet && rc != LST_RUN_USAGE)
 		fprintf(stderr, "lockstep: %s; results in %s\n",
 			rc == LST_RUN_OK	    ? "run complete"
 			: rc == LST_RUN_INTERRUPTED ? "interrupted"
@@ -209,6 +212,7 @@ int lst_cmd_resume(int argc, char **argv)
 	lst_err err;
 	int opt, cli, rc = 2;
 
+	lst_cli_line_buffered();
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":p:qvh", longopts, NULL)) != -1) {

@@ -1,9 +1,16 @@
-/* `lockstep run PLAN.yaml [-o DIR]`: run a plan on its agents and write a results folder. */
+/*
+ * `lockstep run PLAN.yaml [-o DIR]`: run a plan on its agents, write a results folder and print
+ * its summary table. A results folder that holds an earlier run is refused with what to do
+ * (resume it, --overwrite it, another -o); progress goes to stderr as text or, with --progress
+ * json, to stdout as JSON Lines.
+ */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lst_cli.h"
+#include "lst_cli_results.h"
 #include "lst_coord.h"
 #include "lst_log.h"
 #include "lst_plan.h"
@@ -13,15 +20,23 @@
 static void s_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lockstep run PLAN.yaml [-o DIR] [--quiet] [--key FILE] [--insecure]\n"
-		"                    [--debug LIST] [-v]\n"
+		"usage: lockstep run PLAN.yaml [-o DIR] [--overwrite] [--quiet] [--progress text|json]\n"
+		"                    [--key FILE] [--insecure] [--debug LIST] [-v]\n"
 		"\n"
 		"Run every phase of PLAN on its agents, each phase point started at the same instant on\n"
 		"all of them, and write the merged results to DIR (default results/NAME-DATE-TIME).\n"
 		"The plan is checked first ('lockstep validate'); nothing runs if it has an error.\n"
 		"\n"
-		"  -o, --output DIR   results folder; must not exist or be empty\n"
-		"  -q, --quiet        no progress lines\n"
+		"  -o, --output DIR   results folder; must not exist or be empty. One that holds\n"
+		"                     an earlier run is refused, saying what to do: 'lockstep\n"
+		"                     resume DIR' for an interrupted run, or --overwrite\n"
+		"      --overwrite    empty DIR first when it is a lockstep results folder (holds\n"
+		"                     a run.json); any other folder is refused and left alone\n"
+		"  -q, --quiet        no progress lines and no summary table\n"
+		"      --progress FMT text (default): a line per interval on stderr (rewritten in\n"
+		"                     place on a terminal; one line per interval of every point in\n"
+		"                     a log or a pipe); json: JSON Lines on stdout instead, one\n"
+		"                     object per interval and per point (keys below)\n"
 		"      --lead MS      time between picking a start instant and it (default 250)\n"
 		"      --key FILE     our CURVE secret key, used with every agent the plan gives a\n"
 		"                     key: (default $XDG_CONFIG_HOME/lockstep/coordinator.key,\n"
@@ -32,8 +47,17 @@ static void s_usage(FILE *f)
 		"  -v, --verbose      more detail\n"
 		"\n"
 		"While it runs, a status line shows the phase and point, the time, and the combined\n"
-		"IOPS and p99 latency of the last interval. Ctrl-C stops every agent cleanly and keeps\n"
-		"what was measured; a second Ctrl-C leaves at once.\n"
+		"IOPS and p99 latency of the last interval; at the end, the summary table (a row per\n"
+		"point, each path's share under it). Ctrl-C stops every agent cleanly and keeps what\n"
+		"was measured; a second Ctrl-C leaves at once.\n"
+		"\n"
+		"--progress json: {\"type\":\"interval\"} objects with phase, phase_index, point,\n"
+		"label, interval, t_s, ramp, iops, read_iops, write_iops, mbps, lat_mean_us,\n"
+		"lat_p99_us (point, interval and t_s as in timeseries.csv's rows of agent all);\n"
+		"{\"type\":\"point\"} objects with phase, phase_index, point, label, t_s, seconds,\n"
+		"iops, read_iops, write_iops, mbps, lat_mean_us, lat_p99_us, lat_p99_99_us,\n"
+		"start_skew_us, partial; and a last {\"type\":\"end\"} with status, exit and dir.\n"
+		"The summary table then goes to stderr. See docs/results.md.\n"
 		"\n"
 		"Results: run.json, plan.yaml, samples/AGENT.msgpack, timeseries.csv, summary.csv,\n"
 		"summary.json (see docs/results.md).\n"
@@ -47,8 +71,35 @@ static void s_usage(FILE *f)
 		"\n"
 		"Exit status: 0 complete, 1 an agent was lost or refused or reported errors (or\n"
 		"the results folder could not be written), 2 bad plan, keys, usage or a results\n"
-		"folder that exists (nothing was contacted), 130 interrupted.\n",
+		"folder that exists and is not empty (nothing was contacted), 130 interrupted.\n",
 		lst_log_debug_names());
+}
+
+/* How a run ended, for the user: the summary table and where the results are; with --progress
+ * json, the table goes to stderr and the end is a last JSON line. */
+static void s_finish(lst_coord *c, const struct lst_coord_opts *opts, int rc)
+{
+	const char *how = rc == LST_RUN_OK	      ? "complete"
+			  : rc == LST_RUN_INTERRUPTED ? "interrupted"
+						      : "failed";
+
+	if (rc == LST_RUN_USAGE)
+		return;
+	if (!opts->quiet)
+		lst_cli_print_summary(opts->progress_json ? stderr : stdout,
+				      lst_coord_results_dir(c));
+	if (opts->progress_json) {
+		json_t *o = json_pack("{s:s, s:s, s:i, s:s}", "type", "end", "status", how, "exit",
+				      rc, "dir", lst_coord_results_dir(c));
+
+		json_dumpf(o, opts->progress_json,
+			   JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+		fputc('\n', opts->progress_json);
+		fflush(opts->progress_json);
+		json_decref(o);
+	}
+	if (!opts->quiet)
+		fprintf(stderr, "lockstep: run %s; results in %s\n", how, lst_coord_results_dir(c));
 }
 
 int lst_cmd_run(int argc, char **argv)
@@ -62,15 +113,19 @@ int lst_cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "key", required_argument, NULL, 'K' },
 		{ "insecure", no_argument, NULL, 'I' },
+		{ "overwrite", no_argument, NULL, 'W' },
+		{ "progress", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lst_coord_opts opts = { 0 };
 	lst_errlist errs = { 0 };
 	lst_plan *plan;
 	lst_coord *c;
+	bool overwrite = false;
 	lst_err err;
 	int opt, rc;
 
+	lst_cli_line_buffered();
 	optind = 1;
 	opterr = 0; /* one line of our own for a usage error, not getopt's and the usage */
 	while ((opt = getopt_long(argc, argv, ":o:qvh", longopts, NULL)) != -1) {
@@ -86,6 +141,20 @@ int lst_cmd_run(int argc, char **argv)
 			break;
 		case 'I':
 			opts.insecure = true;
+			break;
+		case 'W':
+			overwrite = true;
+			break;
+		case 'P':
+			if (!strcmp(optarg, "json")) {
+				opts.progress_json = stdout;
+			} else if (strcmp(optarg, "text")) {
+				fprintf(stderr,
+					"lockstep run: --progress %s: text or json (see 'lockstep run "
+					"--help')\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'L': {
 			int64_t ms;
@@ -114,6 +183,10 @@ int lst_cmd_run(int argc, char **argv)
 		lst_errlist_free(&errs);
 		return 2;
 	}
+	if (opts.outdir && (rc = lst_cli_results_dir("run", opts.outdir, overwrite))) {
+		lst_plan_destroy(&plan);
+		return rc;
+	}
 	lst_coord_handle_signals();
 	c = lst_coord_new(plan, &opts, &err);
 	if (!c) {
@@ -122,12 +195,7 @@ int lst_cmd_run(int argc, char **argv)
 		return 2;
 	}
 	rc = lst_coord_run(c);
-	if (!opts.quiet && rc != LST_RUN_USAGE)
-		fprintf(stderr, "lockstep: %s; results in %s\n",
-			rc == LST_RUN_OK	    ? "run complete"
-			: rc == LST_RUN_INTERRUPTED ? "interrupted"
-						    : "run failed",
-			lst_coord_results_dir(c));
+	s_finish(c, &opts, rc);
 	lst_coord_destroy(&c);
 	lst_plan_destroy(&plan);
 	return rc;

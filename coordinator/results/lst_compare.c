@@ -3,6 +3,12 @@
  * matched by (phase, test, label) and the change from the first run to the second is given in
  * percent, printed and written as compare.csv and compare.md; when both runs have an IOPS
  * matrix for a phase, the ratio of every cell goes to compare_matrix-PHASE.csv.
+ *
+ * The table and the matrix must not contradict each other: the matrix holds the average of
+ * each cell over the steady-state window, so a suite point whose test has a window is compared
+ * by the average of its window rounds too (rates averaged as the writer averages them;
+ * latencies as the plain average of the rounds' figures), and every row says its basis. Each
+ * side's figures are computed once, in lst_compare_pairs, and every output reads them.
  */
 #include "lst_compare.h"
 
@@ -14,6 +20,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_plot.h"
 #include "lst_text.h"
 #include "lst_util.h"
 
@@ -21,10 +28,9 @@ static const char *const s_stats[] = { "iops", "mbps", "lat_mean_us", "lat_p99_u
 				       "lat_p99_99_us" };
 #define S_NSTATS LST_ARRAY_SIZE(s_stats)
 
-static double s_stat(const struct lst_rpt_point *p, size_t s)
+/* Statistic s of a point row, as it is. */
+static double s_row_stat(const struct lst_rpt_point *p, size_t s)
 {
-	if (!p)
-		return NAN;
 	switch (s) {
 	case 0:
 		return p->iops[0] + p->iops[1];
@@ -37,6 +43,87 @@ static double s_stat(const struct lst_rpt_point *p, size_t s)
 	default:
 		return p->lat_p99_99;
 	}
+}
+
+static double s_stat(const struct lst_compare_side *sd, size_t s)
+{
+	return sd->basis ? sd->v[s] : NAN;
+}
+
+/*
+ * The steady-state window of p's test, as 1-based rounds [*first, *last]: the rounds its verdict
+ * averaged (summary.json window_first and window_last), the window the IOPS matrix and
+ * curves.csv average over. False when the test has none (a plain phase, no verdict).
+ */
+static bool s_window(const lst_report *r, const struct lst_rpt_point *p, long *first, long *last)
+{
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct lst_rpt_test *t = &r->tests[i];
+
+		if (strcmp(t->phase, p->phase) || strcmp(t->test, p->test))
+			continue;
+		if (t->window_first <= 0 || t->window_last < t->window_first)
+			return false;
+		*first = t->window_first;
+		*last = t->window_last;
+		return true;
+	}
+	return false;
+}
+
+/* The figures of point p (a row s_report_shown picked) on its basis, into *sd. */
+static void s_side(const lst_report *r, const struct lst_rpt_point *p, struct lst_compare_side *sd)
+{
+	long first, last;
+	size_t n = 0;
+
+	for (size_t s = 0; s < LST_COMPARE_NSTATS; s++)
+		sd->v[s] = s_row_stat(p, s);
+	sd->basis = p->round > 0 ? "last round" : "point";
+	if (p->round <= 0 || !s_window(r, p, &first, &last))
+		return;
+	for (size_t s = 0; s < LST_COMPARE_NSTATS; s++)
+		sd->v[s] = 0;
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct lst_rpt_point *q = &r->points[i];
+
+		if (q->round < first || q->round > last || strcmp(q->agent, p->agent) ||
+		    strcmp(q->scope, p->scope) || strcmp(q->phase, p->phase) ||
+		    strcmp(q->test, p->test) || strcmp(q->name, p->name))
+			continue;
+		for (size_t s = 0; s < LST_COMPARE_NSTATS; s++)
+			sd->v[s] += s_row_stat(q, s);
+		n++;
+	}
+	for (size_t s = 0; s < LST_COMPARE_NSTATS; s++)
+		sd->v[s] = n ? sd->v[s] / (double)n : s_row_stat(p, s);
+	if (n)
+		sd->basis = "window";
+}
+
+/* The basis of a pair: the one both sides share, else each side's ("A window, B last round"). */
+static const char *s_basis(const struct lst_compare_pair *p, char *buf, size_t size)
+{
+	const char *a = p->sa.basis, *b = p->sb.basis;
+
+	if (!a || !b || !strcmp(a, b))
+		return a ? a : b;
+	snprintf(buf, size, "A %s, B %s", a, b);
+	return buf;
+}
+
+bool lst_compare_unfinished(const lst_report *r)
+{
+	return !*r->finished || strcmp(r->status, "complete");
+}
+
+const char *lst_compare_matrix_file(const char *phase, char *buf, size_t size)
+{
+	char slug[128];
+
+	lst_plot_slug(phase, slug, sizeof(slug));
+	snprintf(buf, size, "compare_matrix-%s.csv", slug);
+	return buf;
 }
 
 /* Points of both runs matched by (phase, test, label): the first run's order, then the rest. */
@@ -72,6 +159,12 @@ struct lst_compare_pair *lst_compare_pairs(const lst_report *a, const lst_report
 	for (size_t k = 0; k < nb; k++)
 		if (!used[k])
 			pairs[(*n)++].b = &b->points[ib[k]];
+	for (size_t i = 0; i < *n; i++) {
+		if (pairs[i].a)
+			s_side(a, pairs[i].a, &pairs[i].sa);
+		if (pairs[i].b)
+			s_side(b, pairs[i].b, &pairs[i].sb);
+	}
 	free(used);
 	free(ia);
 	free(ib);
@@ -121,9 +214,10 @@ int lst_compare_write_csv(const char *path, const struct lst_compare_pair *pairs
 	fputs("phase,test,label,match", f);
 	for (size_t s = 0; s < S_NSTATS; s++)
 		fprintf(f, ",%s_a,%s_b,%s_change_pct", s_stats[s], s_stats[s], s_stats[s]);
-	fputc('\n', f);
+	fputs(",basis\n", f);
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_rpt_point *p = pairs[i].a ? pairs[i].a : pairs[i].b;
+		char basis[64];
 
 		lst_csv_put(f, p->phase);
 		fputc(',', f);
@@ -132,12 +226,14 @@ int lst_compare_write_csv(const char *path, const struct lst_compare_pair *pairs
 		lst_csv_put(f, p->name);
 		fprintf(f, ",%s", s_match(&pairs[i]));
 		for (size_t s = 0; s < S_NSTATS; s++) {
-			double va = s_stat(pairs[i].a, s), vb = s_stat(pairs[i].b, s);
+			double va = s_stat(&pairs[i].sa, s), vb = s_stat(&pairs[i].sb, s);
 
 			s_csv_num(f, va, "%.3f");
 			s_csv_num(f, vb, "%.3f");
 			s_csv_num(f, lst_report_change(va, vb), "%.2f");
 		}
+		fputc(',', f);
+		lst_csv_put(f, s_basis(&pairs[i], basis, sizeof(basis)));
 		fputc('\n', f);
 	}
 	bad = ferror(f);
@@ -169,6 +265,16 @@ static double s_matrix_ratio(const struct lst_rpt_matrix *ma, const struct lst_r
 	return NAN;
 }
 
+/* A warning line in compare.md when run r (called which) did not finish. */
+static void s_md_unfinished(FILE *f, const char *which, const lst_report *r)
+{
+	if (lst_compare_unfinished(r))
+		fprintf(f,
+			"> **Warning:** run %s (`%s`) did not finish (%s): its points may be missing "
+			"or partial.\n\n",
+			which, r->dir, *r->status ? r->status : "no status");
+}
+
 int lst_compare_write_md(const char *path, const lst_report *a, const lst_report *b, const char *na,
 			 const char *nb, const struct lst_compare_pair *pairs, size_t n,
 			 lst_err *err)
@@ -183,24 +289,29 @@ int lst_compare_write_md(const char *path, const lst_report *a, const lst_report
 		*a->status ? a->status : "not finished");
 	fprintf(f, "- B: `%s`, run %s, plan %s, %s\n\n", b->dir, b->run_id, b->plan_name,
 		*b->status ? b->status : "not finished");
-	fputs("Change = (B - A) / A. Points are matched by phase, test and label; suite points "
-	      "show their last round. Latency in µs.\n\n",
+	s_md_unfinished(f, "A", a);
+	s_md_unfinished(f, "B", b);
+	fputs("Change = (B - A) / A. Points are matched by phase, test and label. Basis: *window* "
+	      "is the average of the point's rounds in its test's steady-state window (the "
+	      "figure the IOPS matrix holds), *last round* a suite point's last round, *point* "
+	      "a plain phase's point. Latency in µs.\n\n",
 	      f);
 	fputs("| phase | point | IOPS A | IOPS B | change | mean A | mean B | change | p99 A | p99 B "
-	      "| change | p99.99 A | p99.99 B | change |\n",
+	      "| change | p99.99 A | p99.99 B | change | basis |\n",
 	      f);
-	fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", f);
+	fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n", f);
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_rpt_point *p = pairs[i].a ? pairs[i].a : pairs[i].b;
 		static const size_t cols[] = { 0, 2, 3, 4 };
-		char label[256];
+		char label[256], basis[64];
 
 		s_pair_label(pairs, n, i, false, label, sizeof(label));
 		fputc('|', f);
 		lst_md_cell(f, p->phase);
 		lst_md_cell(f, label);
 		for (size_t c = 0; c < LST_ARRAY_SIZE(cols); c++) {
-			double va = s_stat(pairs[i].a, cols[c]), vb = s_stat(pairs[i].b, cols[c]);
+			double va = s_stat(&pairs[i].sa, cols[c]),
+			       vb = s_stat(&pairs[i].sb, cols[c]);
 			char x[32], y[32], z[32];
 
 			fprintf(f, " %s | %s | %s |",
@@ -208,6 +319,7 @@ int lst_compare_write_md(const char *path, const lst_report *a, const lst_report
 				lst_report_fmt(vb, c ? "%.1f" : "%.0f", y, sizeof(y)),
 				s_pct(lst_report_change(va, vb), z, sizeof(z)));
 		}
+		lst_md_cell(f, s_basis(&pairs[i], basis, sizeof(basis)));
 		fputc('\n', f);
 	}
 	for (size_t j = 0; j < a->nmatrices; j++) {
@@ -274,25 +386,28 @@ void lst_compare_print(const lst_report *a, const lst_report *b, const char *na,
 
 	printf("A  %s: run %s, plan %s\n", na, a->run_id, *a->plan_name ? a->plan_name : "?");
 	printf("B  %s: run %s, plan %s\n", nb, b->run_id, *b->plan_name ? b->plan_name : "?");
-	printf("change = (B - A) / A; latency in us\n\n");
+	printf("change = (B - A) / A; latency in us; BASIS: window = the average over the test's "
+	       "steady-state\nwindow (as in the IOPS matrix), last round = a suite point's last "
+	       "round, point = a plain point\n\n");
 	for (size_t i = 0; i < n; i++) {
 		char label[320];
 
 		s_pair_label(pairs, n, i, true, label, sizeof(label));
 		width = LST_MAX(width, LST_MIN((int)strlen(label), LST_REPORT_LABEL_MAX + 16));
 	}
-	printf("%-*s %9s %9s %7s %8s %8s %7s %8s %8s %7s %9s %9s %7s\n", width, "PHASE / POINT",
+	printf("%-*s %9s %9s %7s %8s %8s %7s %8s %8s %7s %9s %9s %7s  %s\n", width, "PHASE / POINT",
 	       "IOPS A", "IOPS B", "CHANGE", "MEAN A", "MEAN B", "CHANGE", "P99 A", "P99 B",
-	       "CHANGE", "P99.99 A", "P99.99 B", "CHANGE");
+	       "CHANGE", "P99.99 A", "P99.99 B", "CHANGE", "BASIS");
 	for (size_t i = 0; i < n; i++) {
 		static const size_t cols[] = { 0, 2, 3, 4 };
 		static const int w[] = { 9, 8, 8, 9 };
-		char label[320];
+		char label[320], basis[64];
 
 		s_pair_label(pairs, n, i, true, label, sizeof(label));
 		printf("%-*.*s", width, width, label);
 		for (size_t c = 0; c < LST_ARRAY_SIZE(cols); c++) {
-			double va = s_stat(pairs[i].a, cols[c]), vb = s_stat(pairs[i].b, cols[c]);
+			double va = s_stat(&pairs[i].sa, cols[c]),
+			       vb = s_stat(&pairs[i].sb, cols[c]);
 			char x[32], y[32], z[32];
 
 			printf(" %*s %*s %7s", w[c],
@@ -300,7 +415,7 @@ void lst_compare_print(const lst_report *a, const lst_report *b, const char *na,
 			       lst_report_fmt(vb, c ? "%.1f" : "%.0f", y, sizeof(y)),
 			       s_pct(lst_report_change(va, vb), z, sizeof(z)));
 		}
-		printf("\n");
+		printf("  %s\n", s_basis(&pairs[i], basis, sizeof(basis)));
 	}
 	for (size_t j = 0; j < a->nmatrices; j++) {
 		const struct lst_rpt_matrix *m = &a->matrices[j];
@@ -331,12 +446,12 @@ json_t *lst_compare_json(const lst_report *a, const lst_report *b, const char *n
 {
 	json_t *o = json_object(), *rows = json_array();
 
-	json_object_set_new(
-		o, "a",
-		json_pack("{s:s, s:s, s:s}", "name", na, "dir", a->dir, "run_id", a->run_id));
-	json_object_set_new(
-		o, "b",
-		json_pack("{s:s, s:s, s:s}", "name", nb, "dir", b->dir, "run_id", b->run_id));
+	json_object_set_new(o, "a",
+			    json_pack("{s:s, s:s, s:s, s:b}", "name", na, "dir", a->dir, "run_id",
+				      a->run_id, "finished", !lst_compare_unfinished(a)));
+	json_object_set_new(o, "b",
+			    json_pack("{s:s, s:s, s:s, s:b}", "name", nb, "dir", b->dir, "run_id",
+				      b->run_id, "finished", !lst_compare_unfinished(b)));
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_rpt_point *p = pairs[i].a ? pairs[i].a : pairs[i].b;
 		json_t *row = json_pack("{s:s, s:o, s:s, s:s}", "phase", p->phase, "test",
@@ -344,7 +459,7 @@ json_t *lst_compare_json(const lst_report *a, const lst_report *b, const char *n
 					s_match(&pairs[i]));
 
 		for (size_t s = 0; s < S_NSTATS; s++) {
-			double va = s_stat(pairs[i].a, s), vb = s_stat(pairs[i].b, s);
+			double va = s_stat(&pairs[i].sa, s), vb = s_stat(&pairs[i].sb, s);
 			char key[64];
 
 			snprintf(key, sizeof(key), "%s_a", s_stats[s]);
@@ -354,6 +469,12 @@ json_t *lst_compare_json(const lst_report *a, const lst_report *b, const char *n
 			snprintf(key, sizeof(key), "%s_change_pct", s_stats[s]);
 			json_object_set_new(row, key,
 					    lst_report_json_num(lst_report_change(va, vb)));
+		}
+		{
+			char basis[64];
+
+			json_object_set_new(row, "basis",
+					    json_string(s_basis(&pairs[i], basis, sizeof(basis))));
 		}
 		json_array_append_new(rows, row);
 	}

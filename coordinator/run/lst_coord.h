@@ -28,6 +28,8 @@ struct lst_coord_opts {
 	const char *key_file;	    /* our CURVE secret key; NULL: lst_auth_default_key(). Loaded
 				 * only when an agent has a key: in the plan */
 	bool insecure;		    /* plain text to agents beyond loopback (warned every time) */
+	FILE *progress_json;	    /* NULL, or JSON Lines of every interval and point, in place of
+			      * their text lines (`--progress json`) */
 };
 
 typedef struct lst_coord lst_coord;

@@ -116,7 +116,6 @@ struct lst_coord__point {
 	int64_t duration; /* expected, ns, 0 when not known */
 	lst_merge *merge;
 	struct lst_coord__paths paths;
-	int64_t last_progress;
 };
 
 struct lst_coord {

@@ -1,28 +1,73 @@
 /*
  * The terminal's progress, nothing of it when quiet: each agent as the run begins, a banner per
- * phase, a line per interval (rewritten in place on a tty, once a second otherwise) and a line
- * per point with its result. Warnings in between first end the line being rewritten
- * (lst_coord__progress_break).
+ * phase, a line per interval (rewritten in place on a tty, one line each otherwise: a log or a
+ * pipe gets every interval of every point, none skipped) and a line per point with its result.
+ * Warnings in between first end the line being rewritten (lst_coord__progress_break).
+ *
+ * With opts.progress_json the interval and point lines are JSON Lines instead (one object per
+ * line, flushed at once), for scripts: {"type":"interval",...} and {"type":"point",...}, keys
+ * as docs/results.md ("Progress as JSON Lines") lists them. The banners stay text on
+ * opts.progress.
  */
+
+#include <math.h>
 
 #include "lst_time.h"
 #include "lst_util.h"
 
 #include "lst_coord_int.h"
 
+/* A rate or latency for JSON: finite, to 3 decimals (printed with 12 digits at most). */
+static json_t *s_num(double v)
+{
+	return isfinite(v) ? json_real(round(v * 1000) / 1000) : json_null();
+}
+
+/* One JSON object as one line of f, flushed. Takes o. */
+static void s_json_line(FILE *f, json_t *o)
+{
+	json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	fputc('\n', f);
+	fflush(f);
+	json_decref(o);
+}
+
+/* The keys an interval's and a point's objects share: where in the run it is. */
+static json_t *s_json_where(const lst_coord *c, const char *type)
+{
+	return json_pack("{s:s, s:s, s:I, s:I, s:s}", "type", type, "phase", c->cur.phase_name,
+			 "phase_index", (json_int_t)c->cur.phase, "point", (json_int_t)c->cur.point,
+			 "label", c->cur.label);
+}
+
+static void s_json_interval(const lst_coord *c, const struct lst_merge_row *row,
+			    const struct lst_rates *r, const lst_hist *lat)
+{
+	json_t *o = s_json_where(c, "interval");
+
+	json_object_set_new(o, "interval", json_integer((json_int_t)row->k));
+	json_object_set_new(o, "t_s", s_num(lst_coord__t(c, c->cur.T0 + row->k * c->cur.interval)));
+	json_object_set_new(o, "ramp", json_boolean(row->ramp));
+	json_object_set_new(o, "iops", s_num(r->iops[0] + r->iops[1]));
+	json_object_set_new(o, "read_iops", s_num(r->iops[0]));
+	json_object_set_new(o, "write_iops", s_num(r->iops[1]));
+	json_object_set_new(o, "mbps", s_num(r->mbps[0] + r->mbps[1]));
+	json_object_set_new(o, "lat_mean_us", s_num(lst_hist_mean(lat) / 1e3));
+	json_object_set_new(o, "lat_p99_us", s_num((double)lst_hist_percentile(lat, 99) / 1e3));
+	s_json_line(c->opts.progress_json, o);
+}
+
 void lst_coord__progress(lst_coord *c, const struct lst_merge_row *row, const struct lst_rates *r,
 			 const lst_hist *lat)
 {
-	int64_t now = lst_mono_ns();
 	double el = (double)((row->k + 1) * c->cur.interval) / 1e9;
 	char total[32] = "";
 	FILE *f = c->opts.progress;
 
-	if (c->opts.quiet)
+	if (c->opts.progress_json)
+		s_json_interval(c, row, r, lat);
+	if (c->opts.quiet || c->opts.progress_json)
 		return;
-	if (!c->tty && now - c->cur.last_progress < LST_NS_PER_S)
-		return;
-	c->cur.last_progress = now;
 	if (c->cur.duration)
 		snprintf(total, sizeof(total), "/%.1f", (double)c->cur.duration / 1e9);
 	fprintf(f, "%s[%zu/%zu %s #%zu%s%s] %5.1f%s s%s  IOPS %9.0f  MB/s %8.1f  p99 %8.1f us%s",
@@ -35,7 +80,7 @@ void lst_coord__progress(lst_coord *c, const struct lst_merge_row *row, const st
 
 void lst_coord__progress_break(const lst_coord *c)
 {
-	if (c->tty && !c->opts.quiet)
+	if (c->tty && !c->opts.quiet && !c->opts.progress_json)
 		fputc('\n', c->opts.progress);
 }
 
@@ -70,10 +115,33 @@ void lst_coord__progress_phase(const lst_coord *c, size_t phase, const lst_suite
 		ph->suite ? ")" : "", about);
 }
 
+static void s_json_point(const lst_coord *c, const struct lst_step_result *out, const json_t *skew)
+{
+	json_t *o = s_json_where(c, "point");
+
+	json_object_set_new(o, "t_s", s_num(out->t_s));
+	json_object_set_new(o, "seconds", s_num(out->seconds));
+	json_object_set_new(o, "iops", s_num(out->iops[0] + out->iops[1]));
+	json_object_set_new(o, "read_iops", s_num(out->iops[0]));
+	json_object_set_new(o, "write_iops", s_num(out->iops[1]));
+	json_object_set_new(o, "mbps", s_num(out->mbps[0] + out->mbps[1]));
+	json_object_set_new(o, "lat_mean_us", s_num(lst_hist_mean(&out->lat) / 1e3));
+	json_object_set_new(o, "lat_p99_us",
+			    s_num((double)lst_hist_percentile(&out->lat, 99) / 1e3));
+	json_object_set_new(o, "lat_p99_99_us",
+			    s_num((double)lst_hist_percentile(&out->lat, 99.99) / 1e3));
+	json_object_set_new(o, "start_skew_us",
+			    json_is_real(skew) ? s_num(json_real_value(skew)) : json_null());
+	json_object_set_new(o, "partial", json_boolean(out->partial));
+	s_json_line(c->opts.progress_json, o);
+}
+
 void lst_coord__progress_point(const lst_coord *c, const struct lst_step_result *out,
 			       const json_t *skew)
 {
-	if (c->opts.quiet)
+	if (c->opts.progress_json)
+		s_json_point(c, out, skew);
+	if (c->opts.quiet || c->opts.progress_json)
 		return;
 	fprintf(c->opts.progress,
 		"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew %.0f us)%s\n",

@@ -175,10 +175,25 @@ exec(os.environ["NAME_PY"])
 a, b, c = sys.argv[1:4]
 
 def last(d):
-    out = {}
-    for p in json.load(open(d + "/summary.json"))["points"]:
+    # Like with like (issue 12): a suite point whose test has a steady-state window is compared
+    # by the average of its rounds in that window (the IOPS matrix's figure), others by their
+    # last round.
+    doc = json.load(open(d + "/summary.json"))
+    win = {(t["phase"], t["test"]): (t["window_first"], t["window_last"])
+           for t in doc.get("tests", []) if t.get("window_first") and t.get("window_last")}
+    out, acc = {}, {}
+    for p in doc["points"]:
         if p["agent"] == "all":
-            out[(p["phase"], p["test"], name(p["label"], p["test"], p["round"]))] = p
+            key = (p["phase"], p["test"], name(p["label"], p["test"], p["round"]))
+            out[key] = p
+            w = win.get((p["phase"], p["test"]))
+            if w and p["round"] and w[0] <= p["round"] <= w[1]:
+                acc.setdefault(key, []).append(p)
+    for key, ps in acc.items():
+        avg = lambda f: sum(f(p) for p in ps) / len(ps)
+        out[key] = {"iops": avg(lambda p: p["iops"]), "mbps": avg(lambda p: p["mbps"]),
+                    "lat": {k: avg(lambda p: p["lat"][k])
+                            for k in ("mean_us", "p99_us", "p99_99_us")}}
     return out
 
 def stat(p, s):

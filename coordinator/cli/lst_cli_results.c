@@ -1,0 +1,185 @@
+/*
+ * The results folder as `lockstep run` and `lockstep demo` meet it (see lst_cli_results.h).
+ *
+ * A folder given with -o must be new or empty, so a run never mixes its files with another's.
+ * A failed run leaves its folder behind; rather than only refusing, the refusal reads the
+ * folder's run.json and says what to do with it (resume it, replace it, or pick another -o).
+ * --overwrite empties a folder only when it holds a run.json: a lockstep results folder, never a
+ * home directory given by mistake.
+ */
+#include "lst_cli_results.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lst_util.h"
+
+/* Whether something is at dir that a new results folder cannot start from: a file, a link, or
+ * a folder that is not empty (or cannot be read). */
+static bool s_occupied(const char *dir)
+{
+	struct stat st;
+	struct dirent *e;
+	bool any = false;
+	DIR *d;
+
+	if (lstat(dir, &st))
+		return false;
+	if (!S_ISDIR(st.st_mode))
+		return true;
+	d = opendir(dir);
+	if (!d)
+		return true;
+	while (!any && (e = readdir(d)))
+		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return any;
+}
+
+/* dir/run.json read, when dir is a real folder (not a link) that holds one as a regular file:
+ * a new reference; an empty object when it does not parse. NULL when dir holds none. */
+static json_t *s_run_json(const char *dir)
+{
+	char *path = lst_asprintf("%s/run.json", dir);
+	struct stat st;
+	json_t *run = NULL;
+
+	if (!lstat(dir, &st) && S_ISDIR(st.st_mode) && !lstat(path, &st) && S_ISREG(st.st_mode)) {
+		run = json_load_file(path, 0, NULL);
+		if (!json_is_object(run)) {
+			json_decref(run);
+			run = json_object();
+		}
+	}
+	free(path);
+	return run;
+}
+
+static int s_remove(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	if (ftw->level == 0) /* the folder itself stays, empty */
+		return 0;
+	return remove(path) ? errno : 0;
+}
+
+/* Empty dir, depth first, links removed and not followed, on dir's file system only. */
+static int s_empty(const char *dir)
+{
+	int rc = nftw(dir, s_remove, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+
+	return rc > 0 ? -rc : rc ? -errno : 0;
+}
+
+/* One line on stderr saying why dir is refused and what to do instead. */
+static void s_refuse(const char *cmd, const char *dir, const json_t *run)
+{
+	const char *status = json_string_value(json_object_get(run, "status"));
+	const char *id = json_string_value(json_object_get(run, "run_id"));
+
+	if (!run)
+		fprintf(stderr,
+			"lockstep %s: results folder %s already exists and is not empty, and it is "
+			"not a lockstep results folder (no run.json); pick another -o\n",
+			cmd, dir);
+	else if (id && (!status || !strcmp(status, "interrupted")))
+		fprintf(stderr,
+			"lockstep %s: results folder %s already exists and is not empty: it holds "
+			"run %s, %s; finish it with 'lockstep resume %s', or replace it with "
+			"--overwrite, or pick another -o\n",
+			cmd, dir, id, status ? "interrupted" : "not finished", dir);
+	else
+		fprintf(stderr,
+			"lockstep %s: results folder %s already exists and is not empty: it holds "
+			"run %s (status %s); remove it or replace it with --overwrite, or pick "
+			"another -o\n",
+			cmd, dir, id ? id : "?", status ? status : "unknown");
+}
+
+int lst_cli_results_dir(const char *cmd, const char *dir, bool overwrite)
+{
+	json_t *run;
+	int rc;
+
+	if (!s_occupied(dir))
+		return 0;
+	run = s_run_json(dir);
+	if (!overwrite || !run) {
+		if (overwrite)
+			fprintf(stderr,
+				"lockstep %s: --overwrite: %s is not a lockstep results folder (no "
+				"run.json): left as it is; remove it yourself or pick another -o\n",
+				cmd, dir);
+		else
+			s_refuse(cmd, dir, run);
+		json_decref(run);
+		return 2;
+	}
+	json_decref(run);
+	rc = s_empty(dir);
+	if (rc) {
+		fprintf(stderr, "lockstep %s: --overwrite: cannot empty %s: %s\n", cmd, dir,
+			strerror(-rc));
+		return 2;
+	}
+	return 0;
+}
+
+void lst_cli_print_summary(FILE *f, const char *dir)
+{
+	char *path = lst_asprintf("%s/summary.json", dir);
+	json_t *doc = json_load_file(path, 0, NULL), *pts = json_object_get(doc, "points"), *p;
+	size_t i;
+
+	free(path);
+	if (!json_is_array(pts)) {
+		json_decref(doc);
+		return;
+	}
+	fprintf(f, "\n%-14s %-12s %10s %9s %10s %10s %10s\n", "phase", "point", "IOPS", "MB/s",
+		"mean us", "p99 us", "p99.99 us");
+	json_array_foreach (pts, i, p) {
+		json_t *lat = json_object_get(p, "lat");
+		const char *scope = json_string_value(json_object_get(p, "scope"));
+		const char *label = json_string_value(json_object_get(p, "label"));
+		const char *phase = json_string_value(json_object_get(p, "phase"));
+		bool part;
+		char who[128];
+
+		if (!scope || !strcmp(scope, "agent") || !strcmp(scope, "target"))
+			continue;
+		part = !strcmp(scope, "path"); /* each path's share, under its point */
+		if (part)
+			snprintf(who, sizeof(who), "  %s:%s",
+				 json_string_value(json_object_get(p, "agent")),
+				 json_string_value(json_object_get(p, "path")));
+		fprintf(f, "%-14s %-12s %10.0f %9.1f %10.1f %10.1f %10.1f\n",
+			part	? ""
+			: phase ? phase
+				: "-",
+			part		  ? who
+			: label && *label ? label
+					  : "-",
+			json_number_value(json_object_get(p, "iops")),
+			json_number_value(json_object_get(p, "mbps")),
+			json_number_value(json_object_get(lat, "mean_us")),
+			json_number_value(json_object_get(lat, "p99_us")),
+			json_number_value(json_object_get(lat, "p99_99_us")));
+	}
+	json_decref(doc);
+}
+
+void lst_cli_line_buffered(void)
+{
+	if (!isatty(fileno(stdout)))
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!isatty(fileno(stderr)))
+		setvbuf(stderr, NULL, _IOLBF, 0);
+}

@@ -1,0 +1,35 @@
+/*
+ * What `lockstep run` and `lockstep demo` share about the results folder they write: whether a
+ * folder given with -o may be used (and, with --overwrite, emptying one that holds an earlier
+ * run), and the summary table printed at the end of a run.
+ */
+#ifndef LST_CLI_RESULTS_H
+#define LST_CLI_RESULTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * Make dir usable as a new results folder, for the command cmd ("run"). A folder that does not
+ * exist or is empty is used as it is. One that holds files is refused with one line on stderr
+ * that says what to do: `lockstep resume DIR` when it holds a run that can be resumed (its
+ * run.json has no status or "interrupted"), --overwrite when it holds a lockstep results
+ * folder, another -o in every case. With overwrite, a folder that holds a run.json (a lockstep
+ * results folder) is emptied (never following a symbolic link, never crossing into another
+ * file system); anything else is left alone and refused. Returns 0, or 2 (the usage exit code)
+ * after saying why.
+ */
+int lst_cli_results_dir(const char *cmd, const char *dir, bool overwrite);
+
+/*
+ * The summary table of the results folder dir (its summary.json) to f: a row per point with
+ * IOPS, MB/s, mean, p99 and p99.99 latency, each path's share indented under its point; the
+ * per-agent and per-target rows are left out. Prints nothing when summary.json cannot be read.
+ */
+void lst_cli_print_summary(FILE *f, const char *dir);
+
+/* Standard output and standard error line-buffered when they are not a terminal, so a log or a
+ * pipe gets whole lines in the order they were written. Call before any output. */
+void lst_cli_line_buffered(void);
+
+#endif
