@@ -5,7 +5,8 @@
  * One folder: the run (id, plan, status, versions), agents with clock offset and RTT, targets
  * with their identities, errors, then per phase the points (IOPS, MB/s, mean / p99 / p99.99
  * latency; for suites the last round of each point), the steady-state verdicts, and the IOPS
- * matrix. --json prints the same as one object.
+ * matrix. --json prints the same as one object. --html [FILE] also writes the report as one
+ * self-contained HTML page (lst_report_html.c), by default DIR/report.html.
  *
  * Two folders: points are matched by (phase, test, label) and the change from the first run to
  * the second is given in percent, printed and written as OUT/compare.csv and OUT/compare.md;
@@ -32,6 +33,7 @@
 #include "lst_plot.h"
 #include "lst_compare.h"
 #include "lst_report.h"
+#include "lst_report_html.h"
 #include "lst_report_show.h"
 #include "lst_report_plan.h"
 #include "lst_text.h"
@@ -41,13 +43,14 @@ struct s_args {
 	const char *dirs[2];
 	int ndirs;
 	const char *out;
+	const char *html; /* --html: the file, "" for DIR/report.html; NULL: none */
 	bool json, plots;
 };
 
 static void s_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lockstep report [-o OUT] [--json] [--no-plots] DIR\n"
+		"usage: lockstep report [-o OUT] [--json] [--no-plots] [--html [FILE]] DIR\n"
 		"       lockstep report [-o OUT] [--json] [--no-plots] DIR1 DIR2\n"
 		"\n"
 		"Read a results folder written by 'lockstep run', redraw every plot and print the\n"
@@ -65,6 +68,10 @@ static void s_usage(FILE *f)
 		"options:\n"
 		"  -o, --output OUT   where plots (one folder) or the comparison (two) go\n"
 		"  --json             print the report as one JSON object\n"
+		"  --html [FILE]      also write the report as one self-contained HTML page\n"
+		"                     (tables, plots inline as SVG, nothing fetched from\n"
+		"                     elsewhere; prints well): FILE, default DIR/report.html.\n"
+		"                     With two folders: refused (not yet available)\n"
 		"  --no-plots         do not draw plots\n"
 		"  -h, --help         print this help\n"
 		"\n"
@@ -77,11 +84,12 @@ static void s_usage(FILE *f)
 
 static int s_parse_args(int argc, char **argv, struct s_args *a)
 {
-	enum { O_JSON = 256, O_NO_PLOTS };
+	enum { O_JSON = 256, O_NO_PLOTS, O_HTML };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "no-plots", no_argument, NULL, O_NO_PLOTS },
+		{ "html", optional_argument, NULL, O_HTML },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -105,6 +113,9 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 		case O_NO_PLOTS:
 			a->plots = false;
 			break;
+		case O_HTML:
+			a->html = optarg ? optarg : "";
+			break;
 		case ':':
 			lst_log_error("report: %s needs a value (see 'lockstep report --help')",
 				      argv[optind - 1]);
@@ -123,6 +134,11 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 	}
 	for (int i = 0; i < a->ndirs; i++)
 		a->dirs[i] = argv[optind + i];
+	if (a->html && a->ndirs == 2) {
+		lst_log_error("report: --html compares no runs yet: give one folder (the "
+			      "comparison of two is text, JSON, compare.csv and compare.md)");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -158,11 +174,28 @@ static int s_print_json(json_t *o)
 
 /* --- one folder ------------------------------------------------------------------------------ */
 
+/* --html: the page at a->html (or DIR/report.html). Returns its path (the caller frees), or
+ * NULL after an error. */
+static char *s_write_html(const struct s_args *a, const lst_report *r, const char *outdir,
+			  const struct lst_plot_list *made, int prc, const lst_err *perr)
+{
+	struct lst_report_html_plots pl = { outdir, made, prc, perr };
+	char *path = *a->html ? lst_strdup(a->html) : lst_asprintf("%s/report.html", r->dir);
+	lst_err err;
+
+	if (lst_report_html_write(r, path, &pl, &err)) {
+		lst_log_error("report: %s", err.msg);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 static int s_report_one(const struct s_args *a)
 {
 	struct lst_plot_list made = { 0 };
 	lst_report *r;
-	char *outdir = NULL;
+	char *outdir = NULL, *html = NULL;
 	lst_err err, perr = { 0 };
 	int prc = 0, rc = 0;
 
@@ -179,8 +212,13 @@ static int s_report_one(const struct s_args *a)
 		else if (prc)
 			lst_log_warn("some plots were not drawn: %s", perr.msg);
 	}
+	if (a->html && !(html = s_write_html(a, r, outdir, a->plots ? &made : NULL, prc, &perr)))
+		goto out;
 	if (a->json) {
 		json_t *o = lst_report_json(r);
+
+		if (html)
+			json_object_set_new(o, "html", json_string(html));
 
 		json_object_set_new(o, "plots",
 				    lst_report_plots_json(outdir, &made, prc, &perr, a->plots));
@@ -190,11 +228,17 @@ static int s_report_one(const struct s_args *a)
 		lst_report_print(r);
 		if (a->plots)
 			lst_report_print_plots(outdir, &made, prc, &perr);
+		if (html)
+			printf("\nhtml: %s\n", html);
 	}
 	if (fflush(stdout) && !rc)
 		rc = -EIO;
 	if (rc)
 		lst_log_error("report: writing the report failed");
+out:
+	if (a->html && !html)
+		rc = 2;
+	free(html);
 	lst_plot_list_free(&made);
 	free(outdir);
 	lst_report_destroy(&r);
