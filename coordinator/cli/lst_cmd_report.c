@@ -5,7 +5,7 @@
  * One folder: the run (id, plan, status, versions), agents with clock offset and RTT, targets
  * with their identities, errors, then per phase the points (IOPS, MB/s, mean / p99 / p99.99
  * latency; for suites the last round of each point), the steady-state verdicts, and the IOPS
- * matrix. --json prints the same as one object. --html [FILE] also writes the report as one
+ * matrix. --json prints the same as one object. --html[=FILE] also writes the report as one
  * self-contained HTML page (lst_report_html.c), by default DIR/report.html.
  *
  * Two folders: points are matched by (phase, test, label) and the change from the first run to
@@ -50,7 +50,7 @@ struct s_args {
 static void s_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lockstep report [-o OUT] [--json] [--no-plots] [--html [FILE]] DIR\n"
+		"usage: lockstep report [-o OUT] [--json] [--no-plots] [--html[=FILE]] DIR\n"
 		"       lockstep report [-o OUT] [--json] [--no-plots] DIR1 DIR2\n"
 		"\n"
 		"Read a results folder written by 'lockstep run', redraw every plot and print the\n"
@@ -68,7 +68,7 @@ static void s_usage(FILE *f)
 		"options:\n"
 		"  -o, --output OUT   where plots (one folder) or the comparison (two) go\n"
 		"  --json             print the report as one JSON object\n"
-		"  --html [FILE]      also write the report as one self-contained HTML page\n"
+		"  --html[=FILE]      also write the report as one self-contained HTML page\n"
 		"                     (tables, plots inline as SVG, nothing fetched from\n"
 		"                     elsewhere; prints well): FILE, default DIR/report.html.\n"
 		"                     With two folders: refused (not yet available)\n"
