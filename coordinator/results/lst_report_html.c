@@ -138,7 +138,7 @@ static const char s_css[] =
 	"nav.toc a{color:var(--accent);text-decoration:none;margin-right:14px;white-space:nowrap}\n"
 	"table{border-collapse:collapse;margin:.4rem 0 1rem;font-size:.86rem;"
 	"font-variant-numeric:tabular-nums lining-nums}\n"
-	"th,td{padding:4px 10px;border-bottom:1px solid var(--rule);vertical-align:top;"
+	"th,td{padding:4px 7px;border-bottom:1px solid var(--rule);vertical-align:top;"
 	"text-align:left}\n"
 	"thead th{border-bottom:1.5px solid var(--ink);font-weight:600;white-space:nowrap}\n"
 	"th.n,td.n{text-align:right;white-space:nowrap}\n"
@@ -171,7 +171,8 @@ static const char s_css[] =
 	"@media print{html{font-size:10.5pt}body{max-width:none;padding:0}"
 	"section.phase,section.appendix{break-before:page}"
 	"h2,h3{break-after:avoid}tr,figure,.facts{break-inside:avoid}"
-	"thead{display:table-header-group}table{font-size:8pt}"
+	"thead{display:table-header-group}table{font-size:7.5pt}th,td{padding:2px 4px}"
+	"thead th,thead th.n,table.points td:first-child{white-space:normal}"
 	"nav.toc{display:none}pre,.callout{background:none}"
 	"figure.plot svg{max-width:100%}a{color:inherit;text-decoration:none}}\n";
 
@@ -590,7 +591,7 @@ static void s_point_head(FILE *f, bool rounds)
 		fputs("<th class=\"n\">Round</th>", f);
 	fputs("<th class=\"n\">IOPS</th><th class=\"n\">Read <span class=\"u\">IOPS</span></th>"
 	      "<th class=\"n\">Write <span class=\"u\">IOPS</span></th>"
-	      "<th class=\"n\">Throughput <span class=\"u\">MB/s</span></th>"
+	      "<th class=\"n\">MB/s</th>"
 	      "<th class=\"n\">Mean <span class=\"u\">&micro;s</span></th>"
 	      "<th class=\"n\">p50 <span class=\"u\">&micro;s</span></th>"
 	      "<th class=\"n\">p99 <span class=\"u\">&micro;s</span></th>"
