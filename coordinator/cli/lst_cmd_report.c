@@ -6,7 +6,8 @@
  * with their identities, errors, then per phase the points (IOPS, MB/s, mean / p99 / p99.99
  * latency; for suites the last round of each point), the steady-state verdicts, and the IOPS
  * matrix. --json prints the same as one object. --html[=FILE] also writes the report as one
- * self-contained HTML page (lst_report_html.c), by default DIR/report.html.
+ * self-contained HTML page (lst_report_html.c), by default DIR/report.html; for two folders
+ * the comparison, by default OUT/compare.html.
  *
  * Two folders: points are matched by (phase, test, label) and the change from the first run to
  * the second is given in percent, printed and written as OUT/compare.csv and OUT/compare.md;
@@ -51,7 +52,7 @@ static void s_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep report [-o OUT] [--json] [--no-plots] [--html[=FILE]] DIR\n"
-		"       lockstep report [-o OUT] [--json] [--no-plots] DIR1 DIR2\n"
+		"       lockstep report [-o OUT] [--json] [--no-plots] [--html[=FILE]] DIR1 DIR2\n"
 		"\n"
 		"Read a results folder written by 'lockstep run', redraw every plot and print the\n"
 		"report: the run, its agents (clock offset, rtt), targets, status and errors, and\n"
@@ -70,8 +71,9 @@ static void s_usage(FILE *f)
 		"  --json             print the report as one JSON object\n"
 		"  --html[=FILE]      also write the report as one self-contained HTML page\n"
 		"                     (tables, plots inline as SVG, nothing fetched from\n"
-		"                     elsewhere; prints well): FILE, default DIR/report.html.\n"
-		"                     With two folders: refused (not yet available)\n"
+		"                     elsewhere; prints well): FILE, default DIR/report.html;\n"
+		"                     with two folders the comparison, default\n"
+		"                     OUT/compare.html\n"
 		"  --no-plots         do not draw plots\n"
 		"  -h, --help         print this help\n"
 		"\n"
@@ -134,11 +136,6 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 	}
 	for (int i = 0; i < a->ndirs; i++)
 		a->dirs[i] = argv[optind + i];
-	if (a->html && a->ndirs == 2) {
-		lst_log_error("report: --html compares no runs yet: give one folder (the "
-			      "comparison of two is text, JSON, compare.csv and compare.md)");
-		return -EINVAL;
-	}
 	return 0;
 }
 
@@ -310,7 +307,7 @@ static int s_compare(const struct s_args *a)
 {
 	struct lst_plot_list made = { 0 };
 	lst_report *ra, *rb = NULL;
-	char *na = NULL, *nb = NULL, *out = NULL;
+	char *na = NULL, *nb = NULL, *out = NULL, *html = NULL;
 	struct lst_compare_pair *pairs = NULL;
 	lst_err err, perr = { 0 };
 	size_t n = 0, nmatrix = 0;
@@ -338,10 +335,22 @@ static int s_compare(const struct s_args *a)
 		goto free_reports;
 	}
 	prc = a->plots ? s_compare_plot(ra, rb, na, nb, out, &made, &perr) : 0;
+	if (a->html) {
+		struct lst_report_html_plots pl = { out, a->plots ? &made : NULL, prc < 0 ? prc : 0,
+						    &perr };
+
+		html = *a->html ? lst_strdup(a->html) : lst_asprintf("%s/compare.html", out);
+		if (lst_report_html_compare(ra, rb, na, nb, pairs, n, html, &pl, &err)) {
+			lst_log_error("report: %s", err.msg);
+			goto free_reports;
+		}
+	}
 	if (a->json) {
 		json_t *o = lst_compare_json(ra, rb, na, nb, pairs, n);
 
 		json_object_set_new(o, "dir", json_string(out));
+		if (html)
+			json_object_set_new(o, "html", json_string(html));
 		json_object_set_new(
 			o, "plots",
 			lst_report_plots_json(out, &made, prc < 0 ? prc : 0, &perr, a->plots));
@@ -349,8 +358,9 @@ static int s_compare(const struct s_args *a)
 		json_decref(o);
 	} else {
 		lst_compare_print(ra, rb, na, nb, pairs, n);
-		printf("\nwritten: %s/compare.csv, %s/compare.md%s\n", out, out,
-		       nmatrix ? ", compare_matrix-PHASE.csv" : "");
+		printf("\nwritten: %s/compare.csv, %s/compare.md%s%s%s\n", out, out,
+		       nmatrix ? ", compare_matrix-PHASE.csv" : "", html ? ", " : "",
+		       html ? html : "");
 		if (a->plots && prc != 1)
 			lst_report_print_plots(out, &made, prc, &perr);
 		rc = 0;
@@ -361,6 +371,7 @@ static int s_compare(const struct s_args *a)
 	}
 free_reports:
 	lst_plot_list_free(&made);
+	free(html);
 	free(pairs);
 	free(out);
 	free(na);

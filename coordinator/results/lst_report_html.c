@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_compare.h"
 #include "lst_figures.h"
 #include "lst_report_show.h"
 #include "lst_util.h"
@@ -39,8 +40,11 @@ struct s_ctx {
 	FILE *f;
 	const lst_report *r;
 	const struct lst_report_html_plots *pl;
-	bool *used; /* per plot: already in the page */
-	int seq;    /* plots inlined, for their id prefix */
+	const lst_report *rb; /* a comparison's run B (r is A) */
+	const char *names[2]; /* a comparison's names of A and B */
+	json_t *cmp;	      /* a comparison, as lst_compare_json gives it */
+	bool *used;	      /* per plot: already in the page */
+	int seq;	      /* plots inlined, for their id prefix */
 };
 
 /* --- text ------------------------------------------------------------------------------------ */
@@ -116,7 +120,7 @@ static const char s_css[] =
 	"--ok:#1e7a3c;--bad:#b3261e;--warn:#8a5a00}\n"
 	"*{box-sizing:border-box}\n"
 	"html{font-size:15px}\n"
-	"body{margin:0 auto;max-width:1180px;padding:28px 36px 60px;color:var(--ink);"
+	"body{margin:0 auto;max-width:1240px;padding:28px 36px 60px;color:var(--ink);"
 	"background:#fff;font-family:\"Source Sans 3\",\"Source Sans Pro\",\"Segoe UI\","
 	"\"Helvetica Neue\",Arial,\"Liberation Sans\",sans-serif;line-height:1.45}\n"
 	"h1{font-size:1.9rem;margin:0 0 .2rem;font-weight:600;letter-spacing:-.01em}\n"
@@ -145,6 +149,10 @@ static const char s_css[] =
 	"th .u{font-weight:400;color:var(--muted)}\n"
 	"table.points td:first-child,table.balance td:first-child{white-space:nowrap}\n"
 	".who{color:var(--muted)}\n"
+	"th.grp{text-align:center;border-bottom:1px solid var(--rule)}\n"
+	"td.chg{border-right:1px solid var(--rule)}\n"
+	"table.compare{font-size:.8rem}table.compare td,table.compare th{padding:3px 5px}\n"
+	"table.runs td{min-width:17rem}\n"
 	".bar{display:flex;height:5px;margin-top:3px;background:var(--rule);"
 	"print-color-adjust:exact;-webkit-print-color-adjust:exact}\n"
 	".bar span{display:block;height:100%;background:var(--accent)}\n"
@@ -176,17 +184,16 @@ static const char s_css[] =
 	"nav.toc{display:none}pre,.callout{background:none}"
 	"figure.plot svg{max-width:100%}a{color:inherit;text-decoration:none}}\n";
 
-static void s_head(struct s_ctx *c)
+/* The page's head, its title "t1 — t2". */
+static void s_head(FILE *f, const char *t1, const char *t2)
 {
-	FILE *f = c->f;
-
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"lockstep " LST_VERSION "\">\n<title>",
 	      f);
-	s_esc(f, s_or(c->r->plan_name, "lockstep run"));
+	s_esc(f, t1);
 	fputs(" \xe2\x80\x94 ", f);
-	s_esc(f, c->r->run_id);
+	s_esc(f, t2);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", s_css);
 }
 
@@ -1056,7 +1063,7 @@ static void s_page(struct s_ctx *c)
 {
 	size_t *idx = lst_calloc(c->r->npoints + 1, sizeof(*idx));
 
-	s_head(c);
+	s_head(c->f, s_or(c->r->plan_name, "lockstep run"), c->r->run_id);
 	s_title(c);
 	s_plots_note(c);
 	s_run(c);
@@ -1078,21 +1085,20 @@ static void s_page(struct s_ctx *c)
 	free(idx);
 }
 
-int lst_report_html_write(const lst_report *r, const char *path,
-			  const struct lst_report_html_plots *plots, lst_err *err)
+/* The page written by page(c) to path: aside, then renamed. Returns 0 or -errno with err. */
+static int s_write_file(struct s_ctx *c, const char *path, void (*page)(struct s_ctx *c),
+			lst_err *err)
 {
 	char *tmp = lst_asprintf("%s.tmp", path);
-	struct s_ctx c = { .r = r, .pl = plots };
 	int rc = 0;
 
-	c.used = lst_calloc(plots && plots->made ? plots->made->n + 1 : 1, sizeof(*c.used));
-	c.f = fopen(tmp, "w");
-	if (!c.f) {
+	c->f = fopen(tmp, "w");
+	if (!c->f) {
 		rc = lst_err_sys(err, -errno, "cannot create %s", tmp);
 		goto out;
 	}
-	s_page(&c);
-	if (ferror(c.f) | fclose(c.f)) {
+	page(c);
+	if (ferror(c->f) | fclose(c->f)) {
 		rc = lst_err_sys(err, -EIO, "writing %s failed", tmp);
 		remove(tmp);
 		goto out;
@@ -1102,7 +1108,288 @@ int lst_report_html_write(const lst_report *r, const char *path,
 		remove(tmp);
 	}
 out:
-	free(c.used);
 	free(tmp);
+	return rc;
+}
+
+int lst_report_html_write(const lst_report *r, const char *path,
+			  const struct lst_report_html_plots *plots, lst_err *err)
+{
+	struct s_ctx c = { .r = r, .pl = plots };
+	int rc;
+
+	c.used = lst_calloc(plots && plots->made ? plots->made->n + 1 : 1, sizeof(*c.used));
+	rc = s_write_file(&c, path, s_page, err);
+	free(c.used);
+	return rc;
+}
+
+/* --- two runs compared ----------------------------------------------------------------------- */
+
+/* The statistics of a comparison row (lst_compare_json's keys X_a, X_b, X_change_pct), their
+ * heads and formats; higher is better for the first two. */
+static const struct {
+	const char *key, *head, *fmt;
+	bool higher_better;
+} s_cmp_stats[] = {
+	{ "iops", "IOPS", "%.0f", true },
+	{ "mbps", "MB/s", "%.1f", true },
+	{ "lat_mean_us", "Mean <span class=\"u\">&micro;s</span>", "%.1f", false },
+	{ "lat_p99_us", "p99 <span class=\"u\">&micro;s</span>", "%.1f", false },
+	{ "lat_p99_99_us", "p99.99 <span class=\"u\">&micro;s</span>", "%.1f", false },
+};
+
+static double s_jnum(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A change in percent as a cell, coloured better (ok) or worse (bad) beyond 1%. */
+static void s_td_change(FILE *f, const char *col, double pct, bool higher_better)
+{
+	const char *cls = "";
+	char b[64];
+
+	if (isfinite(pct) && fabs(pct) >= 1)
+		cls = (pct > 0) == higher_better ? " ok" : " bad";
+	fprintf(f, "<td class=\"n chg%s\" data-col=\"%s\">%s%s</td>", cls, col,
+		isfinite(pct) && pct > 0 ? "+" : "", s_num(pct, "%.1f", b, sizeof(b)));
+}
+
+/* Both runs side by side: id, plan, status, times, target, versions; a warning per run that
+ * did not finish. */
+static void s_cmp_runs(struct s_ctx *c)
+{
+	const lst_report *rr[2] = { c->r, c->rb };
+	FILE *f = c->f;
+	char w[64];
+
+	for (int k = 0; k < 2; k++)
+		if (strcmp(rr[k]->status, "complete")) {
+			fputs("<p class=\"callout bad\">Run <strong>", f);
+			s_esc(f, c->names[k]);
+			fputs("</strong> did not finish (status: ", f);
+			s_esc(f, s_or(rr[k]->status, "running, or killed"));
+			fputs("): its points may be missing or partial, and a comparison with it "
+			      "says little.</p>\n",
+			      f);
+		}
+	fputs("<section id=\"runs\">\n<h2>Runs</h2>\n<table class=\"kv runs\">\n<thead><tr><th></th>",
+	      f);
+	for (int k = 0; k < 2; k++) {
+		fprintf(f, "<th>%s: ", k ? "B" : "A");
+		s_esc(f, c->names[k]);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (int row = 0; row < 8; row++) {
+		static const char *const heads[] = { "Run id",	 "Plan",   "Status",   "Started",
+						     "Finished", "Target", "lockstep", "Folder" };
+
+		fprintf(f, "<tr><th>%s</th>", heads[row]);
+		for (int k = 0; k < 2; k++) {
+			const lst_report *r = rr[k];
+			const char *v =
+				row == 0   ? r->run_id
+				: row == 1 ? r->plan_name
+				: row == 2 ? s_or(r->status, "running or stopped")
+				: row == 3 ? s_when(r->started, w, sizeof(w))
+				: row == 4 ? s_when(r->finished, w, sizeof(w))
+				: row == 5 ? r->title
+				: row == 6
+					? json_string_value(json_object_get(
+						  json_object_get(r->run, "versions"), "lockstep"))
+					: r->dir;
+
+			fprintf(f, "<td class=\"%s\">", row == 2 ? s_status_class(r->status) : "");
+			s_esc(f, s_or(v, "\xe2\x80\x93"));
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody>\n</table>\n</section>\n", f);
+}
+
+static void s_cmp_head(FILE *f)
+{
+	fputs("<thead><tr><th rowspan=\"2\">Point</th>", f);
+	for (size_t s = 0; s < LST_ARRAY_SIZE(s_cmp_stats); s++)
+		fprintf(f, "<th class=\"n grp\" colspan=\"3\">%s</th>", s_cmp_stats[s].head);
+	fputs("</tr>\n<tr>", f);
+	for (size_t s = 0; s < LST_ARRAY_SIZE(s_cmp_stats); s++)
+		fputs("<th class=\"n\">A</th><th class=\"n\">B</th><th class=\"n\">change "
+		      "<span class=\"u\">%</span></th>",
+		      f);
+	fputs("</tr></thead>\n", f);
+}
+
+/* A comparison row's point as compare.csv names it: its label without the "TEST: " the writer
+ * puts before it and the " round N" after it (lst_rpt_point.name). Returns buf. */
+static const char *s_cmp_name(const char *label, const char *test, char *buf, size_t size)
+{
+	size_t n = test ? strlen(test) : 0;
+	char *r;
+
+	label = s_or(label, "");
+	if (n && !strncmp(label, test, n) && !strncmp(label + n, ": ", 2))
+		label += n + 2;
+	snprintf(buf, size, "%s", label);
+	r = strstr(buf, " round ");
+	if (r && r[7] && strspn(r + 7, "0123456789") == strlen(r + 7))
+		*r = '\0';
+	if (n && !strcmp(buf, test)) /* "TEST round N": the test is its point */
+		buf[0] = '\0';
+	return buf;
+}
+
+/* One comparison row of lst_compare_json, its key as data- attributes. */
+static void s_cmp_row(FILE *f, json_t *row)
+{
+	const char *label = json_string_value(json_object_get(row, "label"));
+	const char *test = json_string_value(json_object_get(row, "test"));
+	const char *match = json_string_value(json_object_get(row, "match"));
+	char name[256];
+
+	fputs("<tr data-phase=\"", f);
+	s_esc(f, json_string_value(json_object_get(row, "phase")));
+	fputs("\" data-test=\"", f);
+	s_esc(f, s_or(test, ""));
+	fputs("\" data-label=\"", f);
+	s_esc(f, s_cmp_name(label, test, name, sizeof(name)));
+	fputs("\"><td>", f);
+	s_esc(f, *name ? name : test && *test && strcmp(test, "points") ? test : "(the phase)");
+	if (match && strcmp(match, "both"))
+		fprintf(f, " <span class=\"warn\">(%s)</span>",
+			!strcmp(match, "a_only") ? "only in A" : "only in B");
+	fputs("</td>", f);
+	for (size_t s = 0; s < LST_ARRAY_SIZE(s_cmp_stats); s++) {
+		char key[64], col[64];
+
+		snprintf(key, sizeof(key), "%s_a", s_cmp_stats[s].key);
+		s_td(f, key, s_jnum(row, key), s_cmp_stats[s].fmt);
+		snprintf(key, sizeof(key), "%s_b", s_cmp_stats[s].key);
+		s_td(f, key, s_jnum(row, key), s_cmp_stats[s].fmt);
+		snprintf(col, sizeof(col), "%s_change_pct", s_cmp_stats[s].key);
+		s_td_change(f, col, s_jnum(row, col), s_cmp_stats[s].higher_better);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* Per phase, its rows of the comparison (in the comparison's order). */
+static void s_cmp_points(struct s_ctx *c)
+{
+	json_t *rows = json_object_get(c->cmp, "points"), *row;
+	const char *phase = NULL;
+	FILE *f = c->f;
+	size_t i, nphase = 0;
+
+	json_array_foreach (rows, i, row) {
+		const char *ph = s_or(json_string_value(json_object_get(row, "phase")), "?");
+
+		if (!phase || strcmp(phase, ph)) {
+			if (phase)
+				fputs("</tbody>\n</table>\n</section>\n", f);
+			fprintf(f, "<section class=\"phase\" id=\"phase-%zu\">\n<h2>Phase ",
+				nphase++);
+			s_esc(f, ph);
+			fputs("</h2>\n<table class=\"points compare\">\n", f);
+			s_cmp_head(f);
+			fputs("<tbody>\n", f);
+			phase = ph;
+		}
+		s_cmp_row(f, row);
+	}
+	if (phase)
+		fputs("</tbody>\n</table>\n</section>\n", f);
+	else
+		fputs("<p class=\"note\">Neither run has a point.</p>\n", f);
+}
+
+static void s_cmp_matrices(struct s_ctx *c)
+{
+	json_t *mxs = json_object_get(c->cmp, "matrix_ratios"), *m;
+	FILE *f = c->f;
+	size_t i;
+
+	json_array_foreach (mxs, i, m) {
+		json_t *mixes = json_object_get(m, "mixes"), *rows = json_object_get(m, "rows");
+		json_t *x, *row;
+		size_t k, j;
+
+		fputs("<section class=\"phase\">\n<h2>IOPS matrix, phase ", f);
+		s_esc(f, s_or(json_string_value(json_object_get(m, "phase")), "?"));
+		fputs("</h2>\n<p class=\"note\">B / A of every cell: above 1, run B did more IOPS."
+		      "</p>\n<table class=\"matrix\">\n<thead><tr><th>Block size</th>",
+		      f);
+		json_array_foreach (mixes, k, x) {
+			fputs("<th class=\"n\">", f);
+			s_esc(f, s_or(json_string_value(x), "?"));
+			fputs("</th>", f);
+		}
+		fputs("</tr></thead>\n<tbody>\n", f);
+		json_array_foreach (rows, j, row) {
+			char bs[32];
+
+			fputs("<tr>", f);
+			s_td_text(f, lst_report_bs(s_jnum(row, "bs"), bs, sizeof(bs)));
+			json_array_foreach (json_object_get(row, "ratio"), k, x)
+				s_td(f, "ratio", json_is_number(x) ? json_number_value(x) : NAN,
+				     "%.2f");
+			fputs("</tr>\n", f);
+		}
+		fputs("</tbody>\n</table>\n</section>\n", f);
+	}
+}
+
+static void s_cmp_page(struct s_ctx *c)
+{
+	FILE *f = c->f;
+	char title[512];
+
+	snprintf(title, sizeof(title), "%s against %s", c->names[1], c->names[0]);
+	s_head(f, s_or(c->r->plan_name, "lockstep runs"), title);
+	fputs("<header class=\"titleblock\">\n<h1>", f);
+	s_esc(f, s_or(c->r->plan_name, "lockstep runs"));
+	fputs(": B against A</h1>\n<div class=\"sub\">Storage performance comparison &middot; "
+	      "A <code>",
+	      f);
+	s_esc(f, c->names[0]);
+	fputs("</code> (run ", f);
+	s_esc(f, c->r->run_id);
+	fputs("), B <code>", f);
+	s_esc(f, c->names[1]);
+	fputs("</code> (run ", f);
+	s_esc(f, c->rb->run_id);
+	fputs(")</div>\n<p class=\"note\">Points are matched by phase, test and label; the change "
+	      "is (B &minus; A) / A. Green: better in B (more IOPS or MB/s, less latency), red: "
+	      "worse, by 1% or more.</p>\n</header>\n",
+	      f);
+	s_plots_note(c);
+	s_cmp_runs(c);
+	s_cmp_points(c);
+	s_cmp_matrices(c);
+	s_plot(c, "compare", "lat_vs_iops", NULL, "Both runs' latency against IOPS.");
+	s_other_plots(c);
+	fputs("<footer>Written by lockstep " LST_VERSION
+	      " (<code>lockstep report --html A B</code>) "
+	      "from the same comparison as compare.csv and compare.md.</footer>\n</body>\n</html>\n",
+	      f);
+}
+
+int lst_report_html_compare(const lst_report *a, const lst_report *b, const char *na,
+			    const char *nb, const struct lst_compare_pair *pairs, size_t n,
+			    const char *path, const struct lst_report_html_plots *plots,
+			    lst_err *err)
+{
+	struct s_ctx c = { .r = a, .rb = b, .names = { na, nb }, .pl = plots };
+	int rc;
+
+	c.cmp = lst_compare_json(a, b, na, nb, pairs, n);
+	c.used = lst_calloc(plots && plots->made ? plots->made->n + 1 : 1, sizeof(*c.used));
+	rc = s_write_file(&c, path, s_cmp_page, err);
+	free(c.used);
+	json_decref(c.cmp);
 	return rc;
 }

@@ -2,6 +2,7 @@
 """Check a `lockstep report --html` page against its results folder.
 
 usage: check_report_html.py PAGE DIR [--plots yes|no|missing]
+       check_report_html.py --compare PAGE COMPARE.csv
        check_report_html.py --netlog NETLOG.json
 
 - Self-contained: no script, link, iframe, object, embed, img or base element; every href, src
@@ -13,6 +14,9 @@ usage: check_report_html.py PAGE DIR [--plots yes|no|missing]
   with agent rows show them.
 - Plots: yes, inline <svg> elements (and no note that they were skipped); no, none and the
   --no-plots note; missing, none and the gnuplot-not-found note.
+--compare: the page of `report DIR1 DIR2 --html`: self-contained as above, and every row of
+compare.csv is in the page (a <tr data-phase data-test data-label>) with the same figures of
+both runs and the same changes, to the page's rounding.
 --netlog: Chromium's --log-net-log file of the page's rendering holds no request made for the
 page (a request whose initiator or isolation key is the file:// page) other than file: and
 data: URLs. Chromium's own background requests (component updates, initiator "not an origin")
@@ -120,16 +124,7 @@ def netlog(path):
     return 1 if bad else 0
 
 
-def main():
-    if sys.argv[1] == "--netlog":
-        return netlog(sys.argv[2])
-    page, folder = sys.argv[1], sys.argv[2]
-    plots = "yes"
-    if "--plots" in sys.argv:
-        plots = sys.argv[sys.argv.index("--plots") + 1]
-    text = open(page, encoding="utf-8").read()
-    p = Page()
-    p.feed(text)
+def self_contained(text, p):
     bad = list(p.bad)
     for m in re.finditer(r"https?://", text):
         bad.append("an URL in the page: %r" % text[m.start():m.start() + 60])
@@ -137,6 +132,60 @@ def main():
         bad.append("the style sheet refers outside the page")
     if not text.lstrip().lower().startswith("<!doctype html>"):
         bad.append("no <!DOCTYPE html>")
+    return bad
+
+
+def compare(page, path):
+    text = open(page, encoding="utf-8").read()
+    p = Page()
+    p.feed(text)
+    bad = self_contained(text, p)
+    rows = {}
+    for a, cells in p.rows:
+        rows[(a.get("data-phase"), a.get("data-test"), a.get("data-label"))] = cells
+    checked = 0
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["phase"], r["test"], r["label"])
+            cells = rows.pop(key, None)
+            if cells is None:
+                bad.append("compare.csv row %s: not in the page" % (key,))
+                continue
+            for col, v in r.items():
+                if col in ("phase", "test", "label", "match"):
+                    continue
+                tol = 0.5 if col.startswith("iops_") and not col.endswith("pct") else 0.05
+                want, got = csv_num(v), number(cells.get(col, "x0"))
+                if math.isnan(want) and math.isnan(got):
+                    continue
+                if math.isnan(want) or math.isnan(got) or abs(got - want) > tol + 1e-9 * abs(want):
+                    bad.append("row %s: %s is %r, compare.csv has %r" %
+                               (key, col, cells.get(col), v))
+                checked += 1
+    for key in rows:
+        bad.append("page row %s: not in compare.csv" % (key,))
+    if p.svgs == 0:
+        bad.append("no inline SVG plot")
+    for b in bad[:40]:
+        print("check_report_html: %s: %s" % (page, b))
+    print("check_report_html: %s: %d figures checked against %s, %s" %
+          (page, checked, path, "FAILED" if bad else "ok"))
+    return 1 if bad else 0
+
+
+def main():
+    if sys.argv[1] == "--netlog":
+        return netlog(sys.argv[2])
+    if sys.argv[1] == "--compare":
+        return compare(sys.argv[2], sys.argv[3])
+    page, folder = sys.argv[1], sys.argv[2]
+    plots = "yes"
+    if "--plots" in sys.argv:
+        plots = sys.argv[sys.argv.index("--plots") + 1]
+    text = open(page, encoding="utf-8").read()
+    p = Page()
+    p.feed(text)
+    bad = self_contained(text, p)
 
     summary = {}
     phases = []

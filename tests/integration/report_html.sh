@@ -5,7 +5,9 @@
 # the page, and every figure of its summary tables equals summary.csv. Then headless Chromium,
 # in a network namespace without interfaces, renders each page to a PNG screenshot and a PDF
 # with no console message and no network request (its net log read back). Also --no-plots,
-# gnuplot missing (the page says so), --html=FILE, an unwritable FILE, and two folders refused.
+# gnuplot missing (the page says so), --html=FILE, an unwritable FILE; and the comparison of two
+# runs (variant b of make_results.py, unfinished) as a page, checked against compare.csv and
+# rendered the same way.
 . "$(dirname "$0")/lib.sh"
 
 need_cmd gnuplot chromium unshare
@@ -98,10 +100,25 @@ rc=0
 [ $rc -eq 2 ] || fail "unwritable page: exit $rc"
 grep -q "cannot create $TMP/no/such/dir/r.html" "$TMP/err.txt" ||
 	fail "unwritable page: no clear error: $(cat "$TMP/err.txt")"
-rc=0
-"$LOCKSTEP" report --html "$A" "$D" >/dev/null 2>"$TMP/err.txt" || rc=$?
-[ $rc -eq 2 ] || fail "--html with two folders: exit $rc"
-grep -q -- "--html compares no runs yet" "$TMP/err.txt" ||
-	fail "--html with two folders: no clear error: $(cat "$TMP/err.txt")"
 "$LOCKSTEP" report --help | grep -q -- "--html\[=FILE\]" || fail "--help does not give --html"
 ok "bad --html use refused"
+
+# Two runs compared: the page has compare.csv's figures, and says run B did not finish.
+B="$TMP/after"
+"$PY" "$LST_SRC/tests/integration/make_results.py" "$B" --variant b >/dev/null ||
+	fail "make_results.py --variant b failed"
+"$PY" - "$B/run.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.pop("status", None)
+r.pop("finished", None)
+json.dump(r, open(sys.argv[1], "w"))
+PYEOF
+"$LOCKSTEP" report --html "$A" "$B" -o "$TMP/cmp" >"$TMP/out.txt" 2>"$TMP/err.txt" ||
+	fail "report --html DIR1 DIR2: exit $?: $(cat "$TMP/err.txt")"
+grep -q "^written: .*$TMP/cmp/compare.html" "$TMP/out.txt" || fail "compare.html is not said"
+"$PY" "$CHECK" --compare "$TMP/cmp/compare.html" "$TMP/cmp/compare.csv" ||
+	fail "the comparison page is not right"
+grep -q "did not finish" "$TMP/cmp/compare.html" || fail "the unfinished run B is not warned about"
+render "$TMP/cmp/compare.html" compare
+ok "comparison page checked and rendered offline"
