@@ -56,8 +56,8 @@ double lst_figures_default_limit(const lst_report *r, const char *phase);
 
 /* One agent's or one path's part of a point. */
 struct lst_balance_item {
-	char who[160];	    /* "a", or "a:/dev/sdb" */
-	double share_pct;   /* of the point's I/Os (both directions) */
+	char who[160];	     /* "a", or "a:/dev/sdb" */
+	double share_pct;    /* of the point's I/Os (both directions) */
 	double iops, p99_us; /* its own */
 };
 
