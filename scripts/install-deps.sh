@@ -7,7 +7,7 @@ build=(build-essential cmake pkg-config libzmq3-dev libczmq-dev libmsgpack-dev l
        libyaml-dev libjansson-dev)
 run=(gnuplot-nox util-linux)
 tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-core python3
-       python3-msgpack procps coreutils util-linux clang-format git nftables)
+       python3-msgpack procps coreutils util-linux clang-format git nftables chromium)
 
 want=("${build[@]}" "${run[@]}")
 [ "${1:-}" = "--tests" ] && want+=("${tests[@]}")

@@ -7,6 +7,8 @@
  * latency; for suites the last round of each point), the headline figures of the
  * latency-vs-IOPS curves (under --limit, else the plan's curve limit, else 1 ms), the
  * steady-state verdicts, and the IOPS matrix. --json prints the same as one object.
+ * --html[=FILE] also writes the report as one self-contained HTML page (lst_report_html.c),
+ * by default DIR/report.html; for two folders the comparison, by default OUT/compare.html.
  *
  * Two folders: points are matched by (phase, test, label) and the change from the first run to
  * the second is given in percent, printed and written as OUT/compare.csv and OUT/compare.md;
@@ -33,6 +35,7 @@
 #include "lst_plot.h"
 #include "lst_compare.h"
 #include "lst_report.h"
+#include "lst_report_html.h"
 #include "lst_report_show.h"
 #include "lst_report_plan.h"
 #include "lst_text.h"
@@ -42,6 +45,7 @@ struct s_args {
 	const char *dirs[2];
 	int ndirs;
 	const char *out;
+	const char *html; /* --html: the file, "" for DIR/report.html; NULL: none */
 	bool json, plots;
 	double limit_us; /* --limit, 0 when not given */
 };
@@ -49,8 +53,10 @@ struct s_args {
 static void s_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lockstep report [-o OUT] [--json] [--no-plots] [--limit TIME] DIR\n"
-		"       lockstep report [-o OUT] [--json] [--no-plots] [--limit TIME] DIR1 DIR2\n"
+		"usage: lockstep report [-o OUT] [--json] [--no-plots] [--limit TIME] [--html[=FILE]]\n"
+		"                       DIR\n"
+		"       lockstep report [-o OUT] [--json] [--no-plots] [--limit TIME] [--html[=FILE]]\n"
+		"                       DIR1 DIR2\n"
 		"\n"
 		"Read a results folder written by 'lockstep run', redraw every plot and print the\n"
 		"report: the run, its agents (clock offset, rtt), targets, status and errors, and\n"
@@ -69,6 +75,11 @@ static void s_usage(FILE *f)
 		"options:\n"
 		"  -o, --output OUT   where plots (one folder) or the comparison (two) go\n"
 		"  --json             print the report as one JSON object\n"
+		"  --html[=FILE]      also write the report as one self-contained HTML page\n"
+		"                     (tables, plots inline as SVG, nothing fetched from\n"
+		"                     elsewhere; prints well): FILE, default DIR/report.html;\n"
+		"                     with two folders the comparison, default\n"
+		"                     OUT/compare.html\n"
 		"  --no-plots         do not draw plots\n"
 		"  --limit TIME       the latency limit of the headline figures and the plots'\n"
 		"                     limit line (500us, 1ms); default: the plan's curve limit\n"
@@ -104,12 +115,13 @@ static int s_parse_limit(const char *s, double *us)
 
 static int s_parse_args(int argc, char **argv, struct s_args *a)
 {
-	enum { O_JSON = 256, O_NO_PLOTS, O_LIMIT };
+	enum { O_JSON = 256, O_NO_PLOTS, O_LIMIT, O_HTML };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "no-plots", no_argument, NULL, O_NO_PLOTS },
 		{ "limit", required_argument, NULL, O_LIMIT },
+		{ "html", optional_argument, NULL, O_HTML },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -136,6 +148,9 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 		case O_LIMIT:
 			if (s_parse_limit(optarg, &a->limit_us))
 				return -EINVAL;
+			break;
+		case O_HTML:
+			a->html = optarg ? optarg : "";
 			break;
 		case ':':
 			lst_log_error("report: %s needs a value (see 'lockstep report --help')",
@@ -190,11 +205,28 @@ static int s_print_json(json_t *o)
 
 /* --- one folder ------------------------------------------------------------------------------ */
 
+/* --html: the page at a->html (or DIR/report.html). Returns its path (the caller frees), or
+ * NULL after an error. */
+static char *s_write_html(const struct s_args *a, const lst_report *r, const char *outdir,
+			  const struct lst_plot_list *made, int prc, const lst_err *perr)
+{
+	struct lst_report_html_plots pl = { outdir, made, prc, perr };
+	char *path = *a->html ? lst_strdup(a->html) : lst_asprintf("%s/report.html", r->dir);
+	lst_err err;
+
+	if (lst_report_html_write(r, path, &pl, &err)) {
+		lst_log_error("report: %s", err.msg);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 static int s_report_one(const struct s_args *a)
 {
 	struct lst_plot_list made = { 0 };
 	lst_report *r;
-	char *outdir = NULL;
+	char *outdir = NULL, *html = NULL;
 	lst_err err, perr = { 0 };
 	int prc = 0, rc = 0;
 
@@ -212,8 +244,13 @@ static int s_report_one(const struct s_args *a)
 		else if (prc)
 			lst_log_warn("some plots were not drawn: %s", perr.msg);
 	}
+	if (a->html && !(html = s_write_html(a, r, outdir, a->plots ? &made : NULL, prc, &perr)))
+		goto out;
 	if (a->json) {
 		json_t *o = lst_report_json(r);
+
+		if (html)
+			json_object_set_new(o, "html", json_string(html));
 
 		json_object_set_new(o, "plots",
 				    lst_report_plots_json(outdir, &made, prc, &perr, a->plots));
@@ -223,11 +260,17 @@ static int s_report_one(const struct s_args *a)
 		lst_report_print(r);
 		if (a->plots)
 			lst_report_print_plots(outdir, &made, prc, &perr);
+		if (html)
+			printf("\nhtml: %s\n", html);
 	}
 	if (fflush(stdout) && !rc)
 		rc = -EIO;
 	if (rc)
 		lst_log_error("report: writing the report failed");
+out:
+	if (a->html && !html)
+		rc = 2;
+	free(html);
 	lst_plot_list_free(&made);
 	free(outdir);
 	lst_report_destroy(&r);
@@ -267,9 +310,12 @@ static int s_compare_files(const char *out, const lst_report *ra, const lst_repo
 }
 
 /* The files the comparison wrote in out, by name, one line. */
-static void s_compare_written(const char *out, const lst_report *ra, const lst_report *rb)
+static void s_compare_written(const char *out, const lst_report *ra, const lst_report *rb,
+			      const char *html)
 {
 	printf("\nwritten: %s/compare.csv, %s/compare.md", out, out);
+	if (html)
+		printf(", %s", html);
 	for (size_t j = 0; j < ra->nmatrices; j++) {
 		char name[160];
 
@@ -322,7 +368,7 @@ static int s_compare(const struct s_args *a)
 {
 	struct lst_plot_list made = { 0 };
 	lst_report *ra, *rb = NULL;
-	char *na = NULL, *nb = NULL, *out = NULL;
+	char *na = NULL, *nb = NULL, *out = NULL, *html = NULL;
 	struct lst_compare_pair *pairs = NULL;
 	lst_err err, perr = { 0 };
 	size_t n = 0, nmatrix = 0;
@@ -353,10 +399,22 @@ static int s_compare(const struct s_args *a)
 		goto free_reports;
 	}
 	prc = a->plots ? s_compare_plot(ra, rb, na, nb, out, &made, &perr) : 0;
+	if (a->html) {
+		struct lst_report_html_plots pl = { out, a->plots ? &made : NULL, prc < 0 ? prc : 0,
+						    &perr };
+
+		html = *a->html ? lst_strdup(a->html) : lst_asprintf("%s/compare.html", out);
+		if (lst_report_html_compare(ra, rb, na, nb, pairs, n, html, &pl, &err)) {
+			lst_log_error("report: %s", err.msg);
+			goto free_reports;
+		}
+	}
 	if (a->json) {
 		json_t *o = lst_compare_json(ra, rb, na, nb, pairs, n);
 
 		json_object_set_new(o, "dir", json_string(out));
+		if (html)
+			json_object_set_new(o, "html", json_string(html));
 		json_object_set_new(
 			o, "plots",
 			lst_report_plots_json(out, &made, prc < 0 ? prc : 0, &perr, a->plots));
@@ -364,7 +422,7 @@ static int s_compare(const struct s_args *a)
 		json_decref(o);
 	} else {
 		lst_compare_print(ra, rb, na, nb, pairs, n);
-		s_compare_written(out, ra, rb);
+		s_compare_written(out, ra, rb, html);
 		if (a->plots && prc != 1)
 			lst_report_print_plots(out, &made, prc, &perr);
 		rc = 0;
@@ -375,6 +433,7 @@ static int s_compare(const struct s_args *a)
 	}
 free_reports:
 	lst_plot_list_free(&made);
+	free(html);
 	free(pairs);
 	free(out);
 	free(na);

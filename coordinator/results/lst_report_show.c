@@ -710,3 +710,8 @@ json_t *lst_report_json(const lst_report *r)
 	free(idx);
 	return o;
 }
+
+void lst_report_verdict(const struct lst_rpt_test *t, char *buf, size_t size)
+{
+	s_verdict(t, buf, size);
+}

@@ -52,4 +52,8 @@ struct lst_report_ports {
 bool lst_report_ports_table(const lst_report *r, const char *phase, struct lst_report_ports *t);
 void lst_report_ports_free(struct lst_report_ports *t);
 
+/* One line saying what a steady-state verdict is, as the text and JSON reports give it
+ * ("steady at round 7; window rounds 3-7: average ..."), into buf. */
+void lst_report_verdict(const struct lst_rpt_test *t, char *buf, size_t size);
+
 #endif
