@@ -754,32 +754,29 @@ static void s_curve_row(lst_results *r, const char *phase, size_t point,
 			const lst_hist *const lat_dir[LST_DIR_N], int64_t rate_iops,
 			double target_pct, const struct lst_row_who *who)
 {
-	union lst_cell row[LST_CURVES_N];
+	union lst_cell row[LST_CURVES_N] = {
+		[LST_CURVES_PHASE] = { .s = phase },
+		[LST_CURVES_POINT] = { .u = point },
+		[LST_CURVES_JOBS] = { .i = w->jobs },
+		[LST_CURVES_IODEPTH] = { .i = w->iodepth },
+		[LST_CURVES_BS] = { .i = w->bs },
+		[LST_CURVES_RWMIXREAD] = { .i = lst_workload_read_pct(w) },
+		[LST_CURVES_IOPS] = { .d = iops[0] + iops[1] },
+		[LST_CURVES_MBPS] = { .d = mbps[0] + mbps[1] },
+		[LST_CURVES_RATE_IOPS] = { .i = rate_iops },
+		[LST_CURVES_TARGET_PCT] = { .d = target_pct },
+		[LST_CURVES_SCOPE] = { .s = who->scope },
+		[LST_CURVES_AGENT] = { .s = who->agent },
+		[LST_CURVES_TARGET] = { .s = who->target },
+		[LST_CURVES_PATH] = { .s = who->path },
+	};
 	struct lst_hist_stats st;
 
 	lst_hist_stats(lat, &st);
-	memcpy(row,
-	       (union lst_cell[LST_CURVES_N]){
-		       [LST_CURVES_PHASE] = { .s = phase },
-		       [LST_CURVES_POINT] = { .u = point },
-		       [LST_CURVES_JOBS] = { .i = w->jobs },
-		       [LST_CURVES_IODEPTH] = { .i = w->iodepth },
-		       [LST_CURVES_BS] = { .i = w->bs },
-		       [LST_CURVES_RWMIXREAD] = { .i = lst_workload_read_pct(w) },
-		       [LST_CURVES_IOPS] = { .d = iops[0] + iops[1] },
-		       [LST_CURVES_MBPS] = { .d = mbps[0] + mbps[1] },
-		       [LST_CURVES_LAT_MEAN] = { .d = st.mean / 1e3 },
-		       [LST_CURVES_LAT_P99] = { .d = (double)st.p99 / 1e3 },
-		       [LST_CURVES_LAT_P99_9] = { .d = (double)st.p99_9 / 1e3 },
-		       [LST_CURVES_LAT_P99_99] = { .d = (double)st.p99_99 / 1e3 },
-		       [LST_CURVES_RATE_IOPS] = { .i = rate_iops },
-		       [LST_CURVES_TARGET_PCT] = { .d = target_pct },
-		       [LST_CURVES_SCOPE] = { .s = who->scope },
-		       [LST_CURVES_AGENT] = { .s = who->agent },
-		       [LST_CURVES_TARGET] = { .s = who->target },
-		       [LST_CURVES_PATH] = { .s = who->path },
-	       },
-	       sizeof(row));
+	row[LST_CURVES_LAT_MEAN].d = st.mean / 1e3;
+	row[LST_CURVES_LAT_P99].d = (double)st.p99 / 1e3;
+	row[LST_CURVES_LAT_P99_9].d = (double)st.p99_9 / 1e3;
+	row[LST_CURVES_LAT_P99_99].d = (double)st.p99_99 / 1e3;
 	s_dir_lat_cells(&row[LST_CURVES_READ_LAT], lat_dir);
 	lst_columns_write(r->curves, &lst_curves_table, row);
 }
