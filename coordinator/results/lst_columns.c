@@ -5,6 +5,7 @@
  */
 #include "lst_columns.h"
 
+#include <math.h>
 #include <stddef.h>
 
 #include "lst_assert.h"
@@ -30,6 +31,13 @@
 		n, LST_COL_##type, LST_READ_NUM, true, offsetof(st, field)                         \
 	}
 
+/* The per-direction block (lst_columns.h): written, not read, unless a table says otherwise. */
+#define S_DIR_LAT(dir)                                                                             \
+	S_COL(dir "_lat_mean_us", F3E), S_COL(dir "_lat_p50_us", F3E),                             \
+		S_COL(dir "_lat_p99_us", F3E), S_COL(dir "_lat_p99_9_us", F3E),                    \
+		S_COL(dir "_lat_p99_99_us", F3E), S_COL(dir "_lat_p99_999_us", F3E),               \
+		S_COL(dir "_lat_max_us", F3E)
+
 static const struct lst_column s_ts[] = {
 	S_READ("phase", WORD, NAME, struct lst_rpt_ts, phase),
 	S_READ("point", UINT, LONG, struct lst_rpt_ts, point),
@@ -49,6 +57,8 @@ static const struct lst_column s_ts[] = {
 	S_TEXT("scope", WORD, struct lst_rpt_ts, scope),
 	S_TEXT("target", WORD, struct lst_rpt_ts, target),
 	S_TEXT("path", QUOTED, struct lst_rpt_ts, path),
+	S_DIR_LAT("read"),
+	S_DIR_LAT("write"),
 };
 
 static const struct lst_column s_sum[] = {
@@ -78,6 +88,22 @@ static const struct lst_column s_sum[] = {
 	S_TEXT("scope", WORD, struct lst_rpt_point, scope),
 	S_TEXT("target", WORD, struct lst_rpt_point, target),
 	S_TEXT("path", QUOTED, struct lst_rpt_point, path),
+	S_COL("read_lat_mean_us", F3E),
+	S_COL("read_lat_p50_us", F3E),
+	S_OPT("read_lat_p99_us", F3E, struct lst_rpt_point, lat_p99_dir[0]),
+	S_COL("read_lat_p99_9_us", F3E),
+	S_COL("read_lat_p99_99_us", F3E),
+	S_COL("read_lat_p99_999_us", F3E),
+	S_COL("read_lat_max_us", F3E),
+	S_COL("write_lat_mean_us", F3E),
+	S_COL("write_lat_p50_us", F3E),
+	S_OPT("write_lat_p99_us", F3E, struct lst_rpt_point, lat_p99_dir[1]),
+	S_COL("write_lat_p99_9_us", F3E),
+	S_COL("write_lat_p99_99_us", F3E),
+	S_COL("write_lat_p99_999_us", F3E),
+	S_COL("write_lat_max_us", F3E),
+	S_COL("read_lat_count", UINT),
+	S_COL("write_lat_count", UINT),
 };
 
 static const struct lst_column s_clock[] = {
@@ -119,6 +145,8 @@ static const struct lst_column s_curves[] = {
 	S_TEXT("agent", WORD, struct lst_rpt_curve, agent),
 	S_TEXT("target", WORD, struct lst_rpt_curve, target),
 	S_TEXT("path", QUOTED, struct lst_rpt_curve, path),
+	S_DIR_LAT("read"),
+	S_DIR_LAT("write"),
 };
 
 static const struct lst_column s_dev[] = {
@@ -169,6 +197,10 @@ static void s_cell(FILE *f, enum lst_col_type type, const union lst_cell *c)
 		break;
 	case LST_COL_F3:
 		fprintf(f, "%.3f", c->d);
+		break;
+	case LST_COL_F3E:
+		if (!isnan(c->d))
+			fprintf(f, "%.3f", c->d);
 		break;
 	case LST_COL_F6:
 		fprintf(f, "%.6f", c->d);

@@ -34,6 +34,7 @@ enum lst_col_type {
 	LST_COL_F3,	/* real, 3 decimals */
 	LST_COL_F6,	/* real, 6 decimals */
 	LST_COL_G,	/* real, shortest (%g) */
+	LST_COL_F3E,	/* real, 3 decimals; NAN is written as an empty field (no value) */
 };
 
 /* What the report reader does with a column. */
@@ -70,6 +71,16 @@ union lst_cell {
 	double d;	      /* F3, F6, G */
 };
 
+/*
+ * The per-direction latency block, the same fourteen columns at the end of timeseries.csv,
+ * summary.csv and curves.csv (summary.csv then adds read_lat_count and write_lat_count): for
+ * reads, then for writes, mean, p50, p99, p99.9, p99.99, p99.999 and max in us, each from that
+ * direction's own merged histogram. A direction that did no I/O in the row has these fields
+ * empty (F3E), not 0: "no value", where the combined set says 0.
+ */
+#define LST_DIR_LAT_STATS 7
+#define LST_DIR_LAT_NCOLS (2 * LST_DIR_LAT_STATS)
+
 enum lst_ts_col {
 	LST_TS_PHASE,
 	LST_TS_POINT,
@@ -84,7 +95,8 @@ enum lst_ts_col {
 	LST_TS_SCOPE = LST_TS_LAT_MEAN + 6,
 	LST_TS_TARGET,
 	LST_TS_PATH,
-	LST_TS_N,
+	LST_TS_READ_LAT, /* the fourteen per-direction columns, as LST_DIR_LAT_COLS says */
+	LST_TS_N = LST_TS_READ_LAT + LST_DIR_LAT_NCOLS,
 };
 
 enum lst_sum_col {
@@ -109,6 +121,9 @@ enum lst_sum_col {
 	LST_SUM_SCOPE,
 	LST_SUM_TARGET,
 	LST_SUM_PATH,
+	LST_SUM_READ_LAT, /* the fourteen per-direction columns */
+	LST_SUM_READ_LAT_COUNT = LST_SUM_READ_LAT + LST_DIR_LAT_NCOLS,
+	LST_SUM_WRITE_LAT_COUNT,
 	LST_SUM_N,
 };
 
@@ -156,7 +171,8 @@ enum lst_curves_col {
 	LST_CURVES_AGENT,
 	LST_CURVES_TARGET,
 	LST_CURVES_PATH,
-	LST_CURVES_N,
+	LST_CURVES_READ_LAT, /* the fourteen per-direction columns */
+	LST_CURVES_N = LST_CURVES_READ_LAT + LST_DIR_LAT_NCOLS,
 };
 
 enum lst_dev_col {

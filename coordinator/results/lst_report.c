@@ -508,7 +508,7 @@ static int s_read_row(const lst_csv *t, size_t i, const struct lst_col_table *ta
 static int s_load_table(lst_report *r, const struct lst_col_table *tab, bool optional,
 			lst_csv **csv, void **rows, size_t *n, size_t size, lst_err *err)
 {
-	int cols[32];
+	int cols[64]; /* a table's columns at most (summary.csv has 42) */
 	int rc;
 
 	LST_ASSERT(tab->ncols <= LST_ARRAY_SIZE(cols));

@@ -31,6 +31,7 @@ struct lst_rpt_point {
 	double t_s, duration_s;
 	double iops[2], mbps[2];					   /* read, write */
 	double lat_mean, lat_p50, lat_p99, lat_p99_9, lat_p99_99, lat_max; /* us */
+	double lat_p99_dir[2]; /* read, write p99 (us); NAN in older folders or without such I/O */
 	double errors;
 	bool partial; /* run.json says an agent was lost in this point */
 };

@@ -1,10 +1,10 @@
 /*
  * `lockstep report` of one results folder, as text and as JSON: the run (id, plan, status,
  * versions), agents with clock offset and RTT, targets with their identities, errors, then per
- * phase the points (IOPS, MB/s, mean / p99 / p99.99 latency; for suites the last round of each
- * point), the headline figures of its latency-vs-IOPS curves ("IOPS at p99 < 1 ms", from
- * lst_figures_headlines, the same numbers in text and JSON), the steady-state verdicts, and the
- * IOPS matrix; and what became of the plots.
+ * phase the points (IOPS, MB/s, mean / p99 / p99.99 latency, and read and write p99 apart under
+ * a point that did both; for suites the last round of each point), the headline figures of its
+ * latency-vs-IOPS curves ("IOPS at p99 < 1 ms", from lst_figures_headlines, the same numbers in
+ * text and JSON), the steady-state verdicts, and the IOPS matrix; and what became of the plots.
  */
 #include "lst_report_show.h"
 
@@ -241,6 +241,19 @@ static void s_headlines_json(const lst_report *r, const struct lst_rpt_phase *ph
 	json_decref(a);
 }
 
+/*
+ * Under a point that did reads and writes, what each cost: "read p99 812.4 us, write p99
+ * 1503.2 us" (summary.csv's read_lat_p99_us and write_lat_p99_us; folders that predate them, and
+ * points of one direction, get no such line).
+ */
+static void s_print_dirs(const struct lst_rpt_point *p)
+{
+	if (!(p->iops[0] > 0 && p->iops[1] > 0 && isfinite(p->lat_p99_dir[0]) &&
+	      isfinite(p->lat_p99_dir[1])))
+		return;
+	printf("    read p99 %.1f us, write p99 %.1f us\n", p->lat_p99_dir[0], p->lat_p99_dir[1]);
+}
+
 static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, size_t *idx)
 {
 	size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
@@ -291,6 +304,7 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 		}
 		lst_report_point_text(p, several, label, sizeof(label));
 		s_print_point(p, label, rounds ? p->round : -1, width);
+		s_print_dirs(p);
 		for (size_t i = 0; agents && i < r->npoints; i++) {
 			const struct lst_rpt_point *q = &r->points[i];
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,38 @@ static void s_lat_cells(union lst_cell *cells, const struct lst_hist_stats *st)
 	cells[5].d = (double)st->max / 1e3;
 }
 
+/*
+ * The per-direction block (LST_DIR_LAT_NCOLS cells from cells[0] on): for reads, then writes,
+ * mean, p50, p99, p99.9, p99.99, p99.999 and max in us of that direction's histogram; NAN (an
+ * empty field) for a direction with no latency recorded.
+ */
+static void s_dir_lat_cells(union lst_cell *cells, const lst_hist *const lat[LST_DIR_N])
+{
+	for (int d = 0; d < LST_DIR_N; d++) {
+		union lst_cell *c = &cells[d * LST_DIR_LAT_STATS];
+		struct lst_hist_stats st;
+
+		lst_hist_stats(lat[d], &st);
+		c[0].d = st.mean / 1e3;
+		c[1].d = (double)st.p50 / 1e3;
+		c[2].d = (double)st.p99 / 1e3;
+		c[3].d = (double)st.p99_9 / 1e3;
+		c[4].d = (double)st.p99_99 / 1e3;
+		c[5].d = (double)st.p99_999 / 1e3;
+		c[6].d = (double)st.max / 1e3;
+		for (int k = 0; !st.count && k < LST_DIR_LAT_STATS; k++)
+			c[k].d = NAN;
+	}
+}
+
+/* The same from a sample's or totals' dir[]. */
+static void s_dir_stats_cells(union lst_cell *cells, const struct lst_dir_stats *dir)
+{
+	const lst_hist *lat[LST_DIR_N] = { &dir[LST_DIR_READ].lat, &dir[LST_DIR_WRITE].lat };
+
+	s_dir_lat_cells(cells, lat);
+}
+
 void lst_rates_of(const lst_sample *s, struct lst_rates *out)
 {
 	double secs = s->end_ns > s->start_ns ? (double)(s->end_ns - s->start_ns) / 1e9 : 0;
@@ -382,6 +415,7 @@ void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t
 
 	s_lat(dir, &st);
 	s_lat_cells(&row[LST_TS_LAT_MEAN], &st);
+	s_dir_stats_cells(&row[LST_TS_READ_LAT], dir);
 	lst_columns_write(r->ts, &lst_timeseries_table, row);
 	s_flush(r, r->ts, "timeseries.csv");
 }
@@ -469,11 +503,14 @@ static void s_summary_row(lst_results *r, const char *phase, size_t point, const
 		[LST_SUM_ERRORS] = { .u = t->dir[0].errors + t->dir[1].errors },
 		[LST_SUM_TEST] = { .s = test ? test : "" },
 		[LST_SUM_ROUND] = { .u = round },
+		[LST_SUM_READ_LAT_COUNT] = { .u = t->dir[LST_DIR_READ].lat.count },
+		[LST_SUM_WRITE_LAT_COUNT] = { .u = t->dir[LST_DIR_WRITE].lat.count },
 	};
 	struct lst_hist_stats st;
 
 	s_lat(t->dir, &st);
 	s_lat_cells(&row[LST_SUM_LAT_MEAN], &st);
+	s_dir_stats_cells(&row[LST_SUM_READ_LAT], t->dir);
 	lst_columns_write(r->sum, &lst_summary_table, row);
 	s_flush(r, r->sum, "summary.csv");
 }
@@ -713,33 +750,35 @@ struct lst_step_part *lst_step_parts_dup(const struct lst_step_part *parts, size
 /* One row of curves.csv: the workload w, what was measured, and whose row it is. */
 static void s_curve_row(lst_results *r, const char *phase, size_t point,
 			const struct lst_workload *w, const double iops[LST_DIR_N],
-			const double mbps[LST_DIR_N], const lst_hist *lat, int64_t rate_iops,
+			const double mbps[LST_DIR_N], const lst_hist *lat,
+			const lst_hist *const lat_dir[LST_DIR_N], int64_t rate_iops,
 			double target_pct, const struct lst_row_who *who)
 {
+	union lst_cell row[LST_CURVES_N] = {
+		[LST_CURVES_PHASE] = { .s = phase },
+		[LST_CURVES_POINT] = { .u = point },
+		[LST_CURVES_JOBS] = { .i = w->jobs },
+		[LST_CURVES_IODEPTH] = { .i = w->iodepth },
+		[LST_CURVES_BS] = { .i = w->bs },
+		[LST_CURVES_RWMIXREAD] = { .i = lst_workload_read_pct(w) },
+		[LST_CURVES_IOPS] = { .d = iops[0] + iops[1] },
+		[LST_CURVES_MBPS] = { .d = mbps[0] + mbps[1] },
+		[LST_CURVES_RATE_IOPS] = { .i = rate_iops },
+		[LST_CURVES_TARGET_PCT] = { .d = target_pct },
+		[LST_CURVES_SCOPE] = { .s = who->scope },
+		[LST_CURVES_AGENT] = { .s = who->agent },
+		[LST_CURVES_TARGET] = { .s = who->target },
+		[LST_CURVES_PATH] = { .s = who->path },
+	};
 	struct lst_hist_stats st;
 
 	lst_hist_stats(lat, &st);
-	lst_columns_write(r->curves, &lst_curves_table,
-			  (union lst_cell[LST_CURVES_N]){
-				  [LST_CURVES_PHASE] = { .s = phase },
-				  [LST_CURVES_POINT] = { .u = point },
-				  [LST_CURVES_JOBS] = { .i = w->jobs },
-				  [LST_CURVES_IODEPTH] = { .i = w->iodepth },
-				  [LST_CURVES_BS] = { .i = w->bs },
-				  [LST_CURVES_RWMIXREAD] = { .i = lst_workload_read_pct(w) },
-				  [LST_CURVES_IOPS] = { .d = iops[0] + iops[1] },
-				  [LST_CURVES_MBPS] = { .d = mbps[0] + mbps[1] },
-				  [LST_CURVES_LAT_MEAN] = { .d = st.mean / 1e3 },
-				  [LST_CURVES_LAT_P99] = { .d = (double)st.p99 / 1e3 },
-				  [LST_CURVES_LAT_P99_9] = { .d = (double)st.p99_9 / 1e3 },
-				  [LST_CURVES_LAT_P99_99] = { .d = (double)st.p99_99 / 1e3 },
-				  [LST_CURVES_RATE_IOPS] = { .i = rate_iops },
-				  [LST_CURVES_TARGET_PCT] = { .d = target_pct },
-				  [LST_CURVES_SCOPE] = { .s = who->scope },
-				  [LST_CURVES_AGENT] = { .s = who->agent },
-				  [LST_CURVES_TARGET] = { .s = who->target },
-				  [LST_CURVES_PATH] = { .s = who->path },
-			  });
+	row[LST_CURVES_LAT_MEAN].d = st.mean / 1e3;
+	row[LST_CURVES_LAT_P99].d = (double)st.p99 / 1e3;
+	row[LST_CURVES_LAT_P99_9].d = (double)st.p99_9 / 1e3;
+	row[LST_CURVES_LAT_P99_99].d = (double)st.p99_99 / 1e3;
+	s_dir_lat_cells(&row[LST_CURVES_READ_LAT], lat_dir);
+	lst_columns_write(r->curves, &lst_curves_table, row);
 }
 
 void lst_results_curve(lst_results *r, const char *phase, size_t point,
@@ -754,13 +793,15 @@ void lst_results_curve(lst_results *r, const char *phase, size_t point,
 			return;
 		lst_columns_header(r->curves, &lst_curves_table);
 	}
-	s_curve_row(r, phase, point, w, res->iops, res->mbps, &res->lat, rate_iops, target_pct,
-		    &all);
+	s_curve_row(r, phase, point, w, res->iops, res->mbps, &res->lat,
+		    (const lst_hist *const[LST_DIR_N]){ &res->lat_dir[0], &res->lat_dir[1] },
+		    rate_iops, target_pct, &all);
 	for (size_t k = 0; k < res->nparts; k++) {
 		const struct lst_step_part *pt = &res->parts[k];
 
-		s_curve_row(r, phase, point, w, pt->iops, pt->mbps, &pt->lat, rate_iops, target_pct,
-			    &pt->who);
+		s_curve_row(r, phase, point, w, pt->iops, pt->mbps, &pt->lat,
+			    (const lst_hist *const[LST_DIR_N]){ &pt->lat_dir[0], &pt->lat_dir[1] },
+			    rate_iops, target_pct, &pt->who);
 	}
 	s_flush(r, r->curves, "curves.csv");
 }

@@ -107,7 +107,8 @@ struct lst_row_who {
 /*
  * One timeseries row. t_s is seconds since the run started on the coordinator's clock; rates as
  * computed by the caller (for `all`, the sum of the agents' rates); dir gives the latency
- * histograms (both directions are merged for the latency columns).
+ * histograms (both directions merged for the combined latency columns, each apart for the
+ * per-direction ones at the end of the row).
  */
 void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 		     const char *agent, const struct lst_rates *rates,
@@ -191,9 +192,10 @@ struct lst_step_result {
 	uint64_t ios[LST_DIR_N];
 	uint64_t bytes[LST_DIR_N];
 	double seconds;
-	lst_hist lat; /* both directions */
-	double t_s;   /* start, seconds since the run started */
-	bool partial; /* an agent was lost */
+	lst_hist lat;		     /* both directions */
+	lst_hist lat_dir[LST_DIR_N]; /* each apart: lat is their sum, bucket by bucket */
+	double t_s;		     /* start, seconds since the run started */
+	bool partial;		     /* an agent was lost */
 	/* the rows of scope target and path (lst_row_who), when the run has them: on the heap,
 	 * the holder's (who copies a result copies them, lst_step_parts_dup); NULL when none */
 	size_t nparts;
@@ -208,7 +210,8 @@ struct lst_step_part {
 	uint64_t ios[LST_DIR_N];
 	uint64_t bytes[LST_DIR_N];
 	double seconds;
-	lst_hist lat; /* both directions */
+	lst_hist lat;		     /* both directions */
+	lst_hist lat_dir[LST_DIR_N]; /* each apart */
 };
 
 /* A copy of parts[n] on the heap (NULL for none). */
@@ -216,7 +219,8 @@ struct lst_step_part *lst_step_parts_dup(const struct lst_step_part *parts, size
 
 /*
  * Rows of curves.csv (created on the first row): a latency-vs-IOPS point, scope all, then one
- * row for each of res's parts (its targets and paths) with the same workload columns.
+ * row for each of res's parts (its targets and paths) with the same workload columns. The
+ * combined latency columns come from lat, the per-direction ones from lat_dir.
  */
 void lst_results_curve(lst_results *r, const char *phase, size_t point,
 		       const struct lst_workload *w, const struct lst_step_result *res,

@@ -233,6 +233,8 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 		p->bytes[d] = t->dir[d].bytes;
 	}
 	p->seconds = t->seconds;
+	for (int d = 0; d < LST_DIR_N; d++)
+		p->lat_dir[d] = t->dir[d].lat;
 	p->lat = t->dir[LST_DIR_READ].lat;
 	lst_hist_add(&p->lat, &t->dir[LST_DIR_WRITE].lat);
 }

@@ -173,6 +173,8 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 		r->bytes[d] = t->dir[d].bytes;
 	}
 	r->seconds = t->seconds;
+	for (int d = 0; d < LST_DIR_N; d++)
+		r->lat_dir[d] = t->dir[d].lat;
 	r->lat = t->dir[LST_DIR_READ].lat;
 	lst_hist_add(&r->lat, &t->dir[LST_DIR_WRITE].lat);
 	r->t_s = lst_coord__t(c, c->cur.T0);

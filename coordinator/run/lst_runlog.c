@@ -106,6 +106,63 @@ void lst_coord__boot_id(char *buf, size_t size)
 	buf[strcspn(buf, "\n")] = 0;
 }
 
+/* A histogram as the hex of its lst_hist_encode (the caller frees it). */
+static char *s_hist_hex(const lst_hist *h)
+{
+	uint8_t buf[LST_HIST_ENC_MAX];
+	size_t n = lst_hist_encode(h, buf, sizeof(buf));
+	char *hex = lst_malloc(2 * n + 1);
+
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", buf[i]);
+	hex[2 * n] = 0;
+	return hex;
+}
+
+/* The hex string at o.key back into *h (s_hist_hex). Returns 0 or -EINVAL with err. */
+static int s_hist_of_hex(json_t *o, const char *key, lst_hist *h, lst_err *err)
+{
+	const char *hex = json_string_value(json_object_get(o, key));
+	uint8_t buf[LST_HIST_ENC_MAX];
+	size_t n = hex ? strlen(hex) / 2 : 0;
+
+	lst_hist_init(h);
+	if (!hex || strlen(hex) % 2 || n > sizeof(buf))
+		return lst_err_set(err, -EINVAL, "result.%s: not a histogram in hex", key);
+	for (size_t i = 0; i < n; i++) {
+		unsigned v;
+
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+			return lst_err_set(err, -EINVAL, "result.%s: not a histogram in hex", key);
+		buf[i] = (uint8_t)v;
+	}
+	return lst_hist_decode(h, buf, n, err);
+}
+
+/*
+ * A point's result as its journal entry's "result": rates, counts and time, and the combined,
+ * read and write histograms ("lat", "lat_read", "lat_write") in hex, so a resume's suite sees
+ * what the run's would have. New reference.
+ */
+static json_t *s_result_json(const struct lst_step_result *r)
+{
+	static const char *const keys[] = { "lat", "lat_read", "lat_write" };
+	const lst_hist *h[] = { &r->lat, &r->lat_dir[LST_DIR_READ], &r->lat_dir[LST_DIR_WRITE] };
+	json_t *o = json_pack("{s:[f,f], s:[f,f], s:[I,I], s:[I,I], s:f, s:f, s:b}", "iops",
+			      r->iops[0], r->iops[1], "mbps", r->mbps[0], r->mbps[1], "ios",
+			      (json_int_t)r->ios[0], (json_int_t)r->ios[1], "bytes",
+			      (json_int_t)r->bytes[0], (json_int_t)r->bytes[1], "seconds",
+			      r->seconds, "t_s", r->t_s, "partial", r->partial);
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(keys); i++) {
+		char *hex = s_hist_hex(h[i]);
+
+		json_object_set_new(o, keys[i], json_string(hex));
+		free(hex);
+	}
+	return o;
+}
+
 /*
  * Journal the point just run (c->pending, from lst_coord__record_point) once its suite has seen its
  * result r: what run.json and summary.json say of it, the result the suite needs to replay it
@@ -115,33 +172,19 @@ void lst_coord__boot_id(char *buf, size_t size)
 void lst_coord__journal_point(lst_coord *c, const struct lst_step_result *r)
 {
 	json_t *e = c->pending;
-	uint8_t buf[LST_HIST_ENC_MAX];
-	char *hex, boot[64];
-	size_t n;
+	char boot[64];
 	lst_err err;
 
 	c->pending = NULL;
 	if (!e || !c->res)
 		return json_decref(e);
-	n = lst_hist_encode(&r->lat, buf, sizeof(buf));
-	hex = lst_malloc(2 * n + 1);
-	for (size_t i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", buf[i]);
-	hex[2 * n] = 0;
 	lst_coord__boot_id(boot, sizeof(boot));
-	json_object_set_new(e, "result",
-			    json_pack("{s:[f,f], s:[f,f], s:[I,I], s:[I,I], s:f, s:f, s:b, s:s}",
-				      "iops", r->iops[0], r->iops[1], "mbps", r->mbps[0],
-				      r->mbps[1], "ios", (json_int_t)r->ios[0],
-				      (json_int_t)r->ios[1], "bytes", (json_int_t)r->bytes[0],
-				      (json_int_t)r->bytes[1], "seconds", r->seconds, "t_s", r->t_s,
-				      "partial", r->partial, "lat", hex));
+	json_object_set_new(e, "result", s_result_json(r));
 	json_object_set_new(e, "time_base",
 			    json_pack("{s:I, s:I, s:s}", "mono_ns", (json_int_t)c->run_t0,
 				      "real_ns",
 				      (json_int_t)(lst_real_ns() - (lst_mono_ns() - c->run_t0)),
 				      "boot_id", boot));
-	free(hex);
 	if (lst_results_journal(c->res, e, &err)) {
 		if (!c->results_failed)
 			lst_log_warn("%s", err.msg);
@@ -302,24 +345,25 @@ json_t *lst_coord__step_json(const struct lst_step *step)
 			 (json_int_t)step->w.rate_iops);
 }
 
-/* A journaled point's result (lst_coord__journal_point) back into r. Returns 0 or -EINVAL. */
+/*
+ * A journaled point's result (lst_coord__journal_point) back into r. Journals written before
+ * results kept the directions apart have no "lat_read"/"lat_write": r->lat_dir stay empty (the
+ * per-direction columns of such points' curves.csv rows are then empty). Returns 0 or -EINVAL.
+ */
 int lst_coord__result_of(json_t *o, struct lst_step_result *r, lst_err *err)
 {
-	const char *hex = json_string_value(json_object_get(o, "lat"));
-	uint8_t buf[LST_HIST_ENC_MAX];
-	size_t n = hex ? strlen(hex) / 2 : 0;
+	static const char *const dir_keys[LST_DIR_N] = { "lat_read", "lat_write" };
+	int rc;
 
 	memset(r, 0, sizeof(*r));
-	lst_hist_init(&r->lat);
-	if (!hex || strlen(hex) % 2 || n > sizeof(buf))
-		return lst_err_set(err, -EINVAL, "result.lat: not a histogram in hex");
-	for (size_t i = 0; i < n; i++) {
-		unsigned v;
-
-		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
-			return lst_err_set(err, -EINVAL, "result.lat: not a histogram in hex");
-		buf[i] = (uint8_t)v;
-	}
+	for (int d = 0; d < LST_DIR_N; d++)
+		lst_hist_init(&r->lat_dir[d]);
+	rc = s_hist_of_hex(o, "lat", &r->lat, err);
+	for (int d = 0; !rc && d < LST_DIR_N; d++)
+		if (json_object_get(o, dir_keys[d]))
+			rc = s_hist_of_hex(o, dir_keys[d], &r->lat_dir[d], err);
+	if (rc)
+		return rc;
 	for (int d = 0; d < LST_DIR_N; d++) {
 		r->iops[d] = json_number_value(json_array_get(json_object_get(o, "iops"), d));
 		r->mbps[d] = json_number_value(json_array_get(json_object_get(o, "mbps"), d));
@@ -331,5 +375,5 @@ int lst_coord__result_of(json_t *o, struct lst_step_result *r, lst_err *err)
 	r->seconds = json_number_value(json_object_get(o, "seconds"));
 	r->t_s = json_number_value(json_object_get(o, "t_s"));
 	r->partial = json_is_true(json_object_get(o, "partial"));
-	return lst_hist_decode(&r->lat, buf, n, err);
+	return 0;
 }

@@ -559,6 +559,8 @@ static void s_combine(struct lst_step_result *dst, const struct lst_step_result 
 	}
 	dst->seconds += src->seconds;
 	lst_hist_add(&dst->lat, &src->lat);
+	for (int d = 0; d < LST_DIR_N; d++)
+		lst_hist_add(&dst->lat_dir[d], &src->lat_dir[d]);
 	for (int d = 0; d < LST_DIR_N; d++) {
 		dst->iops[d] = dst->seconds > 0 ? (double)dst->ios[d] / dst->seconds : 0;
 		dst->mbps[d] = dst->seconds > 0 ? (double)dst->bytes[d] / dst->seconds / 1e6 : 0;
@@ -588,6 +590,8 @@ static void s_window_parts(const struct s_point *p, size_t first, size_t last,
 
 		o->who = r0->parts[k].who;
 		lst_hist_init(&o->lat);
+		for (int d = 0; d < LST_DIR_N; d++)
+			lst_hist_init(&o->lat_dir[d]);
 		for (size_t r = first; r <= last && r < p->nres; r++) {
 			const struct lst_step_part *x = &p->res[r].parts[k];
 
@@ -601,6 +605,8 @@ static void s_window_parts(const struct s_point *p, size_t first, size_t last,
 			}
 			o->seconds += x->seconds;
 			lst_hist_add(&o->lat, &x->lat);
+			for (int d = 0; d < LST_DIR_N; d++)
+				lst_hist_add(&o->lat_dir[d], &x->lat_dir[d]);
 			n++;
 		}
 		for (int d = 0; n && d < LST_DIR_N; d++) {
@@ -618,6 +624,8 @@ static void s_window_result(const struct s_point *p, size_t first, size_t last,
 
 	memset(out, 0, sizeof(*out));
 	lst_hist_init(&out->lat);
+	for (int d = 0; d < LST_DIR_N; d++)
+		lst_hist_init(&out->lat_dir[d]);
 	for (size_t r = first; r <= last && r < p->nres; r++) {
 		s_combine(out, &p->res[r], n == 0);
 		for (int d = 0; d < LST_DIR_N; d++) {

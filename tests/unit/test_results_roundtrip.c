@@ -3,7 +3,8 @@
  * totals, then (1) every CSV line compared with the bytes the format has always had (the
  * printf formats of the writer before the column tables, written out here as the oracle), and
  * (2) read back with the report reader (lst_report_load) and every field of every file
- * compared with what was written.
+ * compared with what was written; (3) summary.csv cut back to the columns it had before the
+ * per-direction latency, which must still load (read/write p99 NAN).
  */
 #include <errno.h>
 #include <math.h>
@@ -65,6 +66,15 @@ static void s_lat_text(const struct lst_dir_stats *dir, char *buf, size_t size)
 		 (double)st.max / 1e3);
 }
 
+/* The per-direction block of a direction whose values all equal v us: seven times ",v". */
+static const char *s_same7(const char *v, char *buf, size_t size)
+{
+	buf[0] = 0;
+	for (int i = 0; i < 7; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), ",%s", v);
+	return buf;
+}
+
 static struct lst_merge_totals s_tot;
 static struct lst_step_result s_step;
 static struct lst_step_part s_part;
@@ -101,6 +111,10 @@ static void s_write(void)
 	lst_hist_init(&s_step.lat);
 	lst_hist_record_n(&s_step.lat, 250000, 1000);
 	lst_hist_record_n(&s_step.lat, 2000000, 10);
+	lst_hist_init(&s_step.lat_dir[LST_DIR_READ]);
+	lst_hist_record_n(&s_step.lat_dir[LST_DIR_READ], 250000, 1000);
+	lst_hist_init(&s_step.lat_dir[LST_DIR_WRITE]);
+	lst_hist_record_n(&s_step.lat_dir[LST_DIR_WRITE], 2000000, 10);
 	s_step.iops[0] = 700.25;
 	s_step.iops[1] = 300.5;
 	s_step.mbps[0] = 2.5;
@@ -109,6 +123,9 @@ static void s_write(void)
 	s_part.who = (struct lst_row_who){ "path", "a", "t1", "/dev/sd,b" };
 	lst_hist_init(&s_part.lat);
 	lst_hist_record_n(&s_part.lat, 250000, 10);
+	lst_hist_init(&s_part.lat_dir[LST_DIR_READ]); /* reads only: the write block is empty */
+	lst_hist_record_n(&s_part.lat_dir[LST_DIR_READ], 250000, 10);
+	lst_hist_init(&s_part.lat_dir[LST_DIR_WRITE]);
 	s_part.iops[0] = 10;
 	s_part.mbps[0] = 0.5;
 	s_step.parts = &s_part;
@@ -133,19 +150,26 @@ static void s_write(void)
 /* (1) The bytes of every CSV file, against the formats the files have always had. */
 static void s_check_bytes(void)
 {
-	char lat[256], lat_step[256], want[2048];
+	char lat[256], lat_step[256], want[4096], rd[128], wr[128], rd2[128], wr2[128];
 	struct lst_hist_stats st;
 	char *text;
 
 	s_lat_text(s_tot.dir, lat, sizeof(lat));
+	/* s_tot: 2500 reads of 100 us, 500 writes of 300 us */
+	s_same7("100.000", rd, sizeof(rd));
+	s_same7("300.000", wr, sizeof(wr));
 	text = s_read("timeseries.csv");
 	snprintf(want, sizeof(want),
 		 "phase,point,interval,t_s,agent,read_iops,write_iops,read_mbps,write_mbps,"
 		 "lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,lat_max_us,"
-		 "scope,target,path\n"
-		 "p1,0,3,1.250000,all,1000.500,250.250,4.098,1.025%s,all,,\"\"\n"
-		 "p1,0,3,1.250000,a,1000.500,250.250,4.098,1.025%s,agent,,\"\"\n",
-		 lat, lat);
+		 "scope,target,path,"
+		 "read_lat_mean_us,read_lat_p50_us,read_lat_p99_us,read_lat_p99_9_us,"
+		 "read_lat_p99_99_us,read_lat_p99_999_us,read_lat_max_us,"
+		 "write_lat_mean_us,write_lat_p50_us,write_lat_p99_us,write_lat_p99_9_us,"
+		 "write_lat_p99_99_us,write_lat_p99_999_us,write_lat_max_us\n"
+		 "p1,0,3,1.250000,all,1000.500,250.250,4.098,1.025%s,all,,\"\"%s%s\n"
+		 "p1,0,3,1.250000,a,1000.500,250.250,4.098,1.025%s,agent,,\"\"%s%s\n",
+		 lat, rd, wr, lat, rd, wr);
 	T_EQ_STR(text, want);
 	free(text);
 
@@ -154,13 +178,18 @@ static void s_check_bytes(void)
 		 "phase,point,label,agent,t_s,duration_s,read_iops,write_iops,read_mbps,"
 		 "write_mbps,lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,"
 		 "lat_max_us,read_ios,write_ios,read_bytes,write_bytes,errors,test,round,scope,"
-		 "target,path\n"
+		 "target,path,"
+		 "read_lat_mean_us,read_lat_p50_us,read_lat_p99_us,read_lat_p99_9_us,"
+		 "read_lat_p99_99_us,read_lat_p99_999_us,read_lat_max_us,"
+		 "write_lat_mean_us,write_lat_p50_us,write_lat_p99_us,write_lat_p99_9_us,"
+		 "write_lat_p99_99_us,write_lat_p99_999_us,write_lat_max_us,"
+		 "read_lat_count,write_lat_count\n"
 		 "p1,0,\"bs=4k, \"\"mix\"\"\",all,0.500000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
-		 "2500,500,10240000,2048000,3,\"iops: \"\"t\"\"\",2,all,,\"\"\n"
+		 "2500,500,10240000,2048000,3,\"iops: \"\"t\"\"\",2,all,,\"\"%s%s,2500,500\n"
 		 "p1,1,\"plain\",a,3.000000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
-		 "2500,500,10240000,2048000,3,\"\",0,agent,,\"\"\n",
-		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, s_tot.iops[0],
-		 s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat);
+		 "2500,500,10240000,2048000,3,\"\",0,agent,,\"\"%s%s,2500,500\n",
+		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr,
+		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr);
 	T_EQ_STR(text, want);
 	free(text);
 
@@ -181,11 +210,16 @@ static void s_check_bytes(void)
 	text = s_read("curves.csv");
 	snprintf(want, sizeof(want),
 		 "phase,point,jobs,iodepth,bs,rwmixread,iops,mbps,lat_mean_us,lat_p99_us,"
-		 "lat_p99_9_us,lat_p99_99_us,rate_iops,target_pct,scope,agent,target,path\n"
-		 "c1,0,4,32,4096,70,1000.750,3.750,%s,5000,12.5,all,all,,\"\"\n"
+		 "lat_p99_9_us,lat_p99_99_us,rate_iops,target_pct,scope,agent,target,path,"
+		 "read_lat_mean_us,read_lat_p50_us,read_lat_p99_us,read_lat_p99_9_us,"
+		 "read_lat_p99_99_us,read_lat_p99_999_us,read_lat_max_us,"
+		 "write_lat_mean_us,write_lat_p50_us,write_lat_p99_us,write_lat_p99_9_us,"
+		 "write_lat_p99_99_us,write_lat_p99_999_us,write_lat_max_us\n"
+		 "c1,0,4,32,4096,70,1000.750,3.750,%s,5000,12.5,all,all,,\"\"%s%s\n"
 		 "c1,0,4,32,4096,70,10.000,0.500,250.000,250.000,250.000,250.000,5000,12.5,path,a,"
-		 "t1,\"/dev/sd,b\"\n",
-		 lat_step);
+		 "t1,\"/dev/sd,b\"%s%s\n",
+		 lat_step, s_same7("250.000", rd2, sizeof(rd2)),
+		 s_same7("2000.000", wr2, sizeof(wr2)), rd2, s_same7("", wr, sizeof(wr)));
 	T_EQ_STR(text, want);
 	free(text);
 
@@ -194,8 +228,8 @@ static void s_check_bytes(void)
 	free(text);
 }
 
-static void s_check_point(const struct lst_rpt_point *p, const char *label, const char *agent,
-			  long point, double t_s)
+static void s_check_point_common(const struct lst_rpt_point *p, const char *label,
+				 const char *agent, long point, double t_s)
 {
 	struct lst_hist_stats st;
 	lst_hist h = s_tot.dir[0].lat;
@@ -219,6 +253,15 @@ static void s_check_point(const struct lst_rpt_point *p, const char *label, cons
 	T_NEAR(p->lat_p99_99, (double)st.p99_99 / 1e3, 5e-4);
 	T_NEAR(p->lat_max, (double)st.max / 1e3, 5e-4);
 	T_NEAR(p->errors, 3, 0);
+}
+
+/* Every field of a point row, the per-direction p99s included (100 and 300 us). */
+static void s_check_point(const struct lst_rpt_point *p, const char *label, const char *agent,
+			  long point, double t_s)
+{
+	s_check_point_common(p, label, agent, point, t_s);
+	T_NEAR(p->lat_p99_dir[0], 100, 0);
+	T_NEAR(p->lat_p99_dir[1], 300, 0);
 }
 
 /* (2) The report reader gives back every field the writer wrote. */
@@ -308,6 +351,40 @@ static void s_check_report(void)
 	T_ASSERT(!r);
 }
 
+/* summary.csv as a folder from before the per-direction columns had it: each line cut before
+ * its last n fields (numbers, so no quoted comma among them). */
+static void s_cut_columns(const char *name, int n)
+{
+	char *text = s_read(name), *path = lst_asprintf("%s/%s", s_dir, name);
+	FILE *f = fopen(path, "w");
+
+	T_ASSERT(f);
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		for (int i = 0; i < n; i++)
+			*strrchr(line, ',') = 0;
+		fprintf(f, "%s\n", line);
+	}
+	T_ASSERT(!fclose(f));
+	free(path);
+	free(text);
+}
+
+/* (3) An older folder, without the per-direction columns, still loads: read/write p99 NAN. */
+static void s_check_older(void)
+{
+	lst_err err;
+	lst_report *r;
+
+	s_cut_columns("summary.csv", 16);
+	r = lst_report_load(s_dir, NULL, &err);
+	if (!r)
+		T_FAIL("lst_report_load of an older summary.csv: %s", err.msg);
+	T_EQ_INT(r->npoints, 2);
+	s_check_point_common(&r->points[0], "bs=4k, \"mix\"", "all", 0, 0.5);
+	T_ASSERT(isnan(r->points[0].lat_p99_dir[0]) && isnan(r->points[0].lat_p99_dir[1]));
+	lst_report_destroy(&r);
+}
+
 int main(void)
 {
 	char *cmd;
@@ -316,6 +393,7 @@ int main(void)
 	s_write();
 	s_check_bytes();
 	s_check_report();
+	s_check_older();
 	cmd = lst_asprintf("rm -rf '%s'", s_dir);
 	T_EQ_INT(system(cmd), 0);
 	free(cmd);
