@@ -1214,7 +1214,7 @@ static void s_cmp_runs(struct s_ctx *c)
 
 static void s_cmp_head(FILE *f)
 {
-	fputs("<thead><tr><th rowspan=\"2\">Point</th>", f);
+	fputs("<thead><tr><th rowspan=\"2\">Point</th><th rowspan=\"2\">Compared</th>", f);
 	for (size_t s = 0; s < LST_ARRAY_SIZE(s_cmp_stats); s++)
 		fprintf(f, "<th class=\"n grp\" colspan=\"3\">%s</th>", s_cmp_stats[s].head);
 	fputs("</tr>\n<tr>", f);
@@ -1263,6 +1263,9 @@ static void s_cmp_row(FILE *f, json_t *row)
 	if (match && strcmp(match, "both"))
 		fprintf(f, " <span class=\"warn\">(%s)</span>",
 			!strcmp(match, "a_only") ? "only in A" : "only in B");
+	/* what is compared: the window's average, the last round, or the point */
+	fputs("</td><td data-col=\"basis\">", f);
+	s_esc(f, s_or(json_string_value(json_object_get(row, "basis")), ""));
 	fputs("</td>", f);
 	for (size_t s = 0; s < LST_ARRAY_SIZE(s_cmp_stats); s++) {
 		char key[64], col[64];
@@ -1362,7 +1365,9 @@ static void s_cmp_page(struct s_ctx *c)
 	s_esc(f, c->names[1]);
 	fputs("</code> (run ", f);
 	s_esc(f, c->rb->run_id);
-	fputs(")</div>\n<p class=\"note\">Points are matched by phase, test and label; the change "
+	fputs(")</div>\n<p class=\"note\">Points are matched by phase, test and label, and "
+	      "compared over the steady-state window where the test has one (Compared: "
+	      "window), else at their last round or as run; the change "
 	      "is (B &minus; A) / A. Green: better in B (more IOPS or MB/s, less latency), red: "
 	      "worse, by 1% or more.</p>\n</header>\n",
 	      f);
