@@ -4,6 +4,9 @@
 
 #include <errno.h>
 
+const char *const lst_err_class_names[LST_ERRC_N] = { "eio", "enospc", "etimedout", "ebade",
+						      "other" };
+
 int lst_sample_check(const lst_sample *s, lst_err *err)
 {
 	if (s->interval < 0)

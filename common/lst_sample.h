@@ -30,12 +30,36 @@ struct lst_dir_stats {
 	lst_hist lat;	 /* completion latency, ns */
 };
 
+/* Classes of I/O errors, counted apart (issue 13): what a failover or a full device looks like. */
+enum lst_err_class {
+	LST_ERRC_EIO,	    /* EIO: a path or medium error */
+	LST_ERRC_ENOSPC,    /* ENOSPC: a thin or full device */
+	LST_ERRC_ETIMEDOUT, /* ETIMEDOUT: the kernel or the device timed the I/O out */
+	LST_ERRC_EBADE,	    /* EBADE: a reservation conflict (SCSI persistent reservations) */
+	LST_ERRC_OTHER,	    /* any other errno */
+	LST_ERRC_N,
+};
+extern const char *const lst_err_class_names[LST_ERRC_N]; /* "eio", "enospc", "etimedout", ... */
+
+/*
+ * How the I/O of an interval fared beyond its counts: errors by class, and what was stuck. A
+ * stall shows here while it happens (inflight and the age of the oldest I/O at the interval's
+ * end), not only when its I/O finally completes.
+ */
+struct lst_sample_health {
+	uint64_t err_class[LST_ERRC_N]; /* completions with an error, by class (sum = errors) */
+	uint64_t timeouts;		/* I/Os that passed io_timeout during the interval */
+	uint64_t inflight;		/* I/Os submitted and not completed at the interval's end */
+	int64_t oldest_inflight_ns;	/* age of the oldest of them then; 0 when none */
+};
+
 typedef struct lst_sample {
 	int64_t interval; /* k */
 	int64_t start_ns; /* agent monotonic clock */
 	int64_t end_ns;
 	uint32_t flags;
 	struct lst_dir_stats dir[LST_DIR_N];
+	struct lst_sample_health health; /* all zero from agents that predate it */
 } lst_sample;
 
 static inline void lst_sample_init(lst_sample *s, int64_t interval)
@@ -48,6 +72,7 @@ static inline void lst_sample_init(lst_sample *s, int64_t interval)
 		s->dir[d].ios = s->dir[d].bytes = s->dir[d].errors = 0;
 		lst_hist_init(&s->dir[d].lat);
 	}
+	memset(&s->health, 0, sizeof(s->health));
 }
 
 /* dst += src: counts add, histograms merge, the time span becomes the union. */
@@ -64,6 +89,14 @@ static inline void lst_sample_add(lst_sample *dst, const lst_sample *src)
 		dst->dir[d].errors += src->dir[d].errors;
 		lst_hist_add(&dst->dir[d].lat, &src->dir[d].lat);
 	}
+	/* health: counts add; what was stuck at the end adds up over jobs, the oldest is the
+	 * oldest of any */
+	for (int c = 0; c < LST_ERRC_N; c++)
+		dst->health.err_class[c] += src->health.err_class[c];
+	dst->health.timeouts += src->health.timeouts;
+	dst->health.inflight += src->health.inflight;
+	if (src->health.oldest_inflight_ns > dst->health.oldest_inflight_ns)
+		dst->health.oldest_inflight_ns = src->health.oldest_inflight_ns;
 }
 
 /*
