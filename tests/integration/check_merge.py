@@ -108,7 +108,15 @@ def read_samples(path):
     with open(path, "rb") as fh:
         unpacker = msgpack.Unpacker(fh, raw=False)
         end = 0
-        for m in unpacker:
+        while True:
+            try:
+                m = next(unpacker)
+            except StopIteration:
+                break
+            except (ValueError, msgpack.UnpackException):
+                # The bytes after the last whole frame do not decode: a frame cut short
+                # followed by others' bytes (a file appended to after a kill). Cut short, too.
+                break
             end = unpacker.tell()   # where the next frame starts
             yield m
         size = os.fstat(fh.fileno()).st_size
