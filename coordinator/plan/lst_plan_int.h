@@ -159,6 +159,20 @@ void lst__plan_section_read(struct lst__plan_ctx *ctx, const struct lst__plan_se
 void lst__plan_items(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		     const struct lst_yaml_node *v, void *base);
 
+/* Whether option o (key node kn) may not be given there: said, and true to skip it. */
+typedef bool (*lst__plan_refuse_fn)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
+				    const struct lst_opt *o, const void *arg);
+
+/*
+ * The workload keys of map (NULL: none) into w, each an option of lst_workload_opts parsed by
+ * its table entry; given (may be NULL) gets true at each option's index. where names the map in
+ * messages ("workload", "the role of a"); refuse (may be NULL) turns options away first
+ * (lst_plan_value.c).
+ */
+void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
+			     const char *where, struct lst_workload *w, bool *given,
+			     lst__plan_refuse_fn refuse, const void *arg);
+
 /* Read one key's value v of section sec into base, by the key's kind (lst_plan_value.c). */
 void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 		     const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base);

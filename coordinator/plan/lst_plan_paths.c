@@ -233,53 +233,31 @@ static bool s_agent_wide(const struct lst_opt *o)
 	return false;
 }
 
+/* lst__plan_refuse_fn for roles: the options one agent's run has once (kn_arg: the selector). */
+static bool s_refuse_agent_wide(struct lst__plan_ctx *ctx, const struct lst_yaml_node *on,
+				const struct lst_opt *o, const void *kn_arg)
+{
+	const struct lst_yaml_node *kn = kn_arg;
+
+	if (!s_agent_wide(o))
+		return false;
+	lst__plan_error(ctx, on,
+			"paths: %s: %s cannot differ between paths: an agent's run has one "
+			"timeline and one engine; set it in the phase's workload",
+			kn->text, o->name);
+	return true;
+}
+
 /* The workload keys of a role's map into r, starting from the phase's workload. */
 static void s_role_keys(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph,
 			const struct lst_yaml_node *kn, const struct lst_yaml_node *map,
 			struct lst_plan_role *r)
 {
-	const char *names[64];
-	size_t n = 0;
+	char where[LST_PATH_MAX + 32];
 
-	for (const struct lst_opt *o = lst_workload_opts; o->name && n + 1 < LST_ARRAY_SIZE(names);
-	     o++)
-		names[n++] = o->name;
-	names[n] = NULL;
+	snprintf(where, sizeof(where), "the role of %s", kn->text);
 	r->w = ph->w;
-	for (size_t i = 0; i + 1 < map->n; i += 2) {
-		const struct lst_yaml_node *on = map->kids[i], *vn = map->kids[i + 1];
-		const struct lst_opt *o;
-		const char *text;
-		char hint[512];
-		lst_err err;
-
-		if (on->type != LST_YAML_SCALAR)
-			continue;
-		o = lst_opt_find(lst_workload_opts, on->text);
-		if (!o) {
-			lst__plan_error(ctx, on, "unknown key '%s' in the role of %s (%s)",
-					on->text, kn->text,
-					lst_text_hint(on->text, names, "keys", hint, sizeof(hint)));
-			continue;
-		}
-		if (s_agent_wide(o)) {
-			lst__plan_error(ctx, on,
-					"paths: %s: %s cannot differ between paths: an agent's run "
-					"has one timeline and one engine; set it in the phase's "
-					"workload",
-					kn->text, o->name);
-			continue;
-		}
-		text = lst__plan_scalar(ctx, o->name, vn);
-		if (!text)
-			continue;
-		if (lst_opt_parse(o, &r->w, text, &err)) {
-			lst__plan_error(ctx, vn, "%s", err.msg);
-			continue;
-		}
-		LST_ASSERT(o - lst_workload_opts < (ptrdiff_t)LST_ARRAY_SIZE(r->w_set));
-		r->w_set[o - lst_workload_opts] = true;
-	}
+	lst__plan_workload_keys(ctx, map, where, &r->w, r->w_set, s_refuse_agent_wide, kn);
 }
 
 /* A role's value vn (for selector kn) into r: `idle` or a map of workload keys. */

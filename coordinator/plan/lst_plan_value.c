@@ -159,14 +159,11 @@ static void s_capacity(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 	*(double *)lst__plan_at(base, k->o.offset) = d;
 }
 
-static void s_workload(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
-		       const struct lst_yaml_node *v, void *base)
+void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
+			     const char *where, struct lst_workload *w, bool *given,
+			     lst__plan_refuse_fn refuse, const void *arg)
 {
-	struct lst_workload *w = lst__plan_at(base, k->o.offset);
-	bool *given = k->aux ? lst__plan_at(base, k->aux) : NULL;
 	const char *names[64];
-	bool ok;
-	const struct lst_yaml_node *map = lst__plan_map(ctx, k->o.name, v, &ok);
 
 	s_opt_names(lst_workload_opts, names, LST_ARRAY_SIZE(names));
 	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
@@ -180,10 +177,12 @@ static void s_workload(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 			continue;
 		o = lst_opt_find(lst_workload_opts, kn->text);
 		if (!o) {
-			lst__plan_error(ctx, kn, "unknown key '%s' in %s (%s)", kn->text, k->o.name,
+			lst__plan_error(ctx, kn, "unknown key '%s' in %s (%s)", kn->text, where,
 					lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
 			continue;
 		}
+		if (refuse && refuse(ctx, kn, o, arg))
+			continue;
 		text = lst__plan_scalar(ctx, o->name, vn);
 		if (!text)
 			continue;
@@ -201,6 +200,16 @@ static void s_workload(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 			given[o - lst_workload_opts] = true;
 		}
 	}
+}
+
+static void s_workload(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		       const struct lst_yaml_node *v, void *base)
+{
+	bool ok;
+	const struct lst_yaml_node *map = lst__plan_map(ctx, k->o.name, v, &ok);
+
+	lst__plan_workload_keys(ctx, map, k->o.name, lst__plan_at(base, k->o.offset),
+				k->aux ? lst__plan_at(base, k->aux) : NULL, NULL, NULL);
 }
 
 const char *lst__plan_known_names(const lst_plan *p, bool agents, char *buf, size_t size)
