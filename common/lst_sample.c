@@ -7,6 +7,22 @@
 const char *const lst_err_class_names[LST_ERRC_N] = { "eio", "enospc", "etimedout", "ebade",
 						      "other" };
 
+enum lst_err_class lst_err_class_of(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case EIO:
+		return LST_ERRC_EIO;
+	case ENOSPC:
+		return LST_ERRC_ENOSPC;
+	case ETIMEDOUT:
+		return LST_ERRC_ETIMEDOUT;
+	case EBADE:
+		return LST_ERRC_EBADE;
+	default:
+		return LST_ERRC_OTHER;
+	}
+}
+
 int lst_sample_check(const lst_sample *s, lst_err *err)
 {
 	if (s->interval < 0)
