@@ -41,6 +41,10 @@ enum lst_err_class {
 };
 extern const char *const lst_err_class_names[LST_ERRC_N]; /* "eio", "enospc", "etimedout", ... */
 
+/* The class of an errno, positive or negative (EIO and -EIO are both LST_ERRC_EIO); 0 and any
+ * errno without a class of its own are LST_ERRC_OTHER. */
+enum lst_err_class lst_err_class_of(int err);
+
 /*
  * How the I/O of an interval fared beyond its counts: errors by class, and what was stuck. A
  * stall shows here while it happens (inflight and the age of the oldest I/O at the interval's

@@ -11,6 +11,7 @@ const char *const lst_rw_names[] = {
 };
 const char *const lst_engine_names[] = { "io_uring", "psync", "null", NULL };
 const char *const lst_dir_names[] = { "read", "write", NULL };
+const char *const lst_on_io_error_names[] = { "stop", "continue", NULL };
 static const char *const s_arrival_names[] = { "poisson", "uniform", NULL };
 
 #define W(field) offsetof(struct lst_workload, field)
@@ -56,6 +57,12 @@ const struct lst_opt lst_workload_opts[] = {
 	{ "poll", LST_OPT_DURATION, W(poll), "3us", 0, LST_NS_PER_MS, NULL,
 	  "io_uring: poll this long for completions before sleeping; more IOPS from fast devices "
 	  "for a little CPU (0 sleeps at once; polling stops by itself when a device is slow)" },
+	{ "on_io_error", LST_OPT_ENUM, W(on_io_error), "stop", 0, 0, lst_on_io_error_names,
+	  "an I/O that fails: stop ends the job with the error (path, offset, direction, errno); "
+	  "continue counts it by class (eio, enospc, etimedout, ebade, other) and keeps going" },
+	{ "io_timeout", LST_OPT_DURATION, W(io_timeout), "0", 0, 3600LL * LST_NS_PER_S, NULL,
+	  "an I/O in flight longer than this counts once as a timeout (it stays in flight until "
+	  "it completes); 0 = none" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 

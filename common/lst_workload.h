@@ -34,6 +34,12 @@ enum lst_arrival {
 	LST_ARRIVAL_UNIFORM,
 };
 
+/* What a job does when an I/O completes with an error (on_io_error). */
+enum lst_on_io_error {
+	LST_ON_IO_ERROR_STOP,	  /* end the job at the first error (fio's default) */
+	LST_ON_IO_ERROR_CONTINUE, /* count it by class and reuse the slot for the next I/O */
+};
+
 enum lst_dir {
 	LST_DIR_READ,
 	LST_DIR_WRITE,
@@ -44,24 +50,26 @@ enum lst_dir {
 #define LST_BS_MAX (16 * 1024 * 1024)
 
 struct lst_workload {
-	int64_t rw;	   /* enum lst_rw */
-	int64_t rwmixread; /* % reads for randrw and rw */
-	int64_t bs;	   /* bytes per I/O */
-	int64_t iodepth;   /* I/Os in flight per job */
-	int64_t jobs;	   /* threads, one ring each */
-	int64_t offset;	   /* start of the region on the path, bytes */
-	int64_t size;	   /* length of the region; 0 = to the end of the path */
-	int64_t runtime;   /* ns of measured time after the ramp; 0 = not time-limited */
-	int64_t ramp;	   /* ns before measurement starts (excluded from results) */
-	int64_t bytes;	   /* stop after this many bytes in all (all jobs); 0 = no limit */
-	int64_t rate_iops; /* total IOPS across the jobs; 0 = as fast as possible */
-	int64_t arrivals;  /* enum lst_arrival, for rate_iops */
-	int64_t interval;  /* ns between samples */
-	int64_t direct;	   /* O_DIRECT */
-	int64_t engine;	   /* enum lst_engine_kind */
-	int64_t pattern;   /* write data compresses to this % of its size; 100 = random */
-	int64_t seed;	   /* random stream seed; 0 = derived from the clock */
-	int64_t poll;	   /* ns a job polls for completions before sleeping (io_uring) */
+	int64_t rw;	     /* enum lst_rw */
+	int64_t rwmixread;   /* % reads for randrw and rw */
+	int64_t bs;	     /* bytes per I/O */
+	int64_t iodepth;     /* I/Os in flight per job */
+	int64_t jobs;	     /* threads, one ring each */
+	int64_t offset;	     /* start of the region on the path, bytes */
+	int64_t size;	     /* length of the region; 0 = to the end of the path */
+	int64_t runtime;     /* ns of measured time after the ramp; 0 = not time-limited */
+	int64_t ramp;	     /* ns before measurement starts (excluded from results) */
+	int64_t bytes;	     /* stop after this many bytes in all (all jobs); 0 = no limit */
+	int64_t rate_iops;   /* total IOPS across the jobs; 0 = as fast as possible */
+	int64_t arrivals;    /* enum lst_arrival, for rate_iops */
+	int64_t interval;    /* ns between samples */
+	int64_t direct;	     /* O_DIRECT */
+	int64_t engine;	     /* enum lst_engine_kind */
+	int64_t pattern;     /* write data compresses to this % of its size; 100 = random */
+	int64_t seed;	     /* random stream seed; 0 = derived from the clock */
+	int64_t poll;	     /* ns a job polls for completions before sleeping (io_uring) */
+	int64_t on_io_error; /* enum lst_on_io_error */
+	int64_t io_timeout; /* ns an I/O may be in flight before it counts as a timeout; 0 = none */
 };
 
 /* The table, terminated by an entry with a NULL name. */
@@ -69,7 +77,8 @@ extern const struct lst_opt lst_workload_opts[];
 
 extern const char *const lst_rw_names[];
 extern const char *const lst_engine_names[];
-extern const char *const lst_dir_names[]; /* "read", "write" */
+extern const char *const lst_dir_names[];	  /* "read", "write" */
+extern const char *const lst_on_io_error_names[]; /* "stop", "continue" */
 
 /* Fill w with the table's defaults. */
 void lst_workload_init(struct lst_workload *w);

@@ -69,6 +69,7 @@ enum s_kind {
 	K_MAP,	    /* a nested struct described by sub */
 	K_HIST,	    /* lst_hist: bin holding lst_hist_encode() output */
 	K_WORKLOAD, /* struct lst_workload: map walked through lst_workload_opts */
+	K_HEALTH, /* struct lst_sample_health: optional map, absent when all zero (s_enc_health) */
 };
 
 struct s_field {
@@ -173,6 +174,11 @@ struct s_field {
 	{                                                                                          \
 		.key = k, .kind = K_WORKLOAD,                                                      \
 		.off = offsetof(st, f) + S_IS(st, f, struct lst_workload)                          \
+	}
+#define F_HEALTH_OPT(st, k, f)                                                                     \
+	{                                                                                          \
+		.key = k, .kind = K_HEALTH,                                                        \
+		.off = offsetof(st, f) + S_IS(st, f, struct lst_sample_health), .optional = true   \
 	}
 #define F_END                                                                                      \
 	{                                                                                          \
@@ -327,6 +333,7 @@ static const struct s_field s_part[] = {
 	F_I64(struct lst_sample_part, "end", s.end_ns),
 	F_MAP(struct lst_sample_part, "read", s.dir[LST_DIR_READ], s_dir),
 	F_MAP(struct lst_sample_part, "write", s.dir[LST_DIR_WRITE], s_dir),
+	F_HEALTH_OPT(struct lst_sample_part, "health", s.health),
 	F_END,
 };
 
@@ -343,6 +350,7 @@ static const struct s_field s_sample[] = {
 	F_ARRAY_OPT(struct lst_msg_sample, "dev", dev, ndev, s_devstat),
 	F_HEAP_OPT(struct lst_msg_sample, "paths", parts, struct lst_sample_part, nparts,
 		   LST_MAX_JOBSPECS, s_part),
+	F_HEALTH_OPT(struct lst_msg_sample, "health", s.health), /* issue 13 */
 	F_END,
 };
 
@@ -439,8 +447,18 @@ static const struct s_field *const s_bodies[LST_MSG_TYPE_END] = {
 
 /* An optional array with no entries is left out of the frame: peers that predate it see the
  * frame they always saw. */
+static bool s_health_zero(const struct lst_sample_health *h)
+{
+	static const struct lst_sample_health zero;
+
+	return !memcmp(h, &zero, sizeof(zero));
+}
+
 static bool s_omitted(const struct s_field *f, const void *base)
 {
+	if (f->optional && f->kind == K_HEALTH)
+		return s_health_zero(
+			(const struct lst_sample_health *)((const char *)base + f->off));
 	return f->optional && (f->kind == K_ARRAY || f->kind == K_HEAP) &&
 	       !*(const uint32_t *)((const char *)base + f->count_off);
 }
@@ -639,6 +657,35 @@ static int s_enc_workload(struct s_enc *e, const struct lst_workload *w, const c
 	return 0;
 }
 
+/* A sample's health: errors by class (only the non-zero ones), timeouts, inflight and the
+ * oldest in-flight age in microseconds. Only sent when not all zero (s_omitted). */
+static int s_enc_health(struct s_enc *e, const struct lst_sample_health *h, const char *path,
+			const char *key)
+{
+	uint32_t nerr = 0;
+
+	if (h->oldest_inflight_ns < 0)
+		return s_enc_bad(e, path, key, "has a negative oldest in-flight age");
+	for (int c = 0; c < LST_ERRC_N; c++)
+		nerr += h->err_class[c] != 0;
+	msgpack_pack_map(&e->pk, 4);
+	s_pack_key(e, "errors");
+	msgpack_pack_map(&e->pk, nerr);
+	for (int c = 0; c < LST_ERRC_N; c++) {
+		if (!h->err_class[c])
+			continue;
+		s_pack_key(e, lst_err_class_names[c]);
+		msgpack_pack_uint64(&e->pk, h->err_class[c]);
+	}
+	s_pack_key(e, "timeouts");
+	msgpack_pack_uint64(&e->pk, h->timeouts);
+	s_pack_key(e, "inflight");
+	msgpack_pack_uint64(&e->pk, h->inflight);
+	s_pack_key(e, "oldest_inflight_us");
+	msgpack_pack_uint64(&e->pk, (uint64_t)h->oldest_inflight_ns / 1000);
+	return 0;
+}
+
 static int s_enc_hist(struct s_enc *e, const lst_hist *h, const char *path, const char *key)
 {
 	uint8_t *buf = lst_malloc(LST_HIST_ENC_MAX);
@@ -737,6 +784,8 @@ static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *bas
 	case K_WORKLOAD:
 		snprintf(sub, sizeof(sub), "%s%s.", path, f->key);
 		return s_enc_workload(e, (const struct lst_workload *)p, sub);
+	case K_HEALTH:
+		return s_enc_health(e, (const struct lst_sample_health *)p, path, f->key);
 	}
 	LST_ASSERT(!"unknown field kind");
 	return -EINVAL;
@@ -1189,6 +1238,63 @@ static int s_dec_workload(struct s_dec *d, const msgpack_object *map, struct lst
 	return 0;
 }
 
+/* Bounds of a health map from outside: counts of one interval, I/Os in flight on one agent,
+ * an age that still fits in int64 ns. */
+#define S_HEALTH_COUNT_MAX (2 * LST_SAMPLE_IOS_MAX)
+#define S_HEALTH_INFLIGHT_MAX (1ull << 32)
+#define S_HEALTH_AGE_US_MAX ((uint64_t)INT64_MAX / 1000)
+
+/* A sample's health (s_enc_health); class names it does not know are skipped, so a newer
+ * agent's classes do not break an older coordinator. */
+static int s_dec_health(struct s_dec *d, const msgpack_object *v, struct lst_sample_health *h,
+			const char *path, const char *key)
+{
+	const msgpack_object *errs = NULL, *x;
+	char sub[128];
+	uint64_t u;
+	int rc;
+
+	if (v->type != MSGPACK_OBJECT_MAP)
+		return s_dec_bad(d, -EBADMSG, path, key, "must be a map");
+	snprintf(sub, sizeof(sub), "%s%s.", path, key);
+	memset(h, 0, sizeof(*h));
+	if ((errs = s_find(v, "errors"))) {
+		if (errs->type != MSGPACK_OBJECT_MAP)
+			return s_dec_bad(d, -EBADMSG, sub, "errors", "must be a map");
+		for (uint32_t i = 0; i < errs->via.map.size; i++) {
+			const msgpack_object_kv *kv = &errs->via.map.ptr[i];
+			char esub[160];
+
+			if (kv->key.type != MSGPACK_OBJECT_STR)
+				return s_dec_bad(d, -EBADMSG, sub, "errors",
+						 "must have class names as keys");
+			snprintf(esub, sizeof(esub), "%serrors.", sub);
+			for (int c = 0; c < LST_ERRC_N; c++) {
+				if (strlen(lst_err_class_names[c]) != kv->key.via.str.size ||
+				    memcmp(lst_err_class_names[c], kv->key.via.str.ptr,
+					   kv->key.via.str.size))
+					continue;
+				if ((rc = s_dec_uint(d, &kv->val, S_HEALTH_COUNT_MAX,
+						     &h->err_class[c], esub,
+						     lst_err_class_names[c])))
+					return rc;
+			}
+		}
+	}
+	if ((x = s_find(v, "timeouts")) &&
+	    (rc = s_dec_uint(d, x, S_HEALTH_COUNT_MAX, &h->timeouts, sub, "timeouts")))
+		return rc;
+	if ((x = s_find(v, "inflight")) &&
+	    (rc = s_dec_uint(d, x, S_HEALTH_INFLIGHT_MAX, &h->inflight, sub, "inflight")))
+		return rc;
+	if ((x = s_find(v, "oldest_inflight_us"))) {
+		if ((rc = s_dec_uint(d, x, S_HEALTH_AGE_US_MAX, &u, sub, "oldest_inflight_us")))
+			return rc;
+		h->oldest_inflight_ns = (int64_t)u * 1000;
+	}
+	return 0;
+}
+
 static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_field *f,
 		       void *base, const char *path)
 {
@@ -1278,6 +1384,8 @@ static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_
 	}
 	case K_WORKLOAD:
 		return s_dec_workload(d, v, (struct lst_workload *)p, path, f->key);
+	case K_HEALTH:
+		return s_dec_health(d, v, (struct lst_sample_health *)p, path, f->key);
 	}
 	LST_ASSERT(!"unknown field kind");
 	return -EINVAL;

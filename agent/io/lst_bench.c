@@ -32,8 +32,33 @@ struct s_bench {
 	/* totals over the measured (non-ramp) intervals */
 	struct lst_dir_stats tot[LST_DIR_N];
 	int64_t m_start, m_end;
+	struct lst_sample_health health; /* over every interval, ramp included */
 	json_t *intervals;
 };
+
+static bool s_health_any(const struct lst_sample_health *h)
+{
+	static const struct lst_sample_health zero;
+
+	return memcmp(h, &zero, sizeof(zero)) != 0;
+}
+
+/* A sample's health as JSON (errors by class, only the non-zero ones), or NULL when all zero. */
+static json_t *s_health_json(const struct lst_sample_health *h)
+{
+	json_t *errs;
+
+	if (!s_health_any(h))
+		return NULL;
+	errs = json_object();
+	for (int c = 0; c < LST_ERRC_N; c++)
+		if (h->err_class[c])
+			json_object_set_new(errs, lst_err_class_names[c],
+					    json_integer((json_int_t)h->err_class[c]));
+	return json_pack("{s:o, s:I, s:I, s:I}", "errors", errs, "timeouts",
+			 (json_int_t)h->timeouts, "inflight", (json_int_t)h->inflight,
+			 "oldest_inflight_us", (json_int_t)(h->oldest_inflight_ns / 1000));
+}
 
 static volatile sig_atomic_t s_interrupted;
 
@@ -241,7 +266,14 @@ static void s_on_sample(const lst_sample *s, void *arg)
 	struct s_bench *b = arg;
 	double secs = (double)(s->end_ns - s->start_ns) / 1e9;
 	bool ramp = s->flags & LST_SAMPLE_RAMP;
+	json_t *iv;
 
+	for (int c = 0; c < LST_ERRC_N; c++)
+		b->health.err_class[c] += s->health.err_class[c];
+	b->health.timeouts += s->health.timeouts;
+	b->health.inflight = s->health.inflight; /* at the end of the last interval */
+	b->health.oldest_inflight_ns =
+		LST_MAX(b->health.oldest_inflight_ns, s->health.oldest_inflight_ns);
 	if (!ramp && s->start_ns) {
 		if (!b->m_start)
 			b->m_start = s->start_ns;
@@ -253,13 +285,14 @@ static void s_on_sample(const lst_sample *s, void *arg)
 			lst_hist_add(&b->tot[d].lat, &s->dir[d].lat);
 		}
 	}
-	json_array_append_new(b->intervals,
-			      json_pack("{s:I, s:f, s:f, s:b, s:b, s:o, s:o}", "interval",
-					(json_int_t)s->interval, "t_s",
-					(double)(s->start_ns - b->t0) / 1e9, "duration_s", secs,
-					"ramp", ramp, "late", (s->flags & LST_SAMPLE_LATE) != 0,
-					"read", s_dir_json(&s->dir[LST_DIR_READ], secs), "write",
-					s_dir_json(&s->dir[LST_DIR_WRITE], secs)));
+	iv = json_pack("{s:I, s:f, s:f, s:b, s:b, s:o, s:o}", "interval", (json_int_t)s->interval,
+		       "t_s", (double)(s->start_ns - b->t0) / 1e9, "duration_s", secs, "ramp", ramp,
+		       "late", (s->flags & LST_SAMPLE_LATE) != 0, "read",
+		       s_dir_json(&s->dir[LST_DIR_READ], secs), "write",
+		       s_dir_json(&s->dir[LST_DIR_WRITE], secs));
+	if (s_health_any(&s->health))
+		json_object_set_new(iv, "health", s_health_json(&s->health));
+	json_array_append_new(b->intervals, iv);
 	if (b->tty && !b->quiet && !b->json) {
 		fprintf(stderr, "\r[%5.1f s]%s read %.0f IOPS  write %.0f IOPS  p99 %.1f us   ",
 			(double)(s->end_ns - b->t0) / 1e9, ramp ? " ramp" : "",
@@ -289,6 +322,19 @@ static void s_print_dir(const char *name, const struct lst_dir_stats *d, double 
 	       "                   p99.9 %.1f  p99.99 %.1f  p99.999 %.1f  max %.1f\n",
 	       st.min / 1e3, st.mean / 1e3, st.stdev / 1e3, st.p50 / 1e3, st.p90 / 1e3,
 	       st.p99 / 1e3, st.p99_9 / 1e3, st.p99_99 / 1e3, st.p99_999 / 1e3, st.max / 1e3);
+}
+
+/* The health line of the summary, when anything went wrong (errors over every interval). */
+static void s_print_health(const struct lst_sample_health *h)
+{
+	if (!s_health_any(h))
+		return;
+	printf("  health errors");
+	for (int c = 0; c < LST_ERRC_N; c++)
+		printf(" %s %llu", lst_err_class_names[c], (unsigned long long)h->err_class[c]);
+	printf("  timeouts %llu  inflight at end %llu  oldest in flight %.1f ms\n",
+	       (unsigned long long)h->timeouts, (unsigned long long)h->inflight,
+	       (double)h->oldest_inflight_ns / 1e6);
 }
 
 static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
@@ -327,6 +373,8 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 			      "sys_s", sys, "intervals", json_incref(b->intervals), "warning",
 			      lst_run_warning(run)[0] ? lst_run_warning(run) : NULL, "error",
 			      rc ? err.msg : NULL);
+		if (s_health_any(&b->health))
+			json_object_set_new(o, "health", s_health_json(&b->health));
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		printf("\n");
 		json_decref(o);
@@ -345,6 +393,7 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 		s_print_dir("write", &b->tot[LST_DIR_WRITE], secs);
 		printf("  runtime %.3f s (ramp %.1f s excluded)  cpu usr %.2f s  sys %.2f s\n",
 		       secs, (double)b->w.ramp / 1e9, usr, sys);
+		s_print_health(&b->health);
 	}
 	if (rc) {
 		fprintf(stderr, "lockstep-agent: %s\n", err.msg);

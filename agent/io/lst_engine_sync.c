@@ -57,8 +57,9 @@ static void s_queue_psync(struct lst_job *job, struct lst_io *io)
 	struct s_sync *e = job->engine;
 	ssize_t r;
 
+	io->submit_ns = lst_mono_ns();
 	if (!io->issue_ns)
-		io->issue_ns = lst_mono_ns();
+		io->issue_ns = io->submit_ns;
 	do {
 		if (io->dir == LST_DIR_READ)
 			r = pread(job->fd, io->buf, io->len, (off_t)io->offset);

@@ -120,11 +120,12 @@ static void s_exit(struct lst_job *job)
 	/*
 	 * Drop the registrations first: they are released synchronously here, while a ring's own
 	 * teardown runs later in a kernel worker. Without this the device stays claimed for a few
-	 * milliseconds after close, and the next O_EXCL open of it fails with EBUSY.
+	 * milliseconds after close, and the next O_EXCL open of it fails with EBUSY. A job that
+	 * gave up on stuck I/O (job->stuck) skips them: unregistering may wait for that I/O.
 	 */
-	if (e->fixed_file)
+	if (e->fixed_file && !job->stuck)
 		io_uring_unregister_files(&e->ring);
-	if (e->fixed_bufs)
+	if (e->fixed_bufs && !job->stuck)
 		io_uring_unregister_buffers(&e->ring);
 	io_uring_queue_exit(&e->ring);
 	free(e->cqes);

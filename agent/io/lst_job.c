@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -22,6 +23,7 @@
 #define LST_JOB_MAX_BUFFERS (2ull << 30) /* iodepth x bs per job */
 #define SECTOR 512
 #define S_FILL_CHUNK ((uint64_t)64 << 20) /* the fill looks at job->cancel this often */
+#define S_DRAIN_MIN (5 * LST_NS_PER_S)	  /* a stopping job waits this long for its I/O at least */
 
 /* xorshift64*: a few cycles, good enough for offsets and data, one stream per job. */
 static inline uint64_t s_rand(uint64_t *s)
@@ -55,7 +57,8 @@ struct s_loop {
 	lst_sample *cur;
 	double next_arrival; /* ns after t0 */
 	bool stopping;
-	bool boosted; /* SCHED_FIFO until the first submit, see s_boost */
+	int64_t drain_end; /* once stopping: give up on what is still in flight at this instant */
+	bool boosted;	   /* SCHED_FIFO until the first submit, see s_boost */
 };
 
 int lst_job_init(struct lst_job *job, lst_err *err)
@@ -115,9 +118,12 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 
 void lst_job_exit(struct lst_job *job)
 {
-	free(job->ios);
-	free(job->lists);
-	free(job->bufs);
+	/* I/O the job gave up on may still land in its slots and buffers: leak them */
+	if (!job->stuck) {
+		free(job->ios);
+		free(job->lists);
+		free(job->bufs);
+	}
 	job->ios = NULL;
 	job->lists = NULL;
 	job->bufs = NULL;
@@ -160,6 +166,8 @@ static void s_prep(struct s_loop *l, struct lst_io *io)
 		s_stamp(l, io);
 	io->issue_ns = 0;
 	io->done_ns = 0;
+	io->submit_ns = 0;
+	io->timed_out = false;
 	io->res = 0;
 	l->issued += bs;
 }
@@ -174,6 +182,42 @@ static double s_gap_ns(struct s_loop *l)
 	return -log(((double)(s_rand(&l->rng) >> 11) + 1.0) / 9007199254740992.0) * mean;
 }
 
+/* Count an I/O past io_timeout, once, in the current interval. */
+static void s_timeout(struct s_loop *l, struct lst_io *io, int64_t now)
+{
+	int64_t limit = l->job->w.io_timeout;
+
+	if (limit > 0 && !io->timed_out && now - io->submit_ns > limit) {
+		io->timed_out = true;
+		l->cur->health.timeouts++;
+	}
+}
+
+/*
+ * What is in flight at instant at (an interval's end): a scan of the iodepth slots, cheap once
+ * per interval. I/Os submitted after it do not count; those past io_timeout are counted once.
+ */
+static void s_inflight(struct s_loop *l, int64_t at)
+{
+	struct lst_job *job = l->job;
+	struct lst_sample_health *h = &l->cur->health;
+
+	h->inflight = 0;
+	h->oldest_inflight_ns = 0;
+	if (!l->inflight)
+		return;
+	for (unsigned i = 0; i < job->depth; i++) {
+		struct lst_io *io = &job->ios[i];
+
+		if (!io->busy || io->submit_ns >= at)
+			continue;
+		s_timeout(l, io, at);
+		h->inflight++;
+		if (at - io->submit_ns > h->oldest_inflight_ns)
+			h->oldest_inflight_ns = at - io->submit_ns;
+	}
+}
+
 /* Publish the current sample and move to interval k + 1, unless the consumer has fallen
  * LST_JOB_RING_SLOTS behind: then keep accumulating in the same sample (marked late). */
 static void s_close_interval(struct s_loop *l, int64_t end_ns, bool last)
@@ -181,6 +225,7 @@ static void s_close_interval(struct s_loop *l, int64_t end_ns, bool last)
 	struct lst_job *job = l->job;
 	uint64_t tail = atomic_load_explicit(&job->ring.tail, memory_order_acquire);
 
+	s_inflight(l, end_ns);
 	l->cur->end_ns = end_ns;
 	l->k++;
 	if (last)
@@ -202,12 +247,35 @@ static void s_close_interval(struct s_loop *l, int64_t end_ns, bool last)
 }
 
 /*
+ * An I/O completed with an error: count it by class (a short transfer is "other"); with
+ * on_io_error stop, the first one ends the job and its text names path, direction, offset and
+ * errno; with continue the slot just goes back to the free list.
+ */
+static void s_failed(struct s_loop *l, const struct lst_io *io, struct lst_dir_stats *d)
+{
+	struct lst_job *job = l->job;
+	int code = io->res < 0 ? io->res : -EIO;
+
+	d->errors++;
+	l->cur->health.err_class[io->res < 0 ? lst_err_class_of(io->res) : LST_ERRC_OTHER]++;
+	if (job->w.on_io_error == LST_ON_IO_ERROR_CONTINUE)
+		return;
+	if (!job->error) {
+		job->error = code;
+		lst_err_sys(&job->err, code,
+			    "%s: %s of %u bytes at offset %llu failed (errno %d%s)", job->name,
+			    lst_dir_names[io->dir], io->len, (unsigned long long)io->offset,
+			    io->res < 0 ? -io->res : 0, io->res >= 0 ? ", short transfer" : "");
+	}
+	l->stopping = true; /* an I/O error ends the job, as in fio */
+}
+
+/*
  * Account completions. Consecutive I/Os with the same direction and latency (a batch) are
  * recorded with one histogram update.
  */
 static void s_complete(struct s_loop *l, unsigned n, int64_t now)
 {
-	struct lst_job *job = l->job;
 	lst_sample *cur = l->cur;
 	uint64_t run_lat = 0, run_n = 0;
 	int run_dir = -1;
@@ -219,22 +287,12 @@ static void s_complete(struct s_loop *l, unsigned n, int64_t now)
 		uint64_t lat = t > io->issue_ns ? (uint64_t)(t - io->issue_ns) : 0;
 
 		d->ios++;
-		if (io->res == (int32_t)io->len) {
+		io->busy = false;
+		s_timeout(l, io, t);
+		if (io->res == (int32_t)io->len)
 			d->bytes += io->len;
-		} else {
-			d->errors++;
-			if (!job->error) {
-				int code = io->res < 0 ? io->res : -EIO;
-
-				job->error = code;
-				lst_err_sys(&job->err, code,
-					    "%s of %u bytes at offset %llu failed%s",
-					    lst_dir_names[io->dir], io->len,
-					    (unsigned long long)io->offset,
-					    io->res >= 0 ? " (short transfer)" : "");
-			}
-			l->stopping = true; /* an I/O error ends the job, as in fio */
-		}
+		else
+			s_failed(l, io, d);
 		if ((int)io->dir == run_dir && lat == run_lat) {
 			run_n++;
 		} else {
@@ -249,6 +307,12 @@ static void s_complete(struct s_loop *l, unsigned n, int64_t now)
 	if (run_n)
 		lst_hist_record_n(&cur->dir[run_dir].lat, run_lat, run_n);
 	l->inflight -= n;
+}
+
+/* How long a stopping job waits for its I/O in flight: max(io_timeout, 5 s). */
+static int64_t s_drain_ns(const struct lst_job *job)
+{
+	return LST_MAX(job->w.io_timeout, S_DRAIN_MIN);
 }
 
 static void s_loop_init(struct s_loop *l, struct lst_job *job)
@@ -351,9 +415,15 @@ static void s_issue(struct s_loop *l, int64_t now, bool *arrival_pending)
 	if (nq) {
 		int64_t t = lst_mono_ns();
 
-		for (unsigned i = 0; i < nq; i++)
-			if (!l->queued[i]->issue_ns)
-				l->queued[i]->issue_ns = t;
+		for (unsigned i = 0; i < nq; i++) {
+			struct lst_io *io = l->queued[i];
+
+			if (!io->issue_ns)
+				io->issue_ns = t;
+			if (!io->submit_ns) /* psync stamps its own, before its pread/pwrite */
+				io->submit_ns = t;
+			io->busy = true;
+		}
 		l->inflight += nq;
 	}
 }
@@ -382,6 +452,35 @@ static int s_wait(struct s_loop *l, int64_t now, int64_t deadline, bool arrival_
 	return rc;
 }
 
+/*
+ * The job stopped and waited its bound for what is in flight: end without it, naming the stuck
+ * slots (how many, the oldest age) in the job's error, after the first I/O error if any.
+ */
+static void s_give_up(struct s_loop *l, int64_t now)
+{
+	struct lst_job *job = l->job;
+	int64_t oldest = 0;
+	unsigned n = 0;
+	char first[LST_ERR_MAX];
+
+	for (unsigned i = 0; i < job->depth; i++) {
+		if (!job->ios[i].busy)
+			continue;
+		n++;
+		oldest = LST_MAX(oldest, now - job->ios[i].submit_ns);
+	}
+	job->stuck = true;
+	snprintf(first, sizeof(first), "%s%s", job->error ? job->err.msg : "",
+		 job->error ? "; " : "");
+	if (!job->error)
+		job->error = -ETIMEDOUT;
+	lst_err_set(&job->err, job->error,
+		    "%s%s: %u I/Os still in flight after waiting %lld ms for them at the end, the "
+		    "oldest for %lld ms",
+		    first, job->name, n, (long long)(s_drain_ns(job) / LST_NS_PER_MS),
+		    (long long)(oldest / LST_NS_PER_MS));
+}
+
 static void s_run(struct s_loop *l)
 {
 	struct lst_job *job = l->job;
@@ -403,13 +502,21 @@ static void s_run(struct s_loop *l)
 			    (job->budget && l->issued >= job->budget))
 				l->stopping = true;
 		}
+		if (l->stopping && !l->drain_end)
+			l->drain_end = now + s_drain_ns(job);
 		s_issue(l, now, &arrival_pending);
 		if (l->stopping && !l->inflight)
 			break;
+		if (l->stopping && now >= l->drain_end) {
+			s_give_up(l, now);
+			break;
+		}
 		if (arrival_pending)
 			deadline = LST_MIN(deadline, job->t0 + (int64_t)l->next_arrival);
 		if (job->end && !l->stopping)
 			deadline = LST_MIN(deadline, job->end);
+		if (l->stopping)
+			deadline = l->drain_end;
 		rc = s_wait(l, now, deadline, arrival_pending);
 		if (rc < 0) {
 			job->error = rc;

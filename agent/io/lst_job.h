@@ -12,6 +12,16 @@
  * call sends, the completion instant once for everything a reap returns; I/Os that share both
  * share their latency and are recorded with one histogram update. A rate-limited job measures from
  * the intended issue time instead, so a stalled device is not hidden (coordinated omission).
+ *
+ * Health (issue 13): every error completion is counted by class (lst_err_class_of) in the
+ * interval's sample; on_io_error says whether the first one ends the job or the slot is simply
+ * reused. At each interval boundary the job thread scans its iodepth slots for what is still in
+ * flight (count, oldest age at the boundary) and counts, once per I/O, those past io_timeout.
+ * A job that stops waits for what is in flight at most max(io_timeout, 5 s), then ends with an
+ * error naming the stuck slots rather than hanging. The psync engine does its I/O inside
+ * queue(), on the job thread: nothing is ever seen in flight at a boundary, and a pread/pwrite
+ * that never returns blocks the job (and its boundaries) until it does. Stalls are measured
+ * with io_uring.
  */
 #ifndef LST_JOB_H
 #define LST_JOB_H
@@ -32,13 +42,16 @@ struct lst_io {
 	uint64_t offset;
 	void *buf;
 	uint32_t len;
-	uint32_t idx;	  /* slot index, also the registered-buffer index */
-	uint8_t dir;	  /* enum lst_dir */
-	int32_t res;	  /* bytes transferred or -errno, set by the engine */
-	int64_t issue_ns; /* set by the job (batch stamp or intended time); an engine that
+	uint32_t idx;	   /* slot index, also the registered-buffer index */
+	uint8_t dir;	   /* enum lst_dir */
+	int32_t res;	   /* bytes transferred or -errno, set by the engine */
+	int64_t issue_ns;  /* set by the job (batch stamp or intended time); an engine that
 				 * stamps per I/O may set it when it is still 0 */
-	int64_t done_ns;  /* 0: the job stamps the reap instant; engines that complete
+	int64_t done_ns;   /* 0: the job stamps the reap instant; engines that complete
 				 * synchronously stamp it themselves */
+	int64_t submit_ns; /* when the job handed it to the engine (ages in flight) */
+	bool busy;	   /* handed to the engine and not reaped yet */
+	bool timed_out;	   /* already counted once as passing io_timeout */
 };
 
 /*
@@ -78,6 +91,7 @@ struct lst_job {
 	/* Set by the run before the thread starts; read-only afterwards. */
 	unsigned id;
 	int fd;
+	char name[128]; /* the path, for error messages */
 	struct lst_workload w;
 	const struct lst_engine_ops *ops;
 	uint64_t lo, hi; /* region [lo, hi) this job addresses, bs-aligned */
@@ -106,6 +120,7 @@ struct lst_job {
 	_Atomic int finished;	    /* set by the job after its last sample is published */
 	_Atomic int64_t started_ns; /* when the job was released; 0 until then */
 	int error;		    /* 0 or -errno when the job failed; err says why */
+	bool stuck; /* ended with I/O still in flight: its buffers are never freed */
 	lst_err err;
 	struct lst_sample_ring ring;
 	pthread_t thread;

@@ -97,6 +97,7 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 
 		job->id = (unsigned)(first + j);
 		job->fd = p->fd;
+		snprintf(job->name, sizeof(job->name), "%s", p->name ? p->name : "?");
 		job->w = *w;
 		job->efd = run->efd;
 		job->ops = s_ops(run->engine);

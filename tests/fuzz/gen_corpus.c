@@ -1,7 +1,8 @@
 /*
  * Writes the fuzz corpus for fuzz_msg: one file per message type and example variant
  * (TYPE-typical.msgpack, TYPE-extreme.msgpack, TYPE-small.msgpack), and a SAMPLE split by
- * path (sample-paths.msgpack), encoded by the codec itself. Usage: gen_msg_corpus DIR [MAXLEN] (frames over MAXLEN bytes are left out, to match
+ * path (sample-paths.msgpack) and one with health (sample-health.msgpack), encoded by the
+ * codec itself. Usage: gen_msg_corpus DIR [MAXLEN] (frames over MAXLEN bytes are left out, to match
  * the fuzzer's -max_len).
  */
 #include <errno.h>
@@ -81,6 +82,22 @@ int main(int argc, char **argv)
 		lst_msg *m = lst_example_sample_split(2, false);
 		char *path = lst_asprintf("%s/sample-paths.msgpack", argv[1]);
 
+		if (s_write(m, path, maxlen))
+			return 1;
+		written++;
+		free(path);
+		lst_msg_destroy(&m);
+	}
+	/* The same with health (issue 13): errors by class, timeouts, I/Os stuck in flight. */
+	{
+		lst_msg *m = lst_example_sample_split(2, false);
+		char *path = lst_asprintf("%s/sample-health.msgpack", argv[1]);
+		struct lst_sample_health *h = &m->u.sample.parts[1].s.health;
+
+		h->timeouts = 2;
+		h->inflight = 5;
+		h->oldest_inflight_ns = 2500000000;
+		m->u.sample.s.health = *h;
 		if (s_write(m, path, maxlen))
 			return 1;
 		written++;
