@@ -96,7 +96,7 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 	memcpy(dir, row->all->dir, sizeof(dir));
 	if (!row->ramp) {
 		lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k,
-				lst_coord__t(c, grid), "all", &all, dir);
+				lst_coord__t(c, grid), "all", &all, dir, &row->all->health);
 		for (size_t i = 0; i < row->nagents; i++) {
 			struct lst_rates r;
 			const lst_sample *s = row->agent[i];
@@ -108,7 +108,7 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 				c->res, c->cur.phase_name, c->cur.point, row->k,
 				lst_coord__t(c, lst_clock_to_local(lst_conn_clock(c->a[i].conn),
 								   s->start_ns)),
-				lst_conn_name(c->a[i].conn), &r, s->dir);
+				lst_conn_name(c->a[i].conn), &r, s->dir, &s->health);
 		}
 	}
 	{
