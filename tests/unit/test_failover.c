@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lst_failover.h"
+#include "lst_report_show.h"
 #include "lst_test.h"
 
 /* Interval k of a row: ios reads of lat_ns each, oldest in flight at its end. */
@@ -106,8 +107,26 @@ static void s_gaps(void)
 	lst_failover_free(&f);
 }
 
+/* The report's line for a window, as summary.json carries it. */
+static void s_text(void)
+{
+	json_t *o = json_loads("{\"agent\": \"b\", \"path\": \"/dev/loop3\", \"failover\": "
+			       "{\"start_t_s\": 3.0, \"end_t_s\": 6.0, \"duration_s\": 3.0, "
+			       "\"ios\": 412, \"lat\": {\"p99_us\": 2041000.0}, "
+			       "\"oldest_inflight_us\": 2900000.0}}",
+			       0, NULL);
+	char line[256];
+
+	T_ASSERT(o);
+	lst_report_failover_text(o, line, sizeof(line));
+	T_EQ_STR(line, "b:/dev/loop3 3.0 s .. 6.0 s (3.0 s), 412 I/Os, p99 2,041 ms, oldest in "
+		       "flight 2.9 s");
+	json_decref(o);
+}
+
 int main(void)
 {
+	s_text();
 	s_drop();
 	s_none();
 	s_gaps();
