@@ -167,6 +167,10 @@ struct lst_plan_phase {
 	double limit_percentile; /* 0 = no latency limit */
 	int64_t limit_ns;
 
+	/* failover (issue 13): a path's failover window is where its IOPS fell below this percent
+	 * of its own pre-fault median (lst_failover.h); default 50 */
+	double failover_below_pct;
+
 	/* snia-hir */
 	int64_t hir_burst; /* default 5s */
 	size_t nhir_gaps;

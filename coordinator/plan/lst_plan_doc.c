@@ -252,9 +252,9 @@ static void s_doc_sweep(FILE *f)
 static void s_doc_table(FILE *f, const char *name)
 {
 	static const struct lst__plan_section *const sections[] = {
-		&lst__plan_top,	  &lst__plan_agent, &lst__plan_target,
-		&lst__plan_phase, &lst__plan_round, &lst__plan_steady,
-		&lst__plan_stop,  &lst__plan_curve, &lst__plan_hir,
+		&lst__plan_top,	     &lst__plan_agent,	&lst__plan_target, &lst__plan_phase,
+		&lst__plan_round,    &lst__plan_steady, &lst__plan_stop,   &lst__plan_curve,
+		&lst__plan_failover, &lst__plan_hir,
 	};
 
 	if (!strcmp(name, "workload")) {

@@ -63,6 +63,7 @@ struct lst__plan_key {
 	bool dmin_open;			     /* dmin itself is not allowed */
 	const struct lst__plan_section *sub; /* K_SECTION, K_LIST */
 	const char *doc_def; /* the default as the docs say it, when o.def is not it */
+	bool pct;	     /* K_DOUBLE: a percent, written 50 or 50% */
 };
 
 /* One kind of map: its keys, and the hooks that check across them. */
@@ -105,7 +106,7 @@ struct lst__plan_ctx {
 /* The tables (lst_plan_schema.c). */
 extern const struct lst__plan_section lst__plan_top, lst__plan_agent, lst__plan_target,
 	lst__plan_phase, lst__plan_round, lst__plan_steady, lst__plan_stop, lst__plan_curve,
-	lst__plan_hir;
+	lst__plan_failover, lst__plan_hir;
 /* plan-doc.md: the reference's prose, with a line {{keys NAME}} where a table goes. Embedded at
  * build time (embed.cmake). */
 extern const char lst__plan_doc_md[];

@@ -212,6 +212,24 @@ const struct lst__plan_section lst__plan_curve = {
 	.check = lst__plan_curve_check,
 };
 
+static const struct lst__plan_key s_failover_keys[] = {
+	{ .o = { "below", 0, PH(failover_below_pct), "50", 0, 0, NULL,
+		 "percent (50 or 50%) of a path's own pre-fault median IOPS under which its "
+		 "intervals make its failover window" },
+	  .kind = K_DOUBLE,
+	  .pct = true,
+	  .dmin = 0,
+	  .dmax = 100,
+	  .dmin_open = true },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_failover = {
+	.name = "failover",
+	.in = " in failover",
+	.keys = s_failover_keys,
+};
+
 static const struct lst__plan_key s_hir_keys[] = {
 	{ .o = { "burst", LST_OPT_DURATION, PH(hir_burst), "5s", 100 * LST_NS_PER_MS,
 		 3600 * LST_NS_PER_S, NULL, "length of each write burst" },
@@ -280,6 +298,11 @@ static const struct lst__plan_key s_phase_keys[] = {
 	  .kind = K_SECTION,
 	  .sub = &lst__plan_curve,
 	  .doc_def = "see curve" },
+	{ .o = { "failover", 0, 0, NULL, 0, 0, NULL,
+		 "how a path's failover window is found (see failover)" },
+	  .kind = K_SECTION,
+	  .sub = &lst__plan_failover,
+	  .doc_def = "see failover" },
 	{ .o = { "hir", 0, 0, NULL, 0, 0, NULL, "host idle recovery (see hir)" },
 	  .kind = K_SECTION,
 	  .sub = &lst__plan_hir,

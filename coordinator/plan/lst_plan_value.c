@@ -111,11 +111,19 @@ static void s_double(struct lst__plan_ctx *ctx, const struct lst__plan_key *k, c
 		     const struct lst_yaml_node *v, double *out)
 {
 	const char *text = lst__plan_scalar(ctx, k->o.name, v);
+	char num[64];
+	size_t n;
 	lst_err err;
 	double d;
 
 	if (!text)
 		return;
+	n = strlen(text);
+	if (k->pct && n > 1 && n < sizeof(num) && text[n - 1] == '%') {
+		memcpy(num, text, n - 1); /* 50% is 50 */
+		num[n - 1] = '\0';
+		text = num;
+	}
 	if (lst_parse_double(text, -INFINITY, INFINITY, &d, &err)) {
 		lst__plan_error(ctx, v, "%s%s: '%s' is not a number", pfx, k->o.name, text);
 		return;

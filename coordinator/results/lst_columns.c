@@ -38,6 +38,11 @@
 		S_COL(dir "_lat_p99_99_us", F3E), S_COL(dir "_lat_p99_999_us", F3E),               \
 		S_COL(dir "_lat_max_us", F3E)
 
+/* The health block (lst_columns.h): written, not read. */
+#define S_ERRORS                                                                                   \
+	S_COL("errors_eio", UINT), S_COL("errors_enospc", UINT), S_COL("errors_etimedout", UINT),  \
+		S_COL("errors_ebade", UINT), S_COL("errors_other", UINT), S_COL("timeouts", UINT)
+
 static const struct lst_column s_ts[] = {
 	S_READ("phase", WORD, NAME, struct lst_rpt_ts, phase),
 	S_READ("point", UINT, LONG, struct lst_rpt_ts, point),
@@ -59,6 +64,9 @@ static const struct lst_column s_ts[] = {
 	S_TEXT("path", QUOTED, struct lst_rpt_ts, path),
 	S_DIR_LAT("read"),
 	S_DIR_LAT("write"),
+	S_ERRORS,
+	S_COL("inflight", UINT),
+	S_COL("oldest_inflight_us", F3),
 };
 
 static const struct lst_column s_sum[] = {
@@ -104,6 +112,8 @@ static const struct lst_column s_sum[] = {
 	S_COL("write_lat_max_us", F3E),
 	S_COL("read_lat_count", UINT),
 	S_COL("write_lat_count", UINT),
+	S_ERRORS,
+	S_COL("oldest_inflight_us", F3),
 };
 
 static const struct lst_column s_clock[] = {

@@ -81,6 +81,15 @@ union lst_cell {
 #define LST_DIR_LAT_STATS 7
 #define LST_DIR_LAT_NCOLS (2 * LST_DIR_LAT_STATS)
 
+/*
+ * The health block (issue 13) at the end of timeseries.csv: errors_eio, errors_enospc,
+ * errors_etimedout, errors_ebade, errors_other, timeouts, inflight, oldest_inflight_us, from
+ * the row's merged lst_sample_health. summary.csv ends with the same block without inflight:
+ * the error classes and timeouts summed over the point, and its largest oldest_inflight_us.
+ */
+#define LST_TS_HEALTH_NCOLS 8
+#define LST_SUM_HEALTH_NCOLS 7
+
 enum lst_ts_col {
 	LST_TS_PHASE,
 	LST_TS_POINT,
@@ -96,7 +105,8 @@ enum lst_ts_col {
 	LST_TS_TARGET,
 	LST_TS_PATH,
 	LST_TS_READ_LAT, /* the fourteen per-direction columns, as LST_DIR_LAT_COLS says */
-	LST_TS_N = LST_TS_READ_LAT + LST_DIR_LAT_NCOLS,
+	LST_TS_HEALTH = LST_TS_READ_LAT + LST_DIR_LAT_NCOLS, /* the health block, see below */
+	LST_TS_N = LST_TS_HEALTH + LST_TS_HEALTH_NCOLS,
 };
 
 enum lst_sum_col {
@@ -124,7 +134,8 @@ enum lst_sum_col {
 	LST_SUM_READ_LAT, /* the fourteen per-direction columns */
 	LST_SUM_READ_LAT_COUNT = LST_SUM_READ_LAT + LST_DIR_LAT_NCOLS,
 	LST_SUM_WRITE_LAT_COUNT,
-	LST_SUM_N,
+	LST_SUM_HEALTH, /* the health block, see above */
+	LST_SUM_N = LST_SUM_HEALTH + LST_SUM_HEALTH_NCOLS,
 };
 
 enum lst_clock_col {

@@ -112,6 +112,15 @@ static struct s_row *s_row(lst_merge *m, int64_t k)
 	return r;
 }
 
+void lst_merge_health_add(struct lst_sample_health *t, const struct lst_sample_health *h)
+{
+	for (int c = 0; c < LST_ERRC_N; c++)
+		t->err_class[c] += h->err_class[c];
+	t->timeouts += h->timeouts;
+	t->inflight = LST_MAX(t->inflight, h->inflight);
+	t->oldest_inflight_ns = LST_MAX(t->oldest_inflight_ns, h->oldest_inflight_ns);
+}
+
 static void s_account(struct lst_merge_totals *t, const lst_sample *s)
 {
 	for (int d = 0; d < LST_DIR_N; d++) {
@@ -120,6 +129,7 @@ static void s_account(struct lst_merge_totals *t, const lst_sample *s)
 		t->dir[d].errors += s->dir[d].errors;
 		lst_hist_add(&t->dir[d].lat, &s->dir[d].lat);
 	}
+	lst_merge_health_add(&t->health, &s->health);
 	if (s->end_ns > s->start_ns) {
 		t->seconds += (double)(s->end_ns - s->start_ns) / 1e9;
 		if (!t->first_start)

@@ -56,7 +56,13 @@ struct lst_merge_totals {
 	double mbps[LST_DIR_N];	       /* 10^6 bytes per second */
 	int64_t first_start, last_end; /* agent clock (per agent), 0 when nothing measured */
 	uint64_t intervals;	       /* measured intervals seen */
+	/* errors by class and timeouts summed; inflight and oldest_inflight_ns the largest of any
+	 * measured interval (a total of what was stuck at the ends of intervals means nothing) */
+	struct lst_sample_health health;
 };
+
+/* Totals' health t += h over time: counts add, inflight and the oldest age are the largest. */
+void lst_merge_health_add(struct lst_sample_health *t, const struct lst_sample_health *h);
 
 /*
  * A merge of nagents agents; rows go to fn as they complete. max_ahead bounds the rows kept

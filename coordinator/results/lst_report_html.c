@@ -670,6 +670,42 @@ static void s_point_parts(FILE *f, const lst_report *r, const struct lst_rpt_poi
 	}
 }
 
+/* The failover windows of the phase's shown points (summary.json `failover`, issue 13): one
+ * list item each, "point: a:/dev/loop3 3.0 s .. 6.0 s (3.0 s), 412 I/Os, ..."; none, nothing. */
+static void s_failovers(FILE *f, const lst_report *r, const size_t *idx, size_t n)
+{
+	size_t shown = 0;
+	char line[512], label[256];
+
+	for (size_t k = 0; k < n && k < S_ROWS_MAX; k++) {
+		const struct lst_rpt_point *p = &r->points[idx[k]];
+		json_t *a = lst_report_failovers(r, p->phase, p->point), *o;
+		size_t i;
+
+		json_array_foreach (a, i, o) {
+			if (!shown++)
+				fputs("<h3>Failover windows</h3>\n<p class=\"note\">Where a path's "
+				      "completions fell below a fraction of its own rate before "
+				      "the drop (the phase's <code>failover: {below:}</code>): "
+				      "start .. end, I/Os, p99 and the oldest I/O in flight.</p>\n"
+				      "<ul class=\"failover\">\n",
+				      f);
+			lst_report_point_text(p, false, label, sizeof(label));
+			lst_report_failover_text(o, line, sizeof(line));
+			fputs("<li>", f);
+			if (*label && strcmp(label, "-")) {
+				s_esc(f, label);
+				fputs(": ", f);
+			}
+			s_esc(f, line);
+			fputs("</li>\n", f);
+		}
+		json_decref(a);
+	}
+	if (shown)
+		fputs("</ul>\n", f);
+}
+
 static void s_points(struct s_ctx *c, const struct lst_rpt_phase *ph, const size_t *idx, size_t n,
 		     size_t rows_all)
 {
@@ -707,6 +743,7 @@ static void s_points(struct s_ctx *c, const struct lst_rpt_phase *ph, const size
 		fputs("<p class=\"callout bad\">An agent was lost in this phase: the points "
 		      "marked partial lack its I/O.</p>\n",
 		      f);
+	s_failovers(f, r, idx, n);
 }
 
 /* The headline figures of the phase's latency-vs-IOPS curves (lst_figures_headlines). */

@@ -56,4 +56,16 @@ void lst_report_ports_free(struct lst_report_ports *t);
  * ("steady at round 7; window rounds 3-7: average ..."), into buf. */
 void lst_report_verdict(const struct lst_rpt_test *t, char *buf, size_t size);
 
+/*
+ * Failover windows (lst_report_failover.c): summary.json's points of phase and point whose
+ * `failover` is a window (a new array holding them); one of them as text,
+ * "b:/dev/loop3 3.0 s .. 6.0 s (3.0 s), 412 I/Os, p99 2,041 ms, oldest in flight 2.9 s"; the
+ * lines "    failover: ..." under point p; and p's windows as JSON, each the `failover` object
+ * with its `agent` (and `path`).
+ */
+json_t *lst_report_failovers(const lst_report *r, const char *phase, long point);
+void lst_report_failover_text(json_t *point, char *buf, size_t size);
+void lst_report_print_failover(const lst_report *r, const struct lst_rpt_point *p);
+json_t *lst_report_failover_json(const lst_report *r, const struct lst_rpt_point *p);
+
 #endif

@@ -368,6 +368,17 @@ static void s_dir_stats_cells(union lst_cell *cells, const struct lst_dir_stats 
 	s_dir_lat_cells(cells, lat);
 }
 
+_Static_assert(LST_ERRC_N + 3 == LST_TS_HEALTH_NCOLS, "timeseries.csv: health block and classes");
+_Static_assert(LST_ERRC_N + 2 == LST_SUM_HEALTH_NCOLS, "summary.csv: health block and classes");
+
+/* The error classes and timeouts of the health block (lst_columns.h), the same in both files. */
+static void s_health_cells(union lst_cell *cells, const struct lst_sample_health *h)
+{
+	for (int c = 0; c < LST_ERRC_N; c++)
+		cells[c].u = h->err_class[c];
+	cells[LST_ERRC_N].u = h->timeouts;
+}
+
 void lst_rates_of(const lst_sample *s, struct lst_rates *out)
 {
 	double secs = s->end_ns > s->start_ns ? (double)(s->end_ns - s->start_ns) / 1e9 : 0;
@@ -386,16 +397,17 @@ static struct lst_row_who s_who(const char *agent)
 
 void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 		     const char *agent, const struct lst_rates *rates,
-		     const struct lst_dir_stats dir[LST_DIR_N])
+		     const struct lst_dir_stats dir[LST_DIR_N], const struct lst_sample_health *h)
 {
 	struct lst_row_who who = s_who(agent);
 
-	lst_results_row_of(r, phase, point, k, t_s, &who, rates, dir);
+	lst_results_row_of(r, phase, point, k, t_s, &who, rates, dir, h);
 }
 
 void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 			const struct lst_row_who *who, const struct lst_rates *rates,
-			const struct lst_dir_stats dir[LST_DIR_N])
+			const struct lst_dir_stats dir[LST_DIR_N],
+			const struct lst_sample_health *h)
 {
 	union lst_cell row[LST_TS_N] = {
 		[LST_TS_PHASE] = { .s = phase },
@@ -416,6 +428,9 @@ void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t
 	s_lat(dir, &st);
 	s_lat_cells(&row[LST_TS_LAT_MEAN], &st);
 	s_dir_stats_cells(&row[LST_TS_READ_LAT], dir);
+	s_health_cells(&row[LST_TS_HEALTH], h);
+	row[LST_TS_HEALTH + LST_TS_HEALTH_NCOLS - 2].u = h->inflight;
+	row[LST_TS_HEALTH + LST_TS_HEALTH_NCOLS - 1].d = (double)h->oldest_inflight_ns / 1e3;
 	lst_columns_write(r->ts, &lst_timeseries_table, row);
 	s_flush(r, r->ts, "timeseries.csv");
 }
@@ -511,6 +526,9 @@ static void s_summary_row(lst_results *r, const char *phase, size_t point, const
 	s_lat(t->dir, &st);
 	s_lat_cells(&row[LST_SUM_LAT_MEAN], &st);
 	s_dir_stats_cells(&row[LST_SUM_READ_LAT], t->dir);
+	s_health_cells(&row[LST_SUM_HEALTH], &t->health);
+	row[LST_SUM_HEALTH + LST_SUM_HEALTH_NCOLS - 1].d =
+		(double)t->health.oldest_inflight_ns / 1e3;
 	lst_columns_write(r->sum, &lst_summary_table, row);
 	s_flush(r, r->sum, "summary.csv");
 }

@@ -112,12 +112,13 @@ struct lst_row_who {
  */
 void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 		     const char *agent, const struct lst_rates *rates,
-		     const struct lst_dir_stats dir[LST_DIR_N]);
+		     const struct lst_dir_stats dir[LST_DIR_N], const struct lst_sample_health *h);
 
 /* The same for any scope (lst_results_row is scope "all" or "agent"). */
 void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 			const struct lst_row_who *who, const struct lst_rates *rates,
-			const struct lst_dir_stats dir[LST_DIR_N]);
+			const struct lst_dir_stats dir[LST_DIR_N],
+			const struct lst_sample_health *h);
 
 /* One row of devstats.csv: a path's device counters over one measured interval. */
 struct lst_devstat_row {

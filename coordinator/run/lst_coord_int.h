@@ -16,6 +16,7 @@
 
 #include "lst_conn.h"
 #include "lst_coord.h"
+#include "lst_failover.h"
 #include "lst_merge.h"
 #include "lst_msg.h"
 #include "lst_results.h"
@@ -61,6 +62,7 @@ struct lst_coord__agent {
 	lst_msg *cmd;	/* the command awaited, owned: sent again after a reconnect */
 
 	/* current point */
+	struct lst_failover fo; /* its failover window, when the point has no path rows */
 	bool in_point;
 	bool point_lost;  /* lost during it: nothing of it is merged after the loss */
 	bool judged;	  /* that loss went through lst_coord__loss_policy */
@@ -90,9 +92,10 @@ struct lst_coord__target {
 
 /* One path taking part in the point: a stream of the per-path merge (lst_paths.c). */
 struct lst_coord__slot {
-	size_t agent;	  /* index into c->a */
-	size_t target;	  /* index into plan->targets */
-	const char *path; /* the plan's */
+	size_t agent;		/* index into c->a */
+	size_t target;		/* index into plan->targets */
+	const char *path;	/* the plan's */
+	struct lst_failover fo; /* the path's failover window in the point */
 };
 
 /* The point's per-path and per-target rows (lst_paths.c). */
@@ -105,6 +108,12 @@ struct lst_coord__paths {
 	size_t nparts;		       /* the summary rows made, for the step's result */
 	struct lst_step_part *parts;
 };
+
+/* Feed interval k of a row (agent or path) to its failover detector. */
+void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, double t_s,
+			     const lst_sample *s);
+/* The point's failover fraction: the phase's `failover: {below:}`, else the default. */
+double lst_coord__failover_below(const lst_coord *c);
 
 struct lst_coord__point {
 	size_t phase, point;

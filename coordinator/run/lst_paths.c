@@ -44,6 +44,7 @@ void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_
 		.target = t,
 		.path = c->plan->targets[t].paths[j].path,
 	};
+	lst_failover_init(&ps->slots[ps->nslots].fo, lst_coord__failover_below(c));
 	a->slot[job] = (uint32_t)ps->nslots++;
 	a->njobs = job + 1;
 }
@@ -68,6 +69,8 @@ void lst_coord__paths_end(lst_coord *c)
 	struct lst_coord__paths *ps = &c->cur.paths;
 
 	lst_merge_destroy(&ps->merge);
+	for (size_t s = 0; s < ps->nslots; s++)
+		lst_failover_free(&ps->slots[s].fo);
 	free(ps->parts);
 	free(ps->slots);
 	free(ps->sum);
@@ -151,7 +154,7 @@ static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t
 	}
 	if (any)
 		lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &all,
-				   ps->sum->dir);
+				   ps->sum->dir, &ps->sum->health);
 }
 
 /* Is t the first slot's target of its kind (targets in the order their first path came)? */
@@ -175,7 +178,7 @@ void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 		if (s_first_of_target(ps, s))
 			s_target_row(c, row, ps->slots[s].target, grid);
 	for (size_t s = 0; ps->path_rows && s < ps->nslots; s++) {
-		const struct lst_coord__slot *sl = &ps->slots[s];
+		struct lst_coord__slot *sl = &ps->slots[s];
 		const lst_sample *smp = row->agent[s];
 		struct lst_coord__agent *a = &c->a[sl->agent];
 		struct lst_row_who who = { "path", lst_conn_name(a->conn),
@@ -190,7 +193,8 @@ void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 				c, lst_clock_to_local(lst_conn_clock(a->conn), smp->start_ns));
 		lst_rates_of(smp, &r);
 		lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &r,
-				   smp->dir);
+				   smp->dir, &smp->health);
+		lst_coord__failover_add(c, &sl->fo, row->k, t_s, smp);
 	}
 }
 
@@ -203,6 +207,7 @@ static void s_totals_add(struct lst_merge_totals *sum, const struct lst_merge_to
 		sum->dir[d].errors += t->dir[d].errors;
 		lst_hist_add(&sum->dir[d].lat, &t->dir[d].lat);
 	}
+	lst_merge_health_add(&sum->health, &t->health);
 	sum->seconds = LST_MAX(sum->seconds, t->seconds);
 	sum->intervals = LST_MAX(sum->intervals, t->intervals);
 	for (int d = 0; d < LST_DIR_N; d++) {
@@ -214,14 +219,16 @@ static void s_totals_add(struct lst_merge_totals *sum, const struct lst_merge_to
 
 /* A summary row of a target or a path: in summary.csv/.json, and kept for the step's result. */
 static void s_part_summary(lst_coord *c, const struct lst_step *step, const struct lst_row_who *who,
-			   const struct lst_merge_totals *t)
+			   const struct lst_merge_totals *t, const struct lst_failover *fo)
 {
 	struct lst_coord__paths *ps = &c->cur.paths;
 	struct lst_step_part *p;
+	json_t *extra = lst_coord__step_json(step);
 
+	if (fo)
+		json_object_set_new(extra, "failover", lst_failover_json(fo));
 	lst_results_summary_of(c->res, c->cur.phase_name, c->cur.point, c->cur.label, who,
-			       lst_coord__t(c, c->cur.T0), t, step->test, step->round,
-			       lst_coord__step_json(step));
+			       lst_coord__t(c, c->cur.T0), t, step->test, step->round, extra);
 	ps->parts = lst_realloc(ps->parts, (ps->nparts + 1) * sizeof(*ps->parts));
 	p = &ps->parts[ps->nparts++];
 	memset(p, 0, sizeof(*p));
@@ -269,7 +276,7 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 		for (size_t k = s; k < ps->nslots; k++)
 			if (ps->slots[k].target == t && c->a[ps->slots[k].agent].in_point)
 				s_totals_add(sum, lst_merge_totals(ps->merge, k));
-		s_part_summary(c, step, &who, sum);
+		s_part_summary(c, step, &who, sum, NULL);
 		free(sum);
 	}
 	for (size_t s = 0; ps->path_rows && s < ps->nslots; s++) {
@@ -279,6 +286,6 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 
 		if (!c->a[sl->agent].in_point)
 			continue;
-		s_part_summary(c, step, &who, lst_merge_totals(ps->merge, s));
+		s_part_summary(c, step, &who, lst_merge_totals(ps->merge, s), &sl->fo);
 	}
 }

@@ -96,19 +96,21 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 	memcpy(dir, row->all->dir, sizeof(dir));
 	if (!row->ramp) {
 		lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k,
-				lst_coord__t(c, grid), "all", &all, dir);
+				lst_coord__t(c, grid), "all", &all, dir, &row->all->health);
 		for (size_t i = 0; i < row->nagents; i++) {
 			struct lst_rates r;
 			const lst_sample *s = row->agent[i];
+			double t_s;
 
 			if (!s)
 				continue;
+			t_s = lst_coord__t(
+				c, lst_clock_to_local(lst_conn_clock(c->a[i].conn), s->start_ns));
 			lst_rates_of(s, &r);
-			lst_results_row(
-				c->res, c->cur.phase_name, c->cur.point, row->k,
-				lst_coord__t(c, lst_clock_to_local(lst_conn_clock(c->a[i].conn),
-								   s->start_ns)),
-				lst_conn_name(c->a[i].conn), &r, s->dir);
+			lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k, t_s,
+					lst_conn_name(c->a[i].conn), &r, s->dir, &s->health);
+			if (!c->cur.paths.path_rows)
+				lst_coord__failover_add(c, &c->a[i].fo, row->k, t_s, s);
 		}
 	}
 	{
@@ -117,6 +119,23 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 		lst_hist_add(&both, &dir[1].lat);
 		lst_coord__progress(c, row, &all, &both);
 	}
+}
+
+void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, double t_s,
+			     const lst_sample *s)
+{
+	double dur_s = s->end_ns > s->start_ns ? (double)(s->end_ns - s->start_ns) / 1e9
+					       : (double)c->cur.interval / 1e9;
+
+	lst_failover_add(fo, k, t_s, dur_s, s);
+}
+
+double lst_coord__failover_below(const lst_coord *c)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+
+	return ph->failover_below_pct > 0 ? ph->failover_below_pct / 100
+					  : LST_FAILOVER_BELOW_DEFAULT;
 }
 
 static void s_stop_all(lst_coord *c)
@@ -151,12 +170,20 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 	lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label, "all",
 			    lst_coord__t(c, c->cur.T0), t, step->test, step->round,
 			    lst_coord__step_json(step));
-	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point)
-			lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
-					    lst_conn_name(c->a[i].conn), lst_coord__t(c, c->cur.T0),
-					    lst_merge_totals(c->cur.merge, i), step->test,
-					    step->round, lst_coord__step_json(step));
+	for (size_t i = 0; i < c->n; i++) {
+		json_t *extra = lst_coord__step_json(step);
+
+		if (!c->a[i].in_point) {
+			json_decref(extra);
+			continue;
+		}
+		if (!c->cur.paths.path_rows)
+			json_object_set_new(extra, "failover", lst_failover_json(&c->a[i].fo));
+		lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
+				    lst_conn_name(c->a[i].conn), lst_coord__t(c, c->cur.T0),
+				    lst_merge_totals(c->cur.merge, i), step->test, step->round,
+				    extra);
+	}
 	lst_coord__paths_summaries(c, step);
 }
 
@@ -430,6 +457,8 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 		a->min_seq = UINT64_MAX; /* until PREPARED: nothing it sends is this point's */
 		a->start_id = 0;
 		a->samples = a->dropped = 0;
+		lst_failover_free(&a->fo);
+		lst_failover_init(&a->fo, lst_coord__failover_below(c));
 		memset(&a->done_msg, 0, sizeof(a->done_msg));
 		a->done_msg.last_interval = -1;
 		if (msgs[i])
@@ -526,6 +555,7 @@ static void s_point_end(lst_coord *c, lst_msg **msgs)
 	for (size_t i = 0; i < c->n; i++) {
 		lst_msg_destroy(&msgs[i]);
 		c->a[i].in_point = false;
+		lst_failover_free(&c->a[i].fo);
 		json_decref(c->a[i].jobs);
 		c->a[i].jobs = NULL;
 	}

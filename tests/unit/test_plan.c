@@ -1089,6 +1089,31 @@ static void test_bad_ports(void)
 	    "(axes: jobs, iodepth, bs, rwmixread, rate_iops), or ports for sets of paths");
 }
 
+/* failover: {below:} is a percent, 50 by default, written with or without '%'. */
+static void test_failover(void)
+{
+	lst_plan *p = GOOD(PHASE "    workload: {runtime: 1s}\n"
+				 "  - name: q\n"
+				 "    workload: {runtime: 1s}\n"
+				 "    failover: {below: 30%}\n"
+				 "  - name: r\n"
+				 "    workload: {runtime: 1s}\n"
+				 "    failover: {below: 12.5}\n");
+
+	T_NEAR(p->phases[0].failover_below_pct, 50, 0);
+	T_NEAR(p->phases[1].failover_below_pct, 30, 0);
+	T_NEAR(p->phases[2].failover_below_pct, 12.5, 0);
+	lst_plan_destroy(&p);
+	BAD(PHASE "    workload: {runtime: 1s}\n    failover: {below: 0}\n", "12:23",
+	    "failover: below must be > 0 and <= 100");
+	BAD(PHASE "    workload: {runtime: 1s}\n    failover: {below: 150%}\n", "12:23",
+	    "failover: below must be > 0 and <= 100");
+	BAD(PHASE "    workload: {runtime: 1s}\n    failover: {below: half}\n", "12:23",
+	    "failover: below: 'half' is not a number");
+	BAD(PHASE "    workload: {runtime: 1s}\n    failover: {belo: 50%}\n", "12:16",
+	    "unknown key 'belo' in failover (did you mean 'below'?)");
+}
+
 int main(void)
 {
 	test_full();
@@ -1110,5 +1135,6 @@ int main(void)
 	test_many_errors();
 	test_load();
 	test_doc();
+	test_failover();
 	return 0;
 }

@@ -4,7 +4,8 @@
  * printf formats of the writer before the column tables, written out here as the oracle), and
  * (2) read back with the report reader (lst_report_load) and every field of every file
  * compared with what was written; (3) summary.csv cut back to the columns it had before the
- * per-direction latency, which must still load (read/write p99 NAN).
+ * health block (issue 13), then before the per-direction latency, which must still load
+ * (read/write p99 NAN).
  */
 #include <errno.h>
 #include <math.h>
@@ -76,6 +77,7 @@ static const char *s_same7(const char *v, char *buf, size_t size)
 }
 
 static struct lst_merge_totals s_tot;
+static struct lst_sample_health s_health;
 static struct lst_step_result s_step;
 static struct lst_step_part s_part;
 static struct lst_workload s_w;
@@ -89,9 +91,12 @@ static void s_write(void)
 
 	T_ASSERT(r);
 	s_totals(&s_tot, 2.5, 2500, 500);
+	/* a row's health, and the totals' (different values, so no column can take another's) */
+	s_health = (struct lst_sample_health){ { 1, 2, 3, 4, 5 }, 6, 7, 8500 };
+	s_tot.health = (struct lst_sample_health){ { 11, 12, 13, 14, 15 }, 16, 17, 2900000000 };
 	lst_results_clock(r, "a", 1, 2, 3, -4);
-	lst_results_row(r, "p1", 0, 3, 1.25, "all", &rates, s_tot.dir);
-	lst_results_row(r, "p1", 0, 3, 1.25, "a", &rates, s_tot.dir);
+	lst_results_row(r, "p1", 0, 3, 1.25, "all", &rates, s_tot.dir, &s_health);
+	lst_results_row(r, "p1", 0, 3, 1.25, "a", &rates, s_tot.dir, &s_tot.health);
 	lst_results_summary(r, "p1", 0, "bs=4k, \"mix\"", "all", 0.5, &s_tot, "iops: \"t\"", 2,
 			    json_pack("{s:s, s:i}", "test", "iops: \"t\"", "round", 2));
 	lst_results_summary(r, "p1", 1, "plain", "a", 3.0, &s_tot, NULL, 0, NULL);
@@ -166,9 +171,13 @@ static void s_check_bytes(void)
 		 "read_lat_mean_us,read_lat_p50_us,read_lat_p99_us,read_lat_p99_9_us,"
 		 "read_lat_p99_99_us,read_lat_p99_999_us,read_lat_max_us,"
 		 "write_lat_mean_us,write_lat_p50_us,write_lat_p99_us,write_lat_p99_9_us,"
-		 "write_lat_p99_99_us,write_lat_p99_999_us,write_lat_max_us\n"
-		 "p1,0,3,1.250000,all,1000.500,250.250,4.098,1.025%s,all,,\"\"%s%s\n"
-		 "p1,0,3,1.250000,a,1000.500,250.250,4.098,1.025%s,agent,,\"\"%s%s\n",
+		 "write_lat_p99_99_us,write_lat_p99_999_us,write_lat_max_us,"
+		 "errors_eio,errors_enospc,errors_etimedout,errors_ebade,errors_other,timeouts,"
+		 "inflight,oldest_inflight_us\n"
+		 "p1,0,3,1.250000,all,1000.500,250.250,4.098,1.025%s,all,,\"\"%s%s"
+		 ",1,2,3,4,5,6,7,8.500\n"
+		 "p1,0,3,1.250000,a,1000.500,250.250,4.098,1.025%s,agent,,\"\"%s%s"
+		 ",11,12,13,14,15,16,17,2900000.000\n",
 		 lat, rd, wr, lat, rd, wr);
 	T_EQ_STR(text, want);
 	free(text);
@@ -183,11 +192,15 @@ static void s_check_bytes(void)
 		 "read_lat_p99_99_us,read_lat_p99_999_us,read_lat_max_us,"
 		 "write_lat_mean_us,write_lat_p50_us,write_lat_p99_us,write_lat_p99_9_us,"
 		 "write_lat_p99_99_us,write_lat_p99_999_us,write_lat_max_us,"
-		 "read_lat_count,write_lat_count\n"
+		 "read_lat_count,write_lat_count,"
+		 "errors_eio,errors_enospc,errors_etimedout,errors_ebade,errors_other,timeouts,"
+		 "oldest_inflight_us\n"
 		 "p1,0,\"bs=4k, \"\"mix\"\"\",all,0.500000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
-		 "2500,500,10240000,2048000,3,\"iops: \"\"t\"\"\",2,all,,\"\"%s%s,2500,500\n"
+		 "2500,500,10240000,2048000,3,\"iops: \"\"t\"\"\",2,all,,\"\"%s%s,2500,500"
+		 ",11,12,13,14,15,16,2900000.000\n"
 		 "p1,1,\"plain\",a,3.000000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
-		 "2500,500,10240000,2048000,3,\"\",0,agent,,\"\"%s%s,2500,500\n",
+		 "2500,500,10240000,2048000,3,\"\",0,agent,,\"\"%s%s,2500,500"
+		 ",11,12,13,14,15,16,2900000.000\n",
 		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr,
 		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr);
 	T_EQ_STR(text, want);
@@ -375,6 +388,15 @@ static void s_check_older(void)
 	lst_err err;
 	lst_report *r;
 
+	/* before issue 13's health block (7 columns), which loads as it is */
+	s_cut_columns("summary.csv", 7);
+	r = lst_report_load(s_dir, NULL, &err);
+	if (!r)
+		T_FAIL("lst_report_load of a summary.csv without health: %s", err.msg);
+	T_EQ_INT(r->npoints, 2);
+	T_ASSERT(!isnan(r->points[0].lat_p99_dir[0]));
+	lst_report_destroy(&r);
+	/* then before the per-direction block */
 	s_cut_columns("summary.csv", 16);
 	r = lst_report_load(s_dir, NULL, &err);
 	if (!r)
