@@ -1,2 +1,2 @@
-# Issue 13, errors and stalls: the coordinator's failover window on hand-made rows.
-lst_add_unit_test(failover unit/test_failover.c lockstep::results)
+# Failover under test (issue 13): a port stall through `lockstep run`, measured on both agents.
+lst_add_script_test(failover ${CMAKE_CURRENT_SOURCE_DIR}/integration/failover.sh TIMEOUT 120)

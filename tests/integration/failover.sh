@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# A port stall end to end (issue 13), through `lockstep run`: agents a and b drive two loop
+# devices over one file (the two ports of one drive); b runs in a cgroup v1 blkio group, and 3 s
+# into a 9 s point the test throttles b's device to 1 write IOPS, then lifts it at 6 s. Expect:
+# the run completes; a's IOPS while b stalls stay within 15% of its own before (a may wait once
+# behind b at the moment the throttle bites: both loop devices write one file); b's rows show I/Os in
+# flight with the oldest passing 1 s and timeouts counted (io_timeout 500ms); summary.json has a
+# failover window for b that starts at the throttle and ends at the lift, within an interval; the
+# report prints it.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd losetup lsblk
+[ -w /sys/fs/cgroup/blkio ] || skip "cgroup v1 blkio is not available"
+
+back=$(mk_backing 256M)
+da=$(mk_loop "$back")
+db=$(mk_loop "$back")
+mm=$(lsblk -dno MAJ:MIN "$db" | tr -d ' ')
+cg=/sys/fs/cgroup/blkio/lst-failover-$$
+mkdir "$cg"
+on_exit "rmdir '$cg'"
+on_exit "echo '$mm 0' >'$cg/blkio.throttle.write_iops_device'"
+pa=$(free_port)
+start_agent a "$pa" --allow-write "/dev/loop*"
+pb=$(free_port)
+# b runs inside the cgroup: a wrapper puts itself there, then becomes the agent.
+cat >"$TMP/incg.sh" <<SH
+#!/bin/sh
+echo \$\$ >"$cg/cgroup.procs"
+exec "\$@"
+SH
+chmod +x "$TMP/incg.sh"
+AGENT_WRAP="$TMP/incg.sh" start_agent b "$pb" --allow-write "/dev/loop*"
+
+cat >"$TMP/plan.yaml" <<YAML
+lockstep: 1
+name: port-stall
+agents:
+  - {name: a, address: "tcp://127.0.0.1:$pa"}
+  - {name: b, address: "tcp://127.0.0.1:$pb"}
+targets:
+  - {name: drive, paths: {a: "$da", b: "$db"}}
+defaults: {interval: 500ms}
+phases:
+  - name: stall
+    workload: {rw: randwrite, bs: 4k, iodepth: 8, rate_iops: 4000, runtime: 9s,
+               on_io_error: continue, io_timeout: 500ms}
+    failover: {below: 50%}
+YAML
+"$LOCKSTEP" validate --quiet "$TMP/plan.yaml" || fail "the plan does not validate"
+"$LOCKSTEP" run "$TMP/plan.yaml" -o "$TMP/res" --quiet >"$TMP/run.out" 2>&1 &
+run=$!
+on_exit "kill $run 2>/dev/null"
+# The point starts when timeseries.csv gets its first row; the stall is timed from there.
+for _ in $(seq 200); do
+	grep -q ',all,' "$TMP/res/timeseries.csv" 2>/dev/null && break
+	sleep 0.05
+done
+sleep 2.5
+echo "$mm 1" >"$cg/blkio.throttle.write_iops_device"
+sleep 3
+echo "$mm 0" >"$cg/blkio.throttle.write_iops_device"
+wait $run || fail "the run failed: $(cat "$TMP/run.out")"
+"$PY" - "$TMP/res" <<'PY' || fail "the stall is not what the rows say"
+import csv, json, statistics, sys
+res = sys.argv[1]
+rows = [r for r in csv.DictReader(open(f"{res}/timeseries.csv")) if r["phase"] == "stall"]
+a = [r for r in rows if r["agent"] == "a" and r["scope"] == "agent"]
+b = [r for r in rows if r["agent"] == "b" and r["scope"] == "agent"]
+iops = lambda r: float(r["write_iops"])
+oldest = max(float(r["oldest_inflight_us"] or 0) for r in b)
+timeouts = sum(int(r["timeouts"] or 0) for r in b)
+print(f"  b: oldest in flight {oldest / 1e6:.2f} s, {timeouts} timeouts; "
+      f"b's IOPS {[round(iops(r)) for r in b]}")
+assert oldest > 1_000_000, oldest
+assert timeouts > 0, timeouts
+# a is not throttled: while b stalls, a's IOPS stay near its own before the stall.
+a_before = statistics.median(iops(r) for r in a[:4])
+slow = [int(r["interval"]) for r in b if iops(r) < 0.5 * statistics.median(iops(x) for x in b[:4])]
+assert slow, "b never slowed down"
+a_during = statistics.median(iops(r) for r in a if int(r["interval"]) in slow)
+print(f"  a: {a_before:.0f} IOPS before, {a_during:.0f} while b stalled (intervals {slow})")
+assert abs(a_during - a_before) <= 0.15 * a_before, (a_before, a_during)
+pts = json.load(open(f"{res}/summary.json"))["points"]
+fo = [p["failover"] for p in pts if p.get("agent") == "b" and p.get("failover")]
+assert len(fo) == 1, [p.get("failover") for p in pts]
+w = fo[0]
+print(f"  b's failover window: {w['start_t_s']:.2f} .. {w['end_t_s']:.2f} s, {w['ios']} I/Os")
+# the throttle went on about 2.5-3 s in and off about 3 s later (the test's own sleeps)
+assert 2.0 <= w["start_t_s"] <= 4.0, w
+assert 4.5 <= w["end_t_s"] <= 7.5, w
+assert 2.0 <= w["duration_s"] <= 4.5, w
+# a shares the backing file with b: the moment the throttle bites, a's writes may wait once
+# behind b's (one interval at most); a window of a's longer than that is wrong.
+a_fo = [p.get("failover") for p in pts if p.get("agent") == "a" and p.get("scope") == "agent"]
+assert len(a_fo) == 1 and (a_fo[0] is None or a_fo[0]["duration_s"] <= 0.5), a_fo
+PY
+"$LOCKSTEP" report --no-plots "$TMP/res" >"$TMP/report.txt" || fail "report failed"
+grep -E "^ +failover: b" "$TMP/report.txt" || fail "the report has no failover line: $(cat "$TMP/report.txt")"
+ok "a stalled port: in flight, timeouts and its failover window; the other port unaffected"
