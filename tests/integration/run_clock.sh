@@ -51,9 +51,10 @@ print(f"  start skew per point (us): {', '.join(f'{s:.0f}' for s in skews)}")
 # than 20 ms: one wake-up on a loaded 2-core machine can take a millisecond, while an offset the
 # coordinator failed to correct would show as the hour agent b's clock is shifted by.
 assert len(skews) == 5 and sorted(skews)[2] < 1000 and max(skews) < 20000, skews
-for ph in run["phases"]:
-    for name, a in ph["agents"].items():
-        assert abs(a["start_late_us"]) < 1000, (name, a["start_late_us"])
+# Each agent's own lateness against the start instant, by the same rule: under a millisecond
+# as a rule, never 20 ms (a late wake-up on a loaded machine was 2 ms once).
+late = sorted(abs(a["start_late_us"]) for ph in run["phases"] for a in ph["agents"].values())
+assert late[len(late) // 2] < 1000 and late[-1] < 20000, late
 # Intervals line up: for each (point, interval) the agents' rows start within 1 ms.
 rows = [r for r in csv.DictReader(open(f"{res}/timeseries.csv")) if r["agent"] != "all"]
 by = collections.defaultdict(dict)
