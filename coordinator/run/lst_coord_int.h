@@ -95,6 +95,7 @@ struct lst_coord__slot {
 	size_t agent;		/* index into c->a */
 	size_t target;		/* index into plan->targets */
 	const char *path;	/* the plan's */
+	bool first;		/* the first slot of its target (its target's row is made here) */
 	struct lst_failover fo; /* the path's failover window in the point */
 };
 

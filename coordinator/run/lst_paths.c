@@ -43,6 +43,8 @@ void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_
 		.agent = i,
 		.target = t,
 		.path = c->plan->targets[t].paths[j].path,
+		/* job specs are made target by target, so a target's slots come together */
+		.first = !ps->nslots || ps->slots[ps->nslots - 1].target != t,
 	};
 	lst_failover_init(&ps->slots[ps->nslots].fo, lst_coord__failover_below(c));
 	a->slot[job] = (uint32_t)ps->nslots++;
@@ -157,15 +159,6 @@ static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t
 				   ps->sum->dir, &ps->sum->health);
 }
 
-/* Is t the first slot's target of its kind (targets in the order their first path came)? */
-static bool s_first_of_target(const struct lst_coord__paths *ps, size_t s)
-{
-	for (size_t k = 0; k < s; k++)
-		if (ps->slots[k].target == ps->slots[s].target)
-			return false;
-	return true;
-}
-
 void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 {
 	lst_coord *c = arg;
@@ -175,7 +168,7 @@ void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 	if (row->ramp)
 		return;
 	for (size_t s = 0; ps->target_rows && s < ps->nslots; s++)
-		if (s_first_of_target(ps, s))
+		if (ps->slots[s].first)
 			s_target_row(c, row, ps->slots[s].target, grid);
 	for (size_t s = 0; ps->path_rows && s < ps->nslots; s++) {
 		struct lst_coord__slot *sl = &ps->slots[s];
@@ -268,7 +261,7 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 		size_t t = ps->slots[s].target;
 		struct lst_row_who who = { "target", "*", c->plan->targets[t].name, "" };
 
-		if (!s_first_of_target(ps, s))
+		if (!ps->slots[s].first)
 			continue;
 		sum = lst_calloc(1, sizeof(*sum));
 		for (int d = 0; d < LST_DIR_N; d++)
