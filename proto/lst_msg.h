@@ -31,6 +31,14 @@
 #define LST_PROTO_VERSION 1
 #define LST_MSG_MAX_BYTES (256 * 1024) /* cap for any frame (ZMQ_MAXMSGSIZE) */
 
+/* issue 13: hooks, events, collectors, the kernel log */
+#define LST_CAP_HOOKS "hooks.v1"	     /* HOOK, HOOK_DONE, EVENT, KMSG; START's events */
+#define LST_MAX_HOOKS 32		     /* hooks (and collectors) one agent config may name */
+#define LST_MAX_EVENTS 64		     /* events one START may carry */
+#define LST_HOOK_OUTPUT_MAX 4096	     /* a hook's output: its last bytes (stdout+stderr) */
+#define LST_COLLECT_OUTPUT_MAX (192 * 1024) /* a collector's stdout: its first bytes */
+#define LST_KMSG_TEXT_MAX (128 * 1024)	     /* kernel log text in one KMSG_REPLY */
+
 enum lst_msg_type {
 	LST_MSG_HELLO = 1,  /* C->A: open a session */
 	LST_MSG_WELCOME,    /* A->C: session accepted, who the agent is */
@@ -51,6 +59,12 @@ enum lst_msg_type {
 	LST_MSG_BYE,	   /* C->A: end the session; the agent is free for another coordinator */
 	LST_MSG_INVENTORY, /* C->A: list a page of block devices (read-only) */
 	LST_MSG_INVENTORY_REPLY, /* A->C: that page */
+	/* issue 13, capability "hooks.v1" (sent only when both sides list it) */
+	LST_MSG_HOOK,	     /* C->A: run one hook or collector of the agent's config now */
+	LST_MSG_HOOK_DONE,   /* A->C: reply to HOOK: how it ran, its output */
+	LST_MSG_EVENT,	     /* A->C: a scheduled hook of a point (START's events) has run */
+	LST_MSG_KMSG,	     /* C->A: mark the kernel log, or read what it got since the mark */
+	LST_MSG_KMSG_REPLY, /* A->C: reply to KMSG */
 	LST_MSG_TYPE_END,
 };
 
@@ -119,6 +133,12 @@ struct lst_msg_welcome {
 	uint64_t
 		instance; /* random, non-zero, fixed for the agent process: a new one = restarted */
 	uint32_t resumed; /* 1: the HELLO continued the agent's session; 0: it opened a new one */
+	/* issue 13, optional (absent = none): the names of the hooks and collectors of the
+	 * agent's config, so the coordinator refuses a plan naming others before any I/O */
+	uint32_t nhooks;
+	char hooks[LST_MAX_HOOKS][LST_NAME_MAX];
+	uint32_t ncollectors;
+	char collectors[LST_MAX_HOOKS][LST_NAME_MAX];
 };
 
 struct lst_msg_error {
@@ -160,9 +180,20 @@ struct lst_msg_prepared {
 	char warning[LST_TEXT_MAX]; /* "" or e.g. the io_uring fallback notice */
 };
 
+/* One hook a START schedules: run it `after` ns after t0 (agent clock), once. */
+struct lst_event_req {
+	uint32_t id;		 /* the coordinator's number for it (echoed in EVENT) */
+	char hook[LST_NAME_MAX]; /* a hook of the agent's config */
+	int64_t after;		 /* ns after t0, >= 0 */
+};
+
 struct lst_msg_start {
 	uint32_t phase, point;
 	int64_t t0; /* agent monotonic clock */
+	/* issue 13, optional (absent = none; sent only under LST_CAP_HOOKS): hooks to run at
+	 * instants of the point; each gets one EVENT, all sent before the point's DONE */
+	uint32_t nevents;
+	struct lst_event_req events[LST_MAX_EVENTS];
 };
 
 struct lst_msg_started {
@@ -189,6 +220,7 @@ struct lst_msg_done {
 	int64_t last_interval; /* k of the last sample sent, -1 if none */
 	uint64_t samples;      /* samples sent for this point */
 	char text[LST_TEXT_MAX];
+	uint32_t events; /* issue 13, optional (absent = 0): EVENTs sent for the point (before DONE) */
 };
 
 struct lst_msg_stop {
@@ -214,6 +246,70 @@ struct lst_msg_inventory_reply {
 	struct lst_inv_device devices[LST_INV_PAGE];
 };
 
+/* What a HOOK runs: a hook (its output's tail is kept) or a collector (its stdout: JSON). */
+enum lst_hook_kind {
+	LST_HOOK_HOOK = 0,
+	LST_HOOK_COLLECTOR = 1,
+};
+
+/*
+ * How one hook or collector ran, in HOOK_DONE and EVENT. status: the exit status (0..255), 128+N
+ * when signal N ended it (a timeout kills it: text says so), -1 when it never ran (not in the
+ * config, cannot be started, the point ended first: text says why). Times are the agent's clock;
+ * start is 0 when it never ran.
+ */
+struct lst_hook_result {
+	int64_t start, end;
+	int32_t status;
+	uint32_t truncated;	 /* output bytes left out (beyond the bound of its kind) */
+	char text[LST_TEXT_MAX]; /* "" or what went wrong: "timed out after 60 s: killed" */
+	uint32_t output_len;	 /* bytes of output (at most LST_COLLECT_OUTPUT_MAX) */
+	char *output;		 /* heap, NUL-terminated, NULL when output_len is 0: a hook's last
+				  * LST_HOOK_OUTPUT_MAX bytes of stdout and stderr together, a
+				  * collector's first LST_COLLECT_OUTPUT_MAX bytes of stdout */
+};
+
+struct lst_msg_hook {
+	uint32_t kind;		 /* enum lst_hook_kind */
+	char name[LST_NAME_MAX]; /* a hook or collector of the agent's config */
+	uint32_t phase;		 /* the phase it is for (logs only) */
+};
+
+struct lst_msg_hook_done {
+	uint32_t kind;
+	char name[LST_NAME_MAX];
+	struct lst_hook_result r;
+};
+
+/* EVENT: spooled and acknowledged like SAMPLE and DONE (it has a seq, is not a command). */
+struct lst_msg_event {
+	uint32_t phase, point;
+	uint32_t id;		 /* the lst_event_req's */
+	char hook[LST_NAME_MAX]; /* as requested */
+	int64_t at;		 /* the requested instant, agent clock (t0 + after) */
+	struct lst_hook_result r;
+};
+
+enum lst_kmsg_op {
+	LST_KMSG_MARK = 0, /* remember where the kernel log is now (reading starts after it) */
+	LST_KMSG_READ = 1, /* the records logged since the mark (the mark stays) */
+};
+
+struct lst_msg_kmsg {
+	uint32_t op; /* enum lst_kmsg_op */
+};
+
+struct lst_msg_kmsg_reply {
+	uint32_t op;
+	uint32_t dropped;	  /* records lost: overwritten before they were read, or beyond the
+				   * text bound */
+	char error[LST_TEXT_MAX]; /* "" or why the log cannot be read ("/dev/kmsg: Permission
+				   * denied"); MARK and READ still succeed, empty */
+	uint32_t text_len;	  /* bytes of text, at most LST_KMSG_TEXT_MAX */
+	char *text;		  /* heap, NUL-terminated, NULL when empty: one line per record,
+				   * "[seconds.micros] message", as dmesg prints them */
+};
+
 typedef struct lst_msg {
 	uint32_t type; /* enum lst_msg_type */
 	uint64_t seq;
@@ -236,6 +332,11 @@ typedef struct lst_msg {
 		struct lst_msg_ack ack;
 		struct lst_msg_inventory inventory;
 		struct lst_msg_inventory_reply inventory_reply;
+		struct lst_msg_hook hook;
+		struct lst_msg_hook_done hook_done;
+		struct lst_msg_event event;
+		struct lst_msg_kmsg kmsg;
+		struct lst_msg_kmsg_reply kmsg_reply;
 	} u; /* BYE has no body */
 } lst_msg;
 
@@ -251,12 +352,13 @@ int lst_msg_sample_parts_check(const struct lst_msg_sample *m, uint32_t njobs, c
 
 /* A zeroed message of the given type on the heap (it is large: PREPARE holds 64 job specs). */
 lst_msg *lst_msg_new(enum lst_msg_type type);
-/* Free m and what it owns on the heap (a SAMPLE's parts). Safe on NULL and twice. */
+/* Free m and what it owns on the heap (a SAMPLE's parts, a hook's output, kernel log text).
+ * Safe on NULL and twice. */
 void lst_msg_destroy(lst_msg **p);
 
 /*
  * A deep copy of m on the heap (the caller destroys it): what m owns on the heap (a SAMPLE's
- * parts) is copied too. Use it instead of memcpy, which would share those arrays and free them
+ * parts, a hook's output, kernel log text) is copied too. Use it instead of memcpy, which would share those arrays and free them
  * twice. m must have a known type.
  */
 lst_msg *lst_msg_dup(const lst_msg *m);

@@ -130,6 +130,32 @@ struct lst_sweep_axis {
 
 #define LST_SWEEP_MAX_AXES 5
 
+/* issue 13: what a failed hook does to the run (an event's, a before/after hook's `on_error`) */
+enum lst_hook_on_error {
+	LST_HOOK_ON_ERROR_STOP = 0, /* the default: the run ends with the hook's failure */
+	LST_HOOK_ON_ERROR_CONTINUE = 1,
+};
+
+/* issue 13: when the collectors and the kernel log excerpt are taken */
+enum lst_telemetry_every {
+	LST_TELEMETRY_PHASE = 0, /* the default: before the phase's first point, after its last */
+	LST_TELEMETRY_POINT = 1, /* before and after each point (each round, each sweep point) */
+	LST_TELEMETRY_OFF = 2,	 /* none */
+};
+
+/*
+ * issue 13: a hook of an agent's config that a phase runs: at an instant of each of its points
+ * (`events:`), or before its first point / after its last (`before:` / `after:`).
+ */
+struct lst_plan_hook {
+	size_t agent;	  /* index into plan->agents; the agent takes part in the phase */
+	char *hook;	  /* the name in that agent's config (checked against it at run time) */
+	int64_t at;	  /* events: ns after the point's start, within the point; -1 otherwise */
+	int64_t on_error; /* enum lst_hook_on_error */
+	struct lst_mark mark;	   /* the entry */
+	struct lst_mark hook_mark; /* its `hook:` value, for "no hook 'x' on agent b" */
+};
+
 struct lst_plan_phase {
 	char *name;
 	int64_t suite;	       /* enum lst_suite */
@@ -184,6 +210,16 @@ struct lst_plan_phase {
 
 	bool secure;	       /* purge: BLKSECDISCARD instead of BLKDISCARD */
 	int64_t on_agent_loss; /* enum lst_on_loss; the plan's value unless set here */
+
+	/* issue 13: hooks and telemetry */
+	size_t nevents;
+	struct lst_plan_hook *events; /* at instants of every point, sorted by `at` */
+	size_t nbefore, nafter;
+	struct lst_plan_hook *before, *after; /* in the order written */
+	int64_t telemetry_every;	      /* enum lst_telemetry_every */
+	size_t ncollect;		      /* 0: every collector each agent's config defines */
+	char **collect;			      /* collector names the phase asks for */
+	struct lst_mark *collect_marks;	      /* [ncollect] */
 	struct lst_mark mark;
 };
 
@@ -244,6 +280,19 @@ const struct lst_port_set *lst_plan_phase_ports(const struct lst_plan_phase *ph,
 bool lst_plan_path_role(const lst_plan *p, const struct lst_plan_phase *ph,
 			const struct lst_port_set *ports, size_t t, size_t j,
 			struct lst_workload *w, bool set[32]);
+
+/*
+ * issue 13: does agent i take part in phase ph (drive a path of one of its targets in some
+ * point, idle roles aside)? Events and before/after hooks may only name such agents.
+ */
+bool lst_plan_phase_has_agent(const lst_plan *p, const struct lst_plan_phase *ph, size_t i);
+
+/*
+ * issue 13: the longest a point of phase ph lasts when the plan fixes it (ramp + runtime, the
+ * round's duration), in ns; 0 when a point's length is not known from the plan (bytes, a suite
+ * that decides). An event at or past it is an error.
+ */
+int64_t lst_plan_phase_point_ns(const struct lst_plan_phase *ph);
 
 /* Index of the agent / target with this name, or -1. */
 int lst_plan_agent_index(const lst_plan *p, const char *name);
