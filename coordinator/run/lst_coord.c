@@ -236,7 +236,7 @@ int lst_coord__run_all(lst_coord *c)
 	int rc = LST_RUN_OK;
 
 	lst_coord__save_docs(c, true);
-	if (!lst_coord__results_ok(c) || lst_coord__hello(c) ||
+	if (!lst_coord__results_ok(c) || lst_coord__hello(c) || lst_coord__hooks_check(c) ||
 	    (lst_coord__sync(c), lst_coord__identify(c))) {
 		rc = LST_RUN_FAILED;
 		goto out;

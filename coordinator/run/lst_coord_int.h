@@ -124,6 +124,7 @@ struct lst_coord__point {
 	int64_t interval;
 	int64_t nramp;
 	int64_t duration; /* expected, ns, 0 when not known */
+	bool *event_seen; /* [phase's nevents]: its EVENT came (or its row was made) */
 	lst_merge *merge;
 	struct lst_coord__paths paths;
 };
@@ -154,6 +155,7 @@ struct lst_coord {
 	bool in_point;
 	bool running; /* the phases have begun: a loss is for on_agent_loss to judge */
 	bool failed;
+	bool hook_stop; /* an event failed and the plan says stop: the point ends, then the run */
 	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
 	const struct lst_plan_phase *wait_phase; /* lst_coord__wait_back's */
 	json_t *retries;			 /* run.json "retries" (borrowed from run) */
@@ -236,6 +238,25 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph);
 int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
 			 struct lst_step_result *out);
+
+/* lst_hooks.c: hooks, events and telemetry (issue 13) */
+
+/* Before any I/O: every hook and collector the plan names is defined on its agent. 0 or -1
+ * (each problem reported, FILE:LINE:COL of the plan). */
+int lst_coord__hooks_check(lst_coord *c);
+/* Agent i's events of the current point into its START. */
+void lst_coord__events_start(lst_coord *c, size_t i, struct lst_msg_start *m);
+/* A point begins: none of its events reported yet. */
+void lst_coord__events_begin(lst_coord *c);
+/* An EVENT from agent i (fresh): its row of events.csv; a failure under stop sets hook_stop. */
+void lst_coord__on_event(lst_coord *c, size_t i, const lst_msg *m);
+/* The point has ended: a row for each event never reported, saying why. */
+void lst_coord__events_end(lst_coord *c);
+/* A phase's before (after false) or after hooks, in order. 0, or -1 when the run must end. */
+int lst_coord__phase_hooks(lst_coord *c, size_t phase, bool after);
+/* Telemetry of a phase (point -1) or of one point, before or after it: kernel log, collectors,
+ * files and deltas. Never ends the run. */
+void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after);
 
 /* lst_paths.c: rows per path and per target */
 

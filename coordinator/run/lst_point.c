@@ -514,6 +514,7 @@ static void s_point_start(lst_coord *c)
 		m->u.start.point = (uint32_t)c->cur.point;
 		a->t0_agent = lst_clock_to_remote(lst_conn_clock(a->conn), c->cur.T0);
 		m->u.start.t0 = a->t0_agent;
+		lst_coord__events_start(c, i, &m->u.start);
 		if (!lst_coord__command(c, i, &m))
 			a->start_id = a->await_id;
 	}
@@ -533,6 +534,10 @@ static int s_point_wait(lst_coord *c, const struct lst_plan_phase *ph, bool *par
 			return LST_COORD__POINT_FAIL;
 		}
 		lst_coord__pump(c, 100 * LST_NS_PER_MS);
+		if (c->hook_stop) { /* said by lst_coord__on_event */
+			s_stop_all(c);
+			return LST_COORD__POINT_FAIL;
+		}
 		if (!lst_coord__results_ok(c)) {
 			s_stop_all(c);
 			return LST_COORD__POINT_FAIL;
@@ -560,6 +565,8 @@ static void s_point_end(lst_coord *c, lst_msg **msgs)
 		c->a[i].jobs = NULL;
 	}
 	free(msgs);
+	free(c->cur.event_seen);
+	c->cur.event_seen = NULL;
 	lst_merge_destroy(&c->cur.merge);
 	lst_coord__paths_end(c);
 	c->in_point = false;
@@ -645,9 +652,12 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 		goto out;
 	for (size_t i = 0; i < c->n; i++)
 		partial |= c->a[i].in_point && c->a[i].point_lost;
+	lst_coord__events_begin(c);
 	s_point_start(c);
 	/* A point that ends the run (abort, Ctrl-C) is still recorded: what was measured stays. */
-	if ((rc = s_point_wait(c, ph, &partial)) == LST_COORD__POINT_RETRY)
+	rc = s_point_wait(c, ph, &partial);
+	lst_coord__events_end(c);
+	if (rc == LST_COORD__POINT_RETRY)
 		goto out;
 	for (size_t i = 0; i < c->n; i++)
 		partial |= c->a[i].in_point && c->a[i].point_lost;

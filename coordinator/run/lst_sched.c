@@ -340,9 +340,23 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 		lst_suite_destroy(&suite);
 		return LST_RUN_FAILED;
 	}
+	if (lst_coord__phase_hooks(c, phase, false)) {
+		lst_suite_destroy(&suite);
+		return lst_coord__interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
+	}
+	if (ph->telemetry_every == LST_TELEMETRY_PHASE)
+		lst_coord__telemetry(c, phase, -1, false);
 	while (lst_suite_next(suite, &step)) {
-		if (s_run_point_retried(c, phase, point++, &step, &r) ||
-		    !lst_coord__results_ok(c)) {
+		bool per_point = ph->telemetry_every == LST_TELEMETRY_POINT;
+		int failed;
+
+		if (per_point)
+			lst_coord__telemetry(c, phase, (long)point, false);
+		failed = s_run_point_retried(c, phase, point, &step, &r);
+		if (per_point)
+			lst_coord__telemetry(c, phase, (long)point, true);
+		point++;
+		if (failed || !lst_coord__results_ok(c)) {
 			rc = lst_coord__interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
 			break;
 		}
@@ -362,6 +376,12 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 	c->pending = NULL;
 	lst_suite_finish(suite, c->res, c->opts.quiet ? NULL : c->opts.progress);
 	lst_suite_destroy(&suite);
+	/* The telemetry after a phase that failed too: a failover test that went wrong is where
+	 * the drive's counters matter most. The after hooks only when it went right. */
+	if (ph->telemetry_every == LST_TELEMETRY_PHASE && !lst_coord__interrupted)
+		lst_coord__telemetry(c, phase, -1, true);
+	if (rc == LST_RUN_OK && lst_coord__phase_hooks(c, phase, true))
+		rc = lst_coord__interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
 	if (rc == LST_RUN_OK)
 		lst_coord__journal_phase(c, phase, tests_from);
 	lst_coord__save_docs(c, false);

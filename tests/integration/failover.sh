@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# A port stall end to end (issue 13), through `lockstep run`: agents a and b drive two loop
-# devices over one file (the two ports of one drive); b runs in a cgroup v1 blkio group, and 3 s
-# into a 9 s point the test throttles b's device to 1 write IOPS, then lifts it at 6 s. Expect:
-# the run completes; a's IOPS while b stalls stay within 15% of its own before (a may wait once
-# behind b at the moment the throttle bites: both loop devices write one file); b's rows show I/Os in
-# flight with the oldest passing 1 s and timeouts counted (io_timeout 500ms); summary.json has a
-# failover window for b that starts at the throttle and ends at the lift, within an interval; the
-# report prints it.
+# A port stall end to end (issue 13), through `lockstep run`, timed by the plan's own events:
+# agents a and b drive two loop devices over one file (the two ports of one drive); b runs in a
+# cgroup v1 blkio group, and b's config has two hooks that throttle its device to 1 write IOPS
+# (port_down) and lift it (port_up). The plan runs them at 3 s and 6 s of a 10 s point. Expect:
+# the run completes; events.csv has both hooks, each started within 2 ms of its instant; a's
+# IOPS while b stalls stay within 15% of its own before (a may wait once behind b at the moment
+# the throttle bites: both loop devices write one file); b's rows show I/Os in flight with the
+# oldest passing 2 s and timeouts counted before 6 s (io_timeout 500ms); summary.json has a
+# failover window for b of [3, 6] s within an interval; the report prints it.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup lsblk
@@ -29,8 +30,19 @@ cat >"$TMP/incg.sh" <<SH
 echo \$\$ >"$cg/cgroup.procs"
 exec "\$@"
 SH
-chmod +x "$TMP/incg.sh"
-AGENT_WRAP="$TMP/incg.sh" start_agent b "$pb" --allow-write "/dev/loop*"
+# The hooks: what the host's owner allows a plan to do to b's port (no shell, no arguments from
+# the plan). A hook inherits the agent's cgroup; writing the throttle is all it needs.
+cat >"$TMP/port.sh" <<SH
+#!/bin/sh
+echo "$mm \$1" >"$cg/blkio.throttle.write_iops_device" && echo "port \$1"
+SH
+chmod +x "$TMP/incg.sh" "$TMP/port.sh"
+cat >"$TMP/agent-b.yaml" <<YAML
+hooks:
+  port_down: ["$TMP/port.sh", "1"]
+  port_up: ["$TMP/port.sh", "0"]
+YAML
+AGENT_WRAP="$TMP/incg.sh" start_agent b "$pb" --allow-write "/dev/loop*" --config "$TMP/agent-b.yaml"
 
 cat >"$TMP/plan.yaml" <<YAML
 lockstep: 1
@@ -43,23 +55,17 @@ targets:
 defaults: {interval: 500ms}
 phases:
   - name: stall
-    workload: {rw: randwrite, bs: 4k, iodepth: 8, rate_iops: 4000, runtime: 9s,
+    workload: {rw: randwrite, bs: 4k, iodepth: 8, rate_iops: 4000, runtime: 10s,
                on_io_error: continue, io_timeout: 500ms}
     failover: {below: 50%}
+    events:
+      - {at: 3s, agent: b, hook: port_down}
+      - {at: 6s, agent: b, hook: port_up}
 YAML
 "$LOCKSTEP" validate --quiet "$TMP/plan.yaml" || fail "the plan does not validate"
 "$LOCKSTEP" run "$TMP/plan.yaml" -o "$TMP/res" --quiet >"$TMP/run.out" 2>&1 &
 run=$!
 on_exit "kill $run 2>/dev/null"
-# The point starts when timeseries.csv gets its first row; the stall is timed from there.
-for _ in $(seq 200); do
-	grep -q ',all,' "$TMP/res/timeseries.csv" 2>/dev/null && break
-	sleep 0.05
-done
-sleep 2.5
-echo "$mm 1" >"$cg/blkio.throttle.write_iops_device"
-sleep 3
-echo "$mm 0" >"$cg/blkio.throttle.write_iops_device"
 wait $run || fail "the run failed: $(cat "$TMP/run.out")"
 "$PY" - "$TMP/res" <<'PY' || fail "the stall is not what the rows say"
 import csv, json, statistics, sys
@@ -70,10 +76,20 @@ b = [r for r in rows if r["agent"] == "b" and r["scope"] == "agent"]
 iops = lambda r: float(r["write_iops"])
 oldest = max(float(r["oldest_inflight_us"] or 0) for r in b)
 timeouts = sum(int(r["timeouts"] or 0) for r in b)
-print(f"  b: oldest in flight {oldest / 1e6:.2f} s, {timeouts} timeouts; "
+early = sum(int(r["timeouts"] or 0) for r in b if float(r["t_s"]) < 5.5)
+print(f"  b: oldest in flight {oldest / 1e6:.2f} s, {timeouts} timeouts ({early} before 6 s); "
       f"b's IOPS {[round(iops(r)) for r in b]}")
-assert oldest > 1_000_000, oldest
-assert timeouts > 0, timeouts
+assert oldest > 2_000_000, oldest
+assert early > 0, early
+ev = list(csv.DictReader(open(f"{res}/events.csv")))
+for e in ev:
+    print(f"  event {e['hook']} on {e['agent']}: asked {e['t_requested']} s, started "
+          f"{e['late_ms']} ms late, {e['result']}")
+assert [(e["agent"], e["hook"], e["result"]) for e in ev] == \
+    [("b", "port_down", "ok"), ("b", "port_up", "ok")], ev
+for e, at in zip(ev, (3.0, 6.0)):
+    assert abs(float(e["t_requested"]) - at) < 1e-6, e
+    assert 0 <= float(e["late_ms"]) <= 2.0, e
 # a is not throttled: while b stalls, a's IOPS stay near its own before the stall.
 a_before = statistics.median(iops(r) for r in a[:4])
 slow = [int(r["interval"]) for r in b if iops(r) < 0.5 * statistics.median(iops(x) for x in b[:4])]
@@ -86,10 +102,9 @@ fo = [p["failover"] for p in pts if p.get("agent") == "b" and p.get("failover")]
 assert len(fo) == 1, [p.get("failover") for p in pts]
 w = fo[0]
 print(f"  b's failover window: {w['start_t_s']:.2f} .. {w['end_t_s']:.2f} s, {w['ios']} I/Os")
-# the throttle went on about 2.5-3 s in and off about 3 s later (the test's own sleeps)
-assert 2.0 <= w["start_t_s"] <= 4.0, w
-assert 4.5 <= w["end_t_s"] <= 7.5, w
-assert 2.0 <= w["duration_s"] <= 4.5, w
+# the hooks throttled b at 3 s and lifted it at 6 s: the window is that, within an interval
+assert abs(w["start_t_s"] - 3.0) <= 0.5, w
+assert abs(w["end_t_s"] - 6.0) <= 0.5, w
 # a shares the backing file with b: the moment the throttle bites, a's writes may wait once
 # behind b's (one interval at most); a window of a's longer than that is wrong.
 a_fo = [p.get("failover") for p in pts if p.get("agent") == "a" and p.get("scope") == "agent"]
@@ -97,4 +112,4 @@ assert len(a_fo) == 1 and (a_fo[0] is None or a_fo[0]["duration_s"] <= 0.5), a_f
 PY
 "$LOCKSTEP" report --no-plots "$TMP/res" >"$TMP/report.txt" || fail "report failed"
 grep -E "^ +failover: b" "$TMP/report.txt" || fail "the report has no failover line: $(cat "$TMP/report.txt")"
-ok "a stalled port: in flight, timeouts and its failover window; the other port unaffected"
+ok "a stalled port on the plan's events: hooks on time, in flight, timeouts, its failover window; the other port unaffected"

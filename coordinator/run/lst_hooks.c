@@ -1,0 +1,573 @@
+/*
+ * Hooks, events and telemetry (issue 13): what a run does besides I/O, on the agents' own
+ * commands.
+ *
+ * An agent's config names its hooks and collectors (argv, no shell); its WELCOME lists their
+ * names. A plan only names them, so before any I/O every name the plan uses is checked against
+ * the agent it names (lst_coord__hooks_check): a typo fails the run at its start, not an hour
+ * in. Three kinds of runs:
+ *   - events: START carries each agent's events of the phase; the agent runs each at t0 + at on
+ *     its own clock and sends an EVENT (spooled like a SAMPLE, so a partition loses none)
+ *     before the point's DONE. Each becomes a row of events.csv, on our clock.
+ *   - before/after hooks: HOOK commands before a phase's first point and after its last, one
+ *     after another in the order written.
+ *   - telemetry: before and after each phase (or point), every agent of the phase marks its
+ *     kernel log (KMSG) and runs its collectors (HOOK, kind collector), all agents at once; the
+ *     outputs land in telemetry/AGENT/, with the kernel log of the window between.
+ * A failed event or hook ends the run when the plan says stop (its on_error, the default); a
+ * failed collector is recorded in its file and never ends anything.
+ */
+
+#include <string.h>
+
+#include "lst_assert.h"
+#include "lst_events.h"
+#include "lst_log.h"
+#include "lst_text.h"
+#include "lst_time.h"
+#include "lst_util.h"
+
+#include "lst_coord_int.h"
+
+/* How long a HOOK may take before we stop waiting: the agent's own hook_timeout kills a slow
+ * hook long before (60 s by default); this only guards against an agent that never answers. */
+#define S_HOOK_WAIT (2 * 3600 * LST_NS_PER_S)
+
+/* ---- the check before any I/O */
+
+static bool s_listed(const char names[][LST_NAME_MAX], uint32_t n, const char *name)
+{
+	for (uint32_t k = 0; k < n && k < LST_MAX_HOOKS; k++)
+		if (!strcmp(names[k], name))
+			return true;
+	return false;
+}
+
+static bool s_has_cap(const struct lst_msg_welcome *w, const char *cap)
+{
+	for (uint32_t k = 0; k < w->ncaps && k < LST_MAX_CAPS; k++)
+		if (!strcmp(w->caps[k], cap))
+			return true;
+	return false;
+}
+
+/* Agent i speaks hooks.v1 (its WELCOME said so). */
+static bool s_hooks_ok(const lst_coord *c, size_t i)
+{
+	const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
+
+	return w && s_has_cap(w, LST_CAP_HOOKS);
+}
+
+/* "port_down, port_up" or "none" */
+static void s_names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (uint32_t k = 0; k < n && k < LST_MAX_HOOKS && len < size; k++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? ", " : "", names[k]);
+	if (!n)
+		snprintf(buf, size, "none");
+}
+
+/* One hook the plan names: on an agent that speaks hooks.v1 and defines it. */
+static bool s_check_hook(lst_coord *c, const struct lst_plan_hook *h, const char *what)
+{
+	const struct lst_msg_welcome *w = lst_conn_info(c->a[h->agent].conn);
+	const char *agent = c->plan->agents[h->agent].name;
+	char names[LST_MAX_HOOKS * LST_NAME_MAX];
+
+	if (!s_hooks_ok(c, h->agent)) {
+		lst_coord__error(c,
+				 "%s:%d:%d: %s: agent %s cannot run hooks (lockstep-agent %s does "
+				 "not speak %s): upgrade it",
+				 c->plan->file, h->mark.line, h->mark.col, what, agent,
+				 w ? w->version : "?", LST_CAP_HOOKS);
+		return false;
+	}
+	if (s_listed(w->hooks, w->nhooks, h->hook))
+		return true;
+	s_names(w->hooks, w->nhooks, names, sizeof(names));
+	lst_coord__error(c,
+			 "%s:%d:%d: %s: agent %s has no hook '%s' (its config defines: %s); a "
+			 "plan can only run the hooks an agent's owner put in its config",
+			 c->plan->file, h->hook_mark.line, h->hook_mark.col, what, agent, h->hook,
+			 names);
+	return false;
+}
+
+/* The collectors phase ph names: defined by every agent of the phase. */
+static bool s_check_collectors(lst_coord *c, const struct lst_plan_phase *ph)
+{
+	bool ok = true;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
+		char names[LST_MAX_HOOKS * LST_NAME_MAX];
+
+		if (!lst_coord__in_phase(c, ph, i))
+			continue;
+		for (size_t k = 0; k < ph->ncollect; k++) {
+			if (s_hooks_ok(c, i) && s_listed(w->collectors, w->ncollectors,
+							 ph->collect[k]))
+				continue;
+			if (s_hooks_ok(c, i))
+				s_names(w->collectors, w->ncollectors, names, sizeof(names));
+			else
+				snprintf(names, sizeof(names), "none: it does not speak %s",
+					 LST_CAP_HOOKS);
+			lst_coord__error(c,
+					 "%s:%d:%d: phase %s: agent %s has no collector '%s' (its "
+					 "config defines: %s)",
+					 c->plan->file, ph->collect_marks[k].line,
+					 ph->collect_marks[k].col, ph->name,
+					 c->plan->agents[i].name, ph->collect[k], names);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+int lst_coord__hooks_check(lst_coord *c)
+{
+	bool ok = true;
+
+	for (size_t p = 0; p < c->plan->nphases; p++) {
+		const struct lst_plan_phase *ph = &c->plan->phases[p];
+		char what[LST_NAME_MAX + 32];
+
+		snprintf(what, sizeof(what), "phase %s", ph->name);
+		for (size_t k = 0; k < ph->nevents; k++)
+			ok &= s_check_hook(c, &ph->events[k], what);
+		for (size_t k = 0; k < ph->nbefore; k++)
+			ok &= s_check_hook(c, &ph->before[k], what);
+		for (size_t k = 0; k < ph->nafter; k++)
+			ok &= s_check_hook(c, &ph->after[k], what);
+		if (ph->telemetry_every != LST_TELEMETRY_OFF)
+			ok &= s_check_collectors(c, ph);
+	}
+	return ok ? 0 : -1;
+}
+
+/* ---- one row of events.csv */
+
+/* "ok", "timeout", "failed", "not run" from how a hook ran. */
+static const char *s_result(const struct lst_hook_result *r)
+{
+	if (r->status == -1)
+		return "not run";
+	if (strstr(r->text, "timed out"))
+		return "timeout";
+	return r->status ? "failed" : "ok";
+}
+
+/* The agent's instant t on our clock; 0 stays 0 (never ran). */
+static int64_t s_local(const lst_coord *c, size_t i, int64_t t)
+{
+	return t ? lst_clock_to_local(lst_conn_clock(c->a[i].conn), t) : 0;
+}
+
+static void s_row(lst_coord *c, const struct lst_event_row *row)
+{
+	if (c->res)
+		lst_results_event(c->res, row);
+}
+
+/* Say on the terminal how a hook ran: one line, failures as warnings. */
+static void s_say(lst_coord *c, const char *kind, const char *agent, const char *hook,
+		  const struct lst_hook_result *r, int64_t late)
+{
+	char lateness[64] = "";
+
+	if (late != INT64_MIN)
+		snprintf(lateness, sizeof(lateness), " %.1f ms after its instant,",
+			 (double)late / 1e6);
+	if (r->status == 0) {
+		if (!c->opts.quiet && !c->opts.progress_json) {
+			lst_coord__progress_break(c);
+			fprintf(c->opts.progress, "  %s %s on %s: started%s ran %.3f s, exit 0\n",
+				kind, hook, agent, lateness, (double)(r->end - r->start) / 1e9);
+		}
+		return;
+	}
+	lst_coord__progress_break(c);
+	lst_log_warn("%s %s on agent %s: %s (status %d)%s%s", kind, hook, agent, s_result(r),
+		     (int)r->status, r->text[0] ? ": " : "", r->text);
+}
+
+/* ---- events: scheduled in START, reported by EVENT */
+
+void lst_coord__events_start(lst_coord *c, size_t i, struct lst_msg_start *m)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+
+	m->nevents = 0;
+	for (size_t k = 0; k < ph->nevents && m->nevents < LST_MAX_EVENTS; k++) {
+		struct lst_event_req *e = &m->events[m->nevents];
+
+		if (ph->events[k].agent != i)
+			continue;
+		e->id = (uint32_t)k;
+		lst_copy(e->hook, sizeof(e->hook), ph->events[k].hook);
+		e->after = ph->events[k].at;
+		m->nevents++;
+	}
+}
+
+void lst_coord__events_begin(lst_coord *c)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+
+	free(c->cur.event_seen);
+	c->cur.event_seen = ph->nevents ? lst_calloc(ph->nevents, sizeof(bool)) : NULL;
+	c->hook_stop = false;
+}
+
+/* The row of event k of the current phase, as r says it ran (times on the agent's clock). */
+static void s_event_row(lst_coord *c, size_t k, const struct lst_hook_result *r)
+{
+	const struct lst_plan_hook *h = &c->plan->phases[c->cur.phase].events[k];
+	size_t i = h->agent;
+	struct lst_event_row row = {
+		.phase = c->cur.phase_name,
+		.point = (long)c->cur.point,
+		.label = c->cur.label,
+		.kind = "event",
+		.agent = c->plan->agents[i].name,
+		.hook = h->hook,
+		.point_t0 = c->cur.T0,
+		.requested = c->cur.T0 + h->at,
+		.start = s_local(c, i, r->start),
+		.end = s_local(c, i, r->end),
+		.status = r->status,
+		.result = s_result(r),
+		.on_error = h->on_error == LST_HOOK_ON_ERROR_CONTINUE ? "continue" : "stop",
+		.text = r->text,
+		.output = r->output ? r->output : "",
+	};
+
+	s_row(c, &row);
+	s_say(c, "event", row.agent, h->hook, r,
+	      row.start ? row.start - row.requested : INT64_MIN);
+	if (r->status != 0 && h->on_error == LST_HOOK_ON_ERROR_STOP && !c->hook_stop) {
+		c->hook_stop = true;
+		lst_coord__error(c,
+				 "phase %s point %zu: event %s on agent %s at %.3f s %s%s%s; the "
+				 "plan says stop (on_error)",
+				 c->cur.phase_name, c->cur.point, h->hook, row.agent,
+				 (double)h->at / 1e9, s_result(r), r->text[0] ? ": " : "",
+				 r->text);
+	}
+}
+
+void lst_coord__on_event(lst_coord *c, size_t i, const lst_msg *m)
+{
+	const struct lst_msg_event *e = &m->u.event;
+	const struct lst_plan_phase *ph;
+
+	if (!c->in_point || !c->a[i].in_point || e->phase != c->cur.phase ||
+	    e->point != c->cur.point || m->seq < c->a[i].min_seq) {
+		lst_log_debug(LST_DBG_PROTO, "agent %s: event for phase %u point %u: ignored",
+			      lst_conn_name(c->a[i].conn), e->phase, e->point);
+		return;
+	}
+	ph = &c->plan->phases[c->cur.phase];
+	if (e->id >= ph->nevents || ph->events[e->id].agent != i ||
+	    strcmp(ph->events[e->id].hook, e->hook)) {
+		lst_log_warn("agent %s: an event (id %u, hook %s) that this point did not ask "
+			     "for: ignored",
+			     lst_conn_name(c->a[i].conn), e->id, e->hook);
+		return;
+	}
+	if (c->cur.event_seen[e->id])
+		return;
+	c->cur.event_seen[e->id] = true;
+	s_event_row(c, e->id, &e->r);
+}
+
+void lst_coord__events_end(lst_coord *c)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+
+	for (size_t k = 0; k < ph->nevents && c->cur.event_seen; k++) {
+		struct lst_hook_result r = { .status = -1 };
+		const struct lst_coord__agent *a = &c->a[ph->events[k].agent];
+
+		if (c->cur.event_seen[k] || !a->in_point)
+			continue;
+		snprintf(r.text, sizeof(r.text), "%s",
+			 a->point_lost ? "not reported: the agent was lost during the point"
+			 : a->started  ? "not reported by the agent before its DONE"
+				       : "not run: the point did not start on the agent");
+		c->cur.event_seen[k] = true;
+		s_event_row(c, k, &r);
+	}
+	free(c->cur.event_seen);
+	c->cur.event_seen = NULL;
+}
+
+/* ---- commands to several agents at once (HOOK, KMSG) */
+
+/*
+ * Send msgs[i] (NULL: nothing for agent i) to each agent and wait for every answer, or for its
+ * loss. replies[i] gets a copy of agent i's reply (NULL when it has none); the caller destroys
+ * them. Takes msgs[i].
+ */
+static void s_round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		replies[i] = NULL;
+		c->a[i].in_point = msgs[i] && lst_coord__usable(&c->a[i]);
+		if (c->a[i].in_point)
+			lst_coord__command(c, i, &msgs[i]);
+		lst_msg_destroy(&msgs[i]);
+	}
+	lst_coord__pump_until(c, lst_coord__all_replied, wait);
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+
+		if (a->in_point && a->replied && a->reply)
+			replies[i] = lst_msg_dup(a->reply);
+		a->in_point = false;
+	}
+}
+
+static lst_msg *s_hook_msg(uint32_t kind, const char *name, size_t phase)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_HOOK);
+
+	m->u.hook.kind = kind;
+	lst_copy(m->u.hook.name, sizeof(m->u.hook.name), name);
+	m->u.hook.phase = (uint32_t)phase;
+	return m;
+}
+
+/* How agent i's reply ran (a HOOK_DONE), or a made-up result saying why there is none. */
+static void s_result_of(const lst_coord *c, size_t i, const lst_msg *reply,
+			struct lst_hook_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->status = -1;
+	if (reply && reply->type == LST_MSG_HOOK_DONE) {
+		*out = reply->u.hook_done.r; /* output stays the reply's */
+		return;
+	}
+	if (reply && reply->type == LST_MSG_ERROR)
+		snprintf(out->text, sizeof(out->text), "refused: %s", reply->u.error.text);
+	else if (lst_conn_lost(c->a[i].conn))
+		snprintf(out->text, sizeof(out->text), "not run: the agent is lost");
+	else
+		snprintf(out->text, sizeof(out->text), "no answer from the agent");
+}
+
+/* ---- before/after hooks */
+
+int lst_coord__phase_hooks(lst_coord *c, size_t phase, bool after)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	const struct lst_plan_hook *hs = after ? ph->after : ph->before;
+	size_t n = after ? ph->nafter : ph->nbefore;
+	const char *kind = after ? "after" : "before";
+	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs)), **replies;
+	int rc = 0;
+
+	replies = lst_calloc(c->n, sizeof(*replies));
+	for (size_t k = 0; k < n && !rc && !lst_coord__interrupted; k++) {
+		const struct lst_plan_hook *h = &hs[k];
+		struct lst_hook_result r;
+		struct lst_event_row row = {
+			.phase = ph->name,
+			.point = -1,
+			.label = "",
+			.kind = kind,
+			.agent = c->plan->agents[h->agent].name,
+			.hook = h->hook,
+			.on_error = h->on_error == LST_HOOK_ON_ERROR_CONTINUE ? "continue" : "stop",
+		};
+
+		msgs[h->agent] = s_hook_msg(LST_HOOK_HOOK, h->hook, phase);
+		row.requested = lst_mono_ns();
+		s_round(c, msgs, replies, S_HOOK_WAIT);
+		s_result_of(c, h->agent, replies[h->agent], &r);
+		row.start = s_local(c, h->agent, r.start);
+		row.end = s_local(c, h->agent, r.end);
+		row.status = r.status;
+		row.result = s_result(&r);
+		row.text = r.text;
+		row.output = r.output ? r.output : "";
+		s_row(c, &row);
+		s_say(c, kind, row.agent, h->hook, &r, INT64_MIN);
+		if (r.status != 0 && h->on_error == LST_HOOK_ON_ERROR_STOP) {
+			lst_coord__error(c,
+					 "phase %s: %s hook %s on agent %s %s%s%s; the plan says "
+					 "stop (on_error)",
+					 ph->name, kind, h->hook, row.agent, row.result,
+					 r.text[0] ? ": " : "", r.text);
+			rc = -1;
+		}
+		lst_msg_destroy(&replies[h->agent]);
+	}
+	free(msgs);
+	free(replies);
+	return rc || lst_coord__interrupted ? -1 : 0;
+}
+
+/* ---- telemetry */
+
+/* The collectors agent i runs for phase ph: the plan's, or every one its config defines. */
+static size_t s_collectors(const lst_coord *c, const struct lst_plan_phase *ph, size_t i,
+			   const char **out)
+{
+	const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
+	size_t n = 0;
+
+	if (ph->ncollect) {
+		for (size_t k = 0; k < ph->ncollect && n < LST_MAX_HOOKS; k++)
+			out[n++] = ph->collect[k];
+		return n;
+	}
+	for (uint32_t k = 0; k < w->ncollectors && k < LST_MAX_HOOKS; k++)
+		out[n++] = w->collectors[k];
+	return n;
+}
+
+/* KMSG op to every agent that takes part; the replies (READ) into the agents' files. */
+static void s_kmsg(lst_coord *c, const struct lst_plan_phase *ph, const bool *who, uint32_t op,
+		   const char *stem)
+{
+	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs)), **replies;
+
+	replies = lst_calloc(c->n, sizeof(*replies));
+	for (size_t i = 0; i < c->n; i++) {
+		if (!who[i])
+			continue;
+		msgs[i] = lst_msg_new(LST_MSG_KMSG);
+		msgs[i]->u.kmsg.op = op;
+	}
+	s_round(c, msgs, replies, LST_COORD__REPLY_TIMEOUT);
+	for (size_t i = 0; i < c->n && op == LST_KMSG_READ; i++) {
+		const struct lst_msg_kmsg_reply *k;
+		lst_err err;
+
+		if (!replies[i] || replies[i]->type != LST_MSG_KMSG_REPLY) {
+			if (who[i])
+				lst_log_warn("phase %s: agent %s: no kernel log excerpt (%s)",
+					     ph->name, c->plan->agents[i].name,
+					     replies[i] && replies[i]->type == LST_MSG_ERROR
+						     ? replies[i]->u.error.text
+						     : "no answer");
+			continue;
+		}
+		k = &replies[i]->u.kmsg_reply;
+		if (c->res && lst_telemetry_kmsg(c->res, c->plan->agents[i].name, stem,
+						 k->text ? k->text : "", k->text_len, k->dropped,
+						 k->error, &err))
+			lst_log_warn("telemetry: %s", err.msg);
+	}
+	for (size_t i = 0; i < c->n; i++)
+		lst_msg_destroy(&replies[i]);
+	free(msgs);
+	free(replies);
+}
+
+/* A collector's answer, kept until its file is written (r.output points into reply). */
+struct s_got {
+	lst_msg *reply;
+	struct lst_hook_result r;
+};
+
+/* Every agent's collectors, all agents at once (collector k of each in round k). */
+static void s_collect(lst_coord *c, const struct lst_plan_phase *ph, const bool *who,
+		      size_t phase, const char *stem, const char *when)
+{
+	const char *names[LST_MAX_HOOKS];
+	size_t most = 0;
+	struct s_got *got = lst_calloc(c->n * LST_MAX_HOOKS, sizeof(*got));
+	struct lst_telemetry_item *items = lst_calloc(LST_MAX_HOOKS, sizeof(*items));
+	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs)), **replies;
+
+	replies = lst_calloc(c->n, sizeof(*replies));
+	for (size_t i = 0; i < c->n; i++)
+		if (who[i])
+			most = LST_MAX(most, s_collectors(c, ph, i, names));
+	for (size_t k = 0; k < most; k++) {
+		for (size_t i = 0; i < c->n; i++)
+			if (who[i] && k < s_collectors(c, ph, i, names))
+				msgs[i] = s_hook_msg(LST_HOOK_COLLECTOR, names[k], phase);
+		s_round(c, msgs, replies, S_HOOK_WAIT);
+		for (size_t i = 0; i < c->n; i++) {
+			struct s_got *g = &got[i * LST_MAX_HOOKS + k];
+
+			if (!who[i] || k >= s_collectors(c, ph, i, names))
+				continue;
+			g->reply = replies[i];
+			replies[i] = NULL;
+			s_result_of(c, i, g->reply, &g->r);
+			if (g->r.status != 0)
+				lst_log_warn("telemetry: collector %s on agent %s: %s%s%s",
+					     names[k], c->plan->agents[i].name, s_result(&g->r),
+					     g->r.text[0] ? ": " : "", g->r.text);
+		}
+	}
+	for (size_t i = 0; i < c->n && c->res; i++) {
+		size_t n = who[i] ? s_collectors(c, ph, i, names) : 0;
+		lst_err err;
+
+		if (!who[i])
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			const struct lst_hook_result *r = &got[i * LST_MAX_HOOKS + k].r;
+
+			items[k] = (struct lst_telemetry_item){
+				.name = names[k],
+				.status = r->status,
+				.text = r->text,
+				.output = r->output ? r->output : "",
+				.output_len = r->output ? r->output_len : 0,
+				.truncated = r->truncated,
+			};
+		}
+		if (lst_telemetry_write(c->res, c->plan->agents[i].name, stem, when, items, n,
+					&err))
+			lst_log_warn("telemetry: %s", err.msg);
+	}
+	for (size_t x = 0; x < c->n * LST_MAX_HOOKS; x++)
+		lst_msg_destroy(&got[x].reply);
+	free(got);
+	free(items);
+	free(msgs);
+	free(replies);
+}
+
+void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	bool *who = lst_calloc(c->n, sizeof(*who)), any = false;
+	char stem[LST_NAME_MAX + 32];
+
+	if (point < 0)
+		snprintf(stem, sizeof(stem), "%s", ph->name);
+	else
+		snprintf(stem, sizeof(stem), "%s-p%ld", ph->name, point);
+	for (size_t i = 0; i < c->n; i++) {
+		who[i] = lst_coord__in_phase(c, ph, i) && lst_coord__usable(&c->a[i]) &&
+			 s_hooks_ok(c, i);
+		any |= who[i];
+	}
+	if (any && !after)
+		s_kmsg(c, ph, who, LST_KMSG_MARK, stem);
+	if (any)
+		s_collect(c, ph, who, phase, stem, after ? "after" : "before");
+	if (any && after) {
+		s_kmsg(c, ph, who, LST_KMSG_READ, stem);
+		for (size_t i = 0; i < c->n && c->res; i++) {
+			lst_err err;
+
+			if (who[i] && lst_telemetry_deltas(c->res, ph->name, point,
+							   c->plan->agents[i].name, stem, &err) < 0)
+				lst_log_warn("telemetry: %s", err.msg);
+		}
+	}
+	free(who);
+}

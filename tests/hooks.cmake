@@ -1,0 +1,3 @@
+# Hooks, events and telemetry through `lockstep run` (issue 13).
+lst_add_script_test(hooks_telemetry ${CMAKE_CURRENT_SOURCE_DIR}/integration/hooks_telemetry.sh TIMEOUT 150)
+lst_add_script_test(hooks_partition ${CMAKE_CURRENT_SOURCE_DIR}/integration/hooks_partition.sh TIMEOUT 120)
