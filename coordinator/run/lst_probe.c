@@ -18,6 +18,39 @@ static void s_engines(const lst_conn *cn, char *buf, size_t size)
 				 lst_engine_names[e]);
 }
 
+/* A list of names as a JSON array. */
+static json_t *s_names_json(const char names[][LST_NAME_MAX], uint32_t n)
+{
+	json_t *a = json_array();
+
+	for (uint32_t k = 0; k < n && k < LST_MAX_HOOKS; k++)
+		json_array_append_new(a, json_string(names[k]));
+	return a;
+}
+
+/* "a, b" into buf. */
+static void s_names_text(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (uint32_t k = 0; k < n && k < LST_MAX_HOOKS && len < size; k++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? ", " : "", names[k]);
+}
+
+/* The hooks and collectors of agent w's config, as a line under its row (none: no line). */
+static void s_hooks_line(const struct lst_msg_welcome *w, FILE *out)
+{
+	char hooks[LST_MAX_HOOKS * LST_NAME_MAX], coll[LST_MAX_HOOKS * LST_NAME_MAX];
+
+	if (!w->nhooks && !w->ncollectors)
+		return;
+	s_names_text(w->hooks, w->nhooks, hooks, sizeof(hooks));
+	s_names_text(w->collectors, w->ncollectors, coll, sizeof(coll));
+	fprintf(out, "%-12s hooks: %s; collectors: %s\n", "", w->nhooks ? hooks : "none",
+		w->ncollectors ? coll : "none");
+}
+
 /* Agent i's row: a JSON object appended to arr, or a table line on out. False when it failed. */
 static bool s_row(const lst_coord *c, size_t i, bool json, json_t *arr, FILE *out)
 {
@@ -50,6 +83,14 @@ static bool s_row(const lst_coord *c, size_t i, bool json, json_t *arr, FILE *ou
 		fprintf(out, "%-12s %-9s %-20s %5u %-16s %14.3f %10.1f  %s\n", w->name, w->version,
 			w->host, w->cores, engines, (double)est->offset_ns / 1e6,
 			(double)est->rtt_ns / 1e3, ag->address);
+	if (json) {
+		json_t *o = json_array_get(arr, json_array_size(arr) - 1);
+
+		json_object_set_new(o, "hooks", s_names_json(w->hooks, w->nhooks));
+		json_object_set_new(o, "collectors", s_names_json(w->collectors, w->ncollectors));
+	} else {
+		s_hooks_line(w, out);
+	}
 	return true;
 }
 

@@ -58,6 +58,12 @@ start_agent a "$pa" --allow-write "/dev/loop*" --config "$TMP/agent-a.yaml"
 pb=$(free_port)
 start_agent b "$pb" --allow-write "/dev/loop*" --config "$TMP/agent-b.yaml"
 
+"$LOCKSTEP" agents "127.0.0.1:$pa" "127.0.0.1:$pb" >"$TMP/agents.out" 2>&1 || fail "lockstep agents: $(cat "$TMP/agents.out")"
+grep -Eq "^ +hooks: kmsg_line, mark, fail, sleeper; collectors: counter$" "$TMP/agents.out" ||
+	fail "lockstep agents does not list b's hooks: $(cat "$TMP/agents.out")"
+"$LOCKSTEP" agents --json "127.0.0.1:$pa" >"$TMP/agents.json" || fail "lockstep agents --json"
+[ "$(json "$TMP/agents.json" 'd[0]["collectors"]')" = "['counter']" ] || fail "agents --json: $(cat "$TMP/agents.json")"
+
 # plan FILE <PHASES: a plan of agents a and b on the two loop devices.
 plan() {
 	cat >"$1" <<-YAML
