@@ -311,6 +311,30 @@ static void s_eq_part(const struct lst_sample_part *a, const struct lst_sample_p
 	}
 }
 
+/* Heap bytes: both NULL when empty, else the same n bytes and a NUL after them. */
+static void s_eq_bytes(const char *a, const char *b, uint32_t n)
+{
+	if (!n) {
+		T_ASSERT(a == NULL && b == NULL);
+		return;
+	}
+	T_ASSERT(a && b && a != b);
+	T_ASSERT(!memcmp(a, b, n));
+	T_EQ_INT(a[n], 0);
+	T_EQ_INT(b[n], 0);
+}
+
+static void s_eq_hook_result(const struct lst_hook_result *a, const struct lst_hook_result *b)
+{
+	EQ_I(start);
+	EQ_I(end);
+	EQ_I(status);
+	EQ_U(truncated);
+	EQ_S(text);
+	EQ_U(output_len);
+	s_eq_bytes(a->output, b->output, a->output_len);
+}
+
 static void s_eq(const lst_msg *a, const lst_msg *b)
 {
 	EQ_U(type);
@@ -341,6 +365,12 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_I(u.welcome.now);
 		EQ_U(u.welcome.instance);
 		EQ_U(u.welcome.resumed);
+		EQ_U(u.welcome.nhooks);
+		for (unsigned i = 0; i < a->u.welcome.nhooks; i++)
+			EQ_S(u.welcome.hooks[i]);
+		EQ_U(u.welcome.ncollectors);
+		for (unsigned i = 0; i < a->u.welcome.ncollectors; i++)
+			EQ_S(u.welcome.collectors[i]);
 		break;
 	case LST_MSG_ERROR:
 		EQ_I(u.error.code);
@@ -382,6 +412,12 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_U(u.start.phase);
 		EQ_U(u.start.point);
 		EQ_I(u.start.t0);
+		EQ_U(u.start.nevents);
+		for (unsigned i = 0; i < a->u.start.nevents; i++) {
+			EQ_U(u.start.events[i].id);
+			EQ_S(u.start.events[i].hook);
+			EQ_I(u.start.events[i].after);
+		}
 		break;
 	case LST_MSG_STARTED:
 		EQ_U(u.started.phase);
@@ -417,6 +453,7 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_I(u.done.last_interval);
 		EQ_U(u.done.samples);
 		EQ_S(u.done.text);
+		EQ_U(u.done.events);
 		break;
 	case LST_MSG_STOP:
 	case LST_MSG_STOPPED:
@@ -443,6 +480,34 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 			s_eq_inv_device(&a->u.inventory_reply.devices[i],
 					&b->u.inventory_reply.devices[i]);
 		break;
+	case LST_MSG_HOOK:
+		EQ_U(u.hook.kind);
+		EQ_S(u.hook.name);
+		EQ_U(u.hook.phase);
+		break;
+	case LST_MSG_HOOK_DONE:
+		EQ_U(u.hook_done.kind);
+		EQ_S(u.hook_done.name);
+		s_eq_hook_result(&a->u.hook_done.r, &b->u.hook_done.r);
+		break;
+	case LST_MSG_EVENT:
+		EQ_U(u.event.phase);
+		EQ_U(u.event.point);
+		EQ_U(u.event.id);
+		EQ_S(u.event.hook);
+		EQ_I(u.event.at);
+		s_eq_hook_result(&a->u.event.r, &b->u.event.r);
+		break;
+	case LST_MSG_KMSG:
+		EQ_U(u.kmsg.op);
+		break;
+	case LST_MSG_KMSG_REPLY:
+		EQ_U(u.kmsg_reply.op);
+		EQ_U(u.kmsg_reply.dropped);
+		EQ_S(u.kmsg_reply.error);
+		EQ_U(u.kmsg_reply.text_len);
+		s_eq_bytes(a->u.kmsg_reply.text, b->u.kmsg_reply.text, a->u.kmsg_reply.text_len);
+		break;
 	default:
 		T_FAIL("unknown type %u", (unsigned)a->type);
 	}
@@ -453,9 +518,11 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 static void s_test_names(void)
 {
 	static const char *const names[] = {
-		NULL,	    "hello", "welcome", "error",  "sync",      "sync_reply",	 "prepare",
-		"prepared", "start", "started", "sample", "done",      "stop",		 "stopped",
-		"ping",	    "pong",  "ack",	"bye",	  "inventory", "inventory_reply"
+		NULL,	      "hello",	   "welcome",  "error",	    "sync",
+		"sync_reply", "prepare",   "prepared", "start",	    "started",
+		"sample",     "done",	   "stop",     "stopped",   "ping",
+		"pong",	      "ack",	   "bye",      "inventory", "inventory_reply",
+		"hook",	      "hook_done", "event",    "kmsg",	    "kmsg_reply"
 	};
 
 	T_EQ_INT(LST_ARRAY_SIZE(names), LST_MSG_TYPE_END);
@@ -508,7 +575,9 @@ static void s_test_roundtrip(void)
 			T_ASSERT(!memcmp(buf, buf2, len));
 			if (v == LST_EXAMPLE_EXTREME &&
 			    (t == LST_MSG_PREPARE || t == LST_MSG_PREPARED || t == LST_MSG_SAMPLE ||
-			     t == LST_MSG_INVENTORY_REPLY))
+			     t == LST_MSG_INVENTORY_REPLY || t == LST_MSG_HOOK_DONE ||
+			     t == LST_MSG_EVENT || t == LST_MSG_KMSG_REPLY || t == LST_MSG_START ||
+			     t == LST_MSG_WELCOME))
 				printf("largest %s: %zu bytes (cap %d)\n", lst_msg_type_name(t),
 				       len, LST_MSG_MAX_BYTES);
 			free(buf2);
@@ -918,6 +987,11 @@ static void s_test_missing(void)
 		{ LST_MSG_BYE, { NULL } },
 		{ LST_MSG_INVENTORY, { "from" } },
 		{ LST_MSG_INVENTORY_REPLY, { "from", "total", "devices" } },
+		{ LST_MSG_HOOK, { "kind", "name", "phase" } },
+		{ LST_MSG_HOOK_DONE, { "kind", "name", "result" } },
+		{ LST_MSG_EVENT, { "phase", "point", "event_id", "hook", "at", "result" } },
+		{ LST_MSG_KMSG, { "op" } },
+		{ LST_MSG_KMSG_REPLY, { "op", "dropped", "error", "text" } },
 	};
 	/* Nested keys: (type, key after which to rename, key, expected path). */
 	static const struct {
@@ -938,6 +1012,17 @@ static void s_test_missing(void)
 		{ LST_MSG_INVENTORY_REPLY, "devices", "links", "devices[0].links" },
 		{ LST_MSG_INVENTORY_REPLY, "devices", "in_use", "devices[0].in_use" },
 		{ LST_MSG_INVENTORY_REPLY, "devices", "allow_write", "devices[0].allow_write" },
+		{ LST_MSG_START, "events", "id", "events[0].id" },
+		{ LST_MSG_START, "events", "hook", "events[0].hook" },
+		{ LST_MSG_START, "events", "after", "events[0].after" },
+		{ LST_MSG_HOOK_DONE, "result", "start", "result.start" },
+		{ LST_MSG_HOOK_DONE, "result", "end", "result.end" },
+		{ LST_MSG_HOOK_DONE, "result", "status", "result.status" },
+		{ LST_MSG_HOOK_DONE, "result", "truncated", "result.truncated" },
+		{ LST_MSG_HOOK_DONE, "result", "text", "result.text" },
+		{ LST_MSG_HOOK_DONE, "result", "output", "result.output" },
+		{ LST_MSG_EVENT, "result", "status", "result.status" },
+		{ LST_MSG_EVENT, "result", "output", "result.output" },
 	};
 	char want[128];
 	int checked = 0;
