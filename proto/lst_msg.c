@@ -13,7 +13,10 @@
  * and nothing may follow the one top-level object. Only a frame that passes is handed to
  * msgpack_unpack_next(), whose allocations are then bounded by the elements physically present
  * (one msgpack_object of 24 bytes per byte of input at worst); strings and bins stay in the
- * frame (msgpack-c references them), and the field decoders copy what they keep.
+ * frame (msgpack-c references them), and the field decoders copy what they keep. What a message
+ * keeps on the heap (a SAMPLE's parts, K_HEAP; a hook's output and kernel log text, K_BYTES, also
+ * inside nested maps) is allocated only after its count or length passed its bound, and is
+ * freed and copied by walking the same tables (s_free_heap, s_dup_heap).
  */
 #include "lst_msg.h"
 
@@ -52,6 +55,11 @@ static const char *const s_type_names[LST_MSG_TYPE_END] = {
 	[LST_MSG_BYE] = "bye",
 	[LST_MSG_INVENTORY] = "inventory",
 	[LST_MSG_INVENTORY_REPLY] = "inventory_reply",
+	[LST_MSG_HOOK] = "hook",
+	[LST_MSG_HOOK_DONE] = "hook_done",
+	[LST_MSG_EVENT] = "event",
+	[LST_MSG_KMSG] = "kmsg",
+	[LST_MSG_KMSG_REPLY] = "kmsg_reply",
 };
 
 /* --- field tables ---------------------------------------------------------------------------- */
@@ -70,6 +78,8 @@ enum s_kind {
 	K_HIST,	    /* lst_hist: bin holding lst_hist_encode() output */
 	K_WORKLOAD, /* struct lst_workload: map walked through lst_workload_opts */
 	K_HEALTH, /* struct lst_sample_health: optional map, absent when all zero (s_enc_health) */
+	K_BYTES,  /* char * (heap, NUL-terminated) with a uint32_t length: bin of at most max
+		     bytes, no NUL inside */
 };
 
 struct s_field {
@@ -83,6 +93,9 @@ struct s_field {
 	const struct s_field *sub; /* K_ARRAY, K_HEAP, K_MAP: fields of each map, NULL-key ended */
 	bool proto;		   /* K_U32 protocol version: on a mismatch, the rest is skipped */
 	bool optional;		   /* may be absent (a key added after protocol 1): stays 0 */
+	bool name;		   /* K_STR, K_STRS: a name, non-empty, of [A-Za-z0-9_.-] only */
+	bool ranged;		   /* K_I32, K_I64: only lo..hi allowed (else the type's range) */
+	int64_t lo, hi;
 };
 
 /* Compile-time check that a field has the C type its kind assumes (0, or a build error). */
@@ -130,6 +143,38 @@ struct s_field {
 	{                                                                                          \
 		.key = k, .kind = K_STR, .off = offsetof(st, f) + S_IS(st, f, char *),             \
 		.size = S_SIZEOF(st, f)                                                            \
+	}
+/* A signed integer allowed only in lo..hi. */
+#define F_I32_RANGE(st, k, f, lo_, hi_)                                                            \
+	{                                                                                          \
+		.key = k, .kind = K_I32, .off = offsetof(st, f) + S_IS(st, f, int32_t),            \
+		.ranged = true, .lo = lo_, .hi = hi_                                               \
+	}
+#define F_I64_RANGE(st, k, f, lo_, hi_)                                                            \
+	{                                                                                          \
+		.key = k, .kind = K_I64, .off = offsetof(st, f) + S_IS(st, f, int64_t),            \
+		.ranged = true, .lo = lo_, .hi = hi_                                               \
+	}
+/* The name of a hook or collector: a string as F_STR, non-empty, of [A-Za-z0-9_.-] only. */
+#define F_NAME(st, k, f)                                                                           \
+	{                                                                                          \
+		.key = k, .kind = K_STR, .off = offsetof(st, f) + S_IS(st, f, char *),             \
+		.size = S_SIZEOF(st, f), .name = true                                              \
+	}
+/* An optional array of names (absent or empty: none; left out of the frame when empty). */
+#define F_NAMES_OPT(st, k, f, n)                                                                   \
+	{                                                                                          \
+		.key = k, .kind = K_STRS, .off = offsetof(st, f), .size = S_SIZEOF(st, f[0]),      \
+		.count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .min = 0,                    \
+		.max = S_NELEM(st, f), .optional = true, .name = true                              \
+	}
+/* Bytes on the heap (char *f, NUL-terminated, NULL when empty) with their count in n: a bin
+ * of at most max_ bytes, none of them NUL. The decoder allocates them, lst_msg_destroy frees
+ * them (s_free_heap). */
+#define F_BYTES(st, k, f, n, max_)                                                                 \
+	{                                                                                          \
+		.key = k, .kind = K_BYTES, .off = offsetof(st, f) + S_IS(st, f, char *),           \
+		.count_off = offsetof(st, n) + S_IS(st, n, uint32_t), .max = max_                  \
 	}
 #define F_PROTO(st, k, f)                                                                          \
 	{                                                                                          \
@@ -214,6 +259,9 @@ static const struct s_field s_welcome[] = {
 	/* Added in protocol 1 after its release: optional, so older agents still decode. */
 	F_U64_OPT(struct lst_msg_welcome, "instance", instance),
 	F_U32_OPT(struct lst_msg_welcome, "resumed", resumed),
+	/* issue 13: optional, left out when empty (an old agent's WELCOME has neither). */
+	F_NAMES_OPT(struct lst_msg_welcome, "hooks", hooks, nhooks),
+	F_NAMES_OPT(struct lst_msg_welcome, "collectors", collectors, ncollectors),
 	F_END,
 };
 
@@ -284,10 +332,19 @@ static const struct s_field s_prepared[] = {
 	F_END,
 };
 
+static const struct s_field s_event_req[] = {
+	F_U32(struct lst_event_req, "id", id),
+	F_NAME(struct lst_event_req, "hook", hook),
+	F_I64_RANGE(struct lst_event_req, "after", after, 0, INT64_MAX),
+	F_END,
+};
+
 static const struct s_field s_start[] = {
 	F_U32(struct lst_msg_start, "phase", phase),
 	F_U32(struct lst_msg_start, "point", point),
 	F_I64(struct lst_msg_start, "t0", t0),
+	/* issue 13: optional, left out when empty (an old coordinator's START has none). */
+	F_ARRAY_OPT(struct lst_msg_start, "events", events, nevents, s_event_req),
 	F_END,
 };
 
@@ -361,6 +418,7 @@ static const struct s_field s_done[] = {
 	F_I64(struct lst_msg_done, "last_interval", last_interval),
 	F_U64(struct lst_msg_done, "samples", samples),
 	F_STR(struct lst_msg_done, "text", text),
+	F_U32_OPT(struct lst_msg_done, "events", events), /* issue 13 */
 	F_END,
 };
 
@@ -418,6 +476,55 @@ static const struct s_field s_inventory_reply[] = {
 	F_END,
 };
 
+/* How a hook or collector ran: the "result" map of HOOK_DONE and EVENT. status is an exit
+ * status (0..255, 128+N for signal N) or -1 when it never ran. */
+static const struct s_field s_hook_result[] = {
+	F_I64(struct lst_hook_result, "start", start),
+	F_I64(struct lst_hook_result, "end", end),
+	F_I32_RANGE(struct lst_hook_result, "status", status, -1, 255),
+	F_U32(struct lst_hook_result, "truncated", truncated),
+	F_STR(struct lst_hook_result, "text", text),
+	F_BYTES(struct lst_hook_result, "output", output, output_len, LST_COLLECT_OUTPUT_MAX),
+	F_END,
+};
+
+static const struct s_field s_hook[] = {
+	F_ENUM(struct lst_msg_hook, "kind", kind, LST_HOOK_COLLECTOR + 1),
+	F_NAME(struct lst_msg_hook, "name", name),
+	F_U32(struct lst_msg_hook, "phase", phase),
+	F_END,
+};
+
+static const struct s_field s_hook_done[] = {
+	F_ENUM(struct lst_msg_hook_done, "kind", kind, LST_HOOK_COLLECTOR + 1),
+	F_NAME(struct lst_msg_hook_done, "name", name),
+	F_MAP(struct lst_msg_hook_done, "result", r, s_hook_result),
+	F_END,
+};
+
+static const struct s_field s_event[] = {
+	F_U32(struct lst_msg_event, "phase", phase),
+	F_U32(struct lst_msg_event, "point", point),
+	F_U32(struct lst_msg_event, "event_id", id), /* "id" is the envelope's */
+	F_NAME(struct lst_msg_event, "hook", hook),
+	F_I64(struct lst_msg_event, "at", at),
+	F_MAP(struct lst_msg_event, "result", r, s_hook_result),
+	F_END,
+};
+
+static const struct s_field s_kmsg[] = {
+	F_ENUM(struct lst_msg_kmsg, "op", op, LST_KMSG_READ + 1),
+	F_END,
+};
+
+static const struct s_field s_kmsg_reply[] = {
+	F_ENUM(struct lst_msg_kmsg_reply, "op", op, LST_KMSG_READ + 1),
+	F_U32(struct lst_msg_kmsg_reply, "dropped", dropped),
+	F_STR(struct lst_msg_kmsg_reply, "error", error),
+	F_BYTES(struct lst_msg_kmsg_reply, "text", text, text_len, LST_KMSG_TEXT_MAX),
+	F_END,
+};
+
 static const struct s_field s_none[] = {
 	F_END,
 };
@@ -443,6 +550,11 @@ static const struct s_field *const s_bodies[LST_MSG_TYPE_END] = {
 	[LST_MSG_BYE] = s_none,
 	[LST_MSG_INVENTORY] = s_inventory,
 	[LST_MSG_INVENTORY_REPLY] = s_inventory_reply,
+	[LST_MSG_HOOK] = s_hook,
+	[LST_MSG_HOOK_DONE] = s_hook_done,
+	[LST_MSG_EVENT] = s_event,
+	[LST_MSG_KMSG] = s_kmsg,
+	[LST_MSG_KMSG_REPLY] = s_kmsg_reply,
 };
 
 /* An optional array with no entries is left out of the frame: peers that predate it see the
@@ -459,7 +571,7 @@ static bool s_omitted(const struct s_field *f, const void *base)
 	if (f->optional && f->kind == K_HEALTH)
 		return s_health_zero(
 			(const struct lst_sample_health *)((const char *)base + f->off));
-	return f->optional && (f->kind == K_ARRAY || f->kind == K_HEAP) &&
+	return f->optional && (f->kind == K_ARRAY || f->kind == K_HEAP || f->kind == K_STRS) &&
 	       !*(const uint32_t *)((const char *)base + f->count_off);
 }
 
@@ -482,6 +594,23 @@ static uint32_t s_nopts(void)
 	return n;
 }
 
+/* Is s[0..n) a name of a hook or collector: non-empty, letters, digits, '_', '.', '-' only? */
+static bool s_is_name(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '.' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+#define S_NAME_RULE "must be a name: 1 or more of A-Z a-z 0-9 _ . -"
+
 /* --- the public basics ----------------------------------------------------------------------- */
 
 lst_msg *lst_msg_new(enum lst_msg_type type)
@@ -495,11 +624,14 @@ lst_msg *lst_msg_new(enum lst_msg_type type)
 	return m;
 }
 
-/* Free the heap arrays (K_HEAP) of a body and forget them. */
+/* Free the heap arrays (K_HEAP) and bytes (K_BYTES) of a body, its nested maps included, and
+ * forget them. */
 static void s_free_heap(const struct s_field *f, void *base)
 {
 	for (; f->key; f++) {
-		if (f->kind != K_HEAP)
+		if (f->kind == K_MAP)
+			s_free_heap(f->sub, (char *)base + f->off);
+		if (f->kind != K_HEAP && f->kind != K_BYTES)
 			continue;
 		free(*(void **)((char *)base + f->off));
 		*(void **)((char *)base + f->off) = NULL;
@@ -517,19 +649,27 @@ void lst_msg_destroy(lst_msg **p)
 	*p = NULL;
 }
 
-/* Give a copy's heap arrays (K_HEAP) their own copies of the entries. */
+/* Give a copy's heap arrays (K_HEAP) and bytes (K_BYTES), its nested maps' included, their
+ * own copies. A K_BYTES copy is NUL-terminated after its n bytes, as the decoder leaves it. */
 static void s_dup_heap(const struct s_field *f, void *base)
 {
 	for (; f->key; f++) {
 		void **at = (void **)((char *)base + f->off);
-		uint32_t n = *(const uint32_t *)((char *)base + f->count_off);
-		void *copy = NULL;
+		uint32_t n;
+		char *copy = NULL;
 
-		if (f->kind != K_HEAP)
+		if (f->kind == K_MAP)
+			s_dup_heap(f->sub, (char *)base + f->off);
+		if (f->kind != K_HEAP && f->kind != K_BYTES)
 			continue;
-		if (n && *at) {
-			copy = lst_malloc(n * f->size);
-			memcpy(copy, *at, n * f->size);
+		n = *(const uint32_t *)((char *)base + f->count_off);
+		if (n && *at && f->kind == K_HEAP) {
+			copy = lst_malloc((size_t)n * f->size);
+			memcpy(copy, *at, (size_t)n * f->size);
+		} else if (n && *at) {
+			copy = lst_malloc((size_t)n + 1);
+			memcpy(copy, *at, n);
+			copy[n] = '\0';
 		}
 		*at = copy;
 	}
@@ -710,6 +850,27 @@ out:
 	return rc;
 }
 
+/* Heap bytes as a bin: refuse what the receiver would (over the bound, a NUL inside). */
+static int s_enc_bytes(struct s_enc *e, const struct s_field *f, const void *base, const char *path)
+{
+	const char *s = *(const char *const *)((const char *)base + f->off);
+	uint32_t n = *(const uint32_t *)((const char *)base + f->count_off);
+	char what[96];
+
+	if (n > f->max) {
+		snprintf(what, sizeof(what), "has %" PRIu32 " bytes, at most %" PRIu32 " allowed",
+			 n, f->max);
+		return s_enc_bad(e, path, f->key, what);
+	}
+	if (n && !s)
+		return s_enc_bad(e, path, f->key, "counts bytes but has none");
+	if (n && memchr(s, '\0', n))
+		return s_enc_bad(e, path, f->key, "contains a NUL byte");
+	msgpack_pack_bin(&e->pk, n);
+	msgpack_pack_bin_body(&e->pk, s, n);
+	return 0;
+}
+
 static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *base, const char *path)
 {
 	const char *p = (const char *)base + f->off;
@@ -731,16 +892,24 @@ static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *bas
 		msgpack_pack_uint64(&e->pk, *(const uint64_t *)p);
 		return 0;
 	case K_I32:
+		if (f->ranged && (*(const int32_t *)p < f->lo || *(const int32_t *)p > f->hi))
+			return s_enc_bad(e, path, f->key, "is out of its range");
 		msgpack_pack_int32(&e->pk, *(const int32_t *)p);
 		return 0;
 	case K_I64:
+		if (f->ranged && (*(const int64_t *)p < f->lo || *(const int64_t *)p > f->hi))
+			return s_enc_bad(e, path, f->key, "is out of its range");
 		msgpack_pack_int64(&e->pk, *(const int64_t *)p);
 		return 0;
 	case K_STR:
 		if ((n = s_strlen(p, f->size)) < 0)
 			return s_enc_bad(e, path, f->key, "is not NUL-terminated in its field");
+		if (f->name && !s_is_name(p, (size_t)n))
+			return s_enc_bad(e, path, f->key, S_NAME_RULE);
 		s_pack_str(e, p, (size_t)n);
 		return 0;
+	case K_BYTES:
+		return s_enc_bytes(e, f, base, path);
 	case K_STRS:
 		count = *(const uint32_t *)((const char *)base + f->count_off);
 		if (count < f->min || count > f->max)
@@ -753,6 +922,9 @@ static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *bas
 			if ((n = s_strlen(s, f->size)) < 0)
 				return s_enc_bad(e, path, f->key,
 						 "holds a string that is not NUL-terminated");
+			if (f->name && !s_is_name(s, (size_t)n))
+				return s_enc_bad(e, path, f->key,
+						 "holds an entry that " S_NAME_RULE);
 			s_pack_str(e, s, (size_t)n);
 		}
 		return 0;
@@ -1295,6 +1467,35 @@ static int s_dec_health(struct s_dec *d, const msgpack_object *v, struct lst_sam
 	return 0;
 }
 
+/* A bin into heap bytes: the length checked against the bound before anything is allocated,
+ * no NUL inside (the receiver uses it as a C string), NUL-terminated; NULL when empty. Owned
+ * by the message from here, so a later failure leaves it to lst_msg_destroy. */
+static int s_dec_bytes(struct s_dec *d, const msgpack_object *v, const struct s_field *f,
+		       void *base, const char *path)
+{
+	char **at = (char **)((char *)base + f->off);
+	uint32_t n;
+	char what[96];
+
+	if (v->type != MSGPACK_OBJECT_BIN)
+		return s_dec_bad(d, -EBADMSG, path, f->key, "must be binary (bin)");
+	n = v->via.bin.size;
+	if (n > f->max) {
+		snprintf(what, sizeof(what), "has %" PRIu32 " bytes, at most %" PRIu32 " allowed",
+			 n, f->max);
+		return s_dec_bad(d, -EINVAL, path, f->key, what);
+	}
+	if (n && memchr(v->via.bin.ptr, '\0', n))
+		return s_dec_bad(d, -EINVAL, path, f->key, "contains a NUL byte");
+	if (!n)
+		return 0;
+	*at = lst_malloc((size_t)n + 1);
+	memcpy(*at, v->via.bin.ptr, n);
+	(*at)[n] = '\0';
+	*(uint32_t *)((char *)base + f->count_off) = n;
+	return 0;
+}
+
 static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_field *f,
 		       void *base, const char *path)
 {
@@ -1319,14 +1520,22 @@ static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_
 	case K_U64:
 		return s_dec_uint(d, v, UINT64_MAX, (uint64_t *)p, path, f->key);
 	case K_I32:
-		if ((rc = s_dec_int(d, v, INT32_MIN, INT32_MAX, &i, path, f->key)))
+		if ((rc = s_dec_int(d, v, f->ranged ? f->lo : INT32_MIN,
+				    f->ranged ? f->hi : INT32_MAX, &i, path, f->key)))
 			return rc;
 		*(int32_t *)p = (int32_t)i;
 		return 0;
 	case K_I64:
-		return s_dec_int(d, v, INT64_MIN, INT64_MAX, (int64_t *)p, path, f->key);
+		return s_dec_int(d, v, f->ranged ? f->lo : INT64_MIN, f->ranged ? f->hi : INT64_MAX,
+				 (int64_t *)p, path, f->key);
 	case K_STR:
-		return s_dec_str(d, v, p, f->size, path, f->key);
+		if ((rc = s_dec_str(d, v, p, f->size, path, f->key)))
+			return rc;
+		if (f->name && !s_is_name(p, strlen(p)))
+			return s_dec_bad(d, -EINVAL, path, f->key, S_NAME_RULE);
+		return 0;
+	case K_BYTES:
+		return s_dec_bytes(d, v, f, base, path);
 	case K_STRS:
 	case K_ARRAY:
 	case K_HEAP:
@@ -1354,6 +1563,9 @@ static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_
 			snprintf(sub, sizeof(sub), "%s[%" PRIu32 "]", f->key, k);
 			if (f->kind == K_STRS) {
 				rc = s_dec_str(d, e, p + k * f->size, f->size, path, sub);
+				if (!rc && f->name &&
+				    !s_is_name(p + k * f->size, strlen(p + k * f->size)))
+					rc = s_dec_bad(d, -EINVAL, path, sub, S_NAME_RULE);
 			} else if (e->type != MSGPACK_OBJECT_MAP) {
 				rc = s_dec_bad(d, -EBADMSG, path, sub, "must be a map");
 			} else {

@@ -94,6 +94,52 @@ static void s_caps(uint32_t *n, char caps[][LST_NAME_MAX], enum lst_example v)
 	}
 }
 
+/* A hook's name: as s_str, but never empty (SMALL gets one letter): names must not be. */
+static void s_name(char *dst, size_t size, enum lst_example v, const char *text)
+{
+	s_str(dst, size, v, text);
+	if (!dst[0])
+		snprintf(dst, size, "%c", text[0]);
+}
+
+/* Names of hooks or collectors: none, a few typical ones, or LST_MAX_HOOKS at their longest. */
+static void s_names(uint32_t *n, char names[][LST_NAME_MAX], enum lst_example v,
+		    const char *const *typical, uint32_t ntypical)
+{
+	*n = v == LST_EXAMPLE_EXTREME ? LST_MAX_HOOKS : v == LST_EXAMPLE_TYPICAL ? ntypical : 0;
+	for (uint32_t i = 0; i < *n; i++)
+		s_name(names[i], LST_NAME_MAX, v, typical[i % ntypical]);
+}
+
+/*
+ * Heap bytes of a hook's output or kernel log text: none (SMALL), the typical text, or max
+ * bytes of every value but NUL (EXTREME: not UTF-8, which bin allows).
+ */
+static void s_bytes(char **dst, uint32_t *n, uint32_t max, enum lst_example v, const char *text)
+{
+	*dst = NULL;
+	*n = v == LST_EXAMPLE_EXTREME ? max : v == LST_EXAMPLE_TYPICAL ? (uint32_t)strlen(text) : 0;
+	if (!*n)
+		return;
+	*dst = lst_malloc((size_t)*n + 1);
+	for (uint32_t i = 0; i < *n; i++)
+		(*dst)[i] = v == LST_EXAMPLE_EXTREME ? (char)(1 + i % 255) : text[i];
+	(*dst)[*n] = '\0';
+}
+
+/* How a hook ran: typical (exit 0 after 1.2 s), at the limits, or never ran (SMALL). */
+static void s_hook_result(struct lst_hook_result *r, enum lst_example v, const char *output)
+{
+	bool ext = v == LST_EXAMPLE_EXTREME, small = v == LST_EXAMPLE_SMALL;
+
+	r->start = ext ? INT64_MIN : small ? 0 : 5003123456789ll;
+	r->end = ext ? INT64_MAX : small ? 0 : 5004323456789ll;
+	r->status = ext ? 255 : small ? -1 : 0;
+	r->truncated = ext ? UINT32_MAX : 0;
+	S_STR(r->text, v, ext ? "timed out after 60 s: killed " : "");
+	s_bytes(&r->output, &r->output_len, LST_COLLECT_OUTPUT_MAX, v, output);
+}
+
 static void s_workload(struct lst_workload *w, enum lst_example v, unsigned i)
 {
 	lst_workload_init(w);
@@ -229,6 +275,9 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 		b->now = ext ? INT64_MIN : small ? 0 : 1234567890123456789ll;
 		b->instance = ext ? UINT64_MAX : small ? 0 : 0x9e3779b97f4a7c15ull;
 		b->resumed = ext ? UINT32_MAX : small ? 0 : 1;
+		s_names(&b->nhooks, b->hooks, v, (const char *const[]){ "port_down", "port-up" },
+			2);
+		s_names(&b->ncollectors, b->collectors, v, (const char *const[]){ "smart.sdb" }, 1);
 		break;
 	}
 	case LST_MSG_ERROR:
@@ -281,6 +330,14 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 		m->u.start.phase = ext ? UINT32_MAX : small ? 0 : 3;
 		m->u.start.point = ext ? UINT32_MAX : small ? 0 : 17;
 		m->u.start.t0 = ext ? INT64_MIN : small ? 0 : 5000123456789ll;
+		m->u.start.nevents = ext ? LST_MAX_EVENTS : small ? 0 : 2;
+		for (uint32_t i = 0; i < m->u.start.nevents; i++) {
+			struct lst_event_req *e = &m->u.start.events[i];
+
+			e->id = ext ? UINT32_MAX - i : i;
+			s_name(e->hook, sizeof(e->hook), v, i % 2 ? "port_up" : "port_down");
+			e->after = ext ? INT64_MAX - i : (3 + 3 * (int64_t)i) * LST_NS_PER_S;
+		}
 		break;
 	case LST_MSG_STARTED:
 		m->u.started.phase = ext ? UINT32_MAX : small ? 0 : 3;
@@ -343,6 +400,7 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 		m->u.done.last_interval = ext ? INT64_MIN : small ? -1 : 299;
 		m->u.done.samples = ext ? UINT64_MAX : small ? 0 : 300;
 		S_STR(m->u.done.text, v, "stopped by the coordinator ");
+		m->u.done.events = ext ? UINT32_MAX : small ? 0 : 2;
 		break;
 	case LST_MSG_STOP:
 	case LST_MSG_STOPPED:
@@ -367,6 +425,44 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 		b->ndevices = ext ? LST_INV_PAGE : small ? 0 : 2;
 		for (unsigned i = 0; i < b->ndevices; i++)
 			s_inv_device(&b->devices[i], v, i);
+		break;
+	}
+	case LST_MSG_HOOK:
+		m->u.hook.kind = small ? LST_HOOK_HOOK : LST_HOOK_COLLECTOR;
+		s_name(m->u.hook.name, sizeof(m->u.hook.name), v, "smart.sdb");
+		m->u.hook.phase = ext ? UINT32_MAX : small ? 0 : 3;
+		break;
+	case LST_MSG_HOOK_DONE:
+		m->u.hook_done.kind = small ? LST_HOOK_HOOK : LST_HOOK_COLLECTOR;
+		s_name(m->u.hook_done.name, sizeof(m->u.hook_done.name), v, "smart.sdb");
+		s_hook_result(&m->u.hook_done.r, v,
+			      "{\"smartctl\": {\"exit_status\": 0}, \"power_on_time\": "
+			      "{\"hours\": 8123}}\n");
+		break;
+	case LST_MSG_EVENT: {
+		struct lst_msg_event *b = &m->u.event;
+
+		b->phase = ext ? UINT32_MAX : small ? 0 : 3;
+		b->point = ext ? UINT32_MAX : small ? 0 : 17;
+		b->id = ext ? UINT32_MAX : small ? 0 : 1;
+		s_name(b->hook, sizeof(b->hook), v, "port_down");
+		b->at = ext ? INT64_MAX : small ? 0 : 5003123456789ll;
+		s_hook_result(&b->r, v, "port 2 of /dev/sdb: offline\n");
+		break;
+	}
+	case LST_MSG_KMSG:
+		m->u.kmsg.op = small ? LST_KMSG_MARK : LST_KMSG_READ;
+		break;
+	case LST_MSG_KMSG_REPLY: {
+		struct lst_msg_kmsg_reply *b = &m->u.kmsg_reply;
+
+		b->op = small ? LST_KMSG_MARK : LST_KMSG_READ;
+		b->dropped = ext ? UINT32_MAX : 0;
+		S_STR(b->error, v, ext ? "/dev/kmsg: Permission denied " : "");
+		s_bytes(&b->text, &b->text_len, LST_KMSG_TEXT_MAX, v,
+			"[ 5003.123456] sd 2:0:0:0: [sdb] tag#12 FAILED Result: "
+			"hostbyte=DID_NO_CONNECT\n[ 5003.123501] blk_update_request: I/O error, dev "
+			"sdb, sector 2048\n");
 		break;
 	}
 	case LST_MSG_BYE:
