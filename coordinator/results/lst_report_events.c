@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,17 @@ struct s_files {
 	int ec[LST_EV_N], tc[LST_TM_N];
 };
 
+/* Has this problem of t's file been said already? (The files are read once per phase.) */
+static bool s_warned(const struct lst_col_table *t, const char *msg)
+{
+	static char said[2][LST_ERR_MAX];
+	char *last = said[t == &lst_telemetry_table];
+	bool same = !strcmp(last, msg);
+
+	snprintf(last, LST_ERR_MAX, "%s", msg);
+	return same;
+}
+
 static lst_csv *s_load(const lst_report *r, const struct lst_col_table *t, int *cols)
 {
 	char *path = lst_asprintf("%s/%s", r->dir, t->file);
@@ -37,7 +49,7 @@ static lst_csv *s_load(const lst_report *r, const struct lst_col_table *t, int *
 	int rc = lst_csv_load(path, &csv, &err);
 
 	free(path);
-	if (rc && rc != -ENOENT)
+	if (rc && rc != -ENOENT && !s_warned(t, err.msg))
 		lst_log_warn("%s; its rows are not shown", err.msg);
 	for (size_t i = 0; csv && i < t->ncols; i++)
 		cols[i] = lst_csv_col(csv, t->cols[i].name);
@@ -150,6 +162,7 @@ static void s_event_text(const struct s_files *f, size_t row, char *buf, size_t 
 	s_last_line(s_ev(f, row, LST_EV_OUTPUT), last, sizeof(last));
 	if (n < size && strcmp(result, "ok") && *last)
 		snprintf(buf + n, size - n, "; last output: %s", last);
+	lst_str_sanitize(buf);
 	free(t);
 }
 
@@ -205,19 +218,26 @@ static bool s_same_group(const struct s_files *f, size_t a, size_t b)
 	       !strcmp(s_tm(f, a, LST_TM_COLLECTOR), s_tm(f, b, LST_TM_COLLECTOR));
 }
 
-/* Rows of phase in the group of row i that come before it: its rank in its group. */
-static size_t s_rank(const struct s_files *f, const char *phase, size_t i, size_t *total)
+/*
+ * Where telemetry row i of phase stands in its group (agent, collector, point): the rows of a
+ * group are written together (one lst_telemetry_deltas call), so a group is a run of rows.
+ * *prev is the last row of phase seen (SIZE_MAX at first); *total the size of i's group.
+ */
+static void s_rank(const struct s_files *f, const char *phase, size_t i, size_t *prev, size_t *rank,
+		   size_t *total)
 {
-	size_t rank = 0;
-
-	*total = 0;
-	for (size_t k = 0; k < lst_csv_nrows(f->tm); k++) {
-		if (strcmp(s_tm(f, k, LST_TM_PHASE), phase) || !s_same_group(f, k, i))
-			continue;
-		rank += k < i;
-		(*total)++;
+	if (*prev != SIZE_MAX && s_same_group(f, *prev, i)) {
+		(*rank)++;
+	} else {
+		*rank = 0;
+		*total = 0;
+		for (size_t k = i;
+		     k < lst_csv_nrows(f->tm) && !strcmp(s_tm(f, k, LST_TM_PHASE), phase) &&
+		     s_same_group(f, k, i);
+		     k++)
+			(*total)++;
 	}
-	return rank;
+	*prev = i;
 }
 
 /* --- kernel log excerpts --------------------------------------------------------------------- */
@@ -296,12 +316,11 @@ void lst_report_print_events(const lst_report *r, const char *phase)
 		printf("    %s\n", line);
 	}
 	shown = 0;
-	for (size_t i = 0; f.tm && i < lst_csv_nrows(f.tm); i++) {
-		size_t total, rank;
-
+	for (size_t i = 0, prev = SIZE_MAX, rank = 0, total = 0; f.tm && i < lst_csv_nrows(f.tm);
+	     i++) {
 		if (strcmp(s_tm(&f, i, LST_TM_PHASE), phase))
 			continue;
-		rank = s_rank(&f, phase, i, &total);
+		s_rank(&f, phase, i, &prev, &rank, &total);
 		if (!shown++)
 			printf("  telemetry (what changed):\n");
 		s_delta_who(&f, i, who, sizeof(who));
@@ -532,9 +551,8 @@ static void s_deltas_table(FILE *out, const struct s_files *f, const char *phase
 {
 	size_t shown = 0;
 
-	for (size_t i = 0; f->tm && i < lst_csv_nrows(f->tm); i++) {
-		size_t total, rank;
-
+	for (size_t i = 0, prev = SIZE_MAX, rank = 0, total = 0; f->tm && i < lst_csv_nrows(f->tm);
+	     i++) {
 		if (strcmp(s_tm(f, i, LST_TM_PHASE), phase))
 			continue;
 		if (!shown++)
@@ -545,7 +563,7 @@ static void s_deltas_table(FILE *out, const struct s_files *f, const char *phase
 			      "<th class=\"n\">After</th><th class=\"n\">Change</th></tr></thead>\n"
 			      "<tbody>\n",
 			      out);
-		rank = s_rank(f, phase, i, &total);
+		s_rank(f, phase, i, &prev, &rank, &total);
 		if (rank < S_DELTAS_MAX)
 			s_delta_row(out, f, i);
 		else if (rank == S_DELTAS_MAX)

@@ -38,6 +38,17 @@ grep -q "ports\[19\]" "$TMP/out.txt" && fail "more than 20 telemetry lines for b
 "$LOCKSTEP" report --no-plots "$P" >"$TMP/plain.txt" || fail "report of the plain folder failed"
 grep -q "hooks and events\|telemetry (what" "$TMP/plain.txt" && fail "a folder without events shows some"
 
+# --- a broken events.csv: one warning naming it, the rest of the report as always ---
+B="$TMP/broken"
+cp -r "$D" "$B"
+printf 'phase,point,label\nrandrw,0,"never closed\n' >"$B/events.csv"
+"$LOCKSTEP" report --no-plots "$B" >"$TMP/broken.txt" 2>"$TMP/broken.err" ||
+	fail "report of a folder with a broken events.csv failed"
+[ "$(grep -c "events.csv:2: .*its rows are not shown" "$TMP/broken.err")" = 1 ] ||
+	fail "the broken events.csv is not warned about once: $(cat "$TMP/broken.err")"
+grep -q "hooks and events" "$TMP/broken.txt" && fail "rows of a broken events.csv are shown"
+grep -q "b smart: scsi_error" "$TMP/broken.txt" || fail "telemetry lost with a broken events.csv"
+
 # --- JSON: every event and every delta, numbers exact ---
 "$LOCKSTEP" report --no-plots --json "$D" >"$TMP/out.json" || fail "report --json failed"
 "$PY" - "$TMP/out.json" "$D" <<'EOF' || fail "report --json is not right"
