@@ -158,7 +158,8 @@ void lst_results_event(lst_results *r, const struct lst_event_row *e)
 
 /* --- telemetry files ------------------------------------------------------------------------- */
 
-/* s[0..len) as a JSON string: bytes that are not well-formed UTF-8 become '?'. New reference. */
+/* s[0..len) as a JSON string: NUL and bytes that are not well-formed UTF-8 become '?'. New
+ * reference. */
 static json_t *s_jstring(const char *s, size_t len)
 {
 	char *copy = lst_malloc(len + 1);
@@ -173,7 +174,7 @@ static json_t *s_jstring(const char *s, size_t len)
 			   : (c >> 4) == 14 ? 3
 			   : (c >> 3) == 30 ? 4
 					    : 0;
-		bool ok = n && i + n <= len;
+		bool ok = c && n && i + n <= len; /* a NUL too: readers need no JSON_ALLOW_NUL */
 
 		for (size_t k = 1; ok && k < n; k++)
 			ok = ((unsigned char)copy[i + k] >> 6) == 2;

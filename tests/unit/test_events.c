@@ -267,6 +267,69 @@ static void s_escape_refused(void)
 	lst_results_destroy(&r);
 }
 
+/* Prefixes of a real document and random bytes: every write works and the file parses. */
+static void s_untrusted(void)
+{
+	static const char doc[] = "{\"a\": {\"b\": [1, 2.5, {\"c\": \"x\\u00e9\"}]}, \"n\": -7}";
+	lst_results *r = s_folder("untrusted");
+	struct lst_telemetry_item it;
+	char buf[256], *text;
+	lst_err err;
+
+	srand(13);
+	for (int k = 0; k < 400; k++) {
+		size_t len;
+
+		if (k < (int)sizeof(doc) - 1) {
+			len = (size_t)k + 1;
+			memcpy(buf, doc, len);
+		} else {
+			len = (size_t)(rand() % (int)sizeof(buf));
+			for (size_t i = 0; i < len; i++)
+				buf[i] =
+					(char)(rand() % 5 ? "{}[]\",:0123456789.eE-tfn \\u"[rand() %
+											    28]
+							  : rand());
+		}
+		it = (struct lst_telemetry_item){ "c", 0, "", buf, len, 0 };
+		T_EQ_INT(lst_telemetry_write(r, "a", "p", k % 2 ? "after" : "before", &it, 1, &err),
+			 0);
+		text = s_read(lst_results_dir(r),
+			      k % 2 ? "telemetry/a/p-after.json" : "telemetry/a/p-before.json");
+		json_decref(s_json(text));
+		free(text);
+		T_ASSERT(lst_telemetry_deltas(r, "p", -1, "a", "p", &err) >= 0);
+	}
+	T_ASSERT(!lst_results_failed(r));
+	lst_results_destroy(&r);
+}
+
+/* A resume cuts events.csv and telemetry.csv back with the other append-only files. */
+static void s_resume(void)
+{
+	lst_results *r = s_folder("resume");
+	struct lst_event_row ev = { "p", 0, "", "event", "a",	 "h", 1, 2,
+				    3,	 4, 0,	"ok",	 "stop", "",  "" };
+	char *dir = lst_strdup(lst_results_dir(r)), *text;
+	json_t *sizes;
+	lst_err err;
+
+	lst_results_event(r, &ev);
+	sizes = lst_results_sizes(r);
+	T_ASSERT(json_integer_value(json_object_get(sizes, "events.csv")) > 0);
+	lst_results_event(r, &ev);
+	lst_results_destroy(&r);
+	r = lst_results_reopen(dir, sizes, NULL, &err);
+	if (!r)
+		T_FAIL("%s", err.msg);
+	text = s_read(dir, "events.csv");
+	T_EQ_INT(strlen(text), json_integer_value(json_object_get(sizes, "events.csv")));
+	free(text);
+	lst_results_destroy(&r);
+	json_decref(sizes);
+	free(dir);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -278,6 +341,8 @@ int main(void)
 	s_diff();
 	s_telemetry();
 	s_escape_refused();
+	s_untrusted();
+	s_resume();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s_top);
 	rc = system(cmd);
 	return rc ? 1 : 0;
