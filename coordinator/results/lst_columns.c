@@ -169,6 +169,22 @@ static const struct lst_column s_dev[] = {
 	S_COL("io_ms", UINT),	      S_COL("queue_ms", UINT),
 };
 
+static const struct lst_column s_ev[] = {
+	S_COL("phase", WORD),	   S_COL("point", INT),	     S_COL("label", QUOTED),
+	S_COL("kind", WORD),	   S_COL("agent", WORD),     S_COL("hook", WORD),
+	S_COL("t_requested", F3E), S_COL("t_start", F3E),    S_COL("t_end", F3E),
+	S_COL("late_ms", F3E),	   S_COL("duration_s", F3E), S_COL("requested_ns", INT),
+	S_COL("start_ns", INT),	   S_COL("end_ns", INT),     S_COL("status", INT),
+	S_COL("result", WORD),	   S_COL("on_error", WORD),  S_COL("text", QUOTED),
+	S_COL("output", QUOTED),
+};
+
+static const struct lst_column s_tm[] = {
+	S_COL("phase", WORD),	  S_COL("point", INT),	  S_COL("agent", WORD),
+	S_COL("collector", WORD), S_COL("field", QUOTED), S_COL("before", WORD),
+	S_COL("after", WORD),	  S_COL("delta", WORD),
+};
+
 _Static_assert(LST_ARRAY_SIZE(s_ts) == LST_TS_N, "timeseries.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_sum) == LST_SUM_N, "summary.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_clock) == LST_CLOCK_N, "clock.csv: table and enum differ");
@@ -182,6 +198,10 @@ const struct lst_col_table lst_clock_table = { "clock.csv", s_clock, LST_CLOCK_N
 const struct lst_col_table lst_rounds_table = { "rounds.csv", s_rounds, LST_ROUNDS_N, false };
 const struct lst_col_table lst_curves_table = { "curves.csv", s_curves, LST_CURVES_N, false };
 const struct lst_col_table lst_devstats_table = { "devstats.csv", s_dev, LST_DEV_N, false };
+_Static_assert(LST_ARRAY_SIZE(s_ev) == LST_EV_N, "events.csv: table and enum differ");
+_Static_assert(LST_ARRAY_SIZE(s_tm) == LST_TM_N, "telemetry.csv: table and enum differ");
+const struct lst_col_table lst_events_table = { "events.csv", s_ev, LST_EV_N, false };
+const struct lst_col_table lst_telemetry_table = { "telemetry.csv", s_tm, LST_TM_N, false };
 
 void lst_columns_header(FILE *f, const struct lst_col_table *t)
 {

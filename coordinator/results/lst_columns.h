@@ -10,6 +10,8 @@
  *   curves.csv      one row per latency-vs-IOPS point (lst_results_curve)
  *   devstats.csv    one row per agent x block-device path x measured interval: the device's own
  *                   counters (lst_results_devstat); lockstep report does not read it
+ *   events.csv      one row per hook run (lst_results_event, lst_events.h)
+ *   telemetry.csv   one row per changed numeric field of a collector (lst_telemetry_deltas)
  *
  * matrix.csv has one column per read/write mix, so it has no fixed table (lst_results_matrix,
  * and the reader's s_load_matrix, own its shape: "bs" then "R/W" columns).
@@ -210,12 +212,51 @@ enum lst_dev_col {
 	LST_DEV_N,
 };
 
+/* events.csv (lst_events.h); t_* are s from the point's start, empty where they do not apply. */
+enum lst_ev_col {
+	LST_EV_PHASE,
+	LST_EV_POINT,
+	LST_EV_LABEL,
+	LST_EV_KIND,
+	LST_EV_AGENT,
+	LST_EV_HOOK,
+	LST_EV_T_REQUESTED,
+	LST_EV_T_START,
+	LST_EV_T_END,
+	LST_EV_LATE_MS,
+	LST_EV_DURATION,
+	LST_EV_REQUESTED_NS,
+	LST_EV_START_NS,
+	LST_EV_END_NS,
+	LST_EV_STATUS,
+	LST_EV_RESULT,
+	LST_EV_ON_ERROR,
+	LST_EV_TEXT,
+	LST_EV_OUTPUT,
+	LST_EV_N,
+};
+
+/* telemetry.csv (lst_events.h): before, after and delta are written as the JSON had them. */
+enum lst_tm_col {
+	LST_TM_PHASE,
+	LST_TM_POINT,
+	LST_TM_AGENT,
+	LST_TM_COLLECTOR,
+	LST_TM_FIELD,
+	LST_TM_BEFORE,
+	LST_TM_AFTER,
+	LST_TM_DELTA,
+	LST_TM_N,
+};
+
 extern const struct lst_col_table lst_timeseries_table;
 extern const struct lst_col_table lst_summary_table;
 extern const struct lst_col_table lst_clock_table;
 extern const struct lst_col_table lst_rounds_table;
 extern const struct lst_col_table lst_curves_table;
 extern const struct lst_col_table lst_devstats_table;
+extern const struct lst_col_table lst_events_table;
+extern const struct lst_col_table lst_telemetry_table;
 
 /* The header line of t: its names joined by ',', and a newline. */
 void lst_columns_header(FILE *f, const struct lst_col_table *t);

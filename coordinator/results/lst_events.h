@@ -34,8 +34,8 @@ struct lst_event_row {
 	const char *kind;  /* "event", "before", "after" */
 	const char *agent;
 	const char *hook;
-	int64_t point_t0;  /* coordinator clock (ns) of the point's start; 0 for before/after */
-	int64_t requested; /* coordinator clock (ns): the instant asked for (events), or when the
+	int64_t point_t0;   /* coordinator clock (ns) of the point's start; 0 for before/after */
+	int64_t requested;  /* coordinator clock (ns): the instant asked for (events), or when the
 			    * coordinator asked (before/after) */
 	int64_t start, end; /* coordinator clock (ns) of the hook's start and end; 0 = never ran */
 	int32_t status;	    /* struct lst_hook_result's: exit status, 128+N, -1 never ran */
@@ -56,12 +56,12 @@ void lst_results_event(lst_results *r, const struct lst_event_row *row);
 
 /* One collector's output for a telemetry file. */
 struct lst_telemetry_item {
-	const char *name;     /* the collector */
-	int32_t status;	      /* its exit status (struct lst_hook_result) */
-	const char *text;     /* why it failed, "" */
-	const char *output;   /* its stdout, output_len bytes (not NUL-terminated necessarily) */
+	const char *name;   /* the collector */
+	int32_t status;	    /* its exit status (struct lst_hook_result) */
+	const char *text;   /* why it failed, "" */
+	const char *output; /* its stdout, output_len bytes (not NUL-terminated necessarily) */
 	size_t output_len;
-	uint32_t truncated;   /* bytes of stdout the agent left out */
+	uint32_t truncated; /* bytes of stdout the agent left out */
 };
 
 /*

@@ -801,6 +801,38 @@ static void s_ts_bounds(FILE *f, const lst_report *r, const char *phase, const s
 	free(w);
 }
 
+/*
+ * The phase's events (events.csv, issue 13): a dashed line at each hook's start, labelled with
+ * the hook, placed by its point's start (summary.csv's t_s) plus its t_start. Nothing is
+ * written for a phase without events, so such plots stay as they were.
+ */
+static void s_ts_events(FILE *f, const lst_report *r, const char *phase, const struct s_ts_scan *sc,
+			double div)
+{
+	struct lst_report_event_mark *m;
+	size_t n = lst_report_event_marks(r, phase, &m);
+
+	for (size_t k = 0; k < n; k++) {
+		double t0 = NAN;
+		char x[32], *q;
+
+		for (size_t i = 0; i < r->npoints && isnan(t0); i++)
+			if (r->points[i].point == m[k].point &&
+			    !strcmp(r->points[i].phase, phase) &&
+			    !strcmp(r->points[i].agent, "all"))
+				t0 = r->points[i].t_s;
+		if (isnan(t0))
+			continue;
+		snprintf(x, sizeof(x), "%.7g", (t0 + m[k].t_start - sc->t0) / div);
+		q = lst_plot__qstr("%s", m[k].label);
+		lst_plot_tpl(
+			f, "timeseries", "event_mark",
+			(const struct lst_tpl_arg[]){ { "x", x }, { "label", q }, { NULL, NULL } });
+		free(q);
+	}
+	free(m);
+}
+
 /* The IOPS panel's plot line: the key first, in reading order; then the lines, the combined
  * IOPS drawn last (on top). */
 static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
@@ -885,6 +917,7 @@ static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *
 	if (sc->latmax > 0)
 		lst_plot_tpl(f, "timeseries", "lat_axis", NULL);
 	s_ts_bounds(f, r, ph->name, sc, div);
+	s_ts_events(f, r, ph->name, sc, div);
 	s_ts_iops_plot(f, sc);
 	if (ph->sequential)
 		s_ts_mbps_plot(f, sc);

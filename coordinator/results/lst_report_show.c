@@ -328,6 +328,7 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 		s_print_balance(r, p);
 		lst_report_print_failover(r, p);
 	}
+	lst_report_print_events(r, ph->name);
 	s_print_headlines(r, ph);
 	lst_report_print_ports(r, idx, n);
 	for (size_t i = 0; i < r->ntests; i++) {
@@ -694,6 +695,7 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 		json_object_set_new(p, "points", points);
 		s_headlines_json(r, ph, p);
 		json_object_set_new(p, "tests", tests);
+		lst_report_events_json(r, ph->name, p);
 		ports = lst_report_ports_json(r, idx, n);
 		if (json_array_size(ports))
 			json_object_set_new(p, "ports", ports);

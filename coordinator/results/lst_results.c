@@ -20,6 +20,7 @@
 #include "lst_columns.h"
 #include "lst_log.h"
 #include "lst_opt.h"
+#include "lst_results_int.h"
 #include "lst_text.h"
 #include "lst_util.h"
 
@@ -57,6 +58,11 @@ static void s_failed(lst_results *r, int code, const char *name)
 		return;
 	lst_err_sys(&r->failed, code ? code : -EIO, "results folder %s: writing %s failed", r->dir,
 		    name);
+}
+
+void lst_results__fail(lst_results *r, int code, const char *name)
+{
+	s_failed(r, code, name);
 }
 
 /* Flush f; a failed write, now or earlier, is kept as the folder's failure. */
@@ -889,8 +895,8 @@ json_t *lst_results_sizes(lst_results *r)
 {
 	static const char *const names[] = { "timeseries.csv", "summary.csv", "clock.csv",
 					     "rounds.csv",     "curves.csv",  "matrix.md",
-					     "devstats.csv" };
-	FILE *open[] = { r->ts, r->sum, r->clock, r->rounds, r->curves, NULL, r->dev };
+					     "devstats.csv",   "events.csv",  "telemetry.csv" };
+	FILE *open[] = { r->ts, r->sum, r->clock, r->rounds, r->curves, NULL, r->dev, NULL, NULL };
 	json_t *o = json_object();
 
 	for (size_t i = 0; i < LST_ARRAY_SIZE(names); i++) {
@@ -1085,8 +1091,8 @@ static int s_cut_journal(const char *dir, lst_err *err)
 lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *tests, lst_err *err)
 {
 	static const char *const csv[] = { "timeseries.csv", "summary.csv", "clock.csv" };
-	static const char *const opt[] = { "rounds.csv", "curves.csv", "matrix.md",
-					   "devstats.csv" };
+	static const char *const opt[] = { "rounds.csv",   "curves.csv", "matrix.md",
+					   "devstats.csv", "events.csv", "telemetry.csv" };
 	char *sdir = lst_asprintf("%s/samples", dir);
 	DIR *d = opendir(sdir);
 	struct dirent *e;

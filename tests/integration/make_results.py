@@ -25,7 +25,15 @@ belong to the test "points" with round 0.
 Variant b is "the same drive after an over-provisioning resize": write IOPS x1.25, latency x0.8,
 and one sweep point different, so a comparison has matched and unmatched points.
 
-usage: make_results.py OUT [--variant a|b] [--seed N]
+With --events, the folder also has what issue 13's hooks and collectors leave (docs/results.md,
+Events and telemetry), all in phase randrw: events.csv (a `before` hook, port_down at 3 s of
+point 0 started 1.235 ms late, port_up at 6 s that failed, an event of point 1 that never ran,
+an `after` hook), telemetry/{a,b}/randrw-{before,after}.json (collector smart; b's counters of
+25 ports, 25 changed fields; a's a real and an integer past 2^53; a collector that failed),
+telemetry/b/randrw-kmsg.txt (2 kernel lines and a note of lost records) and telemetry.csv with
+the changed fields. Without it the folder is as it always was.
+
+usage: make_results.py OUT [--variant a|b] [--seed N] [--events]
 """
 import argparse
 import json
@@ -428,14 +436,82 @@ phases:
 """
 
 
+EVENTS_HEADER = ("phase,point,label,kind,agent,hook,t_requested,t_start,t_end,late_ms,duration_s,"
+                 "requested_ns,start_ns,end_ns,status,result,on_error,text,output\n")
+
+
+def write_events(out):
+    """events.csv, telemetry/ and telemetry.csv of phase randrw (see --events above)."""
+    t0 = 1000000000000  # point 0's start, coordinator ns
+    rows = [
+        'randrw,-1,"",before,b,resize,,,,,0.500,999000000000,999000100000,999500100000,0,ok,'
+        'stop,"",""',
+        'randrw,0,"iodepth=1",event,b,port_down,3.000,3.001,3.051,1.235,0.050,%d,%d,%d,0,ok,'
+        'continue,"","link down\\n"' % (t0 + 3000000000, t0 + 3001234567, t0 + 3051234567),
+        'randrw,0,"iodepth=1",event,b,port_up,6.000,6.002,6.012,2.000,0.010,%d,%d,%d,2,failed,'
+        'continue,"exited with status 2","first line\\nRTNETLINK answers: File exists\\n"'
+        % (t0 + 6000000000, t0 + 6002000000, t0 + 6012000000),
+        'randrw,1,"iodepth=4",event,b,port_down,3.000,,,,,%d,0,0,-1,not run,continue,'
+        '"the agent was lost",""' % (t0 + 20000000000 + 3000000000),
+        'randrw,-1,"",after,b,resize,,,,,0.250,1050000000000,1050000100000,1050250100000,0,ok,'
+        'stop,"",""',
+    ]
+    with open(os.path.join(out, "events.csv"), "w") as f:
+        f.write(EVENTS_HEADER + "\n".join(rows) + "\n")
+    ports = 24
+    docs = {
+        "b": ({"smart": {"scsi_error_counter_log": {"read": {"total_errors_corrected": 5}},
+                         "ports": [{"id": i, "invalid_dword_count": 10 * i} for i in range(ports)],
+                         "model": "PX05SRB040"},
+               "nvme": {"error": "exited with status 1", "status": 1, "output": "no device\n"}},
+              {"smart": {"scsi_error_counter_log": {"read": {"total_errors_corrected": 1209}},
+                         "ports": [{"id": i, "invalid_dword_count": 11 * i + 1}
+                                   for i in range(ports)],
+                         "model": "PX05SRB040"},
+               "nvme": {"error": "exited with status 1", "status": 1, "output": "no device\n"}}),
+        "a": ({"smart": {"temperature": {"current": 30.5}, "power_on_ns": 9007199254740992}},
+              {"smart": {"temperature": {"current": 31.25}, "power_on_ns": 9007199254740993}}),
+    }
+    tm = ["phase,point,agent,collector,field,before,after,delta"]
+    for agent in ("a", "b"):
+        before, after = docs[agent]
+        d = os.path.join(out, "telemetry", agent)
+        os.makedirs(d, exist_ok=True)
+        for when, doc in (("before", before), ("after", after)):
+            with open(os.path.join(d, "randrw-%s.json" % when), "w") as f:
+                json.dump(doc, f, indent=2)
+                f.write("\n")
+        b, a = before["smart"], after["smart"]
+        if agent == "a":
+            tm.append('randrw,-1,a,smart,"temperature.current",30.5,31.25,0.75')
+            tm.append('randrw,-1,a,smart,"power_on_ns",9007199254740992,9007199254740993,1')
+            continue
+        tm.append('randrw,-1,b,smart,"scsi_error_counter_log.read.total_errors_corrected",'
+                  '5,1209,1204')
+        for i in range(ports):
+            x, y = b["ports"][i]["invalid_dword_count"], a["ports"][i]["invalid_dword_count"]
+            tm.append('randrw,-1,b,smart,"ports[%d].invalid_dword_count",%d,%d,%d'
+                      % (i, x, y, y - x))
+    with open(os.path.join(out, "telemetry.csv"), "w") as f:
+        f.write("\n".join(tm) + "\n")
+    with open(os.path.join(out, "telemetry", "b", "randrw-kmsg.txt"), "w") as f:
+        f.write("[1234.000001] sd 2:0:0:0: [sdb] tag#3 FAILED Result: hostbyte=DID_NO_CONNECT\n"
+                "[1236.500000] sd 2:0:0:0: rejecting I/O to offline device\n"
+                "lockstep: 3 kernel log records were lost here (the kernel's buffer overran)\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
     ap.add_argument("--variant", choices=("a", "b"), default="a")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--events", action="store_true",
+                    help="also write events.csv, telemetry/ and telemetry.csv")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     Run(args.out, args.variant, args.seed).write()
+    if args.events:
+        write_events(args.out)
 
 
 if __name__ == "__main__":

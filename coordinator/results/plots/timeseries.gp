@@ -70,3 +70,6 @@ set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#909
 set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#d4d4d4" dt 3
 ##@ mark_label
 set label @label@ at first @x@, graph @y@ offset 0.3,0 left front font ",9" tc rgb "#505050"
+##@ event_mark
+set arrow from first @x@, graph 0 to first @x@, graph 1 nohead front lc rgb "#b5179e" dt 2 lw 1.2
+set label @label@ at first @x@, graph 0.86 offset 0.3,0 left front font ",9" tc rgb "#b5179e"
