@@ -189,8 +189,8 @@ static const char *s_doc_range(const struct lst__plan_key *k, char *buf, size_t 
 				 LST_MAX_EVENTS);
 		break;
 	case K_COLLECT:
-		snprintf(buf, size, "at least one; distinct; letters, digits, `_ . -`; <= %d",
-			 LST__PLAN_NAME_MAX);
+		snprintf(buf, size, "1 .. %d distinct names: letters, digits, `_ . -`; <= %d",
+			 LST_MAX_HOOKS, LST__PLAN_NAME_MAX);
 		break;
 	case K_ROLES:
 		snprintf(buf, size,

@@ -116,20 +116,27 @@ static void s_agents_check(struct lst__plan_ctx *ctx, const struct lst__plan_sec
 			   size_t n, const struct lst_yaml_node *v)
 {
 	const lst_plan *p = ctx->plan;
+	/* per agent: 0 not asked yet, 1 takes part, -1 not (a list may name one agent often) */
+	signed char *part = lst_calloc(p->nagents + 1, sizeof(*part));
 
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_yaml_node *at;
 		char pfx[sizeof(ctx->prefix) + 32];
+		size_t a = hooks[i].agent;
 
-		if (hooks[i].agent == SIZE_MAX || lst_plan_phase_has_agent(p, ph, hooks[i].agent))
+		if (a == SIZE_MAX)
+			continue;
+		if (!part[a])
+			part[a] = lst_plan_phase_has_agent(p, ph, a) ? 1 : -1;
+		if (part[a] > 0)
 			continue;
 		at = s_item_node(v, i, "agent");
 		lst__plan_error_at(ctx, at->mark.line, at->mark.col,
 				   "%sagent %s takes no part in this phase: it drives no path of "
 				   "the phase's targets in any point",
-				   s_item_prefix(ctx, sec, i, pfx, sizeof(pfx)),
-				   p->agents[hooks[i].agent].name);
+				   s_item_prefix(ctx, sec, i, pfx, sizeof(pfx)), p->agents[a].name);
 	}
+	free(part);
 }
 
 /* Each event's instant falls within a point, when the plan fixes the point's length. */
@@ -297,6 +304,13 @@ void lst__plan_collect(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		lst__plan_error(ctx, v,
 				"telemetry: collect needs at least one collector; leave it out for "
 				"every collector of each agent's config");
+		return;
+	}
+	if (n > LST_MAX_HOOKS) {
+		lst__plan_error(ctx, v,
+				"telemetry: collect names %ld collectors; an agent's config has at "
+				"most %d",
+				n, LST_MAX_HOOKS);
 		return;
 	}
 	ph->collect = lst_calloc((size_t)n, sizeof(*ph->collect));

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_msg.h" /* LST_MAX_HOOKS: the header only */
 #include "lst_plan.h"
 #include "lst_test.h"
 #include "lst_time.h"
@@ -254,6 +255,27 @@ static void test_bounds(void)
 	lst_plan_destroy(&p);
 }
 
+/* A collect list longer than any agent's config can be: refused at the list. */
+static void test_collect_bound(void)
+{
+	char text[4096];
+	size_t n = (size_t)snprintf(text, sizeof(text), "%s",
+				    PHASE "    telemetry:\n      collect: [");
+	lst_plan *p;
+
+	for (int i = 0; i < LST_MAX_HOOKS + 1; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%sc%d", i ? ", " : "", i);
+	snprintf(text + n, sizeof(text) - n, "]\n");
+	BAD(text, "13:16",
+	    "telemetry: collect names 33 collectors; an agent's config has at most 32");
+	/* 32 are fine */
+	strcpy(strstr(text, ", c32]"), "]\n");
+	p = GOOD(text);
+	T_EQ_INT(p->phases[0].ncollect, 32);
+	T_EQ_STR(p->phases[0].collect[31], "c31");
+	lst_plan_destroy(&p);
+}
+
 /* 1000ms is 1s, and on_error does not make an event another one. */
 static void test_duplicate(void)
 {
@@ -297,6 +319,7 @@ int main(void)
 	test_point_ns();
 	test_bounds();
 	test_duplicate();
+	test_collect_bound();
 	test_unknown_length();
 	test_no_echo();
 	printf("ok: plan hooks\n");
