@@ -5,7 +5,8 @@
  * lab keeps. The description is what the run will do as far as the plan alone tells: agents,
  * targets with their paths, and each phase with its points and, where the plan fixes it, how
  * long it takes (a phase that stops by bytes or capacity depends on the device; a suite's
- * length is the suite's). The hidden --write-doc FILE writes docs/plan.md from the schema.
+ * length is the suite's), and the hooks it runs and the telemetry it takes when the plan gives
+ * them. The hidden --write-doc FILE writes docs/plan.md from the schema.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -80,6 +81,47 @@ static void s_describe_roles(const lst_plan *p, const struct lst_plan_phase *ph)
 	}
 }
 
+/* One hook line: "     before: b runs resize" or "     at 3s: b runs port_down, on error continue". */
+static void s_describe_hook(const lst_plan *p, const char *when, const struct lst_plan_hook *h)
+{
+	printf("     %s: %s runs %s%s\n", when, p->agents[h->agent].name, h->hook,
+	       h->on_error == LST_HOOK_ON_ERROR_CONTINUE ? ", on error continue" : "");
+}
+
+/*
+ * A phase's hooks (before, the events of each point, after) and its telemetry when the plan
+ * chose it; nothing for a phase with neither, so older plans describe as they did.
+ */
+static void s_describe_hooks(const lst_plan *p, const struct lst_plan_phase *ph)
+{
+	static const struct lst_opt at_opt = { .name = "at", .type = LST_OPT_DURATION };
+
+	for (size_t k = 0; k < ph->nbefore; k++)
+		s_describe_hook(p, "before", &ph->before[k]);
+	for (size_t k = 0; k < ph->nevents; k++) {
+		char at[32], when[48];
+
+		snprintf(when, sizeof(when), "at %s of each point",
+			 lst_opt_format(&at_opt, &ph->events[k].at, at, sizeof(at)));
+		s_describe_hook(p, when, &ph->events[k]);
+	}
+	for (size_t k = 0; k < ph->nafter; k++)
+		s_describe_hook(p, "after", &ph->after[k]);
+	if (ph->telemetry_every == LST_TELEMETRY_OFF) {
+		printf("     telemetry: off\n");
+		return;
+	}
+	if (ph->telemetry_every == LST_TELEMETRY_PHASE && !ph->ncollect)
+		return; /* the default */
+	printf("     telemetry: ");
+	if (!ph->ncollect)
+		printf("every collector");
+	for (size_t k = 0; k < ph->ncollect; k++)
+		printf("%s%s", k ? ", " : "", ph->collect[k]);
+	printf(", before and after each %s\n",
+	       ph->telemetry_every == LST_TELEMETRY_POINT ? "point" : "phase");
+}
+
 static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *unknown,
 			     bool *at_most_total)
 {
@@ -132,6 +174,7 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 	}
 	if (ph->stop_capacity)
 		printf("     stops after %gx the capacity\n", ph->stop_capacity);
+	s_describe_hooks(p, ph);
 	if (t < 0) {
 		printf("     time: %s\n", ph->suite ? "set by the suite" : "depends on the device");
 		*unknown = true;

@@ -5,7 +5,9 @@
  * problem is freed here and never returned. A phase's sweep points are computed, not stored:
  * point i is the phase's workload with each axis set to its value for i, first axis outermost;
  * a `ports` axis changes no option but picks the point's port set. Which paths work in a point
- * and with what workload (roles, port sets) is decided here too, by lst_plan_path_role.
+ * and with what workload (roles, port sets) is decided here too, by lst_plan_path_role, and so
+ * are the agents a phase has (lst_plan_phase_has_agent) and how long its points last
+ * (lst_plan_phase_point_ns), which the checks of its events rely on.
  */
 #include "lst_plan.h"
 
@@ -123,6 +125,7 @@ void lst_plan_destroy(lst_plan **pp)
 		free(ph->roles);
 		free(ph->curve_pcts);
 		free(ph->hir_gaps);
+		lst__plan_hooks_free(ph);
 	}
 	free(p->phases);
 	free(p->file);
@@ -258,6 +261,64 @@ bool lst_plan_path_role(const lst_plan *p, const struct lst_plan_phase *ph,
 	if (path_role)
 		s_role_apply(path_role, w, set);
 	return true;
+}
+
+bool lst_plan_phase_has_agent(const lst_plan *p, const struct lst_plan_phase *ph, size_t i)
+{
+	const struct lst_sweep_axis *ports = NULL;
+
+	/* Only the ports axis changes which paths work; the others change workloads. */
+	for (size_t a = 0; a < ph->naxes; a++)
+		if (!ph->axes[a].opt)
+			ports = &ph->axes[a];
+	for (size_t s = 0; s < (ports ? ports->n : 1); s++) {
+		const struct lst_port_set *set = ports ? &ports->sets[s] : NULL;
+
+		for (size_t k = 0; k < ph->ntargets; k++) {
+			size_t t = ph->targets[k];
+
+			for (size_t j = 0; j < p->targets[t].npaths; j++) {
+				struct lst_workload w = ph->w;
+
+				if (p->targets[t].paths[j].agent == i &&
+				    lst_plan_path_role(p, ph, set, t, j, &w, NULL))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Of two limits where 0 means none, the one that comes first (as the suites apply them). */
+static int64_t s_first(int64_t a, int64_t b)
+{
+	return !a ? b : !b ? a : LST_MIN(a, b);
+}
+
+int64_t lst_plan_phase_point_ns(const struct lst_plan_phase *ph)
+{
+	const struct lst_opt *rt = lst_opt_find(lst_workload_opts, "runtime");
+	int64_t run;
+
+	/* As coordinator/run/lst_suite.c builds the points; a suite's own default round
+	 * (60 s for SNIA tests) is the suite's to decide, not the plan's: 0. */
+	switch (ph->suite) {
+	case LST_SUITE_NONE:
+		run = s_first(ph->round_duration ? ph->round_duration : ph->w.runtime,
+			      ph->stop_runtime);
+		return run ? (ph->round_duration ? ph->round_ramp : ph->w.ramp) + run : 0;
+	case LST_SUITE_PURGE:
+		return 0;
+	case LST_SUITE_PRECONDITION:
+		LST_ASSERT(rt);
+		run = s_first(ph->w_set[rt - lst_workload_opts] ? ph->w.runtime : 0,
+			      ph->stop_runtime);
+		return run ? ph->w.ramp + run : 0;
+	case LST_SUITE_SNIA_HIR:
+		return LST_MAX(ph->hir_burst, ph->nhir_gaps > 1 ? ph->hir_continuous : 0);
+	default:
+		return ph->round_duration ? ph->round_ramp + ph->round_duration : 0;
+	}
 }
 
 int lst_plan_agent_index(const lst_plan *p, const char *name)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_msg.h"
 #include "lst_plan_int.h"
 #include "lst_text.h"
 #include "lst_time.h"
@@ -61,6 +62,18 @@ static const char *s_doc_type(const struct lst__plan_key *k, char *buf, size_t s
 		return "list of numbers";
 	case K_DURATION_LIST:
 		return "list of durations";
+	case K_AGENT:
+		return "agent name";
+	case K_INSTANT:
+		return "duration";
+	case K_HOOKS:
+		snprintf(buf, size, "list of [%s](#%s)", k->sub->name,
+			 k->sub == &lst__plan_event ? "event" : "before-and-after");
+		return buf;
+	case K_TELEMETRY:
+		return "`off` or map: [telemetry](#telemetry)";
+	case K_COLLECT:
+		return "list of names";
 	}
 	return "";
 }
@@ -129,6 +142,7 @@ static const char *s_doc_range(const struct lst__plan_key *k, char *buf, size_t 
 	switch (k->kind) {
 	case K_OPT:
 	case K_BOOL:
+	case K_INSTANT:
 		return s_doc_opt_range(&k->o, buf, size);
 	case K_DOUBLE:
 		snprintf(buf, size, "%s %g, <= %g", k->dmin_open ? ">" : ">=", k->dmin, k->dmax);
@@ -163,6 +177,20 @@ static const char *s_doc_range(const struct lst__plan_key *k, char *buf, size_t 
 		break;
 	case K_TARGET_REFS:
 		snprintf(buf, size, "targets from `targets:`");
+		break;
+	case K_AGENT:
+		snprintf(buf, size, "agents from `agents:` that take part in the phase");
+		break;
+	case K_HOOKS:
+		if (k->sub == &lst__plan_event)
+			snprintf(buf, size,
+				 "at most %d per agent; no two of an agent with the same `at` and "
+				 "`hook`",
+				 LST_MAX_EVENTS);
+		break;
+	case K_COLLECT:
+		snprintf(buf, size, "1 .. %d distinct names: letters, digits, `_ . -`; <= %d",
+			 LST_MAX_HOOKS, LST__PLAN_NAME_MAX);
 		break;
 	case K_ROLES:
 		snprintf(buf, size,
@@ -252,9 +280,10 @@ static void s_doc_sweep(FILE *f)
 static void s_doc_table(FILE *f, const char *name)
 {
 	static const struct lst__plan_section *const sections[] = {
-		&lst__plan_top,	     &lst__plan_agent,	&lst__plan_target, &lst__plan_phase,
-		&lst__plan_round,    &lst__plan_steady, &lst__plan_stop,   &lst__plan_curve,
-		&lst__plan_failover, &lst__plan_hir,
+		&lst__plan_top,	      &lst__plan_agent,	 &lst__plan_target, &lst__plan_phase,
+		&lst__plan_round,     &lst__plan_steady, &lst__plan_stop,   &lst__plan_curve,
+		&lst__plan_failover,  &lst__plan_hir,	 &lst__plan_event,  &lst__plan_before,
+		&lst__plan_telemetry,
 	};
 
 	if (!strcmp(name, "workload")) {

@@ -9,6 +9,7 @@
  *   lst_plan_value.c   the reader of each kind of value (names, addresses, sweeps, ...)
  *   lst_plan_check.c   checks across keys and items, called by the tables' hooks
  *   lst_plan_paths.c   a target's path lists, a phase's roles and its ports sweep axis
+ *   lst_plan_hooks.c   a phase's events, before/after hooks and telemetry (issue 13)
  *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
  *   lst_plan.c         the public entry points: load, parse, destroy, points, indexes
  */
@@ -44,6 +45,11 @@ enum lst__plan_kind {
 	K_SWEEP,	 /* a phase's map axis -> list of values */
 	K_PCT_LIST,	 /* a list of percentages into a double array */
 	K_DURATION_LIST, /* a list of durations into an int64_t array */
+	K_AGENT,	 /* an agent's name into its size_t index in plan->agents */
+	K_INSTANT,	 /* a duration >= 0 from a point's start into int64_t (an event's at) */
+	K_HOOKS,	 /* a phase's list of hook maps (events, before, after), then checked */
+	K_TELEMETRY,	 /* a phase's `off` or map described by sub */
+	K_COLLECT,	 /* telemetry's collect: distinct names into a phase's collect[] */
 };
 
 struct lst__plan_ctx;
@@ -51,17 +57,17 @@ struct lst__plan_section;
 
 /* One key of a map: how to read it, where it goes, and how the docs describe it. */
 struct lst__plan_key {
-	/* name, type (for K_OPT, K_BOOL, K_DURATION_LIST), offset, default as text, int range,
+	/* name, type (for K_OPT, K_BOOL, K_DURATION_LIST, K_INSTANT), offset, default as text, int range,
 	 * choices and help: lst_opt_parse reads K_OPT values with this directly */
 	struct lst_opt o;
 	enum lst__plan_kind kind;
 	bool required;
-	/* K_LIST, K_PCT_LIST, K_DURATION_LIST: offset of the size_t count; K_WORKLOAD: offset of
-	 * the bool[] of options given, or 0 for none */
+	/* K_LIST, K_HOOKS, K_PCT_LIST, K_DURATION_LIST: offset of the size_t count;
+	 * K_WORKLOAD: offset of the bool[] of options given, or 0 for none */
 	size_t aux;
 	double dmin, dmax;		     /* K_DOUBLE, K_PCT_LIST range */
 	bool dmin_open;			     /* dmin itself is not allowed */
-	const struct lst__plan_section *sub; /* K_SECTION, K_LIST */
+	const struct lst__plan_section *sub; /* K_SECTION, K_LIST, K_HOOKS, K_TELEMETRY */
 	const char *doc_def; /* the default as the docs say it, when o.def is not it */
 	bool pct;	     /* K_DOUBLE: a percent, written 50 or 50% */
 };
@@ -83,6 +89,9 @@ struct lst__plan_section {
 	void (*check)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
 	/* K_LIST: after all items */
 	void (*list_check)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list);
+	/* a key the table does not have: say something better than "unknown key" and return
+	 * true, or false for the usual message (NULL: always the usual message) */
+	bool (*unknown)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn);
 };
 
 /* One collected error: its place, the order it was found in (a tie-break) and its text. */
@@ -101,12 +110,14 @@ struct lst__plan_ctx {
 	char prefix[256];  /* "phase lat: " in front of messages about the current item */
 	size_t nbad;	   /* values met that were reported already (aliases) */
 	size_t item_start; /* nerrs + nbad when the current list item began */
+	size_t hook_errs;  /* of those since, the ones the current phase's hook lists made */
 };
 
 /* The tables (lst_plan_schema.c). */
 extern const struct lst__plan_section lst__plan_top, lst__plan_agent, lst__plan_target,
 	lst__plan_phase, lst__plan_round, lst__plan_steady, lst__plan_stop, lst__plan_curve,
-	lst__plan_failover, lst__plan_hir;
+	lst__plan_failover, lst__plan_hir, lst__plan_event, lst__plan_before, lst__plan_after,
+	lst__plan_telemetry;
 /* plan-doc.md: the reference's prose, with a line {{keys NAME}} where a table goes. Embedded at
  * build time (embed.cmake). */
 extern const char lst__plan_doc_md[];
@@ -211,6 +222,36 @@ const struct lst_sweep_axis *lst__plan_ports_axis(struct lst__plan_ctx *ctx,
 void lst__plan_port_sets_free(struct lst_sweep_axis *ax);
 void lst__plan_paths_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
 			   const struct lst_plan_phase *ph);
+
+/* Is s a name: [A-Za-z0-9_.-]{1,LST__PLAN_NAME_MAX} (lst_plan_value.c)? */
+bool lst__plan_name_ok(const char *s);
+
+/*
+ * Events, hooks and telemetry (lst_plan_hooks.c):
+ *   lst__plan_agent_ref       a K_AGENT value: an agent's name, stored as its index
+ *   lst__plan_instant         a K_INSTANT value: a duration that may not be negative
+ *   lst__plan_hooks           a K_HOOKS value: the list, then the checks across its items and
+ *                             the phase (the agent takes part, `at` within a point, at most
+ *                             LST_MAX_EVENTS per agent, no duplicate); events end sorted by at
+ *   lst__plan_telemetry_value a K_TELEMETRY value: `off` or the map of lst__plan_telemetry
+ *   lst__plan_collect         a K_COLLECT value: distinct collector names, with places
+ *   lst__plan_hook_init / _check / _unknown  the hook sections' hooks
+ *   lst__plan_hooks_free      free what a phase's hooks and telemetry own (lst_plan_destroy)
+ */
+void lst__plan_agent_ref(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+			 const struct lst_yaml_node *v, void *base);
+void lst__plan_instant(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		       const struct lst_yaml_node *v, void *base);
+void lst__plan_hooks(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		     const struct lst_yaml_node *v, void *base);
+void lst__plan_telemetry_value(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+			       const struct lst_yaml_node *v, void *base);
+void lst__plan_collect(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+		       const struct lst_yaml_node *v, void *base);
+void lst__plan_hook_init(struct lst__plan_ctx *ctx, void *base);
+void lst__plan_hook_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
+bool lst__plan_hook_unknown(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn);
+void lst__plan_hooks_free(struct lst_plan_phase *ph);
 
 /* The field at offset in the struct at base. */
 static inline void *lst__plan_at(void *base, size_t offset)

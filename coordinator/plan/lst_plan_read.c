@@ -188,6 +188,7 @@ static void s_defaults(const struct lst__plan_section *sec, void *base)
 			lst_workload_init(lst__plan_at(base, k->o.offset));
 			break;
 		case K_SECTION:
+		case K_TELEMETRY:
 			s_defaults(k->sub, base);
 			break;
 		case K_PCT_LIST:
@@ -299,7 +300,7 @@ void lst__plan_section_read(struct lst__plan_ctx *ctx, const struct lst__plan_se
 			continue;
 		for (const struct lst__plan_key *k = sec->keys; k->o.name; k++)
 			known = known || !strcmp(k->o.name, kn->text);
-		if (!known)
+		if (!known && !(sec->unknown && sec->unknown(ctx, kn)))
 			lst__plan_error(ctx, kn, "unknown key '%s'%s (%s)", kn->text, sec->in,
 					lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
 	}

@@ -1,6 +1,7 @@
 /*
- * The plan schema: one table per kind of map (the top level, an agent, a target, a phase, and a
- * phase's round, steady, stop, curve and hir maps) lists every key with its type, where it is
+ * The plan schema: one table per kind of map (the top level, an agent, a target, a phase, a
+ * phase's round, steady, stop, curve, failover and hir maps, its events, before/after hooks and
+ * telemetry) lists every key with its type, where it is
  * stored, its default, its range or choices, whether it is required, and one sentence of help.
  * The same tables apply the defaults, read and check the values (lst_plan_read.c), name the
  * keys in "did you mean" hints, and write docs/plan.md (lst_plan_doc.c), so the reference
@@ -29,6 +30,9 @@ const char *const lst_track_names[] = { "iops",	    "read_iops", "write_iops", "
 					"lat_mean", "lat_p99",	 NULL };
 static const char *const s_share_names[] = { "split", "shared", NULL };
 static const char *const s_loss_names[] = { "abort", "continue", "retry", NULL };
+/* enum lst_hook_on_error, enum lst_telemetry_every order (`off` is telemetry's own value) */
+static const char *const s_on_error_names[] = { "stop", "continue", NULL };
+static const char *const s_every_names[] = { "phase", "point", NULL };
 
 const char *const lst__plan_sweep_axes[] = {
 	"jobs", "iodepth", "bs", "rwmixread", "rate_iops", NULL
@@ -38,6 +42,7 @@ const char *const lst__plan_sweep_axes[] = {
 #define TG(f) offsetof(struct lst_plan_target, f)
 #define PH(f) offsetof(struct lst_plan_phase, f)
 #define PL(f) offsetof(struct lst_plan, f)
+#define HK(f) offsetof(struct lst_plan_hook, f)
 #define S_END                                                                                      \
 	{                                                                                          \
 		.o = {.name = NULL }                                                               \
@@ -254,6 +259,103 @@ const struct lst__plan_section lst__plan_hir = {
 	.keys = s_hir_keys,
 };
 
+/* The keys an event, a before and an after hook share: who runs what, and what a failure does.
+ * One help text each, so the two tables say the same. */
+#define S_AGENT_HELP                                                                               \
+	"the agent that runs the hook; it must take part in the phase (drive a path of its "       \
+	"targets in some point)"
+#define S_HOOK_HELP                                                                                \
+	"the name of a hook in that agent's config (`hooks:`); a plan names a hook, it cannot "    \
+	"give it arguments (see docs/security.md)"
+#define S_ON_ERROR_HELP                                                                            \
+	"what a hook that fails (exits non-zero, is killed, cannot start) does: stop ends the "    \
+	"run; continue records it and goes on"
+
+static const struct lst__plan_key s_event_keys[] = {
+	{ .o = { "at", LST_OPT_DURATION, HK(at), NULL, 0, 30 * S_DAY, NULL,
+		 "the instant in each point of the phase, from the point's start (its ramp "
+		 "included), on the agent's clock like the start itself; before the point's end" },
+	  .kind = K_INSTANT,
+	  .required = true },
+	{ .o = { "agent", 0, HK(agent), NULL, 0, 0, NULL, S_AGENT_HELP },
+	  .kind = K_AGENT,
+	  .required = true },
+	{ .o = { "hook", 0, HK(hook), NULL, 0, 0, NULL, S_HOOK_HELP },
+	  .kind = K_NAME,
+	  .required = true },
+	{ .o = { "on_error", LST_OPT_ENUM, HK(on_error), "stop", 0, 0, s_on_error_names,
+		 S_ON_ERROR_HELP },
+	  .kind = K_OPT },
+	S_END,
+};
+
+/* before: and after: (an `at` in them gets its own message: lst__plan_hook_unknown) */
+static const struct lst__plan_key s_hook_keys[] = {
+	{ .o = { "agent", 0, HK(agent), NULL, 0, 0, NULL, S_AGENT_HELP },
+	  .kind = K_AGENT,
+	  .required = true },
+	{ .o = { "hook", 0, HK(hook), NULL, 0, 0, NULL, S_HOOK_HELP },
+	  .kind = K_NAME,
+	  .required = true },
+	{ .o = { "on_error", LST_OPT_ENUM, HK(on_error), "stop", 0, 0, s_on_error_names,
+		 S_ON_ERROR_HELP },
+	  .kind = K_OPT },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_event = {
+	.name = "event",
+	.in = "",
+	.keys = s_event_keys,
+	.size = sizeof(struct lst_plan_hook),
+	.mark_offset = HK(mark),
+	.init = lst__plan_hook_init,
+	.check = lst__plan_hook_check,
+};
+
+const struct lst__plan_section lst__plan_before = {
+	.name = "before",
+	.in = "",
+	.keys = s_hook_keys,
+	.size = sizeof(struct lst_plan_hook),
+	.mark_offset = HK(mark),
+	.init = lst__plan_hook_init,
+	.check = lst__plan_hook_check,
+	.unknown = lst__plan_hook_unknown,
+};
+
+const struct lst__plan_section lst__plan_after = {
+	.name = "after",
+	.in = "",
+	.keys = s_hook_keys,
+	.size = sizeof(struct lst_plan_hook),
+	.mark_offset = HK(mark),
+	.init = lst__plan_hook_init,
+	.check = lst__plan_hook_check,
+	.unknown = lst__plan_hook_unknown,
+};
+
+static const struct lst__plan_key s_telemetry_keys[] = {
+	{ .o = { "collect", 0, PH(collect), NULL, 0, 0, NULL,
+		 "names of collectors in the agents' configs (`collectors:`) to run; each "
+		 "collector's JSON lands in the results, and the report shows what changed" },
+	  .kind = K_COLLECT,
+	  .aux = PH(ncollect),
+	  .doc_def = "every collector of each agent's config" },
+	{ .o = { "every", LST_OPT_ENUM, PH(telemetry_every), "phase", 0, 0, s_every_names,
+		 "when the collectors run and the kernel log is cut: phase (before the phase's "
+		 "first point, after its last) or point (before and after each point: each "
+		 "round, each sweep point)" },
+	  .kind = K_OPT },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_telemetry = {
+	.name = "telemetry",
+	.in = " in telemetry",
+	.keys = s_telemetry_keys,
+};
+
 static const struct lst__plan_key s_phase_keys[] = {
 	{ .o = { "name", 0, PH(name), NULL, 0, 0, NULL, "the phase's name, unique in the plan" },
 	  .kind = K_NAME,
@@ -315,6 +417,32 @@ static const struct lst__plan_key s_phase_keys[] = {
 		 "what losing an agent does to this phase" },
 	  .kind = K_OPT,
 	  .doc_def = "the plan's" },
+	/* after the keys that decide the phase's agents and point length: checked against them */
+	{ .o = { "events", 0, PH(events), NULL, 0, 0, NULL,
+		 "hooks of the agents' configs run at an instant of every point (see event)" },
+	  .kind = K_HOOKS,
+	  .aux = PH(nevents),
+	  .sub = &lst__plan_event,
+	  .doc_def = "none" },
+	{ .o = { "before", 0, PH(before), NULL, 0, 0, NULL,
+		 "hooks run before the phase's first point, in the order written (see before "
+		 "and after)" },
+	  .kind = K_HOOKS,
+	  .aux = PH(nbefore),
+	  .sub = &lst__plan_before,
+	  .doc_def = "none" },
+	{ .o = { "after", 0, PH(after), NULL, 0, 0, NULL,
+		 "hooks run after the phase's last point, in the order written (see before and "
+		 "after)" },
+	  .kind = K_HOOKS,
+	  .aux = PH(nafter),
+	  .sub = &lst__plan_after,
+	  .doc_def = "none" },
+	{ .o = { "telemetry", 0, 0, NULL, 0, 0, NULL,
+		 "`off`, or which collectors run and when (see telemetry)" },
+	  .kind = K_TELEMETRY,
+	  .sub = &lst__plan_telemetry,
+	  .doc_def = "every collector, per phase" },
 	S_END,
 };
 

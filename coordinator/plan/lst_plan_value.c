@@ -2,7 +2,8 @@
  * Plan values: one reader per kind of key (lst__plan_kind), called by the walk in
  * lst_plan_read.c for each key a map gives. Options go through lst_opt_parse as `bench` flags
  * do; names, addresses, keys, target lists, sweeps and number lists have their own rules and
- * messages here (paths, roles and the ports axis in lst_plan_paths.c). A value that is wrong
+ * messages here (paths, roles and the ports axis in lst_plan_paths.c; hooks and telemetry in
+ * lst_plan_hooks.c). A value that is wrong
  * is reported at its place and left at its default, so reading goes on and every problem is
  * found in one pass.
  */
@@ -37,7 +38,7 @@ static void s_opt_names(const struct lst_opt *opts, const char **names, size_t m
 	names[n] = NULL;
 }
 
-static bool s_name_ok(const char *s)
+bool lst__plan_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -525,7 +526,7 @@ static void s_name(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 {
 	const char *text = lst__plan_scalar(ctx, k->o.name, v);
 
-	if (text && !s_name_ok(text))
+	if (text && !lst__plan_name_ok(text))
 		lst__plan_error(ctx, v,
 				"%s '%s' may only use letters, digits, '_', '.' and '-', "
 				"at most %d of them",
@@ -669,6 +670,21 @@ void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *
 	case K_PCT_LIST:
 	case K_DURATION_LIST:
 		s_num_list(ctx, k, pfx, v, base);
+		break;
+	case K_AGENT:
+		lst__plan_agent_ref(ctx, k, v, base);
+		break;
+	case K_INSTANT:
+		lst__plan_instant(ctx, k, v, base);
+		break;
+	case K_HOOKS:
+		lst__plan_hooks(ctx, k, v, base);
+		break;
+	case K_TELEMETRY:
+		lst__plan_telemetry_value(ctx, k, v, base);
+		break;
+	case K_COLLECT:
+		lst__plan_collect(ctx, k, v, base);
 		break;
 	}
 }
