@@ -198,7 +198,9 @@ static void s_describe(const lst_plan *p)
 	if (p->description)
 		printf("  %s\n", p->description);
 	printf("  lease %s, on agent loss: %s\n", lst_fmt_duration(p->lease, buf, sizeof(buf)),
-	       p->on_agent_loss == LST_ON_LOSS_ABORT ? "abort" : "continue");
+	       p->on_agent_loss == LST_ON_LOSS_ABORT   ? "abort"
+	       : p->on_agent_loss == LST_ON_LOSS_RETRY ? "retry"
+						       : "continue");
 	printf("agents:\n");
 	for (size_t i = 0; i < p->nagents; i++) {
 		const struct lst_plan_agent *a = &p->agents[i];
