@@ -13,7 +13,10 @@
  * and nothing may follow the one top-level object. Only a frame that passes is handed to
  * msgpack_unpack_next(), whose allocations are then bounded by the elements physically present
  * (one msgpack_object of 24 bytes per byte of input at worst); strings and bins stay in the
- * frame (msgpack-c references them), and the field decoders copy what they keep.
+ * frame (msgpack-c references them), and the field decoders copy what they keep. What a message
+ * keeps on the heap (a SAMPLE's parts, K_HEAP; a hook's output and kernel log text, K_BYTES, also
+ * inside nested maps) is allocated only after its count or length passed its bound, and is
+ * freed and copied by walking the same tables (s_free_heap, s_dup_heap).
  */
 #include "lst_msg.h"
 

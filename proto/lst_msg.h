@@ -32,12 +32,12 @@
 #define LST_MSG_MAX_BYTES (256 * 1024) /* cap for any frame (ZMQ_MAXMSGSIZE) */
 
 /* issue 13: hooks, events, collectors, the kernel log */
-#define LST_CAP_HOOKS "hooks.v1"	     /* HOOK, HOOK_DONE, EVENT, KMSG; START's events */
-#define LST_MAX_HOOKS 32		     /* hooks (and collectors) one agent config may name */
-#define LST_MAX_EVENTS 64		     /* events one START may carry */
-#define LST_HOOK_OUTPUT_MAX 4096	     /* a hook's output: its last bytes (stdout+stderr) */
+#define LST_CAP_HOOKS "hooks.v1"	    /* HOOK, HOOK_DONE, EVENT, KMSG; START's events */
+#define LST_MAX_HOOKS 32		    /* hooks (and collectors) one agent config may name */
+#define LST_MAX_EVENTS 64		    /* events one START may carry */
+#define LST_HOOK_OUTPUT_MAX 4096	    /* a hook's output: its last bytes (stdout+stderr) */
 #define LST_COLLECT_OUTPUT_MAX (192 * 1024) /* a collector's stdout: its first bytes */
-#define LST_KMSG_TEXT_MAX (128 * 1024)	     /* kernel log text in one KMSG_REPLY */
+#define LST_KMSG_TEXT_MAX (128 * 1024)	    /* kernel log text in one KMSG_REPLY */
 
 enum lst_msg_type {
 	LST_MSG_HELLO = 1,  /* C->A: open a session */
@@ -60,10 +60,10 @@ enum lst_msg_type {
 	LST_MSG_INVENTORY, /* C->A: list a page of block devices (read-only) */
 	LST_MSG_INVENTORY_REPLY, /* A->C: that page */
 	/* issue 13, capability "hooks.v1" (sent only when both sides list it) */
-	LST_MSG_HOOK,	     /* C->A: run one hook or collector of the agent's config now */
-	LST_MSG_HOOK_DONE,   /* A->C: reply to HOOK: how it ran, its output */
-	LST_MSG_EVENT,	     /* A->C: a scheduled hook of a point (START's events) has run */
-	LST_MSG_KMSG,	     /* C->A: mark the kernel log, or read what it got since the mark */
+	LST_MSG_HOOK,	    /* C->A: run one hook or collector of the agent's config now */
+	LST_MSG_HOOK_DONE,  /* A->C: reply to HOOK: how it ran, its output */
+	LST_MSG_EVENT,	    /* A->C: a scheduled hook of a point (START's events) has run */
+	LST_MSG_KMSG,	    /* C->A: mark the kernel log, or read what it got since the mark */
 	LST_MSG_KMSG_REPLY, /* A->C: reply to KMSG */
 	LST_MSG_TYPE_END,
 };
@@ -220,7 +220,8 @@ struct lst_msg_done {
 	int64_t last_interval; /* k of the last sample sent, -1 if none */
 	uint64_t samples;      /* samples sent for this point */
 	char text[LST_TEXT_MAX];
-	uint32_t events; /* issue 13, optional (absent = 0): EVENTs sent for the point (before DONE) */
+	/* issue 13, optional (absent = 0): EVENTs sent for the point (before DONE) */
+	uint32_t events;
 };
 
 struct lst_msg_stop {
@@ -358,8 +359,8 @@ void lst_msg_destroy(lst_msg **p);
 
 /*
  * A deep copy of m on the heap (the caller destroys it): what m owns on the heap (a SAMPLE's
- * parts, a hook's output, kernel log text) is copied too. Use it instead of memcpy, which would share those arrays and free them
- * twice. m must have a known type.
+ * parts, a hook's output, kernel log text) is copied too. Use it instead of memcpy, which would
+ * share those arrays and free them twice. m must have a known type.
  */
 lst_msg *lst_msg_dup(const lst_msg *m);
 
@@ -386,7 +387,8 @@ int lst_msg_encode(const lst_msg *m, uint8_t **buf, size_t *len, lst_err *err);
  * Decode one frame. Returns 0 and a new message in *out (the caller destroys it), or -EBADMSG /
  * -EINVAL / -EMSGSIZE with err saying what and where ("sample: key 'read.hist': ..."); never
  * crashes and never allocates more than a small multiple of len plus sizeof(lst_msg), plus
- * for a SAMPLE one lst_sample_part per "paths" entry present (at most LST_MAX_JOBSPECS).
+ * for a SAMPLE one lst_sample_part per "paths" entry present (at most LST_MAX_JOBSPECS), and
+ * one copy (length + 1) of each hook output or kernel log text present, within its bound.
  */
 int lst_msg_decode(const uint8_t *buf, size_t len, lst_msg **out, lst_err *err);
 

@@ -1861,7 +1861,10 @@ static void test_examples(void)
 			if (t == LST_MSG_BYE)
 				continue;
 			m = lst_example_msg(t, (enum lst_example)v);
-			s_send(p, m, t != LST_MSG_ACK && t != LST_MSG_SAMPLE && t != LST_MSG_DONE);
+			/* Not commands: ACK, and what the agent itself sends (SAMPLE, DONE, EVENT). */
+			s_send(p, m,
+			       t != LST_MSG_ACK && t != LST_MSG_SAMPLE && t != LST_MSG_DONE &&
+				       t != LST_MSG_EVENT);
 			lst_msg_destroy(&m);
 			sent++;
 			while ((m = s_recv(p, 30))) {

@@ -1996,6 +1996,396 @@ static void s_test_parts_check(void)
 	T_EQ_STR(why, "paths: 65 entries, at most 64 allowed");
 }
 
+/* --- issue 13: hooks, events, the kernel log --------------------------------------------------- */
+
+/* A complete "result" map (s_kv gets key "result" first) with the given status and output. */
+static void s_result_kv(int64_t status, const void *output, uint32_t n, bool output_bin)
+{
+	s_kv_key("result");
+	w_map(&s_kv, 6);
+	w_str(&s_kv, "start");
+	w_int(&s_kv, 1);
+	w_str(&s_kv, "end");
+	w_int(&s_kv, 2);
+	w_str(&s_kv, "status");
+	w_int(&s_kv, status);
+	w_str(&s_kv, "truncated");
+	w_uint(&s_kv, 0);
+	w_str(&s_kv, "text");
+	w_str(&s_kv, "");
+	w_str(&s_kv, "output");
+	if (output_bin)
+		w_bin(&s_kv, output, n);
+	else
+		w_strn(&s_kv, output, n);
+}
+
+/* A "name" entry holding s (n bytes). */
+static void s_name_kv(const char *key, const char *s, size_t n)
+{
+	s_kv_key(key);
+	w_strn(&s_kv, s, n);
+}
+
+/* An "events" array of n entries {id, hook, after}. */
+static void s_events_kv(uint32_t n, const char *hook, int64_t after)
+{
+	s_kv_key("events");
+	w_arr(&s_kv, n);
+	for (uint32_t i = 0; i < n; i++) {
+		w_map(&s_kv, 3);
+		w_str(&s_kv, "id");
+		w_uint(&s_kv, i);
+		w_str(&s_kv, "hook");
+		w_str(&s_kv, hook);
+		w_str(&s_kv, "after");
+		w_int(&s_kv, after);
+	}
+}
+
+/* Decode errors of the new messages and keys: enums, names, ranges, bounds. */
+static void s_test_hooks_decode(void)
+{
+	static const char *const bad_names[] = { "", "port down", "a/b", "x;rm", "h\xc3\xa9" };
+	char *big = calloc(1, LST_COLLECT_OUTPUT_MAX + 2);
+	char want[160];
+
+	/* Enums: kind 0..1, op 0..1. */
+	s_kv_key("kind");
+	w_uint(&s_kv, 2);
+	s_expect_override(LST_MSG_HOOK, -EINVAL, "hook: key 'kind' is 2, at most 1 allowed");
+	s_expect_override(LST_MSG_HOOK_DONE, -EINVAL,
+			  "hook_done: key 'kind' is 2, at most 1 allowed");
+	s_kv_key("op");
+	w_uint(&s_kv, 2);
+	s_expect_override(LST_MSG_KMSG, -EINVAL, "kmsg: key 'op' is 2, at most 1 allowed");
+	s_expect_override(LST_MSG_KMSG_REPLY, -EINVAL,
+			  "kmsg_reply: key 'op' is 2, at most 1 allowed");
+	s_kv_key("op");
+	w_int(&s_kv, -1);
+	s_expect_override(LST_MSG_KMSG, -EBADMSG, "kmsg: key 'op' must be an unsigned integer");
+
+	/* Names: non-empty, [A-Za-z0-9_.-], shorter than LST_NAME_MAX. */
+	for (size_t i = 0; i < LST_ARRAY_SIZE(bad_names); i++) {
+		s_name_kv("name", bad_names[i], strlen(bad_names[i]));
+		s_expect_override(LST_MSG_HOOK, -EINVAL, "hook: key 'name' must be a name");
+		s_expect_override(LST_MSG_HOOK_DONE, -EINVAL,
+				  "hook_done: key 'name' must be a name");
+		s_name_kv("hook", bad_names[i], strlen(bad_names[i]));
+		s_expect_override(LST_MSG_EVENT, -EINVAL, "event: key 'hook' must be a name");
+		s_events_kv(1, bad_names[i], 0);
+		s_expect_override(LST_MSG_START, -EINVAL,
+				  "start: key 'events[0].hook' must be a name");
+		s_kv_key("hooks");
+		w_arr(&s_kv, 2);
+		w_str(&s_kv, "port_down");
+		w_str(&s_kv, bad_names[i]);
+		s_expect_override(LST_MSG_WELCOME, -EINVAL,
+				  "welcome: key 'hooks[1]' must be a name");
+		s_kv_key("collectors");
+		w_arr(&s_kv, 1);
+		w_str(&s_kv, bad_names[i]);
+		s_expect_override(LST_MSG_WELCOME, -EINVAL,
+				  "welcome: key 'collectors[0]' must be a name");
+	}
+	memset(big, 'a', LST_NAME_MAX);
+	s_name_kv("name", big, LST_NAME_MAX);
+	snprintf(want, sizeof(want), "hook: key 'name' is longer than %d bytes", LST_NAME_MAX - 1);
+	s_expect_override(LST_MSG_HOOK, -EINVAL, want);
+	s_name_kv("hook", big, LST_NAME_MAX);
+	s_expect_override(LST_MSG_EVENT, -EINVAL, "event: key 'hook' is longer than");
+	s_kv_key("hooks");
+	w_arr(&s_kv, 1);
+	w_strn(&s_kv, big, LST_NAME_MAX);
+	s_expect_override(LST_MSG_WELCOME, -EINVAL, "welcome: key 'hooks[0]' is longer than");
+	/* The longest name and every allowed character decode. */
+	{
+		lst_msg *m = lst_example_msg(LST_MSG_HOOK, LST_EXAMPLE_TYPICAL), *d;
+		static const char all[] = "AZaz09_.-";
+		size_t len;
+		uint8_t *buf = s_encode(m, &len);
+
+		s_name_kv("name", big, LST_NAME_MAX - 1);
+		s_prepend(buf, len, &s_out);
+		d = s_decode_ok(s_out.b, s_out.n);
+		T_EQ_U64(strlen(d->u.hook.name), LST_NAME_MAX - 1);
+		lst_msg_destroy(&d);
+		s_name_kv("name", all, strlen(all));
+		s_prepend(buf, len, &s_out);
+		d = s_decode_ok(s_out.b, s_out.n);
+		T_EQ_STR(d->u.hook.name, all);
+		lst_msg_destroy(&d);
+		free(buf);
+		lst_msg_destroy(&m);
+	}
+	/* Arrays: 33 hooks or collectors, 65 events. */
+	s_kv_key("hooks");
+	w_arr(&s_kv, LST_MAX_HOOKS + 1);
+	for (int i = 0; i <= LST_MAX_HOOKS; i++)
+		w_str(&s_kv, "h");
+	s_expect_override(LST_MSG_WELCOME, -EINVAL,
+			  "welcome: key 'hooks' has 33 entries, allowed 0 to 32");
+	s_kv_key("collectors");
+	w_arr(&s_kv, LST_MAX_HOOKS + 1);
+	for (int i = 0; i <= LST_MAX_HOOKS; i++)
+		w_str(&s_kv, "c");
+	s_expect_override(LST_MSG_WELCOME, -EINVAL,
+			  "welcome: key 'collectors' has 33 entries, allowed 0 to 32");
+	s_events_kv(LST_MAX_EVENTS + 1, "port_down", 0);
+	s_expect_override(LST_MSG_START, -EINVAL,
+			  "start: key 'events' has 65 entries, allowed 0 to 64");
+	s_kv_key("events");
+	w_map(&s_kv, 0);
+	s_expect_override(LST_MSG_START, -EBADMSG, "start: key 'events' must be an array");
+
+	/* after >= 0. */
+	s_events_kv(1, "port_down", -1);
+	s_expect_override(LST_MSG_START, -EINVAL, "start: key 'events[0].after' is -1, allowed 0");
+	s_events_kv(1, "port_down", INT64_MIN);
+	s_expect_override(LST_MSG_START, -EINVAL, "start: key 'events[0].after' is -");
+
+	/* status -1..255. */
+	s_result_kv(-2, "", 0, true);
+	s_expect_override(LST_MSG_HOOK_DONE, -EINVAL,
+			  "hook_done: key 'result.status' is -2, allowed -1 to 255");
+	s_result_kv(256, "", 0, true);
+	s_expect_override(LST_MSG_EVENT, -EINVAL,
+			  "event: key 'result.status' is 256, allowed -1 to 255");
+	s_result_kv(INT64_MIN, "", 0, true);
+	s_expect_override(LST_MSG_EVENT, -EINVAL, "event: key 'result.status' is -");
+
+	/* Output: a bin, at most LST_COLLECT_OUTPUT_MAX bytes, no NUL. */
+	memset(big, 'x', LST_COLLECT_OUTPUT_MAX + 1);
+	s_result_kv(0, big, LST_COLLECT_OUTPUT_MAX + 1, true);
+	snprintf(want, sizeof(want),
+		 "hook_done: key 'result.output' has %d bytes, at most %d allowed",
+		 LST_COLLECT_OUTPUT_MAX + 1, LST_COLLECT_OUTPUT_MAX);
+	s_expect_override(LST_MSG_HOOK_DONE, -EINVAL, want);
+	s_result_kv(0, "ok\0hidden", 9, true);
+	s_expect_override(LST_MSG_EVENT, -EINVAL, "event: key 'result.output' contains a NUL byte");
+	s_result_kv(0, "ok", 2, false);
+	s_expect_override(LST_MSG_HOOK_DONE, -EBADMSG,
+			  "hook_done: key 'result.output' must be binary (bin)");
+	s_kv_key("result");
+	w_arr(&s_kv, 0);
+	s_expect_override(LST_MSG_EVENT, -EBADMSG, "event: key 'result' must be a map");
+	/* Exactly at the bound, and empty: fine (empty output is NULL, length 0). */
+	{
+		lst_msg *m = lst_example_msg(LST_MSG_HOOK_DONE, LST_EXAMPLE_TYPICAL), *d;
+		size_t len;
+		uint8_t *buf = s_encode(m, &len);
+
+		s_result_kv(0, big, LST_COLLECT_OUTPUT_MAX, true);
+		s_prepend(buf, len, &s_out);
+		d = s_decode_ok(s_out.b, s_out.n);
+		T_EQ_U64(d->u.hook_done.r.output_len, LST_COLLECT_OUTPUT_MAX);
+		T_EQ_U64(strlen(d->u.hook_done.r.output), LST_COLLECT_OUTPUT_MAX);
+		lst_msg_destroy(&d);
+		s_result_kv(-1, "", 0, true);
+		s_prepend(buf, len, &s_out);
+		d = s_decode_ok(s_out.b, s_out.n);
+		T_EQ_U64(d->u.hook_done.r.output_len, 0);
+		T_ASSERT(d->u.hook_done.r.output == NULL);
+		T_EQ_INT(d->u.hook_done.r.status, -1);
+		lst_msg_destroy(&d);
+		free(buf);
+		lst_msg_destroy(&m);
+	}
+	/* Kernel log text: at most LST_KMSG_TEXT_MAX bytes. */
+	s_kv_key("text");
+	w_bin(&s_kv, big, LST_KMSG_TEXT_MAX + 1);
+	snprintf(want, sizeof(want), "kmsg_reply: key 'text' has %d bytes, at most %d allowed",
+		 LST_KMSG_TEXT_MAX + 1, LST_KMSG_TEXT_MAX);
+	s_expect_override(LST_MSG_KMSG_REPLY, -EINVAL, want);
+	s_kv_key("text");
+	w_bin(&s_kv, "[1.0] a\n\0", 9);
+	s_expect_override(LST_MSG_KMSG_REPLY, -EINVAL,
+			  "kmsg_reply: key 'text' contains a NUL byte");
+	/* A claimed 4 GiB output with nothing behind it: the pre-scan refuses it first. */
+	{
+		static const uint8_t frame[] = { 0x81, 0xa6, 'o',  'u',	 't',  'p', 'u',
+						 't',  0xc6, 0xff, 0xff, 0xff, 0xff };
+
+		s_expect(frame, sizeof(frame), -EBADMSG, "claims");
+	}
+	free(big);
+}
+
+/* Peers without hooks.v1: their START, WELCOME and DONE lack the new keys and still decode;
+ * ours leave the keys out when they are empty, so old peers see the frames they always saw. */
+static void s_test_hooks_old_peers(void)
+{
+	static const enum lst_msg_type types[] = { LST_MSG_START, LST_MSG_WELCOME, LST_MSG_DONE };
+	static const char *const keys[][2] = { { "events", NULL },
+					       { "hooks", "collectors" },
+					       { "events", NULL } };
+
+	for (size_t c = 0; c < LST_ARRAY_SIZE(types); c++) {
+		lst_msg *m = lst_example_msg(types[c], LST_EXAMPLE_TYPICAL), *d;
+		size_t len;
+		uint8_t *buf = s_encode(m, &len);
+
+		for (int k = 0; k < 2 && keys[c][k]; k++)
+			s_rename(buf, len, NULL, keys[c][k]);
+		d = s_decode_ok(buf, len);
+		switch (types[c]) {
+		case LST_MSG_START:
+			T_EQ_U64(d->u.start.nevents, 0);
+			T_EQ_INT(d->u.start.t0, m->u.start.t0);
+			break;
+		case LST_MSG_WELCOME:
+			T_EQ_U64(d->u.welcome.nhooks, 0);
+			T_EQ_U64(d->u.welcome.ncollectors, 0);
+			T_EQ_STR(d->u.welcome.name, m->u.welcome.name);
+			break;
+		default:
+			T_EQ_U64(d->u.done.events, 0);
+			T_EQ_U64(d->u.done.samples, m->u.done.samples);
+			break;
+		}
+		lst_msg_destroy(&d);
+		free(buf);
+		lst_msg_destroy(&m);
+	}
+	/* Empty lists are left out of the frame. */
+	for (size_t c = 0; c < 2; c++) {
+		lst_msg *m = lst_example_msg(types[c], LST_EXAMPLE_SMALL);
+		size_t len;
+		uint8_t *buf = s_encode(m, &len);
+
+		for (int k = 0; k < 2 && keys[c][k]; k++)
+			for (size_t i = 0; i + strlen(keys[c][k]) <= len; i++)
+				T_ASSERT(memcmp(buf + i, keys[c][k], strlen(keys[c][k])));
+		free(buf);
+		lst_msg_destroy(&m);
+	}
+}
+
+/* What a sender must not send: the encoder refuses what the decoder would. */
+static void s_test_hooks_encode(void)
+{
+	static const struct {
+		enum lst_msg_type t;
+		const char *what;
+	} cases[] = {
+		{ LST_MSG_HOOK, "hook: key 'name' must be a name" },
+		{ LST_MSG_HOOK, "hook: key 'kind' holds an unknown value" },
+		{ LST_MSG_START, "start: key 'events[1].after' is out of its range" },
+		{ LST_MSG_START, "start: key 'events[0].hook' must be a name" },
+		{ LST_MSG_START, "start: key 'events' has 65 entries, allowed 0 to 64" },
+		{ LST_MSG_WELCOME, "welcome: key 'collectors' holds an entry that must be a name" },
+		{ LST_MSG_HOOK_DONE, "hook_done: key 'result.status' is out of its range" },
+		{ LST_MSG_HOOK_DONE, "hook_done: key 'result.output' has 196609 bytes" },
+		{ LST_MSG_EVENT, "event: key 'result.output' contains a NUL byte" },
+		{ LST_MSG_EVENT, "event: key 'result.output' counts bytes but has none" },
+		{ LST_MSG_KMSG_REPLY, "kmsg_reply: key 'text' has 131073 bytes" },
+		{ LST_MSG_KMSG, "kmsg: key 'op' holds an unknown value" },
+	};
+	char *big = malloc(LST_COLLECT_OUTPUT_MAX + 2);
+
+	memset(big, 'y', LST_COLLECT_OUTPUT_MAX + 1);
+	big[LST_COLLECT_OUTPUT_MAX + 1] = '\0';
+	for (size_t c = 0; c < LST_ARRAY_SIZE(cases); c++) {
+		lst_msg *m = lst_example_msg(cases[c].t, LST_EXAMPLE_TYPICAL);
+		char *keep = NULL;
+		uint8_t *buf = (uint8_t *)1;
+		size_t len = 1;
+		lst_err err = { 0 };
+		int rc;
+
+		switch (c) {
+		case 0:
+			snprintf(m->u.hook.name, sizeof(m->u.hook.name), "a b");
+			break;
+		case 1:
+			m->u.hook.kind = 2;
+			break;
+		case 2:
+			m->u.start.events[1].after = -1;
+			break;
+		case 3:
+			m->u.start.events[0].hook[0] = '\0';
+			break;
+		case 4:
+			m->u.start.nevents = LST_MAX_EVENTS + 1;
+			break;
+		case 5:
+			snprintf(m->u.welcome.collectors[0], LST_NAME_MAX, "smart sdb");
+			break;
+		case 6:
+			m->u.hook_done.r.status = -2;
+			break;
+		case 7: /* the example's own output is freed by destroy: swap it back after */
+			keep = m->u.hook_done.r.output;
+			m->u.hook_done.r.output = big;
+			m->u.hook_done.r.output_len = LST_COLLECT_OUTPUT_MAX + 1;
+			break;
+		case 8:
+			m->u.event.r.output[2] = '\0';
+			break;
+		case 9:
+			free(m->u.event.r.output);
+			m->u.event.r.output = NULL;
+			break;
+		case 10:
+			keep = m->u.kmsg_reply.text;
+			m->u.kmsg_reply.text = big;
+			m->u.kmsg_reply.text_len = LST_KMSG_TEXT_MAX + 1;
+			break;
+		case 11:
+			m->u.kmsg.op = 2;
+			break;
+		}
+		rc = lst_msg_encode(m, &buf, &len, &err);
+		if (rc != -EINVAL)
+			T_FAIL("case %zu: encode gave %d (%s), expected -EINVAL", c, rc, err.msg);
+		T_ASSERT(buf == NULL && len == 0);
+		T_CONTAINS(err.msg, cases[c].what);
+		if (c == 7) {
+			m->u.hook_done.r.output = keep;
+			m->u.hook_done.r.output_len = (uint32_t)strlen(keep);
+		} else if (c == 10) {
+			m->u.kmsg_reply.text = keep;
+			m->u.kmsg_reply.text_len = (uint32_t)strlen(keep);
+		}
+		lst_msg_destroy(&m);
+	}
+	free(big);
+}
+
+/* lst_msg_dup copies a hook's output and the kernel log text: destroying the original leaves
+ * the copy whole (ASan and valgrind see a shared or twice-freed buffer). */
+static void s_test_hooks_dup(void)
+{
+	static const enum lst_msg_type types[] = { LST_MSG_HOOK_DONE, LST_MSG_EVENT,
+						   LST_MSG_KMSG_REPLY, LST_MSG_START,
+						   LST_MSG_WELCOME };
+
+	for (size_t c = 0; c < LST_ARRAY_SIZE(types); c++) {
+		for (int v = 0; v < LST_EXAMPLE_N; v++) {
+			lst_msg *m = lst_example_msg(types[c], v), *copy, *again;
+			size_t len, len2;
+			uint8_t *buf = s_encode(m, &len), *buf2;
+
+			copy = lst_msg_dup(m);
+			s_eq(m, copy); /* s_eq_bytes: different pointers, same bytes */
+			lst_msg_destroy(&m);
+			buf2 = s_encode(copy, &len2);
+			T_EQ_U64(len2, len);
+			T_ASSERT(!memcmp(buf, buf2, len));
+			/* A copy of a decoded message too. */
+			again = s_decode_ok(buf2, len2);
+			m = lst_msg_dup(again);
+			lst_msg_destroy(&again);
+			s_eq(copy, m);
+			lst_msg_destroy(&m);
+			lst_msg_destroy(&copy);
+			free(buf);
+			free(buf2);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -2021,6 +2411,10 @@ int main(int argc, char **argv)
 		{ "parts", s_test_parts },
 		{ "parts_decode", s_test_parts_decode },
 		{ "parts_check", s_test_parts_check },
+		{ "hooks_decode", s_test_hooks_decode },
+		{ "hooks_old_peers", s_test_hooks_old_peers },
+		{ "hooks_encode", s_test_hooks_encode },
+		{ "hooks_dup", s_test_hooks_dup },
 	};
 	int ran = 0;
 
