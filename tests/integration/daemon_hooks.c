@@ -41,12 +41,14 @@
 #include "lst_util.h"
 
 #define MiB (1024 * 1024)
+#define S_NSTAMPS 5 /* events of hook_stamp in the point: 300 ms, 370 ms, ... */
 
 static char s_dir[PATH_MAX];
 static char s_log[PATH_MAX + 16];
 static char s_endpoint[64];
 static pid_t s_pid = -1;
 static bool s_passed;
+static const char *s_run = "hooks-1"; /* the session's run id */
 
 struct peer {
 	zsock_t *sock;
@@ -270,7 +272,7 @@ static uint64_t s_prepare(struct peer *p, uint32_t point, const char *path)
 	struct lst_jobspec *j = &m->u.prepare.jobs[0];
 	uint64_t id;
 
-	lst_copy(m->u.prepare.run, sizeof(m->u.prepare.run), "hooks-1");
+	lst_copy(m->u.prepare.run, sizeof(m->u.prepare.run), s_run);
 	lst_copy(m->u.prepare.name, sizeof(m->u.prepare.name), "phase1");
 	m->u.prepare.phase = 1;
 	m->u.prepare.point = point;
@@ -294,21 +296,29 @@ static uint64_t s_prepare(struct peer *p, uint32_t point, const char *path)
 
 /* ---------------------------------------------------------------- tests */
 
-static void test_welcome(struct peer *a)
+/* HELLO for run (with or without hooks.v1); returns the WELCOME. */
+static lst_msg *s_hello(struct peer *a, const char *run, bool hooks)
 {
 	lst_msg *m = lst_msg_new(LST_MSG_HELLO);
 	uint64_t id;
-	bool cap = false;
 
 	m->u.hello.proto = LST_PROTO_VERSION;
-	m->u.hello.ncaps = 1;
+	m->u.hello.ncaps = hooks;
 	lst_copy(m->u.hello.caps[0], sizeof(m->u.hello.caps[0]), LST_CAP_HOOKS);
-	lst_copy(m->u.hello.run, sizeof(m->u.hello.run), "hooks-1");
+	lst_copy(m->u.hello.run, sizeof(m->u.hello.run), run);
 	lst_copy(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "test");
 	m->u.hello.lease_ms = 30000;
 	id = s_send(a, m, true);
 	lst_msg_destroy(&m);
-	m = s_expect(a, LST_MSG_WELCOME, id, 3000);
+	return s_expect(a, LST_MSG_WELCOME, id, 3000);
+}
+
+static void test_welcome(struct peer *a)
+{
+	lst_msg *m;
+	bool cap = false;
+
+	m = s_hello(a, "hooks-1", true);
 	for (uint32_t i = 0; i < m->u.welcome.ncaps; i++)
 		cap |= !strcmp(m->u.welcome.caps[i], LST_CAP_HOOKS);
 	T_ASSERT(cap);
@@ -356,9 +366,9 @@ static void s_event_req(lst_msg *m, uint32_t id, const char *hook, int64_t after
 static void test_events(struct peer *a)
 {
 	char path[PATH_MAX + 16];
-	lst_msg *m, *ev[5] = { 0 }, *done = NULL;
+	lst_msg *m, *ev[8] = { 0 }, *done = NULL;
 	uint64_t id, max_seq = 0, last_sample_seq = 0, samples = 0;
-	int64_t t0, stamps[4], late[2], agent_late[2];
+	int64_t t0, stamps[S_NSTAMPS + 1], late[S_NSTAMPS], agent_late[S_NSTAMPS];
 	size_t n;
 
 	snprintf(path, sizeof(path), "%s/disk", s_dir);
@@ -375,10 +385,11 @@ static void test_events(struct peer *a)
 	m->u.start.phase = 1;
 	m->u.start.point = 0;
 	m->u.start.t0 = t0;
-	s_event_req(m, 1, "stamp_a", 300 * LST_NS_PER_MS);
-	s_event_req(m, 2, "stamp_b", 600 * LST_NS_PER_MS);
-	s_event_req(m, 3, "linger", 700 * LST_NS_PER_MS); /* ends after the 1 s point */
-	s_event_req(m, 4, "stamp_a", 5 * LST_NS_PER_S);	  /* the point never gets there */
+	for (uint32_t i = 0; i < S_NSTAMPS; i++)
+		s_event_req(m, i + 1, i == 3 ? "stamp_b" : "stamp_a",
+			    (300 + 70 * (int64_t)i) * LST_NS_PER_MS);
+	s_event_req(m, 6, "linger", 700 * LST_NS_PER_MS); /* ends after the 1 s point */
+	s_event_req(m, 7, "stamp_a", 5 * LST_NS_PER_S);	  /* the point never gets there */
 	id = s_send(a, m, true);
 	lst_msg_destroy(&m);
 	m = s_expect(a, LST_MSG_STARTED, id, 3000);
@@ -395,7 +406,7 @@ static void test_events(struct peer *a)
 		} else if (m->type == LST_MSG_EVENT) {
 			uint32_t eid = m->u.event.id;
 
-			T_ASSERT(eid >= 1 && eid <= 4 && !ev[eid]);
+			T_ASSERT(eid >= 1 && eid <= 7 && !ev[eid]);
 			T_EQ_INT(m->u.event.phase, 1);
 			T_EQ_INT(m->u.event.point, 0);
 			ev[eid] = m;
@@ -405,31 +416,34 @@ static void test_events(struct peer *a)
 			T_FAIL("unexpected %s during the point", lst_msg_type_name(m->type));
 		}
 	}
-	for (int i = 1; i <= 4; i++)
+	for (int i = 1; i <= 7; i++)
 		if (!ev[i])
 			T_FAIL("no EVENT %d before DONE", i);
-	T_EQ_INT(done->u.done.events, 4);
+	T_EQ_INT(done->u.done.events, 7);
 	T_EQ_INT(done->u.done.reason, LST_DONE_COMPLETE);
 	T_ASSERT(samples >= 10);
-	T_ASSERT(ev[3]->seq > last_sample_seq); /* linger outlived the jobs; DONE waited */
+	T_ASSERT(ev[6]->seq > last_sample_seq); /* linger outlived the jobs; DONE waited */
 
-	T_EQ_STR(ev[1]->u.event.hook, "stamp_a");
-	T_EQ_INT(ev[1]->u.event.at, t0 + 300 * LST_NS_PER_MS);
-	T_EQ_INT(ev[1]->u.event.r.status, 0);
-	T_EQ_STR(ev[1]->u.event.r.output, "stamp stamp_a\n");
-	T_EQ_INT(ev[2]->u.event.at, t0 + 600 * LST_NS_PER_MS);
-	T_EQ_INT(ev[2]->u.event.r.status, 3);
-	T_EQ_STR(ev[2]->u.event.r.text, "exit status 3");
-	T_EQ_STR(ev[2]->u.event.r.output, "stamp stamp_b\n");
-	T_EQ_INT(ev[3]->u.event.r.status, 0);
-	T_EQ_STR(ev[3]->u.event.r.output, "lingered\n");
-	T_EQ_INT(ev[4]->u.event.r.status, -1);
-	T_EQ_INT(ev[4]->u.event.r.start, 0);
-	T_CONTAINS(ev[4]->u.event.r.text, "not run: the point ended at t0+");
+	for (int i = 1; i <= S_NSTAMPS; i++) {
+		const struct lst_msg_event *e = &ev[i]->u.event;
 
-	n = s_stamps(stamps, 4);
-	T_EQ_INT(n, 2);
-	for (int i = 0; i < 2; i++) {
+		T_EQ_STR(e->hook, i == 4 ? "stamp_b" : "stamp_a");
+		T_EQ_INT(e->at, t0 + (300 + 70 * (int64_t)(i - 1)) * LST_NS_PER_MS);
+		T_EQ_INT(e->r.status, i == 4 ? 3 : 0);
+		T_EQ_STR(e->r.text, i == 4 ? "exit status 3" : "");
+		T_EQ_STR(e->r.output, i == 4 ? "stamp stamp_b\n" : "stamp stamp_a\n");
+		T_ASSERT(e->r.end >= e->r.start);
+	}
+	T_EQ_INT(ev[6]->u.event.r.status, 0);
+	T_EQ_STR(ev[6]->u.event.r.output, "lingered\n");
+	T_EQ_INT(ev[7]->u.event.r.status, -1);
+	T_EQ_INT(ev[7]->u.event.r.start, 0);
+	T_CONTAINS(ev[7]->u.event.r.text, "not run: the point ended at t0+");
+
+	/* The hooks' own first instants, in the order they ran (one per stamp event). */
+	n = s_stamps(stamps, S_NSTAMPS + 1);
+	T_EQ_INT(n, S_NSTAMPS);
+	for (int i = 0; i < S_NSTAMPS; i++) {
 		int64_t at = ev[i + 1]->u.event.at;
 
 		late[i] = stamps[i] - at;
@@ -438,18 +452,20 @@ static void test_events(struct peer *a)
 		       "ran its first line at %+.3f ms\n",
 		       i + 1, (double)agent_late[i] / 1e6, (double)late[i] / 1e6);
 		T_ASSERT(agent_late[i] >= 0 && late[i] >= 0);
-		/* 2 ms is the aim on an idle machine; a loaded CI machine keeps these bounds */
+		/* a loaded CI machine keeps these bounds */
 		if (late[i] > 50 * LST_NS_PER_MS || agent_late[i] > 20 * LST_NS_PER_MS)
 			T_FAIL("event %d started late", i + 1);
 	}
-	if ((agent_late[0] + agent_late[1]) / 2 > 2 * LST_NS_PER_MS)
+	/* ... and the aim, 2 ms, as the median (run_clock's rule for the jobs' starts) */
+	qsort(agent_late, S_NSTAMPS, sizeof(agent_late[0]), s_cmp_i64);
+	if (agent_late[S_NSTAMPS / 2] > 2 * LST_NS_PER_MS)
 		T_FAIL("the hooks' median start was %.3f ms late (want under 2 ms)",
-		       (double)(agent_late[0] + agent_late[1]) / 2e6);
+		       (double)agent_late[S_NSTAMPS / 2] / 1e6);
 	s_ack(a, max_seq);
-	for (int i = 1; i <= 4; i++)
+	for (int i = 1; i <= 7; i++)
 		lst_msg_destroy(&ev[i]);
 	lst_msg_destroy(&done);
-	printf("ok: START's events: 4 EVENTs before DONE (events 4), on their instants, one waited "
+	printf("ok: START's events: 7 EVENTs before DONE (events 7), on their instants, one waited "
 	       "for, one not run\n");
 
 	/* A START naming a hook the config lacks: refused before anything runs. */
@@ -467,8 +483,8 @@ static void test_events(struct peer *a)
 	T_CONTAINS(m->u.error.text, "stamp_a, stamp_b, linger, slow, fds");
 	lst_msg_destroy(&m);
 	T_ASSERT(!(m = s_recv(a, 500))); /* nothing started */
-	n = s_stamps(stamps, 4);
-	T_EQ_INT(n, 2);
+	n = s_stamps(stamps, S_NSTAMPS + 1);
+	T_EQ_INT(n, S_NSTAMPS);
 	printf("ok: START naming an undefined hook: ERROR REFUSED, nothing runs\n");
 }
 
@@ -524,6 +540,84 @@ static void test_hook_cmd(struct peer *a)
 	lst_msg_destroy(&m);
 	printf("ok: HOOK past hook_timeout: killed, said so; a retry is not run again; a second "
 	       "HOOK meanwhile is ERROR STATE\n");
+}
+
+/* One START of point (phase 1) with events; collects until DONE. Returns DONE, EVENTs in ev. */
+static lst_msg *s_run_point(struct peer *a, uint32_t point, const char *hook, int64_t after,
+			    bool stop, lst_msg **ev, unsigned *nev)
+{
+	char path[PATH_MAX + 16];
+	lst_msg *m, *done = NULL;
+	uint64_t id, max_seq = 0;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	s_prepare(a, point, path);
+	m = lst_msg_new(LST_MSG_START);
+	m->u.start.phase = 1;
+	m->u.start.point = point;
+	m->u.start.t0 = lst_mono_ns() + 100 * LST_NS_PER_MS;
+	s_event_req(m, 9, hook, after);
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	m = s_expect(a, LST_MSG_STARTED, id, 3000);
+	lst_msg_destroy(&m);
+	if (stop) {
+		lst_sleep_ns(300 * LST_NS_PER_MS);
+		m = lst_msg_new(LST_MSG_STOP);
+		m->u.stop.phase = 1;
+		m->u.stop.point = point;
+		s_send(a, m, true);
+		lst_msg_destroy(&m);
+	}
+	*nev = 0;
+	while (!done) {
+		m = s_recv(a, 10000);
+		if (!m)
+			T_FAIL("no DONE within 10 s");
+		max_seq = LST_MAX(max_seq, m->seq);
+		if (m->type == LST_MSG_DONE)
+			done = m;
+		else if (m->type == LST_MSG_EVENT && *nev < 4)
+			ev[(*nev)++] = m;
+		else
+			lst_msg_destroy(&m);
+	}
+	s_ack(a, max_seq);
+	return done;
+}
+
+static void test_stop_and_caps(struct peer *a)
+{
+	lst_msg *done, *ev[4], *m;
+	unsigned nev;
+
+	/* STOP before the event's instant: its EVENT says it was not run, and why, before DONE. */
+	done = s_run_point(a, 2, "stamp_a", 3 * LST_NS_PER_S, true, ev, &nev);
+	T_EQ_INT(done->u.done.reason, LST_DONE_STOPPED);
+	T_EQ_INT(done->u.done.events, 1);
+	T_EQ_INT(nev, 1);
+	T_EQ_INT(ev[0]->u.event.id, 9);
+	T_EQ_INT(ev[0]->u.event.r.status, -1);
+	T_CONTAINS(ev[0]->u.event.r.text, "not run: the point ended at t0+0.");
+	T_CONTAINS(ev[0]->u.event.r.text, "STOP from the coordinator");
+	printf("STOPped event: '%s'\n", ev[0]->u.event.r.text);
+	lst_msg_destroy(&ev[0]);
+	lst_msg_destroy(&done);
+	printf("ok: STOP before an event's instant: EVENT not run, then DONE stopped (events 1)\n");
+
+	/* A session whose HELLO lacks hooks.v1: START's events are ignored. */
+	m = lst_msg_new(LST_MSG_BYE);
+	s_send(a, m, false);
+	lst_msg_destroy(&m);
+	s_run = "hooks-2";
+	m = s_hello(a, s_run, false);
+	lst_msg_destroy(&m);
+	done = s_run_point(a, 3, "stamp_a", 200 * LST_NS_PER_MS, false, ev, &nev);
+	T_EQ_INT(nev, 0);
+	T_EQ_INT(done->u.done.events, 0);
+	T_EQ_INT(done->u.done.reason, LST_DONE_COMPLETE);
+	lst_msg_destroy(&done);
+	printf("ok: without hooks.v1 in HELLO, START's events are ignored\n");
 }
 
 static void test_kmsg(struct peer *a)
@@ -595,6 +689,7 @@ int main(void)
 	test_events(a);
 	test_hook_cmd(a);
 	test_kmsg(a);
+	test_stop_and_caps(a);
 	zsock_destroy(&a->sock);
 	free(a);
 	{
