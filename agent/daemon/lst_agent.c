@@ -205,6 +205,11 @@ static int s_serve(struct s_agent *a)
 	o.mem_max = cfg->mem_max;
 	o.policy = a->policy;
 	o.log_path = a->log;
+	o.hooks = cfg->hooks;
+	o.nhooks = cfg->nhooks;
+	o.collectors = cfg->collectors;
+	o.ncollectors = cfg->ncollectors;
+	o.hook_timeout = cfg->hook_timeout;
 	if (cfg->key) {
 		o.curve_secret = a->kp.secret;
 		o.curve_public = a->kp.pub;
@@ -223,6 +228,12 @@ static int s_serve(struct s_agent *a)
 		lst_log_info("allow_write is empty: every write and purge is refused");
 	for (size_t i = 0; i < cfg->nallow; i++)
 		lst_log_info("allow_write: %s", cfg->allow_write[i]);
+	for (size_t i = 0; i < cfg->nhooks; i++)
+		lst_log_info("hook %s: %s (%zu arguments)", cfg->hooks[i].name,
+			     cfg->hooks[i].argv[0], cfg->hooks[i].argc - 1);
+	for (size_t i = 0; i < cfg->ncollectors; i++)
+		lst_log_info("collector %s: %s (%zu arguments)", cfg->collectors[i].name,
+			     cfg->collectors[i].argv[0], cfg->collectors[i].argc - 1);
 	lst_daemonize_notify(a->notify, 0);
 	a->notify = -1;
 	rc = lst_daemon_run(a->d) ? 1 : 0;

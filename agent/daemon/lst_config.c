@@ -15,11 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lst_assert.h"
 #include "lst_identity.h"
 #include "lst_log.h"
+#include "lst_msg.h"
 #include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -110,6 +112,22 @@ const struct lst_config_setting lst_config_settings[] = {
 	  "job spec) plus per-job state (about 0.5 MiB a job). Sizes take `k`, `m`, `g`, `t` "
 	  "(binary: `4g` = 4 GiB); at least `16m`. Default: 25% of the host's RAM (MemTotal). A "
 	  "PREPARE over it is refused before anything is allocated (see \"Memory\" below)." },
+	{ "hooks", LST_CONFIG_ARGV_MAP, LST_CFG_HOOKS, NULL,
+	  "map of NAME: [absolute program, arguments...] (config file only)",
+	  "`{port_down: [/usr/local/sbin/port, down, b]}`", "(config file only)",
+	  "Commands a plan may run by name at instants of a point (`events:`) or around a phase "
+	  "(`before:`, `after:`). No shell: the list is the argv, its first entry an absolute path "
+	  "to an executable file (checked when the config is read). A plan names them, it never "
+	  "passes arguments. Config file only. See \"Hooks and collectors\" below." },
+	{ "collectors", LST_CONFIG_ARGV_MAP, LST_CFG_COLLECTORS, NULL,
+	  "map of NAME: [absolute program, arguments...] (config file only)",
+	  "`{smart: [/usr/sbin/smartctl, -j, -a, /dev/sdb]}`", "(config file only)",
+	  "Commands printing JSON on stdout (drive telemetry) a plan may run by name before and "
+	  "after a phase; the same rules as `hooks`. Config file only." },
+	{ "hook_timeout", LST_CONFIG_DURATION, LST_CFG_HOOK_TIMEOUT, "DURATION", "duration",
+	  "`30s`", "longest a hook or collector may run (default 60s)",
+	  "Longest a hook or collector may run (`60s` by default; 1 s to 1 h): then its process "
+	  "group gets SIGTERM, and SIGKILL 2 s later." },
 	{ "v", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "debug logging for every category",
 	  "Debug logging for every category." },
 	{ "help", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "this text", "Usage." },
@@ -144,6 +162,43 @@ static void s_clear_allow(lst_config *cfg)
 	cfg->nallow = 0;
 }
 
+static void s_cmds_free(struct lst_config_cmd **cmds, size_t *n)
+{
+	for (size_t i = 0; i < *n; i++) {
+		for (size_t j = 0; j < (*cmds)[i].argc; j++)
+			free((*cmds)[i].argv[j]);
+		free((*cmds)[i].argv);
+		free((*cmds)[i].name);
+	}
+	free(*cmds);
+	*cmds = NULL;
+	*n = 0;
+}
+
+/* A deep copy of n commands (NULL when n is 0). */
+static struct lst_config_cmd *s_cmds_dup(const struct lst_config_cmd *src, size_t n)
+{
+	struct lst_config_cmd *c = n ? lst_calloc(n, sizeof(*c)) : NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		c[i].name = lst_strdup(src[i].name);
+		c[i].argc = src[i].argc;
+		c[i].argv = lst_calloc(src[i].argc + 1, sizeof(char *));
+		for (size_t j = 0; j < src[i].argc; j++)
+			c[i].argv[j] = lst_strdup(src[i].argv[j]);
+	}
+	return c;
+}
+
+const struct lst_config_cmd *lst_config_cmd_find(const struct lst_config_cmd *cmds, size_t n,
+						 const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
 void lst_config_destroy(lst_config **p)
 {
 	lst_config *cfg = *p;
@@ -158,6 +213,8 @@ void lst_config_destroy(lst_config **p)
 	free(cfg->key);
 	free(cfg->authorized_keys);
 	s_clear_allow(cfg);
+	s_cmds_free(&cfg->hooks, &cfg->nhooks);
+	s_cmds_free(&cfg->collectors, &cfg->ncollectors);
 	free(cfg);
 	*p = NULL;
 }
@@ -249,6 +306,11 @@ int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err 
 	case LST_CONFIG_FLAG:
 		LST_ASSERT(0); /* s_find finds settings only */
 		break;
+	case LST_CONFIG_ARGV_MAP:
+		return lst_err_set(
+			err, -EINVAL,
+			"%s: a map of NAME: [program, args...], set in the config file only",
+			k->name);
 	case LST_CONFIG_STR:
 		if (s_set_str(cfg, k, value, err))
 			return -EINVAL;
@@ -289,7 +351,14 @@ int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err 
 		break;
 	case LST_CONFIG_DURATION:
 		if (lst_parse_duration(value, &ns, &e))
-			return lst_err_set(err, -EINVAL, "lease_max: %s", e.msg);
+			return lst_err_set(err, -EINVAL, "%s: %s", k->name, e.msg);
+		if (k->bit == LST_CFG_HOOK_TIMEOUT) {
+			if (ns < LST_NS_PER_S || ns > 3600 * LST_NS_PER_S)
+				return lst_err_set(err, -EINVAL,
+						   "hook_timeout must be between 1s and 1h");
+			cfg->hook_timeout = ns;
+			break;
+		}
 		if (ns < LST_NS_PER_S || ns > 24 * 3600 * LST_NS_PER_S)
 			return lst_err_set(err, -EINVAL, "lease_max must be between 1s and 24h");
 		cfg->lease_max = ns;
@@ -341,6 +410,18 @@ void lst_config_override(lst_config *dst, const lst_config *src)
 		dst->insecure = src->insecure;
 	if (src->set & LST_CFG_MEM_MAX)
 		dst->mem_max = src->mem_max;
+	if (src->set & LST_CFG_HOOKS) {
+		s_cmds_free(&dst->hooks, &dst->nhooks);
+		dst->hooks = s_cmds_dup(src->hooks, src->nhooks);
+		dst->nhooks = src->nhooks;
+	}
+	if (src->set & LST_CFG_COLLECTORS) {
+		s_cmds_free(&dst->collectors, &dst->ncollectors);
+		dst->collectors = s_cmds_dup(src->collectors, src->ncollectors);
+		dst->ncollectors = src->ncollectors;
+	}
+	if (src->set & LST_CFG_HOOK_TIMEOUT)
+		dst->hook_timeout = src->hook_timeout;
 	dst->set |= src->set;
 }
 
@@ -414,6 +495,8 @@ static const char *s_type_what(enum lst_config_type t)
 		return "a duration such as 10m or 600s";
 	case LST_CONFIG_SIZE:
 		return "a size such as 4g or 512m";
+	case LST_CONFIG_ARGV_MAP:
+		return "a map of NAME: [/absolute/program, arguments...]";
 	default:
 		return "a string";
 	}
@@ -449,12 +532,118 @@ static int s_read_list(struct s_reader *r, const struct lst_config_setting *k,
 	return 0;
 }
 
+/* Is name a usable hook or collector name ([A-Za-z0-9_.-], under LST_NAME_MAX bytes)? */
+static bool s_cmd_name_ok(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || len >= LST_NAME_MAX)
+		return false;
+	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+	       len;
+}
+
+/* argv[0] of a command: an absolute path to an executable regular file, now (at load). */
+static int s_check_program(struct s_reader *r, const struct lst_config_setting *k, const char *name,
+			   const struct lst_yaml_node *v)
+{
+	struct stat st;
+
+	if (v->text[0] != '/')
+		return s_fail(r, v,
+			      "%s: %s: '%s' is not an absolute path (no shell, no PATH lookup)",
+			      k->name, name, v->text);
+	if (stat(v->text, &st))
+		return s_fail(r, v, "%s: %s: %s: %s", k->name, name, v->text, strerror(errno));
+	if (!S_ISREG(st.st_mode) || access(v->text, X_OK))
+		return s_fail(r, v, "%s: %s: %s is not an executable file", k->name, name, v->text);
+	return 0;
+}
+
+/* One NAME: [argv...] entry into c (its name already checked). */
+static int s_read_cmd(struct s_reader *r, const struct lst_config_setting *k,
+		      const struct lst_yaml_node *key, const struct lst_yaml_node *v,
+		      struct lst_config_cmd *c)
+{
+	if (v->bad)
+		return -EINVAL; /* lst_yaml said why */
+	if (v->type != LST_YAML_LIST)
+		return s_fail(r, v,
+			      "%s: %s must be a list [/absolute/program, arguments...], not %s",
+			      k->name, key->text,
+			      v->type == LST_YAML_SCALAR && v->null ? "empty" : s_what(v));
+	if (!v->n)
+		return s_fail(r, v, "%s: %s: the list is empty: it needs at least the program",
+			      k->name, key->text);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lst_yaml_node *a = v->kids[i];
+
+		if (a->bad)
+			return -EINVAL;
+		if (a->type != LST_YAML_SCALAR || a->null || !a->text[0])
+			return s_fail(r, a,
+				      "%s: %s: every entry must be a non-empty string, not %s",
+				      k->name, key->text,
+				      a->type == LST_YAML_SCALAR ? "empty" : s_what(a));
+	}
+	if (s_check_program(r, k, key->text, v->kids[0]))
+		return -EINVAL;
+	c->name = lst_strdup(key->text);
+	c->argc = v->n;
+	c->argv = lst_calloc(v->n + 1, sizeof(char *));
+	for (size_t i = 0; i < v->n; i++)
+		c->argv[i] = lst_strdup(v->kids[i]->text);
+	return 0;
+}
+
+/* hooks: or collectors: a map of NAME: [argv...], replacing what cfg had. */
+static int s_read_argv_map(struct s_reader *r, const struct lst_config_setting *k,
+			   const struct lst_yaml_node *v)
+{
+	bool hooks = k->bit == LST_CFG_HOOKS;
+	struct lst_config_cmd **cmds = hooks ? &r->cfg->hooks : &r->cfg->collectors;
+	size_t *n = hooks ? &r->cfg->nhooks : &r->cfg->ncollectors;
+
+	s_cmds_free(cmds, n);
+	r->cfg->set |= k->bit;
+	if (v->type == LST_YAML_SCALAR && v->null)
+		return 0; /* hooks: (nothing) = none */
+	if (v->type != LST_YAML_MAP)
+		return s_fail(r, v, "%s must be %s, not %s", k->name, s_type_what(k->type),
+			      s_what(v));
+	*cmds = lst_calloc(v->n / 2 + 1, sizeof(**cmds));
+	for (size_t i = 0; i + 1 < v->n; i += 2) {
+		const struct lst_yaml_node *key = v->kids[i];
+		const struct lst_config_cmd *prev;
+
+		if (key->bad)
+			return -EINVAL;
+		if (key->type != LST_YAML_SCALAR || !s_cmd_name_ok(key->text))
+			return s_fail(r, key,
+				      "%s: a name must be 1 to %d of A-Z a-z 0-9 _ . -, not %s%s%s",
+				      k->name, LST_NAME_MAX - 1,
+				      key->type == LST_YAML_SCALAR ? "'" : s_what(key),
+				      key->type == LST_YAML_SCALAR ? key->text : "",
+				      key->type == LST_YAML_SCALAR ? "'" : "");
+		if ((prev = lst_config_cmd_find(*cmds, *n, key->text)))
+			return s_fail(r, key, "%s: '%s' is defined twice", k->name, key->text);
+		if (*n >= LST_MAX_HOOKS)
+			return s_fail(r, key, "%s: more than %d entries", k->name, LST_MAX_HOOKS);
+		if (s_read_cmd(r, k, key, v->kids[i + 1], &(*cmds)[*n]))
+			return -EINVAL;
+		(*n)++;
+	}
+	return 0;
+}
+
 /* The value v of key k. */
 static int s_read_value(struct s_reader *r, const struct lst_config_setting *k,
 			const struct lst_yaml_node *v)
 {
 	if (v->bad)
 		return -EINVAL; /* lst_yaml said why */
+	if (k->type == LST_CONFIG_ARGV_MAP)
+		return s_read_argv_map(r, k, v);
 	if (v->type == LST_YAML_SCALAR && k->type == LST_CONFIG_LIST) {
 		if (!v->null)
 			return s_fail(r, v, "%s must be %s, not a single value ('%s')", k->name,

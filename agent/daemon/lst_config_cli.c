@@ -50,8 +50,8 @@ static struct option *s_long_options(char names[][32])
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_config_setting *s = &lst_config_settings[i];
 
-		if (strlen(s->name) < 2)
-			continue;
+		if (strlen(s->name) < 2 || s->type == LST_CONFIG_ARGV_MAP)
+			continue; /* -v; hooks and collectors are read from the file only */
 		s_flag_name(s->name, names[i], 32);
 		o[k++] = (struct option){ names[i], s->arg ? required_argument : no_argument, NULL,
 					  S_OPT_BASE + (int)i };
@@ -146,7 +146,8 @@ void lst_config_usage(FILE *f)
 	      "daemon options (each also a key of the --config file, with '_' for '-'):\n",
 	      f);
 	for (const struct lst_config_setting *s = lst_config_settings; s->name; s++)
-		s_usage_line(f, s);
+		if (s->type != LST_CONFIG_ARGV_MAP)
+			s_usage_line(f, s);
 	fputs("\n'lockstep-agent bench --help' lists the workload options. See docs/agent.md.\n",
 	      f);
 }
@@ -158,6 +159,10 @@ static void s_doc_options(FILE *f)
 	for (const struct lst_config_setting *s = lst_config_settings; s->name; s++) {
 		char name[32];
 
+		if (s->type == LST_CONFIG_ARGV_MAP) {
+			fprintf(f, "| - | `%s` | %s |\n", s->name, s->doc);
+			continue;
+		}
 		s_flag_name(s->name, name, sizeof(name));
 		fprintf(f, "| `%s%s%s%s` | %s%s%s | %s |\n", strlen(s->name) < 2 ? "-" : "--", name,
 			s->arg ? " " : "", s->arg ? s->arg : "",

@@ -111,6 +111,11 @@ static int s_settings(lst_daemon *d, const struct lst_daemon_opts *o, lst_err *e
 	d->policy = o->policy;
 	d->name = lst_strdup(o->name);
 	d->log_path = o->log_path ? lst_strdup(o->log_path) : NULL;
+	d->hooks = o->hooks;
+	d->nhooks = o->nhooks;
+	d->collectors = o->collectors;
+	d->ncollectors = o->ncollectors;
+	d->hook_timeout = o->hook_timeout > 0 ? o->hook_timeout : LST_CONFIG_HOOK_TIMEOUT_DEFAULT;
 	d->curve = o->curve_secret != NULL;
 	if (!d->curve)
 		return 0;
@@ -224,6 +229,7 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	d->sfd = -1;
 	d->tick = -1;
 	d->quit_timer = -1;
+	d->sess.kmsg_fd = -1;
 	d->out = lst_msg_new(LST_MSG_PING);
 	if (s_settings(d, o, err) || s_host(d, err) || s_signals(d, err) ||
 	    s_router(d, o->listen, err)) {
@@ -337,6 +343,8 @@ void lst_daemon_destroy(lst_daemon **p)
 			d->pt = NULL;
 		}
 	}
+	lst_daemon__hook_destroy(d);
+	lst_daemon__kmsg_close(&d->sess);
 	zloop_destroy(&d->loop);
 	if (d->router) {
 		/* A DONE queued during shutdown gets a short, bounded chance to leave. */

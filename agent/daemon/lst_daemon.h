@@ -6,7 +6,8 @@
  * worker's eventfd, a signalfd (SIGINT/SIGTERM/SIGHUP) and timers (the start instant, the
  * 100 ms lease check). Nothing blocks it: disk checks and opens happen inline in PREPARE (they
  * are quick), the allocation and fill of a point's buffers (seconds for gigabytes) happen in a
- * PREPARE worker thread, runs start their own threads, purges run in a worker thread. A point
+ * PREPARE worker thread, runs start their own threads, purges run in a worker thread, hooks and
+ * collectors (issue 13: START's events, HOOK) each in a thread of their own (lst_hook.h). A point
  * whose total memory (buffers and per-job state) is over mem_max is refused before anything is
  * allocated.
  *
@@ -27,6 +28,8 @@
 #include "lst_dev.h"
 #include "lst_err.h"
 
+struct lst_config_cmd;
+
 struct lst_daemon_opts {
 	const char *listen; /* endpoint to bind, e.g. tcp://0.0.0.0:7270 */
 	const char *name;   /* agent name for WELCOME */
@@ -43,6 +46,11 @@ struct lst_daemon_opts {
 	const char *curve_public;    /* its public key */
 	const char *key_file;	     /* where they came from, for logs */
 	const char *authorized_keys; /* absolute folder of coordinator *.pub files */
+
+	/* issue 13: what a plan may run here by name (borrowed; must outlive the daemon) */
+	const struct lst_config_cmd *hooks, *collectors;
+	size_t nhooks, ncollectors;
+	int64_t hook_timeout; /* ns; 0 = LST_CONFIG_HOOK_TIMEOUT_DEFAULT */
 };
 
 typedef struct lst_daemon lst_daemon;

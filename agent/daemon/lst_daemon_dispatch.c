@@ -80,6 +80,12 @@ static void s_command(lst_daemon *d, const struct lst_daemon__rid *rid, const ls
 	case LST_MSG_INVENTORY:
 		s_on_inventory(d, rid, m);
 		break;
+	case LST_MSG_HOOK:
+		lst_daemon__on_hook(d, rid, m);
+		break;
+	case LST_MSG_KMSG:
+		lst_daemon__on_kmsg(d, rid, m);
+		break;
 	case LST_MSG_PONG:
 		break; /* liveness only */
 	case LST_MSG_ERROR:

@@ -11,6 +11,7 @@
  *   lst_daemon_prepare.c   PREPARE: disk-safety opens, resource checks, the PREPARE worker
  *   lst_daemon_point.c     the point's life after PREPARE: START, samples, STOP, DONE
  *   lst_daemon_zap.c       CURVE: the ZAP handler and the handshake monitor
+ *   lst_daemon_hook.c      hooks: START's events and their EVENTs, HOOK, KMSG (issue 13)
  *
  * The daemon: sessions, commands and the point being run, on one zloop reactor.
  *
@@ -51,8 +52,10 @@
 #include <zmq.h>
 
 #include "lst_auth.h"
+#include "lst_config.h"
 #include "lst_daemon.h"
 #include "lst_err.h"
+#include "lst_hook.h"
 #include "lst_identity.h"
 #include "lst_msg.h"
 #include "lst_purge.h"
@@ -116,6 +119,33 @@ struct lst_daemon__session {
 	bool spool_burst;			  /* dropping since the last ACK (logged once) */
 	uint64_t spool_dropped;			  /* frames dropped in this session */
 	uint64_t spool_unreported;		  /* ... not yet said in a DONE's text */
+	bool hooks_cap;				  /* the HELLO listed LST_CAP_HOOKS */
+	/* KMSG: the kernel log since MARK (fd -1: no mark); the text read so far is kept, so
+	 * that every READ answers with everything since the mark */
+	int kmsg_fd;
+	char *kmsg_text; /* LST_KMSG_TEXT_MAX + 1 bytes once marked */
+	size_t kmsg_len;
+	uint32_t kmsg_dropped;
+	char kmsg_error[LST_TEXT_MAX];
+};
+
+/* One event of a started point (START's events): its job, and whether its EVENT went out. */
+struct lst_daemon__ev {
+	struct lst_event_req req;
+	lst_hook_job *job; /* NULL once its EVENT is sent */
+	zmq_pollitem_t item;
+	bool polling;
+	bool sent;
+};
+
+/* The HOOK command being executed (one at a time): HOOK_DONE goes to peer, re id. */
+struct lst_daemon__hookcmd {
+	lst_hook_job *job;
+	zmq_pollitem_t item;
+	struct lst_daemon__rid peer;
+	uint64_t id, gen;
+	uint32_t kind, phase;
+	char name[LST_NAME_MAX];
 };
 
 /* One path of a point, opened once however many jobs use it. */
@@ -184,7 +214,12 @@ struct lst_daemon__point {
 	char stop_text[LST_TEXT_MAX];
 	uint64_t samples;
 	int64_t last_interval;
-	uint64_t samples_unsplit; /* SAMPLEs sent without their parts: too large with them */
+	uint64_t samples_unsplit;  /* SAMPLEs sent without their parts: too large with them */
+	struct lst_daemon__ev *ev; /* START's events, nev of them */
+	size_t nev;
+	uint32_t events_sent;
+	bool ending;	/* the jobs have ended: DONE waits for the events' EVENTs */
+	int64_t end_at; /* when (monotonic ns) */
 };
 
 struct lst_daemon {
@@ -219,6 +254,11 @@ struct lst_daemon {
 	bool quit_now;	   /* handlers return -1: the reactor ends */
 	bool done_at_exit; /* a DONE was queued during shutdown: linger a little */
 	int quit_timer;
+	/* issue 13: the config's hooks and collectors (borrowed from the opts) */
+	const struct lst_config_cmd *hooks, *collectors;
+	size_t nhooks, ncollectors;
+	int64_t hook_timeout;		/* ns, > 0 */
+	struct lst_daemon__hookcmd *hc; /* the HOOK being executed, or NULL */
 };
 
 /* ---- lst_daemon_send.c */
@@ -306,6 +346,44 @@ void lst_daemon__on_start(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 
 /* STOP: ask the named point to stop (DONE follows) and answer STOPPED in any case. */
 void lst_daemon__on_stop(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
+
+/* Send the point's DONE and free it once its jobs have finished and every event's EVENT is
+ * out; until then (a hook still running) it only cancels the events not yet started, and the
+ * last EVENT calls it again. */
+void lst_daemon__point_finish(lst_daemon *d);
+
+/* ---- lst_daemon_hook.c */
+
+/* Does START m name only hooks of the config, at instants >= t0? If not, ERROR REFUSED is
+ * sent (naming the hook and the defined ones) and false returned. Events of a session whose
+ * HELLO did not list LST_CAP_HOOKS are ignored (true). */
+bool lst_daemon__events_check(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
+
+/* Arm START st's events on the started point: one job each, at t0 + after. */
+void lst_daemon__events_arm(lst_daemon *d, const struct lst_msg_start *st);
+
+/* The point's jobs have ended: cancel the events not started yet (their EVENT says so).
+ * Returns true while an EVENT is still to be sent (DONE must wait). */
+bool lst_daemon__events_pending(lst_daemon *d);
+
+/* Stop polling the point's events and let go of their jobs (a running hook finishes alone). */
+void lst_daemon__events_free(lst_daemon *d, struct lst_daemon__point *pt);
+
+/* WELCOME's caps and hook and collector names; remembers whether the HELLO had hooks.v1. */
+void lst_daemon__welcome_hooks(lst_daemon *d, const struct lst_msg_hello *h,
+			       struct lst_msg_welcome *w);
+
+/* HOOK: run a hook or collector now; HOOK_DONE follows when it ends (ERROR when it cannot). */
+void lst_daemon__on_hook(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
+
+/* KMSG: MARK the kernel log, or READ what it got since the mark. Always answered. */
+void lst_daemon__on_kmsg(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
+
+/* Forget the session's kernel log mark (its fd and text). */
+void lst_daemon__kmsg_close(struct lst_daemon__session *s);
+
+/* Shutdown: let go of a HOOK still running (it is not waited for). */
+void lst_daemon__hook_destroy(lst_daemon *d);
 
 /* ---- lst_daemon_prepare.c */
 

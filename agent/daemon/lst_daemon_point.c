@@ -42,6 +42,7 @@ void lst_daemon__point_destroy(lst_daemon *d)
 	if (pt->polling)
 		zloop_poller_end(d->loop, &pt->item);
 	lst_daemon__prep_release(d, &pt->prep);
+	lst_daemon__events_free(d, pt);
 	lst_run_destroy(&pt->run);
 	s_purge_destroy(d, pt);
 	for (size_t i = 0; i < pt->npaths; i++)
@@ -167,14 +168,20 @@ static int s_on_purge_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 	return lst_daemon__ret(d);
 }
 
-/* Send DONE for the point, then free it. Its jobs have finished. */
+/* Send DONE for the point, then free it. Its jobs have finished; its events' EVENTs have
+ * gone out (else it waits for them: lst_daemon__events_pending). */
 static void s_point_finish(lst_daemon *d)
 {
 	struct lst_daemon__point *pt = d->pt;
-	lst_msg *m = lst_daemon__out(d, LST_MSG_DONE);
-	struct lst_msg_done *dn = &m->u.done;
+	lst_msg *m;
+	struct lst_msg_done *dn;
 	lst_err err;
 
+	if (lst_daemon__events_pending(d))
+		return;
+	m = lst_daemon__out(d, LST_MSG_DONE);
+	dn = &m->u.done;
+	dn->events = pt->events_sent;
 	dn->phase = pt->phase;
 	dn->point = pt->point;
 	dn->last_interval = pt->last_interval;
@@ -220,6 +227,12 @@ static void s_point_finish(lst_daemon *d)
 		d->done_at_exit = true;
 		d->quit_now = true;
 	}
+}
+
+void lst_daemon__point_finish(lst_daemon *d)
+{
+	if (d->pt)
+		s_point_finish(d);
 }
 
 /* Reply STARTED to the pending START (cached under its id). */
@@ -323,7 +336,7 @@ void lst_daemon__on_start(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 	int64_t now = lst_mono_ns(), delay;
 	lst_err err;
 
-	if (!s_start_acceptable(d, rid, m, now))
+	if (!s_start_acceptable(d, rid, m, now) || !lst_daemon__events_check(d, rid, m))
 		return;
 	pt->peer = *rid;
 	pt->start_id = m->id;
@@ -347,6 +360,7 @@ void lst_daemon__on_start(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 		pt->purge_polling = true;
 	}
 	pt->state = LST_DAEMON__STARTED;
+	lst_daemon__events_arm(d, st);
 	lst_daemon__cache_put(&d->sess, m->id, true, NULL);
 	delay = st->t0 > now ? (st->t0 - now + LST_NS_PER_MS - 1) / LST_NS_PER_MS + 1 : 0;
 	pt->timer = zloop_timer(d->loop, (size_t)delay, 1, s_on_start_timer, d);

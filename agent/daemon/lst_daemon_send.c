@@ -220,6 +220,15 @@ lst_msg *lst_daemon__out(lst_daemon *d, enum lst_msg_type type)
 	case LST_MSG_PONG:
 		body = sizeof(m->u.ping);
 		break;
+	case LST_MSG_HOOK_DONE: /* issue 13: output pointers are borrowed, cleared after */
+		body = sizeof(m->u.hook_done);
+		break;
+	case LST_MSG_EVENT:
+		body = sizeof(m->u.event);
+		break;
+	case LST_MSG_KMSG_REPLY:
+		body = sizeof(m->u.kmsg_reply);
+		break;
 	case LST_MSG_INVENTORY_REPLY: /* the devices sent are written in full */
 		body = offsetof(struct lst_msg_inventory_reply, devices);
 		break;

@@ -23,6 +23,8 @@ void lst_daemon__session_clear(lst_daemon *d, uint32_t reason, const char *why)
 	lst_daemon__point_stop(d, reason, why);
 	lst_daemon__cache_clear(s);
 	lst_daemon__spool_clear(s);
+	lst_daemon__kmsg_close(s);
+	s->hooks_cap = false;
 	s->active = s->known = false;
 	s->gen++;
 	s->seq = 0;
@@ -72,6 +74,7 @@ static void s_welcome(lst_daemon *d, const struct lst_daemon__rid *rid, const ls
 	w->now = lst_mono_ns();
 	w->instance = d->instance;
 	w->resumed = resumed;
+	lst_daemon__welcome_hooks(d, &cmd->u.hello, w);
 	lst_daemon__reply(d, rid, cmd->id, cmd->type, m);
 }
 
