@@ -109,8 +109,8 @@ static bool s_check_collectors(lst_coord *c, const struct lst_plan_phase *ph)
 		if (!lst_coord__in_phase(c, ph, i))
 			continue;
 		for (size_t k = 0; k < ph->ncollect; k++) {
-			if (s_hooks_ok(c, i) && s_listed(w->collectors, w->ncollectors,
-							 ph->collect[k]))
+			if (s_hooks_ok(c, i) &&
+			    s_listed(w->collectors, w->ncollectors, ph->collect[k]))
 				continue;
 			if (s_hooks_ok(c, i))
 				s_names(w->collectors, w->ncollectors, names, sizeof(names));
@@ -248,16 +248,14 @@ static void s_event_row(lst_coord *c, size_t k, const struct lst_hook_result *r)
 	};
 
 	s_row(c, &row);
-	s_say(c, "event", row.agent, h->hook, r,
-	      row.start ? row.start - row.requested : INT64_MIN);
+	s_say(c, "event", row.agent, h->hook, r, row.start ? row.start - row.requested : INT64_MIN);
 	if (r->status != 0 && h->on_error == LST_HOOK_ON_ERROR_STOP && !c->hook_stop) {
 		c->hook_stop = true;
 		lst_coord__error(c,
 				 "phase %s point %zu: event %s on agent %s at %.3f s %s%s%s; the "
 				 "plan says stop (on_error)",
 				 c->cur.phase_name, c->cur.point, h->hook, row.agent,
-				 (double)h->at / 1e9, s_result(r), r->text[0] ? ": " : "",
-				 r->text);
+				 (double)h->at / 1e9, s_result(r), r->text[0] ? ": " : "", r->text);
 	}
 }
 
@@ -478,8 +476,8 @@ struct s_got {
 };
 
 /* Every agent's collectors, all agents at once (collector k of each in round k). */
-static void s_collect(lst_coord *c, const struct lst_plan_phase *ph, const bool *who,
-		      size_t phase, const char *stem, const char *when)
+static void s_collect(lst_coord *c, const struct lst_plan_phase *ph, const bool *who, size_t phase,
+		      const char *stem, const char *when)
 {
 	const char *names[LST_MAX_HOOKS];
 	size_t most = 0;
