@@ -156,7 +156,7 @@ struct lst_coord {
 	bool running; /* the phases have begun: a loss is for on_agent_loss to judge */
 	bool failed;
 	bool hook_stop; /* an event failed and the plan says stop: the point ends, then the run */
-	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
+	bool partial;	/* a point finished without a lost agent (on_agent_loss: continue) */
 	const struct lst_plan_phase *wait_phase; /* lst_coord__wait_back's */
 	json_t *retries;			 /* run.json "retries" (borrowed from run) */
 	bool results_failed; /* a write into the results folder failed (reported once) */
