@@ -57,6 +57,17 @@ struct lst_sample_health {
 	int64_t oldest_inflight_ns;	/* age of the oldest of them then; 0 when none */
 };
 
+/*
+ * Issue 14: what a verifying read found in the interval, in 4 KiB units (lst_verify.h): each
+ * unit read is exactly one of ok, pending, unwritten or bad. Writes leave it zero.
+ */
+struct lst_sample_verify {
+	uint64_t ok;	    /* the generation expected, intact */
+	uint64_t pending;   /* a write that may or may not have landed (a fault in flight) */
+	uint64_t unwritten; /* no verified write of the run touched it */
+	uint64_t bad;	    /* errors: integrity.csv has a row for each (up to its cap) */
+};
+
 typedef struct lst_sample {
 	int64_t interval; /* k */
 	int64_t start_ns; /* agent monotonic clock */
@@ -64,6 +75,7 @@ typedef struct lst_sample {
 	uint32_t flags;
 	struct lst_dir_stats dir[LST_DIR_N];
 	struct lst_sample_health health; /* all zero from agents that predate it */
+	struct lst_sample_verify verify; /* issue 14; all zero when nothing was verified */
 } lst_sample;
 
 static inline void lst_sample_init(lst_sample *s, int64_t interval)
@@ -77,6 +89,7 @@ static inline void lst_sample_init(lst_sample *s, int64_t interval)
 		lst_hist_init(&s->dir[d].lat);
 	}
 	memset(&s->health, 0, sizeof(s->health));
+	memset(&s->verify, 0, sizeof(s->verify));
 }
 
 /* dst += src: counts add, histograms merge, the time span becomes the union. */
@@ -101,6 +114,10 @@ static inline void lst_sample_add(lst_sample *dst, const lst_sample *src)
 	dst->health.inflight += src->health.inflight;
 	if (src->health.oldest_inflight_ns > dst->health.oldest_inflight_ns)
 		dst->health.oldest_inflight_ns = src->health.oldest_inflight_ns;
+	dst->verify.ok += src->verify.ok;
+	dst->verify.pending += src->verify.pending;
+	dst->verify.unwritten += src->verify.unwritten;
+	dst->verify.bad += src->verify.bad;
 }
 
 /*

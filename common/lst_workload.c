@@ -63,6 +63,10 @@ const struct lst_opt lst_workload_opts[] = {
 	{ "io_timeout", LST_OPT_DURATION, W(io_timeout), "0", 0, 3600LL * LST_NS_PER_S, NULL,
 	  "an I/O in flight longer than this counts once as a timeout (it stays in flight until "
 	  "it completes); 0 = none" },
+	{ "verify", LST_OPT_BOOL, W(verify), "false", 0, 1, NULL,
+	  "data integrity: writes stamp every 4 KiB unit (target, writer, generation, LBA, time, "
+	  "crc32c); reads check every unit against the run's write journal (bad blocks go to "
+	  "integrity.csv); bs and offset must be multiples of 4 KiB" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -96,6 +100,11 @@ int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err
 		return lst_err_set(err, -EINVAL,
 				   "offset %lld is not a multiple of 512 bytes (direct I/O)",
 				   (long long)w->offset);
+	if (w->verify && (w->bs % 4096 || w->offset % 4096))
+		return lst_err_set(err, -EINVAL,
+				   "verify checks 4 KiB units: bs %lld and offset %lld must be "
+				   "multiples of 4096",
+				   (long long)w->bs, (long long)w->offset);
 	if (w->size && w->size < w->bs)
 		return lst_err_set(err, -EINVAL, "size %lld is smaller than one block (bs %lld)",
 				   (long long)w->size, (long long)w->bs);

@@ -70,6 +70,8 @@ struct lst_workload {
 	int64_t poll;	     /* ns a job polls for completions before sleeping (io_uring) */
 	int64_t on_io_error; /* enum lst_on_io_error */
 	int64_t io_timeout; /* ns an I/O may be in flight before it counts as a timeout; 0 = none */
+	int64_t verify;	    /* issue 14: writes stamp every 4 KiB unit (lst_verify.h), reads check
+			     * each unit against the run's journal */
 };
 
 /* The table, terminated by an entry with a NULL name. */

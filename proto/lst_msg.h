@@ -26,6 +26,7 @@
 #include "lst_err.h"
 #include "lst_identity.h"
 #include "lst_sample.h"
+#include "lst_verify.h"
 #include "lst_workload.h"
 
 #define LST_PROTO_VERSION 1
@@ -38,6 +39,13 @@
 #define LST_HOOK_OUTPUT_MAX 4096	    /* a hook's output: its last bytes (stdout+stderr) */
 #define LST_COLLECT_OUTPUT_MAX (192 * 1024) /* a collector's stdout: its first bytes */
 #define LST_KMSG_TEXT_MAX (128 * 1024)	    /* kernel log text in one KMSG_REPLY */
+
+/* issue 14: data integrity (common/lst_verify.h) */
+#define LST_CAP_VERIFY "verify.v1" /* JOURNAL, JOURNAL_OK, INTEGRITY; stamps, streams, marks */
+#define LST_MAX_STREAMS 256	   /* jobs of one agent in one point (PREPARED's streams) */
+#define LST_JOURNAL_PAGE 128	   /* journal streams per JOURNAL */
+#define LST_BAD_PER_MSG 64	   /* bad units per INTEGRITY */
+#define LST_BAD_PER_POINT 1024	   /* bad units an agent reports per point; the rest counted */
 
 enum lst_msg_type {
 	LST_MSG_HELLO = 1,  /* C->A: open a session */
@@ -65,6 +73,10 @@ enum lst_msg_type {
 	LST_MSG_EVENT,	    /* A->C: a scheduled hook of a point (START's events) has run */
 	LST_MSG_KMSG,	    /* C->A: mark the kernel log, or read what it got since the mark */
 	LST_MSG_KMSG_REPLY, /* A->C: reply to KMSG */
+	/* issue 14, capability "verify.v1" (sent only when both sides list it) */
+	LST_MSG_JOURNAL,    /* C->A: a page of a target's write journal, for a verifying read */
+	LST_MSG_JOURNAL_OK, /* A->C: reply to JOURNAL */
+	LST_MSG_INTEGRITY,  /* A->C: bad units a verifying read found (spooled like SAMPLE) */
 	LST_MSG_TYPE_END,
 };
 
@@ -154,6 +166,18 @@ struct lst_msg_sync_reply {
 	int64_t t1, t2, t3; /* t2, t3: agent clock at receive and send */
 };
 
+/*
+ * issue 14: who writes a verified job spec's stamps (optional key `stamp`, present when the
+ * workload has verify): what goes into each stamp besides the LBA, time and index. A verifying
+ * read uses target (which journal to check against); the rest is the reader's own.
+ */
+struct lst_stamp_spec {
+	uint32_t target; /* lst_verify_target_id(target name) */
+	uint16_t agent;	 /* this agent's index in the plan */
+	uint16_t path;	 /* the path's index in its target's path list */
+	uint32_t gen;	 /* writes: the generation of this point (>= 1); reads: 0 */
+};
+
 struct lst_jobspec {
 	char target[LST_NAME_MAX];   /* plan target name */
 	char path[LST_PATH_MAX];     /* path on this agent */
@@ -161,6 +185,8 @@ struct lst_jobspec {
 	uint32_t action;	     /* enum lst_action */
 	uint32_t access;	     /* enum lst_access bits; identify only (optional key) */
 	struct lst_workload w;	     /* offset/size already this path's share */
+	uint32_t has_stamp;	     /* issue 14: `stamp` present (verify) */
+	struct lst_stamp_spec stamp;
 };
 
 struct lst_msg_prepare {
@@ -172,12 +198,21 @@ struct lst_msg_prepare {
 	struct lst_jobspec jobs[LST_MAX_JOBSPECS];
 };
 
+/* issue 14: one job of a verified write, as a replay needs it (PREPARED's `streams`). */
+struct lst_stream_info {
+	uint32_t spec;	     /* its job spec's index in the PREPARE */
+	struct lst_stream s; /* seed, region, bs, random, read_pct, job id */
+};
+
 struct lst_msg_prepared {
 	uint32_t phase, point;
 	uint32_t npaths;
 	struct lst_path_identity paths[LST_MAX_JOBSPECS];
 	uint32_t engine;	    /* engine actually used (psync after a fallback) */
 	char warning[LST_TEXT_MAX]; /* "" or e.g. the io_uring fallback notice */
+	/* issue 14, optional (absent = none): the jobs of its verified writes, in job order */
+	uint32_t nstreams;
+	struct lst_stream_info streams[LST_MAX_STREAMS];
 };
 
 /* One hook a START schedules: run it `after` ns after t0 (agent clock), once. */
@@ -202,6 +237,13 @@ struct lst_msg_started {
 	int64_t actual; /* when the jobs were released (agent clock) */
 };
 
+/* issue 14: a verified write job's progress: I/Os 0..low-1 completed, 0..issued-1 issued. */
+struct lst_stream_mark {
+	uint32_t stream; /* index in PREPARED's streams */
+	uint64_t low, issued;
+	uint64_t werr; /* its writes that completed with an error so far */
+};
+
 struct lst_msg_sample {
 	uint32_t phase, point;
 	lst_sample s;  /* histograms travel in lst_hist's sparse encoding (bin) */
@@ -212,6 +254,11 @@ struct lst_msg_sample {
 	 * it), NULL when nparts is 0 */
 	uint32_t nparts;
 	struct lst_sample_part *parts;
+	/* issue 14, optional "marks" (absent = none): where each verified write job stands at the
+	 * interval's end, in PREPARED's stream order; the sample's own lst_sample.verify (and each
+	 * part's) travels as an optional "verify" map like "health" */
+	uint32_t nmarks;
+	struct lst_stream_mark marks[LST_MAX_STREAMS];
 };
 
 struct lst_msg_done {
@@ -222,6 +269,10 @@ struct lst_msg_done {
 	char text[LST_TEXT_MAX];
 	/* issue 13, optional (absent = 0): EVENTs sent for the point (before DONE) */
 	uint32_t events;
+	/* issue 14, optional (absent = 0): INTEGRITY frames sent for the point (before DONE), and
+	 * bad units found beyond LST_BAD_PER_POINT (counted in the samples, not itemized) */
+	uint32_t integrity;
+	uint64_t bad_unreported;
 };
 
 struct lst_msg_stop {
@@ -311,6 +362,40 @@ struct lst_msg_kmsg_reply {
 				   * "[seconds.micros] message", as dmesg prints them */
 };
 
+/* issue 14: JOURNAL (C->A): page `from` of target's journal, `total` streams in all. The agent
+ * keeps the pages of each target for the session (a page from 0 starts the target afresh);
+ * a PREPARE with verifying reads of target uses them. */
+struct lst_msg_journal {
+	uint32_t target; /* lst_verify_target_id */
+	uint32_t from;	 /* index of streams[0] in the whole journal */
+	uint32_t total;	 /* streams of the target in all */
+	uint32_t nstreams;
+	struct lst_journal_stream streams[LST_JOURNAL_PAGE];
+};
+
+struct lst_msg_journal_ok {
+	uint32_t target;
+	uint32_t have; /* streams of the target the agent now holds */
+};
+
+/* One bad unit a verifying read found. */
+struct lst_bad_unit {
+	uint32_t spec;		/* the reading job spec's index in the PREPARE */
+	uint64_t offset;	/* bytes, on the path */
+	uint32_t kind;		/* enum lst_verify_kind */
+	uint32_t expected;	/* the generation the journal expects (0 = none) */
+	uint32_t stamp_kind;	/* enum lst_stamp_kind of what was read */
+	struct lst_stamp found; /* the stamp as read (zero for LST_STAMP_NONE) */
+};
+
+/* INTEGRITY (A->C): spooled and acknowledged like SAMPLE; all of a point's come before its
+ * DONE (whose `integrity` counts them). */
+struct lst_msg_integrity {
+	uint32_t phase, point;
+	uint32_t nbad; /* 1..LST_BAD_PER_MSG */
+	struct lst_bad_unit bad[LST_BAD_PER_MSG];
+};
+
 typedef struct lst_msg {
 	uint32_t type; /* enum lst_msg_type */
 	uint64_t seq;
@@ -338,6 +423,9 @@ typedef struct lst_msg {
 		struct lst_msg_event event;
 		struct lst_msg_kmsg kmsg;
 		struct lst_msg_kmsg_reply kmsg_reply;
+		struct lst_msg_journal journal;
+		struct lst_msg_journal_ok journal_ok;
+		struct lst_msg_integrity integrity;
 	} u; /* BYE has no body */
 } lst_msg;
 
