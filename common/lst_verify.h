@@ -201,6 +201,8 @@ extern const char *const lst_verify_kind_names[]; /* "", "no stamp", "wrong lba"
  *     left the older data); else BAD stale (a lost write).
  *   no stamp, bad crc, another LBA or target: PENDING when pend > 0 and pend >= exp, or the
  *     unit's magic-valid stamp is of an INCOMPLETE generation >= exp; else BAD with its kind.
+ * m may be NULL (no journal: `lockstep-agent bench --verify`): a good stamp of this target and
+ * LBA is OK whatever its generation, no stamp is UNWRITTEN, the rest BAD with its kind.
  * *found gets the stamp as read; *kind the kind of a BAD unit (LST_VK_NONE otherwise).
  */
 enum lst_verify_result lst_verify_check(const struct lst_verify_map *m, uint64_t lba,
