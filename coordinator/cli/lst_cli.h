@@ -21,6 +21,7 @@ int lst_cmd_steady(int argc, char **argv);
 int lst_cmd_report(int argc, char **argv);
 int lst_cmd_keygen(int argc, char **argv);
 int lst_cmd_inventory(int argc, char **argv);
+int lst_cmd_verify(int argc, char **argv);
 
 /*
  * In a subcommand's getopt_long loop, the options that coordinating commands share (-d/--debug

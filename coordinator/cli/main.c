@@ -18,6 +18,8 @@ static const struct {
 	{ "inventory", lst_cmd_inventory,
 	  "list the agents' block devices and which are one drive through several ports" },
 	{ "demo", lst_cmd_demo, "run the main job on an embedded default: two local agents" },
+	{ "verify", lst_cmd_verify,
+	  "check a run's targets against its write journal, through any port" },
 	{ "steady", lst_cmd_steady, "apply the SNIA steady-state verdict to a column of values" },
 	{ "report", lst_cmd_report,
 	  "redraw plots and print the report of a results folder; compare two" },

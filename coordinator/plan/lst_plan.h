@@ -234,6 +234,8 @@ typedef struct lst_plan {
 	int64_t on_agent_loss; /* enum lst_on_loss */
 	int64_t retry_wait;    /* ns a retry waits for lost agents to come back */
 	int64_t retries;       /* attempts of one point after the first, at most */
+	char *journal; /* issue 14: `journal:` an earlier run's results folder whose write journal
+			* the plan's verifying reads check against (absolute); NULL: this run's */
 	struct lst_workload defaults;
 	size_t nagents;
 	struct lst_plan_agent *agents;

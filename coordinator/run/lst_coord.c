@@ -163,6 +163,7 @@ void lst_coord_destroy(lst_coord **p)
 	free(c->a);
 	free(c->conns);
 	free(c->ready);
+	lst_coord__verify_close(c);
 	lst_results_destroy(&c->res);
 	json_decref(c->pending);
 	json_decref(c->journal);
@@ -237,7 +238,7 @@ int lst_coord__run_all(lst_coord *c)
 
 	lst_coord__save_docs(c, true);
 	if (!lst_coord__results_ok(c) || lst_coord__hello(c) || lst_coord__hooks_check(c) ||
-	    (lst_coord__sync(c), lst_coord__identify(c))) {
+	    (lst_coord__sync(c), lst_coord__identify(c)) || lst_coord__verify_open(c)) {
 		rc = LST_RUN_FAILED;
 		goto out;
 	}

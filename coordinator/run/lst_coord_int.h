@@ -17,10 +17,12 @@
 #include "lst_conn.h"
 #include "lst_coord.h"
 #include "lst_failover.h"
+#include "lst_integrity.h"
 #include "lst_merge.h"
 #include "lst_msg.h"
 #include "lst_results.h"
 #include "lst_suite.h"
+#include "lst_time.h"
 
 #define LST_COORD__SYNC_EVERY (10 * LST_NS_PER_S) /* a clock burst at most this often */
 #define LST_COORD__PING_EVERY LST_NS_PER_S
@@ -82,7 +84,12 @@ struct lst_coord__agent {
 					       from PREPARED, for devstats.csv */
 	uint32_t njobs;			    /* job specs in its PREPARE of this point */
 	uint32_t slot[LST_MAX_JOBSPECS];    /* each job spec's slot in cur.paths */
-	bool unsplit_warned;		    /* it sent a multi-path sample without `paths` */
+	/* issue 14: its verified write jobs in the point (PREPARED's streams) and their journal
+	 * stream numbers (UINT64_MAX: not journaled) */
+	uint32_t nstreams;
+	struct lst_stream_info streams[LST_MAX_STREAMS];
+	uint64_t sid[LST_MAX_STREAMS];
+	bool unsplit_warned; /* it sent a multi-path sample without `paths` */
 };
 
 struct lst_coord__target {
@@ -94,6 +101,7 @@ struct lst_coord__target {
 struct lst_coord__slot {
 	size_t agent;		/* index into c->a */
 	size_t target;		/* index into plan->targets */
+	size_t j;		/* index into the target's paths */
 	const char *path;	/* the plan's */
 	bool first;		/* the first slot of its target (its target's row is made here) */
 	struct lst_failover fo; /* the path's failover window in the point */
@@ -129,6 +137,28 @@ struct lst_coord__point {
 	struct lst_coord__paths paths;
 };
 
+/* issue 14: a verified write stream the run knows (its own, or an earlier run's journal). */
+struct lst_coord__jstream {
+	uint64_t sid;
+	size_t target;		      /* index into plan->targets */
+	struct lst_journal_stream st; /* latest marks applied */
+	double t0_s;		      /* its point's start, s since the run's first start */
+	bool ended;
+	char *agent_name, *path_name; /* an earlier run's (NULL: the plan's, by index) */
+};
+
+/* issue 14: the run's verification state (lst_verify_run.c). */
+struct lst_coord__verify {
+	bool on;	  /* the plan verifies something */
+	lst_journal *j;	  /* integrity/journal.jsonl */
+	uint32_t gen;	  /* the last generation given */
+	uint32_t cur_gen; /* the current point's (0: it writes nothing verified) */
+	bool cur_reads;	  /* the current point reads with verify */
+	uint64_t next_sid;
+	size_t n, cap;
+	struct lst_coord__jstream *s;
+};
+
 struct lst_coord {
 	const lst_plan *plan;		/* NULL for the probe */
 	struct lst_coord_agent *agents; /* [n]: who to reach (the strings are borrowed) */
@@ -156,7 +186,8 @@ struct lst_coord {
 	bool running; /* the phases have begun: a loss is for on_agent_loss to judge */
 	bool failed;
 	bool hook_stop; /* an event failed and the plan says stop: the point ends, then the run */
-	bool partial;	/* a point finished without a lost agent (on_agent_loss: continue) */
+	struct lst_coord__verify ver; /* issue 14 */
+	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
 	const struct lst_plan_phase *wait_phase; /* lst_coord__wait_back's */
 	json_t *retries;			 /* run.json "retries" (borrowed from run) */
 	bool results_failed; /* a write into the results folder failed (reported once) */
@@ -257,6 +288,35 @@ int lst_coord__phase_hooks(lst_coord *c, size_t phase, bool after);
 /* Telemetry of a phase (point -1) or of one point, before or after it: kernel log, collectors,
  * files and deltas. Never ends the run. */
 void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after);
+
+/* Send msgs[i] (NULL: nothing for agent i; taken) to each agent and wait up to wait ns for
+ * every answer or loss; replies[i] gets a copy of agent i's reply or NULL (the caller destroys
+ * them). For commands between points (HOOK, KMSG, JOURNAL). */
+void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait);
+
+/* lst_verify_run.c: data integrity (issue 14) */
+
+/* After the identities: the journal (made, appended to, or an earlier run's loaded and checked
+ * against the plan's targets), when the plan verifies. 0, or -1 said (before any I/O). */
+int lst_coord__verify_open(lst_coord *c);
+void lst_coord__verify_close(lst_coord *c);
+/* A point begins: no generation, no streams yet. */
+void lst_coord__verify_point_begin(lst_coord *c);
+/* Path j of target t's job spec js: its stamp spec when it verifies (a write point gets the
+ * next generation at its first). */
+void lst_coord__verify_stamp(lst_coord *c, size_t t, size_t j, struct lst_jobspec *js);
+/* Before the PREPAREs (prepares[i]): the journal to each agent that reads with verify. */
+int lst_coord__verify_journal_send(lst_coord *c, lst_msg **prepares);
+/* Agent i's PREPARED: its streams. */
+void lst_coord__verify_prepared(lst_coord *c, size_t i, const struct lst_msg_prepared *pd);
+/* The start instant is chosen: the point's streams into the journal. */
+void lst_coord__verify_started(lst_coord *c);
+/* A SAMPLE of agent i for the point: its marks into the journal. */
+void lst_coord__verify_marks(lst_coord *c, size_t i, const struct lst_msg_sample *m);
+/* An INTEGRITY of agent i: integrity.csv rows. */
+void lst_coord__on_integrity(lst_coord *c, size_t i, const lst_msg *m);
+/* The point has ended: each stream's end (complete or cut off). */
+void lst_coord__verify_point_end(lst_coord *c);
 
 /* lst_paths.c: rows per path and per target */
 

@@ -307,12 +307,7 @@ void lst_coord__events_end(lst_coord *c)
 
 /* ---- commands to several agents at once (HOOK, KMSG) */
 
-/*
- * Send msgs[i] (NULL: nothing for agent i) to each agent and wait for every answer, or for its
- * loss. replies[i] gets a copy of agent i's reply (NULL when it has none); the caller destroys
- * them. Takes msgs[i].
- */
-static void s_round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait)
+void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		replies[i] = NULL;
@@ -386,7 +381,7 @@ int lst_coord__phase_hooks(lst_coord *c, size_t phase, bool after)
 
 		msgs[h->agent] = s_hook_msg(LST_HOOK_HOOK, h->hook, phase);
 		row.requested = lst_mono_ns();
-		s_round(c, msgs, replies, S_HOOK_WAIT);
+		lst_coord__round(c, msgs, replies, S_HOOK_WAIT);
 		s_result_of(c, h->agent, replies[h->agent], &r);
 		row.start = s_local(c, h->agent, r.start);
 		row.end = s_local(c, h->agent, r.end);
@@ -443,7 +438,7 @@ static void s_kmsg(lst_coord *c, const struct lst_plan_phase *ph, const bool *wh
 		msgs[i] = lst_msg_new(LST_MSG_KMSG);
 		msgs[i]->u.kmsg.op = op;
 	}
-	s_round(c, msgs, replies, LST_COORD__REPLY_TIMEOUT);
+	lst_coord__round(c, msgs, replies, LST_COORD__REPLY_TIMEOUT);
 	for (size_t i = 0; i < c->n && op == LST_KMSG_READ; i++) {
 		const struct lst_msg_kmsg_reply *k;
 		lst_err err;
@@ -493,7 +488,7 @@ static void s_collect(lst_coord *c, const struct lst_plan_phase *ph, const bool 
 		for (size_t i = 0; i < c->n; i++)
 			if (who[i] && k < s_collectors(c, ph, i, names))
 				msgs[i] = s_hook_msg(LST_HOOK_COLLECTOR, names[k], phase);
-		s_round(c, msgs, replies, S_HOOK_WAIT);
+		lst_coord__round(c, msgs, replies, S_HOOK_WAIT);
 		for (size_t i = 0; i < c->n; i++) {
 			struct s_got *g = &got[i * LST_MAX_HOOKS + k];
 

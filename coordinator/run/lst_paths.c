@@ -42,6 +42,7 @@ void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_
 	ps->slots[ps->nslots] = (struct lst_coord__slot){
 		.agent = i,
 		.target = t,
+		.j = j,
 		.path = c->plan->targets[t].paths[j].path,
 		/* job specs are made target by target, so a target's slots come together */
 		.first = !ps->nslots || ps->slots[ps->nslots - 1].target != t,

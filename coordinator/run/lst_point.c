@@ -295,6 +295,7 @@ static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, si
 	snprintf(js->identity, sizeof(js->identity), "%s", pt->identity ? pt->identity : "");
 	js->action = step->action;
 	js->w = *w;
+	lst_coord__verify_stamp(c, t, j, js);
 	if (!c->a[i].jobs)
 		c->a[i].jobs = json_array();
 	json_array_append_new(c->a[i].jobs,
@@ -480,8 +481,10 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 	for (size_t i = 0; i < c->n; i++) {
 		struct lst_coord__agent *a = &c->a[i];
 
-		if (a->in_point && !a->point_lost)
+		if (a->in_point && !a->point_lost) {
 			s_note_devices(a, &a->reply->u.prepared);
+			lst_coord__verify_prepared(c, i, &a->reply->u.prepared);
+		}
 		if (a->in_point && !a->point_lost && a->reply->u.prepared.warning[0])
 			lst_log_warn("agent %s: %s", lst_conn_name(a->conn),
 				     a->reply->u.prepared.warning);
@@ -638,9 +641,14 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 	int rc;
 
 	s_point_begin(c, phase, point, step);
+	lst_coord__verify_point_begin(c);
 	if ((rc = s_point_agents(c, ph)) != LST_COORD__POINT_OK)
 		goto out;
 	if (s_point_specs(c, ph, phase, point, step, msgs, &partial, &first_w)) {
+		rc = LST_COORD__POINT_FAIL;
+		goto out;
+	}
+	if (lst_coord__verify_journal_send(c, msgs)) {
 		rc = LST_COORD__POINT_FAIL;
 		goto out;
 	}
@@ -654,9 +662,11 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 		partial |= c->a[i].in_point && c->a[i].point_lost;
 	lst_coord__events_begin(c);
 	s_point_start(c);
+	lst_coord__verify_started(c);
 	/* A point that ends the run (abort, Ctrl-C) is still recorded: what was measured stays. */
 	rc = s_point_wait(c, ph, &partial);
 	lst_coord__events_end(c);
+	lst_coord__verify_point_end(c);
 	if (rc == LST_COORD__POINT_RETRY)
 		goto out;
 	for (size_t i = 0; i < c->n; i++)

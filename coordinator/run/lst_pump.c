@@ -142,9 +142,10 @@ lst_msg *lst_coord__hello_msg(const lst_coord *c)
 	lst_msg *m = lst_msg_new(LST_MSG_HELLO);
 
 	m->u.hello.proto = LST_PROTO_VERSION;
-	m->u.hello.ncaps = 2;
+	m->u.hello.ncaps = 3;
 	snprintf(m->u.hello.caps[0], sizeof(m->u.hello.caps[0]), "samples.v1");
 	snprintf(m->u.hello.caps[1], sizeof(m->u.hello.caps[1]), "%s", LST_CAP_HOOKS);
+	snprintf(m->u.hello.caps[2], sizeof(m->u.hello.caps[2]), "%s", LST_CAP_VERIFY);
 	snprintf(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "%s", c->host);
 	snprintf(m->u.hello.run, sizeof(m->u.hello.run), "%s", c->run_id);
 	m->u.hello.lease_ms = (uint32_t)(c->lease / LST_NS_PER_MS);
@@ -281,6 +282,7 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 		a->dropped++;
 		return;
 	}
+	lst_coord__verify_marks(c, i, s); /* its writers' progress, whatever becomes of the rows */
 	a->samples++;
 	if (s->s.flags & LST_SAMPLE_LATE && !a->late_warned) {
 		a->late_warned = true;
@@ -447,6 +449,10 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	case LST_MSG_EVENT:
 		if (s_fresh(c, i, m) && c->plan)
 			lst_coord__on_event(c, i, m);
+		return;
+	case LST_MSG_INTEGRITY:
+		if (s_fresh(c, i, m) && c->plan)
+			lst_coord__on_integrity(c, i, m);
 		return;
 	case LST_MSG_PREPARED:
 		/* What the agent sends from now on is this point's (or later). */

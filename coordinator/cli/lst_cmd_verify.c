@@ -1,0 +1,325 @@
+/*
+ * `lockstep verify DIR`: read back every target of a finished or crashed run and check each
+ * 4 KiB unit against the run's write journal (DIR/integrity/journal.jsonl), through its own
+ * agents and paths, or through one agent's ports only (--through).
+ *
+ * It is a run of its own: a plan made from DIR/plan.yaml (its agents, targets and paths) with
+ * one phase that reads each target once, sequentially, with verify, and `journal: DIR`, so the
+ * agents check against the earlier run's writes. Its results go to a folder of their own
+ * (DIR/verify-DATE-TIME by default): integrity.csv lists the bad units, summary.csv the counts.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lst_cli.h"
+#include "lst_cli_results.h"
+#include "lst_coord.h"
+#include "lst_identity.h"
+#include "lst_log.h"
+#include "lst_plan.h"
+#include "lst_util.h"
+
+static void s_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockstep verify [--through AGENT] [-o OUT] [--bs SIZE] [--iodepth N]\n"
+		"                       [--quiet] [--key FILE] [--insecure] DIR\n"
+		"\n"
+		"Read back every target of the run in DIR (finished, interrupted or crashed) and\n"
+		"check every 4 KiB unit against the run's write journal (DIR/integrity/journal.jsonl,\n"
+		"written by phases with verify: true): the right generation, the right LBA, an\n"
+		"intact checksum. Each target is read once, split over its paths (the other port's\n"
+		"too: written through a, read through b), or through one agent's paths only.\n"
+		"\n"
+		"  --through AGENT  read through AGENT's paths only (the other agents stay idle)\n"
+		"  -o, --output OUT results folder (default DIR/verify-YYYYmmdd-HHMMSS)\n"
+		"  --bs SIZE        read size (default 128k; a multiple of 4k)\n"
+		"  --iodepth N      reads in flight per path (default 16)\n"
+		"  -q, --quiet      no progress lines\n"
+		"  --key FILE, --insecure   as for 'lockstep run'\n"
+		"\n"
+		"A unit is ok (the generation last written, intact), pending (a write that was in\n"
+		"flight when an agent died or a port failed: it may hold the old or the new data;\n"
+		"never an error), unwritten (no verified write of the run touched it) or bad:\n"
+		"OUT/integrity.csv has a row for each bad unit (offset, who read it, what was\n"
+		"expected and what was found: no stamp, wrong lba, stale, checksum, future).\n"
+		"See docs/results.md.\n"
+		"\n"
+		"Exit status: 0 every unit checked is ok, pending or unwritten; 1 bad units, or the\n"
+		"run could not read everything; 2 usage, or DIR has no plan or no journal, or the\n"
+		"journal does not match the plan's targets (nothing is read then).\n");
+}
+
+/* Append printf-style text to the heap string *buf. */
+static void __attribute__((format(printf, 2, 3))) s_cat(char **buf, const char *fmt, ...)
+{
+	size_t len = strlen(*buf);
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	*buf = lst_realloc(*buf, len + (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(*buf + len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+}
+
+/* A string as a YAML (JSON) scalar, appended to *buf. */
+static void s_q(char **buf, const char *s)
+{
+	json_t *j = json_string(s ? s : "");
+	char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+
+	s_cat(buf, "%s", t ? t : "\"\"");
+	free(t);
+	json_decref(j);
+}
+
+/* The verify plan's text from the run's plan p. */
+static char *s_plan_text(const lst_plan *p, const char *dir, const char *through, const char *bs,
+			 long iodepth)
+{
+	char *b = lst_strdup("");
+
+	s_cat(&b, "lockstep: 1\nname: ");
+	{
+		char name[LST_NAME_MAX + 16];
+
+		snprintf(name, sizeof(name), "%.40s-verify", p->name);
+		s_q(&b, name);
+	}
+	s_cat(&b, "\njournal: ");
+	s_q(&b, dir);
+	s_cat(&b, "\nagents:\n");
+	for (size_t i = 0; i < p->nagents; i++) {
+		s_cat(&b, "  - {name: ");
+		s_q(&b, p->agents[i].name);
+		s_cat(&b, ", address: ");
+		s_q(&b, p->agents[i].address);
+		if (p->agents[i].key) {
+			s_cat(&b, ", key: ");
+			s_q(&b, p->agents[i].key);
+		}
+		s_cat(&b, "}\n");
+	}
+	s_cat(&b, "targets:\n");
+	for (size_t t = 0; t < p->ntargets; t++) {
+		const struct lst_plan_target *pt = &p->targets[t];
+
+		s_cat(&b, "  - name: ");
+		s_q(&b, pt->name);
+		if (pt->identity) {
+			s_cat(&b, "\n    identity: ");
+			s_q(&b, pt->identity);
+		}
+		s_cat(&b, "\n    share: split\n    paths:\n");
+		for (size_t i = 0; i < p->nagents; i++) {
+			bool any = false;
+
+			for (size_t j = 0; j < pt->npaths; j++) {
+				if (pt->paths[j].agent != i)
+					continue;
+				if (!any) {
+					s_cat(&b, "      ");
+					s_q(&b, p->agents[i].name);
+					s_cat(&b, ": [");
+				} else {
+					s_cat(&b, ", ");
+				}
+				s_q(&b, pt->paths[j].path);
+				any = true;
+			}
+			if (any)
+				s_cat(&b, "]\n");
+		}
+	}
+	s_cat(&b,
+	      "defaults: {interval: 1s}\nphases:\n  - name: verify\n    workload: {rw: "
+	      "read, bs: %s, iodepth: %ld, verify: true}\n",
+	      bs, iodepth);
+	if (through) {
+		bool idle = false;
+
+		for (size_t i = 0; i < p->nagents; i++) {
+			if (!strcmp(p->agents[i].name, through))
+				continue;
+			s_cat(&b, idle ? ", " : "    paths: {");
+			s_q(&b, p->agents[i].name);
+			s_cat(&b, ": idle");
+			idle = true;
+		}
+		if (idle)
+			s_cat(&b, "}\n");
+	}
+	return b;
+}
+
+/* Sum of summary.json's all-agent verify counts, and integrity.csv's rows: the verdict line. */
+static int s_verdict(const char *out, bool quiet)
+{
+	char *path = lst_asprintf("%s/summary.json", out);
+	json_t *doc = json_load_file(path, 0, NULL), *pts, *p;
+	json_int_t n[4] = { 0, 0, 0, 0 };
+	static const char *const keys[4] = { "verify_ok", "verify_pending", "verify_unwritten",
+					     "verify_bad" };
+	size_t k;
+
+	free(path);
+	pts = json_object_get(doc, "points");
+	json_array_foreach (pts, k, p) {
+		const char *agent = json_string_value(json_object_get(p, "agent"));
+
+		if (!agent || strcmp(agent, "all"))
+			continue;
+		for (int x = 0; x < 4; x++)
+			n[x] += json_integer_value(json_object_get(p, keys[x]));
+	}
+	json_decref(doc);
+	if (!quiet)
+		printf("lockstep verify: %lld units ok, %lld pending, %lld unwritten, %lld bad%s\n",
+		       (long long)n[0], (long long)n[1], (long long)n[2], (long long)n[3],
+		       n[3] ? " (see integrity.csv)" : "");
+	return n[3] ? 1 : 0;
+}
+
+int lst_cmd_verify(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "through", required_argument, NULL, 'T' },
+		{ "bs", required_argument, NULL, 'B' },
+		{ "iodepth", required_argument, NULL, 'D' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "key", required_argument, NULL, 'K' },
+		{ "insecure", no_argument, NULL, 'I' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "debug", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lst_coord_opts opts = { 0 };
+	const char *through = NULL, *bs = "128k";
+	char dir[PATH_MAX], *text, *file, outbuf[PATH_MAX + 64];
+	int64_t iodepth = 16;
+	lst_errlist errs = { 0 };
+	lst_plan *run_plan, *plan;
+	lst_coord *c;
+	lst_err err;
+	int opt, rc;
+
+	lst_cli_line_buffered();
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:qvh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			opts.outdir = optarg;
+			break;
+		case 'T':
+			through = optarg;
+			break;
+		case 'B':
+			bs = optarg;
+			break;
+		case 'D':
+			if (lst_parse_int(optarg, 1, 4096, &iodepth, &err)) {
+				fprintf(stderr, "lockstep verify: --iodepth: %s\n", err.msg);
+				return 2;
+			}
+			break;
+		case 'q':
+			opts.quiet = true;
+			break;
+		case 'K':
+			opts.key_file = optarg;
+			break;
+		case 'I':
+			opts.insecure = true;
+			break;
+		default:
+			if ((rc = lst_cli_common_opt("verify", opt, argv, s_usage)) >= 0)
+				return rc;
+			break;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "lockstep verify: %s (see 'lockstep verify --help')\n",
+			optind == argc ? "which run? give its results folder" : "give one folder");
+		return 2;
+	}
+	if (!realpath(argv[optind], dir)) {
+		fprintf(stderr, "lockstep verify: %s: %s\n", argv[optind], strerror(errno));
+		return 2;
+	}
+	file = lst_asprintf("%s/plan.yaml", dir);
+	run_plan = lst_plan_load(file, &errs);
+	free(file);
+	if (!run_plan) {
+		fprintf(stderr,
+			"lockstep verify: %s is not a lockstep results folder with its plan:\n",
+			dir);
+		lst_errlist_print(&errs, stderr);
+		lst_errlist_free(&errs);
+		return 2;
+	}
+	if (through && lst_plan_agent_index(run_plan, through) < 0) {
+		fprintf(stderr, "lockstep verify: --through %s: the run has no such agent\n",
+			through);
+		lst_plan_destroy(&run_plan);
+		return 2;
+	}
+	text = s_plan_text(run_plan, dir, through, bs, (long)iodepth);
+	lst_plan_destroy(&run_plan);
+	plan = lst_plan_parse(text, strlen(text), "verify.yaml", &errs);
+	free(text);
+	if (!plan) {
+		fprintf(stderr, "lockstep verify: cannot make the verifying plan:\n");
+		lst_errlist_print(&errs, stderr);
+		lst_errlist_free(&errs);
+		return 2;
+	}
+	if (!opts.outdir) {
+		time_t now = time(NULL);
+		struct tm tm;
+		char stamp[32];
+
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		snprintf(outbuf, sizeof(outbuf), "%s/verify-%s", dir, stamp);
+		opts.outdir = outbuf;
+	}
+	if ((rc = lst_cli_results_dir("verify", opts.outdir, false))) {
+		lst_plan_destroy(&plan);
+		return rc;
+	}
+	lst_coord_handle_signals();
+	c = lst_coord_new(plan, &opts, &err);
+	if (!c) {
+		fprintf(stderr, "lockstep: %s\n", err.msg);
+		lst_plan_destroy(&plan);
+		return 2;
+	}
+	rc = lst_coord_run(c);
+	if (rc != LST_RUN_USAGE && rc != LST_RUN_INTERRUPTED) {
+		int v = s_verdict(lst_coord_results_dir(c), opts.quiet);
+
+		if (rc == LST_RUN_OK)
+			rc = v;
+		if (!opts.quiet)
+			fprintf(stderr, "lockstep: verify %s; results in %s\n",
+				rc == LST_RUN_OK ? "clean" : "found problems",
+				lst_coord_results_dir(c));
+	}
+	lst_coord_destroy(&c);
+	lst_plan_destroy(&plan);
+	return rc;
+}

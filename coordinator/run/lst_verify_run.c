@@ -1,0 +1,480 @@
+/*
+ * Data integrity in a run (issue 14): the coordinator's side of `verify`.
+ *
+ * Writes: a point whose job specs write with verify gets the next generation; each of its job
+ * specs carries a stamp spec (target id, writer agent and path, generation). The agents report
+ * their streams in PREPARED and their progress in every SAMPLE; all of it goes to the results'
+ * integrity/journal.jsonl (lst_integrity.h) as it comes, and stays in memory (c->ver.s) for the
+ * verifying reads of later points.
+ *
+ * Reads: before a point whose job specs read with verify, each reading agent gets the journal
+ * streams of its targets (JOURNAL pages), with their latest marks. The agents check every unit
+ * and report bad ones in INTEGRITY messages, which become integrity.csv rows, with the writer
+ * and time the journal says.
+ *
+ * The journal checked against is this run's own, or, with the plan's `journal:` (what `lockstep
+ * verify DIR` writes), an earlier run's: its streams are loaded at the start, and every target
+ * the plan verifies must be in it with the same size.
+ */
+
+#include <math.h>
+#include <string.h>
+
+#include "lst_assert.h"
+#include "lst_integrity.h"
+#include "lst_log.h"
+#include "lst_text.h"
+#include "lst_util.h"
+
+#include "lst_coord_int.h"
+
+/* Does any phase of the plan use verify (in its workload, defaults or a role)? */
+static bool s_plan_verifies(const lst_plan *p)
+{
+	for (size_t k = 0; k < p->nphases; k++) {
+		const struct lst_plan_phase *ph = &p->phases[k];
+
+		if (ph->w.verify)
+			return true;
+		for (size_t r = 0; r < ph->nroles; r++)
+			if (ph->roles[r].w.verify)
+				return true;
+	}
+	return false;
+}
+
+/* Remember a stream (loaded or new); returns it. */
+static struct lst_coord__jstream *s_add(lst_coord *c, uint64_t sid, size_t target,
+					const struct lst_journal_stream *st, double t0_s)
+{
+	struct lst_coord__verify *v = &c->ver;
+	struct lst_coord__jstream *s;
+
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 64;
+		v->s = lst_realloc(v->s, v->cap * sizeof(*v->s));
+	}
+	s = &v->s[v->n++];
+	memset(s, 0, sizeof(*s));
+	s->sid = sid;
+	s->target = target;
+	s->st = *st;
+	s->t0_s = t0_s;
+	return s;
+}
+
+static struct lst_coord__jstream *s_find(lst_coord *c, uint64_t sid)
+{
+	for (size_t k = 0; k < c->ver.n; k++)
+		if (c->ver.s[k].sid == sid)
+			return &c->ver.s[k];
+	return NULL;
+}
+
+/* An earlier run's journal (the plan's `journal:`): its streams, checked against the plan. */
+static int s_load_external(lst_coord *c, const char *dir)
+{
+	lst_journal_read jr = { 0 };
+	lst_err err;
+	int rc = 0;
+
+	if (lst_journal_load(dir, &jr, &err)) {
+		lst_coord__error(c, "journal %s: %s", dir, err.msg);
+		return -1;
+	}
+	for (size_t t = 0; t < c->plan->ntargets && !rc; t++) {
+		const struct lst_plan_target *pt = &c->plan->targets[t];
+		const struct lst_journal_target *jt = lst_journal_find_target(&jr, pt->name);
+
+		if (!jt) {
+			lst_coord__error(
+				c,
+				"journal %s has no target %s: it is the journal of another "
+				"run's targets; nothing was read",
+				dir, pt->name);
+			rc = -1;
+		} else if (jt->size != c->targets[t].size) {
+			lst_coord__error(
+				c,
+				"journal %s: target %s was %llu bytes when written, its paths "
+				"are %llu bytes now: another drive? nothing was read",
+				dir, pt->name, (unsigned long long)jt->size,
+				(unsigned long long)c->targets[t].size);
+			rc = -1;
+		}
+	}
+	for (size_t k = 0; k < jr.nentries && !rc; k++) {
+		const struct lst_journal_entry *e = &jr.entries[k];
+		int t = lst_plan_target_index(c->plan, e->where.target);
+		struct lst_coord__jstream *s;
+
+		if (t < 0)
+			continue; /* a target this plan does not read */
+		s = s_add(c, e->sid, (size_t)t, &e->st, e->where.t0_s);
+		s->ended = true; /* its run is over: no more marks */
+		s->agent_name = lst_strdup(e->where.agent);
+		s->path_name = lst_strdup(e->where.path);
+	}
+	c->ver.gen = jr.maxgen;
+	lst_journal_read_free(&jr);
+	return rc;
+}
+
+int lst_coord__verify_open(lst_coord *c)
+{
+	struct lst_coord__verify *v = &c->ver;
+	lst_err err;
+
+	if (!s_plan_verifies(c->plan))
+		return 0;
+	v->on = true;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
+		bool cap = false;
+
+		for (uint32_t k = 0; w && k < w->ncaps && k < LST_MAX_CAPS; k++)
+			cap |= !strcmp(w->caps[k], LST_CAP_VERIFY);
+		if (!cap) {
+			lst_coord__error(c,
+					 "agent %s cannot verify data (lockstep-agent %s does not "
+					 "speak %s): upgrade it; nothing was written",
+					 c->plan->agents[i].name, w ? w->version : "?",
+					 LST_CAP_VERIFY);
+			return -1;
+		}
+	}
+	if (c->plan->journal && s_load_external(c, c->plan->journal))
+		return -1;
+	v->j = lst_journal_open(c->res, c->run_id, &err);
+	if (!v->j) {
+		lst_coord__error(c, "%s", err.msg);
+		return -1;
+	}
+	/* A resumed run goes on with its own generations and stream numbers. */
+	v->gen = LST_MAX(v->gen, lst_journal_maxgen(v->j));
+	v->next_sid = lst_journal_next_sid(v->j);
+	for (size_t t = 0; t < c->plan->ntargets; t++)
+		if (lst_journal_target(v->j, c->plan->targets[t].name, c->targets[t].size,
+				       c->plan->targets[t].identity ? c->plan->targets[t].identity
+								    : "",
+				       &err)) {
+			lst_coord__error(c, "%s", err.msg);
+			return -1;
+		}
+	return 0;
+}
+
+void lst_coord__verify_close(lst_coord *c)
+{
+	for (size_t k = 0; k < c->ver.n; k++) {
+		free(c->ver.s[k].agent_name);
+		free(c->ver.s[k].path_name);
+	}
+	free(c->ver.s);
+	c->ver.s = NULL;
+	c->ver.n = c->ver.cap = 0;
+	lst_journal_close(&c->ver.j);
+}
+
+/* ---- job specs */
+
+void lst_coord__verify_point_begin(lst_coord *c)
+{
+	c->ver.cur_gen = 0;
+	c->ver.cur_reads = false;
+	for (size_t i = 0; i < c->n; i++)
+		c->a[i].nstreams = 0;
+}
+
+void lst_coord__verify_stamp(lst_coord *c, size_t t, size_t j, struct lst_jobspec *js)
+{
+	const struct lst_plan_target *pt = &c->plan->targets[t];
+	bool writes = lst_rw_writes(js->w.rw, js->w.rwmixread);
+
+	if (!js->w.verify || js->action != LST_ACTION_IO)
+		return;
+	if (writes && !c->ver.cur_gen)
+		c->ver.cur_gen = ++c->ver.gen;
+	c->ver.cur_reads |= !writes;
+	js->has_stamp = 1;
+	js->stamp.target = lst_verify_target_id(pt->name);
+	js->stamp.agent = (uint16_t)pt->paths[j].agent;
+	js->stamp.path = (uint16_t)j;
+	js->stamp.gen = writes ? c->ver.cur_gen : 0;
+}
+
+/* ---- JOURNAL pages before a verifying read */
+
+/* The targets agent i reads with verify in its PREPARE m (bits by target index). */
+static bool s_reads_target(const lst_coord *c, const lst_msg *m, size_t t)
+{
+	for (uint32_t k = 0; m && k < m->u.prepare.njobs; k++) {
+		const struct lst_jobspec *js = &m->u.prepare.jobs[k];
+
+		if (js->has_stamp && !js->stamp.gen &&
+		    !strcmp(js->target, c->plan->targets[t].name))
+			return true;
+	}
+	return false;
+}
+
+/* Page `from` of target t's streams into a JOURNAL; *total gets their count. */
+static lst_msg *s_page(const lst_coord *c, size_t t, uint32_t from, uint32_t *total)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_JOURNAL);
+	struct lst_msg_journal *jm = &m->u.journal;
+	uint32_t seen = 0;
+
+	jm->target = lst_verify_target_id(c->plan->targets[t].name);
+	jm->from = from;
+	for (size_t k = 0; k < c->ver.n; k++) {
+		if (c->ver.s[k].target != t)
+			continue;
+		if (seen >= from && jm->nstreams < LST_JOURNAL_PAGE)
+			jm->streams[jm->nstreams++] = c->ver.s[k].st;
+		seen++;
+	}
+	jm->total = seen;
+	*total = seen;
+	return m;
+}
+
+int lst_coord__verify_journal_send(lst_coord *c, lst_msg **prepares)
+{
+	lst_msg **msgs, **replies;
+	int rc = 0;
+
+	if (!c->ver.cur_reads)
+		return 0;
+	msgs = lst_calloc(c->n, sizeof(*msgs));
+	replies = lst_calloc(c->n, sizeof(*replies));
+	for (size_t t = 0; t < c->plan->ntargets && !rc; t++) {
+		uint32_t from = 0, total = 1;
+
+		while (from < total && !rc) {
+			bool any = false;
+
+			for (size_t i = 0; i < c->n; i++) {
+				if (!s_reads_target(c, prepares[i], t))
+					continue;
+				msgs[i] = s_page(c, t, from, &total);
+				any = true;
+			}
+			if (!any)
+				break;
+			lst_coord__round(c, msgs, replies, LST_COORD__REPLY_TIMEOUT);
+			for (size_t i = 0; i < c->n; i++) {
+				if (s_reads_target(c, prepares[i], t) &&
+				    (!replies[i] || replies[i]->type != LST_MSG_JOURNAL_OK)) {
+					lst_coord__error(
+						c, "agent %s did not take the journal of %s: %s",
+						c->plan->agents[i].name, c->plan->targets[t].name,
+						replies[i] && replies[i]->type == LST_MSG_ERROR
+							? replies[i]->u.error.text
+							: "no answer");
+					rc = -1;
+				}
+				lst_msg_destroy(&replies[i]);
+			}
+			from += LST_JOURNAL_PAGE;
+		}
+	}
+	free(msgs);
+	free(replies);
+	return rc;
+}
+
+/* ---- streams and their progress */
+
+void lst_coord__verify_prepared(lst_coord *c, size_t i, const struct lst_msg_prepared *pd)
+{
+	struct lst_coord__agent *a = &c->a[i];
+
+	a->nstreams = LST_MIN(pd->nstreams, LST_MAX_STREAMS);
+	for (uint32_t k = 0; k < a->nstreams; k++)
+		a->streams[k] = pd->streams[k];
+}
+
+/* Target and path of agent i's job spec `spec` in the current point. */
+static bool s_spec_of(lst_coord *c, size_t i, uint32_t spec, size_t *t, size_t *j)
+{
+	const struct lst_coord__agent *a = &c->a[i];
+	const struct lst_coord__slot *sl;
+
+	if (spec >= a->njobs || spec >= LST_MAX_JOBSPECS || a->slot[spec] >= c->cur.paths.nslots)
+		return false;
+	sl = &c->cur.paths.slots[a->slot[spec]];
+	*t = sl->target;
+	*j = sl->j;
+	return true;
+}
+
+void lst_coord__verify_started(lst_coord *c)
+{
+	struct lst_coord__verify *v = &c->ver;
+
+	if (!v->on || !v->cur_gen)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+
+		for (uint32_t k = 0; k < a->nstreams; k++) {
+			struct lst_journal_stream st = { .s = a->streams[k].s, .gen = v->cur_gen };
+			struct lst_journal_where w = {
+				.phase = c->cur.phase_name,
+				.point = (long)c->cur.point,
+				.agent = c->plan->agents[i].name,
+				.t0_s = lst_coord__t(c, c->cur.T0),
+			};
+			struct lst_coord__jstream *s;
+			size_t t, j;
+			lst_err err;
+
+			if (!s_spec_of(c, i, a->streams[k].spec, &t, &j)) {
+				lst_log_warn("agent %s: a stream of job spec %u, which it was not "
+					     "given: not journaled",
+					     c->plan->agents[i].name, a->streams[k].spec);
+				a->sid[k] = UINT64_MAX;
+				continue;
+			}
+			st.agent = (uint16_t)i;
+			st.path = (uint16_t)j;
+			w.target = c->plan->targets[t].name;
+			w.path = c->plan->targets[t].paths[j].path;
+			s = s_add(c, v->next_sid++, t, &st, w.t0_s);
+			a->sid[k] = s->sid;
+			if (lst_journal_stream(v->j, s->sid, &w, &st, &err))
+				lst_log_warn("journal: %s", err.msg);
+		}
+	}
+}
+
+void lst_coord__verify_marks(lst_coord *c, size_t i, const struct lst_msg_sample *m)
+{
+	struct lst_coord__agent *a = &c->a[i];
+
+	for (uint32_t k = 0; k < m->nmarks && c->ver.on; k++) {
+		const struct lst_stream_mark *mk = &m->marks[k];
+		struct lst_coord__jstream *s;
+		lst_err err;
+
+		if (mk->stream >= a->nstreams || a->sid[mk->stream] == UINT64_MAX ||
+		    !(s = s_find(c, a->sid[mk->stream])) || s->ended)
+			continue;
+		if (mk->low > mk->issued || mk->issued < s->st.issued)
+			continue; /* not a later state of the stream: ignored */
+		s->st.low = mk->low;
+		s->st.issued = mk->issued;
+		s->st.werr = mk->werr;
+		if (lst_journal_mark(c->ver.j, s->sid, mk->low, mk->issued, mk->werr, &err))
+			lst_log_warn("journal: %s", err.msg);
+	}
+}
+
+void lst_coord__verify_point_end(lst_coord *c)
+{
+	struct lst_coord__verify *v = &c->ver;
+
+	if (!v->on)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+		bool clean = a->done && !a->point_lost && a->done_msg.reason == LST_DONE_COMPLETE;
+
+		for (uint32_t k = 0; k < a->nstreams; k++) {
+			struct lst_coord__jstream *s =
+				a->sid[k] == UINT64_MAX ? NULL : s_find(c, a->sid[k]);
+			lst_err err;
+
+			if (!s || s->ended)
+				continue;
+			s->ended = true;
+			s->st.complete = clean && s->st.low == s->st.issued;
+			if (lst_journal_end(v->j, s->sid, s->st.low, s->st.issued, s->st.werr,
+					    s->st.complete, &err))
+				lst_log_warn("journal: %s", err.msg);
+		}
+		a->nstreams = 0;
+	}
+	if (v->cur_reads && c->res)
+		lst_results_integrity_touch(c->res);
+}
+
+/* ---- bad units */
+
+/* The first stream of target t with generation gen (the writer integrity.csv names). */
+static const struct lst_coord__jstream *s_writer(const lst_coord *c, size_t t, uint32_t gen)
+{
+	for (size_t k = 0; k < c->ver.n; k++)
+		if (c->ver.s[k].target == t && c->ver.s[k].st.gen == gen)
+			return &c->ver.s[k];
+	return NULL;
+}
+
+static const char *s_agent_name(const lst_coord *c, const struct lst_coord__jstream *s)
+{
+	if (s->agent_name)
+		return s->agent_name;
+	return s->st.agent < c->plan->nagents ? c->plan->agents[s->st.agent].name : "";
+}
+
+static const char *s_path_name(const lst_coord *c, const struct lst_coord__jstream *s)
+{
+	const struct lst_plan_target *pt = &c->plan->targets[s->target];
+
+	if (s->path_name)
+		return s->path_name;
+	return s->st.path < pt->npaths ? pt->paths[s->st.path].path : "";
+}
+
+static const char *const s_found_names[] = { "stamp", "no stamp", "bad crc", "other lba",
+					     "other target" };
+
+void lst_coord__on_integrity(lst_coord *c, size_t i, const lst_msg *m)
+{
+	const struct lst_msg_integrity *in = &m->u.integrity;
+	struct lst_coord__agent *a = &c->a[i];
+
+	if (!c->in_point || !a->in_point || in->phase != c->cur.phase ||
+	    in->point != c->cur.point || m->seq < a->min_seq || !c->res)
+		return;
+	for (uint32_t k = 0; k < in->nbad && k < LST_BAD_PER_MSG; k++) {
+		const struct lst_bad_unit *b = &in->bad[k];
+		struct lst_integrity_row row = {
+			.phase = c->cur.phase_name,
+			.point = (long)c->cur.point,
+			.agent = c->plan->agents[i].name,
+			.offset = b->offset,
+			.kind = b->kind < 6 ? lst_verify_kind_names[b->kind] : "?",
+			.exp_gen = b->expected,
+			.exp_agent = "",
+			.exp_path = "",
+			.exp_t_s = NAN,
+			.found = b->stamp_kind < 5 ? s_found_names[b->stamp_kind] : "?",
+			.found_gen = b->found.gen,
+			.found_agent = "",
+			.found_path = "",
+			.found_lba = b->found.lba,
+			.found_t_s = NAN,
+		};
+		const struct lst_coord__jstream *ws, *fs;
+		size_t t, j;
+
+		if (!s_spec_of(c, i, b->spec, &t, &j))
+			continue;
+		row.target = c->plan->targets[t].name;
+		row.path = c->plan->targets[t].paths[j].path;
+		if (b->expected && (ws = s_writer(c, t, b->expected))) {
+			row.exp_agent = s_agent_name(c, ws);
+			row.exp_path = s_path_name(c, ws);
+			row.exp_t_s = ws->t0_s;
+		}
+		if (b->stamp_kind != LST_STAMP_NONE && b->found.gen &&
+		    (fs = s_writer(c, t, b->found.gen))) {
+			row.found_agent = s_agent_name(c, fs);
+			row.found_path = s_path_name(c, fs);
+			row.found_t_s = fs->t0_s + (double)b->found.t_ns / 1e9;
+		}
+		lst_results_integrity(c->res, &row);
+	}
+}
