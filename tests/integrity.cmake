@@ -1,0 +1,2 @@
+# Data integrity across ports (issue 14) through lockstep run and lockstep verify.
+lst_add_script_test(integrity ${CMAKE_CURRENT_SOURCE_DIR}/integration/integrity.sh TIMEOUT 180)
