@@ -22,6 +22,7 @@
 #include "lst_cli_results.h"
 #include "lst_coord.h"
 #include "lst_identity.h"
+#include "lst_integrity.h"
 #include "lst_log.h"
 #include "lst_plan.h"
 #include "lst_util.h"
@@ -38,7 +39,8 @@ static void s_usage(FILE *f)
 		"intact checksum. Each target is read once, split over its paths (the other port's\n"
 		"too: written through a, read through b), or through one agent's paths only.\n"
 		"\n"
-		"  --through AGENT  read through AGENT's paths only (the other agents stay idle)\n"
+		"  --through AGENT  read through AGENT's paths only (the other agents are not
+                   contacted: one of them may be the host that died)\n"
 		"  -o, --output OUT results folder (default DIR/verify-YYYYmmdd-HHMMSS)\n"
 		"  --bs SIZE        read size (default 128k; a multiple of 4k)\n"
 		"  --iodepth N      reads in flight per path (default 16)\n"
@@ -101,6 +103,8 @@ static char *s_plan_text(const lst_plan *p, const char *dir, const char *through
 	s_q(&b, dir);
 	s_cat(&b, "\nagents:\n");
 	for (size_t i = 0; i < p->nagents; i++) {
+		if (through && strcmp(p->agents[i].name, through))
+			continue; /* not contacted at all: it may be the one that died */
 		s_cat(&b, "  - {name: ");
 		s_q(&b, p->agents[i].name);
 		s_cat(&b, ", address: ");
@@ -114,7 +118,15 @@ static char *s_plan_text(const lst_plan *p, const char *dir, const char *through
 	s_cat(&b, "targets:\n");
 	for (size_t t = 0; t < p->ntargets; t++) {
 		const struct lst_plan_target *pt = &p->targets[t];
+		bool reachable = !through;
 
+		for (size_t j = 0; j < pt->npaths && !reachable; j++)
+			reachable = !strcmp(p->agents[pt->paths[j].agent].name, through);
+		if (!reachable) {
+			fprintf(stderr, "lockstep verify: target %s has no path on %s: not read\n",
+				pt->name, through);
+			continue;
+		}
 		s_cat(&b, "  - name: ");
 		s_q(&b, pt->name);
 		if (pt->identity) {
@@ -124,6 +136,9 @@ static char *s_plan_text(const lst_plan *p, const char *dir, const char *through
 		s_cat(&b, "\n    share: split\n    paths:\n");
 		for (size_t i = 0; i < p->nagents; i++) {
 			bool any = false;
+
+			if (through && strcmp(p->agents[i].name, through))
+				continue;
 
 			for (size_t j = 0; j < pt->npaths; j++) {
 				if (pt->paths[j].agent != i)
@@ -146,20 +161,6 @@ static char *s_plan_text(const lst_plan *p, const char *dir, const char *through
 	      "defaults: {interval: 1s}\nphases:\n  - name: verify\n    workload: {rw: "
 	      "read, bs: %s, iodepth: %ld, verify: true}\n",
 	      bs, iodepth);
-	if (through) {
-		bool idle = false;
-
-		for (size_t i = 0; i < p->nagents; i++) {
-			if (!strcmp(p->agents[i].name, through))
-				continue;
-			s_cat(&b, idle ? ", " : "    paths: {");
-			s_q(&b, p->agents[i].name);
-			s_cat(&b, ": idle");
-			idle = true;
-		}
-		if (idle)
-			s_cat(&b, "}\n");
-	}
 	return b;
 }
 
@@ -189,6 +190,30 @@ static int s_verdict(const char *out, bool quiet)
 		       (long long)n[0], (long long)n[1], (long long)n[2], (long long)n[3],
 		       n[3] ? " (see integrity.csv)" : "");
 	return n[3] ? 1 : 0;
+}
+
+/* Before contacting anyone: the journal reads back whole and has every target of the plan.
+ * (Sizes are checked by the run, once the agents say what the paths hold.) 0 or -1, said. */
+static int s_journal_ok(const lst_plan *p, const char *dir)
+{
+	lst_journal_read jr = { 0 };
+	lst_err err;
+	int rc = 0;
+
+	if (lst_journal_load(dir, &jr, &err)) {
+		fprintf(stderr, "lockstep verify: %s\n", err.msg);
+		return -1;
+	}
+	for (size_t t = 0; t < p->ntargets; t++)
+		if (!lst_journal_find_target(&jr, p->targets[t].name)) {
+			fprintf(stderr,
+				"lockstep verify: %s/integrity/journal.jsonl has no target %s: it "
+				"is the journal of another run's targets; nothing was read\n",
+				dir, p->targets[t].name);
+			rc = -1;
+		}
+	lst_journal_read_free(&jr);
+	return rc;
 }
 
 int lst_cmd_verify(int argc, char **argv)
@@ -269,6 +294,10 @@ int lst_cmd_verify(int argc, char **argv)
 			dir);
 		lst_errlist_print(&errs, stderr);
 		lst_errlist_free(&errs);
+		return 2;
+	}
+	if (s_journal_ok(run_plan, dir)) {
+		lst_plan_destroy(&run_plan);
 		return 2;
 	}
 	if (through && lst_plan_agent_index(run_plan, through) < 0) {
