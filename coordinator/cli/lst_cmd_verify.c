@@ -39,8 +39,8 @@ static void s_usage(FILE *f)
 		"intact checksum. Each target is read once, split over its paths (the other port's\n"
 		"too: written through a, read through b), or through one agent's paths only.\n"
 		"\n"
-		"  --through AGENT  read through AGENT's paths only (the other agents are not
-                   contacted: one of them may be the host that died)\n"
+		"  --through AGENT  read through AGENT's paths only (the other agents are not\n"
+		"                   contacted: one of them may be the host that died)\n"
 		"  -o, --output OUT results folder (default DIR/verify-YYYYmmdd-HHMMSS)\n"
 		"  --bs SIZE        read size (default 128k; a multiple of 4k)\n"
 		"  --iodepth N      reads in flight per path (default 16)\n"
