@@ -539,6 +539,10 @@ void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after)
 	bool *who = lst_calloc(c->n, sizeof(*who)), any = false;
 	char stem[LST_NAME_MAX + 32];
 
+	if (c->res && lst_results_failed(c->res)) {
+		free(who);
+		return; /* the folder cannot take it (a full disk): said once already */
+	}
 	if (point < 0)
 		snprintf(stem, sizeof(stem), "%s", ph->name);
 	else
