@@ -303,22 +303,36 @@ static inline void s_mark(uint16_t *arr, const struct s_window *w, uint64_t a, u
 		return;
 	u = (a < w->lo ? w->lo : a) / LST_VERIFY_UNIT - w->first;
 	end = (b > w->hi ? w->hi : b) / LST_VERIFY_UNIT - w->first;
-	for (; u < end; u++)
-		if (arr[u] < gen)
-			arr[u] = gen;
+	for (; u < end; u++) /* a store either way: vectorizes as a max */
+		arr[u] = arr[u] < gen ? gen : arr[u];
 }
 
-/* Replay the next `count` I/Os of q, marking what they write in arr. */
+/* Replay the next `count` I/Os of q, marking what they write in arr. Random offsets land
+ * anywhere in a map larger than the caches: a batch's writes are gathered and their units
+ * prefetched first, so that the misses overlap instead of coming one after the other. */
+#define S_BATCH 32
+
 static void s_replay(struct lst_ioseq *q, uint64_t count, uint16_t *arr, const struct s_window *w,
 		     uint16_t gen)
 {
-	uint64_t bs = q->s.bs, off;
+	uint64_t bs = q->s.bs, off, hit[S_BATCH];
 	uint8_t dir;
 
-	for (uint64_t i = 0; i < count; i++) {
-		lst_ioseq_next(q, &off, &dir);
-		if (dir)
-			s_mark(arr, w, off, off + bs, gen);
+	while (count) {
+		unsigned n = 0, chunk = count < S_BATCH ? (unsigned)count : S_BATCH;
+
+		for (unsigned i = 0; i < chunk; i++) {
+			lst_ioseq_next(q, &off, &dir);
+			if (!dir || off + bs <= w->lo || off >= w->hi)
+				continue;
+			hit[n++] = off;
+			__builtin_prefetch(
+				arr + ((off < w->lo ? w->lo : off) / LST_VERIFY_UNIT - w->first),
+				1);
+		}
+		for (unsigned i = 0; i < n; i++)
+			s_mark(arr, w, hit[i], hit[i] + bs, gen);
+		count -= chunk;
 	}
 }
 

@@ -832,7 +832,7 @@ static void s_bench(void)
 		       (struct lst_stream){
 			       .seed = 9, .hi = 16 * gib, .bs = 4096, .random = 1, .read_pct = 30 },
 		       20000000, 16 * gib / 4096);
-	s_bench_replay("replay sequential 4k",
+	s_bench_replay("replay sequential 4k (runs)",
 		       (struct lst_stream){ .seed = 9, .hi = 16 * gib, .bs = 4096 }, 1ull << 32,
 		       16 * gib / 4096);
 }
