@@ -437,7 +437,8 @@ int lst_verify_map_build(struct lst_verify_map *m, uint64_t first_lba, uint64_t 
 	int rc;
 
 	memset(m, 0, sizeof(*m));
-	if (nunits > UINT64_MAX / LST_VERIFY_UNIT - first_lba)
+	if (first_lba > UINT64_MAX / LST_VERIFY_UNIT ||
+	    nunits > UINT64_MAX / LST_VERIFY_UNIT - first_lba)
 		return lst_err_set(err, -EINVAL,
 				   "verify map of %llu units from unit %llu: past 2^64",
 				   (unsigned long long)nunits, (unsigned long long)first_lba);

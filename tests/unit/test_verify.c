@@ -565,6 +565,9 @@ static void test_map_errors(void)
 	/* a window past 2^64 bytes */
 	T_EQ_INT(lst_verify_map_build(&m, UINT64_MAX / 4096, 2, &good, 1, &err), -EINVAL);
 	T_CONTAINS(err.msg, "past 2^64");
+	T_EQ_INT(lst_verify_map_build(&m, UINT64_MAX - 1, 1, &good, 1, &err), -EINVAL);
+	T_EQ_INT(lst_verify_map_build(&m, 1ull << 63, 1, &good, 1, &err), -EINVAL);
+	T_ASSERT(!m.exp && !m.pend && !m.gen_flags);
 #if !defined(__SANITIZE_ADDRESS__)
 	/* more than memory can hold: -ENOMEM, not an abort (ASan would abort on the size) */
 	T_EQ_INT(lst_verify_map_build(&m, 0, (1ull << 52) - 1, &good, 1, &err), -ENOMEM);
