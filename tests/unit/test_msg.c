@@ -296,6 +296,14 @@ static void s_eq_devstat(const struct lst_devstat *a, const struct lst_devstat *
 	EQ_U(queue_ms);
 }
 
+static void s_eq_verify(const struct lst_sample_verify *a, const struct lst_sample_verify *b)
+{
+	EQ_U(ok);
+	EQ_U(pending);
+	EQ_U(unwritten);
+	EQ_U(bad);
+}
+
 static void s_eq_part(const struct lst_sample_part *a, const struct lst_sample_part *b)
 {
 	T_EQ_U64(a->path, b->path);
@@ -309,6 +317,7 @@ static void s_eq_part(const struct lst_sample_part *a, const struct lst_sample_p
 		T_EQ_U64(a->s.dir[d].errors, b->s.dir[d].errors);
 		T_ASSERT(lst_hist_equal(&a->s.dir[d].lat, &b->s.dir[d].lat));
 	}
+	s_eq_verify(&a->s.verify, &b->s.verify);
 }
 
 /* Heap bytes: both NULL when empty, else the same n bytes and a NUL after them. */
@@ -333,6 +342,57 @@ static void s_eq_hook_result(const struct lst_hook_result *a, const struct lst_h
 	EQ_S(text);
 	EQ_U(output_len);
 	s_eq_bytes(a->output, b->output, a->output_len);
+}
+
+/* issue 14 */
+static void s_eq_stream(const struct lst_stream *a, const struct lst_stream *b)
+{
+	EQ_U(seed);
+	EQ_U(lo);
+	EQ_U(hi);
+	EQ_U(bs);
+	EQ_U(random);
+	EQ_U(read_pct);
+	EQ_U(job);
+}
+
+static void s_eq_journal_stream(const struct lst_journal_stream *a,
+				const struct lst_journal_stream *b)
+{
+	s_eq_stream(&a->s, &b->s);
+	EQ_U(gen);
+	EQ_U(agent);
+	EQ_U(path);
+	EQ_U(low);
+	EQ_U(issued);
+	EQ_U(werr);
+	EQ_U(complete);
+}
+
+static void s_eq_mark(const struct lst_stream_mark *a, const struct lst_stream_mark *b)
+{
+	EQ_U(stream);
+	EQ_U(low);
+	EQ_U(issued);
+	EQ_U(werr);
+}
+
+static void s_eq_bad_unit(const struct lst_bad_unit *a, const struct lst_bad_unit *b)
+{
+	EQ_U(spec);
+	EQ_U(offset);
+	EQ_U(kind);
+	EQ_U(expected);
+	EQ_U(stamp_kind);
+	EQ_U(found.magic);
+	EQ_U(found.target);
+	EQ_U(found.agent);
+	EQ_U(found.path);
+	EQ_U(found.gen);
+	EQ_U(found.crc);
+	EQ_U(found.lba);
+	EQ_I(found.t_ns);
+	EQ_U(found.seq);
 }
 
 static void s_eq(const lst_msg *a, const lst_msg *b)
@@ -397,6 +457,11 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 			EQ_U(u.prepare.jobs[i].action);
 			EQ_U(u.prepare.jobs[i].access);
 			s_eq_workload(&a->u.prepare.jobs[i].w, &b->u.prepare.jobs[i].w);
+			EQ_U(u.prepare.jobs[i].has_stamp);
+			EQ_U(u.prepare.jobs[i].stamp.target);
+			EQ_U(u.prepare.jobs[i].stamp.agent);
+			EQ_U(u.prepare.jobs[i].stamp.path);
+			EQ_U(u.prepare.jobs[i].stamp.gen);
 		}
 		break;
 	case LST_MSG_PREPARED:
@@ -407,6 +472,11 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 			s_eq_identity(&a->u.prepared.paths[i], &b->u.prepared.paths[i]);
 		EQ_U(u.prepared.engine);
 		EQ_S(u.prepared.warning);
+		EQ_U(u.prepared.nstreams);
+		for (unsigned i = 0; i < a->u.prepared.nstreams; i++) {
+			EQ_U(u.prepared.streams[i].spec);
+			s_eq_stream(&a->u.prepared.streams[i].s, &b->u.prepared.streams[i].s);
+		}
 		break;
 	case LST_MSG_START:
 		EQ_U(u.start.phase);
@@ -445,6 +515,10 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_U(u.sample.nparts);
 		for (unsigned i = 0; i < a->u.sample.nparts; i++)
 			s_eq_part(&a->u.sample.parts[i], &b->u.sample.parts[i]);
+		s_eq_verify(&a->u.sample.s.verify, &b->u.sample.s.verify);
+		EQ_U(u.sample.nmarks);
+		for (unsigned i = 0; i < a->u.sample.nmarks; i++)
+			s_eq_mark(&a->u.sample.marks[i], &b->u.sample.marks[i]);
 		break;
 	case LST_MSG_DONE:
 		EQ_U(u.done.phase);
@@ -454,6 +528,8 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_U(u.done.samples);
 		EQ_S(u.done.text);
 		EQ_U(u.done.events);
+		EQ_U(u.done.integrity);
+		EQ_U(u.done.bad_unreported);
 		break;
 	case LST_MSG_STOP:
 	case LST_MSG_STOPPED:
@@ -508,6 +584,25 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_U(u.kmsg_reply.text_len);
 		s_eq_bytes(a->u.kmsg_reply.text, b->u.kmsg_reply.text, a->u.kmsg_reply.text_len);
 		break;
+	case LST_MSG_JOURNAL:
+		EQ_U(u.journal.target);
+		EQ_U(u.journal.from);
+		EQ_U(u.journal.total);
+		EQ_U(u.journal.nstreams);
+		for (unsigned i = 0; i < a->u.journal.nstreams; i++)
+			s_eq_journal_stream(&a->u.journal.streams[i], &b->u.journal.streams[i]);
+		break;
+	case LST_MSG_JOURNAL_OK:
+		EQ_U(u.journal_ok.target);
+		EQ_U(u.journal_ok.have);
+		break;
+	case LST_MSG_INTEGRITY:
+		EQ_U(u.integrity.phase);
+		EQ_U(u.integrity.point);
+		EQ_U(u.integrity.nbad);
+		for (unsigned i = 0; i < a->u.integrity.nbad; i++)
+			s_eq_bad_unit(&a->u.integrity.bad[i], &b->u.integrity.bad[i]);
+		break;
 	default:
 		T_FAIL("unknown type %u", (unsigned)a->type);
 	}
@@ -518,11 +613,11 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 static void s_test_names(void)
 {
 	static const char *const names[] = {
-		NULL,	      "hello",	   "welcome",  "error",	    "sync",
-		"sync_reply", "prepare",   "prepared", "start",	    "started",
-		"sample",     "done",	   "stop",     "stopped",   "ping",
-		"pong",	      "ack",	   "bye",      "inventory", "inventory_reply",
-		"hook",	      "hook_done", "event",    "kmsg",	    "kmsg_reply"
+		NULL,	      "hello",		 "welcome",    "error",	    "sync",   "sync_reply",
+		"prepare",    "prepared",	 "start",      "started",   "sample", "done",
+		"stop",	      "stopped",	 "ping",       "pong",	    "ack",    "bye",
+		"inventory",  "inventory_reply", "hook",       "hook_done", "event",  "kmsg",
+		"kmsg_reply", "journal",	 "journal_ok", "integrity"
 	};
 
 	T_EQ_INT(LST_ARRAY_SIZE(names), LST_MSG_TYPE_END);
@@ -577,7 +672,8 @@ static void s_test_roundtrip(void)
 			    (t == LST_MSG_PREPARE || t == LST_MSG_PREPARED || t == LST_MSG_SAMPLE ||
 			     t == LST_MSG_INVENTORY_REPLY || t == LST_MSG_HOOK_DONE ||
 			     t == LST_MSG_EVENT || t == LST_MSG_KMSG_REPLY || t == LST_MSG_START ||
-			     t == LST_MSG_WELCOME))
+			     t == LST_MSG_WELCOME || t == LST_MSG_JOURNAL ||
+			     t == LST_MSG_INTEGRITY))
 				printf("largest %s: %zu bytes (cap %d)\n", lst_msg_type_name(t),
 				       len, LST_MSG_MAX_BYTES);
 			free(buf2);
@@ -992,6 +1088,9 @@ static void s_test_missing(void)
 		{ LST_MSG_EVENT, { "phase", "point", "event_id", "hook", "at", "result" } },
 		{ LST_MSG_KMSG, { "op" } },
 		{ LST_MSG_KMSG_REPLY, { "op", "dropped", "error", "text" } },
+		{ LST_MSG_JOURNAL, { "target", "from", "total", "streams" } },
+		{ LST_MSG_JOURNAL_OK, { "target", "have" } },
+		{ LST_MSG_INTEGRITY, { "phase", "point", "bad" } },
 	};
 	/* Nested keys: (type, key after which to rename, key, expected path). */
 	static const struct {
@@ -1023,6 +1122,19 @@ static void s_test_missing(void)
 		{ LST_MSG_HOOK_DONE, "result", "output", "result.output" },
 		{ LST_MSG_EVENT, "result", "status", "result.status" },
 		{ LST_MSG_EVENT, "result", "output", "result.output" },
+		/* issue 14 */
+		{ LST_MSG_PREPARE, "stamp", "gen", "jobs[0].stamp.gen" },
+		{ LST_MSG_PREPARE, "stamp", "agent", "jobs[0].stamp.agent" },
+		{ LST_MSG_PREPARED, "streams", "spec", "streams[0].spec" },
+		{ LST_MSG_PREPARED, "streams", "seed", "streams[0].seed" },
+		{ LST_MSG_PREPARED, "streams", "read_pct", "streams[0].read_pct" },
+		{ LST_MSG_SAMPLE, "marks", "issued", "marks[0].issued" },
+		{ LST_MSG_SAMPLE, "verify", "unwritten", "verify.unwritten" },
+		{ LST_MSG_JOURNAL, "streams", "bs", "streams[0].bs" },
+		{ LST_MSG_JOURNAL, "streams", "gen", "streams[0].gen" },
+		{ LST_MSG_JOURNAL, "streams", "complete", "streams[0].complete" },
+		{ LST_MSG_INTEGRITY, "bad", "stamp_kind", "bad[0].stamp_kind" },
+		{ LST_MSG_INTEGRITY, "found", "t_ns", "bad[0].found.t_ns" },
 	};
 	char want[128];
 	int checked = 0;
