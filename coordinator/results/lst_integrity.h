@@ -36,6 +36,11 @@ typedef struct lst_journal lst_journal;
 lst_journal *lst_journal_open(lst_results *r, const char *run_id, lst_err *err);
 void lst_journal_close(lst_journal **p);
 
+/* The largest sid in the file + 1 (1 for a new file), and its largest generation (0 for none):
+ * a resumed run numbers its new streams and generations from there. */
+uint64_t lst_journal_next_sid(const lst_journal *j);
+uint32_t lst_journal_maxgen(const lst_journal *j);
+
 /* A target the run verifies (written once per target per file). */
 int lst_journal_target(lst_journal *j, const char *name, uint64_t size, const char *identity,
 		       lst_err *err);
