@@ -43,7 +43,7 @@
 	S_COL("errors_eio", UINT), S_COL("errors_enospc", UINT), S_COL("errors_etimedout", UINT),  \
 		S_COL("errors_ebade", UINT), S_COL("errors_other", UINT), S_COL("timeouts", UINT)
 
-/* The verify block (lst_columns.h): written, not read by the table reader. */
+/* The verify block (lst_columns.h) of timeseries.csv: written, not read (summary.csv's is). */
 #define S_VERIFY                                                                                   \
 	S_COL("verify_ok", UINT), S_COL("verify_pending", UINT), S_COL("verify_unwritten", UINT),  \
 		S_COL("verify_bad", UINT)
@@ -120,7 +120,10 @@ static const struct lst_column s_sum[] = {
 	S_COL("write_lat_count", UINT),
 	S_ERRORS,
 	S_COL("oldest_inflight_us", F3),
-	S_VERIFY,
+	S_OPT("verify_ok", UINT, struct lst_rpt_point, verify[0]),
+	S_OPT("verify_pending", UINT, struct lst_rpt_point, verify[1]),
+	S_OPT("verify_unwritten", UINT, struct lst_rpt_point, verify[2]),
+	S_OPT("verify_bad", UINT, struct lst_rpt_point, verify[3]),
 };
 
 static const struct lst_column s_clock[] = {
