@@ -52,6 +52,8 @@ struct lst_journal {
 	uint32_t maxgen;   /* the largest generation in the file */
 	size_t nlive, cap;
 	struct s_live *live;
+	size_t ntargets;
+	struct lst_journal_target *targets; /* declared in the file (id unused) */
 };
 
 /* ---- writing */
@@ -110,6 +112,11 @@ static int s_resume(lst_journal *j, lst_err *err)
 		if (jr.entries[i].sid >= j->next_sid)
 			j->next_sid = jr.entries[i].sid + 1;
 	j->maxgen = jr.maxgen;
+	/* its targets stay declared: a resumed run declares them again, which must match */
+	j->ntargets = jr.ntargets;
+	j->targets = jr.targets;
+	jr.targets = NULL;
+	jr.ntargets = 0;
 	/* streams it left open can still get their marks and end (a resumed point's are new) */
 	for (size_t i = 0; i < jr.nentries; i++) {
 		const struct lst_journal_entry *e = &jr.entries[i];
@@ -174,6 +181,11 @@ void lst_journal_close(lst_journal **p)
 			lst_results__fail(j->r, errno ? -errno : -EIO, S_JOURNAL);
 		fclose(j->f);
 	}
+	for (size_t i = 0; i < j->ntargets; i++) {
+		free(j->targets[i].name);
+		free(j->targets[i].identity);
+	}
+	free(j->targets);
 	free(j->live);
 	free(j->path);
 	free(j);
@@ -193,10 +205,27 @@ uint32_t lst_journal_maxgen(const lst_journal *j)
 int lst_journal_target(lst_journal *j, const char *name, uint64_t size, const char *identity,
 		       lst_err *err)
 {
+	struct lst_journal_target *t;
+
+	identity = identity ? identity : "";
+	for (size_t i = 0; i < j->ntargets; i++) {
+		t = &j->targets[i];
+		if (strcmp(t->name, name))
+			continue;
+		if (t->size == size && !strcmp(t->identity, identity))
+			return 0;
+		return lst_err_set(err, -EINVAL,
+				   "%s: target %s was %" PRIu64 " bytes, \"%s\"; now it is %" PRIu64
+				   " bytes, \"%s\": not the drive the journal is of",
+				   j->path, name, t->size, t->identity, size, identity);
+	}
+	j->targets = lst_realloc(j->targets, (j->ntargets + 1) * sizeof(*j->targets));
+	t = &j->targets[j->ntargets++];
+	*t = (struct lst_journal_target){ lst_strdup(name), lst_verify_target_id(name), size,
+					  lst_strdup(identity) };
 	return s_put(j,
 		     json_pack("{s:s, s:s, s:I, s:I, s:s}", "type", "target", "target", name, "id",
-			       (json_int_t)lst_verify_target_id(name), "size", (json_int_t)size,
-			       "identity", identity ? identity : ""),
+			       (json_int_t)t->id, "size", (json_int_t)size, "identity", identity),
 		     false, err);
 }
 

@@ -41,7 +41,9 @@ void lst_journal_close(lst_journal **p);
 uint64_t lst_journal_next_sid(const lst_journal *j);
 uint32_t lst_journal_maxgen(const lst_journal *j);
 
-/* A target the run verifies (written once per target per file). */
+/* A target the run verifies (written once per target per file: the same name, size and
+ * identity again writes nothing; another size or identity, say after a resume on another
+ * drive, is -EINVAL with err). */
 int lst_journal_target(lst_journal *j, const char *name, uint64_t size, const char *identity,
 		       lst_err *err);
 

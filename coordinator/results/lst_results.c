@@ -922,8 +922,10 @@ json_t *lst_results_sizes(lst_results *r)
 {
 	static const char *const names[] = { "timeseries.csv", "summary.csv", "clock.csv",
 					     "rounds.csv",     "curves.csv",  "matrix.md",
-					     "devstats.csv",   "events.csv",  "telemetry.csv" };
-	FILE *open[] = { r->ts, r->sum, r->clock, r->rounds, r->curves, NULL, r->dev, NULL, NULL };
+					     "devstats.csv",   "events.csv",  "telemetry.csv",
+					     "integrity.csv" };
+	FILE *open[] = { r->ts, r->sum, r->clock, r->rounds, r->curves,
+			 NULL,	r->dev, NULL,	  NULL,	     NULL };
 	json_t *o = json_object();
 
 	for (size_t i = 0; i < LST_ARRAY_SIZE(names); i++) {
@@ -1119,7 +1121,8 @@ lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *tests, l
 {
 	static const char *const csv[] = { "timeseries.csv", "summary.csv", "clock.csv" };
 	static const char *const opt[] = { "rounds.csv",   "curves.csv", "matrix.md",
-					   "devstats.csv", "events.csv", "telemetry.csv" };
+					   "devstats.csv", "events.csv", "telemetry.csv",
+					   "integrity.csv" };
 	char *sdir = lst_asprintf("%s/samples", dir);
 	DIR *d = opendir(sdir);
 	struct dirent *e;

@@ -246,7 +246,8 @@ int lst_results_journal(lst_results *r, json_t *entry, lst_err *err);
 /*
  * {"timeseries.csv": N, "summary.csv": N, "clock.csv": N, "samples/a.msgpack": N, ...}: the
  * sizes of the folder's append-only files that exist (rounds.csv, curves.csv and matrix.md
- * too), after flushing them. New reference.
+ * too; integrity.csv, issue 14), after flushing them. New reference. integrity/journal.jsonl is
+ * not among them: a resume keeps it whole (what it says was written was written), as clock.csv.
  */
 json_t *lst_results_sizes(lst_results *r);
 

@@ -5,7 +5,8 @@
  * on from the largest sid and generation; bad journals refused with their exact messages (cut
  * mid-line, a bad first line, a mark of an unknown stream, a stream of an undeclared target, a
  * number out of range), while a journal cut at a line boundary is valid (the stream just has no
- * end); integrity.csv's header and a row, and its header-only touch.
+ * end); a target declared again (the same: nothing written; another drive: refused);
+ * integrity.csv's header and rows, its header-only touch, and a resume cutting it back.
  */
 #include <errno.h>
 #include <math.h>
@@ -95,6 +96,7 @@ static void s_roundtrip(void)
 	T_EQ_U64(lst_journal_next_sid(j), 1);
 	T_EQ_INT(lst_journal_maxgen(j), 0);
 	T_EQ_INT(lst_journal_target(j, "d", 1 << 20, "loop:/dev/shm/x", &err), 0);
+	T_EQ_INT(lst_journal_target(j, "d", 1 << 20, "loop:/dev/shm/x", &err), 0); /* no line */
 	T_EQ_INT(lst_journal_stream(j, 1, &s_where, &s_st, &err), 0);
 	st2.gen = 2;
 	T_EQ_INT(lst_journal_stream(j, 7, &s_where, &st2, &err), 0);
@@ -184,6 +186,12 @@ static void s_roundtrip(void)
 			T_FAIL("%s", err.msg);
 		T_EQ_U64(lst_journal_next_sid(j), 8);
 		T_EQ_INT(lst_journal_maxgen(j), 2);
+		/* its targets are known: the same again writes nothing, another drive is refused */
+		T_EQ_INT(lst_journal_target(j, "d", 1 << 20, "loop:/dev/shm/x", &err), 0);
+		T_EQ_INT(lst_journal_target(j, "d", 2 << 20, "loop:/dev/shm/y", &err), -EINVAL);
+		T_CONTAINS(err.msg, "target d was 1048576 bytes, \"loop:/dev/shm/x\"; now it is "
+				    "2097152 bytes, \"loop:/dev/shm/y\": not the drive the journal "
+				    "is of");
 		T_EQ_INT(lst_journal_end(j, 7, 4, 4, 1, false, &err), 0);
 		lst_journal_close(&j);
 		text = s_read(dir, "integrity/journal.jsonl");
@@ -364,12 +372,16 @@ static void s_integrity_csv(void)
 		"phase,point,target,agent,path,offset,kind,expected_gen,expected_agent,"
 		"expected_path,expected_t_s,found,found_gen,found_agent,found_path,found_lba,"
 		"found_t_s\n";
+	json_t *sizes;
+	lst_err err;
 
 	lst_results_integrity_touch(r);
 	text = s_read(dir, "integrity.csv");
 	T_EQ_STR(text, header);
 	free(text);
 	lst_results_integrity(r, &row);
+	sizes = lst_results_sizes(r);
+	T_ASSERT(json_integer_value(json_object_get(sizes, "integrity.csv")) > 0);
 	row.kind = "no stamp";
 	row.found = "no stamp";
 	row.found_agent = row.found_path = "";
@@ -389,6 +401,16 @@ static void s_integrity_csv(void)
 	free(text);
 	T_ASSERT(!lst_results_failed(r));
 	lst_results_destroy(&r);
+	/* a resume from the point after the first row cuts the second away */
+	r = lst_results_reopen(dir, sizes, NULL, &err);
+	if (!r)
+		T_FAIL("%s", err.msg);
+	text = s_read(dir, "integrity.csv");
+	T_EQ_U64(strlen(text), json_integer_value(json_object_get(sizes, "integrity.csv")));
+	T_ASSERT(!strstr(text, "no stamp"));
+	free(text);
+	lst_results_destroy(&r);
+	json_decref(sizes);
 	free(dir);
 }
 
