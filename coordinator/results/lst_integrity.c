@@ -158,6 +158,8 @@ lst_journal *lst_journal_open(lst_results *r, const char *run_id, lst_err *err)
 		lst_err_sys(err, rc, "cannot create %s", j->path);
 		goto fail;
 	}
+	/* a line (< S_LINE_MAX) fits the buffer whole: each fflush is one write(2) */
+	setvbuf(j->f, NULL, _IOFBF, S_LINE_MAX);
 	if (!exists && s_put(j,
 			     json_pack("{s:s, s:i, s:s}", "type", "journal", "version", 1, "run",
 				       run_id ? run_id : ""),
