@@ -102,10 +102,8 @@ static int s_cut_partial(const char *path, lst_err *err)
 static int s_resume(lst_journal *j, lst_err *err)
 {
 	lst_journal_read jr;
-	int rc = s_cut_partial(j->path, err);
+	int rc = lst_journal_load(lst_results_dir(j->r), &jr, err);
 
-	if (!rc)
-		rc = lst_journal_load(lst_results_dir(j->r), &jr, err);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < jr.nentries; i++)
@@ -149,6 +147,10 @@ lst_journal *lst_journal_open(lst_results *r, const char *run_id, lst_err *err)
 		goto fail;
 	}
 	exists = !stat(j->path, &st) && st.st_size > 0;
+	if (exists && s_cut_partial(j->path, err))
+		goto fail;
+	/* a crash in the middle of the first line leaves nothing: a new journal */
+	exists = exists && !stat(j->path, &st) && st.st_size > 0;
 	if (exists && s_resume(j, err))
 		goto fail;
 	j->f = fopen(j->path, "a");

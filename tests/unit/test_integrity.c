@@ -201,6 +201,18 @@ static void s_roundtrip(void)
 		free(text);
 		free(path);
 	}
+	/* a crash in the middle of the first line: the resume starts a new journal */
+	{
+		s_write(dir, "integrity/journal.jsonl", "{\"type\":\"jour");
+		j = lst_journal_open(r, "r2", &err);
+		if (!j)
+			T_FAIL("%s", err.msg);
+		T_EQ_U64(lst_journal_next_sid(j), 1);
+		lst_journal_close(&j);
+		text = s_read(dir, "integrity/journal.jsonl");
+		T_EQ_STR(text, "{\"type\":\"journal\",\"version\":1,\"run\":\"r2\"}\n");
+		free(text);
+	}
 	T_ASSERT(!lst_results_failed(r));
 	lst_results_destroy(&r);
 	free(dir);
