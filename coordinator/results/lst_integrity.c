@@ -1,8 +1,8 @@
 /*
  * The write journal (integrity/journal.jsonl) and integrity.csv (lst_integrity.h).
  *
- * The journal is written one compact JSON line at a time with one write(2) each (a line is far
- * smaller than stdio's buffer, and it is flushed after every line), so a crash leaves whole
+ * The journal is written one compact JSON line at a time with one write(2) each (its stdio
+ * buffer holds the longest line, and it is flushed after every line), so a crash leaves whole
  * lines and at most one cut short at the end. fdatasync runs at a stream's end and at close,
  * not per mark: a mark lost in a crash only makes the check more cautious (units of a stream
  * without its end are pending), never wrong. Writes that fail are kept as the folder's failure
