@@ -43,6 +43,11 @@
 	S_COL("errors_eio", UINT), S_COL("errors_enospc", UINT), S_COL("errors_etimedout", UINT),  \
 		S_COL("errors_ebade", UINT), S_COL("errors_other", UINT), S_COL("timeouts", UINT)
 
+/* The verify block (lst_columns.h) of timeseries.csv: written, not read (summary.csv's is). */
+#define S_VERIFY                                                                                   \
+	S_COL("verify_ok", UINT), S_COL("verify_pending", UINT), S_COL("verify_unwritten", UINT),  \
+		S_COL("verify_bad", UINT)
+
 static const struct lst_column s_ts[] = {
 	S_READ("phase", WORD, NAME, struct lst_rpt_ts, phase),
 	S_READ("point", UINT, LONG, struct lst_rpt_ts, point),
@@ -67,6 +72,7 @@ static const struct lst_column s_ts[] = {
 	S_ERRORS,
 	S_COL("inflight", UINT),
 	S_COL("oldest_inflight_us", F3),
+	S_VERIFY,
 };
 
 static const struct lst_column s_sum[] = {
@@ -114,6 +120,10 @@ static const struct lst_column s_sum[] = {
 	S_COL("write_lat_count", UINT),
 	S_ERRORS,
 	S_COL("oldest_inflight_us", F3),
+	S_OPT("verify_ok", UINT, struct lst_rpt_point, verify[0]),
+	S_OPT("verify_pending", UINT, struct lst_rpt_point, verify[1]),
+	S_OPT("verify_unwritten", UINT, struct lst_rpt_point, verify[2]),
+	S_OPT("verify_bad", UINT, struct lst_rpt_point, verify[3]),
 };
 
 static const struct lst_column s_clock[] = {
@@ -185,6 +195,18 @@ static const struct lst_column s_tm[] = {
 	S_COL("after", WORD),	  S_COL("delta", WORD),
 };
 
+static const struct lst_column s_int[] = {
+	S_COL("phase", WORD),	       S_COL("point", INT),
+	S_COL("target", WORD),	       S_COL("agent", WORD),
+	S_COL("path", QUOTED),	       S_COL("offset", UINT),
+	S_COL("kind", WORD),	       S_COL("expected_gen", UINT),
+	S_COL("expected_agent", WORD), S_COL("expected_path", QUOTED),
+	S_COL("expected_t_s", F3E),    S_COL("found", WORD),
+	S_COL("found_gen", UINT),      S_COL("found_agent", WORD),
+	S_COL("found_path", QUOTED),   S_COL("found_lba", UINT),
+	S_COL("found_t_s", F3E),
+};
+
 _Static_assert(LST_ARRAY_SIZE(s_ts) == LST_TS_N, "timeseries.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_sum) == LST_SUM_N, "summary.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_clock) == LST_CLOCK_N, "clock.csv: table and enum differ");
@@ -202,6 +224,8 @@ _Static_assert(LST_ARRAY_SIZE(s_ev) == LST_EV_N, "events.csv: table and enum dif
 _Static_assert(LST_ARRAY_SIZE(s_tm) == LST_TM_N, "telemetry.csv: table and enum differ");
 const struct lst_col_table lst_events_table = { "events.csv", s_ev, LST_EV_N, false };
 const struct lst_col_table lst_telemetry_table = { "telemetry.csv", s_tm, LST_TM_N, false };
+_Static_assert(LST_ARRAY_SIZE(s_int) == LST_INT_N, "integrity.csv: table and enum differ");
+const struct lst_col_table lst_integrity_table = { "integrity.csv", s_int, LST_INT_N, false };
 
 void lst_columns_header(FILE *f, const struct lst_col_table *t)
 {

@@ -12,6 +12,7 @@
  *                   counters (lst_results_devstat); lockstep report does not read it
  *   events.csv      one row per hook run (lst_results_event, lst_events.h)
  *   telemetry.csv   one row per changed numeric field of a collector (lst_telemetry_deltas)
+ *   integrity.csv   one row per bad 4 KiB unit a verifying read found (lst_results_integrity)
  *
  * matrix.csv has one column per read/write mix, so it has no fixed table (lst_results_matrix,
  * and the reader's s_load_matrix, own its shape: "bs" then "R/W" columns).
@@ -92,6 +93,13 @@ union lst_cell {
 #define LST_TS_HEALTH_NCOLS 8
 #define LST_SUM_HEALTH_NCOLS 7
 
+/*
+ * The verify block (issue 14) after the health block, at the very end of timeseries.csv and
+ * summary.csv: verify_ok, verify_pending, verify_unwritten, verify_bad, the 4 KiB units a
+ * verifying read checked in the row (lst_sample_verify), summed; 0 where nothing was verified.
+ */
+#define LST_VERIFY_NCOLS 4
+
 enum lst_ts_col {
 	LST_TS_PHASE,
 	LST_TS_POINT,
@@ -108,7 +116,8 @@ enum lst_ts_col {
 	LST_TS_PATH,
 	LST_TS_READ_LAT, /* the fourteen per-direction columns, as LST_DIR_LAT_COLS says */
 	LST_TS_HEALTH = LST_TS_READ_LAT + LST_DIR_LAT_NCOLS, /* the health block, see below */
-	LST_TS_N = LST_TS_HEALTH + LST_TS_HEALTH_NCOLS,
+	LST_TS_VERIFY = LST_TS_HEALTH + LST_TS_HEALTH_NCOLS, /* the verify block */
+	LST_TS_N = LST_TS_VERIFY + LST_VERIFY_NCOLS,
 };
 
 enum lst_sum_col {
@@ -136,8 +145,9 @@ enum lst_sum_col {
 	LST_SUM_READ_LAT, /* the fourteen per-direction columns */
 	LST_SUM_READ_LAT_COUNT = LST_SUM_READ_LAT + LST_DIR_LAT_NCOLS,
 	LST_SUM_WRITE_LAT_COUNT,
-	LST_SUM_HEALTH, /* the health block, see above */
-	LST_SUM_N = LST_SUM_HEALTH + LST_SUM_HEALTH_NCOLS,
+	LST_SUM_HEALTH,						/* the health block, see above */
+	LST_SUM_VERIFY = LST_SUM_HEALTH + LST_SUM_HEALTH_NCOLS, /* the verify block */
+	LST_SUM_N = LST_SUM_VERIFY + LST_VERIFY_NCOLS,
 };
 
 enum lst_clock_col {
@@ -249,6 +259,28 @@ enum lst_tm_col {
 	LST_TM_N,
 };
 
+/* integrity.csv (lst_integrity.h): one row per bad unit; *_t_s empty when unknown. */
+enum lst_int_col {
+	LST_INT_PHASE,
+	LST_INT_POINT,
+	LST_INT_TARGET,
+	LST_INT_AGENT,
+	LST_INT_PATH,
+	LST_INT_OFFSET,
+	LST_INT_KIND,
+	LST_INT_EXP_GEN,
+	LST_INT_EXP_AGENT,
+	LST_INT_EXP_PATH,
+	LST_INT_EXP_T_S,
+	LST_INT_FOUND,
+	LST_INT_FOUND_GEN,
+	LST_INT_FOUND_AGENT,
+	LST_INT_FOUND_PATH,
+	LST_INT_FOUND_LBA,
+	LST_INT_FOUND_T_S,
+	LST_INT_N,
+};
+
 extern const struct lst_col_table lst_timeseries_table;
 extern const struct lst_col_table lst_summary_table;
 extern const struct lst_col_table lst_clock_table;
@@ -257,6 +289,7 @@ extern const struct lst_col_table lst_curves_table;
 extern const struct lst_col_table lst_devstats_table;
 extern const struct lst_col_table lst_events_table;
 extern const struct lst_col_table lst_telemetry_table;
+extern const struct lst_col_table lst_integrity_table;
 
 /* The header line of t: its names joined by ',', and a newline. */
 void lst_columns_header(FILE *f, const struct lst_col_table *t);

@@ -36,12 +36,14 @@ typedef struct lst_journal lst_journal;
 lst_journal *lst_journal_open(lst_results *r, const char *run_id, lst_err *err);
 void lst_journal_close(lst_journal **p);
 
-/* After lst_journal_open of an existing file: the largest generation in it (0 none) and the
- * next free stream number (1 + the largest sid, 0 for a new file). */
-uint32_t lst_journal_maxgen(const lst_journal *j);
+/* The largest sid in the file + 1 (1 for a new file), and its largest generation (0 for none):
+ * a resumed run numbers its new streams and generations from there. */
 uint64_t lst_journal_next_sid(const lst_journal *j);
+uint32_t lst_journal_maxgen(const lst_journal *j);
 
-/* A target the run verifies (written once per target per file). */
+/* A target the run verifies (written once per target per file: the same name, size and
+ * identity again writes nothing; another size or identity, say after a resume on another
+ * drive, is -EINVAL with err). */
 int lst_journal_target(lst_journal *j, const char *name, uint64_t size, const char *identity,
 		       lst_err *err);
 

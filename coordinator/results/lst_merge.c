@@ -121,6 +121,14 @@ void lst_merge_health_add(struct lst_sample_health *t, const struct lst_sample_h
 	t->oldest_inflight_ns = LST_MAX(t->oldest_inflight_ns, h->oldest_inflight_ns);
 }
 
+void lst_merge_verify_add(struct lst_sample_verify *t, const struct lst_sample_verify *v)
+{
+	t->ok += v->ok;
+	t->pending += v->pending;
+	t->unwritten += v->unwritten;
+	t->bad += v->bad;
+}
+
 static void s_account(struct lst_merge_totals *t, const lst_sample *s)
 {
 	for (int d = 0; d < LST_DIR_N; d++) {
@@ -130,6 +138,7 @@ static void s_account(struct lst_merge_totals *t, const lst_sample *s)
 		lst_hist_add(&t->dir[d].lat, &s->dir[d].lat);
 	}
 	lst_merge_health_add(&t->health, &s->health);
+	lst_merge_verify_add(&t->verify, &s->verify);
 	if (s->end_ns > s->start_ns) {
 		t->seconds += (double)(s->end_ns - s->start_ns) / 1e9;
 		if (!t->first_start)

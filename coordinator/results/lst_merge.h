@@ -59,10 +59,14 @@ struct lst_merge_totals {
 	/* errors by class and timeouts summed; inflight and oldest_inflight_ns the largest of any
 	 * measured interval (a total of what was stuck at the ends of intervals means nothing) */
 	struct lst_sample_health health;
+	struct lst_sample_verify verify; /* issue 14: units verified, summed */
 };
 
 /* Totals' health t += h over time: counts add, inflight and the oldest age are the largest. */
 void lst_merge_health_add(struct lst_sample_health *t, const struct lst_sample_health *h);
+
+/* Totals' verify counts t += v (issue 14): they all add. */
+void lst_merge_verify_add(struct lst_sample_verify *t, const struct lst_sample_verify *v);
 
 /*
  * A merge of nagents agents; rows go to fn as they complete. max_ahead bounds the rows kept

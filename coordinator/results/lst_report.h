@@ -33,6 +33,9 @@ struct lst_rpt_point {
 	double lat_mean, lat_p50, lat_p99, lat_p99_9, lat_p99_99, lat_max; /* us */
 	double lat_p99_dir[2]; /* read, write p99 (us); NAN in older folders or without such I/O */
 	double errors;
+	/* issue 14: 4 KiB units a verifying read found ok, pending, unwritten, bad (summary.csv's
+	 * verify block); NAN in folders that predate it */
+	double verify[4];
 	bool partial; /* run.json says an agent was lost in this point */
 };
 

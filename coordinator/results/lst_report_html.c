@@ -942,6 +942,7 @@ static void s_phase(struct s_ctx *c, size_t i, size_t *idx)
 	else
 		fputs("<p class=\"note\">No point of this phase has a summary row.</p>\n", f);
 	lst_report_events_html(f, c->r, ph->name);
+	lst_report_integrity_html(f, c->r, ph->name);
 	s_headlines(c, ph);
 	s_plot(c, "lat_vs_iops", ph->name, NULL, "Latency against IOPS.");
 	s_balance(c, idx, n);

@@ -329,6 +329,7 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 		lst_report_print_failover(r, p);
 	}
 	lst_report_print_events(r, ph->name);
+	lst_report_print_integrity(r, ph->name);
 	s_print_headlines(r, ph);
 	lst_report_print_ports(r, idx, n);
 	for (size_t i = 0; i < r->ntests; i++) {
@@ -696,6 +697,7 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 		s_headlines_json(r, ph, p);
 		json_object_set_new(p, "tests", tests);
 		lst_report_events_json(r, ph->name, p);
+		lst_report_integrity_json(r, ph->name, p);
 		ports = lst_report_ports_json(r, idx, n);
 		if (json_array_size(ports))
 			json_object_set_new(p, "ports", ports);

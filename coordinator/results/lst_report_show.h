@@ -81,6 +81,18 @@ void lst_report_print_events(const lst_report *r, const char *phase);
 void lst_report_events_json(const lst_report *r, const char *phase, json_t *p);
 void lst_report_events_html(FILE *out, const lst_report *r, const char *phase);
 
+/*
+ * Data integrity (lst_report_integrity.c, issue 14), from summary.csv's verify block (its
+ * agent=all rows) and integrity.csv; a phase that verified nothing shows nothing. Per phase:
+ * the 4 KiB units verified ok, pending, unwritten and bad, the bad ones by kind, and the first
+ * LST_REPORT_BAD_ROWS rows of integrity.csv for the phase, then "... and N more". Text under
+ * "  integrity:", "integrity" set in p (the phase's JSON object), a table in the HTML page.
+ */
+#define LST_REPORT_BAD_ROWS 10
+void lst_report_print_integrity(const lst_report *r, const char *phase);
+void lst_report_integrity_json(const lst_report *r, const char *phase, json_t *p);
+void lst_report_integrity_html(FILE *out, const lst_report *r, const char *phase);
+
 /* An event of a point that started: where the timeseries plot draws its dashed line. */
 struct lst_report_event_mark {
 	long point;

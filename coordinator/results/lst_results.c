@@ -385,6 +385,29 @@ static void s_health_cells(union lst_cell *cells, const struct lst_sample_health
 	cells[LST_ERRC_N].u = h->timeouts;
 }
 
+_Static_assert(LST_VERIFY_NCOLS == 4, "the verify block: ok, pending, unwritten, bad");
+
+/* The verify block (lst_columns.h), the same in both files; v NULL: nothing verified. */
+static void s_verify_cells(union lst_cell *cells, const struct lst_sample_verify *v)
+{
+	static const struct lst_sample_verify none;
+
+	if (!v)
+		v = &none;
+	cells[0].u = v->ok;
+	cells[1].u = v->pending;
+	cells[2].u = v->unwritten;
+	cells[3].u = v->bad;
+}
+
+/* summary.json's "verify": the same four counts. New reference. */
+static json_t *s_verify_json(const struct lst_sample_verify *v)
+{
+	return json_pack("{s:I, s:I, s:I, s:I}", "ok", (json_int_t)v->ok, "pending",
+			 (json_int_t)v->pending, "unwritten", (json_int_t)v->unwritten, "bad",
+			 (json_int_t)v->bad);
+}
+
 void lst_rates_of(const lst_sample *s, struct lst_rates *out)
 {
 	double secs = s->end_ns > s->start_ns ? (double)(s->end_ns - s->start_ns) / 1e9 : 0;
@@ -403,17 +426,18 @@ static struct lst_row_who s_who(const char *agent)
 
 void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 		     const char *agent, const struct lst_rates *rates,
-		     const struct lst_dir_stats dir[LST_DIR_N], const struct lst_sample_health *h)
+		     const struct lst_dir_stats dir[LST_DIR_N], const struct lst_sample_health *h,
+		     const struct lst_sample_verify *v)
 {
 	struct lst_row_who who = s_who(agent);
 
-	lst_results_row_of(r, phase, point, k, t_s, &who, rates, dir, h);
+	lst_results_row_of(r, phase, point, k, t_s, &who, rates, dir, h, v);
 }
 
 void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 			const struct lst_row_who *who, const struct lst_rates *rates,
 			const struct lst_dir_stats dir[LST_DIR_N],
-			const struct lst_sample_health *h)
+			const struct lst_sample_health *h, const struct lst_sample_verify *v)
 {
 	union lst_cell row[LST_TS_N] = {
 		[LST_TS_PHASE] = { .s = phase },
@@ -437,6 +461,7 @@ void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t
 	s_health_cells(&row[LST_TS_HEALTH], h);
 	row[LST_TS_HEALTH + LST_TS_HEALTH_NCOLS - 2].u = h->inflight;
 	row[LST_TS_HEALTH + LST_TS_HEALTH_NCOLS - 1].d = (double)h->oldest_inflight_ns / 1e3;
+	s_verify_cells(&row[LST_TS_VERIFY], v);
 	lst_columns_write(r->ts, &lst_timeseries_table, row);
 	s_flush(r, r->ts, "timeseries.csv");
 }
@@ -535,6 +560,7 @@ static void s_summary_row(lst_results *r, const char *phase, size_t point, const
 	s_health_cells(&row[LST_SUM_HEALTH], &t->health);
 	row[LST_SUM_HEALTH + LST_SUM_HEALTH_NCOLS - 1].d =
 		(double)t->health.oldest_inflight_ns / 1e3;
+	s_verify_cells(&row[LST_SUM_VERIFY], &t->verify);
 	lst_columns_write(r->sum, &lst_summary_table, row);
 	s_flush(r, r->sum, "summary.csv");
 }
@@ -566,6 +592,7 @@ void lst_results_summary_of(lst_results *r, const char *phase, size_t point, con
 		      t->mbps[0] + t->mbps[1], "read", s_dir_json(t, LST_DIR_READ), "write",
 		      s_dir_json(t, LST_DIR_WRITE), "lat", lst_results_lat_json(&both));
 	json_object_set_new(o, "scope", json_string(who->scope));
+	json_object_set_new(o, "verify", s_verify_json(&t->verify));
 	if (who->target[0])
 		json_object_set_new(o, "target", json_string(who->target));
 	if (who->path[0])
@@ -895,8 +922,10 @@ json_t *lst_results_sizes(lst_results *r)
 {
 	static const char *const names[] = { "timeseries.csv", "summary.csv", "clock.csv",
 					     "rounds.csv",     "curves.csv",  "matrix.md",
-					     "devstats.csv",   "events.csv",  "telemetry.csv" };
-	FILE *open[] = { r->ts, r->sum, r->clock, r->rounds, r->curves, NULL, r->dev, NULL, NULL };
+					     "devstats.csv",   "events.csv",  "telemetry.csv",
+					     "integrity.csv" };
+	FILE *open[] = { r->ts, r->sum, r->clock, r->rounds, r->curves,
+			 NULL,	r->dev, NULL,	  NULL,	     NULL };
 	json_t *o = json_object();
 
 	for (size_t i = 0; i < LST_ARRAY_SIZE(names); i++) {
@@ -1092,7 +1121,8 @@ lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *tests, l
 {
 	static const char *const csv[] = { "timeseries.csv", "summary.csv", "clock.csv" };
 	static const char *const opt[] = { "rounds.csv",   "curves.csv", "matrix.md",
-					   "devstats.csv", "events.csv", "telemetry.csv" };
+					   "devstats.csv", "events.csv", "telemetry.csv",
+					   "integrity.csv" };
 	char *sdir = lst_asprintf("%s/samples", dir);
 	DIR *d = opendir(sdir);
 	struct dirent *e;

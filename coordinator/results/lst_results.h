@@ -108,17 +108,19 @@ struct lst_row_who {
  * One timeseries row. t_s is seconds since the run started on the coordinator's clock; rates as
  * computed by the caller (for `all`, the sum of the agents' rates); dir gives the latency
  * histograms (both directions merged for the combined latency columns, each apart for the
- * per-direction ones at the end of the row).
+ * per-direction ones at the end of the row); h the health block, v the verify block (issue 14:
+ * NULL writes 0s, as for a row that verified nothing).
  */
 void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 		     const char *agent, const struct lst_rates *rates,
-		     const struct lst_dir_stats dir[LST_DIR_N], const struct lst_sample_health *h);
+		     const struct lst_dir_stats dir[LST_DIR_N], const struct lst_sample_health *h,
+		     const struct lst_sample_verify *v);
 
 /* The same for any scope (lst_results_row is scope "all" or "agent"). */
 void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 			const struct lst_row_who *who, const struct lst_rates *rates,
 			const struct lst_dir_stats dir[LST_DIR_N],
-			const struct lst_sample_health *h);
+			const struct lst_sample_health *h, const struct lst_sample_verify *v);
 
 /* One row of devstats.csv: a path's device counters over one measured interval. */
 struct lst_devstat_row {
@@ -244,7 +246,8 @@ int lst_results_journal(lst_results *r, json_t *entry, lst_err *err);
 /*
  * {"timeseries.csv": N, "summary.csv": N, "clock.csv": N, "samples/a.msgpack": N, ...}: the
  * sizes of the folder's append-only files that exist (rounds.csv, curves.csv and matrix.md
- * too), after flushing them. New reference.
+ * too; integrity.csv, issue 14), after flushing them. New reference. integrity/journal.jsonl is
+ * not among them: a resume keeps it whole (what it says was written was written), as clock.csv.
  */
 json_t *lst_results_sizes(lst_results *r);
 

@@ -157,7 +157,7 @@ static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t
 	}
 	if (any)
 		lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &all,
-				   ps->sum->dir, &ps->sum->health);
+				   ps->sum->dir, &ps->sum->health, &ps->sum->verify);
 }
 
 void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
@@ -187,7 +187,7 @@ void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 				c, lst_clock_to_local(lst_conn_clock(a->conn), smp->start_ns));
 		lst_rates_of(smp, &r);
 		lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &r,
-				   smp->dir, &smp->health);
+				   smp->dir, &smp->health, &smp->verify);
 		lst_coord__failover_add(c, &sl->fo, row->k, t_s, smp);
 	}
 }
@@ -202,6 +202,7 @@ static void s_totals_add(struct lst_merge_totals *sum, const struct lst_merge_to
 		lst_hist_add(&sum->dir[d].lat, &t->dir[d].lat);
 	}
 	lst_merge_health_add(&sum->health, &t->health);
+	lst_merge_verify_add(&sum->verify, &t->verify);
 	sum->seconds = LST_MAX(sum->seconds, t->seconds);
 	sum->intervals = LST_MAX(sum->intervals, t->intervals);
 	for (int d = 0; d < LST_DIR_N; d++) {

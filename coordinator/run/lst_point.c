@@ -96,7 +96,8 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 	memcpy(dir, row->all->dir, sizeof(dir));
 	if (!row->ramp) {
 		lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k,
-				lst_coord__t(c, grid), "all", &all, dir, &row->all->health);
+				lst_coord__t(c, grid), "all", &all, dir, &row->all->health,
+				&row->all->verify);
 		for (size_t i = 0; i < row->nagents; i++) {
 			struct lst_rates r;
 			const lst_sample *s = row->agent[i];
@@ -108,7 +109,8 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 				c, lst_clock_to_local(lst_conn_clock(c->a[i].conn), s->start_ns));
 			lst_rates_of(s, &r);
 			lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k, t_s,
-					lst_conn_name(c->a[i].conn), &r, s->dir, &s->health);
+					lst_conn_name(c->a[i].conn), &r, s->dir, &s->health,
+					&s->verify);
 			if (!c->cur.paths.path_rows)
 				lst_coord__failover_add(c, &c->a[i].fo, row->k, t_s, s);
 		}

@@ -33,9 +33,15 @@ an `after` hook), telemetry/{a,b}/randrw-{before,after}.json (collector smart; b
 telemetry/b/randrw-kmsg.txt (2 kernel lines and a note of lost records) and telemetry.csv with
 the changed fields. Without it the folder is as it always was.
 
-usage: make_results.py OUT [--variant a|b] [--seed N] [--events]
+With --integrity, phase randrw also has what issue 14's verifying reads leave (docs/results.md,
+Data integrity): summary.csv gains the verify columns (points 0 and 1 of randrw verified: 3,037
+units over its agent=all rows, 13 of them bad; the agents' rows hold half of each; every other
+row 0) and integrity.csv has the 13 bad units (5 stale, 4 checksum, 3 no stamp, 1 wrong lba).
+
+usage: make_results.py OUT [--variant a|b] [--seed N] [--events] [--integrity]
 """
 import argparse
+import csv
 import json
 import math
 import os
@@ -500,6 +506,49 @@ def write_events(out):
                 "lockstep: 3 kernel log records were lost here (the kernel's buffer overran)\n")
 
 
+INTEGRITY_HEADER = ("phase,point,target,agent,path,offset,kind,expected_gen,expected_agent,"
+                    "expected_path,expected_t_s,found,found_gen,found_agent,found_path,found_lba,"
+                    "found_t_s\n")
+# randrw's agent=all verify counts per point: ok, pending, unwritten, bad
+VERIFY = {0: (1000, 20, 4, 6), 1: (2000, 0, 0, 7)}
+
+
+def integrity_row(i):
+    """The i-th bad unit of randrw (0..12): kinds cycle so that each has a known count."""
+    point = 0 if i < 6 else 1
+    off = 4096 * (100 + 7 * i)
+    kind = ["stale", "checksum", "no stamp", "stale", "checksum", "stale", "no stamp",
+            "checksum", "stale", "wrong lba", "no stamp", "checksum", "stale"][i]
+    exp = '%d,a,"/dev/loop0",%.3f' % (2, 12.5 + i)
+    if kind == "no stamp":
+        found = 'no stamp,0,,"",0,'
+    elif kind == "stale":
+        found = 'stamp,1,a,"/dev/loop0",%d,%.3f' % (off // 4096, 3.25 + i)
+    elif kind == "wrong lba":
+        found = 'stamp,2,b,"/dev/loop1",%d,%.3f' % (off // 4096 + 1, 4.0)
+    else:
+        found = 'bad crc,2,a,"/dev/loop0",%d,%.3f' % (off // 4096, 12.5 + i)
+    return 'randrw,%d,ssd,b,"/dev/loop1",%d,%s,%s,%s' % (point, off, kind, exp, found)
+
+
+def write_integrity(out):
+    """summary.csv's verify columns and integrity.csv of phase randrw (see --integrity)."""
+    path = os.path.join(out, "summary.csv")
+    with open(path) as f:
+        lines = f.read().splitlines()
+    rows = [lines[0] + ",verify_ok,verify_pending,verify_unwritten,verify_bad"]
+    for line in lines[1:]:
+        phase, point, _, agent = next(csv.reader([line]))[:4]
+        v = VERIFY.get(int(point), (0, 0, 0, 0)) if phase == "randrw" else (0, 0, 0, 0)
+        if agent != "all":
+            v = tuple(x // 2 for x in v)
+        rows.append(line + "," + ",".join(str(x) for x in v))
+    with open(path, "w") as f:
+        f.write("\n".join(rows) + "\n")
+    with open(os.path.join(out, "integrity.csv"), "w") as f:
+        f.write(INTEGRITY_HEADER + "".join(integrity_row(i) + "\n" for i in range(13)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out")
@@ -507,11 +556,15 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--events", action="store_true",
                     help="also write events.csv, telemetry/ and telemetry.csv")
+    ap.add_argument("--integrity", action="store_true",
+                    help="also write summary.csv's verify columns and integrity.csv")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     Run(args.out, args.variant, args.seed).write()
     if args.events:
         write_events(args.out)
+    if args.integrity:
+        write_integrity(args.out)
 
 
 if __name__ == "__main__":

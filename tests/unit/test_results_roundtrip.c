@@ -94,9 +94,10 @@ static void s_write(void)
 	/* a row's health, and the totals' (different values, so no column can take another's) */
 	s_health = (struct lst_sample_health){ { 1, 2, 3, 4, 5 }, 6, 7, 8500 };
 	s_tot.health = (struct lst_sample_health){ { 11, 12, 13, 14, 15 }, 16, 17, 2900000000 };
+	s_tot.verify = (struct lst_sample_verify){ 21, 22, 23, 24 };
 	lst_results_clock(r, "a", 1, 2, 3, -4);
-	lst_results_row(r, "p1", 0, 3, 1.25, "all", &rates, s_tot.dir, &s_health);
-	lst_results_row(r, "p1", 0, 3, 1.25, "a", &rates, s_tot.dir, &s_tot.health);
+	lst_results_row(r, "p1", 0, 3, 1.25, "all", &rates, s_tot.dir, &s_health, NULL);
+	lst_results_row(r, "p1", 0, 3, 1.25, "a", &rates, s_tot.dir, &s_tot.health, &s_tot.verify);
 	lst_results_summary(r, "p1", 0, "bs=4k, \"mix\"", "all", 0.5, &s_tot, "iops: \"t\"", 2,
 			    json_pack("{s:s, s:i}", "test", "iops: \"t\"", "round", 2));
 	lst_results_summary(r, "p1", 1, "plain", "a", 3.0, &s_tot, NULL, 0, NULL);
@@ -173,11 +174,12 @@ static void s_check_bytes(void)
 		 "write_lat_mean_us,write_lat_p50_us,write_lat_p99_us,write_lat_p99_9_us,"
 		 "write_lat_p99_99_us,write_lat_p99_999_us,write_lat_max_us,"
 		 "errors_eio,errors_enospc,errors_etimedout,errors_ebade,errors_other,timeouts,"
-		 "inflight,oldest_inflight_us\n"
+		 "inflight,oldest_inflight_us,"
+		 "verify_ok,verify_pending,verify_unwritten,verify_bad\n"
 		 "p1,0,3,1.250000,all,1000.500,250.250,4.098,1.025%s,all,,\"\"%s%s"
-		 ",1,2,3,4,5,6,7,8.500\n"
+		 ",1,2,3,4,5,6,7,8.500,0,0,0,0\n"
 		 "p1,0,3,1.250000,a,1000.500,250.250,4.098,1.025%s,agent,,\"\"%s%s"
-		 ",11,12,13,14,15,16,17,2900000.000\n",
+		 ",11,12,13,14,15,16,17,2900000.000,21,22,23,24\n",
 		 lat, rd, wr, lat, rd, wr);
 	T_EQ_STR(text, want);
 	free(text);
@@ -194,13 +196,13 @@ static void s_check_bytes(void)
 		 "write_lat_p99_99_us,write_lat_p99_999_us,write_lat_max_us,"
 		 "read_lat_count,write_lat_count,"
 		 "errors_eio,errors_enospc,errors_etimedout,errors_ebade,errors_other,timeouts,"
-		 "oldest_inflight_us\n"
+		 "oldest_inflight_us,verify_ok,verify_pending,verify_unwritten,verify_bad\n"
 		 "p1,0,\"bs=4k, \"\"mix\"\"\",all,0.500000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
 		 "2500,500,10240000,2048000,3,\"iops: \"\"t\"\"\",2,all,,\"\"%s%s,2500,500"
-		 ",11,12,13,14,15,16,2900000.000\n"
+		 ",11,12,13,14,15,16,2900000.000,21,22,23,24\n"
 		 "p1,1,\"plain\",a,3.000000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
 		 "2500,500,10240000,2048000,3,\"\",0,agent,,\"\"%s%s,2500,500"
-		 ",11,12,13,14,15,16,2900000.000\n",
+		 ",11,12,13,14,15,16,2900000.000,21,22,23,24\n",
 		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr,
 		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr);
 	T_EQ_STR(text, want);
@@ -388,6 +390,13 @@ static void s_check_older(void)
 	lst_err err;
 	lst_report *r;
 
+	/* before issue 14's verify block (4 columns), which loads as it is */
+	s_cut_columns("summary.csv", 4);
+	r = lst_report_load(s_dir, NULL, &err);
+	if (!r)
+		T_FAIL("lst_report_load of a summary.csv without verify: %s", err.msg);
+	T_EQ_INT(r->npoints, 2);
+	lst_report_destroy(&r);
 	/* before issue 13's health block (7 columns), which loads as it is */
 	s_cut_columns("summary.csv", 7);
 	r = lst_report_load(s_dir, NULL, &err);
