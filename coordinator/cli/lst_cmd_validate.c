@@ -122,8 +122,37 @@ static void s_describe_hooks(const lst_plan *p, const struct lst_plan_phase *ph)
 	       ph->telemetry_every == LST_TELEMETRY_POINT ? "point" : "phase");
 }
 
+/*
+ * issue 14: what verify does in the phase, nothing when it does not verify (older plans describe
+ * as they did). *gen is the last generation the phases before it wrote (generation g is the
+ * run's g-th verified write point, a retry aside), -1 once a steady phase made the count a
+ * run-time matter.
+ */
+static void s_describe_verify(const struct lst_plan_phase *ph, int64_t *gen)
+{
+	int64_t n = (int64_t)lst_plan_phase_points(ph);
+
+	if (lst_plan_phase_verify_reads(ph)) {
+		printf("     verify: checks every unit read against the journal\n");
+		return;
+	}
+	if (!lst_plan_phase_verify_writes(ph))
+		return;
+	printf("     verify: stamps every 4 KiB unit written (");
+	if (*gen < 0)
+		printf("generation set at run time");
+	else if (ph->steady)
+		printf("generation %" PRId64 " and up, one per round", *gen + 1);
+	else if (n == 1)
+		printf("generation %" PRId64, *gen + 1);
+	else
+		printf("generations %" PRId64 " to %" PRId64 ", one per point", *gen + 1, *gen + n);
+	printf(")\n");
+	*gen = *gen >= 0 && !ph->steady ? *gen + n : -1;
+}
+
 static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *unknown,
-			     bool *at_most_total)
+			     bool *at_most_total, int64_t *gen)
 {
 	const struct lst_plan_phase *ph = &p->phases[i];
 	size_t points = lst_plan_phase_points(ph);
@@ -153,6 +182,7 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 		       lst_opt_format(bs_opt, &ph->w, bs, sizeof(bs)), ph->w.iodepth, ph->w.jobs);
 	}
 	s_describe_roles(p, ph);
+	s_describe_verify(ph, gen);
 	if (ph->naxes) {
 		printf("     %zu points (", points);
 		for (size_t a = 0; a < ph->naxes; a++)
@@ -190,6 +220,7 @@ static void s_describe(const lst_plan *p)
 {
 	bool unknown = false, at_most = false;
 	int64_t total = 0;
+	int64_t gen = 0;
 	char buf[64];
 
 	printf("plan %s (%s): %zu agent%s, %zu target%s, %zu phase%s\n", p->name, p->file,
@@ -226,7 +257,7 @@ static void s_describe(const lst_plan *p)
 	}
 	printf("phases:\n");
 	for (size_t i = 0; i < p->nphases; i++)
-		s_describe_phase(p, i, &total, &unknown, &at_most);
+		s_describe_phase(p, i, &total, &unknown, &at_most, &gen);
 	printf("estimated time: %s%s%s\n",
 	       unknown	 ? "at least "
 	       : at_most ? "at most "

@@ -296,6 +296,15 @@ bool lst_plan_phase_has_agent(const lst_plan *p, const struct lst_plan_phase *ph
  */
 int64_t lst_plan_phase_point_ns(const struct lst_plan_phase *ph);
 
+/*
+ * issue 14: does phase ph write with verify (every unit it writes is stamped and journaled: a
+ * plain writing phase or a precondition with verify: true), or read with verify (every unit it
+ * reads is checked against the run's journal)? Neither when it does not verify. For a plan
+ * lst_plan_load returned, one of them holds whenever ph->w.verify does.
+ */
+bool lst_plan_phase_verify_writes(const struct lst_plan_phase *ph);
+bool lst_plan_phase_verify_reads(const struct lst_plan_phase *ph);
+
 /* Index of the agent / target with this name, or -1. */
 int lst_plan_agent_index(const lst_plan *p, const char *name);
 int lst_plan_target_index(const lst_plan *p, const char *name);

@@ -129,17 +129,22 @@ void lst__plan_curve_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 }
 
 /*
- * Where a lst_workload_check message belongs: at the option it names ("bs 1000 is not ..."),
- * when the map gives it, else at the map, else at fallback.
+ * Where a lst_workload_check message about w belongs: at the option it names ("bs 1000 is not
+ * ..."), when the map gives it, else at the map, else at fallback. verify's 4 KiB rule names bs
+ * and offset: it goes to the one that breaks it when the map gives it.
  */
 static struct lst_mark s_check_place(const char *msg, const struct lst_yaml_node *wmap,
-				     struct lst_mark fallback)
+				     const struct lst_workload *w, struct lst_mark fallback)
 {
 	char word[32];
 	const struct lst_yaml_node *v;
 	size_t n = strcspn(msg, " :");
 
 	snprintf(word, sizeof(word), "%.*s", (int)LST_MIN(n, sizeof(word) - 1), msg);
+	if (!strcmp(word, "verify") && w->bs % 4096 && (v = lst_yaml_get(wmap, "bs", NULL)))
+		return v->mark;
+	if (!strcmp(word, "verify") && w->offset % 4096 && (v = lst_yaml_get(wmap, "offset", NULL)))
+		return v->mark;
 	v = lst_yaml_get(wmap, word, NULL);
 	if (v)
 		return v->mark;
@@ -223,13 +228,14 @@ void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 			const struct lst_yaml_node *wm =
 				wmap && wmap->type == LST_YAML_MAP ? wmap : NULL;
 
-			at = s_check_place(err.msg, wm, wmap ? wmap->mark : ph->mark);
+			at = s_check_place(err.msg, wm, &ph->w, wmap ? wmap->mark : ph->mark);
 			lst__plan_error_at(ctx, at.line, at.col, "%s%s", ctx->prefix, err.msg);
 		}
 	} else if (lst_yaml_get(map, "sweep", &kn)) {
 		s_sweep_check(ctx, ph, kn);
 	}
 	lst__plan_paths_check(ctx, map, ph);
+	lst__plan_verify_check(ctx, map, ph);
 }
 
 void lst__plan_top_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)
@@ -239,8 +245,9 @@ void lst__plan_top_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *
 	lst_err err;
 
 	if (dmap && lst_workload_check(&p->defaults, 0, &err)) {
-		struct lst_mark at = s_check_place(
-			err.msg, dmap->type == LST_YAML_MAP ? dmap : NULL, dmap->mark);
+		struct lst_mark at =
+			s_check_place(err.msg, dmap->type == LST_YAML_MAP ? dmap : NULL,
+				      &p->defaults, dmap->mark);
 
 		lst__plan_error_at(ctx, at.line, at.col, "defaults: %s", err.msg);
 	}

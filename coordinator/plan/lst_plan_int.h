@@ -10,6 +10,8 @@
  *   lst_plan_check.c   checks across keys and items, called by the tables' hooks
  *   lst_plan_paths.c   a target's path lists, a phase's roles and its ports sweep axis
  *   lst_plan_hooks.c   a phase's events, before/after hooks and telemetry (issue 13)
+ *   lst_plan_verify.c  a phase's `verify: true` against its suite, mix, roles and the phases
+ *                      before it (issue 14)
  *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
  *   lst_plan.c         the public entry points: load, parse, destroy, points, indexes
  */
@@ -252,6 +254,15 @@ void lst__plan_hook_init(struct lst__plan_ctx *ctx, void *base);
 void lst__plan_hook_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
 bool lst__plan_hook_unknown(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn);
 void lst__plan_hooks_free(struct lst_plan_phase *ph);
+
+/*
+ * issue 14 (lst_plan_verify.c), after a phase's keys and its paths check: verify only on plain
+ * phases and precondition, a phase either writes or reads under verify (no mixed rwmixread, no
+ * role of the other direction), a role's verify is the phase's, and a reading phase's targets
+ * are written with verify by an earlier phase.
+ */
+void lst__plan_verify_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
+			    const struct lst_plan_phase *ph);
 
 /* The field at offset in the struct at base. */
 static inline void *lst__plan_at(void *base, size_t offset)
