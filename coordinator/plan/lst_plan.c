@@ -133,6 +133,7 @@ void lst_plan_destroy(lst_plan **pp)
 	free(p->text);
 	free(p->name);
 	free(p->description);
+	free(p->journal);
 	free(p);
 	*pp = NULL;
 }

@@ -488,6 +488,12 @@ static const struct lst__plan_key s_top_keys[] = {
 	{ .o = { "retries", LST_OPT_INT, PL(retries), "3", 0, 100, NULL,
 		 "`on_agent_loss: retry`: how many times one point may run again" },
 	  .kind = K_OPT },
+	{ .o = { "journal", 0, PL(journal), NULL, 0, 0, NULL,
+		 "an earlier run's results folder: the plan's verifying reads check against its "
+		 "write journal (integrity/journal.jsonl) instead of this run's writes; relative "
+		 "to the plan's folder (`lockstep verify DIR` writes such a plan)" },
+	  .kind = K_STRING,
+	  .doc_def = "none" },
 	{ .o = { "agents", 0, PL(agents), NULL, 1, 0, NULL,
 		 "the agents (see agent), at least one" },
 	  .kind = K_LIST,

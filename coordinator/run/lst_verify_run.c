@@ -143,8 +143,16 @@ int lst_coord__verify_open(lst_coord *c)
 			return -1;
 		}
 	}
-	if (c->plan->journal && s_load_external(c, c->plan->journal))
-		return -1;
+	if (c->plan->journal) {
+		char *dir = c->plan->journal[0] == '/'
+				    ? lst_strdup(c->plan->journal)
+				    : lst_asprintf("%s/%s", c->plan->dir, c->plan->journal);
+		int rc = s_load_external(c, dir);
+
+		free(dir);
+		if (rc)
+			return -1;
+	}
 	v->j = lst_journal_open(c->res, c->run_id, &err);
 	if (!v->j) {
 		lst_coord__error(c, "%s", err.msg);
