@@ -136,13 +136,16 @@ void lst_job_exit(struct lst_job *job)
 static void s_stamp(struct s_loop *l, struct lst_io *io)
 {
 	uint64_t tag = (uint64_t)l->job->id << 48;
+	uint64_t n = l->stamp, rng = l->data_rng; /* locals: the buffer's stores cannot alias */
 
 	for (uint32_t s = 0; s < io->len; s += SECTOR) {
 		uint64_t *p = (uint64_t *)((uint8_t *)io->buf + s);
 
-		p[0] = tag | (l->stamp++ & 0xffffffffffffull);
-		p[1] = s_rand(&l->data_rng);
+		p[0] = tag | (n++ & 0xffffffffffffull);
+		p[1] = s_rand(&rng);
 	}
+	l->stamp = n;
+	l->data_rng = rng;
 }
 
 /*
@@ -150,7 +153,8 @@ static void s_stamp(struct s_loop *l, struct lst_io *io)
  * target, writer and generation, the unit's LBA, the intended issue instant since t0, the I/O's
  * index); the rest of the unit keeps the pattern's data.
  */
-static void s_stamp_verify(struct s_loop *l, struct lst_io *io, int64_t t_ns)
+static __attribute__((noinline)) void s_stamp_verify(struct s_loop *l, struct lst_io *io,
+						     int64_t t_ns)
 {
 	struct lst_stamp st = l->job->stamp;
 
@@ -161,8 +165,8 @@ static void s_stamp_verify(struct s_loop *l, struct lst_io *io, int64_t t_ns)
 		lst_stamp_put((uint8_t *)io->buf + k, &st);
 }
 
-/* The slot's next I/O from the sequence; t_ns: its intended issue instant since t0. */
-static void s_prep(struct s_loop *l, struct lst_io *io, int64_t t_ns)
+/* The slot's next I/O from the sequence, to be issued now (or at its arrival, rate-limited). */
+static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 {
 	struct lst_job *job = l->job;
 	uint8_t dir;
@@ -172,7 +176,8 @@ static void s_prep(struct s_loop *l, struct lst_io *io, int64_t t_ns)
 	io->dir = dir ? LST_DIR_WRITE : LST_DIR_READ;
 	if (io->dir == LST_DIR_WRITE) {
 		if (job->verify_write)
-			s_stamp_verify(l, io, t_ns);
+			s_stamp_verify(l, io,
+				       job->rate > 0 ? (int64_t)l->next_arrival : now - job->t0);
 		else if (job->w.pattern > 0)
 			s_stamp(l, io);
 	}
@@ -479,7 +484,7 @@ static void s_issue(struct s_loop *l, int64_t now, bool *arrival_pending)
 			break;
 		}
 		io = l->free[--l->nfree];
-		s_prep(l, io, job->rate > 0 ? (int64_t)l->next_arrival : now - job->t0);
+		s_prep(l, io, now);
 		if (job->rate > 0) {
 			io->issue_ns = job->t0 + (int64_t)l->next_arrival;
 			l->next_arrival += s_gap_ns(l);

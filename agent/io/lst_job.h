@@ -51,19 +51,22 @@ struct lst_job;
 struct lst_io {
 	uint64_t offset;
 	void *buf;
+	uint64_t seq; /* its index in the job's I/O sequence (lst_ioseq) */
 	uint32_t len;
 	uint32_t idx;	   /* slot index, also the registered-buffer index */
-	uint64_t seq;	   /* its index in the job's I/O sequence (lst_ioseq) */
-	uint8_t dir;	   /* enum lst_dir */
 	int32_t res;	   /* bytes transferred or -errno, set by the engine */
+	uint8_t dir;	   /* enum lst_dir */
+	bool busy;	   /* handed to the engine and not reaped yet */
+	bool timed_out;	   /* already counted once as passing io_timeout */
 	int64_t issue_ns;  /* set by the job (batch stamp or intended time); an engine that
 				 * stamps per I/O may set it when it is still 0 */
 	int64_t done_ns;   /* 0: the job stamps the reap instant; engines that complete
 				 * synchronously stamp it themselves */
 	int64_t submit_ns; /* when the job handed it to the engine (ages in flight) */
-	bool busy;	   /* handed to the engine and not reaped yet */
-	bool timed_out;	   /* already counted once as passing io_timeout */
 };
+
+/* A slot is one cache line: the hot loop walks them. */
+_Static_assert(sizeof(struct lst_io) <= 64, "struct lst_io fits a cache line");
 
 /*
  * An engine is an ops table. init/exit run on the job's thread. queue() prepares one I/O (an
