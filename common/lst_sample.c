@@ -4,6 +4,8 @@
 
 #include <errno.h>
 
+#include "lst_verify.h"
+
 const char *const lst_err_class_names[LST_ERRC_N] = { "eio", "enospc", "etimedout", "ebade",
 						      "other" };
 
@@ -40,8 +42,34 @@ static int s_health_check(const lst_sample *s, lst_err *err)
 	return 0;
 }
 
+/*
+ * Verify counts (issue 14) are 4 KiB units read in the interval: at most LST_SAMPLE_IOS_MAX
+ * reads of LST_BS_MAX bytes each (2^52 units) in all. They are not tied to the interval's read
+ * bytes: a unit is counted when its check ends, which need not be the interval its read
+ * completed in, and a reader may check the same unit twice. Each count is checked before
+ * the sum, so the sum cannot overflow.
+ */
+#define S_VERIFY_UNITS_MAX (LST_SAMPLE_IOS_MAX * (LST_BS_MAX / LST_VERIFY_UNIT))
+
+static int s_verify_check(const lst_sample *s, lst_err *err)
+{
+	const struct lst_sample_verify *v = &s->verify;
+
+	if (v->ok > S_VERIFY_UNITS_MAX || v->pending > S_VERIFY_UNITS_MAX ||
+	    v->unwritten > S_VERIFY_UNITS_MAX || v->bad > S_VERIFY_UNITS_MAX ||
+	    v->ok + v->pending + v->unwritten + v->bad > S_VERIFY_UNITS_MAX)
+		return lst_err_set(err, -EBADMSG,
+				   "verify: %llu/%llu/%llu/%llu units ok/pending/unwritten/bad, "
+				   "more than 2^52 in one interval",
+				   (unsigned long long)v->ok, (unsigned long long)v->pending,
+				   (unsigned long long)v->unwritten, (unsigned long long)v->bad);
+	return 0;
+}
+
 int lst_sample_check(const lst_sample *s, lst_err *err)
 {
+	int rc;
+
 	if (s->interval < 0)
 		return lst_err_set(err, -EBADMSG, "negative interval %lld", (long long)s->interval);
 	if (s->end_ns < s->start_ns)
@@ -73,5 +101,7 @@ int lst_sample_check(const lst_sample *s, lst_err *err)
 				"%s: the latency histogram holds %llu values for %llu ios", dir,
 				(unsigned long long)ds->lat.count, (unsigned long long)ds->ios);
 	}
-	return s_health_check(s, err);
+	if ((rc = s_health_check(s, err)))
+		return rc;
+	return s_verify_check(s, err);
 }

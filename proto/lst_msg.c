@@ -60,12 +60,16 @@ static const char *const s_type_names[LST_MSG_TYPE_END] = {
 	[LST_MSG_EVENT] = "event",
 	[LST_MSG_KMSG] = "kmsg",
 	[LST_MSG_KMSG_REPLY] = "kmsg_reply",
+	[LST_MSG_JOURNAL] = "journal",
+	[LST_MSG_JOURNAL_OK] = "journal_ok",
+	[LST_MSG_INTEGRITY] = "integrity",
 };
 
 /* --- field tables ---------------------------------------------------------------------------- */
 
 enum s_kind {
-	K_U32,	    /* uint32_t: positive integer <= UINT32_MAX */
+	K_U16,	    /* uint16_t: positive integer <= UINT16_MAX */
+	K_U32,	    /* uint32_t: positive integer <= UINT32_MAX (lo..hi when ranged) */
 	K_U64,	    /* uint64_t: positive integer */
 	K_I32,	    /* int32_t: integer in range */
 	K_I64,	    /* int64_t: integer */
@@ -74,13 +78,19 @@ enum s_kind {
 	K_STRS,	    /* char[max][size] with a uint32_t count: array of strings */
 	K_ARRAY,    /* struct[max] with a uint32_t count: array of maps described by sub */
 	K_HEAP,	    /* struct * with a uint32_t count: as K_ARRAY, the entries on the heap */
-	K_MAP,	    /* a nested struct described by sub */
+	K_MAP,	    /* a nested struct described by sub (optional: see has and size) */
 	K_HIST,	    /* lst_hist: bin holding lst_hist_encode() output */
 	K_WORKLOAD, /* struct lst_workload: map walked through lst_workload_opts */
 	K_HEALTH, /* struct lst_sample_health: optional map, absent when all zero (s_enc_health) */
 	K_BYTES,  /* char * (heap, NUL-terminated) with a uint32_t length: bin of at most max
 		     bytes, no NUL inside */
+	K_CHECK,  /* no key: check(base) on the fields before it, run by the encoder and the
+		     decoder alike (rules across fields: lo < hi, low <= issued) */
 };
+
+/* A rule across the fields of one map: 0, or -EINVAL with why (a sentence without the map's
+ * path) filled. */
+typedef int (*s_check_fn)(const void *base, char *why, size_t why_size);
 
 struct s_field {
 	const char *key;
@@ -94,8 +104,13 @@ struct s_field {
 	bool proto;		   /* K_U32 protocol version: on a mismatch, the rest is skipped */
 	bool optional;		   /* may be absent (a key added after protocol 1): stays 0 */
 	bool name;		   /* K_STR, K_STRS: a name, non-empty, of [A-Za-z0-9_.-] only */
-	bool ranged;		   /* K_I32, K_I64: only lo..hi allowed (else the type's range) */
+	bool ranged;		   /* K_U32, K_I32, K_I64: only lo..hi allowed (else the type's
+				      range) */
+	bool has;		   /* optional K_MAP: present iff the uint32_t at count_off is
+				      non-zero (the decoder sets it to 1); else present iff its
+				      size bytes are not all zero */
 	int64_t lo, hi;
+	s_check_fn check; /* K_CHECK */
 };
 
 /* Compile-time check that a field has the C type its kind assumes (0, or a build error). */
@@ -120,6 +135,16 @@ struct s_field {
 	{                                                                                          \
 		.key = k, .kind = K_U32, .off = offsetof(st, f) + S_IS(st, f, uint32_t),           \
 		.optional = true                                                                   \
+	}
+#define F_U16(st, k, f)                                                                            \
+	{                                                                                          \
+		.key = k, .kind = K_U16, .off = offsetof(st, f) + S_IS(st, f, uint16_t)            \
+	}
+/* An unsigned integer allowed only in lo..hi. */
+#define F_U32_RANGE(st, k, f, lo_, hi_)                                                            \
+	{                                                                                          \
+		.key = k, .kind = K_U32, .off = offsetof(st, f) + S_IS(st, f, uint32_t),           \
+		.ranged = true, .lo = lo_, .hi = hi_                                               \
 	}
 #define F_I32(st, k, f)                                                                            \
 	{                                                                                          \
@@ -211,6 +236,24 @@ struct s_field {
 	{                                                                                          \
 		.key = k, .kind = K_MAP, .off = offsetof(st, f), .sub = fields                     \
 	}
+/* An optional nested map, present iff the uint32_t flag has is non-zero. */
+#define F_MAP_HAS(st, k, f, has_, fields)                                                          \
+	{                                                                                          \
+		.key = k, .kind = K_MAP, .off = offsetof(st, f),                                   \
+		.count_off = offsetof(st, has_) + S_IS(st, has_, uint32_t), .sub = fields,         \
+		.optional = true, .has = true                                                      \
+	}
+/* An optional nested map of type T, left out when all its bytes are zero (absent = zero). */
+#define F_MAP_NONZERO(st, k, f, T, fields)                                                         \
+	{                                                                                          \
+		.key = k, .kind = K_MAP, .off = offsetof(st, f) + S_IS(st, f, T),                  \
+		.size = sizeof(T), .sub = fields, .optional = true                                 \
+	}
+/* A rule across the fields of the map (s_check_fn), run after the fields before it. */
+#define F_CHECK(fn)                                                                                \
+	{                                                                                          \
+		.key = "", .kind = K_CHECK, .check = fn                                            \
+	}
 #define F_HIST(st, k, f)                                                                           \
 	{                                                                                          \
 		.key = k, .kind = K_HIST, .off = offsetof(st, f) + S_IS(st, f, lst_hist)           \
@@ -283,6 +326,128 @@ static const struct s_field s_sync_reply[] = {
 	F_END,
 };
 
+/* issue 14: what a verified job puts in its stamps (lst_verify.h). A generation above 65535
+ * could not be journaled (lst_verify_map_build), so none is sent. */
+static const struct s_field s_stamp_spec[] = {
+	F_U32(struct lst_stamp_spec, "target", target),
+	F_U16(struct lst_stamp_spec, "agent", agent),
+	F_U16(struct lst_stamp_spec, "path", path),
+	F_U32_RANGE(struct lst_stamp_spec, "gen", gen, 0, UINT16_MAX),
+	F_END,
+};
+
+/* A stream's replay parameters (struct lst_stream), flat in the map of st whose member s it
+ * is; s_stream_check adds the rules across them. */
+#define S_STREAM_FIELDS(st)                                                                        \
+	F_U64(st, "seed", s.seed), F_U64(st, "lo", s.lo), F_U64(st, "hi", s.hi),                   \
+		F_U32(st, "bs", s.bs), F_ENUM(st, "random", s.random, 2),                          \
+		F_U32_RANGE(st, "read_pct", s.read_pct, 0, 100), F_U32(st, "job", s.job)
+
+/* What lst_ioseq needs to replay a stream: whole units per I/O, a region that is not empty. */
+static int s_stream_check(const struct lst_stream *s, char *why, size_t why_size)
+{
+	if (!s->bs || s->bs % LST_VERIFY_UNIT || s->bs > LST_BS_MAX) {
+		snprintf(why, why_size, "bs %" PRIu32 " is not a multiple of %u up to %u", s->bs,
+			 LST_VERIFY_UNIT, (unsigned)LST_BS_MAX);
+		return -EINVAL;
+	}
+	if (s->lo >= s->hi) {
+		snprintf(why, why_size, "lo %" PRIu64 " is not below hi %" PRIu64, s->lo, s->hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Progress of a stream: what completed was issued, and so was what failed. */
+static int s_progress_check(uint64_t low, uint64_t issued, uint64_t werr, char *why,
+			    size_t why_size)
+{
+	if (low > issued) {
+		snprintf(why, why_size, "low %" PRIu64 " is above issued %" PRIu64, low, issued);
+		return -EINVAL;
+	}
+	if (werr > issued) {
+		snprintf(why, why_size, "werr %" PRIu64 " is above issued %" PRIu64, werr, issued);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int s_stream_info_check(const void *base, char *why, size_t why_size)
+{
+	return s_stream_check(&((const struct lst_stream_info *)base)->s, why, why_size);
+}
+
+static int s_journal_stream_check(const void *base, char *why, size_t why_size)
+{
+	const struct lst_journal_stream *j = base;
+
+	int rc;
+
+	if ((rc = s_stream_check(&j->s, why, why_size)))
+		return rc;
+	return s_progress_check(j->low, j->issued, j->werr, why, why_size);
+}
+
+static int s_mark_check(const void *base, char *why, size_t why_size)
+{
+	const struct lst_stream_mark *k = base;
+
+	return s_progress_check(k->low, k->issued, k->werr, why, why_size);
+}
+
+/* A page lies inside the journal it is a page of. */
+static int s_journal_check(const void *base, char *why, size_t why_size)
+{
+	const struct lst_msg_journal *j = base;
+
+	if ((uint64_t)j->from + j->nstreams > j->total) {
+		snprintf(why, why_size,
+			 "streams %" PRIu32 "..%" PRIu64 " of a journal of %" PRIu32 " streams",
+			 j->from, (uint64_t)j->from + j->nstreams, j->total);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct s_field s_stream_info[] = {
+	F_U32_RANGE(struct lst_stream_info, "spec", spec, 0, LST_MAX_JOBSPECS - 1),
+	S_STREAM_FIELDS(struct lst_stream_info),
+	F_CHECK(s_stream_info_check),
+	F_END,
+};
+
+static const struct s_field s_journal_stream[] = {
+	S_STREAM_FIELDS(struct lst_journal_stream),
+	F_U32_RANGE(struct lst_journal_stream, "gen", gen, 1, UINT16_MAX),
+	F_U16(struct lst_journal_stream, "agent", agent),
+	F_U16(struct lst_journal_stream, "path", path),
+	F_U64(struct lst_journal_stream, "low", low),
+	F_U64(struct lst_journal_stream, "issued", issued),
+	F_U64(struct lst_journal_stream, "werr", werr),
+	F_ENUM(struct lst_journal_stream, "complete", complete, 2),
+	F_CHECK(s_journal_stream_check),
+	F_END,
+};
+
+static const struct s_field s_mark[] = {
+	F_U32_RANGE(struct lst_stream_mark, "stream", stream, 0, LST_MAX_STREAMS - 1),
+	F_U64(struct lst_stream_mark, "low", low),
+	F_U64(struct lst_stream_mark, "issued", issued),
+	F_U64(struct lst_stream_mark, "werr", werr),
+	F_CHECK(s_mark_check),
+	F_END,
+};
+
+/* lst_sample.verify; lst_sample_check bounds the counts. */
+static const struct s_field s_verify[] = {
+	F_U64(struct lst_sample_verify, "ok", ok),
+	F_U64(struct lst_sample_verify, "pending", pending),
+	F_U64(struct lst_sample_verify, "unwritten", unwritten),
+	F_U64(struct lst_sample_verify, "bad", bad),
+	F_END,
+};
+
 static const struct s_field s_jobspec[] = {
 	F_STR(struct lst_jobspec, "target", target),
 	F_STR(struct lst_jobspec, "path", path),
@@ -292,6 +457,8 @@ static const struct s_field s_jobspec[] = {
 	/* Added in protocol 1 after its release: optional, so old coordinators still decode. */
 	F_ENUM_OPT(struct lst_jobspec, "access", access, LST_ACCESS_ALL + 1),
 	F_WORKLOAD(struct lst_jobspec, "workload", w),
+	/* issue 14: optional, sent when the workload has verify. */
+	F_MAP_HAS(struct lst_jobspec, "stamp", stamp, has_stamp, s_stamp_spec),
 	F_END,
 };
 
@@ -329,6 +496,8 @@ static const struct s_field s_prepared[] = {
 	F_ARRAY(struct lst_msg_prepared, "paths", paths, npaths, 0, s_identity),
 	F_ENUM(struct lst_msg_prepared, "engine", engine, LST_ENGINE_NULL + 1),
 	F_STR(struct lst_msg_prepared, "warning", warning),
+	/* issue 14: optional, left out when empty. */
+	F_ARRAY_OPT(struct lst_msg_prepared, "streams", streams, nstreams, s_stream_info),
 	F_END,
 };
 
@@ -391,6 +560,8 @@ static const struct s_field s_part[] = {
 	F_MAP(struct lst_sample_part, "read", s.dir[LST_DIR_READ], s_dir),
 	F_MAP(struct lst_sample_part, "write", s.dir[LST_DIR_WRITE], s_dir),
 	F_HEALTH_OPT(struct lst_sample_part, "health", s.health),
+	F_MAP_NONZERO(struct lst_sample_part, "verify", s.verify, struct lst_sample_verify,
+		      s_verify), /* issue 14 */
 	F_END,
 };
 
@@ -408,6 +579,10 @@ static const struct s_field s_sample[] = {
 	F_HEAP_OPT(struct lst_msg_sample, "paths", parts, struct lst_sample_part, nparts,
 		   LST_MAX_JOBSPECS, s_part),
 	F_HEALTH_OPT(struct lst_msg_sample, "health", s.health), /* issue 13 */
+	/* issue 14: optional, left out when zero or empty. */
+	F_MAP_NONZERO(struct lst_msg_sample, "verify", s.verify, struct lst_sample_verify,
+		      s_verify),
+	F_ARRAY_OPT(struct lst_msg_sample, "marks", marks, nmarks, s_mark),
 	F_END,
 };
 
@@ -418,7 +593,9 @@ static const struct s_field s_done[] = {
 	F_I64(struct lst_msg_done, "last_interval", last_interval),
 	F_U64(struct lst_msg_done, "samples", samples),
 	F_STR(struct lst_msg_done, "text", text),
-	F_U32_OPT(struct lst_msg_done, "events", events), /* issue 13 */
+	F_U32_OPT(struct lst_msg_done, "events", events),		  /* issue 13 */
+	F_U32_OPT(struct lst_msg_done, "integrity", integrity),		  /* issue 14 */
+	F_U64_OPT(struct lst_msg_done, "bad_unreported", bad_unreported), /* issue 14 */
 	F_END,
 };
 
@@ -525,6 +702,53 @@ static const struct s_field s_kmsg_reply[] = {
 	F_END,
 };
 
+/* issue 14 */
+static const struct s_field s_journal[] = {
+	F_U32(struct lst_msg_journal, "target", target),
+	F_U32(struct lst_msg_journal, "from", from),
+	F_U32(struct lst_msg_journal, "total", total),
+	F_ARRAY(struct lst_msg_journal, "streams", streams, nstreams, 0, s_journal_stream),
+	F_CHECK(s_journal_check),
+	F_END,
+};
+
+static const struct s_field s_journal_ok[] = {
+	F_U32(struct lst_msg_journal_ok, "target", target),
+	F_U32(struct lst_msg_journal_ok, "have", have),
+	F_END,
+};
+
+/* A stamp as read from a disk: any values (the magic is not sent: stamp_kind says what it
+ * was). */
+static const struct s_field s_found_stamp[] = {
+	F_U32(struct lst_stamp, "target", target),
+	F_U16(struct lst_stamp, "agent", agent),
+	F_U16(struct lst_stamp, "path", path),
+	F_U32(struct lst_stamp, "gen", gen),
+	F_U32(struct lst_stamp, "crc", crc),
+	F_U64(struct lst_stamp, "lba", lba),
+	F_I64(struct lst_stamp, "t_ns", t_ns),
+	F_U64(struct lst_stamp, "seq", seq),
+	F_END,
+};
+
+static const struct s_field s_bad_unit[] = {
+	F_U32_RANGE(struct lst_bad_unit, "spec", spec, 0, LST_MAX_JOBSPECS - 1),
+	F_U64(struct lst_bad_unit, "offset", offset),
+	F_ENUM(struct lst_bad_unit, "kind", kind, LST_VK_FUTURE + 1),
+	F_U32_RANGE(struct lst_bad_unit, "expected", expected, 0, UINT16_MAX),
+	F_ENUM(struct lst_bad_unit, "stamp_kind", stamp_kind, LST_STAMP_TARGET + 1),
+	F_MAP(struct lst_bad_unit, "found", found, s_found_stamp),
+	F_END,
+};
+
+static const struct s_field s_integrity[] = {
+	F_U32(struct lst_msg_integrity, "phase", phase),
+	F_U32(struct lst_msg_integrity, "point", point),
+	F_ARRAY(struct lst_msg_integrity, "bad", bad, nbad, 1, s_bad_unit),
+	F_END,
+};
+
 static const struct s_field s_none[] = {
 	F_END,
 };
@@ -555,6 +779,9 @@ static const struct s_field *const s_bodies[LST_MSG_TYPE_END] = {
 	[LST_MSG_EVENT] = s_event,
 	[LST_MSG_KMSG] = s_kmsg,
 	[LST_MSG_KMSG_REPLY] = s_kmsg_reply,
+	[LST_MSG_JOURNAL] = s_journal,
+	[LST_MSG_JOURNAL_OK] = s_journal_ok,
+	[LST_MSG_INTEGRITY] = s_integrity,
 };
 
 /* An optional array with no entries is left out of the frame: peers that predate it see the
@@ -566,8 +793,25 @@ static bool s_health_zero(const struct lst_sample_health *h)
 	return !memcmp(h, &zero, sizeof(zero));
 }
 
+/* Are the n bytes at p all zero? */
+static bool s_all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
 static bool s_omitted(const struct s_field *f, const void *base)
 {
+	if (f->kind == K_CHECK)
+		return true; /* no key of its own */
+	if (f->optional && f->kind == K_MAP && f->has)
+		return !*(const uint32_t *)((const char *)base + f->count_off);
+	if (f->optional && f->kind == K_MAP)
+		return s_all_zero((const char *)base + f->off, f->size);
 	if (f->optional && f->kind == K_HEALTH)
 		return s_health_zero(
 			(const struct lst_sample_health *)((const char *)base + f->off));
@@ -880,7 +1124,12 @@ static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *bas
 	int rc;
 
 	switch (f->kind) {
+	case K_U16:
+		msgpack_pack_uint16(&e->pk, *(const uint16_t *)p);
+		return 0;
 	case K_U32:
+		if (f->ranged && (*(const uint32_t *)p < f->lo || *(const uint32_t *)p > f->hi))
+			return s_enc_bad(e, path, f->key, "is out of its range");
 		msgpack_pack_uint32(&e->pk, *(const uint32_t *)p);
 		return 0;
 	case K_ENUM:
@@ -958,9 +1207,25 @@ static int s_enc_field(struct s_enc *e, const struct s_field *f, const void *bas
 		return s_enc_workload(e, (const struct lst_workload *)p, sub);
 	case K_HEALTH:
 		return s_enc_health(e, (const struct lst_sample_health *)p, path, f->key);
+	case K_CHECK:
+		break;
 	}
 	LST_ASSERT(!"unknown field kind");
 	return -EINVAL;
+}
+
+/* Run a K_CHECK rule on the map at base; its error names the map by path ("streams[2]."). */
+static int s_check(const struct s_field *f, const void *base, const char *type, const char *path,
+		   lst_err *err)
+{
+	char why[160];
+	size_t n = strlen(path);
+
+	if (!f->check(base, why, sizeof(why)))
+		return 0;
+	if (n && path[n - 1] == '.')
+		n--;
+	return lst_err_set(err, -EINVAL, "%s: %.*s%s%s", type, (int)n, path, n ? ": " : "", why);
 }
 
 static int s_enc_fields(struct s_enc *e, const struct s_field *f, const void *base,
@@ -969,6 +1234,8 @@ static int s_enc_fields(struct s_enc *e, const struct s_field *f, const void *ba
 	for (; f->key; f++) {
 		int rc;
 
+		if (f->kind == K_CHECK && (rc = s_check(f, base, e->type, path, e->err)))
+			return rc;
 		if (s_omitted(f, base))
 			continue;
 		s_pack_key(e, f->key);
@@ -1091,6 +1358,32 @@ static int s_parts_sum_check(const struct lst_msg_sample *m, int d, char *why, s
 	return 0;
 }
 
+/* Do the parts' verify counts (issue 14) add up to the sample's? lst_sample_check bounded each
+ * part's, so the sums cannot overflow. */
+static int s_parts_verify_check(const struct lst_msg_sample *m, char *why, size_t why_size)
+{
+	struct lst_sample_verify sum = { 0 };
+	const struct lst_sample_verify *want = &m->s.verify;
+
+	for (uint32_t i = 0; i < m->nparts; i++) {
+		sum.ok += m->parts[i].s.verify.ok;
+		sum.pending += m->parts[i].s.verify.pending;
+		sum.unwritten += m->parts[i].s.verify.unwritten;
+		sum.bad += m->parts[i].s.verify.bad;
+	}
+	if (sum.ok != want->ok || sum.pending != want->pending ||
+	    sum.unwritten != want->unwritten || sum.bad != want->bad) {
+		snprintf(why, why_size,
+			 "paths: verify ok/pending/unwritten/bad add up to %" PRIu64 "/%" PRIu64
+			 "/%" PRIu64 "/%" PRIu64 ", the sample has %" PRIu64 "/%" PRIu64 "/%" PRIu64
+			 "/%" PRIu64,
+			 sum.ok, sum.pending, sum.unwritten, sum.bad, want->ok, want->pending,
+			 want->unwritten, want->bad);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int lst_msg_sample_parts_check(const struct lst_msg_sample *m, uint32_t njobs, char *why,
 			       size_t why_size)
 {
@@ -1117,7 +1410,7 @@ int lst_msg_sample_parts_check(const struct lst_msg_sample *m, uint32_t njobs, c
 	for (int d = 0; d < LST_DIR_N; d++)
 		if ((rc = s_parts_sum_check(m, d, why, why_size)))
 			return rc;
-	return 0;
+	return s_parts_verify_check(m, why, why_size);
 }
 
 /* --- the pre-scan ---------------------------------------------------------------------------- */
@@ -1349,9 +1642,9 @@ static int s_dec_int(struct s_dec *d, const msgpack_object *v, int64_t lo, int64
 	return 0;
 }
 
-/* An unsigned integer <= hi. */
-static int s_dec_uint(struct s_dec *d, const msgpack_object *v, uint64_t hi, uint64_t *out,
-		      const char *path, const char *key)
+/* An unsigned integer in [lo, hi]. */
+static int s_dec_urange(struct s_dec *d, const msgpack_object *v, uint64_t lo, uint64_t hi,
+			uint64_t *out, const char *path, const char *key)
 {
 	char what[96];
 
@@ -1362,8 +1655,20 @@ static int s_dec_uint(struct s_dec *d, const msgpack_object *v, uint64_t hi, uin
 			 v->via.u64, hi);
 		return s_dec_bad(d, -EINVAL, path, key, what);
 	}
+	if (v->via.u64 < lo) {
+		snprintf(what, sizeof(what), "is %" PRIu64 ", at least %" PRIu64 " allowed",
+			 v->via.u64, lo);
+		return s_dec_bad(d, -EINVAL, path, key, what);
+	}
 	*out = v->via.u64;
 	return 0;
+}
+
+/* An unsigned integer <= hi. */
+static int s_dec_uint(struct s_dec *d, const msgpack_object *v, uint64_t hi, uint64_t *out,
+		      const char *path, const char *key)
+{
+	return s_dec_urange(d, v, 0, hi, out, path, key);
 }
 
 static int s_dec_fields(struct s_dec *d, const msgpack_object *map, const struct s_field *f,
@@ -1507,8 +1812,14 @@ static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_
 	int rc;
 
 	switch (f->kind) {
+	case K_U16:
+		if ((rc = s_dec_uint(d, v, UINT16_MAX, &u, path, f->key)))
+			return rc;
+		*(uint16_t *)p = (uint16_t)u;
+		return 0;
 	case K_U32:
-		if ((rc = s_dec_uint(d, v, UINT32_MAX, &u, path, f->key)))
+		if ((rc = s_dec_urange(d, v, f->ranged ? (uint64_t)f->lo : 0,
+				       f->ranged ? (uint64_t)f->hi : UINT32_MAX, &u, path, f->key)))
 			return rc;
 		*(uint32_t *)p = (uint32_t)u;
 		return 0;
@@ -1581,7 +1892,11 @@ static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_
 		if (v->type != MSGPACK_OBJECT_MAP)
 			return s_dec_bad(d, -EBADMSG, path, f->key, "must be a map");
 		snprintf(sub, sizeof(sub), "%s%s.", path, f->key);
-		return s_dec_fields(d, v, f->sub, p, sub);
+		if ((rc = s_dec_fields(d, v, f->sub, p, sub)))
+			return rc;
+		if (f->has)
+			*(uint32_t *)((char *)base + f->count_off) = 1;
+		return 0;
 	case K_HIST: {
 		lst_err herr;
 
@@ -1598,6 +1913,8 @@ static int s_dec_field(struct s_dec *d, const msgpack_object *v, const struct s_
 		return s_dec_workload(d, v, (struct lst_workload *)p, path, f->key);
 	case K_HEALTH:
 		return s_dec_health(d, v, (struct lst_sample_health *)p, path, f->key);
+	case K_CHECK:
+		return s_check(f, base, d->type, path, d->err);
 	}
 	LST_ASSERT(!"unknown field kind");
 	return -EINVAL;
@@ -1612,6 +1929,11 @@ static int s_dec_fields(struct s_dec *d, const msgpack_object *map, const struct
 		const msgpack_object *v = s_find(map, f->key);
 		int rc;
 
+		if (f->kind == K_CHECK) {
+			if ((rc = s_check(f, base, d->type, path, d->err)))
+				return rc;
+			continue;
+		}
 		if (!v && f->optional)
 			continue;
 		if (!v)

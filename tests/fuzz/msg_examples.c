@@ -70,6 +70,7 @@ static void s_part_extreme(struct lst_sample_part *p, const lst_sample *whole, u
 	p->s.flags = whole->flags;
 	p->s.start_ns = INT64_MIN + i;
 	p->s.end_ns = INT64_MAX - i;
+	p->s.verify = (struct lst_sample_verify){ UINT64_MAX - i, UINT64_MAX, UINT64_MAX, i };
 	for (int d = 0; d < LST_DIR_N; d++) {
 		p->s.dir[d].ios = UINT64_MAX - i;
 		p->s.dir[d].bytes = UINT64_MAX - 1;
@@ -195,7 +196,10 @@ static void s_identity(struct lst_path_identity *p, enum lst_example v, unsigned
 	S_STR(p->model, v, "KPM5XVUG960G");
 	S_STR(p->vendor, v, "KIOXIA");
 	S_STR(p->firmware, v, "0104");
-	S_STR(p->backing_file, v, ext ? "/dev/shm/disk." : "");
+	/* A device with a WWN has no backing file (only a loop device has one, and it has no
+	 * WWN, serial, model...): so EXTREME leaves it empty, and 64 paths of it still fit a
+	 * frame beside LST_MAX_STREAMS streams (issue 14). */
+	p->backing_file[0] = '\0';
 	if (v == LST_EXAMPLE_SMALL)
 		return;
 	p->size = ext ? UINT64_MAX : 960197124096ull + i;
@@ -203,6 +207,42 @@ static void s_identity(struct lst_path_identity *p, enum lst_example v, unsigned
 	p->pbs = ext ? UINT32_MAX - 1 : 4096;
 	p->dev = ext ? UINT64_MAX - i : 0x810 + i;
 	p->ino = ext ? UINT64_MAX : 0;
+}
+
+/* issue 14: a verified write's stream i: a 1 GiB share at 64 KiB, random, or at the limits. */
+static void s_stream(struct lst_stream *s, enum lst_example v, unsigned i)
+{
+	bool ext = v == LST_EXAMPLE_EXTREME;
+
+	if (v == LST_EXAMPLE_SMALL) {
+		*s = (struct lst_stream){ .lo = 0, .hi = LST_VERIFY_UNIT, .bs = LST_VERIFY_UNIT };
+		return;
+	}
+	s->seed = ext ? UINT64_MAX - i : 0x9e3779b97f4a7c15ull + i;
+	s->lo = ext ? UINT64_MAX - 1 : (uint64_t)i << 30;
+	s->hi = ext ? UINT64_MAX : ((uint64_t)i + 1) << 30;
+	s->bs = ext ? LST_BS_MAX : 65536;
+	s->random = ext || i % 2;
+	s->read_pct = ext ? 100 : i % 2 ? 30 : 0;
+	s->job = ext ? UINT32_MAX - i : i;
+}
+
+/* A stamp as a reader found it: another generation's (TYPICAL), all ones (EXTREME). */
+static void s_found(struct lst_stamp *st, enum lst_example v, unsigned i)
+{
+	bool ext = v == LST_EXAMPLE_EXTREME;
+
+	memset(st, 0, sizeof(*st)); /* the magic does not travel */
+	if (v == LST_EXAMPLE_SMALL)
+		return;
+	st->target = ext ? UINT32_MAX : 0x811c9dc5u;
+	st->agent = ext ? UINT16_MAX : 1;
+	st->path = ext ? UINT16_MAX : (uint16_t)i;
+	st->gen = ext ? UINT32_MAX : 2;
+	st->crc = ext ? UINT32_MAX : 0xe3069283u;
+	st->lba = ext ? UINT64_MAX : 262144 + i;
+	st->t_ns = ext ? INT64_MIN : 1234567890ll + i;
+	st->seq = ext ? UINT64_MAX : 4711 + i;
 }
 
 /* Device i of an inventory page: a SAS port of a dual-port SSD, or (odd i) a loop device. */
@@ -311,6 +351,15 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 			j->action = ext ? LST_ACTION_IDENTIFY : small ? 0 : i % 2;
 			j->access = ext ? LST_ACCESS_ALL : small ? 0 : i % 2;
 			s_workload(&j->w, v, i);
+			/* issue 14: the first job a verified write (EXTREME: every job). */
+			j->has_stamp = ext || (!small && i == 0);
+			if (j->has_stamp)
+				j->stamp = (struct lst_stamp_spec){
+					.target = ext ? UINT32_MAX : 0x811c9dc5u,
+					.agent = ext ? UINT16_MAX : 1,
+					.path = ext ? UINT16_MAX : (uint16_t)i,
+					.gen = ext ? UINT16_MAX : 3,
+				};
 		}
 		break;
 	}
@@ -324,6 +373,11 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 			s_identity(&b->paths[i], v, i);
 		b->engine = ext ? LST_ENGINE_NULL : small ? 0 : LST_ENGINE_PSYNC;
 		S_STR(b->warning, v, "io_uring unavailable (EPERM): using psync ");
+		b->nstreams = ext ? LST_MAX_STREAMS : small ? 0 : 2;
+		for (unsigned i = 0; i < b->nstreams; i++) {
+			b->streams[i].spec = ext ? LST_MAX_JOBSPECS - 1 : i;
+			s_stream(&b->streams[i].s, v, i);
+		}
 		break;
 	}
 	case LST_MSG_START:
@@ -391,6 +445,22 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 			for (uint32_t i = 0; i < b->nparts; i++)
 				s_part_extreme(&b->parts[i], &b->s, i);
 		}
+		/* issue 14: what a verifying read found, and where verified writes stand. */
+		if (!small)
+			b->s.verify = (struct lst_sample_verify){
+				.ok = ext ? UINT64_MAX : 24000,
+				.pending = ext ? UINT64_MAX : 12,
+				.unwritten = ext ? UINT64_MAX : 100,
+				.bad = ext ? UINT64_MAX : 1,
+			};
+		b->nmarks = ext ? LST_MAX_STREAMS : small ? 0 : 2;
+		for (uint32_t i = 0; i < b->nmarks; i++)
+			b->marks[i] = (struct lst_stream_mark){
+				.stream = ext ? LST_MAX_STREAMS - 1 - i : i,
+				.low = ext ? UINT64_MAX : 5000 + i,
+				.issued = ext ? UINT64_MAX : 5032 + i,
+				.werr = ext ? UINT64_MAX : i,
+			};
 		break;
 	}
 	case LST_MSG_DONE:
@@ -401,6 +471,8 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 		m->u.done.samples = ext ? UINT64_MAX : small ? 0 : 300;
 		S_STR(m->u.done.text, v, "stopped by the coordinator ");
 		m->u.done.events = ext ? UINT32_MAX : small ? 0 : 2;
+		m->u.done.integrity = ext ? UINT32_MAX : small ? 0 : 1;
+		m->u.done.bad_unreported = ext ? UINT64_MAX : small ? 0 : 17;
 		break;
 	case LST_MSG_STOP:
 	case LST_MSG_STOPPED:
@@ -465,6 +537,55 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 			"sdb, sector 2048\n");
 		break;
 	}
+	case LST_MSG_JOURNAL: {
+		struct lst_msg_journal *b = &m->u.journal;
+
+		b->target = ext ? UINT32_MAX : small ? 0 : 0x811c9dc5u;
+		b->nstreams = ext ? LST_JOURNAL_PAGE : small ? 0 : 3;
+		b->from = ext ? UINT32_MAX - LST_JOURNAL_PAGE : small ? 0 : 128;
+		b->total = ext ? UINT32_MAX : small ? 0 : 131;
+		for (unsigned i = 0; i < b->nstreams; i++) {
+			struct lst_journal_stream *j = &b->streams[i];
+
+			s_stream(&j->s, v, i);
+			j->gen = ext ? UINT16_MAX : 1 + i / 2;
+			j->agent = ext ? UINT16_MAX : (uint16_t)(i % 2);
+			j->path = ext ? UINT16_MAX : (uint16_t)i;
+			j->issued = ext ? UINT64_MAX : 262144 + i;
+			j->low = ext ? UINT64_MAX : i == 2 ? j->issued - 32 : j->issued;
+			j->werr = ext ? UINT64_MAX : 0;
+			j->complete = ext || i != 2;
+		}
+		break;
+	}
+	case LST_MSG_JOURNAL_OK:
+		m->u.journal_ok.target = ext ? UINT32_MAX : small ? 0 : 0x811c9dc5u;
+		m->u.journal_ok.have = ext ? UINT32_MAX : small ? 0 : 131;
+		break;
+	case LST_MSG_INTEGRITY: {
+		struct lst_msg_integrity *b = &m->u.integrity;
+
+		b->phase = ext ? UINT32_MAX : small ? 0 : 4;
+		b->point = ext ? UINT32_MAX : small ? 0 : 0;
+		b->nbad = ext ? LST_BAD_PER_MSG : small ? 1 : 2;
+		for (unsigned i = 0; i < b->nbad; i++) {
+			struct lst_bad_unit *u = &b->bad[i];
+
+			u->spec = ext ? LST_MAX_JOBSPECS - 1 : i;
+			u->offset = ext ? UINT64_MAX - i : small ? 0 : (1073741824ull + 4096 * i);
+			u->kind = ext	  ? LST_VK_FUTURE
+				  : small ? 0
+				  : i	  ? LST_VK_CHECKSUM
+					  : LST_VK_STALE;
+			u->expected = ext ? UINT16_MAX : small ? 0 : 3;
+			u->stamp_kind = ext	? LST_STAMP_TARGET
+					: small ? 0
+					: i	? LST_STAMP_CRC
+						: LST_STAMP_OK;
+			s_found(&u->found, v, i);
+		}
+		break;
+	}
 	case LST_MSG_BYE:
 	case LST_MSG_TYPE_END:
 		break;
@@ -510,8 +631,18 @@ lst_msg *lst_example_sample_split(uint32_t nparts, bool wide)
 			ds->errors = (uint64_t)d + i % 3;
 			ds->bytes = (ds->ios - ds->errors) * 4096;
 		}
+		/* issue 14: a verifying read's counts, adding up like the rest. */
+		s->verify = (struct lst_sample_verify){
+			.ok = 20000 + i, .pending = i % 2, .unwritten = 3 * i, .bad = i % 5 == 0
+		};
 		lst_sample_add(&b->s, s);
 	}
+	/* Four verified write jobs per path, at most LST_MAX_STREAMS (64 paths: all of them). */
+	b->nmarks = nparts * 4 < LST_MAX_STREAMS ? nparts * 4 : LST_MAX_STREAMS;
+	for (uint32_t i = 0; i < b->nmarks; i++)
+		b->marks[i] = (struct lst_stream_mark){
+			.stream = i, .low = 1000000 + 37 * i, .issued = 1000032 + 37 * i, .werr = 0
+		};
 	b->s.flags = LST_SAMPLE_LAST;
 	for (uint32_t i = 0; i < nparts; i++)
 		b->parts[i].s.flags = b->s.flags;

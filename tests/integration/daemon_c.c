@@ -1861,10 +1861,12 @@ static void test_examples(void)
 			if (t == LST_MSG_BYE)
 				continue;
 			m = lst_example_msg(t, (enum lst_example)v);
-			/* Not commands: ACK, and what the agent itself sends (SAMPLE, DONE, EVENT). */
+			/* Not commands: ACK, and what the agent itself sends (SAMPLE, DONE, EVENT;
+			 * issue 14's JOURNAL_OK and INTEGRITY). */
 			s_send(p, m,
 			       t != LST_MSG_ACK && t != LST_MSG_SAMPLE && t != LST_MSG_DONE &&
-				       t != LST_MSG_EVENT);
+				       t != LST_MSG_EVENT && t != LST_MSG_JOURNAL_OK &&
+				       t != LST_MSG_INTEGRITY);
 			lst_msg_destroy(&m);
 			sent++;
 			while ((m = s_recv(p, 30))) {

@@ -296,6 +296,14 @@ static void s_eq_devstat(const struct lst_devstat *a, const struct lst_devstat *
 	EQ_U(queue_ms);
 }
 
+static void s_eq_verify(const struct lst_sample_verify *a, const struct lst_sample_verify *b)
+{
+	EQ_U(ok);
+	EQ_U(pending);
+	EQ_U(unwritten);
+	EQ_U(bad);
+}
+
 static void s_eq_part(const struct lst_sample_part *a, const struct lst_sample_part *b)
 {
 	T_EQ_U64(a->path, b->path);
@@ -309,6 +317,7 @@ static void s_eq_part(const struct lst_sample_part *a, const struct lst_sample_p
 		T_EQ_U64(a->s.dir[d].errors, b->s.dir[d].errors);
 		T_ASSERT(lst_hist_equal(&a->s.dir[d].lat, &b->s.dir[d].lat));
 	}
+	s_eq_verify(&a->s.verify, &b->s.verify);
 }
 
 /* Heap bytes: both NULL when empty, else the same n bytes and a NUL after them. */
@@ -333,6 +342,57 @@ static void s_eq_hook_result(const struct lst_hook_result *a, const struct lst_h
 	EQ_S(text);
 	EQ_U(output_len);
 	s_eq_bytes(a->output, b->output, a->output_len);
+}
+
+/* issue 14 */
+static void s_eq_stream(const struct lst_stream *a, const struct lst_stream *b)
+{
+	EQ_U(seed);
+	EQ_U(lo);
+	EQ_U(hi);
+	EQ_U(bs);
+	EQ_U(random);
+	EQ_U(read_pct);
+	EQ_U(job);
+}
+
+static void s_eq_journal_stream(const struct lst_journal_stream *a,
+				const struct lst_journal_stream *b)
+{
+	s_eq_stream(&a->s, &b->s);
+	EQ_U(gen);
+	EQ_U(agent);
+	EQ_U(path);
+	EQ_U(low);
+	EQ_U(issued);
+	EQ_U(werr);
+	EQ_U(complete);
+}
+
+static void s_eq_mark(const struct lst_stream_mark *a, const struct lst_stream_mark *b)
+{
+	EQ_U(stream);
+	EQ_U(low);
+	EQ_U(issued);
+	EQ_U(werr);
+}
+
+static void s_eq_bad_unit(const struct lst_bad_unit *a, const struct lst_bad_unit *b)
+{
+	EQ_U(spec);
+	EQ_U(offset);
+	EQ_U(kind);
+	EQ_U(expected);
+	EQ_U(stamp_kind);
+	EQ_U(found.magic);
+	EQ_U(found.target);
+	EQ_U(found.agent);
+	EQ_U(found.path);
+	EQ_U(found.gen);
+	EQ_U(found.crc);
+	EQ_U(found.lba);
+	EQ_I(found.t_ns);
+	EQ_U(found.seq);
 }
 
 static void s_eq(const lst_msg *a, const lst_msg *b)
@@ -397,6 +457,11 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 			EQ_U(u.prepare.jobs[i].action);
 			EQ_U(u.prepare.jobs[i].access);
 			s_eq_workload(&a->u.prepare.jobs[i].w, &b->u.prepare.jobs[i].w);
+			EQ_U(u.prepare.jobs[i].has_stamp);
+			EQ_U(u.prepare.jobs[i].stamp.target);
+			EQ_U(u.prepare.jobs[i].stamp.agent);
+			EQ_U(u.prepare.jobs[i].stamp.path);
+			EQ_U(u.prepare.jobs[i].stamp.gen);
 		}
 		break;
 	case LST_MSG_PREPARED:
@@ -407,6 +472,11 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 			s_eq_identity(&a->u.prepared.paths[i], &b->u.prepared.paths[i]);
 		EQ_U(u.prepared.engine);
 		EQ_S(u.prepared.warning);
+		EQ_U(u.prepared.nstreams);
+		for (unsigned i = 0; i < a->u.prepared.nstreams; i++) {
+			EQ_U(u.prepared.streams[i].spec);
+			s_eq_stream(&a->u.prepared.streams[i].s, &b->u.prepared.streams[i].s);
+		}
 		break;
 	case LST_MSG_START:
 		EQ_U(u.start.phase);
@@ -445,6 +515,10 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_U(u.sample.nparts);
 		for (unsigned i = 0; i < a->u.sample.nparts; i++)
 			s_eq_part(&a->u.sample.parts[i], &b->u.sample.parts[i]);
+		s_eq_verify(&a->u.sample.s.verify, &b->u.sample.s.verify);
+		EQ_U(u.sample.nmarks);
+		for (unsigned i = 0; i < a->u.sample.nmarks; i++)
+			s_eq_mark(&a->u.sample.marks[i], &b->u.sample.marks[i]);
 		break;
 	case LST_MSG_DONE:
 		EQ_U(u.done.phase);
@@ -454,6 +528,8 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_U(u.done.samples);
 		EQ_S(u.done.text);
 		EQ_U(u.done.events);
+		EQ_U(u.done.integrity);
+		EQ_U(u.done.bad_unreported);
 		break;
 	case LST_MSG_STOP:
 	case LST_MSG_STOPPED:
@@ -508,6 +584,25 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 		EQ_U(u.kmsg_reply.text_len);
 		s_eq_bytes(a->u.kmsg_reply.text, b->u.kmsg_reply.text, a->u.kmsg_reply.text_len);
 		break;
+	case LST_MSG_JOURNAL:
+		EQ_U(u.journal.target);
+		EQ_U(u.journal.from);
+		EQ_U(u.journal.total);
+		EQ_U(u.journal.nstreams);
+		for (unsigned i = 0; i < a->u.journal.nstreams; i++)
+			s_eq_journal_stream(&a->u.journal.streams[i], &b->u.journal.streams[i]);
+		break;
+	case LST_MSG_JOURNAL_OK:
+		EQ_U(u.journal_ok.target);
+		EQ_U(u.journal_ok.have);
+		break;
+	case LST_MSG_INTEGRITY:
+		EQ_U(u.integrity.phase);
+		EQ_U(u.integrity.point);
+		EQ_U(u.integrity.nbad);
+		for (unsigned i = 0; i < a->u.integrity.nbad; i++)
+			s_eq_bad_unit(&a->u.integrity.bad[i], &b->u.integrity.bad[i]);
+		break;
 	default:
 		T_FAIL("unknown type %u", (unsigned)a->type);
 	}
@@ -518,11 +613,11 @@ static void s_eq(const lst_msg *a, const lst_msg *b)
 static void s_test_names(void)
 {
 	static const char *const names[] = {
-		NULL,	      "hello",	   "welcome",  "error",	    "sync",
-		"sync_reply", "prepare",   "prepared", "start",	    "started",
-		"sample",     "done",	   "stop",     "stopped",   "ping",
-		"pong",	      "ack",	   "bye",      "inventory", "inventory_reply",
-		"hook",	      "hook_done", "event",    "kmsg",	    "kmsg_reply"
+		NULL,	      "hello",		 "welcome",    "error",	    "sync",   "sync_reply",
+		"prepare",    "prepared",	 "start",      "started",   "sample", "done",
+		"stop",	      "stopped",	 "ping",       "pong",	    "ack",    "bye",
+		"inventory",  "inventory_reply", "hook",       "hook_done", "event",  "kmsg",
+		"kmsg_reply", "journal",	 "journal_ok", "integrity"
 	};
 
 	T_EQ_INT(LST_ARRAY_SIZE(names), LST_MSG_TYPE_END);
@@ -577,7 +672,8 @@ static void s_test_roundtrip(void)
 			    (t == LST_MSG_PREPARE || t == LST_MSG_PREPARED || t == LST_MSG_SAMPLE ||
 			     t == LST_MSG_INVENTORY_REPLY || t == LST_MSG_HOOK_DONE ||
 			     t == LST_MSG_EVENT || t == LST_MSG_KMSG_REPLY || t == LST_MSG_START ||
-			     t == LST_MSG_WELCOME))
+			     t == LST_MSG_WELCOME || t == LST_MSG_JOURNAL ||
+			     t == LST_MSG_INTEGRITY))
 				printf("largest %s: %zu bytes (cap %d)\n", lst_msg_type_name(t),
 				       len, LST_MSG_MAX_BYTES);
 			free(buf2);
@@ -992,6 +1088,9 @@ static void s_test_missing(void)
 		{ LST_MSG_EVENT, { "phase", "point", "event_id", "hook", "at", "result" } },
 		{ LST_MSG_KMSG, { "op" } },
 		{ LST_MSG_KMSG_REPLY, { "op", "dropped", "error", "text" } },
+		{ LST_MSG_JOURNAL, { "target", "from", "total", "streams" } },
+		{ LST_MSG_JOURNAL_OK, { "target", "have" } },
+		{ LST_MSG_INTEGRITY, { "phase", "point", "bad" } },
 	};
 	/* Nested keys: (type, key after which to rename, key, expected path). */
 	static const struct {
@@ -1023,6 +1122,19 @@ static void s_test_missing(void)
 		{ LST_MSG_HOOK_DONE, "result", "output", "result.output" },
 		{ LST_MSG_EVENT, "result", "status", "result.status" },
 		{ LST_MSG_EVENT, "result", "output", "result.output" },
+		/* issue 14 */
+		{ LST_MSG_PREPARE, "stamp", "gen", "jobs[0].stamp.gen" },
+		{ LST_MSG_PREPARE, "stamp", "agent", "jobs[0].stamp.agent" },
+		{ LST_MSG_PREPARED, "streams", "spec", "streams[0].spec" },
+		{ LST_MSG_PREPARED, "streams", "seed", "streams[0].seed" },
+		{ LST_MSG_PREPARED, "streams", "read_pct", "streams[0].read_pct" },
+		{ LST_MSG_SAMPLE, "marks", "issued", "marks[0].issued" },
+		{ LST_MSG_SAMPLE, "verify", "unwritten", "verify.unwritten" },
+		{ LST_MSG_JOURNAL, "streams", "bs", "streams[0].bs" },
+		{ LST_MSG_JOURNAL, "streams", "gen", "streams[0].gen" },
+		{ LST_MSG_JOURNAL, "streams", "complete", "streams[0].complete" },
+		{ LST_MSG_INTEGRITY, "bad", "stamp_kind", "bad[0].stamp_kind" },
+		{ LST_MSG_INTEGRITY, "found", "t_ns", "bad[0].found.t_ns" },
 	};
 	char want[128];
 	int checked = 0;
@@ -2386,6 +2498,350 @@ static void s_test_hooks_dup(void)
 	}
 }
 
+/* --- issue 14: data integrity ----------------------------------------------------------------- */
+
+/* Bytes of the msgpack integer at p (as msgpack-c writes them), 0 when it is not one. */
+static size_t s_int_len(const uint8_t *p)
+{
+	if (p[0] <= 0x7f || p[0] >= 0xe0)
+		return 1;
+	switch (p[0]) {
+	case 0xcc:
+	case 0xd0:
+		return 2;
+	case 0xcd:
+	case 0xd1:
+		return 3;
+	case 0xce:
+	case 0xd2:
+		return 5;
+	case 0xcf:
+	case 0xd3:
+		return 9;
+	}
+	return 0;
+}
+
+/*
+ * Encode the TYPICAL (or given) example of type, set the integer of the first key `key` after
+ * the first `after` (NULL: anywhere) to v, and expect decode to fail with code and what.
+ */
+static void s_expect_patched(lst_msg *m, const char *after, const char *key, int64_t v, int code,
+			     const char *what)
+{
+	size_t len, n = strlen(key), from = 0, at, old;
+	uint8_t *buf = s_encode(m, &len);
+
+	if (after) {
+		size_t an = strlen(after);
+
+		for (; from + an + 1 <= len; from++)
+			if (buf[from] == (0xa0 | an) && !memcmp(buf + from + 1, after, an))
+				break;
+		T_ASSERT(from + an + 1 <= len);
+	}
+	for (at = from; at + n + 1 <= len; at++)
+		if (buf[at] == (0xa0 | n) && !memcmp(buf + at + 1, key, n))
+			break;
+	T_ASSERT(at + n + 1 <= len);
+	at += 1 + n;
+	T_ASSERT((old = s_int_len(buf + at)) > 0);
+	s_out.n = 0;
+	w_raw(&s_out, buf, at);
+	w_int(&s_out, v);
+	w_raw(&s_out, buf + at + old, len - at - old);
+	s_expect(s_out.b, s_out.n, code, what);
+	free(buf);
+}
+
+static void s_patched(enum lst_msg_type t, const char *after, const char *key, int64_t v, int code,
+		      const char *what)
+{
+	lst_msg *m = lst_example_msg(t, LST_EXAMPLE_TYPICAL);
+
+	s_expect_patched(m, after, key, v, code, what);
+	lst_msg_destroy(&m);
+}
+
+/* Each rule of the new keys and types, on decode. */
+static void s_test_verify_decode(void)
+{
+	/* The job spec's stamp. */
+	s_patched(LST_MSG_PREPARE, "stamp", "gen", 65536, -EINVAL,
+		  "prepare: key 'jobs[0].stamp.gen' is 65536, at most 65535 allowed");
+	s_patched(LST_MSG_PREPARE, "stamp", "agent", 65536, -EINVAL,
+		  "prepare: key 'jobs[0].stamp.agent' is 65536, at most 65535 allowed");
+	s_patched(LST_MSG_PREPARE, "stamp", "path", -1, -EBADMSG,
+		  "prepare: key 'jobs[0].stamp.path' must be an unsigned integer");
+	/* PREPARED's streams. */
+	s_patched(LST_MSG_PREPARED, "streams", "spec", 64, -EINVAL,
+		  "prepared: key 'streams[0].spec' is 64, at most 63 allowed");
+	s_patched(LST_MSG_PREPARED, "streams", "bs", 1000, -EINVAL,
+		  "prepared: streams[0]: bs 1000 is not a multiple of 4096 up to 16777216");
+	s_patched(LST_MSG_PREPARED, "streams", "bs", 0, -EINVAL,
+		  "prepared: streams[0]: bs 0 is not a multiple of 4096");
+	s_patched(LST_MSG_PREPARED, "streams", "bs", 32 << 20, -EINVAL,
+		  "prepared: streams[0]: bs 33554432 is not a multiple of 4096 up to");
+	s_patched(LST_MSG_PREPARED, "streams", "lo", 1 << 30, -EINVAL,
+		  "prepared: streams[0]: lo 1073741824 is not below hi 1073741824");
+	s_patched(LST_MSG_PREPARED, "streams", "random", 2, -EINVAL,
+		  "prepared: key 'streams[0].random' is 2, at most 1 allowed");
+	s_patched(LST_MSG_PREPARED, "streams", "read_pct", 101, -EINVAL,
+		  "prepared: key 'streams[0].read_pct' is 101, at most 100 allowed");
+	/* SAMPLE's marks and verify. */
+	s_patched(LST_MSG_SAMPLE, "marks", "stream", 256, -EINVAL,
+		  "sample: key 'marks[0].stream' is 256, at most 255 allowed");
+	s_patched(LST_MSG_SAMPLE, "marks", "low", 6000, -EINVAL,
+		  "sample: marks[0]: low 6000 is above issued 5032");
+	s_patched(LST_MSG_SAMPLE, "marks", "werr", 6000, -EINVAL,
+		  "sample: marks[0]: werr 6000 is above issued 5032");
+	s_patched(LST_MSG_SAMPLE, "verify", "bad", -1, -EBADMSG,
+		  "sample: key 'verify.bad' must be an unsigned integer");
+	s_kv_key("verify");
+	w_arr(&s_kv, 0);
+	s_expect_override(LST_MSG_SAMPLE, -EBADMSG, "sample: key 'verify' must be a map");
+	s_kv_key("marks");
+	w_byte(&s_kv, 0xdd);
+	w_be(&s_kv, LST_MAX_STREAMS + 1, 4);
+	for (uint32_t i = 0; i <= LST_MAX_STREAMS; i++) {
+		w_map(&s_kv, 4);
+		w_str(&s_kv, "stream");
+		w_uint(&s_kv, 0);
+		w_str(&s_kv, "low");
+		w_uint(&s_kv, 0);
+		w_str(&s_kv, "issued");
+		w_uint(&s_kv, 0);
+		w_str(&s_kv, "werr");
+		w_uint(&s_kv, 0);
+	}
+	s_expect_override(LST_MSG_SAMPLE, -EINVAL,
+			  "sample: key 'marks' has 257 entries, allowed 0 to 256");
+	/* JOURNAL. */
+	s_patched(LST_MSG_JOURNAL, "streams", "gen", 0, -EINVAL,
+		  "journal: key 'streams[0].gen' is 0, at least 1 allowed");
+	s_patched(LST_MSG_JOURNAL, "streams", "gen", 65536, -EINVAL,
+		  "journal: key 'streams[0].gen' is 65536, at most 65535 allowed");
+	s_patched(LST_MSG_JOURNAL, "streams", "agent", 65536, -EINVAL,
+		  "journal: key 'streams[0].agent' is 65536, at most 65535 allowed");
+	s_patched(LST_MSG_JOURNAL, "streams", "path", 70000, -EINVAL,
+		  "journal: key 'streams[0].path' is 70000, at most 65535 allowed");
+	s_patched(LST_MSG_JOURNAL, "streams", "low", 300000, -EINVAL,
+		  "journal: streams[0]: low 300000 is above issued 262144");
+	s_patched(LST_MSG_JOURNAL, "streams", "complete", 2, -EINVAL,
+		  "journal: key 'streams[0].complete' is 2, at most 1 allowed");
+	s_patched(LST_MSG_JOURNAL, "streams", "bs", 4095, -EINVAL,
+		  "journal: streams[0]: bs 4095 is not a multiple of 4096");
+	s_patched(LST_MSG_JOURNAL, NULL, "total", 130, -EINVAL,
+		  "journal: streams 128..131 of a journal of 130 streams");
+	s_patched(LST_MSG_JOURNAL, NULL, "from", UINT32_MAX, -EINVAL,
+		  "journal: streams 4294967295..4294967298 of a journal of 131 streams");
+	s_kv_key("streams");
+	w_arr(&s_kv, 1);
+	w_uint(&s_kv, 1);
+	s_expect_override(LST_MSG_JOURNAL, -EBADMSG, "journal: key 'streams[0]' must be a map");
+	/* INTEGRITY. */
+	s_patched(LST_MSG_INTEGRITY, "bad", "kind", 6, -EINVAL,
+		  "integrity: key 'bad[0].kind' is 6, at most 5 allowed");
+	s_patched(LST_MSG_INTEGRITY, "bad", "stamp_kind", 5, -EINVAL,
+		  "integrity: key 'bad[0].stamp_kind' is 5, at most 4 allowed");
+	s_patched(LST_MSG_INTEGRITY, "bad", "spec", 64, -EINVAL,
+		  "integrity: key 'bad[0].spec' is 64, at most 63 allowed");
+	s_patched(LST_MSG_INTEGRITY, "found", "agent", 65536, -EINVAL,
+		  "integrity: key 'bad[0].found.agent' is 65536, at most 65535 allowed");
+	s_kv_key("bad");
+	w_arr(&s_kv, 0);
+	s_expect_override(LST_MSG_INTEGRITY, -EINVAL,
+			  "integrity: key 'bad' has 0 entries, allowed 1 to 64");
+	/* DONE. */
+	s_patched(LST_MSG_DONE, NULL, "integrity", -1, -EBADMSG,
+		  "done: key 'integrity' must be an unsigned integer");
+	s_patched(LST_MSG_DONE, NULL, "integrity", 1ll << 32, -EINVAL,
+		  "done: key 'integrity' is 4294967296, at most 4294967295 allowed");
+}
+
+/* The encoder refuses what the decoder would. */
+static void s_test_verify_encode(void)
+{
+	lst_msg *m;
+	uint8_t *buf = NULL;
+	size_t len;
+	lst_err err;
+
+#define S_REFUSED(m, what)                                                                         \
+	do {                                                                                       \
+		T_EQ_INT(lst_msg_encode(m, &buf, &len, &err), -EINVAL);                            \
+		T_ASSERT(buf == NULL);                                                             \
+		T_CONTAINS(err.msg, what);                                                         \
+		lst_msg_destroy(&m);                                                               \
+	} while (0)
+	m = lst_example_msg(LST_MSG_PREPARED, LST_EXAMPLE_TYPICAL);
+	m->u.prepared.streams[1].s.bs = 512;
+	S_REFUSED(m, "prepared: streams[1]: bs 512 is not a multiple of 4096");
+	m = lst_example_msg(LST_MSG_PREPARED, LST_EXAMPLE_TYPICAL);
+	m->u.prepared.streams[0].s.hi = m->u.prepared.streams[0].s.lo;
+	S_REFUSED(m, "prepared: streams[0]: lo 0 is not below hi 0");
+	m = lst_example_msg(LST_MSG_PREPARED, LST_EXAMPLE_TYPICAL);
+	m->u.prepared.streams[0].s.read_pct = 101;
+	S_REFUSED(m, "prepared: key 'streams[0].read_pct' is out of its range");
+	m = lst_example_msg(LST_MSG_PREPARED, LST_EXAMPLE_TYPICAL);
+	m->u.prepared.nstreams = LST_MAX_STREAMS + 1;
+	S_REFUSED(m, "prepared: key 'streams' has 257 entries, allowed 0 to 256");
+	m = lst_example_msg(LST_MSG_PREPARE, LST_EXAMPLE_TYPICAL);
+	m->u.prepare.jobs[0].stamp.gen = 65536;
+	S_REFUSED(m, "prepare: key 'jobs[0].stamp.gen' is out of its range");
+	m = lst_example_msg(LST_MSG_SAMPLE, LST_EXAMPLE_TYPICAL);
+	m->u.sample.marks[1].issued = 0;
+	S_REFUSED(m, "sample: marks[1]: low 5001 is above issued 0");
+	m = lst_example_msg(LST_MSG_SAMPLE, LST_EXAMPLE_TYPICAL);
+	m->u.sample.marks[0].stream = LST_MAX_STREAMS;
+	S_REFUSED(m, "sample: key 'marks[0].stream' is out of its range");
+	m = lst_example_msg(LST_MSG_JOURNAL, LST_EXAMPLE_TYPICAL);
+	m->u.journal.streams[2].gen = 0;
+	S_REFUSED(m, "journal: key 'streams[2].gen' is out of its range");
+	m = lst_example_msg(LST_MSG_JOURNAL, LST_EXAMPLE_TYPICAL);
+	m->u.journal.streams[2].complete = 2;
+	S_REFUSED(m, "journal: key 'streams[2].complete' holds an unknown value");
+	m = lst_example_msg(LST_MSG_JOURNAL, LST_EXAMPLE_TYPICAL);
+	m->u.journal.total = 3;
+	S_REFUSED(m, "journal: streams 128..131 of a journal of 3 streams");
+	m = lst_example_msg(LST_MSG_INTEGRITY, LST_EXAMPLE_TYPICAL);
+	m->u.integrity.nbad = 0;
+	S_REFUSED(m, "integrity: key 'bad' has 0 entries, allowed 1 to 64");
+	m = lst_example_msg(LST_MSG_INTEGRITY, LST_EXAMPLE_TYPICAL);
+	m->u.integrity.bad[1].kind = LST_VK_FUTURE + 1;
+	S_REFUSED(m, "integrity: key 'bad[1].kind' holds an unknown value");
+	m = lst_example_msg(LST_MSG_INTEGRITY, LST_EXAMPLE_TYPICAL);
+	m->u.integrity.bad[0].stamp_kind = LST_STAMP_TARGET + 1;
+	S_REFUSED(m, "integrity: key 'bad[0].stamp_kind' holds an unknown value");
+#undef S_REFUSED
+}
+
+/* Frames of peers that predate issue 14 (none of its keys) decode with zeros, and frames
+ * without verified jobs carry none of its keys. */
+static void s_test_verify_old_peers(void)
+{
+	static const struct {
+		enum lst_msg_type t;
+		const char *keys[3];
+	} cases[] = {
+		{ LST_MSG_PREPARE, { "stamp" } },
+		{ LST_MSG_PREPARED, { "streams" } },
+		{ LST_MSG_SAMPLE, { "verify", "marks" } },
+		{ LST_MSG_DONE, { "integrity", "bad_unreported" } },
+	};
+
+	for (size_t c = 0; c < LST_ARRAY_SIZE(cases); c++) {
+		lst_msg *m = lst_example_msg(cases[c].t, LST_EXAMPLE_TYPICAL), *d;
+		size_t len;
+		uint8_t *buf = s_encode(m, &len);
+
+		for (size_t k = 0; k < LST_ARRAY_SIZE(cases[c].keys) && cases[c].keys[k]; k++)
+			s_rename(buf, len, NULL, cases[c].keys[k]); /* now unknown: ignored */
+		d = s_decode_ok(buf, len);
+		switch (cases[c].t) {
+		case LST_MSG_PREPARE:
+			T_EQ_U64(d->u.prepare.jobs[0].has_stamp, 0);
+			T_EQ_U64(d->u.prepare.jobs[0].stamp.gen, 0);
+			break;
+		case LST_MSG_PREPARED:
+			T_EQ_U64(d->u.prepared.nstreams, 0);
+			break;
+		case LST_MSG_SAMPLE:
+			T_EQ_U64(d->u.sample.nmarks, 0);
+			T_EQ_U64(d->u.sample.s.verify.ok + d->u.sample.s.verify.bad, 0);
+			break;
+		default:
+			T_EQ_U64(d->u.done.integrity, 0);
+			T_EQ_U64(d->u.done.bad_unreported, 0);
+		}
+		lst_msg_destroy(&d);
+		free(buf);
+		lst_msg_destroy(&m);
+	}
+	/* SMALL has no verified job: no stamp, streams, marks or verify in the frame. */
+	{
+		static const struct {
+			enum lst_msg_type t;
+			const char *key;
+		} none[] = {
+			{ LST_MSG_PREPARE, "\xa5stamp" }, /* (the workload has a "verify" key) */
+			{ LST_MSG_PREPARED, "\xa7streams" },
+			{ LST_MSG_SAMPLE, "\xa5marks" },
+			{ LST_MSG_SAMPLE, "\xa6verify" },
+		};
+
+		for (size_t t = 0; t < LST_ARRAY_SIZE(none); t++) {
+			lst_msg *m = lst_example_msg(none[t].t, LST_EXAMPLE_SMALL);
+			size_t len;
+			uint8_t *buf = s_encode(m, &len);
+
+			T_ASSERT(!memmem(buf, len, none[t].key, strlen(none[t].key)));
+			free(buf);
+			lst_msg_destroy(&m);
+		}
+	}
+	/* A TYPICAL PREPARE stamps its first job only: one "stamp" key. */
+	{
+		lst_msg *m = lst_example_msg(LST_MSG_PREPARE, LST_EXAMPLE_TYPICAL);
+		size_t len;
+		uint8_t *buf = s_encode(m, &len);
+
+		T_EQ_INT(s_count(buf, len, "\xa5stamp"), 1);
+		free(buf);
+		lst_msg_destroy(&m);
+	}
+}
+
+/* The parts' verify counts add up to the sample's; lst_sample_check bounds them. */
+static void s_test_verify_parts(void)
+{
+	lst_msg *m = lst_example_sample_split(3, false), *d;
+	size_t len;
+	uint8_t *buf;
+	char why[256];
+	lst_err err;
+
+	T_EQ_INT(lst_msg_sample_parts_check(&m->u.sample, 3, why, sizeof(why)), 0);
+	T_ASSERT(m->u.sample.s.verify.ok > 0);
+	buf = s_encode(m, &len);
+	T_EQ_INT(s_count(buf, len, "\xa6verify"), 4); /* the sample's and each part's */
+	d = s_decode_ok(buf, len);
+	T_EQ_INT(lst_msg_sample_parts_check(&d->u.sample, 3, why, sizeof(why)), 0);
+	d->u.sample.parts[1].s.verify.bad++;
+	T_EQ_INT(lst_msg_sample_parts_check(&d->u.sample, 3, why, sizeof(why)), -EINVAL);
+	T_CONTAINS(why, "paths: verify ok/pending/unwritten/bad add up to 60003/1/9/2, the "
+			"sample has 60003/1/9/1");
+	lst_msg_destroy(&d);
+	free(buf);
+	/* A part with none while the sample has some: no "verify" key in it, still checked. */
+	m->u.sample.parts[2].s.verify = (struct lst_sample_verify){ 0 };
+	T_EQ_INT(lst_msg_sample_parts_check(&m->u.sample, 3, why, sizeof(why)), -EINVAL);
+	buf = s_encode(m, &len);
+	T_EQ_INT(s_count(buf, len, "\xa6verify"), 3);
+	free(buf);
+	lst_msg_destroy(&m);
+
+	/* Bounds: 2^52 units in all in one interval. */
+	{
+		lst_sample s;
+
+		lst_sample_init(&s, 1);
+		s.start_ns = s.end_ns = 0; /* an interval with no I/O */
+		s.verify.ok = 1ull << 52;
+		if (lst_sample_check(&s, &err))
+			T_FAIL("%s", err.msg);
+		s.verify.bad = 1;
+		T_EQ_INT(lst_sample_check(&s, &err), -EBADMSG);
+		T_CONTAINS(err.msg,
+			   "verify: 4503599627370496/0/0/1 units ok/pending/unwritten/bad, "
+			   "more than 2^52 in one interval");
+		s.verify = (struct lst_sample_verify){ .pending = UINT64_MAX };
+		T_EQ_INT(lst_sample_check(&s, &err), -EBADMSG);
+		s.verify = (struct lst_sample_verify){ .ok = UINT64_MAX, .bad = 2 };
+		T_EQ_INT(lst_sample_check(&s, &err), -EBADMSG);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -2415,6 +2871,10 @@ int main(int argc, char **argv)
 		{ "hooks_old_peers", s_test_hooks_old_peers },
 		{ "hooks_encode", s_test_hooks_encode },
 		{ "hooks_dup", s_test_hooks_dup },
+		{ "verify_decode", s_test_verify_decode },
+		{ "verify_encode", s_test_verify_encode },
+		{ "verify_old_peers", s_test_verify_old_peers },
+		{ "verify_parts", s_test_verify_parts },
 	};
 	int ran = 0;
 
