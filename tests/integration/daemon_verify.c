@@ -8,12 +8,14 @@
  *     marks, the last ones with low == issued and no write error, and the issued I/Os add up
  *     to the byte budget;
  *   - a verifying read before any JOURNAL of its target: refused, naming the target; a JOURNAL
- *     page out of order: ERROR STATE;
+ *     page out of order: ERROR STATE; a journal of over 65536 streams: REFUSED;
  *   - JOURNAL of the two streams, then a verifying read of the whole file: every unit the
  *     replay of the streams says was written is ok, the rest unwritten, nothing bad; the
  *     SAMPLEs' counts add up to the file's units;
  *   - one byte of one written unit flipped: the same read sends one INTEGRITY before DONE with
- *     that unit's offset and kind checksum; DONE's integrity is 1.
+ *     that unit's offset and kind checksum; DONE's integrity is 1;
+ *   - the file zeroed: every written unit is bad (no stamp), LST_BAD_PER_POINT of them come in
+ *     full INTEGRITY frames, DONE counts those frames and the rest as unreported.
  */
 #include <czmq.h>
 #include <errno.h>
@@ -436,7 +438,16 @@ static void test_no_journal(struct peer *a, const struct lst_journal_stream *js)
 	id = s_send(a, m, true);
 	lst_msg_destroy(&m);
 	s_expect_error(a, LST_PERR_STATE, id, "in order");
-	printf("ok: a verifying read without a journal is refused; a page out of order too\n");
+	m = lst_msg_new(LST_MSG_JOURNAL);
+	m->u.journal.target = lst_verify_target_id("disk0");
+	m->u.journal.total = 70000;
+	m->u.journal.nstreams = 1;
+	m->u.journal.streams[0] = js[0];
+	id = s_send(a, m, true);
+	lst_msg_destroy(&m);
+	s_expect_error(a, LST_PERR_REFUSED, id, "at most 65536");
+	printf("ok: a verifying read without a journal is refused; a page out of order, a journal "
+	       "over 65536 streams too\n");
 }
 
 static void s_journal(struct peer *a, const struct lst_journal_stream *js, uint32_t n)
@@ -541,6 +552,24 @@ static void test_read(struct peer *a, const struct lst_journal_stream *js, uint3
 	lst_msg_destroy(&pt.done);
 	printf("ok: one byte flipped: one INTEGRITY before DONE, offset %llu, kind checksum\n",
 	       (unsigned long long)(first * LST_VERIFY_UNIT));
+
+	/* the whole file zeroed: every written unit bad (no stamp), LST_BAD_PER_POINT of them
+	 * itemized in full INTEGRITY frames, the rest counted in DONE */
+	fd = open(s_disk, O_RDWR | O_CLOEXEC);
+	T_ASSERT(fd >= 0 && !ftruncate(fd, 0) && !ftruncate(fd, S_SIZE) && !fsync(fd));
+	close(fd);
+	T_ASSERT(written > LST_BAD_PER_POINT);
+	s_read(a, 5, &pt);
+	T_EQ_U64(pt.v.bad, written);
+	T_EQ_U64(pt.v.unwritten, S_UNITS - written);
+	T_EQ_INT(pt.integrity, LST_BAD_PER_POINT / LST_BAD_PER_MSG);
+	T_EQ_INT(pt.done->u.done.integrity, LST_BAD_PER_POINT / LST_BAD_PER_MSG);
+	T_EQ_U64(pt.done->u.done.bad_unreported, written - LST_BAD_PER_POINT);
+	T_EQ_INT(pt.bad[0].kind, LST_VK_NO_STAMP);
+	T_EQ_INT(pt.bad[0].stamp_kind, LST_STAMP_NONE);
+	lst_msg_destroy(&pt.done);
+	printf("ok: zeroed: %llu bad, %d itemized in %d INTEGRITY frames, the rest counted\n",
+	       (unsigned long long)written, LST_BAD_PER_POINT, LST_BAD_PER_POINT / LST_BAD_PER_MSG);
 }
 
 int main(void)
