@@ -345,6 +345,7 @@ void lst_daemon_destroy(lst_daemon **p)
 	}
 	lst_daemon__hook_destroy(d);
 	lst_daemon__kmsg_close(&d->sess);
+	lst_daemon__journal_free(&d->sess);
 	zloop_destroy(&d->loop);
 	if (d->router) {
 		/* A DONE queued during shutdown gets a short, bounded chance to leave. */

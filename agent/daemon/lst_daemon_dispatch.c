@@ -86,6 +86,9 @@ static void s_command(lst_daemon *d, const struct lst_daemon__rid *rid, const ls
 	case LST_MSG_KMSG:
 		lst_daemon__on_kmsg(d, rid, m);
 		break;
+	case LST_MSG_JOURNAL:
+		lst_daemon__on_journal(d, rid, m);
+		break;
 	case LST_MSG_PONG:
 		break; /* liveness only */
 	case LST_MSG_ERROR:

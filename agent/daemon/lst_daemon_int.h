@@ -12,6 +12,8 @@
  *   lst_daemon_point.c     the point's life after PREPARE: START, samples, STOP, DONE
  *   lst_daemon_zap.c       CURVE: the ZAP handler and the handshake monitor
  *   lst_daemon_hook.c      hooks: START's events and their EVENTs, HOOK, KMSG (issue 13)
+ *   lst_daemon_verify.c    data integrity (issue 14): JOURNAL, the verifying reads' maps,
+ *                          PREPARED's streams, SAMPLE's marks, INTEGRITY
  *
  * The daemon: sessions, commands and the point being run, on one zloop reactor.
  *
@@ -100,6 +102,14 @@ enum lst_daemon__hs_kind {
 	LST_DAEMON__HS_N,
 };
 
+/* Issue 14: a target's write journal as the coordinator sent it (JOURNAL pages, in order). */
+struct lst_daemon__journal {
+	uint32_t target; /* lst_verify_target_id */
+	uint32_t total;	 /* streams the coordinator announced */
+	size_t n, cap;
+	struct lst_journal_stream *st;
+};
+
 struct lst_daemon__session {
 	bool active;  /* a coordinator holds the agent */
 	bool known;   /* run id, seq, cache, spool are valid (active or dormant) */
@@ -127,6 +137,26 @@ struct lst_daemon__session {
 	size_t kmsg_len;
 	uint32_t kmsg_dropped;
 	char kmsg_error[LST_TEXT_MAX];
+	/* issue 14: the HELLO listed LST_CAP_VERIFY; the journals JOURNAL sent, per target */
+	bool verify_cap;
+	struct lst_daemon__journal *journals;
+	size_t njournals;
+};
+
+/*
+ * Issue 14: a point's verifying reads: per job spec, the journal streams of its target (a copy:
+ * the session's may change while the worker builds) and the map of its region, built by the
+ * PREPARE worker and borrowed by the run's jobs, so it lives as long as the run.
+ */
+struct lst_daemon__vmaps {
+	struct {
+		bool on; /* a verifying read */
+		uint64_t first_lba, nunits;
+		struct lst_journal_stream *st;
+		size_t nst;
+		struct lst_verify_map map;
+		bool built;
+	} spec[LST_MAX_JOBSPECS];
 };
 
 /* One event of a started point (START's events): its job, and whether its EVENT went out. */
@@ -177,6 +207,7 @@ struct lst_daemon__prep {
 	lst_msg *cmd;	      /* a copy of the PREPARE, for the reply */
 	size_t n;
 	struct lst_run_path rp[LST_MAX_JOBSPECS]; /* names point into cmd */
+	struct lst_daemon__vmaps *vm;		  /* issue 14: NULL when nothing is verified */
 	lst_run *run;
 	int rc;
 	lst_err err;
@@ -196,7 +227,8 @@ struct lst_daemon__point {
 	struct lst_daemon__path paths[LST_MAX_JOBSPECS];
 	size_t npaths;
 	lst_run *run;
-	zmq_pollitem_t item; /* the run's eventfd */
+	struct lst_daemon__vmaps *vm; /* issue 14: the run's verify maps (freed after the run) */
+	zmq_pollitem_t item;	      /* the run's eventfd */
 	bool polling;
 	struct lst_daemon__prep *prep; /* while LST_DAEMON__PREPARING */
 	uint64_t prepare_id;	       /* the PREPARE command being answered */
@@ -399,6 +431,58 @@ void lst_daemon__prepare_cancel(lst_daemon *d, const char *why);
 
 /* PREPARE: replace any point not running by this one; PREPARED or ERROR follows (later, for I/O). */
 void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
+
+/* ---- lst_daemon_verify.c (issue 14) */
+
+/* WELCOME's caps gain LST_CAP_VERIFY; remembers whether the HELLO listed it. */
+void lst_daemon__welcome_verify(lst_daemon *d, const struct lst_msg_hello *h,
+				struct lst_msg_welcome *w);
+
+/* JOURNAL: store the page (from 0 starts the target afresh; a gap is ERROR STATE, more than
+ * LST_DAEMON__JOURNAL_MAX streams ERROR REFUSED) and answer JOURNAL_OK. */
+void lst_daemon__on_journal(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
+
+/* Forget the session's journals (the session ends). */
+void lst_daemon__journal_free(struct lst_daemon__session *s);
+
+/*
+ * May PREPARE p verify as it asks? A stamp from a coordinator whose HELLO lacked verify.v1, a
+ * verified spec without its stamp or mixing reads and writes, more verified write jobs than
+ * LST_MAX_STREAMS, a verifying read of a target without a journal: -EINVAL with err. 0 when
+ * fine (also when nothing is verified).
+ */
+int lst_daemon__verify_check(const lst_daemon *d, const struct lst_msg_prepare *p, lst_err *err);
+
+/*
+ * The verifying reads' journals for PREPARE p, whose path sizes are size[i] (per job spec):
+ * *out = NULL when there are none. Their maps' memory, added to need (the rest of the point),
+ * must fit mem_max: else -ENOMEM with the numbers in err. Returns 0 or -errno.
+ */
+int lst_daemon__vmaps_new(const lst_daemon *d, const struct lst_msg_prepare *p,
+			  const uint64_t *size, uint64_t need, struct lst_daemon__vmaps **out,
+			  lst_err *err);
+
+/* The PREPARE worker: build every map of vm and point rp[i].map at it. Returns 0 or -errno
+ * (-ECANCELED when cancel was set) with err. */
+int lst_daemon__vmaps_build(struct lst_daemon__vmaps *vm, struct lst_run_path *rp, size_t n,
+			    const _Atomic int *cancel, lst_err *err);
+
+/* Free the maps (only once no run uses them). Safe on NULL and twice. */
+void lst_daemon__vmaps_free(struct lst_daemon__vmaps **p);
+
+/* PREPARED's streams: every verified write job of run, in job order. */
+void lst_daemon__prepared_streams(const lst_run *run, struct lst_msg_prepared *r);
+
+/* SAMPLE's marks: each verified write job's watermarks as of the interval being handed over
+ * (inside the lst_run_collect callback), in PREPARED's stream order. */
+void lst_daemon__sample_marks(const lst_run *run, struct lst_msg_sample *ms);
+
+/*
+ * The point's run is over: send its bad units as INTEGRITY frames (LST_BAD_PER_MSG each, at
+ * most LST_BAD_PER_POINT units) before DONE. Returns the frames sent; *unreported gets the bad
+ * units found beyond the cap.
+ */
+uint32_t lst_daemon__integrity_send(lst_daemon *d, uint64_t *unreported);
 
 /* ---- lst_daemon_session.c */
 

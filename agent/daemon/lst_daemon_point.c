@@ -2,6 +2,8 @@
  * The prepared point's life: START arms a timer for t0 and releases the run (or the purge
  * worker, agent/io/lst_purge), STARTED answers it, samples go out as the run's eventfd reports
  * them, STOP and the lease ask it to stop, and DONE says how it ended before the point is freed.
+ * Issue 14: SAMPLEs carry the verified writes' watermarks, and a verifying read's bad units go
+ * out as INTEGRITY frames just before DONE (lst_daemon_verify.c).
  */
 
 #include "lst_daemon_int.h"
@@ -44,6 +46,7 @@ void lst_daemon__point_destroy(lst_daemon *d)
 	lst_daemon__prep_release(d, &pt->prep);
 	lst_daemon__events_free(d, pt);
 	lst_run_destroy(&pt->run);
+	lst_daemon__vmaps_free(&pt->vm); /* after the run: its jobs borrowed the maps */
 	s_purge_destroy(d, pt);
 	for (size_t i = 0; i < pt->npaths; i++)
 		if (pt->paths[i].fd >= 0)
@@ -119,6 +122,7 @@ static void s_on_sample(const lst_sample *s, void *arg)
 	/* Borrowed from the run for the encoding only: taken back below, before anything could
 	 * free the reused message (lst_msg_destroy frees a SAMPLE's parts). */
 	ms->parts = ms->nparts ? (struct lst_sample_part *)parts : NULL;
+	lst_daemon__sample_marks(pt->run, ms);
 	if (lst_daemon__emit(d, m) == -EMSGSIZE && ms->nparts)
 		s_emit_unsplit(d, m);
 	ms->nparts = 0;
@@ -176,11 +180,16 @@ static void s_point_finish(lst_daemon *d)
 	lst_msg *m;
 	struct lst_msg_done *dn;
 	lst_err err;
+	uint64_t unreported;
+	uint32_t integrity;
 
 	if (lst_daemon__events_pending(d))
 		return;
+	integrity = lst_daemon__integrity_send(d, &unreported);
 	m = lst_daemon__out(d, LST_MSG_DONE);
 	dn = &m->u.done;
+	dn->integrity = integrity;
+	dn->bad_unreported = unreported;
 	dn->events = pt->events_sent;
 	dn->phase = pt->phase;
 	dn->point = pt->point;

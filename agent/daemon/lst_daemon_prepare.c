@@ -39,6 +39,7 @@ static void s_prep_put(struct lst_daemon__prep *pg)
 	if (atomic_fetch_sub(&pg->refs, 1) != 1)
 		return;
 	lst_run_destroy(&pg->run);
+	lst_daemon__vmaps_free(&pg->vm); /* after the run, which borrowed its maps */
 	if (pg->efd >= 0)
 		close(pg->efd);
 	lst_msg_destroy(&pg->cmd);
@@ -260,6 +261,7 @@ static void s_prepared(lst_daemon *d, const struct lst_daemon__rid *rid, const l
 	}
 	r->engine = engine;
 	lst_copy(r->warning, sizeof(r->warning), warning ? warning : "");
+	lst_daemon__prepared_streams(pt->run, r);
 	lst_daemon__reply(d, rid, cmd->id, cmd->type, m);
 }
 
@@ -317,8 +319,11 @@ static void *s_prep_main(void *arg)
 {
 	struct lst_daemon__prep *pg = arg;
 
-	pg->run = lst_run_new_cancellable(pg->rp, pg->n, &pg->cancel, &pg->err);
-	pg->rc = pg->run ? 0 : pg->err.code ? pg->err.code : -EINVAL;
+	pg->rc = lst_daemon__vmaps_build(pg->vm, pg->rp, pg->n, &pg->cancel, &pg->err);
+	if (!pg->rc)
+		pg->run = lst_run_new_cancellable(pg->rp, pg->n, &pg->cancel, &pg->err);
+	if (!pg->rc)
+		pg->rc = pg->run ? 0 : pg->err.code ? pg->err.code : -EINVAL;
 	atomic_store_explicit(&pg->finished, 1, memory_order_release);
 	eventfd_write(pg->efd, 1);
 	s_prep_put(pg);
@@ -334,12 +339,21 @@ static int s_prepare_io(lst_daemon *d, struct lst_daemon__point *pt, const lst_m
 			lst_err *err)
 {
 	const struct lst_msg_prepare *p = &cmd->u.prepare;
-	struct lst_daemon__prep *pg = lst_calloc(1, sizeof(*pg));
+	struct lst_daemon__prep *pg;
+	struct lst_daemon__vmaps *vm;
+	uint64_t size[LST_MAX_JOBSPECS], jobs, buffers;
 	int rc;
 
+	for (uint32_t i = 0; i < p->njobs; i++)
+		size[i] = s_path_find(pt, p->jobs[i].path)->id.size;
+	if ((rc = lst_daemon__vmaps_new(d, p, size, s_point_mem(p, &buffers, &jobs), &vm, err)))
+		return rc;
+	pg = lst_calloc(1, sizeof(*pg));
+	pg->vm = vm;
 	pg->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (pg->efd < 0) {
 		rc = lst_err_sys(err, -errno, "eventfd");
+		lst_daemon__vmaps_free(&pg->vm);
 		free(pg);
 		return rc;
 	}
@@ -353,12 +367,19 @@ static int s_prepare_io(lst_daemon *d, struct lst_daemon__point *pt, const lst_m
 		pg->rp[i].size = sp->id.size;
 		pg->rp[i].w = p->jobs[i].w;
 		pg->rp[i].name = pg->cmd->u.prepare.jobs[i].path;
+		pg->rp[i].stamp = (struct lst_stamp){
+			.target = p->jobs[i].stamp.target,
+			.agent = p->jobs[i].stamp.agent,
+			.path = p->jobs[i].stamp.path,
+			.gen = p->jobs[i].stamp.gen,
+		};
 	}
 	atomic_init(&pg->refs, 2);
 	rc = pthread_create(&pg->thread, NULL, s_prep_main, pg);
 	if (rc) {
 		close(pg->efd);
 		lst_msg_destroy(&pg->cmd);
+		lst_daemon__vmaps_free(&pg->vm);
 		free(pg);
 		return lst_err_sys(err, -rc, "pthread_create for the PREPARE worker");
 	}
@@ -432,6 +453,10 @@ static int s_on_prep_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 		return lst_daemon__ret(d);
 	pt->run = pg->run;
 	pg->run = NULL;
+	if (pt->run) { /* the maps go with the run that borrows them */
+		pt->vm = pg->vm;
+		pg->vm = NULL;
+	}
 	err = pg->err;
 	cmd = pg->cmd;
 	pg->cmd = NULL;
@@ -482,6 +507,12 @@ static bool s_prepare_acceptable(lst_daemon *d, const struct lst_daemon__rid *ri
 				i, p->jobs[i].action, action);
 			return false;
 		}
+	}
+	if (action == LST_ACTION_IO && lst_daemon__verify_check(d, p, &err)) {
+		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name,
+			     err.msg);
+		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_REFUSED, "%s", err.msg);
+		return false;
 	}
 	if (action == LST_ACTION_IO && s_check_resources(d, p, &err)) {
 		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name,

@@ -229,6 +229,12 @@ lst_msg *lst_daemon__out(lst_daemon *d, enum lst_msg_type type)
 	case LST_MSG_KMSG_REPLY:
 		body = sizeof(m->u.kmsg_reply);
 		break;
+	case LST_MSG_JOURNAL_OK: /* issue 14 */
+		body = sizeof(m->u.journal_ok);
+		break;
+	case LST_MSG_INTEGRITY: /* the units sent are written in full */
+		body = offsetof(struct lst_msg_integrity, bad);
+		break;
 	case LST_MSG_INVENTORY_REPLY: /* the devices sent are written in full */
 		body = offsetof(struct lst_msg_inventory_reply, devices);
 		break;

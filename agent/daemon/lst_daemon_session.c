@@ -24,7 +24,9 @@ void lst_daemon__session_clear(lst_daemon *d, uint32_t reason, const char *why)
 	lst_daemon__cache_clear(s);
 	lst_daemon__spool_clear(s);
 	lst_daemon__kmsg_close(s);
+	lst_daemon__journal_free(s);
 	s->hooks_cap = false;
+	s->verify_cap = false;
 	s->active = s->known = false;
 	s->gen++;
 	s->seq = 0;
@@ -75,6 +77,7 @@ static void s_welcome(lst_daemon *d, const struct lst_daemon__rid *rid, const ls
 	w->instance = d->instance;
 	w->resumed = resumed;
 	lst_daemon__welcome_hooks(d, &cmd->u.hello, w);
+	lst_daemon__welcome_verify(d, &cmd->u.hello, w);
 	lst_daemon__reply(d, rid, cmd->id, cmd->type, m);
 }
 

@@ -1,6 +1,11 @@
 /*
  * The bench subcommand: flags from the workload option table (fio-like names), open the target,
  * run, fold the per-interval samples into totals, print a summary or JSON.
+ *
+ * --verify (issue 14): writes stamp every 4 KiB unit (target: the id of the file name, agent 0,
+ * path 0, generation 1); reads check every unit with no journal (a good stamp of this target and
+ * LBA is ok, none is unwritten, the rest bad) and the output gains the counts. This is what the
+ * CPU-cost benchmark of verify runs.
  */
 #include "lst_bench.h"
 
@@ -33,6 +38,7 @@ struct s_bench {
 	struct lst_dir_stats tot[LST_DIR_N];
 	int64_t m_start, m_end;
 	struct lst_sample_health health; /* over every interval, ramp included */
+	struct lst_sample_verify verify; /* over every interval, ramp included */
 	json_t *intervals;
 };
 
@@ -271,6 +277,10 @@ static void s_on_sample(const lst_sample *s, void *arg)
 	for (int c = 0; c < LST_ERRC_N; c++)
 		b->health.err_class[c] += s->health.err_class[c];
 	b->health.timeouts += s->health.timeouts;
+	b->verify.ok += s->verify.ok;
+	b->verify.pending += s->verify.pending;
+	b->verify.unwritten += s->verify.unwritten;
+	b->verify.bad += s->verify.bad;
 	b->health.inflight = s->health.inflight; /* at the end of the last interval */
 	b->health.oldest_inflight_ns =
 		LST_MAX(b->health.oldest_inflight_ns, s->health.oldest_inflight_ns);
@@ -337,6 +347,14 @@ static void s_print_health(const struct lst_sample_health *h)
 	       (double)h->oldest_inflight_ns / 1e6);
 }
 
+/* The verify counts as JSON (units of 4 KiB). */
+static json_t *s_verify_json(const struct lst_sample_verify *v)
+{
+	return json_pack("{s:I, s:I, s:I, s:I}", "ok", (json_int_t)v->ok, "pending",
+			 (json_int_t)v->pending, "unwritten", (json_int_t)v->unwritten, "bad",
+			 (json_int_t)v->bad);
+}
+
 static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 		    const struct rusage *ru1)
 {
@@ -375,6 +393,8 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 			      rc ? err.msg : NULL);
 		if (s_health_any(&b->health))
 			json_object_set_new(o, "health", s_health_json(&b->health));
+		if (b->w.verify)
+			json_object_set_new(o, "verify", s_verify_json(&b->verify));
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		printf("\n");
 		json_decref(o);
@@ -394,6 +414,12 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 		printf("  runtime %.3f s (ramp %.1f s excluded)  cpu usr %.2f s  sys %.2f s\n",
 		       secs, (double)b->w.ramp / 1e9, usr, sys);
 		s_print_health(&b->health);
+		if (b->w.verify)
+			printf("  verify units ok %llu  pending %llu  unwritten %llu  bad %llu\n",
+			       (unsigned long long)b->verify.ok,
+			       (unsigned long long)b->verify.pending,
+			       (unsigned long long)b->verify.unwritten,
+			       (unsigned long long)b->verify.bad);
 	}
 	if (rc) {
 		fprintf(stderr, "lockstep-agent: %s\n", err.msg);
@@ -425,6 +451,7 @@ int lst_bench_main(int argc, char **argv)
 	path.fd = fd;
 	path.w = b.w;
 	path.name = b.filename ? b.filename : "null";
+	path.stamp = (struct lst_stamp){ .target = lst_verify_target_id(path.name), .gen = 1 };
 	run = lst_run_new(&path, 1, &err);
 	if (!run)
 		goto fail;

@@ -40,14 +40,12 @@ static inline uint64_t s_rand(uint64_t *s)
 /* Per-thread state that stays on the job's stack: the hot loop touches nothing shared. */
 struct s_loop {
 	struct lst_job *job;
-	uint64_t rng;	     /* offsets and directions */
-	uint64_t data_rng;   /* write stamps */
-	uint64_t nblocks;    /* random: blocks in [lo, hi) */
-	uint64_t pos;	     /* sequential: next offset */
-	uint64_t issued;     /* bytes issued */
-	uint64_t stamp;	     /* write stamp counter: blocks never repeat */
-	uint32_t read_below; /* mixed: a draw below this (of 2^32) is a read */
-	bool random, mixed, all_reads;
+	struct lst_ioseq seq; /* offsets and directions (lst_verify.h) */
+	uint64_t gap_rng;     /* Poisson gaps: apart, so the sequence never depends on timing */
+	uint64_t data_rng;    /* write stamps */
+	uint64_t issued;      /* bytes issued */
+	uint64_t stamp;	      /* write stamp counter: blocks never repeat */
+	uint64_t werr;	      /* verified writes completed with an error */
 	unsigned nfree, inflight;
 	struct lst_io **free;
 	struct lst_io **queued;
@@ -110,6 +108,9 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 		job->ios[i].buf = job->bufs + (uint64_t)i * bs;
 		job->ios[i].len = (uint32_t)bs;
 	}
+	if (job->verify_read)
+		job->bad = lst_calloc(LST_JOB_BAD_MAX, sizeof(*job->bad));
+	job->nbad = 0;
 	job->ring.head = 0;
 	job->ring.tail = 0;
 	lst_sample_init(&job->ring.slot[0], 0);
@@ -124,6 +125,8 @@ void lst_job_exit(struct lst_job *job)
 		free(job->lists);
 		free(job->bufs);
 	}
+	free(job->bad);
+	job->bad = NULL;
 	job->ios = NULL;
 	job->lists = NULL;
 	job->bufs = NULL;
@@ -133,43 +136,57 @@ void lst_job_exit(struct lst_job *job)
 static void s_stamp(struct s_loop *l, struct lst_io *io)
 {
 	uint64_t tag = (uint64_t)l->job->id << 48;
+	uint64_t n = l->stamp, rng = l->data_rng; /* locals: the buffer's stores cannot alias */
 
 	for (uint32_t s = 0; s < io->len; s += SECTOR) {
 		uint64_t *p = (uint64_t *)((uint8_t *)io->buf + s);
 
-		p[0] = tag | (l->stamp++ & 0xffffffffffffull);
-		p[1] = s_rand(&l->data_rng);
+		p[0] = tag | (n++ & 0xffffffffffffull);
+		p[1] = s_rand(&rng);
 	}
+	l->stamp = n;
+	l->data_rng = rng;
 }
 
-static void s_prep(struct s_loop *l, struct lst_io *io)
+/*
+ * A verified write: every 4 KiB unit of the buffer gets its stamp (lst_stamp_put: the job's
+ * target, writer and generation, the unit's LBA, the intended issue instant since t0, the I/O's
+ * index); the rest of the unit keeps the pattern's data.
+ */
+static __attribute__((noinline)) void s_stamp_verify(struct s_loop *l, struct lst_io *io,
+						     int64_t t_ns)
+{
+	struct lst_stamp st = l->job->stamp;
+
+	st.lba = io->offset / LST_VERIFY_UNIT;
+	st.t_ns = t_ns;
+	st.seq = io->seq;
+	for (uint32_t k = 0; k < io->len; k += LST_VERIFY_UNIT, st.lba++)
+		lst_stamp_put((uint8_t *)io->buf + k, &st);
+}
+
+/* The slot's next I/O from the sequence, to be issued now (or at its arrival, rate-limited). */
+static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 {
 	struct lst_job *job = l->job;
-	uint64_t bs = io->len;
+	uint8_t dir;
 
-	if (l->random) {
-		uint64_t r = s_rand(&l->rng);
-
-		io->offset = job->lo + (uint64_t)(((lst_u128)r * l->nblocks) >> 64) * bs;
-	} else {
-		io->offset = l->pos;
-		l->pos += bs;
-		if (l->pos + bs > job->hi)
-			l->pos = job->lo;
+	io->seq = l->seq.index;
+	lst_ioseq_next(&l->seq, &io->offset, &dir);
+	io->dir = dir ? LST_DIR_WRITE : LST_DIR_READ;
+	if (io->dir == LST_DIR_WRITE) {
+		if (job->verify_write)
+			s_stamp_verify(l, io,
+				       job->rate > 0 ? (int64_t)l->next_arrival : now - job->t0);
+		else if (job->w.pattern > 0)
+			s_stamp(l, io);
 	}
-	if (l->mixed)
-		io->dir = (uint32_t)(s_rand(&l->rng) >> 32) < l->read_below ? LST_DIR_READ
-									    : LST_DIR_WRITE;
-	else
-		io->dir = l->all_reads ? LST_DIR_READ : LST_DIR_WRITE;
-	if (io->dir == LST_DIR_WRITE && job->w.pattern > 0)
-		s_stamp(l, io);
 	io->issue_ns = 0;
 	io->done_ns = 0;
 	io->submit_ns = 0;
 	io->timed_out = false;
 	io->res = 0;
-	l->issued += bs;
+	l->issued += io->len;
 }
 
 static double s_gap_ns(struct s_loop *l)
@@ -179,7 +196,7 @@ static double s_gap_ns(struct s_loop *l)
 	if (l->job->w.arrivals == LST_ARRIVAL_UNIFORM)
 		return mean;
 	/* Poisson arrivals: exponential gaps; u in (0, 1]. */
-	return -log(((double)(s_rand(&l->rng) >> 11) + 1.0) / 9007199254740992.0) * mean;
+	return -log(((double)(s_rand(&l->gap_rng) >> 11) + 1.0) / 9007199254740992.0) * mean;
 }
 
 /* Count an I/O past io_timeout, once, in the current interval. */
@@ -218,6 +235,20 @@ static void s_inflight(struct s_loop *l, int64_t at)
 	}
 }
 
+/* A verified write's watermarks now: low is the lowest index in flight, or issued if none. */
+static void s_marks(struct s_loop *l, struct lst_job_mark *m)
+{
+	struct lst_job *job = l->job;
+	uint64_t low = l->seq.index;
+
+	for (unsigned i = 0; l->inflight && i < job->depth; i++)
+		if (job->ios[i].busy && job->ios[i].seq < low)
+			low = job->ios[i].seq;
+	m->low = low;
+	m->issued = l->seq.index;
+	m->werr = l->werr;
+}
+
 /* Publish the current sample and move to interval k + 1, unless the consumer has fallen
  * LST_JOB_RING_SLOTS behind: then keep accumulating in the same sample (marked late). */
 static void s_close_interval(struct s_loop *l, int64_t end_ns, bool last)
@@ -226,6 +257,8 @@ static void s_close_interval(struct s_loop *l, int64_t end_ns, bool last)
 	uint64_t tail = atomic_load_explicit(&job->ring.tail, memory_order_acquire);
 
 	s_inflight(l, end_ns);
+	if (job->verify_write)
+		s_marks(l, &job->ring.mark[l->head % LST_JOB_RING_SLOTS]);
 	l->cur->end_ns = end_ns;
 	l->k++;
 	if (last)
@@ -257,6 +290,8 @@ static void s_failed(struct s_loop *l, const struct lst_io *io, struct lst_dir_s
 	int code = io->res < 0 ? io->res : -EIO;
 
 	d->errors++;
+	if (io->dir == LST_DIR_WRITE)
+		l->werr++;
 	l->cur->health.err_class[io->res < 0 ? lst_err_class_of(io->res) : LST_ERRC_OTHER]++;
 	if (job->w.on_io_error == LST_ON_IO_ERROR_CONTINUE)
 		return;
@@ -268,6 +303,53 @@ static void s_failed(struct s_loop *l, const struct lst_io *io, struct lst_dir_s
 			    io->res < 0 ? -io->res : 0, io->res >= 0 ? ", short transfer" : "");
 	}
 	l->stopping = true; /* an I/O error ends the job, as in fio */
+}
+
+/* Keep a bad unit for the daemon (the first LST_JOB_BAD_MAX; all are counted). */
+static void s_bad(struct lst_job *job, uint64_t lba, enum lst_verify_kind kind,
+		  const struct lst_stamp *found, const void *unit)
+{
+	struct lst_job_bad *b;
+	struct lst_stamp junk;
+
+	if (job->nbad++ >= LST_JOB_BAD_MAX)
+		return;
+	b = &job->bad[job->nbad - 1];
+	b->offset = lba * LST_VERIFY_UNIT;
+	b->kind = (uint32_t)kind;
+	b->expected = job->map ? job->map->exp[lba - job->map->first_lba] : 0;
+	b->stamp_kind = (uint32_t)lst_stamp_get(unit, lba, job->stamp.target, &junk);
+	b->found = *found;
+}
+
+/* A verifying read completed whole: check each of its units, count them in the sample. */
+static void s_check(struct s_loop *l, const struct lst_io *io)
+{
+	struct lst_job *job = l->job;
+	struct lst_sample_verify *v = &l->cur->verify;
+	uint64_t lba = io->offset / LST_VERIFY_UNIT;
+
+	for (uint32_t k = 0; k < io->len; k += LST_VERIFY_UNIT, lba++) {
+		const uint8_t *unit = (const uint8_t *)io->buf + k;
+		enum lst_verify_kind kind;
+		struct lst_stamp found;
+
+		switch (lst_verify_check(job->map, lba, unit, job->stamp.target, &found, &kind)) {
+		case LST_VERIFY_OK:
+			v->ok++;
+			break;
+		case LST_VERIFY_PENDING:
+			v->pending++;
+			break;
+		case LST_VERIFY_UNWRITTEN:
+			v->unwritten++;
+			break;
+		default:
+			v->bad++;
+			s_bad(job, lba, kind, &found, unit);
+			break;
+		}
+	}
 }
 
 /*
@@ -307,6 +389,12 @@ static void s_complete(struct s_loop *l, unsigned n, int64_t now)
 	if (run_n)
 		lst_hist_record_n(&cur->dir[run_dir].lat, run_lat, run_n);
 	l->inflight -= n;
+	if (!l->job->verify_read)
+		return;
+	/* after the batch's latency was taken; a failed read checks nothing */
+	for (unsigned i = 0; i < n; i++)
+		if (l->done[i]->dir == LST_DIR_READ && l->done[i]->res == (int32_t)l->done[i]->len)
+			s_check(l, l->done[i]);
 }
 
 /* How long a stopping job waits for its I/O in flight: max(io_timeout, 5 s). */
@@ -317,19 +405,11 @@ static int64_t s_drain_ns(const struct lst_job *job)
 
 static void s_loop_init(struct s_loop *l, struct lst_job *job)
 {
-	uint64_t seed = job->w.seed ? (uint64_t)job->w.seed : (uint64_t)lst_mono_ns();
-	int pct = lst_workload_read_pct(&job->w);
-
 	memset(l, 0, sizeof(*l));
 	l->job = job;
-	l->rng = (seed ^ 0x9e3779b97f4a7c15ull) * (job->id + 1) | 1;
-	l->data_rng = (seed + 0x632be59bd9b4e019ull) * (2 * job->id + 3) | 1;
-	l->random = lst_rw_is_random(job->w.rw);
-	l->nblocks = (job->hi - job->lo) / (uint64_t)job->w.bs;
-	l->pos = job->lo;
-	l->mixed = pct > 0 && pct < 100;
-	l->all_reads = pct == 100;
-	l->read_below = (uint32_t)((4294967296.0 * pct) / 100.0);
+	lst_ioseq_init(&l->seq, &job->stream);
+	l->gap_rng = job->gap_seed | 1;
+	l->data_rng = job->data_seed | 1;
 	l->free = job->lists;
 	l->queued = job->lists + job->depth;
 	l->done = job->lists + 2 * job->depth;
@@ -404,7 +484,7 @@ static void s_issue(struct s_loop *l, int64_t now, bool *arrival_pending)
 			break;
 		}
 		io = l->free[--l->nfree];
-		s_prep(l, io);
+		s_prep(l, io, now);
 		if (job->rate > 0) {
 			io->issue_ns = job->t0 + (int64_t)l->next_arrival;
 			l->next_arrival += s_gap_ns(l);

@@ -22,6 +22,15 @@
  * queue(), on the job thread: nothing is ever seen in flight at a boundary, and a pread/pwrite
  * that never returns blocks the job (and its boundaries) until it does. Stalls are measured
  * with io_uring.
+ *
+ * I/O sequence and data integrity (issue 14): every job takes its offsets and directions from
+ * lst_ioseq (lst_verify.h) over its struct lst_stream, whose seed the run fixes before the job
+ * starts, so the stream is reproducible; Poisson gaps draw from their own generator, so the
+ * sequence never depends on timing. A verified write stamps every 4 KiB unit of its buffer just
+ * before it is queued (lst_stamp_put) and publishes its watermarks (issued, low, werr) with each
+ * interval's sample. A verifying read checks every unit of every completed read
+ * (lst_verify_check) on the job thread after the completion's latency was taken, counts the
+ * results in the sample and keeps the first LST_JOB_BAD_MAX bad units for the daemon.
  */
 #ifndef LST_JOB_H
 #define LST_JOB_H
@@ -33,6 +42,7 @@
 
 #include "lst_err.h"
 #include "lst_sample.h"
+#include "lst_verify.h"
 #include "lst_workload.h"
 
 struct lst_job;
@@ -41,18 +51,22 @@ struct lst_job;
 struct lst_io {
 	uint64_t offset;
 	void *buf;
+	uint64_t seq; /* its index in the job's I/O sequence (lst_ioseq) */
 	uint32_t len;
 	uint32_t idx;	   /* slot index, also the registered-buffer index */
-	uint8_t dir;	   /* enum lst_dir */
 	int32_t res;	   /* bytes transferred or -errno, set by the engine */
+	uint8_t dir;	   /* enum lst_dir */
+	bool busy;	   /* handed to the engine and not reaped yet */
+	bool timed_out;	   /* already counted once as passing io_timeout */
 	int64_t issue_ns;  /* set by the job (batch stamp or intended time); an engine that
 				 * stamps per I/O may set it when it is still 0 */
 	int64_t done_ns;   /* 0: the job stamps the reap instant; engines that complete
 				 * synchronously stamp it themselves */
 	int64_t submit_ns; /* when the job handed it to the engine (ages in flight) */
-	bool busy;	   /* handed to the engine and not reaped yet */
-	bool timed_out;	   /* already counted once as passing io_timeout */
 };
+
+/* A slot is one cache line: the hot loop walks them. */
+_Static_assert(sizeof(struct lst_io) <= 64, "struct lst_io fits a cache line");
 
 /*
  * An engine is an ops table. init/exit run on the job's thread. queue() prepares one I/O (an
@@ -81,10 +95,31 @@ int lst_engine_uring_probe(lst_err *err);
 
 /* Single-producer single-consumer ring of samples: the job fills slot[head % N] in place and
  * publishes it by advancing head; the consumer reads slots below head and advances tail. */
+/* A verified write job's watermarks (lst_verify.h): I/Os 0..low-1 completed, 0..issued-1
+ * issued, werr of its writes completed with an error. */
+struct lst_job_mark {
+	uint64_t low, issued, werr;
+};
+
+/* Single-producer single-consumer ring of samples: the job fills slot[head % N] in place (and
+ * mark[head % N], the watermarks at the sample's end) and publishes it by advancing head; the
+ * consumer reads slots below head and advances tail. */
 struct lst_sample_ring {
 	_Atomic uint64_t head;
 	_Atomic uint64_t tail;
 	lst_sample slot[LST_JOB_RING_SLOTS];
+	struct lst_job_mark mark[LST_JOB_RING_SLOTS];
+};
+
+#define LST_JOB_BAD_MAX 1024 /* bad units a verifying job keeps (= LST_BAD_PER_POINT) */
+
+/* One bad unit a verifying read found (the daemon turns it into a struct lst_bad_unit). */
+struct lst_job_bad {
+	uint64_t offset;	/* bytes, on the path */
+	uint32_t kind;		/* enum lst_verify_kind */
+	uint32_t expected;	/* the generation the journal expects (0 = none) */
+	uint32_t stamp_kind;	/* enum lst_stamp_kind of what was read */
+	struct lst_stamp found; /* the stamp as read */
 };
 
 struct lst_job {
@@ -105,6 +140,14 @@ struct lst_job {
 	/* Read by lst_job_init between chunks of the buffer fill: non-zero = give up (the
 	 * daemon's PREPARE worker was cancelled). NULL = never. */
 	const _Atomic int *cancel;
+	/* Issue 14, set by the run: the I/O sequence (seed fixed at layout), the seed of the
+	 * Poisson gaps and of the data, and verify: what stamps carry, or the map reads check
+	 * against (borrowed, NULL = no journal: a good stamp of this target and LBA is ok). */
+	struct lst_stream stream;
+	uint64_t gap_seed, data_seed;
+	bool verify_write, verify_read;
+	struct lst_stamp stamp; /* target, agent, path, gen */
+	const struct lst_verify_map *map;
 
 	/* Engine state, owned by the engine. */
 	void *engine;
@@ -124,6 +167,10 @@ struct lst_job {
 	lst_err err;
 	struct lst_sample_ring ring;
 	pthread_t thread;
+	/* A verifying read's bad units: the first LST_JOB_BAD_MAX in bad[], all counted in nbad;
+	 * written by the job thread only, read once `finished` is set. */
+	struct lst_job_bad *bad;
+	uint64_t nbad;
 };
 
 /*

@@ -65,6 +65,8 @@ struct lst_run {
 	struct s_devpath dev[LST_DEVSTATS_MAX];
 	uint32_t nout_dev;
 	struct lst_devstat out_dev[LST_DEVSTATS_MAX];
+	struct lst_job_mark
+		*marks; /* njobs: each job's watermarks as of the interval handed over */
 };
 
 static const struct lst_engine_ops *s_ops(int engine)
@@ -77,6 +79,29 @@ static const struct lst_engine_ops *s_ops(int engine)
 	default:
 		return &lst_engine_uring;
 	}
+}
+
+/*
+ * Fix job's I/O sequence and its other seeds: the job's rng seed as it always was (w.seed, or
+ * the clock, mixed with the job id), now taken when the run is made so a replay knows it.
+ */
+static void s_seed(struct lst_job *job)
+{
+	const struct lst_workload *w = &job->w;
+	uint64_t seed = w->seed ? (uint64_t)w->seed : (uint64_t)lst_mono_ns();
+	int pct = lst_workload_read_pct(w);
+
+	job->stream = (struct lst_stream){
+		.seed = (seed ^ 0x9e3779b97f4a7c15ull) * (job->id + 1) | 1,
+		.lo = job->lo,
+		.hi = job->hi,
+		.bs = (uint32_t)w->bs,
+		.random = lst_rw_is_random(w->rw) ? 1 : 0,
+		.read_pct = (uint32_t)pct,
+		.job = job->id,
+	};
+	job->data_seed = (seed + 0x632be59bd9b4e019ull) * (2 * job->id + 3) | 1;
+	job->gap_seed = (seed + 0xd1b54a32d192ed03ull) * (2 * job->id + 5) | 1;
 }
 
 /* Lay out one path's jobs: regions, byte budgets and rates. */
@@ -119,6 +144,11 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 						   p->name, (unsigned long long)total);
 		}
 		job->rate = w->rate_iops ? (double)w->rate_iops / (double)jobs : 0;
+		s_seed(job);
+		job->verify_write = w->verify && lst_rw_writes(w->rw, w->rwmixread);
+		job->verify_read = w->verify && !job->verify_write;
+		job->stamp = p->stamp;
+		job->map = p->map;
 		job->cancel = cancel;
 		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
 			return lst_err_set(err, -ECANCELED, "%s: cancelled", p->name);
@@ -304,6 +334,13 @@ lst_run *lst_run_new_cancellable(const struct lst_run_path *paths, size_t n,
 			return lst_err_set(err, -EINVAL, "%s: the null engine needs a size",
 					   paths[i].name),
 			       NULL;
+		if (w->verify && lst_workload_read_pct(w) > 0 && lst_workload_read_pct(w) < 100)
+			return lst_err_set(
+				       err, -EINVAL,
+				       "%s: verify with rwmixread %lld mixes reads and writes; a "
+				       "verified phase either writes or reads",
+				       paths[i].name, (long long)w->rwmixread),
+			       NULL;
 		if (w->interval != paths[0].w.interval || w->ramp != paths[0].w.ramp ||
 		    w->runtime != paths[0].w.runtime || w->engine != engine)
 			return lst_err_set(
@@ -336,6 +373,7 @@ lst_run *lst_run_new_cancellable(const struct lst_run_path *paths, size_t n,
 	run->njobs = njobs;
 	run->jobs = lst_calloc(njobs, sizeof(*run->jobs));
 	run->readers = lst_calloc(njobs, sizeof(*run->readers));
+	run->marks = lst_calloc(njobs, sizeof(*run->marks));
 	s_parts_new(run, paths, n);
 	for (size_t i = 0; i < n; i++) {
 		if (s_layout(run, &paths[i], at, cancel, err)) {
@@ -396,6 +434,7 @@ void lst_run_destroy(lst_run **p)
 		close(run->dev[i].fd);
 	free(run->jobs);
 	free(run->readers);
+	free(run->marks);
 	free(run->job_path);
 	free(run->parts);
 	free(run->part_any);
@@ -481,6 +520,7 @@ bool lst_run_collect(lst_run *run, lst_run_sample_fn fn, void *arg)
 					break;
 				lst_sample_add(out, s);
 				s_parts_add(run, i, s);
+				run->marks[i] = job->ring.mark[r->tail % LST_JOB_RING_SLOTS];
 				any = true;
 				r->next_k = s->interval + 1;
 				r->done = s->flags & LST_SAMPLE_LAST;
@@ -531,4 +571,44 @@ int lst_run_error(const lst_run *run, lst_err *err)
 		}
 	}
 	return 0;
+}
+
+size_t lst_run_njobs(const lst_run *run)
+{
+	return run->njobs;
+}
+
+uint32_t lst_run_job_path(const lst_run *run, size_t i)
+{
+	LST_ASSERT(i < run->njobs);
+	return run->job_path[i];
+}
+
+const struct lst_stream *lst_run_stream(const lst_run *run, size_t i)
+{
+	LST_ASSERT(i < run->njobs);
+	return &run->jobs[i].stream;
+}
+
+bool lst_run_job_verify_write(const lst_run *run, size_t i)
+{
+	LST_ASSERT(i < run->njobs);
+	return run->jobs[i].verify_write;
+}
+
+const struct lst_job_mark *lst_run_mark(const lst_run *run, size_t i)
+{
+	LST_ASSERT(i < run->njobs);
+	return &run->marks[i];
+}
+
+const struct lst_job_bad *lst_run_bad(const lst_run *run, size_t i, size_t *n, uint64_t *total)
+{
+	const struct lst_job *job;
+
+	LST_ASSERT(i < run->njobs && run->over);
+	job = &run->jobs[i];
+	*total = job->nbad;
+	*n = (size_t)LST_MIN(job->nbad, (uint64_t)LST_JOB_BAD_MAX);
+	return job->bad;
 }

@@ -22,7 +22,9 @@
 #include <stdint.h>
 
 #include "lst_err.h"
+#include "lst_job.h"
 #include "lst_sample.h"
+#include "lst_verify.h"
 #include "lst_workload.h"
 
 struct lst_run_path {
@@ -30,6 +32,11 @@ struct lst_run_path {
 	uint64_t size;	       /* bytes addressable on the path */
 	struct lst_workload w; /* the workload, its region within the path */
 	const char *name;      /* for messages */
+	/* issue 14, with w.verify: a write's stamps carry target, agent, path and gen (the LBA,
+	 * time and index are the job's); a read checks against map (borrowed until the run is
+	 * destroyed; NULL = no journal, as bench --verify) with target */
+	struct lst_stamp stamp;
+	const struct lst_verify_map *map;
 };
 
 typedef struct lst_run lst_run;
@@ -104,5 +111,31 @@ void lst_run_started(const lst_run *run, int64_t *first, int64_t *last);
 
 /* The first job error, if any: returns 0 or -errno and fills err. */
 int lst_run_error(const lst_run *run, lst_err *err);
+
+/* ---- issue 14: streams, watermarks and bad units (lst_verify.h) */
+
+/* Jobs in the run (laid out path after path, in the order of the paths given). */
+size_t lst_run_njobs(const lst_run *run);
+
+/* Job i's path (its index in the paths given to lst_run_new) and its I/O sequence: what a
+ * replay of it needs (the seed is fixed when the run is made). Borrowed. */
+uint32_t lst_run_job_path(const lst_run *run, size_t i);
+const struct lst_stream *lst_run_stream(const lst_run *run, size_t i);
+
+/* Does job i write stamps (a verified write)? */
+bool lst_run_job_verify_write(const lst_run *run, size_t i);
+
+/*
+ * Job i's watermarks as of the interval lst_run_collect is handing over (use inside its
+ * callback; the last interval's are final: low == issued unless I/O was given up on). All zero
+ * before its first sample, and for jobs that do not stamp.
+ */
+const struct lst_job_mark *lst_run_mark(const lst_run *run, size_t i);
+
+/*
+ * The bad units job i kept (*n of them, at most LST_JOB_BAD_MAX) and how many it found in all
+ * (*total). Only once lst_run_collect has returned true (every job has finished). Borrowed.
+ */
+const struct lst_job_bad *lst_run_bad(const lst_run *run, size_t i, size_t *n, uint64_t *total);
 
 #endif
