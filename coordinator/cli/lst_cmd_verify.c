@@ -159,7 +159,7 @@ static char *s_plan_text(const lst_plan *p, const char *dir, const char *through
 	}
 	s_cat(&b,
 	      "defaults: {interval: 1s}\nphases:\n  - name: verify\n    workload: {rw: "
-	      "read, bs: %s, iodepth: %ld, verify: true}\n",
+	      "read, bs: %s, iodepth: %ld, verify: true}\n    stop: {capacity: 1x}\n",
 	      bs, iodepth);
 	return b;
 }
@@ -170,8 +170,7 @@ static int s_verdict(const char *out, bool quiet)
 	char *path = lst_asprintf("%s/summary.json", out);
 	json_t *doc = json_load_file(path, 0, NULL), *pts, *p;
 	json_int_t n[4] = { 0, 0, 0, 0 };
-	static const char *const keys[4] = { "verify_ok", "verify_pending", "verify_unwritten",
-					     "verify_bad" };
+	static const char *const keys[4] = { "ok", "pending", "unwritten", "bad" };
 	size_t k;
 
 	free(path);
@@ -182,7 +181,8 @@ static int s_verdict(const char *out, bool quiet)
 		if (!agent || strcmp(agent, "all"))
 			continue;
 		for (int x = 0; x < 4; x++)
-			n[x] += json_integer_value(json_object_get(p, keys[x]));
+			n[x] += json_integer_value(
+				json_object_get(json_object_get(p, "verify"), keys[x]));
 	}
 	json_decref(doc);
 	if (!quiet)

@@ -410,13 +410,24 @@ void lst_coord__verify_point_end(lst_coord *c)
 
 /* ---- bad units */
 
-/* The first stream of target t with generation gen (the writer integrity.csv names). */
-static const struct lst_coord__jstream *s_writer(const lst_coord *c, size_t t, uint32_t gen)
+/* The stream of target t with generation gen whose region holds offset (the writer that
+ * integrity.csv names); the first of the generation when none does. */
+static const struct lst_coord__jstream *s_writer(const lst_coord *c, size_t t, uint32_t gen,
+						  uint64_t offset)
 {
-	for (size_t k = 0; k < c->ver.n; k++)
-		if (c->ver.s[k].target == t && c->ver.s[k].st.gen == gen)
-			return &c->ver.s[k];
-	return NULL;
+	const struct lst_coord__jstream *any = NULL;
+
+	for (size_t k = 0; k < c->ver.n; k++) {
+		const struct lst_coord__jstream *s = &c->ver.s[k];
+
+		if (s->target != t || s->st.gen != gen)
+			continue;
+		if (offset >= s->st.s.lo && offset < s->st.s.hi)
+			return s;
+		if (!any)
+			any = s;
+	}
+	return any;
 }
 
 static const char *s_agent_name(const lst_coord *c, const struct lst_coord__jstream *s)
@@ -472,13 +483,13 @@ void lst_coord__on_integrity(lst_coord *c, size_t i, const lst_msg *m)
 			continue;
 		row.target = c->plan->targets[t].name;
 		row.path = c->plan->targets[t].paths[j].path;
-		if (b->expected && (ws = s_writer(c, t, b->expected))) {
+		if (b->expected && (ws = s_writer(c, t, b->expected, b->offset))) {
 			row.exp_agent = s_agent_name(c, ws);
 			row.exp_path = s_path_name(c, ws);
 			row.exp_t_s = ws->t0_s;
 		}
 		if (b->stamp_kind != LST_STAMP_NONE && b->found.gen &&
-		    (fs = s_writer(c, t, b->found.gen))) {
+		    (fs = s_writer(c, t, b->found.gen, b->offset))) {
 			row.found_agent = s_agent_name(c, fs);
 			row.found_path = s_path_name(c, fs);
 			row.found_t_s = fs->t0_s + (double)b->found.t_ns / 1e9;

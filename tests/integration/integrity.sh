@@ -50,7 +50,8 @@ A_PID=$AGENT_PID
 pb=$(free_port)
 start_agent b "$pb" --allow-write "/dev/loop*"
 
-# plan FILE <PHASES: agents a and b on the drive; share all: each path does its own role's region
+# plan FILE <PHASES: agents a and b on the drive; share shared: each path does its own role's
+# region, one pass of it (bytes)
 plan() {
 	cat >"$1" <<-YAML
 	lockstep: 1
@@ -60,20 +61,20 @@ plan() {
 	  - {name: a, address: "tcp://127.0.0.1:$pa"}
 	  - {name: b, address: "tcp://127.0.0.1:$pb"}
 	targets:
-	  - {name: drive, share: all, paths: {a: "$da", b: "$db"}}
-	defaults: {interval: 500ms, bs: 128k, iodepth: 8, verify: true}
+	  - {name: drive, share: shared, paths: {a: "$da", b: "$db"}}
+	defaults: {interval: 500ms, bs: 128k, iodepth: 8, verify: true, bytes: 32m}
 	YAML
 	cat >>"$1"
 }
-OWN="paths: {a: {offset: 0, size: 32m}, b: {offset: 32m, size: 32m}}"
-CROSS="paths: {a: {offset: 32m, size: 32m}, b: {offset: 0, size: 32m}}"
+OWN="paths: {a: {offset: 0, size: 32m, bytes: 32m}, b: {offset: 32m, size: 32m, bytes: 32m}}"
+CROSS="paths: {a: {offset: 32m, size: 32m, bytes: 32m}, b: {offset: 0, size: 32m, bytes: 32m}}"
 # counts DIR PHASE: "ok pending unwritten bad" of the phase's all-agent summary rows
 counts() {
 	"$PY" - "$1" "$2" <<-'PY'
 	import json, sys
 	pts = [p for p in json.load(open(f"{sys.argv[1]}/summary.json"))["points"]
 	       if p["phase"] == sys.argv[2] and p.get("agent") == "all"]
-	print(*[sum(int(p.get(f"verify_{k}") or 0) for p in pts) for k in ("ok", "pending", "unwritten", "bad")])
+	print(*[sum(int((p.get("verify") or {}).get(k) or 0) for p in pts) for k in ("ok", "pending", "unwritten", "bad")])
 	PY
 }
 
@@ -169,7 +170,7 @@ name: comp
 agents: [{name: c, address: "tcp://127.0.0.1:$pb2"}]
 targets: [{name: drive, paths: {c: "$db"}}]
 phases:
-  - {name: fill, workload: {rw: write, bs: 128k, pattern: compressible=50, verify: true, size: 8m}}
+  - {name: fill, workload: {rw: write, bs: 128k, pattern: compressible=50, verify: true, size: 8m, bytes: 8m}}
 YAML
 "$LOCKSTEP" run "$TMP/comp.yaml" -o "$TMP/r4" --quiet >"$TMP/r4.out" 2>&1 || fail "comp run: $(tail "$TMP/r4.out")"
 "$PY" - "$back" <<'PY' || fail "verify changes the compressible pattern's ratio beyond its cost"
