@@ -206,8 +206,8 @@ uint32_t lst_journal_maxgen(const lst_journal *j)
 	return j->maxgen;
 }
 
-int lst_journal_target(lst_journal *j, const char *name, uint64_t size, const char *identity,
-		       lst_err *err)
+int lst_journal_target(lst_journal *j, const char *name, uint32_t id, uint64_t size,
+		       const char *identity, lst_err *err)
 {
 	struct lst_journal_target *t;
 
@@ -225,8 +225,7 @@ int lst_journal_target(lst_journal *j, const char *name, uint64_t size, const ch
 	}
 	j->targets = lst_realloc(j->targets, (j->ntargets + 1) * sizeof(*j->targets));
 	t = &j->targets[j->ntargets++];
-	*t = (struct lst_journal_target){ lst_strdup(name), lst_verify_target_id(name), size,
-					  lst_strdup(identity) };
+	*t = (struct lst_journal_target){ lst_strdup(name), id, size, lst_strdup(identity) };
 	return s_put(j,
 		     json_pack("{s:s, s:s, s:I, s:I, s:s}", "type", "target", "target", name, "id",
 			       (json_int_t)t->id, "size", (json_int_t)size, "identity", identity),

@@ -41,11 +41,12 @@ void lst_journal_close(lst_journal **p);
 uint64_t lst_journal_next_sid(const lst_journal *j);
 uint32_t lst_journal_maxgen(const lst_journal *j);
 
-/* A target the run verifies (written once per target per file: the same name, size and
- * identity again writes nothing; another size or identity, say after a resume on another
- * drive, is -EINVAL with err). */
-int lst_journal_target(lst_journal *j, const char *name, uint64_t size, const char *identity,
-		       lst_err *err);
+/* A target the run verifies, with the id its stamps carry (the coordinator's: the hash of
+ * "RUN/NAME", so that stamps an earlier run left on the drive count as another target's).
+ * Written once per target per file: the same name, size and identity again writes nothing;
+ * another size or identity, say after a resume on another drive, is -EINVAL with err. */
+int lst_journal_target(lst_journal *j, const char *name, uint32_t id, uint64_t size,
+		       const char *identity, lst_err *err);
 
 /* Where a stream comes from (for the journal and for integrity.csv). */
 struct lst_journal_where {

@@ -157,6 +157,7 @@ struct lst_coord__verify {
 	uint64_t next_sid;
 	size_t n, cap;
 	struct lst_coord__jstream *s;
+	uint32_t *ids; /* [plan->ntargets]: the id each target's stamps carry */
 };
 
 struct lst_coord {

@@ -93,7 +93,7 @@ static int s_load_external(lst_coord *c, const char *dir)
 				"run's targets; nothing was read",
 				dir, pt->name);
 			rc = -1;
-		} else if (jt->size != c->targets[t].size) {
+		} else if (c->ver.ids[t] = jt->id, jt->size != c->targets[t].size) {
 			lst_coord__error(
 				c,
 				"journal %s: target %s was %llu bytes when written, its paths "
@@ -128,6 +128,14 @@ int lst_coord__verify_open(lst_coord *c)
 	if (!s_plan_verifies(c->plan))
 		return 0;
 	v->on = true;
+	v->ids = lst_calloc(c->plan->ntargets, sizeof(*v->ids));
+	for (size_t t = 0; t < c->plan->ntargets; t++) {
+		char *key = lst_asprintf("%s/%s", c->run_id, c->plan->targets[t].name);
+
+		/* this run's own: an earlier run's stamps on the drive are another target's */
+		v->ids[t] = lst_verify_target_id(key);
+		free(key);
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
 		bool cap = false;
@@ -162,10 +170,10 @@ int lst_coord__verify_open(lst_coord *c)
 	v->gen = LST_MAX(v->gen, lst_journal_maxgen(v->j));
 	v->next_sid = lst_journal_next_sid(v->j);
 	for (size_t t = 0; t < c->plan->ntargets; t++)
-		if (lst_journal_target(v->j, c->plan->targets[t].name, c->targets[t].size,
-				       c->plan->targets[t].identity ? c->plan->targets[t].identity
-								    : "",
-				       &err)) {
+		if (lst_journal_target(
+			    v->j, c->plan->targets[t].name, v->ids[t], c->targets[t].size,
+			    c->plan->targets[t].identity ? c->plan->targets[t].identity : "",
+			    &err)) {
 			lst_coord__error(c, "%s", err.msg);
 			return -1;
 		}
@@ -179,6 +187,8 @@ void lst_coord__verify_close(lst_coord *c)
 		free(c->ver.s[k].path_name);
 	}
 	free(c->ver.s);
+	free(c->ver.ids);
+	c->ver.ids = NULL;
 	c->ver.s = NULL;
 	c->ver.n = c->ver.cap = 0;
 	lst_journal_close(&c->ver.j);
@@ -205,7 +215,7 @@ void lst_coord__verify_stamp(lst_coord *c, size_t t, size_t j, struct lst_jobspe
 		c->ver.cur_gen = ++c->ver.gen;
 	c->ver.cur_reads |= !writes;
 	js->has_stamp = 1;
-	js->stamp.target = lst_verify_target_id(pt->name);
+	js->stamp.target = c->ver.ids[t];
 	js->stamp.agent = (uint16_t)pt->paths[j].agent;
 	js->stamp.path = (uint16_t)j;
 	js->stamp.gen = writes ? c->ver.cur_gen : 0;
@@ -233,7 +243,7 @@ static lst_msg *s_page(const lst_coord *c, size_t t, uint32_t from, uint32_t *to
 	struct lst_msg_journal *jm = &m->u.journal;
 	uint32_t seen = 0;
 
-	jm->target = lst_verify_target_id(c->plan->targets[t].name);
+	jm->target = c->ver.ids[t];
 	jm->from = from;
 	for (size_t k = 0; k < c->ver.n; k++) {
 		if (c->ver.s[k].target != t)
@@ -413,7 +423,7 @@ void lst_coord__verify_point_end(lst_coord *c)
 /* The stream of target t with generation gen whose region holds offset (the writer that
  * integrity.csv names); the first of the generation when none does. */
 static const struct lst_coord__jstream *s_writer(const lst_coord *c, size_t t, uint32_t gen,
-						  uint64_t offset)
+						 uint64_t offset)
 {
 	const struct lst_coord__jstream *any = NULL;
 

@@ -95,8 +95,12 @@ static void s_roundtrip(void)
 		T_FAIL("%s", err.msg);
 	T_EQ_U64(lst_journal_next_sid(j), 1);
 	T_EQ_INT(lst_journal_maxgen(j), 0);
-	T_EQ_INT(lst_journal_target(j, "d", 1 << 20, "loop:/dev/shm/x", &err), 0);
-	T_EQ_INT(lst_journal_target(j, "d", 1 << 20, "loop:/dev/shm/x", &err), 0); /* no line */
+	T_EQ_INT(lst_journal_target(j, "d", lst_verify_target_id("d"), 1 << 20, "loop:/dev/shm/x",
+				    &err),
+		 0);
+	T_EQ_INT(lst_journal_target(j, "d", lst_verify_target_id("d"), 1 << 20, "loop:/dev/shm/x",
+				    &err),
+		 0); /* no line */
 	T_EQ_INT(lst_journal_stream(j, 1, &s_where, &s_st, &err), 0);
 	st2.gen = 2;
 	T_EQ_INT(lst_journal_stream(j, 7, &s_where, &st2, &err), 0);
@@ -187,8 +191,12 @@ static void s_roundtrip(void)
 		T_EQ_U64(lst_journal_next_sid(j), 8);
 		T_EQ_INT(lst_journal_maxgen(j), 2);
 		/* its targets are known: the same again writes nothing, another drive is refused */
-		T_EQ_INT(lst_journal_target(j, "d", 1 << 20, "loop:/dev/shm/x", &err), 0);
-		T_EQ_INT(lst_journal_target(j, "d", 2 << 20, "loop:/dev/shm/y", &err), -EINVAL);
+		T_EQ_INT(lst_journal_target(j, "d", lst_verify_target_id("d"), 1 << 20,
+					    "loop:/dev/shm/x", &err),
+			 0);
+		T_EQ_INT(lst_journal_target(j, "d", lst_verify_target_id("d"), 2 << 20,
+					    "loop:/dev/shm/y", &err),
+			 -EINVAL);
 		T_CONTAINS(err.msg, "target d was 1048576 bytes, \"loop:/dev/shm/x\"; now it is "
 				    "2097152 bytes, \"loop:/dev/shm/y\": not the drive the journal "
 				    "is of");
