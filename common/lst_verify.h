@@ -164,7 +164,10 @@ uint64_t lst_verify_map_bytes(uint64_t nunits);
 /*
  * Build the map of units [first_lba, first_lba + nunits) from n journal streams (generations
  * 1..65535). Returns 0, or -ENOMEM / -EINVAL (a stream with bs not a multiple of the unit, a
- * generation of 0 or over 65535) with err. Replays at most sum(issued) I/Os.
+ * generation of 0 or over 65535; also a region not unit-aligned or smaller than one I/O,
+ * read_pct over 100, low > issued, a window past 2^64 bytes) with err naming the stream; on
+ * error m holds nothing to free. Replays at most sum(issued) I/Os (streams whose region misses
+ * the window not at all, sequential all-write streams in O(units)).
  */
 int lst_verify_map_build(struct lst_verify_map *m, uint64_t first_lba, uint64_t nunits,
 			 const struct lst_journal_stream *st, size_t n, lst_err *err);
@@ -196,13 +199,16 @@ extern const char *const lst_verify_kind_names[]; /* "", "no stamp", "wrong lba"
  *   exp == 0: UNWRITTEN, unless it holds a good stamp (or one with a bad crc) of a generation
  *     that may have landed there (pend, or an INCOMPLETE generation): PENDING.
  *   a good stamp of gen == exp: OK.
- *   gen > exp: PENDING when gen <= pend or gen is INCOMPLETE; else BAD future.
+ *   gen > exp: PENDING when gen <= pend or gen is INCOMPLETE, or generation exp had write
+ *     errors (WERR: the failed write may have left an earlier run's stamp); else BAD future.
  *   gen < exp: PENDING when generation exp had write errors (WERR: a failed write may have
  *     left the older data); else BAD stale (a lost write).
  *   no stamp, bad crc, another LBA or target: PENDING when pend > 0 and pend >= exp, or the
- *     unit's magic-valid stamp is of an INCOMPLETE generation >= exp; else BAD with its kind.
+ *     unit's magic-valid stamp is of an INCOMPLETE generation >= exp, or generation exp had
+ *     write errors (WERR: the failed write may have left anything); else BAD with its kind.
  * m may be NULL (no journal: `lockstep-agent bench --verify`): a good stamp of this target and
- * LBA is OK whatever its generation, no stamp is UNWRITTEN, the rest BAD with its kind.
+ * LBA is OK whatever its generation, no stamp is UNWRITTEN, the rest BAD with its kind. A unit
+ * outside the map (the caller's error) is checked the same way, never read out of bounds.
  * *found gets the stamp as read; *kind the kind of a BAD unit (LST_VK_NONE otherwise).
  */
 enum lst_verify_result lst_verify_check(const struct lst_verify_map *m, uint64_t lba,
