@@ -1,8 +1,9 @@
 /*
  * Example messages for tests and the fuzz corpus. TYPICAL looks like a real run; EXTREME puts
  * every string at its longest, every array at its bound and integers at their limits, so it also
- * shows that the largest message of each type fits in LST_MSG_MAX_BYTES; SMALL is the least a
- * valid message holds.
+ * shows that the largest message of each type fits in LST_MSG_MAX_BYTES (one exception: a path
+ * identity's backing_file stays empty, as on every device that has a WWN, see s_identity);
+ * SMALL is the least a valid message holds.
  */
 #include "msg_examples.h"
 
