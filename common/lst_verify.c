@@ -526,7 +526,7 @@ static enum lst_verify_result s_check_good(const struct lst_verify_map *m, uint3
 	if (gen == exp)
 		return LST_VERIFY_OK;
 	if (gen > exp) {
-		if (s_may_have_landed(m, gen, pend))
+		if (s_may_have_landed(m, gen, pend) || (s_flags(m, exp) & LST_VERIFY_GEN_WERR))
 			return LST_VERIFY_PENDING;
 		*kind = LST_VK_FUTURE;
 		return LST_VERIFY_BAD;
@@ -557,7 +557,8 @@ static enum lst_verify_result s_check_broken(const struct lst_verify_map *m, enu
  * As lst_verify.h says. A unit outside the map (a caller's error) is checked as without a
  * journal: a good stamp is OK, no stamp UNWRITTEN, the rest BAD with its kind. A stamp
  * generation beyond the map's maxgen has no flags. Generation exp's write errors make any
- * content of the unit PENDING (the failed write may have left anything there).
+ * content of the unit but its own stamp PENDING (the failed write may have left anything there,
+ * an earlier run's stamp of a higher generation included).
  */
 enum lst_verify_result lst_verify_check(const struct lst_verify_map *m, uint64_t lba,
 					const void *unit, uint32_t target, struct lst_stamp *found,

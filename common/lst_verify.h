@@ -199,7 +199,8 @@ extern const char *const lst_verify_kind_names[]; /* "", "no stamp", "wrong lba"
  *   exp == 0: UNWRITTEN, unless it holds a good stamp (or one with a bad crc) of a generation
  *     that may have landed there (pend, or an INCOMPLETE generation): PENDING.
  *   a good stamp of gen == exp: OK.
- *   gen > exp: PENDING when gen <= pend or gen is INCOMPLETE; else BAD future.
+ *   gen > exp: PENDING when gen <= pend or gen is INCOMPLETE, or generation exp had write
+ *     errors (WERR: the failed write may have left an earlier run's stamp); else BAD future.
  *   gen < exp: PENDING when generation exp had write errors (WERR: a failed write may have
  *     left the older data); else BAD stale (a lost write).
  *   no stamp, bad crc, another LBA or target: PENDING when pend > 0 and pend >= exp, or the

@@ -648,7 +648,9 @@ static const struct s_row s_rows[] = {
 	{ 1, 2, { 0 }, C_GOOD, 3, R_BAD(FUTURE) },
 	{ 1, 0, { 0 }, C_GOOD, 2, R_BAD(FUTURE) },
 	{ 1, 0, { 0, 0, I, 0 }, C_GOOD, 2, R_PEND },
-	{ 1, 0, { 0, 0, W, 0 }, C_GOOD, 2, R_BAD(FUTURE) },
+	{ 1, 0, { 0, 0, W, 0 }, C_GOOD, 2, R_BAD(FUTURE) }, /* the found gen's errors */
+	{ 1, 0, { 0, W, 0, 0 }, C_GOOD, 2, R_PEND }, /* gen 1's failed write left a later stamp */
+	{ 1, 0, { 0, W, 0, 0 }, C_GOOD, 9, R_PEND },
 	{ 1, 0, { 0 }, C_GOOD, 9, R_BAD(FUTURE) }, /* past maxgen: no flags */
 	{ 1, 0, { 0 }, C_GOOD, 70000, R_BAD(FUTURE) },
 	/* gen < exp */
@@ -780,6 +782,160 @@ static void test_check_alone(void)
 	T_EQ_STR(lst_verify_kind_names[LST_VK_FUTURE], "future");
 }
 
+/* ---- the map and the check together, over a simulated drive */
+
+static uint8_t s_disk[S_DEV_UNITS][LST_VERIFY_UNIT];
+
+enum s_fate { F_LOST, F_LANDED, F_TORN };
+
+static void s_disk_write(uint64_t u, uint32_t gen, uint16_t agent, uint64_t seq, enum s_fate f)
+{
+	struct lst_stamp st = s_stamp(7, gen, u);
+
+	if (f == F_LOST)
+		return;
+	st.agent = agent;
+	st.seq = seq;
+	memset(s_disk[u], (int)(seq & 0xff), LST_VERIFY_UNIT);
+	lst_stamp_put(s_disk[u], &st);
+	if (f == F_TORN)
+		s_disk[u][LST_STAMP_BYTES + s_rand() % (LST_VERIFY_UNIT - LST_STAMP_BYTES)] ^= 0x5a;
+}
+
+/* What happens to I/O k of a stream: a known complete write lands unless it failed (werr);
+ * one in flight, or issued after the last mark of a stream that never finished, may land,
+ * be torn or be lost. */
+static enum s_fate s_fate(const struct lst_journal_stream *js, uint64_t k)
+{
+	if (k < js->low)
+		return js->werr && s_rand() % 4 == 0 ? (enum s_fate)(s_rand() % 2 * 2) : F_LANDED;
+	return (enum s_fate)(s_rand() % 3);
+}
+
+/* Run the streams in generation order over the drive, as agents would, faults included. */
+static void s_disk_run(const struct lst_journal_stream *st, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct lst_journal_stream *js = &st[i];
+		uint64_t extra = js->complete ? 0 : s_rand() % 20, off;
+		struct lst_ioseq q;
+		uint8_t dir;
+
+		lst_ioseq_init(&q, &js->s);
+		for (uint64_t k = 0; k < js->issued + extra; k++) {
+			enum s_fate f = s_fate(js, k);
+
+			lst_ioseq_next(&q, &off, &dir);
+			for (uint64_t u = off / LST_VERIFY_UNIT;
+			     dir && u < (off + js->s.bs) / LST_VERIFY_UNIT; u++)
+				s_disk_write(u, js->gen, js->agent, k, f);
+		}
+	}
+}
+
+static void s_disk_check(const struct lst_verify_map *m, unsigned *count, const char *what)
+{
+	for (uint64_t u = 0; u < S_DEV_UNITS; u++) {
+		enum lst_verify_kind kind;
+		struct lst_stamp found;
+		enum lst_verify_result r = lst_verify_check(m, u, s_disk[u], 7, &found, &kind);
+
+		if (r == LST_VERIFY_BAD)
+			T_FAIL("%s: unit %llu bad (%s): found gen %u, exp %u pend %u", what,
+			       (unsigned long long)u, lst_verify_kind_names[kind], found.gen,
+			       m->exp[u], m->pend[u]);
+		count[r]++;
+	}
+}
+
+/* A unit whose expected generation is certain (complete, no write errors, nothing in flight)
+ * and that holds it (not a later write of a stream that never finished). */
+static uint64_t s_sure_unit(const struct lst_verify_map *m, uint64_t from)
+{
+	for (uint64_t u = from; u < S_DEV_UNITS; u++) {
+		enum lst_verify_kind kind;
+		struct lst_stamp found;
+
+		if (m->exp[u] > 1 && m->pend[u] == 0 && m->gen_flags[m->exp[u]] == 0 &&
+		    lst_verify_check(m, u, s_disk[u], 7, &found, &kind) == LST_VERIFY_OK)
+			return u;
+	}
+	return UINT64_MAX;
+}
+
+/* One fault of each kind on units whose state is certain is found, with its kind. */
+static void s_disk_faults(struct lst_verify_map *m)
+{
+	static uint8_t keep[4][LST_VERIFY_UNIT];
+	static const enum lst_verify_kind kinds[4] = { LST_VK_CHECKSUM, LST_VK_STALE,
+						       LST_VK_WRONG_LBA, LST_VK_NO_STAMP };
+	uint64_t u[4], at = 0;
+
+	for (int i = 0; i < 4; i++) {
+		u[i] = s_sure_unit(m, at);
+		if (u[i] == UINT64_MAX)
+			return; /* this history left too few: the next one will do */
+		at = u[i] + 2;
+		memcpy(keep[i], s_disk[u[i]], LST_VERIFY_UNIT);
+	}
+	s_disk[u[0]][100] ^= 1;
+	{
+		struct lst_stamp old = s_stamp(7, m->exp[u[1]] - 1u, u[1]);
+
+		lst_stamp_put(s_disk[u[1]], &old); /* a lost write: the older generation */
+	}
+	{
+		struct lst_stamp other = s_stamp(7, m->exp[u[2]], u[2] + 1);
+
+		lst_stamp_put(s_disk[u[2]], &other); /* a misdirected write */
+	}
+	memset(s_disk[u[3]], 0, LST_VERIFY_UNIT);
+	for (int i = 0; i < 4; i++) {
+		enum lst_verify_kind kind;
+		struct lst_stamp found;
+
+		T_EQ_INT(lst_verify_check(m, u[i], s_disk[u[i]], 7, &found, &kind), LST_VERIFY_BAD);
+		T_EQ_INT(kind, kinds[i]);
+		memcpy(s_disk[u[i]], keep[i], LST_VERIFY_UNIT);
+	}
+}
+
+/* Histories of several generations with faults (torn and lost in-flight writes, failed writes,
+ * streams that never finished), on a drive holding an earlier run's stamps: no unit is bad,
+ * and each injected error is found. */
+static void test_disk_histories(void)
+{
+	unsigned count[4] = { 0 }, faulted = 0;
+	struct lst_journal_stream st[24];
+
+	for (int t = 0; t < 40; t++) {
+		size_t n = 0;
+		uint32_t ngen = 2 + (uint32_t)(s_rand() % 6);
+		struct lst_verify_map m;
+		lst_err err;
+
+		for (uint64_t u = 0; u < S_DEV_UNITS; u++) {
+			memset(s_disk[u], 0x33, LST_VERIFY_UNIT);
+			if (s_rand() % 4 == 0) /* an earlier run's stamp, any generation */
+				s_disk_write(u, 1 + (uint32_t)(s_rand() % 9), 0, 0, F_LANDED);
+		}
+		for (uint32_t g = 1; g <= ngen; g++)
+			for (int k = 1 + (int)(s_rand() % 3); k > 0 && n < 24; k--)
+				st[n++] = s_random_stream((int)(s_rand() % 3), g);
+		s_disk_run(st, n);
+		T_EQ_INT(lst_verify_map_build(&m, 0, S_DEV_UNITS, st, n, &err), 0);
+		s_disk_check(&m, count, "history");
+		faulted += s_sure_unit(&m, 0) != UINT64_MAX;
+		s_disk_faults(&m);
+		lst_verify_map_free(&m);
+	}
+	printf("histories: %u ok, %u pending, %u unwritten units, none bad; faults in %u\n",
+	       count[LST_VERIFY_OK], count[LST_VERIFY_PENDING], count[LST_VERIFY_UNWRITTEN],
+	       faulted);
+	T_ASSERT(count[LST_VERIFY_OK] && count[LST_VERIFY_PENDING] && count[LST_VERIFY_UNWRITTEN]);
+	T_ASSERT(faulted > 10);
+}
+
 /* ---- benchmark mode: figures, never asserted */
 
 static void s_bench_crc(const char *name, uint32_t (*fn)(uint32_t, const void *, size_t),
@@ -882,6 +1038,7 @@ int main(int argc, char **argv)
 	test_map_errors();
 	test_check_rows();
 	test_check_alone();
+	test_disk_histories();
 	printf("verify: ok\n");
 	return 0;
 }
