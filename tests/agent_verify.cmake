@@ -4,7 +4,7 @@ lst_add_unit_test(agent_verify unit/test_agent_verify.c lockstep::agent_io)
 
 # A real lockstep-agent driven over loopback by a C client with the codec: a verified write
 # (streams, marks), JOURNAL, a verifying read (counts), a flipped byte (INTEGRITY before DONE).
-add_executable(daemon_verify integration/daemon_verify.c)
+add_executable(daemon_verify integration/daemon_verify.c integration/agent_client.c)
 target_compile_options(daemon_verify PRIVATE ${LST_WARNINGS})
 target_include_directories(daemon_verify PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit)
 target_link_libraries(daemon_verify PRIVATE lockstep::proto)

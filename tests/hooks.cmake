@@ -7,7 +7,7 @@ add_executable(hook_stamp tools/hook_stamp.c)
 target_compile_options(hook_stamp PRIVATE ${LST_WARNINGS})
 set_target_properties(hook_stamp PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 
-add_executable(daemon_hooks integration/daemon_hooks.c)
+add_executable(daemon_hooks integration/daemon_hooks.c integration/agent_client.c)
 target_compile_options(daemon_hooks PRIVATE ${LST_WARNINGS})
 target_include_directories(daemon_hooks PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit)
 target_link_libraries(daemon_hooks PRIVATE lockstep::proto)
