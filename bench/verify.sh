@@ -42,22 +42,26 @@ print(iops, own / ios * 1e6)
 PY
 }
 
-lst() { "$AGENT" bench --filename "$dev" --bs "$1" --iodepth 32 --size $size --json --quiet "${@:2}"; }
+# lst NAME BS ARGS... / fio_ NAME BS ARGS...: one measured run of either tool.
+lst() {
+	run "$1" "$AGENT" bench --filename "$dev" --bs "$2" --iodepth 32 --size $size --json \
+		--quiet "${@:3}"
+}
 fio_() {
-	fio --name=v --filename="$dev" --ioengine=io_uring --direct=1 --bs="$1" --iodepth=32 \
-		--size=$size --output-format=json "${@:2}"
+	run "$1" fio --name=v --filename="$dev" --ioengine=io_uring --direct=1 --bs="$2" \
+		--iodepth=32 --size=$size --output-format=json "${@:3}"
 }
 
 for bs in 4k 128k; do
 	for _ in $(seq "$repeats"); do
-		run "lst-$bs-write" lst "$bs" --rw write
-		run "lst-$bs-write+stamp" lst "$bs" --rw write --verify
-		run "lst-$bs-read" lst "$bs" --rw read
-		run "lst-$bs-read+check" lst "$bs" --rw read --verify
-		run "fio-$bs-write" fio_ "$bs" --rw=write
-		run "fio-$bs-write+stamp" fio_ "$bs" --rw=write --verify=crc32c --do_verify=0
-		run "fio-$bs-read" fio_ "$bs" --rw=read
-		run "fio-$bs-read+check" fio_ "$bs" --rw=write --verify=crc32c --verify_only
+		lst "lst-$bs-write" "$bs" --rw write
+		lst "lst-$bs-write+stamp" "$bs" --rw write --verify
+		lst "lst-$bs-read" "$bs" --rw read
+		lst "lst-$bs-read+check" "$bs" --rw read --verify
+		fio_ "fio-$bs-write" "$bs" --rw=write
+		fio_ "fio-$bs-write+stamp" "$bs" --rw=write --verify=crc32c --do_verify=0
+		fio_ "fio-$bs-read" "$bs" --rw=read
+		fio_ "fio-$bs-read+check" "$bs" --rw=write --verify=crc32c --verify_only
 	done
 done
 printf 'verify cost: io_uring, QD 32, 1 job, one pass over %s of a loop device on tmpfs, median of %s\n' \
