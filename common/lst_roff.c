@@ -371,8 +371,23 @@ static size_t s_desc_column(const struct s_line *l, size_t n)
 	return col;
 }
 
-/* Whether every line of the block is an option ("tag  text" with text at col) or a
- * continuation (text at col, after an option). */
+/* Where the text of option line l starts: at col when the tag ends before it, else after the
+ * tag's own gap of two spaces (a tag longer than the column); 0 when neither. */
+static size_t s_entry_desc(const struct s_line *l, size_t col)
+{
+	size_t gap;
+
+	if (l->len <= col || (l->s[col - 1] == ' ' && l->s[col] != ' '))
+		return col;
+	gap = s_find(l->s, l->len, l->indent, "  ", 2);
+	if (!gap || gap < col)
+		return 0;
+	gap += strspn(l->s + gap, " ");
+	return gap < l->len ? gap : 0;
+}
+
+/* Whether every line of the block is an option ("tag  text" with text at col, or after the
+ * tag's gap) or a continuation (text at col, after an option). */
 static bool s_is_options(const struct s_line *l, size_t n, size_t col)
 {
 	if (!col || !l[0].indent)
@@ -380,9 +395,7 @@ static bool s_is_options(const struct s_line *l, size_t n, size_t col)
 	for (size_t i = 0; i < n; i++) {
 		if (l[i].indent == col && i)
 			continue;
-		if (!l[i].indent || l[i].indent >= col)
-			return false;
-		if (l[i].len > col && (l[i].s[col - 1] != ' ' || l[i].s[col] == ' '))
+		if (!l[i].indent || l[i].indent >= col || !s_entry_desc(&l[i], col))
 			return false;
 	}
 	return true;
@@ -402,18 +415,20 @@ static void s_text_line(FILE *f, const char *s, size_t len)
 static void s_usage_options(FILE *f, const struct s_line *l, size_t n, size_t col)
 {
 	for (size_t i = 0; i < n; i++) {
-		size_t end = l[i].len < col ? l[i].len : col;
+		size_t at = col, end;
 
 		if (l[i].indent != col || !i) {
+			at = s_entry_desc(&l[i], col);
+			end = l[i].len < at ? l[i].len : at;
 			while (end > l[i].indent && l[i].s[end - 1] == ' ')
 				end--;
 			fputs(".TP\n\\fB", f);
 			s_plain(f, l[i].s + l[i].indent, end - l[i].indent);
 			fputs("\\fR\n", f);
-			if (l[i].len <= col)
+			if (l[i].len <= at)
 				continue;
 		}
-		s_text_line(f, l[i].s + col, l[i].len - col);
+		s_text_line(f, l[i].s + at, l[i].len - at);
 	}
 }
 

@@ -56,6 +56,11 @@ static void s_page_lockstep(FILE *f, const struct lst_cli_cmd *cmds, size_t n,
 		lst_roff_usage(f, text);
 		free(text);
 	}
+	/* lst_cli.h's contract, which every command keeps; each section above gives the details */
+	fputs(".SH \"EXIT STATUS\"\n.TP\n0\nsuccess\n.TP\n1\nthe run or check found a problem "
+	      "(an agent was lost, a test failed, not steady)\n.TP\n2\nbad usage or bad input "
+	      "(plan, flags, files)\n.PP\nEach command's section above gives its own.\n",
+	      f);
 	fputs(".SH \"SEE ALSO\"\n.BR lockstep\\-agent (8),\n.BR lockstep\\-plan (5)\n", f);
 }
 

@@ -62,6 +62,9 @@ static void test_usage(void)
 	/* indented text that is not an option list stays as written */
 	T_EQ_STR(s_usage("  drive d is reached by a\n    and by b\n"),
 		 ".PP\n.nf\n  drive d is reached by a\n    and by b\n.fi\n");
+	/* a tag longer than the column, its text after its own gap */
+	T_EQ_STR(s_usage("  -b N     bee\n  --key FILE, --x   as for run\n"),
+		 ".TP\n\\fB\\-b N\\fR\nbee\n.TP\n\\fB\\-\\-key FILE, \\-\\-x\\fR\nas for run\n");
 	/* a title line, then options */
 	T_EQ_STR(s_usage("commands:\n  run   run it\n  stop  stop it\n"),
 		 ".PP\ncommands:\n.TP\n\\fBrun\\fR\nrun it\n.TP\n\\fBstop\\fR\nstop it\n");
