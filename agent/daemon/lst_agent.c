@@ -31,8 +31,8 @@ static char *s_absolute(const char *path)
 	return lst_asprintf("%s/%s", cwd, path);
 }
 
-/* Parse the command line into flags and act on --help, --version and --write-doc. Returns 0 to
- * go on, 1 when the program should exit 0, or -EINVAL after printing the problem. */
+/* Parse the command line into flags and act on --help, --version, --write-doc and --write-man.
+ * Returns 0 to go on, 1 when the program should exit 0, or -EINVAL after printing the problem. */
 static int s_parse_flags(int argc, char **argv, lst_config *flags, struct lst_config_cli *cli)
 {
 	lst_err err;
@@ -49,8 +49,9 @@ static int s_parse_flags(int argc, char **argv, lst_config *flags, struct lst_co
 		printf("lockstep-agent %s\n", LST_VERSION);
 		return 1;
 	}
-	if (cli->write_doc) {
-		if (lst_config_write_doc(cli->write_doc, &err)) {
+	if (cli->write_doc || cli->write_man) {
+		if ((cli->write_doc && lst_config_write_doc(cli->write_doc, &err)) ||
+		    (cli->write_man && lst_config_write_man(cli->write_man, &err))) {
 			fprintf(stderr, "lockstep-agent: %s\n", err.msg);
 			return -EINVAL;
 		}

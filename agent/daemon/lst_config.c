@@ -133,6 +133,10 @@ const struct lst_config_setting lst_config_settings[] = {
 	{ "help", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "this text", "Usage." },
 	{ "version", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "print the version and exit",
 	  "Print the version and exit." },
+	{ "write_man", LST_CONFIG_FLAG, 0, "FILE", NULL, NULL,
+	  "write this manual page, lockstep-agent(8), to FILE",
+	  "Write the manual page lockstep-agent(8) to FILE: this page, with the two tables made "
+	  "afresh, as roff." },
 	{ "write_doc", LST_CONFIG_FLAG, 0, "FILE", NULL, NULL,
 	  "rewrite the settings tables in FILE (docs/agent.md)\nfrom this table",
 	  "Rewrite the two settings tables in FILE (this page) from the agent's settings table, "

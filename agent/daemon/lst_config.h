@@ -149,6 +149,7 @@ void lst_config_override(lst_config *dst, const lst_config *src);
 struct lst_config_cli {
 	const char *config;    /* --config FILE, or NULL */
 	const char *write_doc; /* --write-doc FILE, or NULL */
+	const char *write_man; /* --write-man FILE, or NULL */
 	int verbose;	       /* how many -v */
 	bool help;	       /* --help or -h: print lst_config_usage and exit 0 */
 	bool version;	       /* --version: print the version and exit 0 */
@@ -171,5 +172,12 @@ void lst_config_usage(FILE *f);
  * lines) from lst_config_settings. Returns 0, or -errno / -EINVAL (markers missing) with err.
  */
 int lst_config_write_doc(const char *path, lst_err *err);
+
+/*
+ * Write lockstep-agent(8) to path (created or truncated): docs/agent.md as built in, with its two
+ * settings tables made afresh from lst_config_settings, as man(7) roff. Returns 0, or -errno /
+ * -EINVAL with err.
+ */
+int lst_config_write_man(const char *path, lst_err *err);
 
 #endif

@@ -3,7 +3,9 @@
  * lst_config_settings[] (lst_config.c): the getopt_long table (a setting's flag is its key with
  * '-' for '_'; each flag gets its own value, so an ambiguous prefix is still refused), the
  * --help text and the two tables of docs/agent.md, which the test integration.daemon_config
- * regenerates and compares.
+ * regenerates and compares. lockstep-agent(8) (--write-man FILE) is docs/agent.md itself,
+ * compiled in at build time, with those two tables made afresh from the table and the whole
+ * rendered as roff by lst_roff: the page and the Markdown reference are one text.
  */
 #include "lst_config.h"
 
@@ -16,7 +18,11 @@
 
 #include "lst_assert.h"
 #include "lst_log.h"
+#include "lst_roff.h"
 #include "lst_util.h"
+
+/* docs/agent.md as it was at build time (agent/daemon/CMakeLists.txt embeds it). */
+extern const char lst__agent_doc_md[];
 
 #define S_OPT_BASE 256 /* getopt_long value of lst_config_settings[i]: S_OPT_BASE + i */
 #define S_MAX_DOC (1024 * 1024)
@@ -66,6 +72,8 @@ static int s_flag(const struct lst_config_setting *s, struct lst_config_cli *cli
 		cli->config = optarg;
 	else if (!strcmp(s->name, "write_doc"))
 		cli->write_doc = optarg;
+	else if (!strcmp(s->name, "write_man"))
+		cli->write_man = optarg;
 	else if (!strcmp(s->name, "help"))
 		cli->help = true;
 	else if (!strcmp(s->name, "version"))
@@ -197,29 +205,39 @@ static int s_splice(FILE *out, const char **text, const char *begin, void (*tabl
 	return 0;
 }
 
+/* text (a docs/agent.md named path) with its two tables made afresh, into *out (the caller
+ * frees it). Returns 0, or -EINVAL when the markers are missing. */
+static int s_doc_text(const char *text, const char *path, char **out, size_t *size, lst_err *err)
+{
+	const char *at = text;
+	FILE *f = open_memstream(out, size);
+	int rc;
+
+	if (!f)
+		return lst_err_sys(err, -errno, "open_memstream");
+	rc = s_splice(f, &at, S_OPTIONS_BEGIN, s_doc_options, path, err);
+	if (!rc)
+		rc = s_splice(f, &at, S_KEYS_BEGIN, s_doc_keys, path, err);
+	if (!rc)
+		fputs(at, f);
+	fclose(f);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 int lst_config_write_doc(const char *path, lst_err *err)
 {
 	char *text = NULL, *buf = NULL;
-	const char *at;
 	size_t len, size = 0;
-	FILE *out;
 	int rc;
 
 	rc = lst_read_file(path, S_MAX_DOC, &text, &len);
 	if (rc)
 		return lst_err_sys(err, rc, "%s: cannot read", path);
-	out = open_memstream(&buf, &size);
-	if (!out) {
-		free(text);
-		return lst_err_sys(err, -errno, "open_memstream");
-	}
-	at = text;
-	rc = s_splice(out, &at, S_OPTIONS_BEGIN, s_doc_options, path, err);
-	if (!rc)
-		rc = s_splice(out, &at, S_KEYS_BEGIN, s_doc_keys, path, err);
-	if (!rc)
-		fputs(at, out);
-	fclose(out);
+	rc = s_doc_text(text, path, &buf, &size, err);
 	free(text);
 	if (!rc) {
 		int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -231,5 +249,32 @@ int lst_config_write_doc(const char *path, lst_err *err)
 			lst_err_sys(err, rc, "%s: cannot write", path);
 	}
 	free(buf);
+	return rc;
+}
+
+int lst_config_write_man(const char *path, lst_err *err)
+{
+	char *md = NULL;
+	size_t size = 0;
+	FILE *f;
+	int rc;
+
+	rc = s_doc_text(lst__agent_doc_md, "docs/agent.md", &md, &size, err);
+	if (rc)
+		return rc;
+	f = fopen(path, "w");
+	if (!f) {
+		rc = lst_err_sys(err, -errno, "%s: cannot write", path);
+		goto free_md;
+	}
+	lst_roff_head(f, "lockstep-agent", 8, NULL);
+	lst_roff_md(f, md);
+	rc = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc)
+		lst_err_sys(err, rc, "%s: cannot write", path);
+free_md:
+	free(md);
 	return rc;
 }

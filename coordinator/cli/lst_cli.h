@@ -23,6 +23,34 @@ int lst_cmd_keygen(int argc, char **argv);
 int lst_cmd_inventory(int argc, char **argv);
 int lst_cmd_verify(int argc, char **argv);
 
+/* Each command's --help text, written to f: the one source of --help and of lockstep(1). */
+void lst_cmd_run_usage(FILE *f);
+void lst_cmd_resume_usage(FILE *f);
+void lst_cmd_validate_usage(FILE *f);
+void lst_cmd_agents_usage(FILE *f);
+void lst_cmd_demo_usage(FILE *f);
+void lst_cmd_steady_usage(FILE *f);
+void lst_cmd_report_usage(FILE *f);
+void lst_cmd_keygen_usage(FILE *f);
+void lst_cmd_inventory_usage(FILE *f);
+void lst_cmd_verify_usage(FILE *f);
+
+/* One command of `lockstep`: main's table, which --help and lockstep(1) both read. */
+struct lst_cli_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;	/* the phrase of `lockstep --help` */
+	void (*usage)(FILE *f); /* its own --help */
+};
+
+/*
+ * Write the man pages into folder dir (which must exist): lockstep.1 from the n commands of cmds
+ * (their phrases and --help texts) and the overview usage, and lockstep-plan.5 from the plan
+ * reference (lst_plan_write_doc). Returns 0, or 1 after saying on stderr which file failed.
+ */
+int lst_cli_write_man(const char *dir, const struct lst_cli_cmd *cmds, size_t n,
+		      void (*usage)(FILE *f));
+
 /*
  * In a subcommand's getopt_long loop, the options that coordinating commands share (-d/--debug
  * CATEGORY, -v/--verbose, -h/--help) and getopt's usage errors (':' a value missing, '?' an

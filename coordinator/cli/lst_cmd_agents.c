@@ -8,7 +8,7 @@
 #include "lst_plan.h"
 #include "lst_util.h"
 
-static void s_usage(FILE *f)
+void lst_cmd_agents_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep agents [--json] [--key FILE] [--insecure] ADDRESS[=KEY]... |\n"
@@ -46,7 +46,7 @@ int lst_cmd_agents(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			s_usage(stdout);
+			lst_cmd_agents_usage(stdout);
 			return 0;
 		}
 		json |= !strcmp(argv[i], "--json");

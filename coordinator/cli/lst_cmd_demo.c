@@ -79,7 +79,7 @@ struct s_demo {
 	int ports[2];
 };
 
-static void s_usage(FILE *f)
+void lst_cmd_demo_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep demo [-o DIR] [--quiet]\n"
@@ -401,7 +401,7 @@ int lst_cmd_demo(int argc, char **argv)
 	lst_cli_line_buffered(); /* `make demo | tee log`: whole lines, in order */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			s_usage(stdout);
+			lst_cmd_demo_usage(stdout);
 			return 0;
 		} else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) &&
 			   i + 1 < argc) {
@@ -410,7 +410,7 @@ int lst_cmd_demo(int argc, char **argv)
 			opts.quiet = true;
 		} else {
 			fprintf(stderr, "lockstep demo: unexpected argument '%s'\n", argv[i]);
-			s_usage(stderr);
+			lst_cmd_demo_usage(stderr);
 			return 2;
 		}
 	}

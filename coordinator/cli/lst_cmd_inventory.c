@@ -17,7 +17,7 @@
 #include "lst_plan.h"
 #include "lst_util.h"
 
-static void s_usage(FILE *f)
+void lst_cmd_inventory_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep inventory [-o FILE] [--targets] [--key FILE] [--insecure]\n"
@@ -217,7 +217,8 @@ static int s_parse(struct s_args *a, int argc, char **argv)
 			a->sec.key_file = optarg;
 		else if (c == 'o')
 			a->json_file = optarg;
-		else if ((rc = lst_cli_common_opt("inventory", c, argv, s_usage)) >= 0)
+		else if ((rc = lst_cli_common_opt("inventory", c, argv, lst_cmd_inventory_usage)) >=
+			 0)
 			return rc;
 	}
 	a->agents = lst_calloc((size_t)argc, sizeof(*a->agents));

@@ -11,7 +11,7 @@
 #include "lst_auth.h"
 #include "lst_cli.h"
 
-static void s_usage(FILE *f)
+void lst_cmd_keygen_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep keygen [--force] [PATH/NAME]\n"
@@ -41,7 +41,7 @@ static int s_fingerprints(int argc, char **argv)
 	int rc = 0;
 
 	if (argc < 1) {
-		s_usage(stderr);
+		lst_cmd_keygen_usage(stderr);
 		return 2;
 	}
 	for (int i = 0; i < argc; i++) {
@@ -71,7 +71,7 @@ int lst_cmd_keygen(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			s_usage(stdout);
+			lst_cmd_keygen_usage(stdout);
 			return 0;
 		} else if (!strcmp(a, "--fingerprint")) {
 			return s_fingerprints(argc - i - 1, argv + i + 1);
@@ -79,7 +79,7 @@ int lst_cmd_keygen(int argc, char **argv)
 			force = true;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "lockstep keygen: unknown option '%s'\n", a);
-			s_usage(stderr);
+			lst_cmd_keygen_usage(stderr);
 			return 2;
 		} else if (base) {
 			fprintf(stderr, "lockstep keygen: one PATH/NAME at a time\n");

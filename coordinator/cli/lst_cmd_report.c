@@ -50,7 +50,7 @@ struct s_args {
 	double limit_us; /* --limit, 0 when not given */
 };
 
-static void s_usage(FILE *f)
+void lst_cmd_report_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep report [-o OUT] [--json] [--no-plots] [--limit TIME] [--html[=FILE]]\n"
@@ -134,7 +134,7 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			s_usage(stdout);
+			lst_cmd_report_usage(stdout);
 			return 1;
 		case 'o':
 			a->out = optarg;

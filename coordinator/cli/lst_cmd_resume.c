@@ -19,7 +19,7 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-static void s_usage(FILE *f)
+void lst_cmd_resume_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep resume DIR [--plan FILE] [--quiet] [--key FILE] [--insecure]\n"
@@ -230,7 +230,8 @@ int lst_cmd_resume(int argc, char **argv)
 			opts.insecure = true;
 			break;
 		default:
-			if ((cli = lst_cli_common_opt("resume", opt, argv, s_usage)) >= 0)
+			if ((cli = lst_cli_common_opt("resume", opt, argv, lst_cmd_resume_usage)) >=
+			    0)
 				return cli;
 			break;
 		}

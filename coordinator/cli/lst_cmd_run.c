@@ -17,7 +17,7 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-static void s_usage(FILE *f)
+void lst_cmd_run_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep run PLAN.yaml [-o DIR] [--overwrite] [--quiet] [--progress text|json]\n"
@@ -167,7 +167,7 @@ int lst_cmd_run(int argc, char **argv)
 			break;
 		}
 		default:
-			if ((rc = lst_cli_common_opt("run", opt, argv, s_usage)) >= 0)
+			if ((rc = lst_cli_common_opt("run", opt, argv, lst_cmd_run_usage)) >= 0)
 				return rc;
 			break;
 		}

@@ -40,7 +40,7 @@ struct s_args {
 	const char *path; /* NULL or "-" = stdin */
 };
 
-static void s_usage(FILE *f)
+void lst_cmd_steady_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep steady [--window N] [--data-excursion PCT]\n"
@@ -137,7 +137,7 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 
 		switch (c) {
 		case 'h':
-			s_usage(stdout);
+			lst_cmd_steady_usage(stdout);
 			return 1;
 		case O_WINDOW:
 			rc = lst_parse_int(optarg, 2, S_WINDOW_MAX, &v, &err);

@@ -21,7 +21,7 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-static void s_usage(FILE *f)
+void lst_cmd_validate_usage(FILE *f)
 {
 	fprintf(f, "usage: lockstep validate [--quiet] PLAN.yaml\n"
 		   "\n"
@@ -302,19 +302,19 @@ int lst_cmd_validate(int argc, char **argv)
 			quiet = true;
 			break;
 		case 'h':
-			s_usage(stdout);
+			lst_cmd_validate_usage(stdout);
 			return 0;
 		case 'D':
 			return s_write_doc(optarg);
 		default:
-			s_usage(stderr);
+			lst_cmd_validate_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "lockstep validate: %s\n",
 			optind == argc ? "which plan? give one PLAN.yaml" : "give one plan only");
-		s_usage(stderr);
+		lst_cmd_validate_usage(stderr);
 		return 2;
 	}
 	p = lst_plan_load(argv[optind], &errs);

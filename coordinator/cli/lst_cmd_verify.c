@@ -27,7 +27,7 @@
 #include "lst_plan.h"
 #include "lst_util.h"
 
-static void s_usage(FILE *f)
+void lst_cmd_verify_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep verify [--through AGENT] [-o OUT] [--bs SIZE] [--iodepth N]\n"
@@ -271,7 +271,8 @@ int lst_cmd_verify(int argc, char **argv)
 			opts.insecure = true;
 			break;
 		default:
-			if ((rc = lst_cli_common_opt("verify", opt, argv, s_usage)) >= 0)
+			if ((rc = lst_cli_common_opt("verify", opt, argv, lst_cmd_verify_usage)) >=
+			    0)
 				return rc;
 			break;
 		}

@@ -1,30 +1,40 @@
-/* lockstep: the coordinator command. Thin: finds the subcommand and hands over argv. */
+/*
+ * lockstep: the coordinator command. Thin: finds the subcommand and hands over argv. The table
+ * of commands is also what `lockstep --help`, lockstep(1) (the hidden --write-man DIR) and the
+ * bash completion (which asks --help) read.
+ */
 #include <stdio.h>
 #include <string.h>
 
 #include "lst_cli.h"
 #include "lst_log.h"
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-} s_cmds[] = {
-	{ "run", lst_cmd_run, "run a plan on its agents and write a results folder" },
+static const struct lst_cli_cmd s_cmds[] = {
+	{ "run", lst_cmd_run, "run a plan on its agents and write a results folder",
+	  lst_cmd_run_usage },
 	{ "resume", lst_cmd_resume,
-	  "finish a run whose coordinator died, appending to its results folder" },
-	{ "validate", lst_cmd_validate, "check a plan and print every error, contact nothing" },
-	{ "agents", lst_cmd_agents, "show agents: version, host, cores, clock offset, rtt" },
+	  "finish a run whose coordinator died, appending to its results folder",
+	  lst_cmd_resume_usage },
+	{ "validate", lst_cmd_validate, "check a plan and print every error, contact nothing",
+	  lst_cmd_validate_usage },
+	{ "agents", lst_cmd_agents, "show agents: version, host, cores, clock offset, rtt",
+	  lst_cmd_agents_usage },
 	{ "inventory", lst_cmd_inventory,
-	  "list the agents' block devices and which are one drive through several ports" },
-	{ "demo", lst_cmd_demo, "run the main job on an embedded default: two local agents" },
+	  "list the agents' block devices and which are one drive through several ports",
+	  lst_cmd_inventory_usage },
+	{ "demo", lst_cmd_demo, "run the main job on an embedded default: two local agents",
+	  lst_cmd_demo_usage },
 	{ "verify", lst_cmd_verify,
-	  "check a run's targets against its write journal, through any port" },
-	{ "steady", lst_cmd_steady, "apply the SNIA steady-state verdict to a column of values" },
+	  "check a run's targets against its write journal, through any port",
+	  lst_cmd_verify_usage },
+	{ "steady", lst_cmd_steady, "apply the SNIA steady-state verdict to a column of values",
+	  lst_cmd_steady_usage },
 	{ "report", lst_cmd_report,
-	  "redraw plots and print the report of a results folder; compare two" },
+	  "redraw plots and print the report of a results folder; compare two",
+	  lst_cmd_report_usage },
 	{ "keygen", lst_cmd_keygen,
-	  "make a CURVE key pair (NAME.key, NAME.pub) for a coordinator or agent" },
+	  "make a CURVE key pair (NAME.key, NAME.pub) for a coordinator or agent",
+	  lst_cmd_keygen_usage },
 };
 
 static void s_usage(FILE *f)
@@ -42,6 +52,9 @@ int main(int argc, char **argv)
 		s_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
+	if (!strcmp(argv[1], "--write-man") && argc == 3)
+		return lst_cli_write_man(argv[2], s_cmds, sizeof(s_cmds) / sizeof(s_cmds[0]),
+					 s_usage);
 	if (!strcmp(argv[1], "--version")) {
 		printf("lockstep %s\n", LST_VERSION);
 		return 0;
