@@ -40,13 +40,14 @@ demo: deps configure
 # The prefix is set at configure time (the unit's ExecStart names the installed daemon) and
 # again at install time; DESTDIR comes from the environment or the command line, as usual.
 install: CMAKE_FLAGS += -DCMAKE_INSTALL_PREFIX=$(PREFIX)
-install: build
+install: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target lst_package_inputs
 	@DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX) --strip
 
-# The packages reuse the build tree: only what changed is rebuilt, then CPack installs each
-# component into its own staging folder under /usr and runs dpkg-shlibdeps on the binaries.
+# The packages reuse the build tree: only what they hold is rebuilt (not the tests), then CPack
+# installs each component into its own staging folder under /usr and runs dpkg-shlibdeps.
 deb: CMAKE_FLAGS += -DCMAKE_INSTALL_PREFIX=/usr
-deb: build
+deb: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target lst_package_inputs
 	@cd $(BUILD) && cpack -G DEB
 

@@ -11,6 +11,9 @@
 include(GNUInstallDirs)
 
 set(LST_PKG_DIR ${CMAKE_SOURCE_DIR}/packaging)
+# Installing (and CPack) builds only what is installed, through lst_package_inputs below, not
+# every test program: `make install` and `make deb` build that target first.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 set(LST_ETC /etc/lockstep)
 
 # The unit with ExecStart pointing at this prefix's sbin (deploy/ holds it for /usr).
@@ -62,7 +65,16 @@ lst_install_gz(${CMAKE_BINARY_DIR}/man/lockstep-plan.5 ${CMAKE_INSTALL_MANDIR}/m
 install(TARGETS lockstep-agent RUNTIME DESTINATION ${CMAKE_INSTALL_SBINDIR} COMPONENT agent)
 install(FILES ${CMAKE_BINARY_DIR}/deploy/lockstep-agent.service
         DESTINATION lib/systemd/system COMPONENT agent)
-install(FILES deploy/agent.yaml DESTINATION ${LST_ETC} COMPONENT agent)
+# An admin's edited config survives `make install` (dpkg does the same for the conffile).
+# (file(INSTALL) adds DESTDIR to its absolute DESTINATION itself.)
+install(CODE "
+  set(dst \"\$ENV{DESTDIR}${LST_ETC}/agent.yaml\")
+  if(EXISTS \"\${dst}\")
+    message(STATUS \"Keeping: \${dst}\")
+  else()
+    file(INSTALL \"${CMAKE_SOURCE_DIR}/deploy/agent.yaml\" DESTINATION \"${LST_ETC}\"
+         FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+  endif()" COMPONENT agent)
 install(DIRECTORY DESTINATION ${LST_ETC}/authorized_keys COMPONENT agent
         DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
 install(FILES docs/agent.md docs/security.md deploy/agent.yaml
