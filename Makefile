@@ -1,13 +1,16 @@
 # Thin wrapper around CMake so a fresh Debian 12 machine needs one command.
 #   make demo    install what is missing, build, run lockstep's main job on an embedded default
 #   make check   install what is missing, build with warnings as errors, run every test (CTest)
+#   make install install into $(DESTDIR)$(PREFIX) (default /usr/local; packagers: PREFIX=/usr)
+#   make deb     Debian packages lockstep and lockstep-agent in $(BUILD)/ (CPack, dpkg-shlibdeps)
 BUILD ?= build
 JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 # No "Entering/Leaving directory" lines from the makes CMake starts.
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps test-deps configure build check demo clean format
+.PHONY: all deps test-deps configure build check demo clean format install deb
 
 all: build
 
@@ -33,6 +36,20 @@ demo: deps configure
 		{ tail -n 40 $(BUILD)/build.log; \
 		  echo "make demo: the build failed (whole log: $(BUILD)/build.log)" >&2; exit 1; }
 	@scripts/demo.sh $(BUILD)/bin
+
+# The prefix is set at configure time (the unit's ExecStart names the installed daemon) and
+# again at install time; DESTDIR comes from the environment or the command line, as usual.
+install: CMAKE_FLAGS += -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+install: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target lst_package_inputs
+	@DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX) --strip
+
+# The packages reuse the build tree: only what they hold is rebuilt (not the tests), then CPack
+# installs each component into its own staging folder under /usr and runs dpkg-shlibdeps.
+deb: CMAKE_FLAGS += -DCMAKE_INSTALL_PREFIX=/usr
+deb: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target lst_package_inputs
+	@cd $(BUILD) && cpack -G DEB
 
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')

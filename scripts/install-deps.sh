@@ -9,6 +9,7 @@ run=(gnuplot-nox util-linux)
 tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-core python3
        python3-msgpack procps coreutils util-linux clang-format git nftables chromium)
 tests+=(man-db groff-base)  # issue 15: man pages (man --warnings, lexgrog)
+tests+=(lintian dpkg-dev systemd binutils)  # issue 15: packages (make deb, lintian, systemd-analyze)
 
 want=("${build[@]}" "${run[@]}")
 [ "${1:-}" = "--tests" ] && want+=("${tests[@]}")
