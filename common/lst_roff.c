@@ -104,7 +104,7 @@ void lst_roff_inline(FILE *f, const char *s, size_t len)
 
 void lst_roff_head(FILE *f, const char *name, int section, const char *what)
 {
-	fprintf(f, ".TH \"%s\" \"%d\" \"\" \"lockstep %s\"\n.nh\n.nr HY 0\n", name, section,
+	fprintf(f, ".TH \"%s\" \"%d\" \"\" \"lockstep %s\"\n.nh\n.nr HY 0\n.ad l\n", name, section,
 		LST_VERSION);
 	if (what) {
 		fputs(".SH NAME\n", f);
