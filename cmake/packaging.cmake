@@ -55,6 +55,12 @@ install(TARGETS lockstep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT c
 install(FILES README.md docs/plan.md docs/results.md docs/security.md docs/suites.md
         docs/inventory.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT coordinator)
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples COMPONENT coordinator)
+# bash completion (completion/lockstep.bash reads each program's --help): bash-completion loads a
+# script by the command's name, so the one file goes in under both names.
+install(FILES completion/lockstep.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME lockstep COMPONENT coordinator)
+install(FILES completion/lockstep.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME lockstep-agent COMPONENT agent)
 lst_install_gz(${CMAKE_BINARY_DIR}/man/lockstep.1 ${CMAKE_INSTALL_MANDIR}/man1 lockstep.1
                coordinator OPTIONAL)
 lst_install_gz(${CMAKE_BINARY_DIR}/man/lockstep-plan.5 ${CMAKE_INSTALL_MANDIR}/man5

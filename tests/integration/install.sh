@@ -46,6 +46,12 @@ for m in man1/lockstep.1 man8/lockstep-agent.8 man5/lockstep-plan.5; do
 		zcat "$r/usr/share/man/$m.gz" | cmp -s - "$LST_BUILD/man/${m#*/}" || fail "$m.gz differs"
 	fi
 done
+# Man pages are always made now (the `man` target is part of the build): they must be there.
+[ -f "$r/usr/share/man/man1/lockstep.1.gz" ] || fail "no lockstep(1) installed"
+for c in lockstep lockstep-agent; do
+	cmp -s "$r/usr/share/bash-completion/completions/$c" "$LST_SRC/completion/lockstep.bash" ||
+		fail "bash completion for $c is not installed"
+done
 for b in usr/bin/lockstep usr/sbin/lockstep-agent; do
 	out=$("$r/$b" --version 2>&1) || fail "$b --version: $out"
 	grep -q "$version" <<<"$out" || fail "$b --version says '$out', not $version"
