@@ -361,6 +361,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 			break;
 		}
 		lst_suite_result(suite, &step, &r, c->res);
+		lst_coord__metrics_suite(c, suite);
 		lst_coord__journal_point(c, &r);
 		free(r.parts);
 		r.parts = NULL;
