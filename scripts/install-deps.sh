@@ -8,6 +8,7 @@ build=(build-essential cmake pkg-config libzmq3-dev libczmq-dev libmsgpack-dev l
 run=(gnuplot-nox util-linux)
 tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-core python3
        python3-msgpack procps coreutils util-linux clang-format git nftables chromium)
+tests+=(prometheus curl)  # issue 15: live metrics
 
 want=("${build[@]}" "${run[@]}")
 [ "${1:-}" = "--tests" ] && want+=("${tests[@]}")
