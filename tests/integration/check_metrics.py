@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """What Prometheus scraped from `lockstep run --metrics` against the run's timeseries.csv.
 
-  check_metrics.py PROM_URL RESULTS_DIR
+  check_metrics.py PROM_URL RESULTS_DIR [DASHBOARD.json]
 
 Every raw sample Prometheus stored (a range vector at one instant, so the scrape timestamps
 are kept) of the interval figures is paired, by scrape and label set, with the interval it
 describes (lockstep_interval_point and lockstep_interval_index of the same scrape), then with
 that row of timeseries.csv (scope, agent, target, path, point, interval); each value must equal
 the row's within the CSV's printing (3 decimals). Also: enough intervals were seen for each
-scope, and the run's and agents' series exist. Exit 0 pass, 1 fail (saying what differs).
+scope, and the run's and agents' series exist. With a Grafana dashboard, each of its panels' queries
+(variables set to this job and every agent) returns series over the run. Exit 0 pass, 1 fail (saying what differs).
 """
 import csv
 import json
@@ -47,6 +48,25 @@ def raw(url, metric):
         for t, v in s["values"]:
             out[(key, t)] = float(v)
     return out
+
+
+def dashboard(url, path, t0, t1):
+    """Every query of the dashboard's panels returns something over [t0, t1]; 0 or 1."""
+    d = json.load(open(path))
+    n = 0
+    for p in d["panels"]:
+        for t in p.get("targets", []):
+            e = t["expr"].replace("$job", "lockstep").replace("$agent", ".*")
+            u = url + "/api/v1/query_range?" + urllib.parse.urlencode(
+                {"query": e, "start": t0, "end": t1, "step": "0.5"})
+            with urllib.request.urlopen(u, timeout=10) as r:
+                res = json.load(r)
+            if res.get("status") != "success" or not res["data"]["result"]:
+                print(f"FAIL: dashboard panel '{p['title']}': {e}: no series", file=sys.stderr)
+                return 1
+            n += 1
+    print(f"ok: the dashboard's {n} queries all return series over the run")
+    return 0
 
 
 def near(a, b, scale):
@@ -105,6 +125,10 @@ def main():
     if len(up) != 2 or any(float(s["value"][1]) != 1 for s in up):
         print(f"FAIL: lockstep_agent_up: {up}", file=sys.stderr)
         return 1
+    if len(sys.argv) > 3:
+        ts = [t for (_, t) in index]
+        if dashboard(url, sys.argv[3], min(ts), max(ts)):
+            return 1
     print(f"ok: {checked} scraped values equal their timeseries.csv rows "
           f"({', '.join(f'{s}: {len(v)} intervals' for s, v in sorted(seen.items()))})")
     return 0

@@ -4,7 +4,8 @@
 # agents, one sharing a target with the other and having one of its own, so there are rows
 # combined, per agent, per target and per path), then reads
 # every raw sample Prometheus stored through its query API and checks each against the
-# timeseries.csv row of the same interval (check_metrics.py). Also the endpoint's own contract:
+# timeseries.csv row of the same interval (check_metrics.py), and runs every query of the Grafana
+# dashboard (deploy/grafana-lockstep.json) over the run. Also the endpoint's own contract:
 # the content type, 404 elsewhere, :PORT on loopback only, a bad address refused before any
 # agent is contacted.
 . "$(dirname "$0")/lib.sh"
@@ -83,5 +84,6 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$mp/other")
 wait $run || fail "run failed: $(tail -5 "$TMP/run.log")"
 ok "the endpoint answers GET /metrics as text/plain 0.0.4 on 127.0.0.1, 404 elsewhere"
 
-"$PY" "$LST_SRC/tests/integration/check_metrics.py" "http://127.0.0.1:$pp" "$TMP/res" ||
+"$PY" "$LST_SRC/tests/integration/check_metrics.py" "http://127.0.0.1:$pp" "$TMP/res" \
+	"$LST_SRC/deploy/grafana-lockstep.json" ||
 	fail "Prometheus's values differ from timeseries.csv"
