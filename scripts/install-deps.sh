@@ -10,6 +10,7 @@ tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-co
        python3-msgpack procps coreutils util-linux clang-format git nftables chromium)
 tests+=(man-db groff-base)  # issue 15: man pages (man --warnings, lexgrog)
 tests+=(lintian dpkg-dev systemd binutils)  # issue 15: packages (make deb, lintian, systemd-analyze)
+tests+=(prometheus curl)  # issue 15: live metrics
 
 want=("${build[@]}" "${run[@]}")
 [ "${1:-}" = "--tests" ] && want+=("${tests[@]}")

@@ -82,7 +82,7 @@ struct s_demo {
 void lst_cmd_demo_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lockstep demo [-o DIR] [--quiet]\n"
+		"usage: lockstep demo [-o DIR] [--quiet] [--metrics ADDR:PORT]\n"
 		"\n"
 		"Run lockstep's main job on an embedded default, with nothing to set up: start two\n"
 		"agents on 127.0.0.1, make a scratch target (as root three loop devices over one file\n"
@@ -92,7 +92,10 @@ void lst_cmd_demo_usage(FILE *f)
 		"write, a 70/30 random sweep over queue depth, random read, and a sequential read\n"
 		"through one, two and three paths), print the summary with each path's share and\n"
 		"the port scaling, and leave a results folder (default results/demo-DATE-TIME).\n"
-		"Everything else it made is removed at the end. 'make demo' runs this.\n");
+		"Everything else it made is removed at the end. 'make demo' runs this.\n"
+		"\n"
+		"  --metrics ADDR:PORT  serve live metrics for Prometheus while it runs, as\n"
+		"                       'lockstep run --metrics' does (:PORT: 127.0.0.1)\n");
 }
 
 static int s_free_port(void)
@@ -408,6 +411,8 @@ int lst_cmd_demo(int argc, char **argv)
 			opts.outdir = argv[++i];
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
 			opts.quiet = true;
+		} else if (!strcmp(argv[i], "--metrics") && i + 1 < argc) {
+			opts.metrics = argv[++i];
 		} else {
 			fprintf(stderr, "lockstep demo: unexpected argument '%s'\n", argv[i]);
 			lst_cmd_demo_usage(stderr);

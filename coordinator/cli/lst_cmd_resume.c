@@ -23,7 +23,7 @@ void lst_cmd_resume_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep resume DIR [--plan FILE] [--quiet] [--key FILE] [--insecure]\n"
-		"                       [--debug LIST] [-v]\n"
+		"                       [--metrics ADDR:PORT] [--debug LIST] [-v]\n"
 		"\n"
 		"Finish the run whose results are in DIR after its coordinator died (kill -9, a\n"
 		"reboot): reach its agents again with the run's id, end what they still ran, keep\n"
@@ -37,6 +37,7 @@ void lst_cmd_resume_usage(FILE *f)
 		"      --key FILE     our CURVE secret key (as for 'lockstep run'; the agents know\n"
 		"                     the run by its id and this key)\n"
 		"      --insecure     allow plain text to agents without a key: beyond loopback\n"
+		"      --metrics ADDR:PORT  live metrics for Prometheus, as for 'lockstep run'\n"
 		"      --debug LIST   debug categories: %s\n"
 		"  -v, --verbose      more detail\n"
 		"\n"
@@ -198,10 +199,15 @@ static int s_resume(const char *dir, const lst_plan *plan, json_t *run, json_t *
 int lst_cmd_resume(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "plan", required_argument, NULL, 'p' },  { "quiet", no_argument, NULL, 'q' },
-		{ "debug", required_argument, NULL, 'd' }, { "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },	   { "key", required_argument, NULL, 'K' },
-		{ "insecure", no_argument, NULL, 'I' },	   { NULL, 0, NULL, 0 },
+		{ "plan", required_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "debug", required_argument, NULL, 'd' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "key", required_argument, NULL, 'K' },
+		{ "insecure", no_argument, NULL, 'I' },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct lst_coord_opts opts = { 0 };
 	const char *plan_arg = NULL, *dir;
@@ -228,6 +234,9 @@ int lst_cmd_resume(int argc, char **argv)
 			break;
 		case 'I':
 			opts.insecure = true;
+			break;
+		case 'M':
+			opts.metrics = optarg;
 			break;
 		default:
 			if ((cli = lst_cli_common_opt("resume", opt, argv, lst_cmd_resume_usage)) >=

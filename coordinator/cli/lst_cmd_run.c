@@ -21,7 +21,8 @@ void lst_cmd_run_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockstep run PLAN.yaml [-o DIR] [--overwrite] [--quiet] [--progress text|json]\n"
-		"                    [--key FILE] [--insecure] [--debug LIST] [-v]\n"
+		"                    [--key FILE] [--insecure] [--metrics ADDR:PORT] [--debug LIST]\n"
+		"                    [-v]\n"
 		"\n"
 		"Run every phase of PLAN on its agents, each phase point started at the same instant on\n"
 		"all of them, and write the merged results to DIR (default results/NAME-DATE-TIME).\n"
@@ -38,6 +39,10 @@ void lst_cmd_run_usage(FILE *f)
 		"                     a log or a pipe); json: JSON Lines on stdout instead, one\n"
 		"                     object per interval and per point (keys below)\n"
 		"      --lead MS      time between picking a start instant and it (default 250)\n"
+		"      --metrics ADDR:PORT  serve live metrics for Prometheus on\n"
+		"                     http://ADDR:PORT/metrics while the run goes; :PORT alone\n"
+		"                     listens on 127.0.0.1 only, any other address only when given\n"
+		"                     (0.0.0.0 for every interface). See docs/results.md\n"
 		"      --key FILE     our CURVE secret key, used with every agent the plan gives a\n"
 		"                     key: (default $XDG_CONFIG_HOME/lockstep/coordinator.key,\n"
 		"                     i.e. ~/.config/lockstep/coordinator.key)\n"
@@ -115,6 +120,7 @@ int lst_cmd_run(int argc, char **argv)
 		{ "insecure", no_argument, NULL, 'I' },
 		{ "overwrite", no_argument, NULL, 'W' },
 		{ "progress", required_argument, NULL, 'P' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lst_coord_opts opts = { 0 };
@@ -144,6 +150,9 @@ int lst_cmd_run(int argc, char **argv)
 			break;
 		case 'W':
 			overwrite = true;
+			break;
+		case 'M':
+			opts.metrics = optarg;
 			break;
 		case 'P':
 			if (!strcmp(optarg, "json")) {

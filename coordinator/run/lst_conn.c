@@ -421,7 +421,13 @@ const char *lst_conn_failure(const lst_conn *c)
 
 int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready)
 {
-	zmq_pollitem_t *items = lst_calloc(2 * n + 1, sizeof(*items));
+	return lst_conn_poll_fds(conns, n, NULL, 0, timeout_ms, ready);
+}
+
+int lst_conn_poll_fds(lst_conn **conns, size_t n, struct pollfd *fds, size_t nfds, int timeout_ms,
+		      bool *ready)
+{
+	zmq_pollitem_t *items = lst_calloc(2 * n + nfds + 1, sizeof(*items));
 	int rc, nready = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -431,7 +437,15 @@ int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready)
 		items[i].events = items[n + i].events = ZMQ_POLLIN;
 		items[i].revents = items[n + i].revents = 0;
 	}
-	rc = zmq_poll(items, (int)(2 * n), timeout_ms);
+	for (size_t k = 0; k < nfds; k++) {
+		zmq_pollitem_t *it = &items[2 * n + k];
+
+		it->fd = fds[k].fd;
+		it->events = (short)((fds[k].events & POLLIN ? ZMQ_POLLIN : 0) |
+				     (fds[k].events & POLLOUT ? ZMQ_POLLOUT : 0));
+		fds[k].revents = 0;
+	}
+	rc = zmq_poll(items, (int)(2 * n + nfds), timeout_ms);
 	if (rc < 0) {
 		rc = zmq_errno();
 		free(items);
@@ -442,6 +456,13 @@ int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready)
 		nready += ready[i];
 		if (items[n + i].revents & ZMQ_POLLIN)
 			s_read_monitor(conns[i]);
+	}
+	for (size_t k = 0; k < nfds; k++) {
+		short r = items[2 * n + k].revents;
+
+		fds[k].revents =
+			(short)((r & ZMQ_POLLIN ? POLLIN : 0) | (r & ZMQ_POLLOUT ? POLLOUT : 0) |
+				(r & ZMQ_POLLERR ? POLLERR : 0));
 	}
 	free(items);
 	return nready;

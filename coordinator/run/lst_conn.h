@@ -18,6 +18,7 @@
 #ifndef LST_CONN_H
 #define LST_CONN_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -93,6 +94,14 @@ int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int
  * timeout, -EINTR when a signal arrived.
  */
 int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready);
+
+/*
+ * lst_conn_poll that also waits on nfds plain descriptors (the metrics endpoint's): fds[k].events
+ * POLLIN and/or POLLOUT, and on return fds[k].revents says what is ready (POLLIN, POLLOUT,
+ * POLLERR). Returns the number of connections ready, as lst_conn_poll.
+ */
+int lst_conn_poll_fds(lst_conn **conns, size_t n, struct pollfd *fds, size_t nfds, int timeout_ms,
+		      bool *ready);
 
 /*
  * Connections that have completed their handshake so far (pending monitor events are read

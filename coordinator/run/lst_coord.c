@@ -112,6 +112,11 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	 */
 	c->unreach_after = LST_MAX(3 * LST_NS_PER_S, 3 * interval);
 	c->lost_after = LST_MAX(c->unreach_after, lease + LST_COORD__PING_EVERY + LST_NS_PER_S / 2);
+	/* The metrics address is checked (and bound) before any agent is contacted. */
+	if (lst_coord__metrics_open(c, err)) {
+		lst_coord_destroy(&c);
+		return NULL;
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		if (lst_coord__connect_agent(c, i, err)) {
 			lst_coord_destroy(&c);
@@ -164,6 +169,7 @@ void lst_coord_destroy(lst_coord **p)
 	free(c->conns);
 	free(c->ready);
 	lst_coord__verify_close(c);
+	lst_coord__metrics_close(c);
 	lst_results_destroy(&c->res);
 	json_decref(c->pending);
 	json_decref(c->journal);
@@ -272,6 +278,9 @@ out:
 								  : "complete"));
 	if ((c->failed || c->partial) && rc == LST_RUN_OK)
 		rc = LST_RUN_FAILED;
+	lst_coord__metrics_state(c, rc == LST_RUN_INTERRUPTED ? "interrupted"
+				    : rc == LST_RUN_OK	      ? "finished"
+							      : "failed");
 	{
 		char now[64];
 

@@ -30,6 +30,9 @@ struct lst_coord_opts {
 	bool insecure;		    /* plain text to agents beyond loopback (warned every time) */
 	FILE *progress_json;	    /* NULL, or JSON Lines of every interval and point, in place of
 			      * their text lines (`--progress json`) */
+	const char *metrics; /* NULL, or ADDR:PORT / :PORT (127.0.0.1) to serve live metrics on
+			      * for Prometheus (`--metrics`, lst_metrics.h); a bad address fails
+			      * lst_coord_new, before any agent is contacted */
 };
 
 typedef struct lst_coord lst_coord;

@@ -201,6 +201,7 @@ struct lst_coord {
 	bool *phase_done;  /* resume: [nphases] the journal has the phase's end */
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
+	struct lst_metrics *metrics; /* live metrics (--metrics), NULL without */
 };
 
 typedef bool (*lst_coord__cond_fn)(lst_coord *c);
@@ -371,5 +372,26 @@ void lst_coord__progress_point(const lst_coord *c, const struct lst_step_result 
 
 void lst_coord__progress(lst_coord *c, const struct lst_merge_row *row, const struct lst_rates *r,
 			 const lst_hist *lat);
+
+/* lst_coord_metrics.c: live metrics for Prometheus (--metrics); each does nothing without */
+
+/* The endpoint on opts.metrics, when given. 0, or -1 with err (a bad or busy address). */
+int lst_coord__metrics_open(lst_coord *c, lst_err *err);
+void lst_coord__metrics_close(lst_coord *c);
+/* The run's state: "connecting", "running", "finished", "failed" or "interrupted". */
+void lst_coord__metrics_state(lst_coord *c, const char *state);
+/* A timeseries row's figures (the same arguments as lst_results_row_of), for who's series. */
+void lst_coord__metrics_row(lst_coord *c, const struct lst_row_who *who, int64_t k, double t_s,
+			    const struct lst_rates *r, const struct lst_dir_stats dir[LST_DIR_N],
+			    const struct lst_sample_health *h, const struct lst_sample_verify *v);
+/* A sample of agent i was merged. */
+void lst_coord__metrics_sample(lst_coord *c, size_t i);
+/* A point begins (c->cur is set): its place in the run. */
+void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step);
+/* A point's result went to the phase's suite: its rounds and steady state. */
+void lst_coord__metrics_suite(lst_coord *c, const lst_suite_run *suite);
+/* After the pump's wait: the agents' figures refreshed and the endpoint served, when one of
+ * fds (lst_metrics_pollfds) is ready. */
+void lst_coord__metrics_serve(lst_coord *c, const struct pollfd *fds, size_t nfds);
 
 #endif

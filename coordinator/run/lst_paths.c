@@ -155,9 +155,12 @@ static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t
 			all.mbps[d] += r.mbps[d];
 		}
 	}
-	if (any)
-		lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &all,
-				   ps->sum->dir, &ps->sum->health, &ps->sum->verify);
+	if (!any)
+		return;
+	lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &all,
+			   ps->sum->dir, &ps->sum->health, &ps->sum->verify);
+	lst_coord__metrics_row(c, &who, row->k, t_s, &all, ps->sum->dir, &ps->sum->health,
+			       &ps->sum->verify);
 }
 
 void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
@@ -188,6 +191,8 @@ void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 		lst_rates_of(smp, &r);
 		lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &r,
 				   smp->dir, &smp->health, &smp->verify);
+		lst_coord__metrics_row(c, &who, row->k, t_s, &r, smp->dir, &smp->health,
+				       &smp->verify);
 		lst_coord__failover_add(c, &sl->fo, row->k, t_s, smp);
 	}
 }

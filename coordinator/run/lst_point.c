@@ -94,10 +94,16 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 		}
 	}
 	memcpy(dir, row->all->dir, sizeof(dir));
+	for (size_t i = 0; i < row->nagents; i++)
+		if (row->agent[i])
+			lst_coord__metrics_sample(c, i);
 	if (!row->ramp) {
 		lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k,
 				lst_coord__t(c, grid), "all", &all, dir, &row->all->health,
 				&row->all->verify);
+		lst_coord__metrics_row(c, &(struct lst_row_who){ "all", "all", "", "" }, row->k,
+				       lst_coord__t(c, grid), &all, dir, &row->all->health,
+				       &row->all->verify);
 		for (size_t i = 0; i < row->nagents; i++) {
 			struct lst_rates r;
 			const lst_sample *s = row->agent[i];
@@ -111,6 +117,11 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 			lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k, t_s,
 					lst_conn_name(c->a[i].conn), &r, s->dir, &s->health,
 					&s->verify);
+			lst_coord__metrics_row(c,
+					       &(struct lst_row_who){ "agent",
+								      lst_conn_name(c->a[i].conn),
+								      "", "" },
+					       row->k, t_s, &r, s->dir, &s->health, &s->verify);
 			if (!c->cur.paths.path_rows)
 				lst_coord__failover_add(c, &c->a[i].fo, row->k, t_s, s);
 		}
@@ -643,6 +654,7 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 	int rc;
 
 	s_point_begin(c, phase, point, step);
+	lst_coord__metrics_point(c, step);
 	lst_coord__verify_point_begin(c);
 	if ((rc = s_point_agents(c, ph)) != LST_COORD__POINT_OK)
 		goto out;

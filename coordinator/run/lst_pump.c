@@ -10,6 +10,7 @@
 
 #include "lst_assert.h"
 #include "lst_log.h"
+#include "lst_metrics.h"
 #include "lst_time.h"
 
 #include "lst_coord_int.h"
@@ -529,13 +530,19 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
  */
 void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 {
+	struct pollfd fds[LST_METRICS_NFDS];
+	size_t nfds = c->metrics ? lst_metrics_pollfds(c->metrics, fds) : 0;
 	int64_t now;
 	int rc;
 
-	rc = lst_conn_poll(
-		c->conns, c->n,
+	/* The metrics endpoint's sockets are waited on with the agents': a scrape is answered
+	 * as soon as it comes, whatever the scheduler waits for. */
+	rc = lst_conn_poll_fds(
+		c->conns, c->n, fds, nfds,
 		(int)LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS) / LST_NS_PER_MS),
 		c->ready);
+	if (rc >= 0 && nfds)
+		lst_coord__metrics_serve(c, fds, nfds);
 	for (size_t i = 0; rc > 0 && i < c->n; i++) {
 		while (c->ready[i]) {
 			lst_msg *m = NULL;

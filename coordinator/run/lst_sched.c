@@ -231,7 +231,7 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 	const struct lst_plan_phase *ph = &c->plan->phases[phase];
 
 	for (int64_t attempt = 0;; attempt++) {
-		json_t *lost = json_array();
+		json_t *lost;
 		int rc;
 
 		if (c->res)
@@ -239,6 +239,7 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 		rc = lst_coord__run_point(c, phase, point, step, out);
 		if (rc != LST_COORD__POINT_RETRY)
 			return rc == LST_COORD__POINT_OK ? 0 : -1;
+		lost = json_array(); /* made only for a retry: every other point leaked it */
 		if (c->res)
 			lst_results_rewind(c->res);
 		for (size_t i = 0; i < c->n; i++)
@@ -361,6 +362,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 			break;
 		}
 		lst_suite_result(suite, &step, &r, c->res);
+		lst_coord__metrics_suite(c, suite);
 		lst_coord__journal_point(c, &r);
 		free(r.parts);
 		r.parts = NULL;

@@ -20,6 +20,7 @@
 #include "lst_log.h"
 #include "lst_msg.h"
 #include "lst_steady.h"
+#include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -932,4 +933,21 @@ uint32_t lst_suite_access(const lst_suite_run *s)
 		}
 	}
 	return access;
+}
+
+void lst_suite_progress(const lst_suite_run *s, struct lst_suite_progress *out)
+{
+	const struct s_test *t;
+
+	memset(out, 0, sizeof(*out));
+	if (!s->ntests)
+		return;
+	t = &s->tests[LST_MIN(s->t, s->ntests - 1)];
+	lst_copy(out->test, sizeof(out->test), t->name);
+	if (t->mode == S_ONCE)
+		return;
+	out->rounds = t->rounds;
+	out->window = s->window;
+	out->max_rounds = t->max_rounds;
+	out->steady = t->mode == S_STEADY && t->verdict.reached;
 }

@@ -98,4 +98,14 @@ uint32_t lst_suite_access(const lst_suite_run *s);
 /* True when some test of the phase repeats rounds (so the estimate is per round). */
 bool lst_suite_has_rounds(const lst_suite_run *s);
 
+/* Where the current test's rounds stand (live metrics): rounds done, the steady-state window
+ * and round limit, whether steady state is reached; rounds 0 and steady false for a test
+ * without rounds. */
+struct lst_suite_progress {
+	char test[64];
+	size_t rounds, window, max_rounds;
+	bool steady;
+};
+void lst_suite_progress(const lst_suite_run *s, struct lst_suite_progress *out);
+
 #endif

@@ -1,0 +1,272 @@
+/*
+ * The run's live metrics (`lockstep run --metrics ADDR:PORT`): what the coordinator knows, kept
+ * in an lst_metrics store and served by its endpoint from the pump loop (lst_pump.c). The
+ * figures of an interval are set where its timeseries.csv row is written, from the same rates
+ * and histograms, so a scrape and the file agree; the run's place (phase, point, round) as
+ * each point begins, the steady-state progress after each point's result, and the agents'
+ * clocks and liveness just before a request is answered. docs/results.md ("Live metrics")
+ * lists every family; this file's table is where they are defined.
+ */
+
+#include "lst_hist.h"
+#include "lst_metrics.h"
+
+#include "lst_coord_int.h"
+
+enum {
+	M_READ_IOPS,
+	M_WRITE_IOPS,
+	M_READ_MBPS,
+	M_WRITE_MBPS,
+	M_LAT,
+	M_LAT_MEAN,
+	M_INTERVAL,
+	M_INTERVAL_T,
+	M_INTERVAL_POINT,
+	M_ERRORS,
+	M_TIMEOUTS,
+	M_VERIFY_OK,
+	M_VERIFY_BAD,
+	M_RUN_STATE,
+	M_RUN_INFO,
+	M_POINT_INFO,
+	M_PHASE,
+	M_POINT,
+	M_ROUND,
+	M_STEADY_ROUNDS,
+	M_STEADY_WINDOW,
+	M_STEADY_MAX,
+	M_STEADY,
+	M_OFFSET,
+	M_RTT,
+	M_UP,
+	M_LOST,
+	M_SAMPLES,
+	M_N
+};
+
+static const struct lst_metric_family s_fams[M_N] = {
+	[M_READ_IOPS] = { "lockstep_read_iops", LST_METRIC_GAUGE,
+			  "Read I/Os per second in the last complete interval." },
+	[M_WRITE_IOPS] = { "lockstep_write_iops", LST_METRIC_GAUGE,
+			   "Write I/Os per second in the last complete interval." },
+	[M_READ_MBPS] = { "lockstep_read_mbps", LST_METRIC_GAUGE,
+			  "Read MB/s (10^6 bytes per second) in the last complete interval." },
+	[M_WRITE_MBPS] = { "lockstep_write_mbps", LST_METRIC_GAUGE,
+			   "Write MB/s (10^6 bytes per second) in the last complete interval." },
+	[M_LAT] = { "lockstep_latency_seconds", LST_METRIC_GAUGE,
+		    "Latency percentile of reads and writes together in the last complete "
+		    "interval." },
+	[M_LAT_MEAN] = { "lockstep_latency_mean_seconds", LST_METRIC_GAUGE,
+			 "Mean latency of reads and writes together in the last complete "
+			 "interval." },
+	[M_INTERVAL] = { "lockstep_interval_index", LST_METRIC_GAUGE,
+			 "Index of the last complete interval in its point (timeseries.csv "
+			 "interval)." },
+	[M_INTERVAL_T] = { "lockstep_interval_t_seconds", LST_METRIC_GAUGE,
+			   "Start of the last complete interval, seconds since the run's first "
+			   "start (timeseries.csv t_s)." },
+	[M_INTERVAL_POINT] = { "lockstep_interval_point", LST_METRIC_GAUGE,
+			       "Point of the last complete interval (timeseries.csv point)." },
+	[M_ERRORS] = { "lockstep_io_errors_total", LST_METRIC_COUNTER,
+		       "I/Os completed with an error in measured intervals." },
+	[M_TIMEOUTS] = { "lockstep_io_timeouts_total", LST_METRIC_COUNTER,
+			 "I/Os that passed io_timeout in measured intervals." },
+	[M_VERIFY_OK] = { "lockstep_verify_ok_total", LST_METRIC_COUNTER,
+			  "4 KiB units read back intact by verifying reads." },
+	[M_VERIFY_BAD] = { "lockstep_verify_bad_total", LST_METRIC_COUNTER,
+			   "4 KiB units read back corrupt by verifying reads." },
+	[M_RUN_STATE] = { "lockstep_run_state", LST_METRIC_GAUGE,
+			  "1 for the run's current state, 0 for the others." },
+	[M_RUN_INFO] = { "lockstep_run_info", LST_METRIC_GAUGE,
+			 "The run: its id and the coordinator's host." },
+	[M_POINT_INFO] = { "lockstep_point_info", LST_METRIC_GAUGE,
+			   "The point running or last run: phase, point, label, suite." },
+	[M_PHASE] = { "lockstep_phase_index", LST_METRIC_GAUGE,
+		      "0-based index of the phase running." },
+	[M_POINT] = { "lockstep_point_index", LST_METRIC_GAUGE,
+		      "0-based index of the point running in its phase." },
+	[M_ROUND] = { "lockstep_round", LST_METRIC_GAUGE,
+		      "1-based round of the point running, 0 when its test has no rounds." },
+	[M_STEADY_ROUNDS] = { "lockstep_steady_rounds", LST_METRIC_GAUGE,
+			      "Rounds completed by the phase's current test." },
+	[M_STEADY_WINDOW] = { "lockstep_steady_window", LST_METRIC_GAUGE,
+			      "Rounds the steady-state verdict looks at." },
+	[M_STEADY_MAX] = { "lockstep_steady_max_rounds", LST_METRIC_GAUGE,
+			   "Rounds after which the test stops, steady or not." },
+	[M_STEADY] = { "lockstep_steady", LST_METRIC_GAUGE,
+		       "1 once the current test reached steady state, else 0." },
+	[M_OFFSET] = { "lockstep_agent_clock_offset_seconds", LST_METRIC_GAUGE,
+		       "The agent's clock minus the coordinator's, as last measured." },
+	[M_RTT] = { "lockstep_agent_rtt_seconds", LST_METRIC_GAUGE,
+		    "Round-trip time of the agent's best clock exchange." },
+	[M_UP] = { "lockstep_agent_up", LST_METRIC_GAUGE,
+		   "1 while the agent is reachable, 0 when unreachable or lost." },
+	[M_LOST] = { "lockstep_agent_lost", LST_METRIC_GAUGE,
+		     "1 while the agent is lost (out of the run until it comes back)." },
+	[M_SAMPLES] = { "lockstep_agent_samples_merged_total", LST_METRIC_COUNTER,
+			"Interval samples of the agent merged (ramp included)." },
+};
+
+static const char *const s_states[] = { "connecting", "running", "finished", "failed",
+					"interrupted" };
+
+int lst_coord__metrics_open(lst_coord *c, lst_err *err)
+{
+	char l[512];
+
+	if (!c->opts.metrics)
+		return 0;
+	c->metrics = lst_metrics_new(c->opts.metrics, s_fams, M_N, err);
+	if (!c->metrics) {
+		lst_err_prefix(err, "--metrics ");
+		return -1;
+	}
+	lst_metrics_set(
+		c->metrics, M_RUN_INFO,
+		lst_metrics_labels(l, sizeof(l), "run_id", c->run_id, "host", c->host, NULL), 1);
+	lst_coord__metrics_state(c, "connecting");
+	if (!c->opts.quiet)
+		fprintf(c->opts.progress, "lockstep: metrics on http://%s/metrics\n",
+			lst_metrics_address(c->metrics));
+	return 0;
+}
+
+void lst_coord__metrics_close(lst_coord *c)
+{
+	lst_metrics_destroy(&c->metrics);
+}
+
+void lst_coord__metrics_state(lst_coord *c, const char *state)
+{
+	char l[64];
+
+	if (!c->metrics)
+		return;
+	for (size_t i = 0; i < sizeof(s_states) / sizeof(s_states[0]); i++)
+		lst_metrics_set(c->metrics, M_RUN_STATE,
+				lst_metrics_labels(l, sizeof(l), "state", s_states[i], NULL),
+				!strcmp(state, s_states[i]));
+}
+
+void lst_coord__metrics_row(lst_coord *c, const struct lst_row_who *who, int64_t k, double t_s,
+			    const struct lst_rates *r, const struct lst_dir_stats dir[LST_DIR_N],
+			    const struct lst_sample_health *h, const struct lst_sample_verify *v)
+{
+	static const double qs[] = { 50, 99, 99.9 };
+	static const char *const qnames[] = { "0.5", "0.99", "0.999" };
+	lst_metrics *m = c->metrics;
+	char l[768], lq[800];
+	lst_hist lat;
+	uint64_t errs = 0;
+
+	if (!m)
+		return;
+	lst_metrics_labels(l, sizeof(l), "scope", who->scope, "agent", who->agent, "target",
+			   who->target, "path", who->path, NULL);
+	lst_metrics_set(m, M_READ_IOPS, l, r->iops[LST_DIR_READ]);
+	lst_metrics_set(m, M_WRITE_IOPS, l, r->iops[LST_DIR_WRITE]);
+	lst_metrics_set(m, M_READ_MBPS, l, r->mbps[LST_DIR_READ]);
+	lst_metrics_set(m, M_WRITE_MBPS, l, r->mbps[LST_DIR_WRITE]);
+	/* The same histogram as the row's latency columns: both directions added. */
+	lat = dir[LST_DIR_READ].lat;
+	lst_hist_add(&lat, &dir[LST_DIR_WRITE].lat);
+	for (size_t q = 0; q < sizeof(qs) / sizeof(qs[0]); q++) {
+		snprintf(lq, sizeof(lq), "%s,quantile=\"%s\"", l, qnames[q]);
+		lst_metrics_set(m, M_LAT, lq, (double)lst_hist_percentile(&lat, qs[q]) / 1e9);
+	}
+	lst_metrics_set(m, M_LAT_MEAN, l, lst_hist_mean(&lat) / 1e9);
+	lst_metrics_set(m, M_INTERVAL, l, (double)k);
+	lst_metrics_set(m, M_INTERVAL_T, l, t_s);
+	lst_metrics_set(m, M_INTERVAL_POINT, l, (double)c->cur.point);
+	for (int e = 0; e < LST_ERRC_N; e++)
+		errs += h->err_class[e];
+	lst_metrics_add(m, M_ERRORS, l, (double)errs);
+	lst_metrics_add(m, M_TIMEOUTS, l, (double)h->timeouts);
+	lst_metrics_add(m, M_VERIFY_OK, l, v ? (double)v->ok : 0);
+	lst_metrics_add(m, M_VERIFY_BAD, l, v ? (double)v->bad : 0);
+}
+
+void lst_coord__metrics_sample(lst_coord *c, size_t i)
+{
+	char l[256];
+
+	if (c->metrics)
+		lst_metrics_add(c->metrics, M_SAMPLES,
+				lst_metrics_labels(l, sizeof(l), "agent",
+						   lst_conn_name(c->a[i].conn), NULL),
+				1);
+}
+
+void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	lst_metrics *m = c->metrics;
+	char l[768], pt[32];
+
+	if (!m)
+		return;
+	snprintf(pt, sizeof(pt), "%zu", c->cur.point);
+	lst_metrics_clear(m, M_POINT_INFO);
+	lst_metrics_set(m, M_POINT_INFO,
+			lst_metrics_labels(l, sizeof(l), "phase", c->cur.phase_name, "point", pt,
+					   "label", c->cur.label, "suite",
+					   lst_suite_names[ph->suite], NULL),
+			1);
+	lst_metrics_set(m, M_PHASE, "", (double)c->cur.phase);
+	lst_metrics_set(m, M_POINT, "", (double)c->cur.point);
+	lst_metrics_set(m, M_ROUND, "", (double)step->round);
+	lst_coord__metrics_state(c, "running");
+}
+
+void lst_coord__metrics_suite(lst_coord *c, const lst_suite_run *suite)
+{
+	struct lst_suite_progress p;
+	lst_metrics *m = c->metrics;
+	char l[512];
+
+	if (!m)
+		return;
+	lst_suite_progress(suite, &p);
+	lst_metrics_labels(l, sizeof(l), "phase", c->plan->phases[c->cur.phase].name, "test",
+			   p.test, NULL);
+	lst_metrics_set(m, M_STEADY_ROUNDS, l, (double)p.rounds);
+	lst_metrics_set(m, M_STEADY_WINDOW, l, (double)p.window);
+	lst_metrics_set(m, M_STEADY_MAX, l, (double)p.max_rounds);
+	lst_metrics_set(m, M_STEADY, l, p.steady);
+}
+
+/* Each agent's clock estimate and liveness, as of now. */
+static void s_agents(lst_coord *c)
+{
+	lst_metrics *m = c->metrics;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const lst_conn *cn = c->a[i].conn;
+		const struct lst_clock_est *e;
+		bool lost;
+		char l[256];
+
+		if (!cn)
+			continue;
+		e = lst_conn_estimate(cn);
+		lost = lst_conn_lost(cn);
+		lst_metrics_labels(l, sizeof(l), "agent", lst_conn_name(cn), NULL);
+		lst_metrics_set(m, M_OFFSET, l, (double)e->offset_ns / 1e9);
+		lst_metrics_set(m, M_RTT, l, (double)e->rtt_ns / 1e9);
+		lst_metrics_set(m, M_UP, l, !lost && !c->a[i].unreachable);
+		lst_metrics_set(m, M_LOST, l, lost);
+	}
+}
+
+void lst_coord__metrics_serve(lst_coord *c, const struct pollfd *fds, size_t nfds)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < nfds; k++)
+		any |= fds[k].revents != 0;
+	if (!any)
+		return;
+	s_agents(c);
+	lst_metrics_serve(c->metrics, fds, nfds);
+}
