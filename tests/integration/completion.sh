@@ -11,13 +11,8 @@ SRC="${LST_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}"
 for t in "$BIN/lockstep" "$BIN/lockstep-agent"; do
 	[ -x "$t" ] || { echo "skip: $t not built"; exit 77; }
 done
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=count_lib.sh
+. "$(dirname "$0")/count_lib.sh"
 
 PATH="$BIN:$PATH"
 # shellcheck source=/dev/null

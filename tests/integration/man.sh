@@ -15,13 +15,8 @@ done
 for t in man lexgrog; do
 	command -v "$t" >/dev/null || { echo "skip: $t not installed (apt-get install man-db)"; exit 77; }
 done
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=count_lib.sh
+. "$(dirname "$0")/count_lib.sh"
 
 "$LOCKSTEP" --write-man "$dir" || fail "lockstep --write-man: exit $?"
 "$AGENT" --write-man "$dir/lockstep-agent.8" || fail "lockstep-agent --write-man: exit $?"

@@ -7,14 +7,8 @@ set -u
 LOCKSTEP="${LST_BIN:?LST_BIN must name the folder with the lockstep binary}/lockstep"
 [ -x "$LOCKSTEP" ] || { echo "skip: $LOCKSTEP not built"; exit 77; }
 LOCKSTEP="$(cd "$(dirname "$LOCKSTEP")" && pwd)/lockstep"
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=count_lib.sh
+. "$(dirname "$0")/count_lib.sh"
 
 # expect RC CMD...: run CMD, keep its stdout/stderr in $dir/out and $dir/err, check its exit code
 expect() {

@@ -12,14 +12,8 @@ set -u
 LOCKSTEP="${LST_BIN:?LST_BIN must name the folder with the lockstep binary}/lockstep"
 FIX="${LST_SRC:?LST_SRC must name the source folder}/tests/fixtures/hooks"
 [ -x "$LOCKSTEP" ] || { echo "skip: $LOCKSTEP not built"; exit 77; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+# shellcheck source=count_lib.sh
+. "$(dirname "$0")/count_lib.sh"
 
 # expect RC CMD...: run CMD, keep its stdout/stderr in $dir/out and $dir/err, check its exit code
 expect() {
