@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lst_coord.h"
 #include "lst_errlist.h"
 #include "lst_log.h"
 #include "lst_util.h"
@@ -79,4 +80,16 @@ char *lst_cli_agent_from_address(const char *a, struct lst_coord_agent *ag)
 	ag->key = eq && eq[1] ? eq + 1 : NULL;
 	ag->address = addr;
 	return addr;
+}
+
+struct lst_coord *lst_cli_coord_new(const struct lst_plan *plan, const struct lst_coord_opts *opts)
+{
+	lst_coord *c;
+	lst_err err;
+
+	lst_coord_handle_signals();
+	c = lst_coord_new(plan, opts, &err);
+	if (!c)
+		fprintf(stderr, "lockstep: %s\n", err.msg);
+	return c;
 }

@@ -59,6 +59,16 @@ int lst_cli_write_man(const char *dir, const struct lst_cli_cmd *cmds, size_t n,
  */
 int lst_cli_common_opt(const char *cmd, int opt, char **argv, void (*usage)(FILE *));
 
+struct lst_coord_opts;
+struct lst_plan;
+struct lst_coord;
+
+/*
+ * The coordinator of plan for a running command (run, resume, verify): Ctrl-C handled, and on
+ * failure the reason said as "lockstep: ..." and NULL (the command exits 2).
+ */
+struct lst_coord *lst_cli_coord_new(const struct lst_plan *plan, const struct lst_coord_opts *opts);
+
 /*
  * The agents of the plan at path, appended to *agents (grown to hold room more). Loads the plan
  * into *plan (the caller destroys it; the agents point into it). Returns 0, or 2 after saying

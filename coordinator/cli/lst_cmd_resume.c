@@ -173,16 +173,12 @@ static int s_resume(const char *dir, const lst_plan *plan, json_t *run, json_t *
 		    struct lst_coord_opts *opts)
 {
 	lst_coord *c;
-	lst_err err;
 	int rc;
 
 	opts->outdir = dir;
-	lst_coord_handle_signals();
-	c = lst_coord_new(plan, opts, &err);
-	if (!c) {
-		fprintf(stderr, "lockstep: %s\n", err.msg);
+	c = lst_cli_coord_new(plan, opts);
+	if (!c)
 		return 2;
-	}
 	rc = lst_coord_resume(c, run, journal);
 	if (!opts->quiet && rc != LST_RUN_USAGE)
 		lst_cli_print_summary(stdout, dir); /* the whole run's, as `lockstep run` ends */

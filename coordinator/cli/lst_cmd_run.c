@@ -196,10 +196,8 @@ int lst_cmd_run(int argc, char **argv)
 		lst_plan_destroy(&plan);
 		return rc;
 	}
-	lst_coord_handle_signals();
-	c = lst_coord_new(plan, &opts, &err);
+	c = lst_cli_coord_new(plan, &opts);
 	if (!c) {
-		fprintf(stderr, "lockstep: %s\n", err.msg);
 		lst_plan_destroy(&plan);
 		return 2;
 	}
