@@ -25,18 +25,6 @@
 #define S_FILL_CHUNK ((uint64_t)64 << 20) /* the fill looks at job->cancel this often */
 #define S_DRAIN_MIN (5 * LST_NS_PER_S)	  /* a stopping job waits this long for its I/O at least */
 
-/* xorshift64*: a few cycles, good enough for offsets and data, one stream per job. */
-static inline uint64_t s_rand(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 2685821657736338717ull;
-}
-
 /* Per-thread state that stays on the job's stack: the hot loop touches nothing shared. */
 struct s_loop {
 	struct lst_job *job;
@@ -98,9 +86,9 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 			uint64_t *p = (uint64_t *)(job->bufs + s);
 
 			for (unsigned i = 0; i < sector_rand / 8; i++)
-				p[i] = s_rand(&seed);
+				p[i] = lst_rand64(&seed);
 			for (unsigned i = sector_rand & ~7u; i < sector_rand; i++)
-				job->bufs[s + i] = (uint8_t)s_rand(&seed);
+				job->bufs[s + i] = (uint8_t)lst_rand64(&seed);
 		}
 	}
 	for (unsigned i = 0; i < job->depth; i++) {
@@ -142,7 +130,7 @@ static void s_stamp(struct s_loop *l, struct lst_io *io)
 		uint64_t *p = (uint64_t *)((uint8_t *)io->buf + s);
 
 		p[0] = tag | (n++ & 0xffffffffffffull);
-		p[1] = s_rand(&rng);
+		p[1] = lst_rand64(&rng);
 	}
 	l->stamp = n;
 	l->data_rng = rng;
@@ -196,7 +184,7 @@ static double s_gap_ns(struct s_loop *l)
 	if (l->job->w.arrivals == LST_ARRIVAL_UNIFORM)
 		return mean;
 	/* Poisson arrivals: exponential gaps; u in (0, 1]. */
-	return -log(((double)(s_rand(&l->gap_rng) >> 11) + 1.0) / 9007199254740992.0) * mean;
+	return -log(((double)(lst_rand64(&l->gap_rng) >> 11) + 1.0) / 9007199254740992.0) * mean;
 }
 
 /* Count an I/O past io_timeout, once, in the current interval. */
