@@ -274,6 +274,10 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 
 /* lst_hooks.c: hooks, events and telemetry (issue 13) */
 
+/* Agent i's WELCOME lists capability cap. */
+bool lst_coord__has_cap(const lst_coord *c, size_t i, const char *cap);
+/* n names as "a, b", or "none", into buf. */
+void lst_coord__names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size);
 /* Before any I/O: every hook and collector the plan names is defined on its agent. 0 or -1
  * (each problem reported, FILE:LINE:COL of the plan). */
 int lst_coord__hooks_check(lst_coord *c);

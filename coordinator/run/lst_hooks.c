@@ -43,9 +43,11 @@ static bool s_listed(const char names[][LST_NAME_MAX], uint32_t n, const char *n
 	return false;
 }
 
-static bool s_has_cap(const struct lst_msg_welcome *w, const char *cap)
+bool lst_coord__has_cap(const lst_coord *c, size_t i, const char *cap)
 {
-	for (uint32_t k = 0; k < w->ncaps && k < LST_MAX_CAPS; k++)
+	const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
+
+	for (uint32_t k = 0; w && k < w->ncaps && k < LST_MAX_CAPS; k++)
 		if (!strcmp(w->caps[k], cap))
 			return true;
 	return false;
@@ -54,13 +56,10 @@ static bool s_has_cap(const struct lst_msg_welcome *w, const char *cap)
 /* Agent i speaks hooks.v1 (its WELCOME said so). */
 static bool s_hooks_ok(const lst_coord *c, size_t i)
 {
-	const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
-
-	return w && s_has_cap(w, LST_CAP_HOOKS);
+	return lst_coord__has_cap(c, i, LST_CAP_HOOKS);
 }
 
-/* "port_down, port_up" or "none" */
-static void s_names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size)
+void lst_coord__names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size)
 {
 	size_t len = 0;
 
@@ -88,7 +87,7 @@ static bool s_check_hook(lst_coord *c, const struct lst_plan_hook *h, const char
 	}
 	if (s_listed(w->hooks, w->nhooks, h->hook))
 		return true;
-	s_names(w->hooks, w->nhooks, names, sizeof(names));
+	lst_coord__names(w->hooks, w->nhooks, names, sizeof(names));
 	lst_coord__error(c,
 			 "%s:%d:%d: %s: agent %s has no hook '%s' (its config defines: %s); a "
 			 "plan can only run the hooks an agent's owner put in its config",
@@ -113,7 +112,8 @@ static bool s_check_collectors(lst_coord *c, const struct lst_plan_phase *ph)
 			    s_listed(w->collectors, w->ncollectors, ph->collect[k]))
 				continue;
 			if (s_hooks_ok(c, i))
-				s_names(w->collectors, w->ncollectors, names, sizeof(names));
+				lst_coord__names(w->collectors, w->ncollectors, names,
+						 sizeof(names));
 			else
 				snprintf(names, sizeof(names), "none: it does not speak %s",
 					 LST_CAP_HOOKS);

@@ -28,16 +28,6 @@ static json_t *s_names_json(const char names[][LST_NAME_MAX], uint32_t n)
 	return a;
 }
 
-/* "a, b" into buf. */
-static void s_names_text(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size)
-{
-	size_t len = 0;
-
-	buf[0] = 0;
-	for (uint32_t k = 0; k < n && k < LST_MAX_HOOKS && len < size; k++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? ", " : "", names[k]);
-}
-
 /* The hooks and collectors of agent w's config, as a line under its row (none: no line). */
 static void s_hooks_line(const struct lst_msg_welcome *w, FILE *out)
 {
@@ -45,10 +35,9 @@ static void s_hooks_line(const struct lst_msg_welcome *w, FILE *out)
 
 	if (!w->nhooks && !w->ncollectors)
 		return;
-	s_names_text(w->hooks, w->nhooks, hooks, sizeof(hooks));
-	s_names_text(w->collectors, w->ncollectors, coll, sizeof(coll));
-	fprintf(out, "%-12s hooks: %s; collectors: %s\n", "", w->nhooks ? hooks : "none",
-		w->ncollectors ? coll : "none");
+	lst_coord__names(w->hooks, w->nhooks, hooks, sizeof(hooks));
+	lst_coord__names(w->collectors, w->ncollectors, coll, sizeof(coll));
+	fprintf(out, "%-12s hooks: %s; collectors: %s\n", "", hooks, coll);
 }
 
 /* Agent i's row: a JSON object appended to arr, or a table line on out. False when it failed. */

@@ -138,11 +138,8 @@ int lst_coord__verify_open(lst_coord *c)
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
-		bool cap = false;
 
-		for (uint32_t k = 0; w && k < w->ncaps && k < LST_MAX_CAPS; k++)
-			cap |= !strcmp(w->caps[k], LST_CAP_VERIFY);
-		if (!cap) {
+		if (!lst_coord__has_cap(c, i, LST_CAP_VERIFY)) {
 			lst_coord__error(c,
 					 "agent %s cannot verify data (lockstep-agent %s does not "
 					 "speak %s): upgrade it; nothing was written",
