@@ -28,18 +28,13 @@
 
 #include "lst_coord_int.h"
 
-/* Does any phase of the plan use verify (in its workload, defaults or a role)? */
+/* Does any phase of the plan use verify? (A path role cannot differ from its phase's: the plan
+ * refuses that.) */
 static bool s_plan_verifies(const lst_plan *p)
 {
-	for (size_t k = 0; k < p->nphases; k++) {
-		const struct lst_plan_phase *ph = &p->phases[k];
-
-		if (ph->w.verify)
+	for (size_t k = 0; k < p->nphases; k++)
+		if (p->phases[k].w.verify)
 			return true;
-		for (size_t r = 0; r < ph->nroles; r++)
-			if (ph->roles[r].w.verify)
-				return true;
-	}
 	return false;
 }
 
