@@ -215,6 +215,14 @@ static int64_t s_ready(const lst_merge *m)
 	return ready;
 }
 
+int lst_merge_check(const lst_merge *m, const lst_sample *s)
+{
+	if (s->interval < 0 || s->interval > LST_MERGE_MAX_INTERVAL)
+		return -ERANGE;
+	/* Emitting rows to make room (below) never passes s's own interval. */
+	return s->interval < m->base ? -EALREADY : 0;
+}
+
 int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s)
 {
 	struct s_row *r;

@@ -82,6 +82,11 @@ void lst_merge_destroy(lst_merge **p);
  * counted: -ERANGE. */
 int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s);
 
+/* What lst_merge_add would say about s's interval, without adding it: 0, -EALREADY or -ERANGE.
+ * The coordinator asks first so that a sample's raw frame is on disk before any row that
+ * counts it (docs/results.md: a row's samples are in samples/, even after a SIGKILL). */
+int lst_merge_check(const lst_merge *m, const lst_sample *s);
+
 /* The agent will send nothing more (its point is done, or it was lost). Emits what is now
  * complete. */
 void lst_merge_agent_done(lst_merge *m, size_t agent);

@@ -312,7 +312,7 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 		a->dropped++;
 		return;
 	}
-	rc = lst_merge_add(c->cur.merge, i, &s->s);
+	rc = lst_merge_check(c->cur.merge, &s->s);
 	if (rc) {
 		if (!a->dropped++)
 			lst_log_warn("agent %s: sample %lld arrived after that interval was "
@@ -321,9 +321,15 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 				     lst_conn_name(a->conn), (long long)s->s.interval);
 		return;
 	}
-	/* What was merged, as received; a failed write ends the run once (lst_coord__results_ok). */
-	lst_coord__paths_add(c, i, s);
+	/*
+	 * What is merged, as received, and on disk before the rows that count it: a SIGKILL
+	 * between the two leaves a frame without its row, never a row without its frame. A
+	 * failed write ends the run once (lst_coord__results_ok).
+	 */
 	lst_results_raw(c->res, lst_conn_name(a->conn), raw, rawlen, &err);
+	lst_coord__paths_add(c, i, s);
+	rc = lst_merge_add(c->cur.merge, i, &s->s);
+	LST_ASSERT(!rc); /* lst_merge_check said yes, and nothing ran in between */
 	if (!(s->s.flags & LST_SAMPLE_RAMP))
 		s_devstats(c, i, s);
 }

@@ -158,7 +158,8 @@ rss() { awk '/^VmRSS/ {print $2}' "/proc/$run/status"; }
 # From 600 intervals on (6 s): the first seconds allocate the merge's window of intervals
 # (a lease's worth ahead), which then stays; a leak would go on growing after it.
 for _ in $(seq 400); do
-	[ "$(grep -c '^first,0,[0-9]*,[0-9.]*,all,' "$TMP/long/timeseries.csv" 2>/dev/null || true)" -gt 600 ] && break
+	n=$(grep -c '^first,0,[0-9]*,[0-9.]*,all,' "$TMP/long/timeseries.csv" 2>/dev/null || true)
+	[ "${n:-0}" -gt 600 ] && break
 	sleep 0.05
 done
 r1=$(rss)
