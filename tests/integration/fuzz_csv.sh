@@ -2,7 +2,7 @@
 # Fuzz the results CSV readers (lst_csv_parse, lst_steady_read) with libFuzzer for a bounded
 # time, starting from the CSV files of the golden demo folder and a few hand-made edge cases,
 # under ASan (leak detection on) and UBSan (fuzz_lib.sh). Skips (77) when clang or its
-# libFuzzer runtime is missing. LST_FUZZ_SECONDS (default 60) sets the fuzzing time.
+# libFuzzer runtime is missing. LST_FUZZ_SECONDS (default 25) sets the fuzzing time.
 set -euo pipefail
 . "$(dirname "$0")/fuzz_lib.sh"
 

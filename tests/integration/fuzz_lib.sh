@@ -3,12 +3,12 @@
 # crash, leak, sanitizer report, timeout or memory blow-up. Used by fuzz_msg.sh, fuzz_plan.sh
 # and fuzz_csv.sh; a later fuzzer is a seed list and two calls.
 #
-# Environment: LST_SRC, LST_BUILD (set by CTest); LST_FUZZ_SECONDS (default 60) sets the time.
+# Environment: LST_SRC, LST_BUILD (set by CTest); LST_FUZZ_SECONDS (default 25) sets the time.
 # The clang tree is $LST_BUILD/fuzz, shared by every fuzz test (same configuration).
 
 : "${LST_SRC:?LST_SRC must point at the source tree}"
 : "${LST_BUILD:?LST_BUILD must point at the build tree}"
-fuzz_secs=${LST_FUZZ_SECONDS:-60}
+fuzz_secs=${LST_FUZZ_SECONDS:-25}
 fuzz_dir=$LST_BUILD/fuzz
 fuzz_tmp=$(mktemp -d /tmp/lst-fuzz.XXXXXX)
 trap 'rm -rf "$fuzz_tmp"' EXIT

@@ -4,7 +4,7 @@
 # crash, leak, sanitizer report, timeout or memory blow-up. Builds its own clang tree in
 # $LST_BUILD/fuzz. Skips (77) when clang or its libFuzzer runtime (libclang-rt-14-dev) is missing.
 #
-# LST_FUZZ_SECONDS (default 60) sets the fuzzing time; the whole test stays under ~3 minutes on
+# LST_FUZZ_SECONDS (default 25) sets the fuzzing time; the whole test stays under ~3 minutes on
 # two cores (configure + build ~40 s).
 set -euo pipefail
 . "$(dirname "$0")/fuzz_lib.sh"

@@ -2,7 +2,7 @@
 # Fuzz the plan reader (lst_plan_parse: YAML written by people) with libFuzzer for a bounded
 # time, starting from the example plans, the golden test's plans, the hooks and verify
 # fixtures, under ASan (leak detection on) and UBSan (fuzz_lib.sh). Skips (77) when clang or
-# its libFuzzer runtime is missing. LST_FUZZ_SECONDS (default 60) sets the fuzzing time;
+# its libFuzzer runtime is missing. LST_FUZZ_SECONDS (default 25) sets the fuzzing time;
 # configure + build take ~40 s more.
 set -euo pipefail
 . "$(dirname "$0")/fuzz_lib.sh"
