@@ -10,6 +10,7 @@ nagents=${2:-4}
 LOCKSTEP=$BIN/lockstep
 
 read -ra ports <<<"$(free_ports "$nagents")"
+pids=()
 {
 	echo "lockstep: 1"
 	echo "name: start-skew"
@@ -20,6 +21,7 @@ read -ra ports <<<"$(free_ports "$nagents")"
 		"$AGENT" --foreground --listen "tcp://127.0.0.1:$port" --name "a$i" \
 			--allow-write "$TMP/disk$i" --log "$TMP/agent$i.log" &
 		on_exit "kill $!"
+		pids+=($!)
 		echo "  - {name: a$i, address: \"tcp://127.0.0.1:$port\"}"
 	done
 	echo "targets:"
@@ -35,9 +37,16 @@ read -ra ports <<<"$(free_ports "$nagents")"
 } >"$TMP/plan.yaml"
 for port in "${ports[@]}"; do wait_port "$port"; done
 "$LOCKSTEP" run "$TMP/plan.yaml" -o "$TMP/res" --quiet
-python3 - "$TMP/res/run.json" <<'PY'
+# The agents' CPU time (user + system) over the whole run, before they are stopped: the start
+# wait's spin shows as the difference between two builds, per point and agent.
+cpu_ticks=0
+for pid in "${pids[@]}"; do
+	cpu_ticks=$((cpu_ticks + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+done
+python3 - "$TMP/res/run.json" "$cpu_ticks" "$(getconf CLK_TCK)" <<'PY'
 import json, statistics, sys
 run = json.load(open(sys.argv[1]))
+cpu_ms = int(sys.argv[2]) * 1000 / int(sys.argv[3])
 sk = sorted(p["start_skew_us"] for p in run["phases"])
 p99 = sk[min(len(sk) - 1, int(0.99 * len(sk)))]
 late = sorted(abs(a["start_late_us"]) for p in run["phases"] for a in p["agents"].values())
@@ -51,5 +60,7 @@ print(f"  median {statistics.median(sk):.1f} us, p99 {p99:.1f} us, max {sk[-1]:.
 print(f"  true skew (raw starts on the shared clock): median {statistics.median(true):.1f} us, "
       f"p99 {tp99:.1f} us")
 print(f"  agent start vs chosen instant: median {statistics.median(late):.1f} us, max {late[-1]:.1f} us")
+npts, nag = len(run["phases"]), len(run["agents"])
+print(f"  agent CPU: {cpu_ms:.0f} ms in all, {cpu_ms / npts / nag:.2f} ms per point per agent")
 print("  rtt/offset per agent: " + ", ".join(f"{a['name']} {a['rtt_us']:.0f}/{a['clock_offset_us']:+.1f} us" for a in run["agents"]))
 PY

@@ -416,7 +416,7 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
  * sched_yield() or its wake-up can hand the CPU to such a thread for a whole time slice, which
  * makes it start milliseconds late. So, where allowed (root, or RLIMIT_RTPRIO), the job waits
  * at SCHED_FIFO 1 and returns to normal priority right after its first submit: the real-time
- * window is the last 200 us of the wait plus one batch. SCHED_RESET_ON_FORK keeps threads the
+ * window is the wait's spin (S_START_SPIN) plus one batch. SCHED_RESET_ON_FORK keeps threads the
  * kernel creates for the job during that batch (io_uring's io-wq workers) at normal priority;
  * it stays set on the way down, since clearing it needs CAP_SYS_NICE. Returns the new state.
  */
@@ -608,8 +608,16 @@ static void s_run(struct s_loop *l)
 }
 
 /*
+ * How long before t0 a job stops sleeping and spins on the clock. A timer wake-up on a VM comes
+ * late by up to 1.5-2.5 ms now and then (measured here: about 1 in 1,000 sleeps over 1 ms, with
+ * the vCPU descheduled or the host busy); a spin on a running CPU sees t0 within microseconds.
+ * The price is this much CPU per job per point, spent at SCHED_FIFO where allowed (s_boost).
+ */
+#define S_START_SPIN (3 * LST_NS_PER_MS)
+
+/*
  * Sleep until t0 in slices, so a stop before t0 (STOP, a lease, a signal) takes effect at once:
- * the job then runs no I/O and finishes with an empty sample.
+ * the job then runs no I/O and finishes with an empty sample. The last S_START_SPIN is a spin.
  */
 static void s_wait_start(struct lst_job *job)
 {
@@ -622,7 +630,7 @@ static void s_wait_start(struct lst_job *job)
 			break;
 		lst_sleep_ns(LST_MIN(left - 50 * LST_NS_PER_MS, 50 * LST_NS_PER_MS));
 	}
-	lst_sleep_until_ns(job->t0, 200 * LST_NS_PER_US);
+	lst_sleep_until_ns(job->t0, S_START_SPIN);
 }
 
 void *lst_job_main(void *arg)
