@@ -60,6 +60,9 @@ print(f"  median {statistics.median(sk):.1f} us, p99 {p99:.1f} us, max {sk[-1]:.
 print(f"  true skew (raw starts on the shared clock): median {statistics.median(true):.1f} us, "
       f"p99 {tp99:.1f} us")
 print(f"  agent start vs chosen instant: median {statistics.median(late):.1f} us, max {late[-1]:.1f} us")
+worst = max(run["phases"], key=lambda p: p["start_skew_us"])
+print(f"  worst point: skew {worst['start_skew_us']:.1f} us; agents late by " +
+      ", ".join(f"{n} {a['start_late_us']:.1f}" for n, a in sorted(worst["agents"].items())) + " us")
 npts, nag = len(run["phases"]), len(run["agents"])
 print(f"  agent CPU: {cpu_ms:.0f} ms in all, {cpu_ms / npts / nag:.2f} ms per point per agent")
 print("  rtt/offset per agent: " + ", ".join(f"{a['name']} {a['rtt_us']:.0f}/{a['clock_offset_us']:+.1f} us" for a in run["agents"]))

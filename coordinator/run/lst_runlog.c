@@ -292,6 +292,24 @@ double lst_coord__t(const lst_coord *c, int64_t coord_t)
 	return (double)(coord_t - c->run_t0) / 1e9;
 }
 
+/*
+ * An agent's actual start on our timeline, through the clock model that chose its t0_agent
+ * (T0 plus how late it was on its own clock). A clock burst between START and now moves the
+ * model by its noise, tens of microseconds on a loaded host, which mapped through the new model
+ * would show as lateness (even as an early start) the agent never had; the drift over the
+ * lateness itself is parts per million of it. An instant from the wire too far off for that
+ * goes through the current model.
+ */
+static int64_t s_actual_local(const lst_coord *c, const struct lst_coord__agent *a)
+{
+	int64_t late, t;
+
+	if (__builtin_sub_overflow(a->actual, a->t0_agent, &late) ||
+	    __builtin_add_overflow(c->cur.T0, late, &t))
+		return lst_clock_to_local(lst_conn_clock(a->conn), a->actual);
+	return t;
+}
+
 json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool partial)
 {
 	json_t *agents = json_object(), *wl = json_object();
@@ -309,7 +327,7 @@ json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool p
 
 		if (!a->in_point)
 			continue;
-		actual = a->started ? lst_clock_to_local(lst_conn_clock(a->conn), a->actual) : 0;
+		actual = a->started ? s_actual_local(c, a) : 0;
 		if (a->started) {
 			lo = LST_MIN(lo, actual);
 			hi = LST_MAX(hi, actual);
