@@ -6,6 +6,12 @@
  * appended and the round policy decides: once (no rounds), until steady (SNIA PTS verdict over
  * the window, at most max_rounds), or fixed (WSAT: max_rounds or a capacity written). The curve
  * suite builds its rate points only once the max-rate point has been measured.
+ *
+ * Memory stays flat in the number of rounds: a point keeps its results (three histograms each,
+ * about 48 KB) in a ring of the latest window + 1 rounds, which is all that the verdict, the
+ * curves and the matrix ever average (the steady-state window is always the last rounds; the one
+ * extra slot covers a round cut short by an interrupted run). What every round adds for good is
+ * its tracked value (8 bytes) and its rounds.csv row, written at once.
  */
 #include "lst_suite.h"
 
@@ -40,8 +46,9 @@ struct s_point {
 	int64_t idle_after;
 	const struct lst_port_set *ports; /* the paths taking part; NULL: all */
 	double target_pct;		  /* curve: percent of the max rate, 0 otherwise */
-	size_t nres;
-	struct lst_step_result *res; /* what it measured, one per round */
+	size_t nres;			  /* results received, one per round */
+	size_t keep;			  /* how many of the latest res holds (s_keep) */
+	struct lst_step_result *res;	  /* ring: round r at res[r % keep] (s_res) */
 };
 
 struct s_test {
@@ -482,7 +489,7 @@ void lst_suite_destroy(lst_suite_run **p)
 		return;
 	for (size_t i = 0; i < s->ntests; i++) {
 		for (size_t j = 0; j < s->tests[i].npoints; j++) {
-			for (size_t k = 0; k < s->tests[i].points[j].nres; k++)
+			for (size_t k = 0; k < s->tests[i].points[j].keep; k++)
 				free(s->tests[i].points[j].res[k].parts);
 			free(s->tests[i].points[j].res);
 		}
@@ -495,6 +502,53 @@ void lst_suite_destroy(lst_suite_run **p)
 }
 
 /* --- running ----------------------------------------------------------------------------- */
+
+/* The rounds over which test t's verdict is judged (its steady-state window). */
+static size_t s_window(const lst_suite_run *s, const struct s_test *t)
+{
+	return LST_MIN(s->window, LST_MAX(t->max_rounds, 2));
+}
+
+/* How many results a point of test t keeps: the window and one more, one without rounds. */
+static size_t s_keep(const lst_suite_run *s, const struct s_test *t)
+{
+	return t->mode == S_ONCE ? 1 : s_window(s, t) + 1;
+}
+
+/* Round r's result of point p; r must be one of the rounds its ring still holds. */
+static const struct lst_step_result *s_res(const struct s_point *p, size_t r)
+{
+	LST_ASSERT(r < p->nres && r + p->keep >= p->nres);
+	return &p->res[r % p->keep];
+}
+
+/* Keep r as p's next round, in place of the oldest one kept once the ring is full. */
+static void s_res_push(struct s_point *p, size_t keep, const struct lst_step_result *r, bool parts)
+{
+	struct lst_step_result *slot;
+
+	if (!p->res) {
+		p->keep = keep;
+		p->res = lst_calloc(keep, sizeof(*p->res));
+	}
+	slot = &p->res[p->nres % p->keep];
+	free(slot->parts);
+	*slot = *r;
+	/* The parts (targets, paths) are kept only where curves.csv will want them. */
+	slot->parts = parts ? lst_step_parts_dup(r->parts, r->nparts) : NULL;
+	slot->nparts = slot->parts ? r->nparts : 0;
+	p->nres++;
+}
+
+size_t lst_suite_kept(const lst_suite_run *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->ntests; i++)
+		for (size_t j = 0; j < s->tests[i].npoints; j++)
+			n += LST_MIN(s->tests[i].points[j].nres, s->tests[i].points[j].keep);
+	return n;
+}
 
 static const char *s_suite_name(const lst_suite_run *s)
 {
@@ -581,7 +635,7 @@ static void s_combine(struct lst_step_result *dst, const struct lst_step_result 
 static void s_window_parts(const struct s_point *p, size_t first, size_t last,
 			   struct lst_step_result *out)
 {
-	const struct lst_step_result *r0 = &p->res[first];
+	const struct lst_step_result *r0 = s_res(p, first);
 
 	out->nparts = r0->nparts;
 	out->parts = out->nparts ? lst_calloc(out->nparts, sizeof(*out->parts)) : NULL;
@@ -594,9 +648,10 @@ static void s_window_parts(const struct s_point *p, size_t first, size_t last,
 		for (int d = 0; d < LST_DIR_N; d++)
 			lst_hist_init(&o->lat_dir[d]);
 		for (size_t r = first; r <= last && r < p->nres; r++) {
-			const struct lst_step_part *x = &p->res[r].parts[k];
+			const struct lst_step_result *rr = s_res(p, r);
+			const struct lst_step_part *x = &rr->parts[k];
 
-			if (p->res[r].nparts != r0->nparts)
+			if (rr->nparts != r0->nparts)
 				continue;
 			for (int d = 0; d < LST_DIR_N; d++) {
 				o->ios[d] += x->ios[d];
@@ -628,10 +683,12 @@ static void s_window_result(const struct s_point *p, size_t first, size_t last,
 	for (int d = 0; d < LST_DIR_N; d++)
 		lst_hist_init(&out->lat_dir[d]);
 	for (size_t r = first; r <= last && r < p->nres; r++) {
-		s_combine(out, &p->res[r], n == 0);
+		const struct lst_step_result *rr = s_res(p, r);
+
+		s_combine(out, rr, n == 0);
 		for (int d = 0; d < LST_DIR_N; d++) {
-			iops[d] += p->res[r].iops[d];
-			mbps[d] += p->res[r].mbps[d];
+			iops[d] += rr->iops[d];
+			mbps[d] += rr->mbps[d];
 		}
 		n++;
 	}
@@ -654,7 +711,7 @@ static void s_curve_points(lst_suite_run *s)
 
 	if (!max->nres)
 		return;
-	top = max->res[0].iops[0] + max->res[0].iops[1];
+	top = s_res(max, 0)->iops[0] + s_res(max, 0)->iops[1];
 	if (top < 1) {
 		lst_log_warn("phase %s: the max-rate point did no I/O; no curve", ph->name);
 		return;
@@ -687,9 +744,9 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 
 	memset(&all, 0, sizeof(all));
 	for (size_t i = 0; i < t->npoints; i++)
-		s_combine(&all, &t->points[i].res[r], i == 0);
+		s_combine(&all, s_res(&t->points[i], r), i == 0);
 	if (t->tracked >= 0)
-		round = &t->points[t->tracked].res[r];
+		round = s_res(&t->points[t->tracked], r);
 	t->values = lst_realloc(t->values, (r + 1) * sizeof(*t->values));
 	t->values[r] = s_value(t->track, round);
 	t->rounds++;
@@ -698,7 +755,7 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 				       .suite = s_suite_name(s),
 				       .test = t->name,
 				       .round = t->rounds,
-				       .t_s = t->points[0].res[r].t_s,
+				       .t_s = s_res(&t->points[0], r)->t_s,
 				       .value = t->values[r],
 				       .tracked = lst_track_names[t->track],
 				       .iops = all.iops[0] + all.iops[1],
@@ -707,8 +764,8 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 				       .lat_max_us = (double)all.lat.max / 1e3,
 				       .bytes_written = s->phase_written,
 			       });
-	lst_steady_eval(t->values, t->rounds, LST_MIN(s->window, LST_MAX(t->max_rounds, 2)),
-			s->data_pct, s->slope_pct, &t->verdict);
+	lst_steady_eval(t->values, t->rounds, s_window(s, t), s->data_pct, s->slope_pct,
+			&t->verdict);
 	s->p = 0;
 	switch (t->mode) {
 	case S_STEADY:
@@ -738,12 +795,7 @@ void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
 	struct s_point *p = &t->points[step->index];
 
 	LST_ASSERT(step->index == s->p);
-	p->res = lst_realloc(p->res, (p->nres + 1) * sizeof(*p->res));
-	p->res[p->nres] = *r;
-	/* The parts (targets, paths) are kept only where curves.csv will want them. */
-	p->res[p->nres].parts = s_curves(s) ? lst_step_parts_dup(r->parts, r->nparts) : NULL;
-	p->res[p->nres].nparts = p->res[p->nres].parts ? r->nparts : 0;
-	p->nres++;
+	s_res_push(p, s_keep(s, t), r, s_curves(s));
 	t->written += r->bytes[LST_DIR_WRITE];
 	s->phase_written += r->bytes[LST_DIR_WRITE];
 	if (t->mode == S_ONCE) {
