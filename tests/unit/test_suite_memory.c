@@ -4,7 +4,8 @@
  * agents): the suite must hold no more than points x (window + 1) results whatever the number of
  * rounds, the process's resident memory must not grow with them (one result is three
  * histograms, about 48 KB: keeping every round would add about 190 MB here), and curves.csv must
- * still average exactly the last window's rounds.
+ * still average exactly the last window's rounds. Then a sweep of 1,024 points, each run once:
+ * what each keeps until its curves.csv row (histograms encoded) must not add 48 KB a point.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,15 +24,17 @@
 
 static char s_dir[64];
 
-static lst_plan *s_plan(void)
+static lst_plan *s_plan(const char *phases)
 {
-	static const char text[] =
-		"lockstep: 1\nname: t\nagents:\n  - {name: a, address: \"tcp://127.0.0.1:1\"}\n"
-		"targets:\n  - {name: d, paths: {a: /dev/null}}\nphases:\n"
-		"  - name: long\n    workload: {rw: randwrite}\n    sweep: {iodepth: [1, 2]}\n"
-		"    round: {duration: 1s}\n    steady: {window: 5, max_rounds: 2000}\n";
+	char text[8192];
 	lst_errlist errs = { 0 };
-	lst_plan *p = lst_plan_parse(text, strlen(text), "test.yaml", &errs);
+	lst_plan *p;
+
+	snprintf(text, sizeof(text),
+		 "lockstep: 1\nname: t\nagents:\n  - {name: a, address: \"tcp://127.0.0.1:1\"}\n"
+		 "targets:\n  - {name: d, paths: {a: /dev/null}}\nphases:\n%s",
+		 phases);
+	p = lst_plan_parse(text, strlen(text), "test.yaml", &errs);
 
 	if (!p) {
 		lst_errlist_print(&errs, stderr);
@@ -127,6 +130,62 @@ static void s_curve_row(const char *dir, size_t i, double *iops, double *lat_us)
 		T_FAIL("curves.csv has no row for point %zu", i);
 }
 
+/* A sweep of 32 x 32 points, each run once (no rounds): flat memory, a curves.csv row each. */
+static void s_check_sweep(void)
+{
+	char phases[1024], dir[128];
+	size_t n = 0, steps = 0;
+	lst_plan *p;
+	lst_results *res;
+	lst_suite_run *s;
+	struct lst_step st;
+	lst_err err;
+	long rss0 = 0, rss1;
+	double iops, lat;
+
+	n += (size_t)snprintf(phases, sizeof(phases),
+			      "  - name: sweep\n    workload: {rw: randwrite, runtime: 1s}\n"
+			      "    sweep: {jobs: [1");
+	for (int j = 2; j <= 32; j++)
+		n += (size_t)snprintf(phases + n, sizeof(phases) - n, ", %d", j);
+	n += (size_t)snprintf(phases + n, sizeof(phases) - n, "], iodepth: [1");
+	for (int q = 2; q <= 32; q++)
+		n += (size_t)snprintf(phases + n, sizeof(phases) - n, ", %d", q);
+	snprintf(phases + n, sizeof(phases) - n, "]}\n");
+	p = s_plan(phases);
+	snprintf(dir, sizeof(dir), "%s/sweep", s_dir);
+	res = lst_results_new(dir, &err);
+	if (!res)
+		T_FAIL("%s", err.msg);
+	s = lst_suite_new(p, 0, 1ull << 40, &err);
+	T_ASSERT(s);
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		T_EQ_INT(st.round, 0);
+		s_result(&r, steps, steps % 2);
+		lst_suite_result(s, &st, &r, res);
+		if (++steps == 64)
+			rss0 = s_rss_kb();
+	}
+	T_EQ_INT(steps, 32 * 32);
+	T_EQ_INT(lst_suite_kept(s), 32 * 32);
+	T_ASSERT(lst_suite_finish(s, res, NULL));
+	rss1 = s_rss_kb();
+	printf("suite memory: a sweep of %zu points, VmRSS %ld kB after 64, %ld kB at the end\n",
+	       steps, rss0, rss1);
+	if (rss0 > 0 && rss1 - rss0 > 8 * 1024)
+		T_FAIL("resident memory grew by %ld kB over %zu points", rss1 - rss0, steps - 64);
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	/* The last point's row: its own round's figures, exactly. */
+	s_curve_row(dir, steps - 1, &iops, &lat);
+	if (fabs(iops - s_iops(steps - 1, (steps - 1) % 2)) > 1e-3 ||
+	    fabs(lat - (double)s_lat(steps - 1) / 1e3) > 1e-3)
+		T_FAIL("sweep: curves.csv says %.3f IOPS, %.3f us for the last point", iops, lat);
+	lst_plan_destroy(&p);
+}
+
 int main(void)
 {
 	char dir[128];
@@ -141,7 +200,8 @@ int main(void)
 	snprintf(s_dir, sizeof(s_dir), "/tmp/lst-suitemem.XXXXXX");
 	T_ASSERT(mkdtemp(s_dir));
 	snprintf(dir, sizeof(dir), "%s/r", s_dir);
-	p = s_plan();
+	p = s_plan("  - name: long\n    workload: {rw: randwrite}\n    sweep: {iodepth: [1, 2]}\n"
+		   "    round: {duration: 1s}\n    steady: {window: 5, max_rounds: 2000}\n");
 	res = lst_results_new(dir, &err);
 	if (!res)
 		T_FAIL("%s", err.msg);
@@ -188,6 +248,7 @@ int main(void)
 			       got_iops, got_lat, iops, lat_sum / ios / 1e3);
 	}
 	lst_plan_destroy(&p);
+	s_check_sweep();
 	{
 		char cmd[128];
 		int rc;
