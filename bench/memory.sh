@@ -6,7 +6,7 @@
 #   points  a plain phase of POINTS short points (summary.json, run.json and the journal grow
 #           with them)
 # For each: RSS at the end of the first tenth of the run (the "first minute" of a scaled day),
-# at the end, the growth, and that growth per round or point. Never gates anything.
+# its peak after that, the growth, and that growth per round or point. Never gates anything.
 #   bench/memory.sh [AGENTS=4] [ROUNDS=2000] [POINTS=2000] [ROUND=100ms] [INTERVAL=10ms]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -80,12 +80,13 @@ measure() {
 	    print("%s: the run was too short to sample (%.1f s)" % (name, secs))
 	    sys.exit(0)
 	p = [int(x) for k, x in rows if k == "P"]
-	first, last = v[max(len(v) // 10 - 1, 0)], v[-1]
-	print("%-6s %d %s in %.0f s: VmRSS %d kB after the first tenth, %d at half-time, %d at "
-	      "the end: %+d kB (%+.0f bytes per %s over the last nine tenths); drawing the plots "
+	# The peak, not the last sample: the phase's end frees what its suite kept.
+	first, peak = v[max(len(v) // 10 - 1, 0)], max(v[len(v) // 10:])
+	print("%-6s %d %s in %.0f s: VmRSS %d kB after the first tenth, %d at half-time, at most "
+	      "%d after: %+d kB (%+.0f bytes per %s over the last nine tenths); drawing the plots "
 	      "after the run: at most %s kB"
-	      % (name, n, unit + "s", secs, first, v[len(v) // 2], last, last - first,
-	         (last - first) * 1024.0 / (n * 0.9), unit, max(p) if p else "-"))
+	      % (name, n, unit + "s", secs, first, v[len(v) // 2], peak, peak - first,
+	         (peak - first) * 1024.0 / (n * 0.9), unit, max(p) if p else "-"))
 	PY
 }
 
