@@ -186,6 +186,17 @@ static void s_check_sweep(void)
 	lst_plan_destroy(&p);
 }
 
+/* The scratch folder goes on every exit, a failed check's too (T_FAIL exits). */
+static void s_cleanup(void)
+{
+	char cmd[128];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s_dir);
+	rc = system(cmd);
+	(void)rc;
+}
+
 int main(void)
 {
 	char dir[128];
@@ -199,6 +210,7 @@ int main(void)
 
 	snprintf(s_dir, sizeof(s_dir), "/tmp/lst-suitemem.XXXXXX");
 	T_ASSERT(mkdtemp(s_dir));
+	atexit(s_cleanup);
 	snprintf(dir, sizeof(dir), "%s/r", s_dir);
 	p = s_plan("  - name: long\n    workload: {rw: randwrite}\n    sweep: {iodepth: [1, 2]}\n"
 		   "    round: {duration: 1s}\n    steady: {window: 5, max_rounds: 2000}\n");
@@ -249,14 +261,6 @@ int main(void)
 	}
 	lst_plan_destroy(&p);
 	s_check_sweep();
-	{
-		char cmd[128];
-		int rc;
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s_dir);
-		rc = system(cmd);
-		(void)rc;
-	}
 	printf("suite memory: flat, curves over the last window\n");
 	return 0;
 }
