@@ -6,6 +6,15 @@
  * appended and the round policy decides: once (no rounds), until steady (SNIA PTS verdict over
  * the window, at most max_rounds), or fixed (WSAT: max_rounds or a capacity written). The curve
  * suite builds its rate points only once the max-rate point has been measured.
+ *
+ * Memory stays flat in the number of rounds: a point keeps its results in a ring of the latest
+ * window + 1 rounds, which is all that the verdict, the curves and the matrix ever average (the
+ * steady-state window is always the last rounds; the one extra slot covers a round cut short by
+ * an interrupted run). What every round adds for good is its tracked value (8 bytes) and its
+ * rounds.csv row, written at once. A kept result (struct s_kept) has its three histograms, and
+ * those of its parts, in lst_hist_encode's sparse form: a few KB instead of 48 KB each, which is
+ * what a phase of many points (a sweep runs each once) keeps until its curves.csv rows. They are
+ * decoded (exactly) when a round ends or the phase's results are written.
  */
 #include "lst_suite.h"
 
@@ -32,6 +41,47 @@ enum s_mode {
 	S_FIXED,  /* rounds until max_rounds or the capacity stop */
 };
 
+/* The figures a result and each of its parts have besides histograms. */
+struct s_figures {
+	double iops[LST_DIR_N];
+	double mbps[LST_DIR_N];
+	uint64_t ios[LST_DIR_N];
+	uint64_t bytes[LST_DIR_N];
+	double seconds;
+};
+
+/* Copy the s_figures fields between any two structs that have them. */
+#define S_FIGURES(to, from)                                                                        \
+	do {                                                                                       \
+		memcpy((to)->iops, (from)->iops, sizeof((to)->iops));                              \
+		memcpy((to)->mbps, (from)->mbps, sizeof((to)->mbps));                              \
+		memcpy((to)->ios, (from)->ios, sizeof((to)->ios));                                 \
+		memcpy((to)->bytes, (from)->bytes, sizeof((to)->bytes));                           \
+		(to)->seconds = (from)->seconds;                                                   \
+	} while (0)
+
+/* The three histograms of a result or a part (lat, lat_dir[]), lst_hist_encode'd end to end. */
+struct s_hists {
+	uint32_t len[1 + LST_DIR_N];
+	uint8_t *buf;
+};
+
+struct s_kept_part {
+	struct lst_row_who who;
+	struct s_figures f;
+	struct s_hists h;
+};
+
+/* A step result as a point keeps it: exact, but its histograms encoded (a few KB, not 48). */
+struct s_kept {
+	struct s_figures f;
+	double t_s;
+	bool partial;
+	struct s_hists h;
+	size_t nparts;
+	struct s_kept_part *parts;
+};
+
 struct s_point {
 	char label[160];
 	struct lst_workload w;
@@ -40,8 +90,9 @@ struct s_point {
 	int64_t idle_after;
 	const struct lst_port_set *ports; /* the paths taking part; NULL: all */
 	double target_pct;		  /* curve: percent of the max rate, 0 otherwise */
-	size_t nres;
-	struct lst_step_result *res; /* what it measured, one per round */
+	size_t nres;			  /* results received, one per round */
+	size_t keep;			  /* how many of the latest res holds (s_keep) */
+	struct s_kept *res;		  /* ring: round r at res[r % keep] (s_res) */
 };
 
 struct s_test {
@@ -76,6 +127,88 @@ struct lst_suite_run {
 	bool started;
 	uint64_t phase_written;
 };
+
+/* --- results kept ------------------------------------------------------------------------ */
+
+static void s_hists_pack(struct s_hists *out, const lst_hist *lat, const lst_hist *dir)
+{
+	const lst_hist *h[1 + LST_DIR_N] = { lat, &dir[0], &dir[1] };
+	size_t cap = LST_ARRAY_SIZE(h) * LST_HIST_ENC_MAX, at = 0;
+	uint8_t *buf = lst_malloc(cap);
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(h); i++) {
+		size_t n = lst_hist_encode(h[i], buf + at, cap - at);
+
+		LST_ASSERT(n);
+		out->len[i] = (uint32_t)n;
+		at += n;
+	}
+	out->buf = lst_realloc(buf, at);
+}
+
+static void s_hists_unpack(const struct s_hists *in, lst_hist *lat, lst_hist *dir)
+{
+	lst_hist *h[1 + LST_DIR_N] = { lat, &dir[0], &dir[1] };
+	size_t at = 0;
+	lst_err err;
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(h); i++) {
+		/* Our own encoding of a valid histogram: it always decodes. */
+		LST_ASSERT(!lst_hist_decode(h[i], in->buf + at, in->len[i], &err));
+		at += in->len[i];
+	}
+}
+
+/* Keep r in k (empty or cleared), its parts only when asked (curves.csv wants them). */
+static void s_kept_set(struct s_kept *k, const struct lst_step_result *r, bool parts)
+{
+	S_FIGURES(&k->f, r);
+	k->t_s = r->t_s;
+	k->partial = r->partial;
+	s_hists_pack(&k->h, &r->lat, r->lat_dir);
+	k->nparts = parts ? r->nparts : 0;
+	k->parts = k->nparts ? lst_calloc(k->nparts, sizeof(*k->parts)) : NULL;
+	for (size_t i = 0; i < k->nparts; i++) {
+		k->parts[i].who = r->parts[i].who;
+		S_FIGURES(&k->parts[i].f, &r->parts[i]);
+		s_hists_pack(&k->parts[i].h, &r->parts[i].lat, r->parts[i].lat_dir);
+	}
+}
+
+static void s_kept_clear(struct s_kept *k)
+{
+	for (size_t i = 0; i < k->nparts; i++)
+		free(k->parts[i].h.buf);
+	free(k->parts);
+	free(k->h.buf);
+	memset(k, 0, sizeof(*k));
+}
+
+/* The result k keeps, whole again, on the heap (s_result_free). */
+static struct lst_step_result *s_kept_get(const struct s_kept *k)
+{
+	struct lst_step_result *r = lst_calloc(1, sizeof(*r));
+
+	S_FIGURES(r, &k->f);
+	r->t_s = k->t_s;
+	r->partial = k->partial;
+	s_hists_unpack(&k->h, &r->lat, r->lat_dir);
+	r->nparts = k->nparts;
+	r->parts = r->nparts ? lst_calloc(r->nparts, sizeof(*r->parts)) : NULL;
+	for (size_t i = 0; i < r->nparts; i++) {
+		r->parts[i].who = k->parts[i].who;
+		S_FIGURES(&r->parts[i], &k->parts[i].f);
+		s_hists_unpack(&k->parts[i].h, &r->parts[i].lat, r->parts[i].lat_dir);
+	}
+	return r;
+}
+
+static void s_result_free(struct lst_step_result *r)
+{
+	if (r)
+		free(r->parts);
+	free(r);
+}
 
 /* --- building ---------------------------------------------------------------------------- */
 
@@ -482,8 +615,8 @@ void lst_suite_destroy(lst_suite_run **p)
 		return;
 	for (size_t i = 0; i < s->ntests; i++) {
 		for (size_t j = 0; j < s->tests[i].npoints; j++) {
-			for (size_t k = 0; k < s->tests[i].points[j].nres; k++)
-				free(s->tests[i].points[j].res[k].parts);
+			for (size_t k = 0; k < s->tests[i].points[j].keep; k++)
+				s_kept_clear(&s->tests[i].points[j].res[k]);
 			free(s->tests[i].points[j].res);
 		}
 		free(s->tests[i].points);
@@ -495,6 +628,56 @@ void lst_suite_destroy(lst_suite_run **p)
 }
 
 /* --- running ----------------------------------------------------------------------------- */
+
+/* The rounds over which test t's verdict is judged (its steady-state window). */
+static size_t s_window(const lst_suite_run *s, const struct s_test *t)
+{
+	return LST_MIN(s->window, LST_MAX(t->max_rounds, 2));
+}
+
+/* How many results a point of test t keeps: the window and one more, one without rounds. */
+static size_t s_keep(const lst_suite_run *s, const struct s_test *t)
+{
+	return t->mode == S_ONCE ? 1 : s_window(s, t) + 1;
+}
+
+/* Round r of point p as kept; r must be one of the rounds its ring still holds. */
+static const struct s_kept *s_kept_of(const struct s_point *p, size_t r)
+{
+	LST_ASSERT(r < p->nres && r + p->keep >= p->nres);
+	return &p->res[r % p->keep];
+}
+
+/* Round r's result of point p, whole, on the heap (s_result_free). */
+static struct lst_step_result *s_res(const struct s_point *p, size_t r)
+{
+	return s_kept_get(s_kept_of(p, r));
+}
+
+/* Keep r as p's next round, in place of the oldest one kept once the ring is full. */
+static void s_res_push(struct s_point *p, size_t keep, const struct lst_step_result *r, bool parts)
+{
+	struct s_kept *slot;
+
+	if (!p->res) {
+		p->keep = keep;
+		p->res = lst_calloc(keep, sizeof(*p->res));
+	}
+	slot = &p->res[p->nres % p->keep];
+	s_kept_clear(slot);
+	s_kept_set(slot, r, parts);
+	p->nres++;
+}
+
+size_t lst_suite_kept(const lst_suite_run *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->ntests; i++)
+		for (size_t j = 0; j < s->tests[i].npoints; j++)
+			n += LST_MIN(s->tests[i].points[j].nres, s->tests[i].points[j].keep);
+	return n;
+}
 
 static const char *s_suite_name(const lst_suite_run *s)
 {
@@ -581,7 +764,7 @@ static void s_combine(struct lst_step_result *dst, const struct lst_step_result 
 static void s_window_parts(const struct s_point *p, size_t first, size_t last,
 			   struct lst_step_result *out)
 {
-	const struct lst_step_result *r0 = &p->res[first];
+	const struct s_kept *r0 = s_kept_of(p, first);
 
 	out->nparts = r0->nparts;
 	out->parts = out->nparts ? lst_calloc(out->nparts, sizeof(*out->parts)) : NULL;
@@ -594,10 +777,13 @@ static void s_window_parts(const struct s_point *p, size_t first, size_t last,
 		for (int d = 0; d < LST_DIR_N; d++)
 			lst_hist_init(&o->lat_dir[d]);
 		for (size_t r = first; r <= last && r < p->nres; r++) {
-			const struct lst_step_part *x = &p->res[r].parts[k];
+			struct lst_step_result *rr;
+			const struct lst_step_part *x;
 
-			if (p->res[r].nparts != r0->nparts)
+			if (s_kept_of(p, r)->nparts != r0->nparts)
 				continue;
+			rr = s_res(p, r);
+			x = &rr->parts[k];
 			for (int d = 0; d < LST_DIR_N; d++) {
 				o->ios[d] += x->ios[d];
 				o->bytes[d] += x->bytes[d];
@@ -608,6 +794,7 @@ static void s_window_parts(const struct s_point *p, size_t first, size_t last,
 			lst_hist_add(&o->lat, &x->lat);
 			for (int d = 0; d < LST_DIR_N; d++)
 				lst_hist_add(&o->lat_dir[d], &x->lat_dir[d]);
+			s_result_free(rr);
 			n++;
 		}
 		for (int d = 0; n && d < LST_DIR_N; d++) {
@@ -628,11 +815,14 @@ static void s_window_result(const struct s_point *p, size_t first, size_t last,
 	for (int d = 0; d < LST_DIR_N; d++)
 		lst_hist_init(&out->lat_dir[d]);
 	for (size_t r = first; r <= last && r < p->nres; r++) {
-		s_combine(out, &p->res[r], n == 0);
+		struct lst_step_result *rr = s_res(p, r);
+
+		s_combine(out, rr, n == 0);
 		for (int d = 0; d < LST_DIR_N; d++) {
-			iops[d] += p->res[r].iops[d];
-			mbps[d] += p->res[r].mbps[d];
+			iops[d] += rr->iops[d];
+			mbps[d] += rr->mbps[d];
 		}
+		s_result_free(rr);
 		n++;
 	}
 	for (int d = 0; n && d < LST_DIR_N; d++) {
@@ -654,7 +844,7 @@ static void s_curve_points(lst_suite_run *s)
 
 	if (!max->nres)
 		return;
-	top = max->res[0].iops[0] + max->res[0].iops[1];
+	top = s_kept_of(max, 0)->f.iops[0] + s_kept_of(max, 0)->f.iops[1];
 	if (top < 1) {
 		lst_log_warn("phase %s: the max-rate point did no I/O; no curve", ph->name);
 		return;
@@ -681,24 +871,30 @@ static bool s_over_limit(const struct lst_plan_phase *ph, const struct lst_step_
 /* End of a round of test t (not S_ONCE): record the tracked value, decide whether to go on. */
 static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 {
-	struct lst_step_result all;
-	const struct lst_step_result *round = &all;
+	struct lst_step_result all, *tracked = NULL;
 	size_t r = t->rounds;
 
 	memset(&all, 0, sizeof(all));
-	for (size_t i = 0; i < t->npoints; i++)
-		s_combine(&all, &t->points[i].res[r], i == 0);
+	for (size_t i = 0; i < t->npoints; i++) {
+		struct lst_step_result *x = s_res(&t->points[i], r);
+
+		s_combine(&all, x, i == 0);
+		s_result_free(x);
+	}
+	all.parts = NULL; /* s_combine copied the first point's pointer, freed since */
+	all.nparts = 0;
 	if (t->tracked >= 0)
-		round = &t->points[t->tracked].res[r];
+		tracked = s_res(&t->points[t->tracked], r);
 	t->values = lst_realloc(t->values, (r + 1) * sizeof(*t->values));
-	t->values[r] = s_value(t->track, round);
+	t->values[r] = s_value(t->track, tracked ? tracked : &all);
+	s_result_free(tracked);
 	t->rounds++;
 	lst_results_round(res, &(struct lst_round_row){
 				       .phase = s->ph->name,
 				       .suite = s_suite_name(s),
 				       .test = t->name,
 				       .round = t->rounds,
-				       .t_s = t->points[0].res[r].t_s,
+				       .t_s = s_kept_of(&t->points[0], r)->t_s,
 				       .value = t->values[r],
 				       .tracked = lst_track_names[t->track],
 				       .iops = all.iops[0] + all.iops[1],
@@ -707,8 +903,8 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 				       .lat_max_us = (double)all.lat.max / 1e3,
 				       .bytes_written = s->phase_written,
 			       });
-	lst_steady_eval(t->values, t->rounds, LST_MIN(s->window, LST_MAX(t->max_rounds, 2)),
-			s->data_pct, s->slope_pct, &t->verdict);
+	lst_steady_eval(t->values, t->rounds, s_window(s, t), s->data_pct, s->slope_pct,
+			&t->verdict);
 	s->p = 0;
 	switch (t->mode) {
 	case S_STEADY:
@@ -738,12 +934,7 @@ void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
 	struct s_point *p = &t->points[step->index];
 
 	LST_ASSERT(step->index == s->p);
-	p->res = lst_realloc(p->res, (p->nres + 1) * sizeof(*p->res));
-	p->res[p->nres] = *r;
-	/* The parts (targets, paths) are kept only where curves.csv will want them. */
-	p->res[p->nres].parts = s_curves(s) ? lst_step_parts_dup(r->parts, r->nparts) : NULL;
-	p->res[p->nres].nparts = p->res[p->nres].parts ? r->nparts : 0;
-	p->nres++;
+	s_res_push(p, s_keep(s, t), r, s_curves(s));
 	t->written += r->bytes[LST_DIR_WRITE];
 	s->phase_written += r->bytes[LST_DIR_WRITE];
 	if (t->mode == S_ONCE) {

@@ -95,6 +95,12 @@ int64_t lst_suite_estimate(const lst_suite_run *s);
  * before the run starts asks the agents for exactly this. */
 uint32_t lst_suite_access(const lst_suite_run *s);
 
+/*
+ * How many step results the suite holds now (each three histograms, about 48 KB): at most the
+ * phase's points x (steady-state window + 1), however many rounds have run.
+ */
+size_t lst_suite_kept(const lst_suite_run *s);
+
 /* True when some test of the phase repeats rounds (so the estimate is per round). */
 bool lst_suite_has_rounds(const lst_suite_run *s);
 
