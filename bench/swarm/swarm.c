@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <zmq.h>
 
 #include "lst_time.h"
@@ -28,6 +30,7 @@ struct s_opts {
 	const char *prefix;
 	const char *truth;
 	const char *vanish; /* NAME@SECONDS */
+	const char *blip;   /* NAME@SECONDS+SECONDS */
 	double iops, offset_us, lat_us;
 	unsigned buckets;
 	uint64_t seed;
@@ -50,19 +53,29 @@ static void s_usage(FILE *f)
 		"  --seed S            random seed (default 1)\n"
 		"  --truth FILE        write the swarm's own sums as JSON at the end\n"
 		"  --vanish NAME@SEC   agent NAME closes its socket SEC s after its first t0\n"
+		"  --blip NAME@SEC+LEN agent NAME closes its socket SEC s after its first t0 and\n"
+		"                      binds it again LEN s later (its session and spool go on)\n"
 		"  --exit-on-bye       exit once every agent that had a session got BYE\n");
 }
 
 static int s_parse(int argc, char **argv, struct s_opts *o)
 {
 	static const struct option longs[] = {
-		{ "agents", 1, 0, 'n' },    { "base-port", 1, 0, 'p' },
-		{ "port-file", 1, 0, 'f' }, { "name-prefix", 1, 0, 'x' },
-		{ "iops", 1, 0, 'i' },	    { "lat-us", 1, 0, 'l' },
-		{ "buckets", 1, 0, 'b' },   { "clock-offset-us", 1, 0, 'o' },
-		{ "seed", 1, 0, 's' },	    { "truth", 1, 0, 't' },
-		{ "vanish", 1, 0, 'v' },    { "exit-on-bye", 0, 0, 'e' },
-		{ "help", 0, 0, 'h' },	    { 0, 0, 0, 0 },
+		{ "agents", 1, 0, 'n' },
+		{ "base-port", 1, 0, 'p' },
+		{ "port-file", 1, 0, 'f' },
+		{ "name-prefix", 1, 0, 'x' },
+		{ "iops", 1, 0, 'i' },
+		{ "lat-us", 1, 0, 'l' },
+		{ "buckets", 1, 0, 'b' },
+		{ "clock-offset-us", 1, 0, 'o' },
+		{ "seed", 1, 0, 's' },
+		{ "truth", 1, 0, 't' },
+		{ "vanish", 1, 0, 'v' },
+		{ "exit-on-bye", 0, 0, 'e' },
+		{ "blip", 1, 0, 'B' },
+		{ "help", 0, 0, 'h' },
+		{ 0, 0, 0, 0 },
 	};
 	int c;
 
@@ -104,6 +117,9 @@ static int s_parse(int argc, char **argv, struct s_opts *o)
 		case 'v':
 			o->vanish = optarg;
 			break;
+		case 'B':
+			o->blip = optarg;
+			break;
 		case 'e':
 			o->exit_on_bye = true;
 			break;
@@ -117,7 +133,8 @@ static int s_parse(int argc, char **argv, struct s_opts *o)
 	if (optind < argc || !o->agents || o->agents > 65535 || o->base_port + o->agents > 65536 ||
 	    !(o->iops >= 0 && o->iops <= 1e8) || !o->buckets || o->buckets > 4096 ||
 	    !(o->lat_us >= 1 && o->lat_us <= 1e6) || !(o->offset_us >= 0 && o->offset_us < 1e9) ||
-	    strlen(o->prefix) > 40 || (o->vanish && !strchr(o->vanish, '@')))
+	    strlen(o->prefix) > 40 || (o->vanish && !strchr(o->vanish, '@')) ||
+	    (o->blip && (!strchr(o->blip, '@') || !strchr(strrchr(o->blip, '@'), '+'))))
 		return -EINVAL;
 	return 0;
 }
@@ -144,10 +161,26 @@ static void s_normals(struct swarm *sw)
 	}
 }
 
+/* The seconds after NAME@ in spec (NAME@SEC or NAME@SEC+LEN) when NAME is a's, else -1 (ns). */
+static int64_t s_at(const char *spec, const struct swarm_agent *a, double *len)
+{
+	const char *at = spec ? strrchr(spec, '@') : NULL;
+	char *end;
+	double sec;
+
+	if (!at || (size_t)(at - spec) != strlen(a->name) ||
+	    strncmp(spec, a->name, strlen(a->name)))
+		return -1;
+	sec = strtod(at + 1, &end);
+	if (len)
+		*len = *end == '+' ? strtod(end + 1, NULL) : 1.0;
+	return sec >= 0 ? (int64_t)(sec * 1e9) : -1;
+}
+
 static void s_agent_init(const struct s_opts *o, struct swarm_agent *a, uint32_t i)
 {
+	double len = 0;
 	uint64_t x = o->seed * 1000003u + i;
-	const char *at = o->vanish ? strrchr(o->vanish, '@') : NULL;
 
 	snprintf(a->name, sizeof(a->name), "%s%u", o->prefix, i);
 	a->idx = i;
@@ -158,10 +191,10 @@ static void s_agent_init(const struct s_opts *o, struct swarm_agent *a, uint32_t
 					o->offset_us * 1e3)
 			    : 0;
 	a->first_t0 = INT64_MIN;
-	a->vanish_after = -1;
-	if (at && (size_t)(at - o->vanish) == strlen(a->name) &&
-	    !strncmp(o->vanish, a->name, strlen(a->name)))
-		a->vanish_after = (int64_t)(strtod(at + 1, NULL) * 1e9);
+	a->vanish_after = s_at(o->vanish, a, NULL);
+	a->blip_after = s_at(o->blip, a, &len);
+	a->blip_len = (int64_t)(len * 1e9);
+	a->rebind_at = INT64_MAX;
 }
 
 static void s_raise_nofile(uint32_t agents)
@@ -179,7 +212,7 @@ static void s_raise_nofile(uint32_t agents)
 			(unsigned long long)r.rlim_cur, agents);
 }
 
-static int s_bind_all(void *ctx, struct swarm *sw, const struct s_opts *o)
+static int s_bind_all(struct swarm *sw, const struct s_opts *o)
 {
 	for (uint32_t i = 0; i < sw->n; i++) {
 		char ep[64];
@@ -189,7 +222,7 @@ static int s_bind_all(void *ctx, struct swarm *sw, const struct s_opts *o)
 			snprintf(ep, sizeof(ep), "tcp://127.0.0.1:%u", o->base_port + i);
 		else
 			snprintf(ep, sizeof(ep), "tcp://127.0.0.1:*");
-		if ((rc = swarm_agent_bind(ctx, &sw->agents[i], ep))) {
+		if ((rc = swarm_agent_bind(sw, &sw->agents[i], ep))) {
 			fprintf(stderr, "lockstep-swarm: %s: bind %s failed: %s (%d)\n",
 				sw->agents[i].name, ep, zmq_strerror(-rc), rc);
 			return rc;
@@ -227,39 +260,52 @@ static bool s_all_done(const struct swarm *sw)
 	return any;
 }
 
-/* Poll every socket and run the agents' timers until told to stop. */
+/*
+ * Wait for the sockets and run the agents' timers until told to stop. epoll says which sockets'
+ * ZMQ_FDs fired; a socket is also checked after it sent (a send may consume the signal) and
+ * all of them every S_SWEEP_NS as a safety net, so a wake-up costs what is ready, not N.
+ */
+#define S_SWEEP_NS (100 * LST_NS_PER_MS)
 static void s_loop(struct swarm *sw, bool exit_on_bye)
 {
-	zmq_pollitem_t *items = calloc(sw->n, sizeof(*items));
+	struct epoll_event ev[256];
+	int64_t sweep = 0;
 
-	if (!items) {
-		perror("lockstep-swarm");
-		exit(1);
-	}
 	while (!s_stop) {
 		int64_t now = lst_mono_ns(), next = INT64_MAX;
+		bool poked = false;
 		long ms;
+		int n;
 
+		if (now >= sweep) {
+			for (uint32_t i = 0; i < sw->n; i++)
+				sw->agents[i].poke = true;
+			sweep = now + S_SWEEP_NS;
+		}
 		for (uint32_t i = 0; i < sw->n; i++) {
-			next = LST_MIN(next, swarm_agent_tick(sw, &sw->agents[i], now));
-			items[i].socket = sw->agents[i].sock;
-			items[i].fd = -1;
-			items[i].events = sw->agents[i].sock ? ZMQ_POLLIN : 0;
-			items[i].revents = 0;
+			struct swarm_agent *a = &sw->agents[i];
+
+			next = LST_MIN(next, swarm_agent_tick(sw, a, now));
+			if (a->poke) {
+				a->poke = false;
+				swarm_agent_on_readable(sw, a);
+			}
+			poked |= a->poke;
 		}
 		if (exit_on_bye && s_all_done(sw))
 			break;
-		ms = next == INT64_MAX ? 100 : (long)((next - lst_mono_ns() + 999999) / 1000000);
+		next = LST_MIN(next, sweep);
+		ms = poked ? 0 : (long)((next - lst_mono_ns() + 999999) / 1000000);
 		ms = LST_MAX(0L, LST_MIN(ms, 100L));
-		if (zmq_poll(items, (int)sw->n, ms) < 0 && zmq_errno() != EINTR) {
-			perror("lockstep-swarm: zmq_poll");
+		n = epoll_wait(sw->epfd, ev, 256, (int)ms);
+		if (n < 0 && errno != EINTR) {
+			perror("lockstep-swarm: epoll_wait");
 			break;
 		}
-		for (uint32_t i = 0; i < sw->n; i++)
-			if (items[i].revents & ZMQ_POLLIN)
-				swarm_agent_on_readable(sw, &sw->agents[i]);
+		for (int i = 0; i < n; i++)
+			if (ev[i].data.u32 < sw->n)
+				sw->agents[ev[i].data.u32].poke = true;
 	}
-	free(items);
 }
 
 static void s_on_signal(int sig)
@@ -273,6 +319,7 @@ int main(int argc, char **argv)
 	struct s_opts o;
 	struct swarm sw = { 0 };
 	uint64_t sent = 0, acked = 0;
+	struct rusage ru;
 	void *ctx;
 	int rc = 0;
 
@@ -300,9 +347,14 @@ int main(int argc, char **argv)
 	s_normals(&sw);
 	for (uint32_t i = 0; i < sw.n; i++)
 		s_agent_init(&o, &sw.agents[i], i);
-	ctx = zmq_ctx_new();
+	ctx = sw.ctx = zmq_ctx_new();
+	sw.epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (!ctx || sw.epfd < 0) {
+		perror("lockstep-swarm: zmq_ctx_new, epoll_create1");
+		return 1;
+	}
 	zmq_ctx_set(ctx, ZMQ_MAX_SOCKETS, (int)sw.n + 64);
-	if (s_bind_all(ctx, &sw, &o) ||
+	if (s_bind_all(&sw, &o) ||
 	    (o.port_file && (rc = s_write_ports(&sw, o.port_file)) &&
 	     (fprintf(stderr, "lockstep-swarm: %s: %s\n", o.port_file, strerror(-rc)), 1))) {
 		rc = 1;
@@ -313,18 +365,22 @@ int main(int argc, char **argv)
 		sent += sw.agents[i].sent_samples;
 		acked += sw.agents[i].acked_samples;
 	}
-	printf("lockstep-swarm: %u agents: %llu SAMPLEs sent, %llu ACKed\n", sw.n,
-	       (unsigned long long)sent, (unsigned long long)acked);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("lockstep-swarm: %u agents: %llu SAMPLEs sent, %llu ACKed; %.3f CPU s\n", sw.n,
+	       (unsigned long long)sent, (unsigned long long)acked,
+	       (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	if (o.truth && (rc = swarm_truth_write(&sw, o.truth))) {
 		fprintf(stderr, "lockstep-swarm: %s: %s\n", o.truth, strerror(-rc));
 		rc = 1;
 	}
 out:
 	for (uint32_t i = 0; i < sw.n; i++) {
-		swarm_agent_close(&sw.agents[i]);
+		swarm_agent_close(&sw, &sw.agents[i]);
 		free(sw.agents[i].sent);
 	}
 	zmq_ctx_term(ctx);
+	close(sw.epfd);
 	swarm_truth_free();
 	lst_msg_destroy(&sw.smsg);
 	lst_msg_destroy(&sw.omsg);

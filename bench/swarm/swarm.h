@@ -61,13 +61,19 @@ struct swarm_agent {
 	char name[LST_NAME_MAX];
 	uint32_t idx;
 	void *sock;
+	int fd; /* its ZMQ_FD */
 	char endpoint[64];
 	int64_t offset;	      /* agent clock = CLOCK_MONOTONIC + offset */
 	uint64_t instance;    /* WELCOME's instance */
 	uint64_t rng;	      /* xorshift64* state (per-agent seed) */
 	int64_t vanish_after; /* ns after the first t0 at which the agent disappears; <0 never */
 	bool vanished;
+	int64_t blip_after, blip_len; /* --blip: socket closed blip_after ns after the first t0,
+				       * bound again blip_len ns later; <0 never */
+	int64_t rebind_at;	      /* host instant to bind again; INT64_MAX none pending */
 	bool had_session, byed;
+	bool poke; /* its socket may hold frames: its fd fired, or it sent (which can eat the
+		    * fd's signal): check ZMQ_EVENTS */
 	/* session */
 	bool active;
 	char run[LST_RUN_ID_MAX];
@@ -106,14 +112,18 @@ struct swarm {
 	double normals[SWARM_NORMALS]; /* standard normal draws, from a fixed seed */
 	unsigned touched[LST_DIR_N][LST_HIST_NBUCKETS];
 	unsigned ntouched[LST_DIR_N];
-	bool verbose;
+	void *ctx; /* the ZeroMQ context (rebinding after a blip) */
+	int epfd;  /* epoll over every socket's ZMQ_FD: a wake-up costs what is ready, not N */
 };
 
-/* Bind agent a's ROUTER on endpoint (tcp://127.0.0.1:PORT, or :* for any); 0 or -errno. The
- * bound endpoint is left in a->endpoint. */
-int swarm_agent_bind(void *ctx, struct swarm_agent *a, const char *endpoint);
+/* Bind agent a's ROUTER on endpoint (tcp://127.0.0.1:PORT, or :* for any) and watch it with
+ * sw's epoll; 0 or -errno. The bound endpoint is left in a->endpoint. */
+int swarm_agent_bind(struct swarm *sw, struct swarm_agent *a, const char *endpoint);
 
-/* Read every frame waiting on a's socket and answer it. */
+/* Close a's socket (nothing else): out of sw's epoll, then zmq_close. */
+void swarm_agent_unbind(struct swarm *sw, struct swarm_agent *a);
+
+/* Read every frame waiting on a's socket (until ZMQ_EVENTS has no POLLIN) and answer it. */
 void swarm_agent_on_readable(struct swarm *sw, struct swarm_agent *a);
 
 /* Do what is due at host time now (STARTED at t0, SAMPLEs, DONE, vanishing); returns the next
@@ -121,7 +131,7 @@ void swarm_agent_on_readable(struct swarm *sw, struct swarm_agent *a);
 int64_t swarm_agent_tick(struct swarm *sw, struct swarm_agent *a, int64_t now);
 
 /* Close a's socket and free what it holds (the sent list stays for the truth). */
-void swarm_agent_close(struct swarm_agent *a);
+void swarm_agent_close(struct swarm *sw, struct swarm_agent *a);
 
 /* Account one sample the swarm sent (s: its histograms hold the buckets listed in sw->touched),
  * at host instant end_host (the interval's end) and sent_host, and empty its histograms. */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/utsname.h>
 #include <zmq.h>
 
@@ -21,7 +22,6 @@
 #include "lst_assert.h"
 #include "lst_text.h"
 
-#define S_RX_BATCH 64
 #define S_NOMINAL_SIZE ((uint64_t)1 << 40) /* a path with no region: 1 TiB */
 
 static uint64_t s_rand(struct swarm_agent *a)
@@ -47,6 +47,7 @@ static void s_send_raw(struct swarm_agent *a, const uint8_t *buf, size_t len)
 {
 	if (!a->sock || !a->peer_len)
 		return;
+	a->poke = true;
 	if (zmq_send(a->sock, a->peer, a->peer_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
 		return;
 	zmq_send(a->sock, buf, len, ZMQ_DONTWAIT);
@@ -474,10 +475,16 @@ restore:
 
 void swarm_agent_on_readable(struct swarm *sw, struct swarm_agent *a)
 {
-	for (int i = 0; i < S_RX_BATCH && a->sock; i++) {
+	for (;;) {
 		zmq_msg_t id, body;
 		int64_t t_rx;
 
+		int ev = 0;
+		size_t esz = sizeof(ev);
+
+		if (!a->sock || zmq_getsockopt(a->sock, ZMQ_EVENTS, &ev, &esz) ||
+		    !(ev & ZMQ_POLLIN))
+			break;
 		zmq_msg_init(&id);
 		if (zmq_msg_recv(&id, a->sock, ZMQ_DONTWAIT) < 0) {
 			zmq_msg_close(&id);
@@ -511,20 +518,57 @@ void swarm_agent_on_readable(struct swarm *sw, struct swarm_agent *a)
 	}
 }
 
+/*
+ * --blip: close the socket (the coordinator's connection breaks) while the session and the point
+ * go on, SAMPLEs piling up in the spool, and bind the same endpoint again later: the
+ * coordinator reconnects and resumes the session, and the spool is sent again. Returns the next
+ * instant the blip needs a tick.
+ */
+static int64_t s_blip(struct swarm *sw, struct swarm_agent *a, int64_t now)
+{
+	char ep[sizeof(a->endpoint)];
+	int rc;
+
+	if (a->rebind_at != INT64_MAX) {
+		if (now < a->rebind_at)
+			return a->rebind_at;
+		a->rebind_at = INT64_MAX;
+		memcpy(ep, a->endpoint, sizeof(ep));
+		if ((rc = swarm_agent_bind(sw, a, ep)))
+			fprintf(stderr, "lockstep-swarm: %s: bind %s again failed: %s\n", a->name,
+				ep, zmq_strerror(-rc));
+		else
+			fprintf(stderr, "lockstep-swarm: %s is back on %s\n", a->name, ep);
+		return INT64_MAX;
+	}
+	if (a->blip_after < 0 || a->first_t0 == INT64_MIN)
+		return INT64_MAX;
+	if (now < a->first_t0 + a->blip_after)
+		return a->first_t0 + a->blip_after;
+	fprintf(stderr, "lockstep-swarm: %s blips (socket closed for %.1f s)\n", a->name,
+		(double)a->blip_len / 1e9);
+	swarm_agent_unbind(sw, a);
+	a->peer_len = 0;
+	a->blip_after = -1;
+	a->rebind_at = now + a->blip_len;
+	return a->rebind_at;
+}
+
 int64_t swarm_agent_tick(struct swarm *sw, struct swarm_agent *a, int64_t now)
 {
 	int64_t next = INT64_MAX;
 
 	if (a->vanished)
 		return INT64_MAX;
+	next = s_blip(sw, a, now);
 	if (a->vanish_after >= 0 && a->first_t0 != INT64_MIN) {
 		if (now >= a->first_t0 + a->vanish_after) {
 			fprintf(stderr, "lockstep-swarm: %s vanishes (socket closed)\n", a->name);
-			swarm_agent_close(a);
+			swarm_agent_close(sw, a);
 			a->vanished = true;
 			return INT64_MAX;
 		}
-		next = a->first_t0 + a->vanish_after;
+		next = LST_MIN(next, a->first_t0 + a->vanish_after);
 	}
 	if (a->state == SWARM_WAIT_T0) {
 		if (now + a->offset < a->t0)
@@ -542,13 +586,15 @@ int64_t swarm_agent_tick(struct swarm *sw, struct swarm_agent *a, int64_t now)
 	return LST_MIN(next, a->t0 + (a->next_k + 1) * a->iv - a->offset);
 }
 
-int swarm_agent_bind(void *ctx, struct swarm_agent *a, const char *endpoint)
+int swarm_agent_bind(struct swarm *sw, struct swarm_agent *a, const char *endpoint)
 {
-	int v;
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = a->idx };
+	size_t fsz = sizeof(int);
+	int v, fd = -1;
 	int64_t max = LST_MSG_MAX_BYTES;
 	size_t sz = sizeof(a->endpoint);
 
-	a->sock = zmq_socket(ctx, ZMQ_ROUTER);
+	a->sock = zmq_socket(sw->ctx, ZMQ_ROUTER);
 	if (!a->sock)
 		return -zmq_errno();
 	v = 0;
@@ -569,14 +615,34 @@ int swarm_agent_bind(void *ctx, struct swarm_agent *a, const char *endpoint)
 		return rc;
 	}
 	zmq_getsockopt(a->sock, ZMQ_LAST_ENDPOINT, a->endpoint, &sz);
+	if (zmq_getsockopt(a->sock, ZMQ_FD, &fd, &fsz) ||
+	    epoll_ctl(sw->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+		int rc = -errno;
+
+		zmq_close(a->sock);
+		a->sock = NULL;
+		return rc;
+	}
+	a->poke = true;
 	return 0;
 }
 
-void swarm_agent_close(struct swarm_agent *a)
+void swarm_agent_unbind(struct swarm *sw, struct swarm_agent *a)
 {
-	if (a->sock)
-		zmq_close(a->sock);
+	struct epoll_event ev = { 0 };
+	size_t fsz = sizeof(a->fd);
+
+	if (!a->sock)
+		return;
+	if (!zmq_getsockopt(a->sock, ZMQ_FD, &a->fd, &fsz))
+		epoll_ctl(sw->epfd, EPOLL_CTL_DEL, a->fd, &ev);
+	zmq_close(a->sock);
 	a->sock = NULL;
+}
+
+void swarm_agent_close(struct swarm *sw, struct swarm_agent *a)
+{
+	swarm_agent_unbind(sw, a);
 	s_session_clear(a);
 	free(a->spool);
 	a->spool = NULL;

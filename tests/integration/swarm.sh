@@ -4,8 +4,10 @@
 # never speed: the run ends 0, every SAMPLE the swarm sent is in samples/*.msgpack exactly once,
 # every agent's rows and the `all` rows of timeseries.csv equal the swarm's own sums (I/Os, bytes,
 # the merged histogram's mean and p99; check_merge.py recomputes every percentile from the raw
-# frames), and summary.csv's point rows are their sums. Then one agent vanishes mid-point (its
-# socket closes): the coordinator reports it lost and the other agents' rows stay exact.
+# frames), and summary.csv's point rows are their sums. Then one agent's socket closes for a
+# second mid-point (its session and spool go on): the coordinator reconnects, the spool is sent
+# again and every sample is still stored exactly once. Last, one agent vanishes mid-point: the
+# coordinator reports it lost and the other agents' rows stay exact.
 . "$(dirname "$0")/lib.sh"
 "$PY" -c 'import msgpack' 2>/dev/null || skip "needs python3-msgpack"
 SWARM=${LST_BUILD:-$(dirname "$LST_BIN")}/tests/lockstep-swarm
@@ -60,6 +62,16 @@ swarm_down full
 "$PY" "$LST_SRC/tests/integration/check_merge.py" "$TMP/full" >/dev/null ||
 	fail "merged percentiles differ from the raw samples"
 ok "200 agents: every sample stored once, every row equals the swarm's sums"
+
+swarm_up blip 20 --blip blip3@0.5+1 --name-prefix blip
+plan blip 2500ms
+"$LOCKSTEP" run "$TMP/blip.yaml" -o "$TMP/blip" --quiet 2>"$TMP/blip.log" ||
+	fail "a run whose agent reconnected failed: $(tail -5 "$TMP/blip.log")"
+swarm_down blip
+grep -q 'blip3 is back' "$TMP/blip.err" || fail "the blip did not happen: $(cat "$TMP/blip.err")"
+"$PY" "$LST_SRC/tests/integration/check_swarm.py" "$TMP/blip" "$TMP/blip.truth.json" ||
+	fail "after a reconnect the rows differ from the swarm's sums"
+ok "an agent whose connection broke for 1 s resent its spool; every sample stored once"
 
 swarm_up gone 20 --vanish gone7@0.8 --name-prefix gone
 plan gone 3s
