@@ -12,6 +12,11 @@
  * (swarm_truth.c), and writes it as JSON at the end so a test can check the coordinator's
  * rows against the swarm's own sums.
  *
+ * Not simulated: the lease (a swarm agent never stops its point by itself), capabilities
+ * (hooks.v1, verify.v1: WELCOME lists none, so the coordinator sends no HOOK or JOURNAL),
+ * devices (INVENTORY answers an empty page), a SAMPLE's per-path parts (one job spec per agent
+ * is what the tests use), I/O errors and late intervals.
+ *
  * Files: swarm.c (options, the loop), swarm_agent.c (one agent's protocol), swarm_truth.c (the
  * sums and their JSON).
  */
