@@ -177,13 +177,15 @@ static int64_t s_at(const char *spec, const struct swarm_agent *a, double *len)
 	return sec >= 0 ? (int64_t)(sec * 1e9) : -1;
 }
 
-static void s_agent_init(const struct s_opts *o, struct swarm_agent *a, uint32_t i)
+static void s_agent_init(const struct s_opts *o, struct swarm *sw, struct swarm_agent *a,
+			 uint32_t i)
 {
 	double len = 0;
 	uint64_t x = o->seed * 1000003u + i;
 
 	snprintf(a->name, sizeof(a->name), "%s%u", o->prefix, i);
 	a->idx = i;
+	a->sw = sw;
 	a->rng = s_splitmix(&x) | 1;
 	a->instance = s_splitmix(&x) | 1;
 	a->offset = o->offset_us > 0
@@ -260,42 +262,71 @@ static bool s_all_done(const struct swarm *sw)
 	return any;
 }
 
+/* Run what is due at now on every agent whose instant has come; the earliest instant left. */
+static int64_t s_due(struct swarm *sw, int64_t now)
+{
+	int64_t min = INT64_MAX;
+
+	for (uint32_t i = 0; i < sw->n; i++) {
+		struct swarm_agent *a = &sw->agents[i];
+
+		if (now >= a->due)
+			a->due = swarm_agent_tick(sw, a, now);
+		min = LST_MIN(min, a->due);
+	}
+	return min;
+}
+
+/* Read the sockets poked so far (pokes made meanwhile wait for the next round); the earliest
+ * instant due among them. */
+static int64_t s_drain(struct swarm *sw, int64_t now)
+{
+	uint32_t m = sw->npokes;
+	int64_t min = INT64_MAX;
+
+	for (uint32_t j = 0; j < m; j++) {
+		struct swarm_agent *a = &sw->agents[sw->pokes[j]];
+
+		a->poke = false;
+		swarm_agent_on_readable(sw, a);
+		a->due = swarm_agent_tick(sw, a, now); /* a START or a STOP moves it */
+		min = LST_MIN(min, a->due);
+	}
+	memmove(sw->pokes, sw->pokes + m, (sw->npokes - m) * sizeof(*sw->pokes));
+	sw->npokes -= m;
+	return min;
+}
+
 /*
  * Wait for the sockets and run the agents' timers until told to stop. epoll says which sockets'
- * ZMQ_FDs fired; a socket is also checked after it sent (a send may consume the signal) and
- * all of them every S_SWEEP_NS as a safety net, so a wake-up costs what is ready, not N.
+ * ZMQ_FDs fired; a socket is also read after it sent (a send may consume the signal), and all
+ * of them every S_SWEEP_NS as a safety net. Timers run only when the earliest is due, so a
+ * wake-up costs what is ready, not N.
  */
 #define S_SWEEP_NS (100 * LST_NS_PER_MS)
 static void s_loop(struct swarm *sw, bool exit_on_bye)
 {
 	struct epoll_event ev[256];
-	int64_t sweep = 0;
+	int64_t sweep = 0, due = 0;
 
 	while (!s_stop) {
-		int64_t now = lst_mono_ns(), next = INT64_MAX;
-		bool poked = false;
+		int64_t now = lst_mono_ns(), drained;
 		long ms;
 		int n;
 
 		if (now >= sweep) {
+			if (exit_on_bye && s_all_done(sw))
+				break;
 			for (uint32_t i = 0; i < sw->n; i++)
-				sw->agents[i].poke = true;
+				swarm_poke(sw, &sw->agents[i]);
 			sweep = now + S_SWEEP_NS;
 		}
-		for (uint32_t i = 0; i < sw->n; i++) {
-			struct swarm_agent *a = &sw->agents[i];
-
-			next = LST_MIN(next, swarm_agent_tick(sw, a, now));
-			if (a->poke) {
-				a->poke = false;
-				swarm_agent_on_readable(sw, a);
-			}
-			poked |= a->poke;
-		}
-		if (exit_on_bye && s_all_done(sw))
-			break;
-		next = LST_MIN(next, sweep);
-		ms = poked ? 0 : (long)((next - lst_mono_ns() + 999999) / 1000000);
+		if (now >= due)
+			due = s_due(sw, now);
+		drained = s_drain(sw, now); /* not inside LST_MIN, which evaluates twice */
+		due = LST_MIN(due, drained);
+		ms = sw->npokes ? 0
+				: (long)((LST_MIN(due, sweep) - lst_mono_ns() + 999999) / 1000000);
 		ms = LST_MAX(0L, LST_MIN(ms, 100L));
 		n = epoll_wait(sw->epfd, ev, 256, (int)ms);
 		if (n < 0 && errno != EINTR) {
@@ -304,7 +335,7 @@ static void s_loop(struct swarm *sw, bool exit_on_bye)
 		}
 		for (int i = 0; i < n; i++)
 			if (ev[i].data.u32 < sw->n)
-				sw->agents[ev[i].data.u32].poke = true;
+				swarm_poke(sw, &sw->agents[ev[i].data.u32]);
 	}
 }
 
@@ -336,9 +367,11 @@ int main(int argc, char **argv)
 	sw.lat_us = o.lat_us;
 	sw.buckets = o.buckets;
 	sw.agents = calloc(sw.n, sizeof(*sw.agents));
+	/* 2n: while s_drain reads the first m, up to n more may be poked behind them */
+	sw.pokes = calloc(2 * (size_t)sw.n, sizeof(*sw.pokes));
 	sw.smsg = lst_msg_new(LST_MSG_SAMPLE);
 	sw.omsg = lst_msg_new(LST_MSG_PING);
-	if (!sw.agents || !sw.smsg || !sw.omsg) {
+	if (!sw.agents || !sw.pokes || !sw.smsg || !sw.omsg) {
 		fprintf(stderr, "lockstep-swarm: out of memory\n");
 		return 1;
 	}
@@ -346,7 +379,7 @@ int main(int argc, char **argv)
 		lst_hist_init(&sw.smsg->u.sample.s.dir[d].lat);
 	s_normals(&sw);
 	for (uint32_t i = 0; i < sw.n; i++)
-		s_agent_init(&o, &sw.agents[i], i);
+		s_agent_init(&o, &sw, &sw.agents[i], i);
 	ctx = sw.ctx = zmq_ctx_new();
 	sw.epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (!ctx || sw.epfd < 0) {
@@ -385,5 +418,6 @@ out:
 	lst_msg_destroy(&sw.smsg);
 	lst_msg_destroy(&sw.omsg);
 	free(sw.agents);
+	free(sw.pokes);
 	return rc;
 }

@@ -62,7 +62,10 @@ enum swarm_state {
 	SWARM_RUNNING,
 };
 
+struct swarm;
+
 struct swarm_agent {
+	struct swarm *sw;
 	char name[LST_NAME_MAX];
 	uint32_t idx;
 	void *sock;
@@ -77,7 +80,8 @@ struct swarm_agent {
 				       * bound again blip_len ns later; <0 never */
 	int64_t rebind_at;	      /* host instant to bind again; INT64_MAX none pending */
 	bool had_session, byed;
-	bool poke; /* its socket may hold frames: its fd fired, or it sent (which can eat the
+	int64_t due; /* host instant its timers next need a tick */
+	bool poke; /* in sw->pokes: its socket may hold frames: its fd fired, or it sent (which can eat the
 		    * fd's signal): check ZMQ_EVENTS */
 	/* session */
 	bool active;
@@ -119,6 +123,8 @@ struct swarm {
 	unsigned ntouched[LST_DIR_N];
 	void *ctx; /* the ZeroMQ context (rebinding after a blip) */
 	int epfd;  /* epoll over every socket's ZMQ_FD: a wake-up costs what is ready, not N */
+	uint32_t *pokes; /* agents whose sockets to read next (each once: their poke flag); 2n */
+	uint32_t npokes;
 };
 
 /* Bind agent a's ROUTER on endpoint (tcp://127.0.0.1:PORT, or :* for any) and watch it with
@@ -127,6 +133,15 @@ int swarm_agent_bind(struct swarm *sw, struct swarm_agent *a, const char *endpoi
 
 /* Close a's socket (nothing else): out of sw's epoll, then zmq_close. */
 void swarm_agent_unbind(struct swarm *sw, struct swarm_agent *a);
+
+/* Have a's socket read in the next round of the loop. */
+static inline void swarm_poke(struct swarm *sw, struct swarm_agent *a)
+{
+	if (!a->poke) {
+		a->poke = true;
+		sw->pokes[sw->npokes++] = a->idx;
+	}
+}
 
 /* Read every frame waiting on a's socket (until ZMQ_EVENTS has no POLLIN) and answer it. */
 void swarm_agent_on_readable(struct swarm *sw, struct swarm_agent *a);

@@ -47,7 +47,7 @@ static void s_send_raw(struct swarm_agent *a, const uint8_t *buf, size_t len)
 {
 	if (!a->sock || !a->peer_len)
 		return;
-	a->poke = true;
+	swarm_poke(a->sw, a);
 	if (zmq_send(a->sock, a->peer, a->peer_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
 		return;
 	zmq_send(a->sock, buf, len, ZMQ_DONTWAIT);
@@ -623,7 +623,7 @@ int swarm_agent_bind(struct swarm *sw, struct swarm_agent *a, const char *endpoi
 		a->sock = NULL;
 		return rc;
 	}
-	a->poke = true;
+	swarm_poke(sw, a);
 	return 0;
 }
 
