@@ -130,6 +130,9 @@ one() {
 	    print("%6d  the run failed (exit %s): %s" % (n, kv["rc"][0],
 	          open(os.path.join(d, "run.log")).read().strip().splitlines()[-1:]))
 	    sys.exit(0)
+	if "first" not in kv or "last" not in kv:
+	    print("%6d  no timeseries.csv row before the run ended" % n)
+	    sys.exit(0)
 	ends = {(i["point"], i["interval"]): (i["end_ns"], i["last_sent_ns"]) for i in t["intervals"]}
 	# a retried point writes its rows again: its last attempt's are timed (the truth's ends are
 	# the latest of each interval)
