@@ -370,7 +370,7 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 		json_t *wl = json_object(), *o;
 
 		for (const struct lst_opt *opt = lst_workload_opts; opt->name; opt++) {
-			char v[64];
+			char v[512];
 
 			if (opt->type == LST_OPT_INT || opt->type == LST_OPT_SIZE ||
 			    opt->type == LST_OPT_DURATION)
