@@ -128,6 +128,10 @@ int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err
 				   "verify checks 4 KiB units: bs %lld and offset %lld must be "
 				   "multiples of 4096",
 				   (long long)w->bs, (long long)w->offset);
+	if (w->verify && w->dist.kind != LST_DIST_RANDOM)
+		return lst_err_set(err, -EINVAL,
+				   "verify replays uniform offsets: random_distribution must be "
+				   "random with verify");
 	if (w->size && w->size < w->bs)
 		return lst_err_set(err, -EINVAL, "size %lld is smaller than one block (bs %lld)",
 				   (long long)w->size, (long long)w->bs);
