@@ -149,6 +149,7 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 		job->verify_read = w->verify && !job->verify_write;
 		job->stamp = p->stamp;
 		job->map = p->map;
+		job->offset_log = p->offset_log;
 		job->cancel = cancel;
 		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
 			return lst_err_set(err, -ECANCELED, "%s: cancelled", p->name);
