@@ -4,8 +4,9 @@
 #   H(655,1.2)/H(65536,1.2) of the I/Os in the top 1% of blocks (within 2 points), uniform puts
 #   1% +- 0.3 there, zoned 70/10:30/90 puts 70 +- 2% in the first 10%; pareto and normal have
 #   their shapes; a sequential workload ignores the distribution; the same seed, the same log.
-# - plans end to end (coordinator + one agent): random_distribution zipf:1.2 and a hotband reach
-#   the agent (its --debug io line), and a hotband of 100% on 0-10% writes nothing elsewhere.
+# - plans end to end (coordinator + two agents, one target split between them):
+#   random_distribution zipf:1.2 and a hotband reach each agent (its --debug io line) over its
+#   own slice, and a hotband of 100% on 0-10% writes the first 10% of each slice, nothing else.
 # - bad input: lockstep validate says FILE:LINE:COL once per problem and exits non-zero.
 . "$(dirname "$0")/lib.sh"
 need_cmd "$PY"
@@ -92,14 +93,17 @@ ok "a sequential workload ignores the distribution"
 # --- plans end to end --------------------------------------------------------------------------
 back=$(mk_backing 16M)
 port=$(free_port)
+portb=$(free_port)
 start_agent a "$port" --allow-write "$back" --debug io
+start_agent b "$portb" --allow-write "$back" --debug io
 cat >"$TMP/run.yaml" <<YAML
 lockstep: 1
 name: dist
 agents:
   - {name: a, address: "tcp://127.0.0.1:$port"}
+  - {name: b, address: "tcp://127.0.0.1:$portb"}
 targets:
-  - {name: t, paths: {a: "$back"}}
+  - {name: t, share: split, paths: {a: "$back", b: "$back"}}
 defaults: {engine: psync, direct: false, bs: 4k, iodepth: 4, interval: 100ms}
 phases:
   - name: zipf
@@ -113,20 +117,24 @@ phases:
 YAML
 timeout 60 "$LOCKSTEP" run --quiet "$TMP/run.yaml" -o "$TMP/res" >"$TMP/run.log" 2>&1 ||
 	fail "run: $(tail -5 "$TMP/run.log")"
-grep -q "random_distribution zipf:1.2 over 4096 blocks" "$TMP/agent-a.log" ||
-	fail "the agent did not get zipf:1.2: $(grep -i distribution "$TMP/agent-a.log")"
-grep -q "random_distribution zoned:100/10:0/90 over 4096 blocks" "$TMP/agent-a.log" ||
-	fail "the agent did not get the hotband: $(grep -i distribution "$TMP/agent-a.log")"
-ok "random_distribution and hotband reach the agent over the wire"
-"$PY" - "$back" "$TMP/res/run.json" <<'PY' || fail "the hotband wrote outside its band"
+for a in a b; do # split: each path's region is half of the target's 4096 blocks
+	grep -q "random_distribution zipf:1.2 over 2048 blocks" "$TMP/agent-$a.log" ||
+		fail "agent $a did not get zipf:1.2: $(grep -i distrib "$TMP/agent-$a.log")"
+	grep -q "random_distribution zoned:100/10:0/90 over 2048 blocks" "$TMP/agent-$a.log" ||
+		fail "agent $a did not get the hotband: $(grep -i distrib "$TMP/agent-$a.log")"
+done
+ok "random_distribution and hotband reach both agents over the wire, over their slices"
+"$PY" - "$back" "$TMP/res/run.json" <<'PY' || fail "the hotband wrote outside its bands"
 import sys
 data = open(sys.argv[1], "rb").read()
-cut = 409 * 4096  # the band: blocks [0, 409] of 4096 (10%, rounded down, plus the edge block)
-assert data[cut + 4096:] == bytes(len(data) - cut - 4096), "writes past the band"
-assert data[:cut].count(0) < cut // 2, "the band was not written"
+half = len(data) // 2
+for lo in (0, half):  # each path's slice: its first 10% (204.8 of 2048 blocks) written, no more
+    cut = lo + 205 * 4096
+    assert data[cut:lo + half] == bytes(lo + half - cut), ("writes past the band", lo)
+    assert data[lo:lo + 204 * 4096].count(0) < 102 * 4096, ("the band was not written", lo)
 assert "zoned:100/10:0/90" in open(sys.argv[2]).read()
 PY
-ok "a hotband of 100% on 0-10% writes only the first 10% of the target"
+ok "a hotband of 100% on 0-10% writes only the first 10% of each path's slice (split share)"
 
 # --- bad input ----------------------------------------------------------------------------------
 # bad NAME WANT KEYS: a plan whose workload (line 8) is KEYS; validate says FILE:8:COL once,
