@@ -90,6 +90,26 @@ olog seq zipf:1.2 --rw read
 check seq 'assert b[:5] == [0, 1, 2, 3, 4] and share(0, N) == 1.0, b[:5]'
 ok "a sequential workload ignores the distribution"
 
+# --- a hotband is a zoned distribution: the gaps share what is left by size -----------------
+cat >"$TMP/hb.yaml" <<'YAML'
+lockstep: 1
+name: hb
+agents:
+  - {name: a, address: "tcp://127.0.0.1:7270"}
+targets:
+  - {name: t, paths: {a: /dev/null}}
+defaults: {engine: "null", rw: randrw, runtime: 1s}
+phases:
+  - name: bands
+    workload: {hotband: [{range: 50-60%, share: 20%}, {range: 0-10%, share: 70%}]}
+  - name: odd
+    workload: {hotband: [{range: 0-1%, share: 99%}, {range: 98-100%, share: 0%}]}
+YAML
+"$LOCKSTEP" validate "$TMP/hb.yaml" >"$TMP/hb.txt" 2>&1 || fail "validate: $(cat "$TMP/hb.txt")"
+grep -q "access: zoned:70/10:5/40:20/10:5/40 " "$TMP/hb.txt" || fail "bands: $(cat "$TMP/hb.txt")"
+grep -q "access: zoned:99/1:1/97:0/2 " "$TMP/hb.txt" || fail "odd: $(cat "$TMP/hb.txt")"
+ok "hotband: $(grep -c access: "$TMP/hb.txt") phases as zoned, gaps sharing what is left by size"
+
 # --- plans end to end --------------------------------------------------------------------------
 back=$(mk_backing 16M)
 port=$(free_port)
