@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "lst_assert.h"
+#include "lst_mix.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -18,7 +19,41 @@ static int64_t *s_field(const struct lst_opt *o, void *base)
 
 int64_t lst_opt_get(const struct lst_opt *o, const void *base)
 {
+	if (lst_opt_is_struct(o))
+		return 0;
 	return *(const int64_t *)((const char *)base + o->offset);
+}
+
+bool lst_opt_is_struct(const struct lst_opt *o)
+{
+	return o->type == LST_OPT_DIST || o->type == LST_OPT_BSSPLIT;
+}
+
+size_t lst_opt_size(const struct lst_opt *o)
+{
+	switch (o->type) {
+	case LST_OPT_DIST:
+		return sizeof(struct lst_dist);
+	case LST_OPT_BSSPLIT:
+		return sizeof(struct lst_bssplit);
+	default:
+		return sizeof(int64_t);
+	}
+}
+
+void lst_opt_copy(const struct lst_opt *o, void *dst, const void *src)
+{
+	memcpy((char *)dst + o->offset, (const char *)src + o->offset, lst_opt_size(o));
+}
+
+bool lst_opt_equal(const struct lst_opt *o, const void *a, const void *b)
+{
+	char ta[512], tb[512];
+
+	if (!lst_opt_is_struct(o))
+		return lst_opt_get(o, a) == lst_opt_get(o, b);
+	/* Padding and unused entries may differ: compare what the values say. */
+	return !strcmp(lst_opt_format(o, a, ta, sizeof(ta)), lst_opt_format(o, b, tb, sizeof(tb)));
 }
 
 void lst_opt_defaults(const struct lst_opt *table, void *base)
@@ -37,7 +72,7 @@ void lst_opt_defaults(const struct lst_opt *table, void *base)
 const struct lst_opt *lst_opt_find(const struct lst_opt *table, const char *name)
 {
 	for (const struct lst_opt *o = table; o->name; o++)
-		if (!strcmp(o->name, name))
+		if (!strcmp(o->name, name) || (o->fio && !strcmp(o->fio, name)))
 			return o;
 	return NULL;
 }
@@ -56,6 +91,9 @@ int lst_opt_set_int(const struct lst_opt *o, void *base, int64_t v, lst_err *err
 {
 	char lo[32], hi[32];
 
+	if (lst_opt_is_struct(o))
+		return lst_err_set(err, -EINVAL, "%s takes text (%s), not a number", o->name,
+				   o->def);
 	switch (o->type) {
 	case LST_OPT_BOOL:
 		if (v != 0 && v != 1)
@@ -169,6 +207,21 @@ int lst_opt_parse(const struct lst_opt *o, void *base, const char *text, lst_err
 		break;
 	case LST_OPT_PATTERN:
 		return s_parse_pattern(o, text, s_field(o, base), err);
+	case LST_OPT_DIST:
+	case LST_OPT_BSSPLIT: {
+		char tmp[sizeof(struct lst_bssplit) > sizeof(struct lst_dist)
+				 ? sizeof(struct lst_bssplit)
+				 : sizeof(struct lst_dist)];
+
+		/* Into a copy first: a value that does not parse leaves the field as it was. */
+		rc = o->type == LST_OPT_DIST
+			     ? lst_dist_parse((struct lst_dist *)(void *)tmp, text, &perr)
+			     : lst_bssplit_parse((struct lst_bssplit *)(void *)tmp, text, &perr);
+		if (rc)
+			return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);
+		memcpy((char *)base + o->offset, tmp, lst_opt_size(o));
+		return 0;
+	}
 	}
 	if (rc)
 		return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);
@@ -180,6 +233,12 @@ const char *lst_opt_format(const struct lst_opt *o, const void *base, char *buf,
 	int64_t v = lst_opt_get(o, base);
 
 	switch (o->type) {
+	case LST_OPT_DIST:
+		return lst_dist_format((const struct lst_dist *)((const char *)base + o->offset),
+				       buf, size);
+	case LST_OPT_BSSPLIT:
+		return lst_bssplit_format(
+			(const struct lst_bssplit *)((const char *)base + o->offset), buf, size);
 	case LST_OPT_BOOL:
 		snprintf(buf, size, "%s", v ? "true" : "false");
 		break;
@@ -241,6 +300,12 @@ const char *lst_opt_describe_range(const struct lst_opt *o, char *buf, size_t si
 		break;
 	case LST_OPT_PATTERN:
 		snprintf(buf, size, "random|zeros|compressible=N");
+		break;
+	case LST_OPT_DIST:
+		snprintf(buf, size, "random|zipf:θ|pareto:h|normal:σ|zoned:A/S:...");
+		break;
+	case LST_OPT_BSSPLIT:
+		snprintf(buf, size, "none|BS/PCT:BS/PCT...[,BS/PCT...]");
 		break;
 	default:
 		snprintf(buf, size, "%s .. %s", s_fmt_range_value(o, o->min, lo, sizeof(lo)),

@@ -1,8 +1,11 @@
 /*
  * Option tables, fio-style: one table (name, type, offset, default, range, help) drives parsing
  * from flags, configs, plans and the wire, the defaults, validation, and the generated help and
- * docs. Every value lives in an int64_t field of the described struct (enums and booleans too),
- * so one setter serves every type and the wire codec can walk a table generically.
+ * docs. Every scalar value lives in an int64_t field of the described struct (enums and
+ * booleans too), so one setter serves every type and the wire codec can walk a table
+ * generically. Two structured types (issue 17: LST_OPT_DIST, LST_OPT_BSSPLIT, lst_mix.h) live
+ * in their own fixed-size structs and travel as their text form: use lst_opt_copy,
+ * lst_opt_equal and lst_opt_format on them, never lst_opt_get.
  */
 #ifndef LST_OPT_H
 #define LST_OPT_H
@@ -20,6 +23,8 @@ enum lst_opt_type {
 	LST_OPT_BOOL,	  /* true/false */
 	LST_OPT_ENUM,	  /* one of choices[], stored as its index */
 	LST_OPT_PATTERN,  /* write data: "random" (100), "zeros" (0), "compressible=N" / "N%" (N) */
+	LST_OPT_DIST,	  /* struct lst_dist: "zipf:1.2" (lst_mix.h) */
+	LST_OPT_BSSPLIT,  /* struct lst_bssplit: "4k/70:64k/30" (lst_mix.h) */
 };
 
 struct lst_opt {
@@ -30,13 +35,30 @@ struct lst_opt {
 	int64_t min, max;	    /* range, for INT, SIZE, DURATION */
 	const char *const *choices; /* NULL-terminated, for ENUM */
 	const char *help;	    /* one sentence */
+	const char *fio; /* fio's name for it, accepted as an alias; NULL: same or none */
 };
 
 /* Set the defaults of every option in a table (terminated by a NULL name). */
 void lst_opt_defaults(const struct lst_opt *table, void *base);
 
-/* Find an option by name, or NULL. */
+/* Find an option by name or by its fio alias, or NULL. */
 const struct lst_opt *lst_opt_find(const struct lst_opt *table, const char *name);
+
+/* The option whose name (or fio alias) is nearest to an unknown name, for "did you mean";
+ * NULL when none is near enough to suggest. */
+const struct lst_opt *lst_opt_suggest(const struct lst_opt *table, const char *name);
+
+/* A structured type (LST_OPT_DIST, LST_OPT_BSSPLIT): its value is a struct, its wire form text. */
+bool lst_opt_is_struct(const struct lst_opt *o);
+
+/* Bytes of the option's field in the struct (8 for the scalar types). */
+size_t lst_opt_size(const struct lst_opt *o);
+
+/* Copy one option's value from src to dst (structs of the table's type). */
+void lst_opt_copy(const struct lst_opt *o, void *dst, const void *src);
+
+/* Whether two structs hold the same value of one option. */
+bool lst_opt_equal(const struct lst_opt *o, const void *a, const void *b);
 
 /*
  * Parse text into the option's field, checking type and range. Returns 0, or a negative errno
@@ -47,7 +69,7 @@ int lst_opt_parse(const struct lst_opt *o, void *base, const char *text, lst_err
 /* Set from a number (the wire carries numbers), with the same range checks. */
 int lst_opt_set_int(const struct lst_opt *o, void *base, int64_t v, lst_err *err);
 
-/* Read an option's value. */
+/* Read a scalar option's value (0 for a structured one: see lst_opt_is_struct). */
 int64_t lst_opt_get(const struct lst_opt *o, const void *base);
 
 /* Format an option's value as text that lst_opt_parse reads back ("4k", "30s", "randrw"). */

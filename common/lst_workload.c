@@ -6,9 +6,8 @@
 
 #include "lst_time.h"
 
-const char *const lst_rw_names[] = {
-	"read", "write", "randread", "randwrite", "randrw", "rw", NULL
-};
+const char *const lst_rw_names[] = { "read", "write", "randread", "randwrite", "randrw",
+				     "rw",   "trim",  "randtrim", NULL };
 const char *const lst_engine_names[] = { "io_uring", "psync", "null", NULL };
 const char *const lst_dir_names[] = { "read", "write", NULL };
 const char *const lst_on_io_error_names[] = { "stop", "continue", NULL };
@@ -20,54 +19,78 @@ static const char *const s_arrival_names[] = { "poisson", "uniform", NULL };
 
 const struct lst_opt lst_workload_opts[] = {
 	{ "rw", LST_OPT_ENUM, W(rw), "randread", 0, 0, lst_rw_names,
-	  "access pattern: read/write sequential, randread/randwrite random, randrw/rw mixed" },
+	  "access pattern: read/write sequential, randread/randwrite random, randrw/rw mixed",
+	  NULL },
 	{ "rwmixread", LST_OPT_INT, W(rwmixread), "50", 0, 100, NULL,
-	  "percent of I/Os that are reads, for randrw and rw" },
+	  "percent of I/Os that are reads, for randrw and rw", NULL },
 	{ "bs", LST_OPT_SIZE, W(bs), "4k", LST_BS_MIN, LST_BS_MAX, NULL,
-	  "block size of every I/O, a multiple of 512 bytes" },
-	{ "iodepth", LST_OPT_INT, W(iodepth), "1", 1, 4096, NULL,
-	  "I/Os kept in flight by each job" },
+	  "block size of every I/O, a multiple of 512 bytes", NULL },
+	{ "iodepth", LST_OPT_INT, W(iodepth), "1", 1, 4096, NULL, "I/Os kept in flight by each job",
+	  NULL },
 	{ "jobs", LST_OPT_INT, W(jobs), "1", 1, 256, NULL,
-	  "worker threads per path, each with its own ring and queue depth" },
+	  "worker threads per path, each with its own ring and queue depth", NULL },
 	{ "offset", LST_OPT_SIZE, W(offset), "0", 0, 64 * TiB, NULL,
-	  "start of the region on the path, in bytes" },
+	  "start of the region on the path, in bytes", NULL },
 	{ "size", LST_OPT_SIZE, W(size), "0", 0, 64 * TiB, NULL,
-	  "length of the region; 0 means to the end of the path" },
+	  "length of the region; 0 means to the end of the path", NULL },
 	{ "runtime", LST_OPT_DURATION, W(runtime), "0", 0, 30LL * 86400 * LST_NS_PER_S, NULL,
-	  "measured time after the ramp; 0 means stop by bytes (one pass over the region)" },
+	  "measured time after the ramp; 0 means stop by bytes (one pass over the region)", NULL },
 	{ "ramp", LST_OPT_DURATION, W(ramp), "0", 0, 86400LL * LST_NS_PER_S, NULL,
-	  "warm-up time before measurement, excluded from results" },
+	  "warm-up time before measurement, excluded from results", NULL },
 	{ "bytes", LST_OPT_SIZE, W(bytes), "0", 0, 1024 * TiB, NULL,
-	  "stop after this many bytes over all jobs; 0 means no byte limit" },
+	  "stop after this many bytes over all jobs; 0 means no byte limit", NULL },
 	{ "rate_iops", LST_OPT_INT, W(rate_iops), "0", 0, 100000000, NULL,
-	  "target IOPS over all jobs (open loop, latency from the intended issue time); 0 = max" },
+	  "target IOPS over all jobs (open loop, latency from the intended issue time); 0 = max",
+	  NULL },
 	{ "arrivals", LST_OPT_ENUM, W(arrivals), "poisson", 0, 0, s_arrival_names,
-	  "how rate-limited I/Os are spaced: poisson (random) or uniform (even)" },
+	  "how rate-limited I/Os are spaced: poisson (random) or uniform (even)", NULL },
 	{ "interval", LST_OPT_DURATION, W(interval), "1s", 10 * LST_NS_PER_MS,
-	  3600LL * LST_NS_PER_S, NULL, "time between samples" },
-	{ "direct", LST_OPT_BOOL, W(direct), "true", 0, 1, NULL,
-	  "bypass the page cache (O_DIRECT)" },
+	  3600LL * LST_NS_PER_S, NULL, "time between samples", NULL },
+	{ "direct", LST_OPT_BOOL, W(direct), "true", 0, 1, NULL, "bypass the page cache (O_DIRECT)",
+	  NULL },
 	{ "engine", LST_OPT_ENUM, W(engine), "io_uring", 0, 0, lst_engine_names,
-	  "io_uring, psync (pread/pwrite), or null (no I/O: measures lockstep itself)" },
+	  "io_uring, psync (pread/pwrite), or null (no I/O: measures lockstep itself)", NULL },
 	{ "pattern", LST_OPT_PATTERN, W(pattern), "random", 0, 100, NULL,
 	  "write data: random (incompressible, blocks never repeat), zeros, or compressible=N "
-	  "(compresses to N% of its size)" },
+	  "(compresses to N% of its size)",
+	  NULL },
 	{ "seed", LST_OPT_INT, W(seed), "0", 0, INT64_MAX, NULL,
-	  "seed for offsets and data; 0 picks one from the clock" },
+	  "seed for offsets and data; 0 picks one from the clock", NULL },
 	{ "poll", LST_OPT_DURATION, W(poll), "3us", 0, LST_NS_PER_MS, NULL,
 	  "io_uring: poll this long for completions before sleeping; more IOPS from fast devices "
-	  "for a little CPU (0 sleeps at once; polling stops by itself when a device is slow)" },
+	  "for a little CPU (0 sleeps at once; polling stops by itself when a device is slow)",
+	  NULL },
 	{ "on_io_error", LST_OPT_ENUM, W(on_io_error), "stop", 0, 0, lst_on_io_error_names,
 	  "an I/O that fails: stop ends the job with the error (path, offset, direction, errno); "
-	  "continue counts it by class (eio, enospc, etimedout, ebade, other) and keeps going" },
+	  "continue counts it by class (eio, enospc, etimedout, ebade, other) and keeps going",
+	  NULL },
 	{ "io_timeout", LST_OPT_DURATION, W(io_timeout), "0", 0, 3600LL * LST_NS_PER_S, NULL,
 	  "an I/O in flight longer than this counts once as a timeout (it stays in flight until "
-	  "it completes); 0 = none" },
+	  "it completes); 0 = none",
+	  NULL },
 	{ "verify", LST_OPT_BOOL, W(verify), "false", 0, 1, NULL,
 	  "data integrity: writes stamp every 4 KiB unit (target, writer, generation, LBA, time, "
 	  "crc32c); reads check every unit against the run's write journal (bad blocks go to "
-	  "integrity.csv); bs and offset must be multiples of 4 KiB" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+	  "integrity.csv); bs and offset must be multiples of 4 KiB",
+	  NULL },
+	{ "random_distribution", LST_OPT_DIST, W(dist), "random", 0, 0, NULL,
+	  "where random I/Os land in the region: random (uniform), zipf:θ, pareto:h, normal:σ "
+	  "(σ in % of the region) or zoned:A/S:... (A% of I/Os on the next S% of the region); "
+	  "deterministic per seed; a split share's distribution covers its own slice",
+	  NULL },
+	{ "bssplit", LST_OPT_BSSPLIT, W(bssplit), "none", 0, 0, NULL,
+	  "block-size mix by share of I/Os, e.g. 4k/70:64k/25:1m/5 (READS,WRITES to give each "
+	  "direction its own); none: every I/O is bs",
+	  NULL },
+	{ "dedupe_percentage", LST_OPT_INT, W(dedupe_percentage), "0", 0, 100, NULL,
+	  "percent of written blocks that repeat an earlier block of the same job (dedup); the "
+	  "rest are unique",
+	  NULL },
+	{ "rwmixtrim", LST_OPT_INT, W(rwmixtrim), "0", 0, 100, NULL,
+	  "percent of the I/Os of randrw and rw that are trims (discards); rwmixread splits the "
+	  "rest",
+	  NULL },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 
 void lst_workload_init(struct lst_workload *w)
@@ -105,6 +128,10 @@ int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err
 				   "verify checks 4 KiB units: bs %lld and offset %lld must be "
 				   "multiples of 4096",
 				   (long long)w->bs, (long long)w->offset);
+	if (w->verify && w->dist.kind != LST_DIST_RANDOM)
+		return lst_err_set(err, -EINVAL,
+				   "verify replays uniform offsets: random_distribution must be "
+				   "random with verify");
 	if (w->size && w->size < w->bs)
 		return lst_err_set(err, -EINVAL, "size %lld is smaller than one block (bs %lld)",
 				   (long long)w->size, (long long)w->bs);

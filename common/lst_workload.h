@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "lst_err.h"
+#include "lst_mix.h"
 #include "lst_opt.h"
 
 enum lst_rw {
@@ -19,8 +20,10 @@ enum lst_rw {
 	LST_RW_WRITE, /* sequential write */
 	LST_RW_RANDREAD,
 	LST_RW_RANDWRITE,
-	LST_RW_RANDRW, /* random, rwmixread % reads */
-	LST_RW_RW,     /* sequential, rwmixread % reads */
+	LST_RW_RANDRW,	 /* random, rwmixread % reads */
+	LST_RW_RW,	 /* sequential, rwmixread % reads */
+	LST_RW_TRIM,	 /* issue 17: sequential discards */
+	LST_RW_RANDTRIM, /* random discards */
 };
 
 enum lst_engine_kind {
@@ -72,6 +75,11 @@ struct lst_workload {
 	int64_t io_timeout; /* ns an I/O may be in flight before it counts as a timeout; 0 = none */
 	int64_t verify;	    /* issue 14: writes stamp every 4 KiB unit (lst_verify.h), reads check
 			     * each unit against the run's journal */
+	/* issue 17: array workloads */
+	struct lst_dist dist;	    /* random_distribution: where random I/Os land */
+	struct lst_bssplit bssplit; /* block-size mix by share of I/Os (n == 0: bs) */
+	int64_t dedupe_percentage;  /* % of written blocks that repeat an earlier one */
+	int64_t rwmixtrim;	    /* % of the I/Os of randrw and rw that are trims */
 };
 
 /* The table, terminated by an entry with a NULL name. */

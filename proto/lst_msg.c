@@ -1028,6 +1028,17 @@ static int s_enc_workload(struct s_enc *e, const struct lst_workload *w, const c
 		int64_t v = lst_opt_get(o, w);
 		lst_err oerr;
 
+		if (lst_opt_is_struct(o)) { /* its text form, which the receiver parses */
+			char text[512];
+
+			lst_opt_format(o, w, text, sizeof(text));
+			if (lst_opt_parse(o, &scratch, text, &oerr))
+				return lst_err_set(e->err, -EINVAL, "%s: key '%s%s': %s", e->type,
+						   path, o->name, oerr.msg);
+			s_pack_key(e, o->name);
+			s_pack_str(e, text, strlen(text));
+			continue;
+		}
 		/* The receiver runs the same check: refuse to send what it would refuse. */
 		if (lst_opt_set_int(o, &scratch, v, &oerr))
 			return lst_err_set(e->err, -EINVAL, "%s: key '%s%s': %s", e->type, path,
@@ -1690,6 +1701,20 @@ static int s_dec_workload(struct s_dec *d, const msgpack_object *map, struct lst
 		if (!v)
 			continue; /* absent: the table's default */
 		snprintf(sub, sizeof(sub), "%s%s.", path, key);
+		if (lst_opt_is_struct(o)) { /* text, parsed as plans and flags are */
+			char text[512];
+
+			if (v->type != MSGPACK_OBJECT_STR)
+				return s_dec_bad(d, -EBADMSG, sub, o->name, "must be a string");
+			if (v->via.str.size >= sizeof(text))
+				return s_dec_bad(d, -EBADMSG, sub, o->name, "is too long");
+			memcpy(text, v->via.str.ptr, v->via.str.size);
+			text[v->via.str.size] = '\0';
+			if (lst_opt_parse(o, w, text, &oerr))
+				return lst_err_set(d->err, -EINVAL, "%s: key '%s%s': %s", d->type,
+						   sub, o->name, oerr.msg);
+			continue;
+		}
 		if (o->type == LST_OPT_ENUM) {
 			if (v->type != MSGPACK_OBJECT_STR)
 				return s_dec_bad(d, -EBADMSG, sub, o->name, "must be a string");

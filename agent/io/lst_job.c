@@ -17,6 +17,7 @@
 
 #include "lst_assert.h"
 #include "lst_log.h"
+#include "lst_offset.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -45,6 +46,9 @@ struct s_loop {
 	bool stopping;
 	int64_t drain_end; /* once stopping: give up on what is still in flight at this instant */
 	bool boosted;	   /* SCHED_FIFO until the first submit, see s_boost */
+
+	/* issue 17: random_distribution, drawn from seq's random stream */
+	struct lst_offset off;
 };
 
 int lst_job_init(struct lst_job *job, lst_err *err)
@@ -153,6 +157,16 @@ static __attribute__((noinline)) void s_stamp_verify(struct s_loop *l, struct ls
 		lst_stamp_put((uint8_t *)io->buf + k, &st);
 }
 
+/* bench --offset-log: the offset as a little-endian u64 (debug; stdio buffers it). */
+static void s_log_offset(const struct lst_job *job, uint64_t offset)
+{
+	uint8_t le[8];
+
+	for (int i = 0; i < 8; i++)
+		le[i] = (uint8_t)(offset >> (8 * i));
+	fwrite(le, sizeof(le), 1, job->offset_log);
+}
+
 /* The slot's next I/O from the sequence, to be issued now (or at its arrival, rate-limited). */
 static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 {
@@ -161,6 +175,10 @@ static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 
 	io->seq = l->seq.index;
 	lst_ioseq_next(&l->seq, &io->offset, &dir);
+	if (lst_offset_active(&l->off))
+		io->offset = lst_offset_at(&l->off, &l->seq.rng);
+	if (job->offset_log)
+		s_log_offset(job, io->offset);
 	io->dir = dir ? LST_DIR_WRITE : LST_DIR_READ;
 	if (io->dir == LST_DIR_WRITE) {
 		if (job->verify_write)
@@ -396,6 +414,11 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
 	memset(l, 0, sizeof(*l));
 	l->job = job;
 	lst_ioseq_init(&l->seq, &job->stream);
+	/* Sequential streams ignore the distribution; random ones draw it over the job's region
+	 * (its path's region: a split share's slice). */
+	if (job->stream.random)
+		lst_offset_init(&l->off, &job->w.dist, l->seq.nblocks, job->stream.lo,
+				job->stream.bs);
 	l->gap_rng = job->gap_seed | 1;
 	l->data_rng = job->data_seed | 1;
 	l->free = job->lists;

@@ -36,6 +36,7 @@
 #define LST_JOB_H
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -148,6 +149,9 @@ struct lst_job {
 	bool verify_write, verify_read;
 	struct lst_stamp stamp; /* target, agent, path, gen */
 	const struct lst_verify_map *map;
+	/* Issue 17, bench --offset-log: every issued I/O's offset goes here (borrowed; NULL =
+	 * none). A debug aid: it costs a buffered write per I/O. */
+	FILE *offset_log;
 
 	/* Engine state, owned by the engine. */
 	void *engine;

@@ -104,6 +104,18 @@ static void s_seed(struct lst_job *job)
 	job->gap_seed = (seed + 0xd1b54a32d192ed03ull) * (2 * job->id + 5) | 1;
 }
 
+/* --debug io: a job's access distribution as received, when it is not uniform (issue 17). */
+static void s_log_dist(const struct lst_job *job)
+{
+	char text[256];
+
+	if (!job->stream.random || job->w.dist.kind == LST_DIST_RANDOM)
+		return;
+	lst_log_debug(LST_DBG_IO, "%s: job %u random_distribution %s over %llu blocks of %u bytes",
+		      job->name, job->id, lst_dist_format(&job->w.dist, text, sizeof(text)),
+		      (unsigned long long)((job->hi - job->lo) / job->stream.bs), job->stream.bs);
+}
+
 /* Lay out one path's jobs: regions, byte budgets and rates. */
 static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 		    const _Atomic int *cancel, lst_err *err)
@@ -145,10 +157,12 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 		}
 		job->rate = w->rate_iops ? (double)w->rate_iops / (double)jobs : 0;
 		s_seed(job);
+		s_log_dist(job);
 		job->verify_write = w->verify && lst_rw_writes(w->rw, w->rwmixread);
 		job->verify_read = w->verify && !job->verify_write;
 		job->stamp = p->stamp;
 		job->map = p->map;
+		job->offset_log = p->offset_log;
 		job->cancel = cancel;
 		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
 			return lst_err_set(err, -ECANCELED, "%s: cancelled", p->name);

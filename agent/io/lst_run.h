@@ -37,6 +37,9 @@ struct lst_run_path {
 	 * destroyed; NULL = no journal, as bench --verify) with target */
 	struct lst_stamp stamp;
 	const struct lst_verify_map *map;
+	/* issue 17, bench --offset-log: each issued I/O's offset as a little-endian u64
+	 * (borrowed, shared by the path's jobs; NULL = none) */
+	FILE *offset_log;
 };
 
 typedef struct lst_run lst_run;

@@ -122,6 +122,18 @@ static void s_describe_hooks(const lst_plan *p, const struct lst_plan_phase *ph)
 	       ph->telemetry_every == LST_TELEMETRY_POINT ? "point" : "phase");
 }
 
+/* Issue 17: a skewed random_distribution (a hotband shows as its zoned form). */
+static void s_describe_dist(const struct lst_plan_phase *ph)
+{
+	char text[256];
+
+	if (ph->suite != LST_SUITE_NONE || ph->w.dist.kind == LST_DIST_RANDOM ||
+	    !lst_rw_is_random(ph->w.rw))
+		return;
+	printf("     access: %s over each path's region, hot blocks at its start\n",
+	       lst_dist_format(&ph->w.dist, text, sizeof(text)));
+}
+
 /*
  * issue 14: what verify does in the phase, nothing when it does not verify (older plans describe
  * as they did). *gen is the last generation the phases before it wrote (generation g is the
@@ -182,6 +194,7 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 		       lst_opt_format(bs_opt, &ph->w, bs, sizeof(bs)), ph->w.iodepth, ph->w.jobs);
 	}
 	s_describe_roles(p, ph);
+	s_describe_dist(ph);
 	s_describe_verify(ph, gen);
 	if (ph->naxes) {
 		printf("     %zu points (", points);

@@ -227,7 +227,8 @@ static void s_role_apply(const struct lst_plan_role *r, struct lst_workload *w, 
 		LST_ASSERT(o < LST_ARRAY_SIZE(r->w_set));
 		if (!r->w_set[o])
 			continue;
-		*(int64_t *)lst__plan_at(w, off) = *(const int64_t *)((const char *)&r->w + off);
+		memcpy(lst__plan_at(w, off), (const char *)&r->w + off,
+		       lst_opt_size(&lst_workload_opts[o]));
 		if (set)
 			set[o] = true;
 	}

@@ -18,8 +18,8 @@
 #include "lst_util.h"
 
 /* The word the docs use for each lst_opt type (enum lst_opt_type order). */
-static const char *const s_opt_types[] = { "integer", "size",	"duration",
-					   "boolean", "choice", "pattern" };
+static const char *const s_opt_types[] = { "integer", "size",	 "duration",	 "boolean",
+					   "choice",  "pattern", "distribution", "size mix" };
 
 static const char *s_doc_type(const struct lst__plan_key *k, char *buf, size_t size)
 {
@@ -129,6 +129,12 @@ static const char *s_doc_opt_range(const struct lst_opt *o, char *buf, size_t si
 		break;
 	case LST_OPT_PATTERN:
 		snprintf(buf, size, "`random`, `zeros`, `compressible=N` (N%% = 1 .. 100)");
+		break;
+	case LST_OPT_DIST:
+		snprintf(buf, size, "`random`, `zipf:θ`, `pareto:h`, `normal:σ`, `zoned:A/S:...`");
+		break;
+	case LST_OPT_BSSPLIT:
+		snprintf(buf, size, "`none`, `BS/PCT:BS/PCT...`, `READS,WRITES`");
 		break;
 	}
 	return buf;

@@ -187,6 +187,14 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 			     const char *where, struct lst_workload *w, bool *given,
 			     lst__plan_refuse_fn refuse, const void *arg);
 
+/*
+ * A `hotband:` list (lst_plan_hotband.c) into d as a zoned distribution: the bands, and the gaps
+ * between them sharing what is left by size. Returns false after reporting each problem at its
+ * place (d is then unchanged).
+ */
+bool lst__plan_hotband(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v,
+		       struct lst_dist *d);
+
 /* Read one key's value v of section sec into base, by the key's kind (lst_plan_value.c). */
 void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 		     const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base);

@@ -168,13 +168,44 @@ static void s_capacity(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 	*(double *)lst__plan_at(base, k->o.offset) = d;
 }
 
+/* Append name to a NULL-terminated list of max entries, when there is room. */
+static void s_add_name(const char **names, size_t max, const char *name)
+{
+	size_t n = 0;
+
+	while (names[n])
+		n++;
+	if (n + 1 < max) {
+		names[n] = name;
+		names[n + 1] = NULL;
+	}
+}
+
+/* `hotband:` (lst_plan_hotband.c): random_distribution, written as zoned. */
+static void s_hotband(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
+		      const struct lst_yaml_node *vn, struct lst_workload *w, bool *given,
+		      lst__plan_refuse_fn refuse, const void *arg)
+{
+	const struct lst_opt *o = lst_opt_find(lst_workload_opts, "random_distribution");
+
+	LST_ASSERT(o);
+	if (refuse && refuse(ctx, kn, o, arg))
+		return;
+	if (!lst__plan_hotband(ctx, vn, &w->dist))
+		return;
+	if (given)
+		given[o - lst_workload_opts] = true;
+}
+
 void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
 			     const char *where, struct lst_workload *w, bool *given,
 			     lst__plan_refuse_fn refuse, const void *arg)
 {
 	const char *names[64];
+	const struct lst_yaml_node *hot = NULL, *dist = NULL; /* issue 17: one or the other */
 
-	s_opt_names(lst_workload_opts, names, LST_ARRAY_SIZE(names));
+	s_opt_names(lst_workload_opts, names, LST_ARRAY_SIZE(names) - 1);
+	s_add_name(names, LST_ARRAY_SIZE(names), "hotband");
 	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
 		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
 		const struct lst_opt *o;
@@ -184,7 +215,14 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 
 		if (kn->type != LST_YAML_SCALAR)
 			continue;
+		if (!strcmp(kn->text, "hotband")) {
+			hot = kn;
+			s_hotband(ctx, kn, vn, w, given, refuse, arg);
+			continue;
+		}
 		o = lst_opt_find(lst_workload_opts, kn->text);
+		if (o && o->type == LST_OPT_DIST)
+			dist = kn;
 		if (!o) {
 			lst__plan_error(ctx, kn, "unknown key '%s' in %s (%s)", kn->text, where,
 					lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
@@ -209,6 +247,11 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 			given[o - lst_workload_opts] = true;
 		}
 	}
+	if (hot && dist)
+		lst__plan_error(ctx, hot,
+				"hotband and random_distribution are both given in %s; a hotband "
+				"is a zoned distribution: give one of them",
+				where);
 }
 
 static void s_workload(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
