@@ -124,12 +124,32 @@ static void s_usage(FILE *f)
 		"      --runtime 30s --pattern compressible=80\n");
 }
 
+/* fio's flags that have no lockstep option, and what does their job here. */
+static const struct {
+	const char *fio, *instead;
+} s_fio_only[] = {
+	{ "time_based", "with --runtime the run lasts that long (time-based is implied)" },
+	{ "output_format", "--json prints one JSON object" },
+	{ "group_reporting", "the jobs are always reported together" },
+	{ "name", "a bench run is one workload and has no job name" },
+	{ "thread", "jobs are always threads" },
+};
+
 /* "unknown option" for --arg, with the nearest workload option or bench flag if one is near. */
 static void s_unknown(const char *arg, const char *name)
 {
 	static const char *const own[] = { "filename", "json", "quiet", "debug", "help" };
 	const char *near = lst_opt_suggest_name(lst_workload_opts, name);
 	char flag[64];
+
+	for (size_t j = 0; j < LST_ARRAY_SIZE(s_fio_only); j++) {
+		if (!strcmp(name, s_fio_only[j].fio)) {
+			fprintf(stderr,
+				"lockstep-agent: bench: unknown option '%s': it is fio's; %s\n",
+				arg, s_fio_only[j].instead);
+			return;
+		}
+	}
 
 	for (size_t j = 0; !near && j < LST_ARRAY_SIZE(own); j++)
 		if (lst_text_distance(name, own[j]) <= 2 && strlen(name) > 2)
@@ -213,6 +233,10 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 			lst_opt_set_int(o, &b->w, 0, NULL);
 			continue;
 		}
+		if (!o && strcmp(name, "filename") && strcmp(name, "debug")) {
+			s_unknown(arg, name); /* before taking a value: --time_based has none */
+			return -EINVAL;
+		}
 		if (!value) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "lockstep-agent: bench: --%s needs a value\n",
@@ -236,10 +260,6 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 				return -EINVAL;
 			}
 			continue;
-		}
-		if (!o) {
-			s_unknown(arg, name);
-			return -EINVAL;
 		}
 		if (s_check_spelling(o, name, spelled))
 			return -EINVAL;
