@@ -9,6 +9,7 @@
 
 #include "lst_assert.h"
 #include "lst_mix.h"
+#include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -75,6 +76,45 @@ const struct lst_opt *lst_opt_find(const struct lst_opt *table, const char *name
 		if (!strcmp(o->name, name) || (o->fio && !strcmp(o->fio, name)))
 			return o;
 	return NULL;
+}
+
+/* Edits a name of len bytes may take and still be suggested: 1, one more per 4 bytes, at most 3. */
+static size_t s_suggest_limit(size_t len)
+{
+	return LST_MIN(1 + len / 4, (size_t)3);
+}
+
+/* Whether candidate is near enough to word to suggest, and nearer than *best_d (updated). */
+static bool s_nearer(const char *word, const char *candidate, size_t *best_d)
+{
+	size_t d = lst_text_distance(word, candidate);
+
+	if (d >= *best_d || d > s_suggest_limit(strlen(candidate)) || d >= strlen(candidate) ||
+	    d >= strlen(word))
+		return false;
+	*best_d = d;
+	return true;
+}
+
+const char *lst_opt_suggest_name(const struct lst_opt *table, const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX;
+
+	for (const struct lst_opt *o = table; o->name; o++) {
+		if (s_nearer(name, o->name, &best_d))
+			best = o->name;
+		if (o->fio && s_nearer(name, o->fio, &best_d))
+			best = o->fio;
+	}
+	return best;
+}
+
+const struct lst_opt *lst_opt_suggest(const struct lst_opt *table, const char *name)
+{
+	const char *best = lst_opt_suggest_name(table, name);
+
+	return best ? lst_opt_find(table, best) : NULL;
 }
 
 static const char *s_fmt_range_value(const struct lst_opt *o, int64_t v, char *buf, size_t size)

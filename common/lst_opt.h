@@ -44,9 +44,18 @@ void lst_opt_defaults(const struct lst_opt *table, void *base);
 /* Find an option by name or by its fio alias, or NULL. */
 const struct lst_opt *lst_opt_find(const struct lst_opt *table, const char *name);
 
-/* The option whose name (or fio alias) is nearest to an unknown name, for "did you mean";
- * NULL when none is near enough to suggest. */
+/*
+ * The option whose name (or fio alias) is nearest to an unknown name, for "did you mean";
+ * NULL when none is near enough to suggest. Near enough: a Damerau-Levenshtein distance
+ * (lst_text_distance, case-insensitive) of at most 1 + len/4 edits (3 at most) of the
+ * candidate's length, and fewer edits than either word has letters. Ties go to the first
+ * option in the table, a name before its alias.
+ */
 const struct lst_opt *lst_opt_suggest(const struct lst_opt *table, const char *name);
+
+/* The same search, returning the spelling to suggest (the option's name or its fio alias,
+ * whichever is nearer to what was typed; borrowed from the table), or NULL. */
+const char *lst_opt_suggest_name(const struct lst_opt *table, const char *name);
 
 /* A structured type (LST_OPT_DIST, LST_OPT_BSSPLIT): its value is a struct, its wire form text. */
 bool lst_opt_is_struct(const struct lst_opt *o);

@@ -46,26 +46,33 @@ void lst_md_cell(FILE *f, const char *s)
 
 size_t lst_text_distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), row[65];
+	/* Damerau-Levenshtein (optimal string alignment): a swap of neighbours is one edit */
+	size_t la = strlen(a), lb = strlen(b), rows[3][65];
+	size_t *prev2 = rows[0], *prev = rows[1], *row = rows[2];
 
 	if (la > 64 || lb > 64)
 		return SIZE_MAX;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
+		prev[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
+		size_t *t = prev2;
 
 		row[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t cost = tolower((unsigned char)a[i - 1]) !=
-				      tolower((unsigned char)b[j - 1]);
+			int ca = tolower((unsigned char)a[i - 1]),
+			    cb = tolower((unsigned char)b[j - 1]);
+			size_t cost = ca != cb;
 
-			row[j] = LST_MIN(LST_MIN(row[j] + 1, row[j - 1] + 1), diag + cost);
-			diag = up;
+			row[j] = LST_MIN(LST_MIN(prev[j] + 1, row[j - 1] + 1), prev[j - 1] + cost);
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    cb == tolower((unsigned char)a[i - 2]))
+				row[j] = LST_MIN(row[j], prev2[j - 2] + 1);
 		}
+		prev2 = prev;
+		prev = row;
+		row = t;
 	}
-	return row[lb];
+	return prev[lb];
 }
 
 const char *lst_text_hint(const char *word, const char *const *names, const char *what, char *buf,

@@ -26,7 +26,8 @@ void lst_csv_put(FILE *f, const char *s);
 /* Write s as one Markdown table cell: " s |", with '|' escaped and newlines as spaces. */
 void lst_md_cell(FILE *f, const char *s);
 
-/* Edit distance between a and b, case-insensitive; SIZE_MAX when either is over 64 bytes. */
+/* Edit distance between a and b (Damerau-Levenshtein: insert, delete, replace, or swap two
+ * neighbours), case-insensitive; SIZE_MAX when either is over 64 bytes. */
 size_t lst_text_distance(const char *a, const char *b);
 
 /*

@@ -1,9 +1,23 @@
-/* The workload option table and its cross-field checks. */
+/*
+ * The workload option table and its cross-field checks.
+ *
+ * fio's names: an option whose fio name differs but means the same thing carries it as its
+ * `fio` alias (jobs/numjobs, engine/ioengine, ramp/ramp_time, seed/randseed, bytes/io_size), so
+ * every reader of the table takes both. Where fio's option of a similar name means something
+ * else (buffer_compress_percentage is the inverse of pattern's N, rate_iops is per job in fio,
+ * continue_on_error is not on_io_error) there is no alias: docs/plan.md lists them. Values of
+ * fio's that name one of ours are mapped in lst_workload_parse; fio's engines that lockstep
+ * does not have get a sentence saying what to use instead.
+ */
 #include "lst_workload.h"
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
+#include <strings.h>
 
+#include "lst_assert.h"
+#include "lst_text.h"
 #include "lst_time.h"
 
 const char *const lst_rw_names[] = { "read", "write", "randread", "randwrite", "randrw",
@@ -28,7 +42,7 @@ const struct lst_opt lst_workload_opts[] = {
 	{ "iodepth", LST_OPT_INT, W(iodepth), "1", 1, 4096, NULL, "I/Os kept in flight by each job",
 	  NULL },
 	{ "jobs", LST_OPT_INT, W(jobs), "1", 1, 256, NULL,
-	  "worker threads per path, each with its own ring and queue depth", NULL },
+	  "worker threads per path, each with its own ring and queue depth", "numjobs" },
 	{ "offset", LST_OPT_SIZE, W(offset), "0", 0, 64 * TiB, NULL,
 	  "start of the region on the path, in bytes", NULL },
 	{ "size", LST_OPT_SIZE, W(size), "0", 0, 64 * TiB, NULL,
@@ -36,9 +50,9 @@ const struct lst_opt lst_workload_opts[] = {
 	{ "runtime", LST_OPT_DURATION, W(runtime), "0", 0, 30LL * 86400 * LST_NS_PER_S, NULL,
 	  "measured time after the ramp; 0 means stop by bytes (one pass over the region)", NULL },
 	{ "ramp", LST_OPT_DURATION, W(ramp), "0", 0, 86400LL * LST_NS_PER_S, NULL,
-	  "warm-up time before measurement, excluded from results", NULL },
+	  "warm-up time before measurement, excluded from results", "ramp_time" },
 	{ "bytes", LST_OPT_SIZE, W(bytes), "0", 0, 1024 * TiB, NULL,
-	  "stop after this many bytes over all jobs; 0 means no byte limit", NULL },
+	  "stop after this many bytes over all jobs; 0 means no byte limit", "io_size" },
 	{ "rate_iops", LST_OPT_INT, W(rate_iops), "0", 0, 100000000, NULL,
 	  "target IOPS over all jobs (open loop, latency from the intended issue time); 0 = max",
 	  NULL },
@@ -49,13 +63,14 @@ const struct lst_opt lst_workload_opts[] = {
 	{ "direct", LST_OPT_BOOL, W(direct), "true", 0, 1, NULL, "bypass the page cache (O_DIRECT)",
 	  NULL },
 	{ "engine", LST_OPT_ENUM, W(engine), "io_uring", 0, 0, lst_engine_names,
-	  "io_uring, psync (pread/pwrite), or null (no I/O: measures lockstep itself)", NULL },
+	  "io_uring, psync (pread/pwrite), or null (no I/O: measures lockstep itself)",
+	  "ioengine" },
 	{ "pattern", LST_OPT_PATTERN, W(pattern), "random", 0, 100, NULL,
 	  "write data: random (incompressible, blocks never repeat), zeros, or compressible=N "
 	  "(compresses to N% of its size)",
 	  NULL },
 	{ "seed", LST_OPT_INT, W(seed), "0", 0, INT64_MAX, NULL,
-	  "seed for offsets and data; 0 picks one from the clock", NULL },
+	  "seed for offsets and data; 0 picks one from the clock", "randseed" },
 	{ "poll", LST_OPT_DURATION, W(poll), "3us", 0, LST_NS_PER_MS, NULL,
 	  "io_uring: poll this long for completions before sleeping; more IOPS from fast devices "
 	  "for a little CPU (0 sleeps at once; polling stops by itself when a device is slow)",
@@ -96,6 +111,63 @@ const struct lst_opt lst_workload_opts[] = {
 void lst_workload_init(struct lst_workload *w)
 {
 	lst_opt_defaults(lst_workload_opts, w);
+}
+
+/* fio's values for our enum options: a spelling of one of ours, or one we do not have. */
+static const struct {
+	const char *opt, *fio;
+	const char *ours; /* the value it means, or NULL when lockstep has none */
+	const char *note; /* when ours is NULL: what to use instead */
+} s_fio_values[] = {
+	{ "rw", "readwrite", "rw", NULL },
+	{ "engine", "libaio", NULL, "io_uring does the same asynchronous I/O at the same iodepth" },
+	{ "engine", "posixaio", NULL,
+	  "io_uring does the same asynchronous I/O at the same iodepth" },
+	{ "engine", "sync", NULL, "psync does the same blocking I/O (pread/pwrite)" },
+	{ "engine", "pvsync", NULL, "psync does the same blocking I/O (pread/pwrite)" },
+	{ "engine", "pvsync2", NULL, "psync does the same blocking I/O (pread/pwrite)" },
+	{ "engine", "mmap", NULL, "lockstep does I/O through the block layer only" },
+	{ "engine", "splice", NULL, "lockstep does I/O through the block layer only" },
+};
+
+/* Add "; did you mean 'X'?" to an enum's error when one choice is within two edits of text. */
+static void s_enum_hint(const struct lst_opt *o, const char *text, lst_err *err)
+{
+	const char *near = NULL;
+	size_t best = 3, len = strlen(err->msg);
+
+	for (size_t i = 0; o->choices[i]; i++) {
+		size_t d = lst_text_distance(text, o->choices[i]);
+
+		if (d < best && d < strlen(o->choices[i]) && d < strlen(text)) {
+			best = d;
+			near = o->choices[i];
+		}
+	}
+	if (near && len < sizeof(err->msg))
+		snprintf(err->msg + len, sizeof(err->msg) - len, "; did you mean '%s'?", near);
+}
+
+int lst_workload_parse(const struct lst_opt *o, struct lst_workload *w, const char *text,
+		       lst_err *err)
+{
+	int rc;
+
+	for (size_t i = 0; o->type == LST_OPT_ENUM && i < LST_ARRAY_SIZE(s_fio_values); i++) {
+		if (strcmp(o->name, s_fio_values[i].opt) || strcasecmp(text, s_fio_values[i].fio))
+			continue;
+		char ours[128];
+
+		if (s_fio_values[i].ours)
+			return lst_opt_parse(o, w, s_fio_values[i].ours, err);
+		return lst_err_set(err, -EINVAL, "%s: '%s' is fio's, not lockstep's (%s): %s",
+				   o->name, text, lst_opt_describe_range(o, ours, sizeof(ours)),
+				   s_fio_values[i].note);
+	}
+	rc = lst_opt_parse(o, w, text, err);
+	if (rc && o->type == LST_OPT_ENUM)
+		s_enum_hint(o, text, err);
+	return rc;
 }
 
 int lst_workload_read_pct(const struct lst_workload *w)

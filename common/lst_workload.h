@@ -94,6 +94,15 @@ extern const char *const lst_on_io_error_names[]; /* "stop", "continue" */
 void lst_workload_init(struct lst_workload *w);
 
 /*
+ * lst_opt_parse for a workload option, taking fio's spelling of a value where it names the same
+ * thing (rw=readwrite is rw) and, for a value of fio's that lockstep does not have
+ * (ioengine=libaio), failing with a message that says so and what to use instead. Returns 0 or
+ * -EINVAL with err set (the field is left as it was).
+ */
+int lst_workload_parse(const struct lst_opt *o, struct lst_workload *w, const char *text,
+		       lst_err *err);
+
+/*
  * Cross-field checks the table cannot express (bs a multiple of 512, offset aligned for direct
  * I/O, size at least one block, ramp 0 or at least one interval, rate_iops at least one per job,
  * and with a known path size: the region inside the path and at least one block per sequential

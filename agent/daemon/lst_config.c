@@ -667,14 +667,29 @@ static int s_read_value(struct s_reader *r, const struct lst_config_setting *k,
 	return s_read_list(r, k, v);
 }
 
+/* "unknown key", the known ones, and the nearest (within two edits) as "did you mean". */
 static int s_unknown_key(struct s_reader *r, const struct lst_yaml_node *key)
 {
 	char known[256] = "";
+	const char *near = NULL;
+	size_t best = 3;
 
-	for (const struct lst_config_setting *k = lst_config_settings; k->name; k++)
-		if (k->type != LST_CONFIG_FLAG)
-			snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
-				 known[0] ? ", " : "", k->name);
+	for (const struct lst_config_setting *k = lst_config_settings; k->name; k++) {
+		size_t d;
+
+		if (k->type == LST_CONFIG_FLAG)
+			continue;
+		snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+			 known[0] ? ", " : "", k->name);
+		d = lst_text_distance(key->text, k->name);
+		if (d < best && d < strlen(k->name) && d < strlen(key->text)) {
+			best = d;
+			near = k->name;
+		}
+	}
+	if (near)
+		return s_fail(r, key, "unknown key '%s' (known: %s); did you mean '%s'?", key->text,
+			      known, near);
 	return s_fail(r, key, "unknown key '%s' (known: %s)", key->text, known);
 }
 

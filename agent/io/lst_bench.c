@@ -26,6 +26,7 @@
 #include "lst_assert.h"
 #include "lst_log.h"
 #include "lst_run.h"
+#include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -83,8 +84,10 @@ static void s_usage(FILE *f)
 		"usage: lockstep-agent bench [--filename PATH] [options]\n"
 		"\n"
 		"Run one workload on this host and print IOPS, bandwidth and latency percentiles,\n"
-		"like fio, with lockstep's engine. Flags take the fio names; a value can follow\n"
-		"the flag or an '='. Sizes take k/m/g/t (binary), durations ms/s/m/h.\n"
+		"like fio, with lockstep's engine. Each flag also takes fio's name where fio's\n"
+		"differs (--numjobs for --jobs: listed below); '-' and '_' are the same in a\n"
+		"name, and a value can follow the flag or an '='. Sizes take k/m/g/t (binary),\n"
+		"durations ms/s/m/h.\n"
 		"\n"
 		"  --filename PATH   block device or file (a missing file is created with --size);\n"
 		"                    not needed with --engine null\n"
@@ -104,7 +107,9 @@ static void s_usage(FILE *f)
 		for (char *c = flag; *c; c++)
 			if (*c == '_')
 				*c = '-';
-		fprintf(f, "  %-14s %s\n", flag, o->help);
+		if (o->fio)
+			fprintf(f, "  %s, fio: --%s\n", flag, o->fio);
+		fprintf(f, "  %-14s %s\n", o->fio ? "" : flag, o->help);
 		fprintf(f, "  %-14s [%s] default %s\n", "",
 			lst_opt_describe_range(o, range, sizeof(range)), o->def[0] ? o->def : "-");
 		(void)def;
@@ -123,9 +128,76 @@ static void s_usage(FILE *f)
 		"      --runtime 30s --pattern compressible=80\n");
 }
 
+/* fio's flags that have no lockstep option, and what does their job here. */
+static const struct {
+	const char *fio, *instead;
+} s_fio_only[] = {
+	{ "time_based", "with --runtime the run lasts that long (time-based is implied)" },
+	{ "output_format", "--json prints one JSON object" },
+	{ "group_reporting", "the jobs are always reported together" },
+	{ "name", "a bench run is one workload and has no job name" },
+	{ "thread", "jobs are always threads" },
+};
+
+/* "unknown option" for --arg, with the nearest workload option or bench flag if one is near. */
+static void s_unknown(const char *arg, const char *name)
+{
+	static const char *const own[] = { "filename", "json", "quiet", "debug", "help" };
+	const char *near = lst_opt_suggest_name(lst_workload_opts, name);
+	char flag[64];
+
+	for (size_t j = 0; j < LST_ARRAY_SIZE(s_fio_only); j++) {
+		if (!strcmp(name, s_fio_only[j].fio)) {
+			fprintf(stderr,
+				"lockstep-agent: bench: unknown option '%s': it is fio's; %s\n",
+				arg, s_fio_only[j].instead);
+			return;
+		}
+	}
+
+	for (size_t j = 0; !near && j < LST_ARRAY_SIZE(own); j++)
+		if (lst_text_distance(name, own[j]) <= 2 && strlen(name) > 2)
+			near = own[j];
+	if (!near) {
+		fprintf(stderr, "lockstep-agent: bench: unknown option '%s' (see --help)\n", arg);
+		return;
+	}
+	/* in the typed spelling: --rate-iops if '-' was used between words, else --ramp_time */
+	snprintf(flag, sizeof(flag), "%s", near);
+	for (char *c = flag; *c && strchr(arg + 2, '-'); c++)
+		if (*c == '_')
+			*c = '-';
+	fprintf(stderr, "lockstep-agent: bench: unknown option '%s'; did you mean '--%s'?\n", arg,
+		flag);
+}
+
+/*
+ * The same option given under both its names (--jobs 2 --numjobs 4) is an error, as in plans;
+ * the same name twice keeps the last value. spelled[] holds the name each option was given as.
+ */
+static int s_check_spelling(const struct lst_opt *o, const char *name, const char **spelled)
+{
+	const char **was;
+	const char *now = strcmp(name, o->name) ? o->fio : o->name;
+
+	LST_ASSERT(o - lst_workload_opts < 64);
+	was = &spelled[o - lst_workload_opts];
+	if (*was && *was != now) {
+		fprintf(stderr,
+			"lockstep-agent: bench: --%s and --%s are the same option (%s is fio's name "
+			"for %s): give one\n",
+			*was, now, o->fio, o->name);
+		return -EINVAL;
+	}
+	*was = now;
+	return 0;
+}
+
 /* Parse --name value / --name=value into the workload or the bench's own settings. */
 static int s_parse(struct s_bench *b, int argc, char **argv)
 {
+	const char *spelled[64] = { 0 }; /* s_check_spelling: one per workload option */
+
 	for (int i = 1; i < argc; i++) {
 		char name[64], *eq;
 		const char *arg = argv[i], *value = NULL;
@@ -165,6 +237,10 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 			lst_opt_set_int(o, &b->w, 0, NULL);
 			continue;
 		}
+		if (!o && strcmp(name, "filename") && strcmp(name, "debug")) {
+			s_unknown(arg, name); /* before taking a value: --time_based has none */
+			return -EINVAL;
+		}
 		if (!value) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "lockstep-agent: bench: --%s needs a value\n",
@@ -193,12 +269,9 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 			}
 			continue;
 		}
-		if (!o) {
-			fprintf(stderr, "lockstep-agent: bench: unknown option '%s' (see --help)\n",
-				arg);
+		if (s_check_spelling(o, name, spelled))
 			return -EINVAL;
-		}
-		if (lst_opt_parse(o, &b->w, value, &err)) {
+		if (lst_workload_parse(o, &b->w, value, &err)) {
 			fprintf(stderr, "lockstep-agent: bench: %s\n", err.msg);
 			return -EINVAL;
 		}

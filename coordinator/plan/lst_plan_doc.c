@@ -251,16 +251,27 @@ static void s_doc_section(FILE *f, const struct lst__plan_section *sec)
 	}
 }
 
+/* A workload option's meaning, and fio's name for it when fio's differs ("fio: `numjobs`"). */
+static const char *s_doc_opt_help(const struct lst_opt *o, char *buf, size_t size)
+{
+	if (o->fio)
+		snprintf(buf, size, "%s (fio: `%s`)", o->help, o->fio);
+	else
+		snprintf(buf, size, "%s", o->help);
+	return buf;
+}
+
 /* The workload table: lst_workload_opts, as `defaults:` and `workload:` take them. */
 static void s_doc_workload(FILE *f)
 {
 	s_doc_head(f);
 	for (const struct lst_opt *o = lst_workload_opts; o->name; o++) {
-		char range[512], def[128];
+		char range[512], def[128], help[1024];
 
 		snprintf(def, sizeof(def), "`%s`", o->def);
 		s_doc_row(f, o->name, s_opt_types[o->type], def,
-			  s_doc_opt_range(o, range, sizeof(range)), o->help);
+			  s_doc_opt_range(o, range, sizeof(range)),
+			  s_doc_opt_help(o, help, sizeof(help)));
 	}
 }
 
@@ -270,11 +281,12 @@ static void s_doc_sweep(FILE *f)
 	s_doc_head(f);
 	for (size_t i = 0; lst__plan_sweep_axes[i]; i++) {
 		const struct lst_opt *o = lst_opt_find(lst_workload_opts, lst__plan_sweep_axes[i]);
-		char range[512], type[64];
+		char range[512], type[64], help[1024];
 
 		LST_ASSERT(o);
 		snprintf(type, sizeof(type), "list of %s", s_opt_types[o->type]);
-		s_doc_row(f, o->name, type, "", s_doc_opt_range(o, range, sizeof(range)), o->help);
+		s_doc_row(f, o->name, type, "", s_doc_opt_range(o, range, sizeof(range)),
+			  s_doc_opt_help(o, help, sizeof(help)));
 	}
 	s_doc_row(f, "ports", "list of port sets", "",
 		  "lists of agents and `AGENT:PATH` of the phase's targets",

@@ -197,20 +197,59 @@ static void s_hotband(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
 		given[o - lst_workload_opts] = true;
 }
 
+/* "unknown key" in a workload map, with the nearest option name or fio alias if one is near. */
+static void s_unknown_workload_key(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
+				   const char *where)
+{
+	const char *names[64];
+	const char *near = lst_opt_suggest_name(lst_workload_opts, kn->text);
+	char hint[512];
+
+	if (near) {
+		lst__plan_error(ctx, kn, "unknown key '%s' in %s (did you mean '%s'?)", kn->text,
+				where, near);
+		return;
+	}
+	s_opt_names(lst_workload_opts, names, LST_ARRAY_SIZE(names) - 1);
+	s_add_name(names, LST_ARRAY_SIZE(names), "hotband");
+	lst__plan_error(ctx, kn, "unknown key '%s' in %s (%s)", kn->text, where,
+			lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
+}
+
+/*
+ * Whether kn gives option o a second time under its other name (jobs and numjobs in one map),
+ * which is reported at the second; spelled[] holds the key each option was first given as.
+ */
+static bool s_both_names(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
+			 const struct lst_opt *o, const struct lst_yaml_node **spelled)
+{
+	const struct lst_yaml_node **was;
+
+	LST_ASSERT(o - lst_workload_opts < 64);
+	was = &spelled[o - lst_workload_opts];
+	if (*was && strcmp((*was)->text, kn->text)) {
+		lst__plan_error(ctx, kn,
+				"'%s' and '%s' (first at %d:%d) are the same option (%s is fio's "
+				"name for %s); give one",
+				kn->text, (*was)->text, (*was)->mark.line, (*was)->mark.col, o->fio,
+				o->name);
+		return true;
+	}
+	*was = kn;
+	return false;
+}
+
 void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
 			     const char *where, struct lst_workload *w, bool *given,
 			     lst__plan_refuse_fn refuse, const void *arg)
 {
-	const char *names[64];
 	const struct lst_yaml_node *hot = NULL, *dist = NULL; /* issue 17: one or the other */
+	const struct lst_yaml_node *spelled[64] = { 0 }; /* the key each option was given as */
 
-	s_opt_names(lst_workload_opts, names, LST_ARRAY_SIZE(names) - 1);
-	s_add_name(names, LST_ARRAY_SIZE(names), "hotband");
 	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
 		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
 		const struct lst_opt *o;
 		const char *text;
-		char hint[512];
 		lst_err err;
 
 		if (kn->type != LST_YAML_SCALAR)
@@ -224,16 +263,17 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 		if (o && o->type == LST_OPT_DIST)
 			dist = kn;
 		if (!o) {
-			lst__plan_error(ctx, kn, "unknown key '%s' in %s (%s)", kn->text, where,
-					lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
+			s_unknown_workload_key(ctx, kn, where);
 			continue;
 		}
+		if (s_both_names(ctx, kn, o, spelled))
+			continue;
 		if (refuse && refuse(ctx, kn, o, arg))
 			continue;
 		text = lst__plan_scalar(ctx, o->name, vn);
 		if (!text)
 			continue;
-		if (lst_opt_parse(o, w, text, &err)) {
+		if (lst_workload_parse(o, w, text, &err)) {
 			lst__plan_error(ctx, vn, "%s", err.msg);
 			continue;
 		}
@@ -332,7 +372,7 @@ static const struct lst_opt *s_sweep_opt(struct lst__plan_ctx *ctx, const struct
 	char hint[512];
 
 	for (size_t j = 0; lst__plan_sweep_axes[j]; j++)
-		is_axis = is_axis || !strcmp(kn->text, lst__plan_sweep_axes[j]);
+		is_axis = is_axis || !strcmp(o ? o->name : kn->text, lst__plan_sweep_axes[j]);
 	if (!is_axis && o) {
 		lst__plan_error(ctx, kn,
 				"sweep: %s cannot be swept (axes: jobs, iodepth, bs, "
@@ -376,7 +416,7 @@ static void s_sweep_values(struct lst__plan_ctx *ctx, const struct lst_plan_phas
 		bool dup = false;
 		int64_t val;
 
-		if (!text || lst_opt_parse(o, &w, text, &err)) {
+		if (!text || lst_workload_parse(o, &w, text, &err)) {
 			if (text)
 				lst__plan_error(ctx, item, "sweep: %s", err.msg);
 			continue;
@@ -414,6 +454,16 @@ static const struct lst_sweep_axis *s_sweep_axis(struct lst__plan_ctx *ctx,
 	o = s_sweep_opt(ctx, kn);
 	if (!o)
 		return NULL;
+	for (size_t j = 0; j < ph->naxes; j++) {
+		if (ph->axes[j].opt == o && o->fio) {
+			lst__plan_error(ctx, kn,
+					"sweep: %s and %s are the same axis (%s is fio's name for "
+					"%s); give one",
+					kn->text, strcmp(kn->text, o->name) ? o->name : o->fio,
+					o->fio, o->name);
+			return NULL;
+		}
+	}
 	if (ph->naxes == LST_SWEEP_MAX_AXES) {
 		lst__plan_error(ctx, kn, "sweep: at most %d axes", LST_SWEEP_MAX_AXES);
 		return NULL;
