@@ -244,7 +244,7 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 			     lst__plan_refuse_fn refuse, const void *arg)
 {
 	const struct lst_yaml_node *hot = NULL, *dist = NULL; /* issue 17: one or the other */
-	const struct lst_yaml_node *spelled[64] = { 0 }; /* the key each option was given as */
+	const struct lst_yaml_node *spelled[64] = { 0 };      /* the key each option was given as */
 
 	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
 		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
