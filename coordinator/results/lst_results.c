@@ -49,6 +49,7 @@ struct lst_results {
 	off_t dev_mark;	  /* devstats.csv's at lst_results_mark; -1: made after it (or never) */
 	off_t dev_header; /* the size of devstats.csv's header line */
 	lst_err failed;	  /* the first write that failed; code 0 while none has */
+	bool unflushed;	  /* the per-sample files hold records not yet flushed (s_flush_streams) */
 };
 
 /* Keep the first failure: what was being written and why. */
@@ -66,11 +67,51 @@ void lst_results__fail(lst_results *r, int code, const char *name)
 }
 
 /* Flush f; a failed write, now or earlier, is kept as the folder's failure. */
-static void s_flush(lst_results *r, FILE *f, const char *name)
+static void s_flush_one(lst_results *r, FILE *f, const char *name)
 {
 	errno = 0;
 	if (fflush(f) || ferror(f))
 		s_failed(r, -errno, name);
+}
+
+/*
+ * The files written per sample (samples/AGENT.msgpack, timeseries.csv, devstats.csv,
+ * clock.csv) are not flushed per record but together, here: the samples files first, so a row
+ * never reaches the disk before the frames it counts (docs/results.md).
+ */
+static void s_flush_streams(lst_results *r)
+{
+	if (!r->unflushed)
+		return;
+	r->unflushed = false;
+	for (size_t i = 0; i < r->nraw; i++) {
+		errno = 0;
+		if (fflush(r->raw[i].f) || ferror(r->raw[i].f)) {
+			char *name = lst_asprintf("samples/%s.msgpack", r->raw[i].agent);
+
+			s_failed(r, -errno, name);
+			free(name);
+		}
+	}
+	if (r->ts)
+		s_flush_one(r, r->ts, "timeseries.csv");
+	if (r->dev)
+		s_flush_one(r, r->dev, "devstats.csv");
+	if (r->clock)
+		s_flush_one(r, r->clock, "clock.csv");
+}
+
+/* Flush f after what the per-sample files hold: nothing on disk counts what is not there. */
+static void s_flush(lst_results *r, FILE *f, const char *name)
+{
+	s_flush_streams(r);
+	s_flush_one(r, f, name);
+}
+
+void lst_results_flush(lst_results *r)
+{
+	if (r)
+		s_flush_streams(r);
 }
 
 static bool s_dir_empty(const char *dir)
@@ -189,6 +230,7 @@ void lst_results_destroy(lst_results **p)
 
 	if (!r)
 		return;
+	s_flush_streams(r); /* in their order, before any file is closed */
 	if (r->sum)
 		lst_results_flush_summary(r, NULL);
 	if (r->ts)
@@ -268,7 +310,8 @@ int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, siz
 		raw->mark = 0;
 	}
 	errno = 0;
-	if (fwrite(frame, 1, len, raw->f) != len || fflush(raw->f)) {
+	r->unflushed = true;
+	if (fwrite(frame, 1, len, raw->f) != len) {
 		int code = errno ? -errno : -EIO;
 		char *name = lst_asprintf("samples/%s.msgpack", agent);
 
@@ -318,7 +361,7 @@ void lst_results_clock(lst_results *r, const char *agent, int64_t t1, int64_t t2
 	};
 
 	lst_columns_write(r->clock, &lst_clock_table, row);
-	s_flush(r, r->clock, "clock.csv");
+	r->unflushed = true; /* lst_results_flush */
 }
 
 /* Latency over both directions of a sample or totals. */
@@ -463,7 +506,7 @@ void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t
 	row[LST_TS_HEALTH + LST_TS_HEALTH_NCOLS - 1].d = (double)h->oldest_inflight_ns / 1e3;
 	s_verify_cells(&row[LST_TS_VERIFY], v);
 	lst_columns_write(r->ts, &lst_timeseries_table, row);
-	s_flush(r, r->ts, "timeseries.csv");
+	r->unflushed = true; /* lst_results_flush */
 }
 
 void lst_results_devstat(lst_results *r, const struct lst_devstat_row *row)
@@ -500,7 +543,7 @@ void lst_results_devstat(lst_results *r, const struct lst_devstat_row *row)
 		r->dev_header = ftello(r->dev);
 	}
 	lst_columns_write(r->dev, &lst_devstats_table, c);
-	s_flush(r, r->dev, "devstats.csv");
+	r->unflushed = true; /* lst_results_flush */
 }
 
 json_t *lst_results_lat_json(const lst_hist *h)

@@ -587,6 +587,7 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 			if (lst_coord__usable(&c->a[i]) && !c->a[i].unreachable)
 				lst_coord__send_simple(c, i, LST_MSG_PING);
 	}
+	lst_results_flush(c->res); /* what this wake-up brought, in one write per file */
 }
 
 /*
