@@ -5,8 +5,9 @@
 # `samples`), so receive, decode, merge, CSV rows and the spool ACK are all in the figure: once
 # for the whole run (with its fixed cost: connect, clock bursts, run.json, plots, which a long
 # run spreads thin), and once while the point runs (between a fifth and nine tenths of
-# timeseries.csv's rows), which is the ingest cost itself. PERF=1 also records the coordinator with `perf record -g` from 5 s to 15 s into the run
-# (DURATION 20s or more: the point running) and prints the top of `perf report` (self time); PERF_KEEP=FILE keeps perf.data. Never gates anything.
+# timeseries.csv's rows), which is the ingest cost itself. PERF=1 also records the coordinator with `perf record -g` for PERF_SECONDS (8) from the
+# point's first row and prints the top of `perf report` (self time); PERF_KEEP=FILE keeps perf.data; KEEP=DIR keeps
+# the plan, the logs and the results folder. Never gates anything.
 #   bench/ingest.sh [AGENTS=32] [INTERVAL=100ms] [DURATION=20s]
 # Example: bench/ingest.sh 32 100ms 20s; bench/ingest.sh 16 10ms 20s
 set -euo pipefail
@@ -21,6 +22,7 @@ pids=()
 cleanup() {
 	set +e
 	for p in "${pids[@]}"; do kill "$p" && wait "$p"; done 2>/dev/null
+	[ -z "${KEEP:-}" ] || cp -r "$TMP" "$KEEP"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -30,14 +32,26 @@ for x in s:
     x.bind(("127.0.0.1", 0))
 print(" ".join(str(x.getsockname()[1]) for x in s))' "$n")
 truncate -s 64M "$TMP/disk"
-for ((i = 0; i < n; i++)); do
-	"$BIN/lockstep-agent" --foreground --listen "tcp://127.0.0.1:${ports[i]}" --name "a$i" \
-		>"$TMP/agent-$i.log" 2>&1 &
-	pids+=($!)
-done
-for port in "${ports[@]}"; do
-	for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
-done
+# start_agent I: agent aI on ports[I], until it says it listens (a port chosen free may be taken
+# by another process before the agent binds it: then a new one).
+start_agent() {
+	local i=$1 try
+	for try in 1 2 3 4 5; do
+		"$BIN/lockstep-agent" --foreground --listen "tcp://127.0.0.1:${ports[i]}" \
+			--name "a$i" >"$TMP/agent-$i.log" 2>&1 &
+		pids[i]=$!
+		for _ in $(seq 200); do
+			grep -q "listening on" "$TMP/agent-$i.log" && return 0
+			kill -0 "${pids[i]}" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill "${pids[i]}" 2>/dev/null && wait "${pids[i]}" 2>/dev/null
+		ports[i]=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	done
+	echo "agent a$i does not start: $(tail -1 "$TMP/agent-$i.log")" >&2
+	exit 2
+}
+for ((i = 0; i < n; i++)); do start_agent "$i"; done
 {
 	echo "lockstep: 1"
 	echo "name: ingest"
@@ -54,16 +68,18 @@ done
 } >"$TMP/plan.yaml"
 "$BIN/lockstep" run --quiet "$TMP/plan.yaml" -o "$TMP/res" 2>"$TMP/run.log" &
 run=$!
-if [ "${PERF:-0}" = 1 ]; then
-	(sleep 5 && perf record -q -g -o "$TMP/perf.data" -p "$run" -- sleep 10) >/dev/null 2>&1 &
-	perfpid=$!
-fi
+perfpid=
 # utime + stime (fields 14 and 15 of /proc/PID/stat, in clock ticks) and the lines of
 # timeseries.csv, every 50 ms until the process is gone.
 while kill -0 "$run" 2>/dev/null; do
 	t=$(awk '{print $14 + $15}' "/proc/$run/stat" 2>/dev/null || true)
 	l=$({ wc -l <"$TMP/res/timeseries.csv"; } 2>/dev/null || echo 0)
 	[ -z "$t" ] || echo "$t $l"
+	if [ "${PERF:-0}" = 1 ] && [ -z "$perfpid" ] && [ "$l" -gt 1 ]; then
+		perf record -q ${PERF_CG:--g} -o "$TMP/perf.data" -p "$run" -- sleep "${PERF_SECONDS:-8}" \
+			>/dev/null 2>&1 &
+		perfpid=$!
+	fi
 	sleep 0.05
 done >"$TMP/cpu"
 wait "$run" || { tail -5 "$TMP/run.log"; exit 1; }
@@ -88,7 +104,7 @@ if n > 0:
     print("while the point runs: %.0f samples, CPU %.2f s, %.1f us per sample (%.0f samples "
           "per CPU second)" % (n, c, c / n * 1e6, n / c if c else 0))
 PY
-if [ "${PERF:-0}" = 1 ]; then
+if [ -n "$perfpid" ]; then
 	wait "$perfpid" || true
 	perf report -i "$TMP/perf.data" --no-children --stdio --percent-limit 0.7 2>/dev/null |
 		grep -E '^ +[0-9.]+%' | head -25

@@ -50,6 +50,7 @@ struct lst_results {
 	off_t dev_header; /* the size of devstats.csv's header line */
 	lst_err failed;	  /* the first write that failed; code 0 while none has */
 	bool unflushed;	  /* the per-sample files hold records not yet flushed (s_flush_streams) */
+	lst_hist both;	  /* s_lat's scratch: kept valid, so reusing it is sparse (lst_hist_copy) */
 };
 
 /* Keep the first failure: what was being written and why. */
@@ -365,13 +366,11 @@ void lst_results_clock(lst_results *r, const char *agent, int64_t t1, int64_t t2
 }
 
 /* Latency over both directions of a sample or totals. */
-static void s_lat(const struct lst_dir_stats *dir, struct lst_hist_stats *st)
+static void s_lat(lst_results *r, const struct lst_dir_stats *dir, struct lst_hist_stats *st)
 {
-	lst_hist h;
-
-	h = dir[LST_DIR_READ].lat;
-	lst_hist_add(&h, &dir[LST_DIR_WRITE].lat);
-	lst_hist_stats(&h, st);
+	lst_hist_copy(&r->both, &dir[LST_DIR_READ].lat);
+	lst_hist_add(&r->both, &dir[LST_DIR_WRITE].lat);
+	lst_hist_stats(&r->both, st);
 }
 
 /* The six latency columns (mean, p50, p99, p99.9, p99.99, max) in us, from cells[0] on. */
@@ -498,7 +497,7 @@ void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t
 	};
 	struct lst_hist_stats st;
 
-	s_lat(dir, &st);
+	s_lat(r, dir, &st);
 	s_lat_cells(&row[LST_TS_LAT_MEAN], &st);
 	s_dir_stats_cells(&row[LST_TS_READ_LAT], dir);
 	s_health_cells(&row[LST_TS_HEALTH], h);
@@ -597,7 +596,7 @@ static void s_summary_row(lst_results *r, const char *phase, size_t point, const
 	};
 	struct lst_hist_stats st;
 
-	s_lat(t->dir, &st);
+	s_lat(r, t->dir, &st);
 	s_lat_cells(&row[LST_SUM_LAT_MEAN], &st);
 	s_dir_stats_cells(&row[LST_SUM_READ_LAT], t->dir);
 	s_health_cells(&row[LST_SUM_HEALTH], &t->health);
