@@ -5,9 +5,11 @@
 # `samples`), so receive, decode, merge, CSV rows and the spool ACK are all in the figure: once
 # for the whole run (with its fixed cost: connect, clock bursts, run.json, plots, which a long
 # run spreads thin), and once while the point runs (between a fifth and nine tenths of
-# timeseries.csv's rows), which is the ingest cost itself. PERF=1 also records the coordinator with `perf record -g` for PERF_SECONDS (8) from the
-# point's first row and prints the top of `perf report` (self time); PERF_KEEP=FILE keeps perf.data; KEEP=DIR keeps
-# the plan, the logs and the results folder. Never gates anything.
+# timeseries.csv's rows), which is the ingest cost itself. Never gates anything.
+#   PERF=1          also record the coordinator with perf for PERF_SECONDS (8) from the point's
+#                   first row and print the top of `perf report` (self time)
+#   PERF_CG=ARGS    perf's call-graph option (-g; e.g. "--call-graph dwarf,16384")
+#   PERF_KEEP=FILE  keep perf.data;  KEEP=DIR  keep the plan, the logs and the results folder
 #   bench/ingest.sh [AGENTS=32] [INTERVAL=100ms] [DURATION=20s]
 # Example: bench/ingest.sh 32 100ms 20s; bench/ingest.sh 16 10ms 20s
 set -euo pipefail
