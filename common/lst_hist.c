@@ -35,8 +35,26 @@ uint64_t lst_hist_bucket_width(unsigned idx)
 	return 1ull << ((idx >> LST_HIST_SUB_BITS) - 1);
 }
 
+/*
+ * The buckets that may hold values, [*lo, *hi], from min and max: every value lies between
+ * them, so every bucket outside is zero (lst_hist_record keeps that, lst_hist_add and the
+ * decoder too). False when no bucket holds any (empty, or only overflow values). This is what
+ * makes adding, copying and clearing cost the span of latencies seen (a few hundred buckets)
+ * instead of all 1984.
+ */
+static bool s_span(const lst_hist *h, unsigned *lo, unsigned *hi)
+{
+	if (!h->count || h->min >= LST_HIST_MAX_NS)
+		return false;
+	*lo = lst_hist_index(h->min);
+	*hi = lst_hist_index(h->max < LST_HIST_MAX_NS ? h->max : LST_HIST_MAX_NS - 1);
+	return true;
+}
+
 void lst_hist_add(lst_hist *dst, const lst_hist *src)
 {
+	unsigned lo, hi;
+
 	if (!src->count)
 		return;
 	dst->count += src->count;
@@ -47,8 +65,36 @@ void lst_hist_add(lst_hist *dst, const lst_hist *src)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
-	for (unsigned i = 0; i < LST_HIST_NBUCKETS; i++)
-		dst->buckets[i] += src->buckets[i];
+	if (s_span(src, &lo, &hi))
+		for (unsigned i = lo; i <= hi; i++)
+			dst->buckets[i] += src->buckets[i];
+}
+
+void lst_hist_clear(lst_hist *h)
+{
+	unsigned lo, hi;
+
+	if (s_span(h, &lo, &hi))
+		memset(&h->buckets[lo], 0, (hi - lo + 1) * sizeof(h->buckets[0]));
+	h->count = h->overflow = h->max = 0;
+	h->min = UINT64_MAX;
+	h->sum = h->sumsq = 0;
+}
+
+void lst_hist_copy(lst_hist *dst, const lst_hist *src)
+{
+	unsigned lo, hi;
+
+	lst_hist_clear(dst);
+	dst->count = src->count;
+	dst->overflow = src->overflow;
+	dst->min = src->min;
+	dst->max = src->max;
+	dst->sum = src->sum;
+	dst->sumsq = src->sumsq;
+	if (s_span(src, &lo, &hi))
+		memcpy(&dst->buckets[lo], &src->buckets[lo],
+		       (hi - lo + 1) * sizeof(src->buckets[0]));
 }
 
 bool lst_hist_equal(const lst_hist *a, const lst_hist *b)
@@ -81,8 +127,9 @@ static uint64_t s_clamp(const lst_hist *h, uint64_t v)
 void lst_hist_percentiles(const lst_hist *h, const double *pcts, size_t n, uint64_t *out)
 {
 	uint64_t cum = 0;
-	unsigned idx = 0;
+	unsigned idx = 0, hi;
 
+	s_span(h, &idx, &hi); /* no bucket below the span counts: start there */
 	for (size_t k = 0; k < n; k++) {
 		uint64_t rank;
 
@@ -268,6 +315,14 @@ int lst_hist_decode(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err)
 			return lst_err_set(err, -EINVAL, "histogram: bad bucket count at pair %llu",
 					   (unsigned long long)k);
 		next += (unsigned)gap;
+		if (next < lst_hist_index(h->min) ||
+		    (h->max < LST_HIST_MAX_NS && next > lst_hist_index(h->max)))
+			return lst_err_set(
+				err, -EINVAL,
+				"histogram: bucket %u at pair %llu lies outside min %llu "
+				"and max %llu",
+				next, (unsigned long long)k, (unsigned long long)h->min,
+				(unsigned long long)h->max);
 		h->buckets[next++] = c;
 		total += c;
 	}

@@ -90,8 +90,19 @@ static inline void lst_hist_record(lst_hist *h, uint64_t v)
 	lst_hist_record_n(h, v, 1);
 }
 
-/* dst += src, exactly. */
+/*
+ * dst += src, exactly. Like lst_hist_clear and lst_hist_copy it touches only the buckets
+ * between the bucket of min and that of max: a histogram never holds a count outside them
+ * (recording, adding and decoding keep that; lst_hist_decode refuses a frame that breaks it),
+ * so one whose buckets were set by hand must set min and max to match.
+ */
 void lst_hist_add(lst_hist *dst, const lst_hist *src);
+
+/* h back to empty, as lst_hist_init leaves it, clearing only the buckets that can be used. */
+void lst_hist_clear(lst_hist *h);
+
+/* dst = src (dst a valid histogram, not raw memory: see lst_hist_add). */
+void lst_hist_copy(lst_hist *dst, const lst_hist *src);
 
 /* True when both hold the same values (every field equal). */
 bool lst_hist_equal(const lst_hist *a, const lst_hist *b);

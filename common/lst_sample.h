@@ -9,6 +9,7 @@
 #ifndef LST_SAMPLE_H
 #define LST_SAMPLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -91,6 +92,47 @@ static inline void lst_sample_init(lst_sample *s, int64_t interval)
 	memset(&s->health, 0, sizeof(s->health));
 	memset(&s->verify, 0, sizeof(s->verify));
 }
+
+/* lst_sample_init for a sample that is already valid (initialized, or all zero): its histograms
+ * are cleared over the buckets they may use only (lst_hist_clear). */
+static inline void lst_sample_clear(lst_sample *s, int64_t interval)
+{
+	s->interval = interval;
+	s->start_ns = INT64_MAX;
+	s->end_ns = INT64_MIN;
+	s->flags = 0;
+	for (int d = 0; d < LST_DIR_N; d++) {
+		s->dir[d].ios = s->dir[d].bytes = s->dir[d].errors = 0;
+		lst_hist_clear(&s->dir[d].lat);
+	}
+	memset(&s->health, 0, sizeof(s->health));
+	memset(&s->verify, 0, sizeof(s->verify));
+}
+
+/* dst = src, dst valid (initialized, or all zero): *dst = *src without copying the histograms'
+ * unused buckets (lst_hist_copy). */
+static inline void lst_sample_copy(lst_sample *dst, const lst_sample *src)
+{
+	dst->interval = src->interval;
+	dst->start_ns = src->start_ns;
+	dst->end_ns = src->end_ns;
+	dst->flags = src->flags;
+	for (int d = 0; d < LST_DIR_N; d++) {
+		dst->dir[d].ios = src->dir[d].ios;
+		dst->dir[d].bytes = src->dir[d].bytes;
+		dst->dir[d].errors = src->dir[d].errors;
+		lst_hist_copy(&dst->dir[d].lat, &src->dir[d].lat);
+	}
+	dst->health = src->health;
+	dst->verify = src->verify;
+}
+/* A field added at the end of either struct needs its line in both functions above. */
+_Static_assert(offsetof(lst_sample, verify) + sizeof(struct lst_sample_verify) ==
+		       sizeof(lst_sample),
+	       "lst_sample_copy: a field after verify");
+_Static_assert(offsetof(struct lst_dir_stats, lat) + sizeof(lst_hist) ==
+		       sizeof(struct lst_dir_stats),
+	       "lst_sample_copy: a field after lat");
 
 /* dst += src: counts add, histograms merge, the time span becomes the union. */
 static inline void lst_sample_add(lst_sample *dst, const lst_sample *src)

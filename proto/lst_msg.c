@@ -784,6 +784,39 @@ static const struct s_field *const s_bodies[LST_MSG_TYPE_END] = {
 	[LST_MSG_INTEGRITY] = s_integrity,
 };
 
+/* The bytes of each body: what lst_msg_decode_into clears of a reused message (lst_msg is as
+ * large as its largest body, a quarter megabyte; a SAMPLE's is a tenth of that). */
+static const size_t s_body_size[LST_MSG_TYPE_END] = {
+	[LST_MSG_HELLO] = sizeof(struct lst_msg_hello),
+	[LST_MSG_WELCOME] = sizeof(struct lst_msg_welcome),
+	[LST_MSG_ERROR] = sizeof(struct lst_msg_error),
+	[LST_MSG_SYNC] = sizeof(struct lst_msg_sync),
+	[LST_MSG_SYNC_REPLY] = sizeof(struct lst_msg_sync_reply),
+	[LST_MSG_PREPARE] = sizeof(struct lst_msg_prepare),
+	[LST_MSG_PREPARED] = sizeof(struct lst_msg_prepared),
+	[LST_MSG_START] = sizeof(struct lst_msg_start),
+	[LST_MSG_STARTED] = sizeof(struct lst_msg_started),
+	[LST_MSG_SAMPLE] = sizeof(struct lst_msg_sample),
+	[LST_MSG_DONE] = sizeof(struct lst_msg_done),
+	[LST_MSG_STOP] = sizeof(struct lst_msg_stop),
+	[LST_MSG_STOPPED] = sizeof(struct lst_msg_stop),
+	[LST_MSG_PING] = sizeof(struct lst_msg_ping),
+	[LST_MSG_PONG] = sizeof(struct lst_msg_ping),
+	[LST_MSG_ACK] = sizeof(struct lst_msg_ack),
+	[LST_MSG_BYE] = 0,
+	[LST_MSG_INVENTORY] = sizeof(struct lst_msg_inventory),
+	[LST_MSG_INVENTORY_REPLY] = sizeof(struct lst_msg_inventory_reply),
+	[LST_MSG_HOOK] = sizeof(struct lst_msg_hook),
+	[LST_MSG_HOOK_DONE] = sizeof(struct lst_msg_hook_done),
+	[LST_MSG_EVENT] = sizeof(struct lst_msg_event),
+	[LST_MSG_KMSG] = sizeof(struct lst_msg_kmsg),
+	[LST_MSG_KMSG_REPLY] = sizeof(struct lst_msg_kmsg_reply),
+	[LST_MSG_JOURNAL] = sizeof(struct lst_msg_journal),
+	[LST_MSG_JOURNAL_OK] = sizeof(struct lst_msg_journal_ok),
+	[LST_MSG_INTEGRITY] = sizeof(struct lst_msg_integrity),
+};
+_Static_assert(LST_MSG_INTEGRITY + 1 == LST_MSG_TYPE_END, "s_body_size: a type is missing");
+
 /* An optional array with no entries is left out of the frame: peers that predate it see the
  * frame they always saw. */
 static bool s_health_zero(const struct lst_sample_health *h)
@@ -881,6 +914,16 @@ static void s_free_heap(const struct s_field *f, void *base)
 		*(void **)((char *)base + f->off) = NULL;
 		*(uint32_t *)((char *)base + f->count_off) = 0;
 	}
+}
+
+void lst_msg_clear(lst_msg *m)
+{
+	if (m->type && m->type < LST_MSG_TYPE_END) {
+		s_free_heap(s_bodies[m->type], &m->u);
+		memset(&m->u, 0, s_body_size[m->type]);
+	}
+	m->type = 0;
+	m->seq = m->id = m->re = 0;
 }
 
 void lst_msg_destroy(lst_msg **p)
@@ -1994,19 +2037,17 @@ static const char *s_printable(char *dst, size_t size, const char *src, size_t l
 	return dst;
 }
 
-int lst_msg_decode(const uint8_t *buf, size_t len, lst_msg **out, lst_err *err)
+/* Decode frame buf into m, which is all zero (lst_msg_clear); m->type is set once the type is known. */
+static int s_decode(lst_msg *m, const uint8_t *buf, size_t len, lst_err *err)
 {
 	struct s_dec d = { .type = "message", .err = err };
 	msgpack_unpacked up;
 	const msgpack_object *root, *t;
-	lst_msg *m = NULL;
 	size_t off = 0;
 	uint32_t type;
 	char name[40];
 	int rc;
 
-	LST_ASSERT(out);
-	*out = NULL;
 	if (len > LST_MSG_MAX_BYTES)
 		return lst_err_set(err, -EMSGSIZE, "message: frame of %zu bytes exceeds %d", len,
 				   LST_MSG_MAX_BYTES);
@@ -2039,17 +2080,43 @@ int lst_msg_decode(const uint8_t *buf, size_t len, lst_msg **out, lst_err *err)
 				 s_printable(name, sizeof(name), t->via.str.ptr, t->via.str.size));
 		goto out_unpacked;
 	}
-	m = lst_msg_new(type);
+	m->type = type;
 	d.type = s_type_names[type];
 	if ((rc = s_dec_fields(&d, root, s_envelope, m, "")) ||
-	    (rc = s_dec_fields(&d, root, s_bodies[type], &m->u, ""))) {
-		lst_msg_destroy(&m);
+	    (rc = s_dec_fields(&d, root, s_bodies[type], &m->u, "")))
 		goto out_unpacked;
-	}
 	if (type == LST_MSG_SAMPLE)
 		s_parts_inherit(&m->u.sample);
-	*out = m;
 out_unpacked:
 	msgpack_unpacked_destroy(&up);
+	return rc;
+}
+
+int lst_msg_decode(const uint8_t *buf, size_t len, lst_msg **out, lst_err *err)
+{
+	lst_msg *m;
+	int rc;
+
+	LST_ASSERT(out);
+	*out = NULL;
+	m = lst_calloc(1, sizeof(*m));
+	rc = s_decode(m, buf, len, err);
+	if (rc) {
+		lst_msg_destroy(&m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+int lst_msg_decode_into(lst_msg *m, const uint8_t *buf, size_t len, lst_err *err)
+{
+	int rc;
+
+	LST_ASSERT(m);
+	lst_msg_clear(m);
+	rc = s_decode(m, buf, len, err);
+	if (rc)
+		lst_msg_clear(m);
 	return rc;
 }

@@ -480,4 +480,17 @@ int lst_msg_encode(const lst_msg *m, uint8_t **buf, size_t *len, lst_err *err);
  */
 int lst_msg_decode(const uint8_t *buf, size_t len, lst_msg **out, lst_err *err);
 
+/*
+ * lst_msg_decode into a message the caller keeps and reuses (from lst_msg_new, any type; a
+ * receive loop's scratch), so that no frame costs an allocation and a clear of the whole
+ * lst_msg: m's heap parts are freed and only its envelope and its previous body are cleared
+ * first. Same errors as lst_msg_decode; on one, m holds no message (type 0) and may be reused
+ * or destroyed.
+ */
+int lst_msg_decode_into(lst_msg *m, const uint8_t *buf, size_t len, lst_err *err);
+
+/* m back to no message (type 0), as lst_msg_decode_into leaves it after an error: its heap
+ * parts freed, its envelope and its body's bytes zero. */
+void lst_msg_clear(lst_msg *m);
+
 #endif

@@ -234,6 +234,62 @@ void lst_columns_header(FILE *f, const struct lst_col_table *t)
 	fputc('\n', f);
 }
 
+/* v's decimal digits, ending just before end; returns where they begin. */
+static char *s_digits(char *end, unsigned long long v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* fprintf(f, "%llu", v) without printf: rows are written per sample. */
+static void s_uint(FILE *f, unsigned long long v)
+{
+	char buf[24], *p = s_digits(buf + sizeof(buf), v);
+
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), f);
+}
+
+static void s_sint(FILE *f, long long v)
+{
+	if (v < 0)
+		fputc('-', f);
+	s_uint(f, v < 0 ? -(unsigned long long)v : (unsigned long long)v);
+}
+
+/*
+ * fprintf(f, "%.*f", decimals, d), byte for byte, without printf where its digits are certain:
+ * printf rounds the exact value d x 10^decimals to the nearest integer (a tie to even); the
+ * double product x is within x / 2^53 of it, so unless x lies that close to a half, x rounds
+ * the same way. Near a half, and for negative, huge or non-finite d, printf itself writes it.
+ */
+static void s_fixed(FILE *f, double d, int decimals, unsigned long long scale)
+{
+	double x = d * (double)scale, whole, frac;
+	unsigned long long r;
+	char buf[48], *end = buf + sizeof(buf), *p;
+
+	if (!(d >= 0) || signbit(d) || !(x < 0x1p52)) {
+		fprintf(f, "%.*f", decimals, d);
+		return;
+	}
+	whole = floor(x);
+	frac = x - whole; /* exact */
+	if (fabs(frac - 0.5) <= x * 0x1p-51) {
+		fprintf(f, "%.*f", decimals, d);
+		return;
+	}
+	r = (unsigned long long)whole + (frac > 0.5);
+	p = s_digits(end, r % scale);
+	while (end - p < decimals)
+		*--p = '0';
+	*--p = '.';
+	p = s_digits(p, r / scale);
+	fwrite(p, 1, (size_t)(end - p), f);
+}
+
 static void s_cell(FILE *f, enum lst_col_type type, const union lst_cell *c)
 {
 	switch (type) {
@@ -244,20 +300,20 @@ static void s_cell(FILE *f, enum lst_col_type type, const union lst_cell *c)
 		lst_csv_quoted(f, c->s);
 		break;
 	case LST_COL_INT:
-		fprintf(f, "%lld", c->i);
+		s_sint(f, c->i);
 		break;
 	case LST_COL_UINT:
-		fprintf(f, "%llu", c->u);
+		s_uint(f, c->u);
 		break;
 	case LST_COL_F3:
-		fprintf(f, "%.3f", c->d);
+		s_fixed(f, c->d, 3, 1000);
 		break;
 	case LST_COL_F3E:
 		if (!isnan(c->d))
-			fprintf(f, "%.3f", c->d);
+			s_fixed(f, c->d, 3, 1000);
 		break;
 	case LST_COL_F6:
-		fprintf(f, "%.6f", c->d);
+		s_fixed(f, c->d, 6, 1000000);
 		break;
 	case LST_COL_G:
 		fprintf(f, "%g", c->d);

@@ -99,14 +99,14 @@ static struct s_row *s_row(lst_merge *m, int64_t k)
 		m->cap = cap;
 	}
 	r = &m->rows[(m->head + i) % m->cap];
-	if (!r->agent) {
-		r->agent = lst_malloc(m->nagents * sizeof(*r->agent));
+	if (!r->agent) { /* zero: valid empty samples, so that reusing them is sparse */
+		r->agent = lst_calloc(m->nagents, sizeof(*r->agent));
 		r->have = lst_malloc(m->nagents * sizeof(*r->have));
 	}
 	if (!r->used) {
 		r->used = true;
 		m->nused++;
-		lst_sample_init(&r->all, k);
+		lst_sample_clear(&r->all, k);
 		memset(r->have, 0, m->nagents * sizeof(*r->have));
 	}
 	return r;
@@ -246,7 +246,7 @@ int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s)
 		if (r->have[agent])
 			lst_sample_add(&r->agent[agent], s);
 		else
-			r->agent[agent] = *s;
+			lst_sample_copy(&r->agent[agent], s);
 		r->have[agent] = true;
 		lst_sample_add(&r->all, s);
 	}

@@ -49,6 +49,8 @@ struct lst_results {
 	off_t dev_mark;	  /* devstats.csv's at lst_results_mark; -1: made after it (or never) */
 	off_t dev_header; /* the size of devstats.csv's header line */
 	lst_err failed;	  /* the first write that failed; code 0 while none has */
+	bool unflushed;	  /* the per-sample files hold records not yet flushed (s_flush_streams) */
+	lst_hist both;	  /* s_lat's scratch: kept valid, so reusing it is sparse (lst_hist_copy) */
 };
 
 /* Keep the first failure: what was being written and why. */
@@ -66,11 +68,51 @@ void lst_results__fail(lst_results *r, int code, const char *name)
 }
 
 /* Flush f; a failed write, now or earlier, is kept as the folder's failure. */
-static void s_flush(lst_results *r, FILE *f, const char *name)
+static void s_flush_one(lst_results *r, FILE *f, const char *name)
 {
 	errno = 0;
 	if (fflush(f) || ferror(f))
 		s_failed(r, -errno, name);
+}
+
+/*
+ * The files written per sample (samples/AGENT.msgpack, timeseries.csv, devstats.csv,
+ * clock.csv) are not flushed per record but together, here: the samples files first, so a row
+ * never reaches the disk before the frames it counts (docs/results.md).
+ */
+static void s_flush_streams(lst_results *r)
+{
+	if (!r->unflushed)
+		return;
+	r->unflushed = false;
+	for (size_t i = 0; i < r->nraw; i++) {
+		errno = 0;
+		if (fflush(r->raw[i].f) || ferror(r->raw[i].f)) {
+			char *name = lst_asprintf("samples/%s.msgpack", r->raw[i].agent);
+
+			s_failed(r, -errno, name);
+			free(name);
+		}
+	}
+	if (r->ts)
+		s_flush_one(r, r->ts, "timeseries.csv");
+	if (r->dev)
+		s_flush_one(r, r->dev, "devstats.csv");
+	if (r->clock)
+		s_flush_one(r, r->clock, "clock.csv");
+}
+
+/* Flush f after what the per-sample files hold: nothing on disk counts what is not there. */
+static void s_flush(lst_results *r, FILE *f, const char *name)
+{
+	s_flush_streams(r);
+	s_flush_one(r, f, name);
+}
+
+void lst_results_flush(lst_results *r)
+{
+	if (r)
+		s_flush_streams(r);
 }
 
 static bool s_dir_empty(const char *dir)
@@ -189,6 +231,7 @@ void lst_results_destroy(lst_results **p)
 
 	if (!r)
 		return;
+	s_flush_streams(r); /* in their order, before any file is closed */
 	if (r->sum)
 		lst_results_flush_summary(r, NULL);
 	if (r->ts)
@@ -268,7 +311,8 @@ int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, siz
 		raw->mark = 0;
 	}
 	errno = 0;
-	if (fwrite(frame, 1, len, raw->f) != len || fflush(raw->f)) {
+	r->unflushed = true;
+	if (fwrite(frame, 1, len, raw->f) != len) {
 		int code = errno ? -errno : -EIO;
 		char *name = lst_asprintf("samples/%s.msgpack", agent);
 
@@ -318,17 +362,15 @@ void lst_results_clock(lst_results *r, const char *agent, int64_t t1, int64_t t2
 	};
 
 	lst_columns_write(r->clock, &lst_clock_table, row);
-	s_flush(r, r->clock, "clock.csv");
+	r->unflushed = true; /* lst_results_flush */
 }
 
 /* Latency over both directions of a sample or totals. */
-static void s_lat(const struct lst_dir_stats *dir, struct lst_hist_stats *st)
+static void s_lat(lst_results *r, const struct lst_dir_stats *dir, struct lst_hist_stats *st)
 {
-	lst_hist h;
-
-	h = dir[LST_DIR_READ].lat;
-	lst_hist_add(&h, &dir[LST_DIR_WRITE].lat);
-	lst_hist_stats(&h, st);
+	lst_hist_copy(&r->both, &dir[LST_DIR_READ].lat);
+	lst_hist_add(&r->both, &dir[LST_DIR_WRITE].lat);
+	lst_hist_stats(&r->both, st);
 }
 
 /* The six latency columns (mean, p50, p99, p99.9, p99.99, max) in us, from cells[0] on. */
@@ -455,7 +497,7 @@ void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t
 	};
 	struct lst_hist_stats st;
 
-	s_lat(dir, &st);
+	s_lat(r, dir, &st);
 	s_lat_cells(&row[LST_TS_LAT_MEAN], &st);
 	s_dir_stats_cells(&row[LST_TS_READ_LAT], dir);
 	s_health_cells(&row[LST_TS_HEALTH], h);
@@ -463,7 +505,7 @@ void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t
 	row[LST_TS_HEALTH + LST_TS_HEALTH_NCOLS - 1].d = (double)h->oldest_inflight_ns / 1e3;
 	s_verify_cells(&row[LST_TS_VERIFY], v);
 	lst_columns_write(r->ts, &lst_timeseries_table, row);
-	s_flush(r, r->ts, "timeseries.csv");
+	r->unflushed = true; /* lst_results_flush */
 }
 
 void lst_results_devstat(lst_results *r, const struct lst_devstat_row *row)
@@ -500,7 +542,7 @@ void lst_results_devstat(lst_results *r, const struct lst_devstat_row *row)
 		r->dev_header = ftello(r->dev);
 	}
 	lst_columns_write(r->dev, &lst_devstats_table, c);
-	s_flush(r, r->dev, "devstats.csv");
+	r->unflushed = true; /* lst_results_flush */
 }
 
 json_t *lst_results_lat_json(const lst_hist *h)
@@ -554,7 +596,7 @@ static void s_summary_row(lst_results *r, const char *phase, size_t point, const
 	};
 	struct lst_hist_stats st;
 
-	s_lat(t->dir, &st);
+	s_lat(r, t->dir, &st);
 	s_lat_cells(&row[LST_SUM_LAT_MEAN], &st);
 	s_dir_stats_cells(&row[LST_SUM_READ_LAT], t->dir);
 	s_health_cells(&row[LST_SUM_HEALTH], &t->health);

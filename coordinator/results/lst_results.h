@@ -74,9 +74,22 @@ void lst_results_rewind(lst_results *r);
 int lst_results_write_file(lst_results *r, const char *name, const char *text, size_t len,
 			   lst_err *err);
 
-/* Append a received SAMPLE frame to samples/AGENT.msgpack. Returns 0 or -errno. */
+/*
+ * Append a received SAMPLE frame to samples/AGENT.msgpack. Returns 0 or -errno. Like the rows
+ * of timeseries.csv, devstats.csv and clock.csv it is buffered: lst_results_flush, or any other
+ * file's write, puts it on disk.
+ */
 int lst_results_raw(lst_results *r, const char *agent, const uint8_t *frame, size_t len,
 		    lst_err *err);
+
+/*
+ * Flush what the per-sample files hold (samples/AGENT.msgpack first, then timeseries.csv,
+ * devstats.csv and clock.csv), so that a row never reaches the disk before the frames it
+ * counts. The coordinator calls it once per wake-up, after dispatching every message waiting:
+ * records reach the disk as soon as before, in one write per file instead of one per record.
+ * A failed write becomes the folder's failure (lst_results_failed). r may be NULL.
+ */
+void lst_results_flush(lst_results *r);
 
 /*
  * One clock exchange with agent, appended to clock.csv: t1 our send, t2 its receive, t3 its

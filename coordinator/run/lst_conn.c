@@ -39,6 +39,7 @@ struct lst_conn {
 	uint64_t next_id; /* next correlation id */
 	struct lst_msg_welcome info;
 	int64_t last_heard; /* coordinator clock of the last message received */
+	zmq_msg_t frame;    /* the last frame received (lst_conn_recv_into lends it) */
 	int64_t last_sent;
 
 	/* clock: the current burst and the model fitted over all bursts */
@@ -154,6 +155,7 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 	c->sock = sock;
 	c->next_id = 1;
 	c->last_heard = lst_mono_ns();
+	zmq_msg_init(&c->frame);
 	lst_clock_model_init(&c->clock);
 	return c;
 }
@@ -166,6 +168,7 @@ void lst_conn_destroy(lst_conn **p)
 		return;
 	zsock_destroy((zsock_t **)&c->sock); /* ends its monitor too */
 	zsock_destroy((zsock_t **)&c->mon);
+	zmq_msg_close(&c->frame);
 	free(c);
 	*p = NULL;
 }
@@ -273,40 +276,58 @@ static int s_vet(lst_msg *m, lst_err *err)
 	}
 }
 
-int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int64_t *t_recv,
-		  lst_err *err)
+int lst_conn_recv_into(lst_conn *c, lst_msg *m, const uint8_t **raw, size_t *rawlen,
+		       int64_t *t_recv, lst_err *err)
 {
-	zmq_msg_t msg;
 	int rc;
 
-	zmq_msg_init(&msg);
-	rc = zmq_msg_recv(&msg, zsock_resolve(c->sock), ZMQ_DONTWAIT);
+	zmq_msg_close(&c->frame); /* the previous one, lent until now */
+	zmq_msg_init(&c->frame);
+	rc = zmq_msg_recv(&c->frame, zsock_resolve(c->sock), ZMQ_DONTWAIT);
 	if (rc < 0) {
 		rc = zmq_errno();
-		zmq_msg_close(&msg);
 		return rc == EAGAIN ? -EAGAIN
 				    : lst_err_set(err, -rc, "agent %s: receive: %s", c->name,
 						  zmq_strerror(rc));
 	}
 	*t_recv = lst_mono_ns();
 	c->last_heard = *t_recv;
-	rc = lst_msg_decode(zmq_msg_data(&msg), zmq_msg_size(&msg), out, err);
-	if (!rc && (rc = s_vet(*out, err)))
-		lst_msg_destroy(out);
+	rc = lst_msg_decode_into(m, zmq_msg_data(&c->frame), zmq_msg_size(&c->frame), err);
+	if (!rc && (rc = s_vet(m, err)))
+		lst_msg_clear(m);
 	if (rc) {
 		lst_err_prefix(err, "agent %s: ", c->name);
-	} else {
-		lst_log_debug(LST_DBG_PROTO, "<- %s %s seq %llu re %llu", c->name,
-			      lst_msg_type_name((*out)->type), (unsigned long long)(*out)->seq,
-			      (unsigned long long)(*out)->re);
-		if (raw) {
-			*rawlen = zmq_msg_size(&msg);
-			*raw = lst_malloc(*rawlen);
-			memcpy(*raw, zmq_msg_data(&msg), *rawlen);
-		}
+		return rc;
 	}
-	zmq_msg_close(&msg);
-	return rc;
+	lst_log_debug(LST_DBG_PROTO, "<- %s %s seq %llu re %llu", c->name,
+		      lst_msg_type_name(m->type), (unsigned long long)m->seq,
+		      (unsigned long long)m->re);
+	if (raw) {
+		*raw = zmq_msg_data(&c->frame);
+		*rawlen = zmq_msg_size(&c->frame);
+	}
+	return 0;
+}
+
+int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int64_t *t_recv,
+		  lst_err *err)
+{
+	lst_msg *m = lst_msg_new(LST_MSG_BYE); /* any type: decoded over */
+	const uint8_t *frame;
+	size_t len;
+	int rc = lst_conn_recv_into(c, m, &frame, &len, t_recv, err);
+
+	if (rc) {
+		lst_msg_destroy(&m);
+		return rc;
+	}
+	*out = m;
+	if (raw) {
+		*rawlen = len;
+		*raw = lst_malloc(len);
+		memcpy(*raw, frame, len);
+	}
+	return 0;
 }
 
 static void s_hs_fail(lst_conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -89,6 +89,15 @@ int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int
 		  lst_err *err);
 
 /*
+ * lst_conn_recv without an allocation or a copy per message, for the coordinator's receive
+ * loop: the message is decoded into m (the caller's, reused from one call to the next; see
+ * lst_msg_decode_into), and *raw / *rawlen lend the frame as received (raw may be NULL), valid
+ * until the next receive on c or its destroy. Same returns; on an error m holds no message.
+ */
+int lst_conn_recv_into(lst_conn *c, lst_msg *m, const uint8_t **raw, size_t *rawlen,
+		       int64_t *t_recv, lst_err *err);
+
+/*
  * Wait until one of the connections has a message or timeout_ms passes. ready[i] says which.
  * Handshake events are read on the way (see lst_conn_failure). Returns the number ready, 0 on
  * timeout, -EINTR when a signal arrived.

@@ -105,6 +105,8 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	c->a = lst_calloc(c->n, sizeof(*c->a));
 	c->conns = lst_calloc(c->n, sizeof(*c->conns));
 	c->ready = lst_calloc(c->n, sizeof(*c->ready));
+	c->rx = lst_msg_new(LST_MSG_BYE);
+	c->ack = lst_msg_new(LST_MSG_ACK);
 	/*
 	 * One model for silence: unreachable after 3 s (or 3 intervals); lost once the lease has
 	 * run out on the agent too, which it measures from the last message it had from us (at
@@ -168,6 +170,8 @@ void lst_coord_destroy(lst_coord **p)
 	free(c->a);
 	free(c->conns);
 	free(c->ready);
+	lst_msg_destroy(&c->rx);
+	lst_msg_destroy(&c->ack);
 	lst_coord__verify_close(c);
 	lst_coord__metrics_close(c);
 	lst_results_destroy(&c->res);

@@ -26,6 +26,8 @@
 
 #define LST_COORD__SYNC_EVERY (10 * LST_NS_PER_S) /* a clock burst at most this often */
 #define LST_COORD__PING_EVERY LST_NS_PER_S
+/* The pump's liveness checks (s_watch): reconnects and silence are judged in seconds. */
+#define LST_COORD__WATCH_EVERY (20 * LST_NS_PER_MS)
 #define LST_COORD__REPLY_TIMEOUT (30 * LST_NS_PER_S)
 #define LST_COORD__STOP_TIMEOUT (15 * LST_NS_PER_S)
 
@@ -171,6 +173,9 @@ struct lst_coord {
 	struct lst_coord__agent *a;
 	lst_conn **conns;
 	bool *ready;
+	lst_msg *rx; /* the pump's receive scratch (lst_conn_recv_into), reused for every message */
+	lst_msg *ack;	    /* the ACK sent for every spooled message, reused */
+	int64_t last_watch; /* the pump's liveness checks last ran (lst_coord__pump) */
 	struct lst_coord__target *targets;
 	lst_results *res;
 	char *outdir;

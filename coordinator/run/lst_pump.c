@@ -264,10 +264,10 @@ static void s_devstats(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 	}
 }
 
-static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen)
+static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m, const uint8_t *raw, size_t rawlen)
 {
 	struct lst_coord__agent *a = &c->a[i];
-	struct lst_msg_sample *s = &m->u.sample;
+	const struct lst_msg_sample *s = &m->u.sample;
 	lst_err err;
 	int rc;
 
@@ -338,13 +338,11 @@ static void s_on_sample(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, 
 static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
 {
 	struct lst_coord__agent *a = &c->a[i];
-	lst_msg *ack;
 	lst_err err;
 
-	ack = lst_msg_new(LST_MSG_ACK);
-	ack->u.ack.upto = LST_MAX(m->seq, a->seen_seq);
-	lst_conn_send(a->conn, ack, false, NULL, &err);
-	lst_msg_destroy(&ack);
+	c->ack->id = 0;
+	c->ack->u.ack.upto = LST_MAX(m->seq, a->seen_seq);
+	lst_conn_send(a->conn, c->ack, false, NULL, &err);
 	if (m->seq <= a->seen_seq)
 		return false;
 	a->seen_seq = m->seq;
@@ -531,8 +529,33 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
 }
 
 /*
+ * Dispatch every message agent i has waiting, each decoded into the pump's scratch message
+ * (c->rx) with its frame lent by the connection: no allocation or copy per message.
+ */
+static void s_drain(lst_coord *c, size_t i)
+{
+	for (;;) {
+		const uint8_t *raw = NULL;
+		size_t rawlen = 0;
+		int64_t t;
+		lst_err err;
+		int r = lst_conn_recv_into(c->a[i].conn, c->rx, &raw, &rawlen, &t, &err);
+
+		if (r == -EAGAIN)
+			return;
+		if (r) {
+			lst_log_warn("%s", err.msg);
+			continue;
+		}
+		s_dispatch(c, i, c->rx, raw, rawlen, t);
+	}
+}
+
+/*
  * Wait up to timeout_ns, dispatching everything that arrives. Housekeeping: PINGs every second,
- * abandoned clock exchanges, reconnects and silent agents (s_watch). Returns early on Ctrl-C.
+ * abandoned clock exchanges, reconnects and silent agents (s_watch, at most every
+ * LST_COORD__WATCH_EVERY: with many agents a wake-up per message would otherwise read every
+ * agent's handshake monitor each time). Returns early on Ctrl-C.
  */
 void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 {
@@ -549,35 +572,22 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 		c->ready);
 	if (rc >= 0 && nfds)
 		lst_coord__metrics_serve(c, fds, nfds);
-	for (size_t i = 0; rc > 0 && i < c->n; i++) {
-		while (c->ready[i]) {
-			lst_msg *m = NULL;
-			uint8_t *raw = NULL;
-			size_t rawlen = 0;
-			int64_t t;
-			lst_err err;
-			int r = lst_conn_recv(c->a[i].conn, &m, &raw, &rawlen, &t, &err);
-
-			if (r == -EAGAIN)
-				break;
-			if (r) {
-				lst_log_warn("%s", err.msg);
-				continue;
-			}
-			s_dispatch(c, i, m, raw, rawlen, t);
-			lst_msg_destroy(&m);
-			free(raw);
-		}
-	}
+	for (size_t i = 0; rc > 0 && i < c->n; i++)
+		if (c->ready[i])
+			s_drain(c, i);
 	now = lst_mono_ns();
-	for (size_t i = 0; i < c->n; i++)
-		s_watch(c, i, now);
+	if (now - c->last_watch >= LST_COORD__WATCH_EVERY) {
+		c->last_watch = now;
+		for (size_t i = 0; i < c->n; i++)
+			s_watch(c, i, now);
+	}
 	if (now - c->last_ping >= LST_COORD__PING_EVERY) {
 		c->last_ping = now;
 		for (size_t i = 0; i < c->n; i++)
 			if (lst_coord__usable(&c->a[i]) && !c->a[i].unreachable)
 				lst_coord__send_simple(c, i, LST_MSG_PING);
 	}
+	lst_results_flush(c->res); /* what this wake-up brought, in one write per file */
 }
 
 /*
