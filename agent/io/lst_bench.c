@@ -142,7 +142,8 @@ static const struct {
 /* "unknown option" for --arg, with the nearest workload option or bench flag if one is near. */
 static void s_unknown(const char *arg, const char *name)
 {
-	static const char *const own[] = { "filename", "json", "quiet", "debug", "help" };
+	static const char *const own[] = { "filename", "offset_log", "json",
+					   "quiet",    "debug",	     "help" };
 	const char *near = lst_opt_suggest_name(lst_workload_opts, name);
 	char flag[64];
 
@@ -237,7 +238,8 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 			lst_opt_set_int(o, &b->w, 0, NULL);
 			continue;
 		}
-		if (!o && strcmp(name, "filename") && strcmp(name, "debug")) {
+		if (!o && strcmp(name, "filename") && strcmp(name, "offset_log") &&
+		    strcmp(name, "debug")) {
 			s_unknown(arg, name); /* before taking a value: --time_based has none */
 			return -EINVAL;
 		}
