@@ -103,6 +103,10 @@ void lst_workload_init(struct lst_workload *w);
  */
 int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err);
 
+/* Issue 17: the largest I/O the workload issues (bs, or the largest size of its bssplit mix):
+ * what each slot's buffer holds. */
+int64_t lst_workload_bs_max(const struct lst_workload *w);
+
 static inline bool lst_rw_is_random(int64_t rw)
 {
 	return rw == LST_RW_RANDREAD || rw == LST_RW_RANDWRITE || rw == LST_RW_RANDRW;

@@ -34,6 +34,8 @@ struct s_loop {
 	uint64_t issued;      /* bytes issued */
 	uint64_t stamp;	      /* write stamp counter: blocks never repeat */
 	uint64_t werr;	      /* verified writes completed with an error */
+	uint64_t mix_rng;     /* issue 17: block sizes drawn from the bssplit mix */
+	uint64_t mix_pos;     /* a sequential mix's next offset (advances by the size drawn) */
 	unsigned nfree, inflight;
 	struct lst_io **free;
 	struct lst_io **queued;
@@ -49,7 +51,7 @@ struct s_loop {
 
 int lst_job_init(struct lst_job *job, lst_err *err)
 {
-	uint64_t bs = (uint64_t)job->w.bs, total;
+	uint64_t bs = (uint64_t)lst_workload_bs_max(&job->w), total; /* slots fit the largest */
 	uint64_t seed = (uint64_t)job->w.seed * 0x9e3779b97f4a7c15ull + job->id + 1;
 	unsigned sector_rand;
 
@@ -153,6 +155,39 @@ static __attribute__((noinline)) void s_stamp_verify(struct s_loop *l, struct ls
 		lst_stamp_put((uint8_t *)io->buf + k, &st);
 }
 
+/*
+ * Issue 17: the I/O's size from its direction's bssplit mix (a direction without one uses bs),
+ * drawn from the job's own mix stream, so the sizes are the same for the same seed. A random
+ * I/O keeps the sequence's place (and so its distribution) rounded down to a multiple of the
+ * size drawn from the region's start, the last whole slot when it would pass the region's end;
+ * a sequential one takes the next len bytes, back to the region's start when they do not fit.
+ */
+static void s_mix(struct s_loop *l, struct lst_io *io)
+{
+	const struct lst_job *job = l->job;
+	const struct lst_bssplit *b = &job->w.bssplit;
+	uint64_t len = (uint64_t)job->w.bs;
+
+	if (b->n[io->dir]) {
+		int64_t r = (int64_t)(lst_rand64(&l->mix_rng) % 100), i = 0;
+
+		while (i + 1 < b->n[io->dir] && r >= b->e[io->dir][i].pct)
+			r -= b->e[io->dir][i++].pct;
+		len = (uint64_t)b->e[io->dir][i].bs;
+	}
+	io->len = (uint32_t)len;
+	if (lst_rw_is_random(job->w.rw)) {
+		uint64_t slot = (io->offset - job->lo) / len, nslots = (job->hi - job->lo) / len;
+
+		io->offset = job->lo + LST_MIN(slot, nslots - 1) * len;
+		return;
+	}
+	if (l->mix_pos + len > job->hi)
+		l->mix_pos = job->lo;
+	io->offset = l->mix_pos;
+	l->mix_pos += len;
+}
+
 /* The slot's next I/O from the sequence, to be issued now (or at its arrival, rate-limited). */
 static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 {
@@ -162,6 +197,8 @@ static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 	io->seq = l->seq.index;
 	lst_ioseq_next(&l->seq, &io->offset, &dir);
 	io->dir = dir ? LST_DIR_WRITE : LST_DIR_READ;
+	if (job->w.bssplit.n[0] || job->w.bssplit.n[1])
+		s_mix(l, io);
 	if (io->dir == LST_DIR_WRITE) {
 		if (job->verify_write)
 			s_stamp_verify(l, io,
@@ -398,6 +435,8 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
 	lst_ioseq_init(&l->seq, &job->stream);
 	l->gap_rng = job->gap_seed | 1;
 	l->data_rng = job->data_seed | 1;
+	l->mix_rng = (job->stream.seed ^ 0xbf58476d1ce4e5b9ull) | 1;
+	l->mix_pos = job->lo;
 	l->free = job->lists;
 	l->queued = job->lists + job->depth;
 	l->done = job->lists + 2 * job->depth;

@@ -120,9 +120,34 @@ static void s_random(void)
 	}
 }
 
+/* lst_workload_check: a mix with verify, a mix larger than the region. */
+static void s_check(void)
+{
+	struct lst_workload w;
+	lst_err err;
+
+	lst_workload_init(&w);
+	T_EQ_INT(lst_bssplit_parse(&w.bssplit, "4k/70:64k/25:1m/5", &err), 0);
+	T_EQ_INT(lst_workload_bs_max(&w), 1048576);
+	T_EQ_INT(lst_workload_check(&w, 64 << 20, &err), 0);
+	w.verify = 1;
+	T_EQ_INT(lst_workload_check(&w, 64 << 20, &err), -EINVAL);
+	T_EQ_STR(err.msg, "bssplit: a block-size mix cannot be verified (verify replays fixed-size "
+			  "I/Os): use bs, or verify: false");
+	w.verify = 0;
+	w.size = 512 << 10;
+	T_EQ_INT(lst_workload_check(&w, 64 << 20, &err), -EINVAL);
+	T_EQ_STR(err.msg, "bssplit: size 1048576 is larger than the region (size 524288)");
+	w.size = 0;
+	w.offset = (64 << 20) - (512 << 10);
+	T_EQ_INT(lst_workload_check(&w, 64 << 20, &err), -EINVAL);
+	T_EQ_STR(err.msg, "bssplit: size 1048576 is larger than the region of 524288 bytes");
+}
+
 int main(void)
 {
 	s_forms();
+	s_check();
 	s_errors();
 	s_random();
 	return 0;
