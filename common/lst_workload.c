@@ -132,6 +132,33 @@ static int s_check_bssplit(const struct lst_workload *w, lst_err *err)
 	return 0;
 }
 
+/*
+ * Issue 17: dedupe_percentage repeats whole 4 KiB units, so every I/O size must be a multiple
+ * of 4 KiB; verify stamps every unit with its LBA (no two alike), so the two are refused.
+ */
+static int s_check_dedup(const struct lst_workload *w, lst_err *err)
+{
+	if (!w->dedupe_percentage)
+		return 0;
+	if (w->verify)
+		return lst_err_set(err, -EINVAL,
+				   "dedupe_percentage: verify stamps every 4 KiB unit with its own "
+				   "LBA, so no two blocks repeat: use one or the other");
+	if (w->bs % 4096)
+		return lst_err_set(err, -EINVAL,
+				   "dedupe_percentage repeats 4 KiB units: bs %lld must be a "
+				   "multiple of 4096",
+				   (long long)w->bs);
+	for (int d = 0; d < 2; d++)
+		for (int64_t i = 0; i < w->bssplit.n[d]; i++)
+			if (w->bssplit.e[d][i].bs % 4096)
+				return lst_err_set(err, -EINVAL,
+						   "dedupe_percentage repeats 4 KiB units: bssplit "
+						   "size %lld must be a multiple of 4096",
+						   (long long)w->bssplit.e[d][i].bs);
+	return 0;
+}
+
 int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err)
 {
 	uint64_t region;
@@ -153,6 +180,8 @@ int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err
 		return lst_err_set(err, -EINVAL, "size %lld is smaller than one block (bs %lld)",
 				   (long long)w->size, (long long)w->bs);
 	rc = s_check_bssplit(w, err);
+	if (!rc)
+		rc = s_check_dedup(w, err);
 	if (rc)
 		return rc;
 	if (w->ramp && w->ramp < w->interval)

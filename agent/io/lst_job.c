@@ -36,6 +36,8 @@ struct s_loop {
 	uint64_t werr;	      /* verified writes completed with an error */
 	uint64_t mix_rng;     /* issue 17: block sizes drawn from the bssplit mix */
 	uint64_t mix_pos;     /* a sequential mix's next offset (advances by the size drawn) */
+	uint64_t dedup_rng;   /* issue 17: which units repeat, and which earlier one */
+	uint64_t dedup_n;     /* unique 4 KiB units written so far (their keys are 1..dedup_n) */
 	unsigned nfree, inflight;
 	struct lst_io **free;
 	struct lst_io **queued;
@@ -155,6 +157,46 @@ static __attribute__((noinline)) void s_stamp_verify(struct s_loop *l, struct ls
 		lst_stamp_put((uint8_t *)io->buf + k, &st);
 }
 
+/* splitmix64's finaliser: a unit key to the seed of its bytes. */
+static inline uint64_t s_mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/*
+ * Issue 17, dedupe_percentage: a write's data in 4 KiB units, each made whole from a key (the
+ * pattern's random share of every sector from a generator seeded by the key and the job's data
+ * seed, the rest zeros), so two units with the same key are the same bytes. With probability
+ * dedupe_percentage / 100 a unit reuses the key of an earlier unique unit of the job, picked
+ * uniformly; otherwise it takes a new key. No 16-byte sector stamp is added (it would make
+ * every unit unique): the key's bytes are the uniqueness. Costs one generator step per 8
+ * random bytes written, only when dedupe_percentage > 0.
+ */
+static __attribute__((noinline)) void s_dedup_fill(struct s_loop *l, struct lst_io *io)
+{
+	const struct lst_job *job = l->job;
+	unsigned sector_rand = (unsigned)((SECTOR * job->w.pattern + 99) / 100);
+
+	for (uint32_t k = 0; k < io->len; k += 4096) {
+		uint64_t key;
+
+		if (l->dedup_n &&
+		    (int64_t)(lst_rand64(&l->dedup_rng) % 100) < job->w.dedupe_percentage)
+			key = 1 + lst_rand64(&l->dedup_rng) % l->dedup_n;
+		else
+			key = ++l->dedup_n;
+		for (uint32_t s = 0; s < 4096; s += SECTOR) {
+			uint64_t rng = s_mix64(job->data_seed ^ (key * 8 + s / SECTOR)) | 1;
+			uint64_t *p = (uint64_t *)((uint8_t *)io->buf + k + s);
+
+			for (unsigned i = 0; i < sector_rand / 8; i++)
+				p[i] = lst_rand64(&rng);
+		}
+	}
+}
+
 /*
  * Issue 17: the I/O's size from its direction's bssplit mix (a direction without one uses bs),
  * drawn from the job's own mix stream, so the sizes are the same for the same seed. A random
@@ -203,6 +245,8 @@ static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 		if (job->verify_write)
 			s_stamp_verify(l, io,
 				       job->rate > 0 ? (int64_t)l->next_arrival : now - job->t0);
+		else if (job->w.dedupe_percentage > 0 && job->w.pattern > 0)
+			s_dedup_fill(l, io);
 		else if (job->w.pattern > 0)
 			s_stamp(l, io);
 	}
@@ -437,6 +481,7 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
 	l->data_rng = job->data_seed | 1;
 	l->mix_rng = (job->stream.seed ^ 0xbf58476d1ce4e5b9ull) | 1;
 	l->mix_pos = job->lo;
+	l->dedup_rng = (job->data_seed ^ 0x94d049bb133111ebull) | 1;
 	l->free = job->lists;
 	l->queued = job->lists + job->depth;
 	l->done = job->lists + 2 * job->depth;
