@@ -29,29 +29,25 @@ static int s_parse_entry(struct lst_bs_share *e, const char *s, size_t len, lst_
 	lst_err perr;
 
 	if (len == 0)
-		return lst_err_set(err, -EINVAL,
-				   "bssplit: an empty entry (write SIZE/PCT, e.g. 4k/70)");
+		return lst_err_set(err, -EINVAL, "an empty entry (write SIZE/PCT, e.g. 4k/70)");
 	if (len >= sizeof(buf))
-		return lst_err_set(err, -EINVAL, "bssplit: entry '%.*s...' is too long", 16, s);
+		return lst_err_set(err, -EINVAL, "entry '%.*s...' is too long", 16, s);
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	slash = strchr(buf, '/');
 	if (!slash)
 		return lst_err_set(err, -EINVAL,
-				   "bssplit: entry '%s' has no share (write SIZE/PCT, e.g. 4k/70)",
-				   buf);
+				   "entry '%s' has no share (write SIZE/PCT, e.g. 4k/70)", buf);
 	*slash = '\0';
 	if (lst_parse_size(buf, &bs, &perr))
-		return lst_err_set(err, -EINVAL, "bssplit: %s", perr.msg);
+		return lst_err_set(err, -EINVAL, "%s", perr.msg);
 	if (bs < LST_BS_MIN || bs > LST_BS_MAX)
-		return lst_err_set(err, -ERANGE, "bssplit: size %s is outside 512..16m", buf);
+		return lst_err_set(err, -ERANGE, "size %s is outside 512..16m", buf);
 	if (bs % 512)
-		return lst_err_set(err, -EINVAL, "bssplit: size %s is not a multiple of 512 bytes",
-				   buf);
+		return lst_err_set(err, -EINVAL, "size %s is not a multiple of 512 bytes", buf);
 	if (lst_parse_int(slash + 1, 0, 100, &e->pct, &perr))
-		return lst_err_set(err, -EINVAL,
-				   "bssplit: share '%s' of %s is not a percent 0..100", slash + 1,
-				   buf);
+		return lst_err_set(err, -EINVAL, "share '%s' of %s is not a percent 0..100",
+				   slash + 1, buf);
 	e->bs = (int64_t)bs;
 	return 0;
 }
@@ -70,24 +66,21 @@ static int s_parse_list(struct lst_bs_share *e, int64_t *n, const char *s, size_
 		while (j < len && s[j] != ':')
 			j++;
 		if (*n == LST_BSSPLIT_MAX)
-			return lst_err_set(err, -EINVAL,
-					   "bssplit: more than %d sizes in one direction",
+			return lst_err_set(err, -EINVAL, "more than %d sizes in one direction",
 					   LST_BSSPLIT_MAX);
 		rc = s_parse_entry(&e[*n], s + i, j - i, err);
 		if (rc)
 			return rc;
 		for (int64_t k = 0; k < *n; k++)
 			if (e[k].bs == e[*n].bs)
-				return lst_err_set(err, -EINVAL,
-						   "bssplit: size %lld is listed twice",
+				return lst_err_set(err, -EINVAL, "size %lld is listed twice",
 						   (long long)e[k].bs);
 		sum += e[*n].pct;
 		(*n)++;
 		i = j + 1;
 	}
 	if (sum != 100)
-		return lst_err_set(err, -EINVAL, "bssplit: shares add to %lld, not 100",
-				   (long long)sum);
+		return lst_err_set(err, -EINVAL, "shares add to %lld, not 100", (long long)sum);
 	return 0;
 }
 
@@ -99,7 +92,7 @@ int lst_bssplit_parse(struct lst_bssplit *b, const char *text, lst_err *err)
 
 	memset(b, 0, sizeof(*b));
 	if (!text)
-		return lst_err_set(err, -EINVAL, "bssplit: no value");
+		return lst_err_set(err, -EINVAL, "no value");
 	len = strlen(text);
 	if (len == 0 || !strcmp(text, "none"))
 		return 0;
@@ -111,9 +104,9 @@ int lst_bssplit_parse(struct lst_bssplit *b, const char *text, lst_err *err)
 			memcpy(b->e[1], b->e[0], sizeof(b->e[0]));
 		}
 	} else if (strchr(comma + 1, ',')) {
-		rc = lst_err_set(err, -EINVAL, "bssplit: more than one ',' (write READS,WRITES)");
+		rc = lst_err_set(err, -EINVAL, "more than one ',' (write READS,WRITES)");
 	} else if (comma == text && !comma[1]) {
-		rc = lst_err_set(err, -EINVAL, "bssplit: ',' alone gives no sizes (write none)");
+		rc = lst_err_set(err, -EINVAL, "',' alone gives no sizes (write none)");
 	} else {
 		rc = 0;
 		if (comma > text)

@@ -74,23 +74,23 @@ static void s_forms(void)
 
 static void s_errors(void)
 {
-	s_bad("4k/70:64k/25", -EINVAL, "bssplit: shares add to 95, not 100");
-	s_bad("4k/70:64k/25:1m/10", -EINVAL, "bssplit: shares add to 105, not 100");
-	s_bad("1000/100", -EINVAL, "bssplit: size 1000 is not a multiple of 512 bytes");
-	s_bad("256/100", -ERANGE, "bssplit: size 256 is outside 512..16m");
-	s_bad("32m/100", -ERANGE, "bssplit: size 32m is outside 512..16m");
-	s_bad("4k", -EINVAL, "bssplit: entry '4k' has no share (write SIZE/PCT, e.g. 4k/70)");
-	s_bad("4k/70:", -EINVAL, "bssplit: an empty entry (write SIZE/PCT, e.g. 4k/70)");
-	s_bad("4k/x", -EINVAL, "bssplit: share 'x' of 4k is not a percent 0..100");
-	s_bad("4k/101", -EINVAL, "bssplit: share '101' of 4k is not a percent 0..100");
-	s_bad("4k/50:4096/50", -EINVAL, "bssplit: size 4096 is listed twice");
-	s_bad("4k/100,8k/100,", -EINVAL, "bssplit: more than one ',' (write READS,WRITES)");
-	s_bad(",", -EINVAL, "bssplit: ',' alone gives no sizes (write none)");
-	s_bad("4q/100", -EINVAL, "bssplit: '4q': unknown size suffix 'q' (use k, m, g or t)");
+	s_bad("4k/70:64k/25", -EINVAL, "shares add to 95, not 100");
+	s_bad("4k/70:64k/25:1m/10", -EINVAL, "shares add to 105, not 100");
+	s_bad("1000/100", -EINVAL, "size 1000 is not a multiple of 512 bytes");
+	s_bad("256/100", -ERANGE, "size 256 is outside 512..16m");
+	s_bad("32m/100", -ERANGE, "size 32m is outside 512..16m");
+	s_bad("4k", -EINVAL, "entry '4k' has no share (write SIZE/PCT, e.g. 4k/70)");
+	s_bad("4k/70:", -EINVAL, "an empty entry (write SIZE/PCT, e.g. 4k/70)");
+	s_bad("4k/x", -EINVAL, "share 'x' of 4k is not a percent 0..100");
+	s_bad("4k/101", -EINVAL, "share '101' of 4k is not a percent 0..100");
+	s_bad("4k/50:4096/50", -EINVAL, "size 4096 is listed twice");
+	s_bad("4k/100,8k/100,", -EINVAL, "more than one ',' (write READS,WRITES)");
+	s_bad(",", -EINVAL, "',' alone gives no sizes (write none)");
+	s_bad("4q/100", -EINVAL, "'4q': unknown size suffix 'q' (use k, m, g or t)");
 	s_bad("4k/10:8k/10:12k/10:16k/10:20k/10:24k/10:28k/10:32k/10:36k/10:40k/10:44k/0:48k/0:"
 	      "52k/0:56k/0:60k/0:64k/0:68k/0",
-	      -EINVAL, "bssplit: more than 16 sizes in one direction");
-	s_bad("4k/100,8k/90", -EINVAL, "bssplit: shares add to 90, not 100");
+	      -EINVAL, "more than 16 sizes in one direction");
+	s_bad("4k/100,8k/90", -EINVAL, "shares add to 90, not 100");
 }
 
 /* Random mixes: every one formats to text that parses back equal. */
