@@ -106,6 +106,8 @@ int lst_workload_read_pct(const struct lst_workload *w)
 		return 100;
 	case LST_RW_WRITE:
 	case LST_RW_RANDWRITE:
+	case LST_RW_TRIM:
+	case LST_RW_RANDTRIM:
 		return 0;
 	default:
 		return (int)w->rwmixread;
