@@ -68,6 +68,16 @@ struct lst_sample_verify {
 	uint64_t bad;	    /* errors: integrity.csv has a row for each (up to its cap) */
 };
 
+/*
+ * Issue 17: the interval's trims (discards: rw trim/randtrim, rwmixtrim), apart from reads and
+ * writes and without a latency histogram. bytes counts trims completed without error.
+ */
+struct lst_sample_trim {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t errors;
+};
+
 typedef struct lst_sample {
 	int64_t interval; /* k */
 	int64_t start_ns; /* agent monotonic clock */
@@ -76,6 +86,7 @@ typedef struct lst_sample {
 	struct lst_dir_stats dir[LST_DIR_N];
 	struct lst_sample_health health; /* all zero from agents that predate it */
 	struct lst_sample_verify verify; /* issue 14; all zero when nothing was verified */
+	struct lst_sample_trim trim;	 /* issue 17; all zero without trims */
 } lst_sample;
 
 static inline void lst_sample_init(lst_sample *s, int64_t interval)
@@ -90,6 +101,7 @@ static inline void lst_sample_init(lst_sample *s, int64_t interval)
 	}
 	memset(&s->health, 0, sizeof(s->health));
 	memset(&s->verify, 0, sizeof(s->verify));
+	memset(&s->trim, 0, sizeof(s->trim));
 }
 
 /* dst += src: counts add, histograms merge, the time span becomes the union. */
@@ -118,6 +130,9 @@ static inline void lst_sample_add(lst_sample *dst, const lst_sample *src)
 	dst->verify.pending += src->verify.pending;
 	dst->verify.unwritten += src->verify.unwritten;
 	dst->verify.bad += src->verify.bad;
+	dst->trim.ios += src->trim.ios;
+	dst->trim.bytes += src->trim.bytes;
+	dst->trim.errors += src->trim.errors;
 }
 
 /*

@@ -161,6 +161,31 @@ static int s_check_dedup(const struct lst_workload *w, lst_err *err)
 	return 0;
 }
 
+/*
+ * Issue 17: trims. rwmixtrim mixes trims into randrw and rw only; with rwmixread 100 the
+ * safety checks (lst_rw_writes) would take the workload for read-only, so it is refused. A
+ * trim leaves nothing to verify.
+ */
+static int s_check_trim(const struct lst_workload *w, lst_err *err)
+{
+	bool mixed = w->rw == LST_RW_RANDRW || w->rw == LST_RW_RW;
+
+	if (w->rwmixtrim && !mixed)
+		return lst_err_set(err, -EINVAL,
+				   "rwmixtrim applies to rw: randrw and rw only (rw: %s trims "
+				   "all or none of its I/Os)",
+				   lst_rw_names[w->rw]);
+	if (w->rwmixtrim && w->rwmixread == 100)
+		return lst_err_set(err, -EINVAL,
+				   "rwmixtrim %lld with rwmixread 100: trims are writes, so the "
+				   "workload must be allowed to write: set rwmixread below 100",
+				   (long long)w->rwmixtrim);
+	if (w->verify && (w->rwmixtrim || w->rw == LST_RW_TRIM || w->rw == LST_RW_RANDTRIM))
+		return lst_err_set(err, -EINVAL,
+				   "verify cannot check trimmed blocks: use trims without verify");
+	return 0;
+}
+
 int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err)
 {
 	uint64_t region;
@@ -184,6 +209,8 @@ int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err
 	rc = s_check_bssplit(w, err);
 	if (!rc)
 		rc = s_check_dedup(w, err);
+	if (!rc)
+		rc = s_check_trim(w, err);
 	if (rc)
 		return rc;
 	if (w->ramp && w->ramp < w->interval)

@@ -38,6 +38,7 @@ struct s_loop {
 	uint64_t mix_pos;     /* a sequential mix's next offset (advances by the size drawn) */
 	uint64_t dedup_rng;   /* issue 17: which units repeat, and which earlier one */
 	uint64_t dedup_n;     /* unique 4 KiB units written so far (their keys are 1..dedup_n) */
+	uint64_t trim_rng;    /* issue 17: which I/Os of a rwmixtrim mix are trims */
 	unsigned nfree, inflight;
 	struct lst_io **free;
 	struct lst_io **queued;
@@ -230,6 +231,17 @@ static void s_mix(struct s_loop *l, struct lst_io *io)
 	l->mix_pos += len;
 }
 
+/* Issue 17: is the I/O a trim? All of rw trim/randtrim; rwmixtrim % of randrw and rw. */
+static bool s_is_trim(struct s_loop *l)
+{
+	int64_t rw = l->job->w.rw;
+
+	if (rw == LST_RW_TRIM || rw == LST_RW_RANDTRIM)
+		return true;
+	return l->job->w.rwmixtrim > 0 && (rw == LST_RW_RANDRW || rw == LST_RW_RW) &&
+	       (int64_t)(lst_rand64(&l->trim_rng) % 100) < l->job->w.rwmixtrim;
+}
+
 /* The slot's next I/O from the sequence, to be issued now (or at its arrival, rate-limited). */
 static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 {
@@ -239,9 +251,12 @@ static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 	io->seq = l->seq.index;
 	lst_ioseq_next(&l->seq, &io->offset, &dir);
 	io->dir = dir ? LST_DIR_WRITE : LST_DIR_READ;
+	io->trim = s_is_trim(l);
+	if (io->trim)
+		io->dir = LST_DIR_WRITE;
 	if (job->w.bssplit.n[0] || job->w.bssplit.n[1])
 		s_mix(l, io);
-	if (io->dir == LST_DIR_WRITE) {
+	if (io->dir == LST_DIR_WRITE && !io->trim) {
 		if (job->verify_write)
 			s_stamp_verify(l, io,
 				       job->rate > 0 ? (int64_t)l->next_arrival : now - job->t0);
@@ -368,8 +383,9 @@ static void s_failed(struct s_loop *l, const struct lst_io *io, struct lst_dir_s
 		job->error = code;
 		lst_err_sys(&job->err, code,
 			    "%s: %s of %u bytes at offset %llu failed (errno %d%s)", job->name,
-			    lst_dir_names[io->dir], io->len, (unsigned long long)io->offset,
-			    io->res < 0 ? -io->res : 0, io->res >= 0 ? ", short transfer" : "");
+			    io->trim ? "trim" : lst_dir_names[io->dir], io->len,
+			    (unsigned long long)io->offset, io->res < 0 ? -io->res : 0,
+			    io->res >= 0 ? ", short transfer" : "");
 	}
 	l->stopping = true; /* an I/O error ends the job, as in fio */
 }
@@ -421,6 +437,23 @@ static void s_check(struct s_loop *l, const struct lst_io *io)
 	}
 }
 
+/* Issue 17: a trim completed: counted apart (no histogram); a failed one as a write error. */
+static void s_complete_trim(struct s_loop *l, struct lst_io *io, int64_t t)
+{
+	struct lst_dir_stats junk = { 0 };
+
+	l->cur->trim.ios++;
+	io->busy = false;
+	s_timeout(l, io, t);
+	if (io->res == (int32_t)io->len) {
+		l->cur->trim.bytes += io->len;
+	} else {
+		l->cur->trim.errors++;
+		s_failed(l, io, &junk);
+	}
+	l->free[l->nfree++] = io;
+}
+
 /*
  * Account completions. Consecutive I/Os with the same direction and latency (a batch) are
  * recorded with one histogram update.
@@ -437,6 +470,10 @@ static void s_complete(struct s_loop *l, unsigned n, int64_t now)
 		int64_t t = io->done_ns ? io->done_ns : now;
 		uint64_t lat = t > io->issue_ns ? (uint64_t)(t - io->issue_ns) : 0;
 
+		if (io->trim) {
+			s_complete_trim(l, io, t);
+			continue;
+		}
 		d->ios++;
 		io->busy = false;
 		s_timeout(l, io, t);
@@ -482,6 +519,7 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
 	l->mix_rng = (job->stream.seed ^ 0xbf58476d1ce4e5b9ull) | 1;
 	l->mix_pos = job->lo;
 	l->dedup_rng = (job->data_seed ^ 0x94d049bb133111ebull) | 1;
+	l->trim_rng = (job->stream.seed ^ 0xd6e8feb86659fd93ull) | 1;
 	l->free = job->lists;
 	l->queued = job->lists + job->depth;
 	l->done = job->lists + 2 * job->depth;
