@@ -66,6 +66,27 @@ static int s_verify_check(const lst_sample *s, lst_err *err)
 	return 0;
 }
 
+/* Issue 17: trims bound as a direction's counts are (no histogram). */
+static int s_trim_check(const lst_sample *s, lst_err *err)
+{
+	const struct lst_sample_trim *t = &s->trim;
+
+	if (t->ios > LST_SAMPLE_IOS_MAX)
+		return lst_err_set(err, -EBADMSG, "trim: %llu ios, more than 2^40 in one interval",
+				   (unsigned long long)t->ios);
+	if (t->errors > t->ios)
+		return lst_err_set(err, -EBADMSG, "trim: %llu errors > %llu ios",
+				   (unsigned long long)t->errors, (unsigned long long)t->ios);
+	if (t->bytes / LST_BS_MAX > t->ios - t->errors ||
+	    (t->bytes / LST_BS_MAX == t->ios - t->errors && t->bytes % LST_BS_MAX))
+		return lst_err_set(err, -EBADMSG,
+				   "trim: %llu bytes from %llu ios without error, more than %u "
+				   "bytes each",
+				   (unsigned long long)t->bytes,
+				   (unsigned long long)(t->ios - t->errors), (unsigned)LST_BS_MAX);
+	return 0;
+}
+
 int lst_sample_check(const lst_sample *s, lst_err *err)
 {
 	int rc;
@@ -102,6 +123,8 @@ int lst_sample_check(const lst_sample *s, lst_err *err)
 				(unsigned long long)ds->lat.count, (unsigned long long)ds->ios);
 	}
 	if ((rc = s_health_check(s, err)))
+		return rc;
+	if ((rc = s_trim_check(s, err)))
 		return rc;
 	return s_verify_check(s, err);
 }

@@ -69,6 +69,16 @@ struct lst_sample_verify {
 	uint64_t bad;	    /* errors: integrity.csv has a row for each (up to its cap) */
 };
 
+/*
+ * Issue 17: the interval's trims (discards: rw trim/randtrim, rwmixtrim), apart from reads and
+ * writes and without a latency histogram. bytes counts trims completed without error.
+ */
+struct lst_sample_trim {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t errors;
+};
+
 typedef struct lst_sample {
 	int64_t interval; /* k */
 	int64_t start_ns; /* agent monotonic clock */
@@ -77,6 +87,7 @@ typedef struct lst_sample {
 	struct lst_dir_stats dir[LST_DIR_N];
 	struct lst_sample_health health; /* all zero from agents that predate it */
 	struct lst_sample_verify verify; /* issue 14; all zero when nothing was verified */
+	struct lst_sample_trim trim;	 /* issue 17; all zero without trims */
 } lst_sample;
 
 static inline void lst_sample_init(lst_sample *s, int64_t interval)
@@ -91,6 +102,7 @@ static inline void lst_sample_init(lst_sample *s, int64_t interval)
 	}
 	memset(&s->health, 0, sizeof(s->health));
 	memset(&s->verify, 0, sizeof(s->verify));
+	memset(&s->trim, 0, sizeof(s->trim));
 }
 
 /* lst_sample_init for a sample that is already valid (initialized, or all zero): its histograms
@@ -107,6 +119,7 @@ static inline void lst_sample_clear(lst_sample *s, int64_t interval)
 	}
 	memset(&s->health, 0, sizeof(s->health));
 	memset(&s->verify, 0, sizeof(s->verify));
+	memset(&s->trim, 0, sizeof(s->trim));
 }
 
 /* dst = src, dst valid (initialized, or all zero): *dst = *src without copying the histograms'
@@ -125,11 +138,12 @@ static inline void lst_sample_copy(lst_sample *dst, const lst_sample *src)
 	}
 	dst->health = src->health;
 	dst->verify = src->verify;
+	dst->trim = src->trim;
 }
 /* A field added at the end of either struct needs its line in both functions above. */
-_Static_assert(offsetof(lst_sample, verify) + sizeof(struct lst_sample_verify) ==
-		       sizeof(lst_sample),
-	       "lst_sample_copy: a field after verify");
+_Static_assert(sizeof(lst_sample) - (offsetof(lst_sample, trim) + sizeof(struct lst_sample_trim)) <
+		       _Alignof(lst_sample),
+	       "lst_sample_copy: a field after trim");
 _Static_assert(offsetof(struct lst_dir_stats, lat) + sizeof(lst_hist) ==
 		       sizeof(struct lst_dir_stats),
 	       "lst_sample_copy: a field after lat");
@@ -160,6 +174,9 @@ static inline void lst_sample_add(lst_sample *dst, const lst_sample *src)
 	dst->verify.pending += src->verify.pending;
 	dst->verify.unwritten += src->verify.unwritten;
 	dst->verify.bad += src->verify.bad;
+	dst->trim.ios += src->trim.ios;
+	dst->trim.bytes += src->trim.bytes;
+	dst->trim.errors += src->trim.errors;
 }
 
 /*

@@ -178,15 +178,90 @@ int lst_workload_read_pct(const struct lst_workload *w)
 		return 100;
 	case LST_RW_WRITE:
 	case LST_RW_RANDWRITE:
+	case LST_RW_TRIM:
+	case LST_RW_RANDTRIM:
 		return 0;
 	default:
 		return (int)w->rwmixread;
 	}
 }
 
+/*
+ * Issue 17: a bssplit mix with verify is refused (the write journal replays fixed-size I/Os, so
+ * a reader could not tell which sizes landed where), and a mix larger than the region given by
+ * size is refused here; the region of a whole path is checked once its size is known.
+ */
+static int s_check_bssplit(const struct lst_workload *w, lst_err *err)
+{
+	if (!w->bssplit.n[0] && !w->bssplit.n[1])
+		return 0;
+	if (w->verify)
+		return lst_err_set(err, -EINVAL,
+				   "bssplit: a block-size mix cannot be verified (verify replays "
+				   "fixed-size I/Os): use bs, or verify: false");
+	if (w->size && w->size < lst_workload_bs_max(w))
+		return lst_err_set(err, -EINVAL,
+				   "bssplit: size %lld is larger than the region (size %lld)",
+				   (long long)lst_workload_bs_max(w), (long long)w->size);
+	return 0;
+}
+
+/*
+ * Issue 17: dedupe_percentage repeats whole 4 KiB units, so every I/O size must be a multiple
+ * of 4 KiB; verify stamps every unit with its LBA (no two alike), so the two are refused.
+ */
+static int s_check_dedup(const struct lst_workload *w, lst_err *err)
+{
+	if (!w->dedupe_percentage)
+		return 0;
+	if (w->verify)
+		return lst_err_set(err, -EINVAL,
+				   "dedupe_percentage: verify stamps every 4 KiB unit with its own "
+				   "LBA, so no two blocks repeat: use one or the other");
+	if (w->bs % 4096)
+		return lst_err_set(err, -EINVAL,
+				   "dedupe_percentage repeats 4 KiB units: bs %lld must be a "
+				   "multiple of 4096",
+				   (long long)w->bs);
+	for (int d = 0; d < 2; d++)
+		for (int64_t i = 0; i < w->bssplit.n[d]; i++)
+			if (w->bssplit.e[d][i].bs % 4096)
+				return lst_err_set(err, -EINVAL,
+						   "dedupe_percentage repeats 4 KiB units: bssplit "
+						   "size %lld must be a multiple of 4096",
+						   (long long)w->bssplit.e[d][i].bs);
+	return 0;
+}
+
+/*
+ * Issue 17: trims. rwmixtrim mixes trims into randrw and rw only; with rwmixread 100 the
+ * safety checks (lst_rw_writes) would take the workload for read-only, so it is refused. A
+ * trim leaves nothing to verify.
+ */
+static int s_check_trim(const struct lst_workload *w, lst_err *err)
+{
+	bool mixed = w->rw == LST_RW_RANDRW || w->rw == LST_RW_RW;
+
+	if (w->rwmixtrim && !mixed)
+		return lst_err_set(err, -EINVAL,
+				   "rwmixtrim applies to rw: randrw and rw only (rw: %s trims "
+				   "all or none of its I/Os)",
+				   lst_rw_names[w->rw]);
+	if (w->rwmixtrim && w->rwmixread == 100)
+		return lst_err_set(err, -EINVAL,
+				   "rwmixtrim %lld with rwmixread 100: trims are writes, so the "
+				   "workload must be allowed to write: set rwmixread below 100",
+				   (long long)w->rwmixtrim);
+	if (w->verify && (w->rwmixtrim || w->rw == LST_RW_TRIM || w->rw == LST_RW_RANDTRIM))
+		return lst_err_set(err, -EINVAL,
+				   "verify cannot check trimmed blocks: use trims without verify");
+	return 0;
+}
+
 int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err)
 {
 	uint64_t region;
+	int rc;
 
 	if (w->bs % 512)
 		return lst_err_set(err, -EINVAL, "bs %lld is not a multiple of 512 bytes",
@@ -207,6 +282,13 @@ int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err
 	if (w->size && w->size < w->bs)
 		return lst_err_set(err, -EINVAL, "size %lld is smaller than one block (bs %lld)",
 				   (long long)w->size, (long long)w->bs);
+	rc = s_check_bssplit(w, err);
+	if (!rc)
+		rc = s_check_dedup(w, err);
+	if (!rc)
+		rc = s_check_trim(w, err);
+	if (rc)
+		return rc;
 	if (w->ramp && w->ramp < w->interval)
 		return lst_err_set(err, -EINVAL, "ramp must be 0 or at least one interval");
 	if (w->rate_iops && w->rate_iops < w->jobs)
@@ -229,5 +311,25 @@ int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err
 		return lst_err_set(
 			err, -EINVAL, "region of %llu bytes is too small for bs %lld x %lld jobs",
 			(unsigned long long)region, (long long)w->bs, (long long)w->jobs);
+	if (region / (uint64_t)(lst_rw_is_random(w->rw) ? 1 : w->jobs) <
+	    (uint64_t)lst_workload_bs_max(w))
+		return lst_err_set(
+			err, -EINVAL,
+			"bssplit: size %lld is larger than the region of %llu bytes%s",
+			(long long)lst_workload_bs_max(w),
+			(unsigned long long)(region /
+					     (uint64_t)(lst_rw_is_random(w->rw) ? 1 : w->jobs)),
+			lst_rw_is_random(w->rw) ? "" : " per job");
 	return 0;
+}
+
+int64_t lst_workload_bs_max(const struct lst_workload *w)
+{
+	int64_t max = w->bs;
+
+	for (int d = 0; d < 2; d++)
+		for (int64_t i = 0; i < w->bssplit.n[d]; i++)
+			if (w->bssplit.e[d][i].bs > max)
+				max = w->bssplit.e[d][i].bs;
+	return max;
 }

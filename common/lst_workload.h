@@ -112,18 +112,25 @@ int lst_workload_parse(const struct lst_opt *o, struct lst_workload *w, const ch
  */
 int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err);
 
+/* Issue 17: the largest I/O the workload issues (bs, or the largest size of its bssplit mix):
+ * what each slot's buffer holds. */
+int64_t lst_workload_bs_max(const struct lst_workload *w);
+
 static inline bool lst_rw_is_random(int64_t rw)
 {
-	return rw == LST_RW_RANDREAD || rw == LST_RW_RANDWRITE || rw == LST_RW_RANDRW;
+	return rw == LST_RW_RANDREAD || rw == LST_RW_RANDWRITE || rw == LST_RW_RANDRW ||
+	       rw == LST_RW_RANDTRIM;
 }
 
+/* Whether the workload changes data (a trim discards it: it is a write for disk safety). */
 static inline bool lst_rw_writes(int64_t rw, int64_t rwmixread)
 {
-	return rw == LST_RW_WRITE || rw == LST_RW_RANDWRITE ||
+	return rw == LST_RW_WRITE || rw == LST_RW_RANDWRITE || rw == LST_RW_TRIM ||
+	       rw == LST_RW_RANDTRIM ||
 	       ((rw == LST_RW_RANDRW || rw == LST_RW_RW) && rwmixread < 100);
 }
 
-/* Percentage of reads the workload issues (100 for read, 0 for write). */
+/* Percentage of reads the workload issues (100 for read, 0 for write and trim). */
 int lst_workload_read_pct(const struct lst_workload *w);
 
 #endif

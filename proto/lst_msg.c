@@ -448,6 +448,14 @@ static const struct s_field s_verify[] = {
 	F_END,
 };
 
+/* lst_sample.trim (issue 17); lst_sample_check bounds the counts. */
+static const struct s_field s_trim[] = {
+	F_U64(struct lst_sample_trim, "ios", ios),
+	F_U64(struct lst_sample_trim, "bytes", bytes),
+	F_U64(struct lst_sample_trim, "errors", errors),
+	F_END,
+};
+
 static const struct s_field s_jobspec[] = {
 	F_STR(struct lst_jobspec, "target", target),
 	F_STR(struct lst_jobspec, "path", path),
@@ -562,6 +570,8 @@ static const struct s_field s_part[] = {
 	F_HEALTH_OPT(struct lst_sample_part, "health", s.health),
 	F_MAP_NONZERO(struct lst_sample_part, "verify", s.verify, struct lst_sample_verify,
 		      s_verify), /* issue 14 */
+	F_MAP_NONZERO(struct lst_sample_part, "trim", s.trim, struct lst_sample_trim,
+		      s_trim), /* issue 17 */
 	F_END,
 };
 
@@ -583,6 +593,8 @@ static const struct s_field s_sample[] = {
 	F_MAP_NONZERO(struct lst_msg_sample, "verify", s.verify, struct lst_sample_verify,
 		      s_verify),
 	F_ARRAY_OPT(struct lst_msg_sample, "marks", marks, nmarks, s_mark),
+	/* issue 17: optional, left out when zero. */
+	F_MAP_NONZERO(struct lst_msg_sample, "trim", s.trim, struct lst_sample_trim, s_trim),
 	F_END,
 };
 

@@ -38,6 +38,7 @@ struct s_bench {
 	int64_t t0;
 	/* totals over the measured (non-ramp) intervals */
 	struct lst_dir_stats tot[LST_DIR_N];
+	struct lst_sample_trim trim; /* issue 17: measured trims, apart from writes */
 	int64_t m_start, m_end;
 	struct lst_sample_health health; /* over every interval, ramp included */
 	struct lst_sample_verify verify; /* over every interval, ramp included */
@@ -350,6 +351,14 @@ static json_t *s_dir_json(const struct lst_dir_stats *d, double secs)
 			 s_lat_json(&d->lat));
 }
 
+/* Issue 17: the measured trims as JSON (no latency: trims have no histogram). */
+static json_t *s_trim_json(const struct lst_sample_trim *t, double secs)
+{
+	return json_pack("{s:I, s:I, s:I, s:f}", "ios", (json_int_t)t->ios, "bytes",
+			 (json_int_t)t->bytes, "errors", (json_int_t)t->errors, "iops",
+			 secs > 0 ? (double)t->ios / secs : 0.0);
+}
+
 static void s_on_sample(const lst_sample *s, void *arg)
 {
 	struct s_bench *b = arg;
@@ -377,6 +386,9 @@ static void s_on_sample(const lst_sample *s, void *arg)
 			b->tot[d].errors += s->dir[d].errors;
 			lst_hist_add(&b->tot[d].lat, &s->dir[d].lat);
 		}
+		b->trim.ios += s->trim.ios;
+		b->trim.bytes += s->trim.bytes;
+		b->trim.errors += s->trim.errors;
 	}
 	iv = json_pack("{s:I, s:f, s:f, s:b, s:b, s:o, s:o}", "interval", (json_int_t)s->interval,
 		       "t_s", (double)(s->start_ns - b->t0) / 1e9, "duration_s", secs, "ramp", ramp,
@@ -478,6 +490,8 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 			json_object_set_new(o, "health", s_health_json(&b->health));
 		if (b->w.verify)
 			json_object_set_new(o, "verify", s_verify_json(&b->verify));
+		if (b->trim.ios)
+			json_object_set_new(o, "trim", s_trim_json(&b->trim, secs));
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		printf("\n");
 		json_decref(o);
@@ -494,6 +508,11 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 			secs = 1e-9;
 		s_print_dir("read", &b->tot[LST_DIR_READ], secs);
 		s_print_dir("write", &b->tot[LST_DIR_WRITE], secs);
+		if (b->trim.ios)
+			printf("  trim   IOPS %.0f  ios %llu  bytes %llu  errors %llu\n",
+			       (double)b->trim.ios / secs, (unsigned long long)b->trim.ios,
+			       (unsigned long long)b->trim.bytes,
+			       (unsigned long long)b->trim.errors);
 		printf("  runtime %.3f s (ramp %.1f s excluded)  cpu usr %.2f s  sys %.2f s\n",
 		       secs, (double)b->w.ramp / 1e9, usr, sys);
 		s_print_health(&b->health);

@@ -11,7 +11,12 @@
 #include "lst_job.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lst_time.h"
@@ -52,6 +57,23 @@ static void s_queue_null(struct lst_job *job, struct lst_io *io)
 	e->done[e->n++] = io;
 }
 
+/* Issue 17: a trim, on the job's thread: BLKDISCARD on a block device (the device counts a
+ * discard), a punched hole in a regular file. Returns len or -errno. */
+static ssize_t s_trim(struct lst_job *job, struct lst_io *io)
+{
+	struct stat st;
+
+	if (fstat(job->fd, &st) == 0 && S_ISBLK(st.st_mode)) {
+		uint64_t range[2] = { io->offset, io->len };
+
+		return ioctl(job->fd, BLKDISCARD, range) < 0 ? -1 : (ssize_t)io->len;
+	}
+	return fallocate(job->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)io->offset,
+			 (off_t)io->len) < 0
+		       ? -1
+		       : (ssize_t)io->len;
+}
+
 static void s_queue_psync(struct lst_job *job, struct lst_io *io)
 {
 	struct s_sync *e = job->engine;
@@ -61,7 +83,9 @@ static void s_queue_psync(struct lst_job *job, struct lst_io *io)
 	if (!io->issue_ns)
 		io->issue_ns = io->submit_ns;
 	do {
-		if (io->dir == LST_DIR_READ)
+		if (io->trim)
+			r = s_trim(job, io);
+		else if (io->dir == LST_DIR_READ)
 			r = pread(job->fd, io->buf, io->len, (off_t)io->offset);
 		else
 			r = pwrite(job->fd, io->buf, io->len, (off_t)io->offset);

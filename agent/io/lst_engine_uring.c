@@ -19,6 +19,9 @@
  */
 #include "lst_job.h"
 
+#include <fcntl.h>
+#include <linux/falloc.h>
+
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
@@ -141,7 +144,12 @@ static void s_queue(struct lst_job *job, struct lst_io *io)
 
 	/* The ring has at least depth entries and never more than depth I/Os queued or in
 	 * flight, so an SQE is always free. */
-	if (io->dir == LST_DIR_READ) {
+	if (io->trim) {
+		/* issue 17: a discard; on a block device the kernel turns a punched hole into
+		 * write-zeroes that may unmap (the device counts it as a write) */
+		io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+					(off_t)io->offset, (off_t)io->len);
+	} else if (io->dir == LST_DIR_READ) {
 		if (e->fixed_bufs)
 			io_uring_prep_read_fixed(sqe, fd, io->buf, io->len, io->offset,
 						 (int)io->idx);
@@ -219,6 +227,8 @@ static unsigned s_reap(struct lst_job *job, struct lst_io **out, unsigned max)
 		struct lst_io *io = io_uring_cqe_get_data(e->cqes[i]);
 
 		io->res = e->cqes[i]->res;
+		if (io->trim && io->res == 0) /* fallocate returns 0: the whole range */
+			io->res = (int32_t)io->len;
 		out[i] = io;
 	}
 	io_uring_cq_advance(&e->ring, n);

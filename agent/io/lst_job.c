@@ -35,6 +35,11 @@ struct s_loop {
 	uint64_t issued;      /* bytes issued */
 	uint64_t stamp;	      /* write stamp counter: blocks never repeat */
 	uint64_t werr;	      /* verified writes completed with an error */
+	uint64_t mix_rng;     /* issue 17: block sizes drawn from the bssplit mix */
+	uint64_t mix_pos;     /* a sequential mix's next offset (advances by the size drawn) */
+	uint64_t dedup_rng;   /* issue 17: which units repeat, and which earlier one */
+	uint64_t dedup_n;     /* unique 4 KiB units written so far (their keys are 1..dedup_n) */
+	uint64_t trim_rng;    /* issue 17: which I/Os of a rwmixtrim mix are trims */
 	unsigned nfree, inflight;
 	struct lst_io **free;
 	struct lst_io **queued;
@@ -53,7 +58,7 @@ struct s_loop {
 
 int lst_job_init(struct lst_job *job, lst_err *err)
 {
-	uint64_t bs = (uint64_t)job->w.bs, total;
+	uint64_t bs = (uint64_t)lst_workload_bs_max(&job->w), total; /* slots fit the largest */
 	uint64_t seed = (uint64_t)job->w.seed * 0x9e3779b97f4a7c15ull + job->id + 1;
 	unsigned sector_rand;
 
@@ -167,6 +172,90 @@ static void s_log_offset(const struct lst_job *job, uint64_t offset)
 	fwrite(le, sizeof(le), 1, job->offset_log);
 }
 
+/* splitmix64's finaliser: a unit key to the seed of its bytes. */
+static inline uint64_t s_mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/*
+ * Issue 17, dedupe_percentage: a write's data in 4 KiB units, each made whole from a key (the
+ * pattern's random share of every sector from a generator seeded by the key and the job's data
+ * seed, the rest zeros), so two units with the same key are the same bytes. With probability
+ * dedupe_percentage / 100 a unit reuses the key of an earlier unique unit of the job, picked
+ * uniformly; otherwise it takes a new key. No 16-byte sector stamp is added (it would make
+ * every unit unique): the key's bytes are the uniqueness. Costs one generator step per 8
+ * random bytes written, only when dedupe_percentage > 0.
+ */
+static __attribute__((noinline)) void s_dedup_fill(struct s_loop *l, struct lst_io *io)
+{
+	const struct lst_job *job = l->job;
+	unsigned sector_rand = (unsigned)((SECTOR * job->w.pattern + 99) / 100);
+
+	for (uint32_t k = 0; k < io->len; k += 4096) {
+		uint64_t key;
+
+		if (l->dedup_n &&
+		    (int64_t)(lst_rand64(&l->dedup_rng) % 100) < job->w.dedupe_percentage)
+			key = 1 + lst_rand64(&l->dedup_rng) % l->dedup_n;
+		else
+			key = ++l->dedup_n;
+		for (uint32_t s = 0; s < 4096; s += SECTOR) {
+			uint64_t rng = s_mix64(job->data_seed ^ (key * 8 + s / SECTOR)) | 1;
+			uint64_t *p = (uint64_t *)((uint8_t *)io->buf + k + s);
+
+			for (unsigned i = 0; i < sector_rand / 8; i++)
+				p[i] = lst_rand64(&rng);
+		}
+	}
+}
+
+/*
+ * Issue 17: the I/O's size from its direction's bssplit mix (a direction without one uses bs),
+ * drawn from the job's own mix stream, so the sizes are the same for the same seed. A random
+ * I/O keeps the sequence's place (and so its distribution) rounded down to a multiple of the
+ * size drawn from the region's start, the last whole slot when it would pass the region's end;
+ * a sequential one takes the next len bytes, back to the region's start when they do not fit.
+ */
+static void s_mix(struct s_loop *l, struct lst_io *io)
+{
+	const struct lst_job *job = l->job;
+	const struct lst_bssplit *b = &job->w.bssplit;
+	uint64_t len = (uint64_t)job->w.bs;
+
+	if (b->n[io->dir]) {
+		int64_t r = (int64_t)(lst_rand64(&l->mix_rng) % 100), i = 0;
+
+		while (i + 1 < b->n[io->dir] && r >= b->e[io->dir][i].pct)
+			r -= b->e[io->dir][i++].pct;
+		len = (uint64_t)b->e[io->dir][i].bs;
+	}
+	io->len = (uint32_t)len;
+	if (lst_rw_is_random(job->w.rw)) {
+		uint64_t slot = (io->offset - job->lo) / len, nslots = (job->hi - job->lo) / len;
+
+		io->offset = job->lo + LST_MIN(slot, nslots - 1) * len;
+		return;
+	}
+	if (l->mix_pos + len > job->hi)
+		l->mix_pos = job->lo;
+	io->offset = l->mix_pos;
+	l->mix_pos += len;
+}
+
+/* Issue 17: is the I/O a trim? All of rw trim/randtrim; rwmixtrim % of randrw and rw. */
+static bool s_is_trim(struct s_loop *l)
+{
+	int64_t rw = l->job->w.rw;
+
+	if (rw == LST_RW_TRIM || rw == LST_RW_RANDTRIM)
+		return true;
+	return l->job->w.rwmixtrim > 0 && (rw == LST_RW_RANDRW || rw == LST_RW_RW) &&
+	       (int64_t)(lst_rand64(&l->trim_rng) % 100) < l->job->w.rwmixtrim;
+}
+
 /* The slot's next I/O from the sequence, to be issued now (or at its arrival, rate-limited). */
 static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 {
@@ -177,13 +266,20 @@ static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 	lst_ioseq_next(&l->seq, &io->offset, &dir);
 	if (lst_offset_active(&l->off))
 		io->offset = lst_offset_at(&l->off, &l->seq.rng);
+	io->dir = dir ? LST_DIR_WRITE : LST_DIR_READ;
+	io->trim = s_is_trim(l);
+	if (io->trim)
+		io->dir = LST_DIR_WRITE;
+	if (job->w.bssplit.n[0] || job->w.bssplit.n[1])
+		s_mix(l, io);
 	if (job->offset_log)
 		s_log_offset(job, io->offset);
-	io->dir = dir ? LST_DIR_WRITE : LST_DIR_READ;
-	if (io->dir == LST_DIR_WRITE) {
+	if (io->dir == LST_DIR_WRITE && !io->trim) {
 		if (job->verify_write)
 			s_stamp_verify(l, io,
 				       job->rate > 0 ? (int64_t)l->next_arrival : now - job->t0);
+		else if (job->w.dedupe_percentage > 0 && job->w.pattern > 0)
+			s_dedup_fill(l, io);
 		else if (job->w.pattern > 0)
 			s_stamp(l, io);
 	}
@@ -305,8 +401,9 @@ static void s_failed(struct s_loop *l, const struct lst_io *io, struct lst_dir_s
 		job->error = code;
 		lst_err_sys(&job->err, code,
 			    "%s: %s of %u bytes at offset %llu failed (errno %d%s)", job->name,
-			    lst_dir_names[io->dir], io->len, (unsigned long long)io->offset,
-			    io->res < 0 ? -io->res : 0, io->res >= 0 ? ", short transfer" : "");
+			    io->trim ? "trim" : lst_dir_names[io->dir], io->len,
+			    (unsigned long long)io->offset, io->res < 0 ? -io->res : 0,
+			    io->res >= 0 ? ", short transfer" : "");
 	}
 	l->stopping = true; /* an I/O error ends the job, as in fio */
 }
@@ -358,6 +455,23 @@ static void s_check(struct s_loop *l, const struct lst_io *io)
 	}
 }
 
+/* Issue 17: a trim completed: counted apart (no histogram); a failed one as a write error. */
+static void s_complete_trim(struct s_loop *l, struct lst_io *io, int64_t t)
+{
+	struct lst_dir_stats junk = { 0 };
+
+	l->cur->trim.ios++;
+	io->busy = false;
+	s_timeout(l, io, t);
+	if (io->res == (int32_t)io->len) {
+		l->cur->trim.bytes += io->len;
+	} else {
+		l->cur->trim.errors++;
+		s_failed(l, io, &junk);
+	}
+	l->free[l->nfree++] = io;
+}
+
 /*
  * Account completions. Consecutive I/Os with the same direction and latency (a batch) are
  * recorded with one histogram update.
@@ -374,6 +488,10 @@ static void s_complete(struct s_loop *l, unsigned n, int64_t now)
 		int64_t t = io->done_ns ? io->done_ns : now;
 		uint64_t lat = t > io->issue_ns ? (uint64_t)(t - io->issue_ns) : 0;
 
+		if (io->trim) {
+			s_complete_trim(l, io, t);
+			continue;
+		}
 		d->ios++;
 		io->busy = false;
 		s_timeout(l, io, t);
@@ -421,6 +539,10 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
 				job->stream.bs);
 	l->gap_rng = job->gap_seed | 1;
 	l->data_rng = job->data_seed | 1;
+	l->mix_rng = (job->stream.seed ^ 0xbf58476d1ce4e5b9ull) | 1;
+	l->mix_pos = job->lo;
+	l->dedup_rng = (job->data_seed ^ 0x94d049bb133111ebull) | 1;
+	l->trim_rng = (job->stream.seed ^ 0xd6e8feb86659fd93ull) | 1;
 	l->free = job->lists;
 	l->queued = job->lists + job->depth;
 	l->done = job->lists + 2 * job->depth;

@@ -59,6 +59,7 @@ struct lst_io {
 	uint8_t dir;	   /* enum lst_dir */
 	bool busy;	   /* handed to the engine and not reaped yet */
 	bool timed_out;	   /* already counted once as passing io_timeout */
+	bool trim;	   /* issue 17: a discard of [offset, offset + len) (dir is write) */
 	int64_t issue_ns;  /* set by the job (batch stamp or intended time); an engine that
 				 * stamps per I/O may set it when it is still 0 */
 	int64_t done_ns;   /* 0: the job stamps the reap instant; engines that complete

@@ -145,6 +145,12 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 			job->lo = lo + j * slice;
 			job->hi = job->lo + slice;
 		}
+		if (job->hi - job->lo < (uint64_t)lst_workload_bs_max(w))
+			return lst_err_set(err, -EINVAL,
+					   "%s: bssplit size %lld is larger than a job's region of "
+					   "%llu bytes",
+					   p->name, (long long)lst_workload_bs_max(w),
+					   (unsigned long long)(job->hi - job->lo));
 		if (total) {
 			/* Whole blocks, the remainder to the first jobs. */
 			uint64_t nb = total / bs, share = nb / jobs + (j < nb % jobs);

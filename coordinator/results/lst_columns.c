@@ -73,6 +73,8 @@ static const struct lst_column s_ts[] = {
 	S_COL("inflight", UINT),
 	S_COL("oldest_inflight_us", F3),
 	S_VERIFY,
+	S_COL("trim_iops", F3),
+	S_COL("trim_mbps", F3),
 };
 
 static const struct lst_column s_sum[] = {
@@ -124,6 +126,8 @@ static const struct lst_column s_sum[] = {
 	S_OPT("verify_pending", UINT, struct lst_rpt_point, verify[1]),
 	S_OPT("verify_unwritten", UINT, struct lst_rpt_point, verify[2]),
 	S_OPT("verify_bad", UINT, struct lst_rpt_point, verify[3]),
+	S_COL("trim_iops", F3),
+	S_COL("trim_mbps", F3),
 };
 
 static const struct lst_column s_clock[] = {

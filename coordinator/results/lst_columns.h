@@ -100,6 +100,13 @@ union lst_cell {
  */
 #define LST_VERIFY_NCOLS 4
 
+/*
+ * The trim block (issue 17) after the verify block, at the very end of both files: trim_iops and
+ * trim_mbps, the row's trims (discards) per second and 10^6 bytes discarded per second; 0
+ * without trims. Trims are not in read_* or write_*.
+ */
+#define LST_TRIM_NCOLS 2
+
 enum lst_ts_col {
 	LST_TS_PHASE,
 	LST_TS_POINT,
@@ -117,7 +124,8 @@ enum lst_ts_col {
 	LST_TS_READ_LAT, /* the fourteen per-direction columns, as LST_DIR_LAT_COLS says */
 	LST_TS_HEALTH = LST_TS_READ_LAT + LST_DIR_LAT_NCOLS, /* the health block, see below */
 	LST_TS_VERIFY = LST_TS_HEALTH + LST_TS_HEALTH_NCOLS, /* the verify block */
-	LST_TS_N = LST_TS_VERIFY + LST_VERIFY_NCOLS,
+	LST_TS_TRIM = LST_TS_VERIFY + LST_VERIFY_NCOLS,	     /* issue 17: trim_iops, trim_mbps */
+	LST_TS_N = LST_TS_TRIM + LST_TRIM_NCOLS,
 };
 
 enum lst_sum_col {
@@ -147,7 +155,8 @@ enum lst_sum_col {
 	LST_SUM_WRITE_LAT_COUNT,
 	LST_SUM_HEALTH,						/* the health block, see above */
 	LST_SUM_VERIFY = LST_SUM_HEALTH + LST_SUM_HEALTH_NCOLS, /* the verify block */
-	LST_SUM_N = LST_SUM_VERIFY + LST_VERIFY_NCOLS,
+	LST_SUM_TRIM = LST_SUM_VERIFY + LST_VERIFY_NCOLS,	/* issue 17: trim_iops, trim_mbps */
+	LST_SUM_N = LST_SUM_TRIM + LST_TRIM_NCOLS,
 };
 
 enum lst_clock_col {

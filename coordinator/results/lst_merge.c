@@ -139,6 +139,9 @@ static void s_account(struct lst_merge_totals *t, const lst_sample *s)
 	}
 	lst_merge_health_add(&t->health, &s->health);
 	lst_merge_verify_add(&t->verify, &s->verify);
+	t->trim.ios += s->trim.ios;
+	t->trim.bytes += s->trim.bytes;
+	t->trim.errors += s->trim.errors;
 	if (s->end_ns > s->start_ns) {
 		t->seconds += (double)(s->end_ns - s->start_ns) / 1e9;
 		if (!t->first_start)
@@ -154,6 +157,8 @@ static void s_rates_of(struct lst_merge_totals *t)
 		t->iops[d] = t->seconds > 0 ? (double)t->dir[d].ios / t->seconds : 0;
 		t->mbps[d] = t->seconds > 0 ? (double)t->dir[d].bytes / t->seconds / 1e6 : 0;
 	}
+	t->trim_iops = t->seconds > 0 ? (double)t->trim.ios / t->seconds : 0;
+	t->trim_mbps = t->seconds > 0 ? (double)t->trim.bytes / t->seconds / 1e6 : 0;
 }
 
 /*

@@ -60,6 +60,8 @@ struct lst_merge_totals {
 	 * measured interval (a total of what was stuck at the ends of intervals means nothing) */
 	struct lst_sample_health health;
 	struct lst_sample_verify verify; /* issue 14: units verified, summed */
+	struct lst_sample_trim trim;	 /* issue 17: trims, summed */
+	double trim_iops, trim_mbps;	 /* their rates, as iops and mbps */
 };
 
 /* Totals' health t += h over time: counts add, inflight and the oldest age are the largest. */

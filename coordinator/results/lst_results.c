@@ -458,6 +458,8 @@ void lst_rates_of(const lst_sample *s, struct lst_rates *out)
 		out->iops[d] = secs > 0 ? (double)s->dir[d].ios / secs : 0;
 		out->mbps[d] = secs > 0 ? (double)s->dir[d].bytes / secs / 1e6 : 0;
 	}
+	out->trim_iops = secs > 0 ? (double)s->trim.ios / secs : 0;
+	out->trim_mbps = secs > 0 ? (double)s->trim.bytes / secs / 1e6 : 0;
 }
 
 /* Whose row an agent name makes: the combined one ("all") or that agent's. */
@@ -504,6 +506,8 @@ void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t
 	row[LST_TS_HEALTH + LST_TS_HEALTH_NCOLS - 2].u = h->inflight;
 	row[LST_TS_HEALTH + LST_TS_HEALTH_NCOLS - 1].d = (double)h->oldest_inflight_ns / 1e3;
 	s_verify_cells(&row[LST_TS_VERIFY], v);
+	row[LST_TS_TRIM].d = rates->trim_iops;
+	row[LST_TS_TRIM + 1].d = rates->trim_mbps;
 	lst_columns_write(r->ts, &lst_timeseries_table, row);
 	r->unflushed = true; /* lst_results_flush */
 }
@@ -603,6 +607,8 @@ static void s_summary_row(lst_results *r, const char *phase, size_t point, const
 	row[LST_SUM_HEALTH + LST_SUM_HEALTH_NCOLS - 1].d =
 		(double)t->health.oldest_inflight_ns / 1e3;
 	s_verify_cells(&row[LST_SUM_VERIFY], &t->verify);
+	row[LST_SUM_TRIM].d = t->trim_iops;
+	row[LST_SUM_TRIM + 1].d = t->trim_mbps;
 	lst_columns_write(r->sum, &lst_summary_table, row);
 	s_flush(r, r->sum, "summary.csv");
 }

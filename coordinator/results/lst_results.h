@@ -103,6 +103,7 @@ void lst_results_clock(lst_results *r, const char *agent, int64_t t1, int64_t t2
 struct lst_rates {
 	double iops[LST_DIR_N];
 	double mbps[LST_DIR_N];
+	double trim_iops, trim_mbps; /* issue 17 */
 };
 
 /* Rates of one agent's sample over its own interval length. */

@@ -137,7 +137,7 @@ void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s
 static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t, double t_s)
 {
 	struct lst_coord__paths *ps = &c->cur.paths;
-	struct lst_rates all = { { 0, 0 }, { 0, 0 } };
+	struct lst_rates all = { { 0, 0 }, { 0, 0 }, 0, 0 };
 	struct lst_row_who who = { "target", "*", c->plan->targets[t].name, "" };
 	bool any = false;
 
@@ -154,6 +154,8 @@ static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t
 			all.iops[d] += r.iops[d];
 			all.mbps[d] += r.mbps[d];
 		}
+		all.trim_iops += r.trim_iops;
+		all.trim_mbps += r.trim_mbps;
 	}
 	if (!any)
 		return;
@@ -208,6 +210,9 @@ static void s_totals_add(struct lst_merge_totals *sum, const struct lst_merge_to
 	}
 	lst_merge_health_add(&sum->health, &t->health);
 	lst_merge_verify_add(&sum->verify, &t->verify);
+	sum->trim.ios += t->trim.ios;
+	sum->trim.bytes += t->trim.bytes;
+	sum->trim.errors += t->trim.errors;
 	sum->seconds = LST_MAX(sum->seconds, t->seconds);
 	sum->intervals = LST_MAX(sum->intervals, t->intervals);
 	for (int d = 0; d < LST_DIR_N; d++) {
@@ -215,6 +220,8 @@ static void s_totals_add(struct lst_merge_totals *sum, const struct lst_merge_to
 		sum->mbps[d] =
 			sum->seconds > 0 ? (double)sum->dir[d].bytes / sum->seconds / 1e6 : 0;
 	}
+	sum->trim_iops = sum->seconds > 0 ? (double)sum->trim.ios / sum->seconds : 0;
+	sum->trim_mbps = sum->seconds > 0 ? (double)sum->trim.bytes / sum->seconds / 1e6 : 0;
 }
 
 /* A summary row of a target or a path: in summary.csv/.json, and kept for the step's result. */

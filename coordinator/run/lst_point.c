@@ -78,7 +78,7 @@ static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t
 static void s_on_row(const struct lst_merge_row *row, void *arg)
 {
 	lst_coord *c = arg;
-	struct lst_rates all = { { 0, 0 }, { 0, 0 } };
+	struct lst_rates all = { { 0, 0 }, { 0, 0 }, 0, 0 };
 	struct lst_dir_stats dir[LST_DIR_N];
 	int64_t grid = c->cur.T0 + row->k * c->cur.interval;
 
@@ -92,6 +92,8 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 			all.iops[d] += r.iops[d];
 			all.mbps[d] += r.mbps[d];
 		}
+		all.trim_iops += r.trim_iops;
+		all.trim_mbps += r.trim_mbps;
 	}
 	memcpy(dir, row->all->dir, sizeof(dir));
 	for (size_t i = 0; i < row->nagents; i++)

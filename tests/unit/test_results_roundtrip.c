@@ -86,7 +86,7 @@ static void s_write(void)
 {
 	lst_err err;
 	lst_results *r = lst_results_new(s_dir, &err);
-	struct lst_rates rates = { { 1000.5, 250.25 }, { 4.098, 1.025 } };
+	struct lst_rates rates = { { 1000.5, 250.25 }, { 4.098, 1.025 }, 0, 0 };
 	json_t *run;
 
 	T_ASSERT(r);
@@ -175,11 +175,11 @@ static void s_check_bytes(void)
 		 "write_lat_p99_99_us,write_lat_p99_999_us,write_lat_max_us,"
 		 "errors_eio,errors_enospc,errors_etimedout,errors_ebade,errors_other,timeouts,"
 		 "inflight,oldest_inflight_us,"
-		 "verify_ok,verify_pending,verify_unwritten,verify_bad\n"
+		 "verify_ok,verify_pending,verify_unwritten,verify_bad,trim_iops,trim_mbps\n"
 		 "p1,0,3,1.250000,all,1000.500,250.250,4.098,1.025%s,all,,\"\"%s%s"
-		 ",1,2,3,4,5,6,7,8.500,0,0,0,0\n"
+		 ",1,2,3,4,5,6,7,8.500,0,0,0,0,0.000,0.000\n"
 		 "p1,0,3,1.250000,a,1000.500,250.250,4.098,1.025%s,agent,,\"\"%s%s"
-		 ",11,12,13,14,15,16,17,2900000.000,21,22,23,24\n",
+		 ",11,12,13,14,15,16,17,2900000.000,21,22,23,24,0.000,0.000\n",
 		 lat, rd, wr, lat, rd, wr);
 	T_EQ_STR(text, want);
 	free(text);
@@ -196,13 +196,14 @@ static void s_check_bytes(void)
 		 "write_lat_p99_99_us,write_lat_p99_999_us,write_lat_max_us,"
 		 "read_lat_count,write_lat_count,"
 		 "errors_eio,errors_enospc,errors_etimedout,errors_ebade,errors_other,timeouts,"
-		 "oldest_inflight_us,verify_ok,verify_pending,verify_unwritten,verify_bad\n"
+		 "oldest_inflight_us,verify_ok,verify_pending,verify_unwritten,verify_bad,"
+		 "trim_iops,trim_mbps\n"
 		 "p1,0,\"bs=4k, \"\"mix\"\"\",all,0.500000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
 		 "2500,500,10240000,2048000,3,\"iops: \"\"t\"\"\",2,all,,\"\"%s%s,2500,500"
-		 ",11,12,13,14,15,16,2900000.000,21,22,23,24\n"
+		 ",11,12,13,14,15,16,2900000.000,21,22,23,24,0.000,0.000\n"
 		 "p1,1,\"plain\",a,3.000000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
 		 "2500,500,10240000,2048000,3,\"\",0,agent,,\"\"%s%s,2500,500"
-		 ",11,12,13,14,15,16,2900000.000,21,22,23,24\n",
+		 ",11,12,13,14,15,16,2900000.000,21,22,23,24,0.000,0.000\n",
 		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr,
 		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr);
 	T_EQ_STR(text, want);
