@@ -61,6 +61,9 @@ assert [(e["kind"], e["agent"], e["hook"], e["result"]) for e in ev] == \
     [("event", "b", "cut", "ok"), ("event", "b", "heal", "ok")], ev
 for e, at in zip(ev, (2.0, 4.0)):
     assert abs(float(e["t_requested"]) - at) < 1e-6, e
-    assert 0 <= float(e["late_ms"]) <= 2.0, e
+    # On time: the agent waits for the instant on its own clock, then forks the hook; a fork
+    # and exec on a loaded 2-core machine took 2.7-9.7 ms (an offset applied wrongly would be
+    # the whole 2 s, a partition-delayed start as long as the partition).
+    assert 0 <= float(e["late_ms"]) <= 50.0, e
 PY
 ok "a 2 s partition as the plan's event: on time, in events.csv, b's samples intact, run complete"
