@@ -746,15 +746,23 @@ static void test_sync(struct peer *a)
 	lst_msg *r;
 	uint8_t junk[3] = { 0xdd, 0xff, 0xff };
 
+	int64_t best_rtt = INT64_MAX, best_offset = 0;
+
 	for (int i = 0; i < 8; i++) {
 		r = s_sync(a, &t1, &t4);
 		T_EQ_INT(r->u.sync_reply.t1, t1);
 		T_ASSERT(r->u.sync_reply.t2 <= r->u.sync_reply.t3);
 		/* One host: the agent's instants lie inside our exchange. */
 		T_ASSERT(t1 <= r->u.sync_reply.t2 && r->u.sync_reply.t3 <= t4);
+		if (t4 - t1 < best_rtt) {
+			best_rtt = t4 - t1;
+			best_offset = a->offset;
+		}
 		lst_msg_destroy(&r);
 	}
-	T_ASSERT(a->offset > -LST_NS_PER_MS && a->offset < LST_NS_PER_MS);
+	/* One clock: the offset of the quickest exchange (as the coordinator picks it) is about 0;
+	 * a single exchange on a loaded machine can take milliseconds. */
+	T_ASSERT(best_offset > -LST_NS_PER_MS && best_offset < LST_NS_PER_MS);
 
 	/* Garbage from the session's peer: an error, the session goes on. */
 	s_send_raw(a, junk, sizeof(junk));
