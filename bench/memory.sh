@@ -6,7 +6,8 @@
 #   points  a plain phase of POINTS short points (summary.json, run.json and the journal grow
 #           with them)
 # For each: RSS at the end of the first tenth of the run (the "first minute" of a scaled day),
-# its peak after that, the growth, and that growth per round or point. Never gates anything.
+# its peak after that, the growth, and that growth per round or point; the peak while the run
+# draws its plots, and that of `lockstep report --no-plots` on the folder. Never gates anything.
 #   bench/memory.sh [AGENTS=4] [ROUNDS=2000] [POINTS=2000] [ROUND=100ms] [INTERVAL=10ms]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,6 +88,14 @@ measure() {
 	      "after the run: at most %s kB"
 	      % (name, n, unit + "s", secs, first, v[len(v) // 2], peak, peak - first,
 	         (peak - first) * 1024.0 / (n * 0.9), unit, max(p) if p else "-"))
+	PY
+	# The same folder read back alone (what the end of the run loads, without the plots).
+	python3 - "$BIN/lockstep" "$TMP/res-$name" "$name" <<-'PY'
+	import resource, subprocess, sys
+	subprocess.run([sys.argv[1], "report", "--no-plots", sys.argv[2]], stdout=subprocess.DEVNULL,
+	               check=True)
+	print("%-6s lockstep report --no-plots on its folder: peak VmRSS %d kB"
+	      % (sys.argv[3], resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
 	PY
 }
 

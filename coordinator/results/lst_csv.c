@@ -170,11 +170,30 @@ static void s_add_row(lst_csv *t, const struct s_rec *r)
 	t->lines[t->nrows++] = r->line;
 }
 
+/*
+ * Room for every row the rest of the buffer can hold, allocated once (issue 16: doubling a
+ * long timeseries.csv's field pointers held up to three times their size while copying). A
+ * record ends with a newline (or the buffer) and has at least ncols - 1 commas, so there are at
+ * most min(newlines, bytes / ncols) + 1 of them: never more pointers than bytes.
+ */
+static void s_reserve(lst_csv *t, size_t len, size_t pos)
+{
+	size_t nl = 0, most;
+
+	for (const char *c = t->buf + pos; (c = memchr(c, '\n', len - (size_t)(c - t->buf))); c++)
+		nl++;
+	most = (len - pos) / (t->ncols ? t->ncols : 1);
+	t->cap = (nl < most ? nl : most) + 1;
+	t->cells = lst_realloc(t->cells, t->cap * t->ncols * sizeof(*t->cells));
+	t->lines = lst_realloc(t->lines, t->cap * sizeof(*t->lines));
+}
+
 /* The data records after the header, each with as many fields as the header. */
 static int s_rows(lst_csv *t, size_t len, size_t *pos, long *line, struct s_rec *r, lst_err *err)
 {
 	int rc;
 
+	s_reserve(t, len, *pos);
 	while (!(rc = s_record(t->path, t->buf, len, pos, line, r, err))) {
 		if (s_blank(r))
 			continue;

@@ -38,8 +38,15 @@ struct s_priv {
 	size_t nplan;
 	char **strs; /* strings the model owns */
 	size_t nstrs;
-	json_t *jpoints; /* points.jsonl: summary.json "points" of every journaled point */
-	json_t *jtests;	 /* and "tests" of every journaled phase end */
+	/* points.jsonl: how many run.json "phases", summary.json "points" and "tests" it holds;
+	 * read whole only where it is ahead of those files (s_load_journal) */
+	size_t jphases, jpoints, jtests;
+};
+
+/* What one walk of the journal collects (NULL: not wanted) or counts. */
+struct s_journal {
+	json_t *phases, *points, *tests;
+	size_t nphases, npoints, ntests;
 };
 
 static const char *s_own(lst_report *r, char *s)
@@ -296,45 +303,83 @@ static void s_title(lst_report *r)
 	r->title = lst_strdup(s);
 }
 
+static int s_journal_entry(json_t *e, void *arg)
+{
+	struct s_journal *j = arg;
+	const char *type = json_string_value(json_object_get(e, "type"));
+
+	if (type && !strcmp(type, "point")) {
+		json_t *run = json_object_get(e, "run"), *sum = json_object_get(e, "summary");
+
+		if (json_is_object(run)) {
+			j->nphases++;
+			if (j->phases)
+				json_array_append(j->phases, run);
+		}
+		if (json_is_array(sum)) {
+			j->npoints += json_array_size(sum);
+			if (j->points)
+				json_array_extend(j->points, sum);
+		}
+	} else if (type && !strcmp(type, "phase_end") &&
+		   json_is_array(json_object_get(e, "tests"))) {
+		j->ntests += json_array_size(json_object_get(e, "tests"));
+		if (j->tests)
+			json_array_extend(j->tests, json_object_get(e, "tests"));
+	}
+	return 0;
+}
+
 /*
  * points.jsonl, the journal the coordinator appends to after every point: run.json and
  * summary.json are rewritten only now and then, so after a crash (or a full disk, where run.json
  * may be written without its phases) they are behind it. Where the journal has more points,
  * its entries replace run.json's "phases" (here) and summary.json's "points" and "tests"
- * (s_load_summary_json).
+ * (s_load_summary_json). A first walk only counts them: after a run that ended, the files are
+ * complete and the journal (as large as summary.json) is never held in memory (issue 16).
  */
 static int s_load_journal(lst_report *r, lst_err *err)
 {
 	struct s_priv *p = r->priv;
-	json_t *j = lst_results_read_journal(r->dir, err), *e, *phases;
-	size_t i;
+	struct s_journal j = { 0 };
+	int rc = lst_results_walk_journal(r->dir, true, s_journal_entry, &j, err);
 
-	if (!j)
-		return -EINVAL;
-	phases = json_array();
-	p->jpoints = json_array();
-	p->jtests = json_array();
-	json_array_foreach (j, i, e) {
-		const char *type = json_string_value(json_object_get(e, "type"));
+	if (rc)
+		return rc;
+	p->jphases = j.nphases;
+	p->jpoints = j.npoints;
+	p->jtests = j.ntests;
+	if (j.nphases <= json_array_size(json_object_get(r->run, "phases")))
+		return 0;
+	j = (struct s_journal){ .phases = json_array() };
+	rc = lst_results_walk_journal(r->dir, false, s_journal_entry, &j, err);
+	if (!rc)
+		json_object_set(r->run, "phases", j.phases);
+	json_decref(j.phases);
+	return rc;
+}
 
-		if (type && !strcmp(type, "point")) {
-			json_t *run = json_object_get(e, "run"),
-			       *sum = json_object_get(e, "summary");
+/* summary.json's "points" and "tests" from the journal where it has more of them. */
+static int s_summary_journal(lst_report *r, lst_err *err)
+{
+	struct s_priv *p = r->priv;
+	struct s_journal j = { 0 };
+	int rc;
 
-			if (json_is_object(run))
-				json_array_append(phases, run);
-			if (json_is_array(sum))
-				json_array_extend(p->jpoints, sum);
-		} else if (type && !strcmp(type, "phase_end") &&
-			   json_is_array(json_object_get(e, "tests"))) {
-			json_array_extend(p->jtests, json_object_get(e, "tests"));
-		}
-	}
-	if (json_array_size(phases) > json_array_size(json_object_get(r->run, "phases")))
-		json_object_set(r->run, "phases", phases);
-	json_decref(phases);
-	json_decref(j);
-	return 0;
+	if (p->jpoints <= json_array_size(json_object_get(r->summary, "points")) &&
+	    p->jtests <= json_array_size(json_object_get(r->summary, "tests")))
+		return 0;
+	j.points = json_array();
+	j.tests = json_array();
+	rc = lst_results_walk_journal(r->dir, false, s_journal_entry, &j, err);
+	if (!rc &&
+	    json_array_size(j.points) > json_array_size(json_object_get(r->summary, "points")))
+		json_object_set(r->summary, "points", j.points);
+	if (!rc && json_array_size(j.tests) > json_array_size(json_object_get(r->summary, "tests")))
+		json_object_set(r->summary, "tests", j.tests);
+	json_decref(j.points);
+	json_decref(j.tests);
+	return rc;
 }
 
 static int s_load_run(lst_report *r, const char *path, lst_err *err)
@@ -655,17 +700,200 @@ static const char *s_point_name(lst_report *r, const char *label, const char *te
 	return s_own(r, lst_asprintf("%.*s", (int)len, start));
 }
 
+/*
+ * Drop what the model never reads from a summary.json point (its latency objects, counts,
+ * labels: most of the file). Kept: the keys the join in s_load_summary_json, lst_report_load()
+ * (workload) and the failover lines (lst_report_failover.c) read.
+ */
+static void s_trim_point(json_t *o)
+{
+	static const char *const keep[] = { "phase", "agent", "test",	  "scope",   "point",
+					    "round", "path",  "workload", "failover" };
+	const char *key;
+	json_t *v, *tmp;
+
+	json_object_foreach_safe(o, tmp, key, v)
+	{
+		size_t k = 0;
+
+		while (k < LST_ARRAY_SIZE(keep) && strcmp(key, keep[k]))
+			k++;
+		if (k == LST_ARRAY_SIZE(keep))
+			json_object_del(o, key);
+	}
+}
+
+static size_t s_skip_ws(const char *b, size_t n, size_t i)
+{
+	while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+		i++;
+	return i;
+}
+
+/*
+ * Where the JSON value that starts at b[i] ends (one past it), by brackets and strings only;
+ * 0 when it is cut short. Not validated: jansson parses the span.
+ */
+static size_t s_value_end(const char *b, size_t n, size_t i)
+{
+	long depth = 0;
+	bool str = false;
+
+	for (; i < n; i++) {
+		char c = b[i];
+
+		if (str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"' && (str = false, !depth))
+				return i + 1;
+		} else if (c == '"') {
+			str = true;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (--depth <= 0)
+				return depth < 0 ? i : i + 1;
+		} else if (!depth &&
+			   (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+			return i;
+		}
+	}
+	return depth || str ? 0 : i;
+}
+
+/* One value of the span b[i, e): a new reference, NULL when it is not JSON. */
+static json_t *s_span(const char *b, size_t i, size_t e)
+{
+	return e > i ? json_loadb(b + i, e - i, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL)
+		     : NULL;
+}
+
+/* The array at b[*i] ('['), each object parsed and trimmed alone; *i is moved past it. */
+static json_t *s_scan_points(const char *b, size_t n, size_t *i)
+{
+	json_t *arr = json_array(), *o;
+	size_t k = s_skip_ws(b, n, *i + 1), e;
+
+	if (k < n && b[k] == ']') {
+		*i = k + 1;
+		return arr;
+	}
+	for (;;) {
+		e = s_value_end(b, n, k);
+		if (!(o = s_span(b, k, e)))
+			break;
+		if (json_is_object(o))
+			s_trim_point(o);
+		json_array_append_new(arr, o);
+		k = s_skip_ws(b, n, e);
+		if (k < n && b[k] == ',') {
+			k = s_skip_ws(b, n, k + 1);
+			continue;
+		}
+		if (k < n && b[k] == ']') {
+			*i = k + 1;
+			return arr;
+		}
+		break;
+	}
+	json_decref(arr);
+	return NULL;
+}
+
+/* One "key": value of the top object at b[*i]: set in doc; *i moved past it. 0 or -1. */
+static int s_scan_member(json_t *doc, const char *b, size_t n, size_t *i)
+{
+	size_t e = s_value_end(b, n, *i);
+	json_t *key = b[*i] == '"' ? s_span(b, *i, e) : NULL, *v;
+	const char *k = json_string_value(key);
+
+	if (!k || json_object_get(doc, k)) {
+		json_decref(key);
+		return -1;
+	}
+	*i = s_skip_ws(b, n, e);
+	if (*i < n && b[*i] == ':')
+		*i = s_skip_ws(b, n, *i + 1);
+	else
+		*i = n;
+	if (*i < n && b[*i] == '[' && !strcmp(k, "points")) {
+		v = s_scan_points(b, n, i);
+	} else {
+		e = s_value_end(b, n, *i);
+		v = s_span(b, *i, e);
+		*i = e;
+	}
+	if (v)
+		json_object_set_new(doc, k, v);
+	json_decref(key);
+	return v ? 0 : -1;
+}
+
+/* The object of b[0, n), or NULL when it is not a JSON object (the caller parses it again for
+ * jansson's error). */
+static json_t *s_scan_summary(const char *b, size_t n)
+{
+	json_t *doc = json_object();
+	size_t i = s_skip_ws(b, n, 0);
+
+	if (i >= n || b[i] != '{')
+		goto bad;
+	i = s_skip_ws(b, n, i + 1);
+	if (i < n && b[i] == '}') {
+		i++;
+	} else {
+		for (;;) {
+			if (i >= n || s_scan_member(doc, b, n, &i))
+				goto bad;
+			i = s_skip_ws(b, n, i);
+			if (i < n && b[i] == ',') {
+				i = s_skip_ws(b, n, i + 1);
+				continue;
+			}
+			if (i < n && b[i] == '}') {
+				i++;
+				break;
+			}
+			goto bad;
+		}
+	}
+	if (s_skip_ws(b, n, i) == n)
+		return doc;
+bad:
+	json_decref(doc);
+	return NULL;
+}
+
+/*
+ * summary.json with its points trimmed (s_trim_point) one at a time as they are parsed: jansson
+ * holds about five times the file as objects, and a day's points are tens of MB of it (issue
+ * 16). Anything the scan does not take is parsed whole again for jansson's error.
+ */
+static json_t *s_load_summary_doc(const char *path, lst_err *err)
+{
+	json_t *doc = NULL;
+	char *buf;
+	size_t len;
+
+	if (!lst_read_file(path, LST_CSV_MAX_BYTES, &buf, &len)) {
+		doc = memchr(buf, '\0', len) ? NULL : s_scan_summary(buf, len);
+		free(buf);
+	}
+	return doc ? doc : s_load_json(path, err);
+}
+
 static int s_load_summary_json(lst_report *r, lst_err *err)
 {
 	struct s_priv *priv = r->priv;
 	char *path = s_path(r, "summary.json");
 	json_t *points, *tests, *o;
 	struct stat st;
-	size_t i;
+	size_t i, next = 0;
 	int rc = 0;
 
 	if (stat(path, &st) && errno == ENOENT) {
-		if (!json_array_size(priv->jpoints)) {
+		if (!priv->jpoints) {
 			lst_log_warn("%s: missing (the run stopped before its first point "
 				     "ended?): no steady-state verdicts",
 				     path);
@@ -673,19 +901,15 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		}
 		r->summary = json_object();
 	} else {
-		r->summary = s_load_json(path, err);
+		r->summary = s_load_summary_doc(path, err);
 	}
 	if (!r->summary) {
 		rc = -EINVAL;
 		goto free_path;
 	}
 	/* The journal is ahead of summary.json (see s_load_journal). */
-	points = json_object_get(r->summary, "points");
-	if (json_array_size(priv->jpoints) > json_array_size(points))
-		json_object_set(r->summary, "points", priv->jpoints);
-	tests = json_object_get(r->summary, "tests");
-	if (json_array_size(priv->jtests) > json_array_size(tests))
-		json_object_set(r->summary, "tests", priv->jtests);
+	if ((rc = s_summary_journal(r, err)))
+		goto free_path;
 	points = json_object_get(r->summary, "points");
 	tests = json_object_get(r->summary, "tests");
 	if (points && !json_is_array(points)) {
@@ -696,7 +920,11 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		rc = lst_err_set(err, -EINVAL, "%s: tests: expected an array", path);
 		goto free_path;
 	}
-	/* Suite points name their test and round: join them to the CSV rows. */
+	/*
+	 * Suite points name their test and round: join them to the CSV rows. Both files list the
+	 * points in the same order, so the row after the last match is tried first (a search from
+	 * the top for each was quadratic: minutes for a fleet's 100,000 rows).
+	 */
 	json_array_foreach (points, i, o) {
 		const char *phase = json_string_value(json_object_get(o, "phase"));
 		const char *agent = json_string_value(json_object_get(o, "agent"));
@@ -706,7 +934,8 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 
 		if (!phase || !agent || (!test && !round) || (scope && s_is_part(scope)))
 			continue;
-		for (size_t k = 0; k < r->npoints; k++) {
+		for (size_t n = 0; n < r->npoints; n++) {
+			size_t k = (next + n) % r->npoints;
 			struct lst_rpt_point *pt = &r->points[k];
 
 			if (pt->point == point && !strcmp(pt->phase, phase) &&
@@ -714,6 +943,7 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 				pt->test = test ? test : "";
 				pt->round = round;
 				pt->name = s_point_name(r, pt->label, pt->test, round);
+				next = k + 1;
 				break;
 			}
 		}
@@ -723,6 +953,9 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		if ((rc = s_load_test(r, o, i, path, err)))
 			goto free_path;
 	}
+	json_array_foreach (points, i, o) /* the journal's, when it was ahead */
+		if (json_is_object(o))
+			s_trim_point(o);
 free_path:
 	free(path);
 	return rc;
@@ -734,9 +967,12 @@ static int s_load_timeseries(lst_report *r, lst_err *err)
 	int rc = s_load_table(r, &lst_timeseries_table, false, &p->ts, (void **)&r->ts, &r->nts,
 			      sizeof(*r->ts), err);
 
-	size_t n = 0;
+	size_t n = 0, nparts = 0;
 
-	r->ts_parts = lst_calloc(r->nts + 1, sizeof(*r->ts_parts));
+	/* Sized to the part rows: a copy of every row held up to the table's size again. */
+	for (size_t i = 0; !rc && i < r->nts; i++)
+		nparts += s_is_part(r->ts[i].scope);
+	r->ts_parts = lst_calloc(nparts + 1, sizeof(*r->ts_parts));
 	for (size_t i = 0; !rc && i < r->nts; i++) {
 		s_phase(r, r->ts[i].phase);
 		if (s_is_part(r->ts[i].scope)) /* kept apart: the plots draw all and the agents */
@@ -1036,8 +1272,6 @@ void lst_report_destroy(lst_report **pp)
 		lst_csv_destroy(&p->matrices[i]);
 	free(p->matrices);
 	free(p->plan);
-	json_decref(p->jpoints);
-	json_decref(p->jtests);
 	for (size_t i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);

@@ -1053,54 +1053,69 @@ json_t *lst_results_tests(const lst_results *r)
 	return r->tests;
 }
 
-json_t *lst_results_read_journal(const char *dir, lst_err *err)
+int lst_results_walk_journal(const char *dir, bool warn, lst_results_journal_fn fn, void *arg,
+			     lst_err *err)
 {
 	char *path = lst_asprintf("%s/points.jsonl", dir);
 	FILE *f = fopen(path, "r");
-	json_t *out = json_array();
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	long no = 0;
+	int rc = 0;
 
 	if (!f) {
-		if (errno != ENOENT) {
-			lst_err_sys(err, -errno, "%s: cannot open", path);
-			json_decref(out);
-			out = NULL;
-		}
+		if (errno != ENOENT)
+			rc = lst_err_sys(err, -errno, "%s: cannot open", path);
 		free(path);
-		return out;
+		return rc;
 	}
-	while ((len = getline(&line, &cap, f)) > 0) {
+	while (!rc && (len = getline(&line, &cap, f)) > 0) {
 		json_error_t je;
 		json_t *e;
-		int c;
 
 		no++;
 		e = json_loadb(line, (size_t)len, 0, &je);
 		if (e && json_is_object(e)) {
-			json_array_append_new(out, e);
+			rc = fn(e, arg);
+			json_decref(e);
 			continue;
 		}
 		json_decref(e);
-		c = fgetc(f);
-		if (c == EOF) {
+		if (fgetc(f) == EOF) {
 			/* The entry being written when the run was killed or the disk filled. */
-			lst_log_warn("%s:%ld: the last entry is cut short (the run was killed or "
-				     "its disk filled); ignored",
-				     path, no);
+			if (warn)
+				lst_log_warn("%s:%ld: the last entry is cut short (the run was "
+					     "killed or its disk filled); ignored",
+					     path, no);
 			break;
 		}
-		lst_err_set(err, -EINVAL, "%s:%ld: %s", path, no,
-			    e ? "not a JSON object" : je.text);
-		json_decref(out);
-		out = NULL;
-		break;
+		rc = lst_err_set(err, -EINVAL, "%s:%ld: %s", path, no,
+				 e ? "not a JSON object" : je.text);
 	}
 	free(line);
 	fclose(f);
 	free(path);
+	return rc;
+}
+
+static int s_journal_append(json_t *e, void *arg)
+{
+	return json_array_append(arg, e) ? -ENOMEM : 0;
+}
+
+json_t *lst_results_read_journal(const char *dir, lst_err *err)
+{
+	json_t *out = json_array();
+
+	int rc = lst_results_walk_journal(dir, true, s_journal_append, out, err);
+
+	if (rc == -ENOMEM)
+		lst_err_set(err, rc, "%s/points.jsonl: out of memory", dir);
+	if (rc) {
+		json_decref(out);
+		return NULL;
+	}
 	return out;
 }
 

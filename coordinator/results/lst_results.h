@@ -280,6 +280,19 @@ void lst_results_journaled(lst_results *r);
  */
 json_t *lst_results_read_journal(const char *dir, lst_err *err);
 
+/* Called with each journal entry (borrowed: freed after the call; json_incref to keep it).
+ * Returns 0 to go on, else stops the walk with that value. */
+typedef int (*lst_results_journal_fn)(json_t *entry, void *arg);
+
+/*
+ * The same walk one entry at a time, holding one line's entry in memory (issue 16: a journal
+ * of a long run is tens of MB as JSON objects). warn: warn about a last line cut short (false
+ * on a second walk of the same file). Returns 0 (also when there is no journal), fn's non-zero
+ * value, or -errno / -EINVAL with err as lst_results_read_journal.
+ */
+int lst_results_walk_journal(const char *dir, bool warn, lst_results_journal_fn fn, void *arg,
+			     lst_err *err);
+
 /* Latency statistics of a histogram as a JSON object in microseconds. New reference. */
 json_t *lst_results_lat_json(const lst_hist *h);
 
