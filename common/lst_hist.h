@@ -142,4 +142,8 @@ size_t lst_hist_encode(const lst_hist *h, uint8_t *buf, size_t cap);
  */
 int lst_hist_decode(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err);
 
+/* lst_hist_decode into a valid histogram (initialized, or all zero), clearing only the buckets
+ * it may use (lst_hist_clear) instead of all of them: the same checks, errors and result. */
+int lst_hist_decode_reuse(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err);
+
 #endif
