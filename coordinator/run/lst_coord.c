@@ -23,6 +23,7 @@
 
 #include <czmq.h>
 #include <errno.h>
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include "lst_assert.h"
@@ -82,6 +83,19 @@ static void s_default_outdir(lst_coord *c)
 #define S_SOCKETS_PER_AGENT 3
 #define S_FDS_PER_AGENT 5
 #define S_SPARE 64
+
+/*
+ * A message (lst_msg) is a quarter megabyte, as large as its largest body, and the coordinator
+ * keeps a command and a reply per agent. glibc maps blocks that large on their own, but raises
+ * that threshold to the size of the first one freed: from then on they come from the heap,
+ * where calloc clears them in full and a freed one's pages stay resident, and 1,000 agents held
+ * 500 MB of mostly-zero messages. A fixed threshold keeps them mapped: only the pages a message
+ * uses are resident, and freeing it gives them back.
+ */
+static void s_malloc_policy(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+}
 
 static int s_room_for(size_t n, lst_err *err)
 {
@@ -158,6 +172,7 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	c->unreach_after = LST_MAX(3 * LST_NS_PER_S, 3 * interval);
 	c->lost_after = LST_MAX(c->unreach_after, lease + LST_COORD__PING_EVERY + LST_NS_PER_S / 2);
 	/* The metrics address is checked (and bound) before any agent is contacted. */
+	s_malloc_policy();
 	if (s_room_for(n, err) || lst_coord__metrics_open(c, err)) {
 		lst_coord_destroy(&c);
 		return NULL;
