@@ -99,7 +99,7 @@ static void s_pack(struct s_slot *slot, const lst_sample *s, uint8_t *scratch)
 	slot->end_ns = s->end_ns;
 	slot->flags = s->flags;
 	for (int d = 0; d < LST_DIR_N; d++) {
-		size_t len = lst_hist_encode(&s->dir[d].lat, scratch + n, LST_HIST_ENC_MAX);
+		size_t len = lst_hist_encode_used(&s->dir[d].lat, scratch + n, LST_HIST_ENC_MAX);
 
 		LST_ASSERT(len);
 		slot->len[d] = (uint32_t)len;
