@@ -44,8 +44,8 @@ uint64_t lst_hist_bucket_width(unsigned idx)
  */
 static bool s_span(const lst_hist *h, unsigned *lo, unsigned *hi)
 {
-	if (!h->count || h->min >= LST_HIST_MAX_NS)
-		return false;
+	if (!h->count || h->min >= LST_HIST_MAX_NS || h->min > h->max)
+		return false; /* empty, overflow only, or a decode that failed on min > max */
 	*lo = lst_hist_index(h->min);
 	*hi = lst_hist_index(h->max < LST_HIST_MAX_NS ? h->max : LST_HIST_MAX_NS - 1);
 	return true;
@@ -215,13 +215,14 @@ static size_t s_put(uint8_t *buf, size_t cap, size_t at, uint64_t v)
 	return at;
 }
 
-size_t lst_hist_encode(const lst_hist *h, uint8_t *buf, size_t cap)
+/* lst_hist_encode over buckets lo..hi only (lo > hi: none). */
+static size_t s_encode(const lst_hist *h, unsigned lo, unsigned hi, uint8_t *buf, size_t cap)
 {
 	uint64_t head[10];
 	unsigned npairs = 0, prev = 0;
 	size_t at = 0;
 
-	for (unsigned i = 0; i < LST_HIST_NBUCKETS; i++)
+	for (unsigned i = lo; i <= hi; i++)
 		npairs += h->buckets[i] != 0;
 	head[0] = 1;
 	head[1] = h->count;
@@ -236,7 +237,7 @@ size_t lst_hist_encode(const lst_hist *h, uint8_t *buf, size_t cap)
 	for (unsigned i = 0; i < LST_ARRAY_SIZE(head); i++)
 		if (!(at = s_put(buf, cap, at, head[i])))
 			return 0;
-	for (unsigned i = 0; i < LST_HIST_NBUCKETS; i++) {
+	for (unsigned i = lo; i <= hi; i++) {
 		if (!h->buckets[i])
 			continue;
 		if (!(at = s_put(buf, cap, at, i - prev)))
@@ -246,6 +247,19 @@ size_t lst_hist_encode(const lst_hist *h, uint8_t *buf, size_t cap)
 		prev = i + 1;
 	}
 	return at;
+}
+
+size_t lst_hist_encode(const lst_hist *h, uint8_t *buf, size_t cap)
+{
+	return s_encode(h, 0, LST_HIST_NBUCKETS - 1, buf, cap);
+}
+
+size_t lst_hist_encode_used(const lst_hist *h, uint8_t *buf, size_t cap)
+{
+	unsigned lo = 1, hi = 0;
+
+	s_span(h, &lo, &hi);
+	return s_encode(h, lo, hi, buf, cap);
 }
 
 static int s_get(const uint8_t *buf, size_t len, size_t *at, uint64_t *v)
@@ -269,7 +283,23 @@ static int s_get(const uint8_t *buf, size_t len, size_t *at, uint64_t *v)
 	return -EBADMSG;
 }
 
+static int s_decode(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err);
+
 int lst_hist_decode(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err)
+{
+	lst_hist_init(h);
+	return s_decode(h, buf, len, err);
+}
+
+int lst_hist_decode_reuse(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err)
+{
+	lst_hist_clear(h);
+	return s_decode(h, buf, len, err);
+}
+
+/* Decode into h, empty (every bucket zero). On an error the buckets set so far lie between
+ * those of h's min and max, so lst_hist_clear still clears them all. */
+static int s_decode(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err)
 {
 	static const char *names[] = { "version", "count", "overflow", "min",	"max",
 				       "sum",	  "sum",   "sumsq",    "sumsq", "pairs" };
@@ -277,7 +307,6 @@ int lst_hist_decode(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err)
 	size_t at = 0;
 	unsigned next = 0;
 
-	lst_hist_init(h);
 	for (unsigned i = 0; i < LST_ARRAY_SIZE(head); i++)
 		if (s_get(buf, len, &at, &head[i]))
 			return lst_err_set(err, -EBADMSG,

@@ -134,6 +134,10 @@ double lst_hist_mean(const lst_hist *h);
  * cap is too small. */
 size_t lst_hist_encode(const lst_hist *h, uint8_t *buf, size_t cap);
 
+/* lst_hist_encode, the same bytes, for a histogram that keeps the invariant of lst_hist_add
+ * (any recorded, added or decoded one): it reads the buckets between min's and max's only. */
+size_t lst_hist_encode_used(const lst_hist *h, uint8_t *buf, size_t cap);
+
 /*
  * Decode what lst_hist_encode wrote. Input from outside is checked in full: truncation, varints
  * over 64 bits, unknown version, indexes out of range or not ascending, zero counts, bucket counts
@@ -141,5 +145,9 @@ size_t lst_hist_encode(const lst_hist *h, uint8_t *buf, size_t cap);
  * saying what is wrong; h is then unspecified but valid to reset.
  */
 int lst_hist_decode(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err);
+
+/* lst_hist_decode into a valid histogram (initialized, or all zero), clearing only the buckets
+ * it may use (lst_hist_clear) instead of all of them: the same checks, errors and result. */
+int lst_hist_decode_reuse(lst_hist *h, const uint8_t *buf, size_t len, lst_err *err);
 
 #endif

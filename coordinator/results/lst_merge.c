@@ -4,6 +4,12 @@
  * runs ahead, up to max_ahead rows: beyond that the oldest rows are emitted without
  * the agents that lag (their samples for them arrive late), so memory stays bounded over a
  * day-long point whatever one agent does.
+ *
+ * A row keeps each agent's sample packed (s_slot: the counters and the two histograms in their
+ * sparse encoding, a few hundred bytes), not as an lst_sample of two 16 KiB histograms: with
+ * 1,000 agents and a window of a few rows that is the difference between a few MB and hundreds.
+ * Slots keep their buffers when the ring reuses the row. A row is unpacked into one set of
+ * nagents samples (reused, cleared sparsely) when it is emitted.
  */
 #include "lst_merge.h"
 
@@ -14,11 +20,23 @@
 #include "lst_assert.h"
 #include "lst_util.h"
 
+/* One agent's sample in a row: lst_sample without its histograms, which are in enc. */
+struct s_slot {
+	int64_t interval, start_ns, end_ns;
+	uint32_t flags;
+	uint32_t len[LST_DIR_N]; /* bytes of each histogram's encoding, one after the other */
+	uint64_t ios[LST_DIR_N], bytes[LST_DIR_N], errors[LST_DIR_N];
+	struct lst_sample_health health;
+	struct lst_sample_verify verify;
+	uint8_t *enc;
+	size_t cap;
+};
+
 struct s_row {
 	bool used;
 	lst_sample all;
-	lst_sample *agent; /* [nagents] */
-	bool *have;	   /* [nagents] */
+	struct s_slot *agent; /* [nagents] */
+	bool *have;	      /* [nagents] */
 };
 
 struct lst_merge {
@@ -35,6 +53,9 @@ struct lst_merge {
 	bool *done;
 	struct lst_merge_totals *tot; /* [nagents + 1] */
 	const lst_sample **ptrs;
+	lst_sample *out;  /* [nagents]: a row's samples unpacked, for fn */
+	lst_sample *tmp;  /* an agent's second sample for one interval (rare) */
+	uint8_t *scratch; /* LST_DIR_N * LST_HIST_ENC_MAX: a sample being packed */
 };
 
 lst_merge *lst_merge_new(size_t nagents, size_t max_ahead, lst_merge_fn fn, void *arg)
@@ -50,16 +71,72 @@ lst_merge *lst_merge_new(size_t nagents, size_t max_ahead, lst_merge_fn fn, void
 	m->done = lst_calloc(nagents, sizeof(*m->done));
 	m->tot = lst_calloc(nagents + 1, sizeof(*m->tot));
 	m->ptrs = lst_calloc(nagents, sizeof(*m->ptrs));
+	m->out = lst_calloc(nagents, sizeof(*m->out)); /* zero: valid empty samples */
+	m->tmp = lst_calloc(1, sizeof(*m->tmp));
+	m->scratch = lst_malloc(LST_DIR_N * LST_HIST_ENC_MAX);
 	for (size_t a = 0; a <= nagents; a++)
 		for (int d = 0; d < LST_DIR_N; d++)
 			lst_hist_init(&m->tot[a].dir[d].lat);
 	return m;
 }
 
-static void s_row_free(struct s_row *r)
+static void s_row_free(struct s_row *r, size_t nagents)
 {
+	if (r->agent)
+		for (size_t a = 0; a < nagents; a++)
+			free(r->agent[a].enc);
 	free(r->agent);
 	free(r->have);
+}
+
+/* slot = s, packed; scratch holds LST_DIR_N * LST_HIST_ENC_MAX bytes. */
+static void s_pack(struct s_slot *slot, const lst_sample *s, uint8_t *scratch)
+{
+	size_t n = 0;
+
+	slot->interval = s->interval;
+	slot->start_ns = s->start_ns;
+	slot->end_ns = s->end_ns;
+	slot->flags = s->flags;
+	for (int d = 0; d < LST_DIR_N; d++) {
+		size_t len = lst_hist_encode_used(&s->dir[d].lat, scratch + n, LST_HIST_ENC_MAX);
+
+		LST_ASSERT(len);
+		slot->len[d] = (uint32_t)len;
+		n += len;
+		slot->ios[d] = s->dir[d].ios;
+		slot->bytes[d] = s->dir[d].bytes;
+		slot->errors[d] = s->dir[d].errors;
+	}
+	slot->health = s->health;
+	slot->verify = s->verify;
+	if (n > slot->cap) {
+		slot->cap = LST_MAX(n, 2 * slot->cap);
+		slot->enc = lst_realloc(slot->enc, slot->cap);
+	}
+	memcpy(slot->enc, scratch, n);
+}
+
+/* s = the sample slot holds; s valid (initialized, or all zero): cleared sparsely. */
+static void s_unpack(lst_sample *s, const struct s_slot *slot)
+{
+	size_t n = 0;
+	lst_err err;
+
+	s->interval = slot->interval;
+	s->start_ns = slot->start_ns;
+	s->end_ns = slot->end_ns;
+	s->flags = slot->flags;
+	for (int d = 0; d < LST_DIR_N; d++) {
+		LST_ASSERT(
+			!lst_hist_decode_reuse(&s->dir[d].lat, slot->enc + n, slot->len[d], &err));
+		n += slot->len[d];
+		s->dir[d].ios = slot->ios[d];
+		s->dir[d].bytes = slot->bytes[d];
+		s->dir[d].errors = slot->errors[d];
+	}
+	s->health = slot->health;
+	s->verify = slot->verify;
 }
 
 void lst_merge_destroy(lst_merge **p)
@@ -69,8 +146,11 @@ void lst_merge_destroy(lst_merge **p)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->cap; i++)
-		s_row_free(&m->rows[i]);
+		s_row_free(&m->rows[i], m->nagents);
 	free(m->rows);
+	free(m->out);
+	free(m->tmp);
+	free(m->scratch);
 	free(m->next_k);
 	free(m->done);
 	free(m->tot);
@@ -99,7 +179,7 @@ static struct s_row *s_row(lst_merge *m, int64_t k)
 		m->cap = cap;
 	}
 	r = &m->rows[(m->head + i) % m->cap];
-	if (!r->agent) { /* zero: valid empty samples, so that reusing them is sparse */
+	if (!r->agent) {
 		r->agent = lst_calloc(m->nagents, sizeof(*r->agent));
 		r->have = lst_malloc(m->nagents * sizeof(*r->have));
 	}
@@ -193,8 +273,13 @@ static void s_emit_upto(lst_merge *m, int64_t k)
 				.nagents = m->nagents,
 			};
 
-			for (size_t a = 0; a < m->nagents; a++)
-				m->ptrs[a] = r->have[a] ? &r->agent[a] : NULL;
+			for (size_t a = 0; a < m->nagents; a++) {
+				m->ptrs[a] = NULL;
+				if (r->have[a]) {
+					s_unpack(&m->out[a], &r->agent[a]);
+					m->ptrs[a] = &m->out[a];
+				}
+			}
 			m->fn(&row, m->arg);
 			r->used = false;
 			m->nused--;
@@ -248,10 +333,13 @@ int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s)
 			s_account(&m->tot[m->nagents], s);
 		}
 		r = s_row(m, s->interval);
-		if (r->have[agent])
-			lst_sample_add(&r->agent[agent], s);
-		else
-			lst_sample_copy(&r->agent[agent], s);
+		if (r->have[agent]) { /* a second sample for one interval: add them */
+			s_unpack(m->tmp, &r->agent[agent]);
+			lst_sample_add(m->tmp, s);
+			s_pack(&r->agent[agent], m->tmp, m->scratch);
+		} else {
+			s_pack(&r->agent[agent], s, m->scratch);
+		}
 		r->have[agent] = true;
 		lst_sample_add(&r->all, s);
 	}

@@ -22,6 +22,9 @@
 #include "lst_coord.h"
 
 #include <czmq.h>
+#include <errno.h>
+#include <malloc.h>
+#include <sys/resource.h>
 
 #include "lst_assert.h"
 #include "lst_log.h"
@@ -70,6 +73,60 @@ static void s_default_outdir(lst_coord *c)
 }
 
 /*
+ * Room for n agents: the coordinator opens 3 ZeroMQ sockets per agent (its DEALER, the DEALER's
+ * monitor and the monitor's PAIR), and czmq caps a process at 1,024 sockets unless told more
+ * before its first socket (ZSYS_MAX_SOCKETS in the environment says more too). Each agent also
+ * takes about 5 descriptors (its TCP connection and the sockets' signalling fds), so the soft
+ * RLIMIT_NOFILE is raised towards the hard one when that is short. A run too large for the hard
+ * limit fails here with a clear error instead of at the 300th connection.
+ */
+#define S_SOCKETS_PER_AGENT 3
+#define S_FDS_PER_AGENT 5
+#define S_SPARE 64
+
+/*
+ * A message (lst_msg) is a quarter megabyte, as large as its largest body, and the coordinator
+ * keeps a command and a reply per agent. glibc maps blocks that large on their own, but raises
+ * that threshold to the size of the first one freed: from then on they come from the heap,
+ * where calloc clears them in full and a freed one's pages stay resident, and 1,000 agents held
+ * 500 MB of mostly-zero messages. A fixed threshold keeps them mapped: only the pages a message
+ * uses are resident, and freeing it gives them back.
+ */
+static void s_malloc_policy(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+}
+
+static int s_room_for(size_t n, lst_err *err)
+{
+	static size_t s_max_sockets; /* what we told czmq; 0: its default */
+	size_t sockets = S_SOCKETS_PER_AGENT * n + S_SPARE;
+	rlim_t fds = (rlim_t)(S_FDS_PER_AGENT * n + S_SPARE);
+	struct rlimit rl;
+
+	if (sockets > 1024 && sockets > s_max_sockets && !getenv("ZSYS_MAX_SOCKETS")) {
+		zsys_set_max_sockets(sockets);
+		s_max_sockets = sockets;
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < fds) {
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < fds)
+			return lst_err_set(
+				err, -EMFILE,
+				"%zu agents need about %llu open files and the hard limit "
+				"is %llu: raise it (ulimit -Hn, or LimitNOFILE in a unit)",
+				n, (unsigned long long)fds, (unsigned long long)rl.rlim_max);
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? fds : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			return lst_err_set(err, -errno,
+					   "cannot raise the open-file limit to %llu: %s",
+					   (unsigned long long)rl.rlim_cur, strerror(errno));
+	}
+	return 0;
+}
+
+/*
  * A coordinator that can reach agents[n] (copied; the strings stay the caller's), with no plan:
  * run id, host name, the loss model's timers for a lease and a sample interval, and a
  * connection to every agent. What lst_coord_new builds a run on, and the probe uses alone.
@@ -115,7 +172,8 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	c->unreach_after = LST_MAX(3 * LST_NS_PER_S, 3 * interval);
 	c->lost_after = LST_MAX(c->unreach_after, lease + LST_COORD__PING_EVERY + LST_NS_PER_S / 2);
 	/* The metrics address is checked (and bound) before any agent is contacted. */
-	if (lst_coord__metrics_open(c, err)) {
+	s_malloc_policy();
+	if (s_room_for(n, err) || lst_coord__metrics_open(c, err)) {
 		lst_coord_destroy(&c);
 		return NULL;
 	}

@@ -58,6 +58,7 @@ struct lst_coord__agent {
 	uint64_t hello_id;    /* that HELLO, 0 when none is awaited */
 	int64_t hello_at;     /* when it went out */
 	uint64_t seen_seq;    /* last SAMPLE/DONE seq taken: a re-sent spool repeats older ones */
+	bool ack_due;	      /* a SAMPLE/DONE came this wake-up: ACK seen_seq after the flush */
 
 	/* command bookkeeping: the id awaited and whether the reply came */
 	uint64_t await_id;

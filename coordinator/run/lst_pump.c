@@ -334,15 +334,13 @@ static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m, const uint8_t 
 		s_devstats(c, i, s);
 }
 
-/* The seq of a SAMPLE or DONE is new (not a copy from a re-sent spool); ACK it either way. */
+/* The seq of a SAMPLE or DONE is new (not a copy from a re-sent spool); ACKed either way, once
+ * per wake-up (s_ack). */
 static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
 {
 	struct lst_coord__agent *a = &c->a[i];
-	lst_err err;
 
-	c->ack->id = 0;
-	c->ack->u.ack.upto = LST_MAX(m->seq, a->seen_seq);
-	lst_conn_send(a->conn, c->ack, false, NULL, &err);
+	a->ack_due = true;
 	if (m->seq <= a->seen_seq)
 		return false;
 	a->seen_seq = m->seq;
@@ -532,6 +530,26 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
  * Dispatch every message agent i has waiting, each decoded into the pump's scratch message
  * (c->rx) with its frame lent by the connection: no allocation or copy per message.
  */
+/*
+ * One cumulative ACK per agent per wake-up (PROTOCOL.md 6.14: upto covers every seq below it),
+ * sent after the wake-up's flush so what it covers is written: one ZeroMQ send per agent instead
+ * of one per message, each of which woke libzmq's I/O thread.
+ */
+static void s_ack(lst_coord *c, size_t i)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	lst_err err;
+
+	if (!a->ack_due)
+		return;
+	a->ack_due = false;
+	if (!a->seen_seq)
+		return;
+	c->ack->id = 0;
+	c->ack->u.ack.upto = a->seen_seq;
+	lst_conn_send(a->conn, c->ack, false, NULL, &err);
+}
+
 static void s_drain(lst_coord *c, size_t i)
 {
 	for (;;) {
@@ -588,6 +606,9 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 				lst_coord__send_simple(c, i, LST_MSG_PING);
 	}
 	lst_results_flush(c->res); /* what this wake-up brought, in one write per file */
+	for (size_t i = 0; rc > 0 && i < c->n; i++)
+		if (c->ready[i])
+			s_ack(c, i);
 }
 
 /*

@@ -203,6 +203,17 @@ static void s_check_encoding(void)
 	T_EQ_INT(lst_hist_decode(g, buf, n, &err), 0);
 	T_ASSERT(lst_hist_equal(g, h));
 	T_EQ_INT(lst_hist_encode(h, buf, n - 1), 0); /* too small a buffer is refused */
+	{ /* the used buckets only: the same bytes; decoding over a used histogram, the same */
+		static uint8_t used[LST_HIST_ENC_MAX];
+
+		T_EQ_INT(lst_hist_encode_used(h, used, sizeof(used)), n);
+		T_ASSERT(!memcmp(used, buf, n));
+		lst_hist_init(g);
+		lst_hist_record(g, 1);
+		lst_hist_record(g, 1000000);
+		T_EQ_INT(lst_hist_decode_reuse(g, buf, n, &err), 0);
+		T_ASSERT(lst_hist_equal(g, h));
+	}
 
 	/* Every truncation is an error, never a crash. */
 	for (size_t k = 0; k < n; k++)
