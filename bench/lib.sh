@@ -41,3 +41,22 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[
 
 # fio_json FILE EXPR / lst_json FILE EXPR: a figure out of either tool's JSON.
 pyj() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# tmpfs_loop SIZE: a loop device over a SIZE file in /dev/shm, both removed on exit; sets $dev.
+tmpfs_loop() {
+	local back
+	back=$(mktemp /dev/shm/lst-bench.XXXXXX)
+	on_exit "rm -f '$back'"
+	truncate -s "$1" "$back"
+	dev=$(losetup -f --show "$back")
+	on_exit "losetup -d '$dev'"
+}
+
+# own_cpu OUT CMD...: run CMD with its stdout in OUT; print the CPU seconds (user + system,
+# every thread) it used.
+own_cpu() {
+	python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"), check=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(r.ru_utime + r.ru_stime)' "$@"
+}

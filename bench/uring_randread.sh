@@ -12,11 +12,7 @@
 runtime=${1:-5}
 repeats=${2:-3}
 
-back=$(mktemp /dev/shm/lst-bench.XXXXXX)
-on_exit "rm -f '$back'"
-truncate -s 1G "$back"
-dev=$(losetup -f --show "$back")
-on_exit "losetup -d '$dev'"
+tmpfs_loop 1G
 dd if=/dev/urandom of="$dev" bs=1M count=1024 oflag=direct status=none
 hz=$(getconf CLK_TCK)
 
@@ -26,10 +22,7 @@ hz=$(getconf CLK_TCK)
 run() {
 	local name=$1 u n s i w q sq st u2 n2 s2 i2 w2 q2 sq2 st2 own; shift
 	read -r _ u n s i w q sq st _ </proc/stat
-	own=$(python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"), check=True)
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(r.ru_utime + r.ru_stime)' "$TMP/$name.json" "$@")
+	own=$(own_cpu "$TMP/$name.json" "$@")
 	read -r _ u2 n2 s2 i2 w2 q2 sq2 st2 _ </proc/stat
 	local ticks=$(((u2 + n2 + s2 + q2 + sq2 + st2) - (u + n + s + q + sq + st)))
 	python3 - "$TMP/$name.json" "$own" "$ticks" "$hz" >>"$TMP/$name.rows" <<'PY'

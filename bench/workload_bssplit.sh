@@ -12,20 +12,13 @@ runtime=${1:-5}
 repeats=${2:-3}
 mix=4k/70:64k/25:1m/5
 
-back=$(mktemp /dev/shm/lst-bench.XXXXXX)
-on_exit "rm -f '$back'"
-truncate -s 1G "$back"
-dev=$(losetup -f --show "$back")
-on_exit "losetup -d '$dev'"
+tmpfs_loop 1G
 dd if=/dev/urandom of="$dev" bs=1M count=1024 oflag=direct status=none
 
 # run NAME CMD...: run CMD (JSON on stdout), append IOPS, MB/s, bytes per I/O, own CPU per I/O.
 run() {
 	local name=$1 own; shift
-	own=$(python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"), check=True)
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(r.ru_utime + r.ru_stime)' "$TMP/$name.json" "$@")
+	own=$(own_cpu "$TMP/$name.json" "$@")
 	python3 - "$TMP/$name.json" "$own" >>"$TMP/$name.rows" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); own = float(sys.argv[2])

@@ -13,20 +13,13 @@ secs=${2:-3}
 size=256m
 dists=(random zipf:1.2 zoned:70/10:30/90)
 
-back=$(mktemp /dev/shm/lst-bench.XXXXXX)
-on_exit "rm -f '$back'"
-truncate -s 256M "$back"
-dev=$(losetup -f --show "$back")
-on_exit "losetup -d '$dev'"
+tmpfs_loop 256M
 
 # run NAME CMD...: run CMD (JSON on stdout); append NAME's IOPS and own CPU us per I/O.
 run() {
 	local name=$1 own
 	shift
-	own=$(python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"), check=True)
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(r.ru_utime + r.ru_stime)' "$TMP/$name.json" "$@")
+	own=$(own_cpu "$TMP/$name.json" "$@")
 	python3 - "$TMP/$name.json" "$own" >>"$TMP/$name.rows" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); own = float(sys.argv[2])

@@ -17,11 +17,7 @@ repeats=${2:-3}
 cases=${3:-abc}
 size=${4:-1G}
 
-back=$(mktemp /dev/shm/lst-bench.XXXXXX)
-on_exit "rm -f '$back'"
-truncate -s "$size" "$back"
-dev=$(losetup -f --show "$back")
-on_exit "losetup -d '$dev'"
+tmpfs_loop "$size"
 # Written once, so reads return data and the writes of b overwrite allocated pages.
 dd if=/dev/urandom of="$dev" bs=1M count=$(($(blockdev --getsize64 "$dev") >> 20)) \
 	oflag=direct status=none
@@ -42,10 +38,7 @@ common="--ioengine=io_uring --numjobs=1 --iodepth=32"
 run() {
 	local name=$1 u n s q sq st u2 n2 s2 q2 sq2 st2 own; shift
 	read -r _ u n s _ _ q sq st _ </proc/stat
-	own=$(python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"), check=True)
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(r.ru_utime + r.ru_stime)' "$TMP/$name.json" "$@")
+	own=$(own_cpu "$TMP/$name.json" "$@")
 	read -r _ u2 n2 s2 _ _ q2 sq2 st2 _ </proc/stat
 	local ticks=$(((u2 + n2 + s2 + q2 + sq2 + st2) - (u + n + s + q + sq + st)))
 	python3 - "$TMP/$name.json" "$own" "$ticks" "$hz" >>"$TMP/$name.rows" <<'PY'

@@ -90,36 +90,34 @@ typedef struct lst_sample {
 	struct lst_sample_trim trim;	 /* issue 17; all zero without trims */
 } lst_sample;
 
-static inline void lst_sample_init(lst_sample *s, int64_t interval)
+/* Everything but the histograms, as lst_sample_init leaves it. */
+static inline void lst__sample_reset(lst_sample *s, int64_t interval)
 {
 	s->interval = interval;
 	s->start_ns = INT64_MAX;
 	s->end_ns = INT64_MIN;
 	s->flags = 0;
-	for (int d = 0; d < LST_DIR_N; d++) {
+	for (int d = 0; d < LST_DIR_N; d++)
 		s->dir[d].ios = s->dir[d].bytes = s->dir[d].errors = 0;
-		lst_hist_init(&s->dir[d].lat);
-	}
 	memset(&s->health, 0, sizeof(s->health));
 	memset(&s->verify, 0, sizeof(s->verify));
 	memset(&s->trim, 0, sizeof(s->trim));
+}
+
+static inline void lst_sample_init(lst_sample *s, int64_t interval)
+{
+	lst__sample_reset(s, interval);
+	for (int d = 0; d < LST_DIR_N; d++)
+		lst_hist_init(&s->dir[d].lat);
 }
 
 /* lst_sample_init for a sample that is already valid (initialized, or all zero): its histograms
  * are cleared over the buckets they may use only (lst_hist_clear). */
 static inline void lst_sample_clear(lst_sample *s, int64_t interval)
 {
-	s->interval = interval;
-	s->start_ns = INT64_MAX;
-	s->end_ns = INT64_MIN;
-	s->flags = 0;
-	for (int d = 0; d < LST_DIR_N; d++) {
-		s->dir[d].ios = s->dir[d].bytes = s->dir[d].errors = 0;
+	lst__sample_reset(s, interval);
+	for (int d = 0; d < LST_DIR_N; d++)
 		lst_hist_clear(&s->dir[d].lat);
-	}
-	memset(&s->health, 0, sizeof(s->health));
-	memset(&s->verify, 0, sizeof(s->verify));
-	memset(&s->trim, 0, sizeof(s->trim));
 }
 
 /* dst = src, dst valid (initialized, or all zero): *dst = *src without copying the histograms'
@@ -140,7 +138,8 @@ static inline void lst_sample_copy(lst_sample *dst, const lst_sample *src)
 	dst->verify = src->verify;
 	dst->trim = src->trim;
 }
-/* A field added at the end of either struct needs its line in both functions above. */
+/* A field added at the end of either struct needs its line in lst__sample_reset and
+ * lst_sample_copy. */
 _Static_assert(sizeof(lst_sample) - (offsetof(lst_sample, trim) + sizeof(struct lst_sample_trim)) <
 		       _Alignof(lst_sample),
 	       "lst_sample_copy: a field after trim");
