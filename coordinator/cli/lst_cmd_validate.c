@@ -134,6 +134,29 @@ static void s_describe_dist(const struct lst_plan_phase *ph)
 	       lst_dist_format(&ph->w.dist, text, sizeof(text)));
 }
 
+/* Issue 17: a block-size mix, dedup and trims, each when set. */
+static void s_describe_mix(const struct lst_plan_phase *ph)
+{
+	const struct lst_workload *w = &ph->w;
+	char text[512];
+
+	if (ph->suite != LST_SUITE_NONE)
+		return;
+	if (w->bssplit.n[0] || w->bssplit.n[1])
+		printf("     block sizes: bssplit %s (share of the I/Os by size)\n",
+		       lst_bssplit_format(&w->bssplit, text, sizeof(text)));
+	if (w->dedupe_percentage)
+		printf("     dedup: dedupe_percentage %" PRId64 ", %" PRId64
+		       "%% of the 4 KiB units written repeat earlier ones\n",
+		       w->dedupe_percentage, w->dedupe_percentage);
+	if (w->rw == LST_RW_TRIM || w->rw == LST_RW_RANDTRIM)
+		printf("     trims: every I/O is a discard\n");
+	else if (w->rwmixtrim)
+		printf("     trims: rwmixtrim %" PRId64 ", %" PRId64
+		       "%% of the I/Os are discards\n",
+		       w->rwmixtrim, w->rwmixtrim);
+}
+
 /*
  * issue 14: what verify does in the phase, nothing when it does not verify (older plans describe
  * as they did). *gen is the last generation the phases before it wrote (generation g is the
@@ -195,6 +218,7 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 	}
 	s_describe_roles(p, ph);
 	s_describe_dist(ph);
+	s_describe_mix(ph);
 	s_describe_verify(ph, gen);
 	if (ph->naxes) {
 		printf("     %zu points (", points);

@@ -195,6 +195,16 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 bool lst__plan_hotband(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v,
 		       struct lst_dist *d);
 
+/*
+ * Issue 17's shorthands (lst_plan_sugar.c). lst__plan_bs_map: a `bs:` map v ({4k: 70, 64k: 30})
+ * into b as the bssplit it spells; lst__plan_dedup: `dedup: R` into *pct as dedupe_percentage
+ * round(100 - 100/R). Both return false after reporting each problem at its place (the output
+ * is then unchanged).
+ */
+bool lst__plan_bs_map(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v,
+		      struct lst_bssplit *b);
+bool lst__plan_dedup(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v, int64_t *pct);
+
 /* Read one key's value v of section sec into base, by the key's kind (lst_plan_value.c). */
 void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 		     const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base);

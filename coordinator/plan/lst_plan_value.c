@@ -197,6 +197,56 @@ static void s_hotband(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
 		given[o - lst_workload_opts] = true;
 }
 
+/*
+ * Issue 17's shorthands (lst_plan_sugar.c): `bs:` given as a map is bssplit, `dedup: R` is
+ * dedupe_percentage. Returns the option the key stands for when it is one of them and was read
+ * (or turned away), NULL when kn is no shorthand.
+ */
+static const struct lst_opt *s_sugar(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
+				     const struct lst_yaml_node *vn, struct lst_workload *w,
+				     bool *given, lst__plan_refuse_fn refuse, const void *arg)
+{
+	const struct lst_opt *o;
+	bool ok;
+
+	if (!strcmp(kn->text, "bs") && vn->type == LST_YAML_MAP)
+		o = lst_opt_find(lst_workload_opts, "bssplit");
+	else if (!strcmp(kn->text, "dedup"))
+		o = lst_opt_find(lst_workload_opts, "dedupe_percentage");
+	else
+		return NULL;
+	LST_ASSERT(o);
+	if (refuse && refuse(ctx, kn, o, arg))
+		return o;
+	if (o->type == LST_OPT_BSSPLIT)
+		ok = lst__plan_bs_map(ctx, vn, &w->bssplit);
+	else
+		ok = lst__plan_dedup(ctx, vn, &w->dedupe_percentage);
+	if (ok && given)
+		given[o - lst_workload_opts] = true;
+	return o;
+}
+
+/* A shorthand and the option it stands for, both in one map: an error at the later key. */
+static void s_sugar_twice(struct lst__plan_ctx *ctx, const struct lst_yaml_node *sugar,
+			  const struct lst_yaml_node *plain, const char *where)
+{
+	const struct lst_yaml_node *at = sugar, *other = plain;
+
+	if (!sugar || !plain)
+		return;
+	if (plain->mark.line > sugar->mark.line ||
+	    (plain->mark.line == sugar->mark.line && plain->mark.col > sugar->mark.col)) {
+		at = plain;
+		other = sugar;
+	}
+	lst__plan_error(ctx, at,
+			"'%s' and '%s' (at %d:%d) are both given in %s; %s is a shorthand for %s: "
+			"give one",
+			at->text, other->text, other->mark.line, other->mark.col, where,
+			sugar->text, plain->text);
+}
+
 /* "unknown key" in a workload map, with the nearest option name or fio alias if one is near. */
 static void s_unknown_workload_key(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
 				   const char *where)
@@ -212,6 +262,7 @@ static void s_unknown_workload_key(struct lst__plan_ctx *ctx, const struct lst_y
 	}
 	s_opt_names(lst_workload_opts, names, LST_ARRAY_SIZE(names) - 1);
 	s_add_name(names, LST_ARRAY_SIZE(names), "hotband");
+	s_add_name(names, LST_ARRAY_SIZE(names), "dedup");
 	lst__plan_error(ctx, kn, "unknown key '%s' in %s (%s)", kn->text, where,
 			lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
 }
@@ -245,6 +296,7 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 {
 	const struct lst_yaml_node *hot = NULL, *dist = NULL; /* issue 17: one or the other */
 	const struct lst_yaml_node *spelled[64] = { 0 };      /* the key each option was given as */
+	const struct lst_yaml_node *sugar[2] = { 0 }, *plain[2] = { 0 }; /* bs map, dedup */
 
 	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
 		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
@@ -259,9 +311,18 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 			s_hotband(ctx, kn, vn, w, given, refuse, arg);
 			continue;
 		}
+		o = s_sugar(ctx, kn, vn, w, given, refuse, arg);
+		if (o) {
+			sugar[o->type == LST_OPT_BSSPLIT ? 0 : 1] = kn;
+			continue;
+		}
 		o = lst_opt_find(lst_workload_opts, kn->text);
 		if (o && o->type == LST_OPT_DIST)
 			dist = kn;
+		if (o && o->type == LST_OPT_BSSPLIT)
+			plain[0] = kn;
+		if (o && o->offset == offsetof(struct lst_workload, dedupe_percentage))
+			plain[1] = kn;
 		if (!o) {
 			s_unknown_workload_key(ctx, kn, where);
 			continue;
@@ -292,6 +353,8 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 				"hotband and random_distribution are both given in %s; a hotband "
 				"is a zoned distribution: give one of them",
 				where);
+	s_sugar_twice(ctx, sugar[0], plain[0], where);
+	s_sugar_twice(ctx, sugar[1], plain[1], where);
 }
 
 static void s_workload(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,

@@ -28,6 +28,7 @@ struct s_slot {
 	uint64_t ios[LST_DIR_N], bytes[LST_DIR_N], errors[LST_DIR_N];
 	struct lst_sample_health health;
 	struct lst_sample_verify verify;
+	struct lst_sample_trim trim; /* issue 17 */
 	uint8_t *enc;
 	size_t cap;
 };
@@ -110,6 +111,7 @@ static void s_pack(struct s_slot *slot, const lst_sample *s, uint8_t *scratch)
 	}
 	slot->health = s->health;
 	slot->verify = s->verify;
+	slot->trim = s->trim;
 	if (n > slot->cap) {
 		slot->cap = LST_MAX(n, 2 * slot->cap);
 		slot->enc = lst_realloc(slot->enc, slot->cap);
@@ -137,6 +139,7 @@ static void s_unpack(lst_sample *s, const struct s_slot *slot)
 	}
 	s->health = slot->health;
 	s->verify = slot->verify;
+	s->trim = slot->trim;
 }
 
 void lst_merge_destroy(lst_merge **p)
