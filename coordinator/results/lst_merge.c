@@ -312,7 +312,6 @@ int lst_merge_check(const lst_merge *m, const lst_sample *s)
 {
 	if (s->interval < 0 || s->interval > LST_MERGE_MAX_INTERVAL)
 		return -ERANGE;
-	/* Emitting rows to make room (below) never passes s's own interval. */
 	return s->interval < m->base ? -EALREADY : 0;
 }
 
@@ -320,17 +319,17 @@ int lst_merge_add(lst_merge *m, size_t agent, const lst_sample *s)
 {
 	struct s_row *r;
 	bool measured = !(s->flags & LST_SAMPLE_RAMP);
-	int rc = 0;
+	int rc = lst_merge_check(m, s);
 
 	LST_ASSERT(agent < m->nagents);
-	if (s->interval < 0 || s->interval > LST_MERGE_MAX_INTERVAL)
-		return -ERANGE;
-	/* Bounded window: emit the oldest rows without the agents that lag behind. */
+	if (rc == -ERANGE)
+		return rc;
+	/* Bounded window: emit the oldest rows without the agents that lag behind (never past
+	 * s's own interval, so lst_merge_check's answer stands). */
 	if (s->interval >= m->base + (int64_t)m->max_ahead)
 		s_emit_upto(m, s->interval - (int64_t)m->max_ahead);
-	if (s->interval < m->base) {
-		rc = -EALREADY; /* its row is out: counted nowhere, so rows and totals agree */
-	} else {
+	/* -EALREADY: its row is out; counted nowhere, so rows and totals agree */
+	if (!rc) {
 		if (measured) {
 			s_account(&m->tot[agent], s);
 			s_account(&m->tot[m->nagents], s);
