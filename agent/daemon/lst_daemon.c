@@ -229,6 +229,7 @@ lst_daemon *lst_daemon_new(const struct lst_daemon_opts *o, lst_err *err)
 	d->sfd = -1;
 	d->tick = -1;
 	d->quit_timer = -1;
+	d->held.timer = -1;
 	d->sess.kmsg_fd = -1;
 	d->out = lst_msg_new(LST_MSG_PING);
 	if (s_settings(d, o, err) || s_host(d, err) || s_signals(d, err) ||
@@ -346,6 +347,7 @@ void lst_daemon_destroy(lst_daemon **p)
 	lst_daemon__hook_destroy(d);
 	lst_daemon__kmsg_close(&d->sess);
 	lst_daemon__journal_free(&d->sess);
+	lst_daemon__held_drop(d);
 	zloop_destroy(&d->loop);
 	if (d->router) {
 		/* A DONE queued during shutdown gets a short, bounded chance to leave. */

@@ -291,6 +291,16 @@ struct lst_daemon {
 	size_t nhooks, ncollectors;
 	int64_t hook_timeout;		/* ns, > 0 */
 	struct lst_daemon__hookcmd *hc; /* the HOOK being executed, or NULL */
+	/* A PREPARE that came while the previous session's point was still stopping: it runs
+	 * once that point's DONE is out (lst_daemon__held_*). buf NULL = none held. */
+	struct lst_daemon__held {
+		struct lst_daemon__rid rid;
+		uint8_t *buf;
+		size_t len;
+		uint64_t id;
+		int timer; /* the hold's deadline, then the replay's 0 ms timer; -1 = none */
+		char rx_key[LST_KEY_FP_LEN + 1];
+	} held;
 };
 
 /* ---- lst_daemon_send.c */
@@ -500,6 +510,12 @@ void lst_daemon__on_hello(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 
 /* The ROUTER reader: a batch of frames per wake-up, each decoded and dispatched. */
 int lst_daemon__on_router(zloop_t *loop, zsock_t *sock, void *arg);
+
+/* The previous session's point has ended: a held PREPARE runs now (from a 0 ms timer). */
+void lst_daemon__held_release(lst_daemon *d);
+
+/* Forget a held PREPARE (its session ended, or the daemon is going away). */
+void lst_daemon__held_drop(lst_daemon *d);
 
 /* ---- lst_daemon_zap.c */
 

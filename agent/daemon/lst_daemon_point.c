@@ -232,6 +232,7 @@ static void s_point_finish(lst_daemon *d)
 			     (unsigned long long)pt->samples, dn->text[0] ? ": " : "", dn->text);
 	lst_daemon__emit(d, m);
 	lst_daemon__point_destroy(d);
+	lst_daemon__held_release(d);
 	if (d->quitting) {
 		d->done_at_exit = true;
 		d->quit_now = true;

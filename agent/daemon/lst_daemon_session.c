@@ -21,6 +21,7 @@ void lst_daemon__session_clear(lst_daemon *d, uint32_t reason, const char *why)
 	struct lst_daemon__session *s = &d->sess;
 
 	lst_daemon__point_stop(d, reason, why);
+	lst_daemon__held_drop(d);
 	lst_daemon__cache_clear(s);
 	lst_daemon__spool_clear(s);
 	lst_daemon__kmsg_close(s);

@@ -1705,6 +1705,79 @@ static void test_prepare_cancel_session(void)
 }
 
 /*
+ * A coordinator that comes back after a crash (lockstep resume) says BYE to its old session and
+ * opens a new one at once, so its first PREPARE can come while the old point's jobs are still
+ * returning. The agent holds that PREPARE until the old point's DONE is out and then executes it;
+ * it refused it before, and the resume failed. Here BYE, HELLO and PREPARE go out back to back,
+ * from two connections, while a 4-deep write point runs.
+ */
+static void test_prepare_after_bye(void)
+{
+	char path[PATH_MAX + 16];
+	struct run_result r = { 0 };
+	uint64_t id, hid;
+	unsigned held = 0;
+	lst_msg *m;
+
+	snprintf(path, sizeof(path), "%s/disk", s_dir);
+	for (int round = 0; round < 5; round++) {
+		/* New connections each round: p's queue holds the old point's last SAMPLEs. */
+		struct peer *p = s_peer_new(), *q = s_peer_new();
+		char run[32], next[32], *log;
+
+		snprintf(run, sizeof(run), "run-hold%d", round);
+		snprintf(next, sizeof(next), "run-hold%d-next", round);
+		s_hello_ok(p, run, "coord-hold", 10000);
+		m = s_prepare_msg(run, 0, 0, path, LST_ACTION_IO);
+		m->u.prepare.jobs[0].w.runtime = 30 * LST_NS_PER_S;
+		m->u.prepare.jobs[0].w.iodepth = 4;
+		id = s_send(p, m, true);
+		lst_msg_destroy(&m);
+		s_drop(s_expect(p, LST_MSG_PREPARED, id, 5000));
+		s_start(p, 0, 0, s_agent_now(p) + 20 * LST_NS_PER_MS, 0);
+		s_follow(p, &r, 1, 5000);
+		s_result_free(&r);
+		/* q's connection is up: a PING from it is refused for want of a session. */
+		s_simple(q, LST_MSG_PING);
+		s_drop(s_expect_error(q, LST_PERR_NO_SESSION, q->id, 3000));
+
+		s_simple(p, LST_MSG_BYE);
+		m = lst_msg_new(LST_MSG_HELLO);
+		m->u.hello.proto = LST_PROTO_VERSION;
+		snprintf(m->u.hello.run, sizeof(m->u.hello.run), "%s", next);
+		snprintf(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "coord-hold");
+		m->u.hello.lease_ms = 10000;
+		hid = s_send(q, m, true);
+		lst_msg_destroy(&m);
+		m = s_prepare_msg(next, 0, 0, path, LST_ACTION_IO);
+		id = s_send(q, m, true);
+		lst_msg_destroy(&m);
+		s_drop(s_expect(q, LST_MSG_WELCOME, hid, 3000));
+		m = s_recv(q, 5000);
+		if (!m || m->type != LST_MSG_PREPARED || m->re != id)
+			T_FAIL("PREPARE right after another session's BYE: %s",
+			       m ? s_describe(m) : "no answer in 5 s");
+		lst_msg_destroy(&m);
+		s_bye(q);
+		s_peer_destroy(&p);
+		s_peer_destroy(&q);
+		log = s_log_text();
+		held = 0;
+		for (const char *at = log; (at = strstr(at, "of the previous session to stop"));
+		     at++)
+			held++;
+		free(log);
+	}
+	/* The race is the point of the test: BYE's stop is a request to jobs in flight, so the
+	 * PREPARE that follows it in the same wake-up has found the old point stopping. */
+	if (!held)
+		T_FAIL("no PREPARE was ever held: the test did not make the race it is about");
+	printf("ok: a PREPARE right after another session's BYE waits for the old point's DONE "
+	       "(held in %u of 5 rounds), then PREPARED\n",
+	       held);
+}
+
+/*
  * The spool's bound and overflow rule, on an agent with --lease-max 2s (a bound of 2 s / 10 ms
  * x 1.5 + 64 = 364 frames): a point of 5 s at 10 ms intervals whose samples are never ACKed
  * overflows it; the oldest frames are dropped, the agent says so once in its log and in the
@@ -2098,6 +2171,7 @@ int main(int argc, char **argv)
 	test_lease();
 	test_reconnect();
 	test_prepare_cancel_session();
+	test_prepare_after_bye();
 	test_spool_bound();
 	test_examples();
 	test_no_uring();
