@@ -69,4 +69,42 @@ int lst_bssplit_parse(struct lst_bssplit *b, const char *text, lst_err *err);
 /* The text form lst_bssplit_parse reads back ("none" for no mix). */
 const char *lst_bssplit_format(const struct lst_bssplit *b, char *buf, size_t size);
 
+/*
+ * Several weighted workloads in one job (vdbench's skew=, issue 17): each I/O picks entry i
+ * with probability share[i] / 100 (its own random stream, so the choice is reproducible), then
+ * takes that entry's direction, size and offset from the entry's own sequence over its own
+ * region. Options the entries do not set (iodepth, jobs, rate_iops, runtime, engine, pattern...)
+ * are the job's. Text form, entries separated by ';', each a list of KEY=VALUE separated by
+ * spaces, KEY one of share (required, percent), rw, rwmixread, bs, offset, size,
+ * random_distribution (fio's names accepted), e.g.
+ *   share=60 rw=randread bs=8k random_distribution=zoned:100/10:0/90; share=30 rw=write
+ *   bs=64k; share=10 rw=randtrim bs=4k
+ * "none" or "" is no mix (n == 0: the job's own rw, bs, region and distribution).
+ */
+#define LST_SKEW_MAX 8
+
+struct lst_skew_entry {
+	int64_t share;	   /* percent of the job's I/Os; the entries' add up to 100 */
+	int64_t rw;	   /* enum lst_rw (lst_workload.h) */
+	int64_t rwmixread; /* for rw randrw and rw */
+	int64_t bs;	   /* bytes per I/O */
+	int64_t offset;	   /* the entry's region on the path: start, bytes */
+	int64_t size;	   /* and length, bytes; 0 = to the end of the path */
+	struct lst_dist dist;
+};
+
+struct lst_skew {
+	int64_t n; /* entries, 0 = no mix */
+	struct lst_skew_entry e[LST_SKEW_MAX];
+};
+
+/* Parse the text form into *s (entries not named take the job's defaults for rw: randread,
+ * rwmixread 50, bs 4k, offset 0, size 0, random). Returns 0, or -EINVAL/-ERANGE with err
+ * saying which entry and key is wrong (an unknown key with "did you mean", a share missing,
+ * shares not adding to 100, more than LST_SKEW_MAX entries, a value out of range). */
+int lst_skew_parse(struct lst_skew *s, const char *text, lst_err *err);
+
+/* The text form lst_skew_parse reads back ("none" for no mix). */
+const char *lst_skew_format(const struct lst_skew *s, char *buf, size_t size);
+
 #endif

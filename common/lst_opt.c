@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -27,7 +28,8 @@ int64_t lst_opt_get(const struct lst_opt *o, const void *base)
 
 bool lst_opt_is_struct(const struct lst_opt *o)
 {
-	return o->type == LST_OPT_DIST || o->type == LST_OPT_BSSPLIT;
+	return o->type == LST_OPT_DIST || o->type == LST_OPT_BSSPLIT || o->type == LST_OPT_SKEW ||
+	       o->type == LST_OPT_TEXT;
 }
 
 size_t lst_opt_size(const struct lst_opt *o)
@@ -37,6 +39,10 @@ size_t lst_opt_size(const struct lst_opt *o)
 		return sizeof(struct lst_dist);
 	case LST_OPT_BSSPLIT:
 		return sizeof(struct lst_bssplit);
+	case LST_OPT_SKEW:
+		return sizeof(struct lst_skew);
+	case LST_OPT_TEXT:
+		return LST_OPT_TEXT_MAX;
 	default:
 		return sizeof(int64_t);
 	}
@@ -49,7 +55,7 @@ void lst_opt_copy(const struct lst_opt *o, void *dst, const void *src)
 
 bool lst_opt_equal(const struct lst_opt *o, const void *a, const void *b)
 {
-	char ta[512], tb[512];
+	char ta[LST_OPT_WIRE_MAX], tb[LST_OPT_WIRE_MAX];
 
 	if (!lst_opt_is_struct(o))
 		return lst_opt_get(o, a) == lst_opt_get(o, b);
@@ -164,6 +170,36 @@ int lst_opt_set_int(const struct lst_opt *o, void *base, int64_t v, lst_err *err
 	return 0;
 }
 
+/* A LST_OPT_TEXT value: a name (it becomes part of a file name on an agent), so no '/', no
+ * leading dot, nothing outside [A-Za-z0-9._-]; "" or "none" clears it. */
+static int s_parse_text(const struct lst_opt *o, const char *text, char *field, lst_err *err)
+{
+	size_t n = strlen(text);
+
+	if (!n || !strcmp(text, "none")) {
+		field[0] = '\0';
+		return 0;
+	}
+	if (n >= LST_OPT_TEXT_MAX)
+		return lst_err_set(err, -ERANGE, "%s: '%.20s...' is longer than %d characters",
+				   o->name, text, LST_OPT_TEXT_MAX - 1);
+	if (text[0] == '.')
+		return lst_err_set(err, -EINVAL, "%s: '%s' may not start with a dot", o->name,
+				   text);
+	for (size_t i = 0; i < n; i++) {
+		char c = text[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '.' || c == '_' || c == '-'))
+			return lst_err_set(err, -EINVAL,
+					   "%s: '%s' has '%c' at %zu: a name is letters, digits, "
+					   "'.', '_' and '-' (no folders)",
+					   o->name, text, c, i + 1);
+	}
+	memcpy(field, text, n + 1);
+	return 0;
+}
+
 static int s_parse_pattern(const struct lst_opt *o, const char *text, int64_t *v, lst_err *err)
 {
 	const char *num = NULL;
@@ -262,6 +298,19 @@ int lst_opt_parse(const struct lst_opt *o, void *base, const char *text, lst_err
 		memcpy((char *)base + o->offset, tmp, lst_opt_size(o));
 		return 0;
 	}
+	case LST_OPT_SKEW: {
+		struct lst_skew *tmp = lst_malloc(sizeof(*tmp));
+
+		rc = lst_skew_parse(tmp, text, &perr);
+		if (!rc)
+			memcpy((char *)base + o->offset, tmp, sizeof(*tmp));
+		free(tmp);
+		if (rc)
+			return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);
+		return 0;
+	}
+	case LST_OPT_TEXT:
+		return s_parse_text(o, text, (char *)base + o->offset, err);
 	}
 	if (rc)
 		return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);
@@ -279,6 +328,12 @@ const char *lst_opt_format(const struct lst_opt *o, const void *base, char *buf,
 	case LST_OPT_BSSPLIT:
 		return lst_bssplit_format(
 			(const struct lst_bssplit *)((const char *)base + o->offset), buf, size);
+	case LST_OPT_SKEW:
+		return lst_skew_format((const struct lst_skew *)((const char *)base + o->offset),
+				       buf, size);
+	case LST_OPT_TEXT:
+		snprintf(buf, size, "%s", (const char *)base + o->offset);
+		return buf;
 	case LST_OPT_BOOL:
 		snprintf(buf, size, "%s", v ? "true" : "false");
 		break;
@@ -346,6 +401,13 @@ const char *lst_opt_describe_range(const struct lst_opt *o, char *buf, size_t si
 		break;
 	case LST_OPT_BSSPLIT:
 		snprintf(buf, size, "none|BS/PCT:BS/PCT...[,BS/PCT...]");
+		break;
+	case LST_OPT_SKEW:
+		snprintf(buf, size, "none|share=PCT KEY=VALUE...; share=PCT ...");
+		break;
+	case LST_OPT_TEXT:
+		snprintf(buf, size, "a name of [A-Za-z0-9._-], at most %d characters",
+			 LST_OPT_TEXT_MAX - 1);
 		break;
 	default:
 		snprintf(buf, size, "%s .. %s", s_fmt_range_value(o, o->min, lo, sizeof(lo)),

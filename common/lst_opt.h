@@ -25,7 +25,12 @@ enum lst_opt_type {
 	LST_OPT_PATTERN,  /* write data: "random" (100), "zeros" (0), "compressible=N" / "N%" (N) */
 	LST_OPT_DIST,	  /* struct lst_dist: "zipf:1.2" (lst_mix.h) */
 	LST_OPT_BSSPLIT,  /* struct lst_bssplit: "4k/70:64k/30" (lst_mix.h) */
+	LST_OPT_SKEW, /* struct lst_skew: "share=60 rw=randread bs=8k; share=40 ..." (lst_mix.h) */
+	LST_OPT_TEXT, /* char[LST_OPT_TEXT_MAX]: a name, [A-Za-z0-9._-] only, "" = none */
 };
+
+#define LST_OPT_TEXT_MAX 64   /* bytes of a LST_OPT_TEXT field, with its NUL */
+#define LST_OPT_WIRE_MAX 2048 /* longest text form of any structured option (wire, equal) */
 
 struct lst_opt {
 	const char *name; /* key in plans and on the wire; flag is --name */

@@ -105,6 +105,20 @@ const struct lst_opt lst_workload_opts[] = {
 	  "percent of the I/Os of randrw and rw that are trims (discards); rwmixread splits the "
 	  "rest",
 	  NULL },
+	{ "skew", LST_OPT_SKEW, W(skew), "none", 0, 0, NULL,
+	  "several weighted workloads in each job, by share of I/Os (vdbench's skew=), e.g. "
+	  "share=70 rw=randread bs=8k; share=30 rw=write bs=64k",
+	  NULL },
+	{ "write_iolog", LST_OPT_TEXT, W(write_iolog), "", 0, 0, NULL,
+	  "record every I/O (time, offset, length, direction) into this trace in the agent's "
+	  "trace folder, one file per job spec",
+	  NULL },
+	{ "read_iolog", LST_OPT_TEXT, W(read_iolog), "", 0, 0, NULL,
+	  "replay this trace from the agent's trace folder (lockstep's own, or blkparse text) "
+	  "instead of generating I/Os",
+	  NULL },
+	{ "replay_time_scale", LST_OPT_INT, W(replay_time_scale), "100", 1, 100000, NULL,
+	  "replay at this percent of the trace's rate (200: twice as fast)", NULL },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, NULL },
 };
 

@@ -80,6 +80,13 @@ struct lst_workload {
 	struct lst_bssplit bssplit; /* block-size mix by share of I/Os (n == 0: bs) */
 	int64_t dedupe_percentage;  /* % of written blocks that repeat an earlier one */
 	int64_t rwmixtrim;	    /* % of the I/Os of randrw and rw that are trims */
+	struct lst_skew skew;	    /* several weighted workloads in the job (lst_mix.h) */
+	/* Trace record and replay (lst_trace.h): names of trace files in the agent's trace
+	 * folder ("" = none); a replay takes offsets, sizes, directions and times from the trace,
+	 * scaled by replay_time_scale (percent of the recorded rate, fio's meaning). */
+	char write_iolog[LST_OPT_TEXT_MAX];
+	char read_iolog[LST_OPT_TEXT_MAX];
+	int64_t replay_time_scale;
 };
 
 /* The table, terminated by an entry with a NULL name. */

@@ -1129,7 +1129,7 @@ static int s_enc_workload(struct s_enc *e, const struct lst_workload *w, const c
 		lst_err oerr;
 
 		if (lst_opt_is_struct(o)) { /* its text form, which the receiver parses */
-			char text[512];
+			char text[LST_OPT_WIRE_MAX];
 
 			lst_opt_format(o, w, text, sizeof(text));
 			if (lst_opt_parse(o, &scratch, text, &oerr))
@@ -1802,7 +1802,7 @@ static int s_dec_workload(struct s_dec *d, const msgpack_object *map, struct lst
 			continue; /* absent: the table's default */
 		snprintf(sub, sizeof(sub), "%s%s.", path, key);
 		if (lst_opt_is_struct(o)) { /* text, parsed as plans and flags are */
-			char text[512];
+			char text[LST_OPT_WIRE_MAX];
 
 			if (v->type != MSGPACK_OBJECT_STR)
 				return s_dec_bad(d, -EBADMSG, sub, o->name, "must be a string");

@@ -18,8 +18,9 @@
 #include "lst_util.h"
 
 /* The word the docs use for each lst_opt type (enum lst_opt_type order). */
-static const char *const s_opt_types[] = { "integer", "size",	 "duration",	 "boolean",
-					   "choice",  "pattern", "distribution", "size mix" };
+static const char *const s_opt_types[] = { "integer",	   "size",    "duration",     "boolean",
+					   "choice",	   "pattern", "distribution", "size mix",
+					   "workload mix", "name" };
 
 static const char *s_doc_type(const struct lst__plan_key *k, char *buf, size_t size)
 {
@@ -135,6 +136,12 @@ static const char *s_doc_opt_range(const struct lst_opt *o, char *buf, size_t si
 		break;
 	case LST_OPT_BSSPLIT:
 		snprintf(buf, size, "`none`, `BS/PCT:BS/PCT...`, `READS,WRITES`");
+		break;
+	case LST_OPT_SKEW:
+		snprintf(buf, size, "`none`, `share=PCT KEY=VALUE ...; share=PCT ...`");
+		break;
+	case LST_OPT_TEXT:
+		snprintf(buf, size, "a name: letters, digits, `.`, `_`, `-`");
 		break;
 	}
 	return buf;
