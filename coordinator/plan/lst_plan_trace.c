@@ -8,9 +8,9 @@
  * The schema reads `record:` as text and `replay:` as its own small section; once all of a
  * phase's keys are read, this file checks the names (they become file names on the agents, so
  * lst_opt's name rules apply), writes the options, and refuses what cannot run: record and replay
- * on one phase, a shorthand given together with the option it stands for, a replay on a suite,
- * and a replay phase that also sets what the trace decides (directions, sizes, offsets, rate,
- * verify) in its workload, a path's role or a sweep axis. A recording phase with several points
+ * on one phase, record on a purge, a shorthand given together with the option it stands for, a
+ * replay on a suite, and a replay phase that also sets what the trace decides (directions, sizes,
+ * offsets, rate, verify) in its workload, a path's role or a sweep axis. A recording phase with several points
  * writes one trace per point (the coordinator appends -pK: lst_plan_point_trace), so its name
  * keeps LST_PLAN_TRACE_SUFFIX_MAX characters free. Each error is at its place in the file.
  */
@@ -161,6 +161,13 @@ static bool s_record(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
 	is_bool = !lst_parse_bool(ph->record, &on, NULL);
 	if (is_bool && !on)
 		return false;
+	if (ph->suite == LST_SUITE_PURGE) {
+		lst__plan_error(
+			ctx, kn,
+			"record: a purge discards the whole target at once; it issues no I/Os "
+			"to record");
+		return false;
+	}
 	if (plain) {
 		lst__plan_error(ctx, kn,
 				"record and workload write_iolog (at %d:%d) are both given; record "

@@ -128,6 +128,8 @@ static void test_conflicts(void)
 	    "9:34", "replay: scale and workload replay_time_scale (at 9:56) are both given");
 	BAD(HEAD "  - {name: p, suite: snia-iops, replay: {trace: x}}\n", "9:33",
 	    "replay: a suite decides its own workloads");
+	BAD(HEAD "  - {name: p, suite: purge, record: true}\n", "9:29",
+	    "record: a purge discards the whole target at once");
 }
 
 static void test_decided(void)
