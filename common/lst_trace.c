@@ -109,23 +109,27 @@ static int s_write_body(int fd, const struct lst_trace_rec *rec, size_t nrec, ui
 	unsigned char h[LST_TRACE_HEADER];
 	unsigned char *buf = lst_malloc((size_t)S_CHUNK * LST_TRACE_RECORD);
 	int64_t duration = nrec ? rec[nrec - 1].t_ns : 0;
+	ssize_t n;
 	int rc;
 
 	s_encode_header(h, lbs, 0, path_size, duration);
 	rc = lst_write_all(fd, h, sizeof(h));
 	for (size_t i = 0; !rc && i < nrec; i += S_CHUNK) {
-		size_t n = nrec - i < S_CHUNK ? nrec - i : S_CHUNK;
+		size_t k = nrec - i < S_CHUNK ? nrec - i : S_CHUNK;
 
-		for (size_t j = 0; j < n; j++)
+		for (size_t j = 0; j < k; j++)
 			s_encode_rec(buf + j * LST_TRACE_RECORD, &rec[i + j]);
-		rc = lst_write_all(fd, buf, n * LST_TRACE_RECORD);
+		rc = lst_write_all(fd, buf, k * LST_TRACE_RECORD);
 	}
 	free(buf);
 	if (rc)
 		return rc;
 	s_put64(h + 16, nrec);
-	if (pwrite(fd, h + 16, 8, 16) != 8)
-		return errno ? -errno : -EIO;
+	n = pwrite(fd, h + 16, 8, 16);
+	if (n < 0)
+		return -errno;
+	if (n != 8)
+		return -EIO;
 	if (fsync(fd))
 		return -errno;
 	return 0;
@@ -393,10 +397,14 @@ static bool s_parse_u64(const char *s, uint64_t *v)
 /* "MAJ,MIN": does the first field of a line look like a device (an event line)? */
 static bool s_is_device(const char *s)
 {
-	unsigned maj, min;
-	int n = 0;
+	const char *comma = strchr(s, ',');
 
-	return sscanf(s, "%u,%u%n", &maj, &min, &n) == 2 && s[n] == '\0';
+	if (!comma || comma == s || !comma[1])
+		return false;
+	for (const char *c = s; *c; c++)
+		if (c != comma && (*c < '0' || *c > '9'))
+			return false;
+	return true;
 }
 
 /* The op of RWBS letters, or -1 when the event moves no data we replay (flush, none). */

@@ -73,10 +73,10 @@ int lst_trace_write(const char *path, const struct lst_trace_rec *rec, size_t nr
 int lst_trace_read(const char *path, struct lst_trace *t, lst_err *err);
 
 /*
- * Can t be replayed on a path of path_size bytes whose logical block size is lbs, with buffers
- * of max_bs bytes? Refuses a trace whose offsets or lengths are not multiples of lbs ("recorded
- * with 512-byte blocks; this path's are 4096"), one that addresses past path_size, and one with
- * an I/O larger than LST_BS_MAX. Returns 0 or -EINVAL with err.
+ * Can t be replayed on a path of path_size bytes whose logical block size is lbs? Refuses a
+ * trace whose offsets or lengths are not multiples of lbs ("recorded with 512-byte blocks; this
+ * path's are 4096"), one that addresses past path_size, and one with an I/O larger than
+ * LST_BS_MAX. Returns 0 or -EINVAL with err.
  */
 int lst_trace_fits(const struct lst_trace *t, uint32_t lbs, uint64_t path_size, lst_err *err);
 

@@ -186,6 +186,24 @@ static void s_describe_verify(const struct lst_plan_phase *ph, int64_t *gen)
 	*gen = *gen >= 0 && !ph->steady ? *gen + n : -1;
 }
 
+/* Issue 17: a replay phase's workload is its trace. */
+static void s_describe_replay(const struct lst_plan_phase *ph)
+{
+	printf("     replays trace %s at %" PRId64 "%% (offsets, sizes, directions and times from "
+	       "the trace, starting together on every agent), iodepth %" PRId64 "\n",
+	       ph->w.read_iolog, ph->w.replay_time_scale, ph->w.iodepth);
+}
+
+/* Issue 17: where a recording phase's traces go, one file per agent and job spec. */
+static void s_describe_record(const struct lst_plan_phase *ph)
+{
+	if (!ph->w.write_iolog[0])
+		return;
+	printf("     records every I/O to trace %s%s.AGENT.K.lstrace in each agent's trace folder",
+	       ph->w.write_iolog, lst_plan_phase_one_point(ph) ? "" : "-pP");
+	printf(lst_plan_phase_one_point(ph) ? "\n" : " (P: the point, from 0)\n");
+}
+
 static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *unknown,
 			     bool *at_most_total, int64_t *gen)
 {
@@ -207,7 +225,9 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 	}
 	printf("\n");
 	lst_plan_phase_point(ph, 0, &w, label, sizeof(label));
-	if (ph->suite == LST_SUITE_NONE) {
+	if (ph->w.read_iolog[0]) {
+		s_describe_replay(ph);
+	} else if (ph->suite == LST_SUITE_NONE) {
 		const struct lst_opt *bs_opt = lst_opt_find(lst_workload_opts, "bs");
 
 		printf("     %s", lst_rw_names[ph->w.rw]);
@@ -216,6 +236,7 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 		printf(", bs %s, iodepth %" PRId64 ", jobs %" PRId64 "\n",
 		       lst_opt_format(bs_opt, &ph->w, bs, sizeof(bs)), ph->w.iodepth, ph->w.jobs);
 	}
+	s_describe_record(ph);
 	s_describe_roles(p, ph);
 	s_describe_dist(ph);
 	s_describe_mix(ph);
@@ -243,7 +264,10 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 		printf("     stops after %gx the capacity\n", ph->stop_capacity);
 	s_describe_hooks(p, ph);
 	if (t < 0) {
-		printf("     time: %s\n", ph->suite ? "set by the suite" : "depends on the device");
+		printf("     time: %s\n", ph->suite ? "set by the suite"
+					  : ph->w.read_iolog[0]
+						  ? "as long as the trace, at the scale"
+						  : "depends on the device");
 		*unknown = true;
 		return;
 	}

@@ -12,6 +12,7 @@
 #include "lst_plan.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -125,6 +126,8 @@ void lst_plan_destroy(lst_plan **pp)
 		free(ph->roles);
 		free(ph->curve_pcts);
 		free(ph->hir_gaps);
+		free(ph->record);
+		free(ph->replay_trace);
 		lst__plan_hooks_free(ph);
 	}
 	free(p->phases);
@@ -289,6 +292,26 @@ bool lst_plan_phase_has_agent(const lst_plan *p, const struct lst_plan_phase *ph
 		}
 	}
 	return false;
+}
+
+bool lst_plan_phase_one_point(const struct lst_plan_phase *ph)
+{
+	return ph->suite == LST_SUITE_NONE && !ph->steady && lst_plan_phase_points(ph) == 1;
+}
+
+int lst_plan_point_trace(const struct lst_plan_phase *ph, size_t point, char *name)
+{
+	size_t n = strlen(name);
+	int len;
+
+	if (!n || lst_plan_phase_one_point(ph))
+		return 0;
+	len = snprintf(name + n, LST_OPT_TEXT_MAX - n, "-p%zu", point);
+	if (len < 0 || (size_t)len >= LST_OPT_TEXT_MAX - n) {
+		name[n] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return 0;
 }
 
 /* Of two limits where 0 means none, the one that comes first (as the suites apply them). */

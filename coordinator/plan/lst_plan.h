@@ -220,6 +220,13 @@ struct lst_plan_phase {
 	size_t ncollect;		      /* 0: every collector each agent's config defines */
 	char **collect;			      /* collector names the phase asks for */
 	struct lst_mark *collect_marks;	      /* [ncollect] */
+
+	/* issue 17: trace record and replay as written (lst_plan_trace.c); the phase's check
+	 * turns them into w's write_iolog, read_iolog and replay_time_scale */
+	char *record;	     /* `record:`: true, false or a trace name; NULL: not given */
+	bool replay;	     /* `replay:` is given */
+	char *replay_trace;  /* `replay: {trace}` */
+	double replay_scale; /* `replay: {scale}`: percent of the recorded rate (100) */
 	struct lst_mark mark;
 };
 
@@ -288,6 +295,22 @@ bool lst_plan_path_role(const lst_plan *p, const struct lst_plan_phase *ph,
  * point, idle roles aside)? Events and before/after hooks may only name such agents.
  */
 bool lst_plan_phase_has_agent(const lst_plan *p, const struct lst_plan_phase *ph, size_t i);
+
+/*
+ * issue 17: does phase ph run exactly one point (no sweep, no suite, no rounds until steady)?
+ * A recording phase with several points writes one trace per point.
+ */
+bool lst_plan_phase_one_point(const struct lst_plan_phase *ph);
+
+/*
+ * issue 17: the trace name a recording path writes in point `point` of phase ph: name (a
+ * workload's write_iolog, LST_OPT_TEXT_MAX bytes) is left alone in a one-point phase or when
+ * empty, and gets "-pK" (K = point, 0-based) appended otherwise. Returns 0, or -ENAMETOOLONG
+ * (name unchanged) when the result would not fit; the plan's check keeps
+ * LST_PLAN_TRACE_SUFFIX_MAX characters free for it.
+ */
+#define LST_PLAN_TRACE_SUFFIX_MAX 8 /* "-p" and up to 6 digits */
+int lst_plan_point_trace(const struct lst_plan_phase *ph, size_t point, char *name);
 
 /*
  * issue 13: the longest a point of phase ph lasts when the plan fixes it (ramp + runtime, the

@@ -206,14 +206,16 @@ void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 	bool plain = ph->suite == LST_SUITE_NONE && ctx->nerrs + ctx->nbad == ctx->item_start;
 	lst_err err, derr;
 
+	lst__plan_trace_check(ctx, map, ph);
 	if (ph->secure && ph->suite != LST_SUITE_PURGE && lst_yaml_get(map, "secure", &kn))
 		lst__plan_error(ctx, kn, "secure: true applies only to suite: purge");
 	if (plain && ph->steady && !ph->round_duration && lst_yaml_get(map, "steady", &kn) &&
 	    !lst_yaml_get(map, "round", NULL))
 		lst__plan_error(ctx, kn, "steady state repeats rounds: add round: {duration: ...}");
-	if (plain && !ph->w.runtime && !ph->w.bytes && !ph->round_duration && !ph->stop_capacity &&
-	    !ph->stop_bytes && !ph->stop_runtime && !s_zero_runtime(wmap) &&
-	    !s_zero_runtime(dmap) && !lst_yaml_get(map, "round", NULL))
+	/* a replay lasts as long as its trace: it needs no stop condition */
+	if (plain && !ph->replay && !ph->w.read_iolog[0] && !ph->w.runtime && !ph->w.bytes &&
+	    !ph->round_duration && !ph->stop_capacity && !ph->stop_bytes && !ph->stop_runtime &&
+	    !s_zero_runtime(wmap) && !s_zero_runtime(dmap) && !lst_yaml_get(map, "round", NULL))
 		lst__plan_error_at(
 			ctx, ph->mark.line, ph->mark.col,
 			"%sno stop condition: give runtime or bytes in workload, a round "
@@ -235,7 +237,9 @@ void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 		s_sweep_check(ctx, ph, kn);
 	}
 	lst__plan_paths_check(ctx, map, ph);
-	lst__plan_verify_check(ctx, map, ph);
+	/* a replay may not verify at all (lst__plan_trace_check says so once) */
+	if (!ph->replay && !ph->w.read_iolog[0])
+		lst__plan_verify_check(ctx, map, ph);
 }
 
 void lst__plan_top_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)

@@ -12,6 +12,7 @@
  *   lst_plan_hooks.c   a phase's events, before/after hooks and telemetry (issue 13)
  *   lst_plan_verify.c  a phase's `verify: true` against its suite, mix, roles and the phases
  *                      before it (issue 14)
+ *   lst_plan_trace.c   a phase's `record:` and `replay:` as workload options (issue 17)
  *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
  *   lst_plan.c         the public entry points: load, parse, destroy, points, indexes
  */
@@ -119,7 +120,7 @@ struct lst__plan_ctx {
 extern const struct lst__plan_section lst__plan_top, lst__plan_agent, lst__plan_target,
 	lst__plan_phase, lst__plan_round, lst__plan_steady, lst__plan_stop, lst__plan_curve,
 	lst__plan_failover, lst__plan_hir, lst__plan_event, lst__plan_before, lst__plan_after,
-	lst__plan_telemetry;
+	lst__plan_telemetry, lst__plan_replay;
 /* plan-doc.md: the reference's prose, with a line {{keys NAME}} where a table goes. Embedded at
  * build time (embed.cmake). */
 extern const char lst__plan_doc_md[];
@@ -204,6 +205,15 @@ bool lst__plan_hotband(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v,
 bool lst__plan_bs_map(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v,
 		      struct lst_bssplit *b);
 bool lst__plan_dedup(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v, int64_t *pct);
+
+/*
+ * issue 17 (lst_plan_trace.c), first among a phase's checks: `record:` and `replay:` into the
+ * phase's write_iolog, read_iolog and replay_time_scale, and what a replay phase may not set
+ * (what the trace decides: rw, bs, ... in its workload, roles or sweep), each refused at its
+ * place.
+ */
+void lst__plan_trace_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
+			   struct lst_plan_phase *ph);
 
 /* Read one key's value v of section sec into base, by the key's kind (lst_plan_value.c). */
 void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,

@@ -259,6 +259,31 @@ const struct lst__plan_section lst__plan_hir = {
 	.keys = s_hir_keys,
 };
 
+/* issue 17: `replay: {trace: NAME, scale: 200%}` (lst_plan_trace.c makes them options). */
+static const struct lst__plan_key s_replay_keys[] = {
+	{ .o = { "trace", 0, PH(replay_trace), NULL, 0, 0, NULL,
+		 "the trace's file name in each agent's trace folder: a lockstep trace "
+		 "(NAME.AGENT.K.lstrace) or blkparse text; the workload option read_iolog" },
+	  .kind = K_STRING,
+	  .required = true },
+	{ .o = { "scale", 0, PH(replay_scale), "100", 0, 0, NULL,
+		 "replay at this percent of the recorded rate (200% is twice as fast), a whole "
+		 "percentage; the workload option replay_time_scale" },
+	  .kind = K_DOUBLE,
+	  .dmin = 1,
+	  .dmax = 100000,
+	  .pct = true },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_replay = {
+	.name = "replay",
+	.in = " in replay",
+	.keys = s_replay_keys,
+	.has_flag = true,
+	.flag = PH(replay),
+};
+
 /* The keys an event, a before and an after hook share: who runs what, and what a failure does.
  * One help text each, so the two tables say the same. */
 #define S_AGENT_HELP                                                                               \
@@ -417,6 +442,18 @@ static const struct lst__plan_key s_phase_keys[] = {
 		 "what losing an agent does to this phase" },
 	  .kind = K_OPT,
 	  .doc_def = "the plan's" },
+	{ .o = { "record", 0, PH(record), NULL, 0, 0, NULL,
+		 "record every I/O into a trace in each agent's trace folder: `true` (the trace is "
+		 "named after the phase) or a trace name; the workload option write_iolog (see "
+		 "Recording and replaying traces)" },
+	  .kind = K_STRING,
+	  .doc_def = "false" },
+	{ .o = { "replay", 0, 0, NULL, 0, 0, NULL,
+		 "replay a trace instead of generating I/Os (see replay, and Recording and "
+		 "replaying traces)" },
+	  .kind = K_SECTION,
+	  .sub = &lst__plan_replay,
+	  .doc_def = "none" },
 	/* after the keys that decide the phase's agents and point length: checked against them */
 	{ .o = { "events", 0, PH(events), NULL, 0, 0, NULL,
 		 "hooks of the agents' configs run at an instant of every point (see event)" },

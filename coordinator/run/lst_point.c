@@ -352,6 +352,13 @@ static int s_target_specs(lst_coord *c, const struct lst_plan_phase *ph, size_t 
 			rc = -1;
 			break;
 		}
+		/* issue 17: a phase of several points records one trace per point (NAME-pK) */
+		if (lst_plan_point_trace(ph, point, w[j].write_iolog)) {
+			lst_coord__error(c, "phase %s point %zu: trace name %s-p%zu is too long",
+					 ph->name, point, w[j].write_iolog, point);
+			rc = -1;
+			break;
+		}
 		if (!lst_coord__usable(&c->a[i])) {
 			*missing = true;
 			continue;
