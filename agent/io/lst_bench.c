@@ -519,6 +519,10 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 				      sizeof(range)),
 		       (long long)b->w.iodepth, (long long)b->w.jobs,
 		       lst_engine_names[lst_run_engine(run)], b->filename ? b->filename : "(null)");
+		if (b->w.read_iolog[0]) /* issue 17: rw and bs come from the trace */
+			printf("  replay of %s/%s: %zu records over %.3f s at %lld%% of their rate\n",
+			       b->trace_dir, b->w.read_iolog, b->trace.nrec,
+			       (double)b->trace.duration / 1e9, (long long)b->w.replay_time_scale);
 		if (secs <= 0)
 			secs = 1e-9;
 		s_print_dir("read", &b->tot[LST_DIR_READ], secs);

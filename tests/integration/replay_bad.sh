@@ -4,7 +4,9 @@
 # error line naming the file), and the target's block counters (/sys/block/loopN/stat) do not
 # move: a truncated trace, a trace of 512-byte I/Os replayed on a loop device with 4096-byte
 # sectors, a trace reaching past the end of a smaller device, a missing trace, and (daemon only:
-# bench has no allow_write) a trace with writes on a path outside allow_write.
+# bench has no allow_write) a trace with writes on a path outside allow_write. Limits: a replay
+# with jobs 2 is refused; a recording beyond mem_max keeps what fits and says so (log, DONE);
+# four recording jobs merge into one file in time order that replays whole.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup
@@ -92,3 +94,55 @@ ok "a missing trace is refused"
 case_bad b4k.bench.0.lstrace "$ro" "read_iolog $traces/b4k.bench.0.lstrace writes or trims" \
 	"$ro" "allow_write"
 ok "a trace with writes is refused on a path outside allow_write"
+
+# --- limits ------------------------------------------------------------------------------------
+# A replay runs in one job: jobs 2 is refused at PREPARE, nothing written.
+before=$(cat "/sys/block/$(basename "$dev4k")/stat")
+sed -i 's/workload: {iodepth: 4, read_iolog: .*}/workload: {iodepth: 4, jobs: 2, read_iolog: b4k.bench.0.lstrace}/; s|paths: {a: .*}|paths: {a: '"$dev4k"'}|' "$TMP/bad.yaml"
+if "$LOCKSTEP" run "$TMP/bad.yaml" -o "$TMP/res-jobs" --quiet >"$TMP/out" 2>"$TMP/err"; then
+	fail "a replay with jobs 2 ran"
+fi
+grep -q "read_iolog replays its trace in one job.*set jobs to 1 (it is 2)" "$TMP/err" ||
+	fail "jobs 2: $(cat "$TMP/err")"
+[ "$before" = "$(cat "/sys/block/$(basename "$dev4k")/stat")" ] || fail "jobs 2 moved the counters"
+ok "a replay with jobs 2 is refused: $(cat "$TMP/err")"
+
+# A recording keeps what mem_max allows and says so (log and DONE), the I/O goes on: an agent
+# with mem_max 16m records a null-engine point of millions of IOPS.
+port2=$(free_port)
+start_agent full "$port2" --trace-dir "$traces" --mem-max 16m
+cat >"$TMP/full.yaml" <<PLAN
+lockstep: 1
+name: full
+agents:
+  - {name: full, address: "tcp://127.0.0.1:$port2"}
+targets:
+  - name: drive
+    paths: {full: $small}
+phases:
+  - name: full
+    workload: {rw: randread, iodepth: 16, jobs: 2, engine: "null", write_iolog: full}
+    stop: {runtime: 2s}
+PLAN
+"$LOCKSTEP" run "$TMP/full.yaml" -o "$TMP/res-full" --quiet || fail "the full recording run failed"
+grep -q "write_iolog $traces/full.full.0.lstrace: full after [0-9]* records; [0-9]* more" \
+	"$TMP/agent-full.log" || fail "the agent did not log the full recording"
+grep -q "full after [0-9]* records" "$TMP/res-full/run.json" || fail "DONE did not say it was full"
+"$AGENT" bench --engine null --size 64m --read-iolog full.full.0.lstrace --trace-dir "$traces" \
+	--replay-time-scale 100000 --quiet >/dev/null 2>"$TMP/err" ||
+	fail "the full recording does not replay: $(cat "$TMP/err")"
+ok "a recording over mem_max keeps what fits, says so in the log and DONE, and replays: $(grep -o 'full after [0-9]* records; [0-9]* more I/Os' "$TMP/agent-full.log")"
+
+# Several jobs record into one file in time order (the reader refuses times going back).
+"$AGENT" bench --engine null --size 64m --rw randrw --iodepth 8 --jobs 4 --bytes 64m \
+	--write-iolog m4 --trace-dir "$traces" --json --quiet >"$TMP/m4.json" 2>"$TMP/err" ||
+	fail "4 recording jobs: $(cat "$TMP/err")"
+n=$(json "$TMP/m4.json" 'd["read"]["ios"] + d["write"]["ios"]')
+grep -q "recorded $n I/Os in $traces/m4.bench.0.lstrace" "$TMP/err" ||
+	fail "4 jobs did $n I/Os: $(cat "$TMP/err")"
+"$AGENT" bench --engine null --size 64m --read-iolog m4.bench.0.lstrace --trace-dir "$traces" \
+	--replay-time-scale 100000 --json --quiet >"$TMP/m4r.json" 2>"$TMP/err" ||
+	fail "4 jobs' trace does not replay: $(cat "$TMP/err")"
+[ "$(json "$TMP/m4r.json" 'd["read"]["ios"] + d["write"]["ios"]')" = "$n" ] ||
+	fail "the replay of 4 jobs' trace did not issue its $n I/Os"
+ok "4 jobs record into one file in time order ($n I/Os), and it replays whole"
