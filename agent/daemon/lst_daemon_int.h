@@ -180,6 +180,26 @@ struct lst_daemon__traces {
 	} spec[LST_MAX_JOBSPECS];
 };
 
+/* Issue 17: the thread writing a point's recordings when it ends, and what each spec gave. */
+struct lst_daemon__tw_spec {
+	int rc;
+	size_t nrec;
+	uint64_t dropped;
+	int64_t ns; /* the time the file took */
+	lst_err err;
+};
+
+struct lst_daemon__tw {
+	pthread_t thread;
+	int efd;
+	zmq_pollitem_t item;
+	_Atomic int done; /* spec[] is written (release) */
+	bool joined;
+	const lst_run *run;		     /* borrowed: over */
+	const struct lst_daemon__traces *tr; /* borrowed */
+	struct lst_daemon__tw_spec spec[LST_MAX_JOBSPECS];
+};
+
 /* One event of a started point (START's events): its job, and whether its EVENT went out. */
 struct lst_daemon__ev {
 	struct lst_event_req req;
@@ -252,6 +272,7 @@ struct lst_daemon__point {
 	lst_run *run;
 	struct lst_daemon__vmaps *vm;  /* issue 14: the run's verify maps (freed after the run) */
 	struct lst_daemon__traces *tr; /* issue 17: its traces (freed after the run), or NULL */
+	struct lst_daemon__tw *tw;     /* issue 17: writing its recordings at the end, or NULL */
 	zmq_pollitem_t item;	       /* the run's eventfd */
 	bool polling;
 	struct lst_daemon__prep *prep; /* while LST_DAEMON__PREPARING */
@@ -550,11 +571,20 @@ int lst_daemon__traces_paths(struct lst_daemon__point *pt, const struct lst_msg_
 			     lst_err *err);
 
 /*
- * The point's run is over: write each recording (merged by time), log its file and record
- * count, and say in dn's text what a recording could not keep and how many replayed records
- * went out late. A recording that cannot be written makes a complete point an error.
+ * The point's run is over: are its recordings still being written? The first call starts the
+ * writer thread (merging each recording by time into its file) and returns true while it runs;
+ * when it is done it calls lst_daemon__point_finish again. False when nothing records (or all
+ * is written: without a thread, on the reactor).
  */
+bool lst_daemon__traces_pending(lst_daemon *d);
+
+/* For DONE: log each recording's file and record count, and say in dn's text what a recording
+ * could not keep and how many replayed records went out late. A recording that could not be
+ * written makes a complete point an error. */
 void lst_daemon__traces_finish(lst_daemon *d, struct lst_msg_done *dn);
+
+/* Let go of the point's writer (waiting for it if it still writes). Safe when there is none. */
+void lst_daemon__traces_writer_free(lst_daemon *d, struct lst_daemon__point *pt);
 
 /* Free the traces. Safe on NULL and twice. */
 void lst_daemon__traces_free(struct lst_daemon__traces **p);

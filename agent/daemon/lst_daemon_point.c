@@ -45,6 +45,7 @@ void lst_daemon__point_destroy(lst_daemon *d)
 		zloop_poller_end(d->loop, &pt->item);
 	lst_daemon__prep_release(d, &pt->prep);
 	lst_daemon__events_free(d, pt);
+	lst_daemon__traces_writer_free(d, pt); /* before the run: it reads the jobs' records */
 	lst_run_destroy(&pt->run);
 	lst_daemon__vmaps_free(&pt->vm);  /* after the run: its jobs borrowed the maps */
 	lst_daemon__traces_free(&pt->tr); /* after the run: a replay borrowed its trace */
@@ -185,6 +186,8 @@ static void s_point_finish(lst_daemon *d)
 	uint32_t integrity;
 
 	if (lst_daemon__events_pending(d))
+		return;
+	if (lst_daemon__traces_pending(d)) /* issue 17: recordings being written */
 		return;
 	integrity = lst_daemon__integrity_send(d, &unreported);
 	m = lst_daemon__out(d, LST_MSG_DONE);

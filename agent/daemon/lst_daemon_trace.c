@@ -6,17 +6,22 @@
  * A replayed trace is read on the reactor at PREPARE (a trace of a few million records reads
  * in well under a second; the time is logged), before the paths are opened, because its writes
  * decide whether its path is opened for writing (through the disk-safety rules, as any write).
- * A recording is written on the reactor at the point's end, before DONE: merging and writing a
- * few million records takes a fraction of a second, and the time is logged too, so a slow one
- * shows.
+ * A recording is written at the point's end, before DONE, by a writer thread (merging and
+ * writing 64 Mi records takes seconds; 650,000 took 0.1 s here), while the reactor goes on
+ * serving: DONE waits for it (lst_daemon__traces_pending), as it waits for the events' EVENTs.
+ * The time each file took is logged.
  */
 
 #include "lst_daemon_int.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "lst_assert.h"
 #include "lst_log.h"
@@ -169,34 +174,98 @@ int lst_daemon__traces_paths(struct lst_daemon__point *pt, const struct lst_msg_
 	return 0;
 }
 
-/* Spec i's recording: write it, log it, note what did not fit. Returns 0 or -errno. */
-static int s_write(lst_daemon *d, struct lst_daemon__traces *tr, uint32_t i, char *note,
-		   size_t size)
+/* The writer thread: write every recording of the point's run (over: its jobs have ended). */
+static void *s_writer_main(void *arg)
 {
-	int64_t t = lst_mono_ns();
-	size_t nrec, n;
-	uint64_t dropped;
-	lst_err err;
-	int rc;
+	struct lst_daemon__tw *tw = arg;
+	const struct lst_daemon__traces *tr = tw->tr;
 
-	rc = lst_run_trace_write(d->pt->run, i, tr->spec[i].rec_file, tr->spec[i].lbs,
-				 tr->spec[i].size, &nrec, &dropped, &err);
-	n = strlen(note);
-	if (rc) {
-		lst_log_warn("write_iolog: %s", err.msg);
-		snprintf(note + n, size - n, "%swrite_iolog: %s", n ? "; " : "", err.msg);
-		return rc;
+	for (uint32_t i = 0; i < LST_MAX_JOBSPECS; i++) {
+		struct lst_daemon__tw_spec *o = &tw->spec[i];
+		int64_t t = lst_mono_ns();
+
+		if (!tr->spec[i].rec_max)
+			continue;
+		o->rc = lst_run_trace_write(tw->run, i, tr->spec[i].rec_file, tr->spec[i].lbs,
+					    tr->spec[i].size, &o->nrec, &o->dropped, &o->err);
+		o->ns = lst_mono_ns() - t;
 	}
-	lst_log_info("write_iolog: recorded %zu I/Os in %s (written in %.1f ms)%s", nrec,
-		     tr->spec[i].rec_file, (double)(lst_mono_ns() - t) / 1e6,
-		     dropped ? ": the recording was full" : "");
-	if (dropped) {
+	atomic_store_explicit(&tw->done, 1, memory_order_release);
+	eventfd_write(tw->efd, 1);
+	return NULL;
+}
+
+/* The writer is done: take it off the reactor, and let the point finish (DONE). */
+static int s_on_writer(zloop_t *loop, zmq_pollitem_t *item, void *arg)
+{
+	lst_daemon *d = arg;
+	struct lst_daemon__point *pt = d->pt;
+	uint64_t junk;
+
+	(void)loop;
+	if (!pt || !pt->tw || item->fd != pt->tw->efd)
+		return lst_daemon__ret(d);
+	while (read(item->fd, &junk, sizeof(junk)) > 0)
+		;
+	if (!atomic_load_explicit(&pt->tw->done, memory_order_acquire))
+		return lst_daemon__ret(d);
+	zloop_poller_end(d->loop, &pt->tw->item);
+	pthread_join(pt->tw->thread, NULL);
+	pt->tw->joined = true;
+	lst_daemon__point_finish(d);
+	return lst_daemon__ret(d);
+}
+
+bool lst_daemon__traces_pending(lst_daemon *d)
+{
+	struct lst_daemon__point *pt = d->pt;
+	struct lst_daemon__tw *tw;
+	bool any = false;
+
+	if (!pt->run || !pt->tr)
+		return false;
+	if (pt->tw)
+		return !pt->tw->joined;
+	for (uint32_t i = 0; i < LST_MAX_JOBSPECS; i++)
+		any = any || pt->tr->spec[i].rec_max;
+	if (!any)
+		return false;
+	tw = pt->tw = lst_calloc(1, sizeof(*tw));
+	tw->run = pt->run;
+	tw->tr = pt->tr;
+	tw->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (tw->efd >= 0 && !pthread_create(&tw->thread, NULL, s_writer_main, tw)) {
+		tw->item = (zmq_pollitem_t){ .fd = tw->efd, .events = ZMQ_POLLIN };
+		zloop_poller(d->loop, &tw->item, s_on_writer, d);
+		return true;
+	}
+	/* no thread: write here, on the reactor */
+	s_writer_main(tw);
+	tw->joined = true;
+	return false;
+}
+
+/* Log spec i's recording as written, and note in note what DONE must say. Returns rc. */
+static int s_report(const struct lst_daemon__traces *tr, const struct lst_daemon__tw_spec *o,
+		    uint32_t i, char *note, size_t size)
+{
+	size_t n = strlen(note);
+
+	if (o->rc) {
+		lst_log_warn("write_iolog: %s", o->err.msg);
+		snprintf(note + n, size - n, "%swrite_iolog: %s", n ? "; " : "", o->err.msg);
+		return o->rc;
+	}
+	lst_log_info("write_iolog: recorded %zu I/Os in %s (written in %.1f ms, off the reactor)",
+		     o->nrec, tr->spec[i].rec_file, (double)o->ns / 1e6);
+	if (o->dropped) {
 		lst_log_warn("write_iolog %s: full after %zu records; %llu more I/Os were not "
 			     "recorded",
-			     tr->spec[i].rec_file, nrec, (unsigned long long)dropped);
+			     tr->spec[i].rec_file, o->nrec, (unsigned long long)o->dropped);
 		snprintf(note + n, size - n,
 			 "%swrite_iolog %s: full after %zu records, %llu more I/Os not recorded",
-			 n ? "; " : "", tr->spec[i].rec_file, nrec, (unsigned long long)dropped);
+			 n ? "; " : "", tr->spec[i].rec_file, o->nrec,
+			 (unsigned long long)o->dropped);
 	}
 	return 0;
 }
@@ -212,7 +281,8 @@ void lst_daemon__traces_finish(lst_daemon *d, struct lst_msg_done *dn)
 		uint64_t late;
 		size_t n;
 
-		if (tr->spec[i].rec_max && s_write(d, tr, i, note, sizeof(note)))
+		if (tr->spec[i].rec_max && pt->tw &&
+		    s_report(tr, &pt->tw->spec[i], i, note, sizeof(note)))
 			failed = true;
 		if (!tr->spec[i].replay || !(late = lst_run_replay_late(pt->run, i)))
 			continue;
@@ -231,6 +301,22 @@ void lst_daemon__traces_finish(lst_daemon *d, struct lst_msg_done *dn)
 
 		snprintf(dn->text + n, sizeof(dn->text) - n, "%s%s", n ? "; " : "", note);
 	}
+}
+
+void lst_daemon__traces_writer_free(lst_daemon *d, struct lst_daemon__point *pt)
+{
+	struct lst_daemon__tw *tw = pt->tw;
+
+	if (!tw)
+		return;
+	if (!tw->joined) { /* the point goes before its DONE: wait for the files */
+		zloop_poller_end(d->loop, &tw->item);
+		pthread_join(tw->thread, NULL);
+	}
+	if (tw->efd >= 0)
+		close(tw->efd);
+	free(tw);
+	pt->tw = NULL;
 }
 
 void lst_daemon__traces_free(struct lst_daemon__traces **p)
