@@ -211,6 +211,7 @@ static int s_serve(struct s_agent *a)
 	o.collectors = cfg->collectors;
 	o.ncollectors = cfg->ncollectors;
 	o.hook_timeout = cfg->hook_timeout;
+	o.trace_dir = cfg->trace_dir;
 	if (cfg->key) {
 		o.curve_secret = a->kp.secret;
 		o.curve_public = a->kp.pub;

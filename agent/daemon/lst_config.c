@@ -128,6 +128,14 @@ const struct lst_config_setting lst_config_settings[] = {
 	  "`30s`", "longest a hook or collector may run (default 60s)",
 	  "Longest a hook or collector may run (`60s` by default; 1 s to 1 h): then its process "
 	  "group gets SIGTERM, and SIGKILL 2 s later." },
+	{ "trace_dir", LST_CONFIG_STR, LST_CFG_TRACE_DIR, "DIR",
+	  "string (absolute path of a folder)", "`/var/lib/lockstep-agent/traces`",
+	  "folder of I/O traces that write_iolog records and\n"
+	  "read_iolog replays (default " LST_CONFIG_DEFAULT_TRACE_DIR ")",
+	  "Folder of the I/O traces a point records (`write_iolog`: "
+	  "`NAME.AGENT.K.lstrace`, K the job spec's index) and replays (`read_iolog` names a file "
+	  "in it, never a path). Default `" LST_CONFIG_DEFAULT_TRACE_DIR "`, created with mode "
+	  "0750 when a recording first needs it." },
 	{ "v", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "debug logging for every category",
 	  "Debug logging for every category." },
 	{ "help", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "this text", "Usage." },
@@ -216,6 +224,7 @@ void lst_config_destroy(lst_config **p)
 	free(cfg->debug);
 	free(cfg->key);
 	free(cfg->authorized_keys);
+	free(cfg->trace_dir);
 	s_clear_allow(cfg);
 	s_cmds_free(&cfg->hooks, &cfg->nhooks);
 	s_cmds_free(&cfg->collectors, &cfg->ncollectors);
@@ -268,6 +277,13 @@ static int s_set_str(lst_config *cfg, const struct lst_config_setting *k, const 
 				return lst_err_set(err, -EINVAL,
 						   "name must not hold control characters");
 		s_replace(&cfg->name, value);
+		break;
+	case LST_CFG_TRACE_DIR:
+		if (value[0] != '/' || len >= 4096)
+			return lst_err_set(err, -EINVAL,
+					   "trace_dir must be an absolute folder path, not '%s'",
+					   value);
+		s_replace(&cfg->trace_dir, value);
 		break;
 	case LST_CFG_LOG:
 	case LST_CFG_PIDFILE:
@@ -426,6 +442,8 @@ void lst_config_override(lst_config *dst, const lst_config *src)
 	}
 	if (src->set & LST_CFG_HOOK_TIMEOUT)
 		dst->hook_timeout = src->hook_timeout;
+	if (src->set & LST_CFG_TRACE_DIR)
+		s_replace(&dst->trace_dir, src->trace_dir);
 	dst->set |= src->set;
 }
 

@@ -24,7 +24,8 @@
 
 #define LST_CONFIG_DEFAULT_LISTEN "tcp://*:7270"
 #define LST_CONFIG_DEFAULT_LOG "/var/log/lockstep-agent.log"
-#define LST_CONFIG_LEASE_MAX_DEFAULT (10 * 60 * (int64_t)1000000000) /* 10 min, ns */
+#define LST_CONFIG_DEFAULT_TRACE_DIR "/var/lib/lockstep-agent/traces" /* issue 17 */
+#define LST_CONFIG_LEASE_MAX_DEFAULT (10 * 60 * (int64_t)1000000000)  /* 10 min, ns */
 #define LST_CONFIG_MEM_MAX_PERCENT 25		    /* default mem_max: this share of MemTotal */
 #define LST_CONFIG_MEM_MAX_MIN ((uint64_t)16 << 20) /* 16 MiB */
 
@@ -46,6 +47,7 @@ enum lst_config_key {
 	LST_CFG_HOOKS = 1u << 13,	 /* issue 13 */
 	LST_CFG_COLLECTORS = 1u << 14,	 /* issue 13 */
 	LST_CFG_HOOK_TIMEOUT = 1u << 15, /* issue 13 */
+	LST_CFG_TRACE_DIR = 1u << 16,	 /* issue 17 */
 };
 
 /* How a setting's value is read (the same from the file and from a flag). */
@@ -97,7 +99,10 @@ typedef struct lst_config {
 	struct lst_config_cmd *collectors;
 	size_t ncollectors;
 	int64_t hook_timeout; /* ns a hook or collector may take; 0 = LST_CONFIG_HOOK_TIMEOUT_DEFAULT */
-	unsigned set;	      /* enum lst_config_key bits */
+	/* issue 17: the folder of I/O traces (write_iolog, read_iolog name files in it);
+	 * NULL = LST_CONFIG_DEFAULT_TRACE_DIR, created (0750) when a record first needs it */
+	char *trace_dir;
+	unsigned set; /* enum lst_config_key bits */
 } lst_config;
 
 #define LST_CONFIG_HOOK_TIMEOUT_DEFAULT (60 * (int64_t)1000000000) /* 60 s, ns */

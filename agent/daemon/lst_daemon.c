@@ -111,6 +111,7 @@ static int s_settings(lst_daemon *d, const struct lst_daemon_opts *o, lst_err *e
 	d->policy = o->policy;
 	d->name = lst_strdup(o->name);
 	d->log_path = o->log_path ? lst_strdup(o->log_path) : NULL;
+	d->trace_dir = lst_strdup(o->trace_dir ? o->trace_dir : LST_CONFIG_DEFAULT_TRACE_DIR);
 	d->hooks = o->hooks;
 	d->nhooks = o->nhooks;
 	d->collectors = o->collectors;
@@ -366,6 +367,7 @@ void lst_daemon_destroy(lst_daemon **p)
 	lst_msg_destroy(&d->out);
 	free(d->name);
 	free(d->log_path);
+	free(d->trace_dir);
 	free(d);
 	*p = NULL;
 }

@@ -51,6 +51,8 @@ struct lst_daemon_opts {
 	const struct lst_config_cmd *hooks, *collectors;
 	size_t nhooks, ncollectors;
 	int64_t hook_timeout; /* ns; 0 = LST_CONFIG_HOOK_TIMEOUT_DEFAULT */
+	/* issue 17: the folder of I/O traces; NULL = LST_CONFIG_DEFAULT_TRACE_DIR */
+	const char *trace_dir;
 };
 
 typedef struct lst_daemon lst_daemon;

@@ -14,6 +14,8 @@
  *   lst_daemon_hook.c      hooks: START's events and their EVENTs, HOOK, KMSG (issue 13)
  *   lst_daemon_verify.c    data integrity (issue 14): JOURNAL, the verifying reads' maps,
  *                          PREPARED's streams, SAMPLE's marks, INTEGRITY
+ *   lst_daemon_trace.c     trace record and replay (issue 17): the traces a PREPARE replays,
+ *                          the files its recordings go to, written at the point's end
  *
  * The daemon: sessions, commands and the point being run, on one zloop reactor.
  *
@@ -159,6 +161,45 @@ struct lst_daemon__vmaps {
 	} spec[LST_MAX_JOBSPECS];
 };
 
+/*
+ * Issue 17: a point's traces, per job spec: the trace read_iolog replays (read at PREPARE, on
+ * the reactor; borrowed by the run's job) and where write_iolog's recording goes. Owned like
+ * the verify maps: by the point, then by its PREPARE worker, then by the point with its run;
+ * freed after the run.
+ */
+struct lst_daemon__traces {
+	struct {
+		bool replay;	    /* read_iolog: t holds its trace */
+		struct lst_trace t; /* ... from file */
+		size_t writes;	    /* its records that write or trim */
+		size_t rec_max;	    /* write_iolog: records kept at most (0 = not recording) */
+		uint32_t lbs;	    /* the path's logical block size and size, for the header */
+		uint64_t size;
+		char file[LST_PATH_MAX];     /* the replayed trace's file */
+		char rec_file[LST_PATH_MAX]; /* the recording's */
+	} spec[LST_MAX_JOBSPECS];
+};
+
+/* Issue 17: the thread writing a point's recordings when it ends, and what each spec gave. */
+struct lst_daemon__tw_spec {
+	int rc;
+	size_t nrec;
+	uint64_t dropped;
+	int64_t ns; /* the time the file took */
+	lst_err err;
+};
+
+struct lst_daemon__tw {
+	pthread_t thread;
+	int efd;
+	zmq_pollitem_t item;
+	_Atomic int done; /* spec[] is written (release) */
+	bool joined;
+	const lst_run *run;		     /* borrowed: over */
+	const struct lst_daemon__traces *tr; /* borrowed */
+	struct lst_daemon__tw_spec spec[LST_MAX_JOBSPECS];
+};
+
 /* One event of a started point (START's events): its job, and whether its EVENT went out. */
 struct lst_daemon__ev {
 	struct lst_event_req req;
@@ -185,6 +226,7 @@ struct lst_daemon__path {
 	enum lst_dev_access access;
 	bool direct;
 	const char *identity; /* borrowed from the PREPARE job spec, "" = none */
+	const char *replay;   /* issue 17: the trace whose writes make it a write path, or NULL */
 	struct lst_path_identity id;
 };
 
@@ -208,6 +250,7 @@ struct lst_daemon__prep {
 	size_t n;
 	struct lst_run_path rp[LST_MAX_JOBSPECS]; /* names point into cmd */
 	struct lst_daemon__vmaps *vm;		  /* issue 14: NULL when nothing is verified */
+	struct lst_daemon__traces *tr;		  /* issue 17: NULL when nothing is traced */
 	lst_run *run;
 	int rc;
 	lst_err err;
@@ -227,8 +270,10 @@ struct lst_daemon__point {
 	struct lst_daemon__path paths[LST_MAX_JOBSPECS];
 	size_t npaths;
 	lst_run *run;
-	struct lst_daemon__vmaps *vm; /* issue 14: the run's verify maps (freed after the run) */
-	zmq_pollitem_t item;	      /* the run's eventfd */
+	struct lst_daemon__vmaps *vm;  /* issue 14: the run's verify maps (freed after the run) */
+	struct lst_daemon__traces *tr; /* issue 17: its traces (freed after the run), or NULL */
+	struct lst_daemon__tw *tw;     /* issue 17: writing its recordings at the end, or NULL */
+	zmq_pollitem_t item;	       /* the run's eventfd */
 	bool polling;
 	struct lst_daemon__prep *prep; /* while LST_DAEMON__PREPARING */
 	uint64_t prepare_id;	       /* the PREPARE command being answered */
@@ -260,6 +305,7 @@ struct lst_daemon {
 	bool mem_max_default;	      /* mem_max is the default share of RAM */
 	const lst_dev_policy *policy; /* borrowed */
 	char *name, *log_path;
+	char *trace_dir; /* issue 17: the folder of traces */
 	char endpoint[256];
 	zsock_t *router;
 	void *zs; /* the raw libzmq socket */
@@ -493,6 +539,55 @@ void lst_daemon__sample_marks(const lst_run *run, struct lst_msg_sample *ms);
  * units found beyond the cap.
  */
 uint32_t lst_daemon__integrity_send(lst_daemon *d, uint64_t *unreported);
+
+/* ---- lst_daemon_trace.c (issue 17) */
+
+/*
+ * The traces of PREPARE p (*out = NULL when no spec records or replays): each read_iolog trace
+ * read from the trace folder, the folder made for a recording and each recording's file named.
+ * Returns 0 or -errno with err, one line naming the file; nothing is allocated then.
+ */
+int lst_daemon__traces_new(const lst_daemon *d, const struct lst_msg_prepare *p,
+			   struct lst_daemon__traces **out, lst_err *err);
+
+/* The bytes the replays add to the point (the records, and slots sized from the trace rather
+ * than bs), and those of the recordings (rec_max records each). 0 for NULL. */
+uint64_t lst_daemon__traces_mem(const struct lst_daemon__traces *tr,
+				const struct lst_msg_prepare *p);
+uint64_t lst_daemon__traces_rec_mem(const struct lst_daemon__traces *tr,
+				    const struct lst_msg_prepare *p);
+
+/* Bound each recording so that the point (need bytes without the recordings) fits mem_max:
+ * every recording gets the same share of what is left, at most lst_run_record_max. Returns 0,
+ * or -ENOMEM with err when not even LST_DAEMON__REC_MIN records per recording fit. */
+int lst_daemon__traces_fit(struct lst_daemon__traces *tr, const struct lst_msg_prepare *p,
+			   uint64_t need, uint64_t mem_max, lst_err *err);
+
+#define LST_DAEMON__REC_MIN 4096 /* records a recording keeps at least */
+
+/* After the paths are open: each replayed trace fits its path (block size, size); each
+ * recording learns its path's block size and size. Returns 0 or -EINVAL with err. */
+int lst_daemon__traces_paths(struct lst_daemon__point *pt, const struct lst_msg_prepare *p,
+			     lst_err *err);
+
+/*
+ * The point's run is over: are its recordings still being written? The first call starts the
+ * writer thread (merging each recording by time into its file) and returns true while it runs;
+ * when it is done it calls lst_daemon__point_finish again. False when nothing records (or all
+ * is written: without a thread, on the reactor).
+ */
+bool lst_daemon__traces_pending(lst_daemon *d);
+
+/* For DONE: log each recording's file and record count, and say in dn's text what a recording
+ * could not keep and how many replayed records went out late. A recording that could not be
+ * written makes a complete point an error. */
+void lst_daemon__traces_finish(lst_daemon *d, struct lst_msg_done *dn);
+
+/* Let go of the point's writer (waiting for it if it still writes). Safe when there is none. */
+void lst_daemon__traces_writer_free(lst_daemon *d, struct lst_daemon__point *pt);
+
+/* Free the traces. Safe on NULL and twice. */
+void lst_daemon__traces_free(struct lst_daemon__traces **p);
 
 /* ---- lst_daemon_session.c */
 

@@ -45,8 +45,10 @@ void lst_daemon__point_destroy(lst_daemon *d)
 		zloop_poller_end(d->loop, &pt->item);
 	lst_daemon__prep_release(d, &pt->prep);
 	lst_daemon__events_free(d, pt);
+	lst_daemon__traces_writer_free(d, pt); /* before the run: it reads the jobs' records */
 	lst_run_destroy(&pt->run);
-	lst_daemon__vmaps_free(&pt->vm); /* after the run: its jobs borrowed the maps */
+	lst_daemon__vmaps_free(&pt->vm);  /* after the run: its jobs borrowed the maps */
+	lst_daemon__traces_free(&pt->tr); /* after the run: a replay borrowed its trace */
 	s_purge_destroy(d, pt);
 	for (size_t i = 0; i < pt->npaths; i++)
 		if (pt->paths[i].fd >= 0)
@@ -185,6 +187,8 @@ static void s_point_finish(lst_daemon *d)
 
 	if (lst_daemon__events_pending(d))
 		return;
+	if (lst_daemon__traces_pending(d)) /* issue 17: recordings being written */
+		return;
 	integrity = lst_daemon__integrity_send(d, &unreported);
 	m = lst_daemon__out(d, LST_MSG_DONE);
 	dn = &m->u.done;
@@ -206,6 +210,8 @@ static void s_point_finish(lst_daemon *d)
 		dn->reason = pt->stop_reason;
 		lst_copy(dn->text, sizeof(dn->text), pt->stop_text);
 	}
+	if (pt->run && pt->tr)
+		lst_daemon__traces_finish(d, dn);
 	if (d->sess.spool_unreported && d->sess.known && pt->gen == d->sess.gen) {
 		size_t n = strlen(dn->text);
 

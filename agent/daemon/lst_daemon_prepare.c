@@ -39,7 +39,8 @@ static void s_prep_put(struct lst_daemon__prep *pg)
 	if (atomic_fetch_sub(&pg->refs, 1) != 1)
 		return;
 	lst_run_destroy(&pg->run);
-	lst_daemon__vmaps_free(&pg->vm); /* after the run, which borrowed its maps */
+	lst_daemon__vmaps_free(&pg->vm);  /* after the run, which borrowed its maps */
+	lst_daemon__traces_free(&pg->tr); /* after the run, which borrowed its traces */
 	if (pg->efd >= 0)
 		close(pg->efd);
 	lst_msg_destroy(&pg->cmd);
@@ -152,9 +153,16 @@ static int s_gather_paths(struct lst_daemon__point *pt, const struct lst_msg_pre
 		bool direct = false;
 		struct lst_daemon__path *sp;
 
+		const char *replay = NULL;
+
 		if (j->action == LST_ACTION_IO) {
 			acc = lst_rw_writes(j->w.rw, j->w.rwmixread) ? LST_DEV_WRITE : LST_DEV_READ;
 			direct = j->w.direct != 0;
+			/* issue 17: a replay writes what its trace writes */
+			if (pt->tr && pt->tr->spec[i].replay) {
+				acc = pt->tr->spec[i].writes ? LST_DEV_WRITE : LST_DEV_READ;
+				replay = pt->tr->spec[i].writes ? pt->tr->spec[i].file : NULL;
+			}
 		} else if (j->action == LST_ACTION_DISCARD || j->action == LST_ACTION_SECDISCARD) {
 			acc = LST_DEV_PURGE;
 		}
@@ -168,8 +176,10 @@ static int s_gather_paths(struct lst_daemon__point *pt, const struct lst_msg_pre
 					"one setting per path",
 					j->path, j->target);
 			}
-			if (acc > sp->access)
+			if (acc > sp->access) {
 				sp->access = acc;
+				sp->replay = replay;
+			}
 			if (!sp->identity[0])
 				sp->identity = j->identity;
 			continue;
@@ -178,6 +188,7 @@ static int s_gather_paths(struct lst_daemon__point *pt, const struct lst_msg_pre
 		lst_copy(sp->path, sizeof(sp->path), j->path);
 		sp->fd = -1;
 		sp->access = acc;
+		sp->replay = replay;
 		sp->direct = direct;
 		sp->identity = j->identity;
 	}
@@ -194,6 +205,8 @@ static int s_open_each(lst_daemon *d, struct lst_daemon__point *pt, int *perr, l
 				      &sp->id, err);
 		if (sp->fd < 0) {
 			*perr = s_dev_perr(err);
+			if (sp->replay) /* issue 17: say why it is a write */
+				lst_err_prefix(err, "read_iolog %s writes or trims: ", sp->replay);
 			return err->code;
 		}
 		lst_log_debug(LST_DBG_DEV, "opened %s (%s) for %s: %s %s, %llu bytes", sp->path,
@@ -266,9 +279,10 @@ static void s_prepared(lst_daemon *d, const struct lst_daemon__rid *rid, const l
 }
 
 /* What a PREPARE's job specs will allocate, in bytes (buffers and all), and the buffers alone. */
-static uint64_t s_point_mem(const struct lst_msg_prepare *p, uint64_t *buffers, uint64_t *jobs)
+static uint64_t s_point_mem(const struct lst_msg_prepare *p, const struct lst_daemon__traces *tr,
+			    uint64_t *buffers, uint64_t *jobs)
 {
-	uint64_t total = 0;
+	uint64_t total = lst_daemon__traces_mem(tr, p) + lst_daemon__traces_rec_mem(tr, p);
 
 	*buffers = *jobs = 0;
 	for (uint32_t i = 0; i < p->njobs; i++) {
@@ -288,10 +302,18 @@ static uint64_t s_point_mem(const struct lst_msg_prepare *p, uint64_t *buffers, 
  * under test into the OOM killer, or spawn thousands of threads. Values are bounded by the
  * codec (64 specs, jobs, iodepth and bs within their option ranges): no product overflows.
  */
-static int s_check_resources(const lst_daemon *d, const struct lst_msg_prepare *p, lst_err *err)
+static int s_check_resources(const lst_daemon *d, const struct lst_msg_prepare *p,
+			     struct lst_daemon__traces *tr, lst_err *err)
 {
-	uint64_t jobs, buffers, need = s_point_mem(p, &buffers, &jobs);
+	uint64_t jobs, buffers, need = s_point_mem(p, NULL, &buffers, &jobs);
 	char a[32], b[32], c[32];
+	int rc;
+
+	/* issue 17: a replay's trace and slots, and recordings bounded to what mem_max leaves */
+	if ((rc = lst_daemon__traces_fit(tr, p, need + lst_daemon__traces_mem(tr, p), d->mem_max,
+					 err)))
+		return rc;
+	need = s_point_mem(p, tr, &buffers, &jobs);
 
 	if (jobs > S_MAX_THREADS)
 		return lst_err_set(
@@ -346,7 +368,8 @@ static int s_prepare_io(lst_daemon *d, struct lst_daemon__point *pt, const lst_m
 
 	for (uint32_t i = 0; i < p->njobs; i++)
 		size[i] = s_path_find(pt, p->jobs[i].path)->id.size;
-	if ((rc = lst_daemon__vmaps_new(d, p, size, s_point_mem(p, &buffers, &jobs), &vm, err)))
+	if ((rc = lst_daemon__vmaps_new(d, p, size, s_point_mem(p, pt->tr, &buffers, &jobs), &vm,
+					err)))
 		return rc;
 	pg = lst_calloc(1, sizeof(*pg));
 	pg->vm = vm;
@@ -367,6 +390,10 @@ static int s_prepare_io(lst_daemon *d, struct lst_daemon__point *pt, const lst_m
 		pg->rp[i].size = sp->id.size;
 		pg->rp[i].w = p->jobs[i].w;
 		pg->rp[i].name = pg->cmd->u.prepare.jobs[i].path;
+		if (pt->tr) { /* issue 17 */
+			pg->rp[i].replay = pt->tr->spec[i].replay ? &pt->tr->spec[i].t : NULL;
+			pg->rp[i].rec_max = pt->tr->spec[i].rec_max;
+		}
 		pg->rp[i].stamp = (struct lst_stamp){
 			.target = p->jobs[i].stamp.target,
 			.agent = p->jobs[i].stamp.agent,
@@ -374,9 +401,12 @@ static int s_prepare_io(lst_daemon *d, struct lst_daemon__point *pt, const lst_m
 			.gen = p->jobs[i].stamp.gen,
 		};
 	}
+	pg->tr = pt->tr; /* the worker's run borrows them: they go with it */
+	pt->tr = NULL;
 	atomic_init(&pg->refs, 2);
 	rc = pthread_create(&pg->thread, NULL, s_prep_main, pg);
 	if (rc) {
+		pt->tr = pg->tr;
 		close(pg->efd);
 		lst_msg_destroy(&pg->cmd);
 		lst_daemon__vmaps_free(&pg->vm);
@@ -453,9 +483,11 @@ static int s_on_prep_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 		return lst_daemon__ret(d);
 	pt->run = pg->run;
 	pg->run = NULL;
-	if (pt->run) { /* the maps go with the run that borrows them */
+	if (pt->run) { /* the maps and traces go with the run that borrows them */
 		pt->vm = pg->vm;
 		pg->vm = NULL;
+		pt->tr = pg->tr;
+		pg->tr = NULL;
 	}
 	err = pg->err;
 	cmd = pg->cmd;
@@ -475,7 +507,8 @@ static int s_on_prep_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 }
 
 /* Can this PREPARE be executed at all? If not, its ERROR is sent and false returned. */
-static bool s_prepare_acceptable(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m)
+static bool s_prepare_acceptable(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m,
+				 struct lst_daemon__traces **tr)
 {
 	const struct lst_msg_prepare *p = &m->u.prepare;
 	uint32_t action = p->jobs[0].action;
@@ -514,7 +547,10 @@ static bool s_prepare_acceptable(lst_daemon *d, const struct lst_daemon__rid *ri
 		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_REFUSED, "%s", err.msg);
 		return false;
 	}
-	if (action == LST_ACTION_IO && s_check_resources(d, p, &err)) {
+	/* issue 17: the traces it replays are read (and checked) and its recordings placed */
+	if (action == LST_ACTION_IO &&
+	    (lst_daemon__traces_new(d, p, tr, &err) || s_check_resources(d, p, *tr, &err))) {
+		lst_daemon__traces_free(tr);
 		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name,
 			     err.msg);
 		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_IO, "%s", err.msg);
@@ -563,17 +599,22 @@ void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, co
 {
 	const struct lst_msg_prepare *p = &m->u.prepare;
 	struct lst_daemon__point *pt;
+	struct lst_daemon__traces *tr = NULL;
 	uint32_t action;
 	int perr = LST_PERR_IO;
 	lst_err err;
 
-	if (!s_prepare_acceptable(d, rid, m))
+	if (!s_prepare_acceptable(d, rid, m, &tr))
 		return;
 	action = p->jobs[0].action;
 	s_point_replace(d, p);
 	pt = s_point_new(d, rid, p);
+	pt->tr = tr;
 	lst_err_clear(&err);
 	if (s_open_paths(d, pt, p, &perr, &err))
+		goto refused;
+	perr = LST_PERR_IO;
+	if (lst_daemon__traces_paths(pt, p, &err))
 		goto refused;
 	if (action == LST_ACTION_IDENTIFY) {
 		/* Nothing runs: report what is there and close. */
@@ -584,7 +625,8 @@ void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, co
 		return;
 	}
 	if (action == LST_ACTION_IO) {
-		uint64_t jobs, buffers, need = s_point_mem(p, &buffers, &jobs);
+		uint64_t jobs, buffers;
+		uint64_t need = s_point_mem(p, pt->tr, &buffers, &jobs);
 		char sz[32];
 
 		perr = LST_PERR_IO;

@@ -6,6 +6,11 @@
  * path 0, generation 1); reads check every unit with no journal (a good stamp of this target and
  * LBA is ok, none is unwritten, the rest bad) and the output gains the counts. This is what the
  * CPU-cost benchmark of verify runs.
+ *
+ * Trace record and replay (issue 17): --write-iolog NAME records the run's I/Os into
+ * TRACE_DIR/NAME.bench.0.lstrace (the agent name is "bench", one job spec: index 0);
+ * --read-iolog NAME replays TRACE_DIR/NAME, checked against the path before any I/O. TRACE_DIR
+ * is --trace-dir, the current folder by default.
  */
 #include "lst_bench.h"
 
@@ -28,12 +33,15 @@
 #include "lst_run.h"
 #include "lst_text.h"
 #include "lst_time.h"
+#include "lst_tracedir.h"
 #include "lst_util.h"
 
 struct s_bench {
 	struct lst_workload w;
 	const char *filename;
 	const char *offset_log; /* issue 17: --offset-log FILE */
+	const char *trace_dir;	/* issue 17: --trace-dir DIR ("." by default) */
+	struct lst_trace trace; /* issue 17: the --read-iolog trace */
 	bool json, quiet, tty;
 	int64_t t0;
 	/* totals over the measured (non-ramp) intervals */
@@ -98,6 +106,8 @@ static void s_usage(FILE *f)
 		"  --offset-log FILE write every issued I/O's byte offset to FILE, in issue order\n"
 		"                    per job (jobs interleave), as little-endian u64s: to check a\n"
 		"                    random_distribution (works with --engine null)\n"
+		"  --trace-dir DIR   folder of --write-iolog's and --read-iolog's traces (default\n"
+		"                    the current folder); a recording is NAME.bench.0.lstrace\n"
 		"\n"
 		"workload options (plan keys use '_' where flags use '-'):\n",
 		lst_log_debug_names());
@@ -143,8 +153,8 @@ static const struct {
 /* "unknown option" for --arg, with the nearest workload option or bench flag if one is near. */
 static void s_unknown(const char *arg, const char *name)
 {
-	static const char *const own[] = { "filename", "offset_log", "json",
-					   "quiet",    "debug",	     "help" };
+	static const char *const own[] = { "filename", "offset_log", "json",	 "quiet",
+					   "debug",    "help",	     "trace_dir" };
 	const char *near = lst_opt_suggest_name(lst_workload_opts, name);
 	char flag[64];
 
@@ -240,7 +250,7 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 			continue;
 		}
 		if (!o && strcmp(name, "filename") && strcmp(name, "offset_log") &&
-		    strcmp(name, "debug")) {
+		    strcmp(name, "debug") && strcmp(name, "trace_dir")) {
 			s_unknown(arg, name); /* before taking a value: --time_based has none */
 			return -EINVAL;
 		}
@@ -258,6 +268,10 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 		}
 		if (!strcmp(name, "offset_log")) {
 			b->offset_log = value;
+			continue;
+		}
+		if (!strcmp(name, "trace_dir")) {
+			b->trace_dir = value;
 			continue;
 		}
 		if (!strcmp(name, "debug")) {
@@ -286,7 +300,8 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 static int s_open(struct s_bench *b, int *fd, uint64_t *size, lst_err *err)
 {
 	const struct lst_workload *w = &b->w;
-	bool writes = lst_rw_writes(w->rw, w->rwmixread);
+	bool writes = w->read_iolog[0] ? lst_tracedir_writes(&b->trace) > 0
+				       : lst_rw_writes(w->rw, w->rwmixread);
 	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (w->direct ? O_DIRECT : 0);
 	uint64_t need = (uint64_t)(w->offset + w->size);
 	struct stat st;
@@ -504,6 +519,10 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 				      sizeof(range)),
 		       (long long)b->w.iodepth, (long long)b->w.jobs,
 		       lst_engine_names[lst_run_engine(run)], b->filename ? b->filename : "(null)");
+		if (b->w.read_iolog[0]) /* issue 17: rw and bs come from the trace */
+			printf("  replay of %s/%s: %zu records over %.3f s at %lld%% of their rate\n",
+			       b->trace_dir, b->w.read_iolog, b->trace.nrec,
+			       (double)b->trace.duration / 1e9, (long long)b->w.replay_time_scale);
 		if (secs <= 0)
 			secs = 1e-9;
 		s_print_dir("read", &b->tot[LST_DIR_READ], secs);
@@ -540,6 +559,72 @@ static int s_offset_log_open(const struct s_bench *b, FILE **f, lst_err *err)
 	return 0;
 }
 
+/* --read-iolog: read the trace before the path is opened (its writes decide the open mode). */
+static int s_replay_load(struct s_bench *b, lst_err *err)
+{
+	if (!b->w.read_iolog[0])
+		return 0;
+	return lst_tracedir_load(b->trace_dir, b->w.read_iolog, &b->trace, err);
+}
+
+/* The opened path can take the trace (block size, size), and the recording's folder exists. */
+static int s_trace_prepare(struct s_bench *b, struct lst_run_path *path, lst_err *err)
+{
+	uint32_t lbs;
+	uint64_t size;
+	int rc;
+
+	if (b->w.read_iolog[0]) {
+		if ((rc = lst_tracedir_geometry(path->fd, path->name, &lbs, &size, err)))
+			return rc;
+		if (path->fd < 0)
+			size = path->size ? path->size : (uint64_t)b->w.size;
+		if ((rc = lst_tracedir_fits(&b->trace, b->trace_dir, b->w.read_iolog, path->name,
+					    lbs, size, err)))
+			return rc;
+		path->replay = &b->trace;
+	}
+	if (b->w.write_iolog[0]) {
+		if ((rc = lst_tracedir_make(b->trace_dir, err)))
+			return rc;
+		path->rec_max = lst_run_record_max(&b->w);
+	}
+	return 0;
+}
+
+/* After the run: write the recording, say what a replay could not keep up with. */
+static int s_trace_finish(const struct s_bench *b, const lst_run *run, const struct lst_run_path *p)
+{
+	char file[4096];
+	size_t nrec;
+	uint64_t dropped, late;
+	uint32_t lbs;
+	uint64_t size;
+	lst_err err;
+
+	if (b->w.read_iolog[0] && (late = lst_run_replay_late(run, 0)))
+		fprintf(stderr,
+			"lockstep-agent: bench: replay: %llu of %zu records went out late (no free "
+			"slot of iodepth %lld at their time)\n",
+			(unsigned long long)late, b->trace.nrec, (long long)b->w.iodepth);
+	if (!b->w.write_iolog[0])
+		return 0;
+	if (lst_tracedir_record_file(file, sizeof(file), b->trace_dir, b->w.write_iolog, "bench", 0,
+				     &err) ||
+	    lst_tracedir_geometry(p->fd, p->name, &lbs, &size, &err) ||
+	    lst_run_trace_write(run, 0, file, lbs, p->fd < 0 ? p->size : size, &nrec, &dropped,
+				&err)) {
+		fprintf(stderr, "lockstep-agent: bench: %s\n", err.msg);
+		return 1;
+	}
+	fprintf(stderr, "lockstep-agent: bench: recorded %zu I/Os in %s", nrec, file);
+	if (dropped)
+		fprintf(stderr, " (full: %llu more were not recorded)",
+			(unsigned long long)dropped);
+	fprintf(stderr, "\n");
+	return 0;
+}
+
 int lst_bench_main(int argc, char **argv)
 {
 	struct s_bench b;
@@ -554,15 +639,18 @@ int lst_bench_main(int argc, char **argv)
 	lst_workload_init(&b.w);
 	for (int d = 0; d < LST_DIR_N; d++)
 		lst_hist_init(&b.tot[d].lat);
+	b.trace_dir = ".";
 	if (s_parse(&b, argc, argv))
 		return 2;
 	b.tty = isatty(STDERR_FILENO);
 	memset(&path, 0, sizeof(path));
-	if (s_open(&b, &fd, &path.size, &err))
+	if (s_replay_load(&b, &err) || s_open(&b, &fd, &path.size, &err))
 		goto fail;
 	path.fd = fd;
 	path.w = b.w;
 	path.name = b.filename ? b.filename : "null";
+	if (s_trace_prepare(&b, &path, &err))
+		goto fail;
 	path.stamp = (struct lst_stamp){ .target = lst_verify_target_id(path.name), .gen = 1 };
 	if (b.offset_log && s_offset_log_open(&b, &path.offset_log, &err))
 		goto fail;
@@ -595,6 +683,8 @@ int lst_bench_main(int argc, char **argv)
 	if (b.tty && !b.quiet && !b.json)
 		fprintf(stderr, "\n");
 	rc = s_report(&b, run, &ru0, &ru1);
+	if (s_trace_finish(&b, run, &path) && !rc)
+		rc = 1;
 	goto out;
 fail:
 	fprintf(stderr, "lockstep-agent: bench: %s\n", err.msg);
@@ -606,6 +696,7 @@ out:
 		rc = 1;
 	}
 	json_decref(b.intervals);
+	lst_trace_free(&b.trace);
 	if (fd >= 0)
 		close(fd);
 	return rc;

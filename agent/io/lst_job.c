@@ -51,14 +51,31 @@ struct s_loop {
 	bool stopping;
 	int64_t drain_end; /* once stopping: give up on what is still in flight at this instant */
 	bool boosted;	   /* SCHED_FIFO until the first submit, see s_boost */
+	bool paced;	   /* I/Os go out at their arrival times: rate-limited, or a replay */
+	size_t rnext;	   /* issue 17: a replay's next record */
+	bool rlate;	   /* ... found no free slot at its time */
 
 	/* issue 17: random_distribution, drawn from seq's random stream */
 	struct lst_offset off;
 };
 
+/* The size of each slot's buffer: the largest I/O, a replay's from its trace (whole pages). */
+static uint64_t s_slot_bytes(const struct lst_job *job)
+{
+	if (job->replay)
+		return LST_MAX((job->replay->max_len + 4095) / 4096 * 4096, (uint64_t)4096);
+	return (uint64_t)lst_workload_bs_max(&job->w);
+}
+
+/* Does the job write data (its buffers get the pattern)? */
+static bool s_writes_data(const struct lst_job *job)
+{
+	return job->replay || lst_rw_writes(job->w.rw, job->w.rwmixread);
+}
+
 int lst_job_init(struct lst_job *job, lst_err *err)
 {
-	uint64_t bs = (uint64_t)lst_workload_bs_max(&job->w), total; /* slots fit the largest */
+	uint64_t bs = s_slot_bytes(job), total; /* slots fit the largest */
 	uint64_t seed = (uint64_t)job->w.seed * 0x9e3779b97f4a7c15ull + job->id + 1;
 	unsigned sector_rand;
 
@@ -89,7 +106,7 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 					   "job %u: cancelled while filling its buffers", job->id);
 		}
 		memset(job->bufs + at, 0, end - at);
-		if (job->w.pattern <= 0 || !lst_rw_writes(job->w.rw, job->w.rwmixread))
+		if (job->w.pattern <= 0 || !s_writes_data(job))
 			continue;
 		for (uint64_t s = at; s < end; s += SECTOR) {
 			uint64_t *p = (uint64_t *)(job->bufs + s);
@@ -108,6 +125,18 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 	if (job->verify_read)
 		job->bad = lst_calloc(LST_JOB_BAD_MAX, sizeof(*job->bad));
 	job->nbad = 0;
+	job->nrec = 0;
+	job->rec_dropped = 0;
+	job->replay_late = 0;
+	if (job->rec_cap) { /* calloc: pages are taken as records fill them */
+		job->rec = calloc(job->rec_cap, sizeof(*job->rec));
+		if (!job->rec) {
+			lst_job_exit(job);
+			return lst_err_set(err, -ENOMEM,
+					   "job %u: no memory for a trace of %zu records", job->id,
+					   job->rec_cap);
+		}
+	}
 	job->ring.head = 0;
 	job->ring.tail = 0;
 	lst_sample_init(&job->ring.slot[0], 0);
@@ -123,6 +152,8 @@ void lst_job_exit(struct lst_job *job)
 		free(job->bufs);
 	}
 	free(job->bad);
+	free(job->rec);
+	job->rec = NULL;
 	job->bad = NULL;
 	job->ios = NULL;
 	job->lists = NULL;
@@ -289,6 +320,53 @@ static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 	io->timed_out = false;
 	io->res = 0;
 	l->issued += io->len;
+}
+
+/*
+ * Issue 17, a replay: the slot's next I/O is the trace's next record (offset, length, op); its
+ * write data is the pattern's, stamped as any write.
+ */
+static void s_prep_replay(struct s_loop *l, struct lst_io *io)
+{
+	const struct lst_trace_rec *r = &l->job->replay->rec[l->rnext];
+
+	io->seq = l->rnext;
+	io->offset = r->offset;
+	io->len = r->len;
+	io->trim = r->op == LST_TRACE_TRIM;
+	io->dir = r->op == LST_TRACE_READ ? LST_DIR_READ : LST_DIR_WRITE;
+	if (io->dir == LST_DIR_WRITE && !io->trim && l->job->w.pattern > 0)
+		s_stamp(l, io);
+	io->issue_ns = 0;
+	io->done_ns = 0;
+	io->submit_ns = 0;
+	io->timed_out = false;
+	io->res = 0;
+	l->issued += io->len;
+}
+
+/* A replay's record i is due this long after t0: its time scaled by replay_time_scale. */
+static double s_replay_at(const struct lst_job *job, size_t i)
+{
+	return (double)job->replay->rec[i].t_ns * 100.0 / (double)job->w.replay_time_scale;
+}
+
+/* Issue 17, a recording job: one record for an I/O just handed to the engine. */
+static void s_record(struct lst_job *job, const struct lst_io *io)
+{
+	struct lst_trace_rec *r;
+
+	if (job->nrec == job->rec_cap) {
+		job->rec_dropped++;
+		return;
+	}
+	r = &job->rec[job->nrec++];
+	r->t_ns = LST_MAX(io->submit_ns - job->t0, (int64_t)0);
+	r->offset = io->offset;
+	r->len = io->len;
+	r->op = io->trim		   ? LST_TRACE_TRIM
+		: io->dir == LST_DIR_WRITE ? LST_TRACE_WRITE
+					   : LST_TRACE_READ;
 }
 
 static double s_gap_ns(struct s_loop *l)
@@ -553,6 +631,9 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
 	if (job->rate > 0 && job->w.arrivals == LST_ARRIVAL_UNIFORM)
 		l->next_arrival = 1e9 / job->rate * job->id / (double)job->w.jobs;
 	l->cur = &job->ring.slot[0];
+	l->paced = job->rate > 0 || job->replay;
+	if (job->replay && job->replay->nrec)
+		l->next_arrival = s_replay_at(job, 0);
 }
 
 /*
@@ -612,19 +693,34 @@ static void s_issue(struct s_loop *l, int64_t now, bool *arrival_pending)
 
 		if (job->budget && l->issued >= job->budget)
 			break;
-		if (job->rate > 0 && job->t0 + (int64_t)l->next_arrival > now) {
+		if (job->replay && l->rnext >= job->replay->nrec)
+			break;
+		if (l->paced && job->t0 + (int64_t)l->next_arrival > now) {
 			*arrival_pending = true;
 			break;
 		}
 		io = l->free[--l->nfree];
-		s_prep(l, io, now);
-		if (job->rate > 0) {
+		if (job->replay) {
+			s_prep_replay(l, io);
 			io->issue_ns = job->t0 + (int64_t)l->next_arrival;
-			l->next_arrival += s_gap_ns(l);
+			job->replay_late += l->rlate;
+			l->rlate = false;
+			if (++l->rnext < job->replay->nrec)
+				l->next_arrival = s_replay_at(job, l->rnext);
+		} else {
+			s_prep(l, io, now);
+			if (job->rate > 0) {
+				io->issue_ns = job->t0 + (int64_t)l->next_arrival;
+				l->next_arrival += s_gap_ns(l);
+			}
 		}
 		job->ops->queue(job, io);
 		l->queued[nq++] = io;
 	}
+	/* a replay's next record is due and every slot is busy: it goes out late */
+	if (job->replay && !l->nfree && l->rnext < job->replay->nrec &&
+	    job->t0 + (int64_t)l->next_arrival <= now)
+		l->rlate = true;
 	if (nq) {
 		int64_t t = lst_mono_ns();
 
@@ -636,6 +732,8 @@ static void s_issue(struct s_loop *l, int64_t now, bool *arrival_pending)
 			if (!io->submit_ns) /* psync stamps its own, before its pread/pwrite */
 				io->submit_ns = t;
 			io->busy = true;
+			if (job->rec)
+				s_record(job, io);
 		}
 		l->inflight += nq;
 	}
@@ -712,7 +810,8 @@ static void s_run(struct s_loop *l)
 		if (!l->stopping) {
 			if (atomic_load_explicit(&job->stop, memory_order_relaxed) ||
 			    (job->end && now >= job->end) ||
-			    (job->budget && l->issued >= job->budget))
+			    (job->budget && l->issued >= job->budget) ||
+			    (job->replay && l->rnext >= job->replay->nrec))
 				l->stopping = true;
 		}
 		if (l->stopping && !l->drain_end)

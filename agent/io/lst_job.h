@@ -31,6 +31,15 @@
  * interval's sample. A verifying read checks every unit of every completed read
  * (lst_verify_check) on the job thread after the completion's latency was taken, counts the
  * results in the sample and keeps the first LST_JOB_BAD_MAX bad units for the daemon.
+ *
+ * Trace record and replay (issue 17, lst_trace.h). A recording job (rec set) appends one record
+ * per issued I/O (its submit instant since t0, offset, length, op) to its own buffer, sized at
+ * lst_job_init and never grown: once full it counts what it could not keep and the I/O goes
+ * on. A job that does not record pays one predictable branch per I/O. A replaying job (replay
+ * set) takes each I/O from the trace instead of its sequence: record i is due at
+ * t0 + t_i * 100 / replay_time_scale, paced as a rate-limited job is (its latency measured
+ * from that instant); a record that finds no free slot at its time goes out when one frees
+ * and is counted late. The job ends once the last record has completed (or at runtime).
  */
 #ifndef LST_JOB_H
 #define LST_JOB_H
@@ -43,6 +52,7 @@
 
 #include "lst_err.h"
 #include "lst_sample.h"
+#include "lst_trace.h"
 #include "lst_verify.h"
 #include "lst_workload.h"
 
@@ -153,6 +163,15 @@ struct lst_job {
 	/* Issue 17, bench --offset-log: every issued I/O's offset goes here (borrowed; NULL =
 	 * none). A debug aid: it costs a buffered write per I/O. */
 	FILE *offset_log;
+	/* Issue 17, trace record and replay: rec holds this job's records (rec_cap of them; NULL =
+	 * not recording), written by the job thread, read once `finished` is set; rec_dropped
+	 * counts those that did not fit. replay is the trace this job issues (borrowed; NULL =
+	 * none); replay_late counts records issued after their time for want of a free slot. */
+	struct lst_trace_rec *rec;
+	size_t rec_cap, nrec;
+	uint64_t rec_dropped;
+	const struct lst_trace *replay;
+	uint64_t replay_late;
 
 	/* Engine state, owned by the engine. */
 	void *engine;

@@ -6,6 +6,10 @@
  * With more than one path, the merge also adds each job's sample into its path's own part
  * (jobs are laid out path after path, job_path says whose each is), so the parts of an interval
  * sum exactly to the whole sample: the same job samples, added once to each.
+ *
+ * Issue 17: a recording path's jobs each get an even share of its record bound; at the end the
+ * caller has them merged by time into one trace file. A replaying path has one job that takes
+ * its I/Os from the trace (no region, budget or rate of its own).
  */
 #include "lst_run.h"
 
@@ -145,7 +149,11 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 			job->lo = lo + j * slice;
 			job->hi = job->lo + slice;
 		}
-		if (job->hi - job->lo < (uint64_t)lst_workload_bs_max(w))
+		if (p->replay) { /* the trace says where and when: the path is the region */
+			job->lo = 0;
+			job->hi = p->size;
+			job->replay = p->replay;
+		} else if (job->hi - job->lo < (uint64_t)lst_workload_bs_max(w))
 			return lst_err_set(err, -EINVAL,
 					   "%s: bssplit size %lld is larger than a job's region of "
 					   "%llu bytes",
@@ -162,6 +170,9 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 						   p->name, (unsigned long long)total);
 		}
 		job->rate = w->rate_iops ? (double)w->rate_iops / (double)jobs : 0;
+		if (p->replay)
+			job->budget = 0, job->rate = 0;
+		job->rec_cap = p->rec_max ? LST_MAX(p->rec_max / jobs, (uint64_t)1) : 0;
 		s_seed(job);
 		s_log_dist(job);
 		job->verify_write = w->verify && lst_rw_writes(w->rw, w->rwmixread);
@@ -360,6 +371,12 @@ lst_run *lst_run_new_cancellable(const struct lst_run_path *paths, size_t n,
 				       "%s: verify with rwmixread %lld mixes reads and writes; a "
 				       "verified phase either writes or reads",
 				       paths[i].name, (long long)w->rwmixread),
+			       NULL;
+		if (paths[i].replay && (w->jobs != 1 || w->verify))
+			return lst_err_set(err, -EINVAL,
+					   "%s: read_iolog replays its trace in one job without "
+					   "verify: set jobs to 1 (it is %lld) and verify off",
+					   paths[i].name, (long long)w->jobs),
 			       NULL;
 		if (w->interval != paths[0].w.interval || w->ramp != paths[0].w.ramp ||
 		    w->runtime != paths[0].w.runtime || w->engine != engine)
@@ -631,4 +648,120 @@ const struct lst_job_bad *lst_run_bad(const lst_run *run, size_t i, size_t *n, u
 	*total = job->nbad;
 	*n = (size_t)LST_MIN(job->nbad, (uint64_t)LST_JOB_BAD_MAX);
 	return job->bad;
+}
+
+/* ---- issue 17: trace record and replay */
+
+size_t lst_run_record_max(const struct lst_workload *w)
+{
+	double n = (double)LST_TRACE_MAX_RECORDS;
+
+	if (!w->write_iolog[0])
+		return 0;
+	if (w->rate_iops && w->runtime)
+		n = (double)w->rate_iops * (double)(w->ramp + w->interval + w->runtime) / 1e9 *
+			    1.25 +
+		    1024;
+	else if (w->bytes)
+		n = (double)w->bytes / 512 + 1024;
+	return n < (double)LST_TRACE_MAX_RECORDS ? (size_t)n : LST_TRACE_MAX_RECORDS;
+}
+
+/* Merge two runs of records sorted by time into out (a tie takes a's first). */
+static void s_merge2(const struct lst_trace_rec *a, size_t na, const struct lst_trace_rec *b,
+		     size_t nb, struct lst_trace_rec *out)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < na && j < nb)
+		out[k++] = b[j].t_ns < a[i].t_ns ? b[j++] : a[i++];
+	while (i < na)
+		out[k++] = a[i++];
+	while (j < nb)
+		out[k++] = b[j++];
+}
+
+/*
+ * The records of jobs [first, first + n) merged by time into a new array (*out, *nout): the
+ * jobs' runs are concatenated, then merged pairwise, log2(n) passes over the records.
+ */
+static int s_trace_merge(const lst_run *run, size_t first, size_t n, struct lst_trace_rec **out,
+			 size_t *nout)
+{
+	size_t total = 0, nruns = n, *len = calloc(n + 1, sizeof(*len));
+	struct lst_trace_rec *a, *b;
+
+	for (size_t i = 0; i < n; i++)
+		total += run->jobs[first + i].nrec;
+	a = calloc(total ? total : 1, sizeof(*a));
+	b = calloc(total ? total : 1, sizeof(*b));
+	if (!len || !a || !b) {
+		free(len), free(a), free(b);
+		return -ENOMEM;
+	}
+	for (size_t i = 0, at = 0; i < n; i++) {
+		const struct lst_job *job = &run->jobs[first + i];
+
+		memcpy(a + at, job->rec, job->nrec * sizeof(*a));
+		at += job->nrec;
+		len[i] = job->nrec;
+	}
+	while (nruns > 1) {
+		size_t at = 0, r = 0, w = 0;
+
+		for (; r + 1 < nruns; r += 2) {
+			s_merge2(a + at, len[r], a + at + len[r], len[r + 1], b + at);
+			at += len[r] + len[r + 1];
+			len[w++] = len[r] + len[r + 1];
+		}
+		if (r < nruns) {
+			memcpy(b + at, a + at, len[r] * sizeof(*a));
+			len[w++] = len[r];
+		}
+		struct lst_trace_rec *t = a;
+
+		nruns = w;
+		a = b;
+		b = t;
+	}
+	free(b);
+	free(len);
+	*out = a;
+	*nout = total;
+	return 0;
+}
+
+int lst_run_trace_write(const lst_run *run, uint32_t path, const char *file, uint32_t lbs,
+			uint64_t path_size, size_t *nrec, uint64_t *dropped, lst_err *err)
+{
+	size_t first = 0, n = 0;
+	struct lst_trace_rec *rec;
+	int rc;
+
+	LST_ASSERT(run->over);
+	*nrec = 0;
+	*dropped = 0;
+	for (size_t i = 0; i < run->njobs; i++) {
+		if (run->job_path[i] != path)
+			continue;
+		if (!n)
+			first = i;
+		n++;
+		*dropped += run->jobs[i].rec_dropped;
+	}
+	if ((rc = s_trace_merge(run, first, n, &rec, nrec)))
+		return lst_err_set(err, rc, "%s: no memory to merge the jobs' records", file);
+	rc = lst_trace_write(file, rec, *nrec, lbs, path_size, err);
+	free(rec);
+	return rc;
+}
+
+uint64_t lst_run_replay_late(const lst_run *run, uint32_t path)
+{
+	uint64_t late = 0;
+
+	for (size_t i = 0; i < run->njobs; i++)
+		if (run->job_path[i] == path)
+			late += run->jobs[i].replay_late;
+	return late;
 }

@@ -24,6 +24,7 @@
 #include "lst_err.h"
 #include "lst_job.h"
 #include "lst_sample.h"
+#include "lst_trace.h"
 #include "lst_verify.h"
 #include "lst_workload.h"
 
@@ -40,6 +41,12 @@ struct lst_run_path {
 	/* issue 17, bench --offset-log: each issued I/O's offset as a little-endian u64
 	 * (borrowed, shared by the path's jobs; NULL = none) */
 	FILE *offset_log;
+	/* issue 17, w.write_iolog set: keep at most rec_max records of the path's I/Os (split
+	 * evenly over its jobs; lst_run_record_max is the usual bound); 0 = do not record */
+	size_t rec_max;
+	/* issue 17, w.read_iolog set: the trace to replay (borrowed until the run is destroyed;
+	 * checked by the caller with lst_trace_fits); NULL = generate I/Os as usual */
+	const struct lst_trace *replay;
 };
 
 typedef struct lst_run lst_run;
@@ -140,5 +147,27 @@ const struct lst_job_mark *lst_run_mark(const lst_run *run, size_t i);
  * (*total). Only once lst_run_collect has returned true (every job has finished). Borrowed.
  */
 const struct lst_job_bad *lst_run_bad(const lst_run *run, size_t i, size_t *n, uint64_t *total);
+
+/* ---- issue 17: trace record and replay (lst_trace.h) */
+
+/*
+ * How many records a recording of w (write_iolog set) may need, at most LST_TRACE_MAX_RECORDS:
+ * a rate-limited timed point's I/Os with a quarter to spare, a byte budget's I/Os at 512 bytes
+ * each, else LST_TRACE_MAX_RECORDS. 0 when w does not record. The caller counts
+ * LST_TRACE_RECORD bytes each against its memory cap and may give lst_run_path less.
+ */
+size_t lst_run_record_max(const struct lst_workload *w);
+
+/*
+ * Once the run is over (lst_run_collect returned true): merge the records of path's jobs by
+ * time (a tie keeps job order) and write them to file with lst_trace_write, lbs and path_size
+ * in its header. *nrec gets the records written, *dropped those the jobs could not keep
+ * (their buffers were full). Returns 0 or -errno with err naming the file.
+ */
+int lst_run_trace_write(const lst_run *run, uint32_t path, const char *file, uint32_t lbs,
+			uint64_t path_size, size_t *nrec, uint64_t *dropped, lst_err *err);
+
+/* A replay's records issued late (no free slot at their time) over path's jobs. */
+uint64_t lst_run_replay_late(const lst_run *run, uint32_t path);
 
 #endif

@@ -76,7 +76,9 @@ static void test_file_errors(void)
 	s_parse_bad("listne: x\n",
 		    "t.yaml:1:1: unknown key 'listne' (known: listen, name, log, pidfile, "
 		    "foreground, allow_write, read_only, debug, lease_max, key, authorized_keys, "
-		    "insecure, mem_max, hooks, collectors, hook_timeout)");
+		    "insecure, mem_max, hooks, collectors, hook_timeout, "
+		    "trace_dir)");
+	s_parse_bad("trace_dir: traces\n", "trace_dir must be an absolute folder path");
 	s_parse_bad("config: /x\n", "unknown key 'config'");
 	s_parse_bad("help: true\n", "unknown key 'help'");
 	s_parse_bad("name: a\nname: b\n", "t.yaml:2:1: 'name' is given twice (first at 1:1)");
@@ -323,7 +325,7 @@ static void test_table(void)
 		T_EQ_U64(flags->set, s->bit);
 		lst_config_destroy(&flags);
 	}
-	T_EQ_INT(n, 14);
+	T_EQ_INT(n, 15); /* 14 + trace_dir (issue 17) */
 }
 
 static void test_write_doc(void)
