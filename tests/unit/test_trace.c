@@ -311,18 +311,25 @@ static void s_blkparse_refusals(void)
 	free(path);
 }
 
-int main(void)
+/* The scratch folder goes at exit, after a failure too. */
+static void s_cleanup(void)
 {
 	char cmd[128];
 
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", s_dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", s_dir);
+}
+
+int main(void)
+{
 	if (!mkdtemp(s_dir))
 		T_FAIL("mkdtemp failed");
+	atexit(s_cleanup);
 	s_round_trip();
 	s_refusals();
 	s_fits();
 	s_blkparse();
 	s_blkparse_refusals();
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", s_dir);
-	T_EQ_INT(system(cmd), 0);
 	return 0;
 }
