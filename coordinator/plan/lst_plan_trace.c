@@ -81,6 +81,12 @@ static void s_refuse_decided(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 					"replay: the trace decides %s; leave '%s' out of %s in a "
 					"replay phase",
 					o->name, kn->text, where);
+		else if (o && !strcmp(o->name, "jobs") && m->kids[i + 1]->type == LST_YAML_SCALAR &&
+			 strcmp(m->kids[i + 1]->text, "1"))
+			lst__plan_error(ctx, m->kids[i + 1],
+					"replay: one job per path replays a trace (its I/Os in the "
+					"recorded order); '%s' must be 1 in %s of a replay phase",
+					kn->text, where);
 	}
 }
 
@@ -104,6 +110,11 @@ static void s_replay_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_node 
 			lst__plan_error(ctx, kn,
 					"replay: a replay phase cannot sweep %s: the trace decides "
 					"it",
+					kn->text);
+		else if (o && !strcmp(o->name, "jobs"))
+			lst__plan_error(ctx, kn,
+					"replay: a replay phase cannot sweep %s: one job per path "
+					"replays a trace",
 					kn->text);
 	}
 }

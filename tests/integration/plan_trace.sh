@@ -58,5 +58,7 @@ replay: {trace: ../etc/passwd}|8:31|replay: trace: '../etc/passwd' may not start
 replay: {trace: x, scale: 0%}|8:41|replay: scale must be >= 1 and <= 100000
 replay: {trace: x, speed: 2}|8:34|unknown key 'speed' in replay
 record: a/b, workload: {runtime: 1s}|8:23|record: 'a/b' has '/' at 2
+replay: {trace: x}, workload: {numjobs: 4}|8:55|replay: one job per path replays a trace (its I/Os in the recorded order); 'numjobs' must be 1 in workload of a replay phase
+replay: {trace: x}, sweep: {jobs: [1, 2]}|8:43|replay: a replay phase cannot sweep jobs: one job per path replays a trace
 BAD
 ok "bad record and replay keys: one FILE:LINE:COL line and a non-zero exit each"

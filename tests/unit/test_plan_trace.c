@@ -34,7 +34,7 @@ static void test_values(void)
 			  "  - {name: play, replay: {trace: cap.a.0.lstrace, scale: 200%}}\n"
 			  "  - {name: play2, replay: {trace: capture.blkparse.txt}}\n"
 			  "  - {name: play3, replay: {trace: x, scale: 50},\n"
-			  "     workload: {iodepth: 8, verify: false}, sweep: {jobs: [1, 2]}}\n"
+			  "     workload: {iodepth: 8, verify: false}, sweep: {iodepth: [1, 2]}}\n"
 			  "  - {name: st, record: s, round: {duration: 5s}, steady: {}}\n"
 			  "  - {name: pre, suite: precondition, record: true}\n");
 	const struct lst_plan_phase *ph = p->phases;
