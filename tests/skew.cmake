@@ -1,0 +1,2 @@
+# Issue 17 (S): several weighted workloads in one point (skew): the text form and the checks.
+lst_add_unit_test(skew unit/test_skew.c lockstep::common)
