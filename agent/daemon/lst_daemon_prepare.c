@@ -153,7 +153,7 @@ static int s_gather_paths(struct lst_daemon__point *pt, const struct lst_msg_pre
 		struct lst_daemon__path *sp;
 
 		if (j->action == LST_ACTION_IO) {
-			acc = lst_rw_writes(j->w.rw, j->w.rwmixread) ? LST_DEV_WRITE : LST_DEV_READ;
+			acc = lst_workload_writes(&j->w) ? LST_DEV_WRITE : LST_DEV_READ;
 			direct = j->w.direct != 0;
 		} else if (j->action == LST_ACTION_DISCARD || j->action == LST_ACTION_SECDISCARD) {
 			acc = LST_DEV_PURGE;

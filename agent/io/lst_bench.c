@@ -286,7 +286,7 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 static int s_open(struct s_bench *b, int *fd, uint64_t *size, lst_err *err)
 {
 	const struct lst_workload *w = &b->w;
-	bool writes = lst_rw_writes(w->rw, w->rwmixread);
+	bool writes = lst_workload_writes(w);
 	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (w->direct ? O_DIRECT : 0);
 	uint64_t need = (uint64_t)(w->offset + w->size);
 	struct stat st;

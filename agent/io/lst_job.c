@@ -89,7 +89,7 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 					   "job %u: cancelled while filling its buffers", job->id);
 		}
 		memset(job->bufs + at, 0, end - at);
-		if (job->w.pattern <= 0 || !lst_rw_writes(job->w.rw, job->w.rwmixread))
+		if (job->w.pattern <= 0 || !lst_workload_writes(&job->w))
 			continue;
 		for (uint64_t s = at; s < end; s += SECTOR) {
 			uint64_t *p = (uint64_t *)(job->bufs + s);

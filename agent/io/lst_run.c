@@ -164,7 +164,7 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 		job->rate = w->rate_iops ? (double)w->rate_iops / (double)jobs : 0;
 		s_seed(job);
 		s_log_dist(job);
-		job->verify_write = w->verify && lst_rw_writes(w->rw, w->rwmixread);
+		job->verify_write = w->verify && lst_workload_writes(w);
 		job->verify_read = w->verify && !job->verify_write;
 		job->stamp = p->stamp;
 		job->map = p->map;

@@ -245,6 +245,98 @@ static void s_option(void)
 	T_EQ_STR(err.msg, "skew: shares add up to 70, not 100");
 }
 
+/* Set w's skew from text (which must parse). */
+static void s_set(struct lst_workload *w, const char *text)
+{
+	lst_err err;
+
+	lst_workload_init(w);
+	if (lst_skew_parse(&w->skew, text, &err))
+		T_FAIL("'%s' failed: %s", text, err.msg);
+}
+
+static void s_check_bad(const struct lst_workload *w, uint64_t path_size, const char *msg)
+{
+	lst_err err;
+
+	lst_err_clear(&err);
+	T_EQ_INT(lst_workload_check(w, path_size, &err), -EINVAL);
+	T_EQ_STR(err.msg, msg);
+}
+
+/* lst_workload_check, lst_workload_bs_max, _writes and _read_pct with a skew. */
+static void s_check(void)
+{
+	struct lst_workload w;
+	lst_err err;
+
+	s_set(&w, "share=60 rw=randread bs=8k; share=30 rw=write bs=64k; share=10 rw=randtrim");
+	T_EQ_INT(lst_workload_check(&w, 64 * MiB, &err), 0);
+	T_EQ_INT(lst_workload_bs_max(&w), 64 * KiB);
+	T_ASSERT(lst_workload_writes(&w));
+	T_EQ_INT(lst_workload_read_pct(&w), 60);
+	s_set(&w, "share=50 rw=randread; share=50 rw=read bs=1m");
+	T_ASSERT(!lst_workload_writes(&w));
+	T_EQ_INT(lst_workload_read_pct(&w), 100);
+	s_set(&w, "share=50 rw=randread; share=50 rw=randrw rwmixread=100");
+	T_ASSERT(!lst_workload_writes(&w));
+	s_set(&w, "share=50 rw=randread; share=50 rw=randrw rwmixread=99");
+	T_ASSERT(lst_workload_writes(&w));
+	T_EQ_INT(lst_workload_read_pct(&w), 100); /* 99.5, rounded */
+	s_set(&w, "share=75 rw=randread; share=25 rw=trim");
+	T_ASSERT(lst_workload_writes(&w));
+	T_EQ_INT(lst_workload_read_pct(&w), 75);
+
+	/* every entry as the job's own fields */
+	s_set(&w, "share=50; share=50 bs=1000");
+	s_check_bad(&w, 0, "skew entry 2: bs 1000 is not a multiple of 512 bytes");
+	s_set(&w, "share=50 offset=100; share=50");
+	s_check_bad(&w, 0, "skew entry 1: offset 100 is not a multiple of 512 bytes (direct I/O)");
+	w.direct = 0;
+	T_EQ_INT(lst_workload_check(&w, 0, &err), 0);
+	s_set(&w, "share=50 size=4k bs=8k; share=50");
+	s_check_bad(&w, 0, "skew entry 1: size 4096 is smaller than one block (bs 8192)");
+	s_set(&w, "share=50; share=50 offset=60m size=8m rw=write");
+	T_EQ_INT(lst_workload_check(&w, 0, &err), 0); /* the path's size is not known yet */
+	s_check_bad(&w, 64 * MiB,
+		    "skew entry 2: region offset 62914560 + size 8388608 ends beyond the path "
+		    "(67108864 bytes)");
+	s_set(&w, "share=50; share=50 offset=64m");
+	s_check_bad(&w, 64 * MiB,
+		    "skew entry 2: offset 67108864 is beyond the end of the path (67108864 bytes)");
+	s_set(&w, "share=50; share=50 rw=write bs=1m size=2m");
+	w.jobs = 4;
+	s_check_bad(&w, 64 * MiB,
+		    "skew entry 2: region of 2097152 bytes is too small for bs 1048576 x 4 jobs");
+
+	/* options that cannot follow a mix of streams */
+	s_set(&w, "share=50; share=50 rw=write");
+	T_EQ_INT(lst_bssplit_parse(&w.bssplit, "4k/50:8k/50", &err), 0);
+	s_check_bad(&w, 0,
+		    "skew and bssplit: each skew entry has one bs; give it inside the entries or "
+		    "leave skew out (several entries of one rw make a size mix)");
+	s_set(&w, "share=50; share=50 rw=randrw");
+	w.rwmixtrim = 10;
+	s_check_bad(&w, 0,
+		    "skew and rwmixtrim: give trims as a skew entry of their own (rw=trim or "
+		    "rw=randtrim)");
+	s_set(&w, "share=50; share=50 rw=write");
+	w.verify = 1;
+	s_check_bad(&w, 0,
+		    "skew and verify: verify replays one stream of I/Os per job, a skew mixes "
+		    "several: use one or the other");
+	s_set(&w, "share=50; share=50 rw=write");
+	strcpy(w.read_iolog, "t.lstrace");
+	s_check_bad(&w, 0,
+		    "skew and read_iolog: a trace is recorded or replayed from one workload per "
+		    "job: use one or the other");
+	s_set(&w, "share=50; share=50 rw=write");
+	strcpy(w.write_iolog, "t");
+	s_check_bad(&w, 0,
+		    "skew and write_iolog: a trace is recorded or replayed from one workload per "
+		    "job: use one or the other");
+}
+
 int main(void)
 {
 	s_forms();
@@ -253,5 +345,6 @@ int main(void)
 	s_longest();
 	s_random();
 	s_option();
+	s_check();
 	return 0;
 }
