@@ -291,6 +291,9 @@ static int s_open(struct s_bench *b, int *fd, uint64_t *size, lst_err *err)
 	uint64_t need = (uint64_t)(w->offset + w->size);
 	struct stat st;
 
+	for (int64_t i = 0; i < w->skew.n; i++) /* a file made for a skew holds every entry */
+		need = LST_MAX(need, (uint64_t)(w->skew.e[i].offset + w->skew.e[i].size));
+
 	*fd = -1;
 	*size = 0;
 	if (w->engine == LST_ENGINE_NULL) {

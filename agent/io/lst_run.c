@@ -116,6 +116,58 @@ static void s_log_dist(const struct lst_job *job)
 		      (unsigned long long)((job->hi - job->lo) / job->stream.bs), job->stream.bs);
 }
 
+/*
+ * Issue 17, skew: each entry's stream over its own region of the path (offset, and size or to
+ * the path's end): a random entry's whole region, a sequential one's slice j of the jobs, as
+ * the job's own region is split. Its seed is the job's, mixed with the entry's index.
+ */
+static int s_skew_layout(struct lst_job *job, const struct lst_run_path *p, uint64_t j,
+			 lst_err *err)
+{
+	const struct lst_skew *sk = &job->w.skew;
+	uint64_t jobs = (uint64_t)job->w.jobs;
+	/* the null engine has no path: its end is the job's own region's */
+	uint64_t path_end = p->size ? p->size : (uint64_t)(job->w.offset + job->w.size);
+	uint32_t end = 0;
+
+	job->nskew = (unsigned)sk->n;
+	for (int64_t i = 0; i < sk->n; i++) {
+		const struct lst_skew_entry *e = &sk->e[i];
+		struct lst_job_skew *k = &job->skew[i];
+		uint64_t bs = (uint64_t)e->bs, lo = (uint64_t)e->offset;
+		uint64_t region = e->size ? (uint64_t)e->size : (path_end > lo ? path_end - lo : 0);
+		uint64_t blocks = region / bs, slice = blocks / jobs * bs;
+		bool random = lst_rw_is_random(e->rw);
+		struct lst_workload ew;
+
+		lst_workload_init(&ew);
+		ew.rw = e->rw;
+		ew.rwmixread = e->rwmixread;
+		k->stream = (struct lst_stream){
+			.seed = (job->stream.seed + 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)) *
+					0xbf58476d1ce4e5b9ull |
+				1,
+			.lo = random ? lo : lo + j * slice,
+			.hi = random ? lo + blocks * bs : lo + (j + 1) * slice,
+			.bs = (uint32_t)bs,
+			.random = random ? 1 : 0,
+			.read_pct = (uint32_t)lst_workload_read_pct(&ew),
+			.job = job->id,
+		};
+		if (k->stream.hi - k->stream.lo < bs)
+			return lst_err_set(err, -EINVAL,
+					   "%s: skew entry %lld: a job's region of %llu bytes is "
+					   "smaller than bs %llu",
+					   p->name, (long long)i + 1,
+					   (unsigned long long)(k->stream.hi - k->stream.lo),
+					   (unsigned long long)bs);
+		end += (uint32_t)e->share;
+		k->share_end = end;
+		k->trim = e->rw == LST_RW_TRIM || e->rw == LST_RW_RANDTRIM;
+	}
+	return 0;
+}
+
 /* Lay out one path's jobs: regions, byte budgets and rates. */
 static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 		    const _Atomic int *cancel, lst_err *err)
@@ -145,7 +197,7 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 			job->lo = lo + j * slice;
 			job->hi = job->lo + slice;
 		}
-		if (job->hi - job->lo < (uint64_t)lst_workload_bs_max(w))
+		if (!w->skew.n && job->hi - job->lo < (uint64_t)lst_workload_bs_max(w))
 			return lst_err_set(err, -EINVAL,
 					   "%s: bssplit size %lld is larger than a job's region of "
 					   "%llu bytes",
@@ -164,6 +216,8 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 		job->rate = w->rate_iops ? (double)w->rate_iops / (double)jobs : 0;
 		s_seed(job);
 		s_log_dist(job);
+		if (s_skew_layout(job, p, j, err))
+			return err->code;
 		job->verify_write = w->verify && lst_workload_writes(w);
 		job->verify_read = w->verify && !job->verify_write;
 		job->stamp = p->stamp;
