@@ -499,14 +499,24 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 		printf("\n");
 		json_decref(o);
 	} else {
-		char range[64];
+		char range[64], mix[LST_OPT_WIRE_MAX];
 
-		printf("lockstep-agent bench: %s bs=%s iodepth=%lld jobs=%lld engine=%s on %s\n",
-		       lst_rw_names[b->w.rw],
-		       lst_opt_format(lst_opt_find(lst_workload_opts, "bs"), &b->w, range,
-				      sizeof(range)),
-		       (long long)b->w.iodepth, (long long)b->w.jobs,
-		       lst_engine_names[lst_run_engine(run)], b->filename ? b->filename : "(null)");
+		if (b->w.skew.n) /* a mix: its entries, not the unused rw and bs */
+			printf("lockstep-agent bench: skew \"%s\" iodepth=%lld jobs=%lld engine=%s "
+			       "on %s\n",
+			       lst_skew_format(&b->w.skew, mix, sizeof(mix)),
+			       (long long)b->w.iodepth, (long long)b->w.jobs,
+			       lst_engine_names[lst_run_engine(run)],
+			       b->filename ? b->filename : "(null)");
+		else
+			printf("lockstep-agent bench: %s bs=%s iodepth=%lld jobs=%lld engine=%s on "
+			       "%s\n",
+			       lst_rw_names[b->w.rw],
+			       lst_opt_format(lst_opt_find(lst_workload_opts, "bs"), &b->w, range,
+					      sizeof(range)),
+			       (long long)b->w.iodepth, (long long)b->w.jobs,
+			       lst_engine_names[lst_run_engine(run)],
+			       b->filename ? b->filename : "(null)");
 		if (secs <= 0)
 			secs = 1e-9;
 		s_print_dir("read", &b->tot[LST_DIR_READ], secs);
