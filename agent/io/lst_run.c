@@ -164,6 +164,11 @@ static int s_skew_layout(struct lst_job *job, const struct lst_run_path *p, uint
 		end += (uint32_t)e->share;
 		k->share_end = end;
 		k->trim = e->rw == LST_RW_TRIM || e->rw == LST_RW_RANDTRIM;
+		lst_log_debug(LST_DBG_IO,
+			      "%s: job %u skew entry %lld: %lld%% %s bs %u over [%llu, %llu)",
+			      job->name, job->id, (long long)i + 1, (long long)e->share,
+			      lst_rw_names[e->rw], k->stream.bs, (unsigned long long)k->stream.lo,
+			      (unsigned long long)k->stream.hi);
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
  * workload error in `defaults:`, a value that fails on its own in a sweep) is not repeated.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,18 @@ void lst__plan_curve_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 		lst__plan_error(ctx, v, "curve: limit_percentile needs limit too (like 1ms)");
 }
 
+/* Issue 17: a skew message about a `mix:` list belongs at the entry it names ("skew entry 2:
+ * ..."), else at the list. */
+static struct lst_mark s_mix_place(const char *msg, const struct lst_yaml_node *mix)
+{
+	unsigned long i = 0;
+
+	if (sscanf(msg, "skew entry %lu:", &i) == 1 && mix->type == LST_YAML_LIST && i >= 1 &&
+	    i <= mix->n)
+		return mix->kids[i - 1]->mark;
+	return mix->mark;
+}
+
 /*
  * Where a lst_workload_check message about w belongs: at the option it names ("bs 1000 is not
  * ..."), when the map gives it, else at the map, else at fallback. verify's 4 KiB rule names bs
@@ -145,6 +158,8 @@ static struct lst_mark s_check_place(const char *msg, const struct lst_yaml_node
 		return v->mark;
 	if (!strcmp(word, "verify") && w->offset % 4096 && (v = lst_yaml_get(wmap, "offset", NULL)))
 		return v->mark;
+	if (!strcmp(word, "skew") && (v = lst_yaml_get(wmap, "mix", NULL)))
+		return s_mix_place(msg, v);
 	v = lst_yaml_get(wmap, word, NULL);
 	if (v)
 		return v->mark;

@@ -12,9 +12,12 @@
 #   are the device's (within the I/O in flight at the stop).
 # - disk safety: the same writing mix on an agent without allow_write for the device is refused
 #   before any I/O (device counters unchanged); a mix of reads only runs there.
+# - share: split over two agents: each agent's entries run over their own slices of the
+#   entries' regions (its --debug io lines), and the write entry writes only its region.
 # - bad input: each plan error (shares not adding up to 100, an unknown key, mix with skew, an
-#   entry that is not a map, a bs map in an entry) is FILE:LINE:COL and exit 2 from `lockstep
-#   validate`, and `lockstep run` of it exits 2 and writes nothing.
+#   entry that is not a map, a bs map in an entry, an entry's bs not a multiple of 512) is
+#   FILE:LINE:COL (at the entry or key) and exit 2 from `lockstep validate`, and `lockstep run`
+#   of it exits 2 and writes nothing.
 . "$(dirname "$0")/lib.sh"
 need_cmd "$PY"
 
@@ -142,6 +145,48 @@ sed -i 's/paths: {a:/paths: {b:/; s/name: a,/name: b,/' "$TMP/ro2.yaml"
 	fail "a mix of reads on a read-only agent failed: $(cat "$TMP/ro2.out")"
 ok "a writing mix on an agent without allow_write: refused, nothing done; a mix of reads runs"
 
+# --- a split share: each path's entries cover their own slices ------------------------------------
+sback=$(mk_backing 16M)
+pa=$(free_port)
+pb=$(free_port)
+start_agent sa "$pa" --allow-write "$sback" --debug io
+start_agent sb "$pb" --allow-write "$sback" --debug io
+cat >"$TMP/split.yaml" <<YAML
+lockstep: 1
+name: skew-split
+agents:
+  - {name: sa, address: "tcp://127.0.0.1:$pa"}
+  - {name: sb, address: "tcp://127.0.0.1:$pb"}
+targets:
+  - {name: t, share: split, paths: {sa: "$sback", sb: "$sback"}}
+defaults: {engine: psync, direct: false, iodepth: 4, interval: 100ms}
+phases:
+  - name: mix
+    workload:
+      mix:
+        - {share: 50, rw: randread, bs: 4k, hotband: [{range: 0-10%, share: 100%}]}
+        - {share: 50, rw: write, bs: 64k, offset: 8m, size: 8m}
+    stop: {runtime: 300ms}
+YAML
+timeout 60 "$LOCKSTEP" run --quiet "$TMP/split.yaml" -o "$TMP/split" >"$TMP/split.log" 2>&1 ||
+	fail "split run: $(tail -5 "$TMP/split.log")"
+for want in "sa|skew entry 1: 50% randread bs 4096 over [0, 8388608)" \
+	"sa|skew entry 2: 50% write bs 65536 over [8388608, 12582912)" \
+	"sb|skew entry 1: 50% randread bs 4096 over [8388608, 16777216)" \
+	"sb|skew entry 2: 50% write bs 65536 over [12582912, 16777216)"; do
+	grep -qF "${want#*|}" "$TMP/agent-${want%%|*}.log" ||
+		fail "agent ${want%%|*} does not say '${want#*|}': $(grep -F skew "$TMP/agent-${want%%|*}.log")"
+done
+"$PY" - "$sback" <<'PY' || fail "the split mix wrote outside its entries' slices"
+import sys
+data = open(sys.argv[1], "rb").read()
+M = 1 << 20
+assert data[:8 * M] == bytes(8 * M), "writes before the write entry's region"
+for lo in (8 * M, 12 * M):  # each path's slice of the write entry starts with its writes
+    assert data[lo:lo + 64 * 1024].count(0) < 32 * 1024, ("not written", lo)
+PY
+ok "share: split: each agent's entries cover their own slices of the entries' regions"
+
 # --- bad input -----------------------------------------------------------------------------------
 before=$(stat_of)
 while IFS='|' read -r wl where msg; do
@@ -163,6 +208,7 @@ mix: [{share: 60, rw: randread}, {share: 40, rw: write}], skew: "share=100"|10:7
 mix: [{share: 60, rw: randread}, write]|10:49|mix entry 2 must be a map (like {share: 60, rw: randread, bs: 8k}), not text
 mix: [{share: 60, bs: {4k: 50, 8k: 50}}, {share: 40, rw: write}]|10:34|mix entry 1: bs must be one size
 mix: [{rw: randread}, {share: 100, rw: write}]|10:22|mix entry 1 has no share
+mix: [{share: 60, rw: randread}, {share: 40, rw: write, bs: 1000}]|10:49|skew entry 2: bs 1000 is not a multiple of 512 bytes
 BAD
 after=$(stat_of)
 [ "$before" = "$after" ] || fail "a refused plan did I/O ($before -> $after)"
