@@ -209,6 +209,60 @@ static void s_sweep_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase
 	}
 }
 
+/* The `mix:` or `skew:` key that gave a phase its skew: in its workload, else in defaults. */
+static const struct lst_yaml_node *s_skew_key(const struct lst_yaml_node *wmap,
+					      const struct lst_yaml_node *dmap)
+{
+	const struct lst_yaml_node *maps[2] = { wmap, dmap }, *kn = NULL;
+
+	for (int i = 0; i < 2; i++)
+		if (maps[i] && maps[i]->type == LST_YAML_MAP &&
+		    (lst_yaml_get(maps[i], "mix", &kn) || lst_yaml_get(maps[i], "skew", &kn)))
+			return kn;
+	return NULL;
+}
+
+/*
+ * Issue 17: a mix (skew) drives a plain workload phase: a suite builds its own workloads (their
+ * rw and bs would be ignored), and a sweep over bs or rwmixread would change nothing (each
+ * entry gives its own).
+ */
+static void s_skew_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph,
+			 const struct lst_yaml_node *wmap, const struct lst_yaml_node *dmap,
+			 const struct lst_yaml_node *sweep)
+{
+	const struct lst_yaml_node *kn = s_skew_key(wmap, dmap);
+
+	if (!ph->w.skew.n)
+		return;
+	if (ph->suite != LST_SUITE_NONE) {
+		if (kn)
+			lst__plan_error(ctx, kn,
+					"%s: a mix runs in a plain workload phase, not in suite %s "
+					"(which builds its own workloads): give it in a phase's "
+					"workload",
+					kn->text, lst_suite_names[ph->suite]);
+		else
+			lst__plan_error_at(
+				ctx, ph->mark.line, ph->mark.col,
+				"%sa mix runs in a plain workload phase, not in suite %s",
+				ctx->prefix, lst_suite_names[ph->suite]);
+		return;
+	}
+	for (size_t a = 0; sweep && a < ph->naxes; a++) {
+		const struct lst_opt *o = ph->axes[a].opt;
+
+		if (o && (!strcmp(o->name, "bs") || !strcmp(o->name, "rwmixread"))) {
+			lst__plan_error(ctx, sweep,
+					"sweep over %s with a mix: each mix entry gives its own %s "
+					"(the workload's is not used); sweep jobs, iodepth or "
+					"rate_iops, or leave the mix out",
+					o->name, o->name);
+			return;
+		}
+	}
+}
+
 void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)
 {
 	struct lst_plan_phase *ph = base;
@@ -249,6 +303,9 @@ void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 	} else if (lst_yaml_get(map, "sweep", &kn)) {
 		s_sweep_check(ctx, ph, kn);
 	}
+	kn = NULL;
+	lst_yaml_get(map, "sweep", &kn);
+	s_skew_check(ctx, ph, wmap, dmap, kn);
 	lst__plan_paths_check(ctx, map, ph);
 	lst__plan_verify_check(ctx, map, ph);
 }

@@ -210,6 +210,32 @@ mix: [{share: 60, bs: {4k: 50, 8k: 50}}, {share: 40, rw: write}]|10:34|mix entry
 mix: [{rw: randread}, {share: 100, rw: write}]|10:22|mix entry 1 has no share
 mix: [{share: 60, rw: randread}, {share: 40, rw: write, bs: 1000}]|10:49|skew entry 2: bs 1000 is not a multiple of 512 bytes
 BAD
+# a mix in a suite phase, and a sweep over what each entry gives itself
+cat >"$TMP/bad2.yaml" <<PLAN
+lockstep: 1
+name: skew
+agents:
+  - {name: a, address: "tcp://127.0.0.1:$PORT"}
+targets:
+  - {name: t, paths: {a: $DEV}}
+phases:
+  - name: one
+    workload: {mix: [{share: 60, rw: randread}, {share: 40, rw: write}], runtime: 1s}
+    sweep: {bs: [4k, 8k]}
+  - name: two
+    suite: snia-iops
+    workload: {mix: [{share: 60, rw: randread}, {share: 40, rw: write}]}
+PLAN
+rc=0
+"$LOCKSTEP" validate "$TMP/bad2.yaml" >"$TMP/out" 2>"$TMP/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "validate of a mix in a suite and a bs sweep: exit $rc, not 2"
+for want in "bad2.yaml:10:5: phase one: sweep over bs with a mix" \
+	"bad2.yaml:13:16: phase two: mix: a mix runs in a plain workload phase, not in suite snia-iops"; do
+	grep -qF "$want" "$TMP/err" || fail "expected '$want', got: $(cat "$TMP/err")"
+done
+rc=0
+"$LOCKSTEP" run "$TMP/bad2.yaml" -o "$TMP/bad2" --quiet >"$TMP/out" 2>&1 || rc=$?
+[ "$rc" -eq 2 ] || fail "run of a mix in a suite: exit $rc, not 2: $(cat "$TMP/out")"
 after=$(stat_of)
 [ "$before" = "$after" ] || fail "a refused plan did I/O ($before -> $after)"
 ok "bad mixes: FILE:LINE:COL and exit 2 from validate, exit 2 from run, nothing written"
