@@ -184,9 +184,10 @@ int lst_workload_parse(const struct lst_opt *o, struct lst_workload *w, const ch
 	return rc;
 }
 
-int lst_workload_read_pct(const struct lst_workload *w)
+/* One rw's share of reads (rwmixread for the mixed ones). */
+static int s_read_pct(int64_t rw, int64_t rwmixread)
 {
-	switch (w->rw) {
+	switch (rw) {
 	case LST_RW_READ:
 	case LST_RW_RANDREAD:
 		return 100;
@@ -196,8 +197,29 @@ int lst_workload_read_pct(const struct lst_workload *w)
 	case LST_RW_RANDTRIM:
 		return 0;
 	default:
-		return (int)w->rwmixread;
+		return (int)rwmixread;
 	}
+}
+
+int lst_workload_read_pct(const struct lst_workload *w)
+{
+	int64_t sum = 0;
+
+	if (!w->skew.n)
+		return s_read_pct(w->rw, w->rwmixread);
+	for (int64_t i = 0; i < w->skew.n; i++)
+		sum += w->skew.e[i].share * s_read_pct(w->skew.e[i].rw, w->skew.e[i].rwmixread);
+	return (int)((sum + 50) / 100);
+}
+
+bool lst_workload_writes(const struct lst_workload *w)
+{
+	if (!w->skew.n)
+		return lst_rw_writes(w->rw, w->rwmixread);
+	for (int64_t i = 0; i < w->skew.n; i++)
+		if (lst_rw_writes(w->skew.e[i].rw, w->skew.e[i].rwmixread))
+			return true;
+	return false;
 }
 
 /*
@@ -272,10 +294,72 @@ static int s_check_trim(const struct lst_workload *w, lst_err *err)
 	return 0;
 }
 
+/* The workload one skew entry stands for: the job's, with the entry's keys in place. */
+static void s_skew_entry_workload(const struct lst_workload *w, const struct lst_skew_entry *e,
+				  struct lst_workload *ew)
+{
+	*ew = *w;
+	ew->skew.n = 0;
+	ew->rw = e->rw;
+	ew->rwmixread = e->rwmixread;
+	ew->bs = e->bs;
+	ew->offset = e->offset;
+	ew->size = e->size;
+	ew->dist = e->dist;
+}
+
+/*
+ * Issue 17, skew: options that describe one stream of I/Os per job and cannot follow a mix of
+ * streams are refused (bssplit: an entry gives one bs; rwmixtrim: an entry is trim or randtrim;
+ * verify, whose journal replays one stream; trace record and replay); then every entry is
+ * checked as the job's own fields are, as the workload it stands for.
+ */
+static int s_check_skew(const struct lst_workload *w, uint64_t path_size, lst_err *err)
+{
+	static const char *const why = "give it inside the entries or leave skew out";
+
+	if (!w->skew.n)
+		return 0;
+	if (w->bssplit.n[0] || w->bssplit.n[1])
+		return lst_err_set(err, -EINVAL,
+				   "skew and bssplit: each skew entry has one bs; %s (several "
+				   "entries of one rw make a size mix)",
+				   why);
+	if (w->rwmixtrim)
+		return lst_err_set(err, -EINVAL,
+				   "skew and rwmixtrim: give trims as a skew entry of their own "
+				   "(rw=trim or rw=randtrim)");
+	if (w->verify)
+		return lst_err_set(err, -EINVAL,
+				   "skew and verify: verify replays one stream of I/Os per job, a "
+				   "skew mixes several: use one or the other");
+	if (w->read_iolog[0] || w->write_iolog[0])
+		return lst_err_set(err, -EINVAL,
+				   "skew and %s: a trace is recorded or replayed from one workload "
+				   "per job: use one or the other",
+				   w->read_iolog[0] ? "read_iolog" : "write_iolog");
+	for (int64_t i = 0; i < w->skew.n; i++) {
+		struct lst_workload ew;
+		int rc;
+
+		s_skew_entry_workload(w, &w->skew.e[i], &ew);
+		rc = lst_workload_check(&ew, path_size, err);
+		if (rc) {
+			lst_err_prefix(err, "skew entry %lld: ", (long long)i + 1);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err)
 {
 	uint64_t region;
 	int rc;
+
+	rc = s_check_skew(w, path_size, err);
+	if (rc)
+		return rc;
 
 	if (w->bs % 512)
 		return lst_err_set(err, -EINVAL, "bs %lld is not a multiple of 512 bytes",
@@ -325,8 +409,9 @@ int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err
 		return lst_err_set(
 			err, -EINVAL, "region of %llu bytes is too small for bs %lld x %lld jobs",
 			(unsigned long long)region, (long long)w->bs, (long long)w->jobs);
-	if (region / (uint64_t)(lst_rw_is_random(w->rw) ? 1 : w->jobs) <
-	    (uint64_t)lst_workload_bs_max(w))
+	if (!w->skew.n && /* a skew's entries have their own regions, checked above */
+	    region / (uint64_t)(lst_rw_is_random(w->rw) ? 1 : w->jobs) <
+		    (uint64_t)lst_workload_bs_max(w))
 		return lst_err_set(
 			err, -EINVAL,
 			"bssplit: size %lld is larger than the region of %llu bytes%s",
@@ -340,6 +425,10 @@ int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err
 int64_t lst_workload_bs_max(const struct lst_workload *w)
 {
 	int64_t max = w->bs;
+
+	for (int64_t i = 0; i < w->skew.n; i++)
+		if (w->skew.e[i].bs > max)
+			max = w->skew.e[i].bs;
 
 	for (int d = 0; d < 2; d++)
 		for (int64_t i = 0; i < w->bssplit.n[d]; i++)

@@ -119,8 +119,8 @@ int lst_workload_parse(const struct lst_opt *o, struct lst_workload *w, const ch
  */
 int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err);
 
-/* Issue 17: the largest I/O the workload issues (bs, or the largest size of its bssplit mix):
- * what each slot's buffer holds. */
+/* Issue 17: the largest I/O the workload issues (bs, the largest size of its bssplit mix, or
+ * the largest bs of its skew entries): what each slot's buffer holds. */
 int64_t lst_workload_bs_max(const struct lst_workload *w);
 
 static inline bool lst_rw_is_random(int64_t rw)
@@ -137,7 +137,12 @@ static inline bool lst_rw_writes(int64_t rw, int64_t rwmixread)
 	       ((rw == LST_RW_RANDRW || rw == LST_RW_RW) && rwmixread < 100);
 }
 
-/* Percentage of reads the workload issues (100 for read, 0 for write and trim). */
+/* Percentage of reads the workload issues (100 for read, 0 for write and trim; with a skew,
+ * the entries' weighted by their shares, rounded). */
 int lst_workload_read_pct(const struct lst_workload *w);
+
+/* Whether the workload changes data: lst_rw_writes of its rw, or with a skew, of any entry.
+ * Every disk-safety decision (may this job run on this path?) asks this. */
+bool lst_workload_writes(const struct lst_workload *w);
 
 #endif

@@ -156,7 +156,7 @@ static int s_gather_paths(struct lst_daemon__point *pt, const struct lst_msg_pre
 		const char *replay = NULL;
 
 		if (j->action == LST_ACTION_IO) {
-			acc = lst_rw_writes(j->w.rw, j->w.rwmixread) ? LST_DEV_WRITE : LST_DEV_READ;
+			acc = lst_workload_writes(&j->w) ? LST_DEV_WRITE : LST_DEV_READ;
 			direct = j->w.direct != 0;
 			/* issue 17: a replay writes what its trace writes */
 			if (pt->tr && pt->tr->spec[i].replay) {

@@ -136,12 +136,12 @@ void lst_daemon__on_journal(lst_daemon *d, const struct lst_daemon__rid *rid, co
 
 static bool s_verify_read(const struct lst_jobspec *j)
 {
-	return j->action == LST_ACTION_IO && j->w.verify && !lst_rw_writes(j->w.rw, j->w.rwmixread);
+	return j->action == LST_ACTION_IO && j->w.verify && !lst_workload_writes(&j->w);
 }
 
 static bool s_verify_write(const struct lst_jobspec *j)
 {
-	return j->action == LST_ACTION_IO && j->w.verify && lst_rw_writes(j->w.rw, j->w.rwmixread);
+	return j->action == LST_ACTION_IO && j->w.verify && lst_workload_writes(&j->w);
 }
 
 /* One job spec's verify settings. */

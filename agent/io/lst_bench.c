@@ -300,11 +300,14 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 static int s_open(struct s_bench *b, int *fd, uint64_t *size, lst_err *err)
 {
 	const struct lst_workload *w = &b->w;
-	bool writes = w->read_iolog[0] ? lst_tracedir_writes(&b->trace) > 0
-				       : lst_rw_writes(w->rw, w->rwmixread);
+	bool writes =
+		w->read_iolog[0] ? lst_tracedir_writes(&b->trace) > 0 : lst_workload_writes(w);
 	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (w->direct ? O_DIRECT : 0);
 	uint64_t need = (uint64_t)(w->offset + w->size);
 	struct stat st;
+
+	for (int64_t i = 0; i < w->skew.n; i++) /* a file made for a skew holds every entry */
+		need = LST_MAX(need, (uint64_t)(w->skew.e[i].offset + w->skew.e[i].size));
 
 	*fd = -1;
 	*size = 0;
@@ -511,14 +514,24 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 		printf("\n");
 		json_decref(o);
 	} else {
-		char range[64];
+		char range[64], mix[LST_OPT_WIRE_MAX];
 
-		printf("lockstep-agent bench: %s bs=%s iodepth=%lld jobs=%lld engine=%s on %s\n",
-		       lst_rw_names[b->w.rw],
-		       lst_opt_format(lst_opt_find(lst_workload_opts, "bs"), &b->w, range,
-				      sizeof(range)),
-		       (long long)b->w.iodepth, (long long)b->w.jobs,
-		       lst_engine_names[lst_run_engine(run)], b->filename ? b->filename : "(null)");
+		if (b->w.skew.n) /* a mix: its entries, not the unused rw and bs */
+			printf("lockstep-agent bench: skew \"%s\" iodepth=%lld jobs=%lld engine=%s "
+			       "on %s\n",
+			       lst_skew_format(&b->w.skew, mix, sizeof(mix)),
+			       (long long)b->w.iodepth, (long long)b->w.jobs,
+			       lst_engine_names[lst_run_engine(run)],
+			       b->filename ? b->filename : "(null)");
+		else
+			printf("lockstep-agent bench: %s bs=%s iodepth=%lld jobs=%lld engine=%s on "
+			       "%s\n",
+			       lst_rw_names[b->w.rw],
+			       lst_opt_format(lst_opt_find(lst_workload_opts, "bs"), &b->w, range,
+					      sizeof(range)),
+			       (long long)b->w.iodepth, (long long)b->w.jobs,
+			       lst_engine_names[lst_run_engine(run)],
+			       b->filename ? b->filename : "(null)");
 		if (b->w.read_iolog[0]) /* issue 17: rw and bs come from the trace */
 			printf("  replay of %s/%s: %zu records over %.3f s at %lld%% of their rate\n",
 			       b->trace_dir, b->w.read_iolog, b->trace.nrec,

@@ -57,6 +57,15 @@ struct s_loop {
 
 	/* issue 17: random_distribution, drawn from seq's random stream */
 	struct lst_offset off;
+	/* issue 17, skew: which entry each I/O takes, and the entries' sequences (NULL: none) */
+	uint64_t skew_rng;
+	struct lst_job_skew_state *skew;
+};
+
+/* One skew entry's sequence: offsets and directions over its region, its distribution. */
+struct lst_job_skew_state {
+	struct lst_ioseq seq;
+	struct lst_offset off;
 };
 
 /* The size of each slot's buffer: the largest I/O, a replay's from its trace (whole pages). */
@@ -70,7 +79,7 @@ static uint64_t s_slot_bytes(const struct lst_job *job)
 /* Does the job write data (its buffers get the pattern)? */
 static bool s_writes_data(const struct lst_job *job)
 {
-	return job->replay || lst_rw_writes(job->w.rw, job->w.rwmixread);
+	return job->replay || lst_workload_writes(&job->w);
 }
 
 int lst_job_init(struct lst_job *job, lst_err *err)
@@ -122,6 +131,8 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 		job->ios[i].buf = job->bufs + (uint64_t)i * bs;
 		job->ios[i].len = (uint32_t)bs;
 	}
+	if (job->nskew)
+		job->skew_state = lst_calloc(job->nskew, sizeof(*job->skew_state));
 	if (job->verify_read)
 		job->bad = lst_calloc(LST_JOB_BAD_MAX, sizeof(*job->bad));
 	job->nbad = 0;
@@ -154,7 +165,9 @@ void lst_job_exit(struct lst_job *job)
 	free(job->bad);
 	free(job->rec);
 	job->rec = NULL;
+	free(job->skew_state);
 	job->bad = NULL;
+	job->skew_state = NULL;
 	job->ios = NULL;
 	job->lists = NULL;
 	job->bufs = NULL;
@@ -287,6 +300,32 @@ static bool s_is_trim(struct s_loop *l)
 	       (int64_t)(lst_rand64(&l->trim_rng) % 100) < l->job->w.rwmixtrim;
 }
 
+/*
+ * Issue 17, skew: the entry by share, from the job's own skew stream (so the choice does not
+ * depend on timing and is the same for the same seed), then the entry's next I/O from its own
+ * sequence: its region, block size, direction (or trim) and distribution. Kept apart from the
+ * job's own path so a job without a skew pays one predictable branch for it.
+ */
+static __attribute__((noinline)) void s_skew_next(struct s_loop *l, struct lst_io *io)
+{
+	const struct lst_job *job = l->job;
+	uint32_t r = (uint32_t)(lst_rand64(&l->skew_rng) % 100);
+	struct lst_job_skew_state *st;
+	unsigned i = 0;
+	uint8_t dir;
+
+	while (i + 1 < job->nskew && r >= job->skew[i].share_end)
+		i++;
+	st = &l->skew[i];
+	lst_ioseq_next(&st->seq, &io->offset, &dir);
+	if (lst_offset_active(&st->off))
+		io->offset = lst_offset_at(&st->off, &st->seq.rng);
+	io->trim = job->skew[i].trim;
+	io->dir = dir || io->trim ? LST_DIR_WRITE : LST_DIR_READ;
+	io->len = job->skew[i].stream.bs;
+	l->seq.index++;
+}
+
 /* The slot's next I/O from the sequence, to be issued now (or at its arrival, rate-limited). */
 static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 {
@@ -294,15 +333,19 @@ static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 	uint8_t dir;
 
 	io->seq = l->seq.index;
-	lst_ioseq_next(&l->seq, &io->offset, &dir);
-	if (lst_offset_active(&l->off))
-		io->offset = lst_offset_at(&l->off, &l->seq.rng);
-	io->dir = dir ? LST_DIR_WRITE : LST_DIR_READ;
-	io->trim = s_is_trim(l);
-	if (io->trim)
-		io->dir = LST_DIR_WRITE;
-	if (job->w.bssplit.n[0] || job->w.bssplit.n[1])
-		s_mix(l, io);
+	if (__builtin_expect(l->skew != NULL, 0)) {
+		s_skew_next(l, io);
+	} else {
+		lst_ioseq_next(&l->seq, &io->offset, &dir);
+		if (lst_offset_active(&l->off))
+			io->offset = lst_offset_at(&l->off, &l->seq.rng);
+		io->dir = dir ? LST_DIR_WRITE : LST_DIR_READ;
+		io->trim = s_is_trim(l);
+		if (io->trim)
+			io->dir = LST_DIR_WRITE;
+		if (job->w.bssplit.n[0] || job->w.bssplit.n[1])
+			s_mix(l, io);
+	}
 	if (job->offset_log)
 		s_log_offset(job, io->offset);
 	if (io->dir == LST_DIR_WRITE && !io->trim) {
@@ -605,6 +648,25 @@ static int64_t s_drain_ns(const struct lst_job *job)
 	return LST_MAX(job->w.io_timeout, S_DRAIN_MIN);
 }
 
+/* Issue 17, skew: each entry's sequence over its region, with its distribution when random. */
+static void s_skew_init(struct s_loop *l, struct lst_job *job)
+{
+	if (!job->nskew || !job->skew_state)
+		return;
+	l->skew = job->skew_state;
+	l->skew_rng = (job->stream.seed ^ 0x2545f4914f6cdd1dull) | 1;
+	for (unsigned i = 0; i < job->nskew; i++) {
+		struct lst_job_skew_state *st = &l->skew[i];
+		const struct lst_stream *s = &job->skew[i].stream;
+
+		lst_ioseq_init(&st->seq, s);
+		memset(&st->off, 0, sizeof(st->off)); /* uniform, unless the entry says otherwise */
+		if (s->random)
+			lst_offset_init(&st->off, &job->w.skew.e[i].dist, st->seq.nblocks, s->lo,
+					s->bs);
+	}
+}
+
 static void s_loop_init(struct s_loop *l, struct lst_job *job)
 {
 	memset(l, 0, sizeof(*l));
@@ -621,6 +683,7 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
 	l->mix_pos = job->lo;
 	l->dedup_rng = (job->data_seed ^ 0x94d049bb133111ebull) | 1;
 	l->trim_rng = (job->stream.seed ^ 0xd6e8feb86659fd93ull) | 1;
+	s_skew_init(l, job);
 	l->free = job->lists;
 	l->queued = job->lists + job->depth;
 	l->done = job->lists + 2 * job->depth;

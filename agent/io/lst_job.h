@@ -134,6 +134,16 @@ struct lst_job_bad {
 	struct lst_stamp found; /* the stamp as read */
 };
 
+/* Issue 17, skew: one entry of the job's workload mix as the run laid it out (lst_run.c). */
+struct lst_job_skew {
+	struct lst_stream stream; /* the entry's region (a sequential entry's slice for this job),
+				   * bs, read share and its own seed */
+	uint32_t share_end;	  /* entries 0..i take the draws (of 100) below this */
+	bool trim;		  /* rw trim or randtrim */
+};
+
+struct lst_job_skew_state; /* the loop's per-entry sequences (lst_job.c) */
+
 struct lst_job {
 	/* Set by the run before the thread starts; read-only afterwards. */
 	unsigned id;
@@ -172,6 +182,11 @@ struct lst_job {
 	uint64_t rec_dropped;
 	const struct lst_trace *replay;
 	uint64_t replay_late;
+	/* Issue 17, skew (w.skew.n > 0): the entries' streams, and their sequence state
+	 * (allocated by lst_job_init). nskew == 0: the job's own stream. */
+	unsigned nskew;
+	struct lst_job_skew skew[LST_SKEW_MAX];
+	struct lst_job_skew_state *skew_state;
 
 	/* Engine state, owned by the engine. */
 	void *engine;

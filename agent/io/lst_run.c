@@ -120,6 +120,63 @@ static void s_log_dist(const struct lst_job *job)
 		      (unsigned long long)((job->hi - job->lo) / job->stream.bs), job->stream.bs);
 }
 
+/*
+ * Issue 17, skew: each entry's stream over its own region of the path (offset, and size or to
+ * the path's end): a random entry's whole region, a sequential one's slice j of the jobs, as
+ * the job's own region is split. Its seed is the job's, mixed with the entry's index.
+ */
+static int s_skew_layout(struct lst_job *job, const struct lst_run_path *p, uint64_t j,
+			 lst_err *err)
+{
+	const struct lst_skew *sk = &job->w.skew;
+	uint64_t jobs = (uint64_t)job->w.jobs;
+	/* the null engine has no path: its end is the job's own region's */
+	uint64_t path_end = p->size ? p->size : (uint64_t)(job->w.offset + job->w.size);
+	uint32_t end = 0;
+
+	job->nskew = (unsigned)sk->n;
+	for (int64_t i = 0; i < sk->n; i++) {
+		const struct lst_skew_entry *e = &sk->e[i];
+		struct lst_job_skew *k = &job->skew[i];
+		uint64_t bs = (uint64_t)e->bs, lo = (uint64_t)e->offset;
+		uint64_t region = e->size ? (uint64_t)e->size : (path_end > lo ? path_end - lo : 0);
+		uint64_t blocks = region / bs, slice = blocks / jobs * bs;
+		bool random = lst_rw_is_random(e->rw);
+		struct lst_workload ew;
+
+		lst_workload_init(&ew);
+		ew.rw = e->rw;
+		ew.rwmixread = e->rwmixread;
+		k->stream = (struct lst_stream){
+			.seed = (job->stream.seed + 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)) *
+					0xbf58476d1ce4e5b9ull |
+				1,
+			.lo = random ? lo : lo + j * slice,
+			.hi = random ? lo + blocks * bs : lo + (j + 1) * slice,
+			.bs = (uint32_t)bs,
+			.random = random ? 1 : 0,
+			.read_pct = (uint32_t)lst_workload_read_pct(&ew),
+			.job = job->id,
+		};
+		if (k->stream.hi - k->stream.lo < bs)
+			return lst_err_set(err, -EINVAL,
+					   "%s: skew entry %lld: a job's region of %llu bytes is "
+					   "smaller than bs %llu",
+					   p->name, (long long)i + 1,
+					   (unsigned long long)(k->stream.hi - k->stream.lo),
+					   (unsigned long long)bs);
+		end += (uint32_t)e->share;
+		k->share_end = end;
+		k->trim = e->rw == LST_RW_TRIM || e->rw == LST_RW_RANDTRIM;
+		lst_log_debug(LST_DBG_IO,
+			      "%s: job %u skew entry %lld: %lld%% %s bs %u over [%llu, %llu)",
+			      job->name, job->id, (long long)i + 1, (long long)e->share,
+			      lst_rw_names[e->rw], k->stream.bs, (unsigned long long)k->stream.lo,
+			      (unsigned long long)k->stream.hi);
+	}
+	return 0;
+}
+
 /* Lay out one path's jobs: regions, byte budgets and rates. */
 static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 		    const _Atomic int *cancel, lst_err *err)
@@ -153,7 +210,7 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 			job->lo = 0;
 			job->hi = p->size;
 			job->replay = p->replay;
-		} else if (job->hi - job->lo < (uint64_t)lst_workload_bs_max(w))
+		} else if (!w->skew.n && job->hi - job->lo < (uint64_t)lst_workload_bs_max(w))
 			return lst_err_set(err, -EINVAL,
 					   "%s: bssplit size %lld is larger than a job's region of "
 					   "%llu bytes",
@@ -175,7 +232,9 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 		job->rec_cap = p->rec_max ? LST_MAX(p->rec_max / jobs, (uint64_t)1) : 0;
 		s_seed(job);
 		s_log_dist(job);
-		job->verify_write = w->verify && lst_rw_writes(w->rw, w->rwmixread);
+		if (s_skew_layout(job, p, j, err))
+			return err->code;
+		job->verify_write = w->verify && lst_workload_writes(w);
 		job->verify_read = w->verify && !job->verify_write;
 		job->stamp = p->stamp;
 		job->map = p->map;

@@ -128,10 +128,45 @@ static void s_describe_dist(const struct lst_plan_phase *ph)
 	char text[256];
 
 	if (ph->suite != LST_SUITE_NONE || ph->w.dist.kind == LST_DIST_RANDOM ||
-	    !lst_rw_is_random(ph->w.rw))
+	    !lst_rw_is_random(ph->w.rw) || ph->w.skew.n)
 		return;
 	printf("     access: %s over each path's region, hot blocks at its start\n",
 	       lst_dist_format(&ph->w.dist, text, sizeof(text)));
+}
+
+/* Issue 17: a workload mix (skew), one entry per line: share, rw, bs, region, access. */
+static void s_describe_skew(const struct lst_workload *w)
+{
+	const struct lst_opt *bs_opt = lst_opt_find(lst_workload_opts, "bs");
+	const struct lst_opt *sz_opt = lst_opt_find(lst_workload_opts, "size");
+	const struct lst_opt *off_opt = lst_opt_find(lst_workload_opts, "offset");
+
+	printf("     mix of %" PRId64 " workloads, iodepth %" PRId64 ", jobs %" PRId64 "\n",
+	       w->skew.n, w->iodepth, w->jobs);
+	for (int64_t i = 0; i < w->skew.n; i++) {
+		const struct lst_skew_entry *e = &w->skew.e[i];
+		struct lst_workload ew = *w;
+		char bs[32], off[32], size[32], dist[256];
+
+		ew.bs = e->bs;
+		ew.offset = e->offset;
+		ew.size = e->size;
+		printf("       %3" PRId64 "%%: %s", e->share, lst_rw_names[e->rw]);
+		if (e->rw == LST_RW_RANDRW || e->rw == LST_RW_RW)
+			printf(" %" PRId64 "%% reads", e->rwmixread);
+		printf(", bs %s", lst_opt_format(bs_opt, &ew, bs, sizeof(bs)));
+		if (e->offset || e->size) {
+			printf(", region from %s, %s",
+			       lst_opt_format(off_opt, &ew, off, sizeof(off)),
+			       e->size ? lst_opt_format(sz_opt, &ew, size, sizeof(size))
+				       : "to the end");
+		}
+		if (lst_rw_is_random(e->rw) && e->dist.kind != LST_DIST_RANDOM)
+			printf(", access %s", lst_dist_format(&e->dist, dist, sizeof(dist)));
+		if (e->rw == LST_RW_TRIM || e->rw == LST_RW_RANDTRIM)
+			printf(" (discards)");
+		printf("\n");
+	}
 }
 
 /* Issue 17: a block-size mix, dedup and trims, each when set. */
@@ -149,6 +184,8 @@ static void s_describe_mix(const struct lst_plan_phase *ph)
 		printf("     dedup: dedupe_percentage %" PRId64 ", %" PRId64
 		       "%% of the 4 KiB units written repeat earlier ones\n",
 		       w->dedupe_percentage, w->dedupe_percentage);
+	if (w->skew.n)
+		return; /* each entry says its own (s_describe_skew) */
 	if (w->rw == LST_RW_TRIM || w->rw == LST_RW_RANDTRIM)
 		printf("     trims: every I/O is a discard\n");
 	else if (w->rwmixtrim)
@@ -227,6 +264,8 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 	lst_plan_phase_point(ph, 0, &w, label, sizeof(label));
 	if (ph->w.read_iolog[0]) {
 		s_describe_replay(ph);
+	} else if (ph->suite == LST_SUITE_NONE && ph->w.skew.n) {
+		s_describe_skew(&ph->w);
 	} else if (ph->suite == LST_SUITE_NONE) {
 		const struct lst_opt *bs_opt = lst_opt_find(lst_workload_opts, "bs");
 

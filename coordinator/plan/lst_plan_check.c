@@ -6,6 +6,7 @@
  * workload error in `defaults:`, a value that fails on its own in a sweep) is not repeated.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,6 +129,18 @@ void lst__plan_curve_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 		lst__plan_error(ctx, v, "curve: limit_percentile needs limit too (like 1ms)");
 }
 
+/* Issue 17: a skew message about a `mix:` list belongs at the entry it names ("skew entry 2:
+ * ..."), else at the list. */
+static struct lst_mark s_mix_place(const char *msg, const struct lst_yaml_node *mix)
+{
+	unsigned long i = 0;
+
+	if (sscanf(msg, "skew entry %lu:", &i) == 1 && mix->type == LST_YAML_LIST && i >= 1 &&
+	    i <= mix->n)
+		return mix->kids[i - 1]->mark;
+	return mix->mark;
+}
+
 /*
  * Where a lst_workload_check message about w belongs: at the option it names ("bs 1000 is not
  * ..."), when the map gives it, else at the map, else at fallback. verify's 4 KiB rule names bs
@@ -145,6 +158,8 @@ static struct lst_mark s_check_place(const char *msg, const struct lst_yaml_node
 		return v->mark;
 	if (!strcmp(word, "verify") && w->offset % 4096 && (v = lst_yaml_get(wmap, "offset", NULL)))
 		return v->mark;
+	if (!strcmp(word, "skew") && (v = lst_yaml_get(wmap, "mix", NULL)))
+		return s_mix_place(msg, v);
 	v = lst_yaml_get(wmap, word, NULL);
 	if (v)
 		return v->mark;
@@ -194,6 +209,60 @@ static void s_sweep_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase
 	}
 }
 
+/* The `mix:` or `skew:` key that gave a phase its skew: in its workload, else in defaults. */
+static const struct lst_yaml_node *s_skew_key(const struct lst_yaml_node *wmap,
+					      const struct lst_yaml_node *dmap)
+{
+	const struct lst_yaml_node *maps[2] = { wmap, dmap }, *kn = NULL;
+
+	for (int i = 0; i < 2; i++)
+		if (maps[i] && maps[i]->type == LST_YAML_MAP &&
+		    (lst_yaml_get(maps[i], "mix", &kn) || lst_yaml_get(maps[i], "skew", &kn)))
+			return kn;
+	return NULL;
+}
+
+/*
+ * Issue 17: a mix (skew) drives a plain workload phase: a suite builds its own workloads (their
+ * rw and bs would be ignored), and a sweep over bs or rwmixread would change nothing (each
+ * entry gives its own).
+ */
+static void s_skew_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph,
+			 const struct lst_yaml_node *wmap, const struct lst_yaml_node *dmap,
+			 const struct lst_yaml_node *sweep)
+{
+	const struct lst_yaml_node *kn = s_skew_key(wmap, dmap);
+
+	if (!ph->w.skew.n)
+		return;
+	if (ph->suite != LST_SUITE_NONE) {
+		if (kn)
+			lst__plan_error(ctx, kn,
+					"%s: a mix runs in a plain workload phase, not in suite %s "
+					"(which builds its own workloads): give it in a phase's "
+					"workload",
+					kn->text, lst_suite_names[ph->suite]);
+		else
+			lst__plan_error_at(
+				ctx, ph->mark.line, ph->mark.col,
+				"%sa mix runs in a plain workload phase, not in suite %s",
+				ctx->prefix, lst_suite_names[ph->suite]);
+		return;
+	}
+	for (size_t a = 0; sweep && a < ph->naxes; a++) {
+		const struct lst_opt *o = ph->axes[a].opt;
+
+		if (o && (!strcmp(o->name, "bs") || !strcmp(o->name, "rwmixread"))) {
+			lst__plan_error(ctx, sweep,
+					"sweep over %s with a mix: each mix entry gives its own %s "
+					"(the workload's is not used); sweep jobs, iodepth or "
+					"rate_iops, or leave the mix out",
+					o->name, o->name);
+			return;
+		}
+	}
+}
+
 void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)
 {
 	struct lst_plan_phase *ph = base;
@@ -236,6 +305,9 @@ void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 	} else if (lst_yaml_get(map, "sweep", &kn)) {
 		s_sweep_check(ctx, ph, kn);
 	}
+	kn = NULL;
+	lst_yaml_get(map, "sweep", &kn);
+	s_skew_check(ctx, ph, wmap, dmap, kn);
 	lst__plan_paths_check(ctx, map, ph);
 	/* a replay may not verify at all (lst__plan_trace_check says so once) */
 	if (!ph->replay && !ph->w.read_iolog[0])

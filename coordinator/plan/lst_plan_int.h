@@ -215,6 +215,12 @@ bool lst__plan_dedup(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v, i
 void lst__plan_trace_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
 			   struct lst_plan_phase *ph);
 
+/*
+ * A `mix:` list (lst_plan_mix.c): several weighted workloads in one point, into s as the skew
+ * it spells. Returns false after reporting each problem at its place (s is then unchanged).
+ */
+bool lst__plan_mix(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v, struct lst_skew *s);
+
 /* Read one key's value v of section sec into base, by the key's kind (lst_plan_value.c). */
 void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 		     const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base);

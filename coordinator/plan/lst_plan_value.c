@@ -197,6 +197,22 @@ static void s_hotband(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
 		given[o - lst_workload_opts] = true;
 }
 
+/* `mix:` (lst_plan_mix.c): skew, written as a list of workload maps. */
+static void s_mix(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
+		  const struct lst_yaml_node *vn, struct lst_workload *w, bool *given,
+		  lst__plan_refuse_fn refuse, const void *arg)
+{
+	const struct lst_opt *o = lst_opt_find(lst_workload_opts, "skew");
+
+	LST_ASSERT(o);
+	if (refuse && refuse(ctx, kn, o, arg))
+		return;
+	if (!lst__plan_mix(ctx, vn, &w->skew))
+		return;
+	if (given)
+		given[o - lst_workload_opts] = true;
+}
+
 /*
  * Issue 17's shorthands (lst_plan_sugar.c): `bs:` given as a map is bssplit, `dedup: R` is
  * dedupe_percentage. Returns the option the key stands for when it is one of them and was read
@@ -263,6 +279,7 @@ static void s_unknown_workload_key(struct lst__plan_ctx *ctx, const struct lst_y
 	s_opt_names(lst_workload_opts, names, LST_ARRAY_SIZE(names) - 1);
 	s_add_name(names, LST_ARRAY_SIZE(names), "hotband");
 	s_add_name(names, LST_ARRAY_SIZE(names), "dedup");
+	s_add_name(names, LST_ARRAY_SIZE(names), "mix");
 	lst__plan_error(ctx, kn, "unknown key '%s' in %s (%s)", kn->text, where,
 			lst_text_hint(kn->text, names, "keys", hint, sizeof(hint)));
 }
@@ -297,6 +314,7 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 	const struct lst_yaml_node *hot = NULL, *dist = NULL; /* issue 17: one or the other */
 	const struct lst_yaml_node *spelled[64] = { 0 };      /* the key each option was given as */
 	const struct lst_yaml_node *sugar[2] = { 0 }, *plain[2] = { 0 }; /* bs map, dedup */
+	const struct lst_yaml_node *mix = NULL, *skew = NULL;		 /* one or the other */
 
 	for (size_t i = 0; map && i + 1 < map->n; i += 2) {
 		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
@@ -311,6 +329,11 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 			s_hotband(ctx, kn, vn, w, given, refuse, arg);
 			continue;
 		}
+		if (!strcmp(kn->text, "mix")) {
+			mix = kn;
+			s_mix(ctx, kn, vn, w, given, refuse, arg);
+			continue;
+		}
 		o = s_sugar(ctx, kn, vn, w, given, refuse, arg);
 		if (o) {
 			sugar[o->type == LST_OPT_BSSPLIT ? 0 : 1] = kn;
@@ -321,6 +344,8 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 			dist = kn;
 		if (o && o->type == LST_OPT_BSSPLIT)
 			plain[0] = kn;
+		if (o && o->type == LST_OPT_SKEW)
+			skew = kn;
 		if (o && o->offset == offsetof(struct lst_workload, dedupe_percentage))
 			plain[1] = kn;
 		if (!o) {
@@ -355,6 +380,7 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 				where);
 	s_sugar_twice(ctx, sugar[0], plain[0], where);
 	s_sugar_twice(ctx, sugar[1], plain[1], where);
+	s_sugar_twice(ctx, mix, skew, where);
 }
 
 static void s_workload(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,

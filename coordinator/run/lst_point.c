@@ -4,6 +4,8 @@
  * record the point: summary rows, the suite's result, the run.json entry.
  */
 
+#include <errno.h>
+
 #include "lst_assert.h"
 #include "lst_log.h"
 #include "lst_text.h"
@@ -20,6 +22,34 @@ static bool s_role_set(const bool set[32], const char *name)
 	const struct lst_opt *o = lst_opt_find(lst_workload_opts, name);
 
 	return o && set[o - lst_workload_opts];
+}
+
+/*
+ * Issue 17: under share: split, each skew entry's region (its offset, and its size or to the
+ * target's end) is divided among the n paths like the workload's own, so each path's entries
+ * cover their own slices. Returns 0, or -1 with err when an entry's region has less than one
+ * block per path.
+ */
+static int s_split_skew(struct lst_workload *w, uint64_t size, size_t rank, size_t n, lst_err *err)
+{
+	for (int64_t i = 0; i < w->skew.n; i++) {
+		struct lst_skew_entry *e = &w->skew.e[i];
+		uint64_t base = (uint64_t)e->offset, len, chunk;
+
+		if (base >= size)
+			continue; /* lst_workload_check says so */
+		len = e->size && (uint64_t)e->size < size - base ? (uint64_t)e->size : size - base;
+		chunk = len / n / (uint64_t)e->bs * (uint64_t)e->bs;
+		if (!chunk)
+			return lst_err_set(
+				err, -EINVAL,
+				"skew entry %lld: a region of %llu bytes has less than one "
+				"block (bs %lld) for each of %zu paths",
+				(long long)i + 1, (unsigned long long)len, (long long)e->bs, n);
+		e->offset = (int64_t)(base + rank * chunk);
+		e->size = (int64_t)chunk;
+	}
+	return 0;
 }
 
 /*
@@ -51,6 +81,10 @@ static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t
 
 		w->offset = (int64_t)(base + rank * chunk);
 		w->size = (int64_t)chunk;
+		if (s_split_skew(w, size, rank, n, &err)) {
+			lst_coord__error(c, "phase %s: target %s: %s", ph->name, pt->name, err.msg);
+			return -1;
+		}
 	} else {
 		w->size = (int64_t)len;
 	}

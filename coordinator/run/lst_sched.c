@@ -11,16 +11,20 @@
 
 #include "lst_coord_int.h"
 
-/* A phase's roles that make a path write (rw of their own): LST_ACCESS_WRITE, else 0. */
+/* A phase's roles that make a path write (rw, or a skew with a writing entry, of their own):
+ * LST_ACCESS_WRITE, else 0. */
 static uint32_t s_roles_access(const struct lst_plan_phase *ph)
 {
 	size_t rw = (size_t)(lst_opt_find(lst_workload_opts, "rw") - lst_workload_opts);
+	size_t skew = (size_t)(lst_opt_find(lst_workload_opts, "skew") - lst_workload_opts);
 
 	for (size_t r = 0; r < ph->nroles; r++) {
 		const struct lst_plan_role *role = &ph->roles[r];
 
 		if (!role->idle && role->w_set[rw] && role->w.rw != LST_RW_READ &&
 		    role->w.rw != LST_RW_RANDREAD)
+			return LST_ACCESS_WRITE;
+		if (!role->idle && role->w_set[skew] && lst_workload_writes(&role->w))
 			return LST_ACCESS_WRITE;
 	}
 	return 0;

@@ -1119,7 +1119,7 @@ uint32_t lst_suite_access(const lst_suite_run *s)
 
 			if (p->action == LST_ACTION_DISCARD || p->action == LST_ACTION_SECDISCARD)
 				access |= LST_ACCESS_PURGE;
-			else if (lst_rw_writes(p->w.rw, p->w.rwmixread))
+			else if (lst_workload_writes(&p->w))
 				access |= LST_ACCESS_WRITE;
 		}
 	}

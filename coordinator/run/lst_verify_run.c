@@ -199,7 +199,7 @@ void lst_coord__verify_point_begin(lst_coord *c)
 void lst_coord__verify_stamp(lst_coord *c, size_t t, size_t j, struct lst_jobspec *js)
 {
 	const struct lst_plan_target *pt = &c->plan->targets[t];
-	bool writes = lst_rw_writes(js->w.rw, js->w.rwmixread);
+	bool writes = lst_workload_writes(&js->w);
 
 	if (!js->w.verify || js->action != LST_ACTION_IO)
 		return;

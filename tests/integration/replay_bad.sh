@@ -96,9 +96,10 @@ case_bad b4k.bench.0.lstrace "$ro" "read_iolog $traces/b4k.bench.0.lstrace write
 ok "a trace with writes is refused on a path outside allow_write"
 
 # --- limits ------------------------------------------------------------------------------------
-# A replay runs in one job: jobs 2 is refused at PREPARE, nothing written.
+# A replay runs in one job: jobs 2 (from defaults:, which the plan check cannot tie to the
+# replay; in the phase itself validate refuses it) is refused at PREPARE, nothing written.
 before=$(cat "/sys/block/$(basename "$dev4k")/stat")
-sed -i 's/workload: {iodepth: 4, read_iolog: .*}/workload: {iodepth: 4, jobs: 2, read_iolog: b4k.bench.0.lstrace}/; s|paths: {a: .*}|paths: {a: '"$dev4k"'}|' "$TMP/bad.yaml"
+sed -i 's/workload: {iodepth: 4, read_iolog: .*}/workload: {iodepth: 4, read_iolog: b4k.bench.0.lstrace}/; s|paths: {a: .*}|paths: {a: '"$dev4k"'}|; s/^phases:/defaults: {jobs: 2}\nphases:/' "$TMP/bad.yaml"
 if "$LOCKSTEP" run "$TMP/bad.yaml" -o "$TMP/res-jobs" --quiet >"$TMP/out" 2>"$TMP/err"; then
 	fail "a replay with jobs 2 ran"
 fi
