@@ -289,6 +289,17 @@ static void s_mix(struct s_loop *l, struct lst_io *io)
 	l->mix_pos += len;
 }
 
+/* A prepared slot before it is queued: no instants yet, no result, counted as issued. */
+static inline void s_prep_slot(struct s_loop *l, struct lst_io *io)
+{
+	io->issue_ns = 0;
+	io->done_ns = 0;
+	io->submit_ns = 0;
+	io->timed_out = false;
+	io->res = 0;
+	l->issued += io->len;
+}
+
 /* Issue 17: is the I/O a trim? All of rw trim/randtrim; rwmixtrim % of randrw and rw. */
 static bool s_is_trim(struct s_loop *l)
 {
@@ -357,12 +368,7 @@ static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 		else if (job->w.pattern > 0)
 			s_stamp(l, io);
 	}
-	io->issue_ns = 0;
-	io->done_ns = 0;
-	io->submit_ns = 0;
-	io->timed_out = false;
-	io->res = 0;
-	l->issued += io->len;
+	s_prep_slot(l, io);
 }
 
 /*
@@ -380,12 +386,7 @@ static void s_prep_replay(struct s_loop *l, struct lst_io *io)
 	io->dir = r->op == LST_TRACE_READ ? LST_DIR_READ : LST_DIR_WRITE;
 	if (io->dir == LST_DIR_WRITE && !io->trim && l->job->w.pattern > 0)
 		s_stamp(l, io);
-	io->issue_ns = 0;
-	io->done_ns = 0;
-	io->submit_ns = 0;
-	io->timed_out = false;
-	io->res = 0;
-	l->issued += io->len;
+	s_prep_slot(l, io);
 }
 
 /* A replay's record i is due this long after t0: its time scaled by replay_time_scale. */

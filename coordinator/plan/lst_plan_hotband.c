@@ -21,23 +21,6 @@ struct s_band {
 	const struct lst_yaml_node *at;
 };
 
-/* A whole percentage "N" or "N%" in 0..100, or -1. */
-static int64_t s_pct(const char *s, size_t n)
-{
-	int64_t v = 0;
-
-	if (n && s[n - 1] == '%')
-		n--;
-	if (!n || n > 3)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v <= 100 ? v : -1;
-}
-
 /* "A-B%" (or "A%-B%") with 0 <= A < B <= 100 into b; false after saying why. */
 static bool s_range(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v, struct s_band *b)
 {
@@ -47,8 +30,8 @@ static bool s_range(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v, st
 	if (!text)
 		return false;
 	if (dash) {
-		b->lo = s_pct(text, (size_t)(dash - text));
-		b->hi = s_pct(dash + 1, strlen(dash + 1));
+		b->lo = lst__plan_pct(text, (size_t)(dash - text));
+		b->hi = lst__plan_pct(dash + 1, strlen(dash + 1));
 	}
 	if (!dash || b->lo < 0 || b->hi < 0 || b->lo >= b->hi) {
 		lst__plan_error(ctx, v,
@@ -98,7 +81,7 @@ static bool s_band(struct lst__plan_ctx *ctx, const struct lst_yaml_node *item, 
 	text = lst__plan_scalar(ctx, "share", sn);
 	if (!text)
 		return false;
-	b->share = s_pct(text, strlen(text));
+	b->share = lst__plan_pct(text, strlen(text));
 	if (b->share < 0) {
 		lst__plan_error(ctx, sn, "hotband share '%s' must be a whole percentage 0..100",
 				text);

@@ -165,6 +165,10 @@ const struct lst_yaml_node *lst__plan_map(struct lst__plan_ctx *ctx, const char 
 					  const struct lst_yaml_node *v, bool *ok);
 long lst__plan_list(struct lst__plan_ctx *ctx, const char *name, const struct lst_yaml_node *v);
 
+/* A whole percentage, the n bytes at s: "N" or "N%", N in 0..100; -1 for anything else (the
+ * shares of hotband:, bs: maps and mix: entries). */
+int64_t lst__plan_pct(const char *s, size_t n);
+
 /* Read the keys of map (NULL: given but empty) of section sec into base; at is for places. */
 void lst__plan_section_read(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 			    const struct lst_yaml_node *at, const struct lst_yaml_node *map,

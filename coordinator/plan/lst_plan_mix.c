@@ -78,24 +78,12 @@ static bool s_share(struct lst__plan_ctx *ctx, const struct lst_yaml_node *vn, s
 {
 	const char *s = lst__plan_scalar(ctx, "share", vn);
 	char num[8];
-	size_t n;
 	int64_t v;
-	lst_err err;
 
 	if (!s)
 		return false;
-	n = strlen(s);
-	if (n && s[n - 1] == '%')
-		n--;
-	if (!n || n >= sizeof(num)) {
-		v = -1;
-	} else {
-		memcpy(num, s, n);
-		num[n] = '\0';
-		if (lst_parse_int(num, 1, 100, &v, &err))
-			v = -1;
-	}
-	if (v < 0) {
+	v = lst__plan_pct(s, strlen(s));
+	if (v < 1) {
 		lst__plan_error(
 			ctx, vn,
 			"mix entry %zu: share '%s' must be a whole percentage 1..100 (like 60 "

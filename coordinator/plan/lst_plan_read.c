@@ -63,6 +63,22 @@ static void s_key_names(const struct lst__plan_key *keys, const char **names, si
 	names[n] = NULL;
 }
 
+int64_t lst__plan_pct(const char *s, size_t n)
+{
+	int64_t v = 0;
+
+	if (n && s[n - 1] == '%')
+		n--;
+	if (!n || n > 3)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v <= 100 ? v : -1;
+}
+
 /*
  * The text of a scalar value, or NULL after saying why there is none: a map or a list where
  * one value belongs, or an empty value. Nodes already reported (aliases) stay silent.

@@ -18,24 +18,6 @@
 #include "lst_util.h"
 #include "lst_yaml.h"
 
-/* A whole percentage "N" or "N%" in 0..100, or -1. */
-static int64_t s_share(const char *s)
-{
-	size_t n = strlen(s);
-	int64_t v = 0;
-
-	if (n && s[n - 1] == '%')
-		n--;
-	if (!n || n > 3)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v <= 100 ? v : -1;
-}
-
 /* One `SIZE: SHARE` entry appended to text as "SIZE/SHARE"; false after saying why. */
 static bool s_bs_entry(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
 		       const struct lst_yaml_node *vn, char *text, size_t size, int64_t *sum)
@@ -55,7 +37,7 @@ static bool s_bs_entry(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn
 	}
 	if (!share)
 		return false;
-	pct = s_share(share);
+	pct = lst__plan_pct(share, strlen(share));
 	if (pct < 0) {
 		lst__plan_error(ctx, vn,
 				"bs: the share of %s, '%s', is not a whole percentage 0..100",
