@@ -331,6 +331,11 @@ int lst_read_file(const char *path, size_t max, char **out, size_t *len)
 
 int lst_mkdir_p(const char *path)
 {
+	return lst_mkdir_mode_p(path, 0755);
+}
+
+int lst_mkdir_mode_p(const char *path, mode_t mode)
+{
 	char *p;
 	int rc = 0;
 
@@ -344,7 +349,7 @@ int lst_mkdir_p(const char *path)
 		if (*s != '/' && !last)
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST) {
+		if (mkdir(p, mode) && errno != EEXIST) {
 			rc = -errno;
 			break;
 		}

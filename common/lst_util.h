@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "lst_err.h"
 
@@ -58,6 +59,9 @@ int lst_read_file(const char *path, size_t max, char **out, size_t *len);
 /* Create a directory and its parents (mode 0755), like mkdir -p. Returns 0, or -errno
  * (-ENOTDIR when a part exists and is not a directory, -ENOENT for ""). */
 int lst_mkdir_p(const char *path);
+
+/* The same with the mode of each directory it makes (0750 for a folder others may not read). */
+int lst_mkdir_mode_p(const char *path, mode_t mode);
 
 /*
  * Strings from outside (an agent's WELCOME, ERROR and DONE texts, identities, plan names and

@@ -15,34 +15,12 @@
 
 #include "lst_util.h"
 
-/* mkdir -p, the last component with mode; the parents get it too (they are ours to make). */
-static int s_mkdirs(const char *dir, mode_t mode)
-{
-	char buf[4096];
-	size_t len = strlen(dir);
-
-	if (len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, dir, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, mode) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, mode) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int lst_tracedir_make(const char *dir, lst_err *err)
 {
 	struct stat st;
 	int rc;
 
-	if (stat(dir, &st) && errno == ENOENT && (rc = s_mkdirs(dir, 0750)))
+	if (stat(dir, &st) && errno == ENOENT && (rc = lst_mkdir_mode_p(dir, 0750)))
 		return lst_err_sys(err, rc, "trace folder %s cannot be made", dir);
 	if (stat(dir, &st))
 		return lst_err_sys(err, -errno, "trace folder %s", dir);
