@@ -40,6 +40,8 @@ struct s_loop {
 	uint64_t dedup_rng;   /* issue 17: which units repeat, and which earlier one */
 	uint64_t dedup_n;     /* unique 4 KiB units written so far (their keys are 1..dedup_n) */
 	uint64_t trim_rng;    /* issue 17: which I/Os of a rwmixtrim mix are trims */
+	int64_t trim_pct;     /* % of I/Os that are trims: 100 for trim/randtrim, rwmixtrim for
+			       * randrw/rw, else 0 (set once: s_is_trim runs per I/O) */
 	unsigned nfree, inflight;
 	struct lst_io **free;
 	struct lst_io **queued;
@@ -303,12 +305,9 @@ static inline void s_prep_slot(struct s_loop *l, struct lst_io *io)
 /* Issue 17: is the I/O a trim? All of rw trim/randtrim; rwmixtrim % of randrw and rw. */
 static bool s_is_trim(struct s_loop *l)
 {
-	int64_t rw = l->job->w.rw;
-
-	if (rw == LST_RW_TRIM || rw == LST_RW_RANDTRIM)
+	if (l->trim_pct == 100)
 		return true;
-	return l->job->w.rwmixtrim > 0 && (rw == LST_RW_RANDRW || rw == LST_RW_RW) &&
-	       (int64_t)(lst_rand64(&l->trim_rng) % 100) < l->job->w.rwmixtrim;
+	return l->trim_pct > 0 && (int64_t)(lst_rand64(&l->trim_rng) % 100) < l->trim_pct;
 }
 
 /*
@@ -684,6 +683,10 @@ static void s_loop_init(struct s_loop *l, struct lst_job *job)
 	l->mix_pos = job->lo;
 	l->dedup_rng = (job->data_seed ^ 0x94d049bb133111ebull) | 1;
 	l->trim_rng = (job->stream.seed ^ 0xd6e8feb86659fd93ull) | 1;
+	if (job->w.rw == LST_RW_TRIM || job->w.rw == LST_RW_RANDTRIM)
+		l->trim_pct = 100;
+	else if (job->w.rw == LST_RW_RANDRW || job->w.rw == LST_RW_RW)
+		l->trim_pct = job->w.rwmixtrim;
 	s_skew_init(l, job);
 	l->free = job->lists;
 	l->queued = job->lists + job->depth;
