@@ -181,42 +181,12 @@ static void s_add_name(const char **names, size_t max, const char *name)
 	}
 }
 
-/* `hotband:` (lst_plan_hotband.c): random_distribution, written as zoned. */
-static void s_hotband(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
-		      const struct lst_yaml_node *vn, struct lst_workload *w, bool *given,
-		      lst__plan_refuse_fn refuse, const void *arg)
-{
-	const struct lst_opt *o = lst_opt_find(lst_workload_opts, "random_distribution");
-
-	LST_ASSERT(o);
-	if (refuse && refuse(ctx, kn, o, arg))
-		return;
-	if (!lst__plan_hotband(ctx, vn, &w->dist))
-		return;
-	if (given)
-		given[o - lst_workload_opts] = true;
-}
-
-/* `mix:` (lst_plan_mix.c): skew, written as a list of workload maps. */
-static void s_mix(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
-		  const struct lst_yaml_node *vn, struct lst_workload *w, bool *given,
-		  lst__plan_refuse_fn refuse, const void *arg)
-{
-	const struct lst_opt *o = lst_opt_find(lst_workload_opts, "skew");
-
-	LST_ASSERT(o);
-	if (refuse && refuse(ctx, kn, o, arg))
-		return;
-	if (!lst__plan_mix(ctx, vn, &w->skew))
-		return;
-	if (given)
-		given[o - lst_workload_opts] = true;
-}
-
 /*
- * Issue 17's shorthands (lst_plan_sugar.c): `bs:` given as a map is bssplit, `dedup: R` is
- * dedupe_percentage. Returns the option the key stands for when it is one of them and was read
- * (or turned away), NULL when kn is no shorthand.
+ * Issue 17's shorthands: `hotband:` is random_distribution written as zoned
+ * (lst_plan_hotband.c), `mix:` is skew written as a list of workload maps (lst_plan_mix.c),
+ * `bs:` given as a map is bssplit and `dedup: R` is dedupe_percentage (lst_plan_sugar.c).
+ * Returns the option the key stands for when it is one of them and was read (or turned away),
+ * NULL when kn is no shorthand.
  */
 static const struct lst_opt *s_sugar(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn,
 				     const struct lst_yaml_node *vn, struct lst_workload *w,
@@ -225,7 +195,11 @@ static const struct lst_opt *s_sugar(struct lst__plan_ctx *ctx, const struct lst
 	const struct lst_opt *o;
 	bool ok;
 
-	if (!strcmp(kn->text, "bs") && vn->type == LST_YAML_MAP)
+	if (!strcmp(kn->text, "hotband"))
+		o = lst_opt_find(lst_workload_opts, "random_distribution");
+	else if (!strcmp(kn->text, "mix"))
+		o = lst_opt_find(lst_workload_opts, "skew");
+	else if (!strcmp(kn->text, "bs") && vn->type == LST_YAML_MAP)
 		o = lst_opt_find(lst_workload_opts, "bssplit");
 	else if (!strcmp(kn->text, "dedup"))
 		o = lst_opt_find(lst_workload_opts, "dedupe_percentage");
@@ -234,7 +208,11 @@ static const struct lst_opt *s_sugar(struct lst__plan_ctx *ctx, const struct lst
 	LST_ASSERT(o);
 	if (refuse && refuse(ctx, kn, o, arg))
 		return o;
-	if (o->type == LST_OPT_BSSPLIT)
+	if (o->type == LST_OPT_DIST)
+		ok = lst__plan_hotband(ctx, vn, &w->dist);
+	else if (o->type == LST_OPT_SKEW)
+		ok = lst__plan_mix(ctx, vn, &w->skew);
+	else if (o->type == LST_OPT_BSSPLIT)
 		ok = lst__plan_bs_map(ctx, vn, &w->bssplit);
 	else
 		ok = lst__plan_dedup(ctx, vn, &w->dedupe_percentage);
@@ -324,19 +302,14 @@ void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 
 		if (kn->type != LST_YAML_SCALAR)
 			continue;
-		if (!strcmp(kn->text, "hotband")) {
-			hot = kn;
-			s_hotband(ctx, kn, vn, w, given, refuse, arg);
-			continue;
-		}
-		if (!strcmp(kn->text, "mix")) {
-			mix = kn;
-			s_mix(ctx, kn, vn, w, given, refuse, arg);
-			continue;
-		}
 		o = s_sugar(ctx, kn, vn, w, given, refuse, arg);
 		if (o) {
-			sugar[o->type == LST_OPT_BSSPLIT ? 0 : 1] = kn;
+			if (o->type == LST_OPT_DIST)
+				hot = kn;
+			else if (o->type == LST_OPT_SKEW)
+				mix = kn;
+			else
+				sugar[o->type == LST_OPT_BSSPLIT ? 0 : 1] = kn;
 			continue;
 		}
 		o = lst_opt_find(lst_workload_opts, kn->text);
