@@ -567,8 +567,8 @@ int lst_daemon__traces_fit(struct lst_daemon__traces *tr, const struct lst_msg_p
 
 /* After the paths are open: each replayed trace fits its path (block size, size); each
  * recording learns its path's block size and size. Returns 0 or -EINVAL with err. */
-int lst_daemon__traces_paths(struct lst_daemon__point *pt, const struct lst_msg_prepare *p,
-			     lst_err *err);
+int lst_daemon__traces_paths(const lst_daemon *d, struct lst_daemon__point *pt,
+			     const struct lst_msg_prepare *p, lst_err *err);
 
 /*
  * The point's run is over: are its recordings still being written? The first call starts the

@@ -614,7 +614,7 @@ void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, co
 	if (s_open_paths(d, pt, p, &perr, &err))
 		goto refused;
 	perr = LST_PERR_IO;
-	if (lst_daemon__traces_paths(pt, p, &err))
+	if (lst_daemon__traces_paths(d, pt, p, &err))
 		goto refused;
 	if (action == LST_ACTION_IDENTIFY) {
 		/* Nothing runs: report what is there and close. */

@@ -83,12 +83,6 @@ int lst_daemon__traces_new(const lst_daemon *d, const struct lst_msg_prepare *p,
 	return 0;
 }
 
-/* A replay's slot: its trace's largest I/O in whole pages (as lst_job sizes it). */
-static uint64_t s_slot(const struct lst_trace *t)
-{
-	return LST_MAX((t->max_len + 4095) / 4096 * 4096, (uint64_t)4096);
-}
-
 uint64_t lst_daemon__traces_mem(const struct lst_daemon__traces *tr,
 				const struct lst_msg_prepare *p)
 {
@@ -98,7 +92,7 @@ uint64_t lst_daemon__traces_mem(const struct lst_daemon__traces *tr,
 		const struct lst_workload *w = &p->jobs[i].w;
 
 		if (tr->spec[i].replay) {
-			uint64_t slot = s_slot(&tr->spec[i].t);
+			uint64_t slot = lst_tracedir_slot_bytes(&tr->spec[i].t);
 
 			mem += tr->spec[i].t.nrec * sizeof(struct lst_trace_rec);
 			if (slot > (uint64_t)w->bs)
@@ -146,8 +140,8 @@ int lst_daemon__traces_fit(struct lst_daemon__traces *tr, const struct lst_msg_p
 	return 0;
 }
 
-int lst_daemon__traces_paths(struct lst_daemon__point *pt, const struct lst_msg_prepare *p,
-			     lst_err *err)
+int lst_daemon__traces_paths(const lst_daemon *d, struct lst_daemon__point *pt,
+			     const struct lst_msg_prepare *p, lst_err *err)
 {
 	struct lst_daemon__traces *tr = pt->tr;
 
@@ -163,13 +157,9 @@ int lst_daemon__traces_paths(struct lst_daemon__point *pt, const struct lst_msg_
 		tr->spec[i].lbs = sp->id.lbs ? sp->id.lbs : 512;
 		tr->spec[i].size = sp->id.size;
 		if (tr->spec[i].replay &&
-		    lst_trace_fits(&tr->spec[i].t, tr->spec[i].lbs, tr->spec[i].size, err)) {
-			size_t n = strlen(err->msg);
-
-			snprintf(err->msg + n, sizeof(err->msg) - n, " (path %s)", path);
-			lst_err_prefix(err, "read_iolog %s: ", tr->spec[i].file);
+		    lst_tracedir_fits(&tr->spec[i].t, d->trace_dir, p->jobs[i].w.read_iolog, path,
+				      tr->spec[i].lbs, tr->spec[i].size, err))
 			return err->code;
-		}
 	}
 	return 0;
 }

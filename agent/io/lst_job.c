@@ -18,6 +18,7 @@
 #include "lst_assert.h"
 #include "lst_log.h"
 #include "lst_offset.h"
+#include "lst_tracedir.h"
 #include "lst_time.h"
 #include "lst_util.h"
 
@@ -74,7 +75,7 @@ struct lst_job_skew_state {
 static uint64_t s_slot_bytes(const struct lst_job *job)
 {
 	if (job->replay)
-		return LST_MAX((job->replay->max_len + 4095) / 4096 * 4096, (uint64_t)4096);
+		return lst_tracedir_slot_bytes(job->replay);
 	return (uint64_t)lst_workload_bs_max(&job->w);
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lst_assert.h"
 #include "lst_util.h"
 
 int lst_tracedir_make(const char *dir, lst_err *err)
@@ -102,6 +103,11 @@ int lst_tracedir_fits(const struct lst_trace *t, const char *dir, const char *na
 	snprintf(err->msg + n, sizeof(err->msg) - n, " (path %s)", path);
 	lst_err_prefix(err, "read_iolog %s/%s: ", dir, name);
 	return rc;
+}
+
+uint64_t lst_tracedir_slot_bytes(const struct lst_trace *t)
+{
+	return LST_MAX((t->max_len + 4095) / 4096 * 4096, (uint64_t)4096);
 }
 
 size_t lst_tracedir_writes(const struct lst_trace *t)

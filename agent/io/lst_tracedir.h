@@ -43,6 +43,9 @@ int lst_tracedir_load(const char *dir, const char *name, struct lst_trace *t, ls
 int lst_tracedir_fits(const struct lst_trace *t, const char *dir, const char *name,
 		      const char *path, uint32_t lbs, uint64_t size, lst_err *err);
 
+/* The buffer a replay's slot needs: t's largest I/O in whole pages (at least one). */
+uint64_t lst_tracedir_slot_bytes(const struct lst_trace *t);
+
 /* How many of t's records write or trim (a replay of it needs write access). */
 size_t lst_tracedir_writes(const struct lst_trace *t);
 
