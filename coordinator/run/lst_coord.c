@@ -73,6 +73,19 @@ static void s_default_outdir(lst_coord *c)
 }
 
 /*
+ * A message (lst_msg) is a third of a megabyte, as large as its largest body (a PREPARE), and
+ * the coordinator keeps a command and a reply per agent. glibc maps blocks that large on their
+ * own, but raises that threshold to the size of the first one freed: from then on they come from
+ * the heap, where calloc clears them in full and a freed one's pages stay resident, and 1,000
+ * agents held 500 MB of mostly-zero messages. A fixed threshold keeps them mapped: only the
+ * pages a message uses are resident, and freeing it gives them back.
+ */
+static void s_malloc_policy(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+}
+
+/*
  * Room for n agents: the coordinator opens 3 ZeroMQ sockets per agent (its DEALER, the DEALER's
  * monitor and the monitor's PAIR), and czmq caps a process at 1,024 sockets unless told more
  * before its first socket (ZSYS_MAX_SOCKETS in the environment says more too). Each agent also
@@ -83,19 +96,6 @@ static void s_default_outdir(lst_coord *c)
 #define S_SOCKETS_PER_AGENT 3
 #define S_FDS_PER_AGENT 5
 #define S_SPARE 64
-
-/*
- * A message (lst_msg) is a quarter megabyte, as large as its largest body, and the coordinator
- * keeps a command and a reply per agent. glibc maps blocks that large on their own, but raises
- * that threshold to the size of the first one freed: from then on they come from the heap,
- * where calloc clears them in full and a freed one's pages stay resident, and 1,000 agents held
- * 500 MB of mostly-zero messages. A fixed threshold keeps them mapped: only the pages a message
- * uses are resident, and freeing it gives them back.
- */
-static void s_malloc_policy(void)
-{
-	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-}
 
 static int s_room_for(size_t n, lst_err *err)
 {

@@ -527,10 +527,6 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
 }
 
 /*
- * Dispatch every message agent i has waiting, each decoded into the pump's scratch message
- * (c->rx) with its frame lent by the connection: no allocation or copy per message.
- */
-/*
  * One cumulative ACK per agent per wake-up (PROTOCOL.md 6.14: upto covers every seq below it),
  * sent after the wake-up's flush so what it covers is written: one ZeroMQ send per agent instead
  * of one per message, each of which woke libzmq's I/O thread.
@@ -550,6 +546,10 @@ static void s_ack(lst_coord *c, size_t i)
 	lst_conn_send(a->conn, c->ack, false, NULL, &err);
 }
 
+/*
+ * Dispatch every message agent i has waiting, each decoded into the pump's scratch message
+ * (c->rx) with its frame lent by the connection: no allocation or copy per message.
+ */
 static void s_drain(lst_coord *c, size_t i)
 {
 	for (;;) {
