@@ -288,10 +288,11 @@ static uint64_t s_point_mem(const struct lst_msg_prepare *p, const struct lst_da
 	for (uint32_t i = 0; i < p->njobs; i++) {
 		const struct lst_workload *w = &p->jobs[i].w;
 		uint64_t n = (uint64_t)w->jobs, depth = (uint64_t)w->iodepth;
+		uint64_t bs = (uint64_t)lst_workload_bs_max(w); /* what each slot holds */
 
 		*jobs += n;
-		*buffers += n * depth * (uint64_t)w->bs;
-		total += n * (depth * ((uint64_t)w->bs + S_SLOT_OVERHEAD) + S_JOB_OVERHEAD);
+		*buffers += n * depth * bs;
+		total += n * (depth * (bs + S_SLOT_OVERHEAD) + S_JOB_OVERHEAD);
 	}
 	return total;
 }

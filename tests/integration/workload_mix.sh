@@ -154,3 +154,27 @@ print(f"  rwmixtrim 20: {d['trim']['ios']} of {n} I/Os are trims ({share:.3f})")
 assert abs(share - 0.20) <= 0.02, share
 PY
 ok "rwmixtrim 20: a fifth of a randrw mix's I/Os are trims"
+
+# The agent's memory cap counts a mix's largest size: 8 slots of a 16 MiB share are 128 MiB,
+# over a 64 MiB mem_max, though bs (4 KiB) alone would fit. Refused at PREPARE, nothing written.
+port=$(free_port)
+start_agent m "$port" --mem-max 64m --allow-write "$ddev"
+cat >"$TMP/mem.yaml" <<PLAN
+lockstep: 1
+name: mix-mem
+agents:
+  - {name: m, address: "tcp://127.0.0.1:$port"}
+targets:
+  - name: t
+    paths: {m: $ddev}
+phases:
+  - name: one
+    workload: {rw: randwrite, bs: 4k, bssplit: "4k/50:16m/50", iodepth: 8, runtime: 2s}
+PLAN
+before=$(devstat "$ddev")
+if "$LOCKSTEP" run "$TMP/mem.yaml" -o "$TMP/res-mem" --quiet >"$TMP/out" 2>"$TMP/err"; then
+	fail "a mix of 16 MiB I/Os at iodepth 8 ran under mem_max 64m"
+fi
+grep -q "mem_max" "$TMP/err" || fail "mem_max: $(cat "$TMP/err")"
+[ "$before" = "$(devstat "$ddev")" ] || fail "the refused mix wrote to the device"
+ok "mem_max counts a mix's largest size: $(head -1 "$TMP/err")"
