@@ -1,17 +1,38 @@
 /*
- * lockstep-agent: `lockstep-agent bench ...` runs one workload here (agent/io/lst_bench); with no
- * subcommand it is the daemon a coordinator drives (agent/daemon/lst_agent).
+ * lockstep-agent: `lockstep-agent bench ...` runs one workload here (agent/io/lst_bench);
+ * `lockstep-agent keygen ...` makes this host's key pair (proto/lst_keygen, the body of
+ * `lockstep keygen` too, for hosts that have only the agent package); with no subcommand it is
+ * the daemon a coordinator drives (agent/daemon/lst_agent).
  */
 #include <string.h>
 
 #include "lst_agent.h"
 #include "lst_bench.h"
+#include "lst_config.h"
+#include "lst_keygen.h"
 #include "lst_log.h"
+#include "lst_util.h"
+
+/* The key the shipped /etc/lockstep/agent.yaml names, without its ".key". */
+static char *s_agent_key(void)
+{
+	return lst_strdup(LST_CONFIG_DEFAULT_KEY_BASE);
+}
+
+static const struct lst_keygen_cmd s_keygen = {
+	.prog = "lockstep-agent keygen",
+	.def_doc = "Without PATH/NAME, this\n"
+		   "agent's key is made: " LST_CONFIG_DEFAULT_KEY_BASE " (the key: of the shipped\n"
+		   "/etc/lockstep/agent.yaml).\n",
+	.def_base = s_agent_key,
+};
 
 int main(int argc, char **argv)
 {
 	lst_log_set_ident("lockstep-agent");
 	if (argc >= 2 && !strcmp(argv[1], "bench"))
 		return lst_bench_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "keygen"))
+		return lst_keygen_main(&s_keygen, argc - 1, argv + 1);
 	return lst_agent_main(argc, argv);
 }

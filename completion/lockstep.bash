@@ -122,16 +122,23 @@ _lockstep()
 _lockstep_agent()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local prog=${COMP_WORDS[0]} help
+	local prog=${COMP_WORDS[0]} help cmds
 	COMPREPLY=()
-	if [[ ${COMP_WORDS[1]} == bench ]] && ((COMP_CWORD > 1)); then
-		help=$(_lockstep_help "$prog" bench)
+	# The subcommands are the usage lines "lockstep-agent CMD ..." of its --help.
+	cmds=$(_lockstep_help "$prog" | sed -n 's/^\(usage:\)\{0,1\} *lockstep-agent \([a-z][a-z-]*\) .*/\2/p')
+	if ((COMP_CWORD > 1)) && grep -qxF -- "${COMP_WORDS[1]}" <<<"$cmds"; then
+		help=$(_lockstep_help "$prog" "${COMP_WORDS[1]}")
 	else
 		help=$(_lockstep_help "$prog")
 	fi
 	_lockstep_value "$help" "$prev" "$cur" && return 0
 	if ((COMP_CWORD == 1)) && [[ $cur != -* ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "bench" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "$cmds" -- "$cur")
+		return 0
+	fi
+	if [[ ${COMP_WORDS[1]} == keygen && $cur != -* ]]; then # PATH/NAME, or --fingerprint FILE
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0
 	fi
 	mapfile -t COMPREPLY < <(compgen -W "$(_lockstep_flags <<<"$help")" -- "$cur")

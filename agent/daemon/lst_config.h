@@ -25,7 +25,9 @@
 #define LST_CONFIG_DEFAULT_LISTEN "tcp://*:7270"
 #define LST_CONFIG_DEFAULT_LOG "/var/log/lockstep-agent.log"
 #define LST_CONFIG_DEFAULT_TRACE_DIR "/var/lib/lockstep-agent/traces" /* issue 17 */
-#define LST_CONFIG_LEASE_MAX_DEFAULT (10 * 60 * (int64_t)1000000000)  /* 10 min, ns */
+/* This agent's key pair by convention (the key: of the shipped agent.yaml), without ".key". */
+#define LST_CONFIG_DEFAULT_KEY_BASE "/etc/lockstep/agent"
+#define LST_CONFIG_LEASE_MAX_DEFAULT (10 * 60 * (int64_t)1000000000) /* 10 min, ns */
 #define LST_CONFIG_MEM_MAX_PERCENT 25		    /* default mem_max: this share of MemTotal */
 #define LST_CONFIG_MEM_MAX_MIN ((uint64_t)16 << 20) /* 16 MiB */
 

@@ -149,6 +149,9 @@ void lst_config_usage(FILE *f)
 {
 	fputs("usage: lockstep-agent [options]           run the agent daemon\n"
 	      "       lockstep-agent bench [options]     run one workload here and print it\n"
+	      "       lockstep-agent keygen [PATH/NAME]  make this host's key pair (default\n"
+	      "                                          " LST_CONFIG_DEFAULT_KEY_BASE
+	      ".key and .pub)\n"
 	      "       lockstep-agent --version\n"
 	      "\n"
 	      "daemon options (each also a key of the --config file, with '_' for '-'):\n",
@@ -156,7 +159,8 @@ void lst_config_usage(FILE *f)
 	for (const struct lst_config_setting *s = lst_config_settings; s->name; s++)
 		if (s->type != LST_CONFIG_ARGV_MAP)
 			s_usage_line(f, s);
-	fputs("\n'lockstep-agent bench --help' lists the workload options. See docs/agent.md.\n",
+	fputs("\n'lockstep-agent bench --help' lists the workload options, 'lockstep-agent keygen\n"
+	      "--help' the key options. See docs/agent.md.\n",
 	      f);
 }
 

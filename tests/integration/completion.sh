@@ -3,7 +3,7 @@
 # sourced, `complete -p` must name its functions, and each function is called with COMP_WORDS and
 # COMP_CWORD set as for a user's Tab, then COMPREPLY is checked: commands, each command's flags
 # (read from its --help), plans for run/validate, results folders for report/verify/resume, a
-# flag's listed values, and the agent's and its bench's flags.
+# flag's listed values, and the agent's subcommands (bench, keygen) and their flags.
 set -u
 
 BIN="${LST_BIN:?LST_BIN must name the folder with the binaries}"
@@ -69,6 +69,9 @@ tab "results/r1" "" -- lockstep resume results/r
 tab "empty results" "notes.txt" -- lockstep run plan.yaml -o ""
 tab "--allow-write --authorized-keys" "--bs" -- lockstep-agent --a
 tab "bench" "" -- lockstep-agent b
+tab "bench keygen" "" -- lockstep-agent ""
+tab "--force --fingerprint" "--allow-write --iodepth" -- lockstep-agent keygen --
+tab "plans plan.yaml" "--force" -- lockstep-agent keygen p
 tab "--iodepth --filename --rw" "--allow-write" -- lockstep-agent bench --
 tab "randread randwrite randrw" "" -- lockstep-agent bench --rw rand
 tab "plan.yaml notes.txt" "" -- lockstep-agent --config ""
