@@ -147,7 +147,8 @@ grep -q "exiting (0)" "$TMP/rel.log" || fail "$(tail -3 "$TMP/rel.log")"
 [ ! -e "$TMP/rel.pid" ] || fail "daemon left its pidfile"
 ok "daemonized: pidfile, cwd /, stdio /dev/null, own session, clean exit on SIGTERM"
 
-# The example config in deploy/ is accepted as it is (listen and key files overridden), and an
+# The example config in deploy/ is accepted as it is (listen and key files overridden) and
+# allows no write; its commented allow_write example, once uncommented, is accepted too. An
 # agent listening beyond loopback refuses to start without CURVE, or warns with --insecure.
 port3=$(free_port)
 mkdir -m 700 "$TMP/auth"
@@ -158,8 +159,19 @@ mkdir -m 700 "$TMP/auth"
 epid=$!
 on_exit "kill -9 $epid"
 wait_port "$port3"
-grep -q "allow_write: /dev/disk/by-id/wwn-0x5000039c18a0b7c1" "$TMP/example.log" ||
-	fail "deploy/agent.yaml: $(cat "$TMP/example.log")"
+grep -q "allow_write is empty: every write and purge is refused" "$TMP/example.log" ||
+	fail "deploy/agent.yaml allows writes: $(cat "$TMP/example.log")"
+sed 's/^# allow_write:/allow_write:/; s/^#   - "/  - "/' "$LST_SRC/deploy/agent.yaml" >"$TMP/example-w.yaml"
+port6=$(free_port)
+"$AGENT" --config "$TMP/example-w.yaml" --foreground --listen "tcp://127.0.0.1:$port6" \
+	--key "$TMP/agent.key" --authorized-keys "$TMP/auth" --log "$TMP/example-w.log" &
+xpid=$!
+on_exit "kill -9 $xpid"
+wait_port "$port6"
+grep -q "allow_write: /dev/disk/by-id/wwn-0x5000039c18a0b7c1" "$TMP/example-w.log" ||
+	fail "deploy/agent.yaml's allow_write example, uncommented: $(cat "$TMP/example-w.log")"
+kill -TERM "$xpid"
+wait "$xpid" || fail "example agent with writes: exit $?"
 grep -q "CURVE on: agent key" "$TMP/example.log" || fail "no CURVE: $(cat "$TMP/example.log")"
 if grep -q "without CURVE" "$TMP/example.log"; then fail "CURVE agent should not warn"; fi
 kill -TERM "$epid"

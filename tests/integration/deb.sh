@@ -82,8 +82,51 @@ for p in libzmq5 libczmq4 liburing2; do
 done
 ok "Depends computed by dpkg-shlibdeps; the unpacked binaries run"
 
+# An agent-only host: the agent package's tree alone makes the host's key pair
+# (`lockstep-agent keygen`), and its agent, on the shipped config with only the key, the
+# coordinators' folder and a loopback address given by flags, loads that key, speaks CURVE to a
+# coordinator, and writes nothing: the shipped agent.yaml allows no write, so a plan that
+# writes a loop device is refused with the empty-policy reason and the device is unchanged.
+need_root
+xa="$TMP/x/$(basename "$agent")"
+"$xa/usr/sbin/lockstep-agent" keygen "$TMP/keys/host" >"$TMP/keygen.out" 2>&1 ||
+	fail "lockstep-agent keygen from the package: $(cat "$TMP/keygen.out")"
+[ "$(stat -c %a "$TMP/keys/host.key")" = 600 ] && [ -s "$TMP/keys/host.pub" ] ||
+	fail "lockstep-agent keygen: $(ls -l "$TMP/keys")"
+"$xa/usr/sbin/lockstep-agent" keygen --help | grep -q "^usage: lockstep-agent keygen" ||
+	fail "lockstep-agent keygen --help: $("$xa/usr/sbin/lockstep-agent" keygen --help 2>&1 | head -3)"
+"$LOCKSTEP" keygen "$TMP/keys/ctl" >/dev/null || fail "lockstep keygen"
+mkdir -m 700 "$TMP/auth" && cp "$TMP/keys/ctl.pub" "$TMP/auth/"
+dev=$(mk_loop "$(mk_backing 16M)")
+before=$(sha256sum <"$dev")
+port=$(free_port)
+AGENT="$xa/usr/sbin/lockstep-agent" start_agent host "$port" --config "$xa/etc/lockstep/agent.yaml" \
+	--key "$TMP/keys/host.key" --authorized-keys "$TMP/auth"
+fp=$("$LOCKSTEP" keygen --fingerprint "$TMP/keys/host.pub" | awk '{print $1}')
+grep -qF "CURVE on: agent key '$fp'" "$TMP/agent-host.log" ||
+	fail "the packaged agent did not load the key keygen made: $(cat "$TMP/agent-host.log")"
+grep -q "allow_write is empty: every write and purge is refused" "$TMP/agent-host.log" ||
+	fail "the shipped agent.yaml allows writes: $(grep allow_write "$TMP/agent-host.log")"
+cat >"$TMP/plan.yaml" <<YAML
+lockstep: 1
+name: shipped-config
+agents: [{name: host, address: "tcp://127.0.0.1:$port", key: "$TMP/keys/host.pub"}]
+targets: [{name: t, paths: {host: "$dev"}}]
+phases: [{name: w, workload: {rw: randwrite, bs: 4k, runtime: 1s}}]
+YAML
+if "$LOCKSTEP" run "$TMP/plan.yaml" --key "$TMP/keys/ctl.key" -o "$TMP/res" --quiet \
+	>"$TMP/run.out" 2>&1; then
+	fail "a write through the shipped agent.yaml ran: $(tail -5 "$TMP/run.out")"
+fi
+grep -q "matches no allow_write glob (none configured: nothing is writable)" "$TMP/run.out" ||
+	fail "the refusal does not say nothing is writable: $(tail -5 "$TMP/run.out")"
+[ "$(sha256sum <"$dev")" = "$before" ] || fail "$dev changed under the shipped config"
+ok "agent-only host: lockstep-agent keygen's key loads over CURVE; the shipped config writes nothing"
+
 lintian --tag-display-limit 0 "$coord" "$agent" >"$TMP/lintian.txt" 2>&1 || true
 grep -v 'running with root privileges' "$TMP/lintian.txt" || true
 grep -q '^E: ' "$TMP/lintian.txt" && fail "lintian errors: $(grep '^E: ' "$TMP/lintian.txt")"
+# Recommends is checked by lintian too: an unknown or malformed relation would be a tag.
+grep -Ei 'recommends|relation' "$TMP/lintian.txt" && fail "lintian tags the package relations"
 grep -Eq '^(W|E): .*(could not|failed|cannot)' "$TMP/lintian.txt" && fail "lintian did not run"
 ok "lintian: no errors ($(grep -c '^W: ' "$TMP/lintian.txt" || true) warnings)"
