@@ -116,6 +116,9 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE 1) # a Debian revision: not a native package
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_DEBIAN_COORDINATOR_PACKAGE_NAME lockstep)
 set(CPACK_DEBIAN_COORDINATOR_PACKAGE_SECTION utils)
+# Plots are drawn with gnuplot (a run without it writes the data and skips the pictures), so
+# apt installs it by default; gnuplot-nox first: a lab's workstation needs no X11 for PNGs.
+set(CPACK_DEBIAN_COORDINATOR_PACKAGE_RECOMMENDS "gnuplot-nox | gnuplot")
 set(CPACK_DEBIAN_COORDINATOR_DESCRIPTION
     "multi-host storage test coordinator\n\
 lockstep runs one storage test plan on many hosts at once. It starts\n\

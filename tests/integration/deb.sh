@@ -2,7 +2,9 @@
 # `make deb` in the test's build tree, then the two packages read with dpkg's own tools:
 # the files and their modes (dpkg-deb -c), the conffile and maintainer scripts (dpkg-deb -I),
 # Depends computed by dpkg-shlibdeps (each library the binaries link comes from a package that
-# Depends names), `lintian` with no error, and the binaries run once unpacked with dpkg -x.
+# Depends names), the coordinator's Recommends of gnuplot, `lintian` with no error, and the
+# binaries run once unpacked with dpkg -x; the agent's tree alone then makes a key and runs on
+# the shipped config, which writes nothing.
 # dpkg -x rather than `dpkg -i --root`: an empty root has no dpkg database or libraries, so
 # --root would need --force-depends and a chroot-able /bin/sh for the maintainer scripts; the
 # files are what this test checks, and the postinst is read, not run on this machine.
@@ -37,6 +39,9 @@ has "$agent" "-rw-r--r-- root/root ./usr/share/doc/lockstep-agent/copyright"
 dpkg-deb -c "$coord" | grep -q lockstep-agent && fail "the coordinator package holds agent files"
 dpkg-deb -c "$agent" | grep -q 'usr/bin/lockstep$' && fail "the agent package holds the coordinator"
 [ "$(dpkg-deb -f "$agent" Version)" = "${version}-1" ] || fail "version $(dpkg-deb -f "$agent" Version)"
+# Plots are a headline of the coordinator: it draws them with gnuplot, so apt brings one along.
+[ "$(dpkg-deb -f "$coord" Recommends)" = "gnuplot-nox | gnuplot" ] ||
+	fail "lockstep: Recommends '$(dpkg-deb -f "$coord" Recommends)', not 'gnuplot-nox | gnuplot'"
 for d in "$coord" "$agent"; do
 	for f in Maintainer Section Description; do
 		[ -n "$(dpkg-deb -f "$d" $f)" ] || fail "$(basename "$d"): no $f"
