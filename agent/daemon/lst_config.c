@@ -129,7 +129,7 @@ const struct lst_config_setting lst_config_settings[] = {
 	  "Longest a hook or collector may run (`60s` by default; 1 s to 1 h): then its process "
 	  "group gets SIGTERM, and SIGKILL 2 s later." },
 	{ "trace_dir", LST_CONFIG_STR, LST_CFG_TRACE_DIR, "DIR",
-	  "string (absolute path of a folder)", "`/var/lib/lockstep-agent/traces`",
+	  "string (absolute path of a folder)", "`" LST_CONFIG_DEFAULT_TRACE_DIR "`",
 	  "folder of I/O traces that write_iolog records and\n"
 	  "read_iolog replays (default " LST_CONFIG_DEFAULT_TRACE_DIR ")",
 	  "Folder of the I/O traces a point records (`write_iolog`: "

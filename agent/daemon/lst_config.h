@@ -24,7 +24,8 @@
 
 #define LST_CONFIG_DEFAULT_LISTEN "tcp://*:7270"
 #define LST_CONFIG_DEFAULT_LOG "/var/log/lockstep-agent.log"
-#define LST_CONFIG_DEFAULT_TRACE_DIR "/var/lib/lockstep-agent/traces" /* issue 17 */
+/* Inside the unit's StateDirectory=lockstep: the one folder under /var/lib it may write. */
+#define LST_CONFIG_DEFAULT_TRACE_DIR "/var/lib/lockstep/traces"
 /* This agent's key pair by convention (the key: of the shipped agent.yaml), without ".key". */
 #define LST_CONFIG_DEFAULT_KEY_BASE "/etc/lockstep/agent"
 #define LST_CONFIG_LEASE_MAX_DEFAULT (10 * 60 * (int64_t)1000000000) /* 10 min, ns */

@@ -4,7 +4,8 @@
 # warning there, so any output fails), and `systemd-analyze security --offline=true` scores its
 # sandbox. The score must stay at or under LST_UNIT_EXPOSURE_MAX (2.5 measured with systemd 252,
 # plus 0.5; the unit before hardening scored 9.6). Neither needs systemd as PID 1. Then the
-# settings the agent's work depends on: block devices read-write, /dev/kmsg readable, CAP_SYSLOG.
+# settings the agent's work depends on: block devices read-write, /dev/kmsg readable, CAP_SYSLOG,
+# and a state folder that holds the agent's default trace folder.
 . "$(dirname "$0")/lib.sh"
 need_cmd systemd-analyze
 max=${LST_UNIT_EXPOSURE_MAX:-3.0}
@@ -46,3 +47,19 @@ grep -Eq '^(PrivateDevices|ProtectKernelLogs)=(yes|true)' "$src" &&
 grep -Eq '^WatchdogSec=' "$src" && ! grep -rq sd_notify "$LST_SRC/agent" &&
 	fail "$src: WatchdogSec= without sd_notify in the agent kills it every period"
 ok "the sandbox keeps block devices, /dev/kmsg and restarts"
+
+# Under ProtectSystem=strict the agent may write only the folders the unit gives it: its default
+# trace folder (where a point's write_iolog records) must be inside StateDirectory=, or a
+# recording fails with a read-only file system.
+state=$(sed -n 's/^StateDirectory=//p' "$src")
+[ -n "$state" ] || fail "$src: no StateDirectory=: the default trace folder would be read-only"
+tdir=$("$AGENT" --help | grep -o 'replays (default /[^)]*)' | sed 's/.*default \(.*\))/\1/')
+[ -n "$tdir" ] || fail "lockstep-agent --help names no default trace folder"
+case "$tdir/" in
+"/var/lib/$state/"?*) ;;
+*) fail "the default trace folder $tdir is outside the unit's StateDirectory=$state (/var/lib/$state)" ;;
+esac
+# The role's unit for a binary install is the same sandbox.
+tmpl="$LST_SRC/deploy/roles/lockstep_agent/templates/lockstep-agent.service.j2"
+grep -qx "StateDirectory=$state" "$tmpl" || fail "$tmpl: no StateDirectory=$state"
+ok "trace folder $tdir is inside StateDirectory=$state"
