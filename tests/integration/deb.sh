@@ -6,8 +6,9 @@
 # binaries run once unpacked with dpkg -x; the agent's tree alone then makes a key and runs on
 # the shipped config, which writes nothing.
 # dpkg -x rather than `dpkg -i --root`: an empty root has no dpkg database or libraries, so
-# --root would need --force-depends and a chroot-able /bin/sh for the maintainer scripts; the
-# files are what this test checks, and the postinst is read, not run on this machine.
+# --root would need --force-depends and --force-script-chrootless for the maintainer scripts;
+# the files are what this test checks, and the postinst is read here (deploy_ansible.sh installs
+# the package into a dpkg root, where its scripts run).
 . "$(dirname "$0")/lib.sh"
 need_cmd make cmake dpkg-deb dpkg-shlibdeps lintian objdump
 version=$(sed -n 's/^project(lockstep VERSION \([0-9.]*\).*/\1/p' "$LST_SRC/CMakeLists.txt")

@@ -2,9 +2,9 @@
 # Deployment with real Ansible against this machine (ansible_connection=local, no become): two
 # "hosts", each with its own folders, port and pidfile, in the role's process mode since there
 # is no systemd here, so nothing outside $TMP is touched. host-a gets the binary; host-b gets
-# the lockstep-agent package, installed by dpkg into its own root ($TMP/b/root, with a dpkg
-# database of its own there: lockstep_dpkg_root). The package is build/lockstep-agent_*.deb from
-# `make deb` when there is one, else a minimal one made here with dpkg-deb from the built agent.
+# the project's own lockstep-agent package, built here with `make deb` in the test's build tree
+# and installed by dpkg into its own root ($TMP/b/root, with a dpkg database of its own there:
+# lockstep_dpkg_root), its maintainer scripts included (they run with DPKG_ROOT set).
 # Checked: the first run starts each agent once (no restart by the handler right after), a
 # coordinator runs a plan through them, a second run changes nothing and keeps the pids, a
 # changed config restarts each agent exactly once; the example inventory's relative keys/ paths
@@ -22,31 +22,16 @@ play() {
 	ansible-playbook "$@" "$LST_SRC/deploy/site.yml" -e ansible_become=false >"$log" 2>&1
 }
 
-# The package.
-deb=$(ls "$LST_BUILD"/lockstep-agent_*.deb 2>/dev/null | head -1 || true)
-if [ -n "$deb" ] && dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qE '(pre|post)(inst|rm)$'; then
-	# dpkg --root runs maintainer scripts chrooted into the root, which has no shell.
-	echo "note: $deb has maintainer scripts, which cannot run in a bare dpkg root: using a minimal package"
-	deb=
-fi
-if [ -z "$deb" ]; then
-	pkg=$TMP/pkg
-	mkdir -p "$pkg/DEBIAN" "$pkg/usr/bin" "$pkg/etc/lockstep"
-	install -m 0755 "$AGENT" "$pkg/usr/bin/lockstep-agent"
-	install -m 0644 "$LST_SRC/deploy/agent.yaml" "$pkg/etc/lockstep/agent.yaml"
-	echo /etc/lockstep/agent.yaml >"$pkg/DEBIAN/conffiles"
-	cat >"$pkg/DEBIAN/control" <<CTL
-Package: lockstep-agent
-Version: 0.0~test1
-Architecture: $(dpkg --print-architecture)
-Maintainer: lockstep tests <tests@lockstep.invalid>
-Depends: libzmq5, libczmq4
-Description: lockstep agent (a minimal package made by a test)
- Made by tests/integration/deploy_ansible.sh from the built lockstep-agent.
-CTL
-	deb=$TMP/lockstep-agent_0.0~test1.deb
-	dpkg-deb --root-owner-group --build "$pkg" "$deb" >/dev/null || fail "dpkg-deb --build failed"
-fi
+# The package, as `make deb` builds it (make deb sets the build tree's prefix: put back the
+# one it had).
+need_cmd make cmake
+old=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$LST_BUILD/CMakeCache.txt")
+on_exit "cmake -S '$LST_SRC' -B '$LST_BUILD' -DCMAKE_INSTALL_PREFIX='${old:-/usr/local}'"
+rm -f "$LST_BUILD"/lockstep-agent_*.deb
+make -C "$LST_SRC" deb BUILD="$LST_BUILD" JOBS=2 >"$TMP/deb.log" 2>&1 ||
+	fail "make deb: $(tail -30 "$TMP/deb.log")"
+deb=$(ls "$LST_BUILD"/lockstep-agent_*.deb)
+dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qx './postinst' || fail "$deb has no postinst"
 version=$(dpkg-deb --showformat='${Version}' --show "$deb")
 
 pa=$(free_port); pb=$(free_port); pc=$(free_port)
@@ -80,9 +65,9 @@ done
 [ -x "$TMP/a/bin/lockstep-agent" ] || fail "host a: binary not installed"
 [ "$(dpkg-query --root="$rb" --showformat='${Version} ${db:Status-Status}' --show lockstep-agent)" = "$version installed" ] ||
 	fail "host b: the package is not installed in its dpkg root: $(dpkg-query --root="$rb" -W lockstep-agent 2>&1)"
-[ "$(readlink "/proc/$(cat "$TMP/b/agent.pid")/exe")" = "$rb/usr/bin/lockstep-agent" ] ||
+[ "$(readlink "/proc/$(cat "$TMP/b/agent.pid")/exe")" = "$rb/usr/sbin/lockstep-agent" ] ||
 	fail "host b runs $(readlink "/proc/$(cat "$TMP/b/agent.pid")/exe"), not the packaged agent"
-grep -q "^lease_max: 10m" "$rb/etc/lockstep/agent.yaml" || fail "host b: the role's config did not replace the package's"
+grep -q "written by Ansible" "$rb/etc/lockstep/agent.yaml" || fail "host b: the role's config did not replace the package's"
 ok "first run: host-a from the binary, host-b from $(basename "$deb") (dpkg --root), each started once"
 
 wait_port "$pa"; wait_port "$pb"
