@@ -131,6 +131,8 @@ void lst_plan_destroy(lst_plan **pp)
 		lst__plan_hooks_free(ph);
 	}
 	free(p->phases);
+	lst_map_destroy(&p->agent_names);
+	lst_map_destroy(&p->target_names);
 	free(p->file);
 	free(p->dir);
 	free(p->text);
@@ -348,16 +350,14 @@ int64_t lst_plan_phase_point_ns(const struct lst_plan_phase *ph)
 
 int lst_plan_agent_index(const lst_plan *p, const char *name)
 {
-	for (size_t i = 0; i < p->nagents; i++)
-		if (p->agents[i].name && !strcmp(p->agents[i].name, name))
-			return (int)i;
-	return -1;
+	size_t i;
+
+	return lst_map_find_str(p->agent_names, name, &i) ? (int)i : -1;
 }
 
 int lst_plan_target_index(const lst_plan *p, const char *name)
 {
-	for (size_t i = 0; i < p->ntargets; i++)
-		if (p->targets[i].name && !strcmp(p->targets[i].name, name))
-			return (int)i;
-	return -1;
+	size_t i;
+
+	return lst_map_find_str(p->target_names, name, &i) ? (int)i : -1;
 }

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "lst_errlist.h"
+#include "lst_map.h"
 #include "lst_opt.h"
 #include "lst_plan.h"
 #include "lst_yaml.h"
@@ -92,6 +93,9 @@ struct lst__plan_section {
 	void (*check)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
 	/* K_LIST: after all items */
 	void (*list_check)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list);
+	/* K_LIST: offset in the plan of the lst_map * that indexes the items by their K_NAME
+	 * key, built after the items are read; 0 for a list not looked up by name */
+	size_t names;
 	/* a key the table does not have: say something better than "unknown key" and return
 	 * true, or false for the usual message (NULL: always the usual message) */
 	bool (*unknown)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn);
@@ -242,6 +246,13 @@ bool lst__plan_set_selects(const struct lst_port_set *set, const struct lst_plan
  * "known: ..." hint in buf; "none" when there are none (lst_plan_value.c).
  */
 const char *lst__plan_known_names(const lst_plan *p, bool agents, char *buf, size_t size);
+
+/*
+ * The key of agent's path in an lst_map of paths (lst_plan_paths.c): the agent's index, then the
+ * path's bytes, written to key (room for a size_t and LST_PATH_MAX bytes); returns its length.
+ * path is one a target holds (shorter than LST_PATH_MAX).
+ */
+size_t lst__plan_path_key(char *key, size_t agent, const char *path);
 
 /*
  * Paths, roles and port sets (lst_plan_paths.c):

@@ -25,12 +25,27 @@
 /* Workload keys one agent's run has once, for all its paths: a role may not change them. */
 static const char *const s_agent_wide_keys[] = { "runtime", "ramp", "interval", "engine", NULL };
 
-/* Append path text (from node vn, for agent kn) to t after checking it; mark is its place. */
-static void s_path_add(struct lst__plan_ctx *ctx, struct lst_plan_target *t,
+size_t lst__plan_path_key(char *key, size_t agent, const char *path)
+{
+	size_t n = strlen(path);
+
+	LST_ASSERT(n < LST_PATH_MAX);
+	memcpy(key, &agent, sizeof(agent));
+	memcpy(key + sizeof(agent), path, n);
+	return sizeof(agent) + n;
+}
+
+/*
+ * Append path text (from node vn, for agent kn) to t after checking it; mark is its place.
+ * seen indexes t's paths by lst__plan_path_key.
+ */
+static void s_path_add(struct lst__plan_ctx *ctx, struct lst_plan_target *t, lst_map *seen,
 		       const struct lst_yaml_node *kn, size_t agent, const char *what,
 		       const struct lst_yaml_node *vn, struct lst_mark mark)
 {
 	const char *path = lst__plan_scalar(ctx, what, vn);
+	char key[sizeof(size_t) + LST_PATH_MAX];
+	size_t j;
 
 	if (!path)
 		return;
@@ -53,13 +68,10 @@ static void s_path_add(struct lst__plan_ctx *ctx, struct lst_plan_target *t,
 				LST_PATH_MAX - 1);
 		return;
 	}
-	for (size_t j = 0; j < t->npaths; j++) {
-		if (t->paths[j].agent == agent && !strcmp(t->paths[j].path, path)) {
-			lst__plan_error(
-				ctx, vn, "path %s is listed twice for agent %s (first at %d:%d)",
+	if (!lst_map_add(seen, key, lst__plan_path_key(key, agent, path), t->npaths, &j)) {
+		lst__plan_error(ctx, vn, "path %s is listed twice for agent %s (first at %d:%d)",
 				path, kn->text, t->paths[j].mark.line, t->paths[j].mark.col);
-			return;
-		}
+		return;
 	}
 	t->paths[t->npaths].agent = agent;
 	t->paths[t->npaths].path = lst_strdup(path);
@@ -84,6 +96,7 @@ void lst__plan_target_paths(struct lst__plan_ctx *ctx, const struct lst__plan_ke
 	const lst_plan *p = ctx->plan;
 	bool ok;
 	const struct lst_yaml_node *map = lst__plan_map(ctx, k->o.name, v, &ok);
+	lst_map *seen;
 
 	if (!ok)
 		return;
@@ -94,6 +107,7 @@ void lst__plan_target_paths(struct lst__plan_ctx *ctx, const struct lst__plan_ke
 		return;
 	}
 	t->paths = lst_calloc(s_path_room(map) + 1, sizeof(*t->paths));
+	seen = lst_map_new();
 	for (size_t i = 0; i + 1 < map->n; i += 2) {
 		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
 		char known[512], what[128];
@@ -118,7 +132,7 @@ void lst__plan_target_paths(struct lst__plan_ctx *ctx, const struct lst__plan_ke
 		}
 		if (vn->type != LST_YAML_LIST) {
 			/* one path: its place is the agent's key, as before lists */
-			s_path_add(ctx, t, kn, (size_t)a, kn->text, vn, kn->mark);
+			s_path_add(ctx, t, seen, kn, (size_t)a, kn->text, vn, kn->mark);
 			continue;
 		}
 		if (vn->n == 0) {
@@ -130,8 +144,10 @@ void lst__plan_target_paths(struct lst__plan_ctx *ctx, const struct lst__plan_ke
 		}
 		snprintf(what, sizeof(what), "a path of agent '%s'", kn->text);
 		for (size_t j = 0; j < vn->n; j++)
-			s_path_add(ctx, t, kn, (size_t)a, what, vn->kids[j], vn->kids[j]->mark);
+			s_path_add(ctx, t, seen, kn, (size_t)a, what, vn->kids[j],
+				   vn->kids[j]->mark);
 	}
+	lst_map_destroy(&seen);
 }
 
 /* Does sel select a path of the phase's targets? */

@@ -221,20 +221,41 @@ static void s_defaults(const struct lst__plan_section *sec, void *base)
 static void s_unique_names(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 			   const struct lst_yaml_node *v)
 {
-	for (size_t i = 1; i < v->n; i++) {
-		const struct lst_yaml_node *ni = lst_yaml_get(v->kids[i], "name", NULL);
+	lst_map *seen = lst_map_new();
 
-		if (!ni || ni->type != LST_YAML_SCALAR)
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lst_yaml_node *ni = lst_yaml_get(v->kids[i], "name", NULL), *nj;
+		size_t j;
+
+		if (!ni || ni->type != LST_YAML_SCALAR || lst_map_add_str(seen, ni->text, i, &j))
 			continue;
-		for (size_t j = 0; j < i; j++) {
-			const struct lst_yaml_node *nj = lst_yaml_get(v->kids[j], "name", NULL);
+		nj = lst_yaml_get(v->kids[j], "name", NULL);
+		lst__plan_error(ctx, ni, "duplicate %s name '%s' (first at %d:%d)", sec->name,
+				ni->text, nj->mark.line, nj->mark.col);
+	}
+	lst_map_destroy(&seen);
+}
 
-			if (nj && nj->type == LST_YAML_SCALAR && !strcmp(ni->text, nj->text)) {
-				lst__plan_error(ctx, ni, "duplicate %s name '%s' (first at %d:%d)",
-						sec->name, ni->text, nj->mark.line, nj->mark.col);
-				break;
-			}
-		}
+/*
+ * The index of a list's items by their names as read (a name refused is not in it), for the
+ * look-ups by name of the keys and lists after it (lst_plan_agent_index).
+ */
+static void s_name_index(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+			 char *items, size_t n)
+{
+	lst_map **index = lst__plan_at(ctx->plan, sec->names);
+	const struct lst__plan_key *k = sec->keys;
+
+	while (k->o.name && k->kind != K_NAME)
+		k++;
+	LST_ASSERT(k->o.name);
+	lst_map_destroy(index);
+	*index = lst_map_new();
+	for (size_t i = 0; i < n; i++) {
+		const char *name = *(char **)lst__plan_at(items + i * sec->size, k->o.offset);
+
+		if (name)
+			lst_map_add_str(*index, name, i, NULL);
 	}
 }
 
@@ -283,6 +304,8 @@ void lst__plan_items(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		memcpy(ctx->prefix, saved, sizeof(saved));
 	}
 	s_unique_names(ctx, sec, v);
+	if (sec->names)
+		s_name_index(ctx, sec, items, (size_t)n);
 	if (sec->list_check)
 		sec->list_check(ctx, v);
 }
