@@ -390,7 +390,7 @@ int lst_cmd_validate(int argc, char **argv)
 		{ "write-doc", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	bool quiet = false;
 	lst_plan *p;
 	int c;
@@ -421,7 +421,7 @@ int lst_cmd_validate(int argc, char **argv)
 	if (!p) {
 		lst_errlist_print(&errs, stderr);
 		fprintf(stderr, "lockstep: %s: %zu problem%s; nothing would run\n", argv[optind],
-			errs.n, errs.n == 1 ? "" : "s");
+			lst_errlist_count(&errs), lst_errlist_count(&errs) == 1 ? "" : "s");
 		lst_errlist_free(&errs);
 		return 2;
 	}

@@ -112,8 +112,10 @@ struct lst__plan_msg {
 struct lst__plan_ctx {
 	lst_plan *plan;
 	const struct lst_yaml_node *root;
+	/* the first errors by place, at most LST_ERRLIST_MAX (what an lst_errlist keeps) */
 	struct lst__plan_msg *errs;
-	size_t nerrs;
+	size_t nkept;
+	size_t nerrs;	   /* every error so far, kept or not */
 	char prefix[256];  /* "phase lat: " in front of messages about the current item */
 	size_t nbad;	   /* values met that were reported already (aliases) */
 	size_t item_start; /* nerrs + nbad when the current list item began */
