@@ -120,6 +120,10 @@ struct lst__plan_ctx {
 	size_t nbad;	   /* values met that were reported already (aliases) */
 	size_t item_start; /* nerrs + nbad when the current list item began */
 	size_t hook_errs;  /* of those since, the ones the current phase's hook lists made */
+	/* per target: an earlier phase writes it with verify, as of the first `verified_upto`
+	 * phases (lst_plan_verify.c folds each phase in once: the check stays linear) */
+	bool *verified;
+	size_t verified_upto;
 };
 
 /* The tables (lst_plan_schema.c). */

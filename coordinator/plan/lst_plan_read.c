@@ -422,5 +422,6 @@ size_t lst__plan_read(lst_plan *p, const char *text, size_t len, lst_errlist *er
 	ctx.root = root;
 	s_root(&ctx, root);
 	lst_yaml_free(root);
+	free(ctx.verified);
 	return s_report(&ctx, p->file, errs);
 }
