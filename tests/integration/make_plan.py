@@ -4,6 +4,8 @@
   make_plan.py phases N    N phases (two agents, one target)
   make_plan.py agents N    N agents, one target with a path on each, one phase
   make_plan.py sweep N     one phase sweeping iodepth over N copies of one value (N - 1 errors)
+  make_plan.py verify N    N/2 plain phases, one writing with verify, N/2 reading with verify
+                           (each reader checks that an earlier phase writes its target)
 """
 import sys
 
@@ -20,6 +22,13 @@ out.write("defaults: {engine: io_uring, direct: true}\nphases:\n")
 if kind == "sweep":
     out.write("  - name: p0\n    workload: {rw: randread, bs: 4k, runtime: 10s}\n")
     out.write("    sweep:\n      iodepth: [" + ", ".join(["1"] * n) + "]\n")
+elif kind == "verify":
+    plain = "  - {name: %s%d, workload: {rw: randread, bs: 4k, runtime: 10s%s}}\n"
+    for i in range(n // 2):
+        out.write(plain % ("x", i, ""))
+    out.write("  - {name: w, workload: {rw: write, bs: 4k, runtime: 10s, verify: true}}\n")
+    for i in range(n // 2):
+        out.write(plain % ("r", i, ", verify: true"))
 else:
     for i in range(n if kind == "phases" else 1):
         out.write("  - {name: p%d, workload: {rw: randread, bs: 4k, runtime: 10s}}\n" % i)
