@@ -207,6 +207,7 @@ struct lst_plan_phase {
 	/* paths: per-path roles (idle, workload overrides), in the order written */
 	size_t nroles;
 	struct lst_plan_role *roles;
+	struct lst_map *role_index; /* roles by selector, for lst_plan_path_role (the reader's) */
 
 	bool secure;	       /* purge: BLKSECDISCARD instead of BLKDISCARD */
 	int64_t on_agent_loss; /* enum lst_on_loss; the plan's value unless set here */

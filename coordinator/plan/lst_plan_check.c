@@ -88,7 +88,8 @@ void lst__plan_phase_init(struct lst__plan_ctx *ctx, void *base)
 
 	ph->w = p->defaults;
 	ph->on_agent_loss = p->on_agent_loss;
-	ctx->hook_errs = 0; /* lst__plan_hooks counts its own from here */
+	ctx->hook_errs = 0;		   /* lst__plan_hooks counts its own from here */
+	lst_map_destroy(&ctx->phase_sels); /* the last phase's */
 	/* every target until `targets:` says otherwise: roles and port sets name their paths */
 	ph->ntargets = p->ntargets;
 	ph->targets = lst_calloc(p->ntargets + 1, sizeof(*ph->targets));

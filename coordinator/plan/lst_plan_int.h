@@ -124,6 +124,9 @@ struct lst__plan_ctx {
 	 * phases (lst_plan_verify.c folds each phase in once: the check stays linear) */
 	bool *verified;
 	size_t verified_upto;
+	/* the current phase's paths by selector (lst__plan_sel_key of `a` and `a:/dev/sdb`), made
+	 * at its first selector, after its targets are known; NULL until then */
+	lst_map *phase_sels;
 };
 
 /* The tables (lst_plan_schema.c). */
@@ -259,6 +262,10 @@ const char *lst__plan_known_names(const lst_plan *p, bool agents, char *buf, siz
  * path is one a target holds (shorter than LST_PATH_MAX).
  */
 size_t lst__plan_path_key(char *key, size_t agent, const char *path);
+
+/* The key of selector sel (lst_plan_paths.c), in the same room: its agent's index, then its
+ * path's bytes or none for every path of the agent (a path is never empty). */
+size_t lst__plan_sel_key(char *key, const struct lst_plan_sel *sel);
 
 /*
  * Paths, roles and port sets (lst_plan_paths.c):

@@ -423,5 +423,6 @@ size_t lst__plan_read(lst_plan *p, const char *text, size_t len, lst_errlist *er
 	s_root(&ctx, root);
 	lst_yaml_free(root);
 	free(ctx.verified);
+	lst_map_destroy(&ctx.phase_sels);
 	return s_report(&ctx, p->file, errs);
 }

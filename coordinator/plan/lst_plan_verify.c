@@ -201,7 +201,7 @@ static void s_roles_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node 
 
 	for (size_t i = 0; i < ph->nroles; i++) {
 		const struct lst_plan_role *r = &ph->roles[i];
-		const struct lst_yaml_node *rmap = s_role_map(map, r), *kn = NULL;
+		const struct lst_yaml_node *kn = NULL;
 		enum s_dir rdir;
 		char sel[LST_PATH_MAX + 80];
 
@@ -209,7 +209,10 @@ static void s_roles_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node 
 			continue;
 		s_sel_name(ctx->plan, r, sel, sizeof(sel));
 		if (r->w_set[vi] && r->w.verify != ph->w.verify) {
-			struct lst_mark at = lst_yaml_get(rmap, "verify", &kn) ? kn->mark : r->mark;
+			/* the role's map is found by a scan: only for a message */
+			struct lst_mark at = lst_yaml_get(s_role_map(map, r), "verify", &kn)
+						     ? kn->mark
+						     : r->mark;
 
 			lst__plan_error_at(ctx, at.line, at.col,
 					   "%spaths: %s: verify must be the phase's (%s) in a "
