@@ -6,12 +6,13 @@
   make_plan.py sweep N     one phase sweeping iodepth over N copies of one value (N - 1 errors)
   make_plan.py verify N    N/2 plain phases, one writing with verify, N/2 reading with verify
                            (each reader checks that an earlier phase writes its target)
+  make_plan.py roles N     N agents as for agents, and one phase giving each agent a role
 """
 import sys
 
 kind, n = sys.argv[1], int(sys.argv[2])
 out = sys.stdout
-nagents = n if kind == "agents" else 2
+nagents = n if kind in ("agents", "roles") else 2
 out.write("lockstep: 1\nname: scale-%s-%d\nagents:\n" % (kind, n))
 for i in range(nagents):
     out.write('  - {name: a%d, address: "tcp://host%d:7270"}\n' % (i, i))
@@ -29,6 +30,10 @@ elif kind == "verify":
     out.write("  - {name: w, workload: {rw: write, bs: 4k, runtime: 10s, verify: true}}\n")
     for i in range(n // 2):
         out.write(plain % ("r", i, ", verify: true"))
+elif kind == "roles":
+    out.write("  - name: p0\n    workload: {rw: randread, bs: 4k, runtime: 10s}\n    paths:\n")
+    for i in range(n):
+        out.write("      a%d: {iodepth: %d}\n" % (i, 1 + i % 32))
 else:
     for i in range(n if kind == "phases" else 1):
         out.write("  - {name: p%d, workload: {rw: randread, bs: 4k, runtime: 10s}}\n" % i)

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Reading a plan costs time and memory in proportion to its size, and a long list of errors is
 # capped. `lockstep validate` on generated plans (make_plan.py) of 200,000 phases, of 100,000
-# agents (each with a path on one target) and of 100,000 phases half of which read with verify
-# must finish within a bound that a quadratic reader cannot meet (a scan of the items before
-# each one took minutes here); a sweep listing one value a million times must print a screenful
-# of its 999,999 errors and the exact count of the rest, with validate's usual exit code 2.
-# Contacts nothing, needs no root.
+# agents (each with a path on one target, then also each with a role in a phase) and of 100,000
+# phases half of which read with verify must finish within a bound that a quadratic reader
+# cannot meet (a scan of the items before each one took minutes here); a sweep listing one value
+# a million times must print a screenful of its 999,999 errors and the exact count of the rest,
+# with validate's usual exit code 2. Contacts nothing, needs no root.
 . "$(dirname "$0")/lib.sh"
 need_cmd /usr/bin/time timeout
 
@@ -35,6 +35,8 @@ validate_within phases 200000 2560
 validate_within agents 100000 1024
 # 50,000 phases reading with verify after 50,000 that do not: each looks for an earlier writer
 validate_within verify 100000 1536
+# one phase giving each of 100,000 agents a role: each path of the phase looks up its roles
+validate_within roles 100000 1536
 
 # One value listed a million times: 999,999 errors, 20 printed, the rest counted exactly.
 n=1000000
