@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include "lst_map.h"
 #include "lst_util.h"
 
 #define S_MAX_DEPTH 64
@@ -152,6 +153,21 @@ static void s_anchor(struct s_reader *r, const yaml_char_t *anchor, yaml_mark_t 
 		      (const char *)anchor, r->kind);
 }
 
+/* The first key before index i of map x with the text of key k, or NULL; seen indexes them
+ * in a map of many keys (a target's paths for a thousand agents), NULL in a small one. */
+static const struct lst_yaml_node *s_key_before(const struct lst_yaml_node *x, size_t i,
+						const struct lst_yaml_node *k, lst_map *seen)
+{
+	size_t j;
+
+	if (seen)
+		return lst_map_add_str(seen, k->text, i, &j) ? NULL : x->kids[j];
+	for (j = 0; j < i; j += 2)
+		if (x->kids[j]->type == LST_YAML_SCALAR && !strcmp(x->kids[j]->text, k->text))
+			return x->kids[j];
+	return NULL;
+}
+
 /* Keys must be text and appear once per map. Walks with an explicit stack. */
 static void s_check_keys(struct s_reader *r, struct lst_yaml_node *root)
 {
@@ -162,9 +178,11 @@ static void s_check_keys(struct s_reader *r, struct lst_yaml_node *root)
 	todo[ntodo++] = root;
 	while (ntodo) {
 		struct lst_yaml_node *x = todo[--ntodo];
+		lst_map *seen = x->type == LST_YAML_MAP && x->n > 32 ? lst_map_new() : NULL;
 
 		for (size_t i = 0; x->type == LST_YAML_MAP && i + 1 < x->n; i += 2) {
 			struct lst_yaml_node *k = x->kids[i];
+			const struct lst_yaml_node *first;
 
 			if (k->type != LST_YAML_SCALAR) {
 				if (!k->bad)
@@ -173,17 +191,13 @@ static void s_check_keys(struct s_reader *r, struct lst_yaml_node *root)
 				k->bad = true;
 				continue;
 			}
-			for (size_t j = 0; j < i; j += 2) {
-				struct lst_yaml_node *first = x->kids[j];
-
-				if (first->type != LST_YAML_SCALAR || strcmp(first->text, k->text))
-					continue;
+			first = s_key_before(x, i, k, seen);
+			if (first)
 				s_err(r, k->mark.line, k->mark.col,
 				      "duplicate key '%s' (first at %d:%d); give each key once",
 				      k->text, first->mark.line, first->mark.col);
-				break;
-			}
 		}
+		lst_map_destroy(&seen);
 		for (size_t i = 0; i < x->n; i++) {
 			if (ntodo == cap) {
 				cap *= 2;

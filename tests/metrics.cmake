@@ -5,3 +5,5 @@ lst_add_script_test(metrics ${CMAKE_CURRENT_SOURCE_DIR}/integration/metrics.sh T
 # The store and the endpoint in-process: addresses, escaping, the exposition, and a poll loop
 # serving a slow client, 404/405/431 and connections beyond the limit.
 lst_add_unit_test(metrics unit/test_metrics.c lockstep::run)
+# A connection that sends nothing is closed at its limit during a run, with no other request.
+lst_add_script_test(metrics_idle ${CMAKE_CURRENT_SOURCE_DIR}/integration/metrics_idle.sh TIMEOUT 60)

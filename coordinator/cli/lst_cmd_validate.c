@@ -26,9 +26,10 @@ void lst_cmd_validate_usage(FILE *f)
 	fprintf(f, "usage: lockstep validate [--quiet] PLAN.yaml\n"
 		   "\n"
 		   "Check a plan without contacting any agent. Every problem is printed to\n"
-		   "stderr as PLAN.yaml:LINE:COL: message, and the exit code is 2. A good plan\n"
-		   "prints what would run (agents, targets and their paths, phases with their\n"
-		   "points and estimated time) and exits 0.\n"
+		   "stderr as PLAN.yaml:LINE:COL: message (past 20, the first 20 in file\n"
+		   "order and \"... and N more\"), and the exit code is 2. A good plan prints\n"
+		   "what would run (agents, targets and their paths, phases with their points\n"
+		   "and estimated time) and exits 0.\n"
 		   "\n"
 		   "options:\n"
 		   "  -q, --quiet   print nothing for a good plan; only the exit code tells\n"
@@ -390,7 +391,7 @@ int lst_cmd_validate(int argc, char **argv)
 		{ "write-doc", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	bool quiet = false;
 	lst_plan *p;
 	int c;
@@ -421,7 +422,7 @@ int lst_cmd_validate(int argc, char **argv)
 	if (!p) {
 		lst_errlist_print(&errs, stderr);
 		fprintf(stderr, "lockstep: %s: %zu problem%s; nothing would run\n", argv[optind],
-			errs.n, errs.n == 1 ? "" : "s");
+			lst_errlist_count(&errs), lst_errlist_count(&errs) == 1 ? "" : "s");
 		lst_errlist_free(&errs);
 		return 2;
 	}

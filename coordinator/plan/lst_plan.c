@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_identity.h"
 #include "lst_plan_int.h"
 #include "lst_util.h"
 
@@ -124,6 +125,7 @@ void lst_plan_destroy(lst_plan **pp)
 		for (size_t r = 0; r < ph->nroles; r++)
 			free(ph->roles[r].sel.path);
 		free(ph->roles);
+		lst_map_destroy(&ph->role_index);
 		free(ph->curve_pcts);
 		free(ph->hir_gaps);
 		free(ph->record);
@@ -131,6 +133,8 @@ void lst_plan_destroy(lst_plan **pp)
 		lst__plan_hooks_free(ph);
 	}
 	free(p->phases);
+	lst_map_destroy(&p->agent_names);
+	lst_map_destroy(&p->target_names);
 	free(p->file);
 	free(p->dir);
 	free(p->text);
@@ -248,15 +252,17 @@ bool lst_plan_path_role(const lst_plan *p, const struct lst_plan_phase *ph,
 	pa = &p->targets[t].paths[j];
 	if (ports && !lst__plan_set_selects(ports, pa))
 		return false;
-	for (size_t r = 0; r < ph->nroles; r++) {
-		const struct lst_plan_role *role = &ph->roles[r];
+	if (ph->nroles) {
+		struct lst_plan_sel sel = { .agent = pa->agent };
+		char key[sizeof(size_t) + LST_PATH_MAX];
+		size_t r;
 
-		if (!lst__plan_sel_match(&role->sel, pa))
-			continue;
-		if (role->sel.path)
-			path_role = role;
-		else
-			agent_role = role;
+		/* one look-up for the agent's role, one for the path's: a plan gives each once */
+		if (lst_map_find(ph->role_index, key, lst__plan_sel_key(key, &sel), &r))
+			agent_role = &ph->roles[r];
+		sel.path = pa->path;
+		if (lst_map_find(ph->role_index, key, lst__plan_sel_key(key, &sel), &r))
+			path_role = &ph->roles[r];
 	}
 	/* the path's own role wins: `a: idle` with `a:/dev/sdb: {...}` leaves /dev/sdb at work */
 	if (path_role ? path_role->idle : agent_role && agent_role->idle)
@@ -348,16 +354,14 @@ int64_t lst_plan_phase_point_ns(const struct lst_plan_phase *ph)
 
 int lst_plan_agent_index(const lst_plan *p, const char *name)
 {
-	for (size_t i = 0; i < p->nagents; i++)
-		if (p->agents[i].name && !strcmp(p->agents[i].name, name))
-			return (int)i;
-	return -1;
+	size_t i;
+
+	return lst_map_find_str(p->agent_names, name, &i) ? (int)i : -1;
 }
 
 int lst_plan_target_index(const lst_plan *p, const char *name)
 {
-	for (size_t i = 0; i < p->ntargets; i++)
-		if (p->targets[i].name && !strcmp(p->targets[i].name, name))
-			return (int)i;
-	return -1;
+	size_t i;
+
+	return lst_map_find_str(p->target_names, name, &i) ? (int)i : -1;
 }

@@ -207,6 +207,7 @@ struct lst_plan_phase {
 	/* paths: per-path roles (idle, workload overrides), in the order written */
 	size_t nroles;
 	struct lst_plan_role *roles;
+	struct lst_map *role_index; /* roles by selector, for lst_plan_path_role (the reader's) */
 
 	bool secure;	       /* purge: BLKSECDISCARD instead of BLKDISCARD */
 	int64_t on_agent_loss; /* enum lst_on_loss; the plan's value unless set here */
@@ -250,6 +251,9 @@ typedef struct lst_plan {
 	struct lst_plan_target *targets;
 	size_t nphases;
 	struct lst_plan_phase *phases;
+	/* the reader's index of agents' and targets' names (lst_plan_agent_index), kept so a
+	 * look-up by name takes constant time however many there are */
+	struct lst_map *agent_names, *target_names;
 } lst_plan;
 
 /*
@@ -328,7 +332,8 @@ int64_t lst_plan_phase_point_ns(const struct lst_plan_phase *ph);
 bool lst_plan_phase_verify_writes(const struct lst_plan_phase *ph);
 bool lst_plan_phase_verify_reads(const struct lst_plan_phase *ph);
 
-/* Index of the agent / target with this name, or -1. */
+/* Index of the agent / target with this name (the first, in a plan with errors), or -1; in
+ * constant time on average. */
 int lst_plan_agent_index(const lst_plan *p, const char *name);
 int lst_plan_target_index(const lst_plan *p, const char *name);
 

@@ -19,30 +19,30 @@
 void lst__plan_agents_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list)
 {
 	const lst_plan *p = ctx->plan;
+	lst_map *seen = lst_map_new();
 
 	/* Two entries for one daemon would make the second connection "busy". */
-	for (size_t i = 1; i < p->nagents; i++) {
-		for (size_t j = 0; j < i; j++) {
-			const struct lst_yaml_node *v;
+	for (size_t i = 0; i < p->nagents; i++) {
+		const struct lst_yaml_node *v;
+		size_t j;
 
-			if (!p->agents[i].address || !p->agents[j].address ||
-			    strcmp(p->agents[i].address, p->agents[j].address))
-				continue;
-			v = lst_yaml_get(list->kids[i], "address", NULL);
-			lst__plan_error_at(
-				ctx, v->mark.line, v->mark.col,
-				"agent %s: address %s is also agent %s's; one agent per daemon",
-				p->agents[i].name ? p->agents[i].name : "?", p->agents[i].address,
-				p->agents[j].name ? p->agents[j].name : "?");
-			break;
-		}
+		if (!p->agents[i].address || lst_map_add_str(seen, p->agents[i].address, i, &j))
+			continue;
+		v = lst_yaml_get(list->kids[i], "address", NULL);
+		lst__plan_error_at(ctx, v->mark.line, v->mark.col,
+				   "agent %s: address %s is also agent %s's; one agent per daemon",
+				   p->agents[i].name ? p->agents[i].name : "?",
+				   p->agents[i].address,
+				   p->agents[j].name ? p->agents[j].name : "?");
 	}
+	lst_map_destroy(&seen);
 }
 
 void lst__plan_targets_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list)
 {
 	const lst_plan *p = ctx->plan;
 	size_t *per_agent = lst_calloc(p->nagents + 1, sizeof(*per_agent));
+	lst_map *seen = lst_map_new();
 
 	(void)list;
 	/* One message carries all of an agent's paths (IDENTIFY, PREPARE). */
@@ -59,28 +59,26 @@ void lst__plan_targets_check(struct lst__plan_ctx *ctx, const struct lst_yaml_no
 		}
 	}
 	free(per_agent);
-	/* One device path in two targets would be driven twice at once. */
-	for (size_t i = 1; i < p->ntargets; i++) {
+	/* One device path in two targets would be driven twice at once (a target lists a path
+	 * of an agent once: lst__plan_target_paths refuses the second). */
+	for (size_t i = 0; i < p->ntargets; i++) {
 		const struct lst_plan_target *ti = &p->targets[i];
 
 		for (size_t a = 0; a < ti->npaths; a++) {
 			const struct lst_plan_path *pa = &ti->paths[a];
-			const char *other = NULL;
+			char key[sizeof(size_t) + LST_PATH_MAX];
+			size_t len = lst__plan_path_key(key, pa->agent, pa->path), j;
 
-			for (size_t j = 0; j < i && !other; j++)
-				for (size_t b = 0; b < p->targets[j].npaths && !other; b++)
-					if (p->targets[j].paths[b].agent == pa->agent &&
-					    !strcmp(p->targets[j].paths[b].path, pa->path))
-						other = p->targets[j].name;
-			if (other)
-				lst__plan_error_at(
-					ctx, pa->mark.line, pa->mark.col,
-					"target %s: path %s on agent %s is also a path of "
-					"target %s",
-					ti->name ? ti->name : "?", pa->path,
-					p->agents[pa->agent].name, other ? other : "?");
+			if (lst_map_add(seen, key, len, i, &j) || j == i)
+				continue;
+			lst__plan_error_at(
+				ctx, pa->mark.line, pa->mark.col,
+				"target %s: path %s on agent %s is also a path of target %s",
+				ti->name ? ti->name : "?", pa->path, p->agents[pa->agent].name,
+				p->targets[j].name ? p->targets[j].name : "?");
 		}
 	}
+	lst_map_destroy(&seen);
 }
 
 void lst__plan_phase_init(struct lst__plan_ctx *ctx, void *base)
@@ -90,7 +88,8 @@ void lst__plan_phase_init(struct lst__plan_ctx *ctx, void *base)
 
 	ph->w = p->defaults;
 	ph->on_agent_loss = p->on_agent_loss;
-	ctx->hook_errs = 0; /* lst__plan_hooks counts its own from here */
+	ctx->hook_errs = 0;		   /* lst__plan_hooks counts its own from here */
+	lst_map_destroy(&ctx->phase_sels); /* the last phase's */
 	/* every target until `targets:` says otherwise: roles and port sets name their paths */
 	ph->ntargets = p->ntargets;
 	ph->targets = lst_calloc(p->ntargets + 1, sizeof(*ph->targets));

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "lst_errlist.h"
+#include "lst_map.h"
 #include "lst_opt.h"
 #include "lst_plan.h"
 #include "lst_yaml.h"
@@ -92,6 +93,9 @@ struct lst__plan_section {
 	void (*check)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
 	/* K_LIST: after all items */
 	void (*list_check)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list);
+	/* K_LIST: offset in the plan of the lst_map * that indexes the items by their K_NAME
+	 * key, built after the items are read; 0 for a list not looked up by name */
+	size_t names;
 	/* a key the table does not have: say something better than "unknown key" and return
 	 * true, or false for the usual message (NULL: always the usual message) */
 	bool (*unknown)(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn);
@@ -108,12 +112,21 @@ struct lst__plan_msg {
 struct lst__plan_ctx {
 	lst_plan *plan;
 	const struct lst_yaml_node *root;
+	/* the first errors by place, at most LST_ERRLIST_MAX (what an lst_errlist keeps) */
 	struct lst__plan_msg *errs;
-	size_t nerrs;
+	size_t nkept;
+	size_t nerrs;	   /* every error so far, kept or not */
 	char prefix[256];  /* "phase lat: " in front of messages about the current item */
 	size_t nbad;	   /* values met that were reported already (aliases) */
 	size_t item_start; /* nerrs + nbad when the current list item began */
 	size_t hook_errs;  /* of those since, the ones the current phase's hook lists made */
+	/* per target: an earlier phase writes it with verify, as of the first `verified_upto`
+	 * phases (lst_plan_verify.c folds each phase in once: the check stays linear) */
+	bool *verified;
+	size_t verified_upto;
+	/* the current phase's paths by selector (lst__plan_sel_key of `a` and `a:/dev/sdb`), made
+	 * at its first selector, after its targets are known; NULL until then */
+	lst_map *phase_sels;
 };
 
 /* The tables (lst_plan_schema.c). */
@@ -242,6 +255,17 @@ bool lst__plan_set_selects(const struct lst_port_set *set, const struct lst_plan
  * "known: ..." hint in buf; "none" when there are none (lst_plan_value.c).
  */
 const char *lst__plan_known_names(const lst_plan *p, bool agents, char *buf, size_t size);
+
+/*
+ * The key of agent's path in an lst_map of paths (lst_plan_paths.c): the agent's index, then the
+ * path's bytes, written to key (room for a size_t and LST_PATH_MAX bytes); returns its length.
+ * path is one a target holds (shorter than LST_PATH_MAX).
+ */
+size_t lst__plan_path_key(char *key, size_t agent, const char *path);
+
+/* The key of selector sel (lst_plan_paths.c), in the same room: its agent's index, then its
+ * path's bytes or none for every path of the agent (a path is never empty). */
+size_t lst__plan_sel_key(char *key, const struct lst_plan_sel *sel);
 
 /*
  * Paths, roles and port sets (lst_plan_paths.c):

@@ -25,12 +25,32 @@
 /* Workload keys one agent's run has once, for all its paths: a role may not change them. */
 static const char *const s_agent_wide_keys[] = { "runtime", "ramp", "interval", "engine", NULL };
 
-/* Append path text (from node vn, for agent kn) to t after checking it; mark is its place. */
-static void s_path_add(struct lst__plan_ctx *ctx, struct lst_plan_target *t,
+size_t lst__plan_path_key(char *key, size_t agent, const char *path)
+{
+	size_t n = strlen(path);
+
+	LST_ASSERT(n < LST_PATH_MAX);
+	memcpy(key, &agent, sizeof(agent));
+	memcpy(key + sizeof(agent), path, n);
+	return sizeof(agent) + n;
+}
+
+size_t lst__plan_sel_key(char *key, const struct lst_plan_sel *sel)
+{
+	return lst__plan_path_key(key, sel->agent, sel->path ? sel->path : "");
+}
+
+/*
+ * Append path text (from node vn, for agent kn) to t after checking it; mark is its place.
+ * seen indexes t's paths by lst__plan_path_key.
+ */
+static void s_path_add(struct lst__plan_ctx *ctx, struct lst_plan_target *t, lst_map *seen,
 		       const struct lst_yaml_node *kn, size_t agent, const char *what,
 		       const struct lst_yaml_node *vn, struct lst_mark mark)
 {
 	const char *path = lst__plan_scalar(ctx, what, vn);
+	char key[sizeof(size_t) + LST_PATH_MAX];
+	size_t j;
 
 	if (!path)
 		return;
@@ -53,13 +73,10 @@ static void s_path_add(struct lst__plan_ctx *ctx, struct lst_plan_target *t,
 				LST_PATH_MAX - 1);
 		return;
 	}
-	for (size_t j = 0; j < t->npaths; j++) {
-		if (t->paths[j].agent == agent && !strcmp(t->paths[j].path, path)) {
-			lst__plan_error(
-				ctx, vn, "path %s is listed twice for agent %s (first at %d:%d)",
+	if (!lst_map_add(seen, key, lst__plan_path_key(key, agent, path), t->npaths, &j)) {
+		lst__plan_error(ctx, vn, "path %s is listed twice for agent %s (first at %d:%d)",
 				path, kn->text, t->paths[j].mark.line, t->paths[j].mark.col);
-			return;
-		}
+		return;
 	}
 	t->paths[t->npaths].agent = agent;
 	t->paths[t->npaths].path = lst_strdup(path);
@@ -84,6 +101,7 @@ void lst__plan_target_paths(struct lst__plan_ctx *ctx, const struct lst__plan_ke
 	const lst_plan *p = ctx->plan;
 	bool ok;
 	const struct lst_yaml_node *map = lst__plan_map(ctx, k->o.name, v, &ok);
+	lst_map *seen;
 
 	if (!ok)
 		return;
@@ -94,6 +112,7 @@ void lst__plan_target_paths(struct lst__plan_ctx *ctx, const struct lst__plan_ke
 		return;
 	}
 	t->paths = lst_calloc(s_path_room(map) + 1, sizeof(*t->paths));
+	seen = lst_map_new();
 	for (size_t i = 0; i + 1 < map->n; i += 2) {
 		const struct lst_yaml_node *kn = map->kids[i], *vn = map->kids[i + 1];
 		char known[512], what[128];
@@ -118,7 +137,7 @@ void lst__plan_target_paths(struct lst__plan_ctx *ctx, const struct lst__plan_ke
 		}
 		if (vn->type != LST_YAML_LIST) {
 			/* one path: its place is the agent's key, as before lists */
-			s_path_add(ctx, t, kn, (size_t)a, kn->text, vn, kn->mark);
+			s_path_add(ctx, t, seen, kn, (size_t)a, kn->text, vn, kn->mark);
 			continue;
 		}
 		if (vn->n == 0) {
@@ -130,22 +149,39 @@ void lst__plan_target_paths(struct lst__plan_ctx *ctx, const struct lst__plan_ke
 		}
 		snprintf(what, sizeof(what), "a path of agent '%s'", kn->text);
 		for (size_t j = 0; j < vn->n; j++)
-			s_path_add(ctx, t, kn, (size_t)a, what, vn->kids[j], vn->kids[j]->mark);
+			s_path_add(ctx, t, seen, kn, (size_t)a, what, vn->kids[j],
+				   vn->kids[j]->mark);
 	}
+	lst_map_destroy(&seen);
 }
 
-/* Does sel select a path of the phase's targets? */
-static bool s_sel_in_phase(const lst_plan *p, const struct lst_plan_phase *ph,
+/* Does sel select a path of the phase's targets? Each phase's selectors are indexed once. */
+static bool s_sel_in_phase(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph,
 			   const struct lst_plan_sel *sel)
 {
-	for (size_t i = 0; i < ph->ntargets; i++) {
-		const struct lst_plan_target *t = &p->targets[ph->targets[i]];
+	const lst_plan *p = ctx->plan;
+	char key[sizeof(size_t) + LST_PATH_MAX];
 
-		for (size_t j = 0; j < t->npaths; j++)
-			if (lst__plan_sel_match(sel, &t->paths[j]))
-				return true;
+	if (!ctx->phase_sels) {
+		ctx->phase_sels = lst_map_new();
+		for (size_t i = 0; i < ph->ntargets; i++) {
+			const struct lst_plan_target *t = &p->targets[ph->targets[i]];
+
+			for (size_t j = 0; j < t->npaths; j++) {
+				struct lst_plan_sel all = { .agent = t->paths[j].agent };
+				struct lst_plan_sel one = { .agent = all.agent,
+							    .path = t->paths[j].path };
+
+				lst_map_add(ctx->phase_sels, key, lst__plan_sel_key(key, &all), 0,
+					    NULL);
+				lst_map_add(ctx->phase_sels, key, lst__plan_sel_key(key, &one), 0,
+					    NULL);
+			}
+		}
 	}
-	return false;
+	if (sel->path && strlen(sel->path) >= LST_PATH_MAX)
+		return false; /* no path of a target is that long */
+	return lst_map_find(ctx->phase_sels, key, lst__plan_sel_key(key, sel), NULL);
 }
 
 /* The paths agent has in the phase's targets, as "/dev/sdb, /dev/sdc" ("none") in buf. */
@@ -199,7 +235,7 @@ static bool s_sel(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph, co
 	sel->agent = (size_t)a;
 	sel->path = colon ? (char *)colon + 1 : NULL;
 	sel->mark = n->mark;
-	if (!s_sel_in_phase(p, ph, sel)) {
+	if (!s_sel_in_phase(ctx, ph, sel)) {
 		if (sel->path)
 			lst__plan_error(ctx, n,
 					"%s: agent %s has no path %s in this phase's targets (its "
@@ -306,17 +342,19 @@ void lst__plan_roles(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		return;
 	}
 	ph->roles = lst_calloc(map->n / 2 + 1, sizeof(*ph->roles));
+	ph->role_index = lst_map_new();
 	for (size_t i = 0; i + 1 < map->n; i += 2) {
 		const struct lst_yaml_node *kn = map->kids[i];
 		struct lst_plan_role *r = &ph->roles[ph->nroles];
-		const struct lst_plan_role *first = NULL;
+		char key[sizeof(size_t) + LST_PATH_MAX];
+		size_t len;
+		bool first;
 
 		memset(r, 0, sizeof(*r));
 		if (kn->type != LST_YAML_SCALAR || !s_sel(ctx, ph, "paths", kn, kn->text, &r->sel))
 			continue;
-		for (size_t j = 0; j < ph->nroles && !first; j++)
-			if (s_sel_same(&ph->roles[j].sel, &r->sel))
-				first = &ph->roles[j];
+		len = lst__plan_sel_key(key, &r->sel);
+		first = lst_map_find(ph->role_index, key, len, NULL);
 		/* the same selector is the same key text: the YAML reader said "duplicate key" */
 		if (first)
 			ctx->nbad++;
@@ -326,7 +364,7 @@ void lst__plan_roles(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 			memset(r, 0, sizeof(*r));
 			continue;
 		}
-		ph->nroles++;
+		lst_map_add(ph->role_index, key, len, ph->nroles++, NULL);
 	}
 }
 

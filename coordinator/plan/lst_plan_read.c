@@ -18,31 +18,6 @@
 #include "lst_text.h"
 #include "lst_util.h"
 
-void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char *fmt, ...)
-{
-	char buf[2 * LST_ERR_MAX];
-	struct lst__plan_msg *e;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	/* Messages quote the plan's text: nothing in it reaches the terminal as a control
-	 * (a tab or newline in a name, which only its own check refuses). */
-	lst_str_sanitize(buf);
-	ctx->errs = lst_realloc(ctx->errs, (ctx->nerrs + 1) * sizeof(*ctx->errs));
-	e = &ctx->errs[ctx->nerrs];
-	e->line = line;
-	e->col = col;
-	e->seq = ctx->nerrs++;
-	e->msg = lst_strdup(buf);
-}
-
-static void s_node_err(void *arg, int line, int col, const char *msg)
-{
-	lst__plan_error_at(arg, line, col, "%s", msg);
-}
-
 static int s_error_cmp(const void *a, const void *b)
 {
 	const struct lst__plan_msg *x = a, *y = b;
@@ -52,6 +27,53 @@ static int s_error_cmp(const void *a, const void *b)
 	if (x->col != y->col)
 		return x->col < y->col ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The slot for error e among the kept ones: a free one, else the one furthest down the file
+ * when e comes before it, else NULL (e is only counted). Only the first LST_ERRLIST_MAX by
+ * place are printed, so only they are kept, whatever the number of errors.
+ */
+static struct lst__plan_msg *s_error_slot(struct lst__plan_ctx *ctx, const struct lst__plan_msg *e)
+{
+	struct lst__plan_msg *last;
+
+	if (!ctx->errs)
+		ctx->errs = lst_calloc(LST_ERRLIST_MAX, sizeof(*ctx->errs));
+	if (ctx->nkept < LST_ERRLIST_MAX)
+		return &ctx->errs[ctx->nkept++];
+	last = &ctx->errs[0];
+	for (size_t i = 1; i < ctx->nkept; i++)
+		if (s_error_cmp(&ctx->errs[i], last) > 0)
+			last = &ctx->errs[i];
+	if (s_error_cmp(e, last) > 0)
+		return NULL;
+	free(last->msg);
+	return last;
+}
+
+void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char *fmt, ...)
+{
+	char buf[2 * LST_ERR_MAX];
+	struct lst__plan_msg e = { .line = line, .col = col, .seq = ctx->nerrs++ }, *slot;
+	va_list ap;
+
+	slot = s_error_slot(ctx, &e);
+	if (!slot)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* Messages quote the plan's text: nothing in it reaches the terminal as a control
+	 * (a tab or newline in a name, which only its own check refuses). */
+	lst_str_sanitize(buf);
+	e.msg = lst_strdup(buf);
+	*slot = e;
+}
+
+static void s_node_err(void *arg, int line, int col, const char *msg)
+{
+	lst__plan_error_at(arg, line, col, "%s", msg);
 }
 
 static void s_key_names(const struct lst__plan_key *keys, const char **names, size_t max)
@@ -221,20 +243,41 @@ static void s_defaults(const struct lst__plan_section *sec, void *base)
 static void s_unique_names(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 			   const struct lst_yaml_node *v)
 {
-	for (size_t i = 1; i < v->n; i++) {
-		const struct lst_yaml_node *ni = lst_yaml_get(v->kids[i], "name", NULL);
+	lst_map *seen = lst_map_new();
 
-		if (!ni || ni->type != LST_YAML_SCALAR)
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lst_yaml_node *ni = lst_yaml_get(v->kids[i], "name", NULL), *nj;
+		size_t j;
+
+		if (!ni || ni->type != LST_YAML_SCALAR || lst_map_add_str(seen, ni->text, i, &j))
 			continue;
-		for (size_t j = 0; j < i; j++) {
-			const struct lst_yaml_node *nj = lst_yaml_get(v->kids[j], "name", NULL);
+		nj = lst_yaml_get(v->kids[j], "name", NULL);
+		lst__plan_error(ctx, ni, "duplicate %s name '%s' (first at %d:%d)", sec->name,
+				ni->text, nj->mark.line, nj->mark.col);
+	}
+	lst_map_destroy(&seen);
+}
 
-			if (nj && nj->type == LST_YAML_SCALAR && !strcmp(ni->text, nj->text)) {
-				lst__plan_error(ctx, ni, "duplicate %s name '%s' (first at %d:%d)",
-						sec->name, ni->text, nj->mark.line, nj->mark.col);
-				break;
-			}
-		}
+/*
+ * The index of a list's items by their names as read (a name refused is not in it), for the
+ * look-ups by name of the keys and lists after it (lst_plan_agent_index).
+ */
+static void s_name_index(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+			 char *items, size_t n)
+{
+	lst_map **index = lst__plan_at(ctx->plan, sec->names);
+	const struct lst__plan_key *k = sec->keys;
+
+	while (k->o.name && k->kind != K_NAME)
+		k++;
+	LST_ASSERT(k->o.name);
+	lst_map_destroy(index);
+	*index = lst_map_new();
+	for (size_t i = 0; i < n; i++) {
+		const char *name = *(char **)lst__plan_at(items + i * sec->size, k->o.offset);
+
+		if (name)
+			lst_map_add_str(*index, name, i, NULL);
 	}
 }
 
@@ -283,6 +326,8 @@ void lst__plan_items(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		memcpy(ctx->prefix, saved, sizeof(saved));
 	}
 	s_unique_names(ctx, sec, v);
+	if (sec->names)
+		s_name_index(ctx, sec, items, (size_t)n);
 	if (sec->list_check)
 		sec->list_check(ctx, v);
 }
@@ -341,10 +386,11 @@ static void s_root(struct lst__plan_ctx *ctx, const struct lst_yaml_node *root)
 		lst__plan_section_read(ctx, &lst__plan_top, root, root, ctx->plan);
 }
 
-/* Hand the collected errors, sorted by place, to errs; returns how many there were. */
+/* Hand the kept errors, sorted by place, to errs with the count of the rest; returns how many
+ * there were in all. */
 static size_t s_report(struct lst__plan_ctx *ctx, const char *file, lst_errlist *errs)
 {
-	size_t n = ctx->nerrs;
+	size_t n = ctx->nkept;
 
 	if (n)
 		qsort(ctx->errs, n, sizeof(*ctx->errs), s_error_cmp);
@@ -354,8 +400,12 @@ static size_t s_report(struct lst__plan_ctx *ctx, const char *file, lst_errlist 
 					ctx->errs[i].col, ctx->errs[i].msg);
 		free(ctx->errs[i].msg);
 	}
+	if (errs)
+		lst_errlist_add_more(errs, ctx->nerrs - n);
 	free(ctx->errs);
 	ctx->errs = NULL;
+	ctx->nkept = 0;
+	n = ctx->nerrs;
 	ctx->nerrs = 0;
 	return n;
 }
@@ -372,5 +422,7 @@ size_t lst__plan_read(lst_plan *p, const char *text, size_t len, lst_errlist *er
 	ctx.root = root;
 	s_root(&ctx, root);
 	lst_yaml_free(root);
+	free(ctx.verified);
+	lst_map_destroy(&ctx.phase_sels);
 	return s_report(&ctx, p->file, errs);
 }

@@ -75,6 +75,7 @@ const struct lst__plan_section lst__plan_agent = {
 	.size = sizeof(struct lst_plan_agent),
 	.mark_offset = AG(mark),
 	.list_check = lst__plan_agents_check,
+	.names = offsetof(lst_plan, agent_names),
 };
 
 static const struct lst__plan_key s_target_keys[] = {
@@ -108,6 +109,7 @@ const struct lst__plan_section lst__plan_target = {
 	.size = sizeof(struct lst_plan_target),
 	.mark_offset = TG(mark),
 	.list_check = lst__plan_targets_check,
+	.names = offsetof(lst_plan, target_names),
 };
 
 static const struct lst__plan_key s_round_keys[] = {

@@ -387,6 +387,7 @@ static void s_target_refs(struct lst__plan_ctx *ctx, const struct lst__plan_key 
 	struct lst_plan_phase *ph = base;
 	const lst_plan *p = ctx->plan;
 	long n = lst__plan_list(ctx, k->o.name, v);
+	lst_map *listed;
 
 	/* the phase started with every target (lst__plan_phase_init) */
 	free(ph->targets);
@@ -400,10 +401,10 @@ static void s_target_refs(struct lst__plan_ctx *ctx, const struct lst__plan_key 
 		return;
 	}
 	ph->targets = lst_calloc((size_t)n, sizeof(*ph->targets));
+	listed = lst_map_new();
 	for (size_t i = 0; i < (size_t)n; i++) {
 		const struct lst_yaml_node *item = v->kids[i];
 		const char *name = lst__plan_scalar(ctx, "a target in targets", item);
-		bool dup = false;
 		int t;
 
 		if (!name)
@@ -416,14 +417,13 @@ static void s_target_refs(struct lst__plan_ctx *ctx, const struct lst__plan_key 
 					lst__plan_known_names(p, false, known, sizeof(known)));
 			continue;
 		}
-		for (size_t j = 0; j < ph->ntargets; j++)
-			dup = dup || ph->targets[j] == (size_t)t;
-		if (dup) {
+		if (!lst_map_add_str(listed, name, i, NULL)) {
 			lst__plan_error(ctx, item, "target '%s' is listed twice", name);
 			continue;
 		}
 		ph->targets[ph->ntargets++] = (size_t)t;
 	}
+	lst_map_destroy(&listed);
 }
 
 /* The workload option a sweep key names, or NULL after saying why it cannot be swept. */
@@ -468,6 +468,7 @@ static void s_sweep_values(struct lst__plan_ctx *ctx, const struct lst_plan_phas
 			   struct lst_sweep_axis *ax, const struct lst_yaml_node *vn, size_t n)
 {
 	const struct lst_opt *o = ax->opt;
+	lst_map *listed = lst_map_new();
 
 	ax->values = lst_calloc(n, sizeof(*ax->values));
 	for (size_t j = 0; j < n; j++) {
@@ -475,7 +476,6 @@ static void s_sweep_values(struct lst__plan_ctx *ctx, const struct lst_plan_phas
 		const char *text = lst__plan_scalar(ctx, o->name, item);
 		struct lst_workload w = ph->w;
 		lst_err err, base_err;
-		bool dup = false;
 		int64_t val;
 
 		if (!text || lst_workload_parse(o, &w, text, &err)) {
@@ -484,9 +484,7 @@ static void s_sweep_values(struct lst__plan_ctx *ctx, const struct lst_plan_phas
 			continue;
 		}
 		val = lst_opt_get(o, &w);
-		for (size_t m = 0; m < ax->n; m++)
-			dup = dup || ax->values[m] == val;
-		if (dup) {
+		if (!lst_map_add(listed, &val, sizeof(val), j, NULL)) {
 			lst__plan_error(ctx, item, "sweep: %s value '%s' is listed twice", o->name,
 					text);
 			continue;
@@ -496,6 +494,7 @@ static void s_sweep_values(struct lst__plan_ctx *ctx, const struct lst_plan_phas
 			lst__plan_error(ctx, item, "sweep: %s", err.msg);
 		ax->values[ax->n++] = val;
 	}
+	lst_map_destroy(&listed);
 }
 
 /*

@@ -14,6 +14,7 @@
 
 #include "lst_identity.h"
 #include "lst_plan_int.h"
+#include "lst_util.h"
 
 /* What a verifying workload does to its target. */
 enum s_dir {
@@ -64,13 +65,22 @@ static enum s_dir s_phase_dir(const struct lst_plan_phase *ph)
 	return s_rw_dir(w.rw, w.rwmixread);
 }
 
-/* Does phase ph drive target t? */
-static bool s_drives(const struct lst_plan_phase *ph, size_t t)
+/* Mark in ctx->verified the targets the phases before idx write with verify, folding in each
+ * phase once however many reading phases ask. */
+static void s_fold_writes(struct lst__plan_ctx *ctx, size_t idx)
 {
-	for (size_t i = 0; i < ph->ntargets; i++)
-		if (ph->targets[i] == t)
-			return true;
-	return false;
+	const lst_plan *p = ctx->plan;
+
+	if (!ctx->verified)
+		ctx->verified = lst_calloc(p->ntargets + 1, sizeof(*ctx->verified));
+	for (; ctx->verified_upto < idx; ctx->verified_upto++) {
+		const struct lst_plan_phase *w = &p->phases[ctx->verified_upto];
+
+		if (s_phase_dir(w) != S_WRITES)
+			continue;
+		for (size_t i = 0; i < w->ntargets; i++)
+			ctx->verified[w->targets[i]] = true;
+	}
 }
 
 /* Key `name` of the phase's `workload:` map, else of `defaults:`; NULL when neither gives it. */
@@ -191,7 +201,7 @@ static void s_roles_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node 
 
 	for (size_t i = 0; i < ph->nroles; i++) {
 		const struct lst_plan_role *r = &ph->roles[i];
-		const struct lst_yaml_node *rmap = s_role_map(map, r), *kn = NULL;
+		const struct lst_yaml_node *kn = NULL;
 		enum s_dir rdir;
 		char sel[LST_PATH_MAX + 80];
 
@@ -199,7 +209,10 @@ static void s_roles_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node 
 			continue;
 		s_sel_name(ctx->plan, r, sel, sizeof(sel));
 		if (r->w_set[vi] && r->w.verify != ph->w.verify) {
-			struct lst_mark at = lst_yaml_get(rmap, "verify", &kn) ? kn->mark : r->mark;
+			/* the role's map is found by a scan: only for a message */
+			struct lst_mark at = lst_yaml_get(s_role_map(map, r), "verify", &kn)
+						     ? kn->mark
+						     : r->mark;
 
 			lst__plan_error_at(ctx, at.line, at.col,
 					   "%spaths: %s: verify must be the phase's (%s) in a "
@@ -229,14 +242,11 @@ static void s_journal_check(struct lst__plan_ctx *ctx, const struct lst_yaml_nod
 
 	if (p->journal)
 		return; /* an earlier run's journal: the run checks it holds these targets */
+	s_fold_writes(ctx, idx);
 	for (size_t k = 0; k < ph->ntargets; k++) {
 		size_t t = ph->targets[k];
-		bool written = false;
 
-		for (size_t j = 0; j < idx && !written; j++)
-			written = s_phase_dir(&p->phases[j]) == S_WRITES &&
-				  s_drives(&p->phases[j], t);
-		if (!written)
+		if (!ctx->verified[t])
 			lst__plan_error_at(
 				ctx, at.line, at.col,
 				"%sverify on a read-only phase with no journal: no earlier phase "

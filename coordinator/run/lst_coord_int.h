@@ -400,8 +400,8 @@ void lst_coord__metrics_sample(lst_coord *c, size_t i);
 void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step);
 /* A point's result went to the phase's suite: its rounds and steady state. */
 void lst_coord__metrics_suite(lst_coord *c, const lst_suite_run *suite);
-/* After the pump's wait: the agents' figures refreshed and the endpoint served, when one of
- * fds (lst_metrics_pollfds) is ready. */
+/* After each of the pump's waits, ready or not: the agents' figures refreshed and the endpoint
+ * served when one of fds (lst_metrics_pollfds) is ready, and idle connections closed always. */
 void lst_coord__metrics_serve(lst_coord *c, const struct pollfd *fds, size_t nfds);
 
 #endif

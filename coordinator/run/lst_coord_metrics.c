@@ -265,8 +265,12 @@ void lst_coord__metrics_serve(lst_coord *c, const struct pollfd *fds, size_t nfd
 
 	for (size_t k = 0; k < nfds; k++)
 		any |= fds[k].revents != 0;
-	if (!any)
+	/* The pump wakes at least every 100 ms: each wake-up is the idle connections' timer (one
+	 * that sends nothing would otherwise stay open until some other request came). */
+	if (!any) {
+		lst_metrics_expire(c->metrics, lst_mono_ns());
 		return;
+	}
 	s_agents(c);
 	lst_metrics_serve(c->metrics, fds, nfds);
 }

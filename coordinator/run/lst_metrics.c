@@ -426,6 +426,11 @@ void lst_metrics_serve(lst_metrics *m, const struct pollfd *fds, size_t nfds)
 			break;
 		}
 	}
+	lst_metrics_expire(m, now);
+}
+
+void lst_metrics_expire(lst_metrics *m, int64_t now)
+{
 	for (size_t i = 0; i < LST_METRICS_CLIENTS; i++)
 		if (m->cl[i].fd >= 0 && now > m->cl[i].deadline)
 			s_client_close(&m->cl[i]);

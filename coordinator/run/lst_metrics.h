@@ -78,8 +78,16 @@ char *lst_metrics_render(const lst_metrics *m);
 size_t lst_metrics_pollfds(const lst_metrics *m, struct pollfd *fds);
 /*
  * After the wait: accept, read and answer what fds (as lst_metrics_pollfds filled them, with
- * revents) say is ready, and close connections idle too long. Never blocks.
+ * revents) say is ready, then lst_metrics_expire. Never blocks.
  */
 void lst_metrics_serve(lst_metrics *m, const struct pollfd *fds, size_t nfds);
+
+/*
+ * Close every connection open for more than LST_METRICS_IDLE_NS at now (lst_mono_ns). A
+ * connection that sends nothing wakes no poll, so the owner calls this at each wake-up of its
+ * loop, whether or not a metrics descriptor was ready: its limit then holds to within the
+ * loop's longest wait.
+ */
+void lst_metrics_expire(lst_metrics *m, int64_t now);
 
 #endif

@@ -57,7 +57,7 @@ static void s_walk(const lst_plan *p)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	lst_plan *p = lst_plan_parse((const char *)data, size, S_FILE, &errs);
 
 	if (p && errs.n)

@@ -16,7 +16,7 @@ int main(void)
 				   "agents: [{name: a, address: \"tcp://127.0.0.1\"}]\n"
 				   "targets: [{name: t, paths: {a: /dev/null}}]\n"
 				   "phases: [{name: p, workload: {runtime: 1s}}]\n";
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	lst_plan *p = lst_plan_parse(text, strlen(text), "link.yaml", &errs);
 
 	if (!p) {

@@ -20,7 +20,7 @@ static lst_plan *s_parse(const char *text, lst_errlist *errs)
 
 static lst_plan *s_good(int line, const char *text)
 {
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	lst_plan *p = s_parse(text, &errs);
 
 	if (!p || errs.n) {
@@ -33,7 +33,7 @@ static lst_plan *s_good(int line, const char *text)
 /* A bad plan: refused with exactly one error, "t.yaml:PLACE: " followed by text with phrase. */
 static void s_bad(int line, const char *text, const char *place, const char *phrase)
 {
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	lst_plan *p = s_parse(text, &errs);
 	char head[64];
 

@@ -3,8 +3,9 @@
  * :PORT on loopback), label escaping, the exposition (one HELP/TYPE per family, its series
  * together, empty families left out), and the endpoint driven by a poll loop as the pump does:
  * a client that never finishes its request holds no one else up, a GET is answered and closed,
- * other paths get 404, other methods 405, a head over the bound 431, and connections beyond
- * LST_METRICS_CLIENTS are closed at once.
+ * other paths get 404, other methods 405, a head over the bound 431, connections beyond
+ * LST_METRICS_CLIENTS are closed at once, and a connection that sends nothing is closed at its
+ * limit by lst_metrics_expire.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -16,6 +17,7 @@
 
 #include "lst_metrics.h"
 #include "lst_test.h"
+#include "lst_time.h"
 
 static const struct lst_metric_family s_fams[] = {
 	{ "t_gauge", LST_METRIC_GAUGE, "A gauge." },
@@ -195,10 +197,36 @@ static void s_endpoint(void)
 	lst_metrics_destroy(&m);
 }
 
+/* A connection that sends nothing is closed at its limit by lst_metrics_expire alone, with no
+ * descriptor ready (the clock is handed in: no test waits LST_METRICS_IDLE_NS). */
+static void s_expire(void)
+{
+	uint16_t port = s_port();
+	char spec[32], c;
+	lst_err err;
+	lst_metrics *m;
+	int fd;
+	int64_t opened;
+
+	snprintf(spec, sizeof(spec), ":%u", port);
+	m = lst_metrics_new(spec, s_fams, 3, &err);
+	T_ASSERT(m);
+	opened = lst_mono_ns();
+	fd = s_connect(port);
+	s_turn(m, 2); /* accepted */
+	lst_metrics_expire(m, opened + LST_METRICS_IDLE_NS - LST_NS_PER_S);
+	T_EQ_INT((int)recv(fd, &c, 1, MSG_DONTWAIT), -1); /* still open, nothing to read */
+	lst_metrics_expire(m, lst_mono_ns() + LST_METRICS_IDLE_NS + 1);
+	T_EQ_INT((int)recv(fd, &c, 1, MSG_DONTWAIT), 0); /* closed */
+	close(fd);
+	lst_metrics_destroy(&m);
+}
+
 int main(void)
 {
 	s_addrs();
 	s_render();
 	s_endpoint();
+	s_expire();
 	return 0;
 }

@@ -28,7 +28,7 @@ static void s_dump(const lst_errlist *errs)
 
 static lst_plan *s_good(int line, const char *text)
 {
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	lst_plan *p = s_parse(text, &errs);
 
 	if (!p || errs.n) {
@@ -45,7 +45,7 @@ static lst_plan *s_good(int line, const char *text)
  */
 static void s_bad(int line, const char *text, size_t n, const char *place, const char *phrase)
 {
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	lst_plan *p = s_parse(text, &errs);
 	char head[64];
 	bool found = false;
@@ -683,7 +683,7 @@ static void test_many_errors(void)
 		"t.yaml:14:22: phase q: sweep: iodepth needs at least one value",
 		"t.yaml:15:22: phase q: steady: window 30 is more than max_rounds 25",
 	};
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	lst_plan *p = s_parse(text, &errs);
 
 	T_ASSERT(p == NULL);
@@ -700,7 +700,7 @@ static void test_many_errors(void)
 
 static void test_load(void)
 {
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	lst_plan *p = lst_plan_load("/nonexistent/plan.yaml", &errs);
 
 	T_ASSERT(!p);
@@ -733,7 +733,7 @@ static void test_doc(void)
 	size_t want_len = 0, got_len = 0;
 	FILE *f = open_memstream(&got, &got_len);
 	const char *start, *end;
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	lst_plan *p;
 	int rc;
 

@@ -27,7 +27,7 @@ static struct lst_yaml_node *s_load(const char *text, lst_errlist *errs)
 
 static void test_tree(void)
 {
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	struct lst_yaml_node *root = s_load("a: 1\nb:\n  - x\n  - {c: ~}\nd:\n", &errs);
 	const struct lst_yaml_node *b, *key, *c;
 
@@ -63,7 +63,7 @@ static void test_tree(void)
 /* Loading text gives exactly one error, starting with want, and a tree unless syntax failed. */
 static void s_one_error(const char *text, const char *want, bool tree)
 {
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	struct lst_yaml_node *root = s_load(text, &errs);
 
 	if (errs.n != 1 || strncmp(errs.msg[0], want, strlen(want))) {
@@ -105,7 +105,7 @@ static void test_refused(void)
 
 static void test_errlist(void)
 {
-	lst_errlist errs = { 0, NULL };
+	lst_errlist errs = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -123,10 +123,35 @@ static void test_errlist(void)
 	lst_errlist_free(NULL);
 }
 
+/* A long list keeps its first lines and counts the rest, exactly, however many. */
+static void test_errlist_capped(void)
+{
+	lst_errlist errs = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (int i = 0; i < LST_ERRLIST_MAX + 5; i++)
+		lst_errlist_add(&errs, "line %d", i);
+	T_EQ_INT(errs.n, LST_ERRLIST_MAX);
+	T_EQ_INT(errs.more, 5);
+	lst_errlist_add_more(&errs, 1000000);
+	T_EQ_INT(lst_errlist_count(&errs), LST_ERRLIST_MAX + 1000005);
+	lst_errlist_print(&errs, f);
+	fclose(f);
+	T_CONTAINS(buf, "line 0\nline 1\n");
+	T_ASSERT(!strstr(buf, "line 20\n"));
+	T_CONTAINS(buf, "\nline 19\n... and 1,000,005 more\n");
+	free(buf);
+	lst_errlist_free(&errs);
+	T_EQ_INT(lst_errlist_count(&errs), 0);
+}
+
 int main(void)
 {
 	test_tree();
 	test_refused();
 	test_errlist();
+	test_errlist_capped();
 	return 0;
 }
