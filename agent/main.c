@@ -12,6 +12,6 @@ int main(int argc, char **argv)
 {
 	lst_log_set_ident("lockstep-agent");
 	if (argc >= 2 && !strcmp(argv[1], "bench"))
-		return lst_bench_main(argc - 1, argv + 1);
+		return lst_bench_main(argc - 1, argv + 1, lst_agent_config_policy);
 	return lst_agent_main(argc, argv);
 }

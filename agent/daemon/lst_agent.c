@@ -135,14 +135,10 @@ static int s_apply(struct s_agent *a)
 		return -EINVAL;
 	}
 	lst_config_override(cfg, a->flags);
-	for (size_t i = 0; i < cfg->nallow; i++) {
-		if (lst_dev_policy_allow(a->policy, cfg->allow_write[i])) {
-			fprintf(stderr, "lockstep-agent: allow_write: '%s' is not a usable glob\n",
-				cfg->allow_write[i]);
-			return -EINVAL;
-		}
+	if (lst_config_policy(cfg, a->policy, &err)) {
+		fprintf(stderr, "lockstep-agent: %s\n", err.msg);
+		return -EINVAL;
 	}
-	lst_dev_policy_set_read_only(a->policy, cfg->read_only);
 	a->listen = cfg->listen ? cfg->listen : LST_CONFIG_DEFAULT_LISTEN;
 	if (s_security(cfg, a->listen, &a->kp, &a->key_file, &a->auth_dir))
 		return -EINVAL;
@@ -258,6 +254,17 @@ static void s_agent_exit(struct s_agent *a)
 	lst_config_destroy(&a->flags);
 	lst_config_destroy(&a->cfg);
 	lst_log_close();
+}
+
+int lst_agent_config_policy(const char *path, lst_dev_policy *p, lst_err *err)
+{
+	lst_config *cfg = lst_config_new();
+	int rc = lst_config_load(cfg, path, err);
+
+	if (!rc)
+		rc = lst_config_policy(cfg, p, err);
+	lst_config_destroy(&cfg);
+	return rc;
 }
 
 /* The daemon: exit 2 for a bad command line or config, 1 for a failure to start or serve. */

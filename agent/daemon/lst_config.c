@@ -202,6 +202,16 @@ static struct lst_config_cmd *s_cmds_dup(const struct lst_config_cmd *src, size_
 	return c;
 }
 
+int lst_config_policy(const lst_config *cfg, lst_dev_policy *p, lst_err *err)
+{
+	for (size_t i = 0; i < cfg->nallow; i++)
+		if (lst_dev_policy_allow(p, cfg->allow_write[i]))
+			return lst_err_set(err, -EINVAL, "allow_write: '%s' is not a usable glob",
+					   cfg->allow_write[i]);
+	lst_dev_policy_set_read_only(p, cfg->read_only);
+	return 0;
+}
+
 const struct lst_config_cmd *lst_config_cmd_find(const struct lst_config_cmd *cmds, size_t n,
 						 const char *name)
 {

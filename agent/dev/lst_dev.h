@@ -75,6 +75,14 @@ int lst_dev_policy_allow(lst_dev_policy *p, const char *glob);
 void lst_dev_policy_set_read_only(lst_dev_policy *p, bool on);
 bool lst_dev_policy_read_only(const lst_dev_policy *p);
 
+/*
+ * Lift the in-use rules (mounted, swap, held) and the O_EXCL open for writes and purges checked
+ * with this policy; read-only, allow_write and identity still hold. Only for a person who says
+ * so on the command line (`bench --allow-mounted-write`, as fio's allow_mounted_write=1); the
+ * daemon never sets it.
+ */
+void lst_dev_policy_allow_in_use(lst_dev_policy *p, bool on);
+
 /* Does this one name match an allow_write glob? (lst_dev_check tries the given and real path.) */
 bool lst_dev_policy_allows(const lst_dev_policy *p, const char *path);
 
