@@ -299,6 +299,16 @@ static void s_status(const struct lst_hook_spec *s, const struct s_wait *w,
 			 line[0] ? ": " : "", line);
 }
 
+/*
+ * A NUL byte a program printed becomes '?': the wire's bytes may hold none (the receiver keeps
+ * them as a C string), and one refused encoding would lose the whole HOOK_DONE or EVENT.
+ */
+static void s_no_nul(char *b, size_t len)
+{
+	for (char *p = memchr(b, '\0', len); p; p = memchr(p, '\0', len - (size_t)(p - b)))
+		*p = '?';
+}
+
 void lst_hook_result_clear(struct lst_hook_result *r)
 {
 	free(r->output);
@@ -334,6 +344,7 @@ int lst_hook_run(const struct lst_hook_spec *s, struct lst_hook_result *r)
 	s_status(s, &w, r);
 	r->truncated = (uint32_t)LST_MIN(w.out.dropped, UINT32_MAX);
 	r->output_len = (uint32_t)w.out.len;
+	s_no_nul(w.out.b, w.out.len);
 	if (w.out.len) {
 		w.out.b[w.out.len] = '\0';
 		r->output = w.out.b;
