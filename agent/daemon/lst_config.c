@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_auth.h"
 #include "lst_identity.h"
 #include "lst_log.h"
 #include "lst_msg.h"
@@ -579,7 +580,9 @@ static bool s_cmd_name_ok(const char *name)
 static int s_check_program(struct s_reader *r, const struct lst_config_setting *k, const char *name,
 			   const struct lst_yaml_node *v)
 {
+	char what[2 * LST_NAME_MAX];
 	struct stat st;
+	lst_err err;
 
 	if (v->text[0] != '/')
 		return s_fail(r, v,
@@ -589,6 +592,10 @@ static int s_check_program(struct s_reader *r, const struct lst_config_setting *
 		return s_fail(r, v, "%s: %s: %s: %s", k->name, name, v->text, strerror(errno));
 	if (!S_ISREG(st.st_mode) || access(v->text, X_OK))
 		return s_fail(r, v, "%s: %s: %s is not an executable file", k->name, name, v->text);
+	/* The agent runs it as root: whoever may change it could run anything as root. */
+	snprintf(what, sizeof(what), "%s: %s", k->name, name);
+	if (lst_auth_check_owner(what, v->text, "make the agent run anything as root", &err))
+		return s_fail(r, v, "%s", err.msg);
 	return 0;
 }
 
