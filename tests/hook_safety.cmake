@@ -3,3 +3,4 @@
 # refused when the config is read.
 lst_add_script_test(hook_output_nul ${CMAKE_CURRENT_SOURCE_DIR}/integration/hook_output_nul.sh TIMEOUT 60)
 lst_add_script_test(hook_owner ${CMAKE_CURRENT_SOURCE_DIR}/integration/hook_owner.sh TIMEOUT 60)
+lst_add_script_test(hook_tree ${CMAKE_CURRENT_SOURCE_DIR}/integration/hook_tree.sh TIMEOUT 60)

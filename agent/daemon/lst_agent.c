@@ -17,6 +17,7 @@
 #include "lst_config.h"
 #include "lst_daemon.h"
 #include "lst_daemonize.h"
+#include "lst_hook_tree.h"
 #include "lst_dev.h"
 #include "lst_log.h"
 #include "lst_util.h"
@@ -241,6 +242,10 @@ static int s_serve(struct s_agent *a)
 
 static void s_agent_exit(struct s_agent *a)
 {
+	size_t left = lst_hook_tree_end_all(); /* hooks still running, and what they started */
+
+	if (left)
+		lst_log_info("exiting: ended %zu processes that hooks had started", left);
 	lst_daemonize_notify(a->notify, 1);
 	lst_daemon_destroy(&a->d);
 	if (a->pidfile)
