@@ -93,7 +93,8 @@ bool lst_dev_policy_allows(const lst_dev_policy *p, const char *path);
  * device's backing file; dev = st_rdev). A partition reports its disk's WWN, serial, model and
  * backing file and its own size. For a regular file: dev = st_dev, ino = st_ino, size from stat,
  * lbs 512, pbs = st_blksize. Returns 0, or -errno with err (-EINVAL for other file types,
- * -ENODEV when a block device has no sysfs node). Reads only.
+ * -ENODEV when a block device has no sysfs node, -ENOENT "no such device or file on this host"
+ * for a name that does not resolve, -ENXIO for a loop device bound to no file). Reads only.
  */
 int lst_dev_identify(const char *path, struct lst_path_identity *id, lst_err *err);
 
