@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 {
 	lst_log_set_ident("lockstep-agent");
 	if (argc >= 2 && !strcmp(argv[1], "bench"))
-		return lst_bench_main(argc - 1, argv + 1);
+		return lst_bench_main(argc - 1, argv + 1, lst_agent_config_policy);
 	if (argc >= 2 && !strcmp(argv[1], "keygen"))
 		return lst_keygen_main(&s_keygen, argc - 1, argv + 1);
 	return lst_agent_main(argc, argv);

@@ -497,39 +497,67 @@ static void s_uid_text(uid_t uid, char *buf, size_t size)
 }
 
 /*
- * The folders above dir: each owned by root or by us, and writable by group or others only
- * when sticky (/tmp): otherwise their owner or writers could put another folder in dir's place.
+ * The folders above path: each owned by root or by us, and writable by group or others only
+ * when sticky (/tmp): otherwise their owner or writers could put another folder in path's
+ * place. what starts each message ("authorized_keys", "hooks: port_down").
  */
-static int s_check_parents(const char *dir, lst_err *err)
+static int s_check_parents(const char *what, const char *path, lst_err *err)
 {
 	char real[PATH_MAX], who[128];
 	struct stat st;
 
-	if (!realpath(dir, real))
-		return lst_err_sys(err, -errno, "authorized_keys: cannot resolve %s", dir);
+	if (!realpath(path, real))
+		return lst_err_sys(err, -errno, "%s: cannot resolve %s", what, path);
 	for (char *slash; (slash = strrchr(real, '/'));) {
 		slash[slash == real] = 0;
 		if (stat(real, &st))
-			return lst_err_sys(err, -errno, "authorized_keys: cannot stat %s", real);
+			return lst_err_sys(err, -errno, "%s: cannot stat %s", what, real);
 		if (!s_owner_ok(st.st_uid)) {
 			s_uid_text(st.st_uid, who, sizeof(who));
 			return lst_err_set(
 				err, -EACCES,
-				"authorized_keys: %s, a folder above %s, is owned by %s, "
-				"not by root or uid %u that the agent runs as, so that user "
-				"could put another folder in its place; chown root %s",
-				real, dir, who, (unsigned)geteuid(), real);
+				"%s: %s, a folder above %s, is owned by %s, not by root or uid %u "
+				"that the agent runs as, so that user could put another folder in "
+				"its place; chown root %s",
+				what, real, path, who, (unsigned)geteuid(), real);
 		}
 		if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))
-			return lst_err_set(err, -EACCES,
-					   "authorized_keys: %s, a folder above %s, is writable by "
-					   "group or others (mode %04o), so they could put another "
-					   "folder in its place; chmod go-w %s",
-					   real, dir, (unsigned)(st.st_mode & 07777), real);
+			return lst_err_set(
+				err, -EACCES,
+				"%s: %s, a folder above %s, is writable by group or others "
+				"(mode %04o), so they could put another folder in its "
+				"place; chmod go-w %s",
+				what, real, path, (unsigned)(st.st_mode & 07777), real);
 		if (slash == real)
 			break;
 	}
 	return 0;
+}
+
+int lst_auth_check_owner(const char *what, const char *path, const char *power, lst_err *err)
+{
+	char real[PATH_MAX], who[128];
+	struct stat st;
+
+	if (!realpath(path, real) || stat(real, &st))
+		return lst_err_sys(err, -errno, "%s: cannot resolve %s", what, path);
+	if (st.st_mode & 022)
+		return lst_err_set(err, -EACCES,
+				   "%s: %s%s%s is writable by group or others (mode %04o), so they "
+				   "could %s; chmod go-w %s",
+				   what, path, strcmp(path, real) ? " -> " : "",
+				   strcmp(path, real) ? real : "", (unsigned)(st.st_mode & 07777),
+				   power, real);
+	if (!s_owner_ok(st.st_uid)) {
+		s_uid_text(st.st_uid, who, sizeof(who));
+		return lst_err_set(err, -EACCES,
+				   "%s: %s%s%s is owned by %s, not by root or uid %u that the "
+				   "agent runs as, so that user could %s; chown root %s",
+				   what, path, strcmp(path, real) ? " -> " : "",
+				   strcmp(path, real) ? real : "", who, (unsigned)geteuid(), power,
+				   real);
+	}
+	return s_check_parents(what, real, err);
 }
 
 int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err)
@@ -568,7 +596,7 @@ int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err)
 				   dir, who, (unsigned)geteuid(), dir);
 	}
 	{
-		int rc = s_check_parents(dir, err);
+		int rc = s_check_parents("authorized_keys", dir, err);
 
 		if (rc) {
 			close(fd);

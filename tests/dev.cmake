@@ -8,3 +8,5 @@ target_link_libraries(lst-devcheck PRIVATE lockstep::agent_dev)
 set_target_properties(lst-devcheck PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 
 lst_add_script_test(dev_safety ${CMAKE_CURRENT_SOURCE_DIR}/integration/dev_safety.sh TIMEOUT 180)
+# Paths that name no device, through `lockstep run`: a missing by-id name, an unbound loop device.
+lst_add_script_test(dev_unknown ${CMAKE_CURRENT_SOURCE_DIR}/integration/dev_unknown.sh TIMEOUT 60)

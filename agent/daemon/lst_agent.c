@@ -17,6 +17,7 @@
 #include "lst_config.h"
 #include "lst_daemon.h"
 #include "lst_daemonize.h"
+#include "lst_hook_tree.h"
 #include "lst_dev.h"
 #include "lst_log.h"
 #include "lst_util.h"
@@ -135,14 +136,10 @@ static int s_apply(struct s_agent *a)
 		return -EINVAL;
 	}
 	lst_config_override(cfg, a->flags);
-	for (size_t i = 0; i < cfg->nallow; i++) {
-		if (lst_dev_policy_allow(a->policy, cfg->allow_write[i])) {
-			fprintf(stderr, "lockstep-agent: allow_write: '%s' is not a usable glob\n",
-				cfg->allow_write[i]);
-			return -EINVAL;
-		}
+	if (lst_config_policy(cfg, a->policy, &err)) {
+		fprintf(stderr, "lockstep-agent: %s\n", err.msg);
+		return -EINVAL;
 	}
-	lst_dev_policy_set_read_only(a->policy, cfg->read_only);
 	a->listen = cfg->listen ? cfg->listen : LST_CONFIG_DEFAULT_LISTEN;
 	if (s_security(cfg, a->listen, &a->kp, &a->key_file, &a->auth_dir))
 		return -EINVAL;
@@ -245,6 +242,10 @@ static int s_serve(struct s_agent *a)
 
 static void s_agent_exit(struct s_agent *a)
 {
+	size_t left = lst_hook_tree_end_all(); /* hooks still running, and what they started */
+
+	if (left)
+		lst_log_info("exiting: ended %zu processes that hooks had started", left);
 	lst_daemonize_notify(a->notify, 1);
 	lst_daemon_destroy(&a->d);
 	if (a->pidfile)
@@ -258,6 +259,17 @@ static void s_agent_exit(struct s_agent *a)
 	lst_config_destroy(&a->flags);
 	lst_config_destroy(&a->cfg);
 	lst_log_close();
+}
+
+int lst_agent_config_policy(const char *path, lst_dev_policy *p, lst_err *err)
+{
+	lst_config *cfg = lst_config_new();
+	int rc = lst_config_load(cfg, path, err);
+
+	if (!rc)
+		rc = lst_config_policy(cfg, p, err);
+	lst_config_destroy(&cfg);
+	return rc;
 }
 
 /* The daemon: exit 2 for a bad command line or config, 1 for a failure to start or serve. */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_auth.h"
 #include "lst_identity.h"
 #include "lst_log.h"
 #include "lst_msg.h"
@@ -200,6 +201,16 @@ static struct lst_config_cmd *s_cmds_dup(const struct lst_config_cmd *src, size_
 			c[i].argv[j] = lst_strdup(src[i].argv[j]);
 	}
 	return c;
+}
+
+int lst_config_policy(const lst_config *cfg, lst_dev_policy *p, lst_err *err)
+{
+	for (size_t i = 0; i < cfg->nallow; i++)
+		if (lst_dev_policy_allow(p, cfg->allow_write[i]))
+			return lst_err_set(err, -EINVAL, "allow_write: '%s' is not a usable glob",
+					   cfg->allow_write[i]);
+	lst_dev_policy_set_read_only(p, cfg->read_only);
+	return 0;
 }
 
 const struct lst_config_cmd *lst_config_cmd_find(const struct lst_config_cmd *cmds, size_t n,
@@ -569,7 +580,9 @@ static bool s_cmd_name_ok(const char *name)
 static int s_check_program(struct s_reader *r, const struct lst_config_setting *k, const char *name,
 			   const struct lst_yaml_node *v)
 {
+	char what[2 * LST_NAME_MAX];
 	struct stat st;
+	lst_err err;
 
 	if (v->text[0] != '/')
 		return s_fail(r, v,
@@ -579,6 +592,10 @@ static int s_check_program(struct s_reader *r, const struct lst_config_setting *
 		return s_fail(r, v, "%s: %s: %s: %s", k->name, name, v->text, strerror(errno));
 	if (!S_ISREG(st.st_mode) || access(v->text, X_OK))
 		return s_fail(r, v, "%s: %s: %s is not an executable file", k->name, name, v->text);
+	/* The agent runs it as root: whoever may change it could run anything as root. */
+	snprintf(what, sizeof(what), "%s: %s", k->name, name);
+	if (lst_auth_check_owner(what, v->text, "make the agent run anything as root", &err))
+		return s_fail(r, v, "%s", err.msg);
 	return 0;
 }
 

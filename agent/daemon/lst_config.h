@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lst_dev.h"
 #include "lst_err.h"
 
 #define LST_CONFIG_DEFAULT_LISTEN "tcp://*:7270"
@@ -116,6 +117,12 @@ struct lst_config_cmd {
 	char **argv; /* argc strings and a NULL; argv[0] an absolute path */
 	size_t argc; /* >= 1 */
 };
+
+/*
+ * Add cfg's disk rules to p: every allow_write glob and read_only. Returns 0, or -EINVAL with
+ * err naming a glob the policy cannot use.
+ */
+int lst_config_policy(const lst_config *cfg, lst_dev_policy *p, lst_err *err);
 
 /* The command called name in cmds[n], or NULL. */
 const struct lst_config_cmd *lst_config_cmd_find(const struct lst_config_cmd *cmds, size_t n,

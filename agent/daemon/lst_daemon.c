@@ -22,6 +22,7 @@
 
 #include "lst_auth.h"
 #include "lst_config.h"
+#include "lst_hook_tree.h"
 #include "lst_job.h"
 #include "lst_log.h"
 #include "lst_text.h"
@@ -69,6 +70,10 @@ static int s_on_signal(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 		}
 		lst_log_info("%s: stopping", strsignal((int)si.ssi_signo));
 		d->quitting = true;
+		/* A shutdown does not wait for hooks: they, and all they started, end now, so a
+		 * point's events finish (killed) and it drains at once. */
+		if (lst_hook_tree_end_all())
+			lst_log_info("stopping: ended the running hooks and what they started");
 		if (d->pt && d->pt->state == LST_DAEMON__STARTED) {
 			char why[128];
 

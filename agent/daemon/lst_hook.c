@@ -3,9 +3,9 @@
  * descriptor above stderr closed (posix_spawn_file_actions_addclosefrom_np), then one poll loop
  * over the output pipe(s) and a pidfd until the child has exited or its time is up. A timeout
  * sends SIGTERM to the group and SIGKILL 2 s later (and, once the leader is gone, SIGKILL to
- * whatever of its group is left, so a `sleep` grandchild cannot hold the pipe open). After a
- * normal exit the pipes are drained for at most S_DRAIN_NS: a daemon a hook left behind keeps
- * its stdout, not the runner.
+ * whatever of its group is left, so a `sleep` grandchild cannot hold the pipe open). Once the
+ * leader is gone, lst_hook_tree ends everything else it started, in its group or not; then the
+ * pipes are drained for at most S_DRAIN_NS.
  *
  * Jobs: one detached thread per job, which waits for its instant (a condition variable on the
  * monotonic clock until S_COARSE_NS before it, so that a cancel is seen at once, then
@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_hook_tree.h"
 #include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -101,11 +102,15 @@ static bool s_read_into(int fd, struct s_buf *o)
 
 struct s_child {
 	pid_t pid;
-	int out, err; /* read ends (err -1 for a hook) */
-	int pidfd;    /* -1 when the kernel has no pidfd_open */
+	int out, err;			     /* read ends (err -1 for a hook) */
+	int pidfd;			     /* -1 when the kernel has no pidfd_open */
+	char token[LST_HOOK_TREE_TOKEN_MAX]; /* LOCKSTEP_HOOK_RUN: finds what it left */
 };
 
-static void s_env(char env[6][LST_TEXT_MAX], char *envp[7], const struct lst_hook_spec *s)
+#define S_NENV 7
+
+static void s_env(char env[S_NENV][LST_TEXT_MAX], char *envp[S_NENV + 1],
+		  const struct lst_hook_spec *s, const char *token)
 {
 	snprintf(env[0], LST_TEXT_MAX, "PATH=/usr/sbin:/usr/bin:/sbin:/bin");
 	snprintf(env[1], LST_TEXT_MAX, "LANG=C");
@@ -113,9 +118,25 @@ static void s_env(char env[6][LST_TEXT_MAX], char *envp[7], const struct lst_hoo
 	snprintf(env[3], LST_TEXT_MAX, "LOCKSTEP_POINT=%s", s->point ? s->point : "");
 	snprintf(env[4], LST_TEXT_MAX, "LOCKSTEP_HOOK=%s", s->name ? s->name : "");
 	snprintf(env[5], LST_TEXT_MAX, "LOCKSTEP_AGENT=%s", s->agent ? s->agent : "");
-	for (int i = 0; i < 6; i++)
+	snprintf(env[6], LST_TEXT_MAX, "%s=%s", LST_HOOK_TREE_ENV, token);
+	for (int i = 0; i < S_NENV; i++)
 		envp[i] = env[i];
-	envp[6] = NULL;
+	envp[S_NENV] = NULL;
+}
+
+/* What lst_hook_tree_spawn starts: posix_spawn with its actions and attributes. */
+struct s_spawn_args {
+	const char *path;
+	const posix_spawn_file_actions_t *fa;
+	const posix_spawnattr_t *at;
+	char *const *argv, *const *envp;
+};
+
+static int s_spawn_leader(void *arg, pid_t *pid)
+{
+	const struct s_spawn_args *a = arg;
+
+	return -posix_spawn(pid, a->path, a->fa, a->at, a->argv, a->envp);
 }
 
 static int s_spawn_attrs(posix_spawnattr_t *at)
@@ -137,16 +158,21 @@ static int s_spawn_attrs(posix_spawnattr_t *at)
 static int s_spawn(const struct lst_hook_spec *s, struct s_child *c, int64_t *start)
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, null = -1, rc;
-	char env[6][LST_TEXT_MAX], *envp[7];
+	char env[S_NENV][LST_TEXT_MAX], *envp[S_NENV + 1];
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
+	struct s_spawn_args args = {
+		.path = s->argv[0], .fa = &fa, .at = &at, .argv = s->argv, .envp = envp
+	};
 
 	if (pipe2(po, O_CLOEXEC) || (s->kind == LST_HOOK_COLLECTOR && pipe2(pe, O_CLOEXEC)) ||
 	    (null = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
 		rc = -errno;
 		goto close_fds;
 	}
-	s_env(env, envp, s);
+	lst_hook_tree_init(); /* without it, orphans go to init: fewer found, none missed by group */
+	lst_hook_tree_token(c->token, sizeof(c->token));
+	s_env(env, envp, s, c->token);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, null, 0);
 	posix_spawn_file_actions_adddup2(&fa, po[1], 1);
@@ -155,7 +181,7 @@ static int s_spawn(const struct lst_hook_spec *s, struct s_child *c, int64_t *st
 	posix_spawn_file_actions_addchdir_np(&fa, "/");
 	s_spawn_attrs(&at);
 	*start = lst_mono_ns();
-	rc = -posix_spawn(&c->pid, s->argv[0], &fa, &at, s->argv, envp);
+	rc = lst_hook_tree_spawn(s_spawn_leader, &args, c->token, &c->pid);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	if (rc)
@@ -249,9 +275,11 @@ static void s_wait_child(const struct lst_hook_spec *s, struct s_child *c, struc
 		}
 		s_poll_once(c, w, w->exited ? drain_end : deadline);
 		if (w->exited && !drain_end) {
-			drain_end = lst_mono_ns() + S_DRAIN_NS;
 			if (w->term)
 				kill(-c->pid, SIGKILL); /* what is left of its group */
+			/* Nothing it started outlives it: its group, setsid children, daemons. */
+			lst_hook_tree_end(c->pid, c->token, !w->term);
+			drain_end = lst_mono_ns() + S_DRAIN_NS;
 		}
 	}
 }
@@ -299,6 +327,16 @@ static void s_status(const struct lst_hook_spec *s, const struct s_wait *w,
 			 line[0] ? ": " : "", line);
 }
 
+/*
+ * A NUL byte a program printed becomes '?': the wire's bytes may hold none (the receiver keeps
+ * them as a C string), and one refused encoding would lose the whole HOOK_DONE or EVENT.
+ */
+static void s_no_nul(char *b, size_t len)
+{
+	for (char *p = memchr(b, '\0', len); p; p = memchr(p, '\0', len - (size_t)(p - b)))
+		*p = '?';
+}
+
 void lst_hook_result_clear(struct lst_hook_result *r)
 {
 	free(r->output);
@@ -334,6 +372,7 @@ int lst_hook_run(const struct lst_hook_spec *s, struct lst_hook_result *r)
 	s_status(s, &w, r);
 	r->truncated = (uint32_t)LST_MIN(w.out.dropped, UINT32_MAX);
 	r->output_len = (uint32_t)w.out.len;
+	s_no_nul(w.out.b, w.out.len);
 	if (w.out.len) {
 		w.out.b[w.out.len] = '\0';
 		r->output = w.out.b;

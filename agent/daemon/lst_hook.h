@@ -1,7 +1,8 @@
 /*
  * Running one hook or collector of the agent's config: its argv is spawned with no shell, stdin
  * /dev/null, in the folder /, its output into a pipe, a minimal fixed environment, in a process group of its own,
- * and killed (SIGTERM to the group, SIGKILL 2 s later) once it outlives its timeout. The result
+ * and killed (SIGTERM to the group, SIGKILL 2 s later) once it outlives its timeout. When it has
+ * ended, so does everything it started (lst_hook_tree.h: its group, setsid children). The result
  * is a struct lst_hook_result (proto/lst_msg.h): start and end on the monotonic clock, status
  * (exit status, 128+signal, -1 when it never ran), the bounded output and a text saying what
  * went wrong.
@@ -43,8 +44,9 @@ struct lst_hook_spec {
 };
 
 /*
- * Run s now and wait for it (and, after a timeout, for its process group's leader to die).
- * Fills r (r->output on the heap, the caller frees it; r is overwritten). Returns 0 when the
+ * Run s now and wait for it (and, after a timeout, for its process group's leader to die), then
+ * end whatever it left running (up to LST_HOOK_TREE_GRACE_NS more). NUL bytes of its output
+ * become '?'. Fills r (r->output on the heap, the caller frees it; r is overwritten). Returns 0 when the
  * command ran, whatever its status, or -errno when it could not be started (r->status -1 and
  * r->text say why).
  */

@@ -36,6 +36,7 @@ struct lst_dev_policy {
 	char **globs;
 	size_t nglobs;
 	bool read_only;
+	bool in_use_ok;	 /* lst_dev_policy_allow_in_use: bench --allow-mounted-write */
 	char *sys;	 /* sysfs root */
 	char *mountinfo; /* mount table */
 	char *swaps;	 /* swap table */
@@ -112,6 +113,12 @@ bool lst_dev_policy_read_only(const lst_dev_policy *p)
 {
 	LST_ASSERT(p);
 	return p->read_only;
+}
+
+void lst_dev_policy_allow_in_use(lst_dev_policy *p, bool on)
+{
+	LST_ASSERT(p);
+	p->in_use_ok = on;
 }
 
 bool lst_dev_policy_allows(const lst_dev_policy *p, const char *path)
@@ -358,7 +365,7 @@ int lst_dev_check(const lst_dev_policy *p, const char *path, enum lst_dev_access
 	if (!id)
 		id = local = lst_malloc(sizeof(*id));
 	rc = s_check_policy(p, path, access, expected_identity, id, &st, err);
-	if (!rc && access != LST_DEV_READ) {
+	if (!rc && access != LST_DEV_READ && !p->in_use_ok) {
 		src = s_policy_src(p);
 		rc = lst_dev__check_in_use(&src, id, &st, err);
 	}
@@ -391,7 +398,8 @@ int lst_dev_open(const lst_dev_policy *p, const char *path, enum lst_dev_access 
 	rc = lst_dev_check(p, path, access, expected_identity, id, err);
 	if (rc)
 		goto out;
-	excl = access != LST_DEV_READ && !strcmp(id->kind, "block");
+	/* A mounted device cannot be opened O_EXCL: lifting the in-use rules lifts that too. */
+	excl = access != LST_DEV_READ && !strcmp(id->kind, "block") && !p->in_use_ok;
 	flags = O_CLOEXEC | (access == LST_DEV_READ ? O_RDONLY : O_RDWR);
 	if (direct)
 		flags |= O_DIRECT;
@@ -425,7 +433,7 @@ int lst_dev_open(const lst_dev_policy *p, const char *path, enum lst_dev_access 
 				 label);
 		goto out_close;
 	}
-	if (access != LST_DEV_READ) {
+	if (access != LST_DEV_READ && !p->in_use_ok) {
 		/* Held exclusively now, nothing can mount it; a sibling may have been mounted. */
 		src = s_policy_src(p);
 		rc = lst_dev__check_in_use(&src, id, &st, err);

@@ -75,6 +75,14 @@ int lst_dev_policy_allow(lst_dev_policy *p, const char *glob);
 void lst_dev_policy_set_read_only(lst_dev_policy *p, bool on);
 bool lst_dev_policy_read_only(const lst_dev_policy *p);
 
+/*
+ * Lift the in-use rules (mounted, swap, held) and the O_EXCL open for writes and purges checked
+ * with this policy; read-only, allow_write and identity still hold. Only for a person who says
+ * so on the command line (`bench --allow-mounted-write`, as fio's allow_mounted_write=1); the
+ * daemon never sets it.
+ */
+void lst_dev_policy_allow_in_use(lst_dev_policy *p, bool on);
+
 /* Does this one name match an allow_write glob? (lst_dev_check tries the given and real path.) */
 bool lst_dev_policy_allows(const lst_dev_policy *p, const char *path);
 
@@ -85,7 +93,8 @@ bool lst_dev_policy_allows(const lst_dev_policy *p, const char *path);
  * device's backing file; dev = st_rdev). A partition reports its disk's WWN, serial, model and
  * backing file and its own size. For a regular file: dev = st_dev, ino = st_ino, size from stat,
  * lbs 512, pbs = st_blksize. Returns 0, or -errno with err (-EINVAL for other file types,
- * -ENODEV when a block device has no sysfs node). Reads only.
+ * -ENODEV when a block device has no sysfs node, -ENOENT "no such device or file on this host"
+ * for a name that does not resolve, -ENXIO for a loop device bound to no file). Reads only.
  */
 int lst_dev_identify(const char *path, struct lst_path_identity *id, lst_err *err);
 

@@ -15,6 +15,8 @@
 #include "lst_text.h"
 #include "lst_util.h"
 
+#define S_LOOP_MAJOR 7 /* <linux/major.h>'s LOOP_MAJOR */
+
 static const char *s_type_name(mode_t mode)
 {
 	if (S_ISCHR(mode))
@@ -98,6 +100,27 @@ out:
 	return rc;
 }
 
+/*
+ * A path that does not resolve: say so as a person reads it. A missing name (a by-id link of a
+ * drive that is not here) is not a failed system call but no such device on this host.
+ */
+static int s_unresolved(const char *path, int rc, lst_err *err)
+{
+	struct stat st;
+
+	if (rc != -ENOENT)
+		return lst_err_sys(err, rc, "realpath(\"%s\") failed", path);
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+		return lst_err_set(err, rc,
+				   "%s: no such device on this host: the link leads nowhere (its "
+				   "device is gone); `lockstep inventory` lists this host's disks",
+				   path);
+	return lst_err_set(err, rc,
+			   "%s: no such device or file on this host; `lockstep inventory` lists "
+			   "this host's disks",
+			   path);
+}
+
 int lst_dev__identify(const struct lst_dev__src *src, const char *path,
 		      struct lst_path_identity *id, struct stat *st, lst_err *err)
 {
@@ -110,7 +133,7 @@ int lst_dev__identify(const struct lst_dev__src *src, const char *path,
 				   LST_PATH_MAX - 1);
 	lst_copy(id->path, sizeof(id->path), path);
 	if (!realpath(path, real))
-		return lst_err_sys(err, -errno, "realpath(\"%s\") failed", path);
+		return s_unresolved(path, -errno, err);
 	if (strlen(real) >= sizeof(id->real_path))
 		return lst_err_set(err, -ENAMETOOLONG, "%s: real path longer than %d bytes", path,
 				   LST_PATH_MAX - 1);
@@ -121,6 +144,10 @@ int lst_dev__identify(const struct lst_dev__src *src, const char *path,
 		rc = lst_dev__identify_blk(src, st->st_rdev, id, err);
 		if (rc)
 			lst_err_prefix(err, "%s: ", path);
+		else if (!id->size && major(st->st_rdev) == S_LOOP_MAJOR && !id->backing_file[0])
+			rc = lst_dev__refuse(err, -ENXIO, path, real, "unbound",
+					     "bind it to a file (losetup), or pick another device",
+					     "%s is a loop device bound to no file (size 0)", real);
 		return rc;
 	}
 	if (!S_ISREG(st->st_mode))

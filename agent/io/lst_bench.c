@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_dev.h"
 #include "lst_log.h"
 #include "lst_run.h"
 #include "lst_text.h"
@@ -39,6 +40,9 @@
 struct s_bench {
 	struct lst_workload w;
 	const char *filename;
+	const char *config;	/* --config FILE: the agent config whose disk rules apply */
+	bool allow_in_use;	/* --allow-mounted-write */
+	lst_dev_policy *policy; /* every write goes through it, as the daemon's do */
 	const char *offset_log; /* issue 17: --offset-log FILE */
 	const char *trace_dir;	/* issue 17: --trace-dir DIR ("." by default) */
 	struct lst_trace trace; /* issue 17: the --read-iolog trace */
@@ -108,6 +112,12 @@ static void s_usage(FILE *f)
 		"                    random_distribution (works with --engine null)\n"
 		"  --trace-dir DIR   folder of --write-iolog's and --read-iolog's traces (default\n"
 		"                    the current folder); a recording is NAME.bench.0.lstrace\n"
+		"  --config FILE     an agent config (lockstep-agent --config): a write obeys its\n"
+		"                    allow_write and read_only, as the daemon's writes do\n"
+		"  --allow-mounted-write  write a device that is mounted, swap or held (dm, md,\n"
+		"                    LVM) all the same; fio: --allow_mounted_write=1. Without it\n"
+		"                    such a device is refused for writes and trims (reads stay\n"
+		"                    allowed), like fio's default and the daemon's rules\n"
 		"\n"
 		"workload options (plan keys use '_' where flags use '-'):\n",
 		lst_log_debug_names());
@@ -153,8 +163,9 @@ static const struct {
 /* "unknown option" for --arg, with the nearest workload option or bench flag if one is near. */
 static void s_unknown(const char *arg, const char *name)
 {
-	static const char *const own[] = { "filename", "offset_log", "json",	 "quiet",
-					   "debug",    "help",	     "trace_dir" };
+	static const char *const own[] = { "filename",	"offset_log", "json",
+					   "quiet",	"debug",      "help",
+					   "trace_dir", "config",     "allow_mounted_write" };
 	const char *near = lst_opt_suggest_name(lst_workload_opts, name);
 	char flag[64];
 
@@ -239,6 +250,17 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 			*(name[0] == 'j' ? &b->json : &b->quiet) = true;
 			continue;
 		}
+		if (!strcmp(name, "allow_mounted_write")) {
+			if (value && strcmp(value, "0") && strcmp(value, "1")) {
+				fprintf(stderr,
+					"lockstep-agent: bench: --allow-mounted-write takes no "
+					"value, or 0 or 1 (fio's spelling); not '%s'\n",
+					value);
+				return -EINVAL;
+			}
+			b->allow_in_use = !value || value[0] == '1';
+			continue;
+		}
 		o = lst_opt_find(lst_workload_opts, name);
 		if (o && o->type == LST_OPT_BOOL && !value) {
 			lst_opt_set_int(o, &b->w, 1, NULL);
@@ -250,7 +272,7 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 			continue;
 		}
 		if (!o && strcmp(name, "filename") && strcmp(name, "offset_log") &&
-		    strcmp(name, "debug") && strcmp(name, "trace_dir")) {
+		    strcmp(name, "debug") && strcmp(name, "trace_dir") && strcmp(name, "config")) {
 			s_unknown(arg, name); /* before taking a value: --time_based has none */
 			return -EINVAL;
 		}
@@ -272,6 +294,10 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 		}
 		if (!strcmp(name, "trace_dir")) {
 			b->trace_dir = value;
+			continue;
+		}
+		if (!strcmp(name, "config")) {
+			b->config = value;
 			continue;
 		}
 		if (!strcmp(name, "debug")) {
@@ -296,15 +322,59 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 	return 0;
 }
 
-/* Open the target and find its size; create a missing file when a size is given. */
+/*
+ * The disk rules every writer of the agent obeys (agent/dev/lst_dev.h): without --config any
+ * path may be written (a person names it on the command line) but never a mounted, swap or held
+ * device unless --allow-mounted-write; with --config, that config's allow_write and read_only too.
+ */
+static int s_policy(struct s_bench *b, lst_bench_policy_fn *load, lst_err *err)
+{
+	b->policy = lst_dev_policy_new();
+	lst_dev_policy_allow_in_use(b->policy, b->allow_in_use);
+	if (!b->config)
+		return lst_dev_policy_allow(b->policy, "/*"); /* '*' crosses '/' */
+	if (!load)
+		return lst_err_set(err, -EINVAL, "--config: this build reads no agent config");
+	return load(b->config, b->policy, err);
+}
+
+/* Make a missing file of the size the workload needs (a read needs one too: it reads zeros). */
+static int s_create(const char *path, uint64_t need, lst_err *err)
+{
+	int fd;
+
+	if (!need)
+		return lst_err_set(err, -ENOENT, "%s does not exist; give --size to create it",
+				   path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return lst_err_sys(err, -errno, "creating %s failed", path);
+	if (ftruncate(fd, (off_t)need)) {
+		int rc = lst_err_sys(err, -errno, "extending %s to %llu bytes", path,
+				     (unsigned long long)need);
+
+		close(fd);
+		unlink(path);
+		return rc;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Open the target through the disk rules and find its size; create a missing file when a size
+ * is given. A write that the rules refuse says how to lift the in-use ones on purpose.
+ */
 static int s_open(struct s_bench *b, int *fd, uint64_t *size, lst_err *err)
 {
 	const struct lst_workload *w = &b->w;
 	bool writes =
 		w->read_iolog[0] ? lst_tracedir_writes(&b->trace) > 0 : lst_workload_writes(w);
-	int flags = (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC | (w->direct ? O_DIRECT : 0);
 	uint64_t need = (uint64_t)(w->offset + w->size);
+	char path[LST_PATH_MAX], cwd[LST_PATH_MAX];
+	bool made = false;
 	struct stat st;
+	int rc;
 
 	for (int64_t i = 0; i < w->skew.n; i++) /* a file made for a skew holds every entry */
 		need = LST_MAX(need, (uint64_t)(w->skew.e[i].offset + w->skew.e[i].size));
@@ -318,21 +388,34 @@ static int s_open(struct s_bench *b, int *fd, uint64_t *size, lst_err *err)
 	}
 	if (!b->filename)
 		return lst_err_set(err, -EINVAL, "--filename is required (or use --engine null)");
-	if (!stat(b->filename, &st) && !S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
-		return lst_err_set(err, -EINVAL, "%s is neither a block device nor a regular file",
-				   b->filename);
-	if (stat(b->filename, &st) && errno == ENOENT) {
-		if (!w->size)
-			return lst_err_set(err, -ENOENT,
-					   "%s does not exist; give --size to create it",
-					   b->filename);
-		flags |= O_CREAT;
-		if (!writes)
-			flags = (flags & ~O_RDONLY) | O_RDWR;
+	if (b->filename[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		return lst_err_sys(err, -errno, "getcwd failed");
+	if ((size_t)snprintf(path, sizeof(path), "%s%s%s", b->filename[0] == '/' ? "" : cwd,
+			     b->filename[0] == '/' ? "" : "/", b->filename) >= sizeof(path))
+		return lst_err_set(err, -ENAMETOOLONG, "%s: path too long", b->filename);
+	if (stat(path, &st) && errno == ENOENT) {
+		rc = s_create(path, need, err);
+		if (rc)
+			return rc;
+		made = true;
 	}
-	*fd = open(b->filename, flags, 0644);
-	if (*fd < 0)
-		return lst_err_sys(err, -errno, "open(\"%s\") failed", b->filename);
+	rc = lst_dev_open(b->policy, path, writes ? LST_DEV_WRITE : LST_DEV_READ, w->direct, NULL,
+			  NULL, err);
+	if (rc < 0) {
+		if (made)
+			unlink(path);
+		if (rc == -EBUSY) {
+			char why[LST_ERR_MAX];
+
+			lst_copy(why, sizeof(why), err->msg);
+			lst_err_set(err, rc,
+				    "%s (to write it all the same, as fio's allow_mounted_write=1 "
+				    "does, give --allow-mounted-write)",
+				    why);
+		}
+		return rc;
+	}
+	*fd = rc;
 	if (fstat(*fd, &st))
 		return lst_err_sys(err, -errno, "fstat(\"%s\") failed", b->filename);
 	if (S_ISBLK(st.st_mode)) {
@@ -638,7 +721,7 @@ static int s_trace_finish(const struct s_bench *b, const lst_run *run, const str
 	return 0;
 }
 
-int lst_bench_main(int argc, char **argv)
+int lst_bench_main(int argc, char **argv, lst_bench_policy_fn *load)
 {
 	struct s_bench b;
 	struct lst_run_path path;
@@ -657,7 +740,8 @@ int lst_bench_main(int argc, char **argv)
 		return 2;
 	b.tty = isatty(STDERR_FILENO);
 	memset(&path, 0, sizeof(path));
-	if (s_replay_load(&b, &err) || s_open(&b, &fd, &path.size, &err))
+	if (s_policy(&b, load, &err) || s_replay_load(&b, &err) ||
+	    s_open(&b, &fd, &path.size, &err))
 		goto fail;
 	path.fd = fd;
 	path.w = b.w;
@@ -710,6 +794,7 @@ out:
 	}
 	json_decref(b.intervals);
 	lst_trace_free(&b.trace);
+	lst_dev_policy_destroy(&b.policy);
 	if (fd >= 0)
 		close(fd);
 	return rc;

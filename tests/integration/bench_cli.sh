@@ -35,7 +35,7 @@ expect_usage_error "not a multiple of 512" --engine null --size 1m --bs 1000
 expect_usage_error "needs a value" --engine null --size
 expect_usage_error "--filename is required" --rw read
 expect_usage_error "does not exist" --filename "$TMP/nope"
-expect_usage_error "neither a block device nor a regular file" --filename "$TMP" --size 1m
+expect_usage_error "refused (type): .* is a directory, not a block device or regular file" --filename "$TMP" --size 1m
 expect_usage_error "not a duration" --engine null --size 1m --runtime soon
 expect_usage_error "data pattern" --engine null --size 1m --pattern compressible=200
 expect_usage_error "unexpected argument" --engine null --size 1m extra
