@@ -58,6 +58,7 @@ struct lst_coord__agent {
 	uint64_t hello_id;    /* that HELLO, 0 when none is awaited */
 	int64_t hello_at;     /* when it went out */
 	uint64_t seen_seq;    /* last SAMPLE/DONE seq taken: a re-sent spool repeats older ones */
+	uint64_t top_seq;     /* the highest seq of any message it sent us (a gap check's base) */
 	bool ack_due;	      /* a SAMPLE/DONE came this wake-up: ACK seen_seq after the flush */
 
 	/* command bookkeeping: the id awaited and whether the reply came */
@@ -79,6 +80,10 @@ struct lst_coord__agent {
 	int64_t actual; /* STARTED.actual, agent clock */
 	struct lst_msg_done done_msg;
 	uint64_t samples;
+	uint64_t merged;     /* its samples in the merge: DONE says how many there should be */
+	int64_t expect_last; /* the last interval its timed jobs close, -1 when not known */
+	int64_t progress_at; /* our clock at its START, or its last sample merged: a DONE is
+			      * waited for a lease from here (lst_coord__overdue) */
 	bool late_warned;
 	uint64_t merged_late; /* samples for intervals already merged */
 	bool bad_warned;      /* a sample for an interval that cannot exist was reported */

@@ -330,6 +330,8 @@ static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m, const uint8_t 
 	lst_coord__paths_add(c, i, s);
 	rc = lst_merge_add(c->cur.merge, i, &s->s);
 	LST_ASSERT(!rc); /* lst_merge_check said yes, and nothing ran in between */
+	a->merged++;
+	a->progress_at = lst_mono_ns();
 	if (!(s->s.flags & LST_SAMPLE_RAMP))
 		s_devstats(c, i, s);
 }
@@ -347,12 +349,47 @@ static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
 	return true;
 }
 
+/*
+ * What a DONE that says the point completed leaves out: the intervals before its last one that
+ * were not merged (late, or never sent), or, for timed jobs, intervals up to their end that it
+ * never reached. Writes why into why and returns true when something is missing.
+ */
+static bool s_done_short(const struct lst_coord__agent *a, const struct lst_msg_done *d, char *why,
+			 size_t len)
+{
+	if (d->reason != LST_DONE_COMPLETE)
+		return false;
+	if (d->last_interval >= 0 && a->merged < (uint64_t)d->last_interval + 1) {
+		snprintf(why, len,
+			 "its DONE counts intervals 0 to %lld, and only %llu of them were merged "
+			 "(%llu samples came too late or not at all)",
+			 (long long)d->last_interval, (unsigned long long)a->merged,
+			 (unsigned long long)d->last_interval + 1 - a->merged);
+		return true;
+	}
+	if (a->expect_last >= 0 && d->last_interval < a->expect_last) {
+		snprintf(why, len,
+			 "its DONE says the point completed at interval %lld, and its runtime "
+			 "ends at interval %lld",
+			 (long long)d->last_interval, (long long)a->expect_last);
+		return true;
+	}
+	return false;
+}
+
 static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
 {
 	struct lst_coord__agent *a = &c->a[i];
+	char why[256];
 
 	if (!s_for_point(c, a, m, m->u.done.phase, m->u.done.point) || a->done)
 		return;
+	/* "Complete" means every interval: an agent whose intervals are missing is lost for the
+	 * point, and the plan's on_agent_loss judges it as any other loss. */
+	if (!a->point_lost && s_done_short(a, &m->u.done, why, sizeof(why))) {
+		lst_coord__lose(c, i, "intervals missing: %s", why);
+		return;
+	}
 	a->done = true;
 	a->done_msg = m->u.done;
 	lst_coord__merge_done(c, i);
@@ -415,12 +452,47 @@ static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
 	return true;
 }
 
+/*
+ * A message whose seq jumps far beyond the highest one agent i sent before: more than an agent
+ * can number in a lease at the shortest interval, with margin, so no reconnect explains it
+ * (a reconnect's WELCOME re-bases the count). Taken, it would make every later message look
+ * like an old copy (s_fresh) and ACK what never arrived; so it is a protocol error: the agent
+ * is lost (its next session starts afresh) and the plan's on_agent_loss judges the point.
+ */
+static bool s_seq_jumps(lst_coord *c, size_t i, const lst_msg *m)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	uint64_t slack = (uint64_t)(c->lease / (10 * LST_NS_PER_MS)) * 2 + 4096;
+	uint64_t top = a->top_seq;
+
+	if (m->re && m->re == a->hello_id) {
+		a->top_seq = m->seq;
+		return false;
+	}
+	if (!top || m->seq <= top + slack) {
+		a->top_seq = LST_MAX(top, m->seq);
+		return false;
+	}
+	if (lst_conn_lost(a->conn))
+		return true;
+	lst_coord__lose(c, i,
+			"protocol error: %s seq %llu jumps %llu past the highest before it (%llu); "
+			"at most %llu can be missed",
+			lst_msg_type_name(m->type), (unsigned long long)m->seq,
+			(unsigned long long)(m->seq - top), (unsigned long long)top,
+			(unsigned long long)slack);
+	s_stop_lost(c, i);
+	return true;
+}
+
 static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen,
 		       int64_t t_recv)
 {
 	struct lst_coord__agent *a = &c->a[i];
 	lst_err err;
 
+	if (s_seq_jumps(c, i, m))
+		return;
 	if (m->re && m->re == a->hello_id) {
 		s_on_hello_reply(c, i, m);
 		return;
@@ -487,6 +559,18 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 }
 
 /*
+ * Agent i runs the point and has not moved it on for longer than the lease: no sample merged
+ * since its START (or its last one) and no DONE, while it is not silent (silence has its own
+ * rule). Its DONE was lost on the way, or it is stuck: without this bound the point would wait
+ * for it for ever.
+ */
+static bool s_overdue(const lst_coord *c, const struct lst_coord__agent *a, int64_t now)
+{
+	return c->in_point && a->in_point && !a->done && a->progress_at &&
+	       now - a->progress_at > c->lost_after;
+}
+
+/*
  * Liveness of agent i at now: a new connection gets a HELLO; silence makes it unreachable, then
  * lost once longer than the lease; a lost agent is said HELLO to every few seconds in case its
  * connection came back without our noticing.
@@ -522,6 +606,13 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
 			"no message for %.1f s, longer than the %.0f s lease, so it has stopped its "
 			"I/O by itself (it crashed, froze, or the network between us failed)",
 			(double)silent / 1e9, (double)c->lease / 1e9);
+		s_stop_lost(c, i);
+	} else if (s_overdue(c, a, now)) {
+		lst_coord__lose(
+			c, i,
+			"it answers, and sent no sample and no DONE for %.1f s, longer than "
+			"the %.0f s lease",
+			(double)(now - a->progress_at) / 1e9, (double)c->lease / 1e9);
 		s_stop_lost(c, i);
 	}
 }
