@@ -480,6 +480,23 @@ static void s_marks(struct s_loop *l, struct lst_job_mark *m)
 	m->werr = l->werr;
 }
 
+/*
+ * The ring's read position, once the consumer has room for one more sample or 100 ms have
+ * passed. Only for intervals the job closes long after their end (it slept through them): the
+ * time is lost already, and each of them keeps its own sample instead of being folded into a
+ * late one while the consumer, woken with the job, catches up.
+ */
+static uint64_t s_room(struct lst_job *job, uint64_t head)
+{
+	uint64_t tail = atomic_load_explicit(&job->ring.tail, memory_order_acquire);
+
+	for (int i = 0; i < 1000 && head + 1 - tail >= LST_JOB_RING_SLOTS; i++) {
+		lst_sleep_ns(100 * LST_NS_PER_US);
+		tail = atomic_load_explicit(&job->ring.tail, memory_order_acquire);
+	}
+	return tail;
+}
+
 /* Publish the current sample and move to interval k + 1, unless the consumer has fallen
  * LST_JOB_RING_SLOTS behind: then keep accumulating in the same sample (marked late). */
 static void s_close_interval(struct s_loop *l, int64_t end_ns, bool last)
@@ -487,14 +504,18 @@ static void s_close_interval(struct s_loop *l, int64_t end_ns, bool last)
 	struct lst_job *job = l->job;
 	uint64_t tail = atomic_load_explicit(&job->ring.tail, memory_order_acquire);
 
+	if (!last && lst_mono_ns() - end_ns > job->interval)
+		tail = s_room(job, l->head);
+
 	s_inflight(l, end_ns);
 	if (job->verify_write)
 		s_marks(l, &job->ring.mark[l->head % LST_JOB_RING_SLOTS]);
 	l->cur->end_ns = end_ns;
 	l->k++;
-	if (last)
+	if (last) {
 		l->cur->flags |= LST_SAMPLE_LAST;
-	else if (l->head + 1 - tail >= LST_JOB_RING_SLOTS) {
+		job->last_k = l->k - 1;
+	} else if (l->head + 1 - tail >= LST_JOB_RING_SLOTS) {
 		l->cur->flags |= LST_SAMPLE_LATE;
 		return;
 	}
