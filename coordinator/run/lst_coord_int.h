@@ -30,6 +30,9 @@
 #define LST_COORD__WATCH_EVERY (20 * LST_NS_PER_MS)
 #define LST_COORD__REPLY_TIMEOUT (30 * LST_NS_PER_S)
 #define LST_COORD__STOP_TIMEOUT (15 * LST_NS_PER_S)
+/* Longer than this between two looks at the agents is the coordinator's own stall, not their
+ * silence (a pump listens at most 100 ms at a time). */
+#define LST_COORD__DEAF_AFTER (500 * LST_NS_PER_MS)
 
 /* Set by Ctrl-C (lst_coord_interrupt). */
 extern volatile sig_atomic_t lst_coord__interrupted;
@@ -182,6 +185,7 @@ struct lst_coord {
 	lst_msg *rx; /* the pump's receive scratch (lst_conn_recv_into), reused for every message */
 	lst_msg *ack;	    /* the ACK sent for every spooled message, reused */
 	int64_t last_watch; /* the pump's liveness checks last ran (lst_coord__pump) */
+	int64_t pump_left;  /* the last pump returned: how long we did not listen since */
 	struct lst_coord__target *targets;
 	lst_results *res;
 	char *outdir;

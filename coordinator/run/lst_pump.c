@@ -17,6 +17,7 @@
 
 static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+static void s_drain(lst_coord *c, size_t i);
 
 bool lst_coord__usable(const struct lst_coord__agent *a)
 {
@@ -593,6 +594,11 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
 		return;
 	if (lst_conn_sync_tick(a->conn, now, &err) < 0)
 		s_refused(c, i, "%s", err.msg);
+	if (silent > c->unreach_after) {
+		/* what came while we were busy with the others is not silence */
+		s_drain(c, i);
+		silent = lst_conn_silence(a->conn, now);
+	}
 	if (silent > c->unreach_after && !a->unreachable && !lst_conn_lost(a->conn)) {
 		a->unreachable = true;
 		lst_coord__progress_break(c);
@@ -661,6 +667,32 @@ static void s_drain(lst_coord *c, size_t i)
 }
 
 /*
+ * The time since the last pump returned, beyond the wait just asked of the poll, is time the
+ * coordinator did not listen (busy between two waits, frozen, descheduled, or stalled inside
+ * the poll): when it is longer than LST_COORD__DEAF_AFTER, no agent's silence or progress
+ * counts it. Judging every agent by our own stall called a healthy agent unreachable (or
+ * lost, after a stall longer than the lease) while its messages sat unread.
+ */
+static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
+{
+	int64_t deaf = c->pump_left ? now - c->pump_left - wait : 0;
+
+	if (deaf <= LST_COORD__DEAF_AFTER)
+		return;
+	lst_log_debug(LST_DBG_NET,
+		      "the coordinator did not listen for %.1f s: not the agents' "
+		      "silence",
+		      (double)deaf / 1e9);
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+
+		lst_conn_excuse(a->conn, deaf, now);
+		if (a->progress_at)
+			a->progress_at = LST_MIN(a->progress_at + deaf, now);
+	}
+}
+
+/*
  * Wait up to timeout_ns, dispatching everything that arrives. Housekeeping: PINGs every second,
  * abandoned clock exchanges, reconnects and silent agents (s_watch, at most every
  * LST_COORD__WATCH_EVERY: with many agents a wake-up per message would otherwise read every
@@ -670,17 +702,15 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 {
 	struct pollfd fds[LST_METRICS_NFDS];
 	size_t nfds = c->metrics ? lst_metrics_pollfds(c->metrics, fds) : 0;
-	int64_t now;
+	int64_t wait = LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS)), now;
 	int rc;
 
 	/* The metrics endpoint's sockets are waited on with the agents': a scrape is answered
 	 * as soon as it comes, whatever the scheduler waits for. */
-	rc = lst_conn_poll_fds(
-		c->conns, c->n, fds, nfds,
-		(int)LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS) / LST_NS_PER_MS),
-		c->ready);
+	rc = lst_conn_poll_fds(c->conns, c->n, fds, nfds, (int)(wait / LST_NS_PER_MS), c->ready);
 	if (rc >= 0 && nfds)
 		lst_coord__metrics_serve(c, fds, nfds);
+	s_excuse(c, lst_mono_ns(), wait);
 	for (size_t i = 0; rc > 0 && i < c->n; i++)
 		if (c->ready[i])
 			s_drain(c, i);
@@ -700,6 +730,7 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 	for (size_t i = 0; rc > 0 && i < c->n; i++)
 		if (c->ready[i])
 			s_ack(c, i);
+	c->pump_left = lst_mono_ns();
 }
 
 /*
