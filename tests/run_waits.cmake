@@ -4,3 +4,5 @@
 # healthy agent beside an unreachable one.
 lst_add_script_test(waits_wire ${CMAKE_CURRENT_SOURCE_DIR}/integration/waits_wire.sh TIMEOUT 120)
 lst_add_script_test(waits_frozen ${CMAKE_CURRENT_SOURCE_DIR}/integration/waits_frozen.sh TIMEOUT 120)
+lst_add_script_test(waits_drain ${CMAKE_CURRENT_SOURCE_DIR}/integration/waits_drain.sh TIMEOUT 120)
+lst_add_script_test(waits_unreachable ${CMAKE_CURRENT_SOURCE_DIR}/integration/waits_unreachable.sh TIMEOUT 120)
