@@ -363,7 +363,9 @@ static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, si
 	if (!c->a[i].jobs) {
 		c->a[i].jobs = json_array();
 		c->a[i].expect_last = -1;
+		c->a[i].records = false;
 	}
+	c->a[i].records |= w->write_iolog[0] != 0;
 	if (step->action == LST_ACTION_IO)
 		c->a[i].expect_last = LST_MAX(c->a[i].expect_last, s_last_interval(w));
 	json_array_append_new(c->a[i].jobs,
@@ -730,6 +732,7 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 		rc = LST_COORD__POINT_FAIL;
 		goto out;
 	}
+	c->cur.io = step->action == LST_ACTION_IO;
 	c->cur.interval = first_w.interval;
 	c->cur.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
 	c->cur.duration = first_w.runtime ? c->cur.nramp * first_w.interval + first_w.runtime : 0;

@@ -563,12 +563,20 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
  * Agent i runs the point and has not moved it on for longer than the lease: no sample merged
  * since its START (or its last one) and no DONE, while it is not silent (silence has its own
  * rule). Its DONE was lost on the way, or it is stuck: without this bound the point would wait
- * for it for ever.
+ * for it for ever. Work an agent does after its last sample and before its DONE (a hook of
+ * the point still running, a trace being written) gets LST_COORD__END_WORK_MAX more; a purge
+ * sends no samples at all, and is judged by silence only.
  */
-static bool s_overdue(const lst_coord *c, const struct lst_coord__agent *a, int64_t now)
+static bool s_overdue(const lst_coord *c, size_t i, int64_t now)
 {
-	return c->in_point && a->in_point && !a->done && a->progress_at &&
-	       now - a->progress_at > c->lost_after;
+	const struct lst_coord__agent *a = &c->a[i];
+	int64_t bound = c->lost_after;
+
+	if (!c->in_point || !c->cur.io || !a->in_point || a->done || !a->progress_at)
+		return false;
+	if (a->records || lst_coord__events_pending(c, i))
+		bound += LST_COORD__END_WORK_MAX;
+	return now - a->progress_at > bound;
 }
 
 /*
@@ -613,7 +621,7 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
 			"I/O by itself (it crashed, froze, or the network between us failed)",
 			(double)silent / 1e9, (double)c->lease / 1e9);
 		s_stop_lost(c, i);
-	} else if (s_overdue(c, a, now)) {
+	} else if (s_overdue(c, i, now)) {
 		lst_coord__lose(
 			c, i,
 			"it answers, and sent no sample and no DONE for %.1f s, longer than "
