@@ -26,7 +26,7 @@
 #define SECTOR 512
 #define S_FILL_CHUNK ((uint64_t)64 << 20) /* the fill looks at job->cancel this often */
 #define S_DRAIN_MIN (5 * LST_NS_PER_S)	  /* a stopping job waits this long for its I/O at least */
-#define S_DRAIN_MAX (600 * LST_NS_PER_S)  /* ... and, without io_timeout, at most (lease_max) */
+#define S_DRAIN_MAX (600 * LST_NS_PER_S)  /* ... and, without io_timeout, at most */
 
 /* Per-thread state that stays on the job's stack: the hot loop touches nothing shared. */
 struct s_loop {
@@ -904,11 +904,12 @@ static void s_give_up(struct s_loop *l, int64_t now)
 		job->error = -ETIMEDOUT;
 	lst_err_set(&job->err, job->error,
 		    "%s%s: %u I/Os still in flight after waiting %lld ms for them at the end, the "
-		    "oldest for %lld ms (%s; the workload's io_timeout sets this wait)",
+		    "oldest for %lld ms (%s)",
 		    first, job->name, n, (long long)(l->drain_ns / LST_NS_PER_MS),
 		    (long long)(oldest / LST_NS_PER_MS),
-		    job->w.io_timeout > 0 ? "io_timeout"
-					  : "twice the latency and queue seen, at least 5 s");
+		    job->w.io_timeout > 0 ? "the workload's io_timeout"
+					  : "twice the latency and queue seen, at least 5 s; the "
+					    "workload's io_timeout sets this wait");
 }
 
 /*
