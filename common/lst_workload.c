@@ -81,7 +81,9 @@ const struct lst_opt lst_workload_opts[] = {
 	  NULL },
 	{ "io_timeout", LST_OPT_DURATION, W(io_timeout), "0", 0, 3600LL * LST_NS_PER_S, NULL,
 	  "an I/O in flight longer than this counts once as a timeout (it stays in flight until "
-	  "it completes); 0 = none",
+	  "it completes), and a job waits at most this long (at least 5 s) for its I/O in "
+	  "flight at the end of a point; 0 = no timeouts, and that wait follows the device: "
+	  "twice its slowest completion plus its queue at the completion rate seen, 5 s to 10 min",
 	  NULL },
 	{ "verify", LST_OPT_BOOL, W(verify), "false", 0, 1, NULL,
 	  "data integrity: writes stamp every 4 KiB unit (target, writer, generation, LBA, time, "

@@ -13,6 +13,7 @@ tests+=(man-db groff-base)  # issue 15: man pages (man --warnings, lexgrog)
 tests+=(lintian dpkg-dev systemd binutils)  # issue 15: packages (make deb, lintian, systemd-analyze)
 tests+=(prometheus curl)  # issue 15: live metrics
 tests+=(time)  # plan reading at scale: peak memory of validate (tests/integration/plan_scale.sh)
+tests+=(python3-zmq)  # a relay that drops or alters an agent's messages (waits_wire.sh)
 
 want=("${build[@]}" "${run[@]}")
 [ "${1:-}" = "--tests" ] && want+=("${tests[@]}")

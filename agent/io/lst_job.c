@@ -26,6 +26,7 @@
 #define SECTOR 512
 #define S_FILL_CHUNK ((uint64_t)64 << 20) /* the fill looks at job->cancel this often */
 #define S_DRAIN_MIN (5 * LST_NS_PER_S)	  /* a stopping job waits this long for its I/O at least */
+#define S_DRAIN_MAX (600 * LST_NS_PER_S)  /* ... and, without io_timeout, at most */
 
 /* Per-thread state that stays on the job's stack: the hot loop touches nothing shared. */
 struct s_loop {
@@ -57,6 +58,12 @@ struct s_loop {
 	bool paced;	   /* I/Os go out at their arrival times: rate-limited, or a replay */
 	size_t rnext;	   /* issue 17: a replay's next record */
 	bool rlate;	   /* ... found no free slot at its time */
+
+	/* the stop: its instant on the grid (the end, or when the job saw it), and the drain */
+	int64_t stop_at;
+	int64_t drain_ns; /* how long after the stop it gives up on its I/O (s_drain_ns) */
+	uint64_t ndone;	  /* I/Os completed, and the slowest of them: the drain bound's measure */
+	uint64_t max_lat;
 
 	/* issue 17: random_distribution, drawn from seq's random stream */
 	struct lst_offset off;
@@ -473,6 +480,23 @@ static void s_marks(struct s_loop *l, struct lst_job_mark *m)
 	m->werr = l->werr;
 }
 
+/*
+ * The ring's read position, once the consumer has room for one more sample or 100 ms have
+ * passed. Only for intervals the job closes long after their end (it slept through them): the
+ * time is lost already, and each of them keeps its own sample instead of being folded into a
+ * late one while the consumer, woken with the job, catches up.
+ */
+static uint64_t s_room(struct lst_job *job, uint64_t head)
+{
+	uint64_t tail = atomic_load_explicit(&job->ring.tail, memory_order_acquire);
+
+	for (int i = 0; i < 1000 && head + 1 - tail >= LST_JOB_RING_SLOTS; i++) {
+		lst_sleep_ns(100 * LST_NS_PER_US);
+		tail = atomic_load_explicit(&job->ring.tail, memory_order_acquire);
+	}
+	return tail;
+}
+
 /* Publish the current sample and move to interval k + 1, unless the consumer has fallen
  * LST_JOB_RING_SLOTS behind: then keep accumulating in the same sample (marked late). */
 static void s_close_interval(struct s_loop *l, int64_t end_ns, bool last)
@@ -480,14 +504,18 @@ static void s_close_interval(struct s_loop *l, int64_t end_ns, bool last)
 	struct lst_job *job = l->job;
 	uint64_t tail = atomic_load_explicit(&job->ring.tail, memory_order_acquire);
 
+	if (!last && lst_mono_ns() - end_ns > job->interval)
+		tail = s_room(job, l->head);
+
 	s_inflight(l, end_ns);
 	if (job->verify_write)
 		s_marks(l, &job->ring.mark[l->head % LST_JOB_RING_SLOTS]);
 	l->cur->end_ns = end_ns;
 	l->k++;
-	if (last)
+	if (last) {
 		l->cur->flags |= LST_SAMPLE_LAST;
-	else if (l->head + 1 - tail >= LST_JOB_RING_SLOTS) {
+		job->last_k = l->k - 1;
+	} else if (l->head + 1 - tail >= LST_JOB_RING_SLOTS) {
 		l->cur->flags |= LST_SAMPLE_LATE;
 		return;
 	}
@@ -610,6 +638,9 @@ static void s_complete(struct s_loop *l, unsigned n, int64_t now)
 		int64_t t = io->done_ns ? io->done_ns : now;
 		uint64_t lat = t > io->issue_ns ? (uint64_t)(t - io->issue_ns) : 0;
 
+		if (lat > l->max_lat)
+			l->max_lat = lat;
+
 		if (io->trim) {
 			s_complete_trim(l, io, t);
 			continue;
@@ -635,6 +666,7 @@ static void s_complete(struct s_loop *l, unsigned n, int64_t now)
 	if (run_n)
 		lst_hist_record_n(&cur->dir[run_dir].lat, run_lat, run_n);
 	l->inflight -= n;
+	l->ndone += n;
 	if (!l->job->verify_read)
 		return;
 	/* after the batch's latency was taken; a failed read checks nothing */
@@ -643,10 +675,27 @@ static void s_complete(struct s_loop *l, unsigned n, int64_t now)
 			s_check(l, l->done[i]);
 }
 
-/* How long a stopping job waits for its I/O in flight: max(io_timeout, 5 s). */
-static int64_t s_drain_ns(const struct lst_job *job)
+/*
+ * How long a stopping job waits for its I/O in flight (now: the instant it stops). The plan's
+ * io_timeout, when set, is the bound (at least S_DRAIN_MIN). Otherwise the bound follows the
+ * device as measured: twice the slowest completion seen plus the time what is in flight takes
+ * at the completion rate seen, at least S_DRAIN_MIN and at most S_DRAIN_MAX; so a deep queue
+ * on a slow healthy device (an HDD array, a throttled port) drains, and a device that
+ * completed nothing is given up on after S_DRAIN_MIN.
+ */
+static int64_t s_drain_ns(const struct s_loop *l, int64_t now)
 {
-	return LST_MAX(job->w.io_timeout, S_DRAIN_MIN);
+	const struct lst_job *job = l->job;
+	int64_t ran = now - job->t0;
+	double queue;
+
+	if (job->w.io_timeout > 0)
+		return LST_MAX(job->w.io_timeout, S_DRAIN_MIN);
+	if (!l->ndone || ran <= 0)
+		return S_DRAIN_MIN;
+	queue = (double)l->inflight * (double)ran / (double)l->ndone;
+	return LST_MAX(S_DRAIN_MIN,
+		       (int64_t)LST_MIN(2 * ((double)l->max_lat + queue), (double)S_DRAIN_MAX));
 }
 
 /* Issue 17, skew: each entry's sequence over its region, with its distribution when random. */
@@ -855,9 +904,27 @@ static void s_give_up(struct s_loop *l, int64_t now)
 		job->error = -ETIMEDOUT;
 	lst_err_set(&job->err, job->error,
 		    "%s%s: %u I/Os still in flight after waiting %lld ms for them at the end, the "
-		    "oldest for %lld ms",
-		    first, job->name, n, (long long)(s_drain_ns(job) / LST_NS_PER_MS),
-		    (long long)(oldest / LST_NS_PER_MS));
+		    "oldest for %lld ms (%s)",
+		    first, job->name, n, (long long)(l->drain_ns / LST_NS_PER_MS),
+		    (long long)(oldest / LST_NS_PER_MS),
+		    job->w.io_timeout > 0 ? "the workload's io_timeout"
+					  : "twice the latency and queue seen, at least 5 s; the "
+					    "workload's io_timeout sets this wait");
+}
+
+/*
+ * The job stops at now: at its end when it ran past it, so the intervals up to the end are
+ * closed on the grid whatever the time it noticed; and from now it waits at most its drain
+ * bound for what is in flight.
+ */
+static void s_stop(struct s_loop *l, int64_t now)
+{
+	struct lst_job *job = l->job;
+
+	l->stopping = true;
+	l->stop_at = job->end && now >= job->end ? job->end : now;
+	l->drain_ns = s_drain_ns(l, now);
+	l->drain_end = now + l->drain_ns;
 }
 
 static void s_run(struct s_loop *l)
@@ -875,15 +942,11 @@ static void s_run(struct s_loop *l)
 		unsigned n;
 		int rc;
 
-		if (!l->stopping) {
-			if (atomic_load_explicit(&job->stop, memory_order_relaxed) ||
-			    (job->end && now >= job->end) ||
-			    (job->budget && l->issued >= job->budget) ||
-			    (job->replay && l->rnext >= job->replay->nrec))
-				l->stopping = true;
-		}
-		if (l->stopping && !l->drain_end)
-			l->drain_end = now + s_drain_ns(job);
+		if (!l->stopping &&
+		    (atomic_load_explicit(&job->stop, memory_order_relaxed) ||
+		     (job->end && now >= job->end) || (job->budget && l->issued >= job->budget) ||
+		     (job->replay && l->rnext >= job->replay->nrec)))
+			s_stop(l, now);
 		s_issue(l, now, &arrival_pending);
 		if (l->stopping && !l->inflight)
 			break;
@@ -907,11 +970,16 @@ static void s_run(struct s_loop *l)
 		now = lst_mono_ns();
 		if (n)
 			s_complete(l, n, now);
-		if (job->end && now >= job->end)
-			l->stopping = true;
-		/* Once stopping, what is still in flight drains into the final sample, so the last
-		 * interval is not a sliver holding only the drain. */
-		while (now >= next_boundary && !l->stopping) {
+		if (job->end && now >= job->end && !l->stopping)
+			s_stop(l, now);
+		/*
+		 * Every interval that ended before the stop is closed on its own, also when the
+		 * thread woke long after it (a frozen process, a stalled VM): those intervals
+		 * saw no completion, and say so, instead of vanishing into one final sample.
+		 * What is still in flight at the stop drains into the final sample, so the last
+		 * interval is not a sliver holding only the drain.
+		 */
+		while (now >= next_boundary && (!l->stopping || next_boundary < l->stop_at)) {
 			s_close_interval(l, next_boundary, false);
 			next_boundary += job->interval;
 		}

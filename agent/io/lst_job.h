@@ -202,6 +202,10 @@ struct lst_job {
 	_Atomic int finished;	    /* set by the job after its last sample is published */
 	_Atomic int64_t started_ns; /* when the job was released; 0 until then */
 	int error;		    /* 0 or -errno when the job failed; err says why */
+	/* The last interval the job closed, written before its LAST sample is published (read
+	 * after that sample): a LAST sample that also holds later intervals (marked late) has
+	 * an earlier interval number of its own. */
+	int64_t last_k;
 	bool stuck; /* ended with I/O still in flight: its buffers are never freed */
 	lst_err err;
 	struct lst_sample_ring ring;

@@ -577,9 +577,14 @@ static int64_t s_ready(lst_run *run, bool *all_done)
 		} else {
 			const lst_sample *newest = &job->ring.slot[(head - 1) % LST_JOB_RING_SLOTS];
 
-			rk = newest->flags & LST_SAMPLE_LAST ? INT64_MAX : newest->interval;
-			if (newest->interval > run->max_k)
-				run->max_k = newest->interval;
+			bool last = newest->flags & LST_SAMPLE_LAST;
+			/* a late LAST sample holds every interval up to the job's last */
+			int64_t k =
+				last ? LST_MAX(newest->interval, job->last_k) : newest->interval;
+
+			rk = last ? INT64_MAX : k;
+			if (k > run->max_k)
+				run->max_k = k;
 		}
 		*all_done = *all_done && rk == INT64_MAX;
 		ready = LST_MIN(ready, rk);

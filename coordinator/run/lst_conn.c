@@ -588,6 +588,11 @@ int64_t lst_conn_silence(const lst_conn *c, int64_t now)
 	return now - c->last_heard;
 }
 
+void lst_conn_excuse(lst_conn *c, int64_t ns, int64_t now)
+{
+	c->last_heard = LST_MIN(c->last_heard + ns, now);
+}
+
 bool lst_conn_synced(const lst_conn *c)
 {
 	return c->synced;

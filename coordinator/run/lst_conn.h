@@ -159,6 +159,13 @@ const struct lst_msg_welcome *lst_conn_info(const lst_conn *c);
 /* Time since the last message received, at now (coordinator clock). */
 int64_t lst_conn_silence(const lst_conn *c, int64_t now);
 
+/*
+ * The coordinator did not listen for ns (its own stall: a frozen or descheduled process, a slow
+ * disk between two waits): that time does not count as the agent's silence, so the silence
+ * restarts no later than now. Thread-compatible like the rest of lst_conn.
+ */
+void lst_conn_excuse(lst_conn *c, int64_t ns, int64_t now);
+
 /* The clock: true once a burst has completed; the model fitted over all bursts; the last
  * burst's estimate (offset, rtt). Borrowed. */
 bool lst_conn_synced(const lst_conn *c);

@@ -30,6 +30,12 @@
 #define LST_COORD__WATCH_EVERY (20 * LST_NS_PER_MS)
 #define LST_COORD__REPLY_TIMEOUT (30 * LST_NS_PER_S)
 #define LST_COORD__STOP_TIMEOUT (15 * LST_NS_PER_S)
+/* Longer than this between two looks at the agents is the coordinator's own stall, not their
+ * silence (a pump listens at most 100 ms at a time). */
+#define LST_COORD__DEAF_AFTER (500 * LST_NS_PER_MS)
+/* What an agent may spend after its last sample before its DONE beyond the lease: a hook still
+ * running (the agent's hook_timeout is at most 1 h), a trace being written. */
+#define LST_COORD__END_WORK_MAX (3600 * LST_NS_PER_S)
 
 /* Set by Ctrl-C (lst_coord_interrupt). */
 extern volatile sig_atomic_t lst_coord__interrupted;
@@ -58,6 +64,7 @@ struct lst_coord__agent {
 	uint64_t hello_id;    /* that HELLO, 0 when none is awaited */
 	int64_t hello_at;     /* when it went out */
 	uint64_t seen_seq;    /* last SAMPLE/DONE seq taken: a re-sent spool repeats older ones */
+	uint64_t top_seq;     /* the highest seq of any message it sent us (a gap check's base) */
 	bool ack_due;	      /* a SAMPLE/DONE came this wake-up: ACK seen_seq after the flush */
 
 	/* command bookkeeping: the id awaited and whether the reply came */
@@ -79,6 +86,11 @@ struct lst_coord__agent {
 	int64_t actual; /* STARTED.actual, agent clock */
 	struct lst_msg_done done_msg;
 	uint64_t samples;
+	uint64_t merged;     /* its samples in the merge: DONE says how many there should be */
+	int64_t expect_last; /* the last interval its timed jobs close, -1 when not known */
+	bool records;	     /* a job of it records a trace, written out before its DONE */
+	int64_t progress_at; /* our clock at its START, or its last sample merged: a DONE is
+			      * waited for a lease from here (lst_coord__overdue) */
 	bool late_warned;
 	uint64_t merged_late; /* samples for intervals already merged */
 	bool bad_warned;      /* a sample for an interval that cannot exist was reported */
@@ -135,6 +147,7 @@ struct lst_coord__point {
 	int64_t interval;
 	int64_t nramp;
 	int64_t duration; /* expected, ns, 0 when not known */
+	bool io;	  /* the step does I/O with samples (not a purge, which sends none) */
 	bool *event_seen; /* [phase's nevents]: its EVENT came (or its row was made) */
 	lst_merge *merge;
 	struct lst_coord__paths paths;
@@ -177,6 +190,7 @@ struct lst_coord {
 	lst_msg *rx; /* the pump's receive scratch (lst_conn_recv_into), reused for every message */
 	lst_msg *ack;	    /* the ACK sent for every spooled message, reused */
 	int64_t last_watch; /* the pump's liveness checks last ran (lst_coord__pump) */
+	int64_t pump_left;  /* the last pump returned: how long we did not listen since */
 	struct lst_coord__target *targets;
 	lst_results *res;
 	char *outdir;
@@ -295,6 +309,9 @@ void lst_coord__events_begin(lst_coord *c);
 void lst_coord__on_event(lst_coord *c, size_t i, const lst_msg *m);
 /* The point has ended: a row for each event never reported, saying why. */
 void lst_coord__events_end(lst_coord *c);
+/* Agent i has an event of the running point not reported yet: its hook may still run after
+ * its jobs, and its DONE waits for it (at most the agent's hook_timeout). */
+bool lst_coord__events_pending(const lst_coord *c, size_t i);
 /* A phase's before (after false) or after hooks, in order. 0, or -1 when the run must end. */
 int lst_coord__phase_hooks(lst_coord *c, size_t phase, bool after);
 /* Telemetry of a phase (point -1) or of one point, before or after it: kernel log, collectors,

@@ -284,6 +284,16 @@ void lst_coord__on_event(lst_coord *c, size_t i, const lst_msg *m)
 	s_event_row(c, e->id, &e->r);
 }
 
+bool lst_coord__events_pending(const lst_coord *c, size_t i)
+{
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+
+	for (size_t k = 0; k < ph->nevents && c->cur.event_seen; k++)
+		if (ph->events[k].agent == i && !c->cur.event_seen[k])
+			return true;
+	return false;
+}
+
 void lst_coord__events_end(lst_coord *c)
 {
 	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];

@@ -324,6 +324,21 @@ static lst_msg *s_prepare_msg(lst_coord *c, const struct lst_plan_phase *ph, siz
 	return m;
 }
 
+/*
+ * The last interval a job of workload w closes when it completes: a timed job closes every
+ * interval up to its ramp and runtime; one that may end sooner (bytes, a replay's trace) or
+ * has no runtime says nothing (-1).
+ */
+static int64_t s_last_interval(const struct lst_workload *w)
+{
+	int64_t nramp;
+
+	if (!w->runtime || w->bytes || w->read_iolog[0] || w->interval <= 0)
+		return -1;
+	nramp = (w->ramp + w->interval - 1) / w->interval;
+	return (nramp * w->interval + w->runtime + w->interval - 1) / w->interval - 1;
+}
+
 /* Path j of target t as agent i's next job spec (w: its workload, share applied). */
 static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, size_t j,
 		     const struct lst_step *step, const struct lst_workload *w, lst_msg *m)
@@ -345,8 +360,14 @@ static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, si
 	js->action = step->action;
 	js->w = *w;
 	lst_coord__verify_stamp(c, t, j, js);
-	if (!c->a[i].jobs)
+	if (!c->a[i].jobs) {
 		c->a[i].jobs = json_array();
+		c->a[i].expect_last = -1;
+		c->a[i].records = false;
+	}
+	c->a[i].records |= w->write_iolog[0] != 0;
+	if (step->action == LST_ACTION_IO)
+		c->a[i].expect_last = LST_MAX(c->a[i].expect_last, s_last_interval(w));
 	json_array_append_new(c->a[i].jobs,
 			      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target", pt->name,
 					"path", pt->paths[j].path, "offset",
@@ -513,7 +534,8 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 		a->late_warned = a->bad_warned = false;
 		a->min_seq = UINT64_MAX; /* until PREPARED: nothing it sends is this point's */
 		a->start_id = 0;
-		a->samples = a->dropped = 0;
+		a->samples = a->dropped = a->merged = 0;
+		a->progress_at = 0;
 		lst_failover_free(&a->fo);
 		lst_failover_init(&a->fo, lst_coord__failover_below(c));
 		memset(&a->done_msg, 0, sizeof(a->done_msg));
@@ -576,6 +598,7 @@ static void s_point_start(lst_coord *c)
 		lst_coord__events_start(c, i, &m->u.start);
 		if (!lst_coord__command(c, i, &m))
 			a->start_id = a->await_id;
+		a->progress_at = c->cur.T0;
 	}
 	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", c->cur.phase_name,
 		      c->cur.point, (double)lead / 1e6);
@@ -709,6 +732,7 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 		rc = LST_COORD__POINT_FAIL;
 		goto out;
 	}
+	c->cur.io = step->action == LST_ACTION_IO;
 	c->cur.interval = first_w.interval;
 	c->cur.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
 	c->cur.duration = first_w.runtime ? c->cur.nramp * first_w.interval + first_w.runtime : 0;

@@ -17,6 +17,7 @@
 
 static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+static void s_drain(lst_coord *c, size_t i);
 
 bool lst_coord__usable(const struct lst_coord__agent *a)
 {
@@ -330,6 +331,8 @@ static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m, const uint8_t 
 	lst_coord__paths_add(c, i, s);
 	rc = lst_merge_add(c->cur.merge, i, &s->s);
 	LST_ASSERT(!rc); /* lst_merge_check said yes, and nothing ran in between */
+	a->merged++;
+	a->progress_at = lst_mono_ns();
 	if (!(s->s.flags & LST_SAMPLE_RAMP))
 		s_devstats(c, i, s);
 }
@@ -347,12 +350,47 @@ static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
 	return true;
 }
 
+/*
+ * What a DONE that says the point completed leaves out: the intervals before its last one that
+ * were not merged (late, or never sent), or, for timed jobs, intervals up to their end that it
+ * never reached. Writes why into why and returns true when something is missing.
+ */
+static bool s_done_short(const struct lst_coord__agent *a, const struct lst_msg_done *d, char *why,
+			 size_t len)
+{
+	if (d->reason != LST_DONE_COMPLETE)
+		return false;
+	if (d->last_interval >= 0 && a->merged < (uint64_t)d->last_interval + 1) {
+		snprintf(why, len,
+			 "its DONE counts intervals 0 to %lld, and only %llu of them were merged "
+			 "(%llu samples came too late or not at all)",
+			 (long long)d->last_interval, (unsigned long long)a->merged,
+			 (unsigned long long)d->last_interval + 1 - a->merged);
+		return true;
+	}
+	if (a->expect_last >= 0 && d->last_interval < a->expect_last) {
+		snprintf(why, len,
+			 "its DONE says the point completed at interval %lld, and its runtime "
+			 "ends at interval %lld",
+			 (long long)d->last_interval, (long long)a->expect_last);
+		return true;
+	}
+	return false;
+}
+
 static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
 {
 	struct lst_coord__agent *a = &c->a[i];
+	char why[256];
 
 	if (!s_for_point(c, a, m, m->u.done.phase, m->u.done.point) || a->done)
 		return;
+	/* "Complete" means every interval: an agent whose intervals are missing is lost for the
+	 * point, and the plan's on_agent_loss judges it as any other loss. */
+	if (!a->point_lost && s_done_short(a, &m->u.done, why, sizeof(why))) {
+		lst_coord__lose(c, i, "intervals missing: %s", why);
+		return;
+	}
 	a->done = true;
 	a->done_msg = m->u.done;
 	lst_coord__merge_done(c, i);
@@ -415,12 +453,47 @@ static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
 	return true;
 }
 
+/*
+ * A message whose seq jumps far beyond the highest one agent i sent before: more than an agent
+ * can number in a lease at the shortest interval, with margin, so no reconnect explains it
+ * (a reconnect's WELCOME re-bases the count). Taken, it would make every later message look
+ * like an old copy (s_fresh) and ACK what never arrived; so it is a protocol error: the agent
+ * is lost (its next session starts afresh) and the plan's on_agent_loss judges the point.
+ */
+static bool s_seq_jumps(lst_coord *c, size_t i, const lst_msg *m)
+{
+	struct lst_coord__agent *a = &c->a[i];
+	uint64_t slack = (uint64_t)(c->lease / (10 * LST_NS_PER_MS)) * 2 + 4096;
+	uint64_t top = a->top_seq;
+
+	if (m->re && m->re == a->hello_id) {
+		a->top_seq = m->seq;
+		return false;
+	}
+	if (!top || m->seq <= top + slack) {
+		a->top_seq = LST_MAX(top, m->seq);
+		return false;
+	}
+	if (lst_conn_lost(a->conn))
+		return true;
+	lst_coord__lose(c, i,
+			"protocol error: %s seq %llu jumps %llu past the highest before it (%llu); "
+			"at most %llu can be missed",
+			lst_msg_type_name(m->type), (unsigned long long)m->seq,
+			(unsigned long long)(m->seq - top), (unsigned long long)top,
+			(unsigned long long)slack);
+	s_stop_lost(c, i);
+	return true;
+}
+
 static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen,
 		       int64_t t_recv)
 {
 	struct lst_coord__agent *a = &c->a[i];
 	lst_err err;
 
+	if (s_seq_jumps(c, i, m))
+		return;
 	if (m->re && m->re == a->hello_id) {
 		s_on_hello_reply(c, i, m);
 		return;
@@ -487,6 +560,26 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 }
 
 /*
+ * Agent i runs the point and has not moved it on for longer than the lease: no sample merged
+ * since its START (or its last one) and no DONE, while it is not silent (silence has its own
+ * rule). Its DONE was lost on the way, or it is stuck: without this bound the point would wait
+ * for it for ever. Work an agent does after its last sample and before its DONE (a hook of
+ * the point still running, a trace being written) gets LST_COORD__END_WORK_MAX more; a purge
+ * sends no samples at all, and is judged by silence only.
+ */
+static bool s_overdue(const lst_coord *c, size_t i, int64_t now)
+{
+	const struct lst_coord__agent *a = &c->a[i];
+	int64_t bound = c->lost_after;
+
+	if (!c->in_point || !c->cur.io || !a->in_point || a->done || !a->progress_at)
+		return false;
+	if (a->records || lst_coord__events_pending(c, i))
+		bound += LST_COORD__END_WORK_MAX;
+	return now - a->progress_at > bound;
+}
+
+/*
  * Liveness of agent i at now: a new connection gets a HELLO; silence makes it unreachable, then
  * lost once longer than the lease; a lost agent is said HELLO to every few seconds in case its
  * connection came back without our noticing.
@@ -509,6 +602,11 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
 		return;
 	if (lst_conn_sync_tick(a->conn, now, &err) < 0)
 		s_refused(c, i, "%s", err.msg);
+	if (silent > c->unreach_after) {
+		/* what came while we were busy with the others is not silence */
+		s_drain(c, i);
+		silent = lst_conn_silence(a->conn, now);
+	}
 	if (silent > c->unreach_after && !a->unreachable && !lst_conn_lost(a->conn)) {
 		a->unreachable = true;
 		lst_coord__progress_break(c);
@@ -522,6 +620,13 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
 			"no message for %.1f s, longer than the %.0f s lease, so it has stopped its "
 			"I/O by itself (it crashed, froze, or the network between us failed)",
 			(double)silent / 1e9, (double)c->lease / 1e9);
+		s_stop_lost(c, i);
+	} else if (s_overdue(c, i, now)) {
+		lst_coord__lose(
+			c, i,
+			"it answers, and sent no sample and no DONE for %.1f s, longer than "
+			"the %.0f s lease",
+			(double)(now - a->progress_at) / 1e9, (double)c->lease / 1e9);
 		s_stop_lost(c, i);
 	}
 }
@@ -570,6 +675,32 @@ static void s_drain(lst_coord *c, size_t i)
 }
 
 /*
+ * The time since the last pump returned, beyond the wait just asked of the poll, is time the
+ * coordinator did not listen (busy between two waits, frozen, descheduled, or stalled inside
+ * the poll): when it is longer than LST_COORD__DEAF_AFTER, no agent's silence or progress
+ * counts it. Judging every agent by our own stall called a healthy agent unreachable (or
+ * lost, after a stall longer than the lease) while its messages sat unread.
+ */
+static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
+{
+	int64_t deaf = c->pump_left ? now - c->pump_left - wait : 0;
+
+	if (deaf <= LST_COORD__DEAF_AFTER)
+		return;
+	lst_log_debug(LST_DBG_NET,
+		      "the coordinator did not listen for %.1f s: not the agents' "
+		      "silence",
+		      (double)deaf / 1e9);
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+
+		lst_conn_excuse(a->conn, deaf, now);
+		if (a->progress_at)
+			a->progress_at = LST_MIN(a->progress_at + deaf, now);
+	}
+}
+
+/*
  * Wait up to timeout_ns, dispatching everything that arrives. Housekeeping: PINGs every second,
  * abandoned clock exchanges, reconnects and silent agents (s_watch, at most every
  * LST_COORD__WATCH_EVERY: with many agents a wake-up per message would otherwise read every
@@ -579,17 +710,15 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 {
 	struct pollfd fds[LST_METRICS_NFDS];
 	size_t nfds = c->metrics ? lst_metrics_pollfds(c->metrics, fds) : 0;
-	int64_t now;
+	int64_t wait = LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS)), now;
 	int rc;
 
 	/* The metrics endpoint's sockets are waited on with the agents': a scrape is answered
 	 * as soon as it comes, whatever the scheduler waits for. */
-	rc = lst_conn_poll_fds(
-		c->conns, c->n, fds, nfds,
-		(int)LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS) / LST_NS_PER_MS),
-		c->ready);
+	rc = lst_conn_poll_fds(c->conns, c->n, fds, nfds, (int)(wait / LST_NS_PER_MS), c->ready);
 	if (rc >= 0 && nfds)
 		lst_coord__metrics_serve(c, fds, nfds);
+	s_excuse(c, lst_mono_ns(), wait);
 	for (size_t i = 0; rc > 0 && i < c->n; i++)
 		if (c->ready[i])
 			s_drain(c, i);
@@ -609,6 +738,7 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 	for (size_t i = 0; rc > 0 && i < c->n; i++)
 		if (c->ready[i])
 			s_ack(c, i);
+	c->pump_left = lst_mono_ns();
 }
 
 /*

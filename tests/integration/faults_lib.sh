@@ -199,12 +199,14 @@ fl_plan() {
 }
 
 # start_run NAME PLAN [ARGS...]: `lockstep run PLAN -o $TMP/res-NAME` in the background with our
-# key, log $TMP/run-NAME.log. Sets RUN_PID, RES, RUN_LOG.
+# key, log $TMP/run-NAME.log; under `timeout $RUN_TIMEOUT` when set (exit 124: it hung). Sets
+# RUN_PID, RES, RUN_LOG.
 start_run() {
-	local name=$1 plan=$2
+	local name=$1 plan=$2 wrap=()
 	shift 2
+	[ -n "${RUN_TIMEOUT:-}" ] && wrap=(timeout "$RUN_TIMEOUT")
 	RES="$TMP/res-$name" RUN_LOG="$TMP/run-$name.log"
-	"$LOCKSTEP" run "$plan" -o "$RES" --key "$KEYS/ctl.key" "$@" >"$RUN_LOG" 2>&1 &
+	"${wrap[@]}" "$LOCKSTEP" run "$plan" -o "$RES" --key "$KEYS/ctl.key" "$@" >"$RUN_LOG" 2>&1 &
 	RUN_PID=$!
 	on_exit "kill $RUN_PID"
 	note "run $name started (pid $RUN_PID)"

@@ -5,8 +5,8 @@
 #   the first error with a text naming path, direction, offset and errno.
 # - A stall: cgroup v1 blkio throttles the loop device to 2 write IOPS; the intervals show I/Os
 #   in flight with the oldest growing, and io_timeout 500ms counts timeouts. At 1 IOPS the end
-#   of the point cannot drain in the 5 s bound: the job gives up and names the stuck I/Os
-#   instead of hanging.
+#   of the point cannot drain in the 5 s bound that io_timeout gives (at least 5 s): the job
+#   gives up and names the stuck I/Os instead of hanging.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup lsblk
