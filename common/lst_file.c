@@ -1,0 +1,187 @@
+/*
+ * Opening, creating and placing files by one rule (lst_file.h): regular files only, created
+ * new, in folders only root or this user can change.
+ */
+#include "lst_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What a file that is not a regular file is, for errors. */
+static const char *s_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISLNK(mode))
+		return "a symlink";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISDIR(mode))
+		return "a folder";
+	return "not a regular file";
+}
+
+int lst_file_open_read(const char *path, const char *what, unsigned flags, uint64_t max,
+		       struct stat *st, lst_err *err)
+{
+	int oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	struct stat sb, *s = st ? st : &sb;
+	int fd, rc;
+
+	if (flags & LST_FILE_NOFOLLOW)
+		oflags |= O_NOFOLLOW;
+	fd = open(path, oflags);
+	if (fd < 0 && errno == ELOOP && (flags & LST_FILE_NOFOLLOW))
+		return lst_err_set(err, -ELOOP, "%s %s: a symlink, not a regular file; not read",
+				   what, path);
+	if (fd < 0)
+		return lst_err_sys(err, -errno, "%s %s: cannot open it", what, path);
+	if (fstat(fd, s)) {
+		rc = lst_err_sys(err, -errno, "%s %s: cannot stat it", what, path);
+		goto out_close;
+	}
+	if (!S_ISREG(s->st_mode)) {
+		rc = lst_err_set(err, -EINVAL, "%s %s: %s, not a regular file; not read", what,
+				 path, s_kind(s->st_mode));
+		goto out_close;
+	}
+	if (max && (uint64_t)s->st_size > max) {
+		rc = lst_err_set(err, -EFBIG,
+				 "%s %s: %llu bytes, more than the %llu this reads; not read", what,
+				 path, (unsigned long long)s->st_size, (unsigned long long)max);
+		goto out_close;
+	}
+	if (fcntl(fd, F_SETFL, O_RDONLY)) { /* reads of a regular file block as usual again */
+		rc = lst_err_sys(err, -errno, "%s %s: fcntl", what, path);
+		goto out_close;
+	}
+	return fd;
+
+out_close:
+	close(fd);
+	return rc;
+}
+
+/* Is the file at path a leftover of ours that may be removed (see lst_file_create)? */
+static bool s_ours(const char *path, struct stat *st)
+{
+	if (lstat(path, st))
+		return false;
+	return S_ISREG(st->st_mode) && st->st_uid == geteuid() && st->st_nlink == 1;
+}
+
+int lst_file_create(const char *path, const char *what, mode_t mode, lst_err *err)
+{
+	int oflags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
+	struct stat st;
+	int fd = open(path, oflags, mode);
+
+	if (fd < 0 && errno == EEXIST && s_ours(path, &st) && !unlink(path))
+		fd = open(path, oflags, mode); /* a race lost here fails with EEXIST: refused */
+	if (fd >= 0)
+		return fd;
+	if (errno != EEXIST)
+		return lst_err_sys(err, -errno, "%s %s: cannot create it", what, path);
+	if (lstat(path, &st))
+		return lst_err_set(err, -EEXIST,
+				   "%s %s: it appeared while being created; not "
+				   "written",
+				   what, path);
+	if (S_ISREG(st.st_mode)) {
+		char who[128];
+
+		return lst_err_set(err, -EEXIST,
+				   "%s %s: already exists, owned by %s with %u link(s); not "
+				   "written through it: remove it",
+				   what, path, lst_uid_text(st.st_uid, who, sizeof(who)),
+				   (unsigned)st.st_nlink);
+	}
+	return lst_err_set(err, -EEXIST,
+			   "%s %s: already exists as %s; not written through it: remove it", what,
+			   path, s_kind(st.st_mode));
+}
+
+bool lst_file_owner_ok(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+const char *lst_uid_text(uid_t uid, char *buf, size_t size)
+{
+	struct passwd pw, *res = NULL;
+	char sbuf[1024];
+
+	if (!getpwuid_r(uid, &pw, sbuf, sizeof(sbuf), &res) && res)
+		snprintf(buf, size, "uid %u (%s)", (unsigned)uid, res->pw_name);
+	else
+		snprintf(buf, size, "uid %u", (unsigned)uid);
+	return buf;
+}
+
+int lst_dir_check_parents(const char *dir, const char *what, lst_err *err)
+{
+	char real[PATH_MAX], who[128];
+	struct stat st;
+
+	if (!realpath(dir, real))
+		return lst_err_sys(err, -errno, "%s: cannot resolve %s", what, dir);
+	for (char *slash; (slash = strrchr(real, '/'));) {
+		slash[slash == real] = 0;
+		if (stat(real, &st))
+			return lst_err_sys(err, -errno, "%s: cannot stat %s", what, real);
+		if (!lst_file_owner_ok(st.st_uid))
+			return lst_err_set(
+				err, -EACCES,
+				"%s: %s, a folder above %s, is owned by %s, "
+				"not by root or uid %u that the agent runs as, so that user "
+				"could put another folder in its place; chown root %s",
+				what, real, dir, lst_uid_text(st.st_uid, who, sizeof(who)),
+				(unsigned)geteuid(), real);
+		if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))
+			return lst_err_set(err, -EACCES,
+					   "%s: %s, a folder above %s, is writable by "
+					   "group or others (mode %04o), so they could put another "
+					   "folder in its place; chmod go-w %s",
+					   what, real, dir, (unsigned)(st.st_mode & 07777), real);
+		if (slash == real)
+			break;
+	}
+	return 0;
+}
+
+int lst_dir_check_owned(const char *dir, const struct stat *st, const char *what, const char *risk,
+			lst_err *err)
+{
+	struct stat sb;
+	char who[128];
+
+	if (!st) {
+		if (stat(dir, &sb))
+			return lst_err_sys(err, -errno, "%s: cannot stat %s", what, dir);
+		st = &sb;
+	}
+	if (!S_ISDIR(st->st_mode))
+		return lst_err_set(err, -ENOTDIR, "%s: %s is not a folder", what, dir);
+	if (st->st_mode & 022)
+		return lst_err_set(err, -EACCES,
+				   "%s: %s is writable by group or others (mode %04o), so anyone "
+				   "could %s; chmod go-w %s",
+				   what, dir, (unsigned)(st->st_mode & 07777), risk, dir);
+	if (!lst_file_owner_ok(st->st_uid))
+		return lst_err_set(err, -EACCES,
+				   "%s: %s is owned by %s, not by root or uid %u that the agent "
+				   "runs as, so that user could %s; chown root %s",
+				   what, dir, lst_uid_text(st->st_uid, who, sizeof(who)),
+				   (unsigned)geteuid(), risk, dir);
+	return lst_dir_check_parents(dir, what, err);
+}

@@ -1,0 +1,71 @@
+/*
+ * One rule for the files lockstep creates and reads on behalf of someone else: the agent's
+ * traces, keys and config, and the files a plan names (a key:, a trace it validates). The agent
+ * runs as root, and a name in a folder another user can write may be a symlink to a block
+ * device or to a root-owned file, or a FIFO whose open() blocks until someone writes to it.
+ *
+ * - A file read where a regular file is expected is opened with O_NONBLOCK (a FIFO's open does
+ *   not wait for a writer), fstat-ed, refused unless it is a regular file, and bounded in size
+ *   before anyone allocates for it; O_NONBLOCK is then cleared.
+ * - A file created is created new (O_CREAT | O_EXCL | O_NOFOLLOW): nothing is ever written
+ *   through a name that already exists as a symlink, a FIFO or another user's file.
+ * - The folder that holds them is checked as ssh's StrictModes checks ~/.ssh: owned by root or
+ *   by the user the process runs as, not writable by group or others, and so are the folders
+ *   above it (a sticky one such as /tmp may be writable by all).
+ */
+#ifndef LST_FILE_H
+#define LST_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "lst_err.h"
+
+/* lst_file_open_read flags. */
+#define LST_FILE_NOFOLLOW 1u /* refuse a symlink too (a name in a folder others may fill) */
+
+/*
+ * Open path for reading as a regular file, by the rule above. what names the file's role in
+ * errors ("key file", "trace"): "trace /x/y: a FIFO, not a regular file". max bounds its size
+ * in bytes (0: no bound): a larger file is refused with -EFBIG before a byte is read. st (may be
+ * NULL) gets its fstat. Returns the open descriptor (O_CLOEXEC, blocking) or -errno with err.
+ */
+int lst_file_open_read(const char *path, const char *what, unsigned flags, uint64_t max,
+		       struct stat *st, lst_err *err);
+
+/*
+ * Create path new for writing with mode (O_CREAT | O_EXCL | O_NOFOLLOW). A leftover of ours at
+ * that name (a regular file owned by this process's user, one link: a temporary file a crash
+ * left) is removed first; anything else there (a symlink, a FIFO, a device, another user's file
+ * or a hard link) is refused with -EEXIST and err naming it, and nothing is written through it.
+ * Returns the descriptor (O_CLOEXEC) or -errno with err.
+ */
+int lst_file_create(const char *path, const char *what, mode_t mode, lst_err *err);
+
+/*
+ * Is dir a folder only root or this process's user can change? Owned by root or geteuid(), not
+ * writable by group or others, and every folder above it likewise (or sticky). st is dir's own
+ * fstat when the caller holds it open (NULL: stat by name). what names the folder in errors
+ * ("authorized_keys", "trace folder"); risk says what a stranger could do otherwise ("authorize
+ * any coordinator"). Returns 0 or -EACCES / -ENOTDIR / -errno with err.
+ */
+int lst_dir_check_owned(const char *dir, const struct stat *st, const char *what, const char *risk,
+			lst_err *err);
+
+/*
+ * The folders above dir (a file's path will do): each owned by root or geteuid(), and writable
+ * by group or others only when sticky (/tmp): otherwise their owner or writers could put another
+ * folder in its place. what starts each message. Returns 0 or -EACCES / -errno with err.
+ */
+int lst_dir_check_parents(const char *dir, const char *what, lst_err *err);
+
+/* May uid own what decides how the agent behaves (root, or the user it runs as)? */
+bool lst_file_owner_ok(uid_t uid);
+
+/* "uid 65534 (nobody)", or "uid 1234" when it has no name, into buf. */
+const char *lst_uid_text(uid_t uid, char *buf, size_t size);
+
+#endif
