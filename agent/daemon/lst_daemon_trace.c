@@ -37,7 +37,7 @@ static int s_load(const lst_daemon *d, const struct lst_jobspec *j, struct lst_d
 	int64_t t = lst_mono_ns();
 	int rc;
 
-	rc = lst_tracedir_load(d->trace_dir, j->w.read_iolog, &tr->spec[i].t, err);
+	rc = lst_tracedir_load(d->trace_dir, j->w.read_iolog, d->mem_max, &tr->spec[i].t, err);
 	if (rc)
 		return rc;
 	tr->spec[i].replay = true;
