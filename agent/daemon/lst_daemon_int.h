@@ -511,8 +511,9 @@ int lst_daemon__verify_check(const lst_daemon *d, const struct lst_msg_prepare *
 
 /*
  * The verifying reads' journals for PREPARE p, whose path sizes are size[i] (per job spec):
- * *out = NULL when there are none. Their maps' memory, added to need (the rest of the point),
- * must fit mem_max: else -ENOMEM with the numbers in err. Returns 0 or -errno.
+ * *out = NULL when there are none. Every stream must lie inside its path (else -EINVAL naming
+ * the stream), and their maps' memory, added to need (the rest of the point), must fit mem_max:
+ * else -ENOMEM with the numbers in err. Returns 0 or -errno.
  */
 int lst_daemon__vmaps_new(const lst_daemon *d, const struct lst_msg_prepare *p,
 			  const uint64_t *size, uint64_t need, struct lst_daemon__vmaps **out,
