@@ -72,43 +72,45 @@ out_close:
 	return rc;
 }
 
-/* Is the file at path a leftover of ours that may be removed (see lst_file_create)? */
-static bool s_ours(const char *path, struct stat *st)
+int lst_file_name_free(const char *path, const char *what, lst_err *err)
 {
-	if (lstat(path, st))
-		return false;
-	return S_ISREG(st->st_mode) && st->st_uid == geteuid() && st->st_nlink == 1;
-}
-
-int lst_file_create(const char *path, const char *what, mode_t mode, lst_err *err)
-{
-	int oflags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
 	struct stat st;
-	int fd = open(path, oflags, mode);
+	char who[128];
 
-	if (fd < 0 && errno == EEXIST && s_ours(path, &st) && !unlink(path))
-		fd = open(path, oflags, mode); /* a race lost here fails with EEXIST: refused */
-	if (fd >= 0)
-		return fd;
-	if (errno != EEXIST)
-		return lst_err_sys(err, -errno, "%s %s: cannot create it", what, path);
 	if (lstat(path, &st))
-		return lst_err_set(err, -EEXIST,
-				   "%s %s: it appeared while being created; not "
-				   "written",
-				   what, path);
-	if (S_ISREG(st.st_mode)) {
-		char who[128];
-
+		return errno == ENOENT ? 0 : lst_err_sys(err, -errno, "%s %s", what, path);
+	/* A leftover of ours: a regular file of this user that no other name shares. */
+	if (S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1 && !unlink(path))
+		return 0;
+	if (S_ISREG(st.st_mode))
 		return lst_err_set(err, -EEXIST,
 				   "%s %s: already exists, owned by %s with %u link(s); not "
 				   "written through it: remove it",
 				   what, path, lst_uid_text(st.st_uid, who, sizeof(who)),
 				   (unsigned)st.st_nlink);
-	}
 	return lst_err_set(err, -EEXIST,
 			   "%s %s: already exists as %s; not written through it: remove it", what,
 			   path, s_kind(st.st_mode));
+}
+
+int lst_file_create(const char *path, const char *what, mode_t mode, lst_err *err)
+{
+	int oflags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
+	int fd = open(path, oflags, mode), rc;
+
+	if (fd < 0 && errno == EEXIST) {
+		if ((rc = lst_file_name_free(path, what, err)))
+			return rc;
+		fd = open(path, oflags, mode); /* a race lost here fails with EEXIST: refused */
+	}
+	if (fd >= 0)
+		return fd;
+	if (errno == EEXIST)
+		return lst_err_set(err, -EEXIST,
+				   "%s %s: something appeared there while it was being created; "
+				   "not written",
+				   what, path);
+	return lst_err_sys(err, -errno, "%s %s: cannot create it", what, path);
 }
 
 bool lst_file_owner_ok(uid_t uid)

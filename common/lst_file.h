@@ -37,10 +37,16 @@ int lst_file_open_read(const char *path, const char *what, unsigned flags, uint6
 		       struct stat *st, lst_err *err);
 
 /*
- * Create path new for writing with mode (O_CREAT | O_EXCL | O_NOFOLLOW). A leftover of ours at
- * that name (a regular file owned by this process's user, one link: a temporary file a crash
- * left) is removed first; anything else there (a symlink, a FIFO, a device, another user's file
- * or a hard link) is refused with -EEXIST and err naming it, and nothing is written through it.
+ * May lst_file_create make path? 0 when nothing is there, or a leftover of ours (a regular file
+ * owned by this process's user, one link: a temporary file a crash left), which is removed;
+ * anything else there (a symlink, a FIFO, a device, another user's file or a hard link) is
+ * -EEXIST with err naming it and what it is. Lets a caller refuse before any work is done.
+ */
+int lst_file_name_free(const char *path, const char *what, lst_err *err);
+
+/*
+ * Create path new for writing with mode (O_CREAT | O_EXCL | O_NOFOLLOW), after
+ * lst_file_name_free when the name is taken: nothing is ever written through what was there.
  * Returns the descriptor (O_CLOEXEC) or -errno with err.
  */
 int lst_file_create(const char *path, const char *what, mode_t mode, lst_err *err);

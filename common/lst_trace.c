@@ -157,6 +157,15 @@ static void s_sync_dir(const char *path)
 	free(dir);
 }
 
+int lst_trace_write_check(const char *path, lst_err *err)
+{
+	char *tmp = lst_asprintf("%s.tmp", path);
+	int rc = lst_file_name_free(tmp, "trace", err);
+
+	free(tmp);
+	return rc;
+}
+
 int lst_trace_write(const char *path, const struct lst_trace_rec *rec, size_t nrec, uint32_t lbs,
 		    uint64_t path_size, lst_err *err)
 {

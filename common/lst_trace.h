@@ -63,6 +63,11 @@ struct lst_trace {
 int lst_trace_write(const char *path, const struct lst_trace_rec *rec, size_t nrec, uint32_t lbs,
 		    uint64_t path_size, lst_err *err);
 
+/* Could lst_trace_write write path? Its temporary name is free (lst_file_name_free: a crash's
+ * leftover is removed, a symlink or anything else there refused), so a recording is refused
+ * before its I/O rather than after. Returns 0 or -EEXIST / -errno with err naming the file. */
+int lst_trace_write_check(const char *path, lst_err *err);
+
 /*
  * Read a trace (lockstep's format by its magic, else blkparse text) into *t. Refuses, with one
  * line naming the file and what is wrong (and for text, the line number): a truncated file, a

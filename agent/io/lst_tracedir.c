@@ -52,7 +52,7 @@ int lst_tracedir_record_file(char *buf, size_t size, const char *dir, const char
 	n = snprintf(buf, size, "%s/%s.%s.%u.lstrace", dir, name, a, k);
 	if (n < 0 || (size_t)n >= size)
 		return lst_err_set(err, -ENAMETOOLONG, "trace file name under %s is too long", dir);
-	return 0;
+	return lst_trace_write_check(buf, err);
 }
 
 int lst_tracedir_geometry(int fd, const char *name, uint32_t *lbs, uint64_t *size, lst_err *err)

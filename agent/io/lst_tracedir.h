@@ -26,8 +26,10 @@
  * stranger's 0777 folder is refused). Returns 0 or -errno with err naming it. */
 int lst_tracedir_make(const char *dir, lst_err *err);
 
-/* DIR/NAME.AGENT.K.lstrace into buf (characters of agent outside [A-Za-z0-9._-] become '_').
- * Returns -ENAMETOOLONG (with err) when it does not fit, else 0. */
+/* DIR/NAME.AGENT.K.lstrace into buf (characters of agent outside [A-Za-z0-9._-] become '_'),
+ * whose temporary name must be free (lst_trace_write_check). Returns -ENAMETOOLONG (with err)
+ * when it does not fit, -EEXIST when a symlink or another file holds the temporary name, else
+ * 0. */
 int lst_tracedir_record_file(char *buf, size_t size, const char *dir, const char *name,
 			     const char *agent, unsigned k, lst_err *err);
 
