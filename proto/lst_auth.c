@@ -100,6 +100,21 @@ static int s_zpl_get(const char *text, const char *name, char *out)
 	return -ENOENT;
 }
 
+/* A missing key file says how to make one: keygen takes the stem, writing STEM.key and
+ * STEM.pub. */
+static int s_no_key(const char *file, lst_err *err)
+{
+	size_t n = strlen(file);
+	int stem = (int)n;
+
+	if (n > 4 && (!strcmp(file + n - 4, ".key") || !strcmp(file + n - 4, ".pub")))
+		stem -= 4;
+	return lst_err_set(err, -ENOENT,
+			   "key file %s: no such file; make one with 'lockstep keygen %.*s' (on a "
+			   "host with only the agent, 'lockstep-agent keygen %.*s')",
+			   file, stem, file, stem, file);
+}
+
 /*
  * Read a key file (any regular file up to LST_AUTH_KEY_MAX_FILE, by lst_file's rule: a FIFO is
  * refused, never waited on). st gets its fstat. A missing file says how to make one.
@@ -112,10 +127,7 @@ static int s_read_key_file(const char *file, char **text, struct stat *st, lst_e
 
 	fd = lst_file_open_read(file, "key file", 0, LST_AUTH_KEY_MAX_FILE, st, err);
 	if (fd == -ENOENT)
-		return lst_err_set(err, -ENOENT,
-				   "key file %s: no such file; make one with 'lockstep keygen %s' "
-				   "(on a host with only the agent, 'lockstep-agent keygen %s')",
-				   file, file, file);
+		return s_no_key(file, err);
 	if (fd < 0)
 		return fd;
 	*text = lst_malloc((size_t)st->st_size + 1);

@@ -2,4 +2,5 @@
 # symlinks, FIFOs, strangers' folders and oversized traces; a plan's key: naming a FIFO or a
 # missing file; a damaged write journal refused or its replay cancelled by BYE.
 lst_add_script_test(agent_files_trace ${CMAKE_CURRENT_SOURCE_DIR}/integration/agent_files_trace.sh TIMEOUT 90)
+lst_add_script_test(agent_files_key ${CMAKE_CURRENT_SOURCE_DIR}/integration/agent_files_key.sh TIMEOUT 60)
 lst_add_script_test(agent_files_journal ${CMAKE_CURRENT_SOURCE_DIR}/integration/agent_files_journal.sh TIMEOUT 90)
