@@ -71,9 +71,9 @@ int lst_trace_write_check(const char *path, lst_err *err);
 /*
  * Read a trace (lockstep's format by its magic, else blkparse text) into *t. Refuses, with one
  * line naming the file and what is wrong (and for text, the line number): a truncated file, a
- * bad magic or version, a record with len 0 or over LST_BS_MAX, an op out of range, issue times that go backwards,
- * an offset or length not a multiple of lbs, more than LST_TRACE_MAX_RECORDS records, a text
- * file with no Q events, a text line over 4 KiB. The file is opened by lst_file's rule (a
+ * bad magic or version, a record with len 0 or over LST_BS_MAX, an op out of range, issue
+ * times that go backwards, an offset or length not a multiple of lbs, more than
+ * LST_TRACE_MAX_RECORDS records, a text file with no Q events, a text line over 4 KiB. The file is opened by lst_file's rule (a
  * FIFO, device or symlink is refused, never waited on), and mem_max (0: no bound) bounds the
  * bytes its records may take: a binary trace is refused from its header, before the array is
  * allocated; a text one as soon as it would grow past it. Returns 0 or -errno; on error *t is
