@@ -72,6 +72,50 @@ out_close:
 	return rc;
 }
 
+int lst_file_open_write(const char *path, const char *what, unsigned flags, mode_t mode,
+			lst_err *err)
+{
+	int fd =
+		open(path,
+		     O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		     mode);
+	struct stat st;
+	bool stream;
+	int rc;
+
+	if (fd < 0 && errno == ELOOP)
+		return lst_err_set(err, -ELOOP, "%s %s: a symlink; not written through it", what,
+				   path);
+	if (fd < 0 && errno == ENXIO)
+		return lst_err_set(err, -ENXIO, "%s %s: a FIFO that nobody reads; not written",
+				   what, path);
+	if (fd < 0)
+		return lst_err_sys(err, -errno, "%s %s: cannot open it", what, path);
+	if (fstat(fd, &st)) {
+		rc = lst_err_sys(err, -errno, "%s %s: cannot stat it", what, path);
+		goto out_close;
+	}
+	stream = (flags & LST_FILE_STREAM) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+	if (!S_ISREG(st.st_mode) && !stream) {
+		rc = lst_err_set(err, -EINVAL, "%s %s: %s, not a regular file; not written", what,
+				 path, s_kind(st.st_mode));
+		goto out_close;
+	}
+	if ((flags & LST_FILE_TRUNC) && S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
+		rc = lst_err_sys(err, -errno, "%s %s: cannot empty it", what, path);
+		goto out_close;
+	}
+	if (fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)) { /* writes block as usual again */
+		rc = lst_err_sys(err, -errno, "%s %s: fcntl", what, path);
+		goto out_close;
+	}
+	return fd;
+
+out_close:
+	close(fd);
+	return rc;
+}
+
 int lst_file_name_free(const char *path, const char *what, lst_err *err)
 {
 	struct stat st;

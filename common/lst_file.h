@@ -24,8 +24,12 @@
 
 #include "lst_err.h"
 
-/* lst_file_open_read flags. */
+/* lst_file_open_read and lst_file_open_write flags. */
 #define LST_FILE_NOFOLLOW 1u /* refuse a symlink too (a name in a folder others may fill) */
+#define LST_FILE_TRUNC 2u    /* write: empty the file once it is known to be a regular one */
+#define LST_FILE_STREAM                                                                            \
+	4u /* write: a character device (/dev/null) or a FIFO that has a
+			      * reader will do too (a log); a block device never */
 
 /*
  * Open path for reading as a regular file, by the rule above. what names the file's role in
@@ -35,6 +39,16 @@
  */
 int lst_file_open_read(const char *path, const char *what, unsigned flags, uint64_t max,
 		       struct stat *st, lst_err *err);
+
+/*
+ * Open path for writing at its end (O_APPEND), created with mode when missing, by the rule
+ * above: never through a symlink (O_NOFOLLOW), never waiting on a FIFO (O_NONBLOCK while it
+ * opens: a FIFO without a reader is refused), and never a block device or another non-regular
+ * file unless flags has LST_FILE_STREAM; LST_FILE_TRUNC empties it after that check. Returns the
+ * descriptor (O_CLOEXEC, blocking) or -errno with err naming the file.
+ */
+int lst_file_open_write(const char *path, const char *what, unsigned flags, mode_t mode,
+			lst_err *err);
 
 /*
  * May lst_file_create make path? 0 when nothing is there, or a leftover of ours (a regular file
