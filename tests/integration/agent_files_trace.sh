@@ -8,7 +8,9 @@
 # 3. a FIFO named by read_iolog: refused at once (the agent's reactor used to block in open()),
 #    and a later run on the same agent works;
 # 4. a 72 MB trace under a 16 MiB mem_max: refused from its header, before it is read (the
-#    agent's peak RSS does not grow by the trace's size).
+#    agent's peak RSS does not grow by the trace's size);
+# 5. a blkparse sector past 2^64 bytes and a 4 GiB I/O: each refusal says that, not something
+#    about missing fields or the workload's buffers.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup sha256sum
@@ -109,3 +111,15 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 grow=$(($(hwm) - before))
 [ "$grow" -lt 32768 ] || fail "the agent's peak RSS grew by $grow KiB: the trace was read"
 ok "a 72 MB trace under mem_max 16m is refused from its header in $ms ms; peak RSS grew $grow KiB"
+
+# --- 5. what is wrong with a trace is what its refusal says -------------------------------------
+# blkparse text with a sector past 2^64 bytes, and with one I/O of 4 GiB (the last used to be
+# refused by mem_max with a text about the workload's 8 KiB of buffers)
+printf '  7,0    0        1     0.000000000   697  Q   R 100000000000000000000000 + 8 [fio]\n' \
+	>"$traces/far.txt"
+plan "$TMP/far.yaml" "$port" "iodepth: 2, read_iolog: far.txt"
+refused far "$traces/far.txt:1: sector 100000000000000000000000 is past the 2^64 bytes a trace addresses"
+printf '  7,0    0        1     0.000000000   697  Q   R 0 + 8388607 [fio]\n' >"$traces/huge.txt"
+plan "$TMP/huge.yaml" "$port" "iodepth: 2, read_iolog: huge.txt"
+refused huge "$traces/huge.txt: line 1 is a 4294966784-byte I/O; lockstep replays at most 16777216 bytes (16 MiB) in one"
+ok "a sector past 2^64 bytes and a 4 GiB I/O in a trace each say so"
