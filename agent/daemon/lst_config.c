@@ -57,10 +57,12 @@ const struct lst_config_setting lst_config_settings[] = {
 	  "`/var/log/lockstep-agent.log`",
 	  "log file (default " LST_CONFIG_DEFAULT_LOG " when daemonized)",
 	  "Append log lines to FILE. Default when daemonized: `/var/log/lockstep-agent.log`. "
-	  "Reopened on SIGHUP." },
+	  "Reopened on SIGHUP. Never opened through a symlink, and never a block device or a FIFO "
+	  "nobody reads (refused at once, at start or on SIGHUP); `/dev/null` will do." },
 	{ "pidfile", LST_CONFIG_STR, LST_CFG_PIDFILE, "FILE", "string (path)",
 	  "`/run/lockstep-agent.pid`", "write the daemon's pid here",
-	  "Write the daemon's pid to FILE; removed at exit." },
+	  "Write the daemon's pid to FILE; removed at exit. A regular file only: a symlink, a FIFO "
+	  "or a device there is refused, never written through." },
 	{ "foreground", LST_CONFIG_BOOL, LST_CFG_FOREGROUND, NULL,
 	  "boolean (`true`/`false`, `yes`/`no`, `on`/`off`)", "`true`",
 	  "do not daemonize; log to stderr unless --log is given",
