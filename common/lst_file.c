@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lst_util.h"
+
 /* What a file that is not a regular file is, for errors. */
 static const char *s_kind(mode_t mode)
 {
@@ -51,8 +53,9 @@ int lst_file_open_read(const char *path, const char *what, unsigned flags, uint6
 		goto out_close;
 	}
 	if (!S_ISREG(s->st_mode)) {
-		rc = lst_err_set(err, -EINVAL, "%s %s: %s, not a regular file; not read", what,
-				 path, s_kind(s->st_mode));
+		rc = lst_err_set(err, S_ISDIR(s->st_mode) ? -EISDIR : -EINVAL,
+				 "%s %s: %s, not a regular file; not read", what, path,
+				 s_kind(s->st_mode));
 		goto out_close;
 	}
 	if (max && (uint64_t)s->st_size > max) {
@@ -70,6 +73,54 @@ int lst_file_open_read(const char *path, const char *what, unsigned flags, uint6
 out_close:
 	close(fd);
 	return rc;
+}
+
+int lst_file_read(const char *path, const char *what, size_t max, char **out, size_t *len,
+		  lst_err *err)
+{
+	int fd = lst_file_open_read(path, what, 0, max, NULL, err);
+	size_t cap = 4096, n = 0;
+	char *buf;
+	int rc = 0;
+
+	if (fd < 0)
+		return fd;
+	buf = lst_malloc(cap + 1);
+	/* Read up to max + 1 bytes: one byte past the limit proves the file is too large (a file
+	 * of /proc says size 0 and has more). */
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			cap *= 2;
+			buf = lst_realloc(buf, cap + 1);
+		}
+		r = read(fd, buf + n, (cap < max + 1 ? cap : max + 1) - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			rc = lst_err_sys(err, -errno, "%s %s: read", what, path);
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			rc = lst_err_set(err, -EFBIG, "%s %s: more than the %zu bytes this reads",
+					 what, path, max);
+			break;
+		}
+	}
+	close(fd);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
 }
 
 int lst_file_open_write(const char *path, const char *what, unsigned flags, mode_t mode,

@@ -27,18 +27,28 @@
 /* lst_file_open_read and lst_file_open_write flags. */
 #define LST_FILE_NOFOLLOW 1u /* refuse a symlink too (a name in a folder others may fill) */
 #define LST_FILE_TRUNC 2u    /* write: empty the file once it is known to be a regular one */
-#define LST_FILE_STREAM                                                                            \
-	4u /* write: a character device (/dev/null) or a FIFO that has a
-			      * reader will do too (a log); a block device never */
+/* write: a character device (/dev/null) or a FIFO with a reader will do too (a log); a block
+ * device never */
+#define LST_FILE_STREAM 4u
 
 /*
  * Open path for reading as a regular file, by the rule above. what names the file's role in
  * errors ("key file", "trace"): "trace /x/y: a FIFO, not a regular file". max bounds its size
  * in bytes (0: no bound): a larger file is refused with -EFBIG before a byte is read. st (may be
- * NULL) gets its fstat. Returns the open descriptor (O_CLOEXEC, blocking) or -errno with err.
+ * NULL) gets its fstat. Returns the open descriptor (O_CLOEXEC, blocking) or -errno with err
+ * (-EISDIR for a folder, -EINVAL for another kind of file, -ELOOP for a refused symlink).
  */
 int lst_file_open_read(const char *path, const char *what, unsigned flags, uint64_t max,
 		       struct stat *st, lst_err *err);
+
+/*
+ * Read the whole regular file path (lst_file_open_read, up to max bytes) into a NUL-terminated
+ * buffer *out the caller frees, its length in *len (may be NULL). Returns 0 or -errno with err
+ * (may be NULL): -EFBIG when larger than max (a file of exactly max bytes is fine), -EISDIR
+ * for a folder, -EINVAL for anything else that is not a regular file.
+ */
+int lst_file_read(const char *path, const char *what, size_t max, char **out, size_t *len,
+		  lst_err *err);
 
 /*
  * Open path for writing at its end (O_APPEND), created with mode when missing, by the rule

@@ -3,7 +3,8 @@
 # CURVE agent:
 # 1. an agent's key: naming a FIFO ends the run with one clear error within seconds (lockstep
 #    used to block in open() for ever; the run is under `timeout`);
-# 2. a missing key: file says how to make one, with `lockstep keygen` and `lockstep-agent keygen`.
+# 2. a missing key: file says how to make one, with `lockstep keygen` and `lockstep-agent keygen`;
+# 3. a FIFO as the plan itself (`lockstep verify DIR` reads DIR/plan.yaml) is refused at once.
 . "$(dirname "$0")/lib.sh"
 
 K=$TMP/keys
@@ -52,3 +53,13 @@ ok "a plan key: naming a FIFO ends lockstep run with one error, no hang"
 plan "$K/nosuch.pub"
 refused missing "key file $K/nosuch.pub: no such file; make one with 'lockstep keygen $K/nosuch' (on a host with only the agent, 'lockstep-agent keygen $K/nosuch')"
 ok "a missing key file says how to make one"
+
+# A plan is read by the same rule: `lockstep verify DIR` reads DIR/plan.yaml, and a FIFO there
+# (or given to validate) is refused at once.
+mkfifo "$TMP/plan.fifo"
+rc=0
+timeout 20 "$LOCKSTEP" validate "$TMP/plan.fifo" >"$TMP/pfifo.out" 2>&1 || rc=$?
+[ "$rc" -ne 124 ] || fail "lockstep validate blocked on a FIFO"
+grep -qF "plan $TMP/plan.fifo: a FIFO, not a regular file; not read" "$TMP/pfifo.out" ||
+	fail "a FIFO as the plan: exit $rc: $(cat "$TMP/pfifo.out")"
+ok "a FIFO as the plan is refused at once"
