@@ -256,11 +256,35 @@ int lst_dir_check_parents(const char *dir, const char *what, lst_err *err)
 	return 0;
 }
 
+int lst_file_check_owned(const char *path, const char *what, const char *risk, lst_err *err)
+{
+	char real[PATH_MAX], who[128];
+	const char *arrow;
+	struct stat st;
+
+	if (!realpath(path, real) || stat(real, &st))
+		return lst_err_sys(err, -errno, "%s: cannot resolve %s", what, path);
+	arrow = strcmp(path, real) ? " -> " : ""; /* a symlink is judged by what it leads to */
+	if (st.st_mode & 022)
+		return lst_err_set(err, -EACCES,
+				   "%s: %s%s%s is writable by group or others (mode %04o), so they "
+				   "could %s; chmod go-w %s",
+				   what, path, arrow, *arrow ? real : "",
+				   (unsigned)(st.st_mode & 07777), risk, real);
+	if (!lst_file_owner_ok(st.st_uid))
+		return lst_err_set(err, -EACCES,
+				   "%s: %s%s%s is owned by %s, not by root or uid %u that the "
+				   "agent runs as, so that user could %s; chown root %s",
+				   what, path, arrow, *arrow ? real : "",
+				   lst_uid_text(st.st_uid, who, sizeof(who)), (unsigned)geteuid(),
+				   risk, real);
+	return lst_dir_check_parents(real, what, err);
+}
+
 int lst_dir_check_owned(const char *dir, const struct stat *st, const char *what, const char *risk,
 			lst_err *err)
 {
 	struct stat sb;
-	char who[128];
 
 	if (!st) {
 		if (stat(dir, &sb))
@@ -269,16 +293,5 @@ int lst_dir_check_owned(const char *dir, const struct stat *st, const char *what
 	}
 	if (!S_ISDIR(st->st_mode))
 		return lst_err_set(err, -ENOTDIR, "%s: %s is not a folder", what, dir);
-	if (st->st_mode & 022)
-		return lst_err_set(err, -EACCES,
-				   "%s: %s is writable by group or others (mode %04o), so anyone "
-				   "could %s; chmod go-w %s",
-				   what, dir, (unsigned)(st->st_mode & 07777), risk, dir);
-	if (!lst_file_owner_ok(st->st_uid))
-		return lst_err_set(err, -EACCES,
-				   "%s: %s is owned by %s, not by root or uid %u that the agent "
-				   "runs as, so that user could %s; chown root %s",
-				   what, dir, lst_uid_text(st->st_uid, who, sizeof(who)),
-				   (unsigned)geteuid(), risk, dir);
-	return lst_dir_check_parents(dir, what, err);
+	return lst_file_check_owned(dir, what, risk, err);
 }

@@ -76,11 +76,19 @@ int lst_file_name_free(const char *path, const char *what, lst_err *err);
 int lst_file_create(const char *path, const char *what, mode_t mode, lst_err *err);
 
 /*
- * Is dir a folder only root or this process's user can change? Owned by root or geteuid(), not
- * writable by group or others, and every folder above it likewise (or sticky). st is dir's own
- * fstat when the caller holds it open (NULL: stat by name). what names the folder in errors
- * ("authorized_keys", "trace folder"); risk says what a stranger could do otherwise ("authorize
- * any coordinator"). Returns 0 or -EACCES / -ENOTDIR / -errno with err.
+ * May what path leads to be trusted as root's own (ssh's StrictModes, as for authorized_keys)?
+ * The file or folder it resolves to must be owned by root or geteuid() and not writable by
+ * group or others, and so must every folder above it (lst_dir_check_parents). what starts each
+ * message ("hooks: port_down", "trace folder"); risk says what another writer could then do
+ * ("make the agent run anything as root"). Returns 0, or -EACCES with err naming the file or
+ * folder (PATH -> TARGET for a symlink), its owner or mode and the chown or chmod that fixes
+ * it, or -errno when path cannot be resolved.
+ */
+int lst_file_check_owned(const char *path, const char *what, const char *risk, lst_err *err);
+
+/*
+ * lst_file_check_owned for a folder: dir must be one (-ENOTDIR otherwise). st is dir's own
+ * fstat when the caller holds it open (NULL: stat by name).
  */
 int lst_dir_check_owned(const char *dir, const struct stat *st, const char *what, const char *risk,
 			lst_err *err);

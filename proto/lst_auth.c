@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <limits.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -486,31 +485,6 @@ static int s_cmp_file(const void *a, const void *b)
 
 /* What a stranger could do with a folder of keys they can change. */
 #define S_RISK "authorize any coordinator"
-
-int lst_auth_check_owner(const char *what, const char *path, const char *power, lst_err *err)
-{
-	char real[PATH_MAX], who[128];
-	struct stat st;
-
-	if (!realpath(path, real) || stat(real, &st))
-		return lst_err_sys(err, -errno, "%s: cannot resolve %s", what, path);
-	if (st.st_mode & 022)
-		return lst_err_set(err, -EACCES,
-				   "%s: %s%s%s is writable by group or others (mode %04o), so they "
-				   "could %s; chmod go-w %s",
-				   what, path, strcmp(path, real) ? " -> " : "",
-				   strcmp(path, real) ? real : "", (unsigned)(st.st_mode & 07777),
-				   power, real);
-	if (!lst_file_owner_ok(st.st_uid))
-		return lst_err_set(err, -EACCES,
-				   "%s: %s%s%s is owned by %s, not by root or uid %u that the "
-				   "agent runs as, so that user could %s; chown root %s",
-				   what, path, strcmp(path, real) ? " -> " : "",
-				   strcmp(path, real) ? real : "",
-				   lst_uid_text(st.st_uid, who, sizeof(who)), (unsigned)geteuid(),
-				   power, real);
-	return lst_dir_check_parents(real, what, err);
-}
 
 int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err)
 {

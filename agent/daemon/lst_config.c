@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
-#include "lst_auth.h"
+#include "lst_file.h"
 #include "lst_identity.h"
 #include "lst_log.h"
 #include "lst_msg.h"
@@ -596,7 +596,7 @@ static int s_check_program(struct s_reader *r, const struct lst_config_setting *
 		return s_fail(r, v, "%s: %s: %s is not an executable file", k->name, name, v->text);
 	/* The agent runs it as root: whoever may change it could run anything as root. */
 	snprintf(what, sizeof(what), "%s: %s", k->name, name);
-	if (lst_auth_check_owner(what, v->text, "make the agent run anything as root", &err))
+	if (lst_file_check_owned(v->text, what, "make the agent run anything as root", &err))
 		return s_fail(r, v, "%s", err.msg);
 	return 0;
 }

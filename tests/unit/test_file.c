@@ -131,7 +131,7 @@ static void test_dir(void)
 	T_EQ_INT(chmod(open, 0777), 0);
 	T_EQ_INT(lst_dir_check_owned(open, NULL, "trace folder", "do harm", &err), -EACCES);
 	T_CONTAINS(err.msg, "trace folder: ");
-	T_CONTAINS(err.msg, "open is writable by group or others (mode 0777), so anyone could do "
+	T_CONTAINS(err.msg, "open is writable by group or others (mode 0777), so they could do "
 			    "harm; chmod go-w");
 	if (geteuid() == 0) {
 		T_EQ_INT(chmod(open, 0755), 0);
