@@ -138,7 +138,8 @@ const struct lst_config_setting lst_config_settings[] = {
 	  "Folder of the I/O traces a point records (`write_iolog`: "
 	  "`NAME.AGENT.K.lstrace`, K the job spec's index) and replays (`read_iolog` names a file "
 	  "in it, never a path). Default `" LST_CONFIG_DEFAULT_TRACE_DIR "`, created with mode "
-	  "0750 when a recording first needs it." },
+	  "0750 when a recording first needs it. Like `authorized_keys`, it and the folders above "
+	  "it must be owned by root or the agent's user and not writable by group or others." },
 	{ "v", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "debug logging for every category",
 	  "Debug logging for every category." },
 	{ "help", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "this text", "Usage." },
