@@ -5,7 +5,9 @@
 #    core busy for ever);
 # 2. a stream of 2^39 random I/Os (hours of replay) is cancelled by the coordinator's BYE: the
 #    agent's CPU returns to idle within a second or two, and it still serves a run;
-# 3. a stream reaching past the end of the target is refused, naming it (it used to be accepted
+# 3. the same replay is cancelled by the lease when the coordinator dies (kill -9, no BYE): a
+#    plan whose verifying read checks against the damaged folder's journal, with a 2 s lease;
+# 4. a stream reaching past the end of the target is refused, naming it (it used to be accepted
 #    and change the counts).
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -75,11 +77,49 @@ done
 	fail "the agent does not verify after the cancelled replay: $(tail -3 "$TMP/v2b.out")"
 ok "a replay of 2^39 I/Os ($busy ticks a second) is cancelled by BYE: $idle ticks in 0.5 s after, and the agent verifies again"
 
-# --- 3. a stream past the target's end: refused, named ---------------------------------------
+# --- 3. a long replay is cancelled by the lease ------------------------------------------------
+n0=$(grep -c "in a worker; PREPARED follows" "$TMP/agent-a.log" || true)
+cat >"$TMP/lease.yaml" <<YAML
+lockstep: 1
+name: lease
+lease: 2s
+journal: $TMP/long
+agents: [{name: a, address: "tcp://127.0.0.1:$port"}]
+targets: [{name: drive, paths: {a: "$dev"}}]
+phases:
+  - {name: check, workload: {rw: read, bs: 128k, verify: true, size: 8m, bytes: 8m}}
+YAML
+"$LOCKSTEP" run "$TMP/lease.yaml" -o "$TMP/v3l" >"$TMP/v3l.out" 2>&1 &
+cpid=$!
+on_exit "kill -9 $cpid 2>/dev/null"
+for _ in $(seq 200); do
+	[ "$(grep -c "in a worker; PREPARED follows" "$TMP/agent-a.log")" -gt "$n0" ] && break
+	sleep 0.05
+done
+kill -9 "$cpid" 2>/dev/null || fail "the verifying run ended before its PREPARE was done: $(cat "$TMP/v3l.out")"
+wait "$cpid" 2>/dev/null || true
+for _ in $(seq 100); do # the plan's lease is 2 s
+	grep -q "cancelling the PREPARE of point 0/0 (check) still being executed: .*lease 2.0 s" \
+		"$TMP/agent-a.log" && break
+	sleep 0.1
+done
+grep -q "cancelling the PREPARE of point 0/0 (check) still being executed: .*lease 2.0 s" \
+	"$TMP/agent-a.log" || fail "the lease did not cancel the PREPARE: $(tail -3 "$TMP/agent-a.log")"
+idle=100
+for _ in $(seq 10); do
+	t0=$(ticks)
+	sleep 0.5
+	idle=$(($(ticks) - t0))
+	[ "$idle" -le 5 ] && break
+done
+[ "$idle" -le 5 ] || fail "the agent still burns CPU after its lease ran out ($idle ticks in 0.5 s)"
+ok "the same replay is cancelled by the lease after kill -9 of the coordinator: $idle ticks in 0.5 s after"
+
+# --- 4. a stream past the target's end: refused, named ---------------------------------------
 damaged past 's/"hi":8388608/"hi":134217728/'
 rc=0
-timeout 20 "$LOCKSTEP" verify "$TMP/past" -o "$TMP/v3" >"$TMP/v3.out" 2>&1 || rc=$?
-[ "$rc" -ne 0 ] || fail "a stream past the target's end was accepted: $(tail -3 "$TMP/v3.out")"
+timeout 20 "$LOCKSTEP" verify "$TMP/past" -o "$TMP/v4" >"$TMP/v4.out" 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || fail "a stream past the target's end was accepted: $(tail -3 "$TMP/v4.out")"
 grep -qF "journal stream 0 of target drive (agent 0 path 0 job 0, generation 1) covers [0, 134217728), past the end of $dev (67108864 bytes)" \
-	"$TMP/v3.out" || fail "a stream past the end: not refused by name: $(cat "$TMP/v3.out")"
+	"$TMP/v4.out" || fail "a stream past the end: not refused by name: $(cat "$TMP/v4.out")"
 ok "a stream past the target's end is refused, naming the stream"
