@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_file.h"
 
 int lst__log_level = LST_LOG_INFO;
 unsigned lst__log_debug;
@@ -95,12 +96,19 @@ const char *lst_log_debug_names(void)
 	return "io, net, time, plan, proto, dev, all";
 }
 
-int lst_log_open(const char *path)
+int lst_log_open(const char *path, lst_err *err)
 {
-	FILE *f = fopen(path, "ae");
+	/* By the file rule: a symlink, a block device or a FIFO nobody reads is refused, and
+	 * reopening on SIGHUP never waits on the reactor. /dev/null will do. */
+	int fd = lst_file_open_write(path, "log", LST_FILE_STREAM, 0644, err);
+	FILE *f;
 
-	if (!f)
-		return -errno;
+	if (fd < 0)
+		return fd;
+	if (!(f = fdopen(fd, "a"))) {
+		close(fd);
+		return lst_err_sys(err, -errno, "log %s: fdopen", path);
+	}
 	setvbuf(f, NULL, _IOLBF, 0);
 	lst_log_close();
 	s_file = f;

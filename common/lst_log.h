@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lst_err.h"
+
 enum lst_log_level {
 	LST_LOG_ERROR = 0,
 	LST_LOG_WARN = 1,
@@ -73,8 +75,10 @@ int lst_log_set_debug(const char *list, const char **bad);
 /* Names of the debug categories, for --help. */
 const char *lst_log_debug_names(void);
 
-/* Send lines to a file (appending) instead of stderr. Returns 0 or -errno. */
-int lst_log_open(const char *path);
+/* Send lines to a file (appending) instead of stderr; the file is opened by lst_file's rule
+ * (lst_file_open_write with LST_FILE_STREAM: a symlink, a block device or a FIFO without a
+ * reader is refused). Returns 0 or -errno with err (may be NULL) naming the file. */
+int lst_log_open(const char *path, lst_err *err);
 void lst_log_close(void);
 
 #endif

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lst_file.h"
 #include "lst_util.h"
 #include "lst_workload.h"
 
@@ -156,6 +157,15 @@ static void s_sync_dir(const char *path)
 	free(dir);
 }
 
+int lst_trace_write_check(const char *path, lst_err *err)
+{
+	char *tmp = lst_asprintf("%s.tmp", path);
+	int rc = lst_file_name_free(tmp, "trace", err);
+
+	free(tmp);
+	return rc;
+}
+
 int lst_trace_write(const char *path, const struct lst_trace_rec *rec, size_t nrec, uint32_t lbs,
 		    uint64_t path_size, lst_err *err)
 {
@@ -167,9 +177,11 @@ int lst_trace_write(const char *path, const struct lst_trace_rec *rec, size_t nr
 				 path, nrec, LST_TRACE_MAX_RECORDS);
 		goto out_free;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	/* Created new (lst_file): a symlink or FIFO planted at the temporary name is refused,
+	 * never written through, and never removed as ours. */
+	fd = lst_file_create(tmp, "trace", 0640, err);
 	if (fd < 0) {
-		rc = lst_err_sys(err, -errno, "open(\"%s\") failed", tmp);
+		rc = fd;
 		goto out_free;
 	}
 	rc = s_write_body(fd, rec, nrec, lbs, path_size);
@@ -204,6 +216,11 @@ static int s_check_rec(struct lst_trace *t, const struct lst_trace_rec *r,
 {
 	if (r->len == 0)
 		return lst_err_set(err, -EINVAL, "%s: %s has length 0", path, where);
+	if (r->len > LST_BS_MAX) /* refused before its slots are counted against mem_max */
+		return lst_err_set(err, -EINVAL,
+				   "%s: %s is a %" PRIu32 "-byte I/O; lockstep replays at most %d "
+				   "bytes (16 MiB) in one",
+				   path, where, r->len, LST_BS_MAX);
 	if (r->op > LST_TRACE_TRIM)
 		return lst_err_set(err, -EINVAL, "%s: %s has op %u (0 read, 1 write, 2 trim)", path,
 				   where, r->op);
@@ -323,7 +340,26 @@ static int s_read_records(struct lst_trace *t, int fd, uint64_t nrec, const char
 	return rc;
 }
 
-static int s_read_binary(struct lst_trace *t, int fd, uint64_t size, const char *path, lst_err *err)
+/* The refusal of a trace whose records need more than mem_max bytes (nrec 0: not known yet). */
+static int s_too_big(const char *path, uint64_t nrec, uint64_t mem_max, lst_err *err)
+{
+	char a[32], b[32];
+
+	if (!nrec)
+		return lst_err_set(err, -EFBIG,
+				   "%s: its records need more than the %s of memory it may use "
+				   "(mem_max); read no further",
+				   path, lst_fmt_size(mem_max, a, sizeof(a)));
+	return lst_err_set(err, -EFBIG,
+			   "%s: %" PRIu64 " records need %s of memory, more than the %s it may "
+			   "use (mem_max); not read",
+			   path, nrec,
+			   lst_fmt_size(nrec * sizeof(struct lst_trace_rec), a, sizeof(a)),
+			   lst_fmt_size(mem_max, b, sizeof(b)));
+}
+
+static int s_read_binary(struct lst_trace *t, int fd, uint64_t size, uint64_t mem_max,
+			 const char *path, lst_err *err)
 {
 	unsigned char h[LST_TRACE_HEADER];
 	uint64_t nrec = 0;
@@ -341,6 +377,8 @@ static int s_read_binary(struct lst_trace *t, int fd, uint64_t size, const char 
 	rc = s_check_header(t, h, size, path, &nrec, &duration, err);
 	if (rc)
 		return rc;
+	if (mem_max && nrec > mem_max / sizeof(*t->rec)) /* before the array is allocated */
+		return s_too_big(path, nrec, mem_max, err);
 	rc = s_read_records(t, fd, nrec, path, err);
 	if (rc)
 		return rc;
@@ -383,6 +421,12 @@ static bool s_parse_seconds(const char *s, int64_t *ns)
 	return true;
 }
 
+/* Decimal digits only (a number, however large). */
+static bool s_is_number(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
 static bool s_parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
@@ -423,17 +467,19 @@ static int s_rwbs_op(const char *rwbs)
 struct s_text {
 	struct lst_trace *t;
 	size_t cap;
-	char dev[32];  /* the device taken, "" before the first Q */
-	int64_t t0;    /* the first Q's time */
-	uint64_t line; /* 1-based number of the current line */
+	char dev[32];	  /* the device taken, "" before the first Q */
+	int64_t t0;	  /* the first Q's time */
+	uint64_t line;	  /* 1-based number of the current line */
+	uint64_t mem_max; /* what the records may take in bytes (0: no bound) */
+	size_t max_rec;	  /* records that fit in it, and in LST_TRACE_MAX_RECORDS */
 };
 
 static void s_push(struct s_text *x, const struct lst_trace_rec *r)
 {
 	if (x->t->nrec == x->cap) {
 		x->cap = x->cap ? x->cap * 2 : 1024;
-		if (x->cap > LST_TRACE_MAX_RECORDS)
-			x->cap = LST_TRACE_MAX_RECORDS;
+		if (x->cap > x->max_rec)
+			x->cap = x->max_rec;
 		x->t->rec = lst_realloc(x->t->rec, x->cap * sizeof(*x->t->rec));
 	}
 	x->t->rec[x->t->nrec++] = *r;
@@ -450,16 +496,25 @@ static int s_text_queue(struct s_text *x, char **f, int nf, int64_t when, const 
 
 	if (op < 0 || (nf >= 8 && f[7][0] == '['))
 		return 0; /* no data: a flush ("Q FWS [kworker/0:1H]") or none */
-	if (nf < 10 || strcmp(f[8], "+") || !s_parse_u64(f[7], &sector) ||
-	    !s_parse_u64(f[9], &nsect))
+	if (nf < 10 || strcmp(f[8], "+") || !s_is_number(f[7]) || !s_is_number(f[9]))
 		return lst_err_set(err, -EINVAL,
 				   "%s:%" PRIu64 ": a Q event without 'SECTOR + NSECTORS'", path,
 				   x->line);
+	if (!s_parse_u64(f[7], &sector) || sector > UINT64_MAX / S_SECTOR)
+		return lst_err_set(err, -EINVAL,
+				   "%s:%" PRIu64
+				   ": sector %s is past the 2^64 bytes a trace addresses",
+				   path, x->line, f[7]);
+	if (!s_parse_u64(f[9], &nsect) || nsect > UINT32_MAX / S_SECTOR)
+		return lst_err_set(err, -EINVAL,
+				   "%s:%" PRIu64
+				   ": %s sectors in one I/O is more than a trace record "
+				   "holds (%u sectors, 4 GiB)",
+				   path, x->line, f[9], UINT32_MAX / S_SECTOR);
 	if (nsect == 0)
 		return 0; /* a flush with no data */
-	if (nsect > UINT32_MAX / S_SECTOR || sector > UINT64_MAX / S_SECTOR)
-		return lst_err_set(err, -EINVAL, "%s:%" PRIu64 ": sector or size out of range",
-				   path, x->line);
+	if (x->t->nrec == x->max_rec && x->max_rec < LST_TRACE_MAX_RECORDS)
+		return s_too_big(path, 0, x->mem_max, err);
 	if (x->t->nrec == LST_TRACE_MAX_RECORDS)
 		return lst_err_set(err, -EFBIG, "%s:%" PRIu64 ": more than %u Q events", path,
 				   x->line, LST_TRACE_MAX_RECORDS);
@@ -504,18 +559,30 @@ static int s_text_line(struct s_text *x, char *line, const char *path, lst_err *
 	return s_text_queue(x, f, nf, when, path, err);
 }
 
-static int s_read_text(struct lst_trace *t, FILE *fp, const char *path, lst_err *err)
+/* A blkparse line is under 200 characters; a longer one is not blkparse, and a bounded buffer
+ * keeps a file of one endless line from taking memory. */
+#define S_LINE_MAX 4096
+
+static int s_read_text(struct lst_trace *t, FILE *fp, uint64_t mem_max, const char *path,
+		       lst_err *err)
 {
-	struct s_text x = { .t = t };
-	char *line = NULL;
-	size_t cap = 0;
+	struct s_text x = { .t = t, .mem_max = mem_max, .max_rec = LST_TRACE_MAX_RECORDS };
+	char *line = lst_malloc(S_LINE_MAX);
 	int rc = 0;
 
+	if (mem_max && mem_max / sizeof(*t->rec) < x.max_rec)
+		x.max_rec = (size_t)(mem_max / sizeof(*t->rec));
 	t->lbs = S_SECTOR;
 	t->blkparse = 1;
-	while (!rc && getline(&line, &cap, fp) >= 0) {
+	while (!rc && fgets(line, S_LINE_MAX, fp)) {
 		x.line++;
-		rc = s_text_line(&x, line, path, err);
+		if (!strchr(line, '\n') && strlen(line) == S_LINE_MAX - 1 && !feof(fp))
+			rc = lst_err_set(err, -EINVAL,
+					 "%s:%" PRIu64 ": a line longer than %d characters; "
+					 "not blkparse text",
+					 path, x.line, S_LINE_MAX - 1);
+		else
+			rc = s_text_line(&x, line, path, err);
 	}
 	if (!rc && ferror(fp))
 		rc = lst_err_sys(err, -EIO, "read(\"%s\") failed", path);
@@ -539,45 +606,43 @@ static bool s_looks_text(const unsigned char *p, size_t n)
 }
 
 /* Tell the format from the first bytes and read the file open at fd. */
-static int s_read_fd(struct lst_trace *t, int fd, const char *path, lst_err *err)
+static int s_read_fd(struct lst_trace *t, int fd, const struct stat *st, uint64_t mem_max,
+		     const char *path, lst_err *err)
 {
 	unsigned char head[S_SNIFF];
-	struct stat st;
 	ssize_t n;
 	FILE *fp;
 	int rc;
 
-	if (fstat(fd, &st))
-		return lst_err_sys(err, -errno, "stat(\"%s\") failed", path);
-	if (!S_ISREG(st.st_mode))
-		return lst_err_set(err, -EINVAL, "%s: not a regular file", path);
 	do
 		n = pread(fd, head, sizeof(head), 0);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return lst_err_sys(err, -errno, "read(\"%s\") failed", path);
 	if (n > 0 && !memcmp(head, LST_TRACE_MAGIC, (size_t)n < 8 ? (size_t)n : 8))
-		return s_read_binary(t, fd, (uint64_t)st.st_size, path, err);
+		return s_read_binary(t, fd, (uint64_t)st->st_size, mem_max, path, err);
 	if (!s_looks_text(head, (size_t)n))
 		return lst_err_set(err, -EINVAL,
 				   "%s: not a lockstep trace (bad magic) nor blkparse text", path);
 	fp = fdopen(dup(fd), "r");
 	if (!fp)
 		return lst_err_sys(err, -errno, "fdopen(\"%s\") failed", path);
-	rc = s_read_text(t, fp, path, err);
+	rc = s_read_text(t, fp, mem_max, path, err);
 	fclose(fp);
 	return rc;
 }
 
-int lst_trace_read(const char *path, struct lst_trace *t, lst_err *err)
+int lst_trace_read(const char *path, uint64_t mem_max, struct lst_trace *t, lst_err *err)
 {
+	struct stat st;
 	int fd, rc;
 
 	memset(t, 0, sizeof(*t));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Not a symlink either: a trace folder's names are the agent's own files. */
+	fd = lst_file_open_read(path, "trace", LST_FILE_NOFOLLOW, 0, &st, err);
 	if (fd < 0)
-		return lst_err_sys(err, -errno, "open(\"%s\") failed", path);
-	rc = s_read_fd(t, fd, path, err);
+		return fd;
+	rc = s_read_fd(t, fd, &st, mem_max, path, err);
 	close(fd);
 	if (rc)
 		lst_trace_free(t);
@@ -602,10 +667,6 @@ int lst_trace_fits(const struct lst_trace *t, uint32_t lbs, uint64_t path_size, 
 		return lst_err_set(err, -EINVAL,
 				   "the trace addresses %" PRIu64 " bytes; this path has %" PRIu64,
 				   t->span, path_size);
-	if (t->max_len > LST_BS_MAX)
-		return lst_err_set(err, -EINVAL,
-				   "the trace has a %" PRIu64 "-byte I/O; the largest is %d",
-				   t->max_len, LST_BS_MAX);
 	return 0;
 }
 

@@ -63,20 +63,29 @@ struct lst_trace {
 int lst_trace_write(const char *path, const struct lst_trace_rec *rec, size_t nrec, uint32_t lbs,
 		    uint64_t path_size, lst_err *err);
 
+/* Could lst_trace_write write path? Its temporary name is free (lst_file_name_free: a crash's
+ * leftover is removed, a symlink or anything else there refused), so a recording is refused
+ * before its I/O rather than after. Returns 0 or -EEXIST / -errno with err naming the file. */
+int lst_trace_write_check(const char *path, lst_err *err);
+
 /*
  * Read a trace (lockstep's format by its magic, else blkparse text) into *t. Refuses, with one
  * line naming the file and what is wrong (and for text, the line number): a truncated file, a
- * bad magic or version, a record with len 0, an op out of range, issue times that go backwards,
- * an offset or length not a multiple of lbs, more than LST_TRACE_MAX_RECORDS records, a text
- * file with no Q events. Returns 0 or -errno; on error *t is empty.
+ * bad magic or version, a record with len 0 or over LST_BS_MAX, an op out of range, issue
+ * times that go backwards, an offset or length not a multiple of lbs, more than
+ * LST_TRACE_MAX_RECORDS records, a text file with no Q events, a text line over 4 KiB. The file is opened by lst_file's rule (a
+ * FIFO, device or symlink is refused, never waited on), and mem_max (0: no bound) bounds the
+ * bytes its records may take: a binary trace is refused from its header, before the array is
+ * allocated; a text one as soon as it would grow past it. Returns 0 or -errno; on error *t is
+ * empty.
  */
-int lst_trace_read(const char *path, struct lst_trace *t, lst_err *err);
+int lst_trace_read(const char *path, uint64_t mem_max, struct lst_trace *t, lst_err *err);
 
 /*
  * Can t be replayed on a path of path_size bytes whose logical block size is lbs? Refuses a
  * trace whose offsets or lengths are not multiples of lbs ("recorded with 512-byte blocks; this
- * path's are 4096"), one that addresses past path_size, and one with an I/O larger than
- * LST_BS_MAX. Returns 0 or -EINVAL with err.
+ * path's are 4096") and one that addresses past path_size (an I/O larger than LST_BS_MAX was
+ * refused as it was read). Returns 0 or -EINVAL with err.
  */
 int lst_trace_fits(const struct lst_trace *t, uint32_t lbs, uint64_t path_size, lst_err *err);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_file.h"
 #include "lst_time.h"
 
 static void s_oom(size_t n)
@@ -286,47 +287,7 @@ int lst_write_all(int fd, const void *buf, size_t len)
 
 int lst_read_file(const char *path, size_t max, char **out, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 4096, n = 0;
-	char *buf;
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	buf = lst_malloc(cap + 1);
-	/* Read up to max + 1 bytes: one byte past the limit proves the file is too large. */
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			cap *= 2;
-			buf = lst_realloc(buf, cap + 1);
-		}
-		r = read(fd, buf + n, LST_MIN(cap, max + 1) - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			break;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n > max) {
-			rc = -EFBIG;
-			break;
-		}
-	}
-	close(fd);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	if (len)
-		*len = n;
-	return 0;
+	return lst_file_read(path, "file", max, out, len, NULL);
 }
 
 int lst_mkdir_p(const char *path)

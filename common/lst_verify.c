@@ -16,6 +16,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,11 +313,19 @@ static inline void s_mark(uint16_t *arr, const struct s_window *w, uint64_t a, u
  * anywhere in a map larger than the caches: a batch's writes are gathered and their units
  * prefetched first, so that the misses overlap instead of coming one after the other. */
 #define S_BATCH 32
+/* I/Os replayed between two looks at the cancel flag: about a millisecond. */
+#define S_CANCEL_EVERY (1u << 16)
 
-static void s_replay(struct lst_ioseq *q, uint64_t count, uint16_t *arr, const struct s_window *w,
-		     uint16_t gen)
+static bool s_cancelled(const _Atomic int *cancel)
 {
-	uint64_t bs = q->s.bs, off, hit[S_BATCH];
+	return cancel && atomic_load_explicit(cancel, memory_order_relaxed);
+}
+
+/* Returns false when cancel was set (the map is then half built). */
+static bool s_replay(struct lst_ioseq *q, uint64_t count, uint16_t *arr, const struct s_window *w,
+		     uint16_t gen, const _Atomic int *cancel)
+{
+	uint64_t bs = q->s.bs, off, hit[S_BATCH], since = 0;
 	uint8_t dir;
 
 	while (count) {
@@ -333,7 +343,13 @@ static void s_replay(struct lst_ioseq *q, uint64_t count, uint16_t *arr, const s
 		for (unsigned i = 0; i < n; i++)
 			s_mark(arr, w, hit[i], hit[i] + bs, gen);
 		count -= chunk;
+		if ((since += chunk) >= S_CANCEL_EVERY) {
+			since = 0;
+			if (s_cancelled(cancel))
+				return false;
+		}
 	}
+	return true;
 }
 
 /* A sequential all-write stream: I/O i writes slot i mod nblocks, so I/Os [a, b) cover at most
@@ -359,24 +375,25 @@ static void s_seq_range(const struct lst_stream *s, uint64_t nblocks, uint64_t a
 	s_mark(arr, w, s->lo, s->lo + (s0 + n - nblocks) * s->bs, gen);
 }
 
-/* Apply one journal stream to the map: exp from I/Os [0, low), pend from [low, issued). */
-static void s_apply(struct lst_verify_map *m, const struct lst_journal_stream *js,
-		    const struct s_window *w)
+/* Apply one journal stream to the map: exp from I/Os [0, low), pend from [low, issued).
+ * Returns false when cancel was set. */
+static bool s_apply(struct lst_verify_map *m, const struct lst_journal_stream *js,
+		    const struct s_window *w, const _Atomic int *cancel)
 {
 	const struct lst_stream *s = &js->s;
 	uint16_t gen = (uint16_t)js->gen;
 	struct lst_ioseq q;
 
 	if (s->read_pct >= 100 || s->hi <= w->lo || s->lo >= w->hi)
-		return;
+		return true;
 	lst_ioseq_init(&q, s);
 	if (!s->random && s->read_pct == 0) {
 		s_seq_range(s, q.nblocks, 0, js->low, m->exp, w, gen);
 		s_seq_range(s, q.nblocks, js->low, js->issued, m->pend, w, gen);
-		return;
+		return true;
 	}
-	s_replay(&q, js->low, m->exp, w, gen);
-	s_replay(&q, js->issued - js->low, m->pend, w, gen);
+	return s_replay(&q, js->low, m->exp, w, gen, cancel) &&
+	       s_replay(&q, js->issued - js->low, m->pend, w, gen, cancel);
 }
 
 /* Check one stream from outside (the journal): the replay's bounds hold. */
@@ -397,6 +414,8 @@ static int s_stream_check(const struct lst_journal_stream *js, size_t i, lst_err
 		why = "read share over 100%";
 	else if (js->low > js->issued)
 		why = "more I/Os completed than issued";
+	else if (js->issued > LST_VERIFY_MAX_ISSUED)
+		why = "more I/Os issued than any run issues (2^40)";
 	if (!why)
 		return 0;
 	return lst_err_set(err, -EINVAL,
@@ -430,7 +449,8 @@ static int s_map_alloc(struct lst_verify_map *m, uint32_t maxgen, lst_err *err)
 }
 
 int lst_verify_map_build(struct lst_verify_map *m, uint64_t first_lba, uint64_t nunits,
-			 const struct lst_journal_stream *st, size_t n, lst_err *err)
+			 const struct lst_journal_stream *st, size_t n, const _Atomic int *cancel,
+			 lst_err *err)
 {
 	uint32_t maxgen = 0;
 	struct s_window w;
@@ -463,8 +483,15 @@ int lst_verify_map_build(struct lst_verify_map *m, uint64_t first_lba, uint64_t 
 	w.first = first_lba;
 	w.lo = first_lba * LST_VERIFY_UNIT;
 	w.hi = (first_lba + nunits) * LST_VERIFY_UNIT;
-	for (size_t i = 0; i < n && nunits; i++)
-		s_apply(m, &st[i], &w);
+	for (size_t i = 0; i < n && nunits; i++) {
+		if (!s_apply(m, &st[i], &w, cancel)) {
+			lst_verify_map_free(m);
+			return lst_err_set(
+				err, -ECANCELED,
+				"cancelled while replaying journal stream %zu (%llu I/Os)", i,
+				(unsigned long long)st[i].issued);
+		}
+	}
 	return 0;
 }
 

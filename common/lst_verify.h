@@ -161,16 +161,23 @@ struct lst_verify_map {
 /* Bytes lst_verify_map_build needs for nunits units (for the mem_max check): 4 per unit. */
 uint64_t lst_verify_map_bytes(uint64_t nunits);
 
+/* A journal stream claiming more issued I/Os is damaged: 2^40 is ten million IOPS for 30 hours,
+ * and replaying it would take hours of a core. */
+#define LST_VERIFY_MAX_ISSUED (1ull << 40)
+
 /*
  * Build the map of units [first_lba, first_lba + nunits) from n journal streams (generations
  * 1..65535). Returns 0, or -ENOMEM / -EINVAL (a stream with bs not a multiple of the unit, a
  * generation of 0 or over 65535; also a region not unit-aligned or smaller than one I/O,
- * read_pct over 100, low > issued, a window past 2^64 bytes) with err naming the stream; on
- * error m holds nothing to free. Replays at most sum(issued) I/Os (streams whose region misses
- * the window not at all, sequential all-write streams in O(units)).
+ * read_pct over 100, low > issued, issued over LST_VERIFY_MAX_ISSUED, a window past 2^64
+ * bytes) with err naming the stream, or -ECANCELED once cancel (may be NULL) is set, looked at
+ * every 65536 I/Os replayed; on error m holds nothing to free. Replays at most sum(issued) I/Os
+ * (streams whose region misses the window not at all, sequential all-write streams in
+ * O(units)).
  */
 int lst_verify_map_build(struct lst_verify_map *m, uint64_t first_lba, uint64_t nunits,
-			 const struct lst_journal_stream *st, size_t n, lst_err *err);
+			 const struct lst_journal_stream *st, size_t n, const _Atomic int *cancel,
+			 lst_err *err);
 void lst_verify_map_free(struct lst_verify_map *m);
 
 /* How a unit read compares with the journal. */

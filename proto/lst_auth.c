@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <limits.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "lst_file.h"
 #include "lst_util.h"
 
 #ifndef ZMQ_ZAP_ENFORCE_DOMAIN
@@ -99,30 +99,36 @@ static int s_zpl_get(const char *text, const char *name, char *out)
 	return -ENOENT;
 }
 
-/* Read a key file (any regular file up to LST_AUTH_KEY_MAX_FILE). st gets its fstat. */
+/* A missing key file says how to make one: keygen takes the stem, writing STEM.key and
+ * STEM.pub. */
+static int s_no_key(const char *file, lst_err *err)
+{
+	size_t n = strlen(file);
+	int stem = (int)n;
+
+	if (n > 4 && (!strcmp(file + n - 4, ".key") || !strcmp(file + n - 4, ".pub")))
+		stem -= 4;
+	return lst_err_set(err, -ENOENT,
+			   "key file %s: no such file; make one with 'lockstep keygen %.*s' (on a "
+			   "host with only the agent, 'lockstep-agent keygen %.*s')",
+			   file, stem, file, stem, file);
+}
+
+/*
+ * Read a key file (any regular file up to LST_AUTH_KEY_MAX_FILE, by lst_file's rule: a FIFO is
+ * refused, never waited on). st gets its fstat. A missing file says how to make one.
+ */
 static int s_read_key_file(const char *file, char **text, struct stat *st, lst_err *err)
 {
 	size_t len;
 	ssize_t n;
-	int fd, rc;
+	int fd;
 
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = lst_file_open_read(file, "key file", 0, LST_AUTH_KEY_MAX_FILE, st, err);
+	if (fd == -ENOENT)
+		return s_no_key(file, err);
 	if (fd < 0)
-		return lst_err_sys(err, -errno, "cannot open the key file %s", file);
-	if (fstat(fd, st)) {
-		rc = lst_err_sys(err, -errno, "cannot stat the key file %s", file);
-		close(fd);
-		return rc;
-	}
-	if (!S_ISREG(st->st_mode)) {
-		close(fd);
-		return lst_err_set(err, -EINVAL, "%s: a key file must be a regular file", file);
-	}
-	if (st->st_size > LST_AUTH_KEY_MAX_FILE) {
-		close(fd);
-		return lst_err_set(err, -EFBIG, "%s: %lld bytes is too large for a key file", file,
-				   (long long)st->st_size);
-	}
+		return fd;
 	*text = lst_malloc((size_t)st->st_size + 1);
 	len = 0;
 	while (len < (size_t)st->st_size) {
@@ -477,88 +483,8 @@ static int s_cmp_file(const void *a, const void *b)
 	return strcmp(((const struct lst_authkey *)a)->file, ((const struct lst_authkey *)b)->file);
 }
 
-/* Root and the agent's own user may own what decides who may drive the agent (ssh's
- * StrictModes): any other owner could authorize any coordinator. */
-static bool s_owner_ok(uid_t uid)
-{
-	return uid == 0 || uid == geteuid();
-}
-
-/* "uid 65534 (nobody)", or "uid 1234" when it has no name. */
-static void s_uid_text(uid_t uid, char *buf, size_t size)
-{
-	struct passwd pw, *res = NULL;
-	char sbuf[1024];
-
-	if (!getpwuid_r(uid, &pw, sbuf, sizeof(sbuf), &res) && res)
-		snprintf(buf, size, "uid %u (%s)", (unsigned)uid, res->pw_name);
-	else
-		snprintf(buf, size, "uid %u", (unsigned)uid);
-}
-
-/*
- * The folders above path: each owned by root or by us, and writable by group or others only
- * when sticky (/tmp): otherwise their owner or writers could put another folder in path's
- * place. what starts each message ("authorized_keys", "hooks: port_down").
- */
-static int s_check_parents(const char *what, const char *path, lst_err *err)
-{
-	char real[PATH_MAX], who[128];
-	struct stat st;
-
-	if (!realpath(path, real))
-		return lst_err_sys(err, -errno, "%s: cannot resolve %s", what, path);
-	for (char *slash; (slash = strrchr(real, '/'));) {
-		slash[slash == real] = 0;
-		if (stat(real, &st))
-			return lst_err_sys(err, -errno, "%s: cannot stat %s", what, real);
-		if (!s_owner_ok(st.st_uid)) {
-			s_uid_text(st.st_uid, who, sizeof(who));
-			return lst_err_set(
-				err, -EACCES,
-				"%s: %s, a folder above %s, is owned by %s, not by root or uid %u "
-				"that the agent runs as, so that user could put another folder in "
-				"its place; chown root %s",
-				what, real, path, who, (unsigned)geteuid(), real);
-		}
-		if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX))
-			return lst_err_set(
-				err, -EACCES,
-				"%s: %s, a folder above %s, is writable by group or others "
-				"(mode %04o), so they could put another folder in its "
-				"place; chmod go-w %s",
-				what, real, path, (unsigned)(st.st_mode & 07777), real);
-		if (slash == real)
-			break;
-	}
-	return 0;
-}
-
-int lst_auth_check_owner(const char *what, const char *path, const char *power, lst_err *err)
-{
-	char real[PATH_MAX], who[128];
-	struct stat st;
-
-	if (!realpath(path, real) || stat(real, &st))
-		return lst_err_sys(err, -errno, "%s: cannot resolve %s", what, path);
-	if (st.st_mode & 022)
-		return lst_err_set(err, -EACCES,
-				   "%s: %s%s%s is writable by group or others (mode %04o), so they "
-				   "could %s; chmod go-w %s",
-				   what, path, strcmp(path, real) ? " -> " : "",
-				   strcmp(path, real) ? real : "", (unsigned)(st.st_mode & 07777),
-				   power, real);
-	if (!s_owner_ok(st.st_uid)) {
-		s_uid_text(st.st_uid, who, sizeof(who));
-		return lst_err_set(err, -EACCES,
-				   "%s: %s%s%s is owned by %s, not by root or uid %u that the "
-				   "agent runs as, so that user could %s; chown root %s",
-				   what, path, strcmp(path, real) ? " -> " : "",
-				   strcmp(path, real) ? real : "", who, (unsigned)geteuid(), power,
-				   real);
-	}
-	return s_check_parents(what, real, err);
-}
+/* What a stranger could do with a folder of keys they can change. */
+#define S_RISK "authorize any coordinator"
 
 int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err)
 {
@@ -577,26 +503,8 @@ int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err)
 		close(fd);
 		return rc;
 	}
-	if (st.st_mode & 022) {
-		close(fd);
-		return lst_err_set(err, -EACCES,
-				   "authorized_keys: %s is writable by group or others (mode "
-				   "%04o), so anyone could add a coordinator key; chmod go-w %s",
-				   dir, (unsigned)(st.st_mode & 07777), dir);
-	}
-	if (!s_owner_ok(st.st_uid)) {
-		char who[128];
-
-		close(fd);
-		s_uid_text(st.st_uid, who, sizeof(who));
-		return lst_err_set(err, -EACCES,
-				   "authorized_keys: %s is owned by %s, not by root or uid %u that "
-				   "the agent runs as, so that user could authorize any "
-				   "coordinator; chown root %s",
-				   dir, who, (unsigned)geteuid(), dir);
-	}
 	{
-		int rc = s_check_parents("authorized_keys", dir, err);
+		int rc = lst_dir_check_owned(dir, &st, "authorized_keys", S_RISK, err);
 
 		if (rc) {
 			close(fd);
@@ -625,13 +533,13 @@ int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err)
 			s_warn(out, lst_asprintf("%s: writable by group or others (mode %04o); "
 						 "skipped (chmod go-w it)",
 						 path, (unsigned)(fst.st_mode & 07777)));
-		} else if (!s_owner_ok(fst.st_uid)) {
+		} else if (!lst_file_owner_ok(fst.st_uid)) {
 			char who[128];
 
-			s_uid_text(fst.st_uid, who, sizeof(who));
 			s_warn(out, lst_asprintf("%s: owned by %s, not by root or uid %u that the "
 						 "agent runs as; skipped (chown root it)",
-						 path, who, (unsigned)geteuid()));
+						 path, lst_uid_text(fst.st_uid, who, sizeof(who)),
+						 (unsigned)geteuid()));
 		} else if (n >= sizeof(out->keys[0].file)) {
 			s_warn(out, lst_asprintf("%s: file name too long; skipped", path));
 		} else if (lst_auth_load_public(path, pub, &ferr)) {

@@ -110,17 +110,6 @@ typedef struct lst_authkeys {
  */
 int lst_authkeys_load(const char *dir, lst_authkeys *out, lst_err *err);
 
-/*
- * May what path leads to be trusted as root's own (ssh's StrictModes, as for authorized_keys)?
- * The file it resolves to must be owned by root or this process's euid and not writable by group
- * or others, and so must every folder above it (a folder may be writable by others when sticky,
- * as /tmp). what starts each message ("hooks: port_down"), power says what another writer
- * could then do ("make the agent run anything as root"). Returns 0, or -EACCES with err naming
- * the file or folder, its owner or mode and the chown or chmod that fixes it, or -errno when
- * path cannot be resolved.
- */
-int lst_auth_check_owner(const char *what, const char *path, const char *power, lst_err *err);
-
 /* The entry for pub, or NULL. */
 const struct lst_authkey *lst_authkeys_find(const lst_authkeys *k, const char *pub);
 

@@ -163,12 +163,11 @@ static int s_apply(struct s_agent *a)
  * failure is logged or printed; exit 1). */
 static int s_start(struct s_agent *a)
 {
-	int rc;
+	lst_err err;
 
 	lst_log_set_timestamps(true);
-	if (a->log && (rc = lst_log_open(a->log))) {
-		fprintf(stderr, "lockstep-agent: cannot open the log %s: %s\n", a->log,
-			strerror(-rc));
+	if (a->log && lst_log_open(a->log, &err)) {
+		fprintf(stderr, "lockstep-agent: cannot open the log: %s\n", err.msg);
 		return -1;
 	}
 	if (!a->cfg->foreground) {
@@ -178,8 +177,8 @@ static int s_start(struct s_agent *a)
 			return -1;
 		}
 	}
-	if (a->pidfile && (rc = lst_pidfile_write(a->pidfile))) {
-		lst_log_error("cannot write the pidfile %s: %s", a->pidfile, strerror(-rc));
+	if (a->pidfile && lst_pidfile_write(a->pidfile, &err)) {
+		lst_log_error("cannot write the pidfile: %s", err.msg);
 		free(a->pidfile);
 		a->pidfile = NULL;
 		return -1;

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
-#include "lst_auth.h"
+#include "lst_file.h"
 #include "lst_identity.h"
 #include "lst_log.h"
 #include "lst_msg.h"
@@ -57,10 +57,12 @@ const struct lst_config_setting lst_config_settings[] = {
 	  "`/var/log/lockstep-agent.log`",
 	  "log file (default " LST_CONFIG_DEFAULT_LOG " when daemonized)",
 	  "Append log lines to FILE. Default when daemonized: `/var/log/lockstep-agent.log`. "
-	  "Reopened on SIGHUP." },
+	  "Reopened on SIGHUP. Never opened through a symlink, and never a block device or a FIFO "
+	  "nobody reads (refused at once, at start or on SIGHUP); `/dev/null` will do." },
 	{ "pidfile", LST_CONFIG_STR, LST_CFG_PIDFILE, "FILE", "string (path)",
 	  "`/run/lockstep-agent.pid`", "write the daemon's pid here",
-	  "Write the daemon's pid to FILE; removed at exit." },
+	  "Write the daemon's pid to FILE; removed at exit. A regular file only: a symlink, a FIFO "
+	  "or a device there is refused, never written through." },
 	{ "foreground", LST_CONFIG_BOOL, LST_CFG_FOREGROUND, NULL,
 	  "boolean (`true`/`false`, `yes`/`no`, `on`/`off`)", "`true`",
 	  "do not daemonize; log to stderr unless --log is given",
@@ -136,7 +138,8 @@ const struct lst_config_setting lst_config_settings[] = {
 	  "Folder of the I/O traces a point records (`write_iolog`: "
 	  "`NAME.AGENT.K.lstrace`, K the job spec's index) and replays (`read_iolog` names a file "
 	  "in it, never a path). Default `" LST_CONFIG_DEFAULT_TRACE_DIR "`, created with mode "
-	  "0750 when a recording first needs it." },
+	  "0750 when a recording first needs it. Like `authorized_keys`, it and the folders above "
+	  "it must be owned by root or the agent's user and not writable by group or others." },
 	{ "v", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "debug logging for every category",
 	  "Debug logging for every category." },
 	{ "help", LST_CONFIG_FLAG, 0, NULL, NULL, NULL, "this text", "Usage." },
@@ -594,7 +597,7 @@ static int s_check_program(struct s_reader *r, const struct lst_config_setting *
 		return s_fail(r, v, "%s: %s: %s is not an executable file", k->name, name, v->text);
 	/* The agent runs it as root: whoever may change it could run anything as root. */
 	snprintf(what, sizeof(what), "%s: %s", k->name, name);
-	if (lst_auth_check_owner(what, v->text, "make the agent run anything as root", &err))
+	if (lst_file_check_owned(v->text, what, "make the agent run anything as root", &err))
 		return s_fail(r, v, "%s", err.msg);
 	return 0;
 }

@@ -53,11 +53,10 @@ static int s_on_signal(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 	while (read(item->fd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGHUP) {
 			if (d->log_path) {
-				int rc = lst_log_open(d->log_path);
+				lst_err err;
 
-				if (rc)
-					lst_log_error("SIGHUP: cannot reopen %s: %s", d->log_path,
-						      strerror(-rc));
+				if (lst_log_open(d->log_path, &err))
+					lst_log_error("SIGHUP: cannot reopen the log: %s", err.msg);
 				else
 					lst_log_info("SIGHUP: log reopened");
 			}

@@ -254,6 +254,12 @@ struct lst_daemon__prep {
 	lst_run *run;
 	int rc;
 	lst_err err;
+	/* A trace loader (the first of a replaying point's two workers) reads its traces into tr
+	 * with these copies of the daemon's settings, which it may outlive. */
+	bool loader;
+	char *trace_dir;
+	char agent[LST_NAME_MAX];
+	uint64_t mem_max;
 };
 
 enum lst_daemon__state {
@@ -511,8 +517,9 @@ int lst_daemon__verify_check(const lst_daemon *d, const struct lst_msg_prepare *
 
 /*
  * The verifying reads' journals for PREPARE p, whose path sizes are size[i] (per job spec):
- * *out = NULL when there are none. Their maps' memory, added to need (the rest of the point),
- * must fit mem_max: else -ENOMEM with the numbers in err. Returns 0 or -errno.
+ * *out = NULL when there are none. Every stream must lie inside its path (else -EINVAL naming
+ * the stream), and their maps' memory, added to need (the rest of the point), must fit mem_max:
+ * else -ENOMEM with the numbers in err. Returns 0 or -errno.
  */
 int lst_daemon__vmaps_new(const lst_daemon *d, const struct lst_msg_prepare *p,
 			  const uint64_t *size, uint64_t need, struct lst_daemon__vmaps **out,
@@ -544,11 +551,17 @@ uint32_t lst_daemon__integrity_send(lst_daemon *d, uint64_t *unreported);
 
 /*
  * The traces of PREPARE p (*out = NULL when no spec records or replays): each read_iolog trace
- * read from the trace folder, the folder made for a recording and each recording's file named.
- * Returns 0 or -errno with err, one line naming the file; nothing is allocated then.
+ * read from the trace folder dir (its records within mem_max), the folder made for a recording
+ * and each recording's file named (agent: this agent's name). Touches nothing of the daemon's,
+ * so the trace loader runs it off the reactor. Returns 0 or -errno with err, one line naming the
+ * file; nothing is allocated then.
  */
-int lst_daemon__traces_new(const lst_daemon *d, const struct lst_msg_prepare *p,
-			   struct lst_daemon__traces **out, lst_err *err);
+int lst_daemon__traces_new(const char *dir, const char *agent, uint64_t mem_max,
+			   const struct lst_msg_prepare *p, struct lst_daemon__traces **out,
+			   lst_err *err);
+
+/* Does a spec of p replay a trace (read_iolog), which the trace loader must read first? */
+bool lst_daemon__traces_reads(const struct lst_msg_prepare *p);
 
 /* The bytes the replays add to the point (the records, and slots sized from the trace rather
  * than bs), and those of the recordings (rec_max records each). 0 for NULL. */

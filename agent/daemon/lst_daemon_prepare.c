@@ -32,6 +32,7 @@
 #define S_SLOT_OVERHEAD (sizeof(struct lst_io) + 3 * sizeof(void *) + 128)
 
 static int s_on_prep_event(zloop_t *loop, zmq_pollitem_t *item, void *arg);
+static void s_on_loaded(lst_daemon *d, struct lst_daemon__point *pt);
 
 /* Drop one reference to a PREPARE worker's state; the last one frees it (and a run nobody took). */
 static void s_prep_put(struct lst_daemon__prep *pg)
@@ -44,6 +45,7 @@ static void s_prep_put(struct lst_daemon__prep *pg)
 	if (pg->efd >= 0)
 		close(pg->efd);
 	lst_msg_destroy(&pg->cmd);
+	free(pg->trace_dir);
 	free(pg);
 }
 
@@ -337,6 +339,29 @@ static int s_check_resources(const lst_daemon *d, const struct lst_msg_prepare *
 	return 0;
 }
 
+/* The PREPARE's id is pending in the reply cache (once): a retry is not executed again, its
+ * reply follows. */
+static void s_mark_pending(lst_daemon *d, const struct lst_daemon__point *pt, const lst_msg *cmd)
+{
+	const struct lst_daemon__cached *c = lst_daemon__cache_find(&d->sess, cmd->id);
+
+	if (lst_daemon__is_peer(d, &pt->peer) && !(c && c->pending))
+		lst_daemon__cache_put(&d->sess, cmd->id, true, NULL);
+}
+
+/* The trace loader: read the point's traces, then tell the reactor. */
+static void *s_load_main(void *arg)
+{
+	struct lst_daemon__prep *pg = arg;
+
+	pg->rc = lst_daemon__traces_new(pg->trace_dir, pg->agent, pg->mem_max, &pg->cmd->u.prepare,
+					&pg->tr, &pg->err);
+	atomic_store_explicit(&pg->finished, 1, memory_order_release);
+	eventfd_write(pg->efd, 1);
+	s_prep_put(pg);
+	return NULL;
+}
+
 /* The PREPARE worker: build the run, then tell the reactor. */
 static void *s_prep_main(void *arg)
 {
@@ -353,10 +378,43 @@ static void *s_prep_main(void *arg)
 	return NULL;
 }
 
+/* A worker's shared state for PREPARE cmd: its eventfd and a copy of cmd. NULL with err when
+ * there is no eventfd. */
+static struct lst_daemon__prep *s_prep_new(const lst_msg *cmd, lst_err *err)
+{
+	struct lst_daemon__prep *pg = lst_calloc(1, sizeof(*pg));
+
+	pg->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (pg->efd < 0) {
+		lst_err_sys(err, -errno, "eventfd");
+		free(pg);
+		return NULL;
+	}
+	pg->cmd = lst_msg_new(LST_MSG_PREPARE);
+	memcpy(pg->cmd, cmd, sizeof(*cmd));
+	atomic_init(&pg->refs, 2);
+	return pg;
+}
+
+/* Watch worker pg (its thread running) of pt's PREPARE (cmd) from the reactor: pt is
+ * PREPARING and the command's id pending in the reply cache. Returns 0. */
+static int s_prep_watch(lst_daemon *d, struct lst_daemon__point *pt, const lst_msg *cmd,
+			struct lst_daemon__prep *pg)
+{
+	pthread_detach(pg->thread);
+	pg->item = (zmq_pollitem_t){ .fd = pg->efd, .events = ZMQ_POLLIN };
+	zloop_poller(d->loop, &pg->item, s_on_prep_event, d);
+	pg->polling = true;
+	pt->prep = pg;
+	pt->state = LST_DAEMON__PREPARING;
+	pt->prepare_id = cmd->id;
+	s_mark_pending(d, pt, cmd);
+	return 0;
+}
+
 /*
  * Hand the run's construction (the buffers' allocation and fill) to a PREPARE worker, so the
- * reactor goes on answering PING, SYNC and the rest meanwhile. The command's id is marked
- * pending in the reply cache: a retry is not executed again, its reply follows.
+ * reactor goes on answering PING, SYNC and the rest meanwhile.
  */
 static int s_prepare_io(lst_daemon *d, struct lst_daemon__point *pt, const lst_msg *cmd,
 			lst_err *err)
@@ -372,17 +430,11 @@ static int s_prepare_io(lst_daemon *d, struct lst_daemon__point *pt, const lst_m
 	if ((rc = lst_daemon__vmaps_new(d, p, size, s_point_mem(p, pt->tr, &buffers, &jobs), &vm,
 					err)))
 		return rc;
-	pg = lst_calloc(1, sizeof(*pg));
-	pg->vm = vm;
-	pg->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (pg->efd < 0) {
-		rc = lst_err_sys(err, -errno, "eventfd");
-		lst_daemon__vmaps_free(&pg->vm);
-		free(pg);
-		return rc;
+	if (!(pg = s_prep_new(cmd, err))) {
+		lst_daemon__vmaps_free(&vm);
+		return err->code;
 	}
-	pg->cmd = lst_msg_new(LST_MSG_PREPARE);
-	memcpy(pg->cmd, cmd, sizeof(*cmd));
+	pg->vm = vm;
 	pg->n = p->njobs;
 	for (uint32_t i = 0; i < p->njobs; i++) {
 		const struct lst_daemon__path *sp = s_path_find(pt, p->jobs[i].path);
@@ -404,26 +456,39 @@ static int s_prepare_io(lst_daemon *d, struct lst_daemon__point *pt, const lst_m
 	}
 	pg->tr = pt->tr; /* the worker's run borrows them: they go with it */
 	pt->tr = NULL;
-	atomic_init(&pg->refs, 2);
-	rc = pthread_create(&pg->thread, NULL, s_prep_main, pg);
-	if (rc) {
-		pt->tr = pg->tr;
-		close(pg->efd);
-		lst_msg_destroy(&pg->cmd);
-		lst_daemon__vmaps_free(&pg->vm);
-		free(pg);
+	if ((rc = pthread_create(&pg->thread, NULL, s_prep_main, pg))) {
+		pt->tr = pg->tr; /* the point keeps its traces; the rest goes */
+		pg->tr = NULL;
+		atomic_store(&pg->refs, 1);
+		s_prep_put(pg);
 		return lst_err_sys(err, -rc, "pthread_create for the PREPARE worker");
 	}
-	pthread_detach(pg->thread);
-	pg->item = (zmq_pollitem_t){ .fd = pg->efd, .events = ZMQ_POLLIN };
-	zloop_poller(d->loop, &pg->item, s_on_prep_event, d);
-	pg->polling = true;
-	pt->prep = pg;
-	pt->state = LST_DAEMON__PREPARING;
-	pt->prepare_id = cmd->id;
-	if (lst_daemon__is_peer(d, &pt->peer))
-		lst_daemon__cache_put(&d->sess, cmd->id, true, NULL);
-	return 0;
+	return s_prep_watch(d, pt, cmd, pg);
+}
+
+/*
+ * Hand the reading of a replaying point's traces to a trace loader: a trace may be 1.5 GiB,
+ * and the reactor must go on answering meanwhile. Its end (s_on_prep_event) goes on with the
+ * PREPARE (s_on_loaded).
+ */
+static int s_prepare_load(lst_daemon *d, struct lst_daemon__point *pt, const lst_msg *cmd,
+			  lst_err *err)
+{
+	struct lst_daemon__prep *pg = s_prep_new(cmd, err);
+	int rc;
+
+	if (!pg)
+		return err->code;
+	pg->loader = true;
+	pg->trace_dir = lst_strdup(d->trace_dir);
+	lst_copy(pg->agent, sizeof(pg->agent), d->name);
+	pg->mem_max = d->mem_max;
+	if ((rc = pthread_create(&pg->thread, NULL, s_load_main, pg))) {
+		atomic_store(&pg->refs, 1);
+		s_prep_put(pg);
+		return lst_err_sys(err, -rc, "pthread_create for the trace loader");
+	}
+	return s_prep_watch(d, pt, cmd, pg);
 }
 
 static int s_prepare_purge(struct lst_daemon__point *pt, const struct lst_msg_prepare *p, int *perr,
@@ -482,6 +547,10 @@ static int s_on_prep_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 		;
 	if (!atomic_load_explicit(&pg->finished, memory_order_acquire))
 		return lst_daemon__ret(d);
+	if (pg->loader) {
+		s_on_loaded(d, pt);
+		return lst_daemon__ret(d);
+	}
 	pt->run = pg->run;
 	pg->run = NULL;
 	if (pt->run) { /* the maps and traces go with the run that borrows them */
@@ -548,9 +617,11 @@ static bool s_prepare_acceptable(lst_daemon *d, const struct lst_daemon__rid *ri
 		lst_daemon__error(d, rid, m->id, m->type, LST_PERR_REFUSED, "%s", err.msg);
 		return false;
 	}
-	/* issue 17: the traces it replays are read (and checked) and its recordings placed */
-	if (action == LST_ACTION_IO &&
-	    (lst_daemon__traces_new(d, p, tr, &err) || s_check_resources(d, p, *tr, &err))) {
+	/* Its recordings placed and its resources checked; a replay's traces are read first, off
+	 * the reactor, by the trace loader (s_on_loaded checks then). */
+	if (action == LST_ACTION_IO && !lst_daemon__traces_reads(p) &&
+	    (lst_daemon__traces_new(d->trace_dir, d->name, d->mem_max, p, tr, &err) ||
+	     s_check_resources(d, p, *tr, &err))) {
 		lst_daemon__traces_free(tr);
 		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name,
 			     err.msg);
@@ -596,20 +667,17 @@ static struct lst_daemon__point *s_point_new(lst_daemon *d, const struct lst_dae
 	return pt;
 }
 
-void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m)
+/* Go on with PREPARE m of the new point pt (d->pt), its traces tr read: open its paths and
+ * answer (IDENTIFY, a purge), or hand its run to a PREPARE worker. Any refusal is answered. */
+static void s_prepare_point(lst_daemon *d, struct lst_daemon__point *pt,
+			    const struct lst_daemon__rid *rid, const lst_msg *m,
+			    struct lst_daemon__traces *tr)
 {
 	const struct lst_msg_prepare *p = &m->u.prepare;
-	struct lst_daemon__point *pt;
-	struct lst_daemon__traces *tr = NULL;
-	uint32_t action;
+	uint32_t action = p->jobs[0].action;
 	int perr = LST_PERR_IO;
 	lst_err err;
 
-	if (!s_prepare_acceptable(d, rid, m, &tr))
-		return;
-	action = p->jobs[0].action;
-	s_point_replace(d, p);
-	pt = s_point_new(d, rid, p);
 	pt->tr = tr;
 	lst_err_clear(&err);
 	if (s_open_paths(d, pt, p, &perr, &err))
@@ -630,7 +698,6 @@ void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, co
 		uint64_t need = s_point_mem(p, pt->tr, &buffers, &jobs);
 		char sz[32];
 
-		perr = LST_PERR_IO;
 		if (s_prepare_io(d, pt, m, &err))
 			goto refused;
 		lst_log_info("preparing point %u/%u (%s): %llu job(s), about %s, in a worker; "
@@ -651,4 +718,59 @@ refused:
 		lst_log_warn("prepare %u/%u (%s) failed: %s", p->phase, p->point, p->name, err.msg);
 	lst_daemon__point_destroy(d);
 	lst_daemon__error(d, rid, m->id, m->type, perr, "%s", err.msg);
+}
+
+/* The trace loader of d->pt finished: check what its traces ask of the host, and go on with
+ * the PREPARE, or answer ERROR. */
+static void s_on_loaded(lst_daemon *d, struct lst_daemon__point *pt)
+{
+	struct lst_daemon__prep *pg = pt->prep;
+	struct lst_daemon__traces *tr = pg->tr;
+	struct lst_daemon__rid peer = pt->peer;
+	lst_msg *cmd = pg->cmd;
+	const struct lst_msg_prepare *p = &cmd->u.prepare;
+	lst_err err = pg->err;
+	int rc = pg->rc;
+
+	pg->tr = NULL;
+	pg->cmd = NULL;
+	lst_daemon__prep_release(d, &pt->prep);
+	if (!rc)
+		rc = s_check_resources(d, p, tr, &err);
+	if (rc) {
+		lst_daemon__traces_free(&tr);
+		lst_log_warn("prepare %u/%u (%s) refused: %s", p->phase, p->point, p->name,
+			     err.msg);
+		lst_daemon__point_destroy(d);
+		lst_daemon__error(d, &peer, cmd->id, cmd->type, LST_PERR_IO, "%s", err.msg);
+	} else {
+		s_prepare_point(d, pt, &peer, cmd, tr);
+	}
+	lst_msg_destroy(&cmd);
+}
+
+void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m)
+{
+	const struct lst_msg_prepare *p = &m->u.prepare;
+	struct lst_daemon__point *pt;
+	struct lst_daemon__traces *tr = NULL;
+	lst_err err;
+
+	if (!s_prepare_acceptable(d, rid, m, &tr))
+		return;
+	s_point_replace(d, p);
+	pt = s_point_new(d, rid, p);
+	if (p->jobs[0].action != LST_ACTION_IO || !lst_daemon__traces_reads(p)) {
+		s_prepare_point(d, pt, rid, m, tr);
+		return;
+	}
+	lst_err_clear(&err);
+	if (!s_prepare_load(d, pt, m, &err)) {
+		lst_log_info("preparing point %u/%u (%s): reading its traces in a worker", p->phase,
+			     p->point, p->name);
+		return;
+	}
+	lst_log_warn("prepare %u/%u (%s) failed: %s", p->phase, p->point, p->name, err.msg);
+	lst_daemon__point_destroy(d);
+	lst_daemon__error(d, rid, m->id, m->type, LST_PERR_IO, "%s", err.msg);
 }

@@ -3,9 +3,10 @@
  * checks before any I/O, what it counts in the memory check, and the recordings written when
  * the point ends.
  *
- * A replayed trace is read on the reactor at PREPARE (a trace of a few million records reads
- * in well under a second; the time is logged), before the paths are opened, because its writes
- * decide whether its path is opened for writing (through the disk-safety rules, as any write).
+ * A replayed trace is read at PREPARE by a trace loader thread (lst_daemon_prepare.c), off the
+ * reactor (a trace of 64 Mi records is 1.5 GiB; the time is logged), before the paths are
+ * opened, because its writes decide whether its path is opened for writing (through the
+ * disk-safety rules, as any write).
  * A recording is written at the point's end, before DONE, by a writer thread (merging and
  * writing 64 Mi records takes seconds; 650,000 took 0.1 s here), while the reactor goes on
  * serving: DONE waits for it (lst_daemon__traces_pending), as it waits for the events' EVENTs.
@@ -30,28 +31,36 @@
 #include "lst_tracedir.h"
 #include "lst_util.h"
 
-/* Read spec i's trace (read_iolog) into tr. */
-static int s_load(const lst_daemon *d, const struct lst_jobspec *j, struct lst_daemon__traces *tr,
-		  uint32_t i, lst_err *err)
+/* Read spec i's trace (read_iolog) of the folder dir into tr. */
+static int s_load(const char *dir, uint64_t mem_max, const struct lst_jobspec *j,
+		  struct lst_daemon__traces *tr, uint32_t i, lst_err *err)
 {
 	int64_t t = lst_mono_ns();
 	int rc;
 
-	rc = lst_tracedir_load(d->trace_dir, j->w.read_iolog, &tr->spec[i].t, err);
+	rc = lst_tracedir_load(dir, j->w.read_iolog, mem_max, &tr->spec[i].t, err);
 	if (rc)
 		return rc;
 	tr->spec[i].replay = true;
 	tr->spec[i].writes = lst_tracedir_writes(&tr->spec[i].t);
-	snprintf(tr->spec[i].file, sizeof(tr->spec[i].file), "%s/%s", d->trace_dir,
-		 j->w.read_iolog);
+	snprintf(tr->spec[i].file, sizeof(tr->spec[i].file), "%s/%s", dir, j->w.read_iolog);
 	lst_log_info("read_iolog %s: %zu records (%zu write or trim) over %.3f s, read in %.1f ms",
 		     tr->spec[i].file, tr->spec[i].t.nrec, tr->spec[i].writes,
 		     (double)tr->spec[i].t.duration / 1e9, (double)(lst_mono_ns() - t) / 1e6);
 	return 0;
 }
 
-int lst_daemon__traces_new(const lst_daemon *d, const struct lst_msg_prepare *p,
-			   struct lst_daemon__traces **out, lst_err *err)
+bool lst_daemon__traces_reads(const struct lst_msg_prepare *p)
+{
+	for (uint32_t i = 0; i < p->njobs; i++)
+		if (p->jobs[i].w.read_iolog[0])
+			return true;
+	return false;
+}
+
+int lst_daemon__traces_new(const char *dir, const char *agent, uint64_t mem_max,
+			   const struct lst_msg_prepare *p, struct lst_daemon__traces **out,
+			   lst_err *err)
 {
 	struct lst_daemon__traces *tr = NULL;
 	int rc = 0;
@@ -65,13 +74,13 @@ int lst_daemon__traces_new(const lst_daemon *d, const struct lst_msg_prepare *p,
 		if (!tr)
 			tr = lst_calloc(1, sizeof(*tr));
 		if (j->w.read_iolog[0])
-			rc = s_load(d, j, tr, i, err);
+			rc = s_load(dir, mem_max, j, tr, i, err);
 		if (!rc && j->w.write_iolog[0]) {
-			rc = lst_tracedir_make(d->trace_dir, err);
+			rc = lst_tracedir_make(dir, err);
 			if (!rc)
-				rc = lst_tracedir_record_file(
-					tr->spec[i].rec_file, sizeof(tr->spec[i].rec_file),
-					d->trace_dir, j->w.write_iolog, d->name, i, err);
+				rc = lst_tracedir_record_file(tr->spec[i].rec_file,
+							      sizeof(tr->spec[i].rec_file), dir,
+							      j->w.write_iolog, agent, i, err);
 			tr->spec[i].rec_max = lst_run_record_max(&j->w);
 		}
 	}

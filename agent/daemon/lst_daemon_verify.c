@@ -205,6 +205,27 @@ static void s_region(const struct lst_jobspec *j, uint64_t size, uint64_t *first
 	*n = region / LST_VERIFY_UNIT;
 }
 
+/* Every stream of jr lies inside the target, of size bytes at path: a stream past its end
+ * comes from a damaged journal or another target, and would silently change the counts. */
+static int s_journal_fits(const struct lst_daemon__journal *jr, const struct lst_jobspec *j,
+			  uint64_t size, lst_err *err)
+{
+	for (size_t k = 0; k < jr->n; k++) {
+		const struct lst_journal_stream *js = &jr->st[k];
+
+		if (js->s.hi <= size)
+			continue;
+		return lst_err_set(err, -EINVAL,
+				   "verify: journal stream %zu of target %s (agent %u path %u job "
+				   "%u, generation %u) covers [%llu, %llu), past the end of %s "
+				   "(%llu bytes): the journal is damaged or not this target's",
+				   k, j->target, js->agent, js->path, js->s.job, js->gen,
+				   (unsigned long long)js->s.lo, (unsigned long long)js->s.hi,
+				   j->path, (unsigned long long)size);
+	}
+	return 0;
+}
+
 int lst_daemon__vmaps_new(const lst_daemon *d, const struct lst_msg_prepare *p,
 			  const uint64_t *size, uint64_t need, struct lst_daemon__vmaps **out,
 			  lst_err *err)
@@ -223,6 +244,10 @@ int lst_daemon__vmaps_new(const lst_daemon *d, const struct lst_msg_prepare *p,
 		if (!vm)
 			vm = lst_calloc(1, sizeof(*vm));
 		jr = s_journal_find(&d->sess, j->stamp.target); /* checked: present */
+		if (s_journal_fits(jr, j, size[i], err)) {
+			lst_daemon__vmaps_free(&vm);
+			return err->code;
+		}
 		vm->spec[i].on = true;
 		s_region(j, size[i], &vm->spec[i].first_lba, &vm->spec[i].nunits);
 		maps += lst_verify_map_bytes(vm->spec[i].nunits) + jr->n * sizeof(*jr->st);
@@ -256,7 +281,8 @@ int lst_daemon__vmaps_build(struct lst_daemon__vmaps *vm, struct lst_run_path *r
 		if (atomic_load_explicit(cancel, memory_order_relaxed))
 			return lst_err_set(err, -ECANCELED, "cancelled while building verify maps");
 		rc = lst_verify_map_build(&vm->spec[i].map, vm->spec[i].first_lba,
-					  vm->spec[i].nunits, vm->spec[i].st, vm->spec[i].nst, err);
+					  vm->spec[i].nunits, vm->spec[i].st, vm->spec[i].nst,
+					  cancel, err);
 		if (rc) {
 			lst_err_prefix(err, "%s: verify map: ", rp[i].name);
 			return rc;

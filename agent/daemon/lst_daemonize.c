@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lst_file.h"
 #include "lst_log.h"
 #include "lst_util.h"
 
@@ -52,18 +53,18 @@ int lst_daemonize(const char *log)
 	return p[1];
 }
 
-int lst_pidfile_write(const char *path)
+int lst_pidfile_write(const char *path, lst_err *err)
 {
 	char buf[32];
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = lst_file_open_write(path, "pid file", LST_FILE_TRUNC, 0644, err);
 	int rc, n;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
 	rc = lst_write_all(fd, buf, (size_t)n);
 	close(fd);
-	return rc;
+	return rc ? lst_err_sys(err, rc, "pid file %s: write", path) : 0;
 }
 
 void lst_pidfile_remove(const char *path)

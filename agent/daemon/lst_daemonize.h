@@ -5,6 +5,8 @@
 #ifndef LST_DAEMONIZE_H
 #define LST_DAEMONIZE_H
 
+#include "lst_err.h"
+
 /*
  * Detach: fork, setsid, chdir /, stdio to /dev/null. The parent waits on a pipe until the
  * daemon reports that it is listening (byte 0) or failed (byte 1), and exits with that status,
@@ -18,8 +20,9 @@ int lst_daemonize(const char *log);
  * Nothing happens when fd < 0 (not daemonized, or already reported). */
 void lst_daemonize_notify(int fd, char status);
 
-/* Write this process's pid to path. Returns 0 or -errno. */
-int lst_pidfile_write(const char *path);
+/* Write this process's pid to path, a regular file by lst_file's rule (never through a symlink,
+ * a FIFO or a device). Returns 0 or -errno with err naming it. */
+int lst_pidfile_write(const char *path, lst_err *err);
 
 /* Remove the pidfile only if it still names this process. */
 void lst_pidfile_remove(const char *path);

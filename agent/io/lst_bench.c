@@ -660,7 +660,7 @@ static int s_replay_load(struct s_bench *b, lst_err *err)
 {
 	if (!b->w.read_iolog[0])
 		return 0;
-	return lst_tracedir_load(b->trace_dir, b->w.read_iolog, &b->trace, err);
+	return lst_tracedir_load(b->trace_dir, b->w.read_iolog, 0, &b->trace, err);
 }
 
 /* The opened path can take the trace (block size, size), and the recording's folder exists. */

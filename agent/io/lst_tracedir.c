@@ -14,7 +14,11 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_file.h"
 #include "lst_util.h"
+
+/* What a stranger could do with a trace folder they can change. */
+#define S_RISK "put a symlink or a FIFO where the agent writes or reads a trace"
 
 int lst_tracedir_make(const char *dir, lst_err *err)
 {
@@ -25,8 +29,8 @@ int lst_tracedir_make(const char *dir, lst_err *err)
 		return lst_err_sys(err, rc, "trace folder %s cannot be made", dir);
 	if (stat(dir, &st))
 		return lst_err_sys(err, -errno, "trace folder %s", dir);
-	if (!S_ISDIR(st.st_mode))
-		return lst_err_set(err, -ENOTDIR, "trace folder %s is not a folder", dir);
+	if ((rc = lst_dir_check_owned(dir, &st, "trace folder", S_RISK, err)))
+		return rc;
 	if (access(dir, W_OK | X_OK))
 		return lst_err_sys(err, -errno, "trace folder %s is not writable", dir);
 	return 0;
@@ -48,7 +52,7 @@ int lst_tracedir_record_file(char *buf, size_t size, const char *dir, const char
 	n = snprintf(buf, size, "%s/%s.%s.%u.lstrace", dir, name, a, k);
 	if (n < 0 || (size_t)n >= size)
 		return lst_err_set(err, -ENAMETOOLONG, "trace file name under %s is too long", dir);
-	return 0;
+	return lst_trace_write_check(buf, err);
 }
 
 int lst_tracedir_geometry(int fd, const char *name, uint32_t *lbs, uint64_t *size, lst_err *err)
@@ -74,7 +78,8 @@ int lst_tracedir_geometry(int fd, const char *name, uint32_t *lbs, uint64_t *siz
 	return 0;
 }
 
-int lst_tracedir_load(const char *dir, const char *name, struct lst_trace *t, lst_err *err)
+int lst_tracedir_load(const char *dir, const char *name, uint64_t mem_max, struct lst_trace *t,
+		      lst_err *err)
 {
 	char file[4096];
 	int rc;
@@ -85,7 +90,9 @@ int lst_tracedir_load(const char *dir, const char *name, struct lst_trace *t, ls
 	if ((size_t)snprintf(file, sizeof(file), "%s/%s", dir, name) >= sizeof(file))
 		return lst_err_set(err, -ENAMETOOLONG, "read_iolog %s/%s: name too long", dir,
 				   name);
-	rc = lst_trace_read(file, t, err);
+	rc = lst_dir_check_owned(dir, NULL, "trace folder", S_RISK, err);
+	if (!rc)
+		rc = lst_trace_read(file, mem_max, t, err);
 	if (rc)
 		lst_err_prefix(err, "read_iolog: ");
 	return rc;

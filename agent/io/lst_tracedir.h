@@ -22,11 +22,14 @@
 #include "lst_trace.h"
 
 /* Make the trace folder when it is missing (mode 0750, its parents too), and check that it is a
- * folder this process may write. Returns 0 or -errno with err naming it. */
+ * folder this process may write and only root or this user may change (lst_dir_check_owned: a
+ * stranger's 0777 folder is refused). Returns 0 or -errno with err naming it. */
 int lst_tracedir_make(const char *dir, lst_err *err);
 
-/* DIR/NAME.AGENT.K.lstrace into buf (characters of agent outside [A-Za-z0-9._-] become '_').
- * Returns -ENAMETOOLONG (with err) when it does not fit, else 0. */
+/* DIR/NAME.AGENT.K.lstrace into buf (characters of agent outside [A-Za-z0-9._-] become '_'),
+ * whose temporary name must be free (lst_trace_write_check). Returns -ENAMETOOLONG (with err)
+ * when it does not fit, -EEXIST when a symlink or another file holds the temporary name, else
+ * 0. */
 int lst_tracedir_record_file(char *buf, size_t size, const char *dir, const char *name,
 			     const char *agent, unsigned k, lst_err *err);
 
@@ -34,9 +37,11 @@ int lst_tracedir_record_file(char *buf, size_t size, const char *dir, const char
  * block device, 512 and st_size on a regular file. Returns 0 or -errno with err naming it. */
 int lst_tracedir_geometry(int fd, const char *name, uint32_t *lbs, uint64_t *size, lst_err *err);
 
-/* Read trace NAME of the folder DIR into *t (lst_trace_read). Returns 0 or -errno with err, one
- * line naming the file; *t is empty then. */
-int lst_tracedir_load(const char *dir, const char *name, struct lst_trace *t, lst_err *err);
+/* Read trace NAME of the folder DIR into *t (lst_trace_read: a regular file only, its records
+ * within mem_max bytes, 0 for no bound), after checking DIR as lst_tracedir_make does. Returns 0
+ * or -errno with err, one line naming the file; *t is empty then. */
+int lst_tracedir_load(const char *dir, const char *name, uint64_t mem_max, struct lst_trace *t,
+		      lst_err *err);
 
 /* Can t (read from DIR/NAME) be replayed on path, of logical block size lbs and size bytes?
  * Returns 0 or -EINVAL with err: "read_iolog DIR/NAME: ... (path PATH)". */

@@ -20,6 +20,7 @@
 #include "lst_assert.h"
 #include "lst_identity.h"
 #include "lst_plan_int.h"
+#include "lst_file.h"
 #include "lst_util.h"
 
 #define S_MAX_FILE (16u << 20)
@@ -72,12 +73,19 @@ lst_plan *lst_plan_load(const char *file, lst_errlist *errs)
 	char *text = NULL;
 	size_t len = 0;
 	lst_plan *p;
-	int rc = lst_read_file(file, S_MAX_FILE, &text, &len);
+	lst_err err;
+	/* By the file rule: `lockstep verify DIR` reads DIR/plan.yaml, where a FIFO must not hang */
+	int rc = lst_file_read(file, "plan", S_MAX_FILE, &text, &len, &err);
 
 	if (rc == -EFBIG) {
 		if (errs)
 			lst_errlist_add(errs, "%s: the plan is larger than %u MiB", file,
 					S_MAX_FILE >> 20);
+		return NULL;
+	}
+	if (rc == -EINVAL || rc == -ELOOP) { /* a FIFO, a device: err says which */
+		if (errs)
+			lst_errlist_add(errs, "%s", err.msg);
 		return NULL;
 	}
 	if (rc) {

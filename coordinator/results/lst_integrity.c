@@ -33,6 +33,7 @@
 #include "lst_assert.h"
 #include "lst_columns.h"
 #include "lst_results_int.h"
+#include "lst_file.h"
 #include "lst_util.h"
 
 #define S_JOURNAL "integrity/journal.jsonl"
@@ -543,7 +544,9 @@ int lst_journal_load(const char *dir, lst_journal_read *out, lst_err *err)
 {
 	char *path = lst_asprintf("%s/%s", dir, S_JOURNAL);
 	struct s_reader rd = { path, 0, err, out };
-	FILE *f = fopen(path, "r");
+	/* The folder comes from a plan's journal: or the command line: a FIFO is refused, not awaited */
+	int fd = lst_file_open_read(path, "journal", 0, 0, NULL, err);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -551,7 +554,9 @@ int lst_journal_load(const char *dir, lst_journal_read *out, lst_err *err)
 
 	memset(out, 0, sizeof(*out));
 	if (!f) {
-		rc = lst_err_sys(err, -errno, "cannot open %s", path);
+		rc = fd < 0 ? fd : lst_err_sys(err, -errno, "fdopen(\"%s\") failed", path);
+		if (fd >= 0)
+			close(fd);
 		free(path);
 		return rc;
 	}

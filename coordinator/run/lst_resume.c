@@ -75,7 +75,8 @@ static int s_reattach(lst_coord *c)
 			return LST_RUN_USAGE;
 		}
 		snprintf(p->run_id, sizeof(p->run_id), "%s", c->run_id);
-		lst_log_open("/dev/null"); /* BUSY while we wait is expected: said once below */
+		lst_log_open("/dev/null",
+			     NULL); /* BUSY while we wait is expected: said once below */
 		rc = lst_coord__hello(p);
 		lst_log_close();
 		if (rc)

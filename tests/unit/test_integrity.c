@@ -259,8 +259,23 @@ static void s_bad_journals(void)
 
 	/* a missing file */
 	T_EQ_INT(lst_journal_load(dir, &jr, &err), -ENOENT);
-	T_CONTAINS(err.msg, "cannot open ");
-	T_CONTAINS(err.msg, "none/integrity/journal.jsonl: No such file or directory");
+	T_CONTAINS(err.msg,
+		   "none/integrity/journal.jsonl: cannot open it: No such file or directory");
+	free(dir);
+
+	/* a FIFO in its place is refused, not waited on */
+	dir = lst_asprintf("%s/fifo", s_top);
+	{
+		char *sub = lst_asprintf("%s/integrity", dir),
+		     *fifo = lst_asprintf("%s/journal.jsonl", sub);
+
+		T_EQ_INT(lst_mkdir_p(sub), 0);
+		T_EQ_INT(mkfifo(fifo, 0600), 0);
+		T_EQ_INT(lst_journal_load(dir, &jr, &err), -EINVAL);
+		T_CONTAINS(err.msg, "fifo/integrity/journal.jsonl: a FIFO, not a regular file");
+		free(fifo);
+		free(sub);
+	}
 	free(dir);
 
 	snprintf(head, sizeof(head), S_HEAD S_TARGET, lst_verify_target_id("d"));

@@ -91,7 +91,7 @@ static void s_file_lines(void)
 	lst_log_set_timestamps(false);
 	lst_log_set_level(LST_LOG_INFO);
 	lst__log_debug = LST_DBG_NET;
-	T_EQ_INT(lst_log_open(path), 0);
+	T_EQ_INT(lst_log_open(path, NULL), 0);
 
 	lst_log_error("open(\"%s\") failed: %s (%d)", "/dev/sdb", "Device or resource busy", -16);
 	lst_log_warn("agent %s: %d samples late", "b", 3);
@@ -122,7 +122,7 @@ static void s_file_lines(void)
 	free(text);
 
 	/* lst_log_open appends */
-	T_EQ_INT(lst_log_open(path), 0);
+	T_EQ_INT(lst_log_open(path, NULL), 0);
 	lst_log_info("again");
 	lst_log_close();
 	text = s_slurp(path);
@@ -138,7 +138,7 @@ static void s_file_lines(void)
 		memset(big, 'a', 4999);
 		big[4999] = '\0';
 		snprintf(path, sizeof(path), "%s/long.log", s_dir);
-		T_EQ_INT(lst_log_open(path), 0);
+		T_EQ_INT(lst_log_open(path, NULL), 0);
 		lst_log_info("%s", big);
 		lst_log_info("next");
 		lst_log_close();
@@ -151,7 +151,7 @@ static void s_file_lines(void)
 	}
 
 	snprintf(path, sizeof(path), "%s/no/such/dir/x.log", s_dir);
-	T_EQ_INT(lst_log_open(path), -ENOENT);
+	T_EQ_INT(lst_log_open(path, NULL), -ENOENT);
 }
 
 static void s_timestamps(void)
@@ -165,7 +165,7 @@ static void s_timestamps(void)
 	snprintf(path, sizeof(path), "%s/daemon.log", s_dir);
 	lst_log_set_ident("lockstep-agent");
 	lst_log_set_timestamps(true);
-	T_EQ_INT(lst_log_open(path), 0);
+	T_EQ_INT(lst_log_open(path, NULL), 0);
 	lst_log_warn("late by %d us", 12);
 	lst_log_error("gone");
 	lst_log_info("ready");

@@ -60,7 +60,7 @@ static void s_refused(const char *path, int code, const char *want)
 	lst_err err;
 
 	lst_err_clear(&err);
-	T_EQ_INT(lst_trace_read(path, &t, &err), code);
+	T_EQ_INT(lst_trace_read(path, 0, &t, &err), code);
 	T_CONTAINS(err.msg, path);
 	T_CONTAINS(err.msg, want);
 	T_ASSERT(!strchr(err.msg, '\n'));
@@ -92,7 +92,7 @@ static void s_round_trip(void)
 	T_ASSERT(stat(tmp, &st) && errno == ENOENT);
 	T_EQ_INT(stat(path, &st), 0);
 	T_EQ_INT(st.st_size, LST_TRACE_HEADER + n * LST_TRACE_RECORD);
-	if (lst_trace_read(path, &t, &err))
+	if (lst_trace_read(path, 0, &t, &err))
 		T_FAIL("read: %s", err.msg);
 	T_EQ_INT(t.nrec, n);
 	T_EQ_INT(t.lbs, 4096);
@@ -116,7 +116,7 @@ static void s_round_trip(void)
 
 	/* An empty trace is a valid file. */
 	s_write(path, r, 0, 512);
-	T_EQ_INT(lst_trace_read(path, &t, &err), 0);
+	T_EQ_INT(lst_trace_read(path, 0, &t, &err), 0);
 	T_EQ_INT(t.nrec, 0);
 	T_EQ_INT(t.duration, 0);
 	lst_trace_free(&t);
@@ -190,7 +190,34 @@ static void s_refusals(void)
 
 	free(path);
 	path = s_path("missing.lstrace");
-	s_refused(path, -ENOENT, "open(");
+	s_refused(path, -ENOENT, "cannot open it");
+	free(path);
+	free(r);
+}
+
+/* A FIFO, a symlink or a trace larger than mem_max is refused before it is read: the FIFO's open
+ * does not wait for a writer, the records' array is never allocated. */
+static void s_refusals_files(void)
+{
+	const size_t n = 100;
+	struct lst_trace_rec *r = s_records(n);
+	char *path = s_path("big.lstrace"), *fifo = s_path("fifo.lstrace");
+	char *link = s_path("link.lstrace");
+	struct lst_trace t;
+	lst_err err;
+
+	T_EQ_INT(mkfifo(fifo, 0600), 0);
+	s_refused(fifo, -EINVAL, "a FIFO, not a regular file");
+	s_write(path, r, n, 4096);
+	T_EQ_INT(symlink(path, link), 0);
+	s_refused(link, -ELOOP, "a symlink, not a regular file");
+	T_EQ_INT(lst_trace_read(path, 1000, &t, &err), -EFBIG);
+	T_CONTAINS(err.msg, "100 records need 2.3 KiB of memory, more than the 1000 B it may use");
+	T_ASSERT(t.rec == NULL);
+	T_EQ_INT(lst_trace_read(path, n * sizeof(struct lst_trace_rec), &t, &err), 0);
+	lst_trace_free(&t);
+	free(link);
+	free(fifo);
 	free(path);
 	free(r);
 }
@@ -207,7 +234,7 @@ static void s_fits(void)
 	lst_err err;
 
 	s_write(path, r, 3, 512);
-	T_EQ_INT(lst_trace_read(path, &t, &err), 0);
+	T_EQ_INT(lst_trace_read(path, 0, &t, &err), 0);
 	T_EQ_U64(t.span, 16384);
 	T_EQ_INT(lst_trace_fits(&t, 512, 16384, &err), 0);
 	T_EQ_INT(lst_trace_fits(&t, 4096, 1 << 20, &err), -EINVAL);
@@ -220,16 +247,14 @@ static void s_fits(void)
 	/* 512-byte trace whose records all happen to be 4 KiB aligned: fits 4096. */
 	r[1].offset = 4096, r[1].len = 4096;
 	s_write(path, r, 3, 512);
-	T_EQ_INT(lst_trace_read(path, &t, &err), 0);
+	T_EQ_INT(lst_trace_read(path, 0, &t, &err), 0);
 	T_EQ_INT(lst_trace_fits(&t, 4096, 1 << 20, &err), 0);
 	lst_trace_free(&t);
 
 	r[2].len = LST_BS_MAX + 4096;
 	s_write(path, r, 3, 4096);
-	T_EQ_INT(lst_trace_read(path, &t, &err), 0);
-	T_EQ_INT(lst_trace_fits(&t, 4096, 1ull << 30, &err), -EINVAL);
-	T_CONTAINS(err.msg, "-byte I/O; the largest is");
-	lst_trace_free(&t);
+	T_EQ_INT(lst_trace_read(path, 0, &t, &err), -EINVAL); /* refused as it is read */
+	T_CONTAINS(err.msg, "record 2 is a 16781312-byte I/O; lockstep replays at most");
 	free(path);
 }
 
@@ -240,7 +265,7 @@ static void s_blkparse(void)
 	struct lst_trace t;
 	lst_err err;
 
-	if (lst_trace_read(path, &t, &err))
+	if (lst_trace_read(path, 0, &t, &err))
 		T_FAIL("read: %s", err.msg);
 	T_EQ_INT(t.blkparse, 1);
 	T_EQ_INT(t.lbs, 512);
@@ -306,9 +331,46 @@ static void s_blkparse_refusals(void)
 			  "  8,0    0        2     0.600000000   697  Q   R 8 + 8 [a]\n"
 			  "  8,0    0        3     0.550000000   697  Q   R 9 + 8 [a]\n");
 	s_refused(path, -EINVAL, "line 3 goes back in time");
+	/* Numbers too large say so, rather than that the fields are missing. */
+	s_text("bad.txt", "  8,0    0        1     0.500000000   697  Q   W "
+			  "100000000000000000000000 + 8 [a]\n");
+	s_refused(path, -EINVAL, "sector 100000000000000000000000 is past the 2^64 bytes");
+	s_text("bad.txt", "  8,0    0        1     0.500000000   697  Q   W 8 + 8388608 [a]\n");
+	s_refused(path, -EINVAL, "8388608 sectors in one I/O is more than a trace record holds");
+	s_text("bad.txt", "  8,0    0        1     0.500000000   697  Q   W 8 + 8388607 [a]\n");
+	s_refused(path, -EINVAL, "line 1 is a 4294966784-byte I/O; lockstep replays at most");
 	s_text("bad.txt", "CPU0 (8,0):\n Reads Queued:           0,        0KiB\n");
 	s_refused(path, -EINVAL, "neither a lockstep trace nor blkparse text with Q events");
 	free(path);
+}
+
+/* The temporary name a recording writes is created new: a symlink planted there is refused and
+ * its target left as it was; a leftover of ours is replaced. */
+static void s_write_tmp(void)
+{
+	struct lst_trace_rec *r = s_records(10);
+	char *path = s_path("rec.lstrace"), *tmp = s_path("rec.lstrace.tmp");
+	char *victim = s_path("victim"), *text = NULL;
+	size_t len = 0;
+	lst_err err;
+	int fd;
+
+	s_text("victim", "precious\n");
+	T_EQ_INT(symlink(victim, tmp), 0);
+	T_EQ_INT(lst_trace_write(path, r, 10, 512, 0, &err), -EEXIST);
+	T_CONTAINS(err.msg, "rec.lstrace.tmp: already exists as a symlink; not written through it");
+	T_EQ_INT(lst_read_file(victim, 100, &text, &len), 0);
+	T_EQ_STR(text, "precious\n");
+	free(text);
+	T_EQ_INT(unlink(tmp), 0);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0600); /* a crash's leftover */
+	T_ASSERT(fd >= 0);
+	close(fd);
+	T_EQ_INT(lst_trace_write(path, r, 10, 512, 0, &err), 0);
+	free(victim);
+	free(tmp);
+	free(path);
+	free(r);
 }
 
 /* The scratch folder goes at exit, after a failure too. */
@@ -328,6 +390,8 @@ int main(void)
 	atexit(s_cleanup);
 	s_round_trip();
 	s_refusals();
+	s_refusals_files();
+	s_write_tmp();
 	s_fits();
 	s_blkparse();
 	s_blkparse_refusals();

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <time.h>
 
 #include "lst_test.h"
@@ -430,7 +431,7 @@ static void s_compare(const struct lst_journal_stream *st, size_t n, const char 
 		lst_err err;
 
 		lst_err_clear(&err);
-		T_EQ_INT(lst_verify_map_build(&m, first, nunits, st, n, &err), 0);
+		T_EQ_INT(lst_verify_map_build(&m, first, nunits, st, n, NULL, &err), 0);
 		T_EQ_U64(m.first_lba, first);
 		T_EQ_U64(m.nunits, nunits);
 		T_EQ_U64(m.maxgen, maxgen);
@@ -499,7 +500,7 @@ static void test_map_cases(void)
 	struct lst_verify_map m;
 	lst_err err;
 
-	T_EQ_INT(lst_verify_map_build(&m, 0, 64, st, 3, &err), 0);
+	T_EQ_INT(lst_verify_map_build(&m, 0, 64, st, 3, NULL, &err), 0);
 	T_EQ_U64(lst_verify_map_bytes(64), 256);
 	T_EQ_U64(m.maxgen, 3);
 	T_EQ_INT(m.gen_flags[1], 0);
@@ -513,9 +514,9 @@ static void test_map_cases(void)
 	}
 	lst_verify_map_free(&m);
 	/* an empty map, an empty journal */
-	T_EQ_INT(lst_verify_map_build(&m, 5, 0, st, 3, &err), 0);
+	T_EQ_INT(lst_verify_map_build(&m, 5, 0, st, 3, NULL, &err), 0);
 	lst_verify_map_free(&m);
-	T_EQ_INT(lst_verify_map_build(&m, 0, 10, NULL, 0, &err), 0);
+	T_EQ_INT(lst_verify_map_build(&m, 0, 10, NULL, 0, NULL, &err), 0);
 	T_EQ_U64(m.maxgen, 0);
 	for (unsigned u = 0; u < 10; u++)
 		T_ASSERT(!m.exp[u] && !m.pend[u]);
@@ -526,11 +527,17 @@ static void test_map_cases(void)
 static void test_map_errors(void)
 {
 	static const char *const whys[] = {
-		"generation not in 1..65535",	"generation not in 1..65535",
-		"bs is not a multiple of 4096", "bs is not a multiple of 4096",
-		"region not 4096-aligned",	"region not 4096-aligned",
-		"region smaller than one I/O",	"region smaller than one I/O",
-		"read share over 100%",		"more I/Os completed than issued",
+		"generation not in 1..65535",
+		"generation not in 1..65535",
+		"bs is not a multiple of 4096",
+		"bs is not a multiple of 4096",
+		"region not 4096-aligned",
+		"region not 4096-aligned",
+		"region smaller than one I/O",
+		"region smaller than one I/O",
+		"read share over 100%",
+		"more I/Os completed than issued",
+		"more I/Os issued than any run issues",
 	};
 	struct lst_journal_stream good = {
 		.s = { .seed = 1, .lo = 0, .hi = 64 * 4096, .bs = 8192, .job = 5 },
@@ -578,28 +585,50 @@ static void test_map_errors(void)
 		case 9:
 			j->low = 6;
 			break;
+		case 10: /* a damaged journal: replaying it would never end */
+			j->issued = 1ull << 62;
+			break;
 		}
 		lst_err_clear(&err);
-		T_EQ_INT(lst_verify_map_build(&m, 0, 64, st, 2, &err), -EINVAL);
+		T_EQ_INT(lst_verify_map_build(&m, 0, 64, st, 2, NULL, &err), -EINVAL);
 		T_EQ_INT(err.code, -EINVAL);
 		T_CONTAINS(err.msg, "journal stream 1 (agent 2 path 0 job 5");
 		T_CONTAINS(err.msg, whys[r]);
 		T_ASSERT(!m.exp && !m.pend && !m.gen_flags);
 	}
 	/* a window past 2^64 bytes */
-	T_EQ_INT(lst_verify_map_build(&m, UINT64_MAX / 4096, 2, &good, 1, &err), -EINVAL);
+	T_EQ_INT(lst_verify_map_build(&m, UINT64_MAX / 4096, 2, &good, 1, NULL, &err), -EINVAL);
 	T_CONTAINS(err.msg, "past 2^64");
-	T_EQ_INT(lst_verify_map_build(&m, UINT64_MAX - 1, 1, &good, 1, &err), -EINVAL);
-	T_EQ_INT(lst_verify_map_build(&m, 1ull << 63, 1, &good, 1, &err), -EINVAL);
+	T_EQ_INT(lst_verify_map_build(&m, UINT64_MAX - 1, 1, &good, 1, NULL, &err), -EINVAL);
+	T_EQ_INT(lst_verify_map_build(&m, 1ull << 63, 1, &good, 1, NULL, &err), -EINVAL);
 	T_ASSERT(!m.exp && !m.pend && !m.gen_flags);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 	/* more than memory can hold: -ENOMEM, not an abort (sanitizers abort on the size) */
-	T_EQ_INT(lst_verify_map_build(&m, 0, (1ull << 52) - 1, &good, 1, &err), -ENOMEM);
+	T_EQ_INT(lst_verify_map_build(&m, 0, (1ull << 52) - 1, &good, 1, NULL, &err), -ENOMEM);
 	T_CONTAINS(err.msg, "verify map of");
 	T_ASSERT(!m.exp && !m.pend && !m.gen_flags);
 #endif
 	T_EQ_U64(lst_verify_map_bytes(1000), 4000);
 	T_EQ_U64(lst_verify_map_bytes(UINT64_MAX), UINT64_MAX);
+}
+
+/* A long replay stops when its worker is cancelled, and leaves nothing allocated. */
+static void test_map_cancel(void)
+{
+	struct lst_journal_stream js = {
+		.s = { .seed = 1, .lo = 0, .hi = 1024 * 4096, .bs = 4096, .random = 1 },
+		.gen = 1,
+		.low = LST_VERIFY_MAX_ISSUED,
+		.issued = LST_VERIFY_MAX_ISSUED,
+		.complete = 1,
+	};
+	_Atomic int cancel = 1;
+	struct lst_verify_map m;
+	lst_err err;
+
+	T_EQ_INT(lst_verify_map_build(&m, 0, 1024, &js, 1, &cancel, &err), -ECANCELED);
+	T_CONTAINS(err.msg, "cancelled while replaying journal stream 0");
+	T_ASSERT(!m.exp && !m.pend && !m.gen_flags);
 }
 
 /* ---- the check, row by row */
@@ -923,7 +952,7 @@ static void test_disk_histories(void)
 			for (int k = 1 + (int)(s_rand() % 3); k > 0 && n < 24; k--)
 				st[n++] = s_random_stream((int)(s_rand() % 3), g);
 		s_disk_run(st, n);
-		T_EQ_INT(lst_verify_map_build(&m, 0, S_DEV_UNITS, st, n, &err), 0);
+		T_EQ_INT(lst_verify_map_build(&m, 0, S_DEV_UNITS, st, n, NULL, &err), 0);
 		s_disk_check(&m, count, "history");
 		faulted += s_sure_unit(&m, 0) != UINT64_MAX;
 		s_disk_faults(&m);
@@ -981,7 +1010,7 @@ static void s_bench_replay(const char *name, struct lst_stream s, uint64_t issue
 	lst_err err;
 	double t0 = s_now(), t;
 
-	if (lst_verify_map_build(&m, 0, nunits, &js, 1, &err))
+	if (lst_verify_map_build(&m, 0, nunits, &js, 1, NULL, &err))
 		T_FAIL("%s", err.msg);
 	t = s_now() - t0;
 	printf("%-28s %10.1f M I/Os/s (%llu I/Os over a %llu MiB map in %.3f s)\n", name,
@@ -1036,6 +1065,7 @@ int main(int argc, char **argv)
 	test_map_model();
 	test_map_cases();
 	test_map_errors();
+	test_map_cancel();
 	test_check_rows();
 	test_check_alone();
 	test_disk_histories();
