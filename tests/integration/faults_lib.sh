@@ -12,6 +12,7 @@
 
 FAULTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CHECK_CONSISTENCY="$FAULTS_DIR/check_consistency.py"
+CHECK_MERGE="$FAULTS_DIR/check_merge.py"
 : "${FAULTS_BASELINE:=0}"
 
 need_root
@@ -251,13 +252,20 @@ ts_at() {
 # run_status: run.json's status ("none" if absent).
 run_status() { json "$RES/run.json" 'd.get("status", "none")'; }
 
-# check_consistent [ARGS...]: check_consistency.py on the run's folder; fail on a mismatch.
+# check_consistent [ARGS...]: check_consistency.py (ARGS go to it) and check_merge.py on the
+# run's folder, so every fault test checks both the folder's bookkeeping and the merged latency
+# columns against the raw samples; fail on a mismatch.
 check_consistent() {
 	"$PY" "$CHECK_CONSISTENCY" "$RES" "$@" >"$TMP/consistency.out" 2>&1 || {
 		cat "$TMP/consistency.out" >&2
 		fail "results of $(basename "$RES") are not consistent"
 	}
 	sed 's/^/  /' "$TMP/consistency.out" | tail -4
+	"$PY" "$CHECK_MERGE" "$RES" >"$TMP/merge.out" 2>&1 || {
+		cat "$TMP/merge.out" >&2
+		fail "merged latency of $(basename "$RES") differs from its raw samples"
+	}
+	sed 's/^/  /' "$TMP/merge.out" | tail -1
 }
 
 # expect_complete: the run exited 0 and run.json says complete; the log's last lines otherwise.

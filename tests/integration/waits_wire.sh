@@ -72,8 +72,6 @@ expect_b_lost() {
 	[ "$(run_status)" = partial ] || fail "$name: status $(run_status), want partial"
 	log_has "agent a (lost|unreachable)" && fail "$name: healthy agent a was called lost or unreachable"
 	check_consistent
-	"$PY" "$FAULTS_DIR/check_merge.py" "$RES" >"$TMP/merge.out" 2>&1 ||
-		fail "$name: check_merge: $(tail -3 "$TMP/merge.out")"
 }
 
 # case_on ONLY NAME: case NAME runs (ONLY empty: every case does).
