@@ -4,7 +4,7 @@
 # check_merge.py). Two agents in their own network namespaces (198.18.0.0/15, real CURVE keys)
 # drive the two ports of one loop "drive"; each run is a random plan of 1-3 points of 3-8 s at
 # 100 ms or 1 s intervals, sometimes a verified write then a verified read. The faults, one per
-# run, drawn in turn at random:
+# run, dealt from a shuffled deck (each kind once in every five runs):
 #   freeze     an agent SIGSTOPped for 1-6 s (half of the time placed across a point's end)
 #   partition  an nftables drop of everything into and out of an agent's namespace for 1-8 s
 #   restart    an agent killed (SIGKILL) and started again on the same address
@@ -44,12 +44,14 @@ done
 LST_BIN=$(cd "${LST_BIN:-$ROOT/build/bin}" 2>/dev/null && pwd) || { echo "no LST_BIN folder: build first" >&2; exit 2; }
 export LST_BIN
 [ -x "$LST_BIN/lockstep-agent" ] && [ -x "$LST_BIN/lockstep" ] || { echo "build first: no $LST_BIN/lockstep" >&2; exit 2; }
-[ -n "$kept" ] || kept=$(mktemp -d /tmp/lst-soak-kept.XXXXXX)
+made_kept=0
+[ -n "$kept" ] || { kept=$(mktemp -d /tmp/lst-soak-kept.XXXXXX); made_kept=1; }
 mkdir -p "$kept"
 kept=$(cd "$kept" && pwd)
 
 . "$ROOT/tests/integration/lib.sh"
 . "$ROOT/tests/integration/faults_lib.sh"
+[ "$made_kept" = 0 ] || on_exit "rmdir '$kept'"
 CHECK_MERGE="$FAULTS_DIR/check_merge.py"
 RANDOM=$seed
 t_end=$(($(date +%s) + minutes * 60))
@@ -237,7 +239,13 @@ s_fault() {
 			APPLIED=0 FAULT_DESC="coord: the run ended before the fault's moment ($when)"
 			return 0
 		fi
-		kill -9 "$cp"
+		# Reap it here, stderr aside: bash reports a job killed by a signal ("Killed") on its
+		# own otherwise, in the middle of the table.
+		{
+			kill -9 "$cp"
+			wait "$RUN_PID" || RUN_RC=$?
+		} 2>/dev/null
+		RUN_REAPED=1
 		note "coordinator (pid $cp) killed"
 		FAULT_DESC="coordinator killed $when"
 		;;
@@ -254,7 +262,7 @@ s_resume() {
 	timeout -k 10 "$secs" "$LOCKSTEP" resume "$RES" --key "$KEYS/ctl.key" \
 		>"$ITER_DIR/resume.log" 2>&1 &
 	pid=$!
-	on_exit "kill $pid"
+	on_exit "kill $pid; wait $pid"
 	RESUME_RC=0
 	wait "$pid" || RESUME_RC=$?
 	if [ "$RESUME_RC" = 124 ] || [ $(($(date +%s) - t0)) -ge "$secs" ]; then HUNG=1; fi
@@ -293,6 +301,7 @@ for k in "${KINDS[@]}"; do
 	N_OK[$k]=0 N_BAD[$k]=0 N_HUNG[$k]=0 N_MISSED[$k]=0
 done
 BAD_DIRS=()
+deck=()
 dirty=0 # the last run left the agents in a state of its own (a hang, a run not ended)
 
 echo "fault soak: $minutes min (at most $max_runs runs), seed $seed, agents a ${IP[a]} and b ${IP[b]},"
@@ -319,7 +328,16 @@ while [ "$iter" -lt "$max_runs" ]; do
 	done
 	dirty=0
 
-	pick "${KINDS[@]}"; kind=$R
+	# The kinds come as a shuffled deck, each once in every five runs, so that a short soak
+	# sees them all.
+	if [ "${#deck[@]}" = 0 ]; then
+		deck=("${KINDS[@]}")
+		for ((i = ${#deck[@]} - 1; i > 0; i--)); do
+			j=$((RANDOM % (i + 1)))
+			t=${deck[i]} deck[i]=${deck[j]} deck[j]=$t
+		done
+	fi
+	kind=${deck[0]} deck=("${deck[@]:1}")
 	s_plan "$ITER_DIR/plan.yaml"
 	"$LOCKSTEP" validate --quiet "$ITER_DIR/plan.yaml" >"$ITER_DIR/validate.out" 2>&1 || {
 		cat "$ITER_DIR/validate.out" "$ITER_DIR/plan.yaml" >&2
@@ -331,20 +349,20 @@ while [ "$iter" -lt "$max_runs" ]; do
 	# Retries (2 at most, 30 s wait each) and the connection add to the points' time.
 	limit=$((total * 3 + 90))
 
-	RES="$ITER_DIR/res" RUN_LOG="$ITER_DIR/run.log" HUNG=0 APPLIED=1 FAULT_DESC=
+	RES="$ITER_DIR/res" RUN_LOG="$ITER_DIR/run.log" HUNG=0 APPLIED=1 FAULT_DESC='' RUN_RC=0 RUN_REAPED=0
 	timeout -k 10 "$limit" "$LOCKSTEP" run "$ITER_DIR/plan.yaml" -o "$RES" --key "$KEYS/ctl.key" \
 		>"$RUN_LOG" 2>&1 &
 	RUN_PID=$!
-	on_exit "kill $RUN_PID"
+	# Waited for, too: a coordinator stopped by the teardown still writes its folder as it
+	# ends, and the scratch folder goes after it.
+	on_exit "kill $RUN_PID; wait $RUN_PID"
 	t0=$(date +%s)
 	if s_first_row "$RES" 60; then
 		s_fault "$kind"
 	else
 		APPLIED=0 FAULT_DESC="$kind: no first row (the run ended or took 60 s to start)"
 	fi
-	RUN_RC=0
-	# (2>/dev/null: no "Killed" line from bash for the coordinator we killed on purpose)
-	wait "$RUN_PID" 2>/dev/null || RUN_RC=$?
+	[ "$RUN_REAPED" = 1 ] || wait "$RUN_PID" || RUN_RC=$?
 	[ -n "${PART_PID:-}" ] && { wait "$PART_PID" 2>/dev/null || true; PART_PID=; }
 	if [ "$RUN_RC" = 124 ] || { [ "$RUN_RC" = 137 ] && [ "$kind" != coord ]; } ||
 		[ $(($(date +%s) - t0)) -ge "$limit" ]; then
