@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Fault soak: many short real runs, each with one random fault at a random moment, and every
 # results folder checked afterwards by the independent checkers (check_consistency.py and
-# check_merge.py). Two agents in their own network namespaces (198.18.0.0/15, real CURVE keys)
-# drive the two ports of one loop "drive"; each run is a random plan of 1-3 points of 3-8 s at
-# 100 ms or 1 s intervals, sometimes a verified write then a verified read. The faults, one per
+# check_merge.py) and, where the plan verified data, for bad units. Two agents in their own
+# network namespaces (198.18.0.0/15, real CURVE keys) drive the two ports of one loop "drive";
+# each run is a random plan of 1-3 points of 3-8 s at 100 ms or 1 s intervals, sometimes a
+# verified write then a verified read. The faults, one per
 # run, dealt from a shuffled deck (each kind once in every five runs):
 #   freeze     an agent SIGSTOPped for 1-6 s (half of the time placed across a point's end)
 #   partition  an nftables drop of everything into and out of an agent's namespace for 1-8 s
@@ -284,6 +285,21 @@ s_check() {
 	return "$rc"
 }
 
+# s_integrity: "OK BAD" 4 KiB units of the run's verifying reads (summary.csv, agent all; "0 0"
+# without verify). The drive is a loop device over tmpfs, which loses and corrupts nothing, so a
+# bad unit is lockstep's own mistake (its journal or its check), as much as a missing row is.
+s_integrity() {
+	"$PY" - "$RES/summary.csv" <<-'PY' 2>/dev/null || echo "0 0"
+	import csv, sys
+	ok = bad = 0
+	for r in csv.DictReader(open(sys.argv[1])):
+	    if r["agent"] == "all":
+	        ok += int(float(r.get("verify_ok") or 0))
+	        bad += int(float(r.get("verify_bad") or 0))
+	print(ok, bad)
+	PY
+}
+
 # s_why FILE: the checker's reason, one line (a failed assert's own line rather than its name).
 s_why() {
 	local last
@@ -396,10 +412,13 @@ while [ "$iter" -lt "$max_runs" ]; do
 		crc=0 mrc=0
 		s_check consistency "$CHECK_CONSISTENCY" || crc=$?
 		s_check merge "$CHECK_MERGE" || mrc=$?
-		if [ "$crc" != 0 ] || [ "$mrc" != 0 ]; then
+		read -r vok vbad <<<"$(s_integrity)"
+		[ "$vok" = 0 ] || PLAN_DESC+=", $vok units verified"
+		if [ "$crc" != 0 ] || [ "$mrc" != 0 ] || [ "$vbad" != 0 ]; then
 			verdict=inconsistent
 			[ "$crc" = 0 ] || why="consistency: $(s_why "$ITER_DIR/consistency.out")"
 			[ "$mrc" = 0 ] || why+="${why:+; }merge: $(s_why "$ITER_DIR/merge.out")"
+			[ "$vbad" = 0 ] || why+="${why:+; }integrity: $vbad bad units (integrity.csv)"
 		fi
 	fi
 	[ "$HUNG" = 1 ] && why+="${why:+; }HUNG (timeout ${limit}s)"
