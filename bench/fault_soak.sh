@@ -4,8 +4,8 @@
 # check_merge.py) and, where the plan verified data, for bad units. Two agents in their own
 # network namespaces (198.18.0.0/15, real CURVE keys) drive the two ports of one loop "drive";
 # each run is a random plan of 1-3 points of 3-8 s at 100 ms or 1 s intervals, sometimes a
-# verified write then a verified read. The faults, one per
-# run, dealt from a shuffled deck (each kind once in every five runs):
+# verified write then a verified read. The faults, one per run, dealt from a shuffled deck (each
+# kind once in every five runs):
 #   freeze     an agent SIGSTOPped for 1-6 s (half of the time placed across a point's end)
 #   partition  an nftables drop of everything into and out of an agent's namespace for 1-8 s
 #   restart    an agent killed (SIGKILL) and started again on the same address
