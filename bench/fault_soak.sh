@@ -18,15 +18,17 @@
 # test: on code with known loss-model bugs it is expected to find them. Run as root after a build.
 #
 #   bench/fault_soak.sh [--minutes M (30)] [--max-runs N (M*4)] [--seed S] [--keep DIR]
-#                       [--keep-all] [--bin DIR (LST_BIN or build/bin)]
+#                       [--keep-all] [--faults KIND,... (all)] [--bin DIR (LST_BIN or build/bin)]
 #
+# --faults deals only the kinds named (freeze,restart: soak one fix).
 # --keep DIR: where inconsistent folders go (default /tmp/lst-soak-kept.XXXXXX); --keep-all also
 # copies the consistent ones there. The same --seed draws the same plans and faults (the timing
 # of a loaded machine still varies).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
-usage() { sed -n '/^#   bench/,/^# --keep DIR/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { awk '/^#   bench/ { f = 1 } f && !/^#/ { exit } f { sub(/^# ?/, ""); print }' "$0" >&2; exit 2; }
+KINDS=(none freeze partition restart coord)
 minutes=30 max_runs='' seed=$(($(date +%s) % 32768)) kept='' keep_all=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -35,11 +37,15 @@ while [ $# -gt 0 ]; do
 	--seed) seed=${2:?}; shift 2 ;;
 	--keep) kept=${2:?}; shift 2 ;;
 	--keep-all) keep_all=1; shift ;;
+	--faults) IFS=, read -ra KINDS <<<"${2:?}"; shift 2 ;;
 	--bin) LST_BIN=${2:?}; shift 2 ;;
 	*) usage ;;
 	esac
 done
-[[ $minutes =~ ^[0-9]+$ ]] && [ "$minutes" -ge 1 ] || usage
+[[ $minutes =~ ^[0-9]+$ ]] && [ "$minutes" -ge 1 ] && [ "${#KINDS[@]}" -gt 0 ] || usage
+for k in "${KINDS[@]}"; do
+	case $k in none | freeze | partition | restart | coord) ;; *) echo "--faults: no kind $k" >&2; usage ;; esac
+done
 : "${max_runs:=$((minutes * 4))}"
 [[ $max_runs =~ ^[0-9]+$ ]] && [[ $seed =~ ^[0-9]+$ ]] || usage
 LST_BIN=$(cd "${LST_BIN:-$ROOT/build/bin}" 2>/dev/null && pwd) || { echo "no LST_BIN folder: build first" >&2; exit 2; }
@@ -183,6 +189,13 @@ s_sleep_alive() {
 	while [ "$(date +%s%N)" -lt "$end" ] && kill -0 "$RUN_PID" 2>/dev/null; do sleep 0.05; done
 }
 
+# s_sleep SECS: sleep, in the background so that a soak stopped meanwhile (a trap waits for a
+# foreground command) tears down at once, and the frozen agent is thawed at once.
+s_sleep() {
+	sleep "$1" &
+	wait $!
+}
+
 # s_fault KIND: inject one fault of KIND into the running run (RUN_PID, RES) at a random moment
 # of its points. Sets FAULT_DESC, and APPLIED=0 if the run ended before the moment came.
 s_fault() {
@@ -216,7 +229,7 @@ s_fault() {
 	freeze)
 		kill -STOP "${PID[$who]}"
 		note "agent $who frozen for $ds s"
-		sleep "$ds"
+		s_sleep "$ds"
 		kill -CONT "${PID[$who]}"
 		note "agent $who thawed"
 		FAULT_DESC="agent $who frozen ${ds}s $when"
@@ -228,7 +241,7 @@ s_fault() {
 	restart)
 		agent_kill "$who"
 		note "agent $who killed"
-		sleep "$ds"
+		s_sleep "$ds"
 		agent_start "$who"
 		note "agent $who restarted (pid ${PID[$who]})"
 		FAULT_DESC="agent $who killed $when, restarted ${ds}s later"
@@ -311,7 +324,6 @@ s_why() {
 }
 
 declare -A N_RUNS N_COMPLETE N_PARTIAL N_FAILED N_OTHER N_OK N_BAD N_HUNG N_MISSED
-KINDS=(none freeze partition restart coord)
 for k in "${KINDS[@]}"; do
 	N_RUNS[$k]=0 N_COMPLETE[$k]=0 N_PARTIAL[$k]=0 N_FAILED[$k]=0 N_OTHER[$k]=0
 	N_OK[$k]=0 N_BAD[$k]=0 N_HUNG[$k]=0 N_MISSED[$k]=0
@@ -344,7 +356,7 @@ while [ "$iter" -lt "$max_runs" ]; do
 	done
 	dirty=0
 
-	# The kinds come as a shuffled deck, each once in every five runs, so that a short soak
+	# The kinds come as a shuffled deck, each once in every len(KINDS) runs, so that a short soak
 	# sees them all.
 	if [ "${#deck[@]}" = 0 ]; then
 		deck=("${KINDS[@]}")
@@ -372,6 +384,8 @@ while [ "$iter" -lt "$max_runs" ]; do
 	# Waited for, too: a coordinator stopped by the teardown still writes its folder as it
 	# ends, and the scratch folder goes after it.
 	on_exit "kill $RUN_PID; wait $RUN_PID"
+	# (and before that, the agents thawed: a coordinator ending waits for a frozen one)
+	on_exit "kill -CONT ${PID[a]} ${PID[b]}"
 	t0=$(date +%s)
 	if s_first_row "$RES" 60; then
 		s_fault "$kind"
