@@ -13,7 +13,8 @@
 #   none       no fault (the baseline)
 # Every lockstep command runs under `timeout`: one that outlives it is a hang. At the end a table
 # per fault kind (runs, run.json status, folders consistent or not, hangs); the folders found
-# inconsistent are copied with their logs under the kept directory and their paths printed.
+# inconsistent, or whose run hung, are copied with their logs under the kept directory and their
+# paths printed.
 # Exit 1 if any folder was inconsistent or anything hung, 0 otherwise, 2 for bad usage. Not a CI
 # test: on code with known loss-model bugs it is expected to find them. Run as root after a build.
 #
@@ -442,10 +443,11 @@ while [ "$iter" -lt "$max_runs" ]; do
 	[ -z "$why" ] || echo "      $why"
 	if [ "$verdict" != consistent ] || [ "$HUNG" = 1 ] || [ "$keep_all" = 1 ]; then
 		dest="$kept/$(printf '%03d' "$iter")-$kind-$verdict"
+		[ "$HUNG" = 0 ] || dest+="-hung"
 		cp -r "$ITER_DIR" "$dest"
 		cp "$TMP"/agent-*.log* "$TMP/events.log" "$dest/" 2>/dev/null || true
 		echo "$FAULT_DESC; $PLAN_DESC; exit: $rcs; status $status" >"$dest/what.txt"
-		[ "$verdict" = consistent ] || BAD_DIRS+=("$dest")
+		[ "$verdict" = consistent ] && [ "$HUNG" = 0 ] || BAD_DIRS+=("$dest")
 	fi
 	rm -rf "$ITER_DIR"
 done
@@ -462,7 +464,7 @@ for k in "${KINDS[@]}"; do
 done
 echo "(status: run.json's, after lockstep resume for coord; other: interrupted or none)"
 if [ "${#BAD_DIRS[@]}" -gt 0 ]; then
-	echo "inconsistent folders:"
+	echo "inconsistent or hung:"
 	printf '  %s\n' "${BAD_DIRS[@]}"
 fi
 [ "$tot_bad" = 0 ] && [ "$tot_hung" = 0 ] || exit 1
