@@ -59,6 +59,7 @@ kept=$(cd "$kept" && pwd)
 
 . "$ROOT/tests/integration/lib.sh"
 . "$ROOT/tests/integration/faults_lib.sh"
+need_cmd timeout pgrep
 [ "$made_kept" = 0 ] || on_exit "rmdir '$kept'"
 CHECK_MERGE="$FAULTS_DIR/check_merge.py"
 RANDOM=$seed
