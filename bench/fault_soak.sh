@@ -14,17 +14,17 @@
 # Every lockstep command runs under `timeout`: one that outlives it is a hang. At the end a table
 # per fault kind (runs, run.json status, folders consistent or not, hangs); the folders found
 # inconsistent, or whose run hung, are copied with their logs under the kept directory and their
-# paths printed.
-# Exit 1 if any folder was inconsistent or anything hung, 0 otherwise, 2 for bad usage. Not a CI
+# paths printed. No run starts in the last 45 s; one under way finishes (each is bounded by its
+# timeout). Exit 1 if any folder was inconsistent or anything hung, 0 otherwise, 2 for bad usage. Not a CI
 # test: on code with known loss-model bugs it is expected to find them. Run as root after a build.
 #
 #   bench/fault_soak.sh [--minutes M (30)] [--max-runs N (M*4)] [--seed S] [--keep DIR]
 #                       [--keep-all] [--faults KIND,... (all)] [--bin DIR (LST_BIN or build/bin)]
 #
 # --faults deals only the kinds named (freeze,restart: soak one fix).
-# --keep DIR: where inconsistent folders go (default /tmp/lst-soak-kept.XXXXXX); --keep-all also
-# copies the consistent ones there. The same --seed draws the same plans and faults (the timing
-# of a loaded machine still varies).
+# --keep DIR: where the folders of inconsistent or hung runs go (default
+# /tmp/lst-soak-kept.XXXXXX); --keep-all also copies the consistent ones there. The same --seed
+# draws the same plans and faults (the timing of a loaded machine still varies).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -300,18 +300,20 @@ s_check() {
 	return "$rc"
 }
 
-# s_integrity: "OK BAD" 4 KiB units of the run's verifying reads (summary.csv, agent all; "0 0"
-# without verify). The drive is a loop device over tmpfs, which loses and corrupts nothing, so a
-# bad unit is lockstep's own mistake (its journal or its check), as much as a missing row is.
+# s_integrity: "OK PENDING UNWRITTEN BAD" 4 KiB units of the run's verifying reads (summary.csv,
+# agent all; zeros without verify). The drive is a loop device over tmpfs, which loses and
+# corrupts nothing, so a bad unit is lockstep's own mistake (its journal or its check), as much
+# as a missing row is.
 s_integrity() {
-	"$PY" - "$RES/summary.csv" <<-'PY' 2>/dev/null || echo "0 0"
+	"$PY" - "$RES/summary.csv" <<-'PY' 2>/dev/null || echo "0 0 0 0"
 	import csv, sys
-	ok = bad = 0
+	cols = ("verify_ok", "verify_pending", "verify_unwritten", "verify_bad")
+	n = dict.fromkeys(cols, 0)
 	for r in csv.DictReader(open(sys.argv[1])):
 	    if r["agent"] == "all":
-	        ok += int(float(r.get("verify_ok") or 0))
-	        bad += int(float(r.get("verify_bad") or 0))
-	print(ok, bad)
+	        for c in cols:
+	            n[c] += int(float(r.get(c) or 0))
+	print(*n.values())
 	PY
 }
 
@@ -428,8 +430,9 @@ while [ "$iter" -lt "$max_runs" ]; do
 		crc=0 mrc=0
 		s_check consistency "$CHECK_CONSISTENCY" || crc=$?
 		s_check merge "$CHECK_MERGE" || mrc=$?
-		read -r vok vbad <<<"$(s_integrity)"
-		[ "$vok" = 0 ] || PLAN_DESC+=", $vok units verified"
+		read -r vok vpend vunw vbad <<<"$(s_integrity)"
+		[ "$vok$vpend$vunw$vbad" = 0000 ] ||
+			PLAN_DESC+=", verified units: $vok ok, $vpend pending, $vunw unwritten, $vbad bad"
 		if [ "$crc" != 0 ] || [ "$mrc" != 0 ] || [ "$vbad" != 0 ]; then
 			verdict=inconsistent
 			[ "$crc" = 0 ] || why="consistency: $(s_why "$ITER_DIR/consistency.out")"
