@@ -128,9 +128,9 @@ static void s_identity_diff(json_t *was, json_t *now, char *out, size_t size)
 		json_t *a = json_object_get(was, key), *b = json_object_get(now, key);
 		char *sa, *sb;
 
-		if (json_equal(a, b))
+		if (!a || json_equal(a, b)) /* !a: recorded by a lockstep that did not know key */
 			continue;
-		sa = a ? json_dumps(a, JSON_ENCODE_ANY) : lst_strdup("(none)");
+		sa = json_dumps(a, JSON_ENCODE_ANY);
 		sb = b ? json_dumps(b, JSON_ENCODE_ANY) : lst_strdup("(none)");
 		if (len < size)
 			len += (size_t)snprintf(out + len, size - len, "%s%s recorded %s, now %s",
