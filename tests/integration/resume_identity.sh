@@ -29,16 +29,7 @@ phases:
   - {name: second, workload: {runtime: 5s}}
 YAML
 
-timeout 60 "$LOCKSTEP" run --quiet "$TMP/plan.yaml" -o "$TMP/r" 2>"$TMP/run.log" &
-run=$!
-on_exit "kill -9 $run"
-for _ in $(seq 200); do # the first phase journaled: the second one runs
-	grep -q '"phase_end"' "$TMP/r/points.jsonl" 2>/dev/null && break
-	sleep 0.05
-done
-grep -q '"phase_end"' "$TMP/r/points.jsonl" || fail "the run did not end its first phase: $(tail -3 "$TMP/run.log")"
-kill -9 "$(pgrep -P $run)" # the coordinator under timeout
-wait $run 2>/dev/null || true
+killed_run "$TMP/plan.yaml" "$TMP/r" points.jsonl '"phase_end"' # in the second phase
 ids() { json "$TMP/r/run.json" 'json.dumps(d["targets"][0]["identities"])'; }
 recorded=$(ids)
 case $recorded in *"\"backing_file\": \"$first\""*) ;; *) fail "run.json: $recorded" ;; esac

@@ -30,16 +30,7 @@ phases:
 YAML
 "$LOCKSTEP" validate --quiet "$TMP/plan.yaml" || fail "the plan does not validate"
 
-timeout 60 "$LOCKSTEP" run --quiet "$TMP/plan.yaml" -o "$TMP/r" 2>"$TMP/run.log" &
-run=$!
-on_exit "kill -9 $run"
-for _ in $(seq 200); do # a stream of the second phase journaled: it writes
-	grep -q '"more"' "$TMP/r/integrity/journal.jsonl" 2>/dev/null && break
-	sleep 0.05
-done
-grep -q '"more"' "$TMP/r/integrity/journal.jsonl" || fail "the run did not get to its second phase: $(tail -3 "$TMP/run.log")"
-kill -9 "$(pgrep -P $run)" # the coordinator under timeout
-wait $run 2>/dev/null || true
+killed_run "$TMP/plan.yaml" "$TMP/r" integrity/journal.jsonl '"more"' # the second phase writes
 for i in $(seq 0 $((N - 1))); do # one byte in the middle of a unit every 384 KiB of the first half
 	printf 'X' | dd of="$back" bs=1 seek=$((i * 384 * 1024 + 2000)) conv=notrunc status=none
 done
