@@ -58,10 +58,14 @@ static struct lst_coord__jstream *s_add(lst_coord *c, uint64_t sid, size_t targe
 	return s;
 }
 
-static struct lst_coord__jstream *s_find(lst_coord *c, uint64_t sid)
+/*
+ * This run's live stream sid, or NULL. Only live ones: a loaded journal's streams are ended,
+ * and an earlier run's (the plan's `journal:`) number theirs from 1 too, as this run does.
+ */
+static struct lst_coord__jstream *s_find_live(lst_coord *c, uint64_t sid)
 {
 	for (size_t k = 0; k < c->ver.n; k++)
-		if (c->ver.s[k].sid == sid)
+		if (c->ver.s[k].sid == sid && !c->ver.s[k].ended)
 			return &c->ver.s[k];
 	return NULL;
 }
@@ -399,7 +403,7 @@ void lst_coord__verify_marks(lst_coord *c, size_t i, const struct lst_msg_sample
 		lst_err err;
 
 		if (mk->stream >= a->nstreams || a->sid[mk->stream] == UINT64_MAX ||
-		    !(s = s_find(c, a->sid[mk->stream])) || s->ended)
+		    !(s = s_find_live(c, a->sid[mk->stream])))
 			continue;
 		if (mk->low > mk->issued || mk->issued < s->st.issued)
 			continue; /* not a later state of the stream: ignored */
@@ -423,10 +427,10 @@ void lst_coord__verify_point_end(lst_coord *c)
 
 		for (uint32_t k = 0; k < a->nstreams; k++) {
 			struct lst_coord__jstream *s =
-				a->sid[k] == UINT64_MAX ? NULL : s_find(c, a->sid[k]);
+				a->sid[k] == UINT64_MAX ? NULL : s_find_live(c, a->sid[k]);
 			lst_err err;
 
-			if (!s || s->ended)
+			if (!s)
 				continue;
 			s->ended = true;
 			s->st.complete = clean && s->st.low == s->st.issued;
