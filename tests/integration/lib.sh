@@ -133,3 +133,13 @@ killed_run() {
 	pkill -9 -P $run # the coordinator, not the timeout above it
 	wait $run 2>/dev/null || true
 }
+
+# verify_counts DIR PHASE: "ok pending unwritten bad" of the phase's all-agent summary rows
+verify_counts() {
+	"$PY" - "$1" "$2" <<-'PY'
+	import json, sys
+	pts = [p for p in json.load(open(f"{sys.argv[1]}/summary.json"))["points"]
+	       if p["phase"] == sys.argv[2] and p.get("agent") == "all"]
+	print(*[sum(int((p.get("verify") or {}).get(k) or 0) for p in pts) for k in ("ok", "pending", "unwritten", "bad")])
+	PY
+}

@@ -35,23 +35,14 @@ for i in $(seq 0 $((N - 1))); do # one byte in the middle of a unit every 384 Ki
 	printf 'X' | dd of="$back" bs=1 seek=$((i * 384 * 1024 + 2000)) conv=notrunc status=none
 done
 
-# counts DIR PHASE: "ok pending unwritten bad" of the phase's all-agent summary rows
-counts() {
-	"$PY" - "$1" "$2" <<-'PY'
-	import json, sys
-	pts = [p for p in json.load(open(f"{sys.argv[1]}/summary.json"))["points"]
-	       if p["phase"] == sys.argv[2] and p.get("agent") == "all"]
-	print(*[sum(int((p.get("verify") or {}).get(k) or 0) for p in pts) for k in ("ok", "pending", "unwritten", "bad")])
-	PY
-}
 rc=0
 timeout 60 "$LOCKSTEP" resume --quiet "$TMP/r" >"$TMP/resume.log" 2>&1 || rc=$?
-read -r ok pend unw bad < <(counts "$TMP/r" check)
+read -r ok pend unw bad < <(verify_counts "$TMP/r" check)
 echo "  resumed run's check (exit $rc): ok $ok, pending $pend, unwritten $unw, bad $bad"
 rc=0
 timeout 60 "$LOCKSTEP" verify --quiet "$TMP/r" -o "$TMP/v" >"$TMP/verify.log" 2>&1 || rc=$?
 [ $rc -le 1 ] || fail "lockstep verify: exit $rc: $(tail -3 "$TMP/verify.log")"
-read -r vok vpend vunw vbad < <(counts "$TMP/v" verify)
+read -r vok vpend vunw vbad < <(verify_counts "$TMP/v" verify)
 echo "  lockstep verify DIR (exit $rc): ok $vok, pending $vpend, unwritten $vunw, bad $vbad"
 [ "$bad" -eq "$N" ] || fail "the resumed run found $bad bad units, not the $N corrupted"
 [ "$vbad" -eq "$bad" ] || fail "lockstep verify DIR found $vbad bad units, the resumed run $bad"
