@@ -42,7 +42,8 @@ void lst_cmd_resume_usage(FILE *f)
 		"  -v, --verbose      more detail\n"
 		"\n"
 		"Refused, with the folder left unchanged: a run that ended (run.json has a status\n"
-		"other than interrupted), another plan, an agent serving another coordinator.\n"
+		"other than interrupted), another plan, an agent serving another coordinator, a\n"
+		"path that is not the drive run.json recorded (checked before any I/O).\n"
 		"\n"
 		"Exit status: as 'lockstep run': 0 complete, 1 failed (or an agent refused),\n"
 		"2 bad usage or a folder that cannot be resumed, 130 interrupted.\n",

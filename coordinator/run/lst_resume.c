@@ -101,6 +101,35 @@ static int s_reattach(lst_coord *c)
 	}
 }
 
+/*
+ * After s_reattach ended the old session (whose reply cache would answer our IDENTIFY with the
+ * identities of before): is every path still the drive run.json recorded, so the phases to come
+ * measure the drive the first ones did? IDENTIFY does no I/O. Returns 0, or an exit code when
+ * a path is another drive or an agent refuses (said; the results folder is unchanged).
+ */
+static int s_same_drives(lst_coord *c, json_t *run)
+{
+	struct lst_coord_opts o = c->opts;
+	lst_err err;
+	lst_coord *p;
+	int rc;
+
+	o.quiet = true; /* the run's own HELLO says who it reached */
+	p = lst_coord_new(c->plan, &o, &err);
+	if (!p) {
+		lst_log_error("%s", err.msg);
+		return LST_RUN_USAGE;
+	}
+	snprintf(p->run_id, sizeof(p->run_id), "%s", c->run_id);
+	p->run = json_deep_copy(run); /* compared with, never written back */
+	rc = lst_coord__hello(p) || lst_coord__identify(p) ? LST_RUN_FAILED : 0;
+	lst_coord__bye(p);
+	lst_coord_destroy(&p);
+	if (rc)
+		lst_log_error("not resuming run %s; the results folder is unchanged", c->run_id);
+	return rc;
+}
+
 /* What the journal says of the run so far. */
 struct s_journal {
 	json_t *tests;	 /* summary.json "tests" of the phases it finished (owned) */
@@ -236,6 +265,8 @@ int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
 	s_read_journal(c, journal, &j);
 	c->journal = s_replay_entries(journal);
 	rc = s_reattach(c);
+	if (!rc)
+		rc = s_same_drives(c, run);
 	if (rc)
 		goto out;
 	c->res = lst_results_reopen(c->outdir, json_object_get(j.last, "sizes"), j.tests, &err);

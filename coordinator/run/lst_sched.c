@@ -100,15 +100,84 @@ static lst_msg *s_identify_msg(lst_coord *c, size_t i, const uint32_t *access, b
 }
 
 /*
+ * What says a path is still the drive recorded: everything the agent reads off the device or
+ * file, but not where the kernel put it this time (real_path, and a block device's number can
+ * change with a reboot); a file's inode, since a file made again is another file.
+ */
+static const char *const s_same_drive_keys[] = { "kind",
+						 "wwn",
+						 "serial",
+						 "model",
+						 "vendor",
+						 "firmware",
+						 "backing_file",
+						 "size",
+						 "logical_block_size",
+						 "physical_block_size" };
+
+/* Into out: "KEY recorded A, now B" for each key of the drive that differs ("" when none). */
+static void s_identity_diff(json_t *was, json_t *now, char *out, size_t size)
+{
+	size_t len = 0;
+	bool file = !strcmp(json_string_value(json_object_get(now, "kind")) ?: "", "file");
+
+	out[0] = 0;
+	for (size_t k = 0; k < LST_ARRAY_SIZE(s_same_drive_keys) + file; k++) {
+		const char *key =
+			k < LST_ARRAY_SIZE(s_same_drive_keys) ? s_same_drive_keys[k] : "ino";
+		json_t *a = json_object_get(was, key), *b = json_object_get(now, key);
+		char *sa, *sb;
+
+		if (!a || json_equal(a, b)) /* !a: recorded by a lockstep that did not know key */
+			continue;
+		sa = json_dumps(a, JSON_ENCODE_ANY);
+		sb = b ? json_dumps(b, JSON_ENCODE_ANY) : lst_strdup("(none)");
+		if (len < size)
+			len += (size_t)snprintf(out + len, size - len, "%s%s recorded %s, now %s",
+						len ? "; " : "", key, sa, sb);
+		free(sa);
+		free(sb);
+	}
+}
+
+/*
+ * A resume's check of path j of target t: the identity it reports now against the one
+ * run.json recorded (was), which stays as it is. Returns 0, or -1 when it is another drive
+ * (said, naming target, agent, path and both identities).
+ */
+static int s_same_drive(lst_coord *c, size_t t, size_t j, json_t *was, json_t *now)
+{
+	const struct lst_plan_target *pt = &c->plan->targets[t];
+	char diff[2048];
+
+	if (!json_is_object(was)) {
+		lst_coord__error(c, "target %s: run.json records no identity for agent %s's %s",
+				 pt->name, c->plan->agents[pt->paths[j].agent].name,
+				 pt->paths[j].path);
+		return -1;
+	}
+	s_identity_diff(was, now, diff, sizeof(diff));
+	if (!diff[0])
+		return 0;
+	lst_coord__error(c, "target %s: agent %s's %s is not the drive the run measured (%s)",
+			 pt->name, c->plan->agents[pt->paths[j].agent].name, pt->paths[j].path,
+			 diff);
+	return -1;
+}
+
+/*
  * Target t's identities from the agents' PREPARED replies: each path's, the smallest size, and
- * both into run.json's target. Returns 0, or -1 when a path has no size (said).
+ * both into run.json's target. When run.json has them already (a resume), each path must be the
+ * drive recorded, and the record is kept. Returns 0, or -1 when a path has no size or is another
+ * drive (said).
  */
 static int s_target_identities(lst_coord *c, size_t t, json_t *target)
 {
 	const lst_plan *p = c->plan;
 	const struct lst_plan_target *pt = &p->targets[t];
 	struct lst_coord__target *st = &c->targets[t];
-	json_t *ids = json_array();
+	json_t *was = json_object_get(target, "identities"), *ids = json_array();
+	bool ok = true;
 
 	st->ids = lst_calloc(pt->npaths, sizeof(*st->ids));
 	for (size_t j = 0; j < pt->npaths; j++) {
@@ -134,6 +203,12 @@ static int s_target_identities(lst_coord *c, size_t t, json_t *target)
 			st->size = st->ids[j].size;
 		}
 		json_array_append_new(ids, lst_coord__identity_json(&st->ids[j]));
+		if (was && s_same_drive(c, t, j, json_array_get(was, j), json_array_get(ids, j)))
+			ok = false;
+	}
+	if (was) {
+		json_decref(ids);
+		return ok ? 0 : -1;
 	}
 	json_object_set_new(target, "size", json_integer((json_int_t)st->size));
 	json_object_set_new(target, "identities", ids);

@@ -58,12 +58,34 @@ static struct lst_coord__jstream *s_add(lst_coord *c, uint64_t sid, size_t targe
 	return s;
 }
 
-static struct lst_coord__jstream *s_find(lst_coord *c, uint64_t sid)
+/*
+ * This run's live stream sid, or NULL. Only live ones: a loaded journal's streams are ended,
+ * and an earlier run's (the plan's `journal:`) number theirs from 1 too, as this run does.
+ */
+static struct lst_coord__jstream *s_find_live(lst_coord *c, uint64_t sid)
 {
 	for (size_t k = 0; k < c->ver.n; k++)
-		if (c->ver.s[k].sid == sid)
+		if (c->ver.s[k].sid == sid && !c->ver.s[k].ended)
 			return &c->ver.s[k];
 	return NULL;
+}
+
+/* The streams of jr on the plan's targets, as ended ones: their writes are over. */
+static void s_add_loaded(lst_coord *c, const lst_journal_read *jr)
+{
+	for (size_t k = 0; k < jr->nentries; k++) {
+		const struct lst_journal_entry *e = &jr->entries[k];
+		int t = lst_plan_target_index(c->plan, e->where.target);
+		struct lst_coord__jstream *s;
+
+		if (t < 0)
+			continue; /* a target this plan does not read */
+		s = s_add(c, e->sid, (size_t)t, &e->st, e->where.t0_s);
+		s->ended = true;
+		s->agent_name = lst_strdup(e->where.agent);
+		s->path_name = lst_strdup(e->where.path);
+	}
+	c->ver.gen = LST_MAX(c->ver.gen, jr->maxgen);
 }
 
 /* An earlier run's journal (the plan's `journal:`): its streams, checked against the plan. */
@@ -98,21 +120,30 @@ static int s_load_external(lst_coord *c, const char *dir)
 			rc = -1;
 		}
 	}
-	for (size_t k = 0; k < jr.nentries && !rc; k++) {
-		const struct lst_journal_entry *e = &jr.entries[k];
-		int t = lst_plan_target_index(c->plan, e->where.target);
-		struct lst_coord__jstream *s;
-
-		if (t < 0)
-			continue; /* a target this plan does not read */
-		s = s_add(c, e->sid, (size_t)t, &e->st, e->where.t0_s);
-		s->ended = true; /* its run is over: no more marks */
-		s->agent_name = lst_strdup(e->where.agent);
-		s->path_name = lst_strdup(e->where.path);
-	}
-	c->ver.gen = jr.maxgen;
+	if (!rc)
+		s_add_loaded(c, &jr);
 	lst_journal_read_free(&jr);
 	return rc;
+}
+
+/*
+ * A resumed run's own journal, as the crash left it (lst_journal_open has cut a line the crash
+ * cut short): the streams written before the resume, so that its verifying reads check them as
+ * `lockstep verify DIR` would. The writes of the point the crash stopped may be on the drive
+ * without their last marks: the journal says how far each stream is known to have got.
+ */
+static int s_load_own(lst_coord *c)
+{
+	lst_journal_read jr = { 0 };
+	lst_err err;
+
+	if (lst_journal_load(c->outdir, &jr, &err)) {
+		lst_coord__error(c, "the run's own journal: %s", err.msg);
+		return -1;
+	}
+	s_add_loaded(c, &jr);
+	lst_journal_read_free(&jr);
+	return 0;
 }
 
 int lst_coord__verify_open(lst_coord *c)
@@ -158,7 +189,10 @@ int lst_coord__verify_open(lst_coord *c)
 		lst_coord__error(c, "%s", err.msg);
 		return -1;
 	}
-	/* A resumed run goes on with its own generations and stream numbers. */
+	/* A resumed run checks against its whole journal (and goes on with its own generations
+	 * and stream numbers); a journal made just now has no streams yet. */
+	if (c->journal && lst_journal_next_sid(v->j) > 1 && s_load_own(c))
+		return -1;
 	v->gen = LST_MAX(v->gen, lst_journal_maxgen(v->j));
 	v->next_sid = lst_journal_next_sid(v->j);
 	for (size_t t = 0; t < c->plan->ntargets; t++)
@@ -369,7 +403,7 @@ void lst_coord__verify_marks(lst_coord *c, size_t i, const struct lst_msg_sample
 		lst_err err;
 
 		if (mk->stream >= a->nstreams || a->sid[mk->stream] == UINT64_MAX ||
-		    !(s = s_find(c, a->sid[mk->stream])) || s->ended)
+		    !(s = s_find_live(c, a->sid[mk->stream])))
 			continue;
 		if (mk->low > mk->issued || mk->issued < s->st.issued)
 			continue; /* not a later state of the stream: ignored */
@@ -393,10 +427,10 @@ void lst_coord__verify_point_end(lst_coord *c)
 
 		for (uint32_t k = 0; k < a->nstreams; k++) {
 			struct lst_coord__jstream *s =
-				a->sid[k] == UINT64_MAX ? NULL : s_find(c, a->sid[k]);
+				a->sid[k] == UINT64_MAX ? NULL : s_find_live(c, a->sid[k]);
 			lst_err err;
 
-			if (!s || s->ended)
+			if (!s)
 				continue;
 			s->ended = true;
 			s->st.complete = clean && s->st.low == s->st.issued;

@@ -68,15 +68,6 @@ plan() {
 }
 OWN="paths: {a: {offset: 0, size: 32m, bytes: 32m}, b: {offset: 32m, size: 32m, bytes: 32m}}"
 CROSS="paths: {a: {offset: 32m, size: 32m, bytes: 32m}, b: {offset: 0, size: 32m, bytes: 32m}}"
-# counts DIR PHASE: "ok pending unwritten bad" of the phase's all-agent summary rows
-counts() {
-	"$PY" - "$1" "$2" <<-'PY'
-	import json, sys
-	pts = [p for p in json.load(open(f"{sys.argv[1]}/summary.json"))["points"]
-	       if p["phase"] == sys.argv[2] and p.get("agent") == "all"]
-	print(*[sum(int((p.get("verify") or {}).get(k) or 0) for p in pts) for k in ("ok", "pending", "unwritten", "bad")])
-	PY
-}
 
 # --- 1. cross-port ----------------------------------------------------------------------------
 plan "$TMP/cross.yaml" <<YAML
@@ -86,7 +77,7 @@ phases:
 YAML
 "$LOCKSTEP" validate --quiet "$TMP/cross.yaml" || fail "the cross plan does not validate"
 "$LOCKSTEP" run "$TMP/cross.yaml" -o "$TMP/r1" --quiet >"$TMP/r1.out" 2>&1 || fail "cross run: $(tail "$TMP/r1.out")"
-read -r ok pend unw bad < <(counts "$TMP/r1" cross)
+read -r ok pend unw bad < <(verify_counts "$TMP/r1" cross)
 echo "  cross-port read: ok $ok, pending $pend, unwritten $unw, bad $bad"
 [ "$ok" -eq $((64 * MIB / 4096)) ] && [ "$pend$unw$bad" = 000 ] || fail "cross-port verify: $ok $pend $unw $bad"
 [ "$(wc -l <"$TMP/r1/integrity.csv")" -eq 1 ] || fail "integrity.csv has rows: $(cat "$TMP/r1/integrity.csv")"
@@ -116,7 +107,7 @@ YAML
 "$LOCKSTEP" validate --quiet "$TMP/faults.yaml" || fail "the faults plan does not validate"
 "$LOCKSTEP" run "$TMP/faults.yaml" -o "$TMP/r2" --quiet >"$TMP/r2.out" 2>&1 || fail "faults run: $(tail "$TMP/r2.out")"
 for r in 1 2 3; do
-	read -r ok pend unw bad < <(counts "$TMP/r2" check$r)
+	read -r ok pend unw bad < <(verify_counts "$TMP/r2" check$r)
 	echo "  clean round $r: ok $ok, pending $pend, unwritten $unw, bad $bad"
 	[ "$bad" -eq 0 ] && [ "$ok" -eq $((64 * MIB / 4096)) ] || fail "round $r: a false positive"
 done
@@ -151,7 +142,7 @@ kill -9 "$A_PID"
 wait "$run" && fail "the run with a killed agent says it completed"
 "$LOCKSTEP" verify "$TMP/r3" --through b -o "$TMP/v3" >"$TMP/v3.out" 2>&1 ||
 	fail "lockstep verify after the kill found problems: $(tail "$TMP/v3.out")"
-read -r ok pend unw bad < <(counts "$TMP/v3" verify)
+read -r ok pend unw bad < <(verify_counts "$TMP/v3" verify)
 echo "  verify after kill -9 of a, through b: ok $ok, pending $pend, unwritten $unw, bad $bad"
 [ "$bad" -eq 0 ] || fail "bad units after a kill: $(cat "$TMP/v3/integrity.csv")"
 [ "$pend" -gt 0 ] || fail "no pending unit: were a's last writes journaled as complete?"

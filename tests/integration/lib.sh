@@ -116,3 +116,30 @@ start_agent() {
 	on_exit "pkill -TERM -P $AGENT_PID; kill $AGENT_PID; wait $AGENT_PID"
 	wait_port "$port" "$host"
 }
+
+# killed_run PLAN DIR FILE PATTERN: `lockstep run PLAN -o DIR` (under timeout), killed with
+# SIGKILL as soon as DIR/FILE has PATTERN (a crash at a known place); the test fails if it does
+# not within 10 s. The run's stderr goes to DIR.log.
+killed_run() {
+	local run
+	timeout 60 "$LOCKSTEP" run --quiet "$1" -o "$2" 2>"$2.log" &
+	run=$!
+	on_exit "pkill -9 -P $run; kill -9 $run"
+	for _ in $(seq 200); do
+		grep -q "$4" "$2/$3" 2>/dev/null && break
+		sleep 0.05
+	done
+	grep -q "$4" "$2/$3" 2>/dev/null || fail "$2/$3 never had $4: $(tail -3 "$2.log")"
+	pkill -9 -P $run # the coordinator, not the timeout above it
+	wait $run 2>/dev/null || true
+}
+
+# verify_counts DIR PHASE: "ok pending unwritten bad" of the phase's all-agent summary rows
+verify_counts() {
+	"$PY" - "$1" "$2" <<-'PY'
+	import json, sys
+	pts = [p for p in json.load(open(f"{sys.argv[1]}/summary.json"))["points"]
+	       if p["phase"] == sys.argv[2] and p.get("agent") == "all"]
+	print(*[sum(int((p.get("verify") or {}).get(k) or 0) for p in pts) for k in ("ok", "pending", "unwritten", "bad")])
+	PY
+}
