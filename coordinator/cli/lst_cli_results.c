@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lst_folder_lock.h"
 #include "lst_util.h"
 
 /* Whether something is at dir that a new results folder cannot start from: a file, a link, or
@@ -37,7 +38,8 @@ static bool s_occupied(const char *dir)
 	if (!d)
 		return true;
 	while (!any && (e = readdir(d)))
-		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		      !lst_folder_lock_is_file(e->d_name); /* our own lock, taken first */
 	closedir(d);
 	return any;
 }
@@ -67,6 +69,8 @@ static int s_remove(const char *path, const struct stat *st, int flag, struct FT
 	(void)flag;
 	if (ftw->level == 0) /* the folder itself stays, empty */
 		return 0;
+	if (ftw->level == 1 && lst_folder_lock_is_file(path + ftw->base))
+		return 0; /* the lock we hold while we empty it */
 	return remove(path) ? errno : 0;
 }
 
@@ -130,6 +134,17 @@ int lst_cli_results_dir(const char *cmd, const char *dir, bool overwrite)
 		return 2;
 	}
 	return 0;
+}
+
+lst_folder_lock *lst_cli_lock_dir(const char *cmd, const char *dir)
+{
+	lst_folder_lock *l;
+	lst_err err;
+
+	l = lst_folder_lock_take(dir, cmd, &err);
+	if (!l)
+		fprintf(stderr, "lockstep %s: %s\n", cmd, err.msg);
+	return l;
 }
 
 void lst_cli_print_summary(FILE *f, const char *dir)

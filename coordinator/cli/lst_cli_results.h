@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lst_folder_lock.h"
+
 /*
  * Make dir usable as a new results folder, for the command cmd ("run"). A folder that does not
  * exist or is empty is used as it is. One that holds files is refused with one line on stderr
@@ -20,6 +22,13 @@
  * after saying why.
  */
 int lst_cli_results_dir(const char *cmd, const char *dir, bool overwrite);
+
+/*
+ * Take dir's writer lock for the command cmd ("run", "resume", "verify"), making dir when it is
+ * missing: before anything reads, empties or writes the folder. Returns the lock, or NULL after
+ * one line on stderr (another lockstep holds it: its pid and host); the caller exits 2.
+ */
+lst_folder_lock *lst_cli_lock_dir(const char *cmd, const char *dir);
 
 /*
  * The summary table of the results folder dir (its summary.json) to f: a row per point with

@@ -107,6 +107,28 @@ static void s_finish(lst_coord *c, const struct lst_coord_opts *opts, int rc)
 		fprintf(stderr, "lockstep: run %s; results in %s\n", how, lst_coord_results_dir(c));
 }
 
+/*
+ * Run c into its results folder, holding the folder's lock from before it is looked at (and,
+ * with overwrite, emptied) to the end.
+ */
+static int s_run(lst_coord *c, const struct lst_coord_opts *opts, bool overwrite)
+{
+	const char *dir = lst_coord_results_dir(c);
+	lst_folder_lock *lock = lst_cli_lock_dir("run", dir);
+	int rc;
+
+	if (!lock)
+		return 2;
+	if ((rc = lst_cli_results_dir("run", dir, overwrite))) {
+		lst_folder_lock_release(&lock);
+		return rc;
+	}
+	rc = lst_coord_run(c);
+	s_finish(c, opts, rc);
+	lst_folder_lock_release(&lock);
+	return rc;
+}
+
 int lst_cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -192,17 +214,12 @@ int lst_cmd_run(int argc, char **argv)
 		lst_errlist_free(&errs);
 		return 2;
 	}
-	if (opts.outdir && (rc = lst_cli_results_dir("run", opts.outdir, overwrite))) {
-		lst_plan_destroy(&plan);
-		return rc;
-	}
 	c = lst_cli_coord_new(plan, &opts);
 	if (!c) {
 		lst_plan_destroy(&plan);
 		return 2;
 	}
-	rc = lst_coord_run(c);
-	s_finish(c, &opts, rc);
+	rc = s_run(c, &opts, overwrite);
 	lst_coord_destroy(&c);
 	lst_plan_destroy(&plan);
 	return rc;

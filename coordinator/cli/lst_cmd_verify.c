@@ -237,7 +237,8 @@ int lst_cmd_verify(int argc, char **argv)
 	int64_t iodepth = 16;
 	lst_errlist errs = { 0 };
 	lst_plan *run_plan, *plan;
-	lst_coord *c;
+	lst_folder_lock *run_lock = NULL, *lock = NULL;
+	lst_coord *c = NULL;
 	lst_err err;
 	int opt, rc;
 
@@ -327,12 +328,19 @@ int lst_cmd_verify(int argc, char **argv)
 		snprintf(outbuf, sizeof(outbuf), "%s/verify-%s", dir, stamp);
 		opts.outdir = outbuf;
 	}
-	if ((rc = lst_cli_results_dir("verify", opts.outdir, false))) {
+	/* The run's folder is written too when the results go into it (by default): its lock
+	 * keeps a resume or an --overwrite of that run away meanwhile. */
+	if (!strncmp(opts.outdir, dir, strlen(dir)) && opts.outdir[strlen(dir)] == '/' &&
+	    !(run_lock = lst_cli_lock_dir("verify", dir))) {
 		lst_plan_destroy(&plan);
-		return rc;
+		return 2;
 	}
-	c = lst_cli_coord_new(plan, &opts);
-	if (!c) {
+	if (!(c = lst_cli_coord_new(plan, &opts)) ||
+	    !(lock = lst_cli_lock_dir("verify", opts.outdir)) ||
+	    (rc = lst_cli_results_dir("verify", opts.outdir, false))) {
+		lst_coord_destroy(&c);
+		lst_folder_lock_release(&lock);
+		lst_folder_lock_release(&run_lock);
 		lst_plan_destroy(&plan);
 		return 2;
 	}
@@ -349,5 +357,7 @@ int lst_cmd_verify(int argc, char **argv)
 	}
 	lst_coord_destroy(&c);
 	lst_plan_destroy(&plan);
+	lst_folder_lock_release(&lock);
+	lst_folder_lock_release(&run_lock);
 	return rc;
 }
