@@ -1,0 +1,5 @@
+# The results folder's writer: one lockstep at a time writes a folder (its .lock), so a resume
+# or an --overwrite of a live run's folder and a second resume are refused naming the writer, a
+# killed coordinator's lock blocks nothing.
+lst_add_script_test(writer_live ${CMAKE_CURRENT_SOURCE_DIR}/integration/writer_live.sh TIMEOUT 90)
+lst_add_script_test(writer_resume ${CMAKE_CURRENT_SOURCE_DIR}/integration/writer_resume.sh TIMEOUT 90)
