@@ -3,3 +3,6 @@
 # killed coordinator's lock blocks nothing.
 lst_add_script_test(writer_live ${CMAKE_CURRENT_SOURCE_DIR}/integration/writer_live.sh TIMEOUT 90)
 lst_add_script_test(writer_resume ${CMAKE_CURRENT_SOURCE_DIR}/integration/writer_resume.sh TIMEOUT 90)
+# A run that never started a point (refused before its first one) removes the folder it made,
+# says so and prints no empty table; a folder that was there is left empty.
+lst_add_script_test(writer_unstarted ${CMAKE_CURRENT_SOURCE_DIR}/integration/writer_unstarted.sh TIMEOUT 60)

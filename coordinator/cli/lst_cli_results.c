@@ -147,19 +147,46 @@ lst_folder_lock *lst_cli_lock_dir(const char *cmd, const char *dir)
 	return l;
 }
 
+void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock *lock, bool say)
+{
+	int rc = s_empty(dir);
+
+	if (!rc && lst_folder_lock_made(lock)) {
+		/* the lock file goes with the folder; its flock ends at the release */
+		char *path = lst_asprintf("%s/%s", dir, LST_FOLDER_LOCK_NAME);
+
+		if (unlink(path) || rmdir(dir))
+			rc = -errno;
+		free(path);
+	}
+	if (rc)
+		fprintf(stderr, "lockstep %s: no point started, but %s could not be removed: %s\n",
+			cmd, dir, strerror(-rc));
+	else if (!say)
+		return;
+	else if (lst_folder_lock_made(lock))
+		fprintf(stderr,
+			"lockstep %s: no point started: removed the results folder %s this run "
+			"made (the errors above say why)\n",
+			cmd, dir);
+	else
+		fprintf(stderr,
+			"lockstep %s: no point started: emptied %s again (the errors above say "
+			"why)\n",
+			cmd, dir);
+}
+
 void lst_cli_print_summary(FILE *f, const char *dir)
 {
 	char *path = lst_asprintf("%s/summary.json", dir);
 	json_t *doc = json_load_file(path, 0, NULL), *pts = json_object_get(doc, "points"), *p;
-	size_t i;
+	size_t i, header = 0;
 
 	free(path);
 	if (!json_is_array(pts)) {
 		json_decref(doc);
 		return;
 	}
-	fprintf(f, "\n%-14s %-12s %10s %9s %10s %10s %10s\n", "phase", "point", "IOPS", "MB/s",
-		"mean us", "p99 us", "p99.99 us");
 	json_array_foreach (pts, i, p) {
 		json_t *lat = json_object_get(p, "lat");
 		const char *scope = json_string_value(json_object_get(p, "scope"));
@@ -170,6 +197,9 @@ void lst_cli_print_summary(FILE *f, const char *dir)
 
 		if (!scope || !strcmp(scope, "agent") || !strcmp(scope, "target"))
 			continue;
+		if (!header++) /* with the first row: no table without one */
+			fprintf(f, "\n%-14s %-12s %10s %9s %10s %10s %10s\n", "phase", "point",
+				"IOPS", "MB/s", "mean us", "p99 us", "p99.99 us");
 		part = !strcmp(scope, "path"); /* each path's share, under its point */
 		if (part)
 			snprintf(who, sizeof(who), "  %s:%s",

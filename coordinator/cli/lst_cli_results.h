@@ -31,9 +31,18 @@ int lst_cli_results_dir(const char *cmd, const char *dir, bool overwrite);
 lst_folder_lock *lst_cli_lock_dir(const char *cmd, const char *dir);
 
 /*
+ * For a run that ended before any point started: take back what it wrote into dir, whose lock
+ * it still holds, and say so on stderr. The folder goes when the run made it
+ * (lst_folder_lock_made); one that existed (empty, or emptied by --overwrite) is left empty.
+ * say false: only a failure to remove is said (the run has said why it could not begin).
+ */
+void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock *lock, bool say);
+
+/*
  * The summary table of the results folder dir (its summary.json) to f: a row per point with
  * IOPS, MB/s, mean, p99 and p99.99 latency, each path's share indented under its point; the
- * per-agent and per-target rows are left out. Prints nothing when summary.json cannot be read.
+ * per-agent and per-target rows are left out. Prints nothing, not even the header, when
+ * summary.json cannot be read or has no such row.
  */
 void lst_cli_print_summary(FILE *f, const char *dir);
 

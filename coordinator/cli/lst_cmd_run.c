@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lst_cli.h"
@@ -80,9 +81,10 @@ void lst_cmd_run_usage(FILE *f)
 		lst_log_debug_names());
 }
 
-/* How a run ended, for the user: the summary table and where the results are; with --progress
- * json, the table goes to stderr and the end is a last JSON line. */
-static void s_finish(lst_coord *c, const struct lst_coord_opts *opts, int rc)
+/* How a run ended, for the user: the summary table and where the results are (unless the run
+ * takes its folder back, kept false: that says the last word); with --progress json, the table
+ * goes to stderr and the end is a last JSON line. */
+static void s_finish(lst_coord *c, const struct lst_coord_opts *opts, int rc, bool kept)
 {
 	const char *how = rc == LST_RUN_OK	      ? "complete"
 			  : rc == LST_RUN_INTERRUPTED ? "interrupted"
@@ -103,29 +105,34 @@ static void s_finish(lst_coord *c, const struct lst_coord_opts *opts, int rc)
 		fflush(opts->progress_json);
 		json_decref(o);
 	}
-	if (!opts->quiet)
+	if (!opts->quiet && kept)
 		fprintf(stderr, "lockstep: run %s; results in %s\n", how, lst_coord_results_dir(c));
 }
 
 /*
- * Run c into its results folder, holding the folder's lock from before it is looked at (and,
- * with overwrite, emptied) to the end.
+ * Run *cp into its results folder, holding the folder's lock from before it is looked at (and,
+ * with overwrite, emptied) to the end, and destroy it. A run that started no point takes back
+ * its folder, once the run has closed its files.
  */
-static int s_run(lst_coord *c, const struct lst_coord_opts *opts, bool overwrite)
+static int s_run(lst_coord **cp, const struct lst_coord_opts *opts, bool overwrite)
 {
-	const char *dir = lst_coord_results_dir(c);
+	char *dir = lst_strdup(lst_coord_results_dir(*cp));
 	lst_folder_lock *lock = lst_cli_lock_dir("run", dir);
-	int rc;
+	bool kept;
+	int rc = 2;
 
-	if (!lock)
-		return 2;
-	if ((rc = lst_cli_results_dir("run", dir, overwrite))) {
-		lst_folder_lock_release(&lock);
-		return rc;
-	}
-	rc = lst_coord_run(c);
-	s_finish(c, opts, rc);
+	if (!lock || (rc = lst_cli_results_dir("run", dir, overwrite)))
+		goto out;
+	rc = lst_coord_run(*cp);
+	kept = rc == LST_RUN_OK || lst_coord_started(*cp);
+	s_finish(*cp, opts, rc, kept);
+	lst_coord_destroy(cp);
+	if (!kept)
+		lst_cli_unmake_dir("run", dir, lock, rc != LST_RUN_USAGE);
+out:
+	lst_coord_destroy(cp);
 	lst_folder_lock_release(&lock);
+	free(dir);
 	return rc;
 }
 
@@ -219,8 +226,7 @@ int lst_cmd_run(int argc, char **argv)
 		lst_plan_destroy(&plan);
 		return 2;
 	}
-	rc = s_run(c, &opts, overwrite);
-	lst_coord_destroy(&c);
+	rc = s_run(&c, &opts, overwrite);
 	lst_plan_destroy(&plan);
 	return rc;
 }

@@ -239,6 +239,7 @@ int lst_cmd_verify(int argc, char **argv)
 	lst_plan *run_plan, *plan;
 	lst_folder_lock *run_lock = NULL, *lock = NULL;
 	lst_coord *c = NULL;
+	bool unstarted;
 	lst_err err;
 	int opt, rc;
 
@@ -345,7 +346,8 @@ int lst_cmd_verify(int argc, char **argv)
 		return 2;
 	}
 	rc = lst_coord_run(c);
-	if (rc != LST_RUN_USAGE && rc != LST_RUN_INTERRUPTED) {
+	unstarted = rc != LST_RUN_OK && !lst_coord_started(c);
+	if (!unstarted && rc != LST_RUN_USAGE && rc != LST_RUN_INTERRUPTED) {
 		int v = s_verdict(lst_coord_results_dir(c), opts.quiet);
 
 		if (rc == LST_RUN_OK)
@@ -355,7 +357,9 @@ int lst_cmd_verify(int argc, char **argv)
 				rc == LST_RUN_OK ? "clean" : "found problems",
 				lst_coord_results_dir(c));
 	}
-	lst_coord_destroy(&c);
+	lst_coord_destroy(&c); /* its files closed before they can be taken back */
+	if (unstarted)
+		lst_cli_unmake_dir("verify", opts.outdir, lock, rc != LST_RUN_USAGE);
 	lst_plan_destroy(&plan);
 	lst_folder_lock_release(&lock);
 	lst_folder_lock_release(&run_lock);
