@@ -51,17 +51,49 @@ static bool s_current(int fd, const char *path)
 	return !fstat(fd, &a) && !lstat(path, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/*
+ * Whether fd may be our lock file: a regular file, empty (just made) or in our own format. A
+ * .lock of some other program's (in a folder given by mistake) is never rewritten or removed.
+ */
+static int s_ours(int fd, const char *dir, const char *path, lst_err *err)
+{
+	static const char magic[] = "lockstep ";
+	char head[sizeof(magic) - 1];
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(fd, &st))
+		return lst_err_sys(err, -errno, "results folder %s: %s", dir, path);
+	if (!S_ISREG(st.st_mode))
+		return lst_err_set(err, -EINVAL,
+				   "results folder %s: %s is not a regular file, so not a lockstep "
+				   "lock file; left alone",
+				   dir, path);
+	n = pread(fd, head, sizeof(head), 0);
+	if (n > 0 && ((size_t)n < sizeof(head) || memcmp(head, magic, sizeof(head))))
+		return lst_err_set(err, -EEXIST,
+				   "results folder %s: %s is not a lockstep lock file (another "
+				   "program's?); left alone: pick another folder",
+				   dir, path);
+	return 0;
+}
+
 /* Open and flock path; the fd, or -errno (-EBUSY: held, said in err). */
 static int s_lock(const char *dir, const char *path, lst_err *err)
 {
 	for (int tries = 0; tries < 100; tries++) {
 		int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 		char who[512];
+		int rc;
 
 		if (fd < 0)
 			return lst_err_sys(err, -errno,
 					   "results folder %s: cannot open its lock file %s", dir,
 					   path);
+		if ((rc = s_ours(fd, dir, path, err))) {
+			close(fd);
+			return rc;
+		}
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
 			int code = -errno;
 
