@@ -147,7 +147,7 @@ lst_folder_lock *lst_cli_lock_dir(const char *cmd, const char *dir)
 	return l;
 }
 
-void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock *lock, bool say)
+void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock *lock)
 {
 	int rc = s_empty(dir);
 
@@ -162,8 +162,6 @@ void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock 
 	if (rc)
 		fprintf(stderr, "lockstep %s: no point started, but %s could not be removed: %s\n",
 			cmd, dir, strerror(-rc));
-	else if (!say)
-		return;
 	else if (lst_folder_lock_made(lock))
 		fprintf(stderr,
 			"lockstep %s: no point started: removed the results folder %s this run "
@@ -174,6 +172,15 @@ void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock 
 			"lockstep %s: no point started: emptied %s again (the errors above say "
 			"why)\n",
 			cmd, dir);
+}
+
+void lst_cli_unlock_dir(lst_folder_lock **lock, const char *dir)
+{
+	bool made = *lock && lst_folder_lock_made(*lock);
+
+	lst_folder_lock_release(lock);
+	if (made)
+		rmdir(dir); /* only when empty: a command refused before it wrote anything */
 }
 
 void lst_cli_print_summary(FILE *f, const char *dir)

@@ -34,9 +34,14 @@ lst_folder_lock *lst_cli_lock_dir(const char *cmd, const char *dir);
  * For a run that ended before any point started: take back what it wrote into dir, whose lock
  * it still holds, and say so on stderr. The folder goes when the run made it
  * (lst_folder_lock_made); one that existed (empty, or emptied by --overwrite) is left empty.
- * say false: only a failure to remove is said (the run has said why it could not begin).
  */
-void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock *lock, bool say);
+void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock *lock);
+
+/*
+ * Give up dir's lock (lst_folder_lock_release), and remove dir when the lock made it and it is
+ * still empty: a command refused before it wrote anything leaves no folder. NULL-safe.
+ */
+void lst_cli_unlock_dir(lst_folder_lock **lock, const char *dir);
 
 /*
  * The summary table of the results folder dir (its summary.json) to f: a row per point with

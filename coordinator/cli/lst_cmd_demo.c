@@ -477,7 +477,7 @@ fail:
 	s_cleanup(&d, NULL);
 out:
 	lst_coord_destroy(&c);
-	lst_folder_lock_release(&lock);
+	lst_cli_unlock_dir(&lock, opts.outdir);
 	lst_plan_destroy(&plan);
 	json_decref(inventory);
 	free(outdir);

@@ -124,14 +124,15 @@ static int s_run(lst_coord **cp, const struct lst_coord_opts *opts, bool overwri
 	if (!lock || (rc = lst_cli_results_dir("run", dir, overwrite)))
 		goto out;
 	rc = lst_coord_run(*cp);
-	kept = rc == LST_RUN_OK || lst_coord_started(*cp);
+	/* LST_RUN_USAGE: the folder could not be set up, nothing of ours may be in it */
+	kept = rc == LST_RUN_OK || rc == LST_RUN_USAGE || lst_coord_started(*cp);
 	s_finish(*cp, opts, rc, kept);
 	lst_coord_destroy(cp);
 	if (!kept)
-		lst_cli_unmake_dir("run", dir, lock, rc != LST_RUN_USAGE);
+		lst_cli_unmake_dir("run", dir, lock);
 out:
 	lst_coord_destroy(cp);
-	lst_folder_lock_release(&lock);
+	lst_cli_unlock_dir(&lock, dir);
 	free(dir);
 	return rc;
 }

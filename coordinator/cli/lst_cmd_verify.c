@@ -340,13 +340,13 @@ int lst_cmd_verify(int argc, char **argv)
 	    !(lock = lst_cli_lock_dir("verify", opts.outdir)) ||
 	    (rc = lst_cli_results_dir("verify", opts.outdir, false))) {
 		lst_coord_destroy(&c);
-		lst_folder_lock_release(&lock);
+		lst_cli_unlock_dir(&lock, opts.outdir);
 		lst_folder_lock_release(&run_lock);
 		lst_plan_destroy(&plan);
 		return 2;
 	}
 	rc = lst_coord_run(c);
-	unstarted = rc != LST_RUN_OK && !lst_coord_started(c);
+	unstarted = rc != LST_RUN_OK && rc != LST_RUN_USAGE && !lst_coord_started(c);
 	if (!unstarted && rc != LST_RUN_USAGE && rc != LST_RUN_INTERRUPTED) {
 		int v = s_verdict(lst_coord_results_dir(c), opts.quiet);
 
@@ -359,9 +359,9 @@ int lst_cmd_verify(int argc, char **argv)
 	}
 	lst_coord_destroy(&c); /* its files closed before they can be taken back */
 	if (unstarted)
-		lst_cli_unmake_dir("verify", opts.outdir, lock, rc != LST_RUN_USAGE);
+		lst_cli_unmake_dir("verify", opts.outdir, lock);
 	lst_plan_destroy(&plan);
-	lst_folder_lock_release(&lock);
+	lst_cli_unlock_dir(&lock, opts.outdir);
 	lst_folder_lock_release(&run_lock);
 	return rc;
 }
