@@ -1,9 +1,11 @@
 /*
  * The results folder as `lockstep run` and `lockstep demo` meet it (see lst_cli_results.h).
  *
- * A folder given with -o must be new or empty, so a run never mixes its files with another's.
- * A failed run leaves its folder behind; rather than only refusing, the refusal reads the
- * folder's run.json and says what to do with it (resume it, replace it, or pick another -o).
+ * A folder given with -o must be new or empty, so a run never mixes its files with another's,
+ * and is locked (lst_folder_lock) before it is looked at, so no other lockstep writes it
+ * meanwhile. A failed run that started a point leaves its folder behind (one that did not takes
+ * it back: lst_cli_unmake_dir); rather than only refusing, the refusal reads the folder's
+ * run.json and says what to do with it (resume it, replace it, or pick another -o).
  * --overwrite empties a folder only when it holds a run.json: a lockstep results folder, never a
  * home directory given by mistake.
  */

@@ -75,9 +75,15 @@ void lst_cmd_run_usage(FILE *f)
 		"any I/O every agent checks every path for everything the run will do to it\n"
 		"(allow_write, read-only, mounts, swap, holders, identity). See docs/security.md.\n"
 		"\n"
+		"A run that fails before its first point starts removes the results folder it\n"
+		"made (saying so); one that started a point keeps it, for resume. A results\n"
+		"folder has one writer: while another lockstep writes DIR (its DIR/.lock), the\n"
+		"run is refused, naming that one's pid and host. See docs/results.md.\n"
+		"\n"
 		"Exit status: 0 complete, 1 an agent was lost or refused or reported errors (or\n"
 		"the results folder could not be written), 2 bad plan, keys, usage or a results\n"
-		"folder that exists and is not empty (nothing was contacted), 130 interrupted.\n",
+		"folder that exists and is not empty or another lockstep writes (nothing was\n"
+		"contacted), 130 interrupted.\n",
 		lst_log_debug_names());
 }
 
