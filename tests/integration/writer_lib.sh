@@ -11,8 +11,8 @@ start_agent a "$PA" --allow-write "$BACK"
 start_agent b "$PB" --allow-write "$BACK"
 HOST=$(hostname)
 
-# wl_plan FILE [RW] [PATH]: four points of 1 s each (RW, default randread) on both agents, on
-# PATH (default the backing file both agents may write).
+# wl_plan FILE [RW] [PATH] [MORE]: four points of 1 s each (RW, default randread) on both
+# agents, on PATH (default the backing file both agents may write); MORE: more defaults.
 wl_plan() {
 	cat >"$1" <<-YAML
 	lockstep: 1
@@ -23,7 +23,7 @@ wl_plan() {
 	  - {name: b, address: "tcp://127.0.0.1:$PB"}
 	targets:
 	  - {name: t, share: shared, paths: {a: "${3:-$BACK}", b: "${3:-$BACK}"}}
-	defaults: {interval: 100ms, engine: psync, direct: false, rw: ${2:-randread}, rate_iops: 400}
+	defaults: {interval: 100ms, engine: psync, direct: false, rw: ${2:-randread}, rate_iops: 400${4:-}}
 	phases:
 	  - {name: sweep, workload: {runtime: 1s}, sweep: {iodepth: [1, 2, 3, 4]}}
 	YAML
