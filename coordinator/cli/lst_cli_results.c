@@ -1,9 +1,11 @@
 /*
  * The results folder as `lockstep run` and `lockstep demo` meet it (see lst_cli_results.h).
  *
- * A folder given with -o must be new or empty, so a run never mixes its files with another's.
- * A failed run leaves its folder behind; rather than only refusing, the refusal reads the
- * folder's run.json and says what to do with it (resume it, replace it, or pick another -o).
+ * A folder given with -o must be new or empty, so a run never mixes its files with another's,
+ * and is locked (lst_folder_lock) before it is looked at, so no other lockstep writes it
+ * meanwhile. A failed run that started a point leaves its folder behind (one that did not takes
+ * it back: lst_cli_unmake_dir); rather than only refusing, the refusal reads the folder's
+ * run.json and says what to do with it (resume it, replace it, or pick another -o).
  * --overwrite empties a folder only when it holds a run.json: a lockstep results folder, never a
  * home directory given by mistake.
  */
@@ -18,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lst_folder_lock.h"
 #include "lst_util.h"
 
 /* Whether something is at dir that a new results folder cannot start from: a file, a link, or
@@ -37,7 +40,8 @@ static bool s_occupied(const char *dir)
 	if (!d)
 		return true;
 	while (!any && (e = readdir(d)))
-		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		any = strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		      !lst_folder_lock_is_file(e->d_name); /* our own lock, taken first */
 	closedir(d);
 	return any;
 }
@@ -67,6 +71,8 @@ static int s_remove(const char *path, const struct stat *st, int flag, struct FT
 	(void)flag;
 	if (ftw->level == 0) /* the folder itself stays, empty */
 		return 0;
+	if (ftw->level == 1 && lst_folder_lock_is_file(path + ftw->base))
+		return 0; /* the lock we hold while we empty it */
 	return remove(path) ? errno : 0;
 }
 
@@ -132,19 +138,64 @@ int lst_cli_results_dir(const char *cmd, const char *dir, bool overwrite)
 	return 0;
 }
 
+lst_folder_lock *lst_cli_lock_dir(const char *cmd, const char *dir)
+{
+	lst_folder_lock *l;
+	lst_err err;
+
+	l = lst_folder_lock_take(dir, cmd, &err);
+	if (!l)
+		fprintf(stderr, "lockstep %s: %s\n", cmd, err.msg);
+	return l;
+}
+
+void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock *lock)
+{
+	int rc = s_empty(dir);
+
+	if (!rc && lst_folder_lock_made(lock)) {
+		/* the lock file goes with the folder; its flock ends at the release */
+		char *path = lst_asprintf("%s/%s", dir, LST_FOLDER_LOCK_NAME);
+
+		if (unlink(path) || rmdir(dir))
+			rc = -errno;
+		free(path);
+	}
+	if (rc)
+		fprintf(stderr, "lockstep %s: no point started, but %s could not be removed: %s\n",
+			cmd, dir, strerror(-rc));
+	else if (lst_folder_lock_made(lock))
+		fprintf(stderr,
+			"lockstep %s: no point started: removed the results folder %s this run "
+			"made (the errors above say why)\n",
+			cmd, dir);
+	else
+		fprintf(stderr,
+			"lockstep %s: no point started: emptied %s again (the errors above say "
+			"why)\n",
+			cmd, dir);
+}
+
+void lst_cli_unlock_dir(lst_folder_lock **lock, const char *dir)
+{
+	bool made = *lock && lst_folder_lock_made(*lock);
+
+	lst_folder_lock_release(lock);
+	if (made)
+		rmdir(dir); /* only when empty: a command refused before it wrote anything */
+}
+
 void lst_cli_print_summary(FILE *f, const char *dir)
 {
 	char *path = lst_asprintf("%s/summary.json", dir);
 	json_t *doc = json_load_file(path, 0, NULL), *pts = json_object_get(doc, "points"), *p;
-	size_t i;
+	size_t i, header = 0;
 
 	free(path);
 	if (!json_is_array(pts)) {
 		json_decref(doc);
 		return;
 	}
-	fprintf(f, "\n%-14s %-12s %10s %9s %10s %10s %10s\n", "phase", "point", "IOPS", "MB/s",
-		"mean us", "p99 us", "p99.99 us");
 	json_array_foreach (pts, i, p) {
 		json_t *lat = json_object_get(p, "lat");
 		const char *scope = json_string_value(json_object_get(p, "scope"));
@@ -155,6 +206,9 @@ void lst_cli_print_summary(FILE *f, const char *dir)
 
 		if (!scope || !strcmp(scope, "agent") || !strcmp(scope, "target"))
 			continue;
+		if (!header++) /* with the first row: no table without one */
+			fprintf(f, "\n%-14s %-12s %10s %9s %10s %10s %10s\n", "phase", "point",
+				"IOPS", "MB/s", "mean us", "p99 us", "p99.99 us");
 		part = !strcmp(scope, "path"); /* each path's share, under its point */
 		if (part)
 			snprintf(who, sizeof(who), "  %s:%s",

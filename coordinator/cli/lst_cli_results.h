@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lst_folder_lock.h"
+
 /*
  * Make dir usable as a new results folder, for the command cmd ("run"). A folder that does not
  * exist or is empty is used as it is. One that holds files is refused with one line on stderr
@@ -22,9 +24,30 @@
 int lst_cli_results_dir(const char *cmd, const char *dir, bool overwrite);
 
 /*
+ * Take dir's writer lock for the command cmd ("run", "resume", "verify"), making dir when it is
+ * missing: before anything reads, empties or writes the folder. Returns the lock, or NULL after
+ * one line on stderr (another lockstep holds it: its pid and host); the caller exits 2.
+ */
+lst_folder_lock *lst_cli_lock_dir(const char *cmd, const char *dir);
+
+/*
+ * For a run that ended before any point started: take back what it wrote into dir, whose lock
+ * it still holds, and say so on stderr. The folder goes when the run made it
+ * (lst_folder_lock_made); one that existed (empty, or emptied by --overwrite) is left empty.
+ */
+void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock *lock);
+
+/*
+ * Give up dir's lock (lst_folder_lock_release), and remove dir when the lock made it and it is
+ * still empty: a command refused before it wrote anything leaves no folder. NULL-safe.
+ */
+void lst_cli_unlock_dir(lst_folder_lock **lock, const char *dir);
+
+/*
  * The summary table of the results folder dir (its summary.json) to f: a row per point with
  * IOPS, MB/s, mean, p99 and p99.99 latency, each path's share indented under its point; the
- * per-agent and per-target rows are left out. Prints nothing when summary.json cannot be read.
+ * per-agent and per-target rows are left out. Prints nothing, not even the header, when
+ * summary.json cannot be read or has no such row.
  */
 void lst_cli_print_summary(FILE *f, const char *dir);
 

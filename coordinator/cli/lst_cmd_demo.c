@@ -397,6 +397,7 @@ int lst_cmd_demo(int argc, char **argv)
 	char agent_bin[4200], *outdir = NULL;
 	lst_plan *plan = NULL;
 	lst_coord *c = NULL;
+	lst_folder_lock *lock = NULL; /* the results folder's: demo writes it as run does */
 	json_t *inventory = NULL;
 	lst_err err;
 	int rc = 2;
@@ -455,7 +456,7 @@ int lst_cmd_demo(int argc, char **argv)
 		opts.outdir = outdir;
 	}
 	c = lst_coord_new(plan, &opts, &err);
-	if (!c)
+	if (!c || !(lock = lst_folder_lock_take(opts.outdir, "demo", &err)))
 		goto fail;
 	rc = lst_coord_run(c);
 	lst_cli_print_summary(stdout, opts.outdir);
@@ -476,6 +477,7 @@ fail:
 	s_cleanup(&d, NULL);
 out:
 	lst_coord_destroy(&c);
+	lst_cli_unlock_dir(&lock, opts.outdir);
 	lst_plan_destroy(&plan);
 	json_decref(inventory);
 	free(outdir);

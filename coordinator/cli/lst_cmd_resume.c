@@ -1,8 +1,9 @@
 /*
  * `lockstep resume DIR [--plan FILE]`: finish a run whose coordinator died (kill -9, a reboot of
- * the workstation), appending to its results folder. Refuses a folder whose run ended (status
- * other than interrupted), a plan other than the one the run started with, and agents serving
- * another coordinator; see lst_coord_resume for the rest.
+ * the workstation), appending to its results folder. Refuses a folder another lockstep writes
+ * (its lock: the run itself, still alive, or another resume), a run that ended (status other
+ * than interrupted), a plan other than the one the run started with, and agents serving another
+ * coordinator; see lst_coord_resume for the rest.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -41,9 +42,11 @@ void lst_cmd_resume_usage(FILE *f)
 		"      --debug LIST   debug categories: %s\n"
 		"  -v, --verbose      more detail\n"
 		"\n"
-		"Refused, with the folder left unchanged: a run that ended (run.json has a status\n"
-		"other than interrupted), another plan, an agent serving another coordinator, a\n"
-		"path that is not the drive run.json recorded (checked before any I/O).\n"
+		"Refused, with the folder left unchanged: a folder another lockstep is writing\n"
+		"(the run itself, still alive, or another resume: its pid and host are named), a\n"
+		"run that ended (run.json has a status other than interrupted), another plan, an\n"
+		"agent serving another coordinator, a path that is not the drive run.json\n"
+		"recorded (checked before any I/O).\n"
 		"\n"
 		"Exit status: as 'lockstep run': 0 complete, 1 failed (or an agent refused),\n"
 		"2 bad usage or a folder that cannot be resumed, 130 interrupted.\n",
@@ -212,6 +215,7 @@ int lst_cmd_resume(int argc, char **argv)
 	lst_errlist errs = { 0 };
 	json_t *run = NULL, *journal = NULL;
 	lst_plan *plan = NULL;
+	lst_folder_lock *lock = NULL;
 	lst_err err;
 	int opt, cli, rc = 2;
 
@@ -249,7 +253,14 @@ int lst_cmd_resume(int argc, char **argv)
 		return 2;
 	}
 	dir = argv[optind];
-	if (!(run = s_load_run(dir)) || !(plan_path = s_find_plan(dir, run, plan_arg)))
+	/* before run.json is read: a live run or another resume holds it (and a folder that is
+	 * not there is not made) */
+	if (access(dir, F_OK)) {
+		fprintf(stderr, "lockstep resume: %s: %s\n", dir, strerror(errno));
+		goto out;
+	}
+	if (!(lock = lst_cli_lock_dir("resume", dir)) || !(run = s_load_run(dir)) ||
+	    !(plan_path = s_find_plan(dir, run, plan_arg)))
 		goto out;
 	journal = lst_results_read_journal(dir, &err);
 	if (!journal) {
@@ -268,5 +279,6 @@ out:
 	json_decref(journal);
 	lst_plan_destroy(&plan);
 	free(plan_path);
+	lst_folder_lock_release(&lock);
 	return rc;
 }

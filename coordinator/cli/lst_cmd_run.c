@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lst_cli.h"
@@ -74,15 +75,22 @@ void lst_cmd_run_usage(FILE *f)
 		"any I/O every agent checks every path for everything the run will do to it\n"
 		"(allow_write, read-only, mounts, swap, holders, identity). See docs/security.md.\n"
 		"\n"
+		"A run that fails before its first point starts removes the results folder it\n"
+		"made (saying so); one that started a point keeps it, for resume. A results\n"
+		"folder has one writer: while another lockstep writes DIR (its DIR/.lock), the\n"
+		"run is refused, naming that one's pid and host. See docs/results.md.\n"
+		"\n"
 		"Exit status: 0 complete, 1 an agent was lost or refused or reported errors (or\n"
 		"the results folder could not be written), 2 bad plan, keys, usage or a results\n"
-		"folder that exists and is not empty (nothing was contacted), 130 interrupted.\n",
+		"folder that exists and is not empty or another lockstep writes (nothing was\n"
+		"contacted), 130 interrupted.\n",
 		lst_log_debug_names());
 }
 
-/* How a run ended, for the user: the summary table and where the results are; with --progress
- * json, the table goes to stderr and the end is a last JSON line. */
-static void s_finish(lst_coord *c, const struct lst_coord_opts *opts, int rc)
+/* How a run ended, for the user: the summary table and where the results are (unless the run
+ * takes its folder back, kept false: that says the last word); with --progress json, the table
+ * goes to stderr and the end is a last JSON line. */
+static void s_finish(lst_coord *c, const struct lst_coord_opts *opts, int rc, bool kept)
 {
 	const char *how = rc == LST_RUN_OK	      ? "complete"
 			  : rc == LST_RUN_INTERRUPTED ? "interrupted"
@@ -103,8 +111,36 @@ static void s_finish(lst_coord *c, const struct lst_coord_opts *opts, int rc)
 		fflush(opts->progress_json);
 		json_decref(o);
 	}
-	if (!opts->quiet)
+	if (!opts->quiet && kept)
 		fprintf(stderr, "lockstep: run %s; results in %s\n", how, lst_coord_results_dir(c));
+}
+
+/*
+ * Run *cp into its results folder, holding the folder's lock from before it is looked at (and,
+ * with overwrite, emptied) to the end, and destroy it. A run that started no point takes back
+ * its folder, once the run has closed its files.
+ */
+static int s_run(lst_coord **cp, const struct lst_coord_opts *opts, bool overwrite)
+{
+	char *dir = lst_strdup(lst_coord_results_dir(*cp));
+	lst_folder_lock *lock = lst_cli_lock_dir("run", dir);
+	bool kept;
+	int rc = 2;
+
+	if (!lock || (rc = lst_cli_results_dir("run", dir, overwrite)))
+		goto out;
+	rc = lst_coord_run(*cp);
+	/* LST_RUN_USAGE: the folder could not be set up, nothing of ours may be in it */
+	kept = rc == LST_RUN_OK || rc == LST_RUN_USAGE || lst_coord_started(*cp);
+	s_finish(*cp, opts, rc, kept);
+	lst_coord_destroy(cp);
+	if (!kept)
+		lst_cli_unmake_dir("run", dir, lock);
+out:
+	lst_coord_destroy(cp);
+	lst_cli_unlock_dir(&lock, dir);
+	free(dir);
+	return rc;
 }
 
 int lst_cmd_run(int argc, char **argv)
@@ -192,18 +228,12 @@ int lst_cmd_run(int argc, char **argv)
 		lst_errlist_free(&errs);
 		return 2;
 	}
-	if (opts.outdir && (rc = lst_cli_results_dir("run", opts.outdir, overwrite))) {
-		lst_plan_destroy(&plan);
-		return rc;
-	}
 	c = lst_cli_coord_new(plan, &opts);
 	if (!c) {
 		lst_plan_destroy(&plan);
 		return 2;
 	}
-	rc = lst_coord_run(c);
-	s_finish(c, &opts, rc);
-	lst_coord_destroy(&c);
+	rc = s_run(&c, &opts, overwrite);
 	lst_plan_destroy(&plan);
 	return rc;
 }

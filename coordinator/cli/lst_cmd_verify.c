@@ -237,7 +237,9 @@ int lst_cmd_verify(int argc, char **argv)
 	int64_t iodepth = 16;
 	lst_errlist errs = { 0 };
 	lst_plan *run_plan, *plan;
-	lst_coord *c;
+	lst_folder_lock *run_lock = NULL, *lock = NULL;
+	lst_coord *c = NULL;
+	bool unstarted;
 	lst_err err;
 	int opt, rc;
 
@@ -327,17 +329,25 @@ int lst_cmd_verify(int argc, char **argv)
 		snprintf(outbuf, sizeof(outbuf), "%s/verify-%s", dir, stamp);
 		opts.outdir = outbuf;
 	}
-	if ((rc = lst_cli_results_dir("verify", opts.outdir, false))) {
+	/* The run's folder is written too when the results go into it (by default): its lock
+	 * keeps a resume or an --overwrite of that run away meanwhile. */
+	if (!strncmp(opts.outdir, dir, strlen(dir)) && opts.outdir[strlen(dir)] == '/' &&
+	    !(run_lock = lst_cli_lock_dir("verify", dir))) {
 		lst_plan_destroy(&plan);
-		return rc;
+		return 2;
 	}
-	c = lst_cli_coord_new(plan, &opts);
-	if (!c) {
+	if (!(c = lst_cli_coord_new(plan, &opts)) ||
+	    !(lock = lst_cli_lock_dir("verify", opts.outdir)) ||
+	    (rc = lst_cli_results_dir("verify", opts.outdir, false))) {
+		lst_coord_destroy(&c);
+		lst_cli_unlock_dir(&lock, opts.outdir);
+		lst_folder_lock_release(&run_lock);
 		lst_plan_destroy(&plan);
 		return 2;
 	}
 	rc = lst_coord_run(c);
-	if (rc != LST_RUN_USAGE && rc != LST_RUN_INTERRUPTED) {
+	unstarted = rc != LST_RUN_OK && rc != LST_RUN_USAGE && !lst_coord_started(c);
+	if (!unstarted && rc != LST_RUN_USAGE && rc != LST_RUN_INTERRUPTED) {
 		int v = s_verdict(lst_coord_results_dir(c), opts.quiet);
 
 		if (rc == LST_RUN_OK)
@@ -347,7 +357,11 @@ int lst_cmd_verify(int argc, char **argv)
 				rc == LST_RUN_OK ? "clean" : "found problems",
 				lst_coord_results_dir(c));
 	}
-	lst_coord_destroy(&c);
+	lst_coord_destroy(&c); /* its files closed before they can be taken back */
+	if (unstarted)
+		lst_cli_unmake_dir("verify", opts.outdir, lock);
 	lst_plan_destroy(&plan);
+	lst_cli_unlock_dir(&lock, opts.outdir);
+	lst_folder_lock_release(&run_lock);
 	return rc;
 }

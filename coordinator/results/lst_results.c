@@ -18,6 +18,7 @@
 
 #include "lst_assert.h"
 #include "lst_columns.h"
+#include "lst_folder_lock.h"
 #include "lst_log.h"
 #include "lst_opt.h"
 #include "lst_results_int.h"
@@ -124,7 +125,8 @@ static bool s_dir_empty(const char *dir)
 	if (!d)
 		return false;
 	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    !lst_folder_lock_is_file(e->d_name)) /* our own writer's lock */
 			empty = false;
 	closedir(d);
 	return empty;

@@ -249,6 +249,11 @@ const char *lst_coord_results_dir(const lst_coord *c)
 	return c->outdir;
 }
 
+bool lst_coord_started(const lst_coord *c)
+{
+	return c->run_t0 || c->points_run; /* the first START's instant; points kept by a resume */
+}
+
 void lst_coord__bye(lst_coord *c)
 {
 	/*

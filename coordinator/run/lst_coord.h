@@ -85,6 +85,12 @@ void lst_coord_plan_hash(const char *text, char out[41]);
 /* The results folder in use (valid once run has begun). Borrowed. */
 const char *lst_coord_results_dir(const lst_coord *c);
 
+/*
+ * Whether the run (or the run it resumed) got as far as starting a point on its agents: false
+ * when it ended while connecting, checking or preparing, with nothing measured.
+ */
+bool lst_coord_started(const lst_coord *c);
+
 /* Ask the run to stop as Ctrl-C does (async-signal-safe). */
 void lst_coord_interrupt(void);
 
