@@ -46,7 +46,7 @@ refused() {
 		rc=$?
 	[ "$rc" -ne 124 ] || fail "$name: lockstep run hung"
 	[ "$rc" -ne 0 ] || fail "$name: the run was not refused: $(cat "$TMP/$name.out")"
-	line=$(grep "error" "$TMP/$name.out") || fail "$name: no error line: $(cat "$TMP/$name.out")"
+	line=$(grep "error:" "$TMP/$name.out") || fail "$name: no error line: $(cat "$TMP/$name.out")"
 	[ "$(printf '%s\n' "$line" | wc -l)" -eq 1 ] || fail "$name: not one error line: $line"
 	for want in "$@"; do
 		printf '%s\n' "$line" | grep -qF -- "$want" || fail "$name: expected '$want', got: $line"

@@ -2,7 +2,8 @@
 # An agent whose clock is unusable is refused, never a coordinator abort: agent b runs under
 # libfaketime at 1000x (its monotonic clock too), so every clock exchange comes back with a
 # negative round-trip delay. `lockstep run` must exit 1 (not 134 from an assert, not 139),
-# say which agent and what is wrong with its clock, and leave run.json with that error.
+# say which agent and what is wrong with its clock; a run refused before its point takes back the
+# folder it made, one whose START was refused keeps run.json with that error.
 . "$(dirname "$0")/lib.sh"
 faketime_lib=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1
 [ -e "$faketime_lib" ] || skip "needs libfaketime (package faketime)"
@@ -44,9 +45,14 @@ mixup="behind this agent's clock (more than an hour): a clock mix-up?"
 dropped="agent b could not start phase p point 0: start: point 0/0 is not prepared"
 grep -qF "agent b: $why" "$TMP/run.err" || grep -q "agent b .*$mixup" "$TMP/run.err" ||
 	grep -qF "$dropped" "$TMP/run.err" || fail "no message naming agent b and its clock"
-[ -f "$TMP/res/run.json" ] || fail "no run.json"
-json "$TMP/res/run.json" "any('agent b' in e and ('clock exchanges unusable' in e or 'clock mix-up' in e or 'is not prepared' in e) for e in d['errors'])" |
-	grep -qx True || fail "run.json errors: $(json "$TMP/res/run.json" "d['errors']")"
-st=$(json "$TMP/res/run.json" "d.get('status')")
-[ "$st" = None ] || [ "$st" = failed ] || fail "run.json status $st"
-ok "an agent whose clock runs 1000x is refused with the reason, exit 1, run.json errors"
+if [ -f "$TMP/res/run.json" ]; then
+	json "$TMP/res/run.json" "any('agent b' in e and ('clock exchanges unusable' in e or 'clock mix-up' in e or 'is not prepared' in e) for e in d['errors'])" |
+		grep -qx True || fail "run.json errors: $(json "$TMP/res/run.json" "d['errors']")"
+	st=$(json "$TMP/res/run.json" "d.get('status')")
+	[ "$st" = None ] || [ "$st" = failed ] || fail "run.json status $st"
+else
+	[ ! -e "$TMP/res" ] || fail "the refused run left $(ls "$TMP/res")"
+	grep -qF "no point started: removed the results folder" "$TMP/run.err" ||
+		fail "no folder and no word of its removal"
+fi
+ok "an agent whose clock runs 1000x is refused with the reason, exit 1, nothing left that did not run"

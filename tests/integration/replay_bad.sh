@@ -70,7 +70,7 @@ PLAN
 	if "$LOCKSTEP" run "$TMP/bad.yaml" -o "$TMP/res$nbad" --quiet >"$TMP/out" 2>"$TMP/err"; then
 		fail "the daemon replayed $name on $dev"
 	fi
-	line=$(grep "error" "$TMP/err") || fail "lockstep run: no error line: $(cat "$TMP/err")"
+	line=$(grep "error:" "$TMP/err") || fail "lockstep run: no error line: $(cat "$TMP/err")"
 	[ "$(printf '%s\n' "$line" | wc -l)" -eq 1 ] || fail "not one error line: $(cat "$TMP/err")"
 	for want in "$@"; do
 		printf '%s\n' "$line" | grep -qF -- "$want" ||
