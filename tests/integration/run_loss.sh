@@ -8,7 +8,7 @@ back=$(mk_backing 128M)
 
 # start_loss NAME <PLAN_TAIL: agents a-NAME and b-NAME on $back, and `lockstep run` in the
 # background of a plan over both (its loss policy and phases read from stdin) into
-# $TMP/res-NAME, logging to $TMP/run-NAME.log. Returns once b's samples are being written (5 s
+# $TMP/res-NAME, logging to $TMP/run-NAME.log. Returns once b's samples are being written (10 s
 # at most). Sets RUN_PID and B_PID.
 start_loss() {
 	local name=$1 pa pb tail
@@ -32,10 +32,11 @@ start_loss() {
 	"$LOCKSTEP" run "$TMP/plan-$name.yaml" -o "$TMP/res-$name" >"$TMP/run-$name.log" 2>&1 &
 	RUN_PID=$!
 	on_exit "kill $RUN_PID"
-	for _ in $(seq 100); do
-		[ -s "$TMP/res-$name/samples/b.msgpack" ] && break
+	for _ in $(seq 200); do
+		[ -s "$TMP/res-$name/samples/b.msgpack" ] && return 0
 		sleep 0.05
 	done
+	fail "$name: no sample of b after 10 s: $(tail -5 "$TMP/run-$name.log")"
 }
 
 # run_with_kill POLICY: run a 2-agent plan, kill agent b 1.5 s into the first phase.
@@ -44,7 +45,7 @@ run_with_kill() {
 	start_loss "$policy" <<-YAML
 	on_agent_loss: $policy
 	phases:
-	  - {name: first, workload: {runtime: 6s}}
+	  - {name: first, workload: {runtime: 10s}}
 	  - {name: second, workload: {runtime: 1s}}
 	YAML
 	run=$RUN_PID bpid=$B_PID
