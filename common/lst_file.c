@@ -33,6 +33,23 @@ static const char *s_kind(mode_t mode)
 	return "not a regular file";
 }
 
+/*
+ * fd, opened with O_NONBLOCK so that a FIFO's open could not wait, once its kind is known: its
+ * reads and writes block as usual again. Returns fd, or closes it and returns -errno with err.
+ */
+static int s_blocking(int fd, const char *what, const char *path, lst_err *err)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		int rc = lst_err_sys(err, -errno, "%s %s: fcntl", what, path);
+
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
 int lst_file_open_read(const char *path, const char *what, unsigned flags, uint64_t max,
 		       struct stat *st, lst_err *err)
 {
@@ -64,11 +81,7 @@ int lst_file_open_read(const char *path, const char *what, unsigned flags, uint6
 				 path, (unsigned long long)s->st_size, (unsigned long long)max);
 		goto out_close;
 	}
-	if (fcntl(fd, F_SETFL, O_RDONLY)) { /* reads of a regular file block as usual again */
-		rc = lst_err_sys(err, -errno, "%s %s: fcntl", what, path);
-		goto out_close;
-	}
-	return fd;
+	return s_blocking(fd, what, path, err);
 
 out_close:
 	close(fd);
@@ -156,11 +169,7 @@ int lst_file_open_write(const char *path, const char *what, unsigned flags, mode
 		rc = lst_err_sys(err, -errno, "%s %s: cannot empty it", what, path);
 		goto out_close;
 	}
-	if (fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)) { /* writes block as usual again */
-		rc = lst_err_sys(err, -errno, "%s %s: fcntl", what, path);
-		goto out_close;
-	}
-	return fd;
+	return s_blocking(fd, what, path, err);
 
 out_close:
 	close(fd);
