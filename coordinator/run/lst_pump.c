@@ -456,9 +456,10 @@ static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
 /*
  * A message whose seq jumps far beyond the highest one agent i sent before: more than an agent
  * can number in a lease at the shortest interval, with margin, so no reconnect explains it
- * (a reconnect's WELCOME re-bases the count). Taken, it would make every later message look
- * like an old copy (s_fresh) and ACK what never arrived; so it is a protocol error: the agent
- * is lost (its next session starts afresh) and the plan's on_agent_loss judges the point.
+ * (a reconnect's WELCOME re-bases the count: s_dispatch). Taken, it would make every later
+ * message look like an old copy (s_fresh) and ACK what never arrived; so it is a protocol
+ * error: the agent is lost (its next session starts afresh) and the plan's on_agent_loss
+ * judges the point.
  */
 static bool s_seq_jumps(lst_coord *c, size_t i, const lst_msg *m)
 {
@@ -466,10 +467,6 @@ static bool s_seq_jumps(lst_coord *c, size_t i, const lst_msg *m)
 	uint64_t slack = (uint64_t)(c->lease / (10 * LST_NS_PER_MS)) * 2 + 4096;
 	uint64_t top = a->top_seq;
 
-	if (m->re && m->re == a->hello_id) {
-		a->top_seq = m->seq;
-		return false;
-	}
 	if (!top || m->seq <= top + slack) {
 		a->top_seq = LST_MAX(top, m->seq);
 		return false;
@@ -492,12 +489,13 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	struct lst_coord__agent *a = &c->a[i];
 	lst_err err;
 
-	if (s_seq_jumps(c, i, m))
-		return;
 	if (m->re && m->re == a->hello_id) {
+		a->top_seq = m->seq; /* a reconnect's answer re-bases the count */
 		s_on_hello_reply(c, i, m);
 		return;
 	}
+	if (s_seq_jumps(c, i, m))
+		return;
 	if (a->unreachable && !lst_conn_lost(a->conn)) {
 		a->unreachable = false;
 		lst_log_info("agent %s is reachable again", lst_conn_name(a->conn));
