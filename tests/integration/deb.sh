@@ -27,7 +27,7 @@ for d in "$coord" "$agent"; do [ -f "$d" ] || fail "no $(basename "$d"): $(ls "$
 
 # has DEB 'MODE OWNER PATH': dpkg-deb -c lists it.
 has() {
-	dpkg-deb -c "$1" | awk '{print $1, $2, $6}' | grep -qxF -- "$2" ||
+	dpkg-deb -c "$1" | awk '{print $1, $2, $6}' | grep -xF -- "$2" >/dev/null ||
 		fail "$(basename "$1") lacks '$2': $(dpkg-deb -c "$1" | awk '{print $1, $2, $6}')"
 }
 has "$coord" "-rwxr-xr-x root/root ./usr/bin/lockstep"
@@ -37,8 +37,8 @@ has "$agent" "-rw-r--r-- root/root ./usr/lib/systemd/system/lockstep-agent.servi
 has "$agent" "-rw-r--r-- root/root ./etc/lockstep/agent.yaml"
 has "$agent" "drwx------ root/root ./etc/lockstep/authorized_keys/"
 has "$agent" "-rw-r--r-- root/root ./usr/share/doc/lockstep-agent/copyright"
-dpkg-deb -c "$coord" | grep -q lockstep-agent && fail "the coordinator package holds agent files"
-dpkg-deb -c "$agent" | grep -q 'usr/bin/lockstep$' && fail "the agent package holds the coordinator"
+dpkg-deb -c "$coord" | grep lockstep-agent >/dev/null && fail "the coordinator package holds agent files"
+dpkg-deb -c "$agent" | grep 'usr/bin/lockstep$' >/dev/null && fail "the agent package holds the coordinator"
 [ "$(dpkg-deb -f "$agent" Version)" = "${version}-1" ] || fail "version $(dpkg-deb -f "$agent" Version)"
 # Plots are a headline of the coordinator: it draws them with gnuplot, so apt brings one along.
 [ "$(dpkg-deb -f "$coord" Recommends)" = "gnuplot-nox | gnuplot" ] ||
@@ -99,7 +99,7 @@ xa="$TMP/x/$(basename "$agent")"
 	fail "lockstep-agent keygen from the package: $(cat "$TMP/keygen.out")"
 [ "$(stat -c %a "$TMP/keys/host.key")" = 600 ] && [ -s "$TMP/keys/host.pub" ] ||
 	fail "lockstep-agent keygen: $(ls -l "$TMP/keys")"
-"$xa/usr/sbin/lockstep-agent" keygen --help | grep -q "^usage: lockstep-agent keygen" ||
+"$xa/usr/sbin/lockstep-agent" keygen --help | grep "^usage: lockstep-agent keygen" >/dev/null ||
 	fail "lockstep-agent keygen --help: $("$xa/usr/sbin/lockstep-agent" keygen --help 2>&1 | head -3)"
 "$LOCKSTEP" keygen "$TMP/keys/ctl" >/dev/null || fail "lockstep keygen"
 mkdir -m 700 "$TMP/auth" && cp "$TMP/keys/ctl.pub" "$TMP/auth/"

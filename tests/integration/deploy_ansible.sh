@@ -31,7 +31,7 @@ rm -f "$LST_BUILD"/lockstep-agent_*.deb
 make -C "$LST_SRC" deb BUILD="$LST_BUILD" JOBS=2 >"$TMP/deb.log" 2>&1 ||
 	fail "make deb: $(tail -30 "$TMP/deb.log")"
 deb=$(ls "$LST_BUILD"/lockstep-agent_*.deb)
-dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qx './postinst' || fail "$deb has no postinst"
+dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -x './postinst' >/dev/null || fail "$deb has no postinst"
 version=$(dpkg-deb --showformat='${Version}' --show "$deb")
 
 pa=$(free_port); pb=$(free_port); pc=$(free_port)
@@ -56,7 +56,7 @@ export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_LOCAL_TEMP="$TMP/
 # First run: installs and starts each agent once.
 play "$TMP/play1.log" -i "$TMP/inventory.ini" || fail "playbook failed: $(tail -30 "$TMP/play1.log")"
 for h in a b; do
-	recap "$TMP/play1.log" "host-$h" | grep -qE 'changed=[1-9].*failed=0' ||
+	recap "$TMP/play1.log" "host-$h" | grep -E 'changed=[1-9].*failed=0' >/dev/null ||
 		fail "first run, host-$h: $(recap "$TMP/play1.log" "host-$h")"
 	[ -s "$TMP/$h/agent.pid" ] && kill -0 "$(cat "$TMP/$h/agent.pid")" || fail "host $h: not running"
 	[ "$(starts "$TMP/$h/agent.log")" = 1 ] ||
@@ -93,7 +93,7 @@ ok "a plan runs through the deployed agents"
 pids="$(cat "$TMP/a/agent.pid") $(cat "$TMP/b/agent.pid")"
 play "$TMP/play2.log" -i "$TMP/inventory.ini" || fail "second playbook run failed: $(tail -30 "$TMP/play2.log")"
 for h in a b; do
-	recap "$TMP/play2.log" "host-$h" | grep -qE 'changed=0 .*failed=0' ||
+	recap "$TMP/play2.log" "host-$h" | grep -E 'changed=0 .*failed=0' >/dev/null ||
 		fail "second run changed host-$h: $(grep -E '^(changed|TASK)' "$TMP/play2.log" | grep -B1 '^changed')"
 done
 [ "$pids" = "$(cat "$TMP/a/agent.pid") $(cat "$TMP/b/agent.pid")" ] || fail "agents restarted for nothing"
@@ -148,5 +148,5 @@ fi
 grep -q "lockstep_agent_key_src: $ex/keys/host-b.key is not a file" "$TMP/play5.log" ||
 	fail "the failure does not name the missing key: $(grep -A3 'fatal' "$TMP/play5.log")"
 ! grep -qi censored "$TMP/play5.log" || fail "the reason is censored: $(grep -A3 'fatal' "$TMP/play5.log")"
-recap "$TMP/play5.log" host-b | grep -qE 'changed=0 .*failed=1' || fail "missing key: $(recap "$TMP/play5.log" host-b)"
+recap "$TMP/play5.log" host-b | grep -E 'changed=0 .*failed=1' >/dev/null || fail "missing key: $(recap "$TMP/play5.log" host-b)"
 ok "a missing key fails naming $ex/keys/host-b.key"

@@ -188,5 +188,5 @@ rc=0
 rc=0
 "$LOCKSTEP" inventory --bogus 127.0.0.1 >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "unknown option: exit $rc, want 2"
-"$LOCKSTEP" inventory --help | grep -q -- "--targets" || fail "--help does not explain --targets"
+"$LOCKSTEP" inventory --help | grep -- "--targets" >/dev/null || fail "--help does not explain --targets"
 ok "bad input: unreachable agent, no agent, unknown option"

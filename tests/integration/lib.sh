@@ -1,6 +1,8 @@
 # Shared helpers for integration tests: real processes, real loop devices, cleanup in a trap.
 # Source it first thing: `. "$(dirname "$0")/lib.sh"`. Every test exits 0 pass, 1 fail, 77 skip.
 set -euo pipefail
+# Under pipefail, `producer | grep -q` can fail on a match: grep -q leaves at its first match and
+# the producer, still writing, dies of SIGPIPE. Tests write `producer | grep PATTERN >/dev/null`.
 
 : "${LST_BIN:?LST_BIN must point at build/bin}"
 : "${LST_BUILD:=$(dirname "$LST_BIN")}"

@@ -63,7 +63,7 @@ curl -sf "http://127.0.0.1:$pp/-/ready" >/dev/null || fail "prometheus not ready
 # Prometheus applies its targets up to 5 s after it starts: wait for its first (failed) scrape,
 # so it scrapes the run from its start.
 for _ in $(seq 150); do
-	curl -s "http://127.0.0.1:$pp/api/v1/query?query=up" | grep -q '"job":"lockstep"' && break
+	curl -s "http://127.0.0.1:$pp/api/v1/query?query=up" | grep '"job":"lockstep"' >/dev/null && break
 	sleep 0.1
 done
 

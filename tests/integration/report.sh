@@ -357,7 +357,7 @@ for args in "" "$A $B $A" "--bogus $A" "-o"; do
 	"$LOCKSTEP" report $args >/dev/null 2>&1 || rc=$?
 	[ "$rc" -eq 2 ] || fail "'report $args': exit $rc, not 2"
 done
-"$LOCKSTEP" report --help | grep -q "usage: lockstep report" || fail "no --help"
+"$LOCKSTEP" report --help | grep "usage: lockstep report" >/dev/null || fail "no --help"
 ok "bad input: exit 2 with the file and line named"
 
 # --- no gnuplot on PATH: the report still prints, the plots are skipped with a warning --------

@@ -100,7 +100,7 @@ rc=0
 [ $rc -eq 2 ] || fail "unwritable page: exit $rc"
 grep -q "cannot create $TMP/no/such/dir/r.html" "$TMP/err.txt" ||
 	fail "unwritable page: no clear error: $(cat "$TMP/err.txt")"
-"$LOCKSTEP" report --help | grep -q -- "--html\[=FILE\]" || fail "--help does not give --html"
+"$LOCKSTEP" report --help | grep -- "--html\[=FILE\]" >/dev/null || fail "--help does not give --html"
 ok "bad --html use refused"
 
 # Two runs compared: the page has compare.csv's figures, and says run B did not finish.
