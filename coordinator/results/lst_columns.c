@@ -128,6 +128,15 @@ static const struct lst_column s_sum[] = {
 	S_OPT("verify_bad", UINT, struct lst_rpt_point, verify[3]),
 	S_COL("trim_iops", F3),
 	S_COL("trim_mbps", F3),
+	S_COL("rw", WORD),
+	S_COL("bs", INTE),
+	S_COL("iodepth", INTE),
+	S_COL("jobs", INTE),
+	S_COL("rwmixread", INTE),
+	S_COL("lat_min_us", F3),
+	S_COL("lat_p90_us", F3),
+	S_COL("lat_p95_us", F3),
+	S_COL("lat_p99_999_us", F3),
 };
 
 static const struct lst_column s_clock[] = {
@@ -305,6 +314,10 @@ static void s_cell(FILE *f, enum lst_col_type type, const union lst_cell *c)
 		break;
 	case LST_COL_INT:
 		s_sint(f, c->i);
+		break;
+	case LST_COL_INTE:
+		if (c->i >= 0)
+			s_uint(f, (unsigned long long)c->i);
 		break;
 	case LST_COL_UINT:
 		s_uint(f, c->u);

@@ -38,6 +38,7 @@ enum lst_col_type {
 	LST_COL_F6,	/* real, 6 decimals */
 	LST_COL_G,	/* real, shortest (%g) */
 	LST_COL_F3E,	/* real, 3 decimals; NAN is written as an empty field (no value) */
+	LST_COL_INTE,	/* signed integer; a negative one is written as an empty field (no value) */
 };
 
 /* What the report reader does with a column. */
@@ -69,7 +70,7 @@ struct lst_col_table {
 /* One value of a row being written; the member is the column's type's. */
 union lst_cell {
 	const char *s;	      /* WORD, QUOTED */
-	long long i;	      /* INT */
+	long long i;	      /* INT, INTE */
 	unsigned long long u; /* UINT */
 	double d;	      /* F3, F6, G */
 };
@@ -106,6 +107,21 @@ union lst_cell {
  * without trims. Trims are not in read_* or write_*.
  */
 #define LST_TRIM_NCOLS 2
+
+/*
+ * The workload block after the trim block in summary.csv: rw, bs (bytes), iodepth, jobs and
+ * rwmixread of the point's workload, for the target as a whole (run.json's "workload"), so a
+ * reader need not parse the label. Empty where a value does not apply: rwmixread outside the
+ * mixes (randrw, rw), bs with a bssplit, rw, bs and rwmixread with a skew (several workloads).
+ */
+#define LST_SUM_WORKLOAD_NCOLS 5
+
+/*
+ * The combined latency columns the first six leave out, at the very end of summary.csv:
+ * lat_min_us, lat_p90_us, lat_p95_us and lat_p99_999_us, from the same merged histogram of
+ * both directions.
+ */
+#define LST_SUM_LAT_MORE_NCOLS 4
 
 enum lst_ts_col {
 	LST_TS_PHASE,
@@ -156,7 +172,9 @@ enum lst_sum_col {
 	LST_SUM_HEALTH,						/* the health block, see above */
 	LST_SUM_VERIFY = LST_SUM_HEALTH + LST_SUM_HEALTH_NCOLS, /* the verify block */
 	LST_SUM_TRIM = LST_SUM_VERIFY + LST_VERIFY_NCOLS,	/* issue 17: trim_iops, trim_mbps */
-	LST_SUM_N = LST_SUM_TRIM + LST_TRIM_NCOLS,
+	LST_SUM_WORKLOAD = LST_SUM_TRIM + LST_TRIM_NCOLS, /* rw, bs, iodepth, jobs, rwmixread */
+	LST_SUM_LAT_MORE = LST_SUM_WORKLOAD + LST_SUM_WORKLOAD_NCOLS, /* min, p90, p95, p99.999 */
+	LST_SUM_N = LST_SUM_LAT_MORE + LST_SUM_LAT_MORE_NCOLS,
 };
 
 enum lst_clock_col {

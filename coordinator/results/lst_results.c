@@ -572,9 +572,39 @@ static json_t *s_dir_json(const struct lst_merge_totals *t, int d)
 			 "lat", lst_results_lat_json(&t->dir[d].lat));
 }
 
+_Static_assert(LST_SUM_WORKLOAD_NCOLS == 5, "the workload block: rw, bs, iodepth, jobs, rwmixread");
+
+/*
+ * The workload block of summary.csv (lst_columns.h) from w, the point's workload (NULL: none
+ * known, every field empty). A value that does not apply is -1 (an empty field) and rw "".
+ */
+static void s_workload_cells(union lst_cell *cells, const struct lst_workload *w)
+{
+	bool skew = w && w->skew.n, mix = w && (w->rw == LST_RW_RANDRW || w->rw == LST_RW_RW);
+
+	cells[0].s = w && !skew ? lst_rw_names[w->rw] : "";
+	cells[1].i = w && !skew && !w->bssplit.n[LST_DIR_READ] && !w->bssplit.n[LST_DIR_WRITE]
+			     ? w->bs
+			     : -1;
+	cells[2].i = w ? w->iodepth : -1;
+	cells[3].i = w ? w->jobs : -1;
+	cells[4].i = mix && !skew ? w->rwmixread : -1;
+}
+
+/* lat_min_us, lat_p90_us, lat_p95_us, lat_p99_999_us of the histogram both directions make. */
+static void s_lat_more_cells(union lst_cell *cells, const lst_hist *both,
+			     const struct lst_hist_stats *st)
+{
+	cells[0].d = (double)st->min / 1e3;
+	cells[1].d = (double)st->p90 / 1e3;
+	cells[2].d = (double)lst_hist_percentile(both, 95) / 1e3;
+	cells[3].d = (double)st->p99_999 / 1e3;
+}
+
 static void s_summary_row(lst_results *r, const char *phase, size_t point, const char *label,
 			  const struct lst_row_who *who, double t_s,
-			  const struct lst_merge_totals *t, const char *test, size_t round)
+			  const struct lst_merge_totals *t, const char *test, size_t round,
+			  const struct lst_workload *w)
 {
 	union lst_cell row[LST_SUM_N] = {
 		[LST_SUM_PHASE] = { .s = phase },
@@ -611,29 +641,32 @@ static void s_summary_row(lst_results *r, const char *phase, size_t point, const
 	s_verify_cells(&row[LST_SUM_VERIFY], &t->verify);
 	row[LST_SUM_TRIM].d = t->trim_iops;
 	row[LST_SUM_TRIM + 1].d = t->trim_mbps;
+	s_workload_cells(&row[LST_SUM_WORKLOAD], w);
+	s_lat_more_cells(&row[LST_SUM_LAT_MORE], &r->both, &st);
 	lst_columns_write(r->sum, &lst_summary_table, row);
 	s_flush(r, r->sum, "summary.csv");
 }
 
 void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
-			 const char *test, size_t round, json_t *extra)
+			 const char *test, size_t round, const struct lst_workload *w,
+			 json_t *extra)
 {
 	struct lst_row_who who = s_who(agent);
 
-	lst_results_summary_of(r, phase, point, label, &who, t_s, t, test, round, extra);
+	lst_results_summary_of(r, phase, point, label, &who, t_s, t, test, round, w, extra);
 }
 
 void lst_results_summary_of(lst_results *r, const char *phase, size_t point, const char *label,
 			    const struct lst_row_who *who, double t_s,
 			    const struct lst_merge_totals *t, const char *test, size_t round,
-			    json_t *extra)
+			    const struct lst_workload *w, json_t *extra)
 {
 	const char *agent = who->agent;
 	lst_hist both;
 	json_t *o;
 
-	s_summary_row(r, phase, point, label, who, t_s, t, test, round);
+	s_summary_row(r, phase, point, label, who, t_s, t, test, round, w);
 	both = t->dir[LST_DIR_READ].lat;
 	lst_hist_add(&both, &t->dir[LST_DIR_WRITE].lat);
 	o = json_pack("{s:s, s:I, s:s, s:s, s:f, s:f, s:f, s:f, s:o, s:o, s:o}", "phase", phase,

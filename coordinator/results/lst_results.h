@@ -152,17 +152,20 @@ void lst_results_devstat(lst_results *r, const struct lst_devstat_row *row);
 
 /*
  * One summary row (and its JSON object, which gets `extra` merged in; extra is stolen). test and
- * round (0 = none) go into the trailing CSV columns.
+ * round (0 = none) go into the trailing CSV columns, w (borrowed; NULL: not known) into the
+ * workload block: the point's workload for the target as a whole, the same in every row of the
+ * point whatever its scope.
  */
 void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
-			 const char *test, size_t round, json_t *extra);
+			 const char *test, size_t round, const struct lst_workload *w,
+			 json_t *extra);
 
 /* The same for any scope (lst_results_summary is scope "all" or "agent"). */
 void lst_results_summary_of(lst_results *r, const char *phase, size_t point, const char *label,
 			    const struct lst_row_who *who, double t_s,
 			    const struct lst_merge_totals *t, const char *test, size_t round,
-			    json_t *extra);
+			    const struct lst_workload *w, json_t *extra);
 
 /*
  * Replace run.json with doc (borrowed), atomically (write a temporary file, rename). Its

@@ -235,7 +235,8 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 	if (fo)
 		json_object_set_new(extra, "failover", lst_failover_json(fo));
 	lst_results_summary_of(c->res, c->cur.phase_name, c->cur.point, c->cur.label, who,
-			       lst_coord__t(c, c->cur.T0), t, step->test, step->round, extra);
+			       lst_coord__t(c, c->cur.T0), t, step->test, step->round, &step->w,
+			       extra);
 	ps->parts = lst_realloc(ps->parts, (ps->nparts + 1) * sizeof(*ps->parts));
 	p = &ps->parts[ps->nparts++];
 	memset(p, 0, sizeof(*p));

@@ -217,7 +217,7 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
 
 	lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label, "all",
-			    lst_coord__t(c, c->cur.T0), t, step->test, step->round,
+			    lst_coord__t(c, c->cur.T0), t, step->test, step->round, &step->w,
 			    lst_coord__step_json(step));
 	for (size_t i = 0; i < c->n; i++) {
 		json_t *extra = lst_coord__step_json(step);
@@ -231,7 +231,7 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 		lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
 				    lst_conn_name(c->a[i].conn), lst_coord__t(c, c->cur.T0),
 				    lst_merge_totals(c->cur.merge, i), step->test, step->round,
-				    extra);
+				    &step->w, extra);
 	}
 	lst_coord__paths_summaries(c, step);
 }

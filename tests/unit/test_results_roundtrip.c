@@ -4,7 +4,7 @@
  * printf formats of the writer before the column tables, written out here as the oracle), and
  * (2) read back with the report reader (lst_report_load) and every field of every file
  * compared with what was written; (3) summary.csv cut back to the columns it had before the
- * health block (issue 13), then before the per-direction latency, which must still load
+ * workload block, then before the health block (issue 13), then before the per-direction latency, which must still load
  * (read/write p99 NAN).
  */
 #include <errno.h>
@@ -67,6 +67,18 @@ static void s_lat_text(const struct lst_dir_stats *dir, char *buf, size_t size)
 		 (double)st.max / 1e3);
 }
 
+/* The combined latency columns at the end of summary.csv: ",min,p90,p95,p99.999". */
+static void s_lat_more_text(const struct lst_dir_stats *dir, char *buf, size_t size)
+{
+	struct lst_hist_stats st;
+	lst_hist h = dir[LST_DIR_READ].lat;
+
+	lst_hist_add(&h, &dir[LST_DIR_WRITE].lat);
+	lst_hist_stats(&h, &st);
+	snprintf(buf, size, ",%.3f,%.3f,%.3f,%.3f", (double)st.min / 1e3, (double)st.p90 / 1e3,
+		 (double)lst_hist_percentile(&h, 95) / 1e3, (double)st.p99_999 / 1e3);
+}
+
 /* The per-direction block of a direction whose values all equal v us: seven times ",v". */
 static const char *s_same7(const char *v, char *buf, size_t size)
 {
@@ -98,9 +110,15 @@ static void s_write(void)
 	lst_results_clock(r, "a", 1, 2, 3, -4);
 	lst_results_row(r, "p1", 0, 3, 1.25, "all", &rates, s_tot.dir, &s_health, NULL);
 	lst_results_row(r, "p1", 0, 3, 1.25, "a", &rates, s_tot.dir, &s_tot.health, &s_tot.verify);
+	memset(&s_w, 0, sizeof(s_w));
+	s_w.rw = LST_RW_RANDRW;
+	s_w.rwmixread = 70;
+	s_w.bs = 4096;
+	s_w.iodepth = 32;
+	s_w.jobs = 4;
 	lst_results_summary(r, "p1", 0, "bs=4k, \"mix\"", "all", 0.5, &s_tot, "iops: \"t\"", 2,
-			    json_pack("{s:s, s:i}", "test", "iops: \"t\"", "round", 2));
-	lst_results_summary(r, "p1", 1, "plain", "a", 3.0, &s_tot, NULL, 0, NULL);
+			    &s_w, json_pack("{s:s, s:i}", "test", "iops: \"t\"", "round", 2));
+	lst_results_summary(r, "p1", 1, "plain", "a", 3.0, &s_tot, NULL, 0, NULL, NULL);
 	lst_results_round(r, &(struct lst_round_row){ .phase = "p1",
 						      .suite = "snia-iops",
 						      .test = "iops, \"x\"",
@@ -136,12 +154,6 @@ static void s_write(void)
 	s_part.mbps[0] = 0.5;
 	s_step.parts = &s_part;
 	s_step.nparts = 1;
-	memset(&s_w, 0, sizeof(s_w));
-	s_w.rw = LST_RW_RANDRW;
-	s_w.rwmixread = 70;
-	s_w.bs = 4096;
-	s_w.iodepth = 32;
-	s_w.jobs = 4;
 	lst_results_curve(r, "c1", 0, &s_w, &s_step, 5000, 12.5);
 	lst_results_matrix(r, "m1", (const int64_t[]){ 512, 4096 }, 2, (const int64_t[]){ 100, 0 },
 			   2, (const double[]){ 1.25, 2.5, 3.75, 4 });
@@ -156,11 +168,12 @@ static void s_write(void)
 /* (1) The bytes of every CSV file, against the formats the files have always had. */
 static void s_check_bytes(void)
 {
-	char lat[256], lat_step[256], want[4096], rd[128], wr[128], rd2[128], wr2[128];
+	char lat[256], lat_step[256], want[4096], rd[128], wr[128], rd2[128], wr2[128], more[128];
 	struct lst_hist_stats st;
 	char *text;
 
 	s_lat_text(s_tot.dir, lat, sizeof(lat));
+	s_lat_more_text(s_tot.dir, more, sizeof(more));
 	/* s_tot: 2500 reads of 100 us, 500 writes of 300 us */
 	s_same7("100.000", rd, sizeof(rd));
 	s_same7("300.000", wr, sizeof(wr));
@@ -197,15 +210,16 @@ static void s_check_bytes(void)
 		 "read_lat_count,write_lat_count,"
 		 "errors_eio,errors_enospc,errors_etimedout,errors_ebade,errors_other,timeouts,"
 		 "oldest_inflight_us,verify_ok,verify_pending,verify_unwritten,verify_bad,"
-		 "trim_iops,trim_mbps\n"
+		 "trim_iops,trim_mbps,rw,bs,iodepth,jobs,rwmixread,"
+		 "lat_min_us,lat_p90_us,lat_p95_us,lat_p99_999_us\n"
 		 "p1,0,\"bs=4k, \"\"mix\"\"\",all,0.500000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
 		 "2500,500,10240000,2048000,3,\"iops: \"\"t\"\"\",2,all,,\"\"%s%s,2500,500"
-		 ",11,12,13,14,15,16,2900000.000,21,22,23,24,0.000,0.000\n"
+		 ",11,12,13,14,15,16,2900000.000,21,22,23,24,0.000,0.000,randrw,4096,32,4,70%s\n"
 		 "p1,1,\"plain\",a,3.000000,2.500000,%.3f,%.3f,%.3f,%.3f%s,"
 		 "2500,500,10240000,2048000,3,\"\",0,agent,,\"\"%s%s,2500,500"
-		 ",11,12,13,14,15,16,2900000.000,21,22,23,24,0.000,0.000\n",
-		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr,
-		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr);
+		 ",11,12,13,14,15,16,2900000.000,21,22,23,24,0.000,0.000,,,,,%s\n",
+		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr, more,
+		 s_tot.iops[0], s_tot.iops[1], s_tot.mbps[0], s_tot.mbps[1], lat, rd, wr, more);
 	T_EQ_STR(text, want);
 	free(text);
 
@@ -391,6 +405,13 @@ static void s_check_older(void)
 	lst_err err;
 	lst_report *r;
 
+	/* before the workload block and the combined min, p90, p95 and p99.999 (9 columns) */
+	s_cut_columns("summary.csv", 9);
+	r = lst_report_load(s_dir, NULL, &err);
+	if (!r)
+		T_FAIL("lst_report_load of a summary.csv without workload columns: %s", err.msg);
+	T_EQ_INT(r->npoints, 2);
+	lst_report_destroy(&r);
 	/* before issue 14's verify block (4 columns), which loads as it is */
 	s_cut_columns("summary.csv", 4);
 	r = lst_report_load(s_dir, NULL, &err);
