@@ -310,17 +310,36 @@ static int64_t s_actual_local(const lst_coord *c, const struct lst_coord__agent 
 	return t;
 }
 
+/*
+ * One workload option's value for run.json, typed as `lockstep-agent bench --json` types it:
+ * whole numbers, sizes (bytes) and durations (ns) as JSON integers, booleans as JSON booleans,
+ * and the rest (names, patterns, the structured options) in the text a plan writes. Folders
+ * written before had every value as text ("iodepth": "8"); their readers take both.
+ */
+static json_t *s_opt_json(const struct lst_opt *o, const struct lst_workload *w)
+{
+	char v[LST_OPT_WIRE_MAX];
+
+	switch (o->type) {
+	case LST_OPT_INT:
+	case LST_OPT_SIZE:
+	case LST_OPT_DURATION:
+		return json_integer((json_int_t)lst_opt_get(o, w));
+	case LST_OPT_BOOL:
+		return json_boolean(lst_opt_get(o, w));
+	default:
+		return json_string(lst_opt_format(o, w, v, sizeof(v)));
+	}
+}
+
 json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool partial)
 {
 	json_t *agents = json_object(), *wl = json_object();
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	char when[64];
 
-	for (const struct lst_opt *o = lst_workload_opts; o->name; o++) {
-		char v[64];
-
-		json_object_set_new(wl, o->name, json_string(lst_opt_format(o, w, v, sizeof(v))));
-	}
+	for (const struct lst_opt *o = lst_workload_opts; o->name; o++)
+		json_object_set_new(wl, o->name, s_opt_json(o, w));
 	for (size_t i = 0; i < c->n; i++) {
 		struct lst_coord__agent *a = &c->a[i];
 		int64_t actual;
@@ -354,13 +373,15 @@ json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool p
 		"workload", wl, "agents", agents);
 }
 
+/* rw is null with a skew (several workloads), as summary.csv's rw is empty then. */
 json_t *lst_coord__step_json(const struct lst_step *step)
 {
-	return json_pack("{s:s, s:i, s:{s:I, s:I, s:I, s:i, s:I}}", "test", step->test, "round",
-			 (int)step->round, "workload", "jobs", (json_int_t)step->w.jobs, "iodepth",
-			 (json_int_t)step->w.iodepth, "bs", (json_int_t)step->w.bs, "rwmixread",
-			 lst_workload_read_pct(&step->w), "rate_iops",
-			 (json_int_t)step->w.rate_iops);
+	return json_pack("{s:s, s:i, s:{s:s?, s:I, s:I, s:I, s:i, s:I}}", "test", step->test,
+			 "round", (int)step->round, "workload", "rw",
+			 step->w.skew.n ? NULL : lst_rw_names[step->w.rw], "jobs",
+			 (json_int_t)step->w.jobs, "iodepth", (json_int_t)step->w.iodepth, "bs",
+			 (json_int_t)step->w.bs, "rwmixread", lst_workload_read_pct(&step->w),
+			 "rate_iops", (json_int_t)step->w.rate_iops);
 }
 
 /*

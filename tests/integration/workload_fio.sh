@@ -65,7 +65,7 @@ YAML
 import json, sys
 pt = [json.loads(l) for l in open(sys.argv[1]) if '"type":"point"' in l][0]
 w = pt["run"]["workload"]
-assert (w["jobs"], w["engine"], w["seed"], w["rw"]) == ("2", "null", "7", "rw"), w
+assert (w["jobs"], w["engine"], w["seed"], w["rw"]) == (2, "null", 7, "rw"), w
 PY
 ok "a plan with numjobs/ioengine/randseed/ramp_time validates and runs"
 
