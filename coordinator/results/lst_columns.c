@@ -5,8 +5,10 @@
  */
 #include "lst_columns.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "lst_assert.h"
 #include "lst_report.h"
@@ -338,12 +340,49 @@ static void s_cell(FILE *f, enum lst_col_type type, const union lst_cell *c)
 	}
 }
 
-void lst_columns_write(FILE *f, const struct lst_col_table *t, const union lst_cell *cells)
+void lst_columns_write_n(FILE *f, const struct lst_col_table *t, const union lst_cell *cells,
+			 size_t n)
 {
-	for (size_t i = 0; i < t->ncols; i++) {
+	LST_ASSERT(n <= t->ncols);
+	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputc(',', f);
 		s_cell(f, t->cols[i].type, &cells[i]);
 	}
 	fputc('\n', f);
+}
+
+void lst_columns_write(FILE *f, const struct lst_col_table *t, const union lst_cell *cells)
+{
+	lst_columns_write_n(f, t, cells, t->ncols);
+}
+
+int lst_columns_count(const struct lst_col_table *t, const char *line, size_t *n, lst_err *err)
+{
+	const char *p = line;
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++) {
+		size_t len = strlen(t->cols[i].name);
+
+		/* strchr finds the NUL too: a name at the very end of the text */
+		if (strncmp(p, t->cols[i].name, len) || !strchr(",\n", p[len]))
+			break;
+		p += len;
+		if (*p != ',') {
+			*n = i + 1;
+			return 0;
+		}
+		p++;
+	}
+	if (i == t->ncols)
+		return lst_err_set(
+			err, -EINVAL,
+			"%s: has more columns than the %zu of this lockstep: a file of a "
+			"newer version",
+			t->file, t->ncols);
+	return lst_err_set(err, -EINVAL,
+			   "%s: column %zu of its header is not '%s': a file of another version, "
+			   "or not lockstep's",
+			   t->file, i + 1, t->cols[i].name);
 }

@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lst_err.h"
+
 /* How the writer prints a column. */
 enum lst_col_type {
 	LST_COL_WORD,	/* text as is (phase, agent, tracked: no ',' or '"' in them) */
@@ -323,5 +325,18 @@ void lst_columns_header(FILE *f, const struct lst_col_table *t);
 
 /* One row of t: cells[t->ncols], each printed as its column's type says, and a newline. */
 void lst_columns_write(FILE *f, const struct lst_col_table *t, const union lst_cell *cells);
+
+/*
+ * How many of t's columns a file has whose header line is `line` (its newline may follow):
+ * columns are only ever added at the end of a table, so a file an older lockstep began has
+ * t's first n, and the rows a resume appends to it must have those n only (lst_columns_write_n),
+ * or the file would no longer read. Returns 0 with *n set, or -EINVAL with err naming t's file
+ * when the header is not the first names of t (a newer version's file, or not ours).
+ */
+int lst_columns_count(const struct lst_col_table *t, const char *line, size_t *n, lst_err *err);
+
+/* lst_columns_write of cells[0 .. n - 1] only, n <= t->ncols (lst_columns_count). */
+void lst_columns_write_n(FILE *f, const struct lst_col_table *t, const union lst_cell *cells,
+			 size_t n);
 
 #endif

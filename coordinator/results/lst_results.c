@@ -52,7 +52,20 @@ struct lst_results {
 	lst_err failed;	  /* the first write that failed; code 0 while none has */
 	bool unflushed;	  /* the per-sample files hold records not yet flushed (s_flush_streams) */
 	lst_hist both;	  /* s_lat's scratch: kept valid, so reusing it is sparse (lst_hist_copy) */
+	/* The columns of each file's rows: its table's, or fewer in a file an older lockstep
+	 * began that a resume appends to (lst_columns_count) */
+	size_t ts_ncols, sum_ncols, rounds_ncols, curves_ncols, dev_ncols;
 };
+
+/* Every file's rows with all of its table's columns (a new folder, or a file begun now). */
+static void s_all_columns(lst_results *r)
+{
+	r->ts_ncols = lst_timeseries_table.ncols;
+	r->sum_ncols = lst_summary_table.ncols;
+	r->rounds_ncols = lst_rounds_table.ncols;
+	r->curves_ncols = lst_curves_table.ncols;
+	r->dev_ncols = lst_devstats_table.ncols;
+}
 
 /* Keep the first failure: what was being written and why. */
 static void s_failed(lst_results *r, int code, const char *name)
@@ -202,6 +215,7 @@ lst_results *lst_results_new(const char *dir, lst_err *err)
 	r = lst_calloc(1, sizeof(*r));
 	r->dir = lst_strdup(dir);
 	r->dev_mark = -1;
+	s_all_columns(r);
 	r->summary = json_array();
 	r->tests = json_array();
 	r->ts = s_open(r, "timeseries.csv", "w", err);
@@ -510,7 +524,7 @@ void lst_results_row_of(lst_results *r, const char *phase, size_t point, int64_t
 	s_verify_cells(&row[LST_TS_VERIFY], v);
 	row[LST_TS_TRIM].d = rates->trim_iops;
 	row[LST_TS_TRIM + 1].d = rates->trim_mbps;
-	lst_columns_write(r->ts, &lst_timeseries_table, row);
+	lst_columns_write_n(r->ts, &lst_timeseries_table, row, r->ts_ncols);
 	r->unflushed = true; /* lst_results_flush */
 }
 
@@ -547,7 +561,7 @@ void lst_results_devstat(lst_results *r, const struct lst_devstat_row *row)
 		lst_columns_header(r->dev, &lst_devstats_table);
 		r->dev_header = ftello(r->dev);
 	}
-	lst_columns_write(r->dev, &lst_devstats_table, c);
+	lst_columns_write_n(r->dev, &lst_devstats_table, c, r->dev_ncols);
 	r->unflushed = true; /* lst_results_flush */
 }
 
@@ -643,7 +657,7 @@ static void s_summary_row(lst_results *r, const char *phase, size_t point, const
 	row[LST_SUM_TRIM + 1].d = t->trim_mbps;
 	s_workload_cells(&row[LST_SUM_WORKLOAD], w);
 	s_lat_more_cells(&row[LST_SUM_LAT_MORE], &r->both, &st);
-	lst_columns_write(r->sum, &lst_summary_table, row);
+	lst_columns_write_n(r->sum, &lst_summary_table, row, r->sum_ncols);
 	s_flush(r, r->sum, "summary.csv");
 }
 
@@ -863,7 +877,7 @@ void lst_results_round(lst_results *r, const struct lst_round_row *o)
 			return;
 		lst_columns_header(r->rounds, &lst_rounds_table);
 	}
-	lst_columns_write(r->rounds, &lst_rounds_table, row);
+	lst_columns_write_n(r->rounds, &lst_rounds_table, row, r->rounds_ncols);
 	s_flush(r, r->rounds, "rounds.csv");
 }
 
@@ -912,7 +926,7 @@ static void s_curve_row(lst_results *r, const char *phase, size_t point,
 	row[LST_CURVES_LAT_P99_9].d = (double)st.p99_9 / 1e3;
 	row[LST_CURVES_LAT_P99_99].d = (double)st.p99_99 / 1e3;
 	s_dir_lat_cells(&row[LST_CURVES_READ_LAT], lat_dir);
-	lst_columns_write(r->curves, &lst_curves_table, row);
+	lst_columns_write_n(r->curves, &lst_curves_table, row, r->curves_ncols);
 }
 
 void lst_results_curve(lst_results *r, const char *phase, size_t point,
@@ -1192,6 +1206,26 @@ static long long s_header_size(const char *dir, const char *name)
 	return ch == '\n' ? n : -1;
 }
 
+/*
+ * *n: how many of t's columns the rows of dir/t->file have, from its header (lst_columns_count);
+ * left as it is when the file has no header line to go by. Returns 0, or -EINVAL with err.
+ */
+static int s_file_columns(const char *dir, const struct lst_col_table *t, size_t *n, lst_err *err)
+{
+	char *path = lst_asprintf("%s/%s", dir, t->file), *line = NULL;
+	FILE *f = fopen(path, "r");
+	size_t cap = 0;
+	int rc = 0;
+
+	if (f && getline(&line, &cap, f) > 0 && (rc = lst_columns_count(t, line, n, err)))
+		lst_err_prefix(err, "%s/", dir);
+	if (f)
+		fclose(f);
+	free(line);
+	free(path);
+	return rc;
+}
+
 /* The journal up to the end of its last whole line (a line cut short is dropped). */
 static int s_cut_journal(const char *dir, lst_err *err)
 {
@@ -1215,18 +1249,45 @@ static int s_cut_journal(const char *dir, lst_err *err)
 	return rc;
 }
 
+/*
+ * The columns of the rows a resume appends to each CSV file it keeps: cols[] for timeseries,
+ * summary, rounds, curves and devstats, each its header's (an older lockstep's file has fewer)
+ * where the file is kept (sizes names it; timeseries and summary always are), else its table's.
+ * Returns 0, or -EINVAL with err when a header is not ours.
+ */
+static int s_columns_kept(const char *dir, json_t *sizes, size_t cols[5], lst_err *err)
+{
+	const struct lst_col_table *t[] = { &lst_timeseries_table, &lst_summary_table,
+					    &lst_rounds_table, &lst_curves_table,
+					    &lst_devstats_table };
+	int rc = 0;
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(t) && !rc; i++) {
+		cols[i] = t[i]->ncols;
+		if (i < 2 || json_object_get(sizes, t[i]->file))
+			rc = s_file_columns(dir, t[i], &cols[i], err);
+	}
+	return rc;
+}
+
 lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *tests, lst_err *err)
 {
 	static const char *const csv[] = { "timeseries.csv", "summary.csv", "clock.csv" };
 	static const char *const opt[] = { "rounds.csv",   "curves.csv", "matrix.md",
 					   "devstats.csv", "events.csv", "telemetry.csv",
 					   "integrity.csv" };
-	char *sdir = lst_asprintf("%s/samples", dir);
-	DIR *d = opendir(sdir);
 	struct dirent *e;
 	lst_results *r;
+	size_t cols[5];
+	char *sdir;
 	int rc = 0;
+	DIR *d;
 
+	/* Before anything is cut: a file that is not ours refuses the resume, changing nothing. */
+	if (s_columns_kept(dir, sizes, cols, err))
+		return NULL;
+	sdir = lst_asprintf("%s/samples", dir);
+	d = opendir(sdir);
 	free(sdir);
 	/* Every append-only file back to what it was when the last journaled point ended. */
 	for (size_t i = 0; i < LST_ARRAY_SIZE(csv) && !rc; i++) {
@@ -1258,6 +1319,11 @@ lst_results *lst_results_reopen(const char *dir, json_t *sizes, json_t *tests, l
 	r = lst_calloc(1, sizeof(*r));
 	r->dir = lst_strdup(dir);
 	r->dev_mark = -1;
+	r->ts_ncols = cols[0];
+	r->sum_ncols = cols[1];
+	r->rounds_ncols = cols[2];
+	r->curves_ncols = cols[3];
+	r->dev_ncols = cols[4];
 	r->summary = json_array();
 	r->tests = tests ? json_copy(tests) : json_array();
 	r->ts = s_open(r, "timeseries.csv", "a", err);

@@ -4,16 +4,19 @@
  * printf formats of the writer before the column tables, written out here as the oracle), and
  * (2) read back with the report reader (lst_report_load) and every field of every file
  * compared with what was written; (3) summary.csv cut back to the columns it had before the
- * workload block, then before the health block (issue 13), then before the per-direction latency, which must still load
- * (read/write p99 NAN).
+ * workload block, then before the health block (issue 13), then before the per-direction
+ * latency, which must still load (read/write p99 NAN); (4) a resume of that older folder
+ * appends rows in its columns, so it still loads.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "lst_columns.h"
 #include "lst_report.h"
 #include "lst_results.h"
 #include "lst_test.h"
@@ -438,6 +441,59 @@ static void s_check_older(void)
 	lst_report_destroy(&r);
 }
 
+/* The size of the folder's file name, for a resume's "sizes". */
+static json_int_t s_size(const char *name)
+{
+	char *path = lst_asprintf("%s/%s", s_dir, name);
+	struct stat st;
+
+	T_ASSERT(!stat(path, &st));
+	free(path);
+	return (json_int_t)st.st_size;
+}
+
+/*
+ * (4) A resume of the older folder (3) left appends rows with the columns of its files, not
+ * this version's, so the file still reads; a header that is not ours is refused.
+ */
+static void s_check_resume_older(void)
+{
+	json_t *sizes =
+		json_pack("{s:I, s:I, s:I}", "timeseries.csv", s_size("timeseries.csv"),
+			  "summary.csv", s_size("summary.csv"), "clock.csv", s_size("clock.csv"));
+	size_t n = 0;
+	lst_results *w;
+	char *text;
+	lst_report *r;
+	lst_err err;
+
+	w = lst_results_reopen(s_dir, sizes, NULL, &err);
+	if (!w)
+		T_FAIL("lst_results_reopen of an older folder: %s", err.msg);
+	lst_results_summary(w, "p1", 2, "resumed", "all", 9.0, &s_tot, NULL, 0, &s_w, NULL);
+	lst_results_destroy(&w);
+	r = lst_report_load(s_dir, NULL, &err);
+	if (!r)
+		T_FAIL("lst_report_load after a resume of an older folder: %s", err.msg);
+	T_EQ_INT(r->npoints, 3);
+	s_check_point_common(&r->points[2], "resumed", "all", 2, 9.0);
+	lst_report_destroy(&r);
+	/* the reader, which wants as many fields as the header names, read the new row: it has
+	 * the older header's columns, no more */
+	text = s_read("summary.csv");
+	T_ASSERT(!lst_columns_count(&lst_summary_table, text, &n, &err));
+	T_EQ_INT(n, LST_SUM_N - 9 - 4 - 7 - 16);
+	free(text);
+	/* a newer version's header (one column more), or another file's, is not ours */
+	T_EQ_INT(lst_columns_count(&lst_clock_table, "agent,t1,t2,t3,t4,t5\n", &n, &err), -EINVAL);
+	T_CONTAINS(err.msg, "clock.csv: has more columns than the 5");
+	T_EQ_INT(lst_columns_count(&lst_clock_table, "agent,t1,t3\n", &n, &err), -EINVAL);
+	T_CONTAINS(err.msg, "column 3 of its header is not 't2'");
+	T_ASSERT(!lst_columns_count(&lst_clock_table, "agent,t1,t2,t3,t4\n", &n, &err));
+	T_EQ_INT(n, 5);
+	json_decref(sizes);
+}
+
 /* The results folder goes at exit, after a failure too. */
 static void s_cleanup(void)
 {
@@ -456,6 +512,7 @@ int main(void)
 	s_check_bytes();
 	s_check_report();
 	s_check_older();
+	s_check_resume_older();
 	printf("ok: results round trip\n");
 	return 0;
 }
