@@ -6,7 +6,8 @@ with its own implementation of the format in common/lst_hist.h (LEB128 varints; 
 per power of two; bucket midpoints clamped to the exact min and max), merges the agents'
 histograms of each interval and of each point's measured window by adding buckets, and compares
 every latency column of timeseries.csv and summary.csv (agent=all) with the percentiles of the
-merged histogram (nearest rank). Exits 1 on the first difference.
+merged histogram (nearest rank), summary.csv's lat_min_us, lat_p90_us, lat_p95_us and
+lat_p99_999_us too where it has them. Exits 1 on the first difference.
 """
 import collections
 import csv
@@ -102,6 +103,16 @@ def columns(h):
     }
 
 
+def more_columns(h):
+    """The rest of summary.csv's combined set (folders before them lack these columns)."""
+    return {
+        "lat_min_us": (h.min or 0) / 1e3,
+        "lat_p90_us": h.percentile(90) / 1e3,
+        "lat_p95_us": h.percentile(95) / 1e3,
+        "lat_p99_999_us": h.percentile(99.999) / 1e3,
+    }
+
+
 def read_samples(path):
     """Every SAMPLE of a samples/AGENT.msgpack file. A last frame cut short (the coordinator
     was killed, or the disk filled, while it was being appended) is skipped with a warning."""
@@ -189,6 +200,8 @@ def main(res):
             continue
         key = (phase_index[r["phase"]], int(r["point"]))
         want = columns(per_point[key])
+        if "lat_min_us" in r:
+            want.update(more_columns(per_point[key]))
         for col, v in want.items():
             if abs(float(r[col]) - v) > 0.0015:
                 sys.exit(f"summary {key} {col}: lockstep {r[col]}, independent {v:.3f}")
