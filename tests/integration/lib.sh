@@ -119,6 +119,20 @@ start_agent() {
 	wait_port "$port" "$host"
 }
 
+# dual_port_agents SIZE: agents a and b on 127.0.0.1, each allowed to write its own loop device
+# over one backing file of SIZE: the two ports of one "dual-port drive". Sets DA and DB (the
+# devices) and PA and PB (the agents' ports).
+dual_port_agents() {
+	local back
+	back=$(mk_backing "$1")
+	DA=$(mk_loop "$back")
+	DB=$(mk_loop "$back")
+	PA=$(free_port)
+	PB=$(free_port)
+	start_agent a "$PA" --allow-write "$DA"
+	start_agent b "$PB" --allow-write "$DB"
+}
+
 # killed_run PLAN DIR FILE PATTERN: `lockstep run PLAN -o DIR` (under timeout), killed with
 # SIGKILL as soon as DIR/FILE has PATTERN (a crash at a known place); the test fails if it does
 # not within 10 s. The run's stderr goes to DIR.log.

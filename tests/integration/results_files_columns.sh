@@ -11,21 +11,17 @@ need_root
 need_cmd losetup
 "$PY" -c 'import msgpack' 2>/dev/null || skip "needs python3-msgpack"
 
-back=$(mk_backing 64M)
-da=$(mk_loop "$back"); db=$(mk_loop "$back")
-pa=$(free_port); pb=$(free_port)
-start_agent a "$pa" --allow-write "$da"
-start_agent b "$pb" --allow-write "$db"
+dual_port_agents 64M
 # Several workloads in one job, in more than 64 characters of plan text.
 SKEW="share=60 rw=randread bs=8k; share=30 rw=randwrite bs=64k; share=10 rw=randrw rwmixread=20"
 cat >"$TMP/plan.yaml" <<YAML
 lockstep: 1
 name: files
 agents:
-  - {name: a, address: "tcp://127.0.0.1:$pa"}
-  - {name: b, address: "tcp://127.0.0.1:$pb"}
+  - {name: a, address: "tcp://127.0.0.1:$PA"}
+  - {name: b, address: "tcp://127.0.0.1:$PB"}
 targets:
-  - {name: drive, paths: {a: "$da", b: "$db"}}
+  - {name: drive, paths: {a: "$DA", b: "$DB"}}
 defaults: {interval: 200ms}
 phases:
   - name: mixed

@@ -13,20 +13,16 @@ need_root
 need_cmd losetup
 "$PY" -c 'import msgpack' 2>/dev/null || skip "needs python3-msgpack"
 
-back=$(mk_backing 32M)
-da=$(mk_loop "$back"); db=$(mk_loop "$back")
-pa=$(free_port); pb=$(free_port)
-start_agent a "$pa" --allow-write "$da"
-start_agent b "$pb" --allow-write "$db"
+dual_port_agents 32M
 cat >"$TMP/plan.yaml" <<YAML
 lockstep: 1
 name: older
 lease: 2s
 agents:
-  - {name: a, address: "tcp://127.0.0.1:$pa"}
-  - {name: b, address: "tcp://127.0.0.1:$pb"}
+  - {name: a, address: "tcp://127.0.0.1:$PA"}
+  - {name: b, address: "tcp://127.0.0.1:$PB"}
 targets:
-  - {name: drive, paths: {a: "$da", b: "$db"}}
+  - {name: drive, paths: {a: "$DA", b: "$DB"}}
 defaults: {interval: 200ms, iodepth: 4, verify: true}
 phases:
   - {name: fill, workload: {rw: write, bs: 64k, bytes: 8m}}

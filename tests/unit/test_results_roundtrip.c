@@ -4,9 +4,9 @@
  * printf formats of the writer before the column tables, written out here as the oracle), and
  * (2) read back with the report reader (lst_report_load) and every field of every file
  * compared with what was written; (3) summary.csv cut back to the columns it had before the
- * workload block, then before the health block (issue 13), then before the per-direction
- * latency, which must still load (read/write p99 NAN); (4) a resume of that older folder
- * appends rows in its columns, so it still loads.
+ * workload block, then before the health block, then before the per-direction latency, which
+ * must still load (read/write p99 NAN); (4) a resume of that older folder appends rows in its
+ * columns, so it still loads.
  */
 #include <errno.h>
 #include <math.h>
@@ -402,40 +402,37 @@ static void s_cut_columns(const char *name, int n)
 	free(text);
 }
 
+/* summary.csv without its last n columns (s_cut_columns), read back: its two points. */
+static lst_report *s_load_cut(int n, const char *without)
+{
+	lst_report *r;
+	lst_err err;
+
+	s_cut_columns("summary.csv", n);
+	r = lst_report_load(s_dir, NULL, &err);
+	if (!r)
+		T_FAIL("lst_report_load of a summary.csv without %s: %s", without, err.msg);
+	T_EQ_INT(r->npoints, 2);
+	return r;
+}
+
 /* (3) An older folder, without the per-direction columns, still loads: read/write p99 NAN. */
 static void s_check_older(void)
 {
-	lst_err err;
 	lst_report *r;
 
 	/* before the workload block and the combined min, p90, p95 and p99.999 (9 columns) */
-	s_cut_columns("summary.csv", 9);
-	r = lst_report_load(s_dir, NULL, &err);
-	if (!r)
-		T_FAIL("lst_report_load of a summary.csv without workload columns: %s", err.msg);
-	T_EQ_INT(r->npoints, 2);
+	r = s_load_cut(9, "workload columns");
 	lst_report_destroy(&r);
-	/* before issue 14's verify block (4 columns), which loads as it is */
-	s_cut_columns("summary.csv", 4);
-	r = lst_report_load(s_dir, NULL, &err);
-	if (!r)
-		T_FAIL("lst_report_load of a summary.csv without verify: %s", err.msg);
-	T_EQ_INT(r->npoints, 2);
+	/* before the verify block (4 columns), which loads as it is */
+	r = s_load_cut(4, "verify");
 	lst_report_destroy(&r);
-	/* before issue 13's health block (7 columns), which loads as it is */
-	s_cut_columns("summary.csv", 7);
-	r = lst_report_load(s_dir, NULL, &err);
-	if (!r)
-		T_FAIL("lst_report_load of a summary.csv without health: %s", err.msg);
-	T_EQ_INT(r->npoints, 2);
+	/* before the health block (7 columns), which loads as it is */
+	r = s_load_cut(7, "health");
 	T_ASSERT(!isnan(r->points[0].lat_p99_dir[0]));
 	lst_report_destroy(&r);
 	/* then before the per-direction block */
-	s_cut_columns("summary.csv", 16);
-	r = lst_report_load(s_dir, NULL, &err);
-	if (!r)
-		T_FAIL("lst_report_load of an older summary.csv: %s", err.msg);
-	T_EQ_INT(r->npoints, 2);
+	r = s_load_cut(16, "per-direction latency");
 	s_check_point_common(&r->points[0], "bs=4k, \"mix\"", "all", 0, 0.5);
 	T_ASSERT(isnan(r->points[0].lat_p99_dir[0]) && isnan(r->points[0].lat_p99_dir[1]));
 	lst_report_destroy(&r);
