@@ -6,8 +6,8 @@
 # min/p90/p95/p99.999 and trim columns, timeseries.csv without the trim columns (the journal's
 # sizes moved to match). `lockstep report` must print of it what it prints of the folder as it
 # was; `lockstep resume` must finish it with rows in the files' own columns, so that it still
-# reports and its merged percentiles still check against the raw samples; `lockstep verify` must
-# find every unit intact.
+# reports and its counts and merged percentiles still check against the raw samples
+# (check_consistency.py, check_merge.py); `lockstep verify` must find every unit intact.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup
@@ -121,6 +121,8 @@ assert bs["fill", 0] == "64k" and bs["check", 0] == 65536, bs
 PY
 "$LOCKSTEP" report "$TMP/old" >"$TMP/report-resumed.txt" 2>&1 ||
 	fail "report of the resumed older folder: $(tail -3 "$TMP/report-resumed.txt")"
+"$PY" "$LST_SRC/tests/integration/check_consistency.py" "$TMP/old" >"$TMP/consistency.log" ||
+	fail "the resumed older folder is not consistent: $(tail -3 "$TMP/consistency.log")"
 "$PY" "$LST_SRC/tests/integration/check_merge.py" "$TMP/old" >/dev/null ||
 	fail "the resumed older folder's merged percentiles differ from its samples'"
 read -r ok pend unw bad < <(verify_counts "$TMP/old" check)
