@@ -588,21 +588,55 @@ static json_t *s_dir_json(const struct lst_merge_totals *t, int d)
 
 _Static_assert(LST_SUM_WORKLOAD_NCOLS == 5, "the workload block: rw, bs, iodepth, jobs, rwmixread");
 
-/*
- * The workload block of summary.csv (lst_columns.h) from w, the point's workload (NULL: none
- * known, every field empty). A value that does not apply is -1 (an empty field) and rw "".
- */
-static void s_workload_cells(union lst_cell *cells, const struct lst_workload *w)
+void lst_row_workload_of(struct lst_row_workload *o, const struct lst_workload *w)
 {
-	bool skew = w && w->skew.n, mix = w && (w->rw == LST_RW_RANDRW || w->rw == LST_RW_RW);
+	bool skew = w->skew.n, mix = w->rw == LST_RW_RANDRW || w->rw == LST_RW_RW;
 
-	cells[0].s = w && !skew ? lst_rw_names[w->rw] : "";
-	cells[1].i = w && !skew && !w->bssplit.n[LST_DIR_READ] && !w->bssplit.n[LST_DIR_WRITE]
-			     ? w->bs
-			     : -1;
-	cells[2].i = w ? w->iodepth : -1;
-	cells[3].i = w ? w->jobs : -1;
-	cells[4].i = mix && !skew ? w->rwmixread : -1;
+	*o = (struct lst_row_workload){
+		.n = 1,
+		.rw = skew ? "" : lst_rw_names[w->rw],
+		.bs = skew || w->bssplit.n[LST_DIR_READ] || w->bssplit.n[LST_DIR_WRITE] ? -1
+											: w->bs,
+		.iodepth = w->iodepth,
+		.jobs = w->jobs,
+		.rwmixread = mix && !skew ? w->rwmixread : -1,
+	};
+}
+
+/* a if b is the same, else none (-1) */
+static int64_t s_shared(int64_t a, int64_t b)
+{
+	return a == b ? a : -1;
+}
+
+void lst_row_workload_add(struct lst_row_workload *o, const struct lst_row_workload *x)
+{
+	if (!x->n)
+		return;
+	if (!o->n) {
+		*o = *x;
+		return;
+	}
+	o->n += x->n;
+	o->rw = strcmp(o->rw, x->rw) ? "" : o->rw;
+	o->bs = s_shared(o->bs, x->bs);
+	o->iodepth = s_shared(o->iodepth, x->iodepth);
+	o->jobs = s_shared(o->jobs, x->jobs);
+	o->rwmixread = s_shared(o->rwmixread, x->rwmixread);
+}
+
+/* The workload block of summary.csv (lst_columns.h); w NULL or without paths: every field empty. */
+static void s_workload_cells(union lst_cell *cells, const struct lst_row_workload *w)
+{
+	static const struct lst_row_workload none = { 0, "", -1, -1, -1, -1 };
+
+	if (!w || !w->n)
+		w = &none;
+	cells[0].s = w->rw;
+	cells[1].i = w->bs;
+	cells[2].i = w->iodepth;
+	cells[3].i = w->jobs;
+	cells[4].i = w->rwmixread;
 }
 
 /* lat_min_us, lat_p90_us, lat_p95_us, lat_p99_999_us of the histogram both directions make. */
@@ -618,7 +652,7 @@ static void s_lat_more_cells(union lst_cell *cells, const lst_hist *both,
 static void s_summary_row(lst_results *r, const char *phase, size_t point, const char *label,
 			  const struct lst_row_who *who, double t_s,
 			  const struct lst_merge_totals *t, const char *test, size_t round,
-			  const struct lst_workload *w)
+			  const struct lst_row_workload *w)
 {
 	union lst_cell row[LST_SUM_N] = {
 		[LST_SUM_PHASE] = { .s = phase },
@@ -663,7 +697,7 @@ static void s_summary_row(lst_results *r, const char *phase, size_t point, const
 
 void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
-			 const char *test, size_t round, const struct lst_workload *w,
+			 const char *test, size_t round, const struct lst_row_workload *w,
 			 json_t *extra)
 {
 	struct lst_row_who who = s_who(agent);
@@ -674,7 +708,7 @@ void lst_results_summary(lst_results *r, const char *phase, size_t point, const 
 void lst_results_summary_of(lst_results *r, const char *phase, size_t point, const char *label,
 			    const struct lst_row_who *who, double t_s,
 			    const struct lst_merge_totals *t, const char *test, size_t round,
-			    const struct lst_workload *w, json_t *extra)
+			    const struct lst_row_workload *w, json_t *extra)
 {
 	const char *agent = who->agent;
 	lst_hist both;

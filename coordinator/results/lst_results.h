@@ -151,21 +151,38 @@ struct lst_devstat_row {
 void lst_results_devstat(lst_results *r, const struct lst_devstat_row *row);
 
 /*
+ * What the paths of a summary row ran, for summary.csv's workload block: each value the one
+ * every path of the row ran, or none where they differ (paths of the row with roles of their
+ * own) or it does not apply (rwmixread outside the mixes, bs with a bssplit, rw, bs and
+ * rwmixread with a skew). Zeroed: no path added, every field none.
+ */
+struct lst_row_workload {
+	size_t n;			      /* paths added */
+	const char *rw;			      /* a name of lst_rw_names, or "" for none */
+	int64_t bs, iodepth, jobs, rwmixread; /* -1 for none */
+};
+
+/* The row workload of one path that ran w. */
+void lst_row_workload_of(struct lst_row_workload *o, const struct lst_workload *w);
+
+/* Add the paths of x to o (a value they do not all share becomes none). */
+void lst_row_workload_add(struct lst_row_workload *o, const struct lst_row_workload *x);
+
+/*
  * One summary row (and its JSON object, which gets `extra` merged in; extra is stolen). test and
  * round (0 = none) go into the trailing CSV columns, w (borrowed; NULL: not known) into the
- * workload block: the point's workload for the target as a whole, the same in every row of the
- * point whatever its scope.
+ * workload block.
  */
 void lst_results_summary(lst_results *r, const char *phase, size_t point, const char *label,
 			 const char *agent, double t_s, const struct lst_merge_totals *t,
-			 const char *test, size_t round, const struct lst_workload *w,
+			 const char *test, size_t round, const struct lst_row_workload *w,
 			 json_t *extra);
 
 /* The same for any scope (lst_results_summary is scope "all" or "agent"). */
 void lst_results_summary_of(lst_results *r, const char *phase, size_t point, const char *label,
 			    const struct lst_row_who *who, double t_s,
 			    const struct lst_merge_totals *t, const char *test, size_t round,
-			    const struct lst_workload *w, json_t *extra);
+			    const struct lst_row_workload *w, json_t *extra);
 
 /*
  * Replace run.json with doc (borrowed), atomically (write a temporary file, rename). Its

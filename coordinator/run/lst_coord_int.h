@@ -120,6 +120,9 @@ struct lst_coord__slot {
 	const char *path;	/* the plan's */
 	bool first;		/* the first slot of its target (its target's row is made here) */
 	struct lst_failover fo; /* the path's failover window in the point */
+
+	/* what the path runs, for summary.csv's workload block */
+	struct lst_row_workload w;
 };
 
 /* The point's per-path and per-target rows (lst_paths.c). */
@@ -349,8 +352,13 @@ void lst_coord__verify_point_end(lst_coord *c);
 
 /* lst_paths.c: rows per path and per target */
 
-/* Job spec `job` of agent i is path j of target t (called as the PREPAREs are made). */
-void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j);
+/* Job spec `job` of agent i is path j of target t, running w (called as the PREPAREs are
+ * made). */
+void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j,
+			   const struct lst_workload *w);
+/* What the point's paths of agent i and target t ran in common (SIZE_MAX: any agent, any
+ * target), for a summary row over them. */
+void lst_coord__paths_workload(const lst_coord *c, size_t i, size_t t, struct lst_row_workload *w);
 /* After the agents' merge is made: the slots' merge, if the plan wants such rows. */
 void lst_coord__paths_begin(lst_coord *c, size_t max_ahead);
 /* The point's end: free the slots and their merge. */

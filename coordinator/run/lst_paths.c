@@ -33,7 +33,8 @@ static bool s_plan_multipath(const lst_plan *p)
 	return false;
 }
 
-void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j)
+void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j,
+			   const struct lst_workload *w)
 {
 	struct lst_coord__paths *ps = &c->cur.paths;
 	struct lst_coord__agent *a = &c->a[i];
@@ -48,8 +49,20 @@ void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_
 		.first = !ps->nslots || ps->slots[ps->nslots - 1].target != t,
 	};
 	lst_failover_init(&ps->slots[ps->nslots].fo, lst_coord__failover_below(c));
+	lst_row_workload_of(&ps->slots[ps->nslots].w, w);
 	a->slot[job] = (uint32_t)ps->nslots++;
 	a->njobs = job + 1;
+}
+
+void lst_coord__paths_workload(const lst_coord *c, size_t i, size_t t, struct lst_row_workload *w)
+{
+	const struct lst_coord__paths *ps = &c->cur.paths;
+
+	memset(w, 0, sizeof(*w));
+	for (size_t s = 0; s < ps->nslots; s++)
+		if ((i == SIZE_MAX || ps->slots[s].agent == i) &&
+		    (t == SIZE_MAX || ps->slots[s].target == t))
+			lst_row_workload_add(w, &ps->slots[s].w);
 }
 
 void lst_coord__paths_begin(lst_coord *c, size_t max_ahead)
@@ -224,9 +237,11 @@ static void s_totals_add(struct lst_merge_totals *sum, const struct lst_merge_to
 	sum->trim_mbps = sum->seconds > 0 ? (double)sum->trim.bytes / sum->seconds / 1e6 : 0;
 }
 
-/* A summary row of a target or a path: in summary.csv/.json, and kept for the step's result. */
+/* A summary row of a target or a path (whose paths ran w): in summary.csv/.json, and kept for
+ * the step's result. */
 static void s_part_summary(lst_coord *c, const struct lst_step *step, const struct lst_row_who *who,
-			   const struct lst_merge_totals *t, const struct lst_failover *fo)
+			   const struct lst_merge_totals *t, const struct lst_row_workload *w,
+			   const struct lst_failover *fo)
 {
 	struct lst_coord__paths *ps = &c->cur.paths;
 	struct lst_step_part *p;
@@ -235,8 +250,7 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 	if (fo)
 		json_object_set_new(extra, "failover", lst_failover_json(fo));
 	lst_results_summary_of(c->res, c->cur.phase_name, c->cur.point, c->cur.label, who,
-			       lst_coord__t(c, c->cur.T0), t, step->test, step->round, &step->w,
-			       extra);
+			       lst_coord__t(c, c->cur.T0), t, step->test, step->round, w, extra);
 	ps->parts = lst_realloc(ps->parts, (ps->nparts + 1) * sizeof(*ps->parts));
 	p = &ps->parts[ps->nparts++];
 	memset(p, 0, sizeof(*p));
@@ -275,6 +289,7 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 		struct lst_merge_totals *sum;
 		size_t t = ps->slots[s].target;
 		struct lst_row_who who = { "target", "*", c->plan->targets[t].name, "" };
+		struct lst_row_workload w;
 
 		if (!ps->slots[s].first)
 			continue;
@@ -284,7 +299,8 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 		for (size_t k = s; k < ps->nslots; k++)
 			if (ps->slots[k].target == t && c->a[ps->slots[k].agent].in_point)
 				s_totals_add(sum, lst_merge_totals(ps->merge, k));
-		s_part_summary(c, step, &who, sum, NULL);
+		lst_coord__paths_workload(c, SIZE_MAX, t, &w);
+		s_part_summary(c, step, &who, sum, &w, NULL);
 		free(sum);
 	}
 	for (size_t s = 0; ps->path_rows && s < ps->nslots; s++) {
@@ -294,6 +310,6 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 
 		if (!c->a[sl->agent].in_point)
 			continue;
-		s_part_summary(c, step, &who, lst_merge_totals(ps->merge, s), &sl->fo);
+		s_part_summary(c, step, &who, lst_merge_totals(ps->merge, s), &sl->w, &sl->fo);
 	}
 }

@@ -212,12 +212,15 @@ static void s_stop_all(lst_coord *c)
 						(double)LST_COORD__STOP_TIMEOUT / 1e9);
 }
 
+/* The point's summary rows, each with what its paths ran (lst_coord__paths_workload). */
 static void s_summaries(lst_coord *c, const struct lst_step *step)
 {
 	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
+	struct lst_row_workload w;
 
+	lst_coord__paths_workload(c, SIZE_MAX, SIZE_MAX, &w);
 	lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label, "all",
-			    lst_coord__t(c, c->cur.T0), t, step->test, step->round, &step->w,
+			    lst_coord__t(c, c->cur.T0), t, step->test, step->round, &w,
 			    lst_coord__step_json(step));
 	for (size_t i = 0; i < c->n; i++) {
 		json_t *extra = lst_coord__step_json(step);
@@ -228,10 +231,11 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 		}
 		if (!c->cur.paths.path_rows)
 			json_object_set_new(extra, "failover", lst_failover_json(&c->a[i].fo));
+		lst_coord__paths_workload(c, i, SIZE_MAX, &w);
 		lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
 				    lst_conn_name(c->a[i].conn), lst_coord__t(c, c->cur.T0),
-				    lst_merge_totals(c->cur.merge, i), step->test, step->round,
-				    &step->w, extra);
+				    lst_merge_totals(c->cur.merge, i), step->test, step->round, &w,
+				    extra);
 	}
 	lst_coord__paths_summaries(c, step);
 }
@@ -352,7 +356,7 @@ static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, si
 				 lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS, ph->name);
 		return -1;
 	}
-	lst_coord__paths_slot(c, i, m->u.prepare.njobs, t, j);
+	lst_coord__paths_slot(c, i, m->u.prepare.njobs, t, j, w);
 	js = &m->u.prepare.jobs[m->u.prepare.njobs++];
 	snprintf(js->target, sizeof(js->target), "%s", pt->name);
 	snprintf(js->path, sizeof(js->path), "%s", pt->paths[j].path);

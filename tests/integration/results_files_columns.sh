@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The machine-readable files say what each point ran and measured without parsing a label: a
 # real run on two agents (the two ports of one loop-device "drive") of a 70/30 mix, a block-size
-# sweep and a bssplit point. summary.csv's rw, bs, iodepth, jobs and rwmixread must be the
-# plan's, in every row of every scope, empty where they do not apply; its lat_min_us, lat_p90_us,
-# lat_p95_us and lat_p99_999_us must be those of the merged histogram, computed independently
-# from the raw samples (check_merge.py); and run.json's workloads (in points.jsonl too) must give
-# numbers as JSON numbers and booleans as JSON booleans, never as text.
+# sweep, a bssplit point, a skew, and a phase where agent b writes while a reads. summary.csv's
+# rw, bs, iodepth, jobs and rwmixread must be the plan's in every row of every scope, empty
+# where they do not apply or where the paths of a row ran different workloads (roles of their
+# own); its lat_min_us, lat_p90_us, lat_p95_us and lat_p99_999_us must be those of the merged
+# histogram, computed independently from the raw samples (check_merge.py); and run.json's
+# workloads (in points.jsonl too) must give numbers as JSON numbers and booleans as JSON
+# booleans, never as text.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup
@@ -33,18 +35,26 @@ phases:
     workload: {rw: randwrite, bssplit: "4k/50:64k/50", iodepth: 8, runtime: 600ms}
   - name: skewed
     workload: {skew: "$SKEW", iodepth: 2, runtime: 600ms}
+  - name: roles
+    workload: {rw: randread, bs: 4k, iodepth: 2, runtime: 600ms}
+    paths: {b: {rw: randwrite}}
 YAML
 "$LOCKSTEP" run --quiet "$TMP/plan.yaml" -o "$TMP/res" 2>"$TMP/run.log" ||
 	fail "run failed: $(tail -5 "$TMP/run.log")"
 
 "$PY" - "$TMP/res" <<'PY' || fail "summary.csv's workload columns are not the plan's"
 import csv, sys
-want = {  # (phase, point): rw, bs, iodepth, jobs, rwmixread, as summary.csv writes them
+want = {  # (phase, point[, agent]): rw, bs, iodepth, jobs, rwmixread, as summary.csv writes them
     ("mixed", "0"): ("randrw", "4096", "4", "2", "70"),
     ("sizes", "0"): ("randread", "4096", "2", "1", ""),
     ("sizes", "1"): ("randread", "16384", "2", "1", ""),
     ("split", "0"): ("randwrite", "", "8", "1", ""),
     ("skewed", "0"): ("", "", "2", "1", ""),
+    # a role of b's own: each agent's row says what its path ran, the combined row what both
+    # ran alike (bs, iodepth, jobs) and no rw, where they differ
+    ("roles", "0"): ("", "4096", "2", "1", ""),
+    ("roles", "0", "a"): ("randread", "4096", "2", "1", ""),
+    ("roles", "0", "b"): ("randwrite", "4096", "2", "1", ""),
 }
 cols = ("rw", "bs", "iodepth", "jobs", "rwmixread")
 rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv")))
@@ -54,13 +64,14 @@ assert not missing, "summary.csv has no column %s" % ", ".join(missing)
 seen = set()
 for r in rows:
     got = tuple(r[c] for c in cols)
-    assert got == want[(r["phase"], r["point"])], (r["phase"], r["point"], r["agent"], got)
+    key = (r["phase"], r["point"])
+    assert got == want.get(key + (r["agent"],), want[key]), key + (r["agent"], got)
     seen.add((r["phase"], r["point"], r["scope"]))
     lat = [float(r[c]) for c in ("lat_min_us", "lat_p50_us", "lat_p90_us", "lat_p95_us",
                                  "lat_p99_us", "lat_p99_9_us", "lat_p99_99_us",
                                  "lat_p99_999_us", "lat_max_us")]
     assert lat == sorted(lat) and lat[0] > 0, (r["phase"], r["agent"], "percentiles", lat)
-assert {(p, n) for p, n, _ in seen} == set(want), seen
+assert {(p, n) for p, n, _ in seen} == {k[:2] for k in want}, seen
 assert {s for _, _, s in seen} == {"all", "agent"}, seen
 print("  %d rows: rw, bs, iodepth, jobs, rwmixread as planned" % len(rows))
 PY
@@ -73,7 +84,7 @@ d = sys.argv[1]
 run = json.load(open(d + "/run.json"))
 journal = [json.loads(l)["run"] for l in open(d + "/points.jsonl") if '"type":"point"' in l]
 phases = run["phases"]
-assert len(phases) == len(journal) == 5, (len(phases), len(journal))
+assert len(phases) == len(journal) == 6, (len(phases), len(journal))
 ints = ("rwmixread", "bs", "iodepth", "jobs", "offset", "size", "runtime", "ramp", "bytes",
         "rate_iops", "interval", "seed", "poll", "io_timeout", "dedupe_percentage",
         "rwmixtrim", "replay_time_scale")

@@ -96,6 +96,7 @@ static struct lst_sample_health s_health;
 static struct lst_step_result s_step;
 static struct lst_step_part s_part;
 static struct lst_workload s_w;
+static struct lst_row_workload s_rw;
 
 static void s_write(void)
 {
@@ -119,8 +120,9 @@ static void s_write(void)
 	s_w.bs = 4096;
 	s_w.iodepth = 32;
 	s_w.jobs = 4;
+	lst_row_workload_of(&s_rw, &s_w);
 	lst_results_summary(r, "p1", 0, "bs=4k, \"mix\"", "all", 0.5, &s_tot, "iops: \"t\"", 2,
-			    &s_w, json_pack("{s:s, s:i}", "test", "iops: \"t\"", "round", 2));
+			    &s_rw, json_pack("{s:s, s:i}", "test", "iops: \"t\"", "round", 2));
 	lst_results_summary(r, "p1", 1, "plain", "a", 3.0, &s_tot, NULL, 0, NULL, NULL);
 	lst_results_round(r, &(struct lst_round_row){ .phase = "p1",
 						      .suite = "snia-iops",
@@ -467,7 +469,7 @@ static void s_check_resume_older(void)
 	w = lst_results_reopen(s_dir, sizes, NULL, &err);
 	if (!w)
 		T_FAIL("lst_results_reopen of an older folder: %s", err.msg);
-	lst_results_summary(w, "p1", 2, "resumed", "all", 9.0, &s_tot, NULL, 0, &s_w, NULL);
+	lst_results_summary(w, "p1", 2, "resumed", "all", 9.0, &s_tot, NULL, 0, &s_rw, NULL);
 	lst_results_destroy(&w);
 	r = lst_report_load(s_dir, NULL, &err);
 	if (!r)
@@ -491,6 +493,29 @@ static void s_check_resume_older(void)
 	json_decref(sizes);
 }
 
+/* A row over several paths keeps what they share and says none (-1, "") where they differ. */
+static void s_check_row_workload(void)
+{
+	struct lst_workload w = s_w;
+	struct lst_row_workload all = { 0 }, one;
+
+	lst_row_workload_add(&all, &s_rw);
+	w.rw = LST_RW_RANDWRITE; /* a role of its own: writes only, the same bs, depth and jobs */
+	lst_row_workload_of(&one, &w);
+	T_EQ_STR(one.rw, "randwrite");
+	T_EQ_INT(one.rwmixread, -1);
+	lst_row_workload_add(&all, &one);
+	T_EQ_INT(all.n, 2);
+	T_EQ_STR(all.rw, "");
+	T_EQ_INT(all.bs, 4096);
+	T_EQ_INT(all.iodepth, 32);
+	T_EQ_INT(all.jobs, 4);
+	T_EQ_INT(all.rwmixread, -1);
+	w.bssplit.n[LST_DIR_WRITE] = 2; /* a block-size mix: no one bs */
+	lst_row_workload_of(&one, &w);
+	T_EQ_INT(one.bs, -1);
+}
+
 /* The results folder goes at exit, after a failure too. */
 static void s_cleanup(void)
 {
@@ -510,6 +535,7 @@ int main(void)
 	s_check_report();
 	s_check_older();
 	s_check_resume_older();
+	s_check_row_workload();
 	printf("ok: results round trip\n");
 	return 0;
 }
