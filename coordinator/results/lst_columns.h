@@ -114,7 +114,8 @@ union lst_cell {
  * The workload block after the trim block in summary.csv: rw, bs (bytes), iodepth, jobs and
  * rwmixread that the paths of the row ran (struct lst_row_workload), so a reader need not parse
  * the label. Empty where a value does not apply (rwmixread outside the mixes randrw and rw, bs
- * with a bssplit, rw, bs and rwmixread with a skew) or the row's paths ran different values.
+ * with a bssplit, rw, bs and rwmixread with a skew, all of them for a purge) or the row's paths
+ * ran different values.
  */
 #define LST_SUM_WORKLOAD_NCOLS 5
 

@@ -590,8 +590,14 @@ _Static_assert(LST_SUM_WORKLOAD_NCOLS == 5, "the workload block: rw, bs, iodepth
 
 void lst_row_workload_of(struct lst_row_workload *o, const struct lst_workload *w)
 {
-	bool skew = w->skew.n, mix = w->rw == LST_RW_RANDRW || w->rw == LST_RW_RW;
+	bool skew, mix;
 
+	if (!w) {
+		*o = (struct lst_row_workload){ 1, "", -1, -1, -1, -1 };
+		return;
+	}
+	skew = w->skew.n;
+	mix = w->rw == LST_RW_RANDRW || w->rw == LST_RW_RW;
 	*o = (struct lst_row_workload){
 		.n = 1,
 		.rw = skew ? "" : lst_rw_names[w->rw],

@@ -162,7 +162,8 @@ struct lst_row_workload {
 	int64_t bs, iodepth, jobs, rwmixread; /* -1 for none */
 };
 
-/* The row workload of one path that ran w. */
+/* The row workload of one path that ran w; w NULL: a path that ran no workload (a purge's
+ * discards), every field none. */
 void lst_row_workload_of(struct lst_row_workload *o, const struct lst_workload *w);
 
 /* Add the paths of x to o (a value they do not all share becomes none). */

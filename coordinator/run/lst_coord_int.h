@@ -352,8 +352,8 @@ void lst_coord__verify_point_end(lst_coord *c);
 
 /* lst_paths.c: rows per path and per target */
 
-/* Job spec `job` of agent i is path j of target t, running w (called as the PREPAREs are
- * made). */
+/* Job spec `job` of agent i is path j of target t, running w (NULL: no workload, a purge)
+ * (called as the PREPAREs are made). */
 void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j,
 			   const struct lst_workload *w);
 /* What the point's paths of agent i and target t ran in common (SIZE_MAX: any agent, any

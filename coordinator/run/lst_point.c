@@ -356,7 +356,9 @@ static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, si
 				 lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS, ph->name);
 		return -1;
 	}
-	lst_coord__paths_slot(c, i, m->u.prepare.njobs, t, j, w);
+	/* a purge discards: no workload of its runs (rw, bs, ...) is what it did */
+	lst_coord__paths_slot(c, i, m->u.prepare.njobs, t, j,
+			      step->action == LST_ACTION_IO ? w : NULL);
 	js = &m->u.prepare.jobs[m->u.prepare.njobs++];
 	snprintf(js->target, sizeof(js->target), "%s", pt->name);
 	snprintf(js->path, sizeof(js->path), "%s", pt->paths[j].path);

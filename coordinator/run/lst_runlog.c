@@ -373,12 +373,15 @@ json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool p
 		"workload", wl, "agents", agents);
 }
 
-/* rw is null with a skew (several workloads), as summary.csv's rw is empty then. */
+/* rw is null with a skew (several workloads) and for a purge (no workload: discards), as
+ * summary.csv's rw is empty then. */
 json_t *lst_coord__step_json(const struct lst_step *step)
 {
+	const char *rw =
+		step->w.skew.n || step->action != LST_ACTION_IO ? NULL : lst_rw_names[step->w.rw];
+
 	return json_pack("{s:s, s:i, s:{s:s?, s:I, s:I, s:I, s:i, s:I}}", "test", step->test,
-			 "round", (int)step->round, "workload", "rw",
-			 step->w.skew.n ? NULL : lst_rw_names[step->w.rw], "jobs",
+			 "round", (int)step->round, "workload", "rw", rw, "jobs",
 			 (json_int_t)step->w.jobs, "iodepth", (json_int_t)step->w.iodepth, "bs",
 			 (json_int_t)step->w.bs, "rwmixread", lst_workload_read_pct(&step->w),
 			 "rate_iops", (json_int_t)step->w.rate_iops);

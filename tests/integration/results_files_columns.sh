@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The machine-readable files say what each point ran and measured without parsing a label: a
 # real run on two agents (the two ports of one loop-device "drive") of a 70/30 mix, a block-size
-# sweep, a bssplit point, a skew, and a phase where agent b writes while a reads. summary.csv's
-# rw, bs, iodepth, jobs and rwmixread must be the plan's in every row of every scope, empty
-# where they do not apply or where the paths of a row ran different workloads (roles of their
-# own); its lat_min_us, lat_p90_us, lat_p95_us and lat_p99_999_us must be those of the merged
-# histogram, computed independently from the raw samples (check_merge.py); and run.json's
-# workloads (in points.jsonl too) must give numbers as JSON numbers and booleans as JSON
-# booleans, never as text.
+# sweep, a bssplit point, a skew, a phase where agent b writes while a reads, and a purge.
+# summary.csv's rw, bs, iodepth, jobs and rwmixread must be the plan's in every row of every
+# scope, empty where they do not apply or where the paths of a row ran different workloads
+# (roles of their own); its lat_min_us, lat_p90_us, lat_p95_us and lat_p99_999_us must be those
+# of the merged histogram, computed independently from the raw samples (check_merge.py); and
+# run.json's workloads (in points.jsonl too) must give numbers as JSON numbers and booleans as
+# JSON booleans, never as text.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup
@@ -38,6 +38,8 @@ phases:
   - name: roles
     workload: {rw: randread, bs: 4k, iodepth: 2, runtime: 600ms}
     paths: {b: {rw: randwrite}}
+  - name: purge
+    suite: purge
 YAML
 "$LOCKSTEP" run --quiet "$TMP/plan.yaml" -o "$TMP/res" 2>"$TMP/run.log" ||
 	fail "run failed: $(tail -5 "$TMP/run.log")"
@@ -55,6 +57,7 @@ want = {  # (phase, point[, agent]): rw, bs, iodepth, jobs, rwmixread, as summar
     ("roles", "0"): ("", "4096", "2", "1", ""),
     ("roles", "0", "a"): ("randread", "4096", "2", "1", ""),
     ("roles", "0", "b"): ("randwrite", "4096", "2", "1", ""),
+    ("purge", "0"): ("", "", "", "", ""),  # discards: no workload ran
 }
 cols = ("rw", "bs", "iodepth", "jobs", "rwmixread")
 rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv")))
@@ -70,7 +73,7 @@ for r in rows:
     lat = [float(r[c]) for c in ("lat_min_us", "lat_p50_us", "lat_p90_us", "lat_p95_us",
                                  "lat_p99_us", "lat_p99_9_us", "lat_p99_99_us",
                                  "lat_p99_999_us", "lat_max_us")]
-    assert lat == sorted(lat) and lat[0] > 0, (r["phase"], r["agent"], "percentiles", lat)
+    assert lat == sorted(lat) and (lat[0] > 0) == (r["phase"] != "purge"), (r["phase"], lat)
 assert {(p, n) for p, n, _ in seen} == {k[:2] for k in want}, seen
 assert {s for _, _, s in seen} == {"all", "agent"}, seen
 print("  %d rows: rw, bs, iodepth, jobs, rwmixread as planned" % len(rows))
@@ -84,13 +87,15 @@ d = sys.argv[1]
 run = json.load(open(d + "/run.json"))
 journal = [json.loads(l)["run"] for l in open(d + "/points.jsonl") if '"type":"point"' in l]
 phases = run["phases"]
-assert len(phases) == len(journal) == 6, (len(phases), len(journal))
+assert len(phases) == len(journal) == 7, (len(phases), len(journal))
 ints = ("rwmixread", "bs", "iodepth", "jobs", "offset", "size", "runtime", "ramp", "bytes",
         "rate_iops", "interval", "seed", "poll", "io_timeout", "dedupe_percentage",
         "rwmixtrim", "replay_time_scale")
 bools = ("direct", "verify")
 for ph, jr in zip(phases, journal):
     w = ph["workload"]
+    if ph["phase"] == "purge":
+        continue
     assert w == jr["workload"], "run.json and points.jsonl differ: %s / %s" % (w, jr["workload"])
     for k in ints:
         assert type(w[k]) is int, "%s %s: %r is not an integer" % (ph["phase"], k, w[k])
@@ -107,9 +112,10 @@ assert (by["sizes", 1]["bs"], by["sizes", 1]["iodepth"]) == (16384, 2)
 assert by["split", 0]["bssplit"] == "4k/50:64k/50", by["split", 0]["bssplit"]
 assert by["skewed", 0]["skew"] == sys.argv[2] + " bs=4k", by["skewed", 0]["skew"]
 points = json.load(open(d + "/summary.json"))["points"]
-for p in points:  # summary.json's rw: the point's, null for several workloads
+for p in points:  # summary.json's rw: the point's, null for several workloads or a purge
     w = by[p["phase"], p["point"]]
-    assert p["workload"]["rw"] == (w["rw"] if w["skew"] == "none" else None), p["workload"]
+    purge = p["phase"] == "purge"
+    assert p["workload"]["rw"] == (w["rw"] if w["skew"] == "none" and not purge else None), p
 print("  %d points: every workload number an integer, every flag a boolean" % len(phases))
 PY
 ok "summary.csv has each point's workload and the merged min, p90, p95, p99.999; run.json is typed"
