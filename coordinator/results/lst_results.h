@@ -213,6 +213,7 @@ struct lst_step_result {
 	lst_hist lat_dir[LST_DIR_N]; /* each apart: lat is their sum, bucket by bucket */
 	double t_s;		     /* start, seconds since the run started */
 	bool partial;		     /* an agent was lost */
+	uint64_t discarded;	     /* a purge: the bytes of the paths' regions it discarded */
 	/* the rows of scope target and path (lst_row_who), when the run has them: on the heap,
 	 * the holder's (who copies a result copies them, lst_step_parts_dup); NULL when none */
 	size_t nparts;
