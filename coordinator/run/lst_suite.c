@@ -993,6 +993,12 @@ static void s_curve_row(lst_suite_run *s, lst_results *res, const struct s_point
 			  p->target_pct);
 }
 
+/* The written bytes as a multiple of the phase's capacity, NAN when the capacity is unknown. */
+static double s_multiple(const lst_suite_run *s, double bytes)
+{
+	return s->capacity ? bytes / (double)s->capacity : NAN;
+}
+
 static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t last,
 		     lst_results *res)
 {
@@ -1000,6 +1006,10 @@ static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t la
 	size_t nbs = s_axis(s->ph, "bs", s_iops_bs, LST_ARRAY_SIZE(s_iops_bs), &bs);
 	size_t nmix = s_axis(s->ph, "rwmixread", s_iops_mixes, LST_ARRAY_SIZE(s_iops_mixes), &mix);
 	double *iops = lst_calloc(nbs * nmix, sizeof(*iops));
+	char phrase[128];
+
+	lst_steady_phrase(t->verdict.reached, (long)t->rounds, (long)first + 1, (long)last + 1,
+			  t->stop, s_multiple(s, (double)t->written), phrase, sizeof(phrase));
 
 	/* Points are mix-major (outer loop mixes), as built by s_build_grid. */
 	for (size_t m = 0; m < nmix; m++) {
@@ -1011,14 +1021,14 @@ static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t la
 			free(r.parts);
 		}
 	}
-	lst_results_matrix(res, s->ph->name, bs, nbs, mix, nmix, iops);
+	lst_results_matrix(res, s->ph->name, bs, nbs, mix, nmix, iops,
+			   &(struct lst_matrix_window){
+				   .steady = t->verdict.reached,
+				   .first = first + 1,
+				   .last = last + 1,
+				   .verdict = phrase,
+			   });
 	free(iops);
-}
-
-/* The written bytes as a multiple of the phase's capacity, NAN when the capacity is unknown. */
-static double s_multiple(const lst_suite_run *s, double bytes)
-{
-	return s->capacity ? bytes / (double)s->capacity : NAN;
 }
 
 /* A number for summary.json, null when it is not finite (an unknown capacity). */
