@@ -1252,9 +1252,17 @@ const char *lst_report_work_text(const struct lst_rpt_work *w, char *buf, size_t
 			lst_fmt_duration((int64_t)(w->seconds * 1e9), dur, sizeof(dur)));
 	if (isfinite(w->mbps) && n < size)
 		n += (size_t)snprintf(buf + n, size - n, ", %.1f MB/s", w->mbps);
-	lst_stop_text(w->stop, 0, w->bytes, w->capacity_multiple, stop, sizeof(stop));
-	if (*stop && n < size)
-		snprintf(buf + n, size - n, "; %s", stop);
+	/* the figures say how much; this says which bound ended it */
+	if (w->stop == LST_STOP_CAPACITY || w->stop == LST_STOP_BYTES ||
+	    w->stop == LST_STOP_RUNTIME)
+		snprintf(stop, sizeof(stop), "; stopped: %s",
+			 w->stop == LST_STOP_CAPACITY ? "capacity limit"
+			 : w->stop == LST_STOP_BYTES  ? "byte limit"
+						      : "runtime over");
+	else
+		stop[0] = '\0';
+	if (n < size)
+		snprintf(buf + n, size - n, "%s", stop);
 	return buf;
 }
 
