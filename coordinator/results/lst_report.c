@@ -1236,6 +1236,14 @@ const char *lst_report_window_text(const struct lst_rpt_test *t, char *buf, size
 	return buf;
 }
 
+bool lst_report_purged(const lst_report *r, const char *phase)
+{
+	for (size_t i = 0; i < r->nworks; i++)
+		if (!strcmp(r->works[i].phase, phase) && !strcmp(r->works[i].did, "discard"))
+			return true;
+	return false;
+}
+
 const char *lst_report_work_text(const struct lst_rpt_work *w, char *buf, size_t size)
 {
 	char sz[32], dur[32], stop[128];

@@ -222,6 +222,9 @@ const struct lst_rpt_test *lst_report_test(const lst_report *r, const char *phas
  */
 const char *lst_report_window_text(const struct lst_rpt_test *t, char *buf, size_t size);
 
+/* Did the phase purge (a work record that discarded)? Its points then count no I/O. */
+bool lst_report_purged(const lst_report *r, const char *phase);
+
 /*
  * "discarded 64 MiB (1.00x capacity) in 3.3 ms, 20257.2 MB/s" for a purge, "wrote ... ;
  * stopped: 0.5x capacity written (32 MiB)" for a bounded write. Returns buf.

@@ -910,12 +910,9 @@ static void s_window(FILE *f, const struct lst_rpt_test *t)
 	fputs("</tbody>\n</table>\n", f);
 }
 
-/* What the phase's purge or bounded write did. Returns true for a purge, whose summary row
- * would be zeros. */
-static bool s_works(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph)
+/* What the phase's purge or bounded write did. */
+static void s_works(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph)
 {
-	bool purge = false;
-
 	for (size_t i = 0; i < r->nworks; i++) {
 		const struct lst_rpt_work *w = &r->works[i];
 		char text[256];
@@ -927,9 +924,7 @@ static bool s_works(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph
 		fputs("</strong>: ", f);
 		s_esc(f, lst_report_work_text(w, text, sizeof(text)));
 		fputs("</p>\n", f);
-		purge |= !strcmp(w->did, "discard");
 	}
-	return purge;
 }
 
 static void s_steady(struct s_ctx *c, const struct lst_rpt_phase *ph)
@@ -1018,8 +1013,9 @@ static void s_phase(struct s_ctx *c, size_t i, size_t *idx)
 		fputs(")</span>", f);
 	}
 	fputs("</h2>\n", f);
+	s_works(f, c->r, ph);
 	/* a purge does no I/O: what it did replaces its summary row of zeros */
-	if (s_works(f, c->r, ph))
+	if (lst_report_purged(c->r, ph->name))
 		n = 0;
 	else if (n)
 		s_points(c, ph, idx, n, rows_all);

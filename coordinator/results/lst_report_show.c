@@ -290,22 +290,16 @@ static void s_print_window(const struct lst_rpt_test *t)
 	}
 }
 
-/* The phase's purge or bounded write: what it did, in place of a row of zeros for a purge.
- * Returns true when the phase's points say nothing more (a purge). */
-static bool s_print_works(const lst_report *r, const struct lst_rpt_phase *ph)
+/* What the phase's purge or bounded write did. */
+static void s_print_works(const lst_report *r, const struct lst_rpt_phase *ph)
 {
-	bool purge = false;
-
 	for (size_t i = 0; i < r->nworks; i++) {
 		const struct lst_rpt_work *w = &r->works[i];
 		char text[256];
 
-		if (strcmp(w->phase, ph->name))
-			continue;
-		printf("  %s: %s\n", w->test, lst_report_work_text(w, text, sizeof(text)));
-		purge |= !strcmp(w->did, "discard");
+		if (!strcmp(w->phase, ph->name))
+			printf("  %s: %s\n", w->test, lst_report_work_text(w, text, sizeof(text)));
 	}
-	return purge;
 }
 
 static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, size_t *idx)
@@ -341,7 +335,8 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 	if (ph->partial)
 		printf(", partial (an agent was lost)");
 	printf("\n");
-	if (s_print_works(r, ph))
+	s_print_works(r, ph);
+	if (lst_report_purged(r, ph->name))
 		n = 0; /* a purge does no I/O: its row would be zeros */
 	if (n) {
 		printf("  %-*s", width, several ? "TEST / POINT" : "POINT");
