@@ -616,6 +616,54 @@ static int s_load_summary(lst_report *r, lst_err *err)
 	return 0;
 }
 
+/* "stop_reason" of o into *stop (enum lst_stop), -1 when absent; an unknown name is an error. */
+static int s_load_stop(json_t *o, const char *file, const char *ctx, int *stop, lst_err *err)
+{
+	const char *name;
+	int rc = s_jstr(o, "stop_reason", file, ctx, &name, err);
+
+	*stop = -1;
+	if (rc || !*name)
+		return rc;
+	*stop = lst_stop_find(name);
+	if (*stop < 0)
+		return lst_err_set(err, -EINVAL, "%s: %s.stop_reason: unknown reason '%s'", file,
+				   ctx, name);
+	return 0;
+}
+
+/* A test's "points", each point's window average, into t->win. */
+static int s_load_window(struct lst_rpt_test *t, json_t *a, const char *file, const char *ctx,
+			 lst_err *err)
+{
+	json_t *o;
+	size_t k;
+	int rc;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return lst_err_set(err, -EINVAL, "%s: %s.points: expected an array", file, ctx);
+	t->win = lst_calloc(json_array_size(a) + 1, sizeof(*t->win));
+	json_array_foreach (a, k, o) {
+		struct lst_rpt_window *w = &t->win[t->nwindow];
+		char c[64];
+
+		snprintf(c, sizeof(c), "%s.points[%zu]", ctx, k);
+		if (!json_is_object(o))
+			return lst_err_set(err, -EINVAL, "%s: %s: expected an object", file, c);
+		if ((rc = s_jstr(o, "label", file, c, &w->label, err)) ||
+		    (rc = s_jnum(o, "iops", file, c, &w->iops, err)) ||
+		    (rc = s_jnum(o, "mbps", file, c, &w->mbps, err)) ||
+		    (rc = s_jnum(o, "lat_mean_us", file, c, &w->lat_mean, err)) ||
+		    (rc = s_jnum(o, "lat_p99_us", file, c, &w->lat_p99, err)) ||
+		    (rc = s_jnum(o, "lat_p99_99_us", file, c, &w->lat_p99_99, err)))
+			return rc;
+		t->nwindow++;
+	}
+	return 0;
+}
+
 static int s_load_test(lst_report *r, json_t *o, size_t i, const char *file, lst_err *err)
 {
 	struct lst_rpt_test *t = &r->tests[r->ntests];
@@ -670,7 +718,42 @@ static int s_load_test(lst_report *r, json_t *o, size_t i, const char *file, lst
 	}
 	if (!t->rounds)
 		t->rounds = (long)t->nvalues;
+	if ((rc = s_load_stop(o, file, ctx, &t->stop, err)) ||
+	    (rc = s_jnum(o, "bytes_written", file, ctx, &t->bytes_written, err)) ||
+	    (rc = s_jnum(o, "capacity_multiple", file, ctx, &t->capacity_multiple, err)) ||
+	    (rc = s_load_window(t, json_object_get(o, "points"), file, ctx, err)))
+		return rc;
+	if (t->stop < 0 && t->max_rounds_hit) /* a folder from before stop_reason */
+		t->stop = LST_STOP_ROUND_LIMIT;
 	r->ntests++;
+	return 0;
+}
+
+/* A test without a verdict: what a purge or a bounded write did. */
+static int s_load_work(lst_report *r, json_t *o, size_t i, const char *file, lst_err *err)
+{
+	struct lst_rpt_work *w = &r->works[r->nworks];
+	bool purge;
+	char ctx[32];
+	int rc;
+
+	snprintf(ctx, sizeof(ctx), "tests[%zu]", i);
+	if ((rc = s_jstr(o, "phase", file, ctx, &w->phase, err)) ||
+	    (rc = s_jstr(o, "test", file, ctx, &w->test, err)) ||
+	    (rc = s_jstr(o, "suite", file, ctx, &w->suite, err)) ||
+	    (rc = s_jstr(o, "did", file, ctx, &w->did, err)) ||
+	    (rc = s_load_stop(o, file, ctx, &w->stop, err)) ||
+	    (rc = s_jnum(o, "capacity_multiple", file, ctx, &w->capacity_multiple, err)) ||
+	    (rc = s_jnum(o, "seconds", file, ctx, &w->seconds, err)) ||
+	    (rc = s_jnum(o, "mbps", file, ctx, &w->mbps, err)))
+		return rc;
+	purge = !strcmp(w->did, "discard");
+	if ((rc = s_jnum(o, purge ? "bytes_discarded" : "bytes_written", file, ctx, &w->bytes,
+			 err)))
+		return rc;
+	if (!*w->phase)
+		return lst_err_set(err, -EINVAL, "%s: %s.phase: missing", file, ctx);
+	r->nworks++;
 	return 0;
 }
 
@@ -949,8 +1032,12 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		}
 	}
 	r->tests = lst_calloc(json_array_size(tests) + 1, sizeof(*r->tests));
+	r->works = lst_calloc(json_array_size(tests) + 1, sizeof(*r->works));
 	json_array_foreach (tests, i, o) {
-		if ((rc = s_load_test(r, o, i, path, err)))
+		/* a test without rounds has no verdict, only what it did */
+		bool work = json_is_object(o) && json_object_get(o, "did");
+
+		if ((rc = work ? s_load_work(r, o, i, path, err) : s_load_test(r, o, i, path, err)))
 			goto free_path;
 	}
 	json_array_foreach (points, i, o) /* the journal's, when it was ahead */
@@ -1018,6 +1105,22 @@ static int s_load_curves(lst_report *r, lst_err *err)
 	return rc;
 }
 
+/* The companion columns steady and window of matrix t's first row into m (one verdict per
+ * matrix: every row repeats it); absent or unreadable: unknown. */
+static void s_matrix_window(lst_csv *t, struct lst_rpt_matrix *m)
+{
+	m->steady = -1;
+	for (size_t c = m->nmix + 1; lst_csv_nrows(t) && c < lst_csv_ncols(t); c++) {
+		const char *v = lst_csv_field(t, 0, (int)c);
+
+		if (!strcmp(lst_csv_colname(t, c), "steady") && v)
+			m->steady = !strcmp(v, "true") ? 1 : !strcmp(v, "false") ? 0 : -1;
+		else if (!strcmp(lst_csv_colname(t, c), "window") && v &&
+			 sscanf(v, "%ld-%ld", &m->window_first, &m->window_last) != 2)
+			m->window_first = m->window_last = 0;
+	}
+}
+
 static int s_load_matrix(lst_report *r, const char *file, lst_err *err)
 {
 	struct s_priv *p = r->priv;
@@ -1042,7 +1145,12 @@ static int s_load_matrix(lst_report *r, const char *file, lst_err *err)
 				   "%s:1: the header must be bs followed by one column per mix",
 				   lst_csv_path(t));
 	nrows = lst_csv_nrows(t);
-	m->nmix = lst_csv_ncols(t) - 1;
+	/* The mixes ("70/30"), then the verdict's companion columns (steady, window). */
+	while (m->nmix + 1 < lst_csv_ncols(t) && strchr(lst_csv_colname(t, m->nmix + 1), '/'))
+		m->nmix++;
+	if (!m->nmix)
+		return lst_err_set(err, -EINVAL, "%s:1: no read/write mix column after bs",
+				   lst_csv_path(t));
 	m->bs = lst_calloc(nrows + 1, sizeof(*m->bs));
 	m->mix = lst_calloc(m->nmix, sizeof(*m->mix));
 	m->iops = lst_calloc(nrows * m->nmix + 1, sizeof(*m->iops));
@@ -1056,6 +1164,7 @@ static int s_load_matrix(lst_report *r, const char *file, lst_err *err)
 				return rc;
 		m->nbs++;
 	}
+	s_matrix_window(t, m);
 	return 0;
 }
 
@@ -1097,6 +1206,72 @@ static int s_load_matrices(lst_report *r, lst_err *err)
 		free(names[i]);
 	free(names);
 	return rc;
+}
+
+const struct lst_rpt_test *lst_report_test(const lst_report *r, const char *phase, const char *test)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (!strcmp(r->tests[i].phase, phase) && (!test || !strcmp(r->tests[i].test, test)))
+			return &r->tests[i];
+	return NULL;
+}
+
+const char *lst_report_window_text(const struct lst_rpt_test *t, char *buf, size_t size)
+{
+	char phrase[128];
+	size_t n;
+
+	if (!t) {
+		snprintf(buf, size, "window average (no steady-state verdict in this folder)");
+		return buf;
+	}
+	n = (size_t)snprintf(buf, size, "window average");
+	if (t->window_first && t->window_last >= t->window_first && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " of rounds %ld-%ld", t->window_first,
+				      t->window_last);
+	if (n < size)
+		snprintf(buf + n, size - n, "; %s",
+			 lst_steady_phrase(t->steady, t->rounds, t->window_first, t->window_last,
+					   t->stop, t->capacity_multiple, phrase, sizeof(phrase)));
+	return buf;
+}
+
+bool lst_report_purged(const lst_report *r, const char *phase)
+{
+	for (size_t i = 0; i < r->nworks; i++)
+		if (!strcmp(r->works[i].phase, phase) && !strcmp(r->works[i].did, "discard"))
+			return true;
+	return false;
+}
+
+const char *lst_report_work_text(const struct lst_rpt_work *w, char *buf, size_t size)
+{
+	char sz[32], dur[32], stop[128];
+	size_t n;
+
+	n = (size_t)snprintf(buf, size, "%s %s", !strcmp(w->did, "discard") ? "discarded" : "wrote",
+			     isfinite(w->bytes) ? lst_fmt_size((uint64_t)w->bytes, sz, sizeof(sz))
+						: "?");
+	if (isfinite(w->capacity_multiple) && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " (%.2fx capacity)", w->capacity_multiple);
+	if (isfinite(w->seconds) && n < size)
+		n += (size_t)snprintf(
+			buf + n, size - n, " in %s",
+			lst_fmt_duration((int64_t)(w->seconds * 1e9), dur, sizeof(dur)));
+	if (isfinite(w->mbps) && n < size)
+		n += (size_t)snprintf(buf + n, size - n, ", %.1f MB/s", w->mbps);
+	/* the figures say how much; this says which bound ended it */
+	if (w->stop == LST_STOP_CAPACITY || w->stop == LST_STOP_BYTES ||
+	    w->stop == LST_STOP_RUNTIME)
+		snprintf(stop, sizeof(stop), "; stopped: %s",
+			 w->stop == LST_STOP_CAPACITY ? "capacity limit"
+			 : w->stop == LST_STOP_BYTES  ? "byte limit"
+						      : "runtime over");
+	else
+		stop[0] = '\0';
+	if (n < size)
+		snprintf(buf + n, size - n, "%s", stop);
+	return buf;
 }
 
 const struct lst_rpt_matrix *lst_report_matrix(const lst_report *r, const char *phase)
@@ -1276,8 +1451,11 @@ void lst_report_destroy(lst_report **pp)
 		free(p->strs[i]);
 	free(p->strs);
 	free(p);
-	for (size_t i = 0; i < r->ntests; i++)
+	for (size_t i = 0; i < r->ntests; i++) {
 		free(r->tests[i].values);
+		free(r->tests[i].win);
+	}
+	free(r->works);
 	for (size_t i = 0; i < r->nmatrices; i++) {
 		free(r->matrices[i].file);
 		free(r->matrices[i].bs);

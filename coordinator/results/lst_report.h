@@ -49,6 +49,26 @@ struct lst_rpt_test {
 	bool required;	/* steady state ends the test (false: WSAT, reported only) */
 	double *values; /* per-round tracked value */
 	size_t nvalues;
+	int stop; /* why the rounds ended (enum lst_stop), -1 in folders that predate it */
+	double bytes_written, capacity_multiple; /* NAN when absent */
+	size_t nwindow;
+	struct lst_rpt_window *win; /* each point's window average; none in older folders */
+};
+
+/* A point of a test averaged over the steady-state window (summary.json tests[].points). */
+struct lst_rpt_window {
+	const char *label;
+	double iops, mbps, lat_mean, lat_p99, lat_p99_99; /* us */
+};
+
+/*
+ * What a test without rounds did to its target (summary.json tests without a verdict): a purge
+ * (did "discard"), a precondition or a capacity- or byte-bounded phase (did "write").
+ */
+struct lst_rpt_work {
+	const char *phase, *test, *suite, *did;
+	int stop;					/* enum lst_stop, -1 when unknown */
+	double bytes, capacity_multiple, seconds, mbps; /* NAN when absent */
 };
 
 /* One rounds.csv row. */
@@ -88,6 +108,8 @@ struct lst_rpt_matrix {
 	double *bs; /* bytes */
 	const char **mix;
 	double *iops; /* [nbs * nmix], NAN where the file has no value */
+	int steady;   /* the companion column steady: 1 true, 0 false, -1 absent (older folders) */
+	long window_first, window_last; /* its window column ("8-12"), 0 when absent */
 };
 
 /* A phase, in the order it first appears (run.json phases, then summary rows). */
@@ -123,6 +145,8 @@ typedef struct lst_report {
 	struct lst_rpt_point *parts; /* the rows of scope target and path, file order */
 	size_t ntests;
 	struct lst_rpt_test *tests;
+	size_t nworks;
+	struct lst_rpt_work *works; /* purges and bounded writes, file order */
 	size_t nrounds;
 	struct lst_rpt_round *rounds;
 	size_t ncurves;
@@ -186,6 +210,26 @@ const struct lst_report_plan_phase *lst_report_plan_phase(const lst_report *r, c
  * *rows_all says how many rows the phase has (rounds included).
  */
 size_t lst_report_shown(const lst_report *r, const char *phase, size_t *idx, size_t *rows_all);
+
+/* The steady-state verdict of a phase's test (the first when test is NULL), or NULL. */
+const struct lst_rpt_test *lst_report_test(const lst_report *r, const char *phase,
+					   const char *test);
+
+/*
+ * "window average of rounds 1-2; NOT steady after 2 rounds (round limit)" for the IOPS matrix
+ * (or any figure averaged over t's window): what the figures are and the verdict, into buf;
+ * "window average (no steady-state verdict in this folder)" when t is NULL. Returns buf.
+ */
+const char *lst_report_window_text(const struct lst_rpt_test *t, char *buf, size_t size);
+
+/* Did the phase purge (a work record that discarded)? Its points then count no I/O. */
+bool lst_report_purged(const lst_report *r, const char *phase);
+
+/*
+ * "discarded 64 MiB (1.00x capacity) in 3.3 ms, 20257.2 MB/s" for a purge, "wrote ... ;
+ * stopped: 0.5x capacity written (32 MiB)" for a bounded write. Returns buf.
+ */
+const char *lst_report_work_text(const struct lst_rpt_work *w, char *buf, size_t size);
 
 /* The IOPS matrix of a phase, or NULL. */
 const struct lst_rpt_matrix *lst_report_matrix(const lst_report *r, const char *phase);

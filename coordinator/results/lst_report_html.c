@@ -29,6 +29,7 @@
 #include "lst_compare.h"
 #include "lst_figures.h"
 #include "lst_report_show.h"
+#include "lst_steady.h"
 #include "lst_util.h"
 
 #define S_ROWS_MAX 200 /* points per phase table; summary.csv has them all */
@@ -595,7 +596,7 @@ static void s_point_head(FILE *f, bool rounds)
 {
 	fputs("<thead><tr><th>Point</th>", f);
 	if (rounds)
-		fputs("<th class=\"n\">Round</th>", f);
+		fputs("<th class=\"n\">Last round</th>", f); /* the window's: under Steady state */
 	fputs("<th class=\"n\">IOPS</th><th class=\"n\">Read <span class=\"u\">IOPS</span></th>"
 	      "<th class=\"n\">Write <span class=\"u\">IOPS</span></th>"
 	      "<th class=\"n\">MB/s</th>"
@@ -863,6 +864,69 @@ static void s_balance(struct s_ctx *c, const size_t *idx, size_t n)
 		fputs("</tbody>\n</table>\n", f);
 }
 
+/* Why t's rounds ended, when its verdict does not say it (a capacity or byte limit). */
+static void s_stop(FILE *f, const struct lst_rpt_test *t)
+{
+	char stop[160];
+
+	if (t->stop == LST_STOP_STEADY || t->stop == LST_STOP_ROUND_LIMIT ||
+	    !*lst_stop_text(t->stop, t->rounds, t->bytes_written, t->capacity_multiple, stop,
+			    sizeof(stop)))
+		return;
+	fprintf(f, "<p class=\"stop\" data-stop=\"%s\">", lst_stop_names[t->stop]);
+	s_esc(f, stop);
+	fputs("</p>\n", f);
+}
+
+/* Each point of t averaged over its window: the one value of a suite's point. */
+static void s_window(FILE *f, const struct lst_rpt_test *t)
+{
+	if (!t->nwindow)
+		return;
+	fprintf(f,
+		"<table class=\"window\">\n<thead><tr><th>Point, window average of round%s "
+		"%ld",
+		t->window_last > t->window_first ? "s" : "", t->window_first);
+	if (t->window_last > t->window_first)
+		fprintf(f, "-%ld", t->window_last);
+	fputs("</th><th class=\"n\">IOPS</th><th class=\"n\">MB/s</th>"
+	      "<th class=\"n\">Mean <span class=\"u\">&micro;s</span></th>"
+	      "<th class=\"n\">p99 <span class=\"u\">&micro;s</span></th>"
+	      "<th class=\"n\">p99.99 <span class=\"u\">&micro;s</span></th></tr></thead>\n"
+	      "<tbody>\n",
+	      f);
+	for (size_t k = 0; k < t->nwindow && k < S_ROWS_MAX; k++) {
+		const struct lst_rpt_window *w = &t->win[k];
+
+		fputs("<tr>", f);
+		s_td_text(f, w->label);
+		s_td(f, "iops", w->iops, "%.0f");
+		s_td(f, "mbps", w->mbps, "%.1f");
+		s_td(f, "lat_mean_us", w->lat_mean, "%.1f");
+		s_td(f, "lat_p99_us", w->lat_p99, "%.1f");
+		s_td(f, "lat_p99_99_us", w->lat_p99_99, "%.1f");
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody>\n</table>\n", f);
+}
+
+/* What the phase's purge or bounded write did. */
+static void s_works(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	for (size_t i = 0; i < r->nworks; i++) {
+		const struct lst_rpt_work *w = &r->works[i];
+		char text[256];
+
+		if (strcmp(w->phase, ph->name))
+			continue;
+		fprintf(f, "<p class=\"work\" data-did=\"%s\"><strong>", w->did);
+		s_esc(f, w->test);
+		fputs("</strong>: ", f);
+		s_esc(f, lst_report_work_text(w, text, sizeof(text)));
+		fputs("</p>\n", f);
+	}
+}
+
 static void s_steady(struct s_ctx *c, const struct lst_rpt_phase *ph)
 {
 	FILE *f = c->f;
@@ -890,6 +954,8 @@ static void s_steady(struct s_ctx *c, const struct lst_rpt_phase *ph)
 		fprintf(f, ": <span class=\"%s\">", cls);
 		s_esc(f, v);
 		fputs("</span></p>\n", f);
+		s_stop(f, t);
+		s_window(f, t);
 		snprintf(cap, sizeof(cap), "Steady-state window of %s.", s_or(t->test, ph->name));
 		s_plot(c, "steady", t->phase, *t->test ? t->test : NULL, cap);
 	}
@@ -897,13 +963,23 @@ static void s_steady(struct s_ctx *c, const struct lst_rpt_phase *ph)
 
 static void s_matrix(struct s_ctx *c, const struct lst_rpt_matrix *m)
 {
+	const struct lst_rpt_test *t = lst_report_test(c->r, m->phase, NULL);
 	FILE *f = c->f;
+	char win[256];
 
 	fputs("<h3>IOPS matrix</h3>\n<p class=\"note\">IOPS per block size (rows) and "
 	      "read/write mix (columns), from <code>",
 	      f);
 	s_esc(f, m->file);
-	fputs("</code>.</p>\n<table class=\"matrix\">\n<thead><tr><th>Block size</th>", f);
+	fprintf(f, "</code>.</p>\n<p class=\"verdict %s\" data-steady=\"%s\">Each cell: ",
+		!t	    ? ""
+		: t->steady ? "ok"
+			    : "bad",
+		!t	    ? ""
+		: t->steady ? "true"
+			    : "false");
+	s_esc(f, lst_report_window_text(t, win, sizeof(win)));
+	fputs(".</p>\n<table class=\"matrix\">\n<thead><tr><th>Block size</th>", f);
 	for (size_t k = 0; k < m->nmix; k++) {
 		fputs("<th class=\"n\">", f);
 		s_esc(f, m->mix[k]);
@@ -937,7 +1013,11 @@ static void s_phase(struct s_ctx *c, size_t i, size_t *idx)
 		fputs(")</span>", f);
 	}
 	fputs("</h2>\n", f);
-	if (n)
+	s_works(f, c->r, ph);
+	/* a purge does no I/O: what it did replaces its summary row of zeros */
+	if (lst_report_purged(c->r, ph->name))
+		n = 0;
+	else if (n)
 		s_points(c, ph, idx, n, rows_all);
 	else
 		fputs("<p class=\"note\">No point of this phase has a summary row.</p>\n", f);

@@ -18,6 +18,7 @@
 #include "lst_assert.h"
 #include "lst_curves.h"
 #include "lst_figures.h"
+#include "lst_steady.h"
 #include "lst_util.h"
 
 #define S_ROWS_MAX 64  /* points printed per phase (HIR has thousands); --json has all */
@@ -60,19 +61,11 @@ static void s_verdict(const struct lst_rpt_test *t, char *buf, size_t size)
 	lst_report_fmt(t->average, "%.6g", avg, sizeof(avg));
 	lst_report_fmt(t->data_pct, "%.2f%%", dp, sizeof(dp));
 	lst_report_fmt(t->slope_pct, "%.2f%%", sp, sizeof(sp));
+	lst_steady_phrase(t->steady, t->rounds, t->window_first, t->window_last, t->stop,
+			  t->capacity_multiple, buf, size);
 	if (!t->required)
-		snprintf(buf, size, "%ld rounds (steady state reported, not required)", t->rounds);
-	else if (t->steady)
-		snprintf(buf, size, "steady at round %ld",
-			 t->window_last ? t->window_last : t->rounds);
-	else
-		snprintf(buf, size, "not steady after %ld rounds%s", t->rounds,
-			 t->max_rounds_hit ? " (round limit reached)" : "");
-	if (!t->required && t->window > 0)
-		snprintf(buf + strlen(buf), size - strlen(buf), "; the last %ld rounds", t->window);
-	else if (t->window_first && t->window_last >= t->window_first)
-		snprintf(buf + strlen(buf), size - strlen(buf), "; window rounds %ld-%ld",
-			 t->window_first, t->window_last);
+		snprintf(buf + strlen(buf), size - strlen(buf),
+			 " (steady state reported, not required)");
 	snprintf(
 		buf + strlen(buf), size - strlen(buf),
 		": average %s%s%s, data excursion %s (limit %g%%), slope excursion %s (limit %g%%)",
@@ -163,7 +156,7 @@ static void s_print_point(const struct lst_rpt_point *p, const char *label, long
 	if (round > 0)
 		snprintf(rnd, sizeof(rnd), "%ld", round);
 	if (round >= 0)
-		printf(" %6s", rnd);
+		printf(" %10s", rnd);
 	printf(" %10s %9s %9s %10s %10s%s%s\n",
 	       lst_report_fmt(p->iops[0] + p->iops[1], "%.0f", iops, sizeof(iops)),
 	       lst_report_fmt(p->mbps[0] + p->mbps[1], "%.1f", mbps, sizeof(mbps)),
@@ -254,6 +247,61 @@ static void s_print_dirs(const struct lst_rpt_point *p)
 	printf("    read p99 %.1f us, write p99 %.1f us\n", p->lat_p99_dir[0], p->lat_p99_dir[1]);
 }
 
+/* Why t's rounds ended when the verdict does not say it already (a capacity or byte limit,
+ * an interrupted run): "stopped: 4.0x capacity written (1.0 GiB)" into buf, else false. */
+static bool s_stopped(const struct lst_rpt_test *t, char *buf, size_t size)
+{
+	if (t->stop == LST_STOP_STEADY || t->stop == LST_STOP_ROUND_LIMIT)
+		return false;
+	return *lst_stop_text(t->stop, t->rounds, t->bytes_written, t->capacity_multiple, buf,
+			      size);
+}
+
+/* Each point of test t averaged over its window: the one value of a suite's point. */
+static void s_print_window(const struct lst_rpt_test *t)
+{
+	int width = 5;
+
+	if (!t->nwindow)
+		return;
+	for (size_t k = 0; k < t->nwindow; k++)
+		width = LST_MAX(width, (int)strlen(t->win[k].label));
+	printf("      %-*s %10s %9s %9s %10s %10s   (window average, round%s %ld", width, "POINT",
+	       "IOPS", "MB/s", "MEAN us", "P99 us", "P99.99 us",
+	       t->window_last > t->window_first ? "s" : "", t->window_first);
+	if (t->window_last > t->window_first)
+		printf("-%ld", t->window_last);
+	printf(")\n");
+	for (size_t k = 0; k < t->nwindow; k++) {
+		const struct lst_rpt_window *w = &t->win[k];
+		char iops[32], mbps[32], mean[32], p99[32], p9999[32];
+
+		if (k == S_ROWS_MAX) {
+			printf("      ... %zu more points (all of them: summary.json, or --json)\n",
+			       t->nwindow - k);
+			break;
+		}
+		printf("      %-*s %10s %9s %9s %10s %10s\n", width, w->label,
+		       lst_report_fmt(w->iops, "%.0f", iops, sizeof(iops)),
+		       lst_report_fmt(w->mbps, "%.1f", mbps, sizeof(mbps)),
+		       lst_report_fmt(w->lat_mean, "%.1f", mean, sizeof(mean)),
+		       lst_report_fmt(w->lat_p99, "%.1f", p99, sizeof(p99)),
+		       lst_report_fmt(w->lat_p99_99, "%.1f", p9999, sizeof(p9999)));
+	}
+}
+
+/* What the phase's purge or bounded write did. */
+static void s_print_works(const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	for (size_t i = 0; i < r->nworks; i++) {
+		const struct lst_rpt_work *w = &r->works[i];
+		char text[256];
+
+		if (!strcmp(w->phase, ph->name))
+			printf("  %s: %s\n", w->test, lst_report_work_text(w, text, sizeof(text)));
+	}
+}
+
 static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, size_t *idx)
 {
 	size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
@@ -287,10 +335,13 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 	if (ph->partial)
 		printf(", partial (an agent was lost)");
 	printf("\n");
+	s_print_works(r, ph);
+	if (lst_report_purged(r, ph->name))
+		n = 0; /* a purge does no I/O: its row would be zeros */
 	if (n) {
 		printf("  %-*s", width, several ? "TEST / POINT" : "POINT");
-		if (rounds)
-			printf(" %6s", "ROUND");
+		if (rounds) /* the figures are the last round's; the window's are under steady state */
+			printf(" %10s", "LAST ROUND");
 		printf(" %10s %9s %9s %10s %10s\n", "IOPS", "MB/s", "MEAN us", "P99 us",
 		       "P99.99 us");
 	}
@@ -344,13 +395,32 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 		printf("    %s%s%s%s%s: %s\n", *t->test ? "test " : "", t->test,
 		       *t->tracked ? (*t->test ? " (" : "") : "", t->tracked,
 		       *t->tracked && *t->test ? ")" : "", v);
+		if (s_stopped(t, v, sizeof(v)))
+			printf("      %s\n", v);
+		s_print_window(t);
 	}
 }
 
-static void s_print_matrix(const struct lst_rpt_matrix *m)
+/* What a matrix's cells are: the window of its phase's verdict, else its own columns. */
+static const char *s_matrix_window(const lst_report *r, const struct lst_rpt_matrix *m, char *buf,
+				   size_t size)
 {
+	const struct lst_rpt_test *t = *m->phase ? lst_report_test(r, m->phase, NULL) : NULL;
+
+	if (t || m->steady < 0)
+		return lst_report_window_text(t, buf, size);
+	snprintf(buf, size, "window average of rounds %ld-%ld; %s", m->window_first, m->window_last,
+		 m->steady ? "steady" : "NOT steady");
+	return buf;
+}
+
+static void s_print_matrix(const lst_report *r, const struct lst_rpt_matrix *m)
+{
+	char win[256];
+
 	printf("\nIOPS matrix, phase %s (%s; rows block size, columns read/write %%)\n",
 	       *m->phase ? m->phase : "?", m->file);
+	printf("  each cell: %s\n", s_matrix_window(r, m, win, sizeof(win)));
 	printf("  %-9s", "BS");
 	for (size_t k = 0; k < m->nmix; k++)
 		printf(" %9s", m->mix[k]);
@@ -536,6 +606,25 @@ static json_t *s_point_json(const struct lst_rpt_point *p)
 	return o;
 }
 
+/* Each point of t averaged over its window (the figures a suite's point has). */
+static json_t *s_window_json(const struct lst_rpt_test *t)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; k < t->nwindow; k++) {
+		const struct lst_rpt_window *w = &t->win[k];
+
+		json_array_append_new(a,
+				      json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "label", w->label,
+						"iops", lst_report_json_num(w->iops), "mbps",
+						lst_report_json_num(w->mbps), "lat_mean_us",
+						lst_report_json_num(w->lat_mean), "lat_p99_us",
+						lst_report_json_num(w->lat_p99), "lat_p99_99_us",
+						lst_report_json_num(w->lat_p99_99)));
+	}
+	return a;
+}
+
 static json_t *s_test_json(const struct lst_rpt_test *t)
 {
 	json_t *o = json_object();
@@ -563,12 +652,40 @@ static json_t *s_test_json(const struct lst_rpt_test *t)
 	json_object_set_new(o, "slope_excursion_limit_pct", lst_report_json_num(t->slope_limit));
 	json_object_set_new(o, "slope", lst_report_json_num(t->slope));
 	json_object_set_new(o, "verdict", json_string(v));
+	json_object_set_new(
+		o, "verdict_text",
+		json_string(lst_steady_phrase(t->steady, t->rounds, t->window_first, t->window_last,
+					      t->stop, t->capacity_multiple, v, sizeof(v))));
+	json_object_set_new(o, "stop_reason",
+			    t->stop >= 0 ? json_string(lst_stop_names[t->stop]) : json_null());
+	json_object_set_new(o, "stop",
+			    lst_report_json_str(lst_stop_text(t->stop, t->rounds, t->bytes_written,
+							      t->capacity_multiple, v, sizeof(v))));
+	json_object_set_new(o, "bytes_written", lst_report_json_num(t->bytes_written));
+	json_object_set_new(o, "capacity_multiple", lst_report_json_num(t->capacity_multiple));
+	json_object_set_new(o, "window_points", s_window_json(t));
 	return o;
 }
 
-static json_t *s_matrix_json(const struct lst_rpt_matrix *m)
+/* What a purge or a bounded write did, as "work" of its phase. */
+static json_t *s_work_json(const struct lst_rpt_work *w)
+{
+	char text[256];
+
+	return json_pack(
+		"{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "test", w->test, "did", w->did,
+		"stop_reason", w->stop >= 0 ? json_string(lst_stop_names[w->stop]) : json_null(),
+		"bytes", lst_report_json_num(w->bytes), "capacity_multiple",
+		lst_report_json_num(w->capacity_multiple), "seconds",
+		lst_report_json_num(w->seconds), "mbps", lst_report_json_num(w->mbps), "suite",
+		lst_report_json_str(w->suite), "text", lst_report_work_text(w, text, sizeof(text)));
+}
+
+static json_t *s_matrix_json(const lst_report *r, const struct lst_rpt_matrix *m)
 {
 	json_t *o = json_object(), *mixes = json_array(), *rows = json_array();
+	const struct lst_rpt_test *t = *m->phase ? lst_report_test(r, m->phase, NULL) : NULL;
+	char win[256];
 
 	for (size_t k = 0; k < m->nmix; k++)
 		json_array_append_new(mixes, json_string(m->mix[k]));
@@ -583,6 +700,14 @@ static json_t *s_matrix_json(const struct lst_rpt_matrix *m)
 	json_object_set_new(o, "file", json_string(m->file));
 	json_object_set_new(o, "mixes", mixes);
 	json_object_set_new(o, "rows", rows);
+	/* what the cells are: the verdict's window, else the file's own columns */
+	json_object_set_new(o, "steady",
+			    t		     ? json_boolean(t->steady)
+			    : m->steady >= 0 ? json_boolean(m->steady)
+					     : json_null());
+	json_object_set_new(o, "window_first", json_integer(t ? t->window_first : m->window_first));
+	json_object_set_new(o, "window_last", json_integer(t ? t->window_last : m->window_last));
+	json_object_set_new(o, "verdict", json_string(s_matrix_window(r, m, win, sizeof(win))));
 	return o;
 }
 
@@ -696,6 +821,14 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 		json_object_set_new(p, "points", points);
 		s_headlines_json(r, ph, p);
 		json_object_set_new(p, "tests", tests);
+		{
+			json_t *works = json_array();
+
+			for (size_t k = 0; k < r->nworks; k++)
+				if (!strcmp(r->works[k].phase, ph->name))
+					json_array_append_new(works, s_work_json(&r->works[k]));
+			json_object_set_new(p, "work", works);
+		}
 		lst_report_events_json(r, ph->name, p);
 		lst_report_integrity_json(r, ph->name, p);
 		ports = lst_report_ports_json(r, idx, n);
@@ -710,7 +843,7 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 		json_t *mx = json_array();
 
 		for (size_t i = 0; i < r->nmatrices; i++)
-			json_array_append_new(mx, s_matrix_json(&r->matrices[i]));
+			json_array_append_new(mx, s_matrix_json(r, &r->matrices[i]));
 		json_object_set_new(o, "matrices", mx);
 	}
 	return o;
@@ -724,7 +857,7 @@ void lst_report_print(const lst_report *r)
 	for (size_t i = 0; i < r->nphases; i++)
 		s_print_phase(r, &r->phases[i], idx);
 	for (size_t i = 0; i < r->nmatrices; i++)
-		s_print_matrix(&r->matrices[i]);
+		s_print_matrix(r, &r->matrices[i]);
 	free(idx);
 }
 

@@ -995,7 +995,8 @@ void lst_results_curve(lst_results *r, const char *phase, size_t point,
 }
 
 void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, size_t nbs,
-			const int64_t *mix, size_t nmix, const double *iops)
+			const int64_t *mix, size_t nmix, const double *iops,
+			const struct lst_matrix_window *win)
 {
 	const struct lst_opt *bso = lst_opt_find(lst_workload_opts, "bs");
 	char *name = r->nmatrix ? lst_asprintf("matrix-%s.csv", phase) : lst_strdup("matrix.csv");
@@ -1007,19 +1008,23 @@ void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, si
 		fprintf(csv, "bs");
 		for (size_t m = 0; m < nmix; m++)
 			fprintf(csv, ",%lld/%lld", (long long)mix[m], (long long)(100 - mix[m]));
-		fputc('\n', csv);
+		fputs(",steady,window\n", csv);
 		for (size_t b = 0; b < nbs; b++) {
 			fprintf(csv, "%lld", (long long)bs[b]);
 			for (size_t m = 0; m < nmix; m++)
 				fprintf(csv, ",%.1f", iops[b * nmix + m]);
-			fputc('\n', csv);
+			fprintf(csv, ",%s,%zu-%zu\n", win->steady ? "true" : "false", win->first,
+				win->last);
 		}
 		s_flush(r, csv, name);
 		fclose(csv);
 	}
 	free(name);
 	if (md) {
-		fprintf(md, "## %s: IOPS by block size and read/write mix\n\n| bs |", phase);
+		fprintf(md,
+			"## %s: IOPS by block size and read/write mix\n\nEach cell is the window "
+			"average of rounds %zu-%zu: %s.\n\n| bs |",
+			phase, win->first, win->last, win->verdict);
 		for (size_t m = 0; m < nmix; m++)
 			fprintf(md, " %lld/%lld |", (long long)mix[m], (long long)(100 - mix[m]));
 		fprintf(md, "\n|---|");

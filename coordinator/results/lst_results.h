@@ -234,6 +234,7 @@ struct lst_step_result {
 	lst_hist lat_dir[LST_DIR_N]; /* each apart: lat is their sum, bucket by bucket */
 	double t_s;		     /* start, seconds since the run started */
 	bool partial;		     /* an agent was lost */
+	uint64_t discarded;	     /* a purge: the bytes of the paths' regions it discarded */
 	/* the rows of scope target and path (lst_row_who), when the run has them: on the heap,
 	 * the holder's (who copies a result copies them, lst_step_parts_dup); NULL when none */
 	size_t nparts;
@@ -264,11 +265,21 @@ void lst_results_curve(lst_results *r, const char *phase, size_t point,
 		       const struct lst_workload *w, const struct lst_step_result *res,
 		       int64_t rate_iops, double target_pct);
 
+/* What a matrix's cells are: the window they average and the verdict on it. */
+struct lst_matrix_window {
+	bool steady;	     /* the criteria passed on the window */
+	size_t first, last;  /* 1-based rounds of the window */
+	const char *verdict; /* "NOT steady after 12 rounds (round limit)" (lst_steady_phrase) */
+};
+
 /* matrix.csv and matrix.md: IOPS per block size (rows) and read/write mix (columns);
- * iops[b * nmix + m]. A second call for another phase appends a section to matrix.md and
+ * iops[b * nmix + m], each the window average of its point. matrix.csv ends each row with
+ * the companion columns steady (true/false) and window ("8-12"); matrix.md says them in a
+ * line under its heading. A second call for another phase appends a section to matrix.md and
  * writes matrix-PHASE.csv. */
 void lst_results_matrix(lst_results *r, const char *phase, const int64_t *bs, size_t nbs,
-			const int64_t *mix, size_t nmix, const double *iops);
+			const int64_t *mix, size_t nmix, const double *iops,
+			const struct lst_matrix_window *win);
 
 /*
  * points.jsonl, the journal: append entry (borrowed; it gets "sizes" set, the byte size of every

@@ -136,6 +136,106 @@ const char *lst_steady_explain(const struct lst_steady *s, char *buf, size_t siz
 	return buf;
 }
 
+/* --- how a test ended ----------------------------------------------------------------------- */
+
+const char *const lst_stop_names[] = {
+	[LST_STOP_STEADY] = "steady",	  [LST_STOP_ROUND_LIMIT] = "round_limit",
+	[LST_STOP_CAPACITY] = "capacity", [LST_STOP_BYTES] = "bytes",
+	[LST_STOP_RUNTIME] = "runtime",	  [LST_STOP_INTERRUPTED] = "interrupted",
+	[LST_STOP_DONE] = "done",
+};
+
+int lst_stop_find(const char *name)
+{
+	for (int i = 0; name && i < LST_STOP_N; i++)
+		if (!strcmp(name, lst_stop_names[i]))
+			return i;
+	return -1;
+}
+
+const char *lst_steady_phrase(bool steady, long rounds, long first, long last, int stop,
+			      double capacity_multiple, char *buf, size_t size)
+{
+	if (steady && first > 0 && last >= first) {
+		snprintf(buf, size, "steady in rounds %ld-%ld", first, last);
+		return buf;
+	}
+	if (steady) {
+		snprintf(buf, size, "steady after %ld round%s", rounds, rounds == 1 ? "" : "s");
+		return buf;
+	}
+	if (rounds == 1 && stop != LST_STOP_ROUND_LIMIT) {
+		/* One round cannot be judged: no "after 1 rounds". */
+		snprintf(buf, size, "NOT steady: one round");
+		if (stop == LST_STOP_CAPACITY && isfinite(capacity_multiple))
+			snprintf(buf + strlen(buf), size - strlen(buf),
+				 " (stopped at %.1fx capacity)", capacity_multiple);
+		else if (stop >= 0 && stop < LST_STOP_N && stop != LST_STOP_DONE)
+			snprintf(buf + strlen(buf), size - strlen(buf), " (%s)",
+				 stop == LST_STOP_BYTES ? "byte limit" : lst_stop_names[stop]);
+		return buf;
+	}
+	switch (stop) {
+	case LST_STOP_ROUND_LIMIT:
+		snprintf(buf, size, "NOT steady after %ld rounds (round limit)", rounds);
+		break;
+	case LST_STOP_CAPACITY:
+		if (isfinite(capacity_multiple))
+			snprintf(buf, size,
+				 "NOT steady after %ld rounds (stopped at %.1fx capacity)", rounds,
+				 capacity_multiple);
+		else
+			snprintf(buf, size, "NOT steady after %ld rounds (capacity limit)", rounds);
+		break;
+	case LST_STOP_BYTES:
+		snprintf(buf, size, "NOT steady after %ld rounds (byte limit)", rounds);
+		break;
+	case LST_STOP_RUNTIME:
+		snprintf(buf, size, "NOT steady after %ld rounds (runtime over)", rounds);
+		break;
+	case LST_STOP_INTERRUPTED:
+		snprintf(buf, size, "NOT steady after %ld rounds (interrupted)", rounds);
+		break;
+	default:
+		snprintf(buf, size, "NOT steady after %ld rounds", rounds);
+	}
+	return buf;
+}
+
+const char *lst_stop_text(int stop, long rounds, double bytes, double multiple, char *buf,
+			  size_t size)
+{
+	char sz[32] = "";
+
+	if (bytes >= 0)
+		lst_fmt_size((uint64_t)bytes, sz, sizeof(sz));
+	buf[0] = '\0';
+	switch (stop) {
+	case LST_STOP_CAPACITY:
+		if (isfinite(multiple) && *sz)
+			snprintf(buf, size, "stopped: %.1fx capacity written (%s)", multiple, sz);
+		else
+			snprintf(buf, size, "stopped: capacity limit written");
+		break;
+	case LST_STOP_BYTES:
+		snprintf(buf, size, "stopped: %s written (byte limit)", *sz ? sz : "the bytes");
+		break;
+	case LST_STOP_ROUND_LIMIT:
+		snprintf(buf, size, "stopped: round limit (%ld rounds)", rounds);
+		break;
+	case LST_STOP_STEADY:
+		snprintf(buf, size, "stopped: steady state reached");
+		break;
+	case LST_STOP_RUNTIME:
+		snprintf(buf, size, "stopped: runtime over");
+		break;
+	case LST_STOP_INTERRUPTED:
+		snprintf(buf, size, "stopped: the run was interrupted");
+		break;
+	}
+	return buf;
+}
+
 /* --- reading a column of values (lockstep steady) ------------------------------------------ */
 
 #define S_SHOW_MAX 48 /* characters of a bad field quoted in an error */

@@ -85,6 +85,47 @@ long lst_steady_first(const double *values, size_t n, size_t window, double max_
  */
 const char *lst_steady_explain(const struct lst_steady *s, char *buf, size_t size);
 
+/*
+ * Why a test's rounds (or a capacity- or byte-bounded point) ended, as summary.json's
+ * "stop_reason" names it: steady state reached, the round limit, a multiple of the target's
+ * capacity written, a byte count written, the runtime over, the run interrupted before any of
+ * those, or the work done (a purge, every point once).
+ */
+enum lst_stop {
+	LST_STOP_STEADY,
+	LST_STOP_ROUND_LIMIT,
+	LST_STOP_CAPACITY,
+	LST_STOP_BYTES,
+	LST_STOP_RUNTIME,
+	LST_STOP_INTERRUPTED,
+	LST_STOP_DONE,
+	LST_STOP_N
+};
+extern const char *const lst_stop_names[]; /* "steady", "round_limit", "capacity", ... */
+
+/* The lst_stop named name, or -1 (an unknown or absent name). */
+int lst_stop_find(const char *name);
+
+/*
+ * The verdict and its window in one phrase, the same in every output: "steady in rounds 8-12"
+ * or "NOT steady after 12 rounds (round limit)" (the parenthesis says why the rounds ended when
+ * it was not steady state: "round limit", "stopped at 4.0x capacity", "interrupted"). first and
+ * last are the 1-based rounds of the window; stop is enum lst_stop or -1 (unknown: no
+ * parenthesis). Returns buf.
+ */
+const char *lst_steady_phrase(bool steady, long rounds, long first, long last, int stop,
+			      double capacity_multiple, char *buf, size_t size);
+
+/*
+ * Why a test stopped, for people: "stopped: 4.0x capacity written (1.0 GiB)", "stopped: 512 MiB
+ * written (byte limit)", "stopped: round limit (12 rounds)", "stopped: steady state reached",
+ * "stopped: runtime over", "stopped: the run was interrupted". bytes is what the test wrote
+ * (< 0: unknown, left out), multiple that as a multiple of the capacity (NAN: unknown). Returns
+ * buf; "" for LST_STOP_DONE and unknown reasons, which say nothing more than the figures.
+ */
+const char *lst_stop_text(int stop, long rounds, double bytes, double multiple, char *buf,
+			  size_t size);
+
 /* Values read by lst_steady_read, and the header's name for the chosen column, if any. */
 struct lst_steady_series {
 	double *v;

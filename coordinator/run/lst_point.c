@@ -241,6 +241,23 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 }
 
 /* The combined result of the point just run, for the suite. */
+/* The bytes of every path's region in the point (run.json's "paths" sizes). */
+static uint64_t s_regions_bytes(const lst_coord *c)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		json_t *js;
+		size_t k;
+
+		if (!c->a[i].in_point)
+			continue;
+		json_array_foreach (c->a[i].jobs, k, js)
+			sum += (uint64_t)json_integer_value(json_object_get(js, "size"));
+	}
+	return sum;
+}
+
 static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 {
 	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
@@ -259,6 +276,12 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 	lst_hist_add(&r->lat, &t->dir[LST_DIR_WRITE].lat);
 	r->t_s = lst_coord__t(c, c->cur.T0);
 	r->partial = partial;
+	if (!c->cur.io) {
+		/* A purge sends no samples: what it did is the regions it was given, in the time
+		 * from its start to the last agent's answer. */
+		r->discarded = s_regions_bytes(c);
+		r->seconds = (double)(lst_mono_ns() - c->cur.T0) / 1e9;
+	}
 	lst_coord__paths_result(c, r);
 }
 

@@ -154,6 +154,8 @@ static json_t *s_result_json(const struct lst_step_result *r)
 			      (json_int_t)r->bytes[0], (json_int_t)r->bytes[1], "seconds",
 			      r->seconds, "t_s", r->t_s, "partial", r->partial);
 
+	if (r->discarded) /* a purge's bytes, for the record its suite writes after a resume */
+		json_object_set_new(o, "discarded", json_integer((json_int_t)r->discarded));
 	for (size_t i = 0; i < LST_ARRAY_SIZE(keys); i++) {
 		char *hex = s_hist_hex(h[i]);
 
@@ -417,5 +419,6 @@ int lst_coord__result_of(json_t *o, struct lst_step_result *r, lst_err *err)
 	r->seconds = json_number_value(json_object_get(o, "seconds"));
 	r->t_s = json_number_value(json_object_get(o, "t_s"));
 	r->partial = json_is_true(json_object_get(o, "partial"));
+	r->discarded = (uint64_t)json_integer_value(json_object_get(o, "discarded"));
 	return 0;
 }

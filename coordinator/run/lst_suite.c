@@ -110,6 +110,9 @@ struct s_test {
 	struct lst_steady verdict;
 	bool stopped_early; /* curve: the latency limit was passed */
 	bool steady_needed; /* a finding when not reached */
+	int stop;	    /* enum lst_stop once the rounds ended, -1 before */
+	uint64_t discarded; /* bytes a purge discarded */
+	double seconds;	    /* time the points took, together */
 };
 
 struct lst_suite_run {
@@ -244,6 +247,7 @@ static struct s_test *s_test_add(lst_suite_run *s, const char *name, int mode)
 	t->mode = mode;
 	t->tracked = -1;
 	t->track = LST_TRACK_IOPS;
+	t->stop = -1;
 	t->max_rounds = mode == S_ONCE ? 1 : (size_t)s->ph->max_rounds;
 	return t;
 }
@@ -908,15 +912,21 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 	s->p = 0;
 	switch (t->mode) {
 	case S_STEADY:
-		if (t->verdict.reached || t->rounds >= t->max_rounds)
-			s->p = t->npoints;
+		if (t->verdict.reached)
+			t->stop = LST_STOP_STEADY;
+		else if (t->rounds >= t->max_rounds)
+			t->stop = LST_STOP_ROUND_LIMIT;
 		break;
 	case S_FIXED:
-		if (t->rounds >= t->max_rounds ||
-		    (t->cap_stop > 0 && (double)t->written >= t->cap_stop))
-			s->p = t->npoints;
+		/* The bytes first: a round that reaches both ends the test for its bytes. */
+		if (t->cap_stop > 0 && (double)t->written >= t->cap_stop)
+			t->stop = s->ph->stop_bytes ? LST_STOP_BYTES : LST_STOP_CAPACITY;
+		else if (t->rounds >= t->max_rounds)
+			t->stop = LST_STOP_ROUND_LIMIT;
 		break;
 	}
+	if (t->stop >= 0)
+		s->p = t->npoints;
 }
 
 /* Does the phase write curves.csv (lst_suite_finish)? */
@@ -936,6 +946,8 @@ void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
 	LST_ASSERT(step->index == s->p);
 	s_res_push(p, s_keep(s, t), r, s_curves(s));
 	t->written += r->bytes[LST_DIR_WRITE];
+	t->discarded += r->discarded;
+	t->seconds += r->seconds;
 	s->phase_written += r->bytes[LST_DIR_WRITE];
 	if (t->mode == S_ONCE) {
 		/* HIR bursts, curve points and preconditioning: a row each, against time. */
@@ -981,6 +993,12 @@ static void s_curve_row(lst_suite_run *s, lst_results *res, const struct s_point
 			  p->target_pct);
 }
 
+/* The written bytes as a multiple of the phase's capacity, NAN when the capacity is unknown. */
+static double s_multiple(const lst_suite_run *s, double bytes)
+{
+	return s->capacity ? bytes / (double)s->capacity : NAN;
+}
+
 static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t last,
 		     lst_results *res)
 {
@@ -988,6 +1006,10 @@ static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t la
 	size_t nbs = s_axis(s->ph, "bs", s_iops_bs, LST_ARRAY_SIZE(s_iops_bs), &bs);
 	size_t nmix = s_axis(s->ph, "rwmixread", s_iops_mixes, LST_ARRAY_SIZE(s_iops_mixes), &mix);
 	double *iops = lst_calloc(nbs * nmix, sizeof(*iops));
+	char phrase[128];
+
+	lst_steady_phrase(t->verdict.reached, (long)t->rounds, (long)first + 1, (long)last + 1,
+			  t->stop, s_multiple(s, (double)t->written), phrase, sizeof(phrase));
 
 	/* Points are mix-major (outer loop mixes), as built by s_build_grid. */
 	for (size_t m = 0; m < nmix; m++) {
@@ -999,21 +1021,66 @@ static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t la
 			free(r.parts);
 		}
 	}
-	lst_results_matrix(res, s->ph->name, bs, nbs, mix, nmix, iops);
+	lst_results_matrix(res, s->ph->name, bs, nbs, mix, nmix, iops,
+			   &(struct lst_matrix_window){
+				   .steady = t->verdict.reached,
+				   .first = first + 1,
+				   .last = last + 1,
+				   .verdict = phrase,
+			   });
 	free(iops);
 }
 
-/* The steady-state verdict of test t (not S_ONCE) into summary.json. Returns false if required
- * steady state was not reached. */
-static bool s_verdict(lst_suite_run *s, const struct s_test *t, lst_results *res, FILE *progress)
+/* A number for summary.json, null when it is not finite (an unknown capacity). */
+static json_t *s_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* One point of test t averaged over rounds [first, last] (0-based), as summary.json has it. */
+static json_t *s_window_point(const struct s_point *p, size_t first, size_t last)
+{
+	struct lst_step_result r;
+	json_t *o;
+
+	s_window_result(p, LST_MIN(first, p->nres - 1), LST_MIN(last, p->nres - 1), &r);
+	o = json_pack(
+		"{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "label", p->label, "iops",
+		r.iops[0] + r.iops[1], "read_iops", r.iops[0], "write_iops", r.iops[1], "mbps",
+		r.mbps[0] + r.mbps[1], "lat_mean_us", lst_hist_mean(&r.lat) / 1e3, "lat_p99_us",
+		(double)lst_hist_percentile(&r.lat, 99) / 1e3, "lat_p99_99_us",
+		(double)lst_hist_percentile(&r.lat, 99.99) / 1e3, "read_lat_p99_us",
+		(double)lst_hist_percentile(&r.lat_dir[LST_DIR_READ], 99) / 1e3, "write_lat_p99_us",
+		(double)lst_hist_percentile(&r.lat_dir[LST_DIR_WRITE], 99) / 1e3);
+	free(r.parts);
+	return o;
+}
+
+/*
+ * The steady-state verdict of test t (not S_ONCE) into summary.json, with why its rounds ended
+ * and every point's window average (the one value a report shows for it). "steady" is the
+ * verdict on the last window whether or not the test ends on it ("steady_required"). Returns
+ * false if required steady state was not reached.
+ */
+static bool s_verdict(lst_suite_run *s, struct s_test *t, lst_results *res, FILE *progress)
 {
 	const struct lst_steady *v = &t->verdict;
-	char why[256];
-	json_t *o, *vals = json_array();
+	char why[256], phrase[128], stop[128];
+	json_t *o, *vals = json_array(), *points = json_array();
+	double multiple = s_multiple(s, (double)t->written);
 
+	if (t->stop < 0) /* rounds ended by neither steady state nor a limit */
+		t->stop = LST_STOP_INTERRUPTED;
 	for (size_t r = 0; r < t->rounds && t->values; r++)
 		json_array_append_new(vals, json_real(t->values[r]));
+	for (size_t p = 0; p < t->npoints; p++)
+		if (t->points[p].nres)
+			json_array_append_new(points,
+					      s_window_point(&t->points[p], v->first, v->last));
 	lst_steady_explain(v, why, sizeof(why));
+	lst_steady_phrase(v->reached, (long)t->rounds, (long)v->first + 1, (long)v->last + 1,
+			  t->stop, multiple, phrase, sizeof(phrase));
+	lst_stop_text(t->stop, (long)t->rounds, (double)t->written, multiple, stop, sizeof(stop));
 	o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, "
 		      "s:f, s:f, s:f, s:f, s:b, s:b, s:b, s:s, s:o}",
 		      "phase", s->ph->name, "test", t->name, "suite", lst_suite_names[s->ph->suite],
@@ -1023,16 +1090,85 @@ static bool s_verdict(lst_suite_run *s, const struct s_test *t, lst_results *res
 		      "data_excursion_pct", v->data_excursion_pct, "slope_excursion_pct",
 		      v->slope_excursion_pct, "data_excursion_limit_pct", s->data_pct,
 		      "slope_excursion_limit_pct", s->slope_pct, "slope", v->slope, "intercept",
-		      v->intercept, "steady", t->mode == S_STEADY ? v->reached : false,
-		      "max_rounds_hit", t->rounds >= t->max_rounds && !v->reached,
-		      "steady_required", t->steady_needed, "verdict", why, "values", vals);
+		      v->intercept, "steady", v->reached, "max_rounds_hit",
+		      t->rounds >= t->max_rounds && !v->reached, "steady_required",
+		      t->steady_needed, "verdict", why, "values", vals);
+	json_object_set_new(o, "verdict_text", json_string(phrase));
+	json_object_set_new(o, "stop_reason", json_string(lst_stop_names[t->stop]));
+	json_object_set_new(o, "bytes_written", json_integer((json_int_t)t->written));
+	json_object_set_new(o, "capacity_bytes", json_integer((json_int_t)s->capacity));
+	json_object_set_new(o, "capacity_multiple", s_num(multiple));
+	json_object_set_new(o, "points", points);
 	lst_results_test(res, o);
 	if (progress)
-		fprintf(progress, "%s: %s: %s after %zu rounds (%s)\n", s->ph->name, t->name,
-			t->mode == S_STEADY ? (v->reached ? "steady state reached" : "NOT steady")
-					    : "done",
-			t->rounds, why);
+		fprintf(progress, "%s: %s: %s (%s)%s%s\n", s->ph->name, t->name, phrase, why,
+			*stop && t->stop != LST_STOP_STEADY && t->stop != LST_STOP_ROUND_LIMIT
+				? "; "
+				: "",
+			t->stop != LST_STOP_STEADY && t->stop != LST_STOP_ROUND_LIMIT ? stop : "");
 	return t->mode != S_STEADY || v->reached;
+}
+
+/* Why a test without rounds (a precondition, a plain phase with stop:) ended. */
+static int s_once_stop(const lst_suite_run *s, const struct s_test *t)
+{
+	const struct s_point *p = &t->points[0];
+	double cap = p->stop_capacity > 0 ? p->stop_capacity * (double)s->capacity : 0;
+	double limit = cap;
+	int kind = LST_STOP_CAPACITY;
+
+	if (p->w.bytes && (!limit || (double)p->w.bytes * (double)t->npoints < limit)) {
+		limit = (double)p->w.bytes * (double)t->npoints;
+		kind = LST_STOP_BYTES;
+	}
+	/* Each path's share is rounded down to whole blocks: 1% covers that. */
+	if (limit > 0 && (double)t->written >= 0.99 * limit)
+		return kind;
+	if (p->w.runtime)
+		return LST_STOP_RUNTIME;
+	return LST_STOP_DONE;
+}
+
+/* Does test t (without rounds) record what it did: a purge, or a capacity or byte bound? */
+static bool s_worked(const lst_suite_run *s, const struct s_test *t)
+{
+	return t->mode == S_ONCE && t->npoints &&
+	       (s->ph->suite == LST_SUITE_PURGE || s->ph->suite == LST_SUITE_PRECONDITION ||
+		(s->ph->suite == LST_SUITE_NONE && (s->ph->stop_capacity || s->ph->stop_bytes)));
+}
+
+/*
+ * What a purge or a capacity- or byte-bounded test without rounds did, into summary.json's
+ * tests (an entry without a verdict): the bytes discarded or written, as a multiple of the
+ * capacity, the time and the rate, and why it stopped; one line to progress.
+ */
+static void s_work(lst_suite_run *s, const struct s_test *t, lst_results *res, FILE *progress)
+{
+	bool purge = s->ph->suite == LST_SUITE_PURGE;
+	double bytes = (double)(purge ? t->discarded : t->written);
+	double multiple = s_multiple(s, bytes),
+	       mbps = t->seconds > 0 ? bytes / t->seconds / 1e6 : 0;
+	int stop = purge ? LST_STOP_DONE : s_once_stop(s, t);
+	char sz[32], dur[32], stoptext[128];
+	json_t *o;
+
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:f, s:f}", "phase",
+		      s->ph->name, "test", t->name, "suite", lst_suite_names[s->ph->suite], "did",
+		      purge ? "discard" : "write", "stop_reason", lst_stop_names[stop],
+		      "bytes_written", (json_int_t)t->written, "bytes_discarded",
+		      (json_int_t)t->discarded, "capacity_bytes", (json_int_t)s->capacity,
+		      "capacity_multiple", s_num(multiple), "seconds", t->seconds, "mbps", mbps);
+	lst_results_test(res, o);
+	if (!progress)
+		return;
+	lst_fmt_size((uint64_t)bytes, sz, sizeof(sz));
+	fprintf(progress, "%s: %s: %s %s", s->ph->name, t->name, purge ? "discarded" : "wrote", sz);
+	if (isfinite(multiple))
+		fprintf(progress, " (%.2fx capacity)", multiple);
+	fprintf(progress, " in %s, %.1f MB/s",
+		lst_fmt_duration((int64_t)(t->seconds * 1e9), dur, sizeof(dur)), mbps);
+	lst_stop_text(stop, 0, bytes, multiple, stoptext, sizeof(stoptext));
+	fprintf(progress, "%s%s\n", *stoptext ? "; " : "", stoptext);
 }
 
 bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
@@ -1056,6 +1192,8 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 				s->ph->name, t->name, s->ph->limit_percentile,
 				(double)s->ph->limit_ns / 1e3, run, t->npoints);
 		}
+		if (s_worked(s, t))
+			s_work(s, t, res, progress);
 		if (t->mode != S_ONCE) {
 			/* The verdict's window: where it was reached, or the last rounds. */
 			first = t->verdict.first;

@@ -7,7 +7,10 @@
  * combined result back; the suite decides what comes next: the next point, another round (until
  * SNIA steady state, a round limit, or a capacity written), the next test, or the end. At the end
  * of the phase the suite writes what the suite produces: rounds.csv rows, steady-state verdicts
- * (summary.json "tests"), curves.csv, and the IOPS matrix.
+ * (summary.json "tests": the verdict, why the rounds ended, each point's window average),
+ * curves.csv, and the IOPS matrix with its window and verdict; a purge, a precondition and a
+ * capacity- or byte-bounded plain phase record what they did instead (bytes, capacity multiple,
+ * time, rate).
  *
  * Built-in suites and their defaults (every one overridable from the plan: `workload:` keys
  * the phase gives win over the suite's base, `sweep:` replaces a suite's grid, `round:` its

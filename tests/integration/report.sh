@@ -88,9 +88,9 @@ for want in "run          20261130T060000Z-a1b2" "plan         px05-pts" "status
 	"-1234.567" "model PX05SRB040" "phase latiops (lat-vs-iops): 24 points" \
 	"phase iops (snia-iops): 49 points" "phase randrw: 3 points" \
 	"phase iops-80 (snia-iops): 6 points" "phase hir (snia-hir): 8 points" \
-	"test lat-vs-iops (iops): steady at round 6; window rounds 2-6" \
-	"test bs=128k write (mbps): not steady after 25 rounds (round limit reached)" \
-	"test wsat (write_iops): 60 rounds (steady state reported, not required); the last 5" \
+	"test lat-vs-iops (iops): steady in rounds 2-6" \
+	"test bs=128k write (mbps): NOT steady after 25 rounds (round limit)" \
+	"test wsat (write_iops): NOT steady after 60 rounds (steady state reported, not required)" \
 	"IOPS matrix, phase iops (matrix.csv;" "IOPS matrix, phase iops-80 (matrix-iops-80.csv;" \
 	"plots: 20 drawn in $A/plots"; do
 	grep -qF -- "$want" "$TMP/report.txt" || fail "the report lacks '$want'"

@@ -91,7 +91,7 @@ YAML
 "$LOCKSTEP" validate --quiet "$TMP/suites.yaml" || fail "plan does not validate"
 "$LOCKSTEP" run "$TMP/suites.yaml" -o "$TMP/res" >"$TMP/run.log" 2>&1 ||
 	fail "run failed: $(tail -20 "$TMP/run.log")"
-grep -E "steady|NOT steady|done after" "$TMP/run.log" | sed 's/^/  /'
+grep -E "^[a-z-]+: .*(steady|NOT steady)" "$TMP/run.log" | sed 's/^/  /'
 
 "$PY" - "$TMP/res" <<'PY'
 import csv, json, os, sys
@@ -110,8 +110,8 @@ tests = {(t["phase"], t["test"]): t for t in summary["tests"]}
 # snia-iops: a bs x mix matrix of positive IOPS; a verdict for the tracked 4 KiB 0/100 point.
 m = rows("matrix.csv")
 assert [r["bs"] for r in m] == ["65536", "4096"], m
-assert list(m[0])[1:] == ["100/0", "65/35", "0/100"], list(m[0])
-assert all(float(v) > 0 for r in m for k, v in r.items() if k != "bs")
+assert list(m[0])[1:] == ["100/0", "65/35", "0/100", "steady", "window"], list(m[0])
+assert all(float(v) > 0 for r in m for k, v in r.items() if "/" in k)
 t = tests[("iops", "iops")]
 assert t["tracked"] == "iops" and 2 <= t["rounds"] <= 3 and len(t["values"]) == t["rounds"]
 

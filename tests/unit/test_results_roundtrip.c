@@ -161,7 +161,12 @@ static void s_write(void)
 	s_step.nparts = 1;
 	lst_results_curve(r, "c1", 0, &s_w, &s_step, 5000, 12.5);
 	lst_results_matrix(r, "m1", (const int64_t[]){ 512, 4096 }, 2, (const int64_t[]){ 100, 0 },
-			   2, (const double[]){ 1.25, 2.5, 3.75, 4 });
+			   2, (const double[]){ 1.25, 2.5, 3.75, 4 },
+			   &(struct lst_matrix_window){
+				   .steady = false,
+				   .first = 3,
+				   .last = 4,
+				   .verdict = "NOT steady after 4 rounds (round limit)" });
 	run = json_pack("{s:i, s:s, s:s, s:[]}", "format", 1, "run_id", "rt", "status", "done",
 			"phases");
 	T_ASSERT(!lst_results_write_run(r, run, true, &err));
@@ -259,7 +264,8 @@ static void s_check_bytes(void)
 	free(text);
 
 	text = s_read("matrix.csv");
-	T_EQ_STR(text, "bs,100/0,0/100\n512,1.2,2.5\n4096,3.8,4.0\n");
+	T_EQ_STR(text, "bs,100/0,0/100,steady,window\n512,1.2,2.5,false,3-4\n"
+		       "4096,3.8,4.0,false,3-4\n");
 	free(text);
 }
 
@@ -380,6 +386,9 @@ static void s_check_report(void)
 	T_NEAR(r->matrices[0].iops[1], 2.5, 0);
 	T_NEAR(r->matrices[0].iops[2], 3.8, 0);
 	T_NEAR(r->matrices[0].iops[3], 4.0, 0);
+	T_EQ_INT(r->matrices[0].steady, 0);
+	T_EQ_INT(r->matrices[0].window_first, 3);
+	T_EQ_INT(r->matrices[0].window_last, 4);
 
 	T_ASSERT(lst_report_phase(r, "p1") && lst_report_phase(r, "c1"));
 	lst_report_destroy(&r);

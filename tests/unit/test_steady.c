@@ -410,8 +410,36 @@ static void s_against_reference(void)
 	}
 }
 
+/* The verdict as one phrase, and why a test stopped, as every output words them. */
+static void s_phrases(void)
+{
+	char b[160];
+
+	T_EQ_STR(lst_steady_phrase(true, 12, 8, 12, LST_STOP_STEADY, NAN, b, sizeof(b)),
+		 "steady in rounds 8-12");
+	T_EQ_STR(lst_steady_phrase(false, 12, 8, 12, LST_STOP_ROUND_LIMIT, NAN, b, sizeof(b)),
+		 "NOT steady after 12 rounds (round limit)");
+	T_EQ_STR(lst_steady_phrase(false, 4, 3, 4, LST_STOP_CAPACITY, 4.0, b, sizeof(b)),
+		 "NOT steady after 4 rounds (stopped at 4.0x capacity)");
+	T_EQ_STR(lst_steady_phrase(false, 1, 1, 1, LST_STOP_INTERRUPTED, NAN, b, sizeof(b)),
+		 "NOT steady: one round (interrupted)");
+	/* a WSAT whose criteria pass: steady, whatever ended it */
+	T_EQ_STR(lst_steady_phrase(true, 4, 3, 4, LST_STOP_CAPACITY, 4.0, b, sizeof(b)),
+		 "steady in rounds 3-4");
+	T_EQ_STR(lst_stop_text(LST_STOP_CAPACITY, 4, 1073741824.0, 4.0, b, sizeof(b)),
+		 "stopped: 4.0x capacity written (1 GiB)");
+	T_EQ_STR(lst_stop_text(LST_STOP_ROUND_LIMIT, 12, -1, NAN, b, sizeof(b)),
+		 "stopped: round limit (12 rounds)");
+	T_EQ_STR(lst_stop_text(LST_STOP_DONE, 1, 0, NAN, b, sizeof(b)), "");
+	for (int i = 0; i < LST_STOP_N; i++)
+		T_EQ_INT(lst_stop_find(lst_stop_names[i]), i);
+	T_EQ_INT(lst_stop_find("later"), -1);
+	T_EQ_INT(lst_stop_find(NULL), -1);
+}
+
 int main(void)
 {
+	s_phrases();
 	s_flat();
 	s_drift();
 	s_spike_and_step();

@@ -3,6 +3,7 @@
  * which order, with which workloads, and when rounds stop (steady state, max_rounds, capacity,
  * a latency limit). No agents: the results fed back are made up, so every stop is predictable.
  */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +37,24 @@ static lst_plan *s_plan(const char *phases)
 	}
 	free(text);
 	return p;
+}
+
+/* The last summary.json "tests" entry the suite wrote into res (borrowed). */
+static json_t *s_last_test(lst_results *res)
+{
+	json_t *tests = lst_results_tests(res);
+
+	T_ASSERT(json_array_size(tests) > 0);
+	return json_array_get(tests, json_array_size(tests) - 1);
+}
+
+static const char *s_str(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	if (!v)
+		T_FAIL("no string %s", key);
+	return v;
 }
 
 static lst_results *s_results(void)
@@ -91,6 +110,12 @@ static void s_check_steady_stop(void)
 	/* Rounds 6..10 (100, 101, 99, 100, 102) are the first steady window. */
 	T_EQ_INT(rounds, 10);
 	T_ASSERT(lst_suite_finish(s, res, NULL));
+	T_EQ_STR(s_str(s_last_test(res), "stop_reason"), "steady");
+	T_EQ_STR(s_str(s_last_test(res), "verdict_text"), "steady in rounds 6-10");
+	/* the one point's window average: rounds 6..10 average 100.4 IOPS */
+	T_NEAR(json_real_value(json_object_get(
+		       json_array_get(json_object_get(s_last_test(res), "points"), 0), "iops")),
+	       100.4, 1e-9);
 	lst_suite_destroy(&s);
 	lst_results_destroy(&res);
 	lst_plan_destroy(&p);
@@ -116,6 +141,10 @@ static void s_check_max_rounds(void)
 	}
 	T_EQ_INT(rounds, 6);
 	T_ASSERT(!lst_suite_finish(s, res, NULL));
+	T_ASSERT(json_is_false(json_object_get(s_last_test(res), "steady")));
+	T_EQ_STR(s_str(s_last_test(res), "stop_reason"), "round_limit");
+	T_EQ_STR(s_str(s_last_test(res), "verdict_text"),
+		 "NOT steady after 6 rounds (round limit)");
 	lst_suite_destroy(&s);
 	lst_results_destroy(&res);
 	lst_plan_destroy(&p);
@@ -170,6 +199,7 @@ static void s_check_wsat_capacity(void)
 	lst_suite_run *s = lst_suite_new(p, 0, 10 * 1000 * 1000, &err);
 	struct lst_step st;
 	size_t rounds = 0;
+	json_t *t;
 
 	while (lst_suite_next(s, &st)) {
 		struct lst_step_result r;
@@ -182,6 +212,13 @@ static void s_check_wsat_capacity(void)
 	}
 	T_EQ_INT(rounds, 3);
 	lst_suite_finish(s, res, NULL);
+	/* A flat series passes both criteria: steady, though WSAT does not end on it. */
+	t = s_last_test(res);
+	T_ASSERT(json_is_true(json_object_get(t, "steady")));
+	T_ASSERT(json_is_false(json_object_get(t, "steady_required")));
+	T_EQ_STR(s_str(t, "stop_reason"), "capacity");
+	T_EQ_INT(json_integer_value(json_object_get(t, "bytes_written")), 3 * 1000 * 4096);
+	T_NEAR(json_real_value(json_object_get(t, "capacity_multiple")), 1.2288, 1e-12);
 	lst_suite_destroy(&s);
 	lst_results_destroy(&res);
 	lst_plan_destroy(&p);
@@ -260,6 +297,9 @@ static void s_check_precondition_and_purge(void)
 {
 	lst_plan *p = s_plan("  - name: pre\n    suite: precondition\n"
 			     "  - name: purge\n    suite: purge\n    secure: true\n");
+	lst_results *res = s_results();
+	struct lst_step_result r;
+	json_t *t;
 	lst_err err;
 	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
 	struct lst_step st;
@@ -273,7 +313,21 @@ static void s_check_precondition_and_purge(void)
 	s = lst_suite_new(p, 1, 1 << 30, &err);
 	T_ASSERT(lst_suite_next(s, &st));
 	T_EQ_INT(st.action, 2); /* LST_ACTION_SECDISCARD */
+	/* What the purge did: the bytes of its regions, against the capacity, and how fast. */
+	memset(&r, 0, sizeof(r));
+	r.discarded = 1 << 29;
+	r.seconds = 0.5;
+	lst_suite_result(s, &st, &r, res);
+	T_ASSERT(!lst_suite_next(s, &st));
+	T_ASSERT(lst_suite_finish(s, res, NULL));
+	t = s_last_test(res);
+	T_EQ_STR(s_str(t, "did"), "discard");
+	T_EQ_INT(json_integer_value(json_object_get(t, "bytes_discarded")), 1 << 29);
+	T_NEAR(json_real_value(json_object_get(t, "capacity_multiple")), 0.5, 0);
+	T_NEAR(json_real_value(json_object_get(t, "mbps")), (double)(1 << 29) / 0.5 / 1e6, 1e-6);
+	T_ASSERT(!json_object_get(t, "verdict")); /* no rounds, no verdict */
 	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
 	lst_plan_destroy(&p);
 }
 
