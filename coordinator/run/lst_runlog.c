@@ -356,11 +356,17 @@ json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool p
 
 json_t *lst_coord__step_json(const struct lst_step *step)
 {
-	return json_pack("{s:s, s:i, s:{s:I, s:I, s:I, s:i, s:I}}", "test", step->test, "round",
-			 (int)step->round, "workload", "jobs", (json_int_t)step->w.jobs, "iodepth",
-			 (json_int_t)step->w.iodepth, "bs", (json_int_t)step->w.bs, "rwmixread",
-			 lst_workload_read_pct(&step->w), "rate_iops",
-			 (json_int_t)step->w.rate_iops);
+	json_t *o = json_pack(
+		"{s:s, s:i, s:{s:I, s:I, s:I, s:i, s:I}}", "test", step->test, "round",
+		(int)step->round, "workload", "jobs", (json_int_t)step->w.jobs, "iodepth",
+		(json_int_t)step->w.iodepth, "bs", (json_int_t)step->w.bs, "rwmixread",
+		lst_workload_read_pct(&step->w), "rate_iops", (json_int_t)step->w.rate_iops);
+
+	if (step->repeats) /* a repeated point: which run of how many (docs/results.md) */
+		json_object_update_new(o,
+				       json_pack("{s:I, s:I}", "repeat", (json_int_t)step->repeat,
+						 "repeats", (json_int_t)step->repeats));
+	return o;
 }
 
 /*
