@@ -34,6 +34,7 @@
 #include "lst_log.h"
 #include "lst_plot.h"
 #include "lst_compare.h"
+#include "lst_repeats.h"
 #include "lst_report.h"
 #include "lst_report_html.h"
 #include "lst_report_show.h"
@@ -254,10 +255,12 @@ static int s_report_one(const struct s_args *a)
 
 		json_object_set_new(o, "plots",
 				    lst_report_plots_json(outdir, &made, prc, &perr, a->plots));
+		json_object_set_new(o, "repeats", lst_repeats_json(r));
 		rc = s_print_json(o);
 		json_decref(o);
 	} else {
 		lst_report_print(r);
+		lst_repeats_print(r);
 		if (a->plots)
 			lst_report_print_plots(outdir, &made, prc, &perr);
 		if (html)
