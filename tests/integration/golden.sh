@@ -36,7 +36,7 @@ for d in demo synth-a synth-b; do
 	run "report-$d" "$LOCKSTEP" report "$d"
 	run "report-$d-json" "$LOCKSTEP" report --json --no-plots "$d"
 done
-run compare "$LOCKSTEP" report synth-a synth-b
+run compare "$LOCKSTEP" report -o out/compare synth-a synth-b
 
 # The scratch folder's name changes from run to run: write it as TMP.
 sed -i "s|$TMP|TMP|g" out/*
