@@ -686,10 +686,12 @@ static const char *s_point_name(lst_report *r, const char *label, const char *te
 	const char *start = label;
 	char suffix[48];
 
-	if (repeat > 0) { /* "LABEL repeat K": the repeats of a point share its name */
+	if (repeat > 0) { /* "LABEL repeat K", "repeat K": the repeats of a point share its name */
 		sl = (size_t)snprintf(suffix, sizeof(suffix), " repeat %ld", repeat);
 		if (len > sl && !strcmp(label + len - sl, suffix))
 			return s_own(r, lst_asprintf("%.*s", (int)(len - sl), label));
+		if (!strcmp(label, suffix + 1))
+			return "";
 	}
 	if (round <= 0)
 		return label;

@@ -372,7 +372,7 @@ static int s_run_one(lst_coord *c, size_t phase, size_t point, const struct lst_
 
 /*
  * The step, `repeat:` times in a row (plain phases; once elsewhere): each run a point of its own,
- * numbered from *point on and labelled "LABEL repeat K", with "repeat" and "repeats" in
+ * numbered from *point on and labelled "LABEL repeat K" (or "repeat K"), with "repeat" and "repeats" in
  * summary.json, and journaled; the suite sees only the last run's result (lst_coord__replay
  * does the same on a resume, which goes on after the done repeats, from `from` on).
  * Returns 0 with the last result in *out, or -1 when the run must end.
@@ -387,7 +387,8 @@ static int s_run_repeats(lst_coord *c, size_t phase, const struct lst_step *step
 		if (n > 1) {
 			one.repeat = k;
 			one.repeats = n;
-			snprintf(one.label, sizeof(one.label), "%.140s repeat %zu", step->label, k);
+			snprintf(one.label, sizeof(one.label), "%.140s%srepeat %zu", step->label,
+				 *step->label ? " " : "", k);
 		}
 		if (s_run_one(c, phase, (*point)++, &one, out))
 			return -1;
