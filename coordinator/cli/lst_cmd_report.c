@@ -358,14 +358,15 @@ static void s_compare_warn(const lst_compare *c)
 				     *c->runs[k]->status ? c->runs[k]->status : "no status");
 }
 
-/* The overlay plot; returns lst_plot_compare's result (1: nothing to draw), warned about. */
+/* The comparison's plots; returns lst_plot_compare_all's result (1: nothing to draw), warned
+ * about. */
 static int s_compare_plot(const lst_compare *c, const char *out, struct lst_plot_list *made,
 			  lst_err *perr)
 {
-	int prc = lst_plot_compare(c->runs, c->names, c->nruns, out, made, perr);
+	int prc = lst_plot_compare_all(c->runs, c->names, c->nruns, out, made, perr);
 
 	if (prc == 1)
-		lst_log_warn("no latency-vs-IOPS points in any run: no overlay plot");
+		lst_log_warn("nothing to plot in the runs: no comparison plot");
 	else if (prc == -ENOENT)
 		lst_log_warn("plots skipped: %s", perr->msg);
 	else if (prc)

@@ -8,8 +8,8 @@
 #    every cell of compare.csv (IOPS, MB/s, mean, p99, p99.99, read and write p99 of each run,
 #    each change from A) equals the runs' own summary.csv: the repeats' mean for the repeated
 #    point, the row for the plain one; B is "within noise", C "changed", the plain point "cannot
-#    tell", and the test is named; the HTML page says the same as compare.csv and the plot has
-#    every run;
+#    tell", and the test is named; the HTML page says the same as compare.csv and the plots
+#    (latency against IOPS, IOPS over time) have every run;
 # 3. bad input is refused with a clear error: a folder that is not a results folder, a single
 #    folder with --label, a folder twice, a run of another plan, -o inside an input folder.
 . "$(dirname "$0")/lib.sh"
@@ -137,7 +137,10 @@ grep -E "^ +B .* within noise +mean of 3 repeats$" "$TMP/cmp.txt" >/dev/null ||
 grep -E "^ +C .* changed +mean of 3 repeats$" "$TMP/cmp.txt" >/dev/null ||
 	fail "the text has no 'changed' row for C"
 for k in "A: a" "B: b" "C: c"; do
-	grep -q "t \"$k\"" "$TMP/out/compare_lat_vs_iops.gp" || fail "the plot does not name run $k"
+	for p in compare_lat_vs_iops compare_iops_rr compare_iops_seq; do
+		grep -q "t \"$k\"" "$TMP/out/$p.gp" || fail "plot $p does not draw run $k"
+		[ -s "$TMP/out/$p.svg" ] || fail "plot $p was not drawn"
+	done
 done
 "$PY" "$LST_SRC/tests/integration/check_report_html.py" --compare "$TMP/out/compare.html" \
 	"$TMP/out/compare.csv" || fail "compare.html disagrees with compare.csv"

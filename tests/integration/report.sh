@@ -247,7 +247,9 @@ grep -q '^| phase | point | run | IOPS | change | MB/s |' "$C/compare.md" ||
 	fail "compare.md has no table"
 grep -q '^## IOPS matrix of phase iops-80, B / A' "$C/compare.md" ||
 	fail "compare.md has no matrix ratio"
-check_plots "$C" compare_lat_vs_iops
+# every run on each chart: the overlay, each shared phase's IOPS over time, WSAT, the matrices
+check_plots "$C" compare_lat_vs_iops compare_wsat_wsat compare_matrix_iops compare_matrix_iops-80 \
+	compare_iops_{precondition,latiops,iops,iops-80,tput,wsat,hir,randrw}
 "$LOCKSTEP" report --no-plots -o "$TMP/cmp2" "$A" "$B" >/dev/null || fail "report -o A B failed"
 [ -s "$TMP/cmp2/compare.csv" ] || fail "-o did not place compare.csv"
 ok "compare: matched points, deltas, matrix ratio, overlay plot"
