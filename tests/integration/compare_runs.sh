@@ -69,6 +69,15 @@ print("iops of the repeats:", [round(fig["iops"](r), 1) for r in rows])
 PY
 ok "repeat: 3 gives three points and intervals that contain their mean"
 
+# A run killed between two repeats of a point resumes after the repeats it kept: each repeat once.
+sed -e 's/^name: cmp$/name: killed/' -e 's/runtime: 1s/runtime: 400ms/' "$TMP/cmp.yaml" >"$TMP/killed.yaml"
+killed_run "$TMP/killed.yaml" "$TMP/K" summary.csv '"repeat 2",all'
+"$LOCKSTEP" resume --quiet "$TMP/K" >"$TMP/K.resume" 2>&1 || fail "resume: $(tail -3 "$TMP/K.resume")"
+labels=$(awk -F, '$1 == "rr" && $4 == "all" {print $2, $3}' "$TMP/K/summary.csv" | tr '\n' ';')
+[ "$labels" = '0 "repeat 1";1 "repeat 2";2 "repeat 3";' ] || fail "resumed repeats: $labels"
+grep -Eq '^rr,points,("")?,3,iops,' "$TMP/K/repeats.csv" || fail "no repeats.csv after the resume"
+ok "a run killed between repeats resumes with each repeat once"
+
 # --- 2. three runs compared ---------------------------------------------------------------------
 tree() { (cd "$1" && find . -type f ! -name .lock -print0 | sort -z | xargs -0 sha256sum); }
 for r in A B C; do tree "$TMP/$r" >"$TMP/$r.before"; done
