@@ -1265,7 +1265,7 @@ static void s_cmp_head(FILE *f, size_t nruns)
 		for (size_t j = 0; j < nruns; j++)
 			fprintf(f, "<th class=\"n\">%c</th>", lst_compare_letter(j));
 		for (size_t j = 1; j < nruns; j++)
-			fprintf(f, "<th class=\"n\">%c change <span class=\"u\">%%</span></th>",
+			fprintf(f, "<th class=\"n\">%c <span class=\"u\">&Delta;%%</span></th>",
 				lst_compare_letter(j));
 	}
 	for (size_t j = 1; j < nruns; j++)

@@ -180,6 +180,6 @@ YAML
 "$LOCKSTEP" run --quiet "$TMP/other.yaml" -o "$TMP/D" >"$TMP/D.log" 2>&1 || fail "run D: $(tail -3 "$TMP/D.log")"
 refused "has no point of run A" "$TMP/A" "$TMP/D" -o "$TMP/o1"
 refused "a comparison never writes into an input folder" "$TMP/A" "$TMP/B" -o "$TMP/B/cmp"
-[ ! -e "$TMP/B/cmp" ] && [ ! -e "$TMP/o1" ] || fail "a refused comparison made a folder"
+if [ -e "$TMP/B/cmp" ] || [ -e "$TMP/o1" ]; then fail "a refused comparison made a folder"; fi
 tree "$TMP/B" | diff "$TMP/B.before" - >&2 || fail "a refused comparison changed run B's folder"
 ok "bad input refused: not a results folder, one folder, a folder twice, another plan, -o in an input"
