@@ -1,6 +1,6 @@
 /*
  * `lockstep report`: read a results folder back, redraw its plots, print what it says; or
- * compare two runs of a plan (before and after a resize, two firmware versions).
+ * compare runs of a plan (before and after a resize, firmware versions, drive models).
  *
  * One folder: the run (id, plan, status, versions), agents with clock offset and RTT, targets
  * with their identities, errors, then per phase the points (IOPS, MB/s, mean / p99 / p99.99
@@ -10,10 +10,13 @@
  * --html[=FILE] also writes the report as one self-contained HTML page (lst_report_html.c),
  * by default DIR/report.html; for two folders the comparison, by default OUT/compare.html.
  *
- * Two folders: points are matched by (phase, test, label) and the change from the first run to
- * the second is given in percent, printed and written as OUT/compare.csv and OUT/compare.md;
- * their latency-vs-IOPS curves are overlaid in OUT/compare_lat_vs_iops.{svg,png}; when both
- * have an IOPS matrix, the ratio of every cell is added.
+ * Two folders or more: points are matched by (phase, test, label) and each run's change from
+ * the first is given in percent, with a noise verdict where both have repeats, printed and
+ * written as OUT/compare.csv and OUT/compare.md; their latency-vs-IOPS curves are overlaid in
+ * OUT/compare_lat_vs_iops.{svg,png}; where the first and a later run have an IOPS matrix, the
+ * ratio of every cell is added. OUT is never an input folder nor inside one: by default a new
+ * folder ./compare-TIMESTAMP. Runs are named by --label, else by their drive's model and
+ * firmware (run.json), else by their folder.
  *
  * Exit status: 0, also when plots could not be drawn (a warning says why); 2 for bad usage or a
  * folder that cannot be read (the error names the file and line).
@@ -27,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lst_assert.h"
 #include "lst_cli.h"
@@ -34,6 +38,7 @@
 #include "lst_log.h"
 #include "lst_plot.h"
 #include "lst_compare.h"
+#include "lst_repeats.h"
 #include "lst_report.h"
 #include "lst_report_html.h"
 #include "lst_report_show.h"
@@ -42,8 +47,9 @@
 #include "lst_util.h"
 
 struct s_args {
-	const char *dirs[2];
+	const char *dirs[LST_COMPARE_MAX_RUNS];
 	int ndirs;
+	const char *labels; /* --label A,B,C; NULL when not given */
 	const char *out;
 	const char *html; /* --html: the file, "" for DIR/report.html; NULL: none */
 	bool json, plots;
@@ -55,30 +61,37 @@ void lst_cmd_report_usage(FILE *f)
 	fprintf(f,
 		"usage: lockstep report [-o OUT] [--json] [--no-plots] [--limit TIME] [--html[=FILE]]\n"
 		"                       DIR\n"
-		"       lockstep report [-o OUT] [--json] [--no-plots] [--limit TIME] [--html[=FILE]]\n"
-		"                       DIR1 DIR2\n"
+		"       lockstep report [-o OUT] [--label A,B,...] [--json] [--no-plots]\n"
+		"                       [--limit TIME] [--html[=FILE]] DIR1 DIR2 [DIR3 ...]\n"
 		"\n"
 		"Read a results folder written by 'lockstep run', redraw every plot and print the\n"
 		"report: the run, its agents (clock offset, rtt), targets, status and errors, and\n"
 		"per phase the points (IOPS, MB/s, mean, p99 and p99.99 latency), the\n"
 		"headline figures of the latency-vs-IOPS curves (the highest IOPS with p99,\n"
 		"p99.9 and p99.99 under a latency limit), the steady-state verdicts and the\n"
-		"IOPS matrix. Plots go to DIR/plots (or OUT) as NAME.svg and NAME.png, with\n"
-		"the gnuplot script NAME.gp that drew them.\n"
+		"IOPS matrix; for repeated points (repeat:) each figure's mean and 95%% interval.\n"
+		"Plots go to DIR/plots (or OUT) as NAME.svg and NAME.png, with the gnuplot\n"
+		"script NAME.gp that drew them.\n"
 		"\n"
-		"With two folders, compare the runs: points matched by phase and label, IOPS and\n"
-		"latency of each and the change in %%, written to OUT/compare.csv and\n"
-		"OUT/compare.md and printed; both runs' latency-vs-IOPS curves overlaid in\n"
-		"OUT/compare_lat_vs_iops.svg/.png; the ratio of the IOPS matrices when both have\n"
-		"one. OUT defaults to DIR2/compare-<name of DIR1>.\n"
+		"With two folders or more (at most %d), compare the runs with the first: points\n"
+		"matched by phase and label, IOPS, MB/s, mean, p99, p99.99, read and write p99\n"
+		"of each run and its change from the first in %%, the basis compared (window,\n"
+		"last round, mean of N repeats, point), and where both runs repeated a point\n"
+		"whether the change is within noise (Welch's t-test at 95%%); written to\n"
+		"OUT/compare.csv and OUT/compare.md and printed; every run's latency-vs-IOPS\n"
+		"curves in OUT/compare_lat_vs_iops.svg/.png; the ratio of the IOPS matrices.\n"
+		"OUT defaults to a new folder ./compare-TIMESTAMP; an input folder is never\n"
+		"written. Runs are named by --label, else by their drive's model and firmware,\n"
+		"else by their folder.\n"
 		"\n"
 		"options:\n"
-		"  -o, --output OUT   where plots (one folder) or the comparison (two) go\n"
+		"  -o, --output OUT   where plots (one folder) or the comparison (several) go\n"
+		"  --label A,B,...    the runs' names in a comparison, one per folder\n"
 		"  --json             print the report as one JSON object\n"
 		"  --html[=FILE]      also write the report as one self-contained HTML page\n"
 		"                     (tables, plots inline as SVG, nothing fetched from\n"
 		"                     elsewhere; prints well): FILE, default DIR/report.html;\n"
-		"                     with two folders the comparison, default\n"
+		"                     with several folders the comparison, default\n"
 		"                     OUT/compare.html\n"
 		"  --no-plots         do not draw plots\n"
 		"  --limit TIME       the latency limit of the headline figures and the plots'\n"
@@ -90,7 +103,8 @@ void lst_cmd_report_usage(FILE *f)
 		"and a warning says the plots were skipped. docs/results.md describes every file.\n"
 		"\n"
 		"exit status: 0 done (even when plots could not be drawn), 2 bad usage or a folder\n"
-		"that cannot be read.\n");
+		"that cannot be read.\n",
+		LST_COMPARE_MAX_RUNS);
 }
 
 /* --limit: a duration of at least 1 us. Returns 0, or -EINVAL (said). */
@@ -115,13 +129,14 @@ static int s_parse_limit(const char *s, double *us)
 
 static int s_parse_args(int argc, char **argv, struct s_args *a)
 {
-	enum { O_JSON = 256, O_NO_PLOTS, O_LIMIT, O_HTML };
+	enum { O_JSON = 256, O_NO_PLOTS, O_LIMIT, O_HTML, O_LABEL };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "no-plots", no_argument, NULL, O_NO_PLOTS },
 		{ "limit", required_argument, NULL, O_LIMIT },
 		{ "html", optional_argument, NULL, O_HTML },
+		{ "label", required_argument, NULL, O_LABEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -152,6 +167,9 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 		case O_HTML:
 			a->html = optarg ? optarg : "";
 			break;
+		case O_LABEL:
+			a->labels = optarg;
+			break;
 		case ':':
 			lst_log_error("report: %s needs a value (see 'lockstep report --help')",
 				      argv[optind - 1]);
@@ -163,9 +181,15 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 		}
 	}
 	a->ndirs = argc - optind;
-	if (a->ndirs < 1 || a->ndirs > 2) {
-		lst_log_error("report: give one results folder, or two to compare (see 'lockstep "
-			      "report --help')");
+	if (a->ndirs < 1 || a->ndirs > LST_COMPARE_MAX_RUNS) {
+		lst_log_error("report: give one results folder, or two to %d to compare (see "
+			      "'lockstep report --help')",
+			      LST_COMPARE_MAX_RUNS);
+		return -EINVAL;
+	}
+	if (a->labels && a->ndirs < 2) {
+		lst_log_error("report: --label names the runs of a comparison: give two folders "
+			      "or more");
 		return -EINVAL;
 	}
 	for (int i = 0; i < a->ndirs; i++)
@@ -254,10 +278,12 @@ static int s_report_one(const struct s_args *a)
 
 		json_object_set_new(o, "plots",
 				    lst_report_plots_json(outdir, &made, prc, &perr, a->plots));
+		json_object_set_new(o, "repeats", lst_repeats_json(r));
 		rc = s_print_json(o);
 		json_decref(o);
 	} else {
 		lst_report_print(r);
+		lst_repeats_print(r);
 		if (a->plots)
 			lst_report_print_plots(outdir, &made, prc, &perr);
 		if (html)
@@ -277,73 +303,70 @@ out:
 	return rc ? 2 : 0;
 }
 
-/* compare.csv, compare.md and compare_matrix-PHASE.csv in out. Returns 0 or -errno with err;
- * *nmatrix: how many matrix files. */
-static int s_compare_files(const char *out, const lst_report *ra, const lst_report *rb,
-			   const char *na, const char *nb, const struct lst_compare_pair *pairs,
-			   size_t n, size_t *nmatrix, lst_err *err)
+/* The phases of the first run that have an IOPS matrix, each once. */
+static bool s_matrix_seen(const lst_report *a, size_t j)
 {
+	for (size_t i = 0; i < j; i++)
+		if (!strcmp(a->matrices[i].phase, a->matrices[j].phase))
+			return true;
+	return false;
+}
+
+/* compare.csv, compare.md and compare_matrix-PHASE.csv in out; the files written go to
+ * *written (one line, the caller frees). Returns 0 or -errno with err. */
+static int s_compare_files(const char *out, const lst_compare *c, char **written, lst_err *err)
+{
+	const lst_report *a = c->runs[0];
 	char *path = lst_asprintf("%s/compare.csv", out);
-	int rc = lst_compare_write_csv(path, pairs, n, err);
+	int rc = lst_compare_write_csv(c, path, err);
 
 	free(path);
 	if (!rc) {
 		path = lst_asprintf("%s/compare.md", out);
-		rc = lst_compare_write_md(path, ra, rb, na, nb, pairs, n, err);
+		rc = lst_compare_write_md(c, path, err);
 		free(path);
 	}
-	*nmatrix = 0;
-	for (size_t j = 0; !rc && j < ra->nmatrices; j++) {
-		const struct lst_rpt_matrix *m = &ra->matrices[j];
-		const struct lst_rpt_matrix *mb = lst_report_matrix(rb, m->phase);
-		char name[160];
+	*written = lst_asprintf("%s/compare.csv, %s/compare.md", out, out);
+	for (size_t j = 0; !rc && j < a->nmatrices; j++) {
+		char name[160], *w;
 
-		if (!mb)
+		if (s_matrix_seen(a, j))
 			continue;
-		path = lst_asprintf("%s/%s", out,
-				    lst_compare_matrix_file(m->phase, name, sizeof(name)));
-		rc = lst_compare_write_matrix_csv(path, m, mb, err);
+		lst_compare_matrix_file(a->matrices[j].phase, name, sizeof(name));
+		path = lst_asprintf("%s/%s", out, name);
+		rc = lst_compare_write_matrix_csv(c, a->matrices[j].phase, path, err);
 		free(path);
-		(*nmatrix)++;
+		if (rc == 1) {
+			rc = 0;
+			continue;
+		}
+		w = lst_asprintf("%s, %s", *written, name);
+		free(*written);
+		*written = w;
 	}
 	return rc;
 }
 
-/* The files the comparison wrote in out, by name, one line. */
-static void s_compare_written(const char *out, const lst_report *ra, const lst_report *rb,
-			      const char *html)
+/* A warning on stderr for each run that did not finish. */
+static void s_compare_warn(const lst_compare *c)
 {
-	printf("\nwritten: %s/compare.csv, %s/compare.md", out, out);
-	if (html)
-		printf(", %s", html);
-	for (size_t j = 0; j < ra->nmatrices; j++) {
-		char name[160];
-
-		if (lst_report_matrix(rb, ra->matrices[j].phase))
-			printf(", %s",
-			       lst_compare_matrix_file(ra->matrices[j].phase, name, sizeof(name)));
-	}
-	printf("\n");
+	for (size_t k = 0; k < c->nruns; k++)
+		if (lst_compare_unfinished(c->runs[k]))
+			lst_log_warn("run %c (%s) did not finish (%s): its points may be missing "
+				     "or partial",
+				     lst_compare_letter(k), c->runs[k]->dir,
+				     *c->runs[k]->status ? c->runs[k]->status : "no status");
 }
 
-/* A warning on stderr when run r (called which) did not finish. */
-static void s_compare_warn(const lst_report *r, const char *which)
-{
-	if (lst_compare_unfinished(r))
-		lst_log_warn(
-			"run %s (%s) did not finish (%s): its points may be missing or partial",
-			which, r->dir, *r->status ? r->status : "no status");
-}
-
-/* The overlay plot; returns lst_plot_compare's result (1: nothing to draw), warned about. */
-static int s_compare_plot(const lst_report *ra, const lst_report *rb, const char *na,
-			  const char *nb, const char *out, struct lst_plot_list *made,
+/* The comparison's plots; returns lst_plot_compare_all's result (1: nothing to draw), warned
+ * about. */
+static int s_compare_plot(const lst_compare *c, const char *out, struct lst_plot_list *made,
 			  lst_err *perr)
 {
-	int prc = lst_plot_compare(ra, rb, na, nb, out, made, perr);
+	int prc = lst_plot_compare_all(c->runs, c->names, c->nruns, out, made, perr);
 
 	if (prc == 1)
-		lst_log_warn("no latency-vs-IOPS points in either run: no overlay plot");
+		lst_log_warn("nothing to plot in the runs: no comparison plot");
 	else if (prc == -ENOENT)
 		lst_log_warn("plots skipped: %s", perr->msg);
 	else if (prc)
@@ -351,66 +374,209 @@ static int s_compare_plot(const lst_report *ra, const lst_report *rb, const char
 	return prc;
 }
 
-/* The runs' names in the output are their folders' names: "A x" and "B x" when those are equal. */
-static void s_distinct_names(char **na, char **nb)
+/* Run r's drive as run.json names it: "MODEL fw FIRMWARE" of its first target's first path,
+ * or NULL when the identity has no model (a loop device, a file). The caller frees. */
+static char *s_drive_name(const lst_report *r)
 {
-	if (!strcmp(*na, *nb)) {
-		char *x = lst_asprintf("A %s", *na), *y = lst_asprintf("B %s", *nb);
+	json_t *t = json_array_get(json_object_get(r->run, "targets"), 0);
+	json_t *id = json_array_get(json_object_get(t, "identities"), 0);
+	const char *model = json_string_value(json_object_get(id, "model"));
+	const char *fw = json_string_value(json_object_get(id, "firmware"));
 
-		free(*na);
-		free(*nb);
-		*na = x;
-		*nb = y;
-	}
+	if (!model || !*model)
+		return NULL;
+	return fw && *fw ? lst_asprintf("%s fw %s", model, fw) : lst_strdup(model);
 }
 
-static int s_compare(const struct s_args *a)
+/*
+ * The runs' names: --label's, else each drive's model and firmware, else its folder's name;
+ * names two runs share get their folder's name added, then their letter. Returns 0, or
+ * -EINVAL when --label does not give one non-empty name per folder (said).
+ */
+static int s_run_names(const struct s_args *a, lst_report *const *runs, char **names)
+{
+	char *labels = a->labels ? lst_strdup(a->labels) : NULL, *save = NULL;
+	char *tok = labels ? strtok_r(labels, ",", &save) : NULL;
+	int n = 0;
+
+	for (int k = 0; k < a->ndirs; k++) {
+		if (labels) {
+			names[k] = tok ? lst_strdup(tok) : NULL;
+			n += tok != NULL;
+			tok = tok ? strtok_r(NULL, ",", &save) : NULL;
+		} else if (!(names[k] = s_drive_name(runs[k]))) {
+			names[k] = s_basename(runs[k]->dir);
+		}
+	}
+	free(labels);
+	if (labels && (n != a->ndirs || tok)) {
+		lst_log_error(
+			"report: --label gives %d name%s for %d folders: give one per folder, "
+			"separated by commas",
+			n + (tok != NULL), n + (tok != NULL) == 1 ? "" : "s", a->ndirs);
+		return -EINVAL;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		bool dup[LST_COMPARE_MAX_RUNS] = { false };
+
+		for (int k = 0; k < a->ndirs; k++)
+			for (int j = 0; j < a->ndirs && !dup[k]; j++)
+				dup[k] = j != k && !strcmp(names[k], names[j]);
+		for (int k = 0; k < a->ndirs; k++) {
+			char *base, *x;
+
+			if (!dup[k])
+				continue;
+			base = s_basename(runs[k]->dir);
+			x = pass ? lst_asprintf("%c %s", lst_compare_letter((size_t)k), names[k])
+				 : lst_asprintf("%s (%s)", names[k], base);
+			free(base);
+			free(names[k]);
+			names[k] = x;
+		}
+	}
+	return 0;
+}
+
+/* path made absolute without following what does not exist yet: the real path of its longest
+ * existing ancestor, and the rest as written. The caller frees. */
+static char *s_abs_path(const char *path)
+{
+	char real[PATH_MAX], *copy = lst_strdup(path), *slash, *out;
+
+	if (realpath(path, real)) {
+		free(copy);
+		return lst_strdup(real);
+	}
+	slash = strrchr(copy, '/');
+	if (!slash) {
+		out = realpath(".", real) ? lst_asprintf("%s/%s", real, copy) : lst_strdup(copy);
+	} else {
+		char *parent;
+
+		*slash = '\0';
+		parent = s_abs_path(*copy ? copy : "/");
+		out = lst_asprintf("%s/%s", strcmp(parent, "/") ? parent : "", slash + 1);
+		free(parent);
+	}
+	free(copy);
+	return out;
+}
+
+/* Whether out is one of the input folders or inside one (then it is refused: said). */
+static bool s_out_in_input(const char *out, lst_report *const *runs, int n)
+{
+	char *abs = s_abs_path(out);
+	bool in = false;
+
+	for (int k = 0; k < n && !in; k++) {
+		char *dir = s_abs_path(runs[k]->dir);
+		size_t len = strlen(dir);
+
+		in = !strncmp(abs, dir, len) && (abs[len] == '\0' || abs[len] == '/');
+		if (in)
+			lst_log_error("report: %s is %s run %c's folder %s: a comparison never "
+				      "writes into an input folder (give another -o)",
+				      out, abs[len] ? "inside" : "", lst_compare_letter((size_t)k),
+				      runs[k]->dir);
+		free(dir);
+	}
+	free(abs);
+	return in;
+}
+
+/* Each run shares a point with the first (said when one does not): else they are not runs of
+ * one plan, and a table of "only A" / "only B" rows would compare nothing. A different plan
+ * name is only warned about: two drives' plans may differ in their targets alone. */
+static bool s_comparable(const lst_compare *c)
+{
+	bool ok = true;
+
+	for (size_t k = 1; k < c->nruns; k++) {
+		bool shared = false;
+
+		for (size_t i = 0; i < c->nrows && !shared; i++)
+			shared = c->rows[i].side[0].p && c->rows[i].side[k].p;
+		if (!shared) {
+			lst_log_error(
+				"report: run %c (%s, plan %s) has no point of run A (%s, plan "
+				"%s): they are not runs of one plan, nothing to compare",
+				lst_compare_letter(k), c->runs[k]->dir,
+				*c->runs[k]->plan_name ? c->runs[k]->plan_name : "?",
+				c->runs[0]->dir,
+				*c->runs[0]->plan_name ? c->runs[0]->plan_name : "?");
+			ok = false;
+		} else if (strcmp(c->runs[k]->plan_name, c->runs[0]->plan_name)) {
+			lst_log_warn("run %c ran plan %s, run A plan %s: only their shared points "
+				     "are compared",
+				     lst_compare_letter(k), c->runs[k]->plan_name,
+				     c->runs[0]->plan_name);
+		}
+	}
+	return ok;
+}
+
+/* Whether a folder is given twice (said): a run compared with itself is a mistaken argument. */
+static bool s_same_folder(lst_report *const *runs, int n)
+{
+	bool same = false;
+
+	for (int k = 1; k < n && !same; k++)
+		for (int j = 0; j < k && !same; j++) {
+			char *x = s_abs_path(runs[k]->dir), *y = s_abs_path(runs[j]->dir);
+
+			if ((same = !strcmp(x, y)))
+				lst_log_error(
+					"report: run %c's folder %s is run %c's: give each run "
+					"once",
+					lst_compare_letter((size_t)k), runs[k]->dir,
+					lst_compare_letter((size_t)j));
+			free(x);
+			free(y);
+		}
+	return same;
+}
+
+/* The comparison's folder: -o, else ./compare-TIMESTAMP (UTC, to the second). The caller
+ * frees. */
+static char *s_compare_out(const struct s_args *a)
+{
+	time_t now = time(NULL);
+	char stamp[32];
+	struct tm tm;
+
+	if (a->out)
+		return lst_strdup(a->out);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime_r(&now, &tm));
+	return lst_asprintf("compare-%s", stamp);
+}
+
+/* The comparison's outputs (files, plot, HTML, text or JSON). Returns 0, or 2 after an error
+ * (said). */
+static int s_compare_out_all(const struct s_args *a, const lst_compare *c, const char *out)
 {
 	struct lst_plot_list made = { 0 };
-	lst_report *ra, *rb = NULL;
-	char *na = NULL, *nb = NULL, *out = NULL, *html = NULL;
-	struct lst_compare_pair *pairs = NULL;
+	char *html = NULL, *written = NULL;
 	lst_err err, perr = { 0 };
-	size_t n = 0, nmatrix = 0;
-	int rc = 2, prc = 0;
+	int rc = 2, prc;
 
-	ra = lst_report_load(a->dirs[0], lst_report_plan_read, &err);
-	if (ra)
-		rb = lst_report_load(a->dirs[1], lst_report_plan_read, &err);
-	if (!ra || !rb) {
+	if (s_compare_files(out, c, &written, &err)) {
 		lst_log_error("report: %s", err.msg);
-		goto free_reports;
+		goto out;
 	}
-	ra->headline_limit_us = rb->headline_limit_us = a->limit_us;
-	na = s_basename(ra->dir);
-	nb = s_basename(rb->dir);
-	out = a->out ? lst_strdup(a->out) : lst_asprintf("%s/compare-%s", rb->dir, na);
-	s_distinct_names(&na, &nb);
-	if ((prc = lst_mkdir_p(out))) {
-		lst_err_sys(&err, prc, "cannot create %s", out);
-		lst_log_error("report: %s", err.msg);
-		goto free_reports;
-	}
-	s_compare_warn(ra, "A");
-	s_compare_warn(rb, "B");
-	pairs = lst_compare_pairs(ra, rb, &n);
-	if (s_compare_files(out, ra, rb, na, nb, pairs, n, &nmatrix, &err)) {
-		lst_log_error("report: %s", err.msg);
-		goto free_reports;
-	}
-	prc = a->plots ? s_compare_plot(ra, rb, na, nb, out, &made, &perr) : 0;
+	prc = a->plots ? s_compare_plot(c, out, &made, &perr) : 0;
 	if (a->html) {
 		struct lst_report_html_plots pl = { out, a->plots ? &made : NULL, prc < 0 ? prc : 0,
 						    &perr };
 
 		html = *a->html ? lst_strdup(a->html) : lst_asprintf("%s/compare.html", out);
-		if (lst_report_html_compare(ra, rb, na, nb, pairs, n, html, &pl, &err)) {
+		if (lst_report_html_compare(c, html, &pl, &err)) {
 			lst_log_error("report: %s", err.msg);
-			goto free_reports;
+			goto out;
 		}
 	}
 	if (a->json) {
-		json_t *o = lst_compare_json(ra, rb, na, nb, pairs, n);
+		json_t *o = lst_compare_json(c);
 
 		json_object_set_new(o, "dir", json_string(out));
 		if (html)
@@ -421,8 +587,8 @@ static int s_compare(const struct s_args *a)
 		rc = s_print_json(o) ? 2 : 0;
 		json_decref(o);
 	} else {
-		lst_compare_print(ra, rb, na, nb, pairs, n);
-		s_compare_written(out, ra, rb, html);
+		lst_compare_print(c);
+		printf("\nwritten: %s%s%s\n", written, html ? ", " : "", html ? html : "");
 		if (a->plots && prc != 1)
 			lst_report_print_plots(out, &made, prc, &perr);
 		rc = 0;
@@ -431,15 +597,51 @@ static int s_compare(const struct s_args *a)
 		lst_log_error("report: writing the report failed");
 		rc = 2;
 	}
-free_reports:
+out:
 	lst_plot_list_free(&made);
+	free(written);
 	free(html);
-	free(pairs);
+	return rc;
+}
+
+static int s_compare(const struct s_args *a)
+{
+	lst_report *runs[LST_COMPARE_MAX_RUNS] = { 0 };
+	char *names[LST_COMPARE_MAX_RUNS] = { 0 }, *out = NULL;
+	lst_compare *c = NULL;
+	lst_err err;
+	int rc = 2, mrc;
+
+	for (int k = 0; k < a->ndirs; k++) {
+		if (!(runs[k] = lst_report_load(a->dirs[k], lst_report_plan_read, &err))) {
+			lst_log_error("report: run %c: %s", lst_compare_letter((size_t)k), err.msg);
+			goto free_runs;
+		}
+		runs[k]->headline_limit_us = a->limit_us;
+	}
+	if (s_same_folder(runs, a->ndirs) || s_run_names(a, runs, names))
+		goto free_runs;
+	c = lst_compare_new((const lst_report *const *)runs, (const char *const *)names,
+			    (size_t)a->ndirs);
+	if (!s_comparable(c))
+		goto free_runs;
+	out = s_compare_out(a);
+	if (s_out_in_input(out, runs, a->ndirs))
+		goto free_runs;
+	if ((mrc = lst_mkdir_p(out))) {
+		lst_err_sys(&err, mrc, "cannot create %s", out);
+		lst_log_error("report: %s", err.msg);
+		goto free_runs;
+	}
+	s_compare_warn(c);
+	rc = s_compare_out_all(a, c, out);
+free_runs:
+	lst_compare_destroy(&c);
 	free(out);
-	free(na);
-	free(nb);
-	lst_report_destroy(&ra);
-	lst_report_destroy(&rb);
+	for (int k = 0; k < a->ndirs; k++) {
+		free(names[k]);
+		lst_report_destroy(&runs[k]);
+	}
 	return rc;
 }
 
@@ -450,5 +652,5 @@ int lst_cmd_report(int argc, char **argv)
 
 	if (rc)
 		return rc > 0 ? 0 : 2;
-	return a.ndirs == 2 ? s_compare(&a) : s_report_one(&a);
+	return a.ndirs >= 2 ? s_compare(&a) : s_report_one(&a);
 }

@@ -211,6 +211,7 @@ struct lst_plan_phase {
 
 	bool secure;	       /* purge: BLKSECDISCARD instead of BLKDISCARD */
 	int64_t on_agent_loss; /* enum lst_on_loss; the plan's value unless set here */
+	int64_t repeat;	       /* each point runs this many times (plain phases; else 1) */
 
 	/* issue 13: hooks and telemetry */
 	size_t nevents;
@@ -242,6 +243,7 @@ typedef struct lst_plan {
 	int64_t on_agent_loss; /* enum lst_on_loss */
 	int64_t retry_wait;    /* ns a retry waits for lost agents to come back */
 	int64_t retries;       /* attempts of one point after the first, at most */
+	int64_t repeat;	       /* `repeat:` every plain phase's default */
 	char *journal; /* issue 14: `journal:` an earlier run's results folder whose write journal
 			* the plan's verifying reads check against (absolute); NULL: this run's */
 	struct lst_workload defaults;

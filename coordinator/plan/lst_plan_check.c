@@ -88,6 +88,7 @@ void lst__plan_phase_init(struct lst__plan_ctx *ctx, void *base)
 
 	ph->w = p->defaults;
 	ph->on_agent_loss = p->on_agent_loss;
+	ph->repeat = p->repeat;
 	ctx->hook_errs = 0;		   /* lst__plan_hooks counts its own from here */
 	lst_map_destroy(&ctx->phase_sels); /* the last phase's */
 	/* every target until `targets:` says otherwise: roles and port sets name their paths */
@@ -262,6 +263,24 @@ static void s_skew_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase 
 	}
 }
 
+/* repeat: only where a point is one measurement (a plain phase without rounds); the plan's
+ * default leaves the others at one run, a phase's own `repeat:` there is an error. */
+static void s_repeat_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
+			   struct lst_plan_phase *ph)
+{
+	const struct lst_yaml_node *kn;
+	bool rounds = ph->round_duration || lst_yaml_get(map, "round", NULL);
+
+	if (ph->suite == LST_SUITE_NONE && !rounds)
+		return;
+	if (ph->repeat > 1 && lst_yaml_get(map, "repeat", &kn))
+		lst__plan_error(ctx, kn,
+				"repeat applies to plain phases without rounds: %s already "
+				"repeats its points as rounds",
+				rounds ? "a phase with round:" : "a suite");
+	ph->repeat = 1;
+}
+
 void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)
 {
 	struct lst_plan_phase *ph = base;
@@ -275,6 +294,7 @@ void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 	lst_err err, derr;
 
 	lst__plan_trace_check(ctx, map, ph);
+	s_repeat_check(ctx, map, ph);
 	if (ph->secure && ph->suite != LST_SUITE_PURGE && lst_yaml_get(map, "secure", &kn))
 		lst__plan_error(ctx, kn, "secure: true applies only to suite: purge");
 	if (plain && ph->steady && !ph->round_duration && lst_yaml_get(map, "steady", &kn) &&

@@ -444,6 +444,13 @@ static const struct lst__plan_key s_phase_keys[] = {
 		 "what losing an agent does to this phase" },
 	  .kind = K_OPT,
 	  .doc_def = "the plan's" },
+	{ .o = { "repeat", LST_OPT_INT, PH(repeat), NULL, 1, 100, NULL,
+		 "run each point of the phase this many times in a row, each a full point with "
+		 "rows of its own; the report gives each figure's mean and 95% interval over "
+		 "them, and a comparison tells a change from noise with them (plain phases "
+		 "without rounds only: a suite's rounds are its own repeats)" },
+	  .kind = K_OPT,
+	  .doc_def = "the plan's" },
 	{ .o = { "record", 0, PH(record), NULL, 0, 0, NULL,
 		 "record every I/O into a trace in each agent's trace folder: `true` (the trace is "
 		 "named after the phase) or a trace name; the workload option write_iolog (see "
@@ -526,6 +533,10 @@ static const struct lst__plan_key s_top_keys[] = {
 	  .kind = K_OPT },
 	{ .o = { "retries", LST_OPT_INT, PL(retries), "3", 0, 100, NULL,
 		 "`on_agent_loss: retry`: how many times one point may run again" },
+	  .kind = K_OPT },
+	{ .o = { "repeat", LST_OPT_INT, PL(repeat), "1", 1, 100, NULL,
+		 "how many times each point of a plain phase runs (see the phase's repeat); "
+		 "suite phases and phases with rounds run once" },
 	  .kind = K_OPT },
 	{ .o = { "journal", 0, PL(journal), NULL, 0, 0, NULL,
 		 "an earlier run's results folder: the plan's verifying reads check against its "

@@ -1527,15 +1527,29 @@ static void s_compare_name(const struct lst_curve *c, bool with_phase, char *buf
 		snprintf(buf, size, "%s", c->name);
 }
 
-/* One curve of the comparison: run (0 first, 1 second), curve i, statistic s. */
-static void s_compare_curve(FILE *f, const struct lst_curves *const both[2], int run, size_t i,
-			    int s, size_t ci, bool phases, bool first)
+/* A run's line style in the comparison: the first solid with filled points, the next ones
+ * dashed, dotted, ... with open points (gnuplot's dash types and point types by number). */
+static void s_run_style(size_t run, char *dt, char *pt, char *lw, size_t size)
 {
-	char var[32], col[16], gname[256], *q, *title;
+	static const int pts[] = { 7, 6, 4, 8, 12, 2, 3, 1 };
 
-	s_compare_name(&both[run]->c[i], phases, gname, sizeof(gname));
-	/* Name each color once: on the first run's curve if it has one. */
-	if (run == 0 || !s_has_curve(both[0], &both[run]->c[i])) {
+	snprintf(dt, size, "%zu", run % 5 + 1);
+	snprintf(pt, size, "%d", pts[run % LST_ARRAY_SIZE(pts)]);
+	snprintf(lw, size, "%s", run ? "1.5" : "2");
+}
+
+/* One curve of the comparison: run, curve i, statistic s. */
+static void s_compare_curve(FILE *f, const struct lst_curves *runs, size_t run, size_t i, int s,
+			    size_t ci, bool phases, bool first)
+{
+	char var[32], col[16], gname[256], dt[8], pt[8], lw[8], rv[8], *q, *title;
+	bool named = false;
+
+	s_compare_name(&runs[run].c[i], phases, gname, sizeof(gname));
+	/* Name each color once: on the first run's curve that has it. */
+	for (size_t k = 0; k < run && !named; k++)
+		named = s_has_curve(&runs[k], &runs[run].c[i]);
+	if (!named) {
 		q = lst_plot__qstr("%s", gname);
 		title = lst_asprintf("t %s", q);
 		free(q);
@@ -1544,29 +1558,48 @@ static void s_compare_curve(FILE *f, const struct lst_curves *const both[2], int
 	}
 	snprintf(var, sizeof(var), "%zu", i);
 	snprintf(col, sizeof(col), "%d", s_stat_cols[s]);
+	snprintf(rv, sizeof(rv), "r%zu_", run);
+	s_run_style(run, dt, pt, lw, sizeof(dt));
 	lst_plot_tpl(f, "lat", "compare_curve",
 		     (const struct lst_tpl_arg[]){
 			     { "sep", first ? "" : ", \\\n" },
-			     { "run", run ? "b" : "a" },
+			     { "run", rv },
 			     { "i", var },
 			     { "col", col },
 			     { "color", lst_plot__colors[ci % lst_plot__ncolors] },
-			     { "lw", run ? "1.5" : "2" },
-			     { "dt", run ? "2" : "1" },
-			     { "pt", run ? "6" : "7" },
+			     { "lw", lw },
+			     { "dt", dt },
+			     { "pt", pt },
 			     { "title", title },
 			     { NULL, NULL },
 		     });
 	free(title);
 }
 
-/* The comparison after its data blocks (plots/lat.gp): one panel per latency statistic. */
-static void s_compare_body(FILE *f, const struct lst_curves *const both[2], const size_t *color,
-			   bool phases, double limit, const char *title, const char *name_a,
-			   const char *name_b)
+/* The key entries naming the runs by their line style. */
+static void s_compare_runs_key(FILE *f, const char *const *names, size_t n)
 {
-	char *qtitle = lst_plot__qstr("%s", title), *qa = lst_plot__qstr("%s", name_a),
-	     *qb = lst_plot__qstr("%s", name_b);
+	for (size_t run = 0; run < n; run++) {
+		char dt[8], pt[8], lw[8],
+			*q = lst_plot__qstr("%c: %s", (char)('A' + run), names[run]);
+
+		s_run_style(run, dt, pt, lw, sizeof(dt));
+		lst_plot_tpl(f, "lat", "compare_run",
+			     (const struct lst_tpl_arg[]){ { "lw", lw },
+							   { "dt", dt },
+							   { "pt", pt },
+							   { "name", q },
+							   { NULL, NULL } });
+		free(q);
+	}
+	fputc('\n', f);
+}
+
+/* The comparison after its data blocks (plots/lat.gp): one panel per latency statistic. */
+static void s_compare_body(FILE *f, const struct lst_curves *runs, size_t n, size_t *const *color,
+			   bool phases, double limit, const char *title, const char *const *names)
+{
+	char *qtitle = lst_plot__qstr("%s", title);
 
 	lst_plot_tpl(f, "lat", "compare_title",
 		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
@@ -1578,103 +1611,125 @@ static void s_compare_body(FILE *f, const struct lst_curves *const both[2], cons
 		lst_plot_tpl(f, "lat", "compare_panel",
 			     (const struct lst_tpl_arg[]){ { "stat", s_stat_names[s] },
 							   { NULL, NULL } });
-		s_limit_line(f, both[0], both[1], s, limit);
+		s_limit_line(f, &runs[0], n > 1 ? &runs[1] : NULL, s, limit);
 		if (s == 1)
 			lst_plot_tpl(f, "lat", "compare_nokey", NULL);
 		lst_plot_tpl(f, "lat", "compare_plot", NULL);
-		for (int run = 0; run < 2; run++)
-			for (size_t i = 0; i < both[run]->n; i++) {
-				s_compare_curve(f, both, run, i, s, color[run ? both[0]->n + i : i],
-						phases, first);
+		for (size_t run = 0; run < n; run++)
+			for (size_t i = 0; i < runs[run].n; i++) {
+				s_compare_curve(f, runs, run, i, s, color[run][i], phases, first);
 				first = false;
 			}
-		lst_plot_tpl(f, "lat", "compare_runs",
-			     (const struct lst_tpl_arg[]){
-				     { "name_a", qa }, { "name_b", qb }, { NULL, NULL } });
+		s_compare_runs_key(f, names, n);
 	}
 	free(qtitle);
-	free(qa);
-	free(qb);
 }
 
-int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_a,
-		     const char *name_b, const char *outdir, struct lst_plot_list *made,
-		     lst_err *err)
+/* One color per (phase, curve), the same in every run: color[run][i]. */
+static size_t **s_compare_colors(const struct lst_curves *runs, size_t n, bool *phases)
 {
-	struct lst_curves ga = { 0 }, gb = { 0 };
-	const struct lst_curves *both[2] = { &ga, &gb };
+	size_t **color = lst_calloc(n + 1, sizeof(*color)), ncolor = 0;
+	const char *phase0 = NULL;
+
+	for (size_t run = 0; run < n; run++) {
+		color[run] = lst_calloc(runs[run].n + 1, sizeof(**color));
+		for (size_t i = 0; i < runs[run].n; i++) {
+			const struct lst_curve *g = &runs[run].c[i];
+
+			color[run][i] = SIZE_MAX;
+			for (size_t k = 0; k <= run && color[run][i] == SIZE_MAX; k++)
+				for (size_t j = 0; j < (k < run ? runs[k].n : i); j++)
+					if (lst_curves_same(g, &runs[k].c[j])) {
+						color[run][i] = color[k][j];
+						break;
+					}
+			if (color[run][i] == SIZE_MAX)
+				color[run][i] = ncolor++;
+			if (!phase0)
+				phase0 = g->phase;
+			else if (strcmp(g->phase, phase0))
+				*phases = true;
+		}
+	}
+	return color;
+}
+
+/* The plot's title: the runs, one line each when their plans or targets differ. */
+static void s_compare_title(const lst_report *const *r, const char *const *names, size_t n,
+			    char *buf, size_t size)
+{
+	bool same = true;
+	size_t len;
+
+	for (size_t k = 1; k < n; k++)
+		same &= !strcmp(r[k]->title, r[0]->title);
+	len = (size_t)snprintf(buf, size, "Latency vs IOPS of %zu runs%s%s", n, same ? ": " : "",
+			       same ? r[0]->title : "");
+	for (size_t k = 0; k < n && len < size; k++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%c %s%s%s, run %s",
+					same ? (k ? "; " : "\n") : "\n", (char)('A' + k), names[k],
+					same ? "" : ": ", same ? "" : r[k]->title, r[k]->run_id);
+}
+
+int lst_plot_compare(const lst_report *const *r, const char *const *names, size_t n,
+		     const char *outdir, struct lst_plot_list *made, lst_err *err)
+{
+	struct lst_curves *runs = lst_calloc(n + 1, sizeof(*runs));
 	const char *name = "compare_lat_vs_iops";
-	bool phases = false;
-	char source[1024], title[768];
+	bool phases = false, any = false;
+	char source[1024], title[1024];
 	struct lst_plot__ctx c;
-	size_t ncolor = 0;
-	size_t *color;
-	double limit;
+	size_t **color, len = 0;
+	double limit = 0;
 	FILE *f;
 	int rc;
 
-	s_run_curves(a, &ga);
-	s_run_curves(b, &gb);
-	if (!ga.n && !gb.n) {
-		lst_curves_free(&ga);
-		lst_curves_free(&gb);
+	for (size_t k = 0; k < n; k++) {
+		s_run_curves(r[k], &runs[k]);
+		if (runs[k].n && !any)
+			limit = lst_headline_limit(r[k], runs[k].c[0].phase, NULL);
+		any |= runs[k].n > 0;
+		len += (size_t)snprintf(source + LST_MIN(len, sizeof(source) - 1),
+					sizeof(source) - LST_MIN(len, sizeof(source) - 1), "%s%s",
+					k ? (k + 1 < n ? ", " : " and ") : "", r[k]->dir);
+	}
+	if (!any) {
+		rc = 1;
 		if (made)
 			memset(made, 0, sizeof(*made));
-		return 1;
+		goto free_curves;
 	}
-	limit = ga.n ? lst_headline_limit(a, ga.c[0].phase, NULL)
-		     : lst_headline_limit(b, gb.c[0].phase, NULL);
-	snprintf(source, sizeof(source), "%s and %s", a->dir, b->dir);
 	rc = lst_plot__ctx_init(&c, outdir, source, made, err);
 	if (rc)
 		goto free_curves;
-	/* One color per (phase, curve), the same in both runs. */
-	color = lst_calloc(ga.n + gb.n + 1, sizeof(*color));
-	for (size_t i = 0; i < ga.n + gb.n; i++) {
-		const struct lst_curve *g = i < ga.n ? &ga.c[i] : &gb.c[i - ga.n];
-
-		color[i] = SIZE_MAX;
-		for (size_t k = 0; k < i && color[i] == SIZE_MAX; k++)
-			if (lst_curves_same(g, k < ga.n ? &ga.c[k] : &gb.c[k - ga.n]))
-				color[i] = color[k];
-		if (color[i] == SIZE_MAX)
-			color[i] = ncolor++;
-		if (strcmp(g->phase, ga.n ? ga.c[0].phase : gb.c[0].phase))
-			phases = true;
-	}
+	color = s_compare_colors(runs, n, &phases);
 	f = lst_plot__script(&c, name,
-			     "latency against IOPS of two runs: the first solid, the second "
-			     "dashed");
+			     "latency against IOPS of several runs: the first solid, the others "
+			     "dashed or dotted");
 	if (!f)
 		goto free_color;
-	for (int run = 0; run < 2; run++)
-		for (size_t i = 0; i < both[run]->n; i++) {
+	for (size_t run = 0; run < n; run++)
+		for (size_t i = 0; i < runs[run].n; i++) {
 			char var[32], gname[256];
 
-			snprintf(var, sizeof(var), "$%c%zu", run ? 'b' : 'a', i);
-			s_compare_name(&both[run]->c[i], true, gname, sizeof(gname));
-			s_curve_block(f, var, &both[run]->c[i], gname);
+			snprintf(var, sizeof(var), "$r%zu_%zu", run, i);
+			s_compare_name(&runs[run].c[i], true, gname, sizeof(gname));
+			s_curve_block(f, var, &runs[run].c[i], gname);
 		}
-	lst_plot__begin(f, name, 1800, 680);
-	if (!strcmp(a->title, b->title))
-		snprintf(title, sizeof(title),
-			 "Latency vs IOPS: %s (solid) and %s (dashed)\n%s; "
-			 "runs %s and %s",
-			 name_a, name_b, a->title, a->run_id, b->run_id);
-	else
-		snprintf(title, sizeof(title),
-			 "Latency vs IOPS: %s (solid) and %s (dashed)\n%s: %s, "
-			 "run %s\n%s: %s, run %s",
-			 name_a, name_b, name_a, a->title, a->run_id, name_b, b->title, b->run_id);
-	s_compare_body(f, both, color, phases, limit, title, name_a, name_b);
+	lst_plot__begin(f, name, 1800, 680 + 20 * (int)n);
+	s_compare_title(r, names, n, title, sizeof(title));
+	s_compare_body(f, runs, n, color, phases, limit, title, names);
 	lst_plot__end(f);
 	lst_plot__draw(&c, f, name);
 free_color:
+	for (size_t k = 0; k < n; k++)
+		free(color[k]);
 	free(color);
 	rc = lst_plot__ctx_exit(&c);
 free_curves:
-	lst_curves_free(&ga);
-	lst_curves_free(&gb);
+	for (size_t k = 0; k < n; k++)
+		lst_curves_free(&runs[k]);
+	free(runs);
 	return rc;
 }
 

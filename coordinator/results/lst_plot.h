@@ -16,7 +16,9 @@
  *   wsat_PHASE            snia-wsat rounds: IOPS, mean and max latency against time and against
  *                         bytes written
  *   matrix_PHASE          the IOPS matrix (block size x read/write mix) as clustered bars
- *   compare_lat_vs_iops   (lst_plot_compare) two runs' latency-vs-IOPS curves overlaid
+ *   compare_lat_vs_iops   (lst_plot_compare) several runs' latency-vs-IOPS curves overlaid
+ *   compare_iops_PHASE, compare_wsat_PHASE, compare_matrix_PHASE   (lst_plot_compare_all,
+ *                         lst_plot_compare.c) every run on the time series, WSAT and matrix
  *
  * PNG comes from the pngcairo terminal, or from png (libgd) when gnuplot lacks cairo; SVG from
  * the svg terminal. Text is drawn with `noenhanced`, so names with '_' or '^' print as written.
@@ -51,13 +53,21 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 		    lst_err *err);
 
 /*
- * The two runs' latency-vs-IOPS curves overlaid in outdir/compare_lat_vs_iops.{gp,svg,png};
- * name_a and name_b label them. Returns 0, 1 when neither run has anything to draw (no
- * script written), or as lst_plot_report.
+ * The n runs' latency-vs-IOPS curves overlaid in outdir/compare_lat_vs_iops.{gp,svg,png}, each run
+ * in its own line style, names labelling them. Returns 0, 1 when no run has anything to draw
+ * (no script written), or as lst_plot_report.
  */
-int lst_plot_compare(const lst_report *a, const lst_report *b, const char *name_a,
-		     const char *name_b, const char *outdir, struct lst_plot_list *made,
-		     lst_err *err);
+int lst_plot_compare(const lst_report *const *runs, const char *const *names, size_t n,
+		     const char *outdir, struct lst_plot_list *made, lst_err *err);
+
+/*
+ * Every chart of a comparison of the n runs into outdir: lst_plot_compare's overlay, and with
+ * every run on each chart the IOPS over time of each phase they share (compare_iops_PHASE), the
+ * snia-wsat rounds (compare_wsat_PHASE) and the IOPS matrices (compare_matrix_PHASE;
+ * lst_plot_compare.c). Returns as lst_plot_compare, 1 when nothing at all was drawn.
+ */
+int lst_plot_compare_all(const lst_report *const *runs, const char *const *names, size_t n,
+			 const char *outdir, struct lst_plot_list *made, lst_err *err);
 
 /*
  * A file-name part from free text (a phase or test name), as every plot and compare file is

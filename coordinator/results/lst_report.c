@@ -762,12 +762,20 @@ static int s_load_work(lst_report *r, json_t *o, size_t i, const char *file, lst
  * "TEST round N" (the test is its own point). Points are matched across rounds and runs by
  * (phase, test, name).
  */
-static const char *s_point_name(lst_report *r, const char *label, const char *test, long round)
+static const char *s_point_name(lst_report *r, const char *label, const char *test, long round,
+				long repeat)
 {
 	size_t len = strlen(label), tl = strlen(test), sl;
 	const char *start = label;
 	char suffix[48];
 
+	if (repeat > 0) { /* "LABEL repeat K", "repeat K": the repeats of a point share its name */
+		sl = (size_t)snprintf(suffix, sizeof(suffix), " repeat %ld", repeat);
+		if (len > sl && !strcmp(label + len - sl, suffix))
+			return s_own(r, lst_asprintf("%.*s", (int)(len - sl), label));
+		if (!strcmp(label, suffix + 1))
+			return "";
+	}
 	if (round <= 0)
 		return label;
 	sl = (size_t)snprintf(suffix, sizeof(suffix), " round %ld", round);
@@ -790,8 +798,9 @@ static const char *s_point_name(lst_report *r, const char *label, const char *te
  */
 static void s_trim_point(json_t *o)
 {
-	static const char *const keep[] = { "phase", "agent", "test",	  "scope",   "point",
-					    "round", "path",  "workload", "failover" };
+	static const char *const keep[] = { "phase",	"agent",  "test",   "scope",
+					    "point",	"round",  "path",   "workload",
+					    "failover", "repeat", "repeats" };
 	const char *key;
 	json_t *v, *tmp;
 
@@ -1025,7 +1034,9 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 			    !strcmp(pt->agent, agent)) {
 				pt->test = test ? test : "";
 				pt->round = round;
-				pt->name = s_point_name(r, pt->label, pt->test, round);
+				pt->repeat = s_jlong(o, "repeat", 0);
+				pt->repeats = s_jlong(o, "repeats", 0);
+				pt->name = s_point_name(r, pt->label, pt->test, round, pt->repeat);
 				next = k + 1;
 				break;
 			}

@@ -27,7 +27,9 @@ struct lst_rpt_point {
 	const char *name;  /* label without the test and round the writer puts in it:
 			    * "iops: bs=4k rwmixread=0 round 3" is "bs=4k rwmixread=0" */
 	long point, round; /* round 0 when the point has no rounds */
-	long line;	   /* in summary.csv */
+	long repeat,
+		repeats; /* run `repeat` of `repeats` of a repeated point (`repeat:`), else 0 */
+	long line;	 /* in summary.csv */
 	double t_s, duration_s;
 	double iops[2], mbps[2];					   /* read, write */
 	double lat_mean, lat_p50, lat_p99, lat_p99_9, lat_p99_99, lat_max; /* us */

@@ -41,8 +41,7 @@ struct s_ctx {
 	FILE *f;
 	const lst_report *r;
 	const struct lst_report_html_plots *pl;
-	const lst_report *rb; /* a comparison's run B (r is A) */
-	const char *names[2]; /* a comparison's names of A and B */
+	const lst_compare *k; /* a comparison (r is its run A) */
 	json_t *cmp;	      /* a comparison, as lst_compare_json gives it */
 	bool *used;	      /* per plot: already in the page */
 	int seq;	      /* plots inlined, for their id prefix */
@@ -1243,10 +1242,10 @@ int lst_report_html_write(const lst_report *r, const char *path,
 	return rc;
 }
 
-/* --- two runs compared ----------------------------------------------------------------------- */
+/* --- runs compared --------------------------------------------------------------------------- */
 
-/* The statistics of a comparison row (lst_compare_json's keys X_a, X_b, X_change_pct), their
- * heads and formats; higher is better for the first two. */
+/* The statistics of a comparison row (lst_compare_json's keys), their heads and formats; higher
+ * is better for the first two. */
 static const struct {
 	const char *key, *head, *fmt;
 	bool higher_better;
@@ -1256,6 +1255,8 @@ static const struct {
 	{ "lat_mean_us", "Mean <span class=\"u\">&micro;s</span>", "%.1f", false },
 	{ "lat_p99_us", "p99 <span class=\"u\">&micro;s</span>", "%.1f", false },
 	{ "lat_p99_99_us", "p99.99 <span class=\"u\">&micro;s</span>", "%.1f", false },
+	{ "read_lat_p99_us", "Read p99 <span class=\"u\">&micro;s</span>", "%.1f", false },
+	{ "write_lat_p99_us", "Write p99 <span class=\"u\">&micro;s</span>", "%.1f", false },
 };
 
 static double s_jnum(json_t *o, const char *key)
@@ -1277,29 +1278,30 @@ static void s_td_change(FILE *f, const char *col, double pct, bool higher_better
 		isfinite(pct) && pct > 0 ? "+" : "", s_num(pct, "%.1f", b, sizeof(b)));
 }
 
-/* Both runs side by side: id, plan, status, times, target, versions; a warning per run that
- * did not finish. */
+/* The runs side by side: id, plan, status, times, target, versions; a warning per run that did
+ * not finish. */
 static void s_cmp_runs(struct s_ctx *c)
 {
-	const lst_report *rr[2] = { c->r, c->rb };
+	const lst_compare *k = c->k;
 	FILE *f = c->f;
 	char w[64];
 
-	for (int k = 0; k < 2; k++)
-		if (strcmp(rr[k]->status, "complete")) {
-			fputs("<p class=\"callout bad\">Run <strong>", f);
-			s_esc(f, c->names[k]);
+	for (size_t j = 0; j < k->nruns; j++)
+		if (strcmp(k->runs[j]->status, "complete")) {
+			fprintf(f, "<p class=\"callout bad\">Run %c <strong>",
+				lst_compare_letter(j));
+			s_esc(f, k->names[j]);
 			fputs("</strong> did not finish (status: ", f);
-			s_esc(f, s_or(rr[k]->status, "running, or killed"));
+			s_esc(f, s_or(k->runs[j]->status, "running, or killed"));
 			fputs("): its points may be missing or partial, and a comparison with it "
 			      "says little.</p>\n",
 			      f);
 		}
 	fputs("<section id=\"runs\">\n<h2>Runs</h2>\n<table class=\"kv runs\">\n<thead><tr><th></th>",
 	      f);
-	for (int k = 0; k < 2; k++) {
-		fprintf(f, "<th>%s: ", k ? "B" : "A");
-		s_esc(f, c->names[k]);
+	for (size_t j = 0; j < k->nruns; j++) {
+		fprintf(f, "<th>%c: ", lst_compare_letter(j));
+		s_esc(f, k->names[j]);
 		fputs("</th>", f);
 	}
 	fputs("</tr></thead>\n<tbody>\n", f);
@@ -1308,8 +1310,8 @@ static void s_cmp_runs(struct s_ctx *c)
 						     "Finished", "Target", "lockstep", "Folder" };
 
 		fprintf(f, "<tr><th>%s</th>", heads[row]);
-		for (int k = 0; k < 2; k++) {
-			const lst_report *r = rr[k];
+		for (size_t j = 0; j < k->nruns; j++) {
+			const lst_report *r = k->runs[j];
 			const char *v =
 				row == 0   ? r->run_id
 				: row == 1 ? r->plan_name
@@ -1331,70 +1333,76 @@ static void s_cmp_runs(struct s_ctx *c)
 	fputs("</tbody>\n</table>\n</section>\n", f);
 }
 
-static void s_cmp_head(FILE *f)
+static void s_cmp_head(FILE *f, size_t nruns)
 {
 	fputs("<thead><tr><th rowspan=\"2\">Point</th><th rowspan=\"2\">Compared</th>", f);
 	for (size_t s = 0; s < LST_ARRAY_SIZE(s_cmp_stats); s++)
-		fprintf(f, "<th class=\"n grp\" colspan=\"3\">%s</th>", s_cmp_stats[s].head);
+		fprintf(f, "<th class=\"n grp\" colspan=\"%zu\">%s</th>", 2 * nruns - 1,
+			s_cmp_stats[s].head);
+	fprintf(f, "<th rowspan=\"1\" colspan=\"%zu\">Noise (IOPS)</th>", nruns - 1);
 	fputs("</tr>\n<tr>", f);
-	for (size_t s = 0; s < LST_ARRAY_SIZE(s_cmp_stats); s++)
-		fputs("<th class=\"n\">A</th><th class=\"n\">B</th><th class=\"n\">change "
-		      "<span class=\"u\">%</span></th>",
-		      f);
+	for (size_t s = 0; s < LST_ARRAY_SIZE(s_cmp_stats); s++) {
+		for (size_t j = 0; j < nruns; j++)
+			fprintf(f, "<th class=\"n\">%c</th>", lst_compare_letter(j));
+		for (size_t j = 1; j < nruns; j++)
+			fprintf(f, "<th class=\"n\">%c <span class=\"u\">&Delta;%%</span></th>",
+				lst_compare_letter(j));
+	}
+	for (size_t j = 1; j < nruns; j++)
+		fprintf(f, "<th>%c</th>", lst_compare_letter(j));
 	fputs("</tr></thead>\n", f);
 }
 
-/* A comparison row's point as compare.csv names it: its label without the "TEST: " the writer
- * puts before it and the " round N" after it (lst_rpt_point.name). Returns buf. */
-static const char *s_cmp_name(const char *label, const char *test, char *buf, size_t size)
-{
-	size_t n = test ? strlen(test) : 0;
-	char *r;
-
-	label = s_or(label, "");
-	if (n && !strncmp(label, test, n) && !strncmp(label + n, ": ", 2))
-		label += n + 2;
-	snprintf(buf, size, "%s", label);
-	r = strstr(buf, " round ");
-	if (r && r[7] && strspn(r + 7, "0123456789") == strlen(r + 7))
-		*r = '\0';
-	if (n && !strcmp(buf, test)) /* "TEST round N": the test is its point */
-		buf[0] = '\0';
-	return buf;
-}
-
-/* One comparison row of lst_compare_json, its key as data- attributes. */
+/* One comparison row of lst_compare_json, its key as data- attributes, its cells named as
+ * compare.csv's columns. */
 static void s_cmp_row(FILE *f, json_t *row)
 {
-	const char *label = json_string_value(json_object_get(row, "label"));
+	const char *name = json_string_value(json_object_get(row, "label"));
 	const char *test = json_string_value(json_object_get(row, "test"));
 	const char *match = json_string_value(json_object_get(row, "match"));
-	char name[256];
+	json_t *runs = json_object_get(row, "runs");
+	size_t n = json_array_size(runs);
 
 	fputs("<tr data-phase=\"", f);
 	s_esc(f, json_string_value(json_object_get(row, "phase")));
 	fputs("\" data-test=\"", f);
 	s_esc(f, s_or(test, ""));
 	fputs("\" data-label=\"", f);
-	s_esc(f, s_cmp_name(label, test, name, sizeof(name)));
+	s_esc(f, s_or(name, ""));
 	fputs("\"><td>", f);
-	s_esc(f, *name ? name : test && *test && strcmp(test, "points") ? test : "(the phase)");
-	if (match && strcmp(match, "both"))
-		fprintf(f, " <span class=\"warn\">(%s)</span>",
-			!strcmp(match, "a_only") ? "only in A" : "only in B");
-	/* what is compared: the window's average, the last round, or the point */
+	s_esc(f, name && *name				   ? name
+		 : test && *test && strcmp(test, "points") ? test
+							   : "(the phase)");
+	if (match && strlen(match) < n) {
+		fputs(" <span class=\"warn\">(only in ", f);
+		s_esc(f, match);
+		fputs(")</span>", f);
+	}
+	/* what is compared: the window's average, the last round, the repeats' mean, the point */
 	fputs("</td><td data-col=\"basis\">", f);
 	s_esc(f, s_or(json_string_value(json_object_get(row, "basis")), ""));
 	fputs("</td>", f);
 	for (size_t s = 0; s < LST_ARRAY_SIZE(s_cmp_stats); s++) {
-		char key[64], col[64];
+		char col[64], key[64];
 
-		snprintf(key, sizeof(key), "%s_a", s_cmp_stats[s].key);
-		s_td(f, key, s_jnum(row, key), s_cmp_stats[s].fmt);
-		snprintf(key, sizeof(key), "%s_b", s_cmp_stats[s].key);
-		s_td(f, key, s_jnum(row, key), s_cmp_stats[s].fmt);
-		snprintf(col, sizeof(col), "%s_change_pct", s_cmp_stats[s].key);
-		s_td_change(f, col, s_jnum(row, col), s_cmp_stats[s].higher_better);
+		for (size_t j = 0; j < n; j++) {
+			snprintf(col, sizeof(col), "%s_%c", s_cmp_stats[s].key,
+				 lst_compare_letter(j) + 32);
+			s_td(f, col, s_jnum(json_array_get(runs, j), s_cmp_stats[s].key),
+			     s_cmp_stats[s].fmt);
+		}
+		for (size_t j = 1; j < n; j++) {
+			snprintf(col, sizeof(col), "%s_%c_change_pct", s_cmp_stats[s].key,
+				 lst_compare_letter(j) + 32);
+			snprintf(key, sizeof(key), "%s_change_pct", s_cmp_stats[s].key);
+			s_td_change(f, col, s_jnum(json_array_get(runs, j), key),
+				    s_cmp_stats[s].higher_better);
+		}
+	}
+	for (size_t j = 1; j < n; j++) {
+		fprintf(f, "<td data-col=\"noise_%c\">", lst_compare_letter(j) + 32);
+		s_esc(f, json_string_value(json_object_get(json_array_get(runs, j), "noise")));
+		fputs("</td>", f);
 	}
 	fputs("</tr>\n", f);
 }
@@ -1417,7 +1425,7 @@ static void s_cmp_points(struct s_ctx *c)
 				nphase++);
 			s_esc(f, ph);
 			fputs("</h2>\n<table class=\"points compare\">\n", f);
-			s_cmp_head(f);
+			s_cmp_head(f, c->k->nruns);
 			fputs("<tbody>\n", f);
 			phase = ph;
 		}
@@ -1426,7 +1434,7 @@ static void s_cmp_points(struct s_ctx *c)
 	if (phase)
 		fputs("</tbody>\n</table>\n</section>\n", f);
 	else
-		fputs("<p class=\"note\">Neither run has a point.</p>\n", f);
+		fputs("<p class=\"note\">No run has a point.</p>\n", f);
 }
 
 static void s_cmp_matrices(struct s_ctx *c)
@@ -1437,14 +1445,17 @@ static void s_cmp_matrices(struct s_ctx *c)
 
 	json_array_foreach (mxs, i, m) {
 		json_t *mixes = json_object_get(m, "mixes"), *rows = json_object_get(m, "rows");
+		const char *run = s_or(json_string_value(json_object_get(m, "run")), "?");
 		json_t *x, *row;
 		size_t k, j;
 
 		fputs("<section class=\"phase\">\n<h2>IOPS matrix, phase ", f);
 		s_esc(f, s_or(json_string_value(json_object_get(m, "phase")), "?"));
-		fputs("</h2>\n<p class=\"note\">B / A of every cell: above 1, run B did more IOPS."
-		      "</p>\n<table class=\"matrix\">\n<thead><tr><th>Block size</th>",
-		      f);
+		fprintf(f,
+			", %s / A</h2>\n<p class=\"note\">%s / A of every cell: above 1, run %s "
+			"did more IOPS.</p>\n<table class=\"matrix\">\n<thead><tr><th>Block "
+			"size</th>",
+			run, run, run);
 		json_array_foreach (mixes, k, x) {
 			fputs("<th class=\"n\">", f);
 			s_esc(f, s_or(json_string_value(x), "?"));
@@ -1467,50 +1478,49 @@ static void s_cmp_matrices(struct s_ctx *c)
 
 static void s_cmp_page(struct s_ctx *c)
 {
+	const lst_compare *k = c->k;
 	FILE *f = c->f;
 	char title[512];
 
-	snprintf(title, sizeof(title), "%s against %s", c->names[1], c->names[0]);
+	snprintf(title, sizeof(title), "%zu runs against %s", k->nruns, k->names[0]);
 	s_head(f, s_or(c->r->plan_name, "lockstep runs"), title);
 	fputs("<header class=\"titleblock\">\n<h1>", f);
 	s_esc(f, s_or(c->r->plan_name, "lockstep runs"));
-	fputs(": B against A</h1>\n<div class=\"sub\">Storage performance comparison &middot; "
-	      "A <code>",
-	      f);
-	s_esc(f, c->names[0]);
-	fputs("</code> (run ", f);
-	s_esc(f, c->r->run_id);
-	fputs("), B <code>", f);
-	s_esc(f, c->names[1]);
-	fputs("</code> (run ", f);
-	s_esc(f, c->rb->run_id);
-	fputs(")</div>\n<p class=\"note\">Points are matched by phase, test and label, and "
+	fputs(": runs against A</h1>\n<div class=\"sub\">Storage performance comparison", f);
+	for (size_t j = 0; j < k->nruns; j++) {
+		fprintf(f, " &middot; %c <code>", lst_compare_letter(j));
+		s_esc(f, k->names[j]);
+		fputs("</code> (run ", f);
+		s_esc(f, k->runs[j]->run_id);
+		fputs(")", f);
+	}
+	fputs("</div>\n<p class=\"note\">Points are matched by phase, test and label, and "
 	      "compared over the steady-state window where the test has one (Compared: "
-	      "window), else at their last round or as run; the change "
-	      "is (B &minus; A) / A. Green: better in B (more IOPS or MB/s, less latency), red: "
-	      "worse, by 1% or more.</p>\n</header>\n",
+	      "window), as the mean of their repeats where they were repeated, else at their "
+	      "last round or as run; the change is (X &minus; A) / A. Green: better than A "
+	      "(more IOPS or MB/s, less latency), red: worse, by 1% or more. Noise: ",
 	      f);
+	s_esc(f, LST_NOISE_TEST);
+	fputs("; cannot tell without repeats in both runs.</p>\n</header>\n", f);
 	s_plots_note(c);
 	s_cmp_runs(c);
 	s_cmp_points(c);
 	s_cmp_matrices(c);
-	s_plot(c, "compare", "lat_vs_iops", NULL, "Both runs' latency against IOPS.");
+	s_plot(c, "compare", "lat_vs_iops", NULL, "Every run's latency against IOPS.");
 	s_other_plots(c);
 	fputs("<footer>Written by lockstep " LST_VERSION
-	      " (<code>lockstep report --html A B</code>) "
+	      " (<code>lockstep report --html A B ...</code>) "
 	      "from the same comparison as compare.csv and compare.md.</footer>\n</body>\n</html>\n",
 	      f);
 }
 
-int lst_report_html_compare(const lst_report *a, const lst_report *b, const char *na,
-			    const char *nb, const struct lst_compare_pair *pairs, size_t n,
-			    const char *path, const struct lst_report_html_plots *plots,
-			    lst_err *err)
+int lst_report_html_compare(const lst_compare *cmp, const char *path,
+			    const struct lst_report_html_plots *plots, lst_err *err)
 {
-	struct s_ctx c = { .r = a, .rb = b, .names = { na, nb }, .pl = plots };
+	struct s_ctx c = { .r = cmp->runs[0], .k = cmp, .pl = plots };
 	int rc;
 
-	c.cmp = lst_compare_json(a, b, na, nb, pairs, n);
+	c.cmp = lst_compare_json(cmp);
 	c.used = lst_calloc(plots && plots->made ? plots->made->n + 1 : 1, sizeof(*c.used));
 	rc = s_write_file(&c, path, s_cmp_page, err);
 	free(c.used);

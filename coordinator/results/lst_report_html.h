@@ -32,15 +32,13 @@ int lst_report_html_write(const lst_report *r, const char *path,
 			  const struct lst_report_html_plots *plots, lst_err *err);
 
 /*
- * Two runs compared (lst_compare_pairs' pairs, runs named na and nb) as one HTML page at path,
- * from lst_compare_json's figures (those of compare.csv and compare.md): both runs side by side
- * with a warning for one that did not finish, per phase each point of A and B with the change,
- * the IOPS matrix ratios, and the overlay plot (plots: as for lst_report_html_write). Returns 0,
- * or -errno with err naming the file.
+ * Runs compared (lst_compare_new) as one HTML page at path, from lst_compare_json's figures
+ * (those of compare.csv and compare.md): the runs side by side with a warning for one that did
+ * not finish, per phase each point of every run with its change from run A and its noise
+ * verdict, the IOPS matrix ratios, and the overlay plot (plots: as for lst_report_html_write).
+ * Returns 0, or -errno with err naming the file.
  */
-int lst_report_html_compare(const lst_report *a, const lst_report *b, const char *na,
-			    const char *nb, const struct lst_compare_pair *pairs, size_t n,
-			    const char *path, const struct lst_report_html_plots *plots,
-			    lst_err *err);
+int lst_report_html_compare(const lst_compare *cmp, const char *path,
+			    const struct lst_report_html_plots *plots, lst_err *err);
 
 #endif

@@ -29,6 +29,7 @@
 #include "lst_assert.h"
 #include "lst_log.h"
 #include "lst_plot.h"
+#include "lst_repeats.h"
 #include "lst_report_plan.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -300,6 +301,20 @@ static void s_plots(lst_coord *c)
 		lst_log_warn("plots: %s", err.msg);
 }
 
+/* repeats.csv: the mean and 95% interval of each repeated point's figures (`repeat:`). */
+static void s_repeats(lst_coord *c)
+{
+	bool any = false;
+	lst_err err;
+
+	for (size_t i = 0; i < c->plan->nphases; i++)
+		any |= c->plan->phases[i].repeat > 1;
+	if (!any || !c->res || c->results_failed || !c->points_run)
+		return;
+	if (lst_repeats_write_dir(c->outdir, lst_report_plan_read, &err))
+		lst_log_warn("repeats.csv: %s", err.msg);
+}
+
 /*
  * From the first contact to the end: connect, clocks, identities, every phase not yet done (a
  * resume skips the finished ones), then status, run.json, plots. c->res and c->run are ready.
@@ -356,6 +371,7 @@ out:
 	}
 	lst_coord__save_run(c, true);
 	lst_results_flush_summary(c->res, NULL);
+	s_repeats(c);
 	s_plots(c);
 	return rc;
 }

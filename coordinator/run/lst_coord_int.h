@@ -283,7 +283,7 @@ int lst_coord__connect_agent(lst_coord *c, size_t i, lst_err *err);
 
 int lst_coord__identify(lst_coord *c);
 bool lst_coord__wait_back(lst_coord *c, const struct lst_plan_phase *ph);
-size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite);
+size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite, size_t *repeats_done);
 int lst_coord__run_phase(lst_coord *c, size_t phase);
 
 /* lst_point.c: one point */

@@ -178,8 +178,8 @@ static void s_read_journal(lst_coord *c, json_t *journal, struct s_journal *j)
 }
 
 /*
- * What lst_coord__replay needs of the journal: each point's type, phase, test, round and
- * result. Its rows stay in points.jsonl, from where run.json and summary.json are written.
+ * What lst_coord__replay needs of the journal: each point's type, phase, number, test, round,
+ * repeat and result. Its rows stay in points.jsonl, from where run.json and summary.json are written.
  */
 static json_t *s_replay_entries(json_t *journal)
 {
@@ -189,14 +189,20 @@ static json_t *s_replay_entries(json_t *journal)
 	json_array_foreach (journal, i, e)
 		if (!strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point")) {
 			json_t *run_e = json_object_get(e, "run");
+			/* a repeated point's run (`repeat:`) is in its summary rows */
+			json_t *row = json_array_get(json_object_get(e, "summary"), 0);
 
 			json_array_append_new(
 				out,
-				json_pack("{s:s, s:O, s:{s:O, s:O}, s:O}", "type", "point",
-					  "phase_index", json_object_get(e, "phase_index"), "run",
-					  "test", json_object_get(run_e, "test") ?: json_null(),
-					  "round", json_object_get(run_e, "round") ?: json_null(),
-					  "result", json_object_get(e, "result") ?: json_null()));
+				json_pack("{s:s, s:O, s:O, s:{s:O, s:O, s:O, s:O}, s:O}", "type",
+					  "point", "phase_index", json_object_get(e, "phase_index"),
+					  "point", json_object_get(e, "point") ?: json_null(),
+					  "run", "test",
+					  json_object_get(run_e, "test") ?: json_null(), "round",
+					  json_object_get(run_e, "round") ?: json_null(), "repeat",
+					  json_object_get(row, "repeat") ?: json_null(), "repeats",
+					  json_object_get(row, "repeats") ?: json_null(), "result",
+					  json_object_get(e, "result") ?: json_null()));
 		}
 	return out;
 }

@@ -381,12 +381,17 @@ json_t *lst_coord__step_json(const struct lst_step *step)
 {
 	const char *rw =
 		step->w.skew.n || step->action != LST_ACTION_IO ? NULL : lst_rw_names[step->w.rw];
+	json_t *o = json_pack(
+		"{s:s, s:i, s:{s:s?, s:I, s:I, s:I, s:i, s:I}}", "test", step->test, "round",
+		(int)step->round, "workload", "rw", rw, "jobs", (json_int_t)step->w.jobs, "iodepth",
+		(json_int_t)step->w.iodepth, "bs", (json_int_t)step->w.bs, "rwmixread",
+		lst_workload_read_pct(&step->w), "rate_iops", (json_int_t)step->w.rate_iops);
 
-	return json_pack("{s:s, s:i, s:{s:s?, s:I, s:I, s:I, s:i, s:I}}", "test", step->test,
-			 "round", (int)step->round, "workload", "rw", rw, "jobs",
-			 (json_int_t)step->w.jobs, "iodepth", (json_int_t)step->w.iodepth, "bs",
-			 (json_int_t)step->w.bs, "rwmixread", lst_workload_read_pct(&step->w),
-			 "rate_iops", (json_int_t)step->w.rate_iops);
+	if (step->repeats) /* a repeated point: which run of how many (docs/results.md) */
+		json_object_update_new(o,
+				       json_pack("{s:I, s:I}", "repeat", (json_int_t)step->repeat,
+						 "repeats", (json_int_t)step->repeats));
+	return o;
 }
 
 /*

@@ -354,20 +354,72 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 	}
 }
 
+/* A point with its telemetry (telemetry: {every: point}). Returns 0, or -1 when the run must
+ * end (its results folder failing included). */
+static int s_run_one(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
+		     struct lst_step_result *out)
+{
+	bool per_point = c->plan->phases[phase].telemetry_every == LST_TELEMETRY_POINT;
+	int failed;
+
+	if (per_point)
+		lst_coord__telemetry(c, phase, (long)point, false);
+	failed = s_run_point_retried(c, phase, point, step, out);
+	if (per_point)
+		lst_coord__telemetry(c, phase, (long)point, true);
+	return failed || !lst_coord__results_ok(c) ? -1 : 0;
+}
+
+/*
+ * The step, `repeat:` times in a row (plain phases; once elsewhere): each run a point of its own,
+ * numbered from *point on and labelled "LABEL repeat K" (or "repeat K"), with "repeat" and "repeats" in
+ * summary.json, and journaled; the suite sees only the last run's result (lst_coord__replay
+ * does the same on a resume, which goes on after the done repeats, from `from` on).
+ * Returns 0 with the last result in *out, or -1 when the run must end.
+ */
+static int s_run_repeats(lst_coord *c, size_t phase, const struct lst_step *step, size_t from,
+			 size_t *point, struct lst_step_result *out)
+{
+	size_t n = (size_t)LST_MAX(c->plan->phases[phase].repeat, 1);
+	struct lst_step one = *step;
+
+	for (size_t k = from + 1; k <= n; k++) {
+		if (n > 1) {
+			one.repeat = k;
+			one.repeats = n;
+			snprintf(one.label, sizeof(one.label), "%.140s%srepeat %zu", step->label,
+				 *step->label ? " " : "", k);
+		}
+		if (s_run_one(c, phase, (*point)++, &one, out))
+			return -1;
+		if (k == n)
+			break;
+		lst_coord__journal_point(c, out);
+		free(out->parts);
+		out->parts = NULL;
+		if (lst_coord__interrupted)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Resume: feed the phase's journaled points to its suite, in order, as if they had just run,
  * so it keeps its rounds (a WSAT its bytes written, a steady-state test its rounds). Nothing is
- * written: their rows are in the folder already. Returns how many, SIZE_MAX on a mismatch.
+ * written: their rows are in the folder already. Returns the number of the phase's next point
+ * (how many points it kept, repeats included), SIZE_MAX on a mismatch.
  */
-size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite)
+size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite, size_t *repeats_done)
 {
 	const char *name = c->plan->phases[phase].name;
-	size_t n = 0, i;
+	size_t n = 0, next = 0, i;
 	json_t *e;
 
+	*repeats_done = 0;
 	json_array_foreach (c->journal, i, e) {
 		json_t *run = json_object_get(e, "run");
 		const char *test = json_string_value(json_object_get(run, "test"));
+		json_int_t repeat = json_integer_value(json_object_get(run, "repeat"));
 		struct lst_step step;
 		struct lst_step_result r;
 		lst_err err;
@@ -375,6 +427,13 @@ size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite)
 		if (json_integer_value(json_object_get(e, "phase_index")) != (json_int_t)phase ||
 		    strcmp(json_string_value(json_object_get(e, "type")) ?: "", "point"))
 			continue;
+		/* a repeated step's runs before its last: kept, the suite waits for the last */
+		next = (size_t)json_integer_value(json_object_get(e, "point")) + 1;
+		if (repeat && repeat < json_integer_value(json_object_get(run, "repeats"))) {
+			*repeats_done = (size_t)repeat;
+			continue;
+		}
+		*repeats_done = 0;
 		if (!lst_suite_next(suite, &step) || !test || strcmp(test, step.test) ||
 		    json_integer_value(json_object_get(run, "round")) != (json_int_t)step.round) {
 			lst_coord__error(
@@ -394,8 +453,8 @@ size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite)
 	}
 	if (n && !c->opts.quiet)
 		fprintf(c->opts.progress, "phase %s: %zu points kept from before the resume\n",
-			name, n);
-	return n;
+			name, next);
+	return next;
 }
 
 /* One phase: its suite's steps one after another, then the suite's results. */
@@ -406,7 +465,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 	struct lst_step_result r = { .parts = NULL };
 	lst_suite_run *suite;
 	lst_err err;
-	size_t point = 0, tests_from = json_array_size(lst_results_tests(c->res));
+	size_t point = 0, tests_from = json_array_size(lst_results_tests(c->res)), repeats_done;
 	int rc = LST_RUN_OK;
 
 	suite = lst_suite_new(c->plan, phase, s_phase_capacity(c, ph), &err);
@@ -415,7 +474,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 		return LST_RUN_FAILED;
 	}
 	lst_coord__progress_phase(c, phase, suite);
-	point = lst_coord__replay(c, phase, suite);
+	point = lst_coord__replay(c, phase, suite, &repeats_done);
 	if (point == SIZE_MAX) {
 		lst_suite_destroy(&suite);
 		return LST_RUN_FAILED;
@@ -427,16 +486,10 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 	if (ph->telemetry_every == LST_TELEMETRY_PHASE)
 		lst_coord__telemetry(c, phase, -1, false);
 	while (lst_suite_next(suite, &step)) {
-		bool per_point = ph->telemetry_every == LST_TELEMETRY_POINT;
-		int failed;
+		int failed = s_run_repeats(c, phase, &step, repeats_done, &point, &r);
 
-		if (per_point)
-			lst_coord__telemetry(c, phase, (long)point, false);
-		failed = s_run_point_retried(c, phase, point, &step, &r);
-		if (per_point)
-			lst_coord__telemetry(c, phase, (long)point, true);
-		point++;
-		if (failed || !lst_coord__results_ok(c)) {
+		repeats_done = 0;
+		if (failed) {
 			rc = lst_coord__interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
 			break;
 		}

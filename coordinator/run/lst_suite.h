@@ -63,6 +63,7 @@ struct lst_step {
 	double stop_capacity;  /* stop after this multiple of the target's capacity; 0 = none */
 	int64_t idle_after;    /* ns without I/O after the step (HIR gaps) */
 	const struct lst_port_set *ports; /* paths taking part (a `ports` sweep); NULL: all */
+	size_t repeat, repeats; /* the scheduler's: run `repeat` of `repeats` (`repeat:`), 0 once */
 };
 
 /* struct lst_step_result, what a step measured, is in lst_results.h (the results own it). */

@@ -154,10 +154,10 @@ def compare(page, path):
             for col, v in r.items():
                 if col in ("phase", "test", "label", "match"):
                     continue
-                if col == "basis":  # text: window, last round or point
+                if col == "basis" or col.startswith("noise_"):  # text: the basis, a verdict
                     if cells.get(col) != v:
-                        bad.append("row %s: basis is %r, compare.csv has %r" %
-                                   (key, cells.get(col), v))
+                        bad.append("row %s: %s is %r, compare.csv has %r" %
+                                   (key, col, cells.get(col), v))
                     checked += 1
                     continue
                 tol = 0.5 if col.startswith("iops_") and not col.endswith("pct") else 0.05

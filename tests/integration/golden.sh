@@ -36,13 +36,13 @@ for d in demo synth-a synth-b; do
 	run "report-$d" "$LOCKSTEP" report "$d"
 	run "report-$d-json" "$LOCKSTEP" report --json --no-plots "$d"
 done
-run compare "$LOCKSTEP" report synth-a synth-b
+run compare "$LOCKSTEP" report -o cmp synth-a synth-b
 
 # The scratch folder's name changes from run to run: write it as TMP.
 sed -i "s|$TMP|TMP|g" out/*
 
 # PNGs are left out: gnuplot's PNG terminal is not byte-stable; the SVG and .gp say the same.
-find out demo synth-a synth-b -type f ! -name '*.png' ! -name '.reserve' -print0 | sort -z |
+find out demo synth-a synth-b cmp -type f ! -name '*.png' ! -name '.reserve' -print0 | sort -z |
 	xargs -0 sha256sum >manifest.sha256
 if [ -n "${LST_GOLDEN_UPDATE:-}" ]; then
 	cp manifest.sha256 "$GOLD/manifest.sha256"

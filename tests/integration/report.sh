@@ -161,10 +161,13 @@ EOF
 check_plots "$TMP/out" "${PLOTS[@]}"
 ok "--json prints the same; -o puts the plots elsewhere"
 
-# --- two folders: the comparison --------------------------------------------------------------
-"$LOCKSTEP" report "$A" "$B" >"$TMP/compare.txt" 2>"$TMP/compare.err" ||
+# --- two folders: the comparison, by default into a new folder of the current one ------------
+mkdir "$TMP/cwd"
+(cd "$TMP/cwd" && "$LOCKSTEP" report "$A" "$B") >"$TMP/compare.txt" 2>"$TMP/compare.err" ||
 	fail "report A B exited $?: $(cat "$TMP/compare.err")"
-C="$B/compare-before"
+C=$(echo "$TMP"/cwd/compare-*)
+[ -d "$C" ] || fail "no ./compare-TIMESTAMP folder: $(ls "$TMP/cwd")"
+! ls -d "$B"/compare* 2>/dev/null || fail "the comparison wrote into run B's folder"
 for f in compare.csv compare.md compare_matrix-iops.csv compare_matrix-iops-80.csv; do
 	[ -s "$C/$f" ] || fail "$C/$f missing"
 done
@@ -208,7 +211,7 @@ assert len(rows) == len(set(pa) | set(pb)), (len(rows), len(set(pa) | set(pb)))
 for r in rows:
     key = (r["phase"], r["test"], r["label"])
     x, y = pa.get(key), pb.get(key)
-    want = "both" if x and y else "a_only" if x else "b_only"
+    want = "AB" if x and y else "A" if x else "B"
     assert r["match"] == want, (key, r["match"], want)
     for s in ("iops", "mbps", "lat_mean_us", "lat_p99_us", "lat_p99_99_us"):
         va, vb = stat(x, s), stat(y, s)
@@ -217,33 +220,36 @@ for r in rows:
                 assert r[col] == "", (key, col, r[col])
             else:
                 assert abs(float(r[col]) - v) <= 0.0011 + 1e-9 * v, (key, col, r[col], v)
-        ch = r[s + "_change_pct"]
+        ch = r[s + "_b_change_pct"]
         if va is None or vb is None or va == 0:
             assert ch == "", (key, s, ch)
         else:
             assert abs(float(ch) - (vb - va) / va * 100) <= 0.0051, (key, s, ch)
 only = {r["label"]: r["match"] for r in rows if r["phase"] == "randrw"}
-assert only["iodepth=16"] == "a_only" and only["iodepth=32"] == "b_only", only
+assert only["iodepth=16"] == "A" and only["iodepth=32"] == "B", only
 # a resized drive: 4 KiB random writes 25% faster, latency 20% lower
 w = [r for r in rows if r["phase"] == "iops" and r["label"] == "bs=4k rwmixread=0"][0]
-assert abs(float(w["iops_change_pct"]) - 25) < 0.01, w
+assert abs(float(w["iops_b_change_pct"]) - 25) < 0.01, w
 # the matrix ratios, cell by cell, one file per snia-iops phase
 for m, r in (("matrix.csv", "compare_matrix-iops.csv"),
              ("matrix-iops-80.csv", "compare_matrix-iops-80.csv")):
     ma = list(csv.reader(open(os.path.join(a, m))))
     mb = list(csv.reader(open(os.path.join(b, m))))
     mr = list(csv.reader(open(os.path.join(c, r))))
-    assert mr[0] == ma[0] and len(mr) == len(ma), (r, mr[0])
+    # a row per later run (here B) and block size
+    assert mr[0] == ["run"] + ma[0] and len(mr) == len(ma), (r, mr[0])
     for ra, rb, rr in zip(ma[1:], mb[1:], mr[1:]):
-        assert float(rr[0]) == float(ra[0])
-        for x, y, q in zip(ra[1:], rb[1:], rr[1:]):
+        assert rr[0] == "B" and float(rr[1]) == float(ra[0])
+        for x, y, q in zip(ra[1:], rb[1:], rr[2:]):
             assert abs(float(q) - float(y) / float(x)) < 1e-4, (r, rr[0], x, y, q)
 EOF
-grep -q '^| phase | point | IOPS A | IOPS B | change |' "$C/compare.md" ||
+grep -q '^| phase | point | run | IOPS | change | MB/s |' "$C/compare.md" ||
 	fail "compare.md has no table"
 grep -q '^## IOPS matrix of phase iops-80, B / A' "$C/compare.md" ||
 	fail "compare.md has no matrix ratio"
-check_plots "$C" compare_lat_vs_iops
+# every run on each chart: the overlay, each shared phase's IOPS over time, WSAT, the matrices
+check_plots "$C" compare_lat_vs_iops compare_wsat_wsat compare_matrix_iops compare_matrix_iops-80 \
+	compare_iops_{precondition,latiops,iops,iops-80,tput,wsat,hir,randrw}
 "$LOCKSTEP" report --no-plots -o "$TMP/cmp2" "$A" "$B" >/dev/null || fail "report -o A B failed"
 [ -s "$TMP/cmp2/compare.csv" ] || fail "-o did not place compare.csv"
 ok "compare: matched points, deltas, matrix ratio, overlay plot"

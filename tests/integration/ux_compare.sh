@@ -20,9 +20,10 @@ def matrix(path):
     rows = list(csv.reader(open(path)))
     return {(int(r[0]), m): float(v) for r in rows[1:] for m, v in zip(rows[0][1:], r[1:]) if v}
 cmp = json.load(open(t + "/cmp.json"))
-assert cmp["a"]["finished"] and cmp["b"]["finished"], cmp["a"]
+assert cmp["runs"][0]["finished"] and cmp["runs"][1]["finished"], cmp["runs"]
 ratio = {}
 for mx in cmp["matrix_ratios"]:
+    assert mx["run"] == "B", mx
     for r in mx["rows"]:
         for m, v in zip(mx["mixes"], r["ratio"]):
             ratio[(mx["phase"], int(r["bs"]), m)] = v
@@ -30,23 +31,24 @@ checked = 0
 for phase, f in (("iops", "matrix.csv"), ("iops-80", "matrix-iops-80.csv")):
     ma, mb = matrix(t + "/a/" + f), matrix(t + "/b/" + f)
     for p in cmp["points"]:
-        if p["phase"] != phase or p["match"] != "both":
+        if p["phase"] != phase or p["match"] != "AB":
             continue
-        bs, mix = p["label"].split(": ")[1].split(" round")[0].split()
+        a, b = p["runs"]
+        bs, mix = p["label"].split()
         kib = int(bs[3:-1]) * (1024 if bs.endswith("m") else 1)
         mix = int(mix.split("=")[1])
         key = (kib * 1024, "%d/%d" % (mix, 100 - mix))
-        assert p["basis"] == "window", p
-        assert abs(p["iops_a"] - ma[key]) <= 0.06, (p, ma[key])
-        assert abs(p["iops_b"] - mb[key]) <= 0.06, (p, mb[key])
+        assert p["basis"] == "window" and a["basis"] == b["basis"] == "window", p
+        assert abs(a["iops"] - ma[key]) <= 0.06, (p, ma[key])
+        assert abs(b["iops"] - mb[key]) <= 0.06, (p, mb[key])
         r = ratio[(phase, key[0], key[1])]
-        assert abs((1 + p["iops_change_pct"] / 100) - r) < 1e-3, (p, r)
+        assert abs((1 + b["iops_change_pct"] / 100) - r) < 1e-3, (p, r)
         checked += 1
 assert checked == 49 + 6, checked
 # the text table says the same: the 4k 0/100 row of phase iops
 line = [l for l in open(t + "/cmp.out") if l.startswith("iops / bs=4k rwmixread=0 ")][0].split()
-p = [p for p in cmp["points"] if p["phase"] == "iops" and p["label"].startswith("iops: bs=4k rwmixread=0 ")][0]
-assert abs(float(line[4]) - p["iops_a"]) < 1 and line[-1] == "window", (line, p)
+p = [p for p in cmp["points"] if p["phase"] == "iops" and p["label"] == "bs=4k rwmixread=0"][0]
+assert line[4] == "A" and abs(float(line[5]) - p["runs"][0]["iops"]) < 1 and line[-1] == "window", (line, p)
 # plain phases and suite tests without a window keep their basis
 bases = {p["phase"]: p["basis"] for p in cmp["points"]}
 assert bases["randrw"] == "point" and bases["precondition"] in ("point", "last round", "window"), bases
@@ -67,5 +69,5 @@ grep -q "run A ($TMP/u) did not finish" "$TMP/u.err" || fail "no warning on stde
 grep -q "Warning.*run A.*did not finish" "$TMP/cmpu/compare.md" || fail "no warning in compare.md"
 ! grep -q "run B" "$TMP/u.err" || fail "B warned about though finished"
 "$LOCKSTEP" report "$TMP/b" "$TMP/u" --no-plots --json -o "$TMP/cmpu" 2>/dev/null >"$TMP/u.json"
-[ "$(json "$TMP/u.json" 'd["b"]["finished"]')" = False ] || fail "JSON finished not false"
+[ "$(json "$TMP/u.json" 'd["runs"][1]["finished"]')" = False ] || fail "JSON finished not false"
 ok "an unfinished run is warned about (stderr, compare.md, JSON)"

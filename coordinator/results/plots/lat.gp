@@ -58,7 +58,6 @@ unset key
 plot \
 ##@ compare_curve +
 @sep@  $@run@@i@ u 1:@col@ w lp lc rgb "@color@" lw @lw@ dt @dt@ pt @pt@ ps 0.9 @title@
-##@ compare_runs
+##@ compare_run +
 , \
-  keyentry w lp lc rgb "black" lw 2 dt 1 pt 7 t @name_a@, \
-  keyentry w lp lc rgb "black" lw 1.5 dt 2 pt 6 t @name_b@
+  keyentry w lp lc rgb "black" lw @lw@ dt @dt@ pt @pt@ t @name@
