@@ -32,6 +32,7 @@ struct lst_rpt_point {
 	double iops[2], mbps[2];					   /* read, write */
 	double lat_mean, lat_p50, lat_p99, lat_p99_9, lat_p99_99, lat_max; /* us */
 	double lat_p99_dir[2]; /* read, write p99 (us); NAN in older folders or without such I/O */
+	double lat_mean_dir[2]; /* read, write mean (us); the same */
 	double errors;
 	/* issue 14: 4 KiB units a verifying read found ok, pending, unwritten, bad (summary.csv's
 	 * verify block); NAN in folders that predate it */

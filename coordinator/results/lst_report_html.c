@@ -12,9 +12,10 @@
  * steady-state verdicts with their window plots, the IOPS matrix and the plots; errors and
  * events (retries, resumes, lost agents); the plan's text.
  *
- * Numbers are right-aligned in tabular figures, units in the column heads. Summary rows carry
- * their key (data-phase, data-point, data-scope, data-agent, data-target, data-path) and each
- * figure its column (data-col), so a script can check the page against summary.csv. The print
+ * Numbers are right-aligned in tabular figures, units in the column heads; a summary row gives
+ * the read and the write latency apart as well as combined. Summary rows carry their key
+ * (data-phase, data-point, data-scope, data-agent, data-target, data-path) and each figure its
+ * column (data-col), so a script can check the page against summary.csv. The print
  * style starts every phase on a new page, repeats table heads, and keeps rows and plots whole.
  */
 #include "lst_report_html.h"
@@ -147,7 +148,9 @@ static const char s_css[] =
 	"thead th{border-bottom:1.5px solid var(--ink);font-weight:600;white-space:nowrap}\n"
 	"th.n,td.n{text-align:right;white-space:nowrap}\n"
 	"th .u{font-weight:400;color:var(--muted)}\n"
-	"table.points td:first-child,table.balance td:first-child{white-space:nowrap}\n"
+	/* a long label (60 characters of sweep values) wraps rather than push the figures off the page */
+	"table.points td:first-child,table.balance td:first-child{min-width:12rem;max-width:24rem;"
+	"overflow-wrap:anywhere}\n"
 	".who{color:var(--muted)}\n"
 	"th.grp{text-align:center;border-bottom:1px solid var(--rule)}\n"
 	"td.chg{border-right:1px solid var(--rule)}\n"
@@ -591,20 +594,31 @@ static void s_skews(struct s_ctx *c)
 
 /* --- a phase --------------------------------------------------------------------------------- */
 
+/* Two rows of heads: the read and write latency are each a group of mean and p99 over the
+ * second row, so the table keeps within the page's width. */
 static void s_point_head(FILE *f, bool rounds)
 {
-	fputs("<thead><tr><th>Point</th>", f);
+	static const char *const one[] = { "IOPS",
+					   "Read <span class=\"u\">IOPS</span>",
+					   "Write <span class=\"u\">IOPS</span>",
+					   "MB/s",
+					   "Mean",
+					   "p50",
+					   "p99",
+					   "p99.9",
+					   "p99.99",
+					   "Max" };
+
+	fputs("<thead><tr><th rowspan=\"2\">Point</th>", f);
 	if (rounds)
-		fputs("<th class=\"n\">Round</th>", f);
-	fputs("<th class=\"n\">IOPS</th><th class=\"n\">Read <span class=\"u\">IOPS</span></th>"
-	      "<th class=\"n\">Write <span class=\"u\">IOPS</span></th>"
-	      "<th class=\"n\">MB/s</th>"
-	      "<th class=\"n\">Mean <span class=\"u\">&micro;s</span></th>"
-	      "<th class=\"n\">p50 <span class=\"u\">&micro;s</span></th>"
-	      "<th class=\"n\">p99 <span class=\"u\">&micro;s</span></th>"
-	      "<th class=\"n\">p99.9 <span class=\"u\">&micro;s</span></th>"
-	      "<th class=\"n\">p99.99 <span class=\"u\">&micro;s</span></th>"
-	      "<th class=\"n\">Max <span class=\"u\">&micro;s</span></th><th>Notes</th></tr>"
+		fputs("<th class=\"n\" rowspan=\"2\">Round</th>", f);
+	for (size_t i = 0; i < LST_ARRAY_SIZE(one); i++)
+		fprintf(f, "<th class=\"n\" rowspan=\"2\">%s%s</th>", one[i],
+			i >= 4 ? " <span class=\"u\">&micro;s</span>" : "");
+	fputs("<th class=\"grp\" colspan=\"2\">Read <span class=\"u\">&micro;s</span></th>"
+	      "<th class=\"grp\" colspan=\"2\">Write <span class=\"u\">&micro;s</span></th>"
+	      "<th rowspan=\"2\">Notes</th></tr>\n<tr><th class=\"n\">mean</th>"
+	      "<th class=\"n\">p99</th><th class=\"n\">mean</th><th class=\"n\">p99</th></tr>"
 	      "</thead>\n",
 	      f);
 }
@@ -640,6 +654,12 @@ static void s_point_row(FILE *f, const struct lst_rpt_point *p, const char *labe
 	s_td(f, "lat_p99_9_us", p->lat_p99_9, "%.1f");
 	s_td(f, "lat_p99_99_us", p->lat_p99_99, "%.1f");
 	s_td(f, "lat_max_us", p->lat_max, "%.1f");
+	/* each direction apart (summary.csv's read_ and write_ columns): a 70/30 mix's writes can
+	 * cost several times its reads, which the combined figures hide; "–" without such I/O */
+	s_td(f, "read_lat_mean_us", p->lat_mean_dir[0], "%.1f");
+	s_td(f, "read_lat_p99_us", p->lat_p99_dir[0], "%.1f");
+	s_td(f, "write_lat_mean_us", p->lat_mean_dir[1], "%.1f");
+	s_td(f, "write_lat_p99_us", p->lat_p99_dir[1], "%.1f");
 	fprintf(f, "<td class=\"bad\">%s%s%s</td></tr>\n", p->partial ? "partial" : "",
 		p->partial && p->errors > 0 ? ", " : "", p->errors > 0 ? "I/O errors" : "");
 }
@@ -723,7 +743,8 @@ static void s_points(struct s_ctx *c, const struct lst_rpt_phase *ph, const size
 		fprintf(f, " at %s last round (%zu rows in summary.csv)", n == 1 ? "its" : "their",
 			rows_all);
 	fputs("; each over its measured window. Rows in grey: the point's share per agent, "
-	      "target and path.</p>\n<table class=\"points\">\n",
+	      "target and path. Read and write: the latency of each direction on its own "
+	      "(&ndash; where the point did none).</p>\n<table class=\"points\">\n",
 	      f);
 	s_point_head(f, rounds);
 	fputs("<tbody>\n", f);
