@@ -21,6 +21,9 @@
 #include <unistd.h>
 
 #include "lst_folder_lock.h"
+#include "lst_report.h"
+#include "lst_report_plan.h"
+#include "lst_report_show.h"
 #include "lst_util.h"
 
 /* Whether something is at dir that a new results folder cannot start from: a file, a link, or
@@ -188,46 +191,18 @@ void lst_cli_unlock_dir(lst_folder_lock **lock, const char *dir)
 void lst_cli_print_summary(FILE *f, const char *dir)
 {
 	char *path = lst_asprintf("%s/summary.json", dir);
-	json_t *doc = json_load_file(path, 0, NULL), *pts = json_object_get(doc, "points"), *p;
-	size_t i, header = 0;
+	lst_report *r = NULL;
+	lst_err err;
 
+	/* a run that ended no point has no summary.json: no table, and no word of the reader's
+	 * about the missing file (the run has said what went wrong) */
+	if (!access(path, F_OK))
+		r = lst_report_load(dir, lst_report_plan_read, &err);
 	free(path);
-	if (!json_is_array(pts)) {
-		json_decref(doc);
+	if (!r)
 		return;
-	}
-	json_array_foreach (pts, i, p) {
-		json_t *lat = json_object_get(p, "lat");
-		const char *scope = json_string_value(json_object_get(p, "scope"));
-		const char *label = json_string_value(json_object_get(p, "label"));
-		const char *phase = json_string_value(json_object_get(p, "phase"));
-		bool part;
-		char who[128];
-
-		if (!scope || !strcmp(scope, "agent") || !strcmp(scope, "target"))
-			continue;
-		if (!header++) /* with the first row: no table without one */
-			fprintf(f, "\n%-14s %-12s %10s %9s %10s %10s %10s\n", "phase", "point",
-				"IOPS", "MB/s", "mean us", "p99 us", "p99.99 us");
-		part = !strcmp(scope, "path"); /* each path's share, under its point */
-		if (part)
-			snprintf(who, sizeof(who), "  %s:%s",
-				 json_string_value(json_object_get(p, "agent")),
-				 json_string_value(json_object_get(p, "path")));
-		fprintf(f, "%-14s %-12s %10.0f %9.1f %10.1f %10.1f %10.1f\n",
-			part	? ""
-			: phase ? phase
-				: "-",
-			part		  ? who
-			: label && *label ? label
-					  : "-",
-			json_number_value(json_object_get(p, "iops")),
-			json_number_value(json_object_get(p, "mbps")),
-			json_number_value(json_object_get(lat, "mean_us")),
-			json_number_value(json_object_get(lat, "p99_us")),
-			json_number_value(json_object_get(lat, "p99_99_us")));
-	}
-	json_decref(doc);
+	lst_report_print_summary(f, r);
+	lst_report_destroy(&r);
 }
 
 void lst_cli_line_buffered(void)

@@ -44,10 +44,9 @@ void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock 
 void lst_cli_unlock_dir(lst_folder_lock **lock, const char *dir);
 
 /*
- * The summary table of the results folder dir (its summary.json) to f: a row per point with
- * IOPS, MB/s, mean, p99 and p99.99 latency, each path's share indented under its point; the
- * per-agent and per-target rows are left out. Prints nothing, not even the header, when
- * summary.json cannot be read or has no such row.
+ * The summary of the results folder dir to f, as lst_report_print_summary gives it (the points
+ * tables `lockstep report` prints, with the rows per agent, target and path, and the port
+ * scaling). Prints nothing, not even a header, when the folder cannot be read or has no point.
  */
 void lst_cli_print_summary(FILE *f, const char *dir);
 
