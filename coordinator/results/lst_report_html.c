@@ -9,7 +9,7 @@
  * (plan, versions, coordinator), agents with clock offsets, devices with their identities,
  * start skews; per phase the summary table (combined rows, then per agent, target and path),
  * the headline figures of its latency-vs-IOPS curves, the balance between agents and paths,
- * steady-state verdicts with their window plots, the IOPS matrix and the plots; errors and
+ * the port scaling of a ports sweep, steady-state verdicts with their window plots, the IOPS matrix and the plots; errors and
  * events (retries, resumes, lost agents); the plan's text.
  *
  * Numbers are right-aligned in tabular figures, units in the column heads; a summary row gives
@@ -105,6 +105,14 @@ static void s_td(FILE *f, const char *col, double v, const char *fmt)
 	char b[128];
 
 	fprintf(f, "<td class=\"n\" data-col=\"%s\">%s</td>", col, s_num(v, fmt, b, sizeof(b)));
+}
+
+/* A number of a JSON object, NAN when it is absent or null. */
+static double s_jnum(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 static void s_td_text(FILE *f, const char *s)
@@ -884,6 +892,50 @@ static void s_balance(struct s_ctx *c, const size_t *idx, size_t n)
 		fputs("</tbody>\n</table>\n", f);
 }
 
+/*
+ * The port scaling of a ports sweep (lst_report_ports_json, the figures the text report prints):
+ * each point's IOPS and MB/s (summary.csv's) and their ratio to its workload's point with the
+ * fewest paths. Rows carry data-scaling (the phase) and data-point, each figure its data-col.
+ */
+static void s_ports(struct s_ctx *c, const size_t *idx, size_t n)
+{
+	json_t *a = lst_report_ports_json(c->r, idx, n), *o;
+	FILE *f = c->f;
+	size_t i;
+
+	json_array_foreach (a, i, o) {
+		long point = (long)json_integer_value(json_object_get(o, "point"));
+		const struct lst_rpt_point *p = NULL;
+
+		for (size_t k = 0; k < n && !p; k++)
+			if (c->r->points[idx[k]].point == point)
+				p = &c->r->points[idx[k]];
+		LST_ASSERT(p); /* the sweep's points are the shown ones */
+		if (!i)
+			fputs("<h3>Port scaling</h3>\n<p class=\"note\">Each workload through each "
+			      "set of ports, against its point with the fewest paths.</p>\n"
+			      "<table class=\"ports\">\n<thead><tr><th>Workload</th><th>Ports</th>"
+			      "<th class=\"n\">Paths</th><th class=\"n\">IOPS</th>"
+			      "<th class=\"n\">MB/s</th><th class=\"n\">&times; IOPS</th>"
+			      "<th class=\"n\">&times; MB/s</th></tr></thead>\n<tbody>\n",
+			      f);
+		fputs("<tr data-scaling=\"", f);
+		s_esc(f, p->phase);
+		fprintf(f, "\" data-point=\"%ld\">", point);
+		s_td_text(f, json_string_value(json_object_get(o, "workload")));
+		s_td_text(f, json_string_value(json_object_get(o, "ports")));
+		s_td(f, "paths", (double)json_integer_value(json_object_get(o, "paths")), "%.0f");
+		s_td(f, "iops", p->iops[0] + p->iops[1], "%.0f");
+		s_td(f, "mbps", p->mbps[0] + p->mbps[1], "%.1f");
+		s_td(f, "iops_ratio", s_jnum(o, "iops_ratio"), "%.2f");
+		s_td(f, "mbps_ratio", s_jnum(o, "mbps_ratio"), "%.2f");
+		fputs("</tr>\n", f);
+	}
+	if (json_array_size(a))
+		fputs("</tbody>\n</table>\n", f);
+	json_decref(a);
+}
+
 static void s_steady(struct s_ctx *c, const struct lst_rpt_phase *ph)
 {
 	FILE *f = c->f;
@@ -971,6 +1023,7 @@ static void s_phase(struct s_ctx *c, size_t i, size_t *idx)
 	if (m)
 		s_matrix(c, m);
 	s_plot(c, "matrix", ph->name, NULL, "The IOPS matrix.");
+	s_ports(c, idx, n);
 	s_plot(c, "ports", ph->name, NULL, "Port scaling.");
 	s_plot(c, "wsat", ph->name, NULL, "Write saturation.");
 	s_plot(c, "timeseries", ph->name, NULL, "IOPS and latency over the phase.");
@@ -1198,13 +1251,6 @@ static const struct {
 	{ "lat_p99_us", "p99 <span class=\"u\">&micro;s</span>", "%.1f", false },
 	{ "lat_p99_99_us", "p99.99 <span class=\"u\">&micro;s</span>", "%.1f", false },
 };
-
-static double s_jnum(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /* A change in percent as a cell, coloured better (ok) or worse (bad) beyond 1%. */
 static void s_td_change(FILE *f, const char *col, double pct, bool higher_better)

@@ -11,7 +11,8 @@
 #    each row's figures end at the offsets of their heads, and no label is cut.
 # 3. The HTML page, rendered by headless Chromium: the read and write latency cells read from
 #    the rendered DOM (mean and p99 of each direction) equal summary.csv's for every row, with
-#    figures for each point that did both; the summary table stays within the page's width.
+#    figures for each point that did both; its port-scaling table has summary.csv's IOPS and
+#    MB/s and their ratios; the summary table stays within the page's width.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup chromium
@@ -138,6 +139,8 @@ for (const tr of document.querySelectorAll("tr[data-phase]")) {\
   r.label = tr.cells[0].innerText;\
   o.rows.push(r);\
 }\
+o.scaling = [...document.querySelectorAll("tr[data-scaling]")].map(tr => ({phase: tr.dataset.scaling,\
+  point: tr.dataset.point, cells: Object.fromEntries([...tr.querySelectorAll("td[data-col]")].map(td => [td.dataset.col, td.innerText]))}));\
 for (const t of document.querySelectorAll("table.points")) o.tables.push(t.getBoundingClientRect().right);\
 const pre = document.createElement("pre"); pre.id = "lst-dom"; pre.textContent = JSON.stringify(o);\
 document.body.appendChild(pre);\
@@ -187,6 +190,21 @@ if len(o["rows"]) != len(summary):
     bad.append("%d rows in the page, %d in summary.csv" % (len(o["rows"]), len(summary)))
 if not both:
     bad.append("no row did both reads and writes")
+# the port-scaling table: each point's IOPS and MB/s as summary.csv has them, its paths, and
+# its ratio to the one-agent point (point 0: the fewest paths)
+alls = {r[1]: r2 for r, r2 in summary.items() if r[2] == "all"}
+def tot(r, what):
+    return float(r["read_" + what]) + float(r["write_" + what])
+if len(o["scaling"]) != 2:
+    bad.append("%d port-scaling rows in the page, want 2" % len(o["scaling"]))
+for row in o["scaling"]:
+    r, base, c = alls[row["point"]], alls["0"], row["cells"]
+    want = {"paths": 2 if row["point"] == "0" else 3, "iops": tot(r, "iops"), "mbps": tot(r, "mbps"),
+            "iops_ratio": tot(r, "iops") / tot(base, "iops"), "mbps_ratio": tot(r, "mbps") / tot(base, "mbps")}
+    for col, w in want.items():
+        tol = {"iops": 0.5, "paths": 0, "mbps": 0.05}.get(col, 0.005)
+        if col not in c or not abs(num(c[col]) - w) <= tol + 1e-9 * w:
+            bad.append("port scaling of point %s: %s is %r, summary.csv gives %r" % (row["point"], col, c.get(col), w))
 for right in o["tables"]:
     if right > o["page"] + 1:
         bad.append("a summary table ends at %.0f px, past the page's %.0f px" % (right, o["page"]))
@@ -195,4 +213,4 @@ for b in bad:
 print("%d read/write latency cells of %d rows checked against summary.csv" % (checked, len(o["rows"])))
 sys.exit(1 if bad else 0)
 PY
-ok "the rendered page's read and write latency cells are summary.csv's"
+ok "the rendered page's read and write latency cells and port scaling are summary.csv's"
