@@ -191,16 +191,20 @@ void lst_cli_unlock_dir(lst_folder_lock **lock, const char *dir)
 void lst_cli_print_summary(FILE *f, const char *dir)
 {
 	char *path = lst_asprintf("%s/summary.json", dir);
-	lst_report *r = NULL;
+	bool ended = !access(path, F_OK);
+	lst_report *r;
 	lst_err err;
 
+	free(path);
 	/* a run that ended no point has no summary.json: no table, and no word of the reader's
 	 * about the missing file (the run has said what went wrong) */
-	if (!access(path, F_OK))
-		r = lst_report_load(dir, lst_report_plan_read, &err);
-	free(path);
-	if (!r)
+	if (!ended)
 		return;
+	r = lst_report_load(dir, lst_report_plan_read, &err);
+	if (!r) {
+		fprintf(f, "\nno summary: %s\n", err.msg);
+		return;
+	}
 	lst_report_print_summary(f, r);
 	lst_report_destroy(&r);
 }

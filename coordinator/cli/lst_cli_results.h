@@ -46,7 +46,8 @@ void lst_cli_unlock_dir(lst_folder_lock **lock, const char *dir);
 /*
  * The summary of the results folder dir to f, as lst_report_print_summary gives it (the points
  * tables `lockstep report` prints, with the rows per agent, target and path, and the port
- * scaling). Prints nothing, not even a header, when the folder cannot be read or has no point.
+ * scaling). Prints nothing, not even a header, when the folder has no summary.json (the run
+ * ended no point) or no point; one line saying why when the folder cannot be read.
  */
 void lst_cli_print_summary(FILE *f, const char *dir);
 

@@ -115,6 +115,15 @@ for name, path in (("run", run_out), ("report", report_out)):
         if not line.search(text):
             bad.append("%s: no row %r with IOPS %.0f, MB/s %.1f, p99 %s" % (name, label, iops, mbps, r["lat_p99_us"]))
 
+# the report's agents table: every row's host and version under their heads
+lines = open(report_out).read().split("\n")
+head = next(i for i, l in enumerate(lines) if l.startswith("  NAME "))
+want = [lines[head].index(" HOST ") + 1, lines[head].index(" VERSION ") + 1]
+for l in lines[head + 1:head + 3]:
+    got = [m.start() for m in re.finditer(r"\S+", l)][1:3]
+    if got != want:
+        bad.append("report: agents row %r: host and version at %s, the heads at %s" % (l, got, want))
+
 run = open(run_out).read()
 for who in (A, B):
     if not re.search(r"^ +agent %s +[0-9]" % who, run, re.M):
