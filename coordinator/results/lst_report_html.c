@@ -9,8 +9,8 @@
  * (plan, versions, coordinator), agents with clock offsets, devices with their identities,
  * start skews; per phase the summary table (combined rows, then per agent, target and path),
  * the headline figures of its latency-vs-IOPS curves, the balance between agents and paths,
- * the port scaling of a ports sweep, steady-state verdicts with their window plots, the IOPS matrix and the plots; errors and
- * events (retries, resumes, lost agents); the plan's text.
+ * the port scaling of a ports sweep, steady-state verdicts with their window plots, the IOPS
+ * matrix and the plots; errors and events (retries, resumes, lost agents); the plan's text.
  *
  * Numbers are right-aligned in tabular figures, units in the column heads; a summary row gives
  * the read and the write latency apart as well as combined. Summary rows carry their key
@@ -156,7 +156,7 @@ static const char s_css[] =
 	"thead th{border-bottom:1.5px solid var(--ink);font-weight:600;white-space:nowrap}\n"
 	"th.n,td.n{text-align:right;white-space:nowrap}\n"
 	"th .u{font-weight:400;color:var(--muted)}\n"
-	/* a long label (60 characters of sweep values) wraps rather than push the figures off the page */
+	/* a long label (60 characters of sweep values) wraps, not pushing figures off the page */
 	"table.points td:first-child,table.balance td:first-child{min-width:12rem;max-width:24rem;"
 	"overflow-wrap:anywhere}\n"
 	".who{color:var(--muted)}\n"
