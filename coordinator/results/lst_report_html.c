@@ -818,15 +818,18 @@ static void s_headlines(struct s_ctx *c, const struct lst_rpt_phase *ph)
 	free(h);
 }
 
-/* One balance row: the items of a point (by agents or paths) as "a 52.0% / b 48.0%" over a
- * bar of their shares, their IOPS and p99 the same way. */
-static void s_balance_row(FILE *f, const char *label, bool paths, const struct lst_balance_item *it,
-			  size_t m)
+/* One balance row of point p: its items (by agents or paths) as "a 52.0% / b 48.0%" over a
+ * bar of their shares, their IOPS and p99 the same way; keyed by data-balance (the phase),
+ * data-point and data-by. */
+static void s_balance_row(FILE *f, const struct lst_rpt_point *p, const char *label, bool paths,
+			  const struct lst_balance_item *it, size_t m)
 {
 	static const char *const cols[] = { "share_pct", "iops", "p99_us" };
 	char b[64];
 
-	fputs("<tr>", f);
+	fputs("<tr data-balance=\"", f); /* the phase: not a summary row, which data-phase marks */
+	s_esc(f, p->phase);
+	fprintf(f, "\" data-point=\"%ld\" data-by=\"%s\">", p->point, paths ? "path" : "agent");
 	s_td_text(f, label);
 	s_td_text(f, paths ? "path" : "agent");
 	for (size_t col = 0; col < LST_ARRAY_SIZE(cols); col++) {
@@ -884,7 +887,7 @@ static void s_balance(struct s_ctx *c, const size_t *idx, size_t n)
 				      f);
 			any = true;
 			lst_report_point_text(p, false, label, sizeof(label));
-			s_balance_row(f, *label ? label : "(the phase)", paths, items,
+			s_balance_row(f, p, *label ? label : "(the phase)", paths, items,
 				      LST_MIN(m, (size_t)S_BALANCE_MAX));
 		}
 	}

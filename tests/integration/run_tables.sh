@@ -12,7 +12,8 @@
 # 3. The HTML page, rendered by headless Chromium: the read and write latency cells read from
 #    the rendered DOM (mean and p99 of each direction) equal summary.csv's for every row, with
 #    figures for each point that did both; its port-scaling table has summary.csv's IOPS and
-#    MB/s and their ratios; the summary table stays within the page's width.
+#    MB/s and their ratios, its balance rows each agent's and path's share, IOPS and p99; the
+#    summary table stays within the page's width.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup chromium
@@ -148,6 +149,8 @@ for (const tr of document.querySelectorAll("tr[data-phase]")) {\
   r.label = tr.cells[0].innerText;\
   o.rows.push(r);\
 }\
+o.balance = [...document.querySelectorAll("tr[data-balance]")].map(tr => ({phase: tr.dataset.balance,\
+  point: tr.dataset.point, by: tr.dataset.by, cells: Object.fromEntries([...tr.querySelectorAll("td[data-col]")].map(td => [td.dataset.col, td.innerText]))}));\
 o.scaling = [...document.querySelectorAll("tr[data-scaling]")].map(tr => ({phase: tr.dataset.scaling,\
   point: tr.dataset.point, cells: Object.fromEntries([...tr.querySelectorAll("td[data-col]")].map(td => [td.dataset.col, td.innerText]))}));\
 for (const t of document.querySelectorAll("table.points")) o.tables.push(t.getBoundingClientRect().right);\
@@ -214,6 +217,22 @@ for row in o["scaling"]:
         tol = {"iops": 0.5, "paths": 0, "mbps": 0.05}.get(col, 0.005)
         if col not in c or not abs(num(c[col]) - w) <= tol + 1e-9 * w:
             bad.append("port scaling of point %s: %s is %r, summary.csv gives %r" % (row["point"], col, c.get(col), w))
+# the balance table: each agent's (path's) IOPS and p99 are its summary.csv row's, its share
+# of I/Os its rate times its time over all of theirs
+for row in o["balance"]:
+    parts = [r for k, r in summary.items() if k[0] == row["phase"] and k[1] == row["point"] and k[2] == row["by"]]
+    ios = [tot(r, "iops") * float(r["duration_s"]) for r in parts]
+    c = row["cells"]
+    got = {col: [num(re.sub(r"^[^ ]+\xa0", "", v)) for v in c.get(col, "").split(" / ")]
+           for col in ("share_pct", "iops", "p99_us")}
+    want = {"share_pct": [100 * x / sum(ios) for x in ios], "iops": [tot(r, "iops") for r in parts],
+            "p99_us": [float(r["lat_p99_us"]) for r in parts]}
+    for col, w in want.items():
+        tol = 0.5 if col == "iops" else 0.05
+        if len(got[col]) != len(w) or any(not abs(g - x) <= tol + 1e-9 * x for g, x in zip(got[col], w)):
+            bad.append("balance of point %s by %s: %s is %r, summary.csv gives %s" % (row["point"], row["by"], col, c.get(col), w))
+if len(o["balance"]) < 3:  # by path at the first point; by agent and by path at the second
+    bad.append("%d balance rows in the page, want 3" % len(o["balance"]))
 for right in o["tables"]:
     if right > o["page"] + 1:
         bad.append("a summary table ends at %.0f px, past the page's %.0f px" % (right, o["page"]))
@@ -222,4 +241,4 @@ for b in bad:
 print("%d read/write latency cells of %d rows checked against summary.csv" % (checked, len(o["rows"])))
 sys.exit(1 if bad else 0)
 PY
-ok "the rendered page's read and write latency cells and port scaling are summary.csv's"
+ok "the rendered page's read and write latency, port scaling and balance are summary.csv's"
