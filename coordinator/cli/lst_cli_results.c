@@ -23,8 +23,8 @@
 #include "lst_assert.h"
 #include "lst_folder_lock.h"
 #include "lst_report.h"
-#include "lst_steady.h"
-#include "lst_text.h"
+#include "lst_report_plan.h"
+#include "lst_report_show.h"
 #include "lst_util.h"
 
 /* Whether something is at dir that a new results folder cannot start from: a file, a link, or
@@ -189,161 +189,24 @@ void lst_cli_unlock_dir(lst_folder_lock **lock, const char *dir)
 		rmdir(dir); /* only when empty: a command refused before it wrote anything */
 }
 
-/* One line of the closing table: a point's figures, or (text set) a sentence about it. */
-struct s_row {
-	const char *phase;
-	char label[192];
-	double iops, mbps, mean, p99, p9999;
-	char text[256];
-};
-
-struct s_table {
-	struct s_row *rows;
-	size_t n;
-};
-
-static struct s_row *s_row_add(struct s_table *tb, const char *phase, const char *label)
-{
-	struct s_row *row;
-
-	tb->rows = lst_realloc(tb->rows, (tb->n + 1) * sizeof(*tb->rows));
-	row = &tb->rows[tb->n++];
-	memset(row, 0, sizeof(*row));
-	row->phase = phase;
-	lst_copy(row->label, sizeof(row->label), label);
-	return row;
-}
-
-static void s_row_point(struct s_table *tb, const struct lst_rpt_point *p, const char *label)
-{
-	struct s_row *row = s_row_add(tb, p->phase, label);
-
-	row->iops = p->iops[0] + p->iops[1];
-	row->mbps = p->mbps[0] + p->mbps[1];
-	row->mean = p->lat_mean;
-	row->p99 = p->lat_p99;
-	row->p9999 = p->lat_p99_99;
-}
-
-/* The rows of a test with a verdict: each point's window average, then the verdict. */
-static void s_rows_window(struct s_table *tb, const struct lst_rpt_test *t)
-{
-	char phrase[128], stop[160];
-
-	for (size_t k = 0; k < t->nwindow; k++) {
-		const struct lst_rpt_window *w = &t->win[k];
-		struct s_row *row = s_row_add(tb, t->phase, w->label);
-
-		if (strcmp(w->label, t->test))
-			snprintf(row->label, sizeof(row->label), "%s: %s", t->test, w->label);
-		row->iops = w->iops;
-		row->mbps = w->mbps;
-		row->mean = w->lat_mean;
-		row->p99 = w->lat_p99;
-		row->p9999 = w->lat_p99_99;
-	}
-	lst_steady_phrase(t->steady, t->rounds, t->window_first, t->window_last, t->stop,
-			  t->capacity_multiple, phrase, sizeof(phrase));
-	snprintf(s_row_add(tb, "", "")->text, sizeof(tb->rows->text), "%s: window average, %s%s%s",
-		 t->test, phrase,
-		 t->stop == LST_STOP_CAPACITY || t->stop == LST_STOP_BYTES ? "; " : "",
-		 t->stop == LST_STOP_CAPACITY || t->stop == LST_STOP_BYTES
-			 ? lst_stop_text(t->stop, t->rounds, t->bytes_written, t->capacity_multiple,
-					 stop, sizeof(stop))
-			 : "");
-}
-
-/* What a phase's purge or bounded write did, for point p (NULL when it has no such record). */
-static const struct lst_rpt_work *s_work(const lst_report *r, const struct lst_rpt_point *p)
-{
-	for (size_t i = 0; i < r->nworks; i++)
-		if (!strcmp(r->works[i].phase, p->phase) && !strcmp(r->works[i].test, p->test))
-			return &r->works[i];
-	return NULL;
-}
-
-/* The closing table's rows: a point each (a suite's test: its points' window averages and
- * its verdict, not every round), each path's share under its point. */
-static void s_rows(const lst_report *r, struct s_table *tb)
-{
-	const struct lst_rpt_test **done = lst_calloc(r->ntests + 1, sizeof(*done));
-	size_t ndone = 0;
-
-	for (size_t i = 0; i < r->npoints; i++) {
-		const struct lst_rpt_point *p = &r->points[i];
-		const struct lst_rpt_test *t =
-			p->round > 0 ? lst_report_test(r, p->phase, p->test) : NULL;
-		const struct lst_rpt_work *w = s_work(r, p);
-		bool seen = false;
-
-		if (strcmp(p->agent, "all"))
-			continue;
-		if (t && t->nwindow) {
-			for (size_t k = 0; k < ndone; k++)
-				seen |= done[k] == t;
-			if (!seen) {
-				done[ndone++] = t;
-				s_rows_window(tb, t);
-			}
-			continue;
-		}
-		if (w && !strcmp(w->did, "discard")) {
-			/* no I/O to count: what it did, not a row of zeros */
-			lst_report_work_text(w, s_row_add(tb, p->phase, p->label)->text,
-					     sizeof(tb->rows->text));
-			continue;
-		}
-		s_row_point(tb, p, *p->label ? p->label : "-");
-		for (size_t k = 0; k < r->nparts; k++) {
-			const struct lst_rpt_point *q = &r->parts[k];
-			char who[192];
-
-			if (q->point != p->point || strcmp(q->phase, p->phase) ||
-			    strcmp(q->scope, "path"))
-				continue;
-			snprintf(who, sizeof(who), "  %s:%s", q->agent, q->path);
-			s_row_point(tb, q, who);
-			tb->rows[tb->n - 1].phase = "";
-		}
-		if (w)
-			lst_report_work_text(w, s_row_add(tb, "", "")->text,
-					     sizeof(tb->rows->text));
-	}
-	free(done);
-}
-
 void lst_cli_print_summary(FILE *f, const char *dir)
 {
-	struct s_table tb = { 0 };
-	int wphase = 5, wlabel = 5;
+	char *path = lst_asprintf("%s/summary.json", dir);
+	bool ended = !access(path, F_OK);
+	lst_report *r;
 	lst_err err;
-	lst_report *r = lst_report_load(dir, NULL, &err);
 
-	if (!r)
+	free(path);
+	/* a run that ended no point has no summary.json: no table, and no word of the reader's
+	 * about the missing file (the run has said what went wrong) */
+	if (!ended)
 		return;
-	s_rows(r, &tb);
-	for (size_t i = 0; i < tb.n; i++) {
-		wphase = LST_MAX(wphase, (int)strlen(tb.rows[i].phase));
-		if (!*tb.rows[i].text || *tb.rows[i].label)
-			wlabel = LST_MAX(wlabel, (int)strlen(tb.rows[i].label));
+	r = lst_report_load(dir, lst_report_plan_read, &err);
+	if (!r) {
+		fprintf(f, "\nno summary: %s\n", err.msg);
+		return;
 	}
-	if (tb.n) /* no table without a row */
-		fprintf(f, "\n%-*s  %-*s %10s %9s %10s %10s %10s\n", wphase, "phase", wlabel,
-			"point", "IOPS", "MB/s", "mean us", "p99 us", "p99.99 us");
-	for (size_t i = 0; i < tb.n; i++) {
-		const struct s_row *row = &tb.rows[i];
-
-		if (*row->text && !*row->label)
-			fprintf(f, "%-*s    %s\n", wphase, row->phase, row->text);
-		else if (*row->text)
-			fprintf(f, "%-*s  %-*s %s\n", wphase, row->phase, wlabel, row->label,
-				row->text);
-		else
-			fprintf(f, "%-*s  %-*s %10.0f %9.1f %10.1f %10.1f %10.1f\n", wphase,
-				row->phase, wlabel, row->label, row->iops, row->mbps, row->mean,
-				row->p99, row->p9999);
-	}
-	free(tb.rows);
+	lst_report_print_summary(f, r);
 	lst_report_destroy(&r);
 }
 

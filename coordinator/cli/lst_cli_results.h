@@ -44,13 +44,11 @@ void lst_cli_unmake_dir(const char *cmd, const char *dir, const lst_folder_lock 
 void lst_cli_unlock_dir(lst_folder_lock **lock, const char *dir);
 
 /*
- * The closing table of the results folder dir to f, in columns as wide as their content: a row
- * per point with IOPS, MB/s, mean, p99 and p99.99 latency, each path's share indented under
- * its point; a suite's test gives a row per point with its window average and a line with its
- * verdict ("iops: window average, NOT steady after 12 rounds (round limit)"), never a row per
- * round (rounds.csv has them); a purge says what it discarded. The per-agent and per-target
- * rows are left out. Prints nothing, not even the header, when the folder cannot be read or
- * has no such row.
+ * The summary of the results folder dir to f, as lst_report_print_summary gives it (the points
+ * tables `lockstep report` prints, with the rows per agent, target and path, and the port
+ * scaling; a suite's test gives its verdict and its points' window averages instead of a row
+ * per round). Prints nothing, not even a header, when the folder has no summary.json (the run
+ * ended no point) or no point; one line saying why when the folder cannot be read.
  */
 void lst_cli_print_summary(FILE *f, const char *dir);
 

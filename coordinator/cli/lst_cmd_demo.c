@@ -30,9 +30,6 @@
 #include "lst_inventory.h"
 #include "lst_log.h"
 #include "lst_plan.h"
-#include "lst_report.h"
-#include "lst_report_plan.h"
-#include "lst_report_show.h"
 #include "lst_proc.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -90,8 +87,9 @@ void lst_cmd_demo_usage(FILE *f)
 		"of them, agent b through the third; otherwise a plain file), show how the agents'\n"
 		"devices group by drive (as `lockstep inventory` does), run a short plan (sequential\n"
 		"write, a 70/30 random sweep over queue depth, random read, and a sequential read\n"
-		"through one, two and three paths), print the summary with each path's share and\n"
-		"the port scaling, and leave a results folder (default results/demo-DATE-TIME).\n"
+		"through one, two and three paths), print the summary as 'lockstep run' does (each\n"
+		"agent's and path's rows under each point, and the port scaling), and leave a\n"
+		"results folder (default results/demo-DATE-TIME).\n"
 		"Everything else it made is removed at the end. 'make demo' runs this.\n"
 		"\n"
 		"  --metrics ADDR:PORT  serve live metrics for Prometheus while it runs, as\n"
@@ -238,26 +236,6 @@ static void s_cleanup(struct s_demo *d, const char *results)
 		unlink(plan);
 	}
 	rmdir(d->tmp);
-}
-
-/*
- * The port scaling of the demo's `ports` phase, as `lockstep report` prints it: what one path,
- * two and three gave.
- */
-static void s_print_scaling(const char *dir)
-{
-	lst_err err;
-	lst_report *r = lst_report_load(dir, lst_report_plan_read, &err);
-	size_t *idx, n, rows_all;
-
-	if (!r)
-		return;
-	idx = lst_calloc(r->npoints + 1, sizeof(*idx));
-	n = lst_report_shown(r, "ports", idx, &rows_all);
-	printf("\n");
-	lst_report_print_ports(r, idx, n);
-	free(idx);
-	lst_report_destroy(&r);
 }
 
 /*
@@ -459,8 +437,7 @@ int lst_cmd_demo(int argc, char **argv)
 	if (!c || !(lock = lst_folder_lock_take(opts.outdir, "demo", &err)))
 		goto fail;
 	rc = lst_coord_run(c);
-	lst_cli_print_summary(stdout, opts.outdir);
-	s_print_scaling(opts.outdir);
+	lst_cli_print_summary(stdout, opts.outdir); /* with the port scaling of its ports phase */
 	if (inventory) {
 		char *file = lst_asprintf("%s/inventory.json", opts.outdir);
 

@@ -33,7 +33,8 @@ struct lst_rpt_point {
 	double t_s, duration_s;
 	double iops[2], mbps[2];					   /* read, write */
 	double lat_mean, lat_p50, lat_p99, lat_p99_9, lat_p99_99, lat_max; /* us */
-	double lat_p99_dir[2]; /* read, write p99 (us); NAN in older folders or without such I/O */
+	double lat_p99_dir[2];	/* read, write p99 (us); NAN in older folders or without such I/O */
+	double lat_mean_dir[2]; /* read, write mean (us); the same */
 	double errors;
 	/* issue 14: 4 KiB units a verifying read found ok, pending, unwritten, bad (summary.csv's
 	 * verify block); NAN in folders that predate it */
@@ -248,7 +249,7 @@ const char *lst_report_mix(double rwmixread, char *buf, size_t size);
  */
 double lst_report_wl_value(json_t *wl, const char *key, bool size);
 
-#define LST_REPORT_LABEL_MAX 48 /* label column width in text tables */
+#define LST_REPORT_LABEL_MAX 96 /* widest label column of a text table (longer: cut) */
 
 /* v printed with the printf format fmt (one double), or "-" when it is not finite. Returns buf. */
 const char *lst_report_fmt(double v, const char *fmt, char *buf, size_t size);

@@ -9,12 +9,13 @@
  * (plan, versions, coordinator), agents with clock offsets, devices with their identities,
  * start skews; per phase the summary table (combined rows, then per agent, target and path),
  * the headline figures of its latency-vs-IOPS curves, the balance between agents and paths,
- * steady-state verdicts with their window plots, the IOPS matrix and the plots; errors and
- * events (retries, resumes, lost agents); the plan's text.
+ * the port scaling of a ports sweep, steady-state verdicts with their window plots, the IOPS
+ * matrix and the plots; errors and events (retries, resumes, lost agents); the plan's text.
  *
- * Numbers are right-aligned in tabular figures, units in the column heads. Summary rows carry
- * their key (data-phase, data-point, data-scope, data-agent, data-target, data-path) and each
- * figure its column (data-col), so a script can check the page against summary.csv. The print
+ * Numbers are right-aligned in tabular figures, units in the column heads; a summary row gives
+ * the read and the write latency apart as well as combined. Summary rows carry their key
+ * (data-phase, data-point, data-scope, data-agent, data-target, data-path) and each figure its
+ * column (data-col), so a script can check the page against summary.csv. The print
  * style starts every phase on a new page, repeats table heads, and keeps rows and plots whole.
  */
 #include "lst_report_html.h"
@@ -106,6 +107,14 @@ static void s_td(FILE *f, const char *col, double v, const char *fmt)
 	fprintf(f, "<td class=\"n\" data-col=\"%s\">%s</td>", col, s_num(v, fmt, b, sizeof(b)));
 }
 
+/* A number of a JSON object, NAN when it is absent or null. */
+static double s_jnum(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 static void s_td_text(FILE *f, const char *s)
 {
 	fputs("<td>", f);
@@ -147,7 +156,9 @@ static const char s_css[] =
 	"thead th{border-bottom:1.5px solid var(--ink);font-weight:600;white-space:nowrap}\n"
 	"th.n,td.n{text-align:right;white-space:nowrap}\n"
 	"th .u{font-weight:400;color:var(--muted)}\n"
-	"table.points td:first-child,table.balance td:first-child{white-space:nowrap}\n"
+	/* a long label (60 characters of sweep values) wraps, not pushing figures off the page */
+	"table.points td:first-child,table.balance td:first-child{min-width:12rem;max-width:24rem;"
+	"overflow-wrap:anywhere}\n"
 	".who{color:var(--muted)}\n"
 	"th.grp{text-align:center;border-bottom:1px solid var(--rule)}\n"
 	"td.chg{border-right:1px solid var(--rule)}\n"
@@ -591,20 +602,32 @@ static void s_skews(struct s_ctx *c)
 
 /* --- a phase --------------------------------------------------------------------------------- */
 
+/* Two rows of heads: the read and write latency are each a group of mean and p99 over the
+ * second row, so the table keeps within the page's width. */
 static void s_point_head(FILE *f, bool rounds)
 {
-	fputs("<thead><tr><th>Point</th>", f);
+	static const char *const one[] = { "IOPS",
+					   "Read <span class=\"u\">IOPS</span>",
+					   "Write <span class=\"u\">IOPS</span>",
+					   "MB/s",
+					   "Mean",
+					   "p50",
+					   "p99",
+					   "p99.9",
+					   "p99.99",
+					   "Max" };
+
+	fputs("<thead><tr><th rowspan=\"2\">Point</th>", f);
 	if (rounds)
-		fputs("<th class=\"n\">Last round</th>", f); /* the window's: under Steady state */
-	fputs("<th class=\"n\">IOPS</th><th class=\"n\">Read <span class=\"u\">IOPS</span></th>"
-	      "<th class=\"n\">Write <span class=\"u\">IOPS</span></th>"
-	      "<th class=\"n\">MB/s</th>"
-	      "<th class=\"n\">Mean <span class=\"u\">&micro;s</span></th>"
-	      "<th class=\"n\">p50 <span class=\"u\">&micro;s</span></th>"
-	      "<th class=\"n\">p99 <span class=\"u\">&micro;s</span></th>"
-	      "<th class=\"n\">p99.9 <span class=\"u\">&micro;s</span></th>"
-	      "<th class=\"n\">p99.99 <span class=\"u\">&micro;s</span></th>"
-	      "<th class=\"n\">Max <span class=\"u\">&micro;s</span></th><th>Notes</th></tr>"
+		fputs("<th class=\"n\" rowspan=\"2\">Last round</th>",
+		      f); /* the window's: under Steady state */
+	for (size_t i = 0; i < LST_ARRAY_SIZE(one); i++)
+		fprintf(f, "<th class=\"n\" rowspan=\"2\">%s%s</th>", one[i],
+			i >= 4 ? " <span class=\"u\">&micro;s</span>" : "");
+	fputs("<th class=\"grp\" colspan=\"2\">Read <span class=\"u\">&micro;s</span></th>"
+	      "<th class=\"grp\" colspan=\"2\">Write <span class=\"u\">&micro;s</span></th>"
+	      "<th rowspan=\"2\">Notes</th></tr>\n<tr><th class=\"n\">mean</th>"
+	      "<th class=\"n\">p99</th><th class=\"n\">mean</th><th class=\"n\">p99</th></tr>"
 	      "</thead>\n",
 	      f);
 }
@@ -640,6 +663,12 @@ static void s_point_row(FILE *f, const struct lst_rpt_point *p, const char *labe
 	s_td(f, "lat_p99_9_us", p->lat_p99_9, "%.1f");
 	s_td(f, "lat_p99_99_us", p->lat_p99_99, "%.1f");
 	s_td(f, "lat_max_us", p->lat_max, "%.1f");
+	/* each direction apart (summary.csv's read_ and write_ columns): a 70/30 mix's writes can
+	 * cost several times its reads, which the combined figures hide; "–" without such I/O */
+	s_td(f, "read_lat_mean_us", p->lat_mean_dir[0], "%.1f");
+	s_td(f, "read_lat_p99_us", p->lat_p99_dir[0], "%.1f");
+	s_td(f, "write_lat_mean_us", p->lat_mean_dir[1], "%.1f");
+	s_td(f, "write_lat_p99_us", p->lat_p99_dir[1], "%.1f");
 	fprintf(f, "<td class=\"bad\">%s%s%s</td></tr>\n", p->partial ? "partial" : "",
 		p->partial && p->errors > 0 ? ", " : "", p->errors > 0 ? "I/O errors" : "");
 }
@@ -723,7 +752,8 @@ static void s_points(struct s_ctx *c, const struct lst_rpt_phase *ph, const size
 		fprintf(f, " at %s last round (%zu rows in summary.csv)", n == 1 ? "its" : "their",
 			rows_all);
 	fputs("; each over its measured window. Rows in grey: the point's share per agent, "
-	      "target and path.</p>\n<table class=\"points\">\n",
+	      "target and path. Read and write: the latency of each direction on its own "
+	      "(&ndash; where the point did none).</p>\n<table class=\"points\">\n",
 	      f);
 	s_point_head(f, rounds);
 	fputs("<tbody>\n", f);
@@ -789,15 +819,18 @@ static void s_headlines(struct s_ctx *c, const struct lst_rpt_phase *ph)
 	free(h);
 }
 
-/* One balance row: the items of a point (by agents or paths) as "a 52.0% / b 48.0%" over a
- * bar of their shares, their IOPS and p99 the same way. */
-static void s_balance_row(FILE *f, const char *label, bool paths, const struct lst_balance_item *it,
-			  size_t m)
+/* One balance row of point p: its items (by agents or paths) as "a 52.0% / b 48.0%" over a
+ * bar of their shares, their IOPS and p99 the same way; keyed by data-balance (the phase),
+ * data-point and data-by. */
+static void s_balance_row(FILE *f, const struct lst_rpt_point *p, const char *label, bool paths,
+			  const struct lst_balance_item *it, size_t m)
 {
 	static const char *const cols[] = { "share_pct", "iops", "p99_us" };
 	char b[64];
 
-	fputs("<tr>", f);
+	fputs("<tr data-balance=\"", f); /* the phase: not a summary row, which data-phase marks */
+	s_esc(f, p->phase);
+	fprintf(f, "\" data-point=\"%ld\" data-by=\"%s\">", p->point, paths ? "path" : "agent");
 	s_td_text(f, label);
 	s_td_text(f, paths ? "path" : "agent");
 	for (size_t col = 0; col < LST_ARRAY_SIZE(cols); col++) {
@@ -855,7 +888,7 @@ static void s_balance(struct s_ctx *c, const size_t *idx, size_t n)
 				      f);
 			any = true;
 			lst_report_point_text(p, false, label, sizeof(label));
-			s_balance_row(f, *label ? label : "(the phase)", paths, items,
+			s_balance_row(f, p, *label ? label : "(the phase)", paths, items,
 				      LST_MIN(m, (size_t)S_BALANCE_MAX));
 		}
 	}
@@ -924,6 +957,50 @@ static void s_works(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph
 		s_esc(f, lst_report_work_text(w, text, sizeof(text)));
 		fputs("</p>\n", f);
 	}
+}
+
+/*
+ * The port scaling of a ports sweep (lst_report_ports_json, the figures the text report prints):
+ * each point's IOPS and MB/s (summary.csv's) and their ratio to its workload's point with the
+ * fewest paths. Rows carry data-scaling (the phase) and data-point, each figure its data-col.
+ */
+static void s_ports(struct s_ctx *c, const size_t *idx, size_t n)
+{
+	json_t *a = lst_report_ports_json(c->r, idx, n), *o;
+	FILE *f = c->f;
+	size_t i;
+
+	json_array_foreach (a, i, o) {
+		long point = (long)json_integer_value(json_object_get(o, "point"));
+		const struct lst_rpt_point *p = NULL;
+
+		for (size_t k = 0; k < n && !p; k++)
+			if (c->r->points[idx[k]].point == point)
+				p = &c->r->points[idx[k]];
+		LST_ASSERT(p); /* the sweep's points are the shown ones */
+		if (!i)
+			fputs("<h3>Port scaling</h3>\n<p class=\"note\">Each workload through each "
+			      "set of ports, against its point with the fewest paths.</p>\n"
+			      "<table class=\"ports\">\n<thead><tr><th>Workload</th><th>Ports</th>"
+			      "<th class=\"n\">Paths</th><th class=\"n\">IOPS</th>"
+			      "<th class=\"n\">MB/s</th><th class=\"n\">&times; IOPS</th>"
+			      "<th class=\"n\">&times; MB/s</th></tr></thead>\n<tbody>\n",
+			      f);
+		fputs("<tr data-scaling=\"", f);
+		s_esc(f, p->phase);
+		fprintf(f, "\" data-point=\"%ld\">", point);
+		s_td_text(f, json_string_value(json_object_get(o, "workload")));
+		s_td_text(f, json_string_value(json_object_get(o, "ports")));
+		s_td(f, "paths", (double)json_integer_value(json_object_get(o, "paths")), "%.0f");
+		s_td(f, "iops", p->iops[0] + p->iops[1], "%.0f");
+		s_td(f, "mbps", p->mbps[0] + p->mbps[1], "%.1f");
+		s_td(f, "iops_ratio", s_jnum(o, "iops_ratio"), "%.2f");
+		s_td(f, "mbps_ratio", s_jnum(o, "mbps_ratio"), "%.2f");
+		fputs("</tr>\n", f);
+	}
+	if (json_array_size(a))
+		fputs("</tbody>\n</table>\n", f);
+	json_decref(a);
 }
 
 static void s_steady(struct s_ctx *c, const struct lst_rpt_phase *ph)
@@ -1029,6 +1106,7 @@ static void s_phase(struct s_ctx *c, size_t i, size_t *idx)
 	if (m)
 		s_matrix(c, m);
 	s_plot(c, "matrix", ph->name, NULL, "The IOPS matrix.");
+	s_ports(c, idx, n);
 	s_plot(c, "ports", ph->name, NULL, "Port scaling.");
 	s_plot(c, "wsat", ph->name, NULL, "Write saturation.");
 	s_plot(c, "timeseries", ph->name, NULL, "IOPS and latency over the phase.");
@@ -1258,13 +1336,6 @@ static const struct {
 	{ "read_lat_p99_us", "Read p99 <span class=\"u\">&micro;s</span>", "%.1f", false },
 	{ "write_lat_p99_us", "Write p99 <span class=\"u\">&micro;s</span>", "%.1f", false },
 };
-
-static double s_jnum(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /* A change in percent as a cell, coloured better (ok) or worse (bad) beyond 1%. */
 static void s_td_change(FILE *f, const char *col, double pct, bool higher_better)

@@ -23,10 +23,11 @@ struct lst_report_html_plots {
 
 /*
  * The report of r as one HTML file at path (written aside, then renamed): the run, agents,
- * devices and start skews, per phase its summary table (combined, agent, target and path rows),
- * headline figures, balance, steady-state verdicts, IOPS matrix and plots (NAME.svg inlined),
- * errors and events, and the plan's text. Nothing in it refers to anything outside the file.
- * Returns 0, or -errno with err naming the file.
+ * devices and start skews, per phase its summary table (combined, agent, target and path rows,
+ * read and write latency apart), headline figures, balance, port scaling, steady-state
+ * verdicts, IOPS matrix and plots (NAME.svg inlined), errors and events, and the plan's text.
+ * Nothing in it refers to anything outside the file. Returns 0, or -errno with err naming the
+ * file.
  */
 int lst_report_html_write(const lst_report *r, const char *path,
 			  const struct lst_report_html_plots *plots, lst_err *err);

@@ -100,30 +100,36 @@ static double s_ratio(double a, double b)
 	return b > 0 ? a / b : NAN;
 }
 
-void lst_report_print_ports(const lst_report *r, const size_t *idx, size_t n)
+void lst_report_print_ports(FILE *f, const lst_report *r, const size_t *idx, size_t n)
 {
 	size_t m;
 	struct s_cmp *c = s_compare(r, idx, n, &m);
-	int width = 8;
+	int wwork = 8, wports = 5;
 
 	if (!c)
 		return;
-	for (size_t k = 0; k < m; k++)
-		width = LST_MAX(width, LST_MIN((int)strlen(c[k].workload), 40));
-	printf("  port scaling (each workload against its point with the fewest paths):\n");
-	printf("    %-*s %-16s %5s %10s %9s %7s %7s\n", width, "WORKLOAD", "PORTS", "PATHS", "IOPS",
-	       "MB/s", "x IOPS", "x MB/s");
+	for (size_t k = 0; k < m; k++) {
+		wwork = LST_MAX(wwork, (int)strlen(c[k].workload));
+		wports = LST_MAX(wports, (int)strlen(c[k].ports));
+	}
+	wwork = LST_MIN(wwork, LST_REPORT_LABEL_MAX);
+	wports = LST_MIN(wports, LST_REPORT_LABEL_MAX);
+	fprintf(f, "  port scaling (each workload against its point with the fewest paths):\n");
+	fprintf(f, "    %-*s %-*s %5s %10s %9s %7s %7s\n", wwork, "WORKLOAD", wports, "PORTS",
+		"PATHS", "IOPS", "MB/s", "x IOPS", "x MB/s");
 	for (size_t k = 0; k < m; k++) {
 		const struct lst_rpt_point *p = c[k].p, *b = c[k].base->p;
-		char v[2][32];
+		char v[2][32], cell[2][LST_REPORT_LABEL_MAX + 1];
 
-		printf("    %-*.*s %-16s %5zu %10.0f %9.1f %7s %7s\n", width, width,
-		       *c[k].workload ? c[k].workload : "-", c[k].ports, c[k].paths,
-		       p->iops[0] + p->iops[1], p->mbps[0] + p->mbps[1],
-		       lst_report_fmt(s_ratio(p->iops[0] + p->iops[1], b->iops[0] + b->iops[1]),
-				      "%.2f", v[0], sizeof(v[0])),
-		       lst_report_fmt(s_ratio(p->mbps[0] + p->mbps[1], b->mbps[0] + b->mbps[1]),
-				      "%.2f", v[1], sizeof(v[1])));
+		fprintf(f, "    %-*s %-*s %5zu %10.0f %9.1f %7s %7s\n", wwork,
+			lst_report_cell(*c[k].workload ? c[k].workload : "-", wwork, cell[0],
+					sizeof(cell[0])),
+			wports, lst_report_cell(c[k].ports, wports, cell[1], sizeof(cell[1])),
+			c[k].paths, p->iops[0] + p->iops[1], p->mbps[0] + p->mbps[1],
+			lst_report_fmt(s_ratio(p->iops[0] + p->iops[1], b->iops[0] + b->iops[1]),
+				       "%.2f", v[0], sizeof(v[0])),
+			lst_report_fmt(s_ratio(p->mbps[0] + p->mbps[1], b->mbps[0] + b->mbps[1]),
+				       "%.2f", v[1], sizeof(v[1])));
 	}
 	free(c);
 }

@@ -1,5 +1,6 @@
 /*
- * `lockstep report` of one results folder, as text and as JSON: the run (id, plan, status,
+ * `lockstep report` of one results folder, as text and as JSON (and its points tables as the
+ * closing summary `lockstep run`, `resume` and `demo` print): the run (id, plan, status,
  * versions), agents with clock offset and RTT, targets with their identities, errors, then per
  * phase the points (IOPS, MB/s, mean / p99 / p99.99 latency, and read and write p99 apart under
  * a point that did both; for suites the last round of each point), the headline figures of its
@@ -148,22 +149,24 @@ static void s_balance_json(const lst_report *r, const struct lst_rpt_point *p, j
 /* --- text ------------------------------------------------------------------------------------ */
 
 /* One row of a points table; round < 0 leaves the ROUND column out, 0 leaves it blank. */
-static void s_print_point(const struct lst_rpt_point *p, const char *label, long round, int width)
+static void s_print_point(FILE *f, const struct lst_rpt_point *p, const char *label, long round,
+			  int width)
 {
 	char iops[32], mbps[32], mean[32], p99[32], p9999[32], rnd[24] = "";
+	char cell[LST_REPORT_LABEL_MAX + 1];
 
-	printf("  %-*.*s", width, width, label);
+	fprintf(f, "  %-*s", width, lst_report_cell(label, width, cell, sizeof(cell)));
 	if (round > 0)
 		snprintf(rnd, sizeof(rnd), "%ld", round);
 	if (round >= 0)
-		printf(" %10s", rnd);
-	printf(" %10s %9s %9s %10s %10s%s%s\n",
-	       lst_report_fmt(p->iops[0] + p->iops[1], "%.0f", iops, sizeof(iops)),
-	       lst_report_fmt(p->mbps[0] + p->mbps[1], "%.1f", mbps, sizeof(mbps)),
-	       lst_report_fmt(p->lat_mean, "%.1f", mean, sizeof(mean)),
-	       lst_report_fmt(p->lat_p99, "%.1f", p99, sizeof(p99)),
-	       lst_report_fmt(p->lat_p99_99, "%.1f", p9999, sizeof(p9999)),
-	       p->partial ? "  partial" : "", p->errors > 0 ? "  I/O errors" : "");
+		fprintf(f, " %10s", rnd);
+	fprintf(f, " %10s %9s %9s %10s %10s%s%s\n",
+		lst_report_fmt(p->iops[0] + p->iops[1], "%.0f", iops, sizeof(iops)),
+		lst_report_fmt(p->mbps[0] + p->mbps[1], "%.1f", mbps, sizeof(mbps)),
+		lst_report_fmt(p->lat_mean, "%.1f", mean, sizeof(mean)),
+		lst_report_fmt(p->lat_p99, "%.1f", p99, sizeof(p99)),
+		lst_report_fmt(p->lat_p99_99, "%.1f", p9999, sizeof(p9999)),
+		p->partial ? "  partial" : "", p->errors > 0 ? "  I/O errors" : "");
 }
 
 /* --- headline figures of the latency-vs-IOPS curves (lst_headline.c) -------------------------- */
@@ -239,12 +242,13 @@ static void s_headlines_json(const lst_report *r, const struct lst_rpt_phase *ph
  * 1503.2 us" (summary.csv's read_lat_p99_us and write_lat_p99_us; folders that predate them, and
  * points of one direction, get no such line).
  */
-static void s_print_dirs(const struct lst_rpt_point *p)
+static void s_print_dirs(FILE *f, const struct lst_rpt_point *p)
 {
 	if (!(p->iops[0] > 0 && p->iops[1] > 0 && isfinite(p->lat_p99_dir[0]) &&
 	      isfinite(p->lat_p99_dir[1])))
 		return;
-	printf("    read p99 %.1f us, write p99 %.1f us\n", p->lat_p99_dir[0], p->lat_p99_dir[1]);
+	fprintf(f, "    read p99 %.1f us, write p99 %.1f us\n", p->lat_p99_dir[0],
+		p->lat_p99_dir[1]);
 }
 
 /* Why t's rounds ended when the verdict does not say it already (a capacity or byte limit,
@@ -258,7 +262,7 @@ static bool s_stopped(const struct lst_rpt_test *t, char *buf, size_t size)
 }
 
 /* Each point of test t averaged over its window: the one value of a suite's point. */
-static void s_print_window(const struct lst_rpt_test *t)
+static void s_print_window(FILE *f, const struct lst_rpt_test *t)
 {
 	int width = 5;
 
@@ -266,123 +270,153 @@ static void s_print_window(const struct lst_rpt_test *t)
 		return;
 	for (size_t k = 0; k < t->nwindow; k++)
 		width = LST_MAX(width, (int)strlen(t->win[k].label));
-	printf("      %-*s %10s %9s %9s %10s %10s   (window average, round%s %ld", width, "POINT",
-	       "IOPS", "MB/s", "MEAN us", "P99 us", "P99.99 us",
-	       t->window_last > t->window_first ? "s" : "", t->window_first);
+	fprintf(f, "      %-*s %10s %9s %9s %10s %10s   (window average, round%s %ld", width,
+		"POINT", "IOPS", "MB/s", "MEAN us", "P99 us", "P99.99 us",
+		t->window_last > t->window_first ? "s" : "", t->window_first);
 	if (t->window_last > t->window_first)
-		printf("-%ld", t->window_last);
-	printf(")\n");
+		fprintf(f, "-%ld", t->window_last);
+	fprintf(f, ")\n");
 	for (size_t k = 0; k < t->nwindow; k++) {
 		const struct lst_rpt_window *w = &t->win[k];
 		char iops[32], mbps[32], mean[32], p99[32], p9999[32];
 
 		if (k == S_ROWS_MAX) {
-			printf("      ... %zu more points (all of them: summary.json, or --json)\n",
-			       t->nwindow - k);
+			fprintf(f,
+				"      ... %zu more points (all of them: summary.json, or --json)\n",
+				t->nwindow - k);
 			break;
 		}
-		printf("      %-*s %10s %9s %9s %10s %10s\n", width, w->label,
-		       lst_report_fmt(w->iops, "%.0f", iops, sizeof(iops)),
-		       lst_report_fmt(w->mbps, "%.1f", mbps, sizeof(mbps)),
-		       lst_report_fmt(w->lat_mean, "%.1f", mean, sizeof(mean)),
-		       lst_report_fmt(w->lat_p99, "%.1f", p99, sizeof(p99)),
-		       lst_report_fmt(w->lat_p99_99, "%.1f", p9999, sizeof(p9999)));
+		fprintf(f, "      %-*s %10s %9s %9s %10s %10s\n", width, w->label,
+			lst_report_fmt(w->iops, "%.0f", iops, sizeof(iops)),
+			lst_report_fmt(w->mbps, "%.1f", mbps, sizeof(mbps)),
+			lst_report_fmt(w->lat_mean, "%.1f", mean, sizeof(mean)),
+			lst_report_fmt(w->lat_p99, "%.1f", p99, sizeof(p99)),
+			lst_report_fmt(w->lat_p99_99, "%.1f", p9999, sizeof(p9999)));
 	}
 }
 
 /* What the phase's purge or bounded write did. */
-static void s_print_works(const lst_report *r, const struct lst_rpt_phase *ph)
+static void s_print_works(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph)
 {
 	for (size_t i = 0; i < r->nworks; i++) {
 		const struct lst_rpt_work *w = &r->works[i];
 		char text[256];
 
 		if (!strcmp(w->phase, ph->name))
-			printf("  %s: %s\n", w->test, lst_report_work_text(w, text, sizeof(text)));
+			fprintf(f, "  %s: %s\n", w->test,
+				lst_report_work_text(w, text, sizeof(text)));
+	}
+}
+
+/*
+ * The rows under point p (agent rows, when agents; target and path rows, when parts), each label
+ * in a column of width, to f; with f NULL, nothing is printed and the widest label is returned
+ * (so a table measures its rows with the code that prints them).
+ */
+static int s_print_parts(FILE *f, const lst_report *r, const struct lst_rpt_point *p, bool agents,
+			 bool parts, long round, int width)
+{
+	char label[600];
+	int widest = 0;
+
+	for (size_t i = 0; agents && i < r->npoints; i++) {
+		const struct lst_rpt_point *q = &r->points[i];
+
+		if (q->point != p->point || strcmp(q->phase, p->phase) || !strcmp(q->agent, "all"))
+			continue;
+		snprintf(label, sizeof(label), "  agent %s", q->agent);
+		widest = LST_MAX(widest, (int)strlen(label));
+		if (f)
+			s_print_point(f, q, label, round, width);
+	}
+	for (size_t i = 0; parts && i < r->nparts; i++) {
+		const struct lst_rpt_point *q = &r->parts[i];
+
+		if (q->point != p->point || strcmp(q->phase, p->phase))
+			continue;
+		if (!strcmp(q->scope, "target"))
+			snprintf(label, sizeof(label), "  target %s", q->target);
+		else
+			snprintf(label, sizeof(label), "  path %s:%s", q->agent, q->path);
+		widest = LST_MAX(widest, (int)strlen(label));
+		if (f)
+			s_print_point(f, q, label, round, width);
+	}
+	return widest;
+}
+
+/*
+ * The points table of a phase (its shown points idx[n] of rows_all rows) to f: its title line,
+ * then a row per point with the read and write p99 of a mix, its agents' rows (several agents)
+ * and its targets' and paths' (up to S_AGENT_ROWS points). The label column is as wide as its
+ * widest label, up to LST_REPORT_LABEL_MAX (a longer one is cut, and ends in "..."). report:
+ * `lockstep report`'s table (f is standard output), with each point's balance and failover lines.
+ */
+static void s_print_points(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph,
+			   const size_t *idx, size_t n, size_t rows_all, bool report)
+{
+	bool several, rounds = s_has_rounds(r, idx, n, &several);
+	bool agents = r->nagents > 1 && n <= S_AGENT_ROWS, parts = n <= S_AGENT_ROWS;
+	char label[256];
+	int width = 5;
+
+	for (size_t k = 0; k < n && k < S_ROWS_MAX; k++) {
+		const struct lst_rpt_point *p = &r->points[idx[k]];
+
+		width = LST_MAX(width, (int)strlen(lst_report_point_text(p, several, label,
+									 sizeof(label))));
+		width = LST_MAX(width, s_print_parts(NULL, r, p, agents, parts, 0, 0));
+	}
+	width = LST_MIN(width, LST_REPORT_LABEL_MAX);
+	fprintf(f, "\nphase %s", ph->name);
+	if (*ph->suite)
+		fprintf(f, " (%s)", ph->suite);
+	fprintf(f, ": %zu point%s", n, n == 1 ? "" : "s");
+	if (rows_all > n)
+		fprintf(f, " at %s last round (%zu rows in summary.csv)", n == 1 ? "its" : "their",
+			rows_all);
+	if (ph->partial)
+		fprintf(f, ", partial (an agent was lost)");
+	fprintf(f, "\n");
+	s_print_works(f, r, ph);
+	if (lst_report_purged(r, ph->name))
+		n = 0; /* a purge does no I/O: its row would be zeros */
+	if (n) {
+		fprintf(f, "  %-*s", width, several ? "TEST / POINT" : "POINT");
+		if (rounds) /* the figures are the last round's; the window's are under steady state */
+			fprintf(f, " %10s", "LAST ROUND");
+		fprintf(f, " %10s %9s %9s %10s %10s\n", "IOPS", "MB/s", "MEAN us", "P99 us",
+			"P99.99 us");
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct lst_rpt_point *p = &r->points[idx[k]];
+
+		if (k == S_ROWS_MAX) {
+			fprintf(f, "  ... %zu more points (all of them: summary.csv, or --json)\n",
+				n - k);
+			break;
+		}
+		lst_report_point_text(p, several, label, sizeof(label));
+		s_print_point(f, p, label, rounds ? p->round : -1, width);
+		s_print_dirs(f, p);
+		s_print_parts(f, r, p, agents, parts, rounds ? 0 : -1, width);
+		if (report) {
+			s_print_balance(r, p);
+			lst_report_print_failover(r, p);
+		}
 	}
 }
 
 static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, size_t *idx)
 {
 	size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
-	bool several, rounds = s_has_rounds(r, idx, n, &several);
-	bool agents = r->nagents > 1 && n <= S_AGENT_ROWS;
-	char label[256];
-	int width = 5;
 	size_t ntests = 0;
 
-	for (size_t k = 0; k < n; k++)
-		width = LST_MAX(width,
-				LST_MIN((int)strlen(lst_report_point_text(
-						&r->points[idx[k]], several, label, sizeof(label))),
-					LST_REPORT_LABEL_MAX));
-	for (size_t i = 0; agents && i < r->nagents; i++)
-		width = LST_MAX(width,
-				LST_MIN((int)strlen(r->agents[i].name) + 8, LST_REPORT_LABEL_MAX));
-	for (size_t i = 0; n <= S_AGENT_ROWS && i < r->nparts; i++)
-		if (!strcmp(r->parts[i].phase, ph->name))
-			width = LST_MAX(width, LST_MIN((int)(strlen(r->parts[i].agent) +
-							     strlen(r->parts[i].target) +
-							     strlen(r->parts[i].path) + 9),
-						       LST_REPORT_LABEL_MAX));
-	printf("\nphase %s", ph->name);
-	if (*ph->suite)
-		printf(" (%s)", ph->suite);
-	printf(": %zu point%s", n, n == 1 ? "" : "s");
-	if (rows_all > n)
-		printf(" at %s last round (%zu rows in summary.csv)", n == 1 ? "its" : "their",
-		       rows_all);
-	if (ph->partial)
-		printf(", partial (an agent was lost)");
-	printf("\n");
-	s_print_works(r, ph);
-	if (lst_report_purged(r, ph->name))
-		n = 0; /* a purge does no I/O: its row would be zeros */
-	if (n) {
-		printf("  %-*s", width, several ? "TEST / POINT" : "POINT");
-		if (rounds) /* the figures are the last round's; the window's are under steady state */
-			printf(" %10s", "LAST ROUND");
-		printf(" %10s %9s %9s %10s %10s\n", "IOPS", "MB/s", "MEAN us", "P99 us",
-		       "P99.99 us");
-	}
-	for (size_t k = 0; k < n; k++) {
-		const struct lst_rpt_point *p = &r->points[idx[k]];
-
-		if (k == S_ROWS_MAX) {
-			printf("  ... %zu more points (all of them: summary.csv, or --json)\n",
-			       n - k);
-			break;
-		}
-		lst_report_point_text(p, several, label, sizeof(label));
-		s_print_point(p, label, rounds ? p->round : -1, width);
-		s_print_dirs(p);
-		for (size_t i = 0; agents && i < r->npoints; i++) {
-			const struct lst_rpt_point *q = &r->points[i];
-
-			if (q->point != p->point || strcmp(q->phase, p->phase) ||
-			    !strcmp(q->agent, "all"))
-				continue;
-			snprintf(label, sizeof(label), "  agent %s", q->agent);
-			s_print_point(q, label, rounds ? 0 : -1, width);
-		}
-		for (size_t i = 0; n <= S_AGENT_ROWS && i < r->nparts; i++) {
-			const struct lst_rpt_point *q = &r->parts[i];
-
-			if (q->point != p->point || strcmp(q->phase, p->phase))
-				continue;
-			if (!strcmp(q->scope, "target"))
-				snprintf(label, sizeof(label), "  target %s", q->target);
-			else
-				snprintf(label, sizeof(label), "  path %s:%s", q->agent, q->path);
-			s_print_point(q, label, rounds ? 0 : -1, width);
-		}
-		s_print_balance(r, p);
-		lst_report_print_failover(r, p);
-	}
+	s_print_points(stdout, r, ph, idx, n, rows_all, true);
 	lst_report_print_events(r, ph->name);
 	lst_report_print_integrity(r, ph->name);
 	s_print_headlines(r, ph);
-	lst_report_print_ports(r, idx, n);
+	lst_report_print_ports(stdout, r, idx, n);
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct lst_rpt_test *t = &r->tests[i];
 		char v[512];
@@ -397,7 +431,7 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 		       *t->tracked && *t->test ? ")" : "", v);
 		if (s_stopped(t, v, sizeof(v)))
 			printf("      %s\n", v);
-		s_print_window(t);
+		s_print_window(stdout, t);
 	}
 }
 
@@ -464,15 +498,22 @@ static void s_print_head(const lst_report *r)
 	}
 }
 
+/* The agents, their name and host columns as wide as the widest (agent names are free text). */
 static void s_print_agents(const lst_report *r)
 {
-	printf("\n\nagents\n  %-12s %-20s %-9s %5s %16s %10s  %s\n", "NAME", "HOST", "VERSION",
-	       "CORES", "CLOCK_OFFSET_US", "RTT_US", "ADDRESS");
+	int wname = 12, whost = 20;
+
+	for (size_t i = 0; i < r->nagents; i++) {
+		wname = LST_MAX(wname, (int)strlen(r->agents[i].name));
+		whost = LST_MAX(whost, (int)strlen(r->agents[i].host));
+	}
+	printf("\n\nagents\n  %-*s %-*s %-9s %5s %16s %10s  %s\n", wname, "NAME", whost, "HOST",
+	       "VERSION", "CORES", "CLOCK_OFFSET_US", "RTT_US", "ADDRESS");
 	for (size_t i = 0; i < r->nagents; i++) {
 		const struct lst_rpt_agent *a = &r->agents[i];
 		char off[32], rtt[32], cores[16];
 
-		printf("  %-12s %-20s %-9s %5s %16s %10s  %s%s%s%s\n", a->name,
+		printf("  %-*s %-*s %-9s %5s %16s %10s  %s%s%s%s\n", wname, a->name, whost,
 		       *a->host ? a->host : "-", *a->version ? a->version : "-",
 		       a->cores >= 0 ? (snprintf(cores, sizeof(cores), "%ld", a->cores), cores)
 				     : "-",
@@ -873,4 +914,59 @@ json_t *lst_report_json(const lst_report *r)
 void lst_report_verdict(const struct lst_rpt_test *t, char *buf, size_t size)
 {
 	s_verdict(t, buf, size);
+}
+
+/* A suite phase's closing rows: its title, what its purge or bounded write did, and for each
+ * test with a verdict the verdict in the words every output uses, why its rounds ended and its
+ * points averaged over the window (the one figure of a suite's point; rounds.csv has every
+ * round). False, printing nothing, for a phase without such a test. */
+static bool s_print_verdicts(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct lst_rpt_test *t = &r->tests[i];
+		char v[512];
+
+		if (strcmp(t->phase, ph->name) || !t->nwindow)
+			continue;
+		if (!any) {
+			fprintf(f, "\nphase %s%s%s%s%s\n", ph->name, *ph->suite ? " (" : "",
+				ph->suite, *ph->suite ? ")" : "",
+				ph->partial ? ", partial (an agent was lost)" : "");
+			s_print_works(f, r, ph);
+		}
+		any = true;
+		fprintf(f, "  %s: %s\n", t->test, lst_report_window_text(t, v, sizeof(v)));
+		if (s_stopped(t, v, sizeof(v)))
+			fprintf(f, "    %s\n", v);
+		s_print_window(f, t);
+	}
+	return any;
+}
+
+void lst_report_print_summary(FILE *f, const lst_report *r)
+{
+	size_t *idx = lst_calloc(r->npoints + 1, sizeof(*idx));
+
+	for (size_t i = 0; i < r->nphases; i++) {
+		size_t rows_all, n = lst_report_shown(r, r->phases[i].name, idx, &rows_all);
+
+		if (!n)
+			continue;
+		if (s_print_verdicts(f, r, &r->phases[i]))
+			continue; /* a suite's points are its window averages, not a row per round */
+		s_print_points(f, r, &r->phases[i], idx, n, rows_all, false);
+		lst_report_print_ports(f, r, idx, n);
+	}
+	free(idx);
+}
+
+const char *lst_report_cell(const char *s, int width, char *buf, size_t size)
+{
+	LST_ASSERT(width >= 3 && (size_t)width < size);
+	if ((int)strlen(s) <= width)
+		return s;
+	snprintf(buf, size, "%.*s...", width - 3, s);
+	return buf;
 }

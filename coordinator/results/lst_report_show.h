@@ -16,6 +16,19 @@
 /* The report of r as text, to standard output (the caller checks it with fflush). */
 void lst_report_print(const lst_report *r);
 
+/*
+ * The closing summary of a run, as `lockstep run`, `resume` and `demo` print it at their end,
+ * to f: per phase that has points, the points table `lockstep report` prints (a row per point,
+ * then per agent of a run with several, per target and per path, each column as wide as its
+ * widest cell) and the port scaling of a phase that sweeps ports. Prints nothing when no phase
+ * has a point.
+ */
+void lst_report_print_summary(FILE *f, const lst_report *r);
+
+/* s for a text column of width characters (3 or more; size > width): s itself when it fits,
+ * else its start cut to end in "...", so a cut label says so, in buf. Returns s or buf. */
+const char *lst_report_cell(const char *s, int width, char *buf, size_t size);
+
 /* The same as one JSON object (new reference; the caller adds "plots"). */
 json_t *lst_report_json(const lst_report *r);
 
@@ -30,10 +43,11 @@ json_t *lst_report_plots_json(const char *outdir, const struct lst_plot_list *l,
 
 /*
  * Port scaling (lst_report_ports.c): for the shown points idx[n] of a phase that sweeps `ports`,
- * each point against its workload's point with the fewest paths. Prints nothing, and gives an
- * empty array, for a phase without such a sweep.
+ * each point against its workload's point with the fewest paths, as a table to f (its workload
+ * and port set columns as wide as their widest cell). Prints nothing, and gives an empty array,
+ * for a phase without such a sweep.
  */
-void lst_report_print_ports(const lst_report *r, const size_t *idx, size_t n);
+void lst_report_print_ports(FILE *f, const lst_report *r, const size_t *idx, size_t n);
 json_t *lst_report_ports_json(const lst_report *r, const size_t *idx, size_t n);
 
 /* The paths point `point` of phase ran through (run.json: its agents' paths), 0 when unknown. */

@@ -45,6 +45,10 @@ COLS = {
     "lat_p99_9_us": (("lat_p99_9_us",), 0.05),
     "lat_p99_99_us": (("lat_p99_99_us",), 0.05),
     "lat_max_us": (("lat_max_us",), 0.05),
+    "read_lat_mean_us": (("read_lat_mean_us",), 0.05),
+    "read_lat_p99_us": (("read_lat_p99_us",), 0.05),
+    "write_lat_mean_us": (("write_lat_mean_us",), 0.05),
+    "write_lat_p99_us": (("write_lat_p99_us",), 0.05),
 }
 
 
@@ -219,7 +223,7 @@ def main():
             if col not in cells:
                 bad.append("page row %s: no %s" % (key, col))
                 continue
-            want = sum(csv_num(r[s]) for s in srcs)
+            want = sum(csv_num(r.get(s)) for s in srcs)  # older folders lack some
             got = number(cells[col])
             if math.isnan(want) and math.isnan(got):
                 continue

@@ -90,7 +90,8 @@ grep -q 'paths: {a: \["/dev/loop[0-9]*", "/dev/loop[0-9]*"\], b: "/dev/loop[0-9]
 grep -q "^inventory: drive loop:/dev/shm/lockstep-demo.* is reached by a as /dev/loop[0-9]*, a as /dev/loop[0-9]* and b as /dev/loop[0-9]*$" \
 	"$TMP/root.out" || fail "the demo does not show the drive's three paths: $(cat "$TMP/root.out")"
 grep -q "port scaling" "$TMP/root.out" || fail "the demo does not show the port scaling"
-grep -Eq "^ +a:/dev/loop[0-9]+ +[0-9]" "$TMP/root.out" || fail "the demo does not show the per-path rows"
+grep -Eq "^ +path a:/dev/loop[0-9]+ +[0-9]" "$TMP/root.out" || fail "the demo does not show the per-path rows"
+grep -Eq "^ +agent b +[0-9]" "$TMP/root.out" || fail "the demo does not show the per-agent rows"
 [ -s "$TMP/root/inventory.json" ] || fail "the demo left no inventory.json"
 check_results "$TMP/root"
 check_clean "as root" "$TMP/root"
