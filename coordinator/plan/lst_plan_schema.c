@@ -434,7 +434,8 @@ static const struct lst__plan_key s_phase_keys[] = {
 	  .sub = &lst__plan_curve,
 	  .doc_def = "see curve" },
 	{ .o = { "failover", 0, 0, NULL, 0, 0, NULL,
-		 "how a path's failover window is found (see failover)" },
+		 "how a path's failover windows and throughput dips are found (see "
+		 "failover)" },
 	  .kind = K_SECTION,
 	  .sub = &lst__plan_failover,
 	  .doc_def = "see failover" },
