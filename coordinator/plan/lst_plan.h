@@ -196,6 +196,9 @@ struct lst_plan_phase {
 	/* failover (issue 13): a path's failover window is where its IOPS fell below this percent
 	 * of its own pre-fault median (lst_failover.h); default 50 */
 	double failover_below_pct;
+	/* and a window without evidence of a path fault is reported as a throughput dip (true,
+	 * the default) or not at all */
+	bool failover_dips;
 
 	/* snia-hir */
 	int64_t hir_burst; /* default 5s */

@@ -221,13 +221,19 @@ const struct lst__plan_section lst__plan_curve = {
 
 static const struct lst__plan_key s_failover_keys[] = {
 	{ .o = { "below", 0, PH(failover_below_pct), "50", 0, 0, NULL,
-		 "percent (50 or 50%) of a path's own pre-fault median IOPS under which its "
-		 "intervals make its failover window" },
+		 "percent (50 or 50%) of a path's own median IOPS before them under which its "
+		 "intervals make a window: a failover window with evidence of a path fault, "
+		 "else a throughput dip" },
 	  .kind = K_DOUBLE,
 	  .pct = true,
 	  .dmin = 0,
 	  .dmax = 100,
 	  .dmin_open = true },
+	{ .o = { "dips", LST_OPT_BOOL, PH(failover_dips), "true", 0, 1, NULL,
+		 "report a window without evidence of a path fault (no I/O error, timeout, stalled "
+		 "I/O or event of the plan in or next to it) as a throughput dip; false: not at "
+		 "all" },
+	  .kind = K_BOOL },
 	S_END,
 };
 
@@ -428,7 +434,8 @@ static const struct lst__plan_key s_phase_keys[] = {
 	  .sub = &lst__plan_curve,
 	  .doc_def = "see curve" },
 	{ .o = { "failover", 0, 0, NULL, 0, 0, NULL,
-		 "how a path's failover window is found (see failover)" },
+		 "how a path's failover windows and throughput dips are found (see "
+		 "failover)" },
 	  .kind = K_SECTION,
 	  .sub = &lst__plan_failover,
 	  .doc_def = "see failover" },

@@ -794,13 +794,13 @@ static const char *s_point_name(lst_report *r, const char *label, const char *te
 /*
  * Drop what the model never reads from a summary.json point (its latency objects, counts,
  * labels: most of the file). Kept: the keys the join in s_load_summary_json, lst_report_load()
- * (workload) and the failover lines (lst_report_failover.c) read.
+ * (workload) and the failover and dip lines (lst_report_failover.c) read.
  */
 static void s_trim_point(json_t *o)
 {
-	static const char *const keep[] = { "phase",	"agent",  "test",   "scope",
-					    "point",	"round",  "path",   "workload",
-					    "failover", "repeat", "repeats" };
+	static const char *const keep[] = { "phase",	"agent", "test",   "scope",
+					    "point",	"round", "path",   "workload",
+					    "failover", "dips",	 "repeat", "repeats" };
 	const char *key;
 	json_t *v, *tmp;
 

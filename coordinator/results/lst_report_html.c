@@ -699,12 +699,28 @@ static void s_point_parts(FILE *f, const lst_report *r, const struct lst_rpt_poi
 	}
 }
 
-/* The failover windows of the phase's shown points (summary.json `failover`, issue 13): one
- * list item each, "point: a:/dev/loop3 3.0 s .. 6.0 s (3.0 s), 412 I/Os, ..."; none, nothing. */
+/* One list item: "point label: line", label left out for a phase of one unnamed point. */
+static void s_window_item(FILE *f, const struct lst_rpt_point *p, const char *line)
+{
+	char label[256];
+
+	lst_report_point_text(p, false, label, sizeof(label));
+	fputs("<li>", f);
+	if (*label && strcmp(label, "-")) {
+		s_esc(f, label);
+		fputs(": ", f);
+	}
+	s_esc(f, line);
+	fputs("</li>\n", f);
+}
+
+/* The failover windows of the phase's shown points (summary.json `failover` with its
+ * evidence): one list item each, "point: a:/dev/loop3 3.0 s .. 6.0 s (3.0 s), 412 I/Os, ...;
+ * evidence: ..."; none, nothing. */
 static void s_failovers(FILE *f, const lst_report *r, const size_t *idx, size_t n)
 {
 	size_t shown = 0;
-	char line[512], label[256];
+	char line[1024];
 
 	for (size_t k = 0; k < n && k < S_ROWS_MAX; k++) {
 		const struct lst_rpt_point *p = &r->points[idx[k]];
@@ -715,19 +731,45 @@ static void s_failovers(FILE *f, const lst_report *r, const size_t *idx, size_t 
 			if (!shown++)
 				fputs("<h3>Failover windows</h3>\n<p class=\"note\">Where a path's "
 				      "completions fell below a fraction of its own rate before "
-				      "the drop (the phase's <code>failover: {below:}</code>): "
-				      "start .. end, I/Os, p99 and the oldest I/O in flight.</p>\n"
+				      "the drop (the phase's <code>failover: {below:}</code>) with "
+				      "evidence of a path fault in or next to it: start .. end, "
+				      "I/Os, p99, the oldest I/O in flight, and the evidence.</p>\n"
 				      "<ul class=\"failover\">\n",
 				      f);
-			lst_report_point_text(p, false, label, sizeof(label));
 			lst_report_failover_text(o, line, sizeof(line));
-			fputs("<li>", f);
-			if (*label && strcmp(label, "-")) {
-				s_esc(f, label);
-				fputs(": ", f);
+			s_window_item(f, p, line);
+		}
+		json_decref(a);
+	}
+	if (shown)
+		fputs("</ul>\n", f);
+}
+
+/* The throughput dips of the phase's shown points (summary.json `dips`), in a section of
+ * their own that says what found them and that they are no failover; none, nothing. */
+static void s_dips(FILE *f, const lst_report *r, const size_t *idx, size_t n)
+{
+	size_t shown = 0;
+	char line[1024];
+
+	for (size_t k = 0; k < n && k < S_ROWS_MAX; k++) {
+		const struct lst_rpt_point *p = &r->points[idx[k]];
+		json_t *a = lst_report_dips(r, p->phase, p->point), *d;
+		size_t i;
+
+		json_array_foreach (a, i, d) {
+			if (!shown++) {
+				lst_report_dip_threshold(d, line, sizeof(line));
+				fputs("<h3>Throughput dips</h3>\n<p class=\"note\">Found ", f);
+				s_esc(f, line);
+				fputs(", with no I/O error, timeout, stalled I/O or event of the plan in "
+				      "or next to it: a slowdown, not a failover (the phase's "
+				      "<code>failover: {dips: false}</code> leaves them out).</p>\n"
+				      "<ul class=\"dips\">\n",
+				      f);
 			}
-			s_esc(f, line);
-			fputs("</li>\n", f);
+			lst_report_dip_text(d, line, sizeof(line));
+			s_window_item(f, p, line);
 		}
 		json_decref(a);
 	}
@@ -774,6 +816,7 @@ static void s_points(struct s_ctx *c, const struct lst_rpt_phase *ph, const size
 		      "marked partial lack its I/O.</p>\n",
 		      f);
 	s_failovers(f, r, idx, n);
+	s_dips(f, r, idx, n);
 }
 
 /* The headline figures of the phase's latency-vs-IOPS curves (lst_figures_headlines). */

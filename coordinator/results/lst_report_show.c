@@ -413,6 +413,7 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 	size_t ntests = 0;
 
 	s_print_points(stdout, r, ph, idx, n, rows_all, true);
+	lst_report_print_dips(r, idx, n);
 	lst_report_print_events(r, ph->name);
 	lst_report_print_integrity(r, ph->name);
 	s_print_headlines(r, ph);
@@ -843,13 +844,7 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 			json_object_set_new(pj, "agents", per);
 			s_parts_json(r, pt, pj);
 			s_balance_json(r, pt, pj);
-			{
-				json_t *fo = lst_report_failover_json(r, pt);
-
-				if (json_array_size(fo))
-					json_object_set(pj, "failover", fo);
-				json_decref(fo);
-			}
+			lst_report_failover_set_json(r, pt, pj);
 			json_array_append_new(points, pj);
 		}
 		for (size_t k = 0; k < r->ntests; k++)

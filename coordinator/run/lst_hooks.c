@@ -248,6 +248,12 @@ static void s_event_row(lst_coord *c, size_t k, const struct lst_hook_result *r)
 	};
 
 	s_row(c, &row);
+	if (row.start) { /* it ran: evidence for a drop of any path at that time */
+		char what[2 * LST_NAME_MAX];
+
+		snprintf(what, sizeof(what), "%s %s", row.agent, h->hook);
+		lst_coord__failover_mark(c, what, row.start, row.end);
+	}
 	s_say(c, "event", row.agent, h->hook, r, row.start ? row.start - row.requested : INT64_MIN);
 	if (r->status != 0 && h->on_error == LST_HOOK_ON_ERROR_STOP && !c->hook_stop) {
 		c->hook_stop = true;

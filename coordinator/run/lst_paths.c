@@ -248,7 +248,7 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 	json_t *extra = lst_coord__step_json(step);
 
 	if (fo)
-		json_object_set_new(extra, "failover", lst_failover_json(fo));
+		lst_coord__failover_json(c, fo, extra);
 	lst_results_summary_of(c->res, c->cur.phase_name, c->cur.point, c->cur.label, who,
 			       lst_coord__t(c, c->cur.T0), t, step->test, step->round, w, extra);
 	ps->parts = lst_realloc(ps->parts, (ps->nparts + 1) * sizeof(*ps->parts));

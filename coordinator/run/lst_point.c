@@ -179,6 +179,23 @@ void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, d
 	lst_failover_add(fo, k, t_s, dur_s, s);
 }
 
+void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end)
+{
+	double t0 = lst_coord__t(c, start), t1 = lst_coord__t(c, end ? end : start);
+
+	for (size_t i = 0; !c->cur.paths.path_rows && i < c->n; i++)
+		lst_failover_mark(&c->a[i].fo, what, t0, t1);
+	for (size_t s = 0; s < c->cur.paths.nslots; s++)
+		lst_failover_mark(&c->cur.paths.slots[s].fo, what, t0, t1);
+}
+
+void lst_coord__failover_json(const lst_coord *c, const struct lst_failover *fo, json_t *extra)
+{
+	json_object_set_new(extra, "failover", lst_failover_json(fo));
+	if (c->plan->phases[c->cur.phase].failover_dips)
+		json_object_set_new(extra, "dips", lst_failover_dips_json(fo));
+}
+
 double lst_coord__failover_below(const lst_coord *c)
 {
 	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
@@ -230,7 +247,7 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 			continue;
 		}
 		if (!c->cur.paths.path_rows)
-			json_object_set_new(extra, "failover", lst_failover_json(&c->a[i].fo));
+			lst_coord__failover_json(c, &c->a[i].fo, extra);
 		lst_coord__paths_workload(c, i, SIZE_MAX, &w);
 		lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
 				    lst_conn_name(c->a[i].conn), lst_coord__t(c, c->cur.T0),

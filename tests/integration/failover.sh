@@ -7,7 +7,8 @@
 # IOPS while b stalls stay within 15% of its own before (a may wait once behind b at the moment
 # the throttle bites: both loop devices write one file); b's rows show I/Os in flight with the
 # oldest passing 2 s and timeouts counted before 6 s (io_timeout 500ms); summary.json has a
-# failover window for b of [3, 6] s within an interval; the report prints it.
+# failover window for b of [3, 6] s within an interval, with its evidence (the port_down event,
+# the timeouts, the stalled I/O) and no dip; the report prints it with that evidence.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd losetup lsblk
@@ -105,11 +106,19 @@ print(f"  b's failover window: {w['start_t_s']:.2f} .. {w['end_t_s']:.2f} s, {w[
 # the hooks throttled b at 3 s and lifted it at 6 s: the window is that, within an interval
 assert abs(w["start_t_s"] - 3.0) <= 0.5, w
 assert abs(w["end_t_s"] - 6.0) <= 0.5, w
+# the window has its evidence: the plan's port_down at its start, the timeouts, the stall
+ev = w["evidence"]
+print(f"  its evidence: {ev}")
+assert any(e["event"] == "b port_down" and abs(e["start_t_s"] - 3.0) <= 0.5
+           for e in ev.get("events", [])), ev
+assert ev.get("timeouts", 0) > 0 and ev.get("stalled_us", 0) > 2_000_000, ev
+assert not [d for p in pts if p.get("agent") == "b" for d in p.get("dips") or []], pts
 # a shares the backing file with b: the moment the throttle bites, a's writes may wait once
 # behind b's (one interval at most); a window of a's longer than that is wrong.
 a_fo = [p.get("failover") for p in pts if p.get("agent") == "a" and p.get("scope") == "agent"]
 assert len(a_fo) == 1 and (a_fo[0] is None or a_fo[0]["duration_s"] <= 0.5), a_fo
 PY
 "$LOCKSTEP" report --no-plots "$TMP/res" >"$TMP/report.txt" || fail "report failed"
-grep -E "^ +failover: b" "$TMP/report.txt" || fail "the report has no failover line: $(cat "$TMP/report.txt")"
+grep -E "^ +failover: b .*; evidence: event b port_down at 3\.[0-9] s, .*timeouts, an I/O in flight" "$TMP/report.txt" ||
+	fail "the report has no failover line with its evidence: $(cat "$TMP/report.txt")"
 ok "a stalled port on the plan's events: hooks on time, in flight, timeouts, its failover window; the other port unaffected"
