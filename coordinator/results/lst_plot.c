@@ -36,8 +36,16 @@
 #define S_MIN_RUN 5	     /* rows between gaps for a timeseries line to break there */
 #define S_MARK_MAX_POINTS 12 /* label the points of a timeseries up to this many */
 #define S_TITLE_LINE 100     /* characters in a line of a title before it breaks */
+#define S_TS_COLS 8	     /* values of a timeseries row (s_bucket) */
+#define S_TS_P99 5	     /* from here on they are p99s: a bucket keeps the highest */
 
 /* --- curves: latency against IOPS ------------------------------------------------------------ */
+
+/*
+ * The percentile of the headline in a latency-vs-IOPS plot's title and of the crossing it
+ * marks: one, so the figure a reader finds in the title is the one circled on the curve.
+ */
+#define S_HL_STAT LST_HL_P99
 
 /* The statistics drawn (mean, p99, p99.99), their datablock columns and lst_curves indexes. */
 static const char *const s_stat_names[] = { "mean", "p99", "p99.99" };
@@ -66,7 +74,9 @@ static void s_lat_extent(const struct lst_curves *cs, int stat, double *lo, doub
 static void s_curve_block(FILE *f, const char *var, const struct lst_curve *c, const char *name)
 {
 	fprintf(f, "%s << EOD\n", var);
-	lst_plot__comment(f, "%s: IOPS, then latency mean, p99, p99.9, p99.99 (us), point label",
+	lst_plot__comment(f,
+			  "%s: IOPS, then latency mean, p99, p99.9, p99.99 (us), point label, "
+			  "read p99, write p99 (us)",
 			  name);
 	for (size_t k = 0; k < c->n; k++) {
 		lst_plot__num(f, c->p[k].iops);
@@ -74,9 +84,21 @@ static void s_curve_block(FILE *f, const char *var, const struct lst_curve *c, c
 			lst_plot__num(f, lst_plot__pos(c->p[k].lat[s]));
 		fputc(' ', f);
 		lst_plot__q(f, c->p[k].label);
+		lst_plot__num(f, lst_plot__pos(c->p[k].lat_dir[0]));
+		lst_plot__num(f, lst_plot__pos(c->p[k].lat_dir[1]));
 		fputc('\n', f);
 	}
 	fputs("EOD\n", f);
+}
+
+/* Some point of c did both reads and writes (a 70/30 mix): its read and write p99 are drawn
+ * as lines of their own, since the combined p99 hides which direction is slow. */
+static bool s_curve_rw(const struct lst_curve *c)
+{
+	for (size_t k = 0; k < c->n; k++)
+		if (c->p[k].lat_dir[0] > 0 && c->p[k].lat_dir[1] > 0)
+			return true;
+	return false;
 }
 
 /* A line at the latency limit when it is inside the latencies drawn (drawn statistic stat, or
@@ -124,37 +146,29 @@ static const char *s_short_iops(double v, char *buf, size_t size)
 }
 
 /*
- * The interpolated crossings of the drawn percentiles (p99, p99.99) of a curve with the limit,
- * as datablock var: IOPS, the limit, "p99.99 182k". Returns how many (none: no block).
+ * The interpolated crossing of the title's percentile (S_HL_STAT) of a curve with the limit, as
+ * datablock var: IOPS, the limit, "p99 182k". Returns false (no block) when there is none.
  */
-static size_t s_cross_block(FILE *f, const char *var, const struct lst_headline *h)
+static bool s_cross_block(FILE *f, const char *var, const struct lst_headline *h)
 {
-	static const int drawn[] = { LST_HL_P99, LST_HL_P99_99 };
-	size_t n = 0;
+	char v[32], *label;
 
-	for (size_t k = 0; k < LST_ARRAY_SIZE(drawn); k++) {
-		int s = drawn[k];
-		char v[32], *label;
-
-		if (!h->interpolated[s])
-			continue;
-		if (!n++) {
-			fprintf(f, "%s << EOD\n", var);
-			lst_plot__comment(f, "where the curve crosses the limit (interpolated): "
-					     "IOPS, limit (us), label");
-		}
-		lst_plot__num(f, h->iops[s]);
-		lst_plot__num(f, h->limit_us);
-		label = lst_asprintf("%s %s", lst_headline_stat_names[s],
-				     s_short_iops(h->iops[s], v, sizeof(v)));
-		fputc(' ', f);
-		lst_plot__q(f, label);
-		fputc('\n', f);
-		free(label);
-	}
-	if (n)
-		fputs("EOD\n", f);
-	return n;
+	if (!h->interpolated[S_HL_STAT])
+		return false;
+	fprintf(f, "%s << EOD\n", var);
+	lst_plot__comment(f,
+			  "where the curve's %s crosses the limit (interpolated): IOPS, limit "
+			  "(us), label",
+			  lst_headline_stat_names[S_HL_STAT]);
+	lst_plot__num(f, h->iops[S_HL_STAT]);
+	lst_plot__num(f, h->limit_us);
+	label = lst_asprintf("%s %s", lst_headline_stat_names[S_HL_STAT],
+			     s_short_iops(h->iops[S_HL_STAT], v, sizeof(v)));
+	fputc(' ', f);
+	lst_plot__q(f, label);
+	fputs("\nEOD\n", f);
+	free(label);
+	return true;
 }
 
 /* The latency-vs-IOPS plot of a run after its data blocks (plots/lat.gp); cross[i]: curve i
@@ -163,7 +177,7 @@ static void s_lat_body(FILE *f, const struct lst_curves *cs, const bool *cross, 
 		       const char *title)
 {
 	char *qtitle = lst_plot__qstr("%s", title), *q;
-	bool any = false;
+	bool any = false, rw = false;
 
 	lst_plot_tpl(f, "lat", "run_title",
 		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
@@ -188,16 +202,22 @@ static void s_lat_body(FILE *f, const struct lst_curves *cs, const bool *cross, 
 		lst_plot_tpl(f, "lat", "run_group", args);
 		if (cs->c[i].n && *cs->c[i].p[0].label)
 			lst_plot_tpl(f, "lat", "run_qd", args);
+		if (s_curve_rw(&cs->c[i]))
+			lst_plot_tpl(f, "lat", "run_rw", args);
 		if (cross[i])
 			lst_plot_tpl(f, "lat", "run_cross", args);
 		any |= cross[i];
+		rw |= s_curve_rw(&cs->c[i]);
 		free(qname);
 	}
 	lst_plot_tpl(f, "lat", "run_stats", NULL);
+	if (rw)
+		lst_plot_tpl(f, "lat", "run_rw_key", NULL);
 	if (any) {
 		char text[32];
 
-		q = lst_plot__qstr("crosses %s (interpolated)",
+		q = lst_plot__qstr("%s crosses %s (interpolated)",
+				   lst_headline_stat_names[S_HL_STAT],
 				   lst_headline_limit_text(limit, text, sizeof(text)));
 		lst_plot_tpl(f, "lat", "run_cross_key",
 			     (const struct lst_tpl_arg[]){ { "cross", q }, { NULL, NULL } });
@@ -223,9 +243,10 @@ static void s_lat_blocks(FILE *f, const struct lst_curves *cs, const struct lst_
 }
 
 /*
- * The title: the phase, the run, and the lab's headline figure of each curve (up to 4), "IOPS
- * at p99.99 < 1 ms: 216k (jobs=1), 198k (jobs=2)"; "none" when over from the first point, "> 245k"
- * when never over.
+ * The title: the phase, the run, and the headline figure of each curve (up to 4) at the
+ * percentile whose crossing the plot marks, "IOPS at p99 < 1 ms: 216k (jobs=1), 198k
+ * (jobs=2)"; "none" when over from the first point, "> 245k" when never over; a bandwidth
+ * curve's "MB/s max 7928".
  */
 static void s_lat_title(const lst_report *r, const struct lst_rpt_phase *ph,
 			const struct lst_headline *hl, size_t nhl, char *buf, size_t size)
@@ -238,17 +259,22 @@ static void s_lat_title(const lst_report *r, const struct lst_rpt_phase *ph,
 
 	for (size_t i = 0; i < nhl && i < 4 && len < size; i++) {
 		const struct lst_headline *h = &hl[i];
-		double x = h->iops[LST_HL_P99_99];
+		double x = h->iops[S_HL_STAT];
 
 		if (!i) {
 			line = len + 1;
 			len += (size_t)snprintf(
-				buf + len, size - len, "\nIOPS at p99.99 < %s:",
+				buf + len, size - len,
+				"\nIOPS at %s < %s:", lst_headline_stat_names[S_HL_STAT],
 				lst_headline_limit_text(h->limit_us, lim, sizeof(lim)));
 		}
-		snprintf(item, sizeof(item), "%s%s%s%s%s", h->all_under[LST_HL_P99_99] ? "> " : "",
-			 isnan(x) ? "none" : s_short_iops(x, v, sizeof(v)), *h->curve ? " (" : "",
-			 h->curve, *h->curve ? ")" : "");
+		if (h->bandwidth)
+			snprintf(v, sizeof(v), "MB/s max %.0f", h->mbps);
+		snprintf(item, sizeof(item), "%s%s%s%s%s", h->all_under[S_HL_STAT] ? "> " : "",
+			 h->bandwidth ? v
+			 : isnan(x)   ? "none"
+				      : s_short_iops(x, v, sizeof(v)),
+			 *h->curve ? " (" : "", h->curve, *h->curve ? ")" : "");
 		if (i && len - line + strlen(item) > S_TITLE_LINE) {
 			line = len + 2;
 			len += (size_t)snprintf(buf + len, size - len, ",\n%s", item);
@@ -408,10 +434,10 @@ static double s_time_unit(double span, const char **unit)
 	return 3600;
 }
 
-/* Accumulates rows of one line into buckets of k rows (means; p99 the bucket's highest). */
+/* Accumulates rows of one line into buckets of k rows (means; the p99s the bucket's highest). */
 struct s_bucket {
 	size_t n;
-	double t, v[6]; /* iops, read, write, mbps, mean, p99 */
+	double t, v[S_TS_COLS]; /* iops, read, write, mbps, mean, p99, read p99, write p99 */
 };
 
 static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, bool full)
@@ -419,8 +445,8 @@ static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, b
 	if (!b->n)
 		return;
 	lst_plot__num(f, (b->t - t0) / div);
-	for (int i = 0; i < (full ? 6 : 4); i++) {
-		double v = i == 5 ? b->v[i] : b->v[i] / (double)b->n;
+	for (int i = 0; i < (full ? S_TS_COLS : 4); i++) {
+		double v = i >= S_TS_P99 ? b->v[i] : b->v[i] / (double)b->n;
 
 		lst_plot__num(f, i >= 4 ? lst_plot__pos(v) : v);
 	}
@@ -429,14 +455,75 @@ static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, b
 }
 
 /*
+ * The times of a phase's combined rows, sorted: where the phase did I/O. A single agent's or
+ * path's line breaks where it skips one of them (it took no part in that point: a port set
+ * without it), whatever the gap rule says, so no line is drawn through a stretch where that
+ * path did no I/O.
+ */
+struct s_ts_grid {
+	double *t;
+	size_t n;
+	double eps; /* a quarter of the median step: agents' rows of one interval differ by us */
+};
+
+static int s_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void s_ts_grid_init(struct s_ts_grid *g, const lst_report *r, const char *phase)
+{
+	double *d;
+
+	g->t = lst_calloc(r->nts + 1, sizeof(*g->t));
+	g->n = 0;
+	for (size_t i = 0; i < r->nts; i++)
+		if (!strcmp(r->ts[i].phase, phase) && !strcmp(r->ts[i].agent, "all"))
+			g->t[g->n++] = r->ts[i].t_s;
+	qsort(g->t, g->n, sizeof(*g->t), s_dbl_cmp);
+	d = lst_calloc(g->n + 1, sizeof(*d));
+	for (size_t i = 1; i < g->n; i++)
+		d[i - 1] = g->t[i] - g->t[i - 1];
+	qsort(d, g->n ? g->n - 1 : 0, sizeof(*d), s_dbl_cmp);
+	g->eps = g->n > 1 ? d[(g->n - 1) / 2] / 4 : 0;
+	free(d);
+}
+
+static void s_ts_grid_exit(struct s_ts_grid *g)
+{
+	free(g->t);
+	memset(g, 0, sizeof(*g));
+}
+
+/* The phase did I/O strictly between a and b (a < b), beyond the grid's tolerance. */
+static bool s_ts_grid_between(const struct s_ts_grid *g, double a, double b)
+{
+	size_t lo = 0, hi = g->n;
+
+	while (lo < hi) { /* the first time > a + eps */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->t[mid] <= a + g->eps)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->n && g->t[lo] < b - g->eps;
+}
+
+/*
  * Rows of phase and agent (path NULL), or of the agent's path (r->ts_parts), as a datablock: t,
- * IOPS, read IOPS, write IOPS, MB/s, then (full) mean and p99 latency. A blank line where more
- * than `gap` seconds pass between rows (ramps excluded from the results, idle gaps), so lines
- * break where there is no data. Thinned to about S_TS_MAX_ROWS rows.
+ * IOPS, read IOPS, write IOPS, MB/s, then (full) mean and p99 latency, read and write p99. A
+ * blank line where more than `gap` seconds pass between rows (ramps excluded from the
+ * results, idle gaps), and (grid, for a single agent's or path's line) where the line skips
+ * rows the phase has, so lines break where there is no data. Thinned to about S_TS_MAX_ROWS
+ * rows.
  */
 static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char *phase,
 		       const char *agent, const char *path, size_t nrows, double t0, double div,
-		       double gap, bool full)
+		       double gap, const struct s_ts_grid *grid, bool full)
 {
 	size_t k = nrows > S_TS_MAX_ROWS ? (nrows + S_TS_MAX_ROWS - 1) / S_TS_MAX_ROWS : 1;
 	const struct lst_rpt_ts *rows = path ? r->ts_parts : r->ts;
@@ -448,18 +535,20 @@ static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char
 	lst_plot__comment(
 		f, "%s %s%s%s: t (since the phase start), IOPS, read IOPS, write IOPS, MB/s%s%s",
 		path ? "path" : "agent", agent, path ? ":" : "", path ? path : "",
-		full ? ", mean latency (us), p99 latency (us)" : "",
-		k > 1 ? "; rows averaged in groups (p99: the highest of the group)" : "");
+		full ? ", mean latency, p99, read p99, write p99 (us)" : "",
+		k > 1 ? "; rows averaged in groups (p99s: the highest of the group)" : "");
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_rpt_ts *t = &rows[i];
-		double v[6] = { t->iops[0] + t->iops[1], t->iops[0],  t->iops[1],
-				t->mbps[0] + t->mbps[1], t->lat_mean, t->lat_p99 };
+		double v[S_TS_COLS] = { t->iops[0] + t->iops[1], t->iops[0],	   t->iops[1],
+					t->mbps[0] + t->mbps[1], t->lat_mean,	   t->lat_p99,
+					t->lat_p99_dir[0],	 t->lat_p99_dir[1] };
 		bool broken;
 
 		if (strcmp(t->phase, phase) || strcmp(t->agent, agent) ||
 		    (path && (strcmp(t->scope, "path") || strcmp(t->path, path))))
 			continue;
-		broken = isfinite(last) && t->t_s - last > gap;
+		broken = isfinite(last) &&
+			 (t->t_s - last > gap || (grid && s_ts_grid_between(grid, last, t->t_s)));
 		if (b.n && (broken || b.n == k))
 			s_bucket_flush(f, &b, t0, div, full);
 		if (broken)
@@ -468,21 +557,15 @@ static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char
 			b.t = t->t_s;
 			memset(b.v, 0, sizeof(b.v));
 		}
-		for (int j = 0; j < 5; j++)
-			b.v[j] += v[j];
-		b.v[5] = LST_MAX(b.v[5], v[5]);
+		for (int j = 0; j < S_TS_COLS; j++)
+			b.v[j] = j < S_TS_P99  ? b.v[j] + v[j]
+				 : isnan(v[j]) ? b.v[j]
+					       : LST_MAX(b.v[j], v[j]);
 		b.n++;
 		last = t->t_s;
 	}
 	s_bucket_flush(f, &b, t0, div, full);
 	fputs("EOD\n", f);
-}
-
-static int s_dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*
@@ -864,6 +947,8 @@ static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
 			     (const struct lst_tpl_arg[]){ { "mean_color", lst_plot__colors[1] },
 							   { "p99_color", lst_plot__colors[3] },
 							   { NULL, NULL } });
+	if (sc->latmax > 0 && both) /* a mix: which direction is slow */
+		lst_plot_tpl(f, "timeseries", "rw_lat_lines", rw);
 	for (size_t k = 0; k < nlines; k++) {
 		char idx[32];
 
@@ -927,6 +1012,7 @@ static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
 			      const struct lst_rpt_phase *ph)
 {
 	struct s_ts_scan sc;
+	struct s_ts_grid grid;
 	const char *unit, *name;
 	double div, gap;
 	FILE *f;
@@ -942,18 +1028,20 @@ static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
 	if (!f)
 		return;
 	gap = s_ts_gap(r, ph->name, sc.nrows);
-	s_ts_block(f, r, "$all", ph->name, "all", NULL, sc.nrows, sc.t0, div, gap, true);
+	s_ts_grid_init(&grid, r, ph->name);
+	s_ts_block(f, r, "$all", ph->name, "all", NULL, sc.nrows, sc.t0, div, gap, NULL, true);
 	for (size_t k = 0; k < s_ts_nlines(&sc); k++) {
 		char var[32];
 
 		snprintf(var, sizeof(var), "$a%zu", k);
 		if (sc.npaths > 1)
 			s_ts_block(f, r, var, ph->name, sc.path_agents[k], sc.paths[k], sc.nrows,
-				   sc.t0, div, gap, false);
+				   sc.t0, div, gap, &grid, false);
 		else
 			s_ts_block(f, r, var, ph->name, sc.agents[k], NULL, sc.nrows, sc.t0, div,
-				   gap, false);
+				   gap, &grid, false);
 	}
+	s_ts_grid_exit(&grid);
 	lst_plot__begin(f, name, 1200, ph->sequential ? 950 : 700);
 	s_ts_body(f, r, ph, &sc, div, unit);
 	lst_plot__end(f);
@@ -1253,7 +1341,7 @@ static void s_plot_hir(struct lst_plot__ctx *c, const lst_report *r, const struc
 		return;
 	if (sc.nrows)
 		s_ts_block(f, r, "$ts", ph->name, "all", NULL, sc.nrows, t0, div,
-			   s_ts_gap(r, ph->name, sc.nrows), false);
+			   s_ts_gap(r, ph->name, sc.nrows), NULL, false);
 	for (size_t k = 0; k < ntests; k++)
 		s_hir_block(f, r, ph->name, tests[k], k, t0, div);
 	lst_plot__begin(f, name, 1200, 700);

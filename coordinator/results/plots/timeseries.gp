@@ -37,6 +37,12 @@ plot \
   keyentry w l lw 1.5 dt 2 lc rgb "@p99_color@" t "p99 latency (right axis)", \
   $all u 1:6 axes x1y2 w l lw 1.5 lc rgb "@mean_color@" notitle, \
   $all u 1:7 axes x1y2 w l lw 1.5 dt 2 lc rgb "@p99_color@" notitle
+##@ rw_lat_lines +
+, \
+  keyentry w l lw 1.2 dt 4 lc rgb "@read_color@" t "read p99 (right axis)", \
+  keyentry w l lw 1.2 dt 5 lc rgb "@write_color@" t "write p99 (right axis)", \
+  $all u 1:8 axes x1y2 w l lw 1.2 dt 4 lc rgb "@read_color@" notitle, \
+  $all u 1:9 axes x1y2 w l lw 1.2 dt 5 lc rgb "@write_color@" notitle
 ##@ agent_line +
 , \
   $a@k@ u 1:2 w l lw 1 lc rgb "@color@" notitle
