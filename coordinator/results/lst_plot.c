@@ -131,15 +131,18 @@ static void s_lat_axes(FILE *f)
 	lst_plot_tpl(f, "lat", "axes", NULL);
 }
 
-/* "182k", "1.23M": an IOPS figure short enough to sit by a marker. */
+/* "182k", "35.6k", "1.23M": an IOPS figure short enough to sit by a marker or on a bar, to 3
+ * significant digits (2 would make 35,591 and 36,400 the same bar). */
 static const char *s_short_iops(double v, char *buf, size_t size)
 {
 	if (v >= 1e6)
 		snprintf(buf, size, "%.2fM", v / 1e6);
-	else if (v >= 1e4)
+	else if (v >= 1e5)
 		snprintf(buf, size, "%.0fk", v / 1e3);
-	else if (v >= 1e3)
+	else if (v >= 1e4)
 		snprintf(buf, size, "%.1fk", v / 1e3);
+	else if (v >= 1e3)
+		snprintf(buf, size, "%.2fk", v / 1e3);
 	else
 		snprintf(buf, size, "%.0f", v);
 	return buf;
@@ -1378,7 +1381,104 @@ static void s_plot_hir(struct lst_plot__ctx *c, const lst_report *r, const struc
 	lst_plot__draw(c, f, name);
 }
 
-/* --- IOPS matrix ----------------------------------------------------------------------------- */
+/* --- bar charts: the IOPS matrix, port sets -------------------------------------------------- */
+
+/*
+ * A bar chart (plots/bars.gp): groups along x (block sizes, workloads), a bar per series in
+ * each (mixes, port sets), every bar labelled with its value, on a linear axis from 0. Bars are
+ * boxes at computed places, not a gnuplot histogram, so the labels sit on their bars.
+ */
+struct s_bars {
+	const char *var; /* the datablock: "$m" */
+	size_t ngroups, nseries;
+	const char **groups;	   /* [ngroups] x tic labels; "" draws no tic */
+	const char **series;	   /* [nseries] key titles */
+	const char *const *colors; /* [nseries] */
+	const double *v;	   /* [g * nseries + s]; NAN: no bar */
+	char (*labels)[48];	   /* [g * nseries + s] the text over each bar */
+};
+
+/* The chart's datablock: group, a value per series, then each value's label. */
+static void s_bars_block(FILE *f, const struct s_bars *b, const char *what)
+{
+	fprintf(f, "%s << EOD\n", b->var);
+	lst_plot__comment(f, "%s: group, a value per series (columns 2 to %zu), their labels", what,
+			  b->nseries + 1);
+	for (size_t s = 0; s < b->nseries; s++)
+		lst_plot__comment(f, "  column %zu: %s", s + 2, b->series[s]);
+	for (size_t g = 0; g < b->ngroups; g++) {
+		lst_plot__q(f, b->groups[g]);
+		for (size_t s = 0; s < b->nseries; s++)
+			lst_plot__num(f, b->v[g * b->nseries + s]);
+		for (size_t s = 0; s < b->nseries; s++) {
+			fputc(' ', f);
+			lst_plot__q(f, b->labels[g * b->nseries + s]);
+		}
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+}
+
+/* The x tics: a group's name under it; none at all when no group has one (a single unnamed
+ * workload gets no stray "-" tick). */
+static void s_bars_tics(FILE *f, const struct s_bars *b)
+{
+	bool any = false;
+
+	for (size_t g = 0; g < b->ngroups; g++) {
+		if (!*b->groups[g])
+			continue;
+		fputs(any ? ", " : "set xtics (", f);
+		lst_plot__q(f, b->groups[g]);
+		fprintf(f, " %zu", g);
+		any = true;
+	}
+	if (any)
+		fputs(")\n", f);
+	else
+		lst_plot_tpl(f, "bars", "notics", NULL);
+}
+
+/* The chart's settings and plot command; key: the series get key entries. */
+static void s_bars_plot(FILE *f, const struct s_bars *b, bool key)
+{
+	double bw = 0.8 / (double)b->nseries;
+	char sbw[32], xmax[32];
+
+	snprintf(sbw, sizeof(sbw), "%.4f", bw);
+	snprintf(xmax, sizeof(xmax), "%.1f", (double)b->ngroups - 0.5);
+	lst_plot_tpl(
+		f, "bars", "head",
+		(const struct lst_tpl_arg[]){ { "bw", sbw }, { "xmax", xmax }, { NULL, NULL } });
+	s_bars_tics(f, b);
+	lst_plot_tpl(f, "bars", "plot", NULL);
+	for (size_t s = 0; s < b->nseries; s++) {
+		char off[32], col[16], lcol[16], *q = lst_plot__qstr("%s", b->series[s]);
+		char *title = key ? lst_asprintf("t %s", q) : lst_strdup("notitle");
+
+		snprintf(off, sizeof(off), "%+.4f",
+			 ((double)s - (double)(b->nseries - 1) / 2) * bw);
+		snprintf(col, sizeof(col), "%zu", s + 2);
+		snprintf(lcol, sizeof(lcol), "%zu", b->nseries + s + 2);
+		lst_plot_tpl(f, "bars", "bar",
+			     (const struct lst_tpl_arg[]){
+				     { "sep", s ? ", \\\n" : "" },
+				     { "var", b->var },
+				     { "off", off },
+				     { "col", col },
+				     { "lcol", lcol },
+				     { "color", b->colors[s] },
+				     { "title", title },
+				     /* many bars: labels upright over them would overlap */
+				     { "rotate", b->ngroups * b->nseries > 12 ? "rotate by 90 left"
+									      : "center" },
+				     { NULL, NULL },
+			     });
+		free(title);
+		free(q);
+	}
+	lst_plot_tpl(f, "bars", "eol", NULL);
+}
 
 /*
  * Bar colors by read share: the mix with the most reads deep blue, through grey, to deep red
@@ -1405,148 +1505,160 @@ static void s_mix_color(const struct lst_rpt_matrix *m, size_t k, char *buf, siz
 	snprintf(buf, size, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
 
-/* The matrix plot after its data block (plots/matrix.gp): one bar series per mix. */
-static void s_matrix_body(FILE *f, const struct lst_rpt_matrix *m, const char *title, double lo,
-			  double hi)
+/* The matrix plot's title: the phase, its tests' verdicts (steady or not, which rounds), run. */
+static void s_matrix_title(const lst_report *r, const char *phase, char *buf, size_t size)
 {
-	char *qtitle = lst_plot__qstr("%s", title);
-	char ylo[32], yhi[32];
+	size_t len = (size_t)snprintf(buf, size, "IOPS by block size and read/write mix — phase %s",
+				      phase);
 
-	snprintf(ylo, sizeof(ylo), "%.7g", pow(10, floor(log10(lo))));
-	snprintf(yhi, sizeof(yhi), "%.7g", hi * 1.8);
-	lst_plot_tpl(f, "matrix", "head",
-		     (const struct lst_tpl_arg[]){
-			     { "title", qtitle }, { "ylo", ylo }, { "yhi", yhi }, { NULL, NULL } });
-	free(qtitle);
-	for (size_t k = 0; k < m->nmix; k++) {
-		char col[16], color[16], *qmix = lst_plot__qstr("%s", m->mix[k]);
+	for (size_t i = 0; i < r->ntests && len < size; i++) {
+		char verdict[512];
 
-		snprintf(col, sizeof(col), "%zu", k + 2);
-		s_mix_color(m, k, color, sizeof(color));
-		lst_plot_tpl(f, "matrix", "bar",
-			     (const struct lst_tpl_arg[]){
-				     { "col", col },
-				     { "xtic", k ? "" : ":xtic(1)" },
-				     { "color", color },
-				     { "title", qmix },
-				     { "sep", k + 1 < m->nmix ? ", \\" : "" },
-				     { NULL, NULL },
-			     });
-		free(qmix);
+		if (strcmp(r->tests[i].phase, phase))
+			continue;
+		lst_report_verdict(&r->tests[i], verdict, sizeof(verdict));
+		len += (size_t)snprintf(buf + len, size - len, "\n%s%s%s", r->tests[i].test,
+					*r->tests[i].test ? ": " : "", verdict);
 	}
+	if (len < size)
+		snprintf(buf + len, size - len, "\n%s, run %s", r->title, r->run_id);
 }
 
 static void s_plot_matrix(struct lst_plot__ctx *c, const lst_report *r,
 			  const struct lst_rpt_matrix *m)
 {
 	const char *phase = *m->phase ? m->phase : "iops", *name;
-	double lo = INFINITY, hi = 0;
-	char title[512];
+	size_t n = m->nbs * m->nmix;
+	char(*bs)[32], (*colors)[16], title[2048], *q;
+	struct s_bars b = { .var = "$m", .ngroups = m->nbs, .nseries = m->nmix, .v = m->iops };
+	const char **color;
+	bool any = false;
 	FILE *f;
 
-	for (size_t i = 0; i < m->nbs * m->nmix; i++)
-		if (m->iops[i] > 0) {
-			lo = LST_MIN(lo, m->iops[i]);
-			hi = LST_MAX(hi, m->iops[i]);
-		}
-	if (!m->nbs || !isfinite(lo))
+	for (size_t i = 0; i < n; i++)
+		any |= m->iops[i] > 0;
+	if (!m->nbs || !any)
 		return;
 	name = lst_plot__name(c, "matrix", phase, NULL);
-	f = lst_plot__script(c, name, "IOPS matrix: block size x read/write mix, clustered bars");
+	f = lst_plot__script(c, name, "IOPS matrix: block size x read/write mix, bars with values");
 	if (!f)
 		return;
-	fputs("$m << EOD\n", f);
-	lst_plot__comment(f, "block size, then IOPS per mix (read/write %%), as in %s", m->file);
-	for (size_t i = 0; i < m->nbs; i++) {
-		char bs[32];
-
-		lst_plot__q(f, lst_report_bs(m->bs[i], bs, sizeof(bs)));
-		for (size_t k = 0; k < m->nmix; k++)
-			lst_plot__num(f, lst_plot__pos(m->iops[i * m->nmix + k]));
-		fputc('\n', f);
+	bs = lst_calloc(m->nbs, sizeof(*bs));
+	colors = lst_calloc(m->nmix, sizeof(*colors));
+	b.groups = lst_calloc(m->nbs, sizeof(*b.groups));
+	b.series = lst_calloc(m->nmix, sizeof(*b.series));
+	color = lst_calloc(m->nmix, sizeof(*color));
+	b.colors = color;
+	b.labels = lst_calloc(n + 1, sizeof(*b.labels));
+	for (size_t i = 0; i < m->nbs; i++)
+		b.groups[i] = lst_report_bs(m->bs[i], bs[i], sizeof(bs[i]));
+	for (size_t k = 0; k < m->nmix; k++) {
+		s_mix_color(m, k, colors[k], sizeof(colors[k]));
+		color[k] = colors[k];
+		b.series[k] = m->mix[k];
 	}
-	fputs("EOD\n", f);
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(m->iops[i]))
+			s_short_iops(m->iops[i], b.labels[i], sizeof(b.labels[i]));
+	s_bars_block(f, &b, m->file);
 	lst_plot__begin(f, name, 1200, 700);
-	snprintf(title, sizeof(title),
-		 "IOPS by block size and read/write mix — phase %s\n"
-		 "%s, run %s",
-		 phase, r->title, r->run_id);
-	s_matrix_body(f, m, title, lo, hi);
+	s_matrix_title(r, phase, title, sizeof(title));
+	q = lst_plot__qstr("%s", title);
+	lst_plot_tpl(f, "matrix", "head",
+		     (const struct lst_tpl_arg[]){ { "title", q }, { NULL, NULL } });
+	free(q);
+	s_bars_plot(f, &b, true);
 	lst_plot__end(f);
 	lst_plot__draw(c, f, name);
+	free(b.labels);
+	free(color);
+	free(b.series);
+	free(b.groups);
+	free(colors);
+	free(bs);
 }
 
-/* One panel of the ports plot: a bar per port set over the workloads, from $VAR. */
-static void s_ports_panel(FILE *f, const struct lst_report_ports *t, const char *block,
-			  const char *var)
+/* A value and its ratio to the workload's fewest paths: "50.4k x1.42" (the base: no ratio). */
+static void s_ports_label(double v, double ratio, bool mbps, char *buf, size_t size)
 {
-	lst_plot_tpl(f, "ports", block, NULL);
-	for (size_t s = 0; s < t->nsets; s++) {
-		char col[16], *q = lst_plot__qstr("%s (%zu)", t->sets[s], t->paths[s]);
+	char num[32];
 
-		snprintf(col, sizeof(col), "%zu", s + 2);
-		lst_plot_tpl(f, "ports", "bar",
-			     (const struct lst_tpl_arg[]){
-				     { "var", var },
-				     { "col", col },
-				     { "xtic", s ? "" : ":xtic(1)" },
-				     { "color", lst_plot__colors[s % lst_plot__ncolors] },
-				     { "title", q },
-				     { "sep", s + 1 < t->nsets ? ", \\" : "" },
-				     { NULL, NULL },
-			     });
-		free(q);
-	}
+	buf[0] = '\0';
+	if (!isfinite(v))
+		return;
+	if (mbps)
+		snprintf(num, sizeof(num), v >= 100 ? "%.0f" : "%.1f", v);
+	else
+		s_short_iops(v, num, sizeof(num));
+	if (isfinite(ratio) && fabs(ratio - 1) >= 0.005)
+		snprintf(buf, size, "%s x%.2f", num, ratio);
+	else
+		snprintf(buf, size, "%s", num);
 }
 
-/* $NAME << EOD: a row per workload, a column per port set. */
-static void s_ports_block(FILE *f, const struct lst_report_ports *t, const char *name,
-			  const double *v, const char *what)
-{
-	fprintf(f, "%s << EOD\n", name);
-	lst_plot__comment(f, "workload, then %s per port set:", what);
-	for (size_t s = 0; s < t->nsets; s++)
-		lst_plot__comment(f, "  column %zu: ports %s (%zu paths)", s + 2, t->sets[s],
-				  t->paths[s]);
-	for (size_t w = 0; w < t->nwork; w++) {
-		lst_plot__q(f, *t->work[w] ? t->work[w] : "-");
-		for (size_t s = 0; s < t->nsets; s++)
-			lst_plot__num(f, v[w * t->nsets + s]);
-		fputc('\n', f);
-	}
-	fputs("EOD\n", f);
-}
-
-/* A phase that sweeps `ports`: MB/s per set of paths, and the ratio to the fewest paths. */
+/*
+ * A phase that sweeps `ports`: IOPS and MB/s per set of paths as bars (a set is no point on a
+ * curve), each labelled with its value and its ratio to the workload's fewest paths, a
+ * workload per group, the key naming the sets as the plan does ("a+b").
+ */
 static void s_plot_ports(struct lst_plot__ctx *c, const lst_report *r,
 			 const struct lst_rpt_phase *ph)
 {
 	struct lst_report_ports t;
+	struct s_bars b, mb;
 	const char *name;
 	char *title;
+	size_t n;
 	FILE *f;
 
 	if (!lst_report_ports_table(r, ph->name, &t))
 		return;
 	name = lst_plot__name(c, "ports", ph->name, NULL);
-	f = lst_plot__script(c, name, "port scaling: MB/s per set of active paths, and the ratio");
+	f = lst_plot__script(c, name, "port scaling: IOPS and MB/s per set of active paths");
 	if (!f) {
 		lst_report_ports_free(&t);
 		return;
 	}
-	s_ports_block(f, &t, "$mbps", t.mbps, "MB/s");
-	s_ports_block(f, &t, "$ratio", t.ratio, "MB/s against the fewest paths");
+	n = t.nwork * t.nsets;
+	b = (struct s_bars){ .ngroups = t.nwork, .nseries = t.nsets };
+	b.groups = lst_calloc(t.nwork, sizeof(*b.groups));
+	b.series = lst_calloc(t.nsets, sizeof(*b.series));
+	b.colors = lst_plot__colors;
+	b.labels = lst_calloc(n + 1, sizeof(*b.labels));
+	for (size_t w = 0; w < t.nwork; w++)
+		b.groups[w] = t.work[w];
+	for (size_t s = 0; s < t.nsets; s++)
+		b.series[s] = t.sets[s];
+	LST_ASSERT(t.nsets <= lst_plot__ncolors || !"more port sets than colours");
+	mb = b;
+	mb.var = "$mbps";
+	mb.v = t.mbps;
+	mb.labels = lst_calloc(n + 1, sizeof(*mb.labels));
+	b.var = "$iops";
+	b.v = t.iops;
+	for (size_t i = 0; i < n; i++) {
+		s_ports_label(t.iops[i], t.iops_ratio[i], false, b.labels[i], sizeof(b.labels[i]));
+		s_ports_label(t.mbps[i], t.ratio[i], true, mb.labels[i], sizeof(mb.labels[i]));
+	}
+	s_bars_block(f, &b, "IOPS per port set");
+	s_bars_block(f, &mb, "MB/s per port set");
 	lst_plot__begin(f, name, 1200, 600);
 	title = lst_plot__qstr("Port scaling — phase %s\n%s, run %s", ph->name, r->title,
 			       r->run_id);
 	lst_plot_tpl(f, "ports", "head",
 		     (const struct lst_tpl_arg[]){ { "title", title }, { NULL, NULL } });
 	free(title);
-	s_ports_panel(f, &t, "mbps", "$mbps");
-	s_ports_panel(f, &t, "ratio", "$ratio");
+	lst_plot_tpl(f, "ports", "iops", NULL);
+	s_bars_plot(f, &b, true);
+	lst_plot_tpl(f, "ports", "mbps", NULL);
+	s_bars_plot(f, &mb, false);
 	lst_plot_tpl(f, "ports", "tail", NULL);
 	lst_plot__end(f);
 	lst_plot__draw(c, f, name);
+	free(mb.labels);
+	free(b.labels);
+	free(b.series);
+	free(b.groups);
 	lst_report_ports_free(&t);
 }
 

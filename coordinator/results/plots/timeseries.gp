@@ -20,7 +20,7 @@ set my2tics 10
 set format y2 "%.0f"
 ##@ point_mark
 set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#b0b0b0" dt 3
-set label @label@ at first @x@, graph 0.97 offset 0.3,0 left front font ",9" tc rgb "#505050"
+set label @label@ at first @x@, graph 0.97 offset 0.3,0 left front font small tc rgb "#505050"
 ##@ plot +
 plot \
   keyentry w l lw 2 lc rgb "@all_color@" t "IOPS, all agents"
@@ -75,7 +75,7 @@ set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#909
 ##@ round_mark_dense
 set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#d4d4d4" dt 3
 ##@ mark_label
-set label @label@ at first @x@, graph @y@ offset 0.3,0 left front font ",9" tc rgb "#505050"
+set label @label@ at first @x@, graph @y@ offset 0.3,0 left front font small tc rgb "#505050"
 ##@ event_mark
 set arrow from first @x@, graph 0 to first @x@, graph 1 nohead front lc rgb "#b5179e" dt 2 lw 1.2
-set label @label@ at first @x@, graph 0.86 offset 0.3,0 left front font ",9" tc rgb "#b5179e"
+set label @label@ at first @x@, graph 0.86 offset 0.3,0 left front font small tc rgb "#b5179e"
