@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@
 #define S_MIN_RUN 5	     /* rows between gaps for a timeseries line to break there */
 #define S_MARK_MAX_POINTS 12 /* label the points of a timeseries up to this many */
 #define S_TITLE_LINE 100     /* characters in a line of a title before it breaks */
+#define S_SPLIT_POINTS 60    /* a suite test with more points gets a time series per round */
 #define S_TS_COLS 8	     /* values of a timeseries row (s_bucket) */
 #define S_TS_P99 5	     /* from here on they are p99s: a bucket keeps the highest */
 
@@ -987,21 +989,27 @@ static void s_ts_mbps_plot(FILE *f, const struct s_ts_scan *sc)
 	lst_plot_tpl(f, "timeseries", "eol", NULL);
 }
 
-/* The timeseries plot after its data blocks (plots/timeseries.gp). */
+/* The timeseries plot after its data blocks (plots/timeseries.gp); part: the test (and round)
+ * it shows, NULL for the whole phase. */
 static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph,
-		      const struct s_ts_scan *sc, double div, const char *unit)
+		      const char *part, const struct s_ts_scan *sc, double div, const char *unit)
 {
-	char title[512], *q;
+	char title[768], *q, *since;
 
-	snprintf(title, sizeof(title), "IOPS and latency over time — phase %s%s%s%s\n%s, run %s",
-		 ph->name, *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title,
-		 r->run_id);
+	snprintf(title, sizeof(title),
+		 "IOPS and latency over time — phase %s%s%s%s%s%s\n%s, run %s", ph->name,
+		 *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", part ? ", test " : "",
+		 part ? part : "", r->title, r->run_id);
 	q = lst_plot__qstr("%s", title);
 	lst_plot_tpl(f, "timeseries", ph->sequential ? "multiplot" : "title",
 		     (const struct lst_tpl_arg[]){ { "title", q }, { NULL, NULL } });
 	free(q);
+	since = part ? lst_asprintf("test %s started", part) : lst_strdup("the phase started");
+	q = lst_plot__qstr("time since %s (%s)", since, unit);
 	lst_plot_tpl(f, "timeseries", "axes",
-		     (const struct lst_tpl_arg[]){ { "unit", unit }, { NULL, NULL } });
+		     (const struct lst_tpl_arg[]){ { "xlabel", q }, { NULL, NULL } });
+	free(q);
+	free(since);
 	if (sc->latmax > 0)
 		lst_plot_tpl(f, "timeseries", "lat_axis", NULL);
 	s_ts_bounds(f, r, ph->name, sc, div);
@@ -1011,8 +1019,12 @@ static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *
 		s_ts_mbps_plot(f, sc);
 }
 
+/*
+ * timeseries_PHASE, or of one part of a suite phase (part: "TEST" or "TEST round N", r holding
+ * only its points: s_ts_parts) timeseries_PHASE_PART.
+ */
 static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
-			      const struct lst_rpt_phase *ph)
+			      const struct lst_rpt_phase *ph, const char *part)
 {
 	struct s_ts_scan sc;
 	struct s_ts_grid grid;
@@ -1024,7 +1036,7 @@ static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
 	if (!sc.nrows)
 		return;
 	div = s_time_unit(sc.t1 - sc.t0, &unit);
-	name = lst_plot__name(c, "timeseries", ph->name, NULL);
+	name = lst_plot__name(c, "timeseries", ph->name, part);
 	f = lst_plot__script(c, name,
 			     sc.npaths > 1 ? "IOPS and latency over time, combined and per path"
 					   : "IOPS and latency over time, combined and per agent");
@@ -1046,9 +1058,113 @@ static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
 	}
 	s_ts_grid_exit(&grid);
 	lst_plot__begin(f, name, 1200, ph->sequential ? 950 : 700);
-	s_ts_body(f, r, ph, &sc, div, unit);
+	s_ts_body(f, r, ph, part, &sc, div, unit);
 	lst_plot__end(f);
 	lst_plot__draw(c, f, name);
+}
+
+/* Rows of phase whose point is kept (point < n and keep[point]), as a new array. */
+static void *s_ts_keep_rows(const void *rows, size_t nrows, size_t size, size_t off_phase,
+			    size_t off_point, const char *phase, const bool *keep, size_t n,
+			    size_t *out_n)
+{
+	char *out = lst_calloc(nrows + 1, size);
+
+	*out_n = 0;
+	for (size_t i = 0; i < nrows; i++) {
+		const char *row = (const char *)rows + i * size;
+		long point = *(const long *)(row + off_point);
+
+		if (strcmp(*(const char *const *)(row + off_phase), phase) || point < 0 ||
+		    (size_t)point >= n || !keep[point])
+			continue;
+		memcpy(out + (*out_n)++ * size, row, size);
+	}
+	return out;
+}
+
+/* sub's rows of one table (field, counted by nfield, of struct type): r's kept ones. */
+#define S_KEEP(sub, r, field, nfield, type, name, keep, n)                                         \
+	(sub)->field =                                                                             \
+		s_ts_keep_rows((r)->field, (r)->nfield, sizeof(type), offsetof(type, phase),       \
+			       offsetof(type, point), name, keep, n, &(sub)->nfield)
+
+/* The time series of the kept points of phase: r with only their rows. */
+static void s_plot_ts_part(struct lst_plot__ctx *c, const lst_report *r,
+			   const struct lst_rpt_phase *ph, const bool *keep, size_t n,
+			   const char *part)
+{
+	lst_report sub = *r; /* shares r's strings and tables; only the row arrays are its own */
+
+	S_KEEP(&sub, r, ts, nts, struct lst_rpt_ts, ph->name, keep, n);
+	S_KEEP(&sub, r, ts_parts, nts_parts, struct lst_rpt_ts, ph->name, keep, n);
+	S_KEEP(&sub, r, points, npoints, struct lst_rpt_point, ph->name, keep, n);
+	s_plot_timeseries(c, &sub, ph, part);
+	free(sub.ts);
+	free(sub.ts_parts);
+	free(sub.points);
+}
+
+/* A time series per round of test (w: the phase's points, n of them; keep: room for n). */
+static void s_plot_ts_rounds(struct lst_plot__ctx *c, const lst_report *r,
+			     const struct lst_rpt_phase *ph, const struct s_ts_where *w, size_t n,
+			     const char *test, bool *keep)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		char part[192];
+
+		if (!w[i].test || strcmp(w[i].test, test))
+			continue;
+		for (size_t j = 0; j < i; j++)
+			seen |= w[j].test && !strcmp(w[j].test, test) && w[j].round == w[i].round;
+		if (seen)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			keep[j] = w[j].test && !strcmp(w[j].test, test) && w[j].round == w[i].round;
+		snprintf(part, sizeof(part), "%s round %ld", test, w[i].round);
+		s_plot_ts_part(c, r, ph, keep, n, part);
+	}
+}
+
+/*
+ * A suite phase of several tests, or of more than S_SPLIT_POINTS points, also gets a time
+ * series per test, and per round of a test that has more than S_SPLIT_POINTS points (a
+ * snia-iops round is 49 points), so that each point's stretch is wide enough to read; the
+ * whole phase's plot stays as the overview.
+ */
+static void s_plot_ts_parts(struct lst_plot__ctx *c, const lst_report *r,
+			    const struct lst_rpt_phase *ph)
+{
+	size_t n, ntests;
+	bool rounds, *keep;
+	struct s_ts_where *w = s_ts_where(r, ph->name, &n, &rounds, &ntests);
+
+	if (!*ph->suite || (ntests < 2 && n <= S_SPLIT_POINTS)) {
+		free(w);
+		return;
+	}
+	keep = lst_calloc(n + 1, sizeof(*keep));
+	for (size_t i = 0; i < n; i++) {
+		size_t npoints = 0;
+		bool seen = false;
+
+		for (size_t j = 0; j < n; j++) {
+			seen |= j < i && w[j].test && w[i].test && !strcmp(w[j].test, w[i].test);
+			npoints += w[j].test && w[i].test && !strcmp(w[j].test, w[i].test);
+		}
+		if (!w[i].test || seen)
+			continue;
+		if (npoints > S_SPLIT_POINTS && rounds) {
+			s_plot_ts_rounds(c, r, ph, w, n, w[i].test, keep);
+			continue;
+		}
+		for (size_t j = 0; j < n; j++)
+			keep[j] = w[j].test && !strcmp(w[j].test, w[i].test);
+		s_plot_ts_part(c, r, ph, keep, n, w[i].test);
+	}
+	free(keep);
+	free(w);
 }
 
 /* --- steady state ---------------------------------------------------------------------------- */
@@ -1675,7 +1791,9 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 	for (size_t i = 0; i < r->nphases; i++)
 		s_plot_lat_paths(&c, r, &r->phases[i]);
 	for (size_t i = 0; i < r->nphases; i++)
-		s_plot_timeseries(&c, r, &r->phases[i]);
+		s_plot_timeseries(&c, r, &r->phases[i], NULL);
+	for (size_t i = 0; i < r->nphases; i++)
+		s_plot_ts_parts(&c, r, &r->phases[i]);
 	for (size_t i = 0; i < r->ntests; i++)
 		s_plot_steady(&c, r, &r->tests[i]);
 	for (size_t i = 0; i < r->nphases; i++)

@@ -6,7 +6,7 @@ set title @title@
 set lmargin 12
 set rmargin 14
 set key below left Left reverse horizontal
-set xlabel "time since the phase started (@unit@)"
+set xlabel @xlabel@
 set autoscale xfix
 set ylabel "IOPS"
 set format y "%.0s%c"
