@@ -1715,10 +1715,11 @@ static void s_ports_label(double v, double ratio, bool mbps, char *buf, size_t s
 /*
  * A phase that sweeps `ports`: IOPS and MB/s per set of paths as bars (a set is no point on a
  * curve), each labelled with its value and its ratio to the workload's fewest paths, a
- * workload per group, the key naming the sets as the plan does ("a+b").
+ * workload per group, the key naming the sets as the plan does ("a+b"). target: the one
+ * target whose rows r's points are (s_plot_ports), NULL for the whole run.
  */
-static void s_plot_ports(struct lst_plot__ctx *c, const lst_report *r,
-			 const struct lst_rpt_phase *ph)
+static bool s_plot_ports_one(struct lst_plot__ctx *c, const lst_report *r,
+			     const struct lst_rpt_phase *ph, const char *target)
 {
 	struct lst_report_ports t;
 	struct s_bars b, mb;
@@ -1728,12 +1729,12 @@ static void s_plot_ports(struct lst_plot__ctx *c, const lst_report *r,
 	FILE *f;
 
 	if (!lst_report_ports_table(r, ph->name, &t))
-		return;
-	name = lst_plot__name(c, "ports", ph->name, NULL);
+		return false;
+	name = lst_plot__name(c, "ports", ph->name, target);
 	f = lst_plot__script(c, name, "port scaling: IOPS and MB/s per set of active paths");
 	if (!f) {
 		lst_report_ports_free(&t);
-		return;
+		return true;
 	}
 	n = t.nwork * t.nsets;
 	b = (struct s_bars){ .ngroups = t.nwork, .nseries = t.nsets };
@@ -1759,7 +1760,8 @@ static void s_plot_ports(struct lst_plot__ctx *c, const lst_report *r,
 	s_bars_block(f, &b, "IOPS per port set");
 	s_bars_block(f, &mb, "MB/s per port set");
 	lst_plot__begin(f, name, 1200, 600);
-	title = lst_plot__qstr("Port scaling — phase %s\n%s, run %s", ph->name, r->title,
+	title = lst_plot__qstr("Port scaling — phase %s%s%s\n%s, run %s", ph->name,
+			       target ? ", target " : "", target ? target : "", r->title,
 			       r->run_id);
 	lst_plot_tpl(f, "ports", "head",
 		     (const struct lst_tpl_arg[]){ { "title", title }, { NULL, NULL } });
@@ -1776,6 +1778,64 @@ static void s_plot_ports(struct lst_plot__ctx *c, const lst_report *r,
 	free(b.series);
 	free(b.groups);
 	lst_report_ports_free(&t);
+	return true;
+}
+
+/* The combined point of r that part (a target's or path's row) belongs to, or NULL. */
+static const struct lst_rpt_point *s_part_point(const lst_report *r,
+						const struct lst_rpt_point *part)
+{
+	for (size_t i = 0; i < r->npoints; i++)
+		if (r->points[i].point == part->point && !strcmp(r->points[i].phase, part->phase) &&
+		    !strcmp(r->points[i].agent, "all"))
+			return &r->points[i];
+	return NULL;
+}
+
+/*
+ * The ports plot of phase, and when the plan has several targets one per target (each
+ * target's "one port against both", from its summary rows of scope target, as the combined
+ * figure would hide a target that did not scale behind one that did).
+ */
+static void s_plot_ports(struct lst_plot__ctx *c, const lst_report *r,
+			 const struct lst_rpt_phase *ph)
+{
+	const char *targets[32];
+	size_t ntargets = 0;
+
+	if (!s_plot_ports_one(c, r, ph, NULL))
+		return;
+	for (size_t i = 0; i < r->nparts; i++) {
+		const struct lst_rpt_point *p = &r->parts[i];
+		bool known = false;
+
+		if (strcmp(p->phase, ph->name) || strcmp(p->scope, "target") || !*p->target)
+			continue;
+		for (size_t k = 0; k < ntargets; k++)
+			known |= !strcmp(targets[k], p->target);
+		if (!known && ntargets < LST_ARRAY_SIZE(targets))
+			targets[ntargets++] = p->target;
+	}
+	for (size_t k = 0; k < ntargets && ntargets > 1; k++) {
+		lst_report sub = *r; /* its points: the target's rows, as if they were the run's */
+		struct lst_rpt_point *pts = lst_calloc(r->nparts + 1, sizeof(*pts));
+
+		sub.npoints = 0;
+		for (size_t i = 0; i < r->nparts; i++) {
+			const struct lst_rpt_point *p = &r->parts[i], *all = s_part_point(r, p);
+
+			if (strcmp(p->phase, ph->name) || strcmp(p->scope, "target") ||
+			    strcmp(p->target, targets[k]) || !all)
+				continue;
+			pts[sub.npoints] = *p;
+			pts[sub.npoints].agent = "all"; /* what the ports table reads */
+			pts[sub.npoints].name = all->name;
+			pts[sub.npoints++].test = all->test;
+		}
+		sub.points = pts;
+		s_plot_ports_one(c, &sub, ph, targets[k]);
+		free(pts);
+	}
 }
 
 int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_list *made,

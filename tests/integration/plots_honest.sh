@@ -8,8 +8,9 @@
 #    summary.csv, in the latency-vs-IOPS plot and in the time series;
 # 3. the latency-vs-IOPS title gives the figure of the percentile whose crossing it circles;
 # 4. a sweep over ports [b], [a], [a, b] is drawn as bars with their values, the key naming the
-#    sets as the plan does, no tick for the unnamed workload, and no latency-vs-IOPS curve; b's
-#    line in the time series breaks where b took no part (ports=a);
+#    sets as the plan does, no tick for the unnamed workload, and no latency-vs-IOPS curve, for
+#    the run and for each of its two targets; b's lines in the time series break where b took
+#    no part (ports=a);
 # 5. the SVGs are drawn at the width the HTML page shows them, with no text under 10 px;
 # 6. on a synthetic snia-iops folder (make_results.py): the matrix on a linear axis with a value
 #    on every bar and the verdict in its title, and the suite's time series split per test and
@@ -24,6 +25,9 @@ bad() { echo "BAD: $*" >&2; failed="$failed${failed:+; }$*"; }
 back=$(mk_backing 256M)
 p0=$(mk_loop "$back")
 p1=$(mk_loop "$back")
+back2=$(mk_backing 256M)
+p2=$(mk_loop "$back2")
+p3=$(mk_loop "$back2")
 pa=$(free_port)
 start_agent a "$pa" --allow-write "/dev/loop*"
 pb=$(free_port)
@@ -40,6 +44,8 @@ agents:
 targets:
   - name: drive
     paths: {a: "$p0", b: "$p1"}
+  - name: drive2
+    paths: {a: "$p2", b: "$p3"}
 defaults: {interval: 500ms}
 phases:
   - name: seq128
@@ -150,31 +156,35 @@ echo "4. port sets: bars with values, named sets, b's line broken where it did n
 "$PY" - "$TMP/plots" "$TMP/r/summary.csv" <<'PY' || bad "ports plot"
 import csv, re, sys
 plots, summary = sys.argv[1:3]
-gp = open(f"{plots}/ports_ports.gp").read()
-assert "w boxes" in gp and "histogram" not in gp, "not bars"
-titles = re.findall(r' w boxes lc rgb "[^"]+" t "([^"]*)"', gp)
-assert titles == ["b", "a", "a+b"], titles
-assert not re.search(r"xtic\(|set xtics \(", gp), "a tick for the unnamed workload"
-assert 'set ylabel "IOPS"' in gp and 'set ylabel "MB/s"' in gp
-iops = {r["label"]: float(r["read_iops"]) for r in csv.DictReader(open(summary))
-        if r["phase"] == "ports" and r["scope"] == "all"}
-(row,) = re.search(r"^\$iops << EOD\n(.*?)^EOD", gp, re.M | re.S).group(1).replace(
-    "#", "\n#").splitlines()[-1:]
-f = re.findall(r'"[^"]*"|\S+', row)
-vals, labels = [float(x) for x in f[1:4]], [x.strip('"') for x in f[4:7]]
-for v, lab, want in zip(vals, labels, ("ports=b", "ports=a", "ports=a+b")):
-    assert abs(v - iops[want]) <= 1e-6 * iops[want] + 0.01, (v, iops)
-    k = float(re.match(r"([\d.]+)k", lab).group(1)) * 1e3
-    assert abs(k - v) <= 0.01 * v, (lab, v)
-assert re.search(r" x\d\.\d\d$", labels[2]), labels
-assert re.search(r'w labels .*font small', gp)
-print(f"  bars {titles}, labels {labels}")
+rows = [r for r in csv.DictReader(open(summary)) if r["phase"] == "ports"]
+for name, scope, target in (("ports_ports", "all", ""), ("ports_ports_drive", "target", "drive"),
+                            ("ports_ports_drive2", "target", "drive2")):
+    gp = open(f"{plots}/{name}.gp").read()
+    assert "w boxes" in gp and "histogram" not in gp, "not bars"
+    titles = re.findall(r' w boxes lc rgb "[^"]+" t "([^"]*)"', gp)
+    assert titles == ["b", "a", "a+b"], titles
+    assert not re.search(r"xtic\(|set xtics \(", gp), "a tick for the unnamed workload"
+    assert 'set ylabel "IOPS"' in gp and 'set ylabel "MB/s"' in gp
+    iops = {r["label"]: float(r["read_iops"]) for r in rows
+            if r["scope"] == scope and r["target"] == target}
+    (row,) = [l for l in re.search(r"^\$iops << EOD\n(.*?)^EOD", gp, re.M | re.S).group(1)
+              .splitlines() if not l.startswith("#")]
+    f = re.findall(r'"[^"]*"|\S+', row)
+    vals, labels = [float(x) for x in f[1:4]], [x.strip('"') for x in f[4:7]]
+    for v, lab, want in zip(vals, labels, ("ports=b", "ports=a", "ports=a+b")):
+        assert abs(v - iops[want]) <= 1e-6 * iops[want] + 0.01, (v, iops)
+        k = float(re.match(r"([\d.]+)k", lab).group(1)) * 1e3
+        assert abs(k - v) <= 0.01 * v, (lab, v)
+    assert re.search(r" x\d\.\d\d$", labels[2]), labels
+    assert re.search(r'w labels .*font small', gp)
+    print(f"  {name}: bars {titles}, labels {labels}")
 gp = open(f"{plots}/timeseries_ports.gp").read()
 b = [m for m in re.finditer(r"^(\$a\d) << EOD\n# (?:path|agent) b\b.*?\n(.*?)^EOD", gp, re.M | re.S)]
-assert len(b) == 1, "no line of b"
-lines = b[0].group(2).split("\n")
-assert "" in lines[:-1], "b's line is drawn through ports=a"
-print(f"  b's line: {len([l for l in lines if l])} rows, breaks at {lines.index('')}")
+assert b, "no line of b"
+for m in b:
+    lines = m.group(2).split("\n")
+    assert "" in lines[:-1], "b's line is drawn through ports=a"
+    print(f"  b's line {m.group(1)}: {len([l for l in lines if l])} rows, breaks at {lines.index('')}")
 PY
 
 echo "5. SVG text legible at A4 width"
