@@ -3,11 +3,11 @@ set multiplot layout 1,2 title @title@
 set key top left title "ports"
 set bmargin 5
 ##@ iops
-set title "IOPS (read + write, all agents); x: against the fewest paths"
+set title "IOPS (xN: against the fewest paths)"
 set ylabel "IOPS"
 ##@ mbps
 unset key
-set title "MB/s (read + write, all agents); x: against the fewest paths"
+set title "MB/s (xN: against the fewest paths)"
 set ylabel "MB/s"
 ##@ tail
 unset multiplot
