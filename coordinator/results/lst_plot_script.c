@@ -111,6 +111,21 @@ static char *s_gnuplot(lst_err *err)
 
 /* --- script text ----------------------------------------------------------------------------- */
 
+const char *lst_plot__short_iops(double v, char *buf, size_t size)
+{
+	if (v >= 1e6)
+		snprintf(buf, size, "%.2fM", v / 1e6);
+	else if (v >= 1e5)
+		snprintf(buf, size, "%.0fk", v / 1e3);
+	else if (v >= 1e4)
+		snprintf(buf, size, "%.1fk", v / 1e3);
+	else if (v >= 1e3)
+		snprintf(buf, size, "%.2fk", v / 1e3);
+	else
+		snprintf(buf, size, "%.0f", v);
+	return buf;
+}
+
 /*
  * A gnuplot double-quoted string: backslash and quote escaped, newline as \n. A backquote is
  * written as the octal escape \140: gnuplot runs `...` inside double quotes as a shell command
