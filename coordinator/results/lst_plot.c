@@ -1089,20 +1089,32 @@ static void s_plot_ts_part(struct lst_plot__ctx *c, const lst_report *r,
 	free(sub.points);
 }
 
+/* Point j is the first of its test's round (w: the phase's points). */
+static bool s_ts_round_first(const struct s_ts_where *w, size_t j)
+{
+	for (size_t k = 0; k < j; k++)
+		if (w[k].test && !strcmp(w[k].test, w[j].test) && w[k].round == w[j].round)
+			return false;
+	return true;
+}
+
+/* keep[j] for the n points of w: those of test. Returns keep. */
+static bool *s_ts_keep_test(const struct s_ts_where *w, size_t n, const char *test, bool *keep)
+{
+	for (size_t j = 0; j < n; j++)
+		keep[j] = w[j].test && !strcmp(w[j].test, test);
+	return keep;
+}
+
 /* A time series per round of test (w: the phase's points, n of them; keep: room for n). */
 static void s_plot_ts_rounds(struct lst_plot__ctx *c, const lst_report *r,
 			     const struct lst_rpt_phase *ph, const struct s_ts_where *w, size_t n,
 			     const char *test, bool *keep)
 {
 	for (size_t i = 0; i < n; i++) {
-		bool seen = false;
 		char part[192];
 
-		if (!w[i].test || strcmp(w[i].test, test))
-			continue;
-		for (size_t j = 0; j < i; j++)
-			seen |= w[j].test && !strcmp(w[j].test, test) && w[j].round == w[i].round;
-		if (seen)
+		if (!w[i].test || strcmp(w[i].test, test) || !s_ts_round_first(w, i))
 			continue;
 		for (size_t j = 0; j < n; j++)
 			keep[j] = w[j].test && !strcmp(w[j].test, test) && w[j].round == w[i].round;
@@ -1112,10 +1124,10 @@ static void s_plot_ts_rounds(struct lst_plot__ctx *c, const lst_report *r,
 }
 
 /*
- * A suite phase of several tests, or of more than S_SPLIT_POINTS points, also gets a time
- * series per test, and per round of a test that has more than S_SPLIT_POINTS points (a
- * snia-iops round is 49 points), so that each point's stretch is wide enough to read; the
- * whole phase's plot stays as the overview.
+ * A suite phase of several tests also gets a time series per test, and a test of more than
+ * S_SPLIT_POINTS points in rounds of several points one per round (a snia-iops round is 49
+ * points), so that each point's stretch is wide enough to read; the whole phase's plot stays
+ * as the overview.
  */
 static void s_plot_ts_parts(struct lst_plot__ctx *c, const lst_report *r,
 			    const struct lst_rpt_phase *ph)
@@ -1130,22 +1142,27 @@ static void s_plot_ts_parts(struct lst_plot__ctx *c, const lst_report *r,
 	}
 	keep = lst_calloc(n + 1, sizeof(*keep));
 	for (size_t i = 0; i < n; i++) {
-		size_t npoints = 0;
+		size_t npoints = 0, nrounds = 0;
 		bool seen = false;
 
+		if (!w[i].test)
+			continue;
 		for (size_t j = 0; j < n; j++) {
-			seen |= j < i && w[j].test && w[i].test && !strcmp(w[j].test, w[i].test);
-			npoints += w[j].test && w[i].test && !strcmp(w[j].test, w[i].test);
+			bool same = w[j].test && !strcmp(w[j].test, w[i].test);
+
+			seen |= j < i && same;
+			npoints += same;
+			nrounds += same && s_ts_round_first(w, j);
 		}
-		if (!w[i].test || seen)
+		if (seen)
 			continue;
-		if (npoints > S_SPLIT_POINTS && rounds) {
+		/* A round per plot only when rounds hold several points: a WSAT of 300 rounds of
+		 * one point each would be 300 plots of one point. */
+		if (npoints > S_SPLIT_POINTS && rounds && nrounds < npoints)
 			s_plot_ts_rounds(c, r, ph, w, n, w[i].test, keep);
-			continue;
-		}
-		for (size_t j = 0; j < n; j++)
-			keep[j] = w[j].test && !strcmp(w[j].test, w[i].test);
-		s_plot_ts_part(c, r, ph, keep, n, w[i].test);
+		else if (ntests > 1)
+			s_plot_ts_part(c, r, ph, s_ts_keep_test(w, n, w[i].test, keep), n,
+				       w[i].test);
 	}
 	free(keep);
 	free(w);
