@@ -8,8 +8,8 @@
 #    summary.csv, in the latency-vs-IOPS plot and in the time series;
 # 3. the latency-vs-IOPS title gives the figure of the percentile whose crossing it circles;
 # 4. a sweep over ports [b], [a], [a, b] is drawn as bars with their values, the key naming the
-#    sets as the plan does, no tick for the unnamed workload, and no latency-vs-IOPS curve, for
-#    the run and for each of its two targets; b's lines in the time series break where b took
+#    sets as the plan does, no tick for the unnamed workload, and no latency-vs-IOPS curve (nor
+#    one in a comparison), for the run and for each of its two targets; b's lines in the time series break where b took
 #    no part (ports=a);
 # 5. the SVGs are drawn at the width the HTML page shows them, with no text under 10 px;
 # 6. on a synthetic snia-iops folder (make_results.py): the matrix on a linear axis with a value
@@ -153,6 +153,9 @@ PY
 echo "4. port sets: bars with values, named sets, b's line broken where it did no I/O"
 [ ! -e "$TMP/plots/lat_vs_iops_ports.gp" ] || bad "a ports sweep drawn as a latency-vs-IOPS curve"
 [ ! -e "$TMP/plots/lat_vs_iops_paths_ports.gp" ] || bad "a ports sweep drawn as per-path curves"
+"$LOCKSTEP" report "$TMP/r" "$TMP/r" -o "$TMP/cmp" >/dev/null 2>&1 || fail "report A B failed"
+! grep -E "^# ports: " "$TMP/cmp/compare_lat_vs_iops.gp" >/dev/null ||
+	bad "a ports sweep drawn as a curve in the comparison"
 "$PY" - "$TMP/plots" "$TMP/r/summary.csv" <<'PY' || bad "ports plot"
 import csv, re, sys
 plots, summary = sys.argv[1:3]
