@@ -45,6 +45,14 @@
 	S_COL("errors_eio", UINT), S_COL("errors_enospc", UINT), S_COL("errors_etimedout", UINT),  \
 		S_COL("errors_ebade", UINT), S_COL("errors_other", UINT), S_COL("timeouts", UINT)
 
+/* The per-direction block with its p99 read into the reader's lat_p99_dir[2] (optional: older
+ * folders lack it), for the plots' read and write latency lines. */
+#define S_DIR_LAT_P99(dir, i, st)                                                                  \
+	S_COL(dir "_lat_mean_us", F3E), S_COL(dir "_lat_p50_us", F3E),                             \
+		S_OPT(dir "_lat_p99_us", F3E, st, lat_p99_dir[i]),                                 \
+		S_COL(dir "_lat_p99_9_us", F3E), S_COL(dir "_lat_p99_99_us", F3E),                 \
+		S_COL(dir "_lat_p99_999_us", F3E), S_COL(dir "_lat_max_us", F3E)
+
 /* The verify block (lst_columns.h) of timeseries.csv: written, not read (summary.csv's is). */
 #define S_VERIFY                                                                                   \
 	S_COL("verify_ok", UINT), S_COL("verify_pending", UINT), S_COL("verify_unwritten", UINT),  \
@@ -69,8 +77,8 @@ static const struct lst_column s_ts[] = {
 	S_TEXT("scope", WORD, struct lst_rpt_ts, scope),
 	S_TEXT("target", WORD, struct lst_rpt_ts, target),
 	S_TEXT("path", QUOTED, struct lst_rpt_ts, path),
-	S_DIR_LAT("read"),
-	S_DIR_LAT("write"),
+	S_DIR_LAT_P99("read", 0, struct lst_rpt_ts),
+	S_DIR_LAT_P99("write", 1, struct lst_rpt_ts),
 	S_ERRORS,
 	S_COL("inflight", UINT),
 	S_COL("oldest_inflight_us", F3),
@@ -180,8 +188,8 @@ static const struct lst_column s_curves[] = {
 	S_TEXT("agent", WORD, struct lst_rpt_curve, agent),
 	S_TEXT("target", WORD, struct lst_rpt_curve, target),
 	S_TEXT("path", QUOTED, struct lst_rpt_curve, path),
-	S_DIR_LAT("read"),
-	S_DIR_LAT("write"),
+	S_DIR_LAT_P99("read", 0, struct lst_rpt_curve),
+	S_DIR_LAT_P99("write", 1, struct lst_rpt_curve),
 };
 
 static const struct lst_column s_dev[] = {

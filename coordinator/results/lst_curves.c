@@ -93,6 +93,9 @@ static void s_from_curve_row(const struct lst_rpt_curve *cv, struct s_flat *f)
 	f->p.rate = isnan(cv->rate_iops) || cv->rate_iops <= 0 ? NAN : cv->rate_iops;
 	f->p.target_pct = isnan(cv->target_pct) || cv->target_pct <= 0 ? NAN : cv->target_pct;
 	f->p.iops = cv->iops;
+	f->p.mbps = cv->mbps;
+	f->p.lat_dir[0] = cv->lat_p99_dir[0];
+	f->p.lat_dir[1] = cv->lat_p99_dir[1];
 	f->p.lat[LST_CV_MEAN] = cv->lat_mean;
 	f->p.lat[LST_CV_P99] = cv->lat_p99;
 	f->p.lat[LST_CV_P99_9] = cv->lat_p99_9;
@@ -115,6 +118,9 @@ static void s_from_summary(const lst_report *r, const char *phase, struct s_flat
 			f.p.order = (double)pt->point;
 		f.p.target_pct = NAN;
 		f.p.iops = pt->iops[0] + pt->iops[1];
+		f.p.mbps = pt->mbps[0] + pt->mbps[1];
+		f.p.lat_dir[0] = pt->lat_p99_dir[0];
+		f.p.lat_dir[1] = pt->lat_p99_dir[1];
 		f.p.lat[LST_CV_MEAN] = pt->lat_mean;
 		f.p.lat[LST_CV_P99] = pt->lat_p99;
 		f.p.lat[LST_CV_P99_9] = pt->lat_p99_9;
@@ -240,6 +246,22 @@ static void s_label(struct lst_curve *c)
 	}
 }
 
+/* Some combined point of phase has `ports=` in its label: the phase sweeps port sets. */
+static bool s_ports_sweep(const lst_report *r, const char *phase)
+{
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct lst_rpt_point *p = &r->points[i];
+		const char *at;
+
+		if (strcmp(p->phase, phase) || strcmp(p->agent, "all"))
+			continue;
+		at = strstr(p->label, "ports=");
+		if (at && (at == p->label || at[-1] == ' '))
+			return true;
+	}
+	return false;
+}
+
 size_t lst_curves_phase(const lst_report *r, const char *phase, bool paths, struct lst_curves *cs)
 {
 	const struct lst_rpt_phase *ph = lst_report_phase(r, phase);
@@ -248,6 +270,9 @@ size_t lst_curves_phase(const lst_report *r, const char *phase, bool paths, stru
 	struct s_flats fs = { 0 };
 	size_t n;
 
+	cs->from_summary = false;
+	if (s_ports_sweep(r, phase))
+		return 0;
 	for (size_t i = 0; i < nrows; i++) {
 		struct s_flat f;
 
@@ -258,7 +283,6 @@ size_t lst_curves_phase(const lst_report *r, const char *phase, bool paths, stru
 			f.agent = f.path = "";
 		s_flat_add(&fs, &f);
 	}
-	cs->from_summary = false;
 	if (!fs.n && !paths && ph && !*ph->suite) {
 		cs->from_summary = true;
 		s_from_summary(r, phase, &fs);

@@ -21,8 +21,9 @@ struct lst_curve_pt {
 	double order;	      /* demand: jobs x iodepth (the point's number when unknown) */
 	double rate;	      /* the requested rate, NAN for closed loop */
 	double target_pct;    /* of the curve's maximum rate, NAN when none */
-	double iops;
+	double iops, mbps;
 	double lat[LST_CV_N]; /* us */
+	double lat_dir[2];    /* read, write p99 (us); NAN without such I/O or in older folders */
 	char label[32];	      /* how the plot labels it: "QD 8" (depths differ), "50%" (rate), "" */
 };
 
@@ -45,7 +46,9 @@ struct lst_curves {
 /*
  * The curves of phase into cs (appended; sorted): paths false, the combined ones (curves.csv
  * rows of scope all, or a plain phase's summary points); paths true, those of curves.csv's
- * rows of scope path. Returns the number of points added.
+ * rows of scope path. Returns the number of points added. A phase that sweeps `ports` has
+ * none: its points are port sets, not rising demand, and a line through them would read as a
+ * curve (the ports plot draws them as bars).
  */
 size_t lst_curves_phase(const lst_report *r, const char *phase, bool paths, struct lst_curves *cs);
 
@@ -67,7 +70,8 @@ struct lst_headline;
 
 /*
  * A curve's headline figures as the text report prints them: "IOPS at p99 < 1 ms: 182,400
- * (interpolated between QD 16 and QD 32); p99.9: ...; p99.99: ...". Returns buf.
+ * (interpolated between QD 16 and QD 32); p99.9: ...; p99.99: ..."; a bandwidth curve's
+ * "MB/s: 7,928 (the highest measured, QD 8; p99 there 2179 us)". Returns buf.
  */
 const char *lst_headline_text(const struct lst_headline *h, char *buf, size_t size);
 

@@ -6,7 +6,7 @@
  *   lst_figures_headlines  (lst_headline.c) for every curve of a phase (one per thread count,
  *                          or block size x mix): the highest IOPS at which p99, p99.9 and
  *                          p99.99 stay under a latency limit, interpolated between measured
- *                          points and marked as such
+ *                          points and marked as such; for large blocks, the highest MB/s
  *   lst_figures_balance    (lst_balance.c) a point's share of I/Os and p99 per agent or path
  */
 #ifndef LST_FIGURES_H
@@ -40,6 +40,15 @@ struct lst_headline {
 	 * the point itself in below ("" when NAN or unlabelled) */
 	char below[LST_HL_N][32], above[LST_HL_N][32];
 	size_t npoints; /* measured points on the curve */
+	/*
+	 * A bandwidth curve (block size >= 64 KiB, or a sequential phase whose block size is not
+	 * known): what a lab quotes is its MB/s, so iops[] stays NAN and the figure is the
+	 * highest MB/s measured, at the point mbps_at ("QD 8", "" when unlabelled), whose p99 is
+	 * mbps_p99_us.
+	 */
+	bool bandwidth;
+	double mbps, mbps_p99_us;
+	char mbps_at[32];
 };
 
 /*

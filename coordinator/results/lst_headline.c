@@ -6,8 +6,10 @@
  * interpolated, latency against IOPS, between the last point under the limit and the first one
  * over it; NAN when the first point is already over; the highest measured IOPS, marked
  * all_under (a lower bound), when no point goes over. A curve of one point has none. The limit
- * is the user's (`report
- * --limit`), else the plan's `curve: limit` for the phase, else 1 ms.
+ * is the user's (`report --limit`), else the plan's `curve: limit` for the phase, else 1 ms.
+ * A curve of large blocks is a bandwidth curve: "IOPS at p99 < 1 ms: none" says nothing of a
+ * 128 KiB sequential read whose every point is over 1 ms by design, so its headline is the
+ * highest MB/s measured, with that point's p99.
  */
 #include "lst_figures.h"
 #include "lst_curves.h"
@@ -21,6 +23,7 @@
 #include "lst_util.h"
 
 #define S_DEFAULT_LIMIT_US 1000.0
+#define S_BANDWIDTH_BS (64 * 1024) /* a block size from which MB/s is the headline */
 
 const char *const lst_headline_stat_names[LST_HL_N] = { "p99", "p99.9", "p99.99" };
 
@@ -103,6 +106,30 @@ static void s_figure(const struct lst_curve *c, enum lst_curve_stat st, double l
 			snprintf(h->below[i], sizeof(h->below[i]), "%s", c->p[k].label);
 }
 
+/* A bandwidth curve: large blocks, or a sequential phase whose block size is unknown. */
+static bool s_bandwidth(const struct lst_curve *c, const struct lst_rpt_phase *ph)
+{
+	return c->bs >= S_BANDWIDTH_BS || (isnan(c->bs) && ph && ph->sequential);
+}
+
+/* The highest MB/s of a bandwidth curve, and where it was measured. */
+static void s_bandwidth_figure(const struct lst_curve *c, struct lst_headline *h)
+{
+	h->bandwidth = true;
+	h->mbps = h->mbps_p99_us = NAN;
+	for (int s = 0; s < LST_HL_N; s++)
+		h->iops[s] = NAN;
+	for (size_t k = 0; k < c->n; k++) {
+		const struct lst_curve_pt *p = &c->p[k];
+
+		if (!isfinite(p->mbps) || (isfinite(h->mbps) && p->mbps <= h->mbps))
+			continue;
+		h->mbps = p->mbps;
+		h->mbps_p99_us = p->lat[LST_CV_P99];
+		snprintf(h->mbps_at, sizeof(h->mbps_at), "%s", p->label);
+	}
+}
+
 size_t lst_figures_headlines(const lst_report *r, const char *phase, double limit_us,
 			     struct lst_headline **out)
 {
@@ -130,6 +157,10 @@ size_t lst_figures_headlines(const lst_report *r, const char *phase, double limi
 			snprintf(h->curve, sizeof(h->curve), "%s", c->name);
 		h->limit_us = limit_us;
 		h->npoints = c->n;
+		if (s_bandwidth(c, ph)) {
+			s_bandwidth_figure(c, h);
+			continue;
+		}
 		for (int s = 0; s < LST_HL_N; s++)
 			s_figure(c, s_stat[s], limit_us, h, s);
 	}
@@ -181,11 +212,30 @@ static void s_stat_text(const struct lst_headline *h, int s, char *buf, size_t s
 			 *h->below[s] ? ", " : "", h->below[s]);
 }
 
+/* A bandwidth curve's headline: "MB/s: 7,928 (the highest measured, QD 8; p99 there 2,179
+ * us)". */
+static const char *s_bandwidth_text(const struct lst_headline *h, char *buf, size_t size)
+{
+	char num[64], p99[64] = "";
+
+	if (isnan(h->mbps)) {
+		snprintf(buf, size, "MB/s: none measured");
+		return buf;
+	}
+	if (isfinite(h->mbps_p99_us))
+		snprintf(p99, sizeof(p99), "; p99 there %.0f us", h->mbps_p99_us);
+	snprintf(buf, size, "MB/s: %s (the highest measured%s%s%s)",
+		 s_thousands(h->mbps, num, sizeof(num)), *h->mbps_at ? ", " : "", h->mbps_at, p99);
+	return buf;
+}
+
 const char *lst_headline_text(const struct lst_headline *h, char *buf, size_t size)
 {
 	char limit[32], stat[160];
 	size_t len;
 
+	if (h->bandwidth)
+		return s_bandwidth_text(h, buf, size);
 	len = (size_t)snprintf(buf, size, "IOPS at");
 	for (int s = 0; s < LST_HL_N && len < size; s++) {
 		s_stat_text(h, s, stat, sizeof(stat));

@@ -1,6 +1,7 @@
 /*
- * Plots: the plot families (latency vs IOPS, timeseries, steady state, WSAT, HIR, IOPS matrix,
- * two runs compared), gnuplot scripts with their data inline.
+ * Plots: the plot families (latency vs IOPS, timeseries, steady state, WSAT, HIR, two runs
+ * compared), gnuplot scripts with their data inline; the bar charts (IOPS matrix, port scaling)
+ * are in lst_plot_bars.c.
  *
  * Each plot is made in three steps: gather its series from the lst_report (grouping, sorting,
  * thinning long timeseries), write NAME.gp (datablocks first, then one pass per output format
@@ -19,6 +20,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +38,17 @@
 #define S_MIN_RUN 5	     /* rows between gaps for a timeseries line to break there */
 #define S_MARK_MAX_POINTS 12 /* label the points of a timeseries up to this many */
 #define S_TITLE_LINE 100     /* characters in a line of a title before it breaks */
+#define S_SPLIT_POINTS 60    /* a suite test with more points gets a time series per round */
+#define S_TS_COLS 8	     /* values of a timeseries row (s_bucket) */
+#define S_TS_P99 5	     /* from here on they are p99s: a bucket keeps the highest */
 
 /* --- curves: latency against IOPS ------------------------------------------------------------ */
+
+/*
+ * The percentile of the headline in a latency-vs-IOPS plot's title and of the crossing it
+ * marks: one, so the figure a reader finds in the title is the one circled on the curve.
+ */
+#define S_HL_STAT LST_HL_P99
 
 /* The statistics drawn (mean, p99, p99.99), their datablock columns and lst_curves indexes. */
 static const char *const s_stat_names[] = { "mean", "p99", "p99.99" };
@@ -66,7 +77,9 @@ static void s_lat_extent(const struct lst_curves *cs, int stat, double *lo, doub
 static void s_curve_block(FILE *f, const char *var, const struct lst_curve *c, const char *name)
 {
 	fprintf(f, "%s << EOD\n", var);
-	lst_plot__comment(f, "%s: IOPS, then latency mean, p99, p99.9, p99.99 (us), point label",
+	lst_plot__comment(f,
+			  "%s: IOPS, then latency mean, p99, p99.9, p99.99 (us), point label, "
+			  "read p99, write p99 (us)",
 			  name);
 	for (size_t k = 0; k < c->n; k++) {
 		lst_plot__num(f, c->p[k].iops);
@@ -74,9 +87,21 @@ static void s_curve_block(FILE *f, const char *var, const struct lst_curve *c, c
 			lst_plot__num(f, lst_plot__pos(c->p[k].lat[s]));
 		fputc(' ', f);
 		lst_plot__q(f, c->p[k].label);
+		lst_plot__num(f, lst_plot__pos(c->p[k].lat_dir[0]));
+		lst_plot__num(f, lst_plot__pos(c->p[k].lat_dir[1]));
 		fputc('\n', f);
 	}
 	fputs("EOD\n", f);
+}
+
+/* Some point of c did both reads and writes (a 70/30 mix): its read and write p99 are drawn
+ * as lines of their own, since the combined p99 hides which direction is slow. */
+static bool s_curve_rw(const struct lst_curve *c)
+{
+	for (size_t k = 0; k < c->n; k++)
+		if (c->p[k].lat_dir[0] > 0 && c->p[k].lat_dir[1] > 0)
+			return true;
+	return false;
 }
 
 /* A line at the latency limit when it is inside the latencies drawn (drawn statistic stat, or
@@ -109,52 +134,30 @@ static void s_lat_axes(FILE *f)
 	lst_plot_tpl(f, "lat", "axes", NULL);
 }
 
-/* "182k", "1.23M": an IOPS figure short enough to sit by a marker. */
-static const char *s_short_iops(double v, char *buf, size_t size)
-{
-	if (v >= 1e6)
-		snprintf(buf, size, "%.2fM", v / 1e6);
-	else if (v >= 1e4)
-		snprintf(buf, size, "%.0fk", v / 1e3);
-	else if (v >= 1e3)
-		snprintf(buf, size, "%.1fk", v / 1e3);
-	else
-		snprintf(buf, size, "%.0f", v);
-	return buf;
-}
-
 /*
- * The interpolated crossings of the drawn percentiles (p99, p99.99) of a curve with the limit,
- * as datablock var: IOPS, the limit, "p99.99 182k". Returns how many (none: no block).
+ * The interpolated crossing of the title's percentile (S_HL_STAT) of a curve with the limit, as
+ * datablock var: IOPS, the limit, "p99 182k". Returns false (no block) when there is none.
  */
-static size_t s_cross_block(FILE *f, const char *var, const struct lst_headline *h)
+static bool s_cross_block(FILE *f, const char *var, const struct lst_headline *h)
 {
-	static const int drawn[] = { LST_HL_P99, LST_HL_P99_99 };
-	size_t n = 0;
+	char v[32], *label;
 
-	for (size_t k = 0; k < LST_ARRAY_SIZE(drawn); k++) {
-		int s = drawn[k];
-		char v[32], *label;
-
-		if (!h->interpolated[s])
-			continue;
-		if (!n++) {
-			fprintf(f, "%s << EOD\n", var);
-			lst_plot__comment(f, "where the curve crosses the limit (interpolated): "
-					     "IOPS, limit (us), label");
-		}
-		lst_plot__num(f, h->iops[s]);
-		lst_plot__num(f, h->limit_us);
-		label = lst_asprintf("%s %s", lst_headline_stat_names[s],
-				     s_short_iops(h->iops[s], v, sizeof(v)));
-		fputc(' ', f);
-		lst_plot__q(f, label);
-		fputc('\n', f);
-		free(label);
-	}
-	if (n)
-		fputs("EOD\n", f);
-	return n;
+	if (!h->interpolated[S_HL_STAT])
+		return false;
+	fprintf(f, "%s << EOD\n", var);
+	lst_plot__comment(f,
+			  "where the curve's %s crosses the limit (interpolated): IOPS, limit "
+			  "(us), label",
+			  lst_headline_stat_names[S_HL_STAT]);
+	lst_plot__num(f, h->iops[S_HL_STAT]);
+	lst_plot__num(f, h->limit_us);
+	label = lst_asprintf("%s %s", lst_headline_stat_names[S_HL_STAT],
+			     lst_plot__short_iops(h->iops[S_HL_STAT], v, sizeof(v)));
+	fputc(' ', f);
+	lst_plot__q(f, label);
+	fputs("\nEOD\n", f);
+	free(label);
+	return true;
 }
 
 /* The latency-vs-IOPS plot of a run after its data blocks (plots/lat.gp); cross[i]: curve i
@@ -163,7 +166,7 @@ static void s_lat_body(FILE *f, const struct lst_curves *cs, const bool *cross, 
 		       const char *title)
 {
 	char *qtitle = lst_plot__qstr("%s", title), *q;
-	bool any = false;
+	bool any = false, rw = false;
 
 	lst_plot_tpl(f, "lat", "run_title",
 		     (const struct lst_tpl_arg[]){ { "title", qtitle }, { NULL, NULL } });
@@ -188,16 +191,22 @@ static void s_lat_body(FILE *f, const struct lst_curves *cs, const bool *cross, 
 		lst_plot_tpl(f, "lat", "run_group", args);
 		if (cs->c[i].n && *cs->c[i].p[0].label)
 			lst_plot_tpl(f, "lat", "run_qd", args);
+		if (s_curve_rw(&cs->c[i]))
+			lst_plot_tpl(f, "lat", "run_rw", args);
 		if (cross[i])
 			lst_plot_tpl(f, "lat", "run_cross", args);
 		any |= cross[i];
+		rw |= s_curve_rw(&cs->c[i]);
 		free(qname);
 	}
 	lst_plot_tpl(f, "lat", "run_stats", NULL);
+	if (rw)
+		lst_plot_tpl(f, "lat", "run_rw_key", NULL);
 	if (any) {
 		char text[32];
 
-		q = lst_plot__qstr("crosses %s (interpolated)",
+		q = lst_plot__qstr("%s crosses %s (interpolated)",
+				   lst_headline_stat_names[S_HL_STAT],
 				   lst_headline_limit_text(limit, text, sizeof(text)));
 		lst_plot_tpl(f, "lat", "run_cross_key",
 			     (const struct lst_tpl_arg[]){ { "cross", q }, { NULL, NULL } });
@@ -223,9 +232,10 @@ static void s_lat_blocks(FILE *f, const struct lst_curves *cs, const struct lst_
 }
 
 /*
- * The title: the phase, the run, and the lab's headline figure of each curve (up to 4), "IOPS
- * at p99.99 < 1 ms: 216k (jobs=1), 198k (jobs=2)"; "none" when over from the first point, "> 245k"
- * when never over.
+ * The title: the phase, the run, and the headline figure of each curve (up to 4) at the
+ * percentile whose crossing the plot marks, "IOPS at p99 < 1 ms: 216k (jobs=1), 198k
+ * (jobs=2)"; "none" when over from the first point, "> 245k" when never over; a bandwidth
+ * curve's "MB/s max 7928".
  */
 static void s_lat_title(const lst_report *r, const struct lst_rpt_phase *ph,
 			const struct lst_headline *hl, size_t nhl, char *buf, size_t size)
@@ -238,17 +248,22 @@ static void s_lat_title(const lst_report *r, const struct lst_rpt_phase *ph,
 
 	for (size_t i = 0; i < nhl && i < 4 && len < size; i++) {
 		const struct lst_headline *h = &hl[i];
-		double x = h->iops[LST_HL_P99_99];
+		double x = h->iops[S_HL_STAT];
 
 		if (!i) {
 			line = len + 1;
 			len += (size_t)snprintf(
-				buf + len, size - len, "\nIOPS at p99.99 < %s:",
+				buf + len, size - len,
+				"\nIOPS at %s < %s:", lst_headline_stat_names[S_HL_STAT],
 				lst_headline_limit_text(h->limit_us, lim, sizeof(lim)));
 		}
-		snprintf(item, sizeof(item), "%s%s%s%s%s", h->all_under[LST_HL_P99_99] ? "> " : "",
-			 isnan(x) ? "none" : s_short_iops(x, v, sizeof(v)), *h->curve ? " (" : "",
-			 h->curve, *h->curve ? ")" : "");
+		if (h->bandwidth)
+			snprintf(v, sizeof(v), "MB/s max %.0f", h->mbps);
+		snprintf(item, sizeof(item), "%s%s%s%s%s", h->all_under[S_HL_STAT] ? "> " : "",
+			 h->bandwidth ? v
+			 : isnan(x)   ? "none"
+				      : lst_plot__short_iops(x, v, sizeof(v)),
+			 *h->curve ? " (" : "", h->curve, *h->curve ? ")" : "");
 		if (i && len - line + strlen(item) > S_TITLE_LINE) {
 			line = len + 2;
 			len += (size_t)snprintf(buf + len, size - len, ",\n%s", item);
@@ -408,10 +423,10 @@ static double s_time_unit(double span, const char **unit)
 	return 3600;
 }
 
-/* Accumulates rows of one line into buckets of k rows (means; p99 the bucket's highest). */
+/* Accumulates rows of one line into buckets of k rows (means; the p99s the bucket's highest). */
 struct s_bucket {
 	size_t n;
-	double t, v[6]; /* iops, read, write, mbps, mean, p99 */
+	double t, v[S_TS_COLS]; /* iops, read, write, mbps, mean, p99, read p99, write p99 */
 };
 
 static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, bool full)
@@ -419,8 +434,8 @@ static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, b
 	if (!b->n)
 		return;
 	lst_plot__num(f, (b->t - t0) / div);
-	for (int i = 0; i < (full ? 6 : 4); i++) {
-		double v = i == 5 ? b->v[i] : b->v[i] / (double)b->n;
+	for (int i = 0; i < (full ? S_TS_COLS : 4); i++) {
+		double v = i >= S_TS_P99 ? b->v[i] : b->v[i] / (double)b->n;
 
 		lst_plot__num(f, i >= 4 ? lst_plot__pos(v) : v);
 	}
@@ -429,14 +444,75 @@ static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, b
 }
 
 /*
+ * The times of a phase's combined rows, sorted: where the phase did I/O. A single agent's or
+ * path's line breaks where it skips one of them (it took no part in that point: a port set
+ * without it), whatever the gap rule says, so no line is drawn through a stretch where that
+ * path did no I/O.
+ */
+struct s_ts_grid {
+	double *t;
+	size_t n;
+	double eps; /* a quarter of the median step: agents' rows of one interval differ by us */
+};
+
+static int s_dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void s_ts_grid_init(struct s_ts_grid *g, const lst_report *r, const char *phase)
+{
+	double *d;
+
+	g->t = lst_calloc(r->nts + 1, sizeof(*g->t));
+	g->n = 0;
+	for (size_t i = 0; i < r->nts; i++)
+		if (!strcmp(r->ts[i].phase, phase) && !strcmp(r->ts[i].agent, "all"))
+			g->t[g->n++] = r->ts[i].t_s;
+	qsort(g->t, g->n, sizeof(*g->t), s_dbl_cmp);
+	d = lst_calloc(g->n + 1, sizeof(*d));
+	for (size_t i = 1; i < g->n; i++)
+		d[i - 1] = g->t[i] - g->t[i - 1];
+	qsort(d, g->n ? g->n - 1 : 0, sizeof(*d), s_dbl_cmp);
+	g->eps = g->n > 1 ? d[(g->n - 1) / 2] / 4 : 0;
+	free(d);
+}
+
+static void s_ts_grid_exit(struct s_ts_grid *g)
+{
+	free(g->t);
+	memset(g, 0, sizeof(*g));
+}
+
+/* The phase did I/O strictly between a and b (a < b), beyond the grid's tolerance. */
+static bool s_ts_grid_between(const struct s_ts_grid *g, double a, double b)
+{
+	size_t lo = 0, hi = g->n;
+
+	while (lo < hi) { /* the first time > a + eps */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->t[mid] <= a + g->eps)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->n && g->t[lo] < b - g->eps;
+}
+
+/*
  * Rows of phase and agent (path NULL), or of the agent's path (r->ts_parts), as a datablock: t,
- * IOPS, read IOPS, write IOPS, MB/s, then (full) mean and p99 latency. A blank line where more
- * than `gap` seconds pass between rows (ramps excluded from the results, idle gaps), so lines
- * break where there is no data. Thinned to about S_TS_MAX_ROWS rows.
+ * IOPS, read IOPS, write IOPS, MB/s, then (full) mean and p99 latency, read and write p99. A
+ * blank line where more than `gap` seconds pass between rows (ramps excluded from the
+ * results, idle gaps), and (grid, for a single agent's or path's line) where the line skips
+ * rows the phase has, so lines break where there is no data. Thinned to about S_TS_MAX_ROWS
+ * rows.
  */
 static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char *phase,
 		       const char *agent, const char *path, size_t nrows, double t0, double div,
-		       double gap, bool full)
+		       double gap, const struct s_ts_grid *grid, bool full)
 {
 	size_t k = nrows > S_TS_MAX_ROWS ? (nrows + S_TS_MAX_ROWS - 1) / S_TS_MAX_ROWS : 1;
 	const struct lst_rpt_ts *rows = path ? r->ts_parts : r->ts;
@@ -448,18 +524,20 @@ static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char
 	lst_plot__comment(
 		f, "%s %s%s%s: t (since the phase start), IOPS, read IOPS, write IOPS, MB/s%s%s",
 		path ? "path" : "agent", agent, path ? ":" : "", path ? path : "",
-		full ? ", mean latency (us), p99 latency (us)" : "",
-		k > 1 ? "; rows averaged in groups (p99: the highest of the group)" : "");
+		full ? ", mean latency, p99, read p99, write p99 (us)" : "",
+		k > 1 ? "; rows averaged in groups (p99s: the highest of the group)" : "");
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_rpt_ts *t = &rows[i];
-		double v[6] = { t->iops[0] + t->iops[1], t->iops[0],  t->iops[1],
-				t->mbps[0] + t->mbps[1], t->lat_mean, t->lat_p99 };
+		double v[S_TS_COLS] = { t->iops[0] + t->iops[1], t->iops[0],	   t->iops[1],
+					t->mbps[0] + t->mbps[1], t->lat_mean,	   t->lat_p99,
+					t->lat_p99_dir[0],	 t->lat_p99_dir[1] };
 		bool broken;
 
 		if (strcmp(t->phase, phase) || strcmp(t->agent, agent) ||
 		    (path && (strcmp(t->scope, "path") || strcmp(t->path, path))))
 			continue;
-		broken = isfinite(last) && t->t_s - last > gap;
+		broken = isfinite(last) &&
+			 (t->t_s - last > gap || (grid && s_ts_grid_between(grid, last, t->t_s)));
 		if (b.n && (broken || b.n == k))
 			s_bucket_flush(f, &b, t0, div, full);
 		if (broken)
@@ -468,21 +546,15 @@ static void s_ts_block(FILE *f, const lst_report *r, const char *var, const char
 			b.t = t->t_s;
 			memset(b.v, 0, sizeof(b.v));
 		}
-		for (int j = 0; j < 5; j++)
-			b.v[j] += v[j];
-		b.v[5] = LST_MAX(b.v[5], v[5]);
+		for (int j = 0; j < S_TS_COLS; j++)
+			b.v[j] = j < S_TS_P99  ? b.v[j] + v[j]
+				 : isnan(v[j]) ? b.v[j]
+					       : LST_MAX(b.v[j], v[j]);
 		b.n++;
 		last = t->t_s;
 	}
 	s_bucket_flush(f, &b, t0, div, full);
 	fputs("EOD\n", f);
-}
-
-static int s_dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*
@@ -864,6 +936,8 @@ static void s_ts_iops_plot(FILE *f, const struct s_ts_scan *sc)
 			     (const struct lst_tpl_arg[]){ { "mean_color", lst_plot__colors[1] },
 							   { "p99_color", lst_plot__colors[3] },
 							   { NULL, NULL } });
+	if (sc->latmax > 0 && both) /* a mix: which direction is slow */
+		lst_plot_tpl(f, "timeseries", "rw_lat_lines", rw);
 	for (size_t k = 0; k < nlines; k++) {
 		char idx[32];
 
@@ -899,21 +973,27 @@ static void s_ts_mbps_plot(FILE *f, const struct s_ts_scan *sc)
 	lst_plot_tpl(f, "timeseries", "eol", NULL);
 }
 
-/* The timeseries plot after its data blocks (plots/timeseries.gp). */
+/* The timeseries plot after its data blocks (plots/timeseries.gp); part: the test (and round)
+ * it shows, NULL for the whole phase. */
 static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph,
-		      const struct s_ts_scan *sc, double div, const char *unit)
+		      const char *part, const struct s_ts_scan *sc, double div, const char *unit)
 {
-	char title[512], *q;
+	char title[768], *q, *since;
 
-	snprintf(title, sizeof(title), "IOPS and latency over time — phase %s%s%s%s\n%s, run %s",
-		 ph->name, *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", r->title,
-		 r->run_id);
+	snprintf(title, sizeof(title),
+		 "IOPS and latency over time — phase %s%s%s%s%s%s\n%s, run %s", ph->name,
+		 *ph->suite ? " (" : "", ph->suite, *ph->suite ? ")" : "", part ? ", test " : "",
+		 part ? part : "", r->title, r->run_id);
 	q = lst_plot__qstr("%s", title);
 	lst_plot_tpl(f, "timeseries", ph->sequential ? "multiplot" : "title",
 		     (const struct lst_tpl_arg[]){ { "title", q }, { NULL, NULL } });
 	free(q);
+	since = part ? lst_asprintf("test %s started", part) : lst_strdup("the phase started");
+	q = lst_plot__qstr("time since %s (%s)", since, unit);
 	lst_plot_tpl(f, "timeseries", "axes",
-		     (const struct lst_tpl_arg[]){ { "unit", unit }, { NULL, NULL } });
+		     (const struct lst_tpl_arg[]){ { "xlabel", q }, { NULL, NULL } });
+	free(q);
+	free(since);
 	if (sc->latmax > 0)
 		lst_plot_tpl(f, "timeseries", "lat_axis", NULL);
 	s_ts_bounds(f, r, ph->name, sc, div);
@@ -923,10 +1003,15 @@ static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *
 		s_ts_mbps_plot(f, sc);
 }
 
+/*
+ * timeseries_PHASE, or of one part of a suite phase (part: "TEST" or "TEST round N", r holding
+ * only its points: s_ts_parts) timeseries_PHASE_PART.
+ */
 static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
-			      const struct lst_rpt_phase *ph)
+			      const struct lst_rpt_phase *ph, const char *part)
 {
 	struct s_ts_scan sc;
+	struct s_ts_grid grid;
 	const char *unit, *name;
 	double div, gap;
 	FILE *f;
@@ -935,29 +1020,152 @@ static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
 	if (!sc.nrows)
 		return;
 	div = s_time_unit(sc.t1 - sc.t0, &unit);
-	name = lst_plot__name(c, "timeseries", ph->name, NULL);
+	name = lst_plot__name(c, "timeseries", ph->name, part);
 	f = lst_plot__script(c, name,
 			     sc.npaths > 1 ? "IOPS and latency over time, combined and per path"
 					   : "IOPS and latency over time, combined and per agent");
 	if (!f)
 		return;
 	gap = s_ts_gap(r, ph->name, sc.nrows);
-	s_ts_block(f, r, "$all", ph->name, "all", NULL, sc.nrows, sc.t0, div, gap, true);
+	s_ts_grid_init(&grid, r, ph->name);
+	s_ts_block(f, r, "$all", ph->name, "all", NULL, sc.nrows, sc.t0, div, gap, NULL, true);
 	for (size_t k = 0; k < s_ts_nlines(&sc); k++) {
 		char var[32];
 
 		snprintf(var, sizeof(var), "$a%zu", k);
 		if (sc.npaths > 1)
 			s_ts_block(f, r, var, ph->name, sc.path_agents[k], sc.paths[k], sc.nrows,
-				   sc.t0, div, gap, false);
+				   sc.t0, div, gap, &grid, false);
 		else
 			s_ts_block(f, r, var, ph->name, sc.agents[k], NULL, sc.nrows, sc.t0, div,
-				   gap, false);
+				   gap, &grid, false);
 	}
+	s_ts_grid_exit(&grid);
 	lst_plot__begin(f, name, 1200, ph->sequential ? 950 : 700);
-	s_ts_body(f, r, ph, &sc, div, unit);
+	s_ts_body(f, r, ph, part, &sc, div, unit);
 	lst_plot__end(f);
 	lst_plot__draw(c, f, name);
+}
+
+/* Rows of phase whose point is kept (point < n and keep[point]), as a new array. */
+static void *s_ts_keep_rows(const void *rows, size_t nrows, size_t size, size_t off_phase,
+			    size_t off_point, const char *phase, const bool *keep, size_t n,
+			    size_t *out_n)
+{
+	char *out = lst_calloc(nrows + 1, size);
+
+	*out_n = 0;
+	for (size_t i = 0; i < nrows; i++) {
+		const char *row = (const char *)rows + i * size;
+		long point = *(const long *)(row + off_point);
+
+		if (strcmp(*(const char *const *)(row + off_phase), phase) || point < 0 ||
+		    (size_t)point >= n || !keep[point])
+			continue;
+		memcpy(out + (*out_n)++ * size, row, size);
+	}
+	return out;
+}
+
+/* sub's rows of one table (field, counted by nfield, of struct type): r's kept ones. */
+#define S_KEEP(sub, r, field, nfield, type, name, keep, n)                                         \
+	(sub)->field =                                                                             \
+		s_ts_keep_rows((r)->field, (r)->nfield, sizeof(type), offsetof(type, phase),       \
+			       offsetof(type, point), name, keep, n, &(sub)->nfield)
+
+/* The time series of the kept points of phase: r with only their rows. */
+static void s_plot_ts_part(struct lst_plot__ctx *c, const lst_report *r,
+			   const struct lst_rpt_phase *ph, const bool *keep, size_t n,
+			   const char *part)
+{
+	lst_report sub = *r; /* shares r's strings and tables; only the row arrays are its own */
+
+	S_KEEP(&sub, r, ts, nts, struct lst_rpt_ts, ph->name, keep, n);
+	S_KEEP(&sub, r, ts_parts, nts_parts, struct lst_rpt_ts, ph->name, keep, n);
+	S_KEEP(&sub, r, points, npoints, struct lst_rpt_point, ph->name, keep, n);
+	s_plot_timeseries(c, &sub, ph, part);
+	free(sub.ts);
+	free(sub.ts_parts);
+	free(sub.points);
+}
+
+/* Point j is the first of its test's round (w: the phase's points). */
+static bool s_ts_round_first(const struct s_ts_where *w, size_t j)
+{
+	for (size_t k = 0; k < j; k++)
+		if (w[k].test && !strcmp(w[k].test, w[j].test) && w[k].round == w[j].round)
+			return false;
+	return true;
+}
+
+/* keep[j] for the n points of w: those of test. Returns keep. */
+static bool *s_ts_keep_test(const struct s_ts_where *w, size_t n, const char *test, bool *keep)
+{
+	for (size_t j = 0; j < n; j++)
+		keep[j] = w[j].test && !strcmp(w[j].test, test);
+	return keep;
+}
+
+/* A time series per round of test (w: the phase's points, n of them; keep: room for n). */
+static void s_plot_ts_rounds(struct lst_plot__ctx *c, const lst_report *r,
+			     const struct lst_rpt_phase *ph, const struct s_ts_where *w, size_t n,
+			     const char *test, bool *keep)
+{
+	for (size_t i = 0; i < n; i++) {
+		char part[192];
+
+		if (!w[i].test || strcmp(w[i].test, test) || !s_ts_round_first(w, i))
+			continue;
+		for (size_t j = 0; j < n; j++)
+			keep[j] = w[j].test && !strcmp(w[j].test, test) && w[j].round == w[i].round;
+		snprintf(part, sizeof(part), "%s round %ld", test, w[i].round);
+		s_plot_ts_part(c, r, ph, keep, n, part);
+	}
+}
+
+/*
+ * A suite phase of several tests also gets a time series per test, and a test of more than
+ * S_SPLIT_POINTS points in rounds of several points one per round (a snia-iops round is 49
+ * points), so that each point's stretch is wide enough to read; the whole phase's plot stays
+ * as the overview.
+ */
+static void s_plot_ts_parts(struct lst_plot__ctx *c, const lst_report *r,
+			    const struct lst_rpt_phase *ph)
+{
+	size_t n, ntests;
+	bool rounds, *keep;
+	struct s_ts_where *w = s_ts_where(r, ph->name, &n, &rounds, &ntests);
+
+	if (!*ph->suite || (ntests < 2 && n <= S_SPLIT_POINTS)) {
+		free(w);
+		return;
+	}
+	keep = lst_calloc(n + 1, sizeof(*keep));
+	for (size_t i = 0; i < n; i++) {
+		size_t npoints = 0, nrounds = 0;
+		bool seen = false;
+
+		if (!w[i].test)
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			bool same = w[j].test && !strcmp(w[j].test, w[i].test);
+
+			seen |= j < i && same;
+			npoints += same;
+			nrounds += same && s_ts_round_first(w, j);
+		}
+		if (seen)
+			continue;
+		/* A round per plot only when rounds hold several points: a WSAT of 300 rounds of
+		 * one point each would be 300 plots of one point. */
+		if (npoints > S_SPLIT_POINTS && rounds && nrounds < npoints)
+			s_plot_ts_rounds(c, r, ph, w, n, w[i].test, keep);
+		else if (ntests > 1)
+			s_plot_ts_part(c, r, ph, s_ts_keep_test(w, n, w[i].test, keep), n,
+				       w[i].test);
+	}
+	free(keep);
+	free(w);
 }
 
 /* --- steady state ---------------------------------------------------------------------------- */
@@ -1253,7 +1461,7 @@ static void s_plot_hir(struct lst_plot__ctx *c, const lst_report *r, const struc
 		return;
 	if (sc.nrows)
 		s_ts_block(f, r, "$ts", ph->name, "all", NULL, sc.nrows, t0, div,
-			   s_ts_gap(r, ph->name, sc.nrows), false);
+			   s_ts_gap(r, ph->name, sc.nrows), NULL, false);
 	for (size_t k = 0; k < ntests; k++)
 		s_hir_block(f, r, ph->name, tests[k], k, t0, div);
 	lst_plot__begin(f, name, 1200, 700);
@@ -1290,178 +1498,6 @@ static void s_plot_hir(struct lst_plot__ctx *c, const lst_report *r, const struc
 	lst_plot__draw(c, f, name);
 }
 
-/* --- IOPS matrix ----------------------------------------------------------------------------- */
-
-/*
- * Bar colors by read share: the mix with the most reads deep blue, through grey, to deep red
- * for the most writes. By rank, so 100/0 and 95/5 still look different.
- */
-static void s_mix_color(const struct lst_rpt_matrix *m, size_t k, char *buf, size_t size)
-{
-	static const int stops[5][3] = {
-		{ 8, 81, 156 },	   { 107, 174, 214 }, { 189, 189, 189 },
-		{ 252, 146, 114 }, { 165, 15, 21 },
-	};
-	double read = atof(m->mix[k]), pos, f;
-	size_t rank = 0, seg;
-	int rgb[3];
-
-	for (size_t i = 0; i < m->nmix; i++)
-		if (atof(m->mix[i]) > read)
-			rank++;
-	pos = m->nmix > 1 ? (double)rank / (double)(m->nmix - 1) * 4 : 0;
-	seg = LST_MIN((size_t)pos, (size_t)3);
-	f = pos - (double)seg;
-	for (int i = 0; i < 3; i++)
-		rgb[i] = (int)lround(stops[seg][i] + (stops[seg + 1][i] - stops[seg][i]) * f);
-	snprintf(buf, size, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
-}
-
-/* The matrix plot after its data block (plots/matrix.gp): one bar series per mix. */
-static void s_matrix_body(FILE *f, const struct lst_rpt_matrix *m, const char *title, double lo,
-			  double hi)
-{
-	char *qtitle = lst_plot__qstr("%s", title);
-	char ylo[32], yhi[32];
-
-	snprintf(ylo, sizeof(ylo), "%.7g", pow(10, floor(log10(lo))));
-	snprintf(yhi, sizeof(yhi), "%.7g", hi * 1.8);
-	lst_plot_tpl(f, "matrix", "head",
-		     (const struct lst_tpl_arg[]){
-			     { "title", qtitle }, { "ylo", ylo }, { "yhi", yhi }, { NULL, NULL } });
-	free(qtitle);
-	for (size_t k = 0; k < m->nmix; k++) {
-		char col[16], color[16], *qmix = lst_plot__qstr("%s", m->mix[k]);
-
-		snprintf(col, sizeof(col), "%zu", k + 2);
-		s_mix_color(m, k, color, sizeof(color));
-		lst_plot_tpl(f, "matrix", "bar",
-			     (const struct lst_tpl_arg[]){
-				     { "col", col },
-				     { "xtic", k ? "" : ":xtic(1)" },
-				     { "color", color },
-				     { "title", qmix },
-				     { "sep", k + 1 < m->nmix ? ", \\" : "" },
-				     { NULL, NULL },
-			     });
-		free(qmix);
-	}
-}
-
-static void s_plot_matrix(struct lst_plot__ctx *c, const lst_report *r,
-			  const struct lst_rpt_matrix *m)
-{
-	const char *phase = *m->phase ? m->phase : "iops", *name;
-	double lo = INFINITY, hi = 0;
-	char title[512];
-	FILE *f;
-
-	for (size_t i = 0; i < m->nbs * m->nmix; i++)
-		if (m->iops[i] > 0) {
-			lo = LST_MIN(lo, m->iops[i]);
-			hi = LST_MAX(hi, m->iops[i]);
-		}
-	if (!m->nbs || !isfinite(lo))
-		return;
-	name = lst_plot__name(c, "matrix", phase, NULL);
-	f = lst_plot__script(c, name, "IOPS matrix: block size x read/write mix, clustered bars");
-	if (!f)
-		return;
-	fputs("$m << EOD\n", f);
-	lst_plot__comment(f, "block size, then IOPS per mix (read/write %%), as in %s", m->file);
-	for (size_t i = 0; i < m->nbs; i++) {
-		char bs[32];
-
-		lst_plot__q(f, lst_report_bs(m->bs[i], bs, sizeof(bs)));
-		for (size_t k = 0; k < m->nmix; k++)
-			lst_plot__num(f, lst_plot__pos(m->iops[i * m->nmix + k]));
-		fputc('\n', f);
-	}
-	fputs("EOD\n", f);
-	lst_plot__begin(f, name, 1200, 700);
-	snprintf(title, sizeof(title),
-		 "IOPS by block size and read/write mix — phase %s\n"
-		 "%s, run %s",
-		 phase, r->title, r->run_id);
-	s_matrix_body(f, m, title, lo, hi);
-	lst_plot__end(f);
-	lst_plot__draw(c, f, name);
-}
-
-/* One panel of the ports plot: a bar per port set over the workloads, from $VAR. */
-static void s_ports_panel(FILE *f, const struct lst_report_ports *t, const char *block,
-			  const char *var)
-{
-	lst_plot_tpl(f, "ports", block, NULL);
-	for (size_t s = 0; s < t->nsets; s++) {
-		char col[16], *q = lst_plot__qstr("%s (%zu)", t->sets[s], t->paths[s]);
-
-		snprintf(col, sizeof(col), "%zu", s + 2);
-		lst_plot_tpl(f, "ports", "bar",
-			     (const struct lst_tpl_arg[]){
-				     { "var", var },
-				     { "col", col },
-				     { "xtic", s ? "" : ":xtic(1)" },
-				     { "color", lst_plot__colors[s % lst_plot__ncolors] },
-				     { "title", q },
-				     { "sep", s + 1 < t->nsets ? ", \\" : "" },
-				     { NULL, NULL },
-			     });
-		free(q);
-	}
-}
-
-/* $NAME << EOD: a row per workload, a column per port set. */
-static void s_ports_block(FILE *f, const struct lst_report_ports *t, const char *name,
-			  const double *v, const char *what)
-{
-	fprintf(f, "%s << EOD\n", name);
-	lst_plot__comment(f, "workload, then %s per port set:", what);
-	for (size_t s = 0; s < t->nsets; s++)
-		lst_plot__comment(f, "  column %zu: ports %s (%zu paths)", s + 2, t->sets[s],
-				  t->paths[s]);
-	for (size_t w = 0; w < t->nwork; w++) {
-		lst_plot__q(f, *t->work[w] ? t->work[w] : "-");
-		for (size_t s = 0; s < t->nsets; s++)
-			lst_plot__num(f, v[w * t->nsets + s]);
-		fputc('\n', f);
-	}
-	fputs("EOD\n", f);
-}
-
-/* A phase that sweeps `ports`: MB/s per set of paths, and the ratio to the fewest paths. */
-static void s_plot_ports(struct lst_plot__ctx *c, const lst_report *r,
-			 const struct lst_rpt_phase *ph)
-{
-	struct lst_report_ports t;
-	const char *name;
-	char *title;
-	FILE *f;
-
-	if (!lst_report_ports_table(r, ph->name, &t))
-		return;
-	name = lst_plot__name(c, "ports", ph->name, NULL);
-	f = lst_plot__script(c, name, "port scaling: MB/s per set of active paths, and the ratio");
-	if (!f) {
-		lst_report_ports_free(&t);
-		return;
-	}
-	s_ports_block(f, &t, "$mbps", t.mbps, "MB/s");
-	s_ports_block(f, &t, "$ratio", t.ratio, "MB/s against the fewest paths");
-	lst_plot__begin(f, name, 1200, 600);
-	title = lst_plot__qstr("Port scaling — phase %s\n%s, run %s", ph->name, r->title,
-			       r->run_id);
-	lst_plot_tpl(f, "ports", "head",
-		     (const struct lst_tpl_arg[]){ { "title", title }, { NULL, NULL } });
-	free(title);
-	s_ports_panel(f, &t, "mbps", "$mbps");
-	s_ports_panel(f, &t, "ratio", "$ratio");
-	lst_plot_tpl(f, "ports", "tail", NULL);
-	lst_plot__end(f);
-	lst_plot__draw(c, f, name);
-	lst_report_ports_free(&t);
-}
-
 int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_list *made,
 		    lst_err *err)
 {
@@ -1475,7 +1511,9 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 	for (size_t i = 0; i < r->nphases; i++)
 		s_plot_lat_paths(&c, r, &r->phases[i]);
 	for (size_t i = 0; i < r->nphases; i++)
-		s_plot_timeseries(&c, r, &r->phases[i]);
+		s_plot_timeseries(&c, r, &r->phases[i], NULL);
+	for (size_t i = 0; i < r->nphases; i++)
+		s_plot_ts_parts(&c, r, &r->phases[i]);
 	for (size_t i = 0; i < r->ntests; i++)
 		s_plot_steady(&c, r, &r->tests[i]);
 	for (size_t i = 0; i < r->nphases; i++)
@@ -1485,9 +1523,9 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 		if (!strcmp(r->phases[i].suite, "snia-hir"))
 			s_plot_hir(&c, r, &r->phases[i]);
 	for (size_t i = 0; i < r->nmatrices; i++)
-		s_plot_matrix(&c, r, &r->matrices[i]);
+		lst_plot__matrix(&c, r, &r->matrices[i]);
 	for (size_t i = 0; i < r->nphases; i++)
-		s_plot_ports(&c, r, &r->phases[i]);
+		lst_plot__ports(&c, r, &r->phases[i]);
 	return lst_plot__ctx_exit(&c);
 }
 

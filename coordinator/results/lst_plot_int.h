@@ -68,4 +68,14 @@ void lst_plot__comment(FILE *f, const char *fmt, ...) __attribute__((format(prin
 void lst_plot__num(FILE *f, double v);
 double lst_plot__pos(double v);
 
+/* "182k", "35.6k", "1.23M": an IOPS figure short enough to sit by a marker or on a bar, to 3
+ * significant digits (2 would make 35,591 and 36,400 the same bar). Returns buf. */
+const char *lst_plot__short_iops(double v, char *buf, size_t size);
+
+/* The bar-chart families (lst_plot_bars.c): matrix_PHASE of m; ports_PHASE (and
+ * ports_PHASE_TARGET per target of a plan with several) of a phase that sweeps `ports`, nothing
+ * for another phase. */
+void lst_plot__matrix(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_matrix *m);
+void lst_plot__ports(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph);
+
 #endif

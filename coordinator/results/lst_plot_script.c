@@ -25,6 +25,8 @@
 
 #define S_OUT_MAX 2048	     /* tail of gnuplot's output kept for error messages */
 #define S_PROBE_TIMEOUT_S 20 /* `gnuplot -e "set terminal"` */
+#define S_SVG_WIDTH 760	     /* px: an A4 page's text width, where the HTML report shows it */
+#define S_SVG_MIN_HEIGHT 440 /* px: wide plots (three panels) keep room for their keys */
 
 const char *const lst_plot__colors[] = {
 	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
@@ -108,6 +110,21 @@ static char *s_gnuplot(lst_err *err)
 }
 
 /* --- script text ----------------------------------------------------------------------------- */
+
+const char *lst_plot__short_iops(double v, char *buf, size_t size)
+{
+	if (v >= 1e6)
+		snprintf(buf, size, "%.2fM", v / 1e6);
+	else if (v >= 1e5)
+		snprintf(buf, size, "%.0fk", v / 1e3);
+	else if (v >= 1e4)
+		snprintf(buf, size, "%.1fk", v / 1e3);
+	else if (v >= 1e3)
+		snprintf(buf, size, "%.2fk", v / 1e3);
+	else
+		snprintf(buf, size, "%.0f", v);
+	return buf;
+}
 
 /*
  * A gnuplot double-quoted string: backslash and quote escaped, newline as \n. A backquote is
@@ -264,15 +281,21 @@ FILE *lst_plot__script(struct lst_plot__ctx *c, const char *name, const char *wh
 /* The pass over the output formats (plots/frame.gp); every plot body goes between begin and end. */
 void lst_plot__begin(FILE *f, const char *name, int w, int h)
 {
-	char ws[16], hs[16];
+	char ws[16], hs[16], sw[16], sh[16];
 
 	snprintf(ws, sizeof(ws), "%d", w);
 	snprintf(hs, sizeof(hs), "%d", h);
+	/* The SVG is drawn at about the width it is shown at (the HTML page inlines it at A4
+	 * width), so its text is not scaled down to 6-7 px on the page. */
+	snprintf(sw, sizeof(sw), "%d", S_SVG_WIDTH);
+	snprintf(sh, sizeof(sh), "%d", LST_MAX(h * S_SVG_WIDTH / w, S_SVG_MIN_HEIGHT));
 	lst_plot_tpl(f, "frame", "begin",
 		     (const struct lst_tpl_arg[]){
 			     { "formats", s_png == S_PNG_NONE ? "svg" : "svg png" },
 			     { "w", ws },
 			     { "h", hs },
+			     { "sw", sw },
+			     { "sh", sh },
 			     { "png", s_png == S_PNG_GD ? "png" : "pngcairo" },
 			     { "name", name },
 			     { NULL, NULL },

@@ -89,6 +89,7 @@ struct lst_rpt_curve {
 	long point;
 	double jobs, iodepth, bs, rwmixread, iops, mbps;
 	double lat_mean, lat_p99, lat_p99_9, lat_p99_99, rate_iops, target_pct;
+	double lat_p99_dir[2]; /* read, write p99 (us); NAN in older folders or without such I/O */
 };
 
 /* One timeseries.csv row. */
@@ -98,6 +99,7 @@ struct lst_rpt_ts {
 	const char *target, *path; /* of target and path rows; "" otherwise */
 	long point, interval;
 	double t_s, iops[2], mbps[2], lat_mean, lat_p99;
+	double lat_p99_dir[2]; /* read, write p99 (us); NAN in older folders or without such I/O */
 };
 
 /*

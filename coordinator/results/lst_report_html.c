@@ -28,6 +28,7 @@
 
 #include "lst_assert.h"
 #include "lst_compare.h"
+#include "lst_curves.h"
 #include "lst_figures.h"
 #include "lst_report_show.h"
 #include "lst_steady.h"
@@ -848,6 +849,14 @@ static void s_headlines(struct s_ctx *c, const struct lst_rpt_phase *ph)
 		fputs("<tr>", f);
 		s_td_text(f, s_or(h[i].curve, "(all points)"));
 		s_td(f, "points", (double)h[i].npoints, "%.0f");
+		if (h[i].bandwidth) { /* large blocks: MB/s, no IOPS under a latency limit */
+			char text[256];
+
+			fprintf(f, "<td data-col=\"mbps\" colspan=\"%d\">", LST_HL_N);
+			s_esc(f, lst_headline_text(&h[i], text, sizeof(text)));
+			fputs("</td></tr>\n", f);
+			continue;
+		}
 		for (int s = 0; s < LST_HL_N; s++)
 			fprintf(f, "<td class=\"n\" data-col=\"%s\">%s%s</td>",
 				lst_headline_stat_names[s],

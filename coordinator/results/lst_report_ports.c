@@ -193,8 +193,10 @@ bool lst_report_ports_table(const lst_report *r, const char *phase, struct lst_r
 		snprintf(t->sets[s], sizeof(t->sets[s]), "%s", sets[s]);
 	t->mbps = lst_calloc(t->nwork * t->nsets, sizeof(*t->mbps));
 	t->ratio = lst_calloc(t->nwork * t->nsets, sizeof(*t->ratio));
+	t->iops = lst_calloc(t->nwork * t->nsets, sizeof(*t->iops));
+	t->iops_ratio = lst_calloc(t->nwork * t->nsets, sizeof(*t->iops_ratio));
 	for (size_t k = 0; k < t->nwork * t->nsets; k++)
-		t->mbps[k] = t->ratio[k] = NAN;
+		t->mbps[k] = t->ratio[k] = t->iops[k] = t->iops_ratio[k] = NAN;
 	for (size_t k = 0; k < m; k++) {
 		size_t w = s_index(t->work, &t->nwork, c[k].workload);
 		size_t s = s_index(sets, &t->nsets, c[k].ports);
@@ -203,6 +205,9 @@ bool lst_report_ports_table(const lst_report *r, const char *phase, struct lst_r
 		t->mbps[w * t->nsets + s] = p->mbps[0] + p->mbps[1];
 		t->ratio[w * t->nsets + s] =
 			s_ratio(p->mbps[0] + p->mbps[1], b->mbps[0] + b->mbps[1]);
+		t->iops[w * t->nsets + s] = p->iops[0] + p->iops[1];
+		t->iops_ratio[w * t->nsets + s] =
+			s_ratio(p->iops[0] + p->iops[1], b->iops[0] + b->iops[1]);
 	}
 	free(sets);
 	free(c);
@@ -216,5 +221,7 @@ void lst_report_ports_free(struct lst_report_ports *t)
 	free(t->paths);
 	free(t->mbps);
 	free(t->ratio);
+	free(t->iops);
+	free(t->iops_ratio);
 	memset(t, 0, sizeof(*t));
 }

@@ -179,8 +179,13 @@ static void s_print_headlines(const lst_report *r, const struct lst_rpt_phase *p
 	struct lst_headline *hl;
 	size_t n = lst_figures_headlines(r, ph->name, limit, &hl);
 	char text[1024], lim[32];
+	bool latency = false;
 
-	if (n)
+	for (size_t i = 0; i < n; i++)
+		latency |= !hl[i].bandwidth;
+	if (n && !latency)
+		printf("  headline figures (large blocks: the highest MB/s):\n");
+	else if (n)
 		printf("  headline figures (limit %s, %s; the highest IOPS with the percentile "
 		       "under it):\n",
 		       lst_headline_limit_text(limit, lim, sizeof(lim)),
@@ -226,6 +231,15 @@ static void s_headlines_json(const lst_report *r, const struct lst_rpt_phase *ph
 		json_object_set_new(o, "limit_us", json_real(hl[i].limit_us));
 		json_object_set_new(o, "limit_from", json_string(from));
 		json_object_set_new(o, "npoints", json_integer((json_int_t)hl[i].npoints));
+		if (hl[i].bandwidth) { /* large blocks: MB/s, no latency figure */
+			json_object_set_new(o, "mbps",
+					    json_pack("{s:o, s:s, s:o}", "mbps",
+						      lst_report_json_num(hl[i].mbps), "point",
+						      hl[i].mbps_at, "p99_us",
+						      lst_report_json_num(hl[i].mbps_p99_us)));
+			json_array_append_new(a, o);
+			continue;
+		}
 		for (int s = 0; s < LST_HL_N; s++)
 			json_object_set_new(o, lst_headline_stat_names[s],
 					    s_headline_stat_json(&hl[i], s));

@@ -61,6 +61,7 @@ struct lst_report_ports {
 	size_t *paths;	   /* [nsets] the paths of the set's points (the most, if they differ) */
 	double *mbps;	   /* [w * nsets + s] MB/s, NAN where the sweep has no such point */
 	double *ratio;	   /* [w * nsets + s] MB/s against the workload's fewest paths, or NAN */
+	double *iops, *iops_ratio; /* the same in IOPS */
 };
 
 /* The table of phase's ports sweep into *t: false (t zeroed) when it has none. */

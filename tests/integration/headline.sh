@@ -1,7 +1,7 @@
 #!/bin/bash
 # `lockstep report` on the hand-made folder of unit/test_headline.c: the headline figures
-# ("IOPS at p99 < 800 us: ...") printed as text equal the phase's "headlines" in --json, for
-# the plan's limit and for --limit; a bad --limit is refused; with gnuplot, the latency-vs-IOPS
+# ("IOPS at p99 < 800 us: ...", and a 128 KiB phase's "MB/s: 1,180 ...") printed as text equal
+# the phase's "headlines" in --json, for the plan's limit and for --limit; a bad --limit is refused; with gnuplot, the latency-vs-IOPS
 # plot marks the limit and the interpolated crossings, and the per-path plot is drawn.
 . "$(dirname "$0")/lib.sh"
 
@@ -22,6 +22,9 @@ for line in text:
     m = re.match(r"phase (\S+?)(?: \(|:)", line)
     if m:
         phase = m.group(1)
+    m = re.match(r"    (?:(.+?): )?MB/s: ([\d,]+) \(the highest measured", line)
+    if m:
+        shown[(phase, m.group(1) or "", "mbps")] = m.group(2)
     m = re.match(r"    (?:(.+?): )?IOPS at (p99) < ([0-9.]+ (?:us|ms)): (.*)", line)
     if not m:
         continue
@@ -32,6 +35,12 @@ for line in text:
 n = 0
 for ph in doc["phases"]:
     for h in ph.get("headlines", []):
+        if "mbps" in h:  # large blocks: the highest MB/s, no latency figure
+            fig = shown.pop((ph["phase"], h["curve"], "mbps"))
+            assert int(fig.replace(",", "")) == round(h["mbps"]["mbps"]), (fig, h)
+            assert "p99" not in h, h
+            n += 1
+            continue
         for stat in ("p99", "p99.9", "p99.99"):
             fig = shown.pop((ph["phase"], h["curve"], stat))
             j = h[stat]
@@ -43,7 +52,7 @@ for ph in doc["phases"]:
                 assert ("interpolated between" in fig) == j["interpolated"], (fig, j)
             n += 1
 assert not shown, shown
-assert n == 12, n
+assert n == 13, n
 print("figures agree: %d" % n)
 PYEOF
 }

@@ -168,7 +168,8 @@ print(f"  two-port / one-port: report {ratio:.2f}, summary.csv {want:.2f}")
 PY
 [ -s "$TMP/r2-plots/ports_seq.svg" ] || [ ! -x "$(command -v gnuplot)" ] ||
 	fail "sweep: no ports plot"
-grep -q "ports (paths)" "$TMP/r2-plots/ports_seq.gp" || fail "sweep: no ports plot script"
+grep "w boxes lc rgb \"[^\"]*\" t \"a+b\"" "$TMP/r2-plots/ports_seq.gp" >/dev/null ||
+	fail "sweep: no ports plot script with a bar of a+b"
 
 echo "3. roles: a writes while b reads, and an idle path"
 cat >"$TMP/roles.yaml" <<YAML

@@ -64,7 +64,11 @@ PLOTS=(lat_vs_iops_latiops lat_vs_iops_randrw timeseries_precondition timeseries
 	timeseries_iops timeseries_iops-80 timeseries_tput timeseries_wsat timeseries_hir
 	timeseries_randrw steady_latiops_lat-vs-iops steady_iops_iops steady_iops-80_iops
 	steady_tput_bs_1m_write steady_tput_bs_128k_write steady_wsat_wsat wsat_wsat hir_hir
-	matrix_iops matrix_iops-80)
+	matrix_iops matrix_iops-80
+	# suite phases of several tests, or of more than 60 points: per test, and per round
+	timeseries_tput_bs_1m_write timeseries_tput_bs_128k_write timeseries_hir_gap_5s
+	timeseries_hir_gap_10s timeseries_iops_iops_round_{1..7}
+	timeseries_latiops_lat-vs-iops_round_{1..6})
 
 # name LABEL TEST ROUND, in Python: a point's label without the test and round the coordinator
 # adds to suite steps ("iops: bs=4k rwmixread=0 round 7" is "bs=4k rwmixread=0").
@@ -92,7 +96,7 @@ for want in "run          20261130T060000Z-a1b2" "plan         px05-pts" "status
 	"test bs=128k write (mbps): NOT steady after 25 rounds (round limit)" \
 	"test wsat (write_iops): NOT steady after 60 rounds (steady state reported, not required)" \
 	"IOPS matrix, phase iops (matrix.csv;" "IOPS matrix, phase iops-80 (matrix-iops-80.csv;" \
-	"plots: 20 drawn in $A/plots"; do
+	"plots: 37 drawn in $A/plots"; do
 	grep -qF -- "$want" "$TMP/report.txt" || fail "the report lacks '$want'"
 done
 # The printed points are summary.csv's (agent all; the last round of each point).
@@ -156,7 +160,7 @@ assert [(m["phase"], m["file"]) for m in d["matrices"]] == [
 assert d["matrices"][0]["mixes"][0] == "100/0" and len(d["matrices"][0]["rows"]) == 7
 w = [t for t in ph["wsat"]["tests"]][0]
 assert not w["steady_required"] and not w["steady"], w
-assert len(d["plots"]["drawn"]) == 20 and d["plots"]["problem"] is None, d["plots"]
+assert len(d["plots"]["drawn"]) == 37 and d["plots"]["problem"] is None, d["plots"]
 EOF
 check_plots "$TMP/out" "${PLOTS[@]}"
 ok "--json prints the same; -o puts the plots elsewhere"

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_curves.h"
 #include "lst_figures.h"
 #include "lst_report.h"
 #include "lst_report_plan.h"
@@ -77,7 +78,8 @@ static const char s_ts[] = "phase,point,interval,t_s,agent,read_iops,write_iops,
  *
  * and a row per path of each (scope path) that must not change the combined figures.
  * phase under: one curve, every point under 1 ms; phase over: every point over; phase single:
- * two curves (4 and 8 KiB) of one point each, no headline.
+ * two curves (4 and 8 KiB) of one point each, no headline; phase big: 128 KiB reads, every
+ * point over 1 ms as large blocks are, whose headline is its highest MB/s (1179.648 at QD 4).
  */
 static const char s_curves[] =
 	"phase,point,jobs,iodepth,bs,rwmixread,iops,mbps,lat_mean_us,lat_p99_us,lat_p99_9_us,"
@@ -101,7 +103,9 @@ static const char s_curves[] =
 	"over,1,1,1,4096,100,15000,61.44,600,1500,2000,3000,0,0,all,all,,\n"
 	"over,2,1,2,4096,100,25000,102.4,900,2500,4000,5000,0,0,all,all,,\n"
 	"single,1,1,1,4096,100,15000,61.44,60,100,150,200,0,0,all,all,,\n"
-	"single,2,1,1,8192,100,12000,98.304,70,150,250,400,0,0,all,all,,\n";
+	"single,2,1,1,8192,100,12000,98.304,70,150,250,400,0,0,all,all,,\n"
+	"big,1,1,1,131072,100,5000,655.36,190,1500,2000,3000,0,0,all,all,,\n"
+	"big,2,1,4,131072,100,9000,1179.648,440,2500,4000,5000,0,0,all,all,,\n";
 
 static void s_write(const char *dir, const char *name, const char *text)
 {
@@ -232,10 +236,32 @@ static void s_one_curve(const lst_report *r)
 	free(hl);
 }
 
+/* Large blocks: the highest MB/s, where, and its p99; no IOPS under a latency limit. */
+static void s_bandwidth(const lst_report *r)
+{
+	struct lst_headline *hl;
+	char text[256];
+
+	T_EQ_INT(lst_figures_headlines(r, "big", 1000, &hl), 1);
+	T_ASSERT(hl[0].bandwidth);
+	T_NEAR(hl[0].mbps, 1179.648, 1e-9);
+	T_NEAR(hl[0].mbps_p99_us, 2500, 0);
+	T_EQ_STR(hl[0].mbps_at, "QD 4");
+	for (int s = 0; s < LST_HL_N; s++)
+		T_ASSERT(isnan(hl[0].iops[s]));
+	T_EQ_STR(lst_headline_text(&hl[0], text, sizeof(text)),
+		 "MB/s: 1,180 (the highest measured, QD 4; p99 there 2500 us)");
+	free(hl);
+	/* 4 KiB curves stay latency headlines */
+	T_EQ_INT(lst_figures_headlines(r, "under", 1000, &hl), 1);
+	T_ASSERT(!hl[0].bandwidth);
+	free(hl);
+}
+
 /* The loader keeps the path rows apart: 2 of them per path row written. */
 static void s_parts(const lst_report *r)
 {
-	T_EQ_INT(r->ncurves, 16);
+	T_EQ_INT(r->ncurves, 18);
 	T_EQ_INT(r->ncurve_parts, 4);
 	T_EQ_STR(r->curve_parts[0].scope, "path");
 	T_EQ_STR(r->curve_parts[0].agent, "a");
@@ -262,6 +288,7 @@ int main(int argc, char **argv)
 	s_parts(r);
 	s_two_curves(r);
 	s_one_curve(r);
+	s_bandwidth(r);
 	lst_report_destroy(&r);
 	printf("ok\n");
 	return 0;

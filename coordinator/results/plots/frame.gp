@@ -4,10 +4,14 @@
 formats = "@formats@"
 do for [fmt in formats] {
 reset
+# small: the font of labels by points and bars; the SVG's canvas is smaller than the PNG's, its
+# text the same size on the page as the report's own.
 if (fmt eq "svg") {
-	set terminal svg size @w@,@h@ dynamic noenhanced font "Sans,12" background rgb "white"
+	set terminal svg size @sw@,@sh@ dynamic noenhanced font "Sans,12" background rgb "white"
+	small = ",10"
 } else {
 	set terminal @png@ size @w@,@h@ noenhanced font "Sans,11" background rgb "white"
+	small = ",8"
 }
 set output "@name@.".fmt
 set encoding utf8

@@ -26,15 +26,22 @@ plot \
   $g@i@ u 1:3 w lp lc rgb "@color@" lw 1.5 dt 2 pt 9 ps 1.0 notitle, \
   $g@i@ u 1:5 w lp lc rgb "@color@" lw 1.5 dt 3 pt 5 ps 0.8 notitle, \
 ##@ run_qd
-  $g@i@ u 1:3:6 w labels offset char 0,0.9 font ",8" tc rgb "@color@" notitle, \
+  $g@i@ u 1:3:6 w labels offset char 0,0.9 font small tc rgb "@color@" notitle, \
+##@ run_rw
+  $g@i@ u 1:7 w lp lc rgb "@color@" lw 1.2 dt 4 pt 2 ps 0.9 notitle, \
+  $g@i@ u 1:8 w lp lc rgb "@color@" lw 1.2 dt 5 pt 3 ps 0.9 notitle, \
 ##@ run_cross
   $x@i@ u 1:2 w p pt 6 ps 2.4 lw 2 lc rgb "@color@" notitle, \
-  $x@i@ u 1:2:3 w labels offset char 0,-1.3 font ",8" tc rgb "@color@" notitle, \
+  $x@i@ u 1:2:3 w labels offset char 0,-1.3 font small tc rgb "@color@" notitle, \
 ##@ run_stats +
   keyentry w l lc rgb "white" t " ", \
   keyentry w lp lc rgb "black" lw 2 dt 1 pt 7 ps 0.9 t "mean", \
   keyentry w lp lc rgb "black" lw 1.5 dt 2 pt 9 ps 1.0 t "p99", \
   keyentry w lp lc rgb "black" lw 1.5 dt 3 pt 5 ps 0.8 t "p99.99"
+##@ run_rw_key +
+, \
+  keyentry w lp lc rgb "black" lw 1.2 dt 4 pt 2 ps 0.9 t "read p99", \
+  keyentry w lp lc rgb "black" lw 1.2 dt 5 pt 3 ps 0.9 t "write p99"
 ##@ run_cross_key
 , \
   keyentry w p pt 6 ps 2.4 lw 2 lc rgb "black" t @cross@

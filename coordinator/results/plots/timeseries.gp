@@ -6,7 +6,7 @@ set title @title@
 set lmargin 12
 set rmargin 14
 set key below left Left reverse horizontal
-set xlabel "time since the phase started (@unit@)"
+set xlabel @xlabel@
 set autoscale xfix
 set ylabel "IOPS"
 set format y "%.0s%c"
@@ -20,7 +20,7 @@ set my2tics 10
 set format y2 "%.0f"
 ##@ point_mark
 set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#b0b0b0" dt 3
-set label @label@ at first @x@, graph 0.97 offset 0.3,0 left front font ",9" tc rgb "#505050"
+set label @label@ at first @x@, graph 0.97 offset 0.3,0 left front font small tc rgb "#505050"
 ##@ plot +
 plot \
   keyentry w l lw 2 lc rgb "@all_color@" t "IOPS, all agents"
@@ -37,6 +37,12 @@ plot \
   keyentry w l lw 1.5 dt 2 lc rgb "@p99_color@" t "p99 latency (right axis)", \
   $all u 1:6 axes x1y2 w l lw 1.5 lc rgb "@mean_color@" notitle, \
   $all u 1:7 axes x1y2 w l lw 1.5 dt 2 lc rgb "@p99_color@" notitle
+##@ rw_lat_lines +
+, \
+  keyentry w l lw 1.2 dt 4 lc rgb "@read_color@" t "read p99 (right axis)", \
+  keyentry w l lw 1.2 dt 5 lc rgb "@write_color@" t "write p99 (right axis)", \
+  $all u 1:8 axes x1y2 w l lw 1.2 dt 4 lc rgb "@read_color@" notitle, \
+  $all u 1:9 axes x1y2 w l lw 1.2 dt 5 lc rgb "@write_color@" notitle
 ##@ agent_line +
 , \
   $a@k@ u 1:2 w l lw 1 lc rgb "@color@" notitle
@@ -69,7 +75,7 @@ set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#909
 ##@ round_mark_dense
 set arrow from first @x@, graph 0 to first @x@, graph 1 nohead back lc rgb "#d4d4d4" dt 3
 ##@ mark_label
-set label @label@ at first @x@, graph @y@ offset 0.3,0 left front font ",9" tc rgb "#505050"
+set label @label@ at first @x@, graph @y@ offset 0.3,0 left front font small tc rgb "#505050"
 ##@ event_mark
 set arrow from first @x@, graph 0 to first @x@, graph 1 nohead front lc rgb "#b5179e" dt 2 lw 1.2
-set label @label@ at first @x@, graph 0.86 offset 0.3,0 left front font ",9" tc rgb "#b5179e"
+set label @label@ at first @x@, graph 0.86 offset 0.3,0 left front font small tc rgb "#b5179e"
