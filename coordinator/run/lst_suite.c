@@ -1101,7 +1101,7 @@ static bool s_verdict(lst_suite_run *s, struct s_test *t, lst_results *res, FILE
 	json_object_set_new(o, "points", points);
 	lst_results_test(res, o);
 	if (progress)
-		fprintf(progress, "%s: %s: %s (%s)%s%s\n", s->ph->name, t->name, phrase, why,
+		fprintf(progress, "%s: %s: %s: %s%s%s\n", s->ph->name, t->name, phrase, why,
 			*stop && t->stop != LST_STOP_STEADY && t->stop != LST_STOP_ROUND_LIMIT
 				? "; "
 				: "",
