@@ -108,6 +108,19 @@ has "common (common): lst_back.c uses plan (coordinator/plan/lst_plan.c), which 
 	"a back-call from common into plan"
 ok "a back-call from common into plan fails on the real table"
 
+# A library-internal name (lst_x__y) used from another library fails even where the table lets
+# the one use the other.
+obj lst_i.c 'int lst_fix__inner(void) { return 3; } int lst_i(void) { return lst_fix__inner(); }'
+obj lst_u.c 'int lst_fix__inner(void); int lst_u(void) { return lst_fix__inner(); }'
+lib "$TMP/inner" fix lst_i.c
+lib "$TMP/inner" user lst_u.c
+printf '%s\n' 'lib fix in fix uses' 'lib user in user uses fix' >"$TMP/inner.txt"
+run "$TMP/inner.txt" "$TMP/inner"
+want 1 "a library-internal name used from another library"
+has "user (user): lst_u.c uses what is internal to fix (fix/lst_i.c): lst_fix__inner" \
+	"a library-internal name used from another library"
+ok "a library-internal name used from another library fails"
+
 # Every built library must have a row, and a malformed row is an error naming its line.
 lib "$TMP/two" other lst_c.c
 run "$TMP/plain.txt" "$TMP/two"
