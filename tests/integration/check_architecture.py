@@ -289,7 +289,12 @@ def main(argv):
         return 2
     problems, notes = [], []
     found = {}
-    for name in sorted(os.listdir(libdir)):
+    try:
+        names = sorted(os.listdir(libdir))
+    except OSError as e:
+        print("architecture: %s: %s (build first)" % (libdir, e.strerror), file=sys.stderr)
+        return 2
+    for name in names:
         m = re.fullmatch(r"liblst_(\w+)\.a", name)
         if m:
             found[m.group(1)] = os.path.join(libdir, name)
