@@ -117,6 +117,19 @@ def read_objects(nm, archive):
     return {o: (d, u - d) for o, (d, u) in objs.items()}
 
 
+def object_sizes(nm, archive):
+    """Returns {object: bytes of code and data it defines, static symbols included}."""
+    out = subprocess.run([nm, "-A", "-S", "-P", "--defined-only", archive], check=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         universal_newlines=True).stdout
+    sizes = defaultdict(int)
+    for line in out.splitlines():
+        m = re.match(r"^.*\[(.+)\]: \S+ \S [0-9a-f]+ ([0-9a-f]+)$", line)
+        if m:
+            sizes[re.sub(r"\.o(bj)?$", "", m.group(1))] += int(m.group(2), 16)
+    return sizes
+
+
 def sccs(nodes, edges):
     """Tarjan's strongly connected components of a graph {node: set(node)}, iteratively."""
     index, low, on, stack, out = {}, {}, set(), [], []
@@ -339,7 +352,11 @@ def main(argv):
     if stats:
         print("files per library:")
         for lib, objs in sorted(libs.items()):
-            print("  %-14s %3d  (%s)" % (lib, len(objs), table.folder[lib]))
+            sizes = object_sizes(nm, found[lib])
+            big = sorted(sizes, key=lambda o: (-sizes[o], o))[:3]
+            print("  %-14s %3d  (%s); largest: %s" % (
+                lib, len(objs), table.folder[lib],
+                ", ".join("%s %d KiB" % (o, (sizes[o] + 1023) // 1024) for o in big)))
     for n in notes:
         print("note: " + n)
     for p in problems:
