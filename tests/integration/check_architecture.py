@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """The architecture check: the rooms of docs/ARCHITECTURE.md, read from the built objects.
 
-Usage: check_architecture.py TABLE LIBDIR [--nm NM] [--stats]
+Usage: check_architecture.py TABLE LIBS [--nm NM] [--stats]
 
 TABLE is the declarative table (cmake/architecture.txt): each library, the libraries it may
-use, the file pairs allowed to call each other and the known circles still present. LIBDIR
-holds the static libraries (liblst_NAME.a, one per library). The check reads `nm` of every
+use, the file pairs allowed to call each other and the known circles still present. LIBS is a
+folder holding the static libraries (liblst_NAME.a, one per library) or a file listing their
+paths, one a line (the build writes one, so an old library left in a reused build folder is
+not read). The check reads `nm` of every
 object in every library and fails (exit 1) when
 
-  - a library in LIBDIR has no row in the table (every library is checked, none by omission);
+  - a library in LIBS has no row in the table (every library is checked, none by omission);
   - an object of library X uses a symbol defined in library Y that X's row does not allow,
     or one that Y keeps to itself (lst_y__name: the library-internal convention);
   - the files of one library call each other in a circle (A uses a symbol of B and B one of A,
@@ -26,7 +28,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
-USAGE = "usage: check_architecture.py TABLE LIBDIR [--nm NM] [--stats]"
+USAGE = "usage: check_architecture.py TABLE LIBS [--nm NM] [--stats]"
 
 
 class TableError(Exception):
@@ -294,7 +296,7 @@ def main(argv):
     if len(args) != 2:
         print(USAGE, file=sys.stderr)
         return 2
-    table_path, libdir = args
+    table_path, libs_arg = args
     try:
         table = parse_table(table_path)
     except (OSError, TableError) as e:
@@ -303,16 +305,20 @@ def main(argv):
     problems, notes = [], []
     found = {}
     try:
-        names = sorted(os.listdir(libdir))
+        if os.path.isdir(libs_arg):
+            paths = [os.path.join(libs_arg, n) for n in sorted(os.listdir(libs_arg))]
+        else:
+            with open(libs_arg, encoding="utf-8") as f:
+                paths = [line.strip() for line in f if line.strip()]
     except OSError as e:
-        print("architecture: %s: %s (build first)" % (libdir, e.strerror), file=sys.stderr)
+        print("architecture: %s: %s (build first)" % (libs_arg, e.strerror), file=sys.stderr)
         return 2
-    for name in names:
-        m = re.fullmatch(r"liblst_(\w+)\.a", name)
+    for path in paths:
+        m = re.fullmatch(r"liblst_(\w+)\.a", os.path.basename(path))
         if m:
-            found[m.group(1)] = os.path.join(libdir, name)
+            found[m.group(1)] = path
     if not found:
-        print("architecture: no liblst_*.a in %s (build first)" % libdir, file=sys.stderr)
+        print("architecture: no liblst_*.a in %s (build first)" % libs_arg, file=sys.stderr)
         return 2
     libs = {}
     for lib, path in sorted(found.items()):
@@ -323,23 +329,24 @@ def main(argv):
         libs[lib] = read_objects(nm, path)
     for lib in sorted(set(table.folder) - set(found)):
         notes.append("%s: in the table, not built here" % lib)
-    # Who defines what across libraries; a symbol defined twice is the linker's business.
-    owner = {}
-    for lib, objs in libs.items():
-        for o, (d, _) in objs.items():
+    # Who defines what across libraries. A symbol defined twice is the linker's business; here
+    # a definition in the user's own library or in one it may use is the one that counts.
+    owners = defaultdict(list)
+    for lib, objs in sorted(libs.items()):
+        for o, (d, _) in sorted(objs.items()):
             for s in d:
-                owner.setdefault(s, (lib, o))
+                owners[s].append((lib, o))
     for lib, objs in sorted(libs.items()):
         bad, inner = defaultdict(list), defaultdict(list)
         for o, (_, u) in sorted(objs.items()):
             for s in sorted(u):
-                if s not in owner:
+                if s not in owners or any(t == lib for t, _ in owners[s]):
                     continue
-                tlib, tobj = owner[s]
-                if tlib != lib and tlib not in table.uses[lib]:
-                    bad[(o, tlib, tobj)].append(s)
-                elif tlib != lib and INTERNAL.match(s):
-                    inner[(o, tlib, tobj)].append(s)
+                allowed = [(t, to) for t, to in owners[s] if t in table.uses[lib]]
+                if not allowed:
+                    bad[(o,) + owners[s][0]].append(s)
+                elif INTERNAL.match(s):
+                    inner[(o,) + allowed[0]].append(s)
         for (o, tlib, tobj), syms in sorted(bad.items()):
             problems.append("%s (%s): %s uses %s (%s/%s), which the table does not allow: %s"
                             % (lib, table.folder[lib], o, tlib, table.folder[tlib], tobj,
