@@ -82,6 +82,7 @@ printf '%s\n' 'lib fix in fix uses' 'known fix lst_a2.c lst_b.c until the split'
 run "$TMP/known2.txt" "$TMP/grown"
 want 1 "a circle grown past its known row"
 has "circle of files lst_s.c -> lst_a2.c -> lst_t.c -> lst_s.c" "a circle grown past its known row"
+grep -F "is gone" "$TMP/out" >/dev/null && fail "a grown circle's row is not gone: $(cat "$TMP/out")"
 has "lst_t.c uses lst_s.c: lst_s" "a circle grown past its known row"
 printf '%s\n' 'lib fix in fix uses' 'allow fix lst_a2.c lst_b.c because one descent' >"$TMP/allow2.txt"
 run "$TMP/allow2.txt" "$TMP/grown"
