@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The link rule of lst_plan: plan parsing needs no msgpack and no ZeroMQ (STYLE.md).
+# The link rule of lst_plan: plan parsing needs no msgpack and no ZeroMQ (docs/ARCHITECTURE.md).
 # Usage: plan_link.sh PROBE CONTROL
 #   PROBE    tests/link/plan_link.c linked against lockstep::plan alone: it must run, and its
 #            link line, its shared libraries and its undefined symbols must name none of
