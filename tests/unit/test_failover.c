@@ -11,7 +11,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "lst_failover.h"
+#include "lst_failover_json.h"
 #include "lst_report_show.h"
 #include "lst_test.h"
 

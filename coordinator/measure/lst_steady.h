@@ -21,16 +21,14 @@
  * meets both, 0 <= 0), but reached stays false; lst_steady_explain() says why.
  *
  * Pure functions on caller memory; no allocation, no I/O. `lockstep steady` (lst_cmd_steady.c)
- * applies them to a column of numbers; the run loop applies lst_steady_eval() after each round.
+ * applies them to a column of numbers (read by lst_steady_read.h, in the folder library); the
+ * run loop applies lst_steady_eval() after each round.
  */
 #ifndef LST_STEADY_H
 #define LST_STEADY_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
-
-#include "lst_err.h"
 
 #define LST_STEADY_WINDOW 5	  /* SNIA PTS measurement window, rounds */
 #define LST_STEADY_DATA_PCT 20.0  /* max - min, % of the average */
@@ -125,24 +123,5 @@ const char *lst_steady_phrase(bool steady, long rounds, long first, long last, i
  */
 const char *lst_stop_text(int stop, long rounds, double bytes, double multiple, char *buf,
 			  size_t size);
-
-/* Values read by lst_steady_read, and the header's name for the chosen column, if any. */
-struct lst_steady_series {
-	double *v;
-	size_t n, cap;
-	char *column_name;
-};
-
-/*
- * `lockstep steady`'s input: read every value of f (name names it in messages) into s, which
- * starts zeroed. Blank lines and lines starting with '#' are skipped; a first data line that is
- * not numeric is a header; fields are split by lst_csv_next_field; the value is field column
- * (1-based), or with column 0 the last numeric field. Returns 0, or -EINVAL / -errno with err
- * naming FILE:LINE ("r.csv:1: no column 4 (the line has 3)", "x:3: 'abc' is not a number").
- * s is the caller's to free with lst_steady_series_free, also on error.
- */
-int lst_steady_read(FILE *f, const char *name, long column, struct lst_steady_series *s,
-		    lst_err *err);
-void lst_steady_series_free(struct lst_steady_series *s);
 
 #endif

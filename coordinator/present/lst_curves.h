@@ -1,7 +1,7 @@
 /*
  * The latency-vs-IOPS curves of a phase, as the plots draw them and the headline figures
  * (lst_figures.h) read them: one curve per thread count when the phase's jobs vary, and per
- * block size x mix; for per-path curves, one per path as well. Internal to the results library
+ * block size x mix; for per-path curves, one per path as well. Internal to the presentation library
  * (the plots, the headlines and the report share it, so they speak of the same curves).
  */
 #ifndef LST_CURVES_H

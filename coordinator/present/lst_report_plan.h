@@ -1,7 +1,8 @@
 /*
- * The bridge from the plan reader to the report reader: the results library (results/) reads a
+ * The bridge from the plan reader to the report model: the folder library (folder/) reads a
  * results folder without linking the plan parser, and takes what plan.yaml says of its phases
  * through this function, which the coordinator passes to lst_report_load() and lst_plot_all().
+ * It calls lst_plan_parse, so it lives in the presentation library, which links lockstep::plan.
  */
 #ifndef LST_REPORT_PLAN_H
 #define LST_REPORT_PLAN_H

@@ -1,5 +1,5 @@
 /*
- * gnuplot templates: the fixed text of every plot family lives in coordinator/results/plots/
+ * gnuplot templates: the fixed text of every plot family lives in coordinator/present/plots/
  * FAMILY.gp, embedded at build time (CMake writes lst_plot_templates.c from the files), and C
  * fills in data blocks and a few settings.
  *

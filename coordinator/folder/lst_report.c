@@ -8,7 +8,7 @@
  *
  * Which suite a phase ran comes from summary.json's "tests"; when a run was stopped before a
  * phase ended (no verdict written yet) it comes from plan.yaml, parsed by the reader the caller
- * passes (this library links no plan parser).
+ * passes (the folder library links no plan parser: present's lst_report_plan.c does).
  */
 #include "lst_report.h"
 

@@ -28,7 +28,6 @@
 #ifndef LST_FAILOVER_H
 #define LST_FAILOVER_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -102,14 +101,12 @@ bool lst_failover_has_evidence(const struct lst_failover *f, const struct lst_fa
  * valid until the next add, mark or free. */
 const struct lst_failover_window *lst_failover_window(const struct lst_failover *f);
 
-/* summary.json's `failover`: the failover window as {start_t_s, end_t_s, duration_s,
- * intervals, below_pct, baseline_iops, ios, lat: {...} (absent when no I/O completed),
- * oldest_inflight_us, evidence: {errors, error_classes, timeouts, stalled_us, events}} (each
- * kind of evidence present only when found), or JSON null. New reference. */
-json_t *lst_failover_json(const struct lst_failover *f);
+/* Did mark m run within one interval of window w? (Such a mark is evidence for w.) */
+bool lst_failover_near(const struct lst_failover *f, const struct lst_failover_window *w,
+		       const struct lst_failover_mark *m);
 
-/* summary.json's `dips`: every window without evidence, each as a failover window without
- * `evidence`, in time order (an empty array without any). New reference. */
-json_t *lst_failover_dips_json(const struct lst_failover *f);
+/* The age from which an I/O in flight is a stall: LST_FAILOVER_STALL_NS, or a whole interval
+ * when intervals are longer (an interval of normal latency never holds one that long). */
+int64_t lst_failover_stall_ns(const struct lst_failover *f);
 
 #endif

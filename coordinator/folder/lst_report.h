@@ -188,8 +188,9 @@ struct lst_report_plan_phase {
 /*
  * Reads plan text (path names it in messages) into *phases (lst_realloc'ed array of *n, taken
  * with the names it holds by the caller). Returns 0, or nonzero when the plan does not parse:
- * then nothing of it applies. The results library links no plan parser (plans need the
- * protocol's key helpers); the coordinator passes its reader, lst_report_plan_read().
+ * then nothing of it applies. The folder library links no plan parser (link.results_layers
+ * checks it); the reader is the presentation's lst_report_plan_read() (lst_report_plan.h, which
+ * calls lst_plan_parse), and the coordinator passes it.
  */
 typedef int (*lst_report_plan_fn)(const char *text, size_t len, const char *path,
 				  struct lst_report_plan_phase **phases, size_t *n);

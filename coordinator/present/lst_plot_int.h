@@ -1,7 +1,7 @@
 /*
  * What the plot families (lst_plot.c) and the script writer (lst_plot_script.c) share; private
  * to the plots, as sqlite shares btreeInt.h between the files of one module. Names with a
- * double underscore are internal to the results library.
+ * double underscore are internal to the presentation library (present/).
  */
 #ifndef LST_PLOT_INT_H
 #define LST_PLOT_INT_H
