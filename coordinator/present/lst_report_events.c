@@ -18,6 +18,7 @@
 #include "lst_assert.h"
 #include "lst_columns.h"
 #include "lst_csv.h"
+#include "lst_html.h"
 #include "lst_log.h"
 #include "lst_report_show.h"
 #include "lst_util.h"
@@ -423,22 +424,6 @@ void lst_report_events_json(const lst_report *r, const char *phase, json_t *p)
 
 /* --- HTML ------------------------------------------------------------------------------------ */
 
-static void s_esc(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '&')
-			fputs("&amp;", out);
-		else if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else if (*s == '"')
-			fputs("&quot;", out);
-		else
-			fputc(*s, out);
-	}
-}
-
 /* <td class="n" data-col="col">v</td>, or a text cell when col is NULL. */
 static void s_td(FILE *out, const char *col, const char *v)
 {
@@ -446,7 +431,7 @@ static void s_td(FILE *out, const char *col, const char *v)
 		fprintf(out, "<td class=\"n\" data-col=\"%s\">", col);
 	else
 		fputs("<td>", out);
-	s_esc(out, v);
+	lst_html_esc(out, v);
 	fputs("</td>", out);
 }
 
@@ -460,10 +445,10 @@ static void s_event_row(FILE *out, const struct s_files *f, size_t i)
 	char last[256], *text = s_unescape(s_ev(f, i, LST_EV_TEXT));
 
 	fputs("<tr data-event=\"", out);
-	s_esc(out, s_ev(f, i, LST_EV_PHASE));
+	lst_html_esc(out, s_ev(f, i, LST_EV_PHASE));
 	for (size_t k = 0; k < LST_ARRAY_SIZE(keys); k++) {
 		fprintf(out, "\" data-%s=\"", lst_events_table.cols[keys[k]].name);
-		s_esc(out, s_ev(f, i, keys[k]));
+		lst_html_esc(out, s_ev(f, i, keys[k]));
 	}
 	fputs("\">", out);
 	s_td(out, NULL,
@@ -474,15 +459,15 @@ static void s_event_row(FILE *out, const struct s_files *f, size_t i)
 	for (size_t k = 0; k < LST_ARRAY_SIZE(nums); k++)
 		s_td(out, lst_events_table.cols[nums[k]].name, s_ev(f, i, nums[k]));
 	fprintf(out, "<td data-col=\"result\" class=\"%s\">", strcmp(result, "ok") ? "bad" : "ok");
-	s_esc(out, result);
+	lst_html_esc(out, result);
 	fputs("</td><td>", out);
 	s_last_line(s_ev(f, i, LST_EV_OUTPUT), last, sizeof(last));
 	lst_str_sanitize(text);
 	if (strcmp(result, "ok")) {
-		s_esc(out, text);
+		lst_html_esc(out, text);
 		if (*last) {
 			fputs(*text ? "; last output: " : "last output: ", out);
-			s_esc(out, last);
+			lst_html_esc(out, last);
 		}
 	}
 	fputs("</td></tr>\n", out);
@@ -497,10 +482,10 @@ static void s_delta_row(FILE *out, const struct s_files *f, size_t i)
 	char who[256];
 
 	fputs("<tr data-delta=\"", out);
-	s_esc(out, s_tm(f, i, LST_TM_PHASE));
+	lst_html_esc(out, s_tm(f, i, LST_TM_PHASE));
 	for (size_t k = 0; k < LST_ARRAY_SIZE(keys); k++) {
 		fprintf(out, "\" data-%s=\"", lst_telemetry_table.cols[keys[k]].name);
-		s_esc(out, s_tm(f, i, keys[k]));
+		lst_html_esc(out, s_tm(f, i, keys[k]));
 	}
 	fputs("\">", out);
 	s_delta_who(f, i, who, sizeof(who));
@@ -516,9 +501,9 @@ static void s_kmsg_html(void *ctx, const char *agent, const char *name, long lin
 	FILE *out = ctx;
 
 	fputs("<li>", out);
-	s_esc(out, agent);
+	lst_html_esc(out, agent);
 	fputs(": <code>", out);
-	s_esc(out, name);
+	lst_html_esc(out, name);
 	fprintf(out, "</code> (%ld line%s)</li>\n", lines, lines == 1 ? "" : "s");
 }
 

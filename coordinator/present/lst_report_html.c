@@ -30,6 +30,7 @@
 #include "lst_compare.h"
 #include "lst_curves.h"
 #include "lst_figures.h"
+#include "lst_html.h"
 #include "lst_report_show.h"
 #include "lst_steady.h"
 #include "lst_util.h"
@@ -50,28 +51,6 @@ struct s_ctx {
 };
 
 /* --- text ------------------------------------------------------------------------------------ */
-
-static void s_esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
 
 static const char *s_or(const char *s, const char *dflt)
 {
@@ -119,7 +98,7 @@ static double s_jnum(json_t *o, const char *key)
 static void s_td_text(FILE *f, const char *s)
 {
 	fputs("<td>", f);
-	s_esc(f, s_or(s, "\xe2\x80\x93"));
+	lst_html_esc(f, s_or(s, "\xe2\x80\x93"));
 	fputs("</td>", f);
 }
 
@@ -203,9 +182,9 @@ static void s_head(FILE *f, const char *t1, const char *t2)
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"lockstep " LST_VERSION "\">\n<title>",
 	      f);
-	s_esc(f, t1);
+	lst_html_esc(f, t1);
 	fputs(" \xe2\x80\x94 ", f);
-	s_esc(f, t2);
+	lst_html_esc(f, t2);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", s_css);
 }
 
@@ -293,7 +272,7 @@ static void s_plot_at(struct s_ctx *c, size_t i, const char *caption)
 	}
 	fputs("\n<figcaption>", c->f);
 	if (caption) {
-		s_esc(c->f, caption);
+		lst_html_esc(c->f, caption);
 		fputs(" ", c->f);
 	}
 	fprintf(c->f, "<span class=\"mono\">(%s.svg)</span></figcaption>\n</figure>\n",
@@ -332,7 +311,7 @@ static void s_fact(FILE *f, const char *k, const char *v, const char *cls)
 {
 	fprintf(f, "<div><span class=\"k\">%s</span><span class=\"v%s%s\">", k, cls ? " " : "",
 		cls ? cls : "");
-	s_esc(f, v);
+	lst_html_esc(f, v);
 	fputs("</span></div>\n", f);
 }
 
@@ -355,13 +334,13 @@ static void s_title(struct s_ctx *c)
 	size_t ntargets = json_array_size(json_object_get(r->run, "targets"));
 
 	fputs("<header class=\"titleblock\">\n<h1>", f);
-	s_esc(f, s_or(r->plan_name, "lockstep run"));
+	lst_html_esc(f, s_or(r->plan_name, "lockstep run"));
 	fputs("</h1>\n<div class=\"sub\">Storage performance report &middot; run <code>", f);
-	s_esc(f, r->run_id);
+	lst_html_esc(f, r->run_id);
 	fputs("</code>", f);
 	if (*r->title) {
 		fputs(" &middot; ", f);
-		s_esc(f, r->title);
+		lst_html_esc(f, r->title);
 	}
 	fputs("</div>\n<div class=\"facts\">\n", f);
 	s_fact(f, "Status", s_or(r->status, "running or stopped"), s_status_class(r->status));
@@ -376,7 +355,7 @@ static void s_title(struct s_ctx *c)
 	      f);
 	for (size_t i = 0; i < r->nphases; i++) {
 		fprintf(f, "<a href=\"#phase-%zu\">", i);
-		s_esc(f, r->phases[i].name);
+		lst_html_esc(f, r->phases[i].name);
 		fputs("</a>", f);
 	}
 	fputs("<a href=\"#events\">Errors and events</a><a href=\"#plan\">Plan</a></nav>\n"
@@ -387,7 +366,7 @@ static void s_title(struct s_ctx *c)
 static void s_kv(FILE *f, const char *k, const char *v)
 {
 	fprintf(f, "<tr><th>%s</th><td>", k);
-	s_esc(f, s_or(v, "\xe2\x80\x93"));
+	lst_html_esc(f, s_or(v, "\xe2\x80\x93"));
 	fputs("</td></tr>\n", f);
 }
 
@@ -409,9 +388,9 @@ static void s_run(struct s_ctx *c)
 		char *text = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY);
 
 		fputs("<tr><th>Version: ", f);
-		s_esc(f, key);
+		lst_html_esc(f, key);
 		fputs("</th><td>", f);
-		s_esc(f, json_is_string(v) ? json_string_value(v) : s_or(text, "?"));
+		lst_html_esc(f, json_is_string(v) ? json_string_value(v) : s_or(text, "?"));
 		fputs("</td></tr>\n", f);
 		free(text);
 	}
@@ -460,7 +439,7 @@ static void s_agents(struct s_ctx *c)
 			fputs("lost", f);
 			if (*a->lost_why) {
 				fputs(": ", f);
-				s_esc(f, a->lost_why);
+				lst_html_esc(f, a->lost_why);
 			}
 		} else {
 			fputs("ok", f);
@@ -489,10 +468,10 @@ static void s_td_model(FILE *f, json_t *id)
 
 	fputs("<td>", f);
 	if (vendor && *vendor) {
-		s_esc(f, vendor);
+		lst_html_esc(f, vendor);
 		fputs(" ", f);
 	}
-	s_esc(f, model && *model ? model : vendor && *vendor ? "" : "\xe2\x80\x93");
+	lst_html_esc(f, model && *model ? model : vendor && *vendor ? "" : "\xe2\x80\x93");
 	fputs("</td>", f);
 }
 
@@ -532,7 +511,7 @@ static void s_devices(struct s_ctx *c)
 			s_td_text(f, json_string_value(json_object_get(t, "share")));
 			s_td_text(f, json_string_value(json_object_get(p, "agent")));
 			fputs("<td class=\"mono\">", f);
-			s_esc(f, s_or(path, "?"));
+			lst_html_esc(f, s_or(path, "?"));
 			fputs("</td>", f);
 			s_td_text(f, json_string_value(json_object_get(id, "kind")));
 			s_td_model(f, id);
@@ -638,14 +617,14 @@ static void s_point_row(FILE *f, const struct lst_rpt_point *p, const char *labe
 			bool rounds)
 {
 	fprintf(f, "<tr class=\"%s\" data-phase=\"", sub ? "sub" : "main");
-	s_esc(f, p->phase);
+	lst_html_esc(f, p->phase);
 	fprintf(f, "\" data-point=\"%ld\" data-scope=\"%s\" data-agent=\"", p->point,
 		*p->scope ? p->scope : (strcmp(p->agent, "all") ? "agent" : "all"));
-	s_esc(f, p->agent);
+	lst_html_esc(f, p->agent);
 	fputs("\" data-target=\"", f);
-	s_esc(f, p->target);
+	lst_html_esc(f, p->target);
 	fputs("\" data-path=\"", f);
-	s_esc(f, p->path);
+	lst_html_esc(f, p->path);
 	fputs("\">", f);
 	s_td_text(f, label);
 	if (rounds) {
@@ -708,10 +687,10 @@ static void s_window_item(FILE *f, const struct lst_rpt_point *p, const char *li
 	lst_report_point_text(p, false, label, sizeof(label));
 	fputs("<li>", f);
 	if (*label && strcmp(label, "-")) {
-		s_esc(f, label);
+		lst_html_esc(f, label);
 		fputs(": ", f);
 	}
-	s_esc(f, line);
+	lst_html_esc(f, line);
 	fputs("</li>\n", f);
 }
 
@@ -762,7 +741,7 @@ static void s_dips(FILE *f, const lst_report *r, const size_t *idx, size_t n)
 			if (!shown++) {
 				lst_report_dip_threshold(d, line, sizeof(line));
 				fputs("<h3>Throughput dips</h3>\n<p class=\"note\">Found ", f);
-				s_esc(f, line);
+				lst_html_esc(f, line);
 				fputs(", with no I/O error, timeout, stalled I/O or event of the plan in "
 				      "or next to it: a slowdown, not a failover (the phase's "
 				      "<code>failover: {dips: false}</code> leaves them out).</p>\n"
@@ -853,7 +832,7 @@ static void s_headlines(struct s_ctx *c, const struct lst_rpt_phase *ph)
 			char text[256];
 
 			fprintf(f, "<td data-col=\"mbps\" colspan=\"%d\">", LST_HL_N);
-			s_esc(f, lst_headline_text(&h[i], text, sizeof(text)));
+			lst_html_esc(f, lst_headline_text(&h[i], text, sizeof(text)));
 			fputs("</td></tr>\n", f);
 			continue;
 		}
@@ -881,7 +860,7 @@ static void s_balance_row(FILE *f, const struct lst_rpt_point *p, const char *la
 	char b[64];
 
 	fputs("<tr data-balance=\"", f); /* the phase: not a summary row, which data-phase marks */
-	s_esc(f, p->phase);
+	lst_html_esc(f, p->phase);
 	fprintf(f, "\" data-point=\"%ld\" data-by=\"%s\">", p->point, paths ? "path" : "agent");
 	s_td_text(f, label);
 	s_td_text(f, paths ? "path" : "agent");
@@ -895,7 +874,7 @@ static void s_balance_row(FILE *f, const struct lst_rpt_point *p, const char *la
 			fputs(i ? " / " : "", f);
 			if (col == 0) {
 				fputs("<span class=\"who\">", f);
-				s_esc(f, it[i].who);
+				lst_html_esc(f, it[i].who);
 				fputs("</span>&nbsp;", f);
 			}
 			fputs(s_num(v, col == 1 ? "%.0f" : "%.1f", b, sizeof(b)), f);
@@ -958,7 +937,7 @@ static void s_stop(FILE *f, const struct lst_rpt_test *t)
 			    sizeof(stop)))
 		return;
 	fprintf(f, "<p class=\"stop\" data-stop=\"%s\">", lst_stop_names[t->stop]);
-	s_esc(f, stop);
+	lst_html_esc(f, stop);
 	fputs("</p>\n", f);
 }
 
@@ -1004,9 +983,9 @@ static void s_works(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph
 		if (strcmp(w->phase, ph->name))
 			continue;
 		fprintf(f, "<p class=\"work\" data-did=\"%s\"><strong>", w->did);
-		s_esc(f, w->test);
+		lst_html_esc(f, w->test);
 		fputs("</strong>: ", f);
-		s_esc(f, lst_report_work_text(w, text, sizeof(text)));
+		lst_html_esc(f, lst_report_work_text(w, text, sizeof(text)));
 		fputs("</p>\n", f);
 	}
 }
@@ -1039,7 +1018,7 @@ static void s_ports(struct s_ctx *c, const size_t *idx, size_t n)
 			      "<th class=\"n\">&times; MB/s</th></tr></thead>\n<tbody>\n",
 			      f);
 		fputs("<tr data-scaling=\"", f);
-		s_esc(f, p->phase);
+		lst_html_esc(f, p->phase);
 		fprintf(f, "\" data-point=\"%ld\">", point);
 		s_td_text(f, json_string_value(json_object_get(o, "workload")));
 		s_td_text(f, json_string_value(json_object_get(o, "ports")));
@@ -1072,15 +1051,15 @@ static void s_steady(struct s_ctx *c, const struct lst_rpt_phase *ph)
 		any = true;
 		lst_report_verdict(t, v, sizeof(v));
 		fputs("<p><strong>", f);
-		s_esc(f, s_or(t->test, ph->name));
+		lst_html_esc(f, s_or(t->test, ph->name));
 		fputs("</strong>", f);
 		if (*t->tracked) {
 			fputs(" (", f);
-			s_esc(f, t->tracked);
+			lst_html_esc(f, t->tracked);
 			fputs(")", f);
 		}
 		fprintf(f, ": <span class=\"%s\">", cls);
-		s_esc(f, v);
+		lst_html_esc(f, v);
 		fputs("</span></p>\n", f);
 		s_stop(f, t);
 		s_window(f, t);
@@ -1098,7 +1077,7 @@ static void s_matrix(struct s_ctx *c, const struct lst_rpt_matrix *m)
 	fputs("<h3>IOPS matrix</h3>\n<p class=\"note\">IOPS per block size (rows) and "
 	      "read/write mix (columns), from <code>",
 	      f);
-	s_esc(f, m->file);
+	lst_html_esc(f, m->file);
 	fprintf(f, "</code>.</p>\n<p class=\"verdict %s\" data-steady=\"%s\">Each cell: ",
 		!t	    ? ""
 		: t->steady ? "ok"
@@ -1106,11 +1085,11 @@ static void s_matrix(struct s_ctx *c, const struct lst_rpt_matrix *m)
 		!t	    ? ""
 		: t->steady ? "true"
 			    : "false");
-	s_esc(f, lst_report_window_text(t, win, sizeof(win)));
+	lst_html_esc(f, lst_report_window_text(t, win, sizeof(win)));
 	fputs(".</p>\n<table class=\"matrix\">\n<thead><tr><th>Block size</th>", f);
 	for (size_t k = 0; k < m->nmix; k++) {
 		fputs("<th class=\"n\">", f);
-		s_esc(f, m->mix[k]);
+		lst_html_esc(f, m->mix[k]);
 		fputs("</th>", f);
 	}
 	fputs("</tr></thead>\n<tbody>\n", f);
@@ -1134,10 +1113,10 @@ static void s_phase(struct s_ctx *c, size_t i, size_t *idx)
 	FILE *f = c->f;
 
 	fprintf(f, "<section class=\"phase\" id=\"phase-%zu\">\n<h2>Phase ", i);
-	s_esc(f, ph->name);
+	lst_html_esc(f, ph->name);
 	if (*ph->suite) {
 		fputs(" <span class=\"u\" style=\"font-weight:400;color:#5b6670\">(", f);
-		s_esc(f, ph->suite);
+		lst_html_esc(f, ph->suite);
 		fputs(")</span>", f);
 	}
 	fputs("</h2>\n", f);
@@ -1186,7 +1165,7 @@ static void s_events(struct s_ctx *c)
 		char *text = json_is_string(e) ? NULL : json_dumps(e, JSON_COMPACT);
 
 		fputs("<li class=\"bad\">", f);
-		s_esc(f, json_is_string(e) ? json_string_value(e) : s_or(text, "?"));
+		lst_html_esc(f, json_is_string(e) ? json_string_value(e) : s_or(text, "?"));
 		fputs("</li>\n", f);
 		free(text);
 	}
@@ -1201,9 +1180,9 @@ static void s_events(struct s_ctx *c)
 		if (!r->agents[k].lost)
 			continue;
 		fputs("<p class=\"bad\">", f);
-		s_esc(f, r->agents[k].name);
+		lst_html_esc(f, r->agents[k].name);
 		fputs(": ", f);
-		s_esc(f, s_or(r->agents[k].lost_why, "lost"));
+		lst_html_esc(f, s_or(r->agents[k].lost_why, "lost"));
 		fputs("</p>\n", f);
 	}
 	fprintf(f, "<h3>Retries (%zu)</h3>\n", json_array_size(retries));
@@ -1225,9 +1204,9 @@ static void s_events(struct s_ctx *c)
 		fputs("<td>", f);
 		json_array_foreach (lost, k, l) {
 			fputs(k ? "; " : "", f);
-			s_esc(f, s_or(json_string_value(json_object_get(l, "agent")), "?"));
+			lst_html_esc(f, s_or(json_string_value(json_object_get(l, "agent")), "?"));
 			fputs(": ", f);
-			s_esc(f, s_or(json_string_value(json_object_get(l, "why")), "?"));
+			lst_html_esc(f, s_or(json_string_value(json_object_get(l, "why")), "?"));
 		}
 		fputs("</td></tr>\n", f);
 	}
@@ -1238,9 +1217,9 @@ static void s_events(struct s_ctx *c)
 		fputs("<p>The run was never resumed.</p>\n", f);
 	json_array_foreach (resumes, i, e) {
 		fputs("<p>", f);
-		s_esc(f, s_or(json_string_value(json_object_get(e, "when")), "?"));
+		lst_html_esc(f, s_or(json_string_value(json_object_get(e, "when")), "?"));
 		fputs(": resumed at phase ", f);
-		s_esc(f, s_or(json_string_value(json_object_get(e, "phase")), "?"));
+		lst_html_esc(f, s_or(json_string_value(json_object_get(e, "phase")), "?"));
 		fprintf(f, ", point %.0f</p>\n", json_number_value(json_object_get(e, "point")));
 	}
 	fputs("</section>\n", f);
@@ -1282,7 +1261,7 @@ static void s_plots_note(struct s_ctx *c)
 		      c->f);
 	else if (pl->rc) {
 		fputs("<p class=\"callout\">Some plots were not drawn: ", c->f);
-		s_esc(c->f, pl->err ? pl->err->msg : "?");
+		lst_html_esc(c->f, pl->err ? pl->err->msg : "?");
 		fputs("</p>\n", c->f);
 	}
 }
@@ -1293,13 +1272,13 @@ static void s_plan(struct s_ctx *c)
 	size_t len;
 
 	fputs("<section class=\"appendix\" id=\"plan\">\n<h2>Plan</h2>\n<p class=\"note\">", c->f);
-	s_esc(c->f, s_or(c->r->plan_file, "plan.yaml"));
+	lst_html_esc(c->f, s_or(c->r->plan_file, "plan.yaml"));
 	fputs(", as given to the run (plan.yaml).</p>\n", c->f);
 	if (lst_read_file(path, 4u * 1024 * 1024, &text, &len)) {
 		fputs("<p class=\"note\">plan.yaml could not be read.</p>\n", c->f);
 	} else {
 		fputs("<pre>", c->f);
-		s_esc(c->f, text);
+		lst_html_esc(c->f, text);
 		fputs("</pre>\n", c->f);
 	}
 	fputs("</section>\n", c->f);
@@ -1326,7 +1305,7 @@ static void s_page(struct s_ctx *c)
 	fputs("<footer>Written by lockstep " LST_VERSION " (<code>lockstep report --html</code>) "
 	      "from the results folder <code>",
 	      c->f);
-	s_esc(c->f, c->r->dir);
+	lst_html_esc(c->f, c->r->dir);
 	fputs("</code>. docs/results.md describes every file and column.</footer>\n"
 	      "</body>\n</html>\n",
 	      c->f);
@@ -1413,9 +1392,9 @@ static void s_cmp_runs(struct s_ctx *c)
 		if (strcmp(k->runs[j]->status, "complete")) {
 			fprintf(f, "<p class=\"callout bad\">Run %c <strong>",
 				lst_compare_letter(j));
-			s_esc(f, k->names[j]);
+			lst_html_esc(f, k->names[j]);
 			fputs("</strong> did not finish (status: ", f);
-			s_esc(f, s_or(k->runs[j]->status, "running, or killed"));
+			lst_html_esc(f, s_or(k->runs[j]->status, "running, or killed"));
 			fputs("): its points may be missing or partial, and a comparison with it "
 			      "says little.</p>\n",
 			      f);
@@ -1424,7 +1403,7 @@ static void s_cmp_runs(struct s_ctx *c)
 	      f);
 	for (size_t j = 0; j < k->nruns; j++) {
 		fprintf(f, "<th>%c: ", lst_compare_letter(j));
-		s_esc(f, k->names[j]);
+		lst_html_esc(f, k->names[j]);
 		fputs("</th>", f);
 	}
 	fputs("</tr></thead>\n<tbody>\n", f);
@@ -1448,7 +1427,7 @@ static void s_cmp_runs(struct s_ctx *c)
 					: r->dir;
 
 			fprintf(f, "<td class=\"%s\">", row == 2 ? s_status_class(r->status) : "");
-			s_esc(f, s_or(v, "\xe2\x80\x93"));
+			lst_html_esc(f, s_or(v, "\xe2\x80\x93"));
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -1487,23 +1466,23 @@ static void s_cmp_row(FILE *f, json_t *row)
 	size_t n = json_array_size(runs);
 
 	fputs("<tr data-phase=\"", f);
-	s_esc(f, json_string_value(json_object_get(row, "phase")));
+	lst_html_esc(f, json_string_value(json_object_get(row, "phase")));
 	fputs("\" data-test=\"", f);
-	s_esc(f, s_or(test, ""));
+	lst_html_esc(f, s_or(test, ""));
 	fputs("\" data-label=\"", f);
-	s_esc(f, s_or(name, ""));
+	lst_html_esc(f, s_or(name, ""));
 	fputs("\"><td>", f);
-	s_esc(f, name && *name				   ? name
-		 : test && *test && strcmp(test, "points") ? test
-							   : "(the phase)");
+	lst_html_esc(f, name && *name				  ? name
+			: test && *test && strcmp(test, "points") ? test
+								  : "(the phase)");
 	if (match && strlen(match) < n) {
 		fputs(" <span class=\"warn\">(only in ", f);
-		s_esc(f, match);
+		lst_html_esc(f, match);
 		fputs(")</span>", f);
 	}
 	/* what is compared: the window's average, the last round, the repeats' mean, the point */
 	fputs("</td><td data-col=\"basis\">", f);
-	s_esc(f, s_or(json_string_value(json_object_get(row, "basis")), ""));
+	lst_html_esc(f, s_or(json_string_value(json_object_get(row, "basis")), ""));
 	fputs("</td>", f);
 	for (size_t s = 0; s < LST_ARRAY_SIZE(s_cmp_stats); s++) {
 		char col[64], key[64];
@@ -1524,7 +1503,8 @@ static void s_cmp_row(FILE *f, json_t *row)
 	}
 	for (size_t j = 1; j < n; j++) {
 		fprintf(f, "<td data-col=\"noise_%c\">", lst_compare_letter(j) + 32);
-		s_esc(f, json_string_value(json_object_get(json_array_get(runs, j), "noise")));
+		lst_html_esc(f,
+			     json_string_value(json_object_get(json_array_get(runs, j), "noise")));
 		fputs("</td>", f);
 	}
 	fputs("</tr>\n", f);
@@ -1546,7 +1526,7 @@ static void s_cmp_points(struct s_ctx *c)
 				fputs("</tbody>\n</table>\n</section>\n", f);
 			fprintf(f, "<section class=\"phase\" id=\"phase-%zu\">\n<h2>Phase ",
 				nphase++);
-			s_esc(f, ph);
+			lst_html_esc(f, ph);
 			fputs("</h2>\n<table class=\"points compare\">\n", f);
 			s_cmp_head(f, c->k->nruns);
 			fputs("<tbody>\n", f);
@@ -1573,7 +1553,7 @@ static void s_cmp_matrices(struct s_ctx *c)
 		size_t k, j;
 
 		fputs("<section class=\"phase\">\n<h2>IOPS matrix, phase ", f);
-		s_esc(f, s_or(json_string_value(json_object_get(m, "phase")), "?"));
+		lst_html_esc(f, s_or(json_string_value(json_object_get(m, "phase")), "?"));
 		fprintf(f,
 			", %s / A</h2>\n<p class=\"note\">%s / A of every cell: above 1, run %s "
 			"did more IOPS.</p>\n<table class=\"matrix\">\n<thead><tr><th>Block "
@@ -1581,7 +1561,7 @@ static void s_cmp_matrices(struct s_ctx *c)
 			run, run, run);
 		json_array_foreach (mixes, k, x) {
 			fputs("<th class=\"n\">", f);
-			s_esc(f, s_or(json_string_value(x), "?"));
+			lst_html_esc(f, s_or(json_string_value(x), "?"));
 			fputs("</th>", f);
 		}
 		fputs("</tr></thead>\n<tbody>\n", f);
@@ -1608,13 +1588,13 @@ static void s_cmp_page(struct s_ctx *c)
 	snprintf(title, sizeof(title), "%zu runs against %s", k->nruns, k->names[0]);
 	s_head(f, s_or(c->r->plan_name, "lockstep runs"), title);
 	fputs("<header class=\"titleblock\">\n<h1>", f);
-	s_esc(f, s_or(c->r->plan_name, "lockstep runs"));
+	lst_html_esc(f, s_or(c->r->plan_name, "lockstep runs"));
 	fputs(": runs against A</h1>\n<div class=\"sub\">Storage performance comparison", f);
 	for (size_t j = 0; j < k->nruns; j++) {
 		fprintf(f, " &middot; %c <code>", lst_compare_letter(j));
-		s_esc(f, k->names[j]);
+		lst_html_esc(f, k->names[j]);
 		fputs("</code> (run ", f);
-		s_esc(f, k->runs[j]->run_id);
+		lst_html_esc(f, k->runs[j]->run_id);
 		fputs(")", f);
 	}
 	fputs("</div>\n<p class=\"note\">Points are matched by phase, test and label, and "
@@ -1623,7 +1603,7 @@ static void s_cmp_page(struct s_ctx *c)
 	      "last round or as run; the change is (X &minus; A) / A. Green: better than A "
 	      "(more IOPS or MB/s, less latency), red: worse, by 1% or more. Noise: ",
 	      f);
-	s_esc(f, LST_NOISE_TEST);
+	lst_html_esc(f, LST_NOISE_TEST);
 	fputs("; cannot tell without repeats in both runs.</p>\n</header>\n", f);
 	s_plots_note(c);
 	s_cmp_runs(c);

@@ -17,6 +17,7 @@
 #include "lst_assert.h"
 #include "lst_columns.h"
 #include "lst_csv.h"
+#include "lst_html.h"
 #include "lst_log.h"
 #include "lst_report_show.h"
 #include "lst_util.h"
@@ -266,22 +267,6 @@ void lst_report_integrity_json(const lst_report *r, const char *phase, json_t *p
 
 /* --- HTML ------------------------------------------------------------------------------------ */
 
-static void s_esc(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '&')
-			fputs("&amp;", out);
-		else if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else if (*s == '"')
-			fputs("&quot;", out);
-		else
-			fputc(*s, out);
-	}
-}
-
 static void s_html_counts(FILE *out, const struct s_phase *s)
 {
 	char n[32], kinds[1024];
@@ -298,7 +283,7 @@ static void s_html_counts(FILE *out, const struct s_phase *s)
 			s_n(s->units[k], n, sizeof(n)));
 	s_kinds_text(s, kinds, sizeof(kinds));
 	fputs("<td>", out);
-	s_esc(out, kinds);
+	lst_html_esc(out, kinds);
 	fputs("</td></tr>\n</tbody>\n</table>\n", out);
 }
 
@@ -330,11 +315,11 @@ void lst_report_integrity_html(FILE *out, const lst_report *r, const char *phase
 			continue;
 		shown++;
 		fprintf(out, "<tr data-offset=\"");
-		s_esc(out, s_f(&s, i, LST_INT_OFFSET));
+		lst_html_esc(out, s_f(&s, i, LST_INT_OFFSET));
 		fputs("\">", out);
 		for (size_t c = 0; c < LST_ARRAY_SIZE(cols); c++) {
 			fputs("<td>", out);
-			s_esc(out, s_f(&s, i, cols[c]));
+			lst_html_esc(out, s_f(&s, i, cols[c]));
 			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);
