@@ -41,7 +41,12 @@ struct s_priv {
 	/* points.jsonl: how many run.json "phases", summary.json "points" and "tests" it holds;
 	 * read whole only where it is ahead of those files (s_load_journal) */
 	size_t jphases, jpoints, jtests;
+	struct lst_rpt_file files[3]; /* s_files' tables */
 };
+
+/* The files only some sections read, loaded once (lst_report_file). */
+static const struct lst_col_table *const s_files[] = { &lst_events_table, &lst_telemetry_table,
+						       &lst_integrity_table };
 
 /* What one walk of the journal collects (NULL: not wanted) or counts. */
 struct s_journal {
@@ -475,6 +480,37 @@ static int s_load_csv(lst_report *r, const char *name, bool optional, lst_csv **
 	if (rc == -ENOENT && optional)
 		return 0;
 	return rc;
+}
+
+/* Load the files of s_files: a missing or malformed one is kept as its error, not the report's. */
+static void s_load_files(lst_report *r)
+{
+	struct s_priv *p = r->priv;
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(s_files); i++) {
+		const struct lst_col_table *t = s_files[i];
+		struct lst_rpt_file *f = &p->files[i];
+		char *path = s_path(r, t->file);
+
+		f->rc = lst_csv_load(path, &f->csv, &f->err);
+		free(path);
+		if (f->rc)
+			continue;
+		f->col = lst_calloc(t->ncols, sizeof(*f->col));
+		for (size_t c = 0; c < t->ncols; c++)
+			f->col[c] = lst_csv_col(f->csv, t->cols[c].name);
+	}
+}
+
+const struct lst_rpt_file *lst_report_file(const lst_report *r, const struct lst_col_table *t)
+{
+	struct s_priv *p = r->priv;
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(s_files); i++)
+		if (s_files[i] == t)
+			return &p->files[i];
+	LST_ASSERT(!"lst_report_file: not a file the model loads");
+	return NULL;
 }
 
 /* The reader's passes over a table's columns: text first, then numbers (the order of messages). */
@@ -1420,6 +1456,7 @@ lst_report *lst_report_load(const char *dir, lst_report_plan_fn plan, lst_err *e
 	for (size_t i = 0; i < r->ntests; i++)
 		s_phase(r, r->tests[i].phase);
 	s_suites(r, plan);
+	s_load_files(r);
 	/* Suite points say their block size: a large one makes MB/s worth plotting. */
 	if (r->summary) {
 		json_t *o;
@@ -1457,6 +1494,10 @@ void lst_report_destroy(lst_report **pp)
 	for (size_t i = 0; i < r->nmatrices; i++)
 		lst_csv_destroy(&p->matrices[i]);
 	free(p->matrices);
+	for (size_t i = 0; i < LST_ARRAY_SIZE(s_files); i++) {
+		lst_csv_destroy(&p->files[i].csv);
+		free(p->files[i].col);
+	}
 	free(p->plan);
 	for (size_t i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);

@@ -204,6 +204,25 @@ typedef int (*lst_report_plan_fn)(const char *text, size_t len, const char *path
 lst_report *lst_report_load(const char *dir, lst_report_plan_fn plan, lst_err *err);
 void lst_report_destroy(lst_report **p);
 
+/*
+ * A file of the folder that only some sections of a report read (events.csv, telemetry.csv,
+ * integrity.csv), loaded once by lst_report_load for every output that shows it. csv is NULL
+ * when the file is missing (rc -ENOENT) or malformed (rc and err say why: the report shows the
+ * rest and warns); col[i] is the column of the table's column i, by name (-1 when absent).
+ */
+struct lst_rpt_file {
+	struct lst_csv *csv;
+	int *col; /* [table->ncols], NULL with csv */
+	int rc;
+	lst_err err;
+};
+
+struct lst_col_table;
+
+/* The loaded file of table t, one of lst_events_table, lst_telemetry_table and
+ * lst_integrity_table (any other is a programming error). Borrowed from r. */
+const struct lst_rpt_file *lst_report_file(const lst_report *r, const struct lst_col_table *t);
+
 /* The phase named name, or NULL. */
 const struct lst_rpt_phase *lst_report_phase(const lst_report *r, const char *name);
 

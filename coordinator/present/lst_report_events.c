@@ -1,6 +1,7 @@
 /*
- * Hooks, events and telemetry in `lockstep report` (issue 13): events.csv and telemetry.csv
- * read back (their columns found by the names lst_columns.c gives them) and, per phase, the
+ * Hooks, events and telemetry in `lockstep report`: events.csv and telemetry.csv as the report
+ * model loaded them, once for every output (lst_report_file; their columns found by the names
+ * lst_columns.c gives them) and, per phase, the
  * hooks that ran (before, at instants of its points, after) with how late they started and how
  * they ended, the collectors' changed counters ("b smart: log.errors +1,204 (5 -> 1,209)", at
  * most S_DELTAS_MAX lines per agent and collector in text and HTML; all of them in JSON), and
@@ -25,13 +26,14 @@
 
 #define S_DELTAS_MAX 20 /* telemetry lines per agent and collector in text and HTML */
 
-/* The two files of a folder, loaded; a missing file is NULL, as is a malformed one (warned). */
+/* The two files of a folder, as the model loaded them; a missing file is NULL, as is a malformed
+ * one (warned). */
 struct s_files {
-	lst_csv *ev, *tm;
-	int ec[LST_EV_N], tc[LST_TM_N];
+	const lst_csv *ev, *tm;
+	const int *ec, *tc;
 };
 
-/* Has this problem of t's file been said already? (The files are read once per phase.) */
+/* Has this problem of t's file been said already? (The sections are shown once per phase.) */
 static bool s_warned(const struct lst_col_table *t, const char *msg)
 {
 	static char said[2][LST_ERR_MAX];
@@ -42,31 +44,20 @@ static bool s_warned(const struct lst_col_table *t, const char *msg)
 	return same;
 }
 
-static lst_csv *s_load(const lst_report *r, const struct lst_col_table *t, int *cols)
+static const lst_csv *s_load(const lst_report *r, const struct lst_col_table *t, const int **cols)
 {
-	char *path = lst_asprintf("%s/%s", r->dir, t->file);
-	lst_csv *csv = NULL;
-	lst_err err;
-	int rc = lst_csv_load(path, &csv, &err);
+	const struct lst_rpt_file *f = lst_report_file(r, t);
 
-	free(path);
-	if (rc && rc != -ENOENT && !s_warned(t, err.msg))
-		lst_log_warn("%s; its rows are not shown", err.msg);
-	for (size_t i = 0; csv && i < t->ncols; i++)
-		cols[i] = lst_csv_col(csv, t->cols[i].name);
-	return rc ? NULL : csv;
+	if (f->rc && f->rc != -ENOENT && !s_warned(t, f->err.msg))
+		lst_log_warn("%s; its rows are not shown", f->err.msg);
+	*cols = f->col;
+	return f->csv;
 }
 
 static void s_files_load(const lst_report *r, struct s_files *f)
 {
-	f->ev = s_load(r, &lst_events_table, f->ec);
-	f->tm = s_load(r, &lst_telemetry_table, f->tc);
-}
-
-static void s_files_free(struct s_files *f)
-{
-	lst_csv_destroy(&f->ev);
-	lst_csv_destroy(&f->tm);
+	f->ev = s_load(r, &lst_events_table, &f->ec);
+	f->tm = s_load(r, &lst_telemetry_table, &f->tc);
 }
 
 static const char *s_ev(const struct s_files *f, size_t row, enum lst_ev_col c)
@@ -333,7 +324,6 @@ void lst_report_print_events(const lst_report *r, const char *phase)
 		}
 	}
 	s_kmsg_each(r, phase, s_kmsg_print, NULL);
-	s_files_free(&f);
 }
 
 /* --- JSON ------------------------------------------------------------------------------------ */
@@ -419,7 +409,6 @@ void lst_report_events_json(const lst_report *r, const char *phase, json_t *p)
 	json_decref(ev);
 	json_decref(tm);
 	json_decref(km);
-	s_files_free(&f);
 }
 
 /* --- HTML ------------------------------------------------------------------------------------ */
@@ -577,7 +566,6 @@ void lst_report_events_html(FILE *out, const lst_report *r, const char *phase)
 	s_files_load(r, &f);
 	s_events_table(out, &f, phase);
 	s_deltas_table(out, &f, phase);
-	s_files_free(&f);
 	s_kmsg_each(r, phase, s_kmsg_count, &nkmsg);
 	if (!nkmsg)
 		return;
@@ -612,6 +600,5 @@ size_t lst_report_event_marks(const lst_report *r, const char *phase,
 		snprintf(m->label, sizeof(m->label), "%s", s_ev(&f, i, LST_EV_HOOK));
 		lst_str_sanitize(m->label);
 	}
-	s_files_free(&f);
 	return n;
 }

@@ -1,8 +1,8 @@
 /*
- * Data integrity in `lockstep report` (issue 14): per phase, what its verifying reads found, in
+ * Data integrity in `lockstep report`: per phase, what its verifying reads found, in
  * 4 KiB units (ok, pending, unwritten, bad: summary.csv's verify block, summed over the phase's
  * agent=all rows), the bad units by kind and the first LST_REPORT_BAD_ROWS of them (integrity.csv,
- * read back with the columns lst_columns.c names). integrity.csv holds at most
+ * as the report model loaded it once for every output, with the columns lst_columns.c names). integrity.csv holds at most
  * LST_BAD_PER_POINT rows per agent and point, so the kinds count its rows while `bad` counts
  * every bad unit. A phase that verified nothing (every count 0 or absent, no row) shows
  * nothing: reports of folders without verify stay byte for byte as they were.
@@ -29,8 +29,9 @@ static const char *const s_count_names[4] = { "ok", "pending", "unwritten", "bad
 /* What the report says of one phase. */
 struct s_phase {
 	double units[4]; /* ok, pending, unwritten, bad */
-	lst_csv *csv;	 /* integrity.csv, NULL when absent or malformed */
-	int col[LST_INT_N];
+	const lst_csv
+		*csv; /* integrity.csv as the model loaded it, NULL when absent or malformed */
+	const int *col;
 	size_t nrows; /* its rows of this phase */
 	size_t nkinds;
 	struct {
@@ -66,7 +67,7 @@ static void s_count_kind(struct s_phase *s, const char *kind)
 	s->kinds[i].n++;
 }
 
-/* Has this problem been said already? (The file is read once per phase.) */
+/* Has this problem been said already? (The section is shown once per phase.) */
 static bool s_warned(const char *msg)
 {
 	static char said[LST_ERR_MAX];
@@ -76,12 +77,10 @@ static bool s_warned(const char *msg)
 	return same;
 }
 
-/* Load what phase verified; false (and nothing to free) when it verified nothing. */
+/* What phase verified; false when it verified nothing. */
 static bool s_load(const lst_report *r, const char *phase, struct s_phase *s)
 {
-	char *path = lst_asprintf("%s/%s", r->dir, lst_integrity_table.file);
-	lst_err err;
-	int rc;
+	const struct lst_rpt_file *f = lst_report_file(r, &lst_integrity_table);
 
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < r->npoints; i++) {
@@ -93,22 +92,17 @@ static bool s_load(const lst_report *r, const char *phase, struct s_phase *s)
 			if (isfinite(p->verify[k]))
 				s->units[k] += p->verify[k];
 	}
-	rc = lst_csv_load(path, &s->csv, &err);
-	free(path);
-	if (rc && rc != -ENOENT && !s_warned(err.msg))
-		lst_log_warn("%s; its rows are not shown", err.msg);
-	for (size_t i = 0; s->csv && i < LST_INT_N; i++)
-		s->col[i] = lst_csv_col(s->csv, lst_integrity_table.cols[i].name);
+	if (f->rc && f->rc != -ENOENT && !s_warned(f->err.msg))
+		lst_log_warn("%s; its rows are not shown", f->err.msg);
+	s->csv = f->csv;
+	s->col = f->col;
 	for (size_t i = 0; s->csv && i < lst_csv_nrows(s->csv); i++) {
 		if (!s_of_phase(s, i, phase))
 			continue;
 		s->nrows++;
 		s_count_kind(s, s_f(s, i, LST_INT_KIND));
 	}
-	if (s->nrows || s->units[0] || s->units[1] || s->units[2] || s->units[3])
-		return true;
-	lst_csv_destroy(&s->csv);
-	return false;
+	return s->nrows || s->units[0] || s->units[1] || s->units[2] || s->units[3];
 }
 
 /* A count with its thousands separated, "1,209". */
@@ -201,7 +195,6 @@ void lst_report_print_integrity(const lst_report *r, const char *phase)
 	}
 	if (s.nrows > LST_REPORT_BAD_ROWS)
 		printf("    ... and %zu more (integrity.csv)\n", s.nrows - LST_REPORT_BAD_ROWS);
-	lst_csv_destroy(&s.csv);
 }
 
 /* A field as a JSON integer when it is one, else as a string; null when empty. */
@@ -262,7 +255,6 @@ void lst_report_integrity_json(const lst_report *r, const char *phase, json_t *p
 	json_object_set_new(o, "rows", rows);
 	json_object_set_new(o, "more", json_integer((json_int_t)(s.nrows - shown)));
 	json_object_set_new(p, "integrity", o);
-	lst_csv_destroy(&s.csv);
 }
 
 /* --- HTML ------------------------------------------------------------------------------------ */
@@ -300,10 +292,8 @@ void lst_report_integrity_html(FILE *out, const lst_report *r, const char *phase
 	if (!s_load(r, phase, &s))
 		return;
 	s_html_counts(out, &s);
-	if (!s.nrows) {
-		lst_csv_destroy(&s.csv);
+	if (!s.nrows)
 		return;
-	}
 	fputs("<p class=\"note\">Bad units (integrity.csv):</p>\n<table class=\"integrity-bad\">\n"
 	      "<thead><tr>",
 	      out);
@@ -330,5 +320,4 @@ void lst_report_integrity_html(FILE *out, const lst_report *r, const char *phase
 			"integrity.csv</td></tr>\n",
 			LST_ARRAY_SIZE(cols), s.nrows - shown);
 	fputs("</tbody>\n</table>\n", out);
-	lst_csv_destroy(&s.csv);
 }
