@@ -1,5 +1,5 @@
 /*
- * The charts of a comparison of several runs beyond the latency-vs-IOPS overlay (lst_plot.c):
+ * The charts of a comparison of several runs beyond the latency-vs-IOPS overlay (lst_plot_lat.c):
  * every run on each chart, in one colour each, named as the comparison names it ("A: name").
  *
  *   compare_iops_PHASE     IOPS over the phase's time, a line per run (x: seconds since the

@@ -1,6 +1,6 @@
 /*
- * What the plot families (lst_plot.c) and the script writer (lst_plot_script.c) share; private
- * to the plots, as sqlite shares btreeInt.h between the files of one module. Names with a
+ * What the plot families (one file each, lst_plot_*.c), their driver (lst_plot.c) and the script
+ * writer (lst_plot_script.c) share; private to the plots, as sqlite shares btreeInt.h between the files of one module. Names with a
  * double underscore are internal to the presentation library (present/).
  */
 #ifndef LST_PLOT_INT_H
@@ -71,6 +71,63 @@ double lst_plot__pos(double v);
 /* "182k", "35.6k", "1.23M": an IOPS figure short enough to sit by a marker or on a bar, to 3
  * significant digits (2 would make 35,591 and 36,400 the same bar). Returns buf. */
 const char *lst_plot__short_iops(double v, char *buf, size_t size);
+
+/*
+ * A plot family, as lst_plot_report draws it: phase draws the family's plots of one phase
+ * (nothing when the phase has none of them), report those of the whole report; either may be
+ * NULL. name says which family it is, for people reading the table.
+ */
+struct lst_plot__family {
+	const char *name;
+	void (*phase)(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph);
+	void (*report)(struct lst_plot__ctx *c, const lst_report *r);
+};
+
+/* Latency vs IOPS (lst_plot_lat.c): lat_vs_iops_PHASE, the combined curves with their
+ * headline crossing; lat_paths_PHASE, one curve per path. */
+void lst_plot__lat_vs_iops(struct lst_plot__ctx *c, const lst_report *r,
+			   const struct lst_rpt_phase *ph);
+void lst_plot__lat_paths(struct lst_plot__ctx *c, const lst_report *r,
+			 const struct lst_rpt_phase *ph);
+
+/* Timeseries (lst_plot_ts.c): timeseries_PHASE; and the per-round or per-test ones of a suite
+ * phase whose tests or rounds hold several points. */
+void lst_plot__timeseries(struct lst_plot__ctx *c, const lst_report *r,
+			  const struct lst_rpt_phase *ph);
+void lst_plot__ts_parts(struct lst_plot__ctx *c, const lst_report *r,
+			const struct lst_rpt_phase *ph);
+
+/* What a phase's timeseries holds: its agents, paths, combined rows, time span, points. */
+struct lst_plot__ts_scan {
+	const char *agents[64];
+	const char *path_agents[64], *paths[64]; /* the agent and path of each path's rows */
+	size_t nagents, npaths, nrows, npoints;
+	double t0, t1, rd, wr, latmax;
+};
+
+/* Scan a phase's timeseries rows into o. */
+void lst_plot__ts_scan(const lst_report *r, const char *phase, struct lst_plot__ts_scan *o);
+
+/* Where a line skips rows its phase has (opaque: the timeseries family's own). */
+struct lst_plot__ts_grid;
+
+/* A time axis for a span of seconds: the divisor into s, min or h, and its unit in *unit. */
+double lst_plot__time_unit(double span, const char **unit);
+
+/* The gap (seconds) from which a phase's lines break (see lst_plot_ts.c). */
+double lst_plot__ts_gap(const lst_report *r, const char *phase, size_t nrows);
+
+/* The rows of phase and agent (or of its path) as datablock var; see lst_plot_ts.c. */
+void lst_plot__ts_block(FILE *f, const lst_report *r, const char *var, const char *phase,
+			const char *agent, const char *path, size_t nrows, double t0, double div,
+			double gap, const struct lst_plot__ts_grid *grid, bool full);
+
+/* Steady state (lst_plot_steady.c): steady_PHASE[_TEST] of every suite test. */
+void lst_plot__steady(struct lst_plot__ctx *c, const lst_report *r);
+
+/* WSAT (lst_plot_wsat.c) of a snia-wsat phase; HIR (lst_plot_hir.c) of a snia-hir phase. */
+void lst_plot__wsat(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph);
+void lst_plot__hir(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph);
 
 /* The bar-chart families (lst_plot_bars.c): matrix_PHASE of m; ports_PHASE (and
  * ports_PHASE_TARGET per target of a plan with several) of a phase that sweeps `ports`, nothing

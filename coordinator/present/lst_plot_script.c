@@ -3,8 +3,8 @@
  * given out, first failure), a script's header and its pass over the output formats
  * (plots/frame.gp), gnuplot strings and numbers, and running gnuplot on a finished script
  * through common/lst_proc (path resolved from PATH, stdin /dev/null, the tail of its output
- * kept for error messages), killed after LST_PLOT_TIMEOUT_S. The plot families are in
- * lst_plot.c; lst_plot_int.h is what the two files share.
+ * kept for error messages), killed after LST_PLOT_TIMEOUT_S. The plot families are one file
+ * each (lst_plot_*.c, drawn in order by lst_plot.c); lst_plot_int.h is what they share.
  */
 #include "lst_plot_int.h"
 
