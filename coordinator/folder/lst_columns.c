@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
-#include "lst_report.h"
+#include "lst_report_rows.h"
 #include "lst_text.h"
 #include "lst_util.h"
 

@@ -18,29 +18,7 @@
 #include <stddef.h>
 
 #include "lst_err.h"
-
-/* One summary row (summary.csv, joined with its summary.json object by phase, point, agent). */
-struct lst_rpt_point {
-	const char *phase, *label, *agent;
-	const char *scope, *target, *path; /* "" in folders that predate them */
-	const char *test;  /* the suite's test ("points" in plain phases, "" when unknown) */
-	const char *name;  /* label without the test and round the writer puts in it:
-			    * "iops: bs=4k rwmixread=0 round 3" is "bs=4k rwmixread=0" */
-	long point, round; /* round 0 when the point has no rounds */
-	long repeat,
-		repeats; /* run `repeat` of `repeats` of a repeated point (`repeat:`), else 0 */
-	long line;	 /* in summary.csv */
-	double t_s, duration_s;
-	double iops[2], mbps[2];					   /* read, write */
-	double lat_mean, lat_p50, lat_p99, lat_p99_9, lat_p99_99, lat_max; /* us */
-	double lat_p99_dir[2];	/* read, write p99 (us); NAN in older folders or without such I/O */
-	double lat_mean_dir[2]; /* read, write mean (us); the same */
-	double errors;
-	/* issue 14: 4 KiB units a verifying read found ok, pending, unwritten, bad (summary.csv's
-	 * verify block); NAN in folders that predate it */
-	double verify[4];
-	bool partial; /* run.json says an agent was lost in this point */
-};
+#include "lst_report_rows.h"
 
 /* A steady-state verdict (summary.json "tests"). Numbers are NAN when the file lacks them. */
 struct lst_rpt_test {
@@ -72,34 +50,6 @@ struct lst_rpt_work {
 	const char *phase, *test, *suite, *did;
 	int stop;					/* enum lst_stop, -1 when unknown */
 	double bytes, capacity_multiple, seconds, mbps; /* NAN when absent */
-};
-
-/* One rounds.csv row. */
-struct lst_rpt_round {
-	const char *phase, *test, *tracked;
-	long round;
-	double t_s, value, iops, mbps, lat_mean, lat_max, bytes_written;
-};
-
-/* One curves.csv row. rate_iops and target_pct are NAN when absent. */
-struct lst_rpt_curve {
-	const char *scope;		   /* "" in folders that predate it */
-	const char *agent, *target, *path; /* "" when absent (combined rows, older folders) */
-	const char *phase;
-	long point;
-	double jobs, iodepth, bs, rwmixread, iops, mbps;
-	double lat_mean, lat_p99, lat_p99_9, lat_p99_99, rate_iops, target_pct;
-	double lat_p99_dir[2]; /* read, write p99 (us); NAN in older folders or without such I/O */
-};
-
-/* One timeseries.csv row. */
-struct lst_rpt_ts {
-	const char *phase, *agent;
-	const char *scope;	   /* "" in folders that predate it */
-	const char *target, *path; /* of target and path rows; "" otherwise */
-	long point, interval;
-	double t_s, iops[2], mbps[2], lat_mean, lat_p99;
-	double lat_p99_dir[2]; /* read, write p99 (us); NAN in older folders or without such I/O */
 };
 
 /*

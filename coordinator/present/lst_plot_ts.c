@@ -494,7 +494,7 @@ static void s_ts_bounds(FILE *f, const lst_report *r, const char *phase,
 }
 
 /*
- * The phase's events (events.csv, issue 13): a dashed line at each hook's start, labelled with
+ * The phase's events (events.csv): a dashed line at each hook's start, labelled with
  * the hook, placed by its point's start (summary.csv's t_s) plus its t_start. Nothing is
  * written for a phase without events, so such plots stay as they were.
  */
