@@ -1,7 +1,8 @@
 /*
  * Repeated points read back (see lst_repeats.h): the figures' table, the gathering of a point's
- * repeats, and their mean and interval as CSV, JSON and text. One table of figures serves every
- * output and the comparison, so they cannot name or read a figure differently.
+ * repeats, and their mean and interval as repeats.csv (the report's JSON and text are
+ * present/lst_report_repeats.c). One table of figures serves every output and the comparison,
+ * so they cannot name or read a figure differently.
  */
 #include "lst_repeats.h"
 
@@ -129,10 +130,7 @@ bool lst_repeats_any(const lst_report *r)
 	return false;
 }
 
-/* Calls fn for each repeated point of r (its last repeat's row, as the tables show it). */
-static void s_each(const lst_report *r,
-		   void (*fn)(const lst_report *r, const struct lst_rpt_point *p, void *arg),
-		   void *arg)
+void lst_repeats_each(const lst_report *r, lst_repeats_fn fn, void *arg)
 {
 	size_t *idx = lst_calloc(r->npoints + 1, sizeof(*idx)), rows;
 
@@ -183,7 +181,7 @@ int lst_repeats_write_csv(const lst_report *r, const char *path, lst_err *err)
 	if (!f)
 		return lst_err_sys(err, -errno, "cannot create %s", path);
 	fputs("phase,test,label,repeats,figure,mean,sd,ci95_low,ci95_high\n", f);
-	s_each(r, s_csv_point, f);
+	lst_repeats_each(r, s_csv_point, f);
 	bad = ferror(f);
 	if (fclose(f) || bad)
 		return lst_err_sys(err, -EIO, "writing %s failed", path);
@@ -205,62 +203,4 @@ int lst_repeats_write_dir(const char *dir, lst_report_plan_fn plan, lst_err *err
 	}
 	lst_report_destroy(&r);
 	return rc;
-}
-
-static void s_json_point(const lst_report *r, const struct lst_rpt_point *p, void *arg)
-{
-	json_t *figs = json_object();
-
-	for (size_t s = 0; s < lst_point_nstats; s++) {
-		struct lst_noise n;
-
-		lst_repeats_noise(r, p, s, &n);
-		json_object_set_new(figs, lst_point_stats[s].key,
-				    json_pack("{s:o, s:o, s:o, s:o}", "mean",
-					      lst_report_json_num(n.mean), "sd",
-					      lst_report_json_num(n.sd), "ci95_low",
-					      lst_report_json_num(n.ci_low), "ci95_high",
-					      lst_report_json_num(n.ci_high)));
-	}
-	json_array_append_new(arg, json_pack("{s:s, s:o, s:s, s:I, s:o}", "phase", p->phase, "test",
-					     lst_report_json_str(p->test), "label", p->name,
-					     "repeats", (json_int_t)p->repeats, "figures", figs));
-}
-
-json_t *lst_repeats_json(const lst_report *r)
-{
-	json_t *a = json_array();
-
-	s_each(r, s_json_point, a);
-	return a;
-}
-
-/* The figures the text shows (the files have them all). */
-static const char *const s_text_stats[] = { "iops", "mbps", "lat_mean_us", "lat_p99_us" };
-
-static void s_text_point(const lst_report *r, const struct lst_rpt_point *p, void *arg)
-{
-	(void)arg;
-	printf("  %s / %s (%ld repeats)\n", p->phase, p->name, p->repeats);
-	for (size_t k = 0; k < LST_ARRAY_SIZE(s_text_stats); k++) {
-		size_t s = lst_point_stat_index(s_text_stats[k]);
-		const char *fmt = s ? "%.1f" : "%.0f";
-		char m[32], lo[32], hi[32];
-		struct lst_noise n;
-
-		lst_repeats_noise(r, p, s, &n);
-		printf("    %-10s %10s  [%s, %s]\n", lst_point_stats[s].head,
-		       lst_report_fmt(n.mean, fmt, m, sizeof(m)),
-		       lst_report_fmt(n.ci_low, fmt, lo, sizeof(lo)),
-		       lst_report_fmt(n.ci_high, fmt, hi, sizeof(hi)));
-	}
-}
-
-void lst_repeats_print(const lst_report *r)
-{
-	if (!lst_repeats_any(r))
-		return;
-	printf("\nrepeats: each figure's mean over the point's repeats [95%% Student t interval]; "
-	       "every figure in repeats.csv\n");
-	s_each(r, s_text_point, NULL);
 }

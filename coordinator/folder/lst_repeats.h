@@ -1,7 +1,8 @@
 /*
  * The repeats of a point (`repeat: N` in a plan) read back: each figure's mean and 95% Student t
- * interval over them (lst_noise.h), for `lockstep report` (text and --json), for repeats.csv,
- * which `lockstep run` writes next to summary.csv, and for a comparison's noise verdicts.
+ * interval over them (lst_noise.h), for `lockstep report` (text and --json, through
+ * lst_report_repeats.h in the presentation library), for repeats.csv, which `lockstep run`
+ * writes next to summary.csv, and for a comparison's noise verdicts.
  *
  * The figures are those of summary.csv's agent=all rows (lst_point_stats); a point's repeats are
  * its rows with the same phase, test and name and a repeat number (lst_rpt_point.repeat). A
@@ -44,6 +45,13 @@ void lst_repeats_noise(const lst_report *r, const struct lst_rpt_point *p, size_
 /* Whether any point of r was repeated. */
 bool lst_repeats_any(const lst_report *r);
 
+/* Called with each repeated point p of r; arg is lst_repeats_each's. */
+typedef void (*lst_repeats_fn)(const lst_report *r, const struct lst_rpt_point *p, void *arg);
+
+/* Calls fn for each repeated point of r (its last repeat's row, as the tables show it), phase
+ * by phase in the order the points first ran. */
+void lst_repeats_each(const lst_report *r, lst_repeats_fn fn, void *arg);
+
 /*
  * repeats.csv at path: one row per repeated point and figure (phase, test, point, repeats,
  * figure, mean, sd, ci95_low, ci95_high; docs/results.md). Returns 0 or -errno with err.
@@ -55,11 +63,5 @@ int lst_repeats_write_csv(const lst_report *r, const char *path, lst_err *err);
  * repeated. Returns 0 (also when none was), or -errno with err.
  */
 int lst_repeats_write_dir(const char *dir, lst_report_plan_fn plan, lst_err *err);
-
-/* The same as a JSON array (new reference): per point its figures' mean and interval. */
-json_t *lst_repeats_json(const lst_report *r);
-
-/* The same as text, to standard output: nothing when no point was repeated. */
-void lst_repeats_print(const lst_report *r);
 
 #endif
