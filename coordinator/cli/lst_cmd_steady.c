@@ -25,6 +25,7 @@
 #include "lst_err.h"
 #include "lst_log.h"
 #include "lst_report.h"
+#include "lst_report_text.h"
 #include "lst_steady_read.h"
 #include "lst_util.h"
 

@@ -190,61 +190,16 @@ size_t lst_report_shown(const lst_report *r, const char *phase, size_t *idx, siz
 const struct lst_rpt_test *lst_report_test(const lst_report *r, const char *phase,
 					   const char *test);
 
-/*
- * "window average of rounds 1-2; NOT steady after 2 rounds (round limit)" for the IOPS matrix
- * (or any figure averaged over t's window): what the figures are and the verdict, into buf;
- * "window average (no steady-state verdict in this folder)" when t is NULL. Returns buf.
- */
-const char *lst_report_window_text(const struct lst_rpt_test *t, char *buf, size_t size);
-
 /* Did the phase purge (a work record that discarded)? Its points then count no I/O. */
 bool lst_report_purged(const lst_report *r, const char *phase);
 
-/*
- * "discarded 64 MiB (1.00x capacity) in 3.3 ms, 20257.2 MB/s" for a purge, "wrote ... ;
- * stopped: 0.5x capacity written (32 MiB)" for a bounded write. Returns buf.
- */
-const char *lst_report_work_text(const struct lst_rpt_work *w, char *buf, size_t size);
-
 /* The IOPS matrix of a phase, or NULL. */
 const struct lst_rpt_matrix *lst_report_matrix(const lst_report *r, const char *phase);
-
-/* Readable "4 KiB", "512 B", "1 MiB" for a block size in bytes. Returns buf. */
-const char *lst_report_bs(double bs, char *buf, size_t size);
-
-/* Read/write mix "70/30" from a read percentage. Returns buf. */
-const char *lst_report_mix(double rwmixread, char *buf, size_t size);
 
 /*
  * A workload value of run.json (wl, key): a number, or text (with size, "4k" through the size
  * parser); NAN if absent or not a number.
  */
 double lst_report_wl_value(json_t *wl, const char *key, bool size);
-
-#define LST_REPORT_LABEL_MAX 96 /* widest label column of a text table (longer: cut) */
-
-/* v printed with the printf format fmt (one double), or "-" when it is not finite. Returns buf. */
-const char *lst_report_fmt(double v, const char *fmt, char *buf, size_t size);
-
-/* s as a JSON string, null when NULL or empty. New reference. */
-json_t *lst_report_json_str(const char *s);
-
-/* Change from a to b in percent, NAN when there is no base (a is 0 or either is not finite). */
-double lst_report_change(double a, double b);
-
-/* How a point is named in tables: its name, after its test when the phase has several.
- * Returns buf. */
-const char *lst_report_point_text(const struct lst_rpt_point *p, bool several, char *buf,
-				  size_t size);
-
-/*
- * A finite number as JSON, or null (NAN for "unknown", and percentages relative to a zero
- * average, are not JSON numbers). New reference. The one helper for `report --json` and
- * `steady --json`.
- */
-json_t *lst_report_json_num(double v);
-
-/* Unit of a tracked variable or column ("IOPS", "MB/s", "us"), from its name. */
-const char *lst_report_unit(const char *tracked);
 
 #endif

@@ -25,6 +25,7 @@
 #include "lst_assert.h"
 #include "lst_plot.h"
 #include "lst_repeats.h"
+#include "lst_report_text.h"
 #include "lst_text.h"
 #include "lst_util.h"
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lst_report_text.h"
 #include "lst_util.h"
 
 /* A point with what keys its curve, before grouping. */

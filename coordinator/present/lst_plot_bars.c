@@ -15,6 +15,7 @@
 
 #include "lst_assert.h"
 #include "lst_plot_tpl.h"
+#include "lst_report_text.h"
 #include "lst_util.h"
 
 /*

@@ -21,6 +21,7 @@
 #include "lst_plot_int.h"
 #include "lst_plot_tpl.h"
 #include "lst_assert.h"
+#include "lst_report_text.h"
 #include "lst_util.h"
 
 /* Where the charts of one comparison go. */

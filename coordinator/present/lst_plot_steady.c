@@ -21,6 +21,7 @@
 #include "lst_assert.h"
 #include "lst_log.h"
 #include "lst_plot_tpl.h"
+#include "lst_report_text.h"
 #include "lst_steady.h"
 #include "lst_time.h"
 #include "lst_util.h"

@@ -22,6 +22,7 @@
 #include "lst_html.h"
 #include "lst_log.h"
 #include "lst_report_show.h"
+#include "lst_report_text.h"
 #include "lst_util.h"
 
 #define S_DELTAS_MAX 20 /* telemetry lines per agent and collector in text and HTML */

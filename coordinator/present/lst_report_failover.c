@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lst_report_show.h"
+#include "lst_report_text.h"
 #include "lst_util.h"
 
 /* v rounded, with thousands separated by commas: 2041.4 is "2,041". */

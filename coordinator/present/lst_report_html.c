@@ -32,6 +32,7 @@
 #include "lst_figures.h"
 #include "lst_html.h"
 #include "lst_report_show.h"
+#include "lst_report_text.h"
 #include "lst_steady.h"
 #include "lst_util.h"
 

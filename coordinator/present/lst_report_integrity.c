@@ -20,6 +20,7 @@
 #include "lst_html.h"
 #include "lst_log.h"
 #include "lst_report_show.h"
+#include "lst_report_text.h"
 #include "lst_util.h"
 
 #define S_KINDS_MAX 16 /* distinct kinds counted; more (a hand-edited file) share "other" */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_report_text.h"
 #include "lst_util.h"
 
 /* Split a label into its ports value and the rest (the workload), or false without ports. */

@@ -9,6 +9,7 @@
 
 #include "lst_assert.h"
 #include "lst_repeats.h"
+#include "lst_report_text.h"
 
 static void s_json_point(const lst_report *r, const struct lst_rpt_point *p, void *arg)
 {

@@ -19,6 +19,7 @@
 #include "lst_assert.h"
 #include "lst_curves.h"
 #include "lst_figures.h"
+#include "lst_report_text.h"
 #include "lst_steady.h"
 #include "lst_util.h"
 
