@@ -7,7 +7,6 @@
 #include "lst_curves.h"
 #include "lst_figures.h"
 #include "lst_plot_int.h"
-#include "lst_report_show.h"
 
 #include <errno.h>
 #include <math.h>

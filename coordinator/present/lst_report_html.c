@@ -31,6 +31,7 @@
 #include "lst_curves.h"
 #include "lst_figures.h"
 #include "lst_html.h"
+#include "lst_report_sections.h"
 #include "lst_report_show.h"
 #include "lst_report_text.h"
 #include "lst_steady.h"
@@ -1129,8 +1130,8 @@ static void s_phase(struct s_ctx *c, size_t i, size_t *idx)
 		s_points(c, ph, idx, n, rows_all);
 	else
 		fputs("<p class=\"note\">No point of this phase has a summary row.</p>\n", f);
-	lst_report_events_html(f, c->r, ph->name);
-	lst_report_integrity_html(f, c->r, ph->name);
+	for (const struct lst_report_section *s = lst_report_sections; s->name; s++)
+		s->html(f, c->r, ph->name);
 	s_headlines(c, ph);
 	s_plot(c, "lat_vs_iops", ph->name, NULL, "Latency against IOPS.");
 	s_balance(c, idx, n);

@@ -19,7 +19,7 @@
 #include "lst_csv.h"
 #include "lst_html.h"
 #include "lst_log.h"
-#include "lst_report_show.h"
+#include "lst_report_sections.h"
 #include "lst_report_text.h"
 #include "lst_util.h"
 

@@ -7,6 +7,7 @@
  * latency-vs-IOPS curves ("IOPS at p99 < 1 ms", from lst_figures_headlines, the same numbers in
  * text and JSON), the steady-state verdicts, and the IOPS matrix; and what became of the plots.
  */
+#include "lst_report_sections.h"
 #include "lst_report_show.h"
 
 #include <errno.h>
@@ -429,8 +430,8 @@ static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, s
 
 	s_print_points(stdout, r, ph, idx, n, rows_all, true);
 	lst_report_print_dips(r, idx, n);
-	lst_report_print_events(r, ph->name);
-	lst_report_print_integrity(r, ph->name);
+	for (const struct lst_report_section *s = lst_report_sections; s->name; s++)
+		s->text(r, ph->name);
 	s_print_headlines(r, ph);
 	lst_report_print_ports(stdout, r, idx, n);
 	for (size_t i = 0; i < r->ntests; i++) {
@@ -880,8 +881,8 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 					json_array_append_new(works, s_work_json(&r->works[k]));
 			json_object_set_new(p, "work", works);
 		}
-		lst_report_events_json(r, ph->name, p);
-		lst_report_integrity_json(r, ph->name, p);
+		for (const struct lst_report_section *s = lst_report_sections; s->name; s++)
+			s->json(r, ph->name, p);
 		ports = lst_report_ports_json(r, idx, n);
 		if (json_array_size(ports))
 			json_object_set_new(p, "ports", ports);

@@ -96,40 +96,4 @@ void lst_report_dip_threshold(json_t *dip, char *buf, size_t size);
 void lst_report_print_dips(const lst_report *r, const size_t *idx, size_t n);
 void lst_report_failover_set_json(const lst_report *r, const struct lst_rpt_point *p, json_t *pj);
 
-/*
- * Hooks, events and telemetry (lst_report_events.c, issue 13), from events.csv, telemetry.csv
- * and the kernel log excerpts (telemetry/AGENT/STEM-kmsg.txt); a folder without them shows nothing. The phase's lines under
- * "  hooks and events:" and "  telemetry (what changed):" in the text report (at most 20
- * changed fields per agent and collector, then "... and N more"), its "events", "telemetry"
- * and "kmsg" arrays set in p (the phase's JSON object; absent when empty), and its tables in
- * the HTML page (rows keyed by data-event and data-delta attributes, figures by data-col).
- */
-void lst_report_print_events(const lst_report *r, const char *phase);
-void lst_report_events_json(const lst_report *r, const char *phase, json_t *p);
-void lst_report_events_html(FILE *out, const lst_report *r, const char *phase);
-
-/*
- * Data integrity (lst_report_integrity.c, issue 14), from summary.csv's verify block (its
- * agent=all rows) and integrity.csv; a phase that verified nothing shows nothing. Per phase:
- * the 4 KiB units verified ok, pending, unwritten and bad, the bad ones by kind, and the first
- * LST_REPORT_BAD_ROWS rows of integrity.csv for the phase, then "... and N more". Text under
- * "  integrity:", "integrity" set in p (the phase's JSON object), a table in the HTML page.
- */
-#define LST_REPORT_BAD_ROWS 10
-void lst_report_print_integrity(const lst_report *r, const char *phase);
-void lst_report_integrity_json(const lst_report *r, const char *phase, json_t *p);
-void lst_report_integrity_html(FILE *out, const lst_report *r, const char *phase);
-
-/* An event of a point that started: where the timeseries plot draws its dashed line. */
-struct lst_report_event_mark {
-	long point;
-	double t_start;	 /* s from the point's start */
-	char label[128]; /* the hook */
-};
-
-/* The marks of phase's events that started, in events.csv's order (*out the caller's, freed
- * with free; NULL when none). Returns how many. */
-size_t lst_report_event_marks(const lst_report *r, const char *phase,
-			      struct lst_report_event_mark **out);
-
 #endif
