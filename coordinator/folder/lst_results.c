@@ -2,7 +2,8 @@
  * The results folder writer: CSV rows flushed as they come, JSON documents replaced atomically.
  *
  * Writes that fail (a full disk, a removed folder) are not reported one by one: the first
- * failure is kept (lst_results_failed) and the run loop ends the run with it, once.
+ * failure is kept (lst_results_failed) and the run loop ends the run with it, once. Reading the
+ * journal back and cutting a folder back for a resume are lst_results_journal.c.
  */
 #include "lst_results.h"
 
