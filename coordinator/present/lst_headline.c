@@ -13,6 +13,7 @@
  */
 #include "lst_figures.h"
 #include "lst_curves.h"
+#include "lst_report_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -172,23 +173,6 @@ size_t lst_figures_headlines(const lst_report *r, const char *phase, double limi
 	return n;
 }
 
-/* v rounded, with thousands separators: "182,400". */
-static const char *s_thousands(double v, char *buf, size_t size)
-{
-	char digits[64];
-	size_t n, o = 0;
-
-	snprintf(digits, sizeof(digits), "%.0f", v);
-	n = strlen(digits);
-	for (size_t i = 0; i < n && o + 2 < size; i++) {
-		buf[o++] = digits[i];
-		if (digits[i] != '-' && (n - i - 1) % 3 == 0 && i + 1 < n)
-			buf[o++] = ',';
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 /* One statistic: "182,400 (interpolated between QD 16 and QD 32)". */
 static void s_stat_text(const struct lst_headline *h, int s, char *buf, size_t size)
 {
@@ -199,16 +183,18 @@ static void s_stat_text(const struct lst_headline *h, int s, char *buf, size_t s
 			 *h->above[s] ? ", " : "", h->above[s]);
 	else if (h->interpolated[s] && *h->below[s] && *h->above[s])
 		snprintf(buf, size, "%s (interpolated between %s and %s)",
-			 s_thousands(h->iops[s], num, sizeof(num)), h->below[s], h->above[s]);
+			 lst_report_thousands(h->iops[s], num, sizeof(num)), h->below[s],
+			 h->above[s]);
 	else if (h->interpolated[s])
 		snprintf(buf, size, "%s (interpolated between two measured points)",
-			 s_thousands(h->iops[s], num, sizeof(num)));
+			 lst_report_thousands(h->iops[s], num, sizeof(num)));
 	else if (h->all_under[s])
 		snprintf(buf, size, "%s (all points under, the highest measured%s%s)",
-			 s_thousands(h->iops[s], num, sizeof(num)), *h->below[s] ? ", " : "",
-			 h->below[s]);
+			 lst_report_thousands(h->iops[s], num, sizeof(num)),
+			 *h->below[s] ? ", " : "", h->below[s]);
 	else
-		snprintf(buf, size, "%s (measured%s%s)", s_thousands(h->iops[s], num, sizeof(num)),
+		snprintf(buf, size, "%s (measured%s%s)",
+			 lst_report_thousands(h->iops[s], num, sizeof(num)),
 			 *h->below[s] ? ", " : "", h->below[s]);
 }
 
@@ -225,7 +211,8 @@ static const char *s_bandwidth_text(const struct lst_headline *h, char *buf, siz
 	if (isfinite(h->mbps_p99_us))
 		snprintf(p99, sizeof(p99), "; p99 there %.0f us", h->mbps_p99_us);
 	snprintf(buf, size, "MB/s: %s (the highest measured%s%s%s)",
-		 s_thousands(h->mbps, num, sizeof(num)), *h->mbps_at ? ", " : "", h->mbps_at, p99);
+		 lst_report_thousands(h->mbps, num, sizeof(num)), *h->mbps_at ? ", " : "",
+		 h->mbps_at, p99);
 	return buf;
 }
 

@@ -106,23 +106,6 @@ static bool s_load(const lst_report *r, const char *phase, struct s_phase *s)
 	return s->nrows || s->units[0] || s->units[1] || s->units[2] || s->units[3];
 }
 
-/* A count with its thousands separated, "1,209". */
-static const char *s_n(double v, char *buf, size_t size)
-{
-	char digits[32];
-	size_t n, o = 0;
-
-	snprintf(digits, sizeof(digits), "%.0f", v);
-	n = strlen(digits);
-	for (size_t i = 0; i < n && o + 2 < size; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 /* One integrity.csv row as a line: "point 1, b:/dev/loop1 offset 8192: stale; expected gen 2
  * by a:/dev/loop0 (at 12.500 s), found stamp gen 1 by a:/dev/loop0 lba 2 (at 3.000 s)". */
 static void s_row_text(const struct s_phase *s, size_t i, char *buf, size_t size)
@@ -153,9 +136,12 @@ static void s_counts_text(const struct s_phase *s, char *buf, size_t size)
 	char a[32], b[4][32];
 
 	snprintf(buf, size, "%s units: %s ok, %s pending, %s unwritten, %s bad",
-		 s_n(s->units[0] + s->units[1] + s->units[2] + s->units[3], a, sizeof(a)),
-		 s_n(s->units[0], b[0], sizeof(b[0])), s_n(s->units[1], b[1], sizeof(b[1])),
-		 s_n(s->units[2], b[2], sizeof(b[2])), s_n(s->units[3], b[3], sizeof(b[3])));
+		 lst_report_thousands(s->units[0] + s->units[1] + s->units[2] + s->units[3], a,
+				      sizeof(a)),
+		 lst_report_thousands(s->units[0], b[0], sizeof(b[0])),
+		 lst_report_thousands(s->units[1], b[1], sizeof(b[1])),
+		 lst_report_thousands(s->units[2], b[2], sizeof(b[2])),
+		 lst_report_thousands(s->units[3], b[3], sizeof(b[3])));
 }
 
 static void s_kinds_text(const struct s_phase *s, char *buf, size_t size)
@@ -273,7 +259,7 @@ static void s_html_counts(FILE *out, const struct s_phase *s)
 	fputs("<th>Bad by kind</th></tr></thead>\n<tbody>\n<tr>", out);
 	for (int k = 0; k < 4; k++)
 		fprintf(out, "<td class=\"n\" data-verify=\"%s\">%s</td>", s_count_names[k],
-			s_n(s->units[k], n, sizeof(n)));
+			lst_report_thousands(s->units[k], n, sizeof(n)));
 	s_kinds_text(s, kinds, sizeof(kinds));
 	fputs("<td>", out);
 	lst_html_esc(out, kinds);

@@ -128,3 +128,19 @@ const char *lst_report_unit(const char *tracked)
 		return "us";
 	return "";
 }
+
+const char *lst_report_thousands(double v, char *buf, size_t size)
+{
+	char digits[64];
+	size_t n, o = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	n = strlen(digits);
+	for (size_t i = 0; i < n && o + 2 < size; i++) {
+		buf[o++] = digits[i];
+		if (digits[i] != '-' && (n - i - 1) % 3 == 0 && i + 1 < n)
+			buf[o++] = ',';
+	}
+	buf[o] = '\0';
+	return buf;
+}

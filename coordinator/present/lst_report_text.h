@@ -55,6 +55,9 @@ const char *lst_report_point_text(const struct lst_rpt_point *p, bool several, c
  */
 json_t *lst_report_json_num(double v);
 
+/* v rounded, with its thousands separated: "182,400", "1,209". Returns buf. */
+const char *lst_report_thousands(double v, char *buf, size_t size);
+
 /* Unit of a tracked variable or column ("IOPS", "MB/s", "us"), from its name. */
 const char *lst_report_unit(const char *tracked);
 
