@@ -6,6 +6,7 @@
  * nor a line through port sets, which would read as a curve of rising demand.
  */
 #include "lst_plot_int.h"
+#include "lst_report_ports.h"
 #include "lst_report_show.h"
 
 #include <math.h>

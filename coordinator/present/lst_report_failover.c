@@ -9,11 +9,12 @@
  * A `failover` without `evidence` comes from a folder that predates it: what it shows is a drop,
  * not a fault, so it is shown as a dip. Points where nothing dropped show nothing.
  */
+#include "lst_report_failover.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "lst_report_show.h"
 #include "lst_report_text.h"
 #include "lst_util.h"
 

@@ -31,6 +31,8 @@
 #include "lst_curves.h"
 #include "lst_figures.h"
 #include "lst_html.h"
+#include "lst_report_failover.h"
+#include "lst_report_ports.h"
 #include "lst_report_sections.h"
 #include "lst_report_show.h"
 #include "lst_report_text.h"

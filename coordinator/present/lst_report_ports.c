@@ -5,7 +5,7 @@
  * point of its workload that ran through the fewest paths (run.json says how many each point
  * ran: its agents' `paths`): two-port / one-port, in IOPS and MB/s.
  */
-#include "lst_report_show.h"
+#include "lst_report_ports.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_report_show.h"
 #include "lst_report_text.h"
 #include "lst_util.h"
 

@@ -7,6 +7,8 @@
  * latency-vs-IOPS curves ("IOPS at p99 < 1 ms", from lst_figures_headlines, the same numbers in
  * text and JSON), the steady-state verdicts, and the IOPS matrix; and what became of the plots.
  */
+#include "lst_report_failover.h"
+#include "lst_report_ports.h"
 #include "lst_report_sections.h"
 #include "lst_report_show.h"
 
