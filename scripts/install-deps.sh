@@ -8,6 +8,7 @@ build=(build-essential cmake pkg-config libzmq3-dev libczmq-dev libmsgpack-dev l
 run=(gnuplot-nox util-linux)
 tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-core python3
        python3-msgpack procps coreutils util-linux clang-format git nftables chromium)
+tests+=(strace)  # the report model loads each file once (tests/integration/report_model_once.sh)
 tests+=(blktrace)  # issue 17: replay (tests/integration/replay.sh)
 tests+=(man-db groff-base)  # issue 15: man pages (man --warnings, lexgrog)
 tests+=(lintian dpkg-dev systemd binutils)  # issue 15: packages (make deb, lintian, systemd-analyze)

@@ -8,4 +8,4 @@ lst_add_script_test(writer_resume ${CMAKE_CURRENT_SOURCE_DIR}/integration/writer
 lst_add_script_test(writer_unstarted ${CMAKE_CURRENT_SOURCE_DIR}/integration/writer_unstarted.sh TIMEOUT 60)
 # The lock itself: a second taker refused naming the first, a stale lock file no obstacle, a
 # .lock of another program's (a file, a FIFO, a symlink) refused and left as it was.
-lst_add_unit_test(folder_lock unit/test_folder_lock.c lockstep::results)
+lst_add_unit_test(folder_lock unit/test_folder_lock.c lockstep::folder)

@@ -10,7 +10,7 @@ lst_add_script_test(run_results ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_resu
 # lockstep demo (what `make demo` runs), as root on loop devices and as a user on a file.
 lst_add_script_test(demo ${CMAKE_CURRENT_SOURCE_DIR}/integration/demo.sh TIMEOUT 180)
 # The per-point merge on synthetic samples: order, sums, late samples, a bounded window.
-lst_add_unit_test(merge unit/test_merge.c lockstep::results)
+lst_add_unit_test(merge unit/test_merge.c lockstep::measure)
 # Agent connections: polling any number of them at once.
 lst_add_unit_test(conn unit/test_conn.c lockstep::run)
 # lockstep resume: kill -9 of the coordinator mid-round, resume to complete with the kept points

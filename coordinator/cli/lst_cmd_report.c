@@ -39,6 +39,7 @@
 #include "lst_plot.h"
 #include "lst_compare.h"
 #include "lst_repeats.h"
+#include "lst_report_repeats.h"
 #include "lst_report.h"
 #include "lst_report_html.h"
 #include "lst_report_show.h"

@@ -25,7 +25,8 @@
 #include "lst_err.h"
 #include "lst_log.h"
 #include "lst_report.h"
-#include "lst_steady.h"
+#include "lst_report_text.h"
+#include "lst_steady_read.h"
 #include "lst_util.h"
 
 #define S_WINDOW_MAX 100000

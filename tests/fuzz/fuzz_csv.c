@@ -15,7 +15,7 @@
 
 #include "lst_csv.h"
 #include "lst_log.h"
-#include "lst_steady.h"
+#include "lst_steady_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /*
- * The results CSV reader (coordinator/results/lst_csv.c): quoted fields with commas, doubled
+ * The results CSV reader (coordinator/folder/lst_csv.c): quoted fields with commas, doubled
  * quotes and newlines; CRLF; blank lines and a byte order mark; columns by name; numbers; and
  * bad input refused with FILE:LINE messages (a cut last line is dropped with a warning); and
  * the loose one-line splitter `lockstep steady` uses.

@@ -1,5 +1,5 @@
 /*
- * events.csv, telemetry/ and telemetry.csv (coordinator/results/lst_events.c): a row of each
+ * events.csv, telemetry/ and telemetry.csv (coordinator/folder/lst_events.c): a row of each
  * kind byte for byte, the diff of two known collector outputs (nested objects, arrays, an
  * integer past 2^53 kept exact, a real, fields on one side only left out, strings ignored),
  * telemetry files from valid and broken collector output, deltas read back, and names that

@@ -11,8 +11,8 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "lst_failover.h"
-#include "lst_report_show.h"
+#include "lst_failover_json.h"
+#include "lst_report_failover.h"
 #include "lst_test.h"
 
 /* Interval k of a row: ios reads of lat_ns each, oldest in flight at its end. */

@@ -1,5 +1,5 @@
 /*
- * The write journal and integrity.csv (coordinator/results/lst_integrity.c): a journal written
+ * The write journal and integrity.csv (coordinator/folder/lst_integrity.c): a journal written
  * byte for byte (an unchanged mark writes nothing, the seed past 2^63 as a string), read back
  * equal (streams with their last mark or end applied, maxgen); a resume that appends and goes
  * on from the largest sid and generation; bad journals refused with their exact messages (cut

@@ -1,0 +1,22 @@
+/*
+ * The bridge from the plan reader to the report model: the folder library (folder/) reads a
+ * results folder without linking the plan parser, and takes what plan.yaml says of its phases
+ * through this function, which the coordinator passes to lst_report_load() and lst_plot_all().
+ * It calls lst_plan_parse, so it lives in the presentation library, which links lockstep::plan.
+ */
+#ifndef LST_REPORT_PLAN_H
+#define LST_REPORT_PLAN_H
+
+#include <stddef.h>
+
+#include "lst_report.h"
+
+/*
+ * An lst_report_plan_fn: parse plan text (path names it in messages, which are dropped) and
+ * return its phases' suite, sequential I/O and steady-state limits. Returns 0, or -EINVAL when
+ * the plan does not parse (the report then goes without it).
+ */
+int lst_report_plan_read(const char *text, size_t len, const char *path,
+			 struct lst_report_plan_phase **phases, size_t *n);
+
+#endif

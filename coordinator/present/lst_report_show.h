@@ -1,0 +1,48 @@
+/*
+ * `lockstep report` of one results folder (see lst_report_show.c): text to standard output, or
+ * one JSON object; and the plots drawn, as a few lines or a JSON object.
+ */
+#ifndef LST_REPORT_SHOW_H
+#define LST_REPORT_SHOW_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lst_err.h"
+#include "lst_plot.h"
+#include "lst_report.h"
+
+/* The report of r as text, to standard output (the caller checks it with fflush). */
+void lst_report_print(const lst_report *r);
+
+/*
+ * The closing summary of a run, as `lockstep run`, `resume` and `demo` print it at their end,
+ * to f: per phase that has points, the points table `lockstep report` prints (a row per point,
+ * then per agent of a run with several, per target and per path, each column as wide as its
+ * widest cell) and the port scaling of a phase that sweeps ports. Prints nothing when no phase
+ * has a point.
+ */
+void lst_report_print_summary(FILE *f, const lst_report *r);
+
+/* s for a text column of width characters (3 or more; size > width): s itself when it fits,
+ * else its start cut to end in "...", so a cut label says so, in buf. Returns s or buf. */
+const char *lst_report_cell(const char *s, int width, char *buf, size_t size);
+
+/* The same as one JSON object (new reference; the caller adds "plots"). */
+json_t *lst_report_json(const lst_report *r);
+
+/* What lst_plot_report or lst_plot_compare made in outdir (l; rc and err their result), as
+ * text to standard output. */
+void lst_report_print_plots(const char *outdir, const struct lst_plot_list *l, int rc,
+			    const lst_err *err);
+
+/* The same as JSON (new reference); asked false: plots were turned off (--no-plots). */
+json_t *lst_report_plots_json(const char *outdir, const struct lst_plot_list *l, int rc,
+			      const lst_err *err, bool asked);
+
+/* One line saying what a steady-state verdict is, as the text and JSON reports give it
+ * ("steady at round 7; window rounds 3-7: average ..."), into buf. */
+void lst_report_verdict(const struct lst_rpt_test *t, char *buf, size_t size);
+
+#endif
