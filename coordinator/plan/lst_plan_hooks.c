@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lst_msg.h"
+#include "lst_domain.h"
 #include "lst_plan_int.h"
 #include "lst_util.h"
 
