@@ -339,7 +339,7 @@ int64_t lst_plan_phase_point_ns(const struct lst_plan_phase *ph)
 	const struct lst_opt *rt = lst_opt_find(lst_workload_opts, "runtime");
 	int64_t run;
 
-	/* As coordinator/run/lst_suite.c builds the points; a suite's own default round
+	/* As coordinator/suite/lst_suite.c builds the points; a suite's own default round
 	 * (60 s for SNIA tests) is the suite's to decide, not the plan's: 0. */
 	switch (ph->suite) {
 	case LST_SUITE_NONE:

@@ -1,7 +1,8 @@
-# Link rule: the coordinator's layers point one way, cli -> run -> results -> plan -> common.
-# Run with -DNM=... -DRUN=liblst_run.a -DPLAN=liblst_plan.a -DRESULTS=liblst_results.a. Fails
-# when a lower layer calls up: plans and results must not reference the run loop, connections
-# or suites, plans not the results, and none of them a command (lst_cmd_*, lst_cli_*).
+# Link rule: the coordinator's layers point one way, cli -> run -> suite -> results -> plan ->
+# common. Run with -DNM=... -DRUN=liblst_run.a -DSUITE=liblst_suite.a -DPLAN=liblst_plan.a
+# -DRESULTS=liblst_results.a. Fails when a lower layer calls up: plans and results must not
+# reference the run loop, connections or suites, the suites not the run loop or connections,
+# plans not the results, and none of them a command (lst_cmd_*, lst_cli_*).
 
 # The symbols lib needs from elsewhere: undefined in its objects, defined in none of them.
 function(external_symbols lib out)
@@ -32,5 +33,7 @@ forbid(${PLAN} "plans (lst_plan) call up into the results, the run or the CLI"
        "^lst_(results|report|plot|coord|conn|suite|probe|cli|cmd)_")
 forbid(${RESULTS} "results (lst_results) call up into the run or the CLI"
        "^lst_(coord|conn|suite|probe|cli|cmd)_")
+forbid(${SUITE} "the suites (lst_suite) call up into the run or the CLI"
+       "^lst_(coord|conn|probe|cli|cmd)_")
 forbid(${RUN} "lst_run calls the command line" "^lst_(cli|cmd)_")
-message(STATUS "ok: lst_plan and lst_results reference nothing of lst_run or the CLI; lst_run nothing of the CLI")
+message(STATUS "ok: lst_plan, lst_results and lst_suite reference nothing of lst_run or the CLI; lst_run nothing of the CLI")
