@@ -4,8 +4,9 @@
  *
  *   lst_plan_schema.c  the tables: one per kind of map (the top level, an agent, a target, a
  *                      phase, and a phase's round, steady, stop, curve and hir maps)
- *   lst_plan_read.c    the walk that reads a YAML tree into an lst_plan with those tables,
- *                      collecting every error with its place
+ *   lst_plan_read.c    the walk that reads a YAML tree into an lst_plan with those tables
+ *   lst_plan_yaml.c    the primitives below every reader: errors with their places, one
+ *                      value as text, a map, a list or a percentage
  *   lst_plan_value.c   the reader of each kind of value (names, addresses, sweeps, ...)
  *   lst_plan_check.c   checks across keys and items, called by the tables' hooks
  *   lst_plan_paths.c   a target's path lists, a phase's roles and its ports sweep axis
@@ -14,7 +15,9 @@
  *                      before it (issue 14)
  *   lst_plan_trace.c   a phase's `record:` and `replay:` as workload options (issue 17)
  *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
- *   lst_plan.c         the public entry points: load, parse, destroy, points, indexes
+ *   lst_plan.c         the public entry points: load, parse, destroy
+ *   lst_plan_query.c   what a read plan answers: points, roles, port sets, indexes (below the
+ *                      reader and the checks, which ask it too)
  */
 #ifndef LST_PLAN_INT_H
 #define LST_PLAN_INT_H
@@ -156,7 +159,7 @@ void lst__plan_top_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *
  */
 size_t lst__plan_read(lst_plan *p, const char *text, size_t len, lst_errlist *errs);
 
-/* Collect an error at line:col (lst_plan_read.c); the text is made safe for a terminal. */
+/* Collect an error at line:col (lst_plan_yaml.c); the text is made safe for a terminal. */
 void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -165,8 +168,15 @@ void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char
 	lst__plan_error_at((ctx), (n)->mark.line, (n)->mark.col, "%s" fmt, (ctx)->prefix,          \
 			   ##__VA_ARGS__)
 
+/* The YAML loader's error callback (arg: the ctx): an error at line:col (lst_plan_yaml.c). */
+void lst__plan_node_err(void *arg, int line, int col, const char *msg);
+
+/* Hand the kept errors, sorted by place, to errs (may be NULL) as "FILE:LINE:COL: message"
+ * with the count of the rest, and forget them; returns how many there were in all. */
+size_t lst__plan_errors_report(struct lst__plan_ctx *ctx, const char *file, lst_errlist *errs);
+
 /*
- * The walk (lst_plan_read.c). The value of key `name` as a scalar's text, a map or a list,
+ * The primitives (lst_plan_yaml.c). The value of key `name` as a scalar's text, a map or a list,
  * or an error saying why not (nodes already reported stay silent):
  *   lst__plan_scalar  the text, or NULL (an empty value, a map or a list where text belongs)
  *   lst__plan_map     v as a map, NULL for an empty value, or NULL after an error; *ok says which
@@ -242,11 +252,12 @@ bool lst__plan_mix(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v, str
 void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 		     const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base);
 
-/* Set sweep axis `axis` of ph to its value i in w; the ports axis changes nothing (lst_plan.c). */
+/* Set sweep axis `axis` of ph to its value i in w; the ports axis changes nothing
+ * (lst_plan_query.c). */
 void lst__plan_sweep_set(const struct lst_plan_phase *ph, size_t axis, size_t i,
 			 struct lst_workload *w);
 
-/* Does sel select path pa? Does some selector of set? (lst_plan.c) */
+/* Does sel select path pa? Does some selector of set? (lst_plan_query.c) */
 bool lst__plan_sel_match(const struct lst_plan_sel *sel, const struct lst_plan_path *pa);
 bool lst__plan_set_selects(const struct lst_port_set *set, const struct lst_plan_path *pa);
 
