@@ -55,7 +55,7 @@ lst_plan *lst_plan_parse(const char *text, size_t len, const char *name, lst_err
 	p->text = lst_malloc(len + 1);
 	memcpy(p->text, text, len);
 	p->text[len] = '\0';
-	if (lst__plan_read(p, text, len, errs)) {
+	if (lst__plan_read(p, &lst__plan_top, text, len, errs)) {
 		lst_plan_destroy(&p);
 		return NULL;
 	}

@@ -5,7 +5,9 @@
  * outermost; a `ports` axis changes no option but picks the point's port set. Which paths work
  * in a point and with what workload (roles, port sets) is decided here, by lst_plan_path_role,
  * and so are the agents a phase has (lst_plan_phase_has_agent) and how long its points last
- * (lst_plan_phase_point_ns), which the checks of its events rely on.
+ * (lst_plan_phase_point_ns), which the checks of its events rely on. The names of the suites,
+ * the tracked values and the sweep axes, and the keys of paths and selectors in a map, are here
+ * for the same reason: the schema, the readers and the checks all use them.
  */
 #include "lst_plan.h"
 
@@ -17,6 +19,40 @@
 #include "lst_identity.h"
 #include "lst_plan_int.h"
 #include "lst_util.h"
+
+/* The names of enum lst_suite and enum lst_track (lst_plan.h), and the workload options a sweep
+ * may vary (lst_plan_int.h): read by the schema, the checks and the coordinator alike. */
+const char *const lst_suite_names[] = { "none",
+					"purge",
+					"precondition",
+					"snia-iops",
+					"snia-throughput",
+					"snia-latency",
+					"snia-wsat",
+					"snia-hir",
+					"lat-vs-iops",
+					"curve",
+					NULL };
+const char *const lst_track_names[] = { "iops",	    "read_iops", "write_iops", "mbps",
+					"lat_mean", "lat_p99",	 NULL };
+const char *const lst__plan_sweep_axes[] = {
+	"jobs", "iodepth", "bs", "rwmixread", "rate_iops", NULL
+};
+
+size_t lst__plan_path_key(char *key, size_t agent, const char *path)
+{
+	size_t n = strlen(path);
+
+	LST_ASSERT(n < LST_PATH_MAX);
+	memcpy(key, &agent, sizeof(agent));
+	memcpy(key + sizeof(agent), path, n);
+	return sizeof(agent) + n;
+}
+
+size_t lst__plan_sel_key(char *key, const struct lst_plan_sel *sel)
+{
+	return lst__plan_path_key(key, sel->agent, sel->path ? sel->path : "");
+}
 
 size_t lst_plan_phase_points(const struct lst_plan_phase *ph)
 {
@@ -237,4 +273,19 @@ int lst_plan_target_index(const lst_plan *p, const char *name)
 	size_t i;
 
 	return lst_map_find_str(p->target_names, name, &i) ? (int)i : -1;
+}
+
+const char *lst__plan_known_names(const lst_plan *p, bool agents, char *buf, size_t size)
+{
+	size_t n = 0, count = agents ? p->nagents : p->ntargets;
+
+	buf[0] = '\0';
+	for (size_t j = 0; j < count && n < size; j++) {
+		const char *name = agents ? p->agents[j].name : p->targets[j].name;
+
+		if (name && (agents ? lst_plan_agent_index(p, name)
+				    : lst_plan_target_index(p, name)) == (int)j)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", name);
+	}
+	return n ? buf : "none";
 }

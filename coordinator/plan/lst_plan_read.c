@@ -243,17 +243,19 @@ static void s_root(struct lst__plan_ctx *ctx, const struct lst_yaml_node *root)
 		lst__plan_error(ctx, root, "a plan must be a map of key: value at the top, not %s",
 				lst_yaml_what(root));
 	else if (root && root->type == LST_YAML_MAP)
-		lst__plan_section_read(ctx, &lst__plan_top, root, root, ctx->plan);
+		lst__plan_section_read(ctx, ctx->top, root, root, ctx->plan);
 }
 
-size_t lst__plan_read(lst_plan *p, const char *text, size_t len, lst_errlist *errs)
+size_t lst__plan_read(lst_plan *p, const struct lst__plan_section *top, const char *text,
+		      size_t len, lst_errlist *errs)
 {
 	struct lst__plan_ctx ctx;
 	struct lst_yaml_node *root;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.plan = p;
-	s_defaults(&lst__plan_top, p);
+	ctx.top = top;
+	s_defaults(top, p);
 	root = lst_yaml_load(text, len, "plan", lst__plan_node_err, &ctx);
 	ctx.root = root;
 	s_root(&ctx, root);

@@ -3,6 +3,7 @@
  * (only the first LST_ERRLIST_MAX by place are kept, then sorted), and one value of a key read
  * as a scalar's text, a map, a list or a percentage, each saying why when it cannot.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,4 +175,16 @@ size_t lst__plan_errors_report(struct lst__plan_ctx *ctx, const char *file, lst_
 	n = ctx->nerrs;
 	ctx->nerrs = 0;
 	return n;
+}
+
+bool lst__plan_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > LST__PLAN_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_.-", s[i]))
+			return false;
+	return true;
 }
