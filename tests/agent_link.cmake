@@ -1,5 +1,5 @@
-# Link rules of the agent's layers (STYLE.md: the link enforces the dependency rules). Each tiny
-# program links ONE library, whole (every object), plus what that library itself declares; a
+# Link rules of the agent's layers (docs/ARCHITECTURE.md: the link enforces the layers). Each
+# tiny program links ONE library, whole (every object), plus what that library itself declares; a
 # reference to a forbidden API inside the library then fails the build, and agent_check.sh fails
 # the test when the forbidden library shows up in the link line, ldd or nm (someone added it to
 # the library's DEPS).

@@ -1,4 +1,4 @@
-# Link rules of the coordinator's run (STYLE.md: the link enforces the layers):
+# Link rules of the coordinator's run (docs/ARCHITECTURE.md: the link enforces the layers):
 # link.run_alone  a program linked against lockstep::run alone builds and runs (a probe of a
 #                 closed port, no plan); a missing dependency of lst_run is a build error.
 # link.run_layers nm: plans (lst_plan), results (lst_results) and suites (lst_suite) reference

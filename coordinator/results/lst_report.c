@@ -1237,9 +1237,11 @@ const char *lst_report_window_text(const struct lst_rpt_test *t, char *buf, size
 		return buf;
 	}
 	n = (size_t)snprintf(buf, size, "window average");
-	if (t->window_first && t->window_last >= t->window_first && n < size)
+	if (t->window_first && t->window_last > t->window_first && n < size)
 		n += (size_t)snprintf(buf + n, size - n, " of rounds %ld-%ld", t->window_first,
 				      t->window_last);
+	else if (t->window_first && t->window_last == t->window_first && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " of round %ld", t->window_first);
 	if (n < size)
 		snprintf(buf + n, size - n, "; %s",
 			 lst_steady_phrase(t->steady, t->rounds, t->window_first, t->window_last,

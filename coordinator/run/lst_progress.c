@@ -143,6 +143,14 @@ void lst_coord__progress_point(const lst_coord *c, const struct lst_step_result 
 		s_json_point(c, out, skew);
 	if (c->opts.quiet || c->opts.progress_json)
 		return;
+	if (out->discarded) { /* a purge does no I/O: what it did, not a line of zeros */
+		fprintf(c->opts.progress, "%s%s%s: discarded %.1f MiB (start skew %.0f us)%s\n",
+			c->cur.phase_name, c->cur.label[0] ? " " : "", c->cur.label,
+			(double)out->discarded / (1 << 20),
+			json_is_real(skew) ? json_real_value(skew) : 0.0,
+			out->partial ? " PARTIAL" : "");
+		return;
+	}
 	fprintf(c->opts.progress,
 		"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew %.0f us)%s\n",
 		c->cur.phase_name, c->cur.label[0] ? " " : "", c->cur.label,

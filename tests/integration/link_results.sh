@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Link rule of the results library: tests/link/results_link.c, linked against lockstep::results
 # alone, must run and must not load or name libzmq, libczmq or libmsgpackc (results, reports and
-# plots need no ZeroMQ and no msgpack: STYLE.md). Checks both the running program (ldd) and the
-# link line CMake wrote, so a forbidden dependency added to the library's DEPS fails too.
+# plots need no ZeroMQ and no msgpack: docs/ARCHITECTURE.md). Checks both the running program
+# (ldd) and the link line CMake wrote, so a forbidden dependency added to the library's DEPS
+# fails too.
 set -euo pipefail
 
 : "${LST_BUILD:?LST_BUILD must point at the build tree}"

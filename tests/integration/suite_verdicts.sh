@@ -95,19 +95,18 @@ page = html.unescape(open(os.path.join(tmp, "report.html")).read())
 assert re.search(r'<p class="verdict bad" data-steady="false">Each cell: window average of '
                  r'rounds 1-2; ' + re.escape(NOT), page), "the HTML matrix has no verdict"
 
-# The run's closing table: one row per point (window averages) and the verdict, no rounds.
+# The run's closing summary: the suite phase gives its verdict and one row per point (window
+# averages), no row per round.
 log = open(os.path.join(tmp, "run.log")).read()
-table = log[log.rindex("\nphase "):].splitlines()[2:]
-rows = [l for l in table if l.startswith("iops ")]
-assert len(rows) == 4 and not any("round" in l for l in rows), rows
-assert any("iops: window average, " + NOT in l for l in table), table
-head = log[log.rindex("\nphase "):].splitlines()[1]
+sec = log[log.rindex("\nphase iops (snia-iops)\n"):].split("\nphase ", 2)[1].splitlines()
+assert sec[1] == "  iops: window average of rounds 1-2; " + NOT, sec
+head = next(l for l in sec if l.split()[:2] == ["POINT", "IOPS"])
+rows = [l for l in sec if l.startswith("      bs=")]
+assert len(rows) == 4 and not any("round" in l for l in rows), sec
 end = head.index("IOPS") + len("IOPS")  # right edge of the IOPS column, every figure row
-for l in table:
-    if re.search(r"\d+\.\d\s*$", l):
-        assert re.match(r"\s*\d+$", l[:end].split("  ")[-1]) and l[end] == " ", (head, l)
 for r in rows:
-    label = r.split("iops: ", 1)[1].rsplit(None, 5)[0].strip()
+    assert re.match(r"\s*\d+$", r[:end].split("  ")[-1]) and r[end] == " ", (head, r)
+    label = r.rsplit(None, 5)[0].strip()
     assert abs(float(r.split()[-5]) - win[label]["iops"]) <= 0.5, (r, win[label])
 
 # WSAT: ended by the capacity stop, and it says so with the bytes.
@@ -129,7 +128,9 @@ assert discarded_sectors * 512 == cap, (discarded_sectors, cap)
 assert "purge: discarded 64 MiB (1.00x capacity) in " in text, text
 purge_txt = text[text.index("phase purge"):text.index("phase iops")]
 assert "discard " not in purge_txt.split("purge: discarded")[1], purge_txt
-assert re.search(r"purge\s+discard\s+discarded 64 MiB \(1\.00x capacity\)", log), log
+assert re.search(r"\nphase purge \(purge\): 1 point\n  purge: discarded 64 MiB \(1\.00x capacity\)",
+                 log), log
+assert "purge discard: discarded 64.0 MiB (start skew" in log and " 0 IOPS" not in log, log
 assert 'data-did="discard"><strong>purge</strong>: discarded 64 MiB (1.00x capacity)' in page
 # Precondition: what it wrote and why it stopped.
 pc = tests["precondition"]

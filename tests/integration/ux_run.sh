@@ -50,11 +50,17 @@ assert ramp > 0, "no ramp lines"
 # every line whole: nothing glued to a progress line
 for line in open(err):
     assert line.count("[") <= 1 or "lockstep" in line, "glued line: %r" % line
-# the summary table on stdout: a header and a row per point
+# the summary on stdout: per phase its title, the table's header and a row per point
 rows = [l.split() for l in open(out) if l.strip()]
-assert rows[0][:3] == ["phase", "point", "IOPS"], rows
-names = [(r[0], r[1]) for r in rows[1:]]
-assert names == [("rr", "iodepth=1"), ("rr", "iodepth=4"), ("sw", "-")], names
+names, phase = [], None
+for r in rows:
+    if r[0] == "phase":
+        phase = r[1].rstrip(":")
+    elif r[0] == "POINT":
+        assert r[1:3] == ["IOPS", "MB/s"] and phase, rows
+    else:
+        names.append((phase, r[0]))
+assert names == [("rr", "iodepth=1"), ("rr", "iodepth=4"), ("sw", "-")], rows
 print("%d progress lines for %d timeseries rows (+%d ramp)" % (sum(got.values()), sum(want.values()), ramp))
 PY
 ok "text progress to a file: one line per interval per point; summary table printed"

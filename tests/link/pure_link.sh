@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The link rule of a pure library (STYLE.md): plan parsing and the suites' state machines need
-# no msgpack, no ZeroMQ and nothing of the protocol or the agent.
+# The link rule of a pure library (docs/ARCHITECTURE.md): plan parsing and the suites' state
+# machines need no msgpack, no ZeroMQ and nothing of the protocol or the agent.
 # Usage: pure_link.sh LIB PROBE CONTROL [LINK_TXT]
 #   LIB      the library the probe stands for (lst_plan, lst_suite), for the messages
 #   PROBE    a program linked against that library alone (tests/link/plan_link.c, the suites'
