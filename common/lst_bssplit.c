@@ -170,3 +170,20 @@ const char *lst_bssplit_format(const struct lst_bssplit *b, char *buf, size_t si
 	s_format_list(b->e[1], b->n[1], buf, size, &at);
 	return buf;
 }
+
+static int s_opt_parse(void *val, const char *text, lst_err *err)
+{
+	return lst_bssplit_parse(val, text, err);
+}
+
+static const char *s_opt_format(const void *val, char *buf, size_t size)
+{
+	return lst_bssplit_format(val, buf, size);
+}
+
+const struct lst_opt_ops lst_bssplit_opt_ops = {
+	.size = sizeof(struct lst_bssplit),
+	.parse = s_opt_parse,
+	.format = s_opt_format,
+	.range = "none|BS/PCT:BS/PCT...[,BS/PCT...]",
+};

@@ -197,3 +197,20 @@ const char *lst_dist_format(const struct lst_dist *d, char *buf, size_t size)
 		return buf;
 	}
 }
+
+static int s_opt_parse(void *val, const char *text, lst_err *err)
+{
+	return lst_dist_parse(val, text, err);
+}
+
+static const char *s_opt_format(const void *val, char *buf, size_t size)
+{
+	return lst_dist_format(val, buf, size);
+}
+
+const struct lst_opt_ops lst_dist_opt_ops = {
+	.size = sizeof(struct lst_dist),
+	.parse = s_opt_parse,
+	.format = s_opt_format,
+	.range = "random|zipf:θ|pareto:h|normal:σ|zoned:A/S:...",
+};

@@ -304,3 +304,8 @@ int lst_dir_check_owned(const char *dir, const struct stat *st, const char *what
 		return lst_err_set(err, -ENOTDIR, "%s: %s is not a folder", what, dir);
 	return lst_file_check_owned(dir, what, risk, err);
 }
+
+int lst_read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	return lst_file_read(path, "file", max, out, len, NULL);
+}

@@ -106,4 +106,9 @@ bool lst_file_owner_ok(uid_t uid);
 /* "uid 65534 (nobody)", or "uid 1234" when it has no name, into buf. */
 const char *lst_uid_text(uid_t uid, char *buf, size_t size);
 
+/* Read a whole small file (up to max bytes) into a NUL-terminated buffer the caller frees, by
+ * lst_file's rule (lst_file_read: a FIFO or a device is refused with -EINVAL, never waited on).
+ * Returns 0 or -errno (-EFBIG when larger than max; a file of exactly max bytes is fine). */
+int lst_read_file(const char *path, size_t max, char **out, size_t *len);
+
 #endif

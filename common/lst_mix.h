@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "lst_err.h"
+#include "lst_opt.h"
 
 enum lst_dist_kind {
 	LST_DIST_RANDOM, /* uniform */
@@ -51,6 +52,9 @@ int lst_dist_parse(struct lst_dist *d, const char *text, lst_err *err);
 /* The text form lst_dist_parse reads back. */
 const char *lst_dist_format(const struct lst_dist *d, char *buf, size_t size);
 
+/* LST_OPT_DIST's operations for an option table (lst_opt.h): lst_dist_parse and _format. */
+extern const struct lst_opt_ops lst_dist_opt_ops;
+
 #define LST_BSSPLIT_MAX 16
 
 struct lst_bs_share {
@@ -68,6 +72,9 @@ int lst_bssplit_parse(struct lst_bssplit *b, const char *text, lst_err *err);
 
 /* The text form lst_bssplit_parse reads back ("none" for no mix). */
 const char *lst_bssplit_format(const struct lst_bssplit *b, char *buf, size_t size);
+
+/* LST_OPT_BSSPLIT's operations for an option table (lst_opt.h). */
+extern const struct lst_opt_ops lst_bssplit_opt_ops;
 
 /*
  * Several weighted workloads in one job (vdbench's skew=, issue 17): each I/O picks entry i
@@ -106,5 +113,8 @@ int lst_skew_parse(struct lst_skew *s, const char *text, lst_err *err);
 
 /* The text form lst_skew_parse reads back ("none" for no mix). */
 const char *lst_skew_format(const struct lst_skew *s, char *buf, size_t size);
+
+/* LST_OPT_SKEW's operations for an option table (lst_opt.h). */
+extern const struct lst_opt_ops lst_skew_opt_ops;
 
 #endif

@@ -9,7 +9,6 @@
 #include <strings.h>
 
 #include "lst_assert.h"
-#include "lst_mix.h"
 #include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -28,24 +27,14 @@ int64_t lst_opt_get(const struct lst_opt *o, const void *base)
 
 bool lst_opt_is_struct(const struct lst_opt *o)
 {
-	return o->type == LST_OPT_DIST || o->type == LST_OPT_BSSPLIT || o->type == LST_OPT_SKEW ||
-	       o->type == LST_OPT_TEXT;
+	return o->ops || o->type == LST_OPT_TEXT;
 }
 
 size_t lst_opt_size(const struct lst_opt *o)
 {
-	switch (o->type) {
-	case LST_OPT_DIST:
-		return sizeof(struct lst_dist);
-	case LST_OPT_BSSPLIT:
-		return sizeof(struct lst_bssplit);
-	case LST_OPT_SKEW:
-		return sizeof(struct lst_skew);
-	case LST_OPT_TEXT:
-		return LST_OPT_TEXT_MAX;
-	default:
-		return sizeof(int64_t);
-	}
+	if (o->ops)
+		return o->ops->size;
+	return o->type == LST_OPT_TEXT ? LST_OPT_TEXT_MAX : sizeof(int64_t);
 }
 
 void lst_opt_copy(const struct lst_opt *o, void *dst, const void *src)
@@ -235,6 +224,23 @@ static int s_parse_pattern(const struct lst_opt *o, const char *text, int64_t *v
 			   o->name, text);
 }
 
+/* A structured value: into a scratch copy first, so a value that does not parse leaves the
+ * field as it was. */
+static int s_parse_struct(const struct lst_opt *o, void *base, const char *text, lst_err *err)
+{
+	const struct lst_opt_ops *ops = o->ops;
+	void *tmp = lst_malloc(ops->size);
+	lst_err perr;
+	int rc = ops->parse(tmp, text, &perr);
+
+	if (!rc)
+		memcpy((char *)base + o->offset, tmp, ops->size);
+	free(tmp);
+	if (rc)
+		return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);
+	return 0;
+}
+
 int lst_opt_parse(const struct lst_opt *o, void *base, const char *text, lst_err *err)
 {
 	lst_err perr;
@@ -243,6 +249,8 @@ int lst_opt_parse(const struct lst_opt *o, void *base, const char *text, lst_err
 
 	if (!text)
 		return lst_err_set(err, -EINVAL, "%s needs a value", o->name);
+	if (o->ops)
+		return s_parse_struct(o, base, text, err);
 	switch (o->type) {
 	case LST_OPT_INT:
 		rc = lst_parse_int(text, INT64_MIN, INT64_MAX, &v, &perr);
@@ -283,34 +291,11 @@ int lst_opt_parse(const struct lst_opt *o, void *base, const char *text, lst_err
 		break;
 	case LST_OPT_PATTERN:
 		return s_parse_pattern(o, text, s_field(o, base), err);
-	case LST_OPT_DIST:
-	case LST_OPT_BSSPLIT: {
-		char tmp[sizeof(struct lst_bssplit) > sizeof(struct lst_dist)
-				 ? sizeof(struct lst_bssplit)
-				 : sizeof(struct lst_dist)];
-
-		/* Into a copy first: a value that does not parse leaves the field as it was. */
-		rc = o->type == LST_OPT_DIST
-			     ? lst_dist_parse((struct lst_dist *)(void *)tmp, text, &perr)
-			     : lst_bssplit_parse((struct lst_bssplit *)(void *)tmp, text, &perr);
-		if (rc)
-			return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);
-		memcpy((char *)base + o->offset, tmp, lst_opt_size(o));
-		return 0;
-	}
-	case LST_OPT_SKEW: {
-		struct lst_skew *tmp = lst_malloc(sizeof(*tmp));
-
-		rc = lst_skew_parse(tmp, text, &perr);
-		if (!rc)
-			memcpy((char *)base + o->offset, tmp, sizeof(*tmp));
-		free(tmp);
-		if (rc)
-			return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);
-		return 0;
-	}
 	case LST_OPT_TEXT:
 		return s_parse_text(o, text, (char *)base + o->offset, err);
+	default:
+		/* A structured type without its ops is a bug in the table, not in the input. */
+		LST_ASSERT(!"a structured option without ops");
 	}
 	if (rc)
 		return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);
@@ -321,16 +306,9 @@ const char *lst_opt_format(const struct lst_opt *o, const void *base, char *buf,
 {
 	int64_t v = lst_opt_get(o, base);
 
+	if (o->ops)
+		return o->ops->format((const char *)base + o->offset, buf, size);
 	switch (o->type) {
-	case LST_OPT_DIST:
-		return lst_dist_format((const struct lst_dist *)((const char *)base + o->offset),
-				       buf, size);
-	case LST_OPT_BSSPLIT:
-		return lst_bssplit_format(
-			(const struct lst_bssplit *)((const char *)base + o->offset), buf, size);
-	case LST_OPT_SKEW:
-		return lst_skew_format((const struct lst_skew *)((const char *)base + o->offset),
-				       buf, size);
 	case LST_OPT_TEXT:
 		snprintf(buf, size, "%s", (const char *)base + o->offset);
 		return buf;
@@ -384,6 +362,10 @@ const char *lst_opt_describe_range(const struct lst_opt *o, char *buf, size_t si
 	size_t n = 0;
 
 	buf[0] = '\0';
+	if (o->ops) {
+		snprintf(buf, size, "%s", o->ops->range);
+		return buf;
+	}
 	switch (o->type) {
 	case LST_OPT_BOOL:
 		snprintf(buf, size, "true|false");
@@ -395,15 +377,6 @@ const char *lst_opt_describe_range(const struct lst_opt *o, char *buf, size_t si
 		break;
 	case LST_OPT_PATTERN:
 		snprintf(buf, size, "random|zeros|compressible=N");
-		break;
-	case LST_OPT_DIST:
-		snprintf(buf, size, "random|zipf:θ|pareto:h|normal:σ|zoned:A/S:...");
-		break;
-	case LST_OPT_BSSPLIT:
-		snprintf(buf, size, "none|BS/PCT:BS/PCT...[,BS/PCT...]");
-		break;
-	case LST_OPT_SKEW:
-		snprintf(buf, size, "none|share=PCT KEY=VALUE...; share=PCT ...");
 		break;
 	case LST_OPT_TEXT:
 		snprintf(buf, size, "a name of [A-Za-z0-9._-], at most %d characters",

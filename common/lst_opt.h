@@ -3,9 +3,11 @@
  * from flags, configs, plans and the wire, the defaults, validation, and the generated help and
  * docs. Every scalar value lives in an int64_t field of the described struct (enums and
  * booleans too), so one setter serves every type and the wire codec can walk a table
- * generically. Two structured types (issue 17: LST_OPT_DIST, LST_OPT_BSSPLIT, lst_mix.h) live
+ * generically. Structured types (LST_OPT_DIST, LST_OPT_BSSPLIT, LST_OPT_SKEW: lst_mix.h) live
  * in their own fixed-size structs and travel as their text form: use lst_opt_copy,
- * lst_opt_equal and lst_opt_format on them, never lst_opt_get.
+ * lst_opt_equal and lst_opt_format on them, never lst_opt_get. Each such option carries its
+ * type's operations (struct lst_opt_ops, defined beside the type), so this engine names no
+ * concrete type and calls into none: the types sit above it.
  */
 #ifndef LST_OPT_H
 #define LST_OPT_H
@@ -32,6 +34,19 @@ enum lst_opt_type {
 #define LST_OPT_TEXT_MAX 64   /* bytes of a LST_OPT_TEXT field, with its NUL */
 #define LST_OPT_WIRE_MAX 2048 /* longest text form of any structured option (wire, equal) */
 
+/*
+ * A structured type's operations: its value is a struct of size bytes at the option's offset,
+ * read from and written as text. parse fills *val or returns -errno with err (the engine parses
+ * into a scratch copy, so a bad value leaves the field as it was); format returns buf. Two
+ * values are equal when their text forms are.
+ */
+struct lst_opt_ops {
+	size_t size;
+	int (*parse)(void *val, const char *text, lst_err *err);
+	const char *(*format)(const void *val, char *buf, size_t size);
+	const char *range; /* for help text: "random|zipf:θ|..." */
+};
+
 struct lst_opt {
 	const char *name; /* key in plans and on the wire; flag is --name */
 	enum lst_opt_type type;
@@ -41,6 +56,7 @@ struct lst_opt {
 	const char *const *choices; /* NULL-terminated, for ENUM */
 	const char *help;	    /* one sentence */
 	const char *fio; /* fio's name for it, accepted as an alias; NULL: same or none */
+	const struct lst_opt_ops *ops; /* a structured type's operations; NULL for the others */
 };
 
 /* Set the defaults of every option in a table (terminated by a NULL name). */
@@ -62,7 +78,7 @@ const struct lst_opt *lst_opt_suggest(const struct lst_opt *table, const char *n
  * whichever is nearer to what was typed; borrowed from the table), or NULL. */
 const char *lst_opt_suggest_name(const struct lst_opt *table, const char *name);
 
-/* A structured type (LST_OPT_DIST, LST_OPT_BSSPLIT): its value is a struct, its wire form text. */
+/* A structured type (one with ops, or LST_OPT_TEXT): its value is a struct, its wire form text. */
 bool lst_opt_is_struct(const struct lst_opt *o);
 
 /* Bytes of the option's field in the struct (8 for the scalar types). */

@@ -264,3 +264,20 @@ const char *lst_skew_format(const struct lst_skew *s, char *buf, size_t size)
 	}
 	return buf;
 }
+
+static int s_opt_parse(void *val, const char *text, lst_err *err)
+{
+	return lst_skew_parse(val, text, err);
+}
+
+static const char *s_opt_format(const void *val, char *buf, size_t size)
+{
+	return lst_skew_format(val, buf, size);
+}
+
+const struct lst_opt_ops lst_skew_opt_ops = {
+	.size = sizeof(struct lst_skew),
+	.parse = s_opt_parse,
+	.format = s_opt_format,
+	.range = "none|share=PCT KEY=VALUE...; share=PCT ...",
+};

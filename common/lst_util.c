@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
-#include "lst_file.h"
 #include "lst_time.h"
 
 static void s_oom(size_t n)
@@ -283,11 +282,6 @@ int lst_write_all(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
-}
-
-int lst_read_file(const char *path, size_t max, char **out, size_t *len)
-{
-	return lst_file_read(path, "file", max, out, len, NULL);
 }
 
 int lst_mkdir_p(const char *path)

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "lst_err.h"
+#include "lst_file.h" /* lst_read_file, which lives with the rest of lst_file */
 
 /* Allocation: out of memory aborts with a message (sizes from outside are checked first). */
 void *lst_malloc(size_t n);
@@ -51,11 +52,6 @@ const char *lst_fmt_duration(int64_t ns, char *buf, size_t size);
 
 /* Write all of buf to fd, retrying short writes and EINTR. Returns 0 or -errno. */
 int lst_write_all(int fd, const void *buf, size_t len);
-
-/* Read a whole small file (up to max bytes) into a NUL-terminated buffer the caller frees, by
- * lst_file's rule (lst_file_read: a FIFO or a device is refused with -EINVAL, never waited on).
- * Returns 0 or -errno (-EFBIG when larger than max; a file of exactly max bytes is fine). */
-int lst_read_file(const char *path, size_t max, char **out, size_t *len);
 
 /* Create a directory and its parents (mode 0755), like mkdir -p. Returns 0, or -errno
  * (-ENOTDIR when a part exists and is not a directory, -ENOENT for ""). */

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lst_domain.h" /* actions, access, LST_MAX_HOOKS, LST_MAX_EVENTS */
 #include "lst_err.h"
 #include "lst_identity.h"
 #include "lst_sample.h"
@@ -34,8 +35,6 @@
 
 /* issue 13: hooks, events, collectors, the kernel log */
 #define LST_CAP_HOOKS "hooks.v1"	    /* HOOK, HOOK_DONE, EVENT, KMSG; START's events */
-#define LST_MAX_HOOKS 32		    /* hooks (and collectors) one agent config may name */
-#define LST_MAX_EVENTS 64		    /* events one START may carry */
 #define LST_HOOK_OUTPUT_MAX 4096	    /* a hook's output: its last bytes (stdout+stderr) */
 #define LST_COLLECT_OUTPUT_MAX (192 * 1024) /* a collector's stdout: its first bytes */
 #define LST_KMSG_TEXT_MAX (128 * 1024)	    /* kernel log text in one KMSG_REPLY */
@@ -90,27 +89,6 @@ enum lst_perr {
 	LST_PERR_IO = 6,	  /* open, allocate or I/O setup failed */
 	LST_PERR_INTERNAL = 7,
 	LST_PERR_NO_SESSION = 8, /* a command from a peer that has not said HELLO */
-};
-
-/* What an agent does with a path in a phase. */
-enum lst_action {
-	LST_ACTION_IO = 0,	   /* run the workload */
-	LST_ACTION_DISCARD = 1,	   /* purge: BLKDISCARD over the region */
-	LST_ACTION_SECDISCARD = 2, /* purge: BLKSECDISCARD over the region */
-	LST_ACTION_IDENTIFY = 3,   /* open read-only, report the path's identity, run nothing */
-};
-
-/*
- * What a run will do to a path, as bits: announced in each job spec of the IDENTIFY at the start
- * of a run (`access`), so that the agent checks the disk-safety rules for it and refuses the whole
- * run before any phase writes anything. Optional on the wire (absent = read), and ignored for
- * other actions, whose access follows from the action and the workload.
- */
-enum lst_access {
-	LST_ACCESS_READ = 0,	    /* reads only */
-	LST_ACCESS_WRITE = 1u << 0, /* a phase writes it (a workload with writes, a write suite) */
-	LST_ACCESS_PURGE = 1u << 1, /* a phase purges it (discard, secdiscard) */
-	LST_ACCESS_ALL = 3,
 };
 
 /* Why a point ended (LST_MSG_DONE). */

@@ -7,6 +7,6 @@ target_compile_options(link_plan PRIVATE ${LST_WARNINGS})
 target_link_libraries(link_plan PRIVATE lockstep::plan)
 set_target_properties(link_plan PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 add_test(NAME link.plan
-  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/link/plan_link.sh $<TARGET_FILE:link_plan>
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/link/pure_link.sh lst_plan $<TARGET_FILE:link_plan>
           $<TARGET_FILE:lockstep> ${CMAKE_BINARY_DIR}/tests/CMakeFiles/link_plan.dir/link.txt)
 set_tests_properties(link.plan PROPERTIES TIMEOUT 60 LABELS unit)

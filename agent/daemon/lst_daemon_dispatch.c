@@ -2,7 +2,8 @@
  * Frame dispatch: the ROUTER reader takes up to a batch of [routing id][frame] messages per
  * wake-up, refuses multi-frame messages, decodes each frame and hands it to its handler. A retry of
  * a command already answered gets the cached reply and is never executed again; a peer without a
- * session may only say HELLO.
+ * session may only say HELLO. A PREPARE that finds the previous session's point still stopping
+ * is held and replayed through s_on_frame later (lst_daemon_held.c).
  */
 
 #include "lst_daemon_int.h"
@@ -17,11 +18,7 @@
 #include "lst_text.h"
 #include "lst_util.h"
 
-#define S_RX_BATCH 64	/* frames read per reader wake-up */
-#define S_HOLD_MS 10000 /* how long a PREPARE waits for the previous session's point to end */
-
-static void s_on_frame(lst_daemon *d, const struct lst_daemon__rid *rid, const uint8_t *buf,
-		       size_t len, int64_t t_rx);
+#define S_RX_BATCH 64 /* frames read per reader wake-up */
 
 /*
  * INVENTORY: a page of this host's block devices. Read-only and answered at once: it opens no
@@ -55,90 +52,6 @@ static bool s_old_point_stopping(const lst_daemon *d)
 {
 	return d->pt && d->pt->state == LST_DAEMON__STARTED && d->pt->stop_requested &&
 	       d->pt->gen != d->sess.gen;
-}
-
-void lst_daemon__held_drop(lst_daemon *d)
-{
-	struct lst_daemon__held *h = &d->held;
-
-	if (h->timer >= 0)
-		zloop_timer_end(d->loop, h->timer);
-	h->timer = -1;
-	free(h->buf);
-	h->buf = NULL;
-	h->len = 0;
-}
-
-/* The old point did not end in S_HOLD_MS: refuse the PREPARE as before. */
-static int s_on_hold_deadline(zloop_t *loop, int timer_id, void *arg)
-{
-	lst_daemon *d = arg;
-	struct lst_daemon__held *h = &d->held;
-	struct lst_daemon__rid rid = h->rid;
-	uint64_t id = h->id;
-
-	(void)loop;
-	(void)timer_id;
-	h->timer = -1;
-	lst_daemon__held_drop(d);
-	if (d->pt)
-		lst_daemon__error(d, &rid, id, LST_MSG_PREPARE, LST_PERR_STATE,
-				  "prepare: point %u/%u (%s) of an earlier session is still "
-				  "stopping after %d ms; try again when it has ended",
-				  d->pt->phase, d->pt->point, d->pt->name, S_HOLD_MS);
-	return lst_daemon__ret(d);
-}
-
-/* Keep the PREPARE's frame until the old point has ended (or the deadline). */
-static void s_hold(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m,
-		   const uint8_t *buf, size_t len)
-{
-	struct lst_daemon__held *h = &d->held;
-
-	lst_daemon__held_drop(d); /* a retry replaces the frame it repeats */
-	h->buf = lst_malloc(len);
-	memcpy(h->buf, buf, len);
-	h->len = len;
-	h->rid = *rid;
-	h->id = m->id;
-	lst_copy(h->rx_key, sizeof(h->rx_key), d->rx_key);
-	h->timer = zloop_timer(d->loop, S_HOLD_MS, 1, s_on_hold_deadline, d);
-	lst_log_info("PREPARE %u/%u (%s) waits for point %u/%u (%s) of the previous session to "
-		     "stop",
-		     m->u.prepare.phase, m->u.prepare.point, m->u.prepare.name, d->pt->phase,
-		     d->pt->point, d->pt->name);
-}
-
-static int s_on_held_replay(zloop_t *loop, int timer_id, void *arg)
-{
-	lst_daemon *d = arg;
-	struct lst_daemon__held h = d->held;
-	char key[sizeof(d->rx_key)];
-
-	(void)loop;
-	(void)timer_id;
-	d->held.timer = -1;
-	d->held.buf = NULL;
-	if (!h.buf)
-		return lst_daemon__ret(d);
-	lst_copy(key, sizeof(key), d->rx_key);
-	lst_copy(d->rx_key, sizeof(d->rx_key), h.rx_key);
-	s_on_frame(d, &h.rid, h.buf, h.len, lst_mono_ns());
-	lst_copy(d->rx_key, sizeof(d->rx_key), key);
-	free(h.buf);
-	return lst_daemon__ret(d);
-}
-
-void lst_daemon__held_release(lst_daemon *d)
-{
-	struct lst_daemon__held *h = &d->held;
-
-	if (!h->buf)
-		return;
-	if (h->timer >= 0)
-		zloop_timer_end(d->loop, h->timer);
-	/* Not from here: this runs inside the old point's DONE. */
-	h->timer = zloop_timer(d->loop, 0, 1, s_on_held_replay, d);
 }
 
 /* A decoded command from the session's peer: execute it and reply. */
@@ -248,7 +161,7 @@ static void s_on_frame(lst_daemon *d, const struct lst_daemon__rid *rid, const u
 		goto out;
 	}
 	if (m->type == LST_MSG_PREPARE && s_old_point_stopping(d)) {
-		s_hold(d, rid, m, buf, len);
+		lst_daemon__held_keep(d, rid, m, buf, len, s_on_frame);
 		goto out;
 	}
 	s_command(d, rid, m, t_rx);

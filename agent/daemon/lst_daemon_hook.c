@@ -182,7 +182,7 @@ static int s_on_event(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 		lst_hook_job_release(&ev->job);
 	}
 	if (pt->ending)
-		lst_daemon__point_finish(d);
+		pt->finish(d);
 	return lst_daemon__ret(d);
 }
 

@@ -6,10 +6,12 @@
  * The files, one job each, all on the one zloop reactor thread:
  *   lst_daemon.c           the object: sockets, reactor set-up, signals, start-up logs, teardown
  *   lst_daemon_dispatch.c  the ROUTER reader and frame dispatch (retries answered from the cache)
+ *   lst_daemon_held.c      a PREPARE held while the previous session's point stops, replayed
  *   lst_daemon_send.c      sending, the reply cache and the spool of SAMPLE/DONE frames
  *   lst_daemon_session.c   sessions: HELLO, reconnect and resume, the lease
  *   lst_daemon_prepare.c   PREPARE: disk-safety opens, resource checks, the PREPARE worker
  *   lst_daemon_point.c     the point's life after PREPARE: START, samples, STOP, DONE
+ *   lst_daemon_release.c   letting go of a point and of its PREPARE worker's state
  *   lst_daemon_zap.c       CURVE: the ZAP handler and the handshake monitor
  *   lst_daemon_hook.c      hooks: START's events and their EVENTs, HOOK, KMSG (issue 13)
  *   lst_daemon_verify.c    data integrity (issue 14): JOURNAL, the verifying reads' maps,
@@ -74,6 +76,10 @@ struct lst_daemon__rid {
 	size_t len;
 	uint8_t b[LST_DAEMON__RID_MAX];
 };
+
+/* A frame handler: the dispatcher's, handed to the held PREPARE's replay (lst_daemon_held.c). */
+typedef void (*lst_daemon__replay_fn)(lst_daemon *d, const struct lst_daemon__rid *rid,
+				      const uint8_t *buf, size_t len, int64_t t_rx);
 
 /* An encoded frame: a spooled SAMPLE/DONE, or a cached reply. */
 struct lst_daemon__frame {
@@ -301,7 +307,11 @@ struct lst_daemon__point {
 	struct lst_daemon__ev *ev; /* START's events, nev of them */
 	size_t nev;
 	uint32_t events_sent;
-	bool ending;	/* the jobs have ended: DONE waits for the events' EVENTs */
+	bool ending; /* the jobs have ended: DONE waits for the events' EVENTs */
+	/* Sends DONE and frees the point once every EVENT and recording is out (set by
+	 * lst_daemon_point.c when the jobs have ended; the events and the trace writer call it
+	 * again when their last piece is out, so they never call up into the point's file). */
+	void (*finish)(lst_daemon *d);
 	int64_t end_at; /* when (monotonic ns) */
 };
 
@@ -347,6 +357,7 @@ struct lst_daemon {
 	 * once that point's DONE is out (lst_daemon__held_*). buf NULL = none held. */
 	struct lst_daemon__held {
 		struct lst_daemon__rid rid;
+		lst_daemon__replay_fn replay; /* the dispatcher's frame handler */
 		uint8_t *buf;
 		size_t len;
 		uint64_t id;
@@ -423,12 +434,22 @@ int lst_daemon__emit(lst_daemon *d, lst_msg *m);
  */
 void lst_daemon__spool_bounds(struct lst_daemon__session *s, int64_t lease_max);
 
-/* ---- lst_daemon_point.c */
+/* ---- lst_daemon_release.c */
+
+/* Drop one reference to a PREPARE worker's state (the reactor's or the worker's); the last one
+ * frees it, and a run nobody took. Safe from the worker thread. */
+void lst_daemon__prep_put(struct lst_daemon__prep *pg);
+
+/* The reactor lets go of a PREPARE worker: it stops wanting the result (the worker gives up
+ * its fill and frees what it made) unless the result was already taken. Never blocks. */
+void lst_daemon__prep_release(lst_daemon *d, struct lst_daemon__prep **p);
 
 /* Free a point: stop its poller and timer, destroy the run (joins its jobs), close its paths.
  * Only for a point that never started or whose jobs have finished. A PREPARE worker still busy
  * is cancelled and left to free its own work. */
 void lst_daemon__point_destroy(lst_daemon *d);
+
+/* ---- lst_daemon_point.c */
 
 /* Ask the running point to stop (idempotent: the first reason sticks). DONE follows when its
  * jobs have drained, also before t0: the jobs then leave their wait at once and the STARTED
@@ -440,11 +461,6 @@ void lst_daemon__on_start(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 
 /* STOP: ask the named point to stop (DONE follows) and answer STOPPED in any case. */
 void lst_daemon__on_stop(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
-
-/* Send the point's DONE and free it once its jobs have finished and every event's EVENT is
- * out; until then (a hook still running) it only cancels the events not yet started, and the
- * last EVENT calls it again. */
-void lst_daemon__point_finish(lst_daemon *d);
 
 /* ---- lst_daemon_hook.c */
 
@@ -480,10 +496,6 @@ void lst_daemon__kmsg_close(struct lst_daemon__session *s);
 void lst_daemon__hook_destroy(lst_daemon *d);
 
 /* ---- lst_daemon_prepare.c */
-
-/* The reactor lets go of a PREPARE worker: it stops wanting the result (the worker gives up
- * its fill and frees what it made) unless the result was already taken. Never blocks. */
-void lst_daemon__prep_release(lst_daemon *d, struct lst_daemon__prep **p);
 
 /*
  * Cancel a PREPARE still being executed: its command gets ERROR STATE saying why (cached under
@@ -586,7 +598,7 @@ int lst_daemon__traces_paths(const lst_daemon *d, struct lst_daemon__point *pt,
 /*
  * The point's run is over: are its recordings still being written? The first call starts the
  * writer thread (merging each recording by time into its file) and returns true while it runs;
- * when it is done it calls lst_daemon__point_finish again. False when nothing records (or all
+ * when it is done it calls the point's finish again. False when nothing records (or all
  * is written: without a thread, on the reactor).
  */
 bool lst_daemon__traces_pending(lst_daemon *d);
@@ -618,6 +630,17 @@ void lst_daemon__on_hello(lst_daemon *d, const struct lst_daemon__rid *rid, cons
 
 /* The ROUTER reader: a batch of frames per wake-up, each decoded and dispatched. */
 int lst_daemon__on_router(zloop_t *loop, zsock_t *sock, void *arg);
+
+/* ---- lst_daemon_held.c */
+
+/*
+ * Hold a PREPARE (m, decoded from buf) while the previous session's point is stopping: a copy
+ * of its frame is kept (a retry replaces it) and given to replay, the dispatcher's frame
+ * handler, once lst_daemon__held_release says that point has ended; after 10 s it is refused
+ * with LST_PERR_STATE instead.
+ */
+void lst_daemon__held_keep(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m,
+			   const uint8_t *buf, size_t len, lst_daemon__replay_fn replay);
 
 /* The previous session's point has ended: a held PREPARE runs now (from a 0 ms timer). */
 void lst_daemon__held_release(lst_daemon *d);

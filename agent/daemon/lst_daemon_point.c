@@ -25,38 +25,6 @@
 static void s_point_finish(lst_daemon *d);
 static int s_on_start_timer(zloop_t *loop, int timer_id, void *arg);
 
-static void s_purge_destroy(lst_daemon *d, struct lst_daemon__point *pt)
-{
-	if (pt->purge_polling)
-		zloop_poller_end(d->loop, &pt->purge_item);
-	pt->purge_polling = false;
-	lst_purge_destroy(&pt->purge);
-}
-
-void lst_daemon__point_destroy(lst_daemon *d)
-{
-	struct lst_daemon__point *pt = d->pt;
-
-	if (!pt)
-		return;
-	if (pt->timer >= 0)
-		zloop_timer_end(d->loop, pt->timer);
-	if (pt->polling)
-		zloop_poller_end(d->loop, &pt->item);
-	lst_daemon__prep_release(d, &pt->prep);
-	lst_daemon__events_free(d, pt);
-	lst_daemon__traces_writer_free(d, pt); /* before the run: it reads the jobs' records */
-	lst_run_destroy(&pt->run);
-	lst_daemon__vmaps_free(&pt->vm);  /* after the run: its jobs borrowed the maps */
-	lst_daemon__traces_free(&pt->tr); /* after the run: a replay borrowed its trace */
-	s_purge_destroy(d, pt);
-	for (size_t i = 0; i < pt->npaths; i++)
-		if (pt->paths[i].fd >= 0)
-			close(pt->paths[i].fd);
-	free(pt);
-	d->pt = NULL;
-}
-
 void lst_daemon__point_stop(lst_daemon *d, uint32_t reason, const char *text)
 {
 	struct lst_daemon__point *pt = d->pt;
@@ -185,6 +153,8 @@ static void s_point_finish(lst_daemon *d)
 	uint64_t unreported;
 	uint32_t integrity;
 
+	/* The events and the trace writer call this again when their last piece is out. */
+	pt->finish = s_point_finish;
 	if (lst_daemon__events_pending(d))
 		return;
 	if (lst_daemon__traces_pending(d)) /* issue 17: recordings being written */
@@ -243,12 +213,6 @@ static void s_point_finish(lst_daemon *d)
 		d->done_at_exit = true;
 		d->quit_now = true;
 	}
-}
-
-void lst_daemon__point_finish(lst_daemon *d)
-{
-	if (d->pt)
-		s_point_finish(d);
 }
 
 /* Reply STARTED to the pending START (cached under its id). */

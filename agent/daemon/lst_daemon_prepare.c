@@ -34,35 +34,6 @@
 static int s_on_prep_event(zloop_t *loop, zmq_pollitem_t *item, void *arg);
 static void s_on_loaded(lst_daemon *d, struct lst_daemon__point *pt);
 
-/* Drop one reference to a PREPARE worker's state; the last one frees it (and a run nobody took). */
-static void s_prep_put(struct lst_daemon__prep *pg)
-{
-	if (atomic_fetch_sub(&pg->refs, 1) != 1)
-		return;
-	lst_run_destroy(&pg->run);
-	lst_daemon__vmaps_free(&pg->vm);  /* after the run, which borrowed its maps */
-	lst_daemon__traces_free(&pg->tr); /* after the run, which borrowed its traces */
-	if (pg->efd >= 0)
-		close(pg->efd);
-	lst_msg_destroy(&pg->cmd);
-	free(pg->trace_dir);
-	free(pg);
-}
-
-void lst_daemon__prep_release(lst_daemon *d, struct lst_daemon__prep **p)
-{
-	struct lst_daemon__prep *pg = *p;
-
-	if (!pg)
-		return;
-	if (pg->polling)
-		zloop_poller_end(d->loop, &pg->item);
-	pg->polling = false;
-	atomic_store(&pg->cancel, 1);
-	s_prep_put(pg);
-	*p = NULL;
-}
-
 void lst_daemon__prepare_cancel(lst_daemon *d, const char *why)
 {
 	struct lst_daemon__point *pt = d->pt;
@@ -358,7 +329,7 @@ static void *s_load_main(void *arg)
 					&pg->tr, &pg->err);
 	atomic_store_explicit(&pg->finished, 1, memory_order_release);
 	eventfd_write(pg->efd, 1);
-	s_prep_put(pg);
+	lst_daemon__prep_put(pg);
 	return NULL;
 }
 
@@ -374,7 +345,7 @@ static void *s_prep_main(void *arg)
 		pg->rc = pg->run ? 0 : pg->err.code ? pg->err.code : -EINVAL;
 	atomic_store_explicit(&pg->finished, 1, memory_order_release);
 	eventfd_write(pg->efd, 1);
-	s_prep_put(pg);
+	lst_daemon__prep_put(pg);
 	return NULL;
 }
 
@@ -460,7 +431,7 @@ static int s_prepare_io(lst_daemon *d, struct lst_daemon__point *pt, const lst_m
 		pt->tr = pg->tr; /* the point keeps its traces; the rest goes */
 		pg->tr = NULL;
 		atomic_store(&pg->refs, 1);
-		s_prep_put(pg);
+		lst_daemon__prep_put(pg);
 		return lst_err_sys(err, -rc, "pthread_create for the PREPARE worker");
 	}
 	return s_prep_watch(d, pt, cmd, pg);
@@ -485,7 +456,7 @@ static int s_prepare_load(lst_daemon *d, struct lst_daemon__point *pt, const lst
 	pg->mem_max = d->mem_max;
 	if ((rc = pthread_create(&pg->thread, NULL, s_load_main, pg))) {
 		atomic_store(&pg->refs, 1);
-		s_prep_put(pg);
+		lst_daemon__prep_put(pg);
 		return lst_err_sys(err, -rc, "pthread_create for the trace loader");
 	}
 	return s_prep_watch(d, pt, cmd, pg);

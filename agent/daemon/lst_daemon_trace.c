@@ -211,7 +211,7 @@ static int s_on_writer(zloop_t *loop, zmq_pollitem_t *item, void *arg)
 	zloop_poller_end(d->loop, &pt->tw->item);
 	pthread_join(pt->tw->thread, NULL);
 	pt->tw->joined = true;
-	lst_daemon__point_finish(d);
+	pt->finish(d);
 	return lst_daemon__ret(d);
 }
 

@@ -1,7 +1,8 @@
 /*
  * Disk safety and identity (see lst_dev.h for the rules and their error codes): the policy,
  * the check, the open and the purge. Identity lives in lst_dev_identity.c, the in-use walk in
- * lst_dev_inuse.c, sysfs reading in lst_dev_sysfs.c (lst_dev_int.h has the map).
+ * lst_dev_inuse.c, sysfs reading in lst_dev_sysfs.c, the wording of a refusal in
+ * lst_dev_refuse.c (lst_dev_int.h has the map).
  *
  * A check is: resolve the name (realpath, stat), identify it from sysfs, apply the policy
  * (read-only, allow_write, identity), then, for writes, load one snapshot of the system's tables
@@ -23,7 +24,6 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <linux/fs.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -41,30 +41,6 @@ struct lst_dev_policy {
 	char *mountinfo; /* mount table */
 	char *swaps;	 /* swap table */
 };
-
-const struct lst_dev__src lst_dev__default_src = { "/sys", "/proc/self/mountinfo", "/proc/swaps" };
-
-/* "given" or "given (-> real)", the start of every message. */
-static void s_label(const char *given, const char *real, char *buf, size_t size)
-{
-	if (!real || !real[0] || !strcmp(given, real))
-		lst_copy(buf, size, given);
-	else
-		snprintf(buf, size, "%s (-> %s)", given, real);
-}
-
-int lst_dev__refuse(lst_err *err, int code, const char *given, const char *real, const char *rule,
-		    const char *fix, const char *fmt, ...)
-{
-	char label[2 * PATH_MAX + 8], detail[LST_ERR_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	s_label(given, real, label, sizeof(label));
-	return lst_err_set(err, code, "%s: refused (%s): %s; %s", label, rule, detail, fix);
-}
 
 lst_dev_policy *lst_dev_policy_new(void)
 {
@@ -405,7 +381,7 @@ int lst_dev_open(const lst_dev_policy *p, const char *path, enum lst_dev_access 
 		flags |= O_DIRECT;
 	if (excl)
 		flags |= O_EXCL;
-	s_label(path, id->real_path, label, sizeof(label));
+	lst_dev__label(path, id->real_path, label, sizeof(label));
 	fd = open(id->real_path, flags);
 	if (fd < 0) {
 		rc = -errno;

@@ -4,6 +4,7 @@
  *   lst_dev_identity.c  what a path is (sysfs identity) and whether it matches a plan's identity
  *   lst_dev_inuse.c     the system's tables and the walk over everything sharing the storage
  *   lst_dev_sysfs.c     reading sysfs and /proc: attributes, device numbers, nodes, disks
+ *   lst_dev_refuse.c    the wording of a refusal, below the other files
  *   lst_dev_inventory.c every block device, described for `lockstep inventory`
  * Cross-file internals are named lst_dev__x. Nothing here knows the protocol.
  */
@@ -40,6 +41,9 @@ struct lst_dev__blk {
 };
 
 /* ---- lst_dev_sysfs.c */
+
+/* Where the kernel's tables are: /sys, /proc/self/mountinfo, /proc/swaps. */
+extern const struct lst_dev__src lst_dev__default_src;
 
 /* Trim white space at both ends, in place. */
 char *lst_dev__trim(char *s);
@@ -114,10 +118,13 @@ int lst_dev__check_in_use(const struct lst_dev__src *src, const struct lst_path_
 
 /* ---- lst_dev.c */
 
-extern const struct lst_dev__src lst_dev__default_src;
-
 /* The tables a policy reads (its test overrides, or the defaults). */
 struct lst_dev__src lst_dev__policy_src(const lst_dev_policy *p);
+
+/* ---- lst_dev_refuse.c */
+
+/* "given" or "given (-> real)" into buf, the start of every refusal. */
+void lst_dev__label(const char *given, const char *real, char *buf, size_t size);
 
 /* Set err to "LABEL: refused (RULE): DETAIL; FIX" and return code. */
 int lst_dev__refuse(lst_err *err, int code, const char *given, const char *real, const char *rule,

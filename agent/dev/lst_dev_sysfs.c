@@ -16,6 +16,8 @@
 
 #include "lst_text.h"
 
+const struct lst_dev__src lst_dev__default_src = { "/sys", "/proc/self/mountinfo", "/proc/swaps" };
+
 char *lst_dev__trim(char *s)
 {
 	char *e;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
-#include "lst_msg.h"
+#include "lst_domain.h"
 #include "lst_plan_int.h"
 #include "lst_text.h"
 #include "lst_time.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lst_msg.h"
+#include "lst_domain.h"
 #include "lst_plan_int.h"
 #include "lst_util.h"
 
@@ -140,8 +140,9 @@ static void s_agents_check(struct lst__plan_ctx *ctx, const struct lst__plan_sec
 }
 
 /* Each event's instant falls within a point, when the plan fixes the point's length. */
-static void s_times_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph,
-			  const struct lst_plan_hook *ev, size_t n, const struct lst_yaml_node *v)
+static void s_times_check(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+			  const struct lst_plan_phase *ph, const struct lst_plan_hook *ev, size_t n,
+			  const struct lst_yaml_node *v)
 {
 	int64_t end = lst_plan_phase_point_ns(ph);
 	char a[32], e[32], pfx[sizeof(ctx->prefix) + 32];
@@ -155,13 +156,14 @@ static void s_times_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase
 		lst__plan_error_at(ctx, at->mark.line, at->mark.col,
 				   "%sat %s is at or past the end of a point of this phase, "
 				   "which lasts %s",
-				   s_item_prefix(ctx, &lst__plan_event, i, pfx, sizeof(pfx)),
+				   s_item_prefix(ctx, sec, i, pfx, sizeof(pfx)),
 				   s_at_text(ev[i].at, a, sizeof(a)), s_at_text(end, e, sizeof(e)));
 	}
 }
 
 /* One agent's events all travel in one START: at most LST_MAX_EVENTS of them. */
-static void s_counts_check(struct lst__plan_ctx *ctx, const struct lst_plan_hook *ev, size_t n)
+static void s_counts_check(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+			   const struct lst_plan_hook *ev, size_t n)
 {
 	const lst_plan *p = ctx->plan;
 	size_t *count = lst_calloc(p->nagents + 1, sizeof(*count));
@@ -173,7 +175,7 @@ static void s_counts_check(struct lst__plan_ctx *ctx, const struct lst_plan_hook
 		lst__plan_error_at(ctx, ev[i].mark.line, ev[i].mark.col,
 				   "%sagent %s has more than %d events in this phase; one point's "
 				   "start carries at most %d for an agent",
-				   s_item_prefix(ctx, &lst__plan_event, i, pfx, sizeof(pfx)),
+				   s_item_prefix(ctx, sec, i, pfx, sizeof(pfx)),
 				   p->agents[ev[i].agent].name, LST_MAX_EVENTS, LST_MAX_EVENTS);
 	}
 	free(count);
@@ -203,7 +205,8 @@ static int s_dup_cmp(const void *a, const void *b)
 }
 
 /* Two events of one agent at the same instant with the same hook: the later one is reported. */
-static void s_dups_check(struct lst__plan_ctx *ctx, const struct lst_plan_hook *ev, size_t n)
+static void s_dups_check(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
+			 const struct lst_plan_hook *ev, size_t n)
 {
 	struct s_dup_key *keys = lst_calloc(n + 1, sizeof(*keys));
 	size_t m = 0;
@@ -223,8 +226,8 @@ static void s_dups_check(struct lst__plan_ctx *ctx, const struct lst_plan_hook *
 		lst__plan_error_at(ctx, ev[y->i].mark.line, ev[y->i].mark.col,
 				   "%sthe same event as event %zu (at %d:%d): agent %s runs %s at "
 				   "%s once per point",
-				   s_item_prefix(ctx, &lst__plan_event, y->i, pfx, sizeof(pfx)),
-				   x->i + 1, ev[x->i].mark.line, ev[x->i].mark.col,
+				   s_item_prefix(ctx, sec, y->i, pfx, sizeof(pfx)), x->i + 1,
+				   ev[x->i].mark.line, ev[x->i].mark.col,
 				   ctx->plan->agents[x->agent].name, x->hook,
 				   s_at_text(x->at, a, sizeof(a)));
 	}
@@ -258,11 +261,11 @@ void lst__plan_hooks(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 	n = *(size_t *)lst__plan_at(base, k->aux);
 	if (clean)
 		s_agents_check(ctx, k->sub, ph, hooks, n, v);
-	if (k->sub == &lst__plan_event) {
+	if (k->o.offset == offsetof(struct lst_plan_phase, events)) {
 		if (clean)
-			s_times_check(ctx, ph, hooks, n, v);
-		s_counts_check(ctx, hooks, n);
-		s_dups_check(ctx, hooks, n);
+			s_times_check(ctx, k->sub, ph, hooks, n, v);
+		s_counts_check(ctx, k->sub, hooks, n);
+		s_dups_check(ctx, k->sub, hooks, n);
 		if (n > 1)
 			qsort(hooks, n, sizeof(*hooks), s_at_cmp);
 	}

@@ -4,9 +4,12 @@
  *
  *   lst_plan_schema.c  the tables: one per kind of map (the top level, an agent, a target, a
  *                      phase, and a phase's round, steady, stop, curve and hir maps)
- *   lst_plan_read.c    the walk that reads a YAML tree into an lst_plan with those tables,
- *                      collecting every error with its place
- *   lst_plan_value.c   the reader of each kind of value (names, addresses, sweeps, ...)
+ *   lst_plan_read.c    the walk that reads a YAML tree into an lst_plan with those tables
+ *   lst_plan_yaml.c    the primitives below every reader: errors with their places, one
+ *                      value as text, a map, a list or a percentage
+ *   lst_plan_value.c   the reader of each kind of value (names, addresses, sweeps, ...); the
+ *                      kinds of other files' features through the reader their key names
+ *   lst_plan_workload.c a map of workload keys, with the plan's shorthands
  *   lst_plan_check.c   checks across keys and items, called by the tables' hooks
  *   lst_plan_paths.c   a target's path lists, a phase's roles and its ports sweep axis
  *   lst_plan_hooks.c   a phase's events, before/after hooks and telemetry (issue 13)
@@ -14,7 +17,9 @@
  *                      before it (issue 14)
  *   lst_plan_trace.c   a phase's `record:` and `replay:` as workload options (issue 17)
  *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
- *   lst_plan.c         the public entry points: load, parse, destroy, points, indexes
+ *   lst_plan.c         the public entry points: load, parse, destroy
+ *   lst_plan_query.c   what a read plan answers: points, roles, port sets, indexes (below the
+ *                      reader and the checks, which ask it too)
  */
 #ifndef LST_PLAN_INT_H
 #define LST_PLAN_INT_H
@@ -43,21 +48,28 @@ enum lst__plan_kind {
 	K_WORKLOAD,	 /* a map of lst_workload_opts into a struct lst_workload */
 	K_SECTION,	 /* a nested map described by sub, stored in the same struct */
 	K_LIST,		 /* a list of maps described by sub: agents, targets, phases */
-	K_PATHS,	 /* a target's map agent -> path or list of paths */
-	K_ROLES,	 /* a phase's map selector -> idle or workload keys */
+	K_PATHS,	 /* a target's map agent -> path or list of paths (read) */
+	K_ROLES,	 /* a phase's map selector -> idle or workload keys (read) */
 	K_TARGET_REFS,	 /* a phase's list of target names */
 	K_SWEEP,	 /* a phase's map axis -> list of values */
 	K_PCT_LIST,	 /* a list of percentages into a double array */
 	K_DURATION_LIST, /* a list of durations into an int64_t array */
-	K_AGENT,	 /* an agent's name into its size_t index in plan->agents */
-	K_INSTANT,	 /* a duration >= 0 from a point's start into int64_t (an event's at) */
-	K_HOOKS,	 /* a phase's list of hook maps (events, before, after), then checked */
-	K_TELEMETRY,	 /* a phase's `off` or map described by sub */
-	K_COLLECT,	 /* telemetry's collect: distinct names into a phase's collect[] */
+	K_AGENT,	 /* an agent's name into its size_t index in plan->agents (read) */
+	K_INSTANT,   /* a duration >= 0 from a point's start into int64_t, an event's at (read) */
+	K_HOOKS,     /* a phase's list of hook maps (events, before, after), checked (read) */
+	K_TELEMETRY, /* a phase's `off` or map described by sub (read) */
+	K_COLLECT,   /* telemetry's collect: distinct names into a phase's collect[] (read) */
 };
 
 struct lst__plan_ctx;
 struct lst__plan_section;
+struct lst__plan_key;
+
+/* The reader of one key's value v into base, for a kind marked (read) above: it lives in the
+ * file of its feature (paths, hooks) and the schema names it in the key, so the value reader
+ * (lst_plan_value.c), which dispatches on the kind, calls none of those files. */
+typedef void (*lst__plan_read_fn)(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
+				  const struct lst_yaml_node *v, void *base);
 
 /* One key of a map: how to read it, where it goes, and how the docs describe it. */
 struct lst__plan_key {
@@ -72,8 +84,9 @@ struct lst__plan_key {
 	double dmin, dmax;		     /* K_DOUBLE, K_PCT_LIST range */
 	bool dmin_open;			     /* dmin itself is not allowed */
 	const struct lst__plan_section *sub; /* K_SECTION, K_LIST, K_HOOKS, K_TELEMETRY */
-	const char *doc_def; /* the default as the docs say it, when o.def is not it */
-	bool pct;	     /* K_DOUBLE: a percent, written 50 or 50% */
+	const char *doc_def;	/* the default as the docs say it, when o.def is not it */
+	bool pct;		/* K_DOUBLE: a percent, written 50 or 50% */
+	lst__plan_read_fn read; /* the kinds marked (read): their reader */
 };
 
 /* One kind of map: its keys, and the hooks that check across them. */
@@ -111,6 +124,7 @@ struct lst__plan_msg {
 /* The state of one read: the plan being filled, the tree, and the errors so far. */
 struct lst__plan_ctx {
 	lst_plan *plan;
+	const struct lst__plan_section *top; /* the plan's top-level map (lst__plan_top) */
 	const struct lst_yaml_node *root;
 	/* the first errors by place, at most LST_ERRLIST_MAX (what an lst_errlist keeps) */
 	struct lst__plan_msg *errs;
@@ -150,13 +164,15 @@ void lst__plan_curve_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 void lst__plan_top_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
 
 /*
- * Read text (the file p->file) into p, whose file, dir and text are set (lst_plan_read.c).
- * Applies the defaults, reads every key and runs every check. Returns the number of errors,
+ * Read text (the file p->file) into p, whose file, dir and text are set, with top the schema's
+ * top-level section, lst__plan_top (lst_plan_read.c; the caller names the schema so that the
+ * reader does not). Applies the defaults, reads every key and runs every check. Returns the number of errors,
  * each added to errs (may be NULL) as "FILE:LINE:COL: message" in the order of their places.
  */
-size_t lst__plan_read(lst_plan *p, const char *text, size_t len, lst_errlist *errs);
+size_t lst__plan_read(lst_plan *p, const struct lst__plan_section *top, const char *text,
+		      size_t len, lst_errlist *errs);
 
-/* Collect an error at line:col (lst_plan_read.c); the text is made safe for a terminal. */
+/* Collect an error at line:col (lst_plan_yaml.c); the text is made safe for a terminal. */
 void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -165,8 +181,15 @@ void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char
 	lst__plan_error_at((ctx), (n)->mark.line, (n)->mark.col, "%s" fmt, (ctx)->prefix,          \
 			   ##__VA_ARGS__)
 
+/* The YAML loader's error callback (arg: the ctx): an error at line:col (lst_plan_yaml.c). */
+void lst__plan_node_err(void *arg, int line, int col, const char *msg);
+
+/* Hand the kept errors, sorted by place, to errs (may be NULL) as "FILE:LINE:COL: message"
+ * with the count of the rest, and forget them; returns how many there were in all. */
+size_t lst__plan_errors_report(struct lst__plan_ctx *ctx, const char *file, lst_errlist *errs);
+
 /*
- * The walk (lst_plan_read.c). The value of key `name` as a scalar's text, a map or a list,
+ * The primitives (lst_plan_yaml.c). The value of key `name` as a scalar's text, a map or a list,
  * or an error saying why not (nodes already reported stay silent):
  *   lst__plan_scalar  the text, or NULL (an empty value, a map or a list where text belongs)
  *   lst__plan_map     v as a map, NULL for an empty value, or NULL after an error; *ok says which
@@ -199,7 +222,7 @@ typedef bool (*lst__plan_refuse_fn)(struct lst__plan_ctx *ctx, const struct lst_
  * The workload keys of map (NULL: none) into w, each an option of lst_workload_opts parsed by
  * its table entry; given (may be NULL) gets true at each option's index. where names the map in
  * messages ("workload", "the role of a"); refuse (may be NULL) turns options away first
- * (lst_plan_value.c).
+ * (lst_plan_workload.c).
  */
 void lst__plan_workload_keys(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
 			     const char *where, struct lst_workload *w, bool *given,
@@ -242,28 +265,29 @@ bool lst__plan_mix(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v, str
 void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *sec,
 		     const struct lst__plan_key *k, const struct lst_yaml_node *v, void *base);
 
-/* Set sweep axis `axis` of ph to its value i in w; the ports axis changes nothing (lst_plan.c). */
+/* Set sweep axis `axis` of ph to its value i in w; the ports axis changes nothing
+ * (lst_plan_query.c). */
 void lst__plan_sweep_set(const struct lst_plan_phase *ph, size_t axis, size_t i,
 			 struct lst_workload *w);
 
-/* Does sel select path pa? Does some selector of set? (lst_plan.c) */
+/* Does sel select path pa? Does some selector of set? (lst_plan_query.c) */
 bool lst__plan_sel_match(const struct lst_plan_sel *sel, const struct lst_plan_path *pa);
 bool lst__plan_set_selects(const struct lst_port_set *set, const struct lst_plan_path *pa);
 
 /*
  * The names of the plan's agents (targets when !agents) so far, each once, as "a, b" for a
- * "known: ..." hint in buf; "none" when there are none (lst_plan_value.c).
+ * "known: ..." hint in buf; "none" when there are none (lst_plan_query.c).
  */
 const char *lst__plan_known_names(const lst_plan *p, bool agents, char *buf, size_t size);
 
 /*
- * The key of agent's path in an lst_map of paths (lst_plan_paths.c): the agent's index, then the
+ * The key of agent's path in an lst_map of paths (lst_plan_query.c): the agent's index, then the
  * path's bytes, written to key (room for a size_t and LST_PATH_MAX bytes); returns its length.
  * path is one a target holds (shorter than LST_PATH_MAX).
  */
 size_t lst__plan_path_key(char *key, size_t agent, const char *path);
 
-/* The key of selector sel (lst_plan_paths.c), in the same room: its agent's index, then its
+/* The key of selector sel (lst_plan_query.c), in the same room: its agent's index, then its
  * path's bytes or none for every path of the agent (a path is never empty). */
 size_t lst__plan_sel_key(char *key, const struct lst_plan_sel *sel);
 
@@ -287,7 +311,7 @@ void lst__plan_port_sets_free(struct lst_sweep_axis *ax);
 void lst__plan_paths_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
 			   const struct lst_plan_phase *ph);
 
-/* Is s a name: [A-Za-z0-9_.-]{1,LST__PLAN_NAME_MAX} (lst_plan_value.c)? */
+/* Is s a name: [A-Za-z0-9_.-]{1,LST__PLAN_NAME_MAX} (lst_plan_yaml.c)? */
 bool lst__plan_name_ok(const char *s);
 
 /*

@@ -25,21 +25,6 @@
 /* Workload keys one agent's run has once, for all its paths: a role may not change them. */
 static const char *const s_agent_wide_keys[] = { "runtime", "ramp", "interval", "engine", NULL };
 
-size_t lst__plan_path_key(char *key, size_t agent, const char *path)
-{
-	size_t n = strlen(path);
-
-	LST_ASSERT(n < LST_PATH_MAX);
-	memcpy(key, &agent, sizeof(agent));
-	memcpy(key + sizeof(agent), path, n);
-	return sizeof(agent) + n;
-}
-
-size_t lst__plan_sel_key(char *key, const struct lst_plan_sel *sel)
-{
-	return lst__plan_path_key(key, sel->agent, sel->path ? sel->path : "");
-}
-
 /*
  * Append path text (from node vn, for agent kn) to t after checking it; mark is its place.
  * seen indexes t's paths by lst__plan_path_key.

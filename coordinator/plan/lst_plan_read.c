@@ -5,7 +5,8 @@
  * Keys are read in table order, not file order, so a target can name agents and a phase can
  * start from `defaults:` whatever order the file uses. Every problem is collected with its place
  * and reading goes on wherever it can; the messages are sorted by place at the end. Values are
- * read by kind in lst_plan_value.c; this file walks the maps and lists and keeps the errors.
+ * read by kind in lst_plan_value.c; this file walks the maps and lists. The errors are kept,
+ * and single values read, by lst_plan_yaml.c, below every reader.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,64 +19,6 @@
 #include "lst_text.h"
 #include "lst_util.h"
 
-static int s_error_cmp(const void *a, const void *b)
-{
-	const struct lst__plan_msg *x = a, *y = b;
-
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	if (x->col != y->col)
-		return x->col < y->col ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/*
- * The slot for error e among the kept ones: a free one, else the one furthest down the file
- * when e comes before it, else NULL (e is only counted). Only the first LST_ERRLIST_MAX by
- * place are printed, so only they are kept, whatever the number of errors.
- */
-static struct lst__plan_msg *s_error_slot(struct lst__plan_ctx *ctx, const struct lst__plan_msg *e)
-{
-	struct lst__plan_msg *last;
-
-	if (!ctx->errs)
-		ctx->errs = lst_calloc(LST_ERRLIST_MAX, sizeof(*ctx->errs));
-	if (ctx->nkept < LST_ERRLIST_MAX)
-		return &ctx->errs[ctx->nkept++];
-	last = &ctx->errs[0];
-	for (size_t i = 1; i < ctx->nkept; i++)
-		if (s_error_cmp(&ctx->errs[i], last) > 0)
-			last = &ctx->errs[i];
-	if (s_error_cmp(e, last) > 0)
-		return NULL;
-	free(last->msg);
-	return last;
-}
-
-void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char *fmt, ...)
-{
-	char buf[2 * LST_ERR_MAX];
-	struct lst__plan_msg e = { .line = line, .col = col, .seq = ctx->nerrs++ }, *slot;
-	va_list ap;
-
-	slot = s_error_slot(ctx, &e);
-	if (!slot)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	/* Messages quote the plan's text: nothing in it reaches the terminal as a control
-	 * (a tab or newline in a name, which only its own check refuses). */
-	lst_str_sanitize(buf);
-	e.msg = lst_strdup(buf);
-	*slot = e;
-}
-
-static void s_node_err(void *arg, int line, int col, const char *msg)
-{
-	lst__plan_error_at(arg, line, col, "%s", msg);
-}
-
 static void s_key_names(const struct lst__plan_key *keys, const char **names, size_t max)
 {
 	size_t n = 0;
@@ -83,89 +26,6 @@ static void s_key_names(const struct lst__plan_key *keys, const char **names, si
 	for (const struct lst__plan_key *k = keys; k->o.name && n + 1 < max; k++)
 		names[n++] = k->o.name;
 	names[n] = NULL;
-}
-
-int64_t lst__plan_pct(const char *s, size_t n)
-{
-	int64_t v = 0;
-
-	if (n && s[n - 1] == '%')
-		n--;
-	if (!n || n > 3)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v <= 100 ? v : -1;
-}
-
-/*
- * The text of a scalar value, or NULL after saying why there is none: a map or a list where
- * one value belongs, or an empty value. Nodes already reported (aliases) stay silent.
- */
-const char *lst__plan_scalar(struct lst__plan_ctx *ctx, const char *name,
-			     const struct lst_yaml_node *v)
-{
-	if (v->bad) {
-		ctx->nbad++;
-		return NULL;
-	}
-	if (v->type != LST_YAML_SCALAR) {
-		lst__plan_error(ctx, v, "%s must be a single value, not %s", name,
-				lst_yaml_what(v));
-		return NULL;
-	}
-	if (v->null && !strcasecmp(v->text, "null")) {
-		/* `engine: null` is YAML's empty value, not the engine called null. */
-		lst__plan_error(ctx, v,
-				"%s needs a value: %s is YAML's empty value; quote it (\"%s\") if "
-				"you mean the word",
-				name, v->text, v->text);
-		return NULL;
-	}
-	if (v->null) {
-		lst__plan_error(ctx, v, "%s needs a value", name);
-		return NULL;
-	}
-	return v->text;
-}
-
-/* v as a map, NULL for an empty value (no keys), or NULL after an error; *ok says which. */
-const struct lst_yaml_node *lst__plan_map(struct lst__plan_ctx *ctx, const char *name,
-					  const struct lst_yaml_node *v, bool *ok)
-{
-	*ok = !v->bad;
-	if (v->bad) {
-		ctx->nbad++;
-		return NULL;
-	}
-	if (v->type == LST_YAML_MAP)
-		return v;
-	if (v->type == LST_YAML_SCALAR && v->null)
-		return NULL;
-	*ok = false;
-	if (!v->bad)
-		lst__plan_error(ctx, v, "%s must be a map of key: value, not %s", name,
-				lst_yaml_what(v));
-	return NULL;
-}
-
-/* Items of a list value: the count, 0 for an empty value, or -1 after an error. */
-long lst__plan_list(struct lst__plan_ctx *ctx, const char *name, const struct lst_yaml_node *v)
-{
-	if (v->bad) {
-		ctx->nbad++;
-		return -1;
-	}
-	if (v->type == LST_YAML_LIST)
-		return (long)v->n;
-	if (v->type == LST_YAML_SCALAR && v->null)
-		return 0;
-	lst__plan_error(ctx, v, "%s must be a list (- item, or [a, b]), not %s", name,
-			lst_yaml_what(v));
-	return -1;
 }
 
 static void s_parse_list_text(const struct lst__plan_key *k, void *base)
@@ -383,46 +243,24 @@ static void s_root(struct lst__plan_ctx *ctx, const struct lst_yaml_node *root)
 		lst__plan_error(ctx, root, "a plan must be a map of key: value at the top, not %s",
 				lst_yaml_what(root));
 	else if (root && root->type == LST_YAML_MAP)
-		lst__plan_section_read(ctx, &lst__plan_top, root, root, ctx->plan);
+		lst__plan_section_read(ctx, ctx->top, root, root, ctx->plan);
 }
 
-/* Hand the kept errors, sorted by place, to errs with the count of the rest; returns how many
- * there were in all. */
-static size_t s_report(struct lst__plan_ctx *ctx, const char *file, lst_errlist *errs)
-{
-	size_t n = ctx->nkept;
-
-	if (n)
-		qsort(ctx->errs, n, sizeof(*ctx->errs), s_error_cmp);
-	for (size_t i = 0; i < n; i++) {
-		if (errs)
-			lst_errlist_add(errs, "%s:%d:%d: %s", file, ctx->errs[i].line,
-					ctx->errs[i].col, ctx->errs[i].msg);
-		free(ctx->errs[i].msg);
-	}
-	if (errs)
-		lst_errlist_add_more(errs, ctx->nerrs - n);
-	free(ctx->errs);
-	ctx->errs = NULL;
-	ctx->nkept = 0;
-	n = ctx->nerrs;
-	ctx->nerrs = 0;
-	return n;
-}
-
-size_t lst__plan_read(lst_plan *p, const char *text, size_t len, lst_errlist *errs)
+size_t lst__plan_read(lst_plan *p, const struct lst__plan_section *top, const char *text,
+		      size_t len, lst_errlist *errs)
 {
 	struct lst__plan_ctx ctx;
 	struct lst_yaml_node *root;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.plan = p;
-	s_defaults(&lst__plan_top, p);
-	root = lst_yaml_load(text, len, "plan", s_node_err, &ctx);
+	ctx.top = top;
+	s_defaults(top, p);
+	root = lst_yaml_load(text, len, "plan", lst__plan_node_err, &ctx);
 	ctx.root = root;
 	s_root(&ctx, root);
 	lst_yaml_free(root);
 	free(ctx.verified);
 	lst_map_destroy(&ctx.phase_sels);
-	return s_report(&ctx, p->file, errs);
+	return lst__plan_errors_report(&ctx, p->file, errs);
 }

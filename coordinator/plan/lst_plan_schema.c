@@ -15,28 +15,11 @@
 #include "lst_time.h"
 
 /* As a plan spells them: `suite: none` is a plain workload phase. */
-const char *const lst_suite_names[] = { "none",
-					"purge",
-					"precondition",
-					"snia-iops",
-					"snia-throughput",
-					"snia-latency",
-					"snia-wsat",
-					"snia-hir",
-					"lat-vs-iops",
-					"curve",
-					NULL };
-const char *const lst_track_names[] = { "iops",	    "read_iops", "write_iops", "mbps",
-					"lat_mean", "lat_p99",	 NULL };
 static const char *const s_share_names[] = { "split", "shared", NULL };
 static const char *const s_loss_names[] = { "abort", "continue", "retry", NULL };
 /* enum lst_hook_on_error, enum lst_telemetry_every order (`off` is telemetry's own value) */
 static const char *const s_on_error_names[] = { "stop", "continue", NULL };
 static const char *const s_every_names[] = { "phase", "point", NULL };
-
-const char *const lst__plan_sweep_axes[] = {
-	"jobs", "iodepth", "bs", "rwmixread", "rate_iops", NULL
-};
 
 #define AG(f) offsetof(struct lst_plan_agent, f)
 #define TG(f) offsetof(struct lst_plan_target, f)
@@ -98,6 +81,7 @@ static const struct lst__plan_key s_target_keys[] = {
 		 "(/dev/disk/by-id/...), or to a list of paths (one host reaching the device "
 		 "through several ports: [/dev/sdb, /dev/sdc]); at least one" },
 	  .kind = K_PATHS,
+	  .read = lst__plan_target_paths,
 	  .required = true },
 	S_END,
 };
@@ -309,9 +293,11 @@ static const struct lst__plan_key s_event_keys[] = {
 		 "the instant in each point of the phase, from the point's start (its ramp "
 		 "included), on the agent's clock like the start itself; before the point's end" },
 	  .kind = K_INSTANT,
+	  .read = lst__plan_instant,
 	  .required = true },
 	{ .o = { "agent", 0, HK(agent), NULL, 0, 0, NULL, S_AGENT_HELP },
 	  .kind = K_AGENT,
+	  .read = lst__plan_agent_ref,
 	  .required = true },
 	{ .o = { "hook", 0, HK(hook), NULL, 0, 0, NULL, S_HOOK_HELP },
 	  .kind = K_NAME,
@@ -326,6 +312,7 @@ static const struct lst__plan_key s_event_keys[] = {
 static const struct lst__plan_key s_hook_keys[] = {
 	{ .o = { "agent", 0, HK(agent), NULL, 0, 0, NULL, S_AGENT_HELP },
 	  .kind = K_AGENT,
+	  .read = lst__plan_agent_ref,
 	  .required = true },
 	{ .o = { "hook", 0, HK(hook), NULL, 0, 0, NULL, S_HOOK_HELP },
 	  .kind = K_NAME,
@@ -373,6 +360,7 @@ static const struct lst__plan_key s_telemetry_keys[] = {
 		 "names of collectors in the agents' configs (`collectors:`) to run; each "
 		 "collector's JSON lands in the results, and the report shows what changed" },
 	  .kind = K_COLLECT,
+	  .read = lst__plan_collect,
 	  .aux = PH(ncollect),
 	  .doc_def = "every collector of each agent's config" },
 	{ .o = { "every", LST_OPT_ENUM, PH(telemetry_every), "phase", 0, 0, s_every_names,
@@ -411,6 +399,7 @@ static const struct lst__plan_key s_phase_keys[] = {
 		 "`AGENT:PATH` (one path) to `idle` or to workload keys of its own (see Paths, "
 		 "ports and roles)" },
 	  .kind = K_ROLES,
+	  .read = lst__plan_roles,
 	  .doc_def = "every path works" },
 	{ .o = { "sweep", 0, 0, NULL, 0, 0, NULL,
 		 "workload options (or `ports`) to vary: a map of axis to list of values (see "
@@ -474,6 +463,7 @@ static const struct lst__plan_key s_phase_keys[] = {
 	{ .o = { "events", 0, PH(events), NULL, 0, 0, NULL,
 		 "hooks of the agents' configs run at an instant of every point (see event)" },
 	  .kind = K_HOOKS,
+	  .read = lst__plan_hooks,
 	  .aux = PH(nevents),
 	  .sub = &lst__plan_event,
 	  .doc_def = "none" },
@@ -481,6 +471,7 @@ static const struct lst__plan_key s_phase_keys[] = {
 		 "hooks run before the phase's first point, in the order written (see before "
 		 "and after)" },
 	  .kind = K_HOOKS,
+	  .read = lst__plan_hooks,
 	  .aux = PH(nbefore),
 	  .sub = &lst__plan_before,
 	  .doc_def = "none" },
@@ -488,12 +479,14 @@ static const struct lst__plan_key s_phase_keys[] = {
 		 "hooks run after the phase's last point, in the order written (see before and "
 		 "after)" },
 	  .kind = K_HOOKS,
+	  .read = lst__plan_hooks,
 	  .aux = PH(nafter),
 	  .sub = &lst__plan_after,
 	  .doc_def = "none" },
 	{ .o = { "telemetry", 0, 0, NULL, 0, 0, NULL,
 		 "`off`, or which collectors run and when (see telemetry)" },
 	  .kind = K_TELEMETRY,
+	  .read = lst__plan_telemetry_value,
 	  .sub = &lst__plan_telemetry,
 	  .doc_def = "every collector, per phase" },
 	S_END,

@@ -1,9 +1,10 @@
-# Link rule: the coordinator's layers point one way, cli -> run -> results -> plan -> common,
-# where the results are three libraries (present -> folder -> measure; their own order is
-# tests/link/results_layers.sh's). Run with -DNM=... -DRUN=liblst_run.a -DPLAN=liblst_plan.a
-# -DMEASURE=liblst_measure.a -DFOLDER=liblst_folder.a -DPRESENT=liblst_present.a. Fails
-# when a lower layer calls up: plans and results must not reference the run loop, connections
-# or suites, plans not the results, and none of them a command (lst_cmd_*, lst_cli_*).
+# Link rule: the coordinator's layers point one way, cli -> run -> suite -> results -> plan ->
+# common, where the results are three libraries (present -> folder -> measure; their own order
+# is tests/link/results_layers.sh's). Run with -DNM=... -DRUN=liblst_run.a -DSUITE=liblst_suite.a
+# -DPLAN=liblst_plan.a -DMEASURE=liblst_measure.a -DFOLDER=liblst_folder.a
+# -DPRESENT=liblst_present.a. Fails when a lower layer calls up: plans and results must not
+# reference the run loop, connections or suites, the suites not the run loop or connections,
+# plans not the results, and none of them a command (lst_cmd_*, lst_cli_*).
 
 # The symbols lib needs from elsewhere: undefined in its objects, defined in none of them.
 function(external_symbols lib out)
@@ -37,5 +38,7 @@ foreach(lib ${MEASURE} ${FOLDER} ${PRESENT})
   forbid(${lib} "results (${name}) call up into the run or the CLI"
          "^lst_(coord|conn|suite|probe|cli|cmd)_")
 endforeach()
+forbid(${SUITE} "the suites (lst_suite) call up into the run or the CLI"
+       "^lst_(coord|conn|probe|cli|cmd)_")
 forbid(${RUN} "lst_run calls the command line" "^lst_(cli|cmd)_")
-message(STATUS "ok: lst_plan and the results reference nothing of lst_run or the CLI; lst_run nothing of the CLI")
+message(STATUS "ok: lst_plan, the results and lst_suite reference nothing of lst_run or the CLI; lst_run nothing of the CLI")

@@ -374,19 +374,19 @@ struct s_conf {
 static const char *const s_modes[] = { "fast", "safe", NULL };
 
 static const struct lst_opt s_conf_opts[] = {
-	{ "port", LST_OPT_INT, offsetof(struct s_conf, port), "5555", 1, 65535, NULL, "port",
+	{ "port", LST_OPT_INT, offsetof(struct s_conf, port), "5555", 1, 65535, NULL, "port", NULL,
 	  NULL },
-	{ "mem", LST_OPT_SIZE, offsetof(struct s_conf, mem), "64m", 0, 1LL << 40, NULL, "mem",
+	{ "mem", LST_OPT_SIZE, offsetof(struct s_conf, mem), "64m", 0, 1LL << 40, NULL, "mem", NULL,
 	  NULL },
 	{ "timeout", LST_OPT_DURATION, offsetof(struct s_conf, timeout), "2.5s", 0,
-	  3600 * LST_NS_PER_S, NULL, "timeout", NULL },
+	  3600 * LST_NS_PER_S, NULL, "timeout", NULL, NULL },
 	{ "verbose", LST_OPT_BOOL, offsetof(struct s_conf, verbose), "off", 0, 1, NULL, "verbose",
-	  NULL },
-	{ "mode", LST_OPT_ENUM, offsetof(struct s_conf, mode), "safe", 0, 0, s_modes, "mode",
+	  NULL, NULL },
+	{ "mode", LST_OPT_ENUM, offsetof(struct s_conf, mode), "safe", 0, 0, s_modes, "mode", NULL,
 	  NULL },
 	{ "fill", LST_OPT_PATTERN, offsetof(struct s_conf, fill), "compressible=20", 0, 100, NULL,
-	  "fill", NULL },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, NULL },
+	  "fill", NULL, NULL },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 static void s_own_table(void)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
-#include "lst_msg.h" /* LST_MAX_HOOKS: the header only */
+#include "lst_domain.h" /* LST_MAX_HOOKS */
 #include "lst_plan.h"
 #include "lst_plan_test.h"
 #include "lst_test.h"

@@ -27,7 +27,7 @@
 
 #include "lst_assert.h"
 #include "lst_log.h"
-#include "lst_msg.h"
+#include "lst_domain.h"
 #include "lst_steady.h"
 #include "lst_text.h"
 #include "lst_time.h"
