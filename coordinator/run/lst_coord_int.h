@@ -185,6 +185,14 @@ struct lst_coord__verify {
 	uint32_t *ids; /* [plan->ntargets]: the id each target's stamps carry */
 };
 
+typedef bool (*lst_coord__cond_fn)(lst_coord *c);
+/* The pump's handlers (lst_coord__pump_on, lst_coord__pump_on_end): what a fresh spooled
+ * message of agent i means; agent i sends nothing more for the point; agent i may still work
+ * after its last sample (its DONE is waited for longer). */
+typedef void (*lst_coord__rx_fn)(lst_coord *c, size_t i, const lst_msg *m);
+typedef void (*lst_coord__end_fn)(lst_coord *c, size_t i);
+typedef bool (*lst_coord__end_work_fn)(const lst_coord *c, size_t i);
+
 struct lst_coord {
 	const lst_plan *plan;		/* NULL for the probe */
 	struct lst_coord_agent *agents; /* [n]: who to reach (the strings are borrowed) */
@@ -231,9 +239,13 @@ struct lst_coord {
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
 	struct lst_metrics *metrics; /* live metrics (--metrics), NULL without */
+	/* the pump's handler table, filled by the point and its features (lst_coord__pump_on) */
+	lst_coord__rx_fn on_rx[LST_MSG_TYPE_END];
+	lst_coord__end_fn on_end;
+	lst_coord__end_work_fn end_work;
+	const uint8_t *rx_raw; /* the frame being dispatched (lst_coord__pump_frame) */
+	size_t rx_rawlen;
 };
-
-typedef bool (*lst_coord__cond_fn)(lst_coord *c);
 
 /* What lst_coord__run_point and its parts return. */
 enum {
@@ -264,6 +276,16 @@ lst_coord *lst_coord__query_new(const struct lst_coord_agent *agents, size_t n,
 /* lst_pump.c: the session with every agent */
 
 bool lst_coord__usable(const struct lst_coord__agent *a);
+/* Dispatch every fresh message of type (SAMPLE, DONE, EVENT or INTEGRITY: spooled, ACKed by the
+ * pump, each handled once however often a reconnect re-sends it) to fn; NULL drops them. */
+void lst_coord__pump_on(lst_coord *c, uint32_t type, lst_coord__rx_fn fn);
+/* ended: called when an agent of the point is lost or its START refused (no DONE will come);
+ * busy: whether an agent may still work after its last sample (the overdue rule waits
+ * LST_COORD__END_WORK_MAX more). Either may be NULL. */
+void lst_coord__pump_on_end(lst_coord *c, lst_coord__end_fn ended, lst_coord__end_work_fn busy);
+/* Inside a handler: the frame of the message being handled, as received (lent, valid until the
+ * handler returns). */
+void lst_coord__pump_frame(const lst_coord *c, const uint8_t **raw, size_t *rawlen);
 void lst_coord__lose(lst_coord *c, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int lst_coord__command(lst_coord *c, size_t i, lst_msg **m);
@@ -300,6 +322,11 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph);
 int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
 			 struct lst_step_result *out);
+
+/* lst_point_rx.c: what the running point takes from the pump */
+
+/* Register the point's handlers in the pump's table (a run with a plan; the probe has none). */
+void lst_coord__point_listen(lst_coord *c);
 
 /* lst_hooks.c: hooks, events and telemetry (issue 13) */
 
@@ -371,8 +398,6 @@ void lst_coord__paths_begin(lst_coord *c, size_t max_ahead);
 void lst_coord__paths_end(lst_coord *c);
 /* Agent i sends nothing more for the point: in the agents' merge and its slots'. */
 void lst_coord__merge_done(lst_coord *c, size_t i);
-/* Before merging a sample: -1 (warned once) when its paths do not add up to it. */
-int lst_coord__paths_check(lst_coord *c, size_t i, const struct lst_msg_sample *s);
 /* After merging a sample in the agents' merge: its paths into the slots' merge. */
 void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s);
 /* The slots' merge's row callback: timeseries rows per target and per path. */

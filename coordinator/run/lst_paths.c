@@ -107,21 +107,6 @@ void lst_coord__merge_done(lst_coord *c, size_t i)
 			lst_merge_agent_done(c->cur.paths.merge, a->slot[j]);
 }
 
-int lst_coord__paths_check(lst_coord *c, size_t i, const struct lst_msg_sample *s)
-{
-	struct lst_coord__agent *a = &c->a[i];
-	char why[256];
-
-	if (!s->nparts || !lst_msg_sample_parts_check(s, a->njobs, why, sizeof(why)))
-		return 0;
-	if (!a->bad_warned)
-		lst_log_warn("agent %s: sample for interval %lld: its paths do not add up (%s): "
-			     "ignored",
-			     lst_conn_name(a->conn), (long long)s->s.interval, why);
-	a->bad_warned = true;
-	return -1;
-}
-
 void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 {
 	struct lst_coord__paths *ps = &c->cur.paths;
