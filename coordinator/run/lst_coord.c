@@ -204,6 +204,7 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 		return NULL;
 	c->plan = plan;
 	lst_coord__point_listen(c);
+	lst_coord__rows_listen(c);
 	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
 	if (opts->outdir)
 		c->outdir = lst_strdup(opts->outdir);

@@ -186,6 +186,27 @@ struct lst_coord__verify {
 };
 
 typedef bool (*lst_coord__cond_fn)(lst_coord *c);
+/*
+ * One interval row of one scope, complete (lst_rows.c): whose it is, where, its counts and
+ * latency histograms, health and verify counts, and its rates. Every sink gets the same.
+ */
+struct lst_coord__row {
+	struct lst_row_who who;
+	int64_t k;
+	double t_s;
+	bool ramp; /* a ramp interval: progress shows it, nothing records it */
+	struct lst_rates rates;
+	const struct lst_dir_stats *dir; /* [LST_DIR_N] */
+	const struct lst_sample_health *health;
+	const struct lst_sample_verify *verify;
+	const lst_sample *s;	 /* the scope's sample (its duration, for failover) */
+	struct lst_failover *fo; /* the scope's failover detector, NULL when it has none */
+};
+
+/* A sink of interval rows (lst_coord__rows_sink). */
+typedef void (*lst_coord__row_fn)(lst_coord *c, const struct lst_coord__row *row);
+#define LST_COORD__SINKS_MAX 8
+
 /* The pump's handlers (lst_coord__pump_on, lst_coord__pump_on_end): what a fresh spooled
  * message of agent i means; agent i sends nothing more for the point; agent i may still work
  * after its last sample (its DONE is waited for longer). */
@@ -245,6 +266,8 @@ struct lst_coord {
 	lst_coord__end_work_fn end_work;
 	const uint8_t *rx_raw; /* the frame being dispatched (lst_coord__pump_frame) */
 	size_t rx_rawlen;
+	lst_coord__row_fn sinks[LST_COORD__SINKS_MAX]; /* where each interval row goes */
+	size_t nsinks;
 };
 
 /* What lst_coord__run_point and its parts return. */
@@ -327,6 +350,20 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 
 /* Register the point's handlers in the pump's table (a run with a plan; the probe has none). */
 void lst_coord__point_listen(lst_coord *c);
+
+/* lst_rows.c: one interval row, and the sinks every row goes to */
+
+/* row's counts, histograms and rates are those of sample s (its who, k, t_s are the caller's). */
+void lst_coord__row_of(struct lst_coord__row *row, const lst_sample *s);
+/* A part of a combined row (an agent of `all`, a path of a target): its rates add to row's.
+ * The one place a combined row's rates are computed. */
+void lst_coord__row_add(struct lst_coord__row *row, const lst_sample *part);
+/* fn gets every interval row from now on, after the sinks registered before it. */
+void lst_coord__rows_sink(lst_coord *c, lst_coord__row_fn fn);
+/* row to every sink, in the order they were registered. */
+void lst_coord__rows_emit(lst_coord *c, const struct lst_coord__row *row);
+/* The run's sinks, once: timeseries.csv, live metrics, failover detection, progress. */
+void lst_coord__rows_listen(lst_coord *c);
 
 /* lst_hooks.c: hooks, events and telemetry (issue 13) */
 
@@ -434,10 +471,8 @@ void lst_coord__progress_phase(const lst_coord *c, size_t phase, const lst_suite
 /* The result of the point just run (out; skew: run.json's start_skew_us, a real or null). */
 void lst_coord__progress_point(const lst_coord *c, const struct lst_step_result *out,
 			       const json_t *skew);
-/* An interval's line. */
-
-void lst_coord__progress(lst_coord *c, const struct lst_merge_row *row, const struct lst_rates *r,
-			 const lst_hist *lat);
+/* An interval's line, from its `all` row (ramp included). */
+void lst_coord__progress(lst_coord *c, const struct lst_coord__row *row);
 
 /* lst_coord_metrics.c: live metrics for Prometheus (--metrics); each does nothing without */
 
@@ -446,10 +481,8 @@ int lst_coord__metrics_open(lst_coord *c, lst_err *err);
 void lst_coord__metrics_close(lst_coord *c);
 /* The run's state: "connecting", "running", "finished", "failed" or "interrupted". */
 void lst_coord__metrics_state(lst_coord *c, const char *state);
-/* A timeseries row's figures (the same arguments as lst_results_row_of), for who's series. */
-void lst_coord__metrics_row(lst_coord *c, const struct lst_row_who *who, int64_t k, double t_s,
-			    const struct lst_rates *r, const struct lst_dir_stats dir[LST_DIR_N],
-			    const struct lst_sample_health *h, const struct lst_sample_verify *v);
+/* A timeseries row's figures, for its scope's series. */
+void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row);
 /* A sample of agent i was merged. */
 void lst_coord__metrics_sample(lst_coord *c, size_t i);
 /* A point begins (c->cur is set): its place in the run. */
