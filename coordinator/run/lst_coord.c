@@ -5,15 +5,20 @@
  *
  * The run is split by job over the files of lst_run that share lst_coord_int.h:
  *
- *   lst_pump.c      wait on every agent at once and dispatch what arrives; PINGs, abandoned
- *                   clock exchanges, silent agents declared unreachable and lost
+ *   lst_pump.c      wait on every agent at once and dispatch what arrives through the handler
+ *                   table the point fills; PINGs, abandoned clock exchanges, silent agents
+ *                   declared unreachable and lost
  *   lst_connect.c   keys, connections, HELLO -> WELCOME
  *   lst_sched.c     IDENTIFY every path, the phases, a point's retries, replay on resume
  *   lst_point.c     one point: prepare, start, wait, record
+ *   lst_point_rx.c  what the point takes from the pump: a sample checked once and stored, DONE
+ *   lst_rows.c      one interval row per scope, and the sinks every row goes to
  *   lst_runlog.c    run.json and the points.jsonl journal
  *   lst_progress.c  the terminal's progress lines
  *   lst_resume.c    lockstep resume
- *   lst_probe.c     lockstep agents
+ *
+ * The one-shot queries (lst_probe.c: lockstep agents, lst_inventory.c) see only the session
+ * (lst_session.h), not this state.
  *
  * Time: every instant the coordinator picks or records is on its own CLOCK_MONOTONIC. Start
  * instants are converted to each agent's clock with that agent's model (lst_clock.h); agents'

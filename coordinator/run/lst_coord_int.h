@@ -286,16 +286,6 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 void lst_coord__bye(lst_coord *c);
 int lst_coord__run_all(lst_coord *c);
 
-/* lst_probe.c: one-shot queries (lockstep agents, lockstep inventory) */
-
-/*
- * A coordinator for a one-shot query of agents: quiet, a 5 s connect timeout, the key options
- * of sec (may be NULL), HELLO said to every agent. NULL after printing why on stderr when it
- * cannot be made (a bad key, say). The caller ends it with lst_coord__bye and lst_coord_destroy.
- */
-lst_coord *lst_coord__query_new(const struct lst_coord_agent *agents, size_t n,
-				const struct lst_coord_opts *sec);
-
 /* lst_pump.c: the session with every agent */
 
 bool lst_coord__usable(const struct lst_coord__agent *a);
@@ -369,8 +359,6 @@ void lst_coord__rows_listen(lst_coord *c);
 
 /* Agent i's WELCOME lists capability cap. */
 bool lst_coord__has_cap(const lst_coord *c, size_t i, const char *cap);
-/* n names as "a, b", or "none", into buf. */
-void lst_coord__names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size);
 /* Before any I/O: every hook and collector the plan names is defined on its agent. 0 or -1
  * (each problem reported, FILE:LINE:COL of the plan). */
 int lst_coord__hooks_check(lst_coord *c);
