@@ -136,18 +136,6 @@ struct lst_coord__paths {
 	struct lst_step_part *parts;
 };
 
-/* Feed interval k of a row (agent or path) to its failover detector. */
-void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, double t_s,
-			     const lst_sample *s);
-/* An event of the plan, what ("AGENT HOOK"), ran from start to end (our clock, ns; end 0 when
- * not known) in the point: a mark for every failover detector of the point (lst_failover.h). */
-void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end);
-/* Set a summary point's `failover` (the window with evidence, or null) and, unless the phase
- * says `failover: {dips: false}`, its `dips` (the windows without) in extra. */
-void lst_coord__failover_json(const lst_coord *c, const struct lst_failover *fo, json_t *extra);
-/* The point's failover fraction: the phase's `failover: {below:}`, else the default. */
-double lst_coord__failover_below(const lst_coord *c);
-
 struct lst_coord__point {
 	size_t phase, point;
 	const char *phase_name;
@@ -340,6 +328,20 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 
 /* Register the point's handlers in the pump's table (a run with a plan; the probe has none). */
 void lst_coord__point_listen(lst_coord *c);
+
+/* lst_coord_failover.c: the point's failover detectors */
+
+/* Feed interval k of a row (agent or path) to its failover detector. */
+void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, double t_s,
+			     const lst_sample *s);
+/* An event of the plan, what ("AGENT HOOK"), ran from start to end (our clock, ns; end 0 when
+ * not known) in the point: a mark for every failover detector of the point (lst_failover.h). */
+void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end);
+/* Set a summary point's `failover` (the window with evidence, or null) and, unless the phase
+ * says `failover: {dips: false}`, its `dips` (the windows without) in extra. */
+void lst_coord__failover_json(const lst_coord *c, const struct lst_failover *fo, json_t *extra);
+/* The point's failover fraction: the phase's `failover: {below:}`, else the default. */
+double lst_coord__failover_below(const lst_coord *c);
 
 /* lst_rows.c: one interval row, and the sinks every row goes to */
 

@@ -28,7 +28,6 @@
 #include "lst_util.h"
 
 #include "lst_coord_int.h"
-#include "lst_session.h"
 
 /* How long a HOOK may take before we stop waiting: the agent's own hook_timeout kills a slow
  * hook long before (60 s by default); this only guards against an agent that never answers. */
@@ -77,7 +76,7 @@ static bool s_check_hook(lst_coord *c, const struct lst_plan_hook *h, const char
 	}
 	if (s_listed(w->hooks, w->nhooks, h->hook))
 		return true;
-	lst_session__names(w->hooks, w->nhooks, names, sizeof(names));
+	lst_conn_names(w->hooks, w->nhooks, names, sizeof(names));
 	lst_coord__error(c,
 			 "%s:%d:%d: %s: agent %s has no hook '%s' (its config defines: %s); a "
 			 "plan can only run the hooks an agent's owner put in its config",
@@ -102,8 +101,7 @@ static bool s_check_collectors(lst_coord *c, const struct lst_plan_phase *ph)
 			    s_listed(w->collectors, w->ncollectors, ph->collect[k]))
 				continue;
 			if (s_hooks_ok(c, i))
-				lst_session__names(w->collectors, w->ncollectors, names,
-						   sizeof(names));
+				lst_conn_names(w->collectors, w->ncollectors, names, sizeof(names));
 			else
 				snprintf(names, sizeof(names), "none: it does not speak %s",
 					 LST_CAP_HOOKS);

@@ -35,8 +35,8 @@ static void s_hooks_line(const struct lst_msg_welcome *w, FILE *out)
 
 	if (!w->nhooks && !w->ncollectors)
 		return;
-	lst_session__names(w->hooks, w->nhooks, hooks, sizeof(hooks));
-	lst_session__names(w->collectors, w->ncollectors, coll, sizeof(coll));
+	lst_conn_names(w->hooks, w->nhooks, hooks, sizeof(hooks));
+	lst_conn_names(w->collectors, w->ncollectors, coll, sizeof(coll));
 	fprintf(out, "%-12s hooks: %s; collectors: %s\n", "", hooks, coll);
 }
 

@@ -79,14 +79,3 @@ const lst_msg *lst_session__take(lst_coord *c, size_t i)
 		return NULL;
 	return a->reply;
 }
-
-void lst_session__names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size)
-{
-	size_t len = 0;
-
-	buf[0] = 0;
-	for (uint32_t k = 0; k < n && k < LST_MAX_HOOKS && len < size; k++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? ", " : "", names[k]);
-	if (!n)
-		snprintf(buf, size, "none");
-}

@@ -40,7 +40,5 @@ void lst_session__wait(lst_coord *c, int64_t timeout_ns);
 /* Agent i's reply to what it was asked, no longer waited for: NULL when it is lost or did not
  * answer. Borrowed until agent i is asked again. */
 const lst_msg *lst_session__take(lst_coord *c, size_t i);
-/* n names (a WELCOME's hooks or collectors) as "a, b", or "none", into buf. */
-void lst_session__names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size);
 
 #endif
