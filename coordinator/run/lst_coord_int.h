@@ -308,16 +308,22 @@ void lst_coord__resync(lst_coord *c);
 int lst_coord__hello(lst_coord *c);
 int lst_coord__connect_agent(lst_coord *c, size_t i, lst_err *err);
 
+/* lst_phase_agents.c: a phase's agents */
+
+/* Agent i has a path in phase ph. */
+bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i);
+/* Wait up to the plan's retry_wait for every agent of phase ph to be back (and its clock
+ * measured again). True when they are; false on Ctrl-C, on a refusal, or when the time is up. */
+bool lst_coord__wait_back(lst_coord *c, const struct lst_plan_phase *ph);
+
 /* lst_sched.c: identities, phases, retries */
 
 int lst_coord__identify(lst_coord *c);
-bool lst_coord__wait_back(lst_coord *c, const struct lst_plan_phase *ph);
 size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite, size_t *repeats_done);
 int lst_coord__run_phase(lst_coord *c, size_t phase);
 
 /* lst_point.c: one point */
 
-bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i);
 void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
 			     struct lst_step_result *out);
 int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph);

@@ -244,19 +244,6 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 	lst_coord__paths_result(c, r);
 }
 
-/* The agents with a path in phase ph. */
-bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i)
-{
-	for (size_t k = 0; k < ph->ntargets; k++) {
-		const struct lst_plan_target *pt = &c->plan->targets[ph->targets[k]];
-
-		for (size_t j = 0; j < pt->npaths; j++)
-			if (pt->paths[j].agent == i)
-				return true;
-	}
-	return false;
-}
-
 /*
  * The end of a point: its summary rows, its result for the suite (*out), its run.json entry,
  * and its journal entry, kept in c->pending until the suite has seen the result
