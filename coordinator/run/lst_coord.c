@@ -135,7 +135,8 @@ static int s_room_for(size_t n, lst_err *err)
 /*
  * A coordinator that can reach agents[n] (copied; the strings stay the caller's), with no plan:
  * run id, host name, the loss model's timers for a lease and a sample interval, and a
- * connection to every agent. What lst_coord_new builds a run on, and the probe uses alone.
+ * connection to every agent. What lst_coord_new builds a run on, and a one-shot query
+ * (lst_session.c) uses alone.
  */
 lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_t lease,
 			  int64_t interval, const struct lst_coord_opts *opts, lst_err *err)
@@ -210,6 +211,7 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 	c->plan = plan;
 	lst_coord__point_listen(c);
 	lst_coord__rows_listen(c);
+	lst_coord__record_listen(c);
 	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
 	if (opts->outdir)
 		c->outdir = lst_strdup(opts->outdir);

@@ -201,6 +201,16 @@ typedef void (*lst_coord__row_fn)(lst_coord *c, const struct lst_coord__row *row
 typedef void (*lst_coord__rx_fn)(lst_coord *c, size_t i, const lst_msg *m);
 typedef void (*lst_coord__end_fn)(lst_coord *c, size_t i);
 typedef bool (*lst_coord__end_work_fn)(const lst_coord *c, size_t i);
+/* A clock exchange of agent i came back at t_recv (our clock). */
+typedef void (*lst_coord__clock_fn)(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r,
+				    int64_t t_recv);
+/* The pump's wake-up has dispatched what came. */
+typedef void (*lst_coord__wake_fn)(lst_coord *c);
+/* More descriptors for the pump's wait: up to LST_COORD__POLL_MAX into fds, how many returned;
+ * after the wait, serve what they say is ready (called after every wait, ready or not). */
+typedef size_t (*lst_coord__fds_fn)(lst_coord *c, struct pollfd *fds);
+typedef void (*lst_coord__serve_fn)(lst_coord *c, const struct pollfd *fds, size_t nfds);
+#define LST_COORD__POLL_MAX 8
 
 struct lst_coord {
 	const lst_plan *plan;		/* NULL for the probe */
@@ -252,6 +262,10 @@ struct lst_coord {
 	lst_coord__rx_fn on_rx[LST_MSG_TYPE_END];
 	lst_coord__end_fn on_end;
 	lst_coord__end_work_fn end_work;
+	lst_coord__clock_fn on_clock;
+	lst_coord__wake_fn on_wake;
+	lst_coord__fds_fn poll_fds;
+	lst_coord__serve_fn poll_serve;
 	const uint8_t *rx_raw; /* the frame being dispatched (lst_coord__pump_frame) */
 	size_t rx_rawlen;
 	lst_coord__row_fn sinks[LST_COORD__SINKS_MAX]; /* where each interval row goes */
@@ -284,6 +298,12 @@ void lst_coord__pump_on(lst_coord *c, uint32_t type, lst_coord__rx_fn fn);
  * busy: whether an agent may still work after its last sample (the overdue rule waits
  * LST_COORD__END_WORK_MAX more). Either may be NULL. */
 void lst_coord__pump_on_end(lst_coord *c, lst_coord__end_fn ended, lst_coord__end_work_fn busy);
+/* fn hears of every clock exchange (its SYNC_REPLY as received); NULL: nobody does. */
+void lst_coord__pump_on_clock(lst_coord *c, lst_coord__clock_fn fn);
+/* fn runs at the end of every wake-up, before the ACKs (what it writes is then covered). */
+void lst_coord__pump_on_wake(lst_coord *c, lst_coord__wake_fn fn);
+/* The pump also waits on the descriptors fds gives and has serve answer them. */
+void lst_coord__pump_poll(lst_coord *c, lst_coord__fds_fn fds, lst_coord__serve_fn serve);
 /* Inside a handler: the frame of the message being handled, as received (lent, valid until the
  * handler returns). */
 void lst_coord__pump_frame(const lst_coord *c, const uint8_t **raw, size_t *rawlen);
@@ -442,6 +462,8 @@ void lst_coord__paths_result(lst_coord *c, struct lst_step_result *r);
 
 /* lst_runlog.c: errors, run.json, the journal */
 
+/* The record's handlers in the pump: clock.csv's rows, the results flushed every wake-up. */
+void lst_coord__record_listen(lst_coord *c);
 void lst_coord__error(lst_coord *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 json_t *lst_coord__identity_json(const struct lst_path_identity *id);
 void lst_coord__save_run(lst_coord *c, bool final);

@@ -111,6 +111,13 @@ static const struct lst_metric_family s_fams[M_N] = {
 static const char *const s_states[] = { "connecting", "running", "finished", "failed",
 					"interrupted" };
 
+_Static_assert(LST_METRICS_NFDS <= LST_COORD__POLL_MAX, "the pump waits on every socket");
+
+static size_t s_pollfds(lst_coord *c, struct pollfd *fds)
+{
+	return lst_metrics_pollfds(c->metrics, fds);
+}
+
 int lst_coord__metrics_open(lst_coord *c, lst_err *err)
 {
 	char l[512];
@@ -122,6 +129,7 @@ int lst_coord__metrics_open(lst_coord *c, lst_err *err)
 		lst_err_prefix(err, "--metrics ");
 		return -1;
 	}
+	lst_coord__pump_poll(c, s_pollfds, lst_coord__metrics_serve);
 	lst_metrics_set(
 		c->metrics, M_RUN_INFO,
 		lst_metrics_labels(l, sizeof(l), "run_id", c->run_id, "host", c->host, NULL), 1);

@@ -201,12 +201,6 @@ static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
 		lst_coord__lose(c, i, "it stopped by its lease (it did not hear from us)");
 }
 
-/* The pump's end handler: agent i sends nothing more for the point (lost, START refused). */
-static void s_on_end(lst_coord *c, size_t i)
-{
-	lst_coord__merge_done(c, i);
-}
-
 /* The pump's end-work rule: a trace being written, or an event of the point not reported yet
  * (its hook may still run after its jobs, at most the agent's hook_timeout). */
 static bool s_end_work(const lst_coord *c, size_t i)
@@ -220,5 +214,6 @@ void lst_coord__point_listen(lst_coord *c)
 	lst_coord__pump_on(c, LST_MSG_DONE, s_on_done);
 	lst_coord__pump_on(c, LST_MSG_EVENT, lst_coord__on_event);
 	lst_coord__pump_on(c, LST_MSG_INTEGRITY, lst_coord__on_integrity);
-	lst_coord__pump_on_end(c, s_on_end, s_end_work);
+	/* an agent lost, or its START refused: the merges stop waiting for it */
+	lst_coord__pump_on_end(c, lst_coord__merge_done, s_end_work);
 }

@@ -4,14 +4,15 @@
  * bursts, reconnects, silence that makes an agent unreachable and then lost) and the conditions
  * the scheduler waits for. The connection's state (lst_conn) says whether an agent is lost.
  * The pump names no feature: what a spooled message (SAMPLE, DONE, EVENT, INTEGRITY) means is
- * for the handler the point or a feature registered for its type (lst_coord__pump_on), and an
- * agent's loss reaches the point through its end handler (lst_coord__pump_on_end).
+ * for the handler the point or a feature registered for its type (lst_coord__pump_on), an
+ * agent's loss reaches the point through its end handler (lst_coord__pump_on_end), and the
+ * record and the metrics endpoint hear of clock exchanges, wake-ups and their own sockets
+ * through theirs (lst_coord__pump_on_clock, _on_wake, _poll).
  */
 #include <errno.h>
 
 #include "lst_assert.h"
 #include "lst_log.h"
-#include "lst_metrics.h"
 #include "lst_time.h"
 
 #include "lst_coord_int.h"
@@ -35,6 +36,22 @@ void lst_coord__pump_on_end(lst_coord *c, lst_coord__end_fn ended, lst_coord__en
 {
 	c->on_end = ended;
 	c->end_work = busy;
+}
+
+void lst_coord__pump_on_clock(lst_coord *c, lst_coord__clock_fn fn)
+{
+	c->on_clock = fn;
+}
+
+void lst_coord__pump_on_wake(lst_coord *c, lst_coord__wake_fn fn)
+{
+	c->on_wake = fn;
+}
+
+void lst_coord__pump_poll(lst_coord *c, lst_coord__fds_fn fds, lst_coord__serve_fn serve)
+{
+	c->poll_fds = fds;
+	c->poll_serve = serve;
 }
 
 void lst_coord__pump_frame(const lst_coord *c, const uint8_t **raw, size_t *rawlen)
@@ -366,9 +383,8 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 		int rc = lst_conn_sync_reply(a->conn, &m->u.sync_reply, t_recv, &err);
 
 		/* Every exchange, as it came, so the run can be re-aligned later (clock.csv). */
-		if (c->res)
-			lst_results_clock(c->res, lst_conn_name(a->conn), m->u.sync_reply.t1,
-					  m->u.sync_reply.t2, m->u.sync_reply.t3, t_recv);
+		if (c->on_clock)
+			c->on_clock(c, i, &m->u.sync_reply, t_recv);
 		if (rc < 0)
 			s_refused(c, i, "%s", err.msg);
 		return;
@@ -565,16 +581,16 @@ static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
  */
 void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 {
-	struct pollfd fds[LST_METRICS_NFDS];
-	size_t nfds = c->metrics ? lst_metrics_pollfds(c->metrics, fds) : 0;
+	struct pollfd fds[LST_COORD__POLL_MAX];
+	size_t nfds = c->poll_fds ? c->poll_fds(c, fds) : 0;
 	int64_t wait = LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS)), now;
 	int rc;
 
-	/* The metrics endpoint's sockets are waited on with the agents': a scrape is answered
-	 * as soon as it comes, whatever the scheduler waits for. */
+	/* The registered sockets (the metrics endpoint's) are waited on with the agents': a
+	 * scrape is answered as soon as it comes, whatever the scheduler waits for. */
 	rc = lst_conn_poll_fds(c->conns, c->n, fds, nfds, (int)(wait / LST_NS_PER_MS), c->ready);
 	if (rc >= 0 && nfds)
-		lst_coord__metrics_serve(c, fds, nfds);
+		c->poll_serve(c, fds, nfds);
 	s_excuse(c, lst_mono_ns(), wait);
 	for (size_t i = 0; rc > 0 && i < c->n; i++)
 		if (c->ready[i])
@@ -591,7 +607,8 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 			if (lst_coord__usable(&c->a[i]) && !c->a[i].unreachable)
 				lst_coord__send_simple(c, i, LST_MSG_PING);
 	}
-	lst_results_flush(c->res); /* what this wake-up brought, in one write per file */
+	if (c->on_wake) /* what this wake-up brought, in one write per file */
+		c->on_wake(c);
 	for (size_t i = 0; rc > 0 && i < c->n; i++)
 		if (c->ready[i])
 			s_ack(c, i);
