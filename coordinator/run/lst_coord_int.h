@@ -290,6 +290,7 @@ int lst_coord__run_all(lst_coord *c);
 
 /* lst_pump.c: the session with every agent */
 
+/* Agent a said WELCOME and is neither lost nor refused: it may be sent commands. */
 bool lst_coord__usable(const struct lst_coord__agent *a);
 /* Dispatch every fresh message of type (SAMPLE, DONE, EVENT or INTEGRITY: spooled, ACKed by the
  * pump, each handled once however often a reconnect re-sends it) to fn; NULL drops them. */
@@ -307,25 +308,46 @@ void lst_coord__pump_poll(lst_coord *c, lst_coord__fds_fn fds, lst_coord__serve_
 /* Inside a handler: the frame of the message being handled, as received (lent, valid until the
  * handler returns). */
 void lst_coord__pump_frame(const lst_coord *c, const uint8_t **raw, size_t *rawlen);
+/* Agent i is lost (once; a second loss says nothing): out of the current point, the line
+ * "agent NAME lost: WHY" a warning during the phases and the run's error before them. */
 void lst_coord__lose(lst_coord *c, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Send *m (taken) to agent i and await its reply (a->replied, a->reply); a reconnect sends it
+ * again with the same id. 0, or -errno with the agent lost (or refused for good). */
 int lst_coord__command(lst_coord *c, size_t i, lst_msg **m);
+/* A message of type without fields (PING stamped with our clock, BYE) to agent i, no reply
+ * awaited; a failure is only logged. */
 void lst_coord__send_simple(lst_coord *c, size_t i, uint32_t type);
+/* This run's HELLO (the caller's to destroy): the first one and a reconnect's. */
 lst_msg *lst_coord__hello_msg(const lst_coord *c);
+/* One wake-up: wait up to timeout_ns (at most 100 ms), dispatch what came through the handler
+ * table, then liveness, PINGs, the wake handler and the ACKs. */
 void lst_coord__pump(lst_coord *c, int64_t timeout_ns);
+/* Pump until cond holds (true), timeout_ns passes (0: none) or, when interruptible, Ctrl-C. */
 bool lst_coord__pump_wait(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns,
 			  bool interruptible);
+/* lst_coord__pump_wait, interruptible. */
 bool lst_coord__pump_until(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns);
+/* Conditions to pump for: every agent in the point has answered its command or is lost; every
+ * agent not lost has answered HELLO; every agent in the point has sent DONE (or is lost). */
 bool lst_coord__all_replied(lst_coord *c);
 bool lst_coord__all_welcomed(lst_coord *c);
 bool lst_coord__all_done(lst_coord *c);
+/* The replies to command `what` of the agents in the point: false when one refused it, or did
+ * not answer (it is lost then); a loss during the phases is for on_agent_loss, not false. */
 bool lst_coord__replies_ok(lst_coord *c, const char *what);
+/* A clock burst on every usable agent, waited for (at most 5 s). */
 void lst_coord__sync(lst_coord *c);
+/* A clock burst not waited for, at most every LST_COORD__SYNC_EVERY (during long points). */
 void lst_coord__resync(lst_coord *c);
 
 /* lst_connect.c: keys, connections, HELLO */
 
+/* HELLO to every agent, WELCOMEs waited for (opts.connect_timeout_ns): an agent that does not
+ * answer, refuses or answers otherwise is lost with why. 0, or -1 when one is lost or Ctrl-C. */
 int lst_coord__hello(lst_coord *c);
+/* Agent i's connection (CURVE with our key pair when it has a key, loaded once). 0, or -errno
+ * with err (a missing key, a key for a remote agent without --insecure, ...). */
 int lst_coord__connect_agent(lst_coord *c, size_t i, lst_err *err);
 
 /* lst_phase_agents.c: a phase's agents */
