@@ -211,7 +211,8 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 	c->plan = plan;
 	lst_coord__point_listen(c);
 	lst_coord__rows_listen(c);
-	lst_coord__record_listen(c);
+	lst_coord__pump_on_clock(c, lst_coord__record_clock);
+	lst_coord__pump_on_wake(c, lst_coord__record_flush);
 	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
 	if (opts->outdir)
 		c->outdir = lst_strdup(opts->outdir);

@@ -484,8 +484,12 @@ void lst_coord__paths_result(lst_coord *c, struct lst_step_result *r);
 
 /* lst_runlog.c: errors, run.json, the journal */
 
-/* The record's handlers in the pump: clock.csv's rows, the results flushed every wake-up. */
-void lst_coord__record_listen(lst_coord *c);
+/* The record's handlers in the pump (registered by lst_coord_new): every clock exchange, as it
+ * came, into clock.csv (so the run can be re-aligned later); what a wake-up brought written out
+ * in one write per file. */
+void lst_coord__record_clock(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r,
+			     int64_t t_recv);
+void lst_coord__record_flush(lst_coord *c);
 void lst_coord__error(lst_coord *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 json_t *lst_coord__identity_json(const struct lst_path_identity *id);
 void lst_coord__save_run(lst_coord *c, bool final);

@@ -13,23 +13,16 @@
 
 #include "lst_coord_int.h"
 
-/* Every exchange, as it came, so the run can be re-aligned later (clock.csv). */
-static void s_on_clock(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r, int64_t t_recv)
+void lst_coord__record_clock(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r,
+			     int64_t t_recv)
 {
 	if (c->res)
 		lst_results_clock(c->res, lst_conn_name(c->a[i].conn), r->t1, r->t2, r->t3, t_recv);
 }
 
-/* What the wake-up brought, in one write per file. */
-static void s_on_wake(lst_coord *c)
+void lst_coord__record_flush(lst_coord *c)
 {
 	lst_results_flush(c->res);
-}
-
-void lst_coord__record_listen(lst_coord *c)
-{
-	lst_coord__pump_on_clock(c, s_on_clock);
-	lst_coord__pump_on_wake(c, s_on_wake);
 }
 
 void lst_coord__error(lst_coord *c, const char *fmt, ...)
