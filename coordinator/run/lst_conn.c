@@ -583,6 +583,17 @@ const struct lst_msg_welcome *lst_conn_info(const lst_conn *c)
 	return &c->info;
 }
 
+void lst_conn_names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (uint32_t k = 0; k < n && k < LST_MAX_HOOKS && len < size; k++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? ", " : "", names[k]);
+	if (!n)
+		snprintf(buf, size, "none");
+}
+
 int64_t lst_conn_silence(const lst_conn *c, int64_t now)
 {
 	return now - c->last_heard;

@@ -155,6 +155,8 @@ const char *lst_conn_address(const lst_conn *c);
 
 /* What the agent said about itself in its last WELCOME (zeroed before the first). Borrowed. */
 const struct lst_msg_welcome *lst_conn_info(const lst_conn *c);
+/* n names of a WELCOME (its hooks or collectors) as "a, b", or "none", into buf. */
+void lst_conn_names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size);
 
 /* Time since the last message received, at now (coordinator clock). */
 int64_t lst_conn_silence(const lst_conn *c, int64_t now);

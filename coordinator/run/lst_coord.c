@@ -5,15 +5,20 @@
  *
  * The run is split by job over the files of lst_run that share lst_coord_int.h:
  *
- *   lst_pump.c      wait on every agent at once and dispatch what arrives; PINGs, abandoned
- *                   clock exchanges, silent agents declared unreachable and lost
+ *   lst_pump.c      wait on every agent at once and dispatch what arrives through the handler
+ *                   table the point fills; PINGs, abandoned clock exchanges, silent agents
+ *                   declared unreachable and lost
  *   lst_connect.c   keys, connections, HELLO -> WELCOME
  *   lst_sched.c     IDENTIFY every path, the phases, a point's retries, replay on resume
  *   lst_point.c     one point: prepare, start, wait, record
+ *   lst_point_rx.c  what the point takes from the pump: a sample checked once and stored, DONE
+ *   lst_rows.c      one interval row per scope, and the sinks every row goes to
  *   lst_runlog.c    run.json and the points.jsonl journal
  *   lst_progress.c  the terminal's progress lines
  *   lst_resume.c    lockstep resume
- *   lst_probe.c     lockstep agents
+ *
+ * The one-shot queries (lst_probe.c: lockstep agents, lst_inventory.c) see only the session
+ * (lst_session.h), not this state.
  *
  * Time: every instant the coordinator picks or records is on its own CLOCK_MONOTONIC. Start
  * instants are converted to each agent's clock with that agent's model (lst_clock.h); agents'
@@ -130,7 +135,8 @@ static int s_room_for(size_t n, lst_err *err)
 /*
  * A coordinator that can reach agents[n] (copied; the strings stay the caller's), with no plan:
  * run id, host name, the loss model's timers for a lease and a sample interval, and a
- * connection to every agent. What lst_coord_new builds a run on, and the probe uses alone.
+ * connection to every agent. What lst_coord_new builds a run on, and a one-shot query
+ * (lst_session.c) uses alone.
  */
 lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_t lease,
 			  int64_t interval, const struct lst_coord_opts *opts, lst_err *err)
@@ -203,6 +209,10 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 	if (!c)
 		return NULL;
 	c->plan = plan;
+	lst_coord__point_listen(c);
+	lst_coord__rows_listen(c);
+	lst_coord__pump_on_clock(c, lst_coord__record_clock);
+	lst_coord__pump_on_wake(c, lst_coord__record_flush);
 	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
 	if (opts->outdir)
 		c->outdir = lst_strdup(opts->outdir);

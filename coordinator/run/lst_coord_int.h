@@ -136,18 +136,6 @@ struct lst_coord__paths {
 	struct lst_step_part *parts;
 };
 
-/* Feed interval k of a row (agent or path) to its failover detector. */
-void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, double t_s,
-			     const lst_sample *s);
-/* An event of the plan, what ("AGENT HOOK"), ran from start to end (our clock, ns; end 0 when
- * not known) in the point: a mark for every failover detector of the point (lst_failover.h). */
-void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end);
-/* Set a summary point's `failover` (the window with evidence, or null) and, unless the phase
- * says `failover: {dips: false}`, its `dips` (the windows without) in extra. */
-void lst_coord__failover_json(const lst_coord *c, const struct lst_failover *fo, json_t *extra);
-/* The point's failover fraction: the phase's `failover: {below:}`, else the default. */
-double lst_coord__failover_below(const lst_coord *c);
-
 struct lst_coord__point {
 	size_t phase, point;
 	const char *phase_name;
@@ -184,6 +172,45 @@ struct lst_coord__verify {
 	struct lst_coord__jstream *s;
 	uint32_t *ids; /* [plan->ntargets]: the id each target's stamps carry */
 };
+
+typedef bool (*lst_coord__cond_fn)(lst_coord *c);
+/*
+ * One interval row of one scope, complete (lst_rows.c): whose it is, where, its counts and
+ * latency histograms, health and verify counts, and its rates. Every sink gets the same.
+ */
+struct lst_coord__row {
+	struct lst_row_who who;
+	int64_t k;
+	double t_s;
+	bool ramp; /* a ramp interval: progress shows it, nothing records it */
+	struct lst_rates rates;
+	const struct lst_dir_stats *dir; /* [LST_DIR_N] */
+	const struct lst_sample_health *health;
+	const struct lst_sample_verify *verify;
+	const lst_sample *s;	 /* the scope's sample (its duration, for failover) */
+	struct lst_failover *fo; /* the scope's failover detector, NULL when it has none */
+};
+
+/* A sink of interval rows (lst_coord__rows_sink). */
+typedef void (*lst_coord__row_fn)(lst_coord *c, const struct lst_coord__row *row);
+#define LST_COORD__SINKS_MAX 8
+
+/* The pump's handlers (lst_coord__pump_on, lst_coord__pump_on_end): what a fresh spooled
+ * message of agent i means; agent i sends nothing more for the point; agent i may still work
+ * after its last sample (its DONE is waited for longer). */
+typedef void (*lst_coord__rx_fn)(lst_coord *c, size_t i, const lst_msg *m);
+typedef void (*lst_coord__end_fn)(lst_coord *c, size_t i);
+typedef bool (*lst_coord__end_work_fn)(const lst_coord *c, size_t i);
+/* A clock exchange of agent i came back at t_recv (our clock). */
+typedef void (*lst_coord__clock_fn)(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r,
+				    int64_t t_recv);
+/* The pump's wake-up has dispatched what came. */
+typedef void (*lst_coord__wake_fn)(lst_coord *c);
+/* More descriptors for the pump's wait: up to LST_COORD__POLL_MAX into fds, how many returned;
+ * after the wait, serve what they say is ready (called after every wait, ready or not). */
+typedef size_t (*lst_coord__fds_fn)(lst_coord *c, struct pollfd *fds);
+typedef void (*lst_coord__serve_fn)(lst_coord *c, const struct pollfd *fds, size_t nfds);
+#define LST_COORD__POLL_MAX 8
 
 struct lst_coord {
 	const lst_plan *plan;		/* NULL for the probe */
@@ -231,9 +258,19 @@ struct lst_coord {
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
 	struct lst_metrics *metrics; /* live metrics (--metrics), NULL without */
+	/* the pump's handler table, filled by the point and its features (lst_coord__pump_on) */
+	lst_coord__rx_fn on_rx[LST_MSG_TYPE_END];
+	lst_coord__end_fn on_end;
+	lst_coord__end_work_fn end_work;
+	lst_coord__clock_fn on_clock;
+	lst_coord__wake_fn on_wake;
+	lst_coord__fds_fn poll_fds;
+	lst_coord__serve_fn poll_serve;
+	const uint8_t *rx_raw; /* the frame being dispatched (lst_coord__pump_frame) */
+	size_t rx_rawlen;
+	lst_coord__row_fn sinks[LST_COORD__SINKS_MAX]; /* where each interval row goes */
+	size_t nsinks;
 };
-
-typedef bool (*lst_coord__cond_fn)(lst_coord *c);
 
 /* What lst_coord__run_point and its parts return. */
 enum {
@@ -251,62 +288,127 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 void lst_coord__bye(lst_coord *c);
 int lst_coord__run_all(lst_coord *c);
 
-/* lst_probe.c: one-shot queries (lockstep agents, lockstep inventory) */
-
-/*
- * A coordinator for a one-shot query of agents: quiet, a 5 s connect timeout, the key options
- * of sec (may be NULL), HELLO said to every agent. NULL after printing why on stderr when it
- * cannot be made (a bad key, say). The caller ends it with lst_coord__bye and lst_coord_destroy.
- */
-lst_coord *lst_coord__query_new(const struct lst_coord_agent *agents, size_t n,
-				const struct lst_coord_opts *sec);
-
 /* lst_pump.c: the session with every agent */
 
+/* Agent a said WELCOME and is neither lost nor refused: it may be sent commands. */
 bool lst_coord__usable(const struct lst_coord__agent *a);
+/* Dispatch every fresh message of type (SAMPLE, DONE, EVENT or INTEGRITY: spooled, ACKed by the
+ * pump, each handled once however often a reconnect re-sends it) to fn; NULL drops them. */
+void lst_coord__pump_on(lst_coord *c, uint32_t type, lst_coord__rx_fn fn);
+/* ended: called when an agent of the point is lost or its START refused (no DONE will come);
+ * busy: whether an agent may still work after its last sample (the overdue rule waits
+ * LST_COORD__END_WORK_MAX more). Either may be NULL. */
+void lst_coord__pump_on_end(lst_coord *c, lst_coord__end_fn ended, lst_coord__end_work_fn busy);
+/* fn hears of every clock exchange (its SYNC_REPLY as received); NULL: nobody does. */
+void lst_coord__pump_on_clock(lst_coord *c, lst_coord__clock_fn fn);
+/* fn runs at the end of every wake-up, before the ACKs (what it writes is then covered). */
+void lst_coord__pump_on_wake(lst_coord *c, lst_coord__wake_fn fn);
+/* The pump also waits on the descriptors fds gives and has serve answer them. */
+void lst_coord__pump_poll(lst_coord *c, lst_coord__fds_fn fds, lst_coord__serve_fn serve);
+/* Inside a handler: the frame of the message being handled, as received (lent, valid until the
+ * handler returns). */
+void lst_coord__pump_frame(const lst_coord *c, const uint8_t **raw, size_t *rawlen);
+/* Agent i is lost (once; a second loss says nothing): out of the current point, the line
+ * "agent NAME lost: WHY" a warning during the phases and the run's error before them. */
 void lst_coord__lose(lst_coord *c, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Send *m (taken) to agent i and await its reply (a->replied, a->reply); a reconnect sends it
+ * again with the same id. 0, or -errno with the agent lost (or refused for good). */
 int lst_coord__command(lst_coord *c, size_t i, lst_msg **m);
+/* A message of type without fields (PING stamped with our clock, BYE) to agent i, no reply
+ * awaited; a failure is only logged. */
 void lst_coord__send_simple(lst_coord *c, size_t i, uint32_t type);
+/* This run's HELLO (the caller's to destroy): the first one and a reconnect's. */
 lst_msg *lst_coord__hello_msg(const lst_coord *c);
+/* One wake-up: wait up to timeout_ns (at most 100 ms), dispatch what came through the handler
+ * table, then liveness, PINGs, the wake handler and the ACKs. */
 void lst_coord__pump(lst_coord *c, int64_t timeout_ns);
+/* Pump until cond holds (true), timeout_ns passes (0: none) or, when interruptible, Ctrl-C. */
 bool lst_coord__pump_wait(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns,
 			  bool interruptible);
+/* lst_coord__pump_wait, interruptible. */
 bool lst_coord__pump_until(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns);
+/* Conditions to pump for: every agent in the point has answered its command or is lost; every
+ * agent not lost has answered HELLO; every agent in the point has sent DONE (or is lost). */
 bool lst_coord__all_replied(lst_coord *c);
 bool lst_coord__all_welcomed(lst_coord *c);
 bool lst_coord__all_done(lst_coord *c);
+/* The replies to command `what` of the agents in the point: false when one refused it, or did
+ * not answer (it is lost then); a loss during the phases is for on_agent_loss, not false. */
 bool lst_coord__replies_ok(lst_coord *c, const char *what);
+/* A clock burst on every usable agent, waited for (at most 5 s). */
 void lst_coord__sync(lst_coord *c);
+/* A clock burst not waited for, at most every LST_COORD__SYNC_EVERY (during long points). */
 void lst_coord__resync(lst_coord *c);
 
 /* lst_connect.c: keys, connections, HELLO */
 
+/* HELLO to every agent, WELCOMEs waited for (opts.connect_timeout_ns): an agent that does not
+ * answer, refuses or answers otherwise is lost with why. 0, or -1 when one is lost or Ctrl-C. */
 int lst_coord__hello(lst_coord *c);
+/* Agent i's connection (CURVE with our key pair when it has a key, loaded once). 0, or -errno
+ * with err (a missing key, a key for a remote agent without --insecure, ...). */
 int lst_coord__connect_agent(lst_coord *c, size_t i, lst_err *err);
+
+/* lst_phase_agents.c: a phase's agents */
+
+/* Agent i has a path in phase ph. */
+bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i);
+/* Wait up to the plan's retry_wait for every agent of phase ph to be back (and its clock
+ * measured again). True when they are; false on Ctrl-C, on a refusal, or when the time is up. */
+bool lst_coord__wait_back(lst_coord *c, const struct lst_plan_phase *ph);
 
 /* lst_sched.c: identities, phases, retries */
 
 int lst_coord__identify(lst_coord *c);
-bool lst_coord__wait_back(lst_coord *c, const struct lst_plan_phase *ph);
 size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite, size_t *repeats_done);
 int lst_coord__run_phase(lst_coord *c, size_t phase);
 
 /* lst_point.c: one point */
 
-bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i);
 void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
 			     struct lst_step_result *out);
 int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph);
 int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
 			 struct lst_step_result *out);
 
+/* lst_point_rx.c: what the running point takes from the pump */
+
+/* Register the point's handlers in the pump's table (a run with a plan; the probe has none). */
+void lst_coord__point_listen(lst_coord *c);
+
+/* lst_coord_failover.c: the point's failover detectors */
+
+/* Feed interval k of a row (agent or path) to its failover detector. */
+void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, double t_s,
+			     const lst_sample *s);
+/* An event of the plan, what ("AGENT HOOK"), ran from start to end (our clock, ns; end 0 when
+ * not known) in the point: a mark for every failover detector of the point (lst_failover.h). */
+void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end);
+/* Set a summary point's `failover` (the window with evidence, or null) and, unless the phase
+ * says `failover: {dips: false}`, its `dips` (the windows without) in extra. */
+void lst_coord__failover_json(const lst_coord *c, const struct lst_failover *fo, json_t *extra);
+/* The point's failover fraction: the phase's `failover: {below:}`, else the default. */
+double lst_coord__failover_below(const lst_coord *c);
+
+/* lst_rows.c: one interval row, and the sinks every row goes to */
+
+/* row's counts, histograms and rates are those of sample s (its who, k, t_s are the caller's). */
+void lst_coord__row_of(struct lst_coord__row *row, const lst_sample *s);
+/* A part of a combined row (an agent of `all`, a path of a target): its rates add to row's.
+ * The one place a combined row's rates are computed. */
+void lst_coord__row_add(struct lst_coord__row *row, const lst_sample *part);
+/* fn gets every interval row from now on, after the sinks registered before it. */
+void lst_coord__rows_sink(lst_coord *c, lst_coord__row_fn fn);
+/* row to every sink, in the order they were registered. */
+void lst_coord__rows_emit(lst_coord *c, const struct lst_coord__row *row);
+/* The run's sinks, once: timeseries.csv, live metrics, failover detection, progress. */
+void lst_coord__rows_listen(lst_coord *c);
+
 /* lst_hooks.c: hooks, events and telemetry (issue 13) */
 
 /* Agent i's WELCOME lists capability cap. */
 bool lst_coord__has_cap(const lst_coord *c, size_t i, const char *cap);
-/* n names as "a, b", or "none", into buf. */
-void lst_coord__names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size);
 /* Before any I/O: every hook and collector the plan names is defined on its agent. 0 or -1
  * (each problem reported, FILE:LINE:COL of the plan). */
 int lst_coord__hooks_check(lst_coord *c);
@@ -371,8 +473,6 @@ void lst_coord__paths_begin(lst_coord *c, size_t max_ahead);
 void lst_coord__paths_end(lst_coord *c);
 /* Agent i sends nothing more for the point: in the agents' merge and its slots'. */
 void lst_coord__merge_done(lst_coord *c, size_t i);
-/* Before merging a sample: -1 (warned once) when its paths do not add up to it. */
-int lst_coord__paths_check(lst_coord *c, size_t i, const struct lst_msg_sample *s);
 /* After merging a sample in the agents' merge: its paths into the slots' merge. */
 void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s);
 /* The slots' merge's row callback: timeseries rows per target and per path. */
@@ -384,6 +484,12 @@ void lst_coord__paths_result(lst_coord *c, struct lst_step_result *r);
 
 /* lst_runlog.c: errors, run.json, the journal */
 
+/* The record's handlers in the pump (registered by lst_coord_new): every clock exchange, as it
+ * came, into clock.csv (so the run can be re-aligned later); what a wake-up brought written out
+ * in one write per file. */
+void lst_coord__record_clock(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r,
+			     int64_t t_recv);
+void lst_coord__record_flush(lst_coord *c);
 void lst_coord__error(lst_coord *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 json_t *lst_coord__identity_json(const struct lst_path_identity *id);
 void lst_coord__save_run(lst_coord *c, bool final);
@@ -409,10 +515,8 @@ void lst_coord__progress_phase(const lst_coord *c, size_t phase, const lst_suite
 /* The result of the point just run (out; skew: run.json's start_skew_us, a real or null). */
 void lst_coord__progress_point(const lst_coord *c, const struct lst_step_result *out,
 			       const json_t *skew);
-/* An interval's line. */
-
-void lst_coord__progress(lst_coord *c, const struct lst_merge_row *row, const struct lst_rates *r,
-			 const lst_hist *lat);
+/* An interval's line, from its `all` row (ramp included). */
+void lst_coord__progress(lst_coord *c, const struct lst_coord__row *row);
 
 /* lst_coord_metrics.c: live metrics for Prometheus (--metrics); each does nothing without */
 
@@ -421,10 +525,8 @@ int lst_coord__metrics_open(lst_coord *c, lst_err *err);
 void lst_coord__metrics_close(lst_coord *c);
 /* The run's state: "connecting", "running", "finished", "failed" or "interrupted". */
 void lst_coord__metrics_state(lst_coord *c, const char *state);
-/* A timeseries row's figures (the same arguments as lst_results_row_of), for who's series. */
-void lst_coord__metrics_row(lst_coord *c, const struct lst_row_who *who, int64_t k, double t_s,
-			    const struct lst_rates *r, const struct lst_dir_stats dir[LST_DIR_N],
-			    const struct lst_sample_health *h, const struct lst_sample_verify *v);
+/* A timeseries row's figures, for its scope's series. */
+void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row);
 /* A sample of agent i was merged. */
 void lst_coord__metrics_sample(lst_coord *c, size_t i);
 /* A point begins (c->cur is set): its place in the run. */

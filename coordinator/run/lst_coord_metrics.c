@@ -111,6 +111,13 @@ static const struct lst_metric_family s_fams[M_N] = {
 static const char *const s_states[] = { "connecting", "running", "finished", "failed",
 					"interrupted" };
 
+_Static_assert(LST_METRICS_NFDS <= LST_COORD__POLL_MAX, "the pump waits on every socket");
+
+static size_t s_pollfds(lst_coord *c, struct pollfd *fds)
+{
+	return lst_metrics_pollfds(c->metrics, fds);
+}
+
 int lst_coord__metrics_open(lst_coord *c, lst_err *err)
 {
 	char l[512];
@@ -122,6 +129,7 @@ int lst_coord__metrics_open(lst_coord *c, lst_err *err)
 		lst_err_prefix(err, "--metrics ");
 		return -1;
 	}
+	lst_coord__pump_poll(c, s_pollfds, lst_coord__metrics_serve);
 	lst_metrics_set(
 		c->metrics, M_RUN_INFO,
 		lst_metrics_labels(l, sizeof(l), "run_id", c->run_id, "host", c->host, NULL), 1);
@@ -149,9 +157,7 @@ void lst_coord__metrics_state(lst_coord *c, const char *state)
 				!strcmp(state, s_states[i]));
 }
 
-void lst_coord__metrics_row(lst_coord *c, const struct lst_row_who *who, int64_t k, double t_s,
-			    const struct lst_rates *r, const struct lst_dir_stats dir[LST_DIR_N],
-			    const struct lst_sample_health *h, const struct lst_sample_verify *v)
+void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row)
 {
 	static const double qs[] = { 50, 99, 99.9 };
 	static const char *const qnames[] = { "0.5", "0.99", "0.999" };
@@ -162,29 +168,29 @@ void lst_coord__metrics_row(lst_coord *c, const struct lst_row_who *who, int64_t
 
 	if (!m)
 		return;
-	lst_metrics_labels(l, sizeof(l), "scope", who->scope, "agent", who->agent, "target",
-			   who->target, "path", who->path, NULL);
-	lst_metrics_set(m, M_READ_IOPS, l, r->iops[LST_DIR_READ]);
-	lst_metrics_set(m, M_WRITE_IOPS, l, r->iops[LST_DIR_WRITE]);
-	lst_metrics_set(m, M_READ_MBPS, l, r->mbps[LST_DIR_READ]);
-	lst_metrics_set(m, M_WRITE_MBPS, l, r->mbps[LST_DIR_WRITE]);
+	lst_metrics_labels(l, sizeof(l), "scope", row->who.scope, "agent", row->who.agent, "target",
+			   row->who.target, "path", row->who.path, NULL);
+	lst_metrics_set(m, M_READ_IOPS, l, row->rates.iops[LST_DIR_READ]);
+	lst_metrics_set(m, M_WRITE_IOPS, l, row->rates.iops[LST_DIR_WRITE]);
+	lst_metrics_set(m, M_READ_MBPS, l, row->rates.mbps[LST_DIR_READ]);
+	lst_metrics_set(m, M_WRITE_MBPS, l, row->rates.mbps[LST_DIR_WRITE]);
 	/* The same histogram as the row's latency columns: both directions added. */
-	lat = dir[LST_DIR_READ].lat;
-	lst_hist_add(&lat, &dir[LST_DIR_WRITE].lat);
+	lat = row->dir[LST_DIR_READ].lat;
+	lst_hist_add(&lat, &row->dir[LST_DIR_WRITE].lat);
 	for (size_t q = 0; q < sizeof(qs) / sizeof(qs[0]); q++) {
 		snprintf(lq, sizeof(lq), "%s,quantile=\"%s\"", l, qnames[q]);
 		lst_metrics_set(m, M_LAT, lq, (double)lst_hist_percentile(&lat, qs[q]) / 1e9);
 	}
 	lst_metrics_set(m, M_LAT_MEAN, l, lst_hist_mean(&lat) / 1e9);
-	lst_metrics_set(m, M_INTERVAL, l, (double)k);
-	lst_metrics_set(m, M_INTERVAL_T, l, t_s);
+	lst_metrics_set(m, M_INTERVAL, l, (double)row->k);
+	lst_metrics_set(m, M_INTERVAL_T, l, row->t_s);
 	lst_metrics_set(m, M_INTERVAL_POINT, l, (double)c->cur.point);
 	for (int e = 0; e < LST_ERRC_N; e++)
-		errs += h->err_class[e];
+		errs += row->health->err_class[e];
 	lst_metrics_add(m, M_ERRORS, l, (double)errs);
-	lst_metrics_add(m, M_TIMEOUTS, l, (double)h->timeouts);
-	lst_metrics_add(m, M_VERIFY_OK, l, v ? (double)v->ok : 0);
-	lst_metrics_add(m, M_VERIFY_BAD, l, v ? (double)v->bad : 0);
+	lst_metrics_add(m, M_TIMEOUTS, l, (double)row->health->timeouts);
+	lst_metrics_add(m, M_VERIFY_OK, l, row->verify ? (double)row->verify->ok : 0);
+	lst_metrics_add(m, M_VERIFY_BAD, l, row->verify ? (double)row->verify->bad : 0);
 }
 
 void lst_coord__metrics_sample(lst_coord *c, size_t i)

@@ -59,17 +59,6 @@ static bool s_hooks_ok(const lst_coord *c, size_t i)
 	return lst_coord__has_cap(c, i, LST_CAP_HOOKS);
 }
 
-void lst_coord__names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, size_t size)
-{
-	size_t len = 0;
-
-	buf[0] = 0;
-	for (uint32_t k = 0; k < n && k < LST_MAX_HOOKS && len < size; k++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? ", " : "", names[k]);
-	if (!n)
-		snprintf(buf, size, "none");
-}
-
 /* One hook the plan names: on an agent that speaks hooks.v1 and defines it. */
 static bool s_check_hook(lst_coord *c, const struct lst_plan_hook *h, const char *what)
 {
@@ -87,7 +76,7 @@ static bool s_check_hook(lst_coord *c, const struct lst_plan_hook *h, const char
 	}
 	if (s_listed(w->hooks, w->nhooks, h->hook))
 		return true;
-	lst_coord__names(w->hooks, w->nhooks, names, sizeof(names));
+	lst_conn_names(w->hooks, w->nhooks, names, sizeof(names));
 	lst_coord__error(c,
 			 "%s:%d:%d: %s: agent %s has no hook '%s' (its config defines: %s); a "
 			 "plan can only run the hooks an agent's owner put in its config",
@@ -112,8 +101,7 @@ static bool s_check_collectors(lst_coord *c, const struct lst_plan_phase *ph)
 			    s_listed(w->collectors, w->ncollectors, ph->collect[k]))
 				continue;
 			if (s_hooks_ok(c, i))
-				lst_coord__names(w->collectors, w->ncollectors, names,
-						 sizeof(names));
+				lst_conn_names(w->collectors, w->ncollectors, names, sizeof(names));
 			else
 				snprintf(names, sizeof(names), "none: it does not speak %s",
 					 LST_CAP_HOOKS);

@@ -9,7 +9,7 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#include "lst_coord_int.h"
+#include "lst_session.h"
 
 #define S_PAGE_TIMEOUT_NS (10 * LST_NS_PER_S) /* per page and agent set */
 #define S_MAX_PAGES 1024		      /* 32768 devices: far beyond any host */
@@ -34,14 +34,21 @@ static json_t *s_device_json(const struct lst_inv_device *d)
 			 (int)d->allow_write);
 }
 
+/* Why agent i has no devices: why it was lost, else what (as JSON). */
+static json_t *s_why(const lst_coord *c, size_t i, const char *what)
+{
+	const char *why = lst_session__lost_why(c, i);
+
+	return json_string(why[0] ? why : what);
+}
+
 /* Send INVENTORY from `from` to agent i, when it is still in the query. */
 static void s_ask(lst_coord *c, size_t i, uint32_t from)
 {
 	lst_msg *m = lst_msg_new(LST_MSG_INVENTORY);
 
 	m->u.inventory.from = from;
-	c->a[i].in_point = true;
-	lst_coord__command(c, i, &m);
+	lst_session__ask(c, i, &m);
 }
 
 /*
@@ -50,27 +57,24 @@ static void s_ask(lst_coord *c, size_t i, uint32_t from)
  */
 static bool s_take(lst_coord *c, size_t i, json_t *devs, uint32_t *from, json_t *entry)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	const lst_msg *reply = lst_session__take(c, i);
 	const struct lst_msg_inventory_reply *r;
 
-	a->in_point = false;
-	if (!lst_coord__usable(a) || !a->replied || !a->reply) {
+	if (!reply) {
+		json_object_set_new(entry, "error", s_why(c, i, "no answer to INVENTORY"));
+		return false;
+	}
+	if (reply->type == LST_MSG_ERROR) {
+		json_object_set_new(entry, "error", json_string(reply->u.error.text));
+		return false;
+	}
+	if (reply->type != LST_MSG_INVENTORY_REPLY) {
 		json_object_set_new(
 			entry, "error",
-			json_string(a->lost_why[0] ? a->lost_why : "no answer to INVENTORY"));
+			json_sprintf("answered INVENTORY with %s", lst_msg_type_name(reply->type)));
 		return false;
 	}
-	if (a->reply->type == LST_MSG_ERROR) {
-		json_object_set_new(entry, "error", json_string(a->reply->u.error.text));
-		return false;
-	}
-	if (a->reply->type != LST_MSG_INVENTORY_REPLY) {
-		json_object_set_new(entry, "error",
-				    json_sprintf("answered INVENTORY with %s",
-						 lst_msg_type_name(a->reply->type)));
-		return false;
-	}
-	r = &a->reply->u.inventory_reply;
+	r = &reply->u.inventory_reply;
 	for (uint32_t k = 0; k < r->ndevices; k++)
 		json_array_append_new(devs, s_device_json(&r->devices[k]));
 	*from = r->from + r->ndevices;
@@ -78,31 +82,29 @@ static bool s_take(lst_coord *c, size_t i, json_t *devs, uint32_t *from, json_t 
 }
 
 /* Page through every agent that said WELCOME; each entry gets devices or an error. */
-static void s_query(lst_coord *c, json_t *entries)
+static void s_query(lst_coord *c, size_t n, json_t *entries)
 {
-	uint32_t *from = lst_calloc(c->n, sizeof(*from));
-	bool *asking = lst_calloc(c->n, sizeof(*asking));
+	uint32_t *from = lst_calloc(n, sizeof(*from));
+	bool *asking = lst_calloc(n, sizeof(*asking));
 	bool any = false;
 
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		json_t *e = json_array_get(entries, i);
 
-		if (!lst_coord__usable(&c->a[i])) {
-			json_object_set_new(e, "error",
-					    json_string(c->a[i].lost_why[0] ? c->a[i].lost_why
-									    : "unreachable"));
+		if (!lst_session__usable(c, i)) {
+			json_object_set_new(e, "error", s_why(c, i, "unreachable"));
 			continue;
 		}
 		json_object_set_new(e, "devices", json_array());
 		asking[i] = any = true;
 	}
 	for (int page = 0; any && page < S_MAX_PAGES; page++) {
-		for (size_t i = 0; i < c->n; i++)
+		for (size_t i = 0; i < n; i++)
 			if (asking[i])
 				s_ask(c, i, from[i]);
-		lst_coord__pump_until(c, lst_coord__all_replied, S_PAGE_TIMEOUT_NS);
+		lst_session__wait(c, S_PAGE_TIMEOUT_NS);
 		any = false;
-		for (size_t i = 0; i < c->n; i++) {
+		for (size_t i = 0; i < n; i++) {
 			json_t *e = json_array_get(entries, i);
 
 			if (!asking[i])
@@ -123,23 +125,22 @@ int lst_inventory_collect(const struct lst_coord_agent *agents, size_t n,
 	int rc = 0;
 
 	*out = NULL;
-	c = lst_coord__query_new(agents, n, sec);
+	c = lst_session__query_new(agents, n, sec);
 	if (!c)
 		return 2;
 	entries = json_array();
 	for (size_t i = 0; i < n; i++) {
-		const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
+		const struct lst_msg_welcome *w = lst_conn_info(lst_session__conn(c, i));
 
 		json_array_append_new(entries,
 				      json_pack("{s:s, s:s, s:s}", "agent", agents[i].name,
 						"address", agents[i].address, "host", w->host));
 	}
-	s_query(c, entries);
+	s_query(c, n, entries);
 	for (size_t i = 0; i < n; i++)
 		if (json_object_get(json_array_get(entries, i), "error"))
 			rc = 1;
-	lst_coord__bye(c);
-	lst_coord_destroy(&c);
+	lst_session__end(&c);
 	*out = entries;
 	return rc;
 }

@@ -107,21 +107,6 @@ void lst_coord__merge_done(lst_coord *c, size_t i)
 			lst_merge_agent_done(c->cur.paths.merge, a->slot[j]);
 }
 
-int lst_coord__paths_check(lst_coord *c, size_t i, const struct lst_msg_sample *s)
-{
-	struct lst_coord__agent *a = &c->a[i];
-	char why[256];
-
-	if (!s->nparts || !lst_msg_sample_parts_check(s, a->njobs, why, sizeof(why)))
-		return 0;
-	if (!a->bad_warned)
-		lst_log_warn("agent %s: sample for interval %lld: its paths do not add up (%s): "
-			     "ignored",
-			     lst_conn_name(a->conn), (long long)s->s.interval, why);
-	a->bad_warned = true;
-	return -1;
-}
-
 void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 {
 	struct lst_coord__paths *ps = &c->cur.paths;
@@ -150,32 +135,27 @@ void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s
 static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t, double t_s)
 {
 	struct lst_coord__paths *ps = &c->cur.paths;
-	struct lst_rates all = { { 0, 0 }, { 0, 0 }, 0, 0 };
-	struct lst_row_who who = { "target", "*", c->plan->targets[t].name, "" };
+	struct lst_coord__row r = {
+		.who = { "target", "*", c->plan->targets[t].name, "" },
+		.k = row->k,
+		.t_s = t_s,
+		.dir = ps->sum->dir,
+		.health = &ps->sum->health,
+		.verify = &ps->sum->verify,
+		.s = ps->sum,
+	};
 	bool any = false;
 
 	lst_sample_init(ps->sum, row->k);
 	for (size_t s = 0; s < ps->nslots; s++) {
-		struct lst_rates r;
-
 		if (ps->slots[s].target != t || !row->agent[s])
 			continue;
 		any = true;
 		lst_sample_add(ps->sum, row->agent[s]);
-		lst_rates_of(row->agent[s], &r);
-		for (int d = 0; d < LST_DIR_N; d++) {
-			all.iops[d] += r.iops[d];
-			all.mbps[d] += r.mbps[d];
-		}
-		all.trim_iops += r.trim_iops;
-		all.trim_mbps += r.trim_mbps;
+		lst_coord__row_add(&r, row->agent[s]);
 	}
-	if (!any)
-		return;
-	lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &all,
-			   ps->sum->dir, &ps->sum->health, &ps->sum->verify);
-	lst_coord__metrics_row(c, &who, row->k, t_s, &all, ps->sum->dir, &ps->sum->health,
-			       &ps->sum->verify);
+	if (any)
+		lst_coord__rows_emit(c, &r);
 }
 
 void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
@@ -193,22 +173,19 @@ void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 		struct lst_coord__slot *sl = &ps->slots[s];
 		const lst_sample *smp = row->agent[s];
 		struct lst_coord__agent *a = &c->a[sl->agent];
-		struct lst_row_who who = { "path", lst_conn_name(a->conn),
-					   c->plan->targets[sl->target].name, sl->path };
-		struct lst_rates r;
-		double t_s = grid;
+		struct lst_coord__row r = { .who = { "path", lst_conn_name(a->conn),
+						     c->plan->targets[sl->target].name, sl->path },
+					    .k = row->k,
+					    .t_s = grid,
+					    .fo = &sl->fo };
 
 		if (!smp)
 			continue;
 		if (smp->start_ns || smp->end_ns)
-			t_s = lst_coord__t(
+			r.t_s = lst_coord__t(
 				c, lst_clock_to_local(lst_conn_clock(a->conn), smp->start_ns));
-		lst_rates_of(smp, &r);
-		lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, t_s, &who, &r,
-				   smp->dir, &smp->health, &smp->verify);
-		lst_coord__metrics_row(c, &who, row->k, t_s, &r, smp->dir, &smp->health,
-				       &smp->verify);
-		lst_coord__failover_add(c, &sl->fo, row->k, t_s, smp);
+		lst_coord__row_of(&r, smp);
+		lst_coord__rows_emit(c, &r);
 	}
 }
 

@@ -109,100 +109,42 @@ static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t
 	return 0;
 }
 
-/* A complete interval from the merge: timeseries rows for all and each agent. */
+/* A complete interval from the merge: the row of all and each agent's, to the run's sinks. */
 static void s_on_row(const struct lst_merge_row *row, void *arg)
 {
 	lst_coord *c = arg;
-	struct lst_rates all = { { 0, 0 }, { 0, 0 }, 0, 0 };
-	struct lst_dir_stats dir[LST_DIR_N];
-	int64_t grid = c->cur.T0 + row->k * c->cur.interval;
+	struct lst_coord__row all = {
+		.who = { "all", "all", "", "" },
+		.k = row->k,
+		.t_s = lst_coord__t(c, c->cur.T0 + row->k * c->cur.interval),
+		.ramp = row->ramp,
+		.dir = row->all->dir,
+		.health = &row->all->health,
+		.verify = &row->all->verify,
+		.s = row->all,
+	};
 
-	for (size_t i = 0; i < row->nagents; i++) {
-		struct lst_rates r;
-
-		if (!row->agent[i])
-			continue;
-		lst_rates_of(row->agent[i], &r);
-		for (int d = 0; d < LST_DIR_N; d++) {
-			all.iops[d] += r.iops[d];
-			all.mbps[d] += r.mbps[d];
-		}
-		all.trim_iops += r.trim_iops;
-		all.trim_mbps += r.trim_mbps;
-	}
-	memcpy(dir, row->all->dir, sizeof(dir));
+	for (size_t i = 0; i < row->nagents; i++)
+		if (row->agent[i])
+			lst_coord__row_add(&all, row->agent[i]);
 	for (size_t i = 0; i < row->nagents; i++)
 		if (row->agent[i])
 			lst_coord__metrics_sample(c, i);
-	if (!row->ramp) {
-		lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k,
-				lst_coord__t(c, grid), "all", &all, dir, &row->all->health,
-				&row->all->verify);
-		lst_coord__metrics_row(c, &(struct lst_row_who){ "all", "all", "", "" }, row->k,
-				       lst_coord__t(c, grid), &all, dir, &row->all->health,
-				       &row->all->verify);
-		for (size_t i = 0; i < row->nagents; i++) {
-			struct lst_rates r;
-			const lst_sample *s = row->agent[i];
-			double t_s;
+	lst_coord__rows_emit(c, &all);
+	for (size_t i = 0; !row->ramp && i < row->nagents; i++) {
+		const lst_sample *s = row->agent[i];
+		struct lst_coord__row r = { .who = { "agent", lst_conn_name(c->a[i].conn), "", "" },
+					    .k = row->k };
 
-			if (!s)
-				continue;
-			t_s = lst_coord__t(
-				c, lst_clock_to_local(lst_conn_clock(c->a[i].conn), s->start_ns));
-			lst_rates_of(s, &r);
-			lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k, t_s,
-					lst_conn_name(c->a[i].conn), &r, s->dir, &s->health,
-					&s->verify);
-			lst_coord__metrics_row(c,
-					       &(struct lst_row_who){ "agent",
-								      lst_conn_name(c->a[i].conn),
-								      "", "" },
-					       row->k, t_s, &r, s->dir, &s->health, &s->verify);
-			if (!c->cur.paths.path_rows)
-				lst_coord__failover_add(c, &c->a[i].fo, row->k, t_s, s);
-		}
+		if (!s)
+			continue;
+		lst_coord__row_of(&r, s);
+		r.t_s = lst_coord__t(c,
+				     lst_clock_to_local(lst_conn_clock(c->a[i].conn), s->start_ns));
+		if (!c->cur.paths.path_rows)
+			r.fo = &c->a[i].fo;
+		lst_coord__rows_emit(c, &r);
 	}
-	{
-		lst_hist both = dir[0].lat;
-
-		lst_hist_add(&both, &dir[1].lat);
-		lst_coord__progress(c, row, &all, &both);
-	}
-}
-
-void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, double t_s,
-			     const lst_sample *s)
-{
-	double dur_s = s->end_ns > s->start_ns ? (double)(s->end_ns - s->start_ns) / 1e9
-					       : (double)c->cur.interval / 1e9;
-
-	lst_failover_add(fo, k, t_s, dur_s, s);
-}
-
-void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end)
-{
-	double t0 = lst_coord__t(c, start), t1 = lst_coord__t(c, end ? end : start);
-
-	for (size_t i = 0; !c->cur.paths.path_rows && i < c->n; i++)
-		lst_failover_mark(&c->a[i].fo, what, t0, t1);
-	for (size_t s = 0; s < c->cur.paths.nslots; s++)
-		lst_failover_mark(&c->cur.paths.slots[s].fo, what, t0, t1);
-}
-
-void lst_coord__failover_json(const lst_coord *c, const struct lst_failover *fo, json_t *extra)
-{
-	json_object_set_new(extra, "failover", lst_failover_json(fo));
-	if (c->plan->phases[c->cur.phase].failover_dips)
-		json_object_set_new(extra, "dips", lst_failover_dips_json(fo));
-}
-
-double lst_coord__failover_below(const lst_coord *c)
-{
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
-
-	return ph->failover_below_pct > 0 ? ph->failover_below_pct / 100
-					  : LST_FAILOVER_BELOW_DEFAULT;
 }
 
 static void s_stop_all(lst_coord *c)
@@ -301,19 +243,6 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 		r->seconds = (double)(lst_mono_ns() - c->cur.T0) / 1e9;
 	}
 	lst_coord__paths_result(c, r);
-}
-
-/* The agents with a path in phase ph. */
-bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i)
-{
-	for (size_t k = 0; k < ph->ntargets; k++) {
-		const struct lst_plan_target *pt = &c->plan->targets[ph->targets[k]];
-
-		for (size_t j = 0; j < pt->npaths; j++)
-			if (pt->paths[j].agent == i)
-				return true;
-	}
-	return false;
 }
 
 /*

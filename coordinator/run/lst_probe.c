@@ -1,12 +1,12 @@
 /*
- * lockstep agents: a coordinator with agents and no plan (lst_coord__new) says HELLO, measures
- * every clock, prints what each agent said about itself, and says BYE.
+ * lockstep agents: a session with the agents (lst_session.h) says HELLO, measures every clock,
+ * prints what each agent said about itself, and says BYE.
  */
 #include "lst_probe.h"
 
 #include "lst_time.h"
 
-#include "lst_coord_int.h"
+#include "lst_session.h"
 
 /* The engines agent cn offers, comma-separated, into buf. */
 static void s_engines(const lst_conn *cn, char *buf, size_t size)
@@ -35,16 +35,16 @@ static void s_hooks_line(const struct lst_msg_welcome *w, FILE *out)
 
 	if (!w->nhooks && !w->ncollectors)
 		return;
-	lst_coord__names(w->hooks, w->nhooks, hooks, sizeof(hooks));
-	lst_coord__names(w->collectors, w->ncollectors, coll, sizeof(coll));
+	lst_conn_names(w->hooks, w->nhooks, hooks, sizeof(hooks));
+	lst_conn_names(w->collectors, w->ncollectors, coll, sizeof(coll));
 	fprintf(out, "%-12s hooks: %s; collectors: %s\n", "", hooks, coll);
 }
 
 /* Agent i's row: a JSON object appended to arr, or a table line on out. False when it failed. */
-static bool s_row(const lst_coord *c, size_t i, bool json, json_t *arr, FILE *out)
+static bool s_row(const lst_coord *c, const struct lst_coord_agent *ag, size_t i, bool json,
+		  json_t *arr, FILE *out)
 {
-	const struct lst_coord_agent *ag = &c->agents[i];
-	const lst_conn *cn = c->a[i].conn;
+	const lst_conn *cn = lst_session__conn(c, i);
 	const struct lst_msg_welcome *w = lst_conn_info(cn);
 	const struct lst_clock_est *est = lst_conn_estimate(cn);
 	char engines[64];
@@ -54,10 +54,11 @@ static bool s_row(const lst_coord *c, size_t i, bool json, json_t *arr, FILE *ou
 		if (json)
 			json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "name", ag->name,
 							     "address", ag->address, "error",
-							     c->a[i].lost_why));
+							     lst_session__lost_why(c, i)));
 		else
 			fprintf(out, "%-12s %s  (%s)\n", ag->name,
-				lst_conn_failure(cn) ? "refused" : "unreachable", c->a[i].lost_why);
+				lst_conn_failure(cn) ? "refused" : "unreachable",
+				lst_session__lost_why(c, i));
 		return false;
 	}
 	if (json)
@@ -83,49 +84,28 @@ static bool s_row(const lst_coord *c, size_t i, bool json, json_t *arr, FILE *ou
 	return true;
 }
 
-lst_coord *lst_coord__query_new(const struct lst_coord_agent *agents, size_t n,
-				const struct lst_coord_opts *sec)
-{
-	struct lst_coord_opts opts = { .quiet = true, .connect_timeout_ns = 5 * LST_NS_PER_S };
-	lst_coord *c;
-	lst_err err;
-
-	if (sec) {
-		opts.key_file = sec->key_file;
-		opts.insecure = sec->insecure;
-	}
-	c = lst_coord__new(agents, n, 10 * LST_NS_PER_S, LST_NS_PER_S, &opts, &err);
-	if (!c) {
-		fprintf(stderr, "lockstep: %s\n", err.msg);
-		return NULL;
-	}
-	lst_coord__hello(c);
-	return c;
-}
-
 int lst_probe_agents(const struct lst_coord_agent *agents, size_t n,
 		     const struct lst_coord_opts *sec, bool json, FILE *out)
 {
-	lst_coord *c = lst_coord__query_new(agents, n, sec);
+	lst_coord *c = lst_session__query_new(agents, n, sec);
 	json_t *arr;
 	int rc = 0;
 
 	if (!c)
 		return 2;
-	lst_coord__sync(c);
+	lst_session__sync(c);
 	if (!json)
 		fprintf(out, "%-12s %-9s %-20s %5s %-16s %14s %10s  %s\n", "NAME", "VERSION",
 			"HOST", "CORES", "ENGINES", "CLOCK_OFFSET_MS", "RTT_US", "ADDRESS");
 	arr = json_array();
 	for (size_t i = 0; i < n; i++)
-		if (!s_row(c, i, json, arr, out))
+		if (!s_row(c, &agents[i], i, json, arr, out))
 			rc = 1;
 	if (json) {
 		json_dumpf(arr, out, JSON_INDENT(2));
 		fputc('\n', out);
 	}
-	lst_coord__bye(c);
-	lst_coord_destroy(&c);
+	lst_session__end(&c);
 	json_decref(arr);
 	return rc;
 }

@@ -40,13 +40,13 @@ static json_t *s_json_where(const lst_coord *c, const char *type)
 			 "label", c->cur.label);
 }
 
-static void s_json_interval(const lst_coord *c, const struct lst_merge_row *row,
+static void s_json_interval(const lst_coord *c, const struct lst_coord__row *row,
 			    const struct lst_rates *r, const lst_hist *lat)
 {
 	json_t *o = s_json_where(c, "interval");
 
 	json_object_set_new(o, "interval", json_integer((json_int_t)row->k));
-	json_object_set_new(o, "t_s", s_num(lst_coord__t(c, c->cur.T0 + row->k * c->cur.interval)));
+	json_object_set_new(o, "t_s", s_num(row->t_s));
 	json_object_set_new(o, "ramp", json_boolean(row->ramp));
 	json_object_set_new(o, "iops", s_num(r->iops[0] + r->iops[1]));
 	json_object_set_new(o, "read_iops", s_num(r->iops[0]));
@@ -57,13 +57,15 @@ static void s_json_interval(const lst_coord *c, const struct lst_merge_row *row,
 	s_json_line(c->opts.progress_json, o);
 }
 
-void lst_coord__progress(lst_coord *c, const struct lst_merge_row *row, const struct lst_rates *r,
-			 const lst_hist *lat)
+void lst_coord__progress(lst_coord *c, const struct lst_coord__row *row)
 {
 	double el = (double)((row->k + 1) * c->cur.interval) / 1e9;
+	const struct lst_rates *r = &row->rates;
 	char total[32] = "";
 	FILE *f = c->opts.progress;
+	lst_hist both = row->dir[LST_DIR_READ].lat, *lat = &both;
 
+	lst_hist_add(&both, &row->dir[LST_DIR_WRITE].lat);
 	if (c->opts.progress_json)
 		s_json_interval(c, row, r, lat);
 	if (c->opts.quiet || c->opts.progress_json)

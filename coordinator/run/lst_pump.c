@@ -3,14 +3,16 @@
  * pumping (wait on every connection at once and dispatch what arrives), liveness (PINGs, clock
  * bursts, reconnects, silence that makes an agent unreachable and then lost) and the conditions
  * the scheduler waits for. The connection's state (lst_conn) says whether an agent is lost.
- * A SAMPLE of the running point goes to the merge, to samples/AGENT.msgpack and, for its
- * measured intervals, its device counters to devstats.csv.
+ * The pump names no feature: what a spooled message (SAMPLE, DONE, EVENT, INTEGRITY) means is
+ * for the handler the point or a feature registered for its type (lst_coord__pump_on), an
+ * agent's loss reaches the point through its end handler (lst_coord__pump_on_end), and the
+ * record and the metrics endpoint hear of clock exchanges, wake-ups and their own sockets
+ * through theirs (lst_coord__pump_on_clock, _on_wake, _poll).
  */
 #include <errno.h>
 
 #include "lst_assert.h"
 #include "lst_log.h"
-#include "lst_metrics.h"
 #include "lst_time.h"
 
 #include "lst_coord_int.h"
@@ -22,6 +24,47 @@ static void s_drain(lst_coord *c, size_t i);
 bool lst_coord__usable(const struct lst_coord__agent *a)
 {
 	return lst_conn_state(a->conn) == LST_CONN_READY;
+}
+
+void lst_coord__pump_on(lst_coord *c, uint32_t type, lst_coord__rx_fn fn)
+{
+	LST_ASSERT(type < LST_MSG_TYPE_END);
+	c->on_rx[type] = fn;
+}
+
+void lst_coord__pump_on_end(lst_coord *c, lst_coord__end_fn ended, lst_coord__end_work_fn busy)
+{
+	c->on_end = ended;
+	c->end_work = busy;
+}
+
+void lst_coord__pump_on_clock(lst_coord *c, lst_coord__clock_fn fn)
+{
+	c->on_clock = fn;
+}
+
+void lst_coord__pump_on_wake(lst_coord *c, lst_coord__wake_fn fn)
+{
+	c->on_wake = fn;
+}
+
+void lst_coord__pump_poll(lst_coord *c, lst_coord__fds_fn fds, lst_coord__serve_fn serve)
+{
+	c->poll_fds = fds;
+	c->poll_serve = serve;
+}
+
+void lst_coord__pump_frame(const lst_coord *c, const uint8_t **raw, size_t *rawlen)
+{
+	*raw = c->rx_raw;
+	*rawlen = c->rx_rawlen;
+}
+
+/* Agent i sends nothing more for the current point: whoever merges it stops waiting. */
+static void s_ended(lst_coord *c, size_t i)
+{
+	if (c->on_end)
+		c->on_end(c, i);
 }
 
 /*
@@ -70,7 +113,7 @@ static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_
 			a->done = true;
 			a->done_msg.reason = LST_DONE_ERROR;
 			snprintf(a->done_msg.text, sizeof(a->done_msg.text), "lost");
-			lst_coord__merge_done(c, i);
+			s_ended(c, i);
 		}
 	}
 	if (!c->running || lst_conn_state(a->conn) == LST_CONN_REFUSED) {
@@ -222,121 +265,6 @@ static void s_on_rewelcome(lst_coord *c, size_t i, const struct lst_msg_welcome 
 		lst_log_debug(LST_DBG_NET, "%s", err.msg);
 }
 
-/* A SAMPLE or DONE of agent i is for the point running now (not an earlier point or attempt). */
-static bool s_for_point(const lst_coord *c, const struct lst_coord__agent *a, const lst_msg *m,
-			uint32_t phase, uint32_t point)
-{
-	return c->in_point && a->in_point && phase == c->cur.phase && point == c->cur.point &&
-	       m->seq >= a->min_seq;
-}
-
-/*
- * devstats.csv rows of a measured interval of agent i: one per path with device counters, on
- * timeseries.csv's time base (the interval's start as the agent measured it, as for the agent's
- * timeseries rows; its place on the grid when it saw no I/O). An entry naming
- * a path the agent was not given is dropped.
- */
-static void s_devstats(lst_coord *c, size_t i, const struct lst_msg_sample *s)
-{
-	struct lst_coord__agent *a = &c->a[i];
-	struct lst_devstat_row row = {
-		.phase = c->cur.phase_name,
-		.point = c->cur.point,
-		.label = c->cur.label,
-		.agent = lst_conn_name(a->conn),
-		.k = s->s.interval,
-	};
-	int64_t at = lst_clock_to_local(lst_conn_clock(a->conn), s->s.start_ns);
-
-	if (!s->s.start_ns && !s->s.end_ns) /* no I/O: the interval's place on the grid */
-		at = c->cur.T0 + s->s.interval * c->cur.interval;
-	row.t_s = lst_coord__t(c, at);
-
-	for (uint32_t j = 0; j < s->ndev; j++) {
-		json_t *job = json_array_get(a->jobs, s->dev[j].path);
-
-		if (!job || s->dev[j].path >= LST_MAX_JOBSPECS)
-			continue;
-		row.target = json_string_value(json_object_get(job, "target"));
-		row.path = json_string_value(json_object_get(job, "path"));
-		row.device = a->devices[s->dev[j].path];
-		row.d = &s->dev[j];
-		lst_results_devstat(c->res, &row);
-	}
-}
-
-static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m, const uint8_t *raw, size_t rawlen)
-{
-	struct lst_coord__agent *a = &c->a[i];
-	const struct lst_msg_sample *s = &m->u.sample;
-	lst_err err;
-	int rc;
-
-	if (!s_for_point(c, a, m, s->phase, s->point)) {
-		lst_log_debug(LST_DBG_PROTO,
-			      "agent %s: sample for phase %u point %u (seq %llu) "
-			      "is not for the running point: ignored",
-			      lst_conn_name(a->conn), s->phase, s->point,
-			      (unsigned long long)m->seq);
-		return;
-	}
-	if (a->point_lost) { /* all or nothing: nothing of a lost agent after its loss */
-		a->dropped++;
-		return;
-	}
-	lst_coord__verify_marks(c, i, s); /* its writers' progress, whatever becomes of the rows */
-	a->samples++;
-	if (s->s.flags & LST_SAMPLE_LATE && !a->late_warned) {
-		a->late_warned = true;
-		lst_log_warn(
-			"agent %s: interval %lld spans several intervals (its main thread fell "
-			"behind)",
-			lst_conn_name(a->conn), (long long)s->s.interval);
-	}
-	/*
-	 * Interval k ends at T0 + (k + 1) x interval: a sample for one that has not begun (with a
-	 * second for clock error) is wrong, and would push the merge window past every agent.
-	 */
-	if (s->s.interval < 0 ||
-	    s->s.interval > (lst_mono_ns() - c->cur.T0 + LST_NS_PER_S) / c->cur.interval + 1) {
-		if (!a->bad_warned)
-			lst_log_warn(
-				"agent %s: sample for interval %lld, which has not begun %.1f s "
-				"into the point: ignored",
-				lst_conn_name(a->conn), (long long)s->s.interval,
-				(double)(lst_mono_ns() - c->cur.T0) / 1e9);
-		a->bad_warned = true;
-		a->dropped++;
-		return;
-	}
-	if (lst_coord__paths_check(c, i, s)) {
-		a->dropped++;
-		return;
-	}
-	rc = lst_merge_check(c->cur.merge, &s->s);
-	if (rc) {
-		if (!a->dropped++)
-			lst_log_warn("agent %s: sample %lld arrived after that interval was "
-				     "written: not counted (neither in timeseries.csv nor in the "
-				     "summary)",
-				     lst_conn_name(a->conn), (long long)s->s.interval);
-		return;
-	}
-	/*
-	 * What is merged, as received, and on disk before the rows that count it: a SIGKILL
-	 * between the two leaves a frame without its row, never a row without its frame. A
-	 * failed write ends the run once (lst_coord__results_ok).
-	 */
-	lst_results_raw(c->res, lst_conn_name(a->conn), raw, rawlen, &err);
-	lst_coord__paths_add(c, i, s);
-	rc = lst_merge_add(c->cur.merge, i, &s->s);
-	LST_ASSERT(!rc); /* lst_merge_check said yes, and nothing ran in between */
-	a->merged++;
-	a->progress_at = lst_mono_ns();
-	if (!(s->s.flags & LST_SAMPLE_RAMP))
-		s_devstats(c, i, s);
-}
-
 /* The seq of a SAMPLE or DONE is new (not a copy from a re-sent spool); ACKed either way, once
  * per wake-up (s_ack). */
 static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
@@ -348,56 +276,6 @@ static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
 		return false;
 	a->seen_seq = m->seq;
 	return true;
-}
-
-/*
- * What a DONE that says the point completed leaves out: the intervals before its last one that
- * were not merged (late, or never sent), or, for timed jobs, intervals up to their end that it
- * never reached. Writes why into why and returns true when something is missing.
- */
-static bool s_done_short(const struct lst_coord__agent *a, const struct lst_msg_done *d, char *why,
-			 size_t len)
-{
-	if (d->reason != LST_DONE_COMPLETE)
-		return false;
-	if (d->last_interval >= 0 && a->merged < (uint64_t)d->last_interval + 1) {
-		snprintf(why, len,
-			 "its DONE counts intervals 0 to %lld, and only %llu of them were merged "
-			 "(%llu samples came too late or not at all)",
-			 (long long)d->last_interval, (unsigned long long)a->merged,
-			 (unsigned long long)d->last_interval + 1 - a->merged);
-		return true;
-	}
-	if (a->expect_last >= 0 && d->last_interval < a->expect_last) {
-		snprintf(why, len,
-			 "its DONE says the point completed at interval %lld, and its runtime "
-			 "ends at interval %lld",
-			 (long long)d->last_interval, (long long)a->expect_last);
-		return true;
-	}
-	return false;
-}
-
-static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
-{
-	struct lst_coord__agent *a = &c->a[i];
-	char why[256];
-
-	if (!s_for_point(c, a, m, m->u.done.phase, m->u.done.point) || a->done)
-		return;
-	/* "Complete" means every interval: an agent whose intervals are missing is lost for the
-	 * point, and the plan's on_agent_loss judges it as any other loss. */
-	if (!a->point_lost && s_done_short(a, &m->u.done, why, sizeof(why))) {
-		lst_coord__lose(c, i, "intervals missing: %s", why);
-		return;
-	}
-	a->done = true;
-	a->done_msg = m->u.done;
-	lst_coord__merge_done(c, i);
-	if (m->u.done.reason == LST_DONE_ERROR)
-		lst_coord__error(c, "agent %s: %s", lst_conn_name(a->conn), m->u.done.text);
-	else if (m->u.done.reason == LST_DONE_LEASE)
-		lst_coord__lose(c, i, "it stopped by its lease (it did not hear from us)");
 }
 
 /* The answer to a reconnect HELLO: WELCOME resumes the session, ERROR refuses it. */
@@ -440,7 +318,7 @@ static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
 		a->done = true;
 		a->done_msg.reason = LST_DONE_ERROR;
 		snprintf(a->done_msg.text, sizeof(a->done_msg.text), "%s", m->u.error.text);
-		lst_coord__merge_done(c, i);
+		s_ended(c, i);
 		lst_coord__error(c, "agent %s could not start phase %s point %zu: %s",
 				 lst_conn_name(a->conn), c->cur.phase_name, c->cur.point,
 				 m->u.error.text);
@@ -505,28 +383,24 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 		int rc = lst_conn_sync_reply(a->conn, &m->u.sync_reply, t_recv, &err);
 
 		/* Every exchange, as it came, so the run can be re-aligned later (clock.csv). */
-		if (c->res)
-			lst_results_clock(c->res, lst_conn_name(a->conn), m->u.sync_reply.t1,
-					  m->u.sync_reply.t2, m->u.sync_reply.t3, t_recv);
+		if (c->on_clock)
+			c->on_clock(c, i, &m->u.sync_reply, t_recv);
 		if (rc < 0)
 			s_refused(c, i, "%s", err.msg);
 		return;
 	}
 	case LST_MSG_SAMPLE:
-		if (s_fresh(c, i, m))
-			s_on_sample(c, i, m, raw, rawlen);
-		return;
 	case LST_MSG_DONE:
-		if (s_fresh(c, i, m))
-			s_on_done(c, i, m);
-		return;
 	case LST_MSG_EVENT:
-		if (s_fresh(c, i, m) && c->plan)
-			lst_coord__on_event(c, i, m);
-		return;
 	case LST_MSG_INTEGRITY:
-		if (s_fresh(c, i, m) && c->plan)
-			lst_coord__on_integrity(c, i, m);
+		/* spooled: ACKed, and handled once however often it is re-sent */
+		if (s_fresh(c, i, m) && c->on_rx[m->type]) {
+			c->rx_raw = raw;
+			c->rx_rawlen = rawlen;
+			c->on_rx[m->type](c, i, m);
+			c->rx_raw = NULL;
+			c->rx_rawlen = 0;
+		}
 		return;
 	case LST_MSG_PREPARED:
 		/* What the agent sends from now on is this point's (or later). */
@@ -562,7 +436,8 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
  * since its START (or its last one) and no DONE, while it is not silent (silence has its own
  * rule). Its DONE was lost on the way, or it is stuck: without this bound the point would wait
  * for it for ever. Work an agent does after its last sample and before its DONE (a hook of
- * the point still running, a trace being written) gets LST_COORD__END_WORK_MAX more; a purge
+ * the point still running, a trace being written: the point's end_work handler) gets
+ * LST_COORD__END_WORK_MAX more; a purge
  * sends no samples at all, and is judged by silence only.
  */
 static bool s_overdue(const lst_coord *c, size_t i, int64_t now)
@@ -572,7 +447,7 @@ static bool s_overdue(const lst_coord *c, size_t i, int64_t now)
 
 	if (!c->in_point || !c->cur.io || !a->in_point || a->done || !a->progress_at)
 		return false;
-	if (a->records || lst_coord__events_pending(c, i))
+	if (c->end_work && c->end_work(c, i))
 		bound += LST_COORD__END_WORK_MAX;
 	return now - a->progress_at > bound;
 }
@@ -706,16 +581,16 @@ static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
  */
 void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 {
-	struct pollfd fds[LST_METRICS_NFDS];
-	size_t nfds = c->metrics ? lst_metrics_pollfds(c->metrics, fds) : 0;
+	struct pollfd fds[LST_COORD__POLL_MAX];
+	size_t nfds = c->poll_fds ? c->poll_fds(c, fds) : 0;
 	int64_t wait = LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS)), now;
 	int rc;
 
-	/* The metrics endpoint's sockets are waited on with the agents': a scrape is answered
-	 * as soon as it comes, whatever the scheduler waits for. */
+	/* The registered sockets (the metrics endpoint's) are waited on with the agents': a
+	 * scrape is answered as soon as it comes, whatever the scheduler waits for. */
 	rc = lst_conn_poll_fds(c->conns, c->n, fds, nfds, (int)(wait / LST_NS_PER_MS), c->ready);
 	if (rc >= 0 && nfds)
-		lst_coord__metrics_serve(c, fds, nfds);
+		c->poll_serve(c, fds, nfds);
 	s_excuse(c, lst_mono_ns(), wait);
 	for (size_t i = 0; rc > 0 && i < c->n; i++)
 		if (c->ready[i])
@@ -732,7 +607,8 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 			if (lst_coord__usable(&c->a[i]) && !c->a[i].unreachable)
 				lst_coord__send_simple(c, i, LST_MSG_PING);
 	}
-	lst_results_flush(c->res); /* what this wake-up brought, in one write per file */
+	if (c->on_wake) /* what this wake-up brought, in one write per file */
+		c->on_wake(c);
 	for (size_t i = 0; rc > 0 && i < c->n; i++)
 		if (c->ready[i])
 			s_ack(c, i);

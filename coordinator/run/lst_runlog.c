@@ -13,6 +13,18 @@
 
 #include "lst_coord_int.h"
 
+void lst_coord__record_clock(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r,
+			     int64_t t_recv)
+{
+	if (c->res)
+		lst_results_clock(c->res, lst_conn_name(c->a[i].conn), r->t1, r->t2, r->t3, t_recv);
+}
+
+void lst_coord__record_flush(lst_coord *c)
+{
+	lst_results_flush(c->res);
+}
+
 void lst_coord__error(lst_coord *c, const char *fmt, ...)
 {
 	char msg[2048];

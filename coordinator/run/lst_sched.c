@@ -246,36 +246,6 @@ int lst_coord__identify(lst_coord *c)
 	return 0;
 }
 
-static bool s_phase_agents_back(lst_coord *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (lst_coord__in_phase(c, c->wait_phase, i) &&
-		    (!lst_coord__usable(&c->a[i]) || lst_conn_syncing(c->a[i].conn)))
-			return false;
-	return true;
-}
-
-/*
- * Wait up to the plan's retry_wait for every agent of phase ph to be back (and its clock
- * measured again). True when they are; false on Ctrl-C, on a refusal, or when the time is up.
- */
-bool lst_coord__wait_back(lst_coord *c, const struct lst_plan_phase *ph)
-{
-	bool lost = false;
-
-	c->wait_phase = ph;
-	if (s_phase_agents_back(c))
-		return true;
-	for (size_t i = 0; i < c->n; i++)
-		lost |= lst_coord__in_phase(c, ph, i) && lst_conn_lost(c->a[i].conn);
-	if (lost && !c->opts.quiet)
-		fprintf(c->opts.progress,
-			"lockstep: waiting up to %.0f s for the lost agents of phase %s to come "
-			"back\n",
-			(double)c->plan->retry_wait / 1e9, ph->name);
-	return lst_coord__pump_until(c, s_phase_agents_back, c->plan->retry_wait);
-}
-
 /*
  * The capacity of all the phase's targets together, for the suite's capacity stops: they
  * compare it with the bytes written to all of them (each path's own stop uses its target).
