@@ -5,6 +5,7 @@
  * point's summary rows.
  */
 #include "lst_coord_int.h"
+#include "lst_failover_json.h"
 
 void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, double t_s,
 			     const lst_sample *s)

@@ -7,7 +7,6 @@
 #include <errno.h>
 
 #include "lst_assert.h"
-#include "lst_failover_json.h"
 #include "lst_log.h"
 #include "lst_text.h"
 #include "lst_time.h"
