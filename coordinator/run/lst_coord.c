@@ -16,6 +16,7 @@
  *   lst_runlog.c    run.json and the points.jsonl journal
  *   lst_progress.c  the terminal's progress lines
  *   lst_resume.c    lockstep resume
+ *   lst_interrupt.c the Ctrl-C flag every wait looks at, and the signal handler that sets it
  *
  * The one-shot queries (lst_probe.c: lockstep agents, lst_inventory.c) see only the session
  * (lst_session.h), not this state.
@@ -40,32 +41,6 @@
 #include "lst_util.h"
 
 #include "lst_coord_int.h"
-
-volatile sig_atomic_t lst_coord__interrupted;
-
-void lst_coord_interrupt(void)
-{
-	lst_coord__interrupted = 1;
-}
-
-static void s_on_signal(int sig)
-{
-	(void)sig;
-	if (lst_coord__interrupted)
-		_exit(LST_RUN_INTERRUPTED); /* a second Ctrl-C: leave at once */
-	lst_coord_interrupt();
-}
-
-void lst_coord_handle_signals(void)
-{
-	struct sigaction sa;
-
-	zsys_handler_set(NULL);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = s_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 static void s_default_outdir(lst_coord *c)
 {

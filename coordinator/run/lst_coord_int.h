@@ -18,6 +18,7 @@
 #include "lst_coord.h"
 #include "lst_failover.h"
 #include "lst_integrity.h"
+#include "lst_interrupt.h"
 #include "lst_merge.h"
 #include "lst_msg.h"
 #include "lst_results.h"
@@ -36,9 +37,6 @@
 /* What an agent may spend after its last sample before its DONE beyond the lease: a hook still
  * running (the agent's hook_timeout is at most 1 h), a trace being written. */
 #define LST_COORD__END_WORK_MAX (3600 * LST_NS_PER_S)
-
-/* Set by Ctrl-C (lst_coord_interrupt). */
-extern volatile sig_atomic_t lst_coord__interrupted;
 
 /*
  * One agent: its connection, its session, and what it does in the current point.
