@@ -50,7 +50,7 @@ static void s_default_outdir(lst_coord *c)
 
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	c->outdir = lst_asprintf("results/%s-%s", c->plan->name, stamp);
+	lst_record_set_dir(c->rec, lst_asprintf("results/%s-%s", c->plan->name, stamp));
 }
 
 /*
@@ -119,6 +119,7 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	lst_coord *c = lst_calloc(1, sizeof(*c));
 	struct timespec ts;
 
+	c->rec = lst_record_new();
 	c->opts = *opts;
 	if (!c->opts.lead_ns)
 		c->opts.lead_ns = 250 * LST_NS_PER_MS;
@@ -190,7 +191,7 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 	lst_coord__pump_on_wake(c, lst_coord__record_flush);
 	c->targets = lst_calloc(plan->ntargets, sizeof(*c->targets));
 	if (opts->outdir)
-		c->outdir = lst_strdup(opts->outdir);
+		lst_record_set_dir(c->rec, lst_strdup(opts->outdir));
 	else
 		s_default_outdir(c);
 	return c;
@@ -218,12 +219,9 @@ void lst_coord_destroy(lst_coord **p)
 	lst_msg_destroy(&c->ack);
 	lst_coord__verify_close(c);
 	lst_coord__metrics_close(c);
-	lst_results_destroy(&c->res);
-	json_decref(c->pending);
+	lst_record_destroy(&c->rec);
 	json_decref(c->journal);
 	free(c->phase_done);
-	json_decref(c->run);
-	free(c->outdir);
 	explicit_bzero(&c->own, sizeof(c->own));
 	free(c->own_file);
 	free(c);
@@ -232,12 +230,13 @@ void lst_coord_destroy(lst_coord **p)
 
 const char *lst_coord_results_dir(const lst_coord *c)
 {
-	return c->outdir;
+	return lst_record_dir(c->rec);
 }
 
 bool lst_coord_started(const lst_coord *c)
 {
-	return c->run_t0 || c->points_run; /* the first START's instant; points kept by a resume */
+	return lst_record_t0(c->rec) ||
+	       lst_record_points(c->rec); /* the first START's instant; points kept by a resume */
 }
 
 void lst_coord__bye(lst_coord *c)
@@ -266,22 +265,23 @@ static void s_plots(lst_coord *c)
 	lst_err err;
 	int rc;
 
-	if (!c->res)
+	if (!lst_record_results(c->rec))
 		return;
-	if (c->results_failed) {
+	if (lst_record_broken(c->rec)) {
 		lst_log_warn("plots skipped: the results folder could not be written");
 		return;
 	}
-	if (!c->points_run)
+	if (!lst_record_points(c->rec))
 		return; /* no point ran: nothing to draw */
 	if (!c->opts.quiet)
-		fprintf(c->opts.progress, "lockstep: drawing plots into %s/plots\n", c->outdir);
-	rc = lst_plot_all(c->outdir, lst_report_plan_read, &err);
+		fprintf(c->opts.progress, "lockstep: drawing plots into %s/plots\n",
+			lst_record_dir(c->rec));
+	rc = lst_plot_all(lst_record_dir(c->rec), lst_report_plan_read, &err);
 	if (rc == -ENOENT)
 		lst_log_warn(
 			"plots skipped: gnuplot is not installed (apt-get install gnuplot-nox; "
 			"then 'lockstep report %s' draws them)",
-			c->outdir);
+			lst_record_dir(c->rec));
 	else if (rc)
 		lst_log_warn("plots: %s", err.msg);
 }
@@ -294,15 +294,16 @@ static void s_repeats(lst_coord *c)
 
 	for (size_t i = 0; i < c->plan->nphases; i++)
 		any |= c->plan->phases[i].repeat > 1;
-	if (!any || !c->res || c->results_failed || !c->points_run)
+	if (!any || !lst_record_results(c->rec) || lst_record_broken(c->rec) ||
+	    !lst_record_points(c->rec))
 		return;
-	if (lst_repeats_write_dir(c->outdir, lst_report_plan_read, &err))
+	if (lst_repeats_write_dir(lst_record_dir(c->rec), lst_report_plan_read, &err))
 		lst_log_warn("repeats.csv: %s", err.msg);
 }
 
 /*
  * From the first contact to the end: connect, clocks, identities, every phase not yet done (a
- * resume skips the finished ones), then status, run.json, plots. c->res and c->run are ready.
+ * resume skips the finished ones), then status, run.json, plots. lst_record_results(c->rec) and lst_record_run(c->rec) are ready.
  */
 int lst_coord__run_all(lst_coord *c)
 {
@@ -317,7 +318,7 @@ int lst_coord__run_all(lst_coord *c)
 	}
 	for (size_t i = 0; i < c->n; i++) {
 		lst_conn *cn = c->a[i].conn;
-		json_t *o = json_array_get(json_object_get(c->run, "agents"), i);
+		json_t *o = json_array_get(json_object_get(lst_record_run(c->rec), "agents"), i);
 
 		json_object_set_new(o, "host", json_string(lst_conn_info(cn)->host));
 		json_object_set_new(o, "version", json_string(lst_conn_info(cn)->version));
@@ -337,7 +338,7 @@ out:
 	if (lst_coord__interrupted) /* also while connecting: Ctrl-C is what ended the run */
 		rc = LST_RUN_INTERRUPTED;
 	/* partial: every phase ran, but a point without a lost agent (on_agent_loss: continue) */
-	json_object_set_new(c->run, "status",
+	json_object_set_new(lst_record_run(c->rec), "status",
 			    json_string(rc == LST_RUN_INTERRUPTED ? "interrupted"
 					: rc != LST_RUN_OK	  ? "failed"
 					: c->failed		  ? "failed"
@@ -351,11 +352,11 @@ out:
 	{
 		char now[64];
 
-		json_object_set_new(c->run, "finished",
+		json_object_set_new(lst_record_run(c->rec), "finished",
 				    json_string(lst_time_iso8601(lst_real_ns(), now, sizeof(now))));
 	}
 	lst_coord__save_run(c, true);
-	lst_results_flush_summary(c->res, NULL);
+	lst_results_flush_summary(lst_record_results(c->rec), NULL);
 	s_repeats(c);
 	s_plots(c);
 	return rc;
@@ -366,19 +367,16 @@ int lst_coord_run(lst_coord *c)
 	const lst_plan *p = c->plan;
 	lst_err err;
 
-	c->res = lst_results_new(c->outdir, &err);
-	if (!c->res) {
+	if (lst_record_open(c->rec, &err)) {
 		lst_log_error("%s", err.msg);
 		return LST_RUN_USAGE;
 	}
-	c->run = lst_coord__run_json(c);
-	c->phases = json_object_get(c->run, "phases");
-	c->errors = json_object_get(c->run, "errors");
-	c->retries = json_object_get(c->run, "retries");
+	lst_record_set_run(c->rec, lst_coord__run_json(c));
 	if (p->text) /* a failure is kept by the results and ends the run below */
-		lst_results_write_file(c->res, "plan.yaml", p->text, strlen(p->text), &err);
+		lst_results_write_file(lst_record_results(c->rec), "plan.yaml", p->text,
+				       strlen(p->text), &err);
 	if (!c->opts.quiet)
 		fprintf(c->opts.progress, "lockstep: run %s, %zu agents, results in %s\n",
-			c->run_id, c->n, c->outdir);
+			c->run_id, c->n, lst_record_dir(c->rec));
 	return lst_coord__run_all(c);
 }

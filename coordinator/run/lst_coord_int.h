@@ -21,6 +21,7 @@
 #include "lst_interrupt.h"
 #include "lst_merge.h"
 #include "lst_msg.h"
+#include "lst_record.h"
 #include "lst_results.h"
 #include "lst_suite.h"
 #include "lst_time.h"
@@ -226,12 +227,7 @@ struct lst_coord {
 	int64_t last_watch; /* the pump's liveness checks last ran (lst_coord__pump) */
 	int64_t pump_left;  /* the last pump returned: how long we did not listen since */
 	struct lst_coord__target *targets;
-	lst_results *res;
-	char *outdir;
-	json_t *run;	/* run.json */
-	json_t *phases; /* its "phases" array (borrowed from run) */
-	json_t *errors; /* its "errors" array (borrowed from run) */
-	int64_t run_t0; /* coordinator clock at the first start instant */
+	lst_record *rec; /* the results folder, run.json and the journal (lst_record.h) */
 	int64_t last_sync;
 	int64_t last_ping;
 	int64_t unreach_after; /* silence that makes an agent unreachable */
@@ -244,15 +240,10 @@ struct lst_coord {
 	struct lst_coord__verify ver; /* issue 14 */
 	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
 	const struct lst_plan_phase *wait_phase; /* lst_coord__wait_back's */
-	json_t *retries;			 /* run.json "retries" (borrowed from run) */
-	bool results_failed; /* a write into the results folder failed (reported once) */
-	bool closing;	     /* BYE said (lst_coord__bye): no HELLO goes out again */
+	bool closing; /* BYE said (lst_coord__bye): no HELLO goes out again */
 	bool tty;
-	int64_t docs_next; /* run.json and summary.json are not rewritten before (rate limit) */
-	json_t *pending;   /* the journal entry of the point just run, until its suite saw it */
 	json_t *journal; /* resume: points.jsonl's points (what lst_coord__replay needs); NULL if fresh */
-	size_t points_run; /* points recorded, journaled or not (those of before a resume too) */
-	bool *phase_done;  /* resume: [nphases] the journal has the phase's end */
+	bool *phase_done;	/* resume: [nphases] the journal has the phase's end */
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
 	struct lst_metrics *metrics; /* live metrics (--metrics), NULL without */

@@ -158,8 +158,8 @@ static int64_t s_local(const lst_coord *c, size_t i, int64_t t)
 
 static void s_row(lst_coord *c, const struct lst_event_row *row)
 {
-	if (c->res)
-		lst_results_event(c->res, row);
+	if (lst_record_results(c->rec))
+		lst_results_event(lst_record_results(c->rec), row);
 }
 
 /* Say on the terminal how a hook ran: one line, failures as warnings. */
@@ -457,9 +457,10 @@ static void s_kmsg(lst_coord *c, const struct lst_plan_phase *ph, const bool *wh
 			continue;
 		}
 		k = &replies[i]->u.kmsg_reply;
-		if (c->res && lst_telemetry_kmsg(c->res, c->plan->agents[i].name, stem,
-						 k->text ? k->text : "", k->text_len, k->dropped,
-						 k->error, &err))
+		if (lst_record_results(c->rec) &&
+		    lst_telemetry_kmsg(lst_record_results(c->rec), c->plan->agents[i].name, stem,
+				       k->text ? k->text : "", k->text_len, k->dropped, k->error,
+				       &err))
 			lst_log_warn("telemetry: %s", err.msg);
 	}
 	for (size_t i = 0; i < c->n; i++)
@@ -507,7 +508,7 @@ static void s_collect(lst_coord *c, const struct lst_plan_phase *ph, const bool 
 					     g->r.text[0] ? ": " : "", g->r.text);
 		}
 	}
-	for (size_t i = 0; i < c->n && c->res; i++) {
+	for (size_t i = 0; i < c->n && lst_record_results(c->rec); i++) {
 		size_t n = who[i] ? s_collectors(c, ph, i, names) : 0;
 		lst_err err;
 
@@ -525,8 +526,8 @@ static void s_collect(lst_coord *c, const struct lst_plan_phase *ph, const bool 
 				.truncated = r->truncated,
 			};
 		}
-		if (lst_telemetry_write(c->res, c->plan->agents[i].name, stem, when, items, n,
-					&err))
+		if (lst_telemetry_write(lst_record_results(c->rec), c->plan->agents[i].name, stem,
+					when, items, n, &err))
 			lst_log_warn("telemetry: %s", err.msg);
 	}
 	for (size_t x = 0; x < c->n * LST_MAX_HOOKS; x++)
@@ -543,7 +544,7 @@ void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after)
 	bool *who = lst_calloc(c->n, sizeof(*who)), any = false;
 	char stem[LST_NAME_MAX + 32];
 
-	if (c->res && lst_results_failed(c->res)) {
+	if (lst_record_results(c->rec) && lst_results_failed(lst_record_results(c->rec))) {
 		free(who);
 		return; /* the folder cannot take it (a full disk): said once already */
 	}
@@ -562,11 +563,12 @@ void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after)
 		s_collect(c, ph, who, phase, stem, after ? "after" : "before");
 	if (any && after) {
 		s_kmsg(c, ph, who, LST_KMSG_READ, stem);
-		for (size_t i = 0; i < c->n && c->res; i++) {
+		for (size_t i = 0; i < c->n && lst_record_results(c->rec); i++) {
 			lst_err err;
 
-			if (who[i] && lst_telemetry_deltas(c->res, ph->name, point,
-							   c->plan->agents[i].name, stem, &err) < 0)
+			if (who[i] &&
+			    lst_telemetry_deltas(lst_record_results(c->rec), ph->name, point,
+						 c->plan->agents[i].name, stem, &err) < 0)
 				lst_log_warn("telemetry: %s", err.msg);
 		}
 	}

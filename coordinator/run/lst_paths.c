@@ -226,8 +226,9 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 
 	if (fo)
 		lst_coord__failover_json(c, fo, extra);
-	lst_results_summary_of(c->res, c->cur.phase_name, c->cur.point, c->cur.label, who,
-			       lst_coord__t(c, c->cur.T0), t, step->test, step->round, w, extra);
+	lst_results_summary_of(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
+			       c->cur.label, who, lst_coord__t(c, c->cur.T0), t, step->test,
+			       step->round, w, extra);
 	ps->parts = lst_realloc(ps->parts, (ps->nparts + 1) * sizeof(*ps->parts));
 	p = &ps->parts[ps->nparts++];
 	memset(p, 0, sizeof(*p));

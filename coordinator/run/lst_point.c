@@ -178,9 +178,9 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 	struct lst_row_workload w;
 
 	lst_coord__paths_workload(c, SIZE_MAX, SIZE_MAX, &w);
-	lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label, "all",
-			    lst_coord__t(c, c->cur.T0), t, step->test, step->round, &w,
-			    lst_coord__step_json(step));
+	lst_results_summary(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
+			    c->cur.label, "all", lst_coord__t(c, c->cur.T0), t, step->test,
+			    step->round, &w, lst_coord__step_json(step));
 	for (size_t i = 0; i < c->n; i++) {
 		json_t *extra = lst_coord__step_json(step);
 
@@ -191,10 +191,10 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 		if (!c->cur.paths.path_rows)
 			lst_coord__failover_json(c, &c->a[i].fo, extra);
 		lst_coord__paths_workload(c, i, SIZE_MAX, &w);
-		lst_results_summary(c->res, c->cur.phase_name, c->cur.point, c->cur.label,
-				    lst_conn_name(c->a[i].conn), lst_coord__t(c, c->cur.T0),
-				    lst_merge_totals(c->cur.merge, i), step->test, step->round, &w,
-				    extra);
+		lst_results_summary(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
+				    c->cur.label, lst_conn_name(c->a[i].conn),
+				    lst_coord__t(c, c->cur.T0), lst_merge_totals(c->cur.merge, i),
+				    step->test, step->round, &w, extra);
 	}
 	lst_coord__paths_summaries(c, step);
 }
@@ -246,7 +246,7 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 
 /*
  * The end of a point: its summary rows, its result for the suite (*out), its run.json entry,
- * and its journal entry, kept in c->pending until the suite has seen the result
+ * and its journal entry, kept by the record until the suite has seen the result
  * (lst_coord__journal_point).
  */
 void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
@@ -254,8 +254,8 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 {
 	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
 	const struct lst_workload *pw = &step->w;
-	size_t npoints = json_array_size(lst_results_points(c->res));
-	json_t *pj, *summary = json_array();
+	size_t npoints = json_array_size(lst_results_points(lst_record_results(c->rec)));
+	json_t *pj, *entry, *summary = json_array();
 
 	lst_merge_finish(c->cur.merge);
 	lst_coord__progress_break(c);
@@ -267,20 +267,20 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 				     (unsigned long long)c->a[i].dropped);
 	c->partial |= partial;
 	s_summaries(c, step);
-	for (size_t i = npoints; i < json_array_size(lst_results_points(c->res)); i++)
-		json_array_append(summary, json_array_get(lst_results_points(c->res), i));
+	for (size_t i = npoints;
+	     i < json_array_size(lst_results_points(lst_record_results(c->rec))); i++)
+		json_array_append(
+			summary, json_array_get(lst_results_points(lst_record_results(c->rec)), i));
 	s_step_result(c, partial, out);
 	pj = lst_coord__point_json(c, pw, partial);
 	/* The point's test and round; "workload" stays the full option text, for the audit. */
 	json_object_set_new(pj, "suite", json_string(lst_suite_names[ph->suite]));
 	json_object_set_new(pj, "test", json_string(step->test));
 	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
-	json_array_append_new(c->phases, pj);
-	c->points_run++;
-	json_decref(c->pending);
-	c->pending = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o}", "type", "point", "phase", ph->name,
-			       "phase_index", (json_int_t)c->cur.phase, "point",
-			       (json_int_t)c->cur.point, "run", pj, "summary", summary);
+	entry = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o}", "type", "point", "phase", ph->name,
+			  "phase_index", (json_int_t)c->cur.phase, "point",
+			  (json_int_t)c->cur.point, "run", pj, "summary", summary);
+	lst_record_point(c->rec, pj, entry);
 	lst_coord__progress_point(c, out, json_object_get(pj, "start_skew_us"));
 }
 
@@ -442,11 +442,13 @@ int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
 		for (size_t i = 0; i < c->n; i++) {
 			struct lst_coord__agent *a = &c->a[i];
 
-			if (a->in_point && a->point_lost && !a->judged)
-				json_array_append_new(c->errors,
-						      json_sprintf("agent %s lost: %s",
-								   lst_conn_name(a->conn),
-								   a->lost_why));
+			if (a->in_point && a->point_lost && !a->judged) {
+				char *msg = lst_asprintf("agent %s lost: %s",
+							 lst_conn_name(a->conn), a->lost_why);
+
+				lst_record_error(c->rec, msg);
+				free(msg);
+			}
 			a->judged |= a->point_lost;
 		}
 		return LST_COORD__POINT_OK;
@@ -557,8 +559,7 @@ static void s_point_start(lst_coord *c)
 			max_rtt = LST_MAX(max_rtt, lst_conn_estimate(c->a[i].conn)->rtt_ns);
 	lead = LST_MAX(c->opts.lead_ns, 4 * max_rtt + 20 * LST_NS_PER_MS);
 	c->cur.T0 = lst_mono_ns() + lead;
-	if (!c->run_t0)
-		c->run_t0 = c->cur.T0;
+	lst_record_set_t0(c->rec, c->cur.T0); /* the run's first start instant only */
 	for (size_t i = 0; i < c->n; i++) {
 		struct lst_coord__agent *a = &c->a[i];
 		lst_msg *m;

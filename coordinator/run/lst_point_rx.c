@@ -50,7 +50,7 @@ static void s_devstats(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 		row.path = json_string_value(json_object_get(job, "path"));
 		row.device = a->devices[s->dev[j].path];
 		row.d = &s->dev[j];
-		lst_results_devstat(c->res, &row);
+		lst_results_devstat(lst_record_results(c->rec), &row);
 	}
 }
 
@@ -140,7 +140,7 @@ static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m)
 	 * failed write ends the run once (lst_coord__results_ok).
 	 */
 	lst_coord__pump_frame(c, &raw, &rawlen);
-	lst_results_raw(c->res, lst_conn_name(a->conn), raw, rawlen, &err);
+	lst_results_raw(lst_record_results(c->rec), lst_conn_name(a->conn), raw, rawlen, &err);
 	lst_coord__paths_add(c, i, s);
 	rc = lst_merge_add(c->cur.merge, i, &s->s);
 	LST_ASSERT(!rc); /* s_sample_check said yes, and nothing ran in between */

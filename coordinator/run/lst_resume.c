@@ -121,7 +121,7 @@ static int s_same_drives(lst_coord *c, json_t *run)
 		return LST_RUN_USAGE;
 	}
 	snprintf(p->run_id, sizeof(p->run_id), "%s", c->run_id);
-	p->run = json_deep_copy(run); /* compared with, never written back */
+	lst_record_set_run(p->rec, json_deep_copy(run)); /* compared with, never written back */
 	rc = lst_coord__hello(p) || lst_coord__identify(p) ? LST_RUN_FAILED : 0;
 	lst_coord__bye(p);
 	lst_coord_destroy(&p);
@@ -210,19 +210,14 @@ static json_t *s_replay_entries(json_t *journal)
 /* run.json as it was, without its end, for the run to go on; the kept points are journaled. */
 static void s_reopen_run(lst_coord *c, json_t *run, size_t kept)
 {
-	c->run = json_deep_copy(run);
-	json_object_del(c->run, "status");
-	json_object_del(c->run, "finished");
-	json_object_del(c->run, "phases_in");
-	json_object_set_new(c->run, "phases", json_array()); /* the kept ones are journaled */
-	c->phases = json_object_get(c->run, "phases");
-	c->points_run = kept;
-	if (!json_is_array(json_object_get(c->run, "errors")))
-		json_object_set_new(c->run, "errors", json_array());
-	c->errors = json_object_get(c->run, "errors");
-	if (!json_is_array(json_object_get(c->run, "retries")))
-		json_object_set_new(c->run, "retries", json_array());
-	c->retries = json_object_get(c->run, "retries");
+	json_t *r = json_deep_copy(run);
+
+	json_object_del(r, "status");
+	json_object_del(r, "finished");
+	json_object_del(r, "phases_in");
+	json_object_set_new(r, "phases", json_array()); /* the kept ones are journaled */
+	lst_record_set_run(c->rec, r); /* errors and retries made when the run had none */
+	lst_record_set_points(c->rec, kept);
 }
 
 /* Journal this resume and list it, after the earlier ones, in run.json "resumes". */
@@ -236,13 +231,13 @@ static void s_note_resume(lst_coord *c, const struct s_journal *j)
 	e = json_pack("{s:s, s:s, s:s?, s:I, s:I}", "type", "resume", "when", when, "phase",
 		      j->phase < c->plan->nphases ? c->plan->phases[j->phase].name : NULL,
 		      "phase_index", (json_int_t)j->phase, "point", (json_int_t)j->point);
-	if (lst_results_journal(c->res, e, &err))
+	if (lst_results_journal(lst_record_results(c->rec), e, &err))
 		lst_log_warn("%s", err.msg);
 	json_object_del(e, "type");
 	json_object_del(e, "sizes");
 	json_object_del(e, "phase_index");
 	json_array_append_new(j->resumes, e);
-	json_object_set(c->run, "resumes", j->resumes);
+	json_object_set(lst_record_run(c->rec), "resumes", j->resumes);
 }
 
 /* Times stay on the run's own base (base: the journal's last): t_s goes on from where it was. */
@@ -253,10 +248,11 @@ static void s_time_base(lst_coord *c, json_t *base)
 
 	lst_coord__boot_id(boot, sizeof(boot));
 	if (was && *boot && !strcmp(was, boot))
-		c->run_t0 = json_integer_value(json_object_get(base, "mono_ns"));
+		lst_record_set_t0(c->rec, json_integer_value(json_object_get(base, "mono_ns")));
 	else /* the workstation rebooted: through the wall clock */
-		c->run_t0 = lst_mono_ns() -
-			    (lst_real_ns() - json_integer_value(json_object_get(base, "real_ns")));
+		lst_record_set_t0(
+			c->rec, lst_mono_ns() - (lst_real_ns() - json_integer_value(json_object_get(
+									 base, "real_ns"))));
 }
 
 int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
@@ -275,8 +271,7 @@ int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
 		rc = s_same_drives(c, run);
 	if (rc)
 		goto out;
-	c->res = lst_results_reopen(c->outdir, json_object_get(j.last, "sizes"), j.tests, &err);
-	if (!c->res) {
+	if (lst_record_reopen(c->rec, json_object_get(j.last, "sizes"), j.tests, &err)) {
 		lst_log_error("%s", err.msg);
 		rc = LST_RUN_FAILED;
 		goto out;
@@ -291,7 +286,7 @@ int lst_coord_resume(lst_coord *c, json_t *run, json_t *journal)
 			"in %s\n",
 			c->run_id,
 			j.phase < c->plan->nphases ? c->plan->phases[j.phase].name : "(end)",
-			j.point, j.kept, c->outdir);
+			j.point, j.kept, lst_record_dir(c->rec));
 	rc = lst_coord__run_all(c);
 out:
 	json_decref(j.tests);

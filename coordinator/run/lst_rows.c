@@ -54,11 +54,13 @@ static void s_csv(lst_coord *c, const struct lst_coord__row *row)
 	if (row->ramp)
 		return;
 	if (!strcmp(row->who.scope, "all") || !strcmp(row->who.scope, "agent"))
-		lst_results_row(c->res, c->cur.phase_name, c->cur.point, row->k, row->t_s,
-				row->who.agent, &row->rates, row->dir, row->health, row->verify);
+		lst_results_row(lst_record_results(c->rec), c->cur.phase_name, c->cur.point, row->k,
+				row->t_s, row->who.agent, &row->rates, row->dir, row->health,
+				row->verify);
 	else
-		lst_results_row_of(c->res, c->cur.phase_name, c->cur.point, row->k, row->t_s,
-				   &row->who, &row->rates, row->dir, row->health, row->verify);
+		lst_results_row_of(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
+				   row->k, row->t_s, &row->who, &row->rates, row->dir, row->health,
+				   row->verify);
 }
 
 static void s_metrics(lst_coord *c, const struct lst_coord__row *row)

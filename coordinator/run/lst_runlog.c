@@ -16,13 +16,14 @@
 void lst_coord__record_clock(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r,
 			     int64_t t_recv)
 {
-	if (c->res)
-		lst_results_clock(c->res, lst_conn_name(c->a[i].conn), r->t1, r->t2, r->t3, t_recv);
+	if (lst_record_results(c->rec))
+		lst_results_clock(lst_record_results(c->rec), lst_conn_name(c->a[i].conn), r->t1,
+				  r->t2, r->t3, t_recv);
 }
 
 void lst_coord__record_flush(lst_coord *c)
 {
-	lst_results_flush(c->res);
+	lst_results_flush(lst_record_results(c->rec));
 }
 
 void lst_coord__error(lst_coord *c, const char *fmt, ...)
@@ -35,8 +36,7 @@ void lst_coord__error(lst_coord *c, const char *fmt, ...)
 	va_end(ap);
 	lst_coord__progress_break(c);
 	lst_log_error("%s", msg);
-	if (c->errors)
-		json_array_append_new(c->errors, json_string(msg));
+	lst_record_error(c->rec, msg);
 	c->failed = true;
 }
 
@@ -58,9 +58,9 @@ void lst_coord__save_run(lst_coord *c, bool final)
 	lst_err err;
 	json_t *agents;
 
-	if (!c->res)
+	if (!lst_record_results(c->rec))
 		return;
-	agents = json_object_get(c->run, "agents");
+	agents = json_object_get(lst_record_run(c->rec), "agents");
 	for (size_t i = 0; i < c->n; i++) {
 		struct lst_coord__agent *a = &c->a[i];
 		lst_conn *cn = a->conn;
@@ -83,7 +83,9 @@ void lst_coord__save_run(lst_coord *c, bool final)
 		if (a->ever_lost)
 			json_object_set_new(o, "lost_why", json_string(a->lost_why));
 	}
-	if (lst_results_write_run(c->res, c->run, final, &err) && !c->results_failed)
+	if (lst_results_write_run(lst_record_results(c->rec), lst_record_run(c->rec), final,
+				  &err) &&
+	    !lst_record_broken(c->rec))
 		lst_log_warn("%s", err.msg);
 }
 
@@ -97,11 +99,11 @@ void lst_coord__save_docs(lst_coord *c, bool force)
 {
 	int64_t t = lst_mono_ns();
 
-	if (!c->res || (!force && t < c->docs_next))
+	if (!lst_record_docs_due(c->rec, t, force))
 		return;
 	lst_coord__save_run(c, false);
-	lst_results_flush_summary(c->res, NULL);
-	c->docs_next = lst_mono_ns() + 10 * (lst_mono_ns() - t);
+	lst_results_flush_summary(lst_record_results(c->rec), NULL);
+	lst_record_docs_done(c->rec, t, lst_mono_ns());
 }
 
 /* The coordinator's boot, so a resume knows whether our monotonic clock is still the same. */
@@ -178,33 +180,32 @@ static json_t *s_result_json(const struct lst_step_result *r)
 }
 
 /*
- * Journal the point just run (c->pending, from lst_coord__record_point) once its suite has seen its
+ * Journal the point just run (the record's pending entry, from lst_coord__record_point) once its suite has seen its
  * result r: what run.json and summary.json say of it, the result the suite needs to replay it
  * on a resume (the histogram as hex of lst_hist_encode), the run's time base, and the size of
  * every append-only file (so a resume can cut them back to this point).
  */
 void lst_coord__journal_point(lst_coord *c, const struct lst_step_result *r)
 {
-	json_t *e = c->pending;
+	json_t *e = lst_record_take_pending(c->rec);
 	char boot[64];
 	lst_err err;
 
-	c->pending = NULL;
-	if (!e || !c->res)
+	if (!e || !lst_record_results(c->rec))
 		return json_decref(e);
 	lst_coord__boot_id(boot, sizeof(boot));
 	json_object_set_new(e, "result", s_result_json(r));
-	json_object_set_new(e, "time_base",
-			    json_pack("{s:I, s:I, s:s}", "mono_ns", (json_int_t)c->run_t0,
-				      "real_ns",
-				      (json_int_t)(lst_real_ns() - (lst_mono_ns() - c->run_t0)),
-				      "boot_id", boot));
-	if (lst_results_journal(c->res, e, &err)) {
-		if (!c->results_failed)
+	json_object_set_new(
+		e, "time_base",
+		json_pack("{s:I, s:I, s:s}", "mono_ns", (json_int_t)lst_record_t0(c->rec),
+			  "real_ns",
+			  (json_int_t)(lst_real_ns() - (lst_mono_ns() - lst_record_t0(c->rec))),
+			  "boot_id", boot));
+	if (lst_results_journal(lst_record_results(c->rec), e, &err)) {
+		if (!lst_record_broken(c->rec))
 			lst_log_warn("%s", err.msg);
 	} else { /* in the journal now, read back from there: memory stays flat */
-		json_array_clear(c->phases);
-		lst_results_journaled(c->res);
+		lst_record_journaled(c->rec);
 	}
 	json_decref(e);
 	lst_coord__save_docs(c, false);
@@ -216,15 +217,15 @@ void lst_coord__journal_phase(lst_coord *c, size_t phase, size_t tests_from)
 	json_t *tests = json_array(), *all, *e;
 	lst_err err;
 
-	if (!c->res)
+	if (!lst_record_results(c->rec))
 		return json_decref(tests);
-	all = lst_results_tests(c->res);
+	all = lst_results_tests(lst_record_results(c->rec));
 	for (size_t i = tests_from; i < json_array_size(all); i++)
 		json_array_append(tests, json_array_get(all, i));
 	e = json_pack("{s:s, s:s, s:I, s:o}", "type", "phase_end", "phase",
 		      c->plan->phases[phase].name, "phase_index", (json_int_t)phase, "tests",
 		      tests);
-	if (lst_results_journal(c->res, e, &err) && !c->results_failed)
+	if (lst_results_journal(lst_record_results(c->rec), e, &err) && !lst_record_broken(c->rec))
 		lst_log_warn("%s", err.msg);
 	json_decref(e);
 }
@@ -235,12 +236,12 @@ void lst_coord__journal_phase(lst_coord *c, size_t phase, size_t tests_from)
  */
 bool lst_coord__results_ok(lst_coord *c)
 {
-	const lst_err *e = c->res ? lst_results_failed(c->res) : NULL;
+	const lst_err *e =
+		lst_record_results(c->rec) ? lst_results_failed(lst_record_results(c->rec)) : NULL;
 
 	if (!e)
 		return true;
-	if (!c->results_failed) {
-		c->results_failed = true;
+	if (lst_record_break(c->rec)) {
 		lst_coord__error(c, "%s; stopping the run, since nothing more can be recorded",
 				 e->msg);
 	}
@@ -303,7 +304,7 @@ json_t *lst_coord__run_json(lst_coord *c)
 
 double lst_coord__t(const lst_coord *c, int64_t coord_t)
 {
-	return (double)(coord_t - c->run_t0) / 1e9;
+	return lst_record_t(c->rec, coord_t);
 }
 
 /*

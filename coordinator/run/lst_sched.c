@@ -218,7 +218,7 @@ static int s_target_identities(lst_coord *c, size_t t, json_t *target)
 int lst_coord__identify(lst_coord *c)
 {
 	const lst_plan *p = c->plan;
-	json_t *targets = json_object_get(c->run, "targets");
+	json_t *targets = json_object_get(lst_record_run(c->rec), "targets");
 	uint32_t *access = lst_calloc(p->ntargets, sizeof(*access));
 	bool fail = false;
 
@@ -283,23 +283,23 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 		json_t *lost;
 		int rc;
 
-		if (c->res)
-			lst_results_mark(c->res);
+		if (lst_record_results(c->rec))
+			lst_results_mark(lst_record_results(c->rec));
 		rc = lst_coord__run_point(c, phase, point, step, out);
 		if (rc != LST_COORD__POINT_RETRY)
 			return rc == LST_COORD__POINT_OK ? 0 : -1;
 		lost = json_array(); /* made only for a retry: every other point leaked it */
-		if (c->res)
-			lst_results_rewind(c->res);
+		if (lst_record_results(c->rec))
+			lst_results_rewind(lst_record_results(c->rec));
 		for (size_t i = 0; i < c->n; i++)
 			if (c->a[i].point_lost) /* kept past the point's end, until the next PREPARE */
 				json_array_append_new(lost, json_pack("{s:s, s:s}", "agent",
 								      lst_conn_name(c->a[i].conn),
 								      "why", c->a[i].lost_why));
-		json_array_append_new(c->retries,
-				      json_pack("{s:s, s:I, s:s, s:I, s:o}", "phase", ph->name,
-						"point", (json_int_t)point, "label", c->cur.label,
-						"attempt", (json_int_t)attempt + 1, "lost", lost));
+		lst_record_retry(c->rec,
+				 json_pack("{s:s, s:I, s:s, s:I, s:o}", "phase", ph->name, "point",
+					   (json_int_t)point, "label", c->cur.label, "attempt",
+					   (json_int_t)attempt + 1, "lost", lost));
 		lst_coord__save_docs(c, true);
 		if (attempt >= c->plan->retries) {
 			lst_coord__error(
@@ -435,7 +435,9 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 	struct lst_step_result r = { .parts = NULL };
 	lst_suite_run *suite;
 	lst_err err;
-	size_t point = 0, tests_from = json_array_size(lst_results_tests(c->res)), repeats_done;
+	size_t point = 0,
+	       tests_from = json_array_size(lst_results_tests(lst_record_results(c->rec))),
+	       repeats_done;
 	int rc = LST_RUN_OK;
 
 	suite = lst_suite_new(c->plan, phase, s_phase_capacity(c, ph), &err);
@@ -463,7 +465,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 			rc = lst_coord__interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
 			break;
 		}
-		lst_suite_result(suite, &step, &r, c->res);
+		lst_suite_result(suite, &step, &r, lst_record_results(c->rec));
 		lst_coord__metrics_suite(c, suite);
 		lst_coord__journal_point(c, &r);
 		free(r.parts);
@@ -475,10 +477,11 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 			break;
 		}
 	}
-	free(r.parts);		 /* a point that ended the run */
-	json_decref(c->pending); /* a point that did not end normally is not journaled */
-	c->pending = NULL;
-	lst_suite_finish(suite, c->res, c->opts.quiet ? NULL : c->opts.progress);
+	free(r.parts); /* a point that ended the run */
+	/* a point that did not end normally is not journaled */
+	json_decref(lst_record_take_pending(c->rec));
+	lst_suite_finish(suite, lst_record_results(c->rec),
+			 c->opts.quiet ? NULL : c->opts.progress);
 	lst_suite_destroy(&suite);
 	/* The telemetry after a phase that failed too: a failover test that went wrong is where
 	 * the drive's counters matter most. The after hooks only when it went right. */

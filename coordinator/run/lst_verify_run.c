@@ -137,7 +137,7 @@ static int s_load_own(lst_coord *c)
 	lst_journal_read jr = { 0 };
 	lst_err err;
 
-	if (lst_journal_load(c->outdir, &jr, &err)) {
+	if (lst_journal_load(lst_record_dir(c->rec), &jr, &err)) {
 		lst_coord__error(c, "the run's own journal: %s", err.msg);
 		return -1;
 	}
@@ -184,7 +184,7 @@ int lst_coord__verify_open(lst_coord *c)
 		if (rc)
 			return -1;
 	}
-	v->j = lst_journal_open(c->res, c->run_id, &err);
+	v->j = lst_journal_open(lst_record_results(c->rec), c->run_id, &err);
 	if (!v->j) {
 		lst_coord__error(c, "%s", err.msg);
 		return -1;
@@ -440,8 +440,8 @@ void lst_coord__verify_point_end(lst_coord *c)
 		}
 		a->nstreams = 0;
 	}
-	if (v->cur_reads && c->res)
-		lst_results_integrity_touch(c->res);
+	if (v->cur_reads && lst_record_results(c->rec))
+		lst_results_integrity_touch(lst_record_results(c->rec));
 }
 
 /* ---- bad units */
@@ -491,7 +491,7 @@ void lst_coord__on_integrity(lst_coord *c, size_t i, const lst_msg *m)
 	struct lst_coord__agent *a = &c->a[i];
 
 	if (!c->in_point || !a->in_point || in->phase != c->cur.phase ||
-	    in->point != c->cur.point || m->seq < a->min_seq || !c->res)
+	    in->point != c->cur.point || m->seq < a->min_seq || !lst_record_results(c->rec))
 		return;
 	for (uint32_t k = 0; k < in->nbad && k < LST_BAD_PER_MSG; k++) {
 		const struct lst_bad_unit *b = &in->bad[k];
@@ -530,6 +530,6 @@ void lst_coord__on_integrity(lst_coord *c, size_t i, const lst_msg *m)
 			row.found_path = s_path_name(c, fs);
 			row.found_t_s = fs->t0_s + (double)b->found.t_ns / 1e9;
 		}
-		lst_results_integrity(c->res, &row);
+		lst_results_integrity(lst_record_results(c->rec), &row);
 	}
 }
