@@ -98,7 +98,7 @@ struct lst_coord__agent {
 					       from PREPARED, for devstats.csv */
 	uint32_t njobs;			    /* job specs in its PREPARE of this point */
 	uint32_t slot[LST_MAX_JOBSPECS];    /* each job spec's slot in cur.paths */
-	/* issue 14: its verified write jobs in the point (PREPARED's streams) and their journal
+	/* data integrity: its verified write jobs in the point (PREPARED's streams) and their journal
 	 * stream numbers (UINT64_MAX: not journaled) */
 	uint32_t nstreams;
 	struct lst_stream_info streams[LST_MAX_STREAMS];
@@ -149,7 +149,7 @@ struct lst_coord__point {
 	struct lst_coord__paths paths;
 };
 
-/* issue 14: a verified write stream the run knows (its own, or an earlier run's journal). */
+/* Data integrity: a verified write stream the run knows (its own, or an earlier run's journal). */
 struct lst_coord__jstream {
 	uint64_t sid;
 	size_t target;		      /* index into plan->targets */
@@ -159,7 +159,7 @@ struct lst_coord__jstream {
 	char *agent_name, *path_name; /* an earlier run's (NULL: the plan's, by index) */
 };
 
-/* issue 14: the run's verification state (lst_verify_run.c). */
+/* Data integrity: the run's verification state (lst_verify_run.c). */
 struct lst_coord__verify {
 	bool on;	  /* the plan verifies something */
 	lst_journal *j;	  /* integrity/journal.jsonl */
@@ -237,7 +237,7 @@ struct lst_coord {
 	bool running; /* the phases have begun: a loss is for on_agent_loss to judge */
 	bool failed;
 	bool hook_stop; /* an event failed and the plan says stop: the point ends, then the run */
-	struct lst_coord__verify ver; /* issue 14 */
+	struct lst_coord__verify ver; /* data integrity (lst_verify_run.c) */
 	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
 	const struct lst_plan_phase *wait_phase; /* lst_coord__wait_back's */
 	bool closing; /* BYE said (lst_coord__bye): no HELLO goes out again */
@@ -394,7 +394,7 @@ void lst_coord__rows_emit(lst_coord *c, const struct lst_coord__row *row);
 /* The run's sinks, once: timeseries.csv, live metrics, failover detection, progress. */
 void lst_coord__rows_listen(lst_coord *c);
 
-/* lst_hooks.c: hooks, events and telemetry (issue 13) */
+/* lst_hooks.c: hooks, events and telemetry */
 
 /* Agent i's WELCOME lists capability cap. */
 bool lst_coord__has_cap(const lst_coord *c, size_t i, const char *cap);
@@ -423,7 +423,7 @@ void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after);
  * them). For commands between points (HOOK, KMSG, JOURNAL). */
 void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait);
 
-/* lst_verify_run.c: data integrity (issue 14) */
+/* lst_verify_run.c: data integrity */
 
 /* After the identities: the journal (made, appended to, or an earlier run's loaded and checked
  * against the plan's targets), when the plan verifies. 0, or -1 said (before any I/O). */

@@ -1,5 +1,5 @@
 /*
- * Hooks, events and telemetry (issue 13): what a run does besides I/O, on the agents' own
+ * Hooks, events and telemetry: what a run does besides I/O, on the agents' own
  * commands.
  *
  * An agent's config names its hooks and collectors (argv, no shell); its WELCOME lists their

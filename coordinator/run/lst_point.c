@@ -25,7 +25,7 @@ static bool s_role_set(const bool set[32], const char *name)
 }
 
 /*
- * Issue 17: under share: split, each skew entry's region (its offset, and its size or to the
+ * A skew under share: split: each skew entry's region (its offset, and its size or to the
  * target's end) is divided among the n paths like the workload's own, so each path's entries
  * cover their own slices. Returns 0, or -1 with err when an entry's region has less than one
  * block per path.
@@ -382,7 +382,7 @@ static int s_target_specs(lst_coord *c, const struct lst_plan_phase *ph, size_t 
 			rc = -1;
 			break;
 		}
-		/* issue 17: a phase of several points records one trace per point (NAME-pK) */
+		/* a phase of several points records one trace per point (NAME-pK) */
 		if (lst_plan_point_trace(ph, point, w[j].write_iolog)) {
 			lst_coord__error(c, "phase %s point %zu: trace name %s-p%zu is too long",
 					 ph->name, point, w[j].write_iolog, point);

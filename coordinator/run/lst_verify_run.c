@@ -1,5 +1,5 @@
 /*
- * Data integrity in a run (issue 14): the coordinator's side of `verify`.
+ * Data integrity in a run: the coordinator's side of `verify`.
  *
  * Writes: a point whose job specs write with verify gets the next generation; each of its job
  * specs carries a stamp spec (target id, writer agent and path, generation). The agents report
