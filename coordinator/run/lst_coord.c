@@ -13,7 +13,9 @@
  *   lst_point.c     one point: prepare, start, wait, record
  *   lst_point_rx.c  what the point takes from the pump: a sample checked once and stored, DONE
  *   lst_rows.c      one interval row per scope, and the sinks every row goes to
- *   lst_runlog.c    run.json and the points.jsonl journal
+ *   lst_runlog.c    run.json and the points.jsonl journal, from the run's state
+ *   lst_record.c    the record (lst_record.h, its own class): the results writer, run.json's
+ *                   document, the entry waiting for the journal; lst_record_json.c its formats
  *   lst_progress.c  the terminal's progress lines
  *   lst_resume.c    lockstep resume
  *   lst_interrupt.c the Ctrl-C flag every wait looks at, and the signal handler that sets it

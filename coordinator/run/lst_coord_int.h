@@ -480,18 +480,14 @@ void lst_coord__record_clock(lst_coord *c, size_t i, const struct lst_msg_sync_r
 			     int64_t t_recv);
 void lst_coord__record_flush(lst_coord *c);
 void lst_coord__error(lst_coord *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-json_t *lst_coord__identity_json(const struct lst_path_identity *id);
 void lst_coord__save_run(lst_coord *c, bool final);
 void lst_coord__save_docs(lst_coord *c, bool force);
-void lst_coord__boot_id(char *buf, size_t size);
 void lst_coord__journal_point(lst_coord *c, const struct lst_step_result *r);
 void lst_coord__journal_phase(lst_coord *c, size_t phase, size_t tests_from);
 bool lst_coord__results_ok(lst_coord *c);
 json_t *lst_coord__run_json(lst_coord *c);
 double lst_coord__t(const lst_coord *c, int64_t coord_t);
 json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool partial);
-json_t *lst_coord__step_json(const struct lst_step *step);
-int lst_coord__result_of(json_t *o, struct lst_step_result *r, lst_err *err);
 
 /* lst_progress.c: the terminal (each prints nothing when quiet) */
 

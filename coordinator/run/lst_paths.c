@@ -222,7 +222,7 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 {
 	struct lst_coord__paths *ps = &c->cur.paths;
 	struct lst_step_part *p;
-	json_t *extra = lst_coord__step_json(step);
+	json_t *extra = lst_record_step_json(step);
 
 	if (fo)
 		lst_coord__failover_json(c, fo, extra);

@@ -180,9 +180,9 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 	lst_coord__paths_workload(c, SIZE_MAX, SIZE_MAX, &w);
 	lst_results_summary(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
 			    c->cur.label, "all", lst_coord__t(c, c->cur.T0), t, step->test,
-			    step->round, &w, lst_coord__step_json(step));
+			    step->round, &w, lst_record_step_json(step));
 	for (size_t i = 0; i < c->n; i++) {
-		json_t *extra = lst_coord__step_json(step);
+		json_t *extra = lst_record_step_json(step);
 
 		if (!c->a[i].in_point) {
 			json_decref(extra);

@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lst_identity.h"
 #include "lst_results.h"
+#include "lst_suite.h"
 #include "lst_util.h"
 
 typedef struct lst_record lst_record;
@@ -80,5 +82,22 @@ bool lst_record_docs_due(const lst_record *r, int64_t now, bool force);
 /* A rewrite began at t and ended now: the next is not due before 10 times its cost has passed,
  * which keeps their cost under a tenth of the run's time whatever its length. */
 void lst_record_docs_done(lst_record *r, int64_t t, int64_t now);
+
+/* lst_record_json.c: the record's JSON formats, which need no run */
+
+/* A path's identity as run.json's "targets" list it (new reference). */
+json_t *lst_record_identity_json(const struct lst_path_identity *id);
+/* A step as run.json's point shows it: test, round, workload, and which repeat (new
+ * reference). rw is null with a skew and for a purge, as summary.csv's rw is empty then. */
+json_t *lst_record_step_json(const struct lst_step *step);
+/* A point's result as its journal entry's "result": rates, counts, time and its histograms in
+ * hex, so a resume's suite sees what the run's would have (new reference). */
+json_t *lst_record_result_json(const struct lst_step_result *r);
+/* That "result" o back into r (every field set). 0, or -EINVAL with err when a histogram is
+ * not one (a damaged journal). */
+int lst_record_result_of(json_t *o, struct lst_step_result *r, lst_err *err);
+/* The machine's boot id into buf ("" when unknown), so a resume knows whether our monotonic
+ * clock is still the same. */
+void lst_record_boot_id(char *buf, size_t size);
 
 #endif

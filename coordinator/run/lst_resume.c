@@ -246,7 +246,7 @@ static void s_time_base(lst_coord *c, json_t *base)
 	char boot[64];
 	const char *was = json_string_value(json_object_get(base, "boot_id"));
 
-	lst_coord__boot_id(boot, sizeof(boot));
+	lst_record_boot_id(boot, sizeof(boot));
 	if (was && *boot && !strcmp(was, boot))
 		lst_record_set_t0(c->rec, json_integer_value(json_object_get(base, "mono_ns")));
 	else /* the workstation rebooted: through the wall clock */

@@ -202,7 +202,7 @@ static int s_target_identities(lst_coord *c, size_t t, json_t *target)
 					(unsigned long long)st->ids[j].size);
 			st->size = st->ids[j].size;
 		}
-		json_array_append_new(ids, lst_coord__identity_json(&st->ids[j]));
+		json_array_append_new(ids, lst_record_identity_json(&st->ids[j]));
 		if (was && s_same_drive(c, t, j, json_array_get(was, j), json_array_get(ids, j)))
 			ok = false;
 	}
@@ -413,7 +413,7 @@ size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite, size_
 				name, n, test ? test : "?");
 			return SIZE_MAX;
 		}
-		if (lst_coord__result_of(json_object_get(e, "result"), &r, &err)) {
+		if (lst_record_result_of(json_object_get(e, "result"), &r, &err)) {
 			lst_coord__error(c, "resume: points.jsonl, phase %s point %zu: %s", name, n,
 					 err.msg);
 			return SIZE_MAX;
