@@ -145,10 +145,7 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	memcpy(c->agents, agents, n * sizeof(*agents));
 	c->lease = lease;
 	c->a = lst_calloc(c->n, sizeof(*c->a));
-	c->conns = lst_calloc(c->n, sizeof(*c->conns));
-	c->ready = lst_calloc(c->n, sizeof(*c->ready));
-	c->rx = lst_msg_new(LST_MSG_BYE);
-	c->ack = lst_msg_new(LST_MSG_ACK);
+	lst_coord__pump_new(c);
 	/*
 	 * One model for silence: unreachable after 3 s (or 3 intervals); lost once the lease has
 	 * run out on the agent too, which it measures from the last message it had from us (at
@@ -167,7 +164,7 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 			lst_coord_destroy(&c);
 			return NULL;
 		}
-		c->conns[i] = c->a[i].conn;
+		lst_coord__pump_watch(c, i);
 	}
 	return c;
 }
@@ -215,10 +212,7 @@ void lst_coord_destroy(lst_coord **p)
 	free(c->targets);
 	free(c->agents);
 	free(c->a);
-	free(c->conns);
-	free(c->ready);
-	lst_msg_destroy(&c->rx);
-	lst_msg_destroy(&c->ack);
+	lst_coord__pump_destroy(c);
 	lst_coord__verify_close(c);
 	lst_coord__metrics_close(c);
 	lst_record_destroy(&c->rec);

@@ -211,6 +211,9 @@ typedef size_t (*lst_coord__fds_fn)(lst_coord *c, struct pollfd *fds);
 typedef void (*lst_coord__serve_fn)(lst_coord *c, const struct pollfd *fds, size_t nfds);
 #define LST_COORD__POLL_MAX 8
 
+/* The pump's own state (lst_pump.c). */
+struct lst_coord__pump;
+
 struct lst_coord {
 	const lst_plan *plan;		/* NULL for the probe */
 	struct lst_coord_agent *agents; /* [n]: who to reach (the strings are borrowed) */
@@ -220,12 +223,7 @@ struct lst_coord {
 	char host[LST_NAME_MAX];
 	size_t n;
 	struct lst_coord__agent *a;
-	lst_conn **conns;
-	bool *ready;
-	lst_msg *rx; /* the pump's receive scratch (lst_conn_recv_into), reused for every message */
-	lst_msg *ack;	    /* the ACK sent for every spooled message, reused */
-	int64_t last_watch; /* the pump's liveness checks last ran (lst_coord__pump) */
-	int64_t pump_left;  /* the last pump returned: how long we did not listen since */
+	struct lst_coord__pump *pump; /* the pump's own state, private to lst_pump.c */
 	struct lst_coord__target *targets;
 	lst_record *rec; /* the results folder, run.json and the journal (lst_record.h) */
 	int64_t last_sync;
@@ -246,17 +244,7 @@ struct lst_coord {
 	bool *phase_done;	/* resume: [nphases] the journal has the phase's end */
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
-	struct lst_metrics *metrics; /* live metrics (--metrics), NULL without */
-	/* the pump's handler table, filled by the point and its features (lst_coord__pump_on) */
-	lst_coord__rx_fn on_rx[LST_MSG_TYPE_END];
-	lst_coord__end_fn on_end;
-	lst_coord__end_work_fn end_work;
-	lst_coord__clock_fn on_clock;
-	lst_coord__wake_fn on_wake;
-	lst_coord__fds_fn poll_fds;
-	lst_coord__serve_fn poll_serve;
-	const uint8_t *rx_raw; /* the frame being dispatched (lst_coord__pump_frame) */
-	size_t rx_rawlen;
+	struct lst_metrics *metrics;		       /* live metrics (--metrics), NULL without */
 	lst_coord__row_fn sinks[LST_COORD__SINKS_MAX]; /* where each interval row goes */
 	size_t nsinks;
 };
@@ -278,6 +266,13 @@ void lst_coord__bye(lst_coord *c);
 int lst_coord__run_all(lst_coord *c);
 
 /* lst_pump.c: the session with every agent */
+
+/* The pump's state for c's n agents (before any handler is registered); freed by
+ * lst_coord__pump_destroy, which is safe when it was never made. */
+void lst_coord__pump_new(lst_coord *c);
+void lst_coord__pump_destroy(lst_coord *c);
+/* Agent i's connection (made) joins the pump's wait. */
+void lst_coord__pump_watch(lst_coord *c, size_t i);
 
 /* Agent a said WELCOME and is neither lost nor refused: it may be sent commands. */
 bool lst_coord__usable(const struct lst_coord__agent *a);

@@ -14,12 +14,64 @@
 #include "lst_assert.h"
 #include "lst_log.h"
 #include "lst_time.h"
+#include "lst_util.h"
 
 #include "lst_coord_int.h"
 
 static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void s_drain(lst_coord *c, size_t i);
+
+/* The pump's own state: its wait, its scratch messages and the handler table that the point,
+ * the record and the metrics fill. */
+struct lst_coord__pump {
+	lst_conn **conns;   /* [n]: each agent's connection, for the wait */
+	bool *ready;	    /* [n]: which the wait found readable */
+	lst_msg *rx;	    /* the receive scratch (lst_conn_recv_into), reused for every message */
+	lst_msg *ack;	    /* the ACK sent for every spooled message, reused */
+	int64_t last_watch; /* the liveness checks last ran (lst_coord__pump) */
+	int64_t pump_left;  /* the last pump returned: how long we did not listen since */
+	/* the handler table, filled by the point and its features (lst_coord__pump_on) */
+	lst_coord__rx_fn on_rx[LST_MSG_TYPE_END];
+	lst_coord__end_fn on_end;
+	lst_coord__end_work_fn end_work;
+	lst_coord__clock_fn on_clock;
+	lst_coord__wake_fn on_wake;
+	lst_coord__fds_fn poll_fds;
+	lst_coord__serve_fn poll_serve;
+	const uint8_t *rx_raw; /* the frame being dispatched */
+	size_t rx_rawlen;
+};
+
+void lst_coord__pump_new(lst_coord *c)
+{
+	struct lst_coord__pump *p = lst_calloc(1, sizeof(*p));
+
+	p->conns = lst_calloc(c->n, sizeof(*p->conns));
+	p->ready = lst_calloc(c->n, sizeof(*p->ready));
+	p->rx = lst_msg_new(LST_MSG_BYE);
+	p->ack = lst_msg_new(LST_MSG_ACK);
+	c->pump = p;
+}
+
+void lst_coord__pump_destroy(lst_coord *c)
+{
+	struct lst_coord__pump *p = c->pump;
+
+	if (!p)
+		return;
+	free(p->conns);
+	free(p->ready);
+	lst_msg_destroy(&p->rx);
+	lst_msg_destroy(&p->ack);
+	free(p);
+	c->pump = NULL;
+}
+
+void lst_coord__pump_watch(lst_coord *c, size_t i)
+{
+	c->pump->conns[i] = c->a[i].conn;
+}
 
 bool lst_coord__usable(const struct lst_coord__agent *a)
 {
@@ -29,42 +81,42 @@ bool lst_coord__usable(const struct lst_coord__agent *a)
 void lst_coord__pump_on(lst_coord *c, uint32_t type, lst_coord__rx_fn fn)
 {
 	LST_ASSERT(type < LST_MSG_TYPE_END);
-	c->on_rx[type] = fn;
+	c->pump->on_rx[type] = fn;
 }
 
 void lst_coord__pump_on_end(lst_coord *c, lst_coord__end_fn ended, lst_coord__end_work_fn busy)
 {
-	c->on_end = ended;
-	c->end_work = busy;
+	c->pump->on_end = ended;
+	c->pump->end_work = busy;
 }
 
 void lst_coord__pump_on_clock(lst_coord *c, lst_coord__clock_fn fn)
 {
-	c->on_clock = fn;
+	c->pump->on_clock = fn;
 }
 
 void lst_coord__pump_on_wake(lst_coord *c, lst_coord__wake_fn fn)
 {
-	c->on_wake = fn;
+	c->pump->on_wake = fn;
 }
 
 void lst_coord__pump_poll(lst_coord *c, lst_coord__fds_fn fds, lst_coord__serve_fn serve)
 {
-	c->poll_fds = fds;
-	c->poll_serve = serve;
+	c->pump->poll_fds = fds;
+	c->pump->poll_serve = serve;
 }
 
 void lst_coord__pump_frame(const lst_coord *c, const uint8_t **raw, size_t *rawlen)
 {
-	*raw = c->rx_raw;
-	*rawlen = c->rx_rawlen;
+	*raw = c->pump->rx_raw;
+	*rawlen = c->pump->rx_rawlen;
 }
 
 /* Agent i sends nothing more for the current point: whoever merges it stops waiting. */
 static void s_ended(lst_coord *c, size_t i)
 {
-	if (c->on_end)
-		c->on_end(c, i);
+	if (c->pump->on_end)
+		c->pump->on_end(c, i);
 }
 
 /*
@@ -383,8 +435,8 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 		int rc = lst_conn_sync_reply(a->conn, &m->u.sync_reply, t_recv, &err);
 
 		/* Every exchange, as it came, so the run can be re-aligned later (clock.csv). */
-		if (c->on_clock)
-			c->on_clock(c, i, &m->u.sync_reply, t_recv);
+		if (c->pump->on_clock)
+			c->pump->on_clock(c, i, &m->u.sync_reply, t_recv);
 		if (rc < 0)
 			s_refused(c, i, "%s", err.msg);
 		return;
@@ -394,12 +446,12 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	case LST_MSG_EVENT:
 	case LST_MSG_INTEGRITY:
 		/* spooled: ACKed, and handled once however often it is re-sent */
-		if (s_fresh(c, i, m) && c->on_rx[m->type]) {
-			c->rx_raw = raw;
-			c->rx_rawlen = rawlen;
-			c->on_rx[m->type](c, i, m);
-			c->rx_raw = NULL;
-			c->rx_rawlen = 0;
+		if (s_fresh(c, i, m) && c->pump->on_rx[m->type]) {
+			c->pump->rx_raw = raw;
+			c->pump->rx_rawlen = rawlen;
+			c->pump->on_rx[m->type](c, i, m);
+			c->pump->rx_raw = NULL;
+			c->pump->rx_rawlen = 0;
 		}
 		return;
 	case LST_MSG_PREPARED:
@@ -447,7 +499,7 @@ static bool s_overdue(const lst_coord *c, size_t i, int64_t now)
 
 	if (!c->in_point || !c->cur.io || !a->in_point || a->done || !a->progress_at)
 		return false;
-	if (c->end_work && c->end_work(c, i))
+	if (c->pump->end_work && c->pump->end_work(c, i))
 		bound += LST_COORD__END_WORK_MAX;
 	return now - a->progress_at > bound;
 }
@@ -519,14 +571,14 @@ static void s_ack(lst_coord *c, size_t i)
 	a->ack_due = false;
 	if (!a->seen_seq)
 		return;
-	c->ack->id = 0;
-	c->ack->u.ack.upto = a->seen_seq;
-	lst_conn_send(a->conn, c->ack, false, NULL, &err);
+	c->pump->ack->id = 0;
+	c->pump->ack->u.ack.upto = a->seen_seq;
+	lst_conn_send(a->conn, c->pump->ack, false, NULL, &err);
 }
 
 /*
  * Dispatch every message agent i has waiting, each decoded into the pump's scratch message
- * (c->rx) with its frame lent by the connection: no allocation or copy per message.
+ * (c->pump->rx) with its frame lent by the connection: no allocation or copy per message.
  */
 static void s_drain(lst_coord *c, size_t i)
 {
@@ -535,7 +587,7 @@ static void s_drain(lst_coord *c, size_t i)
 		size_t rawlen = 0;
 		int64_t t;
 		lst_err err;
-		int r = lst_conn_recv_into(c->a[i].conn, c->rx, &raw, &rawlen, &t, &err);
+		int r = lst_conn_recv_into(c->a[i].conn, c->pump->rx, &raw, &rawlen, &t, &err);
 
 		if (r == -EAGAIN)
 			return;
@@ -543,7 +595,7 @@ static void s_drain(lst_coord *c, size_t i)
 			lst_log_warn("%s", err.msg);
 			continue;
 		}
-		s_dispatch(c, i, c->rx, raw, rawlen, t);
+		s_dispatch(c, i, c->pump->rx, raw, rawlen, t);
 	}
 }
 
@@ -556,7 +608,7 @@ static void s_drain(lst_coord *c, size_t i)
  */
 static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
 {
-	int64_t deaf = c->pump_left ? now - c->pump_left - wait : 0;
+	int64_t deaf = c->pump->pump_left ? now - c->pump->pump_left - wait : 0;
 
 	if (deaf <= LST_COORD__DEAF_AFTER)
 		return;
@@ -582,22 +634,23 @@ static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
 void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 {
 	struct pollfd fds[LST_COORD__POLL_MAX];
-	size_t nfds = c->poll_fds ? c->poll_fds(c, fds) : 0;
+	size_t nfds = c->pump->poll_fds ? c->pump->poll_fds(c, fds) : 0;
 	int64_t wait = LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS)), now;
 	int rc;
 
 	/* The registered sockets (the metrics endpoint's) are waited on with the agents': a
 	 * scrape is answered as soon as it comes, whatever the scheduler waits for. */
-	rc = lst_conn_poll_fds(c->conns, c->n, fds, nfds, (int)(wait / LST_NS_PER_MS), c->ready);
+	rc = lst_conn_poll_fds(c->pump->conns, c->n, fds, nfds, (int)(wait / LST_NS_PER_MS),
+			       c->pump->ready);
 	if (rc >= 0 && nfds)
-		c->poll_serve(c, fds, nfds);
+		c->pump->poll_serve(c, fds, nfds);
 	s_excuse(c, lst_mono_ns(), wait);
 	for (size_t i = 0; rc > 0 && i < c->n; i++)
-		if (c->ready[i])
+		if (c->pump->ready[i])
 			s_drain(c, i);
 	now = lst_mono_ns();
-	if (now - c->last_watch >= LST_COORD__WATCH_EVERY) {
-		c->last_watch = now;
+	if (now - c->pump->last_watch >= LST_COORD__WATCH_EVERY) {
+		c->pump->last_watch = now;
 		for (size_t i = 0; i < c->n; i++)
 			s_watch(c, i, now);
 	}
@@ -607,12 +660,12 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 			if (lst_coord__usable(&c->a[i]) && !c->a[i].unreachable)
 				lst_coord__send_simple(c, i, LST_MSG_PING);
 	}
-	if (c->on_wake) /* what this wake-up brought, in one write per file */
-		c->on_wake(c);
+	if (c->pump->on_wake) /* what this wake-up brought, in one write per file */
+		c->pump->on_wake(c);
 	for (size_t i = 0; rc > 0 && i < c->n; i++)
-		if (c->ready[i])
+		if (c->pump->ready[i])
 			s_ack(c, i);
-	c->pump_left = lst_mono_ns();
+	c->pump->pump_left = lst_mono_ns();
 }
 
 /*
