@@ -213,6 +213,7 @@ void lst_coord_destroy(lst_coord **p)
 	free(c->agents);
 	free(c->a);
 	lst_coord__pump_destroy(c);
+	lst_coord__rows_destroy(c);
 	lst_coord__verify_close(c);
 	lst_coord__metrics_close(c);
 	lst_record_destroy(&c->rec);

@@ -211,8 +211,9 @@ typedef size_t (*lst_coord__fds_fn)(lst_coord *c, struct pollfd *fds);
 typedef void (*lst_coord__serve_fn)(lst_coord *c, const struct pollfd *fds, size_t nfds);
 #define LST_COORD__POLL_MAX 8
 
-/* The pump's own state (lst_pump.c). */
+/* The pump's own state (lst_pump.c) and the rows' sinks (lst_rows.c). */
 struct lst_coord__pump;
+struct lst_coord__sinks;
 
 struct lst_coord {
 	const lst_plan *plan;		/* NULL for the probe */
@@ -244,9 +245,8 @@ struct lst_coord {
 	bool *phase_done;	/* resume: [nphases] the journal has the phase's end */
 	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
 	char *own_file;
-	struct lst_metrics *metrics;		       /* live metrics (--metrics), NULL without */
-	lst_coord__row_fn sinks[LST_COORD__SINKS_MAX]; /* where each interval row goes */
-	size_t nsinks;
+	struct lst_metrics *metrics;	/* live metrics (--metrics), NULL without */
+	struct lst_coord__sinks *sinks; /* where each interval row goes, private to lst_rows.c */
 };
 
 /* What lst_coord__run_point and its parts return. */
@@ -388,6 +388,8 @@ void lst_coord__rows_sink(lst_coord *c, lst_coord__row_fn fn);
 void lst_coord__rows_emit(lst_coord *c, const struct lst_coord__row *row);
 /* The run's sinks, once: timeseries.csv, live metrics, failover detection, progress. */
 void lst_coord__rows_listen(lst_coord *c);
+/* Forget every sink (the coordinator's end); safe when none was registered. */
+void lst_coord__rows_destroy(lst_coord *c);
 
 /* lst_hooks.c: hooks, events and telemetry */
 

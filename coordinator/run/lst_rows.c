@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_util.h"
 
 #include "lst_coord_int.h"
 
@@ -35,16 +36,30 @@ void lst_coord__row_add(struct lst_coord__row *row, const lst_sample *part)
 	row->rates.trim_mbps += r.trim_mbps;
 }
 
+/* The sinks, in the order they were registered. */
+struct lst_coord__sinks {
+	lst_coord__row_fn fn[LST_COORD__SINKS_MAX];
+	size_t n;
+};
+
 void lst_coord__rows_sink(lst_coord *c, lst_coord__row_fn fn)
 {
-	LST_ASSERT(c->nsinks < LST_COORD__SINKS_MAX);
-	c->sinks[c->nsinks++] = fn;
+	if (!c->sinks)
+		c->sinks = lst_calloc(1, sizeof(*c->sinks));
+	LST_ASSERT(c->sinks->n < LST_COORD__SINKS_MAX);
+	c->sinks->fn[c->sinks->n++] = fn;
 }
 
 void lst_coord__rows_emit(lst_coord *c, const struct lst_coord__row *row)
 {
-	for (size_t i = 0; i < c->nsinks; i++)
-		c->sinks[i](c, row);
+	for (size_t i = 0; c->sinks && i < c->sinks->n; i++)
+		c->sinks->fn[i](c, row);
+}
+
+void lst_coord__rows_destroy(lst_coord *c)
+{
+	free(c->sinks);
+	c->sinks = NULL;
 }
 
 /* timeseries.csv: every measured row. An agent's row goes by its name, as lst_results_row has
