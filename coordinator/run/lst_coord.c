@@ -146,6 +146,7 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	c->lease = lease;
 	c->a = lst_calloc(c->n, sizeof(*c->a));
 	lst_coord__pump_new(c);
+	lst_coord__verify_new(c);
 	/*
 	 * One model for silence: unreachable after 3 s (or 3 intervals); lost once the lease has
 	 * run out on the agent too, which it measures from the last message it had from us (at

@@ -149,29 +149,6 @@ struct lst_coord__point {
 	struct lst_coord__paths paths;
 };
 
-/* Data integrity: a verified write stream the run knows (its own, or an earlier run's journal). */
-struct lst_coord__jstream {
-	uint64_t sid;
-	size_t target;		      /* index into plan->targets */
-	struct lst_journal_stream st; /* latest marks applied */
-	double t0_s;		      /* its point's start, s since the run's first start */
-	bool ended;
-	char *agent_name, *path_name; /* an earlier run's (NULL: the plan's, by index) */
-};
-
-/* Data integrity: the run's verification state (lst_verify_run.c). */
-struct lst_coord__verify {
-	bool on;	  /* the plan verifies something */
-	lst_journal *j;	  /* integrity/journal.jsonl */
-	uint32_t gen;	  /* the last generation given */
-	uint32_t cur_gen; /* the current point's (0: it writes nothing verified) */
-	bool cur_reads;	  /* the current point reads with verify */
-	uint64_t next_sid;
-	size_t n, cap;
-	struct lst_coord__jstream *s;
-	uint32_t *ids; /* [plan->ntargets]: the id each target's stamps carry */
-};
-
 typedef bool (*lst_coord__cond_fn)(lst_coord *c);
 /*
  * One interval row of one scope, complete (lst_rows.c): whose it is, where, its counts and
@@ -214,6 +191,7 @@ typedef void (*lst_coord__serve_fn)(lst_coord *c, const struct pollfd *fds, size
 /* The pump's own state (lst_pump.c) and the rows' sinks (lst_rows.c). */
 struct lst_coord__pump;
 struct lst_coord__sinks;
+struct lst_coord__verify;
 
 struct lst_coord {
 	const lst_plan *plan;		/* NULL for the probe */
@@ -236,7 +214,7 @@ struct lst_coord {
 	bool running; /* the phases have begun: a loss is for on_agent_loss to judge */
 	bool failed;
 	bool hook_stop; /* an event failed and the plan says stop: the point ends, then the run */
-	struct lst_coord__verify ver; /* data integrity (lst_verify_run.c) */
+	struct lst_coord__verify *ver; /* data integrity, private to lst_verify_run.c */
 	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
 	const struct lst_plan_phase *wait_phase; /* lst_coord__wait_back's */
 	bool closing; /* BYE said (lst_coord__bye): no HELLO goes out again */
@@ -421,6 +399,9 @@ void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after);
 void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait);
 
 /* lst_verify_run.c: data integrity */
+
+/* The run's verification state, nothing verified yet (lst_coord__verify_close frees it). */
+void lst_coord__verify_new(lst_coord *c);
 
 /* After the identities: the journal (made, appended to, or an earlier run's loaded and checked
  * against the plan's targets), when the plan verifies. 0, or -1 said (before any I/O). */

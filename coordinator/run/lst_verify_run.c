@@ -4,7 +4,7 @@
  * Writes: a point whose job specs write with verify gets the next generation; each of its job
  * specs carries a stamp spec (target id, writer agent and path, generation). The agents report
  * their streams in PREPARED and their progress in every SAMPLE; all of it goes to the results'
- * integrity/journal.jsonl (lst_integrity.h) as it comes, and stays in memory (c->ver.s) for the
+ * integrity/journal.jsonl (lst_integrity.h) as it comes, and stays in memory (c->ver->s) for the
  * verifying reads of later points.
  *
  * Reads: before a point whose job specs read with verify, each reading agent gets the journal
@@ -28,6 +28,29 @@
 
 #include "lst_coord_int.h"
 
+/* Data integrity: a verified write stream the run knows (its own, or an earlier run's journal). */
+struct lst_coord__jstream {
+	uint64_t sid;
+	size_t target;		      /* index into plan->targets */
+	struct lst_journal_stream st; /* latest marks applied */
+	double t0_s;		      /* its point's start, s since the run's first start */
+	bool ended;
+	char *agent_name, *path_name; /* an earlier run's (NULL: the plan's, by index) */
+};
+
+/* Data integrity: the run's verification state, this file's alone (c->ver). */
+struct lst_coord__verify {
+	bool on;	  /* the plan verifies something */
+	lst_journal *j;	  /* integrity/journal.jsonl */
+	uint32_t gen;	  /* the last generation given */
+	uint32_t cur_gen; /* the current point's (0: it writes nothing verified) */
+	bool cur_reads;	  /* the current point reads with verify */
+	uint64_t next_sid;
+	size_t n, cap;
+	struct lst_coord__jstream *s;
+	uint32_t *ids; /* [plan->ntargets]: the id each target's stamps carry */
+};
+
 /* Does any phase of the plan use verify? (A path role cannot differ from its phase's: the plan
  * refuses that.) */
 static bool s_plan_verifies(const lst_plan *p)
@@ -42,7 +65,7 @@ static bool s_plan_verifies(const lst_plan *p)
 static struct lst_coord__jstream *s_add(lst_coord *c, uint64_t sid, size_t target,
 					const struct lst_journal_stream *st, double t0_s)
 {
-	struct lst_coord__verify *v = &c->ver;
+	struct lst_coord__verify *v = c->ver;
 	struct lst_coord__jstream *s;
 
 	if (v->n == v->cap) {
@@ -64,9 +87,9 @@ static struct lst_coord__jstream *s_add(lst_coord *c, uint64_t sid, size_t targe
  */
 static struct lst_coord__jstream *s_find_live(lst_coord *c, uint64_t sid)
 {
-	for (size_t k = 0; k < c->ver.n; k++)
-		if (c->ver.s[k].sid == sid && !c->ver.s[k].ended)
-			return &c->ver.s[k];
+	for (size_t k = 0; k < c->ver->n; k++)
+		if (c->ver->s[k].sid == sid && !c->ver->s[k].ended)
+			return &c->ver->s[k];
 	return NULL;
 }
 
@@ -85,7 +108,7 @@ static void s_add_loaded(lst_coord *c, const lst_journal_read *jr)
 		s->agent_name = lst_strdup(e->where.agent);
 		s->path_name = lst_strdup(e->where.path);
 	}
-	c->ver.gen = LST_MAX(c->ver.gen, jr->maxgen);
+	c->ver->gen = LST_MAX(c->ver->gen, jr->maxgen);
 }
 
 /* An earlier run's journal (the plan's `journal:`): its streams, checked against the plan. */
@@ -110,7 +133,7 @@ static int s_load_external(lst_coord *c, const char *dir)
 				"run's targets; nothing was read",
 				dir, pt->name);
 			rc = -1;
-		} else if (c->ver.ids[t] = jt->id, jt->size != c->targets[t].size) {
+		} else if (c->ver->ids[t] = jt->id, jt->size != c->targets[t].size) {
 			lst_coord__error(
 				c,
 				"journal %s: target %s was %llu bytes when written, its paths "
@@ -148,7 +171,7 @@ static int s_load_own(lst_coord *c)
 
 int lst_coord__verify_open(lst_coord *c)
 {
-	struct lst_coord__verify *v = &c->ver;
+	struct lst_coord__verify *v = c->ver;
 	lst_err err;
 
 	if (!s_plan_verifies(c->plan))
@@ -206,26 +229,35 @@ int lst_coord__verify_open(lst_coord *c)
 	return 0;
 }
 
+void lst_coord__verify_new(lst_coord *c)
+{
+	c->ver = lst_calloc(1, sizeof(*c->ver));
+}
+
 void lst_coord__verify_close(lst_coord *c)
 {
-	for (size_t k = 0; k < c->ver.n; k++) {
-		free(c->ver.s[k].agent_name);
-		free(c->ver.s[k].path_name);
+	if (!c->ver)
+		return;
+	for (size_t k = 0; k < c->ver->n; k++) {
+		free(c->ver->s[k].agent_name);
+		free(c->ver->s[k].path_name);
 	}
-	free(c->ver.s);
-	free(c->ver.ids);
-	c->ver.ids = NULL;
-	c->ver.s = NULL;
-	c->ver.n = c->ver.cap = 0;
-	lst_journal_close(&c->ver.j);
+	free(c->ver->s);
+	free(c->ver->ids);
+	c->ver->ids = NULL;
+	c->ver->s = NULL;
+	c->ver->n = c->ver->cap = 0;
+	lst_journal_close(&c->ver->j);
+	free(c->ver);
+	c->ver = NULL;
 }
 
 /* ---- job specs */
 
 void lst_coord__verify_point_begin(lst_coord *c)
 {
-	c->ver.cur_gen = 0;
-	c->ver.cur_reads = false;
+	c->ver->cur_gen = 0;
+	c->ver->cur_reads = false;
 	for (size_t i = 0; i < c->n; i++)
 		c->a[i].nstreams = 0;
 }
@@ -237,14 +269,14 @@ void lst_coord__verify_stamp(lst_coord *c, size_t t, size_t j, struct lst_jobspe
 
 	if (!js->w.verify || js->action != LST_ACTION_IO)
 		return;
-	if (writes && !c->ver.cur_gen)
-		c->ver.cur_gen = ++c->ver.gen;
-	c->ver.cur_reads |= !writes;
+	if (writes && !c->ver->cur_gen)
+		c->ver->cur_gen = ++c->ver->gen;
+	c->ver->cur_reads |= !writes;
 	js->has_stamp = 1;
-	js->stamp.target = c->ver.ids[t];
+	js->stamp.target = c->ver->ids[t];
 	js->stamp.agent = (uint16_t)pt->paths[j].agent;
 	js->stamp.path = (uint16_t)j;
-	js->stamp.gen = writes ? c->ver.cur_gen : 0;
+	js->stamp.gen = writes ? c->ver->cur_gen : 0;
 }
 
 /* ---- JOURNAL pages before a verifying read */
@@ -269,13 +301,13 @@ static lst_msg *s_page(const lst_coord *c, size_t t, uint32_t from, uint32_t *to
 	struct lst_msg_journal *jm = &m->u.journal;
 	uint32_t seen = 0;
 
-	jm->target = c->ver.ids[t];
+	jm->target = c->ver->ids[t];
 	jm->from = from;
-	for (size_t k = 0; k < c->ver.n; k++) {
-		if (c->ver.s[k].target != t)
+	for (size_t k = 0; k < c->ver->n; k++) {
+		if (c->ver->s[k].target != t)
 			continue;
 		if (seen >= from && jm->nstreams < LST_JOURNAL_PAGE)
-			jm->streams[jm->nstreams++] = c->ver.s[k].st;
+			jm->streams[jm->nstreams++] = c->ver->s[k].st;
 		seen++;
 	}
 	jm->total = seen;
@@ -288,7 +320,7 @@ int lst_coord__verify_journal_send(lst_coord *c, lst_msg **prepares)
 	lst_msg **msgs, **replies;
 	int rc = 0;
 
-	if (!c->ver.cur_reads)
+	if (!c->ver->cur_reads)
 		return 0;
 	msgs = lst_calloc(c->n, sizeof(*msgs));
 	replies = lst_calloc(c->n, sizeof(*replies));
@@ -355,7 +387,7 @@ static bool s_spec_of(lst_coord *c, size_t i, uint32_t spec, size_t *t, size_t *
 
 void lst_coord__verify_started(lst_coord *c)
 {
-	struct lst_coord__verify *v = &c->ver;
+	struct lst_coord__verify *v = c->ver;
 
 	if (!v->on || !v->cur_gen)
 		return;
@@ -397,7 +429,7 @@ void lst_coord__verify_marks(lst_coord *c, size_t i, const struct lst_msg_sample
 {
 	struct lst_coord__agent *a = &c->a[i];
 
-	for (uint32_t k = 0; k < m->nmarks && c->ver.on; k++) {
+	for (uint32_t k = 0; k < m->nmarks && c->ver->on; k++) {
 		const struct lst_stream_mark *mk = &m->marks[k];
 		struct lst_coord__jstream *s;
 		lst_err err;
@@ -410,14 +442,14 @@ void lst_coord__verify_marks(lst_coord *c, size_t i, const struct lst_msg_sample
 		s->st.low = mk->low;
 		s->st.issued = mk->issued;
 		s->st.werr = mk->werr;
-		if (lst_journal_mark(c->ver.j, s->sid, mk->low, mk->issued, mk->werr, &err))
+		if (lst_journal_mark(c->ver->j, s->sid, mk->low, mk->issued, mk->werr, &err))
 			lst_log_warn("journal: %s", err.msg);
 	}
 }
 
 void lst_coord__verify_point_end(lst_coord *c)
 {
-	struct lst_coord__verify *v = &c->ver;
+	struct lst_coord__verify *v = c->ver;
 
 	if (!v->on)
 		return;
@@ -453,8 +485,8 @@ static const struct lst_coord__jstream *s_writer(const lst_coord *c, size_t t, u
 {
 	const struct lst_coord__jstream *any = NULL;
 
-	for (size_t k = 0; k < c->ver.n; k++) {
-		const struct lst_coord__jstream *s = &c->ver.s[k];
+	for (size_t k = 0; k < c->ver->n; k++) {
+		const struct lst_coord__jstream *s = &c->ver->s[k];
 
 		if (s->target != t || s->st.gen != gen)
 			continue;
