@@ -4,6 +4,7 @@
  * HELLO -> WELCOME of the session.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "lst_log.h"
 #include "lst_util.h"
@@ -51,23 +52,32 @@ int lst_coord__hello(lst_coord *c)
 	return 0;
 }
 
+/* Our CURVE key pair, loaded once, when the first agent with a key is connected; every
+ * connection borrows it until the coordinator's end (lst_coord__connect_close). */
+struct lst_coord__keys {
+	struct lst_keypair own;
+	char *own_file;
+};
+
 /* Our key pair, from opts.key_file or the default, for agent i (the first with a key). */
 static int s_load_own(lst_coord *c, size_t i, lst_err *err)
 {
 	const char *name = c->agents[i].name;
+	struct lst_coord__keys *k = lst_calloc(1, sizeof(*k));
 	lst_err kerr;
 	int rc;
 
-	c->own_file = c->opts.key_file ? lst_strdup(c->opts.key_file) : lst_auth_default_key();
-	rc = lst_auth_load_keypair(c->own_file, &c->own, &kerr);
+	c->keys = k;
+	k->own_file = c->opts.key_file ? lst_strdup(c->opts.key_file) : lst_auth_default_key();
+	rc = lst_auth_load_keypair(k->own_file, &k->own, &kerr);
 	if (rc == -ENOENT) {
-		char *twin = lst_auth_public_twin(c->own_file);
+		char *twin = lst_auth_public_twin(k->own_file);
 
 		lst_err_set(err, rc,
 			    "agent %s has a key: in the plan, so we speak CURVE, but there is no "
 			    "coordinator key %s: make one with 'lockstep keygen %.*s' and copy %s "
 			    "into every agent's authorized_keys folder, or give --key FILE",
-			    name, c->own_file, (int)(strlen(twin) - 4), twin, twin);
+			    name, k->own_file, (int)(strlen(twin) - 4), twin, twin);
 		free(twin);
 		return rc;
 	}
@@ -108,14 +118,24 @@ int lst_coord__connect_agent(lst_coord *c, size_t i, lst_err *err)
 	}
 	if ((rc = lst_auth_load_public(ag->key, pub, &kerr)))
 		return lst_err_set(err, rc, "agent %s: key: %s", ag->name, kerr.msg);
-	if (!c->own_file && (rc = s_load_own(c, i, err)))
+	if (!c->keys && (rc = s_load_own(c, i, err)))
 		return rc;
-	cv.own = &c->own;
-	cv.own_file = c->own_file;
+	cv.own = &c->keys->own;
+	cv.own_file = c->keys->own_file;
 	cv.agent_pub = pub;
 	cv.agent_src = lst_auth_is_key_text(ag->key) && access(ag->key, F_OK)
 			       ? "the plan's key text"
 			       : ag->key;
 	c->a[i].conn = lst_conn_new(i, ag->name, ag->address, &cv, err);
 	return c->a[i].conn ? 0 : -EIO;
+}
+
+void lst_coord__connect_close(lst_coord *c)
+{
+	if (!c->keys)
+		return;
+	explicit_bzero(&c->keys->own, sizeof(c->keys->own));
+	free(c->keys->own_file);
+	free(c->keys);
+	c->keys = NULL;
 }

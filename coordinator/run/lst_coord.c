@@ -220,8 +220,7 @@ void lst_coord_destroy(lst_coord **p)
 	lst_record_destroy(&c->rec);
 	json_decref(c->journal);
 	free(c->phase_done);
-	explicit_bzero(&c->own, sizeof(c->own));
-	free(c->own_file);
+	lst_coord__connect_close(c);
 	free(c);
 	*p = NULL;
 }

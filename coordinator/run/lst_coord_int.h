@@ -192,6 +192,7 @@ typedef void (*lst_coord__serve_fn)(lst_coord *c, const struct pollfd *fds, size
 struct lst_coord__pump;
 struct lst_coord__sinks;
 struct lst_coord__verify;
+struct lst_coord__keys;
 
 struct lst_coord {
 	const lst_plan *plan;		/* NULL for the probe */
@@ -220,9 +221,8 @@ struct lst_coord {
 	bool closing; /* BYE said (lst_coord__bye): no HELLO goes out again */
 	bool tty;
 	json_t *journal; /* resume: points.jsonl's points (what lst_coord__replay needs); NULL if fresh */
-	bool *phase_done;	/* resume: [nphases] the journal has the phase's end */
-	struct lst_keypair own; /* our CURVE key pair, when an agent has a key */
-	char *own_file;
+	bool *phase_done;		/* resume: [nphases] the journal has the phase's end */
+	struct lst_coord__keys *keys;	/* our CURVE key pair, private to lst_connect.c */
 	struct lst_metrics *metrics;	/* live metrics (--metrics), NULL without */
 	struct lst_coord__sinks *sinks; /* where each interval row goes, private to lst_rows.c */
 };
@@ -311,6 +311,9 @@ int lst_coord__hello(lst_coord *c);
 /* Agent i's connection (CURVE with our key pair when it has a key, loaded once). 0, or -errno
  * with err (a missing key, a key for a remote agent without --insecure, ...). */
 int lst_coord__connect_agent(lst_coord *c, size_t i, lst_err *err);
+/* Our key pair wiped and freed, after every connection that borrowed it is destroyed; safe
+ * when none was loaded. */
+void lst_coord__connect_close(lst_coord *c);
 
 /* lst_phase_agents.c: a phase's agents */
 
