@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Block-size mixes (issue 17): fio's bssplit text to struct lst_bssplit and back.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Structured workload values (issue 17): where I/Os land in a region (an access distribution)
  * and how large they are (a block-size mix). Each has one text form, fio's, which plans, flags

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Plausibility of samples from the wire (lst_sample.h): the coordinator merges nothing that no
  * agent could have measured. */
 #include "lst_sample.h"

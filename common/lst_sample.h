@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A sample: what one agent measured over one interval. Jobs fill them, the agent merges its jobs'
  * samples of the same interval, the wire carries them, the coordinator merges agents.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload mixes (issue 17, vdbench's skew=): the text form of struct lst_skew and back.
  *

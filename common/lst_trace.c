@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * I/O traces (issue 17): lockstep's binary trace format and blkparse text, read into one
  * array of records (lst_trace.h has the formats).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * I/O traces (issue 17): what a recording job writes and what a replaying job reads.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Data integrity (issue 14): crc32c, the stamp of a verified unit, the I/O sequence of a job and
  * the check of a unit read back against the journal (lst_verify.h).

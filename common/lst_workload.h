@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What one agent runs on one path: the workload, described by one option table.
  *

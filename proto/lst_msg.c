@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The message codec: lst_msg structs to msgpack maps and back. The only code in lockstep that
  * touches msgpack; proto/PROTOCOL.md describes the same rules for humans.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Every message between coordinator and agent, as C structs, and the one codec that turns them
  * into msgpack maps and back. This module is the only code in lockstep that touches msgpack;

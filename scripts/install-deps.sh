@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Install the Debian 12 packages lockstep needs to build, test and plot, only those missing.
 # Runs apt-get directly as root, through sudo otherwise. Used by `make check` and `make demo`.
 set -euo pipefail

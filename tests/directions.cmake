@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Per-direction latency (issue 12): read and write latency kept apart in timeseries.csv,
 # summary.csv and curves.csv, checked against a loop device's counters and an independent merge
 # of the raw samples, with a real agent.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Issue 13, errors and stalls: a sample's health (classes, codec, checks) and the agent's jobs
 # under ENOSPC and a stalled device.
 lst_add_unit_test(health unit/test_health.c lockstep::proto)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Issue 11's inventory: the agent's enumeration on fake sysfs trees (SAS dual port, NVMe), and
 # `lockstep inventory` against two agents in network namespaces with real loop devices.
 lst_add_unit_test(dev_inventory unit/test_dev_inventory.c lockstep::agent_dev)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Trace record and replay on a phase (issue 17): `record:` and `replay:` as workload options,
 # each refusal at its LINE:COL (unit), and `lockstep validate`'s words and errors (script).
 lst_add_unit_test(plan_trace unit/test_plan_trace.c lockstep::plan)

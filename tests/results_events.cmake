@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Issue 13's events and telemetry in the results folder: events.csv, telemetry/ and
 # telemetry.csv written (unit), and `lockstep report` showing them as text, JSON, HTML and in
 # the timeseries plot (integration, from a fixture folder).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Issue 12, time series and balance: lst_figures_balance on a hand-made folder, and the
 # timeseries, HIR and path plots' scripts read as text (boundaries per round, lines per path).
 lst_add_unit_test(balance unit/test_balance.c lockstep::present)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Issue 12, what a user and a script see of `lockstep run` and `lockstep report A B`: progress
 # lines never dropped, --progress json, the final table, --overwrite (ux_run); the comparison's
 # table and matrix agreeing, and its unfinished-run warning (ux_compare).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Issue 17, fio's names: aliases, "did you mean", and `lockstep-agent bench` / plans with fio's
 # spelling.
 lst_add_unit_test(suggest unit/test_suggest.c lockstep::common)

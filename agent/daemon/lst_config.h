@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent's settings: one table of keys read from a YAML config file (so Ansible can template
  * it) and from command-line flags, with the same names, types and checks for both. Flags win:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent daemon: one ROUTER socket, one czmq zloop reactor, one coordinator session at a time.
  *

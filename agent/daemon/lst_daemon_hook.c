@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Hooks on the agent (issue 13, capability hooks.v1): START's events, the HOOK command and the
  * KMSG command, all on the reactor, none of them blocking it.

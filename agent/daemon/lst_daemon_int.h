@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent daemon's private header (sqlite's btreeInt.h pattern): the state that the files of
  * agent/daemon share, and their cross-file functions, named lst_daemon__x. Nothing outside this

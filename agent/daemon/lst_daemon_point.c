@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The prepared point's life: START arms a timer for t0 and releases the run (or the purge
  * worker, agent/io/lst_purge), STARTED answers it, samples go out as the run's eventfd reports

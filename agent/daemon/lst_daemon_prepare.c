@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * PREPARE: a point's paths are opened through the disk-safety checks (agent/dev), its memory and
  * thread count checked against the agent's caps before anything is allocated, and its run built

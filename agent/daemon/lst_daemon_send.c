@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Everything that leaves the agent: the reusable outgoing message, encoding and the non-blocking
  * send, replies (cached by command id for retries) and the spool, where SAMPLE and DONE frames wait

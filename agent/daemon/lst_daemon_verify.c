@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Data integrity on the daemon's side (issue 14, common/lst_verify.h). The coordinator sends a
  * target's write journal in JOURNAL pages before a verifying read; the session keeps them per

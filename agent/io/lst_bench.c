@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The bench subcommand: flags from the workload option table (fio-like names), open the target,
  * run, fold the per-interval samples into totals, print a summary or JSON.

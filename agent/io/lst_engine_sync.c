@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The synchronous engines, which complete every I/O inside queue() and hand it back at the next
  * reap():

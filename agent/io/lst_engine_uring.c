@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The io_uring engine (liburing 2.3): one ring per job, sized to the job's queue depth. queue()
  * fills an SQE; submit() sends every queued SQE and waits for completions; reap() takes a batch

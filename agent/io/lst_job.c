@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The job loop: issue up to iodepth I/Os, submit them in one call, reap what completed in one
  * call, record latencies per batch, close intervals on the grid, stop by time, bytes or request.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Jobs: one I/O worker thread each, with its own engine state (one io_uring ring), its own slots
  * and buffers, its own random streams, and its own sample ring. Nothing is shared with other jobs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Where a random I/O lands (issue 17): the generator behind random_distribution. Given a job's
  * distribution (lst_mix.h), its region [lo, lo + nblocks * bs) and its random stream

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Runs: job layout (regions, budgets, rates per job), engine choice, thread start, and the merge
  * of the jobs' per-interval samples into one agent sample per interval, and the device counters

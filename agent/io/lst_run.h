@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A run: every job of one phase point on this agent, over one or more paths, started together at
  * one instant and reported as one stream of samples, interval by interval.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lockstep-swarm: N simulated agents in one process, for driving the real coordinator at fleet
  * scale (issue 16). Each agent binds its own ROUTER on a loopback port and speaks protocol 1 with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep validate PLAN.yaml`: read a plan, print every problem, or say what would run.
  *

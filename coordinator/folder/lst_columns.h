@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The column tables of the results folder's CSV files: one table per file, the single owner of
  * its column names, their order, how the writer prints each value and which field of the

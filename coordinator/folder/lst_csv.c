@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The CSV reader: one buffer holding the file, split in place into NUL-terminated fields, and
  * an array of field pointers, ncols per row. Quoted fields are unescaped in place (they only

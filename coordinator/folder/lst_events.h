@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * issue 13: what happened besides I/O, in the results folder.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results folder: the contract that other tools, `lockstep report` and people read.
  *

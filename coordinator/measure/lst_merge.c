@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The per-point merge. Pending intervals live in a ring of rows, row k at (head + k - base) mod
  * cap; agents run in step, so the window stays a few intervals long, and it grows when one agent

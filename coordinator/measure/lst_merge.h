@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Merging one phase point's samples from every agent into one exact result.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plans: the YAML file that says which agents, which targets through which paths, and which
  * phases to run. Parsed with libyaml (common/lst_yaml.h) into this model; every error is

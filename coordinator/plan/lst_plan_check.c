@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Checks across keys and items of a plan, run by the reader through the hooks the schema tables
  * name: after a list (agents, targets), before and after a phase's keys, after a steady or curve

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A phase's events, before/after hooks and telemetry (issue 13). A plan only names what an
  * agent's own config defines (hooks, collectors: argv arrays the host's owner wrote), so what is

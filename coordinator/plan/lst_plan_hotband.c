@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A workload's `hotband:` list (issue 17), vdbench's hot bands in a plan:
  *

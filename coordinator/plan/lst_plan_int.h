@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the files of the plan library share, and nothing outside it sees (as sqlite's btreeInt.h
  * is shared by the files of one module). Cross-file names carry a double underscore.

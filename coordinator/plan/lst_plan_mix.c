@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A workload's `mix:` list (issue 17), several weighted workloads in one point, vdbench's
  * skew= in a plan:

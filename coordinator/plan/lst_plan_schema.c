@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plan schema: one table per kind of map (the top level, an agent, a target, a phase, a
  * phase's round, steady, stop, curve, failover and hir maps, its events, before/after hooks and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Two shorthands of issue 17 in a workload map, read into the options they stand for:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Trace record and replay on a phase (issue 17), made into the workload options they stand for:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plan's checks of `verify: true` (issue 14, data integrity). A verifying phase either
  * writes (every 4 KiB unit gets a stamp and the run's journal records the stream) or reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Writes the fuzz corpus for fuzz_msg: one file per message type and example variant
  * (TYPE-typical.msgpack, TYPE-extreme.msgpack, TYPE-small.msgpack), and a SAMPLE split by

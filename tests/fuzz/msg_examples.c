@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Example messages for tests and the fuzz corpus. TYPICAL looks like a real run; EXTREME puts
  * every string at its longest, every array at its bound and integers at their limits, so it also

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Independent consistency check of a lockstep results folder (docs/results.md).
 
     check_consistency.py RESULTS_DIR [--agents a,b] [--device-ios SPEC ...] [--read-slack N]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent daemon from the outside: a real `lockstep-agent --foreground` child process on a
  * free loopback port, driven through real DEALER sockets with the real codec, writing real temp

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Data integrity on a real agent (issue 14): a lockstep-agent process driven over loopback by a
  * DEALER with the real codec, as a coordinator would, over a file under /tmp.

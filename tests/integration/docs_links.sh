@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 15: every page the docs cite exists. In README.md and docs/*.md (code blocks left out):
 # every relative Markdown link names a file of the tree (and its #anchor a heading there); every
 # repository path written out (`proto/PROTOCOL.md`, deploy/agent.yaml, DESIGN.md) exists; every

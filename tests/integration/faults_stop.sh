@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A frozen agent (issue 9, item 6): agent b, in its own namespace, gets SIGSTOP mid-phase.
 # - 4 s (longer than the 3 s after which an agent is unreachable, shorter than the 10 s lease):
 #   the run completes, nothing is lost, every interval of both agents is present, the files

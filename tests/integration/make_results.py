@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write a synthetic lockstep results folder, for the `lockstep report` tests.
 
 The folder follows docs/results.md: run.json, plan.yaml, timeseries.csv, summary.csv,

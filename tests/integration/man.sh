@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 15: the man pages. lockstep(1), lockstep-plan(5) and lockstep-agent(8), written by the
 # programs (--write-man), must pass man-db's own checks as a packager runs them (`man --warnings`:
 # any groff warning fails; lexgrog reads each NAME line), and must name every flag --help names,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 17: `record:` and `replay:` on a phase as `lockstep validate` shows them.
 #  - a recording phase says where its traces go (NAME.AGENT.K.lstrace, NAME-pP... with several
 #    points), a replay phase what it replays and at which scale, and a replay needs no runtime;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # lockstep report on synthetic results folders (make_results.py): the printed report, every plot
 # as a parsable SVG and a real PNG with its gnuplot script, --json, -o, the comparison of two
 # runs (deltas recomputed here from summary.json), a label with a comma and quotes, a killed

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # lockstep report on a folder with issue 13's events and telemetry (make_results.py --events):
 # the text report, --json and the --html page show the hooks (requested -> started, late ms,
 # result, a failure's text and last output line), the telemetry deltas with their exact numbers

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # lockstep report on a folder with issue 14's verifying reads (make_results.py --integrity): the
 # text report, --json and the --html page show, for phase randrw only, the 4 KiB units verified
 # ok / pending / unwritten / bad (the agent=all rows of summary.csv, not the agents' too), the

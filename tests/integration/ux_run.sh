@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep run` as a script or a log sees it (issue 12): with stdout and stderr to files, one
 # progress line per interval of every point (counted against timeseries.csv's rows of agent
 # all); --progress json lines parse and carry the same numbers as timeseries.csv and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Several weighted workloads in one point (issue 17, skew / a plan's mix:), real binaries:
 # - bench --engine null --offset-log: a three-entry skew over separate regions; each entry's
 #   share of the I/Os is its share (+-1 point), the first entry's reads (a 100% hot band on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Verified writes and verifying reads in the job loop (agent/io, issue 14), in-process over a
  * file under /tmp with the psync engine and, where this host allows it, io_uring:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent's settings (agent/daemon/lst_config): the YAML reader (every key, errors placed at
  * FILE:LINE:COL: wrong shapes, bad values, what common/lst_yaml refuses, the first problem in the

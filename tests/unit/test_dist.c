@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Access distributions (issue 17): fio's text forms parse, refuse out-of-range values with a
  * sentence naming the range, and format back to text that parses to the same value; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A sample's health (issue 13): errno -> class, the SAMPLE codec's optional `health` map (absent
  * when all zero, so older frames stay byte-identical; unknown classes skipped; values bounded),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Hooks on the agent (issue 13): the config's hooks, collectors and hook_timeout (good files,
  * and every refusal with its FILE:LINE:COL), and the runner (agent/daemon/lst_hook): exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The coordinator's ingest paths (issue 16) against the plain ones they replace: histograms
  * added, copied and cleared over their span equal the whole-array results; a decoder refuses a

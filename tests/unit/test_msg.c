@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The protocol codec against its contract (proto/lst_msg.h, proto/PROTOCOL.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plan parser tests: good plans come out with every default, inherited value and expansion
  * right; bad plans are refused with every problem at its exact LINE:COL and a message that says

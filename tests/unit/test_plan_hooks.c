@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plan tests for issue 13: a phase's events, before/after hooks and telemetry come out of the
  * parser as the run needs them (at in ns, events sorted by at and stable, on_error, agents as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plan tests for issue 17's trace record and replay (lst_plan_trace.c): `record:` and `replay:`
  * end up as the workload options write_iolog, read_iolog and replay_time_scale; a phase with

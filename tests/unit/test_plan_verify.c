@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plan tests for issue 14's verify: which phases write and which read under verify
  * (lst_plan_phase_verify_writes / _reads, the two questions the run and `lockstep validate`

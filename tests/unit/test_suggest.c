@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fio's names and "did you mean" (issue 17): every fio alias of the workload table finds its
  * option and no alias shadows another option's name; lst_opt_suggest finds the nearest name or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A suite's memory over many rounds (issue 16: flat memory on a day-long run). A plain phase of
  * two points is run for 2,000 rounds that never reach steady state, on synthetic results (no
