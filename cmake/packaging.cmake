@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Install rules and Debian packages (issue 15). `make install` (DESTDIR, PREFIX) and `make deb`
+# Install rules and Debian packages. `make install` (DESTDIR, PREFIX) and `make deb`
 # (CPack DEB) use the same rules: two components, `coordinator` -> package `lockstep` and
 # `agent` -> package `lockstep-agent`, so a lab installs the daemon on its servers and the
 # coordinator on one workstation. The agent goes to sbin: it is a system daemon started by

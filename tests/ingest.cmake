@@ -1,3 +1,3 @@
 # SPDX-License-Identifier: Apache-2.0
-# Issue 16, the coordinator's ingest: sparse histograms and decoding into a reused message.
+# The coordinator's ingest: sparse histograms and decoding into a reused message.
 lst_add_unit_test(ingest unit/test_ingest.c lockstep::proto)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Plans with issue 13's events, before/after hooks and telemetry: the parser's structs, the
+# Plans with events, before/after hooks and telemetry: the parser's structs, the
 # phase's agents and point length (unit), and `lockstep validate` on the fixtures in
 # tests/fixtures/hooks, every error with its FILE:LINE:COL (integration).
 lst_add_unit_test(plan_hooks unit/test_plan_hooks.c lockstep::plan)

@@ -172,7 +172,7 @@ static void s_add_row(lst_csv *t, const struct s_rec *r)
 }
 
 /*
- * Room for every row the rest of the buffer can hold, allocated once (issue 16: doubling a
+ * Room for every row the rest of the buffer can hold, allocated once (doubling a
  * long timeseries.csv's field pointers held up to three times their size while copying). A
  * record ends with a newline (or the buffer) and has at least ncols - 1 commas, so there are at
  * most min(newlines, bytes / ncols) + 1 of them: never more pointers than bytes.

@@ -29,7 +29,7 @@ struct s_slot {
 	uint64_t ios[LST_DIR_N], bytes[LST_DIR_N], errors[LST_DIR_N];
 	struct lst_sample_health health;
 	struct lst_sample_verify verify;
-	struct lst_sample_trim trim; /* issue 17 */
+	struct lst_sample_trim trim;
 	uint8_t *enc;
 	size_t cap;
 };

@@ -252,7 +252,7 @@ const struct lst__plan_section lst__plan_hir = {
 	.keys = s_hir_keys,
 };
 
-/* issue 17: `replay: {trace: NAME, scale: 200%}` (lst_plan_trace.c makes them options). */
+/* `replay: {trace: NAME, scale: 200%}` (lst_plan_trace.c makes them options). */
 static const struct lst__plan_key s_replay_keys[] = {
 	{ .o = { "trace", 0, PH(replay_trace), NULL, 0, 0, NULL,
 		 "the trace's file name in each agent's trace folder: a lockstep trace "

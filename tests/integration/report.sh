@@ -183,7 +183,7 @@ exec(os.environ["NAME_PY"])
 a, b, c = sys.argv[1:4]
 
 def last(d):
-    # Like with like (issue 12): a suite point whose test has a steady-state window is compared
+    # Like with like: a suite point whose test has a steady-state window is compared
     # by the average of its rounds in that window (the IOPS matrix's figure), others by their
     # last round.
     doc = json.load(open(d + "/summary.json"))
