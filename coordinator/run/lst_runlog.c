@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The run's record: the run's errors, run.json (built at the start, completed as the run goes
  * and rewritten at a bounded cost), each point's entry, and the points.jsonl journal that a
