@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Thin wrapper around CMake so a fresh Debian 12 machine needs one command.
 #   make demo    install what is missing, build, run lockstep's main job on an embedded default
 #   make check   install what is missing, build with warnings as errors, run every test (CTest)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lockstep-agent: `lockstep-agent bench ...` runs one workload here (agent/io/lst_bench);
  * `lockstep-agent keygen ...` makes this host's key pair (proto/lst_keygen, the body of

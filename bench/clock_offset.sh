@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Clock offset: agents whose monotonic clock is shifted by a known amount (a time namespace:
 # both clocks tick from the same hardware clock, so the truth is exactly the shift) and the
 # offset the coordinator measures for them (run.json clock_offset_us, and every clock burst in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A TCP relay that delays each direction by a random time, for the clock bench on a kernel
 without netem: every chunk read is written out MIN_US..MAX_US (uniform) later, never before the
 chunk ahead of it, so a stream stays in order. One listener per LPORT=HOST:PORT, on 127.0.0.1;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fault soak: many short real runs, each with one random fault at a random moment, and every
 # results folder checked afterwards by the independent checkers (check_consistency.py and
 # check_merge.py) and, where the plan verified data, for bad units. Two agents in their own

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The coordinator's ingest CPU (issue 16): N real agents (null engine) on loopback, one point of
+# SPDX-License-Identifier: Apache-2.0
+# The coordinator's ingest CPU: N real agents (null engine) on loopback, one point of
 # DURATION at INTERVAL; prints the coordinator's CPU time (utime + stime of the whole process,
 # its ZeroMQ I/O thread included, from /proc/PID/stat) per sample merged (run.json: each agent's
 # `samples`), so receive, decode, merge, CSV rows and the spool ACK are all in the figure: once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared helpers for benchmarks. Benchmarks print figures side by side with the reference tool
 # measured in the same run; they never fail on a time. Run them on a quiet machine.
 set -euo pipefail

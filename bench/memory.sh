@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The coordinator's resident memory over a long run (issue 16: flat memory). Real agents, null
+# SPDX-License-Identifier: Apache-2.0
+# The coordinator's resident memory over a long run (flat memory). Real agents, null
 # engine, on loopback; VmRSS sampled every 0.5 s. Two runs:
 #   suite   a WSAT suite of ROUNDS short rounds (one point a round; a suite used to keep three
 #           histograms, about 48 KB, per round and point)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The cost of live metrics: the same run (null engine, 2 agents on this machine, 100 ms
 # intervals) unscraped and with `--metrics` scraped every 500 ms, alternately, REPEATS times
 # each. Prints side by side the combined IOPS (mean of timeseries.csv's agent=all rows) and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Overhead: I/Os per CPU-second with no device at all. lockstep's null engine against fio's
 # null engine, same block size and queue depth, one job each, latency recording on in both.
 # Goal: at least 5x fio.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Plan reading against plan size: `lockstep validate --quiet` on generated plans
 # (tests/integration/make_plan.py) of N phases and of N agents (each with a path on one
 # target), N from 1,000 to 200,000; prints wall and CPU time, peak memory and CPU per item for

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Results cost against plan size: a plan of N tiny phases (null engine, 10 ms each) on two local
 # agents; prints phases/s over the first and the last 10% of the run. Flat per-point cost means
-# the two figures agree whatever N (issue 9: they were 20 and 8.6 at N = 1000 when run.json and
+# the two figures agree whatever N (they were 20 and 8.6 at N = 1000 when run.json and
 # summary.json were rewritten after every point). Never gates anything.
 #   bench/results_scale.sh [N=1000] [RUNTIME=10ms]
 set -euo pipefail

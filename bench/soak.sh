@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Soak: a time-compressed day (issue 9). 100 ms intervals, several agents on the ports of one
+# SPDX-License-Identifier: Apache-2.0
+# Soak: a time-compressed day. 100 ms intervals, several agents on the ports of one
 # dual-port "drive" (loop devices over one tmpfs file), a WSAT-shaped plan of hundreds of 1 s
 # rounds (rate-limited 4 KiB random writes), and one agent in its own network namespace cut off
 # by an nftables partition every few tens of seconds: mostly shorter than the 10 s lease (it must

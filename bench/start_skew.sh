@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Start skew: 4 agents on this machine, 50 phase points, each started at one instant chosen by
 # the coordinator. The skew of a point is the spread of the agents' actual job starts on the
 # coordinator's timeline (run.json start_skew_us). Prints the median and p99 in microseconds;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Start skew, repeated: runs bench/start_skew.sh 50 4 RUNS times and prints how many runs had a
 # p99 under 100 us (the goal: 19 of 20), the p99 of each run, and the agents' CPU per point and
 # agent (what the start wait's spin costs shows as the difference between two builds; LST_BIN

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The coordinator at fleet scale (issue 16): the real `lockstep run` against N simulated agents
+# SPDX-License-Identifier: Apache-2.0
+# The coordinator at fleet scale: the real `lockstep run` against N simulated agents
 # (build/tests/lockstep-swarm: one process, real ZeroMQ sockets, the real codec, sparse
 # histograms of about 250 non-empty buckets per sample), null engine, one point of RUNTIME at
 # INTERVAL. Prints per N:

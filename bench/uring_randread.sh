@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Real path: io_uring, 4 KiB random read, 1 job, QD 32, on a loop device over a tmpfs file.
 # lockstep against fio's io_uring engine in the same run, alternating, median of REPEATS:
 # IOPS (goal: at least fio's) and CPU seconds per million I/Os (goal: lower than fio's), both as

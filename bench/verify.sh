@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The cost of verified I/O (issue 14): lockstep with verify off and on, against fio with
+# SPDX-License-Identifier: Apache-2.0
+# The cost of verified I/O: lockstep with verify off and on, against fio with
 # --verify=crc32c, on the same loop device over a tmpfs file, at 4 KiB and 128 KiB, io_uring,
 # QD 32, one job, one pass over 256 MiB. Four figures per tool and block size:
 #   write          plain writes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The CPU cost of data integrity's core (common/lst_verify.c), in one process: crc32c MB/s on
 # the SSE4.2 and table paths, stamps put and checked per second, and the I/Os per second that a
 # verifying agent replays to build its map (the cost of starting a verification). fio's own

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Block-size mix (issue 17): io_uring random read with bssplit 4k/70:64k/25:1m/5, 1 job, QD 16,
+# SPDX-License-Identifier: Apache-2.0
+# Block-size mix: io_uring random read with bssplit 4k/70:64k/25:1m/5, 1 job, QD 16,
 # on a loop device over a tmpfs file. lockstep against fio --bssplit in the same run,
 # alternating, median of REPEATS: IOPS, MB/s and CPU seconds per million I/Os (the tool's own
 # rusage, every thread), then lockstep / fio as ratios. The mix's mean is 71680 bytes per I/O;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The cost of skewed access (issue 17): lockstep-agent bench against fio with the same
+# SPDX-License-Identifier: Apache-2.0
+# The cost of skewed access: lockstep-agent bench against fio with the same
 # random_distribution (random, zipf:1.2, zoned:70/10:30/90), 4 KiB random reads at QD 32, one
 # job, a timed run each, on two engines:
 #   null      lockstep's null engine against fio's null ioengine: the generator's own cost

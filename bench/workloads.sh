@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Array workloads (issue 17) against fio on the same loop device (over a tmpfs file), io_uring,
+# SPDX-License-Identifier: Apache-2.0
+# Array workloads against fio on the same loop device (over a tmpfs file), io_uring,
 # 1 job, QD 32, alternating the tools, median of REPEATS:
 #   a  zipf:1.2 4 KiB random read         (random_distribution=zipf:1.2)
 #   b  4k/70:64k/25:1m/5 random read/write (bssplit, rwmixread 50)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared build settings: one place for warnings, sanitizers and the shape of a library or test.
 
 set(LST_WARNINGS -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wformat=2

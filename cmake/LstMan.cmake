@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Man pages: lockstep(1), lockstep-plan(5) and lockstep-agent(8) in ${CMAKE_BINARY_DIR}/man,
 # written by the programs themselves from the tables that make their --help and docs
 # (`lockstep --write-man DIR`, `lockstep-agent --write-man FILE`), so no page is edited by hand.

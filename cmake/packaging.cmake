@@ -1,4 +1,5 @@
-# Install rules and Debian packages (issue 15). `make install` (DESTDIR, PREFIX) and `make deb`
+# SPDX-License-Identifier: Apache-2.0
+# Install rules and Debian packages. `make install` (DESTDIR, PREFIX) and `make deb`
 # (CPack DEB) use the same rules: two components, `coordinator` -> package `lockstep` and
 # `agent` -> package `lockstep-agent`, so a lab installs the daemon on its servers and the
 # coordinator on one workstation. The agent goes to sbin: it is a system daemon started by
@@ -104,6 +105,9 @@ endforeach()
 # CPack: `make deb` runs `cpack -G DEB` in the build tree.
 set(CPACK_PACKAGE_NAME lockstep)
 set(CPACK_PACKAGE_VENDOR "lockstep")
+# Apache-2.0: a .deb states it in packaging/copyright (DEP-5, installed above); generators that
+# show or embed a license file take this one.
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CURVE keys as text (lst_auth_text.h): the Z85 alphabet of ZeroMQ's RFC 32, checked by hand so
  * that nothing here needs libzmq.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The text form of a CURVE key: 40 characters of the Z85 alphabet. Plans accept an agent's key
  * either as this text or as a file name, and tell the two apart with lst_auth_is_key_text

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Block-size mixes (issue 17): fio's bssplit text to struct lst_bssplit and back.
+ * Block-size mixes: fio's bssplit text to struct lst_bssplit and back.
  *
  * A list is SIZE/PCT entries joined by ':' ("4k/70:64k/25:1m/5"); alone it serves both
  * directions, "READS,WRITES" gives each its own and an empty side means that direction uses

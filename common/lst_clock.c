@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Clock offset estimation and drift fitting. Every sample and estimate comes from an agent, so
  * nothing here asserts on them: an unusable burst or an impossible drift is an error value. */
 #include "lst_clock.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Clock offset and drift between two hosts, NTP-style.
  *

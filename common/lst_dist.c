@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Access distributions in fio's text form (lst_mix.h): the parser every reader uses (plans,
  * bench flags, the wire) and the formatter that writes the same text back. Parameters are

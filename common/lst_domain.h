@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The domain's shared vocabulary: what a run does to a path (an action, and the access it
  * announces) and the bounds a plan must respect because one agent has to carry them (hooks in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Error values: fixed-size messages in caller memory, so failing never allocates. */
 #include "lst_err.h"
 

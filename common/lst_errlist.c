@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Error lists (lst_errlist.h): each line is formatted once into a bounded buffer and kept as
  * its own string, so a reader can add lines in any order it finds them and sort them first;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A list of error lines, "FILE:LINE:COL: message", collected all at once rather than stopping
  * at the first: a reader of a file written by people (a plan, later the agent's config) reports

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Opening, creating and placing files by one rule (lst_file.h): regular files only, created
  * new, in folders only root or this user can change.

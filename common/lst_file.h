@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One rule for the files lockstep creates and reads on behalf of someone else: the agent's
  * traces, keys and config, and the files a plan names (a key:, a trace it validates). The agent

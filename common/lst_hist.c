@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Histogram statistics and the sparse encoding. Recording is inline in the header; everything
  * here runs once per interval or per report, never per I/O.

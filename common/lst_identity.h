@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What lockstep calls a path's identity, and the size limits every layer shares.
  *

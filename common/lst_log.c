@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Logger implementation. A global level and category mask, read without locks: they are set at
  * start-up before threads exist, and a stale read only changes whether one line is printed.

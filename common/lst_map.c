@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Maps from short keys to a size_t (lst_map.h). Each slot keeps the key's hash (FNV-1a 64), so
  * a probe compares bytes only when the hashes agree and growing never hashes a key again. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A map from short keys (bytes: a name, a number, an agent index with a path) to a size_t,
  * for the readers of files people write: a plan names its agents, targets and phases and refers

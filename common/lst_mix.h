@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Structured workload values (issue 17): where I/Os land in a region (an access distribution)
+ * Structured workload values: where I/Os land in a region (an access distribution)
  * and how large they are (a block-size mix). Each has one text form, fio's, which plans, flags
  * and the wire all carry and which these parsers read everywhere, so a value means the same
  * thing on the coordinator and on every agent:
@@ -77,7 +78,7 @@ const char *lst_bssplit_format(const struct lst_bssplit *b, char *buf, size_t si
 extern const struct lst_opt_ops lst_bssplit_opt_ops;
 
 /*
- * Several weighted workloads in one job (vdbench's skew=, issue 17): each I/O picks entry i
+ * Several weighted workloads in one job (vdbench's skew=): each I/O picks entry i
  * with probability share[i] / 100 (its own random stream, so the choice is reproducible), then
  * takes that entry's direction, size and offset from the entry's own sequence over its own
  * region. Options the entries do not set (iodepth, jobs, rate_iops, runtime, engine, pattern...)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Option-table machinery shared by flags, configs, plans and the wire codec. */
 #include "lst_opt.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Option tables, fio-style: one table (name, type, offset, default, range, help) drives parsing
  * from flags, configs, plans and the wire, the defaults, validation, and the generated help and

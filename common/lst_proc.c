@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Running a helper program (gnuplot for the plots): find it in PATH, run it with a timeout, keep
  * the tail of what it prints for error messages.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A helper program run as a child process with a timeout, keeping the tail of its output
  * (stdout and stderr together) for error messages. Used by the plots to run gnuplot. Also a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Man pages from Markdown and --help text (see lst_roff.h). Both renderers read their input a
  * line at a time and keep no more state than the block they are in; every character that roff

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Man pages (man(7) macros) from the texts lockstep already has: the Markdown of its references
  * (docs/agent.md, docs/plan.md as generated) and the plain text of its --help screens, so a page

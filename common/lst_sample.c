@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Plausibility of samples from the wire (lst_sample.h): the coordinator merges nothing that no
  * agent could have measured. */
 #include "lst_sample.h"
@@ -43,7 +44,7 @@ static int s_health_check(const lst_sample *s, lst_err *err)
 }
 
 /*
- * Verify counts (issue 14) are 4 KiB units read in the interval: at most LST_SAMPLE_IOS_MAX
+ * Verify counts are 4 KiB units read in the interval: at most LST_SAMPLE_IOS_MAX
  * reads of LST_BS_MAX bytes each (2^52 units) in all. They are not tied to the interval's read
  * bytes: a unit is counted when its check ends, which need not be the interval its read
  * completed in, and a reader may check the same unit twice. Each count is checked before
@@ -66,7 +67,7 @@ static int s_verify_check(const lst_sample *s, lst_err *err)
 	return 0;
 }
 
-/* Issue 17: trims bound as a direction's counts are (no histogram). */
+/* Trims bound as a direction's counts are (no histogram). */
 static int s_trim_check(const lst_sample *s, lst_err *err)
 {
 	const struct lst_sample_trim *t = &s->trim;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A sample: what one agent measured over one interval. Jobs fill them, the agent merges its jobs'
  * samples of the same interval, the wire carries them, the coordinator merges agents.
@@ -31,7 +32,7 @@ struct lst_dir_stats {
 	lst_hist lat;	 /* completion latency, ns */
 };
 
-/* Classes of I/O errors, counted apart (issue 13): what a failover or a full device looks like. */
+/* Classes of I/O errors, counted apart: what a failover or a full device looks like. */
 enum lst_err_class {
 	LST_ERRC_EIO,	    /* EIO: a path or medium error */
 	LST_ERRC_ENOSPC,    /* ENOSPC: a thin or full device */
@@ -59,7 +60,7 @@ struct lst_sample_health {
 };
 
 /*
- * Issue 14: what a verifying read found in the interval, in 4 KiB units (lst_verify.h): each
+ * What a verifying read found in the interval, in 4 KiB units (lst_verify.h): each
  * unit read is exactly one of ok, pending, unwritten or bad. Writes leave it zero.
  */
 struct lst_sample_verify {
@@ -70,7 +71,7 @@ struct lst_sample_verify {
 };
 
 /*
- * Issue 17: the interval's trims (discards: rw trim/randtrim, rwmixtrim), apart from reads and
+ * The interval's trims (discards: rw trim/randtrim, rwmixtrim), apart from reads and
  * writes and without a latency histogram. bytes counts trims completed without error.
  */
 struct lst_sample_trim {
@@ -86,8 +87,8 @@ typedef struct lst_sample {
 	uint32_t flags;
 	struct lst_dir_stats dir[LST_DIR_N];
 	struct lst_sample_health health; /* all zero from agents that predate it */
-	struct lst_sample_verify verify; /* issue 14; all zero when nothing was verified */
-	struct lst_sample_trim trim;	 /* issue 17; all zero without trims */
+	struct lst_sample_verify verify; /* all zero when nothing was verified */
+	struct lst_sample_trim trim;	 /* all zero without trims */
 } lst_sample;
 
 /* Everything but the histograms, as lst_sample_init leaves it. */

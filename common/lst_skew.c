@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Workload mixes (issue 17, vdbench's skew=): the text form of struct lst_skew and back.
+ * Workload mixes (vdbench's skew=): the text form of struct lst_skew and back.
  *
  * Entries are separated by ';', each a list of KEY=VALUE separated by spaces or tabs. share
  * (a whole percent 1..100, "60" or "60%") is required; the other keys are workload options

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Text helpers shared by the plan reader, the results writers and the agent (see lst_text.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Small text helpers that more than one module needs: bounded copy, CSV field quoting (RFC 4180),
  * Markdown table cells and the "did you mean" hint for misspelt names.

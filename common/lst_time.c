@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Clock helpers. */
 #include "lst_time.h"
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * I/O traces (issue 17): lockstep's binary trace format and blkparse text, read into one
+ * I/O traces: lockstep's binary trace format and blkparse text, read into one
  * array of records (lst_trace.h has the formats).
  *
  * A trace comes from outside (another host, a capture someone edited), so reading validates

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * I/O traces (issue 17): what a recording job writes and what a replaying job reads.
+ * I/O traces: what a recording job writes and what a replaying job reads.
  *
  * lockstep's own format is binary and little-endian: a 64-byte header, then one 24-byte record
  * per I/O in issue order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Utilities: allocation, parsers for user-typed quantities, small file helpers. */
 #include "lst_util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Small utilities: allocation that aborts on out-of-memory, and the parsers for the quantities
  * users type (sizes, durations, percentages) shared by flags, configs and plans.

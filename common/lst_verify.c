@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Data integrity (issue 14): crc32c, the stamp of a verified unit, the I/O sequence of a job and
+ * Data integrity: crc32c, the stamp of a verified unit, the I/O sequence of a job and
  * the check of a unit read back against the journal (lst_verify.h).
  *
  * crc32c runs on the SSE4.2 crc32 instruction when the CPU has it and on a slicing-by-8 table

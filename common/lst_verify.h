@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Data integrity (issue 14): the stamp every verified write puts in each 4 KiB unit, the I/O
+ * Data integrity: the stamp every verified write puts in each 4 KiB unit, the I/O
  * sequence a job follows (so a journal of a few numbers per job tells which units it wrote), and
  * the check of a unit read back against that journal.
  *

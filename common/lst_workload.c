@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The workload option table and its cross-field checks.
  *
@@ -226,7 +227,7 @@ bool lst_workload_writes(const struct lst_workload *w)
 }
 
 /*
- * Issue 17: a bssplit mix with verify is refused (the write journal replays fixed-size I/Os, so
+ * A bssplit mix with verify is refused (the write journal replays fixed-size I/Os, so
  * a reader could not tell which sizes landed where), and a mix larger than the region given by
  * size is refused here; the region of a whole path is checked once its size is known.
  */
@@ -246,7 +247,7 @@ static int s_check_bssplit(const struct lst_workload *w, lst_err *err)
 }
 
 /*
- * Issue 17: dedupe_percentage repeats whole 4 KiB units, so every I/O size must be a multiple
+ * A dedupe_percentage repeats whole 4 KiB units, so every I/O size must be a multiple
  * of 4 KiB; verify stamps every unit with its LBA (no two alike), so the two are refused.
  */
 static int s_check_dedup(const struct lst_workload *w, lst_err *err)
@@ -273,7 +274,7 @@ static int s_check_dedup(const struct lst_workload *w, lst_err *err)
 }
 
 /*
- * Issue 17: trims. rwmixtrim mixes trims into randrw and rw only; with rwmixread 100 the
+ * Trims. rwmixtrim mixes trims into randrw and rw only; with rwmixread 100 the
  * safety checks (lst_rw_writes) would take the workload for read-only, so it is refused. A
  * trim leaves nothing to verify.
  */
@@ -312,7 +313,7 @@ static void s_skew_entry_workload(const struct lst_workload *w, const struct lst
 }
 
 /*
- * Issue 17, skew: options that describe one stream of I/Os per job and cannot follow a mix of
+ * Skew: options that describe one stream of I/Os per job and cannot follow a mix of
  * streams are refused (bssplit: an entry gives one bs; rwmixtrim: an entry is trim or randtrim;
  * verify, whose journal replays one stream; trace record and replay); then every entry is
  * checked as the job's own fields are, as the workload it stands for.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What one agent runs on one path: the workload, described by one option table.
  *
@@ -22,7 +23,7 @@ enum lst_rw {
 	LST_RW_RANDWRITE,
 	LST_RW_RANDRW,	 /* random, rwmixread % reads */
 	LST_RW_RW,	 /* sequential, rwmixread % reads */
-	LST_RW_TRIM,	 /* issue 17: sequential discards */
+	LST_RW_TRIM,	 /* sequential discards */
 	LST_RW_RANDTRIM, /* random discards */
 };
 
@@ -73,9 +74,9 @@ struct lst_workload {
 	int64_t poll;	     /* ns a job polls for completions before sleeping (io_uring) */
 	int64_t on_io_error; /* enum lst_on_io_error */
 	int64_t io_timeout; /* ns an I/O may be in flight before it counts as a timeout; 0 = none */
-	int64_t verify;	    /* issue 14: writes stamp every 4 KiB unit (lst_verify.h), reads check
+	int64_t verify;	    /* writes stamp every 4 KiB unit (lst_verify.h), reads check
 			     * each unit against the run's journal */
-	/* issue 17: array workloads */
+	/* array workloads */
 	struct lst_dist dist;	    /* random_distribution: where random I/Os land */
 	struct lst_bssplit bssplit; /* block-size mix by share of I/Os (n == 0: bs) */
 	int64_t dedupe_percentage;  /* % of written blocks that repeat an earlier one */
@@ -119,7 +120,7 @@ int lst_workload_parse(const struct lst_opt *o, struct lst_workload *w, const ch
  */
 int lst_workload_check(const struct lst_workload *w, uint64_t path_size, lst_err *err);
 
-/* Issue 17: the largest I/O the workload issues (bs, the largest size of its bssplit mix, or
+/* The largest I/O the workload issues (bs, the largest size of its bssplit mix, or
  * the largest bs of its skew entries): what each slot's buffer holds. */
 int64_t lst_workload_bs_max(const struct lst_workload *w);
 

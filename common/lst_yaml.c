@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * YAML text to a tree of nodes with their places, from libyaml's event parser (lst_yaml.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * YAML for files people write (plans, the agent's config): a small tree of scalars, lists and
  * maps built from libyaml's event stream, each node with the place it starts in the file

@@ -1,4 +1,4 @@
-# bash completion for lockstep and lockstep-agent (issue 15).
+# bash completion for lockstep and lockstep-agent.
 #
 # Nothing here lists a command or a flag: they are read from the programs' own --help (the
 # command table of `lockstep --help`, each `lockstep CMD --help`, `lockstep-agent [bench]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CURVE key files, fingerprints, authorized keys and the fail-closed ZAP option (lst_auth.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Security helpers shared by the coordinator and the agent: CURVE key files, fingerprints, the
  * agent's authorized_keys directory, which endpoints count as loopback, and the socket options

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The keygen command (lst_keygen.h): flags, the usage text and the messages around
  * lst_auth_keygen and lst_auth_load_public, shared by `lockstep keygen` and

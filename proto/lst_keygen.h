@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The keygen command, one body for two programs: `lockstep keygen` on a coordinator's
  * workstation and `lockstep-agent keygen` on a host that has only the agent package. Both make

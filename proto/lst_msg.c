@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The message codec: lst_msg structs to msgpack maps and back. The only code in lockstep that
  * touches msgpack; proto/PROTOCOL.md describes the same rules for humans.
@@ -302,7 +303,7 @@ static const struct s_field s_welcome[] = {
 	/* Added in protocol 1 after its release: optional, so older agents still decode. */
 	F_U64_OPT(struct lst_msg_welcome, "instance", instance),
 	F_U32_OPT(struct lst_msg_welcome, "resumed", resumed),
-	/* issue 13: optional, left out when empty (an old agent's WELCOME has neither). */
+	/* optional, left out when empty (an old agent's WELCOME has neither). */
 	F_NAMES_OPT(struct lst_msg_welcome, "hooks", hooks, nhooks),
 	F_NAMES_OPT(struct lst_msg_welcome, "collectors", collectors, ncollectors),
 	F_END,
@@ -326,7 +327,7 @@ static const struct s_field s_sync_reply[] = {
 	F_END,
 };
 
-/* issue 14: what a verified job puts in its stamps (lst_verify.h). A generation above 65535
+/* what a verified job puts in its stamps (lst_verify.h). A generation above 65535
  * could not be journaled (lst_verify_map_build), so none is sent. */
 static const struct s_field s_stamp_spec[] = {
 	F_U32(struct lst_stamp_spec, "target", target),
@@ -448,7 +449,7 @@ static const struct s_field s_verify[] = {
 	F_END,
 };
 
-/* lst_sample.trim (issue 17); lst_sample_check bounds the counts. */
+/* lst_sample.trim; lst_sample_check bounds the counts. */
 static const struct s_field s_trim[] = {
 	F_U64(struct lst_sample_trim, "ios", ios),
 	F_U64(struct lst_sample_trim, "bytes", bytes),
@@ -465,7 +466,7 @@ static const struct s_field s_jobspec[] = {
 	/* Added in protocol 1 after its release: optional, so old coordinators still decode. */
 	F_ENUM_OPT(struct lst_jobspec, "access", access, LST_ACCESS_ALL + 1),
 	F_WORKLOAD(struct lst_jobspec, "workload", w),
-	/* issue 14: optional, sent when the workload has verify. */
+	/* optional, sent when the workload has verify. */
 	F_MAP_HAS(struct lst_jobspec, "stamp", stamp, has_stamp, s_stamp_spec),
 	F_END,
 };
@@ -504,7 +505,7 @@ static const struct s_field s_prepared[] = {
 	F_ARRAY(struct lst_msg_prepared, "paths", paths, npaths, 0, s_identity),
 	F_ENUM(struct lst_msg_prepared, "engine", engine, LST_ENGINE_NULL + 1),
 	F_STR(struct lst_msg_prepared, "warning", warning),
-	/* issue 14: optional, left out when empty. */
+	/* optional, left out when empty. */
 	F_ARRAY_OPT(struct lst_msg_prepared, "streams", streams, nstreams, s_stream_info),
 	F_END,
 };
@@ -520,7 +521,7 @@ static const struct s_field s_start[] = {
 	F_U32(struct lst_msg_start, "phase", phase),
 	F_U32(struct lst_msg_start, "point", point),
 	F_I64(struct lst_msg_start, "t0", t0),
-	/* issue 13: optional, left out when empty (an old coordinator's START has none). */
+	/* optional, left out when empty (an old coordinator's START has none). */
 	F_ARRAY_OPT(struct lst_msg_start, "events", events, nevents, s_event_req),
 	F_END,
 };
@@ -569,9 +570,8 @@ static const struct s_field s_part[] = {
 	F_MAP(struct lst_sample_part, "write", s.dir[LST_DIR_WRITE], s_dir),
 	F_HEALTH_OPT(struct lst_sample_part, "health", s.health),
 	F_MAP_NONZERO(struct lst_sample_part, "verify", s.verify, struct lst_sample_verify,
-		      s_verify), /* issue 14 */
-	F_MAP_NONZERO(struct lst_sample_part, "trim", s.trim, struct lst_sample_trim,
-		      s_trim), /* issue 17 */
+		      s_verify),
+	F_MAP_NONZERO(struct lst_sample_part, "trim", s.trim, struct lst_sample_trim, s_trim),
 	F_END,
 };
 
@@ -588,12 +588,12 @@ static const struct s_field s_sample[] = {
 	F_ARRAY_OPT(struct lst_msg_sample, "dev", dev, ndev, s_devstat),
 	F_HEAP_OPT(struct lst_msg_sample, "paths", parts, struct lst_sample_part, nparts,
 		   LST_MAX_JOBSPECS, s_part),
-	F_HEALTH_OPT(struct lst_msg_sample, "health", s.health), /* issue 13 */
-	/* issue 14: optional, left out when zero or empty. */
+	F_HEALTH_OPT(struct lst_msg_sample, "health", s.health),
+	/* optional, left out when zero or empty. */
 	F_MAP_NONZERO(struct lst_msg_sample, "verify", s.verify, struct lst_sample_verify,
 		      s_verify),
 	F_ARRAY_OPT(struct lst_msg_sample, "marks", marks, nmarks, s_mark),
-	/* issue 17: optional, left out when zero. */
+	/* optional, left out when zero. */
 	F_MAP_NONZERO(struct lst_msg_sample, "trim", s.trim, struct lst_sample_trim, s_trim),
 	F_END,
 };
@@ -605,9 +605,9 @@ static const struct s_field s_done[] = {
 	F_I64(struct lst_msg_done, "last_interval", last_interval),
 	F_U64(struct lst_msg_done, "samples", samples),
 	F_STR(struct lst_msg_done, "text", text),
-	F_U32_OPT(struct lst_msg_done, "events", events),		  /* issue 13 */
-	F_U32_OPT(struct lst_msg_done, "integrity", integrity),		  /* issue 14 */
-	F_U64_OPT(struct lst_msg_done, "bad_unreported", bad_unreported), /* issue 14 */
+	F_U32_OPT(struct lst_msg_done, "events", events),
+	F_U32_OPT(struct lst_msg_done, "integrity", integrity),
+	F_U64_OPT(struct lst_msg_done, "bad_unreported", bad_unreported),
 	F_END,
 };
 
@@ -714,7 +714,7 @@ static const struct s_field s_kmsg_reply[] = {
 	F_END,
 };
 
-/* issue 14 */
+/* Data integrity: JOURNAL, JOURNAL_OK and INTEGRITY. */
 static const struct s_field s_journal[] = {
 	F_U32(struct lst_msg_journal, "target", target),
 	F_U32(struct lst_msg_journal, "from", from),
@@ -1469,7 +1469,7 @@ static int s_parts_sum_check(const struct lst_msg_sample *m, int d, char *why, s
 	return 0;
 }
 
-/* Do the parts' verify counts (issue 14) add up to the sample's? lst_sample_check bounded each
+/* Do the parts' verify counts add up to the sample's? lst_sample_check bounded each
  * part's, so the sums cannot overflow. */
 static int s_parts_verify_check(const struct lst_msg_sample *m, char *why, size_t why_size)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Every message between coordinator and agent, as C structs, and the one codec that turns them
  * into msgpack maps and back. This module is the only code in lockstep that touches msgpack;
@@ -33,13 +34,13 @@
 #define LST_PROTO_VERSION 1
 #define LST_MSG_MAX_BYTES (256 * 1024) /* cap for any frame (ZMQ_MAXMSGSIZE) */
 
-/* issue 13: hooks, events, collectors, the kernel log */
+/* hooks, events, collectors, the kernel log */
 #define LST_CAP_HOOKS "hooks.v1"	    /* HOOK, HOOK_DONE, EVENT, KMSG; START's events */
 #define LST_HOOK_OUTPUT_MAX 4096	    /* a hook's output: its last bytes (stdout+stderr) */
 #define LST_COLLECT_OUTPUT_MAX (192 * 1024) /* a collector's stdout: its first bytes */
 #define LST_KMSG_TEXT_MAX (128 * 1024)	    /* kernel log text in one KMSG_REPLY */
 
-/* issue 14: data integrity (common/lst_verify.h) */
+/* data integrity (common/lst_verify.h) */
 #define LST_CAP_VERIFY "verify.v1" /* JOURNAL, JOURNAL_OK, INTEGRITY; stamps, streams, marks */
 #define LST_MAX_STREAMS 256	   /* jobs of one agent in one point (PREPARED's streams) */
 #define LST_JOURNAL_PAGE 128	   /* journal streams per JOURNAL */
@@ -66,13 +67,13 @@ enum lst_msg_type {
 	LST_MSG_BYE,	   /* C->A: end the session; the agent is free for another coordinator */
 	LST_MSG_INVENTORY, /* C->A: list a page of block devices (read-only) */
 	LST_MSG_INVENTORY_REPLY, /* A->C: that page */
-	/* issue 13, capability "hooks.v1" (sent only when both sides list it) */
+	/* capability "hooks.v1" (sent only when both sides list it) */
 	LST_MSG_HOOK,	    /* C->A: run one hook or collector of the agent's config now */
 	LST_MSG_HOOK_DONE,  /* A->C: reply to HOOK: how it ran, its output */
 	LST_MSG_EVENT,	    /* A->C: a scheduled hook of a point (START's events) has run */
 	LST_MSG_KMSG,	    /* C->A: mark the kernel log, or read what it got since the mark */
 	LST_MSG_KMSG_REPLY, /* A->C: reply to KMSG */
-	/* issue 14, capability "verify.v1" (sent only when both sides list it) */
+	/* capability "verify.v1" (sent only when both sides list it) */
 	LST_MSG_JOURNAL,    /* C->A: a page of a target's write journal, for a verifying read */
 	LST_MSG_JOURNAL_OK, /* A->C: reply to JOURNAL */
 	LST_MSG_INTEGRITY,  /* A->C: bad units a verifying read found (spooled like SAMPLE) */
@@ -123,7 +124,7 @@ struct lst_msg_welcome {
 	uint64_t
 		instance; /* random, non-zero, fixed for the agent process: a new one = restarted */
 	uint32_t resumed; /* 1: the HELLO continued the agent's session; 0: it opened a new one */
-	/* issue 13, optional (absent = none): the names of the hooks and collectors of the
+	/* optional (absent = none): the names of the hooks and collectors of the
 	 * agent's config, so the coordinator refuses a plan naming others before any I/O */
 	uint32_t nhooks;
 	char hooks[LST_MAX_HOOKS][LST_NAME_MAX];
@@ -145,7 +146,7 @@ struct lst_msg_sync_reply {
 };
 
 /*
- * issue 14: who writes a verified job spec's stamps (optional key `stamp`, present when the
+ * who writes a verified job spec's stamps (optional key `stamp`, present when the
  * workload has verify): what goes into each stamp besides the LBA, time and index. A verifying
  * read uses target (which journal to check against); the rest is the reader's own.
  */
@@ -163,7 +164,7 @@ struct lst_jobspec {
 	uint32_t action;	     /* enum lst_action */
 	uint32_t access;	     /* enum lst_access bits; identify only (optional key) */
 	struct lst_workload w;	     /* offset/size already this path's share */
-	uint32_t has_stamp;	     /* issue 14: `stamp` present (verify) */
+	uint32_t has_stamp;	     /* `stamp` present (verify) */
 	struct lst_stamp_spec stamp;
 };
 
@@ -176,7 +177,7 @@ struct lst_msg_prepare {
 	struct lst_jobspec jobs[LST_MAX_JOBSPECS];
 };
 
-/* issue 14: one job of a verified write, as a replay needs it (PREPARED's `streams`). */
+/* one job of a verified write, as a replay needs it (PREPARED's `streams`). */
 struct lst_stream_info {
 	uint32_t spec;	     /* its job spec's index in the PREPARE */
 	struct lst_stream s; /* seed, region, bs, random, read_pct, job id */
@@ -188,7 +189,7 @@ struct lst_msg_prepared {
 	struct lst_path_identity paths[LST_MAX_JOBSPECS];
 	uint32_t engine;	    /* engine actually used (psync after a fallback) */
 	char warning[LST_TEXT_MAX]; /* "" or e.g. the io_uring fallback notice */
-	/* issue 14, optional (absent = none): the jobs of its verified writes, in job order */
+	/* optional (absent = none): the jobs of its verified writes, in job order */
 	uint32_t nstreams;
 	struct lst_stream_info streams[LST_MAX_STREAMS];
 };
@@ -203,7 +204,7 @@ struct lst_event_req {
 struct lst_msg_start {
 	uint32_t phase, point;
 	int64_t t0; /* agent monotonic clock */
-	/* issue 13, optional (absent = none; sent only under LST_CAP_HOOKS): hooks to run at
+	/* optional (absent = none; sent only under LST_CAP_HOOKS): hooks to run at
 	 * instants of the point; each gets one EVENT, all sent before the point's DONE */
 	uint32_t nevents;
 	struct lst_event_req events[LST_MAX_EVENTS];
@@ -215,7 +216,7 @@ struct lst_msg_started {
 	int64_t actual; /* when the jobs were released (agent clock) */
 };
 
-/* issue 14: a verified write job's progress: I/Os 0..low-1 completed, 0..issued-1 issued. */
+/* a verified write job's progress: I/Os 0..low-1 completed, 0..issued-1 issued. */
 struct lst_stream_mark {
 	uint32_t stream; /* index in PREPARED's streams */
 	uint64_t low, issued;
@@ -232,7 +233,7 @@ struct lst_msg_sample {
 	 * it), NULL when nparts is 0 */
 	uint32_t nparts;
 	struct lst_sample_part *parts;
-	/* issue 14, optional "marks" (absent = none): where each verified write job stands at the
+	/* optional "marks" (absent = none): where each verified write job stands at the
 	 * interval's end, in PREPARED's stream order; the sample's own lst_sample.verify (and each
 	 * part's) travels as an optional "verify" map like "health" */
 	uint32_t nmarks;
@@ -245,9 +246,9 @@ struct lst_msg_done {
 	int64_t last_interval; /* k of the last sample sent, -1 if none */
 	uint64_t samples;      /* samples sent for this point */
 	char text[LST_TEXT_MAX];
-	/* issue 13, optional (absent = 0): EVENTs sent for the point (before DONE) */
+	/* optional (absent = 0): EVENTs sent for the point (before DONE) */
 	uint32_t events;
-	/* issue 14, optional (absent = 0): INTEGRITY frames sent for the point (before DONE), and
+	/* optional (absent = 0): INTEGRITY frames sent for the point (before DONE), and
 	 * bad units found beyond LST_BAD_PER_POINT (counted in the samples, not itemized) */
 	uint32_t integrity;
 	uint64_t bad_unreported;
@@ -340,7 +341,7 @@ struct lst_msg_kmsg_reply {
 				   * "[seconds.micros] message", as dmesg prints them */
 };
 
-/* issue 14: JOURNAL (C->A): page `from` of target's journal, `total` streams in all. The agent
+/* JOURNAL (C->A): page `from` of target's journal, `total` streams in all. The agent
  * keeps the pages of each target for the session (a page from 0 starts the target afresh);
  * a PREPARE with verifying reads of target uses them. */
 struct lst_msg_journal {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Install the Debian 12 packages lockstep needs to build, test and plot, only those missing.
 # Runs apt-get directly as root, through sudo otherwise. Used by `make check` and `make demo`.
 set -euo pipefail
@@ -9,10 +10,10 @@ run=(gnuplot-nox util-linux)
 tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-core python3
        python3-msgpack procps coreutils util-linux clang-format git nftables chromium)
 tests+=(strace)  # the report model loads each file once (tests/integration/report_model_once.sh)
-tests+=(blktrace)  # issue 17: replay (tests/integration/replay.sh)
-tests+=(man-db groff-base)  # issue 15: man pages (man --warnings, lexgrog)
-tests+=(lintian dpkg-dev systemd binutils)  # issue 15: packages (make deb, lintian, systemd-analyze)
-tests+=(prometheus curl)  # issue 15: live metrics
+tests+=(blktrace)  # replay (tests/integration/replay.sh)
+tests+=(man-db groff-base)  # man pages (man --warnings, lexgrog)
+tests+=(lintian dpkg-dev systemd binutils)  # packages (make deb, lintian, systemd-analyze)
+tests+=(prometheus curl)  # live metrics
 tests+=(time)  # plan reading at scale: peak memory of validate (tests/integration/plan_scale.sh)
 tests+=(python3-zmq)  # a relay that drops or alters an agent's messages (waits_wire.sh)
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The files the agent creates and reads, and the workers that can be cancelled: a trace folder's
 # symlinks, FIFOs, strangers' folders and oversized traces; a plan's key: naming a FIFO or a
 # missing file; a damaged write journal refused or its replay cancelled by BYE; the agent's log and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Link rules of the agent's layers (docs/ARCHITECTURE.md: the link enforces the layers). Each
 # tiny program links ONE library, whole (every object), plus what that library itself declares; a
 # reference to a forbidden API inside the library then fails the build, and agent_check.sh fails

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The architecture check (docs/ARCHITECTURE.md; the table is cmake/architecture.txt):
 # integration.architecture           nm of every built library against the table: uses between
 #                                    libraries and circles of files inside one.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Authentication and encryption (proto/lst_auth, CURVE between coordinator and agents): key
 # files and the authorized_keys folder (unit), real CURVE sockets between real processes, and
 # the refusals of disk safety through `lockstep run` (integration).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The agent's engine: `lockstep-agent bench` against real loop devices and fio.
 add_executable(noiouring tools/noiouring.c)
 set_target_properties(noiouring PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep-agent bench` under the disk rules (agent/dev): mounted, partition-mounted and swap
 # loop devices refused for writes, the --allow-mounted-write override, and --config's
 # allow_write and read_only.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Unit tests of the common library (common/): one program per module.
 lst_add_unit_test(util unit/test_util.c lockstep::common)
 lst_add_unit_test(opt unit/test_opt.c lockstep::common)

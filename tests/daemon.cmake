@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The agent daemon (agent/daemon): a real lockstep-agent process driven over loopback by a C
 # client with the real codec (an integration test: it starts a process and binds a port), and
 # shell tests of its command line and config.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Disk safety and identity (agent/dev): unit tests, the lst-devcheck driver (built into
 # build/tests, never installed) and the loop-device integration script that uses it.
 lst_add_unit_test(dev_identity unit/test_dev_identity.c lockstep::agent_dev)

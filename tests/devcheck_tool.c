@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lst-devcheck: drive the agent's disk safety checks (agent/dev) from a shell script.
  *

@@ -1,4 +1,5 @@
-# Faults against real agents (issue 9's loss model): agent b in its own network namespace,
+# SPDX-License-Identifier: Apache-2.0
+# Faults against real agents (the loss model): agent b in its own network namespace,
 # partitioned (nftables), frozen (SIGSTOP), killed and restarted, on a lossy link; the
 # coordinator killed and resumed; the coordinator's crash when an agent is lost during PREPARE;
 # a partial point's combined rate. Each checks its results folder with check_consistency.py and

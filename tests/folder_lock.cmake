@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The results folder's writer: one lockstep at a time writes a folder (its .lock), so a resume
 # or an --overwrite of a live run's folder and a second resume are refused naming the writer, a
 # killed coordinator's lock blocks nothing.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What a hook can do to the agent and the run: output with NUL bytes still reports (HOOK_DONE,
 # EVENT), nothing a hook starts outlives it or the agent, and a hook file others may change is
 # refused when the config is read.

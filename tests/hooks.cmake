@@ -1,4 +1,5 @@
-# Hooks on the agent (issue 13): the config's hooks and collectors and the runner
+# SPDX-License-Identifier: Apache-2.0
+# Hooks on the agent: the config's hooks and collectors and the runner
 # (agent/daemon/lst_hook), in-process; and a real lockstep-agent driven over loopback by a C
 # client with the codec: START's events, HOOK, KMSG.
 lst_add_unit_test(hook unit/test_hook.c lockstep::agent_daemon)
@@ -18,7 +19,7 @@ set_tests_properties(integration.daemon_hooks PROPERTIES SKIP_RETURN_CODE 77 TIM
     LABELS integration RUN_SERIAL TRUE
     ENVIRONMENT "LST_BIN=${CMAKE_BINARY_DIR}/bin;LST_HOOK_STAMP=$<TARGET_FILE:hook_stamp>")
 
-# Hooks, events and telemetry through `lockstep run` (issue 13).
+# Hooks, events and telemetry through `lockstep run`.
 lst_add_script_test(hooks_telemetry ${CMAKE_CURRENT_SOURCE_DIR}/integration/hooks_telemetry.sh TIMEOUT 150)
 lst_add_script_test(hooks_partition ${CMAKE_CURRENT_SOURCE_DIR}/integration/hooks_partition.sh TIMEOUT 120)
 # Write errors through `lockstep run`: continue counts them per interval, stop ends with the first.

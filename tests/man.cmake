@@ -1,4 +1,5 @@
-# Issue 15, man pages and completion: lst_roff's rendering (unit.roff); the pages the build
+# SPDX-License-Identifier: Apache-2.0
+# Man pages and completion: lst_roff's rendering (unit.roff); the pages the build
 # writes pass `man --warnings` and lexgrog and name every flag of --help and every key (man).
 lst_add_unit_test(roff unit/test_roff.c lockstep::common)
 lst_add_script_test(man ${CMAKE_CURRENT_SOURCE_DIR}/integration/man.sh TIMEOUT 60)

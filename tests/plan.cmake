@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Plans: the parser and its schema (unit), `lockstep validate` on real files (integration).
 lst_add_unit_test(plan unit/test_plan.c lockstep::plan)
 # The test compares docs/plan.md with the generated reference and validates examples/.

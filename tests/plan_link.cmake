@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Link rule: plan parsing needs no msgpack and no ZeroMQ. The probe links lockstep::plan alone
 # (a plan function calling into proto would fail this link); the script then looks for the
 # forbidden libraries in its link line, its shared libraries and its undefined symbols, and

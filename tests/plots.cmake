@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Plots that cannot mislead: the gnuplot scripts of a real two-agent run on loop devices (and of
 # a synthetic snia-iops folder) read as text, drawn by the real gnuplot: MB/s headlines for large
 # blocks, read and write latency lines, the title's percentile the one circled, port sets as

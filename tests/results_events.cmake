@@ -1,4 +1,5 @@
-# Issue 13's events and telemetry in the results folder: events.csv, telemetry/ and
+# SPDX-License-Identifier: Apache-2.0
+# Events and telemetry in the results folder: events.csv, telemetry/ and
 # telemetry.csv written (unit), and `lockstep report` showing them as text, JSON, HTML and in
 # the timeseries plot (integration, from a fixture folder).
 lst_add_unit_test(events unit/test_events.c lockstep::folder)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The results folder's machine-readable files: summary.csv's workload and combined latency
 # columns against the plan and the raw samples, run.json's typed workloads, and a folder written
 # by an older lockstep (text workloads, fewer columns) that still reports, resumes and verifies.

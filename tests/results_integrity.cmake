@@ -1,4 +1,5 @@
-# Issue 14's data integrity in the results folder: the write journal written, resumed and read
+# SPDX-License-Identifier: Apache-2.0
+# Data integrity in the results folder: the write journal written, resumed and read
 # back strictly, integrity.csv (unit); `lockstep report` showing a phase's verify counts and
 # its bad units as text, JSON and HTML, and staying the same for folders without verify
 # (integration, from a folder made by make_results.py --integrity).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Link rules of the results' three libraries (coordinator/measure, folder, present), which
 # point present -> folder -> measure and never back:
 # integration.link_results  tests/link/results_link.c, built once against each library alone

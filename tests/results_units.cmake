@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The folder library (coordinator/folder): the CSV reader, and a round trip from the writer
 # through the report reader comparing every field of every file.
 lst_add_unit_test(csv unit/test_csv.c lockstep::folder)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The coordinator with real agents: lockstep run / agents against lockstep-agent processes;
 # run_results: a full results disk, WSAT over two targets, an agent that cannot start, flat
 # memory over 10 ms intervals, and a coordinator killed mid-point.

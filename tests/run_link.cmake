@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Link rules of the coordinator's run (docs/ARCHITECTURE.md: the link enforces the layers):
 # link.run_alone  a program linked against lockstep::run alone builds and runs (a probe of a
 #                 closed port, no plan); a missing dependency of lst_run is a build error.

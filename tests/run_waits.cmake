@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # No wait of a run outlives the lease, and "complete" means every interval: an agent whose DONE
 # never arrives and one whose sequence numbers jump (through a relay that misbehaves for it), an
 # agent frozen across the end of a point, a slow device's drain at the end of a point, and a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Link rule: the suites' state machines are pure logic (lockstep::suite: plans, results, common).
 # Their unit tests link that library alone, and the check looks in each one's link line, shared
 # libraries and undefined symbols for ZeroMQ, czmq, msgpack and the protocol's library (and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The daemon command, `lockstep-agent` without a subcommand: turn flags and the config file
  * into settings (a bad one exits 2 before anything is opened), open the log, daemonize, write

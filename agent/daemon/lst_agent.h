@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lockstep-agent's daemon command (lst_agent.c): from the command line to a serving daemon.
  */

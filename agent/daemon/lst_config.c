@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Agent settings from a YAML file and from flags, through one key table.
  *

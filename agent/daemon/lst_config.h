@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent's settings: one table of keys read from a YAML config file (so Ansible can template
  * it) and from command-line flags, with the same names, types and checks for both. Flags win:
@@ -48,10 +49,10 @@ enum lst_config_key {
 	LST_CFG_AUTHORIZED_KEYS = 1u << 10,
 	LST_CFG_INSECURE = 1u << 11,
 	LST_CFG_MEM_MAX = 1u << 12,
-	LST_CFG_HOOKS = 1u << 13,	 /* issue 13 */
-	LST_CFG_COLLECTORS = 1u << 14,	 /* issue 13 */
-	LST_CFG_HOOK_TIMEOUT = 1u << 15, /* issue 13 */
-	LST_CFG_TRACE_DIR = 1u << 16,	 /* issue 17 */
+	LST_CFG_HOOKS = 1u << 13,
+	LST_CFG_COLLECTORS = 1u << 14,
+	LST_CFG_HOOK_TIMEOUT = 1u << 15,
+	LST_CFG_TRACE_DIR = 1u << 16,
 };
 
 /* How a setting's value is read (the same from the file and from a flag). */
@@ -63,7 +64,7 @@ enum lst_config_type {
 	LST_CONFIG_DURATION, /* "10m", "600" (seconds) */
 	LST_CONFIG_SIZE,     /* bytes: "4g", "512m", "1048576" */
 	LST_CONFIG_FLAG,     /* a command-line flag only, not a setting (--config, --help) */
-	LST_CONFIG_ARGV_MAP, /* issue 13: a map of NAME: [argv...]; in the file only (no flag) */
+	LST_CONFIG_ARGV_MAP, /* a map of NAME: [argv...]; in the file only (no flag) */
 };
 
 /* One setting (or flag) of the agent: everything every description of it needs. */
@@ -96,14 +97,14 @@ typedef struct lst_config {
 	char *authorized_keys; /* folder of accepted coordinator public keys (*.pub) */
 	bool insecure;	       /* plain text allowed beyond loopback (warned at every start) */
 	uint64_t mem_max; /* bytes a point may ask for; 0 = LST_CONFIG_MEM_MAX_PERCENT of RAM */
-	/* issue 13: what a plan may run on this host, by name (hooks at instants or around
+	/* what a plan may run on this host, by name (hooks at instants or around
 	 * phases; collectors before and after phases). No shell: argv[0] is an absolute path. */
 	struct lst_config_cmd *hooks; /* nhooks of them, in the order written */
 	size_t nhooks;
 	struct lst_config_cmd *collectors;
 	size_t ncollectors;
 	int64_t hook_timeout; /* ns a hook or collector may take; 0 = LST_CONFIG_HOOK_TIMEOUT_DEFAULT */
-	/* issue 17: the folder of I/O traces (write_iolog, read_iolog name files in it);
+	/* the folder of I/O traces (write_iolog, read_iolog name files in it);
 	 * NULL = LST_CONFIG_DEFAULT_TRACE_DIR, created (0750) when a record first needs it */
 	char *trace_dir;
 	unsigned set; /* enum lst_config_key bits */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent's command line and the generated descriptions of its settings, all made from
  * lst_config_settings[] (lst_config.c): the getopt_long table (a setting's flag is its key with

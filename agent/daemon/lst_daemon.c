@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent daemon object (lst_daemon.h): it makes the ROUTER (and, with CURVE, the ZAP handler
  * before it), the monitor, the signalfd and the zloop reactor, says at start-up what it serves

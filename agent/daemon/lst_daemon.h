@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent daemon: one ROUTER socket, one czmq zloop reactor, one coordinator session at a time.
  *
@@ -7,7 +8,7 @@
  * 100 ms lease check). Nothing blocks it: disk checks and opens happen inline in PREPARE (they
  * are quick), the allocation and fill of a point's buffers (seconds for gigabytes) happen in a
  * PREPARE worker thread, runs start their own threads, purges run in a worker thread, hooks and
- * collectors (issue 13: START's events, HOOK) each in a thread of their own (lst_hook.h). A point
+ * collectors (START's events, HOOK) each in a thread of their own (lst_hook.h). A point
  * whose total memory (buffers and per-job state) is over mem_max is refused before anything is
  * allocated.
  *
@@ -47,11 +48,11 @@ struct lst_daemon_opts {
 	const char *key_file;	     /* where they came from, for logs */
 	const char *authorized_keys; /* absolute folder of coordinator *.pub files */
 
-	/* issue 13: what a plan may run here by name (borrowed; must outlive the daemon) */
+	/* what a plan may run here by name (borrowed; must outlive the daemon) */
 	const struct lst_config_cmd *hooks, *collectors;
 	size_t nhooks, ncollectors;
 	int64_t hook_timeout; /* ns; 0 = LST_CONFIG_HOOK_TIMEOUT_DEFAULT */
-	/* issue 17: the folder of I/O traces; NULL = LST_CONFIG_DEFAULT_TRACE_DIR */
+	/* the folder of I/O traces; NULL = LST_CONFIG_DEFAULT_TRACE_DIR */
 	const char *trace_dir;
 };
 

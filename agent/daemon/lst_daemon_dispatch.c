@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Frame dispatch: the ROUTER reader takes up to a batch of [routing id][frame] messages per
  * wake-up, refuses multi-frame messages, decodes each frame and hands it to its handler. A retry of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The held PREPARE: one that came while the previous session's point was still stopping. Its
  * frame is kept until that point's DONE is out, then replayed through the dispatcher's frame

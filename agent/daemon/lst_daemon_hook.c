@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Hooks on the agent (issue 13, capability hooks.v1): START's events, the HOOK command and the
+ * Hooks on the agent (capability hooks.v1): START's events, the HOOK command and the
  * KMSG command, all on the reactor, none of them blocking it.
  *
  * A plan can only name what the agent's config defines (hooks, collectors): a START naming

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent daemon's private header (sqlite's btreeInt.h pattern): the state that the files of
  * agent/daemon share, and their cross-file functions, named lst_daemon__x. Nothing outside this
@@ -13,10 +14,10 @@
  *   lst_daemon_point.c     the point's life after PREPARE: START, samples, STOP, DONE
  *   lst_daemon_release.c   letting go of a point and of its PREPARE worker's state
  *   lst_daemon_zap.c       CURVE: the ZAP handler and the handshake monitor
- *   lst_daemon_hook.c      hooks: START's events and their EVENTs, HOOK, KMSG (issue 13)
- *   lst_daemon_verify.c    data integrity (issue 14): JOURNAL, the verifying reads' maps,
+ *   lst_daemon_hook.c      hooks: START's events and their EVENTs, HOOK, KMSG
+ *   lst_daemon_verify.c    data integrity: JOURNAL, the verifying reads' maps,
  *                          PREPARED's streams, SAMPLE's marks, INTEGRITY
- *   lst_daemon_trace.c     trace record and replay (issue 17): the traces a PREPARE replays,
+ *   lst_daemon_trace.c     trace record and replay: the traces a PREPARE replays,
  *                          the files its recordings go to, written at the point's end
  *
  * The daemon: sessions, commands and the point being run, on one zloop reactor.
@@ -110,7 +111,7 @@ enum lst_daemon__hs_kind {
 	LST_DAEMON__HS_N,
 };
 
-/* Issue 14: a target's write journal as the coordinator sent it (JOURNAL pages, in order). */
+/* A target's write journal as the coordinator sent it (JOURNAL pages, in order). */
 struct lst_daemon__journal {
 	uint32_t target; /* lst_verify_target_id */
 	uint32_t total;	 /* streams the coordinator announced */
@@ -145,14 +146,14 @@ struct lst_daemon__session {
 	size_t kmsg_len;
 	uint32_t kmsg_dropped;
 	char kmsg_error[LST_TEXT_MAX];
-	/* issue 14: the HELLO listed LST_CAP_VERIFY; the journals JOURNAL sent, per target */
+	/* the HELLO listed LST_CAP_VERIFY; the journals JOURNAL sent, per target */
 	bool verify_cap;
 	struct lst_daemon__journal *journals;
 	size_t njournals;
 };
 
 /*
- * Issue 14: a point's verifying reads: per job spec, the journal streams of its target (a copy:
+ * A point's verifying reads: per job spec, the journal streams of its target (a copy:
  * the session's may change while the worker builds) and the map of its region, built by the
  * PREPARE worker and borrowed by the run's jobs, so it lives as long as the run.
  */
@@ -168,7 +169,7 @@ struct lst_daemon__vmaps {
 };
 
 /*
- * Issue 17: a point's traces, per job spec: the trace read_iolog replays (read at PREPARE, on
+ * A point's traces, per job spec: the trace read_iolog replays (read at PREPARE, on
  * the reactor; borrowed by the run's job) and where write_iolog's recording goes. Owned like
  * the verify maps: by the point, then by its PREPARE worker, then by the point with its run;
  * freed after the run.
@@ -186,7 +187,7 @@ struct lst_daemon__traces {
 	} spec[LST_MAX_JOBSPECS];
 };
 
-/* Issue 17: the thread writing a point's recordings when it ends, and what each spec gave. */
+/* The thread writing a point's recordings when it ends, and what each spec gave. */
 struct lst_daemon__tw_spec {
 	int rc;
 	size_t nrec;
@@ -232,7 +233,7 @@ struct lst_daemon__path {
 	enum lst_dev_access access;
 	bool direct;
 	const char *identity; /* borrowed from the PREPARE job spec, "" = none */
-	const char *replay;   /* issue 17: the trace whose writes make it a write path, or NULL */
+	const char *replay;   /* the trace whose writes make it a write path, or NULL */
 	struct lst_path_identity id;
 };
 
@@ -255,8 +256,8 @@ struct lst_daemon__prep {
 	lst_msg *cmd;	      /* a copy of the PREPARE, for the reply */
 	size_t n;
 	struct lst_run_path rp[LST_MAX_JOBSPECS]; /* names point into cmd */
-	struct lst_daemon__vmaps *vm;		  /* issue 14: NULL when nothing is verified */
-	struct lst_daemon__traces *tr;		  /* issue 17: NULL when nothing is traced */
+	struct lst_daemon__vmaps *vm;		  /* NULL when nothing is verified */
+	struct lst_daemon__traces *tr;		  /* NULL when nothing is traced */
 	lst_run *run;
 	int rc;
 	lst_err err;
@@ -282,9 +283,9 @@ struct lst_daemon__point {
 	struct lst_daemon__path paths[LST_MAX_JOBSPECS];
 	size_t npaths;
 	lst_run *run;
-	struct lst_daemon__vmaps *vm;  /* issue 14: the run's verify maps (freed after the run) */
-	struct lst_daemon__traces *tr; /* issue 17: its traces (freed after the run), or NULL */
-	struct lst_daemon__tw *tw;     /* issue 17: writing its recordings at the end, or NULL */
+	struct lst_daemon__vmaps *vm;  /* the run's verify maps (freed after the run) */
+	struct lst_daemon__traces *tr; /* its traces (freed after the run), or NULL */
+	struct lst_daemon__tw *tw;     /* writing its recordings at the end, or NULL */
 	zmq_pollitem_t item;	       /* the run's eventfd */
 	bool polling;
 	struct lst_daemon__prep *prep; /* while LST_DAEMON__PREPARING */
@@ -321,7 +322,7 @@ struct lst_daemon {
 	bool mem_max_default;	      /* mem_max is the default share of RAM */
 	const lst_dev_policy *policy; /* borrowed */
 	char *name, *log_path;
-	char *trace_dir; /* issue 17: the folder of traces */
+	char *trace_dir; /* the folder of traces */
 	char endpoint[256];
 	zsock_t *router;
 	void *zs; /* the raw libzmq socket */
@@ -348,7 +349,7 @@ struct lst_daemon {
 	bool quit_now;	   /* handlers return -1: the reactor ends */
 	bool done_at_exit; /* a DONE was queued during shutdown: linger a little */
 	int quit_timer;
-	/* issue 13: the config's hooks and collectors (borrowed from the opts) */
+	/* the config's hooks and collectors (borrowed from the opts) */
 	const struct lst_config_cmd *hooks, *collectors;
 	size_t nhooks, ncollectors;
 	int64_t hook_timeout;		/* ns, > 0 */
@@ -506,7 +507,7 @@ void lst_daemon__prepare_cancel(lst_daemon *d, const char *why);
 /* PREPARE: replace any point not running by this one; PREPARED or ERROR follows (later, for I/O). */
 void lst_daemon__on_prepare(lst_daemon *d, const struct lst_daemon__rid *rid, const lst_msg *m);
 
-/* ---- lst_daemon_verify.c (issue 14) */
+/* ---- lst_daemon_verify.c */
 
 /* WELCOME's caps gain LST_CAP_VERIFY; remembers whether the HELLO listed it. */
 void lst_daemon__welcome_verify(lst_daemon *d, const struct lst_msg_hello *h,
@@ -559,7 +560,7 @@ void lst_daemon__sample_marks(const lst_run *run, struct lst_msg_sample *ms);
  */
 uint32_t lst_daemon__integrity_send(lst_daemon *d, uint64_t *unreported);
 
-/* ---- lst_daemon_trace.c (issue 17) */
+/* ---- lst_daemon_trace.c */
 
 /*
  * The traces of PREPARE p (*out = NULL when no spec records or replays): each read_iolog trace

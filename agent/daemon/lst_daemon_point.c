@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The prepared point's life: START arms a timer for t0 and releases the run (or the purge
  * worker, agent/io/lst_purge), STARTED answers it, samples go out as the run's eventfd reports
  * them, STOP and the lease ask it to stop, and DONE says how it ended before the point is freed.
- * Issue 14: SAMPLEs carry the verified writes' watermarks, and a verifying read's bad units go
+ * SAMPLEs carry the verified writes' watermarks, and a verifying read's bad units go
  * out as INTEGRITY frames just before DONE (lst_daemon_verify.c).
  */
 
@@ -157,7 +158,7 @@ static void s_point_finish(lst_daemon *d)
 	pt->finish = s_point_finish;
 	if (lst_daemon__events_pending(d))
 		return;
-	if (lst_daemon__traces_pending(d)) /* issue 17: recordings being written */
+	if (lst_daemon__traces_pending(d)) /* recordings being written */
 		return;
 	integrity = lst_daemon__integrity_send(d, &unreported);
 	m = lst_daemon__out(d, LST_MSG_DONE);

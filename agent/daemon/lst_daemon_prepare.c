@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * PREPARE: a point's paths are opened through the disk-safety checks (agent/dev), its memory and
  * thread count checked against the agent's caps before anything is allocated, and its run built
@@ -131,7 +132,7 @@ static int s_gather_paths(struct lst_daemon__point *pt, const struct lst_msg_pre
 		if (j->action == LST_ACTION_IO) {
 			acc = lst_workload_writes(&j->w) ? LST_DEV_WRITE : LST_DEV_READ;
 			direct = j->w.direct != 0;
-			/* issue 17: a replay writes what its trace writes */
+			/* a replay writes what its trace writes */
 			if (pt->tr && pt->tr->spec[i].replay) {
 				acc = pt->tr->spec[i].writes ? LST_DEV_WRITE : LST_DEV_READ;
 				replay = pt->tr->spec[i].writes ? pt->tr->spec[i].file : NULL;
@@ -178,7 +179,7 @@ static int s_open_each(lst_daemon *d, struct lst_daemon__point *pt, int *perr, l
 				      &sp->id, err);
 		if (sp->fd < 0) {
 			*perr = s_dev_perr(err);
-			if (sp->replay) /* issue 17: say why it is a write */
+			if (sp->replay) /* say why it is a write */
 				lst_err_prefix(err, "read_iolog %s writes or trims: ", sp->replay);
 			return err->code;
 		}
@@ -283,7 +284,7 @@ static int s_check_resources(const lst_daemon *d, const struct lst_msg_prepare *
 	char a[32], b[32], c[32];
 	int rc;
 
-	/* issue 17: a replay's trace and slots, and recordings bounded to what mem_max leaves */
+	/* a replay's trace and slots, and recordings bounded to what mem_max leaves */
 	if ((rc = lst_daemon__traces_fit(tr, p, need + lst_daemon__traces_mem(tr, p), d->mem_max,
 					 err)))
 		return rc;
@@ -414,7 +415,7 @@ static int s_prepare_io(lst_daemon *d, struct lst_daemon__point *pt, const lst_m
 		pg->rp[i].size = sp->id.size;
 		pg->rp[i].w = p->jobs[i].w;
 		pg->rp[i].name = pg->cmd->u.prepare.jobs[i].path;
-		if (pt->tr) { /* issue 17 */
+		if (pt->tr) {
 			pg->rp[i].replay = pt->tr->spec[i].replay ? &pt->tr->spec[i].t : NULL;
 			pg->rp[i].rec_max = pt->tr->spec[i].rec_max;
 		}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Letting go of a point and of its PREPARE worker's state: the worker's reference count (the
  * reactor and the worker thread each hold one; the last frees it) and the point's teardown. Both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Everything that leaves the agent: the reusable outgoing message, encoding and the non-blocking
  * send, replies (cached by command id for retries) and the spool, where SAMPLE and DONE frames wait
@@ -220,7 +221,7 @@ lst_msg *lst_daemon__out(lst_daemon *d, enum lst_msg_type type)
 	case LST_MSG_PONG:
 		body = sizeof(m->u.ping);
 		break;
-	case LST_MSG_HOOK_DONE: /* issue 13: output pointers are borrowed, cleared after */
+	case LST_MSG_HOOK_DONE: /* output pointers are borrowed, cleared after */
 		body = sizeof(m->u.hook_done);
 		break;
 	case LST_MSG_EVENT:
@@ -229,7 +230,7 @@ lst_msg *lst_daemon__out(lst_daemon *d, enum lst_msg_type type)
 	case LST_MSG_KMSG_REPLY:
 		body = sizeof(m->u.kmsg_reply);
 		break;
-	case LST_MSG_JOURNAL_OK: /* issue 14 */
+	case LST_MSG_JOURNAL_OK:
 		body = sizeof(m->u.journal_ok);
 		break;
 	case LST_MSG_INTEGRITY: /* the units sent are written in full */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Sessions: HELLO opens, resumes or takes over the one session (a reconnect within the lease, a
  * resume of a dormant session with the same run id and key) or answers BUSY; the 100 ms tick ends

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Issue 17, trace record and replay on the daemon (lst_daemon_int.h): what PREPARE reads and
+ * Trace record and replay on the daemon (lst_daemon_int.h): what PREPARE reads and
  * checks before any I/O, what it counts in the memory check, and the recordings written when
  * the point ends.
  *

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Data integrity on the daemon's side (issue 14, common/lst_verify.h). The coordinator sends a
+ * Data integrity on the daemon's side (common/lst_verify.h). The coordinator sends a
  * target's write journal in JOURNAL pages before a verifying read; the session keeps them per
  * target until it ends. A PREPARE that verifies is checked here (the coordinator's HELLO listed
  * verify.v1, stamps present, a phase that either writes or reads, a journal for every target

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * CURVE authentication: the ZAP handler (RFC 27) accepts a coordinator key found in the
  * authorized_keys folder, read again at every handshake, and names the key's fingerprint as the

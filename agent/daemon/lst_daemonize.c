@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Becoming a daemon the way an init script or a shell expects: detach, and let the parent exit
  * only when the daemon knows whether it started, with that status; a pidfile that names it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Daemonizing lockstep-agent: fork and detach with a start-up report to the parent, and the
  * pidfile. Call before any thread or ZeroMQ context exists (neither survives fork).

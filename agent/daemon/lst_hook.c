@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The hook runner: posix_spawn with a cleared signal mask, a process group of its own and every
  * descriptor above stderr closed (posix_spawn_file_actions_addclosefrom_np), then one poll loop

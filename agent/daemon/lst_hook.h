@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Running one hook or collector of the agent's config: its argv is spawned with no shell, stdin
  * /dev/null, in the folder /, its output into a pipe, a minimal fixed environment, in a process group of its own,

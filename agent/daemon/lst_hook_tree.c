@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Finding and ending what a hook started (lst_hook_tree.h): a registry of running hook runs,
  * one /proc walk per round that reads each process's parent, group and state (and, for those

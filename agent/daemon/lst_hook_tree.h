@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Everything a hook started ends with it. A hook runs as root and may leave processes behind:
  * a `cmd &` in its group, a `setsid cmd` in a session of its own, a daemon that double-forks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Disk safety and identity (see lst_dev.h for the rules and their error codes): the policy,
  * the check, the open and the purge. Identity lives in lst_dev_identity.c, the in-use walk in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Disk safety and identity: what the agent calls before it opens any path.
  *

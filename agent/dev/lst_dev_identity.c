@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What a path is: a block device's WWN, serial, model, vendor, firmware, size and block sizes
  * from sysfs (SCSI VPD page 0x80 when the serial attribute is missing), a regular file's device

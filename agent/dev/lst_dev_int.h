@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Disk safety's private header, shared by the files of agent/dev (the public face is lst_dev.h):
  *   lst_dev.c           the policy, lst_dev_check, lst_dev_open, lst_dev_purge

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The in-use walk: one snapshot of the system's tables (mountinfo with btrfs members, swaps,
  * every /sys/block disk with its WWN and loop backing file), then a walk from the real device to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The inventory: every whole disk the agent has, described for `lockstep inventory`, which groups
  * the devices of all agents by drive. It reuses disk safety rather than a second reading of the

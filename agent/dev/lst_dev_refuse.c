@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The one wording of a disk-safety refusal, "LABEL: refused (RULE): DETAIL; FIX", shared by the
  * policy (lst_dev.c), identity (lst_dev_identity.c) and the in-use walk (lst_dev_inuse.c). It

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reading the kernel's tables for disk safety: small text helpers, sysfs attributes, device
  * numbers, the /dev node of a sysfs device and a block device's disk. Read only; every failure is

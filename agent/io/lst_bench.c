@@ -1,13 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The bench subcommand: flags from the workload option table (fio-like names), open the target,
  * run, fold the per-interval samples into totals, print a summary or JSON.
  *
- * --verify (issue 14): writes stamp every 4 KiB unit (target: the id of the file name, agent 0,
+ * --verify: writes stamp every 4 KiB unit (target: the id of the file name, agent 0,
  * path 0, generation 1); reads check every unit with no journal (a good stamp of this target and
  * LBA is ok, none is unwritten, the rest bad) and the output gains the counts. This is what the
  * CPU-cost benchmark of verify runs.
  *
- * Trace record and replay (issue 17): --write-iolog NAME records the run's I/Os into
+ * Trace record and replay: --write-iolog NAME records the run's I/Os into
  * TRACE_DIR/NAME.bench.0.lstrace (the agent name is "bench", one job spec: index 0);
  * --read-iolog NAME replays TRACE_DIR/NAME, checked against the path before any I/O. TRACE_DIR
  * is --trace-dir, the current folder by default.
@@ -43,14 +44,14 @@ struct s_bench {
 	const char *config;	/* --config FILE: the agent config whose disk rules apply */
 	bool allow_in_use;	/* --allow-mounted-write */
 	lst_dev_policy *policy; /* every write goes through it, as the daemon's do */
-	const char *offset_log; /* issue 17: --offset-log FILE */
-	const char *trace_dir;	/* issue 17: --trace-dir DIR ("." by default) */
-	struct lst_trace trace; /* issue 17: the --read-iolog trace */
+	const char *offset_log; /* --offset-log FILE */
+	const char *trace_dir;	/* --trace-dir DIR ("." by default) */
+	struct lst_trace trace; /* the --read-iolog trace */
 	bool json, quiet, tty;
 	int64_t t0;
 	/* totals over the measured (non-ramp) intervals */
 	struct lst_dir_stats tot[LST_DIR_N];
-	struct lst_sample_trim trim; /* issue 17: measured trims, apart from writes */
+	struct lst_sample_trim trim; /* measured trims, apart from writes */
 	int64_t m_start, m_end;
 	struct lst_sample_health health; /* over every interval, ramp included */
 	struct lst_sample_verify verify; /* over every interval, ramp included */
@@ -452,7 +453,7 @@ static json_t *s_dir_json(const struct lst_dir_stats *d, double secs)
 			 s_lat_json(&d->lat));
 }
 
-/* Issue 17: the measured trims as JSON (no latency: trims have no histogram). */
+/* The measured trims as JSON (no latency: trims have no histogram). */
 static json_t *s_trim_json(const struct lst_sample_trim *t, double secs)
 {
 	return json_pack("{s:I, s:I, s:I, s:f}", "ios", (json_int_t)t->ios, "bytes",
@@ -615,7 +616,7 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 			       (long long)b->w.iodepth, (long long)b->w.jobs,
 			       lst_engine_names[lst_run_engine(run)],
 			       b->filename ? b->filename : "(null)");
-		if (b->w.read_iolog[0]) /* issue 17: rw and bs come from the trace */
+		if (b->w.read_iolog[0]) /* rw and bs come from the trace */
 			printf("  replay of %s/%s: %zu records over %.3f s at %lld%% of their rate\n",
 			       b->trace_dir, b->w.read_iolog, b->trace.nrec,
 			       (double)b->trace.duration / 1e9, (long long)b->w.replay_time_scale);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep-agent bench`: run one workload on this host, without a coordinator, and print what
  * was measured (a readable summary, or JSON). The same job engine the daemon uses.

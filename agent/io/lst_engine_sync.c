@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The synchronous engines, which complete every I/O inside queue() and hand it back at the next
  * reap():
@@ -57,7 +58,7 @@ static void s_queue_null(struct lst_job *job, struct lst_io *io)
 	e->done[e->n++] = io;
 }
 
-/* Issue 17: a trim, on the job's thread: BLKDISCARD on a block device (the device counts a
+/* A trim, on the job's thread: BLKDISCARD on a block device (the device counts a
  * discard), a punched hole in a regular file. Returns len or -errno. */
 static ssize_t s_trim(struct lst_job *job, struct lst_io *io)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The io_uring engine (liburing 2.3): one ring per job, sized to the job's queue depth. queue()
  * fills an SQE; submit() sends every queued SQE and waits for completions; reap() takes a batch
@@ -145,7 +146,7 @@ static void s_queue(struct lst_job *job, struct lst_io *io)
 	/* The ring has at least depth entries and never more than depth I/Os queued or in
 	 * flight, so an SQE is always free. */
 	if (io->trim) {
-		/* issue 17: a discard; on a block device the kernel turns a punched hole into
+		/* a discard; on a block device the kernel turns a punched hole into
 		 * write-zeroes that may unmap (the device counts it as a write) */
 		io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 					(off_t)io->offset, (off_t)io->len);

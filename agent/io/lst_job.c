@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The job loop: issue up to iodepth I/Os, submit them in one call, reap what completed in one
  * call, record latencies per batch, close intervals on the grid, stop by time, bytes or request.
@@ -37,11 +38,11 @@ struct s_loop {
 	uint64_t issued;      /* bytes issued */
 	uint64_t stamp;	      /* write stamp counter: blocks never repeat */
 	uint64_t werr;	      /* verified writes completed with an error */
-	uint64_t mix_rng;     /* issue 17: block sizes drawn from the bssplit mix */
+	uint64_t mix_rng;     /* block sizes drawn from the bssplit mix */
 	uint64_t mix_pos;     /* a sequential mix's next offset (advances by the size drawn) */
-	uint64_t dedup_rng;   /* issue 17: which units repeat, and which earlier one */
+	uint64_t dedup_rng;   /* which units repeat, and which earlier one */
 	uint64_t dedup_n;     /* unique 4 KiB units written so far (their keys are 1..dedup_n) */
-	uint64_t trim_rng;    /* issue 17: which I/Os of a rwmixtrim mix are trims */
+	uint64_t trim_rng;    /* which I/Os of a rwmixtrim mix are trims */
 	int64_t trim_pct;     /* % of I/Os that are trims: 100 for trim/randtrim, rwmixtrim for
 			       * randrw/rw, else 0 (set once: s_is_trim runs per I/O) */
 	unsigned nfree, inflight;
@@ -56,7 +57,7 @@ struct s_loop {
 	int64_t drain_end; /* once stopping: give up on what is still in flight at this instant */
 	bool boosted;	   /* SCHED_FIFO until the first submit, see s_boost */
 	bool paced;	   /* I/Os go out at their arrival times: rate-limited, or a replay */
-	size_t rnext;	   /* issue 17: a replay's next record */
+	size_t rnext;	   /* a replay's next record */
 	bool rlate;	   /* ... found no free slot at its time */
 
 	/* the stop: its instant on the grid (the end, or when the job saw it), and the drain */
@@ -65,9 +66,9 @@ struct s_loop {
 	uint64_t ndone;	  /* I/Os completed, and the slowest of them: the drain bound's measure */
 	uint64_t max_lat;
 
-	/* issue 17: random_distribution, drawn from seq's random stream */
+	/* random_distribution, drawn from seq's random stream */
 	struct lst_offset off;
-	/* issue 17, skew: which entry each I/O takes, and the entries' sequences (NULL: none) */
+	/* skew: which entry each I/O takes, and the entries' sequences (NULL: none) */
 	uint64_t skew_rng;
 	struct lst_job_skew_state *skew;
 };
@@ -235,7 +236,7 @@ static inline uint64_t s_mix64(uint64_t x)
 }
 
 /*
- * Issue 17, dedupe_percentage: a write's data in 4 KiB units, each made whole from a key (the
+ * dedupe_percentage: a write's data in 4 KiB units, each made whole from a key (the
  * pattern's random share of every sector from a generator seeded by the key and the job's data
  * seed, the rest zeros), so two units with the same key are the same bytes. With probability
  * dedupe_percentage / 100 a unit reuses the key of an earlier unique unit of the job, picked
@@ -267,7 +268,7 @@ static __attribute__((noinline)) void s_dedup_fill(struct s_loop *l, struct lst_
 }
 
 /*
- * Issue 17: the I/O's size from its direction's bssplit mix (a direction without one uses bs),
+ * The I/O's size from its direction's bssplit mix (a direction without one uses bs),
  * drawn from the job's own mix stream, so the sizes are the same for the same seed. A random
  * I/O keeps the sequence's place (and so its distribution) rounded down to a multiple of the
  * size drawn from the region's start, the last whole slot when it would pass the region's end;
@@ -310,7 +311,7 @@ static inline void s_prep_slot(struct s_loop *l, struct lst_io *io)
 	l->issued += io->len;
 }
 
-/* Issue 17: is the I/O a trim? All of rw trim/randtrim; rwmixtrim % of randrw and rw. */
+/* Is the I/O a trim? All of rw trim/randtrim; rwmixtrim % of randrw and rw. */
 static bool s_is_trim(struct s_loop *l)
 {
 	if (l->trim_pct == 100)
@@ -319,7 +320,7 @@ static bool s_is_trim(struct s_loop *l)
 }
 
 /*
- * Issue 17, skew: the entry by share, from the job's own skew stream (so the choice does not
+ * Skew: the entry by share, from the job's own skew stream (so the choice does not
  * depend on timing and is the same for the same seed), then the entry's next I/O from its own
  * sequence: its region, block size, direction (or trim) and distribution. Kept apart from the
  * job's own path so a job without a skew pays one predictable branch for it.
@@ -379,7 +380,7 @@ static void s_prep(struct s_loop *l, struct lst_io *io, int64_t now)
 }
 
 /*
- * Issue 17, a replay: the slot's next I/O is the trace's next record (offset, length, op); its
+ * A replay: the slot's next I/O is the trace's next record (offset, length, op); its
  * write data is the pattern's, stamped as any write.
  */
 static void s_prep_replay(struct s_loop *l, struct lst_io *io)
@@ -402,7 +403,7 @@ static double s_replay_at(const struct lst_job *job, size_t i)
 	return (double)job->replay->rec[i].t_ns * 100.0 / (double)job->w.replay_time_scale;
 }
 
-/* Issue 17, a recording job: one record for an I/O just handed to the engine. */
+/* A recording job: one record for an I/O just handed to the engine. */
 static void s_record(struct lst_job *job, const struct lst_io *io)
 {
 	struct lst_trace_rec *r;
@@ -605,7 +606,7 @@ static void s_check(struct s_loop *l, const struct lst_io *io)
 	}
 }
 
-/* Issue 17: a trim completed: counted apart (no histogram); a failed one as a write error. */
+/* A trim completed: counted apart (no histogram); a failed one as a write error. */
 static void s_complete_trim(struct s_loop *l, struct lst_io *io, int64_t t)
 {
 	struct lst_dir_stats junk = { 0 };
@@ -698,7 +699,7 @@ static int64_t s_drain_ns(const struct s_loop *l, int64_t now)
 		       (int64_t)LST_MIN(2 * ((double)l->max_lat + queue), (double)S_DRAIN_MAX));
 }
 
-/* Issue 17, skew: each entry's sequence over its region, with its distribution when random. */
+/* Skew: each entry's sequence over its region, with its distribution when random. */
 static void s_skew_init(struct s_loop *l, struct lst_job *job)
 {
 	if (!job->nskew || !job->skew_state)

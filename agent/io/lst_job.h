@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Jobs: one I/O worker thread each, with its own engine state (one io_uring ring), its own slots
  * and buffers, its own random streams, and its own sample ring. Nothing is shared with other jobs
@@ -13,7 +14,7 @@
  * share their latency and are recorded with one histogram update. A rate-limited job measures from
  * the intended issue time instead, so a stalled device is not hidden (coordinated omission).
  *
- * Health (issue 13): every error completion is counted by class (lst_err_class_of) in the
+ * Health: every error completion is counted by class (lst_err_class_of) in the
  * interval's sample; on_io_error says whether the first one ends the job or the slot is simply
  * reused. At each interval boundary the job thread scans its iodepth slots for what is still in
  * flight (count, oldest age at the boundary) and counts, once per I/O, those past io_timeout.
@@ -23,7 +24,7 @@
  * that never returns blocks the job (and its boundaries) until it does. Stalls are measured
  * with io_uring.
  *
- * I/O sequence and data integrity (issue 14): every job takes its offsets and directions from
+ * I/O sequence and data integrity: every job takes its offsets and directions from
  * lst_ioseq (lst_verify.h) over its struct lst_stream, whose seed the run fixes before the job
  * starts, so the stream is reproducible; Poisson gaps draw from their own generator, so the
  * sequence never depends on timing. A verified write stamps every 4 KiB unit of its buffer just
@@ -32,7 +33,7 @@
  * (lst_verify_check) on the job thread after the completion's latency was taken, counts the
  * results in the sample and keeps the first LST_JOB_BAD_MAX bad units for the daemon.
  *
- * Trace record and replay (issue 17, lst_trace.h). A recording job (rec set) appends one record
+ * Trace record and replay (lst_trace.h). A recording job (rec set) appends one record
  * per issued I/O (its submit instant since t0, offset, length, op) to its own buffer, sized at
  * lst_job_init and never grown: once full it counts what it could not keep and the I/O goes
  * on. A job that does not record pays one predictable branch per I/O. A replaying job (replay
@@ -69,7 +70,7 @@ struct lst_io {
 	uint8_t dir;	   /* enum lst_dir */
 	bool busy;	   /* handed to the engine and not reaped yet */
 	bool timed_out;	   /* already counted once as passing io_timeout */
-	bool trim;	   /* issue 17: a discard of [offset, offset + len) (dir is write) */
+	bool trim;	   /* a discard of [offset, offset + len) (dir is write) */
 	int64_t issue_ns;  /* set by the job (batch stamp or intended time); an engine that
 				 * stamps per I/O may set it when it is still 0 */
 	int64_t done_ns;   /* 0: the job stamps the reap instant; engines that complete
@@ -134,7 +135,7 @@ struct lst_job_bad {
 	struct lst_stamp found; /* the stamp as read */
 };
 
-/* Issue 17, skew: one entry of the job's workload mix as the run laid it out (lst_run.c). */
+/* Skew: one entry of the job's workload mix as the run laid it out (lst_run.c). */
 struct lst_job_skew {
 	struct lst_stream stream; /* the entry's region (a sequential entry's slice for this job),
 				   * bs, read share and its own seed */
@@ -162,7 +163,7 @@ struct lst_job {
 	/* Read by lst_job_init between chunks of the buffer fill: non-zero = give up (the
 	 * daemon's PREPARE worker was cancelled). NULL = never. */
 	const _Atomic int *cancel;
-	/* Issue 14, set by the run: the I/O sequence (seed fixed at layout), the seed of the
+	/* Set by the run: the I/O sequence (seed fixed at layout), the seed of the
 	 * Poisson gaps and of the data, and verify: what stamps carry, or the map reads check
 	 * against (borrowed, NULL = no journal: a good stamp of this target and LBA is ok). */
 	struct lst_stream stream;
@@ -170,10 +171,10 @@ struct lst_job {
 	bool verify_write, verify_read;
 	struct lst_stamp stamp; /* target, agent, path, gen */
 	const struct lst_verify_map *map;
-	/* Issue 17, bench --offset-log: every issued I/O's offset goes here (borrowed; NULL =
+	/* bench --offset-log: every issued I/O's offset goes here (borrowed; NULL =
 	 * none). A debug aid: it costs a buffered write per I/O. */
 	FILE *offset_log;
-	/* Issue 17, trace record and replay: rec holds this job's records (rec_cap of them; NULL =
+	/* Trace record and replay: rec holds this job's records (rec_cap of them; NULL =
 	 * not recording), written by the job thread, read once `finished` is set; rec_dropped
 	 * counts those that did not fit. replay is the trace this job issues (borrowed; NULL =
 	 * none); replay_late counts records issued after their time for want of a free slot. */
@@ -182,7 +183,7 @@ struct lst_job {
 	uint64_t rec_dropped;
 	const struct lst_trace *replay;
 	uint64_t replay_late;
-	/* Issue 17, skew (w.skew.n > 0): the entries' streams, and their sequence state
+	/* Skew (w.skew.n > 0): the entries' streams, and their sequence state
 	 * (allocated by lst_job_init). nskew == 0: the job's own stream. */
 	unsigned nskew;
 	struct lst_job_skew skew[LST_SKEW_MAX];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The access-distribution generator (lst_offset.h). Zipf follows Hörmann & Derflinger,
  * "Rejection-inversion to generate variates from monotone discrete distributions" (1996), in

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Where a random I/O lands (issue 17): the generator behind random_distribution. Given a job's
+ * Where a random I/O lands: the generator behind random_distribution. Given a job's
  * distribution (lst_mix.h), its region [lo, lo + nblocks * bs) and its random stream
  * (lst_rand64, the job's I/O sequence), lst_offset_next picks the next block in O(1) and with
  * no per-block table, so a distribution over billions of blocks costs no memory:

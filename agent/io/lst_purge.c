@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The purge worker (see lst_purge.h): a list of vetted regions and one thread that hands them
  * to lst_dev_purge in chunks, checking its stop flag between chunks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The purge worker: BLKDISCARD, BLKSECDISCARD or a hole punch over a point's regions, in a
  * thread of its own so that the reactor that asked for it goes on serving.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Runs: job layout (regions, budgets, rates per job), engine choice, thread start, and the merge
  * of the jobs' per-interval samples into one agent sample per interval, and the device counters
@@ -7,7 +8,7 @@
  * (jobs are laid out path after path, job_path says whose each is), so the parts of an interval
  * sum exactly to the whole sample: the same job samples, added once to each.
  *
- * Issue 17: a recording path's jobs each get an even share of its record bound; at the end the
+ * A recording path's jobs each get an even share of its record bound; at the end the
  * caller has them merged by time into one trace file. A replaying path has one job that takes
  * its I/Os from the trace (no region, budget or rate of its own).
  */
@@ -108,7 +109,7 @@ static void s_seed(struct lst_job *job)
 	job->gap_seed = (seed + 0xd1b54a32d192ed03ull) * (2 * job->id + 5) | 1;
 }
 
-/* --debug io: a job's access distribution as received, when it is not uniform (issue 17). */
+/* --debug io: a job's access distribution as received, when it is not uniform. */
 static void s_log_dist(const struct lst_job *job)
 {
 	char text[256];
@@ -121,7 +122,7 @@ static void s_log_dist(const struct lst_job *job)
 }
 
 /*
- * Issue 17, skew: each entry's stream over its own region of the path (offset, and size or to
+ * Skew: each entry's stream over its own region of the path (offset, and size or to
  * the path's end): a random entry's whole region, a sequential one's slice j of the jobs, as
  * the job's own region is split. Its seed is the job's, mixed with the entry's index.
  */
@@ -714,7 +715,7 @@ const struct lst_job_bad *lst_run_bad(const lst_run *run, size_t i, size_t *n, u
 	return job->bad;
 }
 
-/* ---- issue 17: trace record and replay */
+/* ---- trace record and replay */
 
 size_t lst_run_record_max(const struct lst_workload *w)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A run: every job of one phase point on this agent, over one or more paths, started together at
  * one instant and reported as one stream of samples, interval by interval.
@@ -33,18 +34,18 @@ struct lst_run_path {
 	uint64_t size;	       /* bytes addressable on the path */
 	struct lst_workload w; /* the workload, its region within the path */
 	const char *name;      /* for messages */
-	/* issue 14, with w.verify: a write's stamps carry target, agent, path and gen (the LBA,
+	/* with w.verify: a write's stamps carry target, agent, path and gen (the LBA,
 	 * time and index are the job's); a read checks against map (borrowed until the run is
 	 * destroyed; NULL = no journal, as bench --verify) with target */
 	struct lst_stamp stamp;
 	const struct lst_verify_map *map;
-	/* issue 17, bench --offset-log: each issued I/O's offset as a little-endian u64
+	/* bench --offset-log: each issued I/O's offset as a little-endian u64
 	 * (borrowed, shared by the path's jobs; NULL = none) */
 	FILE *offset_log;
-	/* issue 17, w.write_iolog set: keep at most rec_max records of the path's I/Os (split
+	/* w.write_iolog set: keep at most rec_max records of the path's I/Os (split
 	 * evenly over its jobs; lst_run_record_max is the usual bound); 0 = do not record */
 	size_t rec_max;
-	/* issue 17, w.read_iolog set: the trace to replay (borrowed until the run is destroyed;
+	/* w.read_iolog set: the trace to replay (borrowed until the run is destroyed;
 	 * checked by the caller with lst_trace_fits); NULL = generate I/Os as usual */
 	const struct lst_trace *replay;
 };
@@ -122,7 +123,7 @@ void lst_run_started(const lst_run *run, int64_t *first, int64_t *last);
 /* The first job error, if any: returns 0 or -errno and fills err. */
 int lst_run_error(const lst_run *run, lst_err *err);
 
-/* ---- issue 14: streams, watermarks and bad units (lst_verify.h) */
+/* ---- streams, watermarks and bad units (lst_verify.h) */
 
 /* Jobs in the run (laid out path after path, in the order of the paths given). */
 size_t lst_run_njobs(const lst_run *run);
@@ -148,7 +149,7 @@ const struct lst_job_mark *lst_run_mark(const lst_run *run, size_t i);
  */
 const struct lst_job_bad *lst_run_bad(const lst_run *run, size_t i, size_t *n, uint64_t *total);
 
-/* ---- issue 17: trace record and replay (lst_trace.h) */
+/* ---- trace record and replay (lst_trace.h) */
 
 /*
  * How many records a recording of w (write_iolog set) may need, at most LST_TRACE_MAX_RECORDS:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The trace folder and the checks a replay needs before any I/O (lst_tracedir.h). Nothing here
  * runs on a job thread: the daemon's PREPARE and bench's start-up call it.

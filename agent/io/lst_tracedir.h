@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The agent's trace folder (issue 17): where a recording point writes its traces and where a
+ * The agent's trace folder: where a recording point writes its traces and where a
  * replaying point finds the one it names. Shared by the daemon (config key trace_dir, default
  * LST_CONFIG_DEFAULT_TRACE_DIR) and `lockstep-agent bench` (--trace-dir, default ".").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lockstep-swarm: the command line and the loop (design in swarm.h). Binds every agent, writes
  * the port file, then polls all the sockets in one thread until SIGTERM or SIGINT (or, with

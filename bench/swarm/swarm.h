@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lockstep-swarm: N simulated agents in one process, for driving the real coordinator at fleet
- * scale (issue 16). Each agent binds its own ROUTER on a loopback port and speaks protocol 1 with
+ * scale. Each agent binds its own ROUTER on a loopback port and speaks protocol 1 with
  * the real codec (proto/lst_msg): HELLO/WELCOME, SYNC replies on a clock shifted by a per-agent
  * offset, PREPARE/PREPARED with the null engine's semantics (any path is accepted and reported
  * as a file that fits the workload), START/STARTED, one SAMPLE per interval with a sparse

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One simulated agent's side of protocol 1 (proto/PROTOCOL.md), shaped like the real agent's
  * answers (agent/daemon/lst_daemon_dispatch.c and its neighbours) with the null engine's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The swarm's own sums: what every agent sent, per (phase, point, interval) summed over the
  * agents (I/Os and bytes per direction, the histograms of both directions merged bucket by

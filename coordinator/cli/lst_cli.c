@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the subcommands share: the options every coordinating command takes, and the agents a
  * plan or a list of addresses names (`lockstep agents`, `lockstep inventory`).

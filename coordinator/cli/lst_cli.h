@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The `lockstep` command's subcommands. Each is a function with main()'s signature (argv[0] is
  * the subcommand's name) returning the process exit code: 0 success, 1 the run or check found a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep --write-man DIR`: lockstep(1) and lockstep-plan(5), made from what --help and
  * docs/plan.md are made from. lockstep(1) is the overview --help, then a subsection per command

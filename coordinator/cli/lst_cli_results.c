@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results folder as `lockstep run` and `lockstep demo` meet it (see lst_cli_results.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What `lockstep run` and `lockstep demo` share about the results folder they write: whether a
  * folder given with -o may be used (and, with --overwrite, emptying one that holds an earlier

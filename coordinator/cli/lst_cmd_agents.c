@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `lockstep agents ADDR... | PLAN.yaml`: who is listening, and how their clocks compare. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep demo`: lockstep's main job on an embedded default, with nothing to set up.
  *

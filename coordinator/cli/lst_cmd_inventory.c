@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep inventory ADDR... | PLAN.yaml`: every agent's block devices (lst_inventory_collect
  * asks them), a table per agent, then the devices grouped by drive across all agents, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep keygen [PATH/NAME]`: make a CURVE key pair, NAME.key (secret, 0600) and NAME.pub, for
  * a coordinator or an agent; `--fingerprint FILE...` shows the public key of existing files.

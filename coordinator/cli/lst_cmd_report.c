@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep report`: read a results folder back, redraw its plots, print what it says; or
  * compare runs of a plan (before and after a resize, firmware versions, drive models).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep resume DIR [--plan FILE]`: finish a run whose coordinator died (kill -9, a reboot of
  * the workstation), appending to its results folder. Refuses a folder another lockstep writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep run PLAN.yaml [-o DIR]`: run a plan on its agents, write a results folder and print
  * its summary table. A results folder that holds an earlier run is refused with what to do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep steady`: the SNIA steady-state verdict on a column of per-round values.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep validate PLAN.yaml`: read a plan, print every problem, or say what would run.
  *
@@ -123,7 +124,7 @@ static void s_describe_hooks(const lst_plan *p, const struct lst_plan_phase *ph)
 	       ph->telemetry_every == LST_TELEMETRY_POINT ? "point" : "phase");
 }
 
-/* Issue 17: a skewed random_distribution (a hotband shows as its zoned form). */
+/* A skewed random_distribution (a hotband shows as its zoned form). */
 static void s_describe_dist(const struct lst_plan_phase *ph)
 {
 	char text[256];
@@ -135,7 +136,7 @@ static void s_describe_dist(const struct lst_plan_phase *ph)
 	       lst_dist_format(&ph->w.dist, text, sizeof(text)));
 }
 
-/* Issue 17: a workload mix (skew), one entry per line: share, rw, bs, region, access. */
+/* A workload mix (skew), one entry per line: share, rw, bs, region, access. */
 static void s_describe_skew(const struct lst_workload *w)
 {
 	const struct lst_opt *bs_opt = lst_opt_find(lst_workload_opts, "bs");
@@ -170,7 +171,7 @@ static void s_describe_skew(const struct lst_workload *w)
 	}
 }
 
-/* Issue 17: a block-size mix, dedup and trims, each when set. */
+/* A block-size mix, dedup and trims, each when set. */
 static void s_describe_mix(const struct lst_plan_phase *ph)
 {
 	const struct lst_workload *w = &ph->w;
@@ -196,7 +197,7 @@ static void s_describe_mix(const struct lst_plan_phase *ph)
 }
 
 /*
- * issue 14: what verify does in the phase, nothing when it does not verify (older plans describe
+ * what verify does in the phase, nothing when it does not verify (older plans describe
  * as they did). *gen is the last generation the phases before it wrote (generation g is the
  * run's g-th verified write point, a retry aside), -1 once a steady phase made the count a
  * run-time matter.
@@ -224,7 +225,7 @@ static void s_describe_verify(const struct lst_plan_phase *ph, int64_t *gen)
 	*gen = *gen >= 0 && !ph->steady ? *gen + n : -1;
 }
 
-/* Issue 17: a replay phase's workload is its trace. */
+/* A replay phase's workload is its trace. */
 static void s_describe_replay(const struct lst_plan_phase *ph)
 {
 	printf("     replays trace %s at %" PRId64 "%% (offsets, sizes, directions and times from "
@@ -232,7 +233,7 @@ static void s_describe_replay(const struct lst_plan_phase *ph)
 	       ph->w.read_iolog, ph->w.replay_time_scale, ph->w.iodepth);
 }
 
-/* Issue 17: where a recording phase's traces go, one file per agent and job spec. */
+/* Where a recording phase's traces go, one file per agent and job spec. */
 static void s_describe_record(const struct lst_plan_phase *ph)
 {
 	if (!ph->w.write_iolog[0])

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep verify DIR`: read back every target of a finished or crashed run and check each
  * 4 KiB unit against the run's write journal (DIR/integrity/journal.jsonl), through its own

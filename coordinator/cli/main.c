@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lockstep: the coordinator command. Thin: finds the subcommand and hands over argv. The table
  * of commands is also what `lockstep --help`, lockstep(1) (the hidden --write-man DIR) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results folder's column tables (see lst_columns.h). A column's place in its table is its
  * place in the file; the enums of lst_columns.h index the same tables, which the static

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The column tables of the results folder's CSV files: one table per file, the single owner of
  * its column names, their order, how the writer prints each value and which field of the
@@ -88,7 +89,7 @@ union lst_cell {
 #define LST_DIR_LAT_NCOLS (2 * LST_DIR_LAT_STATS)
 
 /*
- * The health block (issue 13) at the end of timeseries.csv: errors_eio, errors_enospc,
+ * The health block at the end of timeseries.csv: errors_eio, errors_enospc,
  * errors_etimedout, errors_ebade, errors_other, timeouts, inflight, oldest_inflight_us, from
  * the row's merged lst_sample_health. summary.csv ends with the same block without inflight:
  * the error classes and timeouts summed over the point, and its largest oldest_inflight_us.
@@ -97,14 +98,14 @@ union lst_cell {
 #define LST_SUM_HEALTH_NCOLS 7
 
 /*
- * The verify block (issue 14) after the health block, at the very end of timeseries.csv and
+ * The verify block after the health block, at the very end of timeseries.csv and
  * summary.csv: verify_ok, verify_pending, verify_unwritten, verify_bad, the 4 KiB units a
  * verifying read checked in the row (lst_sample_verify), summed; 0 where nothing was verified.
  */
 #define LST_VERIFY_NCOLS 4
 
 /*
- * The trim block (issue 17) after the verify block, at the very end of both files: trim_iops and
+ * The trim block after the verify block, at the very end of both files: trim_iops and
  * trim_mbps, the row's trims (discards) per second and 10^6 bytes discarded per second; 0
  * without trims. Trims are not in read_* or write_*.
  */
@@ -143,7 +144,7 @@ enum lst_ts_col {
 	LST_TS_READ_LAT, /* the fourteen per-direction columns, as LST_DIR_LAT_COLS says */
 	LST_TS_HEALTH = LST_TS_READ_LAT + LST_DIR_LAT_NCOLS, /* the health block, see below */
 	LST_TS_VERIFY = LST_TS_HEALTH + LST_TS_HEALTH_NCOLS, /* the verify block */
-	LST_TS_TRIM = LST_TS_VERIFY + LST_VERIFY_NCOLS,	     /* issue 17: trim_iops, trim_mbps */
+	LST_TS_TRIM = LST_TS_VERIFY + LST_VERIFY_NCOLS,	     /* trim_iops, trim_mbps */
 	LST_TS_N = LST_TS_TRIM + LST_TRIM_NCOLS,
 };
 
@@ -174,7 +175,7 @@ enum lst_sum_col {
 	LST_SUM_WRITE_LAT_COUNT,
 	LST_SUM_HEALTH,						/* the health block, see above */
 	LST_SUM_VERIFY = LST_SUM_HEALTH + LST_SUM_HEALTH_NCOLS, /* the verify block */
-	LST_SUM_TRIM = LST_SUM_VERIFY + LST_VERIFY_NCOLS,	/* issue 17: trim_iops, trim_mbps */
+	LST_SUM_TRIM = LST_SUM_VERIFY + LST_VERIFY_NCOLS,	/* trim_iops, trim_mbps */
 	LST_SUM_WORKLOAD = LST_SUM_TRIM + LST_TRIM_NCOLS, /* rw, bs, iodepth, jobs, rwmixread */
 	LST_SUM_LAT_MORE = LST_SUM_WORKLOAD + LST_SUM_WORKLOAD_NCOLS, /* min, p90, p95, p99.999 */
 	LST_SUM_N = LST_SUM_LAT_MORE + LST_SUM_LAT_MORE_NCOLS,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The CSV reader: one buffer holding the file, split in place into NUL-terminated fields, and
  * an array of field pointers, ncols per row. Quoted fields are unescaped in place (they only
@@ -171,7 +172,7 @@ static void s_add_row(lst_csv *t, const struct s_rec *r)
 }
 
 /*
- * Room for every row the rest of the buffer can hold, allocated once (issue 16: doubling a
+ * Room for every row the rest of the buffer can hold, allocated once (doubling a
  * long timeseries.csv's field pointers held up to three times their size while copying). A
  * record ends with a newline (or the buffer) and has at least ncols - 1 commas, so there are at
  * most min(newlines, bytes / ncols) + 1 of them: never more pointers than bytes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A small, careful CSV reader for the results folder's files (timeseries.csv, summary.csv,
  * curves.csv, rounds.csv, matrix.csv), used by `lockstep report` and the plots.

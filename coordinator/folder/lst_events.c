@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * events.csv, telemetry/ and telemetry.csv (lst_events.h): what happened in a run besides I/O.
  *

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * issue 13: what happened besides I/O, in the results folder.
+ * What happened besides I/O, in the results folder.
  *
  * events.csv: one row per hook that a plan ran on an agent: the events scheduled at instants of
  * a point (`events:`), and the hooks run before a phase's first point and after its last

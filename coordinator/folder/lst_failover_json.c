@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * summary.json's `failover` and `dips` (lst_failover_json.h): the windows lst_failover.c found,
  * in the folder's JSON format. Apart from the maths so that measure needs no JSON library.

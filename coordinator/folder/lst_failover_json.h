@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A point's failover window and throughput dips (lst_failover.h) as summary.json gives them.
  */

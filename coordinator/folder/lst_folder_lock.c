@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results folder's writer lock (see lst_folder_lock.h): flock(2) on DIR/.lock.
  *

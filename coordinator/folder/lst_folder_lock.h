@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A results folder has one writer: `lockstep run`, `resume`, `verify` and `run --overwrite` each
  * hold the folder's lock for their whole life, so a second writer is refused before it touches

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The write journal (integrity/journal.jsonl) and integrity.csv (lst_integrity.h).
  *

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * issue 14: data integrity in the results folder.
+ * Data integrity in the results folder.
  *
  * integrity/journal.jsonl: the write journal, one JSON object per line, appended and flushed as
  * the run goes, so that a verification can run after the coordinator, an agent or a host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Repeated points read back (see lst_repeats.h): the figures' table, the gathering of a point's
  * repeats, and their mean and interval as repeats.csv (the report's JSON and text are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The repeats of a point (`repeat: N` in a plan) read back: each figure's mean and 95% Student t
  * interval over them (lst_noise.h), for `lockstep report` (text and --json, through

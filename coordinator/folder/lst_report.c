@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reading a results folder back into an lst_report.
  *
@@ -341,7 +342,7 @@ static int s_journal_entry(json_t *e, void *arg)
  * may be written without its phases) they are behind it. Where the journal has more points,
  * its entries replace run.json's "phases" (here) and summary.json's "points" and "tests"
  * (s_load_summary_json). A first walk only counts them: after a run that ended, the files are
- * complete and the journal (as large as summary.json) is never held in memory (issue 16).
+ * complete and the journal (as large as summary.json) is never held in memory.
  */
 static int s_load_journal(lst_report *r, lst_err *err)
 {

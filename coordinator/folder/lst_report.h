@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A results folder read back: the model `lockstep report` prints and the plots draw.
  *

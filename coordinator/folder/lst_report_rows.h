@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The rows of the results folder's CSV files as the report model holds them: one struct per
  * file (summary.csv, rounds.csv, curves.csv, timeseries.csv). The column tables (lst_columns.c)

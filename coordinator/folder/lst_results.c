@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results folder writer: CSV rows flushed as they come, JSON documents replaced atomically.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results folder: the contract that other tools, `lockstep report` and people read.
  *
@@ -103,7 +104,7 @@ void lst_results_clock(lst_results *r, const char *agent, int64_t t1, int64_t t2
 struct lst_rates {
 	double iops[LST_DIR_N];
 	double mbps[LST_DIR_N];
-	double trim_iops, trim_mbps; /* issue 17 */
+	double trim_iops, trim_mbps;
 };
 
 /* Rates of one agent's sample over its own interval length. */
@@ -122,8 +123,8 @@ struct lst_row_who {
  * One timeseries row. t_s is seconds since the run started on the coordinator's clock; rates as
  * computed by the caller (for `all`, the sum of the agents' rates); dir gives the latency
  * histograms (both directions merged for the combined latency columns, each apart for the
- * per-direction ones at the end of the row); h the health block, v the verify block (issue 14:
- * NULL writes 0s, as for a row that verified nothing).
+ * per-direction ones at the end of the row); h the health block, v the verify block (NULL
+ * writes 0s, as for a row that verified nothing).
  */
 void lst_results_row(lst_results *r, const char *phase, size_t point, int64_t k, double t_s,
 		     const char *agent, const struct lst_rates *rates,
@@ -292,7 +293,7 @@ int lst_results_journal(lst_results *r, json_t *entry, lst_err *err);
 /*
  * {"timeseries.csv": N, "summary.csv": N, "clock.csv": N, "samples/a.msgpack": N, ...}: the
  * sizes of the folder's append-only files that exist (rounds.csv, curves.csv and matrix.md
- * too; integrity.csv, issue 14), after flushing them. New reference. integrity/journal.jsonl is
+ * too; integrity.csv with verify), after flushing them. New reference. integrity/journal.jsonl is
  * not among them: a resume keeps it whole (what it says was written was written), as clock.csv.
  */
 json_t *lst_results_sizes(lst_results *r);
@@ -317,7 +318,7 @@ json_t *lst_results_read_journal(const char *dir, lst_err *err);
 typedef int (*lst_results_journal_fn)(json_t *entry, void *arg);
 
 /*
- * The same walk one entry at a time, holding one line's entry in memory (issue 16: a journal
+ * The same walk one entry at a time, holding one line's entry in memory (a journal
  * of a long run is tens of MB as JSON objects). warn: warn about a last line cut short (false
  * on a second walk of the same file). Returns 0 (also when there is no journal), fn's non-zero
  * value, or -errno / -EINVAL with err as lst_results_read_journal.

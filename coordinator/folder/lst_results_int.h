@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the results folder's writers share beyond lst_results.h: the files other than
  * lst_results.c writes (lst_events.c: events.csv, telemetry/, telemetry.csv; lst_integrity.c)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The points journal read back (points.jsonl: one JSON object a line, the last possibly cut
  * short) and a folder reopened for `lockstep resume`: every append-only file cut back to the

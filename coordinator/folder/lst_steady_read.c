@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep steady`'s input reader: a loose CSV (or whitespace-separated) file of numbers into
  * a series for lst_steady_eval. A reader of files, so it lives with the folder's readers and the

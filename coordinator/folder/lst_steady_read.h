@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep steady`'s input: the values of a column of a CSV (or whitespace-separated) file, for
  * the steady-state maths of lst_steady.h. The loose line splitter is lst_csv_next_field.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The failover detector (see lst_failover.h): a sorted baseline while the path runs normally,
  * windows accumulated interval by interval with the evidence around them, and the plan's events

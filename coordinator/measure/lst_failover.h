@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The drops of one path (or agent) in one point, and which of them are failover windows: the
  * intervals where its completions fell below a fraction of its own median IOPS before them,

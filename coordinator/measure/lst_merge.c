@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The per-point merge. Pending intervals live in a ring of rows, row k at (head + k - base) mod
  * cap; agents run in step, so the window stays a few intervals long, and it grows when one agent
@@ -28,7 +29,7 @@ struct s_slot {
 	uint64_t ios[LST_DIR_N], bytes[LST_DIR_N], errors[LST_DIR_N];
 	struct lst_sample_health health;
 	struct lst_sample_verify verify;
-	struct lst_sample_trim trim; /* issue 17 */
+	struct lst_sample_trim trim;
 	uint8_t *enc;
 	size_t cap;
 };

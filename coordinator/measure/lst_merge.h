@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Merging one phase point's samples from every agent into one exact result.
  *
@@ -59,15 +60,15 @@ struct lst_merge_totals {
 	/* errors by class and timeouts summed; inflight and oldest_inflight_ns the largest of any
 	 * measured interval (a total of what was stuck at the ends of intervals means nothing) */
 	struct lst_sample_health health;
-	struct lst_sample_verify verify; /* issue 14: units verified, summed */
-	struct lst_sample_trim trim;	 /* issue 17: trims, summed */
+	struct lst_sample_verify verify; /* units verified, summed */
+	struct lst_sample_trim trim;	 /* trims, summed */
 	double trim_iops, trim_mbps;	 /* their rates, as iops and mbps */
 };
 
 /* Totals' health t += h over time: counts add, inflight and the oldest age are the largest. */
 void lst_merge_health_add(struct lst_sample_health *t, const struct lst_sample_health *h);
 
-/* Totals' verify counts t += v (issue 14): they all add. */
+/* Totals' verify counts t += v: they all add. */
 void lst_merge_verify_add(struct lst_sample_verify *t, const struct lst_sample_verify *v);
 
 /*

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Run-to-run noise (see lst_noise.h): Student t intervals and Welch's t-test, with the t
  * distribution from the regularized incomplete beta function (continued fraction, modified

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Run-to-run noise: the mean of a point's repeats with its 95% confidence interval, and whether
  * two sets of repeats differ by more than their noise.

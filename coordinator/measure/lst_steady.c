@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SNIA PTS steady-state verdict: data excursion and least-squares slope excursion over the last
  * N rounds. See lst_steady.h for the criteria and the edge rules.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SNIA PTS steady state: the verdict that ends a test's rounds.
  *

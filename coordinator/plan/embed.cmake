@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake -DIN=FILE -DOUT=FILE.c -DNAME=symbol -P embed.cmake
 # Write FILE's bytes as a NUL-terminated C array `const char NAME[]`, so text that people edit
 # as a file (the prose of docs/plan.md) is compiled in without xxd or a generator program.

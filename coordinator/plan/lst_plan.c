@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plans (lst_plan.h): the public entry points. Loading reads the file with a size cap and hands
  * the text to the reader (lst_plan_read.c), which fills the plan from the schema tables

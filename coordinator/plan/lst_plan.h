@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plans: the YAML file that says which agents, which targets through which paths, and which
  * phases to run. Parsed with libyaml (common/lst_yaml.h) into this model; every error is
@@ -130,13 +131,13 @@ struct lst_sweep_axis {
 
 #define LST_SWEEP_MAX_AXES 5
 
-/* issue 13: what a failed hook does to the run (an event's, a before/after hook's `on_error`) */
+/* what a failed hook does to the run (an event's, a before/after hook's `on_error`) */
 enum lst_hook_on_error {
 	LST_HOOK_ON_ERROR_STOP = 0, /* the default: the run ends with the hook's failure */
 	LST_HOOK_ON_ERROR_CONTINUE = 1,
 };
 
-/* issue 13: when the collectors and the kernel log excerpt are taken */
+/* when the collectors and the kernel log excerpt are taken */
 enum lst_telemetry_every {
 	LST_TELEMETRY_PHASE = 0, /* the default: before the phase's first point, after its last */
 	LST_TELEMETRY_POINT = 1, /* before and after each point (each round, each sweep point) */
@@ -144,7 +145,7 @@ enum lst_telemetry_every {
 };
 
 /*
- * issue 13: a hook of an agent's config that a phase runs: at an instant of each of its points
+ * a hook of an agent's config that a phase runs: at an instant of each of its points
  * (`events:`), or before its first point / after its last (`before:` / `after:`).
  */
 struct lst_plan_hook {
@@ -193,7 +194,7 @@ struct lst_plan_phase {
 	double limit_percentile; /* 0 = no latency limit */
 	int64_t limit_ns;
 
-	/* failover (issue 13): a path's failover window is where its IOPS fell below this percent
+	/* failover: a path's failover window is where its IOPS fell below this percent
 	 * of its own pre-fault median (lst_failover.h); default 50 */
 	double failover_below_pct;
 	/* and a window without evidence of a path fault is reported as a throughput dip (true,
@@ -216,7 +217,7 @@ struct lst_plan_phase {
 	int64_t on_agent_loss; /* enum lst_on_loss; the plan's value unless set here */
 	int64_t repeat;	       /* each point runs this many times (plain phases; else 1) */
 
-	/* issue 13: hooks and telemetry */
+	/* hooks and telemetry */
 	size_t nevents;
 	struct lst_plan_hook *events; /* at instants of every point, sorted by `at` */
 	size_t nbefore, nafter;
@@ -226,7 +227,7 @@ struct lst_plan_phase {
 	char **collect;			      /* collector names the phase asks for */
 	struct lst_mark *collect_marks;	      /* [ncollect] */
 
-	/* issue 17: trace record and replay as written (lst_plan_trace.c); the phase's check
+	/* trace record and replay as written (lst_plan_trace.c); the phase's check
 	 * turns them into w's write_iolog, read_iolog and replay_time_scale */
 	char *record;	     /* `record:`: true, false or a trace name; NULL: not given */
 	bool replay;	     /* `replay:` is given */
@@ -247,7 +248,7 @@ typedef struct lst_plan {
 	int64_t retry_wait;    /* ns a retry waits for lost agents to come back */
 	int64_t retries;       /* attempts of one point after the first, at most */
 	int64_t repeat;	       /* `repeat:` every plain phase's default */
-	char *journal; /* issue 14: `journal:` an earlier run's results folder whose write journal
+	char *journal;	       /* `journal:` an earlier run's results folder whose write journal
 			* the plan's verifying reads check against (absolute); NULL: this run's */
 	struct lst_workload defaults;
 	size_t nagents;
@@ -300,19 +301,19 @@ bool lst_plan_path_role(const lst_plan *p, const struct lst_plan_phase *ph,
 			struct lst_workload *w, bool set[32]);
 
 /*
- * issue 13: does agent i take part in phase ph (drive a path of one of its targets in some
+ * does agent i take part in phase ph (drive a path of one of its targets in some
  * point, idle roles aside)? Events and before/after hooks may only name such agents.
  */
 bool lst_plan_phase_has_agent(const lst_plan *p, const struct lst_plan_phase *ph, size_t i);
 
 /*
- * issue 17: does phase ph run exactly one point (no sweep, no suite, no rounds until steady)?
+ * does phase ph run exactly one point (no sweep, no suite, no rounds until steady)?
  * A recording phase with several points writes one trace per point.
  */
 bool lst_plan_phase_one_point(const struct lst_plan_phase *ph);
 
 /*
- * issue 17: the trace name a recording path writes in point `point` of phase ph: name (a
+ * the trace name a recording path writes in point `point` of phase ph: name (a
  * workload's write_iolog, LST_OPT_TEXT_MAX bytes) is left alone in a one-point phase or when
  * empty, and gets "-pK" (K = point, 0-based) appended otherwise. Returns 0, or -ENAMETOOLONG
  * (name unchanged) when the result would not fit; the plan's check keeps
@@ -322,14 +323,14 @@ bool lst_plan_phase_one_point(const struct lst_plan_phase *ph);
 int lst_plan_point_trace(const struct lst_plan_phase *ph, size_t point, char *name);
 
 /*
- * issue 13: the longest a point of phase ph lasts when the plan fixes it (ramp + runtime, the
+ * the longest a point of phase ph lasts when the plan fixes it (ramp + runtime, the
  * round's duration), in ns; 0 when a point's length is not known from the plan (bytes, a suite
  * that decides). An event at or past it is an error.
  */
 int64_t lst_plan_phase_point_ns(const struct lst_plan_phase *ph);
 
 /*
- * issue 14: does phase ph write with verify (every unit it writes is stamped and journaled: a
+ * does phase ph write with verify (every unit it writes is stamped and journaled: a
  * plain writing phase or a precondition with verify: true), or read with verify (every unit it
  * reads is checked against the run's journal)? Neither when it does not verify. For a plan
  * lst_plan_load returned, one of them holds whenever ph->w.verify does.

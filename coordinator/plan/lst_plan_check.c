@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Checks across keys and items of a plan, run by the reader through the hooks the schema tables
  * name: after a list (agents, targets), before and after a phase's keys, after a steady or curve
@@ -129,7 +130,7 @@ void lst__plan_curve_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 		lst__plan_error(ctx, v, "curve: limit_percentile needs limit too (like 1ms)");
 }
 
-/* Issue 17: a skew message about a `mix:` list belongs at the entry it names ("skew entry 2:
+/* A skew message about a `mix:` list belongs at the entry it names ("skew entry 2:
  * ..."), else at the list. */
 static struct lst_mark s_mix_place(const char *msg, const struct lst_yaml_node *mix)
 {
@@ -223,7 +224,7 @@ static const struct lst_yaml_node *s_skew_key(const struct lst_yaml_node *wmap,
 }
 
 /*
- * Issue 17: a mix (skew) drives a plain workload phase: a suite builds its own workloads (their
+ * A mix (skew) drives a plain workload phase: a suite builds its own workloads (their
  * rw and bs would be ignored), and a sweep over bs or rwmixread would change nothing (each
  * entry gives its own).
  */

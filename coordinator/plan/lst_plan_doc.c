@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plan reference, docs/plan.md, written from the schema tables (lst_plan_schema.c) and the
  * workload table (common/lst_workload.c): one Markdown table per kind of map, with each key's

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A phase's events, before/after hooks and telemetry (issue 13). A plan only names what an
+ * A phase's events, before/after hooks and telemetry. A plan only names what an
  * agent's own config defines (hooks, collectors: argv arrays the host's owner wrote), so what is
  * checked here is the plan's side: who runs a hook, when, and how often. Whether the agent has
  * a hook of that name is known only from its WELCOME, and checked by the run before any I/O.

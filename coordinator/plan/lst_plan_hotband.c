@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A workload's `hotband:` list (issue 17), vdbench's hot bands in a plan:
+ * A workload's `hotband:` list, vdbench's hot bands in a plan:
  *
  *   hotband: [{range: 0-10%, share: 70%}, {range: 50-60%, share: 20%}]
  *

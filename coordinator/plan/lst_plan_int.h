@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the files of the plan library share, and nothing outside it sees (as sqlite's btreeInt.h
  * is shared by the files of one module). Cross-file names carry a double underscore.
@@ -12,10 +13,10 @@
  *   lst_plan_workload.c a map of workload keys, with the plan's shorthands
  *   lst_plan_check.c   checks across keys and items, called by the tables' hooks
  *   lst_plan_paths.c   a target's path lists, a phase's roles and its ports sweep axis
- *   lst_plan_hooks.c   a phase's events, before/after hooks and telemetry (issue 13)
+ *   lst_plan_hooks.c   a phase's events, before/after hooks and telemetry
  *   lst_plan_verify.c  a phase's `verify: true` against its suite, mix, roles and the phases
- *                      before it (issue 14)
- *   lst_plan_trace.c   a phase's `record:` and `replay:` as workload options (issue 17)
+ *                      before it
+ *   lst_plan_trace.c   a phase's `record:` and `replay:` as workload options
  *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
  *   lst_plan.c         the public entry points: load, parse, destroy
  *   lst_plan_query.c   what a read plan answers: points, roles, port sets, indexes (below the
@@ -237,7 +238,7 @@ bool lst__plan_hotband(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v,
 		       struct lst_dist *d);
 
 /*
- * Issue 17's shorthands (lst_plan_sugar.c). lst__plan_bs_map: a `bs:` map v ({4k: 70, 64k: 30})
+ * The workload map's shorthands (lst_plan_sugar.c). lst__plan_bs_map: a `bs:` map v ({4k: 70, 64k: 30})
  * into b as the bssplit it spells; lst__plan_dedup: `dedup: R` into *pct as dedupe_percentage
  * round(100 - 100/R). Both return false after reporting each problem at its place (the output
  * is then unchanged).
@@ -247,7 +248,7 @@ bool lst__plan_bs_map(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v,
 bool lst__plan_dedup(struct lst__plan_ctx *ctx, const struct lst_yaml_node *v, int64_t *pct);
 
 /*
- * issue 17 (lst_plan_trace.c), first among a phase's checks: `record:` and `replay:` into the
+ * Trace record and replay (lst_plan_trace.c), first among a phase's checks: `record:` and `replay:` into the
  * phase's write_iolog, read_iolog and replay_time_scale, and what a replay phase may not set
  * (what the trace decides: rw, bs, ... in its workload, roles or sweep), each refused at its
  * place.
@@ -342,7 +343,7 @@ bool lst__plan_hook_unknown(struct lst__plan_ctx *ctx, const struct lst_yaml_nod
 void lst__plan_hooks_free(struct lst_plan_phase *ph);
 
 /*
- * issue 14 (lst_plan_verify.c), after a phase's keys and its paths check: verify only on plain
+ * Data integrity (lst_plan_verify.c), after a phase's keys and its paths check: verify only on plain
  * phases and precondition, a phase either writes or reads under verify (no mixed rwmixread, no
  * role of the other direction), a role's verify is the phase's, and a reading phase's targets
  * are written with verify by an earlier phase.

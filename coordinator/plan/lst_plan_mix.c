@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A workload's `mix:` list (issue 17), several weighted workloads in one point, vdbench's
+ * A workload's `mix:` list, several weighted workloads in one point, vdbench's
  * skew= in a plan:
  *
  *   mix:

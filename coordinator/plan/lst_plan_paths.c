@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Paths, roles and port sets: how a plan says which device paths take part in a phase and what
  * each one does. A target's `paths:` gives one path or a list of paths per agent; a phase's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What a read plan answers (lst_plan.h), used by the coordinator and by the plan's own checks,
  * so it sits below the reader: nothing here reads YAML. A phase's sweep points are computed, not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plan reader: the walk that turns a YAML tree (lst_yaml.h) into an lst_plan, driven by the
  * schema tables (lst_plan_schema.c).

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Two shorthands of issue 17 in a workload map, read into the options they stand for:
+ * Two shorthands of the array workloads in a workload map, read into the options they stand for:
  *
  *   bs: {4k: 70, 64k: 25, 1m: 5}     is  bssplit: 4k/70:64k/25:1m/5
  *   dedup: 3                         is  dedupe_percentage: 67 (one block in 3 unique)

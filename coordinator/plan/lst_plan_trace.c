@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Trace record and replay on a phase (issue 17), made into the workload options they stand for:
+ * Trace record and replay on a phase, made into the workload options they stand for:
  *
  *   record: true                         write_iolog: PHASE (the phase's name)
  *   record: NAME                         write_iolog: NAME

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plan values: one reader per kind of key (lst__plan_kind), called by the walk in
  * lst_plan_read.c for each key a map gives. Options go through lst_opt_parse as `bench` flags

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The plan's checks of `verify: true` (issue 14, data integrity). A verifying phase either
+ * The plan's checks of `verify: true` (data integrity). A verifying phase either
  * writes (every 4 KiB unit gets a stamp and the run's journal records the stream) or reads
  * (every unit read is checked against that journal); so verify is refused where a phase would
  * do both (a mixed rwmixread, roles that read while the phase writes), where the journal cannot

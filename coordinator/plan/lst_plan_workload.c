@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A map of workload keys (a phase's `workload:`, `defaults:`, a role's keys) into a struct
  * lst_workload: each key an option of lst_workload_opts parsed by its table entry, or one of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plan's YAML primitives, below every reader of the library: the errors with their places
  * (only the first LST_ERRLIST_MAX by place are kept, then sorted), and one value of a key read

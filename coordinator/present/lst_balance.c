@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Balance: how the agents, or the paths, of one point shared its work. Each part's I/Os are
  * its rate times its own measured time (summary.csv's rows of scope agent, or r->parts' rows of

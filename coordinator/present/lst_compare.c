@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Several runs of a plan compared with the first (before and after a resize, firmware versions,
  * drive models): points are matched by (phase, test, label) and each later run's change from

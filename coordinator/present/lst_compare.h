@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep report A B C ...`: two or more results folders compared, point by point, against
  * the first (see lst_compare.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The latency-vs-IOPS curves of a phase (see lst_curves.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The latency-vs-IOPS curves of a phase, as the plots draw them and the headline figures
  * (lst_figures.h) read them: one curve per thread count when the phase's jobs vary, and per

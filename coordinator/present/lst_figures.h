@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The figures a lab quotes, computed once for the text report, `report --json` and the HTML
  * report (which must agree): the headline figures of latency-vs-IOPS curves, and how the agents

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Headline figures of latency-vs-IOPS curves (lst_figures.h): "IOPS at p99.99 < 1 ms".
  *

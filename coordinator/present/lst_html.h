@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The one HTML escaper of the reports: every page (lst_report_html.c) and every feature's HTML
  * section (events, integrity) writes text through it, so a name or a hook's output with '<', '&'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plots: lst_plot_report draws a report's plots family by family, in the order of s_families;
  * each family is its own file behind that small table (lst_plot_int.h): latency vs IOPS

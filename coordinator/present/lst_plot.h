@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plots of a results folder, drawn by gnuplot.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The bar-chart plot families (lst_plot.h): the IOPS matrix (block size x read/write mix) and
  * port scaling (a sweep over `ports`: each workload through each set of paths, for the run and

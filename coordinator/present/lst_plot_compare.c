@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The charts of a comparison of several runs beyond the latency-vs-IOPS overlay (lst_plot_lat.c):
  * every run on each chart, in one colour each, named as the comparison names it ("A: name").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host idle recovery family (plots/hir.gp): a snia-hir phase's IOPS and mean latency per
  * burst, per test (idle gap), over the phase's timeseries line.

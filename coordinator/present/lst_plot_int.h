@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the plot families (one file each, lst_plot_*.c), their driver (lst_plot.c) and the script
  * writer (lst_plot_script.c) share; private to the plots, as sqlite shares btreeInt.h between the files of one module. Names with a

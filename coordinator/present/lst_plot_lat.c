@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The latency-vs-IOPS family (plots/lat.gp, plots/cmp.gp): per phase, the curves of
  * lst_curves.h with their headline crossings marked, the curves of each path, and the curves of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plots' scripts and the gnuplot that draws them: a plot context (output folder, names
  * given out, first failure), a script's header and its pass over the output formats

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The steady-state family (plots/steady.gp): per suite test, its tracked variable per round with
  * the measurement window, its average, the data-excursion band and the least-squares line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The gnuplot template writer (see lst_plot_tpl.h): find a block by its marker, copy it line
  * by line and replace @KEY@ placeholders. Templates are small and written once per plot, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gnuplot templates: the fixed text of every plot family lives in coordinator/present/plots/
  * FAMILY.gp, embedded at build time (CMake writes lst_plot_templates.c from the files), and C

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The timeseries family (plots/timeseries.gp): per phase, IOPS, MB/s and latency against time,
  * the combined line with each agent's or path's under it, point and round boundaries and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The WSAT family (plots/wsat.gp): a snia-wsat phase's IOPS per round, against time and against
  * the data written.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Hooks, events and telemetry in `lockstep report`: events.csv and telemetry.csv as the report
  * model loaded them, once for every output (lst_report_file; their columns found by the names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Failover windows and throughput dips in `lockstep report`: summary.json's path and agent
  * points carry `failover` (lst_failover.h), null or the window where that path's completions

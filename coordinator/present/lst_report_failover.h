@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Failover windows and throughput dips in the report (text, JSON, HTML).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep report DIR --html`: one HTML page a lab can publish, from the same model (lst_report)
  * and the same figures (lst_figures) as the text and JSON reports, so the three never disagree.

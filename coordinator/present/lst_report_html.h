@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep report DIR --html`: the report of one results folder as one self-contained HTML
  * page (see lst_report_html.c).

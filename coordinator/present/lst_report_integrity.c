@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Data integrity in `lockstep report`: per phase, what its verifying reads found, in
  * 4 KiB units (ok, pending, unwritten, bad: summary.csv's verify block, summed over the phase's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What `lockstep report` needs of plan.yaml, read with the plan parser (see lst_report_plan.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The bridge from the plan reader to the report model: the folder library (folder/) reads a
  * results folder without linking the plan parser, and takes what plan.yaml says of its phases

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Port scaling: what a phase that sweeps `ports` gained from more paths. Its points' labels hold
  * `ports=SET` next to the other sweep values ("ports=a+b bs=128k"); points whose other values

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The port scaling of a phase that sweeps `ports`, in the report and its plot.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Repeated points in `lockstep report` (lst_report_repeats.h): each repeated point's figures,
  * mean and 95% interval over its repeats, as --json gives them and as text, from the one table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Repeated points in `lockstep report`: the mean and 95% Student t interval of each figure over
  * a point's repeats (lst_repeats.h), as JSON and text.

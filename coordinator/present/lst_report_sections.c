@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The features' sections of a phase (lst_report_sections.h), in the order the outputs show them.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The sections a feature adds to every phase of a report, in text, JSON and HTML alike: each
  * feature fills one row of lst_report_sections (lst_report_sections.c), and the text report,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep report` of one results folder, as text and as JSON (and its points tables as the
  * closing summary `lockstep run`, `resume` and `demo` print): the run (id, plan, status,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep report` of one results folder (see lst_report_show.c): text to standard output, or
  * one JSON object; and the plots drawn, as a few lines or a JSON object.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The words and numbers every output of a report shares (lst_report_text.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The words and numbers every output of a report shares: block sizes, mixes, figures with "-"
  * for no value, changes, point names, units, a steady-state window and a test's work as text,

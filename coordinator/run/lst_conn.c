@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Agent connections: DEALER sockets (CURVE or plain), their handshake monitors, envelopes,
  * clock bursts, and the connection's state (NEW, READY, LOST, REFUSED), which only the

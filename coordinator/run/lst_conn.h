@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One connection from the coordinator to one agent: a ZeroMQ DEALER (ZMTP heartbeats on, frames
  * capped at LST_MSG_MAX_BYTES), the envelope bookkeeping (seq, correlation ids), what the agent

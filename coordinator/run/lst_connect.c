@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reaching the agents: our CURVE key pair (loaded only when an agent has a key), one connection
  * per agent (CURVE, or plain text where loopback or --insecure allows it), and the first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The coordinator's run loop: the object (a coordinator that can reach its agents, built on a
  * plan or, for the probe, on a list of agents), signals, and a run from the first contact to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The coordinator's run: connect to every agent of a plan, measure their clocks, learn every
  * path's identity, then run the phases point by point: prepare everywhere, pick one start

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The point's failover detectors (lst_failover.h): one per agent when the point has no path
  * rows, else one per path slot. Each gets its scope's measured rows (the rows' failover sink,

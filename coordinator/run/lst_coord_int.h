@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Private to the files of the coordinator's run (lst_coord.c and the files it names): the
  * coordinator's state and the functions one file calls in another, named lst_coord__x (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The run's live metrics (`lockstep run --metrics ADDR:PORT`): what the coordinator knows, kept
  * in an lst_metrics store and served by its endpoint from the pump loop (lst_pump.c). The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Hooks, events and telemetry: what a run does besides I/O, on the agents' own
  * commands.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The inventory's questions to the agents: HELLO, then INVENTORY page after page (from 0, then
  * from the number received, while below the agent's total) to every agent at once, then BYE.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep inventory`, the agents' side: reach a list of agents without a plan (as `lockstep
  * agents` does), ask each for every page of its block devices (INVENTORY) and hand back what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The inventory's grouping: the devices of every agent (lst_inventory_collect's array) grouped by
  * drive, so that the names different hosts give one drive (its ports) come together.

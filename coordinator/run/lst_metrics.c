@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Live metrics (lst_metrics.h): the store is an array of families, each an array of series
  * (label text and value) kept in the order they first appeared, so an exposition lists each

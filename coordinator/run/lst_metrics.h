@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Live metrics for Prometheus: a small store of gauges and counters and an HTTP endpoint that
  * serves them in the Prometheus text format (version 0.0.4) on GET /metrics.

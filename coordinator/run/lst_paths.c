@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Rows per path and per target. An agent's SAMPLE says what all its jobs did; when its point has
  * more than one job spec it also carries the sample split by job spec (proto/PROTOCOL.md 6.9,

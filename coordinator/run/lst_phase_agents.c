@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A phase's agents: which agents have a path in a phase (the plan's question), and waiting for
  * the lost ones among them to come back before a retry. The point, the scheduler and the hooks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One point: the job specs of every path, PREPARE everywhere, one start instant, START, merge
  * the samples until every agent is done or lost (the plan's on_agent_loss judges a loss), and

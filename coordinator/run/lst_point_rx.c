@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the running point takes from the pump, registered in its handler table once a run has a
  * plan (lst_coord__point_listen): a SAMPLE checked in one place (s_sample_check) and then

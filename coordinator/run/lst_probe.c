@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lockstep agents: a session with the agents (lst_session.h) says HELLO, measures every clock,
  * prints what each agent said about itself, and says BYE.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep agents`: reach a list of agents without a plan, shake hands, measure each clock and
  * rtt, print what every agent said about itself, and say goodbye. Built on the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The terminal's progress, nothing of it when quiet: each agent as the run begins, a banner per
  * phase, a line per interval (rewritten in place on a tty, one line each otherwise: a log or a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The session with every agent: sending commands and remembering which reply to wait for,
  * pumping (wait on every connection at once and dispatch what arrives), liveness (PINGs, clock

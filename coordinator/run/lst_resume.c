@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lockstep resume: reach every agent with the interrupted run's id and end the session it may
  * still hold, read the journal back (phases done, points kept, the time base), reopen the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One interval row. The merges (the agents' in lst_point.c, the paths' in lst_paths.c) give a
  * complete interval; each scope of it (all, agent, target, path) becomes one lst_coord__row

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the run tells its record (lst_record.h): the run's errors, run.json (built at the start
  * from the plan and the agents, completed as the run goes and rewritten at a bounded cost), each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The scheduler above a point: IDENTIFY every path before any I/O, each phase's suite of steps
  * one after another, a point run again while an agent is lost (on_agent_loss: retry), idle gaps,

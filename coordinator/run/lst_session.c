@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The session as a one-shot query sees it (lst_session.h): a coordinator with agents and no
  * plan (lst_coord__new), HELLO said, commands asked and their replies taken, BYE. The run's own

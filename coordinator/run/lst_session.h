@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Private to lst_run: the session with a set of agents as a one-shot query uses it (lockstep
  * agents, lockstep inventory): connect and say HELLO, measure every clock, ask some agents a

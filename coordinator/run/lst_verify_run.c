@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Data integrity in a run: the coordinator's side of `verify`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Suites as small state machines over tests, points and rounds (see lst_suite.h).
  *

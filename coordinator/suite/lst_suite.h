@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Suites: what a phase runs, step by step, and what its results mean.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target for the results CSV readers, the parsers of outside input next to the wire
  * decoder: any bytes go to lst_csv_parse() (the strict reader of the results folder's files),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target for the protocol decoder: any bytes go to lst_msg_decode(), which must return
  * an error or a message, never crash, read out of bounds or leak. Whatever decodes must encode

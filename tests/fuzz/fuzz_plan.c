@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libFuzzer target for the plan reader: any bytes go to lst_plan_parse(), which must return a
  * plan with no error lines or no plan with at least one, each "fuzz.yaml:LINE:COL: message",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Writes the fuzz corpus for fuzz_msg: one file per message type and example variant
  * (TYPE-typical.msgpack, TYPE-extreme.msgpack, TYPE-small.msgpack), and a SAMPLE split by
@@ -88,7 +89,7 @@ int main(int argc, char **argv)
 		free(path);
 		lst_msg_destroy(&m);
 	}
-	/* The same with health (issue 13): errors by class, timeouts, I/Os stuck in flight. */
+	/* The same with health: errors by class, timeouts, I/Os stuck in flight. */
 	{
 		lst_msg *m = lst_example_sample_split(2, false);
 		char *path = lst_asprintf("%s/sample-health.msgpack", argv[1]);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Example messages for tests and the fuzz corpus. TYPICAL looks like a real run; EXTREME puts
  * every string at its longest, every array at its bound and integers at their limits, so it also
@@ -199,7 +200,7 @@ static void s_identity(struct lst_path_identity *p, enum lst_example v, unsigned
 	S_STR(p->firmware, v, "0104");
 	/* A device with a WWN has no backing file (only a loop device has one, and it has no
 	 * WWN, serial, model...): so EXTREME leaves it empty, and 64 paths of it still fit a
-	 * frame beside LST_MAX_STREAMS streams (issue 14). */
+	 * frame beside LST_MAX_STREAMS streams. */
 	p->backing_file[0] = '\0';
 	if (v == LST_EXAMPLE_SMALL)
 		return;
@@ -210,7 +211,7 @@ static void s_identity(struct lst_path_identity *p, enum lst_example v, unsigned
 	p->ino = ext ? UINT64_MAX : 0;
 }
 
-/* issue 14: a verified write's stream i: a 1 GiB share at 64 KiB, random, or at the limits. */
+/* a verified write's stream i: a 1 GiB share at 64 KiB, random, or at the limits. */
 static void s_stream(struct lst_stream *s, enum lst_example v, unsigned i)
 {
 	bool ext = v == LST_EXAMPLE_EXTREME;
@@ -352,7 +353,7 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 			j->action = ext ? LST_ACTION_IDENTIFY : small ? 0 : i % 2;
 			j->access = ext ? LST_ACCESS_ALL : small ? 0 : i % 2;
 			s_workload(&j->w, v, i);
-			/* issue 14: the first job a verified write (EXTREME: every job). */
+			/* the first job a verified write (EXTREME: every job). */
 			j->has_stamp = ext || (!small && i == 0);
 			if (j->has_stamp)
 				j->stamp = (struct lst_stamp_spec){
@@ -446,7 +447,7 @@ lst_msg *lst_example_msg(enum lst_msg_type type, enum lst_example v)
 			for (uint32_t i = 0; i < b->nparts; i++)
 				s_part_extreme(&b->parts[i], &b->s, i);
 		}
-		/* issue 14: what a verifying read found, and where verified writes stand. */
+		/* what a verifying read found, and where verified writes stand. */
 		if (!small)
 			b->s.verify = (struct lst_sample_verify){
 				.ok = ext ? UINT64_MAX : 24000,
@@ -632,7 +633,7 @@ lst_msg *lst_example_sample_split(uint32_t nparts, bool wide)
 			ds->errors = (uint64_t)d + i % 3;
 			ds->bytes = (ds->ios - ds->errors) * 4096;
 		}
-		/* issue 14: a verifying read's counts, adding up like the rest. */
+		/* a verifying read's counts, adding up like the rest. */
 		s->verify = (struct lst_sample_verify){
 			.ok = 20000 + i, .pending = i % 2, .unwritten = 3 * i, .bad = i % 5 == 0
 		};

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Example messages of every type with non-trivial values, shared by the codec's unit test and
  * the fuzz corpus generator, so the fuzzer starts from exactly what the tests round-trip.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent daemon's C integration tests' shared set-up: see agent_client.h.
  */

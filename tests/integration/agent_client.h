@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A real lockstep-agent process and a DEALER that speaks the codec to it, as a coordinator
  * would: the set-up the C integration tests of the agent daemon share (daemon_hooks.c,

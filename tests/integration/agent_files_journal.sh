@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A verifying agent checks the write journal it is sent against its target before replaying it,
 # and its replay can be cancelled, through `lockstep verify` of a damaged results folder:
 # 1. a stream claiming 2^62 issued I/Os is refused at once, naming the stream (it used to keep a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The key files a plan names are read by the file rule, through `lockstep run` against a real
 # CURVE agent:
 # 1. an agent's key: naming a FIFO ends the run with one clear error within seconds (lockstep

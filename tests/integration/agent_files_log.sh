@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The agent's own log and pid file follow the file rule, with a real lockstep-agent:
 # 1. --log naming a FIFO that nobody reads: the agent exits at once with one line naming it
 #    (it used to block in open() before listening);

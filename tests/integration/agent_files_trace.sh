@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The agent's trace folder holds only what the agent may trust, through `lockstep run` against
 # real agents and loop devices:
 # 1. a symlink planted at a recording's temporary name (NAME.AGENT.K.lstrace.tmp), to a loop

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The architecture check over the built tree: every library the build defines against the table
 # (cmake/architecture.txt, drawn in docs/ARCHITECTURE.md). Fails on a use between libraries the
 # table does not allow and on a circle of files inside a library that it neither allows nor

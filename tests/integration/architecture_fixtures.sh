@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The architecture check can fail: libraries of tiny objects built here, each with a deliberate
 # back-call, make check_architecture.py fail with a message naming the files and the symbols;
 # the same circles pass once the table allows them or lists them as known. A use the table does

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CURVE between real lockstep and lockstep-agent processes: keygen's files, a run with the right
 # keys, and every way it can be wrong (a coordinator key the agent does not authorize, plain text
 # against CURVE both ways, a plan that gives another agent key, a secret key others can read,

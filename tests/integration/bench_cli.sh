@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep-agent bench` as a user meets it: --help, the JSON contract, and bad flags or unusable
 # targets giving one clear line and exit status 2.
 . "$(dirname "$0")/lib.sh"

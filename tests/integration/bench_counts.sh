@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Count exactness: what `lockstep-agent bench` reports equals the block layer's own counters
 # (/sys/block/loopN/stat) for io_uring and psync; the two engines issue the same I/Os for the
 # same byte-limited workload; and the psync fallback is taken, with a warning, where io_uring is

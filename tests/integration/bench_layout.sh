@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Where the I/Os land and what they carry, checked by reading the device back: region bounds,
 # per-job sequential slices, block alignment and size, the read/write mix, the ramp left out of
 # the totals, and the write data patterns (random, zeros, compressible to N%).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Rate limiting: open-loop arrivals hit the target IOPS within 2%, and latency is measured from
 # the intended issue time, so a device that stalls for a second shows a second of latency on
 # every I/O that was due during the stall (no coordinated omission).

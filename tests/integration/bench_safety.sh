@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep-agent bench` obeys the disk rules every writer of the agent obeys: a random write to
 # a mounted ext4 loop device, to a disk whose partition is mounted, and to an active swap loop
 # device is refused (contents unchanged) while a read of the mounted device is allowed;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `lockstep-agent bench --verify` (issue 14), the tool the verify CPU-cost benchmark runs: a
+# SPDX-License-Identifier: Apache-2.0
+# `lockstep-agent bench --verify`, the tool the verify CPU-cost benchmark runs: a
 # verified write of a region (a file under /tmp, psync and io_uring), read back with --verify:
 # every unit ok, none bad; one byte flipped with dd conv=notrunc: exactly one unit bad; a unit
 # never written counts as unwritten, not bad.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The architecture check: the rooms of docs/ARCHITECTURE.md, read from the built objects.
 
 Usage: check_architecture.py TABLE LIBS [--nm NM] [--stats]

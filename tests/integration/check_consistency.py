@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Independent consistency check of a lockstep results folder (docs/results.md).
 
     check_consistency.py RESULTS_DIR [--agents a,b] [--device-ios SPEC ...] [--read-slack N]
@@ -44,7 +45,7 @@ REL_TOL = 0.005    # rate = ios / seconds, seconds printed %.6f
 # The combined rate of a point against its I/Os over duration_s. Where the agents' measured times
 # differ a little, a sum of rates is within a few percent of it (a 1 s point whose last interval
 # ran 10 ms long: 0.5%; 1 MiB writes at iodepth 512 draining 470 ms long: 4%); a sum of rates
-# over really different times (issue 9, item 8: 138k against 102k) is far outside.
+# over really different times (138k against 102k) is far outside.
 RATE_TOL = 0.05
 
 

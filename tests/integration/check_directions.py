@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Independent check of the per-direction latency columns, from a results folder.
 
 Decodes every raw SAMPLE of samples/*.msgpack (check_merge.py's decoder), merges each

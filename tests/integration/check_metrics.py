@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """What Prometheus scraped from `lockstep run --metrics` against the run's timeseries.csv.
 
   check_metrics.py PROM_URL RESULTS_DIR [DASHBOARD.json]

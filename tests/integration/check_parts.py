@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Independent check of the SAMPLEs split by path, from a results folder.
 
 Reads every raw SAMPLE in samples/*.msgpack with python3-msgpack (the frames exactly as the agents

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check a `lockstep report --html` page against its results folder.
 
 usage: check_report_html.py PAGE DIR [--plots yes|no|missing]

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Check a results folder against lockstep-swarm's truth file (issue 16).
+# SPDX-License-Identifier: Apache-2.0
+"""Check a results folder against lockstep-swarm's truth file.
 
 usage: check_swarm.py RESULTS TRUTH.json [--lost NAME]
 

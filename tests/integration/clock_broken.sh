@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # An agent whose clock is unusable is refused, never a coordinator abort: agent b runs under
 # libfaketime at 1000x (its monotonic clock too), so every clock exchange comes back with a
 # negative round-trip delay. `lockstep run` must exit 1 (not 134 from an assert, not 139),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Three real runs on a loop device compared, and run-to-run noise told from a change:
 # 1. `repeat: 3` runs a point three times, each with rows of its own ("LABEL repeat K"), and
 #    repeats.csv gives each figure's mean with the Student t interval worked out here from

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 15: bash completion (completion/lockstep.bash), driven as bash drives it: the script is
+# SPDX-License-Identifier: Apache-2.0
+# Bash completion (completion/lockstep.bash), driven as bash drives it: the script is
 # sourced, `complete -p` must name its functions, and each function is called with COMP_WORDS and
 # COMP_CWORD set as for a user's Tab, then COMPREPLY is checked: commands, each command's flags
 # (read from its --help), plans for run/validate, results folders for report/verify/resume, a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # For the tests that check many things and report every failure before they end (lib.sh's fail
 # stops at the first): a scratch folder $dir, removed at exit, and fail, which counts. Source it,
 # then end with: [ "$fails" -eq 0 ].

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent daemon from the outside: a real `lockstep-agent --foreground` child process on a
  * free loopback port, driven through real DEALER sockets with the real codec, writing real temp
@@ -1935,7 +1936,7 @@ static void test_examples(void)
 				continue;
 			m = lst_example_msg(t, (enum lst_example)v);
 			/* Not commands: ACK, and what the agent itself sends (SAMPLE, DONE, EVENT;
-			 * issue 14's JOURNAL_OK and INTEGRITY). */
+			 * data integrity's JOURNAL_OK and INTEGRITY). */
 			s_send(p, m,
 			       t != LST_MSG_ACK && t != LST_MSG_SAMPLE && t != LST_MSG_DONE &&
 				       t != LST_MSG_EVENT && t != LST_MSG_JOURNAL_OK &&

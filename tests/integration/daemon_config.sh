@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # lockstep-agent's command line and config file as an operator meets them: a good config is
 # applied (and flags override it), a bad one (unknown key, wrong type, bad value, broken YAML)
 # stops the agent with FILE:LINE:COL and exit 2 before it binds or opens anything, and the

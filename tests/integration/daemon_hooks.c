@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Hooks on a real agent (issue 13): a lockstep-agent process with a config of test hooks
+ * Hooks on a real agent: a lockstep-agent process with a config of test hooks
  * (tests/tools/hook_stamp, shell scripts written here) driven over loopback by a DEALER with
  * the real codec, as a coordinator would.
  *

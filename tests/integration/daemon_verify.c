@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Data integrity on a real agent (issue 14): a lockstep-agent process driven over loopback by a
+ * Data integrity on a real agent: a lockstep-agent process driven over loopback by a
  * DEALER with the real codec, as a coordinator would, over a file under /tmp.
  *
  *   - WELCOME lists verify.v1; a PREPARE with a stamp in a session whose HELLO lacked it, and a

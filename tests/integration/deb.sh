@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `make deb` in the test's build tree, then the two packages read with dpkg's own tools:
 # the files and their modes (dpkg-deb -c), the conffile and maintainer scripts (dpkg-deb -I),
 # Depends computed by dpkg-shlibdeps (each library the binaries link comes from a package that

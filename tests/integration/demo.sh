@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep demo`, the embedded default `make demo` runs: as root it makes three loop devices
 # over one /dev/shm file (a dual-port drive: agent a reaches it through two paths, agent b
 # through one), starts two local agents, shows the drive as the inventory groups it, runs its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Deployment with real Ansible against this machine (ansible_connection=local, no become): two
 # "hosts", each with its own folders, port and pidfile, in the role's process mode since there
 # is no systemd here, so nothing outside $TMP is touched. host-a gets the binary; host-b gets

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Disk safety on real devices: lst-devcheck (agent/dev as the agent uses it) must refuse to
 # write a mounted loop device, a disk with a mounted partition and that partition's sibling,
 # active swap (a device and a file), a device held by device-mapper, a path outside allow_write,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A path that names no device says so through `lockstep run`, before any I/O: a by-id name of a
 # drive that is not on the host ("no such device ... on this host", pointing at `lockstep
 # inventory`, not a failed realpath), and an unbound loop device ("bound to no file", not "no

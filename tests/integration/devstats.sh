@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # devstats.csv against the block layer's own counters: a real agent drives a loop device only
 # this test uses, through `lockstep run`, one point without ramp per run (a random write, then a
 # random read). The sum of the point's devstats rows for the path equals what

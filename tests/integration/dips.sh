@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A throughput dip is not a failover. Agents a and b drive two loop devices over one file (the
 # two ports of one drive); b runs in a cgroup v1 blkio group. While the run goes, the test itself
 # (not the plan: no event, no hook) throttles b's device to 500 write IOPS for three intervals,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Per-direction latency (issue 12) with a real agent on a loop device only this test uses: a
+# SPDX-License-Identifier: Apache-2.0
+# Per-direction latency with a real agent on a loop device only this test uses: a
 # 70/30 random read/write point without ramp, a sweep of two such points (curves.csv) and a
 # read-only point, in one `lockstep run`.
 #  - the agent's read_ios and write_ios (summary.csv) equal the device's own counters

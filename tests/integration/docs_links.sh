@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 15: every page the docs cite exists. In README.md and docs/*.md (code blocks left out):
+# SPDX-License-Identifier: Apache-2.0
+# Every page the docs cite exists. In README.md and docs/*.md (code blocks left out):
 # every relative Markdown link names a file of the tree (and its #anchor a heading there); every
 # repository path written out (`proto/PROTOCOL.md`, deploy/agent.yaml, DESIGN.md) exists; every
 # man page cited as name(N) is one the build writes (build/man) or one the system has; and every

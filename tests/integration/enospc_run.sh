@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Write errors through `lockstep run` (issue 13): a 64M sparse file on a 16M tmpfs behind a loop
+# SPDX-License-Identifier: Apache-2.0
+# Write errors through `lockstep run`: a 64M sparse file on a 16M tmpfs behind a loop
 # device makes writes fail with ENOSPC partway. With on_io_error: continue the phase runs to its
 # end and timeseries.csv counts the errors per interval (all of them errors_enospc); with stop
 # (the default) the run ends with the first error's text, naming path, direction, offset and

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A port stall end to end (issue 13), through `lockstep run`, timed by the plan's own events:
+# SPDX-License-Identifier: Apache-2.0
+# A port stall end to end, through `lockstep run`, timed by the plan's own events:
 # agents a and b drive two loop devices over one file (the two ports of one drive); b runs in a
 # cgroup v1 blkio group, and b's config has two hooks that throttle its device to 1 write IOPS
 # (port_down) and lift it (port_up). The plan runs them at 3 s and 6 s of a 10 s point. Expect:

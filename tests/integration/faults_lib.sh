@@ -1,4 +1,5 @@
-# Fault injection for the loss-model tests (issue 9): "hosts" in network namespaces on veth pairs
+# SPDX-License-Identifier: Apache-2.0
+# Fault injection for the loss-model tests: "hosts" in network namespaces on veth pairs
 # numbered from 198.18.0.0/15, agents inside them with real CURVE keys, nftables partitions and
 # random loss, one dual-port "drive" (two loop devices over one backing file) whose block
 # counters give each agent's I/Os independently, and waiting on events. Source it after lib.sh:

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A lossy link (issue 9): 20% of the packets into agent b's namespace are dropped at random
+# SPDX-License-Identifier: Apache-2.0
+# A lossy link: 20% of the packets into agent b's namespace are dropped at random
 # (nftables numgen) for a whole 20 s phase. TCP retransmits; stalls of a few seconds make b
 # unreachable, never lost: the run completes, every interval of both agents is present, the
 # files agree and each agent's I/Os equal its device's counters.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Agents that are really gone (issue 9, items 1 and 8).
+# SPDX-License-Identifier: Apache-2.0
+# Agents that are really gone.
 # - The coordinator's segfault: two agents, a short phase, then a phase whose PREPARE takes the
 #   agents a while (1 MiB writes at iodepth 512); agent b is killed 0.3 s after its first phase
 #   ends, while the coordinator waits for PREPARE replies. It used to exit 139 with no status in

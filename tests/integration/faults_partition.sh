@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Silence is not loss (issue 9, items 6 and 7): agent b, in its own network namespace, is cut off
+# SPDX-License-Identifier: Apache-2.0
+# Silence is not loss: agent b, in its own network namespace, is cut off
 # by an nftables drop of everything on its link while the other agent runs on.
 # - 2 s and 8 s partitions (shorter than the 10 s lease), each mid-phase: the run completes,
 #   every interval of both agents is in timeseries.csv, the files agree with each other, and

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# An agent restarted mid-run (issue 9, item 5): agent b, in its own namespace, is killed with
+# SPDX-License-Identifier: Apache-2.0
+# An agent restarted mid-run: agent b, in its own namespace, is killed with
 # SIGKILL mid-point and started again on the same address at once. The coordinator must see a new
 # process (WELCOME instance, or NO_SESSION), not a reconnect: b is lost for the point at once
 # (well before its 10 s lease), the point is retried for everyone (retry: the default

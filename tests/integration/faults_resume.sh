@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The coordinator itself dies (issue 9, `lockstep resume`): kill -9 of `lockstep run` in the middle
+# SPDX-License-Identifier: Apache-2.0
+# The coordinator itself dies (`lockstep resume`): kill -9 of `lockstep run` in the middle
 # of a point, then `lockstep resume DIR` reattaches to the run's agents (same run id, same key),
 # keeps every completed point, reruns the interrupted one and finishes, appending to DIR:
 # status complete, a `resumes` entry in run.json, consistent results, and the rows of every point

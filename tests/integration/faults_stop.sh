@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A frozen agent (issue 9, item 6): agent b, in its own namespace, gets SIGSTOP mid-phase.
+# SPDX-License-Identifier: Apache-2.0
+# A frozen agent: agent b, in its own namespace, gets SIGSTOP mid-phase.
 # - 4 s (longer than the 3 s after which an agent is unreachable, shorter than the 10 s lease):
 #   the run completes, nothing is lost, every interval of both agents is present, the files
-#   agree, and each agent's I/Os equal its device's counters. (Issue 9 says 3 s; a 3 s stop sits
+#   agree, and each agent's I/Os equal its device's counters. (The loss model says 3 s; a 3 s stop sits
 #   right on the unreachable threshold and passes or not by a few ms, so 4 s it is.)
 # - 15 s (longer than the lease): b is lost once the lease has run out (not before), after
 #   SIGCONT the point is retried (retry: the default on_agent_loss), and the run completes with consistent results.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every C file is in the project's clang-format style (.clang-format: kernel style, 100 columns).
 # 'make format' fixes what this reports. clang-format 14 is Debian 12's; another major version
 # formats differently, so the check is skipped rather than failed there.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fuzz the results CSV readers (lst_csv_parse, lst_steady_read) with libFuzzer for a bounded
 # time, starting from the CSV files of the golden demo folder and a few hand-made edge cases,
 # under ASan (leak detection on) and UBSan (fuzz_lib.sh). Skips (77) when clang or its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared steps of the libFuzzer tests (sourced, not run): build the targets in their own clang
 # tree under ASan and UBSan, then fuzz one for a bounded time from a seed corpus and fail on any
 # crash, leak, sanitizer report, timeout or memory blow-up. Used by fuzz_msg.sh, fuzz_plan.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fuzz the protocol decoder with libFuzzer for a bounded time, starting from a corpus of valid
 # messages of every type, under ASan (leak detection on) and UBSan (fuzz_lib.sh); fail on any
 # crash, leak, sanitizer report, timeout or memory blow-up. Builds its own clang tree in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fuzz the plan reader (lst_plan_parse: YAML written by people) with libFuzzer for a bounded
 # time, starting from the example plans, the golden test's plans, the hooks and verify
 # fixtures, under ASan (leak detection on) and UBSan (fuzz_lib.sh). Skips (77) when clang or

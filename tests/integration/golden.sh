@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Behaviour kept byte for byte across refactors: `lockstep validate` on a set of plans (good,
 # bad, every suite, the examples), `lockstep report` (text, --json, every .gp and .svg) on a
 # demo results folder kept in tests/fixtures/golden/demo and on the synthetic folders of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep report` on the hand-made folder of unit/test_headline.c: the headline figures
 # ("IOPS at p99 < 800 us: ...", and a 128 KiB phase's "MB/s: 1,180 ...") printed as text equal
 # the phase's "headlines" in --json, for the plan's limit and for --limit; a bad --limit is refused; with gnuplot, the latency-vs-IOPS

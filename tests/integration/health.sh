@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Errors and stalls (issue 13) with `lockstep-agent bench` on real loop devices:
+# SPDX-License-Identifier: Apache-2.0
+# Errors and stalls with `lockstep-agent bench` on real loop devices:
 # - ENOSPC: a 64M sparse file on a 16M tmpfs behind a loop device. on_io_error continue runs to
 #   its end with every failed write counted as enospc (and the tmpfs really full); stop ends at
 #   the first error with a text naming path, direction, offset and errno.

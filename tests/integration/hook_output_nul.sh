@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A hook whose output holds NUL bytes still reports: its EVENT and its HOOK_DONE reach the
 # coordinator (the agent sends each NUL as '?'), events.csv says both ran, and `lockstep run`
 # ends as soon as the phase does instead of waiting for the hook's answer until its timeout.

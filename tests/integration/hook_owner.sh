@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A hook or collector program that someone other than root (or the agent's user) could change
 # is refused when the agent reads its config, as authorized_keys files are: the agent does not
 # start, and says which file, why, and the chmod or chown that fixes it. Cases: mode 0777 and

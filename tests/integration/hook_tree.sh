@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Nothing a hook starts outlives it. The hook leaves three sleepers: one in the background of
 # its process group, one under setsid (a session of its own), one under setsid with a cleared
 # environment; each writes its pid down. (1) A before hook that exits at once: after the run,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A network partition as a plan's event (issue 13): agent b, in its own network namespace, has
+# SPDX-License-Identifier: Apache-2.0
+# A network partition as a plan's event: agent b, in its own network namespace, has
 # two hooks in its config that cut its link with nftables (cut) and restore it (heal). The plan
 # runs them at 2 s and 4 s of an 8 s point: b is cut off for 2 s, shorter than the 10 s lease.
 # Expect: the run completes; events.csv has both hooks, on time and ok (the cut's EVENT was sent

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Hooks around phases, events, collectors and the kernel log through `lockstep run` (issue 13).
+# SPDX-License-Identifier: Apache-2.0
+# Hooks around phases, events, collectors and the kernel log through `lockstep run`.
 # Two agents drive two loop devices over one file. b's config names hooks (one writes a line to
 # /dev/kmsg, one notes that it ran, one fails, one sleeps past hook_timeout) and both agents name
 # a collector `counter`: a script printing JSON with a counter that goes up by one at every call.

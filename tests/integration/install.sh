@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `make install` as packagers run it: DESTDIR and PREFIX. Into $TMP/root with PREFIX=/usr the
 # files land where the Debian packages put them, with their modes; the installed binaries run;
 # with PREFIX=/opt/lockstep the unit's ExecStart follows the prefix while the config stays in

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Data integrity across ports (issue 14), through `lockstep run` and `lockstep verify`: agents a
+# SPDX-License-Identifier: Apache-2.0
+# Data integrity across ports, through `lockstep run` and `lockstep verify`: agents a
 # and b drive two loop devices over one backing file (the two ports of one drive).
 # 1. Cross-port: each agent fills its half with verify on, then each reads the OTHER agent's half
 #    through its own port: zero bad units, and the units checked equal the units written.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A plan with an earlier run's journal (`journal:`) that also writes with verify: its own streams
 # are numbered from 1 as the earlier run's are, yet each gets its marks and its end in its own
 # journal, so its verifying read finds every unit ok, the rewritten half and the earlier run's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep inventory` against two real agents, each in its own network namespace (a "host" on
 # 198.18.0.0/15) with CURVE keys. Each host has a loop device over ONE shared backing file (the
 # two ports of a drive), a private loop device and a mounted loop device. Each agent sees only

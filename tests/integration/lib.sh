@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared helpers for integration tests: real processes, real loop devices, cleanup in a trap.
 # Source it first thing: `. "$(dirname "$0")/lib.sh"`. Every test exits 0 pass, 1 fail, 77 skip.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Link rules of the results' libraries: tests/link/results_link.c, built once against each of
 # lockstep::measure, lockstep::folder and lockstep::present alone, must run; none may load or
 # name libzmq, libczmq or libmsgpackc (results, reports and plots need no ZeroMQ and no msgpack:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write a large generated plan to stdout, for the plan-reading scale test and bench.
 
   make_plan.py phases N    N phases (two agents, one target)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Write a synthetic lockstep results folder, for the `lockstep report` tests.
 
 The folder follows docs/results.md: run.json, plan.yaml, timeseries.csv, summary.csv,
@@ -25,7 +26,7 @@ belong to the test "points" with round 0.
 Variant b is "the same drive after an over-provisioning resize": write IOPS x1.25, latency x0.8,
 and one sweep point different, so a comparison has matched and unmatched points.
 
-With --events, the folder also has what issue 13's hooks and collectors leave (docs/results.md,
+With --events, the folder also has what hooks and collectors leave (docs/results.md,
 Events and telemetry), all in phase randrw: events.csv (a `before` hook, port_down at 3 s of
 point 0 started 1.235 ms late, port_up at 6 s that failed, an event of point 1 that never ran,
 an `after` hook), telemetry/{a,b}/randrw-{before,after}.json (collector smart; b's counters of
@@ -33,7 +34,7 @@ an `after` hook), telemetry/{a,b}/randrw-{before,after}.json (collector smart; b
 telemetry/b/randrw-kmsg.txt (2 kernel lines and a note of lost records) and telemetry.csv with
 the changed fields. Without it the folder is as it always was.
 
-With --integrity, phase randrw also has what issue 14's verifying reads leave (docs/results.md,
+With --integrity, phase randrw also has what verifying reads leave (docs/results.md,
 Data integrity): summary.csv gains the verify columns (points 0 and 1 of randrw verified: 3,037
 units over its agent=all rows, 13 of them bad; the agents' rows hold half of each; every other
 row 0) and integrity.csv has the 13 bad units (5 stale, 4 checksum, 3 no stamp, 1 wrong lba).

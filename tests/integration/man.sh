@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 15: the man pages. lockstep(1), lockstep-plan(5) and lockstep-agent(8), written by the
+# SPDX-License-Identifier: Apache-2.0
+# The man pages. lockstep(1), lockstep-plan(5) and lockstep-agent(8), written by the
 # programs (--write-man), must pass man-db's own checks as a packager runs them (`man --warnings`:
 # any groff warning fails; lexgrog reads each NAME line), and must name every flag --help names,
 # every plan key of docs/plan.md and every agent config key: they are made from the same tables,

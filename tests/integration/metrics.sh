@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Live metrics against a real Prometheus: the test starts prometheus (its own storage and web
 # port on loopback, scraping the coordinator every 500 ms), runs a short plan (null engine, two
 # agents, one sharing a target with the other and having one of its own, so there are rows

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # An idle connection to the live metrics endpoint: during a run, a client opens a TCP connection
 # to `--metrics` and sends nothing, while nothing else talks to the endpoint. The coordinator
 # must close it at its limit (LST_METRICS_IDLE_NS, 5 s), within twice that, on its own clock:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Reading a plan costs time and memory in proportion to its size, and a long list of errors is
 # capped. `lockstep validate` on generated plans (make_plan.py) of 200,000 phases, of 100,000
 # agents (each with a path on one target, then also each with a role in a phase) and of 100,000

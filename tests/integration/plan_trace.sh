@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 17: `record:` and `replay:` on a phase as `lockstep validate` shows them.
+# SPDX-License-Identifier: Apache-2.0
+# `record:` and `replay:` on a phase as `lockstep validate` shows them.
 #  - a recording phase says where its traces go (NAME.AGENT.K.lstrace, NAME-pP... with several
 #    points), a replay phase what it replays and at which scale, and a replay needs no runtime;
 #  - each refusal is one FILE:LINE:COL line and a non-zero exit (the unit test plan_trace has

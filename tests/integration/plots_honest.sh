@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Plots that cannot mislead, read from the gnuplot scripts (text: datablocks and plot commands)
 # of a real run on loop devices, two agents on the two "ports" (loop devices) of one file, drawn
 # by the real gnuplot:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Ports as first-class, end to end with real agents and loop devices. Two loop devices over one
 # backing file stand for the two ports of one dual-port drive.
 #

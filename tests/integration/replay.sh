@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 17, record and replay end to end, through `lockstep run` and two agents on loopback over
+# SPDX-License-Identifier: Apache-2.0
+# Record and replay end to end, through `lockstep run` and two agents on loopback over
 # two loop devices of one backing file (the two ports of one drive):
 # - agent a records 5 s of randrw 4k (iodepth 4, rate_iops 500, direct) through port A
 #   (write_iolog: cap -> cap.a.0.lstrace in its trace folder);

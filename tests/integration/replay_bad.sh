@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 17, bad traces are refused before any I/O, by `lockstep-agent bench --read-iolog` (one
+# SPDX-License-Identifier: Apache-2.0
+# Bad traces are refused before any I/O, by `lockstep-agent bench --read-iolog` (one
 # line on stderr naming the file) and by the daemon's PREPARE (`lockstep run` fails with one
 # error line naming the file), and the target's block counters (/sys/block/loopN/stat) do not
 # move: a truncated trace, a trace of 512-byte I/Os replayed on a loop device with 4096-byte

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # lockstep report on synthetic results folders (make_results.py): the printed report, every plot
 # as a parsable SVG and a real PNG with its gnuplot script, --json, -o, the comparison of two
 # runs (deltas recomputed here from summary.json), a label with a comma and quotes, a killed
@@ -182,7 +183,7 @@ exec(os.environ["NAME_PY"])
 a, b, c = sys.argv[1:4]
 
 def last(d):
-    # Like with like (issue 12): a suite point whose test has a steady-state window is compared
+    # Like with like: a suite point whose test has a steady-state window is compared
     # by the average of its rounds in that window (the IOPS matrix's figure), others by their
     # last round.
     doc = json.load(open(d + "/summary.json"))

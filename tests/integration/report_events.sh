@@ -1,5 +1,6 @@
 #!/bin/bash
-# lockstep report on a folder with issue 13's events and telemetry (make_results.py --events):
+# SPDX-License-Identifier: Apache-2.0
+# lockstep report on a folder with events and telemetry (make_results.py --events):
 # the text report, --json and the --html page show the hooks (requested -> started, late ms,
 # result, a failure's text and last output line), the telemetry deltas with their exact numbers
 # (an integer past 2^53 too; 20 lines per agent and collector, then "... and N more") and the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # lockstep report --html: one self-contained page per results folder, a synthetic one
 # (make_results.py: suites, steady state, matrix, curves) and a real two-agent run on loop
 # devices (the golden demo fixture). Checked by check_report_html.py: nothing refers outside

@@ -1,5 +1,6 @@
 #!/bin/bash
-# lockstep report on a folder with issue 14's verifying reads (make_results.py --integrity): the
+# SPDX-License-Identifier: Apache-2.0
+# lockstep report on a folder with verifying reads (make_results.py --integrity): the
 # text report, --json and the --html page show, for phase randrw only, the 4 KiB units verified
 # ok / pending / unwritten / bad (the agent=all rows of summary.csv, not the agents' too), the
 # bad ones by kind, the first 10 rows of integrity.csv and "... and 3 more"; a folder without

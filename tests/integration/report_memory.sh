@@ -1,5 +1,6 @@
 #!/bin/bash
-# Issue 16, flat memory at the end of a run: `lockstep report` (what a run does after its last
+# SPDX-License-Identifier: Apache-2.0
+# Flat memory at the end of a run: `lockstep report` (what a run does after its last
 # point) on a synthetic folder of many points (make_results.py's randrw phase copied to POINTS
 # points of INTERVALS intervals, with a points.jsonl journal as a run leaves it). Checked:
 #  - a finished run's journal is never held in memory: the same folder with every journal entry

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The report model reads each file of a results folder once: `lockstep report` with its plots,
 # --json and --html opens events.csv, telemetry.csv and integrity.csv one time each, though the
 # text, JSON, HTML and the timeseries plot all show them per phase (strace counts the opens,

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Issue 12's time series and balance, on a synthetic folder (make_results.py) given path rows
+# SPDX-License-Identifier: Apache-2.0
+# The time series and balance, on a synthetic folder (make_results.py) given path rows
 # here (phase randrw: agent a through two paths, b through one, as the ports issue writes them):
 # a snia-iops timeseries script has one boundary per round and the rounds named, a suite with
 # two tests a solid line and the name of each, a plain phase's as before; the HIR plot one point

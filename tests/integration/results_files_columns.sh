@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The machine-readable files say what each point ran and measured without parsing a label: a
 # real run on two agents (the two ports of one loop-device "drive") of a 70/30 mix, a block-size
 # sweep, a bssplit point, a skew, a phase where agent b writes while a reads, and a purge.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A results folder written by an older lockstep still reports, resumes and verifies. A run with
 # verifying writes on the two ports of one loop-device "drive" is killed (SIGKILL) in its second
 # phase, and its folder is made what an older lockstep wrote: run.json's and points.jsonl's

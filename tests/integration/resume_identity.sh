@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A resume checks that every path is still the drive the run measured: a run on a loop device is
 # killed (SIGKILL) in its second phase, the loop device is attached to another backing file, and
 # `lockstep resume` refuses, naming target, agent, path and both backing files, before any I/O:

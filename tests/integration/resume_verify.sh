@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A resumed run verifies against its whole write journal: a run fills the first half of a loop
 # device with verify on, is killed (SIGKILL) while it writes the second half, has units of the
 # first half corrupted in the backing file (dd conv=notrunc), and is resumed into a verifying read

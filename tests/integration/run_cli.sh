@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep run` and `lockstep agents` as a user meets them: a bad plan stops before any agent
 # is contacted, `agents` shows who is there with clock and rtt, and Ctrl-C stops every agent
 # cleanly while keeping what was measured.

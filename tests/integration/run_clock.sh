@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Clocks that disagree: agent b runs in a time namespace whose monotonic clock is one hour ahead
 # (and, through faketime, a wall clock 7 s behind). The run must measure b's offset within 1 ms
 # of the truth (+3600 s exactly: both namespaces tick from the same hardware clock), start every

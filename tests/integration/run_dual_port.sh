@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One "dual-port drive" (loop devices over one backing file) driven by two agents, then by four,
 # through `lockstep run`: every phase completes, the combined ios equal the sum of the agents'
 # ios and the devices' own counters, and the split shares keep every agent in its own part of the

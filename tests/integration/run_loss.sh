@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # An agent killed mid-phase: the run says so in plain words within 5 s, stops (plan says abort)
 # or finishes with the others and marks the points partial (plan says continue), and keeps
 # everything that was received before the loss.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Merged percentiles are those of all the agents' samples recorded together, never an average
 # of percentiles. An independent decoder (Python, python3-msgpack, the histogram format of
 # common/lst_hist.h re-implemented here) reads every raw sample the agents sent, adds the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The coordinator and its results folder under stress: a full disk ends the run with one clear
 # error (not an error per sample, not a crash); WSAT over two targets counts both capacities;
 # an agent that cannot start its jobs ends its point instead of hanging the run; memory stays

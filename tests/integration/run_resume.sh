@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # lockstep resume: a coordinator killed with SIGKILL in the middle of a WSAT round (after a plain
 # sweep phase) is resumed from its folder: the run completes, every point is there once, the
 # files of the points kept are byte for byte what they were before the crash, and the WSAT goes

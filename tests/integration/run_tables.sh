@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # What `lockstep run` prints at its end, and the HTML page's summary tables, for a real two-agent
 # run on loop devices: three loop devices over one file are the ports of one drive, as in the
 # demo (the first agent has two of them, the second one), the agents have 20-character names,

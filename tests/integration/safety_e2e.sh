@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Disk safety end to end: `lockstep run` against a real lockstep-agent, on real devices made
 # here. Each refusal (a mounted ext4 loop device, a loop device whose partition is mounted, an
 # active swap device, a path outside allow_write, a wrong identity in the plan, a by-id style

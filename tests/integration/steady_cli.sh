@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep steady` end to end: plain columns from a file and from stdin, CSV with a header and
 # --column, fio-style values, bad lines (exit 2 naming FILE:LINE), usage errors, and --json
 # parsed by python3. Exit codes: 0 steady, 1 not steady, 2 bad input or usage.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # What a suite's outputs say about its figures, from one short real run on two agents driving one
 # "dual-port drive" (two loop devices over one file): a snia-iops whose window cannot pass (limits
 # of 0.001%, 2 rounds) says NOT steady after 2 rounds (round limit) in matrix.csv, matrix.md, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every built-in suite end to end on two agents driving one "dual-port drive" (two loop devices
 # over one file), with rounds shortened to fractions of a second. The results folder must hold the
 # documented files with plausible values, checked against what the device must do: 128 KiB

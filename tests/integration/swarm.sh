@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 16: the coordinator against 200 simulated agents (build/tests/lockstep-swarm, real
+# SPDX-License-Identifier: Apache-2.0
+# The coordinator against 200 simulated agents (build/tests/lockstep-swarm, real
 # protocol, real codec, one process), 100 ms intervals, two points of a sweep. Correctness only,
 # never speed: the run ends 0, every SAMPLE the swarm sent is in samples/*.msgpack exactly once,
 # every agent's rows and the `all` rows of timeseries.csv equal the swarm's own sums (I/Os, bytes,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The agent's systemd unit (deploy/lockstep-agent.service) against systemd's own tools:
 # `systemd-analyze verify` accepts it without a word (an unknown or misspelt key is only a
 # warning there, so any output fails), and `systemd-analyze security --offline=true` scores its

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `lockstep report A B` consistent with itself (issue 12): on two hand-made results folders
+# SPDX-License-Identifier: Apache-2.0
+# `lockstep report A B` consistent with itself: on two hand-made results folders
 # (make_results.py, with snia-iops phases), every shared point's table figure equals its IOPS
 # matrix cell, in both runs and in the change; the basis is named; the files written are named
 # as written (no literal PHASE); an unfinished run is warned about on stderr and in compare.md.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `lockstep run` as a script or a log sees it (issue 12): with stdout and stderr to files, one
+# SPDX-License-Identifier: Apache-2.0
+# `lockstep run` as a script or a log sees it: with stdout and stderr to files, one
 # progress line per interval of every point (counted against timeseries.csv's rows of agent
 # all); --progress json lines parse and carry the same numbers as timeseries.csv and
 # summary.json; the summary table at the end; a results folder that exists refused with what to

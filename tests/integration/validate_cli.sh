@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep validate` as a user runs it: a good plan exits 0 and says what would run, a bad one
 # exits 2 with every problem as FILE:LINE:COL: message on stderr, --quiet prints nothing, and
 # the examples in examples/ validate. Contacts nothing, needs no root.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `lockstep validate` on plans with issue 13's events, before/after hooks and telemetry, as a
+# SPDX-License-Identifier: Apache-2.0
+# `lockstep validate` on plans with events, before/after hooks and telemetry, as a
 # user runs it: tests/fixtures/hooks/good.yaml exits 0 and describes each phase's hooks (sorted
 # events, on_error) and telemetry choice; tests/fixtures/hooks/bad.yaml exits 2 with every
 # error the plan side can find, each as FILE:LINE:COL: message (unknown and missing keys, an

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep validate` on plans with path lists, per-path roles and a ports sweep, as a user runs
 # it: a good plan exits 0 and shows the ports axis in its points; a bad one exits 2 with the four
-# errors issue 11 names (a path listed twice, an unknown key in a role, an empty port set, a
+# errors a port plan can have (a path listed twice, an unknown key in a role, an empty port set, a
 # port set naming an unknown agent), each as FILE:LINE:COL: message. Contacts nothing.
 set -u
 

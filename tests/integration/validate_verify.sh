@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `lockstep validate` on plans with verify (issue 14), as a user runs it: a good plan (a
+# SPDX-License-Identifier: Apache-2.0
+# `lockstep validate` on plans with verify, as a user runs it: a good plan (a
 # precondition fill with verify, then verifying reads through the other agent's path by a ports
 # sweep and by roles) exits 0 and says what verify does in each phase; a bad one exits 2 with
 # each refusal at its FILE:LINE:COL. A plan without verify describes as before (the golden test

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A slow healthy device drains at the end of a point: agent b's loop device is throttled to 100
 # write IOPS (cgroup v1 blkio, b in the group) and b queues 800 16 KiB writes; by the end of its
 # 2 s point some 600 are still in flight, about 6 s of work at that rate, more than the 5 s a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # An agent frozen across the end of a point: agent b, in its own namespace, gets SIGSTOP 3 s
 # into a 6 s point and SIGCONT 5 s later, 2 s after the point's end (shorter than the 10 s
 # lease: it is unreachable, never lost). Its job wakes past its end and closes every interval

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A healthy agent is not called unreachable for the coordinator's own stall: agent b, in its
 # own namespace, is cut off for 8 s (nftables), and 1 s into that `lockstep run` itself is
 # frozen for 4 s, as a descheduled VM or a slow disk between two waits would hold it. Agent a, on loopback, answered all along: its messages waited unread. The coordinator

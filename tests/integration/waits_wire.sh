@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # No wait outlives the lease, whatever an agent's messages do. Agent b runs in its own namespace
 # behind a ZeroMQ relay (wire_proxy.py) that misbehaves on its behalf; agent a is healthy, on
 # loopback; they write the two ports (loop devices) of one drive. Every `lockstep run` is under

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A ZeroMQ relay between `lockstep run` and one agent that can misbehave on the agent's behalf.
 
 The coordinator's DEALER connects to our ROUTER (--listen); we relay each frame to the agent

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Access distributions (issue 17), through the real binaries:
+# SPDX-License-Identifier: Apache-2.0
+# Access distributions, through the real binaries:
 # - bench --engine null --offset-log: zipf:1.2 over 65,536 blocks puts the analytic share
 #   H(655,1.2)/H(65536,1.2) of the I/Os in the top 1% of blocks (within 2 points), uniform puts
 #   1% +- 0.3 there, zoned 70/10:30/90 puts 70 +- 2% in the first 10%; pareto and normal have

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# fio's names (issue 17) as a new user tries them: `lockstep-agent bench` takes --numjobs,
+# SPDX-License-Identifier: Apache-2.0
+# fio's names as a new user tries them: `lockstep-agent bench` takes --numjobs,
 # --ioengine, --ramp_time (with a space or '='), a plan takes numjobs/ioengine/randseed as keys
 # and runs them, an unknown flag or key gets "did you mean", both names of one option is an
 # error, and fio's engines lockstep does not have say what to use instead.

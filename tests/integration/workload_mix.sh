@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 17 (W2), against real loop devices: a bssplit mix's bytes per I/O, taken from the loop
+# SPDX-License-Identifier: Apache-2.0
+# Against real loop devices: a bssplit mix's bytes per I/O, taken from the loop
 # device's own counters, are the mix's expectation (within 2%) and the bytes lockstep reports
 # are the device's; dedupe_percentage 50 makes half of a 64 MiB fill's 4 KiB blocks unique (by
 # hashing the backing file), also with pattern compressible=50 (each unique block compresses

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Several weighted workloads in one point (issue 17, skew / a plan's mix:), real binaries:
+# SPDX-License-Identifier: Apache-2.0
+# Several weighted workloads in one point (skew / a plan's mix:), real binaries:
 # - bench --engine null --offset-log: a three-entry skew over separate regions; each entry's
 #   share of the I/Os is its share (+-1 point), the first entry's reads (a 100% hot band on the
 #   first 10% of its region) all land in that band, the write entry's offsets are sequential

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 17 (W4): a plan's shorthands and a trim mix run through the coordinator.
+# SPDX-License-Identifier: Apache-2.0
+# A plan's shorthands and a trim mix run through the coordinator.
 #  - `bs: {4k: 70, 64k: 25, 1m: 5}` reads as bssplit 4k/70:64k/25:1m/5 and `dedup: 3` as
 #    dedupe_percentage 67 (in a workload, defaults and a role); `lockstep validate` prints the
 #    expanded values and the trims;

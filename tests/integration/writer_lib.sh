@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The setting of the results folder's writer tests: two real agents on loopback over one
 # backing file, a plan of four 1 s points, and helpers to drive `lockstep run` and `lockstep
 # resume` in the background and wait on what they write. Source it after lib.sh.

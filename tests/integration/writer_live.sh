@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A live run's results folder has one writer: while `lockstep run` writes DIR, `lockstep resume
 # DIR`, `lockstep verify DIR` (its results go into DIR) and `lockstep run --overwrite -o DIR` are
 # refused (exit 2, naming the run's pid and host) and touch nothing, while `lockstep report DIR`,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockstep resume` and the results folder's lock: the lock file a coordinator killed with -9
 # leaves (naming it) stands in no resume's way, and a second `lockstep resume DIR` while the first
 # still runs is refused (exit 2, naming the first one's pid and host); the first completes the run,

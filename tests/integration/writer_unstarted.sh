@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A run that never started a point leaves nothing behind: refused before its first point (here
 # its agents refuse to write a file they were not allowed), it removes the results folder it made,
 # says so, and prints no summary table (not even its header); a folder that was there already

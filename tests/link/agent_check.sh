@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # agent_check.sh PROGRAM LINK_TXT FORBIDDEN...: fail when a tiny program linked against one agent
 # library (tests/link/agent_*.c) shows a forbidden dependency: in its link line (what CMake
 # passes on from the library's link interface, whether or not the linker keeps it), among the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Link rule: disk safety (lst_agent_dev) links alone, without the protocol, ZeroMQ or msgpack.
  * Built with the whole library (every object, not only the ones used here), so any reference

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Link rule: the I/O layer (lst_agent_io: jobs, runs, engines, bench, the purge worker) links
  * without ZeroMQ, czmq, msgpack or the protocol. Built with the whole library, so any reference

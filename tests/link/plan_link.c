@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Link-rule probe for lst_plan: this program links lockstep::plan and nothing else, so a plan
  * function that reached for the protocol (msgpack) or ZeroMQ would fail this link, and a

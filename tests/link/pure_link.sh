@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The link rule of a pure library (docs/ARCHITECTURE.md): plan parsing and the suites' state
 # machines need no msgpack, no ZeroMQ and nothing of the protocol or the agent.
 # Usage: pure_link.sh LIB PROBE CONTROL [LINK_TXT]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The direction of the results' libraries: present -> folder -> measure, never back.
 # Usage: results_layers.sh liblst_measure.a liblst_folder.a liblst_present.a
 #   measure (pure maths) references no symbol that folder or present define, no JSON call and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Link rules of the results' three libraries: each is linked alone into this program, built
  * once per library (LST_LINK_MEASURE, LST_LINK_FOLDER or LST_LINK_PRESENT), and a reference to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Link rule: lst_run (coordinator/run) links by itself, with only what its CMake target says it
  * needs (plans and results, proto, common, ZeroMQ, jansson): no command-line code. The program

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Link rule: the coordinator's layers point one way, cli -> run -> suite -> results -> plan ->
 # common, where the results are three libraries (present -> folder -> measure; their own order
 # is tests/link/results_layers.sh's). Run with -DNM=... -DRUN=liblst_run.a -DSUITE=liblst_suite.a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A test hook (tests/integration/daemon_hooks.c): appends the CLOCK_MONOTONIC instant it began,
  * in ns, as a line to the file argv[1], prints "stamp NAME" (LOCKSTEP_HOOK) on stdout and exits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * noiouring CMD ARGS...: run CMD with io_uring blocked the way container runtimes block it, by a
  * seccomp filter that makes io_uring_setup fail with EPERM. Tests use it to exercise the psync

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plan unit tests' way to say "this plan is good" and "this plan is refused with exactly one
  * error at PLACE containing PHRASE", as "t.yaml" (test_plan_hooks.c, test_plan_verify.c). A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Minimal test harness: one test = one program, exit 0 pass, 1 fail, 77 skip.
  * Assertions print both sides and the place, libuv style, and stop the program.

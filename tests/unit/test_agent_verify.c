@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Verified writes and verifying reads in the job loop (agent/io, issue 14), in-process over a
+ * Verified writes and verifying reads in the job loop (agent/io), in-process over a
  * file under /tmp with the psync engine and, where this host allows it, io_uring:
  * - a verified random write stamps every unit it writes: a replay of the stream reported by the
  *   run (lst_ioseq over lst_run_stream) gives, for every unit, the I/Os that wrote it, and the

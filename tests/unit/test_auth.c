@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * proto/lst_auth: key files written and read back (also by czmq's zcert_load, and czmq's files by
  * us), refusals (open modes, mismatched pairs, garbage), fingerprints, loopback endpoints, the

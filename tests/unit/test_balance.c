@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lst_figures_balance on a hand-made results folder: two agents and three paths, shares of the
  * point's I/Os worked out by hand (rate x own measured time, over the sum of the parts), a point

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Block-size mixes (lst_bssplit.c): fio's forms parse to the expected entries, format parses
  * back equal (for fixed and random mixes), and bad text gets one clear error and leaves a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Clock offset tests on synthetic exchanges whose truth is known: a remote clock that runs hours
  * ahead of or behind the local one (and drifts 50 ppm), one-way delays chosen per direction.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent's settings (agent/daemon/lst_config): the YAML reader (every key, errors placed at
  * FILE:LINE:COL: wrong shapes, bad values, what common/lst_yaml refuses, the first problem in the
@@ -325,7 +326,7 @@ static void test_table(void)
 		T_EQ_U64(flags->set, s->bit);
 		lst_config_destroy(&flags);
 	}
-	T_EQ_INT(n, 15); /* 14 + trace_dir (issue 17) */
+	T_EQ_INT(n, 15); /* 14 + trace_dir */
 }
 
 static void test_write_doc(void)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Agent connections: lst_conn_poll waits on any number of them. A ROUTER on loopback stands in
  * for the agents and echoes one frame to each of 70 connections; every one must be seen ready

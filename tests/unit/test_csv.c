@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results CSV reader (coordinator/folder/lst_csv.c): quoted fields with commas, doubled
  * quotes and newlines; CRLF; blank lines and a byte order mark; columns by name; numbers; and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Disk safety and identity (agent/dev) without real disks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lst_dev_inventory on a fake sysfs tree laid out as the kernel lays out real ones (no root
  * needed: the inventory opens no device node): a dual-port SAS SSD seen as sdb and sdc through

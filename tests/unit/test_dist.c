@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Access distributions (issue 17): fio's text forms parse, refuse out-of-range values with a
+ * Access distributions: fio's text forms parse, refuse out-of-range values with a
  * sentence naming the range, and format back to text that parses to the same value; the
  * agent's generator (lst_offset) stays in the region, is deterministic per seed, and gives the
  * shapes each distribution promises (checked against closed forms, with tolerances that a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * events.csv, telemetry/ and telemetry.csv (coordinator/folder/lst_events.c): a row of each
  * kind byte for byte, the diff of two known collector outputs (nested objects, arrays, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The failover detector (lst_failover) on hand-made rows of 1 s intervals: a path at 1000 IOPS,
  * then 10, then 1000 again gives a window of the slow intervals with exactly their I/Os,

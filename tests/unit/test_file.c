@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lst_file: the one rule for files read and created for someone else. Regular files only (a
  * FIFO never waited on, a symlink refused where asked), files created new (a planted symlink,

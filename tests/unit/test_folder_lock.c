@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The results folder's writer lock (lst_folder_lock): a second taker is refused naming the
  * first (flock conflicts between two open files even in one process), a missing folder is made

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Headline figures of latency-vs-IOPS curves (lst_figures_headlines, lst_headline.c) on a
  * hand-made results folder: run.json, empty summary.csv, summary.json and timeseries.csv, a plan.yaml

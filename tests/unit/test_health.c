@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A sample's health (issue 13): errno -> class, the SAMPLE codec's optional `health` map (absent
+ * A sample's health: errno -> class, the SAMPLE codec's optional `health` map (absent
  * when all zero, so older frames stay byte-identical; unknown classes skipped; values bounded),
  * and lst_sample_check's rule that the classes add up to the errors.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Histogram tests against independent truth: percentiles of millions of values from several
  * distributions compared with exact nearest-rank percentiles of the sorted values; merge equals

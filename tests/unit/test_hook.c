@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Hooks on the agent (issue 13): the config's hooks, collectors and hook_timeout (good files,
+ * Hooks on the agent: the config's hooks, collectors and hook_timeout (good files,
  * and every refusal with its FILE:LINE:COL), and the runner (agent/daemon/lst_hook): exit
  * status, a signal, a timeout that kills a child and its grandchildren through the process
  * group, SIGKILL for one that ignores SIGTERM, the output's tail and head bounds, a collector's

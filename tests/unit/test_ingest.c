@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The coordinator's ingest paths (issue 16) against the plain ones they replace: histograms
+ * The coordinator's ingest paths against the plain ones they replace: histograms
  * added, copied and cleared over their span equal the whole-array results; a decoder refuses a
  * histogram with a bucket outside min..max; decoding into one reused message gives the same
  * message as a fresh decode, whatever it held before.

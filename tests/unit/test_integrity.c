@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The write journal and integrity.csv (coordinator/folder/lst_integrity.c): a journal written
  * byte for byte (an unchanged mark writes nothing, the seed past 2^63 as a string), read back

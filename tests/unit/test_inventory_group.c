@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lst_inventory_group on hand-made agent answers: a dual-port SAS drive seen by a as sdb and by
  * b as sdc (same WWN in two spellings of case, two ports), an NVMe namespace only a has, two

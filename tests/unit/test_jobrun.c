@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lst_run from the outside, with the null engine (no device, no root): a run's samples come out
  * on the grid, and a thread that cannot be created leaves nothing behind: lst_run_start fails,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Logger tests: --debug category lists (and the unknown name that is rejected without changing
  * anything), levels that skip building arguments, and the exact shape of lines written to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lst_map tests: keys of any bytes (an empty key, keys with a NUL inside, numbers), the first
  * value of a key staying, growing through many keys with every one still found, and a miss on

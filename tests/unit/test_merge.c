@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The per-point merge: intervals emitted in order once every agent has passed them, counts
  * and histograms added, late samples dropped from rows and totals alike, and a window that stays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The live metrics store and endpoint (coordinator/run/lst_metrics): addresses (numeric only,
  * :PORT on loopback), label escaping, the exposition (one HELP/TYPE per family, its series

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The protocol codec against its contract (proto/lst_msg.h, proto/PROTOCOL.md).
  *
@@ -344,7 +345,7 @@ static void s_eq_hook_result(const struct lst_hook_result *a, const struct lst_h
 	s_eq_bytes(a->output, b->output, a->output_len);
 }
 
-/* issue 14 */
+/* Data integrity: a verified write job, as PREPARED lists it. */
 static void s_eq_stream(const struct lst_stream *a, const struct lst_stream *b)
 {
 	EQ_U(seed);
@@ -1122,7 +1123,7 @@ static void s_test_missing(void)
 		{ LST_MSG_HOOK_DONE, "result", "output", "result.output" },
 		{ LST_MSG_EVENT, "result", "status", "result.status" },
 		{ LST_MSG_EVENT, "result", "output", "result.output" },
-		/* issue 14 */
+		/* data integrity */
 		{ LST_MSG_PREPARE, "stamp", "gen", "jobs[0].stamp.gen" },
 		{ LST_MSG_PREPARE, "stamp", "agent", "jobs[0].stamp.agent" },
 		{ LST_MSG_PREPARED, "streams", "spec", "streams[0].spec" },
@@ -2108,7 +2109,7 @@ static void s_test_parts_check(void)
 	T_EQ_STR(why, "paths: 65 entries, at most 64 allowed");
 }
 
-/* --- issue 13: hooks, events, the kernel log --------------------------------------------------- */
+/* --- hooks, events, the kernel log ------------------------------------------------------------ */
 
 /* A complete "result" map (s_kv gets key "result" first) with the given status and output. */
 static void s_result_kv(int64_t status, const void *output, uint32_t n, bool output_bin)
@@ -2498,7 +2499,7 @@ static void s_test_hooks_dup(void)
 	}
 }
 
-/* --- issue 14: data integrity ----------------------------------------------------------------- */
+/* --- data integrity --------------------------------------------------------------------------- */
 
 /* Bytes of the msgpack integer at p (as msgpack-c writes them), 0 when it is not one. */
 static size_t s_int_len(const uint8_t *p)
@@ -2716,7 +2717,7 @@ static void s_test_verify_encode(void)
 #undef S_REFUSED
 }
 
-/* Frames of peers that predate issue 14 (none of its keys) decode with zeros, and frames
+/* Frames of peers that predate data integrity (none of its keys) decode with zeros, and frames
  * without verified jobs carry none of its keys. */
 static void s_test_verify_old_peers(void)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Run-to-run noise: the t distribution against the published tables (two-sided 95% critical
  * values of Student's t), the interval of known series worked out by hand, and Welch's test on

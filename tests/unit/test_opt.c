@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Option tables and the workload table: defaults, parse -> format -> parse round trips of every
  * workload option (and of random values across each range), errors that start with the option's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Plan parser tests: good plans come out with every default, inherited value and expansion
  * right; bad plans are refused with every problem at its exact LINE:COL and a message that says
@@ -676,8 +677,8 @@ static void test_many_errors(void)
 				   "    steady: {window: 30}\n";	     /* 15 */
 	static const char *const want[] = {
 		"t.yaml:4:24: agent a: address 'tcp://h:0' has port '0'",
-		"t.yaml:8:26: target ssd0: path for agent 'c', which is not in agents "
-		"(known: a, b)",
+		("t.yaml:8:26: target ssd0: path for agent 'c', which is not in agents "
+		 "(known: a, b)"),
 		"t.yaml:11:25: phase p: iodepth must be between 1 and 4096",
 		"t.yaml:11:32: phase p: bs 1000 is not a multiple of 512 bytes",
 		"t.yaml:14:22: phase q: sweep: iodepth needs at least one value",

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Plan tests for issue 13: a phase's events, before/after hooks and telemetry come out of the
+ * Plan tests for hooks: a phase's events, before/after hooks and telemetry come out of the
  * parser as the run needs them (at in ns, events sorted by at and stable, on_error, agents as
  * indexes, places), and the two questions the checks ask of a phase are answered right: which
  * agents take part (lst_plan_phase_has_agent: idle roles, port sets, targets) and how long a

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Plan tests for issue 17's trace record and replay (lst_plan_trace.c): `record:` and `replay:`
+ * Plan tests for trace record and replay (lst_plan_trace.c): `record:` and `replay:`
  * end up as the workload options write_iolog, read_iolog and replay_time_scale; a phase with
  * several points records one trace per point (lst_plan_point_trace appends -pK); and each
  * refusal is one error at its LINE:COL: a bad name, record and replay together, a shorthand with

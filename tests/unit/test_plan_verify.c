@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Plan tests for issue 14's verify: which phases write and which read under verify
+ * Plan tests for verify: which phases write and which read under verify
  * (lst_plan_phase_verify_writes / _reads, the two questions the run and `lockstep validate`
  * ask), and the boundaries of the checks: what the plan accepts right at the edge (rwmixread 0
  * and 100, offset 4096, a role's verify equal to the phase's, verify off in a purge under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * common/lst_proc: a child's exit status, its output's tail, a timeout that kills it, a
  * program that cannot start, and PATH lookup.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Results round trip: a folder written by the writer (lst_results) from known samples and
  * totals, then (1) every CSV line compared with the bytes the format has always had (the

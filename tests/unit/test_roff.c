@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lst_roff: Markdown and --help text as man(7) roff. What a page must never get wrong: a line
  * that roff would read as a request, a backslash, an option's '-', a table row, and an option

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lst_run's sample split by path, from the outside, with the null engine (no device, no root).
  * Three paths with known byte budgets (one reading, one writing with two jobs, one reading for

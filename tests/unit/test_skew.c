@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Workload mixes (lst_skew.c): the text form parses to the expected entries, format parses back
  * equal (fixed, fio-spelled and random mixes, and the longest legal one fits the wire), each

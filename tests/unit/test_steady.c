@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Steady-state verdict tests. Every expected number is worked out by hand in the comment next
  * to the series (x = 0 .. N-1 over the window; slope = (N sum xy - sum x sum y) /

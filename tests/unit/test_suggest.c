@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * fio's names and "did you mean" (issue 17): every fio alias of the workload table finds its
+ * fio's names and "did you mean": every fio alias of the workload table finds its
  * option and no alias shadows another option's name; lst_opt_suggest finds the nearest name or
  * alias by Damerau-Levenshtein distance (a swap of neighbours is one edit), gives the spelling
  * nearer to what was typed, and suggests nothing for a word too far from every name;

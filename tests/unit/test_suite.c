@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The suite state machines against synthetic results: which steps each suite hands out, in
  * which order, with which workloads, and when rounds stop (steady state, max_rounds, capacity,

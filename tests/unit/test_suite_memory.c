@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A suite's memory over many rounds (issue 16: flat memory on a day-long run). A plain phase of
+ * A suite's memory over many rounds (flat memory on a day-long run). A plain phase of
  * two points is run for 2,000 rounds that never reach steady state, on synthetic results (no
  * agents): the suite must hold no more than points x (window + 1) results whatever the number of
  * rounds, the process's resident memory must not grow with them (one result is three

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * I/O traces (lst_trace.c): a few thousand records written and read back equal; every
  * refusal of a damaged file (truncated by a byte and by a record, bad magic, bad version, a

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Issue 17: a sample's trim counts. lst_sample_add sums them, lst_sample_check bounds them as a
+ * A sample's trim counts. lst_sample_add sums them, lst_sample_check bounds them as a
  * direction's, and a SAMPLE carries them as its optional "trim" map: decoded equal when set,
  * left out of the frame when all zero (so a frame without trims is what it was before).
  */

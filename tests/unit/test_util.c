@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lst_util tests: the parsers for what users type (sizes, durations, numbers, booleans) with
  * good and bad inputs and the messages users see, the formatters, lst_mkdir_p, and the size

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Data integrity core (common/lst_verify.c) against independent truth: crc32c against published
  * vectors and a bit-at-a-time reference, on both the hardware and the table path; the stamp's

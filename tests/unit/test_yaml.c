@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Unit test of common/lst_yaml (the YAML node tree with marks) and common/lst_errlist, apart
  * from plans: places of nodes, the kind of file in messages, what is refused (aliases,

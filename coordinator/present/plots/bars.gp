@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ##@ head
 set style fill solid 1.0 border rgb "#404040"
 set boxwidth @bw@ absolute

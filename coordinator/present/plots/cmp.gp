@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ##@ ts_head
 set title @title@
 set xlabel "time since the phase's first point in each run (s)"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ##@ begin
 
 # One pass per format: remove one from the list to skip it.

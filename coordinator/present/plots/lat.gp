@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ##@ axes
 set xlabel "IOPS (read + write, all agents)"
 set ylabel "completion latency (µs, log scale)"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ##@ head
 set multiplot layout 1,2 title @title@
 set key top left title "ports"

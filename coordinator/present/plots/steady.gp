@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ##@ head
 set title @title@
 set key below left Left reverse horizontal maxcols 3

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 ##@ multiplot
 set multiplot layout 2,1 title @title@
 ##@ title
