@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Ctrl-C and SIGTERM for a run: the flag every wait of the run looks at (the pump's waits, the
  * hooks, the phases, the resume), set by the signal handler installed here. Its own file, below

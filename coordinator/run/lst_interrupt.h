@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Private to lst_run: the run's Ctrl-C flag (lst_interrupt.c). Set from a signal handler by
  * lst_coord_interrupt; every wait of a run looks at it and ends early.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The run's record (lst_record.h): the results writer, run.json's document, the point entry
  * waiting for the journal, and the little state around them. What goes into those documents is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Private to lst_run: the run's record, one class with one owner (the orchestrator, lst_coord.c).
  * It holds what the run writes down: the results folder's writer (lst_results), run.json's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The record's formats in JSON that need no run: a path's identity as run.json lists it, a
  * step as a point of run.json shows it, a point's result as its journal entry keeps it (and
