@@ -202,6 +202,16 @@ const char *lst_steady_phrase(bool steady, long rounds, long first, long last, i
 	return buf;
 }
 
+const char *lst_stop_after_phrase(int stop, long rounds, double bytes, double multiple, char *buf,
+				  size_t size)
+{
+	if (stop != LST_STOP_STEADY && stop != LST_STOP_ROUND_LIMIT)
+		return lst_stop_text(stop, rounds, bytes, multiple, buf, size);
+	if (size)
+		*buf = '\0';
+	return buf;
+}
+
 const char *lst_stop_text(int stop, long rounds, double bytes, double multiple, char *buf,
 			  size_t size)
 {

@@ -125,4 +125,11 @@ const char *lst_steady_phrase(bool steady, long rounds, long first, long last, i
 const char *lst_stop_text(int stop, long rounds, double bytes, double multiple, char *buf,
 			  size_t size);
 
+/*
+ * lst_stop_text, or "" where the verdict's phrase (lst_steady_phrase) already says why the
+ * rounds ended (steady state reached, the round limit): the words a line after that phrase adds.
+ */
+const char *lst_stop_after_phrase(int stop, long rounds, double bytes, double multiple, char *buf,
+				  size_t size);
+
 #endif

@@ -937,9 +937,8 @@ static void s_stop(FILE *f, const struct lst_rpt_test *t)
 {
 	char stop[160];
 
-	if (t->stop == LST_STOP_STEADY || t->stop == LST_STOP_ROUND_LIMIT ||
-	    !*lst_stop_text(t->stop, t->rounds, t->bytes_written, t->capacity_multiple, stop,
-			    sizeof(stop)))
+	if (!*lst_stop_after_phrase(t->stop, t->rounds, t->bytes_written, t->capacity_multiple,
+				    stop, sizeof(stop)))
 		return;
 	fprintf(f, "<p class=\"stop\" data-stop=\"%s\">", lst_stop_names[t->stop]);
 	lst_html_esc(f, stop);

@@ -274,10 +274,8 @@ static void s_print_dirs(FILE *f, const struct lst_rpt_point *p)
  * an interrupted run): "stopped: 4.0x capacity written (1.0 GiB)" into buf, else false. */
 static bool s_stopped(const struct lst_rpt_test *t, char *buf, size_t size)
 {
-	if (t->stop == LST_STOP_STEADY || t->stop == LST_STOP_ROUND_LIMIT)
-		return false;
-	return *lst_stop_text(t->stop, t->rounds, t->bytes_written, t->capacity_multiple, buf,
-			      size);
+	return *lst_stop_after_phrase(t->stop, t->rounds, t->bytes_written, t->capacity_multiple,
+				      buf, size);
 }
 
 /* Each point of test t averaged over its window: the one value of a suite's point. */

@@ -1081,7 +1081,8 @@ static bool s_verdict(lst_suite_run *s, struct s_test *t, lst_results *res, FILE
 	lst_steady_explain(v, why, sizeof(why));
 	lst_steady_phrase(v->reached, (long)t->rounds, (long)v->first + 1, (long)v->last + 1,
 			  t->stop, multiple, phrase, sizeof(phrase));
-	lst_stop_text(t->stop, (long)t->rounds, (double)t->written, multiple, stop, sizeof(stop));
+	lst_stop_after_phrase(t->stop, (long)t->rounds, (double)t->written, multiple, stop,
+			      sizeof(stop));
 	o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, "
 		      "s:f, s:f, s:f, s:f, s:b, s:b, s:b, s:s, s:o}",
 		      "phase", s->ph->name, "test", t->name, "suite", lst_suite_names[s->ph->suite],
@@ -1103,10 +1104,7 @@ static bool s_verdict(lst_suite_run *s, struct s_test *t, lst_results *res, FILE
 	lst_results_test(res, o);
 	if (progress)
 		fprintf(progress, "%s: %s: %s: %s%s%s\n", s->ph->name, t->name, phrase, why,
-			*stop && t->stop != LST_STOP_STEADY && t->stop != LST_STOP_ROUND_LIMIT
-				? "; "
-				: "",
-			t->stop != LST_STOP_STEADY && t->stop != LST_STOP_ROUND_LIMIT ? stop : "");
+			*stop ? "; " : "", stop);
 	return t->mode != S_STEADY || v->reached;
 }
 
