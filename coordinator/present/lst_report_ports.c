@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "lst_assert.h"
-#include "lst_report_show.h"
 #include "lst_report_text.h"
 #include "lst_util.h"
 

@@ -973,12 +973,3 @@ void lst_report_print_summary(FILE *f, const lst_report *r)
 	}
 	free(idx);
 }
-
-const char *lst_report_cell(const char *s, int width, char *buf, size_t size)
-{
-	LST_ASSERT(width >= 3 && (size_t)width < size);
-	if ((int)strlen(s) <= width)
-		return s;
-	snprintf(buf, size, "%.*s...", width - 3, s);
-	return buf;
-}

@@ -26,10 +26,6 @@ void lst_report_print(const lst_report *r);
  */
 void lst_report_print_summary(FILE *f, const lst_report *r);
 
-/* s for a text column of width characters (3 or more; size > width): s itself when it fits,
- * else its start cut to end in "...", so a cut label says so, in buf. Returns s or buf. */
-const char *lst_report_cell(const char *s, int width, char *buf, size_t size);
-
 /* The same as one JSON object (new reference; the caller adds "plots"). */
 json_t *lst_report_json(const lst_report *r);
 

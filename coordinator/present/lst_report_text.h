@@ -62,4 +62,8 @@ const char *lst_report_thousands(double v, char *buf, size_t size);
 /* Unit of a tracked variable or column ("IOPS", "MB/s", "us"), from its name. */
 const char *lst_report_unit(const char *tracked);
 
+/* s for a text column of width characters (3 or more; size > width): s itself when it fits,
+ * else its start cut to end in "...", so a cut label says so, in buf. Returns s or buf. */
+const char *lst_report_cell(const char *s, int width, char *buf, size_t size);
+
 #endif
