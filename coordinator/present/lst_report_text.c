@@ -122,6 +122,13 @@ json_t *lst_report_json_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+double lst_report_json_real(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 const char *lst_report_unit(const char *tracked)
 {
 	if (strstr(tracked, "iops"))

@@ -56,6 +56,9 @@ const char *lst_report_point_text(const struct lst_rpt_point *p, bool several, c
  */
 json_t *lst_report_json_num(double v);
 
+/* The number under key in the JSON object o, NAN when it is absent, null or not a number. */
+double lst_report_json_real(json_t *o, const char *key);
+
 /* v rounded, with its thousands separated: "182,400", "1,209". Returns buf. */
 const char *lst_report_thousands(double v, char *buf, size_t size);
 
