@@ -29,7 +29,7 @@
 
 #include "lst_assert.h"
 #include "lst_compare.h"
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 #include "lst_figures.h"
 #include "lst_html.h"
 #include "lst_report_sections.h"

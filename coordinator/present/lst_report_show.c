@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 #include "lst_figures.h"
 #include "lst_report_text.h"
 #include "lst_steady.h"
@@ -172,7 +172,7 @@ static void s_print_point(FILE *f, const struct lst_rpt_point *p, const char *la
 		p->partial ? "  partial" : "", p->errors > 0 ? "  I/O errors" : "");
 }
 
-/* --- headline figures of the latency-vs-IOPS curves (lst_headline.c) -------------------------- */
+/* --- headline figures of the latency-vs-IOPS curves (lst_report_headline.c) ------------------ */
 
 /* "IOPS at p99 < 1 ms: ..." per curve of the phase, under its points. */
 static void s_print_headlines(const lst_report *r, const struct lst_rpt_phase *ph)
