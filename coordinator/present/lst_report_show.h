@@ -21,8 +21,8 @@ void lst_report_print(const lst_report *r);
  * The closing summary of a run, as `lockstep run`, `resume` and `demo` print it at their end,
  * to f: per phase that has points, the points table `lockstep report` prints (a row per point,
  * then per agent of a run with several, per target and per path, each column as wide as its
- * widest cell) and the port scaling of a phase that sweeps ports. Prints nothing when no phase
- * has a point.
+ * widest cell) and the sections whose text slot is LST_SLOT_SCALING (lst_report_sections.h: the
+ * port scaling of a phase that sweeps ports). Prints nothing when no phase has a point.
  */
 void lst_report_print_summary(FILE *f, const lst_report *r);
 
