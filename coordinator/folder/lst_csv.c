@@ -12,21 +12,26 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lst_log.h"
 #include "lst_util.h"
 
-#define S_SHOW_MAX 48 /* characters of a bad field quoted in an error */
+#define S_SHOW_MAX 48		  /* characters of a bad field quoted in an error */
+#define S_CHUNK ((size_t)1 << 20) /* bytes a reader reads at a time */
 
 struct lst_csv {
 	char *path;
 	char *buf;
 	size_t ncols, nrows, cap;
-	char **head;  /* [ncols] */
-	char **cells; /* [nrows * ncols] */
-	long *lines;  /* [nrows] */
+	char **head;	/* [ncols] */
+	char **cells;	/* [nrows * ncols] */
+	long *lines;	/* [nrows] */
+	size_t hdr_end; /* where the header record ends in buf (a reader's prefix) */
+	long hdr_line;	/* the line after it */
+	bool quiet;	/* an incomplete last line is dropped without a warning */
 };
 
 /* One record being split: its fields (pointers into the buffer). */
@@ -157,6 +162,8 @@ static int s_header(lst_csv *t, size_t len, size_t *pos, long *line, struct s_re
 	t->ncols = r->n;
 	t->head = lst_malloc(r->n * sizeof(*t->head));
 	memcpy(t->head, r->f, r->n * sizeof(*t->head));
+	t->hdr_end = *pos;
+	t->hdr_line = *line;
 	return 0;
 }
 
@@ -200,6 +207,8 @@ static int s_rows(lst_csv *t, size_t len, size_t *pos, long *line, struct s_rec 
 			continue;
 		if (r->n != t->ncols) {
 			if (!r->complete && r->n < t->ncols) {
+				if (t->quiet)
+					return 0;
 				lst_log_warn(
 					"%s:%ld: the last line is incomplete (%zu of %zu fields; "
 					"the run was stopped while writing it?): ignored",
@@ -214,7 +223,10 @@ static int s_rows(lst_csv *t, size_t len, size_t *pos, long *line, struct s_rec 
 	return rc < 0 ? rc : 0;
 }
 
-int lst_csv_parse(const char *path, char *buf, size_t len, lst_csv **out, lst_err *err)
+/* lst_csv_parse, with the data records' lines moved skip lines on (a reader's chunk after its
+ * header) and an incomplete last line dropped silently when quiet. */
+static int s_parse(const char *path, char *buf, size_t len, long skip, bool quiet, lst_csv **out,
+		   lst_err *err)
 {
 	struct s_rec r = { 0 };
 	size_t pos = 0;
@@ -226,14 +238,17 @@ int lst_csv_parse(const char *path, char *buf, size_t len, lst_csv **out, lst_er
 	t = lst_calloc(1, sizeof(*t));
 	t->path = lst_strdup(path);
 	t->buf = buf;
+	t->quiet = quiet;
 	if (len >= 3 && !memcmp(t->buf, "\xef\xbb\xbf", 3))
 		pos = 3;
 	if (memchr(t->buf, '\0', len)) {
 		rc = lst_err_set(err, -EINVAL, "%s: holds a NUL byte: not a CSV file", path);
 		goto free_table;
 	}
-	if ((rc = s_header(t, len, &pos, &line, &r, err)) ||
-	    (rc = s_rows(t, len, &pos, &line, &r, err)))
+	if ((rc = s_header(t, len, &pos, &line, &r, err)))
+		goto free_table;
+	line += skip;
+	if ((rc = s_rows(t, len, &pos, &line, &r, err)))
 		goto free_table;
 	free(r.f);
 	*out = t;
@@ -243,6 +258,11 @@ free_table:
 	free(r.f);
 	lst_csv_destroy(&t);
 	return rc;
+}
+
+int lst_csv_parse(const char *path, char *buf, size_t len, lst_csv **out, lst_err *err)
+{
+	return s_parse(path, buf, len, 0, false, out, err);
 }
 
 int lst_csv_load(const char *path, lst_csv **out, lst_err *err)
@@ -258,6 +278,144 @@ int lst_csv_load(const char *path, lst_csv **out, lst_err *err)
 	if (rc)
 		return lst_err_sys(err, rc, "reading %s failed", path);
 	return lst_csv_parse(path, buf, len, out, err);
+}
+
+/* --- a file read a chunk at a time ---------------------------------------------------------- */
+
+struct lst_csv_reader {
+	char *path;
+	FILE *f;
+	bool quiet, eof, started;
+	char *prefix; /* the file up to the end of its header record (BOM, blank lines, header) */
+	size_t nprefix;
+	long prefix_lines; /* the line after the header */
+	long line;	   /* the line the next chunk starts on */
+	char *carry;	   /* the start of a record the last chunk cut off */
+	size_t ncarry;
+};
+
+int lst_csv_reader_open(const char *path, bool quiet, lst_csv_reader **out, lst_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	lst_csv_reader *rd;
+
+	*out = NULL;
+	if (!f && errno == ENOENT)
+		return lst_err_set(err, -ENOENT, "%s: no such file", path);
+	if (!f)
+		return lst_err_sys(err, -errno, "reading %s failed", path);
+	rd = lst_calloc(1, sizeof(*rd));
+	rd->path = lst_strdup(path);
+	rd->f = f;
+	rd->quiet = quiet;
+	rd->line = 1;
+	*out = rd;
+	return 0;
+}
+
+void lst_csv_reader_destroy(lst_csv_reader **p)
+{
+	lst_csv_reader *rd = *p;
+
+	if (!rd)
+		return;
+	fclose(rd->f);
+	free(rd->path);
+	free(rd->prefix);
+	free(rd->carry);
+	free(rd);
+	*p = NULL;
+}
+
+/* Where the last record that ends with a newline ends in b[0, n) (quotes toggle at each '"',
+ * so "" inside a quoted field leaves it quoted); 0 when none does. */
+static size_t s_cut(const char *b, size_t n)
+{
+	size_t cut = 0;
+	bool quoted = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (b[i] == '"')
+			quoted = !quoted;
+		else if (b[i] == '\n' && !quoted)
+			cut = i + 1;
+	}
+	return cut;
+}
+
+/* The carried bytes and at least one more record read into a new buffer (*n bytes, room for
+ * the prefix before them); *cut where its last complete record ends. */
+static int s_fill(lst_csv_reader *rd, char **out, size_t *n, size_t *cut, lst_err *err)
+{
+	size_t cap = rd->ncarry + S_CHUNK, pre = rd->started ? rd->nprefix : 0;
+	char *b = lst_malloc(pre + cap + 1);
+
+	memcpy(b + pre, rd->carry, rd->ncarry);
+	*n = rd->ncarry;
+	*cut = 0;
+	while (!rd->eof) {
+		size_t want = cap - *n, got = fread(b + pre + *n, 1, want, rd->f);
+
+		*n += got;
+		if (got < want && ferror(rd->f)) {
+			free(b);
+			return lst_err_sys(err, -EIO, "reading %s failed", rd->path);
+		}
+		rd->eof = feof(rd->f);
+		if ((*cut = s_cut(b + pre, *n)) || rd->eof)
+			break;
+		cap *= 2; /* a record longer than a chunk */
+		b = lst_realloc(b, pre + cap + 1);
+	}
+	if (rd->eof)
+		*cut = *n;
+	*out = b;
+	return 0;
+}
+
+int lst_csv_reader_next(lst_csv_reader *rd, lst_csv **out, lst_err *err)
+{
+	size_t n, cut, pre;
+	long lines = 0;
+	char *b = NULL;
+	int rc;
+
+	*out = NULL;
+	if (rd->started && rd->eof && !rd->ncarry)
+		return 1;
+	if ((rc = s_fill(rd, &b, &n, &cut, err)))
+		return rc;
+	pre = rd->started ? rd->nprefix : 0;
+	free(rd->carry);
+	rd->ncarry = n - cut;
+	rd->carry = lst_malloc(rd->ncarry + 1);
+	memcpy(rd->carry, b + pre + cut, rd->ncarry);
+	for (const char *c = b + pre; (c = memchr(c, '\n', cut - (size_t)(c - b - pre))); c++)
+		lines++;
+	if (rd->started) {
+		if (!cut) {
+			free(b);
+			return 1;
+		}
+		memcpy(b, rd->prefix, pre);
+		rc = s_parse(rd->path, b, pre + cut, rd->line - rd->prefix_lines, rd->quiet, out,
+			     err);
+	} else {
+		char *raw = lst_malloc(cut + 1); /* the parse splits b in place */
+
+		memcpy(raw, b, cut);
+		rc = s_parse(rd->path, b, cut, 0, rd->quiet, out, err);
+		if (!rc) {
+			rd->nprefix = (*out)->hdr_end;
+			rd->prefix = lst_realloc(raw, rd->nprefix + 1);
+			rd->prefix_lines = (*out)->hdr_line;
+			rd->started = true;
+		} else {
+			free(raw);
+		}
+	}
+	rd->line += lines;
+	return rc;
 }
 
 void lst_csv_destroy(lst_csv **p)

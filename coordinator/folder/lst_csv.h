@@ -16,6 +16,7 @@
 #ifndef LST_CSV_H
 #define LST_CSV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lst_err.h"
@@ -38,6 +39,22 @@ int lst_csv_load(const char *path, lst_csv **out, lst_err *err);
  */
 int lst_csv_parse(const char *path, char *buf, size_t len, lst_csv **out, lst_err *err);
 void lst_csv_destroy(lst_csv **p);
+
+/*
+ * A file read a chunk of records at a time, so that a long one (a day's timeseries.csv) is
+ * never whole in memory: each chunk is a table of its own with the file's header and the
+ * file's line numbers, read and checked as lst_csv_load does. quiet: an incomplete last line
+ * is dropped without a warning (a file read again after it was checked once).
+ *
+ * lst_csv_reader_open returns 0 with *out (the caller's, lst_csv_reader_destroy), -ENOENT, or
+ * another -errno with err. lst_csv_reader_next gives the next chunk in *out (the caller's,
+ * lst_csv_destroy): the first always, even without data rows (its header can be checked);
+ * returns 0, 1 after the last chunk, or -EINVAL / -errno with err naming the file and line.
+ */
+typedef struct lst_csv_reader lst_csv_reader;
+int lst_csv_reader_open(const char *path, bool quiet, lst_csv_reader **out, lst_err *err);
+int lst_csv_reader_next(lst_csv_reader *rd, lst_csv **out, lst_err *err);
+void lst_csv_reader_destroy(lst_csv_reader **p);
 
 /* The path as given to lst_csv_load (borrowed). */
 const char *lst_csv_path(const lst_csv *t);

@@ -25,6 +25,7 @@
 #include "lst_columns.h"
 #include "lst_csv.h"
 #include "lst_log.h"
+#include "lst_map.h"
 #include "lst_results.h"
 #include "lst_steady.h"
 #include "lst_util.h"
@@ -33,7 +34,7 @@
 #define S_SEQ_BS (64 * 1024) /* a block size from which MB/s is the figure that matters */
 
 struct s_priv {
-	lst_csv *summary, *ts, *rounds, *curves;
+	lst_csv *summary, *rounds, *curves;
 	lst_csv **matrices;		    /* [nmatrices] */
 	struct lst_report_plan_phase *plan; /* plan.yaml's phases */
 	size_t nplan;
@@ -48,6 +49,15 @@ struct s_priv {
 /* The files only some sections read, loaded once (lst_report_file). */
 static const struct lst_col_table *const s_files[] = { &lst_events_table, &lst_telemetry_table,
 						       &lst_integrity_table };
+
+/* A walk of timeseries.csv (s_ts_each): checking it into r, or reading phase's rows into view. */
+struct s_ts_arg {
+	lst_report *r, *view;
+	const char *phase; /* NULL: every phase */
+	size_t phase_col;  /* the phase column's index in lst_timeseries_table */
+	size_t nts_cap, nparts_cap;
+	lst_err *err;
+};
 
 /* What one walk of the journal collects (NULL: not wanted) or counts. */
 struct s_journal {
@@ -1096,28 +1106,145 @@ free_path:
 	return rc;
 }
 
+/*
+ * Calls fn for every row of timeseries.csv, read a chunk at a time and checked as any table is
+ * (the row's strings live until fn returns). quiet: the file was read once already.
+ */
+static int s_ts_each(const lst_report *r, bool quiet,
+		     int (*fn)(const lst_csv *t, size_t i, const int *cols, void *arg), void *arg,
+		     lst_err *err)
+{
+	char *path = s_path(r, lst_timeseries_table.file);
+	lst_csv_reader *rd = NULL;
+	lst_csv *t = NULL;
+	int cols[64], rc;
+
+	LST_ASSERT(lst_timeseries_table.ncols <= LST_ARRAY_SIZE(cols));
+	rc = lst_csv_reader_open(path, quiet, &rd, err);
+	free(path);
+	while (!rc && !(rc = lst_csv_reader_next(rd, &t, err))) {
+		rc = s_columns(t, &lst_timeseries_table, cols, err);
+		for (size_t i = 0; !rc && i < lst_csv_nrows(t); i++)
+			rc = fn(t, i, cols, arg);
+		lst_csv_destroy(&t);
+	}
+	lst_csv_reader_destroy(&rd);
+	return rc == 1 ? 0 : rc;
+}
+
+/* A row checked, and its phase added (a copy: the row's text goes with its chunk). */
+static int s_ts_check(const lst_csv *t, size_t i, const int *cols, void *arg)
+{
+	struct s_ts_arg *a = arg;
+	struct lst_rpt_ts row;
+	int rc = s_read_row(t, i, &lst_timeseries_table, cols, &row, a->err);
+
+	if (!rc && !lst_report_phase(a->r, row.phase))
+		s_phase(a->r, s_own(a->r, lst_strdup(row.phase)));
+	return rc;
+}
+
+/*
+ * timeseries.csv is checked and its phases added, but none of its rows is kept: they are most
+ * of a long run's folder and only the plots read them, a phase at a time (lst_report_ts_view).
+ */
 static int s_load_timeseries(lst_report *r, lst_err *err)
 {
-	struct s_priv *p = r->priv;
-	int rc = s_load_table(r, &lst_timeseries_table, false, &p->ts, (void **)&r->ts, &r->nts,
-			      sizeof(*r->ts), err);
+	struct s_ts_arg a = { .r = r, .err = err };
 
-	size_t n = 0, nparts = 0;
+	return s_ts_each(r, false, s_ts_check, &a, err);
+}
 
-	/* Sized to the part rows: a copy of every row held up to the table's size again. */
-	for (size_t i = 0; !rc && i < r->nts; i++)
-		nparts += s_is_part(r->ts[i].scope);
-	r->ts_parts = lst_calloc(nparts + 1, sizeof(*r->ts_parts));
-	for (size_t i = 0; !rc && i < r->nts; i++) {
-		s_phase(r, r->ts[i].phase);
-		if (s_is_part(r->ts[i].scope)) /* kept apart: the plots draw all and the agents */
-			r->ts_parts[r->nts_parts++] = r->ts[i];
-		else
-			r->ts[n++] = r->ts[i];
+/* The strings a view's rows point to, each kept once. */
+struct s_ts_strs {
+	lst_map *map;
+	char **str;
+	size_t n;
+};
+
+static const char *s_ts_intern(struct s_ts_strs *st, const char *s)
+{
+	size_t k;
+
+	if (lst_map_find_str(st->map, s, &k))
+		return st->str[k];
+	st->str = lst_realloc(st->str, (st->n + 1) * sizeof(*st->str));
+	st->str[st->n] = lst_strdup(s);
+	lst_map_add_str(st->map, s, st->n, NULL);
+	return st->str[st->n++];
+}
+
+/* Append row to *rows (*n of them, room for *cap). */
+static void s_ts_push(struct lst_rpt_ts **rows, size_t *n, size_t *cap,
+		      const struct lst_rpt_ts *row)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		*rows = lst_realloc(*rows, *cap * sizeof(**rows));
 	}
-	if (!rc)
-		r->nts = n;
+	(*rows)[(*n)++] = *row;
+}
+
+/* A row of the view's phase into the view (all and agent rows, or parts), its strings interned. */
+static int s_ts_take(const lst_csv *t, size_t i, const int *cols, void *arg)
+{
+	struct s_ts_arg *a = arg;
+	struct s_ts_strs *st = a->view->ts_strs;
+	struct lst_rpt_ts row;
+	int rc;
+
+	if (a->phase && strcmp(lst_csv_field(t, i, cols[a->phase_col]), a->phase))
+		return 0;
+	if ((rc = s_read_row(t, i, &lst_timeseries_table, cols, &row, a->err)))
+		return rc;
+	row.phase = s_ts_intern(st, row.phase);
+	row.agent = s_ts_intern(st, row.agent);
+	row.scope = s_ts_intern(st, row.scope);
+	row.target = s_ts_intern(st, row.target);
+	row.path = s_ts_intern(st, row.path);
+	if (s_is_part(row.scope)) /* kept apart: the plots draw all and the agents */
+		s_ts_push(&a->view->ts_parts, &a->view->nts_parts, &a->nparts_cap, &row);
+	else
+		s_ts_push(&a->view->ts, &a->view->nts, &a->nts_cap, &row);
+	return 0;
+}
+
+int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view, lst_err *err)
+{
+	struct s_ts_strs *st = lst_calloc(1, sizeof(*st));
+	struct s_ts_arg a = { .r = (lst_report *)r, .view = view, .phase = phase, .err = err };
+	int rc;
+
+	*view = *r;
+	view->ts = view->ts_parts = NULL;
+	view->nts = view->nts_parts = 0;
+	st->map = lst_map_new();
+	view->ts_strs = st;
+	for (size_t k = 0; k < lst_timeseries_table.ncols; k++)
+		if (!strcmp(lst_timeseries_table.cols[k].name, "phase"))
+			a.phase_col = k;
+	rc = s_ts_each(r, true, s_ts_take, &a, err);
+	if (rc)
+		lst_report_ts_view_exit(view);
 	return rc;
+}
+
+void lst_report_ts_view_exit(lst_report *view)
+{
+	struct s_ts_strs *st = view->ts_strs;
+
+	if (st) {
+		for (size_t i = 0; i < st->n; i++)
+			free(st->str[i]);
+		free(st->str);
+		lst_map_destroy(&st->map);
+		free(st);
+	}
+	free(view->ts);
+	free(view->ts_parts);
+	view->ts = view->ts_parts = NULL;
+	view->nts = view->nts_parts = 0;
+	view->ts_strs = NULL;
 }
 
 static int s_load_rounds(lst_report *r, lst_err *err)
@@ -1439,7 +1566,6 @@ void lst_report_destroy(lst_report **pp)
 		return;
 	p = r->priv;
 	lst_csv_destroy(&p->summary);
-	lst_csv_destroy(&p->ts);
 	lst_csv_destroy(&p->rounds);
 	lst_csv_destroy(&p->curves);
 	for (size_t i = 0; i < r->nmatrices; i++)
@@ -1474,8 +1600,6 @@ void lst_report_destroy(lst_report **pp)
 	free(r->rounds);
 	free(r->curves);
 	free(r->curve_parts);
-	free(r->ts);
-	free(r->ts_parts);
 	free(r->title);
 	json_decref(r->run);
 	json_decref(r->summary);

@@ -2,7 +2,8 @@
 /*
  * A results folder read back: the model `lockstep report` prints and the plots draw.
  *
- * lst_report_load() reads run.json, summary.csv (+ summary.json when present), timeseries.csv,
+ * lst_report_load() reads run.json, summary.csv (+ summary.json when present), timeseries.csv
+ * (checked a chunk at a time, its rows kept out of the model: lst_report_ts_view reads a phase's),
  * and whichever of rounds.csv, curves.csv, matrix.csv and matrix-PHASE.csv exist; points.jsonl
  * (the journal) where run.json's phases or summary.json's points are behind it
  * (docs/results.md describes every file). CSV columns are found by header name, so files with more columns still load. Every
@@ -109,10 +110,14 @@ typedef struct lst_report {
 	struct lst_rpt_curve *curves; /* curves.csv rows of scope all (or none), file order */
 	size_t ncurve_parts;
 	struct lst_rpt_curve *curve_parts; /* its rows of scope target and path, file order */
+	/* The timeseries rows of scope all and agent, and of scope target and path, in file
+	 * order: none in the loaded model (they are most of a long run's folder), one phase's in
+	 * a view (lst_report_ts_view). */
 	size_t nts;
-	struct lst_rpt_ts *ts; /* the timeseries rows of scope all and agent, file order */
+	struct lst_rpt_ts *ts;
 	size_t nts_parts;
-	struct lst_rpt_ts *ts_parts; /* the rows of scope target and path, file order */
+	struct lst_rpt_ts *ts_parts;
+	void *ts_strs; /* a view's: the strings its rows point to */
 	size_t nmatrices;
 	struct lst_rpt_matrix *matrices; /* in phase order */
 
@@ -154,6 +159,17 @@ typedef int (*lst_report_plan_fn)(const char *text, size_t len, const char *path
  */
 lst_report *lst_report_load(const char *dir, lst_report_plan_fn plan, lst_err *err);
 void lst_report_destroy(lst_report **p);
+
+/*
+ * A view of r with the timeseries.csv rows of phase (NULL: every phase) in its ts and ts_parts,
+ * read again from the file a chunk at a time, so that only one phase's rows are ever in memory
+ * (as compact rows, their strings kept once). view is a shallow copy of r otherwise: it shares
+ * r's tables and strings and must not outlive it. Returns 0, or -errno with err (the file
+ * changed or cannot be read since lst_report_load checked it); lst_report_ts_view_exit frees
+ * what the view owns, on success only.
+ */
+int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view, lst_err *err);
+void lst_report_ts_view_exit(lst_report *view);
 
 /*
  * A file of the folder that only some sections of a report read (events.csv, telemetry.csv,

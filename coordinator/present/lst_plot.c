@@ -20,8 +20,10 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lst_assert.h"
+#include "lst_log.h"
 #include "lst_util.h"
 
 /* The IOPS matrices of a report, one plot each. */
@@ -31,18 +33,55 @@ static void s_matrices(struct lst_plot__ctx *c, const lst_report *r)
 		lst_plot__matrix(c, r, &r->matrices[i]);
 }
 
+/* Which phases' timeseries rows a family reads: every phase's, a suite's, an HIR's. */
+static bool s_ts_every(const struct lst_rpt_phase *ph)
+{
+	(void)ph;
+	return true;
+}
+
+static bool s_ts_suite(const struct lst_rpt_phase *ph)
+{
+	return *ph->suite;
+}
+
+static bool s_ts_hir(const struct lst_rpt_phase *ph)
+{
+	return !strcmp(ph->suite, "snia-hir");
+}
+
 /* The families in the order their plots are made (and listed): per phase or per report. */
 static const struct lst_plot__family s_families[] = {
-	{ "lat_vs_iops", lst_plot__lat_vs_iops, NULL },
-	{ "lat_paths", lst_plot__lat_paths, NULL },
-	{ "timeseries", lst_plot__timeseries, NULL },
-	{ "timeseries parts", lst_plot__ts_parts, NULL },
-	{ "steady", NULL, lst_plot__steady },
-	{ "wsat", lst_plot__wsat, NULL },
-	{ "hir", lst_plot__hir, NULL },
-	{ "matrix", NULL, s_matrices },
-	{ "ports", lst_plot__ports, NULL },
+	{ "lat_vs_iops", lst_plot__lat_vs_iops, NULL, NULL },
+	{ "lat_paths", lst_plot__lat_paths, NULL, NULL },
+	{ "timeseries", lst_plot__timeseries, NULL, s_ts_every },
+	{ "timeseries parts", lst_plot__ts_parts, NULL, s_ts_suite },
+	{ "steady", NULL, lst_plot__steady, NULL },
+	{ "wsat", lst_plot__wsat, NULL, NULL },
+	{ "hir", lst_plot__hir, NULL, s_ts_hir },
+	{ "matrix", NULL, s_matrices, NULL },
+	{ "ports", lst_plot__ports, NULL, NULL },
 };
+
+/* The family's plots of phase ph; those that read the timeseries get a view holding the
+ * phase's rows, read for them alone (a long run's rows are never all in memory). */
+static void s_family_phase(struct lst_plot__ctx *c, const struct lst_plot__family *fam,
+			   const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	lst_report view;
+	lst_err err;
+
+	if (!fam->reads_ts || !fam->reads_ts(ph)) {
+		fam->phase(c, r, ph);
+		return;
+	}
+	if (lst_report_ts_view(r, ph->name, &view, &err)) {
+		lst_log_warn("plots of phase %s: %s", ph->name, err.msg);
+		return;
+	}
+	fam->phase(c, &view, ph);
+	lst_report_ts_view_exit(&view);
+}
 
 int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_list *made,
 		    lst_err *err)
@@ -56,7 +95,7 @@ int lst_plot_report(const lst_report *r, const char *outdir, struct lst_plot_lis
 		const struct lst_plot__family *fam = &s_families[k];
 
 		for (size_t i = 0; fam->phase && i < r->nphases; i++)
-			fam->phase(&c, r, &r->phases[i]);
+			s_family_phase(&c, fam, r, &r->phases[i]);
 		if (fam->report)
 			fam->report(&c, r);
 	}

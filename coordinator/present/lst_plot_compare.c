@@ -22,6 +22,8 @@
 #include "lst_plot_int.h"
 #include "lst_plot_tpl.h"
 #include "lst_assert.h"
+#include "lst_compare.h"
+#include "lst_log.h"
 #include "lst_report_text.h"
 #include "lst_util.h"
 
@@ -261,6 +263,34 @@ static void s_list_append(struct lst_plot_list *dst, struct lst_plot_list *src)
 	memset(src, 0, sizeof(*src));
 }
 
+/*
+ * The IOPS over time of phase in every run: each run seen through a view holding the phase's
+ * timeseries rows (lst_report_ts_view), read for this chart alone.
+ */
+static void s_ts_lines(const struct s_cmp *m, const char *phase)
+{
+	lst_report views[LST_COMPARE_MAX_RUNS];
+	const lst_report *runs[LST_COMPARE_MAX_RUNS];
+	struct s_cmp mv = *m;
+	size_t k;
+	lst_err err;
+
+	LST_ASSERT(m->n <= LST_COMPARE_MAX_RUNS);
+	for (k = 0; k < m->n; k++) {
+		if (lst_report_ts_view(m->runs[k], phase, &views[k], &err)) {
+			lst_log_warn("plots of phase %s: %s", phase, err.msg);
+			break;
+		}
+		runs[k] = &views[k];
+	}
+	mv.runs = runs;
+	if (k == m->n && s_shared(&mv, phase, s_has_ts))
+		s_lines(&mv, "compare_iops", phase, "IOPS over time of several runs, a line each",
+			s_has_ts, s_ts_block);
+	while (k-- > 0)
+		lst_report_ts_view_exit(&views[k]);
+}
+
 int lst_plot_compare_all(const lst_report *const *runs, const char *const *names, size_t n,
 			 const char *outdir, struct lst_plot_list *made, lst_err *err)
 {
@@ -282,10 +312,7 @@ int lst_plot_compare_all(const lst_report *const *runs, const char *const *names
 			s_lines(&m, "compare_wsat", ph,
 				"snia-wsat of several runs: IOPS per round against data written",
 				s_has_wsat, s_wsat_block);
-		if (s_shared(&m, ph, s_has_ts))
-			s_lines(&m, "compare_iops", ph,
-				"IOPS over time of several runs, a line each", s_has_ts,
-				s_ts_block);
+		s_ts_lines(&m, ph);
 	}
 	for (size_t j = 0; j < a->nmatrices; j++)
 		if (s_shared(&m, a->matrices[j].phase, s_has_matrix))

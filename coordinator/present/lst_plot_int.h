@@ -76,12 +76,15 @@ const char *lst_plot__short_iops(double v, char *buf, size_t size);
 /*
  * A plot family, as lst_plot_report draws it: phase draws the family's plots of one phase
  * (nothing when the phase has none of them), report those of the whole report; either may be
- * NULL. name says which family it is, for people reading the table.
+ * NULL. name says which family it is, for people reading the table. reads_ts says of which
+ * phases phase reads the timeseries rows (NULL: of none): it is then given a view of the
+ * report holding that phase's (lst_report_ts_view), the model itself holding none.
  */
 struct lst_plot__family {
 	const char *name;
 	void (*phase)(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph);
 	void (*report)(struct lst_plot__ctx *c, const lst_report *r);
+	bool (*reads_ts)(const struct lst_rpt_phase *ph);
 };
 
 /* Latency vs IOPS (lst_plot_lat.c): lat_vs_iops_PHASE, the combined curves with their
