@@ -3,7 +3,8 @@
  * The results CSV reader (coordinator/folder/lst_csv.c): quoted fields with commas, doubled
  * quotes and newlines; CRLF; blank lines and a byte order mark; columns by name; numbers; and
  * bad input refused with FILE:LINE messages (a cut last line is dropped with a warning); and
- * the loose one-line splitter `lockstep steady` uses.
+ * the loose one-line splitter `lockstep steady` uses; the reader that gives a long file a chunk
+ * of records at a time.
  */
 #include <errno.h>
 #include <math.h>
@@ -189,6 +190,83 @@ static void s_loose(void)
 	T_ASSERT(!lst_csv_next_field(&cur, ' '));
 }
 
+/*
+ * The chunked reader over a file of several chunks: every row once, in order, with its line in
+ * the file (quoted newlines counted, a record cut by a chunk's end carried over); a bad number
+ * past the first chunk named with the file's line; a file of a header alone gives one empty chunk.
+ */
+static void s_chunks(void)
+{
+	const size_t nrows = 150000; /* about 3 MB: three chunks */
+	lst_csv_reader *rd;
+	lst_csv *t = NULL;
+	size_t seen = 0, nchunks = 0;
+	long line = 3; /* after the byte order mark, a blank line and the header */
+	char want[256];
+	lst_err err;
+	FILE *f = fopen(s_path, "w");
+	int rc;
+
+	T_ASSERT(f);
+	fputs("\xef\xbb\xbf\nn,text\n", f);
+	for (size_t i = 0; i < nrows; i++)
+		fprintf(f,
+			i % 1000 ? "%zu,row %zu padded to twenty\n"
+				 : "%zu,\"a\nquoted, \"\"%zu\"\"\"\n",
+			i, i);
+	T_EQ_INT(fclose(f), 0);
+	T_EQ_INT(lst_csv_reader_open(s_path, false, &rd, &err), 0);
+	while (!(rc = lst_csv_reader_next(rd, &t, &err))) {
+		int col = lst_csv_col(t, "n");
+
+		nchunks++;
+		for (size_t i = 0; i < lst_csv_nrows(t); i++, seen++) {
+			double v;
+
+			T_EQ_INT(lst_csv_num(t, i, col, &v, &err), 0);
+			T_EQ_INT((size_t)v, seen);
+			T_EQ_INT(lst_csv_line(t, i), line);
+			line += seen % 1000 ? 1 : 2;
+		}
+		lst_csv_destroy(&t);
+	}
+	T_EQ_INT(rc, 1);
+	T_EQ_INT(seen, nrows);
+	T_ASSERT(nchunks >= 3);
+	lst_csv_reader_destroy(&rd);
+	lst_csv_reader_destroy(&rd); /* safe twice */
+
+	f = fopen(s_path, "a");
+	fputs("x,bad\n", f);
+	T_EQ_INT(fclose(f), 0);
+	T_EQ_INT(lst_csv_reader_open(s_path, false, &rd, &err), 0);
+	while (!(rc = lst_csv_reader_next(rd, &t, &err))) {
+		double v;
+
+		for (size_t i = 0; !rc && i < lst_csv_nrows(t); i++)
+			rc = lst_csv_num(t, i, 0, &v, &err);
+		lst_csv_destroy(&t);
+		if (rc)
+			break;
+	}
+	T_EQ_INT(rc, -EINVAL);
+	snprintf(want, sizeof(want), "%s:%ld: column n: 'x' is not a number", s_path, line);
+	T_EQ_STR(err.msg, want);
+	lst_csv_reader_destroy(&rd);
+
+	f = fopen(s_path, "w");
+	fputs("n,text\n", f);
+	T_EQ_INT(fclose(f), 0);
+	T_EQ_INT(lst_csv_reader_open(s_path, false, &rd, &err), 0);
+	T_EQ_INT(lst_csv_reader_next(rd, &t, &err), 0);
+	T_EQ_INT(lst_csv_nrows(t), 0);
+	T_EQ_INT(lst_csv_col(t, "text"), 1);
+	lst_csv_destroy(&t);
+	T_EQ_INT(lst_csv_reader_next(rd, &t, &err), 1);
+	lst_csv_reader_destroy(&rd);
+	T_EQ_INT(lst_csv_reader_open("/nonexistent/x.csv", false, &rd, &err), -ENOENT);
+}
+
 int main(void)
 {
 	snprintf(s_path, sizeof(s_path), "/tmp/lst-test-csv.%d.csv", (int)getpid());
@@ -197,6 +275,7 @@ int main(void)
 	s_cut_last_line();
 	s_bad_input();
 	s_loose();
+	s_chunks();
 	unlink(s_path);
 	printf("ok: csv reader\n");
 	return 0;
