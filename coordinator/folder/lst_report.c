@@ -40,6 +40,7 @@ struct s_priv {
 	size_t nplan;
 	char **strs; /* strings the model owns */
 	size_t nstrs;
+	lst_map *interned; /* of strs, those s_intern kept: their index */
 	/* points.jsonl: how many run.json "phases", summary.json "points" and "tests" it holds;
 	 * read whole only where it is ahead of those files (s_load_journal) */
 	size_t jphases, jpoints, jtests;
@@ -72,6 +73,21 @@ static const char *s_own(lst_report *r, char *s)
 	p->strs = lst_realloc(p->strs, (p->nstrs + 1) * sizeof(*p->strs));
 	p->strs[p->nstrs++] = s;
 	return s;
+}
+
+/* A copy of s the model owns, one per distinct string (a suite's test names repeat at every
+ * point, and summary.json's points that held them are let go: s_prune_points). */
+static const char *s_intern(lst_report *r, const char *s)
+{
+	struct s_priv *p = r->priv;
+	size_t k;
+
+	if (!p->interned)
+		p->interned = lst_map_new();
+	if (lst_map_find_str(p->interned, s, &k))
+		return p->strs[k];
+	lst_map_add_str(p->interned, s, p->nstrs, NULL);
+	return s_own(r, lst_strdup(s));
 }
 
 /* --- JSON helpers: absent or null is "no value", a wrong type is an error --------------------- */
@@ -840,16 +856,17 @@ static const char *s_point_name(lst_report *r, const char *label, const char *te
 
 /*
  * Drop what the model never reads from a summary.json point (its latency objects, counts,
- * labels: most of the file). Kept: the keys the join in s_load_summary_json, lst_report_load()
- * (workload) and the failover and dip lines (lst_report_failover.c) read.
+ * labels, the workload but its block size: most of the file). Kept: the keys the join in
+ * s_load_summary_json, lst_report_load() (the block size) and the failover and dip lines
+ * (lst_report_failover.c) read.
  */
 static void s_trim_point(json_t *o)
 {
 	static const char *const keep[] = { "phase",	"agent", "test",   "scope",
 					    "point",	"round", "path",   "workload",
 					    "failover", "dips",	 "repeat", "repeats" };
+	json_t *wl = json_object_get(o, "workload"), *bs = json_object_get(wl, "bs"), *v, *tmp;
 	const char *key;
-	json_t *v, *tmp;
 
 	json_object_foreach_safe(o, tmp, key, v)
 	{
@@ -860,6 +877,37 @@ static void s_trim_point(json_t *o)
 		if (k == LST_ARRAY_SIZE(keep))
 			json_object_del(o, key);
 	}
+	/* Of the workload, lst_report_load reads the block size alone. */
+	if (json_is_object(wl) && json_object_size(wl) > (bs != NULL))
+		json_object_set_new(o, "workload",
+				    bs ? json_pack("{s:O}", "bs", bs) : json_object());
+}
+
+/*
+ * Once the model is built, summary.json's points serve the failover and dip lines alone
+ * (lst_report_failover.c): the points without either go, and of the others what those lines
+ * read stays, so that the points of a long run are not held while the report is written.
+ */
+static void s_prune_points(json_t *summary)
+{
+	static const char *const keep[] = { "phase", "point", "agent", "path", "failover", "dips" };
+	json_t *points = json_object_get(summary, "points"), *kept = json_array(), *o, *v;
+	size_t i;
+
+	json_array_foreach (points, i, o) {
+		json_t *p;
+
+		if (!json_object_get(o, "failover") && !json_object_get(o, "dips"))
+			continue;
+		p = json_object();
+		for (size_t k = 0; k < LST_ARRAY_SIZE(keep); k++)
+			if ((v = json_object_get(o, keep[k])))
+				json_object_set(p, keep[k], v);
+		json_array_append_new(kept, p);
+	}
+	if (points)
+		json_object_set(summary, "points", kept);
+	json_decref(kept);
 }
 
 static size_t s_skip_ws(const char *b, size_t n, size_t i)
@@ -1079,7 +1127,7 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 
 			if (pt->point == point && !strcmp(pt->phase, phase) &&
 			    !strcmp(pt->agent, agent)) {
-				pt->test = test ? test : "";
+				pt->test = test ? s_intern(r, test) : "";
 				pt->round = round;
 				pt->repeat = s_jlong(o, "repeat", 0);
 				pt->repeats = s_jlong(o, "repeats", 0);
@@ -1547,6 +1595,7 @@ lst_report *lst_report_load(const char *dir, lst_report_plan_fn plan, lst_err *e
 			if (phase && json_is_number(bs) && json_number_value(bs) >= S_SEQ_BS)
 				s_phase(r, phase)->sequential = true;
 		}
+		s_prune_points(r->summary);
 	}
 	free(path);
 	return r;
@@ -1579,6 +1628,7 @@ void lst_report_destroy(lst_report **pp)
 	for (size_t i = 0; i < p->nstrs; i++)
 		free(p->strs[i]);
 	free(p->strs);
+	lst_map_destroy(&p->interned);
 	free(p);
 	for (size_t i = 0; i < r->ntests; i++) {
 		free(r->tests[i].values);

@@ -88,7 +88,8 @@ struct lst_rpt_agent {
 typedef struct lst_report {
 	char *dir;
 	json_t *run;	 /* run.json */
-	json_t *summary; /* summary.json, NULL when absent */
+	json_t *summary; /* summary.json, NULL when absent; its points only those with a failover
+			  * window or dips, with what their lines read */
 	const char *run_id, *plan_name, *plan_file, *status, *started, *finished, *coordinator;
 	char *title; /* "plan NAME, target T (MODEL FW)" for plot titles */
 
