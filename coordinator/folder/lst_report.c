@@ -41,6 +41,10 @@ struct s_priv {
 	char **strs; /* strings the model owns */
 	size_t nstrs;
 	lst_map *interned; /* of strs, those s_intern kept: their index */
+	/* timeseries.csv's rows of each phase (by its index in r->phases): all and agent rows,
+	 * target and path rows; a view of the phase allocates them at once */
+	size_t (*ts_rows)[2];
+	size_t nts_rows;
 	/* points.jsonl: how many run.json "phases", summary.json "points" and "tests" it holds;
 	 * read whole only where it is ahead of those files (s_load_journal) */
 	size_t jphases, jpoints, jtests;
@@ -1187,9 +1191,23 @@ static int s_ts_check(const lst_csv *t, size_t i, const int *cols, void *arg)
 	struct lst_rpt_ts row;
 	int rc = s_read_row(t, i, &lst_timeseries_table, cols, &row, a->err);
 
-	if (!rc && !lst_report_phase(a->r, row.phase))
-		s_phase(a->r, s_own(a->r, lst_strdup(row.phase)));
-	return rc;
+	struct s_priv *p = a->r->priv;
+	const struct lst_rpt_phase *ph;
+	size_t k;
+
+	if (rc)
+		return rc;
+	if (!(ph = lst_report_phase(a->r, row.phase)))
+		ph = s_phase(a->r, s_own(a->r, lst_strdup(row.phase)));
+	k = (size_t)(ph - a->r->phases);
+	if (k >= p->nts_rows) {
+		p->ts_rows = lst_realloc(p->ts_rows, a->r->nphases * sizeof(*p->ts_rows));
+		memset(p->ts_rows + p->nts_rows, 0,
+		       (a->r->nphases - p->nts_rows) * sizeof(*p->ts_rows));
+		p->nts_rows = a->r->nphases;
+	}
+	p->ts_rows[k][s_is_part(row.scope)]++;
+	return 0;
 }
 
 /*
@@ -1259,6 +1277,7 @@ static int s_ts_take(const lst_csv *t, size_t i, const int *cols, void *arg)
 
 int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view, lst_err *err)
 {
+	const struct s_priv *p = r->priv;
 	struct s_ts_strs *st = lst_calloc(1, sizeof(*st));
 	struct s_ts_arg a = { .r = (lst_report *)r, .view = view, .phase = phase, .err = err };
 	int rc;
@@ -1271,6 +1290,17 @@ int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view,
 	for (size_t k = 0; k < lst_timeseries_table.ncols; k++)
 		if (!strcmp(lst_timeseries_table.cols[k].name, "phase"))
 			a.phase_col = k;
+	/* Room for the rows the check counted, allocated once (doubling held up to twice them). */
+	for (size_t k = 0; k < p->nts_rows; k++) {
+		if (phase && strcmp(r->phases[k].name, phase))
+			continue;
+		a.nts_cap += p->ts_rows[k][0];
+		a.nparts_cap += p->ts_rows[k][1];
+	}
+	view->ts = lst_calloc(a.nts_cap + 1, sizeof(*view->ts));
+	view->ts_parts = lst_calloc(a.nparts_cap + 1, sizeof(*view->ts_parts));
+	a.nts_cap++;
+	a.nparts_cap++;
 	rc = s_ts_each(r, true, s_ts_take, &a, err);
 	if (rc)
 		lst_report_ts_view_exit(view);
@@ -1629,6 +1659,7 @@ void lst_report_destroy(lst_report **pp)
 		free(p->strs[i]);
 	free(p->strs);
 	lst_map_destroy(&p->interned);
+	free(p->ts_rows);
 	free(p);
 	for (size_t i = 0; i < r->ntests; i++) {
 		free(r->tests[i].values);
