@@ -914,11 +914,55 @@ static void s_prune_points(json_t *summary)
 	json_decref(kept);
 }
 
-static size_t s_skip_ws(const char *b, size_t n, size_t i)
+/*
+ * summary.json read a window at a time: b holds n bytes of the file from where the scan last
+ * let go (s_win_drop), and more are read (s_win_more) whenever a value runs past its end, so a
+ * long run's points are never all in memory as text.
+ */
+struct s_win {
+	FILE *f;
+	char *b;
+	size_t n, cap;
+	bool eof, bad; /* bad: a NUL byte (not JSON: jansson says why) */
+};
+
+#define S_WIN_CHUNK ((size_t)1 << 20)
+
+/* Read up to a chunk more into w. Returns false at the end of the file (or on an error). */
+static bool s_win_more(struct s_win *w)
 {
-	while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
-		i++;
-	return i;
+	size_t got;
+
+	if (w->eof)
+		return false;
+	if (w->cap - w->n < S_WIN_CHUNK) {
+		w->cap = w->n + S_WIN_CHUNK;
+		w->b = lst_realloc(w->b, w->cap + 1);
+	}
+	got = fread(w->b + w->n, 1, S_WIN_CHUNK, w->f);
+	if (memchr(w->b + w->n, '\0', got))
+		w->bad = true;
+	w->n += got;
+	w->eof = got < S_WIN_CHUNK;
+	return got > 0 && !w->bad;
+}
+
+/* Let go of the first k bytes (a scan's position k becomes 0). */
+static void s_win_drop(struct s_win *w, size_t k)
+{
+	memmove(w->b, w->b + k, w->n - k);
+	w->n -= k;
+}
+
+static size_t s_skip_ws(struct s_win *w, size_t i)
+{
+	for (;;) {
+		while (i < w->n &&
+		       (w->b[i] == ' ' || w->b[i] == '\t' || w->b[i] == '\n' || w->b[i] == '\r'))
+			i++;
+		if (i < w->n || !s_win_more(w))
+			return i;
+	}
 }
 
 /*
@@ -953,6 +997,17 @@ static size_t s_value_end(const char *b, size_t n, size_t i)
 	return depth || str ? 0 : i;
 }
 
+/* s_value_end in the window, reading more while the value runs to its end. */
+static size_t s_win_value_end(struct s_win *w, size_t i)
+{
+	for (;;) {
+		size_t e = s_value_end(w->b, w->n, i);
+
+		if ((e && e < w->n) || !s_win_more(w))
+			return e;
+	}
+}
+
 /* One value of the span b[i, e): a new reference, NULL when it is not JSON. */
 static json_t *s_span(const char *b, size_t i, size_t e)
 {
@@ -960,29 +1015,31 @@ static json_t *s_span(const char *b, size_t i, size_t e)
 		     : NULL;
 }
 
-/* The array at b[*i] ('['), each object parsed and trimmed alone; *i is moved past it. */
-static json_t *s_scan_points(const char *b, size_t n, size_t *i)
+/* The array at b[*i] ('['), each object parsed and trimmed alone, and its text let go; *i is
+ * moved past it. */
+static json_t *s_scan_points(struct s_win *w, size_t *i)
 {
 	json_t *arr = json_array(), *o;
-	size_t k = s_skip_ws(b, n, *i + 1), e;
+	size_t k = s_skip_ws(w, *i + 1), e;
 
-	if (k < n && b[k] == ']') {
+	if (k < w->n && w->b[k] == ']') {
 		*i = k + 1;
 		return arr;
 	}
 	for (;;) {
-		e = s_value_end(b, n, k);
-		if (!(o = s_span(b, k, e)))
+		e = s_win_value_end(w, k);
+		if (!(o = s_span(w->b, k, e)))
 			break;
 		if (json_is_object(o))
 			s_trim_point(o);
 		json_array_append_new(arr, o);
-		k = s_skip_ws(b, n, e);
-		if (k < n && b[k] == ',') {
-			k = s_skip_ws(b, n, k + 1);
+		s_win_drop(w, e);
+		k = s_skip_ws(w, 0);
+		if (k < w->n && w->b[k] == ',') {
+			k = s_skip_ws(w, k + 1);
 			continue;
 		}
-		if (k < n && b[k] == ']') {
+		if (k < w->n && w->b[k] == ']') {
 			*i = k + 1;
 			return arr;
 		}
@@ -993,26 +1050,26 @@ static json_t *s_scan_points(const char *b, size_t n, size_t *i)
 }
 
 /* One "key": value of the top object at b[*i]: set in doc; *i moved past it. 0 or -1. */
-static int s_scan_member(json_t *doc, const char *b, size_t n, size_t *i)
+static int s_scan_member(json_t *doc, struct s_win *w, size_t *i)
 {
-	size_t e = s_value_end(b, n, *i);
-	json_t *key = b[*i] == '"' ? s_span(b, *i, e) : NULL, *v;
+	size_t e = s_win_value_end(w, *i);
+	json_t *key = w->b[*i] == '"' ? s_span(w->b, *i, e) : NULL, *v;
 	const char *k = json_string_value(key);
 
 	if (!k || json_object_get(doc, k)) {
 		json_decref(key);
 		return -1;
 	}
-	*i = s_skip_ws(b, n, e);
-	if (*i < n && b[*i] == ':')
-		*i = s_skip_ws(b, n, *i + 1);
+	*i = s_skip_ws(w, e);
+	if (*i < w->n && w->b[*i] == ':')
+		*i = s_skip_ws(w, *i + 1);
 	else
-		*i = n;
-	if (*i < n && b[*i] == '[' && !strcmp(k, "points")) {
-		v = s_scan_points(b, n, i);
+		*i = w->n;
+	if (*i < w->n && w->b[*i] == '[' && !strcmp(k, "points")) {
+		v = s_scan_points(w, i);
 	} else {
-		e = s_value_end(b, n, *i);
-		v = s_span(b, *i, e);
+		e = s_win_value_end(w, *i);
+		v = s_span(w->b, *i, e);
 		*i = e;
 	}
 	if (v)
@@ -1021,35 +1078,35 @@ static int s_scan_member(json_t *doc, const char *b, size_t n, size_t *i)
 	return v ? 0 : -1;
 }
 
-/* The object of b[0, n), or NULL when it is not a JSON object (the caller parses it again for
- * jansson's error). */
-static json_t *s_scan_summary(const char *b, size_t n)
+/* The object of the window's file, or NULL when it is not a JSON object (the caller parses it
+ * again for jansson's error). */
+static json_t *s_scan_summary(struct s_win *w)
 {
 	json_t *doc = json_object();
-	size_t i = s_skip_ws(b, n, 0);
+	size_t i = s_skip_ws(w, 0);
 
-	if (i >= n || b[i] != '{')
+	if (i >= w->n || w->b[i] != '{')
 		goto bad;
-	i = s_skip_ws(b, n, i + 1);
-	if (i < n && b[i] == '}') {
+	i = s_skip_ws(w, i + 1);
+	if (i < w->n && w->b[i] == '}') {
 		i++;
 	} else {
 		for (;;) {
-			if (i >= n || s_scan_member(doc, b, n, &i))
+			if (i >= w->n || s_scan_member(doc, w, &i))
 				goto bad;
-			i = s_skip_ws(b, n, i);
-			if (i < n && b[i] == ',') {
-				i = s_skip_ws(b, n, i + 1);
+			i = s_skip_ws(w, i);
+			if (i < w->n && w->b[i] == ',') {
+				i = s_skip_ws(w, i + 1);
 				continue;
 			}
-			if (i < n && b[i] == '}') {
+			if (i < w->n && w->b[i] == '}') {
 				i++;
 				break;
 			}
 			goto bad;
 		}
 	}
-	if (s_skip_ws(b, n, i) == n)
+	if (s_skip_ws(w, i) == w->n && !w->bad)
 		return doc;
 bad:
 	json_decref(doc);
@@ -1057,19 +1114,19 @@ bad:
 }
 
 /*
- * summary.json with its points trimmed (s_trim_point) one at a time as they are parsed: jansson
- * holds about five times the file as objects, and a day's points are tens of MB of it (issue
- * 16). Anything the scan does not take is parsed whole again for jansson's error.
+ * summary.json with its points trimmed (s_trim_point) one at a time as they are parsed, read a
+ * window at a time: jansson holds about five times the file as objects, and a day's points are
+ * tens of MB of it. Anything the scan does not take is parsed whole again for jansson's error.
  */
 static json_t *s_load_summary_doc(const char *path, lst_err *err)
 {
+	struct s_win w = { .f = fopen(path, "rb") };
 	json_t *doc = NULL;
-	char *buf;
-	size_t len;
 
-	if (!lst_read_file(path, LST_CSV_MAX_BYTES, &buf, &len)) {
-		doc = memchr(buf, '\0', len) ? NULL : s_scan_summary(buf, len);
-		free(buf);
+	if (w.f) {
+		doc = s_scan_summary(&w);
+		fclose(w.f);
+		free(w.b);
 	}
 	return doc ? doc : s_load_json(path, err);
 }
