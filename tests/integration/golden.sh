@@ -73,7 +73,7 @@ golden_diff() {
 	diff -ru "$1" "$2" >golden.diff && return 0
 	{
 		echo "changed: $(grep -c '^diff -ru' golden.diff) files; only on one side: $(grep -c '^Only in' golden.diff)"
-		grep -E '^(diff -ru|Only in)' golden.diff | sed 's/^diff -ru [^ ]* /changed: /' | head -n 40
+		grep -E '^(diff -ru|Only in)' golden.diff | sed 's|^diff -ru [^ ]* got/|changed: |' | head -n 40
 		head -n "$DIFF_LINES" golden.diff
 		n=$(wc -l <golden.diff)
 		[ "$n" -le "$DIFF_LINES" ] || echo "... $((n - DIFF_LINES)) more lines of diff (LST_GOLDEN_DIFF_LINES=N shows more)"
