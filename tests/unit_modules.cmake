@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # Unit tests of modules that had none of their own, one program per module: the agent daemon's
 # reactor files through their private interface (lst_daemon_int.h) on real inproc ZeroMQ
-# sockets, no network.
+# sockets (the CURVE gate on loopback TCP), no agent process.
 lst_add_unit_test(daemon_send unit/test_daemon_send.c lockstep::agent_daemon)
+lst_add_unit_test(daemon_zap unit/test_daemon_zap.c lockstep::agent_daemon)
