@@ -254,17 +254,23 @@ static void test_curve_gate(void)
 	zsock_destroy(&d.router);
 }
 
-int main(void)
+/* Remove the test's folder, also when an assertion ends the program. */
+static void s_cleanup(void)
 {
 	char cmd[128];
 
-	lst_log_set_ident("test_daemon_zap");
-	s_setup();
-	test_decisions();
-	test_curve_gate();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s_dir);
 	if (system(cmd))
 		fprintf(stderr, "cannot remove %s\n", s_dir);
+}
+
+int main(void)
+{
+	lst_log_set_ident("test_daemon_zap");
+	s_setup();
+	atexit(s_cleanup);
+	test_decisions();
+	test_curve_gate();
 	printf("ok: daemon zap\n");
 	return 0;
 }
