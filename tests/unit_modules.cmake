@@ -4,3 +4,4 @@
 # sockets (the CURVE gate on loopback TCP), no agent process.
 lst_add_unit_test(daemon_send unit/test_daemon_send.c lockstep::agent_daemon)
 lst_add_unit_test(daemon_zap unit/test_daemon_zap.c lockstep::agent_daemon)
+lst_add_unit_test(daemon_held unit/test_daemon_held.c lockstep::agent_daemon)
