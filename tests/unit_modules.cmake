@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Unit tests of modules that had none of their own, one program per module: the agent daemon's
 # reactor files through their private interface (lst_daemon_int.h) on real inproc ZeroMQ
-# sockets (the CURVE gate on loopback TCP), no agent process.
+# sockets (the CURVE gate on loopback TCP), no agent process; and the agent's I/O library's trace
+# folder.
 lst_add_unit_test(daemon_send unit/test_daemon_send.c lockstep::agent_daemon)
 lst_add_unit_test(daemon_zap unit/test_daemon_zap.c lockstep::agent_daemon)
 lst_add_unit_test(daemon_held unit/test_daemon_held.c lockstep::agent_daemon)
+lst_add_unit_test(tracedir unit/test_tracedir.c lockstep::agent_io)
