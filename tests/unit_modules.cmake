@@ -4,6 +4,7 @@
 # sockets (the CURVE gate on loopback TCP), no agent process; and the agent's I/O library's trace
 # folder.
 lst_add_unit_test(daemon_send unit/test_daemon_send.c lockstep::agent_daemon)
+target_sources(test_daemon_send PRIVATE unit/lst_daemon_rig.c)
 lst_add_unit_test(daemon_zap unit/test_daemon_zap.c lockstep::agent_daemon)
 lst_add_unit_test(daemon_held unit/test_daemon_held.c lockstep::agent_daemon)
 lst_add_unit_test(tracedir unit/test_tracedir.c lockstep::agent_io)

@@ -13,79 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lst_daemon_int.h"
+#include "lst_daemon_rig.h"
 #include "lst_test.h"
 #include "lst_time.h"
 
-/* Each rig binds its own endpoint: libzmq releases a closed socket's inproc name in the
- * background, so the next rig could find it still taken. */
-static int s_rigs;
-
-/* A daemon with only what the send path touches: the ROUTER, the outgoing message, a session. */
-struct s_rig {
-	lst_daemon d;
-	zsock_t *router, *dealer;
-	struct lst_daemon__rid peer;
-	struct lst_daemon__point pt;
-};
-
-/* The DEALER says hello so the ROUTER learns its routing id, which becomes rig->peer. */
-static void s_rig_init(struct s_rig *r)
-{
-	int n;
-	char buf[8], ep[64];
-
-	memset(r, 0, sizeof(*r));
-	snprintf(ep, sizeof(ep), "inproc://test-daemon-send-%d", s_rigs++);
-	r->router = zsock_new_router(ep);
-	r->dealer = zsock_new_dealer(ep);
-	T_ASSERT(r->router && r->dealer);
-	r->d.zs = zsock_resolve(r->router);
-	r->d.out = lst_msg_new(LST_MSG_PONG);
-	T_EQ_INT(zstr_send(r->dealer, "hi"), 0);
-	n = zmq_recv(r->d.zs, r->peer.b, sizeof(r->peer.b), 0);
-	T_ASSERT(n > 0);
-	r->peer.len = (size_t)n;
-	T_EQ_INT(zmq_recv(r->d.zs, buf, sizeof(buf), 0), 2);
-}
-
-static void s_rig_exit(struct s_rig *r)
-{
-	lst_daemon__cache_clear(&r->d.sess);
-	lst_daemon__spool_clear(&r->d.sess);
-	lst_msg_destroy(&r->d.out);
-	zsock_destroy(&r->dealer);
-	zsock_destroy(&r->router);
-}
-
-/* The next frame the peer got, decoded (the caller destroys it); it must be of type want. */
-static lst_msg *s_got(struct s_rig *r, enum lst_msg_type want)
-{
-	zframe_t *f;
-	lst_msg *m = NULL;
-	lst_err err;
-
-	zsock_set_rcvtimeo(r->dealer, 2000);
-	f = zframe_recv(r->dealer);
-	T_ASSERT(f);
-	if (lst_msg_decode(zframe_data(f), zframe_size(f), &m, &err))
-		T_FAIL("the peer got a frame that does not decode: %s", err.msg);
-	zframe_destroy(&f);
-	T_EQ_STR(lst_msg_type_name(m->type), lst_msg_type_name(want));
-	return m;
-}
-
-/* Nothing more is waiting for the peer. */
-static void s_got_nothing(struct s_rig *r)
-{
-	zsock_set_rcvtimeo(r->dealer, 50);
-	zframe_t *f = zframe_recv(r->dealer);
-
-	if (f)
-		T_FAIL("the peer got an unexpected frame of %zu bytes", zframe_size(f));
-}
-
-static void s_pong(struct s_rig *r, const struct lst_daemon__rid *rid, uint64_t id,
+static void s_pong(struct lst_rig *r, const struct lst_daemon__rid *rid, uint64_t id,
 		   uint32_t cmd_type)
 {
 	lst_msg *m = lst_daemon__out(&r->d, LST_MSG_PONG);
@@ -98,18 +30,18 @@ static void s_pong(struct s_rig *r, const struct lst_daemon__rid *rid, uint64_t 
  * cached under the command's id; a SYNC is answered afresh, never cached. */
 static void test_reply_own(void)
 {
-	struct s_rig r;
+	struct lst_rig r;
 	lst_msg *m;
 	struct lst_daemon__cached *c;
 
-	s_rig_init(&r);
+	lst_rig_init(&r);
 	r.d.sess.active = r.d.sess.known = true;
-	r.d.sess.peer = r.peer;
+	r.d.sess.peer = r.rid[0];
 	r.d.sess.seq = 10;
-	T_ASSERT(lst_daemon__is_peer(&r.d, &r.peer));
+	T_ASSERT(lst_daemon__is_peer(&r.d, &r.rid[0]));
 
-	s_pong(&r, &r.peer, 7, LST_MSG_PING);
-	m = s_got(&r, LST_MSG_PONG);
+	s_pong(&r, &r.rid[0], 7, LST_MSG_PING);
+	m = lst_rig_got(&r, 0, LST_MSG_PONG);
 	T_EQ_U64(m->seq, 11);
 	T_EQ_U64(m->re, 7);
 	T_EQ_INT(m->u.ping.now, 42);
@@ -118,26 +50,27 @@ static void test_reply_own(void)
 	T_ASSERT(c && !c->pending && c->f.buf);
 	T_EQ_U64(c->f.seq, 11);
 
-	s_pong(&r, &r.peer, 8, LST_MSG_SYNC);
-	lst_msg_destroy((m = s_got(&r, LST_MSG_PONG), &m));
+	s_pong(&r, &r.rid[0], 8, LST_MSG_SYNC);
+	lst_msg_destroy((m = lst_rig_got(&r, 0, LST_MSG_PONG), &m));
 	T_ASSERT(!lst_daemon__cache_find(&r.d.sess, 8));
 	T_EQ_U64(r.d.sess.seq, 12);
-	s_rig_exit(&r);
+	lst_rig_exit(&r);
 }
 
 /* A stranger (not the session's peer) is answered in the stray seq, and nothing is cached:
  * its retries must not occupy the session's cache. */
 static void test_reply_stray(void)
 {
-	struct s_rig r;
+	struct lst_rig r;
 	lst_msg *m;
 
-	s_rig_init(&r);
+	lst_rig_init(&r);
 	r.d.sess.seq = 10;
 	r.d.stray_seq = 100;
-	T_ASSERT(!lst_daemon__is_peer(&r.d, &r.peer)); /* no active session */
-	lst_daemon__error(&r.d, &r.peer, 5, LST_MSG_PREPARE, LST_PERR_STATE, "no session (%d)", 3);
-	m = s_got(&r, LST_MSG_ERROR);
+	T_ASSERT(!lst_daemon__is_peer(&r.d, &r.rid[0])); /* no active session */
+	lst_daemon__error(&r.d, &r.rid[0], 5, LST_MSG_PREPARE, LST_PERR_STATE, "no session (%d)",
+			  3);
+	m = lst_rig_got(&r, 0, LST_MSG_ERROR);
 	T_EQ_U64(m->seq, 101);
 	T_EQ_U64(m->re, 5);
 	T_EQ_INT(m->u.error.code, LST_PERR_STATE);
@@ -145,7 +78,7 @@ static void test_reply_stray(void)
 	lst_msg_destroy(&m);
 	T_ASSERT(!lst_daemon__cache_find(&r.d.sess, 5));
 	T_EQ_U64(r.d.sess.seq, 10);
-	s_rig_exit(&r);
+	lst_rig_exit(&r);
 }
 
 /* A command still executing keeps its slot through more replies than the cache holds, and its
@@ -177,16 +110,16 @@ static void test_cache_pending(void)
 /* The pending slot's reply goes out and replaces the placeholder: a retry then finds it. */
 static void test_reply_fills_pending(void)
 {
-	struct s_rig r;
+	struct lst_rig r;
 	struct lst_daemon__cached *c;
 	lst_msg *m;
 
-	s_rig_init(&r);
+	lst_rig_init(&r);
 	r.d.sess.active = r.d.sess.known = true;
-	r.d.sess.peer = r.peer;
+	r.d.sess.peer = r.rid[0];
 	lst_daemon__cache_put(&r.d.sess, 9, true, NULL);
-	s_pong(&r, &r.peer, 9, LST_MSG_START);
-	lst_msg_destroy((m = s_got(&r, LST_MSG_PONG), &m));
+	s_pong(&r, &r.rid[0], 9, LST_MSG_START);
+	lst_msg_destroy((m = lst_rig_got(&r, 0, LST_MSG_PONG), &m));
 	c = lst_daemon__cache_find(&r.d.sess, 9);
 	T_ASSERT(c && !c->pending && c->f.buf && c->f.len);
 	T_EQ_U64(c->f.seq, 1);
@@ -195,10 +128,10 @@ static void test_reply_fills_pending(void)
 	for (unsigned i = 0; i < LST_DAEMON__CACHE_N; i++)
 		n += r.d.sess.cache[i].id == 9;
 	T_EQ_INT(n, 1);
-	s_rig_exit(&r);
+	lst_rig_exit(&r);
 }
 
-static void s_done(struct s_rig *r, uint64_t samples)
+static void s_done(struct lst_rig *r, uint64_t samples)
 {
 	lst_msg *m = lst_daemon__out(&r->d, LST_MSG_DONE);
 
@@ -212,23 +145,24 @@ static void s_done(struct s_rig *r, uint64_t samples)
  * oldest frames go, counted as dropped, in one burst that the next ACK ends. */
 static void test_spool(void)
 {
-	struct s_rig r;
+	struct lst_rig r;
+	struct lst_daemon__point pt = { 0 };
 	struct lst_daemon__session *s;
 	lst_msg *m;
 
-	s_rig_init(&r);
+	lst_rig_init(&r);
 	s = &r.d.sess;
 	s->active = s->known = true;
-	s->peer = r.peer;
+	s->peer = r.rid[0];
 	s->gen = 3;
-	r.pt.gen = 3;
-	r.pt.peer = r.peer;
-	r.d.pt = &r.pt;
+	pt.gen = 3;
+	pt.peer = r.rid[0];
+	r.d.pt = &pt;
 	lst_daemon__spool_bounds(s, 10 * LST_NS_PER_S);
 	for (uint64_t i = 0; i < 5; i++)
 		s_done(&r, i);
 	for (uint64_t i = 0; i < 5; i++) {
-		m = s_got(&r, LST_MSG_DONE);
+		m = lst_rig_got(&r, 0, LST_MSG_DONE);
 		T_EQ_U64(m->seq, i + 1);
 		T_EQ_U64(m->u.done.samples, i);
 		lst_msg_destroy(&m);
@@ -263,21 +197,22 @@ static void test_spool(void)
 	T_EQ_U64(s->spool_dropped, 0);
 	T_EQ_INT(s->spool_bytes, 0);
 	for (int i = 0; i < 5; i++)
-		lst_msg_destroy((m = s_got(&r, LST_MSG_DONE), &m));
-	s_rig_exit(&r);
+		lst_msg_destroy((m = lst_rig_got(&r, 0, LST_MSG_DONE), &m));
+	lst_rig_exit(&r);
 }
 
 /* The spool grows past its first allocation and keeps its frames in seq order across the wrap. */
 static void test_spool_grows(void)
 {
-	struct s_rig r;
+	struct lst_rig r;
+	struct lst_daemon__point pt = { 0 };
 	struct lst_daemon__session *s;
 
-	s_rig_init(&r);
+	lst_rig_init(&r);
 	s = &r.d.sess;
 	s->known = true;
-	r.d.pt = &r.pt;
-	r.pt.peer = r.peer;
+	r.d.pt = &pt;
+	pt.peer = r.rid[0];
 	lst_daemon__spool_bounds(s, 60 * LST_NS_PER_S);
 	for (uint64_t i = 0; i < 200; i++)
 		s_done(&r, i);
@@ -288,30 +223,31 @@ static void test_spool_grows(void)
 	for (size_t i = 0; i < s->spool_n; i++)
 		T_EQ_U64(s->spool[(s->spool_head + i) % s->spool_cap].seq, 151 + i);
 	T_EQ_U64(s->spool_dropped, 0);
-	s_rig_exit(&r);
+	lst_rig_exit(&r);
 }
 
 /* A point left over from an ended session sends bare: the stray seq, nothing spooled. */
 static void test_emit_old_point(void)
 {
-	struct s_rig r;
+	struct lst_rig r;
+	struct lst_daemon__point pt = { 0 };
 	lst_msg *m;
 
-	s_rig_init(&r);
+	lst_rig_init(&r);
 	r.d.sess.known = true;
 	r.d.sess.gen = 4;
 	r.d.sess.seq = 50;
-	r.pt.gen = 3;
-	r.pt.peer = r.peer;
-	r.d.pt = &r.pt;
+	pt.gen = 3;
+	pt.peer = r.rid[0];
+	r.d.pt = &pt;
 	s_done(&r, 1);
-	m = s_got(&r, LST_MSG_DONE);
+	m = lst_rig_got(&r, 0, LST_MSG_DONE);
 	T_EQ_U64(m->seq, 1);
 	lst_msg_destroy(&m);
 	T_EQ_INT(r.d.sess.spool_n, 0);
 	T_EQ_U64(r.d.sess.seq, 50);
-	s_got_nothing(&r);
-	s_rig_exit(&r);
+	lst_rig_got_nothing(&r, 0);
+	lst_rig_exit(&r);
 }
 
 /* The bound: a lease's SAMPLEs at the shortest interval (10 ms), half again, 64 spare; in bytes
