@@ -15,3 +15,4 @@ target_sources(test_daemon_dispatch PRIVATE unit/lst_daemon_rig.c fuzz/msg_examp
 target_include_directories(test_daemon_dispatch PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 lst_add_unit_test(daemon_verify unit/test_daemon_verify.c lockstep::agent_daemon)
 target_sources(test_daemon_verify PRIVATE unit/lst_daemon_rig.c)
+lst_add_unit_test(daemon_trace unit/test_daemon_trace.c lockstep::agent_daemon)
