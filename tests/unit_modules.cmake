@@ -16,3 +16,5 @@ target_include_directories(test_daemon_dispatch PRIVATE ${CMAKE_CURRENT_SOURCE_D
 lst_add_unit_test(daemon_verify unit/test_daemon_verify.c lockstep::agent_daemon)
 target_sources(test_daemon_verify PRIVATE unit/lst_daemon_rig.c)
 lst_add_unit_test(daemon_trace unit/test_daemon_trace.c lockstep::agent_daemon)
+lst_add_unit_test(daemon_hook unit/test_daemon_hook.c lockstep::agent_daemon)
+target_sources(test_daemon_hook PRIVATE unit/lst_daemon_rig.c)
