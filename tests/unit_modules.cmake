@@ -2,7 +2,7 @@
 # Unit tests of modules that had none of their own, one program per module: the agent daemon's
 # reactor files through their private interface (lst_daemon_int.h) on real inproc ZeroMQ
 # sockets (the CURVE gate on loopback TCP), no agent process; the agent's I/O library's trace
-# folder; `lockstep steady`'s input reader.
+# folder and purge worker; `lockstep steady`'s input reader.
 lst_add_unit_test(daemon_send unit/test_daemon_send.c lockstep::agent_daemon)
 target_sources(test_daemon_send PRIVATE unit/lst_daemon_rig.c)
 lst_add_unit_test(daemon_zap unit/test_daemon_zap.c lockstep::agent_daemon)
@@ -19,3 +19,4 @@ lst_add_unit_test(daemon_trace unit/test_daemon_trace.c lockstep::agent_daemon)
 lst_add_unit_test(daemon_hook unit/test_daemon_hook.c lockstep::agent_daemon)
 target_sources(test_daemon_hook PRIVATE unit/lst_daemon_rig.c)
 lst_add_unit_test(steady_read unit/test_steady_read.c lockstep::folder)
+lst_add_unit_test(purge unit/test_purge.c lockstep::agent_io)
