@@ -63,7 +63,8 @@ if [ -n "${LST_GOLDEN_UPDATE:-}" ]; then
 	rm -rf "$GOLD/expected"
 	cp -r got "$GOLD/expected"
 	cp images.sha256 inputs.sha256 "$GOLD/"
-	ok "expected outputs rewritten: $(wc -l <text.list) text files, $(wc -l <images.sha256) images, $(wc -l <inputs.sha256) inputs"
+	ok "expected outputs rewritten: $(wc -l <text.list) text files," \
+		"$(wc -l <images.sha256) images, $(wc -l <inputs.sha256) inputs"
 	exit 0
 fi
 
@@ -72,11 +73,13 @@ fi
 golden_diff() {
 	diff -ru "$1" "$2" >golden.diff && return 0
 	{
-		echo "changed: $(grep -c '^diff -ru' golden.diff) files; only on one side: $(grep -c '^Only in' golden.diff)"
+		echo "changed: $(grep -c '^diff -ru' golden.diff) files;" \
+			"only on one side: $(grep -c '^Only in' golden.diff)"
 		grep -E '^(diff -ru|Only in)' golden.diff | sed 's|^diff -ru [^ ]* got/|changed: |' | head -n 40
 		head -n "$DIFF_LINES" golden.diff
 		n=$(wc -l <golden.diff)
-		[ "$n" -le "$DIFF_LINES" ] || echo "... $((n - DIFF_LINES)) more lines of diff (LST_GOLDEN_DIFF_LINES=N shows more)"
+		[ "$n" -le "$DIFF_LINES" ] ||
+			echo "... $((n - DIFF_LINES)) more lines of diff (LST_GOLDEN_DIFF_LINES=N shows more)"
 	} >&2
 	return 1
 }
@@ -104,9 +107,13 @@ if ! diff -u "$GOLD/images.sha256" images.sha256 >images.diff; then
 	bad=1
 fi
 if ! diff -u "$GOLD/inputs.sha256" inputs.sha256 >inputs.diff; then
-	echo "the reports' inputs differ from inputs.sha256 (make_results.py changed, or a report wrote into its input):" >&2
+	echo "the reports' inputs differ from inputs.sha256" \
+		"(make_results.py changed, or a report wrote into its input):" >&2
 	grep '^[-+][0-9a-f]' inputs.diff | awk '{print $2}' | sort -u | head -n 40 >&2
 	bad=1
 fi
-[ "$bad" -eq 0 ] || fail "output differs from the golden files (above); LST_GOLDEN_UPDATE=1 rewrites them when the change is meant"
-ok "$(wc -l <text.list) text files identical to tests/fixtures/golden/expected, $(wc -l <images.sha256) images and $(wc -l <inputs.sha256) inputs to their hashes"
+[ "$bad" -eq 0 ] ||
+	fail "output differs from the golden files (above); LST_GOLDEN_UPDATE=1 rewrites them" \
+		"when the change is meant"
+ok "$(wc -l <text.list) text files identical to tests/fixtures/golden/expected," \
+	"$(wc -l <images.sha256) images and $(wc -l <inputs.sha256) inputs to their hashes"
