@@ -69,6 +69,17 @@ lst_msg *lst_rig_got(struct lst_rig *r, int i, enum lst_msg_type want)
 	return m;
 }
 
+uint64_t lst_rig_got_error(struct lst_rig *r, int i, int code, const char *want)
+{
+	lst_msg *m = lst_rig_got(r, i, LST_MSG_ERROR);
+	uint64_t re = m->re;
+
+	T_EQ_INT(m->u.error.code, code);
+	T_CONTAINS(m->u.error.text, want);
+	lst_msg_destroy(&m);
+	return re;
+}
+
 void lst_rig_got_nothing(struct lst_rig *r, int i)
 {
 	zframe_t *f;

@@ -33,6 +33,10 @@ void lst_rig_exit(struct lst_rig *r);
  * fails). The caller destroys it. */
 lst_msg *lst_rig_got(struct lst_rig *r, int i, enum lst_msg_type want);
 
+/* The next frame coordinator i got is ERROR code with a text containing want (else the test
+ * fails); returns the command it answers (its re). */
+uint64_t lst_rig_got_error(struct lst_rig *r, int i, int code, const char *want);
+
 /* Coordinator i has nothing more waiting (checked for 50 ms). */
 void lst_rig_got_nothing(struct lst_rig *r, int i);
 

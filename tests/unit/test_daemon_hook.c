@@ -116,7 +116,7 @@ static lst_msg *s_start(const char *hook, int64_t after)
 static void test_events_check(void)
 {
 	struct lst_rig r;
-	lst_msg *m, *e;
+	lst_msg *m;
 
 	s_rig_hooks(&r);
 	m = s_start("mark", 0);
@@ -125,12 +125,9 @@ static void test_events_check(void)
 
 	m = s_start("reboot", 0);
 	T_ASSERT(!lst_daemon__events_check(&r.d, &r.rid[0], m));
-	e = lst_rig_got(&r, 0, LST_MSG_ERROR);
-	T_EQ_INT(e->u.error.code, LST_PERR_REFUSED);
-	T_CONTAINS(
-		e->u.error.text,
+	lst_rig_got_error(
+		&r, 0, LST_PERR_REFUSED,
 		"names hook 'reboot', which agent agent-t does not define (its hooks: mark, slow)");
-	lst_msg_destroy(&e);
 
 	r.d.sess.hooks_cap = false; /* without hooks.v1, events are ignored, not refused */
 	T_ASSERT(lst_daemon__events_check(&r.d, &r.rid[0], m));
@@ -140,9 +137,7 @@ static void test_events_check(void)
 
 	m = s_start("mark", -1);
 	T_ASSERT(!lst_daemon__events_check(&r.d, &r.rid[0], m));
-	e = lst_rig_got(&r, 0, LST_MSG_ERROR);
-	T_CONTAINS(e->u.error.text, "before t0");
-	lst_msg_destroy(&e);
+	lst_rig_got_error(&r, 0, LST_PERR_REFUSED, "before t0");
 	lst_msg_destroy(&m);
 	s_rig_hooks_exit(&r);
 }
@@ -162,13 +157,10 @@ static lst_msg *s_hook(uint32_t kind, const char *name, uint64_t id)
 static void s_hook_refused(struct lst_rig *r, uint32_t kind, const char *name, int code,
 			   const char *want)
 {
-	lst_msg *m = s_hook(kind, name, 60), *e;
+	lst_msg *m = s_hook(kind, name, 60);
 
 	lst_daemon__on_hook(&r->d, &r->rid[0], m);
-	e = lst_rig_got(r, 0, LST_MSG_ERROR);
-	T_EQ_INT(e->u.error.code, code);
-	T_CONTAINS(e->u.error.text, want);
-	lst_msg_destroy(&e);
+	T_EQ_U64(lst_rig_got_error(r, 0, code, want), 60);
 	lst_msg_destroy(&m);
 }
 

@@ -46,14 +46,12 @@ static void s_welcomed(struct lst_rig *r, int i, bool resumed)
 	lst_msg_destroy(&m);
 }
 
-/* Coordinator i got ERROR code with text containing want. */
-static void s_refused(struct lst_rig *r, int i, int code, const char *want)
+/* Coordinator i says HELLO (as s_hello) and gets WELCOME, resumed or not. */
+static void s_welcome(struct lst_rig *r, int i, const char *run, uint32_t lease_ms, const char *key,
+		      int64_t now, bool resumed)
 {
-	lst_msg *m = lst_rig_got(r, i, LST_MSG_ERROR);
-
-	T_EQ_INT(m->u.error.code, code);
-	T_CONTAINS(m->u.error.text, want);
-	lst_msg_destroy(&m);
+	s_hello(r, i, run, lease_ms, key, now);
+	s_welcomed(r, i, resumed);
 }
 
 static void test_open_busy_takeover(void)
@@ -63,8 +61,7 @@ static void test_open_busy_takeover(void)
 	uint64_t gen;
 
 	lst_rig_init(&r);
-	s_hello(&r, 0, "run-a", 5000, "", S_NOW);
-	s_welcomed(&r, 0, false);
+	s_welcome(&r, 0, "run-a", 5000, "", S_NOW, false);
 	T_ASSERT(s->active && s->known);
 	T_EQ_STR(s->run, "run-a");
 	T_EQ_STR(s->coordinator, "coord-0");
@@ -74,13 +71,12 @@ static void test_open_busy_takeover(void)
 
 	/* Another coordinator while the lease holds: BUSY, naming the run that holds the agent. */
 	s_hello(&r, 1, "run-b", 5000, "", S_NOW + 4 * LST_NS_PER_S);
-	s_refused(&r, 1, LST_PERR_BUSY, "busy: run run-a from coordinator coord-0");
+	lst_rig_got_error(&r, 1, LST_PERR_BUSY, "busy: run run-a from coordinator coord-0");
 	T_EQ_STR(s->run, "run-a");
 	T_ASSERT(lst_daemon__is_peer(&r.d, &r.rid[0]));
 
 	/* ... and once it ran out (no frame from coord-0 for more than 5 s): a fresh session. */
-	s_hello(&r, 1, "run-b", 5000, "", S_NOW + 5 * LST_NS_PER_S + 1);
-	s_welcomed(&r, 1, false);
+	s_welcome(&r, 1, "run-b", 5000, "", S_NOW + 5 * LST_NS_PER_S + 1, false);
 	T_EQ_STR(s->run, "run-b");
 	T_ASSERT(lst_daemon__is_peer(&r.d, &r.rid[1]));
 	T_ASSERT(s->gen > gen);
@@ -93,11 +89,9 @@ static void test_lease_clamped(void)
 	struct lst_rig r;
 
 	lst_rig_init(&r);
-	s_hello(&r, 0, "run-a", 10, "", S_NOW);
-	s_welcomed(&r, 0, false);
+	s_welcome(&r, 0, "run-a", 10, "", S_NOW, false);
 	T_EQ_INT(r.d.sess.lease, LST_NS_PER_S);
-	s_hello(&r, 0, "run-a", 3600 * 1000, "", S_NOW);
-	s_welcomed(&r, 0, true);
+	s_welcome(&r, 0, "run-a", 3600 * 1000, "", S_NOW, true);
 	T_EQ_INT(r.d.sess.lease, r.d.lease_max);
 	lst_rig_exit(&r);
 }
@@ -111,17 +105,15 @@ static void test_reconnect(void)
 	struct lst_daemon__session *s = &r.d.sess;
 
 	lst_rig_init(&r);
-	s_hello(&r, 0, "run-a", 5000, "keyA00000001", S_NOW);
-	s_welcomed(&r, 0, false);
+	s_welcome(&r, 0, "run-a", 5000, "keyA00000001", S_NOW, false);
 	pt.gen = s->gen;
 	pt.peer = r.rid[0];
 	r.d.pt = &pt;
 
 	s_hello(&r, 1, "run-a", 5000, "keyB00000002", S_NOW + LST_NS_PER_S);
-	s_refused(&r, 1, LST_PERR_BUSY, "key 'keyA00000001'");
+	lst_rig_got_error(&r, 1, LST_PERR_BUSY, "key 'keyA00000001'");
 
-	s_hello(&r, 1, "run-a", 5000, "keyA00000001", S_NOW + LST_NS_PER_S);
-	s_welcomed(&r, 1, true);
+	s_welcome(&r, 1, "run-a", 5000, "keyA00000001", S_NOW + LST_NS_PER_S, true);
 	T_ASSERT(lst_daemon__is_peer(&r.d, &r.rid[1]));
 	T_ASSERT(lst_daemon__rid_eq(&pt.peer, &r.rid[1]));
 	T_ASSERT(!pt.stop_requested);
@@ -157,8 +149,7 @@ static void test_lease_expiry_and_resume(void)
 	lst_msg *m;
 
 	lst_rig_init(&r);
-	s_hello(&r, 0, "run-a", 2000, "keyA00000001", lst_mono_ns());
-	s_welcomed(&r, 0, false);
+	s_welcome(&r, 0, "run-a", 2000, "keyA00000001", lst_mono_ns(), false);
 	s_spool(&r, 2);
 	gen = s->gen;
 	pt.gen = gen;
@@ -174,8 +165,7 @@ static void test_lease_expiry_and_resume(void)
 	T_CONTAINS(pt.stop_text, "coordinator coord-0 silent for");
 	r.d.pt = NULL;
 
-	s_hello(&r, 1, "run-a", 2000, "keyA00000001", lst_mono_ns());
-	s_welcomed(&r, 1, true);
+	s_welcome(&r, 1, "run-a", 2000, "keyA00000001", lst_mono_ns(), true);
 	T_EQ_U64(s->gen, gen);
 	for (uint64_t k = 0; k < 2; k++) { /* the spool, again, to the new connection */
 		m = lst_rig_got(&r, 1, LST_MSG_DONE);
@@ -194,14 +184,12 @@ static void test_dormant_other_key(void)
 	uint64_t gen;
 
 	lst_rig_init(&r);
-	s_hello(&r, 0, "run-a", 2000, "keyA00000001", S_NOW);
-	s_welcomed(&r, 0, false);
+	s_welcome(&r, 0, "run-a", 2000, "keyA00000001", S_NOW, false);
 	s_spool(&r, 2);
 	gen = s->gen;
 	s->active = false; /* dormant: its lease ran out */
 
-	s_hello(&r, 1, "run-a", 2000, "keyB00000002", S_NOW);
-	s_welcomed(&r, 1, false);
+	s_welcome(&r, 1, "run-a", 2000, "keyB00000002", S_NOW, false);
 	T_ASSERT(s->gen > gen);
 	T_EQ_INT(s->spool_n, 0);
 	T_EQ_STR(s->key, "keyB00000002");
@@ -217,12 +205,10 @@ static void test_new_run(void)
 	uint64_t gen;
 
 	lst_rig_init(&r);
-	s_hello(&r, 0, "run-a", 2000, "", S_NOW);
-	s_welcomed(&r, 0, false);
+	s_welcome(&r, 0, "run-a", 2000, "", S_NOW, false);
 	s_spool(&r, 1);
 	gen = s->gen;
-	s_hello(&r, 0, "run-b", 2000, "", S_NOW);
-	s_welcomed(&r, 0, false);
+	s_welcome(&r, 0, "run-b", 2000, "", S_NOW, false);
 	T_ASSERT(s->gen > gen);
 	T_EQ_STR(s->run, "run-b");
 	T_EQ_INT(s->spool_n, 0);
@@ -239,7 +225,7 @@ static void test_version(void)
 	m->u.hello.proto = LST_PROTO_VERSION + 1;
 	snprintf(m->u.hello.run, sizeof(m->u.hello.run), "run-a");
 	lst_daemon__on_hello(&r.d, &r.rid[0], m, S_NOW);
-	s_refused(&r, 0, LST_PERR_VERSION, "is not supported");
+	lst_rig_got_error(&r, 0, LST_PERR_VERSION, "is not supported");
 	T_ASSERT(!r.d.sess.active && !r.d.sess.known);
 	lst_msg_destroy(&m);
 	lst_rig_exit(&r);

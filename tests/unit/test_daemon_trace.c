@@ -13,20 +13,11 @@
 #include <string.h>
 
 #include "lst_daemon_int.h"
+#include "lst_scratch.h"
 #include "lst_test.h"
 #include "lst_tracedir.h"
 
-static char s_tmp[64];
 static char s_dir[128]; /* the trace folder */
-
-static void s_cleanup(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s_tmp);
-	if (system(cmd))
-		fprintf(stderr, "cannot remove %s\n", s_tmp);
-}
 
 /* A PREPARE of two job specs, 4 KiB random writes at iodepth 8; none traced. */
 static void s_prepare(struct lst_msg_prepare *p)
@@ -183,10 +174,7 @@ int main(void)
 {
 	lst_err err;
 
-	snprintf(s_tmp, sizeof(s_tmp), "/tmp/lst-test-dtrace.XXXXXX");
-	T_ASSERT(mkdtemp(s_tmp));
-	atexit(s_cleanup);
-	snprintf(s_dir, sizeof(s_dir), "%s/traces", s_tmp);
+	snprintf(s_dir, sizeof(s_dir), "%s/traces", lst_scratch("dtrace"));
 	T_EQ_INT(lst_tracedir_make(s_dir, &err), 0);
 	test_new();
 	test_fit();

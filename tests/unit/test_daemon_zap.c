@@ -19,10 +19,11 @@
 #include "lst_auth.h"
 #include "lst_daemon_int.h"
 #include "lst_log.h"
+#include "lst_scratch.h"
 #include "lst_test.h"
 
-static char s_dir[64];	 /* the test's folder */
-static char s_auth[128]; /* its authorized_keys folder */
+static const char *s_dir; /* the test's folder */
+static char s_auth[128];  /* its authorized_keys folder */
 static struct lst_keypair s_good, s_bad;
 
 /* A key pair written to DIR/NAME.{key,pub}; returns the .pub path (the caller frees). */
@@ -41,8 +42,7 @@ static void s_setup(void)
 {
 	char *pub;
 
-	snprintf(s_dir, sizeof(s_dir), "/tmp/lst-test-zap.XXXXXX");
-	T_ASSERT(mkdtemp(s_dir));
+	s_dir = lst_scratch("zap");
 	snprintf(s_auth, sizeof(s_auth), "%s/authorized_keys", s_dir);
 	pub = s_keygen(s_auth, "lab", &s_good);
 	free(pub);
@@ -254,21 +254,10 @@ static void test_curve_gate(void)
 	zsock_destroy(&d.router);
 }
 
-/* Remove the test's folder, also when an assertion ends the program. */
-static void s_cleanup(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s_dir);
-	if (system(cmd))
-		fprintf(stderr, "cannot remove %s\n", s_dir);
-}
-
 int main(void)
 {
 	lst_log_set_ident("test_daemon_zap");
 	s_setup();
-	atexit(s_cleanup);
 	test_decisions();
 	test_curve_gate();
 	printf("ok: daemon zap\n");

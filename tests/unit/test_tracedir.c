@@ -14,19 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lst_scratch.h"
 #include "lst_test.h"
 #include "lst_tracedir.h"
 
-static char s_tmp[64];
-
-static void s_cleanup(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", s_tmp);
-	if (system(cmd))
-		fprintf(stderr, "cannot remove %s\n", s_tmp);
-}
+static const char *s_tmp; /* the scratch folder */
 
 static void test_make(void)
 {
@@ -154,9 +146,7 @@ static void test_load_and_fit(void)
 
 int main(void)
 {
-	snprintf(s_tmp, sizeof(s_tmp), "/tmp/lst-test-tracedir.XXXXXX");
-	T_ASSERT(mkdtemp(s_tmp));
-	atexit(s_cleanup);
+	s_tmp = lst_scratch("tracedir");
 	test_make();
 	test_record_file();
 	test_geometry();
