@@ -163,6 +163,7 @@ int lst_flag_parse(const struct lst_flag_cmd *cmd, int argc, char **argv, void *
 	bool flags = true;
 
 	s_defaults(cmd, base);
+	/* rc: 0 go on, 1 --help was given (s_long and s_short say so), < 0 an error */
 	for (int i = 1; i < argc && rc == 0; i++) {
 		const char *a = argv[i];
 
@@ -188,9 +189,11 @@ int lst_flag_parse(const struct lst_flag_cmd *cmd, int argc, char **argv, void *
 		rc = out;
 		for (int k = 0; k < n; k++)
 			argv[out++] = operands[k];
+	} else if (rc == 1) {
+		rc = 0;
 	}
 	free(operands);
-	return rc == 1 ? 0 : rc;
+	return rc;
 }
 
 /* --- help ------------------------------------------------------------------------------------ */
@@ -351,19 +354,24 @@ void lst_flag_man(const struct lst_flag_cmd *cmd, FILE *f)
 {
 	char word[160];
 
-	fputs(".PP\n.nf\n", f);
+	fputs(".PP\n", f);
 	fprintf(f, "\\fB%s\\fR", cmd->name);
 	S_EACH (cmd, fl)
 		if (!(fl->flags & LST_FLAG_HIDDEN)) {
-			fputc(' ', f);
-			s_roff_text(f, s_usage_word(fl, word, sizeof(word)));
+			s_usage_word(fl, word, sizeof(word));
+			/* a flag and its value stay on one line: a non-breaking space between */
+			for (char *p = word, *sp; p; p = sp ? sp + 1 : NULL) {
+				sp = strchr(p, ' ');
+				fputs(p == word ? " " : "\\~", f);
+				lst_roff_inline(f, p, sp ? (size_t)(sp - p) : strlen(p));
+			}
 		}
 	if (cmd->operands) {
 		fputs(" \\fI", f);
 		s_roff_text(f, cmd->operands);
 		fputs("\\fR", f);
 	}
-	fputs("\n.fi\n", f);
+	fputs("\n", f);
 	if (cmd->about)
 		lst_roff_usage(f, cmd->about);
 	fputs(".PP\nOptions:\n", f);

@@ -141,6 +141,9 @@ static void s_forms(void)
 	T_EQ_INT(a.undocumented, 1);
 	T_EQ_INT(PARSE(&a, &err, "--lead", "7", "-h", "--bogus"), 0); /* help: nothing else */
 	T_EQ_INT(PARSE(&a, &err, "--help"), 0);
+	/* no flag at all: the first operand is argv[1], never taken for --help's 0 */
+	T_EQ_INT(PARSE(&a, &err, "p.yaml"), 1);
+	T_EQ_INT(s_parse(&a, &err, 1, (char *[]){ "run", NULL }), 1);
 }
 
 static void s_errors(void)
