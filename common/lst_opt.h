@@ -4,12 +4,11 @@
  * from flags, configs, plans and the wire, the defaults, validation, and the generated help and
  * docs. Every scalar value lives in an int64_t field of the described struct (enums and
  * booleans too), so one setter serves every type and the wire codec can walk a table
- * generically. Structured types (LST_OPT_TEXT, and LST_OPT_DIST, LST_OPT_BSSPLIT, LST_OPT_SKEW
- * of lst_mix.h) live in their own fixed-size structs and travel as their text form: use
- * lst_opt_copy, lst_opt_equal and lst_opt_format on them, never lst_opt_get. Each such option
- * but TEXT carries its type's operations (struct lst_opt_ops, defined beside the type), so this
- * engine names no concrete type and calls into none: the types sit above it. Command-line flags
- * are these options with what a command line adds (a short letter, a value's name): lst_flag.h.
+ * generically. Structured types (LST_OPT_DIST, LST_OPT_BSSPLIT, LST_OPT_SKEW: lst_mix.h) live
+ * in their own fixed-size structs and travel as their text form: use lst_opt_copy,
+ * lst_opt_equal and lst_opt_format on them, never lst_opt_get. Each such option carries its
+ * type's operations (struct lst_opt_ops, defined beside the type), so this engine names no
+ * concrete type and calls into none: the types sit above it.
  */
 #ifndef LST_OPT_H
 #define LST_OPT_H
