@@ -10,7 +10,7 @@
  * (DIR/verify-DATE-TIME by default): integrity.csv lists the bad units, summary.csv the counts.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -28,27 +28,60 @@
 #include "lst_plan.h"
 #include "lst_util.h"
 
-void lst_cmd_verify_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep verify [--through AGENT] [-o OUT] [--bs SIZE] [--iodepth N]\n"
-		"                       [--quiet] [--key FILE] [--insecure] DIR\n"
-		"\n"
+struct s_flags {
+	struct lst_cli_flags c; /* first: the shared groups store into it */
+	const char *through;
+	int64_t bs, iodepth;
+};
+
+static const struct lst_flag s_own[] = {
+	{ .opt = { .name = "through",
+		   .ops = &lst_flag_string,
+		   .offset = offsetof(struct s_flags, through),
+		   .help = "read through AGENT's paths only (the other agents are not contacted: "
+			   "one of them may be the host that died)" },
+	  .arg = "AGENT" },
+	{ .opt = { .name = "output",
+		   .ops = &lst_flag_string,
+		   .offset = offsetof(struct s_flags, c.out),
+		   .help = "results folder (default DIR/verify-YYYYmmdd-HHMMSS)" },
+	  .letter = 'o',
+	  .arg = "OUT",
+	  .complete = LST_FLAG_DIR },
+	{ .opt = { .name = "bs",
+		   .type = LST_OPT_SIZE,
+		   .offset = offsetof(struct s_flags, bs),
+		   .def = "128k",
+		   .min = 4096,
+		   .max = 64 << 20,
+		   .help = "read size, a multiple of 4k" },
+	  .arg = "SIZE" },
+	{ .opt = { .name = "iodepth",
+		   .type = LST_OPT_INT,
+		   .offset = offsetof(struct s_flags, iodepth),
+		   .def = "16",
+		   .min = 1,
+		   .max = 4096,
+		   .help = "reads in flight per path" },
+	  .arg = "N" },
+	{ .opt = { .name = NULL } },
+};
+
+static const struct lst_flag *const s_groups[] = { s_own, lst_cli_quiet_flags, lst_cli_key_flags,
+						   lst_cli_log_flags, NULL };
+
+const struct lst_flag_cmd lst_cmd_verify_flags = {
+	.name = "lockstep verify",
+	.operands = "DIR",
+	.operand = LST_FLAG_RESULTS,
+	.groups = s_groups,
+	.about =
 		"Read back every target of the run in DIR (finished, interrupted or crashed) and\n"
 		"check every 4 KiB unit against the run's write journal (DIR/integrity/journal.jsonl,\n"
 		"written by phases with verify: true): the right generation, the right LBA, an\n"
 		"intact checksum. Each target is read once, split over its paths (the other port's\n"
-		"too: written through a, read through b), or through one agent's paths only.\n"
-		"\n"
-		"  --through AGENT  read through AGENT's paths only (the other agents are not\n"
-		"                   contacted: one of them may be the host that died)\n"
-		"  -o, --output OUT results folder (default DIR/verify-YYYYmmdd-HHMMSS)\n"
-		"  --bs SIZE        read size (default 128k; a multiple of 4k)\n"
-		"  --iodepth N      reads in flight per path (default 16)\n"
-		"  -q, --quiet      no progress lines\n"
-		"  --key FILE, --insecure   as for 'lockstep run'\n"
-		"\n"
-		"A unit is ok (the generation last written, intact), pending (a write that was in\n"
+		"too: written through a, read through b), or through one agent's paths only.\n",
+	.more = "A unit is ok (the generation last written, intact), pending (a write that was in\n"
 		"flight when an agent died or a port failed: it may hold the old or the new data;\n"
 		"never an error), unwritten (no verified write of the run touched it) or bad:\n"
 		"OUT/integrity.csv has a row for each bad unit (offset, who read it, what was\n"
@@ -57,8 +90,11 @@ void lst_cmd_verify_usage(FILE *f)
 		"\n"
 		"Exit status: 0 every unit checked is ok, pending or unwritten; 1 bad units, or the\n"
 		"run could not read everything; 2 usage, or DIR has no plan or no journal, or the\n"
-		"journal does not match the plan's targets (nothing is read then).\n");
-}
+		"journal does not match the plan's targets (nothing is read then).\n"
+		"\n"
+		"Example: after host a died mid-run, check what b reads of every target:\n"
+		"  lockstep verify --through b results/dualport-20260101-120000\n",
+};
 
 /* Append printf-style text to the heap string *buf. */
 static void __attribute__((format(printf, 2, 3))) s_cat(char **buf, const char *fmt, ...)
@@ -219,74 +255,29 @@ static int s_journal_ok(const lst_plan *p, const char *dir)
 
 int lst_cmd_verify(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "through", required_argument, NULL, 'T' },
-		{ "bs", required_argument, NULL, 'B' },
-		{ "iodepth", required_argument, NULL, 'D' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "key", required_argument, NULL, 'K' },
-		{ "insecure", no_argument, NULL, 'I' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "debug", required_argument, NULL, 'd' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lst_coord_opts opts = { 0 };
-	const char *through = NULL, *bs = "128k";
-	char dir[PATH_MAX], *text, *file, outbuf[PATH_MAX + 64];
-	int64_t iodepth = 16;
+	struct s_flags fl = { 0 };
+	const char *through;
+	char dir[PATH_MAX], *text, *file, outbuf[PATH_MAX + 64], bs[32];
 	lst_errlist errs = { 0 };
 	lst_plan *run_plan, *plan;
 	lst_folder_lock *run_lock = NULL, *lock = NULL;
 	lst_coord *c = NULL;
 	bool unstarted;
-	lst_err err;
-	int opt, rc;
+	int first, rc;
 
 	lst_cli_line_buffered();
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:qvh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			opts.outdir = optarg;
-			break;
-		case 'T':
-			through = optarg;
-			break;
-		case 'B':
-			bs = optarg;
-			break;
-		case 'D':
-			if (lst_parse_int(optarg, 1, 4096, &iodepth, &err)) {
-				fprintf(stderr, "lockstep verify: --iodepth: %s\n", err.msg);
-				return 2;
-			}
-			break;
-		case 'q':
-			opts.quiet = true;
-			break;
-		case 'K':
-			opts.key_file = optarg;
-			break;
-		case 'I':
-			opts.insecure = true;
-			break;
-		default:
-			if ((rc = lst_cli_common_opt("verify", opt, argv, lst_cmd_verify_usage)) >=
-			    0)
-				return rc;
-			break;
-		}
-	}
-	if (optind != argc - 1) {
+	if ((rc = lst_cli_parse(&lst_cmd_verify_flags, argc, argv, &fl, &first)) >= 0)
+		return rc;
+	lst_cli_coord_opts(&fl.c, &opts);
+	through = fl.through;
+	if (first != argc - 1) {
 		fprintf(stderr, "lockstep verify: %s (see 'lockstep verify --help')\n",
-			optind == argc ? "which run? give its results folder" : "give one folder");
+			first == argc ? "which run? give its results folder" : "give one folder");
 		return 2;
 	}
-	if (!realpath(argv[optind], dir)) {
-		fprintf(stderr, "lockstep verify: %s: %s\n", argv[optind], strerror(errno));
+	if (!realpath(argv[first], dir)) {
+		fprintf(stderr, "lockstep verify: %s: %s\n", argv[first], strerror(errno));
 		return 2;
 	}
 	file = lst_asprintf("%s/plan.yaml", dir);
@@ -310,7 +301,8 @@ int lst_cmd_verify(int argc, char **argv)
 		lst_plan_destroy(&run_plan);
 		return 2;
 	}
-	text = s_plan_text(run_plan, dir, through, bs, (long)iodepth);
+	lst_opt_format(&lst_flag_find(&lst_cmd_verify_flags, "bs")->opt, &fl, bs, sizeof(bs));
+	text = s_plan_text(run_plan, dir, through, bs, (long)fl.iodepth);
 	lst_plan_destroy(&run_plan);
 	plan = lst_plan_parse(text, strlen(text), "verify.yaml", &errs);
 	free(text);
