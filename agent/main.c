@@ -3,8 +3,11 @@
  * lockstep-agent: `lockstep-agent bench ...` runs one workload here (agent/io/lst_bench);
  * `lockstep-agent keygen ...` makes this host's key pair (proto/lst_keygen, the body of
  * `lockstep keygen` too, for hosts that have only the agent package); with no subcommand it is
- * the daemon a coordinator drives (agent/daemon/lst_agent).
+ * the daemon a coordinator drives (agent/daemon/lst_agent). The hidden `__complete CWORD
+ * WORDS...` answers the shell's Tab from the daemon's flag tables.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lst_agent.h"
@@ -35,5 +38,7 @@ int main(int argc, char **argv)
 		return lst_bench_main(argc - 1, argv + 1, lst_agent_config_policy);
 	if (argc >= 2 && !strcmp(argv[1], "keygen"))
 		return lst_keygen_main(&s_keygen, argc - 1, argv + 1);
+	if (argc >= 3 && !strcmp(argv[1], "__complete")) /* the shell's Tab: lockstep.bash */
+		return lst_config_complete(argc - 3, argv + 3, atoi(argv[2]), stdout);
 	return lst_agent_main(argc, argv);
 }

@@ -263,7 +263,6 @@ static void s_agent_exit(struct s_agent *a)
 	lst_dev_policy_destroy(&a->policy);
 	lst_config_destroy(&a->flags);
 	lst_config_destroy(&a->cfg);
-	lst_config_cli_clear(&a->cli);
 	lst_log_close();
 }
 

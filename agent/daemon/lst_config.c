@@ -93,8 +93,8 @@ const struct lst_opt lst_config_settings[] = {
 	  .type = LST_OPT_CUSTOM,
 	  .offset = S_SET(debug),
 	  .ops = &lst_config__debug_ops,
-	  .help = "Debug categories, comma-separated: io, net, time, plan, proto, dev, all. "
-		  "`proto` logs every message in and out, `dev` the device checks." },
+	  .help = "Debug categories, comma-separated. `io`, `net`, `time`, `plan`, `proto` (every "
+		  "message in and out), `dev` (device checks), `all`." },
 	{ .name = "lease_max",
 	  .type = LST_OPT_DURATION,
 	  .offset = S_SET(lease_max),

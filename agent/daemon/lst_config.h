@@ -26,6 +26,7 @@
 
 #include "lst_dev.h"
 #include "lst_err.h"
+#include "lst_flag.h"
 #include "lst_opt.h"
 
 #define LST_CONFIG_DEFAULT_LISTEN "tcp://*:7270"
@@ -42,9 +43,9 @@
  * ended by a NULL name; lst_config.set has bit i for lst_config_settings[i]. */
 extern const struct lst_opt lst_config_settings[];
 
-/* The flags of the daemon that are not settings (--config, --help...), on struct
+/* The flags of the daemon that are not settings (--config, --version...), on struct
  * lst_config_cli, ended by a NULL name. */
-extern const struct lst_opt lst_config_flags[];
+extern const struct lst_flag lst_config_flags[];
 
 /* A list of strings the config owns (allow_write's globs), NULL-terminated. */
 struct lst_config_strs {
@@ -141,23 +142,20 @@ bool lst_config_is_set(const lst_config *cfg, const char *key);
 
 /* What the command line asked for besides settings (lst_config_flags[] describes it). */
 struct lst_config_cli {
-	char *config;	       /* --config FILE, or NULL */
-	char *write_doc;       /* --write-doc FILE, or NULL */
-	char *write_man;       /* --write-man FILE, or NULL */
-	int64_t verbose;       /* -v */
+	const char *config;    /* --config FILE, or NULL (borrowed from argv) */
+	const char *write_doc; /* --write-doc FILE, or NULL */
+	const char *write_man; /* --write-man FILE, or NULL */
+	int64_t verbose;       /* -v, --verbose */
 	int64_t help;	       /* --help or -h: print lst_config_usage and exit 0 */
 	int64_t version;       /* --version: print the version and exit 0 */
 	int64_t list_settings; /* --list-settings: print lst_config_list and exit 0 */
 };
 
-/* Free what cli holds and zero it; safe twice. */
-void lst_config_cli_clear(struct lst_config_cli *cli);
-
 /*
- * Parse the daemon's command line (argv[0] is the program) from lst_config_settings and
- * lst_config_flags: settings go into flags through lst_config_set, the rest into cli (cleared
- * first; lst_config_cli_clear frees it). Stops at --help or --version. Returns 0, or -EINVAL
- * with err saying what is wrong ("unknown option '--x' (see --help)").
+ * Parse the daemon's command line (argv[0] is the program; lst_flag reorders it) with lst_flag:
+ * a flag for each setting of lst_config_settings (into flags, through lst_config_set) and
+ * lst_config_flags (into cli, overwritten). Stops at -h/--help. Returns 0, or -EINVAL with err
+ * saying what is wrong ("unknown option '--x' (see --help)").
  */
 int lst_config_parse_flags(lst_config *flags, struct lst_config_cli *cli, int argc, char **argv,
 			   lst_err *err);
@@ -168,6 +166,14 @@ void lst_config_usage(FILE *f);
 /* Every entry of both tables, one a line: its config key and its flag, "-" for none
  * ("allow_write --allow-write", "hooks -", "- --config"), for tests and tools. */
 void lst_config_list(FILE *f);
+
+/*
+ * The answer to the shell's Tab for lockstep-agent (completion/lockstep.bash, in
+ * lst_flag_complete's form): words[0..n) the command line, words[cword] the word completed.
+ * Returns 0 when answered, 1 for a subcommand's words (bench, keygen: the completion reads
+ * their --help).
+ */
+int lst_config_complete(int n, char **words, int cword, FILE *f);
 
 /*
  * Rewrite the two generated tables of the Markdown file at path (docs/agent.md: the options and

@@ -13,13 +13,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_flag.h"
 #include "lst_log.h"
 #include "lst_roff.h"
 #include "lst_util.h"
@@ -27,9 +27,7 @@
 /* docs/agent.md as it was at build time (agent/daemon/CMakeLists.txt embeds it). */
 extern const char lst__agent_doc_md[];
 
-#define S_OPT_SETTING 256 /* getopt_long value of lst_config_settings[i]: S_OPT_SETTING + i */
-#define S_OPT_FLAG 512	  /* and of lst_config_flags[i]: S_OPT_FLAG + i */
-#define S_NAME_MAX 32	  /* bytes of a flag's name */
+#define S_NAME_MAX 32 /* bytes of a flag's name */
 #define S_MAX_DOC (1024 * 1024)
 #define S_OPTIONS_BEGIN "<!-- lockstep-agent --write-doc: options -->\n"
 #define S_KEYS_BEGIN "<!-- lockstep-agent --write-doc: keys -->\n"
@@ -37,297 +35,256 @@ extern const char lst__agent_doc_md[];
 
 #define S_CLI(f) offsetof(struct lst_config_cli, f)
 
-/*
- * The daemon's flags that are not settings, described as the settings are (a one-letter name
- * is a short flag: "v" is -v). help's first sentence is the --help line, all of it the docs'.
- */
-const struct lst_opt lst_config_flags[] = {
-	{ .name = "config",
-	  .type = LST_OPT_CUSTOM,
-	  .offset = S_CLI(config),
-	  .ops = &lst_config__file_ops,
-	  .help = "YAML file with these settings; flags override it. It is read before the flags "
-		  "apply (see below)." },
-	{ .name = "v",
-	  .type = LST_OPT_BOOL,
-	  .offset = S_CLI(verbose),
-	  .help = "Debug logging for every category." },
-	{ .name = "help",
-	  .type = LST_OPT_BOOL,
-	  .offset = S_CLI(help),
-	  .help = "Print this usage and exit (also -h)." },
-	{ .name = "version",
-	  .type = LST_OPT_BOOL,
-	  .offset = S_CLI(version),
-	  .help = "Print the version and exit." },
-	{ .name = "list_settings",
-	  .type = LST_OPT_BOOL,
-	  .offset = S_CLI(list_settings),
-	  .help = "Print every setting's config key and flag, one a line, and exit. For tests "
-		  "and tools that check each setting is documented everywhere." },
-	{ .name = "write_man",
-	  .type = LST_OPT_CUSTOM,
-	  .offset = S_CLI(write_man),
-	  .ops = &lst_config__file_ops,
-	  .help = "Write this manual page, lockstep-agent(8), to FILE. It is this page, with the "
-		  "two tables made afresh, as roff." },
-	{ .name = "write_doc",
-	  .type = LST_OPT_CUSTOM,
-	  .offset = S_CLI(write_doc),
-	  .ops = &lst_config__file_ops,
-	  .help = "Rewrite the settings tables in FILE (docs/agent.md) from the settings table. "
-		  "That table also makes the agent's flags, config keys and `--help`." },
-	{ .name = NULL },
+/* The daemon's flags that are not settings (lst_flag entries: -h/--help is lst_flag's own),
+ * each help a phrase, as lst_flag's tables say it. */
+const struct lst_flag lst_config_flags[] = {
+	{ .opt = { .name = "config",
+		   .type = LST_OPT_CUSTOM,
+		   .offset = S_CLI(config),
+		   .ops = &lst_flag_string,
+		   .help = "YAML file with these settings; flags override it" },
+	  .arg = "FILE",
+	  .complete = LST_FLAG_FILE },
+	{ .opt = { .name = "verbose",
+		   .type = LST_OPT_BOOL,
+		   .offset = S_CLI(verbose),
+		   .help = "debug logging for every category" },
+	  .letter = 'v' },
+	{ .opt = { .name = "version",
+		   .type = LST_OPT_BOOL,
+		   .offset = S_CLI(version),
+		   .help = "print the version and exit" } },
+	{ .opt = { .name = "list-settings",
+		   .type = LST_OPT_BOOL,
+		   .offset = S_CLI(list_settings),
+		   .help = "print every setting's config key and flag, one a line, and exit" } },
+	{ .opt = { .name = "write-man",
+		   .type = LST_OPT_CUSTOM,
+		   .offset = S_CLI(write_man),
+		   .ops = &lst_flag_string,
+		   .help = "write this manual page, lockstep-agent(8), to FILE as roff" },
+	  .arg = "FILE",
+	  .complete = LST_FLAG_FILE },
+	{ .opt = { .name = "write-doc",
+		   .type = LST_OPT_CUSTOM,
+		   .offset = S_CLI(write_doc),
+		   .ops = &lst_flag_string,
+		   .help = "rewrite the settings tables in FILE (docs/agent.md) from the tables" },
+	  .arg = "FILE",
+	  .complete = LST_FLAG_FILE },
+	{ .opt = { .name = NULL } },
 };
 
-/* The two tables, settings first, as the command line, --help and the docs list them. */
-static const struct lst_opt *const s_tables[] = { lst_config_settings, lst_config_flags };
+/* What lst_flag_parse fills: the other flags (first, where their offsets point) and the
+ * settings given as flags. */
+struct s_cmdline {
+	struct lst_config_cli cli;
+	lst_config *flags;
+};
 
-/* Whether o is a flag on the command line (every entry but a setting of the file only). */
-static bool s_is_flag(const struct lst_opt *o)
+/* The daemon's command line as lst_flag sees it: a flag made for each setting a flag may set,
+ * then lst_config_flags, with their --help sentences; made from the tables at each use. */
+struct s_cmd {
+	struct lst_flag *settings; /* ended by a NULL name; names and helps are ours */
+	const struct lst_flag *groups[3];
+	struct lst_flag_cmd cmd;
+};
+
+/* "allow_write" -> "allow-write" (a flag's name from a key), and back. */
+static char *s_swap(const char *name, char from, char to)
 {
-	return !lst_config__file_only(o);
+	char *s = lst_strdup(name);
+
+	for (char *c = s; (c = strchr(c, from));)
+		*c = to;
+	return s;
 }
 
-/* Whether o is a setting (a config key) rather than a flag only. */
-static bool s_is_setting(const struct lst_opt *o)
+/* A help's first sentence, without Markdown's marks and its full stop: what --help says of
+ * it, before the default lst_flag adds. Caller frees. */
+static char *s_sentence(const char *help)
 {
-	for (const struct lst_opt *s = lst_config_settings; s->name; s++)
-		if (s == o)
-			return true;
-	return false;
+	const char *stop = strstr(help, ". ");
+	size_t len = stop ? (size_t)(stop - help) + 1 : strlen(help);
+	char *line = lst_calloc(len + 1, 1), *w = line;
+
+	for (size_t i = 0; i < len; i++)
+		if (help[i] != '`' && !(help[i] == '*' && help[i + 1] == '*') &&
+		    !(i && help[i] == '*' && help[i - 1] == '*'))
+			*w++ = help[i];
+	if (w > line && w[-1] == '.')
+		w[-1] = '\0';
+	return line;
 }
 
-/* Entries of both tables. */
-static size_t s_count(void)
+/* A setting given as a flag: into the config of flags, through the setter the file uses. */
+static int s_set_setting(const struct lst_flag *f, void *base, const char *value, lst_err *err)
 {
-	size_t n = 0;
+	struct s_cmdline *c = base;
+	char *key = s_swap(f->opt.name, '-', '_');
+	int rc = lst_config_set(c->flags, key, value ? value : "true", err);
 
-	for (size_t t = 0; t < LST_ARRAY_SIZE(s_tables); t++)
-		for (const struct lst_opt *o = s_tables[t]; o->name; o++)
-			n++;
-	return n;
+	/* say it as the flag: lst_flag turns "allow-write..." into "--allow-write..." */
+	if (rc && err && !strncmp(err->msg, key, strlen(key)))
+		memcpy(err->msg, f->opt.name, strlen(key));
+	free(key);
+	return rc;
 }
 
-/* "allow_write" -> "--allow-write", "v" -> "-v" (a flag's name). */
-static const char *s_flag_name(const struct lst_opt *o, char *buf, size_t size)
+/* The debug categories the logger knows, offered and shown for --debug. */
+static const char *s_debug_words(void)
 {
-	snprintf(buf, size, "%s%s", strlen(o->name) < 2 ? "-" : "--", o->name);
-	for (char *c = buf; (c = strchr(c, '_'));)
-		*c = '-';
-	return buf;
+	return lst_log_debug_names();
 }
 
-/* The getopt_long table: one entry per long flag of both tables. Caller frees. */
-static struct option *s_long_options(char names[][S_NAME_MAX], char *shorts, size_t nshorts)
+/* The flag a setting has on the command line. */
+static struct lst_flag s_setting_flag(const struct lst_opt *o)
 {
-	size_t k = 0, s = 0;
-	struct option *opts = lst_calloc(s_count() + 1, sizeof(*opts));
+	const char *arg = lst_opt_arg(o);
+	struct lst_flag f = { .opt = *o, .arg = arg, .set = s_set_setting };
 
-	for (size_t t = 0; t < LST_ARRAY_SIZE(s_tables); t++) {
-		for (const struct lst_opt *o = s_tables[t]; o->name; o++) {
-			int val = (t ? S_OPT_FLAG : S_OPT_SETTING) + (int)(o - s_tables[t]);
-			char flag[S_NAME_MAX];
+	f.opt.name = s_swap(o->name, '_', '-');
+	f.opt.help = s_sentence(o->help);
+	if (arg && !strcmp(arg, "FILE"))
+		f.complete = LST_FLAG_FILE;
+	else if (arg && !strcmp(arg, "DIR"))
+		f.complete = LST_FLAG_DIR;
+	if (o->ops == &lst_config__debug_ops)
+		f.words = s_debug_words;
+	return f;
+}
 
-			if (!s_is_flag(o))
-				continue;
-			if (strlen(o->name) < 2) { /* -v */
-				LST_ASSERT(s + 1 < nshorts);
-				shorts[s++] = o->name[0];
-				continue;
-			}
-			s_flag_name(o, flag, sizeof(flag));
-			snprintf(names[k], S_NAME_MAX, "%s", flag + 2);
-			opts[k] = (struct option){ names[k],
-						   lst_opt_arg(o) ? required_argument : no_argument,
-						   NULL, val };
-			k++;
-		}
+static void s_cmd_init(struct s_cmd *c)
+{
+	size_t n = 0, k = 0;
+
+	while (lst_config_settings[n].name)
+		n++;
+	c->settings = lst_calloc(n + 1, sizeof(*c->settings));
+	for (const struct lst_opt *o = lst_config_settings; o->name; o++)
+		if (!lst_config__file_only(o))
+			c->settings[k++] = s_setting_flag(o);
+	c->groups[0] = c->settings;
+	c->groups[1] = lst_config_flags;
+	c->groups[2] = NULL;
+	c->cmd = (struct lst_flag_cmd){
+		.name = "lockstep-agent",
+		.about = "The agent daemon a coordinator drives. Also:\n"
+			 "  lockstep-agent bench [options]     run one workload here and print it\n"
+			 "  lockstep-agent keygen [PATH/NAME]  make this host's key pair (default\n"
+			 "                                     " LST_CONFIG_DEFAULT_KEY_BASE
+			 ".key and .pub)\n"
+			 "\nEvery setting is also a key of the --config file, with '_' for '-'.\n",
+		.more = "'lockstep-agent bench --help' lists the workload options, 'lockstep-agent "
+			"keygen\n--help' the key options. See docs/agent.md.\n",
+		.groups = c->groups,
+	};
+}
+
+static void s_cmd_exit(struct s_cmd *c)
+{
+	for (struct lst_flag *f = c->settings; f->opt.name; f++) {
+		free((char *)f->opt.name);
+		free((char *)f->opt.help);
 	}
-	shorts[s] = '\0';
-	return opts;
-}
-
-/* The entry getopt_long returned c for, or NULL (a short flag is looked up by its letter). */
-static const struct lst_opt *s_entry(int c)
-{
-	if (c >= S_OPT_FLAG)
-		return &lst_config_flags[c - S_OPT_FLAG];
-	if (c >= S_OPT_SETTING)
-		return &lst_config_settings[c - S_OPT_SETTING];
-	if (c == 'h')
-		return lst_opt_find(lst_config_flags, "help");
-	for (const struct lst_opt *o = lst_config_flags; o->name; o++)
-		if (strlen(o->name) == 1 && o->name[0] == c)
-			return o;
-	return NULL;
-}
-
-/* One flag given: a setting into flags, anything else into cli. */
-static int s_apply(const struct lst_opt *o, lst_config *flags, struct lst_config_cli *cli,
-		   lst_err *err)
-{
-	const char *value = lst_opt_arg(o) ? optarg : "true";
-
-	if (s_is_setting(o))
-		return lst_config_set(flags, o->name, value, err);
-	return lst_opt_parse(o, cli, value, err);
-}
-
-void lst_config_cli_clear(struct lst_config_cli *cli)
-{
-	for (const struct lst_opt *o = lst_config_flags; o->name; o++)
-		lst_opt_clear(o, cli);
-	memset(cli, 0, sizeof(*cli));
+	free(c->settings);
 }
 
 int lst_config_parse_flags(lst_config *flags, struct lst_config_cli *cli, int argc, char **argv,
 			   lst_err *err)
 {
-	char(*names)[S_NAME_MAX] = lst_calloc(s_count(), sizeof(*names));
-	char optstring[16] = ":h", *shorts = optstring + 2;
-	struct option *opts = s_long_options(names, shorts, sizeof(optstring) - 2);
-	int c, rc = 0;
+	struct s_cmdline line = { .flags = flags };
+	struct s_cmd c;
+	int rc;
 
-	memset(cli, 0, sizeof(*cli));
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
-		const struct lst_opt *o = s_entry(c);
+	s_cmd_init(&c);
+	rc = lst_flag_parse(&c.cmd, argc, argv, &line, err);
+	s_cmd_exit(&c);
+	*cli = line.cli;
+	if (rc == 0) /* -h or --help: nothing else was parsed */
+		cli->help = true;
+	else if (rc > 0 && rc < argc && !cli->version)
+		rc = lst_err_set(err, -EINVAL, "unexpected argument '%s'", argv[rc]);
+	if (rc < 0 && err) {
+		char msg[LST_ERR_MAX];
 
-		if (o) {
-			if (s_apply(o, flags, cli, err)) {
-				rc = -EINVAL;
-				break;
-			}
-			if (cli->help || cli->version)
-				break;
-		} else if (c == ':') {
-			rc = lst_err_set(err, -EINVAL, "%s needs a value (see --help)",
-					 argv[optind - 1]);
-			break;
-		} else {
-			rc = lst_err_set(err, -EINVAL, "unknown option '%s' (see --help)",
-					 argv[optind - 1]);
-			break;
-		}
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		return lst_err_set(err, rc, "%s (see --help)", msg);
 	}
-	if (!rc && !cli->help && !cli->version && optind < argc)
-		rc = lst_err_set(err, -EINVAL, "unexpected argument '%s' (see --help)",
-				 argv[optind]);
-	free(opts);
-	free(names);
-	return rc;
-}
-
-/* The flag with its value's name: "--listen ENDPOINT", "-v". */
-static const char *s_flag_arg(const struct lst_opt *o, char *buf, size_t size)
-{
-	char flag[S_NAME_MAX];
-	const char *arg = lst_opt_arg(o);
-
-	snprintf(buf, size, "%s%s%s", s_flag_name(o, flag, sizeof(flag)), arg ? " " : "",
-		 arg ? arg : "");
-	return buf;
-}
-
-/* o's help as --help says it: its first sentence, without Markdown's marks, and its default
- * (a boolean's is false). Caller frees. */
-static char *s_help_line(const struct lst_opt *o)
-{
-	size_t len = strcspn(o->help, "");
-	const char *stop = strstr(o->help, ". ");
-	char *line, *w;
-
-	if (stop)
-		len = (size_t)(stop - o->help) + 1;
-	line = lst_calloc(len + 1, 1);
-	w = line;
-	for (size_t i = 0; i < len; i++)
-		if (o->help[i] != '`' && !(o->help[i] == '*' && o->help[i + 1] == '*') &&
-		    !(i && o->help[i] == '*' && o->help[i - 1] == '*'))
-			*w++ = o->help[i];
-	if (o->def && o->type != LST_OPT_BOOL) {
-		char *with = lst_asprintf("%.*s (default %s)%s", (int)(w - line - 1), line, o->def,
-					  w[-1] == '.' ? "." : "");
-
-		free(line);
-		return with;
-	}
-	return line;
-}
-
-/* One --help line: the flag, then its help, wrapped at 79 columns under itself. */
-static void s_usage_line(FILE *f, const struct lst_opt *o)
-{
-	char flag[64], *help = s_help_line(o);
-	size_t col = 23;
-
-	fprintf(f, "  %-20s", s_flag_arg(o, flag, sizeof(flag)));
-	if (strlen(flag) > 20) {
-		fprintf(f, "\n%23s", "");
-	} else {
-		fputc(' ', f);
-	}
-	for (char *word = strtok(help, " "); word; word = strtok(NULL, " ")) {
-		if (col > 23 && col + 1 + strlen(word) > 79) {
-			fprintf(f, "\n%23s", "");
-			col = 23;
-		}
-		col += (size_t)fprintf(f, "%s%s", col > 23 ? " " : "", word);
-	}
-	fputc('\n', f);
-	free(help);
+	return rc < 0 ? rc : 0;
 }
 
 void lst_config_usage(FILE *f)
 {
-	fputs("usage: lockstep-agent [options]           run the agent daemon\n"
-	      "       lockstep-agent bench [options]     run one workload here and print it\n"
-	      "       lockstep-agent keygen [PATH/NAME]  make this host's key pair (default\n"
-	      "                                          " LST_CONFIG_DEFAULT_KEY_BASE
-	      ".key and .pub)\n"
-	      "       lockstep-agent --version\n"
-	      "\n"
-	      "settings (each also a key of the --config file, with '_' for '-'):\n",
-	      f);
-	for (const struct lst_opt *o = lst_config_settings; o->name; o++)
-		if (s_is_flag(o))
-			s_usage_line(f, o);
-	fputs("\nother options:\n", f);
-	for (const struct lst_opt *o = lst_config_flags; o->name; o++)
-		s_usage_line(f, o);
-	fputs("\n'lockstep-agent bench --help' lists the workload options, 'lockstep-agent keygen\n"
-	      "--help' the key options. See docs/agent.md.\n",
-	      f);
+	struct s_cmd c;
+
+	s_cmd_init(&c);
+	lst_flag_help(&c.cmd, f);
+	s_cmd_exit(&c);
+}
+
+int lst_config_complete(int n, char **words, int cword, FILE *f)
+{
+	struct s_cmd c;
+
+	if (n > 1 && cword > 1 && (!strcmp(words[1], "bench") || !strcmp(words[1], "keygen")))
+		return 1; /* their own flags: the completion reads their --help */
+	if (cword == 1 && (cword >= n || words[1][0] != '-')) {
+		fputs("words\nbench\nkeygen\n", f);
+		return 0;
+	}
+	s_cmd_init(&c);
+	lst_flag_complete(&c.cmd, n, words, cword, f);
+	s_cmd_exit(&c);
+	return 0;
+}
+
+/* A flag's tag in the docs: "-v, --verbose", "--listen ENDPOINT". */
+static const char *s_tag(const struct lst_flag *fl, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (fl->letter)
+		n = (size_t)snprintf(buf, size, "-%c, ", fl->letter);
+	snprintf(buf + n, size - n, "--%s%s%s", fl->opt.name, fl->arg ? " " : "",
+		 fl->arg ? fl->arg : "");
+	return buf;
 }
 
 void lst_config_list(FILE *f)
 {
-	for (size_t t = 0; t < LST_ARRAY_SIZE(s_tables); t++) {
-		for (const struct lst_opt *o = s_tables[t]; o->name; o++) {
-			char flag[S_NAME_MAX];
+	for (const struct lst_opt *o = lst_config_settings; o->name; o++) {
+		char *flag = s_swap(o->name, '_', '-');
 
-			fprintf(f, "%s %s\n", s_is_setting(o) ? o->name : "-",
-				s_is_flag(o) ? s_flag_name(o, flag, sizeof(flag)) : "-");
-		}
+		fprintf(f, "%s %s%s\n", o->name, lst_config__file_only(o) ? "" : "--",
+			lst_config__file_only(o) ? "-" : flag);
+		free(flag);
 	}
+	for (const struct lst_flag *fl = lst_config_flags; fl->opt.name; fl++)
+		fprintf(f, "- --%s\n", fl->opt.name);
 }
 
-/* The options table of docs/agent.md: every flag and every setting, with its whole help. */
+/* The options table of docs/agent.md: every setting and flag, with its whole help. */
 static void s_doc_options(FILE *f)
 {
-	fputs("| option | config key | meaning |\n|---|---|---|\n", f);
-	for (size_t t = 0; t < LST_ARRAY_SIZE(s_tables); t++) {
-		for (const struct lst_opt *o = s_tables[t]; o->name; o++) {
-			char flag[64];
+	char tag[64];
 
-			fprintf(f, "| %s%s%s | %s%s%s | %s |\n", s_is_flag(o) ? "`" : "",
-				s_is_flag(o) ? s_flag_arg(o, flag, sizeof(flag)) : "-",
-				s_is_flag(o) ? "`" : "", s_is_setting(o) ? "`" : "",
-				s_is_setting(o) ? o->name : "-", s_is_setting(o) ? "`" : "",
-				o->help);
+	fputs("| option | config key | meaning |\n|---|---|---|\n", f);
+	for (const struct lst_opt *o = lst_config_settings; o->name; o++) {
+		if (lst_config__file_only(o)) {
+			fprintf(f, "| - | `%s` | %s |\n", o->name, o->help);
+			continue;
 		}
+		struct lst_flag fl = s_setting_flag(o);
+
+		fprintf(f, "| `%s` | `%s` | %s |\n", s_tag(&fl, tag, sizeof(tag)), o->name,
+			o->help);
+		free((char *)fl.opt.name);
+		free((char *)fl.opt.help);
 	}
+	for (const struct lst_flag *fl = lst_config_flags; fl->opt.name; fl++)
+		fprintf(f, "| `%s` | - | %s |\n", s_tag(fl, tag, sizeof(tag)), fl->opt.help);
+	fputs("| `-h, --help` | - | print the usage and exit |\n", f);
 }
 
 /* The config keys table of docs/agent.md: each key's type and default. */
