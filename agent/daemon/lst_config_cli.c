@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The agent's command line and the generated descriptions of its settings, all made from
- * lst_config_settings[] (lst_config.c): the getopt_long table (a setting's flag is its key with
- * '-' for '_'; each flag gets its own value, so an ambiguous prefix is still refused), the
- * --help text and the two tables of docs/agent.md, which the test integration.daemon_config
- * regenerates and compares. lockstep-agent(8) (--write-man FILE) is docs/agent.md itself,
- * compiled in at build time, with those two tables made afresh from the table and the whole
- * rendered as roff by lst_roff: the page and the Markdown reference are one text.
+ * lst_config_settings[] (lst_config.c) and lst_config_flags[] (here): lst_flag, the engine of
+ * every lockstep command's flags, parses the command line (a setting's flag, its key with '-'
+ * for '_', is made from its entry and set through lst_config_set; a flag is matched whole, so
+ * an ambiguous prefix is refused), writes --help and answers the shell's Tab (__complete).
+ * The two tables of docs/agent.md are written from the same entries (--write-doc), and
+ * integration.daemon_config regenerates and compares them. lockstep-agent(8) (--write-man
+ * FILE) is docs/agent.md itself, compiled in at build time, with those two tables made afresh
+ * and the whole rendered as roff by lst_roff: the page and the Markdown reference are one text.
  */
 #include "lst_config.h"
 #include "lst_config_int.h"
