@@ -36,16 +36,15 @@ extern const struct lst_flag_cmd lst_cmd_steady_flags;
 extern const struct lst_flag_cmd lst_cmd_report_flags;
 extern const struct lst_flag_cmd lst_cmd_inventory_flags;
 extern const struct lst_flag_cmd lst_cmd_verify_flags;
-/* keygen's flags are parsed by lst_keygen (shared with lockstep-agent keygen): its --help text */
-void lst_cmd_keygen_usage(FILE *f);
+extern const struct lst_flag_cmd
+	lst_cmd_keygen_flags; /* lst_keygen's table, shared with the agent */
 
 /* One command of `lockstep`: main's table, which --help, lockstep(1) and completion read. */
 struct lst_cli_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *help;		  /* the phrase of `lockstep --help` */
-	const struct lst_flag_cmd *flags; /* its flags and texts; NULL: usage below */
-	void (*usage)(FILE *f);		  /* its own --help, for a command without flags */
+	const struct lst_flag_cmd *flags; /* its flags and texts */
 };
 
 /*

@@ -54,13 +54,7 @@ static void s_page_lockstep(FILE *f, const struct lst_cli_cmd *cmds, size_t n,
 		fputs(".PP\n", f);
 		lst_roff_inline(f, cmds[i].help, strlen(cmds[i].help));
 		fputs(".\n", f);
-		if (cmds[i].flags) {
-			lst_flag_man(cmds[i].flags, f);
-			continue;
-		}
-		s_capture(cmds[i].usage, &text);
-		lst_roff_usage(f, text);
-		free(text);
+		lst_flag_man(cmds[i].flags, f);
 	}
 	/* lst_cli.h's contract, which every command keeps; each section above gives the details */
 	fputs(".SH \"EXIT STATUS\"\n.TP\n0\nsuccess\n.TP\n1\nthe run or check found a problem "

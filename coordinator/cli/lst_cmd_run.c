@@ -22,6 +22,9 @@
 struct s_flags {
 	struct lst_cli_flags c; /* first: the shared groups store into it */
 	int64_t overwrite, progress, lead_ms;
+#ifdef LST_TEST_EXTRA_FLAG
+	int64_t probe;
+#endif
 };
 
 static const char *const s_progress[] = { "text", "json", NULL };
@@ -59,6 +62,17 @@ static const struct lst_flag s_own[] = {
 		   .max = 60000,
 		   .help = "milliseconds between picking a start instant and it" },
 	  .arg = "MS" },
+#ifdef LST_TEST_EXTRA_FLAG
+	/* the build of tests/flags.cmake: one entry more, which --help, lockstep(1) and the
+	 * completion must show with nothing else written */
+	{ .opt = { .name = "extra-probe",
+		   .type = LST_OPT_ENUM,
+		   .offset = offsetof(struct s_flags, probe),
+		   .def = "slow",
+		   .choices = (const char *const[]){ "slow", "fast", NULL },
+		   .help = "a flag only the flags test's build has" },
+	  .arg = "MODE" },
+#endif
 	{ .opt = { .name = NULL } },
 };
 

@@ -6,14 +6,15 @@
  *
  * It is a run of its own: a plan made from DIR/plan.yaml (its agents, targets and paths) with
  * one phase that reads each target once, sequentially, with verify, and `journal: DIR`, so the
- * agents check against the earlier run's writes. Its results go to a folder of their own
+ * agents check against the earlier run's writes. The plan is built as the tree a plan file reads
+ * to and read by lst_plan_build, so it is checked as a written plan is, with no YAML text made
+ * to be parsed again. Its results go to a folder of their own
  * (DIR/verify-DATE-TIME by default): integrity.csv lists the bad units, summary.csv the counts.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <jansson.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "lst_log.h"
 #include "lst_plan.h"
 #include "lst_util.h"
+#include "lst_yaml.h"
 
 struct s_flags {
 	struct lst_cli_flags c; /* first: the shared groups store into it */
@@ -96,65 +98,55 @@ const struct lst_flag_cmd lst_cmd_verify_flags = {
 		"  lockstep verify --through b results/dualport-20260101-120000\n",
 };
 
-/* Append printf-style text to the heap string *buf. */
-static void __attribute__((format(printf, 2, 3))) s_cat(char **buf, const char *fmt, ...)
+/* A scalar node of text. */
+static struct lst_yaml_node *s_text(const char *text)
 {
-	size_t len = strlen(*buf);
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	*buf = lst_realloc(*buf, len + (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(*buf + len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	return lst_yaml_new(LST_YAML_SCALAR, text);
 }
 
-/* A string as a YAML (JSON) scalar, appended to *buf. */
-static void s_q(char **buf, const char *s)
+/* agent: [path, ...] in a target's paths map, for the paths of p's target pt on agent i. */
+static void s_agent_paths(struct lst_yaml_node *paths, const lst_plan *p,
+			  const struct lst_plan_target *pt, size_t i)
 {
-	json_t *j = json_string(s ? s : "");
-	char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	struct lst_yaml_node *list = NULL;
 
-	s_cat(buf, "%s", t ? t : "\"\"");
-	free(t);
-	json_decref(j);
-}
-
-/* The verify plan's text from the run's plan p. */
-static char *s_plan_text(const lst_plan *p, const char *dir, const char *through, const char *bs,
-			 long iodepth)
-{
-	char *b = lst_strdup("");
-
-	s_cat(&b, "lockstep: 1\nname: ");
-	{
-		char name[LST_NAME_MAX + 16];
-
-		snprintf(name, sizeof(name), "%.40s-verify", p->name);
-		s_q(&b, name);
+	for (size_t j = 0; j < pt->npaths; j++) {
+		if (pt->paths[j].agent != i)
+			continue;
+		if (!list)
+			list = lst_yaml_put(paths, p->agents[i].name,
+					    lst_yaml_new(LST_YAML_LIST, NULL));
+		lst_yaml_append(list, s_text(pt->paths[j].path));
 	}
-	s_cat(&b, "\njournal: ");
-	s_q(&b, dir);
-	s_cat(&b, "\nagents:\n");
+}
+
+/* The verify plan, as the tree a plan file would read to, from the run's plan p. */
+static struct lst_yaml_node *s_plan_tree(const lst_plan *p, const char *dir, const char *through,
+					 const char *bs, const char *iodepth)
+{
+	struct lst_yaml_node *root = lst_yaml_new(LST_YAML_MAP, NULL), *agents, *targets, *ph, *w;
+	char name[LST_NAME_MAX + 16];
+
+	snprintf(name, sizeof(name), "%.40s-verify", p->name);
+	lst_yaml_put(root, "lockstep", s_text("1"));
+	lst_yaml_put(root, "name", s_text(name));
+	lst_yaml_put(root, "journal", s_text(dir));
+	agents = lst_yaml_put(root, "agents", lst_yaml_new(LST_YAML_LIST, NULL));
 	for (size_t i = 0; i < p->nagents; i++) {
+		struct lst_yaml_node *a;
+
 		if (through && strcmp(p->agents[i].name, through))
 			continue; /* not contacted at all: it may be the one that died */
-		s_cat(&b, "  - {name: ");
-		s_q(&b, p->agents[i].name);
-		s_cat(&b, ", address: ");
-		s_q(&b, p->agents[i].address);
-		if (p->agents[i].key) {
-			s_cat(&b, ", key: ");
-			s_q(&b, p->agents[i].key);
-		}
-		s_cat(&b, "}\n");
+		a = lst_yaml_append(agents, lst_yaml_new(LST_YAML_MAP, NULL));
+		lst_yaml_put(a, "name", s_text(p->agents[i].name));
+		lst_yaml_put(a, "address", s_text(p->agents[i].address));
+		if (p->agents[i].key)
+			lst_yaml_put(a, "key", s_text(p->agents[i].key));
 	}
-	s_cat(&b, "targets:\n");
+	targets = lst_yaml_put(root, "targets", lst_yaml_new(LST_YAML_LIST, NULL));
 	for (size_t t = 0; t < p->ntargets; t++) {
 		const struct lst_plan_target *pt = &p->targets[t];
+		struct lst_yaml_node *tn, *paths;
 		bool reachable = !through;
 
 		for (size_t j = 0; j < pt->npaths && !reachable; j++)
@@ -164,41 +156,29 @@ static char *s_plan_text(const lst_plan *p, const char *dir, const char *through
 				pt->name, through);
 			continue;
 		}
-		s_cat(&b, "  - name: ");
-		s_q(&b, pt->name);
-		if (pt->identity) {
-			s_cat(&b, "\n    identity: ");
-			s_q(&b, pt->identity);
-		}
-		s_cat(&b, "\n    share: split\n    paths:\n");
-		for (size_t i = 0; i < p->nagents; i++) {
-			bool any = false;
-
-			if (through && strcmp(p->agents[i].name, through))
-				continue;
-
-			for (size_t j = 0; j < pt->npaths; j++) {
-				if (pt->paths[j].agent != i)
-					continue;
-				if (!any) {
-					s_cat(&b, "      ");
-					s_q(&b, p->agents[i].name);
-					s_cat(&b, ": [");
-				} else {
-					s_cat(&b, ", ");
-				}
-				s_q(&b, pt->paths[j].path);
-				any = true;
-			}
-			if (any)
-				s_cat(&b, "]\n");
-		}
+		tn = lst_yaml_append(targets, lst_yaml_new(LST_YAML_MAP, NULL));
+		lst_yaml_put(tn, "name", s_text(pt->name));
+		if (pt->identity)
+			lst_yaml_put(tn, "identity", s_text(pt->identity));
+		lst_yaml_put(tn, "share", s_text("split"));
+		paths = lst_yaml_put(tn, "paths", lst_yaml_new(LST_YAML_MAP, NULL));
+		for (size_t i = 0; i < p->nagents; i++)
+			if (!through || !strcmp(p->agents[i].name, through))
+				s_agent_paths(paths, p, pt, i);
 	}
-	s_cat(&b,
-	      "defaults: {interval: 1s}\nphases:\n  - name: verify\n    workload: {rw: "
-	      "read, bs: %s, iodepth: %ld, verify: true}\n    stop: {capacity: 1x}\n",
-	      bs, iodepth);
-	return b;
+	lst_yaml_put(lst_yaml_put(root, "defaults", lst_yaml_new(LST_YAML_MAP, NULL)), "interval",
+		     s_text("1s"));
+	ph = lst_yaml_append(lst_yaml_put(root, "phases", lst_yaml_new(LST_YAML_LIST, NULL)),
+			     lst_yaml_new(LST_YAML_MAP, NULL));
+	lst_yaml_put(ph, "name", s_text("verify"));
+	w = lst_yaml_put(ph, "workload", lst_yaml_new(LST_YAML_MAP, NULL));
+	lst_yaml_put(w, "rw", s_text("read"));
+	lst_yaml_put(w, "bs", s_text(bs));
+	lst_yaml_put(w, "iodepth", s_text(iodepth));
+	lst_yaml_put(w, "verify", s_text("true"));
+	lst_yaml_put(lst_yaml_put(ph, "stop", lst_yaml_new(LST_YAML_MAP, NULL)), "capacity",
+		     s_text("1x"));
+	return root;
 }
 
 /* Sum of summary.json's all-agent verify counts, and integrity.csv's rows: the verdict line. */
@@ -258,7 +238,8 @@ int lst_cmd_verify(int argc, char **argv)
 	struct lst_coord_opts opts = { 0 };
 	struct s_flags fl = { 0 };
 	const char *through;
-	char dir[PATH_MAX], *text, *file, outbuf[PATH_MAX + 64], bs[32];
+	char dir[PATH_MAX], *file, outbuf[PATH_MAX + 64], bs[32], iodepth[32];
+	struct lst_yaml_node *tree;
 	lst_errlist errs = { 0 };
 	lst_plan *run_plan, *plan;
 	lst_folder_lock *run_lock = NULL, *lock = NULL;
@@ -302,10 +283,11 @@ int lst_cmd_verify(int argc, char **argv)
 		return 2;
 	}
 	lst_opt_format(&lst_flag_find(&lst_cmd_verify_flags, "bs")->opt, &fl, bs, sizeof(bs));
-	text = s_plan_text(run_plan, dir, through, bs, (long)fl.iodepth);
+	snprintf(iodepth, sizeof(iodepth), "%lld", (long long)fl.iodepth);
+	tree = s_plan_tree(run_plan, dir, through, bs, iodepth);
 	lst_plan_destroy(&run_plan);
-	plan = lst_plan_parse(text, strlen(text), "verify.yaml", &errs);
-	free(text);
+	plan = lst_plan_build(tree, "verify.yaml", &errs);
+	lst_yaml_free(tree);
 	if (!plan) {
 		fprintf(stderr, "lockstep verify: cannot make the verifying plan:\n");
 		lst_errlist_print(&errs, stderr);

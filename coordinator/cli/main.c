@@ -14,30 +14,30 @@
 
 static const struct lst_cli_cmd s_cmds[] = {
 	{ "run", lst_cmd_run, "run a plan on its agents and write a results folder",
-	  &lst_cmd_run_flags, NULL },
+	  &lst_cmd_run_flags },
 	{ "resume", lst_cmd_resume,
 	  "finish a run whose coordinator died, appending to its results folder",
-	  &lst_cmd_resume_flags, NULL },
+	  &lst_cmd_resume_flags },
 	{ "validate", lst_cmd_validate, "check a plan and print every error, contact nothing",
-	  &lst_cmd_validate_flags, NULL },
+	  &lst_cmd_validate_flags },
 	{ "agents", lst_cmd_agents, "show agents: version, host, cores, clock offset, rtt",
-	  &lst_cmd_agents_flags, NULL },
+	  &lst_cmd_agents_flags },
 	{ "inventory", lst_cmd_inventory,
 	  "list the agents' block devices and which are one drive through several ports",
-	  &lst_cmd_inventory_flags, NULL },
+	  &lst_cmd_inventory_flags },
 	{ "demo", lst_cmd_demo, "run the main job on an embedded default: two local agents",
-	  &lst_cmd_demo_flags, NULL },
+	  &lst_cmd_demo_flags },
 	{ "verify", lst_cmd_verify,
 	  "check a run's targets against its write journal, through any port",
-	  &lst_cmd_verify_flags, NULL },
+	  &lst_cmd_verify_flags },
 	{ "steady", lst_cmd_steady, "apply the SNIA steady-state verdict to a column of values",
-	  &lst_cmd_steady_flags, NULL },
+	  &lst_cmd_steady_flags },
 	{ "report", lst_cmd_report,
 	  "redraw plots and print the report of a results folder; compare two",
-	  &lst_cmd_report_flags, NULL },
+	  &lst_cmd_report_flags },
 	{ "keygen", lst_cmd_keygen,
-	  "make a CURVE key pair (NAME.key, NAME.pub) for a coordinator or agent", NULL,
-	  lst_cmd_keygen_usage },
+	  "make a CURVE key pair (NAME.key, NAME.pub) for a coordinator or agent",
+	  &lst_cmd_keygen_flags },
 };
 
 #define S_NCMDS (sizeof(s_cmds) / sizeof(s_cmds[0]))
@@ -67,11 +67,7 @@ static int s_complete(int argc, char **argv)
 	}
 	for (size_t i = 0; i < S_NCMDS; i++)
 		if (!strcmp(words[1], s_cmds[i].name)) {
-			if (s_cmds[i].flags)
-				lst_flag_complete(s_cmds[i].flags, n - 1, words + 1, cword - 1,
-						  stdout);
-			else
-				printf("file\n");
+			lst_flag_complete(s_cmds[i].flags, n - 1, words + 1, cword - 1, stdout);
 			return 0;
 		}
 	printf("none\n");
