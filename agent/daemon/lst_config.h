@@ -84,6 +84,11 @@ typedef struct lst_config {
 	 * when a record first needs it */
 	char *trace_dir;
 	uint32_t set; /* bit i: lst_config_settings[i] was given (file or flag) */
+#ifdef LST_TEST_EXTRA_SETTING
+	/* the one setting more of the settings test's build (tests/agent_settings.cmake): last,
+	 * so the library's files, built without it, read every other field where it is */
+	int64_t extra_probe;
+#endif
 } lst_config;
 
 #define LST_CONFIG_HOOK_TIMEOUT_DEFAULT (60 * (int64_t)1000000000) /* 60 s, ns */
