@@ -175,8 +175,8 @@ void lst_config_list(FILE *f);
 /*
  * The answer to the shell's Tab for lockstep-agent (completion/lockstep.bash, in
  * lst_flag_complete's form): words[0..n) the command line, words[cword] the word completed.
- * Returns 0 when answered, 1 for a subcommand's words (bench, keygen: the completion reads
- * their --help).
+ * Returns 0 when answered, 1 for a subcommand's words (bench, keygen), which are not the
+ * daemon's to answer.
  */
 int lst_config_complete(int n, char **words, int cword, FILE *f);
 

@@ -230,7 +230,7 @@ int lst_config_complete(int n, char **words, int cword, FILE *f)
 	struct s_cmd c;
 
 	if (n > 1 && cword > 1 && (!strcmp(words[1], "bench") || !strcmp(words[1], "keygen")))
-		return 1; /* their own flags: the completion reads their --help */
+		return 1; /* a subcommand's flags: not the daemon's */
 	if (cword == 1 && (cword >= n || words[1][0] != '-')) {
 		fputs("words\nbench\nkeygen\n", f);
 		return 0;
