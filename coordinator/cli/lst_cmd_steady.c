@@ -72,31 +72,29 @@ static const struct lst_opt_ops s_pct_ops = {
 
 #define S_ARG(field) offsetof(struct s_args, field)
 
-/* the defaults below are the spec's */
-_Static_assert(LST_STEADY_WINDOW == 5 && LST_STEADY_DATA_PCT == 20.0 &&
-		       LST_STEADY_SLOPE_PCT == 10.0,
-	       "lockstep steady's defaults are the SNIA spec's: 5 rounds, 20% and 10%");
+/* a default as its flag's text: the spec's, from lst_steady.h */
+#define S_TEXT(x) S_TEXT_(x)
+#define S_TEXT_(x) #x
 
 static const struct lst_flag s_own[] = {
 	{ .opt = { .name = "window",
 		   .type = LST_OPT_INT,
 		   .offset = S_ARG(window),
-		   .def = "5",
+		   .def = S_TEXT(LST_STEADY_WINDOW),
 		   .min = 2,
 		   .max = S_WINDOW_MAX,
-		   .help = "rounds in the measurement window (the spec's 5; the published reviews "
-			   "used 4)" },
+		   .help = "rounds in the measurement window; the published reviews used 4" },
 	  .arg = "N" },
 	{ .opt = { .name = "data-excursion",
 		   .ops = &s_pct_ops,
 		   .offset = S_ARG(data_pct),
-		   .def = "20",
+		   .def = S_TEXT(LST_STEADY_DATA_PCT),
 		   .help = "limit on max - min, % of the average" },
 	  .arg = "PCT" },
 	{ .opt = { .name = "slope-excursion",
 		   .ops = &s_pct_ops,
 		   .offset = S_ARG(slope_pct),
-		   .def = "10",
+		   .def = S_TEXT(LST_STEADY_SLOPE_PCT),
 		   .help = "limit on the fitted line's change across the window, % of the average" },
 	  .arg = "PCT" },
 	{ .opt = { .name = "column",
