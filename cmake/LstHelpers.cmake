@@ -27,10 +27,13 @@ function(lst_add_library name)
 endfunction()
 
 # lst_add_unit_test(NAME SOURCE DEPS...)
-# One test = one program: exit 0 pass, 1 fail, 77 skip.
+# One test = one program: exit 0 pass, 1 fail, 77 skip. Called from the tests/ folder that
+# mirrors the module's (tests/coordinator/plan for coordinator/plan); the helpers lst_test.h and
+# lst_plan_test.h are in tests/include.
 function(lst_add_unit_test name source)
   add_executable(test_${name} ${source})
   target_compile_options(test_${name} PRIVATE ${LST_WARNINGS})
+  target_include_directories(test_${name} PRIVATE ${LST_TESTS_DIR}/include)
   target_link_libraries(test_${name} PRIVATE ${ARGN})
   set_target_properties(test_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   add_test(NAME unit.${name} COMMAND test_${name})
@@ -52,7 +55,7 @@ function(lst_add_script_test name script)
 endfunction()
 
 # lst_add_fuzzer(NAME SOURCE LIBRARY)
-# With LST_FUZZ=ON (clang only; tests/integration/fuzz_lib.sh configures such a tree): a
+# With LST_FUZZ=ON (clang only; tests/fuzz/fuzz_lib.sh configures such a tree): a
 # libFuzzer target NAME from tests/SOURCE linked against LIBRARY. LIBRARY and lst_common get
 # coverage instrumentation (fuzzer-no-link), so the fuzzer is guided by the parser's branches,
 # not only by the target's. Without LST_FUZZ it does nothing.
