@@ -34,6 +34,42 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 ok() { echo "ok: $*"; }
 
+# keep_going: from here on `fail` counts and the test goes on, so one run names every broken
+# check of a test made of many independent ones; such a test ends with `finish`. Call it right
+# after sourcing this file: it also lifts errexit and pipefail, which would stop at the first.
+keep_going() {
+	set +e +o pipefail
+	_lst_fails=0
+	fail() {
+		echo "FAIL: $*" >&2
+		_lst_fails=$((_lst_fails + 1))
+	}
+}
+# finish: the end of a keep_going test: exits 1 when a check failed, saying how many did.
+finish() {
+	[ "${_lst_fails:-0}" -eq 0 ] || { echo "$_lst_fails check(s) failed" >&2; exit 1; }
+	ok "${1:-all checks passed}"
+}
+
+# expect_exit WANT CMD...: run CMD with its stdout in $TMP/out and its stderr in $TMP/err (left
+# there for has_text and has_line), and fail unless it exits WANT.
+expect_exit() {
+	local want=$1 rc=0
+	shift
+	"$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	[ "$rc" -eq "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $(cat "$TMP/err")"
+}
+
+# Two ways a file can hold what a test looks for, named apart because they differ:
+# has_text FILE TEXT: TEXT appears somewhere in FILE, as a fixed string (part of a line will do).
+has_text() {
+	grep -qF -- "$2" "$1" || fail "$(basename "$1") lacks '$2':"$'\n'"$(cat "$1")"
+}
+# has_line FILE TEXT: FILE has a line that is exactly TEXT, whole.
+has_line() {
+	grep -qxF -- "$2" "$1" || fail "$(basename "$1") lacks the line '$2':"$'\n'"$(cat "$1")"
+}
+
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"; }
 need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
 

@@ -5,15 +5,15 @@
 # COMP_CWORD set as for a user's Tab, then COMPREPLY is checked: commands, each command's flags
 # (read from its --help), plans for run/validate, results folders for report/verify/resume, a
 # flag's listed values, and the agent's subcommands (bench, keygen) and their flags.
-set -u
 
 BIN="${LST_BIN:?LST_BIN must name the folder with the binaries}"
 SRC="${LST_SRC:-$(cd "$(dirname "$0")/../../.." && pwd)}"
 for t in "$BIN/lockstep" "$BIN/lockstep-agent"; do
 	[ -x "$t" ] || { echo "skip: $t not built"; exit 77; }
 done
-# shellcheck source=../count_lib.sh
-. "$(dirname "$0")/../count_lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+keep_going
 
 PATH="$BIN:$PATH"
 # shellcheck source=/dev/null
@@ -23,7 +23,7 @@ source "$SRC/completion/lockstep.bash" || { echo "FAIL: sourcing lockstep.bash";
 [ "$(complete -p lockstep-agent)" = "complete -F _lockstep_agent lockstep-agent" ] ||
 	fail "complete -p lockstep-agent: $(complete -p lockstep-agent 2>&1)"
 
-cd "$dir" || exit 1
+cd "$TMP" || exit 1
 mkdir -p results/r1 results/r2 results/old/r0 empty plans
 touch results/r1/run.json results/r2/run.json results/old/r0/run.json plan.yaml other.yml \
 	notes.txt plans/p.yaml
@@ -79,5 +79,4 @@ tab "plan.yaml notes.txt" "" -- lockstep-agent --config ""
 tab "net proto" "plan.yaml" -- lockstep run plan.yaml --debug ""
 tab "" "plan.yaml notes.txt" -- lockstep steady --window ""
 
-[ "$fails" -eq 0 ] || exit 1
-echo "ok: bash completion of commands, flags, flag values, plans and results folders"
+finish "bash completion of commands, flags, flag values, plans and results folders"

@@ -5,7 +5,6 @@
 # any groff warning fails; lexgrog reads each NAME line), and must name every flag --help names,
 # every plan key of docs/plan.md and every agent config key: they are made from the same tables,
 # and this is the check that they stay so. The build's pages (build/man) are the same bytes.
-set -u
 
 BIN="${LST_BIN:?LST_BIN must name the folder with the binaries}"
 LOCKSTEP="$BIN/lockstep"
@@ -16,26 +15,27 @@ done
 for t in man lexgrog; do
 	command -v "$t" >/dev/null || { echo "skip: $t not installed (apt-get install man-db)"; exit 77; }
 done
-# shellcheck source=../count_lib.sh
-. "$(dirname "$0")/../count_lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+keep_going
 
-"$LOCKSTEP" --write-man "$dir" || fail "lockstep --write-man: exit $?"
-"$AGENT" --write-man "$dir/lockstep-agent.8" || fail "lockstep-agent --write-man: exit $?"
-"$LOCKSTEP" --write-man "$dir/no/such/folder" 2>"$dir/err" && fail "--write-man into a missing folder succeeded"
-grep -q "cannot write" "$dir/err" || fail "--write-man into a missing folder: $(cat "$dir/err")"
+"$LOCKSTEP" --write-man "$TMP" || fail "lockstep --write-man: exit $?"
+"$AGENT" --write-man "$TMP/lockstep-agent.8" || fail "lockstep-agent --write-man: exit $?"
+"$LOCKSTEP" --write-man "$TMP/no/such/folder" 2>"$TMP/err" && fail "--write-man into a missing folder succeeded"
+grep -q "cannot write" "$TMP/err" || fail "--write-man into a missing folder: $(cat "$TMP/err")"
 
 declare -A names=([lockstep.1]=lockstep [lockstep-plan.5]=lockstep-plan [lockstep-agent.8]=lockstep-agent)
 for page in lockstep.1 lockstep-plan.5 lockstep-agent.8; do
-	p="$dir/$page"
+	p="$TMP/$page"
 	[ -s "$p" ] || { fail "$page not written"; continue; }
 	# man-db renders it as `man` does; groff's warnings (-ww) go to stderr
-	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$p" >"$dir/out" 2>"$dir/warn"
-	[ -s "$dir/warn" ] && fail "$page: man --warnings says:"$'\n'"$(head -20 "$dir/warn")"
-	[ "$(wc -l <"$dir/out")" -gt 50 ] || fail "$page renders to $(wc -l <"$dir/out") lines"
-	lexgrog "$p" >"$dir/lex" 2>&1 || fail "$page: lexgrog: $(cat "$dir/lex")"
-	grep -q "\"${names[$page]} - ." "$dir/lex" || fail "$page: lexgrog reads $(cat "$dir/lex")"
+	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$p" >"$TMP/out" 2>"$TMP/warn"
+	[ -s "$TMP/warn" ] && fail "$page: man --warnings says:"$'\n'"$(head -20 "$TMP/warn")"
+	[ "$(wc -l <"$TMP/out")" -gt 50 ] || fail "$page renders to $(wc -l <"$TMP/out") lines"
+	lexgrog "$p" >"$TMP/lex" 2>&1 || fail "$page: lexgrog: $(cat "$TMP/lex")"
+	grep -q "\"${names[$page]} - ." "$TMP/lex" || fail "$page: lexgrog reads $(cat "$TMP/lex")"
 	# the text as a reader sees it (overstrike bold and underline taken out), for has() below
-	LC_ALL=C.UTF-8 MANWIDTH=200 man -E UTF-8 -l "$p" 2>/dev/null | sed 's/.\x08//g' >"$dir/$page.txt"
+	LC_ALL=C.UTF-8 MANWIDTH=200 man -E UTF-8 -l "$p" 2>/dev/null | sed 's/.\x08//g' >"$TMP/$page.txt"
 	if [ -n "${LST_BUILD:-}" ] && [ -f "$LST_BUILD/man/$page" ]; then
 		cmp -s "$p" "$LST_BUILD/man/$page" || fail "$LST_BUILD/man/$page differs from --write-man's"
 	fi
@@ -43,7 +43,7 @@ done
 
 # has PAGE WORD WHERE: the rendered PAGE shows WORD as a word
 has() {
-	grep -qwF -- "$2" "$dir/$1.txt" || fail "$1 lacks '$2' ($3)"
+	grep -qwF -- "$2" "$TMP/$1.txt" || fail "$1 lacks '$2' ($3)"
 }
 
 # every command and every long flag of its --help
@@ -72,5 +72,4 @@ if [ -n "${LST_SRC:-}" ]; then
 	done
 fi
 
-[ "$fails" -eq 0 ] || exit 1
-echo "ok: lockstep(1), lockstep-plan(5), lockstep-agent(8) pass man --warnings and lexgrog and name every flag and key"
+finish "lockstep(1), lockstep-plan(5), lockstep-agent(8) pass man --warnings and lexgrog and name every flag and key"

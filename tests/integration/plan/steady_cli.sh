@@ -3,18 +3,13 @@
 # `lockstep steady` end to end: plain columns from a file and from stdin, CSV with a header and
 # --column, fio-style values, bad lines (exit 2 naming FILE:LINE), usage errors, and --json
 # parsed by python3. Exit codes: 0 steady, 1 not steady, 2 bad input or usage.
-set -u
 
 L="${LST_BIN:?LST_BIN must name the bin directory of the build}/lockstep"
 [ -x "$L" ] || { echo "skip: $L not built"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*" >&2
-	fails=$((fails + 1))
-}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+keep_going
+tmp=$TMP
 
 # expect CODE DESCRIPTION -- ARGS...: run `lockstep steady ARGS` with stdin from $IN (default
 # /dev/null), stdout to $tmp/out and stderr to $tmp/err, and check the exit code.
@@ -27,33 +22,29 @@ expect() {
 		fail "$what: exit $got, want $want; out: $(cat "$tmp/out"); err: $(cat "$tmp/err")"
 }
 
-has() { # has FILE TEXT
-	grep -qF -- "$2" "$1" || fail "$1 lacks '$2': $(cat "$1")"
-}
-
 # Plain column, settles at round 7 (window 5): 101 100 99 100 101 after two high rounds.
 printf '300\n200\n101\n100\n99\n100\n101\n100\n100\n100\n' >"$tmp/plain.txt"
 expect 0 "plain file" -- "$tmp/plain.txt"
-has "$tmp/out" "rounds read:      10"
-has "$tmp/out" "rounds 6..10"
-has "$tmp/out" "steady state reached at round 10"
-has "$tmp/out" "first reached at round 7"
+has_text "$tmp/out" "rounds read:      10"
+has_text "$tmp/out" "rounds 6..10"
+has_text "$tmp/out" "steady state reached at round 10"
+has_text "$tmp/out" "first reached at round 7"
 
 IN="$tmp/plain.txt" expect 0 "plain stdin" --
-has "$tmp/out" "standard input"
+has_text "$tmp/out" "standard input"
 IN="$tmp/plain.txt" expect 0 "plain stdin with -" -- -
 
 # Too few rounds for the window: not steady, and says how many are needed.
 head -n 3 "$tmp/plain.txt" >"$tmp/three.txt"
 expect 1 "three rounds" -- "$tmp/three.txt"
-has "$tmp/out" "need 5 rounds, have 3"
+has_text "$tmp/out" "need 5 rounds, have 3"
 expect 1 "no rounds" -- /dev/null
-has "$tmp/out" "need 5 rounds, have 0"
+has_text "$tmp/out" "need 5 rounds, have 0"
 
 # Window 4 (the labs') vs 5: the high first round falls out of a 4-round window.
 printf '150\n100\n101\n99\n100\n' >"$tmp/w.txt"
 expect 1 "window 5 sees the 150" -- "$tmp/w.txt"
-has "$tmp/out" "data excursion 46.36% > 20%"
+has_text "$tmp/out" "data excursion 46.36% > 20%"
 expect 0 "window 4 does not" -- --window 4 "$tmp/w.txt"
 expect 0 "--window=4 form" -- --window=4 "$tmp/w.txt"
 
@@ -65,7 +56,7 @@ expect 0 "--data-excursion 25%" -- --data-excursion 25% "$tmp/edge.txt"
 printf '38\n39\n40\n41\n42\n' >"$tmp/slope.txt"
 expect 0 "on the 10% slope edge" -- "$tmp/slope.txt"
 expect 1 "--slope-excursion 9.9" -- --slope-excursion 9.9 "$tmp/slope.txt"
-has "$tmp/out" "slope excursion 10.00% > 9.9%"
+has_text "$tmp/out" "slope excursion 10.00% > 9.9%"
 
 # CSV with a header, comments, blank lines, quotes and CRLF; --column picks IOPS.
 {
@@ -73,13 +64,13 @@ has "$tmp/out" "slope excursion 10.00% > 9.9%"
 	printf '2,190500,84\r\n3,189900,86\r\n4,190200,85\r\n'
 } >"$tmp/r.csv"
 expect 0 "csv --column 2 window 4" -- --column 2 --window 4 "$tmp/r.csv"
-has "$tmp/out" "column 2 (iops)"
-has "$tmp/out" "rounds read:      4"
+has_text "$tmp/out" "column 2 (iops)"
+has_text "$tmp/out" "rounds read:      4"
 # without --column the last number (latency) is judged: 84..86 is steady too, 4 rounds < 5
 expect 1 "csv default column, window 5" -- "$tmp/r.csv"
-has "$tmp/out" "need 5 rounds, have 4"
+has_text "$tmp/out" "need 5 rounds, have 4"
 expect 2 "csv column beyond the line" -- --column 4 "$tmp/r.csv"
-has "$tmp/err" "r.csv:1: no column 4"
+has_text "$tmp/err" "r.csv:1: no column 4"
 
 # fio JSON through jq (skipped quietly when jq is absent): one write.iops per round.
 if command -v jq >/dev/null; then
@@ -90,27 +81,27 @@ if command -v jq >/dev/null; then
 	# shellcheck disable=SC2012
 	jq '.jobs[0].write.iops' $(ls -v "$tmp"/round*.json) >"$tmp/fio.txt"
 	IN="$tmp/fio.txt" expect 0 "fio iops through jq" -- --window 4
-	has "$tmp/out" "rounds read:      10"
+	has_text "$tmp/out" "rounds read:      10"
 fi
 
 # Bad input: exit 2 and FILE:LINE with the offending text.
 printf '100\n100\nabc\n100\n' >"$tmp/bad.txt"
 expect 2 "bad line in a file" -- "$tmp/bad.txt"
-has "$tmp/err" "$tmp/bad.txt:3: 'abc' is not a number"
+has_text "$tmp/err" "$tmp/bad.txt:3: 'abc' is not a number"
 IN="$tmp/bad.txt" expect 2 "bad line on stdin" --
-has "$tmp/err" "<stdin>:3: 'abc' is not a number"
+has_text "$tmp/err" "<stdin>:3: 'abc' is not a number"
 printf 'iops\n100\n1e999\n' >"$tmp/inf.txt"
 expect 2 "overflowing number" -- "$tmp/inf.txt"
-has "$tmp/err" "inf.txt:3: '1e999' is not a number"
+has_text "$tmp/err" "inf.txt:3: '1e999' is not a number"
 printf 'a,b\n1,2\n3,x\n' >"$tmp/badcol.csv"
 expect 2 "bad field with --column" -- --column 2 "$tmp/badcol.csv"
-has "$tmp/err" "badcol.csv:3: 'x' is not a number"
+has_text "$tmp/err" "badcol.csv:3: 'x' is not a number"
 
 # Usage errors.
 expect 2 "missing file" -- "$tmp/nope.txt"
-has "$tmp/err" "nope.txt"
+has_text "$tmp/err" "nope.txt"
 expect 2 "window 1" -- --window 1 "$tmp/plain.txt"
-has "$tmp/err" "--window"
+has_text "$tmp/err" "--window"
 expect 2 "window not a number" -- --window=five "$tmp/plain.txt"
 expect 2 "negative limit" -- --data-excursion -5 "$tmp/plain.txt"
 expect 2 "column 0" -- --column 0 "$tmp/plain.txt"
@@ -118,8 +109,8 @@ expect 2 "unknown flag" -- --bogus
 expect 2 "flag without value" -- --window
 expect 2 "two inputs" -- "$tmp/plain.txt" "$tmp/plain.txt"
 expect 0 "--help" -- --help
-has "$tmp/out" "jq '.jobs[0].write.iops'"
-has "$tmp/out" "--window N"
+has_text "$tmp/out" "jq '.jobs[0].write.iops'"
+has_text "$tmp/out" "--window N"
 
 # --json: valid JSON with the verdict's fields, on steady and not steady input.
 expect 0 "json steady" -- --json "$tmp/plain.txt"
@@ -160,8 +151,4 @@ o = json.load(open(sys.argv[1]))
 assert o["enough"] is False and o["reason"] == "need 5 rounds, have 3", o
 ' "$tmp/out" || fail "json too few: $(cat "$tmp/out")"
 
-if [ "$fails" -gt 0 ]; then
-	echo "$fails check(s) failed" >&2
-	exit 1
-fi
-echo "steady_cli: all checks passed"
+finish "steady_cli: all checks passed"

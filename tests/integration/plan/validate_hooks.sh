@@ -8,40 +8,26 @@
 # point's end, a duplicate event, a bad on_error, telemetry neither off nor a map, a bad every,
 # a collector named twice, an empty collect list). More than 64 events for one agent is
 # generated here. Contacts nothing.
-set -u
 
 LOCKSTEP="${LST_BIN:?LST_BIN must name the folder with the lockstep binary}/lockstep"
 FIX="${LST_SRC:?LST_SRC must name the source folder}/tests/fixtures/hooks"
 [ -x "$LOCKSTEP" ] || { echo "skip: $LOCKSTEP not built"; exit 77; }
-# shellcheck source=../count_lib.sh
-. "$(dirname "$0")/../count_lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+keep_going
 
-# expect RC CMD...: run CMD, keep its stdout/stderr in $dir/out and $dir/err, check its exit code
-expect() {
-	local want=$1 rc
-	shift
-	"$@" >"$dir/out" 2>"$dir/err"
-	rc=$?
-	[ "$rc" -eq "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $(cat "$dir/err")"
-}
-
-# has FILE TEXT: FILE has a line that is exactly TEXT
-has() {
-	grep -qxF -- "$2" "$1" || fail "$(basename "$1") lacks the line '$2':"$'\n'"$(cat "$1")"
-}
-
-cp "$FIX/good.yaml" "$FIX/bad.yaml" "$dir/"
+cp "$FIX/good.yaml" "$FIX/bad.yaml" "$TMP/"
 
 # A good plan: each phase's hooks in the order they run, events sorted by `at` (equal instants
 # in the order written), and the telemetry choice where the plan made one.
-expect 0 env -C "$dir" "$LOCKSTEP" validate good.yaml
-[ -s "$dir/err" ] && fail "a good plan wrote to stderr: $(cat "$dir/err")"
-has "$dir/out" "  1. resize: purge, all targets"
-has "$dir/out" "     before: b runs resize_small"
-has "$dir/out" "     after: b runs resize_back, on error continue"
-has "$dir/out" "     telemetry: off"
-grep -A6 -xF "  2. port-failover: workload, all targets" "$dir/out" >"$dir/phase2"
-cat >"$dir/want2" <<'OUT'
+expect_exit 0 env -C "$TMP" "$LOCKSTEP" validate good.yaml
+[ -s "$TMP/err" ] && fail "a good plan wrote to stderr: $(cat "$TMP/err")"
+has_line "$TMP/out" "  1. resize: purge, all targets"
+has_line "$TMP/out" "     before: b runs resize_small"
+has_line "$TMP/out" "     after: b runs resize_back, on error continue"
+has_line "$TMP/out" "     telemetry: off"
+grep -A6 -xF "  2. port-failover: workload, all targets" "$TMP/out" >"$TMP/phase2"
+cat >"$TMP/want2" <<'OUT'
   2. port-failover: workload, all targets
      randread, bs 4k, iodepth 16, jobs 1
      at 1500ms of each point: a runs mark
@@ -50,13 +36,13 @@ cat >"$dir/want2" <<'OUT'
      at 6s of each point: b runs port_up
      telemetry: smart, sas_phy, before and after each point
 OUT
-diff -u "$dir/want2" "$dir/phase2" || fail "phase port-failover is not described as expected"
-has "$dir/out" "     at 11s of each point: b runs port_down"
-has "$dir/out" "     telemetry: every collector, before and after each point"
+diff -u "$TMP/want2" "$TMP/phase2" || fail "phase port-failover is not described as expected"
+has_line "$TMP/out" "     at 11s of each point: b runs port_down"
+has_line "$TMP/out" "     telemetry: every collector, before and after each point"
 
 # A bad plan: every error at its place, nothing on stdout.
-expect 2 env -C "$dir" "$LOCKSTEP" validate bad.yaml
-cat >"$dir/want" <<'ERR'
+expect_exit 2 env -C "$TMP" "$LOCKSTEP" validate bad.yaml
+cat >"$TMP/want" <<'ERR'
 bad.yaml:14:9: phase keys: event 1: missing required key 'hook'
 bad.yaml:14:28: phase keys: event 1: unknown key 'hok' (did you mean 'hook'?)
 bad.yaml:15:14: phase keys: event 2: at -1s is before the point's start; an instant counts from it: 0s or more
@@ -78,8 +64,8 @@ bad.yaml:35:26: phase empty: telemetry: collect needs at least one collector; le
 bad.yaml:38:17: phase typo: unknown key 'colect' in telemetry (did you mean 'collect'?)
 lockstep: bad.yaml: 19 problems; nothing would run
 ERR
-diff -u "$dir/want" "$dir/err" || fail "bad.yaml's errors differ from the expected ones"
-[ -s "$dir/out" ] && fail "a bad plan wrote to stdout: $(cat "$dir/out")"
+diff -u "$TMP/want" "$TMP/err" || fail "bad.yaml's errors differ from the expected ones"
+[ -s "$TMP/out" ] && fail "a bad plan wrote to stdout: $(cat "$TMP/out")"
 
 # One START carries at most 64 events for an agent: 64 are fine, the 65th is refused at its
 # entry, and another agent's events do not count against it.
@@ -92,13 +78,12 @@ many() {
 		printf '      - {at: %dms, agent: b, hook: h}\n' "$i"
 	done
 }
-many 64 >"$dir/many64.yaml"
-expect 0 env -C "$dir" "$LOCKSTEP" validate --quiet many64.yaml
-many 65 >"$dir/many65.yaml"
-expect 2 env -C "$dir" "$LOCKSTEP" validate many65.yaml
-line=$(grep -n 'at: 65ms' "$dir/many65.yaml" | cut -d: -f1)
-has "$dir/err" "many65.yaml:$line:9: phase many: event 66: agent b has more than 64 events in this phase; one point's start carries at most 64 for an agent"
-has "$dir/err" "lockstep: many65.yaml: 1 problem; nothing would run"
+many 64 >"$TMP/many64.yaml"
+expect_exit 0 env -C "$TMP" "$LOCKSTEP" validate --quiet many64.yaml
+many 65 >"$TMP/many65.yaml"
+expect_exit 2 env -C "$TMP" "$LOCKSTEP" validate many65.yaml
+line=$(grep -n 'at: 65ms' "$TMP/many65.yaml" | cut -d: -f1)
+has_line "$TMP/err" "many65.yaml:$line:9: phase many: event 66: agent b has more than 64 events in this phase; one point's start carries at most 64 for an agent"
+has_line "$TMP/err" "lockstep: many65.yaml: 1 problem; nothing would run"
 
-[ "$fails" -eq 0 ] || exit 1
-echo "ok: validate_hooks"
+finish "validate_hooks"

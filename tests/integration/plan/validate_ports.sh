@@ -4,28 +4,14 @@
 # it: a good plan exits 0 and shows the ports axis in its points; a bad one exits 2 with the four
 # errors a port plan can have (a path listed twice, an unknown key in a role, an empty port set, a
 # port set naming an unknown agent), each as FILE:LINE:COL: message. Contacts nothing.
-set -u
 
 LOCKSTEP="${LST_BIN:?LST_BIN must name the folder with the lockstep binary}/lockstep"
 [ -x "$LOCKSTEP" ] || { echo "skip: $LOCKSTEP not built"; exit 77; }
-# shellcheck source=../count_lib.sh
-. "$(dirname "$0")/../count_lib.sh"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+keep_going
 
-# expect RC CMD...: run CMD, keep its stdout/stderr in $dir/out and $dir/err, check its exit code
-expect() {
-	local want=$1 rc
-	shift
-	"$@" >"$dir/out" 2>"$dir/err"
-	rc=$?
-	[ "$rc" -eq "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $(cat "$dir/err")"
-}
-
-# has FILE TEXT: FILE contains the fixed string TEXT
-has() {
-	grep -qF -- "$2" "$1" || fail "$(basename "$1") lacks '$2':"$'\n'"$(cat "$1")"
-}
-
-cat >"$dir/good.yaml" <<'PLAN'
+cat >"$TMP/good.yaml" <<'PLAN'
 lockstep: 1
 name: ports-good
 agents:
@@ -43,7 +29,7 @@ phases:
     sweep: {ports: [["a:/dev/loop0"], [a], [a, b]], iodepth: [4, 32]}
 PLAN
 
-cat >"$dir/bad.yaml" <<'PLAN'
+cat >"$TMP/bad.yaml" <<'PLAN'
 lockstep: 1
 name: ports-bad
 agents:
@@ -60,24 +46,20 @@ phases:
     sweep: {ports: [[a], [], [c]]}
 PLAN
 
-expect 0 "$LOCKSTEP" validate "$dir/good.yaml"
-has "$dir/out" "a: /dev/loop0"
-has "$dir/out" "a: /dev/loop1"
-has "$dir/out" "6 points (ports x iodepth), first ports=a:/dev/loop0 iodepth=4, last ports=a+b iodepth=32"
-[ -s "$dir/err" ] && fail "a good plan wrote to stderr: $(cat "$dir/err")"
+expect_exit 0 "$LOCKSTEP" validate "$TMP/good.yaml"
+has_text "$TMP/out" "a: /dev/loop0"
+has_text "$TMP/out" "a: /dev/loop1"
+has_text "$TMP/out" "6 points (ports x iodepth), first ports=a:/dev/loop0 iodepth=4, last ports=a+b iodepth=32"
+[ -s "$TMP/err" ] && fail "a good plan wrote to stderr: $(cat "$TMP/err")"
 
-expect 2 env -C "$dir" "$LOCKSTEP" validate bad.yaml
-has "$dir/err" "bad.yaml:8:29: target ssd0: path /dev/loop0 is listed twice for agent a (first at 8:17)"
-has "$dir/err" "bad.yaml:13:11: phase p: unknown key 'iodpeth' in the role of b (did you mean 'iodepth'?)"
-has "$dir/err" "bad.yaml:14:26: phase p: sweep: ports: an empty port set"
-has "$dir/err" "bad.yaml:14:31: phase p: sweep: ports: unknown agent 'c' (known: a, b)"
-has "$dir/err" "4 problems"
-[ -s "$dir/out" ] && fail "a bad plan wrote to stdout: $(cat "$dir/out")"
-bad_lines=$(grep -v '^lockstep: ' "$dir/err" | grep -cvE '^bad\.yaml:[0-9]+:[0-9]+: ')
-[ "$bad_lines" -eq 0 ] || fail "error lines without FILE:LINE:COL:"$'\n'"$(cat "$dir/err")"
+expect_exit 2 env -C "$TMP" "$LOCKSTEP" validate bad.yaml
+has_text "$TMP/err" "bad.yaml:8:29: target ssd0: path /dev/loop0 is listed twice for agent a (first at 8:17)"
+has_text "$TMP/err" "bad.yaml:13:11: phase p: unknown key 'iodpeth' in the role of b (did you mean 'iodepth'?)"
+has_text "$TMP/err" "bad.yaml:14:26: phase p: sweep: ports: an empty port set"
+has_text "$TMP/err" "bad.yaml:14:31: phase p: sweep: ports: unknown agent 'c' (known: a, b)"
+has_text "$TMP/err" "4 problems"
+[ -s "$TMP/out" ] && fail "a bad plan wrote to stdout: $(cat "$TMP/out")"
+bad_lines=$(grep -v '^lockstep: ' "$TMP/err" | grep -cvE '^bad\.yaml:[0-9]+:[0-9]+: ')
+[ "$bad_lines" -eq 0 ] || fail "error lines without FILE:LINE:COL:"$'\n'"$(cat "$TMP/err")"
 
-if [ "$fails" -ne 0 ]; then
-	echo "$fails check(s) failed"
-	exit 1
-fi
-echo "validate_ports: all checks passed"
+finish "validate_ports: all checks passed"

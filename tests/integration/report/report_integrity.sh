@@ -17,15 +17,12 @@ P="$TMP/plain"
 # --- text ---
 "$LOCKSTEP" report --no-plots "$D" >"$TMP/out.txt" 2>"$TMP/err.txt" ||
 	fail "report: exit $?: $(cat "$TMP/err.txt")"
-expect() {
-	grep -qxF -- "$1" "$TMP/out.txt" || fail "the report lacks the line '$1'"
-}
-expect "  integrity: 3,037 units: 3,000 ok, 20 pending, 4 unwritten, 13 bad"
-expect "    bad by kind (integrity.csv): stale 5, checksum 4, no stamp 3, wrong lba 1"
-expect "    point 0, b:/dev/loop1 offset 409600: stale; expected gen 2 by a:/dev/loop0 (at 12.500 s), found stamp gen 1 by a:/dev/loop0 lba 100 (at 3.250 s)"
-expect "    point 0, b:/dev/loop1 offset 466944: no stamp; expected gen 2 by a:/dev/loop0 (at 14.500 s), found no stamp"
-expect "    point 1, b:/dev/loop1 offset 667648: wrong lba; expected gen 2 by a:/dev/loop0 (at 21.500 s), found stamp gen 2 by b:/dev/loop1 lba 164 (at 4.000 s)"
-expect "    ... and 3 more (integrity.csv)"
+has_line "$TMP/out.txt" "  integrity: 3,037 units: 3,000 ok, 20 pending, 4 unwritten, 13 bad"
+has_line "$TMP/out.txt" "    bad by kind (integrity.csv): stale 5, checksum 4, no stamp 3, wrong lba 1"
+has_line "$TMP/out.txt" "    point 0, b:/dev/loop1 offset 409600: stale; expected gen 2 by a:/dev/loop0 (at 12.500 s), found stamp gen 1 by a:/dev/loop0 lba 100 (at 3.250 s)"
+has_line "$TMP/out.txt" "    point 0, b:/dev/loop1 offset 466944: no stamp; expected gen 2 by a:/dev/loop0 (at 14.500 s), found no stamp"
+has_line "$TMP/out.txt" "    point 1, b:/dev/loop1 offset 667648: wrong lba; expected gen 2 by a:/dev/loop0 (at 21.500 s), found stamp gen 2 by b:/dev/loop1 lba 164 (at 4.000 s)"
+has_line "$TMP/out.txt" "    ... and 3 more (integrity.csv)"
 [ "$(grep -c '^    point [01], b:/dev/loop1 offset' "$TMP/out.txt")" = 10 ] ||
 	fail "not 10 rows of integrity.csv shown"
 grep -q "offset 696320" "$TMP/out.txt" && fail "the 11th bad unit is shown"
