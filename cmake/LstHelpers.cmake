@@ -40,15 +40,17 @@ function(lst_add_unit_test name source)
   set_tests_properties(unit.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS unit)
 endfunction()
 
-# lst_add_script_test(NAME SCRIPT [TIMEOUT s])
+# lst_add_script_test(NAME SCRIPT [ARGS args...] [TIMEOUT s])
 # Integration tests are shell scripts that start real processes; they find the binaries
-# through LST_BIN and skip (77) with a reason when they need root or a kernel feature.
+# through LST_BIN and skip (77) with a reason when they need root or a kernel feature. A script
+# of several scenarios takes the scenario as its argument and is registered once per scenario
+# as SCRIPT.SCENARIO, so a failure names the scenario.
 function(lst_add_script_test name script)
-  cmake_parse_arguments(A "" "TIMEOUT" "" ${ARGN})
+  cmake_parse_arguments(A "" "TIMEOUT" "ARGS" ${ARGN})
   if(NOT A_TIMEOUT)
     set(A_TIMEOUT 120)
   endif()
-  add_test(NAME integration.${name} COMMAND bash ${script})
+  add_test(NAME integration.${name} COMMAND bash ${script} ${A_ARGS})
   set_tests_properties(integration.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${A_TIMEOUT}
       LABELS integration RUN_SERIAL TRUE
       ENVIRONMENT "LST_BIN=${CMAKE_BINARY_DIR}/bin;LST_SRC=${CMAKE_SOURCE_DIR};LST_BUILD=${CMAKE_BINARY_DIR}")

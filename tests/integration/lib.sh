@@ -97,6 +97,25 @@ mk_loop() {
 	echo "$d"
 }
 
+# mk_mounted FILE MNT: an ext4 loop device over FILE, mounted on MNT and unmounted at the end.
+# Lazy init is off so the filesystem writes nothing in the background between two hashes.
+mk_mounted() {
+	local d
+	d=$(mk_loop "$1")
+	on_exit "umount '$2' || umount -l '$2'"
+	mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$d" && mount "$d" "$2" && echo "$d"
+}
+
+# dev_hash PATH [BYTES]: the sha256 of PATH's content (of its first BYTES only, when given): a
+# disk-safety test compares it before and after what must not write.
+dev_hash() {
+	if [ -n "${2:-}" ]; then
+		head -c "$2" "$1" | sha256sum | cut -d' ' -f1
+	else
+		sha256sum "$1" | cut -d' ' -f1
+	fi
+}
+
 # devstat DEV: "reads read_merges read_sectors writes write_merges write_sectors" from the block
 # layer's own counters.
 devstat() {
