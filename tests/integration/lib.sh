@@ -125,6 +125,14 @@ devstat() {
 # json FILE EXPR: evaluate a Python expression on the JSON document `d`.
 json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
+# json_edit FILE PYTHON [ARG]: run the Python statement PYTHON on the JSON document of FILE, as
+# d (ARG, when given, as arg), and write it back: how a test damages a results folder's file.
+json_edit() {
+	"$PY" -c "import json, sys; d = json.load(open(sys.argv[1])); arg = (sys.argv[2:] or [None])[0]
+$2
+json.dump(d, open(sys.argv[1], 'w'))" "$1" "${@:3}"
+}
+
 # near A B TOL_PCT: A within TOL_PCT percent of B.
 near() { "$PY" -c "import sys; a,b,t=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= t/100*abs(b) else 1)" "$@"; }
 
