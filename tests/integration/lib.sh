@@ -197,6 +197,17 @@ dual_port_agents() {
 	start_agent b "$PB" --allow-write "$DB"
 }
 
+# file_has FILE PATTERN [TRIES]: wait until FILE has a line matching PATTERN (grep's basic
+# regular expression), polling every 50 ms up to TRIES times (default 100, 5 s); false if not.
+file_has() {
+	local i
+	for ((i = 0; i < ${3:-100}; i++)); do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # killed_run PLAN DIR FILE PATTERN: `lockstep run PLAN -o DIR` (under timeout), killed with
 # SIGKILL as soon as DIR/FILE has PATTERN (a crash at a known place); the test fails if it does
 # not within 10 s. The run's stderr goes to DIR.log.
@@ -205,11 +216,7 @@ killed_run() {
 	timeout 60 "$LOCKSTEP" run --quiet "$1" -o "$2" 2>"$2.log" &
 	run=$!
 	on_exit "pkill -9 -P $run; kill -9 $run"
-	for _ in $(seq 200); do
-		grep -q "$4" "$2/$3" 2>/dev/null && break
-		sleep 0.05
-	done
-	grep -q "$4" "$2/$3" 2>/dev/null || fail "$2/$3 never had $4: $(tail -3 "$2.log")"
+	file_has "$2/$3" "$4" 200 || fail "$2/$3 never had $4: $(tail -3 "$2.log")"
 	pkill -9 -P $run # the coordinator, not the timeout above it
 	wait $run 2>/dev/null || true
 }

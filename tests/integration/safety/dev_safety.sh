@@ -226,11 +226,7 @@ s_exclusive() {
 	"$TOOL" --allow-write "$L5" --hold 20s open "$L5" write >"$T/hold.out" 2>&1 &
 	pid=$!
 	on_exit "kill $pid"
-	for _ in $(seq 100); do
-		grep -q '^result=allowed$' "$T/hold.out" 2>/dev/null && break
-		sleep 0.05
-	done
-	grep -q '^result=allowed$' "$T/hold.out" ||
+	file_has "$T/hold.out" '^result=allowed$' ||
 		{
 			fail "the first writer did not open $L5: $(cat "$T/hold.out")"
 			return
