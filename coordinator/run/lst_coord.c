@@ -110,6 +110,26 @@ static int s_room_for(size_t n, lst_err *err)
 	return 0;
 }
 
+const lst_plan *lst_coord__plan(const lst_coord *c)
+{
+	return c->plan;
+}
+
+const struct lst_coord_opts *lst_coord__opts(const lst_coord *c)
+{
+	return &c->opts;
+}
+
+lst_record *lst_coord__record(const lst_coord *c)
+{
+	return c->rec;
+}
+
+size_t lst_coord__n(const lst_coord *c)
+{
+	return c->n;
+}
+
 /*
  * A coordinator that can reach agents[n] (copied; the strings stay the caller's), with no plan:
  * run id, host name, the loss model's timers for a lease and a sample interval, and a

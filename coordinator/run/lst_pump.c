@@ -79,6 +79,38 @@ bool lst_coord__usable(const struct lst_coord__agent *a)
 	return lst_conn_state(a->conn) == LST_CONN_READY;
 }
 
+bool lst_coord__agent_usable(const lst_coord *c, size_t i)
+{
+	return lst_coord__usable(&c->a[i]);
+}
+
+const lst_conn *lst_coord__conn(const lst_coord *c, size_t i)
+{
+	return c->a[i].conn;
+}
+
+const char *lst_coord__lost_why(const lst_coord *c, size_t i)
+{
+	return c->a[i].lost_why;
+}
+
+/* An agent asked is "in the point" for the pump's wait (lst_coord__all_replied). */
+void lst_coord__ask(lst_coord *c, size_t i, lst_msg **m)
+{
+	c->a[i].in_point = true;
+	lst_coord__command(c, i, m);
+}
+
+const lst_msg *lst_coord__take(lst_coord *c, size_t i)
+{
+	struct lst_coord__agent *a = &c->a[i];
+
+	a->in_point = false;
+	if (!lst_coord__usable(a) || !a->replied)
+		return NULL;
+	return a->reply;
+}
+
 void lst_coord__pump_on(lst_coord *c, uint32_t type, lst_coord__rx_fn fn)
 {
 	LST_ASSERT(type < LST_MSG_TYPE_END);
