@@ -110,26 +110,6 @@ static int s_room_for(size_t n, lst_err *err)
 	return 0;
 }
 
-const lst_plan *lst_coord__plan(const lst_coord *c)
-{
-	return c->plan;
-}
-
-const struct lst_coord_opts *lst_coord__opts(const lst_coord *c)
-{
-	return &c->opts;
-}
-
-lst_record *lst_coord__record(const lst_coord *c)
-{
-	return c->rec;
-}
-
-size_t lst_coord__n(const lst_coord *c)
-{
-	return c->n;
-}
-
 /*
  * A coordinator that can reach agents[n] (copied; the strings stay the caller's), with no plan:
  * run id, host name, the loss model's timers for a lease and a sample interval, and a
@@ -177,7 +157,7 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	c->lost_after = LST_MAX(c->unreach_after, lease + LST_COORD__PING_EVERY + LST_NS_PER_S / 2);
 	/* The metrics address is checked (and bound) before any agent is contacted. */
 	s_malloc_policy();
-	if (s_room_for(n, err) || lst_coord__metrics_open(c, err)) {
+	if (s_room_for(n, err) || lst_coord__metrics_open(c, &c->metrics, err)) {
 		lst_coord_destroy(&c);
 		return NULL;
 	}
@@ -207,6 +187,7 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 		return NULL;
 	c->plan = plan;
 	lst_coord__point_listen(c);
+	c->sinks = lst_coord__rows_new();
 	lst_coord__rows_listen(c);
 	lst_coord__pump_on_clock(c, lst_coord__record_clock);
 	lst_coord__pump_on_wake(c, lst_coord__record_flush);
@@ -235,9 +216,9 @@ void lst_coord_destroy(lst_coord **p)
 	free(c->agents);
 	free(c->a);
 	lst_coord__pump_destroy(c);
-	lst_coord__rows_destroy(c);
+	lst_coord__rows_destroy(&c->sinks);
 	lst_coord__verify_close(c);
-	lst_coord__metrics_close(c);
+	lst_metrics_destroy(&c->metrics);
 	lst_record_destroy(&c->rec);
 	json_decref(c->journal);
 	free(c->phase_done);

@@ -107,15 +107,8 @@ struct lst_coord__paths {
 };
 
 struct lst_coord__point {
-	size_t phase, point;
-	const char *phase_name;
-	char label[256];
-	int64_t T0;
-	int64_t interval;
-	int64_t nramp;
-	int64_t duration; /* expected, ns, 0 when not known */
-	bool io;	  /* the step does I/O with samples (not a purge, which sends none) */
-	bool *event_seen; /* [phase's nevents]: its EVENT came (or its row was made) */
+	struct lst_coord__where at; /* set by lst_point.c as the point begins */
+	bool *event_seen;	    /* [phase's nevents]: its EVENT came (or its row was made) */
 	lst_merge *merge;
 	struct lst_coord__paths paths;
 };
@@ -150,7 +143,6 @@ struct lst_coord {
 	bool hook_stop; /* an event failed and the plan says stop: the point ends, then the run */
 	struct lst_coord__verify *ver; /* data integrity, private to lst_verify_run.c */
 	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
-	const struct lst_plan_phase *wait_phase; /* lst_coord__wait_back's */
 	bool closing; /* BYE said (lst_coord__bye): no HELLO goes out again */
 	bool tty;
 	json_t *journal; /* resume: points.jsonl's points (what lst_coord__replay needs); NULL if fresh */

@@ -189,7 +189,7 @@ static void s_say(lst_coord *c, const char *kind, const char *agent, const char 
 
 void lst_coord__events_start(lst_coord *c, size_t i, struct lst_msg_start *m)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.at.phase];
 
 	m->nevents = 0;
 	for (size_t k = 0; k < ph->nevents && m->nevents < LST_MAX_EVENTS; k++) {
@@ -206,7 +206,7 @@ void lst_coord__events_start(lst_coord *c, size_t i, struct lst_msg_start *m)
 
 void lst_coord__events_begin(lst_coord *c)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.at.phase];
 
 	free(c->cur.event_seen);
 	c->cur.event_seen = ph->nevents ? lst_calloc(ph->nevents, sizeof(bool)) : NULL;
@@ -216,17 +216,17 @@ void lst_coord__events_begin(lst_coord *c)
 /* The row of event k of the current phase, as r says it ran (times on the agent's clock). */
 static void s_event_row(lst_coord *c, size_t k, const struct lst_hook_result *r)
 {
-	const struct lst_plan_hook *h = &c->plan->phases[c->cur.phase].events[k];
+	const struct lst_plan_hook *h = &c->plan->phases[c->cur.at.phase].events[k];
 	size_t i = h->agent;
 	struct lst_event_row row = {
-		.phase = c->cur.phase_name,
-		.point = (long)c->cur.point,
-		.label = c->cur.label,
+		.phase = c->cur.at.phase_name,
+		.point = (long)c->cur.at.point,
+		.label = c->cur.at.label,
 		.kind = "event",
 		.agent = c->plan->agents[i].name,
 		.hook = h->hook,
-		.point_t0 = c->cur.T0,
-		.requested = c->cur.T0 + h->at,
+		.point_t0 = c->cur.at.T0,
+		.requested = c->cur.at.T0 + h->at,
 		.start = s_local(c, i, r->start),
 		.end = s_local(c, i, r->end),
 		.status = r->status,
@@ -249,7 +249,7 @@ static void s_event_row(lst_coord *c, size_t k, const struct lst_hook_result *r)
 		lst_coord__error(c,
 				 "phase %s point %zu: event %s on agent %s at %.3f s %s%s%s; the "
 				 "plan says stop (on_error)",
-				 c->cur.phase_name, c->cur.point, h->hook, row.agent,
+				 c->cur.at.phase_name, c->cur.at.point, h->hook, row.agent,
 				 (double)h->at / 1e9, s_result(r), r->text[0] ? ": " : "", r->text);
 	}
 }
@@ -259,13 +259,13 @@ void lst_coord__on_event(lst_coord *c, size_t i, const lst_msg *m)
 	const struct lst_msg_event *e = &m->u.event;
 	const struct lst_plan_phase *ph;
 
-	if (!c->in_point || !c->a[i].in_point || e->phase != c->cur.phase ||
-	    e->point != c->cur.point || m->seq < c->a[i].min_seq) {
+	if (!c->in_point || !c->a[i].in_point || e->phase != c->cur.at.phase ||
+	    e->point != c->cur.at.point || m->seq < c->a[i].min_seq) {
 		lst_log_debug(LST_DBG_PROTO, "agent %s: event for phase %u point %u: ignored",
 			      lst_conn_name(c->a[i].conn), e->phase, e->point);
 		return;
 	}
-	ph = &c->plan->phases[c->cur.phase];
+	ph = &c->plan->phases[c->cur.at.phase];
 	if (e->id >= ph->nevents || ph->events[e->id].agent != i ||
 	    strcmp(ph->events[e->id].hook, e->hook)) {
 		lst_log_warn("agent %s: an event (id %u, hook %s) that this point did not ask "
@@ -281,7 +281,7 @@ void lst_coord__on_event(lst_coord *c, size_t i, const lst_msg *m)
 
 bool lst_coord__events_pending(const lst_coord *c, size_t i)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.at.phase];
 
 	for (size_t k = 0; k < ph->nevents && c->cur.event_seen; k++)
 		if (ph->events[k].agent == i && !c->cur.event_seen[k])
@@ -291,7 +291,7 @@ bool lst_coord__events_pending(const lst_coord *c, size_t i)
 
 void lst_coord__events_end(lst_coord *c)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.at.phase];
 
 	for (size_t k = 0; k < ph->nevents && c->cur.event_seen; k++) {
 		struct lst_hook_result r = { .status = -1 };

@@ -163,7 +163,7 @@ void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 {
 	lst_coord *c = arg;
 	struct lst_coord__paths *ps = &c->cur.paths;
-	double grid = lst_coord__t(c, c->cur.T0 + row->k * c->cur.interval);
+	double grid = lst_coord__t(c, c->cur.at.T0 + row->k * c->cur.at.interval);
 
 	if (row->ramp)
 		return;
@@ -227,8 +227,8 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 
 	if (fo)
 		lst_coord__failover_json(c, fo, extra);
-	lst_results_summary_of(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
-			       c->cur.label, who, lst_coord__t(c, c->cur.T0), t, step->test,
+	lst_results_summary_of(lst_record_results(c->rec), c->cur.at.phase_name, c->cur.at.point,
+			       c->cur.at.label, who, lst_coord__t(c, c->cur.at.T0), t, step->test,
 			       step->round, w, extra);
 	ps->parts = lst_realloc(ps->parts, (ps->nparts + 1) * sizeof(*ps->parts));
 	p = &ps->parts[ps->nparts++];
@@ -291,4 +291,15 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 			continue;
 		s_part_summary(c, step, &who, lst_merge_totals(ps->merge, s), &sl->w, &sl->fo);
 	}
+}
+
+/* The point's detectors: its agents' when it has no path rows, and its slots'. */
+void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end)
+{
+	double t0 = lst_record_t(c->rec, start), t1 = lst_record_t(c->rec, end ? end : start);
+
+	for (size_t i = 0; !c->cur.paths.path_rows && i < c->n; i++)
+		lst_failover_mark(&c->a[i].fo, what, t0, t1);
+	for (size_t s = 0; s < c->cur.paths.nslots; s++)
+		lst_failover_mark(&c->cur.paths.slots[s].fo, what, t0, t1);
 }

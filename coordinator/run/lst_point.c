@@ -116,7 +116,7 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 	struct lst_coord__row all = {
 		.who = { "all", "all", "", "" },
 		.k = row->k,
-		.t_s = lst_coord__t(c, c->cur.T0 + row->k * c->cur.interval),
+		.t_s = lst_coord__t(c, c->cur.at.T0 + row->k * c->cur.at.interval),
 		.ramp = row->ramp,
 		.dir = row->all->dir,
 		.health = &row->all->health,
@@ -156,8 +156,8 @@ static void s_stop_all(lst_coord *c)
 		if (!a->in_point || a->done || !lst_coord__usable(a))
 			continue;
 		m = lst_msg_new(LST_MSG_STOP);
-		m->u.stop.phase = (uint32_t)c->cur.phase;
-		m->u.stop.point = (uint32_t)c->cur.point;
+		m->u.stop.phase = (uint32_t)c->cur.at.phase;
+		m->u.stop.point = (uint32_t)c->cur.at.point;
 		lst_coord__command(c, i, &m);
 		if (!a->start_id && c->cur.merge) { /* never started: dropped, no DONE comes */
 			a->done = true;
@@ -179,8 +179,8 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 	struct lst_row_workload w;
 
 	lst_coord__paths_workload(c, SIZE_MAX, SIZE_MAX, &w);
-	lst_results_summary(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
-			    c->cur.label, "all", lst_coord__t(c, c->cur.T0), t, step->test,
+	lst_results_summary(lst_record_results(c->rec), c->cur.at.phase_name, c->cur.at.point,
+			    c->cur.at.label, "all", lst_coord__t(c, c->cur.at.T0), t, step->test,
 			    step->round, &w, lst_record_step_json(step));
 	for (size_t i = 0; i < c->n; i++) {
 		json_t *extra = lst_record_step_json(step);
@@ -192,10 +192,10 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 		if (!c->cur.paths.path_rows)
 			lst_coord__failover_json(c, &c->a[i].fo, extra);
 		lst_coord__paths_workload(c, i, SIZE_MAX, &w);
-		lst_results_summary(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
-				    c->cur.label, lst_conn_name(c->a[i].conn),
-				    lst_coord__t(c, c->cur.T0), lst_merge_totals(c->cur.merge, i),
-				    step->test, step->round, &w, extra);
+		lst_results_summary(
+			lst_record_results(c->rec), c->cur.at.phase_name, c->cur.at.point,
+			c->cur.at.label, lst_conn_name(c->a[i].conn), lst_coord__t(c, c->cur.at.T0),
+			lst_merge_totals(c->cur.merge, i), step->test, step->round, &w, extra);
 	}
 	lst_coord__paths_summaries(c, step);
 }
@@ -234,13 +234,13 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 		r->lat_dir[d] = t->dir[d].lat;
 	r->lat = t->dir[LST_DIR_READ].lat;
 	lst_hist_add(&r->lat, &t->dir[LST_DIR_WRITE].lat);
-	r->t_s = lst_coord__t(c, c->cur.T0);
+	r->t_s = lst_coord__t(c, c->cur.at.T0);
 	r->partial = partial;
-	if (!c->cur.io) {
+	if (!c->cur.at.io) {
 		/* A purge sends no samples: what it did is the regions it was given, in the time
 		 * from its start to the last agent's answer. */
 		r->discarded = s_regions_bytes(c);
-		r->seconds = (double)(lst_mono_ns() - c->cur.T0) / 1e9;
+		r->seconds = (double)(lst_mono_ns() - c->cur.at.T0) / 1e9;
 	}
 	lst_coord__paths_result(c, r);
 }
@@ -253,7 +253,7 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
 			     struct lst_step_result *out)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.at.phase];
 	const struct lst_workload *pw = &step->w;
 	size_t npoints = json_array_size(lst_results_points(lst_record_results(c->rec)));
 	json_t *pj, *entry, *summary = json_array();
@@ -279,8 +279,8 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 	json_object_set_new(pj, "test", json_string(step->test));
 	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
 	entry = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o}", "type", "point", "phase", ph->name,
-			  "phase_index", (json_int_t)c->cur.phase, "point",
-			  (json_int_t)c->cur.point, "run", pj, "summary", summary);
+			  "phase_index", (json_int_t)c->cur.at.phase, "point",
+			  (json_int_t)c->cur.at.point, "run", pj, "summary", summary);
 	lst_record_point(c->rec, pj, entry);
 	lst_coord__progress_point(c, out, json_object_get(pj, "start_skew_us"));
 }
@@ -456,7 +456,7 @@ int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
 	case LST_ON_LOSS_RETRY:
 		lst_log_warn("phase %s point %zu: an agent was lost; stopping the point to run it "
 			     "again (on_agent_loss: retry)",
-			     ph->name, c->cur.point);
+			     ph->name, c->cur.at.point);
 		s_stop_all(c);
 		return LST_COORD__POINT_RETRY;
 	default:
@@ -523,7 +523,7 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 	}
 	c->in_point = true;
 	/* The merge waits a lease for an unreachable agent before it writes rows without it. */
-	ahead = (size_t)((c->lost_after + LST_NS_PER_S) / c->cur.interval) + 8;
+	ahead = (size_t)((c->lost_after + LST_NS_PER_S) / c->cur.at.interval) + 8;
 	c->cur.merge = lst_merge_new(c->n, ahead, s_on_row, c);
 	lst_coord__paths_begin(c, ahead);
 	for (size_t i = 0; i < c->n; i++)
@@ -559,8 +559,8 @@ static void s_point_start(lst_coord *c)
 		if (c->a[i].in_point && lst_coord__usable(&c->a[i]))
 			max_rtt = LST_MAX(max_rtt, lst_conn_estimate(c->a[i].conn)->rtt_ns);
 	lead = LST_MAX(c->opts.lead_ns, 4 * max_rtt + 20 * LST_NS_PER_MS);
-	c->cur.T0 = lst_mono_ns() + lead;
-	lst_record_set_t0(c->rec, c->cur.T0); /* the run's first start instant only */
+	c->cur.at.T0 = lst_mono_ns() + lead;
+	lst_record_set_t0(c->rec, c->cur.at.T0); /* the run's first start instant only */
 	for (size_t i = 0; i < c->n; i++) {
 		struct lst_coord__agent *a = &c->a[i];
 		lst_msg *m;
@@ -568,17 +568,17 @@ static void s_point_start(lst_coord *c)
 		if (!a->in_point || a->point_lost || !lst_coord__usable(a))
 			continue;
 		m = lst_msg_new(LST_MSG_START);
-		m->u.start.phase = (uint32_t)c->cur.phase;
-		m->u.start.point = (uint32_t)c->cur.point;
-		a->t0_agent = lst_clock_to_remote(lst_conn_clock(a->conn), c->cur.T0);
+		m->u.start.phase = (uint32_t)c->cur.at.phase;
+		m->u.start.point = (uint32_t)c->cur.at.point;
+		a->t0_agent = lst_clock_to_remote(lst_conn_clock(a->conn), c->cur.at.T0);
 		m->u.start.t0 = a->t0_agent;
 		lst_coord__events_start(c, i, &m->u.start);
 		if (!lst_coord__command(c, i, &m))
 			a->start_id = a->await_id;
-		a->progress_at = c->cur.T0;
+		a->progress_at = c->cur.at.T0;
 	}
-	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", c->cur.phase_name,
-		      c->cur.point, (double)lead / 1e6);
+	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", c->cur.at.phase_name,
+		      c->cur.at.point, (double)lead / 1e6);
 }
 
 /* Merge until every agent is done or lost; a loss goes to lst_coord__loss_policy once. */
@@ -635,17 +635,17 @@ static void s_point_end(lst_coord *c, lst_msg **msgs)
 static void s_point_begin(lst_coord *c, size_t phase, size_t point, const struct lst_step *step)
 {
 	memset(&c->cur, 0, sizeof(c->cur));
-	c->cur.phase = phase;
-	c->cur.point = point;
-	c->cur.phase_name = c->plan->phases[phase].name;
+	c->cur.at.phase = phase;
+	c->cur.at.point = point;
+	c->cur.at.phase_name = c->plan->phases[phase].name;
 	if (step->round && strcmp(step->test, step->label))
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s: %s round %zu", step->test,
+		snprintf(c->cur.at.label, sizeof(c->cur.at.label), "%s: %s round %zu", step->test,
 			 step->label, step->round);
 	else if (step->round)
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s round %zu", step->test,
+		snprintf(c->cur.at.label, sizeof(c->cur.at.label), "%s round %zu", step->test,
 			 step->round);
 	else
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s", step->label);
+		snprintf(c->cur.at.label, sizeof(c->cur.at.label), "%s", step->label);
 }
 
 /*
@@ -662,7 +662,7 @@ static int s_point_agents(lst_coord *c, const struct lst_plan_phase *ph)
 				c,
 				"phase %s point %zu does not start: agent %s is lost and the "
 				"plan says abort (on_agent_loss)",
-				ph->name, c->cur.point, lst_conn_name(c->a[i].conn));
+				ph->name, c->cur.at.point, lst_conn_name(c->a[i].conn));
 			return LST_COORD__POINT_FAIL;
 		}
 		if (ph->on_agent_loss == LST_ON_LOSS_RETRY && !lst_coord__wait_back(c, ph)) {
@@ -671,7 +671,7 @@ static int s_point_agents(lst_coord *c, const struct lst_plan_phase *ph)
 					c,
 					"phase %s point %zu: agent %s did not come back within "
 					"retry_wait (%.0f s)",
-					ph->name, c->cur.point, lst_conn_name(c->a[i].conn),
+					ph->name, c->cur.at.point, lst_conn_name(c->a[i].conn),
 					(double)c->plan->retry_wait / 1e9);
 			return LST_COORD__POINT_FAIL;
 		}
@@ -709,10 +709,11 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 		rc = LST_COORD__POINT_FAIL;
 		goto out;
 	}
-	c->cur.io = step->action == LST_ACTION_IO;
-	c->cur.interval = first_w.interval;
-	c->cur.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
-	c->cur.duration = first_w.runtime ? c->cur.nramp * first_w.interval + first_w.runtime : 0;
+	c->cur.at.io = step->action == LST_ACTION_IO;
+	c->cur.at.interval = first_w.interval;
+	c->cur.at.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
+	c->cur.at.duration =
+		first_w.runtime ? c->cur.at.nramp * first_w.interval + first_w.runtime : 0;
 
 	if ((rc = s_point_prepare(c, ph, msgs)) != LST_COORD__POINT_OK)
 		goto out;

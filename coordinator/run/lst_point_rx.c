@@ -16,7 +16,7 @@
 static bool s_for_point(const lst_coord *c, const struct lst_coord__agent *a, const lst_msg *m,
 			uint32_t phase, uint32_t point)
 {
-	return c->in_point && a->in_point && phase == c->cur.phase && point == c->cur.point &&
+	return c->in_point && a->in_point && phase == c->cur.at.phase && point == c->cur.at.point &&
 	       m->seq >= a->min_seq;
 }
 
@@ -30,16 +30,16 @@ static void s_devstats(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 {
 	struct lst_coord__agent *a = &c->a[i];
 	struct lst_devstat_row row = {
-		.phase = c->cur.phase_name,
-		.point = c->cur.point,
-		.label = c->cur.label,
+		.phase = c->cur.at.phase_name,
+		.point = c->cur.at.point,
+		.label = c->cur.at.label,
 		.agent = lst_conn_name(a->conn),
 		.k = s->s.interval,
 	};
 	int64_t at = lst_clock_to_local(lst_conn_clock(a->conn), s->s.start_ns);
 
 	if (!s->s.start_ns && !s->s.end_ns) /* no I/O: the interval's place on the grid */
-		at = c->cur.T0 + s->s.interval * c->cur.interval;
+		at = c->cur.at.T0 + s->s.interval * c->cur.at.interval;
 	row.t_s = lst_coord__t(c, at);
 
 	for (uint32_t j = 0; j < s->ndev; j++) {
@@ -71,13 +71,14 @@ static int s_sample_check(lst_coord *c, size_t i, const struct lst_msg_sample *s
 	 * second for clock error) is wrong, and would push the merge window past every agent.
 	 */
 	if (s->s.interval < 0 ||
-	    s->s.interval > (lst_mono_ns() - c->cur.T0 + LST_NS_PER_S) / c->cur.interval + 1) {
+	    s->s.interval >
+		    (lst_mono_ns() - c->cur.at.T0 + LST_NS_PER_S) / c->cur.at.interval + 1) {
 		if (!a->bad_warned)
 			lst_log_warn(
 				"agent %s: sample for interval %lld, which has not begun %.1f s "
 				"into the point: ignored",
 				lst_conn_name(a->conn), (long long)s->s.interval,
-				(double)(lst_mono_ns() - c->cur.T0) / 1e9);
+				(double)(lst_mono_ns() - c->cur.at.T0) / 1e9);
 		a->bad_warned = true;
 		a->dropped++;
 		return -1;

@@ -23,6 +23,7 @@
 #include "lst_integrity.h"
 #include "lst_interrupt.h"
 #include "lst_merge.h"
+#include "lst_metrics.h"
 #include "lst_msg.h"
 #include "lst_record.h"
 #include "lst_results.h"
@@ -43,6 +44,21 @@
 #define LST_COORD__END_WORK_MAX (3600 * LST_NS_PER_S)
 
 typedef bool (*lst_coord__cond_fn)(lst_coord *c);
+/* A condition about arg (the waiter's, borrowed for the wait). */
+typedef bool (*lst_coord__cond_arg_fn)(lst_coord *c, const void *arg);
+
+/* Where the current point is and how its time runs: set by the point as it begins
+ * (lst_coord__run_point), read by everyone else through lst_coord__where. */
+struct lst_coord__where {
+	size_t phase, point;
+	const char *phase_name;
+	char label[256];
+	int64_t T0;
+	int64_t interval;
+	int64_t nramp;
+	int64_t duration; /* expected, ns, 0 when not known */
+	bool io;	  /* the step does I/O with samples (not a purge, which sends none) */
+};
 /*
  * One interval row of one scope, complete (lst_rows.c): whose it is, where, its counts and
  * latency histograms, health and verify counts, and its rates. Every sink gets the same.
@@ -60,6 +76,8 @@ struct lst_coord__row {
 	struct lst_failover *fo; /* the scope's failover detector, NULL when it has none */
 };
 
+/* The sinks interval rows go to, in the order registered (lst_rows.c). */
+struct lst_coord__sinks;
 /* A sink of interval rows (lst_coord__rows_sink). */
 typedef void (*lst_coord__row_fn)(lst_coord *c, const struct lst_coord__row *row);
 #define LST_COORD__SINKS_MAX 8
@@ -99,12 +117,36 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 			  int64_t interval, const struct lst_coord_opts *opts, lst_err *err);
 void lst_coord__bye(lst_coord *c);
 int lst_coord__run_all(lst_coord *c);
+
+/* lst_coord_state.c: the orchestrator's state lent to its parts (getters, calling nothing) */
+
 /* What the orchestrator owns, lent to its parts: the plan (NULL for a one-shot query), the
  * options as completed by lst_coord__new, the run's record, the number of agents. */
 const lst_plan *lst_coord__plan(const lst_coord *c);
 const struct lst_coord_opts *lst_coord__opts(const lst_coord *c);
 lst_record *lst_coord__record(const lst_coord *c);
 size_t lst_coord__n(const lst_coord *c);
+/* This run's id and our host name (borrowed); whether progress goes to a terminal. */
+const char *lst_coord__run_id(const lst_coord *c);
+const char *lst_coord__host(const lst_coord *c);
+bool lst_coord__tty(const lst_coord *c);
+/* The live metrics endpoint, NULL without --metrics; the rows' sinks, NULL for a query. */
+lst_metrics *lst_coord__metrics(const lst_coord *c);
+struct lst_coord__sinks *lst_coord__sinks(const lst_coord *c);
+/* The current point's place and time (the last one's between points). Borrowed. */
+const struct lst_coord__where *lst_coord__where(const lst_coord *c);
+/* A point is running (between its PREPAREs and its end). */
+bool lst_coord__in_point(const lst_coord *c);
+/* Agent a said WELCOME and is neither lost nor refused: it may be sent commands. */
+bool lst_coord__usable(const struct lst_coord__agent *a);
+/* lst_coord__usable of agent i. */
+bool lst_coord__agent_usable(const lst_coord *c, size_t i);
+/* Agent i's connection: its WELCOME, clock estimate and state (borrowed). */
+const lst_conn *lst_coord__conn(const lst_coord *c, size_t i);
+/* Agent i is silent, not lost yet (lost is its connection's state). */
+bool lst_coord__unreachable(const lst_coord *c, size_t i);
+/* Why agent i was lost or refused, "" when it was not (borrowed). */
+const char *lst_coord__lost_why(const lst_coord *c, size_t i);
 
 /* lst_pump.c: the session with every agent */
 
@@ -115,14 +157,6 @@ void lst_coord__pump_destroy(lst_coord *c);
 /* Agent i's connection (made) joins the pump's wait. */
 void lst_coord__pump_watch(lst_coord *c, size_t i);
 
-/* Agent a said WELCOME and is neither lost nor refused: it may be sent commands. */
-bool lst_coord__usable(const struct lst_coord__agent *a);
-/* lst_coord__usable of agent i. */
-bool lst_coord__agent_usable(const lst_coord *c, size_t i);
-/* Agent i's connection: its WELCOME, clock estimate and state (borrowed). */
-const lst_conn *lst_coord__conn(const lst_coord *c, size_t i);
-/* Why agent i was lost or refused, "" when it was not (borrowed). */
-const char *lst_coord__lost_why(const lst_coord *c, size_t i);
 /* A command to agent i outside a point (*m taken): agent i counts as asked for
  * lst_coord__all_replied until its reply is taken. */
 void lst_coord__ask(lst_coord *c, size_t i, lst_msg **m);
@@ -165,6 +199,9 @@ bool lst_coord__pump_wait(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout
 			  bool interruptible);
 /* lst_coord__pump_wait, interruptible. */
 bool lst_coord__pump_until(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns);
+/* lst_coord__pump_until for a condition about arg. */
+bool lst_coord__pump_until_arg(lst_coord *c, lst_coord__cond_arg_fn cond, const void *arg,
+			       int64_t timeout_ns);
 /* Conditions to pump for: every agent in the point has answered its command or is lost; every
  * agent not lost has answered HELLO; every agent in the point has sent DONE (or is lost). */
 bool lst_coord__all_replied(lst_coord *c);
@@ -222,9 +259,6 @@ void lst_coord__point_listen(lst_coord *c);
 /* Feed interval k of a row (agent or path) to its failover detector. */
 void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, double t_s,
 			     const lst_sample *s);
-/* An event of the plan, what ("AGENT HOOK"), ran from start to end (our clock, ns; end 0 when
- * not known) in the point: a mark for every failover detector of the point (lst_failover.h). */
-void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end);
 /* Set a summary point's `failover` (the window with evidence, or null) and, unless the phase
  * says `failover: {dips: false}`, its `dips` (the windows without) in extra. */
 void lst_coord__failover_json(const lst_coord *c, const struct lst_failover *fo, json_t *extra);
@@ -244,8 +278,10 @@ void lst_coord__rows_sink(lst_coord *c, lst_coord__row_fn fn);
 void lst_coord__rows_emit(lst_coord *c, const struct lst_coord__row *row);
 /* The run's sinks, once: timeseries.csv, live metrics, failover detection, progress. */
 void lst_coord__rows_listen(lst_coord *c);
-/* Forget every sink (the coordinator's end); safe when none was registered. */
-void lst_coord__rows_destroy(lst_coord *c);
+/* The run's list of sinks, empty (the orchestrator holds it: lst_coord__sinks). */
+struct lst_coord__sinks *lst_coord__rows_new(void);
+/* Forget every sink (the coordinator's end): *p freed and nulled; safe on NULL. */
+void lst_coord__rows_destroy(struct lst_coord__sinks **p);
 
 /* lst_hooks.c: hooks, events and telemetry */
 
@@ -305,6 +341,10 @@ void lst_coord__verify_point_end(lst_coord *c);
 
 /* lst_paths.c: rows per path and per target */
 
+/* An event of the plan, what ("AGENT HOOK"), ran from start to end (our clock, ns; end 0 when
+ * not known) in the point: a mark for every failover detector of the point (lst_failover.h). */
+void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end);
+
 /* Job spec `job` of agent i is path j of target t, running w (NULL: no workload, a purge)
  * (called as the PREPAREs are made). */
 void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j,
@@ -361,9 +401,10 @@ void lst_coord__progress(lst_coord *c, const struct lst_coord__row *row);
 
 /* lst_coord_metrics.c: live metrics for Prometheus (--metrics); each does nothing without */
 
-/* The endpoint on opts.metrics, when given. 0, or -1 with err (a bad or busy address). */
-int lst_coord__metrics_open(lst_coord *c, lst_err *err);
-void lst_coord__metrics_close(lst_coord *c);
+/* The endpoint on opts.metrics, when given, into *m (the caller's, which lst_metrics_destroy
+ * ends), its sockets in the pump's wait. 0 (*m NULL without --metrics), or -1 with err (a bad
+ * or busy address). */
+int lst_coord__metrics_open(lst_coord *c, lst_metrics **m, lst_err *err);
 /* The run's state: "connecting", "running", "finished", "failed" or "interrupted". */
 void lst_coord__metrics_state(lst_coord *c, const char *state);
 /* A timeseries row's figures, for its scope's series. */

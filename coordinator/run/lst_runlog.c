@@ -238,7 +238,7 @@ static int64_t s_actual_local(const lst_coord *c, const struct lst_coord__agent 
 	int64_t late, t;
 
 	if (__builtin_sub_overflow(a->actual, a->t0_agent, &late) ||
-	    __builtin_add_overflow(c->cur.T0, late, &t))
+	    __builtin_add_overflow(c->cur.at.T0, late, &t))
 		return lst_clock_to_local(lst_conn_clock(a->conn), a->actual);
 	return t;
 }
@@ -290,18 +290,19 @@ json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool p
 				  (json_int_t)a->t0_agent, "actual_agent_ns",
 				  a->started ? json_integer((json_int_t)a->actual) : json_null(),
 				  "start_late_us",
-				  a->started ? json_real((double)(actual - c->cur.T0) / 1e3)
+				  a->started ? json_real((double)(actual - c->cur.at.T0) / 1e3)
 					     : json_null(),
 				  "done", lst_msg_done_reason_name(a->done_msg.reason), "text",
 				  a->done_msg.text, "samples", (json_int_t)a->samples,
 				  "last_interval", (json_int_t)a->done_msg.last_interval, "paths",
 				  a->jobs ? a->jobs : json_null()));
 	}
-	return json_pack(
-		"{s:s, s:I, s:s, s:s, s:f, s:o, s:b, s:o, s:o}", "phase", c->cur.phase_name,
-		"point", (json_int_t)c->cur.point, "label", c->cur.label, "start",
-		lst_time_iso8601(lst_real_ns() - (lst_mono_ns() - c->cur.T0), when, sizeof(when)),
-		"start_t_s", lst_coord__t(c, c->cur.T0), "start_skew_us",
-		hi >= lo ? json_real((double)(hi - lo) / 1e3) : json_null(), "partial", partial,
-		"workload", wl, "agents", agents);
+	return json_pack("{s:s, s:I, s:s, s:s, s:f, s:o, s:b, s:o, s:o}", "phase",
+			 c->cur.at.phase_name, "point", (json_int_t)c->cur.at.point, "label",
+			 c->cur.at.label, "start",
+			 lst_time_iso8601(lst_real_ns() - (lst_mono_ns() - c->cur.at.T0), when,
+					  sizeof(when)),
+			 "start_t_s", lst_coord__t(c, c->cur.at.T0), "start_skew_us",
+			 hi >= lo ? json_real((double)(hi - lo) / 1e3) : json_null(), "partial",
+			 partial, "workload", wl, "agents", agents);
 }

@@ -299,7 +299,7 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 								      "why", c->a[i].lost_why));
 		lst_record_retry(c->rec,
 				 json_pack("{s:s, s:I, s:s, s:I, s:o}", "phase", ph->name, "point",
-					   (json_int_t)point, "label", c->cur.label, "attempt",
+					   (json_int_t)point, "label", c->cur.at.label, "attempt",
 					   (json_int_t)attempt + 1, "lost", lost));
 		lst_coord__save_docs(c, true);
 		if (attempt >= c->plan->retries) {

@@ -398,10 +398,10 @@ void lst_coord__verify_started(lst_coord *c)
 		for (uint32_t k = 0; k < a->nstreams; k++) {
 			struct lst_journal_stream st = { .s = a->streams[k].s, .gen = v->cur_gen };
 			struct lst_journal_where w = {
-				.phase = c->cur.phase_name,
-				.point = (long)c->cur.point,
+				.phase = c->cur.at.phase_name,
+				.point = (long)c->cur.at.point,
 				.agent = c->plan->agents[i].name,
-				.t0_s = lst_coord__t(c, c->cur.T0),
+				.t0_s = lst_coord__t(c, c->cur.at.T0),
 			};
 			struct lst_coord__jstream *s;
 			size_t t, j;
@@ -523,14 +523,14 @@ void lst_coord__on_integrity(lst_coord *c, size_t i, const lst_msg *m)
 	const struct lst_msg_integrity *in = &m->u.integrity;
 	struct lst_coord__agent *a = &c->a[i];
 
-	if (!c->in_point || !a->in_point || in->phase != c->cur.phase ||
-	    in->point != c->cur.point || m->seq < a->min_seq || !lst_record_results(c->rec))
+	if (!c->in_point || !a->in_point || in->phase != c->cur.at.phase ||
+	    in->point != c->cur.at.point || m->seq < a->min_seq || !lst_record_results(c->rec))
 		return;
 	for (uint32_t k = 0; k < in->nbad && k < LST_BAD_PER_MSG; k++) {
 		const struct lst_bad_unit *b = &in->bad[k];
 		struct lst_integrity_row row = {
-			.phase = c->cur.phase_name,
-			.point = (long)c->cur.point,
+			.phase = c->cur.at.phase_name,
+			.point = (long)c->cur.at.point,
 			.agent = c->plan->agents[i].name,
 			.offset = b->offset,
 			.kind = b->kind < 6 ? lst_verify_kind_names[b->kind] : "?",
