@@ -188,6 +188,7 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 	c->plan = plan;
 	lst_coord__point_listen(c);
 	c->sinks = lst_coord__rows_new();
+	c->events = lst_coord__events_new();
 	lst_coord__rows_listen(c);
 	lst_coord__pump_on_clock(c, lst_coord__record_clock);
 	lst_coord__pump_on_wake(c, lst_coord__record_flush);
@@ -217,6 +218,7 @@ void lst_coord_destroy(lst_coord **p)
 	free(c->a);
 	lst_coord__pump_destroy(c);
 	lst_coord__rows_destroy(&c->sinks);
+	lst_coord__events_destroy(&c->events);
 	lst_coord__verify_close(c);
 	lst_metrics_destroy(&c->metrics);
 	lst_record_destroy(&c->rec);
@@ -338,12 +340,12 @@ out:
 		rc = LST_RUN_INTERRUPTED;
 	/* partial: every phase ran, but a point without a lost agent (on_agent_loss: continue) */
 	json_object_set_new(lst_record_run(c->rec), "status",
-			    json_string(rc == LST_RUN_INTERRUPTED ? "interrupted"
-					: rc != LST_RUN_OK	  ? "failed"
-					: c->failed		  ? "failed"
-					: c->partial		  ? "partial"
-								  : "complete"));
-	if ((c->failed || c->partial) && rc == LST_RUN_OK)
+			    json_string(rc == LST_RUN_INTERRUPTED   ? "interrupted"
+					: rc != LST_RUN_OK	    ? "failed"
+					: lst_record_failed(c->rec) ? "failed"
+					: c->partial		    ? "partial"
+								    : "complete"));
+	if ((lst_record_failed(c->rec) || c->partial) && rc == LST_RUN_OK)
 		rc = LST_RUN_FAILED;
 	lst_coord__metrics_state(c, rc == LST_RUN_INTERRUPTED ? "interrupted"
 				    : rc == LST_RUN_OK	      ? "finished"

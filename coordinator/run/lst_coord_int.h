@@ -108,7 +108,6 @@ struct lst_coord__paths {
 
 struct lst_coord__point {
 	struct lst_coord__where at; /* set by lst_point.c as the point begins */
-	bool *event_seen;	    /* [phase's nevents]: its EVENT came (or its row was made) */
 	lst_merge *merge;
 	struct lst_coord__paths paths;
 };
@@ -119,6 +118,7 @@ struct lst_coord__pump;
 struct lst_coord__sinks;
 struct lst_coord__verify;
 struct lst_coord__keys;
+struct lst_coord__events;
 
 struct lst_coord {
 	const lst_plan *plan;		/* NULL for the probe */
@@ -139,17 +139,16 @@ struct lst_coord {
 	struct lst_coord__point cur;
 	bool in_point;
 	bool running; /* the phases have begun: a loss is for on_agent_loss to judge */
-	bool failed;
-	bool hook_stop; /* an event failed and the plan says stop: the point ends, then the run */
 	struct lst_coord__verify *ver; /* data integrity, private to lst_verify_run.c */
 	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
 	bool closing; /* BYE said (lst_coord__bye): no HELLO goes out again */
 	bool tty;
 	json_t *journal; /* resume: points.jsonl's points (what lst_coord__replay needs); NULL if fresh */
-	bool *phase_done;		/* resume: [nphases] the journal has the phase's end */
-	struct lst_coord__keys *keys;	/* our CURVE key pair, private to lst_connect.c */
-	struct lst_metrics *metrics;	/* live metrics (--metrics), NULL without */
-	struct lst_coord__sinks *sinks; /* where each interval row goes, private to lst_rows.c */
+	bool *phase_done;		  /* resume: [nphases] the journal has the phase's end */
+	struct lst_coord__keys *keys;	  /* our CURVE key pair, private to lst_connect.c */
+	struct lst_metrics *metrics;	  /* live metrics (--metrics), NULL without */
+	struct lst_coord__events *events; /* the point's events, private to lst_hooks.c */
+	struct lst_coord__sinks *sinks;	  /* where each interval row goes, private to lst_rows.c */
 };
 
 #endif

@@ -62,6 +62,36 @@ bool lst_coord__in_point(const lst_coord *c)
 	return c->in_point;
 }
 
+struct lst_coord__events *lst_coord__events(const lst_coord *c)
+{
+	return c->events;
+}
+
+bool lst_coord__agent_in_point(const lst_coord *c, size_t i)
+{
+	return c->a[i].in_point;
+}
+
+bool lst_coord__of_point(const lst_coord *c, size_t i, uint64_t seq)
+{
+	return c->in_point && c->a[i].in_point && seq >= c->a[i].min_seq;
+}
+
+bool lst_coord__agent_point_lost(const lst_coord *c, size_t i)
+{
+	return c->a[i].point_lost;
+}
+
+bool lst_coord__agent_started(const lst_coord *c, size_t i)
+{
+	return c->a[i].started;
+}
+
+bool lst_coord__ever_lost(const lst_coord *c, size_t i)
+{
+	return c->a[i].ever_lost;
+}
+
 bool lst_coord__usable(const struct lst_coord__agent *a)
 {
 	return lst_conn_state(a->conn) == LST_CONN_READY;

@@ -17,6 +17,59 @@
 
 static void s_on_row(const struct lst_merge_row *row, void *arg);
 
+/*
+ * An agent's actual start on our timeline, through the clock model that chose its t0_agent
+ * (T0 plus how late it was on its own clock). A clock burst between START and now moves the
+ * model by its noise, tens of microseconds on a loaded host, which mapped through the new model
+ * would show as lateness (even as an early start) the agent never had; the drift over the
+ * lateness itself is parts per million of it. An instant from the wire too far off for that
+ * goes through the current model.
+ */
+static int64_t s_actual_local(const lst_coord *c, const struct lst_coord__agent *a)
+{
+	int64_t late, t;
+
+	if (__builtin_sub_overflow(a->actual, a->t0_agent, &late) ||
+	    __builtin_add_overflow(c->cur.at.T0, late, &t))
+		return lst_clock_to_local(lst_conn_clock(a->conn), a->actual);
+	return t;
+}
+
+/* The point's agents for its run.json entry (its name: when it started, how it ended, what
+ * its paths ran), and in *skew the spread of their actual starts (null when none started). */
+static json_t *s_agents_json(const lst_coord *c, json_t **skew)
+{
+	json_t *agents = json_object();
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct lst_coord__agent *a = &c->a[i];
+		int64_t actual;
+
+		if (!a->in_point)
+			continue;
+		actual = a->started ? s_actual_local(c, a) : 0;
+		if (a->started) {
+			lo = LST_MIN(lo, actual);
+			hi = LST_MAX(hi, actual);
+		}
+		json_object_set_new(
+			agents, lst_conn_name(a->conn),
+			json_pack("{s:I, s:o, s:o, s:s, s:s, s:I, s:I, s:O}", "t0_agent_ns",
+				  (json_int_t)a->t0_agent, "actual_agent_ns",
+				  a->started ? json_integer((json_int_t)a->actual) : json_null(),
+				  "start_late_us",
+				  a->started ? json_real((double)(actual - c->cur.at.T0) / 1e3)
+					     : json_null(),
+				  "done", lst_msg_done_reason_name(a->done_msg.reason), "text",
+				  a->done_msg.text, "samples", (json_int_t)a->samples,
+				  "last_interval", (json_int_t)a->done_msg.last_interval, "paths",
+				  a->jobs ? a->jobs : json_null()));
+	}
+	*skew = hi >= lo ? json_real((double)(hi - lo) / 1e3) : json_null();
+	return agents;
+}
+
 /* Was option name set by a role (set[] indexes lst_workload_opts)? */
 static bool s_role_set(const bool set[32], const char *name)
 {
@@ -256,7 +309,7 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.at.phase];
 	const struct lst_workload *pw = &step->w;
 	size_t npoints = json_array_size(lst_results_points(lst_record_results(c->rec)));
-	json_t *pj, *entry, *summary = json_array();
+	json_t *pj, *entry, *agents, *skew, *summary = json_array();
 
 	lst_merge_finish(c->cur.merge);
 	lst_coord__progress_break(c);
@@ -273,7 +326,8 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 		json_array_append(
 			summary, json_array_get(lst_results_points(lst_record_results(c->rec)), i));
 	s_step_result(c, partial, out);
-	pj = lst_coord__point_json(c, pw, partial);
+	agents = s_agents_json(c, &skew);
+	pj = lst_coord__point_json(c, pw, partial, agents, skew);
 	/* The point's test and round; "workload" stays the full option text, for the audit. */
 	json_object_set_new(pj, "suite", json_string(lst_suite_names[ph->suite]));
 	json_object_set_new(pj, "test", json_string(step->test));
@@ -593,7 +647,7 @@ static int s_point_wait(lst_coord *c, const struct lst_plan_phase *ph, bool *par
 			return LST_COORD__POINT_FAIL;
 		}
 		lst_coord__pump(c, 100 * LST_NS_PER_MS);
-		if (c->hook_stop) { /* said by lst_coord__on_event */
+		if (lst_coord__hook_stop(c)) { /* said by lst_coord__on_event */
 			s_stop_all(c);
 			return LST_COORD__POINT_FAIL;
 		}
@@ -624,8 +678,7 @@ static void s_point_end(lst_coord *c, lst_msg **msgs)
 		c->a[i].jobs = NULL;
 	}
 	free(msgs);
-	free(c->cur.event_seen);
-	c->cur.event_seen = NULL;
+	lst_coord__events_forget(c);
 	lst_merge_destroy(&c->cur.merge);
 	lst_coord__paths_end(c);
 	c->in_point = false;

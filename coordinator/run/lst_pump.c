@@ -74,6 +74,27 @@ void lst_coord__pump_watch(lst_coord *c, size_t i)
 	c->pump->conns[i] = c->a[i].conn;
 }
 
+/* Commands to several agents at once (HOOK, KMSG, JOURNAL): each asked is "in the point" for
+ * the wait, as lst_coord__ask's. */
+void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		replies[i] = NULL;
+		c->a[i].in_point = msgs[i] && lst_coord__usable(&c->a[i]);
+		if (c->a[i].in_point)
+			lst_coord__command(c, i, &msgs[i]);
+		lst_msg_destroy(&msgs[i]);
+	}
+	lst_coord__pump_until(c, lst_coord__all_replied, wait);
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+
+		if (a->in_point && a->replied && a->reply)
+			replies[i] = lst_msg_dup(a->reply);
+		a->in_point = false;
+	}
+}
+
 /* An agent asked is "in the point" for the pump's wait (lst_coord__all_replied). */
 void lst_coord__ask(lst_coord *c, size_t i, lst_msg **m)
 {

@@ -133,6 +133,8 @@ bool lst_coord__tty(const lst_coord *c);
 /* The live metrics endpoint, NULL without --metrics; the rows' sinks, NULL for a query. */
 lst_metrics *lst_coord__metrics(const lst_coord *c);
 struct lst_coord__sinks *lst_coord__sinks(const lst_coord *c);
+/* The point's events, private to lst_hooks.c (NULL for a query). */
+struct lst_coord__events *lst_coord__events(const lst_coord *c);
 /* The current point's place and time (the last one's between points). Borrowed. */
 const struct lst_coord__where *lst_coord__where(const lst_coord *c);
 /* A point is running (between its PREPAREs and its end). */
@@ -147,6 +149,16 @@ const lst_conn *lst_coord__conn(const lst_coord *c, size_t i);
 bool lst_coord__unreachable(const lst_coord *c, size_t i);
 /* Why agent i was lost or refused, "" when it was not (borrowed). */
 const char *lst_coord__lost_why(const lst_coord *c, size_t i);
+/* Agent i was lost at some time in the run (for run.json). */
+bool lst_coord__ever_lost(const lst_coord *c, size_t i);
+/* Agent i takes part in the running point (or in the command round under way). */
+bool lst_coord__agent_in_point(const lst_coord *c, size_t i);
+/* A message of agent i numbered seq belongs to the running point (not to an earlier point or
+ * attempt). */
+bool lst_coord__of_point(const lst_coord *c, size_t i, uint64_t seq);
+/* Agent i was lost during the point; it had started the point (its STARTED came). */
+bool lst_coord__agent_point_lost(const lst_coord *c, size_t i);
+bool lst_coord__agent_started(const lst_coord *c, size_t i);
 
 /* lst_pump.c: the session with every agent */
 
@@ -157,6 +169,10 @@ void lst_coord__pump_destroy(lst_coord *c);
 /* Agent i's connection (made) joins the pump's wait. */
 void lst_coord__pump_watch(lst_coord *c, size_t i);
 
+/* Send msgs[i] (NULL: nothing for agent i; taken) to each agent and wait up to wait ns for
+ * every answer or loss; replies[i] gets a copy of agent i's reply or NULL (the caller destroys
+ * them). For commands between points (HOOK, KMSG, JOURNAL). */
+void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait);
 /* A command to agent i outside a point (*m taken): agent i counts as asked for
  * lst_coord__all_replied until its reply is taken. */
 void lst_coord__ask(lst_coord *c, size_t i, lst_msg **m);
@@ -292,9 +308,18 @@ bool lst_coord__has_cap(const lst_coord *c, size_t i, const char *cap);
 int lst_coord__hooks_check(lst_coord *c);
 /* Agent i's events of the current point into its START. */
 void lst_coord__events_start(lst_coord *c, size_t i, struct lst_msg_start *m);
+/* The point's events' state, nothing yet (the orchestrator holds it; lst_coord__events_destroy
+ * frees it and nulls *p, safe on NULL). */
+struct lst_coord__events *lst_coord__events_new(void);
+void lst_coord__events_destroy(struct lst_coord__events **p);
 /* A point begins: none of its events reported yet. */
 void lst_coord__events_begin(lst_coord *c);
-/* An EVENT from agent i (fresh): its row of events.csv; a failure under stop sets hook_stop. */
+/* The point is over without lst_coord__events_end (a retry): its events forgotten. */
+void lst_coord__events_forget(lst_coord *c);
+/* An event of the point failed and the plan says stop: the point ends, then the run. */
+bool lst_coord__hook_stop(const lst_coord *c);
+/* An EVENT from agent i (fresh): its row of events.csv; a failure under stop sets
+ * lst_coord__hook_stop. */
 void lst_coord__on_event(lst_coord *c, size_t i, const lst_msg *m);
 /* The point has ended: a row for each event never reported, saying why. */
 void lst_coord__events_end(lst_coord *c);
@@ -306,11 +331,6 @@ int lst_coord__phase_hooks(lst_coord *c, size_t phase, bool after);
 /* Telemetry of a phase (point -1) or of one point, before or after it: kernel log, collectors,
  * files and deltas. Never ends the run. */
 void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after);
-
-/* Send msgs[i] (NULL: nothing for agent i; taken) to each agent and wait up to wait ns for
- * every answer or loss; replies[i] gets a copy of agent i's reply or NULL (the caller destroys
- * them). For commands between points (HOOK, KMSG, JOURNAL). */
-void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait);
 
 /* lst_verify_run.c: data integrity */
 
@@ -383,7 +403,10 @@ void lst_coord__journal_phase(lst_coord *c, size_t phase, size_t tests_from);
 bool lst_coord__results_ok(lst_coord *c);
 json_t *lst_coord__run_json(lst_coord *c);
 double lst_coord__t(const lst_coord *c, int64_t coord_t);
-json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool partial);
+/* The point's run.json entry: where, when, its workload w, partial, and its agents' entries and
+ * start skew (both taken, as the point makes them). */
+json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool partial,
+			      json_t *agents, json_t *skew);
 
 /* lst_progress.c: the terminal (each prints nothing when quiet) */
 
