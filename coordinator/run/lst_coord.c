@@ -147,7 +147,7 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	c->lease = lease;
 	c->a = lst_calloc(c->n, sizeof(*c->a));
 	lst_coord__pump_new(c);
-	lst_coord__verify_new(c);
+	c->ver = lst_coord__verify_new(n);
 	/*
 	 * One model for silence: unreachable after 3 s (or 3 intervals); lost once the lease has
 	 * run out on the agent too, which it measures from the last message it had from us (at
@@ -219,7 +219,7 @@ void lst_coord_destroy(lst_coord **p)
 	lst_coord__pump_destroy(c);
 	lst_coord__rows_destroy(&c->sinks);
 	lst_coord__events_destroy(&c->events);
-	lst_coord__verify_close(c);
+	lst_coord__verify_close(&c->ver);
 	lst_metrics_destroy(&c->metrics);
 	lst_record_destroy(&c->rec);
 	json_decref(c->journal);

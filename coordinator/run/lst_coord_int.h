@@ -69,12 +69,7 @@ struct lst_coord__agent {
 					       from PREPARED, for devstats.csv */
 	uint32_t njobs;			    /* job specs in its PREPARE of this point */
 	uint32_t slot[LST_MAX_JOBSPECS];    /* each job spec's slot in cur.paths */
-	/* data integrity: its verified write jobs in the point (PREPARED's streams) and their journal
-	 * stream numbers (UINT64_MAX: not journaled) */
-	uint32_t nstreams;
-	struct lst_stream_info streams[LST_MAX_STREAMS];
-	uint64_t sid[LST_MAX_STREAMS];
-	bool unsplit_warned; /* it sent a multi-path sample without `paths` */
+	bool unsplit_warned;		    /* it sent a multi-path sample without `paths` */
 };
 
 struct lst_coord__target {

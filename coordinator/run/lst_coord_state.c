@@ -92,6 +92,28 @@ bool lst_coord__ever_lost(const lst_coord *c, size_t i)
 	return c->a[i].ever_lost;
 }
 
+struct lst_coord__verify *lst_coord__ver(const lst_coord *c)
+{
+	return c->ver;
+}
+
+uint64_t lst_coord__target_size(const lst_coord *c, size_t t)
+{
+	return c->targets[t].size;
+}
+
+const json_t *lst_coord__journal(const lst_coord *c)
+{
+	return c->journal;
+}
+
+bool lst_coord__agent_complete(const lst_coord *c, size_t i)
+{
+	const struct lst_coord__agent *a = &c->a[i];
+
+	return a->done && !a->point_lost && a->done_msg.reason == LST_DONE_COMPLETE;
+}
+
 bool lst_coord__usable(const struct lst_coord__agent *a)
 {
 	return lst_conn_state(a->conn) == LST_CONN_READY;

@@ -303,3 +303,16 @@ void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int
 	for (size_t s = 0; s < c->cur.paths.nslots; s++)
 		lst_failover_mark(&c->cur.paths.slots[s].fo, what, t0, t1);
 }
+
+bool lst_coord__paths_spec(const lst_coord *c, size_t i, uint32_t spec, size_t *t, size_t *j)
+{
+	const struct lst_coord__agent *a = &c->a[i];
+	const struct lst_coord__slot *sl;
+
+	if (spec >= a->njobs || spec >= LST_MAX_JOBSPECS || a->slot[spec] >= c->cur.paths.nslots)
+		return false;
+	sl = &c->cur.paths.slots[a->slot[spec]];
+	*t = sl->target;
+	*j = sl->j;
+	return true;
+}

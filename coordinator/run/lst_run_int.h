@@ -78,6 +78,8 @@ struct lst_coord__row {
 
 /* The sinks interval rows go to, in the order registered (lst_rows.c). */
 struct lst_coord__sinks;
+/* Data integrity's state (lst_verify_run.c). */
+struct lst_coord__verify;
 /* A sink of interval rows (lst_coord__rows_sink). */
 typedef void (*lst_coord__row_fn)(lst_coord *c, const struct lst_coord__row *row);
 #define LST_COORD__SINKS_MAX 8
@@ -135,6 +137,12 @@ lst_metrics *lst_coord__metrics(const lst_coord *c);
 struct lst_coord__sinks *lst_coord__sinks(const lst_coord *c);
 /* The point's events, private to lst_hooks.c (NULL for a query). */
 struct lst_coord__events *lst_coord__events(const lst_coord *c);
+/* Data integrity's state, private to lst_verify_run.c. */
+struct lst_coord__verify *lst_coord__ver(const lst_coord *c);
+/* Target t's size: the smallest over its paths, once identified (0 before). */
+uint64_t lst_coord__target_size(const lst_coord *c, size_t t);
+/* A resume's journal entries (what lst_coord__replay needs), NULL when the run is fresh. */
+const json_t *lst_coord__journal(const lst_coord *c);
 /* The current point's place and time (the last one's between points). Borrowed. */
 const struct lst_coord__where *lst_coord__where(const lst_coord *c);
 /* A point is running (between its PREPAREs and its end). */
@@ -159,6 +167,8 @@ bool lst_coord__of_point(const lst_coord *c, size_t i, uint64_t seq);
 /* Agent i was lost during the point; it had started the point (its STARTED came). */
 bool lst_coord__agent_point_lost(const lst_coord *c, size_t i);
 bool lst_coord__agent_started(const lst_coord *c, size_t i);
+/* Agent i's DONE came and says its jobs completed, and it was not lost in the point. */
+bool lst_coord__agent_complete(const lst_coord *c, size_t i);
 
 /* lst_pump.c: the session with every agent */
 
@@ -334,13 +344,14 @@ void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after);
 
 /* lst_verify_run.c: data integrity */
 
-/* The run's verification state, nothing verified yet (lst_coord__verify_close frees it). */
-void lst_coord__verify_new(lst_coord *c);
+/* The run's verification state for nagents agents, nothing verified yet (the orchestrator
+ * holds it; lst_coord__verify_close frees it and nulls *p, safe on NULL). */
+struct lst_coord__verify *lst_coord__verify_new(size_t nagents);
 
 /* After the identities: the journal (made, appended to, or an earlier run's loaded and checked
  * against the plan's targets), when the plan verifies. 0, or -1 said (before any I/O). */
 int lst_coord__verify_open(lst_coord *c);
-void lst_coord__verify_close(lst_coord *c);
+void lst_coord__verify_close(struct lst_coord__verify **p);
 /* A point begins: no generation, no streams yet. */
 void lst_coord__verify_point_begin(lst_coord *c);
 /* Path j of target t's job spec js: its stamp spec when it verifies (a write point gets the
@@ -374,6 +385,8 @@ void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_
 void lst_coord__paths_workload(const lst_coord *c, size_t i, size_t t, struct lst_row_workload *w);
 /* After the agents' merge is made: the slots' merge, if the plan wants such rows. */
 void lst_coord__paths_begin(lst_coord *c, size_t max_ahead);
+/* Target *t and path *j of agent i's job spec `spec` in the point; false when it has none. */
+bool lst_coord__paths_spec(const lst_coord *c, size_t i, uint32_t spec, size_t *t, size_t *j);
 /* The point's end: free the slots and their merge. */
 void lst_coord__paths_end(lst_coord *c);
 /* Agent i sends nothing more for the point: in the agents' merge and its slots'. */
