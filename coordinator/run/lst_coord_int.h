@@ -72,11 +72,6 @@ struct lst_coord__agent {
 	bool unsplit_warned;		    /* it sent a multi-path sample without `paths` */
 };
 
-struct lst_coord__target {
-	uint64_t size;		       /* smallest size over the target's paths */
-	struct lst_path_identity *ids; /* [npaths] */
-};
-
 /* One path taking part in the point: a stream of the per-path merge (lst_paths.c). */
 struct lst_coord__slot {
 	size_t agent;		/* index into c->a */

@@ -107,6 +107,16 @@ const json_t *lst_coord__journal(const lst_coord *c)
 	return c->journal;
 }
 
+struct lst_coord__target *lst_coord__target(lst_coord *c, size_t t)
+{
+	return &c->targets[t];
+}
+
+const lst_msg *lst_coord__reply(const lst_coord *c, size_t i)
+{
+	return c->a[i].reply;
+}
+
 bool lst_coord__agent_complete(const lst_coord *c, size_t i)
 {
 	const struct lst_coord__agent *a = &c->a[i];

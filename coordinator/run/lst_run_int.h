@@ -47,6 +47,13 @@ typedef bool (*lst_coord__cond_fn)(lst_coord *c);
 /* A condition about arg (the waiter's, borrowed for the wait). */
 typedef bool (*lst_coord__cond_arg_fn)(lst_coord *c, const void *arg);
 
+/* A target's identities, filled by lst_coord__identify (lst_sched.c) from the agents' PREPARED
+ * replies before any I/O and read through lst_coord__target_size after. */
+struct lst_coord__target {
+	uint64_t size;		       /* smallest size over the target's paths */
+	struct lst_path_identity *ids; /* [npaths] */
+};
+
 /* Where the current point is and how its time runs: set by the point as it begins
  * (lst_coord__run_point), read by everyone else through lst_coord__where. */
 struct lst_coord__where {
@@ -141,6 +148,8 @@ struct lst_coord__events *lst_coord__events(const lst_coord *c);
 struct lst_coord__verify *lst_coord__ver(const lst_coord *c);
 /* Target t's size: the smallest over its paths, once identified (0 before). */
 uint64_t lst_coord__target_size(const lst_coord *c, size_t t);
+/* Target t's identities, for lst_coord__identify to fill. */
+struct lst_coord__target *lst_coord__target(lst_coord *c, size_t t);
 /* A resume's journal entries (what lst_coord__replay needs), NULL when the run is fresh. */
 const json_t *lst_coord__journal(const lst_coord *c);
 /* The current point's place and time (the last one's between points). Borrowed. */
@@ -169,6 +178,8 @@ bool lst_coord__agent_point_lost(const lst_coord *c, size_t i);
 bool lst_coord__agent_started(const lst_coord *c, size_t i);
 /* Agent i's DONE came and says its jobs completed, and it was not lost in the point. */
 bool lst_coord__agent_complete(const lst_coord *c, size_t i);
+/* Agent i's last reply to a command, NULL when none came (borrowed until it is sent another). */
+const lst_msg *lst_coord__reply(const lst_coord *c, size_t i);
 
 /* lst_pump.c: the session with every agent */
 
