@@ -4,8 +4,13 @@
  * plan or, for the probe, on a list of agents), signals, and a run from the first contact to
  * the end: connect, clocks, identities, every phase (lst_sched.c), then status, run.json, plots.
  *
- * The run is split by job over the files of lst_run that share lst_coord_int.h:
+ * The run is split by job over the files of lst_run. What one calls in another is in
+ * lst_run_int.h, where struct lst_coord is opaque; its fields (lst_coord_int.h) are this file's,
+ * lst_resume.c's (the orchestrator's other entry), the getters' of lst_coord_state.c, and,
+ * until the session and the point own their state, the files of those two (lst_pump.c,
+ * lst_connect.c; lst_point.c, lst_point_rx.c, lst_paths.c):
  *
+ *   lst_coord_state.c the orchestrator's state lent to the parts, getters only
  *   lst_pump.c      wait on every agent at once and dispatch what arrives through the handler
  *                   table the point fills; PINGs, abandoned clock exchanges, silent agents
  *                   declared unreachable and lost
@@ -14,15 +19,15 @@
  *   lst_point.c     one point: prepare, start, wait, record
  *   lst_point_rx.c  what the point takes from the pump: a sample checked once and stored, DONE
  *   lst_rows.c      one interval row per scope, and the sinks every row goes to
- *   lst_runlog.c    run.json and the points.jsonl journal, from the run's state
+ *   lst_runlog.c    run.json and the points.jsonl journal, from what the parts give it
  *   lst_record.c    the record (lst_record.h, its own class): the results writer, run.json's
  *                   document, the entry waiting for the journal; lst_record_json.c its formats
  *   lst_progress.c  the terminal's progress lines
  *   lst_resume.c    lockstep resume
  *   lst_interrupt.c the Ctrl-C flag every wait looks at, and the signal handler that sets it
  *
- * The one-shot queries (lst_probe.c: lockstep agents, lst_inventory.c) see only the session
- * (lst_session.h), not this state.
+ * The one-shot queries (lst_probe.c: lockstep agents, lst_inventory.c) hold an opaque
+ * lst_session (lst_session.h), never a lst_coord.
  *
  * Time: every instant the coordinator picks or records is on its own CLOCK_MONOTONIC. Start
  * instants are converted to each agent's clock with that agent's model (lst_clock.h); agents'

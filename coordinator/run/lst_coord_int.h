@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The orchestrator's state, struct lst_coord, and the records it holds for the agents, the
- * targets and the current point. Private to lst_coord.c and to the files of run that still
- * read these fields directly rather than through the functions of lst_run_int.h; every other
- * file of run includes lst_run_int.h alone.
+ * The orchestrator's state, struct lst_coord, and the records it holds for the agents and the
+ * current point. For the orchestrator: lst_coord.c, lst_resume.c (lockstep resume, its other
+ * entry) and the getters of lst_coord_state.c. The session's files (lst_pump.c, lst_connect.c)
+ * and the point's (lst_point.c, lst_point_rx.c, lst_paths.c) still read it too, because one
+ * agent record holds both the session's state and the point's and neither class owns it yet.
+ * Every other file of run includes lst_run_int.h alone.
  */
 #ifndef LST_COORD_INT_H
 #define LST_COORD_INT_H
