@@ -153,6 +153,7 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	c->a = lst_calloc(c->n, sizeof(*c->a));
 	lst_coord__pump_new(c);
 	c->ver = lst_coord__verify_new(n);
+	c->cur = lst_coord__point_new(n);
 	/*
 	 * One model for silence: unreachable after 3 s (or 3 intervals); lost once the lease has
 	 * run out on the agent too, which it measures from the last message it had from us (at
@@ -225,6 +226,7 @@ void lst_coord_destroy(lst_coord **p)
 	lst_coord__rows_destroy(&c->sinks);
 	lst_coord__events_destroy(&c->events);
 	lst_coord__verify_close(&c->ver);
+	lst_coord__point_destroy(&c->cur);
 	lst_metrics_destroy(&c->metrics);
 	lst_record_destroy(&c->rec);
 	json_decref(c->journal);

@@ -54,7 +54,7 @@ struct lst_coord__sinks *lst_coord__sinks(const lst_coord *c)
 
 const struct lst_coord__where *lst_coord__where(const lst_coord *c)
 {
-	return &c->cur.at;
+	return &c->at;
 }
 
 bool lst_coord__in_point(const lst_coord *c)

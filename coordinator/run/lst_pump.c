@@ -163,8 +163,8 @@ static void s_stop_lost(lst_coord *c, size_t i)
 	lst_msg *m = lst_msg_new(LST_MSG_STOP);
 	lst_err err;
 
-	m->u.stop.phase = (uint32_t)c->cur.at.phase;
-	m->u.stop.point = (uint32_t)c->cur.at.point;
+	m->u.stop.phase = (uint32_t)c->at.phase;
+	m->u.stop.point = (uint32_t)c->at.point;
 	if (lst_conn_send(a->conn, m, true, NULL, &err))
 		lst_log_debug(LST_DBG_NET, "%s", err.msg);
 	lst_msg_destroy(&m);
@@ -187,8 +187,8 @@ static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_
 		size_t n = strlen(a->lost_why);
 
 		snprintf(a->lost_why + n, sizeof(a->lost_why) - n,
-			 "; during phase %s point %zu, after %llu samples", c->cur.at.phase_name,
-			 c->cur.at.point, (unsigned long long)a->samples);
+			 "; during phase %s point %zu, after %llu samples", c->at.phase_name,
+			 c->at.point, (unsigned long long)a->samples);
 	}
 	a->ever_lost = true;
 	a->unreachable = false;
@@ -406,7 +406,7 @@ static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
 		snprintf(a->done_msg.text, sizeof(a->done_msg.text), "%s", m->u.error.text);
 		s_ended(c, i);
 		lst_coord__error(c, "agent %s could not start phase %s point %zu: %s",
-				 lst_conn_name(a->conn), c->cur.at.phase_name, c->cur.at.point,
+				 lst_conn_name(a->conn), c->at.phase_name, c->at.point,
 				 m->u.error.text);
 		return false;
 	}
@@ -494,8 +494,8 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 			a->min_seq = m->seq;
 		break; /* also a reply */
 	case LST_MSG_STARTED:
-		if (c->in_point && m->u.started.phase == c->cur.at.phase &&
-		    m->u.started.point == c->cur.at.point) {
+		if (c->in_point && m->u.started.phase == c->at.phase &&
+		    m->u.started.point == c->at.point) {
 			a->started = true;
 			a->actual = m->u.started.actual;
 		}
@@ -531,7 +531,7 @@ static bool s_overdue(const lst_coord *c, size_t i, int64_t now)
 	const struct lst_coord__agent *a = &c->a[i];
 	int64_t bound = c->lost_after;
 
-	if (!c->in_point || !c->cur.at.io || !a->in_point || a->done || !a->progress_at)
+	if (!c->in_point || !c->at.io || !a->in_point || a->done || !a->progress_at)
 		return false;
 	if (c->pump->end_work && c->pump->end_work(c, i))
 		bound += LST_COORD__END_WORK_MAX;

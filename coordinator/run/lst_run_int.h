@@ -87,6 +87,8 @@ struct lst_coord__row {
 struct lst_coord__sinks;
 /* Data integrity's state (lst_verify_run.c). */
 struct lst_coord__verify;
+/* The point's state (lst_point_int.h). */
+struct lst_coord__point;
 /* A sink of interval rows (lst_coord__rows_sink). */
 typedef void (*lst_coord__row_fn)(lst_coord *c, const struct lst_coord__row *row);
 #define LST_COORD__SINKS_MAX 8
@@ -279,6 +281,11 @@ size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite, size_
 int lst_coord__run_phase(lst_coord *c, size_t phase);
 
 /* lst_point.c: one point */
+
+/* The point's state for nagents agents, no point yet (the orchestrator holds it as c->cur;
+ * lst_coord__point_destroy frees it and nulls *p, safe on NULL). */
+struct lst_coord__point *lst_coord__point_new(size_t nagents);
+void lst_coord__point_destroy(struct lst_coord__point **p);
 
 void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
 			     struct lst_step_result *out);
