@@ -6,9 +6,9 @@
  *
  * The run is split by job over the files of lst_run. What one calls in another is in
  * lst_run_int.h, where struct lst_coord is opaque; its fields (lst_coord_int.h) are this file's,
- * lst_resume.c's (the orchestrator's other entry), the getters' of lst_coord_state.c, and,
- * until the session and the point own their state, the files of those two (lst_pump.c,
- * lst_connect.c; lst_point.c, lst_point_rx.c, lst_paths.c):
+ * lst_resume.c's (the orchestrator's other entry), the getters' of lst_coord_state.c, the
+ * session's files' (lst_pump.c, lst_connect.c) and, until the session is a class of its own,
+ * the point's, whose own state is lst_point_int.h's (lst_point.c, lst_point_rx.c, lst_paths.c):
  *
  *   lst_coord_state.c the orchestrator's state lent to the parts, getters only
  *   lst_pump.c      wait on every agent at once and dispatch what arrives through the handler
