@@ -24,14 +24,13 @@ printf '#!/bin/sh\nexit 0\n' >"$TMP/bin/gnuplot"
 chmod +x "$TMP/bin/gnuplot"
 python3 "$ROOT/tests/integration/make_results.py" "$TMP/base" >/dev/null
 
-# peak BIN DIR ARGS...: the peak RSS (kB) of BIN/lockstep report ARGS DIR, on a fresh copy.
+# peak BIN DIR MODE: the peak RSS (kB) of BIN/lockstep report on a fresh copy of DIR, as MODE
+# (text, json, html, plots: report_peak.py).
 peak() {
-	local bin=$1 dir=$2
-	shift 2
 	rm -rf "$TMP/work"
-	cp -r "$dir" "$TMP/work"
-	PATH="$TMP/bin:$PATH" python3 "$ROOT/tests/integration/report_peak.py" "$bin/lockstep" \
-		"$TMP/work" /dev/null "$@" 2>/dev/null
+	cp -r "$2" "$TMP/work"
+	PATH="$TMP/bin:$PATH" python3 "$ROOT/tests/integration/report_peak.py" "$1/lockstep" \
+		"$TMP/work" /dev/null "$3" 2>/dev/null
 }
 
 printf '%-14s %10s %10s %-7s %10s %10s %6s %10s %10s\n' folder "ts rows" "MB" mode \
@@ -45,14 +44,8 @@ for size in "${sizes[@]}"; do
 	rows=$(($(wc -l <"$d/timeseries.csv") - 1))
 	mb=$(du -sm --exclude=samples "$d" | cut -f1)
 	for mode in text json html plots; do
-		case $mode in
-		text) args=(--no-plots) ;;
-		json) args=(--no-plots --json) ;;
-		html) args=(--no-plots --html) ;;
-		plots) args=() ;;
-		esac
-		old=$(peak "$OLD" "$d" "${args[@]}")
-		new=$(peak "$BIN" "$d" "${args[@]}")
+		old=$(peak "$OLD" "$d" "$mode")
+		new=$(peak "$BIN" "$d" "$mode")
 		: "${first[old$mode]:=$old}" "${first[new$mode]:=$new}"
 		printf '%-14s %10d %10d %-7s %10d %10d %6.2f %10d %10d\n' "$size" "$rows" "$mb" "$mode" \
 			"$old" "$new" "$(awk -v a="$new" -v b="$old" 'BEGIN { print a / b }')" "$((old - first[old$mode]))" \

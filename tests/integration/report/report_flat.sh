@@ -24,23 +24,15 @@ printf '#!/bin/sh\nexit 0\n' >"$TMP/bin/gnuplot"
 chmod +x "$TMP/bin/gnuplot"
 ts=$(($(stat -c %s "$TMP/x10/timeseries.csv") - $(stat -c %s "$TMP/x1/timeseries.csv")))
 
-# peak K MODE ARGS...: the peak RSS (kB) of lockstep report ARGS on folder xK.
+# peak K MODE: the peak RSS (kB) of lockstep report on folder xK, as MODE (report_peak.py).
 peak() {
-	local k=$1 mode=$2
-	shift 2
-	PATH="$TMP/bin:$PATH" "$PY" "$LST_SRC/tests/integration/report_peak.py" "$LOCKSTEP" "$TMP/x$k" \
-		"$TMP/$mode-$k.out" "$@" 2>>"$TMP/report.err" || fail "report $mode on folder x$k failed"
+	PATH="$TMP/bin:$PATH" "$PY" "$LST_SRC/tests/integration/report_peak.py" "$LOCKSTEP" "$TMP/x$1" \
+		"$TMP/$2-$1.out" "$2" 2>>"$TMP/report.err" || fail "report $2 on folder x$1 failed"
 }
 
 for mode in text json html plots; do
-	case $mode in
-	text) args=(--no-plots) ;;
-	json) args=(--no-plots --json) ;;
-	html) args=(--no-plots --html) ;;
-	plots) args=() ;;
-	esac
-	short=$(peak 1 "$mode" "${args[@]}") || exit 1
-	long=$(peak 10 "$mode" "${args[@]}") || exit 1
+	short=$(peak 1 "$mode") || exit 1
+	long=$(peak 10 "$mode") || exit 1
 	grow=$((long - short))
 	echo "$mode: $short kB for $INTERVALS intervals a point, $long kB for $((10 * INTERVALS)) ($ts more bytes of timeseries.csv)"
 	if [ $mode = plots ]; then

@@ -31,7 +31,7 @@ grow() {
 
 # peak DIR OUT: run lockstep report --no-plots on DIR (stdout to OUT); prints the peak RSS in kB.
 peak() {
-	"$PY" "$LST_SRC/tests/integration/report_peak.py" "$LOCKSTEP" "$1" "$2" --no-plots
+	"$PY" "$LST_SRC/tests/integration/report_peak.py" "$LOCKSTEP" "$1" "$2" text
 }
 
 cp -r "$D" "$TMP/pad"
