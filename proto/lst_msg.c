@@ -1538,11 +1538,12 @@ static int s_be(const uint8_t *p, size_t len, size_t *at, unsigned n, uint64_t *
 }
 
 /*
- * Check that p[0..len) is exactly one msgpack object whose every length fits in the bytes that
- * follow it, nested at most S_MAX_DEPTH containers deep. Touches nothing but the bytes; no
- * allocation, time linear in len. Returns 0 or -EBADMSG with err saying what and where.
+ * Check that p[0..len) starts with one msgpack object whose every length fits in the bytes that
+ * follow it, nested at most S_MAX_DEPTH containers deep, and set *used to its length. Touches
+ * nothing but the bytes; no allocation, time linear in len. Returns 0 or -EBADMSG with err
+ * saying what and where.
  */
-static int s_scan(const uint8_t *p, size_t len, lst_err *err)
+static int s_scan_first(const uint8_t *p, size_t len, size_t *used, lst_err *err)
 {
 	uint64_t left[S_MAX_DEPTH + 1]; /* elements still expected at each level */
 	unsigned depth = 0;
@@ -1678,10 +1679,25 @@ static int s_scan(const uint8_t *p, size_t len, lst_err *err)
 		}
 	}
 done:
-	if (at != len)
-		return lst_err_set(err, -EBADMSG, "message: %zu bytes after the top-level object",
-				   len - at);
+	*used = at;
 	return 0;
+}
+
+/* s_scan_first, for p[0..len) that must be exactly one object. */
+static int s_scan(const uint8_t *p, size_t len, lst_err *err)
+{
+	size_t used;
+	int rc = s_scan_first(p, len, &used, err);
+
+	if (!rc && used != len)
+		return lst_err_set(err, -EBADMSG, "message: %zu bytes after the top-level object",
+				   len - used);
+	return rc;
+}
+
+int lst_msg_frame_len(const uint8_t *buf, size_t len, size_t *n, lst_err *err)
+{
+	return s_scan_first(buf, len < LST_MSG_MAX_BYTES ? len : LST_MSG_MAX_BYTES, n, err);
 }
 
 /* --- decoding -------------------------------------------------------------------------------- */

@@ -460,6 +460,14 @@ int lst_msg_encode(const lst_msg *m, uint8_t **buf, size_t *len, lst_err *err);
 int lst_msg_decode(const uint8_t *buf, size_t len, lst_msg **out, lst_err *err);
 
 /*
+ * The length of the first frame of buf[0..len), a stream of frames as samples/AGENT.msgpack
+ * keeps them, into *n, for lst_msg_decode of that frame; the same bounds and checks as
+ * lst_msg_decode's (a frame is at most LST_MSG_MAX_BYTES), without decoding. Returns 0, or
+ * -EBADMSG with err ("message: truncated at byte 812": a frame cut short at the end of a file).
+ */
+int lst_msg_frame_len(const uint8_t *buf, size_t len, size_t *n, lst_err *err);
+
+/*
  * lst_msg_decode into a message the caller keeps and reuses (from lst_msg_new, any type; a
  * receive loop's scratch), so that no frame costs an allocation and a clear of the whole
  * lst_msg: m's heap parts are freed and only its envelope and its previous body are cleared

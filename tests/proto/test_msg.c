@@ -2843,6 +2843,34 @@ static void s_test_verify_parts(void)
 	}
 }
 
+/* A stream of frames as samples/AGENT.msgpack keeps them: lst_msg_frame_len finds where each
+ * ends (the frame decodes), and a frame cut short at the end is -EBADMSG, never a length. */
+static void s_test_frame_len(void)
+{
+	lst_msg *a = lst_example_msg(LST_MSG_SAMPLE, LST_EXAMPLE_TYPICAL);
+	lst_msg *b = lst_example_msg(LST_MSG_DONE, LST_EXAMPLE_EXTREME);
+	size_t la, lb, n;
+	uint8_t *fa = s_encode(a, &la), *fb = s_encode(b, &lb), *both = malloc(la + lb);
+	lst_err err;
+
+	memcpy(both, fa, la);
+	memcpy(both + la, fb, lb);
+	T_EQ_INT(lst_msg_frame_len(both, la + lb, &n, &err), 0);
+	T_EQ_INT(n, la);
+	lst_msg_destroy(&b);
+	b = s_decode_ok(both, n);
+	T_EQ_INT(b->type, LST_MSG_SAMPLE);
+	T_EQ_INT(lst_msg_frame_len(both + la, lb, &n, &err), 0);
+	T_EQ_INT(n, lb);
+	for (size_t cut = 0; cut < lb; cut++)
+		T_EQ_INT(lst_msg_frame_len(both + la, cut, &n, &err), -EBADMSG);
+	free(both);
+	free(fa);
+	free(fb);
+	lst_msg_destroy(&a);
+	lst_msg_destroy(&b);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -2876,6 +2904,7 @@ int main(int argc, char **argv)
 		{ "verify_encode", s_test_verify_encode },
 		{ "verify_old_peers", s_test_verify_old_peers },
 		{ "verify_parts", s_test_verify_parts },
+		{ "frame_len", s_test_frame_len },
 	};
 	int ran = 0;
 
