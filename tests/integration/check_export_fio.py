@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Check `lockstep export fio DIR -o OUT` against DIR's summary.csv with fio's own tooling.
+
+Every standalone json+ file (OUT/PHASE/BS/jobs/*.json) goes through fio_jsonplus_clat2csv (from
+Debian's fio package), which must read it and validate its CSV against it; the percentiles it
+computes from the bins (p50, p99, p99.9 of reads and of writes: the first bin whose cumulative
+count reaches p% of the total) must equal summary.csv's within one bucket of lockstep's
+histogram (1/64 of the value), and its counts must add up to summary.csv's I/Os exactly. Every
+client/server file (OUT/PHASE/BS/*.json) must hold one entry per agent of the point and then
+"All clients", whose I/Os are the sum of the agents'.
+
+usage: check_export_fio.py DIR OUT SCRATCH
+"""
+import csv
+import glob
+import json
+import math
+import os
+import subprocess
+import sys
+
+PCTS = [("p50", 50.0), ("p99", 99.0), ("p99_9", 99.9)]
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def summary_rows(folder):
+    rows = {}
+    with open(os.path.join(folder, "summary.csv")) as f:
+        for r in csv.DictReader(f):
+            if r["scope"] in ("all", "agent"):
+                rows[(r["phase"], int(r["point"]), r["agent"])] = r
+    return rows
+
+
+def csv_percentiles(path, ddir):
+    """{p: ns} and the total from fio_jsonplus_clat2csv's CSV for ddir's clat."""
+    with open(path) as f:
+        lines = [l.rstrip("\n") for l in f if l.strip()]
+    cols = [c.strip() for c in lines[0].split(",")]
+    ci = cols.index("%s_clat_ns_count" % ddir)
+    cum = cols.index("%s_clat_ns_cumulative" % ddir)
+    bins = []
+    for l in lines[1:]:
+        v = [x.strip() for x in l.split(",")]
+        if v[ci]:
+            bins.append((int(v[0]), int(v[ci]), int(v[cum])))
+    total = bins[-1][2] if bins else 0
+    out = {}
+    for name, p in PCTS:
+        rank = max(1, math.ceil(p / 100.0 * total - 1e-9))
+        out[name] = next((ns for ns, _, c in bins if c >= rank), 0)
+    return out, total, sum(n for _, n, _ in bins)
+
+
+def near(a, b):
+    return abs(a - b) <= max(a, b) / 64.0 + 1
+
+
+def check_standalone(path, rows, scratch, agent_of):
+    doc = json.load(open(path))
+    job = doc["jobs"][0]
+    phase, point = job["jobname"].split(":")[0], int(job["jobname"].split(":")[1])
+    agent = agent_of(path)
+    row = rows.get((phase, point, agent))
+    if row is None:
+        fail("%s: no summary.csv row for %s point %d agent %s" % (path, phase, point, agent))
+    dest = os.path.join(scratch, os.path.basename(path)[:-5] + ".csv")
+    for extra in ([], ["--validate"]):
+        r = subprocess.run(["fio_jsonplus_clat2csv", path, dest] + extra,
+                           capture_output=True, text=True)
+        if r.returncode:
+            fail("fio_jsonplus_clat2csv %s %s: exit %d: %s" % (path, extra, r.returncode, r.stderr))
+    got = dest[:-4] + "_job0.csv"
+    for ddir in ("read", "write"):
+        ios = int(row["%s_ios" % ddir])
+        pcts, total, added = csv_percentiles(got, ddir)
+        if total != ios or added != ios or job[ddir]["total_ios"] != ios:
+            fail("%s %s: fio's tool counts %d I/Os (bins add up to %d, total_ios %d), "
+                 "summary.csv %d" % (path, ddir, total, added, job[ddir]["total_ios"], ios))
+        for name, _ in PCTS:
+            if not ios:
+                continue
+            mine = float(row["%s_lat_%s_us" % (ddir, name)]) * 1000
+            if not near(pcts[name], mine):
+                fail("%s %s %s: fio's tool says %d ns, summary.csv %.0f ns: more than one "
+                     "bucket apart" % (path, ddir, name, pcts[name], mine))
+    return phase, point
+
+
+def check_clients(path, rows):
+    doc = json.load(open(path))
+    stats = doc["client_stats"]
+    if stats[-1]["jobname"] != "All clients":
+        fail("%s: the last client_stats entry is %r, not All clients" % (path, stats[-1]["jobname"]))
+    phase, point = stats[0]["jobname"].split(":")[:2]
+    agents = sorted(a for (p, n, a) in rows if p == phase and n == int(point) and a != "all")
+    if sorted(s["hostname"] for s in stats[:-1]) != agents:
+        fail("%s: client_stats hosts %s, summary.csv agents %s"
+             % (path, [s["hostname"] for s in stats[:-1]], agents))
+    for ddir in ("read", "write"):
+        if sum(s[ddir]["total_ios"] for s in stats[:-1]) != stats[-1][ddir]["total_ios"]:
+            fail("%s %s: All clients is not the sum of the agents" % (path, ddir))
+
+
+def main():
+    folder, out, scratch = sys.argv[1:4]
+    rows = summary_rows(folder)
+    seen = set()
+    standalone = sorted(glob.glob(os.path.join(out, "*", "*", "jobs", "*.json")))
+    clients = sorted(glob.glob(os.path.join(out, "*", "*", "*.json")))
+    if not standalone or not clients:
+        fail("%s: no json+ files" % out)
+    for path in standalone:
+        seen.add(check_standalone(path, rows, scratch,
+                                  lambda p: os.path.basename(p).split(".")[-2]))
+    for path in clients:
+        check_clients(path, rows)
+    points = {(p, n) for (p, n, a) in rows}
+    if seen != points:
+        fail("points exported %s, summary.csv's %s" % (sorted(seen), sorted(points)))
+    print("ok: %d standalone and %d client/server json+ files read by fio_jsonplus_clat2csv, "
+          "%d points, percentiles within one bucket of summary.csv"
+          % (len(standalone), len(clients), len(points)))
+
+
+main()
