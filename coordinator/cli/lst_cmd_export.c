@@ -13,12 +13,15 @@
 #include <errno.h>
 #include <stddef.h>
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lst_cli.h"
 #include "lst_export_fio.h"
+#include "lst_export_hdr.h"
 #include "lst_file.h"
 #include "lst_log.h"
 #include "lst_msg.h"
@@ -27,6 +30,7 @@
 #include "lst_util.h"
 
 #define S_SAMPLES_MAX (16ull << 30) /* a samples file read whole: far beyond a day's run */
+#define S_INTERVALS_MAX (1 << 24)   /* intervals of a point: 194 days at 1 s */
 
 struct s_args {
 	struct lst_cli_flags c; /* first, as every command's: -o stores into c.out */
@@ -36,7 +40,7 @@ static const struct lst_flag s_own[] = {
 	{ .opt = { .name = "output",
 		   .ops = &lst_flag_string,
 		   .offset = offsetof(struct s_args, c.out),
-		   .help = "the folder the files go to (default DIR/fio)" },
+		   .help = "the folder the files go to (default DIR/fio, DIR/hdr)" },
 	  .letter = 'o',
 	  .arg = "OUT",
 	  .complete = LST_FLAG_DIR },
@@ -47,7 +51,7 @@ static const struct lst_flag *const s_groups[] = { s_own, NULL };
 
 const struct lst_flag_cmd lst_cmd_export_flags = {
 	.name = "lockstep export",
-	.operands = "fio DIR",
+	.operands = "fio|hdr DIR",
 	.operand = LST_FLAG_RESULTS,
 	.groups = s_groups,
 	.about = "Write results folder DIR in the shape other tools read. 'fio' writes each\n"
@@ -55,14 +59,17 @@ const struct lst_flag_cmd lst_cmd_export_flags = {
 		 "OUT/PHASE/BS/RW-iodepth-D-numjobs-N.json in fio's client/server shape (one\n"
 		 "entry per agent, then \"All clients\"), the layout fio-plot reads, and beside\n"
 		 "it in jobs/ the standalone shape (\"jobs\") of all agents (.all.json) and of\n"
-		 "each agent (.AGENT.json), which fio's own scripts read.\n",
+		 "each agent (.AGENT.json), which fio's own scripts read. 'hdr' writes every\n"
+		 "measured interval's read and write latency histograms as HdrHistogram\n"
+		 "interval logs (V2 compressed encoding), OUT/AGENT.hlog per agent and\n"
+		 "OUT/all.hlog for all agents, tagged PHASE:POINT:DIRECTION, their times on the\n"
+		 "run's shared clock.\n",
 	.more = "docs/fio.md says what each fio key holds. Exit status 2 when DIR cannot be\n"
 		"read or OUT cannot be written.\n"
 		"\n"
-		"Example:\n"
+		"Examples:\n"
 		"  lockstep export fio results/today -o today-fio\n"
-		"  fio_jsonplus_clat2csv today-fio/randread/4k/jobs/randread-iodepth-16-numjobs-1.all.json"
-		" lat.csv\n",
+		"  lockstep export hdr results/today -o today-hdr\n",
 };
 
 /* The points of run.json, each with its workload; an entry run again (a retry) counts once. */
@@ -101,6 +108,9 @@ static int s_points(const lst_report *r, struct lst_export_point **out, size_t *
 		pts[k].iodepth = json_integer_value(json_object_get(w, "iodepth"));
 		pts[k].jobs = json_integer_value(json_object_get(w, "jobs"));
 		pts[k].rwmixread = json_integer_value(json_object_get(w, "rwmixread"));
+		pts[k].start_t_s = json_number_value(json_object_get(e, "start_t_s"));
+		pts[k].interval_s =
+			(double)json_integer_value(json_object_get(w, "interval")) / 1e9;
 		snprintf(pts[k].all.name, sizeof(pts[k].all.name), "All clients");
 		for (int d = 0; d < LST_DIR_N; d++)
 			lst_hist_init(&pts[k].all.dir[d].lat);
@@ -155,13 +165,21 @@ static struct lst_export_point *s_point_of(struct lst_export_point *pts, size_t 
 	return NULL;
 }
 
+/* What a reader of the samples does with one measured sample of point pt (agent a's). */
+struct s_reader {
+	int (*fn)(struct s_reader *rd, size_t a, struct lst_export_point *pt, const lst_sample *s,
+		  lst_err *err);
+	const lst_plan *plan;
+	struct lst_export_point *pts;
+	size_t n;
+};
+
 /*
- * Add every measured SAMPLE of agent's samples file to pts; spans[k * nagents + a] is agent a's
- * span in point k. A frame cut short at the end of the file is absent (docs/results.md).
+ * rd->fn for every measured SAMPLE of agent a's samples file whose point is one of rd->pts. A
+ * frame cut short at the end of the file is absent (docs/results.md).
  */
-static int s_read_samples(const char *dir, const char *agent, size_t a, size_t nagents,
-			  const lst_plan *plan, struct lst_export_point *pts, size_t n,
-			  struct s_span *spans, lst_err *err)
+static int s_each_sample(const char *dir, const char *agent, size_t a, struct s_reader *rd,
+			 lst_err *err)
 {
 	char *path = lst_asprintf("%s/samples/%s.msgpack", dir, agent), *buf;
 	lst_msg *m = lst_msg_new(LST_MSG_SAMPLE);
@@ -172,9 +190,8 @@ static int s_read_samples(const char *dir, const char *agent, size_t a, size_t n
 		rc = lst_err_sys(err, rc, "%s", path);
 		goto out_msg;
 	}
-	while (at < len && !(rc = lst_msg_frame_len((uint8_t *)buf + at, len - at, &flen, err))) {
+	while (at < len && !lst_msg_frame_len((uint8_t *)buf + at, len - at, &flen, err)) {
 		struct lst_export_point *pt;
-		struct s_span *sp;
 
 		if ((rc = lst_msg_decode_into(m, (uint8_t *)buf + at, flen, err))) {
 			lst_err_prefix(err, "%s: frame at byte %zu: ", path, at);
@@ -182,15 +199,10 @@ static int s_read_samples(const char *dir, const char *agent, size_t a, size_t n
 		}
 		at += flen;
 		if (m->type != LST_MSG_SAMPLE || m->u.sample.s.flags & LST_SAMPLE_RAMP ||
-		    !(pt = s_point_of(pts, n, plan, &m->u.sample)))
+		    !(pt = s_point_of(rd->pts, rd->n, rd->plan, &m->u.sample)))
 			continue;
-		s_add(s_job(pt, agent), &m->u.sample.s);
-		s_add(&pt->all, &m->u.sample.s);
-		sp = &spans[(size_t)(pt - pts) * nagents + a];
-		if (!sp->end || m->u.sample.s.start_ns < sp->start)
-			sp->start = m->u.sample.s.start_ns;
-		if (m->u.sample.s.end_ns > sp->end)
-			sp->end = m->u.sample.s.end_ns;
+		if ((rc = rd->fn(rd, a, pt, &m->u.sample.s, err)))
+			goto out;
 	}
 	rc = 0; /* a frame cut short can only be the last: it is absent */
 out:
@@ -199,6 +211,30 @@ out_msg:
 	lst_msg_destroy(&m);
 	free(path);
 	return rc;
+}
+
+/* The fio reader: each point's sums per agent and in all, and each agent's span. */
+struct s_sums {
+	struct s_reader rd;
+	size_t nagents;
+	struct s_span *spans; /* [point * nagents + agent] */
+	const lst_report *r;
+};
+
+static int s_sum(struct s_reader *rd, size_t a, struct lst_export_point *pt, const lst_sample *s,
+		 lst_err *err)
+{
+	struct s_sums *sm = (struct s_sums *)rd;
+	struct s_span *sp = &sm->spans[(size_t)(pt - rd->pts) * sm->nagents + a];
+
+	(void)err;
+	s_add(s_job(pt, sm->r->agents[a].name), s);
+	s_add(&pt->all, s);
+	if (!sp->end || s->start_ns < sp->start)
+		sp->start = s->start_ns;
+	if (s->end_ns > sp->end)
+		sp->end = s->end_ns;
+	return 0;
 }
 
 /* Each job's measured time from the spans; all agents' is the longest. */
@@ -219,36 +255,42 @@ static void s_seconds(struct lst_export_point *pts, size_t n, const lst_report *
 	}
 }
 
-/* The folder's points with their agents' samples added up into *pts (*n). */
-static int s_load(const lst_report *r, struct lst_export_point **pts, size_t *n, lst_err *err)
+/* The folder's plan (for the phase of a sample's index), or NULL with err. */
+static lst_plan *s_plan(const lst_report *r, lst_err *err)
 {
-	char *plan_path = lst_asprintf("%s/plan.yaml", r->dir);
+	char *path = lst_asprintf("%s/plan.yaml", r->dir);
 	lst_errlist errs = { 0 };
-	lst_plan *plan = lst_plan_load(plan_path, &errs);
-	struct s_span *spans = NULL;
-	int rc;
+	lst_plan *plan = lst_plan_load(path, &errs);
 
 	if (!plan) {
 		lst_errlist_print(&errs, stderr);
 		lst_errlist_free(&errs);
-		rc = lst_err_set(err, -EINVAL,
-				 "%s: the plan does not load: which phase a sample "
-				 "belongs to is unknown",
-				 plan_path);
-		goto out;
+		lst_err_set(err, -EINVAL,
+			    "%s: the plan does not load: which phase a sample "
+			    "belongs to is unknown",
+			    path);
 	}
+	free(path);
+	return plan;
+}
+
+/* The folder's points with their agents' samples added up into *pts (*n). */
+static int s_load(const lst_report *r, const lst_plan *plan, struct lst_export_point **pts,
+		  size_t *n, lst_err *err)
+{
+	struct s_sums sm = { .rd = { .fn = s_sum, .plan = plan }, .nagents = r->nagents, .r = r };
+	int rc;
+
 	if ((rc = s_points(r, pts, n, err)))
-		goto out;
-	spans = lst_calloc(*n * r->nagents + 1, sizeof(*spans));
+		return rc;
+	sm.rd.pts = *pts;
+	sm.rd.n = *n;
+	sm.spans = lst_calloc(*n * r->nagents + 1, sizeof(*sm.spans));
 	for (size_t a = 0; a < r->nagents && !rc; a++)
-		rc = s_read_samples(r->dir, r->agents[a].name, a, r->nagents, plan, *pts, *n, spans,
-				    err);
+		rc = s_each_sample(r->dir, r->agents[a].name, a, &sm.rd, err);
 	if (!rc)
-		s_seconds(*pts, *n, r, spans);
-out:
-	free(spans);
-	lst_plan_destroy(&plan);
-	free(plan_path);
+		s_seconds(*pts, *n, r, sm.spans);
+	free(sm.spans);
 	return rc;
 }
 
@@ -259,30 +301,197 @@ static void s_free_points(struct lst_export_point *pts, size_t n)
 	free(pts);
 }
 
-static int s_export_fio(const char *dir, const char *out)
+/*
+ * The hdr reader: each agent's intervals as log lines as they come (one file per agent), and
+ * every point's intervals added up over the agents for all.hlog, written at the end.
+ */
+struct s_hdr {
+	struct s_reader rd;
+	FILE *f;		/* the agent's log */
+	struct s_interval **iv; /* [point][k] all agents' interval k */
+	size_t *niv;		/* [point] */
+};
+
+struct s_interval {
+	lst_hist lat[LST_DIR_N];
+	double length_s;
+	bool seen;
+};
+
+static const char *const s_dir_names[LST_DIR_N] = { "read", "write" };
+
+/* One line per direction the point did I/O in: "Tag=PHASE:POINT:read,...". */
+static int s_hdr_lines(FILE *f, const struct lst_export_point *pt, int64_t k, double length_s,
+		       const lst_hist *const lat[LST_DIR_N], lst_err *err)
+{
+	for (int d = 0; d < LST_DIR_N; d++) {
+		char tag[300];
+
+		if (!pt->all.dir[d].ios)
+			continue;
+		snprintf(tag, sizeof(tag), "%s:%ld:%s", pt->phase, pt->point, s_dir_names[d]);
+		if (lst_export_hdr_line(f, tag, pt->start_t_s + (double)k * pt->interval_s,
+					length_s, lat[d]))
+			return lst_err_set(err, -EIO, "writing a histogram log failed");
+	}
+	return 0;
+}
+
+/* Interval k of point p in h's sums, made when new. */
+static struct s_interval *s_interval(struct s_hdr *h, size_t p, size_t k)
+{
+	struct s_interval *iv;
+
+	if (k >= h->niv[p]) {
+		h->iv[p] = lst_realloc(h->iv[p], (k + 1) * sizeof(*h->iv[p]));
+		memset(&h->iv[p][h->niv[p]], 0, (k + 1 - h->niv[p]) * sizeof(*h->iv[p]));
+		h->niv[p] = k + 1;
+	}
+	iv = &h->iv[p][k];
+	if (!iv->seen) {
+		for (int d = 0; d < LST_DIR_N; d++)
+			lst_hist_init(&iv->lat[d]);
+		iv->seen = true;
+	}
+	return iv;
+}
+
+static int s_hdr_sample(struct s_reader *rd, size_t a, struct lst_export_point *pt,
+			const lst_sample *s, lst_err *err)
+{
+	struct s_hdr *h = (struct s_hdr *)rd;
+	double length_s = (double)(s->end_ns - s->start_ns) / 1e9;
+	const lst_hist *lat[LST_DIR_N] = { &s->dir[0].lat, &s->dir[1].lat };
+	struct s_interval *iv;
+
+	(void)a;
+	if (s->interval < 0 || s->interval >= S_INTERVALS_MAX)
+		return lst_err_set(err, -EINVAL, "point %s:%ld: interval %lld out of range",
+				   pt->phase, pt->point, (long long)s->interval);
+	iv = s_interval(h, (size_t)(pt - rd->pts), (size_t)s->interval);
+	for (int d = 0; d < LST_DIR_N; d++)
+		lst_hist_add(&iv->lat[d], &s->dir[d].lat);
+	if (length_s > iv->length_s)
+		iv->length_s = length_s;
+	return s_hdr_lines(h->f, pt, s->interval, length_s, lat, err);
+}
+
+/* A new log file OUT/NAME.hlog with its header, or NULL with err. */
+static FILE *s_hdr_open(const char *out, const char *name, double base_s, lst_err *err)
+{
+	char *path = lst_asprintf("%s/%s.hlog", out, name);
+	FILE *f = fopen(path, "w");
+
+	if (!f || lst_export_hdr_header(f, base_s)) {
+		lst_err_sys(err, -errno ?: -EIO, "cannot write %s", path);
+		if (f)
+			fclose(f);
+		f = NULL;
+	}
+	free(path);
+	return f;
+}
+
+/* all.hlog: every point's intervals in order, the agents' added up. */
+static int s_hdr_all(struct s_hdr *h, const char *out, double base_s, lst_err *err)
+{
+	FILE *f = s_hdr_open(out, "all", base_s, err);
+	int rc = 0;
+
+	if (!f)
+		return -EIO;
+	for (size_t p = 0; p < h->rd.n && !rc; p++) {
+		for (size_t k = 0; k < h->niv[p] && !rc; k++) {
+			const struct s_interval *iv = &h->iv[p][k];
+			const lst_hist *lat[LST_DIR_N] = { &iv->lat[0], &iv->lat[1] };
+
+			if (iv->seen)
+				rc = s_hdr_lines(f, &h->rd.pts[p], (int64_t)k, iv->length_s, lat,
+						 err);
+		}
+	}
+	if (fclose(f) && !rc)
+		rc = lst_err_set(err, -EIO, "cannot write %s/all.hlog", out);
+	return rc;
+}
+
+/* The run's first start instant in seconds since the epoch: run.json's first point's start
+ * less its start_t_s (the shared clock's zero), 0 when unknown. */
+static double s_base_s(const lst_report *r)
+{
+	json_t *e = json_array_get(json_object_get(r->run, "phases"), 0);
+	const char *iso = json_string_value(json_object_get(e, "start"));
+	struct tm tm = { 0 };
+	double sec;
+
+	if (!iso || sscanf(iso, "%d-%d-%dT%d:%d:%lf", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			   &tm.tm_hour, &tm.tm_min, &sec) != 6)
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm) + sec - json_number_value(json_object_get(e, "start_t_s"));
+}
+
+/* OUT/AGENT.hlog for each agent, then OUT/all.hlog. */
+static int s_write_hdr(const lst_report *r, const lst_plan *plan, struct lst_export_point *pts,
+		       size_t n, const char *out, lst_err *err)
+{
+	struct s_hdr h = { .rd = { .fn = s_hdr_sample, .plan = plan, .pts = pts, .n = n } };
+	double base_s = s_base_s(r);
+	int rc = lst_mkdir_p(out);
+
+	if (rc)
+		return lst_err_sys(err, rc, "cannot make %s", out);
+	h.iv = lst_calloc(n + 1, sizeof(*h.iv));
+	h.niv = lst_calloc(n + 1, sizeof(*h.niv));
+	for (size_t a = 0; a < r->nagents && !rc; a++) {
+		if (!(h.f = s_hdr_open(out, r->agents[a].name, base_s, err))) {
+			rc = -EIO;
+			break;
+		}
+		rc = s_each_sample(r->dir, r->agents[a].name, a, &h.rd, err);
+		if (fclose(h.f) && !rc)
+			rc = lst_err_set(err, -EIO, "cannot write %s/%s.hlog", out,
+					 r->agents[a].name);
+	}
+	if (!rc)
+		rc = s_hdr_all(&h, out, base_s, err);
+	for (size_t p = 0; p < n; p++)
+		free(h.iv[p]);
+	free(h.iv);
+	free(h.niv);
+	return rc;
+}
+
+/* `export FORMAT DIR [-o OUT]`: the folder's points summed, then written in format. */
+static int s_export(const char *format, const char *dir, const char *out)
 {
 	struct lst_export_point *pts = NULL;
+	lst_plan *plan = NULL;
 	lst_report *r;
 	lst_err err;
 	size_t n = 0;
 	char *def = NULL;
-	int rc;
+	int rc = -EINVAL;
 
 	if (!(r = lst_report_load(dir, NULL, &err))) {
 		lst_log_error("export: %s", err.msg);
 		return 2;
 	}
 	if (!out)
-		out = def = lst_asprintf("%s/fio", dir);
-	rc = s_load(r, &pts, &n, &err);
+		out = def = lst_asprintf("%s/%s", dir, format);
+	if ((plan = s_plan(r, &err)))
+		rc = s_load(r, plan, &pts, &n, &err);
 	if (!rc)
-		rc = lst_export_fio_write(out, pts, n, &err);
+		rc = !strcmp(format, "fio") ? lst_export_fio_write(out, pts, n, &err)
+					    : s_write_hdr(r, plan, pts, n, out, &err);
 	if (rc)
 		lst_log_error("export: %s", err.msg);
 	else
 		printf("%zu point%s written to %s\n", n, n == 1 ? "" : "s", out);
 	s_free_points(pts, n);
 	free(def);
+	lst_plan_destroy(&plan);
 	lst_report_destroy(&r);
 	return rc ? 2 : 0;
 }
@@ -294,10 +503,11 @@ int lst_cmd_export(int argc, char **argv)
 
 	if ((rc = lst_cli_parse(&lst_cmd_export_flags, argc, argv, &a, &first)) >= 0)
 		return rc;
-	if (argc - first != 2 || strcmp(argv[first], "fio")) {
-		fprintf(stderr, "lockstep export: give a format (fio) and one results folder (see "
-				"'lockstep export --help')\n");
+	if (argc - first != 2 || (strcmp(argv[first], "fio") && strcmp(argv[first], "hdr"))) {
+		fprintf(stderr,
+			"lockstep export: give a format (fio or hdr) and one results folder "
+			"(see 'lockstep export --help')\n");
 		return 2;
 	}
-	return s_export_fio(argv[first + 1], a.c.out);
+	return s_export(argv[first], argv[first + 1], a.c.out);
 }

@@ -55,6 +55,8 @@ struct lst_export_point {
 	char label[256];
 	char rw[16];
 	int64_t bs, iodepth, jobs, rwmixread;
+	double start_t_s;  /* its start on the run's shared clock (run.json start_t_s) */
+	double interval_s; /* its sampling interval */
 	size_t nagents;
 	struct lst_export_job *agents; /* lst_realloc'ed, the caller's */
 	struct lst_export_job all;     /* every agent's added up */
