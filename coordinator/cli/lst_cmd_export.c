@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,8 @@ const struct lst_flag_cmd lst_cmd_export_flags = {
 		 "OUT/PHASE/BS/RW-iodepth-D-numjobs-N.json in fio's client/server shape (one\n"
 		 "entry per agent, then \"All clients\"), the layout fio-plot reads, and beside\n"
 		 "it in jobs/ the standalone shape (\"jobs\") of all agents (.all.json) and of\n"
-		 "each agent (.AGENT.json), which fio's own scripts read. 'hdr' writes every\n"
+		 "each agent (.AGENT.json), which fio's own scripts read, and in hist/ each\n"
+		 "agent's fio latency histogram log (STEM_clat_hist.N.log). 'hdr' writes every\n"
 		 "measured interval's read and write latency histograms as HdrHistogram\n"
 		 "interval logs (V2 compressed encoding), OUT/AGENT.hlog per agent and\n"
 		 "OUT/all.hlog for all agents, tagged PHASE:POINT:DIRECTION, their times on the\n"
@@ -463,6 +465,77 @@ static int s_write_hdr(const lst_report *r, const lst_plan *plan, struct lst_exp
 	return rc;
 }
 
+/*
+ * The fio histogram log reader: agent a's intervals of each point, as they come, into the point's
+ * log of that agent (OUT/PHASE/BS/hist/STEM_clat_hist.N.log, N the agent's number from 1, as fio
+ * numbers its jobs' logs), opened on first use.
+ */
+struct s_clat {
+	struct s_reader rd;
+	const char *out;
+	FILE **f; /* [point]: the current agent's logs */
+};
+
+static FILE *s_clat_open(const char *out, const struct lst_export_point *pts, size_t p, size_t a,
+			 lst_err *err)
+{
+	char stem[256];
+	char *dir = lst_export_fio_stem(out, pts, p, stem, sizeof(stem));
+	char *hist = lst_asprintf("%s/hist", dir);
+	char *path = lst_asprintf("%s/%s_clat_hist.%zu.log", hist, stem, a + 1);
+	int rc = lst_mkdir_p(hist);
+	FILE *f = rc ? NULL : fopen(path, "w");
+
+	if (!f)
+		lst_err_sys(err, rc ?: -errno, "cannot write %s", path);
+	free(path);
+	free(hist);
+	free(dir);
+	return f;
+}
+
+static int s_clat_sample(struct s_reader *rd, size_t a, struct lst_export_point *pt,
+			 const lst_sample *s, lst_err *err)
+{
+	struct s_clat *c = (struct s_clat *)rd;
+	size_t p = (size_t)(pt - rd->pts);
+	/* fio stamps a record when its interval ends: here on the run's shared clock */
+	double end_s = pt->start_t_s + (double)s->interval * pt->interval_s +
+		       (double)(s->end_ns - s->start_ns) / 1e9;
+	uint64_t ms = end_s > 0 ? (uint64_t)llround(end_s * 1000) : 0;
+
+	if (!c->f[p] && !(c->f[p] = s_clat_open(c->out, rd->pts, p, a, err)))
+		return -EIO;
+	for (int d = 0; d < LST_DIR_N; d++)
+		if (pt->all.dir[d].ios &&
+		    lst_export_fio_hist_line(c->f[p], ms, d, pt->bs, &s->dir[d].lat))
+			return lst_err_set(err, -EIO, "writing a histogram log of %s:%ld failed",
+					   pt->phase, pt->point);
+	return 0;
+}
+
+/* Each agent's fio histogram logs, one per point it took part in. */
+static int s_write_clat(const lst_report *r, const lst_plan *plan, struct lst_export_point *pts,
+			size_t n, const char *out, lst_err *err)
+{
+	struct s_clat c = { .rd = { .fn = s_clat_sample, .plan = plan, .pts = pts, .n = n },
+			    .out = out };
+	int rc = 0;
+
+	c.f = lst_calloc(n + 1, sizeof(*c.f));
+	for (size_t a = 0; a < r->nagents && !rc; a++) {
+		rc = s_each_sample(r->dir, r->agents[a].name, a, &c.rd, err);
+		for (size_t p = 0; p < n; p++) {
+			if (c.f[p] && fclose(c.f[p]) && !rc)
+				rc = lst_err_set(err, -EIO, "cannot write a histogram log in %s",
+						 out);
+			c.f[p] = NULL;
+		}
+	}
+	free(c.f);
+	return rc;
+}
+
 /* `export FORMAT DIR [-o OUT]`: the folder's points summed, then written in format. */
 static int s_export(const char *format, const char *dir, const char *out)
 {
@@ -483,8 +556,10 @@ static int s_export(const char *format, const char *dir, const char *out)
 	if ((plan = s_plan(r, &err)))
 		rc = s_load(r, plan, &pts, &n, &err);
 	if (!rc)
-		rc = !strcmp(format, "fio") ? lst_export_fio_write(out, pts, n, &err)
-					    : s_write_hdr(r, plan, pts, n, out, &err);
+		rc = strcmp(format, "fio") ? s_write_hdr(r, plan, pts, n, out, &err)
+		     : (rc = lst_export_fio_write(out, pts, n, &err))
+			     ? rc
+			     : s_write_clat(r, plan, pts, n, out, &err);
 	if (rc)
 		lst_log_error("export: %s", err.msg);
 	else

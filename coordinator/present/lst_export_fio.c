@@ -33,16 +33,25 @@ uint64_t lst_export_fio_bin_value(unsigned idx)
 	return lst_hist_bucket_low(idx) + lst_hist_bucket_width(idx) / 2;
 }
 
+/* fio's count of bucket i (< LST_FIO_PLAT_NR) of h: the last one takes what lies past it. */
+static uint64_t s_plat_count(const lst_hist *h, unsigned i)
+{
+	uint64_t last = h->overflow; /* what fio's last bucket holds: see the header */
+
+	if (i < LST_FIO_PLAT_NR - 1)
+		return h->buckets[i];
+	for (unsigned k = LST_FIO_PLAT_NR - 1; k < LST_HIST_NBUCKETS; k++)
+		last += h->buckets[k];
+	return last;
+}
+
 json_t *lst_export_fio_bins(const lst_hist *h)
 {
 	json_t *bins = json_object();
-	uint64_t last = h->overflow; /* what fio's last bucket holds: see the header */
 	char key[32];
 
-	for (unsigned i = LST_FIO_PLAT_NR - 1; i < LST_HIST_NBUCKETS; i++)
-		last += h->buckets[i];
 	for (unsigned i = 0; i < LST_FIO_PLAT_NR; i++) {
-		uint64_t n = i == LST_FIO_PLAT_NR - 1 ? last : h->buckets[i];
+		uint64_t n = s_plat_count(h, i);
 
 		if (!n)
 			continue;
@@ -50,6 +59,15 @@ json_t *lst_export_fio_bins(const lst_hist *h)
 		json_object_set_new(bins, key, json_integer((json_int_t)n));
 	}
 	return bins;
+}
+
+int lst_export_fio_hist_line(FILE *f, uint64_t ms, int dir, int64_t bs, const lst_hist *h)
+{
+	fprintf(f, "%" PRIu64 ", %d, %" PRId64, ms, dir, bs);
+	for (unsigned i = 0; i < LST_FIO_PLAT_NR; i++)
+		fprintf(f, ", %" PRIu64, s_plat_count(h, i));
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
 }
 
 /* {min, max, mean, stddev, N}: fio's latency statistics of h (all zero when empty). */
@@ -212,25 +230,34 @@ static int s_write_json(json_t *doc, const char *path, lst_err *err)
 	return 0;
 }
 
-/* Point k of pts: its client/server file, then its standalone files. */
-static int s_write_point(const char *out, const struct lst_export_point *pts, size_t k,
-			 lst_err *err)
+char *lst_export_fio_stem(const char *out, const struct lst_export_point *pts, size_t k, char *stem,
+			  size_t size)
 {
 	const struct lst_export_point *pt = &pts[k];
-	char phase[128], bs[32], stem[256], agent[64];
+	char phase[128], bs[32];
 	bool twice = false;
-	char *dir, *jobs, *path;
-	int rc;
 
 	for (size_t i = 0; i < k && !twice; i++)
 		twice = s_same_name(&pts[i], pt);
 	s_component(pt->phase, phase, sizeof(phase));
 	s_bs_text(pt->bs, bs, sizeof(bs));
-	snprintf(stem, sizeof(stem), "%s-iodepth-%" PRId64 "-numjobs-%" PRId64, pt->rw, pt->iodepth,
+	snprintf(stem, size, "%s-iodepth-%" PRId64 "-numjobs-%" PRId64, pt->rw, pt->iodepth,
 		 pt->jobs);
 	if (twice) /* the same workload again in the phase: the point tells them apart */
-		snprintf(stem + strlen(stem), sizeof(stem) - strlen(stem), "-p%ld", pt->point);
-	dir = lst_asprintf("%s/%s/%s", out, phase, bs);
+		snprintf(stem + strlen(stem), size - strlen(stem), "-p%ld", pt->point);
+	return lst_asprintf("%s/%s/%s", out, phase, bs);
+}
+
+/* Point k of pts: its client/server file, then its standalone files. */
+static int s_write_point(const char *out, const struct lst_export_point *pts, size_t k,
+			 lst_err *err)
+{
+	const struct lst_export_point *pt = &pts[k];
+	char stem[256], agent[64];
+	char *dir, *jobs, *path;
+	int rc;
+
+	dir = lst_export_fio_stem(out, pts, k, stem, sizeof(stem));
 	jobs = lst_asprintf("%s/jobs", dir);
 	if ((rc = lst_mkdir_p(jobs))) {
 		rc = lst_err_set(err, rc, "cannot make %s: %s", jobs, strerror(-rc));

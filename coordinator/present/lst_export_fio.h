@@ -26,6 +26,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "lst_err.h"
 #include "lst_hist.h"
@@ -83,6 +84,22 @@ json_t *lst_export_fio_standalone(const struct lst_export_point *pt,
 /* The client/server document of pt: "client_stats" with one entry per agent ("hostname" its
  * name), then "All clients". A new reference. */
 json_t *lst_export_fio_clients(const struct lst_export_point *pt);
+
+/*
+ * One line of fio's latency histogram log (log_hist_msec; `NAME_clat_hist.N.log`): "MS, DIR, BS,"
+ * then fio's LST_FIO_PLAT_NR bucket counts of h (log_hist_coarseness 0), as
+ * lst_export_fio_bins folds them. ms is when the interval ended, dir 0 read, 1 write. Returns 0
+ * or -EIO.
+ */
+int lst_export_fio_hist_line(FILE *f, uint64_t ms, int dir, int64_t bs, const lst_hist *h);
+
+/*
+ * Where point k of pts goes under out: returns the folder "OUT/PHASE/BS" (the caller frees it)
+ * and puts the file name's stem in stem ("RW-iodepth-D-numjobs-N", "-pPOINT" added for the same
+ * workload again in a phase).
+ */
+char *lst_export_fio_stem(const char *out, const struct lst_export_point *pts, size_t k, char *stem,
+			  size_t size);
 
 /*
  * Write every point of pts into folder out (made when missing) as the header describes. Returns

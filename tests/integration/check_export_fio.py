@@ -8,10 +8,14 @@ computes from the bins (p50, p99, p99.9 of reads and of writes: the first bin wh
 count reaches p% of the total) must equal summary.csv's within one bucket of lockstep's
 histogram (1/64 of the value), and its counts must add up to summary.csv's I/Os exactly. Every
 client/server file (OUT/PHASE/BS/*.json) must hold one entry per agent of the point and then
-"All clients", whose I/Os are the sum of the agents'.
+"All clients", whose I/Os are the sum of the agents'. Every agent's histogram log
+(OUT/PHASE/BS/hist/*_clat_hist.N.log, N its place in run.json's agents from 1) goes through
+fio-histo-log-pctiles.py (PCTILES: Debian's copy, unpacked), which must count the agent's I/Os of
+the point (summary.csv, both directions) and find its median and p99 within one bucket of them.
 
-usage: check_export_fio.py DIR OUT SCRATCH
+usage: check_export_fio.py DIR OUT SCRATCH PCTILES
 """
+import re
 import csv
 import glob
 import json
@@ -107,8 +111,31 @@ def check_clients(path, rows):
             fail("%s %s: All clients is not the sum of the agents" % (path, ddir))
 
 
+def check_hist_log(path, rows, agents, pctiles):
+    stem = os.path.basename(path).split("_clat_hist.")[0]
+    doc = json.load(open(os.path.join(os.path.dirname(os.path.dirname(path)), "jobs",
+                                      stem + ".all.json")))
+    phase, point = doc["jobs"][0]["jobname"].split(":")[:2]
+    agent = agents[int(re.search(r"_clat_hist\.(\d+)\.log$", path).group(1)) - 1]
+    row = rows[(phase, int(point), agent)]
+    r = subprocess.run([sys.executable, pctiles, "--time-quantum", "1000000", "--percentiles",
+                        "50", "99", "--", path], capture_output=True, text=True)
+    if r.returncode:
+        fail("fio-histo-log-pctiles.py %s: exit %d: %s%s" % (path, r.returncode, r.stdout, r.stderr))
+    last = [x.strip() for x in r.stdout.strip().splitlines()[-1].split(",")]
+    samples, median, p99 = round(float(last[1])), float(last[2]) * 1000, float(last[3]) * 1000
+    ios = int(row["read_ios"]) + int(row["write_ios"])
+    if samples != ios:
+        fail("%s: fio-histo-log-pctiles.py counts %d I/Os, summary.csv %d" % (path, samples, ios))
+    for got, col in ((median, "lat_p50_us"), (p99, "lat_p99_us")):
+        want = float(row[col]) * 1000
+        if not near(got, want):
+            fail("%s: fio-histo-log-pctiles.py %.0f ns, summary.csv %s %.0f ns: more than one "
+                 "bucket apart" % (path, got, col, want))
+
+
 def main():
-    folder, out, scratch = sys.argv[1:4]
+    folder, out, scratch, pctiles = sys.argv[1:5]
     rows = summary_rows(folder)
     seen = set()
     standalone = sorted(glob.glob(os.path.join(out, "*", "*", "jobs", "*.json")))
@@ -120,12 +147,18 @@ def main():
                                   lambda p: os.path.basename(p).split(".")[-2]))
     for path in clients:
         check_clients(path, rows)
+    agents = [a["name"] for a in json.load(open(os.path.join(folder, "run.json")))["agents"]]
+    logs = sorted(glob.glob(os.path.join(out, "*", "*", "hist", "*_clat_hist.*.log")))
+    for path in logs:
+        check_hist_log(path, rows, agents, pctiles)
+    if len(logs) != sum(1 for (p, n, a) in rows if a != "all"):
+        fail("%d histogram logs, %d agent rows in summary.csv" % (len(logs), len(rows)))
     points = {(p, n) for (p, n, a) in rows}
     if seen != points:
         fail("points exported %s, summary.csv's %s" % (sorted(seen), sorted(points)))
     print("ok: %d standalone and %d client/server json+ files read by fio_jsonplus_clat2csv, "
-          "%d points, percentiles within one bucket of summary.csv"
-          % (len(standalone), len(clients), len(points)))
+          "%d histogram logs by fio-histo-log-pctiles.py, %d points, percentiles within one "
+          "bucket of summary.csv" % (len(standalone), len(clients), len(logs), len(points)))
 
 
 main()

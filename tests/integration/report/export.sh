@@ -7,7 +7,9 @@
 #   --validate) on every standalone json+ file and finds each direction's I/Os equal to
 #   summary.csv's and its p50, p99 and p99.9 within one bucket of them, for all agents and for
 #   each, and every client/server file holding one entry per agent and then "All clients"; the
-#   layout is fio-plot's (PHASE/BS/RW-iodepth-D-numjobs-N.json); bad input is refused.
+#   layout is fio-plot's (PHASE/BS/RW-iodepth-D-numjobs-N.json); each agent's histogram log
+#   of each point read by fio-histo-log-pctiles.py counts its I/Os and finds its median and p99
+#   within one bucket of summary.csv; bad input is refused.
 # - hdr: check_export_hdr.py decodes every log with HdrHistogram's JavaScript reader
 #   (hdr-histogram-js from npm, run by node; skipped when npm cannot fetch it) and finds every
 #   interval's count and p99 equal to timeseries.csv's rows within the bucket error, at the
@@ -16,7 +18,12 @@
 need_root
 scenario=${1:?usage: export.sh fio|hdr}
 case $scenario in
-fio) need_cmd losetup fio_jsonplus_clat2csv ;;
+fio)
+	need_cmd losetup fio_jsonplus_clat2csv
+	pctiles=/usr/share/doc/fio/fio-histo-log-pctiles.py.gz
+	[ -f $pctiles ] || skip "no $pctiles (Debian's fio package)"
+	zcat $pctiles >"$TMP/pctiles.py"
+	;;
 hdr)
 	need_cmd losetup node npm
 	mkdir "$TMP/npm"
@@ -63,7 +70,7 @@ for f in mixed/4k/randrw-iodepth-1-numjobs-1.json mixed/4k/randrw-iodepth-8-numj
 	[ -f "$TMP/fio/$f" ] || fail "no $f in the export: $(cd "$TMP/fio" && find . -type f)"
 done
 mkdir "$TMP/csv"
-"$PY" "$(dirname "$0")/../check_export_fio.py" "$TMP/r" "$TMP/fio" "$TMP/csv" ||
+"$PY" "$(dirname "$0")/../check_export_fio.py" "$TMP/r" "$TMP/fio" "$TMP/csv" "$TMP/pctiles.py" ||
 	fail "fio's tooling disagrees with summary.csv"
 
 # the default folder, and bad input: a folder that is not a results folder, an unknown format
