@@ -11,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <jansson.h>
 #include <math.h>
@@ -58,14 +59,14 @@ const struct lst_flag_cmd lst_cmd_export_flags = {
 	.about = "Write results folder DIR in the shape other tools read. 'fio' writes each\n"
 		 "point as fio json+ output, its latency buckets mapped one to one onto fio's:\n"
 		 "OUT/PHASE/BS/RW-iodepth-D-numjobs-N.json in fio's client/server shape (one\n"
-		 "entry per agent, then \"All clients\"), the layout fio-plot reads, and beside\n"
-		 "it in jobs/ the standalone shape (\"jobs\") of all agents (.all.json) and of\n"
-		 "each agent (.AGENT.json), which fio's own scripts read, and in hist/ each\n"
-		 "agent's fio latency histogram log (STEM_clat_hist.N.log). 'hdr' writes every\n"
-		 "measured interval's read and write latency histograms as HdrHistogram\n"
-		 "interval logs (V2 compressed encoding), OUT/AGENT.hlog per agent and\n"
-		 "OUT/all.hlog for all agents, tagged PHASE:POINT:DIRECTION, their times on the\n"
-		 "run's shared clock.\n",
+		 "entry per agent, one per path, then \"All clients\"), the layout fio-plot\n"
+		 "reads; beside it in jobs/ the standalone shape (\"jobs\") of all agents\n"
+		 "(.all.json) and of each agent (.AGENT.json), which fio's own scripts read,\n"
+		 "and in hist/ each agent's fio latency histogram log (STEM_clat_hist.N.log).\n"
+		 "'hdr' writes every measured interval's read and write latency histograms\n"
+		 "as HdrHistogram interval logs (V2 compressed encoding), OUT/AGENT.hlog per\n"
+		 "agent and OUT/all.hlog for all agents, tagged PHASE:POINT:DIRECTION, their\n"
+		 "times on the run's shared clock.\n",
 	.more = "docs/fio.md says what each fio key holds. Exit status 2 when DIR cannot be\n"
 		"read or OUT cannot be written.\n"
 		"\n"
@@ -121,16 +122,16 @@ static int s_points(const lst_report *r, struct lst_export_point **out, size_t *
 	return 0;
 }
 
-/* Agent name's job in pt, added when new. */
-static struct lst_export_job *s_job(struct lst_export_point *pt, const char *name)
+/* The job named name in (*jobs, *n), added when new. */
+static struct lst_export_job *s_job(struct lst_export_job **jobs, size_t *n, const char *name)
 {
 	struct lst_export_job *j;
 
-	for (size_t i = 0; i < pt->nagents; i++)
-		if (!strcmp(pt->agents[i].name, name))
-			return &pt->agents[i];
-	pt->agents = lst_realloc(pt->agents, (pt->nagents + 1) * sizeof(*pt->agents));
-	j = &pt->agents[pt->nagents++];
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*jobs)[i].name, name))
+			return &(*jobs)[i];
+	*jobs = lst_realloc(*jobs, (*n + 1) * sizeof(**jobs));
+	j = &(*jobs)[(*n)++];
 	memset(j, 0, sizeof(*j));
 	snprintf(j->name, sizeof(j->name), "%s", name);
 	for (int d = 0; d < LST_DIR_N; d++)
@@ -169,8 +170,8 @@ static struct lst_export_point *s_point_of(struct lst_export_point *pts, size_t 
 
 /* What a reader of the samples does with one measured sample of point pt (agent a's). */
 struct s_reader {
-	int (*fn)(struct s_reader *rd, size_t a, struct lst_export_point *pt, const lst_sample *s,
-		  lst_err *err);
+	int (*fn)(struct s_reader *rd, size_t a, struct lst_export_point *pt,
+		  const struct lst_msg_sample *m, lst_err *err);
 	const lst_plan *plan;
 	struct lst_export_point *pts;
 	size_t n;
@@ -203,7 +204,7 @@ static int s_each_sample(const char *dir, const char *agent, size_t a, struct s_
 		if (m->type != LST_MSG_SAMPLE || m->u.sample.s.flags & LST_SAMPLE_RAMP ||
 		    !(pt = s_point_of(rd->pts, rd->n, rd->plan, &m->u.sample)))
 			continue;
-		if ((rc = rd->fn(rd, a, pt, &m->u.sample.s, err)))
+		if ((rc = rd->fn(rd, a, pt, &m->u.sample, err)))
 			goto out;
 	}
 	rc = 0; /* a frame cut short can only be the last: it is absent */
@@ -223,15 +224,23 @@ struct s_sums {
 	const lst_report *r;
 };
 
-static int s_sum(struct s_reader *rd, size_t a, struct lst_export_point *pt, const lst_sample *s,
-		 lst_err *err)
+static int s_sum(struct s_reader *rd, size_t a, struct lst_export_point *pt,
+		 const struct lst_msg_sample *m, lst_err *err)
 {
 	struct s_sums *sm = (struct s_sums *)rd;
 	struct s_span *sp = &sm->spans[(size_t)(pt - rd->pts) * sm->nagents + a];
+	const lst_sample *s = &m->s;
+	const char *agent = sm->r->agents[a].name;
 
 	(void)err;
-	s_add(s_job(pt, sm->r->agents[a].name), s);
+	s_add(s_job(&pt->agents, &pt->nagents, agent), s);
 	s_add(&pt->all, s);
+	for (uint32_t i = 0; i < m->nparts; i++) { /* "AGENT:K" until s_path_names */
+		char name[256];
+
+		snprintf(name, sizeof(name), "%s:%" PRIu32, agent, m->parts[i].path);
+		s_add(s_job(&pt->paths, &pt->npaths, name), &m->parts[i].s);
+	}
 	if (!sp->end || s->start_ns < sp->start)
 		sp->start = s->start_ns;
 	if (s->end_ns > sp->end)
@@ -248,11 +257,88 @@ static void s_seconds(struct lst_export_point *pts, size_t n, const lst_report *
 			const struct s_span *sp = &spans[k * r->nagents + a];
 			double secs = (double)(sp->end - sp->start) / 1e9;
 
+			size_t len = strlen(r->agents[a].name);
+
 			for (size_t i = 0; i < pts[k].nagents; i++)
 				if (!strcmp(pts[k].agents[i].name, r->agents[a].name))
 					pts[k].agents[i].seconds = secs;
+			for (size_t i = 0; i < pts[k].npaths; i++) /* "AGENT:..." */
+				if (!strncmp(pts[k].paths[i].name, r->agents[a].name, len) &&
+				    pts[k].paths[i].name[len] == ':')
+					pts[k].paths[i].seconds = secs;
 			if (secs > pts[k].all.seconds)
 				pts[k].all.seconds = secs;
+		}
+	}
+}
+
+/* Does summary.csv have path rows for pt (the run's choice: lst_report's parts)? */
+static bool s_has_path_rows(const lst_report *r, const struct lst_export_point *pt)
+{
+	for (size_t i = 0; i < r->nparts; i++)
+		if (!strcmp(r->parts[i].scope, "path") && r->parts[i].point == pt->point &&
+		    !strcmp(r->parts[i].phase, pt->phase))
+			return true;
+	return false;
+}
+
+/* An agent of pt that ran one path only sends no parts: its path is all of it, as its path row
+ * in summary.csv says, where the point has path rows. */
+static void s_single_paths(const lst_report *r, struct lst_export_point *pt, json_t *entry)
+{
+	bool rows = s_has_path_rows(r, pt);
+
+	for (size_t i = 0; rows && i < pt->nagents; i++) {
+		struct lst_export_job *a = &pt->agents[i], *j;
+		json_t *paths = json_object_get(
+			json_object_get(json_object_get(entry, "agents"), a->name), "paths");
+		const char *path =
+			json_string_value(json_object_get(json_array_get(paths, 0), "path"));
+		char name[256];
+
+		if (json_array_size(paths) != 1 || !path)
+			continue;
+		snprintf(name, sizeof(name), "%s:%s", a->name, path);
+		j = s_job(&pt->paths, &pt->npaths, name);
+		if (!j->dir[LST_DIR_READ].ios && !j->dir[LST_DIR_WRITE].ios) {
+			*j = *a; /* s_job grew pt->paths, never pt->agents: a still holds */
+			snprintf(j->name, sizeof(j->name), "%s", name);
+		}
+	}
+}
+
+/* The paths' names: "AGENT:K" (job spec K of the point) becomes "AGENT:PATH", the path run.json
+ * gives the agent's K-th job spec of the point (kept as is when run.json has none). */
+static void s_path_names(const lst_report *r, struct lst_export_point *pts, size_t n)
+{
+	json_t *phases = json_object_get(r->run, "phases"), *e;
+	size_t i;
+
+	json_array_foreach (phases, i, e) {
+		const char *phase = json_string_value(json_object_get(e, "phase"));
+		long point = (long)json_integer_value(json_object_get(e, "point"));
+
+		for (size_t k = 0; phase && k < n; k++) {
+			if (strcmp(pts[k].phase, phase) || pts[k].point != point)
+				continue;
+			for (size_t p = 0; p < pts[k].npaths; p++) {
+				struct lst_export_job *j = &pts[k].paths[p];
+				char *colon = strrchr(j->name, ':'), agent[256];
+				json_t *paths;
+				const char *path;
+
+				snprintf(agent, sizeof(agent), "%.*s", (int)(colon - j->name),
+					 j->name);
+				paths = json_object_get(
+					json_object_get(json_object_get(e, "agents"), agent),
+					"paths");
+				path = json_string_value(json_object_get(
+					json_array_get(paths, strtoul(colon + 1, NULL, 10)),
+					"path"));
+				if (path)
+					snprintf(j->name, sizeof(j->name), "%s:%s", agent, path);
+			}
+			s_single_paths(r, &pts[k], e);
 		}
 	}
 }
@@ -290,16 +376,20 @@ static int s_load(const lst_report *r, const lst_plan *plan, struct lst_export_p
 	sm.spans = lst_calloc(*n * r->nagents + 1, sizeof(*sm.spans));
 	for (size_t a = 0; a < r->nagents && !rc; a++)
 		rc = s_each_sample(r->dir, r->agents[a].name, a, &sm.rd, err);
-	if (!rc)
+	if (!rc) {
 		s_seconds(*pts, *n, r, sm.spans);
+		s_path_names(r, *pts, *n);
+	}
 	free(sm.spans);
 	return rc;
 }
 
 static void s_free_points(struct lst_export_point *pts, size_t n)
 {
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		free(pts[k].agents);
+		free(pts[k].paths);
+	}
 	free(pts);
 }
 
@@ -359,9 +449,10 @@ static struct s_interval *s_interval(struct s_hdr *h, size_t p, size_t k)
 }
 
 static int s_hdr_sample(struct s_reader *rd, size_t a, struct lst_export_point *pt,
-			const lst_sample *s, lst_err *err)
+			const struct lst_msg_sample *m, lst_err *err)
 {
 	struct s_hdr *h = (struct s_hdr *)rd;
+	const lst_sample *s = &m->s;
 	double length_s = (double)(s->end_ns - s->start_ns) / 1e9;
 	const lst_hist *lat[LST_DIR_N] = { &s->dir[0].lat, &s->dir[1].lat };
 	struct s_interval *iv;
@@ -495,9 +586,10 @@ static FILE *s_clat_open(const char *out, const struct lst_export_point *pts, si
 }
 
 static int s_clat_sample(struct s_reader *rd, size_t a, struct lst_export_point *pt,
-			 const lst_sample *s, lst_err *err)
+			 const struct lst_msg_sample *m, lst_err *err)
 {
 	struct s_clat *c = (struct s_clat *)rd;
+	const lst_sample *s = &m->s;
 	size_t p = (size_t)(pt - rd->pts);
 	/* fio stamps a record when its interval ends: here on the run's shared clock */
 	double end_s = pt->start_t_s + (double)s->interval * pt->interval_s +

@@ -178,14 +178,17 @@ json_t *lst_export_fio_clients(const struct lst_export_point *pt)
 {
 	json_t *doc = s_doc(pt), *stats = json_array();
 
-	for (size_t i = 0; i <= pt->nagents; i++) {
-		const struct lst_export_job *j = i < pt->nagents ? &pt->agents[i] : &pt->all;
+	for (size_t i = 0; i <= pt->nagents + pt->npaths; i++) {
+		const struct lst_export_job *j = i < pt->nagents ? &pt->agents[i]
+						 : i < pt->nagents + pt->npaths
+							 ? &pt->paths[i - pt->nagents]
+							 : &pt->all;
 		json_t *o = lst_export_fio_job(pt, j);
 
 		/* fio names each client by its host; "All clients" is the group's sum */
 		json_object_set_new(o, "hostname", json_string(j->name));
 		json_object_set_new(o, "port", json_integer(0));
-		if (i == pt->nagents)
+		if (j == &pt->all)
 			json_object_set_new(o, "jobname", json_string("All clients"));
 		json_array_append_new(stats, o);
 	}

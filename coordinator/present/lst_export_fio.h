@@ -44,7 +44,7 @@ struct lst_export_io {
 
 /* What one agent (or all of them) did in a point. */
 struct lst_export_job {
-	char name[64];	/* the agent's name, or "All clients" */
+	char name[256]; /* the agent's name, "AGENT:PATH" for a path, or "All clients" */
 	double seconds; /* the measured time: first interval's start to last one's end */
 	struct lst_export_io dir[LST_DIR_N];
 };
@@ -60,7 +60,10 @@ struct lst_export_point {
 	double interval_s; /* its sampling interval */
 	size_t nagents;
 	struct lst_export_job *agents; /* lst_realloc'ed, the caller's */
-	struct lst_export_job all;     /* every agent's added up */
+	size_t npaths;
+	struct lst_export_job *paths; /* each agent's paths where they have their own rows: the
+				       * same, "AGENT:PATH" */
+	struct lst_export_job all;    /* every agent's added up */
 };
 
 /* fio's bin key of lst_hist bucket idx (plat_idx_to_val: the midpoint), for idx below
@@ -82,7 +85,7 @@ json_t *lst_export_fio_standalone(const struct lst_export_point *pt,
 				  const struct lst_export_job *j);
 
 /* The client/server document of pt: "client_stats" with one entry per agent ("hostname" its
- * name), then "All clients". A new reference. */
+ * name), one per path ("AGENT:PATH"), then "All clients". A new reference. */
 json_t *lst_export_fio_clients(const struct lst_export_point *pt);
 
 /*

@@ -7,8 +7,9 @@ Debian's fio package), which must read it and validate its CSV against it; the p
 computes from the bins (p50, p99, p99.9 of reads and of writes: the first bin whose cumulative
 count reaches p% of the total) must equal summary.csv's within one bucket of lockstep's
 histogram (1/64 of the value), and its counts must add up to summary.csv's I/Os exactly. Every
-client/server file (OUT/PHASE/BS/*.json) must hold one entry per agent of the point and then
-"All clients", whose I/Os are the sum of the agents'. Every agent's histogram log
+client/server file (OUT/PHASE/BS/*.json) must hold one entry per agent of the point, then one
+per path of summary.csv's path rows, each with its row's I/Os, then "All clients", whose I/Os are
+the sum of the agents'. Every agent's histogram log
 (OUT/PHASE/BS/hist/*_clat_hist.N.log, N its place in run.json's agents from 1) goes through
 fio-histo-log-pctiles.py (PCTILES: Debian's copy, unpacked), which must count the agent's I/Os of
 the point (summary.csv, both directions) and find its median and p99 within one bucket of them.
@@ -38,6 +39,8 @@ def summary_rows(folder):
         for r in csv.DictReader(f):
             if r["scope"] in ("all", "agent"):
                 rows[(r["phase"], int(r["point"]), r["agent"])] = r
+            elif r["scope"] == "path":
+                rows[(r["phase"], int(r["point"]), r["agent"] + ":" + r["path"])] = r
     return rows
 
 
@@ -102,13 +105,18 @@ def check_clients(path, rows):
     if stats[-1]["jobname"] != "All clients":
         fail("%s: the last client_stats entry is %r, not All clients" % (path, stats[-1]["jobname"]))
     phase, point = stats[0]["jobname"].split(":")[:2]
-    agents = sorted(a for (p, n, a) in rows if p == phase and n == int(point) and a != "all")
-    if sorted(s["hostname"] for s in stats[:-1]) != agents:
-        fail("%s: client_stats hosts %s, summary.csv agents %s"
-             % (path, [s["hostname"] for s in stats[:-1]], agents))
+    mine = {k[2]: r for k, r in rows.items() if k[0] == phase and k[1] == int(point)}
+    if sorted(s["hostname"] for s in stats[:-1]) != sorted(a for a in mine if a != "all"):
+        fail("%s: client_stats hosts %s, summary.csv agents and paths %s"
+             % (path, [s["hostname"] for s in stats[:-1]], sorted(mine)))
     for ddir in ("read", "write"):
-        if sum(s[ddir]["total_ios"] for s in stats[:-1]) != stats[-1][ddir]["total_ios"]:
+        agents = [s for s in stats[:-1] if ":" not in s["hostname"]]
+        if sum(s[ddir]["total_ios"] for s in agents) != stats[-1][ddir]["total_ios"]:
             fail("%s %s: All clients is not the sum of the agents" % (path, ddir))
+        for s in stats[:-1]:
+            if s[ddir]["total_ios"] != int(mine[s["hostname"]]["%s_ios" % ddir]):
+                fail("%s %s: %s has %d I/Os, summary.csv %s" % (path, ddir, s["hostname"],
+                     s[ddir]["total_ios"], mine[s["hostname"]]["%s_ios" % ddir]))
 
 
 def check_hist_log(path, rows, agents, pctiles):
@@ -151,8 +159,9 @@ def main():
     logs = sorted(glob.glob(os.path.join(out, "*", "*", "hist", "*_clat_hist.*.log")))
     for path in logs:
         check_hist_log(path, rows, agents, pctiles)
-    if len(logs) != sum(1 for (p, n, a) in rows if a != "all"):
-        fail("%d histogram logs, %d agent rows in summary.csv" % (len(logs), len(rows)))
+    nagent = sum(1 for (p, n, a) in rows if a != "all" and ":" not in a)
+    if len(logs) != nagent:
+        fail("%d histogram logs, %d agent rows in summary.csv" % (len(logs), nagent))
     points = {(p, n) for (p, n, a) in rows}
     if seen != points:
         fail("points exported %s, summary.csv's %s" % (sorted(seen), sorted(points)))
