@@ -100,6 +100,7 @@ def check_standalone(path, rows, scratch, agent_of):
 
 
 def check_clients(path, rows):
+    """The number of path entries of the file."""
     doc = json.load(open(path))
     stats = doc["client_stats"]
     if stats[-1]["jobname"] != "All clients":
@@ -117,6 +118,7 @@ def check_clients(path, rows):
             if s[ddir]["total_ios"] != int(mine[s["hostname"]]["%s_ios" % ddir]):
                 fail("%s %s: %s has %d I/Os, summary.csv %s" % (path, ddir, s["hostname"],
                      s[ddir]["total_ios"], mine[s["hostname"]]["%s_ios" % ddir]))
+    return sum(1 for s in stats[:-1] if ":" in s["hostname"])
 
 
 def check_hist_log(path, rows, agents, pctiles):
@@ -153,8 +155,7 @@ def main():
     for path in standalone:
         seen.add(check_standalone(path, rows, scratch,
                                   lambda p: os.path.basename(p).split(".")[-2]))
-    for path in clients:
-        check_clients(path, rows)
+    npaths = sum(check_clients(path, rows) for path in clients)
     agents = [a["name"] for a in json.load(open(os.path.join(folder, "run.json")))["agents"]]
     logs = sorted(glob.glob(os.path.join(out, "*", "*", "hist", "*_clat_hist.*.log")))
     for path in logs:
@@ -165,9 +166,10 @@ def main():
     points = {(p, n) for (p, n, a) in rows}
     if seen != points:
         fail("points exported %s, summary.csv's %s" % (sorted(seen), sorted(points)))
-    print("ok: %d standalone and %d client/server json+ files read by fio_jsonplus_clat2csv, "
-          "%d histogram logs by fio-histo-log-pctiles.py, %d points, percentiles within one "
-          "bucket of summary.csv" % (len(standalone), len(clients), len(logs), len(points)))
+    print("ok: %d standalone and %d client/server json+ files (%d path entries) read by "
+          "fio_jsonplus_clat2csv, %d histogram logs by fio-histo-log-pctiles.py, %d points, "
+          "percentiles within one bucket of summary.csv"
+          % (len(standalone), len(clients), npaths, len(logs), len(points)))
 
 
 main()

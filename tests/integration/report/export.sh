@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# `lockstep export` read by the tools of the formats it writes, on a real two-agent run on the
-# two ports (loop devices) of one drive: a randrw sweep over iodepth (with a ramp) and a
-# sequential write. One scenario per test (argument 1):
+# `lockstep export` read by the tools of the formats it writes, on a real two-agent run on three
+# ports (loop devices) of one drive, agent a through two: a randrw sweep over iodepth (with a
+# ramp) and a sequential write. One scenario per test (argument 1):
 # - fio: check_export_fio.py runs fio_jsonplus_clat2csv (Debian's fio package; and its
 #   --validate) on every standalone json+ file and finds each direction's I/Os equal to
 #   summary.csv's and its p50, p99 and p99.9 within one bucket of them, for all agents and for
-#   each, and every client/server file holding one entry per agent and then "All clients"; the
+#   each, and every client/server file holding one entry per agent, one per path with its
+#   summary.csv row's I/Os, and then "All clients"; the
 #   layout is fio-plot's (PHASE/BS/RW-iodepth-D-numjobs-N.json); each agent's histogram log
 #   of each point read by fio-histo-log-pctiles.py counts its I/Os and finds its median and p99
 #   within one bucket of summary.csv; bad input is refused.
@@ -33,14 +34,23 @@ hdr)
 *) fail "unknown scenario $scenario" ;;
 esac
 
-dual_port_agents 64M
+# agents a and b on three ports of one drive, a through two of them (so points have path rows,
+# a's from the samples' per-path parts, b's its whole sample)
+back=$(mk_backing 96M)
+DA=$(mk_loop "$back")
+DA2=$(mk_loop "$back")
+DB=$(mk_loop "$back")
+PA=$(free_port)
+PB=$(free_port)
+start_agent a "$PA" --allow-write "$DA" --allow-write "$DA2"
+start_agent b "$PB" --allow-write "$DB"
 cat >"$TMP/plan.yaml" <<YAML
 lockstep: 1
 name: export
 agents:
   - {name: a, address: "tcp://127.0.0.1:$PA"}
   - {name: b, address: "tcp://127.0.0.1:$PB"}
-targets: [{name: drive, share: split, paths: {a: "$DA", b: "$DB"}}]
+targets: [{name: drive, share: split, paths: {a: ["$DA", "$DA2"], b: "$DB"}}]
 defaults: {interval: 250ms}
 phases:
   - name: mixed
