@@ -7,9 +7,11 @@ if(LST_WERROR)
   list(APPEND LST_WARNINGS -Werror)
 endif()
 
+# Sanitizers stop the program at their first report (-fno-sanitize-recover: UBSan would
+# otherwise print a line and carry on, and a test that passes would leave it unread).
 if(LST_SANITIZE)
-  add_compile_options(-fsanitize=${LST_SANITIZE} -fno-omit-frame-pointer)
-  add_link_options(-fsanitize=${LST_SANITIZE})
+  add_compile_options(-fsanitize=${LST_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${LST_SANITIZE} -fno-sanitize-recover=all)
 endif()
 
 # lst_add_library(NAME SOURCES... [DEPS targets...])
