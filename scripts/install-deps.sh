@@ -9,6 +9,7 @@ build=(build-essential cmake pkg-config libzmq3-dev libczmq-dev libmsgpack-dev l
 run=(gnuplot-nox util-linux)
 tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-core python3
        python3-msgpack procps coreutils util-linux clang-format git nftables chromium)
+tests+=(cppcheck)  # static analysis of the libraries (tests/analysis/cppcheck.sh)
 tests+=(strace)  # the report model loads each file once (tests/integration/report_model_once.sh)
 tests+=(blktrace)  # replay (tests/integration/replay.sh)
 tests+=(man-db groff-base)  # man pages (man --warnings, lexgrog)

@@ -131,9 +131,10 @@ int lst_coord__metrics_open(lst_coord *c, lst_err *err)
 		return -1;
 	}
 	lst_coord__pump_poll(c, s_pollfds, lst_coord__metrics_serve);
-	lst_metrics_set(
-		c->metrics, M_RUN_INFO,
-		lst_metrics_labels(l, sizeof(l), "run_id", c->run_id, "host", c->host, NULL), 1);
+	lst_metrics_set(c->metrics, M_RUN_INFO,
+			lst_metrics_labels(l, sizeof(l), "run_id", c->run_id, "host", c->host,
+					   (char *)NULL),
+			1);
 	lst_coord__metrics_state(c, "connecting");
 	if (!c->opts.quiet)
 		fprintf(c->opts.progress, "lockstep: metrics on http://%s/metrics\n",
@@ -153,9 +154,10 @@ void lst_coord__metrics_state(lst_coord *c, const char *state)
 	if (!c->metrics)
 		return;
 	for (size_t i = 0; i < sizeof(s_states) / sizeof(s_states[0]); i++)
-		lst_metrics_set(c->metrics, M_RUN_STATE,
-				lst_metrics_labels(l, sizeof(l), "state", s_states[i], NULL),
-				!strcmp(state, s_states[i]));
+		lst_metrics_set(
+			c->metrics, M_RUN_STATE,
+			lst_metrics_labels(l, sizeof(l), "state", s_states[i], (char *)NULL),
+			!strcmp(state, s_states[i]));
 }
 
 void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row)
@@ -170,7 +172,7 @@ void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row)
 	if (!m)
 		return;
 	lst_metrics_labels(l, sizeof(l), "scope", row->who.scope, "agent", row->who.agent, "target",
-			   row->who.target, "path", row->who.path, NULL);
+			   row->who.target, "path", row->who.path, (char *)NULL);
 	lst_metrics_set(m, M_READ_IOPS, l, row->rates.iops[LST_DIR_READ]);
 	lst_metrics_set(m, M_WRITE_IOPS, l, row->rates.iops[LST_DIR_WRITE]);
 	lst_metrics_set(m, M_READ_MBPS, l, row->rates.mbps[LST_DIR_READ]);
@@ -201,7 +203,7 @@ void lst_coord__metrics_sample(lst_coord *c, size_t i)
 	if (c->metrics)
 		lst_metrics_add(c->metrics, M_SAMPLES,
 				lst_metrics_labels(l, sizeof(l), "agent",
-						   lst_conn_name(c->a[i].conn), NULL),
+						   lst_conn_name(c->a[i].conn), (char *)NULL),
 				1);
 }
 
@@ -218,7 +220,7 @@ void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step)
 	lst_metrics_set(m, M_POINT_INFO,
 			lst_metrics_labels(l, sizeof(l), "phase", c->cur.phase_name, "point", pt,
 					   "label", c->cur.label, "suite",
-					   lst_suite_names[ph->suite], NULL),
+					   lst_suite_names[ph->suite], (char *)NULL),
 			1);
 	lst_metrics_set(m, M_PHASE, "", (double)c->cur.phase);
 	lst_metrics_set(m, M_POINT, "", (double)c->cur.point);
@@ -236,7 +238,7 @@ void lst_coord__metrics_suite(lst_coord *c, const lst_suite_run *suite)
 		return;
 	lst_suite_progress(suite, &p);
 	lst_metrics_labels(l, sizeof(l), "phase", c->plan->phases[c->cur.phase].name, "test",
-			   p.test, NULL);
+			   p.test, (char *)NULL);
 	lst_metrics_set(m, M_STEADY_ROUNDS, l, (double)p.rounds);
 	lst_metrics_set(m, M_STEADY_WINDOW, l, (double)p.window);
 	lst_metrics_set(m, M_STEADY_MAX, l, (double)p.max_rounds);
@@ -258,7 +260,7 @@ static void s_agents(lst_coord *c)
 			continue;
 		e = lst_conn_estimate(cn);
 		lost = lst_conn_lost(cn);
-		lst_metrics_labels(l, sizeof(l), "agent", lst_conn_name(cn), NULL);
+		lst_metrics_labels(l, sizeof(l), "agent", lst_conn_name(cn), (char *)NULL);
 		lst_metrics_set(m, M_OFFSET, l, (double)e->offset_ns / 1e9);
 		lst_metrics_set(m, M_RTT, l, (double)e->rtt_ns / 1e9);
 		lst_metrics_set(m, M_UP, l, !lost && !c->a[i].unreachable);
