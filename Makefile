@@ -5,6 +5,8 @@
 #   make install install into $(DESTDIR)$(PREFIX) (default /usr/local; packagers: PREFIX=/usr)
 #   make deb     Debian packages lockstep and lockstep-agent in $(BUILD)/ (CPack, dpkg-shlibdeps)
 BUILD ?= build
+# The format check and `make format` use this one version (tests/integration/format.sh).
+CLANG_FORMAT ?= clang-format-14
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
@@ -53,7 +55,7 @@ deb: configure
 	@cd $(BUILD) && cpack -G DEB
 
 format:
-	@clang-format -i $$(git ls-files '*.c' '*.h')
+	@$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
 
 clean:
 	@rm -rf $(BUILD)
