@@ -13,7 +13,8 @@ rc=0
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 "$prog" >/dev/null 2>"$log" || rc=$?
 if [ "$rc" -eq 0 ]; then
 	cat "$log" >&2
-	echo "FAIL: $(basename "$prog") exited 0: the planted bug did not fail it (no sanitizer, or one that reports and carries on)" >&2
+	echo "FAIL: $(basename "$prog") exited 0: the planted bug did not fail it" \
+		"(no sanitizer, or one that reports and carries on)" >&2
 	exit 1
 fi
 if ! grep -qF -- "$pattern" "$log"; then
