@@ -40,7 +40,53 @@ size_t lst_opt_size(const struct lst_opt *o)
 
 void lst_opt_copy(const struct lst_opt *o, void *dst, const void *src)
 {
-	memcpy((char *)dst + o->offset, (const char *)src + o->offset, lst_opt_size(o));
+	if (!o->ops || !o->ops->dup) {
+		memcpy((char *)dst + o->offset, (const char *)src + o->offset, lst_opt_size(o));
+		return;
+	}
+	lst_opt_clear(o, dst);
+	o->ops->dup((char *)dst + o->offset, (const char *)src + o->offset);
+}
+
+void lst_opt_clear(const struct lst_opt *o, void *base)
+{
+	if (o->ops && o->ops->clear)
+		o->ops->clear((char *)base + o->offset);
+}
+
+bool lst_opt_is_list(const struct lst_opt *o)
+{
+	return o->ops && o->ops->add;
+}
+
+int lst_opt_add(const struct lst_opt *o, void *base, const char *text, lst_err *err)
+{
+	lst_err perr;
+	int rc;
+
+	LST_ASSERT(lst_opt_is_list(o));
+	rc = o->ops->add((char *)base + o->offset, text, &perr);
+	if (rc)
+		return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);
+	return 0;
+}
+
+const char *lst_opt_arg(const struct lst_opt *o)
+{
+	if (o->ops)
+		return o->ops->arg ? o->ops->arg : "TEXT";
+	switch (o->type) {
+	case LST_OPT_BOOL:
+		return NULL;
+	case LST_OPT_SIZE:
+		return "SIZE";
+	case LST_OPT_DURATION:
+		return "DURATION";
+	case LST_OPT_INT:
+		return "N";
+	default:
+		return "TEXT";
+	}
 }
 
 bool lst_opt_equal(const struct lst_opt *o, const void *a, const void *b)
@@ -57,8 +103,11 @@ void lst_opt_defaults(const struct lst_opt *table, void *base)
 {
 	for (const struct lst_opt *o = table; o->name; o++) {
 		lst_err err;
-		int rc = lst_opt_parse(o, base, o->def, &err);
+		int rc;
 
+		if (!o->def)
+			continue;
+		rc = lst_opt_parse(o, base, o->def, &err);
 		/* A default that does not parse is a programming error in the table. */
 		if (rc)
 			fprintf(stderr, "option table: %s\n", err.msg);
@@ -151,6 +200,9 @@ int lst_opt_set_int(const struct lst_opt *o, void *base, int64_t v, lst_err *err
 					   "%s: compressibility must be 0..100 percent", o->name);
 		break;
 	default:
+		if (v < o->min && o->max == INT64_MAX) /* no upper bound to speak of */
+			return lst_err_set(err, -ERANGE, "%s must be at least %s", o->name,
+					   s_fmt_range_value(o, o->min, lo, sizeof(lo)));
 		if (v < o->min || v > o->max)
 			return lst_err_set(err, -ERANGE, "%s must be between %s and %s", o->name,
 					   s_fmt_range_value(o, o->min, lo, sizeof(lo)),
@@ -230,12 +282,14 @@ static int s_parse_pattern(const struct lst_opt *o, const char *text, int64_t *v
 static int s_parse_struct(const struct lst_opt *o, void *base, const char *text, lst_err *err)
 {
 	const struct lst_opt_ops *ops = o->ops;
-	void *tmp = lst_malloc(ops->size);
+	void *tmp = lst_calloc(1, ops->size);
 	lst_err perr;
 	int rc = ops->parse(tmp, text, &perr);
 
-	if (!rc)
+	if (!rc) {
+		lst_opt_clear(o, base);
 		memcpy((char *)base + o->offset, tmp, ops->size);
+	}
 	free(tmp);
 	if (rc)
 		return lst_err_set(err, rc, "%s: %s", o->name, perr.msg);

@@ -8,7 +8,9 @@
  * in their own fixed-size structs and travel as their text form: use lst_opt_copy,
  * lst_opt_equal and lst_opt_format on them, never lst_opt_get. Each such option carries its
  * type's operations (struct lst_opt_ops, defined beside the type), so this engine names no
- * concrete type and calls into none: the types sit above it.
+ * concrete type and calls into none: the types sit above it. A type whose value owns memory
+ * (a path, a list: the agent's config) gives clear and dup too, and a list gives add, so a
+ * repeated flag or a sequence in a file appends to it.
  */
 #ifndef LST_OPT_H
 #define LST_OPT_H
@@ -30,6 +32,7 @@ enum lst_opt_type {
 	LST_OPT_BSSPLIT,  /* struct lst_bssplit: "4k/70:64k/30" (lst_mix.h) */
 	LST_OPT_SKEW, /* struct lst_skew: "share=60 rw=randread bs=8k; share=40 ..." (lst_mix.h) */
 	LST_OPT_TEXT, /* char[LST_OPT_TEXT_MAX]: a name, [A-Za-z0-9._-] only, "" = none */
+	LST_OPT_CUSTOM, /* any other structured type: its ops say everything about it */
 };
 
 #define LST_OPT_TEXT_MAX 64   /* bytes of a LST_OPT_TEXT field, with its NUL */
@@ -37,15 +40,22 @@ enum lst_opt_type {
 
 /*
  * A structured type's operations: its value is a struct of size bytes at the option's offset,
- * read from and written as text. parse fills *val or returns -errno with err (the engine parses
- * into a scratch copy, so a bad value leaves the field as it was); format returns buf. Two
- * values are equal when their text forms are.
+ * read from and written as text. parse fills *val (zeroed) or returns -errno with err (the
+ * engine parses into a scratch copy, so a bad value leaves the field as it was); format returns
+ * buf. Two values are equal when their text forms are. A value that owns memory gives clear
+ * (free it and zero the value) and dup (a deep copy into a zeroed dst); NULL: plain bytes. A
+ * list gives add, which appends one entry in place, or returns -errno with err and changes
+ * nothing; NULL: not a list.
  */
 struct lst_opt_ops {
 	size_t size;
 	int (*parse)(void *val, const char *text, lst_err *err);
 	const char *(*format)(const void *val, char *buf, size_t size);
 	const char *range; /* for help text: "random|zipf:θ|..." */
+	const char *arg;   /* a flag's value as --help names it ("FILE"); NULL: the type's */
+	void (*clear)(void *val);
+	void (*dup)(void *dst, const void *src);
+	int (*add)(void *val, const char *text, lst_err *err);
 };
 
 struct lst_opt {
@@ -60,7 +70,8 @@ struct lst_opt {
 	const struct lst_opt_ops *ops; /* a structured type's operations; NULL for the others */
 };
 
-/* Set the defaults of every option in a table (terminated by a NULL name). */
+/* Set the defaults of every option in a table (terminated by a NULL name). An option without
+ * one (def NULL) keeps its zero value, which its reader takes as "not given". */
 void lst_opt_defaults(const struct lst_opt *table, void *base);
 
 /* Find an option by name or by its fio alias, or NULL. */
@@ -85,8 +96,25 @@ bool lst_opt_is_struct(const struct lst_opt *o);
 /* Bytes of the option's field in the struct (8 for the scalar types). */
 size_t lst_opt_size(const struct lst_opt *o);
 
-/* Copy one option's value from src to dst (structs of the table's type). */
+/* Copy one option's value from src to dst (structs of the table's type), replacing dst's
+ * (freed through the type's clear) by a deep copy (its dup). */
 void lst_opt_copy(const struct lst_opt *o, void *dst, const void *src);
+
+/* Free what one option's value owns and zero it (nothing to do for a type without clear). */
+void lst_opt_clear(const struct lst_opt *o, void *base);
+
+/* Whether the option is a list (its type has add): a repeated flag appends to it. */
+bool lst_opt_is_list(const struct lst_opt *o);
+
+/*
+ * Append one entry, given as text, to a list option's value. Returns 0, or a negative errno
+ * with err starting with the option's name; the value is then unchanged.
+ */
+int lst_opt_add(const struct lst_opt *o, void *base, const char *text, lst_err *err);
+
+/* How --help names the option's value when it is a flag ("SIZE", "FILE"), or NULL for a
+ * boolean, which a flag sets without one. */
+const char *lst_opt_arg(const struct lst_opt *o);
 
 /* Whether two structs hold the same value of one option. */
 bool lst_opt_equal(const struct lst_opt *o, const void *a, const void *b);

@@ -406,3 +406,90 @@ struct lst_yaml_node *lst_yaml_load(const char *text, size_t len, const char *ki
 	s_check_keys(&r, b.root);
 	return b.root;
 }
+
+struct lst_yaml_node *lst_yaml_new(enum lst_yaml_type type, const char *text)
+{
+	struct lst_yaml_node *n = lst_calloc(1, sizeof(*n));
+
+	n->type = type;
+	if (type == LST_YAML_SCALAR) {
+		n->null = !text;
+		n->text = lst_strdup(text ? text : "");
+	}
+	return n;
+}
+
+struct lst_yaml_node *lst_yaml_append(struct lst_yaml_node *list, struct lst_yaml_node *kid)
+{
+	list->kids = lst_realloc(list->kids, (list->n + 1) * sizeof(*list->kids));
+	list->kids[list->n++] = kid;
+	return kid;
+}
+
+struct lst_yaml_node *lst_yaml_put(struct lst_yaml_node *map, const char *key,
+				   struct lst_yaml_node *value)
+{
+	lst_yaml_append(map, lst_yaml_new(LST_YAML_SCALAR, key));
+	return lst_yaml_append(map, value);
+}
+
+/* A scalar as a YAML double-quoted string: \" \\ and \xNN for the control characters. */
+static void s_quote(FILE *f, const struct lst_yaml_node *n)
+{
+	if (n->null) {
+		fputc('~', f);
+		return;
+	}
+	fputc('"', f);
+	for (const unsigned char *c = (const unsigned char *)n->text; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(f, "\\%c", *c);
+		else if (*c < 0x20 || *c == 0x7f)
+			fprintf(f, "\\x%02x", *c);
+		else
+			fputc(*c, f);
+	}
+	fputc('"', f);
+}
+
+/* Flow style ({k: v}, [a, b]): no indentation to get right, any depth on one line. */
+static void s_write(FILE *f, const struct lst_yaml_node *n)
+{
+	if (n->type == LST_YAML_SCALAR) {
+		s_quote(f, n);
+		return;
+	}
+	fputc(n->type == LST_YAML_MAP ? '{' : '[', f);
+	for (size_t i = 0; i < n->n; i++) {
+		bool key = n->type == LST_YAML_MAP && i % 2 == 0;
+
+		if (i)
+			fputs(key || n->type == LST_YAML_LIST ? ", " : ": ", f);
+		s_write(f, n->kids[i]);
+	}
+	fputc(n->type == LST_YAML_MAP ? '}' : ']', f);
+}
+
+char *lst_yaml_text(const struct lst_yaml_node *n)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f)
+		abort(); /* out of memory */
+	if (n->type == LST_YAML_MAP) {
+		/* the top map a key a line, as a person would write it */
+		for (size_t i = 0; i + 1 < n->n; i += 2) {
+			s_write(f, n->kids[i]);
+			fputs(": ", f);
+			s_write(f, n->kids[i + 1]);
+			fputc('\n', f);
+		}
+	} else {
+		s_write(f, n);
+		fputc('\n', f);
+	}
+	fclose(f);
+	return text;
+}

@@ -65,4 +65,23 @@ struct lst_yaml_node *lst_yaml_get(const struct lst_yaml_node *map, const char *
 /* "a map", "a list", "text" or "an empty value": what a node is, for messages. */
 const char *lst_yaml_what(const struct lst_yaml_node *n);
 
+/*
+ * A tree made in code rather than read (a plan a command builds from another): a new node of
+ * type, with text for a scalar (copied; NULL: a null scalar), at no place in a file (mark 0).
+ */
+struct lst_yaml_node *lst_yaml_new(enum lst_yaml_type type, const char *text);
+
+/* Append kid to list (the tree owns it from then); returns kid. */
+struct lst_yaml_node *lst_yaml_append(struct lst_yaml_node *list, struct lst_yaml_node *kid);
+
+/* Add key: value to map (the tree owns value from then); returns value. */
+struct lst_yaml_node *lst_yaml_put(struct lst_yaml_node *map, const char *key,
+				   struct lst_yaml_node *value);
+
+/*
+ * The tree as YAML text that lst_yaml_load reads back to the same tree (every scalar double-
+ * quoted, null as ~), for a record of a tree made in code: the caller frees it.
+ */
+char *lst_yaml_text(const struct lst_yaml_node *n);
+
 #endif

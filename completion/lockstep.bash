@@ -1,18 +1,21 @@
+# SPDX-License-Identifier: Apache-2.0
 # bash completion for lockstep and lockstep-agent.
 #
-# Nothing here lists a command or a flag: they are read from the programs' own --help (the
-# command table of `lockstep --help`, each `lockstep CMD --help`, `lockstep-agent [bench]
-# --help`), the same text lockstep(1) and lockstep-agent(8) are made from, and kept for the
-# shell's life. What this file knows is what kind of word an argument is: a plan (*.yaml) for
-# run, validate, agents and inventory; a results folder (one holding run.json, or a folder to
-# go down into) for report, verify and resume; a file or a folder after a flag that takes one.
+# Nothing here lists a command or a flag. lockstep answers for itself: `lockstep __complete
+# CWORD WORDS...` (the hidden command main.c gives, written from each command's table of flags
+# by lst_flag_complete) prints what kind of word is wanted, "words" (then the candidates, one a
+# line), "file", "dir", "plan" (*.yaml, *.yml, folders), "results" (folders holding run.json,
+# or folders to go down into) or "none"; this file turns that into COMPREPLY. A program that
+# does not answer __complete (an older lockstep-agent) is read from its --help instead, as
+# lockstep(1) and lockstep-agent(8) are made from it.
 #
 # Installed as share/bash-completion/completions/lockstep and, the same file, as .../lockstep-agent
 # (bash-completion loads a completion by the command's name); or source it from ~/.bashrc.
 
 declare -gA _lockstep_help_cache
 
-# The --help text of "$@" (a program and a subcommand), asked once.
+# For a program without __complete: the --help text of "$@" (a program and a subcommand), asked
+# once.
 _lockstep_help()
 {
 	local key="$*"
@@ -90,32 +93,42 @@ _lockstep_value()
 	return 0 # a number, size or name: nothing to offer
 }
 
+# COMPREPLY from a __complete answer (on stdin) for the word cur. Returns 1 when there was no
+# answer (the program does not know __complete).
+_lockstep_answer()
+{
+	local cur=$1 kind words
+	IFS= read -r kind || return 1
+	words=$(cat)
+	case $kind in
+	words)
+		# --debug takes several, comma-separated: complete the last one
+		local pre=""
+		[[ $cur == *,* ]] && pre=${cur%,*},
+		mapfile -t COMPREPLY < <(compgen -P "$pre" -W "$words" -- "${cur##*,}") ;;
+	file)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+	dir)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
+	plan)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(_lockstep_plans "$cur") ;;
+	results)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(_lockstep_results_dirs "$cur") ;;
+	none) ;;
+	*) return 1 ;;
+	esac
+	return 0
+}
+
 _lockstep()
 {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local prog=${COMP_WORDS[0]} cmd=${COMP_WORDS[1]} help
+	local cur=${COMP_WORDS[COMP_CWORD]}
 	COMPREPLY=()
-	if ((COMP_CWORD == 1)); then
-		local cmds
-		cmds=$(_lockstep_help "$prog" | sed -n 's/^  \([a-z][a-z-]*\)  .*/\1/p')
-		mapfile -t COMPREPLY < <(compgen -W "$cmds --help --version" -- "$cur")
-		return 0
-	fi
-	help=$(_lockstep_help "$prog" "$cmd")
-	_lockstep_value "$help" "$prev" "$cur" && return 0
-	if [[ $cur == -* ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "$(_lockstep_flags <<<"$help")" -- "$cur")
-		return 0
-	fi
-	compopt -o filenames 2>/dev/null
-	case $cmd in
-	run | validate | agents | inventory)
-		mapfile -t COMPREPLY < <(_lockstep_plans "$cur") ;;
-	report | verify | resume)
-		mapfile -t COMPREPLY < <(_lockstep_results_dirs "$cur") ;;
-	*)
-		mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
-	esac
+	_lockstep_answer "$cur" < <("${COMP_WORDS[0]}" __complete "$COMP_CWORD" "${COMP_WORDS[@]}" 2>/dev/null)
 	return 0
 }
 
@@ -124,6 +137,8 @@ _lockstep_agent()
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
 	local prog=${COMP_WORDS[0]} help cmds
 	COMPREPLY=()
+	_lockstep_answer "$cur" < <("$prog" __complete "$COMP_CWORD" "${COMP_WORDS[@]}" 2>/dev/null) &&
+		return 0
 	# The subcommands are the usage lines "lockstep-agent CMD ..." of its --help.
 	cmds=$(_lockstep_help "$prog" | sed -n 's/^\(usage:\)\{0,1\} *lockstep-agent \([a-z][a-z-]*\) .*/\2/p')
 	if ((COMP_CWORD > 1)) && grep -qxF -- "${COMP_WORDS[1]}" <<<"$cmds"; then

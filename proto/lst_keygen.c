@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The keygen command (lst_keygen.h): flags, the usage text and the messages around
+ * The keygen command (lst_keygen.h): its flag table, its texts and the messages around
  * lst_auth_keygen and lst_auth_load_public, shared by `lockstep keygen` and
  * `lockstep-agent keygen` so that an agent-only host makes its key pair with the same code and
  * the same files as a coordinator.
@@ -8,34 +8,51 @@
 #include "lst_keygen.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lst_auth.h"
+#include "lst_util.h"
+
+static const struct lst_flag s_flags[] = {
+	{ .opt = { .name = "force",
+		   .type = LST_OPT_BOOL,
+		   .offset = offsetof(struct lst_keygen_args, force),
+		   .help = "replace an existing pair" },
+	  .letter = 'f' },
+	{ .opt = { .name = "fingerprint",
+		   .type = LST_OPT_BOOL,
+		   .offset = offsetof(struct lst_keygen_args, fingerprint),
+		   .help = "print the fingerprint and public key of each .key or .pub FILE (a key's "
+			   "fingerprint is its first 12 characters)" } },
+	{ .opt = { .name = NULL } },
+};
+
+const struct lst_flag *const lst_keygen_groups[] = { s_flags, NULL };
+
+/* cmd's flags and texts; *more is the text after the flags, the caller frees it. */
+static void s_flag_cmd(const struct lst_keygen_cmd *cmd, struct lst_flag_cmd *fc, char **more)
+{
+	*more = lst_asprintf("%s%s", cmd->def_doc, LST_KEYGEN_MORE);
+	*fc = (struct lst_flag_cmd){
+		.name = cmd->prog,
+		.operands = LST_KEYGEN_OPERANDS,
+		.operand = LST_FLAG_FILE,
+		.about = LST_KEYGEN_ABOUT,
+		.more = *more,
+		.groups = lst_keygen_groups,
+	};
+}
 
 void lst_keygen_usage(const struct lst_keygen_cmd *cmd, FILE *f)
 {
-	fprintf(f,
-		"usage: %s [--force] [PATH/NAME]\n"
-		"       %s --fingerprint FILE...\n"
-		"\n"
-		"Make a CURVE key pair: NAME.key, the secret (mode 0600: keep it on this host), and\n"
-		"NAME.pub, the public half to copy to the other side. %s"
-		"Missing folders are created. Existing files are never replaced unless --force is\n"
-		"given.\n"
-		"\n"
-		"  A coordinator key: copy NAME.pub into every agent's authorized_keys folder.\n"
-		"  An agent key:      lockstep-agent --key NAME.key; plans name NAME.pub as the\n"
-		"                     agent's key:.\n"
-		"\n"
-		"  -f, --force            replace an existing pair\n"
-		"      --fingerprint      print the fingerprint and public key of each .key or .pub\n"
-		"                         FILE (a key's fingerprint is its first 12 characters)\n"
-		"\n"
-		"The files are czmq certificates (ZPL text); see docs/security.md.\n"
-		"\n"
-		"Exit status: 0 done, 1 a file could not be written or read, 2 usage.\n",
-		cmd->prog, cmd->prog, cmd->def_doc);
+	struct lst_flag_cmd fc;
+	char *more;
+
+	s_flag_cmd(cmd, &fc, &more);
+	lst_flag_help(&fc, f);
+	free(more);
 }
 
 static int s_fingerprints(const struct lst_keygen_cmd *cmd, int argc, char **argv)
@@ -43,7 +60,7 @@ static int s_fingerprints(const struct lst_keygen_cmd *cmd, int argc, char **arg
 	int rc = 0;
 
 	if (argc < 1) {
-		lst_keygen_usage(cmd, stderr);
+		fprintf(stderr, "%s: --fingerprint needs a FILE (see --help)\n", cmd->prog);
 		return 2;
 	}
 	for (int i = 0; i < argc; i++) {
@@ -62,37 +79,33 @@ static int s_fingerprints(const struct lst_keygen_cmd *cmd, int argc, char **arg
 
 int lst_keygen_main(const struct lst_keygen_cmd *cmd, int argc, char **argv)
 {
+	struct lst_keygen_args args = { 0 };
 	struct lst_keypair kp;
-	char *kpath = NULL, *ppath = NULL, *def = NULL, fp[16];
+	struct lst_flag_cmd fc;
+	char *kpath = NULL, *ppath = NULL, *def = NULL, *more, fp[16];
 	const char *base = NULL;
-	bool force = false;
 	lst_err err;
 	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			lst_keygen_usage(cmd, stdout);
-			return 0;
-		} else if (!strcmp(a, "--fingerprint")) {
-			return s_fingerprints(cmd, argc - i - 1, argv + i + 1);
-		} else if (!strcmp(a, "--force") || !strcmp(a, "-f")) {
-			force = true;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "%s: unknown option '%s'\n", cmd->prog, a);
-			lst_keygen_usage(cmd, stderr);
-			return 2;
-		} else if (base) {
-			fprintf(stderr, "%s: one PATH/NAME at a time\n", cmd->prog);
-			return 2;
-		} else {
-			base = a;
-		}
+	s_flag_cmd(cmd, &fc, &more);
+	rc = lst_flag_parse(&fc, argc, argv, &args, &err);
+	if (rc == 0)
+		lst_flag_help(&fc, stdout);
+	else if (rc < 0)
+		fprintf(stderr, "%s: %s (see --help)\n", cmd->prog, err.msg);
+	free(more);
+	if (rc <= 0)
+		return rc ? 2 : 0;
+	if (args.fingerprint)
+		return s_fingerprints(cmd, argc - rc, argv + rc);
+	if (argc - rc > 1) {
+		fprintf(stderr, "%s: one PATH/NAME at a time\n", cmd->prog);
+		return 2;
 	}
+	base = rc < argc ? argv[rc] : NULL;
 	if (!base)
 		base = def = cmd->def_base(); /* lst_auth_keygen drops its ".key" */
-	rc = lst_auth_keygen(base, force, &kp, &kpath, &ppath, &err);
+	rc = lst_auth_keygen(base, args.force, &kp, &kpath, &ppath, &err);
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", cmd->prog, err.msg);
 		free(def);

@@ -33,7 +33,8 @@ static char *s_absolute(const char *path)
 	return lst_asprintf("%s/%s", cwd, path);
 }
 
-/* Parse the command line into flags and act on --help, --version, --write-doc and --write-man.
+/* Parse the command line into flags and act on --help, --version, --list-settings, --write-doc
+ * and --write-man.
  * Returns 0 to go on, 1 when the program should exit 0, or -EINVAL after printing the problem. */
 static int s_parse_flags(int argc, char **argv, lst_config *flags, struct lst_config_cli *cli)
 {
@@ -49,6 +50,10 @@ static int s_parse_flags(int argc, char **argv, lst_config *flags, struct lst_co
 	}
 	if (cli->version) {
 		printf("lockstep-agent %s\n", LST_VERSION);
+		return 1;
+	}
+	if (cli->list_settings) {
+		lst_config_list(stdout);
 		return 1;
 	}
 	if (cli->write_doc || cli->write_man) {
@@ -203,10 +208,10 @@ static int s_serve(struct s_agent *a)
 	o.mem_max = cfg->mem_max;
 	o.policy = a->policy;
 	o.log_path = a->log;
-	o.hooks = cfg->hooks;
-	o.nhooks = cfg->nhooks;
-	o.collectors = cfg->collectors;
-	o.ncollectors = cfg->ncollectors;
+	o.hooks = cfg->hooks.v;
+	o.nhooks = cfg->hooks.n;
+	o.collectors = cfg->collectors.v;
+	o.ncollectors = cfg->collectors.n;
 	o.hook_timeout = cfg->hook_timeout;
 	o.trace_dir = cfg->trace_dir;
 	if (cfg->key) {
@@ -223,16 +228,16 @@ static int s_serve(struct s_agent *a)
 	}
 	if (lst_dev_policy_read_only(a->policy))
 		lst_log_info("read-only: every write and purge is refused");
-	else if (!cfg->nallow)
+	else if (!cfg->allow_write.n)
 		lst_log_info("allow_write is empty: every write and purge is refused");
-	for (size_t i = 0; i < cfg->nallow; i++)
-		lst_log_info("allow_write: %s", cfg->allow_write[i]);
-	for (size_t i = 0; i < cfg->nhooks; i++)
-		lst_log_info("hook %s: %s (%zu arguments)", cfg->hooks[i].name,
-			     cfg->hooks[i].argv[0], cfg->hooks[i].argc - 1);
-	for (size_t i = 0; i < cfg->ncollectors; i++)
-		lst_log_info("collector %s: %s (%zu arguments)", cfg->collectors[i].name,
-			     cfg->collectors[i].argv[0], cfg->collectors[i].argc - 1);
+	for (size_t i = 0; i < cfg->allow_write.n; i++)
+		lst_log_info("allow_write: %s", cfg->allow_write.v[i]);
+	for (size_t i = 0; i < cfg->hooks.n; i++)
+		lst_log_info("hook %s: %s (%zu arguments)", cfg->hooks.v[i].name,
+			     cfg->hooks.v[i].argv[0], cfg->hooks.v[i].argc - 1);
+	for (size_t i = 0; i < cfg->collectors.n; i++)
+		lst_log_info("collector %s: %s (%zu arguments)", cfg->collectors.v[i].name,
+			     cfg->collectors.v[i].argv[0], cfg->collectors.v[i].argc - 1);
 	lst_daemonize_notify(a->notify, 0);
 	a->notify = -1;
 	rc = lst_daemon_run(a->d) ? 1 : 0;

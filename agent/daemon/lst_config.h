@@ -4,9 +4,12 @@
  * it) and from command-line flags, with the same names, types and checks for both. Flags win:
  * lst_config_override() copies every setting the command line gave over the file's.
  *
- * The settings, their flags, types, defaults and help are described once, in
- * lst_config_settings[] (lst_config.c): the file reader, the flag parser, --help and the tables
- * of docs/agent.md are made from it. The file is one flat map of those keys
+ * The settings are described once, as an lst_opt table (lst_config_settings[], lst_config.c:
+ * name, type, default, range, meaning), and the flags that are not settings as another
+ * (lst_config_flags[], lst_config_cli.c): the file reader, the flag parser, --help, the tables
+ * of docs/agent.md, lockstep-agent(8) and --list-settings are all made from them, so a new
+ * setting is one entry. Each value type is a set of lst_opt operations (lst_config_types.c),
+ * so no code branches on which setting it is. The file is one flat map of the settings' keys
  * (deploy/agent.yaml is an example).
  *
  * The file is read with common/lst_yaml, as plans are. Unknown keys, wrong types, bad values,
@@ -23,6 +26,8 @@
 
 #include "lst_dev.h"
 #include "lst_err.h"
+#include "lst_flag.h"
+#include "lst_opt.h"
 
 #define LST_CONFIG_DEFAULT_LISTEN "tcp://*:7270"
 #define LST_CONFIG_DEFAULT_LOG "/var/log/lockstep-agent.log"
@@ -34,80 +39,56 @@
 #define LST_CONFIG_MEM_MAX_PERCENT 25		    /* default mem_max: this share of MemTotal */
 #define LST_CONFIG_MEM_MAX_MIN ((uint64_t)16 << 20) /* 16 MiB */
 
-/* Which settings were given (file or flags); lst_config_override copies only these. */
-enum lst_config_key {
-	LST_CFG_LISTEN = 1u << 0,
-	LST_CFG_NAME = 1u << 1,
-	LST_CFG_LOG = 1u << 2,
-	LST_CFG_PIDFILE = 1u << 3,
-	LST_CFG_FOREGROUND = 1u << 4,
-	LST_CFG_ALLOW_WRITE = 1u << 5,
-	LST_CFG_READ_ONLY = 1u << 6,
-	LST_CFG_DEBUG = 1u << 7,
-	LST_CFG_LEASE_MAX = 1u << 8,
-	LST_CFG_KEY = 1u << 9,
-	LST_CFG_AUTHORIZED_KEYS = 1u << 10,
-	LST_CFG_INSECURE = 1u << 11,
-	LST_CFG_MEM_MAX = 1u << 12,
-	LST_CFG_HOOKS = 1u << 13,
-	LST_CFG_COLLECTORS = 1u << 14,
-	LST_CFG_HOOK_TIMEOUT = 1u << 15,
-	LST_CFG_TRACE_DIR = 1u << 16,
+/* The agent's settings (each a config key, and a flag unless it is read from the file only),
+ * ended by a NULL name; lst_config.set has bit i for lst_config_settings[i]. */
+extern const struct lst_opt lst_config_settings[];
+
+/* The flags of the daemon that are not settings (--config, --version...), on struct
+ * lst_config_cli, ended by a NULL name. */
+extern const struct lst_flag lst_config_flags[];
+
+/* A list of strings the config owns (allow_write's globs), NULL-terminated. */
+struct lst_config_strs {
+	char **v;
+	size_t n;
 };
 
-/* How a setting's value is read (the same from the file and from a flag). */
-enum lst_config_type {
-	LST_CONFIG_STR,	     /* one scalar */
-	LST_CONFIG_BOOL,     /* true/false */
-	LST_CONFIG_LIST,     /* a sequence of scalars; a repeatable flag */
-	LST_CONFIG_STR_LIST, /* a scalar, or a sequence of scalars joined with ',' */
-	LST_CONFIG_DURATION, /* "10m", "600" (seconds) */
-	LST_CONFIG_SIZE,     /* bytes: "4g", "512m", "1048576" */
-	LST_CONFIG_FLAG,     /* a command-line flag only, not a setting (--config, --help) */
-	LST_CONFIG_ARGV_MAP, /* a map of NAME: [argv...]; in the file only (no flag) */
+/* Named commands (hooks, collectors), in the order written. */
+struct lst_config_cmds {
+	struct lst_config_cmd *v;
+	size_t n;
 };
 
-/* One setting (or flag) of the agent: everything every description of it needs. */
-struct lst_config_setting {
-	const char *name; /* config key; the flag is --name with '-' for '_' ("v" is -v) */
-	enum lst_config_type type;
-	unsigned bit;	     /* enum lst_config_key; 0 for a flag only */
-	const char *arg;     /* the flag's value as --help names it; NULL: takes none */
-	const char *what;    /* docs: the config file's type column (NULL for a flag only) */
-	const char *example; /* docs: an example value, Markdown */
-	const char *help;    /* --help: a phrase; '\n' starts a continuation line */
-	const char *doc;     /* docs/agent.md: what it does, Markdown */
-};
-
-/* The agent's settings and flags, ended by a NULL name. */
-extern const struct lst_config_setting lst_config_settings[];
-
+/* Every field is a setting's value, at the offset its table entry gives: the scalars are
+ * int64_t as lst_opt keeps them, a string NULL when not given (the default then applies). */
 typedef struct lst_config {
-	char *listen;  /* NULL = LST_CONFIG_DEFAULT_LISTEN */
+	char *listen;  /* LST_CONFIG_DEFAULT_LISTEN unless given */
 	char *name;    /* NULL = the host name */
 	char *log;     /* NULL = stderr in the foreground, LST_CONFIG_DEFAULT_LOG otherwise */
 	char *pidfile; /* NULL = none */
-	bool foreground;
-	char **allow_write; /* absolute globs, nallow of them */
-	size_t nallow;
-	bool read_only;
+	int64_t foreground;
+	struct lst_config_strs allow_write; /* absolute globs */
+	int64_t read_only;
 	char *debug;	       /* comma-separated debug categories, NULL = none */
-	int64_t lease_max;     /* ns; 0 = LST_CONFIG_LEASE_MAX_DEFAULT */
+	int64_t lease_max;     /* ns */
 	char *key;	       /* the agent's CURVE secret key file (NAME.key); NULL = plain text */
 	char *authorized_keys; /* folder of accepted coordinator public keys (*.pub) */
-	bool insecure;	       /* plain text allowed beyond loopback (warned at every start) */
-	uint64_t mem_max; /* bytes a point may ask for; 0 = LST_CONFIG_MEM_MAX_PERCENT of RAM */
+	int64_t insecure;      /* plain text allowed beyond loopback (warned at every start) */
+	int64_t mem_max; /* bytes a point may ask for; 0 = LST_CONFIG_MEM_MAX_PERCENT of RAM */
 	/* what a plan may run on this host, by name (hooks at instants or around
 	 * phases; collectors before and after phases). No shell: argv[0] is an absolute path. */
-	struct lst_config_cmd *hooks; /* nhooks of them, in the order written */
-	size_t nhooks;
-	struct lst_config_cmd *collectors;
-	size_t ncollectors;
-	int64_t hook_timeout; /* ns a hook or collector may take; 0 = LST_CONFIG_HOOK_TIMEOUT_DEFAULT */
-	/* the folder of I/O traces (write_iolog, read_iolog name files in it);
-	 * NULL = LST_CONFIG_DEFAULT_TRACE_DIR, created (0750) when a record first needs it */
+	struct lst_config_cmds hooks;
+	struct lst_config_cmds collectors;
+	int64_t hook_timeout; /* ns a hook or collector may take */
+	/* the folder of I/O traces (write_iolog, read_iolog name files in it), created (0750)
+	 * when a record first needs it */
 	char *trace_dir;
-	unsigned set; /* enum lst_config_key bits */
+	uint32_t set; /* bit i: lst_config_settings[i] was given (file or flag) */
+#ifdef LST_TEST_EXTRA_SETTING
+	/* the one setting more of the settings test's build (tests/agent_settings.cmake): last,
+	 * so the library's files, built without it, read every other field where it is */
+	int64_t extra_probe;
+#endif
 } lst_config;
 
 #define LST_CONFIG_HOOK_TIMEOUT_DEFAULT (60 * (int64_t)1000000000) /* 60 s, ns */
@@ -129,7 +110,7 @@ int lst_config_policy(const lst_config *cfg, lst_dev_policy *p, lst_err *err);
 const struct lst_config_cmd *lst_config_cmd_find(const struct lst_config_cmd *cmds, size_t n,
 						 const char *name);
 
-/* An empty config (nothing set). Never NULL. */
+/* A config with every default and nothing set. Never NULL. */
 lst_config *lst_config_new(void);
 
 /* Free *p and set it to NULL; safe on NULL and twice. */
@@ -137,8 +118,8 @@ void lst_config_destroy(lst_config **p);
 
 /*
  * Set one key from text, as a flag gives it ("listen", "tcp://..."): the same checks as the file.
- * allow_write appends one glob; foreground and read_only take a boolean ("true", "yes", "1"...).
- * Returns 0, or -EINVAL with err saying what is wrong (no position: the caller adds one).
+ * A list (allow_write, debug) gains the value; a boolean takes "true", "yes", "1"... Returns 0,
+ * or -EINVAL with err saying what is wrong (no position: the caller adds one).
  */
 int lst_config_set(lst_config *cfg, const char *key, const char *value, lst_err *err);
 
@@ -158,29 +139,46 @@ int lst_config_parse(lst_config *cfg, const char *name, const char *text, size_t
  * never below LST_CONFIG_MEM_MAX_MIN. */
 uint64_t lst_config_mem_max_default(void);
 
-/* Copy every setting src has set over dst (flags over the file); allow_write is replaced. */
+/* Copy every setting src has set over dst (flags over the file); a list is replaced. */
 void lst_config_override(lst_config *dst, const lst_config *src);
 
-/* What the command line asked for besides settings. */
+/* Whether lst_config_settings' entry named key was given (file or flag). */
+bool lst_config_is_set(const lst_config *cfg, const char *key);
+
+/* What the command line asked for besides settings (lst_config_flags[] describes it). */
 struct lst_config_cli {
-	const char *config;    /* --config FILE, or NULL */
+	const char *config;    /* --config FILE, or NULL (borrowed from argv) */
 	const char *write_doc; /* --write-doc FILE, or NULL */
 	const char *write_man; /* --write-man FILE, or NULL */
-	int verbose;	       /* how many -v */
-	bool help;	       /* --help or -h: print lst_config_usage and exit 0 */
-	bool version;	       /* --version: print the version and exit 0 */
+	int64_t verbose;       /* -v, --verbose */
+	int64_t help;	       /* --help or -h: print lst_config_usage and exit 0 */
+	int64_t version;       /* --version: print the version and exit 0 */
+	int64_t list_settings; /* --list-settings: print lst_config_list and exit 0 */
 };
 
 /*
- * Parse the daemon's command line (argv[0] is the program) from lst_config_settings: settings go
- * into flags through lst_config_set, the rest into cli. Stops at --help or --version. Returns 0,
- * or -EINVAL with err saying what is wrong ("unknown option '--x' (see --help)").
+ * Parse the daemon's command line (argv[0] is the program; lst_flag reorders it) with lst_flag:
+ * a flag for each setting of lst_config_settings (into flags, through lst_config_set) and
+ * lst_config_flags (into cli, overwritten). Stops at -h/--help. Returns 0, or -EINVAL with err
+ * saying what is wrong ("unknown option '--x' (see --help)").
  */
 int lst_config_parse_flags(lst_config *flags, struct lst_config_cli *cli, int argc, char **argv,
 			   lst_err *err);
 
-/* The daemon's --help text, from lst_config_settings. */
+/* The daemon's --help text, from lst_config_settings and lst_config_flags. */
 void lst_config_usage(FILE *f);
+
+/* Every entry of both tables, one a line: its config key and its flag, "-" for none
+ * ("allow_write --allow-write", "hooks -", "- --config"), for tests and tools. */
+void lst_config_list(FILE *f);
+
+/*
+ * The answer to the shell's Tab for lockstep-agent (completion/lockstep.bash, in
+ * lst_flag_complete's form): words[0..n) the command line, words[cword] the word completed.
+ * Returns 0 when answered, 1 for a subcommand's words (bench, keygen), which are not the
+ * daemon's to answer.
+ */
+int lst_config_complete(int n, char **words, int cword, FILE *f);
 
 /*
  * Rewrite the two generated tables of the Markdown file at path (docs/agent.md: the options and

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "lst_coord.h"
+#include "lst_flag.h"
 #include "lst_plan.h"
 
 int lst_cmd_run(int argc, char **argv);
@@ -24,41 +25,63 @@ int lst_cmd_keygen(int argc, char **argv);
 int lst_cmd_inventory(int argc, char **argv);
 int lst_cmd_verify(int argc, char **argv);
 
-/* Each command's --help text, written to f: the one source of --help and of lockstep(1). */
-void lst_cmd_run_usage(FILE *f);
-void lst_cmd_resume_usage(FILE *f);
-void lst_cmd_validate_usage(FILE *f);
-void lst_cmd_agents_usage(FILE *f);
-void lst_cmd_demo_usage(FILE *f);
-void lst_cmd_steady_usage(FILE *f);
-void lst_cmd_report_usage(FILE *f);
-void lst_cmd_keygen_usage(FILE *f);
-void lst_cmd_inventory_usage(FILE *f);
-void lst_cmd_verify_usage(FILE *f);
+/* Each command's flags and texts (lst_flag.h): the one source of its parsing, its --help, its
+ * section of lockstep(1) and its bash completion. */
+extern const struct lst_flag_cmd lst_cmd_run_flags;
+extern const struct lst_flag_cmd lst_cmd_resume_flags;
+extern const struct lst_flag_cmd lst_cmd_validate_flags;
+extern const struct lst_flag_cmd lst_cmd_agents_flags;
+extern const struct lst_flag_cmd lst_cmd_demo_flags;
+extern const struct lst_flag_cmd lst_cmd_steady_flags;
+extern const struct lst_flag_cmd lst_cmd_report_flags;
+extern const struct lst_flag_cmd lst_cmd_inventory_flags;
+extern const struct lst_flag_cmd lst_cmd_verify_flags;
+extern const struct lst_flag_cmd
+	lst_cmd_keygen_flags; /* lst_keygen's table, shared with the agent */
 
-/* One command of `lockstep`: main's table, which --help and lockstep(1) both read. */
+/* One command of `lockstep`: main's table, which --help, lockstep(1) and completion read. */
 struct lst_cli_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *help;	/* the phrase of `lockstep --help` */
-	void (*usage)(FILE *f); /* its own --help */
+	const char *help;		  /* the phrase of `lockstep --help` */
+	const struct lst_flag_cmd *flags; /* its flags and texts */
 };
 
 /*
  * Write the man pages into folder dir (which must exist): lockstep.1 from the n commands of cmds
- * (their phrases and --help texts) and the overview usage, and lockstep-plan.5 from the plan
+ * (their phrases and flag tables) and the overview usage, and lockstep-plan.5 from the plan
  * reference (lst_plan_write_doc). Returns 0, or 1 after saying on stderr which file failed.
  */
 int lst_cli_write_man(const char *dir, const struct lst_cli_cmd *cmds, size_t n,
 		      void (*usage)(FILE *f));
 
 /*
- * In a subcommand's getopt_long loop, the options that coordinating commands share (-d/--debug
- * CATEGORY, -v/--verbose, -h/--help) and getopt's usage errors (':' a value missing, '?' an
- * unknown option), said as "lockstep CMD: ...". Returns -1 when parsing goes on, else the exit
- * code: 0 after --help, 2 on a usage error.
+ * What the flags several commands take store into: the first member of each command's own
+ * struct of flags, so that the shared groups below can serve them all.
  */
-int lst_cli_common_opt(const char *cmd, int opt, char **argv, void (*usage)(FILE *));
+struct lst_cli_flags {
+	const char *out;      /* -o: each command's own entry, for its own meaning */
+	const char *key_file; /* --key FILE */
+	const char *metrics;  /* --metrics ADDR:PORT */
+	int64_t insecure;     /* --insecure */
+	int64_t quiet;	      /* -q, --quiet */
+};
+
+extern const struct lst_flag lst_cli_key_flags[];     /* --key FILE, --insecure */
+extern const struct lst_flag lst_cli_quiet_flags[];   /* -q, --quiet */
+extern const struct lst_flag lst_cli_metrics_flags[]; /* --metrics ADDR:PORT */
+extern const struct lst_flag lst_cli_log_flags[];     /* --debug LIST, -v/--verbose */
+
+/*
+ * Parse a command's argv through its table into base (a struct starting with struct
+ * lst_cli_flags). Returns -1 when the command goes on, *first the index of its first operand;
+ * else the exit code: 0 after printing --help, 2 after saying the usage error as "lockstep CMD:
+ * ... (see 'lockstep CMD --help')".
+ */
+int lst_cli_parse(const struct lst_flag_cmd *cmd, int argc, char **argv, void *base, int *first);
+
+/* The shared flags as a coordinator's options (the others in *opts are left as they are). */
+void lst_cli_coord_opts(const struct lst_cli_flags *fl, struct lst_coord_opts *opts);
 
 struct lst_coord_opts;
 struct lst_plan;

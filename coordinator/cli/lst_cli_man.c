@@ -2,9 +2,10 @@
 /*
  * `lockstep --write-man DIR`: lockstep(1) and lockstep-plan(5), made from what --help and
  * docs/plan.md are made from. lockstep(1) is the overview --help, then a subsection per command
- * of main's table with that command's own --help text; lockstep-plan(5) is the plan reference's
- * Markdown (lst_plan_write_doc) rendered as roff. Nothing here lists an option: lst_roff turns
- * the texts into man(7) markup, so a page cannot disagree with --help or the reference.
+ * of main's table written from that command's table of flags (lst_flag_man: its synopsis,
+ * texts and a tagged paragraph per flag); lockstep-plan(5) is the plan reference's Markdown
+ * (lst_plan_write_doc) rendered as roff. Nothing here lists an option, so a page cannot
+ * disagree with --help or the reference.
  */
 #include "lst_cli.h"
 
@@ -53,9 +54,7 @@ static void s_page_lockstep(FILE *f, const struct lst_cli_cmd *cmds, size_t n,
 		fputs(".PP\n", f);
 		lst_roff_inline(f, cmds[i].help, strlen(cmds[i].help));
 		fputs(".\n", f);
-		s_capture(cmds[i].usage, &text);
-		lst_roff_usage(f, text);
-		free(text);
+		lst_flag_man(cmds[i].flags, f);
 	}
 	/* lst_cli.h's contract, which every command keeps; each section above gives the details */
 	fputs(".SH \"EXIT STATUS\"\n.TP\n0\nsuccess\n.TP\n1\nthe run or check found a problem "

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `lockstep agents ADDR... | PLAN.yaml`: who is listening, and how their clocks compare. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,78 +10,62 @@
 #include "lst_plan.h"
 #include "lst_util.h"
 
-void lst_cmd_agents_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep agents [--json] [--key FILE] [--insecure] ADDRESS[=KEY]... |\n"
-		"                       PLAN.yaml\n"
-		"\n"
-		"Connect to each agent, and show its name, version, host, cores, usable engines,\n"
-		"clock offset from this machine (the agent's monotonic clock minus ours) and the\n"
-		"round-trip time, measured by a burst of clock exchanges. An address is\n"
-		"tcp://HOST:PORT or HOST[:PORT] (port 7270 by default). With a plan, its agents\n"
-		"and their keys. An agent whose config names hooks or collectors (what a plan\n"
-		"may run there: docs/agent.md) gets a second line listing them.\n"
-		"\n"
-		"  ADDRESS=KEY      reach this agent over CURVE; KEY is its public key: a file\n"
-		"                   (its NAME.pub) or the 40-character Z85 text\n"
-		"  --key FILE       our CURVE secret key (default\n"
-		"                   $XDG_CONFIG_HOME/lockstep/coordinator.key)\n"
-		"  --insecure       allow plain text to addresses beyond loopback\n"
-		"  --json           JSON instead of a table\n"
-		"\n"
-		"An agent that refuses our key, or whose key is not the one given, is shown as\n"
+struct s_flags {
+	struct lst_cli_flags c; /* first: the shared groups store into it */
+	int64_t json;
+};
+
+static const struct lst_flag s_own[] = {
+	{ .opt = { .name = "json",
+		   .type = LST_OPT_BOOL,
+		   .offset = offsetof(struct s_flags, json),
+		   .help = "JSON instead of a table" } },
+	{ .opt = { .name = NULL } },
+};
+
+static const struct lst_flag *const s_groups[] = { s_own, lst_cli_key_flags, NULL };
+
+const struct lst_flag_cmd lst_cmd_agents_flags = {
+	.name = "lockstep agents",
+	.operands = "ADDRESS[=KEY]... | PLAN.yaml",
+	.operand = LST_FLAG_PLAN,
+	.groups = s_groups,
+	.about = "Connect to each agent, and show its name, version, host, cores, usable engines,\n"
+		 "clock offset from this machine (the agent's monotonic clock minus ours) and the\n"
+		 "round-trip time, measured by a burst of clock exchanges. An address is\n"
+		 "tcp://HOST:PORT or HOST[:PORT] (port 7270 by default). With a plan, its agents\n"
+		 "and their keys. An agent whose config names hooks or collectors (what a plan\n"
+		 "may run there: docs/agent.md) gets a second line listing them. ADDRESS=KEY\n"
+		 "reaches that agent over CURVE; KEY is its public key: a file (its NAME.pub) or\n"
+		 "the 40-character Z85 text.\n",
+	.more = "An agent that refuses our key, or whose key is not the one given, is shown as\n"
 		"'refused' with the reason (see docs/security.md).\n"
 		"\n"
-		"Exit status: 0 every agent answered, 1 some did not, 2 usage or keys.\n");
-}
+		"Exit status: 0 every agent answered, 1 some did not, 2 usage or keys.\n"
+		"\n"
+		"Example:\n"
+		"  lockstep agents plan.yaml\n",
+};
 
 int lst_cmd_agents(int argc, char **argv)
 {
 	struct lst_coord_agent *agents;
 	char **owned;
 	size_t n = 0;
-	bool json = false;
+	struct s_flags fl = { 0 };
 	struct lst_coord_opts sec = { 0 };
 	lst_plan *plan = NULL;
-	int rc;
+	int first, rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			lst_cmd_agents_usage(stdout);
-			return 0;
-		}
-		json |= !strcmp(argv[i], "--json");
-	}
+	if ((rc = lst_cli_parse(&lst_cmd_agents_flags, argc, argv, &fl, &first)) >= 0)
+		return rc;
+	lst_cli_coord_opts(&fl.c, &sec);
 	agents = lst_calloc((size_t)argc, sizeof(*agents));
 	owned = lst_calloc((size_t)argc, sizeof(*owned));
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		const char *a = argv[i];
 		size_t len = strlen(a);
 
-		if (!strcmp(a, "--json"))
-			continue;
-		if (!strcmp(a, "--insecure")) {
-			sec.insecure = true;
-			continue;
-		}
-		if (!strcmp(a, "--key")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "lockstep agents: --key needs a file\n");
-				rc = 2;
-				goto out;
-			}
-			sec.key_file = argv[++i];
-			continue;
-		}
-		if (a[0] == '-') {
-			fprintf(stderr,
-				"lockstep agents: unknown option '%s' (see 'lockstep agents "
-				"--help')\n",
-				a);
-			rc = 2;
-			goto out;
-		}
 		if (len > 5 && (!strcmp(a + len - 5, ".yaml") || !strcmp(a + len - 4, ".yml"))) {
 			if ((rc = lst_cli_add_plan_agents("agents", a, &plan, &agents, &n,
 							  (size_t)argc)))
@@ -96,7 +81,7 @@ int lst_cmd_agents(int argc, char **argv)
 		goto out;
 	}
 	lst_coord_handle_signals();
-	rc = lst_probe_agents(agents, n, &sec, json, stdout);
+	rc = lst_probe_agents(agents, n, &sec, fl.json, stdout);
 out:
 	for (int i = 0; i < argc; i++)
 		free(owned[i]);

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <libgen.h>
 #include <linux/loop.h>
@@ -77,11 +78,24 @@ struct s_demo {
 	int ports[2];
 };
 
-void lst_cmd_demo_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep demo [-o DIR] [--quiet] [--metrics ADDR:PORT]\n"
-		"\n"
+static const struct lst_flag s_own[] = {
+	{ .opt = { .name = "output",
+		   .ops = &lst_flag_string,
+		   .offset = offsetof(struct lst_cli_flags, out),
+		   .help = "results folder (default results/demo-DATE-TIME)" },
+	  .letter = 'o',
+	  .arg = "DIR",
+	  .complete = LST_FLAG_DIR },
+	{ .opt = { .name = NULL } },
+};
+
+static const struct lst_flag *const s_groups[] = { s_own, lst_cli_quiet_flags,
+						   lst_cli_metrics_flags, NULL };
+
+const struct lst_flag_cmd lst_cmd_demo_flags = {
+	.name = "lockstep demo",
+	.groups = s_groups,
+	.about =
 		"Run lockstep's main job on an embedded default, with nothing to set up: start two\n"
 		"agents on 127.0.0.1, make a scratch target (as root three loop devices over one file\n"
 		"in /dev/shm, like the ports of a dual-port drive: agent a reaches it through two\n"
@@ -90,12 +104,11 @@ void lst_cmd_demo_usage(FILE *f)
 		"write, a 70/30 random sweep over queue depth, random read, and a sequential read\n"
 		"through one, two and three paths), print the summary as 'lockstep run' does (each\n"
 		"agent's and path's rows under each point, and the port scaling), and leave a\n"
-		"results folder (default results/demo-DATE-TIME).\n"
-		"Everything else it made is removed at the end. 'make demo' runs this.\n"
-		"\n"
-		"  --metrics ADDR:PORT  serve live metrics for Prometheus while it runs, as\n"
-		"                       'lockstep run --metrics' does (:PORT: 127.0.0.1)\n");
-}
+		"results folder.\n"
+		"Everything else it made is removed at the end. 'make demo' runs this.\n",
+	.more = "Example:\n"
+		"  lockstep demo -o /tmp/demo && lockstep report /tmp/demo\n",
+};
 
 static int s_free_port(void)
 {
@@ -372,6 +385,7 @@ static lst_plan *s_demo_plan(const struct s_demo *d, lst_err *err)
 int lst_cmd_demo(int argc, char **argv)
 {
 	struct lst_coord_opts opts = { 0 };
+	struct lst_cli_flags fl = { 0 };
 	struct s_demo d;
 	char agent_bin[4200], *outdir = NULL;
 	lst_plan *plan = NULL;
@@ -379,26 +393,19 @@ int lst_cmd_demo(int argc, char **argv)
 	lst_folder_lock *lock = NULL; /* the results folder's: demo writes it as run does */
 	json_t *inventory = NULL;
 	lst_err err;
-	int rc = 2;
+	int first, rc;
 
 	lst_cli_line_buffered(); /* `make demo | tee log`: whole lines, in order */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			lst_cmd_demo_usage(stdout);
-			return 0;
-		} else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) &&
-			   i + 1 < argc) {
-			opts.outdir = argv[++i];
-		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
-			opts.quiet = true;
-		} else if (!strcmp(argv[i], "--metrics") && i + 1 < argc) {
-			opts.metrics = argv[++i];
-		} else {
-			fprintf(stderr, "lockstep demo: unexpected argument '%s'\n", argv[i]);
-			lst_cmd_demo_usage(stderr);
-			return 2;
-		}
+	if ((rc = lst_cli_parse(&lst_cmd_demo_flags, argc, argv, &fl, &first)) >= 0)
+		return rc;
+	if (first != argc) {
+		fprintf(stderr,
+			"lockstep demo: unexpected argument '%s' (see 'lockstep demo --help')\n",
+			argv[first]);
+		return 2;
 	}
+	lst_cli_coord_opts(&fl, &opts);
+	rc = 2;
 	memset(&d, 0, sizeof(d));
 	if (s_agent_binary(agent_bin, sizeof(agent_bin)))
 		return 2;

@@ -7,7 +7,7 @@
  * target per drive reached through two or more paths.
  * The grouping is lst_inventory_group's.
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +18,38 @@
 #include "lst_plan.h"
 #include "lst_util.h"
 
-void lst_cmd_inventory_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep inventory [-o FILE] [--targets] [--key FILE] [--insecure]\n"
-		"                          ADDRESS[=KEY]... | PLAN.yaml\n"
-		"\n"
+struct s_flags {
+	struct lst_cli_flags c; /* first: the shared groups store into it */
+	int64_t targets;
+};
+
+static const struct lst_flag s_own[] = {
+	{ .opt = { .name = "output",
+		   .ops = &lst_flag_string,
+		   .offset = offsetof(struct s_flags, c.out),
+		   .def = "inventory.json",
+		   .help = "write the inventory as JSON to FILE, in the current folder unless a "
+			   "path; '-' for none. Fields: docs/inventory.md" },
+	  .letter = 'o',
+	  .arg = "FILE",
+	  .complete = LST_FLAG_FILE },
+	{ .opt = { .name = "targets",
+		   .type = LST_OPT_BOOL,
+		   .offset = offsetof(struct s_flags, targets),
+		   .help = "print only a plan's 'targets:' section (YAML): one target per drive "
+			   "seen through two or more paths, with its identity and 'share: split'; "
+			   "paste it into a plan and 'lockstep validate' it" } },
+	{ .opt = { .name = NULL } },
+};
+
+static const struct lst_flag *const s_groups[] = { s_own, lst_cli_key_flags, NULL };
+
+const struct lst_flag_cmd lst_cmd_inventory_flags = {
+	.name = "lockstep inventory",
+	.operands = "ADDRESS[=KEY]... | PLAN.yaml",
+	.operand = LST_FLAG_PLAN,
+	.groups = s_groups,
+	.about =
 		"Ask each agent for its block devices (whole disks; loop devices with nothing\n"
 		"attached are left out) and show, per agent: name, transport (sas, sata, nvme,\n"
 		"loop, virtio, usb, scsi), size, WWN or loop backing file, the port it is reached\n"
@@ -37,24 +63,17 @@ void lst_cmd_inventory_usage(FILE *f)
 		"Devices are one drive when they share a WWN (else a serial); loop devices when\n"
 		"they are over the same backing file. An address is tcp://HOST:PORT or\n"
 		"HOST[:PORT] (port 7270 by default); with a plan, its agents and their keys.\n"
-		"\n"
-		"  -o FILE          write the inventory as JSON to FILE (default inventory.json in\n"
-		"                   the current folder; '-' for none). Fields: docs/inventory.md\n"
-		"  --targets        print only a plan's 'targets:' section (YAML): one target per\n"
-		"                   drive seen through two or more paths, with its identity and\n"
-		"                   'share: split'; paste it into a plan and 'lockstep validate' it\n"
-		"  ADDRESS=KEY      reach this agent over CURVE; KEY is its public key: a file\n"
-		"                   (its NAME.pub) or the 40-character Z85 text\n"
-		"  --key FILE       our CURVE secret key (default\n"
-		"                   $XDG_CONFIG_HOME/lockstep/coordinator.key)\n"
-		"  --insecure       allow plain text to addresses beyond loopback\n"
-		"\n"
-		"An agent that cannot be reached, refuses our key or is busy with another\n"
+		"ADDRESS=KEY reaches that agent over CURVE; KEY is its public key: a file (its\n"
+		"NAME.pub) or the 40-character Z85 text.\n",
+	.more = "An agent that cannot be reached, refuses our key or is busy with another\n"
 		"coordinator's run is listed with the reason; the others are still shown.\n"
 		"\n"
 		"Exit status: 0 every agent answered, 1 some did not, 2 usage, keys or the JSON\n"
-		"file.\n");
-}
+		"file.\n"
+		"\n"
+		"Example: the targets of a dual-port drive seen from two hosts, for a plan:\n"
+		"  lockstep inventory --targets -o - hosta hostb\n",
+};
 
 /* --- printing --------------------------------------------------------------------------------- */
 
@@ -190,8 +209,7 @@ static void s_print_targets(json_t *doc, FILE *out)
 /* --- the command ------------------------------------------------------------------------------ */
 
 struct s_args {
-	const char *json_file;
-	bool targets;
+	struct s_flags fl;
 	struct lst_coord_opts sec;
 	struct lst_coord_agent *agents;
 	char **owned;
@@ -202,29 +220,14 @@ struct s_args {
 /* Options and agents. Returns -1 to go on, else the exit code. */
 static int s_parse(struct s_args *a, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },	    { "targets", no_argument, NULL, 't' },
-		{ "insecure", no_argument, NULL, 'i' },	    { "key", required_argument, NULL, 'k' },
-		{ "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 },
-	};
-	int c, rc;
+	int first, rc;
 
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
-		if (c == 't')
-			a->targets = true;
-		else if (c == 'i')
-			a->sec.insecure = true;
-		else if (c == 'k')
-			a->sec.key_file = optarg;
-		else if (c == 'o')
-			a->json_file = optarg;
-		else if ((rc = lst_cli_common_opt("inventory", c, argv, lst_cmd_inventory_usage)) >=
-			 0)
-			return rc;
-	}
+	if ((rc = lst_cli_parse(&lst_cmd_inventory_flags, argc, argv, &a->fl, &first)) >= 0)
+		return rc;
+	lst_cli_coord_opts(&a->fl.c, &a->sec);
 	a->agents = lst_calloc((size_t)argc, sizeof(*a->agents));
 	a->owned = lst_calloc((size_t)argc, sizeof(*a->owned));
-	for (int i = optind; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		size_t len = strlen(argv[i]);
 
 		if (len > 5 &&
@@ -257,11 +260,10 @@ static int s_write_json(json_t *doc, const char *path)
 
 int lst_cmd_inventory(int argc, char **argv)
 {
-	struct s_args a = { .json_file = "inventory.json" };
+	struct s_args a = { 0 };
 	json_t *agents = NULL, *doc;
 	int rc, wrc;
 
-	optind = 1;
 	if ((rc = s_parse(&a, argc, argv)) >= 0)
 		goto out;
 	lst_coord_handle_signals();
@@ -269,7 +271,7 @@ int lst_cmd_inventory(int argc, char **argv)
 	if (!agents)
 		goto out;
 	doc = json_pack("{s:o, s:o}", "agents", agents, "drives", lst_inventory_group(agents));
-	if (a.targets)
+	if (a.fl.targets)
 		s_print_targets(doc, stdout);
 	else
 		s_print(doc, stdout);
@@ -278,7 +280,7 @@ int lst_cmd_inventory(int argc, char **argv)
 			fprintf(stderr, "lockstep inventory: agent %s: %s\n",
 				s_str(json_array_get(agents, i), "agent"),
 				s_str(json_array_get(agents, i), "error"));
-	if ((wrc = s_write_json(doc, a.json_file)))
+	if ((wrc = s_write_json(doc, a.fl.c.out)))
 		rc = wrc;
 	json_decref(doc);
 out:

@@ -9,19 +9,25 @@
 #include "lst_cli.h"
 #include "lst_keygen.h"
 
+#define S_DEF_DOC                                                                                  \
+	"Without PATH/NAME, the coordinator's default key is made:\n"                              \
+	"$XDG_CONFIG_HOME/lockstep/coordinator (that is ~/.config/lockstep/coordinator).\n"
+
 static const struct lst_keygen_cmd s_keygen = {
 	.prog = "lockstep keygen",
-	.def_doc =
-		"Without PATH/NAME, the\n"
-		"coordinator's default key is made: $XDG_CONFIG_HOME/lockstep/coordinator (that is\n"
-		"~/.config/lockstep/coordinator).\n",
+	.def_doc = S_DEF_DOC,
 	.def_base = lst_auth_default_key,
 };
 
-void lst_cmd_keygen_usage(FILE *f)
-{
-	lst_keygen_usage(&s_keygen, f);
-}
+/* the same texts lst_keygen_main's --help shows, for lockstep(1) and completion */
+const struct lst_flag_cmd lst_cmd_keygen_flags = {
+	.name = "lockstep keygen",
+	.operands = LST_KEYGEN_OPERANDS,
+	.operand = LST_FLAG_FILE,
+	.about = LST_KEYGEN_ABOUT,
+	.more = S_DEF_DOC LST_KEYGEN_MORE,
+	.groups = lst_keygen_groups,
+};
 
 int lst_cmd_keygen(int argc, char **argv)
 {

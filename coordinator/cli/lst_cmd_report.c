@@ -23,7 +23,7 @@
  * folder that cannot be read (the error names the file and line).
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
@@ -46,143 +46,115 @@
 #include "lst_report_show.h"
 #include "lst_report_plan.h"
 #include "lst_text.h"
+#include "lst_time.h"
 #include "lst_util.h"
 
 struct s_args {
+	struct lst_cli_flags c; /* first, as every command's: -o stores into c.out */
 	const char *dirs[LST_COMPARE_MAX_RUNS];
 	int ndirs;
 	const char *labels; /* --label A,B,C; NULL when not given */
 	const char *out;
 	const char *html; /* --html: the file, "" for DIR/report.html; NULL: none */
-	bool json, plots;
+	int64_t json, no_plots, limit_ns;
+	bool plots;
 	double limit_us; /* --limit, 0 when not given */
 };
 
-void lst_cmd_report_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep report [-o OUT] [--json] [--no-plots] [--limit TIME] [--html[=FILE]]\n"
-		"                       DIR\n"
-		"       lockstep report [-o OUT] [--label A,B,...] [--json] [--no-plots]\n"
-		"                       [--limit TIME] [--html[=FILE]] DIR1 DIR2 [DIR3 ...]\n"
-		"\n"
+#define S_ARG(field) offsetof(struct s_args, field)
+
+_Static_assert(LST_COMPARE_MAX_RUNS == 26, "the help below says at most 26 folders");
+
+static const struct lst_flag s_own[] = {
+	{ .opt = { .name = "output",
+		   .ops = &lst_flag_string,
+		   .offset = S_ARG(c.out),
+		   .help = "where plots (one folder; default DIR/plots) or the comparison (several; "
+			   "default a new folder ./compare-TIMESTAMP) go" },
+	  .letter = 'o',
+	  .arg = "OUT",
+	  .complete = LST_FLAG_DIR },
+	{ .opt = { .name = "label",
+		   .ops = &lst_flag_string,
+		   .offset = S_ARG(labels),
+		   .help = "the runs' names in a comparison, one per folder" },
+	  .arg = "A,B,..." },
+	{ .opt = { .name = "json",
+		   .type = LST_OPT_BOOL,
+		   .offset = S_ARG(json),
+		   .help = "print the report as one JSON object" } },
+	{ .opt = { .name = "html",
+		   .ops = &lst_flag_string,
+		   .offset = S_ARG(html),
+		   .help = "also write the report as one self-contained HTML page (tables, plots "
+			   "inline as SVG, nothing fetched from elsewhere; prints well): FILE, "
+			   "default DIR/report.html; with several folders the comparison, default "
+			   "OUT/compare.html" },
+	  .arg = "FILE",
+	  .flags = LST_FLAG_OPTIONAL },
+	{ .opt = { .name = "no-plots",
+		   .type = LST_OPT_BOOL,
+		   .offset = S_ARG(no_plots),
+		   .help = "do not draw plots" } },
+	{ .opt = { .name = "limit",
+		   .type = LST_OPT_DURATION,
+		   .offset = S_ARG(limit_ns),
+		   .min = 1000,
+		   .max = 3600 * LST_NS_PER_S,
+		   .help = "the latency limit of the headline figures and the plots' limit line "
+			   "(500us, 1ms; default: the plan's curve limit for the phase, else 1ms)" },
+	  .arg = "TIME" },
+	{ .opt = { .name = NULL } },
+};
+
+static const struct lst_flag *const s_groups[] = { s_own, NULL };
+
+const struct lst_flag_cmd lst_cmd_report_flags = {
+	.name = "lockstep report",
+	.operands = "DIR | DIR1 DIR2 [DIR3 ...]",
+	.operand = LST_FLAG_RESULTS,
+	.groups = s_groups,
+	.about =
 		"Read a results folder written by 'lockstep run', redraw every plot and print the\n"
 		"report: the run, its agents (clock offset, rtt), targets, status and errors, and\n"
 		"per phase the points (IOPS, MB/s, mean, p99 and p99.99 latency), the\n"
 		"headline figures of the latency-vs-IOPS curves (the highest IOPS with p99,\n"
 		"p99.9 and p99.99 under a latency limit), the steady-state verdicts and the\n"
-		"IOPS matrix; for repeated points (repeat:) each figure's mean and 95%% interval.\n"
+		"IOPS matrix; for repeated points (repeat:) each figure's mean and 95% interval.\n"
 		"Plots go to DIR/plots (or OUT) as NAME.svg and NAME.png, with the gnuplot\n"
 		"script NAME.gp that drew them.\n"
 		"\n"
-		"With two folders or more (at most %d), compare the runs with the first: points\n"
+		"With two folders or more (at most 26), compare the runs with the first: points\n"
 		"matched by phase and label, IOPS, MB/s, mean, p99, p99.99, read and write p99\n"
-		"of each run and its change from the first in %%, the basis compared (window,\n"
+		"of each run and its change from the first in %, the basis compared (window,\n"
 		"last round, mean of N repeats, point), and where both runs repeated a point\n"
-		"whether the change is within noise (Welch's t-test at 95%%); written to\n"
+		"whether the change is within noise (Welch's t-test at 95%); written to\n"
 		"OUT/compare.csv and OUT/compare.md and printed; every run's latency-vs-IOPS\n"
 		"curves in OUT/compare_lat_vs_iops.svg/.png; the ratio of the IOPS matrices.\n"
-		"OUT defaults to a new folder ./compare-TIMESTAMP; an input folder is never\n"
-		"written. Runs are named by --label, else by their drive's model and firmware,\n"
-		"else by their folder.\n"
-		"\n"
-		"options:\n"
-		"  -o, --output OUT   where plots (one folder) or the comparison (several) go\n"
-		"  --label A,B,...    the runs' names in a comparison, one per folder\n"
-		"  --json             print the report as one JSON object\n"
-		"  --html[=FILE]      also write the report as one self-contained HTML page\n"
-		"                     (tables, plots inline as SVG, nothing fetched from\n"
-		"                     elsewhere; prints well): FILE, default DIR/report.html;\n"
-		"                     with several folders the comparison, default\n"
-		"                     OUT/compare.html\n"
-		"  --no-plots         do not draw plots\n"
-		"  --limit TIME       the latency limit of the headline figures and the plots'\n"
-		"                     limit line (500us, 1ms); default: the plan's curve limit\n"
-		"                     for the phase, else 1ms\n"
-		"  -h, --help         print this help\n"
-		"\n"
-		"Plots need gnuplot (Debian: gnuplot-nox); without it the report is still printed\n"
+		"An input folder is never written. Runs are named by --label, else by their\n"
+		"drive's model and firmware, else by their folder.\n",
+	.more = "Plots need gnuplot (Debian: gnuplot-nox); without it the report is still printed\n"
 		"and a warning says the plots were skipped. docs/results.md describes every file.\n"
 		"\n"
-		"exit status: 0 done (even when plots could not be drawn), 2 bad usage or a folder\n"
-		"that cannot be read.\n",
-		LST_COMPARE_MAX_RUNS);
-}
-
-/* --limit: a duration of at least 1 us. Returns 0, or -EINVAL (said). */
-static int s_parse_limit(const char *s, double *us)
-{
-	int64_t ns;
-	lst_err err;
-
-	if (lst_parse_duration(s, &ns, &err)) {
-		lst_log_error("report: --limit: %s", err.msg);
-		return -EINVAL;
-	}
-	if (ns < 1000) {
-		lst_log_error("report: --limit: '%s' is below 1us (give a latency such as 500us or "
-			      "1ms)",
-			      s);
-		return -EINVAL;
-	}
-	*us = (double)ns / 1e3;
-	return 0;
-}
+		"Exit status: 0 done (even when plots could not be drawn), 2 bad usage or a folder\n"
+		"that cannot be read.\n"
+		"\n"
+		"Examples:\n"
+		"  lockstep report --html results/today\n"
+		"  lockstep report --label fw1,fw2 -o cmp results/fw1 results/fw2\n",
+};
 
 static int s_parse_args(int argc, char **argv, struct s_args *a)
 {
-	enum { O_JSON = 256, O_NO_PLOTS, O_LIMIT, O_HTML, O_LABEL };
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "no-plots", no_argument, NULL, O_NO_PLOTS },
-		{ "limit", required_argument, NULL, O_LIMIT },
-		{ "html", optional_argument, NULL, O_HTML },
-		{ "label", required_argument, NULL, O_LABEL },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	int first, rc;
 
 	memset(a, 0, sizeof(*a));
-	a->plots = true;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			lst_cmd_report_usage(stdout);
-			return 1;
-		case 'o':
-			a->out = optarg;
-			break;
-		case O_JSON:
-			a->json = true;
-			break;
-		case O_NO_PLOTS:
-			a->plots = false;
-			break;
-		case O_LIMIT:
-			if (s_parse_limit(optarg, &a->limit_us))
-				return -EINVAL;
-			break;
-		case O_HTML:
-			a->html = optarg ? optarg : "";
-			break;
-		case O_LABEL:
-			a->labels = optarg;
-			break;
-		case ':':
-			lst_log_error("report: %s needs a value (see 'lockstep report --help')",
-				      argv[optind - 1]);
-			return -EINVAL;
-		default:
-			lst_log_error("report: unknown option '%s' (see 'lockstep report --help')",
-				      argv[optind - 1]);
-			return -EINVAL;
-		}
-	}
-	a->ndirs = argc - optind;
+	if ((rc = lst_cli_parse(&lst_cmd_report_flags, argc, argv, a, &first)) >= 0)
+		return rc ? -EINVAL : 1;
+	a->out = a->c.out;
+	a->plots = !a->no_plots;
+	a->limit_us = (double)a->limit_ns / 1e3;
+	a->ndirs = argc - first;
 	if (a->ndirs < 1 || a->ndirs > LST_COMPARE_MAX_RUNS) {
 		lst_log_error("report: give one results folder, or two to %d to compare (see "
 			      "'lockstep report --help')",
@@ -195,7 +167,7 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 		return -EINVAL;
 	}
 	for (int i = 0; i < a->ndirs; i++)
-		a->dirs[i] = argv[optind + i];
+		a->dirs[i] = argv[first + i];
 	return 0;
 }
 

@@ -7,7 +7,7 @@
  * coordinator; see lst_coord_resume for the rest.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,38 +21,52 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-void lst_cmd_resume_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep resume DIR [--plan FILE] [--quiet] [--key FILE] [--insecure]\n"
-		"                       [--metrics ADDR:PORT] [--debug LIST] [-v]\n"
-		"\n"
+struct s_flags {
+	struct lst_cli_flags c; /* first: the shared groups store into it */
+	const char *plan;
+};
+
+static const struct lst_flag s_own[] = {
+	{ .opt = { .name = "plan",
+		   .ops = &lst_flag_string,
+		   .offset = offsetof(struct s_flags, plan),
+		   .help = "the plan (default: run.json's plan_file when it is still the same text, "
+			   "else DIR/plan.yaml); it must be the plan the run started with (same "
+			   "SHA-1 as run.json's plan_sha1)" },
+	  .letter = 'p',
+	  .arg = "FILE",
+	  .complete = LST_FLAG_PLAN },
+	{ .opt = { .name = NULL } },
+};
+
+static const struct lst_flag *const s_groups[] = {
+	s_own, lst_cli_quiet_flags, lst_cli_metrics_flags, lst_cli_key_flags, lst_cli_log_flags,
+	NULL
+};
+
+const struct lst_flag_cmd lst_cmd_resume_flags = {
+	.name = "lockstep resume",
+	.operands = "DIR",
+	.operand = LST_FLAG_RESULTS,
+	.groups = s_groups,
+	.about =
 		"Finish the run whose results are in DIR after its coordinator died (kill -9, a\n"
 		"reboot): reach its agents again with the run's id, end what they still ran, keep\n"
 		"every point DIR/points.jsonl has, run the interrupted point again, and go on to the\n"
 		"end, appending to DIR. Suites keep their rounds. run.json gets a \"resumes\" entry.\n"
-		"\n"
-		"  --plan FILE        the plan (default: run.json's plan_file when it is still the\n"
-		"                     same text, else DIR/plan.yaml); it must be the plan the run\n"
-		"                     started with (same SHA-1 as run.json's plan_sha1)\n"
-		"  -q, --quiet        no progress lines\n"
-		"      --key FILE     our CURVE secret key (as for 'lockstep run'; the agents know\n"
-		"                     the run by its id and this key)\n"
-		"      --insecure     allow plain text to agents without a key: beyond loopback\n"
-		"      --metrics ADDR:PORT  live metrics for Prometheus, as for 'lockstep run'\n"
-		"      --debug LIST   debug categories: %s\n"
-		"  -v, --verbose      more detail\n"
-		"\n"
-		"Refused, with the folder left unchanged: a folder another lockstep is writing\n"
+		"The agents know the run by its id and our key (--key, as for 'lockstep run').\n",
+	.more = "Refused, with the folder left unchanged: a folder another lockstep is writing\n"
 		"(the run itself, still alive, or another resume: its pid and host are named), a\n"
 		"run that ended (run.json has a status other than interrupted), another plan, an\n"
 		"agent serving another coordinator, a path that is not the drive run.json\n"
 		"recorded (checked before any I/O).\n"
 		"\n"
 		"Exit status: as 'lockstep run': 0 complete, 1 failed (or an agent refused),\n"
-		"2 bad usage or a folder that cannot be resumed, 130 interrupted.\n",
-		lst_log_debug_names());
-}
+		"2 bad usage or a folder that cannot be resumed, 130 interrupted.\n"
+		"\n"
+		"Example:\n"
+		"  lockstep resume results/nightly-20260101-020000\n",
+};
 
 /* Read the text of path; NULL when it cannot be read. */
 static char *s_slurp(const char *path)
@@ -199,61 +213,29 @@ static int s_resume(const char *dir, const lst_plan *plan, json_t *run, json_t *
 
 int lst_cmd_resume(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "plan", required_argument, NULL, 'p' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "debug", required_argument, NULL, 'd' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "key", required_argument, NULL, 'K' },
-		{ "insecure", no_argument, NULL, 'I' },
-		{ "metrics", required_argument, NULL, 'M' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lst_coord_opts opts = { 0 };
-	const char *plan_arg = NULL, *dir;
+	struct s_flags fl = { 0 };
+	const char *plan_arg, *dir;
 	char *plan_path = NULL;
 	lst_errlist errs = { 0 };
 	json_t *run = NULL, *journal = NULL;
 	lst_plan *plan = NULL;
 	lst_folder_lock *lock = NULL;
 	lst_err err;
-	int opt, cli, rc = 2;
+	int first, cli, rc = 2;
 
 	lst_cli_line_buffered();
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":p:qvh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			plan_arg = optarg;
-			break;
-		case 'q':
-			opts.quiet = true;
-			break;
-		case 'K':
-			opts.key_file = optarg;
-			break;
-		case 'I':
-			opts.insecure = true;
-			break;
-		case 'M':
-			opts.metrics = optarg;
-			break;
-		default:
-			if ((cli = lst_cli_common_opt("resume", opt, argv, lst_cmd_resume_usage)) >=
-			    0)
-				return cli;
-			break;
-		}
-	}
-	if (optind != argc - 1) {
+	if ((cli = lst_cli_parse(&lst_cmd_resume_flags, argc, argv, &fl, &first)) >= 0)
+		return cli;
+	lst_cli_coord_opts(&fl.c, &opts);
+	plan_arg = fl.plan;
+	if (first != argc - 1) {
 		fprintf(stderr, "lockstep resume: %s (see 'lockstep resume --help')\n",
-			optind == argc ? "which results folder? give one DIR"
-				       : "give one folder only");
+			first == argc ? "which results folder? give one DIR"
+				      : "give one folder only");
 		return 2;
 	}
-	dir = argv[optind];
+	dir = argv[first];
 	/* before run.json is read: a live run or another resume holds it (and a folder that is
 	 * not there is not made) */
 	if (access(dir, F_OK)) {

@@ -5,7 +5,7 @@
  * (resume it, --overwrite it, another -o); progress goes to stderr as text or, with --progress
  * json, to stdout as JSON Lines.
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,41 +19,78 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-void lst_cmd_run_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep run PLAN.yaml [-o DIR] [--overwrite] [--quiet] [--progress text|json]\n"
-		"                    [--key FILE] [--insecure] [--metrics ADDR:PORT] [--debug LIST]\n"
-		"                    [-v]\n"
-		"\n"
+struct s_flags {
+	struct lst_cli_flags c; /* first: the shared groups store into it */
+	int64_t overwrite, progress, lead_ms;
+#ifdef LST_TEST_EXTRA_FLAG
+	int64_t probe;
+#endif
+};
+
+static const char *const s_progress[] = { "text", "json", NULL };
+
+static const struct lst_flag s_own[] = {
+	{ .opt = { .name = "output",
+		   .ops = &lst_flag_string,
+		   .offset = offsetof(struct s_flags, c.out),
+		   .help = "results folder (default results/NAME-DATE-TIME); must not exist or be "
+			   "empty. One that holds an earlier run is refused, saying what to do: "
+			   "'lockstep resume DIR' for an interrupted run, or --overwrite" },
+	  .letter = 'o',
+	  .arg = "DIR",
+	  .complete = LST_FLAG_DIR },
+	{ .opt = { .name = "overwrite",
+		   .type = LST_OPT_BOOL,
+		   .offset = offsetof(struct s_flags, overwrite),
+		   .help = "empty DIR first when it is a lockstep results folder (holds a "
+			   "run.json); any other folder is refused and left alone" } },
+	{ .opt = { .name = "progress",
+		   .type = LST_OPT_ENUM,
+		   .offset = offsetof(struct s_flags, progress),
+		   .def = "text",
+		   .choices = s_progress,
+		   .help = "text: a line per interval on stderr (rewritten in place on a terminal; "
+			   "one line per interval of every point in a log or a pipe); json: JSON "
+			   "Lines on stdout instead, one object per interval and per point (keys "
+			   "below)" },
+	  .arg = "FMT" },
+	{ .opt = { .name = "lead",
+		   .type = LST_OPT_INT,
+		   .offset = offsetof(struct s_flags, lead_ms),
+		   .def = "250",
+		   .min = 1,
+		   .max = 60000,
+		   .help = "milliseconds between picking a start instant and it" },
+	  .arg = "MS" },
+#ifdef LST_TEST_EXTRA_FLAG
+	/* the build of tests/flags.cmake: one entry more, which --help, lockstep(1) and the
+	 * completion must show with nothing else written */
+	{ .opt = { .name = "extra-probe",
+		   .type = LST_OPT_ENUM,
+		   .offset = offsetof(struct s_flags, probe),
+		   .def = "slow",
+		   .choices = (const char *const[]){ "slow", "fast", NULL },
+		   .help = "a flag only the flags test's build has" },
+	  .arg = "MODE" },
+#endif
+	{ .opt = { .name = NULL } },
+};
+
+static const struct lst_flag *const s_groups[] = {
+	s_own, lst_cli_quiet_flags, lst_cli_metrics_flags, lst_cli_key_flags, lst_cli_log_flags,
+	NULL
+};
+
+const struct lst_flag_cmd lst_cmd_run_flags = {
+	.name = "lockstep run",
+	.operands = "PLAN.yaml",
+	.operand = LST_FLAG_PLAN,
+	.groups = s_groups,
+	.about =
 		"Run every phase of PLAN on its agents, each phase point started at the same instant on\n"
 		"all of them, and write the merged results to DIR (default results/NAME-DATE-TIME).\n"
-		"The plan is checked first ('lockstep validate'); nothing runs if it has an error.\n"
-		"\n"
-		"  -o, --output DIR   results folder; must not exist or be empty. One that holds\n"
-		"                     an earlier run is refused, saying what to do: 'lockstep\n"
-		"                     resume DIR' for an interrupted run, or --overwrite\n"
-		"      --overwrite    empty DIR first when it is a lockstep results folder (holds\n"
-		"                     a run.json); any other folder is refused and left alone\n"
-		"  -q, --quiet        no progress lines and no summary table\n"
-		"      --progress FMT text (default): a line per interval on stderr (rewritten in\n"
-		"                     place on a terminal; one line per interval of every point in\n"
-		"                     a log or a pipe); json: JSON Lines on stdout instead, one\n"
-		"                     object per interval and per point (keys below)\n"
-		"      --lead MS      time between picking a start instant and it (default 250)\n"
-		"      --metrics ADDR:PORT  serve live metrics for Prometheus on\n"
-		"                     http://ADDR:PORT/metrics while the run goes; :PORT alone\n"
-		"                     listens on 127.0.0.1 only, any other address only when given\n"
-		"                     (0.0.0.0 for every interface). See docs/results.md\n"
-		"      --key FILE     our CURVE secret key, used with every agent the plan gives a\n"
-		"                     key: (default $XDG_CONFIG_HOME/lockstep/coordinator.key,\n"
-		"                     i.e. ~/.config/lockstep/coordinator.key)\n"
-		"      --insecure     allow plain text to agents without a key: beyond loopback\n"
-		"                     (warned for each such agent)\n"
-		"      --debug LIST   debug categories: %s\n"
-		"  -v, --verbose      more detail\n"
-		"\n"
-		"While it runs, a status line shows the phase and point, the time, and the combined\n"
+		"The plan is checked first ('lockstep validate'); nothing runs if it has an error.\n",
+	.more = "While it runs, a status line shows the phase and point, the time, and the combined\n"
 		"IOPS and p99 latency of the last interval; at the end, the summary (per phase, a row\n"
 		"per point with its agents' and paths' rows under it, and the port scaling of a\n"
 		"ports sweep, as 'lockstep report' prints them). Ctrl-C stops every agent cleanly and\n"
@@ -85,9 +122,12 @@ void lst_cmd_run_usage(FILE *f)
 		"Exit status: 0 complete, 1 an agent was lost or refused or reported errors (or\n"
 		"the results folder could not be written), 2 bad plan, keys, usage or a results\n"
 		"folder that exists and is not empty or another lockstep writes (nothing was\n"
-		"contacted), 130 interrupted.\n",
-		lst_log_debug_names());
-}
+		"contacted), 130 interrupted.\n"
+		"\n"
+		"Examples:\n"
+		"  lockstep validate plan.yaml && lockstep run plan.yaml -o results/today\n"
+		"  lockstep run --progress json plan.yaml | jq -c 'select(.type == \"point\")'\n",
+};
 
 /* How a run ended, for the user: the summary table and where the results are (unless the run
  * takes its folder back, kept false: that says the last word); with --progress json, the table
@@ -147,84 +187,25 @@ out:
 
 int lst_cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "lead", required_argument, NULL, 'L' },
-		{ "debug", required_argument, NULL, 'd' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "key", required_argument, NULL, 'K' },
-		{ "insecure", no_argument, NULL, 'I' },
-		{ "overwrite", no_argument, NULL, 'W' },
-		{ "progress", required_argument, NULL, 'P' },
-		{ "metrics", required_argument, NULL, 'M' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lst_coord_opts opts = { 0 };
+	struct s_flags fl = { 0 };
 	lst_errlist errs = { 0 };
 	lst_plan *plan;
 	lst_coord *c;
-	bool overwrite = false;
-	lst_err err;
-	int opt, rc;
+	int first, rc;
 
 	lst_cli_line_buffered();
-	optind = 1;
-	opterr = 0; /* one line of our own for a usage error, not getopt's and the usage */
-	while ((opt = getopt_long(argc, argv, ":o:qvh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			opts.outdir = optarg;
-			break;
-		case 'q':
-			opts.quiet = true;
-			break;
-		case 'K':
-			opts.key_file = optarg;
-			break;
-		case 'I':
-			opts.insecure = true;
-			break;
-		case 'W':
-			overwrite = true;
-			break;
-		case 'M':
-			opts.metrics = optarg;
-			break;
-		case 'P':
-			if (!strcmp(optarg, "json")) {
-				opts.progress_json = stdout;
-			} else if (strcmp(optarg, "text")) {
-				fprintf(stderr,
-					"lockstep run: --progress %s: text or json (see 'lockstep run "
-					"--help')\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'L': {
-			int64_t ms;
-
-			if (lst_parse_int(optarg, 1, 60000, &ms, &err)) {
-				fprintf(stderr, "lockstep run: --lead: %s\n", err.msg);
-				return 2;
-			}
-			opts.lead_ns = ms * LST_NS_PER_MS;
-			break;
-		}
-		default:
-			if ((rc = lst_cli_common_opt("run", opt, argv, lst_cmd_run_usage)) >= 0)
-				return rc;
-			break;
-		}
-	}
-	if (optind != argc - 1) {
+	if ((rc = lst_cli_parse(&lst_cmd_run_flags, argc, argv, &fl, &first)) >= 0)
+		return rc;
+	lst_cli_coord_opts(&fl.c, &opts);
+	opts.progress_json = fl.progress ? stdout : NULL;
+	opts.lead_ns = fl.lead_ms * LST_NS_PER_MS;
+	if (first != argc - 1) {
 		fprintf(stderr, "lockstep run: %s (see 'lockstep run --help')\n",
-			optind == argc ? "which plan? give one PLAN.yaml" : "give one plan only");
+			first == argc ? "which plan? give one PLAN.yaml" : "give one plan only");
 		return 2;
 	}
-	plan = lst_plan_load(argv[optind], &errs);
+	plan = lst_plan_load(argv[first], &errs);
 	if (!plan) {
 		lst_errlist_print(&errs, stderr);
 		lst_errlist_free(&errs);
@@ -235,7 +216,7 @@ int lst_cmd_run(int argc, char **argv)
 		lst_plan_destroy(&plan);
 		return 2;
 	}
-	rc = s_run(&c, &opts, overwrite);
+	rc = s_run(&c, &opts, fl.overwrite);
 	lst_plan_destroy(&plan);
 	return rc;
 }

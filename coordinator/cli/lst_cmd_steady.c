@@ -14,7 +14,7 @@
  * that yields no number is an error naming FILE:LINE, and nothing is judged.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdbool.h>
@@ -35,66 +35,16 @@
 #define S_PCT_MAX 1000.0
 
 struct s_args {
-	size_t window;
+	struct lst_cli_flags c; /* first, as every command's */
+	int64_t window;
 	double data_pct, slope_pct;
-	long column; /* 1-based; 0 = the last numeric field */
-	bool json;
+	int64_t column; /* 1-based; 0 = the last numeric field */
+	int64_t json;
 	const char *path; /* NULL or "-" = stdin */
 };
 
-void lst_cmd_steady_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep steady [--window N] [--data-excursion PCT]\n"
-		"                       [--slope-excursion PCT] [--column N] [--json] [FILE|-]\n"
-		"\n"
-		"Apply the SNIA PTS steady-state test to per-round values read from FILE or\n"
-		"from standard input ('-' or no FILE). Over the measurement window (the last\n"
-		"N rounds) the tracked variable is steady when both\n"
-		"  data excursion:  max - min <= 20%% of the window average, and\n"
-		"  slope excursion: the least-squares line through (round, value) changes\n"
-		"                   by <= 10%% of the average across the window:\n"
-		"                   |slope| x (N - 1) <= 0.10 x average.\n"
-		"Values exactly on a limit pass. Fewer rounds than the window: not steady.\n"
-		"\n"
-		"Input: one value per line, or CSV (also ';', tab or space separated),\n"
-		"using the last number on each line or field --column N. A first line that\n"
-		"is not numeric is a header and is skipped; blank lines and lines starting\n"
-		"with # are skipped; any other line without a number is an error\n"
-		"(FILE:LINE).\n"
-		"\n"
-		"The report gives the rounds read, the window, average, min and max, both\n"
-		"excursions against their limits, the fitted slope per round, the verdict\n"
-		"on the last window, and the round at which a run receiving these values\n"
-		"one by one would have reached steady state and stopped.\n"
-		"\n"
-		"options:\n"
-		"  --window N             rounds in the measurement window (default %d, as\n"
-		"                         in the spec; the published reviews used 4)\n"
-		"  --data-excursion PCT   limit on max - min, %% of the average\n"
-		"                         (default %g)\n"
-		"  --slope-excursion PCT  limit on the fitted line's change across the\n"
-		"                         window, %% of the average (default %g)\n"
-		"  --column N             use field N of each line, counting from 1\n"
-		"                         (default: the last number on the line)\n"
-		"  --json                 print the verdict as one JSON object\n"
-		"  -h, --help             print this help\n"
-		"\n"
-		"exit status: 0 steady, 1 not steady (or too few rounds), 2 bad usage or\n"
-		"bad input.\n"
-		"\n"
-		"examples:\n"
-		"  # one fio JSON output per round: judge 4 KiB random-write IOPS over a\n"
-		"  # 4-round window (ls -v sorts round10.json after round9.json)\n"
-		"  jq '.jobs[0].write.iops' $(ls -v round*.json) | lockstep steady --window 4\n"
-		"\n"
-		"  # a CSV with the header round,iops,lat_us: judge IOPS, for a script\n"
-		"  lockstep steady --column 2 --json wsat.csv\n",
-		LST_STEADY_WINDOW, LST_STEADY_DATA_PCT, LST_STEADY_SLOPE_PCT);
-}
-
-/* A percentage flag: "20", "20%", "12.5". */
-static int s_parse_pct(const char *s, double *out, lst_err *err)
+/* A percentage flag: "20", "20%", "12.5" (a double). */
+static int s_parse_pct(void *val, const char *s, lst_err *err)
 {
 	char tmp[64];
 	size_t len = strlen(s);
@@ -104,81 +54,117 @@ static int s_parse_pct(const char *s, double *out, lst_err *err)
 	memcpy(tmp, s, len + 1);
 	if (len && tmp[len - 1] == '%')
 		tmp[len - 1] = '\0';
-	return lst_parse_double(tmp, 0, S_PCT_MAX, out, err);
+	return lst_parse_double(tmp, 0, S_PCT_MAX, val, err);
 }
+
+static const char *s_format_pct(const void *val, char *buf, size_t size)
+{
+	snprintf(buf, size, "%g", *(const double *)val);
+	return buf;
+}
+
+static const struct lst_opt_ops s_pct_ops = {
+	.size = sizeof(double),
+	.parse = s_parse_pct,
+	.format = s_format_pct,
+	.range = "0 .. 1000 percent",
+};
+
+#define S_ARG(field) offsetof(struct s_args, field)
+
+/* a default as its flag's text: the spec's, from lst_steady.h */
+#define S_TEXT(x) S_TEXT_(x)
+#define S_TEXT_(x) #x
+
+static const struct lst_flag s_own[] = {
+	{ .opt = { .name = "window",
+		   .type = LST_OPT_INT,
+		   .offset = S_ARG(window),
+		   .def = S_TEXT(LST_STEADY_WINDOW),
+		   .min = 2,
+		   .max = S_WINDOW_MAX,
+		   .help = "rounds in the measurement window; the published reviews used 4" },
+	  .arg = "N" },
+	{ .opt = { .name = "data-excursion",
+		   .ops = &s_pct_ops,
+		   .offset = S_ARG(data_pct),
+		   .def = S_TEXT(LST_STEADY_DATA_PCT),
+		   .help = "limit on max - min, % of the average" },
+	  .arg = "PCT" },
+	{ .opt = { .name = "slope-excursion",
+		   .ops = &s_pct_ops,
+		   .offset = S_ARG(slope_pct),
+		   .def = S_TEXT(LST_STEADY_SLOPE_PCT),
+		   .help = "limit on the fitted line's change across the window, % of the average" },
+	  .arg = "PCT" },
+	{ .opt = { .name = "column",
+		   .type = LST_OPT_INT,
+		   .offset = S_ARG(column),
+		   .min = 1,
+		   .max = S_COLUMN_MAX,
+		   .help = "use field N of each line, counting from 1 (default: the last number on "
+			   "the line)" },
+	  .arg = "N" },
+	{ .opt = { .name = "json",
+		   .type = LST_OPT_BOOL,
+		   .offset = S_ARG(json),
+		   .help = "print the verdict as one JSON object" } },
+	{ .opt = { .name = NULL } },
+};
+
+static const struct lst_flag *const s_groups[] = { s_own, NULL };
+
+const struct lst_flag_cmd lst_cmd_steady_flags = {
+	.name = "lockstep steady",
+	.operands = "[FILE|-]",
+	.operand = LST_FLAG_FILE,
+	.groups = s_groups,
+	.about = "Apply the SNIA PTS steady-state test to per-round values read from FILE or\n"
+		 "from standard input ('-' or no FILE). Over the measurement window (the last\n"
+		 "N rounds) the tracked variable is steady when both\n"
+		 "  data excursion:  max - min <= 20% of the window average, and\n"
+		 "  slope excursion: the least-squares line through (round, value) changes\n"
+		 "                   by <= 10% of the average across the window:\n"
+		 "                   |slope| x (N - 1) <= 0.10 x average.\n"
+		 "Values exactly on a limit pass. Fewer rounds than the window: not steady.\n"
+		 "\n"
+		 "Input: one value per line, or CSV (also ';', tab or space separated),\n"
+		 "using the last number on each line or field --column N. A first line that\n"
+		 "is not numeric is a header and is skipped; blank lines and lines starting\n"
+		 "with # are skipped; any other line without a number is an error\n"
+		 "(FILE:LINE).\n"
+		 "\n"
+		 "The report gives the rounds read, the window, average, min and max, both\n"
+		 "excursions against their limits, the fitted slope per round, the verdict\n"
+		 "on the last window, and the round at which a run receiving these values\n"
+		 "one by one would have reached steady state and stopped.\n",
+	.more = "Exit status: 0 steady, 1 not steady (or too few rounds), 2 bad usage or\n"
+		"bad input.\n"
+		"\n"
+		"Examples:\n"
+		"  # one fio JSON output per round: judge 4 KiB random-write IOPS over a\n"
+		"  # 4-round window (ls -v sorts round10.json after round9.json)\n"
+		"  jq '.jobs[0].write.iops' $(ls -v round*.json) | lockstep steady --window 4\n"
+		"\n"
+		"  # a CSV with the header round,iops,lat_us: judge IOPS, for a script\n"
+		"  lockstep steady --column 2 --json wsat.csv\n",
+};
 
 /* Parse flags into a. Returns 0, 1 when --help was printed, or -EINVAL (message printed). */
 static int s_parse_args(int argc, char **argv, struct s_args *a)
 {
-	enum { O_WINDOW = 256, O_DATA, O_SLOPE, O_COLUMN, O_JSON };
-	static const struct option longopts[] = {
-		{ "window", required_argument, NULL, O_WINDOW },
-		{ "data-excursion", required_argument, NULL, O_DATA },
-		{ "slope-excursion", required_argument, NULL, O_SLOPE },
-		{ "column", required_argument, NULL, O_COLUMN },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, idx = 0;
-	lst_err err;
-	int64_t v;
+	int first, rc;
 
-	a->window = LST_STEADY_WINDOW;
-	a->data_pct = LST_STEADY_DATA_PCT;
-	a->slope_pct = LST_STEADY_SLOPE_PCT;
-	a->column = 0;
-	a->json = false;
-	a->path = NULL;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, &idx)) != -1) {
-		const char *flag = argv[optind - 1];
-		int rc = 0;
-
-		switch (c) {
-		case 'h':
-			lst_cmd_steady_usage(stdout);
-			return 1;
-		case O_WINDOW:
-			rc = lst_parse_int(optarg, 2, S_WINDOW_MAX, &v, &err);
-			a->window = (size_t)v;
-			break;
-		case O_DATA:
-			rc = s_parse_pct(optarg, &a->data_pct, &err);
-			break;
-		case O_SLOPE:
-			rc = s_parse_pct(optarg, &a->slope_pct, &err);
-			break;
-		case O_COLUMN:
-			rc = lst_parse_int(optarg, 1, S_COLUMN_MAX, &v, &err);
-			a->column = (long)v;
-			break;
-		case O_JSON:
-			a->json = true;
-			break;
-		case ':':
-			lst_log_error("steady: %s needs a value (see 'lockstep steady --help')",
-				      flag);
-			return -EINVAL;
-		default:
-			lst_log_error("steady: unknown option '%s' (see 'lockstep steady --help')",
-				      flag);
-			return -EINVAL;
-		}
-		if (rc) {
-			lst_log_error("steady: --%s: %s", longopts[idx].name, err.msg);
-			return -EINVAL;
-		}
-	}
-	if (argc - optind > 1) {
-		lst_log_error("steady: one input at most, got '%s' and '%s'", argv[optind],
-			      argv[optind + 1]);
+	memset(a, 0, sizeof(*a));
+	if ((rc = lst_cli_parse(&lst_cmd_steady_flags, argc, argv, a, &first)) >= 0)
+		return rc ? -EINVAL : 1;
+	if (argc - first > 1) {
+		lst_log_error("steady: one input at most, got '%s' and '%s'", argv[first],
+			      argv[first + 1]);
 		return -EINVAL;
 	}
-	if (optind < argc)
-		a->path = argv[optind];
+	if (first < argc)
+		a->path = argv[first];
 	return 0;
 }
 
@@ -310,8 +296,8 @@ int lst_cmd_steady(int argc, char **argv)
 		goto free_series;
 	}
 
-	lst_steady_eval(s.v, s.n, a.window, a.data_pct, a.slope_pct, &st);
-	first = lst_steady_first(s.v, s.n, a.window, a.data_pct, a.slope_pct);
+	lst_steady_eval(s.v, s.n, (size_t)a.window, a.data_pct, a.slope_pct, &st);
+	first = lst_steady_first(s.v, s.n, (size_t)a.window, a.data_pct, a.slope_pct);
 	lst_steady_explain(&st, why, sizeof(why));
 	if (a.json)
 		s_print_json(&a, &s, &st, first, why);

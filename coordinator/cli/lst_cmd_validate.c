@@ -10,7 +10,7 @@
  * them. The hidden --write-doc FILE writes docs/plan.md from the schema.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,22 +22,39 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-void lst_cmd_validate_usage(FILE *f)
-{
-	fprintf(f, "usage: lockstep validate [--quiet] PLAN.yaml\n"
-		   "\n"
-		   "Check a plan without contacting any agent. Every problem is printed to\n"
-		   "stderr as PLAN.yaml:LINE:COL: message (past 20, the first 20 in file\n"
-		   "order and \"... and N more\"), and the exit code is 2. A good plan prints\n"
-		   "what would run (agents, targets and their paths, phases with their points\n"
-		   "and estimated time) and exits 0.\n"
-		   "\n"
-		   "options:\n"
-		   "  -q, --quiet   print nothing for a good plan; only the exit code tells\n"
-		   "  -h, --help    this text\n"
-		   "\n"
-		   "The plan format is described in docs/plan.md.\n");
-}
+struct s_flags {
+	struct lst_cli_flags c; /* first: the shared groups store into it */
+	const char *write_doc;
+};
+
+static const struct lst_flag s_own[] = {
+	/* the build's: docs/plan.md from the schema */
+	{ .opt = { .name = "write-doc",
+		   .ops = &lst_flag_string,
+		   .offset = offsetof(struct s_flags, write_doc),
+		   .help = "write the plan reference (Markdown) to FILE" },
+	  .arg = "FILE",
+	  .flags = LST_FLAG_HIDDEN },
+	{ .opt = { .name = NULL } },
+};
+
+static const struct lst_flag *const s_groups[] = { s_own, lst_cli_quiet_flags, NULL };
+
+const struct lst_flag_cmd lst_cmd_validate_flags = {
+	.name = "lockstep validate",
+	.operands = "PLAN.yaml",
+	.operand = LST_FLAG_PLAN,
+	.groups = s_groups,
+	.about = "Check a plan without contacting any agent. Every problem is printed to\n"
+		 "stderr as PLAN.yaml:LINE:COL: message (past 20, the first 20 in file\n"
+		 "order and \"... and N more\"), and the exit code is 2. A good plan prints\n"
+		 "what would run (agents, targets and their paths, phases with their points\n"
+		 "and estimated time) and exits 0; with --quiet, nothing.\n",
+	.more = "The plan format is described in docs/plan.md and lockstep-plan(5).\n"
+		"\n"
+		"Example, in CI over a lab's plans:\n"
+		"  for p in plans/*.yaml; do lockstep validate --quiet \"$p\" || exit 1; done\n",
+};
 
 /*
  * Time a plain phase takes when the plan fixes it, from the points the run would build (every
@@ -387,48 +404,30 @@ static int s_write_doc(const char *file)
 
 int lst_cmd_validate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "write-doc", required_argument, NULL, 'D' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct s_flags fl = { 0 };
 	lst_errlist errs = { 0 };
-	bool quiet = false;
 	lst_plan *p;
-	int c;
+	int first, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			lst_cmd_validate_usage(stdout);
-			return 0;
-		case 'D':
-			return s_write_doc(optarg);
-		default:
-			lst_cmd_validate_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "lockstep validate: %s\n",
-			optind == argc ? "which plan? give one PLAN.yaml" : "give one plan only");
-		lst_cmd_validate_usage(stderr);
+	if ((rc = lst_cli_parse(&lst_cmd_validate_flags, argc, argv, &fl, &first)) >= 0)
+		return rc;
+	if (fl.write_doc)
+		return s_write_doc(fl.write_doc);
+	if (first != argc - 1) {
+		fprintf(stderr, "lockstep validate: %s (see 'lockstep validate --help')\n",
+			first == argc ? "which plan? give one PLAN.yaml" : "give one plan only");
+		lst_flag_help(&lst_cmd_validate_flags, stderr);
 		return 2;
 	}
-	p = lst_plan_load(argv[optind], &errs);
+	p = lst_plan_load(argv[first], &errs);
 	if (!p) {
 		lst_errlist_print(&errs, stderr);
-		fprintf(stderr, "lockstep: %s: %zu problem%s; nothing would run\n", argv[optind],
+		fprintf(stderr, "lockstep: %s: %zu problem%s; nothing would run\n", argv[first],
 			lst_errlist_count(&errs), lst_errlist_count(&errs) == 1 ? "" : "s");
 		lst_errlist_free(&errs);
 		return 2;
 	}
-	if (!quiet)
+	if (!fl.c.quiet)
 		s_describe(p);
 	lst_plan_destroy(&p);
 	return 0;

@@ -6,14 +6,15 @@
  *
  * It is a run of its own: a plan made from DIR/plan.yaml (its agents, targets and paths) with
  * one phase that reads each target once, sequentially, with verify, and `journal: DIR`, so the
- * agents check against the earlier run's writes. Its results go to a folder of their own
+ * agents check against the earlier run's writes. The plan is built as the tree a plan file reads
+ * to and read by lst_plan_build, so it is checked as a written plan is, with no YAML text made
+ * to be parsed again. Its results go to a folder of their own
  * (DIR/verify-DATE-TIME by default): integrity.csv lists the bad units, summary.csv the counts.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,28 +28,62 @@
 #include "lst_log.h"
 #include "lst_plan.h"
 #include "lst_util.h"
+#include "lst_yaml.h"
 
-void lst_cmd_verify_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep verify [--through AGENT] [-o OUT] [--bs SIZE] [--iodepth N]\n"
-		"                       [--quiet] [--key FILE] [--insecure] DIR\n"
-		"\n"
+struct s_flags {
+	struct lst_cli_flags c; /* first: the shared groups store into it */
+	const char *through;
+	int64_t bs, iodepth;
+};
+
+static const struct lst_flag s_own[] = {
+	{ .opt = { .name = "through",
+		   .ops = &lst_flag_string,
+		   .offset = offsetof(struct s_flags, through),
+		   .help = "read through AGENT's paths only (the other agents are not contacted: "
+			   "one of them may be the host that died)" },
+	  .arg = "AGENT" },
+	{ .opt = { .name = "output",
+		   .ops = &lst_flag_string,
+		   .offset = offsetof(struct s_flags, c.out),
+		   .help = "results folder (default DIR/verify-YYYYmmdd-HHMMSS)" },
+	  .letter = 'o',
+	  .arg = "OUT",
+	  .complete = LST_FLAG_DIR },
+	{ .opt = { .name = "bs",
+		   .type = LST_OPT_SIZE,
+		   .offset = offsetof(struct s_flags, bs),
+		   .def = "128k",
+		   .min = 4096,
+		   .max = 64 << 20,
+		   .help = "read size, a multiple of 4k" },
+	  .arg = "SIZE" },
+	{ .opt = { .name = "iodepth",
+		   .type = LST_OPT_INT,
+		   .offset = offsetof(struct s_flags, iodepth),
+		   .def = "16",
+		   .min = 1,
+		   .max = 4096,
+		   .help = "reads in flight per path" },
+	  .arg = "N" },
+	{ .opt = { .name = NULL } },
+};
+
+static const struct lst_flag *const s_groups[] = { s_own, lst_cli_quiet_flags, lst_cli_key_flags,
+						   lst_cli_log_flags, NULL };
+
+const struct lst_flag_cmd lst_cmd_verify_flags = {
+	.name = "lockstep verify",
+	.operands = "DIR",
+	.operand = LST_FLAG_RESULTS,
+	.groups = s_groups,
+	.about =
 		"Read back every target of the run in DIR (finished, interrupted or crashed) and\n"
 		"check every 4 KiB unit against the run's write journal (DIR/integrity/journal.jsonl,\n"
 		"written by phases with verify: true): the right generation, the right LBA, an\n"
 		"intact checksum. Each target is read once, split over its paths (the other port's\n"
-		"too: written through a, read through b), or through one agent's paths only.\n"
-		"\n"
-		"  --through AGENT  read through AGENT's paths only (the other agents are not\n"
-		"                   contacted: one of them may be the host that died)\n"
-		"  -o, --output OUT results folder (default DIR/verify-YYYYmmdd-HHMMSS)\n"
-		"  --bs SIZE        read size (default 128k; a multiple of 4k)\n"
-		"  --iodepth N      reads in flight per path (default 16)\n"
-		"  -q, --quiet      no progress lines\n"
-		"  --key FILE, --insecure   as for 'lockstep run'\n"
-		"\n"
-		"A unit is ok (the generation last written, intact), pending (a write that was in\n"
+		"too: written through a, read through b), or through one agent's paths only.\n",
+	.more = "A unit is ok (the generation last written, intact), pending (a write that was in\n"
 		"flight when an agent died or a port failed: it may hold the old or the new data;\n"
 		"never an error), unwritten (no verified write of the run touched it) or bad:\n"
 		"OUT/integrity.csv has a row for each bad unit (offset, who read it, what was\n"
@@ -57,68 +92,61 @@ void lst_cmd_verify_usage(FILE *f)
 		"\n"
 		"Exit status: 0 every unit checked is ok, pending or unwritten; 1 bad units, or the\n"
 		"run could not read everything; 2 usage, or DIR has no plan or no journal, or the\n"
-		"journal does not match the plan's targets (nothing is read then).\n");
+		"journal does not match the plan's targets (nothing is read then).\n"
+		"\n"
+		"Example: after host a died mid-run, check what b reads of every target:\n"
+		"  lockstep verify --through b results/dualport-20260101-120000\n",
+};
+
+/* A scalar node of text. */
+static struct lst_yaml_node *s_text(const char *text)
+{
+	return lst_yaml_new(LST_YAML_SCALAR, text);
 }
 
-/* Append printf-style text to the heap string *buf. */
-static void __attribute__((format(printf, 2, 3))) s_cat(char **buf, const char *fmt, ...)
+/* agent: [path, ...] in a target's paths map, for the paths of p's target pt on agent i. */
+static void s_agent_paths(struct lst_yaml_node *paths, const lst_plan *p,
+			  const struct lst_plan_target *pt, size_t i)
 {
-	size_t len = strlen(*buf);
-	va_list ap;
-	int n;
+	struct lst_yaml_node *list = NULL;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	*buf = lst_realloc(*buf, len + (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(*buf + len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-}
-
-/* A string as a YAML (JSON) scalar, appended to *buf. */
-static void s_q(char **buf, const char *s)
-{
-	json_t *j = json_string(s ? s : "");
-	char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
-
-	s_cat(buf, "%s", t ? t : "\"\"");
-	free(t);
-	json_decref(j);
-}
-
-/* The verify plan's text from the run's plan p. */
-static char *s_plan_text(const lst_plan *p, const char *dir, const char *through, const char *bs,
-			 long iodepth)
-{
-	char *b = lst_strdup("");
-
-	s_cat(&b, "lockstep: 1\nname: ");
-	{
-		char name[LST_NAME_MAX + 16];
-
-		snprintf(name, sizeof(name), "%.40s-verify", p->name);
-		s_q(&b, name);
+	for (size_t j = 0; j < pt->npaths; j++) {
+		if (pt->paths[j].agent != i)
+			continue;
+		if (!list)
+			list = lst_yaml_put(paths, p->agents[i].name,
+					    lst_yaml_new(LST_YAML_LIST, NULL));
+		lst_yaml_append(list, s_text(pt->paths[j].path));
 	}
-	s_cat(&b, "\njournal: ");
-	s_q(&b, dir);
-	s_cat(&b, "\nagents:\n");
+}
+
+/* The verify plan, as the tree a plan file would read to, from the run's plan p. */
+static struct lst_yaml_node *s_plan_tree(const lst_plan *p, const char *dir, const char *through,
+					 const char *bs, const char *iodepth)
+{
+	struct lst_yaml_node *root = lst_yaml_new(LST_YAML_MAP, NULL), *agents, *targets, *ph, *w;
+	char name[LST_NAME_MAX + 16];
+
+	snprintf(name, sizeof(name), "%.40s-verify", p->name);
+	lst_yaml_put(root, "lockstep", s_text("1"));
+	lst_yaml_put(root, "name", s_text(name));
+	lst_yaml_put(root, "journal", s_text(dir));
+	agents = lst_yaml_put(root, "agents", lst_yaml_new(LST_YAML_LIST, NULL));
 	for (size_t i = 0; i < p->nagents; i++) {
+		struct lst_yaml_node *a;
+
 		if (through && strcmp(p->agents[i].name, through))
 			continue; /* not contacted at all: it may be the one that died */
-		s_cat(&b, "  - {name: ");
-		s_q(&b, p->agents[i].name);
-		s_cat(&b, ", address: ");
-		s_q(&b, p->agents[i].address);
-		if (p->agents[i].key) {
-			s_cat(&b, ", key: ");
-			s_q(&b, p->agents[i].key);
-		}
-		s_cat(&b, "}\n");
+		a = lst_yaml_append(agents, lst_yaml_new(LST_YAML_MAP, NULL));
+		lst_yaml_put(a, "name", s_text(p->agents[i].name));
+		lst_yaml_put(a, "address", s_text(p->agents[i].address));
+		if (p->agents[i].key)
+			lst_yaml_put(a, "key", s_text(p->agents[i].key));
 	}
-	s_cat(&b, "targets:\n");
+	targets = lst_yaml_put(root, "targets", lst_yaml_new(LST_YAML_LIST, NULL));
 	for (size_t t = 0; t < p->ntargets; t++) {
 		const struct lst_plan_target *pt = &p->targets[t];
+		struct lst_yaml_node *tn, *paths;
 		bool reachable = !through;
 
 		for (size_t j = 0; j < pt->npaths && !reachable; j++)
@@ -128,41 +156,29 @@ static char *s_plan_text(const lst_plan *p, const char *dir, const char *through
 				pt->name, through);
 			continue;
 		}
-		s_cat(&b, "  - name: ");
-		s_q(&b, pt->name);
-		if (pt->identity) {
-			s_cat(&b, "\n    identity: ");
-			s_q(&b, pt->identity);
-		}
-		s_cat(&b, "\n    share: split\n    paths:\n");
-		for (size_t i = 0; i < p->nagents; i++) {
-			bool any = false;
-
-			if (through && strcmp(p->agents[i].name, through))
-				continue;
-
-			for (size_t j = 0; j < pt->npaths; j++) {
-				if (pt->paths[j].agent != i)
-					continue;
-				if (!any) {
-					s_cat(&b, "      ");
-					s_q(&b, p->agents[i].name);
-					s_cat(&b, ": [");
-				} else {
-					s_cat(&b, ", ");
-				}
-				s_q(&b, pt->paths[j].path);
-				any = true;
-			}
-			if (any)
-				s_cat(&b, "]\n");
-		}
+		tn = lst_yaml_append(targets, lst_yaml_new(LST_YAML_MAP, NULL));
+		lst_yaml_put(tn, "name", s_text(pt->name));
+		if (pt->identity)
+			lst_yaml_put(tn, "identity", s_text(pt->identity));
+		lst_yaml_put(tn, "share", s_text("split"));
+		paths = lst_yaml_put(tn, "paths", lst_yaml_new(LST_YAML_MAP, NULL));
+		for (size_t i = 0; i < p->nagents; i++)
+			if (!through || !strcmp(p->agents[i].name, through))
+				s_agent_paths(paths, p, pt, i);
 	}
-	s_cat(&b,
-	      "defaults: {interval: 1s}\nphases:\n  - name: verify\n    workload: {rw: "
-	      "read, bs: %s, iodepth: %ld, verify: true}\n    stop: {capacity: 1x}\n",
-	      bs, iodepth);
-	return b;
+	lst_yaml_put(lst_yaml_put(root, "defaults", lst_yaml_new(LST_YAML_MAP, NULL)), "interval",
+		     s_text("1s"));
+	ph = lst_yaml_append(lst_yaml_put(root, "phases", lst_yaml_new(LST_YAML_LIST, NULL)),
+			     lst_yaml_new(LST_YAML_MAP, NULL));
+	lst_yaml_put(ph, "name", s_text("verify"));
+	w = lst_yaml_put(ph, "workload", lst_yaml_new(LST_YAML_MAP, NULL));
+	lst_yaml_put(w, "rw", s_text("read"));
+	lst_yaml_put(w, "bs", s_text(bs));
+	lst_yaml_put(w, "iodepth", s_text(iodepth));
+	lst_yaml_put(w, "verify", s_text("true"));
+	lst_yaml_put(lst_yaml_put(ph, "stop", lst_yaml_new(LST_YAML_MAP, NULL)), "capacity",
+		     s_text("1x"));
+	return root;
 }
 
 /* Sum of summary.json's all-agent verify counts, and integrity.csv's rows: the verdict line. */
@@ -219,74 +235,30 @@ static int s_journal_ok(const lst_plan *p, const char *dir)
 
 int lst_cmd_verify(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "through", required_argument, NULL, 'T' },
-		{ "bs", required_argument, NULL, 'B' },
-		{ "iodepth", required_argument, NULL, 'D' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "key", required_argument, NULL, 'K' },
-		{ "insecure", no_argument, NULL, 'I' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "debug", required_argument, NULL, 'd' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lst_coord_opts opts = { 0 };
-	const char *through = NULL, *bs = "128k";
-	char dir[PATH_MAX], *text, *file, outbuf[PATH_MAX + 64];
-	int64_t iodepth = 16;
+	struct s_flags fl = { 0 };
+	const char *through;
+	char dir[PATH_MAX], *file, outbuf[PATH_MAX + 64], bs[32], iodepth[32];
+	struct lst_yaml_node *tree;
 	lst_errlist errs = { 0 };
 	lst_plan *run_plan, *plan;
 	lst_folder_lock *run_lock = NULL, *lock = NULL;
 	lst_coord *c = NULL;
 	bool unstarted;
-	lst_err err;
-	int opt, rc;
+	int first, rc;
 
 	lst_cli_line_buffered();
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:qvh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			opts.outdir = optarg;
-			break;
-		case 'T':
-			through = optarg;
-			break;
-		case 'B':
-			bs = optarg;
-			break;
-		case 'D':
-			if (lst_parse_int(optarg, 1, 4096, &iodepth, &err)) {
-				fprintf(stderr, "lockstep verify: --iodepth: %s\n", err.msg);
-				return 2;
-			}
-			break;
-		case 'q':
-			opts.quiet = true;
-			break;
-		case 'K':
-			opts.key_file = optarg;
-			break;
-		case 'I':
-			opts.insecure = true;
-			break;
-		default:
-			if ((rc = lst_cli_common_opt("verify", opt, argv, lst_cmd_verify_usage)) >=
-			    0)
-				return rc;
-			break;
-		}
-	}
-	if (optind != argc - 1) {
+	if ((rc = lst_cli_parse(&lst_cmd_verify_flags, argc, argv, &fl, &first)) >= 0)
+		return rc;
+	lst_cli_coord_opts(&fl.c, &opts);
+	through = fl.through;
+	if (first != argc - 1) {
 		fprintf(stderr, "lockstep verify: %s (see 'lockstep verify --help')\n",
-			optind == argc ? "which run? give its results folder" : "give one folder");
+			first == argc ? "which run? give its results folder" : "give one folder");
 		return 2;
 	}
-	if (!realpath(argv[optind], dir)) {
-		fprintf(stderr, "lockstep verify: %s: %s\n", argv[optind], strerror(errno));
+	if (!realpath(argv[first], dir)) {
+		fprintf(stderr, "lockstep verify: %s: %s\n", argv[first], strerror(errno));
 		return 2;
 	}
 	file = lst_asprintf("%s/plan.yaml", dir);
@@ -310,10 +282,12 @@ int lst_cmd_verify(int argc, char **argv)
 		lst_plan_destroy(&run_plan);
 		return 2;
 	}
-	text = s_plan_text(run_plan, dir, through, bs, (long)iodepth);
+	lst_opt_format(&lst_flag_find(&lst_cmd_verify_flags, "bs")->opt, &fl, bs, sizeof(bs));
+	snprintf(iodepth, sizeof(iodepth), "%lld", (long long)fl.iodepth);
+	tree = s_plan_tree(run_plan, dir, through, bs, iodepth);
 	lst_plan_destroy(&run_plan);
-	plan = lst_plan_parse(text, strlen(text), "verify.yaml", &errs);
-	free(text);
+	plan = lst_plan_build(tree, "verify.yaml", &errs);
+	lst_yaml_free(tree);
 	if (!plan) {
 		fprintf(stderr, "lockstep verify: cannot make the verifying plan:\n");
 		lst_errlist_print(&errs, stderr);

@@ -4,7 +4,8 @@
  *
  * Writes that fail (a full disk, a removed folder) are not reported one by one: the first
  * failure is kept (lst_results_failed) and the run loop ends the run with it, once. Reading the
- * journal back and cutting a folder back for a resume are lst_results_journal.c.
+ * journal back and cutting a folder back for a resume are lst_results_journal.c, which calls the
+ * writer (never the other way): the writer owns its files, their headers included.
  */
 #include "lst_results.h"
 
@@ -1150,6 +1151,25 @@ json_t *lst_results_tests(const lst_results *r)
 }
 
 /* --- reopening for a resume ----------------------------------------------------------------- */
+
+long long lst_results__header_size(const char *dir, const char *name)
+{
+	char *path = lst_asprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	long long n = 0;
+	int ch;
+
+	free(path);
+	if (!f)
+		return -1;
+	while ((ch = fgetc(f)) != EOF) {
+		n++;
+		if (ch == '\n')
+			break;
+	}
+	fclose(f);
+	return ch == '\n' ? n : -1;
+}
 
 lst_results *lst_results__reopen(const char *dir, const size_t cols[5], json_t *sizes,
 				 json_t *tests, lst_err *err)

@@ -104,25 +104,6 @@ static int s_cut_file(const char *dir, const char *name, long long size, lst_err
 	return rc;
 }
 
-long long lst_results__header_size(const char *dir, const char *name)
-{
-	char *path = lst_asprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "r");
-	long long n = 0;
-	int ch;
-
-	free(path);
-	if (!f)
-		return -1;
-	while ((ch = fgetc(f)) != EOF) {
-		n++;
-		if (ch == '\n')
-			break;
-	}
-	fclose(f);
-	return ch == '\n' ? n : -1;
-}
-
 /*
  * *n: how many of t's columns the rows of dir/t->file have, from its header (lst_columns_count);
  * left as it is when the file has no header line to go by. Returns 0, or -EINVAL with err.

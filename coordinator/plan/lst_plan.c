@@ -56,7 +56,21 @@ lst_plan *lst_plan_parse(const char *text, size_t len, const char *name, lst_err
 	p->text = lst_malloc(len + 1);
 	memcpy(p->text, text, len);
 	p->text[len] = '\0';
-	if (lst__plan_read(p, &lst__plan_top, text, len, errs)) {
+	if (lst__plan_read(p, &lst__plan_top, text, len, NULL, errs)) {
+		lst_plan_destroy(&p);
+		return NULL;
+	}
+	return p;
+}
+
+lst_plan *lst_plan_build(const struct lst_yaml_node *tree, const char *name, lst_errlist *errs)
+{
+	lst_plan *p = lst_calloc(1, sizeof(*p));
+
+	p->file = lst_strdup(name);
+	p->dir = s_dir_of(name);
+	p->text = lst_yaml_text(tree); /* the record (plan.yaml, plan_sha1), never read back */
+	if (lst__plan_read(p, &lst__plan_top, NULL, 0, tree, errs)) {
 		lst_plan_destroy(&p);
 		return NULL;
 	}

@@ -271,6 +271,15 @@ lst_plan *lst_plan_load(const char *file, lst_errlist *errs);
 /* The same from text in memory; name is used in messages and as plan->file. */
 lst_plan *lst_plan_parse(const char *text, size_t len, const char *name, lst_errlist *errs);
 
+struct lst_yaml_node;
+
+/*
+ * The same from a tree a program built (lst_yaml_new, lst_yaml_put): a plan made from another
+ * (`lockstep verify`) is read and checked as a file is, with no text written to be parsed again.
+ * plan->text is the tree written as YAML (lst_yaml_text), for the results' record only.
+ */
+lst_plan *lst_plan_build(const struct lst_yaml_node *tree, const char *name, lst_errlist *errs);
+
 void lst_plan_destroy(lst_plan **p);
 
 /* Number of points of a phase's sweep (product of axis lengths; 1 without a sweep). */

@@ -144,6 +144,9 @@ static const char *s_doc_opt_range(const struct lst_opt *o, char *buf, size_t si
 	case LST_OPT_TEXT:
 		snprintf(buf, size, "a name: letters, digits, `.`, `_`, `-`");
 		break;
+	case LST_OPT_CUSTOM:
+		snprintf(buf, size, "%s", o->ops->range);
+		break;
 	}
 	return buf;
 }

@@ -167,11 +167,13 @@ void lst__plan_top_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *
 /*
  * Read text (the file p->file) into p, whose file, dir and text are set, with top the schema's
  * top-level section, lst__plan_top (lst_plan_read.c; the caller names the schema so that the
- * reader does not). Applies the defaults, reads every key and runs every check. Returns the number of errors,
- * each added to errs (may be NULL) as "FILE:LINE:COL: message" in the order of their places.
+ * reader does not); or, when tree is not NULL, that tree (built in code: lst_plan_build) instead
+ * of text. Applies the defaults, reads every key and runs every check. Returns the number of
+ * errors, each added to errs (may be NULL) as "FILE:LINE:COL: message" in the order of their
+ * places.
  */
 size_t lst__plan_read(lst_plan *p, const struct lst__plan_section *top, const char *text,
-		      size_t len, lst_errlist *errs);
+		      size_t len, const struct lst_yaml_node *tree, lst_errlist *errs);
 
 /* Collect an error at line:col (lst_plan_yaml.c); the text is made safe for a terminal. */
 void lst__plan_error_at(struct lst__plan_ctx *ctx, int line, int col, const char *fmt, ...)

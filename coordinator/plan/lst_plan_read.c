@@ -248,18 +248,19 @@ static void s_root(struct lst__plan_ctx *ctx, const struct lst_yaml_node *root)
 }
 
 size_t lst__plan_read(lst_plan *p, const struct lst__plan_section *top, const char *text,
-		      size_t len, lst_errlist *errs)
+		      size_t len, const struct lst_yaml_node *tree, lst_errlist *errs)
 {
 	struct lst__plan_ctx ctx;
-	struct lst_yaml_node *root;
+	struct lst_yaml_node *root = NULL;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.plan = p;
 	ctx.top = top;
 	s_defaults(top, p);
-	root = lst_yaml_load(text, len, "plan", lst__plan_node_err, &ctx);
-	ctx.root = root;
-	s_root(&ctx, root);
+	if (!tree)
+		tree = root = lst_yaml_load(text, len, "plan", lst__plan_node_err, &ctx);
+	ctx.root = tree;
+	s_root(&ctx, tree);
 	lst_yaml_free(root);
 	free(ctx.verified);
 	lst_map_destroy(&ctx.phase_sels);

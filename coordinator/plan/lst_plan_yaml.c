@@ -163,9 +163,12 @@ size_t lst__plan_errors_report(struct lst__plan_ctx *ctx, const char *file, lst_
 	if (n)
 		qsort(ctx->errs, n, sizeof(*ctx->errs), s_error_cmp);
 	for (size_t i = 0; i < n; i++) {
-		if (errs)
+		/* line 0: a plan built in code (lst_plan_build) has no places to name */
+		if (errs && ctx->errs[i].line)
 			lst_errlist_add(errs, "%s:%d:%d: %s", file, ctx->errs[i].line,
 					ctx->errs[i].col, ctx->errs[i].msg);
+		else if (errs)
+			lst_errlist_add(errs, "%s: %s", file, ctx->errs[i].msg);
 		free(ctx->errs[i].msg);
 	}
 	if (errs)

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The HTML escaper (lst_html.h).
+ * The HTML escaper and the table cells every HTML section shares (lst_html.h).
  */
 #include "lst_html.h"
+
+#include <math.h>
+#include <string.h>
 
 void lst_html_esc(FILE *f, const char *s)
 {
@@ -24,4 +27,40 @@ void lst_html_esc(FILE *f, const char *s)
 			fputc(*s, f);
 		}
 	}
+}
+
+const char *lst_html_num(double v, const char *fmt, char *buf, size_t size)
+{
+	char raw[64];
+	size_t n, lead, o = 0;
+	const char *dot;
+
+	if (!isfinite(v))
+		return snprintf(buf, size, "&ndash;"), buf;
+	snprintf(raw, sizeof(raw), fmt, v);
+	dot = strchr(raw, '.');
+	n = dot ? (size_t)(dot - raw) : strlen(raw);
+	lead = raw[0] == '-' || raw[0] == '+';
+	for (size_t i = 0; raw[i] && o + 8 < size; i++) {
+		if (i > lead && i < n && (n - i) % 3 == 0)
+			o += (size_t)snprintf(buf + o, size - o, "&#8201;");
+		buf[o++] = raw[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+void lst_html_td(FILE *f, const char *col, double v, const char *fmt)
+{
+	char b[128];
+
+	fprintf(f, "<td class=\"n\" data-col=\"%s\">%s</td>", col,
+		lst_html_num(v, fmt, b, sizeof(b)));
+}
+
+void lst_html_td_text(FILE *f, const char *s)
+{
+	fputs("<td>", f);
+	lst_html_esc(f, s && *s ? s : "\xe2\x80\x93");
+	fputs("</td>", f);
 }

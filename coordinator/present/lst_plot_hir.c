@@ -4,7 +4,7 @@
  * burst, per test (idle gap), over the phase's timeseries line.
  */
 #include "lst_plot.h"
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 #include "lst_figures.h"
 #include "lst_plot_int.h"
 

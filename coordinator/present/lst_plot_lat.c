@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The latency-vs-IOPS family (plots/lat.gp, plots/cmp.gp): per phase, the curves of
- * lst_curves.h with their headline crossings marked, the curves of each path, and the curves of
+ * lst_report_curves.h with their headline crossings marked, the curves of each path, and the curves of
  * several runs overlaid (lst_plot_compare).
  */
 #include "lst_plot.h"
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 #include "lst_figures.h"
 #include "lst_plot_int.h"
 

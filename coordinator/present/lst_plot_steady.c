@@ -4,7 +4,7 @@
  * the measurement window, its average, the data-excursion band and the least-squares line.
  */
 #include "lst_plot.h"
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 #include "lst_figures.h"
 #include "lst_plot_int.h"
 

@@ -7,7 +7,7 @@
  * too (lst_plot_int.h).
  */
 #include "lst_plot.h"
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 #include "lst_figures.h"
 #include "lst_plot_int.h"
 #include "lst_report_sections.h"

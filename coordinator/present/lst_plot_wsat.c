@@ -4,7 +4,7 @@
  * the data written.
  */
 #include "lst_plot.h"
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 #include "lst_figures.h"
 #include "lst_plot_int.h"
 

@@ -288,14 +288,16 @@ static void s_kmsg_each(const lst_report *r, const char *phase,
 
 static void s_kmsg_print(void *ctx, const char *agent, const char *name, long lines)
 {
-	(void)ctx;
-	printf("    %s kernel log: %s (%ld line%s)\n", agent, name, lines, lines == 1 ? "" : "s");
+	fprintf(ctx, "    %s kernel log: %s (%ld line%s)\n", agent, name, lines,
+		lines == 1 ? "" : "s");
 }
 
 /* --- text ------------------------------------------------------------------------------------ */
 
-void lst_report_print_events(const lst_report *r, const char *phase)
+void lst_report_events_print(FILE *out, const struct lst_report_view *v)
 {
+	const lst_report *r = v->r;
+	const char *phase = v->phase;
 	struct s_files f;
 	size_t shown = 0;
 	char line[1024], who[256];
@@ -305,9 +307,9 @@ void lst_report_print_events(const lst_report *r, const char *phase)
 		if (strcmp(s_ev(&f, i, LST_EV_PHASE), phase))
 			continue;
 		if (!shown++)
-			printf("  hooks and events:\n");
+			fprintf(out, "  hooks and events:\n");
 		s_event_text(&f, i, line, sizeof(line));
-		printf("    %s\n", line);
+		fprintf(out, "    %s\n", line);
 	}
 	shown = 0;
 	for (size_t i = 0, prev = SIZE_MAX, rank = 0, total = 0; f.tm && i < lst_csv_nrows(f.tm);
@@ -316,16 +318,17 @@ void lst_report_print_events(const lst_report *r, const char *phase)
 			continue;
 		s_rank(&f, phase, i, &prev, &rank, &total);
 		if (!shown++)
-			printf("  telemetry (what changed):\n");
+			fprintf(out, "  telemetry (what changed):\n");
 		s_delta_who(&f, i, who, sizeof(who));
 		if (rank < S_DELTAS_MAX) {
 			s_delta_text(&f, i, line, sizeof(line));
-			printf("    %s: %s\n", who, line);
+			fprintf(out, "    %s: %s\n", who, line);
 		} else if (rank == S_DELTAS_MAX) {
-			printf("    %s: ... and %zu more (telemetry.csv)\n", who, total - rank);
+			fprintf(out, "    %s: ... and %zu more (telemetry.csv)\n", who,
+				total - rank);
 		}
 	}
-	s_kmsg_each(r, phase, s_kmsg_print, NULL);
+	s_kmsg_each(r, phase, s_kmsg_print, out);
 }
 
 /* --- JSON ------------------------------------------------------------------------------------ */
@@ -380,8 +383,10 @@ static void s_kmsg_json(void *ctx, const char *agent, const char *name, long lin
 					     "lines", (int)lines));
 }
 
-void lst_report_events_json(const lst_report *r, const char *phase, json_t *p)
+void lst_report_events_json(const struct lst_report_view *v, json_t *p)
 {
+	const lst_report *r = v->r;
+	const char *phase = v->phase;
 	json_t *ev = json_array(), *tm = json_array(), *km = json_array();
 	struct s_files f;
 
@@ -560,8 +565,10 @@ static void s_kmsg_count(void *ctx, const char *agent, const char *name, long li
 	(*(size_t *)ctx)++;
 }
 
-void lst_report_events_html(FILE *out, const lst_report *r, const char *phase)
+void lst_report_events_html(FILE *out, const struct lst_report_view *v)
 {
+	const lst_report *r = v->r;
+	const char *phase = v->phase;
 	struct s_files f;
 	size_t nkmsg = 0;
 

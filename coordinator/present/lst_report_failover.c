@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lst_html.h"
+#include "lst_report_sections.h"
 #include "lst_report_text.h"
 #include "lst_util.h"
 
@@ -210,27 +212,27 @@ void lst_report_dip_threshold(json_t *dip, char *buf, size_t size)
 		 below);
 }
 
-void lst_report_print_failover(const lst_report *r, const struct lst_rpt_point *p)
+void lst_report_failover_print(FILE *f, const struct lst_report_view *v)
 {
-	json_t *a = lst_report_failovers(r, p->phase, p->point), *o;
+	json_t *a = lst_report_failovers(v->r, v->point->phase, v->point->point), *o;
 	char line[1024];
 	size_t i;
 
 	json_array_foreach (a, i, o) {
 		lst_report_failover_text(o, line, sizeof(line));
-		printf("    failover: %s\n", line);
+		fprintf(f, "    failover: %s\n", line);
 	}
 	json_decref(a);
 }
 
-void lst_report_print_dips(const lst_report *r, const size_t *idx, size_t n)
+void lst_report_dips_print(FILE *f, const struct lst_report_view *v)
 {
 	size_t shown = 0;
 	char line[1024], label[256];
 
-	for (size_t k = 0; k < n; k++) {
-		const struct lst_rpt_point *p = &r->points[idx[k]];
-		json_t *a = lst_report_dips(r, p->phase, p->point), *d;
+	for (size_t k = 0; k < v->n; k++) {
+		const struct lst_rpt_point *p = &v->r->points[v->idx[k]];
+		json_t *a = lst_report_dips(v->r, p->phase, p->point), *d;
 		size_t i;
 
 		json_array_foreach (a, i, d) {
@@ -238,32 +240,121 @@ void lst_report_print_dips(const lst_report *r, const size_t *idx, size_t n)
 
 			if (!shown++) {
 				lst_report_dip_threshold(d, line, sizeof(line));
-				printf("  throughput dips (no evidence of a path fault; %s):\n",
-				       line);
+				fprintf(f, "  throughput dips (no evidence of a path fault; %s):\n",
+					line);
 			}
 			lst_report_point_text(p, false, label, sizeof(label));
 			named = *label && strcmp(label, "-");
 			lst_report_dip_text(d, line, sizeof(line));
-			printf("    point %ld%s%s%s: %s\n", p->point, named ? " (" : "",
-			       named ? label : "", named ? ")" : "", line);
+			fprintf(f, "    point %ld%s%s%s: %s\n", p->point, named ? " (" : "",
+				named ? label : "", named ? ")" : "", line);
 		}
 		json_decref(a);
 	}
 }
 
-void lst_report_failover_set_json(const lst_report *r, const struct lst_rpt_point *p, json_t *pj)
+void lst_report_failover_json(const struct lst_report_view *v, json_t *o)
 {
-	json_t *a = lst_report_failovers(r, p->phase, p->point), *out = json_array(), *o;
-	json_t *dips = lst_report_dips(r, p->phase, p->point);
+	json_t *a = lst_report_failovers(v->r, v->point->phase, v->point->point),
+	       *out = json_array();
+	json_t *w;
 	size_t i;
 
-	json_array_foreach (a, i, o)
-		json_array_append_new(out, s_with_who(o, json_object_get(o, "failover")));
+	json_array_foreach (a, i, w)
+		json_array_append_new(out, s_with_who(w, json_object_get(w, "failover")));
 	json_decref(a);
 	if (json_array_size(out))
-		json_object_set(pj, "failover", out);
-	if (json_array_size(dips))
-		json_object_set(pj, "dips", dips);
+		json_object_set(o, "failover", out);
 	json_decref(out);
+}
+
+void lst_report_dips_json(const struct lst_report_view *v, json_t *o)
+{
+	json_t *dips = lst_report_dips(v->r, v->point->phase, v->point->point);
+
+	if (json_array_size(dips))
+		json_object_set(o, "dips", dips);
 	json_decref(dips);
+}
+
+/* --- HTML ------------------------------------------------------------------------------------ */
+
+/* One list item: "point label: line", label left out for a phase of one unnamed point. */
+static void s_window_item(FILE *f, const struct lst_rpt_point *p, const char *line)
+{
+	char label[256];
+
+	lst_report_point_text(p, false, label, sizeof(label));
+	fputs("<li>", f);
+	if (*label && strcmp(label, "-")) {
+		lst_html_esc(f, label);
+		fputs(": ", f);
+	}
+	lst_html_esc(f, line);
+	fputs("</li>\n", f);
+}
+
+/* The heading, the note that says what found the windows, and the list's opening tag: of the
+ * failover windows, or (dips) of the throughput dips, whose note names the threshold of first,
+ * the phase's first dip (a phase's dips share it). */
+static void s_html_head(FILE *f, json_t *first, bool dips)
+{
+	char line[1024];
+
+	if (!dips) {
+		fputs("<h3>Failover windows</h3>\n<p class=\"note\">Where a path's completions fell "
+		      "below a fraction of its own rate before the drop (the phase's "
+		      "<code>failover: {below:}</code>) with evidence of a path fault in or next to "
+		      "it: start .. end, I/Os, p99, the oldest I/O in flight, and the evidence.</p>\n"
+		      "<ul class=\"failover\">\n",
+		      f);
+		return;
+	}
+	lst_report_dip_threshold(first, line, sizeof(line));
+	fputs("<h3>Throughput dips</h3>\n<p class=\"note\">Found ", f);
+	lst_html_esc(f, line);
+	fputs(", with no I/O error, timeout, stalled I/O or event of the plan in or next to it: a "
+	      "slowdown, not a failover (the phase's <code>failover: {dips: false}</code> leaves "
+	      "them out).</p>\n<ul class=\"dips\">\n",
+	      f);
+}
+
+/* The failover windows, or (dips) the throughput dips, of the view's points as one list, an
+ * item per window ("point: a:/dev/loop3 3.0 s .. 6.0 s (3.0 s), 412 I/Os, ..."); none, nothing.
+ * The one walker of both, so the two sections cannot drift apart. */
+static void s_html_list(FILE *f, const struct lst_report_view *v, bool dips)
+{
+	size_t shown = 0;
+	char line[1024];
+
+	for (size_t k = 0; k < v->n; k++) {
+		const struct lst_rpt_point *p = &v->r->points[v->idx[k]];
+		json_t *a = dips ? lst_report_dips(v->r, p->phase, p->point)
+				 : lst_report_failovers(v->r, p->phase, p->point);
+		json_t *w;
+		size_t i;
+
+		json_array_foreach (a, i, w) {
+			if (!shown++)
+				s_html_head(f, w, dips);
+			if (dips)
+				lst_report_dip_text(w, line, sizeof(line));
+			else
+				lst_report_failover_text(w, line, sizeof(line));
+			s_window_item(f, p, line);
+		}
+		json_decref(a);
+	}
+	if (shown)
+		fputs("</ul>\n", f);
+}
+
+void lst_report_failover_html(FILE *f, const struct lst_report_view *v)
+{
+	s_html_list(f, v, false);
+}
+
+void lst_report_dips_html(FILE *f, const struct lst_report_view *v)
+{
+	s_html_list(f, v, true);
 }

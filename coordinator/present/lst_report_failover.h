@@ -17,24 +17,18 @@
  * summary.json points of phase and point whose `failover` is a window with evidence (a new
  * array holding them); lst_report_failover_text: one of them as text, "b:/dev/loop3 3.0 s ..
  * 6.0 s (3.0 s), 412 I/Os, p99 2,041 ms, oldest in flight 2.9 s; evidence: event b port_down
- * at 3.0 s, 37 timeouts" ("no I/O completed" for a window without any); and the lines
- * "    failover: ..." under point p.
+ * at 3.0 s, 37 timeouts" ("no I/O completed" for a window without any).
  * lst_report_dips: the dips of phase and point, each a window with its `agent` (and `path`),
  * including a `failover` without evidence (older folders; a new array); lst_report_dip_text:
  * one as text, as a failover window with ", median before 3,998 IOPS" instead of evidence;
  * lst_report_dip_threshold: the threshold that found a dip, "below 50% of a path's median IOPS
- * before it, for 1 interval or more" (a phase's dips share it); lst_report_print_dips: that
- * section in the text report, a heading and one line per dip of the points idx[0..n), nothing
- * without any.
- * lst_report_failover_set_json: p's `failover` and `dips` arrays into pj (absent when empty).
+ * before it, for 1 interval or more" (a phase's dips share it). The report's sections built
+ * from them are rows of the sections table (lst_report_sections.h).
  */
 json_t *lst_report_failovers(const lst_report *r, const char *phase, long point);
 void lst_report_failover_text(json_t *point, char *buf, size_t size);
-void lst_report_print_failover(const lst_report *r, const struct lst_rpt_point *p);
 json_t *lst_report_dips(const lst_report *r, const char *phase, long point);
 void lst_report_dip_text(json_t *dip, char *buf, size_t size);
 void lst_report_dip_threshold(json_t *dip, char *buf, size_t size);
-void lst_report_print_dips(const lst_report *r, const size_t *idx, size_t n);
-void lst_report_failover_set_json(const lst_report *r, const struct lst_rpt_point *p, json_t *pj);
 
 #endif

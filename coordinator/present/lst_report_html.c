@@ -29,11 +29,9 @@
 
 #include "lst_assert.h"
 #include "lst_compare.h"
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 #include "lst_figures.h"
 #include "lst_html.h"
-#include "lst_report_failover.h"
-#include "lst_report_ports.h"
 #include "lst_report_sections.h"
 #include "lst_report_show.h"
 #include "lst_report_text.h"
@@ -60,51 +58,6 @@ struct s_ctx {
 static const char *s_or(const char *s, const char *dflt)
 {
 	return s && *s ? s : dflt;
-}
-
-/* v with fmt, its integer part grouped by thin spaces ("183 402.5"); "–" when not finite. */
-static const char *s_num(double v, const char *fmt, char *buf, size_t size)
-{
-	char raw[64];
-	size_t n, lead, o = 0;
-	const char *dot;
-
-	if (!isfinite(v))
-		return snprintf(buf, size, "&ndash;"), buf;
-	snprintf(raw, sizeof(raw), fmt, v);
-	dot = strchr(raw, '.');
-	n = dot ? (size_t)(dot - raw) : strlen(raw);
-	lead = raw[0] == '-' || raw[0] == '+';
-	for (size_t i = 0; raw[i] && o + 8 < size; i++) {
-		if (i > lead && i < n && (n - i) % 3 == 0)
-			o += (size_t)snprintf(buf + o, size - o, "&#8201;");
-		buf[o++] = raw[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-/* A number cell of column col. */
-static void s_td(FILE *f, const char *col, double v, const char *fmt)
-{
-	char b[128];
-
-	fprintf(f, "<td class=\"n\" data-col=\"%s\">%s</td>", col, s_num(v, fmt, b, sizeof(b)));
-}
-
-/* A number of a JSON object, NAN when it is absent or null. */
-static double s_jnum(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static void s_td_text(FILE *f, const char *s)
-{
-	fputs("<td>", f);
-	lst_html_esc(f, s_or(s, "\xe2\x80\x93"));
-	fputs("</td>", f);
 }
 
 /* --- head, style ----------------------------------------------------------------------------- */
@@ -426,19 +379,19 @@ static void s_agents(struct s_ctx *c)
 				    a->name))
 				o = x;
 		fputs("<tr>", f);
-		s_td_text(f, a->name);
-		s_td_text(f, a->host);
-		s_td_text(f, a->address);
-		s_td_text(f, a->version);
-		s_td_text(f, json_string_value(json_object_get(o, "kernel")));
-		s_td(f, "cores", a->cores >= 0 ? (double)a->cores : NAN, "%.0f");
-		s_td(f, "clock_offset_us", a->clock_offset_us, "%+.1f");
-		s_td(f, "rtt_us", a->rtt_us, "%.1f");
-		s_td(f, "drift_ppm",
-		     json_is_number(json_object_get(o, "drift_ppm"))
-			     ? json_number_value(json_object_get(o, "drift_ppm"))
-			     : NAN,
-		     "%+.2f");
+		lst_html_td_text(f, a->name);
+		lst_html_td_text(f, a->host);
+		lst_html_td_text(f, a->address);
+		lst_html_td_text(f, a->version);
+		lst_html_td_text(f, json_string_value(json_object_get(o, "kernel")));
+		lst_html_td(f, "cores", a->cores >= 0 ? (double)a->cores : NAN, "%.0f");
+		lst_html_td(f, "clock_offset_us", a->clock_offset_us, "%+.1f");
+		lst_html_td(f, "rtt_us", a->rtt_us, "%.1f");
+		lst_html_td(f, "drift_ppm",
+			    json_is_number(json_object_get(o, "drift_ppm"))
+				    ? json_number_value(json_object_get(o, "drift_ppm"))
+				    : NAN,
+			    "%+.2f");
 		fprintf(f, "<td class=\"%s\">", a->lost ? "bad" : "ok");
 		if (a->lost) {
 			fputs("lost", f);
@@ -512,24 +465,24 @@ static void s_devices(struct s_ctx *c)
 			if (json_is_integer(size))
 				lst_fmt_size((uint64_t)json_integer_value(size), sz, sizeof(sz));
 			fputs(k ? "<tr class=\"sub\">" : "<tr>", f);
-			s_td_text(f, json_string_value(json_object_get(t, "name")));
-			s_td_text(f, json_string_value(json_object_get(t, "share")));
-			s_td_text(f, json_string_value(json_object_get(p, "agent")));
+			lst_html_td_text(f, json_string_value(json_object_get(t, "name")));
+			lst_html_td_text(f, json_string_value(json_object_get(t, "share")));
+			lst_html_td_text(f, json_string_value(json_object_get(p, "agent")));
 			fputs("<td class=\"mono\">", f);
 			lst_html_esc(f, s_or(path, "?"));
 			fputs("</td>", f);
-			s_td_text(f, json_string_value(json_object_get(id, "kind")));
+			lst_html_td_text(f, json_string_value(json_object_get(id, "kind")));
 			s_td_model(f, id);
-			s_td_text(f, json_string_value(json_object_get(id, "serial")));
-			s_td_text(f, json_string_value(json_object_get(id, "firmware")));
-			s_td_text(f, json_string_value(json_object_get(id, "wwn")));
+			lst_html_td_text(f, json_string_value(json_object_get(id, "serial")));
+			lst_html_td_text(f, json_string_value(json_object_get(id, "firmware")));
+			lst_html_td_text(f, json_string_value(json_object_get(id, "wwn")));
 			fprintf(f, "<td class=\"n\">%s</td>", *sz ? sz : "&ndash;");
-			s_td(f, "logical_block_size",
-			     json_is_integer(json_object_get(id, "logical_block_size"))
-				     ? (double)json_integer_value(
-					       json_object_get(id, "logical_block_size"))
-				     : NAN,
-			     "%.0f");
+			lst_html_td(f, "logical_block_size",
+				    json_is_integer(json_object_get(id, "logical_block_size"))
+					    ? (double)json_integer_value(
+						      json_object_get(id, "logical_block_size"))
+					    : NAN,
+				    "%.0f");
 			fputs("</tr>\n", f);
 		}
 	}
@@ -573,10 +526,10 @@ static void s_skews(struct s_ctx *c)
 		}
 		qsort(v, m, sizeof(*v), s_dcmp);
 		fputs("<tr>", f);
-		s_td_text(f, name);
-		s_td(f, "points", (double)all, "%.0f");
-		s_td(f, "skew_median_us", m ? v[m / 2] : NAN, "%.1f");
-		s_td(f, "skew_max_us", m ? v[m - 1] : NAN, "%.1f");
+		lst_html_td_text(f, name);
+		lst_html_td(f, "points", (double)all, "%.0f");
+		lst_html_td(f, "skew_median_us", m ? v[m / 2] : NAN, "%.1f");
+		lst_html_td(f, "skew_max_us", m ? v[m - 1] : NAN, "%.1f");
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody>\n</table>\n<p class=\"note\">The spread of the agents' actual start times "
@@ -631,29 +584,29 @@ static void s_point_row(FILE *f, const struct lst_rpt_point *p, const char *labe
 	fputs("\" data-path=\"", f);
 	lst_html_esc(f, p->path);
 	fputs("\">", f);
-	s_td_text(f, label);
+	lst_html_td_text(f, label);
 	if (rounds) {
 		if (!sub && p->round > 0)
-			s_td(f, "round", (double)p->round, "%.0f");
+			lst_html_td(f, "round", (double)p->round, "%.0f");
 		else
 			fputs("<td></td>", f);
 	}
-	s_td(f, "iops", p->iops[0] + p->iops[1], "%.0f");
-	s_td(f, "read_iops", p->iops[0], "%.0f");
-	s_td(f, "write_iops", p->iops[1], "%.0f");
-	s_td(f, "mbps", p->mbps[0] + p->mbps[1], "%.1f");
-	s_td(f, "lat_mean_us", p->lat_mean, "%.1f");
-	s_td(f, "lat_p50_us", p->lat_p50, "%.1f");
-	s_td(f, "lat_p99_us", p->lat_p99, "%.1f");
-	s_td(f, "lat_p99_9_us", p->lat_p99_9, "%.1f");
-	s_td(f, "lat_p99_99_us", p->lat_p99_99, "%.1f");
-	s_td(f, "lat_max_us", p->lat_max, "%.1f");
+	lst_html_td(f, "iops", p->iops[0] + p->iops[1], "%.0f");
+	lst_html_td(f, "read_iops", p->iops[0], "%.0f");
+	lst_html_td(f, "write_iops", p->iops[1], "%.0f");
+	lst_html_td(f, "mbps", p->mbps[0] + p->mbps[1], "%.1f");
+	lst_html_td(f, "lat_mean_us", p->lat_mean, "%.1f");
+	lst_html_td(f, "lat_p50_us", p->lat_p50, "%.1f");
+	lst_html_td(f, "lat_p99_us", p->lat_p99, "%.1f");
+	lst_html_td(f, "lat_p99_9_us", p->lat_p99_9, "%.1f");
+	lst_html_td(f, "lat_p99_99_us", p->lat_p99_99, "%.1f");
+	lst_html_td(f, "lat_max_us", p->lat_max, "%.1f");
 	/* each direction apart (summary.csv's read_ and write_ columns): a 70/30 mix's writes can
 	 * cost several times its reads, which the combined figures hide; "–" without such I/O */
-	s_td(f, "read_lat_mean_us", p->lat_mean_dir[0], "%.1f");
-	s_td(f, "read_lat_p99_us", p->lat_p99_dir[0], "%.1f");
-	s_td(f, "write_lat_mean_us", p->lat_mean_dir[1], "%.1f");
-	s_td(f, "write_lat_p99_us", p->lat_p99_dir[1], "%.1f");
+	lst_html_td(f, "read_lat_mean_us", p->lat_mean_dir[0], "%.1f");
+	lst_html_td(f, "read_lat_p99_us", p->lat_p99_dir[0], "%.1f");
+	lst_html_td(f, "write_lat_mean_us", p->lat_mean_dir[1], "%.1f");
+	lst_html_td(f, "write_lat_p99_us", p->lat_p99_dir[1], "%.1f");
 	fprintf(f, "<td class=\"bad\">%s%s%s</td></tr>\n", p->partial ? "partial" : "",
 		p->partial && p->errors > 0 ? ", " : "", p->errors > 0 ? "I/O errors" : "");
 }
@@ -682,84 +635,6 @@ static void s_point_parts(FILE *f, const lst_report *r, const struct lst_rpt_poi
 			snprintf(label, sizeof(label), "path %s:%s", q->agent, q->path);
 		s_point_row(f, q, label, true, rounds);
 	}
-}
-
-/* One list item: "point label: line", label left out for a phase of one unnamed point. */
-static void s_window_item(FILE *f, const struct lst_rpt_point *p, const char *line)
-{
-	char label[256];
-
-	lst_report_point_text(p, false, label, sizeof(label));
-	fputs("<li>", f);
-	if (*label && strcmp(label, "-")) {
-		lst_html_esc(f, label);
-		fputs(": ", f);
-	}
-	lst_html_esc(f, line);
-	fputs("</li>\n", f);
-}
-
-/* The failover windows of the phase's shown points (summary.json `failover` with its
- * evidence): one list item each, "point: a:/dev/loop3 3.0 s .. 6.0 s (3.0 s), 412 I/Os, ...;
- * evidence: ..."; none, nothing. */
-static void s_failovers(FILE *f, const lst_report *r, const size_t *idx, size_t n)
-{
-	size_t shown = 0;
-	char line[1024];
-
-	for (size_t k = 0; k < n && k < S_ROWS_MAX; k++) {
-		const struct lst_rpt_point *p = &r->points[idx[k]];
-		json_t *a = lst_report_failovers(r, p->phase, p->point), *o;
-		size_t i;
-
-		json_array_foreach (a, i, o) {
-			if (!shown++)
-				fputs("<h3>Failover windows</h3>\n<p class=\"note\">Where a path's "
-				      "completions fell below a fraction of its own rate before "
-				      "the drop (the phase's <code>failover: {below:}</code>) with "
-				      "evidence of a path fault in or next to it: start .. end, "
-				      "I/Os, p99, the oldest I/O in flight, and the evidence.</p>\n"
-				      "<ul class=\"failover\">\n",
-				      f);
-			lst_report_failover_text(o, line, sizeof(line));
-			s_window_item(f, p, line);
-		}
-		json_decref(a);
-	}
-	if (shown)
-		fputs("</ul>\n", f);
-}
-
-/* The throughput dips of the phase's shown points (summary.json `dips`), in a section of
- * their own that says what found them and that they are no failover; none, nothing. */
-static void s_dips(FILE *f, const lst_report *r, const size_t *idx, size_t n)
-{
-	size_t shown = 0;
-	char line[1024];
-
-	for (size_t k = 0; k < n && k < S_ROWS_MAX; k++) {
-		const struct lst_rpt_point *p = &r->points[idx[k]];
-		json_t *a = lst_report_dips(r, p->phase, p->point), *d;
-		size_t i;
-
-		json_array_foreach (a, i, d) {
-			if (!shown++) {
-				lst_report_dip_threshold(d, line, sizeof(line));
-				fputs("<h3>Throughput dips</h3>\n<p class=\"note\">Found ", f);
-				lst_html_esc(f, line);
-				fputs(", with no I/O error, timeout, stalled I/O or event of the plan in "
-				      "or next to it: a slowdown, not a failover (the phase's "
-				      "<code>failover: {dips: false}</code> leaves them out).</p>\n"
-				      "<ul class=\"dips\">\n",
-				      f);
-			}
-			lst_report_dip_text(d, line, sizeof(line));
-			s_window_item(f, p, line);
-		}
-		json_decref(a);
-	}
-	if (shown)
-		fputs("</ul>\n", f);
 }
 
 static void s_points(struct s_ctx *c, const struct lst_rpt_phase *ph, const size_t *idx, size_t n,
@@ -800,8 +675,12 @@ static void s_points(struct s_ctx *c, const struct lst_rpt_phase *ph, const size
 		fputs("<p class=\"callout bad\">An agent was lost in this phase: the points "
 		      "marked partial lack its I/O.</p>\n",
 		      f);
-	s_failovers(f, r, idx, n);
-	s_dips(f, r, idx, n);
+	{
+		/* the windows of the points the table shows */
+		struct lst_report_view v = { r, ph->name, idx, LST_MIN(n, S_ROWS_MAX), NULL };
+
+		lst_report_sections_html(f, LST_SLOT_POINTS, &v);
+	}
 }
 
 /* The headline figures of the phase's latency-vs-IOPS curves (lst_figures_headlines). */
@@ -822,17 +701,17 @@ static void s_headlines(struct s_ctx *c, const struct lst_rpt_phase *ph)
 		"percentile stays under %s&nbsp;&micro;s. &asymp;&nbsp;interpolated between "
 		"two measured points; &ge;&nbsp;every point was under the limit (the highest "
 		"measured); &ndash;&nbsp;even the lowest point was over it.</p>\n",
-		s_num(limit, "%.0f", b, sizeof(b)));
+		lst_html_num(limit, "%.0f", b, sizeof(b)));
 	fputs("<table class=\"headlines\">\n<thead><tr><th>Curve</th><th class=\"n\">Points</th>",
 	      f);
 	for (int s = 0; s < LST_HL_N; s++)
 		fprintf(f, "<th class=\"n\">IOPS at %s &lt; %s&nbsp;&micro;s</th>",
-			lst_headline_stat_names[s], s_num(limit, "%.0f", b, sizeof(b)));
+			lst_headline_stat_names[s], lst_html_num(limit, "%.0f", b, sizeof(b)));
 	fputs("</tr></thead>\n<tbody>\n", f);
 	for (size_t i = 0; i < n; i++) {
 		fputs("<tr>", f);
-		s_td_text(f, s_or(h[i].curve, "(all points)"));
-		s_td(f, "points", (double)h[i].npoints, "%.0f");
+		lst_html_td_text(f, s_or(h[i].curve, "(all points)"));
+		lst_html_td(f, "points", (double)h[i].npoints, "%.0f");
 		if (h[i].bandwidth) { /* large blocks: MB/s, no IOPS under a latency limit */
 			char text[256];
 
@@ -848,7 +727,7 @@ static void s_headlines(struct s_ctx *c, const struct lst_rpt_phase *ph)
 				: h[i].interpolated[s]	? "&asymp;&nbsp;"
 				: h[i].all_under[s]	? "&ge;&nbsp;"
 							: "",
-				s_num(h[i].iops[s], "%.0f", b, sizeof(b)));
+				lst_html_num(h[i].iops[s], "%.0f", b, sizeof(b)));
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody>\n</table>\n", f);
@@ -867,8 +746,8 @@ static void s_balance_row(FILE *f, const struct lst_rpt_point *p, const char *la
 	fputs("<tr data-balance=\"", f); /* the phase: not a summary row, which data-phase marks */
 	lst_html_esc(f, p->phase);
 	fprintf(f, "\" data-point=\"%ld\" data-by=\"%s\">", p->point, paths ? "path" : "agent");
-	s_td_text(f, label);
-	s_td_text(f, paths ? "path" : "agent");
+	lst_html_td_text(f, label);
+	lst_html_td_text(f, paths ? "path" : "agent");
 	for (size_t col = 0; col < LST_ARRAY_SIZE(cols); col++) {
 		fprintf(f, "<td class=\"n\" data-col=\"%s\">", cols[col]);
 		for (size_t i = 0; i < m; i++) {
@@ -882,7 +761,7 @@ static void s_balance_row(FILE *f, const struct lst_rpt_point *p, const char *la
 				lst_html_esc(f, it[i].who);
 				fputs("</span>&nbsp;", f);
 			}
-			fputs(s_num(v, col == 1 ? "%.0f" : "%.1f", b, sizeof(b)), f);
+			fputs(lst_html_num(v, col == 1 ? "%.0f" : "%.1f", b, sizeof(b)), f);
 		}
 		if (col == 0) {
 			fputs("<div class=\"bar\">", f);
@@ -966,12 +845,12 @@ static void s_window(FILE *f, const struct lst_rpt_test *t)
 		const struct lst_rpt_window *w = &t->win[k];
 
 		fputs("<tr>", f);
-		s_td_text(f, w->label);
-		s_td(f, "iops", w->iops, "%.0f");
-		s_td(f, "mbps", w->mbps, "%.1f");
-		s_td(f, "lat_mean_us", w->lat_mean, "%.1f");
-		s_td(f, "lat_p99_us", w->lat_p99, "%.1f");
-		s_td(f, "lat_p99_99_us", w->lat_p99_99, "%.1f");
+		lst_html_td_text(f, w->label);
+		lst_html_td(f, "iops", w->iops, "%.0f");
+		lst_html_td(f, "mbps", w->mbps, "%.1f");
+		lst_html_td(f, "lat_mean_us", w->lat_mean, "%.1f");
+		lst_html_td(f, "lat_p99_us", w->lat_p99, "%.1f");
+		lst_html_td(f, "lat_p99_99_us", w->lat_p99_99, "%.1f");
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody>\n</table>\n", f);
@@ -992,50 +871,6 @@ static void s_works(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph
 		lst_html_esc(f, lst_report_work_text(w, text, sizeof(text)));
 		fputs("</p>\n", f);
 	}
-}
-
-/*
- * The port scaling of a ports sweep (lst_report_ports_json, the figures the text report prints):
- * each point's IOPS and MB/s (summary.csv's) and their ratio to its workload's point with the
- * fewest paths. Rows carry data-scaling (the phase) and data-point, each figure its data-col.
- */
-static void s_ports(struct s_ctx *c, const size_t *idx, size_t n)
-{
-	json_t *a = lst_report_ports_json(c->r, idx, n), *o;
-	FILE *f = c->f;
-	size_t i;
-
-	json_array_foreach (a, i, o) {
-		long point = (long)json_integer_value(json_object_get(o, "point"));
-		const struct lst_rpt_point *p = NULL;
-
-		for (size_t k = 0; k < n && !p; k++)
-			if (c->r->points[idx[k]].point == point)
-				p = &c->r->points[idx[k]];
-		LST_ASSERT(p); /* the sweep's points are the shown ones */
-		if (!i)
-			fputs("<h3>Port scaling</h3>\n<p class=\"note\">Each workload through each "
-			      "set of ports, against its point with the fewest paths.</p>\n"
-			      "<table class=\"ports\">\n<thead><tr><th>Workload</th><th>Ports</th>"
-			      "<th class=\"n\">Paths</th><th class=\"n\">IOPS</th>"
-			      "<th class=\"n\">MB/s</th><th class=\"n\">&times; IOPS</th>"
-			      "<th class=\"n\">&times; MB/s</th></tr></thead>\n<tbody>\n",
-			      f);
-		fputs("<tr data-scaling=\"", f);
-		lst_html_esc(f, p->phase);
-		fprintf(f, "\" data-point=\"%ld\">", point);
-		s_td_text(f, json_string_value(json_object_get(o, "workload")));
-		s_td_text(f, json_string_value(json_object_get(o, "ports")));
-		s_td(f, "paths", (double)json_integer_value(json_object_get(o, "paths")), "%.0f");
-		s_td(f, "iops", p->iops[0] + p->iops[1], "%.0f");
-		s_td(f, "mbps", p->mbps[0] + p->mbps[1], "%.1f");
-		s_td(f, "iops_ratio", s_jnum(o, "iops_ratio"), "%.2f");
-		s_td(f, "mbps_ratio", s_jnum(o, "mbps_ratio"), "%.2f");
-		fputs("</tr>\n", f);
-	}
-	if (json_array_size(a))
-		fputs("</tbody>\n</table>\n", f);
-	json_decref(a);
 }
 
 static void s_steady(struct s_ctx *c, const struct lst_rpt_phase *ph)
@@ -1101,9 +936,9 @@ static void s_matrix(struct s_ctx *c, const struct lst_rpt_matrix *m)
 		char bs[32];
 
 		fputs("<tr>", f);
-		s_td_text(f, lst_report_bs(m->bs[i], bs, sizeof(bs)));
+		lst_html_td_text(f, lst_report_bs(m->bs[i], bs, sizeof(bs)));
 		for (size_t k = 0; k < m->nmix; k++)
-			s_td(f, "iops", m->iops[i * m->nmix + k], "%.0f");
+			lst_html_td(f, "iops", m->iops[i * m->nmix + k], "%.0f");
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody>\n</table>\n", f);
@@ -1114,6 +949,7 @@ static void s_phase(struct s_ctx *c, size_t i, size_t *idx)
 	const struct lst_rpt_phase *ph = &c->r->phases[i];
 	size_t rows_all, n = lst_report_shown(c->r, ph->name, idx, &rows_all);
 	const struct lst_rpt_matrix *m = lst_report_matrix(c->r, ph->name);
+	struct lst_report_view v = { c->r, ph->name, idx, 0, NULL };
 	FILE *f = c->f;
 
 	fprintf(f, "<section class=\"phase\" id=\"phase-%zu\">\n<h2>Phase ", i);
@@ -1132,8 +968,8 @@ static void s_phase(struct s_ctx *c, size_t i, size_t *idx)
 		s_points(c, ph, idx, n, rows_all);
 	else
 		fputs("<p class=\"note\">No point of this phase has a summary row.</p>\n", f);
-	for (const struct lst_report_section *s = lst_report_sections; s->name; s++)
-		s->html(f, c->r, ph->name);
+	v.n = n;
+	lst_report_sections_html(f, LST_SLOT_PHASE, &v);
 	s_headlines(c, ph);
 	s_plot(c, "lat_vs_iops", ph->name, NULL, "Latency against IOPS.");
 	s_balance(c, idx, n);
@@ -1141,7 +977,7 @@ static void s_phase(struct s_ctx *c, size_t i, size_t *idx)
 	if (m)
 		s_matrix(c, m);
 	s_plot(c, "matrix", ph->name, NULL, "The IOPS matrix.");
-	s_ports(c, idx, n);
+	lst_report_sections_html(f, LST_SLOT_SCALING, &v);
 	s_plot(c, "ports", ph->name, NULL, "Port scaling.");
 	s_plot(c, "wsat", ph->name, NULL, "Write saturation.");
 	s_plot(c, "timeseries", ph->name, NULL, "IOPS and latency over the phase.");
@@ -1201,10 +1037,10 @@ static void s_events(struct s_ctx *c)
 		size_t k;
 
 		fputs("<tr>", f);
-		s_td_text(f, json_string_value(json_object_get(e, "phase")));
-		s_td(f, "point", json_number_value(json_object_get(e, "point")), "%.0f");
-		s_td_text(f, json_string_value(json_object_get(e, "label")));
-		s_td(f, "attempt", json_number_value(json_object_get(e, "attempt")), "%.0f");
+		lst_html_td_text(f, json_string_value(json_object_get(e, "phase")));
+		lst_html_td(f, "point", json_number_value(json_object_get(e, "point")), "%.0f");
+		lst_html_td_text(f, json_string_value(json_object_get(e, "label")));
+		lst_html_td(f, "attempt", json_number_value(json_object_get(e, "attempt")), "%.0f");
 		fputs("<td>", f);
 		json_array_foreach (lost, k, l) {
 			fputs(k ? "; " : "", f);
@@ -1381,7 +1217,7 @@ static void s_td_change(FILE *f, const char *col, double pct, bool higher_better
 	if (isfinite(pct) && fabs(pct) >= 1)
 		cls = (pct > 0) == higher_better ? " ok" : " bad";
 	fprintf(f, "<td class=\"n chg%s\" data-col=\"%s\">%s%s</td>", cls, col,
-		isfinite(pct) && pct > 0 ? "+" : "", s_num(pct, "%.1f", b, sizeof(b)));
+		isfinite(pct) && pct > 0 ? "+" : "", lst_html_num(pct, "%.1f", b, sizeof(b)));
 }
 
 /* The runs side by side: id, plan, status, times, target, versions; a warning per run that did
@@ -1494,14 +1330,16 @@ static void s_cmp_row(FILE *f, json_t *row)
 		for (size_t j = 0; j < n; j++) {
 			snprintf(col, sizeof(col), "%s_%c", s_cmp_stats[s].key,
 				 lst_compare_letter(j) + 32);
-			s_td(f, col, s_jnum(json_array_get(runs, j), s_cmp_stats[s].key),
-			     s_cmp_stats[s].fmt);
+			lst_html_td(
+				f, col,
+				lst_report_json_real(json_array_get(runs, j), s_cmp_stats[s].key),
+				s_cmp_stats[s].fmt);
 		}
 		for (size_t j = 1; j < n; j++) {
 			snprintf(col, sizeof(col), "%s_%c_change_pct", s_cmp_stats[s].key,
 				 lst_compare_letter(j) + 32);
 			snprintf(key, sizeof(key), "%s_change_pct", s_cmp_stats[s].key);
-			s_td_change(f, col, s_jnum(json_array_get(runs, j), key),
+			s_td_change(f, col, lst_report_json_real(json_array_get(runs, j), key),
 				    s_cmp_stats[s].higher_better);
 		}
 	}
@@ -1573,10 +1411,11 @@ static void s_cmp_matrices(struct s_ctx *c)
 			char bs[32];
 
 			fputs("<tr>", f);
-			s_td_text(f, lst_report_bs(s_jnum(row, "bs"), bs, sizeof(bs)));
+			lst_html_td_text(
+				f, lst_report_bs(lst_report_json_real(row, "bs"), bs, sizeof(bs)));
 			json_array_foreach (json_object_get(row, "ratio"), k, x)
-				s_td(f, "ratio", json_is_number(x) ? json_number_value(x) : NAN,
-				     "%.2f");
+				lst_html_td(f, "ratio",
+					    json_is_number(x) ? json_number_value(x) : NAN, "%.2f");
 			fputs("</tr>\n", f);
 		}
 		fputs("</tbody>\n</table>\n</section>\n", f);

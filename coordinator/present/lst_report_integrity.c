@@ -159,8 +159,10 @@ static void s_kinds_text(const struct s_phase *s, char *buf, size_t size)
 	lst_str_sanitize(buf);
 }
 
-void lst_report_print_integrity(const lst_report *r, const char *phase)
+void lst_report_integrity_print(FILE *out, const struct lst_report_view *v)
 {
+	const lst_report *r = v->r;
+	const char *phase = v->phase;
 	struct s_phase s;
 	char line[1024];
 	size_t shown = 0;
@@ -168,10 +170,10 @@ void lst_report_print_integrity(const lst_report *r, const char *phase)
 	if (!s_load(r, phase, &s))
 		return;
 	s_counts_text(&s, line, sizeof(line));
-	printf("  integrity: %s\n", line);
+	fprintf(out, "  integrity: %s\n", line);
 	if (s.nrows) {
 		s_kinds_text(&s, line, sizeof(line));
-		printf("    bad by kind (integrity.csv): %s\n", line);
+		fprintf(out, "    bad by kind (integrity.csv): %s\n", line);
 	}
 	for (size_t i = 0; s.csv && i < lst_csv_nrows(s.csv); i++) {
 		if (!s_of_phase(&s, i, phase))
@@ -179,10 +181,11 @@ void lst_report_print_integrity(const lst_report *r, const char *phase)
 		if (shown++ == LST_REPORT_BAD_ROWS)
 			break;
 		s_row_text(&s, i, line, sizeof(line));
-		printf("    %s\n", line);
+		fprintf(out, "    %s\n", line);
 	}
 	if (s.nrows > LST_REPORT_BAD_ROWS)
-		printf("    ... and %zu more (integrity.csv)\n", s.nrows - LST_REPORT_BAD_ROWS);
+		fprintf(out, "    ... and %zu more (integrity.csv)\n",
+			s.nrows - LST_REPORT_BAD_ROWS);
 }
 
 /* A field as a JSON integer when it is one, else as a string; null when empty. */
@@ -217,8 +220,10 @@ static json_t *s_row_json(const struct s_phase *s, size_t i)
 	return o;
 }
 
-void lst_report_integrity_json(const lst_report *r, const char *phase, json_t *p)
+void lst_report_integrity_json(const struct lst_report_view *v, json_t *p)
 {
+	const lst_report *r = v->r;
+	const char *phase = v->phase;
 	struct s_phase s;
 	json_t *o, *kinds, *rows;
 	size_t shown = 0;
@@ -267,8 +272,10 @@ static void s_html_counts(FILE *out, const struct s_phase *s)
 	fputs("</td></tr>\n</tbody>\n</table>\n", out);
 }
 
-void lst_report_integrity_html(FILE *out, const lst_report *r, const char *phase)
+void lst_report_integrity_html(FILE *out, const struct lst_report_view *v)
 {
+	const lst_report *r = v->r;
+	const char *phase = v->phase;
 	static const enum lst_int_col cols[] = {
 		LST_INT_POINT, LST_INT_AGENT,	  LST_INT_PATH,	       LST_INT_OFFSET,
 		LST_INT_KIND,  LST_INT_EXP_GEN,	  LST_INT_EXP_AGENT,   LST_INT_EXP_T_S,

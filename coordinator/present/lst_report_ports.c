@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "lst_assert.h"
-#include "lst_report_show.h"
+#include "lst_html.h"
+#include "lst_report_sections.h"
 #include "lst_report_text.h"
 #include "lst_util.h"
 
@@ -103,10 +104,10 @@ static double s_ratio(double a, double b)
 	return b > 0 ? a / b : NAN;
 }
 
-void lst_report_print_ports(FILE *f, const lst_report *r, const size_t *idx, size_t n)
+void lst_report_ports_print(FILE *f, const struct lst_report_view *v)
 {
 	size_t m;
-	struct s_cmp *c = s_compare(r, idx, n, &m);
+	struct s_cmp *c = s_compare(v->r, v->idx, v->n, &m);
 	int wwork = 8, wports = 5;
 
 	if (!c)
@@ -122,7 +123,7 @@ void lst_report_print_ports(FILE *f, const lst_report *r, const size_t *idx, siz
 		"PATHS", "IOPS", "MB/s", "x IOPS", "x MB/s");
 	for (size_t k = 0; k < m; k++) {
 		const struct lst_rpt_point *p = c[k].p, *b = c[k].base->p;
-		char v[2][32], cell[2][LST_REPORT_LABEL_MAX + 1];
+		char x[2][32], cell[2][LST_REPORT_LABEL_MAX + 1];
 
 		fprintf(f, "    %-*s %-*s %5zu %10.0f %9.1f %7s %7s\n", wwork,
 			lst_report_cell(*c[k].workload ? c[k].workload : "-", wwork, cell[0],
@@ -130,17 +131,17 @@ void lst_report_print_ports(FILE *f, const lst_report *r, const size_t *idx, siz
 			wports, lst_report_cell(c[k].ports, wports, cell[1], sizeof(cell[1])),
 			c[k].paths, p->iops[0] + p->iops[1], p->mbps[0] + p->mbps[1],
 			lst_report_fmt(s_ratio(p->iops[0] + p->iops[1], b->iops[0] + b->iops[1]),
-				       "%.2f", v[0], sizeof(v[0])),
+				       "%.2f", x[0], sizeof(x[0])),
 			lst_report_fmt(s_ratio(p->mbps[0] + p->mbps[1], b->mbps[0] + b->mbps[1]),
-				       "%.2f", v[1], sizeof(v[1])));
+				       "%.2f", x[1], sizeof(x[1])));
 	}
 	free(c);
 }
 
-json_t *lst_report_ports_json(const lst_report *r, const size_t *idx, size_t n)
+void lst_report_ports_set_json(const struct lst_report_view *v, json_t *o)
 {
 	size_t m;
-	struct s_cmp *c = s_compare(r, idx, n, &m);
+	struct s_cmp *c = s_compare(v->r, v->idx, v->n, &m);
 	json_t *a = json_array();
 
 	for (size_t k = 0; k < m; k++) {
@@ -158,7 +159,45 @@ json_t *lst_report_ports_json(const lst_report *r, const size_t *idx, size_t n)
 								 b->mbps[0] + b->mbps[1]))));
 	}
 	free(c);
-	return a;
+	if (json_array_size(a))
+		json_object_set_new(o, "ports", a);
+	else
+		json_decref(a);
+}
+
+void lst_report_ports_html(FILE *f, const struct lst_report_view *v)
+{
+	size_t m;
+	struct s_cmp *c = s_compare(v->r, v->idx, v->n, &m);
+
+	for (size_t k = 0; k < m; k++) {
+		const struct lst_rpt_point *p = c[k].p, *b = c[k].base->p;
+
+		if (!k)
+			fputs("<h3>Port scaling</h3>\n<p class=\"note\">Each workload through each "
+			      "set of ports, against its point with the fewest paths.</p>\n"
+			      "<table class=\"ports\">\n<thead><tr><th>Workload</th><th>Ports</th>"
+			      "<th class=\"n\">Paths</th><th class=\"n\">IOPS</th>"
+			      "<th class=\"n\">MB/s</th><th class=\"n\">&times; IOPS</th>"
+			      "<th class=\"n\">&times; MB/s</th></tr></thead>\n<tbody>\n",
+			      f);
+		fputs("<tr data-scaling=\"", f);
+		lst_html_esc(f, p->phase);
+		fprintf(f, "\" data-point=\"%ld\">", p->point);
+		lst_html_td_text(f, c[k].workload);
+		lst_html_td_text(f, c[k].ports);
+		lst_html_td(f, "paths", (double)c[k].paths, "%.0f");
+		lst_html_td(f, "iops", p->iops[0] + p->iops[1], "%.0f");
+		lst_html_td(f, "mbps", p->mbps[0] + p->mbps[1], "%.1f");
+		lst_html_td(f, "iops_ratio",
+			    s_ratio(p->iops[0] + p->iops[1], b->iops[0] + b->iops[1]), "%.2f");
+		lst_html_td(f, "mbps_ratio",
+			    s_ratio(p->mbps[0] + p->mbps[1], b->mbps[0] + b->mbps[1]), "%.2f");
+		fputs("</tr>\n", f);
+	}
+	if (m)
+		fputs("</tbody>\n</table>\n", f);
+	free(c);
 }
 
 /* Index of text in names[n], added at the end when absent. */

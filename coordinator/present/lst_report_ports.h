@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The port scaling of a phase that sweeps `ports`, in the report and its plot.
+ * The port scaling of a phase that sweeps `ports`, for its plot; the report's sections of it are
+ * a row of the sections table (lst_report_sections.h).
  */
 #ifndef LST_REPORT_PORTS_H
 #define LST_REPORT_PORTS_H
@@ -11,15 +12,6 @@
 #include <stdio.h>
 
 #include "lst_report.h"
-
-/*
- * Port scaling (lst_report_ports.c): for the shown points idx[n] of a phase that sweeps `ports`,
- * each point against its workload's point with the fewest paths, as a table to f (its workload
- * and port set columns as wide as their widest cell). Prints nothing, and gives an empty array,
- * for a phase without such a sweep.
- */
-void lst_report_print_ports(FILE *f, const lst_report *r, const size_t *idx, size_t n);
-json_t *lst_report_ports_json(const lst_report *r, const size_t *idx, size_t n);
 
 /* The paths point `point` of phase ran through (run.json: its agents' paths), 0 when unknown. */
 size_t lst_report_point_paths(const lst_report *r, const char *phase, long point);

@@ -8,8 +8,6 @@
  * latency-vs-IOPS curves ("IOPS at p99 < 1 ms", from lst_figures_headlines, the same numbers in
  * text and JSON), the steady-state verdicts, and the IOPS matrix; and what became of the plots.
  */
-#include "lst_report_failover.h"
-#include "lst_report_ports.h"
 #include "lst_report_sections.h"
 #include "lst_report_show.h"
 
@@ -21,7 +19,7 @@
 #include <string.h>
 
 #include "lst_assert.h"
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 #include "lst_figures.h"
 #include "lst_report_text.h"
 #include "lst_steady.h"
@@ -174,7 +172,7 @@ static void s_print_point(FILE *f, const struct lst_rpt_point *p, const char *la
 		p->partial ? "  partial" : "", p->errors > 0 ? "  I/O errors" : "");
 }
 
-/* --- headline figures of the latency-vs-IOPS curves (lst_headline.c) -------------------------- */
+/* --- headline figures of the latency-vs-IOPS curves (lst_report_headline.c) ------------------ */
 
 /* "IOPS at p99 < 1 ms: ..." per curve of the phase, under its points. */
 static void s_print_headlines(const lst_report *r, const struct lst_rpt_phase *ph)
@@ -418,8 +416,10 @@ static void s_print_points(FILE *f, const lst_report *r, const struct lst_rpt_ph
 		s_print_dirs(f, p);
 		s_print_parts(f, r, p, agents, parts, rounds ? 0 : -1, width);
 		if (report) {
+			struct lst_report_view view = { r, ph->name, idx, n, p };
+
 			s_print_balance(r, p);
-			lst_report_print_failover(r, p);
+			lst_report_sections_text(f, LST_SLOT_POINT, &view);
 		}
 	}
 }
@@ -427,14 +427,14 @@ static void s_print_points(FILE *f, const lst_report *r, const struct lst_rpt_ph
 static void s_print_phase(const lst_report *r, const struct lst_rpt_phase *ph, size_t *idx)
 {
 	size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
+	struct lst_report_view view = { r, ph->name, idx, n, NULL };
 	size_t ntests = 0;
 
 	s_print_points(stdout, r, ph, idx, n, rows_all, true);
-	lst_report_print_dips(r, idx, n);
-	for (const struct lst_report_section *s = lst_report_sections; s->name; s++)
-		s->text(r, ph->name);
+	lst_report_sections_text(stdout, LST_SLOT_POINTS, &view);
+	lst_report_sections_text(stdout, LST_SLOT_PHASE, &view);
 	s_print_headlines(r, ph);
-	lst_report_print_ports(stdout, r, idx, n);
+	lst_report_sections_text(stdout, LST_SLOT_SCALING, &view);
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct lst_rpt_test *t = &r->tests[i];
 		char v[512];
@@ -844,8 +844,9 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 	json_object_set(o, "errors", s_jor(json_object_get(r->run, "errors")));
 	for (size_t i = 0; i < r->nphases; i++) {
 		const struct lst_rpt_phase *ph = &r->phases[i];
-		json_t *p = json_object(), *points = json_array(), *tests = json_array(), *ports;
+		json_t *p = json_object(), *points = json_array(), *tests = json_array();
 		size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
+		struct lst_report_view view = { r, ph->name, idx, n, NULL };
 
 		for (size_t k = 0; k < n; k++) {
 			const struct lst_rpt_point *pt = &r->points[idx[k]];
@@ -861,7 +862,8 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 			json_object_set_new(pj, "agents", per);
 			s_parts_json(r, pt, pj);
 			s_balance_json(r, pt, pj);
-			lst_report_failover_set_json(r, pt, pj);
+			view.point = pt;
+			lst_report_sections_json(pj, LST_SLOT_POINT, &view);
 			json_array_append_new(points, pj);
 		}
 		for (size_t k = 0; k < r->ntests; k++)
@@ -882,13 +884,8 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 					json_array_append_new(works, s_work_json(&r->works[k]));
 			json_object_set_new(p, "work", works);
 		}
-		for (const struct lst_report_section *s = lst_report_sections; s->name; s++)
-			s->json(r, ph->name, p);
-		ports = lst_report_ports_json(r, idx, n);
-		if (json_array_size(ports))
-			json_object_set_new(p, "ports", ports);
-		else
-			json_decref(ports);
+		view.point = NULL;
+		lst_report_sections_json(p, LST_SLOT_PHASE, &view);
 		json_array_append_new(phases, p);
 	}
 	json_object_set_new(o, "phases", phases);
@@ -963,22 +960,14 @@ void lst_report_print_summary(FILE *f, const lst_report *r)
 
 	for (size_t i = 0; i < r->nphases; i++) {
 		size_t rows_all, n = lst_report_shown(r, r->phases[i].name, idx, &rows_all);
+		struct lst_report_view view = { r, r->phases[i].name, idx, n, NULL };
 
 		if (!n)
 			continue;
 		if (s_print_verdicts(f, r, &r->phases[i]))
 			continue; /* a suite's points are its window averages, not a row per round */
 		s_print_points(f, r, &r->phases[i], idx, n, rows_all, false);
-		lst_report_print_ports(f, r, idx, n);
+		lst_report_sections_text(f, LST_SLOT_SCALING, &view);
 	}
 	free(idx);
-}
-
-const char *lst_report_cell(const char *s, int width, char *buf, size_t size)
-{
-	LST_ASSERT(width >= 3 && (size_t)width < size);
-	if ((int)strlen(s) <= width)
-		return s;
-	snprintf(buf, size, "%.*s...", width - 3, s);
-	return buf;
 }

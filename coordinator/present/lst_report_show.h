@@ -21,14 +21,10 @@ void lst_report_print(const lst_report *r);
  * The closing summary of a run, as `lockstep run`, `resume` and `demo` print it at their end,
  * to f: per phase that has points, the points table `lockstep report` prints (a row per point,
  * then per agent of a run with several, per target and per path, each column as wide as its
- * widest cell) and the port scaling of a phase that sweeps ports. Prints nothing when no phase
- * has a point.
+ * widest cell) and the sections whose text slot is LST_SLOT_SCALING (lst_report_sections.h: the
+ * port scaling of a phase that sweeps ports). Prints nothing when no phase has a point.
  */
 void lst_report_print_summary(FILE *f, const lst_report *r);
-
-/* s for a text column of width characters (3 or more; size > width): s itself when it fits,
- * else its start cut to end in "...", so a cut label says so, in buf. Returns s or buf. */
-const char *lst_report_cell(const char *s, int width, char *buf, size_t size);
 
 /* The same as one JSON object (new reference; the caller adds "plots"). */
 json_t *lst_report_json(const lst_report *r);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lst_assert.h"
 #include "lst_steady.h"
 #include "lst_text.h"
 #include "lst_util.h"
@@ -121,6 +122,13 @@ json_t *lst_report_json_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+double lst_report_json_real(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 const char *lst_report_unit(const char *tracked)
 {
 	if (strstr(tracked, "iops"))
@@ -145,5 +153,14 @@ const char *lst_report_thousands(double v, char *buf, size_t size)
 			buf[o++] = ',';
 	}
 	buf[o] = '\0';
+	return buf;
+}
+
+const char *lst_report_cell(const char *s, int width, char *buf, size_t size)
+{
+	LST_ASSERT(width >= 3 && (size_t)width < size);
+	if ((int)strlen(s) <= width)
+		return s;
+	snprintf(buf, size, "%.*s...", width - 3, s);
 	return buf;
 }

@@ -56,10 +56,17 @@ const char *lst_report_point_text(const struct lst_rpt_point *p, bool several, c
  */
 json_t *lst_report_json_num(double v);
 
+/* The number under key in the JSON object o, NAN when it is absent, null or not a number. */
+double lst_report_json_real(json_t *o, const char *key);
+
 /* v rounded, with its thousands separated: "182,400", "1,209". Returns buf. */
 const char *lst_report_thousands(double v, char *buf, size_t size);
 
 /* Unit of a tracked variable or column ("IOPS", "MB/s", "us"), from its name. */
 const char *lst_report_unit(const char *tracked);
+
+/* s for a text column of width characters (3 or more; size > width): s itself when it fits,
+ * else its start cut to end in "...", so a cut label says so, in buf. Returns s or buf. */
+const char *lst_report_cell(const char *s, int width, char *buf, size_t size);
 
 #endif

@@ -60,6 +60,7 @@ tab "--quiet" "--overwrite" -- lockstep validate --
 tab "--plan" "" -- lockstep resume --p
 tab "--json --no-plots --limit" "" -- lockstep report --
 tab "--through --bs --iodepth" "" -- lockstep verify --
+tab "--force --fingerprint" "plan.yaml" -- lockstep keygen --
 tab "plan.yaml other.yml plans" "notes.txt results/r1" -- lockstep run ""
 tab "plan.yaml" "notes.txt" -- lockstep validate p
 tab "plans/p.yaml" "" -- lockstep validate plans/

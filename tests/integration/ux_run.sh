@@ -132,5 +132,5 @@ done
 [ "$(cat "$TMP/mine/notes.txt")" = keep ] && [ -f "$TMP/r2/run.json" ] || fail "--overwrite touched a folder"
 rc=0
 "$LOCKSTEP" run "$TMP/p.yaml" --progress yaml 2>"$TMP/bad.err" || rc=$?
-[ $rc -eq 2 ] && grep -q "text or json" "$TMP/bad.err" || fail "--progress yaml: $rc"
+[ $rc -eq 2 ] && grep -qF "'yaml' is not one of text|json" "$TMP/bad.err" || fail "--progress yaml: $rc"
 ok "--overwrite replaces a results folder, refuses anything else"

@@ -9,7 +9,10 @@
  */
 #include <stdio.h>
 
+#include "lst_balance.h"
+#include "lst_curves.h"
 #include "lst_failover.h"
+#include "lst_headline.h"
 #include "lst_merge.h"
 #include "lst_noise.h"
 #include "lst_steady.h"
@@ -39,6 +42,9 @@ int main(void)
 		(void (*)(void))lst_steady_eval,
 		(void (*)(void))lst_failover_add,
 		(void (*)(void))lst_noise_of,
+		(void (*)(void))lst_curves_group,
+		(void (*)(void))lst_headline_figures,
+		(void (*)(void))lst_balance_shares,
 #if defined(LST_LINK_FOLDER) || defined(LST_LINK_PRESENT)
 		(void (*)(void))lst_results_new,
 		(void (*)(void))lst_csv_load,

@@ -13,8 +13,11 @@
 #include <unistd.h>
 
 #include "lst_config.h"
+#include "lst_log.h"
+#include "lst_opt.h"
 #include "lst_test.h"
 #include "lst_time.h"
+#include "lst_util.h"
 
 static lst_config *s_parse_ok(const char *yaml)
 {
@@ -58,8 +61,8 @@ static void test_file(void)
 	T_EQ_STR(cfg->log, "/tmp/a.log");
 	T_EQ_STR(cfg->pidfile, "/tmp/a.pid");
 	T_ASSERT(cfg->foreground);
-	T_EQ_INT(cfg->nallow, 2);
-	T_EQ_STR(cfg->allow_write[1], "/tmp/x");
+	T_EQ_INT(cfg->allow_write.n, 2);
+	T_EQ_STR(cfg->allow_write.v[1], "/tmp/x");
 	T_ASSERT(!cfg->read_only);
 	T_EQ_STR(cfg->debug, "net,proto");
 	T_EQ_INT(cfg->lease_max, 2 * 60 * LST_NS_PER_S);
@@ -67,6 +70,9 @@ static void test_file(void)
 	T_EQ_STR(cfg->authorized_keys, "/etc/lockstep/authorized_keys");
 	T_ASSERT(cfg->insecure);
 	T_EQ_U64(cfg->mem_max, (uint64_t)4 << 30);
+	T_EQ_STR(cfg->trace_dir, LST_CONFIG_DEFAULT_TRACE_DIR); /* the defaults, not given */
+	T_EQ_INT(cfg->hook_timeout, LST_CONFIG_HOOK_TIMEOUT_DEFAULT);
+	T_ASSERT(!lst_config_is_set(cfg, "trace_dir") && lst_config_is_set(cfg, "mem_max"));
 	lst_config_destroy(&cfg);
 	lst_config_destroy(&cfg); /* safe twice */
 }
@@ -79,30 +85,32 @@ static void test_file_errors(void)
 		    "foreground, allow_write, read_only, debug, lease_max, key, authorized_keys, "
 		    "insecure, mem_max, hooks, collectors, hook_timeout, "
 		    "trace_dir)");
-	s_parse_bad("trace_dir: traces\n", "trace_dir must be an absolute folder path");
+	s_parse_bad("trace_dir: traces\n", "trace_dir: 'traces' is not an absolute folder path");
 	s_parse_bad("config: /x\n", "unknown key 'config'");
 	s_parse_bad("help: true\n", "unknown key 'help'");
 	s_parse_bad("name: a\nname: b\n", "t.yaml:2:1: 'name' is given twice (first at 1:1)");
 	s_parse_bad("log: /x\nallow_write: /dev/loop*\n",
-		    "t.yaml:2:14: allow_write must be a list of absolute path globs");
-	s_parse_bad("foreground: maybe\n", "foreground must be true or false");
-	s_parse_bad("lease_max: 0.5s\n", "lease_max must be between 1s and 24h");
-	s_parse_bad("mem_max: 1m\n", "mem_max must be at least 16m");
+		    "t.yaml:2:14: allow_write: a list of absolute path globs is needed, not a "
+		    "single value ('/dev/loop*')");
+	s_parse_bad("foreground: maybe\n", "foreground: 'maybe' is not a boolean");
+	s_parse_bad("lease_max: 0.5s\n", "lease_max must be between 1.0 s and 24 h 00 m");
+	s_parse_bad("mem_max: 1m\n", "mem_max must be at least 16 MiB");
 	s_parse_bad("debug: nett\n", "debug: unknown category 'nett'");
-	s_parse_bad("listen: http://x\n", "listen must be a ZeroMQ endpoint");
+	s_parse_bad("listen: http://x\n", "listen: 'http://x' is not a ZeroMQ endpoint");
 	s_parse_bad("name: [a\n", "t.yaml:");
 }
 
 /* A value of the wrong shape for its setting, placed at the value. */
 static void test_file_types(void)
 {
-	s_parse_bad("log: /x\nname: [a, b]\n", "t.yaml:2:7: name must be a string, not a list");
+	s_parse_bad("log: /x\nname: [a, b]\n",
+		    "t.yaml:2:7: name must be a string of at most 63 bytes, not a list");
 	s_parse_bad("lease_max: {a: 1}\n",
 		    "t.yaml:1:12: lease_max must be a duration such as 10m or 600s, not a map");
 	s_parse_bad("mem_max: [1g]\n", "t.yaml:1:10: mem_max must be a size such as 4g or 512m");
 	s_parse_bad("read_only: {a: 1, a: 2}\n", /* the value's place, before the inner key's */
 		    "t.yaml:1:12: read_only must be true or false, not a map");
-	s_parse_bad("name:\n", "t.yaml:1:6: name needs a value (a string)");
+	s_parse_bad("name:\n", "t.yaml:1:6: name needs a value (a string of at most 63 bytes)");
 	s_parse_bad("insecure: ~\n", "t.yaml:1:11: insecure needs a value (true or false)");
 	s_parse_bad("allow_write: [/a, ~]\n",
 		    "t.yaml:1:19: allow_write: every entry must be a string, not empty");
@@ -116,14 +124,13 @@ static void test_file_types(void)
 static void test_file_values(void)
 {
 	s_parse_bad("foreground: maybe\n",
-		    "t.yaml:1:13: foreground must be true or false, not 'maybe'");
+		    "t.yaml:1:13: foreground: 'maybe' is not a boolean (use true or false)");
 	s_parse_bad("mem_max: lots\n", "t.yaml:1:10: mem_max: ");
-	s_parse_bad("mem_max: 1k\n",
-		    "t.yaml:1:10: mem_max must be at least 16m (16 MiB), not '1k'");
+	s_parse_bad("mem_max: 1k\n", "t.yaml:1:10: mem_max must be at least 16 MiB");
 	s_parse_bad("allow_write:\n  - /dev/loop*\n  - dev/sdb\n",
 		    "t.yaml:3:5: allow_write: 'dev/sdb' is not an absolute path glob");
 	s_parse_bad("debug: net,disk\n", "t.yaml:1:8: debug: unknown category 'disk'");
-	s_parse_bad("name: \"a\\tb\"\n", "t.yaml:1:7: name must not hold control characters");
+	s_parse_bad("name: \"a\\tb\"\n", "t.yaml:1:7: name: control characters are not allowed");
 }
 
 /* What the YAML itself gets wrong is reported by common/lst_yaml, with a place. */
@@ -177,13 +184,14 @@ static void test_file_lists(void)
 	lst_config *cfg = s_parse_ok("allow_write:\ndebug: [net, io]\n");
 	lst_err err;
 
-	T_EQ_INT(cfg->nallow, 0);
-	T_EQ_U64(cfg->set, LST_CFG_ALLOW_WRITE | LST_CFG_DEBUG);
+	T_EQ_INT(cfg->allow_write.n, 0);
+	T_ASSERT(lst_config_is_set(cfg, "allow_write") && lst_config_is_set(cfg, "debug"));
+	T_ASSERT(!lst_config_is_set(cfg, "name"));
 	T_EQ_STR(cfg->debug, "net,io");
 	T_EQ_INT(lst_config_parse(cfg, "u.yaml", "allow_write: [/x]\n", 18, &err), 0);
 	T_EQ_INT(lst_config_parse(cfg, "u.yaml", "allow_write: [/y, /z]\n", 22, &err), 0);
-	T_EQ_INT(cfg->nallow, 2);
-	T_EQ_STR(cfg->allow_write[0], "/y");
+	T_EQ_INT(cfg->allow_write.n, 2);
+	T_EQ_STR(cfg->allow_write.v[0], "/y");
 	T_EQ_INT(lst_config_parse(cfg, "u.yaml", "debug: proto\n", 13, &err), 0);
 	T_EQ_STR(cfg->debug, "proto");
 	lst_config_destroy(&cfg);
@@ -220,8 +228,8 @@ static void test_override(void)
 	T_CONTAINS(err.msg, "unknown setting 'nosuch'");
 	lst_config_override(cfg, flags);
 	T_EQ_STR(cfg->name, "file");
-	T_EQ_INT(cfg->nallow, 1); /* the flags' list replaces the file's */
-	T_EQ_STR(cfg->allow_write[0], "/c");
+	T_EQ_INT(cfg->allow_write.n, 1); /* the flags' list replaces the file's */
+	T_EQ_STR(cfg->allow_write.v[0], "/c");
 	T_ASSERT(!cfg->read_only);
 	lst_config_destroy(&flags);
 	lst_config_destroy(&cfg);
@@ -244,7 +252,7 @@ static int s_flags(lst_config *flags, struct lst_config_cli *cli, lst_err *err, 
 static void test_flags(void)
 {
 	lst_config *flags = lst_config_new();
-	struct lst_config_cli cli;
+	struct lst_config_cli cli = { 0 };
 	lst_err err;
 
 	T_EQ_INT(FLAGS(flags, &cli, &err, "--listen", "tcp://127.0.0.1:1", "--allow-write", "/a",
@@ -252,9 +260,9 @@ static void test_flags(void)
 		       "--mem-max=32m", "--lease-max", "30s"),
 		 0);
 	T_EQ_STR(flags->listen, "tcp://127.0.0.1:1");
-	T_EQ_INT(flags->nallow, 2);
+	T_EQ_INT(flags->allow_write.n, 2);
 	T_ASSERT(flags->read_only);
-	T_EQ_INT(cli.verbose, 2);
+	T_ASSERT(cli.verbose);
 	T_EQ_STR(cli.config, "c.yaml");
 	T_EQ_U64(flags->mem_max, (uint64_t)32 << 20);
 	T_EQ_INT(flags->lease_max, 30 * LST_NS_PER_S);
@@ -278,55 +286,99 @@ static void test_flags(void)
 	T_EQ_INT(FLAGS(flags, &cli, &err, "--foreground", "x"), -EINVAL);
 	T_EQ_STR(err.msg, "unexpected argument 'x' (see --help)");
 	T_EQ_INT(FLAGS(flags, &cli, &err, "--lease-max", "2d"), -EINVAL);
-	T_CONTAINS(err.msg, "lease_max must be between 1s and 24h");
+	T_CONTAINS(err.msg, "--lease-max must be between 1.0 s and 24 h 00 m (see --help)");
+	T_EQ_INT(FLAGS(flags, &cli, &err, "--debug", "net", "--debug", "io,dev"), 0);
+	T_EQ_STR(flags->debug, "net,io,dev"); /* a repeated list flag gains its values */
 	lst_config_destroy(&flags);
 }
 
-/* Every setting of the table is a config key and a flag of the same name ('-' for '_'). */
+/* A value each setting's type takes, by the name its flag gives the value. */
+static const char *s_example(const struct lst_opt *o)
+{
+	const char *arg = lst_opt_arg(o);
+
+	if (!arg)
+		return NULL;
+	if (!strcmp(arg, "ENDPOINT"))
+		return "tcp://127.0.0.1:1";
+	if (!strcmp(arg, "LIST"))
+		return "net";
+	if (!strcmp(arg, "DURATION"))
+		return "1m";
+	if (!strcmp(arg, "SIZE"))
+		return "1g";
+	return "/x";
+}
+
+/* Every setting of the table is a config key and a flag of the same name ('-' for '_'),
+ * except those of the file only (hooks, collectors), which no flag sets. */
 static void test_table(void)
 {
-	static const char *const example[] = {
-		[LST_CONFIG_STR] = "/x",      [LST_CONFIG_BOOL] = "true",
-		[LST_CONFIG_LIST] = "/x",     [LST_CONFIG_STR_LIST] = "net",
-		[LST_CONFIG_DURATION] = "1m", [LST_CONFIG_SIZE] = "1g",
-	};
 	size_t n = 0;
 
-	for (const struct lst_config_setting *s = lst_config_settings; s->name; s++) {
+	for (const struct lst_opt *s = lst_config_settings; s->name; s++) {
 		lst_config *flags = lst_config_new();
-		struct lst_config_cli cli;
-		char flag[64], value[64];
+		struct lst_config_cli cli = { 0 };
+		char flag[64];
+		const char *value = s_example(s);
 		lst_err err;
 		int rc;
 
-		T_ASSERT(s->help && s->help[0] && s->doc && s->doc[0]);
-		if (s->type == LST_CONFIG_FLAG) {
-			T_EQ_INT(s->bit, 0);
-			lst_config_destroy(&flags);
-			continue;
-		}
-		if (s->type == LST_CONFIG_ARGV_MAP) { /* hooks, collectors: the file only */
-			snprintf(flag, sizeof(flag), "--%s", s->name);
-			T_EQ_INT(FLAGS(flags, &cli, &err, flag, "x"), -EINVAL);
-			T_CONTAINS(err.msg, "unknown option");
-			lst_config_destroy(&flags);
-			continue;
-		}
-		T_ASSERT(s->bit && s->what && s->example);
-		n++;
-		snprintf(value, sizeof(value), "%s",
-			 !strcmp(s->name, "listen") ? "tcp://127.0.0.1:1" : example[s->type]);
+		T_ASSERT(s->help && s->help[0]);
 		snprintf(flag, sizeof(flag), "--%s", s->name);
 		for (char *c = flag; (c = strchr(c, '_'));)
 			*c = '-';
-		rc = s->arg ? FLAGS(flags, &cli, &err, flag, value)
-			    : FLAGS(flags, &cli, &err, flag);
+		if (!strcmp(s->name, "hooks") || !strcmp(s->name, "collectors")) {
+			T_EQ_INT(FLAGS(flags, &cli, &err, flag, "x"), -EINVAL);
+			T_CONTAINS(err.msg, "unknown option");
+			T_EQ_INT(lst_config_set(flags, s->name, "x", &err), -EINVAL);
+			T_CONTAINS(err.msg, "set in the config file only");
+			lst_config_destroy(&flags);
+			continue;
+		}
+		n++;
+		rc = value ? FLAGS(flags, &cli, &err, flag, (char *)value)
+			   : FLAGS(flags, &cli, &err, flag);
 		if (rc)
-			T_FAIL("%s %s: %s", flag, s->arg ? value : "", err.msg);
-		T_EQ_U64(flags->set, s->bit);
+			T_FAIL("%s %s: %s", flag, value ? value : "", err.msg);
+		T_EQ_U64(flags->set, 1u << (s - lst_config_settings));
 		lst_config_destroy(&flags);
 	}
-	T_EQ_INT(n, 15); /* 14 + trace_dir */
+	T_EQ_INT(n, 15); /* 17 settings, hooks and collectors in the file only */
+}
+
+/* What is made from the tables names every entry: --help each flag, --list-settings each key
+ * and flag, the docs' tables each key and flag; and the debug setting's help every category
+ * the logger knows. */
+static void test_generated(void)
+{
+	char *help = NULL, *list = NULL, *cats = lst_strdup(lst_log_debug_names());
+	size_t size = 0;
+	FILE *f = open_memstream(&help, &size);
+
+	lst_config_usage(f);
+	fclose(f);
+	f = open_memstream(&list, &size);
+	lst_config_list(f);
+	fclose(f);
+	T_CONTAINS(list, "listen --listen\n");
+	T_CONTAINS(list, "hooks -\n");
+	T_CONTAINS(list, "- --config\n");
+	T_CONTAINS(list, "- --verbose\n");
+	T_CONTAINS(list, "- --list-settings\n");
+	T_CONTAINS(help, "      --allow-write GLOB\n                        A path glob the agent");
+	T_CONTAINS(help, "                        Cap on the lease a coordinator asks for (default "
+			 "10m)\n");
+	T_CONTAINS(help, "  -v, --verbose         debug logging for every category\n");
+	T_CONTAINS(help, "      --debug LIST      Debug categories, comma-separated (io, net,");
+	T_CONTAINS(help, "      --list-settings   print every setting's");
+	T_ASSERT(!strstr(help, "--hooks"));
+	T_ASSERT(!strstr(help, "`"));
+	for (char *c = strtok(cats, ", "); c; c = strtok(NULL, ", "))
+		T_CONTAINS(lst_opt_find(lst_config_settings, "debug")->help, c);
+	free(cats);
+	free(list);
+	free(help);
 }
 
 static void test_write_doc(void)
@@ -358,11 +410,14 @@ static void test_write_doc(void)
 	T_ASSERT(!strstr(buf, "old\n"));
 	T_CONTAINS(buf, "# Agent\n\nintro\n\n<!-- lockstep-agent --write-doc: options -->\n"
 			"| option | config key | meaning |\n");
-	T_CONTAINS(buf, "| `--mem-max SIZE` | `mem_max` | The most memory");
-	T_CONTAINS(buf, "| `-v` | - | Debug logging for every category. |\n");
-	T_CONTAINS(buf, "config keys and `--help`. |\n<!-- end -->\n\nmiddle");
-	T_CONTAINS(buf, "<!-- lockstep-agent --write-doc: keys -->\n| key | type | example |\n");
-	T_CONTAINS(buf, "| `insecure` | boolean | `false` |\n| `mem_max` |");
+	T_CONTAINS(buf, "| `--mem-max SIZE` | `mem_max` | Memory one point may ask for");
+	T_CONTAINS(buf, "| - | `hooks` | Commands a plan may run");
+	T_CONTAINS(buf, "| `-v, --verbose` | - | debug logging for every category |\n");
+	T_CONTAINS(buf, "| `-h, --help` | - | print the usage and exit |\n<!-- end -->\n\nmiddle");
+	T_CONTAINS(buf, "<!-- lockstep-agent --write-doc: keys -->\n| key | type | default |\n");
+	T_CONTAINS(buf, "| `insecure` | true or false | `false` |\n| `mem_max` |");
+	T_CONTAINS(buf, "| `lease_max` | a duration such as 10m or 600s (1.0 s .. 24 h 00 m) | "
+			"`10m` |");
 	T_CONTAINS(buf, "<!-- end -->\n\ntail\n");
 	T_ASSERT(!strstr(buf, "| `config` |")); /* flags only are not config keys */
 	unlink(path);
@@ -382,6 +437,7 @@ int main(void)
 	test_override();
 	test_flags();
 	test_table();
+	test_generated();
 	test_write_doc();
 	printf("ok\n");
 	return 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Headline figures of latency-vs-IOPS curves (lst_figures_headlines, lst_headline.c) on a
+ * Headline figures of latency-vs-IOPS curves (lst_figures_headlines, lst_report_headline.c) on a
  * hand-made results folder: run.json, empty summary.csv, summary.json and timeseries.csv, a plan.yaml
  * with a curve limit, and curves.csv with known points, written here. Every expected figure is
  * worked out by hand in the comments: linear interpolation of latency against IOPS between the
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 #include "lst_figures.h"
 #include "lst_report.h"
 #include "lst_report_plan.h"

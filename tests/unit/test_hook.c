@@ -56,40 +56,40 @@ static void test_config_good(void)
 	const struct lst_config_cmd *c;
 	lst_err err;
 
-	T_EQ_INT(cfg->nhooks, 2);
-	T_EQ_INT(cfg->ncollectors, 1);
+	T_EQ_INT(cfg->hooks.n, 2);
+	T_EQ_INT(cfg->collectors.n, 1);
 	T_EQ_INT(cfg->hook_timeout, 30 * LST_NS_PER_S);
-	c = lst_config_cmd_find(cfg->hooks, cfg->nhooks, "port_down");
+	c = lst_config_cmd_find(cfg->hooks.v, cfg->hooks.n, "port_down");
 	T_ASSERT(c);
 	T_EQ_INT(c->argc, 3);
 	T_EQ_STR(c->argv[0], "/bin/sh");
 	T_EQ_STR(c->argv[2], "echo down");
 	T_ASSERT(c->argv[3] == NULL);
-	T_ASSERT(lst_config_cmd_find(cfg->hooks, cfg->nhooks, "port.up-2_x"));
-	T_ASSERT(!lst_config_cmd_find(cfg->hooks, cfg->nhooks, "smart"));
-	c = lst_config_cmd_find(cfg->collectors, cfg->ncollectors, "smart");
+	T_ASSERT(lst_config_cmd_find(cfg->hooks.v, cfg->hooks.n, "port.up-2_x"));
+	T_ASSERT(!lst_config_cmd_find(cfg->hooks.v, cfg->hooks.n, "smart"));
+	c = lst_config_cmd_find(cfg->collectors.v, cfg->collectors.n, "smart");
 	T_ASSERT(c);
 	T_EQ_STR(c->argv[1], "{\"a\": 1}");
 
 	/* Override copies the maps (deep) and hook_timeout; flags over the file. */
 	lst_config_override(dst, cfg);
 	lst_config_destroy(&cfg);
-	T_EQ_INT(dst->nhooks, 2);
-	T_EQ_STR(dst->hooks[0].argv[2], "echo down");
-	T_EQ_STR(dst->collectors[0].name, "smart");
+	T_EQ_INT(dst->hooks.n, 2);
+	T_EQ_STR(dst->hooks.v[0].argv[2], "echo down");
+	T_EQ_STR(dst->collectors.v[0].name, "smart");
 	T_EQ_INT(lst_config_set(flags, "hook_timeout", "5m", &err), 0);
 	lst_config_override(dst, flags);
 	T_EQ_INT(dst->hook_timeout, 300 * LST_NS_PER_S);
-	T_EQ_INT(dst->nhooks, 2);
+	T_EQ_INT(dst->hooks.n, 2);
 	T_EQ_INT(lst_config_set(flags, "hooks", "x", &err), -EINVAL);
 	T_CONTAINS(err.msg, "config file only");
 	lst_config_destroy(&flags);
 	lst_config_destroy(&dst);
 
 	cfg = s_parse_ok("hooks:\ncollectors: {}\n");
-	T_EQ_INT(cfg->nhooks, 0);
-	T_EQ_INT(cfg->ncollectors, 0);
-	T_EQ_INT(cfg->hook_timeout, 0); /* the default applies */
+	T_EQ_INT(cfg->hooks.n, 0);
+	T_EQ_INT(cfg->collectors.n, 0);
+	T_EQ_INT(cfg->hook_timeout, LST_CONFIG_HOOK_TIMEOUT_DEFAULT); /* the default applies */
 	lst_config_destroy(&cfg);
 	printf("ok: config: hooks, collectors, hook_timeout read, found, copied\n");
 }
@@ -124,7 +124,8 @@ static void test_config_bad(void)
 		    "t.yaml:2:7: hooks: a: /etc/passwd is not an executable file");
 	s_parse_bad("hooks:\n  a: [/bin]\n",
 		    "t.yaml:2:7: hooks: a: /bin is not an executable file");
-	s_parse_bad("hook_timeout: 0s\n", "t.yaml:1:15: hook_timeout must be between 1s and 1h");
+	s_parse_bad("hook_timeout: 0s\n",
+		    "t.yaml:1:15: hook_timeout must be between 1.0 s and 60 m 00 s");
 	s_parse_bad("hook_timeout: soon\n",
 		    "t.yaml:1:15: hook_timeout: 'soon' is not a duration (examples: 30s, 100ms, "
 		    "5m, 2h)");

@@ -264,7 +264,7 @@ static void s_errors(void)
 	s_bad("offset", "65t", -ERANGE, "offset must be between 0 B and 64 TiB");
 	s_bad("interval", "1ms", -ERANGE, "interval must be between 10 ms and 60 m 00 s");
 	s_bad("runtime", "31d", -ERANGE, "runtime must be between 0 us and 720 h 00 m");
-	s_bad("seed", "-1", -ERANGE, "seed must be between 0 and 9223372036854775807");
+	s_bad("seed", "-1", -ERANGE, "seed must be at least 0");
 	s_bad("rate_iops", "100000001", -ERANGE, "rate_iops must be between 0 and 100000000");
 
 	/* syntax errors: the option's name, then the parser's message */

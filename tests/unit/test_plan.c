@@ -12,6 +12,7 @@
 
 #include "lst_assert.h"
 #include "lst_plan.h"
+#include "lst_yaml.h"
 #include "lst_test.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -1115,8 +1116,62 @@ static void test_failover(void)
 	    "unknown key 'belo' in failover (did you mean 'below'?)");
 }
 
+/* A plan built as a tree (lst_plan_build) is read and checked as a file is, and its record is the
+ * tree as YAML, which lst_plan_parse reads to the same plan. */
+static void test_build(void)
+{
+	struct lst_yaml_node *root = lst_yaml_new(LST_YAML_MAP, NULL), *a, *t, *ph, *bad;
+	lst_errlist errs = { 0 };
+	lst_plan *p, *again;
+
+	lst_yaml_put(root, "lockstep", lst_yaml_new(LST_YAML_SCALAR, "1"));
+	lst_yaml_put(root, "name", lst_yaml_new(LST_YAML_SCALAR, "built"));
+	a = lst_yaml_append(lst_yaml_put(root, "agents", lst_yaml_new(LST_YAML_LIST, NULL)),
+			    lst_yaml_new(LST_YAML_MAP, NULL));
+	lst_yaml_put(a, "name", lst_yaml_new(LST_YAML_SCALAR, "a"));
+	lst_yaml_put(a, "address", lst_yaml_new(LST_YAML_SCALAR, "tcp://127.0.0.1"));
+	t = lst_yaml_append(lst_yaml_put(root, "targets", lst_yaml_new(LST_YAML_LIST, NULL)),
+			    lst_yaml_new(LST_YAML_MAP, NULL));
+	lst_yaml_put(t, "name", lst_yaml_new(LST_YAML_SCALAR, "d"));
+	lst_yaml_put(lst_yaml_put(t, "paths", lst_yaml_new(LST_YAML_MAP, NULL)), "a",
+		     lst_yaml_new(LST_YAML_SCALAR, "/dev/loop7"));
+	ph = lst_yaml_append(lst_yaml_put(root, "phases", lst_yaml_new(LST_YAML_LIST, NULL)),
+			     lst_yaml_new(LST_YAML_MAP, NULL));
+	lst_yaml_put(ph, "name", lst_yaml_new(LST_YAML_SCALAR, "read"));
+	lst_yaml_put(lst_yaml_put(ph, "workload", lst_yaml_new(LST_YAML_MAP, NULL)), "bs",
+		     lst_yaml_new(LST_YAML_SCALAR, "128k"));
+	lst_yaml_put(lst_yaml_put(ph, "stop", lst_yaml_new(LST_YAML_MAP, NULL)), "capacity",
+		     lst_yaml_new(LST_YAML_SCALAR, "1x"));
+
+	p = lst_plan_build(root, "made.yaml", &errs);
+	if (!p)
+		lst_errlist_print(&errs, stderr);
+	T_ASSERT(p != NULL);
+	T_EQ_STR(p->name, "built");
+	T_EQ_STR(p->agents[0].address, "tcp://127.0.0.1:7270");
+	T_EQ_STR(p->targets[0].paths[0].path, "/dev/loop7");
+	T_EQ_INT(p->phases[0].w.bs, 128 * 1024);
+	T_NEAR(p->phases[0].stop_capacity, 1.0, 1e-9);
+	again = lst_plan_parse(p->text, strlen(p->text), "again.yaml", &errs);
+	T_ASSERT(again != NULL);
+	T_EQ_STR(again->phases[0].name, "read");
+	T_EQ_INT(again->phases[0].w.bs, 128 * 1024);
+	lst_plan_destroy(&again);
+	lst_plan_destroy(&p);
+
+	/* and it is checked: a bad value is refused with the plan's own message */
+	bad = lst_yaml_get(lst_yaml_get(ph, "workload", NULL), "bs", NULL);
+	free(bad->text);
+	bad->text = lst_strdup("1000");
+	T_ASSERT(lst_plan_build(root, "made.yaml", &errs) == NULL);
+	T_ASSERT(lst_errlist_count(&errs) > 0);
+	lst_errlist_free(&errs);
+	lst_yaml_free(root);
+}
+
 int main(void)
 {
+	test_build();
 	test_full();
 	test_defaults();
 	test_sweep();

@@ -148,8 +148,40 @@ static void test_errlist_capped(void)
 	T_EQ_INT(lst_errlist_count(&errs), 0);
 }
 
+/* A tree made in code, written as text for a record, reads back to the same tree. */
+static void test_built(void)
+{
+	struct lst_yaml_node *root = lst_yaml_new(LST_YAML_MAP, NULL), *l, *m, *back;
+	lst_errlist errs = { 0 };
+	char *text;
+
+	lst_yaml_put(root, "name", lst_yaml_new(LST_YAML_SCALAR, "x: \"y\" \\ #z"));
+	lst_yaml_put(root, "none", lst_yaml_new(LST_YAML_SCALAR, NULL));
+	l = lst_yaml_put(root, "list", lst_yaml_new(LST_YAML_LIST, NULL));
+	lst_yaml_append(l, lst_yaml_new(LST_YAML_SCALAR, "1"));
+	m = lst_yaml_append(l, lst_yaml_new(LST_YAML_MAP, NULL));
+	lst_yaml_put(m, "tab", lst_yaml_new(LST_YAML_SCALAR, "a\tb"));
+	text = lst_yaml_text(root);
+	T_EQ_STR(text, "\"name\": \"x: \\\"y\\\" \\\\ #z\"\n\"none\": ~\n"
+		       "\"list\": [\"1\", {\"tab\": \"a\\x09b\"}]\n");
+	back = s_load(text, &errs);
+	T_EQ_INT(lst_errlist_count(&errs), 0);
+	T_ASSERT(back && back->type == LST_YAML_MAP && back->n == 6);
+	T_EQ_STR(lst_yaml_get(back, "name", NULL)->text, "x: \"y\" \\ #z");
+	T_ASSERT(lst_yaml_get(back, "none", NULL)->null);
+	l = lst_yaml_get(back, "list", NULL);
+	T_ASSERT(l->type == LST_YAML_LIST && l->n == 2);
+	T_EQ_STR(l->kids[0]->text, "1");
+	T_EQ_STR(lst_yaml_get(l->kids[1], "tab", NULL)->text, "a\tb");
+	T_EQ_INT(root->mark.line, 0);
+	free(text);
+	lst_yaml_free(back);
+	lst_yaml_free(root);
+}
+
 int main(void)
 {
+	test_built();
 	test_tree();
 	test_refused();
 	test_errlist();

@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The latency-vs-IOPS curves of a phase (see lst_curves.h).
+ * The latency-vs-IOPS curves of a phase of a report (see lst_report_curves.h).
  *
  * Points come from curves.csv (its rows of scope all, or of scope path for the per-path
  * curves), else, for a plain phase, from its summary points with their workload read from
- * run.json. They are first gathered flat, then keyed: a phase whose points run with more than
- * one thread count gets one curve per thread count (the SNIA demand-intensity chart: its queue
- * depths are the curve's points), and every phase one per block size x mix (and per path).
- * Curves are sorted by path, block size (small first), mix (reads first) and thread count,
- * points by demand (jobs x iodepth), then requested rate, then IOPS.
+ * run.json. They are gathered flat here, grouped, sorted and labelled by the maths
+ * (lst_curves_group, coordinator/measure), and named here as the legends and headlines say them.
  */
-#include "lst_curves.h"
+#include "lst_report_curves.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,39 +17,21 @@
 #include "lst_report_text.h"
 #include "lst_util.h"
 
-/* A point with what keys its curve, before grouping. */
-struct s_flat {
-	const char *agent, *path; /* "" for combined points */
-	double bs, mix;
-	struct lst_curve_pt p;
-};
-
 struct s_flats {
-	struct s_flat *f;
+	struct lst_curve_flat *f;
 	size_t n;
 };
 
-static void s_flat_add(struct s_flats *fs, const struct s_flat *f)
+static void s_flat_add(struct s_flats *fs, const struct lst_curve_flat *f)
 {
 	fs->f = lst_realloc(fs->f, (fs->n + 1) * sizeof(*fs->f));
 	fs->f[fs->n++] = *f;
 }
 
-static bool s_same_num(double x, double y)
-{
-	return x == y || (isnan(x) && isnan(y));
-}
-
-bool lst_curves_same(const struct lst_curve *x, const struct lst_curve *y)
-{
-	return !strcmp(x->phase, y->phase) && !strcmp(x->part, y->part) &&
-	       s_same_num(x->bs, y->bs) && s_same_num(x->mix, y->mix) &&
-	       s_same_num(x->jobs, y->jobs);
-}
-
 /* The workload point `point` of `phase` ran, from run.json: block size, read %, jobs, depth,
  * rate. */
-static void s_point_workload(const lst_report *r, const char *phase, long point, struct s_flat *f)
+static void s_point_workload(const lst_report *r, const char *phase, long point,
+			     struct lst_curve_flat *f)
 {
 	json_t *phases = json_object_get(r->run, "phases"), *e;
 	size_t i;
@@ -82,7 +61,7 @@ static void s_point_workload(const lst_report *r, const char *phase, long point,
 	}
 }
 
-static void s_from_curve_row(const struct lst_rpt_curve *cv, struct s_flat *f)
+static void s_from_curve_row(const struct lst_rpt_curve *cv, struct lst_curve_flat *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->agent = cv->agent;
@@ -112,7 +91,7 @@ static void s_from_summary(const lst_report *r, const char *phase, struct s_flat
 
 	for (size_t i = 0; i < shown; i++) {
 		const struct lst_rpt_point *pt = &r->points[idx[i]];
-		struct s_flat f = { .agent = "", .path = "" };
+		struct lst_curve_flat f = { .agent = "", .path = "" };
 
 		s_point_workload(r, phase, pt->point, &f);
 		f.p.order = f.p.jobs * f.p.iodepth;
@@ -130,18 +109,6 @@ static void s_from_summary(const lst_report *r, const char *phase, struct s_flat
 		s_flat_add(fs, &f);
 	}
 	free(idx);
-}
-
-/* More than one finite value of jobs (or of the block size x mix) among the points. */
-static void s_what_varies(const struct s_flats *fs, bool *jobs, bool *bsmix)
-{
-	*jobs = *bsmix = false;
-	for (size_t i = 1; i < fs->n; i++) {
-		*jobs |= isfinite(fs->f[i].p.jobs) && isfinite(fs->f[0].p.jobs) &&
-			 fs->f[i].p.jobs != fs->f[0].p.jobs;
-		*bsmix |= !s_same_num(fs->f[i].bs, fs->f[0].bs) ||
-			  !s_same_num(fs->f[i].mix, fs->f[0].mix);
-	}
 }
 
 static void s_curve_name(struct lst_curve *c, bool jobs, bool bsmix)
@@ -162,90 +129,6 @@ static void s_curve_name(struct lst_curve *c, bool jobs, bool bsmix)
 			 c->jobs);
 	if (!c->name[0])
 		snprintf(c->name, sizeof(c->name), "%s", c->phase);
-}
-
-static void s_group(const char *phase, const struct s_flats *fs, struct lst_curves *cs)
-{
-	bool jobs, bsmix;
-
-	s_what_varies(fs, &jobs, &bsmix);
-	for (size_t i = 0; i < fs->n; i++) {
-		const struct s_flat *f = &fs->f[i];
-		struct lst_curve key = { .phase = phase, .bs = f->bs, .mix = f->mix };
-		struct lst_curve *c = NULL;
-
-		key.jobs = jobs ? f->p.jobs : NAN;
-		if (*f->path)
-			snprintf(key.part, sizeof(key.part), "%s:%s", f->agent, f->path);
-		for (size_t k = 0; k < cs->n && !c; k++)
-			if (lst_curves_same(&cs->c[k], &key))
-				c = &cs->c[k];
-		if (!c) {
-			cs->c = lst_realloc(cs->c, (cs->n + 1) * sizeof(*cs->c));
-			c = &cs->c[cs->n++];
-			*c = key;
-			s_curve_name(c, jobs, bsmix);
-		}
-		c->p = lst_realloc(c->p, (c->n + 1) * sizeof(*c->p));
-		c->p[c->n++] = f->p;
-	}
-}
-
-static int s_pt_cmp(const void *a, const void *b)
-{
-	const struct lst_curve_pt *x = a, *y = b;
-	double rx = isnan(x->rate) ? INFINITY : x->rate, ry = isnan(y->rate) ? INFINITY : y->rate;
-
-	if (x->order != y->order)
-		return x->order < y->order ? -1 : 1;
-	if (rx != ry)
-		return rx < ry ? -1 : 1;
-	return x->iops < y->iops ? -1 : x->iops > y->iops;
-}
-
-static int s_num_cmp(double x, double y, bool descending)
-{
-	if (s_same_num(x, y))
-		return 0;
-	if (isnan(x) || isnan(y))
-		return isnan(x) ? 1 : -1;
-	return (x < y) != descending ? -1 : 1;
-}
-
-static int s_curve_cmp(const void *a, const void *b)
-{
-	const struct lst_curve *x = a, *y = b;
-	int c = strcmp(x->part, y->part);
-
-	if (!c)
-		c = s_num_cmp(x->bs, y->bs, false);
-	if (!c)
-		c = s_num_cmp(x->mix, y->mix, true);
-	if (!c)
-		c = s_num_cmp(x->jobs, y->jobs, false);
-	return c;
-}
-
-/* Each point's label: its queue depth where the curve's depths differ, else its rate, else
- * none. */
-static void s_label(struct lst_curve *c)
-{
-	bool qd = false;
-
-	for (size_t k = 1; k < c->n; k++)
-		qd |= !s_same_num(c->p[k].iodepth, c->p[0].iodepth);
-	for (size_t k = 0; k < c->n; k++) {
-		struct lst_curve_pt *p = &c->p[k];
-
-		if (!qd && isfinite(p->target_pct))
-			snprintf(p->label, sizeof(p->label), "%g%%", p->target_pct);
-		else if (!qd && isfinite(p->rate))
-			snprintf(p->label, sizeof(p->label), "%.0f IOPS", p->rate);
-		else if (qd && isfinite(p->iodepth))
-			snprintf(p->label, sizeof(p->label), "QD %g", p->iodepth);
-		else
-			p->label[0] = '\0'; /* nothing tells the points apart (a ports sweep) */
-	}
 }
 
 /* Some combined point of phase has `ports=` in its label: the phase sweeps port sets. */
@@ -270,13 +153,14 @@ size_t lst_curves_phase(const lst_report *r, const char *phase, bool paths, stru
 	const struct lst_rpt_curve *rows = paths ? r->curve_parts : r->curves;
 	size_t nrows = paths ? r->ncurve_parts : r->ncurves, first = cs->n;
 	struct s_flats fs = { 0 };
+	bool jobs, bsmix;
 	size_t n;
 
 	cs->from_summary = false;
 	if (s_ports_sweep(r, phase))
 		return 0;
 	for (size_t i = 0; i < nrows; i++) {
-		struct s_flat f;
+		struct lst_curve_flat f;
 
 		if (strcmp(rows[i].phase, phase) || (paths && strcmp(rows[i].scope, "path")))
 			continue;
@@ -289,23 +173,10 @@ size_t lst_curves_phase(const lst_report *r, const char *phase, bool paths, stru
 		cs->from_summary = true;
 		s_from_summary(r, phase, &fs);
 	}
-	s_group(phase, &fs, cs);
+	lst_curves_group(phase, fs.f, fs.n, cs, &jobs, &bsmix);
+	for (size_t i = first; i < cs->n; i++)
+		s_curve_name(&cs->c[i], jobs, bsmix);
 	n = fs.n;
 	free(fs.f);
-	if (cs->n > first)
-		qsort(cs->c + first, cs->n - first, sizeof(*cs->c), s_curve_cmp);
-	for (size_t i = first; i < cs->n; i++) {
-		qsort(cs->c[i].p, cs->c[i].n, sizeof(*cs->c[i].p), s_pt_cmp);
-		s_label(&cs->c[i]);
-	}
 	return n;
-}
-
-void lst_curves_free(struct lst_curves *cs)
-{
-	for (size_t i = 0; i < cs->n; i++)
-		free(cs->c[i].p);
-	free(cs->c);
-	cs->c = NULL;
-	cs->n = 0;
 }
