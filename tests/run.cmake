@@ -14,6 +14,9 @@ lst_add_script_test(demo ${CMAKE_CURRENT_SOURCE_DIR}/integration/demo.sh TIMEOUT
 lst_add_unit_test(merge unit/test_merge.c lockstep::measure)
 # Agent connections: polling any number of them at once.
 lst_add_unit_test(conn unit/test_conn.c lockstep::run)
+# Alone: its waits for a refused CURVE handshake and for the send that follows are timed, and
+# beside another test under ASan (make check's sanitizer step runs two at a time) they ran out.
+set_tests_properties(unit.conn PROPERTIES RUN_SERIAL TRUE)
 # lockstep resume: kill -9 of the coordinator mid-round, resume to complete with the kept points
 # byte-identical; refusals (a finished run, another plan, agents serving another coordinator).
 lst_add_script_test(run_resume ${CMAKE_CURRENT_SOURCE_DIR}/integration/run_resume.sh TIMEOUT 240)
