@@ -16,7 +16,7 @@ SANITIZE ?= address,undefined
 # report from an agent a test killed, or from a leak found at exit after a test's last check,
 # still fails make check; tests/sanitize/expect_report.sh reads its planted reports itself.
 SAN_REPORTS = $(abspath $(SAN_BUILD))/sanitizer-reports
-# The format check and `make format` use this one version (tests/integration/format.sh).
+# The format check and `make format` use this one version (tests/integration/tree/format.sh).
 CLANG_FORMAT ?= clang-format-14
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
@@ -54,8 +54,9 @@ san-build: san-configure
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
 
 # The unit tests, the fuzzers, the planted bugs that prove the sanitizers catch them, and the
-# integration tests labelled sanitize (tests/sanitize.cmake); two at a time, as the integration
-# tests still run alone (RUN_SERIAL). Fails on a failed test or on any report written.
+# integration tests labelled sanitize (tests/sanitize/CMakeLists.txt lists them); two at a time,
+# as the integration tests still run alone (RUN_SERIAL). Fails on a failed test or on any report
+# written.
 san-check: san-build
 	@rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
 	@rc=0; ASAN_OPTIONS=log_path=$(SAN_REPORTS)/report \

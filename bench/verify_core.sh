@@ -10,7 +10,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TEST=${LST_BUILD:-$ROOT/build}/tests/test_verify
 [ -x "$TEST" ] || { echo "build first: cmake --build build --target test_verify" >&2; exit 2; }
 
-echo "== lockstep (tests/unit/test_verify.c --bench)"
+echo "== lockstep (tests/common/test_verify.c --bench)"
 "$TEST" --bench
 if command -v fio >/dev/null; then
 	echo "== fio $(fio --version) --crctest=crc32c"

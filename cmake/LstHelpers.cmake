@@ -29,32 +29,38 @@ function(lst_add_library name)
 endfunction()
 
 # lst_add_unit_test(NAME SOURCE DEPS...)
-# One test = one program: exit 0 pass, 1 fail, 77 skip.
+# One test = one program: exit 0 pass, 1 fail, 77 skip. Called from the tests/ folder that
+# mirrors the module's (tests/coordinator/plan for coordinator/plan); the helpers lst_test.h and
+# lst_plan_test.h are in tests/include.
 function(lst_add_unit_test name source)
   add_executable(test_${name} ${source})
   target_compile_options(test_${name} PRIVATE ${LST_WARNINGS})
+  target_include_directories(test_${name} PRIVATE ${LST_TESTS_DIR}/include)
   target_link_libraries(test_${name} PRIVATE ${ARGN})
   set_target_properties(test_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   add_test(NAME unit.${name} COMMAND test_${name})
   set_tests_properties(unit.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS unit)
 endfunction()
 
-# lst_add_script_test(NAME SCRIPT [TIMEOUT s])
+# lst_add_script_test(NAME SCRIPT [ARGS args...] [TIMEOUT s] [LABELS labels...])
 # Integration tests are shell scripts that start real processes; they find the binaries
-# through LST_BIN and skip (77) with a reason when they need root or a kernel feature.
+# through LST_BIN and skip (77) with a reason when they need root or a kernel feature. A script
+# of several scenarios takes the scenario as its argument and is registered once per scenario
+# as SCRIPT.SCENARIO, so a failure names the scenario. LABELS adds to the label integration:
+# fuzz (a fuzzer) and sanitize (run by the sanitizer build too, tests/sanitize/CMakeLists.txt).
 function(lst_add_script_test name script)
-  cmake_parse_arguments(A "" "TIMEOUT" "" ${ARGN})
+  cmake_parse_arguments(A "" "TIMEOUT" "ARGS;LABELS" ${ARGN})
   if(NOT A_TIMEOUT)
     set(A_TIMEOUT 120)
   endif()
-  add_test(NAME integration.${name} COMMAND bash ${script})
+  add_test(NAME integration.${name} COMMAND bash ${script} ${A_ARGS})
   set_tests_properties(integration.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${A_TIMEOUT}
-      LABELS integration RUN_SERIAL TRUE
+      LABELS "integration;${A_LABELS}" RUN_SERIAL TRUE
       ENVIRONMENT "LST_BIN=${CMAKE_BINARY_DIR}/bin;LST_SRC=${CMAKE_SOURCE_DIR};LST_BUILD=${CMAKE_BINARY_DIR}")
 endfunction()
 
 # lst_add_fuzzer(NAME SOURCE LIBRARY)
-# With LST_FUZZ=ON (clang only; tests/integration/fuzz_lib.sh configures such a tree): a
+# With LST_FUZZ=ON (clang only; tests/fuzz/fuzz_lib.sh configures such a tree): a
 # libFuzzer target NAME from tests/SOURCE linked against LIBRARY. LIBRARY and lst_common get
 # coverage instrumentation (fuzzer-no-link), so the fuzzer is guided by the parser's branches,
 # not only by the target's. Without LST_FUZZ it does nothing.

@@ -2,7 +2,7 @@
 # Man pages: lockstep(1), lockstep-plan(5) and lockstep-agent(8) in ${CMAKE_BINARY_DIR}/man,
 # written by the programs themselves from the tables that make their --help and docs
 # (`lockstep --write-man DIR`, `lockstep-agent --write-man FILE`), so no page is edited by hand.
-# Built with everything (target `man`); tests/man.cmake checks them with man and lexgrog.
+# Built with everything (target `man`); tests/integration/docs/CMakeLists.txt checks them with man and lexgrog.
 set(LST_MAN_DIR ${CMAKE_BINARY_DIR}/man)
 set(LST_MAN_PAGES ${LST_MAN_DIR}/lockstep.1 ${LST_MAN_DIR}/lockstep-plan.5
     ${LST_MAN_DIR}/lockstep-agent.8)

@@ -9,14 +9,14 @@ build=(build-essential cmake pkg-config libzmq3-dev libczmq-dev libmsgpack-dev l
 run=(gnuplot-nox util-linux)
 tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-core python3
        python3-msgpack procps coreutils util-linux git nftables chromium)
-tests+=(clang-format-14)  # the format check is pinned to version 14 (tests/integration/format.sh)
-tests+=(cppcheck)  # static analysis of the libraries (tests/analysis/cppcheck.sh)
-tests+=(strace)  # the report model loads each file once (tests/integration/report_model_once.sh)
-tests+=(blktrace)  # replay (tests/integration/replay.sh)
+tests+=(clang-format-14)  # the format check is pinned to version 14 (tests/integration/tree/format.sh)
+tests+=(cppcheck)  # static analysis of the libraries (tests/integration/tree/cppcheck.sh)
+tests+=(strace)  # the report model loads each file once (tests/integration/report/report_model_once.sh)
+tests+=(blktrace)  # replay (tests/integration/report/replay.sh)
 tests+=(man-db groff-base)  # man pages (man --warnings, lexgrog)
 tests+=(lintian dpkg-dev systemd binutils)  # packages (make deb, lintian, systemd-analyze)
 tests+=(prometheus curl)  # live metrics
-tests+=(time)  # plan reading at scale: peak memory of validate (tests/integration/plan_scale.sh)
+tests+=(time)  # plan reading at scale: peak memory of validate (tests/integration/plan/plan_scale.sh)
 tests+=(python3-zmq)  # a relay that drops or alters an agent's messages (waits_wire.sh)
 
 want=("${build[@]}" "${run[@]}")

@@ -170,7 +170,7 @@ const struct lst_opt lst_config_settings[] = {
 		  "file in it, never a path. Created with mode 0750 when a recording first needs "
 		  "it. Like `authorized_keys`, it and the folders above it must be owned by root "
 		  "or the agent's user and not writable by group or others." },
-#ifdef LST_TEST_EXTRA_SETTING /* one entry more and nothing else: tests/agent_settings.cmake */
+#ifdef LST_TEST_EXTRA_SETTING /* one entry more and nothing else: tests/integration/docs/CMakeLists.txt */
 	{ .name = "extra_probe",
 	  .type = LST_OPT_DURATION,
 	  .offset = S_SET(extra_probe),

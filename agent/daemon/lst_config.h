@@ -85,7 +85,7 @@ typedef struct lst_config {
 	char *trace_dir;
 	uint32_t set; /* bit i: lst_config_settings[i] was given (file or flag) */
 #ifdef LST_TEST_EXTRA_SETTING
-	/* the one setting more of the settings test's build (tests/agent_settings.cmake): last,
+	/* the one setting more of the settings test's build (tests/integration/docs/CMakeLists.txt): last,
 	 * so the library's files, built without it, read every other field where it is */
 	int64_t extra_probe;
 #endif

@@ -2,7 +2,7 @@
 /*
  * The agent daemon's private header (sqlite's btreeInt.h pattern): the state that the files of
  * agent/daemon share, and their cross-file functions, named lst_daemon__x. Nothing outside this
- * folder includes it but the daemon's unit tests (tests/unit/lst_daemon_rig.h), which drive each
+ * folder includes it but the daemon's unit tests (tests/agent/daemon/lst_daemon_rig.h), which drive each
  * file through it; lst_daemon.h is the public face.
  *
  * The files, one job each, all on the one zloop reactor thread:

@@ -63,7 +63,7 @@ static const struct lst_flag s_own[] = {
 		   .help = "milliseconds between picking a start instant and it" },
 	  .arg = "MS" },
 #ifdef LST_TEST_EXTRA_FLAG
-	/* the build of tests/flags.cmake: one entry more, which --help, lockstep(1) and the
+	/* the build of tests/integration/docs/CMakeLists.txt: one entry more, which --help, lockstep(1) and the
 	 * completion must show with nothing else written */
 	{ .opt = { .name = "extra-probe",
 		   .type = LST_OPT_ENUM,

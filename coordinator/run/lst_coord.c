@@ -4,8 +4,13 @@
  * plan or, for the probe, on a list of agents), signals, and a run from the first contact to
  * the end: connect, clocks, identities, every phase (lst_sched.c), then status, run.json, plots.
  *
- * The run is split by job over the files of lst_run that share lst_coord_int.h:
+ * The run is split by job over the files of lst_run. What one calls in another is in
+ * lst_run_int.h, where struct lst_coord is opaque; its fields (lst_coord_int.h) are this file's,
+ * lst_resume.c's (the orchestrator's other entry), the getters' of lst_coord_state.c, the
+ * session's files' (lst_pump.c, lst_connect.c) and, until the session is a class of its own,
+ * the point's, whose own state is lst_point_int.h's (lst_point.c, lst_point_rx.c, lst_paths.c):
  *
+ *   lst_coord_state.c the orchestrator's state lent to the parts, getters only
  *   lst_pump.c      wait on every agent at once and dispatch what arrives through the handler
  *                   table the point fills; PINGs, abandoned clock exchanges, silent agents
  *                   declared unreachable and lost
@@ -14,15 +19,15 @@
  *   lst_point.c     one point: prepare, start, wait, record
  *   lst_point_rx.c  what the point takes from the pump: a sample checked once and stored, DONE
  *   lst_rows.c      one interval row per scope, and the sinks every row goes to
- *   lst_runlog.c    run.json and the points.jsonl journal, from the run's state
+ *   lst_runlog.c    run.json and the points.jsonl journal, from what the parts give it
  *   lst_record.c    the record (lst_record.h, its own class): the results writer, run.json's
  *                   document, the entry waiting for the journal; lst_record_json.c its formats
  *   lst_progress.c  the terminal's progress lines
  *   lst_resume.c    lockstep resume
  *   lst_interrupt.c the Ctrl-C flag every wait looks at, and the signal handler that sets it
  *
- * The one-shot queries (lst_probe.c: lockstep agents, lst_inventory.c) see only the session
- * (lst_session.h), not this state.
+ * The one-shot queries (lst_probe.c: lockstep agents, lst_inventory.c) hold an opaque
+ * lst_session (lst_session.h), never a lst_coord.
  *
  * Time: every instant the coordinator picks or records is on its own CLOCK_MONOTONIC. Start
  * instants are converted to each agent's clock with that agent's model (lst_clock.h); agents'
@@ -147,7 +152,8 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	c->lease = lease;
 	c->a = lst_calloc(c->n, sizeof(*c->a));
 	lst_coord__pump_new(c);
-	lst_coord__verify_new(c);
+	c->ver = lst_coord__verify_new(n);
+	c->cur = lst_coord__point_new(n);
 	/*
 	 * One model for silence: unreachable after 3 s (or 3 intervals); lost once the lease has
 	 * run out on the agent too, which it measures from the last message it had from us (at
@@ -157,7 +163,7 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 	c->lost_after = LST_MAX(c->unreach_after, lease + LST_COORD__PING_EVERY + LST_NS_PER_S / 2);
 	/* The metrics address is checked (and bound) before any agent is contacted. */
 	s_malloc_policy();
-	if (s_room_for(n, err) || lst_coord__metrics_open(c, err)) {
+	if (s_room_for(n, err) || lst_coord__metrics_open(c, &c->metrics, err)) {
 		lst_coord_destroy(&c);
 		return NULL;
 	}
@@ -187,6 +193,8 @@ lst_coord *lst_coord_new(const lst_plan *plan, const struct lst_coord_opts *opts
 		return NULL;
 	c->plan = plan;
 	lst_coord__point_listen(c);
+	c->sinks = lst_coord__rows_new();
+	c->events = lst_coord__events_new();
 	lst_coord__rows_listen(c);
 	lst_coord__pump_on_clock(c, lst_coord__record_clock);
 	lst_coord__pump_on_wake(c, lst_coord__record_flush);
@@ -215,9 +223,11 @@ void lst_coord_destroy(lst_coord **p)
 	free(c->agents);
 	free(c->a);
 	lst_coord__pump_destroy(c);
-	lst_coord__rows_destroy(c);
-	lst_coord__verify_close(c);
-	lst_coord__metrics_close(c);
+	lst_coord__rows_destroy(&c->sinks);
+	lst_coord__events_destroy(&c->events);
+	lst_coord__verify_close(&c->ver);
+	lst_coord__point_destroy(&c->cur);
+	lst_metrics_destroy(&c->metrics);
 	lst_record_destroy(&c->rec);
 	json_decref(c->journal);
 	free(c->phase_done);
@@ -337,12 +347,12 @@ out:
 		rc = LST_RUN_INTERRUPTED;
 	/* partial: every phase ran, but a point without a lost agent (on_agent_loss: continue) */
 	json_object_set_new(lst_record_run(c->rec), "status",
-			    json_string(rc == LST_RUN_INTERRUPTED ? "interrupted"
-					: rc != LST_RUN_OK	  ? "failed"
-					: c->failed		  ? "failed"
-					: c->partial		  ? "partial"
-								  : "complete"));
-	if ((c->failed || c->partial) && rc == LST_RUN_OK)
+			    json_string(rc == LST_RUN_INTERRUPTED   ? "interrupted"
+					: rc != LST_RUN_OK	    ? "failed"
+					: lst_record_failed(c->rec) ? "failed"
+					: c->partial		    ? "partial"
+								    : "complete"));
+	if ((lst_record_failed(c->rec) || c->partial) && rc == LST_RUN_OK)
 		rc = LST_RUN_FAILED;
 	lst_coord__metrics_state(c, rc == LST_RUN_INTERRUPTED ? "interrupted"
 				    : rc == LST_RUN_OK	      ? "finished"

@@ -1,47 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Private to the files of the coordinator's run (lst_coord.c and the files it names): the
- * coordinator's state and the functions one file calls in another, named lst_coord__x (the
- * double underscore: not for use outside lst_run). Nothing here is a contract for other
- * libraries.
+ * The orchestrator's state, struct lst_coord, and the session's record of each agent. For the
+ * orchestrator: lst_coord.c, lst_resume.c (lockstep resume, its other entry) and the getters of
+ * lst_coord_state.c. The session's files (lst_pump.c, lst_connect.c) read it too, and so do the
+ * point's (through lst_point_int.h, which holds the point's own state): the agent record below
+ * still carries the point's side of the protocol (in the point, started, done, lost in it),
+ * which the pump sets as messages come and the point reads and sets as it runs. Every other
+ * file of run includes lst_run_int.h alone.
  */
 #ifndef LST_COORD_INT_H
 #define LST_COORD_INT_H
 
-#include <jansson.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-
-#include "lst_conn.h"
-#include "lst_coord.h"
-#include "lst_failover.h"
-#include "lst_integrity.h"
-#include "lst_interrupt.h"
-#include "lst_merge.h"
-#include "lst_msg.h"
-#include "lst_record.h"
-#include "lst_results.h"
-#include "lst_suite.h"
-#include "lst_time.h"
-
-#define LST_COORD__SYNC_EVERY (10 * LST_NS_PER_S) /* a clock burst at most this often */
-#define LST_COORD__PING_EVERY LST_NS_PER_S
-/* The pump's liveness checks (s_watch): reconnects and silence are judged in seconds. */
-#define LST_COORD__WATCH_EVERY (20 * LST_NS_PER_MS)
-#define LST_COORD__REPLY_TIMEOUT (30 * LST_NS_PER_S)
-#define LST_COORD__STOP_TIMEOUT (15 * LST_NS_PER_S)
-/* Longer than this between two looks at the agents is the coordinator's own stall, not their
- * silence (a pump listens at most 100 ms at a time). */
-#define LST_COORD__DEAF_AFTER (500 * LST_NS_PER_MS)
-/* What an agent may spend after its last sample before its DONE beyond the lease: a hook still
- * running (the agent's hook_timeout is at most 1 h), a trace being written. */
-#define LST_COORD__END_WORK_MAX (3600 * LST_NS_PER_S)
+#include "lst_run_int.h"
 
 /*
- * One agent: its connection, its session, and what it does in the current point.
+ * One agent as the session keeps it: its connection, its session, its commands, and where it
+ * stands in the current point's protocol (the point's own record of it is lst_point_int.h's).
  *
  * Silence is not loss: an agent silent for unreach_after is *unreachable* (it goes on measuring
  * and spooling; the DEALER reconnects and the session is resumed with a new HELLO, after which
@@ -74,126 +48,26 @@ struct lst_coord__agent {
 	lst_msg *cmd;	/* the command awaited, owned: sent again after a reconnect */
 
 	/* current point */
-	struct lst_failover fo; /* its failover window, when the point has no path rows */
 	bool in_point;
 	bool point_lost;  /* lost during it: nothing of it is merged after the loss */
-	bool judged;	  /* that loss went through lst_coord__loss_policy */
 	uint64_t min_seq; /* SAMPLE/DONE seq below this belong to an earlier point or attempt */
-	uint64_t dropped; /* samples of it not merged (late, or after the loss) */
 	bool started, done;
 	uint64_t start_id; /* the START command's id: an ERROR to it means no DONE will come */
-	int64_t t0_agent;
-	int64_t actual; /* STARTED.actual, agent clock */
+	int64_t actual;	   /* STARTED.actual, agent clock */
 	struct lst_msg_done done_msg;
 	uint64_t samples;
-	uint64_t merged;     /* its samples in the merge: DONE says how many there should be */
-	int64_t expect_last; /* the last interval its timed jobs close, -1 when not known */
-	bool records;	     /* a job of it records a trace, written out before its DONE */
 	int64_t progress_at; /* our clock at its START, or its last sample merged: a DONE is
 			      * waited for a lease from here (lst_coord__overdue) */
-	bool late_warned;
-	uint64_t merged_late; /* samples for intervals already merged */
-	bool bad_warned;      /* a sample for an interval that cannot exist was reported */
-	json_t *jobs;	      /* what each of its paths runs in this point */
-	char devices[LST_MAX_JOBSPECS][32]; /* each path's kernel device name ("" not a device),
-					       from PREPARED, for devstats.csv */
-	uint32_t njobs;			    /* job specs in its PREPARE of this point */
-	uint32_t slot[LST_MAX_JOBSPECS];    /* each job spec's slot in cur.paths */
-	/* data integrity: its verified write jobs in the point (PREPARED's streams) and their journal
-	 * stream numbers (UINT64_MAX: not journaled) */
-	uint32_t nstreams;
-	struct lst_stream_info streams[LST_MAX_STREAMS];
-	uint64_t sid[LST_MAX_STREAMS];
-	bool unsplit_warned; /* it sent a multi-path sample without `paths` */
 };
 
-struct lst_coord__target {
-	uint64_t size;		       /* smallest size over the target's paths */
-	struct lst_path_identity *ids; /* [npaths] */
-};
-
-/* One path taking part in the point: a stream of the per-path merge (lst_paths.c). */
-struct lst_coord__slot {
-	size_t agent;		/* index into c->a */
-	size_t target;		/* index into plan->targets */
-	size_t j;		/* index into the target's paths */
-	const char *path;	/* the plan's */
-	bool first;		/* the first slot of its target (its target's row is made here) */
-	struct lst_failover fo; /* the path's failover window in the point */
-
-	/* what the path runs, for summary.csv's workload block */
-	struct lst_row_workload w;
-};
-
-/* The point's per-path and per-target rows (lst_paths.c). */
-struct lst_coord__paths {
-	bool path_rows, target_rows; /* what the plan asks for (same for every point) */
-	size_t nslots;
-	struct lst_coord__slot *slots; /* by target, in the order the job specs were made */
-	lst_merge *merge;	       /* one stream per slot; NULL when no such rows are kept */
-	lst_sample *sum;	       /* scratch for a target's row */
-	size_t nparts;		       /* the summary rows made, for the step's result */
-	struct lst_step_part *parts;
-};
-
-struct lst_coord__point {
-	size_t phase, point;
-	const char *phase_name;
-	char label[256];
-	int64_t T0;
-	int64_t interval;
-	int64_t nramp;
-	int64_t duration; /* expected, ns, 0 when not known */
-	bool io;	  /* the step does I/O with samples (not a purge, which sends none) */
-	bool *event_seen; /* [phase's nevents]: its EVENT came (or its row was made) */
-	lst_merge *merge;
-	struct lst_coord__paths paths;
-};
-
-typedef bool (*lst_coord__cond_fn)(lst_coord *c);
-/*
- * One interval row of one scope, complete (lst_rows.c): whose it is, where, its counts and
- * latency histograms, health and verify counts, and its rates. Every sink gets the same.
- */
-struct lst_coord__row {
-	struct lst_row_who who;
-	int64_t k;
-	double t_s;
-	bool ramp; /* a ramp interval: progress shows it, nothing records it */
-	struct lst_rates rates;
-	const struct lst_dir_stats *dir; /* [LST_DIR_N] */
-	const struct lst_sample_health *health;
-	const struct lst_sample_verify *verify;
-	const lst_sample *s;	 /* the scope's sample (its duration, for failover) */
-	struct lst_failover *fo; /* the scope's failover detector, NULL when it has none */
-};
-
-/* A sink of interval rows (lst_coord__rows_sink). */
-typedef void (*lst_coord__row_fn)(lst_coord *c, const struct lst_coord__row *row);
-#define LST_COORD__SINKS_MAX 8
-
-/* The pump's handlers (lst_coord__pump_on, lst_coord__pump_on_end): what a fresh spooled
- * message of agent i means; agent i sends nothing more for the point; agent i may still work
- * after its last sample (its DONE is waited for longer). */
-typedef void (*lst_coord__rx_fn)(lst_coord *c, size_t i, const lst_msg *m);
-typedef void (*lst_coord__end_fn)(lst_coord *c, size_t i);
-typedef bool (*lst_coord__end_work_fn)(const lst_coord *c, size_t i);
-/* A clock exchange of agent i came back at t_recv (our clock). */
-typedef void (*lst_coord__clock_fn)(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r,
-				    int64_t t_recv);
-/* The pump's wake-up has dispatched what came. */
-typedef void (*lst_coord__wake_fn)(lst_coord *c);
-/* More descriptors for the pump's wait: up to LST_COORD__POLL_MAX into fds, how many returned;
- * after the wait, serve what they say is ready (called after every wait, ready or not). */
-typedef size_t (*lst_coord__fds_fn)(lst_coord *c, struct pollfd *fds);
-typedef void (*lst_coord__serve_fn)(lst_coord *c, const struct pollfd *fds, size_t nfds);
-#define LST_COORD__POLL_MAX 8
-
-/* The pump's own state (lst_pump.c) and the rows' sinks (lst_rows.c). */
+/* State private to one file each: the pump (lst_pump.c), the rows' sinks (lst_rows.c), data
+ * integrity (lst_verify_run.c), our key pair (lst_connect.c), the point's events (lst_hooks.c);
+ * and the point's state, private to its three files (lst_point_int.h). */
 struct lst_coord__pump;
 struct lst_coord__sinks;
 struct lst_coord__verify;
 struct lst_coord__keys;
+struct lst_coord__events;
 
 struct lst_coord {
 	const lst_plan *plan;		/* NULL for the probe */
@@ -211,297 +85,20 @@ struct lst_coord {
 	int64_t last_ping;
 	int64_t unreach_after; /* silence that makes an agent unreachable */
 	int64_t lost_after;    /* ... and lost: the lease (it has stopped its I/O), and a margin */
-	struct lst_coord__point cur;
+	struct lst_coord__where at;   /* where the run is: the current point, set by the point */
+	struct lst_coord__point *cur; /* the point's own state (lst_point_int.h) */
 	bool in_point;
 	bool running; /* the phases have begun: a loss is for on_agent_loss to judge */
-	bool failed;
-	bool hook_stop; /* an event failed and the plan says stop: the point ends, then the run */
 	struct lst_coord__verify *ver; /* data integrity, private to lst_verify_run.c */
 	bool partial; /* a point finished without a lost agent (on_agent_loss: continue) */
-	const struct lst_plan_phase *wait_phase; /* lst_coord__wait_back's */
 	bool closing; /* BYE said (lst_coord__bye): no HELLO goes out again */
 	bool tty;
 	json_t *journal; /* resume: points.jsonl's points (what lst_coord__replay needs); NULL if fresh */
-	bool *phase_done;		/* resume: [nphases] the journal has the phase's end */
-	struct lst_coord__keys *keys;	/* our CURVE key pair, private to lst_connect.c */
-	struct lst_metrics *metrics;	/* live metrics (--metrics), NULL without */
-	struct lst_coord__sinks *sinks; /* where each interval row goes, private to lst_rows.c */
+	bool *phase_done;		  /* resume: [nphases] the journal has the phase's end */
+	struct lst_coord__keys *keys;	  /* our CURVE key pair, private to lst_connect.c */
+	struct lst_metrics *metrics;	  /* live metrics (--metrics), NULL without */
+	struct lst_coord__events *events; /* the point's events, private to lst_hooks.c */
+	struct lst_coord__sinks *sinks;	  /* where each interval row goes, private to lst_rows.c */
 };
-
-/* What lst_coord__run_point and its parts return. */
-enum {
-	LST_COORD__POINT_OK = 0,
-	LST_COORD__POINT_FAIL =
-		-1, /* the run ends: a refusal, a loss under abort, Ctrl-C, a full disk */
-	LST_COORD__POINT_RETRY =
-		1, /* an agent was lost under on_agent_loss: retry; nothing was recorded */
-};
-
-/* lst_coord.c: the object and the run */
-
-lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_t lease,
-			  int64_t interval, const struct lst_coord_opts *opts, lst_err *err);
-void lst_coord__bye(lst_coord *c);
-int lst_coord__run_all(lst_coord *c);
-
-/* lst_pump.c: the session with every agent */
-
-/* The pump's state for c's n agents (before any handler is registered); freed by
- * lst_coord__pump_destroy, which is safe when it was never made. */
-void lst_coord__pump_new(lst_coord *c);
-void lst_coord__pump_destroy(lst_coord *c);
-/* Agent i's connection (made) joins the pump's wait. */
-void lst_coord__pump_watch(lst_coord *c, size_t i);
-
-/* Agent a said WELCOME and is neither lost nor refused: it may be sent commands. */
-bool lst_coord__usable(const struct lst_coord__agent *a);
-/* Dispatch every fresh message of type (SAMPLE, DONE, EVENT or INTEGRITY: spooled, ACKed by the
- * pump, each handled once however often a reconnect re-sends it) to fn; NULL drops them. */
-void lst_coord__pump_on(lst_coord *c, uint32_t type, lst_coord__rx_fn fn);
-/* ended: called when an agent of the point is lost or its START refused (no DONE will come);
- * busy: whether an agent may still work after its last sample (the overdue rule waits
- * LST_COORD__END_WORK_MAX more). Either may be NULL. */
-void lst_coord__pump_on_end(lst_coord *c, lst_coord__end_fn ended, lst_coord__end_work_fn busy);
-/* fn hears of every clock exchange (its SYNC_REPLY as received); NULL: nobody does. */
-void lst_coord__pump_on_clock(lst_coord *c, lst_coord__clock_fn fn);
-/* fn runs at the end of every wake-up, before the ACKs (what it writes is then covered). */
-void lst_coord__pump_on_wake(lst_coord *c, lst_coord__wake_fn fn);
-/* The pump also waits on the descriptors fds gives and has serve answer them. */
-void lst_coord__pump_poll(lst_coord *c, lst_coord__fds_fn fds, lst_coord__serve_fn serve);
-/* Inside a handler: the frame of the message being handled, as received (lent, valid until the
- * handler returns). */
-void lst_coord__pump_frame(const lst_coord *c, const uint8_t **raw, size_t *rawlen);
-/* Agent i is lost (once; a second loss says nothing): out of the current point, the line
- * "agent NAME lost: WHY" a warning during the phases and the run's error before them. */
-void lst_coord__lose(lst_coord *c, size_t i, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* Send *m (taken) to agent i and await its reply (a->replied, a->reply); a reconnect sends it
- * again with the same id. 0, or -errno with the agent lost (or refused for good). */
-int lst_coord__command(lst_coord *c, size_t i, lst_msg **m);
-/* A message of type without fields (PING stamped with our clock, BYE) to agent i, no reply
- * awaited; a failure is only logged. */
-void lst_coord__send_simple(lst_coord *c, size_t i, uint32_t type);
-/* This run's HELLO (the caller's to destroy): the first one and a reconnect's. */
-lst_msg *lst_coord__hello_msg(const lst_coord *c);
-/* One wake-up: wait up to timeout_ns (at most 100 ms), dispatch what came through the handler
- * table, then liveness, PINGs, the wake handler and the ACKs. */
-void lst_coord__pump(lst_coord *c, int64_t timeout_ns);
-/* Pump until cond holds (true), timeout_ns passes (0: none) or, when interruptible, Ctrl-C. */
-bool lst_coord__pump_wait(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns,
-			  bool interruptible);
-/* lst_coord__pump_wait, interruptible. */
-bool lst_coord__pump_until(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns);
-/* Conditions to pump for: every agent in the point has answered its command or is lost; every
- * agent not lost has answered HELLO; every agent in the point has sent DONE (or is lost). */
-bool lst_coord__all_replied(lst_coord *c);
-bool lst_coord__all_welcomed(lst_coord *c);
-bool lst_coord__all_done(lst_coord *c);
-/* The replies to command `what` of the agents in the point: false when one refused it, or did
- * not answer (it is lost then); a loss during the phases is for on_agent_loss, not false. */
-bool lst_coord__replies_ok(lst_coord *c, const char *what);
-/* A clock burst on every usable agent, waited for (at most 5 s). */
-void lst_coord__sync(lst_coord *c);
-/* A clock burst not waited for, at most every LST_COORD__SYNC_EVERY (during long points). */
-void lst_coord__resync(lst_coord *c);
-
-/* lst_connect.c: keys, connections, HELLO */
-
-/* HELLO to every agent, WELCOMEs waited for (opts.connect_timeout_ns): an agent that does not
- * answer, refuses or answers otherwise is lost with why. 0, or -1 when one is lost or Ctrl-C. */
-int lst_coord__hello(lst_coord *c);
-/* Agent i's connection (CURVE with our key pair when it has a key, loaded once). 0, or -errno
- * with err (a missing key, a key for a remote agent without --insecure, ...). */
-int lst_coord__connect_agent(lst_coord *c, size_t i, lst_err *err);
-/* Our key pair wiped and freed, after every connection that borrowed it is destroyed; safe
- * when none was loaded. */
-void lst_coord__connect_close(lst_coord *c);
-
-/* lst_phase_agents.c: a phase's agents */
-
-/* Agent i has a path in phase ph. */
-bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i);
-/* Wait up to the plan's retry_wait for every agent of phase ph to be back (and its clock
- * measured again). True when they are; false on Ctrl-C, on a refusal, or when the time is up. */
-bool lst_coord__wait_back(lst_coord *c, const struct lst_plan_phase *ph);
-
-/* lst_sched.c: identities, phases, retries */
-
-int lst_coord__identify(lst_coord *c);
-size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite, size_t *repeats_done);
-int lst_coord__run_phase(lst_coord *c, size_t phase);
-
-/* lst_point.c: one point */
-
-void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
-			     struct lst_step_result *out);
-int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph);
-int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
-			 struct lst_step_result *out);
-
-/* lst_point_rx.c: what the running point takes from the pump */
-
-/* Register the point's handlers in the pump's table (a run with a plan; the probe has none). */
-void lst_coord__point_listen(lst_coord *c);
-
-/* lst_coord_failover.c: the point's failover detectors */
-
-/* Feed interval k of a row (agent or path) to its failover detector. */
-void lst_coord__failover_add(lst_coord *c, struct lst_failover *fo, int64_t k, double t_s,
-			     const lst_sample *s);
-/* An event of the plan, what ("AGENT HOOK"), ran from start to end (our clock, ns; end 0 when
- * not known) in the point: a mark for every failover detector of the point (lst_failover.h). */
-void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end);
-/* Set a summary point's `failover` (the window with evidence, or null) and, unless the phase
- * says `failover: {dips: false}`, its `dips` (the windows without) in extra. */
-void lst_coord__failover_json(const lst_coord *c, const struct lst_failover *fo, json_t *extra);
-/* The point's failover fraction: the phase's `failover: {below:}`, else the default. */
-double lst_coord__failover_below(const lst_coord *c);
-
-/* lst_rows.c: one interval row, and the sinks every row goes to */
-
-/* row's counts, histograms and rates are those of sample s (its who, k, t_s are the caller's). */
-void lst_coord__row_of(struct lst_coord__row *row, const lst_sample *s);
-/* A part of a combined row (an agent of `all`, a path of a target): its rates add to row's.
- * The one place a combined row's rates are computed. */
-void lst_coord__row_add(struct lst_coord__row *row, const lst_sample *part);
-/* fn gets every interval row from now on, after the sinks registered before it. */
-void lst_coord__rows_sink(lst_coord *c, lst_coord__row_fn fn);
-/* row to every sink, in the order they were registered. */
-void lst_coord__rows_emit(lst_coord *c, const struct lst_coord__row *row);
-/* The run's sinks, once: timeseries.csv, live metrics, failover detection, progress. */
-void lst_coord__rows_listen(lst_coord *c);
-/* Forget every sink (the coordinator's end); safe when none was registered. */
-void lst_coord__rows_destroy(lst_coord *c);
-
-/* lst_hooks.c: hooks, events and telemetry */
-
-/* Agent i's WELCOME lists capability cap. */
-bool lst_coord__has_cap(const lst_coord *c, size_t i, const char *cap);
-/* Before any I/O: every hook and collector the plan names is defined on its agent. 0 or -1
- * (each problem reported, FILE:LINE:COL of the plan). */
-int lst_coord__hooks_check(lst_coord *c);
-/* Agent i's events of the current point into its START. */
-void lst_coord__events_start(lst_coord *c, size_t i, struct lst_msg_start *m);
-/* A point begins: none of its events reported yet. */
-void lst_coord__events_begin(lst_coord *c);
-/* An EVENT from agent i (fresh): its row of events.csv; a failure under stop sets hook_stop. */
-void lst_coord__on_event(lst_coord *c, size_t i, const lst_msg *m);
-/* The point has ended: a row for each event never reported, saying why. */
-void lst_coord__events_end(lst_coord *c);
-/* Agent i has an event of the running point not reported yet: its hook may still run after
- * its jobs, and its DONE waits for it (at most the agent's hook_timeout). */
-bool lst_coord__events_pending(const lst_coord *c, size_t i);
-/* A phase's before (after false) or after hooks, in order. 0, or -1 when the run must end. */
-int lst_coord__phase_hooks(lst_coord *c, size_t phase, bool after);
-/* Telemetry of a phase (point -1) or of one point, before or after it: kernel log, collectors,
- * files and deltas. Never ends the run. */
-void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after);
-
-/* Send msgs[i] (NULL: nothing for agent i; taken) to each agent and wait up to wait ns for
- * every answer or loss; replies[i] gets a copy of agent i's reply or NULL (the caller destroys
- * them). For commands between points (HOOK, KMSG, JOURNAL). */
-void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait);
-
-/* lst_verify_run.c: data integrity */
-
-/* The run's verification state, nothing verified yet (lst_coord__verify_close frees it). */
-void lst_coord__verify_new(lst_coord *c);
-
-/* After the identities: the journal (made, appended to, or an earlier run's loaded and checked
- * against the plan's targets), when the plan verifies. 0, or -1 said (before any I/O). */
-int lst_coord__verify_open(lst_coord *c);
-void lst_coord__verify_close(lst_coord *c);
-/* A point begins: no generation, no streams yet. */
-void lst_coord__verify_point_begin(lst_coord *c);
-/* Path j of target t's job spec js: its stamp spec when it verifies (a write point gets the
- * next generation at its first). */
-void lst_coord__verify_stamp(lst_coord *c, size_t t, size_t j, struct lst_jobspec *js);
-/* Before the PREPAREs (prepares[i]): the journal to each agent that reads with verify. */
-int lst_coord__verify_journal_send(lst_coord *c, lst_msg **prepares);
-/* Agent i's PREPARED: its streams. */
-void lst_coord__verify_prepared(lst_coord *c, size_t i, const struct lst_msg_prepared *pd);
-/* The start instant is chosen: the point's streams into the journal. */
-void lst_coord__verify_started(lst_coord *c);
-/* A SAMPLE of agent i for the point: its marks into the journal. */
-void lst_coord__verify_marks(lst_coord *c, size_t i, const struct lst_msg_sample *m);
-/* An INTEGRITY of agent i: integrity.csv rows. */
-void lst_coord__on_integrity(lst_coord *c, size_t i, const lst_msg *m);
-/* The point has ended: each stream's end (complete or cut off). */
-void lst_coord__verify_point_end(lst_coord *c);
-
-/* lst_paths.c: rows per path and per target */
-
-/* Job spec `job` of agent i is path j of target t, running w (NULL: no workload, a purge)
- * (called as the PREPAREs are made). */
-void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j,
-			   const struct lst_workload *w);
-/* What the point's paths of agent i and target t ran in common (SIZE_MAX: any agent, any
- * target), for a summary row over them. */
-void lst_coord__paths_workload(const lst_coord *c, size_t i, size_t t, struct lst_row_workload *w);
-/* After the agents' merge is made: the slots' merge, if the plan wants such rows. */
-void lst_coord__paths_begin(lst_coord *c, size_t max_ahead);
-/* The point's end: free the slots and their merge. */
-void lst_coord__paths_end(lst_coord *c);
-/* Agent i sends nothing more for the point: in the agents' merge and its slots'. */
-void lst_coord__merge_done(lst_coord *c, size_t i);
-/* After merging a sample in the agents' merge: its paths into the slots' merge. */
-void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s);
-/* The slots' merge's row callback: timeseries rows per target and per path. */
-void lst_coord__paths_row(const struct lst_merge_row *row, void *arg);
-/* The point's summary rows per target and per path (after the agents'). */
-void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step);
-/* Those rows for the step's result: r->parts (the caller's now) and r->nparts. */
-void lst_coord__paths_result(lst_coord *c, struct lst_step_result *r);
-
-/* lst_runlog.c: errors, run.json, the journal */
-
-/* The record's handlers in the pump (registered by lst_coord_new): every clock exchange, as it
- * came, into clock.csv (so the run can be re-aligned later); what a wake-up brought written out
- * in one write per file. */
-void lst_coord__record_clock(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r,
-			     int64_t t_recv);
-void lst_coord__record_flush(lst_coord *c);
-void lst_coord__error(lst_coord *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void lst_coord__save_run(lst_coord *c, bool final);
-void lst_coord__save_docs(lst_coord *c, bool force);
-void lst_coord__journal_point(lst_coord *c, const struct lst_step_result *r);
-void lst_coord__journal_phase(lst_coord *c, size_t phase, size_t tests_from);
-bool lst_coord__results_ok(lst_coord *c);
-json_t *lst_coord__run_json(lst_coord *c);
-double lst_coord__t(const lst_coord *c, int64_t coord_t);
-json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool partial);
-
-/* lst_progress.c: the terminal (each prints nothing when quiet) */
-
-/* End the line an interval's progress rewrites in place (on a tty), before a warning. */
-void lst_coord__progress_break(const lst_coord *c);
-/* The agent's line once connected: host, version, cores, clock offset and rtt. */
-void lst_coord__progress_agent(const lst_coord *c, const lst_conn *cn);
-/* The phase's banner: "phase 2/3 NAME (SUITE), about 5m a round". */
-void lst_coord__progress_phase(const lst_coord *c, size_t phase, const lst_suite_run *suite);
-/* The result of the point just run (out; skew: run.json's start_skew_us, a real or null). */
-void lst_coord__progress_point(const lst_coord *c, const struct lst_step_result *out,
-			       const json_t *skew);
-/* An interval's line, from its `all` row (ramp included). */
-void lst_coord__progress(lst_coord *c, const struct lst_coord__row *row);
-
-/* lst_coord_metrics.c: live metrics for Prometheus (--metrics); each does nothing without */
-
-/* The endpoint on opts.metrics, when given. 0, or -1 with err (a bad or busy address). */
-int lst_coord__metrics_open(lst_coord *c, lst_err *err);
-void lst_coord__metrics_close(lst_coord *c);
-/* The run's state: "connecting", "running", "finished", "failed" or "interrupted". */
-void lst_coord__metrics_state(lst_coord *c, const char *state);
-/* A timeseries row's figures, for its scope's series. */
-void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row);
-/* A sample of agent i was merged. */
-void lst_coord__metrics_sample(lst_coord *c, size_t i);
-/* A point begins (c->cur is set): its place in the run. */
-void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step);
-/* A point's result went to the phase's suite: its rounds and steady state. */
-void lst_coord__metrics_suite(lst_coord *c, const lst_suite_run *suite);
-/* After each of the pump's waits, ready or not: the agents' figures refreshed and the endpoint
- * served when one of fds (lst_metrics_pollfds) is ready, and idle connections closed always. */
-void lst_coord__metrics_serve(lst_coord *c, const struct pollfd *fds, size_t nfds);
 
 #endif

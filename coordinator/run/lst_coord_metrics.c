@@ -12,7 +12,7 @@
 #include "lst_hist.h"
 #include "lst_metrics.h"
 
-#include "lst_coord_int.h"
+#include "lst_run_int.h"
 
 enum {
 	M_READ_IOPS,
@@ -116,46 +116,44 @@ _Static_assert(LST_METRICS_NFDS <= LST_COORD__POLL_MAX, "the pump waits on every
 
 static size_t s_pollfds(lst_coord *c, struct pollfd *fds)
 {
-	return lst_metrics_pollfds(c->metrics, fds);
+	return lst_metrics_pollfds(lst_coord__metrics(c), fds);
 }
 
-int lst_coord__metrics_open(lst_coord *c, lst_err *err)
+int lst_coord__metrics_open(lst_coord *c, lst_metrics **m, lst_err *err)
 {
+	const struct lst_coord_opts *opts = lst_coord__opts(c);
 	char l[512];
 
-	if (!c->opts.metrics)
+	*m = NULL;
+	if (!opts->metrics)
 		return 0;
-	c->metrics = lst_metrics_new(c->opts.metrics, s_fams, M_N, err);
-	if (!c->metrics) {
+	*m = lst_metrics_new(opts->metrics, s_fams, M_N, err);
+	if (!*m) {
 		lst_err_prefix(err, "--metrics ");
 		return -1;
 	}
 	lst_coord__pump_poll(c, s_pollfds, lst_coord__metrics_serve);
-	lst_metrics_set(c->metrics, M_RUN_INFO,
-			lst_metrics_labels(l, sizeof(l), "run_id", c->run_id, "host", c->host,
-					   (char *)NULL),
+	lst_metrics_set(*m, M_RUN_INFO,
+			lst_metrics_labels(l, sizeof(l), "run_id", lst_coord__run_id(c), "host",
+					   lst_coord__host(c), (char *)NULL),
 			1);
 	lst_coord__metrics_state(c, "connecting");
-	if (!c->opts.quiet)
-		fprintf(c->opts.progress, "lockstep: metrics on http://%s/metrics\n",
-			lst_metrics_address(c->metrics));
+	if (!opts->quiet)
+		fprintf(opts->progress, "lockstep: metrics on http://%s/metrics\n",
+			lst_metrics_address(*m));
 	return 0;
-}
-
-void lst_coord__metrics_close(lst_coord *c)
-{
-	lst_metrics_destroy(&c->metrics);
 }
 
 void lst_coord__metrics_state(lst_coord *c, const char *state)
 {
+	lst_metrics *m = lst_coord__metrics(c);
 	char l[64];
 
-	if (!c->metrics)
+	if (!m)
 		return;
 	for (size_t i = 0; i < sizeof(s_states) / sizeof(s_states[0]); i++)
 		lst_metrics_set(
-			c->metrics, M_RUN_STATE,
+			m, M_RUN_STATE,
 			lst_metrics_labels(l, sizeof(l), "state", s_states[i], (char *)NULL),
 			!strcmp(state, s_states[i]));
 }
@@ -164,7 +162,7 @@ void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row)
 {
 	static const double qs[] = { 50, 99, 99.9 };
 	static const char *const qnames[] = { "0.5", "0.99", "0.999" };
-	lst_metrics *m = c->metrics;
+	lst_metrics *m = lst_coord__metrics(c);
 	char l[768], lq[800];
 	lst_hist lat;
 	uint64_t errs = 0;
@@ -187,7 +185,7 @@ void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row)
 	lst_metrics_set(m, M_LAT_MEAN, l, lst_hist_mean(&lat) / 1e9);
 	lst_metrics_set(m, M_INTERVAL, l, (double)row->k);
 	lst_metrics_set(m, M_INTERVAL_T, l, row->t_s);
-	lst_metrics_set(m, M_INTERVAL_POINT, l, (double)c->cur.point);
+	lst_metrics_set(m, M_INTERVAL_POINT, l, (double)lst_coord__where(c)->point);
 	for (int e = 0; e < LST_ERRC_N; e++)
 		errs += row->health->err_class[e];
 	lst_metrics_add(m, M_ERRORS, l, (double)errs);
@@ -198,32 +196,35 @@ void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row)
 
 void lst_coord__metrics_sample(lst_coord *c, size_t i)
 {
+	lst_metrics *m = lst_coord__metrics(c);
 	char l[256];
 
-	if (c->metrics)
-		lst_metrics_add(c->metrics, M_SAMPLES,
+	if (m)
+		lst_metrics_add(m, M_SAMPLES,
 				lst_metrics_labels(l, sizeof(l), "agent",
-						   lst_conn_name(c->a[i].conn), (char *)NULL),
+						   lst_conn_name(lst_coord__conn(c, i)),
+						   (char *)NULL),
 				1);
 }
 
 void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
-	lst_metrics *m = c->metrics;
+	const struct lst_coord__where *at = lst_coord__where(c);
+	const struct lst_plan_phase *ph = &lst_coord__plan(c)->phases[at->phase];
+	lst_metrics *m = lst_coord__metrics(c);
 	char l[768], pt[32];
 
 	if (!m)
 		return;
-	snprintf(pt, sizeof(pt), "%zu", c->cur.point);
+	snprintf(pt, sizeof(pt), "%zu", at->point);
 	lst_metrics_clear(m, M_POINT_INFO);
 	lst_metrics_set(m, M_POINT_INFO,
-			lst_metrics_labels(l, sizeof(l), "phase", c->cur.phase_name, "point", pt,
-					   "label", c->cur.label, "suite",
-					   lst_suite_names[ph->suite], (char *)NULL),
+			lst_metrics_labels(l, sizeof(l), "phase", at->phase_name, "point", pt,
+					   "label", at->label, "suite", lst_suite_names[ph->suite],
+					   NULL),
 			1);
-	lst_metrics_set(m, M_PHASE, "", (double)c->cur.phase);
-	lst_metrics_set(m, M_POINT, "", (double)c->cur.point);
+	lst_metrics_set(m, M_PHASE, "", (double)at->phase);
+	lst_metrics_set(m, M_POINT, "", (double)at->point);
 	lst_metrics_set(m, M_ROUND, "", (double)step->round);
 	lst_coord__metrics_state(c, "running");
 }
@@ -231,13 +232,14 @@ void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step)
 void lst_coord__metrics_suite(lst_coord *c, const lst_suite_run *suite)
 {
 	struct lst_suite_progress p;
-	lst_metrics *m = c->metrics;
+	lst_metrics *m = lst_coord__metrics(c);
 	char l[512];
 
 	if (!m)
 		return;
 	lst_suite_progress(suite, &p);
-	lst_metrics_labels(l, sizeof(l), "phase", c->plan->phases[c->cur.phase].name, "test",
+	lst_metrics_labels(l, sizeof(l), "phase",
+			   lst_coord__plan(c)->phases[lst_coord__where(c)->phase].name, "test",
 			   p.test, (char *)NULL);
 	lst_metrics_set(m, M_STEADY_ROUNDS, l, (double)p.rounds);
 	lst_metrics_set(m, M_STEADY_WINDOW, l, (double)p.window);
@@ -248,10 +250,10 @@ void lst_coord__metrics_suite(lst_coord *c, const lst_suite_run *suite)
 /* Each agent's clock estimate and liveness, as of now. */
 static void s_agents(lst_coord *c)
 {
-	lst_metrics *m = c->metrics;
+	lst_metrics *m = lst_coord__metrics(c);
 
-	for (size_t i = 0; i < c->n; i++) {
-		const lst_conn *cn = c->a[i].conn;
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		const lst_conn *cn = lst_coord__conn(c, i);
 		const struct lst_clock_est *e;
 		bool lost;
 		char l[256];
@@ -263,7 +265,7 @@ static void s_agents(lst_coord *c)
 		lst_metrics_labels(l, sizeof(l), "agent", lst_conn_name(cn), (char *)NULL);
 		lst_metrics_set(m, M_OFFSET, l, (double)e->offset_ns / 1e9);
 		lst_metrics_set(m, M_RTT, l, (double)e->rtt_ns / 1e9);
-		lst_metrics_set(m, M_UP, l, !lost && !c->a[i].unreachable);
+		lst_metrics_set(m, M_UP, l, !lost && !lst_coord__unreachable(c, i));
 		lst_metrics_set(m, M_LOST, l, lost);
 	}
 }
@@ -277,9 +279,9 @@ void lst_coord__metrics_serve(lst_coord *c, const struct pollfd *fds, size_t nfd
 	/* The pump wakes at least every 100 ms: each wake-up is the idle connections' timer (one
 	 * that sends nothing would otherwise stay open until some other request came). */
 	if (!any) {
-		lst_metrics_expire(c->metrics, lst_mono_ns());
+		lst_metrics_expire(lst_coord__metrics(c), lst_mono_ns());
 		return;
 	}
 	s_agents(c);
-	lst_metrics_serve(c->metrics, fds, nfds);
+	lst_metrics_serve(lst_coord__metrics(c), fds, nfds);
 }

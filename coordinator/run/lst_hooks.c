@@ -28,7 +28,14 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#include "lst_coord_int.h"
+#include "lst_run_int.h"
+
+/* The running point's events (lst_coord__events_begin): which were reported, or had their row
+ * made, and whether one failed under `on_error: stop`. Held by the orchestrator, kept here. */
+struct lst_coord__events {
+	bool *seen; /* [phase's nevents] */
+	bool stop;  /* the point ends, then the run */
+};
 
 /* How long a HOOK may take before we stop waiting: the agent's own hook_timeout kills a slow
  * hook long before (60 s by default); this only guards against an agent that never answers. */
@@ -46,7 +53,7 @@ static bool s_listed(const char names[][LST_NAME_MAX], uint32_t n, const char *n
 
 bool lst_coord__has_cap(const lst_coord *c, size_t i, const char *cap)
 {
-	const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
+	const struct lst_msg_welcome *w = lst_conn_info(lst_coord__conn(c, i));
 
 	for (uint32_t k = 0; w && k < w->ncaps && k < LST_MAX_CAPS; k++)
 		if (!strcmp(w->caps[k], cap))
@@ -63,15 +70,15 @@ static bool s_hooks_ok(const lst_coord *c, size_t i)
 /* One hook the plan names: on an agent that speaks hooks.v1 and defines it. */
 static bool s_check_hook(lst_coord *c, const struct lst_plan_hook *h, const char *what)
 {
-	const struct lst_msg_welcome *w = lst_conn_info(c->a[h->agent].conn);
-	const char *agent = c->plan->agents[h->agent].name;
+	const struct lst_msg_welcome *w = lst_conn_info(lst_coord__conn(c, h->agent));
+	const char *agent = lst_coord__plan(c)->agents[h->agent].name;
 	char names[LST_MAX_HOOKS * LST_NAME_MAX];
 
 	if (!s_hooks_ok(c, h->agent)) {
 		lst_coord__error(c,
 				 "%s:%d:%d: %s: agent %s cannot run hooks (lockstep-agent %s does "
 				 "not speak %s): upgrade it",
-				 c->plan->file, h->mark.line, h->mark.col, what, agent,
+				 lst_coord__plan(c)->file, h->mark.line, h->mark.col, what, agent,
 				 w ? w->version : "?", LST_CAP_HOOKS);
 		return false;
 	}
@@ -81,18 +88,19 @@ static bool s_check_hook(lst_coord *c, const struct lst_plan_hook *h, const char
 	lst_coord__error(c,
 			 "%s:%d:%d: %s: agent %s has no hook '%s' (its config defines: %s); a "
 			 "plan can only run the hooks an agent's owner put in its config",
-			 c->plan->file, h->hook_mark.line, h->hook_mark.col, what, agent, h->hook,
-			 names);
+			 lst_coord__plan(c)->file, h->hook_mark.line, h->hook_mark.col, what, agent,
+			 h->hook, names);
 	return false;
 }
 
 /* The collectors phase ph names: defined by every agent of the phase. */
 static bool s_check_collectors(lst_coord *c, const struct lst_plan_phase *ph)
 {
+	const lst_plan *plan = lst_coord__plan(c);
 	bool ok = true;
 
-	for (size_t i = 0; i < c->n; i++) {
-		const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		const struct lst_msg_welcome *w = lst_conn_info(lst_coord__conn(c, i));
 		char names[LST_MAX_HOOKS * LST_NAME_MAX];
 
 		if (!lst_coord__in_phase(c, ph, i))
@@ -109,9 +117,9 @@ static bool s_check_collectors(lst_coord *c, const struct lst_plan_phase *ph)
 			lst_coord__error(c,
 					 "%s:%d:%d: phase %s: agent %s has no collector '%s' (its "
 					 "config defines: %s)",
-					 c->plan->file, ph->collect_marks[k].line,
-					 ph->collect_marks[k].col, ph->name,
-					 c->plan->agents[i].name, ph->collect[k], names);
+					 plan->file, ph->collect_marks[k].line,
+					 ph->collect_marks[k].col, ph->name, plan->agents[i].name,
+					 ph->collect[k], names);
 			ok = false;
 		}
 	}
@@ -120,10 +128,11 @@ static bool s_check_collectors(lst_coord *c, const struct lst_plan_phase *ph)
 
 int lst_coord__hooks_check(lst_coord *c)
 {
+	const lst_plan *plan = lst_coord__plan(c);
 	bool ok = true;
 
-	for (size_t p = 0; p < c->plan->nphases; p++) {
-		const struct lst_plan_phase *ph = &c->plan->phases[p];
+	for (size_t p = 0; p < plan->nphases; p++) {
+		const struct lst_plan_phase *ph = &plan->phases[p];
 		char what[LST_NAME_MAX + 32];
 
 		snprintf(what, sizeof(what), "phase %s", ph->name);
@@ -154,28 +163,31 @@ static const char *s_result(const struct lst_hook_result *r)
 /* The agent's instant t on our clock; 0 stays 0 (never ran). */
 static int64_t s_local(const lst_coord *c, size_t i, int64_t t)
 {
-	return t ? lst_clock_to_local(lst_conn_clock(c->a[i].conn), t) : 0;
+	return t ? lst_clock_to_local(lst_conn_clock(lst_coord__conn(c, i)), t) : 0;
 }
 
 static void s_row(lst_coord *c, const struct lst_event_row *row)
 {
-	if (lst_record_results(c->rec))
-		lst_results_event(lst_record_results(c->rec), row);
+	lst_record *rec = lst_coord__record(c);
+
+	if (lst_record_results(rec))
+		lst_results_event(lst_record_results(rec), row);
 }
 
 /* Say on the terminal how a hook ran: one line, failures as warnings. */
 static void s_say(lst_coord *c, const char *kind, const char *agent, const char *hook,
 		  const struct lst_hook_result *r, int64_t late)
 {
+	const struct lst_coord_opts *opts = lst_coord__opts(c);
 	char lateness[64] = "";
 
 	if (late != INT64_MIN)
 		snprintf(lateness, sizeof(lateness), " %.1f ms after its instant,",
 			 (double)late / 1e6);
 	if (r->status == 0) {
-		if (!c->opts.quiet && !c->opts.progress_json) {
+		if (!opts->quiet && !opts->progress_json) {
 			lst_coord__progress_break(c);
-			fprintf(c->opts.progress, "  %s %s on %s: started%s ran %.3f s, exit 0\n",
+			fprintf(opts->progress, "  %s %s on %s: started%s ran %.3f s, exit 0\n",
 				kind, hook, agent, lateness, (double)(r->end - r->start) / 1e9);
 		}
 		return;
@@ -189,7 +201,7 @@ static void s_say(lst_coord *c, const char *kind, const char *agent, const char 
 
 void lst_coord__events_start(lst_coord *c, size_t i, struct lst_msg_start *m)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_plan_phase *ph = &lst_coord__plan(c)->phases[lst_coord__where(c)->phase];
 
 	m->nevents = 0;
 	for (size_t k = 0; k < ph->nevents && m->nevents < LST_MAX_EVENTS; k++) {
@@ -206,27 +218,57 @@ void lst_coord__events_start(lst_coord *c, size_t i, struct lst_msg_start *m)
 
 void lst_coord__events_begin(lst_coord *c)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_plan_phase *ph = &lst_coord__plan(c)->phases[lst_coord__where(c)->phase];
 
-	free(c->cur.event_seen);
-	c->cur.event_seen = ph->nevents ? lst_calloc(ph->nevents, sizeof(bool)) : NULL;
-	c->hook_stop = false;
+	struct lst_coord__events *ev = lst_coord__events(c);
+
+	free(ev->seen);
+	ev->seen = ph->nevents ? lst_calloc(ph->nevents, sizeof(bool)) : NULL;
+	ev->stop = false;
+}
+
+struct lst_coord__events *lst_coord__events_new(void)
+{
+	return lst_calloc(1, sizeof(struct lst_coord__events));
+}
+
+void lst_coord__events_forget(lst_coord *c)
+{
+	struct lst_coord__events *ev = lst_coord__events(c);
+
+	free(ev->seen);
+	ev->seen = NULL;
+}
+
+void lst_coord__events_destroy(struct lst_coord__events **p)
+{
+	if (!*p)
+		return;
+	free((*p)->seen);
+	free(*p);
+	*p = NULL;
+}
+
+bool lst_coord__hook_stop(const lst_coord *c)
+{
+	return lst_coord__events(c)->stop;
 }
 
 /* The row of event k of the current phase, as r says it ran (times on the agent's clock). */
 static void s_event_row(lst_coord *c, size_t k, const struct lst_hook_result *r)
 {
-	const struct lst_plan_hook *h = &c->plan->phases[c->cur.phase].events[k];
+	const struct lst_plan_hook *h =
+		&lst_coord__plan(c)->phases[lst_coord__where(c)->phase].events[k];
 	size_t i = h->agent;
 	struct lst_event_row row = {
-		.phase = c->cur.phase_name,
-		.point = (long)c->cur.point,
-		.label = c->cur.label,
+		.phase = lst_coord__where(c)->phase_name,
+		.point = (long)lst_coord__where(c)->point,
+		.label = lst_coord__where(c)->label,
 		.kind = "event",
-		.agent = c->plan->agents[i].name,
+		.agent = lst_coord__plan(c)->agents[i].name,
 		.hook = h->hook,
-		.point_t0 = c->cur.T0,
-		.requested = c->cur.T0 + h->at,
+		.point_t0 = lst_coord__where(c)->T0,
+		.requested = lst_coord__where(c)->T0 + h->at,
 		.start = s_local(c, i, r->start),
 		.end = s_local(c, i, r->end),
 		.status = r->status,
@@ -244,91 +286,76 @@ static void s_event_row(lst_coord *c, size_t k, const struct lst_hook_result *r)
 		lst_coord__failover_mark(c, what, row.start, row.end);
 	}
 	s_say(c, "event", row.agent, h->hook, r, row.start ? row.start - row.requested : INT64_MIN);
-	if (r->status != 0 && h->on_error == LST_HOOK_ON_ERROR_STOP && !c->hook_stop) {
-		c->hook_stop = true;
+	if (r->status != 0 && h->on_error == LST_HOOK_ON_ERROR_STOP && !lst_coord__hook_stop(c)) {
+		lst_coord__events(c)->stop = true;
 		lst_coord__error(c,
 				 "phase %s point %zu: event %s on agent %s at %.3f s %s%s%s; the "
 				 "plan says stop (on_error)",
-				 c->cur.phase_name, c->cur.point, h->hook, row.agent,
-				 (double)h->at / 1e9, s_result(r), r->text[0] ? ": " : "", r->text);
+				 lst_coord__where(c)->phase_name, lst_coord__where(c)->point,
+				 h->hook, row.agent, (double)h->at / 1e9, s_result(r),
+				 r->text[0] ? ": " : "", r->text);
 	}
 }
 
 void lst_coord__on_event(lst_coord *c, size_t i, const lst_msg *m)
 {
+	const struct lst_coord__where *at = lst_coord__where(c);
 	const struct lst_msg_event *e = &m->u.event;
 	const struct lst_plan_phase *ph;
 
-	if (!c->in_point || !c->a[i].in_point || e->phase != c->cur.phase ||
-	    e->point != c->cur.point || m->seq < c->a[i].min_seq) {
+	if (!lst_coord__of_point(c, i, m->seq) || e->phase != at->phase || e->point != at->point) {
 		lst_log_debug(LST_DBG_PROTO, "agent %s: event for phase %u point %u: ignored",
-			      lst_conn_name(c->a[i].conn), e->phase, e->point);
+			      lst_conn_name(lst_coord__conn(c, i)), e->phase, e->point);
 		return;
 	}
-	ph = &c->plan->phases[c->cur.phase];
+	ph = &lst_coord__plan(c)->phases[at->phase];
 	if (e->id >= ph->nevents || ph->events[e->id].agent != i ||
 	    strcmp(ph->events[e->id].hook, e->hook)) {
 		lst_log_warn("agent %s: an event (id %u, hook %s) that this point did not ask "
 			     "for: ignored",
-			     lst_conn_name(c->a[i].conn), e->id, e->hook);
+			     lst_conn_name(lst_coord__conn(c, i)), e->id, e->hook);
 		return;
 	}
-	if (c->cur.event_seen[e->id])
+	if (lst_coord__events(c)->seen[e->id])
 		return;
-	c->cur.event_seen[e->id] = true;
+	lst_coord__events(c)->seen[e->id] = true;
 	s_event_row(c, e->id, &e->r);
 }
 
 bool lst_coord__events_pending(const lst_coord *c, size_t i)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_plan_phase *ph = &lst_coord__plan(c)->phases[lst_coord__where(c)->phase];
 
-	for (size_t k = 0; k < ph->nevents && c->cur.event_seen; k++)
-		if (ph->events[k].agent == i && !c->cur.event_seen[k])
+	const bool *seen = lst_coord__events(c)->seen;
+
+	for (size_t k = 0; k < ph->nevents && seen; k++)
+		if (ph->events[k].agent == i && !seen[k])
 			return true;
 	return false;
 }
 
 void lst_coord__events_end(lst_coord *c)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_plan_phase *ph = &lst_coord__plan(c)->phases[lst_coord__where(c)->phase];
 
-	for (size_t k = 0; k < ph->nevents && c->cur.event_seen; k++) {
+	struct lst_coord__events *ev = lst_coord__events(c);
+
+	for (size_t k = 0; k < ph->nevents && ev->seen; k++) {
 		struct lst_hook_result r = { .status = -1 };
-		const struct lst_coord__agent *a = &c->a[ph->events[k].agent];
+		size_t i = ph->events[k].agent;
 
-		if (c->cur.event_seen[k] || !a->in_point)
+		if (ev->seen[k] || !lst_coord__agent_in_point(c, i))
 			continue;
 		snprintf(r.text, sizeof(r.text), "%s",
-			 a->point_lost ? "not reported: the agent was lost during the point"
-			 : a->started  ? "not reported by the agent before its DONE"
-				       : "not run: the point did not start on the agent");
-		c->cur.event_seen[k] = true;
+			 lst_coord__agent_point_lost(c, i)
+				 ? "not reported: the agent was lost during the point"
+			 : lst_coord__agent_started(c, i)
+				 ? "not reported by the agent before its DONE"
+				 : "not run: the point did not start on the agent");
+		ev->seen[k] = true;
 		s_event_row(c, k, &r);
 	}
-	free(c->cur.event_seen);
-	c->cur.event_seen = NULL;
-}
-
-/* ---- commands to several agents at once (HOOK, KMSG) */
-
-void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		replies[i] = NULL;
-		c->a[i].in_point = msgs[i] && lst_coord__usable(&c->a[i]);
-		if (c->a[i].in_point)
-			lst_coord__command(c, i, &msgs[i]);
-		lst_msg_destroy(&msgs[i]);
-	}
-	lst_coord__pump_until(c, lst_coord__all_replied, wait);
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
-
-		if (a->in_point && a->replied && a->reply)
-			replies[i] = lst_msg_dup(a->reply);
-		a->in_point = false;
-	}
+	lst_coord__events_forget(c);
 }
 
 static lst_msg *s_hook_msg(uint32_t kind, const char *name, size_t phase)
@@ -353,7 +380,7 @@ static void s_result_of(const lst_coord *c, size_t i, const lst_msg *reply,
 	}
 	if (reply && reply->type == LST_MSG_ERROR)
 		snprintf(out->text, sizeof(out->text), "refused: %s", reply->u.error.text);
-	else if (lst_conn_lost(c->a[i].conn))
+	else if (lst_conn_lost(lst_coord__conn(c, i)))
 		snprintf(out->text, sizeof(out->text), "not run: the agent is lost");
 	else
 		snprintf(out->text, sizeof(out->text), "no answer from the agent");
@@ -363,14 +390,14 @@ static void s_result_of(const lst_coord *c, size_t i, const lst_msg *reply,
 
 int lst_coord__phase_hooks(lst_coord *c, size_t phase, bool after)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	const struct lst_plan_phase *ph = &lst_coord__plan(c)->phases[phase];
 	const struct lst_plan_hook *hs = after ? ph->after : ph->before;
 	size_t n = after ? ph->nafter : ph->nbefore;
 	const char *kind = after ? "after" : "before";
-	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs)), **replies;
+	lst_msg **msgs = lst_calloc(lst_coord__n(c), sizeof(*msgs)), **replies;
 	int rc = 0;
 
-	replies = lst_calloc(c->n, sizeof(*replies));
+	replies = lst_calloc(lst_coord__n(c), sizeof(*replies));
 	for (size_t k = 0; k < n && !rc && !lst_coord__interrupted; k++) {
 		const struct lst_plan_hook *h = &hs[k];
 		struct lst_hook_result r;
@@ -379,7 +406,7 @@ int lst_coord__phase_hooks(lst_coord *c, size_t phase, bool after)
 			.point = -1,
 			.label = "",
 			.kind = kind,
-			.agent = c->plan->agents[h->agent].name,
+			.agent = lst_coord__plan(c)->agents[h->agent].name,
 			.hook = h->hook,
 			.on_error = h->on_error == LST_HOOK_ON_ERROR_CONTINUE ? "continue" : "stop",
 		};
@@ -417,7 +444,7 @@ int lst_coord__phase_hooks(lst_coord *c, size_t phase, bool after)
 static size_t s_collectors(const lst_coord *c, const struct lst_plan_phase *ph, size_t i,
 			   const char **out)
 {
-	const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
+	const struct lst_msg_welcome *w = lst_conn_info(lst_coord__conn(c, i));
 	size_t n = 0;
 
 	if (ph->ncollect) {
@@ -434,37 +461,39 @@ static size_t s_collectors(const lst_coord *c, const struct lst_plan_phase *ph, 
 static void s_kmsg(lst_coord *c, const struct lst_plan_phase *ph, const bool *who, uint32_t op,
 		   const char *stem)
 {
-	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs)), **replies;
+	const lst_plan *plan = lst_coord__plan(c);
+	lst_record *rec = lst_coord__record(c);
+	lst_msg **msgs = lst_calloc(lst_coord__n(c), sizeof(*msgs)), **replies;
 
-	replies = lst_calloc(c->n, sizeof(*replies));
-	for (size_t i = 0; i < c->n; i++) {
+	replies = lst_calloc(lst_coord__n(c), sizeof(*replies));
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
 		if (!who[i])
 			continue;
 		msgs[i] = lst_msg_new(LST_MSG_KMSG);
 		msgs[i]->u.kmsg.op = op;
 	}
 	lst_coord__round(c, msgs, replies, LST_COORD__REPLY_TIMEOUT);
-	for (size_t i = 0; i < c->n && op == LST_KMSG_READ; i++) {
+	for (size_t i = 0; i < lst_coord__n(c) && op == LST_KMSG_READ; i++) {
 		const struct lst_msg_kmsg_reply *k;
 		lst_err err;
 
 		if (!replies[i] || replies[i]->type != LST_MSG_KMSG_REPLY) {
 			if (who[i])
 				lst_log_warn("phase %s: agent %s: no kernel log excerpt (%s)",
-					     ph->name, c->plan->agents[i].name,
+					     ph->name, plan->agents[i].name,
 					     replies[i] && replies[i]->type == LST_MSG_ERROR
 						     ? replies[i]->u.error.text
 						     : "no answer");
 			continue;
 		}
 		k = &replies[i]->u.kmsg_reply;
-		if (lst_record_results(c->rec) &&
-		    lst_telemetry_kmsg(lst_record_results(c->rec), c->plan->agents[i].name, stem,
+		if (lst_record_results(rec) &&
+		    lst_telemetry_kmsg(lst_record_results(rec), plan->agents[i].name, stem,
 				       k->text ? k->text : "", k->text_len, k->dropped, k->error,
 				       &err))
 			lst_log_warn("telemetry: %s", err.msg);
 	}
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < lst_coord__n(c); i++)
 		lst_msg_destroy(&replies[i]);
 	free(msgs);
 	free(replies);
@@ -480,22 +509,24 @@ struct s_got {
 static void s_collect(lst_coord *c, const struct lst_plan_phase *ph, const bool *who, size_t phase,
 		      const char *stem, const char *when)
 {
+	const lst_plan *plan = lst_coord__plan(c);
+	lst_record *rec = lst_coord__record(c);
 	const char *names[LST_MAX_HOOKS];
 	size_t most = 0;
-	struct s_got *got = lst_calloc(c->n * LST_MAX_HOOKS, sizeof(*got));
+	struct s_got *got = lst_calloc(lst_coord__n(c) * LST_MAX_HOOKS, sizeof(*got));
 	struct lst_telemetry_item *items = lst_calloc(LST_MAX_HOOKS, sizeof(*items));
-	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs)), **replies;
+	lst_msg **msgs = lst_calloc(lst_coord__n(c), sizeof(*msgs)), **replies;
 
-	replies = lst_calloc(c->n, sizeof(*replies));
-	for (size_t i = 0; i < c->n; i++)
+	replies = lst_calloc(lst_coord__n(c), sizeof(*replies));
+	for (size_t i = 0; i < lst_coord__n(c); i++)
 		if (who[i])
 			most = LST_MAX(most, s_collectors(c, ph, i, names));
 	for (size_t k = 0; k < most; k++) {
-		for (size_t i = 0; i < c->n; i++)
+		for (size_t i = 0; i < lst_coord__n(c); i++)
 			if (who[i] && k < s_collectors(c, ph, i, names))
 				msgs[i] = s_hook_msg(LST_HOOK_COLLECTOR, names[k], phase);
 		lst_coord__round(c, msgs, replies, S_HOOK_WAIT);
-		for (size_t i = 0; i < c->n; i++) {
+		for (size_t i = 0; i < lst_coord__n(c); i++) {
 			struct s_got *g = &got[i * LST_MAX_HOOKS + k];
 
 			if (!who[i] || k >= s_collectors(c, ph, i, names))
@@ -505,11 +536,11 @@ static void s_collect(lst_coord *c, const struct lst_plan_phase *ph, const bool 
 			s_result_of(c, i, g->reply, &g->r);
 			if (g->r.status != 0)
 				lst_log_warn("telemetry: collector %s on agent %s: %s%s%s",
-					     names[k], c->plan->agents[i].name, s_result(&g->r),
+					     names[k], plan->agents[i].name, s_result(&g->r),
 					     g->r.text[0] ? ": " : "", g->r.text);
 		}
 	}
-	for (size_t i = 0; i < c->n && lst_record_results(c->rec); i++) {
+	for (size_t i = 0; i < lst_coord__n(c) && lst_record_results(rec); i++) {
 		size_t n = who[i] ? s_collectors(c, ph, i, names) : 0;
 		lst_err err;
 
@@ -527,11 +558,11 @@ static void s_collect(lst_coord *c, const struct lst_plan_phase *ph, const bool 
 				.truncated = r->truncated,
 			};
 		}
-		if (lst_telemetry_write(lst_record_results(c->rec), c->plan->agents[i].name, stem,
-					when, items, n, &err))
+		if (lst_telemetry_write(lst_record_results(rec), plan->agents[i].name, stem, when,
+					items, n, &err))
 			lst_log_warn("telemetry: %s", err.msg);
 	}
-	for (size_t x = 0; x < c->n * LST_MAX_HOOKS; x++)
+	for (size_t x = 0; x < lst_coord__n(c) * LST_MAX_HOOKS; x++)
 		lst_msg_destroy(&got[x].reply);
 	free(got);
 	free(items);
@@ -541,11 +572,13 @@ static void s_collect(lst_coord *c, const struct lst_plan_phase *ph, const bool 
 
 void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[phase];
-	bool *who = lst_calloc(c->n, sizeof(*who)), any = false;
+	const lst_plan *plan = lst_coord__plan(c);
+	lst_record *rec = lst_coord__record(c);
+	const struct lst_plan_phase *ph = &plan->phases[phase];
+	bool *who = lst_calloc(lst_coord__n(c), sizeof(*who)), any = false;
 	char stem[LST_NAME_MAX + 32];
 
-	if (lst_record_results(c->rec) && lst_results_failed(lst_record_results(c->rec))) {
+	if (lst_record_results(rec) && lst_results_failed(lst_record_results(rec))) {
 		free(who);
 		return; /* the folder cannot take it (a full disk): said once already */
 	}
@@ -553,8 +586,8 @@ void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after)
 		snprintf(stem, sizeof(stem), "%s", ph->name);
 	else
 		snprintf(stem, sizeof(stem), "%s-p%ld", ph->name, point);
-	for (size_t i = 0; i < c->n; i++) {
-		who[i] = lst_coord__in_phase(c, ph, i) && lst_coord__usable(&c->a[i]) &&
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		who[i] = lst_coord__in_phase(c, ph, i) && lst_coord__agent_usable(c, i) &&
 			 s_hooks_ok(c, i);
 		any |= who[i];
 	}
@@ -564,12 +597,11 @@ void lst_coord__telemetry(lst_coord *c, size_t phase, long point, bool after)
 		s_collect(c, ph, who, phase, stem, after ? "after" : "before");
 	if (any && after) {
 		s_kmsg(c, ph, who, LST_KMSG_READ, stem);
-		for (size_t i = 0; i < c->n && lst_record_results(c->rec); i++) {
+		for (size_t i = 0; i < lst_coord__n(c) && lst_record_results(rec); i++) {
 			lst_err err;
 
-			if (who[i] &&
-			    lst_telemetry_deltas(lst_record_results(c->rec), ph->name, point,
-						 c->plan->agents[i].name, stem, &err) < 0)
+			if (who[i] && lst_telemetry_deltas(lst_record_results(rec), ph->name, point,
+							   plan->agents[i].name, stem, &err) < 0)
 				lst_log_warn("telemetry: %s", err.msg);
 		}
 	}

@@ -36,33 +36,33 @@ static json_t *s_device_json(const struct lst_inv_device *d)
 }
 
 /* Why agent i has no devices: why it was lost, else what (as JSON). */
-static json_t *s_why(const lst_coord *c, size_t i, const char *what)
+static json_t *s_why(const lst_session *s, size_t i, const char *what)
 {
-	const char *why = lst_session__lost_why(c, i);
+	const char *why = lst_session__lost_why(s, i);
 
 	return json_string(why[0] ? why : what);
 }
 
 /* Send INVENTORY from `from` to agent i, when it is still in the query. */
-static void s_ask(lst_coord *c, size_t i, uint32_t from)
+static void s_ask(lst_session *s, size_t i, uint32_t from)
 {
 	lst_msg *m = lst_msg_new(LST_MSG_INVENTORY);
 
 	m->u.inventory.from = from;
-	lst_session__ask(c, i, &m);
+	lst_session__ask(s, i, &m);
 }
 
 /*
  * Take agent i's reply: its devices appended to devs. Returns true when it has more to send
  * (*from set to the next index), false when done or failed (err_out set on failure).
  */
-static bool s_take(lst_coord *c, size_t i, json_t *devs, uint32_t *from, json_t *entry)
+static bool s_take(lst_session *s, size_t i, json_t *devs, uint32_t *from, json_t *entry)
 {
-	const lst_msg *reply = lst_session__take(c, i);
+	const lst_msg *reply = lst_session__take(s, i);
 	const struct lst_msg_inventory_reply *r;
 
 	if (!reply) {
-		json_object_set_new(entry, "error", s_why(c, i, "no answer to INVENTORY"));
+		json_object_set_new(entry, "error", s_why(s, i, "no answer to INVENTORY"));
 		return false;
 	}
 	if (reply->type == LST_MSG_ERROR) {
@@ -83,7 +83,7 @@ static bool s_take(lst_coord *c, size_t i, json_t *devs, uint32_t *from, json_t 
 }
 
 /* Page through every agent that said WELCOME; each entry gets devices or an error. */
-static void s_query(lst_coord *c, size_t n, json_t *entries)
+static void s_query(lst_session *s, size_t n, json_t *entries)
 {
 	uint32_t *from = lst_calloc(n, sizeof(*from));
 	bool *asking = lst_calloc(n, sizeof(*asking));
@@ -92,8 +92,8 @@ static void s_query(lst_coord *c, size_t n, json_t *entries)
 	for (size_t i = 0; i < n; i++) {
 		json_t *e = json_array_get(entries, i);
 
-		if (!lst_session__usable(c, i)) {
-			json_object_set_new(e, "error", s_why(c, i, "unreachable"));
+		if (!lst_session__usable(s, i)) {
+			json_object_set_new(e, "error", s_why(s, i, "unreachable"));
 			continue;
 		}
 		json_object_set_new(e, "devices", json_array());
@@ -102,15 +102,15 @@ static void s_query(lst_coord *c, size_t n, json_t *entries)
 	for (int page = 0; any && page < S_MAX_PAGES; page++) {
 		for (size_t i = 0; i < n; i++)
 			if (asking[i])
-				s_ask(c, i, from[i]);
-		lst_session__wait(c, S_PAGE_TIMEOUT_NS);
+				s_ask(s, i, from[i]);
+		lst_session__wait(s, S_PAGE_TIMEOUT_NS);
 		any = false;
 		for (size_t i = 0; i < n; i++) {
 			json_t *e = json_array_get(entries, i);
 
 			if (!asking[i])
 				continue;
-			asking[i] = s_take(c, i, json_object_get(e, "devices"), &from[i], e);
+			asking[i] = s_take(s, i, json_object_get(e, "devices"), &from[i], e);
 			any |= asking[i];
 		}
 	}
@@ -122,26 +122,26 @@ int lst_inventory_collect(const struct lst_coord_agent *agents, size_t n,
 			  const struct lst_coord_opts *sec, json_t **out)
 {
 	json_t *entries;
-	lst_coord *c;
+	lst_session *s;
 	int rc = 0;
 
 	*out = NULL;
-	c = lst_session__query_new(agents, n, sec);
-	if (!c)
+	s = lst_session__query_new(agents, n, sec);
+	if (!s)
 		return 2;
 	entries = json_array();
 	for (size_t i = 0; i < n; i++) {
-		const struct lst_msg_welcome *w = lst_conn_info(lst_session__conn(c, i));
+		const struct lst_msg_welcome *w = lst_conn_info(lst_session__conn(s, i));
 
 		json_array_append_new(entries,
 				      json_pack("{s:s, s:s, s:s}", "agent", agents[i].name,
 						"address", agents[i].address, "host", w->host));
 	}
-	s_query(c, n, entries);
+	s_query(s, n, entries);
 	for (size_t i = 0; i < n; i++)
 		if (json_object_get(json_array_get(entries, i), "error"))
 			rc = 1;
-	lst_session__end(&c);
+	lst_session__end(&s);
 	*out = entries;
 	return rc;
 }

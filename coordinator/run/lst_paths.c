@@ -17,7 +17,7 @@
 #include "lst_log.h"
 #include "lst_util.h"
 
-#include "lst_coord_int.h"
+#include "lst_point_int.h"
 
 /* Does some agent reach more than one path (in any target)? */
 static bool s_plan_multipath(const lst_plan *p)
@@ -37,8 +37,8 @@ static bool s_plan_multipath(const lst_plan *p)
 void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j,
 			   const struct lst_workload *w)
 {
-	struct lst_coord__paths *ps = &c->cur.paths;
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__paths *ps = &c->cur->paths;
+	struct lst_coord__pagent *pa = &c->cur->ag[i];
 
 	ps->slots = lst_realloc(ps->slots, (ps->nslots + 1) * sizeof(*ps->slots));
 	ps->slots[ps->nslots] = (struct lst_coord__slot){
@@ -51,13 +51,13 @@ void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_
 	};
 	lst_failover_init(&ps->slots[ps->nslots].fo, lst_coord__failover_below(c));
 	lst_row_workload_of(&ps->slots[ps->nslots].w, w);
-	a->slot[job] = (uint32_t)ps->nslots++;
-	a->njobs = job + 1;
+	pa->slot[job] = (uint32_t)ps->nslots++;
+	pa->njobs = job + 1;
 }
 
 void lst_coord__paths_workload(const lst_coord *c, size_t i, size_t t, struct lst_row_workload *w)
 {
-	const struct lst_coord__paths *ps = &c->cur.paths;
+	const struct lst_coord__paths *ps = &c->cur->paths;
 
 	memset(w, 0, sizeof(*w));
 	for (size_t s = 0; s < ps->nslots; s++)
@@ -68,7 +68,7 @@ void lst_coord__paths_workload(const lst_coord *c, size_t i, size_t t, struct ls
 
 void lst_coord__paths_begin(lst_coord *c, size_t max_ahead)
 {
-	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_coord__paths *ps = &c->cur->paths;
 
 	ps->path_rows = s_plan_multipath(c->plan);
 	ps->target_rows = c->plan->ntargets > 1;
@@ -83,7 +83,7 @@ void lst_coord__paths_begin(lst_coord *c, size_t max_ahead)
 
 void lst_coord__paths_end(lst_coord *c)
 {
-	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_coord__paths *ps = &c->cur->paths;
 
 	lst_merge_destroy(&ps->merge);
 	for (size_t s = 0; s < ps->nslots; s++)
@@ -93,49 +93,50 @@ void lst_coord__paths_end(lst_coord *c)
 	free(ps->sum);
 	memset(ps, 0, sizeof(*ps));
 	for (size_t i = 0; i < c->n; i++)
-		c->a[i].njobs = 0;
+		c->cur->ag[i].njobs = 0;
 }
 
 void lst_coord__merge_done(lst_coord *c, size_t i)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__pagent *pa = &c->cur->ag[i];
 
-	if (!c->cur.merge)
+	if (!c->cur->merge)
 		return;
-	lst_merge_agent_done(c->cur.merge, i);
-	if (c->cur.paths.merge)
-		for (uint32_t j = 0; j < a->njobs; j++)
-			lst_merge_agent_done(c->cur.paths.merge, a->slot[j]);
+	lst_merge_agent_done(c->cur->merge, i);
+	if (c->cur->paths.merge)
+		for (uint32_t j = 0; j < pa->njobs; j++)
+			lst_merge_agent_done(c->cur->paths.merge, pa->slot[j]);
 }
 
 void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 {
-	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_coord__paths *ps = &c->cur->paths;
 	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__pagent *pa = &c->cur->ag[i];
 
 	if (!ps->merge)
 		return;
 	if (s->nparts) {
 		for (uint32_t k = 0; k < s->nparts; k++)
-			lst_merge_add(ps->merge, a->slot[s->parts[k].path], &s->parts[k].s);
-	} else if (a->njobs == 1) {
-		lst_merge_add(ps->merge, a->slot[0], &s->s);
+			lst_merge_add(ps->merge, pa->slot[s->parts[k].path], &s->parts[k].s);
+	} else if (pa->njobs == 1) {
+		lst_merge_add(ps->merge, pa->slot[0], &s->s);
 	} else {
 		/* An agent that predates `paths`: its paths get no rows of their own. */
-		if (!a->unsplit_warned)
+		if (!pa->unsplit_warned)
 			lst_log_warn("agent %s does not split its samples by path (an older "
 				     "version): no per-path rows for it",
 				     lst_conn_name(a->conn));
-		a->unsplit_warned = true;
-		for (uint32_t j = 0; j < a->njobs; j++)
-			lst_merge_agent_done(ps->merge, a->slot[j]);
+		pa->unsplit_warned = true;
+		for (uint32_t j = 0; j < pa->njobs; j++)
+			lst_merge_agent_done(ps->merge, pa->slot[j]);
 	}
 }
 
 /* The row of target t: its slots' samples of the row added, rates the sum of theirs. */
 static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t, double t_s)
 {
-	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_coord__paths *ps = &c->cur->paths;
 	struct lst_coord__row r = {
 		.who = { "target", "*", c->plan->targets[t].name, "" },
 		.k = row->k,
@@ -162,8 +163,8 @@ static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t
 void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 {
 	lst_coord *c = arg;
-	struct lst_coord__paths *ps = &c->cur.paths;
-	double grid = lst_coord__t(c, c->cur.T0 + row->k * c->cur.interval);
+	struct lst_coord__paths *ps = &c->cur->paths;
+	double grid = lst_coord__t(c, c->at.T0 + row->k * c->at.interval);
 
 	if (row->ramp)
 		return;
@@ -221,14 +222,14 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 			   const struct lst_merge_totals *t, const struct lst_row_workload *w,
 			   const struct lst_failover *fo)
 {
-	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_coord__paths *ps = &c->cur->paths;
 	struct lst_step_part *p;
 	json_t *extra = lst_record_step_json(step);
 
 	if (fo)
 		lst_coord__failover_json(c, fo, extra);
-	lst_results_summary_of(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
-			       c->cur.label, who, lst_coord__t(c, c->cur.T0), t, step->test,
+	lst_results_summary_of(lst_record_results(c->rec), c->at.phase_name, c->at.point,
+			       c->at.label, who, lst_coord__t(c, c->at.T0), t, step->test,
 			       step->round, w, extra);
 	ps->parts = lst_realloc(ps->parts, (ps->nparts + 1) * sizeof(*ps->parts));
 	p = &ps->parts[ps->nparts++];
@@ -249,7 +250,7 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 
 void lst_coord__paths_result(lst_coord *c, struct lst_step_result *r)
 {
-	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_coord__paths *ps = &c->cur->paths;
 
 	r->parts = ps->parts;
 	r->nparts = ps->nparts;
@@ -259,7 +260,7 @@ void lst_coord__paths_result(lst_coord *c, struct lst_step_result *r)
 
 void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 {
-	struct lst_coord__paths *ps = &c->cur.paths;
+	struct lst_coord__paths *ps = &c->cur->paths;
 
 	if (!ps->merge)
 		return;
@@ -291,4 +292,28 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 			continue;
 		s_part_summary(c, step, &who, lst_merge_totals(ps->merge, s), &sl->w, &sl->fo);
 	}
+}
+
+/* The point's detectors: its agents' when it has no path rows, and its slots'. */
+void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end)
+{
+	double t0 = lst_record_t(c->rec, start), t1 = lst_record_t(c->rec, end ? end : start);
+
+	for (size_t i = 0; !c->cur->paths.path_rows && i < c->n; i++)
+		lst_failover_mark(&c->cur->ag[i].fo, what, t0, t1);
+	for (size_t s = 0; s < c->cur->paths.nslots; s++)
+		lst_failover_mark(&c->cur->paths.slots[s].fo, what, t0, t1);
+}
+
+bool lst_coord__paths_spec(const lst_coord *c, size_t i, uint32_t spec, size_t *t, size_t *j)
+{
+	const struct lst_coord__pagent *pa = &c->cur->ag[i];
+	const struct lst_coord__slot *sl;
+
+	if (spec >= pa->njobs || spec >= LST_MAX_JOBSPECS || pa->slot[spec] >= c->cur->paths.nslots)
+		return false;
+	sl = &c->cur->paths.slots[pa->slot[spec]];
+	*t = sl->target;
+	*j = sl->j;
+	return true;
 }

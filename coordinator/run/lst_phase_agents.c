@@ -4,13 +4,13 @@
  * the lost ones among them to come back before a retry. The point, the scheduler and the hooks
  * ask it; it asks only the session.
  */
-#include "lst_coord_int.h"
+#include "lst_run_int.h"
 
 /* The agents with a path in phase ph. */
 bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, size_t i)
 {
 	for (size_t k = 0; k < ph->ntargets; k++) {
-		const struct lst_plan_target *pt = &c->plan->targets[ph->targets[k]];
+		const struct lst_plan_target *pt = &lst_coord__plan(c)->targets[ph->targets[k]];
 
 		for (size_t j = 0; j < pt->npaths; j++)
 			if (pt->paths[j].agent == i)
@@ -19,11 +19,14 @@ bool lst_coord__in_phase(const lst_coord *c, const struct lst_plan_phase *ph, si
 	return false;
 }
 
-static bool s_phase_agents_back(lst_coord *c)
+/* arg: the phase. */
+static bool s_phase_agents_back(lst_coord *c, const void *arg)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (lst_coord__in_phase(c, c->wait_phase, i) &&
-		    (!lst_coord__usable(&c->a[i]) || lst_conn_syncing(c->a[i].conn)))
+	const struct lst_plan_phase *ph = arg;
+
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		if (lst_coord__in_phase(c, ph, i) &&
+		    (!lst_coord__agent_usable(c, i) || lst_conn_syncing(lst_coord__conn(c, i))))
 			return false;
 	return true;
 }
@@ -34,17 +37,18 @@ static bool s_phase_agents_back(lst_coord *c)
  */
 bool lst_coord__wait_back(lst_coord *c, const struct lst_plan_phase *ph)
 {
+	const struct lst_coord_opts *opts = lst_coord__opts(c);
+	const lst_plan *plan = lst_coord__plan(c);
 	bool lost = false;
 
-	c->wait_phase = ph;
-	if (s_phase_agents_back(c))
+	if (s_phase_agents_back(c, ph))
 		return true;
-	for (size_t i = 0; i < c->n; i++)
-		lost |= lst_coord__in_phase(c, ph, i) && lst_conn_lost(c->a[i].conn);
-	if (lost && !c->opts.quiet)
-		fprintf(c->opts.progress,
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		lost |= lst_coord__in_phase(c, ph, i) && lst_conn_lost(lst_coord__conn(c, i));
+	if (lost && !opts->quiet)
+		fprintf(opts->progress,
 			"lockstep: waiting up to %.0f s for the lost agents of phase %s to come "
 			"back\n",
-			(double)c->plan->retry_wait / 1e9, ph->name);
-	return lst_coord__pump_until(c, s_phase_agents_back, c->plan->retry_wait);
+			(double)plan->retry_wait / 1e9, ph->name);
+	return lst_coord__pump_until_arg(c, s_phase_agents_back, ph, plan->retry_wait);
 }

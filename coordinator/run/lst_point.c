@@ -13,9 +13,64 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#include "lst_coord_int.h"
+#include "lst_point_int.h"
 
 static void s_on_row(const struct lst_merge_row *row, void *arg);
+
+/*
+ * An agent's actual start on our timeline, through the clock model that chose its t0_agent
+ * (T0 plus how late it was on its own clock). A clock burst between START and now moves the
+ * model by its noise, tens of microseconds on a loaded host, which mapped through the new model
+ * would show as lateness (even as an early start) the agent never had; the drift over the
+ * lateness itself is parts per million of it. An instant from the wire too far off for that
+ * goes through the current model.
+ */
+static int64_t s_actual_local(const lst_coord *c, size_t i)
+{
+	const struct lst_coord__agent *a = &c->a[i];
+	int64_t late, t;
+
+	if (__builtin_sub_overflow(a->actual, c->cur->ag[i].t0_agent, &late) ||
+	    __builtin_add_overflow(c->at.T0, late, &t))
+		return lst_clock_to_local(lst_conn_clock(a->conn), a->actual);
+	return t;
+}
+
+/* The point's agents for its run.json entry (its name: when it started, how it ended, what
+ * its paths ran), and in *skew the spread of their actual starts (null when none started). */
+static json_t *s_agents_json(const lst_coord *c, json_t **skew)
+{
+	json_t *agents = json_object();
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct lst_coord__agent *a = &c->a[i];
+		const struct lst_coord__pagent *pa = &c->cur->ag[i];
+		int64_t actual;
+
+		if (!a->in_point)
+			continue;
+		actual = a->started ? s_actual_local(c, i) : 0;
+		if (a->started) {
+			lo = LST_MIN(lo, actual);
+			hi = LST_MAX(hi, actual);
+		}
+		json_object_set_new(
+			agents, lst_conn_name(a->conn),
+			json_pack("{s:I, s:o, s:o, s:s, s:s, s:I, s:I, s:O}", "t0_agent_ns",
+				  (json_int_t)pa->t0_agent, "actual_agent_ns",
+				  a->started ? json_integer((json_int_t)a->actual) : json_null(),
+				  "start_late_us",
+				  a->started ? json_real((double)(actual - c->at.T0) / 1e3)
+					     : json_null(),
+				  "done", lst_msg_done_reason_name(a->done_msg.reason), "text",
+				  a->done_msg.text, "samples", (json_int_t)a->samples,
+				  "last_interval", (json_int_t)a->done_msg.last_interval, "paths",
+				  pa->jobs ? pa->jobs : json_null()));
+	}
+	*skew = hi >= lo ? json_real((double)(hi - lo) / 1e3) : json_null();
+	return agents;
+}
 
 /* Was option name set by a role (set[] indexes lst_workload_opts)? */
 static bool s_role_set(const bool set[32], const char *name)
@@ -116,7 +171,7 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 	struct lst_coord__row all = {
 		.who = { "all", "all", "", "" },
 		.k = row->k,
-		.t_s = lst_coord__t(c, c->cur.T0 + row->k * c->cur.interval),
+		.t_s = lst_coord__t(c, c->at.T0 + row->k * c->at.interval),
 		.ramp = row->ramp,
 		.dir = row->all->dir,
 		.health = &row->all->health,
@@ -141,8 +196,8 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 		lst_coord__row_of(&r, s);
 		r.t_s = lst_coord__t(c,
 				     lst_clock_to_local(lst_conn_clock(c->a[i].conn), s->start_ns));
-		if (!c->cur.paths.path_rows)
-			r.fo = &c->a[i].fo;
+		if (!c->cur->paths.path_rows)
+			r.fo = &c->cur->ag[i].fo;
 		lst_coord__rows_emit(c, &r);
 	}
 }
@@ -156,10 +211,10 @@ static void s_stop_all(lst_coord *c)
 		if (!a->in_point || a->done || !lst_coord__usable(a))
 			continue;
 		m = lst_msg_new(LST_MSG_STOP);
-		m->u.stop.phase = (uint32_t)c->cur.phase;
-		m->u.stop.point = (uint32_t)c->cur.point;
+		m->u.stop.phase = (uint32_t)c->at.phase;
+		m->u.stop.point = (uint32_t)c->at.point;
 		lst_coord__command(c, i, &m);
-		if (!a->start_id && c->cur.merge) { /* never started: dropped, no DONE comes */
+		if (!a->start_id && c->cur->merge) { /* never started: dropped, no DONE comes */
 			a->done = true;
 			lst_coord__merge_done(c, i);
 		}
@@ -175,13 +230,13 @@ static void s_stop_all(lst_coord *c)
 /* The point's summary rows, each with what its paths ran (lst_coord__paths_workload). */
 static void s_summaries(lst_coord *c, const struct lst_step *step)
 {
-	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
+	const struct lst_merge_totals *t = lst_merge_totals(c->cur->merge, c->n);
 	struct lst_row_workload w;
 
 	lst_coord__paths_workload(c, SIZE_MAX, SIZE_MAX, &w);
-	lst_results_summary(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
-			    c->cur.label, "all", lst_coord__t(c, c->cur.T0), t, step->test,
-			    step->round, &w, lst_record_step_json(step));
+	lst_results_summary(lst_record_results(c->rec), c->at.phase_name, c->at.point, c->at.label,
+			    "all", lst_coord__t(c, c->at.T0), t, step->test, step->round, &w,
+			    lst_record_step_json(step));
 	for (size_t i = 0; i < c->n; i++) {
 		json_t *extra = lst_record_step_json(step);
 
@@ -189,12 +244,12 @@ static void s_summaries(lst_coord *c, const struct lst_step *step)
 			json_decref(extra);
 			continue;
 		}
-		if (!c->cur.paths.path_rows)
-			lst_coord__failover_json(c, &c->a[i].fo, extra);
+		if (!c->cur->paths.path_rows)
+			lst_coord__failover_json(c, &c->cur->ag[i].fo, extra);
 		lst_coord__paths_workload(c, i, SIZE_MAX, &w);
-		lst_results_summary(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
-				    c->cur.label, lst_conn_name(c->a[i].conn),
-				    lst_coord__t(c, c->cur.T0), lst_merge_totals(c->cur.merge, i),
+		lst_results_summary(lst_record_results(c->rec), c->at.phase_name, c->at.point,
+				    c->at.label, lst_conn_name(c->a[i].conn),
+				    lst_coord__t(c, c->at.T0), lst_merge_totals(c->cur->merge, i),
 				    step->test, step->round, &w, extra);
 	}
 	lst_coord__paths_summaries(c, step);
@@ -212,7 +267,7 @@ static uint64_t s_regions_bytes(const lst_coord *c)
 
 		if (!c->a[i].in_point)
 			continue;
-		json_array_foreach (c->a[i].jobs, k, js)
+		json_array_foreach (c->cur->ag[i].jobs, k, js)
 			sum += (uint64_t)json_integer_value(json_object_get(js, "size"));
 	}
 	return sum;
@@ -220,7 +275,7 @@ static uint64_t s_regions_bytes(const lst_coord *c)
 
 static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 {
-	const struct lst_merge_totals *t = lst_merge_totals(c->cur.merge, c->n);
+	const struct lst_merge_totals *t = lst_merge_totals(c->cur->merge, c->n);
 
 	memset(r, 0, sizeof(*r));
 	for (int d = 0; d < LST_DIR_N; d++) {
@@ -234,13 +289,13 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 		r->lat_dir[d] = t->dir[d].lat;
 	r->lat = t->dir[LST_DIR_READ].lat;
 	lst_hist_add(&r->lat, &t->dir[LST_DIR_WRITE].lat);
-	r->t_s = lst_coord__t(c, c->cur.T0);
+	r->t_s = lst_coord__t(c, c->at.T0);
 	r->partial = partial;
-	if (!c->cur.io) {
+	if (!c->at.io) {
 		/* A purge sends no samples: what it did is the regions it was given, in the time
 		 * from its start to the last agent's answer. */
 		r->discarded = s_regions_bytes(c);
-		r->seconds = (double)(lst_mono_ns() - c->cur.T0) / 1e9;
+		r->seconds = (double)(lst_mono_ns() - c->at.T0) / 1e9;
 	}
 	lst_coord__paths_result(c, r);
 }
@@ -253,19 +308,19 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
 			     struct lst_step_result *out)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->cur.phase];
+	const struct lst_plan_phase *ph = &c->plan->phases[c->at.phase];
 	const struct lst_workload *pw = &step->w;
 	size_t npoints = json_array_size(lst_results_points(lst_record_results(c->rec)));
-	json_t *pj, *entry, *summary = json_array();
+	json_t *pj, *entry, *agents, *skew, *summary = json_array();
 
-	lst_merge_finish(c->cur.merge);
+	lst_merge_finish(c->cur->merge);
 	lst_coord__progress_break(c);
 	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point && c->a[i].dropped > 1)
+		if (c->a[i].in_point && c->cur->ag[i].dropped > 1)
 			lst_log_warn("agent %s: %llu samples of this point were not counted (late, "
 				     "or after its loss)",
 				     lst_conn_name(c->a[i].conn),
-				     (unsigned long long)c->a[i].dropped);
+				     (unsigned long long)c->cur->ag[i].dropped);
 	c->partial |= partial;
 	s_summaries(c, step);
 	for (size_t i = npoints;
@@ -273,14 +328,15 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 		json_array_append(
 			summary, json_array_get(lst_results_points(lst_record_results(c->rec)), i));
 	s_step_result(c, partial, out);
-	pj = lst_coord__point_json(c, pw, partial);
+	agents = s_agents_json(c, &skew);
+	pj = lst_coord__point_json(c, pw, partial, agents, skew);
 	/* The point's test and round; "workload" stays the full option text, for the audit. */
 	json_object_set_new(pj, "suite", json_string(lst_suite_names[ph->suite]));
 	json_object_set_new(pj, "test", json_string(step->test));
 	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
 	entry = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o}", "type", "point", "phase", ph->name,
-			  "phase_index", (json_int_t)c->cur.phase, "point",
-			  (json_int_t)c->cur.point, "run", pj, "summary", summary);
+			  "phase_index", (json_int_t)c->at.phase, "point", (json_int_t)c->at.point,
+			  "run", pj, "summary", summary);
 	lst_record_point(c->rec, pj, entry);
 	lst_coord__progress_point(c, out, json_object_get(pj, "start_skew_us"));
 }
@@ -336,15 +392,15 @@ static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, si
 	js->action = step->action;
 	js->w = *w;
 	lst_coord__verify_stamp(c, t, j, js);
-	if (!c->a[i].jobs) {
-		c->a[i].jobs = json_array();
-		c->a[i].expect_last = -1;
-		c->a[i].records = false;
+	if (!c->cur->ag[i].jobs) {
+		c->cur->ag[i].jobs = json_array();
+		c->cur->ag[i].expect_last = -1;
+		c->cur->ag[i].records = false;
 	}
-	c->a[i].records |= w->write_iolog[0] != 0;
+	c->cur->ag[i].records |= w->write_iolog[0] != 0;
 	if (step->action == LST_ACTION_IO)
-		c->a[i].expect_last = LST_MAX(c->a[i].expect_last, s_last_interval(w));
-	json_array_append_new(c->a[i].jobs,
+		c->cur->ag[i].expect_last = LST_MAX(c->cur->ag[i].expect_last, s_last_interval(w));
+	json_array_append_new(c->cur->ag[i].jobs,
 			      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target", pt->name,
 					"path", pt->paths[j].path, "offset",
 					(json_int_t)js->w.offset, "size", (json_int_t)js->w.size,
@@ -442,34 +498,36 @@ int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
 		/* The run's result lacks the agent from here on: said in run.json's errors. */
 		for (size_t i = 0; i < c->n; i++) {
 			struct lst_coord__agent *a = &c->a[i];
+			struct lst_coord__pagent *pa = &c->cur->ag[i];
 
-			if (a->in_point && a->point_lost && !a->judged) {
+			if (a->in_point && a->point_lost && !pa->judged) {
 				char *msg = lst_asprintf("agent %s lost: %s",
 							 lst_conn_name(a->conn), a->lost_why);
 
 				lst_record_error(c->rec, msg);
 				free(msg);
 			}
-			a->judged |= a->point_lost;
+			pa->judged |= a->point_lost;
 		}
 		return LST_COORD__POINT_OK;
 	case LST_ON_LOSS_RETRY:
 		lst_log_warn("phase %s point %zu: an agent was lost; stopping the point to run it "
 			     "again (on_agent_loss: retry)",
-			     ph->name, c->cur.point);
+			     ph->name, c->at.point);
 		s_stop_all(c);
 		return LST_COORD__POINT_RETRY;
 	default:
 		for (size_t i = 0; i < c->n; i++) {
 			struct lst_coord__agent *a = &c->a[i];
+			struct lst_coord__pagent *pa = &c->cur->ag[i];
 
-			if (a->in_point && a->point_lost && !a->judged)
+			if (a->in_point && a->point_lost && !pa->judged)
 				lst_coord__error(
 					c,
 					"agent %s lost: %s; the plan says abort (on_agent_loss): "
 					"stopping the others",
 					lst_conn_name(a->conn), a->lost_why);
-			a->judged |= a->point_lost;
+			pa->judged |= a->point_lost;
 		}
 		s_stop_all(c);
 		return LST_COORD__POINT_FAIL;
@@ -480,13 +538,13 @@ int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
 static bool s_point_lost(const lst_coord *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point && c->a[i].point_lost && !c->a[i].judged)
+		if (c->a[i].in_point && c->a[i].point_lost && !c->cur->ag[i].judged)
 			return true;
 	return false;
 }
 
 /* Each path's device name for devstats.csv: the last part of a block device's real path. */
-static void s_note_devices(struct lst_coord__agent *a, const struct lst_msg_prepared *pd)
+static void s_note_devices(struct lst_coord__pagent *a, const struct lst_msg_prepared *pd)
 {
 	memset(a->devices, 0, sizeof(a->devices));
 	for (uint32_t j = 0; j < pd->npaths && j < LST_MAX_JOBSPECS; j++) {
@@ -506,16 +564,17 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 
 	for (size_t i = 0; i < c->n; i++) {
 		struct lst_coord__agent *a = &c->a[i];
+		struct lst_coord__pagent *pa = &c->cur->ag[i];
 
 		a->in_point = msgs[i] != NULL;
-		a->point_lost = a->judged = a->started = a->done = false;
-		a->late_warned = a->bad_warned = false;
+		a->point_lost = pa->judged = a->started = a->done = false;
+		pa->late_warned = pa->bad_warned = false;
 		a->min_seq = UINT64_MAX; /* until PREPARED: nothing it sends is this point's */
 		a->start_id = 0;
-		a->samples = a->dropped = a->merged = 0;
+		a->samples = pa->dropped = pa->merged = 0;
 		a->progress_at = 0;
-		lst_failover_free(&a->fo);
-		lst_failover_init(&a->fo, lst_coord__failover_below(c));
+		lst_failover_free(&pa->fo);
+		lst_failover_init(&pa->fo, lst_coord__failover_below(c));
 		memset(&a->done_msg, 0, sizeof(a->done_msg));
 		a->done_msg.last_interval = -1;
 		if (msgs[i])
@@ -523,12 +582,12 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 	}
 	c->in_point = true;
 	/* The merge waits a lease for an unreachable agent before it writes rows without it. */
-	ahead = (size_t)((c->lost_after + LST_NS_PER_S) / c->cur.interval) + 8;
-	c->cur.merge = lst_merge_new(c->n, ahead, s_on_row, c);
+	ahead = (size_t)((c->lost_after + LST_NS_PER_S) / c->at.interval) + 8;
+	c->cur->merge = lst_merge_new(c->n, ahead, s_on_row, c);
 	lst_coord__paths_begin(c, ahead);
 	for (size_t i = 0; i < c->n; i++)
 		if (!c->a[i].in_point)
-			lst_merge_agent_done(c->cur.merge, i);
+			lst_merge_agent_done(c->cur->merge, i);
 	lst_coord__pump_until(c, lst_coord__all_replied, LST_COORD__REPLY_TIMEOUT);
 	if (lst_coord__interrupted || !lst_coord__replies_ok(c, "the job specs"))
 		return LST_COORD__POINT_FAIL;
@@ -538,7 +597,7 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 		struct lst_coord__agent *a = &c->a[i];
 
 		if (a->in_point && !a->point_lost) {
-			s_note_devices(a, &a->reply->u.prepared);
+			s_note_devices(&c->cur->ag[i], &a->reply->u.prepared);
 			lst_coord__verify_prepared(c, i, &a->reply->u.prepared);
 		}
 		if (a->in_point && !a->point_lost && a->reply->u.prepared.warning[0])
@@ -559,26 +618,27 @@ static void s_point_start(lst_coord *c)
 		if (c->a[i].in_point && lst_coord__usable(&c->a[i]))
 			max_rtt = LST_MAX(max_rtt, lst_conn_estimate(c->a[i].conn)->rtt_ns);
 	lead = LST_MAX(c->opts.lead_ns, 4 * max_rtt + 20 * LST_NS_PER_MS);
-	c->cur.T0 = lst_mono_ns() + lead;
-	lst_record_set_t0(c->rec, c->cur.T0); /* the run's first start instant only */
+	c->at.T0 = lst_mono_ns() + lead;
+	lst_record_set_t0(c->rec, c->at.T0); /* the run's first start instant only */
 	for (size_t i = 0; i < c->n; i++) {
 		struct lst_coord__agent *a = &c->a[i];
+		struct lst_coord__pagent *pa = &c->cur->ag[i];
 		lst_msg *m;
 
 		if (!a->in_point || a->point_lost || !lst_coord__usable(a))
 			continue;
 		m = lst_msg_new(LST_MSG_START);
-		m->u.start.phase = (uint32_t)c->cur.phase;
-		m->u.start.point = (uint32_t)c->cur.point;
-		a->t0_agent = lst_clock_to_remote(lst_conn_clock(a->conn), c->cur.T0);
-		m->u.start.t0 = a->t0_agent;
+		m->u.start.phase = (uint32_t)c->at.phase;
+		m->u.start.point = (uint32_t)c->at.point;
+		pa->t0_agent = lst_clock_to_remote(lst_conn_clock(a->conn), c->at.T0);
+		m->u.start.t0 = pa->t0_agent;
 		lst_coord__events_start(c, i, &m->u.start);
 		if (!lst_coord__command(c, i, &m))
 			a->start_id = a->await_id;
-		a->progress_at = c->cur.T0;
+		a->progress_at = c->at.T0;
 	}
-	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", c->cur.phase_name,
-		      c->cur.point, (double)lead / 1e6);
+	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", c->at.phase_name,
+		      c->at.point, (double)lead / 1e6);
 }
 
 /* Merge until every agent is done or lost; a loss goes to lst_coord__loss_policy once. */
@@ -593,7 +653,7 @@ static int s_point_wait(lst_coord *c, const struct lst_plan_phase *ph, bool *par
 			return LST_COORD__POINT_FAIL;
 		}
 		lst_coord__pump(c, 100 * LST_NS_PER_MS);
-		if (c->hook_stop) { /* said by lst_coord__on_event */
+		if (lst_coord__hook_stop(c)) { /* said by lst_coord__on_event */
 			s_stop_all(c);
 			return LST_COORD__POINT_FAIL;
 		}
@@ -619,33 +679,52 @@ static void s_point_end(lst_coord *c, lst_msg **msgs)
 	for (size_t i = 0; i < c->n; i++) {
 		lst_msg_destroy(&msgs[i]);
 		c->a[i].in_point = false;
-		lst_failover_free(&c->a[i].fo);
-		json_decref(c->a[i].jobs);
-		c->a[i].jobs = NULL;
+		lst_failover_free(&c->cur->ag[i].fo);
+		json_decref(c->cur->ag[i].jobs);
+		c->cur->ag[i].jobs = NULL;
 	}
 	free(msgs);
-	free(c->cur.event_seen);
-	c->cur.event_seen = NULL;
-	lst_merge_destroy(&c->cur.merge);
+	lst_coord__events_forget(c);
+	lst_merge_destroy(&c->cur->merge);
 	lst_coord__paths_end(c);
 	c->in_point = false;
+}
+
+struct lst_coord__point *lst_coord__point_new(size_t nagents)
+{
+	struct lst_coord__point *p = lst_calloc(1, sizeof(*p));
+
+	p->ag = lst_calloc(nagents ? nagents : 1, sizeof(*p->ag));
+	return p;
+}
+
+void lst_coord__point_destroy(struct lst_coord__point **p)
+{
+	if (!*p)
+		return;
+	free((*p)->ag);
+	free(*p);
+	*p = NULL;
 }
 
 /* The point's place and label: "TEST: LABEL round N", "TEST round N" or the step's label. */
 static void s_point_begin(lst_coord *c, size_t phase, size_t point, const struct lst_step *step)
 {
-	memset(&c->cur, 0, sizeof(c->cur));
-	c->cur.phase = phase;
-	c->cur.point = point;
-	c->cur.phase_name = c->plan->phases[phase].name;
+	struct lst_coord__pagent *ag = c->cur->ag;
+
+	memset(c->cur, 0, sizeof(*c->cur));
+	c->cur->ag = ag; /* the agents' records are the run's, kept from point to point */
+	memset(&c->at, 0, sizeof(c->at));
+	c->at.phase = phase;
+	c->at.point = point;
+	c->at.phase_name = c->plan->phases[phase].name;
 	if (step->round && strcmp(step->test, step->label))
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s: %s round %zu", step->test,
+		snprintf(c->at.label, sizeof(c->at.label), "%s: %s round %zu", step->test,
 			 step->label, step->round);
 	else if (step->round)
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s round %zu", step->test,
-			 step->round);
+		snprintf(c->at.label, sizeof(c->at.label), "%s round %zu", step->test, step->round);
 	else
-		snprintf(c->cur.label, sizeof(c->cur.label), "%s", step->label);
+		snprintf(c->at.label, sizeof(c->at.label), "%s", step->label);
 }
 
 /*
@@ -662,7 +741,7 @@ static int s_point_agents(lst_coord *c, const struct lst_plan_phase *ph)
 				c,
 				"phase %s point %zu does not start: agent %s is lost and the "
 				"plan says abort (on_agent_loss)",
-				ph->name, c->cur.point, lst_conn_name(c->a[i].conn));
+				ph->name, c->at.point, lst_conn_name(c->a[i].conn));
 			return LST_COORD__POINT_FAIL;
 		}
 		if (ph->on_agent_loss == LST_ON_LOSS_RETRY && !lst_coord__wait_back(c, ph)) {
@@ -671,7 +750,7 @@ static int s_point_agents(lst_coord *c, const struct lst_plan_phase *ph)
 					c,
 					"phase %s point %zu: agent %s did not come back within "
 					"retry_wait (%.0f s)",
-					ph->name, c->cur.point, lst_conn_name(c->a[i].conn),
+					ph->name, c->at.point, lst_conn_name(c->a[i].conn),
 					(double)c->plan->retry_wait / 1e9);
 			return LST_COORD__POINT_FAIL;
 		}
@@ -709,10 +788,10 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 		rc = LST_COORD__POINT_FAIL;
 		goto out;
 	}
-	c->cur.io = step->action == LST_ACTION_IO;
-	c->cur.interval = first_w.interval;
-	c->cur.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
-	c->cur.duration = first_w.runtime ? c->cur.nramp * first_w.interval + first_w.runtime : 0;
+	c->at.io = step->action == LST_ACTION_IO;
+	c->at.interval = first_w.interval;
+	c->at.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
+	c->at.duration = first_w.runtime ? c->at.nramp * first_w.interval + first_w.runtime : 0;
 
 	if ((rc = s_point_prepare(c, ph, msgs)) != LST_COORD__POINT_OK)
 		goto out;

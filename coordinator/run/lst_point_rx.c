@@ -10,13 +10,13 @@
 #include "lst_log.h"
 #include "lst_time.h"
 
-#include "lst_coord_int.h"
+#include "lst_point_int.h"
 
 /* A SAMPLE or DONE of agent i is for the point running now (not an earlier point or attempt). */
 static bool s_for_point(const lst_coord *c, const struct lst_coord__agent *a, const lst_msg *m,
 			uint32_t phase, uint32_t point)
 {
-	return c->in_point && a->in_point && phase == c->cur.phase && point == c->cur.point &&
+	return c->in_point && a->in_point && phase == c->at.phase && point == c->at.point &&
 	       m->seq >= a->min_seq;
 }
 
@@ -29,27 +29,28 @@ static bool s_for_point(const lst_coord *c, const struct lst_coord__agent *a, co
 static void s_devstats(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 {
 	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__pagent *pa = &c->cur->ag[i];
 	struct lst_devstat_row row = {
-		.phase = c->cur.phase_name,
-		.point = c->cur.point,
-		.label = c->cur.label,
+		.phase = c->at.phase_name,
+		.point = c->at.point,
+		.label = c->at.label,
 		.agent = lst_conn_name(a->conn),
 		.k = s->s.interval,
 	};
 	int64_t at = lst_clock_to_local(lst_conn_clock(a->conn), s->s.start_ns);
 
 	if (!s->s.start_ns && !s->s.end_ns) /* no I/O: the interval's place on the grid */
-		at = c->cur.T0 + s->s.interval * c->cur.interval;
+		at = c->at.T0 + s->s.interval * c->at.interval;
 	row.t_s = lst_coord__t(c, at);
 
 	for (uint32_t j = 0; j < s->ndev; j++) {
-		json_t *job = json_array_get(a->jobs, s->dev[j].path);
+		json_t *job = json_array_get(pa->jobs, s->dev[j].path);
 
 		if (!job || s->dev[j].path >= LST_MAX_JOBSPECS)
 			continue;
 		row.target = json_string_value(json_object_get(job, "target"));
 		row.path = json_string_value(json_object_get(job, "path"));
-		row.device = a->devices[s->dev[j].path];
+		row.device = pa->devices[s->dev[j].path];
 		row.d = &s->dev[j];
 		lst_results_devstat(lst_record_results(c->rec), &row);
 	}
@@ -64,6 +65,7 @@ static void s_devstats(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 static int s_sample_check(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 {
 	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__pagent *pa = &c->cur->ag[i];
 	char why[256];
 
 	/*
@@ -71,28 +73,28 @@ static int s_sample_check(lst_coord *c, size_t i, const struct lst_msg_sample *s
 	 * second for clock error) is wrong, and would push the merge window past every agent.
 	 */
 	if (s->s.interval < 0 ||
-	    s->s.interval > (lst_mono_ns() - c->cur.T0 + LST_NS_PER_S) / c->cur.interval + 1) {
-		if (!a->bad_warned)
+	    s->s.interval > (lst_mono_ns() - c->at.T0 + LST_NS_PER_S) / c->at.interval + 1) {
+		if (!pa->bad_warned)
 			lst_log_warn(
 				"agent %s: sample for interval %lld, which has not begun %.1f s "
 				"into the point: ignored",
 				lst_conn_name(a->conn), (long long)s->s.interval,
-				(double)(lst_mono_ns() - c->cur.T0) / 1e9);
-		a->bad_warned = true;
-		a->dropped++;
+				(double)(lst_mono_ns() - c->at.T0) / 1e9);
+		pa->bad_warned = true;
+		pa->dropped++;
 		return -1;
 	}
-	if (s->nparts && lst_msg_sample_parts_check(s, a->njobs, why, sizeof(why))) {
-		if (!a->bad_warned)
+	if (s->nparts && lst_msg_sample_parts_check(s, pa->njobs, why, sizeof(why))) {
+		if (!pa->bad_warned)
 			lst_log_warn("agent %s: sample for interval %lld: its paths do not add up "
 				     "(%s): ignored",
 				     lst_conn_name(a->conn), (long long)s->s.interval, why);
-		a->bad_warned = true;
-		a->dropped++;
+		pa->bad_warned = true;
+		pa->dropped++;
 		return -1;
 	}
-	if (lst_merge_check(c->cur.merge, &s->s)) {
-		if (!a->dropped++)
+	if (lst_merge_check(c->cur->merge, &s->s)) {
+		if (!pa->dropped++)
 			lst_log_warn("agent %s: sample %lld arrived after that interval was "
 				     "written: not counted (neither in timeseries.csv nor in the "
 				     "summary)",
@@ -106,6 +108,7 @@ static int s_sample_check(lst_coord *c, size_t i, const struct lst_msg_sample *s
 static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m)
 {
 	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__pagent *pa = &c->cur->ag[i];
 	const struct lst_msg_sample *s = &m->u.sample;
 	const uint8_t *raw;
 	size_t rawlen;
@@ -121,13 +124,13 @@ static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m)
 		return;
 	}
 	if (a->point_lost) { /* all or nothing: nothing of a lost agent after its loss */
-		a->dropped++;
+		pa->dropped++;
 		return;
 	}
 	lst_coord__verify_marks(c, i, s); /* its writers' progress, whatever becomes of the rows */
 	a->samples++;
-	if (s->s.flags & LST_SAMPLE_LATE && !a->late_warned) {
-		a->late_warned = true;
+	if (s->s.flags & LST_SAMPLE_LATE && !pa->late_warned) {
+		pa->late_warned = true;
 		lst_log_warn(
 			"agent %s: interval %lld spans several intervals (its main thread fell "
 			"behind)",
@@ -143,9 +146,9 @@ static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m)
 	lst_coord__pump_frame(c, &raw, &rawlen);
 	lst_results_raw(lst_record_results(c->rec), lst_conn_name(a->conn), raw, rawlen, &err);
 	lst_coord__paths_add(c, i, s);
-	rc = lst_merge_add(c->cur.merge, i, &s->s);
+	rc = lst_merge_add(c->cur->merge, i, &s->s);
 	LST_ASSERT(!rc); /* s_sample_check said yes, and nothing ran in between */
-	a->merged++;
+	pa->merged++;
 	a->progress_at = lst_mono_ns();
 	if (!(s->s.flags & LST_SAMPLE_RAMP))
 		s_devstats(c, i, s);
@@ -156,7 +159,7 @@ static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m)
  * were not merged (late, or never sent), or, for timed jobs, intervals up to their end that it
  * never reached. Writes why into why and returns true when something is missing.
  */
-static bool s_done_short(const struct lst_coord__agent *a, const struct lst_msg_done *d, char *why,
+static bool s_done_short(const struct lst_coord__pagent *a, const struct lst_msg_done *d, char *why,
 			 size_t len)
 {
 	if (d->reason != LST_DONE_COMPLETE)
@@ -189,7 +192,7 @@ static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
 		return;
 	/* "Complete" means every interval: an agent whose intervals are missing is lost for the
 	 * point, and the plan's on_agent_loss judges it as any other loss. */
-	if (!a->point_lost && s_done_short(a, &m->u.done, why, sizeof(why))) {
+	if (!a->point_lost && s_done_short(&c->cur->ag[i], &m->u.done, why, sizeof(why))) {
 		lst_coord__lose(c, i, "intervals missing: %s", why);
 		return;
 	}
@@ -206,7 +209,7 @@ static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
  * (its hook may still run after its jobs, at most the agent's hook_timeout). */
 static bool s_end_work(const lst_coord *c, size_t i)
 {
-	return c->a[i].records || lst_coord__events_pending(c, i);
+	return c->cur->ag[i].records || lst_coord__events_pending(c, i);
 }
 
 void lst_coord__point_listen(lst_coord *c)

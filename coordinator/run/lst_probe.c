@@ -42,10 +42,10 @@ static void s_hooks_line(const struct lst_msg_welcome *w, FILE *out)
 }
 
 /* Agent i's row: a JSON object appended to arr, or a table line on out. False when it failed. */
-static bool s_row(const lst_coord *c, const struct lst_coord_agent *ag, size_t i, bool json,
+static bool s_row(const lst_session *s, const struct lst_coord_agent *ag, size_t i, bool json,
 		  json_t *arr, FILE *out)
 {
-	const lst_conn *cn = lst_session__conn(c, i);
+	const lst_conn *cn = lst_session__conn(s, i);
 	const struct lst_msg_welcome *w = lst_conn_info(cn);
 	const struct lst_clock_est *est = lst_conn_estimate(cn);
 	char engines[64];
@@ -55,11 +55,11 @@ static bool s_row(const lst_coord *c, const struct lst_coord_agent *ag, size_t i
 		if (json)
 			json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "name", ag->name,
 							     "address", ag->address, "error",
-							     lst_session__lost_why(c, i)));
+							     lst_session__lost_why(s, i)));
 		else
 			fprintf(out, "%-12s %s  (%s)\n", ag->name,
 				lst_conn_failure(cn) ? "refused" : "unreachable",
-				lst_session__lost_why(c, i));
+				lst_session__lost_why(s, i));
 		return false;
 	}
 	if (json)
@@ -88,25 +88,25 @@ static bool s_row(const lst_coord *c, const struct lst_coord_agent *ag, size_t i
 int lst_probe_agents(const struct lst_coord_agent *agents, size_t n,
 		     const struct lst_coord_opts *sec, bool json, FILE *out)
 {
-	lst_coord *c = lst_session__query_new(agents, n, sec);
+	lst_session *s = lst_session__query_new(agents, n, sec);
 	json_t *arr;
 	int rc = 0;
 
-	if (!c)
+	if (!s)
 		return 2;
-	lst_session__sync(c);
+	lst_session__sync(s);
 	if (!json)
 		fprintf(out, "%-12s %-9s %-20s %5s %-16s %14s %10s  %s\n", "NAME", "VERSION",
 			"HOST", "CORES", "ENGINES", "CLOCK_OFFSET_MS", "RTT_US", "ADDRESS");
 	arr = json_array();
 	for (size_t i = 0; i < n; i++)
-		if (!s_row(c, &agents[i], i, json, arr, out))
+		if (!s_row(s, &agents[i], i, json, arr, out))
 			rc = 1;
 	if (json) {
 		json_dumpf(arr, out, JSON_INDENT(2));
 		fputc('\n', out);
 	}
-	lst_session__end(&c);
+	lst_session__end(&s);
 	json_decref(arr);
 	return rc;
 }

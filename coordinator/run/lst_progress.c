@@ -16,7 +16,7 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#include "lst_coord_int.h"
+#include "lst_run_int.h"
 
 /* A rate or latency for JSON: finite, to 3 decimals (printed with 12 digits at most). */
 static json_t *s_num(double v)
@@ -36,9 +36,11 @@ static void s_json_line(FILE *f, json_t *o)
 /* The keys an interval's and a point's objects share: where in the run it is. */
 static json_t *s_json_where(const lst_coord *c, const char *type)
 {
-	return json_pack("{s:s, s:s, s:I, s:I, s:s}", "type", type, "phase", c->cur.phase_name,
-			 "phase_index", (json_int_t)c->cur.phase, "point", (json_int_t)c->cur.point,
-			 "label", c->cur.label);
+	const struct lst_coord__where *at = lst_coord__where(c);
+
+	return json_pack("{s:s, s:s, s:I, s:I, s:s}", "type", type, "phase", at->phase_name,
+			 "phase_index", (json_int_t)at->phase, "point", (json_int_t)at->point,
+			 "label", at->label);
 }
 
 static void s_json_interval(const lst_coord *c, const struct lst_coord__row *row,
@@ -55,45 +57,50 @@ static void s_json_interval(const lst_coord *c, const struct lst_coord__row *row
 	json_object_set_new(o, "mbps", s_num(r->mbps[0] + r->mbps[1]));
 	json_object_set_new(o, "lat_mean_us", s_num(lst_hist_mean(lat) / 1e3));
 	json_object_set_new(o, "lat_p99_us", s_num((double)lst_hist_percentile(lat, 99) / 1e3));
-	s_json_line(c->opts.progress_json, o);
+	s_json_line(lst_coord__opts(c)->progress_json, o);
 }
 
 void lst_coord__progress(lst_coord *c, const struct lst_coord__row *row)
 {
-	double el = (double)((row->k + 1) * c->cur.interval) / 1e9;
+	const struct lst_coord_opts *opts = lst_coord__opts(c);
+	const struct lst_coord__where *at = lst_coord__where(c);
+	double el = (double)((row->k + 1) * at->interval) / 1e9;
 	const struct lst_rates *r = &row->rates;
 	char total[32] = "";
-	FILE *f = c->opts.progress;
+	FILE *f = opts->progress;
 	lst_hist both = row->dir[LST_DIR_READ].lat, *lat = &both;
 
 	lst_hist_add(&both, &row->dir[LST_DIR_WRITE].lat);
-	if (c->opts.progress_json)
+	if (opts->progress_json)
 		s_json_interval(c, row, r, lat);
-	if (c->opts.quiet || c->opts.progress_json)
+	if (opts->quiet || opts->progress_json)
 		return;
-	if (c->cur.duration)
-		snprintf(total, sizeof(total), "/%.1f", (double)c->cur.duration / 1e9);
+	if (at->duration)
+		snprintf(total, sizeof(total), "/%.1f", (double)at->duration / 1e9);
 	fprintf(f, "%s[%zu/%zu %s #%zu%s%s] %5.1f%s s%s  IOPS %9.0f  MB/s %8.1f  p99 %8.1f us%s",
-		c->tty ? "\r" : "", c->cur.phase + 1, c->plan->nphases, c->cur.phase_name,
-		c->cur.point + 1, c->cur.label[0] ? " " : "", c->cur.label, el, total,
+		lst_coord__tty(c) ? "\r" : "", at->phase + 1, lst_coord__plan(c)->nphases,
+		at->phase_name, at->point + 1, at->label[0] ? " " : "", at->label, el, total,
 		row->ramp ? " ramp" : "", r->iops[0] + r->iops[1], r->mbps[0] + r->mbps[1],
-		(double)lst_hist_percentile(lat, 99) / 1e3, c->tty ? "  " : "\n");
+		(double)lst_hist_percentile(lat, 99) / 1e3, lst_coord__tty(c) ? "  " : "\n");
 	fflush(f);
 }
 
 void lst_coord__progress_break(const lst_coord *c)
 {
-	if (c->tty && !c->opts.quiet && !c->opts.progress_json)
-		fputc('\n', c->opts.progress);
+	const struct lst_coord_opts *opts = lst_coord__opts(c);
+
+	if (lst_coord__tty(c) && !opts->quiet && !opts->progress_json)
+		fputc('\n', opts->progress);
 }
 
 void lst_coord__progress_agent(const lst_coord *c, const lst_conn *cn)
 {
+	const struct lst_coord_opts *opts = lst_coord__opts(c);
 	const struct lst_msg_welcome *w = lst_conn_info(cn);
 
-	if (c->opts.quiet)
+	if (opts->quiet)
 		return;
-	fprintf(c->opts.progress,
+	fprintf(opts->progress,
 		"  agent %-8s %s (%s, %u cores): clock offset %+.3f ms, rtt %.0f us\n",
 		lst_conn_name(cn), w->host, w->version, w->cores,
 		(double)lst_conn_estimate(cn)->offset_ns / 1e6,
@@ -102,19 +109,21 @@ void lst_coord__progress_agent(const lst_coord *c, const lst_conn *cn)
 
 void lst_coord__progress_phase(const lst_coord *c, size_t phase, const lst_suite_run *suite)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	const struct lst_coord_opts *opts = lst_coord__opts(c);
+	const lst_plan *plan = lst_coord__plan(c);
+	const struct lst_plan_phase *ph = &plan->phases[phase];
 	int64_t est;
 	char dur[32], about[64] = "";
 
-	if (c->opts.quiet)
+	if (opts->quiet)
 		return;
 	est = lst_suite_estimate(suite);
 	if (est)
 		snprintf(about, sizeof(about), ", about %s%s",
 			 lst_fmt_duration(est, dur, sizeof(dur)),
 			 lst_suite_has_rounds(suite) ? " a round" : "");
-	fprintf(c->opts.progress, "phase %zu/%zu %s%s%s%s%s\n", phase + 1, c->plan->nphases,
-		ph->name, ph->suite ? " (" : "", ph->suite ? lst_suite_names[ph->suite] : "",
+	fprintf(opts->progress, "phase %zu/%zu %s%s%s%s%s\n", phase + 1, plan->nphases, ph->name,
+		ph->suite ? " (" : "", ph->suite ? lst_suite_names[ph->suite] : "",
 		ph->suite ? ")" : "", about);
 }
 
@@ -136,28 +145,31 @@ static void s_json_point(const lst_coord *c, const struct lst_step_result *out, 
 	json_object_set_new(o, "start_skew_us",
 			    json_is_real(skew) ? s_num(json_real_value(skew)) : json_null());
 	json_object_set_new(o, "partial", json_boolean(out->partial));
-	s_json_line(c->opts.progress_json, o);
+	s_json_line(lst_coord__opts(c)->progress_json, o);
 }
 
 void lst_coord__progress_point(const lst_coord *c, const struct lst_step_result *out,
 			       const json_t *skew)
 {
-	if (c->opts.progress_json)
+	const struct lst_coord_opts *opts = lst_coord__opts(c);
+	const struct lst_coord__where *at = lst_coord__where(c);
+
+	if (opts->progress_json)
 		s_json_point(c, out, skew);
-	if (c->opts.quiet || c->opts.progress_json)
+	if (opts->quiet || opts->progress_json)
 		return;
 	if (out->discarded) { /* a purge does no I/O: what it did, not a line of zeros */
-		fprintf(c->opts.progress, "%s%s%s: discarded %.1f MiB (start skew %.0f us)%s\n",
-			c->cur.phase_name, c->cur.label[0] ? " " : "", c->cur.label,
+		fprintf(opts->progress, "%s%s%s: discarded %.1f MiB (start skew %.0f us)%s\n",
+			at->phase_name, at->label[0] ? " " : "", at->label,
 			(double)out->discarded / (1 << 20),
 			json_is_real(skew) ? json_real_value(skew) : 0.0,
 			out->partial ? " PARTIAL" : "");
 		return;
 	}
-	fprintf(c->opts.progress,
+	fprintf(opts->progress,
 		"%s%s%s: %.0f IOPS, %.1f MB/s, mean %.1f us, p99 %.1f us (start skew %.0f us)%s\n",
-		c->cur.phase_name, c->cur.label[0] ? " " : "", c->cur.label,
-		out->iops[0] + out->iops[1], out->mbps[0] + out->mbps[1],
-		lst_hist_mean(&out->lat) / 1e3, (double)lst_hist_percentile(&out->lat, 99) / 1e3,
+		at->phase_name, at->label[0] ? " " : "", at->label, out->iops[0] + out->iops[1],
+		out->mbps[0] + out->mbps[1], lst_hist_mean(&out->lat) / 1e3,
+		(double)lst_hist_percentile(&out->lat, 99) / 1e3,
 		json_is_real(skew) ? json_real_value(skew) : 0.0, out->partial ? " PARTIAL" : "");
 }

@@ -74,9 +74,42 @@ void lst_coord__pump_watch(lst_coord *c, size_t i)
 	c->pump->conns[i] = c->a[i].conn;
 }
 
-bool lst_coord__usable(const struct lst_coord__agent *a)
+/* Commands to several agents at once (HOOK, KMSG, JOURNAL): each asked is "in the point" for
+ * the wait, as lst_coord__ask's. */
+void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait)
 {
-	return lst_conn_state(a->conn) == LST_CONN_READY;
+	for (size_t i = 0; i < c->n; i++) {
+		replies[i] = NULL;
+		c->a[i].in_point = msgs[i] && lst_coord__usable(&c->a[i]);
+		if (c->a[i].in_point)
+			lst_coord__command(c, i, &msgs[i]);
+		lst_msg_destroy(&msgs[i]);
+	}
+	lst_coord__pump_until(c, lst_coord__all_replied, wait);
+	for (size_t i = 0; i < c->n; i++) {
+		struct lst_coord__agent *a = &c->a[i];
+
+		if (a->in_point && a->replied && a->reply)
+			replies[i] = lst_msg_dup(a->reply);
+		a->in_point = false;
+	}
+}
+
+/* An agent asked is "in the point" for the pump's wait (lst_coord__all_replied). */
+void lst_coord__ask(lst_coord *c, size_t i, lst_msg **m)
+{
+	c->a[i].in_point = true;
+	lst_coord__command(c, i, m);
+}
+
+const lst_msg *lst_coord__take(lst_coord *c, size_t i)
+{
+	struct lst_coord__agent *a = &c->a[i];
+
+	a->in_point = false;
+	if (!lst_coord__usable(a) || !a->replied)
+		return NULL;
+	return a->reply;
 }
 
 void lst_coord__pump_on(lst_coord *c, uint32_t type, lst_coord__rx_fn fn)
@@ -130,8 +163,8 @@ static void s_stop_lost(lst_coord *c, size_t i)
 	lst_msg *m = lst_msg_new(LST_MSG_STOP);
 	lst_err err;
 
-	m->u.stop.phase = (uint32_t)c->cur.phase;
-	m->u.stop.point = (uint32_t)c->cur.point;
+	m->u.stop.phase = (uint32_t)c->at.phase;
+	m->u.stop.point = (uint32_t)c->at.point;
 	if (lst_conn_send(a->conn, m, true, NULL, &err))
 		lst_log_debug(LST_DBG_NET, "%s", err.msg);
 	lst_msg_destroy(&m);
@@ -154,8 +187,8 @@ static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_
 		size_t n = strlen(a->lost_why);
 
 		snprintf(a->lost_why + n, sizeof(a->lost_why) - n,
-			 "; during phase %s point %zu, after %llu samples", c->cur.phase_name,
-			 c->cur.point, (unsigned long long)a->samples);
+			 "; during phase %s point %zu, after %llu samples", c->at.phase_name,
+			 c->at.point, (unsigned long long)a->samples);
 	}
 	a->ever_lost = true;
 	a->unreachable = false;
@@ -373,7 +406,7 @@ static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
 		snprintf(a->done_msg.text, sizeof(a->done_msg.text), "%s", m->u.error.text);
 		s_ended(c, i);
 		lst_coord__error(c, "agent %s could not start phase %s point %zu: %s",
-				 lst_conn_name(a->conn), c->cur.phase_name, c->cur.point,
+				 lst_conn_name(a->conn), c->at.phase_name, c->at.point,
 				 m->u.error.text);
 		return false;
 	}
@@ -461,8 +494,8 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 			a->min_seq = m->seq;
 		break; /* also a reply */
 	case LST_MSG_STARTED:
-		if (c->in_point && m->u.started.phase == c->cur.phase &&
-		    m->u.started.point == c->cur.point) {
+		if (c->in_point && m->u.started.phase == c->at.phase &&
+		    m->u.started.point == c->at.point) {
 			a->started = true;
 			a->actual = m->u.started.actual;
 		}
@@ -498,7 +531,7 @@ static bool s_overdue(const lst_coord *c, size_t i, int64_t now)
 	const struct lst_coord__agent *a = &c->a[i];
 	int64_t bound = c->lost_after;
 
-	if (!c->in_point || !c->cur.io || !a->in_point || a->done || !a->progress_at)
+	if (!c->in_point || !c->at.io || !a->in_point || a->done || !a->progress_at)
 		return false;
 	if (c->pump->end_work && c->pump->end_work(c, i))
 		bound += LST_COORD__END_WORK_MAX;
@@ -673,12 +706,13 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
  * Pump until cond holds, timeout_ns passes (0: no timeout) or, when interruptible, Ctrl-C.
  * True when cond held.
  */
-bool lst_coord__pump_wait(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns,
-			  bool interruptible)
+/* The one waiting loop: cond(c, arg) checked before every wake-up. */
+static bool s_wait(lst_coord *c, lst_coord__cond_arg_fn cond, const void *arg, int64_t timeout_ns,
+		   bool interruptible)
 {
 	int64_t deadline = timeout_ns ? lst_mono_ns() + timeout_ns : INT64_MAX;
 
-	while (!cond(c)) {
+	while (!cond(c, arg)) {
 		int64_t now = lst_mono_ns();
 
 		if ((interruptible && lst_coord__interrupted) || now >= deadline)
@@ -688,9 +722,33 @@ bool lst_coord__pump_wait(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout
 	return true;
 }
 
+/* A condition without argument, carried through s_wait's (a function pointer is no void *). */
+struct s_plain {
+	lst_coord__cond_fn fn;
+};
+
+static bool s_plain_cond(lst_coord *c, const void *arg)
+{
+	return ((const struct s_plain *)arg)->fn(c);
+}
+
+bool lst_coord__pump_wait(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns,
+			  bool interruptible)
+{
+	struct s_plain p = { cond };
+
+	return s_wait(c, s_plain_cond, &p, timeout_ns, interruptible);
+}
+
 bool lst_coord__pump_until(lst_coord *c, lst_coord__cond_fn cond, int64_t timeout_ns)
 {
 	return lst_coord__pump_wait(c, cond, timeout_ns, true);
+}
+
+bool lst_coord__pump_until_arg(lst_coord *c, lst_coord__cond_arg_fn cond, const void *arg,
+			       int64_t timeout_ns)
+{
+	return s_wait(c, cond, arg, timeout_ns, true);
 }
 
 /* Every agent in the point has answered the command, or is lost (an unreachable one is waited

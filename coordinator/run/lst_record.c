@@ -22,6 +22,7 @@ struct lst_record {
 	int64_t t0;	   /* coordinator clock at the first start instant */
 	int64_t docs_next; /* run.json and summary.json are not rewritten before (rate limit) */
 	bool broken;	   /* a write into the results folder failed (reported once) */
+	bool failed;	   /* the run failed (lst_record_fail) */
 };
 
 lst_record *lst_record_new(void)
@@ -97,6 +98,16 @@ void lst_record_error(lst_record *r, const char *msg)
 {
 	if (r->errors)
 		json_array_append_new(r->errors, json_string(msg));
+}
+
+void lst_record_fail(lst_record *r)
+{
+	r->failed = true;
+}
+
+bool lst_record_failed(const lst_record *r)
+{
+	return r->failed;
 }
 
 void lst_record_retry(lst_record *r, json_t *retry)

@@ -51,6 +51,10 @@ void lst_record_set_run(lst_record *r, json_t *run);
 json_t *lst_record_run(const lst_record *r);
 /* msg (copied) into run.json's errors; nothing before lst_record_set_run. */
 void lst_record_error(lst_record *r, const char *msg);
+/* The run has failed (an error of the run itself, not a loss the plan continues past): its
+ * verdict, whatever was written down; lst_record_failed says so. */
+void lst_record_fail(lst_record *r);
+bool lst_record_failed(const lst_record *r);
 /* A retry's entry (taken) into run.json's retries. */
 void lst_record_retry(lst_record *r, json_t *retry);
 

@@ -13,7 +13,7 @@
 #include "lst_assert.h"
 #include "lst_util.h"
 
-#include "lst_coord_int.h"
+#include "lst_run_int.h"
 
 void lst_coord__row_of(struct lst_coord__row *row, const lst_sample *s)
 {
@@ -43,40 +43,48 @@ struct lst_coord__sinks {
 	size_t n;
 };
 
+struct lst_coord__sinks *lst_coord__rows_new(void)
+{
+	return lst_calloc(1, sizeof(struct lst_coord__sinks));
+}
+
 void lst_coord__rows_sink(lst_coord *c, lst_coord__row_fn fn)
 {
-	if (!c->sinks)
-		c->sinks = lst_calloc(1, sizeof(*c->sinks));
-	LST_ASSERT(c->sinks->n < LST_COORD__SINKS_MAX);
-	c->sinks->fn[c->sinks->n++] = fn;
+	struct lst_coord__sinks *k = lst_coord__sinks(c);
+
+	LST_ASSERT(k && k->n < LST_COORD__SINKS_MAX);
+	k->fn[k->n++] = fn;
 }
 
 void lst_coord__rows_emit(lst_coord *c, const struct lst_coord__row *row)
 {
-	for (size_t i = 0; c->sinks && i < c->sinks->n; i++)
-		c->sinks->fn[i](c, row);
+	const struct lst_coord__sinks *k = lst_coord__sinks(c);
+
+	for (size_t i = 0; k && i < k->n; i++)
+		k->fn[i](c, row);
 }
 
-void lst_coord__rows_destroy(lst_coord *c)
+void lst_coord__rows_destroy(struct lst_coord__sinks **p)
 {
-	free(c->sinks);
-	c->sinks = NULL;
+	free(*p);
+	*p = NULL;
 }
 
 /* timeseries.csv: every measured row. An agent's row goes by its name, as lst_results_row has
  * always named its scope. */
 static void s_csv(lst_coord *c, const struct lst_coord__row *row)
 {
+	const struct lst_coord__where *at = lst_coord__where(c);
+	lst_results *res = lst_record_results(lst_coord__record(c));
+
 	if (row->ramp)
 		return;
 	if (!strcmp(row->who.scope, "all") || !strcmp(row->who.scope, "agent"))
-		lst_results_row(lst_record_results(c->rec), c->cur.phase_name, c->cur.point, row->k,
-				row->t_s, row->who.agent, &row->rates, row->dir, row->health,
-				row->verify);
+		lst_results_row(res, at->phase_name, at->point, row->k, row->t_s, row->who.agent,
+				&row->rates, row->dir, row->health, row->verify);
 	else
-		lst_results_row_of(lst_record_results(c->rec), c->cur.phase_name, c->cur.point,
-				   row->k, row->t_s, &row->who, &row->rates, row->dir, row->health,
-				   row->verify);
+		lst_results_row_of(res, at->phase_name, at->point, row->k, row->t_s, &row->who,
+				   &row->rates, row->dir, row->health, row->verify);
 }
 
 static void s_metrics(lst_coord *c, const struct lst_coord__row *row)

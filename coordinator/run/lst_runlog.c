@@ -14,23 +14,26 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#include "lst_coord_int.h"
+#include "lst_run_int.h"
 
 void lst_coord__record_clock(lst_coord *c, size_t i, const struct lst_msg_sync_reply *r,
 			     int64_t t_recv)
 {
-	if (lst_record_results(c->rec))
-		lst_results_clock(lst_record_results(c->rec), lst_conn_name(c->a[i].conn), r->t1,
-				  r->t2, r->t3, t_recv);
+	lst_record *rec = lst_coord__record(c);
+
+	if (lst_record_results(rec))
+		lst_results_clock(lst_record_results(rec), lst_conn_name(lst_coord__conn(c, i)),
+				  r->t1, r->t2, r->t3, t_recv);
 }
 
 void lst_coord__record_flush(lst_coord *c)
 {
-	lst_results_flush(lst_record_results(c->rec));
+	lst_results_flush(lst_record_results(lst_coord__record(c)));
 }
 
 void lst_coord__error(lst_coord *c, const char *fmt, ...)
 {
+	lst_record *rec = lst_coord__record(c);
 	char msg[2048];
 	va_list ap;
 
@@ -39,22 +42,22 @@ void lst_coord__error(lst_coord *c, const char *fmt, ...)
 	va_end(ap);
 	lst_coord__progress_break(c);
 	lst_log_error("%s", msg);
-	lst_record_error(c->rec, msg);
-	c->failed = true;
+	lst_record_error(rec, msg);
+	lst_record_fail(rec);
 }
 
 /* Write run.json; final: the run's last, which must get written even on a full disk. */
 void lst_coord__save_run(lst_coord *c, bool final)
 {
+	lst_record *rec = lst_coord__record(c);
 	lst_err err;
 	json_t *agents;
 
-	if (!lst_record_results(c->rec))
+	if (!lst_record_results(rec))
 		return;
-	agents = json_object_get(lst_record_run(c->rec), "agents");
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
-		lst_conn *cn = a->conn;
+	agents = json_object_get(lst_record_run(rec), "agents");
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		const lst_conn *cn = lst_coord__conn(c, i);
 		json_t *o = json_array_get(agents, i);
 
 		json_object_set_new(o, "clock_offset_us",
@@ -70,13 +73,12 @@ void lst_coord__save_run(lst_coord *c, bool final)
 		json_object_set_new(o, "drift_ppm",
 				    lst_conn_synced(cn) ? json_real(lst_conn_clock(cn)->slope * 1e6)
 							: json_null());
-		json_object_set_new(o, "lost", json_boolean(a->ever_lost));
-		if (a->ever_lost)
-			json_object_set_new(o, "lost_why", json_string(a->lost_why));
+		json_object_set_new(o, "lost", json_boolean(lst_coord__ever_lost(c, i)));
+		if (lst_coord__ever_lost(c, i))
+			json_object_set_new(o, "lost_why", json_string(lst_coord__lost_why(c, i)));
 	}
-	if (lst_results_write_run(lst_record_results(c->rec), lst_record_run(c->rec), final,
-				  &err) &&
-	    !lst_record_broken(c->rec))
+	if (lst_results_write_run(lst_record_results(rec), lst_record_run(rec), final, &err) &&
+	    !lst_record_broken(rec))
 		lst_log_warn("%s", err.msg);
 }
 
@@ -88,13 +90,14 @@ void lst_coord__save_run(lst_coord *c, bool final)
  */
 void lst_coord__save_docs(lst_coord *c, bool force)
 {
+	lst_record *rec = lst_coord__record(c);
 	int64_t t = lst_mono_ns();
 
-	if (!lst_record_docs_due(c->rec, t, force))
+	if (!lst_record_docs_due(rec, t, force))
 		return;
 	lst_coord__save_run(c, false);
-	lst_results_flush_summary(lst_record_results(c->rec), NULL);
-	lst_record_docs_done(c->rec, t, lst_mono_ns());
+	lst_results_flush_summary(lst_record_results(rec), NULL);
+	lst_record_docs_done(rec, t, lst_mono_ns());
 }
 
 /*
@@ -105,25 +108,25 @@ void lst_coord__save_docs(lst_coord *c, bool force)
  */
 void lst_coord__journal_point(lst_coord *c, const struct lst_step_result *r)
 {
-	json_t *e = lst_record_take_pending(c->rec);
+	lst_record *rec = lst_coord__record(c);
+	json_t *e = lst_record_take_pending(rec);
 	char boot[64];
 	lst_err err;
 
-	if (!e || !lst_record_results(c->rec))
+	if (!e || !lst_record_results(rec))
 		return json_decref(e);
 	lst_record_boot_id(boot, sizeof(boot));
 	json_object_set_new(e, "result", lst_record_result_json(r));
 	json_object_set_new(
 		e, "time_base",
-		json_pack("{s:I, s:I, s:s}", "mono_ns", (json_int_t)lst_record_t0(c->rec),
-			  "real_ns",
-			  (json_int_t)(lst_real_ns() - (lst_mono_ns() - lst_record_t0(c->rec))),
+		json_pack("{s:I, s:I, s:s}", "mono_ns", (json_int_t)lst_record_t0(rec), "real_ns",
+			  (json_int_t)(lst_real_ns() - (lst_mono_ns() - lst_record_t0(rec))),
 			  "boot_id", boot));
-	if (lst_results_journal(lst_record_results(c->rec), e, &err)) {
-		if (!lst_record_broken(c->rec))
+	if (lst_results_journal(lst_record_results(rec), e, &err)) {
+		if (!lst_record_broken(rec))
 			lst_log_warn("%s", err.msg);
 	} else { /* in the journal now, read back from there: memory stays flat */
-		lst_record_journaled(c->rec);
+		lst_record_journaled(rec);
 	}
 	json_decref(e);
 	lst_coord__save_docs(c, false);
@@ -132,18 +135,19 @@ void lst_coord__journal_point(lst_coord *c, const struct lst_step_result *r)
 /* Journal the end of phase: its verdicts (summary.json "tests" from tests_from on). */
 void lst_coord__journal_phase(lst_coord *c, size_t phase, size_t tests_from)
 {
+	lst_record *rec = lst_coord__record(c);
 	json_t *tests = json_array(), *all, *e;
 	lst_err err;
 
-	if (!lst_record_results(c->rec))
+	if (!lst_record_results(rec))
 		return json_decref(tests);
-	all = lst_results_tests(lst_record_results(c->rec));
+	all = lst_results_tests(lst_record_results(rec));
 	for (size_t i = tests_from; i < json_array_size(all); i++)
 		json_array_append(tests, json_array_get(all, i));
 	e = json_pack("{s:s, s:s, s:I, s:o}", "type", "phase_end", "phase",
-		      c->plan->phases[phase].name, "phase_index", (json_int_t)phase, "tests",
-		      tests);
-	if (lst_results_journal(lst_record_results(c->rec), e, &err) && !lst_record_broken(c->rec))
+		      lst_coord__plan(c)->phases[phase].name, "phase_index", (json_int_t)phase,
+		      "tests", tests);
+	if (lst_results_journal(lst_record_results(rec), e, &err) && !lst_record_broken(rec))
 		lst_log_warn("%s", err.msg);
 	json_decref(e);
 }
@@ -154,12 +158,13 @@ void lst_coord__journal_phase(lst_coord *c, size_t phase, size_t tests_from)
  */
 bool lst_coord__results_ok(lst_coord *c)
 {
+	lst_record *rec = lst_coord__record(c);
 	const lst_err *e =
-		lst_record_results(c->rec) ? lst_results_failed(lst_record_results(c->rec)) : NULL;
+		lst_record_results(rec) ? lst_results_failed(lst_record_results(rec)) : NULL;
 
 	if (!e)
 		return true;
-	if (lst_record_break(c->rec)) {
+	if (lst_record_break(rec)) {
 		lst_coord__error(c, "%s; stopping the run, since nothing more can be recorded",
 				 e->msg);
 	}
@@ -179,7 +184,7 @@ void lst_coord_plan_hash(const char *text, char out[41])
 
 json_t *lst_coord__run_json(lst_coord *c)
 {
-	const lst_plan *p = c->plan;
+	const lst_plan *p = lst_coord__plan(c);
 	struct utsname u;
 	json_t *agents = json_array(), *targets = json_array();
 	char now[64], zmq[32], czmq[32];
@@ -212,35 +217,17 @@ json_t *lst_coord__run_json(lst_coord *c)
 	lst_coord_plan_hash(p->text ? p->text : "", sha1);
 	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:i, s:s, s:s, s:s}, s:s, "
 			 "s:o, s:o, s:[], s:[], s:[]}",
-			 "format", 1, "run_id", c->run_id, "plan_name", p->name, "plan_file",
-			 p->file, "plan_sha1", sha1, "started",
+			 "format", 1, "run_id", lst_coord__run_id(c), "plan_name", p->name,
+			 "plan_file", p->file, "plan_sha1", sha1, "started",
 			 lst_time_iso8601(lst_real_ns(), now, sizeof(now)), "versions", "lockstep",
 			 LST_VERSION, "protocol", LST_PROTO_VERSION, "libzmq", zmq, "czmq", czmq,
-			 "kernel", u.release, "coordinator", c->host, "agents", agents, "targets",
-			 targets, "phases", "errors", "retries");
+			 "kernel", u.release, "coordinator", lst_coord__host(c), "agents", agents,
+			 "targets", targets, "phases", "errors", "retries");
 }
 
 double lst_coord__t(const lst_coord *c, int64_t coord_t)
 {
-	return lst_record_t(c->rec, coord_t);
-}
-
-/*
- * An agent's actual start on our timeline, through the clock model that chose its t0_agent
- * (T0 plus how late it was on its own clock). A clock burst between START and now moves the
- * model by its noise, tens of microseconds on a loaded host, which mapped through the new model
- * would show as lateness (even as an early start) the agent never had; the drift over the
- * lateness itself is parts per million of it. An instant from the wire too far off for that
- * goes through the current model.
- */
-static int64_t s_actual_local(const lst_coord *c, const struct lst_coord__agent *a)
-{
-	int64_t late, t;
-
-	if (__builtin_sub_overflow(a->actual, a->t0_agent, &late) ||
-	    __builtin_add_overflow(c->cur.T0, late, &t))
-		return lst_clock_to_local(lst_conn_clock(a->conn), a->actual);
-	return t;
+	return lst_record_t(lst_coord__record(c), coord_t);
 }
 
 /*
@@ -265,43 +252,19 @@ static json_t *s_opt_json(const struct lst_opt *o, const struct lst_workload *w)
 	}
 }
 
-json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool partial)
+json_t *lst_coord__point_json(lst_coord *c, const struct lst_workload *w, bool partial,
+			      json_t *agents, json_t *skew)
 {
-	json_t *agents = json_object(), *wl = json_object();
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	const struct lst_coord__where *at = lst_coord__where(c);
+	json_t *wl = json_object();
 	char when[64];
 
 	for (const struct lst_opt *o = lst_workload_opts; o->name; o++)
 		json_object_set_new(wl, o->name, s_opt_json(o, w));
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
-		int64_t actual;
-
-		if (!a->in_point)
-			continue;
-		actual = a->started ? s_actual_local(c, a) : 0;
-		if (a->started) {
-			lo = LST_MIN(lo, actual);
-			hi = LST_MAX(hi, actual);
-		}
-		json_object_set_new(
-			agents, lst_conn_name(a->conn),
-			json_pack("{s:I, s:o, s:o, s:s, s:s, s:I, s:I, s:O}", "t0_agent_ns",
-				  (json_int_t)a->t0_agent, "actual_agent_ns",
-				  a->started ? json_integer((json_int_t)a->actual) : json_null(),
-				  "start_late_us",
-				  a->started ? json_real((double)(actual - c->cur.T0) / 1e3)
-					     : json_null(),
-				  "done", lst_msg_done_reason_name(a->done_msg.reason), "text",
-				  a->done_msg.text, "samples", (json_int_t)a->samples,
-				  "last_interval", (json_int_t)a->done_msg.last_interval, "paths",
-				  a->jobs ? a->jobs : json_null()));
-	}
 	return json_pack(
-		"{s:s, s:I, s:s, s:s, s:f, s:o, s:b, s:o, s:o}", "phase", c->cur.phase_name,
-		"point", (json_int_t)c->cur.point, "label", c->cur.label, "start",
-		lst_time_iso8601(lst_real_ns() - (lst_mono_ns() - c->cur.T0), when, sizeof(when)),
-		"start_t_s", lst_coord__t(c, c->cur.T0), "start_skew_us",
-		hi >= lo ? json_real((double)(hi - lo) / 1e3) : json_null(), "partial", partial,
+		"{s:s, s:I, s:s, s:s, s:f, s:o, s:b, s:o, s:o}", "phase", at->phase_name, "point",
+		(json_int_t)at->point, "label", at->label, "start",
+		lst_time_iso8601(lst_real_ns() - (lst_mono_ns() - at->T0), when, sizeof(when)),
+		"start_t_s", lst_coord__t(c, at->T0), "start_skew_us", skew, "partial", partial,
 		"workload", wl, "agents", agents);
 }

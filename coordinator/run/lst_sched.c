@@ -10,7 +10,7 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#include "lst_coord_int.h"
+#include "lst_run_int.h"
 
 /* A phase's roles that make a path write (rw, or a skew with a writing entry, of their own):
  * LST_ACCESS_WRITE, else 0. */
@@ -65,11 +65,11 @@ static uint32_t s_target_access(const lst_plan *p, size_t t)
  */
 static lst_msg *s_identify_msg(lst_coord *c, size_t i, const uint32_t *access, bool *fail)
 {
-	const lst_plan *p = c->plan;
+	const lst_plan *p = lst_coord__plan(c);
 	lst_msg *m = lst_msg_new(LST_MSG_PREPARE);
 	struct lst_msg_prepare *pr = &m->u.prepare;
 
-	snprintf(pr->run, sizeof(pr->run), "%s", c->run_id);
+	snprintf(pr->run, sizeof(pr->run), "%s", lst_coord__run_id(c));
 	snprintf(pr->name, sizeof(pr->name), "identify");
 	pr->phase = UINT32_MAX;
 	for (size_t t = 0; t < p->ntargets; t++) {
@@ -80,7 +80,8 @@ static lst_msg *s_identify_msg(lst_coord *c, size_t i, const uint32_t *access, b
 				continue;
 			if (pr->njobs == LST_MAX_JOBSPECS) {
 				lst_coord__error(c, "agent %s has more than %d paths",
-						 lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS);
+						 lst_conn_name(lst_coord__conn(c, i)),
+						 LST_MAX_JOBSPECS);
 				lst_msg_destroy(&m);
 				*fail = true;
 				return NULL;
@@ -148,12 +149,13 @@ static void s_identity_diff(json_t *was, json_t *now, char *out, size_t size)
  */
 static int s_same_drive(lst_coord *c, size_t t, size_t j, json_t *was, json_t *now)
 {
-	const struct lst_plan_target *pt = &c->plan->targets[t];
+	const lst_plan *plan = lst_coord__plan(c);
+	const struct lst_plan_target *pt = &plan->targets[t];
 	char diff[2048];
 
 	if (!json_is_object(was)) {
 		lst_coord__error(c, "target %s: run.json records no identity for agent %s's %s",
-				 pt->name, c->plan->agents[pt->paths[j].agent].name,
+				 pt->name, plan->agents[pt->paths[j].agent].name,
 				 pt->paths[j].path);
 		return -1;
 	}
@@ -161,8 +163,7 @@ static int s_same_drive(lst_coord *c, size_t t, size_t j, json_t *was, json_t *n
 	if (!diff[0])
 		return 0;
 	lst_coord__error(c, "target %s: agent %s's %s is not the drive the run measured (%s)",
-			 pt->name, c->plan->agents[pt->paths[j].agent].name, pt->paths[j].path,
-			 diff);
+			 pt->name, plan->agents[pt->paths[j].agent].name, pt->paths[j].path, diff);
 	return -1;
 }
 
@@ -174,15 +175,16 @@ static int s_same_drive(lst_coord *c, size_t t, size_t j, json_t *was, json_t *n
  */
 static int s_target_identities(lst_coord *c, size_t t, json_t *target)
 {
-	const lst_plan *p = c->plan;
+	const lst_plan *p = lst_coord__plan(c);
 	const struct lst_plan_target *pt = &p->targets[t];
-	struct lst_coord__target *st = &c->targets[t];
+	struct lst_coord__target *st = lst_coord__target(c, t);
 	json_t *was = json_object_get(target, "identities"), *ids = json_array();
 	bool ok = true;
 
 	st->ids = lst_calloc(pt->npaths, sizeof(*st->ids));
 	for (size_t j = 0; j < pt->npaths; j++) {
-		const struct lst_msg_prepared *pd = &c->a[pt->paths[j].agent].reply->u.prepared;
+		const struct lst_msg_prepared *pd =
+			&lst_coord__reply(c, pt->paths[j].agent)->u.prepared;
 
 		for (uint32_t k = 0; k < pd->npaths; k++)
 			if (!strcmp(pd->paths[k].target, pt->name) &&
@@ -218,19 +220,18 @@ static int s_target_identities(lst_coord *c, size_t t, json_t *target)
 
 int lst_coord__identify(lst_coord *c)
 {
-	const lst_plan *p = c->plan;
-	json_t *targets = json_object_get(lst_record_run(c->rec), "targets");
+	const lst_plan *p = lst_coord__plan(c);
+	json_t *targets = json_object_get(lst_record_run(lst_coord__record(c)), "targets");
 	uint32_t *access = lst_calloc(p->ntargets, sizeof(*access));
 	bool fail = false;
 
 	for (size_t t = 0; t < p->ntargets; t++)
 		access[t] = s_target_access(p, t);
-	for (size_t i = 0; i < c->n && !fail; i++) {
+	for (size_t i = 0; i < lst_coord__n(c) && !fail; i++) {
 		lst_msg *m = s_identify_msg(c, i, access, &fail);
 
-		c->a[i].in_point = m != NULL;
 		if (m)
-			lst_coord__command(c, i, &m);
+			lst_coord__ask(c, i, &m);
 	}
 	free(access);
 	if (fail)
@@ -242,8 +243,8 @@ int lst_coord__identify(lst_coord *c)
 	for (size_t t = 0; t < p->ntargets; t++)
 		if (s_target_identities(c, t, json_array_get(targets, t)))
 			return -1;
-	for (size_t i = 0; i < c->n; i++)
-		c->a[i].in_point = false;
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		lst_coord__take(c, i);
 	return 0;
 }
 
@@ -256,7 +257,7 @@ static uint64_t s_phase_capacity(const lst_coord *c, const struct lst_plan_phase
 	uint64_t cap = 0;
 
 	for (size_t k = 0; k < ph->ntargets; k++)
-		cap += c->targets[ph->targets[k]].size;
+		cap += lst_coord__target_size(c, ph->targets[k]);
 	return cap;
 }
 
@@ -278,37 +279,40 @@ static void s_idle(lst_coord *c, int64_t ns)
 static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 			       const struct lst_step *step, struct lst_step_result *out)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	const lst_plan *plan = lst_coord__plan(c);
+	lst_record *rec = lst_coord__record(c);
+	const struct lst_plan_phase *ph = &plan->phases[phase];
 
 	for (int64_t attempt = 0;; attempt++) {
 		json_t *lost;
 		int rc;
 
-		if (lst_record_results(c->rec))
-			lst_results_mark(lst_record_results(c->rec));
+		if (lst_record_results(rec))
+			lst_results_mark(lst_record_results(rec));
 		rc = lst_coord__run_point(c, phase, point, step, out);
 		if (rc != LST_COORD__POINT_RETRY)
 			return rc == LST_COORD__POINT_OK ? 0 : -1;
 		lost = json_array(); /* made only for a retry: every other point leaked it */
-		if (lst_record_results(c->rec))
-			lst_results_rewind(lst_record_results(c->rec));
-		for (size_t i = 0; i < c->n; i++)
-			if (c->a[i].point_lost) /* kept past the point's end, until the next PREPARE */
-				json_array_append_new(lost, json_pack("{s:s, s:s}", "agent",
-								      lst_conn_name(c->a[i].conn),
-								      "why", c->a[i].lost_why));
-		lst_record_retry(c->rec,
+		if (lst_record_results(rec))
+			lst_results_rewind(lst_record_results(rec));
+		for (size_t i = 0; i < lst_coord__n(c); i++)
+			if (lst_coord__agent_point_lost(
+				    c, i)) /* kept past the point's end, until the next PREPARE */
+				json_array_append_new(
+					lost, json_pack("{s:s, s:s}", "agent",
+							lst_conn_name(lst_coord__conn(c, i)), "why",
+							lst_coord__lost_why(c, i)));
+		lst_record_retry(rec,
 				 json_pack("{s:s, s:I, s:s, s:I, s:o}", "phase", ph->name, "point",
-					   (json_int_t)point, "label", c->cur.label, "attempt",
-					   (json_int_t)attempt + 1, "lost", lost));
+					   (json_int_t)point, "label", lst_coord__where(c)->label,
+					   "attempt", (json_int_t)attempt + 1, "lost", lost));
 		lst_coord__save_docs(c, true);
-		if (attempt >= c->plan->retries) {
+		if (attempt >= plan->retries) {
 			lst_coord__error(
 				c,
 				"phase %s point %zu: an agent was lost in %lld attempts; giving "
 				"up (retries: %lld)",
-				ph->name, point, (long long)attempt + 1,
-				(long long)c->plan->retries);
+				ph->name, point, (long long)attempt + 1, (long long)plan->retries);
 			return -1;
 		}
 		if (!lst_coord__wait_back(c, ph)) {
@@ -317,11 +321,11 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 					c,
 					"phase %s point %zu: the lost agents did not come back "
 					"within retry_wait (%.0f s)",
-					ph->name, point, (double)c->plan->retry_wait / 1e9);
+					ph->name, point, (double)plan->retry_wait / 1e9);
 			return -1;
 		}
 		lst_log_warn("retrying phase %s point %zu (attempt %lld of at most %lld)", ph->name,
-			     point, (long long)attempt + 2, (long long)c->plan->retries + 1);
+			     point, (long long)attempt + 2, (long long)plan->retries + 1);
 	}
 }
 
@@ -330,7 +334,7 @@ static int s_run_point_retried(lst_coord *c, size_t phase, size_t point,
 static int s_run_one(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
 		     struct lst_step_result *out)
 {
-	bool per_point = c->plan->phases[phase].telemetry_every == LST_TELEMETRY_POINT;
+	bool per_point = lst_coord__plan(c)->phases[phase].telemetry_every == LST_TELEMETRY_POINT;
 	int failed;
 
 	if (per_point)
@@ -351,7 +355,7 @@ static int s_run_one(lst_coord *c, size_t phase, size_t point, const struct lst_
 static int s_run_repeats(lst_coord *c, size_t phase, const struct lst_step *step, size_t from,
 			 size_t *point, struct lst_step_result *out)
 {
-	size_t n = (size_t)LST_MAX(c->plan->phases[phase].repeat, 1);
+	size_t n = (size_t)LST_MAX(lst_coord__plan(c)->phases[phase].repeat, 1);
 	struct lst_step one = *step;
 
 	for (size_t k = from + 1; k <= n; k++) {
@@ -382,12 +386,13 @@ static int s_run_repeats(lst_coord *c, size_t phase, const struct lst_step *step
  */
 size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite, size_t *repeats_done)
 {
-	const char *name = c->plan->phases[phase].name;
+	const struct lst_coord_opts *opts = lst_coord__opts(c);
+	const char *name = lst_coord__plan(c)->phases[phase].name;
 	size_t n = 0, next = 0, i;
 	json_t *e;
 
 	*repeats_done = 0;
-	json_array_foreach (c->journal, i, e) {
+	json_array_foreach (lst_coord__journal(c), i, e) {
 		json_t *run = json_object_get(e, "run");
 		const char *test = json_string_value(json_object_get(run, "test"));
 		json_int_t repeat = json_integer_value(json_object_get(run, "repeat"));
@@ -422,26 +427,27 @@ size_t lst_coord__replay(lst_coord *c, size_t phase, lst_suite_run *suite, size_
 		lst_suite_result(suite, &step, &r, NULL);
 		n++;
 	}
-	if (n && !c->opts.quiet)
-		fprintf(c->opts.progress, "phase %s: %zu points kept from before the resume\n",
-			name, next);
+	if (n && !opts->quiet)
+		fprintf(opts->progress, "phase %s: %zu points kept from before the resume\n", name,
+			next);
 	return next;
 }
 
 /* One phase: its suite's steps one after another, then the suite's results. */
 int lst_coord__run_phase(lst_coord *c, size_t phase)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	const struct lst_coord_opts *opts = lst_coord__opts(c);
+	lst_record *rec = lst_coord__record(c);
+	const struct lst_plan_phase *ph = &lst_coord__plan(c)->phases[phase];
 	struct lst_step step;
 	struct lst_step_result r = { .parts = NULL };
 	lst_suite_run *suite;
 	lst_err err;
-	size_t point = 0,
-	       tests_from = json_array_size(lst_results_tests(lst_record_results(c->rec))),
+	size_t point = 0, tests_from = json_array_size(lst_results_tests(lst_record_results(rec))),
 	       repeats_done;
 	int rc = LST_RUN_OK;
 
-	suite = lst_suite_new(c->plan, phase, s_phase_capacity(c, ph), &err);
+	suite = lst_suite_new(lst_coord__plan(c), phase, s_phase_capacity(c, ph), &err);
 	if (!suite) {
 		lst_coord__error(c, "%s", err.msg);
 		return LST_RUN_FAILED;
@@ -466,7 +472,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 			rc = lst_coord__interrupted ? LST_RUN_INTERRUPTED : LST_RUN_FAILED;
 			break;
 		}
-		lst_suite_result(suite, &step, &r, lst_record_results(c->rec));
+		lst_suite_result(suite, &step, &r, lst_record_results(rec));
 		lst_coord__metrics_suite(c, suite);
 		lst_coord__journal_point(c, &r);
 		free(r.parts);
@@ -480,9 +486,8 @@ int lst_coord__run_phase(lst_coord *c, size_t phase)
 	}
 	free(r.parts); /* a point that ended the run */
 	/* a point that did not end normally is not journaled */
-	json_decref(lst_record_take_pending(c->rec));
-	lst_suite_finish(suite, lst_record_results(c->rec),
-			 c->opts.quiet ? NULL : c->opts.progress);
+	json_decref(lst_record_take_pending(rec));
+	lst_suite_finish(suite, lst_record_results(rec), opts->quiet ? NULL : opts->progress);
 	lst_suite_destroy(&suite);
 	/* The telemetry after a phase that failed too: a failover test that went wrong is where
 	 * the drive's counters matter most. The after hooks only when it went right. */

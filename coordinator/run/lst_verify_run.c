@@ -5,7 +5,7 @@
  * Writes: a point whose job specs write with verify gets the next generation; each of its job
  * specs carries a stamp spec (target id, writer agent and path, generation). The agents report
  * their streams in PREPARED and their progress in every SAMPLE; all of it goes to the results'
- * integrity/journal.jsonl (lst_integrity.h) as it comes, and stays in memory (c->ver->s) for the
+ * integrity/journal.jsonl (lst_integrity.h) as it comes, and stays in memory (lst_coord__ver(c)->s) for the
  * verifying reads of later points.
  *
  * Reads: before a point whose job specs read with verify, each reading agent gets the journal
@@ -27,7 +27,7 @@
 #include "lst_text.h"
 #include "lst_util.h"
 
-#include "lst_coord_int.h"
+#include "lst_run_int.h"
 
 /* Data integrity: a verified write stream the run knows (its own, or an earlier run's journal). */
 struct lst_coord__jstream {
@@ -39,7 +39,15 @@ struct lst_coord__jstream {
 	char *agent_name, *path_name; /* an earlier run's (NULL: the plan's, by index) */
 };
 
-/* Data integrity: the run's verification state, this file's alone (c->ver). */
+/* Data integrity: an agent's verified write jobs in the point (PREPARED's streams) and their
+ * journal stream numbers (UINT64_MAX: not journaled). */
+struct lst_coord__vagent {
+	uint32_t nstreams;
+	struct lst_stream_info streams[LST_MAX_STREAMS];
+	uint64_t sid[LST_MAX_STREAMS];
+};
+
+/* Data integrity: the run's verification state, this file's alone (lst_coord__ver(c)). */
 struct lst_coord__verify {
 	bool on;	  /* the plan verifies something */
 	lst_journal *j;	  /* integrity/journal.jsonl */
@@ -49,7 +57,9 @@ struct lst_coord__verify {
 	uint64_t next_sid;
 	size_t n, cap;
 	struct lst_coord__jstream *s;
-	uint32_t *ids; /* [plan->ntargets]: the id each target's stamps carry */
+	uint32_t *ids;		      /* [plan->ntargets]: the id each target's stamps carry */
+	struct lst_coord__vagent *ag; /* [nag]: one per agent */
+	size_t nag;
 };
 
 /* Does any phase of the plan use verify? (A path role cannot differ from its phase's: the plan
@@ -66,7 +76,7 @@ static bool s_plan_verifies(const lst_plan *p)
 static struct lst_coord__jstream *s_add(lst_coord *c, uint64_t sid, size_t target,
 					const struct lst_journal_stream *st, double t0_s)
 {
-	struct lst_coord__verify *v = c->ver;
+	struct lst_coord__verify *v = lst_coord__ver(c);
 	struct lst_coord__jstream *s;
 
 	if (v->n == v->cap) {
@@ -88,18 +98,22 @@ static struct lst_coord__jstream *s_add(lst_coord *c, uint64_t sid, size_t targe
  */
 static struct lst_coord__jstream *s_find_live(lst_coord *c, uint64_t sid)
 {
-	for (size_t k = 0; k < c->ver->n; k++)
-		if (c->ver->s[k].sid == sid && !c->ver->s[k].ended)
-			return &c->ver->s[k];
+	struct lst_coord__verify *v = lst_coord__ver(c);
+
+	for (size_t k = 0; k < v->n; k++)
+		if (v->s[k].sid == sid && !v->s[k].ended)
+			return &v->s[k];
 	return NULL;
 }
 
 /* The streams of jr on the plan's targets, as ended ones: their writes are over. */
 static void s_add_loaded(lst_coord *c, const lst_journal_read *jr)
 {
+	struct lst_coord__verify *v = lst_coord__ver(c);
+
 	for (size_t k = 0; k < jr->nentries; k++) {
 		const struct lst_journal_entry *e = &jr->entries[k];
-		int t = lst_plan_target_index(c->plan, e->where.target);
+		int t = lst_plan_target_index(lst_coord__plan(c), e->where.target);
 		struct lst_coord__jstream *s;
 
 		if (t < 0)
@@ -109,12 +123,13 @@ static void s_add_loaded(lst_coord *c, const lst_journal_read *jr)
 		s->agent_name = lst_strdup(e->where.agent);
 		s->path_name = lst_strdup(e->where.path);
 	}
-	c->ver->gen = LST_MAX(c->ver->gen, jr->maxgen);
+	v->gen = LST_MAX(v->gen, jr->maxgen);
 }
 
 /* An earlier run's journal (the plan's `journal:`): its streams, checked against the plan. */
 static int s_load_external(lst_coord *c, const char *dir)
 {
+	const lst_plan *plan = lst_coord__plan(c);
 	lst_journal_read jr = { 0 };
 	lst_err err;
 	int rc = 0;
@@ -123,8 +138,8 @@ static int s_load_external(lst_coord *c, const char *dir)
 		lst_coord__error(c, "journal %s: %s", dir, err.msg);
 		return -1;
 	}
-	for (size_t t = 0; t < c->plan->ntargets && !rc; t++) {
-		const struct lst_plan_target *pt = &c->plan->targets[t];
+	for (size_t t = 0; t < plan->ntargets && !rc; t++) {
+		const struct lst_plan_target *pt = &plan->targets[t];
 		const struct lst_journal_target *jt = lst_journal_find_target(&jr, pt->name);
 
 		if (!jt) {
@@ -134,13 +149,14 @@ static int s_load_external(lst_coord *c, const char *dir)
 				"run's targets; nothing was read",
 				dir, pt->name);
 			rc = -1;
-		} else if (c->ver->ids[t] = jt->id, jt->size != c->targets[t].size) {
+		} else if (lst_coord__ver(c)->ids[t] = jt->id,
+			   jt->size != lst_coord__target_size(c, t)) {
 			lst_coord__error(
 				c,
 				"journal %s: target %s was %llu bytes when written, its paths "
 				"are %llu bytes now: another drive? nothing was read",
 				dir, pt->name, (unsigned long long)jt->size,
-				(unsigned long long)c->targets[t].size);
+				(unsigned long long)lst_coord__target_size(c, t));
 			rc = -1;
 		}
 	}
@@ -161,7 +177,7 @@ static int s_load_own(lst_coord *c)
 	lst_journal_read jr = { 0 };
 	lst_err err;
 
-	if (lst_journal_load(lst_record_dir(c->rec), &jr, &err)) {
+	if (lst_journal_load(lst_record_dir(lst_coord__record(c)), &jr, &err)) {
 		lst_coord__error(c, "the run's own journal: %s", err.msg);
 		return -1;
 	}
@@ -172,112 +188,119 @@ static int s_load_own(lst_coord *c)
 
 int lst_coord__verify_open(lst_coord *c)
 {
-	struct lst_coord__verify *v = c->ver;
+	const lst_plan *plan = lst_coord__plan(c);
+	struct lst_coord__verify *v = lst_coord__ver(c);
 	lst_err err;
 
-	if (!s_plan_verifies(c->plan))
+	if (!s_plan_verifies(lst_coord__plan(c)))
 		return 0;
 	v->on = true;
-	v->ids = lst_calloc(c->plan->ntargets, sizeof(*v->ids));
-	for (size_t t = 0; t < c->plan->ntargets; t++) {
-		char *key = lst_asprintf("%s/%s", c->run_id, c->plan->targets[t].name);
+	v->ids = lst_calloc(plan->ntargets, sizeof(*v->ids));
+	for (size_t t = 0; t < plan->ntargets; t++) {
+		char *key = lst_asprintf("%s/%s", lst_coord__run_id(c), plan->targets[t].name);
 
 		/* this run's own: an earlier run's stamps on the drive are another target's */
 		v->ids[t] = lst_verify_target_id(key);
 		free(key);
 	}
-	for (size_t i = 0; i < c->n; i++) {
-		const struct lst_msg_welcome *w = lst_conn_info(c->a[i].conn);
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		const struct lst_msg_welcome *w = lst_conn_info(lst_coord__conn(c, i));
 
 		if (!lst_coord__has_cap(c, i, LST_CAP_VERIFY)) {
 			lst_coord__error(c,
 					 "agent %s cannot verify data (lockstep-agent %s does not "
 					 "speak %s): upgrade it; nothing was written",
-					 c->plan->agents[i].name, w ? w->version : "?",
+					 plan->agents[i].name, w ? w->version : "?",
 					 LST_CAP_VERIFY);
 			return -1;
 		}
 	}
-	if (c->plan->journal) {
-		char *dir = c->plan->journal[0] == '/'
-				    ? lst_strdup(c->plan->journal)
-				    : lst_asprintf("%s/%s", c->plan->dir, c->plan->journal);
+	if (plan->journal) {
+		char *dir = plan->journal[0] == '/'
+				    ? lst_strdup(plan->journal)
+				    : lst_asprintf("%s/%s", plan->dir, plan->journal);
 		int rc = s_load_external(c, dir);
 
 		free(dir);
 		if (rc)
 			return -1;
 	}
-	v->j = lst_journal_open(lst_record_results(c->rec), c->run_id, &err);
+	v->j = lst_journal_open(lst_record_results(lst_coord__record(c)), lst_coord__run_id(c),
+				&err);
 	if (!v->j) {
 		lst_coord__error(c, "%s", err.msg);
 		return -1;
 	}
 	/* A resumed run checks against its whole journal (and goes on with its own generations
 	 * and stream numbers); a journal made just now has no streams yet. */
-	if (c->journal && lst_journal_next_sid(v->j) > 1 && s_load_own(c))
+	if (lst_coord__journal(c) && lst_journal_next_sid(v->j) > 1 && s_load_own(c))
 		return -1;
 	v->gen = LST_MAX(v->gen, lst_journal_maxgen(v->j));
 	v->next_sid = lst_journal_next_sid(v->j);
-	for (size_t t = 0; t < c->plan->ntargets; t++)
+	for (size_t t = 0; t < plan->ntargets; t++)
 		if (lst_journal_target(
-			    v->j, c->plan->targets[t].name, v->ids[t], c->targets[t].size,
-			    c->plan->targets[t].identity ? c->plan->targets[t].identity : "",
-			    &err)) {
+			    v->j, plan->targets[t].name, v->ids[t], lst_coord__target_size(c, t),
+			    plan->targets[t].identity ? plan->targets[t].identity : "", &err)) {
 			lst_coord__error(c, "%s", err.msg);
 			return -1;
 		}
 	return 0;
 }
 
-void lst_coord__verify_new(lst_coord *c)
+struct lst_coord__verify *lst_coord__verify_new(size_t nagents)
 {
-	c->ver = lst_calloc(1, sizeof(*c->ver));
+	struct lst_coord__verify *v = lst_calloc(1, sizeof(*v));
+
+	v->ag = lst_calloc(nagents ? nagents : 1, sizeof(*v->ag));
+	v->nag = nagents;
+	return v;
 }
 
-void lst_coord__verify_close(lst_coord *c)
+void lst_coord__verify_close(struct lst_coord__verify **p)
 {
-	if (!c->ver)
+	struct lst_coord__verify *v = *p;
+
+	if (!v)
 		return;
-	for (size_t k = 0; k < c->ver->n; k++) {
-		free(c->ver->s[k].agent_name);
-		free(c->ver->s[k].path_name);
+	for (size_t k = 0; k < v->n; k++) {
+		free(v->s[k].agent_name);
+		free(v->s[k].path_name);
 	}
-	free(c->ver->s);
-	free(c->ver->ids);
-	c->ver->ids = NULL;
-	c->ver->s = NULL;
-	c->ver->n = c->ver->cap = 0;
-	lst_journal_close(&c->ver->j);
-	free(c->ver);
-	c->ver = NULL;
+	free(v->s);
+	free(v->ids);
+	free(v->ag);
+	lst_journal_close(&v->j);
+	free(v);
+	*p = NULL;
 }
 
 /* ---- job specs */
 
 void lst_coord__verify_point_begin(lst_coord *c)
 {
-	c->ver->cur_gen = 0;
-	c->ver->cur_reads = false;
-	for (size_t i = 0; i < c->n; i++)
-		c->a[i].nstreams = 0;
+	struct lst_coord__verify *v = lst_coord__ver(c);
+	v->cur_gen = 0;
+	v->cur_reads = false;
+	for (size_t i = 0; i < v->nag; i++)
+		v->ag[i].nstreams = 0;
 }
 
 void lst_coord__verify_stamp(lst_coord *c, size_t t, size_t j, struct lst_jobspec *js)
 {
-	const struct lst_plan_target *pt = &c->plan->targets[t];
+	struct lst_coord__verify *v = lst_coord__ver(c);
+	const struct lst_plan_target *pt = &lst_coord__plan(c)->targets[t];
 	bool writes = lst_workload_writes(&js->w);
 
 	if (!js->w.verify || js->action != LST_ACTION_IO)
 		return;
-	if (writes && !c->ver->cur_gen)
-		c->ver->cur_gen = ++c->ver->gen;
-	c->ver->cur_reads |= !writes;
+	if (writes && !v->cur_gen)
+		v->cur_gen = ++v->gen;
+	v->cur_reads |= !writes;
 	js->has_stamp = 1;
-	js->stamp.target = c->ver->ids[t];
+	js->stamp.target = v->ids[t];
 	js->stamp.agent = (uint16_t)pt->paths[j].agent;
 	js->stamp.path = (uint16_t)j;
-	js->stamp.gen = writes ? c->ver->cur_gen : 0;
+	js->stamp.gen = writes ? v->cur_gen : 0;
 }
 
 /* ---- JOURNAL pages before a verifying read */
@@ -289,7 +312,7 @@ static bool s_reads_target(const lst_coord *c, const lst_msg *m, size_t t)
 		const struct lst_jobspec *js = &m->u.prepare.jobs[k];
 
 		if (js->has_stamp && !js->stamp.gen &&
-		    !strcmp(js->target, c->plan->targets[t].name))
+		    !strcmp(js->target, lst_coord__plan(c)->targets[t].name))
 			return true;
 	}
 	return false;
@@ -298,17 +321,18 @@ static bool s_reads_target(const lst_coord *c, const lst_msg *m, size_t t)
 /* Page `from` of target t's streams into a JOURNAL; *total gets their count. */
 static lst_msg *s_page(const lst_coord *c, size_t t, uint32_t from, uint32_t *total)
 {
+	struct lst_coord__verify *v = lst_coord__ver(c);
 	lst_msg *m = lst_msg_new(LST_MSG_JOURNAL);
 	struct lst_msg_journal *jm = &m->u.journal;
 	uint32_t seen = 0;
 
-	jm->target = c->ver->ids[t];
+	jm->target = v->ids[t];
 	jm->from = from;
-	for (size_t k = 0; k < c->ver->n; k++) {
-		if (c->ver->s[k].target != t)
+	for (size_t k = 0; k < v->n; k++) {
+		if (v->s[k].target != t)
 			continue;
 		if (seen >= from && jm->nstreams < LST_JOURNAL_PAGE)
-			jm->streams[jm->nstreams++] = c->ver->s[k].st;
+			jm->streams[jm->nstreams++] = v->s[k].st;
 		seen++;
 	}
 	jm->total = seen;
@@ -318,20 +342,21 @@ static lst_msg *s_page(const lst_coord *c, size_t t, uint32_t from, uint32_t *to
 
 int lst_coord__verify_journal_send(lst_coord *c, lst_msg **prepares)
 {
+	const lst_plan *plan = lst_coord__plan(c);
 	lst_msg **msgs, **replies;
 	int rc = 0;
 
-	if (!c->ver->cur_reads)
+	if (!lst_coord__ver(c)->cur_reads)
 		return 0;
-	msgs = lst_calloc(c->n, sizeof(*msgs));
-	replies = lst_calloc(c->n, sizeof(*replies));
-	for (size_t t = 0; t < c->plan->ntargets && !rc; t++) {
+	msgs = lst_calloc(lst_coord__n(c), sizeof(*msgs));
+	replies = lst_calloc(lst_coord__n(c), sizeof(*replies));
+	for (size_t t = 0; t < plan->ntargets && !rc; t++) {
 		uint32_t from = 0, total = 1;
 
 		while (from < total && !rc) {
 			bool any = false;
 
-			for (size_t i = 0; i < c->n; i++) {
+			for (size_t i = 0; i < lst_coord__n(c); i++) {
 				if (!s_reads_target(c, prepares[i], t))
 					continue;
 				msgs[i] = s_page(c, t, from, &total);
@@ -340,12 +365,12 @@ int lst_coord__verify_journal_send(lst_coord *c, lst_msg **prepares)
 			if (!any)
 				break;
 			lst_coord__round(c, msgs, replies, LST_COORD__REPLY_TIMEOUT);
-			for (size_t i = 0; i < c->n; i++) {
+			for (size_t i = 0; i < lst_coord__n(c); i++) {
 				if (s_reads_target(c, prepares[i], t) &&
 				    (!replies[i] || replies[i]->type != LST_MSG_JOURNAL_OK)) {
 					lst_coord__error(
 						c, "agent %s did not take the journal of %s: %s",
-						c->plan->agents[i].name, c->plan->targets[t].name,
+						plan->agents[i].name, plan->targets[t].name,
 						replies[i] && replies[i]->type == LST_MSG_ERROR
 							? replies[i]->u.error.text
 							: "no answer");
@@ -365,59 +390,47 @@ int lst_coord__verify_journal_send(lst_coord *c, lst_msg **prepares)
 
 void lst_coord__verify_prepared(lst_coord *c, size_t i, const struct lst_msg_prepared *pd)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__vagent *a = &lst_coord__ver(c)->ag[i];
 
 	a->nstreams = LST_MIN(pd->nstreams, LST_MAX_STREAMS);
 	for (uint32_t k = 0; k < a->nstreams; k++)
 		a->streams[k] = pd->streams[k];
 }
 
-/* Target and path of agent i's job spec `spec` in the current point. */
-static bool s_spec_of(lst_coord *c, size_t i, uint32_t spec, size_t *t, size_t *j)
-{
-	const struct lst_coord__agent *a = &c->a[i];
-	const struct lst_coord__slot *sl;
-
-	if (spec >= a->njobs || spec >= LST_MAX_JOBSPECS || a->slot[spec] >= c->cur.paths.nslots)
-		return false;
-	sl = &c->cur.paths.slots[a->slot[spec]];
-	*t = sl->target;
-	*j = sl->j;
-	return true;
-}
-
 void lst_coord__verify_started(lst_coord *c)
 {
-	struct lst_coord__verify *v = c->ver;
+	const struct lst_coord__where *at = lst_coord__where(c);
+	const lst_plan *plan = lst_coord__plan(c);
+	struct lst_coord__verify *v = lst_coord__ver(c);
 
 	if (!v->on || !v->cur_gen)
 		return;
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		struct lst_coord__vagent *a = &v->ag[i];
 
 		for (uint32_t k = 0; k < a->nstreams; k++) {
 			struct lst_journal_stream st = { .s = a->streams[k].s, .gen = v->cur_gen };
 			struct lst_journal_where w = {
-				.phase = c->cur.phase_name,
-				.point = (long)c->cur.point,
-				.agent = c->plan->agents[i].name,
-				.t0_s = lst_coord__t(c, c->cur.T0),
+				.phase = at->phase_name,
+				.point = (long)at->point,
+				.agent = plan->agents[i].name,
+				.t0_s = lst_coord__t(c, at->T0),
 			};
 			struct lst_coord__jstream *s;
 			size_t t, j;
 			lst_err err;
 
-			if (!s_spec_of(c, i, a->streams[k].spec, &t, &j)) {
+			if (!lst_coord__paths_spec(c, i, a->streams[k].spec, &t, &j)) {
 				lst_log_warn("agent %s: a stream of job spec %u, which it was not "
 					     "given: not journaled",
-					     c->plan->agents[i].name, a->streams[k].spec);
+					     plan->agents[i].name, a->streams[k].spec);
 				a->sid[k] = UINT64_MAX;
 				continue;
 			}
 			st.agent = (uint16_t)i;
 			st.path = (uint16_t)j;
-			w.target = c->plan->targets[t].name;
-			w.path = c->plan->targets[t].paths[j].path;
+			w.target = plan->targets[t].name;
+			w.path = plan->targets[t].paths[j].path;
 			s = s_add(c, v->next_sid++, t, &st, w.t0_s);
 			a->sid[k] = s->sid;
 			if (lst_journal_stream(v->j, s->sid, &w, &st, &err))
@@ -428,9 +441,10 @@ void lst_coord__verify_started(lst_coord *c)
 
 void lst_coord__verify_marks(lst_coord *c, size_t i, const struct lst_msg_sample *m)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__verify *v = lst_coord__ver(c);
+	struct lst_coord__vagent *a = &v->ag[i];
 
-	for (uint32_t k = 0; k < m->nmarks && c->ver->on; k++) {
+	for (uint32_t k = 0; k < m->nmarks && v->on; k++) {
 		const struct lst_stream_mark *mk = &m->marks[k];
 		struct lst_coord__jstream *s;
 		lst_err err;
@@ -443,20 +457,21 @@ void lst_coord__verify_marks(lst_coord *c, size_t i, const struct lst_msg_sample
 		s->st.low = mk->low;
 		s->st.issued = mk->issued;
 		s->st.werr = mk->werr;
-		if (lst_journal_mark(c->ver->j, s->sid, mk->low, mk->issued, mk->werr, &err))
+		if (lst_journal_mark(v->j, s->sid, mk->low, mk->issued, mk->werr, &err))
 			lst_log_warn("journal: %s", err.msg);
 	}
 }
 
 void lst_coord__verify_point_end(lst_coord *c)
 {
-	struct lst_coord__verify *v = c->ver;
+	lst_record *rec = lst_coord__record(c);
+	struct lst_coord__verify *v = lst_coord__ver(c);
 
 	if (!v->on)
 		return;
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
-		bool clean = a->done && !a->point_lost && a->done_msg.reason == LST_DONE_COMPLETE;
+	for (size_t i = 0; i < v->nag; i++) {
+		struct lst_coord__vagent *a = &v->ag[i];
+		bool clean = lst_coord__agent_complete(c, i);
 
 		for (uint32_t k = 0; k < a->nstreams; k++) {
 			struct lst_coord__jstream *s =
@@ -473,8 +488,8 @@ void lst_coord__verify_point_end(lst_coord *c)
 		}
 		a->nstreams = 0;
 	}
-	if (v->cur_reads && lst_record_results(c->rec))
-		lst_results_integrity_touch(lst_record_results(c->rec));
+	if (v->cur_reads && lst_record_results(rec))
+		lst_results_integrity_touch(lst_record_results(rec));
 }
 
 /* ---- bad units */
@@ -484,10 +499,11 @@ void lst_coord__verify_point_end(lst_coord *c)
 static const struct lst_coord__jstream *s_writer(const lst_coord *c, size_t t, uint32_t gen,
 						 uint64_t offset)
 {
+	struct lst_coord__verify *v = lst_coord__ver(c);
 	const struct lst_coord__jstream *any = NULL;
 
-	for (size_t k = 0; k < c->ver->n; k++) {
-		const struct lst_coord__jstream *s = &c->ver->s[k];
+	for (size_t k = 0; k < v->n; k++) {
+		const struct lst_coord__jstream *s = &v->s[k];
 
 		if (s->target != t || s->st.gen != gen)
 			continue;
@@ -501,14 +517,16 @@ static const struct lst_coord__jstream *s_writer(const lst_coord *c, size_t t, u
 
 static const char *s_agent_name(const lst_coord *c, const struct lst_coord__jstream *s)
 {
+	const lst_plan *plan = lst_coord__plan(c);
+
 	if (s->agent_name)
 		return s->agent_name;
-	return s->st.agent < c->plan->nagents ? c->plan->agents[s->st.agent].name : "";
+	return s->st.agent < plan->nagents ? plan->agents[s->st.agent].name : "";
 }
 
 static const char *s_path_name(const lst_coord *c, const struct lst_coord__jstream *s)
 {
-	const struct lst_plan_target *pt = &c->plan->targets[s->target];
+	const struct lst_plan_target *pt = &lst_coord__plan(c)->targets[s->target];
 
 	if (s->path_name)
 		return s->path_name;
@@ -520,18 +538,19 @@ static const char *const s_found_names[] = { "stamp", "no stamp", "bad crc", "ot
 
 void lst_coord__on_integrity(lst_coord *c, size_t i, const lst_msg *m)
 {
+	const struct lst_coord__where *at = lst_coord__where(c);
+	const lst_plan *plan = lst_coord__plan(c);
+	lst_record *rec = lst_coord__record(c);
 	const struct lst_msg_integrity *in = &m->u.integrity;
-	struct lst_coord__agent *a = &c->a[i];
-
-	if (!c->in_point || !a->in_point || in->phase != c->cur.phase ||
-	    in->point != c->cur.point || m->seq < a->min_seq || !lst_record_results(c->rec))
+	if (!lst_coord__of_point(c, i, m->seq) || in->phase != at->phase ||
+	    in->point != at->point || !lst_record_results(rec))
 		return;
 	for (uint32_t k = 0; k < in->nbad && k < LST_BAD_PER_MSG; k++) {
 		const struct lst_bad_unit *b = &in->bad[k];
 		struct lst_integrity_row row = {
-			.phase = c->cur.phase_name,
-			.point = (long)c->cur.point,
-			.agent = c->plan->agents[i].name,
+			.phase = at->phase_name,
+			.point = (long)at->point,
+			.agent = plan->agents[i].name,
 			.offset = b->offset,
 			.kind = b->kind < 6 ? lst_verify_kind_names[b->kind] : "?",
 			.exp_gen = b->expected,
@@ -548,10 +567,10 @@ void lst_coord__on_integrity(lst_coord *c, size_t i, const lst_msg *m)
 		const struct lst_coord__jstream *ws, *fs;
 		size_t t, j;
 
-		if (!s_spec_of(c, i, b->spec, &t, &j))
+		if (!lst_coord__paths_spec(c, i, b->spec, &t, &j))
 			continue;
-		row.target = c->plan->targets[t].name;
-		row.path = c->plan->targets[t].paths[j].path;
+		row.target = plan->targets[t].name;
+		row.path = plan->targets[t].paths[j].path;
 		if (b->expected && (ws = s_writer(c, t, b->expected, b->offset))) {
 			row.exp_agent = s_agent_name(c, ws);
 			row.exp_path = s_path_name(c, ws);
@@ -563,6 +582,6 @@ void lst_coord__on_integrity(lst_coord *c, size_t i, const lst_msg *m)
 			row.found_path = s_path_name(c, fs);
 			row.found_t_s = fs->t0_s + (double)b->found.t_ns / 1e9;
 		}
-		lst_results_integrity(lst_record_results(c->rec), &row);
+		lst_results_integrity(lst_record_results(rec), &row);
 	}
 }

@@ -5,7 +5,7 @@
  * which must return an error or a table whose every field, column name and number can be read;
  * and, as a stream, to lst_steady_read() (the loose reader of `lockstep steady`, splitting with
  * lst_csv_next_field), with and without a chosen column. Never a crash, an out-of-bounds read
- * or a leak. Built only with LST_FUZZ=ON and clang; tests/integration/fuzz_csv.sh runs it for a
+ * or a leak. Built only with LST_FUZZ=ON and clang; tests/fuzz/fuzz_csv.sh runs it for a
  * bounded time.
  */
 #include <math.h>

@@ -5,7 +5,7 @@
  * again (a decoded message is always within its own bounds), decode again, and give the same
  * bytes when encoded a second time (the encoding is canonical). A SAMPLE's parts go through
  * lst_msg_sample_parts_check, and every message through lst_msg_dup. Built only with LST_FUZZ=ON and
- * clang; tests/integration/fuzz_msg.sh runs it for a bounded time.
+ * clang; tests/fuzz/fuzz_msg.sh runs it for a bounded time.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * and never crash, read out of bounds, leak or run away. A plan that is accepted is walked the
  * way the coordinator walks it (every phase's sweep points with their labels, the name
  * lookups), so a value the reader let through that breaks those is found too. Built only with
- * LST_FUZZ=ON and clang; tests/integration/fuzz_plan.sh runs it for a bounded time.
+ * LST_FUZZ=ON and clang; tests/fuzz/fuzz_plan.sh runs it for a bounded time.
  */
 #include <stdint.h>
 #include <stdio.h>

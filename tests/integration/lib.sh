@@ -34,6 +34,42 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 ok() { echo "ok: $*"; }
 
+# keep_going: from here on `fail` counts and the test goes on, so one run names every broken
+# check of a test made of many independent ones; such a test ends with `finish`. Call it right
+# after sourcing this file: it also lifts errexit and pipefail, which would stop at the first.
+keep_going() {
+	set +e +o pipefail
+	_lst_fails=0
+	fail() {
+		echo "FAIL: $*" >&2
+		_lst_fails=$((_lst_fails + 1))
+	}
+}
+# finish: the end of a keep_going test: exits 1 when a check failed, saying how many did.
+finish() {
+	[ "${_lst_fails:-0}" -eq 0 ] || { echo "$_lst_fails check(s) failed" >&2; exit 1; }
+	ok "${1:-all checks passed}"
+}
+
+# expect_exit WANT CMD...: run CMD with its stdout in $TMP/out and its stderr in $TMP/err (left
+# there for has_text and has_line), and fail unless it exits WANT.
+expect_exit() {
+	local want=$1 rc=0
+	shift
+	"$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	[ "$rc" -eq "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $(cat "$TMP/err")"
+}
+
+# Two ways a file can hold what a test looks for, named apart because they differ:
+# has_text FILE TEXT: TEXT appears somewhere in FILE, as a fixed string (part of a line will do).
+has_text() {
+	grep -qF -- "$2" "$1" || fail "$(basename "$1") lacks '$2':"$'\n'"$(cat "$1")"
+}
+# has_line FILE TEXT: FILE has a line that is exactly TEXT, whole.
+has_line() {
+	grep -qxF -- "$2" "$1" || fail "$(basename "$1") lacks the line '$2':"$'\n'"$(cat "$1")"
+}
+
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"; }
 need_cmd() { for c in "$@"; do command -v "$c" >/dev/null 2>&1 || skip "needs $c"; done; }
 
@@ -61,6 +97,25 @@ mk_loop() {
 	echo "$d"
 }
 
+# mk_mounted FILE MNT: an ext4 loop device over FILE, mounted on MNT and unmounted at the end.
+# Lazy init is off so the filesystem writes nothing in the background between two hashes.
+mk_mounted() {
+	local d
+	d=$(mk_loop "$1")
+	on_exit "umount '$2' || umount -l '$2'"
+	mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$d" && mount "$d" "$2" && echo "$d"
+}
+
+# dev_hash PATH [BYTES]: the sha256 of PATH's content (of its first BYTES only, when given): a
+# disk-safety test compares it before and after what must not write.
+dev_hash() {
+	if [ -n "${2:-}" ]; then
+		head -c "$2" "$1" | sha256sum | cut -d' ' -f1
+	else
+		sha256sum "$1" | cut -d' ' -f1
+	fi
+}
+
 # devstat DEV: "reads read_merges read_sectors writes write_merges write_sectors" from the block
 # layer's own counters.
 devstat() {
@@ -69,6 +124,14 @@ devstat() {
 
 # json FILE EXPR: evaluate a Python expression on the JSON document `d`.
 json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# json_edit FILE PYTHON [ARG]: run the Python statement PYTHON on the JSON document of FILE, as
+# d (ARG, when given, as arg), and write it back: how a test damages a results folder's file.
+json_edit() {
+	"$PY" -c "import json, sys; d = json.load(open(sys.argv[1])); arg = (sys.argv[2:] or [None])[0]
+$2
+json.dump(d, open(sys.argv[1], 'w'))" "$1" "${@:3}"
+}
 
 # near A B TOL_PCT: A within TOL_PCT percent of B.
 near() { "$PY" -c "import sys; a,b,t=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= t/100*abs(b) else 1)" "$@"; }
@@ -134,6 +197,17 @@ dual_port_agents() {
 	start_agent b "$PB" --allow-write "$DB"
 }
 
+# file_has FILE PATTERN [TRIES]: wait until FILE has a line matching PATTERN (grep's basic
+# regular expression), polling every 50 ms up to TRIES times (default 100, 5 s); false if not.
+file_has() {
+	local i
+	for ((i = 0; i < ${3:-100}; i++)); do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # killed_run PLAN DIR FILE PATTERN: `lockstep run PLAN -o DIR` (under timeout), killed with
 # SIGKILL as soon as DIR/FILE has PATTERN (a crash at a known place); the test fails if it does
 # not within 10 s. The run's stderr goes to DIR.log.
@@ -142,11 +216,7 @@ killed_run() {
 	timeout 60 "$LOCKSTEP" run --quiet "$1" -o "$2" 2>"$2.log" &
 	run=$!
 	on_exit "pkill -9 -P $run; kill -9 $run"
-	for _ in $(seq 200); do
-		grep -q "$4" "$2/$3" 2>/dev/null && break
-		sleep 0.05
-	done
-	grep -q "$4" "$2/$3" 2>/dev/null || fail "$2/$3 never had $4: $(tail -3 "$2.log")"
+	file_has "$2/$3" "$4" 200 || fail "$2/$3 never had $4: $(tail -3 "$2.log")"
 	pkill -9 -P $run # the coordinator, not the timeout above it
 	wait $run 2>/dev/null || true
 }

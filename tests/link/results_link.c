@@ -4,7 +4,7 @@
  * once per library (LST_LINK_MEASURE, LST_LINK_FOLDER or LST_LINK_PRESENT), and a reference to
  * each of its modules pulls every object into the link, so a call into a library it does not
  * link (folder calling present, measure calling folder) is an undefined symbol and fails the
- * build. tests/integration/link_results.sh then fails when ldd or the link line shows what the
+ * build. tests/link/link_results.sh then fails when ldd or the link line shows what the
  * library must not link (ZeroMQ, czmq, msgpack; for measure also jansson and libyaml).
  */
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A test hook (tests/integration/daemon_hooks.c): appends the CLOCK_MONOTONIC instant it began,
+ * A test hook (tests/integration/agent/daemon_hooks.c): appends the CLOCK_MONOTONIC instant it began,
  * in ns, as a line to the file argv[1], prints "stamp NAME" (LOCKSTEP_HOOK) on stdout and exits
  * with the status argv[2] (default 0). A C program, so that the instant is not late by an
  * interpreter's start-up.
