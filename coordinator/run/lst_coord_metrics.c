@@ -221,7 +221,7 @@ void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step)
 	lst_metrics_set(m, M_POINT_INFO,
 			lst_metrics_labels(l, sizeof(l), "phase", at->phase_name, "point", pt,
 					   "label", at->label, "suite", lst_suite_names[ph->suite],
-					   NULL),
+					   (char *)NULL),
 			1);
 	lst_metrics_set(m, M_PHASE, "", (double)at->phase);
 	lst_metrics_set(m, M_POINT, "", (double)at->point);
