@@ -396,7 +396,7 @@ static int s_section(struct s_import *im, struct s_set *s, const struct lst_fioj
  * there, over all of a path's jobs here; and without time_based fio stops each job after its
  * size (one pass per job), where lockstep's jobs share one pass over the region.
  */
-static int s_finish(struct s_import *im, struct s_set *s)
+static int s_finish(struct s_import *im, struct s_set *s, const struct lst_fiojob_section *sec)
 {
 	const char *jobs_text = s_get(s, "jobs");
 	int64_t jobs = jobs_text ? strtoll(jobs_text, NULL, 10) : 1;
@@ -414,11 +414,16 @@ static int s_finish(struct s_import *im, struct s_set *s)
 			      &im->err);
 		snprintf(buf, sizeof(buf), "%" PRId64, w.bytes * jobs);
 		s_put(s, "bytes", buf);
-	} else if (jobs > 1 && !s->time_based && s_get(s, "size")) {
+	} else if (!s->time_based && s_get(s, "size")) {
 		lst_opt_parse(size_opt, &w, s_get(s, "size"), &im->err);
 		snprintf(buf, sizeof(buf), "%" PRId64, w.size * jobs);
 		s_put(s, "bytes", buf);
 	}
+	if (!s_get(s, "runtime") && !s_get(s, "bytes"))
+		return lst_err_set(&im->err, -EINVAL,
+				   "%s:%d: job '%s' has neither runtime= nor size=: fio makes a "
+				   "pass over the whole device, a plan needs to know when to stop",
+				   im->file, sec->line, sec->name);
 	if (s->time_based && !s_get(s, "runtime"))
 		s_note(im, s->time_based,
 		       "time_based without runtime: fio runs until stopped; the phase "
@@ -514,8 +519,8 @@ static int s_read_file(struct s_import *im, const char *path, struct s_file *f)
 				snprintf(j->name + strlen(j->name), 6, "-%zu", f->njobs);
 			}
 		j->set = g;
-		if (s_section(im, &j->set, sec) || s_finish(im, &j->set) ||
-		    s_check_path(im, f, j, sec))
+		if (s_section(im, &j->set, sec) || s_check_path(im, f, j, sec) ||
+		    s_finish(im, &j->set, sec))
 			return -EINVAL;
 		any_group = s_groups_anew(sec, &g);
 		if (seen_job && !any_group)
@@ -550,7 +555,8 @@ static bool s_phase_wide(const char *key)
 
 /*
  * Write the keys of s as a block map at indent, those of base with the same value left out;
- * with only (0: all, 1: the phase-wide ones, 2: the others).
+ * with only (0: all; 1: the phase-wide ones, and bytes, so that the phase has a stop of its
+ * own; 2: all but the phase-wide ones).
  */
 static size_t s_write_set(FILE *out, const char *head, int indent, const struct s_set *s,
 			  const struct s_set *base, int only)
@@ -561,7 +567,8 @@ static size_t s_write_set(FILE *out, const char *head, int indent, const struct 
 		const char *b = base ? s_get(base, s->kv[i].key) : NULL;
 
 		if ((b && !strcmp(b, s->kv[i].value)) ||
-		    (only && s_phase_wide(s->kv[i].key) != (only == 1)))
+		    (only == 1 && !s_phase_wide(s->kv[i].key) && strcmp(s->kv[i].key, "bytes")) ||
+		    (only == 2 && s_phase_wide(s->kv[i].key)))
 			continue;
 		if (!n++)
 			fprintf(out, "%*s%s\n", indent - 2, "", head);
