@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,43 +392,60 @@ static int s_section(struct s_import *im, struct s_set *s, const struct lst_fioj
 	return 0;
 }
 
+/* key = per_job x jobs, within the workload table's range, or an error at the job's line. */
+static int s_per_path(struct s_import *im, struct s_set *s, const char *key, int64_t per_job,
+		      int64_t jobs, const struct lst_fiojob_section *sec)
+{
+	const struct lst_opt *opt = lst_opt_find(lst_workload_opts, key);
+	struct lst_workload w;
+	char buf[64];
+
+	lst_workload_init(&w);
+	if (per_job > INT64_MAX / jobs || lst_opt_set_int(opt, &w, per_job * jobs, &im->err)) {
+		lst_err_set(&im->err, -EINVAL,
+			    "%s:%d: job '%s': %" PRId64 " per job x numjobs %" PRId64
+			    " is out of %s's range",
+			    im->file, sec->line, sec->name, per_job, jobs, key);
+		return -EINVAL;
+	}
+	s_put(s, key, lst_opt_format(opt, &w, buf, sizeof(buf)));
+	return 0;
+}
+
 /*
  * fio's per-job figures as lockstep's per-path ones: rate_iops and io_size count per job
  * there, over all of a path's jobs here; and without time_based fio stops each job after its
- * size (one pass per job), where lockstep's jobs share one pass over the region.
+ * size (one pass per job), where lockstep's jobs share one budget.
  */
 static int s_finish(struct s_import *im, struct s_set *s, const struct lst_fiojob_section *sec)
 {
 	const char *jobs_text = s_get(s, "jobs");
 	int64_t jobs = jobs_text ? strtoll(jobs_text, NULL, 10) : 1;
-	const struct lst_opt *size_opt = lst_opt_find(lst_workload_opts, "size");
 	struct lst_workload w;
-	char buf[64];
 
 	lst_workload_init(&w);
-	if (s->rate_iops) {
-		snprintf(buf, sizeof(buf), "%" PRId64, s->rate_iops * jobs);
-		s_put(s, "rate_iops", buf);
-	}
-	if (jobs > 1 && s_get(s, "bytes")) {
+	if (s->rate_iops && s_per_path(im, s, "rate_iops", s->rate_iops, jobs, sec))
+		return -EINVAL;
+	if (s->time_based && !s_get(s, "runtime"))
+		return lst_err_set(&im->err, -EINVAL,
+				   "%s:%d: time_based without runtime=: fio runs until stopped, "
+				   "a plan needs to know when to stop",
+				   im->file, s->time_based);
+	if (s_get(s, "bytes")) {
 		lst_opt_parse(lst_opt_find(lst_workload_opts, "bytes"), &w, s_get(s, "bytes"),
 			      &im->err);
-		snprintf(buf, sizeof(buf), "%" PRId64, w.bytes * jobs);
-		s_put(s, "bytes", buf);
-	} else if (!s->time_based && s_get(s, "size")) {
-		lst_opt_parse(size_opt, &w, s_get(s, "size"), &im->err);
-		snprintf(buf, sizeof(buf), "%" PRId64, w.size * jobs);
-		s_put(s, "bytes", buf);
+		return s_per_path(im, s, "bytes", w.bytes, jobs, sec);
 	}
-	if (!s_get(s, "runtime") && !s_get(s, "bytes"))
+	if (!s->time_based && s_get(s, "size")) {
+		lst_opt_parse(lst_opt_find(lst_workload_opts, "size"), &w, s_get(s, "size"),
+			      &im->err);
+		return s_per_path(im, s, "bytes", w.size, jobs, sec);
+	}
+	if (!s_get(s, "runtime"))
 		return lst_err_set(&im->err, -EINVAL,
 				   "%s:%d: job '%s' has neither runtime= nor size=: fio makes a "
 				   "pass over the whole device, a plan needs to know when to stop",
 				   im->file, sec->line, sec->name);
-	if (s->time_based && !s_get(s, "runtime"))
-		s_note(im, s->time_based,
-		       "time_based without runtime: fio runs until stopped; the phase "
-		       "makes one pass over the region");
 	return 0;
 }
 
@@ -458,9 +476,9 @@ static void s_plan_name(const char *in, char *out, size_t size)
 		snprintf(out, size, "job");
 }
 
-static bool s_groups_anew(const struct lst_fiojob_section *sec, const struct s_set *g)
+/* A job that starts a group of its own: fio runs it after the jobs before it. */
+static bool s_groups_anew(const struct lst_fiojob_section *sec)
 {
-	(void)g;
 	for (size_t i = 0; i < sec->nopts; i++)
 		if (s_is(&sec->opts[i], "stonewall", "new_group") ||
 		    s_is(&sec->opts[i], "wait_for_previous", NULL))
@@ -522,7 +540,7 @@ static int s_read_file(struct s_import *im, const char *path, struct s_file *f)
 		if (s_section(im, &j->set, sec) || s_check_path(im, f, j, sec) ||
 		    s_finish(im, &j->set, sec))
 			return -EINVAL;
-		any_group = s_groups_anew(sec, &g);
+		any_group = s_groups_anew(sec);
 		if (seen_job && !any_group)
 			s_note(im, sec->line,
 			       "[%s] runs alongside the job before it in fio (no stonewall); "
@@ -624,6 +642,30 @@ static void s_check_phase_wide(struct s_import *im, const struct s_file *files, 
 	}
 }
 
+/*
+ * One file for several agents: fio runs the whole file on each client, so each path gets the
+ * job's bytes and rate_iops as a role of its own (a phase's are the target's, divided over the
+ * paths taking part).
+ */
+static void s_write_per_path(FILE *out, const struct s_flags *fl, const struct s_set *s)
+{
+	static const char *const keys[] = { "bytes", "rate_iops" };
+	char agent[64];
+
+	if (fl->nagents < 2 || (!s_get(s, "bytes") && !s_get(s, "rate_iops")))
+		return;
+	fprintf(out, "    paths:\n");
+	for (size_t i = 0; i < fl->nagents; i++) {
+		fprintf(out, "      %s:\n", s_agent_name(fl, i, agent, sizeof(agent)));
+		for (size_t k = 0; k < 2; k++)
+			if (s_get(s, keys[k])) {
+				fprintf(out, "        %s: ", keys[k]);
+				s_quoted(out, s_get(s, keys[k]));
+				fputc('\n', out);
+			}
+	}
+}
+
 static void s_write_plan(FILE *out, struct s_import *im, const struct s_flags *fl,
 			 const struct s_file *files, size_t nfiles)
 {
@@ -652,6 +694,7 @@ static void s_write_plan(FILE *out, struct s_import *im, const struct s_flags *f
 		if (nfiles == 1) {
 			s_write_set(out, "workload:", 6, &files[0].jobs[j].set, &files[0].defaults,
 				    0);
+			s_write_per_path(out, fl, &files[0].jobs[j].set);
 			continue;
 		}
 		s_check_phase_wide(im, files, nfiles, j);

@@ -118,6 +118,57 @@ aw0=$(sectors "$da" W) ar0=$(sectors "$da" R) bw0=$(sectors "$db" W) br0=$(secto
 aw=$(($(sectors "$da" W) - aw0)) ar=$(($(sectors "$da" R) - ar0))
 bw=$(($(sectors "$db" W) - bw0)) br=$(($(sectors "$db" R) - br0))
 
+# One job file for two agents that each see their own device under one name, as two hosts'
+# /dev/nvme0n1 would: agent c runs in a mount namespace where a second loop device is bound over
+# $da's name. [global] becomes the plan's defaults, rate_iops counts over the jobs of a path,
+# and a job without stonewall is listed (fio would run it alongside the one before).
+dc=$(mk_loop "$back_b")
+printf '#!/bin/sh\nmount --bind "%s" "%s" && exec "$@"\n' "$dc" "$da" >"$TMP/bind.sh"
+chmod +x "$TMP/bind.sh"
+pc=$(free_port)
+AGENT_WRAP="unshare --mount --propagation private $TMP/bind.sh" start_agent c "$pc" --allow-write "$da"
+cat >"$TMP/s.fio" <<EOF
+[global]
+filename=$da
+bs=4k
+iodepth=2
+size=1m
+rate_iops=100000
+
+[w]
+rw=write
+numjobs=2
+
+[r]
+rw=randread
+bs=8k
+io_size=512k
+EOF
+"$LOCKSTEP" import "$TMP/s.fio" --agent "a=127.0.0.1:$pa" --agent "c=127.0.0.1:$pc" \
+	-o "$TMP/s.yaml" 2>"$TMP/s.notes" || fail "import s.fio: $(cat "$TMP/s.notes")"
+has_line "$TMP/s.notes" \
+	"$TMP/s.fio:12: [r] runs alongside the job before it in fio (no stonewall); here it is a phase of its own, after it"
+"$PY" - "$TMP/s.yaml" <<'PY' || fail "s.yaml: $(cat "$TMP/s.yaml")"
+import sys, yaml
+p = yaml.safe_load(open(sys.argv[1]))
+assert p["defaults"] == {"bs": "4k", "iodepth": "2", "size": "1m"}, p["defaults"]
+w, r = (ph["workload"] for ph in p["phases"])
+assert w == {"rw": "write", "jobs": "2", "rate_iops": "200000", "bytes": "2m"}, w
+assert r == {"rw": "randread", "bs": "8k", "rate_iops": "100000", "bytes": "512k"}, r
+assert sorted(p["targets"][0]["paths"]) == ["a", "c"], p["targets"]
+# fio runs the whole file on each client: each path has its own budget and rate
+for ph in p["phases"]:
+    for a in "a", "c":
+        want = {k: ph["workload"][k] for k in ("bytes", "rate_iops")}
+        assert ph["paths"][a] == want, ph
+PY
+ok "one file for both agents: defaults from [global], rate_iops x numjobs, each path's own bytes and rate"
+w0=$(($(sectors "$da" W) + $(sectors "$dc" W))) r0=$(($(sectors "$da" R) + $(sectors "$dc" R)))
+"$LOCKSTEP" run "$TMP/s.yaml" -o "$TMP/s-res" >"$TMP/s-run.out" 2>&1 ||
+	fail "run s.yaml: $(cat "$TMP/s-run.out")"
+sw=$(($(sectors "$da" W) + $(sectors "$dc" W) - w0))
+sr=$(($(sectors "$da" R) + $(sectors "$dc" R) - r0))
+
 # want WHAT GOT BYTES: the device counted exactly BYTES, or at most 64 KiB more (reads the agent
 # makes of a device it opens, the I/O in flight when a byte budget ends).
 want() {
@@ -129,6 +180,8 @@ want "a: fill writes (2 jobs x 4 MiB)" "$aw" $((8 * M))
 want "a: mix reads (io_size 2 MiB)" "$ar" $((2 * M))
 want "b: fill writes (3 jobs x 2 MiB)" "$bw" $((6 * M))
 want "b: mix reads (one pass over 1 MiB)" "$br" $((1 * M))
+want "s: w writes (2 agents x 2 jobs x 1 MiB, both devices)" "$sw" $((4 * M))
+want "s: r reads (2 agents x 512 KiB, both devices)" "$sr" $((1 * M))
 if [ -n "${fio_w:-}" ]; then
 	for d in "wrote $aw $fio_w" "read $ar $fio_r"; do
 		set -- $d
@@ -138,4 +191,6 @@ if [ -n "${fio_w:-}" ]; then
 fi
 "$PY" "$(dirname "$0")/../check_consistency.py" "$TMP/res" >"$TMP/cc.out" 2>&1 ||
 	fail "check_consistency: $(cat "$TMP/cc.out")"
-ok "the results folder is consistent"
+"$PY" "$(dirname "$0")/../check_consistency.py" "$TMP/s-res" >"$TMP/cc.out" 2>&1 ||
+	fail "check_consistency: $(cat "$TMP/cc.out")"
+ok "the results folders are consistent"
