@@ -452,6 +452,7 @@ static int s_finish(struct s_import *im, struct s_set *s, const struct lst_fiojo
 /* A job of a job file, as a phase's workload. */
 struct s_job {
 	char name[64]; /* the phase's name: letters, digits, `_ . -` */
+	int line;      /* its section's */
 	struct s_set set;
 };
 
@@ -531,6 +532,7 @@ static int s_read_file(struct s_import *im, const char *path, struct s_file *f)
 		f->jobs = lst_realloc(f->jobs, (f->njobs + 1) * sizeof(*f->jobs));
 		j = &f->jobs[f->njobs++];
 		s_plan_name(sec->name, j->name, sizeof(j->name));
+		j->line = sec->line;
 		for (size_t k = 0; k + 1 < f->njobs; k++)
 			if (!strcmp(f->jobs[k].name, j->name)) {
 				j->name[58] = '\0'; /* room for "-NNNN" within 63 */
@@ -633,7 +635,7 @@ static void s_check_phase_wide(struct s_import *im, const struct s_file *files, 
 			if (!s_phase_wide(b->kv[k].key) || (v && !strcmp(v, b->kv[k].value)))
 				continue;
 			im->file = files[i].fio->file;
-			s_note(im, files[i].fio->sections[0].line,
+			s_note(im, files[i].jobs[j].line,
 			       "job %zu: %s %s differs from %s's: a phase has one %s on every agent, "
 			       "the first file's",
 			       j + 1, b->kv[k].key, b->kv[k].value, files[0].fio->file,
@@ -723,6 +725,13 @@ static int s_check_agents(const struct s_flags *fl, int nfiles)
 	}
 	for (size_t i = 0; i < fl->nagents; i++) {
 		size_t n = strcspn(fl->agents[i], "=");
+
+		for (size_t k = 0; k < i; k++)
+			if (!strncmp(fl->agents[k], fl->agents[i], n + 1)) {
+				fprintf(stderr, "lockstep import: two agents named %.*s\n", (int)n,
+					fl->agents[i]);
+				return 2;
+			}
 
 		if (n > 63 || strspn(fl->agents[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
 						    "TUVWXYZ0123456789_.-") != n) {
