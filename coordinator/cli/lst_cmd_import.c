@@ -291,10 +291,13 @@ static const struct {
 	{ "write_iops_log", "the results folder keeps IOPS per interval" },
 };
 
+/* Why key is not carried; fio's directives ("include FILE") by their first word. */
 static const char *s_not_carried(const char *key)
 {
+	size_t n = strcspn(key, " \t");
+
 	for (size_t i = 0; i < sizeof(s_why) / sizeof(s_why[0]); i++)
-		if (!strcmp(key, s_why[i].key))
+		if (strlen(s_why[i].key) == n && !strncmp(key, s_why[i].key, n))
 			return s_why[i].why;
 	return "lockstep has no such option";
 }
