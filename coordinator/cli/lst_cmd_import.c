@@ -26,6 +26,7 @@
 
 #include "lst_assert.h"
 #include "lst_cli.h"
+#include "lst_errlist.h"
 #include "lst_file.h"
 #include "lst_fiojob.h"
 #include "lst_util.h"
@@ -768,6 +769,27 @@ static int s_output(const char *path, const char *text, size_t len)
 	return 0;
 }
 
+/*
+ * The plan made is read back as `lockstep validate` reads it, so that what import writes runs:
+ * a problem the job files and flags together make (an address no plan takes) stops it here,
+ * with the plan's own messages, and nothing is written.
+ */
+static int s_check_plan(const char *out, const char *text, size_t len)
+{
+	lst_errlist errs = { 0 };
+	lst_plan *p = lst_plan_parse(text, len, out && strcmp(out, "-") ? out : "plan", &errs);
+
+	if (p) {
+		lst_plan_destroy(&p);
+		return 0;
+	}
+	lst_errlist_print(&errs, stderr);
+	fprintf(stderr, "lockstep import: the plan made from these files would not validate; "
+			"nothing written\n");
+	lst_errlist_free(&errs);
+	return 2;
+}
+
 static int s_import(const struct s_flags *fl, int nfiles, char **paths, struct s_file *files)
 {
 	struct s_import im = { .strict = fl->strict };
@@ -801,7 +823,9 @@ static int s_import(const struct s_flags *fl, int nfiles, char **paths, struct s
 		free(text);
 		return 2;
 	}
-	rc = s_output(fl->c.out, text, len);
+	rc = s_check_plan(fl->c.out, text, len);
+	if (!rc)
+		rc = s_output(fl->c.out, text, len);
 	free(text);
 	return rc;
 }

@@ -115,6 +115,13 @@ rc=0
 has_text "$TMP/err" "$TMP/a.fio:8: error: log_avg_msec=500 not carried"
 ok "--strict refuses them and writes nothing"
 
+rc=0
+"$LOCKSTEP" import "$TMP/a.fio" --agent "a=127.0.0.1:70000" -o "$TMP/port.yaml" 2>"$TMP/err" || rc=$?
+[ $rc -eq 2 ] && [ ! -e "$TMP/port.yaml" ] || fail "a port no plan takes: exit $rc: $(cat "$TMP/err")"
+has_text "$TMP/err" "has port '70000'; a port is a number from 1 to 65535"
+has_text "$TMP/err" "would not validate; nothing written"
+ok "a plan validate would refuse is not written: $(grep 70000 "$TMP/err")"
+
 "$LOCKSTEP" validate "$TMP/plan.yaml" >"$TMP/v.out" 2>&1 || fail "validate: $(cat "$TMP/v.out")"
 grep -E '^  [0-9]+\. ' "$TMP/v.out" | grep -c . | grep -qx 2 || fail "want 2 phases: $(cat "$TMP/v.out")"
 
