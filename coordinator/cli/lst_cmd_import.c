@@ -110,6 +110,7 @@ struct s_set {
 	int64_t rate_iops; /* fio's per job; made per path once numjobs is known */
 	int64_t io_size;   /* fio's per job */
 	int time_based;	   /* its line: fio stops at runtime only, not at size */
+	bool stonewall;	   /* starts a group of its own (in [global]: every job does) */
 	const char *path;  /* filename=, borrowed from the job file */
 	int path_line;
 };
@@ -371,6 +372,8 @@ static int s_option_value(struct s_import *im, struct s_set *s, const struct lst
 /* One option of a job (or of [global]) onto its workload. */
 static int s_option(struct s_import *im, struct s_set *s, const struct lst_fiojob_opt *o)
 {
+	if (s_is(o, "stonewall", "new_group") || s_is(o, "wait_for_previous", NULL))
+		s->stonewall = s_on(o);
 	for (size_t i = 0; s_harmless[i]; i++)
 		if (!strcmp(o->key, s_harmless[i]))
 			return 0;
@@ -481,16 +484,6 @@ static void s_plan_name(const char *in, char *out, size_t size)
 		snprintf(out, size, "job");
 }
 
-/* A job that starts a group of its own: fio runs it after the jobs before it. */
-static bool s_groups_anew(const struct lst_fiojob_section *sec)
-{
-	for (size_t i = 0; i < sec->nopts; i++)
-		if (s_is(&sec->opts[i], "stonewall", "new_group") ||
-		    s_is(&sec->opts[i], "wait_for_previous", NULL))
-			return s_on(&sec->opts[i]);
-	return false;
-}
-
 /* Every job's device is the file's one filename=: a target has one path per agent. */
 static int s_check_path(struct s_import *im, struct s_file *f, const struct s_job *j,
 			const struct lst_fiojob_section *sec)
@@ -517,7 +510,7 @@ static int s_check_path(struct s_import *im, struct s_file *f, const struct s_jo
 static int s_read_file(struct s_import *im, const char *path, struct s_file *f)
 {
 	struct s_set g = { 0 };
-	bool any_group = false, seen_job = false;
+	bool seen_job = false;
 
 	if (!(f->fio = lst_fiojob_load(path, &im->err)))
 		return -EINVAL;
@@ -546,8 +539,7 @@ static int s_read_file(struct s_import *im, const char *path, struct s_file *f)
 		if (s_section(im, &j->set, sec) || s_check_path(im, f, j, sec) ||
 		    s_finish(im, &j->set, sec))
 			return -EINVAL;
-		any_group = s_groups_anew(sec);
-		if (seen_job && !any_group)
+		if (seen_job && !j->set.stonewall)
 			s_note(im, sec->line,
 			       "[%s] runs alongside the job before it in fio (no stonewall); "
 			       "here it is a phase of its own, after it",

@@ -27,6 +27,12 @@ bad "2: rw=randwrit: " '[j]\nrw=randwrit\nfilename=/dev/x\n'
 bad "1: job 'j' has neither runtime= nor size=" '[j]\nfilename=/dev/x\nrw=read\n'
 bad " no job section" '[global]\nbs=4k\n'
 
+# stonewall in [global] puts every job in a group of its own: no job runs alongside another.
+printf '[global]\nstonewall\nfilename=/dev/x\nsize=1m\n[a]\nrw=read\n[b]\nrw=write\n' >"$TMP/g.fio"
+"$LOCKSTEP" import "$TMP/g.fio" >/dev/null 2>"$TMP/err" || fail "import g.fio: $(cat "$TMP/err")"
+[ ! -s "$TMP/err" ] || fail "stonewall in [global]: $(cat "$TMP/err")"
+ok "stonewall in [global]: every job is a phase of its own, nothing listed"
+
 need_root
 back_a=$(mk_backing 16M)
 back_b=$(mk_backing 16M)
