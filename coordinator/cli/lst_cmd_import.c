@@ -283,6 +283,8 @@ static const struct {
 	{ "verify", "fio's verify names a checksum; lockstep's verify: true stamps and checks "
 		    "every 4 KiB unit against the run's journal (add it to the plan)" },
 	{ "rate", "a bandwidth cap: lockstep caps IOPS only (rate_iops)" },
+	{ "rate_process", "lockstep spaces rate-limited I/Os by arrivals: poisson or uniform, and "
+			  "uniform is close to fio's linear but not the same" },
 	{ "loops", "a phase runs once; the plan's repeat: runs each point again" },
 	{ "startdelay", "every agent starts each phase together, on the shared clock" },
 	{ "include", "the included file is not read: import it as a job file of its own" },
@@ -327,6 +329,23 @@ static const struct {
 	{ "random_distribution", NULL, "random_distribution", false },
 };
 
+/*
+ * fio's buffer_compress_percentage=N compresses the data *by* N%; lockstep's pattern
+ * compressible=M makes it compress *to* M%: M = 100 - N (0 is random data, 100 zeros).
+ */
+static int s_compress(struct s_import *im, struct s_set *s, const struct lst_fiojob_opt *o)
+{
+	char buf[64];
+	int64_t n;
+
+	if (s_int(im, o, &n))
+		return -EINVAL;
+	if (n == 0 || n >= 100)
+		return s_carry(im, s, "pattern", n ? "zeros" : "random", o);
+	snprintf(buf, sizeof(buf), "compressible=%" PRId64, 100 - n);
+	return s_carry(im, s, "pattern", buf, o);
+}
+
 static int s_option_value(struct s_import *im, struct s_set *s, const struct lst_fiojob_opt *o)
 {
 	char buf[128];
@@ -356,6 +375,10 @@ static int s_option_value(struct s_import *im, struct s_set *s, const struct lst
 	}
 	if (s_is(o, "rate_iops", NULL))
 		return s_int(im, o, &s->rate_iops);
+	if (s_is(o, "buffer_compress_percentage", NULL))
+		return s_compress(im, s, o);
+	if (s_is(o, "rate_process", NULL) && !strcmp(o->value, "poisson"))
+		return s_carry(im, s, "arrivals", "poisson", o);
 	if (s_is(o, "io_size", "io_limit"))
 		return s_carry(im, s, "bytes", o->value, o) ? -EINVAL : 0;
 	if (s_is(o, "ioengine", NULL))
@@ -381,6 +404,8 @@ static int s_option(struct s_import *im, struct s_set *s, const struct lst_fiojo
 		s->time_based = s_on(o) ? o->line : 0;
 		return 0;
 	}
+	if (s_is(o, "zero_buffers", NULL))
+		return s_carry(im, s, "pattern", s_on(o) ? "zeros" : "random", o);
 	if (s_is(o, "direct", NULL) || s_is(o, "buffered", NULL))
 		return s_carry(im, s, "direct",
 			       s_on(o) == !strcmp(o->key, "direct") ? "true" : "false", o);

@@ -33,6 +33,17 @@ printf '[global]\nstonewall\nfilename=/dev/x\nsize=1m\n[a]\nrw=read\n[b]\nrw=wri
 [ ! -s "$TMP/err" ] || fail "stonewall in [global]: $(cat "$TMP/err")"
 ok "stonewall in [global]: every job is a phase of its own, nothing listed"
 
+# fio's data and arrival options under lockstep's names: compress *by* 30% is compress *to* 70%.
+printf '[j]\nfilename=/dev/x\nsize=1m\nbuffer_compress_percentage=30\nrate_process=poisson\n' >"$TMP/d.fio"
+printf '[j]\nfilename=/dev/x\nsize=1m\nzero_buffers\n' >"$TMP/z.fio"
+"$LOCKSTEP" import "$TMP/d.fio" -o "$TMP/d.yaml" 2>"$TMP/err" || fail "import d.fio: $(cat "$TMP/err")"
+"$LOCKSTEP" import "$TMP/z.fio" -o "$TMP/z.yaml" 2>>"$TMP/err" || fail "import z.fio: $(cat "$TMP/err")"
+[ ! -s "$TMP/err" ] || fail "data options listed: $(cat "$TMP/err")"
+has_line "$TMP/d.yaml" '      pattern: "compressible=70"'
+has_line "$TMP/d.yaml" '      arrivals: "poisson"'
+has_line "$TMP/z.yaml" '      pattern: "zeros"'
+ok "buffer_compress_percentage, rate_process=poisson and zero_buffers carried"
+
 need_root
 back_a=$(mk_backing 16M)
 back_b=$(mk_backing 16M)
