@@ -55,7 +55,7 @@ int lst_coord__hello(lst_coord *c)
 }
 
 /* Our CURVE key pair, loaded once, when the first agent with a key is connected; every
- * connection borrows it until the coordinator's end (lst_coord__connect_close). */
+ * connection borrows it until the session's end (lst_coord__session_destroy). */
 struct lst_coord__keys {
 	struct lst_keypair own;
 	char *own_file;

@@ -57,7 +57,7 @@ struct lst_coord__pagent {
 	bool unsplit_warned;		    /* it sent a multi-path sample without `paths` */
 };
 
-/* The point's state (c->cur, made once for the run by lst_coord__point_new). */
+/* The point's state (lst_coord__cur, made once for the run by lst_coord__point_new). */
 struct lst_coord__point {
 	lst_merge *merge;
 	struct lst_coord__paths paths;

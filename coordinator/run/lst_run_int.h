@@ -336,7 +336,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase);
 
 /* lst_point.c: one point */
 
-/* The point's state for nagents agents, no point yet (the orchestrator holds it as c->cur;
+/* The point's state for nagents agents, no point yet (the orchestrator holds it, lst_coord__cur;
  * lst_coord__point_destroy frees it and nulls *p, safe on NULL). */
 struct lst_coord__point *lst_coord__point_new(size_t nagents);
 void lst_coord__point_destroy(struct lst_coord__point **p);
@@ -519,7 +519,7 @@ void lst_coord__metrics_state(lst_coord *c, const char *state);
 void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row);
 /* A sample of agent i was merged. */
 void lst_coord__metrics_sample(lst_coord *c, size_t i);
-/* A point begins (c->cur is set): its place in the run. */
+/* A point begins (lst_coord__where is set): its place in the run. */
 void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step);
 /* A point's result went to the phase's suite: its rounds and steady state. */
 void lst_coord__metrics_suite(lst_coord *c, const lst_suite_run *suite);
