@@ -98,14 +98,15 @@ void lst_coord__paths_end(lst_coord *c)
 
 void lst_coord__merge_done(lst_coord *c, size_t i)
 {
-	struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
+	struct lst_coord__point *cur = lst_coord__cur(c);
+	struct lst_coord__pagent *pa = &cur->ag[i];
 
-	if (!lst_coord__cur(c)->merge)
+	if (!cur->merge)
 		return;
-	lst_merge_agent_done(lst_coord__cur(c)->merge, i);
-	if (lst_coord__cur(c)->paths.merge)
+	lst_merge_agent_done(cur->merge, i);
+	if (cur->paths.merge)
 		for (uint32_t j = 0; j < pa->njobs; j++)
-			lst_merge_agent_done(lst_coord__cur(c)->paths.merge, pa->slot[j]);
+			lst_merge_agent_done(cur->paths.merge, pa->slot[j]);
 }
 
 void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s)

@@ -391,6 +391,7 @@ static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, si
 {
 	const struct lst_plan_target *pt = &lst_coord__plan(c)->targets[t];
 	size_t i = pt->paths[j].agent;
+	struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 	struct lst_jobspec *js;
 
 	if (m->u.prepare.njobs == LST_MAX_JOBSPECS) {
@@ -408,21 +409,19 @@ static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, si
 	js->action = step->action;
 	js->w = *w;
 	lst_coord__verify_stamp(c, t, j, js);
-	if (!lst_coord__cur(c)->ag[i].jobs) {
-		lst_coord__cur(c)->ag[i].jobs = json_array();
-		lst_coord__cur(c)->ag[i].expect_last = -1;
-		lst_coord__cur(c)->ag[i].records = false;
+	if (!pa->jobs) {
+		pa->jobs = json_array();
+		pa->expect_last = -1;
+		pa->records = false;
 	}
-	lst_coord__cur(c)->ag[i].records |= w->write_iolog[0] != 0;
+	pa->records |= w->write_iolog[0] != 0;
 	if (step->action == LST_ACTION_IO)
-		lst_coord__cur(c)->ag[i].expect_last =
-			LST_MAX(lst_coord__cur(c)->ag[i].expect_last, s_last_interval(w));
-	json_array_append_new(lst_coord__cur(c)->ag[i].jobs,
-			      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target", pt->name,
-					"path", pt->paths[j].path, "offset",
-					(json_int_t)js->w.offset, "size", (json_int_t)js->w.size,
-					"bytes", (json_int_t)js->w.bytes, "rate_iops",
-					(json_int_t)js->w.rate_iops));
+		pa->expect_last = LST_MAX(pa->expect_last, s_last_interval(w));
+	json_array_append_new(
+		pa->jobs, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target", pt->name, "path",
+				    pt->paths[j].path, "offset", (json_int_t)js->w.offset, "size",
+				    (json_int_t)js->w.size, "bytes", (json_int_t)js->w.bytes,
+				    "rate_iops", (json_int_t)js->w.rate_iops));
 	return 0;
 }
 
