@@ -167,8 +167,10 @@ int lst_bench_fio_flag(struct lst_bench_fio *f, const char *name, const char *va
 					   "--%s takes no value, or 0 or 1 (fio's spelling); not "
 					   "'%s'",
 					   name, value);
+		if (s_take(f, name, value, opt, val, err))
+			return -EINVAL;
 		s_note(name, value, s_taken[i].note);
-		return s_take(f, name, value, opt, val, err) ? -EINVAL : 1;
+		return 1;
 	}
 	return 0;
 }
