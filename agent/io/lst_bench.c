@@ -139,6 +139,7 @@ static void s_usage(FILE *f)
 			lst_opt_describe_range(o, range, sizeof(range)), o->def[0] ? o->def : "-");
 		(void)def;
 	}
+	lst_bench_fio_usage(f);
 	fprintf(f,
 		"\n"
 		"Without --runtime and --bytes the run makes one pass over the region.\n"
@@ -669,15 +670,17 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 	} else {
 		char range[64], mix[LST_OPT_WIRE_MAX];
 
-		if (b->w.skew.n) /* a mix: its entries, not the unused rw and bs */
-			printf("lockstep-agent bench: skew \"%s\" iodepth=%lld jobs=%lld engine=%s "
+		printf("lockstep-agent bench: %s%s", b->fio.name ? b->fio.name : "",
+		       b->fio.name ? ": " : ""); /* fio's --name labels the run */
+		if (b->w.skew.n)		 /* a mix: its entries, not the unused rw and bs */
+			printf("skew \"%s\" iodepth=%lld jobs=%lld engine=%s "
 			       "on %s\n",
 			       lst_skew_format(&b->w.skew, mix, sizeof(mix)),
 			       (long long)b->w.iodepth, (long long)b->w.jobs,
 			       lst_engine_names[lst_run_engine(run)],
 			       b->filename ? b->filename : "(null)");
 		else
-			printf("lockstep-agent bench: %s bs=%s iodepth=%lld jobs=%lld engine=%s on "
+			printf("%s bs=%s iodepth=%lld jobs=%lld engine=%s on "
 			       "%s\n",
 			       lst_rw_names[b->w.rw],
 			       lst_opt_format(lst_opt_find(lst_workload_opts, "bs"), &b->w, range,

@@ -175,6 +175,23 @@ int lst_bench_fio_flag(struct lst_bench_fio *f, const char *name, const char *va
 	return 0;
 }
 
+void lst_bench_fio_usage(FILE *f)
+{
+	fprintf(f,
+		"\nfio's flags, taken with a note line each (a pasted fio command line runs):\n");
+	for (size_t i = 0; i < LST_ARRAY_SIZE(s_taken); i++) {
+		char flag[64];
+
+		snprintf(flag, sizeof(flag), "--%s%s", s_taken[i].fio,
+			 s_taken[i].kind == S_TEXT ? " VALUE" : "");
+		fprintf(f, "  %-24s %s\n", flag, s_taken[i].note);
+	}
+	fprintf(f, "  %-24s ", "--ioengine");
+	for (size_t i = 0; i < LST_ARRAY_SIZE(s_engines); i++)
+		fprintf(f, "%s%s=%s", i ? ", " : "", s_engines[i].fio, s_engines[i].ours);
+	fprintf(f, "\n");
+}
+
 const char *lst_bench_fio_engine(const char *text)
 {
 	for (size_t i = 0; i < LST_ARRAY_SIZE(s_engines); i++) {

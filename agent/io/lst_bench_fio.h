@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/resource.h>
 
 #include "lst_err.h"
@@ -60,6 +61,9 @@ struct lst_bench_disk {
  */
 int lst_bench_fio_flag(struct lst_bench_fio *f, const char *name, const char *value,
 		       bool *wants_value, const char **opt, const char **val, lst_err *err);
+
+/* The fio flags bench takes and what each does here, for --help (one line each). */
+void lst_bench_fio_usage(FILE *f);
 
 /*
  * fio's value of an engine (libaio, posixaio, sync, pvsync, pvsync2) as the lockstep engine that

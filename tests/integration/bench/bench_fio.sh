@@ -44,7 +44,9 @@ fio_line 9 --name=bssplit --filename="$dev" --ioengine=libaio --direct=1 --readw
 	--bssplit=4k/70:64k/30 --iodepth=16 --norandommap --runtime=1 --time_based \
 	--group_reporting --thread --eta=never --output-format=normal
 grep -q "ioengine=libaio: io_uring does" "$TMP/err" || fail "no libaio note: $(cat "$TMP/err")"
-grep -q "IOPS" "$TMP/out" || fail "--output-format=normal: no summary: $(cat "$TMP/out")"
+grep -q "^lockstep-agent bench: bssplit: randread" "$TMP/out" ||
+	fail "--output-format=normal: no summary labelled with --name: $(cat "$TMP/out")"
+"$AGENT" bench --help | grep -q -- "--percentile_list VALUE" || fail "--help lacks fio's flags"
 fio_line 7 --name mix --filename "$dev" --ioengine=sync --rw=randrw --rwmixread=70 --bs=4k \
 	--numjobs=2 --runtime=1 --time_based --percentile_list=50:99:99.9 --lat_percentiles \
 	--eta-newline=1 --output-format=json
