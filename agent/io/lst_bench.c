@@ -669,6 +669,7 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 		json_decref(o);
 	} else {
 		char range[64], mix[LST_OPT_WIRE_MAX];
+		json_t *fio;
 
 		printf("lockstep-agent bench: %s%s", b->fio.name ? b->fio.name : "",
 		       b->fio.name ? ": " : ""); /* fio's --name labels the run */
@@ -696,6 +697,9 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 			secs = 1e-9;
 		s_print_dir("read", &b->tot[LST_DIR_READ], secs);
 		s_print_dir("write", &b->tot[LST_DIR_WRITE], secs);
+		fio = s_fio_json(b, run, ru0, ru1, rc);
+		lst_bench_fio_print(stdout, fio);
+		json_decref(fio);
 		if (b->trim.ios)
 			printf("  trim   IOPS %.0f  ios %llu  bytes %llu  errors %llu\n",
 			       (double)b->trim.ios / secs, (unsigned long long)b->trim.ios,

@@ -447,3 +447,74 @@ json_t *lst_bench_fio_json(const struct lst_bench_fio *f, const struct lst_bench
 			 "timestamp", (json_int_t)now, "timestamp_ms", (json_int_t)now * 1000,
 			 "time", when, "jobs", job, "disk_util", s_disk_json(r->disk));
 }
+
+/* fio's "lat (usec) : N=P%, ..." line of one latency_* map: the steps of 0.01% and over. */
+static void s_print_lat(FILE *out, const json_t *m, const char *unit)
+{
+	static const char *const keys[] = { "2",   "4",	  "10",	 "20",	 "50",	 "100",
+					    "250", "500", "750", "1000", "2000", ">=2000" };
+	bool any = false;
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(keys); i++) {
+		double v = json_real_value(json_object_get(m, keys[i]));
+
+		if (v < 0.01)
+			continue;
+		if (!any)
+			fprintf(out, "  lat (%s)   : ", unit);
+		fprintf(out, "%s%s=%.2f%%", any ? ", " : "", keys[i], v);
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
+}
+
+void lst_bench_fio_print(FILE *out, const json_t *fio)
+{
+	static const char *const units[][2] = { { "latency_ns", "nsec" },
+						{ "latency_us", "usec" },
+						{ "latency_ms", "msec" } };
+	const json_t *job = json_array_get(json_object_get(fio, "jobs"), 0);
+	const json_t *u = json_array_get(json_object_get(fio, "disk_util"), 0);
+
+	for (int d = 0; d < LST_DIR_N; d++) {
+		const json_t *r = json_object_get(job, lst_dir_names[d]);
+
+		if (!json_integer_value(json_object_get(r, "total_ios")))
+			continue;
+		fprintf(out,
+			"  %-6s iops        : min=%lld, max=%lld, avg=%.2f, stdev=%.2f, samples=%lld\n"
+			"         bw (  KiB/s): min=%lld, max=%lld, avg=%.2f, stdev=%.2f, samples=%lld\n",
+			lst_dir_names[d], json_integer_value(json_object_get(r, "iops_min")),
+			json_integer_value(json_object_get(r, "iops_max")),
+			json_real_value(json_object_get(r, "iops_mean")),
+			json_real_value(json_object_get(r, "iops_stddev")),
+			json_integer_value(json_object_get(r, "iops_samples")),
+			json_integer_value(json_object_get(r, "bw_min")),
+			json_integer_value(json_object_get(r, "bw_max")),
+			json_real_value(json_object_get(r, "bw_mean")),
+			json_real_value(json_object_get(r, "bw_dev")),
+			json_integer_value(json_object_get(r, "bw_samples")));
+	}
+	for (size_t i = 0; i < LST_ARRAY_SIZE(units); i++)
+		s_print_lat(out, json_object_get(job, units[i][0]), units[i][1]);
+	fprintf(out, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%lld, majf=%lld, minf=%lld\n",
+		json_real_value(json_object_get(job, "usr_cpu")),
+		json_real_value(json_object_get(job, "sys_cpu")),
+		json_integer_value(json_object_get(job, "ctx")),
+		json_integer_value(json_object_get(job, "majf")),
+		json_integer_value(json_object_get(job, "minf")));
+	if (u)
+		fprintf(out,
+			"  disk stats (read/write): %s: ios=%lld/%lld, merge=%lld/%lld, "
+			"ticks=%lld/%lld, in_queue=%lld, util=%.2f%%\n",
+			json_string_value(json_object_get(u, "name")),
+			json_integer_value(json_object_get(u, "read_ios")),
+			json_integer_value(json_object_get(u, "write_ios")),
+			json_integer_value(json_object_get(u, "read_merges")),
+			json_integer_value(json_object_get(u, "write_merges")),
+			json_integer_value(json_object_get(u, "read_ticks")),
+			json_integer_value(json_object_get(u, "write_ticks")),
+			json_integer_value(json_object_get(u, "in_queue")),
+			json_real_value(json_object_get(u, "util")));
+}

@@ -92,4 +92,10 @@ struct lst_bench_fio_run {
 /* fio's JSON object for the run (caller's reference). */
 json_t *lst_bench_fio_json(const struct lst_bench_fio *f, const struct lst_bench_fio_run *r);
 
+/*
+ * fio's lines the summary lacks, from fio's JSON of the run (lst_bench_fio_json): per-interval
+ * iops and bw statistics, latency steps, cpu and disk stats, in fio's wording, to out.
+ */
+void lst_bench_fio_print(FILE *out, const json_t *fio);
+
 #endif

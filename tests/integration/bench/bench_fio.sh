@@ -46,6 +46,10 @@ fio_line 9 --name=bssplit --filename="$dev" --ioengine=libaio --direct=1 --readw
 grep -q "ioengine=libaio: io_uring does" "$TMP/err" || fail "no libaio note: $(cat "$TMP/err")"
 grep -q "^lockstep-agent bench: bssplit: randread" "$TMP/out" ||
 	fail "--output-format=normal: no summary labelled with --name: $(cat "$TMP/out")"
+for want in "read   iops        : min=" "bw (  KiB/s): min=" "lat (usec)   : " \
+	"cpu          : usr=" "disk stats (read/write): $(basename "$dev"): ios="; do
+	grep -qF -- "$want" "$TMP/out" || fail "the summary lacks fio's '$want': $(cat "$TMP/out")"
+done
 "$AGENT" bench --help | grep -- "--percentile_list VALUE" >/dev/null || fail "--help lacks fio's flags"
 fio_line 7 --name mix --filename "$dev" --ioengine=sync --rw=randrw --rwmixread=70 --bs=4k \
 	--numjobs=2 --runtime=1 --time_based --percentile_list=50:99:99.9 --lat_percentiles \
