@@ -42,6 +42,8 @@ static const struct {
 	{ "output_format", S_TEXT, "json and json+ print fio's JSON shape, normal the summary" },
 	{ "percentile_list", S_TEXT, "the percentiles of fio's JSON clat_ns map" },
 	{ "lat_percentiles", S_BOOL, "lat_ns gets the percentile map too (lat is clat here)" },
+	{ "clat_percentiles", S_BOOL, "clat_ns always has the percentile map" },
+	{ "description", S_TEXT, "a job's description has no place in the output" },
 };
 
 /* fio's flags lockstep has no meaning for, and what does their job here. */

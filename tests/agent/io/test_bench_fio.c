@@ -156,6 +156,9 @@ static void test_flags(void)
 	T_EQ_INT(lst_bench_fio_flag(&f, "time_based", "2", &wants, &opt, &val, &err), -EINVAL);
 	T_EQ_INT(lst_bench_fio_flag(&f, "write_lat_log", "x", &wants, &opt, &val, &err), -EINVAL);
 	T_CONTAINS(err.msg, "it is fio's;");
+	T_EQ_INT(lst_bench_fio_flag(&f, "clat_percentiles", "1", &wants, &opt, &val, &err), 1);
+	T_EQ_INT(lst_bench_fio_flag(&f, "description", "a b", &wants, &opt, &val, &err), 1);
+	T_ASSERT(!opt);
 	T_EQ_INT(lst_bench_fio_flag(&f, "iodepth", "4", &wants, &opt, &val, &err), 0);
 	T_EQ_STR(lst_bench_fio_engine("libaio"), "io_uring");
 	T_EQ_STR(lst_bench_fio_engine("pvsync2"), "psync");
