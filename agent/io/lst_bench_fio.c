@@ -135,16 +135,18 @@ static int s_output_format(struct lst_bench_fio *f, const char *v, lst_err *err)
 static int s_take(struct lst_bench_fio *f, const char *name, const char *value, const char **opt,
 		  const char **val, lst_err *err)
 {
+	if (!strcmp(name, "output_format"))
+		return s_output_format(f, value, err);
+	if (!strcmp(name, "percentile_list"))
+		return s_parse_pcts(f, value, err);
 	if (!strcmp(name, "name"))
 		f->name = value;
-	else if (!strcmp(name, "readwrite"))
-		*opt = "rw", *val = value;
-	else if (!strcmp(name, "output_format"))
-		return s_output_format(f, value, err);
-	else if (!strcmp(name, "percentile_list"))
-		return s_parse_pcts(f, value, err);
-	else if (!strcmp(name, "lat_percentiles"))
+	if (!strcmp(name, "lat_percentiles"))
 		f->lat_percentiles = !value || strcmp(value, "0");
+	if (!strcmp(name, "readwrite")) {
+		*opt = "rw";
+		*val = value;
+	}
 	return 0;
 }
 
@@ -314,15 +316,15 @@ static json_t *s_lat_json(const lst_hist *h, const struct lst_bench_fio *f, bool
 }
 
 /* min, max, mean and sample stddev of one direction's per-interval figure (ramp left out). */
-struct s_series {
+struct s_stat {
 	double min, max, mean, dev;
 	int n;
 };
 
-static struct s_series s_series(const json_t *intervals, const char *dir, const char *key,
-				double scale)
+static struct s_stat s_series(const json_t *intervals, const char *dir, const char *key,
+			      double scale)
 {
-	struct s_series s = { 0 };
+	struct s_stat s = { 0 };
 	double sum = 0, sumsq = 0;
 	size_t i;
 	json_t *iv;
@@ -350,11 +352,11 @@ static struct s_series s_series(const json_t *intervals, const char *dir, const 
 static json_t *s_dir_json(const struct lst_bench_fio *f, const struct lst_bench_fio_run *r,
 			  const struct lst_dir_stats *d, const char *dir)
 {
-	static const struct s_series none;
+	static const struct s_stat none;
 	double secs = r->secs > 0 ? r->secs : 1e-9;
 	bool any = d->ios > 0;
-	struct s_series bw = any ? s_series(r->intervals, dir, "mibps", 1024.0) : none;
-	struct s_series io = any ? s_series(r->intervals, dir, "iops", 1.0) : none;
+	struct s_stat bw = any ? s_series(r->intervals, dir, "mibps", 1024.0) : none;
+	struct s_stat io = any ? s_series(r->intervals, dir, "iops", 1.0) : none;
 	json_t *slat = json_pack("{s:i, s:i, s:f, s:f, s:i}", "min", 0, "max", 0, "mean", 0.0,
 				 "stddev", 0.0, "N", 0);
 
