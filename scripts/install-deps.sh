@@ -14,6 +14,7 @@ tests+=(cppcheck)  # static analysis of the libraries (tests/integration/tree/cp
 tests+=(strace)  # the report model loads each file once (tests/integration/report/report_model_once.sh)
 tests+=(blktrace)  # replay (tests/integration/report/replay.sh)
 tests+=(man-db groff-base)  # man pages (man --warnings, lexgrog)
+tests+=(python3-six)  # fio_jsonplus_clat2csv reads bench's json+ (tests/integration/bench/bench_fio.sh)
 tests+=(lintian dpkg-dev systemd binutils)  # packages (make deb, lintian, systemd-analyze)
 tests+=(prometheus curl)  # live metrics
 tests+=(time)  # plan reading at scale: peak memory of validate (tests/integration/plan/plan_scale.sh)
