@@ -7,9 +7,11 @@ if(LST_WERROR)
   list(APPEND LST_WARNINGS -Werror)
 endif()
 
+# Sanitizers stop the program at their first report (-fno-sanitize-recover: UBSan would
+# otherwise print a line and carry on, and a test that passes would leave it unread).
 if(LST_SANITIZE)
-  add_compile_options(-fsanitize=${LST_SANITIZE} -fno-omit-frame-pointer)
-  add_link_options(-fsanitize=${LST_SANITIZE})
+  add_compile_options(-fsanitize=${LST_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${LST_SANITIZE} -fno-sanitize-recover=all)
 endif()
 
 # lst_add_library(NAME SOURCES... [DEPS targets...])
@@ -40,19 +42,20 @@ function(lst_add_unit_test name source)
   set_tests_properties(unit.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS unit)
 endfunction()
 
-# lst_add_script_test(NAME SCRIPT [ARGS args...] [TIMEOUT s])
+# lst_add_script_test(NAME SCRIPT [ARGS args...] [TIMEOUT s] [LABELS labels...])
 # Integration tests are shell scripts that start real processes; they find the binaries
 # through LST_BIN and skip (77) with a reason when they need root or a kernel feature. A script
 # of several scenarios takes the scenario as its argument and is registered once per scenario
-# as SCRIPT.SCENARIO, so a failure names the scenario.
+# as SCRIPT.SCENARIO, so a failure names the scenario. LABELS adds to the label integration:
+# fuzz (a fuzzer) and sanitize (run by the sanitizer build too, tests/sanitize/CMakeLists.txt).
 function(lst_add_script_test name script)
-  cmake_parse_arguments(A "" "TIMEOUT" "ARGS" ${ARGN})
+  cmake_parse_arguments(A "" "TIMEOUT" "ARGS;LABELS" ${ARGN})
   if(NOT A_TIMEOUT)
     set(A_TIMEOUT 120)
   endif()
   add_test(NAME integration.${name} COMMAND bash ${script} ${A_ARGS})
   set_tests_properties(integration.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${A_TIMEOUT}
-      LABELS integration RUN_SERIAL TRUE
+      LABELS "integration;${A_LABELS}" RUN_SERIAL TRUE
       ENVIRONMENT "LST_BIN=${CMAKE_BINARY_DIR}/bin;LST_SRC=${CMAKE_SOURCE_DIR};LST_BUILD=${CMAKE_BINARY_DIR}")
 endfunction()
 

@@ -55,6 +55,7 @@ int lst_file_open_read(const char *path, const char *what, unsigned flags, uint6
 		       struct stat *st, lst_err *err)
 {
 	int oflags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	/* cppcheck-suppress uninitvar ; only sb's address is taken here, fstat fills it below */
 	struct stat sb, *s = st ? st : &sb;
 	int fd, rc;
 

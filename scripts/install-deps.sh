@@ -8,10 +8,13 @@ build=(build-essential cmake pkg-config libzmq3-dev libczmq-dev libmsgpack-dev l
        libyaml-dev libjansson-dev zlib1g-dev)
 run=(gnuplot-nox util-linux)
 tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-core python3
-       python3-msgpack procps coreutils util-linux clang-format git nftables chromium)
+       python3-msgpack procps coreutils util-linux git nftables chromium)
+tests+=(clang-format-14)  # the format check is pinned to version 14 (tests/integration/tree/format.sh)
+tests+=(cppcheck)  # static analysis of the libraries (tests/integration/tree/cppcheck.sh)
 tests+=(strace)  # the report model loads each file once (tests/integration/report/report_model_once.sh)
 tests+=(blktrace)  # replay (tests/integration/report/replay.sh)
 tests+=(man-db groff-base)  # man pages (man --warnings, lexgrog)
+tests+=(python3-six)  # fio_jsonplus_clat2csv reads bench's json+ (tests/integration/bench/bench_fio.sh)
 tests+=(lintian dpkg-dev systemd binutils)  # packages (make deb, lintian, systemd-analyze)
 tests+=(prometheus curl)  # live metrics
 tests+=(time)  # plan reading at scale: peak memory of validate (tests/integration/plan/plan_scale.sh)

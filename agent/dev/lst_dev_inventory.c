@@ -163,7 +163,8 @@ static void s_links(struct lst_inv_device *d, const char *byid, dev_t rdev)
 	}
 	if (dp)
 		closedir(dp);
-	qsort(names, n, sizeof(*names), s_cmp);
+	if (n > 1) /* names is NULL when no link points here, and qsort's base must not be */
+		qsort(names, n, sizeof(*names), s_cmp);
 	for (size_t i = 0; i < n; i++) {
 		if (d->nlinks < LST_INV_LINKS && strlen(names[i]) < LST_INV_LINK_MAX)
 			lst_copy(d->links[d->nlinks++], LST_INV_LINK_MAX, names[i]);

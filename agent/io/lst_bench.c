@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_bench_fio.h"
 #include "lst_dev.h"
 #include "lst_log.h"
 #include "lst_run.h"
@@ -41,13 +42,15 @@
 struct s_bench {
 	struct lst_workload w;
 	const char *filename;
-	const char *config;	/* --config FILE: the agent config whose disk rules apply */
-	bool allow_in_use;	/* --allow-mounted-write */
-	lst_dev_policy *policy; /* every write goes through it, as the daemon's do */
-	const char *offset_log; /* --offset-log FILE */
-	const char *trace_dir;	/* --trace-dir DIR ("." by default) */
-	struct lst_trace trace; /* the --read-iolog trace */
-	bool json, quiet, tty;
+	const char *config;	    /* --config FILE: the agent config whose disk rules apply */
+	bool allow_in_use;	    /* --allow-mounted-write */
+	lst_dev_policy *policy;	    /* every write goes through it, as the daemon's do */
+	const char *offset_log;	    /* --offset-log FILE */
+	const char *trace_dir;	    /* --trace-dir DIR ("." by default) */
+	struct lst_trace trace;	    /* the --read-iolog trace */
+	struct lst_bench_fio fio;   /* fio's flags; its format is the output's (--json included) */
+	struct lst_bench_disk disk; /* the device's counters at the start, for fio's disk_util */
+	bool quiet, tty;
 	int64_t t0;
 	/* totals over the measured (non-ramp) intervals */
 	struct lst_dir_stats tot[LST_DIR_N];
@@ -136,6 +139,7 @@ static void s_usage(FILE *f)
 			lst_opt_describe_range(o, range, sizeof(range)), o->def[0] ? o->def : "-");
 		(void)def;
 	}
+	lst_bench_fio_usage(f);
 	fprintf(f,
 		"\n"
 		"Without --runtime and --bytes the run makes one pass over the region.\n"
@@ -150,17 +154,6 @@ static void s_usage(FILE *f)
 		"      --runtime 30s --pattern compressible=80\n");
 }
 
-/* fio's flags that have no lockstep option, and what does their job here. */
-static const struct {
-	const char *fio, *instead;
-} s_fio_only[] = {
-	{ "time_based", "with --runtime the run lasts that long (time-based is implied)" },
-	{ "output_format", "--json prints one JSON object" },
-	{ "group_reporting", "the jobs are always reported together" },
-	{ "name", "a bench run is one workload and has no job name" },
-	{ "thread", "jobs are always threads" },
-};
-
 /* "unknown option" for --arg, with the nearest workload option or bench flag if one is near. */
 static void s_unknown(const char *arg, const char *name)
 {
@@ -169,15 +162,6 @@ static void s_unknown(const char *arg, const char *name)
 					   "trace_dir", "config",     "allow_mounted_write" };
 	const char *near = lst_opt_suggest_name(lst_workload_opts, name);
 	char flag[64];
-
-	for (size_t j = 0; j < LST_ARRAY_SIZE(s_fio_only); j++) {
-		if (!strcmp(name, s_fio_only[j].fio)) {
-			fprintf(stderr,
-				"lockstep-agent: bench: unknown option '%s': it is fio's; %s\n",
-				arg, s_fio_only[j].instead);
-			return;
-		}
-	}
 
 	for (size_t j = 0; !near && j < LST_ARRAY_SIZE(own); j++)
 		if (lst_text_distance(name, own[j]) <= 2 && strlen(name) > 2)
@@ -217,6 +201,39 @@ static int s_check_spelling(const struct lst_opt *o, const char *name, const cha
 	return 0;
 }
 
+/*
+ * One of fio's flags (lst_bench_fio_flag), its value taken from the next argument when it needs
+ * one. Returns 0 when name is not fio's, 1 when taken (name and *value then name the workload
+ * option to parse, or *value is NULL when nothing is left to parse), -EINVAL after saying why.
+ */
+static int s_fio_flag(struct s_bench *b, char *name, size_t cap, const char **value, int argc,
+		      char **argv, int *i)
+{
+	const char *opt, *val;
+	bool wants;
+	lst_err err;
+	int rc = lst_bench_fio_flag(&b->fio, name, *value, &wants, &opt, &val, &err);
+
+	if (rc == 1 && wants) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "lockstep-agent: bench: --%s needs a value\n", name);
+			return -EINVAL;
+		}
+		*value = argv[++*i];
+		rc = lst_bench_fio_flag(&b->fio, name, *value, &wants, &opt, &val, &err);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "lockstep-agent: bench: %s\n", err.msg);
+		return rc;
+	}
+	if (rc == 1) {
+		*value = val;
+		if (opt)
+			lst_copy(name, cap, opt);
+	}
+	return rc;
+}
+
 /* Parse --name value / --name=value into the workload or the bench's own settings. */
 static int s_parse(struct s_bench *b, int argc, char **argv)
 {
@@ -247,9 +264,23 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 			s_usage(stdout);
 			exit(0);
 		}
-		if (!strcmp(name, "json") || !strcmp(name, "quiet")) {
-			*(name[0] == 'j' ? &b->json : &b->quiet) = true;
+		if (!strcmp(name, "json")) {
+			b->fio.format = LST_BENCH_JSON;
 			continue;
+		}
+		if (!strcmp(name, "quiet")) {
+			b->quiet = true;
+			continue;
+		}
+		switch (s_fio_flag(b, name, sizeof(name), &value, argc, argv, &i)) {
+		case 0:
+			break;
+		case 1:
+			if (!value)
+				continue;
+			break; /* now a workload option: parsed below */
+		default:
+			return -EINVAL;
 		}
 		if (!strcmp(name, "allow_mounted_write")) {
 			if (value && strcmp(value, "0") && strcmp(value, "1")) {
@@ -315,6 +346,8 @@ static int s_parse(struct s_bench *b, int argc, char **argv)
 		}
 		if (s_check_spelling(o, name, spelled))
 			return -EINVAL;
+		if (!strcmp(o->name, "engine"))
+			value = lst_bench_fio_engine(value);
 		if (lst_workload_parse(o, &b->w, value, &err)) {
 			fprintf(stderr, "lockstep-agent: bench: %s\n", err.msg);
 			return -EINVAL;
@@ -500,7 +533,7 @@ static void s_on_sample(const lst_sample *s, void *arg)
 	if (s_health_any(&s->health))
 		json_object_set_new(iv, "health", s_health_json(&s->health));
 	json_array_append_new(b->intervals, iv);
-	if (b->tty && !b->quiet && !b->json) {
+	if (b->tty && !b->quiet && b->fio.format == LST_BENCH_SUMMARY) {
 		fprintf(stderr, "\r[%5.1f s]%s read %.0f IOPS  write %.0f IOPS  p99 %.1f us   ",
 			(double)(s->end_ns - b->t0) / 1e9, ramp ? " ramp" : "",
 			secs > 0 ? (double)s->dir[0].ios / secs : 0,
@@ -552,6 +585,51 @@ static json_t *s_verify_json(const struct lst_sample_verify *v)
 			 (json_int_t)v->bad);
 }
 
+/*
+ * The workload as JSON: lockstep's option names, numbers as numbers (or, as fio's "job options"
+ * are, every value as a string), and the engine that ran.
+ */
+static json_t *s_workload_json(const struct s_bench *b, lst_run *run, bool strings)
+{
+	json_t *wl = json_object();
+
+	for (const struct lst_opt *opt = lst_workload_opts; opt->name; opt++) {
+		char v[512];
+
+		if (!strings && (opt->type == LST_OPT_INT || opt->type == LST_OPT_SIZE ||
+				 opt->type == LST_OPT_DURATION))
+			json_object_set_new(wl, opt->name, json_integer(lst_opt_get(opt, &b->w)));
+		else
+			json_object_set_new(wl, opt->name,
+					    json_string(lst_opt_format(opt, &b->w, v, sizeof(v))));
+	}
+	json_object_set_new(wl, "engine", json_string(lst_engine_names[lst_run_engine(run)]));
+	return wl;
+}
+
+/* fio's JSON of the run (--output-format=json or json+). */
+static json_t *s_fio_json(const struct s_bench *b, lst_run *run, const struct rusage *ru0,
+			  const struct rusage *ru1, int rc)
+{
+	json_t *opts = s_workload_json(b, run, true);
+	struct lst_bench_fio_run r = {
+		.tot = b->tot,
+		.secs = (double)(b->m_end - b->m_start) / 1e9,
+		.intervals = b->intervals,
+		.ru0 = ru0,
+		.ru1 = ru1,
+		.disk = &b->disk,
+		.options = opts,
+		.error = rc,
+	};
+
+	if (b->fio.name)
+		json_object_set_new(opts, "name", json_string(b->fio.name));
+	if (b->filename)
+		json_object_set_new(opts, "filename", json_string(b->filename));
+	return lst_bench_fio_json(&b->fio, &r);
+}
+
 static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 		    const struct rusage *ru1)
 {
@@ -563,23 +641,15 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 	lst_err err;
 	int rc = lst_run_error(run, &err);
 
-	if (b->json) {
-		json_t *wl = json_object(), *o;
+	if (b->fio.format == LST_BENCH_FIO_JSON || b->fio.format == LST_BENCH_FIO_JSONPLUS) {
+		json_t *o = s_fio_json(b, run, ru0, ru1, rc);
 
-		for (const struct lst_opt *opt = lst_workload_opts; opt->name; opt++) {
-			char v[512];
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		printf("\n");
+		json_decref(o);
+	} else if (b->fio.format == LST_BENCH_JSON) {
+		json_t *wl = s_workload_json(b, run, false), *o;
 
-			if (opt->type == LST_OPT_INT || opt->type == LST_OPT_SIZE ||
-			    opt->type == LST_OPT_DURATION)
-				json_object_set_new(wl, opt->name,
-						    json_integer(lst_opt_get(opt, &b->w)));
-			else
-				json_object_set_new(
-					wl, opt->name,
-					json_string(lst_opt_format(opt, &b->w, v, sizeof(v))));
-		}
-		json_object_set_new(wl, "engine",
-				    json_string(lst_engine_names[lst_run_engine(run)]));
 		o = json_pack("{s:s, s:s?, s:o, s:f, s:f, s:o, s:o, s:{s:f, s:f}, s:o, s:s?, s:s?}",
 			      "lockstep_version", LST_VERSION, "filename", b->filename, "workload",
 			      wl, "runtime_s", secs, "ramp_s", (double)b->w.ramp / 1e9, "read",
@@ -599,16 +669,19 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 		json_decref(o);
 	} else {
 		char range[64], mix[LST_OPT_WIRE_MAX];
+		json_t *fio;
 
-		if (b->w.skew.n) /* a mix: its entries, not the unused rw and bs */
-			printf("lockstep-agent bench: skew \"%s\" iodepth=%lld jobs=%lld engine=%s "
+		printf("lockstep-agent bench: %s%s", b->fio.name ? b->fio.name : "",
+		       b->fio.name ? ": " : ""); /* fio's --name labels the run */
+		if (b->w.skew.n)		 /* a mix: its entries, not the unused rw and bs */
+			printf("skew \"%s\" iodepth=%lld jobs=%lld engine=%s "
 			       "on %s\n",
 			       lst_skew_format(&b->w.skew, mix, sizeof(mix)),
 			       (long long)b->w.iodepth, (long long)b->w.jobs,
 			       lst_engine_names[lst_run_engine(run)],
 			       b->filename ? b->filename : "(null)");
 		else
-			printf("lockstep-agent bench: %s bs=%s iodepth=%lld jobs=%lld engine=%s on "
+			printf("%s bs=%s iodepth=%lld jobs=%lld engine=%s on "
 			       "%s\n",
 			       lst_rw_names[b->w.rw],
 			       lst_opt_format(lst_opt_find(lst_workload_opts, "bs"), &b->w, range,
@@ -624,6 +697,9 @@ static int s_report(struct s_bench *b, lst_run *run, const struct rusage *ru0,
 			secs = 1e-9;
 		s_print_dir("read", &b->tot[LST_DIR_READ], secs);
 		s_print_dir("write", &b->tot[LST_DIR_WRITE], secs);
+		fio = s_fio_json(b, run, ru0, ru1, rc);
+		lst_bench_fio_print(stdout, fio);
+		json_decref(fio);
 		if (b->trim.ios)
 			printf("  trim   IOPS %.0f  ios %llu  bytes %llu  errors %llu\n",
 			       (double)b->trim.ios / secs, (unsigned long long)b->trim.ios,
@@ -762,6 +838,7 @@ int lst_bench_main(int argc, char **argv, lst_bench_policy_fn *load)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	b.intervals = json_array();
+	lst_bench_disk_start(&b.disk, fd);
 	getrusage(RUSAGE_SELF, &ru0);
 	b.t0 = lst_mono_ns() + 10 * LST_NS_PER_MS;
 	if (lst_run_start(run, b.t0, &err))
@@ -778,7 +855,7 @@ int lst_bench_main(int argc, char **argv, lst_bench_policy_fn *load)
 			break;
 	}
 	getrusage(RUSAGE_SELF, &ru1);
-	if (b.tty && !b.quiet && !b.json)
+	if (b.tty && !b.quiet && b.fio.format == LST_BENCH_SUMMARY)
 		fprintf(stderr, "\n");
 	rc = s_report(&b, run, &ru0, &ru1);
 	if (s_trace_finish(&b, run, &path) && !rc)

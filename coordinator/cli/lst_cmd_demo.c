@@ -210,6 +210,7 @@ static int s_start_agent(struct s_demo *d, int i, const char *agent_bin, lst_err
 	/* The kernel may offer agent a's port again before agent a has bound it. */
 	do
 		d->ports[i] = s_free_port();
+	/* cppcheck-suppress arrayIndexOutOfBoundsCond ; i is 0 or 1, the two agents main starts */
 	while (i > 0 && d->ports[i] == d->ports[0]);
 	if (d->ports[i] < 0)
 		return lst_err_sys(err, -errno, "cannot find a free port on 127.0.0.1");
@@ -232,10 +233,9 @@ static void s_cleanup(struct s_demo *d, const char *results)
 		char from[128], to[512];
 
 		snprintf(from, sizeof(from), "%s/agent-%c.log", d->tmp, 'a' + i);
-		snprintf(to, sizeof(to), "%s/agent-%c.log", results, 'a' + i);
-		if (results && rename(from, to))
-			unlink(from);
-		else if (!results)
+		if (results) /* never a NULL for %s */
+			snprintf(to, sizeof(to), "%s/agent-%c.log", results, 'a' + i);
+		if (!results || rename(from, to))
 			unlink(from);
 	}
 	for (int i = 0; i < 3; i++)

@@ -394,6 +394,7 @@ static int s_write_doc(const char *file)
 		return 1;
 	}
 	lst_plan_write_doc(f);
+	/* cppcheck-suppress useClosedFile ; fflush runs only when f is stdout, never closed */
 	if (f != stdout ? fclose(f) : fflush(f)) {
 		fprintf(stderr, "lockstep: cannot write %s: %s\n", file, strerror(errno));
 		return 1;

@@ -350,7 +350,8 @@ static int s_fill(lst_csv_reader *rd, char **out, size_t *n, size_t *cut, lst_er
 	size_t cap = rd->ncarry + S_CHUNK, pre = rd->started ? rd->nprefix : 0;
 	char *b = lst_malloc(pre + cap + 1);
 
-	memcpy(b + pre, rd->carry, rd->ncarry);
+	if (rd->ncarry) /* before the first chunk there is no carry buffer at all */
+		memcpy(b + pre, rd->carry, rd->ncarry);
 	*n = rd->ncarry;
 	*cut = 0;
 	while (!rd->eof) {

@@ -6,15 +6,17 @@
  *
  * The run is split by job over the files of lst_run. What one calls in another is in
  * lst_run_int.h, where struct lst_coord is opaque; its fields (lst_coord_int.h) are this file's,
- * lst_resume.c's (the orchestrator's other entry), the getters' of lst_coord_state.c, the
- * session's files' (lst_pump.c, lst_connect.c) and, until the session is a class of its own,
- * the point's, whose own state is lst_point_int.h's (lst_point.c, lst_point_rx.c, lst_paths.c):
+ * lst_resume.c's (the orchestrator's other entry) and the getters' of lst_coord_state.c. The
+ * classes it holds keep their own state behind their own headers: the session
+ * (lst_session_int.h: lst_pump.c, lst_connect.c, lst_session_state.c), the point
+ * (lst_point_int.h: lst_point.c, lst_point_rx.c, lst_paths.c) and the record (lst_record.h):
  *
  *   lst_coord_state.c the orchestrator's state lent to the parts, getters only
- *   lst_pump.c      wait on every agent at once and dispatch what arrives through the handler
- *                   table the point fills; PINGs, abandoned clock exchanges, silent agents
- *                   declared unreachable and lost
- *   lst_connect.c   keys, connections, HELLO -> WELCOME
+ *   lst_pump.c      the session: wait on every agent at once and dispatch what arrives through
+ *                   the handler table the point fills; PINGs, abandoned clock exchanges,
+ *                   silent agents declared unreachable and lost; BYE
+ *   lst_connect.c   the session made and closed: keys, connections, HELLO -> WELCOME
+ *   lst_session_state.c what the session knows of each agent, getters only
  *   lst_sched.c     IDENTIFY every path, the phases, a point's retries, replay on resume
  *   lst_point.c     one point: prepare, start, wait, record
  *   lst_point_rx.c  what the point takes from the pump: a sample checked once and stored, DONE
@@ -147,20 +149,9 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 		snprintf(c->run_id, sizeof(c->run_id), "%s-%x", stamp, (unsigned)getpid());
 	}
 	c->n = n;
-	c->agents = lst_calloc(n, sizeof(*c->agents));
-	memcpy(c->agents, agents, n * sizeof(*agents));
-	c->lease = lease;
-	c->a = lst_calloc(c->n, sizeof(*c->a));
-	lst_coord__pump_new(c);
+	c->ses = lst_coord__session_new(agents, n, lease, interval);
 	c->ver = lst_coord__verify_new(n);
 	c->cur = lst_coord__point_new(n);
-	/*
-	 * One model for silence: unreachable after 3 s (or 3 intervals); lost once the lease has
-	 * run out on the agent too, which it measures from the last message it had from us (at
-	 * most a PING interval before our last from it), plus a margin for the network.
-	 */
-	c->unreach_after = LST_MAX(3 * LST_NS_PER_S, 3 * interval);
-	c->lost_after = LST_MAX(c->unreach_after, lease + LST_COORD__PING_EVERY + LST_NS_PER_S / 2);
 	/* The metrics address is checked (and bound) before any agent is contacted. */
 	s_malloc_policy();
 	if (s_room_for(n, err) || lst_coord__metrics_open(c, &c->metrics, err)) {
@@ -212,17 +203,10 @@ void lst_coord_destroy(lst_coord **p)
 
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n; i++) {
-		lst_conn_destroy(&c->a[i].conn);
-		lst_msg_destroy(&c->a[i].reply);
-		lst_msg_destroy(&c->a[i].cmd);
-	}
 	for (size_t t = 0; c->targets && t < c->plan->ntargets; t++)
 		free(c->targets[t].ids);
 	free(c->targets);
-	free(c->agents);
-	free(c->a);
-	lst_coord__pump_destroy(c);
+	lst_coord__session_destroy(&c->ses);
 	lst_coord__rows_destroy(&c->sinks);
 	lst_coord__events_destroy(&c->events);
 	lst_coord__verify_close(&c->ver);
@@ -231,7 +215,6 @@ void lst_coord_destroy(lst_coord **p)
 	lst_record_destroy(&c->rec);
 	json_decref(c->journal);
 	free(c->phase_done);
-	lst_coord__connect_close(c);
 	free(c);
 	*p = NULL;
 }
@@ -245,26 +228,6 @@ bool lst_coord_started(const lst_coord *c)
 {
 	return lst_record_t0(c->rec) ||
 	       lst_record_points(c->rec); /* the first START's instant; points kept by a resume */
-}
-
-void lst_coord__bye(lst_coord *c)
-{
-	/*
-	 * Lost agents too: one lost because it did not answer in time may still hold our session,
-	 * and would refuse the next run as busy until its lease ran out. An agent that is not in
-	 * our session ignores the BYE.
-	 */
-	for (size_t i = 0; i < c->n; i++)
-		if (lst_conn_joined(c->a[i].conn))
-			lst_coord__send_simple(c, i, LST_MSG_BYE);
-	/*
-	 * Let the frames leave before the sockets close (linger is 0), and say no HELLO again
-	 * meanwhile: one would open a new session after the BYE, which the agent keeps, with its
-	 * reply cache, until its lease runs out (a resume's next coordinator would resume that
-	 * session and get its cached replies to its own command ids).
-	 */
-	c->closing = true;
-	lst_coord__pump(c, 50 * LST_NS_PER_MS);
 }
 
 /* Draw the plots of the results folder; they never decide the run's outcome. */
@@ -325,7 +288,7 @@ int lst_coord__run_all(lst_coord *c)
 		goto out;
 	}
 	for (size_t i = 0; i < c->n; i++) {
-		lst_conn *cn = c->a[i].conn;
+		const lst_conn *cn = lst_coord__conn(c, i);
 		json_t *o = json_array_get(json_object_get(lst_record_run(c->rec), "agents"), i);
 
 		json_object_set_new(o, "host", json_string(lst_conn_info(cn)->host));

@@ -135,7 +135,7 @@ int lst_coord__metrics_open(lst_coord *c, lst_metrics **m, lst_err *err)
 	lst_coord__pump_poll(c, s_pollfds, lst_coord__metrics_serve);
 	lst_metrics_set(*m, M_RUN_INFO,
 			lst_metrics_labels(l, sizeof(l), "run_id", lst_coord__run_id(c), "host",
-					   lst_coord__host(c), NULL),
+					   lst_coord__host(c), (char *)NULL),
 			1);
 	lst_coord__metrics_state(c, "connecting");
 	if (!opts->quiet)
@@ -152,9 +152,10 @@ void lst_coord__metrics_state(lst_coord *c, const char *state)
 	if (!m)
 		return;
 	for (size_t i = 0; i < sizeof(s_states) / sizeof(s_states[0]); i++)
-		lst_metrics_set(m, M_RUN_STATE,
-				lst_metrics_labels(l, sizeof(l), "state", s_states[i], NULL),
-				!strcmp(state, s_states[i]));
+		lst_metrics_set(
+			m, M_RUN_STATE,
+			lst_metrics_labels(l, sizeof(l), "state", s_states[i], (char *)NULL),
+			!strcmp(state, s_states[i]));
 }
 
 void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row)
@@ -169,7 +170,7 @@ void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row)
 	if (!m)
 		return;
 	lst_metrics_labels(l, sizeof(l), "scope", row->who.scope, "agent", row->who.agent, "target",
-			   row->who.target, "path", row->who.path, NULL);
+			   row->who.target, "path", row->who.path, (char *)NULL);
 	lst_metrics_set(m, M_READ_IOPS, l, row->rates.iops[LST_DIR_READ]);
 	lst_metrics_set(m, M_WRITE_IOPS, l, row->rates.iops[LST_DIR_WRITE]);
 	lst_metrics_set(m, M_READ_MBPS, l, row->rates.mbps[LST_DIR_READ]);
@@ -201,7 +202,8 @@ void lst_coord__metrics_sample(lst_coord *c, size_t i)
 	if (m)
 		lst_metrics_add(m, M_SAMPLES,
 				lst_metrics_labels(l, sizeof(l), "agent",
-						   lst_conn_name(lst_coord__conn(c, i)), NULL),
+						   lst_conn_name(lst_coord__conn(c, i)),
+						   (char *)NULL),
 				1);
 }
 
@@ -219,7 +221,7 @@ void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step)
 	lst_metrics_set(m, M_POINT_INFO,
 			lst_metrics_labels(l, sizeof(l), "phase", at->phase_name, "point", pt,
 					   "label", at->label, "suite", lst_suite_names[ph->suite],
-					   NULL),
+					   (char *)NULL),
 			1);
 	lst_metrics_set(m, M_PHASE, "", (double)at->phase);
 	lst_metrics_set(m, M_POINT, "", (double)at->point);
@@ -238,7 +240,7 @@ void lst_coord__metrics_suite(lst_coord *c, const lst_suite_run *suite)
 	lst_suite_progress(suite, &p);
 	lst_metrics_labels(l, sizeof(l), "phase",
 			   lst_coord__plan(c)->phases[lst_coord__where(c)->phase].name, "test",
-			   p.test, NULL);
+			   p.test, (char *)NULL);
 	lst_metrics_set(m, M_STEADY_ROUNDS, l, (double)p.rounds);
 	lst_metrics_set(m, M_STEADY_WINDOW, l, (double)p.window);
 	lst_metrics_set(m, M_STEADY_MAX, l, (double)p.max_rounds);
@@ -260,7 +262,7 @@ static void s_agents(lst_coord *c)
 			continue;
 		e = lst_conn_estimate(cn);
 		lost = lst_conn_lost(cn);
-		lst_metrics_labels(l, sizeof(l), "agent", lst_conn_name(cn), NULL);
+		lst_metrics_labels(l, sizeof(l), "agent", lst_conn_name(cn), (char *)NULL);
 		lst_metrics_set(m, M_OFFSET, l, (double)e->offset_ns / 1e9);
 		lst_metrics_set(m, M_RTT, l, (double)e->rtt_ns / 1e9);
 		lst_metrics_set(m, M_UP, l, !lost && !lst_coord__unreachable(c, i));

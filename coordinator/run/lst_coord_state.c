@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The orchestrator's state lent to its parts: struct lst_coord's plan, options, record, run id
- * and host, the live metrics and the rows' sinks, the current point's place, and what the
- * session knows of each agent's connection. Getters only, calling no other file of run, so
- * that a part asking for them closes no circle through lst_coord.c, the point or the pump.
+ * and host, the live metrics and the rows' sinks, the current point's place and state, and the
+ * session it holds. Getters only, calling no other file of run, so that a part asking for them closes
+ * no circle through lst_coord.c, the point or the pump.
  */
 #include "lst_coord_int.h"
 
@@ -67,31 +67,6 @@ struct lst_coord__events *lst_coord__events(const lst_coord *c)
 	return c->events;
 }
 
-bool lst_coord__agent_in_point(const lst_coord *c, size_t i)
-{
-	return c->a[i].in_point;
-}
-
-bool lst_coord__of_point(const lst_coord *c, size_t i, uint64_t seq)
-{
-	return c->in_point && c->a[i].in_point && seq >= c->a[i].min_seq;
-}
-
-bool lst_coord__agent_point_lost(const lst_coord *c, size_t i)
-{
-	return c->a[i].point_lost;
-}
-
-bool lst_coord__agent_started(const lst_coord *c, size_t i)
-{
-	return c->a[i].started;
-}
-
-bool lst_coord__ever_lost(const lst_coord *c, size_t i)
-{
-	return c->a[i].ever_lost;
-}
-
 struct lst_coord__verify *lst_coord__ver(const lst_coord *c)
 {
 	return c->ver;
@@ -112,39 +87,32 @@ struct lst_coord__target *lst_coord__target(lst_coord *c, size_t t)
 	return &c->targets[t];
 }
 
-const lst_msg *lst_coord__reply(const lst_coord *c, size_t i)
+struct lst_coord__where *lst_coord__at(lst_coord *c)
 {
-	return c->a[i].reply;
+	return &c->at;
 }
 
-bool lst_coord__agent_complete(const lst_coord *c, size_t i)
+struct lst_coord__point *lst_coord__cur(const lst_coord *c)
 {
-	const struct lst_coord__agent *a = &c->a[i];
-
-	return a->done && !a->point_lost && a->done_msg.reason == LST_DONE_COMPLETE;
+	return c->cur;
 }
 
-bool lst_coord__usable(const struct lst_coord__agent *a)
+void lst_coord__set_in_point(lst_coord *c, bool in_point)
 {
-	return lst_conn_state(a->conn) == LST_CONN_READY;
+	c->in_point = in_point;
 }
 
-bool lst_coord__agent_usable(const lst_coord *c, size_t i)
+void lst_coord__set_partial(lst_coord *c)
 {
-	return lst_coord__usable(&c->a[i]);
+	c->partial = true;
 }
 
-const lst_conn *lst_coord__conn(const lst_coord *c, size_t i)
+bool lst_coord__running(const lst_coord *c)
 {
-	return c->a[i].conn;
+	return c->running;
 }
 
-bool lst_coord__unreachable(const lst_coord *c, size_t i)
+struct lst_coord__session *lst_coord__session(const lst_coord *c)
 {
-	return c->a[i].unreachable;
-}
-
-const char *lst_coord__lost_why(const lst_coord *c, size_t i)
-{
-	return c->a[i].lost_why;
+	return c->ses;
 }

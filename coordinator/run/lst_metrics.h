@@ -58,8 +58,8 @@ void lst_metrics_destroy(lst_metrics **p);
 const char *lst_metrics_address(const lst_metrics *m);
 
 /*
- * Labels text for a series: pairs of name and value up to a NULL name, values escaped as the
- * format says. Written into buf (size bytes, cut short if too small). Returns buf.
+ * Labels text for a series: pairs of name and value up to a (char *)NULL name (a pointer: a
+ * bare NULL may be an int 0 in a variadic call), values escaped as the format says. Written into buf (size bytes, cut short if too small). Returns buf.
  */
 char *lst_metrics_labels(char *buf, size_t size, ...) __attribute__((sentinel));
 

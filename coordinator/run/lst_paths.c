@@ -37,15 +37,15 @@ static bool s_plan_multipath(const lst_plan *p)
 void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_t j,
 			   const struct lst_workload *w)
 {
-	struct lst_coord__paths *ps = &c->cur->paths;
-	struct lst_coord__pagent *pa = &c->cur->ag[i];
+	struct lst_coord__paths *ps = &lst_coord__cur(c)->paths;
+	struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 
 	ps->slots = lst_realloc(ps->slots, (ps->nslots + 1) * sizeof(*ps->slots));
 	ps->slots[ps->nslots] = (struct lst_coord__slot){
 		.agent = i,
 		.target = t,
 		.j = j,
-		.path = c->plan->targets[t].paths[j].path,
+		.path = lst_coord__plan(c)->targets[t].paths[j].path,
 		/* job specs are made target by target, so a target's slots come together */
 		.first = !ps->nslots || ps->slots[ps->nslots - 1].target != t,
 	};
@@ -57,7 +57,7 @@ void lst_coord__paths_slot(lst_coord *c, size_t i, uint32_t job, size_t t, size_
 
 void lst_coord__paths_workload(const lst_coord *c, size_t i, size_t t, struct lst_row_workload *w)
 {
-	const struct lst_coord__paths *ps = &c->cur->paths;
+	const struct lst_coord__paths *ps = &lst_coord__cur(c)->paths;
 
 	memset(w, 0, sizeof(*w));
 	for (size_t s = 0; s < ps->nslots; s++)
@@ -68,22 +68,22 @@ void lst_coord__paths_workload(const lst_coord *c, size_t i, size_t t, struct ls
 
 void lst_coord__paths_begin(lst_coord *c, size_t max_ahead)
 {
-	struct lst_coord__paths *ps = &c->cur->paths;
+	struct lst_coord__paths *ps = &lst_coord__cur(c)->paths;
 
-	ps->path_rows = s_plan_multipath(c->plan);
-	ps->target_rows = c->plan->ntargets > 1;
+	ps->path_rows = s_plan_multipath(lst_coord__plan(c));
+	ps->target_rows = lst_coord__plan(c)->ntargets > 1;
 	if (!ps->path_rows && !ps->target_rows)
 		return;
 	ps->merge = lst_merge_new(ps->nslots, max_ahead, lst_coord__paths_row, c);
 	ps->sum = lst_malloc(sizeof(*ps->sum));
 	for (size_t s = 0; s < ps->nslots; s++)
-		if (!c->a[ps->slots[s].agent].in_point)
+		if (!lst_coord__agent_in_point(c, ps->slots[s].agent))
 			lst_merge_agent_done(ps->merge, s);
 }
 
 void lst_coord__paths_end(lst_coord *c)
 {
-	struct lst_coord__paths *ps = &c->cur->paths;
+	struct lst_coord__paths *ps = &lst_coord__cur(c)->paths;
 
 	lst_merge_destroy(&ps->merge);
 	for (size_t s = 0; s < ps->nslots; s++)
@@ -92,27 +92,27 @@ void lst_coord__paths_end(lst_coord *c)
 	free(ps->slots);
 	free(ps->sum);
 	memset(ps, 0, sizeof(*ps));
-	for (size_t i = 0; i < c->n; i++)
-		c->cur->ag[i].njobs = 0;
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		lst_coord__cur(c)->ag[i].njobs = 0;
 }
 
 void lst_coord__merge_done(lst_coord *c, size_t i)
 {
-	struct lst_coord__pagent *pa = &c->cur->ag[i];
+	struct lst_coord__point *cur = lst_coord__cur(c);
+	struct lst_coord__pagent *pa = &cur->ag[i];
 
-	if (!c->cur->merge)
+	if (!cur->merge)
 		return;
-	lst_merge_agent_done(c->cur->merge, i);
-	if (c->cur->paths.merge)
+	lst_merge_agent_done(cur->merge, i);
+	if (cur->paths.merge)
 		for (uint32_t j = 0; j < pa->njobs; j++)
-			lst_merge_agent_done(c->cur->paths.merge, pa->slot[j]);
+			lst_merge_agent_done(cur->paths.merge, pa->slot[j]);
 }
 
 void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 {
-	struct lst_coord__paths *ps = &c->cur->paths;
-	struct lst_coord__agent *a = &c->a[i];
-	struct lst_coord__pagent *pa = &c->cur->ag[i];
+	struct lst_coord__paths *ps = &lst_coord__cur(c)->paths;
+	struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 
 	if (!ps->merge)
 		return;
@@ -126,7 +126,7 @@ void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s
 		if (!pa->unsplit_warned)
 			lst_log_warn("agent %s does not split its samples by path (an older "
 				     "version): no per-path rows for it",
-				     lst_conn_name(a->conn));
+				     lst_conn_name(lst_coord__conn(c, i)));
 		pa->unsplit_warned = true;
 		for (uint32_t j = 0; j < pa->njobs; j++)
 			lst_merge_agent_done(ps->merge, pa->slot[j]);
@@ -136,9 +136,9 @@ void lst_coord__paths_add(lst_coord *c, size_t i, const struct lst_msg_sample *s
 /* The row of target t: its slots' samples of the row added, rates the sum of theirs. */
 static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t, double t_s)
 {
-	struct lst_coord__paths *ps = &c->cur->paths;
+	struct lst_coord__paths *ps = &lst_coord__cur(c)->paths;
 	struct lst_coord__row r = {
-		.who = { "target", "*", c->plan->targets[t].name, "" },
+		.who = { "target", "*", lst_coord__plan(c)->targets[t].name, "" },
 		.k = row->k,
 		.t_s = t_s,
 		.dir = ps->sum->dir,
@@ -163,8 +163,9 @@ static void s_target_row(lst_coord *c, const struct lst_merge_row *row, size_t t
 void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 {
 	lst_coord *c = arg;
-	struct lst_coord__paths *ps = &c->cur->paths;
-	double grid = lst_coord__t(c, c->at.T0 + row->k * c->at.interval);
+	struct lst_coord__paths *ps = &lst_coord__cur(c)->paths;
+	double grid =
+		lst_coord__t(c, lst_coord__where(c)->T0 + row->k * lst_coord__where(c)->interval);
 
 	if (row->ramp)
 		return;
@@ -174,18 +175,20 @@ void lst_coord__paths_row(const struct lst_merge_row *row, void *arg)
 	for (size_t s = 0; ps->path_rows && s < ps->nslots; s++) {
 		struct lst_coord__slot *sl = &ps->slots[s];
 		const lst_sample *smp = row->agent[s];
-		struct lst_coord__agent *a = &c->a[sl->agent];
-		struct lst_coord__row r = { .who = { "path", lst_conn_name(a->conn),
-						     c->plan->targets[sl->target].name, sl->path },
-					    .k = row->k,
-					    .t_s = grid,
-					    .fo = &sl->fo };
+		struct lst_coord__row r = {
+			.who = { "path", lst_conn_name(lst_coord__conn(c, sl->agent)),
+				 lst_coord__plan(c)->targets[sl->target].name, sl->path },
+			.k = row->k,
+			.t_s = grid,
+			.fo = &sl->fo
+		};
 
 		if (!smp)
 			continue;
 		if (smp->start_ns || smp->end_ns)
 			r.t_s = lst_coord__t(
-				c, lst_clock_to_local(lst_conn_clock(a->conn), smp->start_ns));
+				c, lst_clock_to_local(lst_conn_clock(lst_coord__conn(c, sl->agent)),
+						      smp->start_ns));
 		lst_coord__row_of(&r, smp);
 		lst_coord__rows_emit(c, &r);
 	}
@@ -222,15 +225,16 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 			   const struct lst_merge_totals *t, const struct lst_row_workload *w,
 			   const struct lst_failover *fo)
 {
-	struct lst_coord__paths *ps = &c->cur->paths;
+	struct lst_coord__paths *ps = &lst_coord__cur(c)->paths;
 	struct lst_step_part *p;
 	json_t *extra = lst_record_step_json(step);
 
 	if (fo)
 		lst_coord__failover_json(c, fo, extra);
-	lst_results_summary_of(lst_record_results(c->rec), c->at.phase_name, c->at.point,
-			       c->at.label, who, lst_coord__t(c, c->at.T0), t, step->test,
-			       step->round, w, extra);
+	lst_results_summary_of(
+		lst_record_results(lst_coord__record(c)), lst_coord__where(c)->phase_name,
+		lst_coord__where(c)->point, lst_coord__where(c)->label, who,
+		lst_coord__t(c, lst_coord__where(c)->T0), t, step->test, step->round, w, extra);
 	ps->parts = lst_realloc(ps->parts, (ps->nparts + 1) * sizeof(*ps->parts));
 	p = &ps->parts[ps->nparts++];
 	memset(p, 0, sizeof(*p));
@@ -250,7 +254,7 @@ static void s_part_summary(lst_coord *c, const struct lst_step *step, const stru
 
 void lst_coord__paths_result(lst_coord *c, struct lst_step_result *r)
 {
-	struct lst_coord__paths *ps = &c->cur->paths;
+	struct lst_coord__paths *ps = &lst_coord__cur(c)->paths;
 
 	r->parts = ps->parts;
 	r->nparts = ps->nparts;
@@ -260,7 +264,7 @@ void lst_coord__paths_result(lst_coord *c, struct lst_step_result *r)
 
 void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 {
-	struct lst_coord__paths *ps = &c->cur->paths;
+	struct lst_coord__paths *ps = &lst_coord__cur(c)->paths;
 
 	if (!ps->merge)
 		return;
@@ -268,7 +272,7 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 	for (size_t s = 0; ps->target_rows && s < ps->nslots; s++) {
 		struct lst_merge_totals *sum;
 		size_t t = ps->slots[s].target;
-		struct lst_row_who who = { "target", "*", c->plan->targets[t].name, "" };
+		struct lst_row_who who = { "target", "*", lst_coord__plan(c)->targets[t].name, "" };
 		struct lst_row_workload w;
 
 		if (!ps->slots[s].first)
@@ -277,7 +281,8 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 		for (int d = 0; d < LST_DIR_N; d++)
 			lst_hist_init(&sum->dir[d].lat);
 		for (size_t k = s; k < ps->nslots; k++)
-			if (ps->slots[k].target == t && c->a[ps->slots[k].agent].in_point)
+			if (ps->slots[k].target == t &&
+			    lst_coord__agent_in_point(c, ps->slots[k].agent))
 				s_totals_add(sum, lst_merge_totals(ps->merge, k));
 		lst_coord__paths_workload(c, SIZE_MAX, t, &w);
 		s_part_summary(c, step, &who, sum, &w, NULL);
@@ -285,10 +290,10 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 	}
 	for (size_t s = 0; ps->path_rows && s < ps->nslots; s++) {
 		const struct lst_coord__slot *sl = &ps->slots[s];
-		struct lst_row_who who = { "path", lst_conn_name(c->a[sl->agent].conn),
-					   c->plan->targets[sl->target].name, sl->path };
+		struct lst_row_who who = { "path", lst_conn_name(lst_coord__conn(c, sl->agent)),
+					   lst_coord__plan(c)->targets[sl->target].name, sl->path };
 
-		if (!c->a[sl->agent].in_point)
+		if (!lst_coord__agent_in_point(c, sl->agent))
 			continue;
 		s_part_summary(c, step, &who, lst_merge_totals(ps->merge, s), &sl->w, &sl->fo);
 	}
@@ -297,22 +302,24 @@ void lst_coord__paths_summaries(lst_coord *c, const struct lst_step *step)
 /* The point's detectors: its agents' when it has no path rows, and its slots'. */
 void lst_coord__failover_mark(lst_coord *c, const char *what, int64_t start, int64_t end)
 {
-	double t0 = lst_record_t(c->rec, start), t1 = lst_record_t(c->rec, end ? end : start);
+	double t0 = lst_record_t(lst_coord__record(c), start),
+	       t1 = lst_record_t(lst_coord__record(c), end ? end : start);
 
-	for (size_t i = 0; !c->cur->paths.path_rows && i < c->n; i++)
-		lst_failover_mark(&c->cur->ag[i].fo, what, t0, t1);
-	for (size_t s = 0; s < c->cur->paths.nslots; s++)
-		lst_failover_mark(&c->cur->paths.slots[s].fo, what, t0, t1);
+	for (size_t i = 0; !lst_coord__cur(c)->paths.path_rows && i < lst_coord__n(c); i++)
+		lst_failover_mark(&lst_coord__cur(c)->ag[i].fo, what, t0, t1);
+	for (size_t s = 0; s < lst_coord__cur(c)->paths.nslots; s++)
+		lst_failover_mark(&lst_coord__cur(c)->paths.slots[s].fo, what, t0, t1);
 }
 
 bool lst_coord__paths_spec(const lst_coord *c, size_t i, uint32_t spec, size_t *t, size_t *j)
 {
-	const struct lst_coord__pagent *pa = &c->cur->ag[i];
+	const struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 	const struct lst_coord__slot *sl;
 
-	if (spec >= pa->njobs || spec >= LST_MAX_JOBSPECS || pa->slot[spec] >= c->cur->paths.nslots)
+	if (spec >= pa->njobs || spec >= LST_MAX_JOBSPECS ||
+	    pa->slot[spec] >= lst_coord__cur(c)->paths.nslots)
 		return false;
-	sl = &c->cur->paths.slots[pa->slot[spec]];
+	sl = &lst_coord__cur(c)->paths.slots[pa->slot[spec]];
 	*t = sl->target;
 	*j = sl->j;
 	return true;

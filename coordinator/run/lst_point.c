@@ -27,12 +27,12 @@ static void s_on_row(const struct lst_merge_row *row, void *arg);
  */
 static int64_t s_actual_local(const lst_coord *c, size_t i)
 {
-	const struct lst_coord__agent *a = &c->a[i];
+	const struct lst_coord__stand *a = lst_coord__stand_of(c, i);
 	int64_t late, t;
 
-	if (__builtin_sub_overflow(a->actual, c->cur->ag[i].t0_agent, &late) ||
-	    __builtin_add_overflow(c->at.T0, late, &t))
-		return lst_clock_to_local(lst_conn_clock(a->conn), a->actual);
+	if (__builtin_sub_overflow(a->actual, lst_coord__cur(c)->ag[i].t0_agent, &late) ||
+	    __builtin_add_overflow(lst_coord__where(c)->T0, late, &t))
+		return lst_clock_to_local(lst_conn_clock(lst_coord__conn(c, i)), a->actual);
 	return t;
 }
 
@@ -43,9 +43,9 @@ static json_t *s_agents_json(const lst_coord *c, json_t **skew)
 	json_t *agents = json_object();
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 
-	for (size_t i = 0; i < c->n; i++) {
-		const struct lst_coord__agent *a = &c->a[i];
-		const struct lst_coord__pagent *pa = &c->cur->ag[i];
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		const struct lst_coord__stand *a = lst_coord__stand_of(c, i);
+		const struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 		int64_t actual;
 
 		if (!a->in_point)
@@ -56,13 +56,15 @@ static json_t *s_agents_json(const lst_coord *c, json_t **skew)
 			hi = LST_MAX(hi, actual);
 		}
 		json_object_set_new(
-			agents, lst_conn_name(a->conn),
+			agents, lst_conn_name(lst_coord__conn(c, i)),
 			json_pack("{s:I, s:o, s:o, s:s, s:s, s:I, s:I, s:O}", "t0_agent_ns",
 				  (json_int_t)pa->t0_agent, "actual_agent_ns",
 				  a->started ? json_integer((json_int_t)a->actual) : json_null(),
 				  "start_late_us",
-				  a->started ? json_real((double)(actual - c->at.T0) / 1e3)
-					     : json_null(),
+				  a->started
+					  ? json_real((double)(actual - lst_coord__where(c)->T0) /
+						      1e3)
+					  : json_null(),
 				  "done", lst_msg_done_reason_name(a->done_msg.reason), "text",
 				  a->done_msg.text, "samples", (json_int_t)a->samples,
 				  "last_interval", (json_int_t)a->done_msg.last_interval, "paths",
@@ -118,8 +120,8 @@ static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t
 			   const struct lst_step *step, size_t rank, size_t n, const bool set[32],
 			   struct lst_workload *w)
 {
-	const struct lst_plan_target *pt = &c->plan->targets[t];
-	uint64_t size = c->targets[t].size, bs = (uint64_t)w->bs;
+	const struct lst_plan_target *pt = &lst_coord__plan(c)->targets[t];
+	uint64_t size = lst_coord__target_size(c, t), bs = (uint64_t)w->bs;
 	uint64_t base = (uint64_t)w->offset, len;
 	lst_err err;
 
@@ -157,8 +159,8 @@ static int s_path_workload(lst_coord *c, const struct lst_plan_phase *ph, size_t
 		return 0;
 	if (lst_workload_check(w, size, &err)) {
 		lst_coord__error(c, "phase %s: target %s, path %s on %s: %s", ph->name, pt->name,
-				 pt->paths[j].path, c->plan->agents[pt->paths[j].agent].name,
-				 err.msg);
+				 pt->paths[j].path,
+				 lst_coord__plan(c)->agents[pt->paths[j].agent].name, err.msg);
 		return -1;
 	}
 	return 0;
@@ -171,7 +173,8 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 	struct lst_coord__row all = {
 		.who = { "all", "all", "", "" },
 		.k = row->k,
-		.t_s = lst_coord__t(c, c->at.T0 + row->k * c->at.interval),
+		.t_s = lst_coord__t(c, lst_coord__where(c)->T0 +
+					       row->k * lst_coord__where(c)->interval),
 		.ramp = row->ramp,
 		.dir = row->all->dir,
 		.health = &row->all->health,
@@ -188,41 +191,43 @@ static void s_on_row(const struct lst_merge_row *row, void *arg)
 	lst_coord__rows_emit(c, &all);
 	for (size_t i = 0; !row->ramp && i < row->nagents; i++) {
 		const lst_sample *s = row->agent[i];
-		struct lst_coord__row r = { .who = { "agent", lst_conn_name(c->a[i].conn), "", "" },
+		struct lst_coord__row r = { .who = { "agent", lst_conn_name(lst_coord__conn(c, i)),
+						     "", "" },
 					    .k = row->k };
 
 		if (!s)
 			continue;
 		lst_coord__row_of(&r, s);
-		r.t_s = lst_coord__t(c,
-				     lst_clock_to_local(lst_conn_clock(c->a[i].conn), s->start_ns));
-		if (!c->cur->paths.path_rows)
-			r.fo = &c->cur->ag[i].fo;
+		r.t_s = lst_coord__t(
+			c, lst_clock_to_local(lst_conn_clock(lst_coord__conn(c, i)), s->start_ns));
+		if (!lst_coord__cur(c)->paths.path_rows)
+			r.fo = &lst_coord__cur(c)->ag[i].fo;
 		lst_coord__rows_emit(c, &r);
 	}
 }
 
 static void s_stop_all(lst_coord *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		struct lst_coord__stand *a = lst_coord__stand(c, i);
 		lst_msg *m;
 
-		if (!a->in_point || a->done || !lst_coord__usable(a))
+		if (!a->in_point || a->done || !lst_coord__agent_usable(c, i))
 			continue;
 		m = lst_msg_new(LST_MSG_STOP);
-		m->u.stop.phase = (uint32_t)c->at.phase;
-		m->u.stop.point = (uint32_t)c->at.point;
+		m->u.stop.phase = (uint32_t)lst_coord__where(c)->phase;
+		m->u.stop.point = (uint32_t)lst_coord__where(c)->point;
 		lst_coord__command(c, i, &m);
-		if (!a->start_id && c->cur->merge) { /* never started: dropped, no DONE comes */
+		if (!a->start_id &&
+		    lst_coord__cur(c)->merge) { /* never started: dropped, no DONE comes */
 			a->done = true;
 			lst_coord__merge_done(c, i);
 		}
 	}
 	/* Wait for DONE even after Ctrl-C: what the agents measured until the stop is kept. */
 	if (!lst_coord__pump_wait(c, lst_coord__all_done, LST_COORD__STOP_TIMEOUT, false))
-		for (size_t i = 0; i < c->n; i++)
-			if (c->a[i].in_point && !c->a[i].done)
+		for (size_t i = 0; i < lst_coord__n(c); i++)
+			if (lst_coord__agent_in_point(c, i) && !lst_coord__stand(c, i)->done)
 				lst_coord__lose(c, i, "did not finish within %.0f s of STOP",
 						(double)LST_COORD__STOP_TIMEOUT / 1e9);
 }
@@ -230,27 +235,33 @@ static void s_stop_all(lst_coord *c)
 /* The point's summary rows, each with what its paths ran (lst_coord__paths_workload). */
 static void s_summaries(lst_coord *c, const struct lst_step *step)
 {
-	const struct lst_merge_totals *t = lst_merge_totals(c->cur->merge, c->n);
+	const struct lst_merge_totals *t =
+		lst_merge_totals(lst_coord__cur(c)->merge, lst_coord__n(c));
 	struct lst_row_workload w;
 
 	lst_coord__paths_workload(c, SIZE_MAX, SIZE_MAX, &w);
-	lst_results_summary(lst_record_results(c->rec), c->at.phase_name, c->at.point, c->at.label,
-			    "all", lst_coord__t(c, c->at.T0), t, step->test, step->round, &w,
-			    lst_record_step_json(step));
-	for (size_t i = 0; i < c->n; i++) {
+	lst_results_summary(lst_record_results(lst_coord__record(c)),
+			    lst_coord__where(c)->phase_name, lst_coord__where(c)->point,
+			    lst_coord__where(c)->label, "all",
+			    lst_coord__t(c, lst_coord__where(c)->T0), t, step->test, step->round,
+			    &w, lst_record_step_json(step));
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
 		json_t *extra = lst_record_step_json(step);
 
-		if (!c->a[i].in_point) {
+		if (!lst_coord__stand(c, i)->in_point) {
 			json_decref(extra);
 			continue;
 		}
-		if (!c->cur->paths.path_rows)
-			lst_coord__failover_json(c, &c->cur->ag[i].fo, extra);
+		if (!lst_coord__cur(c)->paths.path_rows)
+			lst_coord__failover_json(c, &lst_coord__cur(c)->ag[i].fo, extra);
 		lst_coord__paths_workload(c, i, SIZE_MAX, &w);
-		lst_results_summary(lst_record_results(c->rec), c->at.phase_name, c->at.point,
-				    c->at.label, lst_conn_name(c->a[i].conn),
-				    lst_coord__t(c, c->at.T0), lst_merge_totals(c->cur->merge, i),
-				    step->test, step->round, &w, extra);
+		lst_results_summary(lst_record_results(lst_coord__record(c)),
+				    lst_coord__where(c)->phase_name, lst_coord__where(c)->point,
+				    lst_coord__where(c)->label,
+				    lst_conn_name(lst_coord__conn(c, i)),
+				    lst_coord__t(c, lst_coord__where(c)->T0),
+				    lst_merge_totals(lst_coord__cur(c)->merge, i), step->test,
+				    step->round, &w, extra);
 	}
 	lst_coord__paths_summaries(c, step);
 }
@@ -261,13 +272,13 @@ static uint64_t s_regions_bytes(const lst_coord *c)
 {
 	uint64_t sum = 0;
 
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
 		json_t *js;
 		size_t k;
 
-		if (!c->a[i].in_point)
+		if (!lst_coord__agent_in_point(c, i))
 			continue;
-		json_array_foreach (c->cur->ag[i].jobs, k, js)
+		json_array_foreach (lst_coord__cur(c)->ag[i].jobs, k, js)
 			sum += (uint64_t)json_integer_value(json_object_get(js, "size"));
 	}
 	return sum;
@@ -275,7 +286,8 @@ static uint64_t s_regions_bytes(const lst_coord *c)
 
 static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 {
-	const struct lst_merge_totals *t = lst_merge_totals(c->cur->merge, c->n);
+	const struct lst_merge_totals *t =
+		lst_merge_totals(lst_coord__cur(c)->merge, lst_coord__n(c));
 
 	memset(r, 0, sizeof(*r));
 	for (int d = 0; d < LST_DIR_N; d++) {
@@ -289,13 +301,13 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 		r->lat_dir[d] = t->dir[d].lat;
 	r->lat = t->dir[LST_DIR_READ].lat;
 	lst_hist_add(&r->lat, &t->dir[LST_DIR_WRITE].lat);
-	r->t_s = lst_coord__t(c, c->at.T0);
+	r->t_s = lst_coord__t(c, lst_coord__where(c)->T0);
 	r->partial = partial;
-	if (!c->at.io) {
+	if (!lst_coord__where(c)->io) {
 		/* A purge sends no samples: what it did is the regions it was given, in the time
 		 * from its start to the last agent's answer. */
 		r->discarded = s_regions_bytes(c);
-		r->seconds = (double)(lst_mono_ns() - c->at.T0) / 1e9;
+		r->seconds = (double)(lst_mono_ns() - lst_coord__where(c)->T0) / 1e9;
 	}
 	lst_coord__paths_result(c, r);
 }
@@ -308,25 +320,29 @@ static void s_step_result(lst_coord *c, bool partial, struct lst_step_result *r)
 void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool partial,
 			     struct lst_step_result *out)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[c->at.phase];
+	const struct lst_plan_phase *ph = &lst_coord__plan(c)->phases[lst_coord__where(c)->phase];
 	const struct lst_workload *pw = &step->w;
-	size_t npoints = json_array_size(lst_results_points(lst_record_results(c->rec)));
+	size_t npoints =
+		json_array_size(lst_results_points(lst_record_results(lst_coord__record(c))));
 	json_t *pj, *entry, *agents, *skew, *summary = json_array();
 
-	lst_merge_finish(c->cur->merge);
+	lst_merge_finish(lst_coord__cur(c)->merge);
 	lst_coord__progress_break(c);
-	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point && c->cur->ag[i].dropped > 1)
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		if (lst_coord__stand(c, i)->in_point && lst_coord__cur(c)->ag[i].dropped > 1)
 			lst_log_warn("agent %s: %llu samples of this point were not counted (late, "
 				     "or after its loss)",
-				     lst_conn_name(c->a[i].conn),
-				     (unsigned long long)c->cur->ag[i].dropped);
-	c->partial |= partial;
+				     lst_conn_name(lst_coord__conn(c, i)),
+				     (unsigned long long)lst_coord__cur(c)->ag[i].dropped);
+	if (partial)
+		lst_coord__set_partial(c);
 	s_summaries(c, step);
 	for (size_t i = npoints;
-	     i < json_array_size(lst_results_points(lst_record_results(c->rec))); i++)
+	     i < json_array_size(lst_results_points(lst_record_results(lst_coord__record(c)))); i++)
 		json_array_append(
-			summary, json_array_get(lst_results_points(lst_record_results(c->rec)), i));
+			summary,
+			json_array_get(lst_results_points(lst_record_results(lst_coord__record(c))),
+				       i));
 	s_step_result(c, partial, out);
 	agents = s_agents_json(c, &skew);
 	pj = lst_coord__point_json(c, pw, partial, agents, skew);
@@ -335,9 +351,9 @@ void lst_coord__record_point(lst_coord *c, const struct lst_step *step, bool par
 	json_object_set_new(pj, "test", json_string(step->test));
 	json_object_set_new(pj, "round", json_integer((json_int_t)step->round));
 	entry = json_pack("{s:s, s:s, s:I, s:I, s:O, s:o}", "type", "point", "phase", ph->name,
-			  "phase_index", (json_int_t)c->at.phase, "point", (json_int_t)c->at.point,
-			  "run", pj, "summary", summary);
-	lst_record_point(c->rec, pj, entry);
+			  "phase_index", (json_int_t)lst_coord__where(c)->phase, "point",
+			  (json_int_t)lst_coord__where(c)->point, "run", pj, "summary", summary);
+	lst_record_point(lst_coord__record(c), pj, entry);
 	lst_coord__progress_point(c, out, json_object_get(pj, "start_skew_us"));
 }
 
@@ -347,7 +363,7 @@ static lst_msg *s_prepare_msg(lst_coord *c, const struct lst_plan_phase *ph, siz
 {
 	lst_msg *m = lst_msg_new(LST_MSG_PREPARE);
 
-	snprintf(m->u.prepare.run, sizeof(m->u.prepare.run), "%s", c->run_id);
+	snprintf(m->u.prepare.run, sizeof(m->u.prepare.run), "%s", lst_coord__run_id(c));
 	snprintf(m->u.prepare.name, sizeof(m->u.prepare.name), "%s", ph->name);
 	m->u.prepare.phase = (uint32_t)phase;
 	m->u.prepare.point = (uint32_t)point;
@@ -373,13 +389,14 @@ static int64_t s_last_interval(const struct lst_workload *w)
 static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, size_t j,
 		     const struct lst_step *step, const struct lst_workload *w, lst_msg *m)
 {
-	const struct lst_plan_target *pt = &c->plan->targets[t];
+	const struct lst_plan_target *pt = &lst_coord__plan(c)->targets[t];
 	size_t i = pt->paths[j].agent;
+	struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 	struct lst_jobspec *js;
 
 	if (m->u.prepare.njobs == LST_MAX_JOBSPECS) {
 		lst_coord__error(c, "agent %s: more than %d paths in phase %s",
-				 lst_conn_name(c->a[i].conn), LST_MAX_JOBSPECS, ph->name);
+				 lst_conn_name(lst_coord__conn(c, i)), LST_MAX_JOBSPECS, ph->name);
 		return -1;
 	}
 	/* a purge discards: no workload of its runs (rw, bs, ...) is what it did */
@@ -392,20 +409,19 @@ static int s_add_job(lst_coord *c, const struct lst_plan_phase *ph, size_t t, si
 	js->action = step->action;
 	js->w = *w;
 	lst_coord__verify_stamp(c, t, j, js);
-	if (!c->cur->ag[i].jobs) {
-		c->cur->ag[i].jobs = json_array();
-		c->cur->ag[i].expect_last = -1;
-		c->cur->ag[i].records = false;
+	if (!pa->jobs) {
+		pa->jobs = json_array();
+		pa->expect_last = -1;
+		pa->records = false;
 	}
-	c->cur->ag[i].records |= w->write_iolog[0] != 0;
+	pa->records |= w->write_iolog[0] != 0;
 	if (step->action == LST_ACTION_IO)
-		c->cur->ag[i].expect_last = LST_MAX(c->cur->ag[i].expect_last, s_last_interval(w));
-	json_array_append_new(c->cur->ag[i].jobs,
-			      json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target", pt->name,
-					"path", pt->paths[j].path, "offset",
-					(json_int_t)js->w.offset, "size", (json_int_t)js->w.size,
-					"bytes", (json_int_t)js->w.bytes, "rate_iops",
-					(json_int_t)js->w.rate_iops));
+		pa->expect_last = LST_MAX(pa->expect_last, s_last_interval(w));
+	json_array_append_new(
+		pa->jobs, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "target", pt->name, "path",
+				    pt->paths[j].path, "offset", (json_int_t)js->w.offset, "size",
+				    (json_int_t)js->w.size, "bytes", (json_int_t)js->w.bytes,
+				    "rate_iops", (json_int_t)js->w.rate_iops));
 	return 0;
 }
 
@@ -418,7 +434,7 @@ static int s_target_specs(lst_coord *c, const struct lst_plan_phase *ph, size_t 
 			  size_t t, const struct lst_step *step, lst_msg **msgs, bool *missing,
 			  struct lst_workload *first_w, bool *have_first)
 {
-	const struct lst_plan_target *pt = &c->plan->targets[t];
+	const struct lst_plan_target *pt = &lst_coord__plan(c)->targets[t];
 	struct lst_workload *w = lst_calloc(pt->npaths, sizeof(*w));
 	bool(*set)[32] = lst_calloc(pt->npaths, sizeof(*set));
 	bool *on = lst_calloc(pt->npaths, sizeof(*on));
@@ -427,7 +443,8 @@ static int s_target_specs(lst_coord *c, const struct lst_plan_phase *ph, size_t 
 
 	for (size_t j = 0; j < pt->npaths; j++) {
 		w[j] = step->w;
-		on[j] = lst_plan_path_role(c->plan, ph, step->ports, t, j, &w[j], set[j]);
+		on[j] = lst_plan_path_role(lst_coord__plan(c), ph, step->ports, t, j, &w[j],
+					   set[j]);
 		n += on[j];
 	}
 	for (size_t j = 0; j < pt->npaths && !rc; j++) {
@@ -446,7 +463,7 @@ static int s_target_specs(lst_coord *c, const struct lst_plan_phase *ph, size_t 
 			rc = -1;
 			break;
 		}
-		if (!lst_coord__usable(&c->a[i])) {
+		if (!lst_coord__agent_usable(c, i)) {
 			*missing = true;
 			continue;
 		}
@@ -496,15 +513,16 @@ int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
 	switch (ph->on_agent_loss) {
 	case LST_ON_LOSS_CONTINUE:
 		/* The run's result lacks the agent from here on: said in run.json's errors. */
-		for (size_t i = 0; i < c->n; i++) {
-			struct lst_coord__agent *a = &c->a[i];
-			struct lst_coord__pagent *pa = &c->cur->ag[i];
+		for (size_t i = 0; i < lst_coord__n(c); i++) {
+			struct lst_coord__stand *a = lst_coord__stand(c, i);
+			struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 
 			if (a->in_point && a->point_lost && !pa->judged) {
 				char *msg = lst_asprintf("agent %s lost: %s",
-							 lst_conn_name(a->conn), a->lost_why);
+							 lst_conn_name(lst_coord__conn(c, i)),
+							 lst_coord__lost_why(c, i));
 
-				lst_record_error(c->rec, msg);
+				lst_record_error(lst_coord__record(c), msg);
 				free(msg);
 			}
 			pa->judged |= a->point_lost;
@@ -513,20 +531,21 @@ int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
 	case LST_ON_LOSS_RETRY:
 		lst_log_warn("phase %s point %zu: an agent was lost; stopping the point to run it "
 			     "again (on_agent_loss: retry)",
-			     ph->name, c->at.point);
+			     ph->name, lst_coord__where(c)->point);
 		s_stop_all(c);
 		return LST_COORD__POINT_RETRY;
 	default:
-		for (size_t i = 0; i < c->n; i++) {
-			struct lst_coord__agent *a = &c->a[i];
-			struct lst_coord__pagent *pa = &c->cur->ag[i];
+		for (size_t i = 0; i < lst_coord__n(c); i++) {
+			struct lst_coord__stand *a = lst_coord__stand(c, i);
+			struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 
 			if (a->in_point && a->point_lost && !pa->judged)
 				lst_coord__error(
 					c,
 					"agent %s lost: %s; the plan says abort (on_agent_loss): "
 					"stopping the others",
-					lst_conn_name(a->conn), a->lost_why);
+					lst_conn_name(lst_coord__conn(c, i)),
+					lst_coord__lost_why(c, i));
 			pa->judged |= a->point_lost;
 		}
 		s_stop_all(c);
@@ -537,8 +556,9 @@ int lst_coord__loss_policy(lst_coord *c, const struct lst_plan_phase *ph)
 /* An agent of the point was lost and the plan's rule has not been applied to it yet. */
 static bool s_point_lost(const lst_coord *c)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point && c->a[i].point_lost && !c->cur->ag[i].judged)
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		if (lst_coord__agent_in_point(c, i) && lst_coord__agent_point_lost(c, i) &&
+		    !lst_coord__cur(c)->ag[i].judged)
 			return true;
 	return false;
 }
@@ -562,9 +582,9 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 {
 	size_t ahead;
 
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
-		struct lst_coord__pagent *pa = &c->cur->ag[i];
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		struct lst_coord__stand *a = lst_coord__stand(c, i);
+		struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 
 		a->in_point = msgs[i] != NULL;
 		a->point_lost = pa->judged = a->started = a->done = false;
@@ -580,29 +600,32 @@ static int s_point_prepare(lst_coord *c, const struct lst_plan_phase *ph, lst_ms
 		if (msgs[i])
 			lst_coord__command(c, i, &msgs[i]);
 	}
-	c->in_point = true;
+	lst_coord__set_in_point(c, true);
 	/* The merge waits a lease for an unreachable agent before it writes rows without it. */
-	ahead = (size_t)((c->lost_after + LST_NS_PER_S) / c->at.interval) + 8;
-	c->cur->merge = lst_merge_new(c->n, ahead, s_on_row, c);
+	ahead = (size_t)((lst_coord__lost_after(c) + LST_NS_PER_S) /
+			 lst_coord__where(c)->interval) +
+		8;
+	lst_coord__cur(c)->merge = lst_merge_new(lst_coord__n(c), ahead, s_on_row, c);
 	lst_coord__paths_begin(c, ahead);
-	for (size_t i = 0; i < c->n; i++)
-		if (!c->a[i].in_point)
-			lst_merge_agent_done(c->cur->merge, i);
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		if (!lst_coord__stand(c, i)->in_point)
+			lst_merge_agent_done(lst_coord__cur(c)->merge, i);
 	lst_coord__pump_until(c, lst_coord__all_replied, LST_COORD__REPLY_TIMEOUT);
 	if (lst_coord__interrupted || !lst_coord__replies_ok(c, "the job specs"))
 		return LST_COORD__POINT_FAIL;
 	if (s_point_lost(c))
 		return lst_coord__loss_policy(c, ph);
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		struct lst_coord__stand *a = lst_coord__stand(c, i);
 
 		if (a->in_point && !a->point_lost) {
-			s_note_devices(&c->cur->ag[i], &a->reply->u.prepared);
-			lst_coord__verify_prepared(c, i, &a->reply->u.prepared);
+			s_note_devices(&lst_coord__cur(c)->ag[i],
+				       &lst_coord__reply(c, i)->u.prepared);
+			lst_coord__verify_prepared(c, i, &lst_coord__reply(c, i)->u.prepared);
 		}
-		if (a->in_point && !a->point_lost && a->reply->u.prepared.warning[0])
-			lst_log_warn("agent %s: %s", lst_conn_name(a->conn),
-				     a->reply->u.prepared.warning);
+		if (a->in_point && !a->point_lost && lst_coord__reply(c, i)->u.prepared.warning[0])
+			lst_log_warn("agent %s: %s", lst_conn_name(lst_coord__conn(c, i)),
+				     lst_coord__reply(c, i)->u.prepared.warning);
 	}
 	return LST_COORD__POINT_OK;
 }
@@ -612,33 +635,37 @@ static void s_point_start(lst_coord *c)
 {
 	int64_t max_rtt = 0, lead;
 
-	if (lst_mono_ns() - c->last_sync > LST_COORD__SYNC_EVERY)
+	if (lst_mono_ns() - lst_coord__last_sync(c) > LST_COORD__SYNC_EVERY)
 		lst_coord__sync(c);
-	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point && lst_coord__usable(&c->a[i]))
-			max_rtt = LST_MAX(max_rtt, lst_conn_estimate(c->a[i].conn)->rtt_ns);
-	lead = LST_MAX(c->opts.lead_ns, 4 * max_rtt + 20 * LST_NS_PER_MS);
-	c->at.T0 = lst_mono_ns() + lead;
-	lst_record_set_t0(c->rec, c->at.T0); /* the run's first start instant only */
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
-		struct lst_coord__pagent *pa = &c->cur->ag[i];
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		if (lst_coord__stand(c, i)->in_point && lst_coord__agent_usable(c, i))
+			max_rtt =
+				LST_MAX(max_rtt, lst_conn_estimate(lst_coord__conn(c, i))->rtt_ns);
+	lead = LST_MAX(lst_coord__opts(c)->lead_ns, 4 * max_rtt + 20 * LST_NS_PER_MS);
+	lst_coord__at(c)->T0 = lst_mono_ns() + lead;
+	lst_record_set_t0(lst_coord__record(c),
+			  lst_coord__where(c)->T0); /* the run's first start instant only */
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		struct lst_coord__stand *a = lst_coord__stand(c, i);
+		struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 		lst_msg *m;
 
-		if (!a->in_point || a->point_lost || !lst_coord__usable(a))
+		if (!a->in_point || a->point_lost || !lst_coord__agent_usable(c, i))
 			continue;
 		m = lst_msg_new(LST_MSG_START);
-		m->u.start.phase = (uint32_t)c->at.phase;
-		m->u.start.point = (uint32_t)c->at.point;
-		pa->t0_agent = lst_clock_to_remote(lst_conn_clock(a->conn), c->at.T0);
+		m->u.start.phase = (uint32_t)lst_coord__where(c)->phase;
+		m->u.start.point = (uint32_t)lst_coord__where(c)->point;
+		pa->t0_agent = lst_clock_to_remote(lst_conn_clock(lst_coord__conn(c, i)),
+						   lst_coord__where(c)->T0);
 		m->u.start.t0 = pa->t0_agent;
 		lst_coord__events_start(c, i, &m->u.start);
 		if (!lst_coord__command(c, i, &m))
-			a->start_id = a->await_id;
-		a->progress_at = c->at.T0;
+			a->start_id = lst_coord__await_id(c, i);
+		a->progress_at = lst_coord__where(c)->T0;
 	}
-	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms", c->at.phase_name,
-		      c->at.point, (double)lead / 1e6);
+	lst_log_debug(LST_DBG_TIME, "phase %s point %zu: start in %.1f ms",
+		      lst_coord__where(c)->phase_name, lst_coord__where(c)->point,
+		      (double)lead / 1e6);
 }
 
 /* Merge until every agent is done or lost; a loss goes to lst_coord__loss_policy once. */
@@ -676,18 +703,18 @@ static int s_point_wait(lst_coord *c, const struct lst_plan_phase *ph, bool *par
 /* The end of a point, recorded or not: forget its per-agent state and its merge. */
 static void s_point_end(lst_coord *c, lst_msg **msgs)
 {
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
 		lst_msg_destroy(&msgs[i]);
-		c->a[i].in_point = false;
-		lst_failover_free(&c->cur->ag[i].fo);
-		json_decref(c->cur->ag[i].jobs);
-		c->cur->ag[i].jobs = NULL;
+		lst_coord__stand(c, i)->in_point = false;
+		lst_failover_free(&lst_coord__cur(c)->ag[i].fo);
+		json_decref(lst_coord__cur(c)->ag[i].jobs);
+		lst_coord__cur(c)->ag[i].jobs = NULL;
 	}
 	free(msgs);
 	lst_coord__events_forget(c);
-	lst_merge_destroy(&c->cur->merge);
+	lst_merge_destroy(&lst_coord__cur(c)->merge);
 	lst_coord__paths_end(c);
-	c->in_point = false;
+	lst_coord__set_in_point(c, false);
 }
 
 struct lst_coord__point *lst_coord__point_new(size_t nagents)
@@ -710,21 +737,23 @@ void lst_coord__point_destroy(struct lst_coord__point **p)
 /* The point's place and label: "TEST: LABEL round N", "TEST round N" or the step's label. */
 static void s_point_begin(lst_coord *c, size_t phase, size_t point, const struct lst_step *step)
 {
-	struct lst_coord__pagent *ag = c->cur->ag;
+	struct lst_coord__point *cur = lst_coord__cur(c);
+	struct lst_coord__where *at = lst_coord__at(c);
+	struct lst_coord__pagent *ag = cur->ag;
 
-	memset(c->cur, 0, sizeof(*c->cur));
-	c->cur->ag = ag; /* the agents' records are the run's, kept from point to point */
-	memset(&c->at, 0, sizeof(c->at));
-	c->at.phase = phase;
-	c->at.point = point;
-	c->at.phase_name = c->plan->phases[phase].name;
+	memset(cur, 0, sizeof(*cur));
+	cur->ag = ag; /* the agents' records are the run's, kept from point to point */
+	memset(at, 0, sizeof(*at));
+	at->phase = phase;
+	at->point = point;
+	at->phase_name = lst_coord__plan(c)->phases[phase].name;
 	if (step->round && strcmp(step->test, step->label))
-		snprintf(c->at.label, sizeof(c->at.label), "%s: %s round %zu", step->test,
-			 step->label, step->round);
+		snprintf(at->label, sizeof(at->label), "%s: %s round %zu", step->test, step->label,
+			 step->round);
 	else if (step->round)
-		snprintf(c->at.label, sizeof(c->at.label), "%s round %zu", step->test, step->round);
+		snprintf(at->label, sizeof(at->label), "%s round %zu", step->test, step->round);
 	else
-		snprintf(c->at.label, sizeof(c->at.label), "%s", step->label);
+		snprintf(at->label, sizeof(at->label), "%s", step->label);
 }
 
 /*
@@ -733,15 +762,16 @@ static void s_point_begin(lst_coord *c, size_t phase, size_t point, const struct
  */
 static int s_point_agents(lst_coord *c, const struct lst_plan_phase *ph)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		if (!lst_coord__in_phase(c, ph, i) || lst_coord__usable(&c->a[i]))
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		if (!lst_coord__in_phase(c, ph, i) || lst_coord__agent_usable(c, i))
 			continue;
 		if (ph->on_agent_loss == LST_ON_LOSS_ABORT) {
 			lst_coord__error(
 				c,
 				"phase %s point %zu does not start: agent %s is lost and the "
 				"plan says abort (on_agent_loss)",
-				ph->name, c->at.point, lst_conn_name(c->a[i].conn));
+				ph->name, lst_coord__where(c)->point,
+				lst_conn_name(lst_coord__conn(c, i)));
 			return LST_COORD__POINT_FAIL;
 		}
 		if (ph->on_agent_loss == LST_ON_LOSS_RETRY && !lst_coord__wait_back(c, ph)) {
@@ -750,8 +780,9 @@ static int s_point_agents(lst_coord *c, const struct lst_plan_phase *ph)
 					c,
 					"phase %s point %zu: agent %s did not come back within "
 					"retry_wait (%.0f s)",
-					ph->name, c->at.point, lst_conn_name(c->a[i].conn),
-					(double)c->plan->retry_wait / 1e9);
+					ph->name, lst_coord__where(c)->point,
+					lst_conn_name(lst_coord__conn(c, i)),
+					(double)lst_coord__plan(c)->retry_wait / 1e9);
 			return LST_COORD__POINT_FAIL;
 		}
 		break;
@@ -769,10 +800,11 @@ static int s_point_agents(lst_coord *c, const struct lst_plan_phase *ph)
 int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct lst_step *step,
 			 struct lst_step_result *out)
 {
-	const struct lst_plan_phase *ph = &c->plan->phases[phase];
+	const struct lst_plan_phase *ph = &lst_coord__plan(c)->phases[phase];
+	struct lst_coord__where *at;
 	struct lst_workload first_w;
 	bool partial = false;
-	lst_msg **msgs = lst_calloc(c->n, sizeof(*msgs));
+	lst_msg **msgs = lst_calloc(lst_coord__n(c), sizeof(*msgs));
 	int rc;
 
 	s_point_begin(c, phase, point, step);
@@ -788,15 +820,16 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 		rc = LST_COORD__POINT_FAIL;
 		goto out;
 	}
-	c->at.io = step->action == LST_ACTION_IO;
-	c->at.interval = first_w.interval;
-	c->at.nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
-	c->at.duration = first_w.runtime ? c->at.nramp * first_w.interval + first_w.runtime : 0;
+	at = lst_coord__at(c);
+	at->io = step->action == LST_ACTION_IO;
+	at->interval = first_w.interval;
+	at->nramp = (first_w.ramp + first_w.interval - 1) / first_w.interval;
+	at->duration = first_w.runtime ? at->nramp * first_w.interval + first_w.runtime : 0;
 
 	if ((rc = s_point_prepare(c, ph, msgs)) != LST_COORD__POINT_OK)
 		goto out;
-	for (size_t i = 0; i < c->n; i++)
-		partial |= c->a[i].in_point && c->a[i].point_lost;
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		partial |= lst_coord__agent_in_point(c, i) && lst_coord__agent_point_lost(c, i);
 	lst_coord__events_begin(c);
 	s_point_start(c);
 	lst_coord__verify_started(c);
@@ -806,8 +839,8 @@ int lst_coord__run_point(lst_coord *c, size_t phase, size_t point, const struct 
 	lst_coord__verify_point_end(c);
 	if (rc == LST_COORD__POINT_RETRY)
 		goto out;
-	for (size_t i = 0; i < c->n; i++)
-		partial |= c->a[i].in_point && c->a[i].point_lost;
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		partial |= lst_coord__agent_in_point(c, i) && lst_coord__agent_point_lost(c, i);
 	lst_coord__record_point(c, step, partial, out);
 out:
 	s_point_end(c, msgs);

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Private to the point's files (lst_point.c, lst_point_rx.c, lst_paths.c): the point's state,
- * its merge, its path slots and its record of each agent, held by the orchestrator as c->cur.
+ * its merge, its path slots and its record of each agent, held by the orchestrator and reached
+ * through lst_coord__cur. The point's files include this header and lst_run_int.h alone.
  */
 #ifndef LST_POINT_INT_H
 #define LST_POINT_INT_H
 
-#include "lst_coord_int.h"
+#include "lst_run_int.h"
 
 /* One path taking part in the point: a stream of the per-path merge (lst_paths.c). */
 struct lst_coord__slot {
@@ -34,8 +35,9 @@ struct lst_coord__paths {
 
 /*
  * The point's record of one agent: what it runs in the point and how its samples went. The
- * session's record of the agent (struct lst_coord__agent: its connection, its commands, whether
- * it started, is done or was lost in the point) stays in lst_coord_int.h.
+ * session keeps the agent's connection and commands (lst_session_int.h), and where the agent
+ * stands in the point's protocol (started, done, lost in it), which the point reads and sets
+ * through lst_coord__stand.
  */
 struct lst_coord__pagent {
 	struct lst_failover fo; /* its failover window, when the point has no path rows */
@@ -55,7 +57,7 @@ struct lst_coord__pagent {
 	bool unsplit_warned;		    /* it sent a multi-path sample without `paths` */
 };
 
-/* The point's state (c->cur, made once for the run by lst_coord__point_new). */
+/* The point's state (lst_coord__cur, made once for the run by lst_coord__point_new). */
 struct lst_coord__point {
 	lst_merge *merge;
 	struct lst_coord__paths paths;

@@ -13,11 +13,11 @@
 #include "lst_point_int.h"
 
 /* A SAMPLE or DONE of agent i is for the point running now (not an earlier point or attempt). */
-static bool s_for_point(const lst_coord *c, const struct lst_coord__agent *a, const lst_msg *m,
+static bool s_for_point(const lst_coord *c, const struct lst_coord__stand *a, const lst_msg *m,
 			uint32_t phase, uint32_t point)
 {
-	return c->in_point && a->in_point && phase == c->at.phase && point == c->at.point &&
-	       m->seq >= a->min_seq;
+	return lst_coord__in_point(c) && a->in_point && phase == lst_coord__where(c)->phase &&
+	       point == lst_coord__where(c)->point && m->seq >= a->min_seq;
 }
 
 /*
@@ -28,19 +28,18 @@ static bool s_for_point(const lst_coord *c, const struct lst_coord__agent *a, co
  */
 static void s_devstats(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 {
-	struct lst_coord__agent *a = &c->a[i];
-	struct lst_coord__pagent *pa = &c->cur->ag[i];
+	struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 	struct lst_devstat_row row = {
-		.phase = c->at.phase_name,
-		.point = c->at.point,
-		.label = c->at.label,
-		.agent = lst_conn_name(a->conn),
+		.phase = lst_coord__where(c)->phase_name,
+		.point = lst_coord__where(c)->point,
+		.label = lst_coord__where(c)->label,
+		.agent = lst_conn_name(lst_coord__conn(c, i)),
 		.k = s->s.interval,
 	};
-	int64_t at = lst_clock_to_local(lst_conn_clock(a->conn), s->s.start_ns);
+	int64_t at = lst_clock_to_local(lst_conn_clock(lst_coord__conn(c, i)), s->s.start_ns);
 
 	if (!s->s.start_ns && !s->s.end_ns) /* no I/O: the interval's place on the grid */
-		at = c->at.T0 + s->s.interval * c->at.interval;
+		at = lst_coord__where(c)->T0 + s->s.interval * lst_coord__where(c)->interval;
 	row.t_s = lst_coord__t(c, at);
 
 	for (uint32_t j = 0; j < s->ndev; j++) {
@@ -52,7 +51,7 @@ static void s_devstats(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 		row.path = json_string_value(json_object_get(job, "path"));
 		row.device = pa->devices[s->dev[j].path];
 		row.d = &s->dev[j];
-		lst_results_devstat(lst_record_results(c->rec), &row);
+		lst_results_devstat(lst_record_results(lst_coord__record(c)), &row);
 	}
 }
 
@@ -64,22 +63,22 @@ static void s_devstats(lst_coord *c, size_t i, const struct lst_msg_sample *s)
  */
 static int s_sample_check(lst_coord *c, size_t i, const struct lst_msg_sample *s)
 {
-	struct lst_coord__agent *a = &c->a[i];
-	struct lst_coord__pagent *pa = &c->cur->ag[i];
+	struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 	char why[256];
 
 	/*
 	 * Interval k ends at T0 + (k + 1) x interval: a sample for one that has not begun (with a
 	 * second for clock error) is wrong, and would push the merge window past every agent.
 	 */
-	if (s->s.interval < 0 ||
-	    s->s.interval > (lst_mono_ns() - c->at.T0 + LST_NS_PER_S) / c->at.interval + 1) {
+	if (s->s.interval < 0 || s->s.interval > (lst_mono_ns() - lst_coord__where(c)->T0 +
+						  LST_NS_PER_S) / lst_coord__where(c)->interval +
+							 1) {
 		if (!pa->bad_warned)
 			lst_log_warn(
 				"agent %s: sample for interval %lld, which has not begun %.1f s "
 				"into the point: ignored",
-				lst_conn_name(a->conn), (long long)s->s.interval,
-				(double)(lst_mono_ns() - c->at.T0) / 1e9);
+				lst_conn_name(lst_coord__conn(c, i)), (long long)s->s.interval,
+				(double)(lst_mono_ns() - lst_coord__where(c)->T0) / 1e9);
 		pa->bad_warned = true;
 		pa->dropped++;
 		return -1;
@@ -88,17 +87,19 @@ static int s_sample_check(lst_coord *c, size_t i, const struct lst_msg_sample *s
 		if (!pa->bad_warned)
 			lst_log_warn("agent %s: sample for interval %lld: its paths do not add up "
 				     "(%s): ignored",
-				     lst_conn_name(a->conn), (long long)s->s.interval, why);
+				     lst_conn_name(lst_coord__conn(c, i)), (long long)s->s.interval,
+				     why);
 		pa->bad_warned = true;
 		pa->dropped++;
 		return -1;
 	}
-	if (lst_merge_check(c->cur->merge, &s->s)) {
+	if (lst_merge_check(lst_coord__cur(c)->merge, &s->s)) {
 		if (!pa->dropped++)
 			lst_log_warn("agent %s: sample %lld arrived after that interval was "
 				     "written: not counted (neither in timeseries.csv nor in the "
 				     "summary)",
-				     lst_conn_name(a->conn), (long long)s->s.interval);
+				     lst_conn_name(lst_coord__conn(c, i)),
+				     (long long)s->s.interval);
 		return -1;
 	}
 	return 0;
@@ -107,8 +108,8 @@ static int s_sample_check(lst_coord *c, size_t i, const struct lst_msg_sample *s
 /* The pump's SAMPLE handler: a sample of the running point, checked once, then stored. */
 static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m)
 {
-	struct lst_coord__agent *a = &c->a[i];
-	struct lst_coord__pagent *pa = &c->cur->ag[i];
+	struct lst_coord__stand *a = lst_coord__stand(c, i);
+	struct lst_coord__pagent *pa = &lst_coord__cur(c)->ag[i];
 	const struct lst_msg_sample *s = &m->u.sample;
 	const uint8_t *raw;
 	size_t rawlen;
@@ -119,7 +120,7 @@ static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m)
 		lst_log_debug(LST_DBG_PROTO,
 			      "agent %s: sample for phase %u point %u (seq %llu) "
 			      "is not for the running point: ignored",
-			      lst_conn_name(a->conn), s->phase, s->point,
+			      lst_conn_name(lst_coord__conn(c, i)), s->phase, s->point,
 			      (unsigned long long)m->seq);
 		return;
 	}
@@ -134,7 +135,7 @@ static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m)
 		lst_log_warn(
 			"agent %s: interval %lld spans several intervals (its main thread fell "
 			"behind)",
-			lst_conn_name(a->conn), (long long)s->s.interval);
+			lst_conn_name(lst_coord__conn(c, i)), (long long)s->s.interval);
 	}
 	if (s_sample_check(c, i, s))
 		return;
@@ -144,9 +145,10 @@ static void s_on_sample(lst_coord *c, size_t i, const lst_msg *m)
 	 * failed write ends the run once (lst_coord__results_ok).
 	 */
 	lst_coord__pump_frame(c, &raw, &rawlen);
-	lst_results_raw(lst_record_results(c->rec), lst_conn_name(a->conn), raw, rawlen, &err);
+	lst_results_raw(lst_record_results(lst_coord__record(c)),
+			lst_conn_name(lst_coord__conn(c, i)), raw, rawlen, &err);
 	lst_coord__paths_add(c, i, s);
-	rc = lst_merge_add(c->cur->merge, i, &s->s);
+	rc = lst_merge_add(lst_coord__cur(c)->merge, i, &s->s);
 	LST_ASSERT(!rc); /* s_sample_check said yes, and nothing ran in between */
 	pa->merged++;
 	a->progress_at = lst_mono_ns();
@@ -185,14 +187,15 @@ static bool s_done_short(const struct lst_coord__pagent *a, const struct lst_msg
 /* The pump's DONE handler: agent i has finished the running point. */
 static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__stand *a = lst_coord__stand(c, i);
 	char why[256];
 
 	if (!s_for_point(c, a, m, m->u.done.phase, m->u.done.point) || a->done)
 		return;
 	/* "Complete" means every interval: an agent whose intervals are missing is lost for the
 	 * point, and the plan's on_agent_loss judges it as any other loss. */
-	if (!a->point_lost && s_done_short(&c->cur->ag[i], &m->u.done, why, sizeof(why))) {
+	if (!a->point_lost &&
+	    s_done_short(&lst_coord__cur(c)->ag[i], &m->u.done, why, sizeof(why))) {
 		lst_coord__lose(c, i, "intervals missing: %s", why);
 		return;
 	}
@@ -200,7 +203,8 @@ static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
 	a->done_msg = m->u.done;
 	lst_coord__merge_done(c, i);
 	if (m->u.done.reason == LST_DONE_ERROR)
-		lst_coord__error(c, "agent %s: %s", lst_conn_name(a->conn), m->u.done.text);
+		lst_coord__error(c, "agent %s: %s", lst_conn_name(lst_coord__conn(c, i)),
+				 m->u.done.text);
 	else if (m->u.done.reason == LST_DONE_LEASE)
 		lst_coord__lose(c, i, "it stopped by its lease (it did not hear from us)");
 }
@@ -209,7 +213,7 @@ static void s_on_done(lst_coord *c, size_t i, const lst_msg *m)
  * (its hook may still run after its jobs, at most the agent's hook_timeout). */
 static bool s_end_work(const lst_coord *c, size_t i)
 {
-	return c->cur->ag[i].records || lst_coord__events_pending(c, i);
+	return lst_coord__cur(c)->ag[i].records || lst_coord__events_pending(c, i);
 }
 
 void lst_coord__point_listen(lst_coord *c)

@@ -17,7 +17,7 @@
 #include "lst_time.h"
 #include "lst_util.h"
 
-#include "lst_coord_int.h"
+#include "lst_session_int.h"
 
 static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -44,20 +44,31 @@ struct lst_coord__pump {
 	size_t rx_rawlen;
 };
 
-void lst_coord__pump_new(lst_coord *c)
+/* The session's record of agent i, and the pump's state. */
+static struct lst_coord__agent *s_agent(const lst_coord *c, size_t i)
+{
+	return &lst_coord__session(c)->a[i];
+}
+
+static struct lst_coord__pump *s_pump(const lst_coord *c)
+{
+	return lst_coord__session(c)->pump;
+}
+
+void lst_coord__pump_new(struct lst_coord__session *s)
 {
 	struct lst_coord__pump *p = lst_calloc(1, sizeof(*p));
 
-	p->conns = lst_calloc(c->n, sizeof(*p->conns));
-	p->ready = lst_calloc(c->n, sizeof(*p->ready));
+	p->conns = lst_calloc(s->n, sizeof(*p->conns));
+	p->ready = lst_calloc(s->n, sizeof(*p->ready));
 	p->rx = lst_msg_new(LST_MSG_BYE);
 	p->ack = lst_msg_new(LST_MSG_ACK);
-	c->pump = p;
+	s->pump = p;
 }
 
-void lst_coord__pump_destroy(lst_coord *c)
+void lst_coord__pump_destroy(struct lst_coord__session *s)
 {
-	struct lst_coord__pump *p = c->pump;
+	struct lst_coord__pump *p = s->pump;
 
 	if (!p)
 		return;
@@ -66,47 +77,50 @@ void lst_coord__pump_destroy(lst_coord *c)
 	lst_msg_destroy(&p->rx);
 	lst_msg_destroy(&p->ack);
 	free(p);
-	c->pump = NULL;
+	s->pump = NULL;
 }
 
 void lst_coord__pump_watch(lst_coord *c, size_t i)
 {
-	c->pump->conns[i] = c->a[i].conn;
+	struct lst_coord__session *s = lst_coord__session(c);
+	s->pump->conns[i] = s->a[i].conn;
 }
 
 /* Commands to several agents at once (HOOK, KMSG, JOURNAL): each asked is "in the point" for
  * the wait, as lst_coord__ask's. */
 void lst_coord__round(lst_coord *c, lst_msg **msgs, lst_msg **replies, int64_t wait)
 {
-	for (size_t i = 0; i < c->n; i++) {
+	struct lst_coord__session *s = lst_coord__session(c);
+
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
 		replies[i] = NULL;
-		c->a[i].in_point = msgs[i] && lst_coord__usable(&c->a[i]);
-		if (c->a[i].in_point)
+		s->a[i].st.in_point = msgs[i] && lst_coord__usable(&s->a[i]);
+		if (s->a[i].st.in_point)
 			lst_coord__command(c, i, &msgs[i]);
 		lst_msg_destroy(&msgs[i]);
 	}
 	lst_coord__pump_until(c, lst_coord__all_replied, wait);
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		struct lst_coord__agent *a = &s->a[i];
 
-		if (a->in_point && a->replied && a->reply)
+		if (a->st.in_point && a->replied && a->reply)
 			replies[i] = lst_msg_dup(a->reply);
-		a->in_point = false;
+		a->st.in_point = false;
 	}
 }
 
 /* An agent asked is "in the point" for the pump's wait (lst_coord__all_replied). */
 void lst_coord__ask(lst_coord *c, size_t i, lst_msg **m)
 {
-	c->a[i].in_point = true;
+	s_agent(c, i)->st.in_point = true;
 	lst_coord__command(c, i, m);
 }
 
 const lst_msg *lst_coord__take(lst_coord *c, size_t i)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__agent *a = s_agent(c, i);
 
-	a->in_point = false;
+	a->st.in_point = false;
 	if (!lst_coord__usable(a) || !a->replied)
 		return NULL;
 	return a->reply;
@@ -115,42 +129,48 @@ const lst_msg *lst_coord__take(lst_coord *c, size_t i)
 void lst_coord__pump_on(lst_coord *c, uint32_t type, lst_coord__rx_fn fn)
 {
 	LST_ASSERT(type < LST_MSG_TYPE_END);
-	c->pump->on_rx[type] = fn;
+	s_pump(c)->on_rx[type] = fn;
 }
 
 void lst_coord__pump_on_end(lst_coord *c, lst_coord__end_fn ended, lst_coord__end_work_fn busy)
 {
-	c->pump->on_end = ended;
-	c->pump->end_work = busy;
+	struct lst_coord__session *s = lst_coord__session(c);
+	s->pump->on_end = ended;
+	s->pump->end_work = busy;
 }
 
 void lst_coord__pump_on_clock(lst_coord *c, lst_coord__clock_fn fn)
 {
-	c->pump->on_clock = fn;
+	s_pump(c)->on_clock = fn;
 }
 
 void lst_coord__pump_on_wake(lst_coord *c, lst_coord__wake_fn fn)
 {
-	c->pump->on_wake = fn;
+	s_pump(c)->on_wake = fn;
 }
 
 void lst_coord__pump_poll(lst_coord *c, lst_coord__fds_fn fds, lst_coord__serve_fn serve)
 {
-	c->pump->poll_fds = fds;
-	c->pump->poll_serve = serve;
+	struct lst_coord__session *s = lst_coord__session(c);
+	s->pump->poll_fds = fds;
+	s->pump->poll_serve = serve;
 }
 
 void lst_coord__pump_frame(const lst_coord *c, const uint8_t **raw, size_t *rawlen)
 {
-	*raw = c->pump->rx_raw;
-	*rawlen = c->pump->rx_rawlen;
+	struct lst_coord__session *s = lst_coord__session(c);
+
+	*raw = s->pump->rx_raw;
+	*rawlen = s->pump->rx_rawlen;
 }
 
 /* Agent i sends nothing more for the current point: whoever merges it stops waiting. */
 static void s_ended(lst_coord *c, size_t i)
 {
-	if (c->pump->on_end)
-		c->pump->on_end(c, i);
+	struct lst_coord__session *s = lst_coord__session(c);
+
+	if (s->pump->on_end)
+		s->pump->on_end(c, i);
 }
 
 /*
@@ -159,12 +179,12 @@ static void s_ended(lst_coord *c, size_t i)
  */
 static void s_stop_lost(lst_coord *c, size_t i)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__agent *a = s_agent(c, i);
 	lst_msg *m = lst_msg_new(LST_MSG_STOP);
 	lst_err err;
 
-	m->u.stop.phase = (uint32_t)c->at.phase;
-	m->u.stop.point = (uint32_t)c->at.point;
+	m->u.stop.phase = (uint32_t)lst_coord__where(c)->phase;
+	m->u.stop.point = (uint32_t)lst_coord__where(c)->point;
 	if (lst_conn_send(a->conn, m, true, NULL, &err))
 		lst_log_debug(LST_DBG_NET, "%s", err.msg);
 	lst_msg_destroy(&m);
@@ -179,30 +199,31 @@ static void s_stop_lost(lst_coord *c, size_t i)
  */
 static void s_drop(lst_coord *c, size_t i, const char *how, const char *fmt, va_list ap)
 {
-	struct lst_coord__agent *a = &c->a[i];
-	bool in_point = c->in_point && a->in_point;
+	struct lst_coord__agent *a = s_agent(c, i);
+	bool in_point = lst_coord__in_point(c) && a->st.in_point;
 
 	vsnprintf(a->lost_why, sizeof(a->lost_why), fmt, ap);
 	if (in_point) {
 		size_t n = strlen(a->lost_why);
 
 		snprintf(a->lost_why + n, sizeof(a->lost_why) - n,
-			 "; during phase %s point %zu, after %llu samples", c->at.phase_name,
-			 c->at.point, (unsigned long long)a->samples);
+			 "; during phase %s point %zu, after %llu samples",
+			 lst_coord__where(c)->phase_name, lst_coord__where(c)->point,
+			 (unsigned long long)a->st.samples);
 	}
 	a->ever_lost = true;
 	a->unreachable = false;
 	lst_msg_destroy(&a->cmd);
 	if (in_point) {
-		a->point_lost = true;
-		if (!a->done) {
-			a->done = true;
-			a->done_msg.reason = LST_DONE_ERROR;
-			snprintf(a->done_msg.text, sizeof(a->done_msg.text), "lost");
+		a->st.point_lost = true;
+		if (!a->st.done) {
+			a->st.done = true;
+			a->st.done_msg.reason = LST_DONE_ERROR;
+			snprintf(a->st.done_msg.text, sizeof(a->st.done_msg.text), "lost");
 			s_ended(c, i);
 		}
 	}
-	if (!c->running || lst_conn_state(a->conn) == LST_CONN_REFUSED) {
+	if (!lst_coord__running(c) || lst_conn_state(a->conn) == LST_CONN_REFUSED) {
 		lst_coord__error(c, "agent %s%s: %s", lst_conn_name(a->conn), how, a->lost_why);
 		return;
 	}
@@ -214,7 +235,7 @@ void lst_coord__lose(lst_coord *c, size_t i, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!lst_conn_lose(c->a[i].conn)) /* out already */
+	if (!lst_conn_lose(s_agent(c, i)->conn)) /* out already */
 		return;
 	va_start(ap, fmt);
 	s_drop(c, i, " lost", fmt, ap);
@@ -224,10 +245,11 @@ void lst_coord__lose(lst_coord *c, size_t i, const char *fmt, ...)
 /* The connection can never work (a handshake refused): the agent is out for good. */
 static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
 {
-	bool out = lst_conn_lost(c->a[i].conn);
+	struct lst_coord__session *s = lst_coord__session(c);
+	bool out = lst_conn_lost(s->a[i].conn);
 	va_list ap;
 
-	lst_conn_refuse(c->a[i].conn);
+	lst_conn_refuse(s->a[i].conn);
 	if (out) /* lost already: now for good, said before */
 		return;
 	va_start(ap, fmt);
@@ -238,7 +260,7 @@ static void s_refused(lst_coord *c, size_t i, const char *fmt, ...)
 /* Send a command to agent i and remember which reply to wait for. Takes m. */
 int lst_coord__command(lst_coord *c, size_t i, lst_msg **m)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__agent *a = s_agent(c, i);
 	lst_err err;
 	int rc;
 
@@ -262,9 +284,29 @@ void lst_coord__send_simple(lst_coord *c, size_t i, uint32_t type)
 
 	if (type == LST_MSG_PING)
 		m->u.ping.now = lst_mono_ns();
-	if (lst_conn_send(c->a[i].conn, m, false, NULL, &err))
+	if (lst_conn_send(s_agent(c, i)->conn, m, false, NULL, &err))
 		lst_log_debug(LST_DBG_NET, "%s", err.msg);
 	lst_msg_destroy(&m);
+}
+
+void lst_coord__bye(lst_coord *c)
+{
+	/*
+	 * Lost agents too: one lost because it did not answer in time may still hold our session,
+	 * and would refuse the next run as busy until its lease ran out. An agent that is not in
+	 * our session ignores the BYE.
+	 */
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		if (lst_conn_joined(lst_coord__conn(c, i)))
+			lst_coord__send_simple(c, i, LST_MSG_BYE);
+	/*
+	 * Let the frames leave before the sockets close (linger is 0), and say no HELLO again
+	 * meanwhile: one would open a new session after the BYE, which the agent keeps, with its
+	 * reply cache, until its lease runs out (a resume's next coordinator would resume that
+	 * session and get its cached replies to its own command ids).
+	 */
+	lst_coord__session(c)->closing = true;
+	lst_coord__pump(c, 50 * LST_NS_PER_MS);
 }
 
 /* HELLO for this run: the first one, and the one that resumes the session on a reconnect. */
@@ -277,9 +319,9 @@ lst_msg *lst_coord__hello_msg(const lst_coord *c)
 	snprintf(m->u.hello.caps[0], sizeof(m->u.hello.caps[0]), "samples.v1");
 	snprintf(m->u.hello.caps[1], sizeof(m->u.hello.caps[1]), "%s", LST_CAP_HOOKS);
 	snprintf(m->u.hello.caps[2], sizeof(m->u.hello.caps[2]), "%s", LST_CAP_VERIFY);
-	snprintf(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "%s", c->host);
-	snprintf(m->u.hello.run, sizeof(m->u.hello.run), "%s", c->run_id);
-	m->u.hello.lease_ms = (uint32_t)(c->lease / LST_NS_PER_MS);
+	snprintf(m->u.hello.coordinator, sizeof(m->u.hello.coordinator), "%s", lst_coord__host(c));
+	snprintf(m->u.hello.run, sizeof(m->u.hello.run), "%s", lst_coord__run_id(c));
+	m->u.hello.lease_ms = (uint32_t)(lst_coord__session(c)->lease / LST_NS_PER_MS);
 	return m;
 }
 
@@ -290,11 +332,12 @@ lst_msg *lst_coord__hello_msg(const lst_coord *c)
  */
 static void s_rehello(lst_coord *c, size_t i, int64_t now)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__agent *a = s_agent(c, i);
 	lst_msg *m;
 	lst_err err;
 
-	if (c->closing) /* BYE said: a HELLO now would open a session nobody ends */
+	if (lst_coord__session(c)
+		    ->closing) /* BYE said: a HELLO now would open a session nobody ends */
 		return;
 	m = lst_coord__hello_msg(c);
 	a->hello_on = lst_conn_handshakes(a->conn);
@@ -315,7 +358,7 @@ static void s_rehello(lst_coord *c, size_t i, int64_t now)
  */
 static void s_on_rewelcome(lst_coord *c, size_t i, const struct lst_msg_welcome *w)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__agent *a = s_agent(c, i);
 	bool restarted = a->instance && w->instance && w->instance != a->instance;
 	bool fresh = restarted || (w->instance && !w->resumed);
 	lst_err err;
@@ -327,7 +370,7 @@ static void s_on_rewelcome(lst_coord *c, size_t i, const struct lst_msg_welcome 
 		a->instance = w->instance;
 	if (fresh) {
 		a->seen_seq = 0; /* a new session numbers its messages from 1 */
-		if (c->in_point && a->in_point && !a->done)
+		if (lst_coord__in_point(c) && a->st.in_point && !a->st.done)
 			lst_coord__lose(c, i, "%s",
 					restarted ? "it restarted (another agent process answered)"
 						  : "it no longer had our session");
@@ -355,7 +398,7 @@ static void s_on_rewelcome(lst_coord *c, size_t i, const struct lst_msg_welcome 
  * per wake-up (s_ack). */
 static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__agent *a = s_agent(c, i);
 
 	a->ack_due = true;
 	if (m->seq <= a->seen_seq)
@@ -367,13 +410,13 @@ static bool s_fresh(lst_coord *c, size_t i, const lst_msg *m)
 /* The answer to a reconnect HELLO: WELCOME resumes the session, ERROR refuses it. */
 static void s_on_hello_reply(lst_coord *c, size_t i, const lst_msg *m)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__agent *a = s_agent(c, i);
 
 	if (m->type == LST_MSG_WELCOME)
 		s_on_rewelcome(c, i, &m->u.welcome);
 	else if (m->type == LST_MSG_ERROR) {
 		a->hello_id = 0;
-		if (c->in_point && a->in_point && !a->done)
+		if (lst_coord__in_point(c) && a->st.in_point && !a->st.done)
 			lst_coord__lose(c, i, "it refused our HELLO on a new connection: %s",
 					m->u.error.text);
 		else
@@ -389,7 +432,7 @@ static void s_on_hello_reply(lst_coord *c, size_t i, const lst_msg *m)
  */
 static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__agent *a = s_agent(c, i);
 
 	if (m->u.error.code == LST_PERR_NO_SESSION) {
 		/* It does not know us on this connection: a reconnect whose HELLO has not
@@ -399,15 +442,16 @@ static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
 			s_rehello(c, i, t_recv);
 		return false;
 	}
-	if (c->in_point && a->in_point && !a->done && m->re && m->re == a->start_id) {
+	if (lst_coord__in_point(c) && a->st.in_point && !a->st.done && m->re &&
+	    m->re == a->st.start_id) {
 		/* A refused START: its jobs never ran and it sends no DONE. */
-		a->done = true;
-		a->done_msg.reason = LST_DONE_ERROR;
-		snprintf(a->done_msg.text, sizeof(a->done_msg.text), "%s", m->u.error.text);
+		a->st.done = true;
+		a->st.done_msg.reason = LST_DONE_ERROR;
+		snprintf(a->st.done_msg.text, sizeof(a->st.done_msg.text), "%s", m->u.error.text);
 		s_ended(c, i);
 		lst_coord__error(c, "agent %s could not start phase %s point %zu: %s",
-				 lst_conn_name(a->conn), c->at.phase_name, c->at.point,
-				 m->u.error.text);
+				 lst_conn_name(a->conn), lst_coord__where(c)->phase_name,
+				 lst_coord__where(c)->point, m->u.error.text);
 		return false;
 	}
 	if (!m->re || m->re != a->await_id) {
@@ -427,8 +471,8 @@ static bool s_on_error(lst_coord *c, size_t i, const lst_msg *m, int64_t t_recv)
  */
 static bool s_seq_jumps(lst_coord *c, size_t i, const lst_msg *m)
 {
-	struct lst_coord__agent *a = &c->a[i];
-	uint64_t slack = (uint64_t)(c->lease / (10 * LST_NS_PER_MS)) * 2 + 4096;
+	struct lst_coord__agent *a = s_agent(c, i);
+	uint64_t slack = (uint64_t)(lst_coord__session(c)->lease / (10 * LST_NS_PER_MS)) * 2 + 4096;
 	uint64_t top = a->top_seq;
 
 	if (!top || m->seq <= top + slack) {
@@ -450,7 +494,7 @@ static bool s_seq_jumps(lst_coord *c, size_t i, const lst_msg *m)
 static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, size_t rawlen,
 		       int64_t t_recv)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__agent *a = s_agent(c, i);
 	lst_err err;
 
 	if (m->re && m->re == a->hello_id) {
@@ -469,8 +513,8 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 		int rc = lst_conn_sync_reply(a->conn, &m->u.sync_reply, t_recv, &err);
 
 		/* Every exchange, as it came, so the run can be re-aligned later (clock.csv). */
-		if (c->pump->on_clock)
-			c->pump->on_clock(c, i, &m->u.sync_reply, t_recv);
+		if (s_pump(c)->on_clock)
+			s_pump(c)->on_clock(c, i, &m->u.sync_reply, t_recv);
 		if (rc < 0)
 			s_refused(c, i, "%s", err.msg);
 		return;
@@ -480,24 +524,24 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
 	case LST_MSG_EVENT:
 	case LST_MSG_INTEGRITY:
 		/* spooled: ACKed, and handled once however often it is re-sent */
-		if (s_fresh(c, i, m) && c->pump->on_rx[m->type]) {
-			c->pump->rx_raw = raw;
-			c->pump->rx_rawlen = rawlen;
-			c->pump->on_rx[m->type](c, i, m);
-			c->pump->rx_raw = NULL;
-			c->pump->rx_rawlen = 0;
+		if (s_fresh(c, i, m) && s_pump(c)->on_rx[m->type]) {
+			s_pump(c)->rx_raw = raw;
+			s_pump(c)->rx_rawlen = rawlen;
+			s_pump(c)->on_rx[m->type](c, i, m);
+			s_pump(c)->rx_raw = NULL;
+			s_pump(c)->rx_rawlen = 0;
 		}
 		return;
 	case LST_MSG_PREPARED:
 		/* What the agent sends from now on is this point's (or later). */
-		if (c->in_point && a->in_point && m->re == a->await_id)
-			a->min_seq = m->seq;
+		if (lst_coord__in_point(c) && a->st.in_point && m->re == a->await_id)
+			a->st.min_seq = m->seq;
 		break; /* also a reply */
 	case LST_MSG_STARTED:
-		if (c->in_point && m->u.started.phase == c->at.phase &&
-		    m->u.started.point == c->at.point) {
-			a->started = true;
-			a->actual = m->u.started.actual;
+		if (lst_coord__in_point(c) && m->u.started.phase == lst_coord__where(c)->phase &&
+		    m->u.started.point == lst_coord__where(c)->point) {
+			a->st.started = true;
+			a->st.actual = m->u.started.actual;
 		}
 		break; /* also a reply */
 	case LST_MSG_PONG:
@@ -528,14 +572,16 @@ static void s_dispatch(lst_coord *c, size_t i, lst_msg *m, const uint8_t *raw, s
  */
 static bool s_overdue(const lst_coord *c, size_t i, int64_t now)
 {
-	const struct lst_coord__agent *a = &c->a[i];
-	int64_t bound = c->lost_after;
+	struct lst_coord__session *s = lst_coord__session(c);
+	const struct lst_coord__agent *a = &s->a[i];
+	int64_t bound = s->lost_after;
 
-	if (!c->in_point || !c->at.io || !a->in_point || a->done || !a->progress_at)
+	if (!lst_coord__in_point(c) || !lst_coord__where(c)->io || !a->st.in_point || a->st.done ||
+	    !a->st.progress_at)
 		return false;
-	if (c->pump->end_work && c->pump->end_work(c, i))
+	if (s->pump->end_work && s->pump->end_work(c, i))
 		bound += LST_COORD__END_WORK_MAX;
-	return now - a->progress_at > bound;
+	return now - a->st.progress_at > bound;
 }
 
 /*
@@ -545,7 +591,7 @@ static bool s_overdue(const lst_coord *c, size_t i, int64_t now)
  */
 static void s_watch(lst_coord *c, size_t i, int64_t now)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__agent *a = s_agent(c, i);
 	int64_t silent = lst_conn_silence(a->conn, now);
 	const char *why = lst_conn_failure(a->conn);
 	lst_err err;
@@ -561,31 +607,34 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
 		return;
 	if (lst_conn_sync_tick(a->conn, now, &err) < 0)
 		s_refused(c, i, "%s", err.msg);
-	if (silent > c->unreach_after) {
+	if (silent > lst_coord__session(c)->unreach_after) {
 		/* what came while we were busy with the others is not silence */
 		s_drain(c, i);
 		silent = lst_conn_silence(a->conn, now);
 	}
-	if (silent > c->unreach_after && !a->unreachable && !lst_conn_lost(a->conn)) {
+	if (silent > lst_coord__session(c)->unreach_after && !a->unreachable &&
+	    !lst_conn_lost(a->conn)) {
 		a->unreachable = true;
 		lst_coord__progress_break(c);
 		lst_log_warn("agent %s unreachable: no message for %.1f s; reconnecting (it is "
 			     "lost after the %.0f s lease)",
-			     lst_conn_name(a->conn), (double)silent / 1e9, (double)c->lease / 1e9);
+			     lst_conn_name(a->conn), (double)silent / 1e9,
+			     (double)lst_coord__session(c)->lease / 1e9);
 	}
-	if (silent > c->lost_after) {
+	if (silent > lst_coord__session(c)->lost_after) {
 		lst_coord__lose(
 			c, i,
 			"no message for %.1f s, longer than the %.0f s lease, so it has stopped its "
 			"I/O by itself (it crashed, froze, or the network between us failed)",
-			(double)silent / 1e9, (double)c->lease / 1e9);
+			(double)silent / 1e9, (double)lst_coord__session(c)->lease / 1e9);
 		s_stop_lost(c, i);
 	} else if (s_overdue(c, i, now)) {
 		lst_coord__lose(
 			c, i,
 			"it answers, and sent no sample and no DONE for %.1f s, longer than "
 			"the %.0f s lease",
-			(double)(now - a->progress_at) / 1e9, (double)c->lease / 1e9);
+			(double)(now - a->st.progress_at) / 1e9,
+			(double)lst_coord__session(c)->lease / 1e9);
 		s_stop_lost(c, i);
 	}
 }
@@ -597,7 +646,8 @@ static void s_watch(lst_coord *c, size_t i, int64_t now)
  */
 static void s_ack(lst_coord *c, size_t i)
 {
-	struct lst_coord__agent *a = &c->a[i];
+	struct lst_coord__session *s = lst_coord__session(c);
+	struct lst_coord__agent *a = &s->a[i];
 	lst_err err;
 
 	if (!a->ack_due)
@@ -605,14 +655,14 @@ static void s_ack(lst_coord *c, size_t i)
 	a->ack_due = false;
 	if (!a->seen_seq)
 		return;
-	c->pump->ack->id = 0;
-	c->pump->ack->u.ack.upto = a->seen_seq;
-	lst_conn_send(a->conn, c->pump->ack, false, NULL, &err);
+	s->pump->ack->id = 0;
+	s->pump->ack->u.ack.upto = a->seen_seq;
+	lst_conn_send(a->conn, s->pump->ack, false, NULL, &err);
 }
 
 /*
  * Dispatch every message agent i has waiting, each decoded into the pump's scratch message
- * (c->pump->rx) with its frame lent by the connection: no allocation or copy per message.
+ * (s_pump(c)->rx) with its frame lent by the connection: no allocation or copy per message.
  */
 static void s_drain(lst_coord *c, size_t i)
 {
@@ -621,7 +671,8 @@ static void s_drain(lst_coord *c, size_t i)
 		size_t rawlen = 0;
 		int64_t t;
 		lst_err err;
-		int r = lst_conn_recv_into(c->a[i].conn, c->pump->rx, &raw, &rawlen, &t, &err);
+		int r = lst_conn_recv_into(s_agent(c, i)->conn, s_pump(c)->rx, &raw, &rawlen, &t,
+					   &err);
 
 		if (r == -EAGAIN)
 			return;
@@ -629,7 +680,7 @@ static void s_drain(lst_coord *c, size_t i)
 			lst_log_warn("%s", err.msg);
 			continue;
 		}
-		s_dispatch(c, i, c->pump->rx, raw, rawlen, t);
+		s_dispatch(c, i, s_pump(c)->rx, raw, rawlen, t);
 	}
 }
 
@@ -642,7 +693,7 @@ static void s_drain(lst_coord *c, size_t i)
  */
 static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
 {
-	int64_t deaf = c->pump->pump_left ? now - c->pump->pump_left - wait : 0;
+	int64_t deaf = s_pump(c)->pump_left ? now - s_pump(c)->pump_left - wait : 0;
 
 	if (deaf <= LST_COORD__DEAF_AFTER)
 		return;
@@ -650,12 +701,12 @@ static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
 		      "the coordinator did not listen for %.1f s: not the agents' "
 		      "silence",
 		      (double)deaf / 1e9);
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		struct lst_coord__agent *a = s_agent(c, i);
 
 		lst_conn_excuse(a->conn, deaf, now);
-		if (a->progress_at)
-			a->progress_at = LST_MIN(a->progress_at + deaf, now);
+		if (a->st.progress_at)
+			a->st.progress_at = LST_MIN(a->st.progress_at + deaf, now);
 	}
 }
 
@@ -668,38 +719,38 @@ static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
 void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 {
 	struct pollfd fds[LST_COORD__POLL_MAX];
-	size_t nfds = c->pump->poll_fds ? c->pump->poll_fds(c, fds) : 0;
+	size_t nfds = s_pump(c)->poll_fds ? s_pump(c)->poll_fds(c, fds) : 0;
 	int64_t wait = LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS)), now;
 	int rc;
 
 	/* The registered sockets (the metrics endpoint's) are waited on with the agents': a
 	 * scrape is answered as soon as it comes, whatever the scheduler waits for. */
-	rc = lst_conn_poll_fds(c->pump->conns, c->n, fds, nfds, (int)(wait / LST_NS_PER_MS),
-			       c->pump->ready);
+	rc = lst_conn_poll_fds(s_pump(c)->conns, lst_coord__n(c), fds, nfds,
+			       (int)(wait / LST_NS_PER_MS), s_pump(c)->ready);
 	if (rc >= 0 && nfds)
-		c->pump->poll_serve(c, fds, nfds);
+		s_pump(c)->poll_serve(c, fds, nfds);
 	s_excuse(c, lst_mono_ns(), wait);
-	for (size_t i = 0; rc > 0 && i < c->n; i++)
-		if (c->pump->ready[i])
+	for (size_t i = 0; rc > 0 && i < lst_coord__n(c); i++)
+		if (s_pump(c)->ready[i])
 			s_drain(c, i);
 	now = lst_mono_ns();
-	if (now - c->pump->last_watch >= LST_COORD__WATCH_EVERY) {
-		c->pump->last_watch = now;
-		for (size_t i = 0; i < c->n; i++)
+	if (now - s_pump(c)->last_watch >= LST_COORD__WATCH_EVERY) {
+		s_pump(c)->last_watch = now;
+		for (size_t i = 0; i < lst_coord__n(c); i++)
 			s_watch(c, i, now);
 	}
-	if (now - c->last_ping >= LST_COORD__PING_EVERY) {
-		c->last_ping = now;
-		for (size_t i = 0; i < c->n; i++)
-			if (lst_coord__usable(&c->a[i]) && !c->a[i].unreachable)
+	if (now - lst_coord__session(c)->last_ping >= LST_COORD__PING_EVERY) {
+		lst_coord__session(c)->last_ping = now;
+		for (size_t i = 0; i < lst_coord__n(c); i++)
+			if (lst_coord__usable(s_agent(c, i)) && !s_agent(c, i)->unreachable)
 				lst_coord__send_simple(c, i, LST_MSG_PING);
 	}
-	if (c->pump->on_wake) /* what this wake-up brought, in one write per file */
-		c->pump->on_wake(c);
-	for (size_t i = 0; rc > 0 && i < c->n; i++)
-		if (c->pump->ready[i])
+	if (s_pump(c)->on_wake) /* what this wake-up brought, in one write per file */
+		s_pump(c)->on_wake(c);
+	for (size_t i = 0; rc > 0 && i < lst_coord__n(c); i++)
+		if (s_pump(c)->ready[i])
 			s_ack(c, i);
-	c->pump->pump_left = lst_mono_ns();
+	s_pump(c)->pump_left = lst_mono_ns();
 }
 
 /*
@@ -755,10 +806,10 @@ bool lst_coord__pump_until_arg(lst_coord *c, lst_coord__cond_arg_fn cond, const 
  * for: its reconnect sends the command again). */
 bool lst_coord__all_replied(lst_coord *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		const struct lst_coord__agent *a = &c->a[i];
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		const struct lst_coord__agent *a = s_agent(c, i);
 
-		if (a->in_point && lst_coord__usable(a) && !a->point_lost && !a->replied)
+		if (a->st.in_point && lst_coord__usable(a) && !a->st.point_lost && !a->replied)
 			return false;
 	}
 	return true;
@@ -766,24 +817,30 @@ bool lst_coord__all_replied(lst_coord *c)
 
 bool lst_coord__all_welcomed(lst_coord *c)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (!lst_conn_lost(c->a[i].conn) && !c->a[i].replied)
+	struct lst_coord__session *s = lst_coord__session(c);
+
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		if (!lst_conn_lost(s->a[i].conn) && !s->a[i].replied)
 			return false;
 	return true;
 }
 
 static bool s_all_synced(lst_coord *c)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (lst_coord__usable(&c->a[i]) && lst_conn_syncing(c->a[i].conn))
+	struct lst_coord__session *s = lst_coord__session(c);
+
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		if (lst_coord__usable(&s->a[i]) && lst_conn_syncing(s->a[i].conn))
 			return false;
 	return true;
 }
 
 bool lst_coord__all_done(lst_coord *c)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (c->a[i].in_point && !c->a[i].done)
+	struct lst_coord__session *s = lst_coord__session(c);
+
+	for (size_t i = 0; i < lst_coord__n(c); i++)
+		if (s->a[i].st.in_point && !s->a[i].st.done)
 			return false;
 	return true;
 }
@@ -797,13 +854,13 @@ bool lst_coord__replies_ok(lst_coord *c, const char *what)
 {
 	bool ok = true;
 
-	for (size_t i = 0; i < c->n; i++) {
-		struct lst_coord__agent *a = &c->a[i];
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
+		struct lst_coord__agent *a = s_agent(c, i);
 
-		if (!a->in_point)
+		if (!a->st.in_point)
 			continue;
-		if (lst_conn_lost(a->conn) || a->point_lost) {
-			ok &= c->running;
+		if (lst_conn_lost(a->conn) || a->st.point_lost) {
+			ok &= lst_coord__running(c);
 			continue;
 		}
 		if (!a->replied) {
@@ -823,14 +880,15 @@ bool lst_coord__replies_ok(lst_coord *c, const char *what)
 /* A clock burst on every agent. */
 void lst_coord__sync(lst_coord *c)
 {
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
 		lst_err err;
 
-		if (lst_coord__usable(&c->a[i]) && lst_conn_sync_begin(c->a[i].conn, &err))
+		if (lst_coord__usable(s_agent(c, i)) &&
+		    lst_conn_sync_begin(s_agent(c, i)->conn, &err))
 			lst_coord__lose(c, i, "%s", err.msg);
 	}
 	lst_coord__pump_until(c, s_all_synced, 5 * LST_NS_PER_S);
-	c->last_sync = lst_mono_ns();
+	lst_coord__session(c)->last_sync = lst_mono_ns();
 }
 
 /*
@@ -840,14 +898,14 @@ void lst_coord__sync(lst_coord *c)
  */
 void lst_coord__resync(lst_coord *c)
 {
-	if (lst_mono_ns() - c->last_sync < LST_COORD__SYNC_EVERY)
+	if (lst_mono_ns() - lst_coord__session(c)->last_sync < LST_COORD__SYNC_EVERY)
 		return;
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; i < lst_coord__n(c); i++) {
 		lst_err err;
 
-		if (lst_coord__usable(&c->a[i]) && !lst_conn_syncing(c->a[i].conn) &&
-		    lst_conn_sync_begin(c->a[i].conn, &err))
+		if (lst_coord__usable(s_agent(c, i)) && !lst_conn_syncing(s_agent(c, i)->conn) &&
+		    lst_conn_sync_begin(s_agent(c, i)->conn, &err))
 			lst_coord__lose(c, i, "%s", err.msg);
 	}
-	c->last_sync = lst_mono_ns();
+	lst_coord__session(c)->last_sync = lst_mono_ns();
 }

@@ -21,29 +21,30 @@ static bool s_judge(const lst_coord *c, const lst_coord *p, bool said, bool *own
 	bool other = false;
 
 	for (size_t i = 0; i < p->n; i++) {
-		const struct lst_coord__agent *a = &p->a[i];
-		bool busy = a->reply && a->reply->type == LST_MSG_ERROR &&
-			    a->reply->u.error.code == LST_PERR_BUSY;
+		const lst_msg *reply = lst_coord__reply(p, i);
+		const lst_conn *cn = lst_coord__conn(p, i);
+		bool busy = reply && reply->type == LST_MSG_ERROR &&
+			    reply->u.error.code == LST_PERR_BUSY;
 
-		if (!lst_conn_lost(a->conn))
+		if (!lst_conn_lost(cn))
 			continue;
-		if (busy && strstr(a->reply->u.error.text, c->run_id)) {
+		if (busy && strstr(reply->u.error.text, c->run_id)) {
 			*own_busy = true;
 			if (!said && !c->opts.quiet)
 				fprintf(c->opts.progress,
 					"lockstep: agent %s still holds this run's session from "
 					"before (%s); waiting for its lease (%.0f s) to end\n",
-					lst_conn_name(a->conn), a->reply->u.error.text,
+					lst_conn_name(cn), reply->u.error.text,
 					(double)c->plan->lease / 1e9);
 		} else if (busy) {
 			lst_log_error("agent %s serves another coordinator (%s): not resuming run "
 				      "%s; the results folder is unchanged",
-				      lst_conn_name(a->conn), a->reply->u.error.text, c->run_id);
+				      lst_conn_name(cn), reply->u.error.text, c->run_id);
 			other = true;
 		} else {
 			lst_log_error("agent %s: %s; not resuming run %s (the results folder is "
 				      "unchanged)",
-				      lst_conn_name(a->conn), a->lost_why, c->run_id);
+				      lst_conn_name(cn), lst_coord__lost_why(p, i), c->run_id);
 			other = true;
 		}
 	}

@@ -3,9 +3,10 @@
  * Private to the files of the coordinator's run: what one file calls in another, named
  * lst_coord__x (the double underscore: not for use outside lst_run), with struct lst_coord
  * opaque. A file that needs the plan, the options, the record or an agent's connection gets
- * them through the functions here; only the orchestrator (lst_coord.c) and the files
- * lst_coord_int.h lists see the struct's fields. Nothing here is a contract for other
- * libraries.
+ * them through the functions here; only the orchestrator (lst_coord.c, lst_resume.c and the
+ * getters of lst_coord_state.c) sees the struct's fields (lst_coord_int.h), and the session's
+ * and the point's files their own class's state (lst_session_int.h, lst_point_int.h). Nothing
+ * here is a contract for other libraries.
  */
 #ifndef LST_RUN_INT_H
 #define LST_RUN_INT_H
@@ -110,8 +111,29 @@ typedef size_t (*lst_coord__fds_fn)(lst_coord *c, struct pollfd *fds);
 typedef void (*lst_coord__serve_fn)(lst_coord *c, const struct pollfd *fds, size_t nfds);
 #define LST_COORD__POLL_MAX 8
 
-/* One agent as the session and the point keep it (lst_coord_int.h). */
+/* The session with the agents, and one agent as it keeps it (lst_session_int.h). */
+struct lst_coord__session;
 struct lst_coord__agent;
+
+/*
+ * Where one agent stands in the current point's protocol: the side of it that both the session
+ * and the point set. The pump sets it as messages come (STARTED, an ERROR to START, a loss, a
+ * restart) and the point as it runs (PREPARE, START, STOP, DONE); each reads it through
+ * lst_coord__stand. It lives in the session's record of the agent, since the pump also uses
+ * in_point for a command round outside any point.
+ */
+struct lst_coord__stand {
+	bool in_point;
+	bool point_lost;  /* lost during it: nothing of it is merged after the loss */
+	uint64_t min_seq; /* SAMPLE/DONE seq below this belong to an earlier point or attempt */
+	bool started, done;
+	uint64_t start_id; /* the START command's id: an ERROR to it means no DONE will come */
+	int64_t actual;	   /* STARTED.actual, agent clock */
+	struct lst_msg_done done_msg;
+	uint64_t samples;
+	int64_t progress_at; /* our clock at its START, or its last sample merged: a DONE is
+			      * waited for a lease from here (lst_coord__overdue) */
+};
 
 /* What lst_coord__run_point and its parts return. */
 enum {
@@ -126,7 +148,6 @@ enum {
 
 lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_t lease,
 			  int64_t interval, const struct lst_coord_opts *opts, lst_err *err);
-void lst_coord__bye(lst_coord *c);
 int lst_coord__run_all(lst_coord *c);
 
 /* lst_coord_state.c: the orchestrator's state lent to its parts (getters, calling nothing) */
@@ -156,11 +177,29 @@ struct lst_coord__target *lst_coord__target(lst_coord *c, size_t t);
 const json_t *lst_coord__journal(const lst_coord *c);
 /* The current point's place and time (the last one's between points). Borrowed. */
 const struct lst_coord__where *lst_coord__where(const lst_coord *c);
-/* A point is running (between its PREPAREs and its end). */
+/* The same, for the point to set as it begins (lst_coord__run_point) and nobody else. */
+struct lst_coord__where *lst_coord__at(lst_coord *c);
+/* The point's own state (lst_point_int.h), made once for the run by lst_coord__point_new. */
+struct lst_coord__point *lst_coord__cur(const lst_coord *c);
+/* A point is running (between its PREPAREs and its end); the point says when it begins and
+ * ends. */
 bool lst_coord__in_point(const lst_coord *c);
-/* Agent a said WELCOME and is neither lost nor refused: it may be sent commands. */
-bool lst_coord__usable(const struct lst_coord__agent *a);
-/* lst_coord__usable of agent i. */
+void lst_coord__set_in_point(lst_coord *c, bool in_point);
+/* A point finished without a lost agent (on_agent_loss: continue): the run's exit status. */
+void lst_coord__set_partial(lst_coord *c);
+/* The phases have begun: a loss is for on_agent_loss to judge. */
+bool lst_coord__running(const lst_coord *c);
+/* The session with the agents (lst_session_int.h), which the orchestrator holds. */
+struct lst_coord__session *lst_coord__session(const lst_coord *c);
+
+/* lst_session_state.c: what the session knows, lent to the point and the orchestrator
+ * (getters, calling nothing but the orchestrator's getters) */
+
+/* Silence that makes an agent lost (the lease and a margin); when the clocks were last
+ * exchanged (our clock). */
+int64_t lst_coord__lost_after(const lst_coord *c);
+int64_t lst_coord__last_sync(const lst_coord *c);
+/* Agent i said WELCOME and is neither lost nor refused: it may be sent commands. */
 bool lst_coord__agent_usable(const lst_coord *c, size_t i);
 /* Agent i's connection: its WELCOME, clock estimate and state (borrowed). */
 const lst_conn *lst_coord__conn(const lst_coord *c, size_t i);
@@ -170,6 +209,12 @@ bool lst_coord__unreachable(const lst_coord *c, size_t i);
 const char *lst_coord__lost_why(const lst_coord *c, size_t i);
 /* Agent i was lost at some time in the run (for run.json). */
 bool lst_coord__ever_lost(const lst_coord *c, size_t i);
+/* Where agent i stands in the current point's protocol, for the pump and the point to read
+ * and set (borrowed). */
+struct lst_coord__stand *lst_coord__stand(lst_coord *c, size_t i);
+const struct lst_coord__stand *lst_coord__stand_of(const lst_coord *c, size_t i);
+/* The id of the command agent i was sent last (0 when none is awaited). */
+uint64_t lst_coord__await_id(const lst_coord *c, size_t i);
 /* Agent i takes part in the running point (or in the command round under way). */
 bool lst_coord__agent_in_point(const lst_coord *c, size_t i);
 /* A message of agent i numbered seq belongs to the running point (not to an earlier point or
@@ -185,10 +230,11 @@ const lst_msg *lst_coord__reply(const lst_coord *c, size_t i);
 
 /* lst_pump.c: the session with every agent */
 
-/* The pump's state for c's n agents (before any handler is registered); freed by
- * lst_coord__pump_destroy, which is safe when it was never made. */
-void lst_coord__pump_new(lst_coord *c);
-void lst_coord__pump_destroy(lst_coord *c);
+/* The pump's state for the session's agents (before any handler is registered), made by
+ * lst_coord__session_new; freed by lst_coord__pump_destroy, which is safe when it was never
+ * made. */
+void lst_coord__pump_new(struct lst_coord__session *s);
+void lst_coord__pump_destroy(struct lst_coord__session *s);
 /* Agent i's connection (made) joins the pump's wait. */
 void lst_coord__pump_watch(lst_coord *c, size_t i);
 
@@ -228,6 +274,9 @@ int lst_coord__command(lst_coord *c, size_t i, lst_msg **m);
 /* A message of type without fields (PING stamped with our clock, BYE) to agent i, no reply
  * awaited; a failure is only logged. */
 void lst_coord__send_simple(lst_coord *c, size_t i, uint32_t type);
+/* BYE to every agent that may hold our session, lost ones too, and a short pump for the
+ * frames to leave; no HELLO goes out after it. */
+void lst_coord__bye(lst_coord *c);
 /* This run's HELLO (the caller's to destroy): the first one and a reconnect's. */
 lst_msg *lst_coord__hello_msg(const lst_coord *c);
 /* One wake-up: wait up to timeout_ns (at most 100 ms), dispatch what came through the handler
@@ -262,9 +311,14 @@ int lst_coord__hello(lst_coord *c);
 /* Agent i's connection (CURVE with our key pair when it has a key, loaded once). 0, or -errno
  * with err (a missing key, a key for a remote agent without --insecure, ...). */
 int lst_coord__connect_agent(lst_coord *c, size_t i, lst_err *err);
-/* Our key pair wiped and freed, after every connection that borrowed it is destroyed; safe
- * when none was loaded. */
-void lst_coord__connect_close(lst_coord *c);
+/* The session with n agents (agents copied, their strings borrowed) under a lease of lease ns,
+ * with the pump's state made and no connection yet (lst_coord__connect_agent); interval is the
+ * plan's default, which the silence model scales with. */
+struct lst_coord__session *lst_coord__session_new(const struct lst_coord_agent *agents, size_t n,
+						  int64_t lease, int64_t interval);
+/* The session's connections closed, then our key pair wiped and freed (the connections borrow
+ * it), the pump's state and the agents' records freed; *p becomes NULL. Safe on NULL. */
+void lst_coord__session_destroy(struct lst_coord__session **p);
 
 /* lst_phase_agents.c: a phase's agents */
 
@@ -282,7 +336,7 @@ int lst_coord__run_phase(lst_coord *c, size_t phase);
 
 /* lst_point.c: one point */
 
-/* The point's state for nagents agents, no point yet (the orchestrator holds it as c->cur;
+/* The point's state for nagents agents, no point yet (the orchestrator holds it, lst_coord__cur;
  * lst_coord__point_destroy frees it and nulls *p, safe on NULL). */
 struct lst_coord__point *lst_coord__point_new(size_t nagents);
 void lst_coord__point_destroy(struct lst_coord__point **p);
@@ -465,7 +519,7 @@ void lst_coord__metrics_state(lst_coord *c, const char *state);
 void lst_coord__metrics_row(lst_coord *c, const struct lst_coord__row *row);
 /* A sample of agent i was merged. */
 void lst_coord__metrics_sample(lst_coord *c, size_t i);
-/* A point begins (c->cur is set): its place in the run. */
+/* A point begins (lst_coord__where is set): its place in the run. */
 void lst_coord__metrics_point(lst_coord *c, const struct lst_step *step);
 /* A point's result went to the phase's suite: its rounds and steady state. */
 void lst_coord__metrics_suite(lst_coord *c, const lst_suite_run *suite);

@@ -100,6 +100,7 @@ struct s_test {
 	char name[64];
 	int mode;
 	size_t npoints;
+	size_t cap_points; /* points allocated; doubles, so adding n points copies O(n) */
 	struct s_point *points;
 	ssize_t tracked; /* point whose value is tracked; -1: all points of the round */
 	int track;	 /* enum lst_track */
@@ -258,7 +259,10 @@ static struct s_point *s_point_add(struct s_test *t, const struct lst_workload *
 {
 	struct s_point *p;
 
-	t->points = lst_realloc(t->points, (t->npoints + 1) * sizeof(*t->points));
+	if (t->npoints == t->cap_points) {
+		t->cap_points = t->cap_points ? 2 * t->cap_points : 8;
+		t->points = lst_realloc(t->points, t->cap_points * sizeof(*t->points));
+	}
 	p = &t->points[t->npoints++];
 	memset(p, 0, sizeof(*p));
 	p->w = *w;

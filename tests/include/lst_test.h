@@ -13,6 +13,23 @@
 
 #define LST_TEST_SKIP 77
 
+/*
+ * LST_TEST_ASAN is 1 when the program runs under AddressSanitizer (the sanitizer build of make
+ * check), whose quarantine keeps freed memory resident for a while, so resident-memory bounds
+ * mean nothing there, and which aborts on an impossible allocation size where malloc would
+ * return NULL. GCC says so with __SANITIZE_ADDRESS__, clang 14 only through __has_feature.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define LST_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LST_TEST_ASAN 1
+#endif
+#endif
+#ifndef LST_TEST_ASAN
+#define LST_TEST_ASAN 0
+#endif
+
 #define T_FAIL(...)                                                                                \
 	do {                                                                                       \
 		fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                    \

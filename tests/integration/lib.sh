@@ -97,13 +97,16 @@ mk_loop() {
 	echo "$d"
 }
 
-# mk_mounted FILE MNT: an ext4 loop device over FILE, mounted on MNT and unmounted at the end.
-# Lazy init is off so the filesystem writes nothing in the background between two hashes.
+# mk_mounted FILE MNT [OPTIONS]: an ext4 loop device over FILE, mounted on MNT (with mount's -o
+# OPTIONS when given) and unmounted at the end. Lazy init is off so the filesystem writes nothing
+# in the background; a test that hashes the device across a refusal mounts it ro, since a
+# read-write ext4 may still write its superblock or journal between two hashes.
 mk_mounted() {
 	local d
 	d=$(mk_loop "$1")
 	on_exit "umount '$2' || umount -l '$2'"
-	mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$d" && mount "$d" "$2" && echo "$d"
+	mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$d" &&
+		mount ${3:+-o "$3"} "$d" "$2" && echo "$d"
 }
 
 # dev_hash PATH [BYTES]: the sha256 of PATH's content (of its first BYTES only, when given): a

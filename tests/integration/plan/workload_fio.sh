@@ -38,10 +38,10 @@ expect_error "did you mean '--numjobs'?" --engine null --numjob 4
 expect_error "did you mean '--rate-iops'?" --engine null --rate-iosp 4
 expect_error "unknown option '--blocksize' (see --help)" --engine null --blocksize 4k
 expect_error "--jobs and --numjobs are the same option" --engine null --jobs 2 --numjobs 4
-expect_error "'libaio' is fio's, not lockstep's" --ioengine libaio --size 1m
+expect_error "'mmap' is fio's, not lockstep's" --ioengine mmap --size 1m
 expect_error "did you mean 'randread'?" --engine null --rw randred
-expect_error "unknown option '--time_based': it is fio's; with --runtime" --engine null --time_based
-expect_error "it is fio's; --json" --engine null --output-format=json
+expect_error "unknown option '--ioscheduler': it is fio's; set /sys/block" --engine null \
+	--ioscheduler=none
 
 # A plan with fio's keys validates and runs (null engine, one local agent).
 need_root

@@ -36,7 +36,7 @@ s_mounted() {
 	need_cmd mkfs.ext4
 	mkfile disk-mounted 64M
 	F1=$REPLY
-	mkmounted "$F1" "$T/mnt1" || return
+	mkmounted "$F1" "$T/mnt1" ro || return
 	L1=$REPLY
 	sync
 	expect_refused "mounted: check write" mounted "$L1" --allow-write "$L1" check "$L1" write

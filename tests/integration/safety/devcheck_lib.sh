@@ -43,8 +43,8 @@ mkfile() {
 	truncate -s "$2" "$REPLY"
 }
 
-# mkmounted FILE MNT: lib.sh's mk_mounted, the device in $REPLY (not in a subshell, so a failure
-# counts).
+# mkmounted FILE MNT [OPTIONS]: lib.sh's mk_mounted, the device in $REPLY (not in a subshell, so a
+# failure counts).
 mkmounted() {
 	REPLY=$(mk_mounted "$@")
 	[ -n "$REPLY" ] || {
