@@ -39,7 +39,7 @@ static const struct lst_cli_cmd s_cmds[] = {
 	  "redraw plots and print the report of a results folder; compare two",
 	  &lst_cmd_report_flags },
 	{ "export", lst_cmd_export,
-	  "write a results folder as fio json+ for fio's tools and fio-plot",
+	  "write a results folder as fio json+ and histogram logs, or HdrHistogram logs",
 	  &lst_cmd_export_flags },
 	{ "keygen", lst_cmd_keygen,
 	  "make a CURVE key pair (NAME.key, NAME.pub) for a coordinator or agent",
