@@ -207,7 +207,10 @@ static int s_each_sample(const char *dir, const char *agent, size_t a, struct s_
 		if ((rc = rd->fn(rd, a, pt, &m->u.sample, err)))
 			goto out;
 	}
-	rc = 0; /* a frame cut short can only be the last: it is absent */
+	rc = 0;	      /* a frame cut short can only be the last: it is absent */
+	if (at < len) /* said, so that bytes that do not scan are never dropped unseen */
+		lst_log_warn("export: %s: the last %zu bytes are not a whole frame (%s); ignored",
+			     path, len - at, err->msg);
 out:
 	free(buf);
 out_msg:
