@@ -19,7 +19,28 @@ tests+=(lintian dpkg-dev systemd binutils)  # packages (make deb, lintian, syste
 tests+=(prometheus curl)  # live metrics
 tests+=(time)  # plan reading at scale: peak memory of validate (tests/integration/plan/plan_scale.sh)
 tests+=(python3-zmq)  # a relay that drops or alters an agent's messages (waits_wire.sh)
-tests+=(nodejs npm)  # HdrHistogram's JavaScript reader of `export hdr` (export_hdr.sh)
+tests+=(nodejs)  # HdrHistogram's JavaScript reader of `export hdr` (report/export.sh)
+# npm too, unless a nodejs that carries its own (NodeSource's) is installed: Debian's npm
+# package conflicts with that one.
+command -v npm >/dev/null || tests+=(npm)
+# That reader is not packaged by Debian: with --tests it is fetched once from the npm registry into
+# $hdr_prefix at set-up, so no test reaches the network (report/export.sh skips without it).
+hdr_prefix=/usr/local/lib/lockstep-tests
+hdr_pkg=hdr-histogram-js@3.0.1
+
+# s_node_modules: the npm module the tests read, installed when missing; a failure is a warning.
+s_node_modules() {
+	[ "${1:-}" = "--tests" ] || return 0
+	[ -d "$hdr_prefix/node_modules/hdr-histogram-js" ] && return 0
+	command -v npm >/dev/null || return 0
+	echo "lockstep: installing $hdr_pkg into $hdr_prefix (the export hdr test's reader)"
+	"${sudo[@]}" mkdir -p "$hdr_prefix"
+	(cd "$hdr_prefix" && "${sudo[@]}" timeout 180 npm install --silent --no-audit --no-fund \
+		--prefix "$hdr_prefix" "$hdr_pkg") >/dev/null 2>&1 ||
+		echo "lockstep: warning: npm could not install $hdr_pkg; the export hdr test will skip" >&2
+}
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
 
 want=("${build[@]}" "${run[@]}")
 [ "${1:-}" = "--tests" ] && want+=("${tests[@]}")
@@ -28,11 +49,13 @@ missing=()
 for p in "${want[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+	s_node_modules "${1:-}"
+	exit 0
+fi
 
 echo "lockstep: installing missing packages: ${missing[*]}"
-sudo=()
-[ "$(id -u)" -eq 0 ] || sudo=(sudo)
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+s_node_modules "${1:-}"

@@ -41,7 +41,7 @@ static uint8_t *s_be(uint8_t *p, uint64_t v, int bytes)
 /* HdrHistogram's ZigZag LEB128 (values here stay far below 2^56, where it is plain LEB128). */
 static uint8_t *s_zigzag(uint8_t *p, int64_t v)
 {
-	uint64_t z = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+	uint64_t z = ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0); /* no signed shift */
 
 	while (z >= 0x80) {
 		*p++ = (uint8_t)(z | 0x80);

@@ -12,7 +12,7 @@
 #   of each point read by fio-histo-log-pctiles.py counts its I/Os and finds its median and p99
 #   within one bucket of summary.csv; bad input is refused.
 # - hdr: check_export_hdr.py decodes every log with HdrHistogram's JavaScript reader
-#   (hdr-histogram-js from npm, run by node; skipped when npm cannot fetch it) and finds every
+#   (hdr-histogram-js from npm, installed by install-deps.sh --tests, run by node; skipped without it) and finds every
 #   interval's count and p99 equal to timeseries.csv's rows within the bucket error, at the
 #   rows' times on the run's shared clock, all.hlog the agents' sum and summary.csv's I/Os.
 . "$(dirname "$0")/../lib.sh"
@@ -26,10 +26,10 @@ fio)
 	zcat $pctiles >"$TMP/pctiles.py"
 	;;
 hdr)
-	need_cmd losetup node npm
-	mkdir "$TMP/npm"
-	(cd "$TMP/npm" && timeout 120 npm install --silent --no-audit --no-fund hdr-histogram-js@3.0.1) \
-		>"$TMP/npm.log" 2>&1 || skip "npm cannot install hdr-histogram-js: $(tail -2 "$TMP/npm.log")"
+	need_cmd losetup node
+	# installed at set-up by scripts/install-deps.sh --tests (make check), never fetched here
+	hdr_js=${LST_HDR_JS:-/usr/local/lib/lockstep-tests/node_modules/hdr-histogram-js}
+	[ -d "$hdr_js" ] || skip "no hdr-histogram-js at $hdr_js (scripts/install-deps.sh --tests)"
 	;;
 *) fail "unknown scenario $scenario" ;;
 esac
@@ -67,7 +67,7 @@ if [ "$scenario" = hdr ]; then
 	"$LOCKSTEP" export hdr "$TMP/r" -o "$TMP/hdr" >"$TMP/export.log" 2>&1 ||
 		fail "export: $(cat "$TMP/export.log")"
 	"$PY" "$(dirname "$0")/../check_export_hdr.py" "$TMP/r" "$TMP/hdr" \
-		"$(dirname "$0")/../hdr_dump.js" "$TMP/npm/node_modules/hdr-histogram-js" ||
+		"$(dirname "$0")/../hdr_dump.js" "$hdr_js" ||
 		fail "HdrHistogram's reader disagrees with timeseries.csv"
 	ok "HistogramLogReader reads every interval; counts and p99 equal to lockstep's rows"
 	exit 0
