@@ -79,7 +79,7 @@ s_partition() {
 		skip "partitions: ${L2}p1 did not appear (no partition scan, no partx)"
 	on_exit "umount '$T/mnt2' || umount -l '$T/mnt2'"
 	if ! mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "${L2}p1" ||
-		! mount "${L2}p1" "$T/mnt2"; then
+		! mount -o ro "${L2}p1" "$T/mnt2"; then
 		fail "mkfs.ext4/mount ${L2}p1 failed"
 	fi
 	sync

@@ -33,10 +33,11 @@ sum() {
 writes() { devstat "$1" | awk '{print $6}'; }
 
 # --- the devices ------------------------------------------------------------------------------
-# A mounted ext4 loop device (lazy init off: ext4 does not write in the background).
+# A mounted ext4 loop device, read-only and with lazy init off: ext4 writes nothing in the
+# background, so its hash before and after means something.
 L1=$(mk_loop "$(mk_backing 64M)")
 mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$L1"
-mount "$L1" "$TMP/mnt1"
+mount -o ro "$L1" "$TMP/mnt1"
 on_exit "umount '$TMP/mnt1' || umount -l '$TMP/mnt1'"
 sync
 ln -s "$L1" "$TMP/by-id/wwn-0xlstmounted"
@@ -55,7 +56,7 @@ if command -v sfdisk >/dev/null; then
 	done
 	if [ -b "${L2}p1" ]; then
 		mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "${L2}p1"
-		mount "${L2}p1" "$TMP/mnt2"
+		mount -o ro "${L2}p1" "$TMP/mnt2"
 		on_exit "umount '$TMP/mnt2' || umount -l '$TMP/mnt2'"
 		sync
 	else
