@@ -143,9 +143,10 @@ s_plain_to_curve() {
 	[ $MS -lt 5000 ] || fail "plain against CURVE: took $MS ms"
 	# Usually the agent's greeting names CURVE; when its reset overtakes the greeting, the message
 	# can only give both causes, CURVE first.
-	grep -qE "agent a: tcp://127.0.0.1:$pa (requires CURVE, but|closed the connection during the \
-	handshake 3 times without a word: the agent requires CURVE and) the plan gives this agent no key" \
-		"$ERR" || fail "plain against CURVE message: $(cat "$ERR")"
+	# (built in two pieces: a backslash-newline inside quotes would keep the next line's indent)
+	local want="agent a: tcp://127.0.0.1:$pa (requires CURVE, but|closed the connection during the"
+	want+=" handshake 3 times without a word: the agent requires CURVE and) the plan gives this agent no key"
+	grep -qE "$want" "$ERR" || fail "plain against CURVE message: $(cat "$ERR")"
 	ok "plain text against CURVE refused in $MS ms"
 }
 
