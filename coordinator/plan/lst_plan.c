@@ -137,6 +137,7 @@ void lst_plan_destroy(lst_plan **pp)
 		free(ph->targets);
 		for (size_t a = 0; a < ph->naxes; a++) {
 			free(ph->axes[a].values);
+			free(ph->axes[a].raw);
 			lst__plan_port_sets_free(&ph->axes[a]);
 		}
 		for (size_t r = 0; r < ph->nroles; r++)

@@ -119,12 +119,15 @@ struct lst_port_set {
 
 /*
  * A sweep axis: one workload option and the values it takes, in the order written; or the
- * `ports` axis (opt NULL): the sets of paths that take part, in sets[n].
+ * `ports` axis (opt NULL): the sets of paths that take part, in sets[n]. A scalar option's
+ * values are in values[n]; a structured one's (random_distribution, bssplit: lst_opt_is_struct)
+ * are n plain copies of its field, lst_opt_size(opt) bytes each, in raw.
  */
 struct lst_sweep_axis {
-	const struct lst_opt *opt; /* jobs, iodepth, bs, rwmixread or rate_iops; NULL: ports */
+	const struct lst_opt *opt; /* a workload option (lst_workload_opts); NULL: ports */
 	size_t n;
-	int64_t *values;	   /* NULL for ports */
+	int64_t *values;	   /* scalar options only */
+	unsigned char *raw;	   /* structured options only */
 	struct lst_port_set *sets; /* ports only */
 	struct lst_mark mark;
 };
@@ -287,7 +290,10 @@ size_t lst_plan_phase_points(const struct lst_plan_phase *ph);
 
 /*
  * The workload of point i (0-based, first axis outermost): the phase's workload with the sweep
- * axes set. Writes a short label like "jobs=2 iodepth=8" into label (may be NULL).
+ * axes set. Writes a short label like "jobs=2 iodepth=8" into label (may be NULL): each axis
+ * as NAME=VALUE, the value in the option's own text form (lst_opt_format: "bs=128k",
+ * "pattern=compressible=50", "random_distribution=zipf:1.2"), axes apart by one space, in the
+ * order written, so a label splits at spaces and each part at its first '='.
  */
 void lst_plan_phase_point(const struct lst_plan_phase *ph, size_t i, struct lst_workload *w,
 			  char *label, size_t label_size);

@@ -210,6 +210,34 @@ static void s_sweep_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase
 	}
 }
 
+/* Whether a suite's grid may be swept over option o (lst__plan_grid_axes). */
+static bool s_is_grid_axis(const struct lst_opt *o)
+{
+	for (size_t i = 0; lst__plan_grid_axes[i]; i++)
+		if (!strcmp(o->name, lst__plan_grid_axes[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A suite builds its points from its own grid (bs, rwmixread, jobs, iodepth), so an axis of
+ * another option would silently run once; it varies a plain phase's points only.
+ */
+static void s_suite_axes_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph)
+{
+	for (size_t a = 0; ph->suite != LST_SUITE_NONE && a < ph->naxes; a++) {
+		const struct lst_sweep_axis *ax = &ph->axes[a];
+
+		if (!ax->opt || s_is_grid_axis(ax->opt))
+			continue;
+		lst__plan_error_at(ctx, ax->mark.line, ax->mark.col,
+				   "%ssweep: suite %s builds its points from its own grid (bs, "
+				   "rwmixread, jobs, iodepth); sweep %s in a plain phase, or give "
+				   "one phase of the suite per value",
+				   ctx->prefix, lst_suite_names[ph->suite], ax->opt->name);
+	}
+}
+
 /* The `mix:` or `skew:` key that gave a phase its skew: in its workload, else in defaults. */
 static const struct lst_yaml_node *s_skew_key(const struct lst_yaml_node *wmap,
 					      const struct lst_yaml_node *dmap)
@@ -223,10 +251,23 @@ static const struct lst_yaml_node *s_skew_key(const struct lst_yaml_node *wmap,
 	return NULL;
 }
 
+/* Whether each entry of a mix gives its own value of o (struct lst_skew_entry), so a sweep
+ * of the workload's would change nothing. */
+static bool s_is_entry_key(const struct lst_opt *o)
+{
+	static const char *const keys[] = { "rw",     "rwmixread", "bs",
+					    "offset", "size",	   "random_distribution" };
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(keys); i++)
+		if (!strcmp(o->name, keys[i]))
+			return true;
+	return false;
+}
+
 /*
  * A mix (skew) drives a plain workload phase: a suite builds its own workloads (their
- * rw and bs would be ignored), and a sweep over bs or rwmixread would change nothing (each
- * entry gives its own).
+ * rw and bs would be ignored), and a sweep over what each entry gives (rw, rwmixread, bs, its
+ * region, its distribution) would change nothing.
  */
 static void s_skew_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph,
 			 const struct lst_yaml_node *wmap, const struct lst_yaml_node *dmap,
@@ -253,7 +294,7 @@ static void s_skew_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase 
 	for (size_t a = 0; sweep && a < ph->naxes; a++) {
 		const struct lst_opt *o = ph->axes[a].opt;
 
-		if (o && (!strcmp(o->name, "bs") || !strcmp(o->name, "rwmixread"))) {
+		if (o && s_is_entry_key(o)) {
 			lst__plan_error(ctx, sweep,
 					"sweep over %s with a mix: each mix entry gives its own %s "
 					"(the workload's is not used); sweep jobs, iodepth or "
@@ -327,6 +368,7 @@ void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 	}
 	kn = NULL;
 	lst_yaml_get(map, "sweep", &kn);
+	s_suite_axes_check(ctx, ph);
 	s_skew_check(ctx, ph, wmap, dmap, kn);
 	lst__plan_paths_check(ctx, map, ph);
 	/* a replay may not verify at all (lst__plan_trace_check says so once) */

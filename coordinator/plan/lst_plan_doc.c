@@ -4,7 +4,8 @@
  * workload table (common/lst_workload.c): one Markdown table per kind of map, with each key's
  * type, default, allowed values and help, so the reference cannot drift from the parser.
  * The prose around the tables is plan-doc.md, a Markdown file compiled in at build time: each
- * line `{{keys NAME}}` in it becomes the table of section NAME (or of `workload`, `sweep`),
+ * line `{{keys NAME}}` in it becomes the table of section NAME (or of `workload`, `sweep`,
+ * `sweep-fixed`: the options a sweep may not vary),
  * every other line is copied as it is.
  */
 #include <inttypes.h>
@@ -286,15 +287,15 @@ static void s_doc_workload(FILE *f)
 	}
 }
 
-/* The sweep table: the workload options a sweep may vary, then the ports axis. */
+/* The sweep table: the workload options a sweep may vary (the table's order), then ports. */
 static void s_doc_sweep(FILE *f)
 {
 	s_doc_head(f);
-	for (size_t i = 0; lst__plan_sweep_axes[i]; i++) {
-		const struct lst_opt *o = lst_opt_find(lst_workload_opts, lst__plan_sweep_axes[i]);
+	for (const struct lst_opt *o = lst_workload_opts; o->name; o++) {
 		char range[512], type[64], help[1024];
 
-		LST_ASSERT(o);
+		if (lst__plan_sweep_fixed(o))
+			continue;
 		snprintf(type, sizeof(type), "list of %s", s_opt_types[o->type]);
 		s_doc_row(f, o->name, type, "", s_doc_opt_range(o, range, sizeof(range)),
 			  s_doc_opt_help(o, help, sizeof(help)));
@@ -303,6 +304,24 @@ static void s_doc_sweep(FILE *f)
 		  "lists of agents and `AGENT:PATH` of the phase's targets",
 		  "the paths that take part in each point, like [[a], [a, b]]; the others are "
 		  "idle (see Paths, ports and roles)");
+}
+
+/* The workload options a sweep may not vary, each with why (what `validate` says). */
+static void s_doc_sweep_fixed(FILE *f)
+{
+	fprintf(f, "| option | why it cannot be swept |\n|---|---|\n");
+	for (const struct lst_opt *o = lst_workload_opts; o->name; o++) {
+		const char *why = lst__plan_sweep_fixed(o);
+		char k[96];
+
+		if (!why)
+			continue;
+		snprintf(k, sizeof(k), "`%s`", o->name);
+		fputs("|", f);
+		lst_md_cell(f, k);
+		lst_md_cell(f, why);
+		fputs("\n", f);
+	}
 }
 
 /* Write the table a {{keys NAME}} line stands for; an unknown NAME is a bug in plan-doc.md. */
@@ -321,6 +340,10 @@ static void s_doc_table(FILE *f, const char *name)
 	}
 	if (!strcmp(name, "sweep")) {
 		s_doc_sweep(f);
+		return;
+	}
+	if (!strcmp(name, "sweep-fixed")) {
+		s_doc_sweep_fixed(f);
 		return;
 	}
 	for (size_t i = 0; i < LST_ARRAY_SIZE(sections); i++) {

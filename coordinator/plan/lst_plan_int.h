@@ -152,8 +152,15 @@ extern const struct lst__plan_section lst__plan_top, lst__plan_agent, lst__plan_
 /* plan-doc.md: the reference's prose, with a line {{keys NAME}} where a table goes. Embedded at
  * build time (embed.cmake). */
 extern const char lst__plan_doc_md[];
-/* Workload options a sweep may vary, in the order the docs list them; NULL-terminated. */
-extern const char *const lst__plan_sweep_axes[];
+/* The axes a suite phase may sweep: the ones the suites' grids read (bs, rwmixread, jobs,
+ * iodepth: lst_suite.c) and rate_iops; NULL-terminated. Any other workload option varies a
+ * plain phase's points only (lst__plan_phase_check refuses it in a suite phase). */
+extern const char *const lst__plan_grid_axes[];
+
+/* Why workload option o cannot be swept (it belongs to the phase as a whole: its length, its
+ * sampling interval, a trace, a mix), as a clause for "sweep: X cannot be swept: WHY"; NULL
+ * when a sweep may vary it (lst_plan_query.c). */
+const char *lst__plan_sweep_fixed(const struct lst_opt *o);
 
 /* The hooks the tables name (lst_plan_check.c). */
 void lst__plan_agents_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *list);

@@ -7,7 +7,7 @@
  * in a point and with what workload (roles, port sets) is decided here, by lst_plan_path_role,
  * and so are the agents a phase has (lst_plan_phase_has_agent) and how long its points last
  * (lst_plan_phase_point_ns), which the checks of its events rely on. The names of the suites,
- * the tracked values and the sweep axes, and the keys of paths and selectors in a map, are here
+ * the tracked values, the options a sweep may not vary, and the keys of paths and selectors in a map, are here
  * for the same reason: the schema, the readers and the checks all use them.
  */
 #include "lst_plan.h"
@@ -36,9 +36,37 @@ const char *const lst_suite_names[] = { "none",
 					NULL };
 const char *const lst_track_names[] = { "iops",	    "read_iops", "write_iops", "mbps",
 					"lat_mean", "lat_p99",	 NULL };
-const char *const lst__plan_sweep_axes[] = {
+const char *const lst__plan_grid_axes[] = {
 	"jobs", "iodepth", "bs", "rwmixread", "rate_iops", NULL
 };
+
+/* Why each workload option that cannot take a value per point cannot: a point's workload is
+ * the phase's with some options set, and these belong to the phase as a whole. */
+static const struct {
+	const char *name, *why;
+} s_fixed[] = {
+	{ "runtime", "every point of a phase lasts as long (its events, rounds and stop are timed "
+		     "by it)" },
+	{ "ramp", "every point of a phase lasts as long (its events, rounds and stop are timed by "
+		  "it)" },
+	{ "bytes", "every point of a phase stops alike (its stop and its events are set by it)" },
+	{ "interval", "a phase's samples share one interval (its merge, steady state and plots "
+		      "step by it)" },
+	{ "verify", "verify's write journal spans the phase (each point checks what the one "
+		    "before wrote)" },
+	{ "skew", "a mix is a set of workloads of its own (each entry gives its rw and bs)" },
+	{ "write_iolog", "a trace is recorded per phase" },
+	{ "read_iolog", "a trace is replayed per phase" },
+	{ "replay_time_scale", "a trace is replayed per phase" },
+};
+
+const char *lst__plan_sweep_fixed(const struct lst_opt *o)
+{
+	for (size_t i = 0; i < LST_ARRAY_SIZE(s_fixed); i++)
+		if (!strcmp(o->name, s_fixed[i].name))
+			return s_fixed[i].why;
+	return NULL;
+}
 
 size_t lst__plan_path_key(char *key, size_t agent, const char *path)
 {
@@ -89,7 +117,7 @@ void lst_plan_phase_point(const struct lst_plan_phase *ph, size_t i, struct lst_
 		label[0] = '\0';
 	for (size_t a = 0; a < ph->naxes; a++) {
 		const struct lst_sweep_axis *ax = &ph->axes[a];
-		char val[64];
+		char val[LST_OPT_WIRE_MAX];
 
 		lst__plan_sweep_set(ph, a, idx[a], w);
 		if (!label || len >= label_size)
@@ -107,8 +135,18 @@ void lst_plan_phase_point(const struct lst_plan_phase *ph, size_t i, struct lst_
 void lst__plan_sweep_set(const struct lst_plan_phase *ph, size_t axis, size_t i,
 			 struct lst_workload *w)
 {
-	if (ph->axes[axis].opt)
-		*(int64_t *)lst__plan_at(w, ph->axes[axis].opt->offset) = ph->axes[axis].values[i];
+	const struct lst_sweep_axis *ax = &ph->axes[axis];
+	size_t size;
+
+	if (!ax->opt)
+		return;
+	if (!lst_opt_is_struct(ax->opt)) {
+		*(int64_t *)lst__plan_at(w, ax->opt->offset) = ax->values[i];
+		return;
+	}
+	/* plain bytes: an option whose value owns memory is not swept (s_sweep_opt) */
+	size = lst_opt_size(ax->opt);
+	memcpy(lst__plan_at(w, ax->opt->offset), ax->raw + i * size, size);
 }
 
 const struct lst_port_set *lst_plan_phase_ports(const struct lst_plan_phase *ph, size_t i)

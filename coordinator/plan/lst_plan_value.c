@@ -207,61 +207,75 @@ static void s_target_refs(struct lst__plan_ctx *ctx, const struct lst__plan_key 
 static const struct lst_opt *s_sweep_opt(struct lst__plan_ctx *ctx, const struct lst_yaml_node *kn)
 {
 	const struct lst_opt *o = lst_opt_find(lst_workload_opts, kn->text);
-	bool is_axis = false;
-	char hint[512];
+	const char *why, *near;
 
-	for (size_t j = 0; lst__plan_sweep_axes[j]; j++)
-		is_axis = is_axis || !strcmp(o ? o->name : kn->text, lst__plan_sweep_axes[j]);
-	if (!is_axis && o) {
-		lst__plan_error(ctx, kn,
-				"sweep: %s cannot be swept (axes: jobs, iodepth, bs, "
-				"rwmixread, rate_iops, ports); set it in workload",
-				kn->text);
+	if (!o) {
+		/* the nearest option, else ports if that is near */
+		near = lst_opt_suggest_name(lst_workload_opts, kn->text);
+		if (!near && lst_text_distance(kn->text, "ports") <= 2)
+			near = "ports";
+		if (near)
+			lst__plan_error(ctx, kn, "sweep: unknown axis '%s' (did you mean '%s'?)",
+					kn->text, near);
+		else
+			lst__plan_error(ctx, kn,
+					"sweep: unknown axis '%s' (axes: any workload option, or "
+					"ports for sets of paths)",
+					kn->text);
 		return NULL;
 	}
-	if (!is_axis) {
-		/* "did you mean" knows ports too; the list names the options, then ports apart */
-		const char *all[LST_SWEEP_MAX_AXES + 8];
-		size_t n = 0;
-
-		while (lst__plan_sweep_axes[n] && n + 2 < LST_ARRAY_SIZE(all)) {
-			all[n] = lst__plan_sweep_axes[n];
-			n++;
-		}
-		all[n++] = "ports";
-		all[n] = NULL;
-		lst_text_hint(kn->text, all, "axes", hint, sizeof(hint));
-		if (!strncmp(hint, "axes:", 5))
-			lst_text_hint(kn->text, lst__plan_sweep_axes, "axes", hint, sizeof(hint));
-		lst__plan_error(ctx, kn, "sweep: unknown axis '%s' (%s)%s", kn->text, hint,
-				strncmp(hint, "axes:", 5) ? "" : ", or ports for sets of paths");
+	why = lst__plan_sweep_fixed(o);
+	/* a value that owns memory cannot be copied into each point as plain bytes */
+	LST_ASSERT(why || !o->ops || !o->ops->dup);
+	if (why) {
+		lst__plan_error(ctx, kn, "sweep: %s cannot be swept: %s; give one phase per value",
+				kn->text, why);
 		return NULL;
 	}
 	return o;
 }
 
-/* Read the n values of list vn into ax, each checked on its own against the phase's workload. */
+/* Keep the swept value of o that w holds as ax's next value. */
+static void s_sweep_keep(struct lst_sweep_axis *ax, const struct lst_workload *w, size_t cap)
+{
+	const struct lst_opt *o = ax->opt;
+	size_t size = lst_opt_size(o);
+
+	if (!lst_opt_is_struct(o)) {
+		if (!ax->values)
+			ax->values = lst_calloc(cap, sizeof(*ax->values));
+		ax->values[ax->n++] = lst_opt_get(o, w);
+		return;
+	}
+	if (!ax->raw)
+		ax->raw = lst_calloc(cap, size);
+	memcpy(ax->raw + ax->n++ * size, (const unsigned char *)w + o->offset, size);
+}
+
+/*
+ * Read the n values of list vn into ax, each parsed and checked exactly as the option is in a
+ * workload (lst_workload_parse, then lst_workload_check with the phase's other options).
+ */
 static void s_sweep_values(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph,
 			   struct lst_sweep_axis *ax, const struct lst_yaml_node *vn, size_t n)
 {
 	const struct lst_opt *o = ax->opt;
 	lst_map *listed = lst_map_new();
 
-	ax->values = lst_calloc(n, sizeof(*ax->values));
 	for (size_t j = 0; j < n; j++) {
 		const struct lst_yaml_node *item = vn->kids[j];
 		const char *text = lst__plan_scalar(ctx, o->name, item);
 		struct lst_workload w = ph->w;
 		lst_err err, base_err;
-		int64_t val;
+		char val[LST_OPT_WIRE_MAX];
 
 		if (!text || lst_workload_parse(o, &w, text, &err)) {
 			if (text)
 				lst__plan_error(ctx, item, "sweep: %s", err.msg);
 			continue;
 		}
-		val = lst_opt_get(o, &w);
-		if (!lst_map_add(listed, &val, sizeof(val), j, NULL)) {
+		/* one value, one text form: "random" and "compressible=100" are the same */
+		if (!lst_map_add_str(listed, lst_opt_format(o, &w, val, sizeof(val)), j, NULL)) {
 			lst__plan_error(ctx, item, "sweep: %s value '%s' is listed twice", o->name,
 					text);
 			continue;
@@ -269,7 +283,7 @@ static void s_sweep_values(struct lst__plan_ctx *ctx, const struct lst_plan_phas
 		/* Checks across options that this one value breaks on its own. */
 		if (lst_workload_check(&w, 0, &err) && !lst_workload_check(&ph->w, 0, &base_err))
 			lst__plan_error(ctx, item, "sweep: %s", err.msg);
-		ax->values[ax->n++] = val;
+		s_sweep_keep(ax, &w, n);
 	}
 	lst_map_destroy(&listed);
 }
@@ -321,6 +335,7 @@ static const struct lst_sweep_axis *s_sweep_axis(struct lst__plan_ctx *ctx,
 	if (ax->n == 0) {
 		/* every value was wrong (and reported): keep the axis out of the points */
 		free(ax->values);
+		free(ax->raw);
 		memset(ax, 0, sizeof(*ax));
 		ph->naxes--;
 		return NULL;
@@ -341,8 +356,8 @@ static void s_sweep(struct lst__plan_ctx *ctx, const struct lst__plan_key *k,
 		return;
 	if (!map || map->n == 0) {
 		lst__plan_error(ctx, v,
-				"sweep must name at least one axis (jobs, iodepth, bs, rwmixread, "
-				"rate_iops, ports) with a list of values");
+				"sweep must name at least one axis (a workload option such as "
+				"iodepth, bs or pattern, or ports) with a list of values");
 		return;
 	}
 	for (size_t i = 0; i + 1 < map->n; i += 2) {

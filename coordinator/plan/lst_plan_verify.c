@@ -62,7 +62,8 @@ static enum s_dir s_phase_dir(const struct lst_plan_phase *ph)
 	}
 	if (ph->suite != LST_SUITE_NONE)
 		return S_NONE;
-	lst_plan_phase_point(ph, 0, &w, NULL, 0); /* a swept rwmixread replaces the workload's */
+	lst_plan_phase_point(ph, 0, &w, NULL,
+			     0); /* a swept rw or rwmixread replaces the workload's */
 	return s_rw_dir(w.rw, w.rwmixread);
 }
 
@@ -148,7 +149,42 @@ static bool s_suite_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node 
 	return true;
 }
 
-/* The phase's own workload, or a value of its rwmixread sweep, mixes reads and writes. */
+/*
+ * A phase whose sweep varies rw or rwmixread: each point's direction (both axes and the
+ * workload together) must be the first point's, and not mixed. Reported at the first such
+ * axis, naming its value in the point that breaks it.
+ */
+static bool s_swept_dir_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph,
+			      const struct lst_sweep_axis *ax)
+{
+	size_t points = lst_plan_phase_points(ph);
+	struct lst_workload w;
+	enum s_dir first;
+	char val[64];
+
+	lst_plan_phase_point(ph, 0, &w, NULL, 0);
+	first = s_rw_dir(w.rw, w.rwmixread);
+	for (size_t i = 0; i < points; i++) {
+		enum s_dir d;
+
+		lst_plan_phase_point(ph, i, &w, NULL, 0);
+		d = s_rw_dir(w.rw, w.rwmixread);
+		if (d != S_MIXED && d == first)
+			continue;
+		lst__plan_error_at(ctx, ax->mark.line, ax->mark.col,
+				   "%sverify with a mixed workload: %s %s %s; a phase either "
+				   "writes or reads under verify",
+				   ctx->prefix, ax->opt->name,
+				   lst_opt_format(ax->opt, &w, val, sizeof(val)),
+				   d == S_MIXED	  ? "mixes reads and writes"
+				   : d == S_READS ? "reads where the sweep's first value writes"
+						  : "writes where the sweep's first value reads");
+		return true;
+	}
+	return false; /* the swept values replace the workload's */
+}
+
+/* The phase's own workload, or a value of its rw or rwmixread sweep, mixes reads and writes. */
 static bool s_mixed_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
 			  const struct lst_plan_phase *ph)
 {
@@ -157,27 +193,10 @@ static bool s_mixed_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node 
 
 	for (size_t a = 0; a < ph->naxes; a++) {
 		const struct lst_sweep_axis *ax = &ph->axes[a];
-		enum s_dir first;
 
-		if (!ax->opt || strcmp(ax->opt->name, "rwmixread"))
-			continue;
-		first = s_rw_dir(ph->w.rw, ax->values[0]);
-		for (size_t i = 0; i < ax->n; i++) {
-			enum s_dir d = s_rw_dir(ph->w.rw, ax->values[i]);
-
-			if (d != S_MIXED && d == first)
-				continue;
-			lst__plan_error_at(ctx, ax->mark.line, ax->mark.col,
-					   "%sverify with a mixed workload: rwmixread %lld %s; a "
-					   "phase either writes or reads under verify",
-					   ctx->prefix, (long long)ax->values[i],
-					   d == S_MIXED ? "mixes reads and writes"
-					   : d == S_READS
-						   ? "reads where the sweep's first value writes"
-						   : "writes where the sweep's first value reads");
-			return true;
-		}
-		return false; /* the swept values replace the workload's */
+		if (ax->opt &&
+		    (!strcmp(ax->opt->name, "rwmixread") || !strcmp(ax->opt->name, "rw")))
+			return s_swept_dir_check(ctx, ph, ax);
 	}
 	if (s_phase_dir(ph) != S_MIXED)
 		return false;

@@ -343,6 +343,51 @@ static void test_sweep(void)
 	lst_plan_destroy(&p);
 }
 
+/* Every workload option but the phase-wide few is an axis: scalar and structured alike. */
+static void test_sweep_options(void)
+{
+	lst_plan *p = GOOD(
+		PHASE "    workload: {runtime: 1s, rw: write, bs: 64k}\n"
+		      "    sweep: {pattern: [zeros, compressible=50, random], size: [1g, 900m],"
+		      " offset: [0, 1m]}\n");
+	const struct lst_plan_phase *ph = &p->phases[0];
+	struct lst_workload w;
+	char label[256], buf[LST_OPT_WIRE_MAX];
+
+	T_EQ_U64(lst_plan_phase_points(ph), 12);
+	lst_plan_phase_point(ph, 0, &w, label, sizeof(label));
+	T_EQ_STR(label, "pattern=zeros size=1g offset=0");
+	T_EQ_INT(w.pattern, 0);
+	lst_plan_phase_point(ph, 7, &w, label, sizeof(label));
+	T_EQ_STR(label, "pattern=compressible=50 size=900m offset=1m");
+	T_EQ_INT(w.pattern, 50);
+	T_EQ_INT(w.size, 900LL << 20);
+	T_EQ_INT(w.offset, 1 << 20);
+	T_EQ_INT(w.bs, 65536);
+	lst_plan_destroy(&p);
+
+	p = GOOD(PHASE "    workload: {runtime: 1s, rw: randrw}\n"
+		       "    sweep: {random_distribution: [random, \"zipf:1.2\"], bssplit: [none, "
+		       "4k/70:64k/30], dedupe_percentage: [0, 50], rw: [randread, randwrite]}\n");
+	ph = &p->phases[0];
+	T_EQ_U64(lst_plan_phase_points(ph), 16);
+	lst_plan_phase_point(ph, 15, &w, label, sizeof(label));
+	T_EQ_STR(label, "random_distribution=zipf:1.2 bssplit=4k/70:64k/30 dedupe_percentage=50 "
+			"rw=randwrite");
+	T_EQ_STR(lst_opt_format(lst_opt_find(lst_workload_opts, "random_distribution"), &w, buf,
+				sizeof(buf)),
+		 "zipf:1.2");
+	T_EQ_INT(w.bssplit.n[0], 2);
+	T_EQ_INT(w.dedupe_percentage, 50);
+	T_EQ_INT(w.rw, LST_RW_RANDWRITE);
+	/* an earlier point keeps the workload's own values of the structured options */
+	lst_plan_phase_point(ph, 0, &w, label, sizeof(label));
+	T_EQ_STR(label, "random_distribution=random bssplit=none dedupe_percentage=0 rw=randread");
+	T_EQ_INT(w.bssplit.n[0], 0);
+	T_EQ_INT(w.rw, LST_RW_RANDREAD);
+	lst_plan_destroy(&p);
+}
+
 static void test_keys(void)
 {
 	static const char z85[] = "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7";
@@ -485,9 +530,38 @@ static void test_bad_sweep(void)
 	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {iodepht: [1, 2]}\n", "12:13",
 	    "sweep: unknown axis 'iodepht' (did you mean 'iodepth'?)");
 	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {color: [1, 2]}\n", "12:13",
-	    "sweep: unknown axis 'color' (axes: jobs, iodepth, bs, rwmixread, rate_iops)");
+	    "sweep: unknown axis 'color' (axes: any workload option, or ports for sets of paths)");
 	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {runtime: [1s]}\n", "12:13",
-	    "sweep: runtime cannot be swept");
+	    "sweep: runtime cannot be swept: every point of a phase lasts as long");
+	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {interval: [1s, 2s]}\n", "12:13",
+	    "sweep: interval cannot be swept: a phase's samples share one interval");
+	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {read_iolog: [t1, t2]}\n", "12:13",
+	    "sweep: read_iolog cannot be swept: a trace is replayed per phase");
+	/* every new axis: a bad value refused at its own place, as the workload key would be */
+	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {pattern: [zeros, compressible=0]}\n",
+	    "12:30", "sweep: pattern: 'compressible=0' is not a data pattern");
+	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {pattern: [random, compressible=100]}\n",
+	    "12:31", "sweep: pattern value 'compressible=100' is listed twice");
+	BAD(PHASE "    workload: {runtime: 1s, bs: 64k}\n    sweep: {size: [1g, 4k]}\n", "12:24",
+	    "sweep: size 4096 is smaller than one block");
+	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {offset: [0, 1000]}\n", "12:25",
+	    "sweep: offset 1000 is not a multiple of 512 bytes");
+	BAD(PHASE
+	    "    workload: {runtime: 1s}\n    sweep: {random_distribution: [zipf:1.2, pareto]}\n",
+	    "12:45", "sweep: random_distribution:");
+	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {bssplit: [4k/70:64k/20]}\n", "12:23",
+	    "sweep: bssplit: shares add to 90, not 100");
+	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {dedupe_percentage: [0, 101]}\n",
+	    "12:36", "sweep: dedupe_percentage must be between 0 and 100");
+	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {rw: [randread, randrwx]}\n", "12:28",
+	    "did you mean 'randrw'?");
+	/* a suite's grid reads bs, rwmixread, jobs and iodepth only */
+	BAD(PHASE "    suite: snia-iops\n    sweep: {pattern: [zeros, random]}\n", "12:13",
+	    "sweep: suite snia-iops builds its points from its own grid");
+	/* each mix entry gives its own region */
+	BAD(PHASE "    workload: {runtime: 1s, mix: [{share: 100, rw: randread}]}\n"
+		  "    sweep: {size: [1g, 2g]}\n",
+	    "12:5", "sweep over size with a mix");
 	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {iodepth: [1, 5000]}\n", "12:26",
 	    "sweep: iodepth must be between 1 and 4096");
 	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {iodepth: 4}\n", "12:22",
@@ -1088,7 +1162,7 @@ static void test_bad_ports(void)
 	BAD(PP_PHASE "    sweep: {prots: [[a]]}\n", "12:13",
 	    "sweep: unknown axis 'prots' (did you mean 'ports'?)");
 	BAD(PP_PHASE "    sweep: {color: [1]}\n", "12:13",
-	    "(axes: jobs, iodepth, bs, rwmixread, rate_iops), or ports for sets of paths");
+	    "(axes: any workload option, or ports for sets of paths)");
 }
 
 /* failover: {below:} is a percent, 50 by default, written with or without '%'. */
@@ -1175,6 +1249,7 @@ int main(void)
 	test_full();
 	test_defaults();
 	test_sweep();
+	test_sweep_options();
 	test_keys();
 	test_bad_workload();
 	test_bad_phase();
