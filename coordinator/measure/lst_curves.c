@@ -3,8 +3,9 @@
  * Latency-vs-IOPS curves, the maths (see lst_curves.h): flat points keyed, grouped, sorted and
  * labelled. A phase whose points run with more than one thread count gets one curve per thread
  * count (the SNIA demand-intensity chart: its queue depths are the curve's points), and every
- * phase one per block size x mix (and per path). Curves are sorted by path, block size (small
- * first), mix (reads first) and thread count, points by demand (jobs x iodepth), then requested
+ * phase one per block size x mix (and per path, and per value of any other sweep axis, such as
+ * pattern). Curves are sorted by path, block size (small first), mix (reads first), the other
+ * sweep values and thread count, points by demand (jobs x iodepth), then requested
  * rate, then IOPS.
  */
 #include "lst_curves.h"
@@ -24,8 +25,8 @@ static bool s_same_num(double x, double y)
 bool lst_curves_same(const struct lst_curve *x, const struct lst_curve *y)
 {
 	return !strcmp(x->phase, y->phase) && !strcmp(x->part, y->part) &&
-	       s_same_num(x->bs, y->bs) && s_same_num(x->mix, y->mix) &&
-	       s_same_num(x->jobs, y->jobs);
+	       !strcmp(x->axes, y->axes) && s_same_num(x->bs, y->bs) &&
+	       s_same_num(x->mix, y->mix) && s_same_num(x->jobs, y->jobs);
 }
 
 /* More than one finite value of jobs (or of the block size x mix) among the points. */
@@ -70,6 +71,8 @@ static int s_curve_cmp(const void *a, const void *b)
 	if (!c)
 		c = s_num_cmp(x->mix, y->mix, true);
 	if (!c)
+		c = strcmp(x->axes, y->axes);
+	if (!c)
 		c = s_num_cmp(x->jobs, y->jobs, false);
 	return c;
 }
@@ -110,6 +113,7 @@ void lst_curves_group(const char *phase, const struct lst_curve_flat *fs, size_t
 		key.jobs = *jobs ? f->p.jobs : NAN;
 		if (*f->path)
 			snprintf(key.part, sizeof(key.part), "%s:%s", f->agent, f->path);
+		snprintf(key.axes, sizeof(key.axes), "%s", f->axes);
 		for (size_t k = 0; k < cs->n && !c; k++)
 			if (lst_curves_same(&cs->c[k], &key))
 				c = &cs->c[k];

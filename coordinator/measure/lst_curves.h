@@ -33,6 +33,7 @@ struct lst_curve {
 	const char *phase;
 	char part[192];	      /* "" for the combined curves; "a:/dev/sdb" for a path's */
 	double bs, mix, jobs; /* jobs NAN when the phase's jobs do not vary (not a key) */
+	char axes[160];	      /* the point's other sweep values, "" when none: "pattern=zeros" */
 	char name[160];	      /* the legend's, set by the caller: "jobs=2", "4 KiB R/W 70/30" */
 	struct lst_curve_pt *p;
 	size_t n;
@@ -48,12 +49,14 @@ struct lst_curves {
 struct lst_curve_flat {
 	const char *agent, *path; /* "" for combined points; copied into the curve's part */
 	double bs, mix;		  /* block size (bytes) and read %, NAN when unknown */
+	char axes[160];		  /* sweep values that are no curve coordinate, or "" */
 	struct lst_curve_pt p;
 };
 
 /*
  * The points fs[n] of phase grouped into curves appended to cs (phase is borrowed by them): a
- * curve per (agent:path,) block size and mix, and per thread count when more than one finite
+ * curve per (agent:path,) block size and mix, per value of the other sweep axes (axes), and per
+ * thread count when more than one finite
  * thread count appears (*jobs true; else each curve's jobs is NAN). The curves added are sorted
  * by path, block size (small first), mix (reads first) and thread count, their points by demand
  * (jobs x iodepth), then requested rate, then IOPS, and each point is labelled: its queue depth
@@ -64,7 +67,7 @@ struct lst_curve_flat {
 void lst_curves_group(const char *phase, const struct lst_curve_flat *fs, size_t n,
 		      struct lst_curves *cs, bool *jobs, bool *bsmix);
 
-/* Same key (phase, part, block size, mix, thread count). */
+/* Same key (phase, part, block size, mix, other sweep values, thread count). */
 bool lst_curves_same(const struct lst_curve *x, const struct lst_curve *y);
 
 /* Frees cs's curves and their points, and leaves it empty. */

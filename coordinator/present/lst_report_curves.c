@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lst_assert.h"
 #include "lst_report_text.h"
 #include "lst_util.h"
 
@@ -83,6 +84,43 @@ static void s_from_curve_row(const struct lst_rpt_curve *cv, struct lst_curve_fl
 	f->p.lat[LST_CV_P99_99] = cv->lat_p99_99;
 }
 
+/*
+ * The sweep values of a point's label ("iodepth=8 pattern=compressible=50") that are no
+ * coordinate of a curve, into axes ("pattern=compressible=50"): each such value is a curve of
+ * its own. The label splits at spaces, each part at its first '=' (lst_plan_phase_point).
+ */
+static void s_other_axes(const char *label, char *axes, size_t size)
+{
+	static const char *const coords[] = { "bs", "rwmixread", "jobs", "iodepth", "rate_iops" };
+	size_t n = 0;
+
+	axes[0] = '\0';
+	for (const char *p = label; *p;) {
+		size_t len = strcspn(p, " "), name = strcspn(p, "= ");
+		bool coord = name == len;
+
+		for (size_t k = 0; k < LST_ARRAY_SIZE(coords) && !coord; k++)
+			coord = strlen(coords[k]) == name && !strncmp(p, coords[k], name);
+		if (!coord && n < size)
+			n += (size_t)snprintf(axes + n, size - n, "%s%.*s", n ? " " : "", (int)len,
+					      p);
+		p += len;
+		p += *p == ' ';
+	}
+}
+
+/* The label of point `point` of phase (its combined row), or "" when there is none. */
+static const char *s_point_label(const lst_report *r, const char *phase, long point)
+{
+	for (size_t i = 0; i < r->npoints; i++) {
+		const struct lst_rpt_point *p = &r->points[i];
+
+		if (p->point == point && !strcmp(p->phase, phase) && !strcmp(p->agent, "all"))
+			return p->label;
+	}
+	return "";
+}
+
 /* A plain phase's summary points (agent all; the last round of each point). */
 static void s_from_summary(const lst_report *r, const char *phase, struct s_flats *fs)
 {
@@ -94,6 +132,7 @@ static void s_from_summary(const lst_report *r, const char *phase, struct s_flat
 		struct lst_curve_flat f = { .agent = "", .path = "" };
 
 		s_point_workload(r, phase, pt->point, &f);
+		s_other_axes(pt->label, f.axes, sizeof(f.axes));
 		f.p.order = f.p.jobs * f.p.iodepth;
 		if (isnan(f.p.order))
 			f.p.order = (double)pt->point;
@@ -124,6 +163,9 @@ static void s_curve_name(struct lst_curve *c, bool jobs, bool bsmix)
 		len += (size_t)snprintf(c->name + len, sizeof(c->name) - len, "%s%s R/W %s",
 					len ? " " : "", lst_report_bs(c->bs, bs, sizeof(bs)),
 					lst_report_mix(c->mix, mix, sizeof(mix)));
+	if (*c->axes && len < sizeof(c->name))
+		len += (size_t)snprintf(c->name + len, sizeof(c->name) - len, "%s%s",
+					len ? " " : "", c->axes);
 	if (jobs && len < sizeof(c->name))
 		snprintf(c->name + len, sizeof(c->name) - len, "%sjobs=%g", len ? " " : "",
 			 c->jobs);
@@ -167,6 +209,10 @@ size_t lst_curves_phase(const lst_report *r, const char *phase, bool paths, stru
 		s_from_curve_row(&rows[i], &f);
 		if (!paths)
 			f.agent = f.path = "";
+		/* a plain phase's curves.csv row is its sweep point: its label has the other axes */
+		if (ph && !*ph->suite)
+			s_other_axes(s_point_label(r, phase, rows[i].point), f.axes,
+				     sizeof(f.axes));
 		s_flat_add(&fs, &f);
 	}
 	if (!fs.n && !paths && ph && !*ph->suite) {

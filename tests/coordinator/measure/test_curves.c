@@ -3,9 +3,11 @@
  * The curves' maths (lst_curves_group, coordinator/measure) on hand-made points, linked with
  * measure and common alone: points of two thread counts given out of order become one curve
  * per thread count, sorted by demand and labelled by queue depth; a path's points make a curve
- * of their own; points of one depth are labelled by their target or rate.
+ * of their own; points of one depth are labelled by their target or rate; points of another
+ * sweep axis (pattern) make one curve per value, named by it.
  */
 #include <math.h>
+#include <stdio.h>
 
 #include "lst_curves.h"
 #include "lst_test.h"
@@ -83,10 +85,39 @@ static void s_test_paths_and_rates(void)
 	lst_curves_free(&cs);
 }
 
+/* A pattern x iodepth sweep: one curve per pattern, its depths its points, in order. */
+static void s_test_other_axes(void)
+{
+	struct lst_curve_flat fs[] = { s_pt(1, 1, 10e3, 90), s_pt(1, 4, 30e3, 200),
+				       s_pt(1, 1, 12e3, 80), s_pt(1, 4, 36e3, 180) };
+	struct lst_curves cs = { 0 };
+	bool jobs, bsmix;
+
+	snprintf(fs[0].axes, sizeof(fs[0].axes), "pattern=random");
+	snprintf(fs[1].axes, sizeof(fs[1].axes), "pattern=random");
+	snprintf(fs[2].axes, sizeof(fs[2].axes), "pattern=compressible=50");
+	snprintf(fs[3].axes, sizeof(fs[3].axes), "pattern=compressible=50");
+	lst_curves_group("comp", fs, 4, &cs, &jobs, &bsmix);
+	T_ASSERT(!jobs);
+	T_ASSERT(!bsmix);
+	T_EQ_INT(cs.n, 2);
+	T_EQ_STR(cs.c[0].axes, "pattern=compressible=50");
+	T_EQ_STR(cs.c[1].axes, "pattern=random");
+	for (size_t i = 0; i < 2; i++) {
+		T_EQ_INT(cs.c[i].n, 2);
+		T_EQ_STR(cs.c[i].p[0].label, "QD 1");
+		T_EQ_STR(cs.c[i].p[1].label, "QD 4");
+	}
+	T_NEAR(cs.c[0].p[1].iops, 36e3, 0);
+	T_NEAR(cs.c[1].p[1].iops, 30e3, 0);
+	lst_curves_free(&cs);
+}
+
 int main(void)
 {
 	s_test_jobs();
 	s_test_paths_and_rates();
+	s_test_other_axes();
 	printf("curves: ok\n");
 	return 0;
 }
