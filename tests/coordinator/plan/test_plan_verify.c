@@ -94,6 +94,11 @@ static void test_bad(void)
 		 "  - {name: r2, workload: {rw: read, verify: true}, targets: [d, e]}\n"
 		 "  - {name: x, workload: {rw: randrw, rwmixread: 99, verify: true}}\n",
 	    "16:38", "rwmixread 99 mixes reads and writes");
+	/* a swept rw: every point writes, or every one reads */
+	BAD(FILL "  - {name: t, workload: {verify: true}, sweep: {rw: [write, read]}}\n", "13:49",
+	    "rw read reads where the sweep's first value writes");
+	BAD(FILL "  - {name: t, workload: {verify: true}, sweep: {rw: [write, randrw]}}\n", "13:49",
+	    "rw randrw mixes reads and writes");
 	/* bs and offset just off 4 KiB: at the key that breaks it */
 	BAD(FILL "  - {name: o, workload: {rw: write, offset: 512, verify: true}}\n", "13:45",
 	    "verify checks 4 KiB units: bs 4096 and offset 512");
