@@ -1417,17 +1417,18 @@ static void s_dirth_write(lst_suite_run *s, lst_results *res)
 }
 
 /*
- * XSR's outputs: xsr-PHASE.csv (every interval of the three segments in time order) and a
- * summary.json test entry with the segments' averages, the baseline and the time to recover.
+ * XSR's outputs: xsr-PHASE.csv (every interval of the three segments in time order) and
+ * xsr-PHASE.json (the segments' averages, the baseline and the time to recover); not a
+ * summary.json test, as its segments have no steady-state verdict.
  */
 static void s_xsr_write(lst_suite_run *s, lst_results *res, FILE *progress)
 {
 	double *v[3] = { NULL, NULL, NULL }, t3 = 0, base, recovery_s = -1;
 	size_t n[3] = { 0, 0, 0 }, at;
-	char *csvtext = NULL, *name;
+	char *csvtext = NULL, *name, *text;
 	size_t csvlen = 0;
 	FILE *csv = open_memstream(&csvtext, &csvlen);
-	json_t *segs = json_array();
+	json_t *segs = json_array(), *doc;
 	lst_err err;
 
 	LST_ASSERT(csv);
@@ -1460,12 +1461,17 @@ static void s_xsr_write(lst_suite_run *s, lst_results *res, FILE *progress)
 
 		recovery_s = s_kept_of(p, 0)->t_s + (double)p->w.runtime / 1e9 - t3;
 	}
-	lst_results_test(res, json_pack("{s:s, s:s, s:s, s:s, s:o, s:f, s:f, s:b, s:I, s:o}",
-					"phase", s->ph->name, "test", "xsr", "suite",
-					s_suite_name(s), "tracked", "mbps", "segments", segs,
-					"baseline_mbps", base, "tolerance_pct", 10.0, "recovered",
-					at < n[2], "recovered_interval", (json_int_t)(at + 1),
-					"recovery_s", s_num(recovery_s >= 0 ? recovery_s : NAN)));
+	doc = json_pack("{s:s, s:o, s:f, s:f, s:b, s:I, s:o}", "phase", s->ph->name, "segments",
+			segs, "baseline_mbps", base, "tolerance_pct", 10.0, "recovered", at < n[2],
+			"recovered_interval", (json_int_t)(at + 1), "recovery_s",
+			s_num(recovery_s >= 0 ? recovery_s : NAN));
+	text = json_dumps(doc, JSON_INDENT(2));
+	name = lst_asprintf("xsr-%s.json", s->ph->name);
+	if (lst_results_write_file(res, name, text, strlen(text), &err))
+		lst_log_warn("%s", err.msg);
+	free(name);
+	free(text);
+	json_decref(doc);
 	if (progress) {
 		if (at < n[2])
 			fprintf(progress,

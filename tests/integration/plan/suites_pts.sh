@@ -102,23 +102,27 @@ if os.path.exists(tr):
 PY
 	fail "ECW's mix is not the spec's"
 ok "ECW: the devices saw the spec's read share, block-size mix and access ranges"
+"$PY" "$(dirname "$0")/../check_consistency.py" "$TMP/res-ecw" >"$TMP/cc.out" 2>&1 ||
+	fail "ECW results folder inconsistent: $(tail -5 "$TMP/cc.out")"
 
 # --- XSR and DIRTH ---------------------------------------------------------------------------
 plan pts split "  - name: xsr
     suite: snia-xsr
     workload: {iodepth: 8}
-    round: {duration: 300ms}
-    xsr: {segments: [600ms, 600ms, 600ms]}
+    round: {duration: 200ms}
+    xsr: {segments: [400ms, 400ms, 400ms]}
   - name: dirth
     suite: snia-dirth
     sweep: {jobs: [1, 2], iodepth: [1, 8]}
-    round: {duration: 300ms}
+    round: {duration: 200ms}
     steady: {window: 2, max_rounds: 3}
-    dirth: {histogram: 400ms}" >"$TMP/pts.yaml"
+    dirth: {histogram: 300ms}" >"$TMP/pts.yaml"
 "$LOCKSTEP" validate --quiet "$TMP/pts.yaml" || fail "plan does not validate"
 "$LOCKSTEP" run "$TMP/pts.yaml" -o "$TMP/res" >"$TMP/run.log" 2>&1 ||
 	fail "run failed: $(tail -20 "$TMP/run.log")"
 grep -E "^(xsr|dirth): " "$TMP/run.log" | sed 's/^/  /'
+"$PY" "$(dirname "$0")/../check_consistency.py" "$TMP/res" >"$TMP/cc.out" 2>&1 ||
+	fail "XSR and DIRTH results folder inconsistent: $(tail -5 "$TMP/cc.out")"
 
 "$PY" - "$TMP/res" <<'PY' || fail "XSR or DIRTH outputs disagree with the spec's definitions"
 import csv, json, os, sys
@@ -126,7 +130,6 @@ res = sys.argv[1]
 def rows(name):
     return list(csv.DictReader(open(os.path.join(res, name))))
 summ = rows("summary.csv")
-tests = json.load(open(os.path.join(res, "summary.json")))["tests"]
 
 # XSR: segments 1, 2, 3 in time order; sequential 1 MiB, random 8 KiB, sequential 1 MiB.
 x = [r for r in summ if r["phase"] == "xsr" and r["agent"] == "all"]
@@ -144,7 +147,7 @@ for a, b in zip(xc, x):
 seg = lambda g: [float(r["mbps"]) for r in xc if r["segment"] == g]
 base = sum(seg("1")) / len(seg("1"))
 at = next((i for i, v in enumerate(seg("3")) if v >= 0.9 * base), None)
-xt = [e for e in tests if e["phase"] == "xsr"][0]
+xt = json.load(open(os.path.join(res, "xsr-xsr.json")))
 assert abs(xt["baseline_mbps"] - base) < 1e-3 * base, (xt, base)
 assert xt["recovered"] == (at is not None), (xt, at)
 if at is not None:
