@@ -418,6 +418,17 @@ static void s_check_ecw(void)
 	T_EQ_INT(st.w.dist.nzones, 3);
 	lst_suite_destroy(&s);
 	lst_plan_destroy(&p);
+	/* the phase's own mix and ranges win over the spec's */
+	p = s_plan("  - name: e\n    suite: snia-ecw\n"
+		   "    workload: {bssplit: 4k/50:8k/50, random_distribution: zipf:1.2}\n"
+		   "    sweep: {jobs: [1], iodepth: [1]}\n    round: {duration: 1s}\n");
+	s = lst_suite_new(p, 0, 1 << 30, &err);
+	T_ASSERT(s && lst_suite_next(s, &st));
+	T_EQ_INT(st.w.bssplit.n[0], 2);
+	T_EQ_INT(st.w.dist.nzones, 0);
+	T_EQ_INT(st.w.rwmixread, 40);
+	lst_suite_destroy(&s);
+	lst_plan_destroy(&p);
 }
 
 /* DIRTH: the grid's rounds until steady, then one histogram run per selected point (max IOPS,
