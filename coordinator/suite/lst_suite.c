@@ -1561,6 +1561,9 @@ int64_t lst_suite_estimate(const lst_suite_run *s)
 			total += w->ramp + w->runtime + t->points[p].idle_after;
 		}
 	}
+	/* DIRTH's histogram runs are added once its grid is over: count them from the start. */
+	if (s->ph->suite == LST_SUITE_SNIA_DIRTH && s->ntests == 2 && !s->tests[1].npoints)
+		total += LST_DIRTH_NPICKS * (s->ph->round_ramp + s->ph->dirth_histogram);
 	return total;
 }
 

@@ -450,6 +450,8 @@ static void s_check_dirth(void)
 	char *path;
 
 	T_ASSERT(s);
+	/* a round of the 4-point grid, then 4 histogram runs */
+	T_EQ_INT(lst_suite_estimate(s), 4 * LST_NS_PER_S + 4 * 2 * LST_NS_PER_S);
 	while (lst_suite_next(s, &st)) {
 		struct lst_step_result r;
 		int64_t load = st.w.jobs * st.w.iodepth;
