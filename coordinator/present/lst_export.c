@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `lockstep export`'s reading of a results folder (lst_export.h): run.json's points, their
- * samples added up per agent, per path and for all agents, then the fio or HdrHistogram
- * writer. Each pass over the samples is a reader (struct s_reader) given every measured sample
- * of one agent in file order, so that no samples file is ever held whole: the sums, the hdr
- * logs and the fio histogram logs each take one pass.
+ * samples added up per agent, per path and for all agents, timeseries.csv's rows as each
+ * job's per-interval rates, then the fio or HdrHistogram writer. Each pass over the samples is
+ * a reader (struct s_reader) given every measured sample of one agent in file order, so that
+ * no samples file is ever held whole: the sums, the hdr logs and the fio histogram logs each
+ * take one pass.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -560,6 +561,63 @@ static int s_write_clat(const lst_report *r, const lst_plan *plan, lst_export_sa
 	return rc;
 }
 
+/* The job of pt a timeseries.csv row belongs to (by its scope), NULL when none. */
+static struct lst_export_job *s_row_job(struct lst_export_point *pt, const struct lst_rpt_ts *row)
+{
+	char name[256];
+
+	if (!strcmp(row->agent, "all") && (!row->scope[0] || !strcmp(row->scope, "all")))
+		return &pt->all;
+	if (!strcmp(row->scope, "path"))
+		snprintf(name, sizeof(name), "%s:%s", row->agent, row->path);
+	else if (!row->scope[0] || !strcmp(row->scope, "agent"))
+		snprintf(name, sizeof(name), "%s", row->agent);
+	else
+		return NULL; /* a target row: fio has no such entry */
+	for (size_t i = 0; i < pt->nagents; i++)
+		if (!strcmp(pt->agents[i].name, name))
+			return &pt->agents[i];
+	for (size_t i = 0; i < pt->npaths; i++)
+		if (!strcmp(pt->paths[i].name, name))
+			return &pt->paths[i];
+	return NULL;
+}
+
+/* The rows of one phase's view into its points' jobs. */
+static void s_rates_rows(struct lst_export_point *pts, size_t n, const struct lst_rpt_ts *rows,
+			 size_t nrows)
+{
+	for (size_t i = 0; i < nrows; i++) {
+		const struct lst_rpt_ts *row = &rows[i];
+		struct lst_export_job *j = NULL;
+
+		for (size_t k = 0; k < n && !j; k++)
+			if (pts[k].point == row->point && !strcmp(pts[k].phase, row->phase))
+				j = s_row_job(&pts[k], row);
+		for (int d = 0; j && d < LST_DIR_N; d++) {
+			lst_export_stat_add(&j->dir[d].iops, row->iops[d]);
+			lst_export_stat_add(&j->dir[d].bw, row->mbps[d] * 1e6);
+		}
+	}
+}
+
+/* Each job's per-interval rates from timeseries.csv (measured intervals only, as its rows
+ * are), read one phase at a time. */
+static int s_rates(const lst_report *r, struct lst_export_point *pts, size_t n, lst_err *err)
+{
+	for (size_t p = 0; p < r->nphases; p++) {
+		lst_report view;
+		int rc = lst_report_ts_view(r, r->phases[p].name, &view, err);
+
+		if (rc)
+			return rc;
+		s_rates_rows(pts, n, view.ts, view.nts);
+		s_rates_rows(pts, n, view.ts_parts, view.nts_parts);
+		lst_report_ts_view_exit(&view);
+	}
+	return 0;
+}
+
 int lst_export_write(enum lst_export_format format, const char *dir, const char *out,
 		     lst_export_samples_fn samples, size_t *npoints, lst_err *err)
 {
@@ -576,7 +634,8 @@ int lst_export_write(enum lst_export_format format, const char *dir, const char 
 		rc = s_load(r, plan, samples, &pts, &n, err);
 	if (!rc && format == LST_EXPORT_HDR)
 		rc = s_write_hdr(r, plan, samples, pts, n, out, err);
-	if (!rc && format == LST_EXPORT_FIO && !(rc = lst_export_fio_write(out, pts, n, err)))
+	if (!rc && format == LST_EXPORT_FIO && !(rc = s_rates(r, pts, n, err)) &&
+	    !(rc = lst_export_fio_write(out, pts, n, err)))
 		rc = s_write_clat(r, plan, samples, pts, n, out, err);
 	if (!rc)
 		*npoints = n;

@@ -5,7 +5,8 @@
  * The latency buckets of a point are in its samples only (samples/AGENT.msgpack: the CSV files
  * keep percentiles, not buckets), so the export reads every measured (not ramp) interval of
  * each point and adds them up per agent, per path and for all agents, exactly as the
- * coordinator merged them for summary.csv. Which phase a sample's index names comes from
+ * coordinator merged them for summary.csv; the per-interval rates (fio's bw and iops
+ * statistics) come from timeseries.csv's rows. Which phase a sample's index names comes from
  * the folder's plan.yaml; each point's workload from run.json, read through the report model.
  * The writers (lst_export_fio.h, lst_export_hdr.h) turn the sums into files.
  *
@@ -53,8 +54,8 @@ enum lst_export_format {
 /*
  * Write results folder dir in format into folder out (made when missing), each agent's samples
  * read through samples. Returns 0 with the number of points written in *npoints, or -errno with
- * err: the folder is not a results folder, its plan does not load, a samples file cannot
- * be read, a file under out cannot be written.
+ * err: the folder is not a results folder, its plan does not load, a samples file or
+ * timeseries.csv cannot be read, a file under out cannot be written.
  */
 int lst_export_write(enum lst_export_format format, const char *dir, const char *out,
 		     lst_export_samples_fn samples, size_t *npoints, lst_err *err);

@@ -2,9 +2,10 @@
 /*
  * `lockstep export fio`'s writer: points in fio's json+ shapes (lst_export_fio.h says which
  * and where). The keys and their units are fio 3.x's (stat.c, show_thread_status_json): bw in
- * KiB/s, runtime in ms, latencies in ns, percentiles keyed "%f". What lockstep does not measure
- * (submission latency, CPU, the per-interval bandwidth statistics) is written as fio writes a
- * quantity it has no sample of, zeros, so that readers find every key they look up.
+ * KiB/s, runtime in ms, latencies in ns, percentiles keyed "%f". The per-interval bw and iops
+ * statistics are the job's timeseries.csv rows' (fio's are its bw and iops log samples). What a
+ * results folder does not hold (submission latency apart, the agents' CPU use) is written as fio
+ * writes a quantity it has no sample of, zeros, so that readers find every key they look up.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -100,6 +101,47 @@ static json_t *s_clat(const lst_hist *h)
 	return o;
 }
 
+void lst_export_stat_add(struct lst_export_stat *st, double v)
+{
+	if (!st->n || v < st->min)
+		st->min = v;
+	if (!st->n || v > st->max)
+		st->max = v;
+	st->n++;
+	st->sum += v;
+	st->sumsq += v * v;
+}
+
+/* st's mean, and its standard deviation with fio's n - 1 (0 below two intervals). */
+static double s_mean(const struct lst_export_stat *st)
+{
+	return st->n ? st->sum / (double)st->n : 0;
+}
+
+static double s_stdev(const struct lst_export_stat *st)
+{
+	double n = (double)st->n, var;
+
+	if (st->n < 2)
+		return 0;
+	var = (st->sumsq - st->sum * st->sum / n) / (n - 1);
+	return var > 0 ? sqrt(var) : 0;
+}
+
+/* fio's per-interval keys of one direction: bw in KiB/s, iops in I/O/s. */
+static json_t *s_rate_stats(const struct lst_export_io *io)
+{
+	const struct lst_export_stat *bw = &io->bw, *iops = &io->iops;
+
+	return json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:f, s:f, s:I}", "bw_min",
+			 (json_int_t)llround(bw->min / 1024), "bw_max",
+			 (json_int_t)llround(bw->max / 1024), "bw_agg", io->ios ? 100.0 : 0.0,
+			 "bw_mean", s_mean(bw) / 1024, "bw_dev", s_stdev(bw) / 1024, "bw_samples",
+			 (json_int_t)bw->n, "iops_min", (json_int_t)llround(iops->min), "iops_max",
+			 (json_int_t)llround(iops->max), "iops_mean", s_mean(iops), "iops_stddev",
+			 s_stdev(iops), "iops_samples", (json_int_t)iops->n);
+}
+
 /* One direction's object ("read", "write"; "trim" with io all zero). */
 static json_t *s_dir(const struct lst_export_io *io, double seconds)
 {
@@ -117,12 +159,7 @@ static json_t *s_dir(const struct lst_export_io *io, double seconds)
 	json_object_set_new(o, "slat_ns", s_lat_stats(&empty)); /* not measured apart */
 	json_object_set_new(o, "clat_ns", s_clat(&io->lat));
 	json_object_set_new(o, "lat_ns", s_lat_stats(&io->lat));
-	json_object_update_new(
-		o, json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:f, s:f, s:I}", "bw_min",
-			     (json_int_t)0, "bw_max", (json_int_t)0, "bw_agg",
-			     io->ios ? 100.0 : 0.0, "bw_mean", 0.0, "bw_dev", 0.0, "bw_samples",
-			     (json_int_t)0, "iops_min", (json_int_t)0, "iops_max", (json_int_t)0,
-			     "iops_mean", iops, "iops_stddev", 0.0, "iops_samples", (json_int_t)0));
+	json_object_update_new(o, s_rate_stats(io));
 	return o;
 }
 
