@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_fiohist.h"
 #include "lst_hist.h"
 #include "lst_text.h"
 #include "lst_time.h"
@@ -268,12 +269,6 @@ static json_t *s_disk_json(const struct lst_bench_disk *d)
 			 ms > 0 ? LST_MIN(100.0, (double)x[9] / ms * 100) : 0.0);
 }
 
-/* A bucket's value as fio's plat_idx_to_val gives it: the bucket's middle. */
-static uint64_t s_bin_value(unsigned idx)
-{
-	return lst_hist_bucket_low(idx) + lst_hist_bucket_width(idx) / 2;
-}
-
 /* fio's {min, max, mean, stddev, N} of h, with the percentile map and the bins when asked. */
 static json_t *s_lat_json(const lst_hist *h, const struct lst_bench_fio *f, bool pct, bool bins)
 {
@@ -307,7 +302,8 @@ static json_t *s_lat_json(const lst_hist *h, const struct lst_bench_fio *f, bool
 
 			if (!h->buckets[i])
 				continue;
-			snprintf(key, sizeof(key), "%llu", (unsigned long long)s_bin_value(i));
+			snprintf(key, sizeof(key), "%llu",
+				 (unsigned long long)lst_fiohist_bin_value(i));
 			json_object_set_new(m, key, json_integer((json_int_t)h->buckets[i]));
 		}
 		json_object_set_new(o, "bins", m);
@@ -379,39 +375,15 @@ static json_t *s_dir_json(const struct lst_bench_fio *f, const struct lst_bench_
 /* fio's latency_ns/us/ms: the percent of I/Os (reads and writes) at or under each step. */
 static void s_lat_buckets(json_t *job, const struct lst_dir_stats *tot)
 {
-	static const unsigned steps[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
-	static const char *const keys[] = { "latency_ns", "latency_us", "latency_ms" };
-	double n = (double)(tot[0].lat.count + tot[1].lat.count), pct[3][12] = { { 0 } };
+	double pct[LST_FIOHIST_UNITS][LST_FIOHIST_STEPS];
 
-	for (unsigned i = 0; n > 0 && i < LST_HIST_NBUCKETS; i++) {
-		uint64_t c = tot[0].lat.buckets[i] + tot[1].lat.buckets[i];
-		uint64_t v = s_bin_value(i), unit = 1;
-		int u = 0, s = 0;
-
-		if (!c)
-			continue;
-		while (u < 2 && v >= 1000 * unit)
-			unit *= 1000, u++;
-		while (s < 9 && v > steps[s] * unit)
-			s++;
-		if (u == 2 && v > 1000 * unit)
-			s = v > 2000 * unit ? 11 : 10;
-		pct[u][s] += 100.0 * (double)c / n;
-	}
-	for (int u = 0; u < 3; u++) {
+	lst_fiohist_steps(&tot[0].lat, &tot[1].lat, pct);
+	for (int u = 0; u < LST_FIOHIST_UNITS; u++) {
 		json_t *m = json_object();
 
-		for (int s = 0; s < 10; s++) {
-			char key[16];
-
-			snprintf(key, sizeof(key), "%u", steps[s]);
-			json_object_set_new(m, key, json_real(pct[u][s]));
-		}
-		if (u == 2) {
-			json_object_set_new(m, "2000", json_real(pct[u][10]));
-			json_object_set_new(m, ">=2000", json_real(pct[u][11]));
-		}
-		json_object_set_new(job, keys[u], m);
+		for (int i = 0; lst_fiohist_step_keys[u][i]; i++)
+			json_object_set_new(m, lst_fiohist_step_keys[u][i], json_real(pct[u][i]));
+		json_object_set_new(job, lst_fiohist_unit_keys[u], m);
 	}
 }
 
