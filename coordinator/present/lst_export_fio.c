@@ -18,6 +18,7 @@
 
 #include "lst_assert.h"
 #include "lst_export_fio.h"
+#include "lst_fiohist.h"
 #include "lst_util.h"
 
 /* fio's default percentile list (--percentile_list). */
@@ -28,10 +29,7 @@ static const char *const s_dir_keys[LST_DIR_N] = { "read", "write" };
 
 uint64_t lst_export_fio_bin_value(unsigned idx)
 {
-	/* the bucket's midpoint: fio's plat_idx_to_val() */
-	if (idx < 2 * LST_HIST_SUB)
-		return idx;
-	return lst_hist_bucket_low(idx) + lst_hist_bucket_width(idx) / 2;
+	return lst_fiohist_bin_value(idx);
 }
 
 /* fio's count of bucket i (< LST_FIO_PLAT_NR) of h: the last one takes what lies past it. */
@@ -176,6 +174,21 @@ static json_t *s_options(const struct lst_export_point *pt)
 			 "rw", pt->rw, "bs", bs, "iodepth", d, "numjobs", n, "rwmixread", mix);
 }
 
+/* fio's latency_ns, latency_us and latency_ms maps of job j (fio-plot reads them). */
+static void s_lat_steps(json_t *o, const struct lst_export_job *j)
+{
+	double pct[LST_FIOHIST_UNITS][LST_FIOHIST_STEPS];
+
+	lst_fiohist_steps(&j->dir[LST_DIR_READ].lat, &j->dir[LST_DIR_WRITE].lat, pct);
+	for (int u = 0; u < LST_FIOHIST_UNITS; u++) {
+		json_t *m = json_object();
+
+		for (int i = 0; lst_fiohist_step_keys[u][i]; i++)
+			json_object_set_new(m, lst_fiohist_step_keys[u][i], json_real(pct[u][i]));
+		json_object_set_new(o, lst_fiohist_unit_keys[u], m);
+	}
+}
+
 json_t *lst_export_fio_job(const struct lst_export_point *pt, const struct lst_export_job *j)
 {
 	static const struct lst_export_io none;
@@ -190,6 +203,7 @@ json_t *lst_export_fio_job(const struct lst_export_point *pt, const struct lst_e
 	for (int d = 0; d < LST_DIR_N; d++)
 		json_object_set_new(o, s_dir_keys[d], s_dir(&j->dir[d], j->seconds));
 	json_object_set_new(o, "trim", s_dir(&none, j->seconds));
+	s_lat_steps(o, j);
 	json_object_update_new(o, json_pack("{s:I, s:f, s:f, s:i, s:i, s:i}", "job_runtime",
 					    (json_int_t)llround(j->seconds * 1000), "usr_cpu", 0.0,
 					    "sys_cpu", 0.0, "ctx", 0, "majf", 0, "minf", 0));

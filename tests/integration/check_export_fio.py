@@ -10,7 +10,10 @@ histogram (1/64 of the value), and its counts must add up to summary.csv's I/Os 
 client/server file (OUT/PHASE/BS/*.json) must hold one entry per agent of the point, then one
 per path of summary.csv's path rows, each with its row's I/Os, then "All clients", whose I/Os are
 the sum of the agents'; every entry's per-interval statistics (iops_* and bw_*: min, max, mean,
-stddev with n - 1, samples) must be those of its timeseries.csv rows. Every agent's histogram log
+stddev with n - 1, samples) must be those of its timeseries.csv rows, and it must hold every
+key fio-plot's reader looks up in an entry (FIO_PLOT_KEYS, from fio-plot's
+get_json_mapping: fio-plot itself is not packaged where the tests run), its latency_ns/us/ms
+steps adding up to 100% of its I/Os. Every agent's histogram log
 (OUT/PHASE/BS/hist/*_clat_hist.N.log, N its place in run.json's agents from 1) goes through
 fio-histo-log-pctiles.py (PCTILES: Debian's copy, unpacked), which must count the agent's I/Os of
 the point (summary.csv, both directions) and find its median and p99 within one bucket of them.
@@ -27,6 +30,31 @@ import subprocess
 import sys
 
 PCTS = [("p50", 50.0), ("p99", 99.0), ("p99_9", 99.9)]
+# What fio-plot reads of each client_stats entry (jsonparsing_support.get_json_mapping), MODE
+# the direction it plots; and of the document.
+FIO_PLOT_KEYS = [["job options", "iodepth"], ["job options", "numjobs"], ["job options", "bs"],
+                 ["job options", "rw"], ["MODE", "bw"], ["MODE", "iops"],
+                 ["MODE", "iops_stddev"], ["MODE", "lat_ns", "mean"],
+                 ["MODE", "lat_ns", "stddev"], ["latency_ms"], ["latency_us"], ["latency_ns"],
+                 ["usr_cpu"], ["sys_cpu"], ["hostname"]]
+
+
+def check_fio_plot_keys(path, doc, entry):
+    if not doc.get("fio version"):
+        fail("%s: no \"fio version\" (fio-plot takes a file only with one)" % path)
+    for mode in ("read", "write"):
+        for key in FIO_PLOT_KEYS:
+            o = entry
+            for k in key:
+                k = mode if k == "MODE" else k
+                if not isinstance(o, dict) or k not in o:
+                    fail("%s %s: no %s, which fio-plot reads" % (path, entry.get("hostname"),
+                                                                 ".".join(key)))
+                o = o[k]
+    ios = entry["read"]["total_ios"] + entry["write"]["total_ios"]
+    total = sum(sum(entry[u].values()) for u in ("latency_ns", "latency_us", "latency_ms"))
+    if ios and abs(total - 100.0) > 1e-6:
+        fail("%s %s: latency_ns/us/ms add up to %.9f%%, not 100%%" % (path, entry["hostname"], total))
 
 
 def fail(msg):
@@ -157,6 +185,7 @@ def check_clients(path, rows, ts):
         fail("%s: client_stats hosts %s, summary.csv agents and paths %s"
              % (path, [s["hostname"] for s in stats[:-1]], sorted(mine)))
     for s in stats:
+        check_fio_plot_keys(path, doc, s)
         name = "all" if s is stats[-1] else s["hostname"]
         check_rates(path, s, name, (phase, int(point), name), ts)
     for ddir in ("read", "write"):
