@@ -213,7 +213,7 @@ json_t *lst_export_fio_job(const struct lst_export_point *pt, const struct lst_e
 /* What every document starts with. */
 static json_t *s_doc(const struct lst_export_point *pt)
 {
-	return json_pack("{s:s, s:i, s:o}", "fio version", "lockstep export", "timestamp", 0,
+	return json_pack("{s:s, s:i, s:o}", "fio version", "lockstep-" LST_VERSION, "timestamp", 0,
 			 "global options", json_pack("{s:s}", "rw", pt->rw));
 }
 
