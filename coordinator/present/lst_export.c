@@ -524,9 +524,11 @@ static int s_clat_sample(struct s_reader *rd, size_t a, struct lst_export_point 
 	struct s_clat *c = (struct s_clat *)rd;
 	const lst_sample *s = m->s;
 	size_t p = (size_t)(pt - rd->pts);
-	/* fio stamps a record when its interval ends: here on the run's shared clock */
-	double end_s = pt->start_t_s + (double)s->interval * pt->interval_s +
-		       (double)(s->end_ns - s->start_ns) / 1e9;
+	/* fio stamps a record when its interval ends: here the interval's end on the run's
+	 * grid, not the sample's own end: a sample that closed late (its thread woke after the
+	 * boundary) would end after the next one, and a short last one in the same ms as the
+	 * one before, where fio-histo-log-pctiles.py wants each direction's times to rise */
+	double end_s = pt->start_t_s + (double)(s->interval + 1) * pt->interval_s;
 	uint64_t ms = end_s > 0 ? (uint64_t)llround(end_s * 1000) : 0;
 
 	if (!c->f[p] && !(c->f[p] = s_clat_open(c->out, rd->pts, p, a, err)))
