@@ -612,8 +612,10 @@ static json_t *s_fio_json(const struct s_bench *b, lst_run *run, const struct ru
 			  const struct rusage *ru1, int rc)
 {
 	json_t *opts = s_workload_json(b, run, true);
+	struct lst_job_depths depths;
 	struct lst_bench_fio_run r = {
 		.tot = b->tot,
+		.depths = &depths,
 		.secs = (double)(b->m_end - b->m_start) / 1e9,
 		.intervals = b->intervals,
 		.ru0 = ru0,
@@ -623,6 +625,7 @@ static json_t *s_fio_json(const struct s_bench *b, lst_run *run, const struct ru
 		.error = rc,
 	};
 
+	lst_run_depths(run, &depths);
 	if (b->fio.name)
 		json_object_set_new(opts, "name", json_string(b->fio.name));
 	if (b->filename)

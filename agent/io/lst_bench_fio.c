@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_fiohist.h"
 #include "lst_hist.h"
 #include "lst_text.h"
 #include "lst_time.h"
@@ -268,12 +269,6 @@ static json_t *s_disk_json(const struct lst_bench_disk *d)
 			 ms > 0 ? LST_MIN(100.0, (double)x[9] / ms * 100) : 0.0);
 }
 
-/* A bucket's value as fio's plat_idx_to_val gives it: the bucket's middle. */
-static uint64_t s_bin_value(unsigned idx)
-{
-	return lst_hist_bucket_low(idx) + lst_hist_bucket_width(idx) / 2;
-}
-
 /* fio's {min, max, mean, stddev, N} of h, with the percentile map and the bins when asked. */
 static json_t *s_lat_json(const lst_hist *h, const struct lst_bench_fio *f, bool pct, bool bins)
 {
@@ -307,7 +302,8 @@ static json_t *s_lat_json(const lst_hist *h, const struct lst_bench_fio *f, bool
 
 			if (!h->buckets[i])
 				continue;
-			snprintf(key, sizeof(key), "%llu", (unsigned long long)s_bin_value(i));
+			snprintf(key, sizeof(key), "%llu",
+				 (unsigned long long)lst_fiohist_bin_value(i));
 			json_object_set_new(m, key, json_integer((json_int_t)h->buckets[i]));
 		}
 		json_object_set_new(o, "bins", m);
@@ -350,15 +346,13 @@ static struct s_stat s_series(const json_t *intervals, const char *dir, const ch
 
 /* fio's object of one direction (read, write, or trim with no latency). */
 static json_t *s_dir_json(const struct lst_bench_fio *f, const struct lst_bench_fio_run *r,
-			  const struct lst_dir_stats *d, const char *dir)
+			  const struct lst_dir_stats *d, const lst_hist *slat, const char *dir)
 {
 	static const struct s_stat none;
 	double secs = r->secs > 0 ? r->secs : 1e-9;
 	bool any = d->ios > 0;
 	struct s_stat bw = any ? s_series(r->intervals, dir, "mibps", 1024.0) : none;
 	struct s_stat io = any ? s_series(r->intervals, dir, "iops", 1.0) : none;
-	json_t *slat = json_pack("{s:i, s:i, s:f, s:f, s:i}", "min", 0, "max", 0, "mean", 0.0,
-				 "stddev", 0.0, "N", 0);
 
 	return json_pack(
 		"{s:I, s:I, s:I, s:I, s:f, s:I, s:I, s:i, s:i, s:o, s:o, s:o, s:I, s:I, "
@@ -367,7 +361,8 @@ static json_t *s_dir_json(const struct lst_bench_fio *f, const struct lst_bench_
 		"bw_bytes", (json_int_t)((double)d->bytes / secs), "bw",
 		(json_int_t)((double)d->bytes / secs / 1024), "iops", (double)d->ios / secs,
 		"runtime", (json_int_t)(any ? r->secs * 1000 + 0.5 : 0), "total_ios",
-		(json_int_t)d->ios, "short_ios", 0, "drop_ios", 0, "slat_ns", slat, "clat_ns",
+		(json_int_t)d->ios, "short_ios", 0, "drop_ios", 0, "slat_ns",
+		s_lat_json(slat, f, false, false), "clat_ns",
 		s_lat_json(&d->lat, f, true, f->format == LST_BENCH_FIO_JSONPLUS), "lat_ns",
 		s_lat_json(&d->lat, f, f->lat_percentiles, false), "bw_min", (json_int_t)bw.min,
 		"bw_max", (json_int_t)bw.max, "bw_agg", any ? 100.0 : 0.0, "bw_mean", bw.mean,
@@ -379,40 +374,41 @@ static json_t *s_dir_json(const struct lst_bench_fio *f, const struct lst_bench_
 /* fio's latency_ns/us/ms: the percent of I/Os (reads and writes) at or under each step. */
 static void s_lat_buckets(json_t *job, const struct lst_dir_stats *tot)
 {
-	static const unsigned steps[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
-	static const char *const keys[] = { "latency_ns", "latency_us", "latency_ms" };
-	double n = (double)(tot[0].lat.count + tot[1].lat.count), pct[3][12] = { { 0 } };
+	double pct[LST_FIOHIST_UNITS][LST_FIOHIST_STEPS];
 
-	for (unsigned i = 0; n > 0 && i < LST_HIST_NBUCKETS; i++) {
-		uint64_t c = tot[0].lat.buckets[i] + tot[1].lat.buckets[i];
-		uint64_t v = s_bin_value(i), unit = 1;
-		int u = 0, s = 0;
-
-		if (!c)
-			continue;
-		while (u < 2 && v >= 1000 * unit)
-			unit *= 1000, u++;
-		while (s < 9 && v > steps[s] * unit)
-			s++;
-		if (u == 2 && v > 1000 * unit)
-			s = v > 2000 * unit ? 11 : 10;
-		pct[u][s] += 100.0 * (double)c / n;
-	}
-	for (int u = 0; u < 3; u++) {
+	lst_fiohist_steps(&tot[0].lat, &tot[1].lat, pct);
+	for (int u = 0; u < LST_FIOHIST_UNITS; u++) {
 		json_t *m = json_object();
 
-		for (int s = 0; s < 10; s++) {
-			char key[16];
-
-			snprintf(key, sizeof(key), "%u", steps[s]);
-			json_object_set_new(m, key, json_real(pct[u][s]));
-		}
-		if (u == 2) {
-			json_object_set_new(m, "2000", json_real(pct[u][10]));
-			json_object_set_new(m, ">=2000", json_real(pct[u][11]));
-		}
-		json_object_set_new(job, keys[u], m);
+		for (int i = 0; lst_fiohist_step_keys[u][i]; i++)
+			json_object_set_new(m, lst_fiohist_step_keys[u][i], json_real(pct[u][i]));
+		json_object_set_new(job, lst_fiohist_unit_keys[u], m);
 	}
+}
+
+/* One of fio's depth maps: each bin's share of the total, in percent, under fio's keys. */
+static json_t *s_depth_map(const uint64_t *bins, const char *const *keys)
+{
+	json_t *m = json_object();
+	uint64_t n = 0;
+
+	for (int i = 0; i < LST_JOB_DEPTH_BINS; i++)
+		n += bins[i];
+	for (int i = 0; i < LST_JOB_DEPTH_BINS; i++)
+		json_object_set_new(m, keys[i],
+				    json_real(n ? 100.0 * (double)bins[i] / (double)n : 0));
+	return m;
+}
+
+/* fio's iodepth_level, iodepth_submit and iodepth_complete (struct lst_job_depths). */
+static void s_depth_maps(json_t *job, const struct lst_job_depths *d)
+{
+	static const char *const level[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const batch[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+
+	json_object_set_new(job, "iodepth_level", s_depth_map(d->level, level));
+	json_object_set_new(job, "iodepth_submit", s_depth_map(d->submit, batch));
+	json_object_set_new(job, "iodepth_complete", s_depth_map(d->complete, batch));
 }
 
 static double s_secs(const struct timeval *a, const struct timeval *b)
@@ -435,10 +431,11 @@ json_t *lst_bench_fio_json(const struct lst_bench_fio *f, const struct lst_bench
 		" s:I, s:f, s:f, s:I, s:I, s:I}",
 		"jobname", f->name ? f->name : "bench", "groupid", 0, "error", -r->error, "eta", 0,
 		"elapsed", (json_int_t)(r->secs + 0.999), "job options", r->options, "read",
-		s_dir_json(f, r, &r->tot[LST_DIR_READ], "read"), "write",
-		s_dir_json(f, r, &r->tot[LST_DIR_WRITE], "write"), "trim",
-		s_dir_json(f, r, &trim, "trim"), "sync", "total_ios", 0, "lat_ns", "min", 0, "max",
-		0, "mean", 0.0, "stddev", 0.0, "N", 0, "job_runtime",
+		s_dir_json(f, r, &r->tot[LST_DIR_READ], &r->depths->slat[LST_DIR_READ], "read"),
+		"write",
+		s_dir_json(f, r, &r->tot[LST_DIR_WRITE], &r->depths->slat[LST_DIR_WRITE], "write"),
+		"trim", s_dir_json(f, r, &trim, &trim.lat, "trim"), "sync", "total_ios", 0,
+		"lat_ns", "min", 0, "max", 0, "mean", 0.0, "stddev", 0.0, "N", 0, "job_runtime",
 		(json_int_t)(r->secs * 1000 + 0.5), "usr_cpu",
 		100.0 * s_secs(&r->ru0->ru_utime, &r->ru1->ru_utime) / wall, "sys_cpu",
 		100.0 * s_secs(&r->ru0->ru_stime, &r->ru1->ru_stime) / wall, "ctx",
@@ -447,6 +444,7 @@ json_t *lst_bench_fio_json(const struct lst_bench_fio *f, const struct lst_bench
 		"majf", (json_int_t)(r->ru1->ru_majflt - r->ru0->ru_majflt), "minf",
 		(json_int_t)(r->ru1->ru_minflt - r->ru0->ru_minflt));
 	s_lat_buckets(job, r->tot);
+	s_depth_maps(job, r->depths);
 	return json_pack("{s:s, s:I, s:I, s:s, s:[o], s:o}", "fio version", "lockstep-" LST_VERSION,
 			 "timestamp", (json_int_t)now, "timestamp_ms", (json_int_t)now * 1000,
 			 "time", when, "jobs", job, "disk_util", s_disk_json(r->disk));
@@ -471,6 +469,28 @@ static void s_print_lat(FILE *out, const json_t *m, const char *unit)
 	}
 	if (any)
 		fputc('\n', out);
+}
+
+/* fio's "IO depths", "submit" and "complete" lines, from the JSON's maps. */
+static void s_print_depths(FILE *out, const json_t *job)
+{
+	static const char *const maps[][2] = { { "iodepth_level", "IO depths    :" },
+					       { "iodepth_submit", "   submit    :" },
+					       { "iodepth_complete", "   complete  :" } };
+
+	for (size_t i = 0; i < LST_ARRAY_SIZE(maps); i++) {
+		const json_t *m = json_object_get(job, maps[i][0]), *v;
+		const char *key, *sep = " ";
+
+		if (!m)
+			continue;
+		fprintf(out, "  %s", maps[i][1]);
+		json_object_foreach ((json_t *)m, key, v) {
+			fprintf(out, "%s%s=%.1f%%", sep, key, json_real_value(v));
+			sep = ", ";
+		}
+		fputc('\n', out);
+	}
 }
 
 void lst_bench_fio_print(FILE *out, const json_t *fio)
@@ -502,6 +522,7 @@ void lst_bench_fio_print(FILE *out, const json_t *fio)
 	}
 	for (size_t i = 0; i < LST_ARRAY_SIZE(units); i++)
 		s_print_lat(out, json_object_get(job, units[i][0]), units[i][1]);
+	s_print_depths(out, job);
 	fprintf(out, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%lld, majf=%lld, minf=%lld\n",
 		json_real_value(json_object_get(job, "usr_cpu")),
 		json_real_value(json_object_get(job, "sys_cpu")),

@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 
 #include "lst_err.h"
+#include "lst_job.h"
 #include "lst_sample.h"
 
 enum lst_bench_format {
@@ -80,9 +81,10 @@ void lst_bench_disk_start(struct lst_bench_disk *d, int fd);
 
 /* The inputs of fio's JSON: bench's measured totals and run facts. */
 struct lst_bench_fio_run {
-	const struct lst_dir_stats *tot; /* [LST_DIR_N], measured intervals only */
-	double secs;			 /* measured time */
-	const json_t *intervals;	 /* bench's interval array (read/write iops, mibps) */
+	const struct lst_dir_stats *tot;     /* [LST_DIR_N], measured intervals only */
+	const struct lst_job_depths *depths; /* the jobs' depth maps and slat, ramp included */
+	double secs;			     /* measured time */
+	const json_t *intervals;	     /* bench's interval array (read/write iops, mibps) */
 	const struct rusage *ru0, *ru1;
 	const struct lst_bench_disk *disk;
 	json_t *options; /* the job options, taken (a JSON object of strings) */

@@ -169,11 +169,13 @@ static void s_queue(struct lst_job *job, struct lst_io *io)
 }
 
 /*
- * Submit, then poll up to poll_ns for wait_nr completions. True when they arrived. Each round of
+ * Submit (stamping job->submitted_ns when that returns), then poll up to poll_ns for wait_nr
+ * completions. True when they arrived. Each round of
  * S_POLL_WINDOW polls is judged: if fewer than half found their completions, polling pauses for
  * S_POLL_BACKOFF waits (the device is slower than a poll is worth).
  */
-static bool s_poll(struct s_uring *e, unsigned wait_nr, int64_t poll_ns, int64_t timeout_ns)
+static bool s_poll(struct lst_job *job, struct s_uring *e, unsigned wait_nr, int64_t poll_ns,
+		   int64_t timeout_ns)
 {
 	int64_t until;
 	bool hit;
@@ -186,7 +188,8 @@ static bool s_poll(struct s_uring *e, unsigned wait_nr, int64_t poll_ns, int64_t
 	}
 	if (io_uring_submit(&e->ring) < 0)
 		return false;
-	until = lst_mono_ns() + LST_MIN(poll_ns, timeout_ns);
+	job->submitted_ns = lst_mono_ns();
+	until = job->submitted_ns + LST_MIN(poll_ns, timeout_ns);
 	while (!(hit = io_uring_cq_ready(&e->ring) >= wait_nr) && lst_mono_ns() < until)
 		io_uring_get_events(&e->ring);
 	e->hits += hit;
@@ -203,10 +206,11 @@ static int s_submit(struct lst_job *job, unsigned wait_nr, int64_t timeout_ns)
 	struct s_uring *e = job->engine;
 	int rc;
 
-	if (wait_nr && s_poll(e, wait_nr, job->w.poll, timeout_ns))
+	if (wait_nr && s_poll(job, e, wait_nr, job->w.poll, timeout_ns))
 		return 0;
 	if (!wait_nr) {
 		rc = io_uring_submit(&e->ring);
+		job->submitted_ns = lst_mono_ns();
 	} else {
 		struct __kernel_timespec ts = { .tv_sec = timeout_ns / 1000000000,
 						.tv_nsec = timeout_ns % 1000000000 };

@@ -46,6 +46,7 @@ struct s_loop {
 	int64_t trim_pct;     /* % of I/Os that are trims: 100 for trim/randtrim, rwmixtrim for
 			       * randrw/rw, else 0 (set once: s_is_trim runs per I/O) */
 	unsigned nfree, inflight;
+	unsigned nqueued; /* I/Os queued since the last submit (l->queued[0..nqueued)) */
 	struct lst_io **free;
 	struct lst_io **queued;
 	struct lst_io **done;
@@ -100,6 +101,9 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 	unsigned sector_rand;
 
 	job->depth = (unsigned)job->w.iodepth;
+	memset(&job->depths, 0, sizeof(job->depths));
+	for (int d = 0; d < LST_DIR_N; d++)
+		lst_hist_init(&job->depths.slat[d]);
 	total = bs * job->depth;
 	if (total > LST_JOB_MAX_BUFFERS)
 		return lst_err_set(
@@ -800,6 +804,37 @@ static int64_t s_grid_start(struct s_loop *l, int64_t now)
  * arrival time has come; *arrival_pending says the rate held the next one back. Stamps their
  * issue time (a rate-limited one keeps its scheduled arrival) and counts them in flight.
  */
+/* fio's bin of depth d (io_u_map: 1, 2, 4, ... >=64). */
+static unsigned s_level_bin(unsigned d)
+{
+	unsigned b = 0;
+
+	while (b < LST_JOB_DEPTH_BINS - 1 && d >= 2u << b)
+		b++;
+	return b;
+}
+
+/* fio's bin of a batch of n I/Os (io_u_submit, io_u_complete: 0, 1-4, 5-8, ... >64). */
+static unsigned s_batch_bin(unsigned n)
+{
+	unsigned b = 0;
+
+	while (b < LST_JOB_DEPTH_BINS - 1 && n > 2u << b)
+		b++;
+	return n ? LST_MAX(b, 1u) : 0;
+}
+
+void lst_job_depths_add(struct lst_job_depths *a, const struct lst_job_depths *b)
+{
+	for (int i = 0; i < LST_JOB_DEPTH_BINS; i++) {
+		a->level[i] += b->level[i];
+		a->submit[i] += b->submit[i];
+		a->complete[i] += b->complete[i];
+	}
+	for (int d = 0; d < LST_DIR_N; d++)
+		lst_hist_add(&a->slat[d], &b->slat[d]);
+}
+
 static void s_issue(struct s_loop *l, int64_t now, bool *arrival_pending)
 {
 	struct lst_job *job = l->job;
@@ -854,7 +889,29 @@ static void s_issue(struct s_loop *l, int64_t now, bool *arrival_pending)
 				s_record(job, io);
 		}
 		l->inflight += nq;
+		job->depths.level[s_level_bin(l->inflight)] += nq;
 	}
+	l->nqueued = nq;
+}
+
+/* The submit that carried the I/Os queued last: its batch, and their slat when the engine
+ * returned from handing them over without waiting (a call that also waited ends when a
+ * completion arrives, which is no submission latency). */
+static void s_submitted(struct s_loop *l)
+{
+	struct lst_job *job = l->job;
+
+	if (!l->nqueued) /* a wait only */
+		return;
+	job->depths.submit[s_batch_bin(l->nqueued)]++;
+	for (unsigned i = 0; job->submitted_ns && i < l->nqueued; i++) {
+		const struct lst_io *io = l->queued[i];
+		int64_t slat = job->submitted_ns - io->submit_ns;
+
+		if (!io->trim)
+			lst_hist_record(&job->depths.slat[io->dir], slat > 0 ? (uint64_t)slat : 0);
+	}
+	l->nqueued = 0;
 }
 
 /*
@@ -875,7 +932,9 @@ static int s_wait(struct s_loop *l, int64_t now, int64_t deadline, bool arrival_
 	if (!l->nfree || l->stopping || arrival_pending ||
 	    (job->budget && l->issued >= job->budget))
 		wait_nr = 1;
+	job->submitted_ns = 0;
 	rc = job->ops->submit(job, wait_nr, wait_nr ? LST_MAX(deadline - now, 1000) : 0);
+	s_submitted(l);
 	if (l->boosted)
 		l->boosted = s_boost(false);
 	return rc;
@@ -969,8 +1028,10 @@ static void s_run(struct s_loop *l)
 		}
 		n = l->inflight ? ops->reap(job, l->done, l->inflight) : 0;
 		now = lst_mono_ns();
-		if (n)
+		if (n) {
+			job->depths.complete[s_batch_bin(n)]++;
 			s_complete(l, n, now);
+		}
 		if (job->end && now >= job->end && !l->stopping)
 			s_stop(l, now);
 		/*

@@ -106,6 +106,29 @@ int lst_engine_uring_probe(lst_err *err);
 
 #define LST_JOB_RING_SLOTS 8
 
+#define LST_JOB_DEPTH_BINS 7 /* fio's: 1, 2, 4, 8, 16, 32, >=64 (and 0, 4, ... 64, >64) */
+
+/*
+ * What fio reports as its I/O depth maps and submission latency, counted by the job thread
+ * for bench's fio JSON (nothing of it travels in samples):
+ * - level[b]: I/Os handed to the engine while the depth they made (I/Os in flight, them
+ *   included) was in bin b: 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64 and more (fio's io_u_map);
+ * - submit[b]: submit calls by the I/Os each carried: 0, 1-4, 5-8, 9-16, 17-32, 33-64, more;
+ * - complete[b]: reaps that found completions, by how many: the same bins (0 never counted);
+ * - slat[dir]: ns from a read's or write's stamp to the return of the engine call that handed
+ *   it to the kernel, for I/Os whose call did not also wait for completions
+ *   (lst_job.submitted_ns); trims are left out, as they have no latency histogram.
+ */
+struct lst_job_depths {
+	uint64_t level[LST_JOB_DEPTH_BINS];
+	uint64_t submit[LST_JOB_DEPTH_BINS];
+	uint64_t complete[LST_JOB_DEPTH_BINS];
+	lst_hist slat[LST_DIR_N];
+};
+
+/* Add b's counts and histogram to a. */
+void lst_job_depths_add(struct lst_job_depths *a, const struct lst_job_depths *b);
+
 /* Single-producer single-consumer ring of samples: the job fills slot[head % N] in place and
  * publishes it by advancing head; the consumer reads slots below head and advances tail. */
 /* A verified write job's watermarks (lst_verify.h): I/Os 0..low-1 completed, 0..issued-1
@@ -191,6 +214,13 @@ struct lst_job {
 
 	/* Engine state, owned by the engine. */
 	void *engine;
+	/* Set by the engine's submit: when the call that handed the queued I/Os to the kernel
+	 * returned (monotonic ns), left 0 when that call also waited for completions, which
+	 * leaves no instant of the submission's own (the job clears it before each submit). */
+	int64_t submitted_ns;
+	/* fio's depth maps and slat (struct lst_job_depths): written by the job thread only,
+	 * read once `finished` is set. */
+	struct lst_job_depths depths;
 
 	/* Slots and buffers. */
 	unsigned depth;

@@ -821,6 +821,15 @@ int lst_run_trace_write(const lst_run *run, uint32_t path, const char *file, uin
 	return rc;
 }
 
+void lst_run_depths(const lst_run *run, struct lst_job_depths *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int d = 0; d < LST_DIR_N; d++)
+		lst_hist_init(&out->slat[d]);
+	for (size_t i = 0; i < run->njobs; i++)
+		lst_job_depths_add(out, &run->jobs[i].depths);
+}
+
 uint64_t lst_run_replay_late(const lst_run *run, uint32_t path)
 {
 	uint64_t late = 0;

@@ -168,6 +168,10 @@ size_t lst_run_record_max(const struct lst_workload *w);
 int lst_run_trace_write(const lst_run *run, uint32_t path, const char *file, uint32_t lbs,
 			uint64_t path_size, size_t *nrec, uint64_t *dropped, lst_err *err);
 
+/* Every job's depth maps and slat added up (struct lst_job_depths, for bench's fio JSON);
+ * call once the run has finished. */
+void lst_run_depths(const lst_run *run, struct lst_job_depths *out);
+
 /* A replay's records issued late (no free slot at their time) over path's jobs. */
 uint64_t lst_run_replay_late(const lst_run *run, uint32_t path);
 

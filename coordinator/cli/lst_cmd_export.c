@@ -1,38 +1,25 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `lockstep export fio DIR [-o OUT]`: a results folder in the file shapes other tools read.
+ * `lockstep export fio|hdr DIR [-o OUT]`: a results folder in the file shapes other tools read.
  *
- * The latency buckets of a point are in its samples only (samples/AGENT.msgpack: the CSV files
- * keep percentiles, not buckets), so this command reads them: every frame through the wire
- * codec, the measured (not ramp) intervals of each point added up per agent and for all agents,
- * exactly as the coordinator merged them for summary.csv. Which phase a sample's index names
- * comes from the folder's plan.yaml; each point's workload from run.json, read through the
- * report model. The fio writer (lst_export_fio.h) turns the sums into fio's json+ files.
+ * The export itself is the presentation layer's (lst_export.h); this command gives it the one
+ * thing that layer may not do, decoding the samples files with the wire codec, and reads each
+ * one frame by frame so that memory stays one frame's bound however long the run was.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stddef.h>
-#include <jansson.h>
-#include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/stat.h>
 
 #include "lst_cli.h"
-#include "lst_export_fio.h"
-#include "lst_export_hdr.h"
-#include "lst_file.h"
+#include "lst_export.h"
 #include "lst_log.h"
 #include "lst_msg.h"
-#include "lst_plan.h"
-#include "lst_report.h"
 #include "lst_util.h"
-
-#define S_SAMPLES_MAX (16ull << 30) /* a samples file read whole: far beyond a day's run */
-#define S_INTERVALS_MAX (1 << 24)   /* intervals of a point: 194 days at 1 s */
 
 struct s_args {
 	struct lst_cli_flags c; /* first, as every command's: -o stores into c.out */
@@ -75,594 +62,126 @@ const struct lst_flag_cmd lst_cmd_export_flags = {
 		"  lockstep export hdr results/today -o today-hdr\n",
 };
 
-/* The points of run.json, each with its workload; an entry run again (a retry) counts once. */
-static int s_points(const lst_report *r, struct lst_export_point **out, size_t *n, lst_err *err)
+/* A samples file being read: a window of at most one frame's bound over it. */
+struct s_frames {
+	FILE *f;
+	uint8_t *buf; /* LST_MSG_MAX_BYTES */
+	size_t pos, have;
+	uint64_t at; /* the file offset of buf[0] */
+	bool eof;
+};
+
+/* Keep the unread bytes and fill the window up to its bound (or the end of the file). */
+static int s_fill(struct s_frames *fr)
 {
-	json_t *phases = json_object_get(r->run, "phases"), *e;
-	struct lst_export_point *pts = NULL;
-	size_t i, k;
+	size_t got;
 
-	*n = 0;
-	json_array_foreach (phases, i, e) {
-		json_t *w = json_object_get(e, "workload");
-		const char *phase = json_string_value(json_object_get(e, "phase"));
-		const char *rw = json_string_value(json_object_get(w, "rw"));
-		long point = (long)json_integer_value(json_object_get(e, "point"));
-
-		if (!phase || !json_is_integer(json_object_get(e, "point")))
-			return lst_err_set(err, -EINVAL,
-					   "%s/run.json: phases[%zu] has no phase or "
-					   "point",
-					   r->dir, i);
-		for (k = 0; k < *n; k++)
-			if (!strcmp(pts[k].phase, phase) && pts[k].point == point)
-				break;
-		if (k == *n) {
-			pts = lst_realloc(pts, (*n + 1) * sizeof(*pts));
-			memset(&pts[k], 0, sizeof(pts[k]));
-			(*n)++;
-		}
-		snprintf(pts[k].phase, sizeof(pts[k].phase), "%s", phase);
-		pts[k].point = point;
-		snprintf(pts[k].label, sizeof(pts[k].label), "%s",
-			 json_string_value(json_object_get(e, "label")) ?: "");
-		snprintf(pts[k].rw, sizeof(pts[k].rw), "%s", rw ? rw : "mixed");
-		pts[k].bs = json_integer_value(json_object_get(w, "bs"));
-		pts[k].iodepth = json_integer_value(json_object_get(w, "iodepth"));
-		pts[k].jobs = json_integer_value(json_object_get(w, "jobs"));
-		pts[k].rwmixread = json_integer_value(json_object_get(w, "rwmixread"));
-		pts[k].start_t_s = json_number_value(json_object_get(e, "start_t_s"));
-		pts[k].interval_s =
-			(double)json_integer_value(json_object_get(w, "interval")) / 1e9;
-		snprintf(pts[k].all.name, sizeof(pts[k].all.name), "All clients");
-		for (int d = 0; d < LST_DIR_N; d++)
-			lst_hist_init(&pts[k].all.dir[d].lat);
-	}
-	*out = pts;
+	memmove(fr->buf, fr->buf + fr->pos, fr->have - fr->pos);
+	fr->at += fr->pos;
+	fr->have -= fr->pos;
+	fr->pos = 0;
+	got = fread(fr->buf + fr->have, 1, LST_MSG_MAX_BYTES - fr->have, fr->f);
+	fr->have += got;
+	if (ferror(fr->f))
+		return -EIO;
+	fr->eof = feof(fr->f);
 	return 0;
 }
 
-/* The job named name in (*jobs, *n), added when new. */
-static struct lst_export_job *s_job(struct lst_export_job **jobs, size_t *n, const char *name)
+/* The length of the next whole frame into *flen: 0, 1 at the end of the file, or -EBADMSG
+ * with err when the bytes left do not scan as a frame (one cut short at the end of the file). */
+static int s_next(struct s_frames *fr, size_t *flen, lst_err *err)
 {
-	struct lst_export_job *j;
-
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*jobs)[i].name, name))
-			return &(*jobs)[i];
-	*jobs = lst_realloc(*jobs, (*n + 1) * sizeof(**jobs));
-	j = &(*jobs)[(*n)++];
-	memset(j, 0, sizeof(*j));
-	snprintf(j->name, sizeof(j->name), "%s", name);
-	for (int d = 0; d < LST_DIR_N; d++)
-		lst_hist_init(&j->dir[d].lat);
-	return j;
-}
-
-/* A measured interval's counts and buckets into job j; span tracks its first start and last
- * end (agent clock), for its measured time. */
-static void s_add(struct lst_export_job *j, const lst_sample *s)
-{
-	for (int d = 0; d < LST_DIR_N; d++) {
-		j->dir[d].ios += s->dir[d].ios;
-		j->dir[d].bytes += s->dir[d].bytes;
-		j->dir[d].errors += s->dir[d].errors;
-		lst_hist_add(&j->dir[d].lat, &s->dir[d].lat);
-	}
-}
-
-struct s_span {
-	int64_t start, end;
-};
-
-/* The point of sample m, NULL when run.json has none (a point stopped before it was recorded). */
-static struct lst_export_point *s_point_of(struct lst_export_point *pts, size_t n,
-					   const lst_plan *plan, const struct lst_msg_sample *m)
-{
-	if (m->phase >= plan->nphases)
-		return NULL;
-	for (size_t k = 0; k < n; k++)
-		if (pts[k].point == (long)m->point &&
-		    !strcmp(pts[k].phase, plan->phases[m->phase].name))
-			return &pts[k];
-	return NULL;
-}
-
-/* What a reader of the samples does with one measured sample of point pt (agent a's). */
-struct s_reader {
-	int (*fn)(struct s_reader *rd, size_t a, struct lst_export_point *pt,
-		  const struct lst_msg_sample *m, lst_err *err);
-	const lst_plan *plan;
-	struct lst_export_point *pts;
-	size_t n;
-};
-
-/*
- * rd->fn for every measured SAMPLE of agent a's samples file whose point is one of rd->pts. A
- * frame cut short at the end of the file is absent (docs/results.md).
- */
-static int s_each_sample(const char *dir, const char *agent, size_t a, struct s_reader *rd,
-			 lst_err *err)
-{
-	char *path = lst_asprintf("%s/samples/%s.msgpack", dir, agent), *buf;
-	lst_msg *m = lst_msg_new(LST_MSG_SAMPLE);
-	size_t len, at = 0, flen;
-	int rc = lst_read_file(path, S_SAMPLES_MAX, &buf, &len);
-
-	if (rc) {
-		rc = lst_err_sys(err, rc, "%s", path);
-		goto out_msg;
-	}
-	while (at < len && !lst_msg_frame_len((uint8_t *)buf + at, len - at, &flen, err)) {
-		struct lst_export_point *pt;
-
-		if ((rc = lst_msg_decode_into(m, (uint8_t *)buf + at, flen, err))) {
-			lst_err_prefix(err, "%s: frame at byte %zu: ", path, at);
-			goto out;
-		}
-		at += flen;
-		if (m->type != LST_MSG_SAMPLE || m->u.sample.s.flags & LST_SAMPLE_RAMP ||
-		    !(pt = s_point_of(rd->pts, rd->n, rd->plan, &m->u.sample)))
-			continue;
-		if ((rc = rd->fn(rd, a, pt, &m->u.sample, err)))
-			goto out;
-	}
-	rc = 0;	      /* a frame cut short can only be the last: it is absent */
-	if (at < len) /* said, so that bytes that do not scan are never dropped unseen */
-		lst_log_warn("export: %s: the last %zu bytes are not a whole frame (%s); ignored",
-			     path, len - at, err->msg);
-out:
-	free(buf);
-out_msg:
-	lst_msg_destroy(&m);
-	free(path);
-	return rc;
-}
-
-/* The fio reader: each point's sums per agent and in all, and each agent's span. */
-struct s_sums {
-	struct s_reader rd;
-	size_t nagents;
-	struct s_span *spans; /* [point * nagents + agent] */
-	const lst_report *r;
-};
-
-static int s_sum(struct s_reader *rd, size_t a, struct lst_export_point *pt,
-		 const struct lst_msg_sample *m, lst_err *err)
-{
-	struct s_sums *sm = (struct s_sums *)rd;
-	struct s_span *sp = &sm->spans[(size_t)(pt - rd->pts) * sm->nagents + a];
-	const lst_sample *s = &m->s;
-	const char *agent = sm->r->agents[a].name;
-
-	(void)err;
-	s_add(s_job(&pt->agents, &pt->nagents, agent), s);
-	s_add(&pt->all, s);
-	for (uint32_t i = 0; i < m->nparts; i++) { /* "AGENT:K" until s_path_names */
-		char name[256];
-
-		snprintf(name, sizeof(name), "%s:%" PRIu32, agent, m->parts[i].path);
-		s_add(s_job(&pt->paths, &pt->npaths, name), &m->parts[i].s);
-	}
-	if (!sp->end || s->start_ns < sp->start)
-		sp->start = s->start_ns;
-	if (s->end_ns > sp->end)
-		sp->end = s->end_ns;
-	return 0;
-}
-
-/* Each job's measured time from the spans; all agents' is the longest. */
-static void s_seconds(struct lst_export_point *pts, size_t n, const lst_report *r,
-		      const struct s_span *spans)
-{
-	for (size_t k = 0; k < n; k++) {
-		for (size_t a = 0; a < r->nagents; a++) {
-			const struct s_span *sp = &spans[k * r->nagents + a];
-			double secs = (double)(sp->end - sp->start) / 1e9;
-
-			size_t len = strlen(r->agents[a].name);
-
-			for (size_t i = 0; i < pts[k].nagents; i++)
-				if (!strcmp(pts[k].agents[i].name, r->agents[a].name))
-					pts[k].agents[i].seconds = secs;
-			for (size_t i = 0; i < pts[k].npaths; i++) /* "AGENT:..." */
-				if (!strncmp(pts[k].paths[i].name, r->agents[a].name, len) &&
-				    pts[k].paths[i].name[len] == ':')
-					pts[k].paths[i].seconds = secs;
-			if (secs > pts[k].all.seconds)
-				pts[k].all.seconds = secs;
-		}
-	}
-}
-
-/* Does summary.csv have path rows for pt (the run's choice: lst_report's parts)? */
-static bool s_has_path_rows(const lst_report *r, const struct lst_export_point *pt)
-{
-	for (size_t i = 0; i < r->nparts; i++)
-		if (!strcmp(r->parts[i].scope, "path") && r->parts[i].point == pt->point &&
-		    !strcmp(r->parts[i].phase, pt->phase))
-			return true;
-	return false;
-}
-
-/* An agent of pt that ran one path only sends no parts: its path is all of it, as its path row
- * in summary.csv says, where the point has path rows. */
-static void s_single_paths(const lst_report *r, struct lst_export_point *pt, json_t *entry)
-{
-	bool rows = s_has_path_rows(r, pt);
-
-	for (size_t i = 0; rows && i < pt->nagents; i++) {
-		struct lst_export_job *a = &pt->agents[i], *j;
-		json_t *paths = json_object_get(
-			json_object_get(json_object_get(entry, "agents"), a->name), "paths");
-		const char *path =
-			json_string_value(json_object_get(json_array_get(paths, 0), "path"));
-		char name[256];
-
-		if (json_array_size(paths) != 1 || !path)
-			continue;
-		snprintf(name, sizeof(name), "%s:%s", a->name, path);
-		j = s_job(&pt->paths, &pt->npaths, name);
-		if (!j->dir[LST_DIR_READ].ios && !j->dir[LST_DIR_WRITE].ios) {
-			*j = *a; /* s_job grew pt->paths, never pt->agents: a still holds */
-			snprintf(j->name, sizeof(j->name), "%s", name);
-		}
-	}
-}
-
-/* The paths' names: "AGENT:K" (job spec K of the point) becomes "AGENT:PATH", the path run.json
- * gives the agent's K-th job spec of the point (kept as is when run.json has none). */
-static void s_path_names(const lst_report *r, struct lst_export_point *pts, size_t n)
-{
-	json_t *phases = json_object_get(r->run, "phases"), *e;
-	size_t i;
-
-	json_array_foreach (phases, i, e) {
-		const char *phase = json_string_value(json_object_get(e, "phase"));
-		long point = (long)json_integer_value(json_object_get(e, "point"));
-
-		for (size_t k = 0; phase && k < n; k++) {
-			if (strcmp(pts[k].phase, phase) || pts[k].point != point)
-				continue;
-			for (size_t p = 0; p < pts[k].npaths; p++) {
-				struct lst_export_job *j = &pts[k].paths[p];
-				char *colon = strrchr(j->name, ':'), agent[256];
-				json_t *paths;
-				const char *path;
-
-				snprintf(agent, sizeof(agent), "%.*s", (int)(colon - j->name),
-					 j->name);
-				paths = json_object_get(
-					json_object_get(json_object_get(e, "agents"), agent),
-					"paths");
-				path = json_string_value(json_object_get(
-					json_array_get(paths, strtoul(colon + 1, NULL, 10)),
-					"path"));
-				if (path)
-					snprintf(j->name, sizeof(j->name), "%s:%s", agent, path);
-			}
-			s_single_paths(r, &pts[k], e);
-		}
-	}
-}
-
-/* The folder's plan (for the phase of a sample's index), or NULL with err. */
-static lst_plan *s_plan(const lst_report *r, lst_err *err)
-{
-	char *path = lst_asprintf("%s/plan.yaml", r->dir);
-	lst_errlist errs = { 0 };
-	lst_plan *plan = lst_plan_load(path, &errs);
-
-	if (!plan) {
-		lst_errlist_print(&errs, stderr);
-		lst_errlist_free(&errs);
-		lst_err_set(err, -EINVAL,
-			    "%s: the plan does not load: which phase a sample "
-			    "belongs to is unknown",
-			    path);
-	}
-	free(path);
-	return plan;
-}
-
-/* The folder's points with their agents' samples added up into *pts (*n). */
-static int s_load(const lst_report *r, const lst_plan *plan, struct lst_export_point **pts,
-		  size_t *n, lst_err *err)
-{
-	struct s_sums sm = { .rd = { .fn = s_sum, .plan = plan }, .nagents = r->nagents, .r = r };
 	int rc;
 
-	if ((rc = s_points(r, pts, n, err)))
-		return rc;
-	sm.rd.pts = *pts;
-	sm.rd.n = *n;
-	sm.spans = lst_calloc(*n * r->nagents + 1, sizeof(*sm.spans));
-	for (size_t a = 0; a < r->nagents && !rc; a++)
-		rc = s_each_sample(r->dir, r->agents[a].name, a, &sm.rd, err);
-	if (!rc) {
-		s_seconds(*pts, *n, r, sm.spans);
-		s_path_names(r, *pts, *n);
-	}
-	free(sm.spans);
-	return rc;
-}
-
-static void s_free_points(struct lst_export_point *pts, size_t n)
-{
-	for (size_t k = 0; k < n; k++) {
-		free(pts[k].agents);
-		free(pts[k].paths);
-	}
-	free(pts);
-}
-
-/*
- * The hdr reader: each agent's intervals as log lines as they come (one file per agent), and
- * every point's intervals added up over the agents for all.hlog, written at the end.
- */
-struct s_hdr {
-	struct s_reader rd;
-	FILE *f;		/* the agent's log */
-	struct s_interval **iv; /* [point][k] all agents' interval k */
-	size_t *niv;		/* [point] */
-};
-
-struct s_interval {
-	lst_hist lat[LST_DIR_N];
-	double length_s;
-	bool seen;
-};
-
-static const char *const s_dir_names[LST_DIR_N] = { "read", "write" };
-
-/* One line per direction the point did I/O in: "Tag=PHASE:POINT:read,...". */
-static int s_hdr_lines(FILE *f, const struct lst_export_point *pt, int64_t k, double length_s,
-		       const lst_hist *const lat[LST_DIR_N], lst_err *err)
-{
-	for (int d = 0; d < LST_DIR_N; d++) {
-		char tag[300];
-
-		if (!pt->all.dir[d].ios)
-			continue;
-		snprintf(tag, sizeof(tag), "%s:%ld:%s", pt->phase, pt->point, s_dir_names[d]);
-		if (lst_export_hdr_line(f, tag, pt->start_t_s + (double)k * pt->interval_s,
-					length_s, lat[d]))
-			return lst_err_set(err, -EIO, "writing a histogram log failed");
-	}
-	return 0;
-}
-
-/* Interval k of point p in h's sums, made when new. */
-static struct s_interval *s_interval(struct s_hdr *h, size_t p, size_t k)
-{
-	struct s_interval *iv;
-
-	if (k >= h->niv[p]) {
-		h->iv[p] = lst_realloc(h->iv[p], (k + 1) * sizeof(*h->iv[p]));
-		memset(&h->iv[p][h->niv[p]], 0, (k + 1 - h->niv[p]) * sizeof(*h->iv[p]));
-		h->niv[p] = k + 1;
-	}
-	iv = &h->iv[p][k];
-	if (!iv->seen) {
-		for (int d = 0; d < LST_DIR_N; d++)
-			lst_hist_init(&iv->lat[d]);
-		iv->seen = true;
-	}
-	return iv;
-}
-
-static int s_hdr_sample(struct s_reader *rd, size_t a, struct lst_export_point *pt,
-			const struct lst_msg_sample *m, lst_err *err)
-{
-	struct s_hdr *h = (struct s_hdr *)rd;
-	const lst_sample *s = &m->s;
-	double length_s = (double)(s->end_ns - s->start_ns) / 1e9;
-	const lst_hist *lat[LST_DIR_N] = { &s->dir[0].lat, &s->dir[1].lat };
-	struct s_interval *iv;
-
-	(void)a;
-	if (s->interval < 0 || s->interval >= S_INTERVALS_MAX)
-		return lst_err_set(err, -EINVAL, "point %s:%ld: interval %lld out of range",
-				   pt->phase, pt->point, (long long)s->interval);
-	iv = s_interval(h, (size_t)(pt - rd->pts), (size_t)s->interval);
-	for (int d = 0; d < LST_DIR_N; d++)
-		lst_hist_add(&iv->lat[d], &s->dir[d].lat);
-	if (length_s > iv->length_s)
-		iv->length_s = length_s;
-	return s_hdr_lines(h->f, pt, s->interval, length_s, lat, err);
-}
-
-/* A new log file OUT/NAME.hlog with its header, or NULL with err. */
-static FILE *s_hdr_open(const char *out, const char *name, double base_s, lst_err *err)
-{
-	char *path = lst_asprintf("%s/%s.hlog", out, name);
-	FILE *f = fopen(path, "w");
-
-	if (!f || lst_export_hdr_header(f, base_s)) {
-		lst_err_sys(err, -errno ?: -EIO, "cannot write %s", path);
-		if (f)
-			fclose(f);
-		f = NULL;
-	}
-	free(path);
-	return f;
-}
-
-/* all.hlog: every point's intervals in order, the agents' added up. */
-static int s_hdr_all(struct s_hdr *h, const char *out, double base_s, lst_err *err)
-{
-	FILE *f = s_hdr_open(out, "all", base_s, err);
-	int rc = 0;
-
-	if (!f)
-		return -EIO;
-	for (size_t p = 0; p < h->rd.n && !rc; p++) {
-		for (size_t k = 0; k < h->niv[p] && !rc; k++) {
-			const struct s_interval *iv = &h->iv[p][k];
-			const lst_hist *lat[LST_DIR_N] = { &iv->lat[0], &iv->lat[1] };
-
-			if (iv->seen)
-				rc = s_hdr_lines(f, &h->rd.pts[p], (int64_t)k, iv->length_s, lat,
-						 err);
-		}
-	}
-	if (fclose(f) && !rc)
-		rc = lst_err_set(err, -EIO, "cannot write %s/all.hlog", out);
-	return rc;
-}
-
-/* The run's first start instant in seconds since the epoch: run.json's first point's start
- * less its start_t_s (the shared clock's zero), 0 when unknown. */
-static double s_base_s(const lst_report *r)
-{
-	json_t *e = json_array_get(json_object_get(r->run, "phases"), 0);
-	const char *iso = json_string_value(json_object_get(e, "start"));
-	struct tm tm = { 0 };
-	double sec;
-
-	if (!iso || sscanf(iso, "%d-%d-%dT%d:%d:%lf", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-			   &tm.tm_hour, &tm.tm_min, &sec) != 6)
+	if (fr->pos == fr->have && fr->eof)
+		return 1;
+	if (!lst_msg_frame_len(fr->buf + fr->pos, fr->have - fr->pos, flen, err))
 		return 0;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return (double)timegm(&tm) + sec - json_number_value(json_object_get(e, "start_t_s"));
-}
-
-/* OUT/AGENT.hlog for each agent, then OUT/all.hlog. */
-static int s_write_hdr(const lst_report *r, const lst_plan *plan, struct lst_export_point *pts,
-		       size_t n, const char *out, lst_err *err)
-{
-	struct s_hdr h = { .rd = { .fn = s_hdr_sample, .plan = plan, .pts = pts, .n = n } };
-	double base_s = s_base_s(r);
-	int rc = lst_mkdir_p(out);
-
-	if (rc)
-		return lst_err_sys(err, rc, "cannot make %s", out);
-	h.iv = lst_calloc(n + 1, sizeof(*h.iv));
-	h.niv = lst_calloc(n + 1, sizeof(*h.niv));
-	for (size_t a = 0; a < r->nagents && !rc; a++) {
-		if (!(h.f = s_hdr_open(out, r->agents[a].name, base_s, err))) {
-			rc = -EIO;
-			break;
-		}
-		rc = s_each_sample(r->dir, r->agents[a].name, a, &h.rd, err);
-		if (fclose(h.f) && !rc)
-			rc = lst_err_set(err, -EIO, "cannot write %s/%s.hlog", out,
-					 r->agents[a].name);
-	}
-	if (!rc)
-		rc = s_hdr_all(&h, out, base_s, err);
-	for (size_t p = 0; p < n; p++)
-		free(h.iv[p]);
-	free(h.iv);
-	free(h.niv);
-	return rc;
+	if (fr->eof || (fr->pos == 0 && fr->have == LST_MSG_MAX_BYTES))
+		return -EBADMSG; /* no more bytes would make it a frame */
+	if ((rc = s_fill(fr)))
+		return lst_err_sys(err, rc, "read failed");
+	if (fr->pos == fr->have && fr->eof)
+		return 1;
+	return lst_msg_frame_len(fr->buf, fr->have, flen, err) ? -EBADMSG : 0;
 }
 
 /*
- * The fio histogram log reader: agent a's intervals of each point, as they come, into the point's
- * log of that agent (OUT/PHASE/BS/hist/STEM_clat_hist.N.log, N the agent's number from 1, as fio
- * numbers its jobs' logs), opened on first use.
+ * lst_export_samples_fn: dir/samples/AGENT.msgpack frame by frame, each SAMPLE to fn. Bytes at
+ * the end that are not a whole frame (a write cut short when the coordinator stopped: see
+ * docs/results.md) are left out with a warning, never dropped unseen.
  */
-struct s_clat {
-	struct s_reader rd;
-	const char *out;
-	FILE **f; /* [point]: the current agent's logs */
-};
-
-static FILE *s_clat_open(const char *out, const struct lst_export_point *pts, size_t p, size_t a,
-			 lst_err *err)
+static int s_samples(const char *dir, const char *agent, lst_export_sample_fn fn, void *arg,
+		     lst_err *err)
 {
-	char stem[256];
-	char *dir = lst_export_fio_stem(out, pts, p, stem, sizeof(stem));
-	char *hist = lst_asprintf("%s/hist", dir);
-	char *path = lst_asprintf("%s/%s_clat_hist.%zu.log", hist, stem, a + 1);
-	int rc = lst_mkdir_p(hist);
-	FILE *f = rc ? NULL : fopen(path, "w");
+	char *path = lst_asprintf("%s/samples/%s.msgpack", dir, agent);
+	struct s_frames fr = { .f = fopen(path, "rb") };
+	lst_msg *m = NULL;
+	size_t flen;
+	int rc;
 
-	if (!f)
-		lst_err_sys(err, rc ?: -errno, "cannot write %s", path);
-	free(path);
-	free(hist);
-	free(dir);
-	return f;
-}
-
-static int s_clat_sample(struct s_reader *rd, size_t a, struct lst_export_point *pt,
-			 const struct lst_msg_sample *m, lst_err *err)
-{
-	struct s_clat *c = (struct s_clat *)rd;
-	const lst_sample *s = &m->s;
-	size_t p = (size_t)(pt - rd->pts);
-	/* fio stamps a record when its interval ends: here on the run's shared clock */
-	double end_s = pt->start_t_s + (double)s->interval * pt->interval_s +
-		       (double)(s->end_ns - s->start_ns) / 1e9;
-	uint64_t ms = end_s > 0 ? (uint64_t)llround(end_s * 1000) : 0;
-
-	if (!c->f[p] && !(c->f[p] = s_clat_open(c->out, rd->pts, p, a, err)))
-		return -EIO;
-	for (int d = 0; d < LST_DIR_N; d++)
-		if (pt->all.dir[d].ios &&
-		    lst_export_fio_hist_line(c->f[p], ms, d, pt->bs, &s->dir[d].lat))
-			return lst_err_set(err, -EIO, "writing a histogram log of %s:%ld failed",
-					   pt->phase, pt->point);
-	return 0;
-}
-
-/* Each agent's fio histogram logs, one per point it took part in. */
-static int s_write_clat(const lst_report *r, const lst_plan *plan, struct lst_export_point *pts,
-			size_t n, const char *out, lst_err *err)
-{
-	struct s_clat c = { .rd = { .fn = s_clat_sample, .plan = plan, .pts = pts, .n = n },
-			    .out = out };
-	int rc = 0;
-
-	c.f = lst_calloc(n + 1, sizeof(*c.f));
-	for (size_t a = 0; a < r->nagents && !rc; a++) {
-		rc = s_each_sample(r->dir, r->agents[a].name, a, &c.rd, err);
-		for (size_t p = 0; p < n; p++) {
-			if (c.f[p] && fclose(c.f[p]) && !rc)
-				rc = lst_err_set(err, -EIO, "cannot write a histogram log in %s",
-						 out);
-			c.f[p] = NULL;
-		}
+	if (!fr.f) {
+		rc = lst_err_sys(err, -errno, "%s", path);
+		goto out_path;
 	}
-	free(c.f);
+	fr.buf = lst_malloc(LST_MSG_MAX_BYTES);
+	m = lst_msg_new(LST_MSG_SAMPLE);
+	while (!(rc = s_next(&fr, &flen, err))) {
+		const struct lst_msg_sample *sm = &m->u.sample;
+
+		if ((rc = lst_msg_decode_into(m, fr.buf + fr.pos, flen, err))) {
+			lst_err_prefix(err, "%s: frame at byte %llu: ", path,
+				       (unsigned long long)(fr.at + fr.pos));
+			goto out;
+		}
+		fr.pos += flen;
+		if (m->type != LST_MSG_SAMPLE)
+			continue;
+		rc = fn(arg,
+			&(struct lst_export_sample){ .phase = sm->phase,
+						     .point = sm->point,
+						     .s = &sm->s,
+						     .nparts = sm->nparts,
+						     .parts = sm->parts },
+			err);
+		if (rc)
+			goto out;
+	}
+	if (rc == -EBADMSG) { /* said, so that bytes that do not scan are never dropped unseen */
+		struct stat st;
+		uint64_t size = fstat(fileno(fr.f), &st) ? 0 : (uint64_t)st.st_size;
+
+		lst_log_warn("export: %s: the last %llu bytes are not a whole frame (%s); ignored",
+			     path, (unsigned long long)(size - fr.at - fr.pos), err->msg);
+	} else if (rc < 0) {
+		lst_err_prefix(err, "%s: ", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	lst_msg_destroy(&m);
+	free(fr.buf);
+	fclose(fr.f);
+out_path:
+	free(path);
 	return rc;
 }
 
-/* `export FORMAT DIR [-o OUT]`: the folder's points summed, then written in format. */
+/* `export FORMAT DIR [-o OUT]`: OUT defaults to DIR/FORMAT. */
 static int s_export(const char *format, const char *dir, const char *out)
 {
-	struct lst_export_point *pts = NULL;
-	lst_plan *plan = NULL;
-	lst_report *r;
+	char *def = out ? NULL : lst_asprintf("%s/%s", dir, format);
+	size_t n;
 	lst_err err;
-	size_t n = 0;
-	char *def = NULL;
-	int rc = -EINVAL;
+	int rc = lst_export_write(strcmp(format, "fio") ? LST_EXPORT_HDR : LST_EXPORT_FIO, dir,
+				  out ?: def, s_samples, &n, &err);
 
-	if (!(r = lst_report_load(dir, NULL, &err))) {
-		lst_log_error("export: %s", err.msg);
-		return 2;
-	}
-	if (!out)
-		out = def = lst_asprintf("%s/%s", dir, format);
-	if ((plan = s_plan(r, &err)))
-		rc = s_load(r, plan, &pts, &n, &err);
-	if (!rc)
-		rc = strcmp(format, "fio") ? s_write_hdr(r, plan, pts, n, out, &err)
-		     : (rc = lst_export_fio_write(out, pts, n, &err))
-			     ? rc
-			     : s_write_clat(r, plan, pts, n, out, &err);
 	if (rc)
 		lst_log_error("export: %s", err.msg);
 	else
-		printf("%zu point%s written to %s\n", n, n == 1 ? "" : "s", out);
-	s_free_points(pts, n);
+		printf("%zu point%s written to %s\n", n, n == 1 ? "" : "s", out ?: def);
 	free(def);
-	lst_plan_destroy(&plan);
-	lst_report_destroy(&r);
 	return rc ? 2 : 0;
 }
 

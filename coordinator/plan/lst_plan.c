@@ -146,6 +146,7 @@ void lst_plan_destroy(lst_plan **pp)
 		lst_map_destroy(&ph->role_index);
 		free(ph->curve_pcts);
 		free(ph->hir_gaps);
+		free(ph->xsr_segments);
 		free(ph->record);
 		free(ph->replay_trace);
 		lst__plan_hooks_free(ph);

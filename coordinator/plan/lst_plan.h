@@ -49,7 +49,10 @@ enum lst_suite {
 	LST_SUITE_SNIA_WSAT,
 	LST_SUITE_SNIA_HIR,
 	LST_SUITE_LAT_VS_IOPS,
-	LST_SUITE_CURVE, /* open-loop rate curve (vdbench iorate=curve) */
+	LST_SUITE_CURVE,      /* open-loop rate curve (vdbench iorate=curve) */
+	LST_SUITE_SNIA_XSR,   /* cross-stimulus recovery: seq, random, seq again */
+	LST_SUITE_SNIA_ECW,   /* enterprise composite workload over a threads x QD grid */
+	LST_SUITE_SNIA_DIRTH, /* demand intensity grid, then response-time histograms */
 };
 extern const char *const lst_suite_names[]; /* "none", "purge", "precondition", "snia-iops", ... */
 
@@ -210,6 +213,12 @@ struct lst_plan_phase {
 	int64_t *hir_gaps;	/* default 5s, 10s, 15s, 25s, 50s */
 	int64_t hir_repeats;	/* default 360 */
 	int64_t hir_continuous; /* default 1800s */
+
+	/* snia-xsr: the three segments' lengths (default 8h, 6h, 6h) */
+	size_t nxsr_segments;
+	int64_t *xsr_segments;
+	/* snia-dirth: the length of each selected point's histogram run (default 10 min) */
+	int64_t dirth_histogram;
 
 	/* paths: per-path roles (idle, workload overrides), in the order written */
 	size_t nroles;

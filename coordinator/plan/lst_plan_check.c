@@ -130,6 +130,17 @@ void lst__plan_curve_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 		lst__plan_error(ctx, v, "curve: limit_percentile needs limit too (like 1ms)");
 }
 
+/* XSR is three segments by definition: the recovery is read off the third against the first. */
+void lst__plan_xsr_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base)
+{
+	struct lst_plan_phase *ph = base;
+	const struct lst_yaml_node *v = lst_yaml_get(map, "segments", NULL);
+
+	if (v && !v->bad && ph->nxsr_segments != 3)
+		lst__plan_error(ctx, v, "xsr: segments needs exactly three lengths, not %zu",
+				ph->nxsr_segments);
+}
+
 /* A skew message about a `mix:` list belongs at the entry it names ("skew entry 2:
  * ..."), else at the list. */
 static struct lst_mark s_mix_place(const char *msg, const struct lst_yaml_node *mix)

@@ -23,17 +23,11 @@
 
 /* The names of enum lst_suite and enum lst_track (lst_plan.h), and the workload options a sweep
  * may vary (lst_plan_int.h): read by the schema, the checks and the coordinator alike. */
-const char *const lst_suite_names[] = { "none",
-					"purge",
-					"precondition",
-					"snia-iops",
-					"snia-throughput",
-					"snia-latency",
-					"snia-wsat",
-					"snia-hir",
-					"lat-vs-iops",
-					"curve",
-					NULL };
+const char *const lst_suite_names[] = {
+	"none",		"purge",     "precondition", "snia-iops",   "snia-throughput",
+	"snia-latency", "snia-wsat", "snia-hir",     "lat-vs-iops", "curve",
+	"snia-xsr",	"snia-ecw",  "snia-dirth",   NULL
+};
 const char *const lst_track_names[] = { "iops",	    "read_iops", "write_iops", "mbps",
 					"lat_mean", "lat_p99",	 NULL };
 const char *const lst__plan_grid_axes[] = {

@@ -327,6 +327,45 @@ const struct lst__plan_section lst__plan_hir = {
 	.keys = s_hir_keys,
 };
 
+static const struct lst__plan_key s_xsr_keys[] = {
+	{ .o = { .name = "segments",
+		 .type = LST_OPT_DURATION,
+		 .offset = PH(xsr_segments),
+		 .def = "8h, 6h, 6h",
+		 .min = 100 * LST_NS_PER_MS,
+		 .max = S_DAY,
+		 .help = "lengths of the three segments: sequential 1024 KiB writes, random 8 KiB "
+			 "writes, sequential 1024 KiB writes again; exactly three" },
+	  .kind = K_DURATION_LIST,
+	  .aux = PH(nxsr_segments) },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_xsr = {
+	.name = "xsr",
+	.in = " in xsr",
+	.keys = s_xsr_keys,
+	.check = lst__plan_xsr_check,
+};
+
+static const struct lst__plan_key s_dirth_keys[] = {
+	{ .o = { .name = "histogram",
+		 .type = LST_OPT_DURATION,
+		 .offset = PH(dirth_histogram),
+		 .def = "10m",
+		 .min = 100 * LST_NS_PER_MS,
+		 .max = S_DAY,
+		 .help = "length of the response-time histogram run at each selected point" },
+	  .kind = K_OPT },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_dirth = {
+	.name = "dirth",
+	.in = " in dirth",
+	.keys = s_dirth_keys,
+};
+
 /* `replay: {trace: NAME, scale: 200%}` (lst_plan_trace.c makes them options). */
 static const struct lst__plan_key s_replay_keys[] = {
 	{ .o = { .name = "trace",
@@ -536,6 +575,14 @@ static const struct lst__plan_key s_phase_keys[] = {
 	  .kind = K_SECTION,
 	  .sub = &lst__plan_hir,
 	  .doc_def = "see hir" },
+	{ .o = { .name = "xsr", .help = "cross-stimulus recovery's segments (see xsr)" },
+	  .kind = K_SECTION,
+	  .sub = &lst__plan_xsr,
+	  .doc_def = "see xsr" },
+	{ .o = { .name = "dirth", .help = "demand intensity histograms (see dirth)" },
+	  .kind = K_SECTION,
+	  .sub = &lst__plan_dirth,
+	  .doc_def = "see dirth" },
 	{ .o = { .name = "secure",
 		 .type = LST_OPT_BOOL,
 		 .offset = PH(secure),

@@ -2,9 +2,10 @@
 /*
  * `lockstep export fio`'s writer: points in fio's json+ shapes (lst_export_fio.h says which
  * and where). The keys and their units are fio 3.x's (stat.c, show_thread_status_json): bw in
- * KiB/s, runtime in ms, latencies in ns, percentiles keyed "%f". What lockstep does not measure
- * (submission latency, CPU, the per-interval bandwidth statistics) is written as fio writes a
- * quantity it has no sample of, zeros, so that readers find every key they look up.
+ * KiB/s, runtime in ms, latencies in ns, percentiles keyed "%f". The per-interval bw and iops
+ * statistics are the job's timeseries.csv rows' (fio's are its bw and iops log samples). What a
+ * results folder does not hold (submission latency apart, the agents' CPU use) is written as fio
+ * writes a quantity it has no sample of, zeros, so that readers find every key they look up.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 
 #include "lst_assert.h"
 #include "lst_export_fio.h"
+#include "lst_fiohist.h"
 #include "lst_util.h"
 
 /* fio's default percentile list (--percentile_list). */
@@ -27,10 +29,7 @@ static const char *const s_dir_keys[LST_DIR_N] = { "read", "write" };
 
 uint64_t lst_export_fio_bin_value(unsigned idx)
 {
-	/* the bucket's midpoint: fio's plat_idx_to_val() */
-	if (idx < 2 * LST_HIST_SUB)
-		return idx;
-	return lst_hist_bucket_low(idx) + lst_hist_bucket_width(idx) / 2;
+	return lst_fiohist_bin_value(idx);
 }
 
 /* fio's count of bucket i (< LST_FIO_PLAT_NR) of h: the last one takes what lies past it. */
@@ -100,6 +99,47 @@ static json_t *s_clat(const lst_hist *h)
 	return o;
 }
 
+void lst_export_stat_add(struct lst_export_stat *st, double v)
+{
+	if (!st->n || v < st->min)
+		st->min = v;
+	if (!st->n || v > st->max)
+		st->max = v;
+	st->n++;
+	st->sum += v;
+	st->sumsq += v * v;
+}
+
+/* st's mean, and its standard deviation with fio's n - 1 (0 below two intervals). */
+static double s_mean(const struct lst_export_stat *st)
+{
+	return st->n ? st->sum / (double)st->n : 0;
+}
+
+static double s_stdev(const struct lst_export_stat *st)
+{
+	double n = (double)st->n, var;
+
+	if (st->n < 2)
+		return 0;
+	var = (st->sumsq - st->sum * st->sum / n) / (n - 1);
+	return var > 0 ? sqrt(var) : 0;
+}
+
+/* fio's per-interval keys of one direction: bw in KiB/s, iops in I/O/s. */
+static json_t *s_rate_stats(const struct lst_export_io *io)
+{
+	const struct lst_export_stat *bw = &io->bw, *iops = &io->iops;
+
+	return json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:f, s:f, s:I}", "bw_min",
+			 (json_int_t)llround(bw->min / 1024), "bw_max",
+			 (json_int_t)llround(bw->max / 1024), "bw_agg", io->ios ? 100.0 : 0.0,
+			 "bw_mean", s_mean(bw) / 1024, "bw_dev", s_stdev(bw) / 1024, "bw_samples",
+			 (json_int_t)bw->n, "iops_min", (json_int_t)llround(iops->min), "iops_max",
+			 (json_int_t)llround(iops->max), "iops_mean", s_mean(iops), "iops_stddev",
+			 s_stdev(iops), "iops_samples", (json_int_t)iops->n);
+}
+
 /* One direction's object ("read", "write"; "trim" with io all zero). */
 static json_t *s_dir(const struct lst_export_io *io, double seconds)
 {
@@ -117,12 +157,7 @@ static json_t *s_dir(const struct lst_export_io *io, double seconds)
 	json_object_set_new(o, "slat_ns", s_lat_stats(&empty)); /* not measured apart */
 	json_object_set_new(o, "clat_ns", s_clat(&io->lat));
 	json_object_set_new(o, "lat_ns", s_lat_stats(&io->lat));
-	json_object_update_new(
-		o, json_pack("{s:I, s:I, s:f, s:f, s:f, s:I, s:I, s:I, s:f, s:f, s:I}", "bw_min",
-			     (json_int_t)0, "bw_max", (json_int_t)0, "bw_agg",
-			     io->ios ? 100.0 : 0.0, "bw_mean", 0.0, "bw_dev", 0.0, "bw_samples",
-			     (json_int_t)0, "iops_min", (json_int_t)0, "iops_max", (json_int_t)0,
-			     "iops_mean", iops, "iops_stddev", 0.0, "iops_samples", (json_int_t)0));
+	json_object_update_new(o, s_rate_stats(io));
 	return o;
 }
 
@@ -139,6 +174,21 @@ static json_t *s_options(const struct lst_export_point *pt)
 			 "rw", pt->rw, "bs", bs, "iodepth", d, "numjobs", n, "rwmixread", mix);
 }
 
+/* fio's latency_ns, latency_us and latency_ms maps of job j (fio-plot reads them). */
+static void s_lat_steps(json_t *o, const struct lst_export_job *j)
+{
+	double pct[LST_FIOHIST_UNITS][LST_FIOHIST_STEPS];
+
+	lst_fiohist_steps(&j->dir[LST_DIR_READ].lat, &j->dir[LST_DIR_WRITE].lat, pct);
+	for (int u = 0; u < LST_FIOHIST_UNITS; u++) {
+		json_t *m = json_object();
+
+		for (int i = 0; lst_fiohist_step_keys[u][i]; i++)
+			json_object_set_new(m, lst_fiohist_step_keys[u][i], json_real(pct[u][i]));
+		json_object_set_new(o, lst_fiohist_unit_keys[u], m);
+	}
+}
+
 json_t *lst_export_fio_job(const struct lst_export_point *pt, const struct lst_export_job *j)
 {
 	static const struct lst_export_io none;
@@ -153,6 +203,7 @@ json_t *lst_export_fio_job(const struct lst_export_point *pt, const struct lst_e
 	for (int d = 0; d < LST_DIR_N; d++)
 		json_object_set_new(o, s_dir_keys[d], s_dir(&j->dir[d], j->seconds));
 	json_object_set_new(o, "trim", s_dir(&none, j->seconds));
+	s_lat_steps(o, j);
 	json_object_update_new(o, json_pack("{s:I, s:f, s:f, s:i, s:i, s:i}", "job_runtime",
 					    (json_int_t)llround(j->seconds * 1000), "usr_cpu", 0.0,
 					    "sys_cpu", 0.0, "ctx", 0, "majf", 0, "minf", 0));
@@ -162,7 +213,7 @@ json_t *lst_export_fio_job(const struct lst_export_point *pt, const struct lst_e
 /* What every document starts with. */
 static json_t *s_doc(const struct lst_export_point *pt)
 {
-	return json_pack("{s:s, s:i, s:o}", "fio version", "lockstep export", "timestamp", 0,
+	return json_pack("{s:s, s:i, s:o}", "fio version", "lockstep-" LST_VERSION, "timestamp", 0,
 			 "global options", json_pack("{s:s}", "rw", pt->rw));
 }
 

@@ -34,13 +34,23 @@
 
 #define LST_FIO_PLAT_NR 1856 /* fio's FIO_IO_U_PLAT_NR: 29 groups of 64 buckets */
 
+/* A rate's statistics over a job's measured intervals (fio's bw_* and iops_* keys). */
+struct lst_export_stat {
+	uint64_t n; /* intervals */
+	double min, max, sum, sumsq;
+};
+
 /* One direction of one job: what its measured (not ramp) intervals add up to. */
 struct lst_export_io {
-	uint64_t ios;	 /* completed I/Os, errors included */
-	uint64_t bytes;	 /* of I/Os without error */
-	uint64_t errors; /* I/Os that completed with an error */
-	lst_hist lat;	 /* completion latency, ns */
+	uint64_t ios;			 /* completed I/Os, errors included */
+	uint64_t bytes;			 /* of I/Os without error */
+	uint64_t errors;		 /* I/Os that completed with an error */
+	lst_hist lat;			 /* completion latency, ns */
+	struct lst_export_stat iops, bw; /* per interval, from timeseries.csv: I/O/s, bytes/s */
 };
+
+/* Add value v (one interval's rate) to st. */
+void lst_export_stat_add(struct lst_export_stat *st, double v);
 
 /* What one agent (or all of them) did in a point. */
 struct lst_export_job {

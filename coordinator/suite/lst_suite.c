@@ -27,12 +27,14 @@
 #include <string.h>
 
 #include "lst_assert.h"
+#include "lst_dirth.h"
 #include "lst_log.h"
 #include "lst_domain.h"
 #include "lst_steady.h"
 #include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
+#include "lst_xsr.h"
 
 #define KiB 1024LL
 
@@ -91,6 +93,8 @@ struct s_point {
 	int64_t idle_after;
 	const struct lst_port_set *ports; /* the paths taking part; NULL: all */
 	double target_pct;		  /* curve: percent of the max rate, 0 otherwise */
+	int pick;			  /* DIRTH histogram runs: enum lst_dirth_pick */
+	size_t grid;			  /* DIRTH histogram runs: the grid point it repeats */
 	size_t nres;			  /* results received, one per round */
 	size_t keep;			  /* how many of the latest res holds (s_keep) */
 	struct s_kept *res;		  /* ring: round r at res[r % keep] (s_res) */
@@ -500,36 +504,133 @@ static int s_build_hir(lst_suite_run *s)
 	return 0;
 }
 
-static int s_build_lat_vs_iops(lst_suite_run *s)
+/*
+ * A demand-intensity grid (lat-vs-iops, ECW, DIRTH): one point per jobs x iodepth on the base
+ * workload, rounds of the whole grid until the heaviest point's IOPS is steady.
+ */
+static struct s_test *s_build_toio(lst_suite_run *s, const char *name,
+				   const struct lst_workload *base, const int64_t *defjobs,
+				   size_t ndefjobs, const int64_t *defqd, size_t ndefqd,
+				   int64_t ramp, int64_t duration)
 {
-	static const int64_t defjobs[] = { 1, 2, 4 };
-	static const int64_t defqd[] = { 1, 2, 4, 8, 16, 32 };
 	static const char *const label_keys[] = { "jobs", "iodepth", NULL };
 	const struct lst_plan_phase *ph = s->ph;
-	struct s_test *t = s_test_add(s, "lat-vs-iops", S_STEADY);
+	struct s_test *t = s_test_add(s, name, S_STEADY);
 	const int64_t *jobs, *qd;
-	size_t nj = s_axis(ph, "jobs", defjobs, 3, &jobs);
-	size_t nq = s_axis(ph, "iodepth", defqd, 6, &qd);
+	size_t nj = s_axis(ph, "jobs", defjobs, ndefjobs, &jobs);
+	size_t nq = s_axis(ph, "iodepth", defqd, ndefqd, &qd);
 	int64_t heaviest = -1;
 
 	t->track = ph->steady ? (int)ph->track : LST_TRACK_IOPS;
 	t->steady_needed = true;
 	for (size_t j = 0; j < nj; j++) {
 		for (size_t q = 0; q < nq; q++) {
-			struct lst_workload w = ph->w;
+			struct lst_workload w = *base;
 			char label[160];
 
-			s_base(ph, &w, "rw", LST_RW_RANDRW);
-			s_base(ph, &w, "rwmixread", 70);
 			w.jobs = jobs[j];
 			w.iodepth = qd[q];
-			s_round_len(ph, &w, 5 * LST_NS_PER_S, 30 * LST_NS_PER_S);
+			s_round_len(ph, &w, ramp, duration);
 			s_label(label, sizeof(label), &w, label_keys);
 			s_point_add(t, &w, label);
 			if (jobs[j] * qd[q] > heaviest) {
 				heaviest = jobs[j] * qd[q];
 				t->tracked = (ssize_t)t->npoints - 1;
 			}
+		}
+	}
+	return t;
+}
+
+static int s_build_lat_vs_iops(lst_suite_run *s)
+{
+	static const int64_t defjobs[] = { 1, 2, 4 };
+	static const int64_t defqd[] = { 1, 2, 4, 8, 16, 32 };
+	struct lst_workload w = s->ph->w;
+
+	s_base(s->ph, &w, "rw", LST_RW_RANDRW);
+	s_base(s->ph, &w, "rwmixread", 70);
+	s_build_toio(s, "lat-vs-iops", &w, defjobs, 3, defqd, 6, 5 * LST_NS_PER_S,
+		     30 * LST_NS_PER_S);
+	return 0;
+}
+
+/* The spec's thread counts and queue depths for ECW and DIRTH, heaviest first as it runs them. */
+static const int64_t s_toio_grid[] = { 32, 16, 8, 6, 4, 2, 1 };
+
+/* Apply a suite's base value given as text (a mix, a distribution) unless `workload:` gave it. */
+static void s_base_text(const struct lst_plan_phase *ph, struct lst_workload *w, const char *name,
+			const char *text)
+{
+	lst_err err;
+
+	if (!ph->w_set[s_opt_index(name)])
+		LST_ASSERT(!lst_workload_parse(s_opt(name), w, text, &err));
+}
+
+/*
+ * ECW: the spec's enterprise composite workload, 40/60 read/write, its block-size mix by share of
+ * I/Os and its access ranges (half the I/Os to the first 5% of the LBA range, 30% to the next
+ * 15%, 20% to the remaining 80%), over the thread count x queue depth grid.
+ */
+static int s_build_ecw(lst_suite_run *s)
+{
+	const struct lst_plan_phase *ph = s->ph;
+	struct lst_workload w = ph->w;
+
+	s_base(ph, &w, "rw", LST_RW_RANDRW);
+	s_base(ph, &w, "rwmixread", 40);
+	s_base_text(ph, &w, "bssplit",
+		    "512/4:1k/1:1536/1:2k/1:2560/1:3k/1:3584/1:4k/67:8k/10:16k/7:32k/3:64k/3");
+	s_base_text(ph, &w, "random_distribution", "zoned:50/5:30/15:20/80");
+	s_build_toio(s, "ecw", &w, s_toio_grid, LST_ARRAY_SIZE(s_toio_grid), s_toio_grid,
+		     LST_ARRAY_SIZE(s_toio_grid), 0, 60 * LST_NS_PER_S);
+	return 0;
+}
+
+/* DIRTH: the grid, then a histogram run per selected point (added once the grid is steady). */
+static int s_build_dirth(lst_suite_run *s)
+{
+	const struct lst_plan_phase *ph = s->ph;
+	struct lst_workload w = ph->w;
+
+	s_base(ph, &w, "rw", LST_RW_RANDRW);
+	s_base(ph, &w, "rwmixread", 65);
+	s_base(ph, &w, "bs", 8 * KiB);
+	s_build_toio(s, "dirth", &w, s_toio_grid, LST_ARRAY_SIZE(s_toio_grid), s_toio_grid,
+		     LST_ARRAY_SIZE(s_toio_grid), 0, 60 * LST_NS_PER_S);
+	s_test_add(s, "histograms", S_ONCE);
+	return 0;
+}
+
+/*
+ * XSR: three tests in time order, each its segment cut into intervals of the round's length
+ * (one minute by default), one step and one rounds.csv row per interval.
+ */
+static int s_build_xsr(lst_suite_run *s)
+{
+	static const char *const names[] = { "seq 1024k", "rnd 8k", "seq 1024k again" };
+	const struct lst_plan_phase *ph = s->ph;
+
+	/* The plan's check holds the segments to three. */
+	for (size_t g = 0; g < LST_MIN(ph->nxsr_segments, 3); g++) {
+		struct lst_workload w = ph->w;
+		struct s_test *t = s_test_add(s, names[g], S_ONCE);
+		int64_t len = ph->xsr_segments[g], done = 0;
+
+		s_base(ph, &w, "rw", g == 1 ? LST_RW_RANDWRITE : LST_RW_WRITE);
+		s_base(ph, &w, "bs", g == 1 ? 8 * KiB : 1024 * KiB);
+		s_base(ph, &w, "jobs", 1);
+		s_base(ph, &w, "iodepth", 32);
+		s_round_len(ph, &w, 0, 60 * LST_NS_PER_S);
+		t->track = LST_TRACK_MBPS;
+		for (size_t i = 1; done < len; i++) {
+			char label[64];
+
+			w.runtime = LST_MIN(w.runtime, len - done);
+			done += w.runtime;
+			snprintf(label, sizeof(label), "%s interval %zu", names[g], i);
+			s_point_add(t, &w, label);
 		}
 	}
 	return 0;
@@ -596,6 +697,15 @@ lst_suite_run *lst_suite_new(const lst_plan *plan, size_t phase, uint64_t capaci
 		break;
 	case LST_SUITE_CURVE:
 		rc = s_build_curve(s);
+		break;
+	case LST_SUITE_SNIA_XSR:
+		rc = s_build_xsr(s);
+		break;
+	case LST_SUITE_SNIA_ECW:
+		rc = s_build_ecw(s);
+		break;
+	case LST_SUITE_SNIA_DIRTH:
+		rc = s_build_dirth(s);
 		break;
 	default:
 		rc = lst_err_set(err, -EINVAL, "phase %s: unknown suite %" PRId64, s->ph->name,
@@ -877,6 +987,44 @@ static bool s_over_limit(const struct lst_plan_phase *ph, const struct lst_step_
 	       lst_hist_percentile(&r->lat, ph->limit_percentile) > (uint64_t)ph->limit_ns;
 }
 
+/*
+ * DIRTH, once its grid's rounds are over: pick the points from their window averages and add a
+ * histogram run of each, the grid point's workload run for the `dirth: {histogram}` length.
+ */
+static void s_dirth_points(lst_suite_run *s)
+{
+	struct s_test *grid = &s->tests[0], *t = &s->tests[1];
+	struct lst_dirth_point *dp = lst_calloc(grid->npoints, sizeof(*dp));
+	size_t pick[LST_DIRTH_NPICKS];
+
+	for (size_t i = 0; i < grid->npoints; i++) {
+		struct lst_step_result r;
+
+		s_window_result(&grid->points[i], grid->verdict.first, grid->verdict.last, &r);
+		dp[i].iops = r.iops[0] + r.iops[1];
+		dp[i].lat_mean_us = lst_hist_mean(&r.lat) / 1e3;
+		free(r.parts);
+	}
+	lst_dirth_select(dp, grid->npoints, pick);
+	free(dp);
+	for (int k = 0; k < LST_DIRTH_NPICKS; k++) {
+		const struct s_point *g;
+		struct lst_workload w;
+		struct s_point *p;
+		char label[192];
+
+		if (pick[k] == LST_DIRTH_NONE)
+			continue;
+		g = &grid->points[pick[k]];
+		w = g->w;
+		w.runtime = s->ph->dirth_histogram;
+		snprintf(label, sizeof(label), "%s %s", lst_dirth_pick_names[k], g->label);
+		p = s_point_add(t, &w, label);
+		p->pick = k;
+		p->grid = pick[k];
+	}
+}
+
 /* End of a round of test t (not S_ONCE): record the tracked value, decide whether to go on. */
 static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 {
@@ -932,6 +1080,8 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 	}
 	if (t->stop >= 0)
 		s->p = t->npoints;
+	if (t->stop >= 0 && s->ph->suite == LST_SUITE_SNIA_DIRTH && t == &s->tests[0])
+		s_dirth_points(s);
 }
 
 /* Does the phase write curves.csv (lst_suite_finish)? */
@@ -939,7 +1089,8 @@ static bool s_curves(const lst_suite_run *s)
 {
 	return s->ph->suite == LST_SUITE_LAT_VS_IOPS || s->ph->suite == LST_SUITE_CURVE ||
 	       (s->ph->suite == LST_SUITE_NONE && s->ph->naxes > 0) ||
-	       s->ph->suite == LST_SUITE_SNIA_LATENCY;
+	       s->ph->suite == LST_SUITE_SNIA_LATENCY || s->ph->suite == LST_SUITE_SNIA_ECW ||
+	       s->ph->suite == LST_SUITE_SNIA_DIRTH;
 }
 
 void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
@@ -957,7 +1108,7 @@ void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
 	if (t->mode == S_ONCE) {
 		/* HIR bursts, curve points and preconditioning: a row each, against time. */
 		if (s->ph->suite == LST_SUITE_SNIA_HIR || s->ph->suite == LST_SUITE_CURVE ||
-		    s->ph->suite == LST_SUITE_PRECONDITION)
+		    s->ph->suite == LST_SUITE_PRECONDITION || s->ph->suite == LST_SUITE_SNIA_XSR)
 			lst_results_round(res, &(struct lst_round_row){
 						       .phase = s->ph->name,
 						       .suite = s_suite_name(s),
@@ -1174,6 +1325,172 @@ static void s_work(lst_suite_run *s, const struct s_test *t, lst_results *res, F
 	fprintf(progress, "%s%s\n", *stoptext ? "; " : "", stoptext);
 }
 
+/* One DIRTH histogram run into dirth-PHASE.json: its figures, percentiles with their
+ * confidence, and the merged histogram's non-empty buckets (also one CSV row each in csv). */
+static json_t *s_dirth_run(const lst_suite_run *s, const struct s_point *p, FILE *csv)
+{
+	static const double pcts[] = { 99, 99.9, 99.99, 99.999 };
+	const struct s_point *g = &s->tests[0].points[p->grid];
+	struct lst_step_result *r = s_res(p, 0), grid;
+	json_t *o, *pc = json_object(), *ok = json_object(), *bins = json_array();
+	uint64_t ios = r->lat.count;
+
+	s_window_result(g, s->tests[0].verdict.first, s->tests[0].verdict.last, &grid);
+	for (size_t i = 0; i < LST_ARRAY_SIZE(pcts); i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "%g", pcts[i]);
+		json_object_set_new(pc, key,
+				    json_real((double)lst_hist_percentile(&r->lat, pcts[i]) / 1e3));
+		json_object_set_new(ok, key, json_boolean(lst_dirth_supported(ios, pcts[i])));
+	}
+	for (unsigned b = 0; b < LST_HIST_NBUCKETS; b++) {
+		double lo = (double)lst_hist_bucket_low(b) / 1e3,
+		       hi = (double)(lst_hist_bucket_low(b) + lst_hist_bucket_width(b)) / 1e3;
+
+		if (!r->lat.buckets[b])
+			continue;
+		json_array_append_new(
+			bins, json_pack("[f, f, I]", lo, hi, (json_int_t)r->lat.buckets[b]));
+		fprintf(csv, "%s,%s,%" PRId64 ",%" PRId64 ",%.3f,%.3f,%" PRIu64 "\n", s->ph->name,
+			lst_dirth_pick_names[p->pick], p->w.jobs, p->w.iodepth, lo, hi,
+			r->lat.buckets[b]);
+	}
+	o = json_pack("{s:s, s:s, s:I, s:I, s:f, s:f, s:f, s:I, s:f, s:f, s:f, s:f, s:o, s:o, "
+		      "s:I, s:o}",
+		      "pick", lst_dirth_pick_names[p->pick], "label", g->label, "jobs",
+		      (json_int_t)p->w.jobs, "iodepth", (json_int_t)p->w.iodepth, "grid_iops",
+		      grid.iops[0] + grid.iops[1], "grid_lat_mean_us",
+		      lst_hist_mean(&grid.lat) / 1e3, "iops", r->iops[0] + r->iops[1], "ios",
+		      (json_int_t)ios, "seconds", r->seconds, "lat_mean_us",
+		      lst_hist_mean(&r->lat) / 1e3, "lat_min_us",
+		      ios ? (double)r->lat.min / 1e3 : 0.0, "lat_max_us", (double)r->lat.max / 1e3,
+		      "percentiles_us", pc, "supported", ok, "overflow",
+		      (json_int_t)r->lat.overflow, "histogram", bins);
+	free(grid.parts);
+	s_result_free(r);
+	return o;
+}
+
+/*
+ * DIRTH's outputs: dirth-PHASE.json (the grid's window averages, the selected points and each
+ * one's histogram run) and dirth-PHASE.csv (every histogram bucket with I/Os, one row each).
+ */
+static void s_dirth_write(lst_suite_run *s, lst_results *res)
+{
+	const struct s_test *grid = &s->tests[0], *t = &s->tests[1];
+	json_t *doc, *pts = json_array(), *runs = json_array();
+	char *csvtext = NULL, *name, *text;
+	size_t csvlen = 0;
+	FILE *csv = open_memstream(&csvtext, &csvlen);
+	lst_err err;
+
+	LST_ASSERT(csv);
+	fprintf(csv, "phase,pick,jobs,iodepth,lo_us,hi_us,count\n");
+	for (size_t i = 0; i < grid->npoints; i++) {
+		if (!grid->points[i].nres)
+			continue;
+		json_array_append_new(pts, s_window_point(&grid->points[i], grid->verdict.first,
+							  grid->verdict.last));
+	}
+	for (size_t i = 0; i < t->npoints; i++)
+		if (t->points[i].nres)
+			json_array_append_new(runs, s_dirth_run(s, &t->points[i], csv));
+	fclose(csv);
+	doc = json_pack("{s:s, s:b, s:i, s:i, s:f, s:I, s:o, s:o}", "phase", s->ph->name, "steady",
+			grid->verdict.reached, "window_first", (int)grid->verdict.first + 1,
+			"window_last", (int)grid->verdict.last + 1, "resolution_pct",
+			100.0 / LST_HIST_SUB, "ios_needed_99_999",
+			(json_int_t)lst_dirth_ios_needed(99.999), "grid", pts, "selected", runs);
+	text = json_dumps(doc, JSON_INDENT(2));
+	name = lst_asprintf("dirth-%s.json", s->ph->name);
+	if (lst_results_write_file(res, name, text, strlen(text), &err))
+		lst_log_warn("%s", err.msg);
+	free(name);
+	name = lst_asprintf("dirth-%s.csv", s->ph->name);
+	if (lst_results_write_file(res, name, csvtext, csvlen, &err))
+		lst_log_warn("%s", err.msg);
+	free(name);
+	free(text);
+	free(csvtext);
+	json_decref(doc);
+}
+
+/*
+ * XSR's outputs: xsr-PHASE.csv (every interval of the three segments in time order) and
+ * xsr-PHASE.json (the segments' averages, the baseline and the time to recover); not a
+ * summary.json test, as its segments have no steady-state verdict.
+ */
+static void s_xsr_write(lst_suite_run *s, lst_results *res, FILE *progress)
+{
+	double *v[3] = { NULL, NULL, NULL }, t3 = 0, base, recovery_s = -1;
+	size_t n[3] = { 0, 0, 0 }, at;
+	char *csvtext = NULL, *name, *text;
+	size_t csvlen = 0;
+	FILE *csv = open_memstream(&csvtext, &csvlen);
+	json_t *segs = json_array(), *doc;
+	lst_err err;
+
+	LST_ASSERT(csv);
+	fprintf(csv, "phase,segment,interval,t_s,seconds,iops,mbps\n");
+	for (size_t g = 0; g < s->ntests && g < 3; g++) {
+		const struct s_test *t = &s->tests[g];
+		double sum = 0;
+
+		v[g] = lst_calloc(t->npoints + 1, sizeof(double));
+		for (size_t i = 0; i < t->npoints && t->points[i].nres; i++) {
+			const struct s_kept *k = s_kept_of(&t->points[i], 0);
+
+			v[g][n[g]++] = k->f.mbps[0] + k->f.mbps[1];
+			sum += k->f.mbps[0] + k->f.mbps[1];
+			if (g == 2 && i == 0)
+				t3 = k->t_s;
+			fprintf(csv, "%s,%zu,%zu,%.3f,%.3f,%.1f,%.3f\n", s->ph->name, g + 1, i + 1,
+				k->t_s, (double)t->points[i].w.runtime / 1e9,
+				k->f.iops[0] + k->f.iops[1], k->f.mbps[0] + k->f.mbps[1]);
+		}
+		json_array_append_new(segs, json_pack("{s:s, s:I, s:f}", "name", t->name,
+						      "intervals", (json_int_t)n[g], "mbps",
+						      n[g] ? sum / (double)n[g] : 0.0));
+	}
+	fclose(csv);
+	base = lst_xsr_baseline(v[0], n[0], s->window);
+	at = lst_xsr_recovered(base, v[2], n[2], 10);
+	if (at < n[2]) {
+		const struct s_point *p = &s->tests[2].points[at];
+
+		recovery_s = s_kept_of(p, 0)->t_s + (double)p->w.runtime / 1e9 - t3;
+	}
+	doc = json_pack("{s:s, s:o, s:f, s:f, s:b, s:I, s:o}", "phase", s->ph->name, "segments",
+			segs, "baseline_mbps", base, "tolerance_pct", 10.0, "recovered", at < n[2],
+			"recovered_interval", (json_int_t)(at + 1), "recovery_s",
+			s_num(recovery_s >= 0 ? recovery_s : NAN));
+	text = json_dumps(doc, JSON_INDENT(2));
+	name = lst_asprintf("xsr-%s.json", s->ph->name);
+	if (lst_results_write_file(res, name, text, strlen(text), &err))
+		lst_log_warn("%s", err.msg);
+	free(name);
+	free(text);
+	json_decref(doc);
+	if (progress) {
+		if (at < n[2])
+			fprintf(progress,
+				"%s: xsr: back within 10%% of %.1f MB/s after %.1f s of segment 3\n",
+				s->ph->name, base, recovery_s);
+		else
+			fprintf(progress,
+				"%s: xsr: NOT back within 10%% of %.1f MB/s in segment 3\n",
+				s->ph->name, base);
+	}
+	name = lst_asprintf("xsr-%s.csv", s->ph->name);
+	if (lst_results_write_file(res, name, csvtext, csvlen, &err))
+		lst_log_warn("%s", err.msg);
+	free(name);
+	free(csvtext);
+	for (int g = 0; g < 3; g++)
+		free(v[g]);
+}
+
 bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 {
 	bool all_ok = true;
@@ -1204,8 +1521,9 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 			if (!s_verdict(s, t, res, progress))
 				all_ok = false;
 		}
-		/* Curves: points averaged over the window (all rounds for fixed tests). */
-		if (s_curves(s)) {
+		/* Curves: points averaged over the window (all rounds for fixed tests); DIRTH's
+		 * histogram runs are in its own files. */
+		if (s_curves(s) && !(s->ph->suite == LST_SUITE_SNIA_DIRTH && t->mode == S_ONCE)) {
 			for (size_t p = 0; p < t->npoints; p++) {
 				struct lst_step_result r;
 
@@ -1221,6 +1539,10 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 		if (s->ph->suite == LST_SUITE_SNIA_IOPS)
 			s_matrix(s, t, first, last, res);
 	}
+	if (s->ph->suite == LST_SUITE_SNIA_DIRTH && s->ntests == 2 && s->tests[0].rounds)
+		s_dirth_write(s, res);
+	if (s->ph->suite == LST_SUITE_SNIA_XSR && s->ntests && s->tests[0].rounds)
+		s_xsr_write(s, res, progress);
 	return all_ok;
 }
 
@@ -1239,6 +1561,9 @@ int64_t lst_suite_estimate(const lst_suite_run *s)
 			total += w->ramp + w->runtime + t->points[p].idle_after;
 		}
 	}
+	/* DIRTH's histogram runs are added once its grid is over: count them from the start. */
+	if (s->ph->suite == LST_SUITE_SNIA_DIRTH && s->ntests == 2 && !s->tests[1].npoints)
+		total += LST_DIRTH_NPICKS * (s->ph->round_ramp + s->ph->dirth_histogram);
 	return total;
 }
 

@@ -34,6 +34,12 @@
  *                    until the heaviest point's IOPS is steady; curves averaged over the window
  *   curve            open loop: a max-rate point, then points at 10 50 70 80 90 100 % of that
  *                    rate, stopping early when the latency limit is passed
+ *   snia-xsr         seq 1024k writes, rnd 8k writes, seq 1024k again (8h 6h 6h) in 1-minute
+ *                    intervals; the time segment 3 takes to come back to segment 1's MB/s
+ *   snia-ecw         the spec's bs mix and access ranges at 40/60 over jobs x QD 1..32, rounds
+ *                    until the 32 x 32 point's IOPS is steady; curves averaged over the window
+ *   snia-dirth       random 8k 65/35 over the same grid, then a 10-minute histogram run at the
+ *                    max-IOPS, two mid and the min-latency points (lst_dirth.h)
  *   (none)           the phase's sweep points; with `steady:` rounds of all points until the
  *                    round's combined value is steady
  *

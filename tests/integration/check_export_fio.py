@@ -9,7 +9,11 @@ count reaches p% of the total) must equal summary.csv's within one bucket of loc
 histogram (1/64 of the value), and its counts must add up to summary.csv's I/Os exactly. Every
 client/server file (OUT/PHASE/BS/*.json) must hold one entry per agent of the point, then one
 per path of summary.csv's path rows, each with its row's I/Os, then "All clients", whose I/Os are
-the sum of the agents'. Every agent's histogram log
+the sum of the agents'; every entry's per-interval statistics (iops_* and bw_*: min, max, mean,
+stddev with n - 1, samples) must be those of its timeseries.csv rows, and it must hold every
+key fio-plot's reader looks up in an entry (FIO_PLOT_KEYS, from fio-plot's
+get_json_mapping: fio-plot itself is not packaged where the tests run), its latency_ns/us/ms
+steps adding up to 100% of its I/Os. Every agent's histogram log
 (OUT/PHASE/BS/hist/*_clat_hist.N.log, N its place in run.json's agents from 1) goes through
 fio-histo-log-pctiles.py (PCTILES: Debian's copy, unpacked), which must count the agent's I/Os of
 the point (summary.csv, both directions) and find its median and p99 within one bucket of them.
@@ -26,6 +30,31 @@ import subprocess
 import sys
 
 PCTS = [("p50", 50.0), ("p99", 99.0), ("p99_9", 99.9)]
+# What fio-plot reads of each client_stats entry (jsonparsing_support.get_json_mapping), MODE
+# the direction it plots; and of the document.
+FIO_PLOT_KEYS = [["job options", "iodepth"], ["job options", "numjobs"], ["job options", "bs"],
+                 ["job options", "rw"], ["MODE", "bw"], ["MODE", "iops"],
+                 ["MODE", "iops_stddev"], ["MODE", "lat_ns", "mean"],
+                 ["MODE", "lat_ns", "stddev"], ["latency_ms"], ["latency_us"], ["latency_ns"],
+                 ["usr_cpu"], ["sys_cpu"], ["hostname"]]
+
+
+def check_fio_plot_keys(path, doc, entry):
+    if not doc.get("fio version"):
+        fail("%s: no \"fio version\" (fio-plot takes a file only with one)" % path)
+    for mode in ("read", "write"):
+        for key in FIO_PLOT_KEYS:
+            o = entry
+            for k in key:
+                k = mode if k == "MODE" else k
+                if not isinstance(o, dict) or k not in o:
+                    fail("%s %s: no %s, which fio-plot reads" % (path, entry.get("hostname"),
+                                                                 ".".join(key)))
+                o = o[k]
+    ios = entry["read"]["total_ios"] + entry["write"]["total_ios"]
+    total = sum(sum(entry[u].values()) for u in ("latency_ns", "latency_us", "latency_ms"))
+    if ios and abs(total - 100.0) > 1e-6:
+        fail("%s %s: latency_ns/us/ms add up to %.9f%%, not 100%%" % (path, entry["hostname"], total))
 
 
 def fail(msg):
@@ -42,6 +71,51 @@ def summary_rows(folder):
             elif r["scope"] == "path":
                 rows[(r["phase"], int(r["point"]), r["agent"] + ":" + r["path"])] = r
     return rows
+
+
+def ts_rates(folder):
+    """{(phase, point, name): {ddir: ([iops], [bytes/s])}}, name as summary_rows keys it."""
+    out = {}
+    with open(os.path.join(folder, "timeseries.csv")) as f:
+        for r in csv.DictReader(f):
+            if r["scope"] in ("all", "agent"):
+                name = r["agent"]
+            elif r["scope"] == "path":
+                name = r["agent"] + ":" + r["path"]
+            else:
+                continue
+            e = out.setdefault((r["phase"], int(r["point"]), name),
+                               {d: ([], []) for d in ("read", "write")})
+            for d in ("read", "write"):
+                e[d][0].append(float(r["%s_iops" % d]))
+                e[d][1].append(float(r["%s_mbps" % d]) * 1e6)
+    return out
+
+
+def rate_stats(v):
+    mean = sum(v) / len(v)
+    dev = math.sqrt(sum((x - mean) ** 2 for x in v) / (len(v) - 1)) if len(v) > 1 else 0.0
+    return min(v), max(v), mean, dev
+
+
+def check_rates(path, entry, name, key, ts):
+    """entry's fio per-interval statistics against its timeseries.csv rows."""
+    rows = ts.get(key)
+    if rows is None:
+        fail("%s: %s has no timeseries.csv rows" % (path, name))
+    for ddir in ("read", "write"):
+        d = entry[ddir]
+        for kind, vals, scale, dev_key in (("iops", rows[ddir][0], 1.0, "iops_stddev"),
+                                           ("bw", rows[ddir][1], 1024.0, "bw_dev")):
+            lo, hi, mean, dev = rate_stats([x / scale for x in vals])
+            got = (d[kind + "_min"], d[kind + "_max"], d[kind + "_mean"], d[dev_key],
+                   d[kind + "_samples"])
+            want = (lo, hi, mean, dev, len(vals))
+            if (got[4] != want[4] or abs(got[0] - lo) > 1 or abs(got[1] - hi) > 1 or
+                    abs(got[2] - mean) > 1e-6 * max(1.0, mean) or
+                    abs(got[3] - dev) > 1e-6 * max(1.0, dev)):
+                fail("%s %s %s: %s min/max/mean/dev/samples %s, timeseries.csv %s"
+                     % (path, name, ddir, kind, got, want))
 
 
 def csv_percentiles(path, ddir):
@@ -99,7 +173,7 @@ def check_standalone(path, rows, scratch, agent_of):
     return phase, point
 
 
-def check_clients(path, rows):
+def check_clients(path, rows, ts):
     """The number of path entries of the file."""
     doc = json.load(open(path))
     stats = doc["client_stats"]
@@ -110,6 +184,10 @@ def check_clients(path, rows):
     if sorted(s["hostname"] for s in stats[:-1]) != sorted(a for a in mine if a != "all"):
         fail("%s: client_stats hosts %s, summary.csv agents and paths %s"
              % (path, [s["hostname"] for s in stats[:-1]], sorted(mine)))
+    for s in stats:
+        check_fio_plot_keys(path, doc, s)
+        name = "all" if s is stats[-1] else s["hostname"]
+        check_rates(path, s, name, (phase, int(point), name), ts)
     for ddir in ("read", "write"):
         agents = [s for s in stats[:-1] if ":" not in s["hostname"]]
         if sum(s[ddir]["total_ios"] for s in agents) != stats[-1][ddir]["total_ios"]:
@@ -155,7 +233,8 @@ def main():
     for path in standalone:
         seen.add(check_standalone(path, rows, scratch,
                                   lambda p: os.path.basename(p).split(".")[-2]))
-    npaths = sum(check_clients(path, rows) for path in clients)
+    ts = ts_rates(folder)
+    npaths = sum(check_clients(path, rows, ts) for path in clients)
     agents = [a["name"] for a in json.load(open(os.path.join(folder, "run.json")))["agents"]]
     logs = sorted(glob.glob(os.path.join(out, "*", "*", "hist", "*_clat_hist.*.log")))
     for path in logs:
@@ -167,7 +246,7 @@ def main():
     if seen != points:
         fail("points exported %s, summary.csv's %s" % (sorted(seen), sorted(points)))
     print("ok: %d standalone and %d client/server json+ files (%d path entries) read by "
-          "fio_jsonplus_clat2csv, %d histogram logs by fio-histo-log-pctiles.py, %d points, "
+          "fio_jsonplus_clat2csv, per-interval statistics those of timeseries.csv, %d histogram logs by fio-histo-log-pctiles.py, %d points, "
           "percentiles within one bucket of summary.csv"
           % (len(standalone), len(clients), npaths, len(logs), len(points)))
 

@@ -61,7 +61,8 @@ static void test_buckets_are_fios(void)
 }
 
 /* A run of two measured intervals and one ramp interval, reads only. */
-static json_t *s_json(const struct lst_bench_fio *f, const struct lst_dir_stats *tot)
+static json_t *s_json(const struct lst_bench_fio *f, const struct lst_dir_stats *tot,
+		      const struct lst_job_depths *depths)
 {
 	struct rusage ru = { 0 };
 	struct lst_bench_disk disk = { 0 };
@@ -70,6 +71,7 @@ static json_t *s_json(const struct lst_bench_fio *f, const struct lst_dir_stats 
 			  1, "read", "iops", 9000.0, "mibps", 1.0, "ramp", 0, "read", "iops", 100.0,
 			  "mibps", 2.0, "ramp", 0, "read", "iops", 300.0, "mibps", 4.0);
 	struct lst_bench_fio_run r = { .tot = tot,
+				       .depths = depths,
 				       .secs = 2,
 				       .intervals = iv,
 				       .ru0 = &ru,
@@ -86,8 +88,20 @@ static void test_json(void)
 {
 	static struct lst_dir_stats tot[LST_DIR_N];
 	static const unsigned long long vals[] = { 100, 5000, 123456, 9999999, 9999999 };
+	static struct lst_job_depths depths;
 	struct lst_bench_fio f = { .format = LST_BENCH_FIO_JSONPLUS, .name = "j" };
-	json_t *o, *rd, *bins;
+	json_t *o, *rd, *bins, *job, *m;
+
+	/* three I/Os submitted at depth 1, one at depth 5 (fio's bin "4"); one submit of one
+	 * I/O, one of three (both "4"); the read's slat 1000 and 3000 ns */
+	for (int d = 0; d < LST_DIR_N; d++)
+		lst_hist_init(&depths.slat[d]);
+	depths.level[0] = 3;
+	depths.level[2] = 1;
+	depths.submit[1] = 2;
+	depths.complete[1] = 4;
+	lst_hist_record(&depths.slat[LST_DIR_READ], 1000);
+	lst_hist_record(&depths.slat[LST_DIR_READ], 3000);
 
 	for (int d = 0; d < LST_DIR_N; d++)
 		lst_hist_init(&tot[d].lat);
@@ -95,7 +109,7 @@ static void test_json(void)
 		lst_hist_record(&tot[LST_DIR_READ].lat, vals[i]);
 	tot[LST_DIR_READ].ios = 5;
 	tot[LST_DIR_READ].bytes = 5 * 4096;
-	o = s_json(&f, tot);
+	o = s_json(&f, tot, &depths);
 	T_EQ_STR(json_string_value(
 			 json_object_get(json_array_get(json_object_get(o, "jobs"), 0), "jobname")),
 		 "j");
@@ -111,7 +125,18 @@ static void test_json(void)
 	T_EQ_INT(json_integer_value(json_object_get(json_object_get(rd, "clat_ns"), "N")), 5);
 	T_ASSERT(json_object_get(json_object_get(rd, "clat_ns"), "percentile"));
 	T_ASSERT(!json_object_get(json_object_get(rd, "lat_ns"), "percentile"));
-	T_EQ_INT(json_integer_value(json_object_get(json_object_get(rd, "slat_ns"), "N")), 0);
+	T_EQ_INT(json_integer_value(json_object_get(json_object_get(rd, "slat_ns"), "N")), 2);
+	T_NEAR(json_real_value(json_object_get(json_object_get(rd, "slat_ns"), "mean")), 2000.0,
+	       1e-9);
+	job = json_array_get(json_object_get(o, "jobs"), 0);
+	m = json_object_get(job, "iodepth_level");
+	T_NEAR(json_real_value(json_object_get(m, "1")), 75.0, 1e-9);
+	T_NEAR(json_real_value(json_object_get(m, "4")), 25.0, 1e-9);
+	T_NEAR(json_real_value(json_object_get(m, ">=64")), 0.0, 1e-9);
+	T_NEAR(json_real_value(json_object_get(json_object_get(job, "iodepth_submit"), "4")), 100.0,
+	       1e-9);
+	T_NEAR(json_real_value(json_object_get(json_object_get(job, "iodepth_complete"), "4")),
+	       100.0, 1e-9);
 	/* the ramp's 9000 IOPS left out; bw in KiB/s */
 	T_EQ_INT(json_integer_value(json_object_get(rd, "iops_min")), 100);
 	T_EQ_INT(json_integer_value(json_object_get(rd, "iops_max")), 300);
@@ -124,7 +149,7 @@ static void test_json(void)
 	json_decref(o);
 
 	f.format = LST_BENCH_FIO_JSON; /* json: no bins */
-	o = s_json(&f, tot);
+	o = s_json(&f, tot, &depths);
 	rd = json_object_get(json_array_get(json_object_get(o, "jobs"), 0), "read");
 	T_ASSERT(!json_object_get(json_object_get(rd, "clat_ns"), "bins"));
 	json_decref(o);

@@ -500,6 +500,10 @@ static void test_bad_phase(void)
 	    "curve: limit needs limit_percentile");
 	BAD(PHASE "    suite: snia-hir\n    hir: {gaps: [5s, 0s]}\n", "12:22",
 	    "gaps must be between 100 ms");
+	BAD(PHASE "    suite: snia-xsr\n    xsr: {segments: [8h, 6h]}\n", "12:21",
+	    "xsr: segments needs exactly three lengths, not 2");
+	BAD(PHASE "    suite: snia-dirth\n    dirth: {histogram: 1ms}\n", "12:24",
+	    "histogram must be between 100 ms");
 	BAD(PHASE "    workload: {runtime: 1s}\n    secure: true\n", "12:5",
 	    "secure: true applies only to suite: purge");
 	BAD(PHASE "    workload: {runtime: 1s}\n    on_agent_loss: redo\n", "12:20",

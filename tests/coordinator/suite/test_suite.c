@@ -14,6 +14,7 @@
 #include "lst_suite.h"
 #include "lst_test.h"
 #include "lst_time.h"
+#include "lst_util.h"
 
 static char s_dir[64];
 static int s_nres;
@@ -396,6 +397,152 @@ static void s_check_limits(void)
 	free(text);
 }
 
+/* ECW: the spec's 40/60 mix, its twelve block sizes and three access ranges on every grid
+ * point unless the phase's workload gives its own. */
+static void s_check_ecw(void)
+{
+	lst_plan *p =
+		s_plan("  - name: e\n    suite: snia-ecw\n"
+		       "    sweep: {jobs: [2], iodepth: [4, 1]}\n    round: {duration: 1s}\n");
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+
+	T_ASSERT(s);
+	T_ASSERT(lst_suite_next(s, &st));
+	T_EQ_STR(st.label, "jobs=2 iodepth=4");
+	T_EQ_INT(st.w.rw, LST_RW_RANDRW);
+	T_EQ_INT(st.w.rwmixread, 40);
+	T_EQ_INT(st.w.bssplit.n[0], 12);
+	T_EQ_INT(st.w.bssplit.e[0][7].bs, 4096);
+	T_EQ_INT(st.w.dist.nzones, 3);
+	lst_suite_destroy(&s);
+	lst_plan_destroy(&p);
+	/* the phase's own mix and ranges win over the spec's */
+	p = s_plan("  - name: e\n    suite: snia-ecw\n"
+		   "    workload: {bssplit: 4k/50:8k/50, random_distribution: zipf:1.2}\n"
+		   "    sweep: {jobs: [1], iodepth: [1]}\n    round: {duration: 1s}\n");
+	s = lst_suite_new(p, 0, 1 << 30, &err);
+	T_ASSERT(s && lst_suite_next(s, &st));
+	T_EQ_INT(st.w.bssplit.n[0], 2);
+	T_EQ_INT(st.w.dist.nzones, 0);
+	T_EQ_INT(st.w.rwmixread, 40);
+	lst_suite_destroy(&s);
+	lst_plan_destroy(&p);
+}
+
+/* DIRTH: the grid's rounds until steady, then one histogram run per selected point (max IOPS,
+ * the two mids, min latency) at the grid point's workload, and dirth-PHASE.json naming them. */
+static void s_check_dirth(void)
+{
+	lst_plan *p = s_plan("  - name: d\n    suite: snia-dirth\n"
+			     "    sweep: {jobs: [1, 2], iodepth: [1, 2]}\n"
+			     "    round: {duration: 1s}\n    steady: {window: 2, max_rounds: 3}\n"
+			     "    dirth: {histogram: 2s}\n");
+	static const char *const want[] = { "max jobs=2 iodepth=2", "mid-high jobs=1 iodepth=2",
+					    "mid-low jobs=2 iodepth=1", "min jobs=1 iodepth=1" };
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	size_t grid = 0, hist = 0;
+	json_t *doc, *sel;
+	char *path;
+
+	T_ASSERT(s);
+	/* a round of the 4-point grid, then 4 histogram runs */
+	T_EQ_INT(lst_suite_estimate(s), 4 * LST_NS_PER_S + 4 * 2 * LST_NS_PER_S);
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+		int64_t load = st.w.jobs * st.w.iodepth;
+
+		if (!strcmp(st.test, "dirth")) {
+			T_EQ_INT(st.w.runtime, LST_NS_PER_S);
+			T_EQ_INT(st.w.bs, 8192);
+			T_EQ_INT(st.w.rwmixread, 65);
+			grid++;
+		} else {
+			T_EQ_STR(st.test, "histograms");
+			T_ASSERT(hist < 4);
+			T_EQ_STR(st.label, want[hist]);
+			T_EQ_INT(st.w.runtime, 2 * LST_NS_PER_S);
+			hist++;
+		}
+		/* distinct IOPS per point; latency grows with the load */
+		s_result(&r, (double)(1000 * load + 100 * st.w.iodepth), true,
+			 (uint64_t)(1000 * load));
+		lst_suite_result(s, &st, &r, res);
+	}
+	T_EQ_INT(grid, 8); /* steady after 2 rounds of 4 points */
+	T_EQ_INT(hist, 4);
+	T_ASSERT(lst_suite_finish(s, res, NULL));
+	path = lst_asprintf("%s/dirth-d.json", lst_results_dir(res));
+	doc = json_load_file(path, 0, NULL);
+	T_ASSERT(doc);
+	sel = json_object_get(doc, "selected");
+	T_EQ_INT(json_array_size(sel), 4);
+	T_EQ_STR(s_str(json_array_get(sel, 0), "pick"), "max");
+	T_NEAR(json_real_value(json_object_get(json_array_get(sel, 0), "grid_iops")), 4200, 1e-9);
+	/* 4200 I/Os of 4 us each in one bucket: 99.999 is not supported by 4200 I/Os */
+	T_ASSERT(json_is_false(
+		json_object_get(json_object_get(json_array_get(sel, 0), "supported"), "99.999")));
+	T_EQ_INT(json_array_size(json_object_get(json_array_get(sel, 0), "histogram")), 1);
+	json_decref(doc);
+	free(path);
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
+/* XSR: three segments in time order, cut into round-length intervals (the last one shorter),
+ * sequential 1024 KiB, random 8 KiB, sequential again; the recovery read off segment 3. */
+static void s_check_xsr(void)
+{
+	lst_plan *p = s_plan("  - name: x\n    suite: snia-xsr\n    round: {duration: 1s}\n"
+			     "    xsr: {segments: [2s, 1s, 1500ms]}\n");
+	static const char *const tests[] = { "seq 1024k", "seq 1024k", "rnd 8k", "seq 1024k again",
+					     "seq 1024k again" };
+	static const int64_t runtime[] = { 1000, 1000, 1000, 1000, 500 };
+	static const double iops[] = { 1000, 1000, 50, 500, 950 };
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	size_t n = 0;
+	json_t *t;
+	char *path;
+
+	T_ASSERT(s);
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		T_ASSERT(n < 5);
+		T_EQ_STR(st.test, tests[n]);
+		T_EQ_INT(st.w.runtime, runtime[n] * LST_NS_PER_MS);
+		T_EQ_INT(st.w.bs, n == 2 ? 8192 : 1 << 20);
+		T_EQ_INT(st.w.rw, n == 2 ? LST_RW_RANDWRITE : LST_RW_WRITE);
+		s_result(&r, iops[n], true, 1000);
+		r.t_s = (double)n;
+		lst_suite_result(s, &st, &r, res);
+		n++;
+	}
+	T_EQ_INT(n, 5);
+	lst_suite_finish(s, res, NULL);
+	path = lst_asprintf("%s/xsr-x.json", lst_results_dir(res));
+	t = json_load_file(path, 0, NULL);
+	T_ASSERT(t);
+	T_EQ_STR(s_str(t, "phase"), "x");
+	T_ASSERT(json_is_true(json_object_get(t, "recovered")));
+	T_EQ_INT(json_integer_value(json_object_get(t, "recovered_interval")), 2);
+	/* segment 3 starts at t=3; its second interval starts at 4 and lasts 0.5 s */
+	T_NEAR(json_real_value(json_object_get(t, "recovery_s")), 1.5, 1e-9);
+	json_decref(t);
+	free(path);
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
 int main(void)
 {
 	int rc;
@@ -411,6 +558,9 @@ int main(void)
 	s_check_precondition_and_purge();
 	s_check_limits();
 	s_check_stop_first();
+	s_check_dirth();
+	s_check_ecw();
+	s_check_xsr();
 	{
 		char cmd[128];
 

@@ -114,9 +114,8 @@ def summary(path):
     return out
 
 fio, lst = summary(sys.argv[1]), summary(sys.argv[2])
-# fio's keys lockstep does not measure: queue-depth distribution and latency targets.
-absent = {"iodepth_level", "iodepth_submit", "iodepth_complete", "latency_depth",
-          "latency_target", "latency_percentile", "latency_window"}
+# fio's keys lockstep does not measure: latency targets.
+absent = {"latency_depth", "latency_target", "latency_percentile", "latency_window"}
 fs, ls = shape(fio["job"]), shape(lst["job"])
 for k in set(fs) - absent:
     if k == "job options":
@@ -135,6 +134,16 @@ for dd in ("read", "write"):
     assert abs(p99 - p99_bins) <= p99 / 64 + 1, ("p99 and its bins", p99, p99_bins)
     assert lst["job"][dd]["iops_samples"] >= 1
     assert lst["job"][dd]["iops_min"] <= lst["job"][dd]["iops_mean"] <= lst["job"][dd]["iops_max"]
+    # slat on io_uring: measured for the I/Os whose submit returned before any wait, part of lat
+    slat, clat = lst["job"][dd]["slat_ns"], lst["job"][dd]["clat_ns"]
+    assert 0 < slat["N"] <= clat["N"] and 0 < slat["mean"] < clat["mean"], (dd, slat, clat["mean"])
+# the queue-depth maps: fio's keys, each adding up to 100%, bench's depth where fio's is
+for m in ("iodepth_level", "iodepth_submit", "iodepth_complete"):
+    assert set(lst["job"][m]) == set(fio["job"][m]), (m, lst["job"][m], fio["job"][m])
+    assert abs(sum(lst["job"][m].values()) - 100) < 0.01, (m, lst["job"][m])
+assert lst["job"]["iodepth_level"]["8"] > 50 and fio["job"]["iodepth_level"]["8"] > 50, (
+    lst["job"]["iodepth_level"], fio["job"]["iodepth_level"])
+assert json.load(open(sys.argv[2]))["fio version"].startswith("lockstep-")
 u = lst["disk"][sys.argv[3]]
 for dd in ("read", "write"):
     ios = lst[dd][6]
@@ -145,7 +154,7 @@ assert lst["cpu"][2] > 0 and lst["cpu"][0] + lst["cpu"][1] > 0, lst["cpu"]
 print("fio IOPS r/w %.0f/%.0f, bench %.0f/%.0f" % (fio["read"][0], fio["write"][0],
                                                    lst["read"][0], lst["write"][0]))
 PY
-ok "bench's json+ has fio's keys and types; IOPS near fio's; disk_util counts bench's I/O"
+ok "bench's json+ has fio's keys and types, slat and the queue-depth maps; IOPS near fio's; disk_util counts bench's I/O"
 
 # fio's own reader of json+ takes bench's bins and checks its CSV against them.
 if command -v fio_jsonplus_clat2csv >/dev/null; then

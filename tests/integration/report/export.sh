@@ -7,7 +7,8 @@
 #   --validate) on every standalone json+ file and finds each direction's I/Os equal to
 #   summary.csv's and its p50, p99 and p99.9 within one bucket of them, for all agents and for
 #   each, and every client/server file holding one entry per agent, one per path with its
-#   summary.csv row's I/Os, and then "All clients"; the
+#   summary.csv row's I/Os, and then "All clients", each entry's per-interval iops and bw
+#   statistics those of its timeseries.csv rows and every key fio-plot's reader looks up; the
 #   layout is fio-plot's (PHASE/BS/RW-iodepth-D-numjobs-N.json); each agent's histogram log
 #   of each point read by fio-histo-log-pctiles.py counts its I/Os and finds its median and p99
 #   within one bucket of summary.csv; bad input is refused.
