@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What `lockstep db` and `lockstep trend` share: their flags' struct and the group of flags
+ * that choose a catalog and its runs (--db, --where, --since, --plan, --json), and the
+ * opening of the catalog with its runs chosen.
+ */
+#ifndef LST_CLI_CATALOG_H
+#define LST_CLI_CATALOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lst_catalog.h"
+#include "lst_cli.h"
+
+struct lst_cli_cat_flags {
+	struct lst_cli_flags c; /* first: the shared groups store into it */
+	const char *db, *where, *since, *plan;
+	int64_t json, partial;
+	const char *phase, *point, *plot; /* trend's */
+	int64_t by;			  /* trend's: index of lst_cli_trend_by */
+};
+
+/* --db, --where, --since, --plan, --json */
+extern const struct lst_flag lst_cli_cat_flags[];
+
+/*
+ * Open the catalog of fl (--db, else the default) into *cat, and when runs is not NULL read
+ * the runs that fl's --where, --since and --plan choose (and whose id starts with run, when not
+ * NULL). Returns 0, or 2 after saying why on stderr as "lockstep CMD: ..." (the caller then
+ * has nothing to free).
+ */
+int lst_cli_cat_open(const char *cmd, const struct lst_cli_cat_flags *fl, const char *run,
+		     lst_catalog **cat, struct lst_cat_run **runs, size_t *n);
+
+#endif
