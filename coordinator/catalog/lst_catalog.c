@@ -481,7 +481,7 @@ static int s_record(lst_catalog *cat, const lst_report *r, const char *path, boo
 /* Has the run ended? A run whose coordinator died has no status; Ctrl-C leaves interrupted. */
 static bool s_finished(const lst_report *r)
 {
-	return r->status && strcmp(r->status, "interrupted");
+	return r->status && *r->status && strcmp(r->status, "interrupted");
 }
 
 int lst_catalog_add(lst_catalog *cat, const char *dir, bool partial, enum lst_cat_added *what,
@@ -503,7 +503,7 @@ int lst_catalog_add(lst_catalog *cat, const char *dir, bool partial, enum lst_ca
 		rc = lst_err_set(err, -EINVAL,
 				 "%s: the run has not finished (status %s): finish it with "
 				 "'lockstep resume', or add it with --partial",
-				 dir, r->status ? r->status : "none");
+				 dir, r->status && *r->status ? r->status : "none");
 		goto destroy;
 	}
 	partial = partial && !s_finished(r);

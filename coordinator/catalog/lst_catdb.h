@@ -3,9 +3,9 @@
  * The catalog's SQL backends behind one small interface: a connection that runs one statement
  * with text parameters and hands each result row, as text, to a callback. Two implementations:
  * SQLite (the embedded default, a file) and PostgreSQL (a team's shared server). Everything the
- * catalog says in SQL is written once for both: parameters are $1, $2... in the order they
- * first appear (SQLite numbers named parameters that way), values are text and the columns'
- * declared types convert them, upserts are INSERT ... ON CONFLICT, which both speak.
+ * catalog says in SQL is written once for both: parameters are $1, $2... (PostgreSQL's own;
+ * the SQLite backend binds them by name), values are text and the columns' declared types
+ * convert them.
  *
  * A connection is used by one thread.
  */

@@ -14,14 +14,20 @@
 
 #define S_CONNECT_S "5"
 
-/* libpq's messages end in a newline; ours never do. */
+/* libpq's messages may span lines and end in a newline; ours are one line. */
 static int s_fail(int code, lst_err *err, const char *what, const char *msg)
 {
-	size_t n = strlen(msg);
+	char *one = lst_strdup(msg);
+	size_t n = strlen(one);
 
-	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-		n--;
-	return lst_err_set(err, code, "%s%.*s", what, (int)n, msg);
+	while (n && (one[n - 1] == '\n' || one[n - 1] == ' '))
+		one[--n] = 0;
+	for (char *c = one; *c; c++)
+		if (*c == '\n' || *c == '\t')
+			*c = ' ';
+	lst_err_set(err, code, "%s%s", what, one);
+	free(one);
+	return code;
 }
 
 static void *s_open(const char *url, lst_err *err)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,9 +67,15 @@ static int s_exec(void *h, const char *sql, int n, const char *const *params, ls
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return s_fail(db, rc, err);
-	for (int i = 0; i < n; i++)
-		if (params[i])
-			sqlite3_bind_text(st, i + 1, params[i], -1, SQLITE_STATIC);
+	/* $N by its name: SQLite numbers named parameters in the order they first appear */
+	for (int i = 0; i < n; i++) {
+		char name[16];
+		int at;
+
+		snprintf(name, sizeof(name), "$%d", i + 1);
+		if (params[i] && (at = sqlite3_bind_parameter_index(st, name)) > 0)
+			sqlite3_bind_text(st, at, params[i], -1, SQLITE_STATIC);
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int nc = sqlite3_column_count(st);
 

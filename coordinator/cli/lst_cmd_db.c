@@ -57,7 +57,8 @@ static const struct lst_flag s_own[] = {
 	{ .opt = { .name = NULL } },
 };
 
-static const struct lst_flag *const s_groups[] = { s_own, lst_cli_cat_flags, NULL };
+static const struct lst_flag *const s_groups[] = { s_own, lst_cli_cat_flags, lst_cli_quiet_flags,
+						   NULL };
 
 const struct lst_flag_cmd lst_cmd_db_flags = {
 	.name = "lockstep db",
@@ -180,13 +181,13 @@ static void s_print_json(json_t *o)
 
 static void s_ls_text(const struct lst_cat_run *runs, size_t n)
 {
-	printf("%-28s %-20s %-16s %-9s %-14s %-9s %s\n", "run", "started", "plan", "status",
+	printf("%-28s %-19s %-16s %-9s %-14s %-9s %s\n", "run", "started", "plan", "status",
 	       "model", "firmware", "folder");
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_cat_run *r = &runs[i];
 		const struct lst_cat_device *d = r->ndevices ? &r->devices[0] : NULL;
 
-		printf("%-28s %-20.20s %-16s %-9s %-14s %-9s %s%s\n", r->run_id,
+		printf("%-28s %-19.19s %-16s %-9s %-14s %-9s %s%s\n", r->run_id,
 		       s_or(r->started, "-"), s_or(r->plan_name, "-"),
 		       r->partial ? "partial*" : s_or(r->status, "-"),
 		       s_or(d ? d->model : NULL, "-"), s_or(d ? d->firmware : NULL, "-"), r->path,

@@ -67,7 +67,7 @@ const struct lst_flag_cmd lst_cmd_trend_flags = {
 		 "group's band is its mean +/- 3 standard deviations, and a run is judged\n"
 		 "against the band of the other runs of its group (at least 3 of them): below\n"
 		 "it is a regression for IOPS and MB/s, an improvement for latency, and the\n"
-		 "reverse above it.\n",
+		 "reverse above it. Runs added unfinished (db add --partial) are left out.\n",
 	.more = "Exit status: 0 no run flagged as a regression; 1 at least one; 2 bad usage,\n"
 		"an unknown METRIC, a bad --where or a catalog that cannot be opened.\n"
 		"\n"
@@ -246,6 +246,22 @@ free:
 	return rc;
 }
 
+/* A run added unfinished (--partial) has figures of the points it reached only: a trend leaves
+ * it out rather than let it judge or be judged. Returns the runs kept, in their order. */
+static size_t s_finished_only(struct lst_cat_run *runs, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (runs[i].partial) {
+			lst_cat_runs_free(&runs[i], 1);
+			continue;
+		}
+		runs[kept++] = runs[i];
+	}
+	return kept;
+}
+
 int lst_cmd_trend(int argc, char **argv)
 {
 	struct lst_cli_cat_flags fl = { 0 };
@@ -268,6 +284,7 @@ int lst_cmd_trend(int argc, char **argv)
 	}
 	if ((rc = lst_cli_cat_open("trend", &fl, NULL, &cat, &runs, &n)))
 		return rc;
+	n = s_finished_only(runs, n);
 	rc = s_trend(&fl, argv[first], cat, runs, n);
 	lst_cat_runs_free(runs, n);
 	free(runs);
