@@ -65,6 +65,12 @@ int lst_catwhere_cmp(const char *key, const char *a, const char *b)
 	return k >= 0 && s_keys[k].version ? strverscmp(a, b) : strcmp(a, b);
 }
 
+/* A field the catalog has no value for reads as "" (a device whose firmware is unknown). */
+static const char *s_text(const char *s)
+{
+	return s ? s : "";
+}
+
 const char *lst_catwhere_value(const struct lst_cat_run *r, const char *key, size_t i, char *buf)
 {
 	const struct lst_cat_device *d = i < r->ndevices ? &r->devices[i] : NULL;
@@ -72,23 +78,23 @@ const char *lst_catwhere_value(const struct lst_cat_run *r, const char *key, siz
 	const char *one = NULL;
 
 	if (!strcmp(key, "model"))
-		return d ? d->model : NULL;
+		return d ? s_text(d->model) : NULL;
 	if (!strcmp(key, "vendor"))
-		return d ? d->vendor : NULL;
+		return d ? s_text(d->vendor) : NULL;
 	if (!strcmp(key, "serial"))
-		return d ? d->serial : NULL;
+		return d ? s_text(d->serial) : NULL;
 	if (!strcmp(key, "firmware"))
-		return d ? d->firmware : NULL;
+		return d ? s_text(d->firmware) : NULL;
 	if (!strcmp(key, "wwn"))
-		return d ? d->wwn : NULL;
+		return d ? s_text(d->wwn) : NULL;
 	if (!strcmp(key, "target"))
-		return d ? d->target : NULL;
+		return d ? s_text(d->target) : NULL;
 	if (!strcmp(key, "host"))
-		return a ? a->host : NULL;
+		return a ? s_text(a->host) : NULL;
 	if (!strcmp(key, "kernel"))
-		return a ? a->kernel : NULL;
+		return a ? s_text(a->kernel) : NULL;
 	if (!strcmp(key, "agent"))
-		return a ? a->name : NULL;
+		return a ? s_text(a->name) : NULL;
 	if (i)
 		return NULL;
 	if (!strcmp(key, "date")) {
@@ -113,7 +119,7 @@ const char *lst_catwhere_value(const struct lst_cat_run *r, const char *key, siz
 		one = r->path;
 	else if (!strcmp(key, "sha1"))
 		one = r->plan_sha1;
-	return one;
+	return s_text(one);
 }
 
 static void s_key_list(char *buf, size_t size)

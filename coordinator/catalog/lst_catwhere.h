@@ -34,8 +34,8 @@ bool lst_catwhere_match(const lst_catwhere *w, const struct lst_cat_run *r);
 bool lst_catwhere_is_key(const char *key);
 
 /*
- * The i-th value of key for run r (devices and agents have one each; others only i = 0), or
- * NULL past the last. Borrowed from r. "date" is the start's day (the first 10 characters of
+ * The i-th value of key for run r (devices and agents have one each; others only i = 0), ""
+ * when the catalog has none, or NULL past the last. Borrowed from r. "date" is the start's day (the first 10 characters of
  * started): the caller passes buf (room 11) for it.
  */
 const char *lst_catwhere_value(const struct lst_cat_run *r, const char *key, size_t i, char *buf);
