@@ -27,7 +27,8 @@ measure() {
 	local label=$1 wall user sys kb
 	shift
 	/usr/bin/time -f "%e %U %S %M" -o "$TMP/time" "$@" >"$TMP/out" 2>"$TMP/err" || true
-	read -r wall user sys kb <"$TMP/time"
+	# GNU time says "Command exited with non-zero status 1" first when it did (trend: a regression)
+	read -r wall user sys kb < <(tail -1 "$TMP/time")
 	printf '%-34s %8s %8s %8s %9d\n' "$label" "$wall" "$user" "$sys" "$((kb / 1024))"
 }
 
