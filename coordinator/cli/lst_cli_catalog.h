@@ -7,6 +7,7 @@
 #ifndef LST_CLI_CATALOG_H
 #define LST_CLI_CATALOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,5 +33,12 @@ extern const struct lst_flag lst_cli_cat_flags[];
  */
 int lst_cli_cat_open(const char *cmd, const struct lst_cli_cat_flags *fl, const char *run,
 		     lst_catalog **cat, struct lst_cat_run **runs, size_t *n);
+
+/*
+ * Record the results folder dir in the catalog at url (NULL or "": the default), for `lockstep
+ * run --catalog`. Says what it did on stdout unless quiet. Returns 0, or 2 after saying why on
+ * stderr as "lockstep CMD: catalog: ...".
+ */
+int lst_cli_cat_add(const char *cmd, const char *url, const char *dir, bool quiet);
 
 #endif

@@ -108,10 +108,30 @@ int lst_cli_cat_open(const char *cmd, const struct lst_cli_cat_flags *fl, const 
 	return rc;
 }
 
+static const char *const s_said[] = { "added", "unchanged", "moved: path updated", "replaced" };
+
+int lst_cli_cat_add(const char *cmd, const char *url, const char *dir, bool quiet)
+{
+	struct lst_cli_cat_flags fl = { .db = url && *url ? url : NULL };
+	enum lst_cat_added what;
+	lst_catalog *cat;
+	lst_err err = { 0 };
+	int rc;
+
+	if ((rc = lst_cli_cat_open(cmd, &fl, NULL, &cat, NULL, NULL)))
+		return rc;
+	if (lst_catalog_add(cat, dir, false, &what, &err)) {
+		fprintf(stderr, "lockstep %s: catalog: %s\n", cmd, err.msg);
+		rc = 2;
+	} else if (!quiet) {
+		printf("lockstep %s: catalog: %s: %s\n", cmd, dir, s_said[what]);
+	}
+	lst_catalog_destroy(&cat);
+	return rc;
+}
+
 static int s_add(const struct lst_cli_cat_flags *fl, int n, char **dirs)
 {
-	static const char *const said[] = { "added", "unchanged", "moved: path updated",
-					    "replaced" };
 	enum lst_cat_added what;
 	lst_catalog *cat;
 	lst_err err = { 0 };
@@ -128,7 +148,7 @@ static int s_add(const struct lst_cli_cat_flags *fl, int n, char **dirs)
 			fprintf(stderr, "lockstep db add: %s\n", err.msg);
 			rc = 2;
 		} else if (!fl->c.quiet) {
-			printf("%s: %s\n", dirs[i], said[what]);
+			printf("%s: %s\n", dirs[i], s_said[what]);
 		}
 	}
 	lst_catalog_destroy(&cat);
