@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <regex.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,16 +32,30 @@ struct lst_catwhere {
 	struct s_term t[S_MAX_TERMS];
 };
 
-/* The keys, and whether they compare as version strings. */
+/* Where a key's values are: each device's, each agent's, or the run's one. */
+enum s_of { S_DEVICE, S_AGENT, S_RUN, S_DATE };
+
+#define S_DEV(f) S_DEVICE, offsetof(struct lst_cat_device, f)
+#define S_AG(f) S_AGENT, offsetof(struct lst_cat_agent, f)
+#define S_ONE(f) S_RUN, offsetof(struct lst_cat_run, f)
+
+/* The keys: where each value is (a char * field at off), and whether it compares as a version
+ * string. */
 static const struct {
 	const char *name;
+	enum s_of of;
+	size_t off;
 	bool version;
 } s_keys[] = {
-	{ "model", false }, { "vendor", false },  { "serial", false },	 { "firmware", true },
-	{ "wwn", false },   { "target", false },  { "host", false },	 { "kernel", true },
-	{ "agent", false }, { "version", true },  { "plan", false },	 { "status", false },
-	{ "run", false },   { "started", false }, { "finished", false }, { "date", false },
-	{ "path", false },  { "sha1", false },
+	{ "model", S_DEV(model), false },	{ "vendor", S_DEV(vendor), false },
+	{ "serial", S_DEV(serial), false },	{ "firmware", S_DEV(firmware), true },
+	{ "wwn", S_DEV(wwn), false },		{ "target", S_DEV(target), false },
+	{ "host", S_AG(host), false },		{ "kernel", S_AG(kernel), true },
+	{ "agent", S_AG(name), false },		{ "version", S_ONE(version), true },
+	{ "plan", S_ONE(plan_name), false },	{ "status", S_ONE(status), false },
+	{ "run", S_ONE(run_id), false },	{ "started", S_ONE(started), false },
+	{ "finished", S_ONE(finished), false }, { "date", S_DATE, 0, false },
+	{ "path", S_ONE(path), false },		{ "sha1", S_ONE(plan_sha1), false },
 };
 
 #define S_NKEYS (sizeof(s_keys) / sizeof(s_keys[0]))
@@ -65,61 +80,34 @@ int lst_catwhere_cmp(const char *key, const char *a, const char *b)
 	return k >= 0 && s_keys[k].version ? strverscmp(a, b) : strcmp(a, b);
 }
 
-/* A field the catalog has no value for reads as "" (a device whose firmware is unknown). */
-static const char *s_text(const char *s)
+/* The char * field at off of the struct at base; a value the catalog lacks (a device whose
+ * firmware is unknown) reads as "". */
+static const char *s_field(const void *base, size_t off)
 {
-	return s ? s : "";
+	const char *v = *(char *const *)((const char *)base + off);
+
+	return v ? v : "";
 }
 
 const char *lst_catwhere_value(const struct lst_cat_run *r, const char *key, size_t i, char *buf)
 {
-	const struct lst_cat_device *d = i < r->ndevices ? &r->devices[i] : NULL;
-	const struct lst_cat_agent *a = i < r->nagents ? &r->agents[i] : NULL;
-	const char *one = NULL;
+	int k = s_key(key, strlen(key));
 
-	if (!strcmp(key, "model"))
-		return d ? s_text(d->model) : NULL;
-	if (!strcmp(key, "vendor"))
-		return d ? s_text(d->vendor) : NULL;
-	if (!strcmp(key, "serial"))
-		return d ? s_text(d->serial) : NULL;
-	if (!strcmp(key, "firmware"))
-		return d ? s_text(d->firmware) : NULL;
-	if (!strcmp(key, "wwn"))
-		return d ? s_text(d->wwn) : NULL;
-	if (!strcmp(key, "target"))
-		return d ? s_text(d->target) : NULL;
-	if (!strcmp(key, "host"))
-		return a ? s_text(a->host) : NULL;
-	if (!strcmp(key, "kernel"))
-		return a ? s_text(a->kernel) : NULL;
-	if (!strcmp(key, "agent"))
-		return a ? s_text(a->name) : NULL;
-	if (i)
+	if (k < 0)
 		return NULL;
-	if (!strcmp(key, "date")) {
-		if (!r->started)
+	switch (s_keys[k].of) {
+	case S_DEVICE:
+		return i < r->ndevices ? s_field(&r->devices[i], s_keys[k].off) : NULL;
+	case S_AGENT:
+		return i < r->nagents ? s_field(&r->agents[i], s_keys[k].off) : NULL;
+	case S_DATE:
+		if (i)
 			return NULL;
-		snprintf(buf, 11, "%s", r->started);
+		snprintf(buf, 11, "%s", r->started ? r->started : "");
 		return buf;
+	default:
+		return i ? NULL : s_field(r, s_keys[k].off);
 	}
-	if (!strcmp(key, "version"))
-		one = r->version;
-	else if (!strcmp(key, "plan"))
-		one = r->plan_name;
-	else if (!strcmp(key, "status"))
-		one = r->status;
-	else if (!strcmp(key, "run"))
-		one = r->run_id;
-	else if (!strcmp(key, "started"))
-		one = r->started;
-	else if (!strcmp(key, "finished"))
-		one = r->finished;
-	else if (!strcmp(key, "path"))
-		one = r->path;
-	else if (!strcmp(key, "sha1"))
-		one = r->plan_sha1;
-	return s_text(one);
 }
 
 static void s_key_list(char *buf, size_t size)
