@@ -68,11 +68,18 @@ const char *const lst_cat_metrics[] = {
 	"lat_p50", "lat_p99",	"lat_p99_9",  "lat_p99_99", "read_p99",	 "write_p99",  NULL,
 };
 
-const char *const lst_cat_point_cols[] = {
+static const char *const s_point_cols[] = {
 	"phase",     "test",	   "name",	 "point",     "round",	    "partial",	"iops",
 	"read_iops", "write_iops", "mbps",	 "read_mbps", "write_mbps", "lat_mean", "lat_p50",
 	"lat_p99",   "lat_p99_9",  "lat_p99_99", "read_p99",  "write_p99",  NULL,
 };
+static const char *const s_steady_cols[] = { "phase",  "test",	  "tracked", "steady",
+					     "rounds", "average", NULL };
+static const char *const s_matrix_cols[] = { "phase", "mix", "bs", "iops", NULL };
+
+const struct lst_cat_table lst_cat_points = { "points", s_point_cols, 3 };
+const struct lst_cat_table lst_cat_steady = { "steady", s_steady_cols, 3 };
+const struct lst_cat_table lst_cat_matrix = { "matrix", s_matrix_cols, 2 };
 
 bool lst_cat_is_metric(const char *name)
 {
@@ -760,16 +767,16 @@ int lst_catalog_values(lst_catalog *cat, const struct lst_cat_run *runs, size_t 
 	return rc;
 }
 
-int lst_catalog_points(lst_catalog *cat, const char *run_id, lst_cat_point_fn fn, void *arg,
-		       lst_err *err)
+int lst_catalog_rows(lst_catalog *cat, const struct lst_cat_table *t, const char *run_id,
+		     lst_cat_row_fn fn, void *arg, lst_err *err)
 {
 	const char *p[] = { run_id };
 	char sql[512] = "SELECT ";
 
-	for (size_t i = 0; lst_cat_point_cols[i]; i++)
+	for (size_t i = 0; t->cols[i]; i++)
 		snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql), "%s%s", i ? ", " : "",
-			 lst_cat_point_cols[i]);
+			 t->cols[i]);
 	snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql),
-		 " FROM points WHERE run_id = $1 ORDER BY seq");
+		 " FROM %s WHERE run_id = $1 ORDER BY seq", t->name);
 	return lst_catdb_exec(cat->db, sql, 1, p, fn, arg, err);
 }

@@ -108,14 +108,27 @@ int lst_catalog_values(lst_catalog *cat, const struct lst_cat_run *runs, size_t 
 		       const char *metric, const char *phase, const char *point, double *vals,
 		       lst_err *err);
 
-/* One point's row as lst_catalog_points hands it: the catalog's columns, as text. */
-typedef int (*lst_cat_point_fn)(void *arg, int n, const char *const *vals);
+/* One row of a run's table as lst_catalog_rows hands it: its columns as text (NULL: none). */
+typedef int (*lst_cat_row_fn)(void *arg, int n, const char *const *vals);
 
-/* The columns lst_catalog_points hands over, in order. */
-extern const char *const lst_cat_point_cols[];
+/* A table of a run's figures: its columns in the order they are handed over, the first ntext
+ * of them text, the others numbers. */
+struct lst_cat_table {
+	const char *name;
+	const char *const *cols; /* NULL-terminated */
+	int ntext;
+};
 
-/* Each point of run_id, in the order it ran, to fn. Returns 0, fn's value or -errno with err. */
-int lst_catalog_points(lst_catalog *cat, const char *run_id, lst_cat_point_fn fn, void *arg,
-		       lst_err *err);
+/* each point as the report shows it (phase, test, name, then point, round, partial, figures) */
+extern const struct lst_cat_table lst_cat_points;
+/* each steady-state verdict (phase, test, tracked, then steady 0/1, rounds, average) */
+extern const struct lst_cat_table lst_cat_steady;
+/* each suite matrix cell (phase, mix, then bs in bytes, iops) */
+extern const struct lst_cat_table lst_cat_matrix;
+
+/* Each row of table t of run_id, in the folder's order, to fn. Returns 0, fn's value or
+ * -errno with err. */
+int lst_catalog_rows(lst_catalog *cat, const struct lst_cat_table *t, const char *run_id,
+		     lst_cat_row_fn fn, void *arg, lst_err *err);
 
 #endif

@@ -240,28 +240,74 @@ static int s_ls(const struct lst_cli_cat_flags *fl)
 	return 0;
 }
 
-/* show's points: text lines, or objects of a JSON array. */
-static int s_point_row(void *arg, int n, const char *const *v)
-{
-	json_t *a = arg, *o;
+/* A row of show's tables as a JSON object: text columns as strings, the others numbers. */
+struct s_rows {
+	const struct lst_cat_table *t;
+	json_t *rows;
+};
 
-	if (!a) {
-		printf("  %-12s %-24s %12s %10s %10s %10s\n", s_or(v[0], "-"), s_or(v[2], "-"),
-		       s_or(v[6], "-"), s_or(v[9], "-"), s_or(v[12], "-"), s_or(v[14], "-"));
-		return 0;
-	}
-	o = json_object();
-	for (int i = 0; i < n && lst_cat_point_cols[i]; i++) {
+static int s_json_row(void *arg, int n, const char *const *v)
+{
+	struct s_rows *sr = arg;
+	json_t *o = json_object();
+
+	for (int i = 0; i < n && sr->t->cols[i]; i++) {
 		json_t *val = json_null();
 
-		if (v[i] && i >= 3)
+		if (v[i] && i >= sr->t->ntext)
 			val = json_real(strtod(v[i], NULL));
 		else if (v[i])
 			val = json_string(v[i]);
-		json_object_set_new(o, lst_cat_point_cols[i], val);
+		json_object_set_new(o, sr->t->cols[i], val);
 	}
-	json_array_append_new(a, o);
+	json_array_append_new(sr->rows, o);
 	return 0;
+}
+
+static int s_point_line(void *arg, int n, const char *const *v)
+{
+	(void)arg;
+	if (n > 14)
+		printf("  %-12s %-24s %12s %10s %10s %10s\n", s_or(v[0], "-"), s_or(v[2], "-"),
+		       s_or(v[6], "-"), s_or(v[9], "-"), s_or(v[12], "-"), s_or(v[14], "-"));
+	return 0;
+}
+
+static int s_steady_line(void *arg, int n, const char *const *v)
+{
+	(void)arg;
+	if (n > 5)
+		printf("  steady state of %s %s (%s): %s after %s rounds, average %s\n",
+		       s_or(v[0], "-"), s_or(v[1], "-"), s_or(v[2], "-"),
+		       v[3] && strcmp(v[3], "0") ? "steady" : "not steady", s_or(v[4], "-"),
+		       s_or(v[5], "-"));
+	return 0;
+}
+
+/* show's tables: each a JSON array of o, or text lines. */
+static int s_show_tables(lst_catalog *cat, const char *run_id, json_t *o, lst_err *err)
+{
+	static const struct {
+		const struct lst_cat_table *t;
+		lst_cat_row_fn line; /* NULL: counted in text */
+	} tables[] = { { &lst_cat_points, s_point_line },
+		       { &lst_cat_steady, s_steady_line },
+		       { &lst_cat_matrix, NULL } };
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && !rc; i++) {
+		struct s_rows sr = { tables[i].t, json_array() };
+
+		rc = lst_catalog_rows(cat, sr.t, run_id,
+				      o || !tables[i].line ? s_json_row : tables[i].line, &sr, err);
+		if (!o && !tables[i].line && json_array_size(sr.rows))
+			printf("  %s: %zu cells\n", sr.t->name, json_array_size(sr.rows));
+		if (o)
+			json_object_set_new(o, sr.t->name, sr.rows);
+		else
+			json_decref(sr.rows);
+	}
+	return rc;
 }
 
 static void s_show_text(const struct lst_cat_run *r)
@@ -294,7 +340,7 @@ static int s_show(const struct lst_cli_cat_flags *fl, int n, char **ops)
 	struct lst_cat_run *runs;
 	lst_catalog *cat;
 	lst_err err = { 0 };
-	json_t *pts = NULL;
+	json_t *o = NULL;
 	size_t nr;
 	int rc;
 
@@ -311,21 +357,17 @@ static int s_show(const struct lst_cli_cat_flags *fl, int n, char **ops)
 		goto free;
 	}
 	if (fl->json)
-		pts = json_array();
+		o = s_run_json(&runs[0]);
 	else
 		s_show_text(&runs[0]);
-	if (lst_catalog_points(cat, runs[0].run_id, s_point_row, pts, &err)) {
+	if (s_show_tables(cat, runs[0].run_id, o, &err)) {
 		fprintf(stderr, "lockstep db show: %s\n", err.msg);
-		json_decref(pts);
 		rc = 2;
-		goto free;
-	}
-	if (pts) {
-		json_t *o = s_run_json(&runs[0]);
-
-		json_object_set_new(o, "points", pts);
+	} else if (o) {
 		s_print_json(o);
+		o = NULL;
 	}
+	json_decref(o);
 free:
 	lst_cat_runs_free(runs, nr);
 	free(runs);

@@ -16,6 +16,8 @@
 # 5. bad input changes nothing: a folder that is not a results folder, an unfinished run (added
 #    with --partial only, and marked), a --where with a bad key (its column named), a catalog of
 #    a newer schema; a locked SQLite file (sqlite) or an unreachable server (postgresql).
+# 6. a suites' folder (make_results.py): db show gives its steady-state verdicts and matrix
+#    cells as summary.json and matrix.csv have them.
 . "$(dirname "$0")/../lib.sh"
 keep_going
 backend=${1:?usage: catalog.sh sqlite|postgresql}
@@ -253,4 +255,21 @@ else
 	expect_exit 2 "$LOCKSTEP" db ls --db "postgresql://lst@127.0.0.1:$(free_port)/runs"
 	has_text "$TMP/err" "cannot connect"
 fi
+# --- 6. a suites' folder: its steady-state verdicts and matrix cells as its files have them ----
+"$PY" "$LST_SRC/tests/integration/make_results.py" "$TMP/suites" >/dev/null || fail "make_results.py"
+expect_exit 0 db add "$TMP/suites"
+expect_exit 0 db show --json "$(json "$TMP/suites/run.json" 'd["run_id"]')"
+"$PY" - "$TMP/out" "$TMP/suites" <<'PY' || fail "db show's verdicts or matrix cells are not the folder's"
+import csv, json, sys
+show = json.load(open(sys.argv[1]))
+tests = json.load(open(sys.argv[2] + "/summary.json"))["tests"]
+assert [(s["phase"], s["test"], s["steady"], s["rounds"]) for s in show["steady"]] == \
+    [(t["phase"], t["test"], float(t["steady"]), float(t["rounds"])) for t in tests], show["steady"]
+for s, t in zip(show["steady"], tests):
+    assert abs(s["average"] - t["average"]) <= 1e-9 * abs(t["average"]), (s, t)
+rows = list(csv.reader(open(sys.argv[2] + "/matrix.csv")))
+cells = {(float(r[0]), mix): float(v) for r in rows[1:] for mix, v in zip(rows[0][1:], r[1:])}
+got = {(c["bs"], c["mix"]): c["iops"] for c in show["matrix"] if c["phase"] == "iops"}
+assert got == cells, (len(got), len(cells))
+PY
 finish "the catalog on $backend"
