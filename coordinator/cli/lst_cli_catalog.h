@@ -41,4 +41,13 @@ int lst_cli_cat_open(const char *cmd, const struct lst_cli_cat_flags *fl, const 
  */
 int lst_cli_cat_add(const char *cmd, const char *url, const char *dir, bool quiet);
 
+/*
+ * The folders of the runs query (--where's language) chooses in the catalog at url (NULL: the
+ * default), oldest first, into dirs (room max; the caller frees each): for `lockstep report
+ * --runs`. A run whose folder is gone is left out with a warning. Returns the count, or -1
+ * after saying why on stderr as "lockstep CMD: ..." (a bad query, a catalog that cannot be
+ * opened, more runs than max).
+ */
+int lst_cli_cat_folders(const char *cmd, const char *url, const char *query, char **dirs, int max);
+
 #endif

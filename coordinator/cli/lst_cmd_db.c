@@ -130,6 +130,37 @@ int lst_cli_cat_add(const char *cmd, const char *url, const char *dir, bool quie
 	return rc;
 }
 
+int lst_cli_cat_folders(const char *cmd, const char *url, const char *query, char **dirs, int max)
+{
+	struct lst_cli_cat_flags fl = { .db = url, .where = query };
+	struct lst_cat_run *runs;
+	lst_catalog *cat;
+	size_t n;
+	int k = 0;
+
+	if (lst_cli_cat_open(cmd, &fl, NULL, &cat, &runs, &n))
+		return -1;
+	for (size_t i = 0; i < n && k >= 0; i++) {
+		if (runs[i].missing)
+			fprintf(stderr, "lockstep %s: warning: run %s: %s is missing, left out\n",
+				cmd, runs[i].run_id, runs[i].path);
+		else if (k == max)
+			k = -1;
+		else
+			dirs[k++] = lst_strdup(runs[i].path);
+	}
+	if (k < 0) {
+		fprintf(stderr, "lockstep %s: '%s' chooses more than %d runs: narrow it\n", cmd,
+			query, max);
+		while (max)
+			free(dirs[--max]);
+	}
+	lst_cat_runs_free(runs, n);
+	free(runs);
+	lst_catalog_destroy(&cat);
+	return k;
+}
+
 static int s_add(const struct lst_cli_cat_flags *fl, int n, char **dirs)
 {
 	enum lst_cat_added what;

@@ -9,7 +9,8 @@
 #    added once; added again, nothing changes;
 # 2. db ls filters (--where on model, firmware and kernel as version strings, a regular
 #    expression, --since, --plan) give the runs Python picks from the folders themselves;
-#    db show gives a real run's figures as its summary.csv has them;
+#    db show gives a real run's figures as its summary.csv has them, and report --runs
+#    compares the runs a query chooses;
 # 3. a trend of write IOPS by firmware: groups, means, spreads and bands as Python computes them
 #    from the folders' summary.csv; the regression flagged, the repeat within noise not;
 # 4. a moved folder found by its run id, a missing one reported, not fatal;
@@ -151,6 +152,24 @@ for col, want in (("read_iops", float(r["read_iops"])), ("lat_p99", float(r["lat
     assert abs(p[col] - want) <= 1e-6 * max(1.0, abs(want)), (col, p[col], want)
 assert show["devices"][0]["path"], show["devices"]
 PY
+
+# report --runs: the N-run comparison of every run the query chooses, oldest first
+expect_exit 0 "$LOCKSTEP" report --db "$DB" --runs 'plan=catalog-real' --no-plots -o "$TMP/cmp"
+for k in 1 2 3 4; do
+	grep -q "run $(json "$TMP/runs/real$k/run.json" 'd["run_id"]'), plan catalog-real" "$TMP/out" ||
+		fail "report --runs does not compare real run $k: $(head -5 "$TMP/out")"
+done
+"$PY" - "$TMP/cmp/compare.csv" "$TMP"/runs/real{1,2,3,4} <<'PY' || fail "report --runs compared other figures"
+import csv, sys
+row = next(csv.DictReader(open(sys.argv[1])))
+assert row["match"] == "ABCD", row["match"]
+for k, d in zip("abcd", sys.argv[2:]):
+    r = [x for x in csv.DictReader(open(d + "/summary.csv")) if x["agent"] == "all"][0]
+    want = float(r["read_iops"]) + float(r["write_iops"])
+    assert abs(float(row["iops_" + k]) - want) <= 0.001 + 1e-6 * want, (k, row["iops_" + k], want)
+PY
+expect_exit 2 "$LOCKSTEP" report --db "$DB" --runs 'plan=nothing-like-it'
+has_text "$TMP/err" "chooses 0 runs"
 
 # --- 3. a trend against Python's own bands -----------------------------------------------------
 expect_exit 1 "$LOCKSTEP" trend write_iops --db "$DB" --where model=PX05SRB040 --phase randrw \
