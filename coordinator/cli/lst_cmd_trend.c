@@ -210,6 +210,14 @@ static int s_plot(const struct lst_cli_cat_flags *fl, const char *metric,
 	return 0;
 }
 
+static bool s_any_value(const double *vals, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(vals[i]))
+			return true;
+	return false;
+}
+
 static int s_trend(const struct lst_cli_cat_flags *fl, const char *metric, lst_catalog *cat,
 		   const struct lst_cat_run *runs, size_t n)
 {
@@ -222,6 +230,15 @@ static int s_trend(const struct lst_cli_cat_flags *fl, const char *metric, lst_c
 
 	if (lst_catalog_values(cat, runs, n, metric, fl->phase, fl->point, vals, &err)) {
 		fprintf(stderr, "lockstep trend: %s\n", err.msg);
+		rc = 2;
+		goto free;
+	}
+	if (n && !s_any_value(vals, n)) {
+		fprintf(stderr,
+			"lockstep trend: none of the %zu runs chosen has %s%s%s%s%s ('lockstep db "
+			"show RUN' lists a run's phases and points)\n",
+			n, metric, fl->phase ? " in phase " : "", fl->phase ? fl->phase : "",
+			fl->point ? " at point " : "", fl->point ? fl->point : "");
 		rc = 2;
 		goto free;
 	}

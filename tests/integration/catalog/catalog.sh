@@ -217,6 +217,8 @@ grep -c '^regression:' "$TMP/out" | grep -x 1 >/dev/null || fail "the text trend
 has_text "$TMP/trend.gp" "set object 3 rect"
 expect_exit 0 "$LOCKSTEP" trend write_iops --db "$DB" --where 'model=MZ7KM480' --phase randrw --point iodepth=16
 expect_exit 2 "$LOCKSTEP" trend write_iopz --db "$DB"
+expect_exit 2 "$LOCKSTEP" trend write_iops --db "$DB" --phase randrw --point iodepth=99
+has_text "$TMP/err" "none of the 60 runs chosen has write_iops in phase randrw at point iodepth=99"
 
 # --- 4. moved and missing folders --------------------------------------------------------------
 mv "$TMP/runs/noise" "$TMP/moved"
