@@ -64,6 +64,7 @@ char *lst_catalog_default_url(void);
  * "URL: schema version 3 is newer than this lockstep's (1): use a newer lockstep".
  */
 lst_catalog *lst_catalog_new(const char *url, lst_err *err);
+/* Close the catalog *p and set *p to NULL; safe on NULL and twice. */
 void lst_catalog_destroy(lst_catalog **p);
 
 /*
@@ -88,6 +89,7 @@ struct lst_cat_filter {
  */
 int lst_catalog_runs(lst_catalog *cat, const struct lst_cat_filter *f, struct lst_cat_run **runs,
 		     size_t *n, lst_err *err);
+/* Free what the n runs at runs hold (not the array itself, which the caller frees). */
 void lst_cat_runs_free(struct lst_cat_run *runs, size_t n);
 
 /* The figures a point has in the catalog (points table columns), for METRIC names. */

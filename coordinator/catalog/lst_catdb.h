@@ -29,6 +29,7 @@ typedef struct lst_catdb lst_catdb;
  * err: "sqlite:PATH: unable to open database file", "postgresql://...: connection refused".
  */
 lst_catdb *lst_catdb_new(const char *url, lst_err *err);
+/* Close the connection *p and set *p to NULL; safe on NULL and twice. */
 void lst_catdb_destroy(lst_catdb **p);
 
 /*

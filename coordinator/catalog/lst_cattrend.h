@@ -51,6 +51,7 @@ struct lst_trend {
  */
 void lst_trend_init(struct lst_trend *t, const char *const *keys, const double *vals, size_t n,
 		    bool higher_is_better, int (*cmp)(const char *a, const char *b));
+/* Free what t holds (not the keys it borrows) and zero it. */
 void lst_trend_exit(struct lst_trend *t);
 
 /* "regression", "improvement", "in band", "unjudged". */

@@ -25,6 +25,7 @@ typedef struct lst_catwhere lst_catwhere;
 /* Parse text (may be empty: everything matches). Returns the query (the caller's,
  * lst_catwhere_destroy) or NULL with err. */
 lst_catwhere *lst_catwhere_parse(const char *text, lst_err *err);
+/* Free the query *p and set *p to NULL; safe on NULL and twice. */
 void lst_catwhere_destroy(lst_catwhere **p);
 
 /* Does run r satisfy every term of w? */
