@@ -5,7 +5,7 @@
 set -euo pipefail
 
 build=(build-essential cmake pkg-config libzmq3-dev libczmq-dev libmsgpack-dev liburing-dev
-       libyaml-dev libjansson-dev zlib1g-dev)
+       libyaml-dev libjansson-dev zlib1g-dev libsqlite3-dev libpq-dev)
 run=(gnuplot-nox util-linux)
 tests=(fio faketime fdisk e2fsprogs iproute2 clang libclang-rt-14-dev ansible-core python3
        python3-msgpack procps coreutils util-linux git nftables chromium)
@@ -19,6 +19,7 @@ tests+=(lintian dpkg-dev systemd binutils)  # packages (make deb, lintian, syste
 tests+=(prometheus curl)  # live metrics
 tests+=(time)  # plan reading at scale: peak memory of validate (tests/integration/plan/plan_scale.sh)
 tests+=(python3-zmq)  # a relay that drops or alters an agent's messages (waits_wire.sh)
+tests+=(postgresql)  # a throw-away server for the run catalog's PostgreSQL backend (catalog/)
 tests+=(nodejs)  # HdrHistogram's JavaScript reader of `export hdr` (report/export.sh)
 # npm too, unless a nodejs that carries its own (NodeSource's) is installed: Debian's npm
 # package conflicts with that one.

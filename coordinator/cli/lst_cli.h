@@ -26,6 +26,8 @@ int lst_cmd_inventory(int argc, char **argv);
 int lst_cmd_verify(int argc, char **argv);
 int lst_cmd_export(int argc, char **argv);
 int lst_cmd_import(int argc, char **argv);
+int lst_cmd_db(int argc, char **argv);
+int lst_cmd_trend(int argc, char **argv);
 
 /* Each command's flags and texts (lst_flag.h): the one source of its parsing, its --help, its
  * section of lockstep(1) and its bash completion. */
@@ -40,6 +42,8 @@ extern const struct lst_flag_cmd lst_cmd_inventory_flags;
 extern const struct lst_flag_cmd lst_cmd_verify_flags;
 extern const struct lst_flag_cmd lst_cmd_export_flags;
 extern const struct lst_flag_cmd lst_cmd_import_flags;
+extern const struct lst_flag_cmd lst_cmd_db_flags;
+extern const struct lst_flag_cmd lst_cmd_trend_flags;
 extern const struct lst_flag_cmd
 	lst_cmd_keygen_flags; /* lst_keygen's table, shared with the agent */
 

@@ -35,6 +35,7 @@
 
 #include "lst_assert.h"
 #include "lst_cli.h"
+#include "lst_cli_catalog.h"
 #include "lst_err.h"
 #include "lst_log.h"
 #include "lst_plot.h"
@@ -53,7 +54,9 @@ struct s_args {
 	struct lst_cli_flags c; /* first, as every command's: -o stores into c.out */
 	const char *dirs[LST_COMPARE_MAX_RUNS];
 	int ndirs;
-	const char *labels; /* --label A,B,C; NULL when not given */
+	const char *runs, *db; /* --runs QUERY, --db URL: the folders from the run catalog */
+	char *found[LST_COMPARE_MAX_RUNS]; /* the folders --runs found, ours to free */
+	const char *labels;		   /* --label A,B,C; NULL when not given */
 	const char *out;
 	const char *html; /* --html: the file, "" for DIR/report.html; NULL: none */
 	int64_t json, no_plots, limit_ns;
@@ -104,6 +107,17 @@ static const struct lst_flag s_own[] = {
 		   .help = "the latency limit of the headline figures and the plots' limit line "
 			   "(500us, 1ms; default: the plan's curve limit for the phase, else 1ms)" },
 	  .arg = "TIME" },
+	{ .opt = { .name = "runs",
+		   .ops = &lst_flag_string,
+		   .offset = S_ARG(runs),
+		   .help = "compare every run of the run catalog that QUERY chooses (db ls "
+			   "--where's language, docs/catalog.md) instead of folders named" },
+	  .arg = "QUERY" },
+	{ .opt = { .name = "db",
+		   .ops = &lst_flag_string,
+		   .offset = S_ARG(db),
+		   .help = "the run catalog of --runs (default: lockstep db's)" },
+	  .arg = "URL" },
 	{ .opt = { .name = NULL } },
 };
 
@@ -155,6 +169,26 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 	a->plots = !a->no_plots;
 	a->limit_us = (double)a->limit_ns / 1e3;
 	a->ndirs = argc - first;
+	if (a->runs && a->ndirs) {
+		lst_log_error("report: --runs chooses the folders: name none");
+		return -EINVAL;
+	}
+	if (a->runs) {
+		a->ndirs = lst_cli_cat_folders("report", a->db, a->runs, a->found,
+					       LST_COMPARE_MAX_RUNS);
+		for (int i = 0; i < a->ndirs; i++)
+			a->dirs[i] = a->found[i];
+		if (a->ndirs < 0)
+			return -EINVAL;
+		if (a->ndirs < 2) {
+			lst_log_error(
+				"report: --runs '%s' chooses %d run%s: a comparison takes two "
+				"or more",
+				a->runs, a->ndirs, a->ndirs == 1 ? "" : "s");
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (a->ndirs < 1 || a->ndirs > LST_COMPARE_MAX_RUNS) {
 		lst_log_error("report: give one results folder, or two to %d to compare (see "
 			      "'lockstep report --help')",
@@ -624,7 +658,11 @@ int lst_cmd_report(int argc, char **argv)
 	struct s_args a;
 	int rc = s_parse_args(argc, argv, &a);
 
-	if (rc)
-		return rc > 0 ? 0 : 2;
-	return a.ndirs >= 2 ? s_compare(&a) : s_report_one(&a);
+	if (!rc)
+		rc = a.ndirs >= 2 ? s_compare(&a) : s_report_one(&a);
+	else
+		rc = rc > 0 ? 0 : 2;
+	for (int i = 0; i < LST_COMPARE_MAX_RUNS; i++)
+		free(a.found[i]);
+	return rc;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lst_cli.h"
+#include "lst_cli_catalog.h"
 #include "lst_cli_results.h"
 #include "lst_coord.h"
 #include "lst_log.h"
@@ -22,6 +23,7 @@
 struct s_flags {
 	struct lst_cli_flags c; /* first: the shared groups store into it */
 	int64_t overwrite, progress, lead_ms;
+	const char *catalog; /* --catalog[=URL]: "" the default catalog */
 #ifdef LST_TEST_EXTRA_FLAG
 	int64_t probe;
 #endif
@@ -73,6 +75,13 @@ static const struct lst_flag s_own[] = {
 		   .help = "a flag only the flags test's build has" },
 	  .arg = "MODE" },
 #endif
+	{ .opt = { .name = "catalog",
+		   .ops = &lst_flag_string,
+		   .offset = offsetof(struct s_flags, catalog),
+		   .help = "add the run to the run catalog when it ends (docs/catalog.md): the "
+			   "default one, or the one at URL (sqlite:PATH, postgresql://...)" },
+	  .arg = "URL",
+	  .flags = LST_FLAG_OPTIONAL },
 	{ .opt = { .name = NULL } },
 };
 
@@ -162,7 +171,8 @@ static void s_finish(lst_coord *c, const struct lst_coord_opts *opts, int rc, bo
  * with overwrite, emptied) to the end, and destroy it. A run that started no point takes back
  * its folder, once the run has closed its files.
  */
-static int s_run(lst_coord **cp, const struct lst_coord_opts *opts, bool overwrite)
+static int s_run(lst_coord **cp, const struct lst_coord_opts *opts, bool overwrite,
+		 const char *catalog)
 {
 	char *dir = lst_strdup(lst_coord_results_dir(*cp));
 	lst_folder_lock *lock = lst_cli_lock_dir("run", dir);
@@ -178,6 +188,10 @@ static int s_run(lst_coord **cp, const struct lst_coord_opts *opts, bool overwri
 	lst_coord_destroy(cp);
 	if (!kept)
 		lst_cli_unmake_dir("run", dir, lock);
+	/* a run that ended (complete, failed, partial); an interrupted one is for resume first.
+	 * The run's own verdict stays the exit status: a catalog that fails only says so. */
+	if (catalog && kept && rc != LST_RUN_USAGE && rc != LST_RUN_INTERRUPTED)
+		lst_cli_cat_add("run", catalog, dir, opts->quiet);
 out:
 	lst_coord_destroy(cp);
 	lst_cli_unlock_dir(&lock, dir);
@@ -216,7 +230,7 @@ int lst_cmd_run(int argc, char **argv)
 		lst_plan_destroy(&plan);
 		return 2;
 	}
-	rc = s_run(&c, &opts, fl.overwrite);
+	rc = s_run(&c, &opts, fl.overwrite, fl.catalog);
 	lst_plan_destroy(&plan);
 	return rc;
 }
