@@ -53,9 +53,15 @@ function(lst_add_script_test name script)
   if(NOT A_TIMEOUT)
     set(A_TIMEOUT 120)
   endif()
+  # Alone unless tests/CMakeLists.txt lists it (or its script) as safe beside another test.
+  string(REGEX REPLACE "\\..*" "" script_name "${name}")
+  set(serial TRUE)
+  if(name IN_LIST LST_CONCURRENT_TESTS OR script_name IN_LIST LST_CONCURRENT_TESTS)
+    set(serial FALSE)
+  endif()
   add_test(NAME integration.${name} COMMAND bash ${script} ${A_ARGS})
   set_tests_properties(integration.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${A_TIMEOUT}
-      LABELS "integration;${A_LABELS}" RUN_SERIAL TRUE
+      LABELS "integration;${A_LABELS}" RUN_SERIAL ${serial}
       ENVIRONMENT "LST_BIN=${CMAKE_BINARY_DIR}/bin;LST_SRC=${CMAKE_SOURCE_DIR};LST_BUILD=${CMAKE_BINARY_DIR}")
 endfunction()
 
