@@ -1332,6 +1332,47 @@ static int s_ts_take(const lst_csv *t, size_t i, const int *cols, void *arg)
 	return 0;
 }
 
+/* What lst_report_ts_rows passes on. */
+struct s_ts_rows {
+	const char *phase;
+	size_t phase_col;
+	int (*fn)(const struct lst_rpt_ts *row, bool part, void *arg);
+	void *arg;
+	lst_err *err;
+};
+
+static int s_ts_row(const lst_csv *t, size_t i, const int *cols, void *arg)
+{
+	struct s_ts_rows *a = arg;
+	struct lst_rpt_ts row;
+	int rc;
+
+	if (strcmp(lst_csv_field(t, i, cols[a->phase_col]), a->phase))
+		return 0;
+	if ((rc = s_read_row(t, i, &lst_timeseries_table, cols, &row, a->err)))
+		return rc;
+	return a->fn(&row, s_is_part(row.scope), a->arg);
+}
+
+/* The phase column's index in lst_timeseries_table. */
+static size_t s_ts_phase_col(void)
+{
+	for (size_t k = 0; k < lst_timeseries_table.ncols; k++)
+		if (!strcmp(lst_timeseries_table.cols[k].name, "phase"))
+			return k;
+	LST_ASSERT(!"timeseries.csv has a phase column");
+	return 0;
+}
+
+int lst_report_ts_rows(const lst_report *r, const char *phase,
+		       int (*fn)(const struct lst_rpt_ts *row, bool part, void *arg), void *arg,
+		       lst_err *err)
+{
+	struct s_ts_rows a = { phase, s_ts_phase_col(), fn, arg, err };
+
+	return s_ts_each(r, true, s_ts_row, &a, err);
+}
+
 int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view, lst_err *err)
 {
 	const struct s_priv *p = r->priv;
@@ -1344,9 +1385,7 @@ int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view,
 	view->nts = view->nts_parts = 0;
 	st->map = lst_map_new();
 	view->ts_strs = st;
-	for (size_t k = 0; k < lst_timeseries_table.ncols; k++)
-		if (!strcmp(lst_timeseries_table.cols[k].name, "phase"))
-			a.phase_col = k;
+	a.phase_col = s_ts_phase_col();
 	/* Room for the rows the check counted, allocated once (doubling held up to twice them). */
 	for (size_t k = 0; k < p->nts_rows; k++) {
 		if (phase && strcmp(r->phases[k].name, phase))
