@@ -13,9 +13,10 @@
 # The day-long case: `lockstep run` of one point against a swarm (build/tests/lockstep-swarm) of
 # AGENTS simulated agents at INTERVAL for RUNTIME, its summary and plots included (a gnuplot on
 # PATH draws them), for this tree's binary and OLD_BIN's side by side (both at once, each with
-# its swarm): the coordinator's VmRSS when the first timeseries.csv row appears, its own peak
-# (VmHWM, read every 50 ms to its end: wait4's ru_maxrss would count gnuplot's too) and the
-# growth between.
+# its swarm): the coordinator's VmRSS when the first timeseries.csv row appears, its peak while
+# the phase runs (until plots/ appears), its own peak to the end (VmHWM, read every 50 ms:
+# wait4's ru_maxrss would count gnuplot's too) and the growth from the first row. KEEP=DIR keeps
+# the results folders there.
 #   bench/memory.sh day OLD_BIN [AGENTS=100] [RUNTIME=10m] [INTERVAL=100ms]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,6 +63,8 @@ try:
                 status = {}
             if "VmHWM" in status:
                 r["peak"] = int(status["VmHWM"])
+                if not os.path.exists(r["d"] + "/res/plots"):
+                    r["run"] = r["peak"]
             pid, st, _ = os.wait4(r["p"].pid, os.WNOHANG)
             if pid:
                 r["p"].returncode = st
@@ -73,12 +76,13 @@ try:
                 r["rss0"] = int(status["VmRSS"])
         time.sleep(0.05)
     print("%d agents x %s for %s, summary and plots included" % (int(n), interval, runtime))
-    print("%-4s %10s %12s %10s %10s %s" % ("", "rss0 kB", "peak kB", "growth kB", "ts MB", "exit"))
+    print("%-4s %10s %12s %12s %10s %10s %s" % ("", "rss0 kB", "run peak kB", "peak kB",
+                                                "growth kB", "ts MB", "exit"))
     for name in ("old", "new"):
         r = runs[name]
         r["sp"].wait(timeout=30)
         ts = os.path.getsize(r["d"] + "/res/timeseries.csv") / 1e6
-        print("%-4s %10s %12d %10s %10.1f %s" % (name, r["rss0"], r["peak"],
+        print("%-4s %10s %12s %12d %10s %10.1f %s" % (name, r["rss0"], r.get("run"), r["peak"],
               r["peak"] - r["rss0"] if r["rss0"] else "-", ts, os.waitstatus_to_exitcode(r["st"])))
 finally:
     for r in runs.values():
@@ -86,6 +90,9 @@ finally:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+    if os.environ.get("KEEP"):
+        for name in runs:
+            shutil.move(os.path.join(tmp, name, "res"), os.path.join(os.environ["KEEP"], name))
     shutil.rmtree(tmp)
 PY
 fi

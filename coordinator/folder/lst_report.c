@@ -1336,6 +1336,7 @@ static int s_ts_take(const lst_csv *t, size_t i, const int *cols, void *arg)
 struct s_ts_rows {
 	const char *phase;
 	size_t phase_col;
+	size_t left; /* the phase's rows not passed on yet, as the check counted them */
 	int (*fn)(const struct lst_rpt_ts *row, bool part, void *arg);
 	void *arg;
 	lst_err *err;
@@ -1349,9 +1350,12 @@ static int s_ts_row(const lst_csv *t, size_t i, const int *cols, void *arg)
 
 	if (strcmp(lst_csv_field(t, i, cols[a->phase_col]), a->phase))
 		return 0;
-	if ((rc = s_read_row(t, i, &lst_timeseries_table, cols, &row, a->err)))
+	if ((rc = s_read_row(t, i, &lst_timeseries_table, cols, &row, a->err)) ||
+	    (rc = a->fn(&row, s_is_part(row.scope), a->arg)))
 		return rc;
-	return a->fn(&row, s_is_part(row.scope), a->arg);
+	/* the phase's last row: the file's rest is other phases' (a run writes a phase's rows
+	 * before the next phase's), not read */
+	return --a->left ? 0 : 1;
 }
 
 /* The phase column's index in lst_timeseries_table. */
@@ -1368,8 +1372,13 @@ int lst_report_ts_rows(const lst_report *r, const char *phase,
 		       int (*fn)(const struct lst_rpt_ts *row, bool part, void *arg), void *arg,
 		       lst_err *err)
 {
-	struct s_ts_rows a = { phase, s_ts_phase_col(), fn, arg, err };
+	const struct s_priv *p = r->priv;
+	const struct lst_rpt_phase *ph = lst_report_phase(r, phase);
+	size_t k = ph ? (size_t)(ph - r->phases) : p->nts_rows;
+	struct s_ts_rows a = { phase, s_ts_phase_col(), 0, fn, arg, err };
 
+	if (k >= p->nts_rows || !(a.left = p->ts_rows[k][0] + p->ts_rows[k][1]))
+		return 0; /* the check found no row of it */
 	return s_ts_each(r, true, s_ts_row, &a, err);
 }
 
