@@ -61,6 +61,7 @@ struct s_ts_arg {
 	const char *phase; /* NULL: every phase */
 	size_t phase_col;  /* the phase column's index in lst_timeseries_table */
 	size_t nts_cap, nparts_cap;
+	size_t left; /* a phase's view: its rows, as the check counted them */
 	lst_err *err;
 };
 
@@ -1329,7 +1330,9 @@ static int s_ts_take(const lst_csv *t, size_t i, const int *cols, void *arg)
 		s_ts_push(&a->view->ts_parts, &a->view->nts_parts, &a->nparts_cap, &row);
 	else
 		s_ts_push(&a->view->ts, &a->view->nts, &a->nts_cap, &row);
-	return 0;
+	/* a phase's view is whole at its last row, as the check counted them: no need to read the
+	 * other phases' after it */
+	return a->phase && a->view->nts + a->view->nts_parts == a->left ? 1 : 0;
 }
 
 /* What lst_report_ts_rows passes on. */
@@ -1404,9 +1407,10 @@ int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view,
 	}
 	view->ts = lst_calloc(a.nts_cap + 1, sizeof(*view->ts));
 	view->ts_parts = lst_calloc(a.nparts_cap + 1, sizeof(*view->ts_parts));
+	a.left = a.nts_cap + a.nparts_cap;
 	a.nts_cap++;
 	a.nparts_cap++;
-	rc = s_ts_each(r, true, s_ts_take, &a, err);
+	rc = phase && !a.left ? 0 : s_ts_each(r, true, s_ts_take, &a, err);
 	if (rc)
 		lst_report_ts_view_exit(view);
 	return rc;
