@@ -10,9 +10,92 @@
 # its peak after that, the growth, and that growth per round or point; the peak while the run
 # draws its plots, and that of `lockstep report --no-plots` on the folder. Never gates anything.
 #   bench/memory.sh [AGENTS=4] [ROUNDS=2000] [POINTS=2000] [ROUND=100ms] [INTERVAL=10ms]
+# The day-long case: `lockstep run` of one point against a swarm (build/tests/lockstep-swarm) of
+# AGENTS simulated agents at INTERVAL for RUNTIME, its summary and plots included (a gnuplot on
+# PATH draws them), for this tree's binary and OLD_BIN's side by side (both at once, each with
+# its swarm): the coordinator's VmRSS when the first timeseries.csv row appears, its peak while
+# the phase runs (until plots/ appears), its own peak to the end (VmHWM, read every 50 ms:
+# wait4's ru_maxrss would count gnuplot's too) and the growth from the first row. KEEP=DIR keeps
+# the results folders there.
+#   bench/memory.sh day OLD_BIN [AGENTS=100] [RUNTIME=10m] [INTERVAL=100ms]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${LST_BIN:-$ROOT/build/bin}
+if [ "${1:-}" = day ]; then
+	old=${2:?usage: bench/memory.sh day OLD_BIN [AGENTS] [RUNTIME] [INTERVAL]}
+	exec python3 - "$ROOT/build/tests/lockstep-swarm" "$BIN/lockstep" "$old/lockstep" \
+		"${3:-100}" "${4:-10m}" "${5:-100ms}" <<'PY'
+import os, shutil, subprocess, sys, tempfile, time
+swarm, new, old, n, runtime, interval = sys.argv[1:7]
+tmp = tempfile.mkdtemp(prefix="lst-bench.")
+runs = {}
+try:
+    for name, lockstep in (("new", new), ("old", old)):
+        d = os.path.join(tmp, name)
+        os.mkdir(d)
+        sp = subprocess.Popen([swarm, "--agents", n, "--port-file", d + "/ports", "--exit-on-bye",
+                               "--name-prefix", name], stdout=subprocess.DEVNULL,
+                              stderr=open(d + "/swarm.err", "w"))
+        for _ in range(400):
+            if os.path.exists(d + "/ports"):
+                break
+            time.sleep(0.05)
+        ports = [l.split() for l in open(d + "/ports")]
+        with open(d + "/plan.yaml", "w") as f:
+            f.write("lockstep: 1\nname: day\nagents:\n")
+            f.writelines('  - {name: %s, address: "%s"}\n' % (a, ep) for a, ep in ports)
+            f.write("targets:\n  - name: t\n    paths:\n")
+            f.writelines("      %s: /swarm/%s\n" % (a, a) for a, _ in ports)
+            f.write('defaults: {interval: %s, engine: "null", rw: randrw, rwmixread: 70, bs: 4k, '
+                    'iodepth: 1, size: 1g}\nphases:\n  - name: p\n    workload: {runtime: %s}\n'
+                    % (interval, runtime))
+        p = subprocess.Popen([lockstep, "run", "--quiet", d + "/plan.yaml", "-o", d + "/res"],
+                             stdout=subprocess.DEVNULL, stderr=open(d + "/run.log", "w"))
+        runs[name] = dict(d=d, sp=sp, p=p, rss0=None)
+    while any("st" not in r for r in runs.values()):
+        for name, r in runs.items():
+            if "st" in r:
+                continue
+            try:
+                status = {l.split(":")[0]: l.split()[1] for l in
+                          open("/proc/%d/status" % r["p"].pid) if l.startswith("Vm")}
+            except OSError:
+                status = {}
+            if "VmHWM" in status:
+                r["peak"] = int(status["VmHWM"])
+                if not os.path.exists(r["d"] + "/res/plots"):
+                    r["run"] = r["peak"]
+            pid, st, _ = os.wait4(r["p"].pid, os.WNOHANG)
+            if pid:
+                r["p"].returncode = st
+                r["st"] = st
+                continue
+            if r["rss0"] is None and "VmRSS" in status and \
+                    os.path.exists(r["d"] + "/res/timeseries.csv") and \
+                    os.path.getsize(r["d"] + "/res/timeseries.csv") > 4096:
+                r["rss0"] = int(status["VmRSS"])
+        time.sleep(0.05)
+    print("%d agents x %s for %s, summary and plots included" % (int(n), interval, runtime))
+    print("%-4s %10s %12s %12s %10s %10s %s" % ("", "rss0 kB", "run peak kB", "peak kB",
+                                                "growth kB", "ts MB", "exit"))
+    for name in ("old", "new"):
+        r = runs[name]
+        r["sp"].wait(timeout=30)
+        ts = os.path.getsize(r["d"] + "/res/timeseries.csv") / 1e6
+        print("%-4s %10s %12s %12d %10s %10.1f %s" % (name, r["rss0"], r.get("run"), r["peak"],
+              r["peak"] - r["rss0"] if r["rss0"] else "-", ts, os.waitstatus_to_exitcode(r["st"])))
+finally:
+    for r in runs.values():
+        for proc in (r["p"], r["sp"]):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    if os.environ.get("KEEP"):
+        for name in runs:
+            shutil.move(os.path.join(tmp, name, "res"), os.path.join(os.environ["KEEP"], name))
+    shutil.rmtree(tmp)
+PY
+fi
 nagents=${1:-4}
 rounds=${2:-2000}
 points=${3:-2000}

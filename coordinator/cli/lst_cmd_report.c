@@ -279,7 +279,7 @@ static int s_report_one(const struct s_args *a)
 	if (a->html && !(html = s_write_html(a, r, outdir, a->plots ? &made : NULL, prc, &perr)))
 		goto out;
 	if (a->json) {
-		json_t *o = lst_report_json(r);
+		json_t *o = json_object();
 
 		if (html)
 			json_object_set_new(o, "html", json_string(html));
@@ -287,7 +287,7 @@ static int s_report_one(const struct s_args *a)
 		json_object_set_new(o, "plots",
 				    lst_report_plots_json(outdir, &made, prc, &perr, a->plots));
 		json_object_set_new(o, "repeats", lst_repeats_json(r));
-		rc = s_print_json(o);
+		rc = lst_report_json_write(stdout, r, o);
 		json_decref(o);
 	} else {
 		lst_report_print(r);

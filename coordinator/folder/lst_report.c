@@ -61,6 +61,7 @@ struct s_ts_arg {
 	const char *phase; /* NULL: every phase */
 	size_t phase_col;  /* the phase column's index in lst_timeseries_table */
 	size_t nts_cap, nparts_cap;
+	size_t left; /* a phase's view: its rows, as the check counted them */
 	lst_err *err;
 };
 
@@ -1329,7 +1330,59 @@ static int s_ts_take(const lst_csv *t, size_t i, const int *cols, void *arg)
 		s_ts_push(&a->view->ts_parts, &a->view->nts_parts, &a->nparts_cap, &row);
 	else
 		s_ts_push(&a->view->ts, &a->view->nts, &a->nts_cap, &row);
+	/* a phase's view is whole at its last row, as the check counted them: no need to read the
+	 * other phases' after it */
+	return a->phase && a->view->nts + a->view->nts_parts == a->left ? 1 : 0;
+}
+
+/* What lst_report_ts_rows passes on. */
+struct s_ts_rows {
+	const char *phase;
+	size_t phase_col;
+	size_t left; /* the phase's rows not passed on yet, as the check counted them */
+	int (*fn)(const struct lst_rpt_ts *row, bool part, void *arg);
+	void *arg;
+	lst_err *err;
+};
+
+static int s_ts_row(const lst_csv *t, size_t i, const int *cols, void *arg)
+{
+	struct s_ts_rows *a = arg;
+	struct lst_rpt_ts row;
+	int rc;
+
+	if (strcmp(lst_csv_field(t, i, cols[a->phase_col]), a->phase))
+		return 0;
+	if ((rc = s_read_row(t, i, &lst_timeseries_table, cols, &row, a->err)) ||
+	    (rc = a->fn(&row, s_is_part(row.scope), a->arg)))
+		return rc;
+	/* the phase's last row: the file's rest is other phases' (a run writes a phase's rows
+	 * before the next phase's), not read */
+	return --a->left ? 0 : 1;
+}
+
+/* The phase column's index in lst_timeseries_table. */
+static size_t s_ts_phase_col(void)
+{
+	for (size_t k = 0; k < lst_timeseries_table.ncols; k++)
+		if (!strcmp(lst_timeseries_table.cols[k].name, "phase"))
+			return k;
+	LST_ASSERT(!"timeseries.csv has a phase column");
 	return 0;
+}
+
+int lst_report_ts_rows(const lst_report *r, const char *phase,
+		       int (*fn)(const struct lst_rpt_ts *row, bool part, void *arg), void *arg,
+		       lst_err *err)
+{
+	const struct s_priv *p = r->priv;
+	const struct lst_rpt_phase *ph = lst_report_phase(r, phase);
+	size_t k = ph ? (size_t)(ph - r->phases) : p->nts_rows;
+	struct s_ts_rows a = { phase, s_ts_phase_col(), 0, fn, arg, err };
+
+	if (k >= p->nts_rows || !(a.left = p->ts_rows[k][0] + p->ts_rows[k][1]))
+		return 0; /* the check found no row of it */
+	return s_ts_each(r, true, s_ts_row, &a, err);
 }
 
 int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view, lst_err *err)
@@ -1344,9 +1397,7 @@ int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view,
 	view->nts = view->nts_parts = 0;
 	st->map = lst_map_new();
 	view->ts_strs = st;
-	for (size_t k = 0; k < lst_timeseries_table.ncols; k++)
-		if (!strcmp(lst_timeseries_table.cols[k].name, "phase"))
-			a.phase_col = k;
+	a.phase_col = s_ts_phase_col();
 	/* Room for the rows the check counted, allocated once (doubling held up to twice them). */
 	for (size_t k = 0; k < p->nts_rows; k++) {
 		if (phase && strcmp(r->phases[k].name, phase))
@@ -1356,9 +1407,10 @@ int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view,
 	}
 	view->ts = lst_calloc(a.nts_cap + 1, sizeof(*view->ts));
 	view->ts_parts = lst_calloc(a.nparts_cap + 1, sizeof(*view->ts_parts));
+	a.left = a.nts_cap + a.nparts_cap;
 	a.nts_cap++;
 	a.nparts_cap++;
-	rc = s_ts_each(r, true, s_ts_take, &a, err);
+	rc = phase && !a.left ? 0 : s_ts_each(r, true, s_ts_take, &a, err);
 	if (rc)
 		lst_report_ts_view_exit(view);
 	return rc;

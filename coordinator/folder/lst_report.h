@@ -173,6 +173,18 @@ int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view,
 void lst_report_ts_view_exit(lst_report *view);
 
 /*
+ * Calls fn for every timeseries.csv row of phase, in file order, read again from the file a
+ * chunk at a time so that no row outlives its call: the row and its strings are valid until fn
+ * returns; part: a row of scope target or path (those a view keeps in ts_parts). The file is
+ * read up to the phase's last row, as lst_report_load counted them. fn returns 0 to go on, 1 to
+ * stop (then 0 is returned), or -errno with err. Returns 0, or -errno with err (as
+ * lst_report_ts_view).
+ */
+int lst_report_ts_rows(const lst_report *r, const char *phase,
+		       int (*fn)(const struct lst_rpt_ts *row, bool part, void *arg), void *arg,
+		       lst_err *err);
+
+/*
  * A file of the folder that only some sections of a report read (events.csv, telemetry.csv,
  * integrity.csv), loaded once by lst_report_load for every output that shows it. csv is NULL
  * when the file is missing (rc -ENOENT) or malformed (rc and err say why: the report shows the

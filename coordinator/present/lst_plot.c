@@ -33,13 +33,8 @@ static void s_matrices(struct lst_plot__ctx *c, const lst_report *r)
 		lst_plot__matrix(c, r, &r->matrices[i]);
 }
 
-/* Which phases' timeseries rows a family reads: every phase's, a suite's, an HIR's. */
-static bool s_ts_every(const struct lst_rpt_phase *ph)
-{
-	(void)ph;
-	return true;
-}
-
+/* Which phases' timeseries rows a family reads into a view: a suite's, an HIR's (the whole
+ * phase's timeseries reads the file as it writes, lst_plot_ts.c). */
 static bool s_ts_suite(const struct lst_rpt_phase *ph)
 {
 	return *ph->suite;
@@ -54,7 +49,7 @@ static bool s_ts_hir(const struct lst_rpt_phase *ph)
 static const struct lst_plot__family s_families[] = {
 	{ "lat_vs_iops", lst_plot__lat_vs_iops, NULL, NULL },
 	{ "lat_paths", lst_plot__lat_paths, NULL, NULL },
-	{ "timeseries", lst_plot__timeseries, NULL, s_ts_every },
+	{ "timeseries", lst_plot__timeseries, NULL, NULL },
 	{ "timeseries parts", lst_plot__ts_parts, NULL, s_ts_suite },
 	{ "steady", NULL, lst_plot__steady, NULL },
 	{ "wsat", lst_plot__wsat, NULL, NULL },

@@ -98,7 +98,7 @@ void lst_plot__hir(struct lst_plot__ctx *c, const lst_report *r, const struct ls
 		return;
 	if (sc.nrows)
 		lst_plot__ts_block(f, r, "$ts", ph->name, "all", NULL, sc.nrows, t0, div,
-				   lst_plot__ts_gap(r, ph->name, sc.nrows), NULL, false);
+				   lst_plot__ts_gap(r, ph->name), NULL, false);
 	for (size_t k = 0; k < ntests; k++)
 		s_hir_block(f, r, ph->name, tests[k], k, t0, div);
 	lst_plot__begin(f, name, 1200, 700);

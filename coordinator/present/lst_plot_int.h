@@ -119,7 +119,7 @@ struct lst_plot__ts_grid;
 double lst_plot__time_unit(double span, const char **unit);
 
 /* The gap (seconds) from which a phase's lines break (see lst_plot_ts.c). */
-double lst_plot__ts_gap(const lst_report *r, const char *phase, size_t nrows);
+double lst_plot__ts_gap(const lst_report *r, const char *phase);
 
 /* The rows of phase and agent (or of its path) as datablock var; see lst_plot_ts.c. */
 void lst_plot__ts_block(FILE *f, const lst_report *r, const char *var, const char *phase,

@@ -72,6 +72,154 @@ static void s_bucket_flush(FILE *f, struct s_bucket *b, double t0, double div, b
 }
 
 /*
+ * Where a plot's rows come from: the row arrays of r (a view, or a part's copy of one), or
+ * timeseries.csv itself, read as the plot goes (file: r holds no rows). A whole phase's plot
+ * reads the file, twice (a scan, then its lines), so that a phase of any length is never in
+ * memory: only its combined rows' times and each line's bucket are.
+ */
+struct s_src {
+	const lst_report *r;
+	bool file;
+};
+
+typedef int (*s_row_fn)(const struct lst_rpt_ts *t, bool part, void *arg);
+
+/* fn for each row of phase: r's combined and agents' rows, then its parts (file order in each),
+ * or the file's rows in its order. Returns 0, or -errno after a warning (the file went bad). */
+static int s_src_each(const struct s_src *src, const char *phase, s_row_fn fn, void *arg)
+{
+	const lst_report *r = src->r;
+	lst_err err;
+	int rc;
+
+	if (!src->file) {
+		for (size_t i = 0; i < r->nts; i++)
+			if (!strcmp(r->ts[i].phase, phase))
+				fn(&r->ts[i], false, arg);
+		for (size_t i = 0; i < r->nts_parts; i++)
+			if (!strcmp(r->ts_parts[i].phase, phase))
+				fn(&r->ts_parts[i], true, arg);
+		return 0;
+	}
+	if ((rc = lst_report_ts_rows(r, phase, fn, arg, &err)))
+		lst_log_warn("plots of phase %s: %s", phase, err.msg);
+	return rc;
+}
+
+/* A point's first combined row: where its boundary is drawn. */
+struct s_ts_start {
+	long point;
+	double t_s;
+};
+
+/*
+ * A phase's scan (lst_plot__ts_scan) with what its plot needs of the combined rows: their times
+ * in file order (the gap and the grid) and where the point changes (the marks). The names are
+ * copies, as a file's rows do not outlive their call.
+ */
+struct s_scan {
+	struct lst_plot__ts_scan o;
+	double *t;
+	size_t nt, tcap;
+	struct s_ts_start *start;
+	size_t nstart, startcap;
+	long last_point;
+	bool copy; /* the rows are the file's: names are copied */
+	char *names[3 * 64];
+	size_t nnames;
+};
+
+static const char *s_scan_name(struct s_scan *s, const char *name)
+{
+	if (!s->copy)
+		return name;
+	LST_ASSERT(s->nnames < LST_ARRAY_SIZE(s->names));
+	return s->names[s->nnames++] = lst_strdup(name);
+}
+
+static int s_scan_row(const struct lst_rpt_ts *t, bool part, void *arg)
+{
+	struct s_scan *s = arg;
+	struct lst_plot__ts_scan *o = &s->o;
+	bool known = false;
+
+	if (part) { /* the paths of its path rows, in the order they first appear */
+		if (strcmp(t->scope, "path"))
+			return 0;
+		for (size_t k = 0; k < o->npaths; k++)
+			known |= !strcmp(o->paths[k], t->path) &&
+				 !strcmp(o->path_agents[k], t->agent);
+		if (!known && o->npaths < LST_ARRAY_SIZE(o->paths)) {
+			o->path_agents[o->npaths] = s_scan_name(s, t->agent);
+			o->paths[o->npaths++] = s_scan_name(s, t->path);
+		}
+		return 0;
+	}
+	if (strcmp(t->agent, "all")) {
+		for (size_t k = 0; k < o->nagents; k++)
+			known |= !strcmp(o->agents[k], t->agent);
+		if (!known && o->nagents < LST_ARRAY_SIZE(o->agents))
+			o->agents[o->nagents++] = s_scan_name(s, t->agent);
+		return 0;
+	}
+	o->nrows++;
+	o->t0 = LST_MIN(o->t0, t->t_s);
+	o->t1 = LST_MAX(o->t1, t->t_s);
+	o->rd += t->iops[0];
+	o->wr += t->iops[1];
+	o->latmax = LST_MAX(o->latmax, t->lat_p99);
+	if (t->point != s->last_point) {
+		o->npoints++;
+		if (s->nstart == s->startcap) {
+			s->startcap = s->startcap ? 2 * s->startcap : 64;
+			s->start = lst_realloc(s->start, s->startcap * sizeof(*s->start));
+		}
+		s->start[s->nstart++] = (struct s_ts_start){ t->point, t->t_s };
+	}
+	s->last_point = t->point;
+	if (s->nt == s->tcap) {
+		s->tcap = s->tcap ? 2 * s->tcap : 256;
+		s->t = lst_realloc(s->t, s->tcap * sizeof(*s->t));
+	}
+	s->t[s->nt++] = t->t_s;
+	return 0;
+}
+
+static void s_scan_exit(struct s_scan *s)
+{
+	for (size_t i = 0; i < s->nnames; i++)
+		free(s->names[i]);
+	free(s->t);
+	free(s->start);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Scan a phase's rows into s. Returns 0, or -errno (warned; s is then empty). */
+static int s_scan(const struct s_src *src, const char *phase, struct s_scan *s)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->o.t0 = INFINITY;
+	s->o.t1 = -INFINITY;
+	s->last_point = -1;
+	s->copy = src->file;
+	if ((rc = s_src_each(src, phase, s_scan_row, s)))
+		s_scan_exit(s);
+	return rc;
+}
+
+void lst_plot__ts_scan(const lst_report *r, const char *phase, struct lst_plot__ts_scan *o)
+{
+	struct s_scan s;
+	struct s_src src = { r, false };
+
+	s_scan(&src, phase, &s);
+	*o = s.o; /* its names are r's own: nothing copied */
+	s_scan_exit(&s);
+}
+
+/*
  * The times of a phase's combined rows, sorted: where the phase did I/O. A single agent's or
  * path's line breaks where it skips one of them (it took no part in that point: a port set
  * without it), whatever the gap rule says, so no line is drawn through a stretch where that
@@ -90,15 +238,14 @@ static int s_dbl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void s_ts_grid_init(struct lst_plot__ts_grid *g, const lst_report *r, const char *phase)
+/* The grid of the n combined rows' times t (file order). */
+static void s_ts_grid_init(struct lst_plot__ts_grid *g, const double *t, size_t n)
 {
 	double *d;
 
-	g->t = lst_calloc(r->nts + 1, sizeof(*g->t));
-	g->n = 0;
-	for (size_t i = 0; i < r->nts; i++)
-		if (!strcmp(r->ts[i].phase, phase) && !strcmp(r->ts[i].agent, "all"))
-			g->t[g->n++] = r->ts[i].t_s;
+	g->t = lst_calloc(n + 1, sizeof(*g->t));
+	g->n = n;
+	memcpy(g->t, t, n * sizeof(*t));
 	qsort(g->t, g->n, sizeof(*g->t), s_dbl_cmp);
 	d = lst_calloc(g->n + 1, sizeof(*d));
 	for (size_t i = 1; i < g->n; i++)
@@ -130,6 +277,64 @@ static bool s_ts_grid_between(const struct lst_plot__ts_grid *g, double a, doubl
 	return lo < g->n && g->t[lo] < b - g->eps;
 }
 
+/* One line's datablock being written: its rows summed into buckets of k. */
+struct s_line {
+	FILE *f;
+	const char *agent, *path; /* path NULL: the agent's (or the combined) rows */
+	const struct lst_plot__ts_grid *grid;
+	bool full;
+	size_t k;
+	struct s_bucket b;
+	double last;
+};
+
+static void s_line_start(struct s_line *l, FILE *f, const char *var, const char *agent,
+			 const char *path, size_t nrows, const struct lst_plot__ts_grid *grid,
+			 bool full)
+{
+	*l = (struct s_line){ f, agent, path, grid, full, 1, { .n = 0 }, NAN };
+	l->k = nrows > S_TS_MAX_ROWS ? (nrows + S_TS_MAX_ROWS - 1) / S_TS_MAX_ROWS : 1;
+	fprintf(f, "%s << EOD\n", var);
+	lst_plot__comment(
+		f, "%s %s%s%s: t (since the phase start), IOPS, read IOPS, write IOPS, MB/s%s%s",
+		path ? "path" : "agent", agent, path ? ":" : "", path ? path : "",
+		full ? ", mean latency, p99, read p99, write p99 (us)" : "",
+		l->k > 1 ? "; rows averaged in groups (p99s: the highest of the group)" : "");
+}
+
+/* A row of the line (its phase, agent and path checked by the caller). */
+static void s_line_row(struct s_line *l, const struct lst_rpt_ts *t, double t0, double div,
+		       double gap)
+{
+	double v[S_TS_COLS] = { t->iops[0] + t->iops[1], t->iops[0],	   t->iops[1],
+				t->mbps[0] + t->mbps[1], t->lat_mean,	   t->lat_p99,
+				t->lat_p99_dir[0],	 t->lat_p99_dir[1] };
+	bool broken =
+		isfinite(l->last) && (t->t_s - l->last > gap ||
+				      (l->grid && s_ts_grid_between(l->grid, l->last, t->t_s)));
+
+	if (l->b.n && (broken || l->b.n == l->k))
+		s_bucket_flush(l->f, &l->b, t0, div, l->full);
+	if (broken)
+		fputc('\n', l->f);
+	if (!l->b.n) {
+		l->b.t = t->t_s;
+		memset(l->b.v, 0, sizeof(l->b.v));
+	}
+	for (int j = 0; j < S_TS_COLS; j++)
+		l->b.v[j] = j < S_TS_P99  ? l->b.v[j] + v[j]
+			    : isnan(v[j]) ? l->b.v[j]
+					  : LST_MAX(l->b.v[j], v[j]);
+	l->b.n++;
+	l->last = t->t_s;
+}
+
+static void s_line_end(struct s_line *l, double t0, double div)
+{
+	s_bucket_flush(l->f, &l->b, t0, div, l->full);
+	fputs("EOD\n", l->f);
+}
+
 /*
  * Rows of phase and agent (path NULL), or of the agent's path (r->ts_parts), as a datablock: t,
  * IOPS, read IOPS, write IOPS, MB/s, then (full) mean and p99 latency, read and write p99. A
@@ -142,76 +347,54 @@ void lst_plot__ts_block(FILE *f, const lst_report *r, const char *var, const cha
 			const char *agent, const char *path, size_t nrows, double t0, double div,
 			double gap, const struct lst_plot__ts_grid *grid, bool full)
 {
-	size_t k = nrows > S_TS_MAX_ROWS ? (nrows + S_TS_MAX_ROWS - 1) / S_TS_MAX_ROWS : 1;
 	const struct lst_rpt_ts *rows = path ? r->ts_parts : r->ts;
 	size_t n = path ? r->nts_parts : r->nts;
-	struct s_bucket b = { .n = 0 };
-	double last = NAN;
+	struct s_line l;
 
-	fprintf(f, "%s << EOD\n", var);
-	lst_plot__comment(
-		f, "%s %s%s%s: t (since the phase start), IOPS, read IOPS, write IOPS, MB/s%s%s",
-		path ? "path" : "agent", agent, path ? ":" : "", path ? path : "",
-		full ? ", mean latency, p99, read p99, write p99 (us)" : "",
-		k > 1 ? "; rows averaged in groups (p99s: the highest of the group)" : "");
+	s_line_start(&l, f, var, agent, path, nrows, grid, full);
 	for (size_t i = 0; i < n; i++) {
 		const struct lst_rpt_ts *t = &rows[i];
-		double v[S_TS_COLS] = { t->iops[0] + t->iops[1], t->iops[0],	   t->iops[1],
-					t->mbps[0] + t->mbps[1], t->lat_mean,	   t->lat_p99,
-					t->lat_p99_dir[0],	 t->lat_p99_dir[1] };
-		bool broken;
 
-		if (strcmp(t->phase, phase) || strcmp(t->agent, agent) ||
-		    (path && (strcmp(t->scope, "path") || strcmp(t->path, path))))
-			continue;
-		broken = isfinite(last) &&
-			 (t->t_s - last > gap || (grid && s_ts_grid_between(grid, last, t->t_s)));
-		if (b.n && (broken || b.n == k))
-			s_bucket_flush(f, &b, t0, div, full);
-		if (broken)
-			fputc('\n', f);
-		if (!b.n) {
-			b.t = t->t_s;
-			memset(b.v, 0, sizeof(b.v));
-		}
-		for (int j = 0; j < S_TS_COLS; j++)
-			b.v[j] = j < S_TS_P99  ? b.v[j] + v[j]
-				 : isnan(v[j]) ? b.v[j]
-					       : LST_MAX(b.v[j], v[j]);
-		b.n++;
-		last = t->t_s;
+		if (!strcmp(t->phase, phase) && !strcmp(t->agent, agent) &&
+		    (!path || (!strcmp(t->scope, "path") && !strcmp(t->path, path))))
+			s_line_row(&l, t, t0, div, gap);
 	}
-	s_bucket_flush(f, &b, t0, div, full);
-	fputs("EOD\n", f);
+	s_line_end(&l, t0, div);
 }
 
 /*
- * 1.5 x the median step between a phase's combined rows: longer steps are gaps in the data
- * (ramps, idle time) where lines break. When breaking would leave pieces shorter than
- * S_MIN_RUN rows (many short points), lines are drawn through the gaps instead: a plot of
- * dashes says less than one with a few bridged gaps.
+ * 1.5 x the median step between a phase's combined rows (times t, n of them in file order):
+ * longer steps are gaps in the data (ramps, idle time) where lines break. When breaking would
+ * leave pieces shorter than S_MIN_RUN rows (many short points), lines are drawn through the
+ * gaps instead: a plot of dashes says less than one with a few bridged gaps.
  */
-double lst_plot__ts_gap(const lst_report *r, const char *phase, size_t nrows)
+static double s_ts_gap(const double *t, size_t n)
 {
-	double *d = lst_calloc(nrows + 1, sizeof(*d)), last = NAN, gap;
-	size_t n = 0, gaps = 0;
+	double *d = lst_calloc(n + 1, sizeof(*d)), gap;
+	size_t nd = 0, gaps = 0;
 
-	for (size_t i = 0; i < r->nts; i++) {
-		const struct lst_rpt_ts *t = &r->ts[i];
-
-		if (strcmp(t->phase, phase) || strcmp(t->agent, "all"))
-			continue;
-		if (isfinite(last) && t->t_s > last && n < nrows)
-			d[n++] = t->t_s - last;
-		last = t->t_s;
-	}
-	qsort(d, n, sizeof(*d), s_dbl_cmp);
-	gap = n ? 1.5 * d[n / 2] : INFINITY;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 1; i < n; i++)
+		if (t[i] > t[i - 1])
+			d[nd++] = t[i] - t[i - 1];
+	qsort(d, nd, sizeof(*d), s_dbl_cmp);
+	gap = nd ? 1.5 * d[nd / 2] : INFINITY;
+	for (size_t i = 0; i < nd; i++)
 		gaps += d[i] > gap;
-	if (nrows < S_MIN_RUN * (gaps + 1))
+	if (n < S_MIN_RUN * (gaps + 1))
 		gap = INFINITY;
 	free(d);
+	return gap;
+}
+
+double lst_plot__ts_gap(const lst_report *r, const char *phase)
+{
+	struct s_scan s;
+	struct s_src src = { r, false };
+	double gap;
+
+	s_scan(&src, phase, &s);
+	gap = s_ts_gap(s.t, s.nt);
+	s_scan_exit(&s);
 	return gap;
 }
 
@@ -222,25 +405,6 @@ static const char *s_point_label(const lst_report *r, const char *phase, long po
 		    !strcmp(r->points[i].agent, "all"))
 			return r->points[i].label;
 	return "";
-}
-
-/* The paths of a phase's path rows (r->ts_parts), in the order they first appear. */
-static void s_ts_scan_paths(const lst_report *r, const char *phase, struct lst_plot__ts_scan *o)
-{
-	for (size_t i = 0; i < r->nts_parts; i++) {
-		const struct lst_rpt_ts *t = &r->ts_parts[i];
-		bool known = false;
-
-		if (strcmp(t->phase, phase) || strcmp(t->scope, "path"))
-			continue;
-		for (size_t k = 0; k < o->npaths; k++)
-			known |= !strcmp(o->paths[k], t->path) &&
-				 !strcmp(o->path_agents[k], t->agent);
-		if (!known && o->npaths < LST_ARRAY_SIZE(o->paths)) {
-			o->path_agents[o->npaths] = t->agent;
-			o->paths[o->npaths++] = t->path;
-		}
-	}
 }
 
 /*
@@ -263,63 +427,25 @@ static void s_ts_line_name(const struct lst_plot__ts_scan *sc, size_t k, char *b
 		snprintf(buf, size, "agent %s", sc->agents[k]);
 }
 
-void lst_plot__ts_scan(const lst_report *r, const char *phase, struct lst_plot__ts_scan *o)
-{
-	long last_point = -1;
-
-	memset(o, 0, sizeof(*o));
-	o->t0 = INFINITY;
-	o->t1 = -INFINITY;
-	for (size_t i = 0; i < r->nts; i++) {
-		const struct lst_rpt_ts *t = &r->ts[i];
-		bool known = false;
-
-		if (strcmp(t->phase, phase))
-			continue;
-		if (strcmp(t->agent, "all")) {
-			for (size_t k = 0; k < o->nagents; k++)
-				known |= !strcmp(o->agents[k], t->agent);
-			if (!known && o->nagents < LST_ARRAY_SIZE(o->agents))
-				o->agents[o->nagents++] = t->agent;
-			continue;
-		}
-		o->nrows++;
-		o->t0 = LST_MIN(o->t0, t->t_s);
-		o->t1 = LST_MAX(o->t1, t->t_s);
-		o->rd += t->iops[0];
-		o->wr += t->iops[1];
-		o->latmax = LST_MAX(o->latmax, t->lat_p99);
-		if (t->point != last_point)
-			o->npoints++;
-		last_point = t->point;
-	}
-	s_ts_scan_paths(r, phase, o);
-}
-
 static const char *s_agent_color(size_t k)
 {
 	return lst_plot__agent_colors[k % lst_plot__nagent_colors];
 }
 
 /* Point boundaries, when there are few enough to read. */
-static void s_ts_marks(FILE *f, const lst_report *r, const char *phase,
-		       const struct lst_plot__ts_scan *sc, double div)
+static void s_ts_marks(FILE *f, const lst_report *r, const char *phase, const struct s_scan *sc,
+		       double div)
 {
-	long last_point = -1;
-
-	if (sc->npoints <= 1 || sc->npoints > S_MARK_MAX_POINTS)
+	if (sc->o.npoints <= 1 || sc->o.npoints > S_MARK_MAX_POINTS)
 		return;
-	for (size_t i = 0; i < r->nts; i++) {
-		const struct lst_rpt_ts *t = &r->ts[i];
+	for (size_t i = 0; i < sc->nstart; i++) {
+		const struct s_ts_start *t = &sc->start[i];
 		const char *label;
 		char x[32], *q;
 
-		if (strcmp(t->phase, phase) || strcmp(t->agent, "all") || t->point == last_point)
-			continue;
-		last_point = t->point;
 		label = s_point_label(r, phase, t->point);
 		q = lst_plot__qstr("%s", *label ? label : "-");
-		snprintf(x, sizeof(x), "%.7g", (t->t_s - sc->t0) / div);
+		snprintf(x, sizeof(x), "%.7g", (t->t_s - sc->o.t0) / div);
 		lst_plot_tpl(
 			f, "timeseries", "point_mark",
 			(const struct lst_tpl_arg[]){ { "x", x }, { "label", q }, { NULL, NULL } });
@@ -405,22 +531,20 @@ struct s_ts_bound {
  * (when the phase has several) and each round; in tests without rounds (HIR's bursts), each
  * point. Returns how many.
  */
-static size_t s_ts_bound_list(const lst_report *r, const char *phase,
-			      const struct lst_plot__ts_scan *sc, double div,
-			      const struct s_ts_where *w, size_t n, bool rounds, size_t ntests,
-			      struct s_ts_bound *b)
+static size_t s_ts_bound_list(const struct s_scan *sc, double div, const struct s_ts_where *w,
+			      size_t n, bool rounds, size_t ntests, struct s_ts_bound *b)
 {
 	const struct s_ts_where *prev = NULL;
 	long last_point = -1;
 	size_t m = 0;
 
-	for (size_t i = 0; i < r->nts && m < n; i++) {
-		const struct lst_rpt_ts *t = &r->ts[i];
+	for (size_t i = 0; i < sc->nstart && m < n; i++) {
+		const struct s_ts_start *t = &sc->start[i];
 		const struct s_ts_where *h;
 		bool new_test;
 
-		if (strcmp(t->phase, phase) || strcmp(t->agent, "all") || t->point == last_point ||
-		    t->point < 0 || (size_t)t->point >= n || !w[t->point].test)
+		if (t->point == last_point || t->point < 0 || (size_t)t->point >= n ||
+		    !w[t->point].test)
 			continue;
 		last_point = t->point;
 		h = &w[t->point];
@@ -428,7 +552,7 @@ static size_t s_ts_bound_list(const lst_report *r, const char *phase,
 		if (rounds && !new_test && prev->round == h->round)
 			continue;
 		prev = h;
-		b[m] = (struct s_ts_bound){ .x = (t->t_s - sc->t0) / div,
+		b[m] = (struct s_ts_bound){ .x = (t->t_s - sc->o.t0) / div,
 					    .test = new_test && ntests > 1 ? h->test : NULL };
 		if (rounds)
 			snprintf(b[m].label, sizeof(b[m].label), "round %ld", h->round);
@@ -466,8 +590,8 @@ static void s_ts_bound_labels(struct s_ts_bound *b, size_t m, double span)
  * each point (dotted, its name). Labels thinned so they never overlap. A phase with one test
  * and no rounds gets the plain points' marks (s_ts_marks).
  */
-static void s_ts_bounds(FILE *f, const lst_report *r, const char *phase,
-			const struct lst_plot__ts_scan *sc, double div)
+static void s_ts_bounds(FILE *f, const lst_report *r, const char *phase, const struct s_scan *sc,
+			double div)
 {
 	size_t n, ntests, m;
 	bool rounds;
@@ -481,8 +605,8 @@ static void s_ts_bounds(FILE *f, const lst_report *r, const char *phase,
 		return;
 	}
 	b = lst_calloc(n + 1, sizeof(*b));
-	m = s_ts_bound_list(r, phase, sc, div, w, n, rounds, ntests, b);
-	s_ts_bound_labels(b, m, (sc->t1 - sc->t0) / div);
+	m = s_ts_bound_list(sc, div, w, n, rounds, ntests, b);
+	s_ts_bound_labels(b, m, (sc->o.t1 - sc->o.t0) / div);
 	for (size_t k = 0; k < m; k++) {
 		s_ts_mark(f, b[k].test, m > 2 * S_MARK_MAX_POINTS, b[k].x);
 		if (b[k].test)
@@ -597,9 +721,9 @@ static void s_ts_mbps_plot(FILE *f, const struct lst_plot__ts_scan *sc)
 /* The timeseries plot after its data blocks (plots/timeseries.gp); part: the test (and round)
  * it shows, NULL for the whole phase. */
 static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *ph,
-		      const char *part, const struct lst_plot__ts_scan *sc, double div,
-		      const char *unit)
+		      const char *part, const struct s_scan *scan, double div, const char *unit)
 {
+	const struct lst_plot__ts_scan *sc = &scan->o;
 	char title[768], *q, *since;
 
 	snprintf(title, sizeof(title),
@@ -618,62 +742,145 @@ static void s_ts_body(FILE *f, const lst_report *r, const struct lst_rpt_phase *
 	free(since);
 	if (sc->latmax > 0)
 		lst_plot_tpl(f, "timeseries", "lat_axis", NULL);
-	s_ts_bounds(f, r, ph->name, sc, div);
+	s_ts_bounds(f, r, ph->name, scan, div);
 	s_ts_events(f, r, ph->name, sc, div);
 	s_ts_iops_plot(f, sc);
 	if (ph->sequential)
 		s_ts_mbps_plot(f, sc);
 }
 
+/* The lines of a phase's plot as the rows come: the combined one, then the thin ones. */
+struct s_feed {
+	struct s_line *line; /* [0]: the combined rows; then each path's or agent's */
+	size_t nlines;
+	bool paths; /* the thin lines are paths' */
+	double t0, div, gap;
+};
+
+/* The line a row belongs to, fd->nlines for none. */
+static size_t s_feed_line(const struct s_feed *fd, const struct lst_rpt_ts *t, bool part)
+{
+	if (!part && !strcmp(t->agent, "all"))
+		return 0;
+	if (part != fd->paths || (part && strcmp(t->scope, "path")))
+		return fd->nlines;
+	for (size_t k = 1; k < fd->nlines; k++)
+		if (!strcmp(fd->line[k].agent, t->agent) &&
+		    (!part || !strcmp(fd->line[k].path, t->path)))
+			return k;
+	return fd->nlines;
+}
+
+static int s_feed_row(const struct lst_rpt_ts *t, bool part, void *arg)
+{
+	struct s_feed *fd = arg;
+	size_t k = s_feed_line(fd, t, part);
+
+	if (k < fd->nlines)
+		s_line_row(&fd->line[k], t, fd->t0, fd->div, fd->gap);
+	return 0;
+}
+
 /*
- * timeseries_PHASE, or of one part of a suite phase (part: "TEST" or "TEST round N", r holding
- * only its points: s_ts_parts) timeseries_PHASE_PART.
+ * The datablocks of a phase's plot into f, $all then $a0, $a1...: one pass over the rows, the
+ * combined line written to f as it goes and each thin one to a file of its own (in the plots'
+ * folder, unlinked at once), copied after it: a line's rows are thinned to S_TS_MAX_ROWS, but
+ * 64 of them held in memory would be more than the rows' own buckets. Returns 0 or -errno.
  */
-static void s_plot_timeseries(struct lst_plot__ctx *c, const lst_report *r,
+static int s_ts_blocks(struct lst_plot__ctx *c, FILE *f, const struct s_src *src, const char *phase,
+		       const struct s_scan *scan, double div, double gap,
+		       const struct lst_plot__ts_grid *grid)
+{
+	const struct lst_plot__ts_scan *sc = &scan->o;
+	struct s_line line[1 + LST_ARRAY_SIZE(sc->agents)];
+	struct s_feed fd = { line, 1 + s_ts_nlines(sc), sc->npaths > 1, sc->t0, div, gap };
+	int rc = 0;
+
+	s_line_start(&line[0], f, "$all", "all", NULL, sc->nrows, NULL, true);
+	for (size_t k = 1; k < fd.nlines; k++) {
+		char var[32], *tmp = lst_asprintf("%s/.timeseries.XXXXXX", c->outdir);
+		int fdn = mkstemp(tmp);
+		FILE *lf = fdn >= 0 ? fdopen(fdn, "w+") : NULL;
+
+		if (fdn >= 0)
+			unlink(tmp);
+		free(tmp);
+		if (!lf) {
+			rc = -errno;
+			if (fdn >= 0)
+				close(fdn);
+			fd.nlines = k;
+			break;
+		}
+		snprintf(var, sizeof(var), "$a%zu", k - 1);
+		s_line_start(&line[k], lf, var,
+			     fd.paths ? sc->path_agents[k - 1] : sc->agents[k - 1],
+			     fd.paths ? sc->paths[k - 1] : NULL, sc->nrows, grid, false);
+	}
+	if (!rc)
+		rc = s_src_each(src, phase, s_feed_row, &fd);
+	s_line_end(&line[0], sc->t0, div);
+	for (size_t k = 1; k < fd.nlines; k++) {
+		char buf[65536];
+		size_t n;
+
+		s_line_end(&line[k], sc->t0, div);
+		rewind(line[k].f);
+		while ((n = fread(buf, 1, sizeof(buf), line[k].f)))
+			fwrite(buf, 1, n, f);
+		if (ferror(line[k].f) && !rc)
+			rc = -EIO;
+		fclose(line[k].f);
+	}
+	return rc;
+}
+
+/*
+ * timeseries_PHASE, or of one part of a suite phase (part: "TEST" or "TEST round N", src's
+ * report holding only its points: s_ts_parts) timeseries_PHASE_PART.
+ */
+static void s_plot_timeseries(struct lst_plot__ctx *c, const struct s_src *src,
 			      const struct lst_rpt_phase *ph, const char *part)
 {
-	struct lst_plot__ts_scan sc;
+	const lst_report *r = src->r;
+	struct s_scan sc;
 	struct lst_plot__ts_grid grid;
 	const char *unit, *name;
 	double div, gap;
 	FILE *f;
 
-	lst_plot__ts_scan(r, ph->name, &sc);
-	if (!sc.nrows)
+	if (s_scan(src, ph->name, &sc))
 		return;
-	div = lst_plot__time_unit(sc.t1 - sc.t0, &unit);
+	if (!sc.o.nrows)
+		goto out;
+	div = lst_plot__time_unit(sc.o.t1 - sc.o.t0, &unit);
 	name = lst_plot__name(c, "timeseries", ph->name, part);
 	f = lst_plot__script(c, name,
-			     sc.npaths > 1 ? "IOPS and latency over time, combined and per path"
-					   : "IOPS and latency over time, combined and per agent");
+			     sc.o.npaths > 1
+				     ? "IOPS and latency over time, combined and per path"
+				     : "IOPS and latency over time, combined and per agent");
 	if (!f)
-		return;
-	gap = lst_plot__ts_gap(r, ph->name, sc.nrows);
-	s_ts_grid_init(&grid, r, ph->name);
-	lst_plot__ts_block(f, r, "$all", ph->name, "all", NULL, sc.nrows, sc.t0, div, gap, NULL,
-			   true);
-	for (size_t k = 0; k < s_ts_nlines(&sc); k++) {
-		char var[32];
-
-		snprintf(var, sizeof(var), "$a%zu", k);
-		if (sc.npaths > 1)
-			lst_plot__ts_block(f, r, var, ph->name, sc.path_agents[k], sc.paths[k],
-					   sc.nrows, sc.t0, div, gap, &grid, false);
-		else
-			lst_plot__ts_block(f, r, var, ph->name, sc.agents[k], NULL, sc.nrows, sc.t0,
-					   div, gap, &grid, false);
-	}
+		goto out;
+	gap = s_ts_gap(sc.t, sc.nt);
+	s_ts_grid_init(&grid, sc.t, sc.nt);
+	if (s_ts_blocks(c, f, src, ph->name, &sc, div, gap, &grid))
+		lst_log_warn("plot %s: its rows were not all written", name);
 	s_ts_grid_exit(&grid);
 	lst_plot__begin(f, name, 1200, ph->sequential ? 950 : 700);
 	s_ts_body(f, r, ph, part, &sc, div, unit);
 	lst_plot__end(f);
 	lst_plot__draw(c, f, name);
+out:
+	s_scan_exit(&sc);
 }
 
+/* A whole phase's, its rows read from timeseries.csv as the plot is written (r holds none). */
 void lst_plot__timeseries(struct lst_plot__ctx *c, const lst_report *r,
 			  const struct lst_rpt_phase *ph)
 {
-	s_plot_timeseries(c, r, ph, NULL);
+	struct s_src src = { r, true };
+
+	s_plot_timeseries(c, &src, ph, NULL);
 }
 
 /* Rows of phase whose point is kept (point < n and keep[point]), as a new array. */
@@ -712,7 +919,7 @@ static void s_plot_ts_part(struct lst_plot__ctx *c, const lst_report *r,
 	S_KEEP(&sub, r, ts, nts, struct lst_rpt_ts, ph->name, keep, n);
 	S_KEEP(&sub, r, ts_parts, nts_parts, struct lst_rpt_ts, ph->name, keep, n);
 	S_KEEP(&sub, r, points, npoints, struct lst_rpt_point, ph->name, keep, n);
-	s_plot_timeseries(c, &sub, ph, part);
+	s_plot_timeseries(c, &(struct s_src){ &sub, false }, ph, part);
 	free(sub.ts);
 	free(sub.ts_parts);
 	free(sub.points);

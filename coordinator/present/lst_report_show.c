@@ -812,9 +812,86 @@ static void s_parts_json(const lst_report *r, const struct lst_rpt_point *pt, js
 	json_decref(paths);
 }
 
-static json_t *s_report_json(const lst_report *r, size_t *idx)
+/*
+ * The report's JSON is written as it is made, a value at a time, in the very bytes json_dumps
+ * prints for the whole document (JSON_INDENT(2), 12 digits): built whole, a run of 1,500 points
+ * held tens of MB of JSON objects at its end, while one point's is a few kB.
+ */
+#define S_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
+
+struct s_jw {
+	FILE *f;
+	int depth;
+	bool some[16]; /* the container open at each depth has an item already */
+	int rc;
+};
+
+/* Where the next item of the open container starts: its separator, indent and key. */
+static void s_jw_item(struct s_jw *w, const char *key)
 {
-	json_t *o = json_object(), *agents = json_array(), *phases = json_array();
+	fputs(w->some[w->depth] ? ",\n" : "\n", w->f);
+	w->some[w->depth] = true;
+	fprintf(w->f, "%*s", w->depth * 2, "");
+	if (key) {
+		json_t *k = json_string(key);
+		char *text = json_dumps(k, JSON_ENCODE_ANY);
+
+		fprintf(w->f, "%s: ", text ? text : "\"\"");
+		w->rc = text ? w->rc : -ENOMEM;
+		free(text);
+		json_decref(k);
+	}
+}
+
+/* v (taken) as the next item, its lines indented as deep as the item. */
+static void s_jw_value(struct s_jw *w, const char *key, json_t *v)
+{
+	char *text = json_dumps(v, S_JSON_FLAGS | JSON_ENCODE_ANY), *s, *nl;
+
+	json_decref(v);
+	s_jw_item(w, key);
+	if (!text) {
+		w->rc = -ENOMEM;
+		return;
+	}
+	for (s = text; (nl = strchr(s, '\n')); s = nl + 1)
+		fprintf(w->f, "%.*s\n%*s", (int)(nl - s), s, w->depth * 2, "");
+	fputs(s, w->f);
+	free(text);
+}
+
+/* Every member of o (taken), in its order, as items of the open object. */
+static void s_jw_members(struct s_jw *w, json_t *o)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach (o, key, v)
+		s_jw_value(w, key, json_incref(v));
+	json_decref(o);
+}
+
+/* A container (c: '{' or '[') opened as the next item; at depth 0, the document. */
+static void s_jw_open(struct s_jw *w, const char *key, char c)
+{
+	if (w->depth)
+		s_jw_item(w, key);
+	LST_ASSERT(w->depth + 1 < (int)LST_ARRAY_SIZE(w->some));
+	fputc(c, w->f);
+	w->some[++w->depth] = false;
+}
+
+static void s_jw_close(struct s_jw *w, char c)
+{
+	if (w->some[w->depth--])
+		fprintf(w->f, "\n%*s", w->depth * 2, "");
+	fputc(c, w->f);
+}
+
+/* What the report says of the run before its phases. */
+static json_t *s_run_json(const lst_report *r)
+{
+	json_t *o = json_object(), *agents = json_array();
 
 	json_object_set_new(o, "dir", json_string(r->dir));
 	json_object_set_new(o, "run_id", json_string(r->run_id));
@@ -842,61 +919,84 @@ static json_t *s_report_json(const lst_report *r, size_t *idx)
 	json_object_set_new(o, "agents", agents);
 	json_object_set(o, "targets", s_jor(json_object_get(r->run, "targets")));
 	json_object_set(o, "errors", s_jor(json_object_get(r->run, "errors")));
-	for (size_t i = 0; i < r->nphases; i++) {
-		const struct lst_rpt_phase *ph = &r->phases[i];
-		json_t *p = json_object(), *points = json_array(), *tests = json_array();
-		size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
-		struct lst_report_view view = { r, ph->name, idx, n, NULL };
-
-		for (size_t k = 0; k < n; k++) {
-			const struct lst_rpt_point *pt = &r->points[idx[k]];
-			json_t *pj = s_point_json(pt), *per = json_array();
-
-			for (size_t j = 0; j < r->npoints; j++) {
-				const struct lst_rpt_point *q = &r->points[j];
-
-				if (q->point == pt->point && !strcmp(q->phase, pt->phase) &&
-				    strcmp(q->agent, "all"))
-					json_array_append_new(per, s_point_json(q));
-			}
-			json_object_set_new(pj, "agents", per);
-			s_parts_json(r, pt, pj);
-			s_balance_json(r, pt, pj);
-			view.point = pt;
-			lst_report_sections_json(pj, LST_SLOT_POINT, &view);
-			json_array_append_new(points, pj);
-		}
-		for (size_t k = 0; k < r->ntests; k++)
-			if (!strcmp(r->tests[k].phase, ph->name))
-				json_array_append_new(tests, s_test_json(&r->tests[k]));
-		json_object_set_new(p, "phase", json_string(ph->name));
-		json_object_set_new(p, "suite", lst_report_json_str(ph->suite));
-		json_object_set_new(p, "partial", json_boolean(ph->partial));
-		json_object_set_new(p, "rows", json_integer((json_int_t)rows_all));
-		json_object_set_new(p, "points", points);
-		s_headlines_json(r, ph, p);
-		json_object_set_new(p, "tests", tests);
-		{
-			json_t *works = json_array();
-
-			for (size_t k = 0; k < r->nworks; k++)
-				if (!strcmp(r->works[k].phase, ph->name))
-					json_array_append_new(works, s_work_json(&r->works[k]));
-			json_object_set_new(p, "work", works);
-		}
-		view.point = NULL;
-		lst_report_sections_json(p, LST_SLOT_PHASE, &view);
-		json_array_append_new(phases, p);
-	}
-	json_object_set_new(o, "phases", phases);
-	{
-		json_t *mx = json_array();
-
-		for (size_t i = 0; i < r->nmatrices; i++)
-			json_array_append_new(mx, s_matrix_json(r, &r->matrices[i]));
-		json_object_set_new(o, "matrices", mx);
-	}
 	return o;
+}
+
+/* A shown point with its agents' rows, its parts and its sections. */
+static json_t *s_shown_json(const lst_report *r, const struct lst_rpt_point *pt,
+			    struct lst_report_view *view)
+{
+	json_t *pj = s_point_json(pt), *per = json_array();
+
+	for (size_t j = 0; j < r->npoints; j++) {
+		const struct lst_rpt_point *q = &r->points[j];
+
+		if (q->point == pt->point && !strcmp(q->phase, pt->phase) &&
+		    strcmp(q->agent, "all"))
+			json_array_append_new(per, s_point_json(q));
+	}
+	json_object_set_new(pj, "agents", per);
+	s_parts_json(r, pt, pj);
+	s_balance_json(r, pt, pj);
+	view->point = pt;
+	lst_report_sections_json(pj, LST_SLOT_POINT, view);
+	return pj;
+}
+
+/* A phase, a point at a time. */
+static void s_phase_write(struct s_jw *w, const lst_report *r, const struct lst_rpt_phase *ph,
+			  size_t *idx)
+{
+	json_t *p = json_object(), *tests = json_array(), *works = json_array();
+	size_t rows_all, n = lst_report_shown(r, ph->name, idx, &rows_all);
+	struct lst_report_view view = { r, ph->name, idx, n, NULL };
+
+	json_object_set_new(p, "phase", json_string(ph->name));
+	json_object_set_new(p, "suite", lst_report_json_str(ph->suite));
+	json_object_set_new(p, "partial", json_boolean(ph->partial));
+	json_object_set_new(p, "rows", json_integer((json_int_t)rows_all));
+	s_jw_open(w, NULL, '{');
+	s_jw_members(w, p);
+	s_jw_open(w, "points", '[');
+	for (size_t k = 0; k < n; k++)
+		s_jw_value(w, NULL, s_shown_json(r, &r->points[idx[k]], &view));
+	s_jw_close(w, ']');
+	p = json_object();
+	s_headlines_json(r, ph, p);
+	for (size_t k = 0; k < r->ntests; k++)
+		if (!strcmp(r->tests[k].phase, ph->name))
+			json_array_append_new(tests, s_test_json(&r->tests[k]));
+	json_object_set_new(p, "tests", tests);
+	for (size_t k = 0; k < r->nworks; k++)
+		if (!strcmp(r->works[k].phase, ph->name))
+			json_array_append_new(works, s_work_json(&r->works[k]));
+	json_object_set_new(p, "work", works);
+	view.point = NULL;
+	lst_report_sections_json(p, LST_SLOT_PHASE, &view);
+	s_jw_members(w, p);
+	s_jw_close(w, '}');
+}
+
+int lst_report_json_write(FILE *f, const lst_report *r, json_t *tail)
+{
+	size_t *idx = lst_calloc(r->npoints + 1, sizeof(*idx));
+	struct s_jw w = { .f = f };
+	json_t *mx = json_array();
+
+	s_jw_open(&w, NULL, '{');
+	s_jw_members(&w, s_run_json(r));
+	s_jw_open(&w, "phases", '[');
+	for (size_t i = 0; i < r->nphases; i++)
+		s_phase_write(&w, r, &r->phases[i], idx);
+	s_jw_close(&w, ']');
+	for (size_t i = 0; i < r->nmatrices; i++)
+		json_array_append_new(mx, s_matrix_json(r, &r->matrices[i]));
+	s_jw_value(&w, "matrices", mx);
+	s_jw_members(&w, json_incref(tail));
+	s_jw_close(&w, '}');
+	fputc('\n', f);
+	free(idx);
+	return w.rc ? w.rc : ferror(f) ? -EIO : 0;
 }
 
 void lst_report_print(const lst_report *r)
@@ -909,15 +1009,6 @@ void lst_report_print(const lst_report *r)
 	for (size_t i = 0; i < r->nmatrices; i++)
 		s_print_matrix(r, &r->matrices[i]);
 	free(idx);
-}
-
-json_t *lst_report_json(const lst_report *r)
-{
-	size_t *idx = lst_calloc(r->npoints + 1, sizeof(*idx));
-	json_t *o = s_report_json(r, idx);
-
-	free(idx);
-	return o;
 }
 
 void lst_report_verdict(const struct lst_rpt_test *t, char *buf, size_t size)

@@ -26,8 +26,14 @@ void lst_report_print(const lst_report *r);
  */
 void lst_report_print_summary(FILE *f, const lst_report *r);
 
-/* The same as one JSON object (new reference; the caller adds "plots"). */
-json_t *lst_report_json(const lst_report *r);
+/*
+ * The same as one JSON object, written to f as json_dumps(JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+ * JSON_REAL_PRECISION(12)) prints it, and a newline, with tail's members (borrowed: "html",
+ * "plots", ...) after the report's. The document is written a point at a time, never held whole,
+ * so that its memory is one point's whatever the run's length. Returns 0, or -ENOMEM or -EIO
+ * (the caller checks f with fflush too).
+ */
+int lst_report_json_write(FILE *f, const lst_report *r, json_t *tail);
 
 /* What lst_plot_report or lst_plot_compare made in outdir (l; rc and err their result), as
  * text to standard output. */
