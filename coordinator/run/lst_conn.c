@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
+#include "lst_conn_set.h"
 #include "lst_log.h"
 #include "lst_sample.h"
 #include "lst_time.h"
@@ -42,6 +43,8 @@ struct lst_conn {
 	int64_t last_heard; /* coordinator clock of the last message received */
 	zmq_msg_t frame;    /* the last frame received (lst_conn_recv_into lends it) */
 	int64_t last_sent;
+	struct lst_conn_set *set; /* the set waiting on it (lst_conn_attach), or NULL */
+	size_t set_i;
 
 	/* clock: the current burst and the model fitted over all bursts */
 	lst_clock_model clock;
@@ -167,6 +170,8 @@ void lst_conn_destroy(lst_conn **p)
 
 	if (!c)
 		return;
+	if (c->set)
+		lst_conn_set_remove(c->set, c->set_i);
 	zsock_destroy((zsock_t **)&c->sock); /* ends its monitor too */
 	zsock_destroy((zsock_t **)&c->mon);
 	zmq_msg_close(&c->frame);
@@ -194,6 +199,8 @@ int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *
 	}
 	rc = zmq_send(zsock_resolve(c->sock), buf, len, ZMQ_DONTWAIT);
 	free(buf);
+	if (c->set) /* a send may have consumed the ZMQ_FD signal of a message come meanwhile */
+		lst_conn_set_touch(c->set, c->set_i);
 	if (rc < 0 && zmq_errno() == EAGAIN) {
 		/* A DEALER whose only connection was closed for good has nowhere to send: the
 		 * handshake failed before this message, and the monitor already says why. */
@@ -287,10 +294,14 @@ int lst_conn_recv_into(lst_conn *c, lst_msg *m, const uint8_t **raw, size_t *raw
 	rc = zmq_msg_recv(&c->frame, zsock_resolve(c->sock), ZMQ_DONTWAIT);
 	if (rc < 0) {
 		rc = zmq_errno();
+		if (rc == EAGAIN && c->set)
+			lst_conn_set_untouch(c->set, c->set_i); /* empty: its ZMQ_FD will say */
 		return rc == EAGAIN ? -EAGAIN
 				    : lst_err_set(err, -rc, "agent %s: receive: %s", c->name,
 						  zmq_strerror(rc));
 	}
+	if (c->set) /* more may wait, and this receive may have consumed the signal */
+		lst_conn_set_touch(c->set, c->set_i);
 	*t_recv = lst_mono_ns();
 	c->last_heard = *t_recv;
 	rc = lst_msg_decode_into(m, zmq_msg_data(&c->frame), zmq_msg_size(&c->frame), err);
@@ -488,6 +499,22 @@ int lst_conn_poll_fds(lst_conn **conns, size_t n, struct pollfd *fds, size_t nfd
 	}
 	free(items);
 	return nready;
+}
+
+int lst_conn_fd(const lst_conn *c, bool monitor)
+{
+	return zsock_fd(monitor ? c->mon : c->sock);
+}
+
+bool lst_conn_readable(lst_conn *c)
+{
+	return zsock_events(c->sock) & ZMQ_POLLIN;
+}
+
+void lst_conn_attach(lst_conn *c, struct lst_conn_set *set, size_t i)
+{
+	c->set = set;
+	c->set_i = i;
 }
 
 static int s_sync_send(lst_conn *c, lst_err *err)

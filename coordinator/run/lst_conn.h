@@ -4,9 +4,9 @@
  * capped at LST_MSG_MAX_BYTES), the envelope bookkeeping (seq, correlation ids), what the agent
  * said about itself in WELCOME, and its clock model.
  *
- * Connections do no waiting of their own: lst_conn_poll() waits on any number of them at once and
- * the caller dispatches what arrives, so samples from one agent are never held up behind a
- * command to another.
+ * Connections do no waiting of their own: lst_conn_poll() waits on any number of them at once, or a
+ * set (lst_conn_set.h) at a cost that does not grow with their number, and the caller dispatches
+ * what arrives, so samples from one agent are never held up behind a command to another.
  *
  * Security: a connection is CURVE (the coordinator's key pair, and the agent's public key from
  * the plan) or plain text. A failed handshake is silent on a DEALER (the messages just never
@@ -59,6 +59,7 @@ struct lst_conn_curve {
 };
 
 typedef struct lst_conn lst_conn;
+struct lst_conn_set;
 
 /*
  * Create the DEALER, CURVE when curve is not NULL, and start connecting (no message is sent).
@@ -112,6 +113,20 @@ int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready);
  */
 int lst_conn_poll_fds(lst_conn **conns, size_t n, struct pollfd *fds, size_t nfds, int timeout_ms,
 		      bool *ready);
+
+/*
+ * For a wait that registers descriptors once (lst_conn_set.h): the ZMQ_FD of the DEALER, or of
+ * its handshake monitor when monitor is true (-1 when libzmq gives none), and whether a message
+ * is waiting on the DEALER now (ZMQ_EVENTS).
+ */
+int lst_conn_fd(const lst_conn *c, bool monitor);
+bool lst_conn_readable(lst_conn *c);
+
+/*
+ * The set c is in as number i (NULL: none), told of every send and receive on c from then on
+ * (lst_conn_set_touch); lst_conn_destroy takes c out of it. For lst_conn_set_add and _remove.
+ */
+void lst_conn_attach(lst_conn *c, struct lst_conn_set *set, size_t i);
 
 /*
  * Connections that have completed their handshake so far (pending monitor events are read

@@ -159,11 +159,10 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 		return NULL;
 	}
 	for (size_t i = 0; i < c->n; i++) {
-		if (lst_coord__connect_agent(c, i, err)) {
+		if (lst_coord__connect_agent(c, i, err) || lst_coord__pump_watch(c, i, err)) {
 			lst_coord_destroy(&c);
 			return NULL;
 		}
-		lst_coord__pump_watch(c, i);
 	}
 	return c;
 }

@@ -13,6 +13,7 @@
 #include <errno.h>
 
 #include "lst_assert.h"
+#include "lst_conn_set.h"
 #include "lst_log.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -26,8 +27,7 @@ static void s_drain(lst_coord *c, size_t i);
 /* The pump's own state: its wait, its scratch messages and the handler table that the point,
  * the record and the metrics fill. */
 struct lst_coord__pump {
-	lst_conn **conns;   /* [n]: each agent's connection, for the wait */
-	bool *ready;	    /* [n]: which the wait found readable */
+	lst_conn_set *set;  /* every agent's connection, for the wait */
 	lst_msg *rx;	    /* the receive scratch (lst_conn_recv_into), reused for every message */
 	lst_msg *ack;	    /* the ACK sent for every spooled message, reused */
 	int64_t last_watch; /* the liveness checks last ran (lst_coord__pump) */
@@ -59,8 +59,6 @@ void lst_coord__pump_new(struct lst_coord__session *s)
 {
 	struct lst_coord__pump *p = lst_calloc(1, sizeof(*p));
 
-	p->conns = lst_calloc(s->n, sizeof(*p->conns));
-	p->ready = lst_calloc(s->n, sizeof(*p->ready));
 	p->rx = lst_msg_new(LST_MSG_BYE);
 	p->ack = lst_msg_new(LST_MSG_ACK);
 	s->pump = p;
@@ -72,18 +70,20 @@ void lst_coord__pump_destroy(struct lst_coord__session *s)
 
 	if (!p)
 		return;
-	free(p->conns);
-	free(p->ready);
+	lst_conn_set_destroy(&p->set);
 	lst_msg_destroy(&p->rx);
 	lst_msg_destroy(&p->ack);
 	free(p);
 	s->pump = NULL;
 }
 
-void lst_coord__pump_watch(lst_coord *c, size_t i)
+int lst_coord__pump_watch(lst_coord *c, size_t i, lst_err *err)
 {
 	struct lst_coord__session *s = lst_coord__session(c);
-	s->pump->conns[i] = s->a[i].conn;
+
+	if (!s->pump->set && !(s->pump->set = lst_conn_set_new(s->n, err)))
+		return -EMFILE;
+	return lst_conn_set_add(s->pump->set, i, s->a[i].conn, err);
 }
 
 /* Commands to several agents at once (HOOK, KMSG, JOURNAL): each asked is "in the point" for
@@ -721,18 +721,18 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 	struct pollfd fds[LST_COORD__POLL_MAX];
 	size_t nfds = s_pump(c)->poll_fds ? s_pump(c)->poll_fds(c, fds) : 0;
 	int64_t wait = LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS)), now;
+	const size_t *ready = NULL;
 	int rc;
 
 	/* The registered sockets (the metrics endpoint's) are waited on with the agents': a
 	 * scrape is answered as soon as it comes, whatever the scheduler waits for. */
-	rc = lst_conn_poll_fds(s_pump(c)->conns, lst_coord__n(c), fds, nfds,
-			       (int)(wait / LST_NS_PER_MS), s_pump(c)->ready);
+	rc = lst_conn_set_wait(s_pump(c)->set, fds, nfds, (int)(wait / LST_NS_PER_MS), &ready);
 	if (rc >= 0 && nfds)
 		s_pump(c)->poll_serve(c, fds, nfds);
 	s_excuse(c, lst_mono_ns(), wait);
-	for (size_t i = 0; rc > 0 && i < lst_coord__n(c); i++)
-		if (s_pump(c)->ready[i])
-			s_drain(c, i);
+	/* ready is the set's until its next wait, which nothing below reaches */
+	for (int k = 0; k < rc; k++)
+		s_drain(c, ready[k]);
 	now = lst_mono_ns();
 	if (now - s_pump(c)->last_watch >= LST_COORD__WATCH_EVERY) {
 		s_pump(c)->last_watch = now;
@@ -747,9 +747,8 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 	}
 	if (s_pump(c)->on_wake) /* what this wake-up brought, in one write per file */
 		s_pump(c)->on_wake(c);
-	for (size_t i = 0; rc > 0 && i < lst_coord__n(c); i++)
-		if (s_pump(c)->ready[i])
-			s_ack(c, i);
+	for (int k = 0; k < rc; k++)
+		s_ack(c, ready[k]);
 	s_pump(c)->pump_left = lst_mono_ns();
 }
 
