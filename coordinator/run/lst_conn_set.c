@@ -127,13 +127,18 @@ void lst_conn_set_untouch(lst_conn_set *s, size_t i)
 	s->mark[i] &= (uint8_t)~S_TOUCHED;
 }
 
-/* Connection i has a message when ZMQ_EVENTS says so: once into ready per wait. */
+/*
+ * Connection i has a message when ZMQ_EVENTS says so: once into ready per wait. Reading
+ * ZMQ_EVENTS consumed its ZMQ_FD signal, so it stays to be checked until a receive empties it
+ * (lst_conn_set_untouch): a caller that leaves a message queued still finds it at the next wait.
+ */
 static void s_check(lst_conn_set *s, size_t i)
 {
 	if (!s->conns[i] || s->seen[i] == s->gen || !lst_conn_readable(s->conns[i]))
 		return;
 	s->seen[i] = s->gen;
 	s->ready[s->nready++] = i;
+	lst_conn_set_touch(s, i);
 }
 
 /* The connections used since the last wait: their ZMQ_FD may have been consumed on the way. */
