@@ -59,6 +59,14 @@ struct lst_conn {
 /* Monitor endpoints made so far: each connection's gets its own number. */
 static atomic_uint s_monitors;
 
+/* The ZMTP heartbeat interval of the connections made from now on (lst_conn_fleet). */
+static atomic_int s_heartbeat_ms = 1000;
+
+void lst_conn_fleet(size_t n)
+{
+	atomic_store(&s_heartbeat_ms, (int)LST_MAX((size_t)1000, LST_MIN(n, (size_t)10000)));
+}
+
 /* The DEALER with its options (heartbeats, frame cap, reconnects, CURVE). NULL with err. */
 static zsock_t *s_socket(const char *name, const struct lst_conn_curve *curve, lst_err *err)
 {
@@ -67,8 +75,8 @@ static zsock_t *s_socket(const char *name, const struct lst_conn_curve *curve, l
 	if (!sock)
 		return lst_err_set(err, -ENOMEM, "agent %s: cannot create a socket", name), NULL;
 	zsock_set_linger(sock, 0);
-	zsock_set_heartbeat_ivl(sock, 1000);
-	zsock_set_heartbeat_timeout(sock, 5000);
+	zsock_set_heartbeat_ivl(sock, atomic_load(&s_heartbeat_ms));
+	zsock_set_heartbeat_timeout(sock, 5 * atomic_load(&s_heartbeat_ms));
 	zsock_set_heartbeat_ttl(sock, 60000);
 	zsock_set_maxmsgsize(sock, LST_MSG_MAX_BYTES + 64);
 	zsock_set_sndhwm(sock, 10000);
