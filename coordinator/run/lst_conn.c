@@ -166,7 +166,7 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 	snprintf(c->address, sizeof(c->address), "%s", address);
 	c->sock = sock;
 	c->next_id = 1;
-	c->last_heard = lst_mono_ns();
+	c->last_heard = c->last_sent = lst_mono_ns();
 	zmq_msg_init(&c->frame);
 	lst_clock_model_init(&c->clock);
 	return c;
@@ -633,6 +633,11 @@ void lst_conn_names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, siz
 int64_t lst_conn_silence(const lst_conn *c, int64_t now)
 {
 	return now - c->last_heard;
+}
+
+int64_t lst_conn_idle(const lst_conn *c, int64_t now)
+{
+	return now - c->last_sent;
 }
 
 void lst_conn_excuse(lst_conn *c, int64_t ns, int64_t now)

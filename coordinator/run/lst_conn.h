@@ -187,6 +187,10 @@ void lst_conn_names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, siz
 /* Time since the last message received, at now (coordinator clock). */
 int64_t lst_conn_silence(const lst_conn *c, int64_t now);
 
+/* Time since the last message sent, at now (coordinator clock; since the connection was made
+ * when none was). */
+int64_t lst_conn_idle(const lst_conn *c, int64_t now);
+
 /*
  * The coordinator did not listen for ns (its own stall: a frozen or descheduled process, a slow
  * disk between two waits): that time does not count as the agent's silence, so the silence

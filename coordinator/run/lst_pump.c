@@ -711,9 +711,35 @@ static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
 }
 
 /*
- * Wait up to timeout_ns, dispatching everything that arrives. Housekeeping: PINGs every second,
+ * How often the liveness checks run over every agent: LST_COORD__WATCH_EVERY, or 100 us per
+ * agent in a fleet (200 ms for 2,000), so that they cost a bounded 10,000 checks a second
+ * whatever the fleet's size. They judge silences of seconds; a reconnect's handshake is read
+ * as it happens (the set reads the monitors whose descriptor fires).
+ */
+static int64_t s_watch_every(const lst_coord *c)
+{
+	return LST_MAX(LST_COORD__WATCH_EVERY, (int64_t)lst_coord__n(c) * 100 * LST_NS_PER_US);
+}
+
+/*
+ * A PING when we have sent the agent nothing else for LST_COORD__PING_EVERY (PROTOCOL.md 9):
+ * any frame keeps its lease alive, and an agent in a point gets an ACK per interval, so a fleet
+ * at 1 s intervals no longer sends as many PINGs as it receives SAMPLEs, each waking libzmq's
+ * I/O thread. An agent that sends nothing is still PINGed every second, and its PONG shows it
+ * alive.
+ */
+static bool s_ping_due(const lst_coord *c, size_t i, int64_t now)
+{
+	const struct lst_coord__agent *a = s_agent(c, i);
+
+	return lst_coord__usable(a) && !a->unreachable &&
+	       lst_conn_idle(a->conn, now) >= LST_COORD__PING_EVERY;
+}
+
+/*
+ * Wait up to timeout_ns, dispatching everything that arrives. Housekeeping: PINGs (s_ping_due),
  * abandoned clock exchanges, reconnects and silent agents (s_watch, at most every
- * LST_COORD__WATCH_EVERY: with many agents a wake-up per message would otherwise read every
+ * s_watch_every: with many agents a wake-up per message would otherwise read every
  * agent's handshake monitor each time). Returns early on Ctrl-C.
  */
 void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
@@ -734,16 +760,13 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 	for (int k = 0; k < rc; k++)
 		s_drain(c, ready[k]);
 	now = lst_mono_ns();
-	if (now - s_pump(c)->last_watch >= LST_COORD__WATCH_EVERY) {
+	if (now - s_pump(c)->last_watch >= s_watch_every(c)) {
 		s_pump(c)->last_watch = now;
-		for (size_t i = 0; i < lst_coord__n(c); i++)
+		for (size_t i = 0; i < lst_coord__n(c); i++) {
 			s_watch(c, i, now);
-	}
-	if (now - lst_coord__session(c)->last_ping >= LST_COORD__PING_EVERY) {
-		lst_coord__session(c)->last_ping = now;
-		for (size_t i = 0; i < lst_coord__n(c); i++)
-			if (lst_coord__usable(s_agent(c, i)) && !s_agent(c, i)->unreachable)
+			if (s_ping_due(c, i, now))
 				lst_coord__send_simple(c, i, LST_MSG_PING);
+		}
 	}
 	if (s_pump(c)->on_wake) /* what this wake-up brought, in one write per file */
 		s_pump(c)->on_wake(c);
