@@ -154,17 +154,13 @@ static void s_signal_consumed(lst_conn_set *s, lst_conn *c, zsock_t *router)
 
 int main(void)
 {
-	zsock_t *router = zsock_new(ZMQ_ROUTER);
+	zsock_t *router = zsock_new_router("tcp://127.0.0.1:*");
 	lst_conn *conns[N];
 	lst_conn_set *s;
-	char addr[64];
-	int port;
+	const char *addr;
 	lst_err err;
 
-	T_ASSERT(router);
-	port = zsock_bind(router, "tcp://127.0.0.1:*");
-	T_ASSERT(port > 0);
-	snprintf(addr, sizeof(addr), "tcp://127.0.0.1:%d", port);
+	T_ASSERT(router && (addr = zsock_endpoint(router)));
 	s = lst_conn_set_new(N, &err);
 	if (!s)
 		T_FAIL("%s", err.msg);
