@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "lst_assert.h"
-#include "lst_conn_set.h"
 #include "lst_log.h"
 #include "lst_sample.h"
 #include "lst_time.h"
@@ -43,8 +42,9 @@ struct lst_conn {
 	int64_t last_heard; /* coordinator clock of the last message received */
 	zmq_msg_t frame;    /* the last frame received (lst_conn_recv_into lends it) */
 	int64_t last_sent;
-	struct lst_conn_set *set; /* the set waiting on it (lst_conn_attach), or NULL */
-	size_t set_i;
+	lst_conn_use_fn *on_use; /* the wait watching it (lst_conn_attach), or NULL */
+	void *use_arg;
+	size_t use_i;
 
 	/* clock: the current burst and the model fitted over all bursts */
 	lst_clock_model clock;
@@ -130,6 +130,13 @@ static zsock_t *s_monitor(zsock_t *sock, const char *name, lst_err *err)
 	return mon;
 }
 
+/* Tell the wait watching c (lst_conn_attach) what its socket went through. */
+static void s_use(lst_conn *c, enum lst_conn_use use)
+{
+	if (c->on_use)
+		c->on_use(c->use_arg, c->use_i, use);
+}
+
 lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 		       const struct lst_conn_curve *curve, lst_err *err)
 {
@@ -178,8 +185,7 @@ void lst_conn_destroy(lst_conn **p)
 
 	if (!c)
 		return;
-	if (c->set)
-		lst_conn_set_remove(c->set, c->set_i);
+	s_use(c, LST_CONN_CLOSING);
 	zsock_destroy((zsock_t **)&c->sock); /* ends its monitor too */
 	zsock_destroy((zsock_t **)&c->mon);
 	zmq_msg_close(&c->frame);
@@ -207,8 +213,8 @@ int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *
 	}
 	rc = zmq_send(zsock_resolve(c->sock), buf, len, ZMQ_DONTWAIT);
 	free(buf);
-	if (c->set) /* a send may have consumed the ZMQ_FD signal of a message come meanwhile */
-		lst_conn_set_touch(c->set, c->set_i);
+	s_use(c,
+	      LST_CONN_USED); /* it may have consumed the ZMQ_FD signal of a message come meanwhile */
 	if (rc < 0 && zmq_errno() == EAGAIN) {
 		/* A DEALER whose only connection was closed for good has nowhere to send: the
 		 * handshake failed before this message, and the monitor already says why. */
@@ -302,14 +308,13 @@ int lst_conn_recv_into(lst_conn *c, lst_msg *m, const uint8_t **raw, size_t *raw
 	rc = zmq_msg_recv(&c->frame, zsock_resolve(c->sock), ZMQ_DONTWAIT);
 	if (rc < 0) {
 		rc = zmq_errno();
-		if (rc == EAGAIN && c->set)
-			lst_conn_set_untouch(c->set, c->set_i); /* empty: its ZMQ_FD will say */
+		if (rc == EAGAIN)
+			s_use(c, LST_CONN_EMPTIED);
 		return rc == EAGAIN ? -EAGAIN
 				    : lst_err_set(err, -rc, "agent %s: receive: %s", c->name,
 						  zmq_strerror(rc));
 	}
-	if (c->set) /* more may wait, and this receive may have consumed the signal */
-		lst_conn_set_touch(c->set, c->set_i);
+	s_use(c, LST_CONN_USED); /* more may wait, and this receive may have consumed the signal */
 	*t_recv = lst_mono_ns();
 	c->last_heard = *t_recv;
 	rc = lst_msg_decode_into(m, zmq_msg_data(&c->frame), zmq_msg_size(&c->frame), err);
@@ -519,10 +524,11 @@ bool lst_conn_readable(lst_conn *c)
 	return zsock_events(c->sock) & ZMQ_POLLIN;
 }
 
-void lst_conn_attach(lst_conn *c, struct lst_conn_set *set, size_t i)
+void lst_conn_attach(lst_conn *c, lst_conn_use_fn *fn, void *arg, size_t i)
 {
-	c->set = set;
-	c->set_i = i;
+	c->on_use = fn;
+	c->use_arg = arg;
+	c->use_i = i;
 }
 
 static int s_sync_send(lst_conn *c, lst_err *err)

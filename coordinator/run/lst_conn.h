@@ -59,7 +59,6 @@ struct lst_conn_curve {
 };
 
 typedef struct lst_conn lst_conn;
-struct lst_conn_set;
 
 /*
  * The connections made from now on belong to a fleet of n: their ZMTP heartbeats are spaced
@@ -132,11 +131,20 @@ int lst_conn_poll_fds(lst_conn **conns, size_t n, struct pollfd *fds, size_t nfd
 int lst_conn_fd(const lst_conn *c, bool monitor);
 bool lst_conn_readable(lst_conn *c);
 
+/* What a connection tells the wait that watches it (lst_conn_set.c) about its socket. */
+enum lst_conn_use {
+	LST_CONN_USED,	  /* a send, or a receive that took a message: ZMQ_EVENTS to be read */
+	LST_CONN_EMPTIED, /* a receive found nothing: ZMQ_FD will say when more comes */
+	LST_CONN_CLOSING, /* lst_conn_destroy: out of the wait before the socket closes */
+};
+typedef void lst_conn_use_fn(void *arg, size_t i, enum lst_conn_use use);
+
 /*
- * The set c is in as number i (NULL: none), told of every send and receive on c from then on
- * (lst_conn_set_touch); lst_conn_destroy takes c out of it. For lst_conn_set_add and _remove.
+ * From now on, every use of c's socket calls fn(arg, i, use) (fn NULL: none). For the set that
+ * watches c as its number i (lst_conn_set_add, _remove); c only calls back, so the set's file
+ * and this one do not need each other.
  */
-void lst_conn_attach(lst_conn *c, struct lst_conn_set *set, size_t i);
+void lst_conn_attach(lst_conn *c, lst_conn_use_fn *fn, void *arg, size_t i);
 
 /*
  * Connections that have completed their handshake so far (pending monitor events are read

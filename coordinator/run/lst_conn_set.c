@@ -70,7 +70,7 @@ void lst_conn_set_destroy(lst_conn_set **p)
 		return;
 	for (size_t i = 0; i < s->n; i++)
 		if (s->conns[i])
-			lst_conn_attach(s->conns[i], NULL, 0);
+			lst_conn_attach(s->conns[i], NULL, NULL, 0);
 	close(s->ep);
 	free(s->conns);
 	free(s->mark);
@@ -79,6 +79,35 @@ void lst_conn_set_destroy(lst_conn_set **p)
 	free(s->seen);
 	free(s);
 	*p = NULL;
+}
+
+/* Connection i was used (a send, a receive): read its ZMQ_EVENTS at the next wait. */
+static void s_touch(lst_conn_set *s, size_t i)
+{
+	s->mark[i] |= S_TOUCHED;
+	if (s->mark[i] & S_LISTED)
+		return;
+	s->mark[i] |= S_LISTED;
+	s->check[s->ncheck++] = i;
+}
+
+/* Connection i was emptied (a receive said EAGAIN): no need to read its ZMQ_EVENTS again. */
+static void s_untouch(lst_conn_set *s, size_t i)
+{
+	s->mark[i] &= (uint8_t)~S_TOUCHED;
+}
+
+/* What connection i's socket went through (lst_conn_attach's callback). */
+static void s_on_use(void *arg, size_t i, enum lst_conn_use use)
+{
+	lst_conn_set *s = arg;
+
+	if (use == LST_CONN_USED)
+		s_touch(s, i);
+	else if (use == LST_CONN_EMPTIED)
+		s_untouch(s, i);
+	else
+		lst_conn_set_remove(s, i);
 }
 
 int lst_conn_set_add(lst_conn_set *s, size_t i, lst_conn *c, lst_err *err)
@@ -94,8 +123,8 @@ int lst_conn_set_add(lst_conn_set *s, size_t i, lst_conn *c, lst_err *err)
 					   lst_conn_name(c), strerror(fd < 0 ? EBADF : errno));
 	}
 	s->conns[i] = c;
-	lst_conn_attach(c, s, i);
-	lst_conn_set_touch(s, i);
+	lst_conn_attach(c, s_on_use, s, i);
+	s_touch(s, i);
 	return 0;
 }
 
@@ -108,22 +137,8 @@ void lst_conn_set_remove(lst_conn_set *s, size_t i)
 	/* Before the socket closes: libzmq closes its descriptors later, in its reaper thread. */
 	for (int mon = 0; mon < 2; mon++)
 		epoll_ctl(s->ep, EPOLL_CTL_DEL, lst_conn_fd(c, mon), NULL);
-	lst_conn_attach(c, NULL, 0);
+	lst_conn_attach(c, NULL, NULL, 0);
 	s->conns[i] = NULL;
-	s->mark[i] &= (uint8_t)~S_TOUCHED;
-}
-
-void lst_conn_set_touch(lst_conn_set *s, size_t i)
-{
-	s->mark[i] |= S_TOUCHED;
-	if (s->mark[i] & S_LISTED)
-		return;
-	s->mark[i] |= S_LISTED;
-	s->check[s->ncheck++] = i;
-}
-
-void lst_conn_set_untouch(lst_conn_set *s, size_t i)
-{
 	s->mark[i] &= (uint8_t)~S_TOUCHED;
 }
 
@@ -138,7 +153,7 @@ static void s_check(lst_conn_set *s, size_t i)
 		return;
 	s->seen[i] = s->gen;
 	s->ready[s->nready++] = i;
-	lst_conn_set_touch(s, i);
+	s_touch(s, i);
 }
 
 /* The connections used since the last wait: their ZMQ_FD may have been consumed on the way. */

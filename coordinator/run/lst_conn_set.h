@@ -11,9 +11,9 @@
  *
  * ZMQ_FD is no ordinary descriptor: it says that ZMQ_EVENTS must be read again, and any
  * operation on the socket (a send, a receive, reading ZMQ_EVENTS) may consume that signal while
- * messages stay queued. So a connection is marked to be checked again (lst_conn_set_touch) after
- * every send and after every receive that did not empty it, and the next wait reads ZMQ_EVENTS
- * of exactly those, as well as of those whose descriptor fired.
+ * messages stay queued. So a connection tells the set of every send and every receive
+ * (lst_conn_attach), the set marks it to be checked again unless a receive emptied it, and the
+ * next wait reads ZMQ_EVENTS of exactly those, as well as of those whose descriptor fired.
  *
  * One thread owns a set and its connections (lst_conn is not thread-safe either).
  */
@@ -43,12 +43,6 @@ int lst_conn_set_add(lst_conn_set *s, size_t i, lst_conn *c, lst_err *err);
 
 /* Take connection i out of the set (lst_conn_destroy does it); nothing when it is not in. */
 void lst_conn_set_remove(lst_conn_set *s, size_t i);
-
-/* Connection i was used (a send, a receive): read its ZMQ_EVENTS at the next wait. */
-void lst_conn_set_touch(lst_conn_set *s, size_t i);
-
-/* Connection i was emptied (a receive said EAGAIN): no need to read its ZMQ_EVENTS again. */
-void lst_conn_set_untouch(lst_conn_set *s, size_t i);
 
 /*
  * Wait until a connection has a message or timeout_ms passes, reading handshake monitors on the
