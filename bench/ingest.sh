@@ -11,24 +11,26 @@
 #                   first row and print the top of `perf report` (self time)
 #   PERF_CG=ARGS    perf's call-graph option (-g; e.g. "--call-graph dwarf,16384")
 #   PERF_KEEP=FILE  keep perf.data;  KEEP=DIR  keep the plan, the logs and the results folder
+#   OLD=REF|DIR     also measure the previous tree's binaries (a git ref built in build-old/, or
+#                   a bin folder) in the same run, and print its figures beside this tree's
 #   bench/ingest.sh [AGENTS=32] [INTERVAL=100ms] [DURATION=20s]
-# Example: bench/ingest.sh 32 100ms 20s; bench/ingest.sh 16 10ms 20s
-set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${LST_BIN:-$ROOT/build/bin}
-[ -x "$BIN/lockstep-agent" ] || { echo "build first: make build" >&2; exit 2; }
+# Example: OLD=main bench/ingest.sh 32 100ms 20s; bench/ingest.sh 16 10ms 20s
+. "$(dirname "$0")/lib.sh"
 n=${1:-32}
 interval=${2:-100ms}
 duration=${3:-20s}
-TMP=$(mktemp -d /tmp/lst-ingest.XXXXXX)
 pids=()
-cleanup() {
-	set +e
+stop_agents() {
 	for p in "${pids[@]}"; do kill "$p" && wait "$p"; done 2>/dev/null
-	[ -z "${KEEP:-}" ] || cp -r "$TMP" "$KEEP"
-	rm -rf "$TMP"
+	pids=()
 }
-trap cleanup EXIT
+on_exit stop_agents
+[ -z "${KEEP:-}" ] || on_exit "cp -r '$TMP' '$KEEP'"
+
+# measure LABEL BIN: one run with the binaries in BIN (agents and coordinator), its figures
+# printed after LABEL.
+measure() {
+local label=$1 BIN=$2
 read -r -a ports < <(python3 -c 'import socket, sys
 s = [socket.socket() for _ in range(int(sys.argv[1]))]
 for x in s:
@@ -86,7 +88,7 @@ while kill -0 "$run" 2>/dev/null; do
 	sleep 0.05
 done >"$TMP/cpu"
 wait "$run" || { tail -5 "$TMP/run.log"; exit 1; }
-python3 - "$TMP/res/run.json" "$TMP/cpu" "$(getconf CLK_TCK)" "$n" "$interval" "$duration" <<'PY'
+python3 - "$TMP/res/run.json" "$TMP/cpu" "$(getconf CLK_TCK)" "$n" "$interval" "$duration" "$label" <<'PY'
 import json, sys
 run, hz = json.load(open(sys.argv[1])), int(sys.argv[3])
 agents = [pt["agents"] for pt in run["phases"]]
@@ -94,9 +96,9 @@ samples = sum(a["samples"] for ag in agents for a in (ag.values() if isinstance(
 rows = [tuple(map(int, l.split())) for l in open(sys.argv[2])]
 ticks, lines = rows[-1][0], max(l for _, l in rows)
 cpu = ticks / hz
-print("%s agents, %s intervals, %s: %d samples, coordinator CPU %.2f s in all, %.1f us per "
+print("%s %s agents, %s intervals, %s: %d samples, coordinator CPU %.2f s in all, %.1f us per "
       "sample (run included: connect, clock bursts, run.json, plots)"
-      % (sys.argv[4], sys.argv[5], sys.argv[6], samples, cpu, cpu / samples * 1e6))
+      % (sys.argv[7], sys.argv[4], sys.argv[5], sys.argv[6], samples, cpu, cpu / samples * 1e6))
 # While the point runs: from when timeseries.csv holds a fifth of its rows to when it holds
 # nine tenths, the CPU spent over the samples those rows count.
 a = next(r for r in rows if r[1] >= lines * 0.2)
@@ -104,8 +106,8 @@ b = [r for r in rows if r[1] <= lines * 0.9][-1]
 n = (b[1] - a[1]) * samples / lines
 if n > 0:
     c = (b[0] - a[0]) / hz
-    print("while the point runs: %.0f samples, CPU %.2f s, %.1f us per sample (%.0f samples "
-          "per CPU second)" % (n, c, c / n * 1e6, n / c if c else 0))
+    print("%s while the point runs: %.0f samples, CPU %.2f s, %.1f us per sample (%.0f samples "
+          "per CPU second)" % (sys.argv[7], n, c, c / n * 1e6, n / c if c else 0))
 PY
 if [ -n "$perfpid" ]; then
 	wait "$perfpid" || true
@@ -113,3 +115,9 @@ if [ -n "$perfpid" ]; then
 		grep -E '^ +[0-9.]+%' | head -25
 	[ -z "${PERF_KEEP:-}" ] || cp "$TMP/perf.data" "$PERF_KEEP"
 fi
+stop_agents
+rm -rf "${TMP:?}/res"
+}
+
+measure "this tree:" "$BIN"
+[ -z "${OLD:-}" ] || measure "previous:" "$(old_bin "$OLD")"

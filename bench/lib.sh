@@ -61,3 +61,23 @@ subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "w"), check=True)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(r.ru_utime + r.ru_stime)' "$@"
 }
+
+# old_bin REF|DIR: the binaries of the tree to compare with, for the figures printed beside
+# this tree's. A folder holding lockstep (a build's bin/) is taken as is; anything else is a git
+# ref (main, a commit), checked out in $ROOT/build-old/src and built in $ROOT/build-old, which
+# is kept for the next run. Prints the bin folder (its tests/ sibling holds the swarm).
+old_bin() {
+	local ref=$1 dir=$ROOT/build-old
+	if [ -x "$ref/lockstep" ]; then
+		(cd "$ref" && pwd)
+		return
+	fi
+	if [ ! -d "$dir/src" ]; then
+		git -C "$ROOT" worktree add -f --detach "$dir/src" "$ref" >&2
+	else
+		git -C "$dir/src" checkout -q --detach "$ref" >&2
+	fi
+	cmake -S "$dir/src" -B "$dir" >/dev/null && cmake --build "$dir" -j2 >/dev/null ||
+		{ echo "cannot build $ref in $dir" >&2; exit 2; }
+	echo "$dir/bin"
+}

@@ -14,26 +14,31 @@
 #   row delay   from an interval's end (on the host's CLOCK_MONOTONIC, which the swarm's agents
 #               share: their clock offset is 0 here) to its `all` row in timeseries.csv, p50 and
 #               p99 (polled every 2 ms), and from the interval's last SAMPLE leaving the swarm.
-# The swarm shares the machine: its own CPU is printed too. Raises `ulimit -n` to the hard limit
-# (1,000 agents take about 5 descriptors each on the coordinator and 4 on the swarm). Never
-# gates anything; run it on a quiet machine.
+# The swarm shares the machine: its own CPU is printed too. Raises `ulimit -n` to the hard limit,
+# and as root the hard limit to fs.nr_open first (10,000 agents take about 5 descriptors each on
+# the coordinator and 4 on the swarm). With OLD (a bin folder, or a git ref built in build-old/:
+# bench/lib.sh's old_bin) each N is run with the previous tree's coordinator too, against this
+# tree's swarm, and its row printed beside this tree's. Never gates anything; run it on a quiet
+# machine.
 #   bench/swarm.sh [AGENTS...]         (default 10 100 1000)
 #   RUNTIME=10s INTERVAL=100ms IOPS=10000 bench/swarm.sh 100
+#   OLD=main RUNTIME=60s INTERVAL=1s bench/swarm.sh 10000
 . "$(dirname "$0")/lib.sh"
 SWARM=${LST_BUILD:-$(dirname "$BIN")}/tests/lockstep-swarm
 [ -x "$SWARM" ] || { echo "build the tests first: no $SWARM" >&2; exit 2; }
 RUNTIME=${RUNTIME:-10s}
 INTERVAL=${INTERVAL:-100ms}
 IOPS=${IOPS:-10000}
+[ "$(id -u)" != 0 ] || ulimit -Hn "$(cat /proc/sys/fs/nr_open)" 2>/dev/null || true
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 # The coordinator opens 3 ZeroMQ sockets per agent (a DEALER, its monitor and the monitor's
 # PAIR) and raises czmq's socket cap and its own open-file limit to fit (lst_coord.c).
 echo "ulimit -n $(ulimit -n); point of $RUNTIME at $INTERVAL intervals; $IOPS IOPS per agent"
 [ $# -gt 0 ] || set -- 10 100 1000
 
-# one N: run the swarm and the coordinator, print one table row.
+# one N TREE LOCKSTEP: run the swarm and the coordinator LOCKSTEP, print one table row.
 one() {
-	local n=$1 dir=$TMP/n$1 sp
+	local n=$1 tree=$2 lockstep=$3 dir=$TMP/n$1-$2 sp
 	mkdir -p "$dir"
 	"$SWARM" --agents "$n" --port-file "$dir/ports" --truth "$dir/truth.json" --exit-on-bye \
 		--iops "$IOPS" >"$dir/swarm.out" 2>"$dir/swarm.err" &
@@ -51,7 +56,7 @@ one() {
 		printf 'bs: 4k, iodepth: 1, size: 1g}\nphases:\n  - name: p\n'
 		printf '    workload: {runtime: %s}\n' "$RUNTIME"
 	} >"$dir/plan.yaml"
-	python3 - "$BIN/lockstep" "$dir" <<-'PY' >"$dir/coord.txt"
+	python3 - "$lockstep" "$dir" <<-'PY' >"$dir/coord.txt"
 	import os, subprocess, sys, time
 	lockstep, d = sys.argv[1:3]
 	ts = os.path.join(d, "res", "timeseries.csv")
@@ -113,9 +118,9 @@ one() {
 	for _ in $(seq 200); do kill -0 "$sp" 2>/dev/null || break; sleep 0.05; done
 	kill "$sp" 2>/dev/null || true
 	wait "$sp" || true
-	python3 - "$n" "$dir" <<-'PY'
+	python3 - "$n" "$dir" "$tree" <<-'PY'
 	import json, os, sys
-	n, d = int(sys.argv[1]), sys.argv[2]
+	n, d, tree = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 	t = json.load(open(os.path.join(d, "truth.json")))
 	kv = {}
 	rows = []
@@ -126,11 +131,11 @@ one() {
 	    else:
 	        kv[f[0]] = f[1:]
 	if kv["rc"][0] != "0":
-	    print("%6d  the run failed (exit %s): %s" % (n, kv["rc"][0],
+	    print("%-8s %6d  the run failed (exit %s): %s" % (tree, n, kv["rc"][0],
 	          open(os.path.join(d, "run.log")).read().strip().splitlines()[-1:]))
 	    sys.exit(0)
 	if "first" not in kv or "last" not in kv:
-	    print("%6d  no timeseries.csv row before the run ended" % n)
+	    print("%-8s %6d  no timeseries.csv row before the run ended" % (tree, n))
 	    sys.exit(0)
 	ends = {(i["point"], i["interval"]): (i["end_ns"], i["last_sent_ns"]) for i in t["intervals"]}
 	# a retried point writes its rows again: its last attempt's are timed (the truth's ends are
@@ -138,6 +143,9 @@ one() {
 	lastrow = {(p, k): s for p, k, s in rows}
 	d1 = sorted((s - ends[pk][0]) / 1e6 for pk, s in lastrow.items() if pk in ends)
 	d2 = sorted((s - ends[pk][1]) / 1e6 for pk, s in lastrow.items() if pk in ends)
+	# once the first 10 s of rows are past (connect and the first point's start are behind)
+	t10 = min(lastrow.values()) + 10e9 if lastrow else 0
+	d3 = sorted((s - ends[pk][0]) / 1e6 for pk, s in lastrow.items() if pk in ends and s >= t10)
 	q = lambda v, f: v[min(len(v) - 1, int(f * len(v)))] if v else float("nan")
 	f0, c0, rss0, r0 = int(kv["first"][0]), float(kv["first"][1]), int(kv["first"][2]), int(kv["first"][3])
 	f1, c1, r1 = int(kv["last"][0]), float(kv["last"][1]), int(kv["last"][2])
@@ -148,23 +156,30 @@ one() {
 	us_mid = (c1 - c0) / samples_mid * 1e6 if samples_mid else float("nan")
 	us_all = float(kv["cpu_total"][0]) / total * 1e6
 	rate = samples_mid / ((f1 - f0) / 1e9) if f1 > f0 else float("nan")
-	print("%6d %8d %9.1f %9.1f %9.0f %9.0f %8d %8s %8s %8.1f %8.1f %8.1f %8.1f %8.1f"
-	      % (n, total, us_mid, us_all, rate, 1e6 / us_mid if us_mid else 0, rss0,
-	         kv["rss_end"][0], kv["rss_end"][2], q(d1, .5), q(d1, .99), q(d2, .5), q(d2, .99), swarm_us))
+	print("%-8s %6d %8d %9.1f %9.1f %9.0f %9.0f %8d %8s %8s %8.1f %8.1f %9.1f %8.1f %8.1f %8.1f"
+	      % (tree, n, total, us_mid, us_all, rate, 1e6 / us_mid if us_mid else 0, rss0,
+	         kv["rss_end"][0], kv["rss_end"][2], q(d1, .5), q(d1, .99), q(d3, .99), q(d2, .5), q(d2, .99), swarm_us))
 	PY
 	[ ! -s "$dir/swarm.err" ] || sed 's/^/  swarm: /' "$dir/swarm.err" | head -3
 	# a lost agent or a retried point makes the figures those of another run: say so
 	grep -E 'warning|error' "$dir/run.log" | sed 's/^/  coordinator: /' | head -3 || true
 }
 
-printf '%6s %8s %9s %9s %9s %9s %8s %8s %8s %8s %8s %8s %8s %8s\n' agents samples \
+OLDBIN=
+[ -z "${OLD:-}" ] || OLDBIN=$(old_bin "$OLD")
+printf '%-8s %6s %8s %9s %9s %9s %9s %8s %8s %8s %8s %8s %9s %8s %8s %8s\n' tree agents samples \
 	'us/s-mid' 'us/s-all' 'samp/s' 'max/core' 'rss0_kB' 'rss1_kB' 'hwm_kB' 'end50ms' 'end99ms' \
+	'end99>10s' \
 	'snd50ms' 'snd99ms' 'swarm_us'
-for n in "$@"; do one "$n"; done
+for n in "$@"; do
+	one "$n" this "$BIN/lockstep"
+	[ -z "$OLDBIN" ] || one "$n" previous "$OLDBIN/lockstep"
+done
 cat <<'TXT'
 us/s-mid: coordinator CPU us per sample from the first row to the last; us/s-all: over the whole
 run (wait4). samp/s: samples merged per second between those rows; max/core: 1 s / us/s-mid.
 rss0: VmRSS at the first row; rss1: at the end; hwm: VmHWM. end50/99: ms from an interval's end
-to its `all` row in timeseries.csv; snd50/99: from its last SAMPLE leaving the swarm.
+to its `all` row in timeseries.csv (end99>10s: of the rows after the first 10 s); snd50/99:
+from its last SAMPLE leaving the swarm.
 swarm_us: the swarm's own CPU us per sample sent (it shares the machine with the coordinator).
 TXT

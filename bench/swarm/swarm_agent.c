@@ -601,9 +601,11 @@ int swarm_agent_bind(struct swarm *sw, struct swarm_agent *a, const char *endpoi
 	v = 0;
 	zmq_setsockopt(a->sock, ZMQ_LINGER, &v, sizeof(v));
 	zmq_setsockopt(a->sock, ZMQ_MAXMSGSIZE, &max, sizeof(max));
-	v = 1000;
+	/* spaced as the coordinator's (lst_conn_fleet): libzmq walks every timer of the I/O
+	 * thread to cancel a heartbeat's timeout */
+	v = (int)LST_MAX(1000u, LST_MIN(sw->n, 10000u));
 	zmq_setsockopt(a->sock, ZMQ_HEARTBEAT_IVL, &v, sizeof(v));
-	v = 5000;
+	v *= 5;
 	zmq_setsockopt(a->sock, ZMQ_HEARTBEAT_TIMEOUT, &v, sizeof(v));
 	v = 100000;
 	zmq_setsockopt(a->sock, ZMQ_SNDHWM, &v, sizeof(v));

@@ -42,6 +42,9 @@ struct lst_conn {
 	int64_t last_heard; /* coordinator clock of the last message received */
 	zmq_msg_t frame;    /* the last frame received (lst_conn_recv_into lends it) */
 	int64_t last_sent;
+	lst_conn_use_fn *on_use; /* the wait watching it (lst_conn_attach), or NULL */
+	void *use_arg;
+	size_t use_i;
 
 	/* clock: the current burst and the model fitted over all bursts */
 	lst_clock_model clock;
@@ -56,6 +59,14 @@ struct lst_conn {
 /* Monitor endpoints made so far: each connection's gets its own number. */
 static atomic_uint s_monitors;
 
+/* The ZMTP heartbeat interval of the connections made from now on (lst_conn_fleet). */
+static atomic_int s_heartbeat_ms = 1000;
+
+void lst_conn_fleet(size_t n)
+{
+	atomic_store(&s_heartbeat_ms, (int)LST_MAX((size_t)1000, LST_MIN(n, (size_t)10000)));
+}
+
 /* The DEALER with its options (heartbeats, frame cap, reconnects, CURVE). NULL with err. */
 static zsock_t *s_socket(const char *name, const struct lst_conn_curve *curve, lst_err *err)
 {
@@ -64,8 +75,8 @@ static zsock_t *s_socket(const char *name, const struct lst_conn_curve *curve, l
 	if (!sock)
 		return lst_err_set(err, -ENOMEM, "agent %s: cannot create a socket", name), NULL;
 	zsock_set_linger(sock, 0);
-	zsock_set_heartbeat_ivl(sock, 1000);
-	zsock_set_heartbeat_timeout(sock, 5000);
+	zsock_set_heartbeat_ivl(sock, atomic_load(&s_heartbeat_ms));
+	zsock_set_heartbeat_timeout(sock, 5 * atomic_load(&s_heartbeat_ms));
 	zsock_set_heartbeat_ttl(sock, 60000);
 	zsock_set_maxmsgsize(sock, LST_MSG_MAX_BYTES + 64);
 	zsock_set_sndhwm(sock, 10000);
@@ -119,6 +130,13 @@ static zsock_t *s_monitor(zsock_t *sock, const char *name, lst_err *err)
 	return mon;
 }
 
+/* Tell the wait watching c (lst_conn_attach) what its socket went through. */
+static void s_use(lst_conn *c, enum lst_conn_use use)
+{
+	if (c->on_use)
+		c->on_use(c->use_arg, c->use_i, use);
+}
+
 lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 		       const struct lst_conn_curve *curve, lst_err *err)
 {
@@ -155,7 +173,7 @@ lst_conn *lst_conn_new(size_t index, const char *name, const char *address,
 	snprintf(c->address, sizeof(c->address), "%s", address);
 	c->sock = sock;
 	c->next_id = 1;
-	c->last_heard = lst_mono_ns();
+	c->last_heard = c->last_sent = lst_mono_ns();
 	zmq_msg_init(&c->frame);
 	lst_clock_model_init(&c->clock);
 	return c;
@@ -167,6 +185,7 @@ void lst_conn_destroy(lst_conn **p)
 
 	if (!c)
 		return;
+	s_use(c, LST_CONN_CLOSING);
 	zsock_destroy((zsock_t **)&c->sock); /* ends its monitor too */
 	zsock_destroy((zsock_t **)&c->mon);
 	zmq_msg_close(&c->frame);
@@ -194,6 +213,8 @@ int lst_conn_send(lst_conn *c, lst_msg *m, bool command, uint64_t *id, lst_err *
 	}
 	rc = zmq_send(zsock_resolve(c->sock), buf, len, ZMQ_DONTWAIT);
 	free(buf);
+	s_use(c,
+	      LST_CONN_USED); /* it may have consumed the ZMQ_FD signal of a message come meanwhile */
 	if (rc < 0 && zmq_errno() == EAGAIN) {
 		/* A DEALER whose only connection was closed for good has nowhere to send: the
 		 * handshake failed before this message, and the monitor already says why. */
@@ -287,10 +308,13 @@ int lst_conn_recv_into(lst_conn *c, lst_msg *m, const uint8_t **raw, size_t *raw
 	rc = zmq_msg_recv(&c->frame, zsock_resolve(c->sock), ZMQ_DONTWAIT);
 	if (rc < 0) {
 		rc = zmq_errno();
+		if (rc == EAGAIN)
+			s_use(c, LST_CONN_EMPTIED);
 		return rc == EAGAIN ? -EAGAIN
 				    : lst_err_set(err, -rc, "agent %s: receive: %s", c->name,
 						  zmq_strerror(rc));
 	}
+	s_use(c, LST_CONN_USED); /* more may wait, and this receive may have consumed the signal */
 	*t_recv = lst_mono_ns();
 	c->last_heard = *t_recv;
 	rc = lst_msg_decode_into(m, zmq_msg_data(&c->frame), zmq_msg_size(&c->frame), err);
@@ -490,6 +514,23 @@ int lst_conn_poll_fds(lst_conn **conns, size_t n, struct pollfd *fds, size_t nfd
 	return nready;
 }
 
+int lst_conn_fd(const lst_conn *c, bool monitor)
+{
+	return zsock_fd(monitor ? c->mon : c->sock);
+}
+
+bool lst_conn_readable(lst_conn *c)
+{
+	return zsock_events(c->sock) & ZMQ_POLLIN;
+}
+
+void lst_conn_attach(lst_conn *c, lst_conn_use_fn *fn, void *arg, size_t i)
+{
+	c->on_use = fn;
+	c->use_arg = arg;
+	c->use_i = i;
+}
+
 static int s_sync_send(lst_conn *c, lst_err *err)
 {
 	lst_msg *m = lst_msg_new(LST_MSG_SYNC);
@@ -598,6 +639,11 @@ void lst_conn_names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, siz
 int64_t lst_conn_silence(const lst_conn *c, int64_t now)
 {
 	return now - c->last_heard;
+}
+
+int64_t lst_conn_idle(const lst_conn *c, int64_t now)
+{
+	return now - c->last_sent;
 }
 
 void lst_conn_excuse(lst_conn *c, int64_t ns, int64_t now)

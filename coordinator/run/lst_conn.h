@@ -4,9 +4,9 @@
  * capped at LST_MSG_MAX_BYTES), the envelope bookkeeping (seq, correlation ids), what the agent
  * said about itself in WELCOME, and its clock model.
  *
- * Connections do no waiting of their own: lst_conn_poll() waits on any number of them at once and
- * the caller dispatches what arrives, so samples from one agent are never held up behind a
- * command to another.
+ * Connections do no waiting of their own: lst_conn_poll() waits on any number of them at once, or a
+ * set (lst_conn_set.h) at a cost that does not grow with their number, and the caller dispatches
+ * what arrives, so samples from one agent are never held up behind a command to another.
  *
  * Security: a connection is CURVE (the coordinator's key pair, and the agent's public key from
  * the plan) or plain text. A failed handshake is silent on a DEALER (the messages just never
@@ -59,6 +59,16 @@ struct lst_conn_curve {
 };
 
 typedef struct lst_conn lst_conn;
+
+/*
+ * The connections made from now on belong to a fleet of n: their ZMTP heartbeats are spaced
+ * n ms apart (1 s at least, 10 s at most; the timeout 5 intervals), because libzmq 4.3 cancels a
+ * heartbeat's timeout with a walk over every timer of its I/O thread, so the fleet's heartbeats
+ * cost that thread n * n steps per interval: 2,000 agents at 1 s spent a fifth of its time in
+ * the walk. Liveness is the session's (PINGs, the lease); heartbeats only close a dead TCP
+ * connection so that the DEALER reconnects.
+ */
+void lst_conn_fleet(size_t n);
 
 /*
  * Create the DEALER, CURVE when curve is not NULL, and start connecting (no message is sent).
@@ -114,6 +124,29 @@ int lst_conn_poll_fds(lst_conn **conns, size_t n, struct pollfd *fds, size_t nfd
 		      bool *ready);
 
 /*
+ * For a wait that registers descriptors once (lst_conn_set.h): the ZMQ_FD of the DEALER, or of
+ * its handshake monitor when monitor is true (-1 when libzmq gives none), and whether a message
+ * is waiting on the DEALER now (ZMQ_EVENTS).
+ */
+int lst_conn_fd(const lst_conn *c, bool monitor);
+bool lst_conn_readable(lst_conn *c);
+
+/* What a connection tells the wait that watches it (lst_conn_set.c) about its socket. */
+enum lst_conn_use {
+	LST_CONN_USED,	  /* a send, or a receive that took a message: ZMQ_EVENTS to be read */
+	LST_CONN_EMPTIED, /* a receive found nothing: ZMQ_FD will say when more comes */
+	LST_CONN_CLOSING, /* lst_conn_destroy: out of the wait before the socket closes */
+};
+typedef void lst_conn_use_fn(void *arg, size_t i, enum lst_conn_use use);
+
+/*
+ * From now on, every use of c's socket calls fn(arg, i, use) (fn NULL: none). For the set that
+ * watches c as its number i (lst_conn_set_add, _remove); c only calls back, so the set's file
+ * and this one do not need each other.
+ */
+void lst_conn_attach(lst_conn *c, lst_conn_use_fn *fn, void *arg, size_t i);
+
+/*
  * Connections that have completed their handshake so far (pending monitor events are read
  * first). A count that grew since the session's last WELCOME means the DEALER reconnected
  * (the agent restarted, or a cut link came back): the session must be said HELLO to again.
@@ -161,6 +194,10 @@ void lst_conn_names(const char names[][LST_NAME_MAX], uint32_t n, char *buf, siz
 
 /* Time since the last message received, at now (coordinator clock). */
 int64_t lst_conn_silence(const lst_conn *c, int64_t now);
+
+/* Time since the last message sent, at now (coordinator clock; since the connection was made
+ * when none was). */
+int64_t lst_conn_idle(const lst_conn *c, int64_t now);
 
 /*
  * The coordinator did not listen for ns (its own stall: a frozen or descheduled process, a slow

@@ -87,6 +87,8 @@ static void s_malloc_policy(void)
 #define S_SOCKETS_PER_AGENT 3
 #define S_FDS_PER_AGENT 5
 #define S_SPARE 64
+#define S_AGENTS_PER_IO_THREAD 1000
+#define S_IO_THREADS_MAX 4
 
 static int s_room_for(size_t n, lst_err *err)
 {
@@ -99,6 +101,11 @@ static int s_room_for(size_t n, lst_err *err)
 		zsys_set_max_sockets(sockets);
 		s_max_sockets = sockets;
 	}
+	/* A large fleet's connections over several I/O threads: each thread's timers (one set
+	 * per connection, walked on every heartbeat, lst_conn_fleet) shrink with their number. */
+	if (n > S_AGENTS_PER_IO_THREAD && !getenv("ZSYS_IO_THREADS"))
+		zsys_set_io_threads(LST_MIN(S_IO_THREADS_MAX, 1 + n / S_AGENTS_PER_IO_THREAD));
+	lst_conn_fleet(n);
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return 0;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < fds) {
@@ -159,11 +166,10 @@ lst_coord *lst_coord__new(const struct lst_coord_agent *agents, size_t n, int64_
 		return NULL;
 	}
 	for (size_t i = 0; i < c->n; i++) {
-		if (lst_coord__connect_agent(c, i, err)) {
+		if (lst_coord__connect_agent(c, i, err) || lst_coord__pump_watch(c, i, err)) {
 			lst_coord_destroy(&c);
 			return NULL;
 		}
-		lst_coord__pump_watch(c, i);
 	}
 	return c;
 }

@@ -13,6 +13,7 @@
 #include <errno.h>
 
 #include "lst_assert.h"
+#include "lst_conn_set.h"
 #include "lst_log.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -26,8 +27,7 @@ static void s_drain(lst_coord *c, size_t i);
 /* The pump's own state: its wait, its scratch messages and the handler table that the point,
  * the record and the metrics fill. */
 struct lst_coord__pump {
-	lst_conn **conns;   /* [n]: each agent's connection, for the wait */
-	bool *ready;	    /* [n]: which the wait found readable */
+	lst_conn_set *set;  /* every agent's connection, for the wait */
 	lst_msg *rx;	    /* the receive scratch (lst_conn_recv_into), reused for every message */
 	lst_msg *ack;	    /* the ACK sent for every spooled message, reused */
 	int64_t last_watch; /* the liveness checks last ran (lst_coord__pump) */
@@ -59,8 +59,6 @@ void lst_coord__pump_new(struct lst_coord__session *s)
 {
 	struct lst_coord__pump *p = lst_calloc(1, sizeof(*p));
 
-	p->conns = lst_calloc(s->n, sizeof(*p->conns));
-	p->ready = lst_calloc(s->n, sizeof(*p->ready));
 	p->rx = lst_msg_new(LST_MSG_BYE);
 	p->ack = lst_msg_new(LST_MSG_ACK);
 	s->pump = p;
@@ -72,18 +70,20 @@ void lst_coord__pump_destroy(struct lst_coord__session *s)
 
 	if (!p)
 		return;
-	free(p->conns);
-	free(p->ready);
+	lst_conn_set_destroy(&p->set);
 	lst_msg_destroy(&p->rx);
 	lst_msg_destroy(&p->ack);
 	free(p);
 	s->pump = NULL;
 }
 
-void lst_coord__pump_watch(lst_coord *c, size_t i)
+int lst_coord__pump_watch(lst_coord *c, size_t i, lst_err *err)
 {
 	struct lst_coord__session *s = lst_coord__session(c);
-	s->pump->conns[i] = s->a[i].conn;
+
+	if (!s->pump->set && !(s->pump->set = lst_conn_set_new(s->n, err)))
+		return -EMFILE;
+	return lst_conn_set_add(s->pump->set, i, s->a[i].conn, err);
 }
 
 /* Commands to several agents at once (HOOK, KMSG, JOURNAL): each asked is "in the point" for
@@ -711,9 +711,35 @@ static void s_excuse(lst_coord *c, int64_t now, int64_t wait)
 }
 
 /*
- * Wait up to timeout_ns, dispatching everything that arrives. Housekeeping: PINGs every second,
+ * How often the liveness checks run over every agent: LST_COORD__WATCH_EVERY, or 100 us per
+ * agent in a fleet (200 ms for 2,000), so that they cost a bounded 10,000 checks a second
+ * whatever the fleet's size. They judge silences of seconds; a reconnect's handshake is read
+ * as it happens (the set reads the monitors whose descriptor fires).
+ */
+static int64_t s_watch_every(const lst_coord *c)
+{
+	return LST_MAX(LST_COORD__WATCH_EVERY, (int64_t)lst_coord__n(c) * 100 * LST_NS_PER_US);
+}
+
+/*
+ * A PING when we have sent the agent nothing else for LST_COORD__PING_EVERY (PROTOCOL.md 9):
+ * any frame keeps its lease alive, and an agent in a point gets an ACK per interval, so a fleet
+ * at 1 s intervals no longer sends as many PINGs as it receives SAMPLEs, each waking libzmq's
+ * I/O thread. An agent that sends nothing is still PINGed every second, and its PONG shows it
+ * alive.
+ */
+static bool s_ping_due(const lst_coord *c, size_t i, int64_t now)
+{
+	const struct lst_coord__agent *a = s_agent(c, i);
+
+	return lst_coord__usable(a) && !a->unreachable &&
+	       lst_conn_idle(a->conn, now) >= LST_COORD__PING_EVERY;
+}
+
+/*
+ * Wait up to timeout_ns, dispatching everything that arrives. Housekeeping: PINGs (s_ping_due),
  * abandoned clock exchanges, reconnects and silent agents (s_watch, at most every
- * LST_COORD__WATCH_EVERY: with many agents a wake-up per message would otherwise read every
+ * s_watch_every: with many agents a wake-up per message would otherwise read every
  * agent's handshake monitor each time). Returns early on Ctrl-C.
  */
 void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
@@ -721,35 +747,31 @@ void lst_coord__pump(lst_coord *c, int64_t timeout_ns)
 	struct pollfd fds[LST_COORD__POLL_MAX];
 	size_t nfds = s_pump(c)->poll_fds ? s_pump(c)->poll_fds(c, fds) : 0;
 	int64_t wait = LST_MAX(0, LST_MIN(timeout_ns, 100 * LST_NS_PER_MS)), now;
+	const size_t *ready = NULL;
 	int rc;
 
 	/* The registered sockets (the metrics endpoint's) are waited on with the agents': a
 	 * scrape is answered as soon as it comes, whatever the scheduler waits for. */
-	rc = lst_conn_poll_fds(s_pump(c)->conns, lst_coord__n(c), fds, nfds,
-			       (int)(wait / LST_NS_PER_MS), s_pump(c)->ready);
+	rc = lst_conn_set_wait(s_pump(c)->set, fds, nfds, (int)(wait / LST_NS_PER_MS), &ready);
 	if (rc >= 0 && nfds)
 		s_pump(c)->poll_serve(c, fds, nfds);
 	s_excuse(c, lst_mono_ns(), wait);
-	for (size_t i = 0; rc > 0 && i < lst_coord__n(c); i++)
-		if (s_pump(c)->ready[i])
-			s_drain(c, i);
+	/* ready is the set's until its next wait, which nothing below reaches */
+	for (int k = 0; k < rc; k++)
+		s_drain(c, ready[k]);
 	now = lst_mono_ns();
-	if (now - s_pump(c)->last_watch >= LST_COORD__WATCH_EVERY) {
+	if (now - s_pump(c)->last_watch >= s_watch_every(c)) {
 		s_pump(c)->last_watch = now;
-		for (size_t i = 0; i < lst_coord__n(c); i++)
+		for (size_t i = 0; i < lst_coord__n(c); i++) {
 			s_watch(c, i, now);
-	}
-	if (now - lst_coord__session(c)->last_ping >= LST_COORD__PING_EVERY) {
-		lst_coord__session(c)->last_ping = now;
-		for (size_t i = 0; i < lst_coord__n(c); i++)
-			if (lst_coord__usable(s_agent(c, i)) && !s_agent(c, i)->unreachable)
+			if (s_ping_due(c, i, now))
 				lst_coord__send_simple(c, i, LST_MSG_PING);
+		}
 	}
 	if (s_pump(c)->on_wake) /* what this wake-up brought, in one write per file */
 		s_pump(c)->on_wake(c);
-	for (size_t i = 0; rc > 0 && i < lst_coord__n(c); i++)
-		if (s_pump(c)->ready[i])
-			s_ack(c, i);
+	for (int k = 0; k < rc; k++)
+		s_ack(c, ready[k]);
 	s_pump(c)->pump_left = lst_mono_ns();
 }
 

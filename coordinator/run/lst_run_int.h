@@ -235,8 +235,8 @@ const lst_msg *lst_coord__reply(const lst_coord *c, size_t i);
  * made. */
 void lst_coord__pump_new(struct lst_coord__session *s);
 void lst_coord__pump_destroy(struct lst_coord__session *s);
-/* Agent i's connection (made) joins the pump's wait. */
-void lst_coord__pump_watch(lst_coord *c, size_t i);
+/* Agent i's connection (made) joins the pump's wait. Returns 0 or -errno with err. */
+int lst_coord__pump_watch(lst_coord *c, size_t i, lst_err *err);
 
 /* Send msgs[i] (NULL: nothing for agent i; taken) to each agent and wait up to wait ns for
  * every answer or loss; replies[i] gets a copy of agent i's reply or NULL (the caller destroys

@@ -66,7 +66,6 @@ struct lst_coord__session {
 	struct lst_coord__pump *pump; /* the pump's own state, private to lst_pump.c */
 	struct lst_coord__keys *keys; /* our CURVE key pair, private to lst_connect.c */
 	int64_t last_sync;
-	int64_t last_ping;
 	int64_t unreach_after; /* silence that makes an agent unreachable */
 	int64_t lost_after;    /* ... and lost: the lease (it has stopped its I/O), and a margin */
 	bool closing;	       /* BYE said (lst_coord__bye): no HELLO goes out again */

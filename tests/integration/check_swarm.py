@@ -75,7 +75,9 @@ def main():
     res, truth_path = args
     truth = json.load(open(truth_path))
     files = read_samples(res)
-    iv = 0.1
+    # the nominal interval of the run's (one) phase, in seconds
+    run = json.load(open(os.path.join(res, "run.json")))
+    iv = run["phases"][0]["workload"]["interval"] / 1e9
     nbuckets = []
     for a in truth["agents"]:
         sent = {(s[0], s[1], s[2]): s for s in a["sent"]}
