@@ -308,6 +308,15 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 		lst_plan_phase_point(ph, points - 1, &w, label, sizeof(label));
 		printf(", last %s\n", label);
 	}
+	if (lst_plan_phase_values(ph) > 1) {
+		size_t n = lst_plan_phase_values(ph);
+
+		lst_plan_phase_value(ph, 0, &w, NULL, label, sizeof(label));
+		printf("     the suite's whole grid once per value: %zu values, first %s", n,
+		       label);
+		lst_plan_phase_value(ph, n - 1, &w, NULL, label, sizeof(label));
+		printf(", last %s\n", label);
+	}
 	if (ph->round_duration) {
 		printf("     rounds of %s", lst_fmt_duration(ph->round_duration, buf, sizeof(buf)));
 		if (ph->round_ramp)
