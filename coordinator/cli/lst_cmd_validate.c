@@ -299,7 +299,8 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 	s_describe_dist(ph);
 	s_describe_mix(ph);
 	s_describe_verify(ph, gen);
-	if (ph->naxes) {
+	/* a suite phase whose axes are all values has no points of its own to list */
+	if (ph->naxes && !(ph->suite && lst_plan_phase_values(ph) == points)) {
 		printf("     %zu points (", points);
 		for (size_t a = 0; a < ph->naxes; a++)
 			printf("%s%s", a ? " x " : "",
