@@ -87,6 +87,10 @@ for n in ("matrix.csv", "matrix-op-size=16m.csv"):
     assert next(csv.reader(open(res + "/" + n)))[:2] == ["bs", "0/100"], n
 PY
 ok "one verdict, two rounds rows and labelled points per value, and a matrix each"
+"$LOCKSTEP" report "$TMP/res" >"$TMP/report.txt" 2>&1 || fail "report: $(tail -5 "$TMP/report.txt")"
+grep -q "test iops size=8m (iops): " "$TMP/report.txt" &&
+	grep -q "test iops size=16m (iops): " "$TMP/report.txt" ||
+	fail "the report does not give each value's verdict: $(cat "$TMP/report.txt")"
 
 "$PY" - "$TMP/res" "$back" "$TMP/bios.trace" <<'PY' || fail "a value wrote outside its region"
 import csv, os, re, sys
