@@ -657,6 +657,55 @@ static void s_check_xsr_values(void)
 	lst_plan_destroy(&p);
 }
 
+/* DIRTH once per value: each value's grid, then its own histogram runs (picked from its own
+ * grid), before the next value's grid; a file pair per value. */
+static void s_check_dirth_values(void)
+{
+	lst_plan *p = s_plan("  - name: d\n    suite: snia-dirth\n"
+			     "    sweep: {pattern: [zeros, random], jobs: [1, 2], iodepth: [1]}\n"
+			     "    round: {duration: 1s}\n    steady: {window: 2, max_rounds: 2}\n"
+			     "    dirth: {histogram: 2s}\n");
+	static const char *const tests[] = { "dirth pattern=zeros", "histograms pattern=zeros",
+					     "dirth pattern=random", "histograms pattern=random" };
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	size_t at = 0, n = 0;
+
+	T_ASSERT(s);
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		/* 4 grid steps (2 rounds of 2 points), then 2 histogram runs, per value */
+		at = n / 6 * 2 + (n % 6 >= 4);
+		T_EQ_STR(st.test, tests[at]);
+		T_EQ_INT(st.w.pattern, (at < 2 ? 0 : 100)); /* zeros, random */
+		s_result(&r, (double)(1000 * st.w.jobs), true, (uint64_t)(1000 * st.w.jobs));
+		lst_suite_result(s, &st, &r, res);
+		n++;
+	}
+	T_EQ_INT(n, 12);
+	T_ASSERT(lst_suite_finish(s, res, NULL));
+	for (size_t v = 0; v < 2; v++) {
+		char *path = lst_asprintf("%s/dirth-d-pattern=%s.json", lst_results_dir(res),
+					  v ? "random" : "zeros");
+		json_t *doc = json_load_file(path, 0, NULL);
+
+		T_ASSERT(doc);
+		T_EQ_INT(json_array_size(json_object_get(doc, "selected")), 2);
+		json_decref(doc);
+		free(path);
+		path = lst_asprintf("%s/dirth-d-pattern=%s.csv", lst_results_dir(res),
+				    v ? "random" : "zeros");
+		T_ASSERT(access(path, R_OK) == 0);
+		free(path);
+	}
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
 int main(void)
 {
 	int rc;
@@ -677,6 +726,7 @@ int main(void)
 	s_check_xsr();
 	s_check_iops_values();
 	s_check_xsr_values();
+	s_check_dirth_values();
 	{
 		char cmd[128];
 
