@@ -121,11 +121,9 @@ static void s_check_any_knee(void)
 	}
 }
 
-/* A synthetic target: 500 us at p99.9 up to 2000 IOPS, 40 ms above (open loop past the knee). */
-static void s_result(struct lst_step_result *r, int64_t rate)
+/* A synthetic result of iops I/Os in 1 s, all at 500 us when ok, else all at 40 ms. */
+static void s_made_up(struct lst_step_result *r, double iops, bool ok)
 {
-	double iops = (double)LST_MIN(rate, 2000);
-
 	memset(r, 0, sizeof(*r));
 	lst_hist_init(&r->lat);
 	lst_hist_init(&r->lat_dir[0]);
@@ -134,8 +132,14 @@ static void s_result(struct lst_step_result *r, int64_t rate)
 	r->iops[1] = iops;
 	r->ios[1] = (uint64_t)iops;
 	r->bytes[1] = (uint64_t)iops * 4096;
-	lst_hist_record_n(&r->lat, rate <= 2000 ? 500000 : 40000000, (uint64_t)iops);
+	lst_hist_record_n(&r->lat, ok ? 500000 : 40000000, (uint64_t)iops);
 	lst_hist_copy(&r->lat_dir[1], &r->lat);
+}
+
+/* A synthetic target: 500 us at p99.9 up to 2000 IOPS, 40 ms above (open loop past the knee). */
+static void s_result(struct lst_step_result *r, int64_t rate)
+{
+	s_made_up(r, (double)LST_MIN(rate, 2000), rate <= 2000);
 }
 
 static json_t *s_load_json(const char *dir, const char *name)
@@ -237,6 +241,56 @@ static void s_check_suite(void)
 	lst_plan_destroy(&p);
 }
 
+/* Over iodepth: each probe sets the queue depth of every job, and one slot is as narrow as a
+ * bracket gets. The made-up target keeps its latency up to 12 in flight per job. */
+static void s_check_suite_iodepth(void)
+{
+	static const char text[] =
+		"lockstep: 1\nname: t\nagents:\n  - {name: a, address: \"tcp://127.0.0.1:1\"}\n"
+		"targets:\n  - {name: d, paths: {a: /dev/null}}\nphases:\n"
+		"  - name: qd\n    suite: slo\n    workload: {rw: randread, rate_iops: 5000}\n"
+		"    round: {duration: 1s}\n"
+		"    slo: {limit: 1ms, over: iodepth, low: 1, high: 64}\n";
+	static const int64_t want[] = { 1, 64, 32, 16, 8, 12, 14, 13 };
+	lst_errlist errs = { 0 };
+	lst_plan *p = lst_plan_parse(text, strlen(text), "slo.yaml", &errs);
+	char *dir = lst_asprintf("%s/qd", lst_scratch("suite_slo"));
+	lst_err err;
+	lst_results *res = lst_results_new(dir, &err);
+	lst_suite_run *s;
+	struct lst_step st;
+	size_t n = 0;
+	json_t *doc;
+
+	T_ASSERT(p && res);
+	s = lst_suite_new(p, 0, 1 << 30, &err);
+	T_ASSERT(s);
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		T_ASSERT(n < LST_ARRAY_SIZE(want));
+		T_EQ_INT(st.w.iodepth, want[n]);
+		/* the workload's own rate stays: a queue-depth search under a set load */
+		T_EQ_INT(st.w.rate_iops, 5000);
+		s_made_up(&r, 5000, st.w.iodepth <= 12);
+		lst_suite_result(s, &st, &r, res);
+		n++;
+	}
+	T_EQ_INT(n, LST_ARRAY_SIZE(want));
+	lst_suite_finish(s, res, NULL);
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	doc = s_load_json(dir, "slo-qd.json");
+	T_EQ_STR(json_string_value(json_object_get(doc, "over")), "iodepth");
+	T_EQ_STR(json_string_value(json_object_get(doc, "stop_reason")), "within");
+	T_EQ_INT(json_integer_value(json_object_get(json_object_get(doc, "answer"), "value")), 12);
+	T_EQ_STR(json_string_value(json_object_get(json_object_get(doc, "answer"), "label")),
+		 "probe 6 iodepth=12");
+	json_decref(doc);
+	free(dir);
+	lst_plan_destroy(&p);
+}
+
 int main(void)
 {
 	s_check_bisection();
@@ -244,6 +298,7 @@ int main(void)
 	s_check_bracket_down();
 	s_check_any_knee();
 	s_check_suite();
+	s_check_suite_iodepth();
 	printf("slo search: all checks passed\n");
 	return 0;
 }
