@@ -54,7 +54,9 @@ phases:
     round: {ramp: 250ms, duration: 1500ms}
     slo: {percentile: 90, limit: 20ms, low: 1000, high: 3000, within: 5%, max_probes: 8}
 YAML
-"$LOCKSTEP" validate --quiet "$TMP/plan.yaml" || fail "the plan does not validate"
+"$LOCKSTEP" validate "$TMP/plan.yaml" >"$TMP/validate.out" || fail "the plan does not validate"
+grep -xF "     search: the highest total rate_iops with p90 under 20 ms, from 1000 and 3000, to within 5% or 8 probes" \
+	"$TMP/validate.out" >/dev/null || fail "validate does not say what the search looks for: $(cat "$TMP/validate.out")"
 # validate refuses a bracket upside down at its place, and runs nothing
 sed 's/high: 3000/high: 900/' "$TMP/plan.yaml" >"$TMP/bad.yaml"
 expect_exit 2 "$LOCKSTEP" validate "$TMP/bad.yaml"
