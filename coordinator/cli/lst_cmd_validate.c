@@ -250,6 +250,20 @@ static void s_describe_replay(const struct lst_plan_phase *ph)
 	       ph->w.read_iolog, ph->w.replay_time_scale, ph->w.iodepth);
 }
 
+/* What an SLO search looks for, and over which loads it starts. */
+static void s_describe_slo(const struct lst_plan_phase *ph)
+{
+	char buf[32];
+
+	if (ph->suite != LST_SUITE_SLO || !ph->slo)
+		return;
+	printf("     search: the highest %s with p%g under %s, from %" PRId64 " and %" PRId64
+	       ", to within %g%% or %" PRId64 " probes\n",
+	       ph->slo_over == LST_SLO_OVER_RATE ? "total rate_iops" : "iodepth per job",
+	       ph->slo_percentile, lst_fmt_duration(ph->slo_limit_ns, buf, sizeof(buf)),
+	       ph->slo_low, ph->slo_high, ph->slo_within_pct, ph->slo_max_probes);
+}
+
 /* Where a recording phase's traces go, one file per agent and job spec. */
 static void s_describe_record(const struct lst_plan_phase *ph)
 {
@@ -294,6 +308,7 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 		printf(", bs %s, iodepth %" PRId64 ", jobs %" PRId64 "\n",
 		       lst_opt_format(bs_opt, &ph->w, bs, sizeof(bs)), ph->w.iodepth, ph->w.jobs);
 	}
+	s_describe_slo(ph);
 	s_describe_record(ph);
 	s_describe_roles(p, ph);
 	s_describe_dist(ph);

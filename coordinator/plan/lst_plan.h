@@ -53,8 +53,16 @@ enum lst_suite {
 	LST_SUITE_SNIA_XSR,   /* cross-stimulus recovery: seq, random, seq again */
 	LST_SUITE_SNIA_ECW,   /* enterprise composite workload over a threads x QD grid */
 	LST_SUITE_SNIA_DIRTH, /* demand intensity grid, then response-time histograms */
+	LST_SUITE_SLO,	      /* the highest load under a latency limit, searched by probes */
 };
 extern const char *const lst_suite_names[]; /* "none", "purge", "precondition", "snia-iops", ... */
+
+/* What the SLO search varies: the target's total rate (open loop) or each job's queue depth. */
+enum lst_slo_over {
+	LST_SLO_OVER_RATE = 0,
+	LST_SLO_OVER_IODEPTH,
+};
+extern const char *const lst_slo_over_names[]; /* "rate", "iodepth" */
 
 /* What steady state tracks: the combined value of all agents, per round. */
 enum lst_track {
@@ -219,6 +227,14 @@ struct lst_plan_phase {
 	int64_t *xsr_segments;
 	/* snia-dirth: the length of each selected point's histogram run (default 10 min) */
 	int64_t dirth_histogram;
+	/* slo: the search for the highest load that keeps a percentile under a limit */
+	bool slo;		   /* the phase gave slo: */
+	double slo_percentile;	   /* default 99.9 */
+	int64_t slo_limit_ns;	   /* required with slo: */
+	int64_t slo_over;	   /* enum lst_slo_over, default rate */
+	int64_t slo_low, slo_high; /* the first two probes: total IOPS or queue depth; required */
+	double slo_within_pct;	   /* stop once the bracket is this close (default 5) */
+	int64_t slo_max_probes;	   /* default 8 */
 
 	/* paths: per-path roles (idle, workload overrides), in the order written */
 	size_t nroles;

@@ -338,6 +338,7 @@ void lst__plan_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node
 	lst_err err, derr;
 
 	lst__plan_trace_check(ctx, map, ph);
+	lst__plan_slo_phase_check(ctx, map, ph);
 	s_repeat_check(ctx, map, ph);
 	if (ph->secure && ph->suite != LST_SUITE_PURGE && lst_yaml_get(map, "secure", &kn))
 		lst__plan_error(ctx, kn, "secure: true applies only to suite: purge");

@@ -17,6 +17,7 @@
  *   lst_plan_verify.c  a phase's `verify: true` against its suite, mix, roles and the phases
  *                      before it
  *   lst_plan_trace.c   a phase's `record:` and `replay:` as workload options
+ *   lst_plan_slo.c     a phase's `slo:` against its suite, workload and sweep
  *   lst_plan_doc.c     docs/plan.md: the prose of plan-doc.md with tables from the schema
  *   lst_plan.c         the public entry points: load, parse, destroy
  *   lst_plan_query.c   what a read plan answers: points, roles, port sets, indexes (below the
@@ -148,7 +149,7 @@ struct lst__plan_ctx {
 extern const struct lst__plan_section lst__plan_top, lst__plan_agent, lst__plan_target,
 	lst__plan_phase, lst__plan_round, lst__plan_steady, lst__plan_stop, lst__plan_curve,
 	lst__plan_failover, lst__plan_hir, lst__plan_xsr, lst__plan_dirth, lst__plan_event,
-	lst__plan_before, lst__plan_after, lst__plan_telemetry, lst__plan_replay;
+	lst__plan_before, lst__plan_after, lst__plan_telemetry, lst__plan_replay, lst__plan_slo;
 /* plan-doc.md: the reference's prose, with a line {{keys NAME}} where a table goes. Embedded at
  * build time (embed.cmake). */
 extern const char lst__plan_doc_md[];
@@ -171,6 +172,11 @@ void lst__plan_steady_check(struct lst__plan_ctx *ctx, const struct lst_yaml_nod
 void lst__plan_curve_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
 void lst__plan_xsr_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
 void lst__plan_top_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
+/* The slo: map's bracket, and slo: against the phase's suite, workload and sweep
+ * (lst_plan_slo.c). */
+void lst__plan_slo_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map, void *base);
+void lst__plan_slo_phase_check(struct lst__plan_ctx *ctx, const struct lst_yaml_node *map,
+			       const struct lst_plan_phase *ph);
 
 /*
  * Read text (the file p->file) into p, whose file, dir and text are set, with top the schema's

@@ -26,8 +26,9 @@
 const char *const lst_suite_names[] = {
 	"none",		"purge",     "precondition", "snia-iops",   "snia-throughput",
 	"snia-latency", "snia-wsat", "snia-hir",     "lat-vs-iops", "curve",
-	"snia-xsr",	"snia-ecw",  "snia-dirth",   NULL
+	"snia-xsr",	"snia-ecw",  "snia-dirth",   "slo",	    NULL
 };
+const char *const lst_slo_over_names[] = { "rate", "iodepth", NULL };
 const char *const lst_track_names[] = { "iops",	    "read_iops", "write_iops", "mbps",
 					"lat_mean", "lat_p99",	 NULL };
 const char *const lst__plan_grid_axes[] = {

@@ -32,6 +32,7 @@
 #include "lst_log.h"
 #include "lst_domain.h"
 #include "lst_steady.h"
+#include "lst_suite_slo.h"
 #include "lst_text.h"
 #include "lst_time.h"
 #include "lst_util.h"
@@ -142,6 +143,7 @@ struct s_run {
 	size_t ncurve_rows; /* curves.csv rows written for this phase */
 	bool started;
 	uint64_t phase_written;
+	lst_slo *slo; /* suite slo: the search that picks each probe from the last */
 };
 
 /* --- results kept ------------------------------------------------------------------------ */
@@ -664,6 +666,28 @@ static int s_build_curve(struct s_run *s)
 	return 0;
 }
 
+/* SLO: the search's next probe as the test's next point, if the search goes on. */
+static void s_slo_point(struct s_run *s)
+{
+	struct lst_workload w;
+	char label[64];
+
+	if (lst_slo_next(s->slo, &w, label, sizeof(label)))
+		s_point_add(&s->tests[0], &w, label);
+}
+
+/* SLO: one test whose points are the probes, each added once the last one's result is in. */
+static int s_build_slo(struct s_run *s)
+{
+	struct lst_workload w = s->ph->w;
+
+	s_test_add(s, "slo", S_ONCE);
+	s_round_len(s->ph, &w, 5 * LST_NS_PER_S, 30 * LST_NS_PER_S);
+	s->slo = lst_slo_new(s->ph, &w);
+	s_slo_point(s);
+	return 0;
+}
+
 static void s_run_destroy(struct s_run **p);
 
 /*
@@ -746,6 +770,9 @@ static struct s_run *s_run_new(const lst_plan *plan, size_t phase, uint64_t capa
 	case LST_SUITE_SNIA_DIRTH:
 		rc = s_build_dirth(s);
 		break;
+	case LST_SUITE_SLO:
+		rc = s_build_slo(s);
+		break;
 	default:
 		rc = lst_err_set(err, -EINVAL, "phase %s: unknown suite %" PRId64, s->ph->name,
 				 s->ph->suite);
@@ -781,6 +808,7 @@ static void s_run_destroy(struct s_run **p)
 		free(s->tests[i].values);
 	}
 	free(s->tests);
+	lst_slo_destroy(&s->slo);
 	free(s);
 	*p = NULL;
 }
@@ -1133,7 +1161,7 @@ static bool s_curves(const struct s_run *s)
 	return s->ph->suite == LST_SUITE_LAT_VS_IOPS || s->ph->suite == LST_SUITE_CURVE ||
 	       (s->ph->suite == LST_SUITE_NONE && s->ph->naxes > 0) ||
 	       s->ph->suite == LST_SUITE_SNIA_LATENCY || s->ph->suite == LST_SUITE_SNIA_ECW ||
-	       s->ph->suite == LST_SUITE_SNIA_DIRTH;
+	       s->ph->suite == LST_SUITE_SNIA_DIRTH || s->ph->suite == LST_SUITE_SLO;
 }
 
 static void s_run_result(struct s_run *s, const struct lst_step *step,
@@ -1151,7 +1179,8 @@ static void s_run_result(struct s_run *s, const struct lst_step *step,
 	if (t->mode == S_ONCE) {
 		/* HIR bursts, curve points and preconditioning: a row each, against time. */
 		if (s->ph->suite == LST_SUITE_SNIA_HIR || s->ph->suite == LST_SUITE_CURVE ||
-		    s->ph->suite == LST_SUITE_PRECONDITION || s->ph->suite == LST_SUITE_SNIA_XSR)
+		    s->ph->suite == LST_SUITE_PRECONDITION || s->ph->suite == LST_SUITE_SNIA_XSR ||
+		    s->ph->suite == LST_SUITE_SLO)
 			lst_results_round(res, &(struct lst_round_row){
 						       .phase = s->ph->name,
 						       .suite = s_suite_name(s),
@@ -1170,6 +1199,10 @@ static void s_run_result(struct s_run *s, const struct lst_step *step,
 		if (s->ph->suite == LST_SUITE_CURVE && s->t == 1 && s_over_limit(s->ph, r)) {
 			t->stopped_early = true;
 			s->p = t->npoints;
+		}
+		if (s->slo) {
+			lst_slo_result(s->slo, r);
+			s_slo_point(s);
 		}
 		if (s->p >= t->npoints) {
 			t->rounds = 1;
@@ -1594,6 +1627,8 @@ static bool s_run_finish(struct s_run *s, lst_results *res, FILE *progress)
 		s_dirth_write(s, res);
 	if (s->ph->suite == LST_SUITE_SNIA_XSR && s->ntests && s->tests[0].rounds)
 		s_xsr_write(s, res, progress);
+	if (s->slo)
+		lst_slo_write(s->slo, res, progress);
 	return all_ok;
 }
 
@@ -1615,6 +1650,10 @@ static int64_t s_run_estimate(const struct s_run *s)
 	/* DIRTH's histogram runs are added once its grid is over: count them from the start. */
 	if (s->ph->suite == LST_SUITE_SNIA_DIRTH && s->ntests == 2 && !s->tests[1].npoints)
 		total += LST_DIRTH_NPICKS * (s->ph->round_ramp + s->ph->dirth_histogram);
+	/* SLO's probes are added one by one: count as many as it may run. */
+	if (s->slo && s->tests[0].npoints)
+		total = s->ph->slo_max_probes *
+			(s->tests[0].points[0].w.ramp + s->tests[0].points[0].w.runtime);
 	return total;
 }
 

@@ -41,6 +41,9 @@
  *                    until the 32 x 32 point's IOPS is steady; curves averaged over the window
  *   snia-dirth       random 8k 65/35 over the same grid, then a 10-minute histogram run at the
  *                    max-IOPS, two mid and the min-latency points (lst_dirth.h)
+ *   slo              the highest total rate (open loop) or queue depth at which a percentile of
+ *                    all hosts' I/Os stays under a limit: bracketing, then bisection, one probe
+ *                    at a time from the last one's result (lst_suite_slo.h)
  *   (none)           the phase's sweep points; with `steady:` rounds of all points until the
  *                    round's combined value is steady
  *
