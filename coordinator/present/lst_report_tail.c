@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "lst_columns.h"
 #include "lst_html.h"
 #include "lst_plan.h"
+#include "lst_report_text.h"
 #include "lst_util.h"
 
 #define S_PATHS_SHOWN 4 /* paths named in a line, then "and N more" */
@@ -217,19 +217,6 @@ static void s_lat(uint64_t ns, char *buf, size_t size)
 		snprintf(buf, size, "%.0f us", (double)ns / 1e3);
 }
 
-/* printf at the end of buf's string, truncating. */
-__attribute__((format(printf, 3, 4))) static void s_addf(char *buf, size_t size, const char *fmt,
-							 ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (len + 1 < size)
-		vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 /* The verdict of th in words; `alone` says whether one path or several had hot intervals. */
 static const char *s_verdict_text(const struct lst_tail_th *th)
 {
@@ -254,7 +241,7 @@ static const char *s_verdict_text(const struct lst_tail_th *th)
 static void s_shares_text(const struct lst_tail_share *sh, size_t n, char *buf, size_t size)
 {
 	for (size_t i = 0; i < n; i++)
-		s_addf(buf, size, "%s%s %.0f%%", i ? ", " : "", sh[i].who, sh[i].pct);
+		lst_report_addf(buf, size, "%s%s %.0f%%", i ? ", " : "", sh[i].who, sh[i].pct);
 }
 
 /* "p99.9 exceedances (over 41.9 ms, 16 I/Os): b:/dev/sdc 83% (intervals 410-415, also on
@@ -267,7 +254,7 @@ static void s_line(const struct lst_tail_th *th, char *buf, size_t size)
 	s_lat(th->cut.ns, lat, sizeof(lat));
 	snprintf(buf, size, "%s exceedances (over %s, %.0f I/Os): ", th->name, lat, th->ios);
 	if (th->verdict == LST_TAIL_NONE) {
-		s_addf(buf, size, "none");
+		lst_report_addf(buf, size, "none");
 		return;
 	}
 	for (size_t i = 0; i < th->npaths; i++) {
@@ -276,22 +263,23 @@ static void s_line(const struct lst_tail_th *th, char *buf, size_t size)
 		if (s->pct < 0.5 && shown)
 			continue;
 		if (shown++ == S_PATHS_SHOWN) {
-			s_addf(buf, size, ", and %zu more", th->npaths - i);
+			lst_report_addf(buf, size, ", and %zu more", th->npaths - i);
 			break;
 		}
-		s_addf(buf, size, "%s%s %.0f%%", shown > 1 ? ", " : "", s->who, s->pct);
+		lst_report_addf(buf, size, "%s%s %.0f%%", shown > 1 ? ", " : "", s->who, s->pct);
 		if (!s->nranges)
 			continue;
 		lst_tail_ranges_text(s, ranges, sizeof(ranges));
-		s_addf(buf, size, " (interval%s %s%s%s)",
-		       s->nranges > 1 || s->ranges[0].first != s->ranges[0].last ? "s" : "", ranges,
-		       *s->also ? ", also on " : "", s->also);
+		lst_report_addf(buf, size, " (interval%s %s%s%s)",
+				s->nranges > 1 || s->ranges[0].first != s->ranges[0].last ? "s"
+											  : "",
+				ranges, *s->also ? ", also on " : "", s->also);
 	}
-	s_addf(buf, size, "; agents ");
+	lst_report_addf(buf, size, "; agents ");
 	s_shares_text(th->agents, th->nagents, buf, size);
-	s_addf(buf, size, "; ");
+	lst_report_addf(buf, size, "; ");
 	s_shares_text(th->dirs, LST_DIR_N, buf, size);
-	s_addf(buf, size, "; %s", s_verdict_text(th));
+	lst_report_addf(buf, size, "; %s", s_verdict_text(th));
 }
 
 void lst_report_tail_print(FILE *f, const struct lst_report_view *v)
