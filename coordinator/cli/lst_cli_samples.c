@@ -62,6 +62,24 @@ static int s_next(struct s_frames *fr, size_t *flen, lst_err *err)
 	return lst_msg_frame_len(fr->buf, fr->have, flen, err) ? -EBADMSG : 0;
 }
 
+/*
+ * Has the cut end of the file at path been warned about already? Marks it when not. A command
+ * may read a file more than once (the report's tail attribution reads each twice), and one
+ * warning says it all; the names live as long as the process, which reads a few files.
+ */
+static bool s_warned(const char *path)
+{
+	static char *names[64];
+	static size_t n;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], path))
+			return true;
+	if (n < sizeof(names) / sizeof(names[0]))
+		names[n++] = lst_strdup(path);
+	return false;
+}
+
 int lst_cli_samples(const char *dir, const char *agent, lst_export_sample_fn fn, void *arg,
 		    lst_err *err)
 {
@@ -102,8 +120,9 @@ int lst_cli_samples(const char *dir, const char *agent, lst_export_sample_fn fn,
 		struct stat st;
 		uint64_t size = fstat(fileno(fr.f), &st) ? 0 : (uint64_t)st.st_size;
 
-		lst_log_warn("%s: the last %llu bytes are not a whole frame (%s); ignored", path,
-			     (unsigned long long)(size - fr.at - fr.pos), err->msg);
+		if (!s_warned(path))
+			lst_log_warn("%s: the last %llu bytes are not a whole frame (%s); ignored",
+				     path, (unsigned long long)(size - fr.at - fr.pos), err->msg);
 	} else if (rc < 0) {
 		lst_err_prefix(err, "%s: ", path);
 		goto out;

@@ -13,8 +13,9 @@
 /*
  * lst_export_samples_fn: dir/samples/AGENT.msgpack frame by frame, each SAMPLE to fn in file
  * order. Bytes at the end that are not a whole frame (a write cut short when the coordinator
- * stopped: see docs/results.md) are left out with a warning, never dropped unseen. Returns 0,
- * fn's error, or -errno with err naming the file (-ENOENT when the agent has no samples file).
+ * stopped: see docs/results.md) are left out with a warning (once per file for the life of
+ * the process, however often it is read), never dropped unseen. Returns 0, fn's error, or
+ * -errno with err naming the file (-ENOENT when the agent has no samples file).
  */
 int lst_cli_samples(const char *dir, const char *agent, lst_export_sample_fn fn, void *arg,
 		    lst_err *err);
