@@ -260,6 +260,9 @@ static void s_hot(const lst_tail *t, size_t i, const struct s_path *p, struct ls
 		run = k;
 	}
 	s->hot_pct = s->ios > 0 ? 100 * in / s->ios : 0;
+	if (s->hot_pct < LST_TAIL_CONCENTRATED_PCT)
+		s->nranges =
+			0; /* a few busier intervals in a tail spread out: noise, not a where */
 }
 
 /* Do paths a and b of threshold i both have hot intervals, some of them the same? */
@@ -285,7 +288,7 @@ static void s_verdict(lst_tail *t, size_t i, struct lst_tail_share *sh)
 		for (size_t b = 0; b < t->npaths; b++) {
 			size_t len = strlen(sh[a].also);
 
-			if (b == a || sh[b].pct < LST_TAIL_MAJOR_PCT ||
+			if (b == a || sh[b].pct < LST_TAIL_MAJOR_PCT || !sh[b].nranges ||
 			    !s_overlap(t, i, &t->paths[a], sh[a].ios / (double)t->len, &t->paths[b],
 				       sh[b].ios / (double)t->len))
 				continue;

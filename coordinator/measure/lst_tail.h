@@ -16,8 +16,10 @@
  * fractional. Values past the buckets (overflow) count as one more bucket at the top.
  *
  * Where: each path's exceedances per interval. A path's *hot* intervals are those holding at
- * least twice its mean per interval of the point (and at least one I/O): where its tail is
- * concentrated, shown as ranges ("intervals 3-5"). Two paths that each hold at least
+ * least twice its mean per interval of the point (and at least one I/O); when together they
+ * hold at least LST_TAIL_CONCENTRATED_PCT of its exceedances, its tail is concentrated there,
+ * shown as ranges ("intervals 3-5"); else it has none (a few busier intervals of a tail spread
+ * out are noise). Two paths that each hold at least
  * LST_TAIL_MAJOR_PCT of the exceedances and whose hot intervals overlap had their tails at the
  * same moments: a cause they share (the drive, the array) rather than one host, HBA or port.
  *
@@ -36,11 +38,12 @@
 #include "lst_hist.h"
 #include "lst_sample.h"
 
-#define LST_TAIL_MAX_TH 3	     /* p99, p99.9 and the limit */
-#define LST_TAIL_RANGES 4	     /* hot ranges kept per path */
-#define LST_TAIL_MAJOR_PCT 10.	     /* a share that counts in the verdict */
-#define LST_TAIL_HOT_FACTOR 2.	     /* a hot interval: at least this times the path's mean */
-#define LST_TAIL_SPAN_MAX (1L << 22) /* intervals of one point: 48 days at 1 s */
+#define LST_TAIL_MAX_TH 3	      /* p99, p99.9 and the limit */
+#define LST_TAIL_RANGES 4	      /* hot ranges kept per path */
+#define LST_TAIL_MAJOR_PCT 10.	      /* a share that counts in the verdict */
+#define LST_TAIL_HOT_FACTOR 2.	      /* a hot interval: at least this times the path's mean */
+#define LST_TAIL_CONCENTRATED_PCT 50. /* of a path's exceedances its hot intervals must hold */
+#define LST_TAIL_SPAN_MAX (1L << 22)  /* intervals of one point: 48 days at 1 s */
 
 /* A threshold as a cut through histograms: buckets above `bucket` count whole, `frac` of
  * bucket `bucket` counts (LST_HIST_NBUCKETS: the overflow values). */
@@ -79,9 +82,11 @@ struct lst_tail_share {
 	char who[160]; /* "b:/dev/sdc", "b", "read" */
 	double ios;    /* its exceedances (fractional: see above) */
 	double pct;    /* of the threshold's */
-	/* paths only: the hot intervals, the first LST_TAIL_RANGES runs of them (nranges may be
-	 * more), what part of the path's exceedances they hold, and the other major paths whose
-	 * hot intervals overlap them ("a:/dev/sdb, c:/dev/sdd"; "" when none) */
+	/* paths only: the hot intervals where its tail is concentrated, the first LST_TAIL_RANGES
+	 * runs of them (nranges may be more; 0: not concentrated), what part of the path's
+	 * exceedances the hot intervals hold (whether concentrated or not), and the other major
+	 * paths whose concentrated hot intervals overlap them ("a:/dev/sdb, c:/dev/sdd"; "" when
+	 * none) */
 	size_t nranges;
 	struct lst_tail_range ranges[LST_TAIL_RANGES];
 	double hot_pct;

@@ -4,8 +4,8 @@
  * measure and common alone: the I/Os above a threshold, its own bucket split by rank (a
  * percentile) or by the part of its range above it (a limit); a point whose one path was slow
  * in intervals 4-5 (that path 100%, those intervals, alone); both paths slow at once (shared,
- * each naming the other); slow I/Os everywhere (spread); a limit no I/O passes (none); bad
- * intervals refused.
+ * each naming the other); slow I/Os everywhere, also with one busier interval (spread); a
+ * limit no I/O passes (none); bad intervals refused.
  */
 #include <errno.h>
 #include <string.h>
@@ -103,6 +103,12 @@ static unsigned s_all_slow(int path, long k)
 	return 3;
 }
 
+/* Slow I/Os everywhere, a few more in one interval of a: busier, but not where the tail is. */
+static unsigned s_all_slow_one_busier(int path, long k)
+{
+	return 3 + (path == 0 && k == 4 ? 7 : 0);
+}
+
 static void test_one_path(void)
 {
 	lst_tail *t = s_point(5000000, s_b_slow);
@@ -164,6 +170,14 @@ static void test_spread_none(void)
 	const struct lst_tail_th *th = lst_tail_th(t, 2);
 
 	T_NEAR(th->ios, 60, 1e-9);
+	T_EQ_INT((int)th->paths[0].nranges, 0);
+	T_EQ_INT(th->verdict, LST_TAIL_SPREAD);
+	lst_tail_destroy(&t);
+
+	t = s_point(5000000, s_all_slow_one_busier); /* interval 4 holds 10 of a's 37: 27% */
+	th = lst_tail_th(t, 2);
+	T_EQ_STR(th->paths[0].who, "a:/dev/sdb");
+	T_NEAR(th->paths[0].hot_pct, 100.0 * 10 / 37, 1e-9);
 	T_EQ_INT((int)th->paths[0].nranges, 0);
 	T_EQ_INT(th->verdict, LST_TAIL_SPREAD);
 	lst_tail_destroy(&t);
