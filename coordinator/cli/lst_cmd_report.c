@@ -36,6 +36,7 @@
 #include "lst_assert.h"
 #include "lst_cli.h"
 #include "lst_cli_catalog.h"
+#include "lst_cli_samples.h"
 #include "lst_err.h"
 #include "lst_log.h"
 #include "lst_plot.h"
@@ -45,6 +46,7 @@
 #include "lst_report.h"
 #include "lst_report_html.h"
 #include "lst_report_show.h"
+#include "lst_report_tail.h"
 #include "lst_report_plan.h"
 #include "lst_text.h"
 #include "lst_time.h"
@@ -59,7 +61,7 @@ struct s_args {
 	const char *labels;		   /* --label A,B,C; NULL when not given */
 	const char *out;
 	const char *html; /* --html: the file, "" for DIR/report.html; NULL: none */
-	int64_t json, no_plots, limit_ns;
+	int64_t json, no_plots, limit_ns, tail_limit_ns;
 	bool plots;
 	double limit_us; /* --limit, 0 when not given */
 };
@@ -107,6 +109,15 @@ static const struct lst_flag s_own[] = {
 		   .help = "the latency limit of the headline figures and the plots' limit line "
 			   "(500us, 1ms; default: the plan's curve limit for the phase, else 1ms)" },
 	  .arg = "TIME" },
+	{ .opt = { .name = "tail-limit",
+		   .type = LST_OPT_DURATION,
+		   .offset = S_ARG(tail_limit_ns),
+		   .min = 1000,
+		   .max = 3600 * LST_NS_PER_S,
+		   .help = "a latency limit whose exceedances the tail attribution also traces "
+			   "to paths, agents, directions and intervals, beside the p99 and p99.9 "
+			   "(5ms)" },
+	  .arg = "TIME" },
 	{ .opt = { .name = "runs",
 		   .ops = &lst_flag_string,
 		   .offset = S_ARG(runs),
@@ -135,6 +146,10 @@ const struct lst_flag_cmd lst_cmd_report_flags = {
 		"headline figures of the latency-vs-IOPS curves (the highest IOPS with p99,\n"
 		"p99.9 and p99.99 under a latency limit), the steady-state verdicts and the\n"
 		"IOPS matrix; for repeated points (repeat:) each figure's mean and 95% interval.\n"
+		"Where the tail comes from: for each point with two paths or more, the share of\n"
+		"the I/Os above its p99 and p99.9 (and --tail-limit) that each path, agent and\n"
+		"direction made, in which intervals, and whether other paths had theirs at the\n"
+		"same time (a shared cause, such as the drive) or none did; also DIR/tail.csv.\n"
 		"Plots go to DIR/plots (or OUT) as NAME.svg and NAME.png, with the gnuplot\n"
 		"script NAME.gp that drew them.\n"
 		"\n"
@@ -254,11 +269,40 @@ static char *s_write_html(const struct s_args *a, const lst_report *r, const cha
 	return path;
 }
 
+/*
+ * The tail attribution of r's points from its samples files (r->tail, the caller's to destroy)
+ * and DIR/tail.csv when some point has one. Returns the file's path (the caller frees), or
+ * NULL when there is none; a folder whose samples cannot be read, or a tail.csv that cannot be
+ * written, is warned about and the rest of the report goes on.
+ */
+static char *s_tail(const struct s_args *a, lst_report *r, lst_report_tail **rt)
+{
+	char *path;
+	lst_err err;
+
+	*rt = lst_report_tail_load(r, lst_cli_samples, (uint64_t)a->tail_limit_ns, &err);
+	if (!*rt) {
+		lst_log_warn("tail attribution skipped: %s", err.msg);
+		return NULL;
+	}
+	r->tail = *rt;
+	if (!lst_report_tail_count(*rt))
+		return NULL;
+	path = lst_asprintf("%s/tail.csv", r->dir);
+	if (lst_report_tail_write_csv(*rt, path, &err)) {
+		lst_log_warn("%s", err.msg);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 static int s_report_one(const struct s_args *a)
 {
 	struct lst_plot_list made = { 0 };
 	lst_report *r;
-	char *outdir = NULL, *html = NULL;
+	lst_report_tail *rt = NULL;
+	char *outdir = NULL, *html = NULL, *tail;
 	lst_err err, perr = { 0 };
 	int prc = 0, rc = 0;
 
@@ -268,6 +312,7 @@ static int s_report_one(const struct s_args *a)
 		return 2;
 	}
 	r->headline_limit_us = a->limit_us;
+	tail = s_tail(a, r, &rt);
 	if (a->plots) {
 		outdir = a->out ? lst_strdup(a->out) : lst_asprintf("%s/plots", r->dir);
 		prc = lst_plot_report(r, outdir, &made, &perr);
@@ -283,7 +328,8 @@ static int s_report_one(const struct s_args *a)
 
 		if (html)
 			json_object_set_new(o, "html", json_string(html));
-
+		if (tail)
+			json_object_set_new(o, "tail_csv", json_string(tail));
 		json_object_set_new(o, "plots",
 				    lst_report_plots_json(outdir, &made, prc, &perr, a->plots));
 		json_object_set_new(o, "repeats", lst_repeats_json(r));
@@ -294,6 +340,8 @@ static int s_report_one(const struct s_args *a)
 		lst_repeats_print(r);
 		if (a->plots)
 			lst_report_print_plots(outdir, &made, prc, &perr);
+		if (tail)
+			printf("\ntail: %s\n", tail);
 		if (html)
 			printf("\nhtml: %s\n", html);
 	}
@@ -305,9 +353,11 @@ out:
 	if (a->html && !html)
 		rc = 2;
 	free(html);
+	free(tail);
 	lst_plot_list_free(&made);
 	free(outdir);
 	lst_report_destroy(&r);
+	lst_report_tail_destroy(&rt);
 	return rc ? 2 : 0;
 }
 

@@ -231,6 +231,23 @@ static const struct lst_column s_int[] = {
 	S_COL("found_t_s", F3E),
 };
 
+static const struct lst_column s_tail[] = {
+	S_COL("phase", WORD),
+	S_COL("point", INT),
+	S_COL("label", QUOTED),
+	S_COL("threshold", WORD),
+	S_COL("threshold_us", F3),
+	S_COL("by", WORD),
+	S_COL("who", QUOTED),
+	S_COL("interval", INTE),
+	S_COL("ios", F3),
+	S_COL("share_pct", F3),
+	S_COL("hot_intervals", QUOTED),
+	S_COL("hot_pct", F3E),
+	S_COL("also_on", QUOTED),
+	S_COL("verdict", WORD),
+};
+
 _Static_assert(LST_ARRAY_SIZE(s_ts) == LST_TS_N, "timeseries.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_sum) == LST_SUM_N, "summary.csv: table and enum differ");
 _Static_assert(LST_ARRAY_SIZE(s_clock) == LST_CLOCK_N, "clock.csv: table and enum differ");
@@ -250,6 +267,8 @@ const struct lst_col_table lst_events_table = { "events.csv", s_ev, LST_EV_N, fa
 const struct lst_col_table lst_telemetry_table = { "telemetry.csv", s_tm, LST_TM_N, false };
 _Static_assert(LST_ARRAY_SIZE(s_int) == LST_INT_N, "integrity.csv: table and enum differ");
 const struct lst_col_table lst_integrity_table = { "integrity.csv", s_int, LST_INT_N, false };
+_Static_assert(LST_ARRAY_SIZE(s_tail) == LST_TC_N, "tail.csv: table and enum differ");
+const struct lst_col_table lst_tail_table = { "tail.csv", s_tail, LST_TC_N, false };
 
 void lst_columns_header(FILE *f, const struct lst_col_table *t)
 {

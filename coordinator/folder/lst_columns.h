@@ -14,6 +14,8 @@
  *   events.csv      one row per hook run (lst_results_event, lst_events.h)
  *   telemetry.csv   one row per changed numeric field of a collector (lst_telemetry_deltas)
  *   integrity.csv   one row per bad 4 KiB unit a verifying read found (lst_results_integrity)
+ *   tail.csv        where each point's tail comes from, written by `lockstep report`
+ *                   (lst_report_tail.c); nothing reads it back
  *
  * matrix.csv has one column per read/write mix, so it has no fixed table (lst_results_matrix,
  * and the reader's s_load_matrix, own its shape: "bs" then "R/W" columns).
@@ -312,6 +314,27 @@ enum lst_int_col {
 	LST_INT_N,
 };
 
+/* tail.csv (lst_report_tail.h): per point and threshold, a row per path, agent and direction,
+ * then per path and interval; interval empty (< 0) on whole-point rows, hot_pct empty (NAN)
+ * where it does not apply. */
+enum lst_tail_col {
+	LST_TC_PHASE,
+	LST_TC_POINT,
+	LST_TC_LABEL,
+	LST_TC_THRESHOLD,
+	LST_TC_THRESHOLD_US,
+	LST_TC_BY,
+	LST_TC_WHO,
+	LST_TC_INTERVAL,
+	LST_TC_IOS,
+	LST_TC_SHARE_PCT,
+	LST_TC_HOT_INTERVALS,
+	LST_TC_HOT_PCT,
+	LST_TC_ALSO_ON,
+	LST_TC_VERDICT,
+	LST_TC_N,
+};
+
 extern const struct lst_col_table lst_timeseries_table;
 extern const struct lst_col_table lst_summary_table;
 extern const struct lst_col_table lst_clock_table;
@@ -321,6 +344,7 @@ extern const struct lst_col_table lst_devstats_table;
 extern const struct lst_col_table lst_events_table;
 extern const struct lst_col_table lst_telemetry_table;
 extern const struct lst_col_table lst_integrity_table;
+extern const struct lst_col_table lst_tail_table;
 
 /* The header line of t: its names joined by ',', and a newline. */
 void lst_columns_header(FILE *f, const struct lst_col_table *t);

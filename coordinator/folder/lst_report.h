@@ -85,6 +85,8 @@ struct lst_rpt_agent {
 	const char *lost_why;
 };
 
+struct lst_report_tail;
+
 typedef struct lst_report {
 	char *dir;
 	json_t *run;	 /* run.json */
@@ -125,6 +127,11 @@ typedef struct lst_report {
 	/* The latency limit of every phase's headline figures (`report --limit`), in us; 0 (as
 	 * loaded): each phase's own, lst_figures_default_limit(). Set by the caller. */
 	double headline_limit_us;
+
+	/* Where each point's tail comes from (coordinator/present/lst_report_tail.h), computed
+	 * from the samples files by a caller that can decode them; NULL (as loaded): none shown.
+	 * Set and owned by the caller, which destroys it after the report. */
+	const struct lst_report_tail *tail;
 
 	void *priv; /* tables and interned strings */
 } lst_report;

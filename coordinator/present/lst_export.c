@@ -277,9 +277,7 @@ static void s_path_names(const lst_report *r, struct lst_export_point *pts, size
 	}
 }
 
-/* The folder's plan (for the phase of a sample's index), or NULL with err (its first
- * problem). */
-static lst_plan *s_plan(const lst_report *r, lst_err *err)
+lst_plan *lst_export_plan(const lst_report *r, lst_err *err)
 {
 	char *path = lst_asprintf("%s/plan.yaml", r->dir);
 	lst_errlist errs = { 0 };
@@ -632,7 +630,7 @@ int lst_export_write(enum lst_export_format format, const char *dir, const char 
 	*npoints = 0;
 	if (!(r = lst_report_load(dir, NULL, err)))
 		return err->code ?: -EINVAL;
-	if ((plan = s_plan(r, err)))
+	if ((plan = lst_export_plan(r, err)))
 		rc = s_load(r, plan, samples, &pts, &n, err);
 	if (!rc && format == LST_EXPORT_HDR)
 		rc = s_write_hdr(r, plan, samples, pts, n, out, err);

@@ -12,7 +12,6 @@
  */
 #include "lst_report_failover.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,19 +79,6 @@ static void s_window_text(json_t *who, json_t *w, char *buf, size_t size)
 		 s_num(w, "oldest_inflight_us") / 1e6);
 }
 
-/* printf at the end of buf's string, truncating. */
-__attribute__((format(printf, 3, 4))) static void s_addf(char *buf, size_t size, const char *fmt,
-							 ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (len + 1 < size)
-		vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 /* Append what the evidence object ev says to buf: "; evidence: event b port_down at 3.0 s,
  * 12 timeouts, an I/O in flight 2.9 s". */
 static void s_evidence_text(json_t *ev, char *buf, size_t size)
@@ -104,29 +90,31 @@ static void s_evidence_text(json_t *ev, char *buf, size_t size)
 	size_t i;
 
 	json_array_foreach (json_object_get(ev, "events"), i, e) {
-		s_addf(buf, size, "%sevent %s at %.1f s", sep,
-		       json_string_value(json_object_get(e, "event")), s_num(e, "start_t_s"));
+		lst_report_addf(buf, size, "%sevent %s at %.1f s", sep,
+				json_string_value(json_object_get(e, "event")),
+				s_num(e, "start_t_s"));
 		sep = ", ";
 	}
 	if (errors) {
 		const char *csep = " (";
 
-		s_addf(buf, size, "%s%lld I/O errors", sep, errors);
+		lst_report_addf(buf, size, "%s%lld I/O errors", sep, errors);
 		json_object_foreach (json_object_get(ev, "error_classes"), name, v) {
-			s_addf(buf, size, "%s%s %lld", csep, name,
-			       (long long)json_integer_value(v));
+			lst_report_addf(buf, size, "%s%s %lld", csep, name,
+					(long long)json_integer_value(v));
 			csep = ", ";
 		}
 		if (strcmp(csep, " ("))
-			s_addf(buf, size, ")");
+			lst_report_addf(buf, size, ")");
 		sep = ", ";
 	}
 	if (timeouts) {
-		s_addf(buf, size, "%s%lld timeouts", sep, timeouts);
+		lst_report_addf(buf, size, "%s%lld timeouts", sep, timeouts);
 		sep = ", ";
 	}
 	if (json_is_number(json_object_get(ev, "stalled_us")))
-		s_addf(buf, size, "%san I/O in flight %.1f s", sep, s_num(ev, "stalled_us") / 1e6);
+		lst_report_addf(buf, size, "%san I/O in flight %.1f s", sep,
+				s_num(ev, "stalled_us") / 1e6);
 }
 
 void lst_report_failover_text(json_t *point, char *buf, size_t size)
@@ -144,7 +132,7 @@ void lst_report_dip_text(json_t *dip, char *buf, size_t size)
 	s_window_text(dip, dip, buf, size);
 	if (json_is_number(json_object_get(dip, "baseline_iops"))) {
 		s_grouped(s_num(dip, "baseline_iops"), base, sizeof(base));
-		s_addf(buf, size, ", median before %s IOPS", base);
+		lst_report_addf(buf, size, ", median before %s IOPS", base);
 	}
 }
 

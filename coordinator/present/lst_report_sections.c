@@ -4,6 +4,7 @@
  * JSON and the HTML, in the order the outputs show them within a slot.
  */
 #include "lst_report_sections.h"
+#include "lst_report_tail.h"
 
 const struct lst_report_section lst_report_sections[] = {
 	{ "failover", LST_SLOT_POINT, LST_SLOT_POINT, LST_SLOT_POINTS, lst_report_failover_print,
@@ -14,6 +15,8 @@ const struct lst_report_section lst_report_sections[] = {
 	  lst_report_events_json, lst_report_events_html },
 	{ "integrity", LST_SLOT_PHASE, LST_SLOT_PHASE, LST_SLOT_PHASE, lst_report_integrity_print,
 	  lst_report_integrity_json, lst_report_integrity_html },
+	{ "tail", LST_SLOT_POINT, LST_SLOT_POINT, LST_SLOT_POINTS, lst_report_tail_print,
+	  lst_report_tail_json, lst_report_tail_html },
 	{ "ports", LST_SLOT_SCALING, LST_SLOT_PHASE, LST_SLOT_SCALING, lst_report_ports_print,
 	  lst_report_ports_set_json, lst_report_ports_html },
 	{ NULL, LST_SLOT_NONE, LST_SLOT_NONE, LST_SLOT_NONE, NULL, NULL, NULL },

@@ -5,6 +5,7 @@
 #include "lst_report_text.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -163,4 +164,15 @@ const char *lst_report_cell(const char *s, int width, char *buf, size_t size)
 		return s;
 	snprintf(buf, size, "%.*s...", width - 3, s);
 	return buf;
+}
+
+void lst_report_addf(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (len + 1 < size)
+		vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
 }

@@ -69,4 +69,9 @@ const char *lst_report_unit(const char *tracked);
  * else its start cut to end in "...", so a cut label says so, in buf. Returns s or buf. */
 const char *lst_report_cell(const char *s, int width, char *buf, size_t size);
 
+/* printf at the end of the string in buf (size bytes), cut short where it does not fit: for a
+ * line built a clause at a time. */
+void lst_report_addf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif
