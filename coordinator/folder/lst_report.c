@@ -4,8 +4,10 @@
  *
  * The folder is the contract of docs/results.md: run.json, summary.csv and timeseries.csv are
  * always there (the coordinator creates them first); summary.json, rounds.csv, curves.csv and
- * matrix.csv are optional. CSV rows keep pointers into their lst_csv tables and JSON strings
- * into the loaded documents, so the model copies almost nothing; all of it is released together.
+ * matrix.csv are optional. The small CSV files' rows keep pointers into their lst_csv tables
+ * and JSON strings into the loaded documents; summary.csv and timeseries.csv, which grow with
+ * a run's points, are read a chunk at a time, summary.csv's rows kept with their text interned
+ * (timeseries.csv's are not kept at all). All of it is released together.
  *
  * Which suite a phase ran comes from summary.json's "tests"; when a run was stopped before a
  * phase ended (no verdict written yet) it comes from plan.yaml, parsed by the reader the caller
@@ -34,7 +36,7 @@
 #define S_SEQ_BS (64 * 1024) /* a block size from which MB/s is the figure that matters */
 
 struct s_priv {
-	lst_csv *summary, *rounds, *curves;
+	lst_csv *rounds, *curves;
 	lst_csv **matrices;		    /* [nmatrices] */
 	struct lst_report_plan_phase *plan; /* plan.yaml's phases */
 	size_t nplan;
@@ -55,7 +57,7 @@ struct s_priv {
 static const struct lst_col_table *const s_files[] = { &lst_events_table, &lst_telemetry_table,
 						       &lst_integrity_table };
 
-/* A walk of timeseries.csv (s_ts_each): checking it into r, or reading phase's rows into view. */
+/* A walk of timeseries.csv (s_csv_each): checking it into r, or reading phase's rows into view. */
 struct s_ts_arg {
 	lst_report *r, *view;
 	const char *phase; /* NULL: every phase */
@@ -639,47 +641,95 @@ static int s_load_table(lst_report *r, const struct lst_col_table *tab, bool opt
 	return 0;
 }
 
+/*
+ * Calls fn for every row of tab's file, read a chunk at a time and checked as any table is
+ * (the row's strings live until fn returns), so that no file of rows is ever whole in memory.
+ * quiet: the file was read once already. fn returns 0 to go on, 1 to stop, or -errno.
+ */
+static int s_csv_each(const lst_report *r, const struct lst_col_table *tab, bool quiet,
+		      int (*fn)(const lst_csv *t, size_t i, const int *cols, void *arg), void *arg,
+		      lst_err *err)
+{
+	char *path = s_path(r, tab->file);
+	lst_csv_reader *rd = NULL;
+	lst_csv *t = NULL;
+	int cols[64], rc; /* a table's columns at most (summary.csv has 42) */
+
+	LST_ASSERT(tab->ncols <= LST_ARRAY_SIZE(cols));
+	rc = lst_csv_reader_open(path, quiet, &rd, err);
+	free(path);
+	while (!rc && !(rc = lst_csv_reader_next(rd, &t, err))) {
+		rc = s_columns(t, tab, cols, err);
+		for (size_t i = 0; !rc && i < lst_csv_nrows(t); i++)
+			rc = fn(t, i, cols, arg);
+		lst_csv_destroy(&t);
+	}
+	lst_csv_reader_destroy(&rd);
+	return rc == 1 ? 0 : rc;
+}
+
 /* Is a row's scope a part of its agent or of all (a target's or a path's row)? */
 static bool s_is_part(const char *scope)
 {
 	return !strcmp(scope, "target") || !strcmp(scope, "path");
 }
 
-/*
- * Move the summary rows of a target or a path to r->parts: everything that reads r->points
- * sees the combined and agent rows, as in folders that predate the parts.
- */
-static void s_split_parts(lst_report *r)
-{
-	size_t n = 0;
+/* The summary rows read so far: those of a target or a path go to r->parts, so that
+ * everything that reads r->points sees the combined and agent rows, as in folders that predate
+ * the parts. */
+struct s_summary_arg {
+	lst_report *r;
+	size_t cap, cap_parts;
+	lst_err *err;
+};
 
-	r->parts = lst_calloc(r->npoints + 1, sizeof(*r->parts));
-	for (size_t i = 0; i < r->npoints; i++) {
-		if (s_is_part(r->points[i].scope))
-			r->parts[r->nparts++] = r->points[i];
-		else
-			r->points[n++] = r->points[i];
+/* Row i of a chunk of summary.csv kept, its text in strings the model owns (the chunk's text
+ * goes with it: a long run's summary.csv is never whole in memory). */
+static int s_summary_row(const lst_csv *t, size_t i, const int *cols, void *arg)
+{
+	struct s_summary_arg *a = arg;
+	lst_report *r = a->r;
+	struct lst_rpt_point row = { 0 }, *pt;
+	int rc = s_read_row(t, i, &lst_summary_table, cols, &row, a->err);
+
+	if (rc)
+		return rc;
+	for (size_t k = 0; k < lst_summary_table.ncols; k++) {
+		const struct lst_column *c = &lst_summary_table.cols[k];
+
+		if (c->read == LST_READ_TEXT || c->read == LST_READ_NAME)
+			*(const char **)((char *)&row + c->off) =
+				s_intern(r, *(const char **)((char *)&row + c->off));
 	}
-	r->npoints = n;
+	row.line = lst_csv_line(t, i);
+	if (s_is_part(row.scope)) {
+		if (r->nparts == a->cap_parts)
+			r->parts = lst_realloc(r->parts, (a->cap_parts = 2 * a->cap_parts + 16) *
+								 sizeof(*r->parts));
+		r->parts[r->nparts++] = row;
+		return 0;
+	}
+	if (r->npoints == a->cap)
+		r->points = lst_realloc(r->points, (a->cap = 2 * a->cap + 16) * sizeof(*r->points));
+	pt = &r->points[r->npoints++];
+	*pt = row;
+	pt->name = pt->label;
+	pt->test = "";
+	s_phase(r, pt->phase);
+	return 0;
 }
 
 static int s_load_summary(lst_report *r, lst_err *err)
 {
-	struct s_priv *p = r->priv;
-	int rc = s_load_table(r, &lst_summary_table, false, &p->summary, (void **)&r->points,
-			      &r->npoints, sizeof(*r->points), err);
+	struct s_summary_arg a = { .r = r, .err = err };
+	int rc = s_csv_each(r, &lst_summary_table, false, s_summary_row, &a, err);
 
 	if (rc)
 		return rc;
-	s_split_parts(r);
-	for (size_t i = 0; i < r->npoints; i++) {
-		struct lst_rpt_point *pt = &r->points[i];
-
-		pt->name = pt->label;
-		pt->test = "";
-		pt->line = lst_csv_line(p->summary, i);
-		s_phase(r, pt->phase);
-	}
+	if (!r->points) /* the model's arrays are there even when empty */
+		r->points = lst_calloc(1, sizeof(*r->points));
+	if (!r->parts)
+		r->parts = lst_calloc(1, sizeof(*r->parts));
 	s_mark_partial(r);
 	return 0;
 }
@@ -1216,32 +1266,6 @@ free_path:
 	return rc;
 }
 
-/*
- * Calls fn for every row of timeseries.csv, read a chunk at a time and checked as any table is
- * (the row's strings live until fn returns). quiet: the file was read once already.
- */
-static int s_ts_each(const lst_report *r, bool quiet,
-		     int (*fn)(const lst_csv *t, size_t i, const int *cols, void *arg), void *arg,
-		     lst_err *err)
-{
-	char *path = s_path(r, lst_timeseries_table.file);
-	lst_csv_reader *rd = NULL;
-	lst_csv *t = NULL;
-	int cols[64], rc;
-
-	LST_ASSERT(lst_timeseries_table.ncols <= LST_ARRAY_SIZE(cols));
-	rc = lst_csv_reader_open(path, quiet, &rd, err);
-	free(path);
-	while (!rc && !(rc = lst_csv_reader_next(rd, &t, err))) {
-		rc = s_columns(t, &lst_timeseries_table, cols, err);
-		for (size_t i = 0; !rc && i < lst_csv_nrows(t); i++)
-			rc = fn(t, i, cols, arg);
-		lst_csv_destroy(&t);
-	}
-	lst_csv_reader_destroy(&rd);
-	return rc == 1 ? 0 : rc;
-}
-
 /* A row checked, and its phase added (a copy: the row's text goes with its chunk). */
 static int s_ts_check(const lst_csv *t, size_t i, const int *cols, void *arg)
 {
@@ -1276,7 +1300,7 @@ static int s_load_timeseries(lst_report *r, lst_err *err)
 {
 	struct s_ts_arg a = { .r = r, .err = err };
 
-	return s_ts_each(r, false, s_ts_check, &a, err);
+	return s_csv_each(r, &lst_timeseries_table, false, s_ts_check, &a, err);
 }
 
 /* The strings a view's rows point to, each kept once. */
@@ -1382,7 +1406,7 @@ int lst_report_ts_rows(const lst_report *r, const char *phase,
 
 	if (k >= p->nts_rows || !(a.left = p->ts_rows[k][0] + p->ts_rows[k][1]))
 		return 0; /* the check found no row of it */
-	return s_ts_each(r, true, s_ts_row, &a, err);
+	return s_csv_each(r, &lst_timeseries_table, true, s_ts_row, &a, err);
 }
 
 int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view, lst_err *err)
@@ -1410,7 +1434,7 @@ int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view,
 	a.left = a.nts_cap + a.nparts_cap;
 	a.nts_cap++;
 	a.nparts_cap++;
-	rc = phase && !a.left ? 0 : s_ts_each(r, true, s_ts_take, &a, err);
+	rc = phase && !a.left ? 0 : s_csv_each(r, &lst_timeseries_table, true, s_ts_take, &a, err);
 	if (rc)
 		lst_report_ts_view_exit(view);
 	return rc;
@@ -1753,7 +1777,6 @@ void lst_report_destroy(lst_report **pp)
 	if (!r)
 		return;
 	p = r->priv;
-	lst_csv_destroy(&p->summary);
 	lst_csv_destroy(&p->rounds);
 	lst_csv_destroy(&p->curves);
 	for (size_t i = 0; i < r->nmatrices; i++)

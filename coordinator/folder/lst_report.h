@@ -2,8 +2,9 @@
 /*
  * A results folder read back: the model `lockstep report` prints and the plots draw.
  *
- * lst_report_load() reads run.json, summary.csv (+ summary.json when present), timeseries.csv
- * (checked a chunk at a time, its rows kept out of the model: lst_report_ts_view reads a phase's),
+ * lst_report_load() reads run.json, summary.csv (a chunk at a time, its rows kept) (+
+ * summary.json when present), timeseries.csv (checked a chunk at a time, its rows kept out of
+ * the model: lst_report_ts_view reads a phase's),
  * and whichever of rounds.csv, curves.csv, matrix.csv and matrix-PHASE.csv exist; points.jsonl
  * (the journal) where run.json's phases or summary.json's points are behind it
  * (docs/results.md describes every file). CSV columns are found by header name, so files with more columns still load. Every
