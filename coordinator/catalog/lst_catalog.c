@@ -58,7 +58,17 @@ static const char *const s_v1[] = {
 	NULL,
 };
 
-static const char *const *const s_migrations[LST_CATALOG_SCHEMA] = { s_v1 };
+/* A point's and a verdict's suite ("" for a plain phase), so that a lab can trend one suite's
+ * figures across plans whose phases are named differently; and the schema each run was
+ * recorded by, so that adding a run recorded before (its suites NULL) records it again. */
+static const char *const s_v2[] = {
+	"ALTER TABLE points ADD COLUMN suite TEXT",
+	"ALTER TABLE steady ADD COLUMN suite TEXT",
+	"ALTER TABLE runs ADD COLUMN schema INTEGER",
+	NULL,
+};
+
+static const char *const *const s_migrations[LST_CATALOG_SCHEMA] = { s_v1, s_v2 };
 
 /* The child tables of a run, deleted before it is recorded again. */
 static const char *const s_children[] = { "devices", "agents", "points", "steady", "matrix" };
@@ -69,16 +79,16 @@ const char *const lst_cat_metrics[] = {
 };
 
 static const char *const s_point_cols[] = {
-	"phase",     "test",	   "name",	 "point",     "round",	    "partial",	"iops",
-	"read_iops", "write_iops", "mbps",	 "read_mbps", "write_mbps", "lat_mean", "lat_p50",
-	"lat_p99",   "lat_p99_9",  "lat_p99_99", "read_p99",  "write_p99",  NULL,
+	"phase",   "test",	"name",	      "suite",	    "point",	 "round",      "partial",
+	"iops",	   "read_iops", "write_iops", "mbps",	    "read_mbps", "write_mbps", "lat_mean",
+	"lat_p50", "lat_p99",	"lat_p99_9",  "lat_p99_99", "read_p99",	 "write_p99",  NULL,
 };
-static const char *const s_steady_cols[] = { "phase",  "test",	  "tracked", "steady",
-					     "rounds", "average", NULL };
+static const char *const s_steady_cols[] = { "phase",  "test",	 "tracked", "suite",
+					     "steady", "rounds", "average", NULL };
 static const char *const s_matrix_cols[] = { "phase", "mix", "bs", "iops", NULL };
 
-const struct lst_cat_table lst_cat_points = { "points", s_point_cols, 3 };
-const struct lst_cat_table lst_cat_steady = { "steady", s_steady_cols, 3 };
+const struct lst_cat_table lst_cat_points = { "points", s_point_cols, 4 };
+const struct lst_cat_table lst_cat_steady = { "steady", s_steady_cols, 4 };
 const struct lst_cat_table lst_cat_matrix = { "matrix", s_matrix_cols, 2 };
 
 bool lst_cat_is_metric(const char *name)
@@ -226,11 +236,12 @@ static int s_insert_run(lst_catalog *cat, const lst_report *r, const char *path,
 			lst_err *err)
 {
 	json_t *vers = json_object_get(r->run, "versions");
-	char added[32];
+	char added[32], schema[16];
 	time_t now = time(NULL);
 	struct tm tm;
 
 	strftime(added, sizeof(added), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	snprintf(schema, sizeof(schema), "%d", LST_CATALOG_SCHEMA);
 	const char *p[] = { r->run_id,
 			    path,
 			    r->plan_name,
@@ -241,13 +252,14 @@ static int s_insert_run(lst_catalog *cat, const lst_report *r, const char *path,
 			    partial ? "1" : "0",
 			    s_jstr(vers, "lockstep"),
 			    s_jstr(vers, "kernel"),
-			    added };
+			    added,
+			    schema };
 
 	return lst_catdb_exec(cat->db,
 			      "INSERT INTO runs (run_id, path, plan_name, plan_sha1, started, "
-			      "finished, status, partial, version, kernel, added) VALUES ($1, $2, "
-			      "$3, $4, $5, $6, $7, $8, $9, $10, $11)",
-			      11, p, NULL, NULL, err);
+			      "finished, status, partial, version, kernel, added, schema) VALUES "
+			      "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+			      12, p, NULL, NULL, err);
 }
 
 static int s_insert_devices(lst_catalog *cat, const lst_report *r, lst_err *err)
@@ -306,16 +318,17 @@ static int s_insert_agents(lst_catalog *cat, const lst_report *r, lst_err *err)
 	return 0;
 }
 
-static int s_insert_point(lst_catalog *cat, const char *run_id, int seq,
+static int s_insert_point(lst_catalog *cat, const lst_report *r, int seq,
 			  const struct lst_rpt_point *pt, lst_err *err)
 {
 	char b[16][32];
 	const char *p[] = {
-		run_id,
+		r->run_id,
 		s_num(b[0], seq),
 		pt->phase,
 		pt->test,
 		pt->name,
+		lst_report_phase(r, pt->phase) ? lst_report_phase(r, pt->phase)->suite : NULL,
 		s_num(b[1], (double)pt->point),
 		s_num(b[2], (double)pt->round),
 		pt->partial ? "1" : "0",
@@ -336,12 +349,12 @@ static int s_insert_point(lst_catalog *cat, const char *run_id, int seq,
 
 	return lst_catdb_exec(
 		cat->db,
-		"INSERT INTO points (run_id, seq, phase, test, name, point, round, "
+		"INSERT INTO points (run_id, seq, phase, test, name, suite, point, round, "
 		"partial, iops, read_iops, write_iops, mbps, read_mbps, write_mbps, "
 		"lat_mean, lat_p50, lat_p99, lat_p99_9, lat_p99_99, read_p99, "
 		"write_p99) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
-		"$13, $14, $15, $16, $17, $18, $19, $20, $21)",
-		21, p, NULL, NULL, err);
+		"$13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
+		22, p, NULL, NULL, err);
 }
 
 /* Each phase's shown points (one per test and name, its last round), as the report shows. */
@@ -354,7 +367,7 @@ static int s_insert_points(lst_catalog *cat, const lst_report *r, lst_err *err)
 		size_t n = lst_report_shown(r, r->phases[ph].name, idx, &rows);
 
 		for (size_t i = 0; i < n && !rc; i++)
-			rc = s_insert_point(cat, r->run_id, seq++, &r->points[idx[i]], err);
+			rc = s_insert_point(cat, r, seq++, &r->points[idx[i]], err);
 	}
 	free(idx);
 	return rc;
@@ -372,15 +385,17 @@ static int s_insert_steady(lst_catalog *cat, const lst_report *r, lst_err *err)
 				    t->phase,
 				    t->test,
 				    t->tracked,
+				    t->suite,
 				    t->steady ? "1" : "0",
 				    s_num(b[1], (double)t->rounds),
 				    s_num(b[2], t->average) };
 
-		if ((rc = lst_catdb_exec(cat->db,
-					 "INSERT INTO steady (run_id, seq, phase, test, tracked, "
-					 "steady, rounds, average) VALUES ($1, $2, $3, $4, $5, $6, "
-					 "$7, $8)",
-					 8, p, NULL, NULL, err)))
+		if ((rc = lst_catdb_exec(
+			     cat->db,
+			     "INSERT INTO steady (run_id, seq, phase, test, tracked, "
+			     "suite, steady, rounds, average) VALUES ($1, $2, $3, $4, $5, "
+			     "$6, $7, $8, $9)",
+			     9, p, NULL, NULL, err)))
 			return rc;
 	}
 	return 0;
@@ -431,6 +446,7 @@ struct s_known {
 	char path[PATH_MAX];
 	char status[32];
 	bool partial;
+	long schema; /* the schema it was recorded by; 1 before runs had the column */
 };
 
 static int s_known_row(void *arg, int n, const char *const *vals)
@@ -441,6 +457,7 @@ static int s_known_row(void *arg, int n, const char *const *vals)
 	snprintf(k->path, sizeof(k->path), "%s", n > 0 && vals[0] ? vals[0] : "");
 	snprintf(k->status, sizeof(k->status), "%s", n > 1 && vals[1] ? vals[1] : "");
 	k->partial = n > 2 && vals[2] && strcmp(vals[2], "0");
+	k->schema = n > 3 && vals[3] ? strtol(vals[3], NULL, 10) : 1;
 	return 0;
 }
 
@@ -467,10 +484,12 @@ static int s_record(lst_catalog *cat, const lst_report *r, const char *path, boo
 	int rc;
 
 	if ((rc = lst_catdb_exec(cat->db,
-				 "SELECT path, status, partial FROM runs WHERE run_id = $1", 1, p,
-				 s_known_row, &k, err)))
+				 "SELECT path, status, partial, schema FROM runs WHERE run_id = $1",
+				 1, p, s_known_row, &k, err)))
 		return rc;
-	if (k.found && k.partial == partial && !strcmp(k.status, r->status ? r->status : "")) {
+	/* a run recorded by an older schema lacks what this one records: record it again */
+	if (k.found && k.partial == partial && !strcmp(k.status, r->status ? r->status : "") &&
+	    k.schema == LST_CATALOG_SCHEMA) {
 		if (!strcmp(k.path, path)) {
 			*what = LST_CAT_UNCHANGED;
 			return 0;

@@ -8,7 +8,7 @@
  * lst_catalog_new() connects and brings the schema to this lockstep's version (migrating
  * forward in one transaction; a newer schema is refused). lst_catalog_add() records one folder
  * in one transaction: the same folder twice changes nothing, a moved folder is found by its run
- * id and its path updated. lst_catalog_runs() lists runs through a filter (lst_catwhere.h), and
+ * id and its path updated, a run recorded by an older schema is recorded again. lst_catalog_runs() lists runs through a filter (lst_catwhere.h), and
  * lst_catalog_values() reads one figure of each for a trend (lst_cattrend.h).
  *
  * A catalog is used by one thread.
@@ -22,7 +22,7 @@
 #include "lst_err.h"
 
 /* The schema this lockstep writes and reads (schema_version.version). */
-#define LST_CATALOG_SCHEMA 1
+#define LST_CATALOG_SCHEMA 2
 
 typedef struct lst_catalog lst_catalog;
 struct lst_catwhere;
@@ -51,7 +51,8 @@ enum lst_cat_added {
 	LST_CAT_ADDED,	   /* a new run */
 	LST_CAT_UNCHANGED, /* the same run at the same place: nothing changed */
 	LST_CAT_MOVED,	   /* the same run in another folder: its path updated */
-	LST_CAT_REPLACED, /* the run was recorded partial and has finished since (or the reverse) */
+	LST_CAT_REPLACED,  /* the run was recorded partial and has finished since (or the reverse),
+			   * or recorded by an older schema that lacked some of its figures */
 };
 
 /* The default catalog's URL: sqlite:$XDG_DATA_HOME/lockstep/runs.db, else
@@ -121,9 +122,10 @@ struct lst_cat_table {
 	int ntext;
 };
 
-/* each point as the report shows it (phase, test, name, then point, round, partial, figures) */
+/* each point as the report shows it (phase, test, name, suite, then point, round, partial,
+ * figures) */
 extern const struct lst_cat_table lst_cat_points;
-/* each steady-state verdict (phase, test, tracked, then steady 0/1, rounds, average) */
+/* each steady-state verdict (phase, test, tracked, suite, then steady 0/1, rounds, average) */
 extern const struct lst_cat_table lst_cat_steady;
 /* each suite matrix cell (phase, mix, then bs in bytes, iops) */
 extern const struct lst_cat_table lst_cat_matrix;

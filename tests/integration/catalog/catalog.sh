@@ -17,8 +17,11 @@
 # 5. bad input changes nothing: a folder that is not a results folder, an unfinished run (added
 #    with --partial only, and marked), a --where with a bad key (its column named), a catalog of
 #    a newer schema; a locked SQLite file (sqlite) or an unreachable server (postgresql).
-# 6. a suites' folder (make_results.py): db show gives its steady-state verdicts and matrix
-#    cells as summary.json and matrix.csv have them.
+# 6. two suites' folders (make_results.py): db show gives their steady-state verdicts (with
+#    their suites) and matrix cells as summary.json and matrix.csv have them;
+# 7. a catalog recorded by lockstep at schema version 1 (schema1.sql, kept as that lockstep
+#    wrote it) is migrated forward on opening: its rows kept, the new columns empty; adding its
+#    run again records it anew (replaced), with its suites.
 . "$(dirname "$0")/../lib.sh"
 keep_going
 backend=${1:?usage: catalog.sh sqlite|postgresql}
@@ -44,13 +47,17 @@ start_postgres() {
 	DB="postgresql://lst@/runs?host=$TMP/pg"
 }
 
-# sql STATEMENT: run one statement on the catalog, behind lockstep's back.
+# sql STATEMENT [NAME]: run one statement on the catalog NAME (default runs: $DB) behind
+# lockstep's back, printing the first column of the rows it gives, one a line.
 sql() {
 	if [ "$backend" = sqlite ]; then
-		"$PY" -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' \
-			"${DB#sqlite:}" "$1"
+		"$PY" -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for row in c.execute(sys.argv[2]):
+    print(row[0])
+c.commit()' "$TMP/lab/${2:-runs}.db" "$1"
 	else
-		runuser -u postgres -- psql -q -h "$TMP/pg" -U lst -d runs -c "$1" >/dev/null
+		runuser -u postgres -- psql -qtA -h "$TMP/pg" -U lst -d "${2:-runs}" -c "$1"
 	fi
 }
 
@@ -251,8 +258,8 @@ db ls --json >"$TMP/ref.ls"
 
 sql "UPDATE schema_version SET version = 99"
 expect_exit 2 db ls
-has_text "$TMP/err" "schema version 99 is newer than this lockstep's (1)"
-sql "UPDATE schema_version SET version = 1"
+has_text "$TMP/err" "schema version 99 is newer than this lockstep's (2)"
+sql "UPDATE schema_version SET version = 2"
 
 if [ "$backend" = sqlite ]; then
 	"$PY" - "${DB#sqlite:}" "$TMP/locked" <<'PY' &
@@ -276,21 +283,57 @@ else
 	expect_exit 2 "$LOCKSTEP" db ls --db "postgresql://lst@127.0.0.1:$(free_port)/runs"
 	has_text "$TMP/err" "cannot connect"
 fi
-# --- 6. a suites' folder: its steady-state verdicts and matrix cells as its files have them ----
-"$PY" "$LST_SRC/tests/integration/make_results.py" "$TMP/suites" >/dev/null || fail "make_results.py"
-expect_exit 0 db add "$TMP/suites"
-expect_exit 0 db show --json "$(json "$TMP/suites/run.json" 'd["run_id"]')"
-"$PY" - "$TMP/out" "$TMP/suites" <<'PY' || fail "db show's verdicts or matrix cells are not the folder's"
+# --- 6. suites' folders: verdicts and matrix cells, shown --------------------------------------
+# check_show SHOW DIR [old]: db show --json's verdicts and cells are DIR's (old: recorded at
+# schema version 1, without suites)
+check_show() {
+	"$PY" - "$@" <<'PY' || fail "db show's verdicts or matrix cells are not the folder's (${3:-as recorded now})"
 import csv, json, sys
 show = json.load(open(sys.argv[1]))
 tests = json.load(open(sys.argv[2] + "/summary.json"))["tests"]
+old = sys.argv[3:] == ["old"]
 assert [(s["phase"], s["test"], s["steady"], s["rounds"]) for s in show["steady"]] == \
     [(t["phase"], t["test"], float(t["steady"]), float(t["rounds"])) for t in tests], show["steady"]
 for s, t in zip(show["steady"], tests):
     assert abs(s["average"] - t["average"]) <= 1e-9 * abs(t["average"]), (s, t)
+    assert s["suite"] == (None if old else t["suite"]), (s, t["suite"])
+assert all(p["suite"] == (None if old else "") for p in show["points"] if p["phase"] == "randrw")
 rows = list(csv.reader(open(sys.argv[2] + "/matrix.csv")))
-cells = {(float(r[0]), mix): float(v) for r in rows[1:] for mix, v in zip(rows[0][1:], r[1:])}
+cells = {(float(r[0]), mix): float(v) for r in rows[1:] for mix, v in zip(rows[0][1:], r[1:])
+         if mix not in ("steady", "window")}
 got = {(c["bs"], c["mix"]): c["iops"] for c in show["matrix"] if c["phase"] == "iops"}
 assert got == cells, (len(got), len(cells))
 PY
+}
+"$PY" "$LST_SRC/tests/integration/make_results.py" "$TMP/suites" >/dev/null || fail "make_results.py"
+"$PY" "$LST_SRC/tests/integration/make_results.py" "$TMP/suites-b" --variant b >/dev/null
+expect_exit 0 db add "$TMP/suites" "$TMP/suites-b"
+expect_exit 0 db show --json "$(json "$TMP/suites/run.json" 'd["run_id"]')"
+check_show "$TMP/out" "$TMP/suites"
+
+# --- 7. a catalog of schema version 1, migrated forward ----------------------------------------
+# schema1.sql: what lockstep at schema version 1 recorded of make_results.py's folder
+if [ "$backend" = sqlite ]; then
+	"$PY" -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(open(sys.argv[2]).read())' \
+		"$TMP/lab/runs1.db" "$HERE/schema1.sql" || fail "loading schema1.sql"
+	DB1="sqlite:$TMP/lab/runs1.db"
+else
+	runuser -u postgres -- "$PGBIN/createdb" -h "$TMP/pg" -U lst runs1 || fail "createdb runs1"
+	runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 -h "$TMP/pg" -U lst -d runs1 \
+		-f "$(realpath "$HERE/schema1.sql")" >/dev/null || fail "loading schema1.sql"
+	DB1="postgresql://lst@/runs1?host=$TMP/pg"
+fi
+[ "$(sql "SELECT version FROM schema_version" runs1)" = 1 ] || fail "schema1.sql is not at version 1"
+rid=$(json "$TMP/suites/run.json" 'd["run_id"]')
+expect_exit 0 "$LOCKSTEP" db show --json --db "$DB1" "$rid"
+check_show "$TMP/out" "$TMP/suites" old
+[ "$(sql "SELECT version FROM schema_version" runs1)" = 2 ] || fail "the catalog was not migrated to version 2"
+[ "$(sql "SELECT COUNT(*) FROM points WHERE suite IS NULL" runs1)" -gt 0 ] || fail "the migrated points gained suites"
+expect_exit 0 "$LOCKSTEP" db add --db "$DB1" "$TMP/suites"
+has_line "$TMP/out" "$TMP/suites: replaced"
+expect_exit 0 "$LOCKSTEP" db show --json --db "$DB1" "$rid"
+check_show "$TMP/out" "$TMP/suites"
+expect_exit 0 "$LOCKSTEP" db add --db "$DB1" "$TMP/suites"
+has_line "$TMP/out" "$TMP/suites: unchanged"
+[ "$(sql "SELECT COUNT(*) FROM runs" runs1)" = 1 ] || fail "the migrated catalog has more than its one run"
 finish "the catalog on $backend"
