@@ -96,20 +96,43 @@ void lst_cat_runs_free(struct lst_cat_run *runs, size_t n);
 /* The figures a point has in the catalog (points table columns), for METRIC names. */
 extern const char *const lst_cat_metrics[];
 
-/* Is name one of lst_cat_metrics? */
-bool lst_cat_is_metric(const char *name);
+/* What a trend's METRIC reads (docs/catalog.md, "Trends"). */
+enum lst_cat_metric_kind {
+	LST_CAT_POINT,	/* a point's column: "write_iops" */
+	LST_CAT_STEADY, /* the steady-state average of verdicts tracking a figure: "steady.iops" */
+	LST_CAT_CELL,	/* a suite matrix cell's IOPS: "cell:4k:70/30" */
+};
 
-/* Is a bigger value of metric name better (IOPS, MB/s; not latency)? */
-bool lst_cat_metric_higher_is_better(const char *name);
+struct lst_cat_metric {
+	enum lst_cat_metric_kind kind;
+	char figure[64]; /* the point's column, or the figure the verdicts track */
+	char bs[24];	 /* a cell's block size in bytes, as text */
+	char mix[16];	 /* a cell's read/write mix as the matrix names it: "70/30" */
+	bool higher_is_better;
+};
 
 /*
- * One figure of each of the n runs into vals[i] (NAN when the run has no such point): metric
- * (lst_cat_is_metric) averaged over the run's points of phase (NULL: any) named point (NULL:
- * any). Returns 0 or -errno with err.
+ * Parse METRIC text into *m: a point's column (lst_cat_metrics), "steady.FIGURE" (FIGURE as a
+ * verdict's tracked column names it: iops, write_iops, mbps, ...) or "cell:BS:MIX" (BS a size,
+ * "4k" or "4096"; MIX "70/30", or 70 for it). Returns 0 or -EINVAL with err saying why.
+ */
+int lst_cat_metric_parse(const char *text, struct lst_cat_metric *m, lst_err *err);
+
+/* Which rows of a run a figure is averaged over: every field may be NULL (any). */
+struct lst_cat_pick {
+	const char *phase;
+	const char *test;  /* a point's or a verdict's test ("bs=1m write") */
+	const char *point; /* a point's name as the report names it ("iodepth=16") */
+	const char *suite; /* a point's or a verdict's suite ("snia-iops"; "" a plain phase) */
+};
+
+/*
+ * One figure of each of the n runs into vals[i] (NAN when the run has none): metric m averaged
+ * over the run's rows that pick chooses (a cell's: its phase only). Returns 0 or -errno with err.
  */
 int lst_catalog_values(lst_catalog *cat, const struct lst_cat_run *runs, size_t n,
-		       const char *metric, const char *phase, const char *point, double *vals,
-		       lst_err *err);
+		       const struct lst_cat_metric *m, const struct lst_cat_pick *pick,
+		       double *vals, lst_err *err);
 
 /* One row of a run's table as lst_catalog_rows hands it: its columns as text (NULL: none). */
 typedef int (*lst_cat_row_fn)(void *arg, int n, const char *const *vals);

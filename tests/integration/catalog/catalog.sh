@@ -18,7 +18,10 @@
 #    with --partial only, and marked), a --where with a bad key (its column named), a catalog of
 #    a newer schema; a locked SQLite file (sqlite) or an unreachable server (postgresql).
 # 6. two suites' folders (make_results.py): db show gives their steady-state verdicts (with
-#    their suites) and matrix cells as summary.json and matrix.csv have them;
+#    their suites) and matrix cells as summary.json and matrix.csv have them; trends of a
+#    verdict's average (steady.FIGURE, chosen by suite across phases, or by phase and test) and
+#    of a matrix cell (cell:BS:MIX) give each run's figure as Python computes it from its files;
+#    a bad cell or a point's name with a verdict's figure is an error;
 # 7. a catalog recorded by lockstep at schema version 1 (schema1.sql, kept as that lockstep
 #    wrote it) is migrated forward on opening: its rows kept, the new columns empty; adding its
 #    run again records it anew (replaced), with its suites.
@@ -283,7 +286,7 @@ else
 	expect_exit 2 "$LOCKSTEP" db ls --db "postgresql://lst@127.0.0.1:$(free_port)/runs"
 	has_text "$TMP/err" "cannot connect"
 fi
-# --- 6. suites' folders: verdicts and matrix cells, shown --------------------------------------
+# --- 6. suites' folders: verdicts and matrix cells, shown and trended --------------------------
 # check_show SHOW DIR [old]: db show --json's verdicts and cells are DIR's (old: recorded at
 # schema version 1, without suites)
 check_show() {
@@ -310,6 +313,45 @@ PY
 expect_exit 0 db add "$TMP/suites" "$TMP/suites-b"
 expect_exit 0 db show --json "$(json "$TMP/suites/run.json" 'd["run_id"]')"
 check_show "$TMP/out" "$TMP/suites"
+
+# check_trend KIND METRIC ARGS...: trend METRIC of both suites' runs gives each run's figure as
+# Python computes it from its folder, KIND saying how
+check_trend() {
+	expect_exit 0 "$LOCKSTEP" trend "$2" --db "$DB" --plan px05-pts --json "${@:3}"
+	"$PY" - "$1" "$TMP/out" "$TMP/suites" "$TMP/suites-b" <<'PY' || fail "trend $2 ${*:3}: not the folders' figures"
+import csv, json, sys
+kind, trend, dirs = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3:]
+def want(d):
+    tests = json.load(open(d + "/summary.json"))["tests"]
+    if kind == "suite":  # steady.write_iops of suite snia-iops: its phases iops and iops-80
+        v = [t["average"] for t in tests if t["suite"] == "snia-iops" and t["tracked"] == "write_iops"]
+        assert len(v) == 2, v
+        return sum(v) / len(v)
+    if kind == "test":  # steady.mbps of phase tput, test "bs=1m write"
+        [v] = [t["average"] for t in tests if t["phase"] == "tput" and t["test"] == "bs=1m write"]
+        return v
+    rows = list(csv.reader(open(d + "/matrix.csv")))  # cell 4 KiB, 0/100 of phase iops
+    [v] = [float(r[rows[0].index("0/100")]) for r in rows[1:] if r[0] == "4096"]
+    return v
+got = {r["run_id"]: r["value"] for r in trend["runs"]}
+for d in dirs:
+    rid = json.load(open(d + "/run.json"))["run_id"]
+    assert abs(got[rid] - want(d)) <= 1e-9 * abs(want(d)), (d, got[rid], want(d))
+assert len(got) == 2, got
+PY
+}
+check_trend suite steady.write_iops --suite snia-iops
+check_trend test steady.mbps --phase tput --test 'bs=1m write'
+check_trend cell cell:4k:0/100 --phase iops
+check_trend cell cell:4096:0 --phase iops
+expect_exit 2 "$LOCKSTEP" trend cell:4x:0/100 --db "$DB"
+has_text "$TMP/err" "cell:4x:0/100: a cell's block size '4x' is not a size"
+expect_exit 2 "$LOCKSTEP" trend cell:4k:70/20 --db "$DB"
+has_text "$TMP/err" "is not READ/WRITE percents"
+expect_exit 2 "$LOCKSTEP" trend steady.write_iops --db "$DB" --point iodepth=16
+has_text "$TMP/err" "a point's name chooses a point's figures only"
+expect_exit 2 "$LOCKSTEP" trend steady.write_iops --db "$DB" --suite snia-nothing
+has_text "$TMP/err" "has steady.write_iops of suite snia-nothing"
 
 # --- 7. a catalog of schema version 1, migrated forward ----------------------------------------
 # schema1.sql: what lockstep at schema version 1 recorded of make_results.py's folder
