@@ -304,6 +304,81 @@ static int s_run_phases(lst_report *r, const char *file, lst_err *err)
 	return 0;
 }
 
+/*
+ * What the report's readers take from each point of run.json (phases[]): the rest (a real run's
+ * every workload option, each agent's start and end details) is let go once the file is
+ * checked, as it is most of a long run's run.json. A reader of another member adds it here.
+ */
+static const char *const s_point_keys[] = { "phase",   "point",	    "label",
+					    "start",   "start_t_s", "start_skew_us",
+					    "partial", "workload",  "agents",
+					    NULL };
+static const char *const s_workload_keys[] = { "rw",	    "bs",	 "iodepth",  "jobs",
+					       "rwmixread", "rate_iops", "interval", NULL };
+static const char *const s_agent_keys[] = { "paths", NULL };
+
+/* A new object of o's members named in keys (o itself when it is not an object). */
+static json_t *s_slim(json_t *o, const char *const *keys)
+{
+	json_t *slim, *v;
+
+	if (!json_is_object(o))
+		return json_incref(o);
+	slim = json_object();
+	for (size_t i = 0; keys[i]; i++)
+		if ((v = json_object_get(o, keys[i])))
+			json_object_set(slim, keys[i], v);
+	return slim;
+}
+
+/*
+ * Drop what the model never reads from a summary.json point (its latency objects, counts,
+ * labels, the workload but its block size: most of the file). Kept: the keys the join in
+ * s_load_summary_json, lst_report_load() (the block size) and the failover and dip lines
+ * (lst_report_failover.c) read.
+ */
+static json_t *s_trim_point(json_t *o)
+{
+	static const char *const keep[] = { "phase",  "agent",	 "test",     "scope",	 "point",
+					    "round",  "path",	 "workload", "failover", "dips",
+					    "repeat", "repeats", NULL };
+	json_t *wl = json_object_get(o, "workload"), *bs = json_object_get(wl, "bs");
+	json_t *slim = s_slim(o, keep);
+
+	/* Of the workload, lst_report_load reads the block size alone. */
+	if (json_is_object(wl))
+		json_object_set_new(slim, "workload",
+				    bs ? json_pack("{s:O}", "bs", bs) : json_object());
+	return slim;
+}
+
+/* run.json's points as the readers of s_point_keys need them, in new objects (deleting members
+ * would leave each object's table at its full size). */
+static void s_slim_points(lst_report *r)
+{
+	json_t *phases = json_object_get(r->run, "phases"), *e, *slim, *agents, *a, *slim_agents;
+	const char *name;
+	size_t i;
+
+	json_array_foreach (phases, i, e) {
+		if (!json_is_object(e))
+			continue;
+		slim = s_slim(e, s_point_keys);
+		if (json_object_get(slim, "workload"))
+			json_object_set_new(
+				slim, "workload",
+				s_slim(json_object_get(e, "workload"), s_workload_keys));
+		agents = json_object_get(e, "agents");
+		if (json_is_object(agents)) {
+			slim_agents = json_object();
+			json_object_foreach (agents, name, a)
+				json_object_set_new(slim_agents, name, s_slim(a, s_agent_keys));
+			json_object_set_new(slim, "agents", slim_agents);
+		}
+		json_array_set_new(phases, i, slim);
+	}
+}
+
 /* "plan NAME, target T (MODEL, fw F)" for plot titles; at most 4 targets named. */
 static void s_title(lst_report *r)
 {
@@ -403,6 +478,8 @@ static int s_summary_journal(lst_report *r, lst_err *err)
 {
 	struct s_priv *p = r->priv;
 	struct s_journal j = { 0 };
+	json_t *o;
+	size_t i;
 	int rc;
 
 	if (p->jpoints <= json_array_size(json_object_get(r->summary, "points")) &&
@@ -411,6 +488,9 @@ static int s_summary_journal(lst_report *r, lst_err *err)
 	j.points = json_array();
 	j.tests = json_array();
 	rc = lst_results_walk_journal(r->dir, false, s_journal_entry, &j, err);
+	json_array_foreach (j.points, i, o) /* trimmed as summary.json's are when scanned */
+		if (json_is_object(o))
+			json_array_set_new(j.points, i, s_trim_point(o));
 	if (!rc &&
 	    json_array_size(j.points) > json_array_size(json_object_get(r->summary, "points")))
 		json_object_set(r->summary, "points", j.points);
@@ -458,6 +538,7 @@ static int s_load_run(lst_report *r, const char *path, lst_err *err)
 	if ((rc = s_load_journal(r, err)) || (rc = s_run_agents(r, path, err)) ||
 	    (rc = s_run_phases(r, path, err)))
 		return rc;
+	s_slim_points(r);
 	s_title(r);
 	return 0;
 }
@@ -910,56 +991,20 @@ static const char *s_point_name(lst_report *r, const char *label, const char *te
 }
 
 /*
- * Drop what the model never reads from a summary.json point (its latency objects, counts,
- * labels, the workload but its block size: most of the file). Kept: the keys the join in
- * s_load_summary_json, lst_report_load() (the block size) and the failover and dip lines
- * (lst_report_failover.c) read.
- */
-static void s_trim_point(json_t *o)
-{
-	static const char *const keep[] = { "phase",	"agent", "test",   "scope",
-					    "point",	"round", "path",   "workload",
-					    "failover", "dips",	 "repeat", "repeats" };
-	json_t *wl = json_object_get(o, "workload"), *bs = json_object_get(wl, "bs"), *v, *tmp;
-	const char *key;
-
-	json_object_foreach_safe(o, tmp, key, v)
-	{
-		size_t k = 0;
-
-		while (k < LST_ARRAY_SIZE(keep) && strcmp(key, keep[k]))
-			k++;
-		if (k == LST_ARRAY_SIZE(keep))
-			json_object_del(o, key);
-	}
-	/* Of the workload, lst_report_load reads the block size alone. */
-	if (json_is_object(wl) && json_object_size(wl) > (bs != NULL))
-		json_object_set_new(o, "workload",
-				    bs ? json_pack("{s:O}", "bs", bs) : json_object());
-}
-
-/*
  * Once the model is built, summary.json's points serve the failover and dip lines alone
  * (lst_report_failover.c): the points without either go, and of the others what those lines
  * read stays, so that the points of a long run are not held while the report is written.
  */
 static void s_prune_points(json_t *summary)
 {
-	static const char *const keep[] = { "phase", "point", "agent", "path", "failover", "dips" };
-	json_t *points = json_object_get(summary, "points"), *kept = json_array(), *o, *v;
+	static const char *const keep[] = { "phase",	"point", "agent", "path",
+					    "failover", "dips",	 NULL };
+	json_t *points = json_object_get(summary, "points"), *kept = json_array(), *o;
 	size_t i;
 
-	json_array_foreach (points, i, o) {
-		json_t *p;
-
-		if (!json_object_get(o, "failover") && !json_object_get(o, "dips"))
-			continue;
-		p = json_object();
-		for (size_t k = 0; k < LST_ARRAY_SIZE(keep); k++)
-			if ((v = json_object_get(o, keep[k])))
-				json_object_set(p, keep[k], v);
-		json_array_append_new(kept, p);
-	}
+	json_array_foreach (points, i, o)
+		if (json_object_get(o, "failover") || json_object_get(o, "dips"))
+			json_array_append_new(kept, s_slim(o, keep));
 	if (points)
 		json_object_set(summary, "points", kept);
 	json_decref(kept);
@@ -1081,9 +1126,8 @@ static json_t *s_scan_points(struct s_win *w, size_t *i)
 		e = s_win_value_end(w, k);
 		if (!(o = s_span(w->b, k, e)))
 			break;
-		if (json_is_object(o))
-			s_trim_point(o);
-		json_array_append_new(arr, o);
+		json_array_append_new(arr, json_is_object(o) ? s_trim_point(o) : json_incref(o));
+		json_decref(o);
 		s_win_drop(w, e);
 		k = s_skip_ws(w, 0);
 		if (k < w->n && w->b[k] == ',') {
@@ -1258,9 +1302,6 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		if ((rc = work ? s_load_work(r, o, i, path, err) : s_load_test(r, o, i, path, err)))
 			goto free_path;
 	}
-	json_array_foreach (points, i, o) /* the journal's, when it was ahead */
-		if (json_is_object(o))
-			s_trim_point(o);
 free_path:
 	free(path);
 	return rc;

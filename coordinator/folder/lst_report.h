@@ -88,7 +88,10 @@ struct lst_rpt_agent {
 
 typedef struct lst_report {
 	char *dir;
-	json_t *run;	 /* run.json */
+	json_t *run;	 /* run.json; of each point (phases[]) only what the readers take:
+			  * phase, point, label, start, start_t_s, start_skew_us, partial, the
+			  * workload's rw, bs, iodepth, jobs, rwmixread, rate_iops and interval,
+			  * and each agent's paths (lst_report.c, s_point_keys) */
 	json_t *summary; /* summary.json, NULL when absent; its points only those with a failover
 			  * window or dips, with what their lines read */
 	const char *run_id, *plan_name, *plan_file, *status, *started, *finished, *coordinator;
