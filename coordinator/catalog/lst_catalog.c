@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,17 @@ static const char *const s_v1[] = {
 	NULL,
 };
 
-static const char *const *const s_migrations[LST_CATALOG_SCHEMA] = { s_v1 };
+/* A point's and a verdict's suite ("" for a plain phase), so that a lab can trend one suite's
+ * figures across plans whose phases are named differently; and the schema each run was
+ * recorded by, so that adding a run recorded before (its suites NULL) records it again. */
+static const char *const s_v2[] = {
+	"ALTER TABLE points ADD COLUMN suite TEXT",
+	"ALTER TABLE steady ADD COLUMN suite TEXT",
+	"ALTER TABLE runs ADD COLUMN schema INTEGER",
+	NULL,
+};
+
+static const char *const *const s_migrations[LST_CATALOG_SCHEMA] = { s_v1, s_v2 };
 
 /* The child tables of a run, deleted before it is recorded again. */
 static const char *const s_children[] = { "devices", "agents", "points", "steady", "matrix" };
@@ -69,19 +80,19 @@ const char *const lst_cat_metrics[] = {
 };
 
 static const char *const s_point_cols[] = {
-	"phase",     "test",	   "name",	 "point",     "round",	    "partial",	"iops",
-	"read_iops", "write_iops", "mbps",	 "read_mbps", "write_mbps", "lat_mean", "lat_p50",
-	"lat_p99",   "lat_p99_9",  "lat_p99_99", "read_p99",  "write_p99",  NULL,
+	"phase",   "test",	"name",	      "suite",	    "point",	 "round",      "partial",
+	"iops",	   "read_iops", "write_iops", "mbps",	    "read_mbps", "write_mbps", "lat_mean",
+	"lat_p50", "lat_p99",	"lat_p99_9",  "lat_p99_99", "read_p99",	 "write_p99",  NULL,
 };
-static const char *const s_steady_cols[] = { "phase",  "test",	  "tracked", "steady",
-					     "rounds", "average", NULL };
+static const char *const s_steady_cols[] = { "phase",  "test",	 "tracked", "suite",
+					     "steady", "rounds", "average", NULL };
 static const char *const s_matrix_cols[] = { "phase", "mix", "bs", "iops", NULL };
 
-const struct lst_cat_table lst_cat_points = { "points", s_point_cols, 3 };
-const struct lst_cat_table lst_cat_steady = { "steady", s_steady_cols, 3 };
+const struct lst_cat_table lst_cat_points = { "points", s_point_cols, 4 };
+const struct lst_cat_table lst_cat_steady = { "steady", s_steady_cols, 4 };
 const struct lst_cat_table lst_cat_matrix = { "matrix", s_matrix_cols, 2 };
 
-bool lst_cat_is_metric(const char *name)
+static bool s_is_column(const char *name)
 {
 	for (size_t i = 0; lst_cat_metrics[i]; i++)
 		if (!strcmp(name, lst_cat_metrics[i]))
@@ -89,9 +100,78 @@ bool lst_cat_is_metric(const char *name)
 	return false;
 }
 
-bool lst_cat_metric_higher_is_better(const char *name)
+/* Latencies are better lower; counts and rates higher. */
+static bool s_higher_is_better(const char *figure)
 {
-	return !strstr(name, "lat_") && !strstr(name, "_p99");
+	return !strstr(figure, "lat_") && !strstr(figure, "_p99");
+}
+
+/* A figure's name as a verdict's tracked column gives it: lower-case letters, digits, '_'. */
+static bool s_is_word(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
+/* "4k:70/30", "4096:70" into m's bs (bytes) and mix ("70/30", as matrix.csv names it). */
+static int s_parse_cell(const char *text, struct lst_cat_metric *m, lst_err *err)
+{
+	const char *colon = strchr(text, ':'), *slash;
+	char bs[24];
+	uint64_t bytes;
+	int64_t rd, wr = -1;
+
+	if (!colon || (size_t)(colon - text) >= sizeof(bs))
+		return lst_err_set(err, -EINVAL, "a cell is cell:BS:MIX ('cell:4k:70/30')");
+	snprintf(bs, sizeof(bs), "%.*s", (int)(colon - text), text);
+	if (lst_parse_size(bs, &bytes, err) || !bytes)
+		return lst_err_set(err, -EINVAL, "a cell's block size '%s' is not a size ('4k')",
+				   bs);
+	snprintf(m->bs, sizeof(m->bs), "%llu", (unsigned long long)bytes);
+	colon++;
+	slash = strchr(colon, '/');
+	snprintf(m->mix, sizeof(m->mix), "%.*s", slash ? (int)(slash - colon) : 15, colon);
+	if (lst_parse_int(m->mix, 0, 100, &rd, NULL) ||
+	    (slash && (lst_parse_int(slash + 1, 0, 100, &wr, NULL) || rd + wr != 100)))
+		return lst_err_set(err, -EINVAL,
+				   "a cell's mix '%s' is not READ/WRITE percents ('70/30', or 70)",
+				   colon);
+	snprintf(m->mix, sizeof(m->mix), "%d/%d", (int)rd, (int)(100 - rd));
+	return 0;
+}
+
+int lst_cat_metric_parse(const char *text, struct lst_cat_metric *m, lst_err *err)
+{
+	int rc = 0;
+
+	*m = (struct lst_cat_metric){ .kind = LST_CAT_POINT, .higher_is_better = true };
+	if (!strncmp(text, "cell:", 5)) {
+		m->kind = LST_CAT_CELL;
+		snprintf(m->figure, sizeof(m->figure), "iops");
+		rc = s_parse_cell(text + 5, m, err);
+	} else if (!strncmp(text, "steady.", 7)) {
+		m->kind = LST_CAT_STEADY;
+		if (!s_is_word(text + 7) || strlen(text + 7) >= sizeof(m->figure))
+			rc = lst_err_set(err, -EINVAL,
+					 "steady.FIGURE names the figure a verdict tracks "
+					 "('steady.iops', 'steady.write_iops')");
+		else
+			snprintf(m->figure, sizeof(m->figure), "%s", text + 7);
+	} else if (s_is_column(text)) {
+		snprintf(m->figure, sizeof(m->figure), "%s", text);
+	} else {
+		rc = lst_err_set(err, -EINVAL,
+				 "no such figure: a point's (iops, write_iops, lat_p99, ...), "
+				 "steady.FIGURE or cell:BS:MIX");
+	}
+	if (rc)
+		lst_err_prefix(err, "%s: ", text);
+	m->higher_is_better = s_higher_is_better(m->figure);
+	return rc;
 }
 
 char *lst_catalog_default_url(void)
@@ -226,11 +306,12 @@ static int s_insert_run(lst_catalog *cat, const lst_report *r, const char *path,
 			lst_err *err)
 {
 	json_t *vers = json_object_get(r->run, "versions");
-	char added[32];
+	char added[32], schema[16];
 	time_t now = time(NULL);
 	struct tm tm;
 
 	strftime(added, sizeof(added), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	snprintf(schema, sizeof(schema), "%d", LST_CATALOG_SCHEMA);
 	const char *p[] = { r->run_id,
 			    path,
 			    r->plan_name,
@@ -241,13 +322,14 @@ static int s_insert_run(lst_catalog *cat, const lst_report *r, const char *path,
 			    partial ? "1" : "0",
 			    s_jstr(vers, "lockstep"),
 			    s_jstr(vers, "kernel"),
-			    added };
+			    added,
+			    schema };
 
 	return lst_catdb_exec(cat->db,
 			      "INSERT INTO runs (run_id, path, plan_name, plan_sha1, started, "
-			      "finished, status, partial, version, kernel, added) VALUES ($1, $2, "
-			      "$3, $4, $5, $6, $7, $8, $9, $10, $11)",
-			      11, p, NULL, NULL, err);
+			      "finished, status, partial, version, kernel, added, schema) VALUES "
+			      "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+			      12, p, NULL, NULL, err);
 }
 
 static int s_insert_devices(lst_catalog *cat, const lst_report *r, lst_err *err)
@@ -306,16 +388,17 @@ static int s_insert_agents(lst_catalog *cat, const lst_report *r, lst_err *err)
 	return 0;
 }
 
-static int s_insert_point(lst_catalog *cat, const char *run_id, int seq,
+static int s_insert_point(lst_catalog *cat, const lst_report *r, int seq,
 			  const struct lst_rpt_point *pt, lst_err *err)
 {
 	char b[16][32];
 	const char *p[] = {
-		run_id,
+		r->run_id,
 		s_num(b[0], seq),
 		pt->phase,
 		pt->test,
 		pt->name,
+		lst_report_phase(r, pt->phase) ? lst_report_phase(r, pt->phase)->suite : NULL,
 		s_num(b[1], (double)pt->point),
 		s_num(b[2], (double)pt->round),
 		pt->partial ? "1" : "0",
@@ -336,12 +419,12 @@ static int s_insert_point(lst_catalog *cat, const char *run_id, int seq,
 
 	return lst_catdb_exec(
 		cat->db,
-		"INSERT INTO points (run_id, seq, phase, test, name, point, round, "
+		"INSERT INTO points (run_id, seq, phase, test, name, suite, point, round, "
 		"partial, iops, read_iops, write_iops, mbps, read_mbps, write_mbps, "
 		"lat_mean, lat_p50, lat_p99, lat_p99_9, lat_p99_99, read_p99, "
 		"write_p99) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
-		"$13, $14, $15, $16, $17, $18, $19, $20, $21)",
-		21, p, NULL, NULL, err);
+		"$13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
+		22, p, NULL, NULL, err);
 }
 
 /* Each phase's shown points (one per test and name, its last round), as the report shows. */
@@ -354,7 +437,7 @@ static int s_insert_points(lst_catalog *cat, const lst_report *r, lst_err *err)
 		size_t n = lst_report_shown(r, r->phases[ph].name, idx, &rows);
 
 		for (size_t i = 0; i < n && !rc; i++)
-			rc = s_insert_point(cat, r->run_id, seq++, &r->points[idx[i]], err);
+			rc = s_insert_point(cat, r, seq++, &r->points[idx[i]], err);
 	}
 	free(idx);
 	return rc;
@@ -372,15 +455,17 @@ static int s_insert_steady(lst_catalog *cat, const lst_report *r, lst_err *err)
 				    t->phase,
 				    t->test,
 				    t->tracked,
+				    t->suite,
 				    t->steady ? "1" : "0",
 				    s_num(b[1], (double)t->rounds),
 				    s_num(b[2], t->average) };
 
-		if ((rc = lst_catdb_exec(cat->db,
-					 "INSERT INTO steady (run_id, seq, phase, test, tracked, "
-					 "steady, rounds, average) VALUES ($1, $2, $3, $4, $5, $6, "
-					 "$7, $8)",
-					 8, p, NULL, NULL, err)))
+		if ((rc = lst_catdb_exec(
+			     cat->db,
+			     "INSERT INTO steady (run_id, seq, phase, test, tracked, "
+			     "suite, steady, rounds, average) VALUES ($1, $2, $3, $4, $5, "
+			     "$6, $7, $8, $9)",
+			     9, p, NULL, NULL, err)))
 			return rc;
 	}
 	return 0;
@@ -431,6 +516,7 @@ struct s_known {
 	char path[PATH_MAX];
 	char status[32];
 	bool partial;
+	long schema; /* the schema it was recorded by; 1 before runs had the column */
 };
 
 static int s_known_row(void *arg, int n, const char *const *vals)
@@ -441,6 +527,7 @@ static int s_known_row(void *arg, int n, const char *const *vals)
 	snprintf(k->path, sizeof(k->path), "%s", n > 0 && vals[0] ? vals[0] : "");
 	snprintf(k->status, sizeof(k->status), "%s", n > 1 && vals[1] ? vals[1] : "");
 	k->partial = n > 2 && vals[2] && strcmp(vals[2], "0");
+	k->schema = n > 3 && vals[3] ? strtol(vals[3], NULL, 10) : 1;
 	return 0;
 }
 
@@ -467,10 +554,12 @@ static int s_record(lst_catalog *cat, const lst_report *r, const char *path, boo
 	int rc;
 
 	if ((rc = lst_catdb_exec(cat->db,
-				 "SELECT path, status, partial FROM runs WHERE run_id = $1", 1, p,
-				 s_known_row, &k, err)))
+				 "SELECT path, status, partial, schema FROM runs WHERE run_id = $1",
+				 1, p, s_known_row, &k, err)))
 		return rc;
-	if (k.found && k.partial == partial && !strcmp(k.status, r->status ? r->status : "")) {
+	/* a run recorded by an older schema lacks what this one records: record it again */
+	if (k.found && k.partial == partial && !strcmp(k.status, r->status ? r->status : "") &&
+	    k.schema == LST_CATALOG_SCHEMA) {
 		if (!strcmp(k.path, path)) {
 			*what = LST_CAT_UNCHANGED;
 			return 0;
@@ -732,29 +821,68 @@ static int s_value_row(void *arg, int n, const char *const *v)
 	return 0;
 }
 
+/* An " AND col = $N" of sql for each of the n pairs whose value is given, into p. */
+static int s_and(char *sql, size_t size, const char *const (*eq)[2], size_t n, const char **p,
+		 int np)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!eq[i][1])
+			continue;
+		p[np++] = eq[i][1];
+		snprintf(sql + strlen(sql), size - strlen(sql), " AND %s = $%d", eq[i][0], np);
+	}
+	return np;
+}
+
+/* The statement giving each run's figure m over the rows pick chooses, and its parameters. */
+static int s_values_sql(const struct lst_cat_metric *m, const struct lst_cat_pick *pick, char *sql,
+			size_t size, const char **p, lst_err *err)
+{
+	const char *const point[][2] = { { "phase", pick->phase },
+					 { "test", pick->test },
+					 { "name", pick->point },
+					 { "suite", pick->suite } };
+	const char *const steady[][2] = { { "tracked", m->figure },
+					  { "phase", pick->phase },
+					  { "test", pick->test },
+					  { "suite", pick->suite } };
+	const char *const cell[][2] = { { "bs", m->bs },
+					{ "mix", m->mix },
+					{ "phase", pick->phase } };
+	int np;
+
+	if (m->kind != LST_CAT_POINT && pick->point)
+		return lst_err_set(err, -EINVAL, "a point's name chooses a point's figures only");
+	if (m->kind == LST_CAT_CELL && (pick->test || pick->suite))
+		return lst_err_set(err, -EINVAL,
+				   "a matrix cell is chosen by its phase only (no test or suite)");
+	if (m->kind == LST_CAT_POINT) {
+		snprintf(sql, size, "SELECT run_id, AVG(%s) FROM points WHERE 1 = 1", m->figure);
+		np = s_and(sql, size, point, 4, p, 0);
+	} else if (m->kind == LST_CAT_STEADY) {
+		snprintf(sql, size, "SELECT run_id, AVG(average) FROM steady WHERE 1 = 1");
+		np = s_and(sql, size, steady, 4, p, 0);
+	} else {
+		snprintf(sql, size, "SELECT run_id, AVG(iops) FROM matrix WHERE 1 = 1");
+		np = s_and(sql, size, cell, 3, p, 0);
+	}
+	snprintf(sql + strlen(sql), size - strlen(sql), " GROUP BY run_id");
+	return np;
+}
+
 int lst_catalog_values(lst_catalog *cat, const struct lst_cat_run *runs, size_t n,
-		       const char *metric, const char *phase, const char *point, double *vals,
-		       lst_err *err)
+		       const struct lst_cat_metric *m, const struct lst_cat_pick *pick,
+		       double *vals, lst_err *err)
 {
 	struct s_values sv = { .base = runs, .vals = vals };
-	const char *p[2];
+	const char *p[4];
 	char sql[256];
-	int np = 0, rc;
+	int np, rc;
 
-	if (!lst_cat_is_metric(metric))
-		return lst_err_set(err, -EINVAL, "no figure %s", metric);
 	for (size_t i = 0; i < n; i++)
 		vals[i] = NAN;
-	snprintf(sql, sizeof(sql), "SELECT run_id, AVG(%s) FROM points WHERE 1 = 1", metric);
-	if (phase) {
-		p[np++] = phase;
-		snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql), " AND phase = $%d", np);
-	}
-	if (point) {
-		p[np++] = point;
-		snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql), " AND name = $%d", np);
-	}
-	snprintf(sql + strlen(sql), sizeof(sql) - strlen(sql), " GROUP BY run_id");
+	if ((np = s_values_sql(m, pick, sql, sizeof(sql), p, err)) < 0)
+		return np;
 	sv.l.n = n;
 	sv.l.by_id = lst_calloc(n + 1, sizeof(*sv.l.by_id));
 	for (size_t i = 0; i < n; i++)

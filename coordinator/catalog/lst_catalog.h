@@ -8,7 +8,7 @@
  * lst_catalog_new() connects and brings the schema to this lockstep's version (migrating
  * forward in one transaction; a newer schema is refused). lst_catalog_add() records one folder
  * in one transaction: the same folder twice changes nothing, a moved folder is found by its run
- * id and its path updated. lst_catalog_runs() lists runs through a filter (lst_catwhere.h), and
+ * id and its path updated, a run recorded by an older schema is recorded again. lst_catalog_runs() lists runs through a filter (lst_catwhere.h), and
  * lst_catalog_values() reads one figure of each for a trend (lst_cattrend.h).
  *
  * A catalog is used by one thread.
@@ -22,7 +22,7 @@
 #include "lst_err.h"
 
 /* The schema this lockstep writes and reads (schema_version.version). */
-#define LST_CATALOG_SCHEMA 1
+#define LST_CATALOG_SCHEMA 2
 
 typedef struct lst_catalog lst_catalog;
 struct lst_catwhere;
@@ -51,7 +51,8 @@ enum lst_cat_added {
 	LST_CAT_ADDED,	   /* a new run */
 	LST_CAT_UNCHANGED, /* the same run at the same place: nothing changed */
 	LST_CAT_MOVED,	   /* the same run in another folder: its path updated */
-	LST_CAT_REPLACED, /* the run was recorded partial and has finished since (or the reverse) */
+	LST_CAT_REPLACED,  /* the run was recorded partial and has finished since (or the reverse),
+			   * or recorded by an older schema that lacked some of its figures */
 };
 
 /* The default catalog's URL: sqlite:$XDG_DATA_HOME/lockstep/runs.db, else
@@ -95,20 +96,43 @@ void lst_cat_runs_free(struct lst_cat_run *runs, size_t n);
 /* The figures a point has in the catalog (points table columns), for METRIC names. */
 extern const char *const lst_cat_metrics[];
 
-/* Is name one of lst_cat_metrics? */
-bool lst_cat_is_metric(const char *name);
+/* What a trend's METRIC reads (docs/catalog.md, "Trends"). */
+enum lst_cat_metric_kind {
+	LST_CAT_POINT,	/* a point's column: "write_iops" */
+	LST_CAT_STEADY, /* the steady-state average of verdicts tracking a figure: "steady.iops" */
+	LST_CAT_CELL,	/* a suite matrix cell's IOPS: "cell:4k:70/30" */
+};
 
-/* Is a bigger value of metric name better (IOPS, MB/s; not latency)? */
-bool lst_cat_metric_higher_is_better(const char *name);
+struct lst_cat_metric {
+	enum lst_cat_metric_kind kind;
+	char figure[64]; /* the point's column, or the figure the verdicts track */
+	char bs[24];	 /* a cell's block size in bytes, as text */
+	char mix[16];	 /* a cell's read/write mix as the matrix names it: "70/30" */
+	bool higher_is_better;
+};
 
 /*
- * One figure of each of the n runs into vals[i] (NAN when the run has no such point): metric
- * (lst_cat_is_metric) averaged over the run's points of phase (NULL: any) named point (NULL:
- * any). Returns 0 or -errno with err.
+ * Parse METRIC text into *m: a point's column (lst_cat_metrics), "steady.FIGURE" (FIGURE as a
+ * verdict's tracked column names it: iops, write_iops, mbps, ...) or "cell:BS:MIX" (BS a size,
+ * "4k" or "4096"; MIX "70/30", or 70 for it). Returns 0 or -EINVAL with err saying why.
+ */
+int lst_cat_metric_parse(const char *text, struct lst_cat_metric *m, lst_err *err);
+
+/* Which rows of a run a figure is averaged over: every field may be NULL (any). */
+struct lst_cat_pick {
+	const char *phase;
+	const char *test;  /* a point's or a verdict's test ("bs=1m write") */
+	const char *point; /* a point's name as the report names it ("iodepth=16") */
+	const char *suite; /* a point's or a verdict's suite ("snia-iops"; "" a plain phase) */
+};
+
+/*
+ * One figure of each of the n runs into vals[i] (NAN when the run has none): metric m averaged
+ * over the run's rows that pick chooses (a cell's: its phase only). Returns 0 or -errno with err.
  */
 int lst_catalog_values(lst_catalog *cat, const struct lst_cat_run *runs, size_t n,
-		       const char *metric, const char *phase, const char *point, double *vals,
-		       lst_err *err);
+		       const struct lst_cat_metric *m, const struct lst_cat_pick *pick,
+		       double *vals, lst_err *err);
 
 /* One row of a run's table as lst_catalog_rows hands it: its columns as text (NULL: none). */
 typedef int (*lst_cat_row_fn)(void *arg, int n, const char *const *vals);
@@ -121,9 +145,10 @@ struct lst_cat_table {
 	int ntext;
 };
 
-/* each point as the report shows it (phase, test, name, then point, round, partial, figures) */
+/* each point as the report shows it (phase, test, name, suite, then point, round, partial,
+ * figures) */
 extern const struct lst_cat_table lst_cat_points;
-/* each steady-state verdict (phase, test, tracked, then steady 0/1, rounds, average) */
+/* each steady-state verdict (phase, test, tracked, suite, then steady 0/1, rounds, average) */
 extern const struct lst_cat_table lst_cat_steady;
 /* each suite matrix cell (phase, mix, then bs in bytes, iops) */
 extern const struct lst_cat_table lst_cat_matrix;

@@ -18,8 +18,8 @@ struct lst_cli_cat_flags {
 	struct lst_cli_flags c; /* first: the shared groups store into it */
 	const char *db, *where, *since, *plan;
 	int64_t json, partial;
-	const char *phase, *point, *plot; /* trend's */
-	int64_t by;			  /* trend's: index of lst_cli_trend_by */
+	const char *phase, *test, *point, *suite, *plot; /* trend's */
+	int64_t by;					 /* trend's: index of lst_cli_trend_by */
 };
 
 /* --db, --where, --since, --plan, --json */

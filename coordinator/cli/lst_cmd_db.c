@@ -298,20 +298,20 @@ static int s_json_row(void *arg, int n, const char *const *v)
 static int s_point_line(void *arg, int n, const char *const *v)
 {
 	(void)arg;
-	if (n > 14)
+	if (n > 15)
 		printf("  %-12s %-24s %12s %10s %10s %10s\n", s_or(v[0], "-"), s_or(v[2], "-"),
-		       s_or(v[6], "-"), s_or(v[9], "-"), s_or(v[12], "-"), s_or(v[14], "-"));
+		       s_or(v[7], "-"), s_or(v[10], "-"), s_or(v[13], "-"), s_or(v[15], "-"));
 	return 0;
 }
 
 static int s_steady_line(void *arg, int n, const char *const *v)
 {
 	(void)arg;
-	if (n > 5)
+	if (n > 6)
 		printf("  steady state of %s %s (%s): %s after %s rounds, average %s\n",
 		       s_or(v[0], "-"), s_or(v[1], "-"), s_or(v[2], "-"),
-		       v[3] && strcmp(v[3], "0") ? "steady" : "not steady", s_or(v[4], "-"),
-		       s_or(v[5], "-"));
+		       v[4] && strcmp(v[4], "0") ? "steady" : "not steady", s_or(v[5], "-"),
+		       s_or(v[6], "-"));
 	return 0;
 }
 

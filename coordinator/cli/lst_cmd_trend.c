@@ -37,12 +37,25 @@ static const struct lst_flag s_own[] = {
 		   .offset = S_OFF(phase),
 		   .help = "the figure of this phase's points only (default: every phase's)" },
 	  .arg = "PHASE" },
+	{ .opt = { .name = "test",
+		   .ops = &lst_flag_string,
+		   .offset = S_OFF(test),
+		   .help = "the figure of this suite test's points or verdicts only ('bs=1m "
+			   "write'; default: every test's)" },
+	  .arg = "TEST" },
 	{ .opt = { .name = "point",
 		   .ops = &lst_flag_string,
 		   .offset = S_OFF(point),
 		   .help = "the figure of the points of this name only, as the report names "
 			   "them ('iodepth=16', 'bs=4k rwmixread=0'; default: every point's)" },
 	  .arg = "NAME" },
+	{ .opt = { .name = "suite",
+		   .ops = &lst_flag_string,
+		   .offset = S_OFF(suite),
+		   .help = "the figure of this suite's points or verdicts only, whatever their "
+			   "phase is named ('snia-iops'; runs recorded at schema version 1 have "
+			   "have none until added again)" },
+	  .arg = "SUITE" },
 	{ .opt = { .name = "plot",
 		   .ops = &lst_flag_string,
 		   .offset = S_OFF(plot),
@@ -63,7 +76,10 @@ const struct lst_flag_cmd lst_cmd_trend_flags = {
 		 "kernels, versions or dates. METRIC is a point's figure: iops, read_iops,\n"
 		 "write_iops, mbps, read_mbps, write_mbps, lat_mean, lat_p50, lat_p99,\n"
 		 "lat_p99_9, lat_p99_99, read_p99 or write_p99 (us), averaged over the run's\n"
-		 "points that --phase and --point choose. The runs are grouped by --by; each\n"
+		 "points that --phase, --test, --point and --suite choose; steady.FIGURE, the\n"
+		 "steady-state average of the verdicts tracking FIGURE (steady.write_iops)\n"
+		 "that --phase, --test and --suite choose; or cell:BS:MIX, the IOPS of a suite\n"
+		 "matrix cell (cell:4k:70/30) of --phase. The runs are grouped by --by; each\n"
 		 "group's band is its mean +/- 3 standard deviations, and a run is judged\n"
 		 "against the band of the other runs of its group (at least 3 of them): below\n"
 		 "it is a regression for IOPS and MB/s, an improvement for latency, and the\n"
@@ -71,9 +87,11 @@ const struct lst_flag_cmd lst_cmd_trend_flags = {
 	.more = "Exit status: 0 no run flagged as a regression; 1 at least one; 2 bad usage,\n"
 		"an unknown METRIC, a bad --where or a catalog that cannot be opened.\n"
 		"\n"
-		"Example:\n"
+		"Examples:\n"
 		"  lockstep trend write_iops --where 'model=PX05SRB040' --phase randrw \\\n"
-		"      --point iodepth=16 --by firmware\n",
+		"      --point iodepth=16 --by firmware\n"
+		"  lockstep trend steady.write_iops --suite snia-iops --by kernel\n"
+		"  lockstep trend cell:4k:70/30 --phase iops\n",
 };
 
 static const char *s_key_of(const struct lst_cat_run *r, const char *by, char *buf)
@@ -91,6 +109,26 @@ static int s_cmp(const char *a, const char *b)
 	return lst_catwhere_cmp(s_by_key, a, b);
 }
 
+/* Which rows the figure is taken from, as text follows the metric's name: " in phase randrw
+ * at point iodepth=16". The caller frees it. */
+static char *s_chosen(const struct lst_cli_cat_flags *fl)
+{
+	const char *const what[][2] = { { " in phase ", fl->phase },
+					{ " in test ", fl->test },
+					{ " at point ", fl->point },
+					{ " of suite ", fl->suite } };
+	char *s = lst_strdup(""), *more;
+
+	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		if (!what[i][1])
+			continue;
+		more = lst_asprintf("%s%s%s", s, what[i][0], what[i][1]);
+		free(s);
+		s = more;
+	}
+	return s;
+}
+
 static json_t *s_num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
@@ -99,8 +137,9 @@ static json_t *s_num(double v)
 static void s_json(const struct lst_cli_cat_flags *fl, const char *metric,
 		   const struct lst_cat_run *runs, size_t n, const struct lst_trend *t)
 {
-	json_t *o = json_pack("{s:s, s:s?, s:s?, s:s, s:s}", "metric", metric, "phase", fl->phase,
-			      "point", fl->point, "by", s_by[fl->by], "band",
+	json_t *o = json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:s, s:s}", "metric", metric, "phase",
+			      fl->phase, "test", fl->test, "point", fl->point, "suite", fl->suite,
+			      "by", s_by[fl->by], "band",
 			      "mean +/- 3 sd; a run is judged by its group's other runs");
 	json_t *groups = json_array(), *ra = json_array();
 	char *text;
@@ -137,11 +176,12 @@ static void s_json(const struct lst_cli_cat_flags *fl, const char *metric,
 static void s_text(const struct lst_cli_cat_flags *fl, const char *metric,
 		   const struct lst_cat_run *runs, size_t n, const struct lst_trend *t)
 {
-	printf("%s%s%s%s%s by %s: %zu runs in %zu groups; band: mean +/- 3 sd, a run judged by "
-	       "its group's other runs\n\n",
-	       metric, fl->phase ? " of phase " : "", fl->phase ? fl->phase : "",
-	       fl->point ? ", point " : "", fl->point ? fl->point : "", s_by[fl->by], n,
-	       t->ngroups);
+	char *chosen = s_chosen(fl);
+
+	printf("%s%s by %s: %zu runs in %zu groups; band: mean +/- 3 sd, a run judged by its "
+	       "group's other runs\n\n",
+	       metric, chosen, s_by[fl->by], n, t->ngroups);
+	free(chosen);
 	printf("%-20s %5s %14s %12s %14s %14s\n", s_by[fl->by], "runs", "mean", "sd", "band lo",
 	       "band hi");
 	for (size_t g = 0; g < t->ngroups; g++) {
@@ -218,9 +258,11 @@ static bool s_any_value(const double *vals, size_t n)
 	return false;
 }
 
-static int s_trend(const struct lst_cli_cat_flags *fl, const char *metric, lst_catalog *cat,
-		   const struct lst_cat_run *runs, size_t n)
+static int s_trend(const struct lst_cli_cat_flags *fl, const char *metric,
+		   const struct lst_cat_metric *m, lst_catalog *cat, const struct lst_cat_run *runs,
+		   size_t n)
 {
+	const struct lst_cat_pick pick = { fl->phase, fl->test, fl->point, fl->suite };
 	const char **keys = lst_calloc(n + 1, sizeof(*keys));
 	char(*bufs)[11] = lst_calloc(n + 1, sizeof(*bufs));
 	double *vals = lst_calloc(n + 1, sizeof(*vals));
@@ -228,24 +270,26 @@ static int s_trend(const struct lst_cli_cat_flags *fl, const char *metric, lst_c
 	lst_err err = { 0 };
 	int rc = 0;
 
-	if (lst_catalog_values(cat, runs, n, metric, fl->phase, fl->point, vals, &err)) {
+	if (lst_catalog_values(cat, runs, n, m, &pick, vals, &err)) {
 		fprintf(stderr, "lockstep trend: %s\n", err.msg);
 		rc = 2;
 		goto free;
 	}
 	if (n && !s_any_value(vals, n)) {
+		char *chosen = s_chosen(fl);
+
 		fprintf(stderr,
-			"lockstep trend: none of the %zu runs chosen has %s%s%s%s%s ('lockstep db "
-			"show RUN' lists a run's phases and points)\n",
-			n, metric, fl->phase ? " in phase " : "", fl->phase ? fl->phase : "",
-			fl->point ? " at point " : "", fl->point ? fl->point : "");
+			"lockstep trend: none of the %zu runs chosen has %s%s ('lockstep db show "
+			"RUN' lists a run's phases, points, verdicts and cells)\n",
+			n, metric, chosen);
+		free(chosen);
 		rc = 2;
 		goto free;
 	}
 	for (size_t i = 0; i < n; i++)
 		keys[i] = s_key_of(&runs[i], s_by[fl->by], bufs[i]);
 	s_by_key = s_by[fl->by];
-	lst_trend_init(&t, keys, vals, n, lst_cat_metric_higher_is_better(metric), s_cmp);
+	lst_trend_init(&t, keys, vals, n, m->higher_is_better, s_cmp);
 	if (fl->json)
 		s_json(fl, metric, runs, n, &t);
 	else
@@ -282,7 +326,9 @@ static size_t s_finished_only(struct lst_cat_run *runs, size_t n)
 int lst_cmd_trend(int argc, char **argv)
 {
 	struct lst_cli_cat_flags fl = { 0 };
+	struct lst_cat_metric m;
 	struct lst_cat_run *runs;
+	lst_err err = { 0 };
 	lst_catalog *cat;
 	int first, rc;
 	size_t n;
@@ -293,16 +339,14 @@ int lst_cmd_trend(int argc, char **argv)
 		fprintf(stderr, "lockstep trend: which METRIC? (see 'lockstep trend --help')\n");
 		return 2;
 	}
-	if (!lst_cat_is_metric(argv[first])) {
-		fprintf(stderr,
-			"lockstep trend: %s: no such figure (see 'lockstep trend --help')\n",
-			argv[first]);
+	if (lst_cat_metric_parse(argv[first], &m, &err)) {
+		fprintf(stderr, "lockstep trend: %s (see 'lockstep trend --help')\n", err.msg);
 		return 2;
 	}
 	if ((rc = lst_cli_cat_open("trend", &fl, NULL, &cat, &runs, &n)))
 		return rc;
 	n = s_finished_only(runs, n);
-	rc = s_trend(&fl, argv[first], cat, runs, n);
+	rc = s_trend(&fl, argv[first], &m, cat, runs, n);
 	lst_cat_runs_free(runs, n);
 	free(runs);
 	lst_catalog_destroy(&cat);

@@ -4,8 +4,10 @@
  *
  * The folder is the contract of docs/results.md: run.json, summary.csv and timeseries.csv are
  * always there (the coordinator creates them first); summary.json, rounds.csv, curves.csv and
- * matrix.csv are optional. CSV rows keep pointers into their lst_csv tables and JSON strings
- * into the loaded documents, so the model copies almost nothing; all of it is released together.
+ * matrix.csv are optional. The small CSV files' rows keep pointers into their lst_csv tables
+ * and JSON strings into the loaded documents; summary.csv and timeseries.csv, which grow with
+ * a run's points, are read a chunk at a time, summary.csv's rows kept with their text interned
+ * (timeseries.csv's are not kept at all). All of it is released together.
  *
  * Which suite a phase ran comes from summary.json's "tests"; when a run was stopped before a
  * phase ended (no verdict written yet) it comes from plan.yaml, parsed by the reader the caller
@@ -34,7 +36,7 @@
 #define S_SEQ_BS (64 * 1024) /* a block size from which MB/s is the figure that matters */
 
 struct s_priv {
-	lst_csv *summary, *rounds, *curves;
+	lst_csv *rounds, *curves;
 	lst_csv **matrices;		    /* [nmatrices] */
 	struct lst_report_plan_phase *plan; /* plan.yaml's phases */
 	size_t nplan;
@@ -55,7 +57,7 @@ struct s_priv {
 static const struct lst_col_table *const s_files[] = { &lst_events_table, &lst_telemetry_table,
 						       &lst_integrity_table };
 
-/* A walk of timeseries.csv (s_ts_each): checking it into r, or reading phase's rows into view. */
+/* A walk of timeseries.csv (s_csv_each): checking it into r, or reading phase's rows into view. */
 struct s_ts_arg {
 	lst_report *r, *view;
 	const char *phase; /* NULL: every phase */
@@ -302,6 +304,81 @@ static int s_run_phases(lst_report *r, const char *file, lst_err *err)
 	return 0;
 }
 
+/*
+ * What the report's readers take from each point of run.json (phases[]): the rest (a real run's
+ * every workload option, each agent's start and end details) is let go once the file is
+ * checked, as it is most of a long run's run.json. A reader of another member adds it here.
+ */
+static const char *const s_point_keys[] = { "phase",   "point",	    "label",
+					    "start",   "start_t_s", "start_skew_us",
+					    "partial", "workload",  "agents",
+					    NULL };
+static const char *const s_workload_keys[] = { "rw",	    "bs",	 "iodepth",  "jobs",
+					       "rwmixread", "rate_iops", "interval", NULL };
+static const char *const s_agent_keys[] = { "paths", NULL };
+
+/* A new object of o's members named in keys (o itself when it is not an object). */
+static json_t *s_slim(json_t *o, const char *const *keys)
+{
+	json_t *slim, *v;
+
+	if (!json_is_object(o))
+		return json_incref(o);
+	slim = json_object();
+	for (size_t i = 0; keys[i]; i++)
+		if ((v = json_object_get(o, keys[i])))
+			json_object_set(slim, keys[i], v);
+	return slim;
+}
+
+/*
+ * Drop what the model never reads from a summary.json point (its latency objects, counts,
+ * labels, the workload but its block size: most of the file). Kept: the keys the join in
+ * s_load_summary_json, lst_report_load() (the block size) and the failover and dip lines
+ * (lst_report_failover.c) read.
+ */
+static json_t *s_trim_point(json_t *o)
+{
+	static const char *const keep[] = { "phase",  "agent",	 "test",     "scope",	 "point",
+					    "round",  "path",	 "workload", "failover", "dips",
+					    "repeat", "repeats", NULL };
+	json_t *wl = json_object_get(o, "workload"), *bs = json_object_get(wl, "bs");
+	json_t *slim = s_slim(o, keep);
+
+	/* Of the workload, lst_report_load reads the block size alone. */
+	if (json_is_object(wl))
+		json_object_set_new(slim, "workload",
+				    bs ? json_pack("{s:O}", "bs", bs) : json_object());
+	return slim;
+}
+
+/* run.json's points as the readers of s_point_keys need them, in new objects (deleting members
+ * would leave each object's table at its full size). */
+static void s_slim_points(lst_report *r)
+{
+	json_t *phases = json_object_get(r->run, "phases"), *e, *slim, *agents, *a, *slim_agents;
+	const char *name;
+	size_t i;
+
+	json_array_foreach (phases, i, e) {
+		if (!json_is_object(e))
+			continue;
+		slim = s_slim(e, s_point_keys);
+		if (json_object_get(slim, "workload"))
+			json_object_set_new(
+				slim, "workload",
+				s_slim(json_object_get(e, "workload"), s_workload_keys));
+		agents = json_object_get(e, "agents");
+		if (json_is_object(agents)) {
+			slim_agents = json_object();
+			json_object_foreach (agents, name, a)
+				json_object_set_new(slim_agents, name, s_slim(a, s_agent_keys));
+			json_object_set_new(slim, "agents", slim_agents);
+		}
+		json_array_set_new(phases, i, slim);
+	}
+}
+
 /* "plan NAME, target T (MODEL, fw F)" for plot titles; at most 4 targets named. */
 static void s_title(lst_report *r)
 {
@@ -401,6 +478,8 @@ static int s_summary_journal(lst_report *r, lst_err *err)
 {
 	struct s_priv *p = r->priv;
 	struct s_journal j = { 0 };
+	json_t *o;
+	size_t i;
 	int rc;
 
 	if (p->jpoints <= json_array_size(json_object_get(r->summary, "points")) &&
@@ -409,6 +488,9 @@ static int s_summary_journal(lst_report *r, lst_err *err)
 	j.points = json_array();
 	j.tests = json_array();
 	rc = lst_results_walk_journal(r->dir, false, s_journal_entry, &j, err);
+	json_array_foreach (j.points, i, o) /* trimmed as summary.json's are when scanned */
+		if (json_is_object(o))
+			json_array_set_new(j.points, i, s_trim_point(o));
 	if (!rc &&
 	    json_array_size(j.points) > json_array_size(json_object_get(r->summary, "points")))
 		json_object_set(r->summary, "points", j.points);
@@ -456,6 +538,7 @@ static int s_load_run(lst_report *r, const char *path, lst_err *err)
 	if ((rc = s_load_journal(r, err)) || (rc = s_run_agents(r, path, err)) ||
 	    (rc = s_run_phases(r, path, err)))
 		return rc;
+	s_slim_points(r);
 	s_title(r);
 	return 0;
 }
@@ -639,47 +722,95 @@ static int s_load_table(lst_report *r, const struct lst_col_table *tab, bool opt
 	return 0;
 }
 
+/*
+ * Calls fn for every row of tab's file, read a chunk at a time and checked as any table is
+ * (the row's strings live until fn returns), so that no file of rows is ever whole in memory.
+ * quiet: the file was read once already. fn returns 0 to go on, 1 to stop, or -errno.
+ */
+static int s_csv_each(const lst_report *r, const struct lst_col_table *tab, bool quiet,
+		      int (*fn)(const lst_csv *t, size_t i, const int *cols, void *arg), void *arg,
+		      lst_err *err)
+{
+	char *path = s_path(r, tab->file);
+	lst_csv_reader *rd = NULL;
+	lst_csv *t = NULL;
+	int cols[64], rc; /* a table's columns at most (summary.csv has 42) */
+
+	LST_ASSERT(tab->ncols <= LST_ARRAY_SIZE(cols));
+	rc = lst_csv_reader_open(path, quiet, &rd, err);
+	free(path);
+	while (!rc && !(rc = lst_csv_reader_next(rd, &t, err))) {
+		rc = s_columns(t, tab, cols, err);
+		for (size_t i = 0; !rc && i < lst_csv_nrows(t); i++)
+			rc = fn(t, i, cols, arg);
+		lst_csv_destroy(&t);
+	}
+	lst_csv_reader_destroy(&rd);
+	return rc == 1 ? 0 : rc;
+}
+
 /* Is a row's scope a part of its agent or of all (a target's or a path's row)? */
 static bool s_is_part(const char *scope)
 {
 	return !strcmp(scope, "target") || !strcmp(scope, "path");
 }
 
-/*
- * Move the summary rows of a target or a path to r->parts: everything that reads r->points
- * sees the combined and agent rows, as in folders that predate the parts.
- */
-static void s_split_parts(lst_report *r)
-{
-	size_t n = 0;
+/* The summary rows read so far: those of a target or a path go to r->parts, so that
+ * everything that reads r->points sees the combined and agent rows, as in folders that predate
+ * the parts. */
+struct s_summary_arg {
+	lst_report *r;
+	size_t cap, cap_parts;
+	lst_err *err;
+};
 
-	r->parts = lst_calloc(r->npoints + 1, sizeof(*r->parts));
-	for (size_t i = 0; i < r->npoints; i++) {
-		if (s_is_part(r->points[i].scope))
-			r->parts[r->nparts++] = r->points[i];
-		else
-			r->points[n++] = r->points[i];
+/* Row i of a chunk of summary.csv kept, its text in strings the model owns (the chunk's text
+ * goes with it: a long run's summary.csv is never whole in memory). */
+static int s_summary_row(const lst_csv *t, size_t i, const int *cols, void *arg)
+{
+	struct s_summary_arg *a = arg;
+	lst_report *r = a->r;
+	struct lst_rpt_point row = { 0 }, *pt;
+	int rc = s_read_row(t, i, &lst_summary_table, cols, &row, a->err);
+
+	if (rc)
+		return rc;
+	for (size_t k = 0; k < lst_summary_table.ncols; k++) {
+		const struct lst_column *c = &lst_summary_table.cols[k];
+
+		if (c->read == LST_READ_TEXT || c->read == LST_READ_NAME)
+			*(const char **)((char *)&row + c->off) =
+				s_intern(r, *(const char **)((char *)&row + c->off));
 	}
-	r->npoints = n;
+	row.line = lst_csv_line(t, i);
+	if (s_is_part(row.scope)) {
+		if (r->nparts == a->cap_parts)
+			r->parts = lst_realloc(r->parts, (a->cap_parts = 2 * a->cap_parts + 16) *
+								 sizeof(*r->parts));
+		r->parts[r->nparts++] = row;
+		return 0;
+	}
+	if (r->npoints == a->cap)
+		r->points = lst_realloc(r->points, (a->cap = 2 * a->cap + 16) * sizeof(*r->points));
+	pt = &r->points[r->npoints++];
+	*pt = row;
+	pt->name = pt->label;
+	pt->test = "";
+	s_phase(r, pt->phase);
+	return 0;
 }
 
 static int s_load_summary(lst_report *r, lst_err *err)
 {
-	struct s_priv *p = r->priv;
-	int rc = s_load_table(r, &lst_summary_table, false, &p->summary, (void **)&r->points,
-			      &r->npoints, sizeof(*r->points), err);
+	struct s_summary_arg a = { .r = r, .err = err };
+	int rc = s_csv_each(r, &lst_summary_table, false, s_summary_row, &a, err);
 
 	if (rc)
 		return rc;
-	s_split_parts(r);
-	for (size_t i = 0; i < r->npoints; i++) {
-		struct lst_rpt_point *pt = &r->points[i];
-
-		pt->name = pt->label;
-		pt->test = "";
-		pt->line = lst_csv_line(p->summary, i);
-		s_phase(r, pt->phase);
-	}
+	if (!r->points) /* the model's arrays are there even when empty */
+		r->points = lst_calloc(1, sizeof(*r->points));
+	if (!r->parts)
+		r->parts = lst_calloc(1, sizeof(*r->parts));
 	s_mark_partial(r);
 	return 0;
 }
@@ -860,56 +991,20 @@ static const char *s_point_name(lst_report *r, const char *label, const char *te
 }
 
 /*
- * Drop what the model never reads from a summary.json point (its latency objects, counts,
- * labels, the workload but its block size: most of the file). Kept: the keys the join in
- * s_load_summary_json, lst_report_load() (the block size) and the failover and dip lines
- * (lst_report_failover.c) read.
- */
-static void s_trim_point(json_t *o)
-{
-	static const char *const keep[] = { "phase",	"agent", "test",   "scope",
-					    "point",	"round", "path",   "workload",
-					    "failover", "dips",	 "repeat", "repeats" };
-	json_t *wl = json_object_get(o, "workload"), *bs = json_object_get(wl, "bs"), *v, *tmp;
-	const char *key;
-
-	json_object_foreach_safe(o, tmp, key, v)
-	{
-		size_t k = 0;
-
-		while (k < LST_ARRAY_SIZE(keep) && strcmp(key, keep[k]))
-			k++;
-		if (k == LST_ARRAY_SIZE(keep))
-			json_object_del(o, key);
-	}
-	/* Of the workload, lst_report_load reads the block size alone. */
-	if (json_is_object(wl) && json_object_size(wl) > (bs != NULL))
-		json_object_set_new(o, "workload",
-				    bs ? json_pack("{s:O}", "bs", bs) : json_object());
-}
-
-/*
  * Once the model is built, summary.json's points serve the failover and dip lines alone
  * (lst_report_failover.c): the points without either go, and of the others what those lines
  * read stays, so that the points of a long run are not held while the report is written.
  */
 static void s_prune_points(json_t *summary)
 {
-	static const char *const keep[] = { "phase", "point", "agent", "path", "failover", "dips" };
-	json_t *points = json_object_get(summary, "points"), *kept = json_array(), *o, *v;
+	static const char *const keep[] = { "phase",	"point", "agent", "path",
+					    "failover", "dips",	 NULL };
+	json_t *points = json_object_get(summary, "points"), *kept = json_array(), *o;
 	size_t i;
 
-	json_array_foreach (points, i, o) {
-		json_t *p;
-
-		if (!json_object_get(o, "failover") && !json_object_get(o, "dips"))
-			continue;
-		p = json_object();
-		for (size_t k = 0; k < LST_ARRAY_SIZE(keep); k++)
-			if ((v = json_object_get(o, keep[k])))
-				json_object_set(p, keep[k], v);
-		json_array_append_new(kept, p);
-	}
+	json_array_foreach (points, i, o)
+		if (json_object_get(o, "failover") || json_object_get(o, "dips"))
+			json_array_append_new(kept, s_slim(o, keep));
 	if (points)
 		json_object_set(summary, "points", kept);
 	json_decref(kept);
@@ -1031,9 +1126,8 @@ static json_t *s_scan_points(struct s_win *w, size_t *i)
 		e = s_win_value_end(w, k);
 		if (!(o = s_span(w->b, k, e)))
 			break;
-		if (json_is_object(o))
-			s_trim_point(o);
-		json_array_append_new(arr, o);
+		json_array_append_new(arr, json_is_object(o) ? s_trim_point(o) : json_incref(o));
+		json_decref(o);
 		s_win_drop(w, e);
 		k = s_skip_ws(w, 0);
 		if (k < w->n && w->b[k] == ',') {
@@ -1208,38 +1302,9 @@ static int s_load_summary_json(lst_report *r, lst_err *err)
 		if ((rc = work ? s_load_work(r, o, i, path, err) : s_load_test(r, o, i, path, err)))
 			goto free_path;
 	}
-	json_array_foreach (points, i, o) /* the journal's, when it was ahead */
-		if (json_is_object(o))
-			s_trim_point(o);
 free_path:
 	free(path);
 	return rc;
-}
-
-/*
- * Calls fn for every row of timeseries.csv, read a chunk at a time and checked as any table is
- * (the row's strings live until fn returns). quiet: the file was read once already.
- */
-static int s_ts_each(const lst_report *r, bool quiet,
-		     int (*fn)(const lst_csv *t, size_t i, const int *cols, void *arg), void *arg,
-		     lst_err *err)
-{
-	char *path = s_path(r, lst_timeseries_table.file);
-	lst_csv_reader *rd = NULL;
-	lst_csv *t = NULL;
-	int cols[64], rc;
-
-	LST_ASSERT(lst_timeseries_table.ncols <= LST_ARRAY_SIZE(cols));
-	rc = lst_csv_reader_open(path, quiet, &rd, err);
-	free(path);
-	while (!rc && !(rc = lst_csv_reader_next(rd, &t, err))) {
-		rc = s_columns(t, &lst_timeseries_table, cols, err);
-		for (size_t i = 0; !rc && i < lst_csv_nrows(t); i++)
-			rc = fn(t, i, cols, arg);
-		lst_csv_destroy(&t);
-	}
-	lst_csv_reader_destroy(&rd);
-	return rc == 1 ? 0 : rc;
 }
 
 /* A row checked, and its phase added (a copy: the row's text goes with its chunk). */
@@ -1276,7 +1341,7 @@ static int s_load_timeseries(lst_report *r, lst_err *err)
 {
 	struct s_ts_arg a = { .r = r, .err = err };
 
-	return s_ts_each(r, false, s_ts_check, &a, err);
+	return s_csv_each(r, &lst_timeseries_table, false, s_ts_check, &a, err);
 }
 
 /* The strings a view's rows point to, each kept once. */
@@ -1382,7 +1447,7 @@ int lst_report_ts_rows(const lst_report *r, const char *phase,
 
 	if (k >= p->nts_rows || !(a.left = p->ts_rows[k][0] + p->ts_rows[k][1]))
 		return 0; /* the check found no row of it */
-	return s_ts_each(r, true, s_ts_row, &a, err);
+	return s_csv_each(r, &lst_timeseries_table, true, s_ts_row, &a, err);
 }
 
 int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view, lst_err *err)
@@ -1410,7 +1475,7 @@ int lst_report_ts_view(const lst_report *r, const char *phase, lst_report *view,
 	a.left = a.nts_cap + a.nparts_cap;
 	a.nts_cap++;
 	a.nparts_cap++;
-	rc = phase && !a.left ? 0 : s_ts_each(r, true, s_ts_take, &a, err);
+	rc = phase && !a.left ? 0 : s_csv_each(r, &lst_timeseries_table, true, s_ts_take, &a, err);
 	if (rc)
 		lst_report_ts_view_exit(view);
 	return rc;
@@ -1753,7 +1818,6 @@ void lst_report_destroy(lst_report **pp)
 	if (!r)
 		return;
 	p = r->priv;
-	lst_csv_destroy(&p->summary);
 	lst_csv_destroy(&p->rounds);
 	lst_csv_destroy(&p->curves);
 	for (size_t i = 0; i < r->nmatrices; i++)

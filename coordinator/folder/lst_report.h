@@ -2,8 +2,9 @@
 /*
  * A results folder read back: the model `lockstep report` prints and the plots draw.
  *
- * lst_report_load() reads run.json, summary.csv (+ summary.json when present), timeseries.csv
- * (checked a chunk at a time, its rows kept out of the model: lst_report_ts_view reads a phase's),
+ * lst_report_load() reads run.json, summary.csv (a chunk at a time, its rows kept) (+
+ * summary.json when present), timeseries.csv (checked a chunk at a time, its rows kept out of
+ * the model: lst_report_ts_view reads a phase's),
  * and whichever of rounds.csv, curves.csv, matrix.csv and matrix-PHASE.csv exist; points.jsonl
  * (the journal) where run.json's phases or summary.json's points are behind it
  * (docs/results.md describes every file). CSV columns are found by header name, so files with more columns still load. Every
@@ -89,7 +90,10 @@ struct lst_report_tail;
 
 typedef struct lst_report {
 	char *dir;
-	json_t *run;	 /* run.json */
+	json_t *run;	 /* run.json; of each point (phases[]) only what the readers take:
+			  * phase, point, label, start, start_t_s, start_skew_us, partial, the
+			  * workload's rw, bs, iodepth, jobs, rwmixread, rate_iops and interval,
+			  * and each agent's paths (lst_report.c, s_point_keys) */
 	json_t *summary; /* summary.json, NULL when absent; its points only those with a failover
 			  * window or dips, with what their lines read */
 	const char *run_id, *plan_name, *plan_file, *status, *started, *finished, *coordinator;

@@ -17,8 +17,14 @@
 # 5. bad input changes nothing: a folder that is not a results folder, an unfinished run (added
 #    with --partial only, and marked), a --where with a bad key (its column named), a catalog of
 #    a newer schema; a locked SQLite file (sqlite) or an unreachable server (postgresql).
-# 6. a suites' folder (make_results.py): db show gives its steady-state verdicts and matrix
-#    cells as summary.json and matrix.csv have them.
+# 6. two suites' folders (make_results.py): db show gives their steady-state verdicts (with
+#    their suites) and matrix cells as summary.json and matrix.csv have them; trends of a
+#    verdict's average (steady.FIGURE, chosen by suite across phases, or by phase and test) and
+#    of a matrix cell (cell:BS:MIX) give each run's figure as Python computes it from its files;
+#    a bad cell or a point's name with a verdict's figure is an error;
+# 7. a catalog recorded by lockstep at schema version 1 (schema1.sql, kept as that lockstep
+#    wrote it) is migrated forward on opening: its rows kept, the new columns empty; adding its
+#    run again records it anew (replaced), with its suites.
 . "$(dirname "$0")/../lib.sh"
 keep_going
 backend=${1:?usage: catalog.sh sqlite|postgresql}
@@ -44,13 +50,17 @@ start_postgres() {
 	DB="postgresql://lst@/runs?host=$TMP/pg"
 }
 
-# sql STATEMENT: run one statement on the catalog, behind lockstep's back.
+# sql STATEMENT [NAME]: run one statement on the catalog NAME (default runs: $DB) behind
+# lockstep's back, printing the first column of the rows it gives, one a line.
 sql() {
 	if [ "$backend" = sqlite ]; then
-		"$PY" -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' \
-			"${DB#sqlite:}" "$1"
+		"$PY" -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for row in c.execute(sys.argv[2]):
+    print(row[0])
+c.commit()' "$TMP/lab/${2:-runs}.db" "$1"
 	else
-		runuser -u postgres -- psql -q -h "$TMP/pg" -U lst -d runs -c "$1" >/dev/null
+		runuser -u postgres -- psql -qtA -h "$TMP/pg" -U lst -d "${2:-runs}" -c "$1"
 	fi
 }
 
@@ -251,8 +261,8 @@ db ls --json >"$TMP/ref.ls"
 
 sql "UPDATE schema_version SET version = 99"
 expect_exit 2 db ls
-has_text "$TMP/err" "schema version 99 is newer than this lockstep's (1)"
-sql "UPDATE schema_version SET version = 1"
+has_text "$TMP/err" "schema version 99 is newer than this lockstep's (2)"
+sql "UPDATE schema_version SET version = 2"
 
 if [ "$backend" = sqlite ]; then
 	"$PY" - "${DB#sqlite:}" "$TMP/locked" <<'PY' &
@@ -276,21 +286,96 @@ else
 	expect_exit 2 "$LOCKSTEP" db ls --db "postgresql://lst@127.0.0.1:$(free_port)/runs"
 	has_text "$TMP/err" "cannot connect"
 fi
-# --- 6. a suites' folder: its steady-state verdicts and matrix cells as its files have them ----
-"$PY" "$LST_SRC/tests/integration/make_results.py" "$TMP/suites" >/dev/null || fail "make_results.py"
-expect_exit 0 db add "$TMP/suites"
-expect_exit 0 db show --json "$(json "$TMP/suites/run.json" 'd["run_id"]')"
-"$PY" - "$TMP/out" "$TMP/suites" <<'PY' || fail "db show's verdicts or matrix cells are not the folder's"
+# --- 6. suites' folders: verdicts and matrix cells, shown and trended --------------------------
+# check_show SHOW DIR [old]: db show --json's verdicts and cells are DIR's (old: recorded at
+# schema version 1, without suites)
+check_show() {
+	"$PY" - "$@" <<'PY' || fail "db show's verdicts or matrix cells are not the folder's (${3:-as recorded now})"
 import csv, json, sys
 show = json.load(open(sys.argv[1]))
 tests = json.load(open(sys.argv[2] + "/summary.json"))["tests"]
+old = sys.argv[3:] == ["old"]
 assert [(s["phase"], s["test"], s["steady"], s["rounds"]) for s in show["steady"]] == \
     [(t["phase"], t["test"], float(t["steady"]), float(t["rounds"])) for t in tests], show["steady"]
 for s, t in zip(show["steady"], tests):
     assert abs(s["average"] - t["average"]) <= 1e-9 * abs(t["average"]), (s, t)
+    assert s["suite"] == (None if old else t["suite"]), (s, t["suite"])
+assert all(p["suite"] == (None if old else "") for p in show["points"] if p["phase"] == "randrw")
 rows = list(csv.reader(open(sys.argv[2] + "/matrix.csv")))
-cells = {(float(r[0]), mix): float(v) for r in rows[1:] for mix, v in zip(rows[0][1:], r[1:])}
+cells = {(float(r[0]), mix): float(v) for r in rows[1:] for mix, v in zip(rows[0][1:], r[1:])
+         if mix not in ("steady", "window")}
 got = {(c["bs"], c["mix"]): c["iops"] for c in show["matrix"] if c["phase"] == "iops"}
 assert got == cells, (len(got), len(cells))
 PY
+}
+"$PY" "$LST_SRC/tests/integration/make_results.py" "$TMP/suites" >/dev/null || fail "make_results.py"
+"$PY" "$LST_SRC/tests/integration/make_results.py" "$TMP/suites-b" --variant b >/dev/null
+expect_exit 0 db add "$TMP/suites" "$TMP/suites-b"
+expect_exit 0 db show --json "$(json "$TMP/suites/run.json" 'd["run_id"]')"
+check_show "$TMP/out" "$TMP/suites"
+
+# check_trend KIND METRIC ARGS...: trend METRIC of both suites' runs gives each run's figure as
+# Python computes it from its folder, KIND saying how
+check_trend() {
+	expect_exit 0 "$LOCKSTEP" trend "$2" --db "$DB" --plan px05-pts --json "${@:3}"
+	"$PY" - "$1" "$TMP/out" "$TMP/suites" "$TMP/suites-b" <<'PY' || fail "trend $2 ${*:3}: not the folders' figures"
+import csv, json, sys
+kind, trend, dirs = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3:]
+def want(d):
+    tests = json.load(open(d + "/summary.json"))["tests"]
+    if kind == "suite":  # steady.write_iops of suite snia-iops: its phases iops and iops-80
+        v = [t["average"] for t in tests if t["suite"] == "snia-iops" and t["tracked"] == "write_iops"]
+        assert len(v) == 2, v
+        return sum(v) / len(v)
+    if kind == "test":  # steady.mbps of phase tput, test "bs=1m write"
+        [v] = [t["average"] for t in tests if t["phase"] == "tput" and t["test"] == "bs=1m write"]
+        return v
+    rows = list(csv.reader(open(d + "/matrix.csv")))  # cell 4 KiB, 0/100 of phase iops
+    [v] = [float(r[rows[0].index("0/100")]) for r in rows[1:] if r[0] == "4096"]
+    return v
+got = {r["run_id"]: r["value"] for r in trend["runs"]}
+for d in dirs:
+    rid = json.load(open(d + "/run.json"))["run_id"]
+    assert abs(got[rid] - want(d)) <= 1e-9 * abs(want(d)), (d, got[rid], want(d))
+assert len(got) == 2, got
+PY
+}
+check_trend suite steady.write_iops --suite snia-iops
+check_trend test steady.mbps --phase tput --test 'bs=1m write'
+check_trend cell cell:4k:0/100 --phase iops
+check_trend cell cell:4096:0 --phase iops
+expect_exit 2 "$LOCKSTEP" trend cell:4x:0/100 --db "$DB"
+has_text "$TMP/err" "cell:4x:0/100: a cell's block size '4x' is not a size"
+expect_exit 2 "$LOCKSTEP" trend cell:4k:70/20 --db "$DB"
+has_text "$TMP/err" "is not READ/WRITE percents"
+expect_exit 2 "$LOCKSTEP" trend steady.write_iops --db "$DB" --point iodepth=16
+has_text "$TMP/err" "a point's name chooses a point's figures only"
+expect_exit 2 "$LOCKSTEP" trend steady.write_iops --db "$DB" --suite snia-nothing
+has_text "$TMP/err" "has steady.write_iops of suite snia-nothing"
+
+# --- 7. a catalog of schema version 1, migrated forward ----------------------------------------
+# schema1.sql: what lockstep at schema version 1 recorded of make_results.py's folder
+if [ "$backend" = sqlite ]; then
+	"$PY" -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(open(sys.argv[2]).read())' \
+		"$TMP/lab/runs1.db" "$HERE/schema1.sql" || fail "loading schema1.sql"
+	DB1="sqlite:$TMP/lab/runs1.db"
+else
+	runuser -u postgres -- "$PGBIN/createdb" -h "$TMP/pg" -U lst runs1 || fail "createdb runs1"
+	runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 -h "$TMP/pg" -U lst -d runs1 \
+		-f "$(realpath "$HERE/schema1.sql")" >/dev/null || fail "loading schema1.sql"
+	DB1="postgresql://lst@/runs1?host=$TMP/pg"
+fi
+[ "$(sql "SELECT version FROM schema_version" runs1)" = 1 ] || fail "schema1.sql is not at version 1"
+rid=$(json "$TMP/suites/run.json" 'd["run_id"]')
+expect_exit 0 "$LOCKSTEP" db show --json --db "$DB1" "$rid"
+check_show "$TMP/out" "$TMP/suites" old
+[ "$(sql "SELECT version FROM schema_version" runs1)" = 2 ] || fail "the catalog was not migrated to version 2"
+[ "$(sql "SELECT COUNT(*) FROM points WHERE suite IS NULL" runs1)" -gt 0 ] || fail "the migrated points gained suites"
+expect_exit 0 "$LOCKSTEP" db add --db "$DB1" "$TMP/suites"
+has_line "$TMP/out" "$TMP/suites: replaced"
+expect_exit 0 "$LOCKSTEP" db show --json --db "$DB1" "$rid"
+check_show "$TMP/out" "$TMP/suites"
+expect_exit 0 "$LOCKSTEP" db add --db "$DB1" "$TMP/suites"
+has_line "$TMP/out" "$TMP/suites: unchanged"
+[ "$(sql "SELECT COUNT(*) FROM runs" runs1)" = 1 ] || fail "the migrated catalog has more than its one run"
 finish "the catalog on $backend"
