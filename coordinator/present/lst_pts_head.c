@@ -56,6 +56,16 @@ static char *s_json_text(json_t *v)
 	return lst_strdup("");
 }
 
+/* A workload value of run.json as text: a duration in ns as a duration ("200 ms"). */
+static char *s_wl_text(json_t *v, bool duration)
+{
+	char buf[32];
+
+	if (duration && json_is_integer(v))
+		return lst_strdup(lst_fmt_duration(json_integer_value(v), buf, sizeof(buf)));
+	return s_json_text(v);
+}
+
 /* *list with item appended unless it is there already ("a, b"); item is taken. */
 static void s_add(char **list, char *item)
 {
@@ -188,13 +198,20 @@ static void s_param_fields(struct lst_pts__ctx *c)
 {
 	static const struct {
 		const char *key, *name;
+		bool duration; /* run.json gives it in ns */
 	} keys[] = {
-		{ "rw", "Access pattern (rw)" },      { "bs", "Block size" },
-		{ "bssplit", "Block-size mix" },      { "rwmixread", "Read %" },
-		{ "jobs", "Threads per path" },	      { "iodepth", "Queue depth per thread" },
-		{ "pattern", "Data pattern" },	      { "random_distribution", "Access ranges" },
-		{ "offset", "Active range: offset" }, { "size", "Active range: size (0: all)" },
-		{ "runtime", "Round length" },	      { "ramp", "Round ramp" },
+		{ "rw", "Access pattern (rw)", false },
+		{ "bs", "Block size", false },
+		{ "bssplit", "Block-size mix", false },
+		{ "rwmixread", "Read %", false },
+		{ "jobs", "Threads per path", false },
+		{ "iodepth", "Queue depth per thread", false },
+		{ "pattern", "Data pattern", false },
+		{ "random_distribution", "Access ranges", false },
+		{ "offset", "Active range: offset", false },
+		{ "size", "Active range: size (0: all)", false },
+		{ "runtime", "Round length", true },
+		{ "ramp", "Round ramp", true },
 	};
 	json_t *phases = json_object_get(c->r->run, "phases"), *ph;
 	char *vals[LST_ARRAY_SIZE(keys)] = { 0 };
@@ -208,7 +225,8 @@ static void s_param_fields(struct lst_pts__ctx *c)
 			continue;
 		for (size_t k = 0; k < LST_ARRAY_SIZE(keys); k++)
 			if (json_object_get(wl, keys[k].key))
-				s_add(&vals[k], s_json_text(json_object_get(wl, keys[k].key)));
+				s_add(&vals[k], s_wl_text(json_object_get(wl, keys[k].key),
+							  keys[k].duration));
 	}
 	for (size_t k = 0; k < LST_ARRAY_SIZE(keys); k++)
 		if (vals[k])

@@ -35,6 +35,7 @@ static const char s_css[] =
 	"vertical-align:top}\n"
 	"thead th{border-bottom:1.5px solid var(--ink);font-weight:600}\n"
 	"table.data td{text-align:right;white-space:nowrap}\n"
+	"table.data td:first-child{text-align:left}\n"
 	"table.hdr{width:100%}table.hdr th{width:14rem;color:var(--muted);font-weight:600}\n"
 	"table.hdr tr.grp th{color:var(--ink);background:#f4f6f8;text-transform:uppercase;"
 	"font-size:.75rem;letter-spacing:.06em}\n"
