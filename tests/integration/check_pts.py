@@ -310,6 +310,19 @@ def expected_deviations(phase, suite, block, run):
         for k, (seg, spec) in enumerate(zip(m.group(1).split(","), (8, 6, 6)), 1):
             if seg.strip() != "%dh" % spec:
                 want.append(r"^segment %d of .+ \(spec: %d h\)" % (k, spec))
+    m = re.search(r"workload: \{([^}]*)\}", block)
+    for k in re.findall(r"(\w+):", m.group(1)) if m else []:
+        if k != "pattern":
+            want.append(r"^workload %s: .*, set by the plan" % k)
+    m = re.search(r"hir: \{([^}]*)\}", block)
+    if m:
+        hir = dict(re.findall(r"(\w+): (\[[^]]*\]|\w+)", m.group(1)))
+        defaults = {"gaps": "[5s, 10s, 15s, 25s, 50s]", "burst": "5s", "repeats": "360",
+                    "continuous": "1800s"}
+        patterns = {"gaps": r"^\d+ wait states, not the spec's", "burst": r"^bursts of .+ \(spec: 5 s\)",
+                    "repeats": r"^\d+ bursts per wait state \(spec: 360\)",
+                    "continuous": r"^continuous writes between wait states of .+ \(spec: 1800 s\)"}
+        want += [patterns[k] for k in defaults if k in hir and hir[k] != defaults[k]]
     m = re.search(r"histogram: (\w+)", block)
     if m and m.group(1) not in ("10m", "600s"):
         want.append(r"^histogram runs of .+ \(spec: 10 minutes\)")
