@@ -205,7 +205,7 @@ static void s_confidence(struct lst_pts__ctx *c, json_t *sel)
 	}
 }
 
-/* One table per selected point: its response-time histogram's non-empty buckets. */
+/* Per selected point its response-time histogram: the plot, and its non-empty buckets. */
 static void s_histograms(struct lst_pts__ctx *c, json_t *sel)
 {
 	static const char *const heads[] = { "From (us)", "To (us)", "I/Os" };
@@ -220,6 +220,9 @@ static void s_histograms(struct lst_pts__ctx *c, json_t *sel)
 		json_t *bin;
 		size_t k;
 
+		snprintf(title, sizeof(title), "DIRTH Response Time Histogram Plot: %s (%s)",
+			 pick ? pick : "?", label ? label : "?");
+		lst_pts__plot(c, title, "dirth", c->pg->phase, pick ? pick : "?");
 		snprintf(title, sizeof(title), "DIRTH Response Time Histogram: %s (%s)",
 			 pick ? pick : "?", label ? label : "?");
 		snprintf(key, sizeof(key), "histogram:%s", pick ? pick : "?");

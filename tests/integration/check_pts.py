@@ -37,7 +37,7 @@ LAYOUT = {
 }
 
 
-FAMILIES = ("lat_vs_iops", "timeseries", "steady", "matrix", "wsat", "hir")
+FAMILIES = ("lat_vs_iops", "timeseries", "steady", "matrix", "wsat", "hir", "dirth")
 
 
 class Page(HTMLParser):
@@ -167,7 +167,8 @@ def layout(suite, tests, picks):
                 want.append("plot:steady")
                 want += [k + (":" + t["test"] if len(tests) > 1 else "") for k in STEADY]
         elif item == "H":
-            want += ["histogram:" + p for p in picks]
+            for p in picks:
+                want += ["plot:dirth", "histogram:" + p]
         else:
             want.append(item)
     return want
