@@ -299,13 +299,23 @@ static void s_describe_phase(const lst_plan *p, size_t i, int64_t *total, bool *
 	s_describe_dist(ph);
 	s_describe_mix(ph);
 	s_describe_verify(ph, gen);
-	if (ph->naxes) {
+	/* a suite phase whose axes are all values has no points of its own to list */
+	if (ph->naxes && !(ph->suite && lst_plan_phase_values(ph) == points)) {
 		printf("     %zu points (", points);
 		for (size_t a = 0; a < ph->naxes; a++)
 			printf("%s%s", a ? " x " : "",
 			       ph->axes[a].opt ? ph->axes[a].opt->name : "ports");
 		printf("), first %s", label);
 		lst_plan_phase_point(ph, points - 1, &w, label, sizeof(label));
+		printf(", last %s\n", label);
+	}
+	if (lst_plan_phase_values(ph) > 1) {
+		size_t n = lst_plan_phase_values(ph);
+
+		lst_plan_phase_value(ph, 0, &w, NULL, label, sizeof(label));
+		printf("     the suite's whole grid once per value: %zu values, first %s", n,
+		       label);
+		lst_plan_phase_value(ph, n - 1, &w, NULL, label, sizeof(label));
 		printf(", last %s\n", label);
 	}
 	if (ph->round_duration) {

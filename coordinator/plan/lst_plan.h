@@ -316,6 +316,20 @@ void lst_plan_phase_point(const struct lst_plan_phase *ph, size_t i, struct lst_
 			  char *label, size_t label_size);
 
 /*
+ * A suite builds its points from its own grid (block sizes and mixes, thread counts and queue
+ * depths); any other option a suite phase sweeps (pattern, size, offset, rw...) is a value
+ * axis: the suite runs its whole grid and rounds once per value, value axes first written
+ * outermost. lst_plan_phase_values gives how many values (1 for a plain phase or a suite phase
+ * without value axes); lst_plan_phase_value gives value i (0-based): w gets the phase's
+ * workload with the value axes set, set[] (may be NULL; index into lst_workload_opts) true for
+ * each option set, so that the suite's own base values leave it alone, and label (may be NULL)
+ * "size=8m pattern=zeros" in lst_plan_phase_point's form, "" without value axes.
+ */
+size_t lst_plan_phase_values(const struct lst_plan_phase *ph);
+void lst_plan_phase_value(const struct lst_plan_phase *ph, size_t i, struct lst_workload *w,
+			  bool set[32], char *label, size_t label_size);
+
+/*
  * The port set of point i of phase ph (the value of its `ports` sweep axis), or NULL when the
  * phase has no such axis: then every path of its targets takes part.
  */

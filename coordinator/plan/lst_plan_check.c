@@ -221,31 +221,22 @@ static void s_sweep_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase
 	}
 }
 
-/* Whether a suite's grid may be swept over option o (lst__plan_grid_axes). */
-static bool s_is_grid_axis(const struct lst_opt *o)
-{
-	for (size_t i = 0; lst__plan_grid_axes[i]; i++)
-		if (!strcmp(o->name, lst__plan_grid_axes[i]))
-			return true;
-	return false;
-}
-
 /*
- * A suite builds its points from its own grid (bs, rwmixread, jobs, iodepth), so an axis of
- * another option would silently run once; it varies a plain phase's points only.
+ * A suite runs its whole grid once per value of an axis its grid does not build from (pattern,
+ * size, rw...: lst__plan_is_value_axis); a purge has no grid, only one discard of its region,
+ * and discarding it again per value is not a test anyone runs.
  */
 static void s_suite_axes_check(struct lst__plan_ctx *ctx, const struct lst_plan_phase *ph)
 {
-	for (size_t a = 0; ph->suite != LST_SUITE_NONE && a < ph->naxes; a++) {
+	for (size_t a = 0; ph->suite == LST_SUITE_PURGE && a < ph->naxes; a++) {
 		const struct lst_sweep_axis *ax = &ph->axes[a];
 
-		if (!ax->opt || s_is_grid_axis(ax->opt))
+		if (!lst__plan_is_value_axis(ph, ax))
 			continue;
 		lst__plan_error_at(ctx, ax->mark.line, ax->mark.col,
-				   "%ssweep: suite %s builds its points from its own grid (bs, "
-				   "rwmixread, jobs, iodepth); sweep %s in a plain phase, or give "
-				   "one phase of the suite per value",
-				   ctx->prefix, lst_suite_names[ph->suite], ax->opt->name);
+				   "%ssweep: suite purge runs one discard, not a grid to run again "
+				   "per value of %s: give one purge phase per region",
+				   ctx->prefix, ax->opt->name);
 	}
 }
 

@@ -281,6 +281,10 @@ void lst__plan_value(struct lst__plan_ctx *ctx, const struct lst__plan_section *
 void lst__plan_sweep_set(const struct lst_plan_phase *ph, size_t axis, size_t i,
 			 struct lst_workload *w);
 
+/* Is axis ax of phase ph one the suite runs its whole grid once per value of (a workload
+ * option that is not one of lst__plan_grid_axes, in a suite phase)? (lst_plan_query.c) */
+bool lst__plan_is_value_axis(const struct lst_plan_phase *ph, const struct lst_sweep_axis *ax);
+
 /* Does sel select path pa? Does some selector of set? (lst_plan_query.c) */
 bool lst__plan_sel_match(const struct lst_plan_sel *sel, const struct lst_plan_path *pa);
 bool lst__plan_set_selects(const struct lst_port_set *set, const struct lst_plan_path *pa);

@@ -143,6 +143,58 @@ void lst__plan_sweep_set(const struct lst_plan_phase *ph, size_t axis, size_t i,
 	memcpy(lst__plan_at(w, ax->opt->offset), ax->raw + i * size, size);
 }
 
+bool lst__plan_is_value_axis(const struct lst_plan_phase *ph, const struct lst_sweep_axis *ax)
+{
+	if (ph->suite == LST_SUITE_NONE || !ax->opt)
+		return false;
+	for (size_t i = 0; lst__plan_grid_axes[i]; i++)
+		if (!strcmp(ax->opt->name, lst__plan_grid_axes[i]))
+			return false;
+	return true;
+}
+
+size_t lst_plan_phase_values(const struct lst_plan_phase *ph)
+{
+	size_t n = 1;
+
+	for (size_t a = 0; a < ph->naxes; a++)
+		if (lst__plan_is_value_axis(ph, &ph->axes[a]))
+			n *= ph->axes[a].n;
+	return n;
+}
+
+void lst_plan_phase_value(const struct lst_plan_phase *ph, size_t i, struct lst_workload *w,
+			  bool set[32], char *label, size_t label_size)
+{
+	size_t idx[LST_SWEEP_MAX_AXES] = { 0 }, rest = i, len = 0;
+
+	LST_ASSERT(i < lst_plan_phase_values(ph));
+	*w = ph->w;
+	if (label && label_size)
+		label[0] = '\0';
+	/* the last value axis moves fastest, as in a plain phase's sweep */
+	for (size_t a = ph->naxes; a-- > 0;) {
+		if (!lst__plan_is_value_axis(ph, &ph->axes[a]))
+			continue;
+		idx[a] = rest % ph->axes[a].n;
+		rest /= ph->axes[a].n;
+	}
+	for (size_t a = 0; a < ph->naxes; a++) {
+		const struct lst_sweep_axis *ax = &ph->axes[a];
+		char val[LST_OPT_WIRE_MAX];
+
+		if (!lst__plan_is_value_axis(ph, ax))
+			continue;
+		lst__plan_sweep_set(ph, a, idx[a], w);
+		if (set)
+			set[ax->opt - lst_workload_opts] = true;
+		if (label && len < label_size)
+			len += (size_t)snprintf(label + len, label_size - len, "%s%s=%s",
+						len ? " " : "", ax->opt->name,
+						lst_opt_format(ax->opt, w, val, sizeof(val)));
+	}
+}
+
 const struct lst_port_set *lst_plan_phase_ports(const struct lst_plan_phase *ph, size_t i)
 {
 	size_t idx[LST_SWEEP_MAX_AXES];

@@ -125,6 +125,9 @@ int lst_conn_set_add(lst_conn_set *s, size_t i, lst_conn *c, lst_err *err)
 	s->conns[i] = c;
 	lst_conn_attach(c, s_on_use, s, i);
 	s_touch(s, i);
+	/* A ZMQ_FD signals only once its socket has found itself empty: until a first read says
+	 * EAGAIN, the monitor's events (a refused handshake among them) would wake nothing. */
+	lst_conn_handshakes(c);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
  */
 #include "lst_suite.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -121,10 +122,16 @@ struct s_test {
 	double seconds;	    /* time the points took, together */
 };
 
-struct lst_suite_run {
+/* The suite's grid for one value of the phase's value axes (the whole phase without any). */
+struct s_run {
 	const lst_plan *plan;
 	const struct lst_plan_phase *ph;
 	size_t phase;
+	/* the value (lst_plan_phase_value): what the tests build on and what names them */
+	struct lst_workload base; /* the phase's workload with the value's options set */
+	bool set[32];		  /* options the phase's workload or the value gives */
+	char value[128];	  /* "size=8m pattern=zeros"; "" without value axes */
+	char tag[192];		  /* the phase's name, and the value as a file name takes it */
 	uint64_t capacity;
 	size_t window;
 	double data_pct, slope_pct;
@@ -234,22 +241,31 @@ static size_t s_opt_index(const char *name)
 	return (size_t)(s_opt(name) - lst_workload_opts);
 }
 
-/* Apply a suite's base value unless the phase's `workload:` gave the option. */
-static void s_base(const struct lst_plan_phase *ph, struct lst_workload *w, const char *name,
-		   int64_t v)
+/* Apply a suite's base value unless the phase's `workload:` or the value gave the option. */
+static void s_base(const struct s_run *s, struct lst_workload *w, const char *name, int64_t v)
 {
-	if (!ph->w_set[s_opt_index(name)])
+	if (!s->set[s_opt_index(name)])
 		lst_opt_set_int(s_opt(name), w, v, NULL);
 }
 
-static struct s_test *s_test_add(lst_suite_run *s, const char *name, int mode)
+/* "a b" into buf, or a alone when b is empty; cut at size. */
+static void s_join(char *buf, size_t size, const char *a, const char *b)
+{
+	size_t n = (size_t)snprintf(buf, size, "%s", a);
+
+	if (*b && n + 1 < size)
+		snprintf(buf + n, size - n, " %s", b);
+}
+
+/* A test of the run, named with its value ("iops size=8m") so its rows and verdict say it. */
+static struct s_test *s_test_add(struct s_run *s, const char *name, int mode)
 {
 	struct s_test *t;
 
 	s->tests = lst_realloc(s->tests, (s->ntests + 1) * sizeof(*s->tests));
 	t = &s->tests[s->ntests++];
 	memset(t, 0, sizeof(*t));
-	snprintf(t->name, sizeof(t->name), "%s", name);
+	s_join(t->name, sizeof(t->name), name, s->value);
 	t->mode = mode;
 	t->tracked = -1;
 	t->track = LST_TRACK_IOPS;
@@ -317,7 +333,7 @@ static void s_round_len(const struct lst_plan_phase *ph, struct lst_workload *w,
 }
 
 /* A plain phase: the sweep points; rounds when `steady:` is given. */
-static int s_build_plain(lst_suite_run *s)
+static int s_build_plain(struct s_run *s)
 {
 	const struct lst_plan_phase *ph = s->ph;
 	size_t n = lst_plan_phase_points(ph);
@@ -343,26 +359,26 @@ static int s_build_plain(lst_suite_run *s)
 	return 0;
 }
 
-static int s_build_purge(lst_suite_run *s)
+static int s_build_purge(struct s_run *s)
 {
 	struct s_test *t = s_test_add(s, "purge", S_ONCE);
-	struct s_point *p = s_point_add(t, &s->ph->w, s->ph->secure ? "secure discard" : "discard");
+	struct s_point *p = s_point_add(t, &s->base, s->ph->secure ? "secure discard" : "discard");
 
 	p->action = s->ph->secure ? LST_ACTION_SECDISCARD : LST_ACTION_DISCARD;
 	return 0;
 }
 
-static int s_build_precondition(lst_suite_run *s)
+static int s_build_precondition(struct s_run *s)
 {
 	const struct lst_plan_phase *ph = s->ph;
 	struct s_test *t = s_test_add(s, "precondition", S_ONCE);
-	struct lst_workload w = ph->w;
+	struct lst_workload w = s->base;
 	struct s_point *p;
 
-	s_base(ph, &w, "rw", LST_RW_WRITE);
-	s_base(ph, &w, "bs", 128 * KiB);
-	s_base(ph, &w, "iodepth", 32);
-	s_base(ph, &w, "jobs", 1);
+	s_base(s, &w, "rw", LST_RW_WRITE);
+	s_base(s, &w, "bs", 128 * KiB);
+	s_base(s, &w, "iodepth", 32);
+	s_base(s, &w, "jobs", 1);
 	/* The phase's own workload runtime or bytes, and stop:, whichever comes first; the
 	 * plan's defaults do not stop a precondition. */
 	w.runtime =
@@ -379,7 +395,7 @@ static const int64_t s_iops_bs[] = { 1024 * KiB, 128 * KiB, 64 * KiB, 32 * KiB,
 				     16 * KiB,	 8 * KiB,   4 * KiB };
 
 /* snia-iops and snia-latency: a grid of bs x mix points per round, one tracked. */
-static int s_build_grid(lst_suite_run *s, const char *name, const int64_t *defbs, size_t ndefbs,
+static int s_build_grid(struct s_run *s, const char *name, const int64_t *defbs, size_t ndefbs,
 			const int64_t *defmix, size_t ndefmix, int64_t jobs, int64_t qd, int track)
 {
 	static const char *const label_keys[] = { "bs", "rwmixread", NULL };
@@ -394,12 +410,12 @@ static int s_build_grid(lst_suite_run *s, const char *name, const int64_t *defbs
 	/* SNIA order: the outer loop over mixes, the inner over block sizes. */
 	for (size_t m = 0; m < nmix; m++) {
 		for (size_t b = 0; b < nbs; b++) {
-			struct lst_workload w = ph->w;
+			struct lst_workload w = s->base;
 			char label[160];
 
-			s_base(ph, &w, "rw", LST_RW_RANDRW);
-			s_base(ph, &w, "jobs", jobs);
-			s_base(ph, &w, "iodepth", qd);
+			s_base(s, &w, "rw", LST_RW_RANDRW);
+			s_base(s, &w, "jobs", jobs);
+			s_base(s, &w, "iodepth", qd);
 			w.bs = bs[b];
 			w.rwmixread = mix[m];
 			s_round_len(ph, &w, 0, 60 * LST_NS_PER_S);
@@ -415,7 +431,7 @@ static int s_build_grid(lst_suite_run *s, const char *name, const int64_t *defbs
 	return 0;
 }
 
-static int s_build_throughput(lst_suite_run *s)
+static int s_build_throughput(struct s_run *s)
 {
 	static const int64_t defbs[] = { 1024 * KiB, 128 * KiB };
 	const struct lst_plan_phase *ph = s->ph;
@@ -424,7 +440,7 @@ static int s_build_throughput(lst_suite_run *s)
 
 	for (size_t b = 0; b < nbs; b++) {
 		for (int dir = 0; dir < 2; dir++) {
-			struct lst_workload w = ph->w;
+			struct lst_workload w = s->base;
 			char name[64], bsbuf[32];
 			struct s_test *t;
 
@@ -436,8 +452,8 @@ static int s_build_throughput(lst_suite_run *s)
 			t->tracked = 0;
 			t->steady_needed = true;
 			w.rw = dir ? LST_RW_READ : LST_RW_WRITE;
-			s_base(ph, &w, "jobs", 1);
-			s_base(ph, &w, "iodepth", 32);
+			s_base(s, &w, "jobs", 1);
+			s_base(s, &w, "iodepth", 32);
 			s_round_len(ph, &w, 0, 60 * LST_NS_PER_S);
 			s_point_add(t, &w, name);
 		}
@@ -445,16 +461,16 @@ static int s_build_throughput(lst_suite_run *s)
 	return 0;
 }
 
-static int s_build_wsat(lst_suite_run *s)
+static int s_build_wsat(struct s_run *s)
 {
 	const struct lst_plan_phase *ph = s->ph;
 	struct s_test *t = s_test_add(s, "wsat", S_FIXED);
-	struct lst_workload w = ph->w;
+	struct lst_workload w = s->base;
 
-	s_base(ph, &w, "rw", LST_RW_RANDWRITE);
-	s_base(ph, &w, "bs", 4 * KiB);
-	s_base(ph, &w, "jobs", 4);
-	s_base(ph, &w, "iodepth", 16);
+	s_base(s, &w, "rw", LST_RW_RANDWRITE);
+	s_base(s, &w, "bs", 4 * KiB);
+	s_base(s, &w, "jobs", 4);
+	s_base(s, &w, "iodepth", 16);
 	s_round_len(ph, &w, 0, 60 * LST_NS_PER_S);
 	t->track = LST_TRACK_WRITE_IOPS;
 	t->tracked = 0;
@@ -467,15 +483,15 @@ static int s_build_wsat(lst_suite_run *s)
 	return 0;
 }
 
-static int s_build_hir(lst_suite_run *s)
+static int s_build_hir(struct s_run *s)
 {
 	const struct lst_plan_phase *ph = s->ph;
-	struct lst_workload w = ph->w;
+	struct lst_workload w = s->base;
 
-	s_base(ph, &w, "rw", LST_RW_RANDWRITE);
-	s_base(ph, &w, "bs", 4 * KiB);
-	s_base(ph, &w, "jobs", 4);
-	s_base(ph, &w, "iodepth", 16);
+	s_base(s, &w, "rw", LST_RW_RANDWRITE);
+	s_base(s, &w, "bs", 4 * KiB);
+	s_base(s, &w, "jobs", 4);
+	s_base(s, &w, "iodepth", 16);
 	w.ramp = 0;
 	for (size_t g = 0; g < ph->nhir_gaps; g++) {
 		struct lst_workload burst = w, cont = w;
@@ -508,7 +524,7 @@ static int s_build_hir(lst_suite_run *s)
  * A demand-intensity grid (lat-vs-iops, ECW, DIRTH): one point per jobs x iodepth on the base
  * workload, rounds of the whole grid until the heaviest point's IOPS is steady.
  */
-static struct s_test *s_build_toio(lst_suite_run *s, const char *name,
+static struct s_test *s_build_toio(struct s_run *s, const char *name,
 				   const struct lst_workload *base, const int64_t *defjobs,
 				   size_t ndefjobs, const int64_t *defqd, size_t ndefqd,
 				   int64_t ramp, int64_t duration)
@@ -542,14 +558,14 @@ static struct s_test *s_build_toio(lst_suite_run *s, const char *name,
 	return t;
 }
 
-static int s_build_lat_vs_iops(lst_suite_run *s)
+static int s_build_lat_vs_iops(struct s_run *s)
 {
 	static const int64_t defjobs[] = { 1, 2, 4 };
 	static const int64_t defqd[] = { 1, 2, 4, 8, 16, 32 };
-	struct lst_workload w = s->ph->w;
+	struct lst_workload w = s->base;
 
-	s_base(s->ph, &w, "rw", LST_RW_RANDRW);
-	s_base(s->ph, &w, "rwmixread", 70);
+	s_base(s, &w, "rw", LST_RW_RANDRW);
+	s_base(s, &w, "rwmixread", 70);
 	s_build_toio(s, "lat-vs-iops", &w, defjobs, 3, defqd, 6, 5 * LST_NS_PER_S,
 		     30 * LST_NS_PER_S);
 	return 0;
@@ -559,12 +575,12 @@ static int s_build_lat_vs_iops(lst_suite_run *s)
 static const int64_t s_toio_grid[] = { 32, 16, 8, 6, 4, 2, 1 };
 
 /* Apply a suite's base value given as text (a mix, a distribution) unless `workload:` gave it. */
-static void s_base_text(const struct lst_plan_phase *ph, struct lst_workload *w, const char *name,
+static void s_base_text(const struct s_run *s, struct lst_workload *w, const char *name,
 			const char *text)
 {
 	lst_err err;
 
-	if (!ph->w_set[s_opt_index(name)])
+	if (!s->set[s_opt_index(name)])
 		LST_ASSERT(!lst_workload_parse(s_opt(name), w, text, &err));
 }
 
@@ -573,30 +589,28 @@ static void s_base_text(const struct lst_plan_phase *ph, struct lst_workload *w,
  * I/Os and its access ranges (half the I/Os to the first 5% of the LBA range, 30% to the next
  * 15%, 20% to the remaining 80%), over the thread count x queue depth grid.
  */
-static int s_build_ecw(lst_suite_run *s)
+static int s_build_ecw(struct s_run *s)
 {
-	const struct lst_plan_phase *ph = s->ph;
-	struct lst_workload w = ph->w;
+	struct lst_workload w = s->base;
 
-	s_base(ph, &w, "rw", LST_RW_RANDRW);
-	s_base(ph, &w, "rwmixread", 40);
-	s_base_text(ph, &w, "bssplit",
+	s_base(s, &w, "rw", LST_RW_RANDRW);
+	s_base(s, &w, "rwmixread", 40);
+	s_base_text(s, &w, "bssplit",
 		    "512/4:1k/1:1536/1:2k/1:2560/1:3k/1:3584/1:4k/67:8k/10:16k/7:32k/3:64k/3");
-	s_base_text(ph, &w, "random_distribution", "zoned:50/5:30/15:20/80");
+	s_base_text(s, &w, "random_distribution", "zoned:50/5:30/15:20/80");
 	s_build_toio(s, "ecw", &w, s_toio_grid, LST_ARRAY_SIZE(s_toio_grid), s_toio_grid,
 		     LST_ARRAY_SIZE(s_toio_grid), 0, 60 * LST_NS_PER_S);
 	return 0;
 }
 
 /* DIRTH: the grid, then a histogram run per selected point (added once the grid is steady). */
-static int s_build_dirth(lst_suite_run *s)
+static int s_build_dirth(struct s_run *s)
 {
-	const struct lst_plan_phase *ph = s->ph;
-	struct lst_workload w = ph->w;
+	struct lst_workload w = s->base;
 
-	s_base(ph, &w, "rw", LST_RW_RANDRW);
-	s_base(ph, &w, "rwmixread", 65);
-	s_base(ph, &w, "bs", 8 * KiB);
+	s_base(s, &w, "rw", LST_RW_RANDRW);
+	s_base(s, &w, "rwmixread", 65);
+	s_base(s, &w, "bs", 8 * KiB);
 	s_build_toio(s, "dirth", &w, s_toio_grid, LST_ARRAY_SIZE(s_toio_grid), s_toio_grid,
 		     LST_ARRAY_SIZE(s_toio_grid), 0, 60 * LST_NS_PER_S);
 	s_test_add(s, "histograms", S_ONCE);
@@ -607,21 +621,21 @@ static int s_build_dirth(lst_suite_run *s)
  * XSR: three tests in time order, each its segment cut into intervals of the round's length
  * (one minute by default), one step and one rounds.csv row per interval.
  */
-static int s_build_xsr(lst_suite_run *s)
+static int s_build_xsr(struct s_run *s)
 {
 	static const char *const names[] = { "seq 1024k", "rnd 8k", "seq 1024k again" };
 	const struct lst_plan_phase *ph = s->ph;
 
 	/* The plan's check holds the segments to three. */
 	for (size_t g = 0; g < LST_MIN(ph->nxsr_segments, 3); g++) {
-		struct lst_workload w = ph->w;
+		struct lst_workload w = s->base;
 		struct s_test *t = s_test_add(s, names[g], S_ONCE);
 		int64_t len = ph->xsr_segments[g], done = 0;
 
-		s_base(ph, &w, "rw", g == 1 ? LST_RW_RANDWRITE : LST_RW_WRITE);
-		s_base(ph, &w, "bs", g == 1 ? 8 * KiB : 1024 * KiB);
-		s_base(ph, &w, "jobs", 1);
-		s_base(ph, &w, "iodepth", 32);
+		s_base(s, &w, "rw", g == 1 ? LST_RW_RANDWRITE : LST_RW_WRITE);
+		s_base(s, &w, "bs", g == 1 ? 8 * KiB : 1024 * KiB);
+		s_base(s, &w, "jobs", 1);
+		s_base(s, &w, "iodepth", 32);
 		s_round_len(ph, &w, 0, 60 * LST_NS_PER_S);
 		t->track = LST_TRACK_MBPS;
 		for (size_t i = 1; done < len; i++) {
@@ -636,11 +650,11 @@ static int s_build_xsr(lst_suite_run *s)
 	return 0;
 }
 
-static int s_build_curve(lst_suite_run *s)
+static int s_build_curve(struct s_run *s)
 {
 	const struct lst_plan_phase *ph = s->ph;
 	struct s_test *t = s_test_add(s, "max", S_ONCE);
-	struct lst_workload w = ph->w;
+	struct lst_workload w = s->base;
 
 	w.rate_iops = 0;
 	s_round_len(ph, &w, 5 * LST_NS_PER_S, 30 * LST_NS_PER_S);
@@ -650,15 +664,40 @@ static int s_build_curve(lst_suite_run *s)
 	return 0;
 }
 
-lst_suite_run *lst_suite_new(const lst_plan *plan, size_t phase, uint64_t capacity, lst_err *err)
+static void s_run_destroy(struct s_run **p);
+
+/*
+ * The name files of value v take: the phase's name, then the value with spaces turned to '-'
+ * and any byte a file name should not hold ('/' of a bssplit, ':' of a distribution) to '_'.
+ */
+static void s_tag(struct s_run *s)
 {
-	lst_suite_run *s = lst_calloc(1, sizeof(*s));
+	size_t n = (size_t)snprintf(s->tag, sizeof(s->tag), "%s", s->ph->name);
+
+	if (!*s->value || n + 1 >= sizeof(s->tag))
+		return;
+	s->tag[n++] = '-';
+	for (const char *c = s->value; *c && n + 1 < sizeof(s->tag); c++)
+		s->tag[n++] = *c == ' '						  ? '-'
+			      : strchr("=.+-%", *c) || isalnum((unsigned char)*c) ? *c
+										  : '_';
+	s->tag[n] = '\0';
+}
+
+/* The suite's grid for value `value` of the phase's value axes (lst_plan_phase_value). */
+static struct s_run *s_run_new(const lst_plan *plan, size_t phase, uint64_t capacity, size_t value,
+			       lst_err *err)
+{
+	struct s_run *s = lst_calloc(1, sizeof(*s));
 	int rc = 0;
 
 	s->plan = plan;
 	s->phase = phase;
 	s->ph = &plan->phases[phase];
 	s->capacity = capacity;
+	memcpy(s->set, s->ph->w_set, sizeof(s->set));
+	lst_plan_phase_value(s->ph, value, &s->base, s->set, s->value, sizeof(s->value));
+	s_tag(s);
 	s->window = (size_t)s->ph->window;
 	s->data_pct = s->ph->data_excursion_pct;
 	s->slope_pct = s->ph->slope_excursion_pct;
@@ -720,15 +759,15 @@ lst_suite_run *lst_suite_new(const lst_plan *plan, size_t phase, uint64_t capaci
 					 s->ph->name, t->name, t->npoints);
 	}
 	if (rc) {
-		lst_suite_destroy(&s);
+		s_run_destroy(&s);
 		return NULL;
 	}
 	return s;
 }
 
-void lst_suite_destroy(lst_suite_run **p)
+static void s_run_destroy(struct s_run **p)
 {
-	lst_suite_run *s = *p;
+	struct s_run *s = *p;
 
 	if (!s)
 		return;
@@ -749,13 +788,13 @@ void lst_suite_destroy(lst_suite_run **p)
 /* --- running ----------------------------------------------------------------------------- */
 
 /* The rounds over which test t's verdict is judged (its steady-state window). */
-static size_t s_window(const lst_suite_run *s, const struct s_test *t)
+static size_t s_window(const struct s_run *s, const struct s_test *t)
 {
 	return LST_MIN(s->window, LST_MAX(t->max_rounds, 2));
 }
 
 /* How many results a point of test t keeps: the window and one more, one without rounds. */
-static size_t s_keep(const lst_suite_run *s, const struct s_test *t)
+static size_t s_keep(const struct s_run *s, const struct s_test *t)
 {
 	return t->mode == S_ONCE ? 1 : s_window(s, t) + 1;
 }
@@ -788,7 +827,7 @@ static void s_res_push(struct s_point *p, size_t keep, const struct lst_step_res
 	p->nres++;
 }
 
-size_t lst_suite_kept(const lst_suite_run *s)
+static size_t s_run_kept(const struct s_run *s)
 {
 	size_t n = 0;
 
@@ -798,12 +837,12 @@ size_t lst_suite_kept(const lst_suite_run *s)
 	return n;
 }
 
-static const char *s_suite_name(const lst_suite_run *s)
+static const char *s_suite_name(const struct s_run *s)
 {
 	return lst_suite_names[s->ph->suite];
 }
 
-bool lst_suite_next(lst_suite_run *s, struct lst_step *step)
+static bool s_run_next(struct s_run *s, struct lst_step *step)
 {
 	struct s_test *t;
 	struct s_point *p;
@@ -822,7 +861,11 @@ bool lst_suite_next(lst_suite_run *s, struct lst_step *step)
 	snprintf(step->test, sizeof(step->test), "%s", t->name);
 	step->round = t->mode == S_ONCE ? 0 : t->rounds + 1;
 	step->index = s->p;
-	snprintf(step->label, sizeof(step->label), "%s", p->label);
+	/* the value first, as a plain sweep's label has its axes: "size=8m bs=4k rwmixread=0" */
+	if (*s->value)
+		s_join(step->label, sizeof(step->label), s->value, p->label);
+	else
+		lst_copy(step->label, sizeof(step->label), p->label);
 	step->w = p->w;
 	step->action = p->action;
 	step->stop_capacity = p->stop_capacity;
@@ -954,7 +997,7 @@ static void s_window_result(const struct s_point *p, size_t first, size_t last,
 		s_window_parts(p, first, last, out);
 }
 
-static void s_curve_points(lst_suite_run *s)
+static void s_curve_points(struct s_run *s)
 {
 	const struct lst_plan_phase *ph = s->ph;
 	struct s_point *max = &s->tests[0].points[0];
@@ -991,7 +1034,7 @@ static bool s_over_limit(const struct lst_plan_phase *ph, const struct lst_step_
  * DIRTH, once its grid's rounds are over: pick the points from their window averages and add a
  * histogram run of each, the grid point's workload run for the `dirth: {histogram}` length.
  */
-static void s_dirth_points(lst_suite_run *s)
+static void s_dirth_points(struct s_run *s)
 {
 	struct s_test *grid = &s->tests[0], *t = &s->tests[1];
 	struct lst_dirth_point *dp = lst_calloc(grid->npoints, sizeof(*dp));
@@ -1026,7 +1069,7 @@ static void s_dirth_points(lst_suite_run *s)
 }
 
 /* End of a round of test t (not S_ONCE): record the tracked value, decide whether to go on. */
-static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
+static void s_end_round(struct s_run *s, struct s_test *t, lst_results *res)
 {
 	struct lst_step_result all, *tracked = NULL;
 	size_t r = t->rounds;
@@ -1085,7 +1128,7 @@ static void s_end_round(lst_suite_run *s, struct s_test *t, lst_results *res)
 }
 
 /* Does the phase write curves.csv (lst_suite_finish)? */
-static bool s_curves(const lst_suite_run *s)
+static bool s_curves(const struct s_run *s)
 {
 	return s->ph->suite == LST_SUITE_LAT_VS_IOPS || s->ph->suite == LST_SUITE_CURVE ||
 	       (s->ph->suite == LST_SUITE_NONE && s->ph->naxes > 0) ||
@@ -1093,8 +1136,8 @@ static bool s_curves(const lst_suite_run *s)
 	       s->ph->suite == LST_SUITE_SNIA_DIRTH;
 }
 
-void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
-		      const struct lst_step_result *r, lst_results *res)
+static void s_run_result(struct s_run *s, const struct lst_step *step,
+			 const struct lst_step_result *r, lst_results *res)
 {
 	struct s_test *t = &s->tests[s->t];
 	struct s_point *p = &t->points[step->index];
@@ -1142,7 +1185,7 @@ void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
 
 /* --- results ----------------------------------------------------------------------------- */
 
-static void s_curve_row(lst_suite_run *s, lst_results *res, const struct s_point *p,
+static void s_curve_row(struct s_run *s, lst_results *res, const struct s_point *p,
 			const struct lst_step_result *r)
 {
 	lst_results_curve(res, s->ph->name, s->ncurve_rows++, &p->w, r, p->w.rate_iops,
@@ -1150,13 +1193,12 @@ static void s_curve_row(lst_suite_run *s, lst_results *res, const struct s_point
 }
 
 /* The written bytes as a multiple of the phase's capacity, NAN when the capacity is unknown. */
-static double s_multiple(const lst_suite_run *s, double bytes)
+static double s_multiple(const struct s_run *s, double bytes)
 {
 	return s->capacity ? bytes / (double)s->capacity : NAN;
 }
 
-static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t last,
-		     lst_results *res)
+static void s_matrix(struct s_run *s, struct s_test *t, size_t first, size_t last, lst_results *res)
 {
 	const int64_t *bs, *mix;
 	size_t nbs = s_axis(s->ph, "bs", s_iops_bs, LST_ARRAY_SIZE(s_iops_bs), &bs);
@@ -1177,7 +1219,7 @@ static void s_matrix(lst_suite_run *s, struct s_test *t, size_t first, size_t la
 			free(r.parts);
 		}
 	}
-	lst_results_matrix(res, s->ph->name, bs, nbs, mix, nmix, iops,
+	lst_results_matrix(res, s->tag, bs, nbs, mix, nmix, iops,
 			   &(struct lst_matrix_window){
 				   .steady = t->verdict.reached,
 				   .first = first + 1,
@@ -1218,7 +1260,7 @@ static json_t *s_window_point(const struct s_point *p, size_t first, size_t last
  * verdict on the last window whether or not the test ends on it ("steady_required"). Returns
  * false if required steady state was not reached.
  */
-static bool s_verdict(lst_suite_run *s, struct s_test *t, lst_results *res, FILE *progress)
+static bool s_verdict(struct s_run *s, struct s_test *t, lst_results *res, FILE *progress)
 {
 	const struct lst_steady *v = &t->verdict;
 	char why[256], phrase[128], stop[128];
@@ -1256,6 +1298,8 @@ static bool s_verdict(lst_suite_run *s, struct s_test *t, lst_results *res, FILE
 	json_object_set_new(o, "capacity_bytes", json_integer((json_int_t)s->capacity));
 	json_object_set_new(o, "capacity_multiple", s_num(multiple));
 	json_object_set_new(o, "points", points);
+	if (*s->value)
+		json_object_set_new(o, "value", json_string(s->value));
 	lst_results_test(res, o);
 	if (progress)
 		fprintf(progress, "%s: %s: %s: %s%s%s\n", s->ph->name, t->name, phrase, why,
@@ -1264,7 +1308,7 @@ static bool s_verdict(lst_suite_run *s, struct s_test *t, lst_results *res, FILE
 }
 
 /* Why a test without rounds (a precondition, a plain phase with stop:) ended. */
-static int s_once_stop(const lst_suite_run *s, const struct s_test *t)
+static int s_once_stop(const struct s_run *s, const struct s_test *t)
 {
 	const struct s_point *p = &t->points[0];
 	double cap = p->stop_capacity > 0 ? p->stop_capacity * (double)s->capacity : 0;
@@ -1284,7 +1328,7 @@ static int s_once_stop(const lst_suite_run *s, const struct s_test *t)
 }
 
 /* Does test t (without rounds) record what it did: a purge, or a capacity or byte bound? */
-static bool s_worked(const lst_suite_run *s, const struct s_test *t)
+static bool s_worked(const struct s_run *s, const struct s_test *t)
 {
 	return t->mode == S_ONCE && t->npoints &&
 	       (s->ph->suite == LST_SUITE_PURGE || s->ph->suite == LST_SUITE_PRECONDITION ||
@@ -1296,7 +1340,7 @@ static bool s_worked(const lst_suite_run *s, const struct s_test *t)
  * tests (an entry without a verdict): the bytes discarded or written, as a multiple of the
  * capacity, the time and the rate, and why it stopped; one line to progress.
  */
-static void s_work(lst_suite_run *s, const struct s_test *t, lst_results *res, FILE *progress)
+static void s_work(struct s_run *s, const struct s_test *t, lst_results *res, FILE *progress)
 {
 	bool purge = s->ph->suite == LST_SUITE_PURGE;
 	double bytes = (double)(purge ? t->discarded : t->written);
@@ -1312,6 +1356,8 @@ static void s_work(lst_suite_run *s, const struct s_test *t, lst_results *res, F
 		      "bytes_written", (json_int_t)t->written, "bytes_discarded",
 		      (json_int_t)t->discarded, "capacity_bytes", (json_int_t)s->capacity,
 		      "capacity_multiple", s_num(multiple), "seconds", t->seconds, "mbps", mbps);
+	if (*s->value)
+		json_object_set_new(o, "value", json_string(s->value));
 	lst_results_test(res, o);
 	if (!progress)
 		return;
@@ -1327,7 +1373,7 @@ static void s_work(lst_suite_run *s, const struct s_test *t, lst_results *res, F
 
 /* One DIRTH histogram run into dirth-PHASE.json: its figures, percentiles with their
  * confidence, and the merged histogram's non-empty buckets (also one CSV row each in csv). */
-static json_t *s_dirth_run(const lst_suite_run *s, const struct s_point *p, FILE *csv)
+static json_t *s_dirth_run(const struct s_run *s, const struct s_point *p, FILE *csv)
 {
 	static const double pcts[] = { 99, 99.9, 99.99, 99.999 };
 	const struct s_point *g = &s->tests[0].points[p->grid];
@@ -1376,7 +1422,7 @@ static json_t *s_dirth_run(const lst_suite_run *s, const struct s_point *p, FILE
  * DIRTH's outputs: dirth-PHASE.json (the grid's window averages, the selected points and each
  * one's histogram run) and dirth-PHASE.csv (every histogram bucket with I/Os, one row each).
  */
-static void s_dirth_write(lst_suite_run *s, lst_results *res)
+static void s_dirth_write(struct s_run *s, lst_results *res)
 {
 	const struct s_test *grid = &s->tests[0], *t = &s->tests[1];
 	json_t *doc, *pts = json_array(), *runs = json_array();
@@ -1402,12 +1448,14 @@ static void s_dirth_write(lst_suite_run *s, lst_results *res)
 			"window_last", (int)grid->verdict.last + 1, "resolution_pct",
 			100.0 / LST_HIST_SUB, "ios_needed_99_999",
 			(json_int_t)lst_dirth_ios_needed(99.999), "grid", pts, "selected", runs);
+	if (*s->value)
+		json_object_set_new(doc, "value", json_string(s->value));
 	text = json_dumps(doc, JSON_INDENT(2));
-	name = lst_asprintf("dirth-%s.json", s->ph->name);
+	name = lst_asprintf("dirth-%s.json", s->tag);
 	if (lst_results_write_file(res, name, text, strlen(text), &err))
 		lst_log_warn("%s", err.msg);
 	free(name);
-	name = lst_asprintf("dirth-%s.csv", s->ph->name);
+	name = lst_asprintf("dirth-%s.csv", s->tag);
 	if (lst_results_write_file(res, name, csvtext, csvlen, &err))
 		lst_log_warn("%s", err.msg);
 	free(name);
@@ -1421,7 +1469,7 @@ static void s_dirth_write(lst_suite_run *s, lst_results *res)
  * xsr-PHASE.json (the segments' averages, the baseline and the time to recover); not a
  * summary.json test, as its segments have no steady-state verdict.
  */
-static void s_xsr_write(lst_suite_run *s, lst_results *res, FILE *progress)
+static void s_xsr_write(struct s_run *s, lst_results *res, FILE *progress)
 {
 	double *v[3] = { NULL, NULL, NULL }, t3 = 0, base, recovery_s = -1;
 	size_t n[3] = { 0, 0, 0 }, at;
@@ -1465,8 +1513,10 @@ static void s_xsr_write(lst_suite_run *s, lst_results *res, FILE *progress)
 			segs, "baseline_mbps", base, "tolerance_pct", 10.0, "recovered", at < n[2],
 			"recovered_interval", (json_int_t)(at + 1), "recovery_s",
 			s_num(recovery_s >= 0 ? recovery_s : NAN));
+	if (*s->value)
+		json_object_set_new(doc, "value", json_string(s->value));
 	text = json_dumps(doc, JSON_INDENT(2));
-	name = lst_asprintf("xsr-%s.json", s->ph->name);
+	name = lst_asprintf("xsr-%s.json", s->tag);
 	if (lst_results_write_file(res, name, text, strlen(text), &err))
 		lst_log_warn("%s", err.msg);
 	free(name);
@@ -1475,14 +1525,15 @@ static void s_xsr_write(lst_suite_run *s, lst_results *res, FILE *progress)
 	if (progress) {
 		if (at < n[2])
 			fprintf(progress,
-				"%s: xsr: back within 10%% of %.1f MB/s after %.1f s of segment 3\n",
-				s->ph->name, base, recovery_s);
+				"%s: xsr%s%s: back within 10%% of %.1f MB/s after %.1f s of "
+				"segment 3\n",
+				s->ph->name, *s->value ? " " : "", s->value, base, recovery_s);
 		else
 			fprintf(progress,
-				"%s: xsr: NOT back within 10%% of %.1f MB/s in segment 3\n",
-				s->ph->name, base);
+				"%s: xsr%s%s: NOT back within 10%% of %.1f MB/s in segment 3\n",
+				s->ph->name, *s->value ? " " : "", s->value, base);
 	}
-	name = lst_asprintf("xsr-%s.csv", s->ph->name);
+	name = lst_asprintf("xsr-%s.csv", s->tag);
 	if (lst_results_write_file(res, name, csvtext, csvlen, &err))
 		lst_log_warn("%s", err.msg);
 	free(name);
@@ -1491,7 +1542,7 @@ static void s_xsr_write(lst_suite_run *s, lst_results *res, FILE *progress)
 		free(v[g]);
 }
 
-bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
+static bool s_run_finish(struct s_run *s, lst_results *res, FILE *progress)
 {
 	bool all_ok = true;
 
@@ -1546,7 +1597,7 @@ bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
 	return all_ok;
 }
 
-int64_t lst_suite_estimate(const lst_suite_run *s)
+static int64_t s_run_estimate(const struct s_run *s)
 {
 	int64_t total = 0;
 
@@ -1567,7 +1618,7 @@ int64_t lst_suite_estimate(const lst_suite_run *s)
 	return total;
 }
 
-bool lst_suite_has_rounds(const lst_suite_run *s)
+static bool s_run_has_rounds(const struct s_run *s)
 {
 	for (size_t i = 0; i < s->ntests; i++)
 		if (s->tests[i].mode != S_ONCE)
@@ -1575,7 +1626,7 @@ bool lst_suite_has_rounds(const lst_suite_run *s)
 	return false;
 }
 
-uint32_t lst_suite_access(const lst_suite_run *s)
+static uint32_t s_run_access(const struct s_run *s)
 {
 	uint32_t access = LST_ACCESS_READ;
 
@@ -1592,7 +1643,7 @@ uint32_t lst_suite_access(const lst_suite_run *s)
 	return access;
 }
 
-void lst_suite_progress(const lst_suite_run *s, struct lst_suite_progress *out)
+static void s_run_progress(const struct s_run *s, struct lst_suite_progress *out)
 {
 	const struct s_test *t;
 
@@ -1607,4 +1658,114 @@ void lst_suite_progress(const lst_suite_run *s, struct lst_suite_progress *out)
 	out->window = s->window;
 	out->max_rounds = t->max_rounds;
 	out->steady = t->mode == S_STEADY && t->verdict.reached;
+}
+
+/* --- the phase: one run of the suite per value ------------------------------------------ */
+
+/* A phase's suite: its grid once per value of the phase's value axes, in order. */
+struct lst_suite_run {
+	size_t nruns, cur;
+	struct s_run **runs;
+};
+
+lst_suite_run *lst_suite_new(const lst_plan *plan, size_t phase, uint64_t capacity, lst_err *err)
+{
+	size_t n = lst_plan_phase_values(&plan->phases[phase]);
+	lst_suite_run *s = lst_calloc(1, sizeof(*s));
+
+	s->runs = lst_calloc(n, sizeof(*s->runs));
+	for (size_t v = 0; v < n; v++) {
+		s->runs[v] = s_run_new(plan, phase, capacity, v, err);
+		if (!s->runs[v]) {
+			lst_suite_destroy(&s);
+			return NULL;
+		}
+		s->nruns++;
+	}
+	return s;
+}
+
+void lst_suite_destroy(lst_suite_run **p)
+{
+	lst_suite_run *s = *p;
+
+	if (!s)
+		return;
+	for (size_t v = 0; v < s->nruns; v++)
+		s_run_destroy(&s->runs[v]);
+	free(s->runs);
+	free(s);
+	*p = NULL;
+}
+
+bool lst_suite_next(lst_suite_run *s, struct lst_step *step)
+{
+	for (; s->cur < s->nruns; s->cur++)
+		if (s_run_next(s->runs[s->cur], step))
+			return true;
+	return false;
+}
+
+void lst_suite_result(lst_suite_run *s, const struct lst_step *step,
+		      const struct lst_step_result *r, lst_results *res)
+{
+	LST_ASSERT(s->cur < s->nruns);
+	s_run_result(s->runs[s->cur], step, r, res);
+}
+
+bool lst_suite_finish(lst_suite_run *s, lst_results *res, FILE *progress)
+{
+	bool all_ok = true;
+
+	for (size_t v = 0; v < s->nruns; v++) {
+		/* curves.csv numbers a phase's rows on across its values */
+		if (v)
+			s->runs[v]->ncurve_rows = s->runs[v - 1]->ncurve_rows;
+		all_ok &= s_run_finish(s->runs[v], res, progress);
+	}
+	return all_ok;
+}
+
+int64_t lst_suite_estimate(const lst_suite_run *s)
+{
+	int64_t total = 0;
+
+	for (size_t v = 0; v < s->nruns; v++) {
+		int64_t t = s_run_estimate(s->runs[v]);
+
+		if (!t)
+			return 0;
+		total += t;
+	}
+	return total;
+}
+
+bool lst_suite_has_rounds(const lst_suite_run *s)
+{
+	return s->nruns && s_run_has_rounds(s->runs[0]);
+}
+
+uint32_t lst_suite_access(const lst_suite_run *s)
+{
+	uint32_t access = 0;
+
+	for (size_t v = 0; v < s->nruns; v++)
+		access |= s_run_access(s->runs[v]);
+	return access;
+}
+
+size_t lst_suite_kept(const lst_suite_run *s)
+{
+	size_t n = 0;
+
+	for (size_t v = 0; v < s->nruns; v++)
+		n += s_run_kept(s->runs[v]);
+	return n;
+}
+
+void lst_suite_progress(const lst_suite_run *s, struct lst_suite_progress *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (s->nruns)
+		s_run_progress(s->runs[LST_MIN(s->cur, s->nruns - 1)], out);
 }

@@ -14,8 +14,9 @@
  * time, rate).
  *
  * Built-in suites and their defaults (every one overridable from the plan: `workload:` keys
- * the phase gives win over the suite's base, `sweep:` replaces a suite's grid, `round:` its
- * round length, `steady:` its window and limits, `stop:` its capacity):
+ * the phase gives win over the suite's base, `sweep:` over a grid option (bs, rwmixread, jobs,
+ * iodepth) replaces a suite's grid, `round:` its round length, `steady:` its window and limits,
+ * `stop:` its capacity):
  *
  *   purge            BLKDISCARD (BLKSECDISCARD with secure: true) over each path's share
  *   precondition     sequential 128 KiB writes, QD 32, until 2x capacity (split across paths)
@@ -42,6 +43,12 @@
  *                    max-IOPS, two mid and the min-latency points (lst_dirth.h)
  *   (none)           the phase's sweep points; with `steady:` rounds of all points until the
  *                    round's combined value is steady
+ *
+ * A sweep over any other option (pattern, size, offset, rw...: lst_plan_phase_values) is an
+ * outer loop: the suite runs its whole grid, rounds and verdicts once per value, each value's
+ * own, and names the value in what it writes: test names ("iops size=8m"), point labels
+ * ("size=8m bs=4k rwmixread=0"), summary.json tests ("value"), the matrix and the per-phase
+ * files (xsr-PHASE-size=8m.json, as docs/results.md says).
  *
  * Averages over a steady window add the window rounds' I/Os and histograms, so percentiles
  * there too come from merged histograms.

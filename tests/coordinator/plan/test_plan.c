@@ -559,9 +559,14 @@ static void test_bad_sweep(void)
 	    "12:36", "sweep: dedupe_percentage must be between 0 and 100");
 	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {rw: [randread, randrwx]}\n", "12:28",
 	    "did you mean 'randrw'?");
-	/* a suite's grid reads bs, rwmixread, jobs and iodepth only */
-	BAD(PHASE "    suite: snia-iops\n    sweep: {pattern: [zeros, random]}\n", "12:13",
-	    "sweep: suite snia-iops builds its points from its own grid");
+	/* a suite runs its grid once per value of any other axis; a bad value is refused at its
+	 * place as in a plain phase, and a purge, with no workload to vary, refuses the axis */
+	GOOD(PHASE
+	     "    suite: snia-iops\n    sweep: {pattern: [zeros, random], size: [8m, 16m]}\n");
+	BAD(PHASE "    suite: snia-iops\n    sweep: {pattern: [zeros, compressible=150]}\n",
+	    "12:30", "sweep: pattern: 'compressible=150' is not a data pattern");
+	BAD(PHASE "    suite: purge\n    sweep: {size: [8m, 16m]}\n", "12:13",
+	    "sweep: suite purge runs one discard, not a grid to run again per value of size");
 	/* each mix entry gives its own region */
 	BAD(PHASE "    workload: {runtime: 1s, mix: [{share: 100, rw: randread}]}\n"
 		  "    sweep: {size: [1g, 2g]}\n",

@@ -543,6 +543,169 @@ static void s_check_xsr(void)
 	lst_plan_destroy(&p);
 }
 
+/*
+ * A suite phase swept over options its grid does not build from runs the whole grid once per
+ * value, the first axis outermost: each value's steps carry it (and the suite's base leaves a
+ * swept option alone), its tests and labels name it, and each has its verdict and matrix.
+ */
+static void s_check_iops_values(void)
+{
+	lst_plan *p = s_plan("  - name: i\n    suite: snia-iops\n"
+			     "    sweep: {rw: [randwrite], size: [8m, 16m], rwmixread: [0], "
+			     "bs: [8k, 4k], pattern: [zeros, random]}\n"
+			     "    round: {duration: 1s}\n    steady: {window: 2, max_rounds: 3}\n");
+	static const char *const values[] = { "rw=randwrite size=8m pattern=zeros",
+					      "rw=randwrite size=8m pattern=random",
+					      "rw=randwrite size=16m pattern=zeros",
+					      "rw=randwrite size=16m pattern=random" };
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	json_t *tests;
+	size_t n = 0;
+	char want[160];
+
+	T_ASSERT(s);
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+		size_t v = n / 4; /* two rounds of two points per value */
+
+		T_ASSERT(v < 4);
+		snprintf(want, sizeof(want), "iops %s", values[v]);
+		T_EQ_STR(st.test, want);
+		snprintf(want, sizeof(want), "%s bs=%s rwmixread=0", values[v],
+			 n % 2 ? "4k" : "8k");
+		T_EQ_STR(st.label, want);
+		T_EQ_INT(st.w.size, (v < 2 ? 8 : 16) << 20);
+		T_EQ_INT(st.w.rw, LST_RW_RANDWRITE); /* the value's, not the suite's randrw */
+		T_EQ_INT(st.w.jobs, 16);	     /* the suite's base still applies */
+		s_result(&r, 1000 * (double)(v + 1), true, 1000);
+		lst_suite_result(s, &st, &r, res);
+		n++;
+	}
+	T_EQ_INT(n, 16);
+	T_ASSERT(lst_suite_finish(s, res, NULL));
+	tests = lst_results_tests(res);
+	T_EQ_INT(json_array_size(tests), 4);
+	for (size_t v = 0; v < 4; v++) {
+		json_t *t = json_array_get(tests, v);
+
+		T_EQ_STR(s_str(t, "value"), values[v]);
+		T_EQ_STR(s_str(t, "verdict_text"), "steady in rounds 1-2");
+		T_NEAR(json_real_value(json_object_get(t, "average")), 1000 * (double)(v + 1),
+		       1e-9);
+	}
+	{
+		char *path = lst_asprintf("%s/matrix-i-rw=randwrite-size=16m-pattern=random.csv",
+					  lst_results_dir(res));
+
+		T_ASSERT(access(path, R_OK) == 0);
+		free(path);
+	}
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
+/* XSR once per value: each value's three segments in time order, then the next value's, and
+ * files of its own named for it (a bssplit's '/' and ':' kept out of the name). */
+static void s_check_xsr_values(void)
+{
+	lst_plan *p = s_plan("  - name: x\n    suite: snia-xsr\n    round: {duration: 1s}\n"
+			     "    xsr: {segments: [1s, 1s, 1s]}\n"
+			     "    sweep: {bssplit: [none, 4k/50:64k/50]}\n");
+	static const char *const tests[] = {
+		"seq 1024k bssplit=none",	"rnd 8k bssplit=none",
+		"seq 1024k again bssplit=none", "seq 1024k bssplit=4k/50:64k/50",
+		"rnd 8k bssplit=4k/50:64k/50",	"seq 1024k again bssplit=4k/50:64k/50"
+	};
+	static const char *const files[] = { "xsr-x-bssplit=none.json",
+					     "xsr-x-bssplit=4k_50_64k_50.json" };
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	size_t n = 0;
+
+	T_ASSERT(s);
+	T_EQ_INT(lst_suite_estimate(s), 6 * LST_NS_PER_S);
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		T_ASSERT(n < 6);
+		T_EQ_STR(st.test, tests[n]);
+		T_EQ_INT(st.w.bssplit.n[LST_DIR_WRITE], (n < 3 ? 0 : 2));
+		s_result(&r, 1000, true, 1000);
+		r.t_s = (double)n;
+		lst_suite_result(s, &st, &r, res);
+		n++;
+	}
+	T_EQ_INT(n, 6);
+	lst_suite_finish(s, res, NULL);
+	for (size_t i = 0; i < 2; i++) {
+		char *path = lst_asprintf("%s/%s", lst_results_dir(res), files[i]);
+		json_t *t = json_load_file(path, 0, NULL);
+
+		T_ASSERT(t);
+		T_EQ_STR(s_str(t, "value"), i ? "bssplit=4k/50:64k/50" : "bssplit=none");
+		json_decref(t);
+		free(path);
+	}
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
+/* DIRTH once per value: each value's grid, then its own histogram runs (picked from its own
+ * grid), before the next value's grid; a file pair per value. */
+static void s_check_dirth_values(void)
+{
+	lst_plan *p = s_plan("  - name: d\n    suite: snia-dirth\n"
+			     "    sweep: {pattern: [zeros, random], jobs: [1, 2], iodepth: [1]}\n"
+			     "    round: {duration: 1s}\n    steady: {window: 2, max_rounds: 2}\n"
+			     "    dirth: {histogram: 2s}\n");
+	static const char *const tests[] = { "dirth pattern=zeros", "histograms pattern=zeros",
+					     "dirth pattern=random", "histograms pattern=random" };
+	lst_results *res = s_results();
+	lst_err err;
+	lst_suite_run *s = lst_suite_new(p, 0, 1 << 30, &err);
+	struct lst_step st;
+	size_t at = 0, n = 0;
+
+	T_ASSERT(s);
+	while (lst_suite_next(s, &st)) {
+		struct lst_step_result r;
+
+		/* 4 grid steps (2 rounds of 2 points), then 2 histogram runs, per value */
+		at = n / 6 * 2 + (n % 6 >= 4);
+		T_EQ_STR(st.test, tests[at]);
+		T_EQ_INT(st.w.pattern, (at < 2 ? 0 : 100)); /* zeros, random */
+		s_result(&r, (double)(1000 * st.w.jobs), true, (uint64_t)(1000 * st.w.jobs));
+		lst_suite_result(s, &st, &r, res);
+		n++;
+	}
+	T_EQ_INT(n, 12);
+	T_ASSERT(lst_suite_finish(s, res, NULL));
+	for (size_t v = 0; v < 2; v++) {
+		char *path = lst_asprintf("%s/dirth-d-pattern=%s.json", lst_results_dir(res),
+					  v ? "random" : "zeros");
+		json_t *doc = json_load_file(path, 0, NULL);
+
+		T_ASSERT(doc);
+		T_EQ_INT(json_array_size(json_object_get(doc, "selected")), 2);
+		json_decref(doc);
+		free(path);
+		path = lst_asprintf("%s/dirth-d-pattern=%s.csv", lst_results_dir(res),
+				    v ? "random" : "zeros");
+		T_ASSERT(access(path, R_OK) == 0);
+		free(path);
+	}
+	lst_suite_destroy(&s);
+	lst_results_destroy(&res);
+	lst_plan_destroy(&p);
+}
+
 int main(void)
 {
 	int rc;
@@ -561,6 +724,9 @@ int main(void)
 	s_check_dirth();
 	s_check_ecw();
 	s_check_xsr();
+	s_check_iops_values();
+	s_check_xsr_values();
+	s_check_dirth_values();
 	{
 		char cmd[128];
 
