@@ -2,12 +2,14 @@
 /*
  * The DIRTH family (plots/dirth.gp): a snia-dirth phase's response-time histogram of each
  * selected point (dirth_PHASE_PICK), the merged histogram's non-empty buckets as bars on log
- * axes with the percentiles read from it marked, from dirth-PHASE.json as the suite wrote it.
+ * axes with the percentiles read from it marked, from dirth-PHASE.json as the suite wrote it
+ * (dirth-PHASE-VALUE.json for each value of a phase that runs its grid once per value).
  * A phase whose file is missing (a run stopped before its histograms) has none.
  */
 #include "lst_plot.h"
 #include "lst_plot_int.h"
 
+#include <dirent.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +24,7 @@
 static const char *const s_pcts[] = { "99", "99.9", "99.99", "99.999" };
 
 /* One selected point's plot. */
-static void s_pick(struct lst_plot__ctx *c, const lst_report *r, const char *phase, json_t *s)
+static void s_pick(struct lst_plot__ctx *c, const lst_report *r, const char *stem, json_t *s)
 {
 	const char *pick = json_string_value(json_object_get(s, "pick"));
 	const char *label = json_string_value(json_object_get(s, "label"));
@@ -35,7 +37,7 @@ static void s_pick(struct lst_plot__ctx *c, const lst_report *r, const char *pha
 
 	if (!pick)
 		return;
-	name = lst_plot__name(c, "dirth", phase, pick);
+	name = lst_plot__name(c, "dirth", stem, pick);
 	f = lst_plot__script(c, name, "DIRTH: a selected point's response-time histogram");
 	if (!f)
 		return;
@@ -62,7 +64,7 @@ static void s_pick(struct lst_plot__ctx *c, const lst_report *r, const char *pha
 	fputs("EOD\n", f);
 	lst_plot__begin(f, name, 1000, 560);
 	snprintf(title, sizeof(title),
-		 "Response time histogram — phase %s, %s point %s\n%s, run %s", phase, pick,
+		 "Response time histogram — phase %s, %s point %s\n%s, run %s", stem, pick,
 		 label ? label : "?", r->title, r->run_id);
 	qtitle = lst_plot__qstr("%s", title);
 	lst_plot_tpl(f, "dirth", "body",
@@ -75,21 +77,65 @@ static void s_pick(struct lst_plot__ctx *c, const lst_report *r, const char *pha
 	lst_plot__draw(c, f, name);
 }
 
-void lst_plot__dirth(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
+/* The selected points' plots of one dirth-STEM.json (STEM: the phase, or PHASE-VALUE). */
+static void s_file(struct lst_plot__ctx *c, const lst_report *r, const char *stem)
 {
-	char *path;
+	char *path = lst_asprintf("%s/dirth-%s.json", r->dir, stem);
 	json_error_t jerr;
 	json_t *o, *s;
 	size_t i;
 
-	if (strcmp(ph->suite, "snia-dirth"))
-		return;
-	path = lst_asprintf("%s/dirth-%s.json", r->dir, ph->name);
 	o = json_load_file(path, 0, &jerr);
 	if (!o && jerr.line > 0)
-		lst_log_warn("plots of phase %s: %s:%d: %s", ph->name, path, jerr.line, jerr.text);
+		lst_log_warn("plots: %s:%d: %s", path, jerr.line, jerr.text);
 	free(path);
 	json_array_foreach (json_object_get(o, "selected"), i, s)
-		s_pick(c, r, ph->name, s);
+		s_pick(c, r, stem, s);
 	json_decref(o);
+}
+
+/* Whether file is dirth-PHASE.json or the file of a value, dirth-PHASE-NAME=....json (a phase's
+ * name holds no '=', an option's name only [a-z_]). Sets stem to the part between "dirth-" and
+ * ".json". */
+static bool s_is_file(const char *file, const char *phase, char *stem, size_t size)
+{
+	size_t n = strlen(phase), len = strlen(file);
+	const char *rest = file + 6 + n;
+
+	if (strncmp(file, "dirth-", 6) || strncmp(file + 6, phase, n) || len < 6 + n + 5 ||
+	    strcmp(file + len - 5, ".json") || len - 5 - 6 >= size)
+		return false;
+	if (*rest == '-') {
+		size_t k = strspn(rest + 1, "abcdefghijklmnopqrstuvwxyz_");
+
+		if (!k || rest[1 + k] != '=')
+			return false;
+	} else if (strcmp(rest, ".json")) {
+		return false;
+	}
+	snprintf(stem, size, "%.*s", (int)(len - 5 - 6), file + 6);
+	return true;
+}
+
+static int s_name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+void lst_plot__dirth(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph)
+{
+	struct dirent **names = NULL;
+	int n;
+
+	if (strcmp(ph->suite, "snia-dirth"))
+		return;
+	n = scandir(r->dir, &names, NULL, s_name_cmp);
+	for (int i = 0; i < n; i++) {
+		char stem[512];
+
+		if (s_is_file(names[i]->d_name, ph->name, stem, sizeof(stem)))
+			s_file(c, r, stem);
+		free(names[i]);
+	}
+	free(names);
 }

@@ -313,7 +313,7 @@ static void s_page(struct lst_pts__ctx *c, size_t phase, const char *title)
 
 lst_pts *lst_pts_new(const lst_report *r, const struct lst_plot_list *made, lst_err *err)
 {
-	struct lst_pts__ctx c = { .r = r, .made = made, .err = err };
+	struct lst_pts__ctx c = { .r = r, .made = made, .err = err, .value = "" };
 
 	lst_err_clear(err);
 	c.p = lst_calloc(1, sizeof(*c.p));

@@ -108,29 +108,62 @@ static void s_rounds(struct lst_pts__ctx *c)
 				      pp->slope_excursion_pct));
 }
 
-/* The grid: the plan's sweep, or lockstep's default where it is not the spec's. */
+/* Whether axis ax is a value axis of the phase (the suite runs its whole grid once per value)
+ * rather than one of its grid: its NAME= is in the label of the phase's first value. */
+static bool s_value_axis(const struct lst_sweep_axis *ax, const char *label)
+{
+	size_t n;
+
+	if (!ax->opt)
+		return false;
+	n = strlen(ax->opt->name);
+	for (const char *p = label; (p = strstr(p, ax->opt->name)); p += n)
+		if ((p == label || p[-1] == ' ') && p[n] == '=')
+			return true;
+	return false;
+}
+
+/* "a, b" of the phase's axes that are (value) or are not value axes. */
+static void s_axes(const struct lst_plan_phase *pp, const char *label, bool value, char *buf,
+		   size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < pp->naxes && n < size; k++)
+		if (s_value_axis(&pp->axes[k], label) == value)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+					      pp->axes[k].opt ? pp->axes[k].opt->name : "ports");
+}
+
+/* The grid: the plan's sweep, or lockstep's default where it is not the spec's; and a test run
+ * once per value of an axis its grid does not build from. */
 static void s_grid(struct lst_pts__ctx *c)
 {
 	const struct lst_plan_phase *pp = c->pp;
+	size_t nvalues = lst_plan_phase_values(pp);
+	char label[256] = "", grid[160], values[160];
+	struct lst_workload w;
 
+	lst_plan_phase_value(pp, 0, &w, NULL, label, sizeof(label));
+	s_axes(pp, label, false, grid, sizeof(grid));
+	s_axes(pp, label, true, values, sizeof(values));
 	for (size_t i = 0; i < LST_ARRAY_SIZE(s_grids); i++) {
-		char axes[160] = "";
-		size_t n = 0;
-
 		if (!s_suite(c, s_grids[i].suite))
 			continue;
-		for (size_t k = 0; k < pp->naxes; k++)
-			n += (size_t)snprintf(axes + n, n < sizeof(axes) ? sizeof(axes) - n : 0,
-					      "%s%s", k ? ", " : "",
-					      pp->axes[k].opt ? pp->axes[k].opt->name : "ports");
-		if (pp->naxes)
+		if (*grid)
 			s_dev(c,
 			      lst_asprintf("the grid is the plan's sweep over %s (the values the "
 					   "header's parameters list); spec: %s",
-					   axes, s_grids[i].spec));
+					   grid, s_grids[i].spec));
 		else if (s_grids[i].ours)
 			s_dev(c, lst_strdup(s_grids[i].ours));
 	}
+	if (*values)
+		s_dev(c,
+		      lst_asprintf("the test runs %zu times, once per value of %s, each with its "
+				   "own verdict and files; the spec runs it once",
+				   nvalues, values));
 }
 
 /* The tests' own lengths: WSAT's stop, HIR's bursts and gaps, XSR's segments, DIRTH's runs. */

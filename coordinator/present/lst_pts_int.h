@@ -22,6 +22,7 @@ struct lst_pts__ctx {
 	size_t phase;			 /* its phase, an index into r->phases */
 	const struct lst_plan_phase *pp; /* its phase in the plan, NULL when unknown */
 	lst_err *err;			 /* the first suite file that could not be read */
+	const char *value, *stem; /* the value of a suite file being read (lst_pts_suite.c) */
 };
 
 /* --- lst_pts_block.c --- */
