@@ -108,21 +108,24 @@ static void s_steady_all(struct lst_pts__ctx *c)
 
 /* --- the tests' own exhibits ----------------------------------------------------------------- */
 
-static void s_iops(struct lst_pts__ctx *c)
+/* The IOPS matrix of the value being written: matrix-PHASE[-VALUE].csv, or matrix.csv, which
+ * the report model gives the first snia-iops phase (its first value) without a file of its own. */
+static void s_matrix(struct lst_pts__ctx *c)
 {
-	const struct lst_rpt_matrix *m = lst_report_matrix(c->r, c->pg->phase);
+	const struct lst_rpt_matrix *m = lst_report_matrix(c->r, c->stem);
 	struct lst_pts_block *b;
 	const char **heads;
 
-	s_steady_all(c);
+	if (!m && !c->value_index)
+		m = lst_report_matrix(c->r, c->pg->phase);
 	if (!m)
 		return;
 	heads = lst_calloc(m->nmix + 1, sizeof(*heads));
 	heads[0] = "Block size (bytes)";
 	for (size_t j = 0; j < m->nmix; j++)
 		heads[j + 1] = m->mix[j];
-	b = lst_pts__table(c->pg, "IOPS Measurement Window Tabular Data", "matrix", m->nmix + 1,
-			   heads);
+	b = lst_pts__vtable(c, "IOPS Measurement Window Tabular Data", "matrix", m->nmix + 1,
+			    heads);
 	free(heads);
 	for (size_t i = 0; i < m->nbs; i++) {
 		b->cells = lst_realloc(b->cells, (b->nrows + 1) * b->ncols * sizeof(*b->cells));
@@ -135,8 +138,14 @@ static void s_iops(struct lst_pts__ctx *c)
 	b->note = lst_asprintf("IOPS by block size and read/write mix (%% reads/%% writes), each "
 			       "the average of the measurement window (%s).",
 			       m->file);
-	lst_pts__plot(c, "IOPS 2D Plot: IOPS by block size and read/write mix", "matrix",
-		      c->pg->phase, NULL);
+	lst_pts__plot(c, "IOPS 2D Plot: IOPS by block size and read/write mix", "matrix", m->phase,
+		      NULL);
+}
+
+static void s_iops(struct lst_pts__ctx *c)
+{
+	s_steady_all(c);
+	lst_pts__each_value(c, s_matrix);
 }
 
 static void s_throughput(struct lst_pts__ctx *c)

@@ -7,6 +7,7 @@
  */
 #include "lst_pts_int.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lst_assert.h"
 #include "lst_util.h"
 
 char *lst_pts__num(double v, const char *fmt)
@@ -90,6 +92,45 @@ void lst_pts__plot(struct lst_pts__ctx *c, const char *title, const char *family
 	else if (!bl->drawn)
 		bl->note = lst_asprintf(
 			"Not drawn (gnuplot missing or failed): its script is %s.gp.", name);
+}
+
+/* See lst_pts_int.h: the value's name goes into the table's title and key. */
+struct lst_pts_block *lst_pts__vtable(struct lst_pts__ctx *c, const char *title, const char *key,
+				      size_t ncols, const char *const *heads)
+{
+	char t[512], k[512];
+
+	snprintf(t, sizeof(t), "%s%s%s%s", title, *c->value ? " (" : "", c->value,
+		 *c->value ? ")" : "");
+	snprintf(k, sizeof(k), "%s%s%s", key, *c->value ? ":" : "", c->value);
+	return lst_pts__table(c->pg, t, k, ncols, heads);
+}
+
+/* See lst_pts_int.h: the stem as the suite names each value's files. */
+void lst_pts__each_value(struct lst_pts__ctx *c, void (*fn)(struct lst_pts__ctx *c))
+{
+	size_t n = c->pp ? lst_plan_phase_values(c->pp) : 1;
+
+	for (size_t i = 0; i < n; i++) {
+		char label[256] = "", stem[512];
+		struct lst_workload w;
+		size_t len;
+
+		if (c->pp)
+			lst_plan_phase_value(c->pp, i, &w, NULL, label, sizeof(label));
+		len = (size_t)snprintf(stem, sizeof(stem), "%s%s", c->pg->phase, *label ? "-" : "");
+		for (const char *x = label; *x && len + 1 < sizeof(stem); x++)
+			stem[len++] = *x == ' '						  ? '-'
+				      : isalnum((unsigned char)*x) || strchr("=.+-%", *x) ? *x
+											  : '_';
+		stem[LST_MIN(len, sizeof(stem) - 1)] = '\0';
+		c->value = label;
+		c->stem = stem;
+		c->value_index = i;
+		fn(c);
+	}
+	c->value = "";
+	c->stem = c->pg->phase;
 }
 
 int lst_pts__write_file(const char *path, void (*fn)(FILE *f, const void *arg), const void *arg,

@@ -22,7 +22,10 @@ struct lst_pts__ctx {
 	size_t phase;			 /* its phase, an index into r->phases */
 	const struct lst_plan_phase *pp; /* its phase in the plan, NULL when unknown */
 	lst_err *err;			 /* the first suite file that could not be read */
-	const char *value, *stem; /* the value of a suite file being read (lst_pts_suite.c) */
+	/* the value of its value axes being written (lst_pts__each_value): its label ("" for a phase
+	 * without value axes), its index, and the stem of its files' names */
+	const char *value, *stem;
+	size_t value_index;
 };
 
 /* --- lst_pts_block.c --- */
@@ -37,6 +40,19 @@ struct lst_pts_block *lst_pts__table(struct lst_pts_page *pg, const char *title,
 
 /* A row of b->ncols cells (char *, taken; NULL: an empty cell). */
 void lst_pts__row(struct lst_pts_block *b, ...);
+
+/* A table of the value being written (c->value): its title and key name the value
+ * (" (size=8m)", ":size=8m") when the phase runs its test once per value. */
+struct lst_pts_block *lst_pts__vtable(struct lst_pts__ctx *c, const char *title, const char *key,
+				      size_t ncols, const char *const *heads);
+
+/*
+ * Calls fn for the page's phase once per value of its value axes (once without any), with
+ * c->value the value's label ("size=8m", "" without), c->value_index its index and c->stem the
+ * name its files take: PHASE, or PHASE-VALUE with spaces turned to '-' and any character but
+ * letters, digits and "=.+-%" to '_', as docs/results.md names them (Values of a suite phase).
+ */
+void lst_pts__each_value(struct lst_pts__ctx *c, void (*fn)(struct lst_pts__ctx *c));
 
 /* A plot block: the plot FAMILY_slug(a)[_slug(b)] as lst_plot_report names it, with a note
  * when it was not made or not drawn. */

@@ -8,7 +8,6 @@
  */
 #include "lst_pts_int.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -26,50 +25,6 @@ static double s_num(json_t *o, const char *key)
 	json_t *v = json_object_get(o, key);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* A table of the value being written: its title and key name the value (" (size=8m)",
- * ":size=8m") when the phase runs its test once per value. */
-static struct lst_pts_block *s_table(struct lst_pts__ctx *c, const char *title, const char *key,
-				     size_t ncols, const char *const *heads)
-{
-	char t[512], k[512];
-
-	snprintf(t, sizeof(t), "%s%s%s%s", title, *c->value ? " (" : "", c->value,
-		 *c->value ? ")" : "");
-	snprintf(k, sizeof(k), "%s%s%s", key, *c->value ? ":" : "", c->value);
-	return lst_pts__table(c->pg, t, k, ncols, heads);
-}
-
-/*
- * Calls fn for the page's phase once per value of its value axes (once without any), with
- * c->value the value's label ("size=8m", "" without) and c->stem the name its files take:
- * PHASE, or PHASE-VALUE with spaces turned to '-' and any character but letters, digits and
- * "=.+-%" to '_', as docs/results.md names them (Values of a suite phase).
- */
-static void s_each_value(struct lst_pts__ctx *c, void (*fn)(struct lst_pts__ctx *c))
-{
-	size_t n = c->pp ? lst_plan_phase_values(c->pp) : 1;
-
-	for (size_t i = 0; i < n; i++) {
-		char label[256] = "", stem[512];
-		struct lst_workload w;
-		size_t len;
-
-		if (c->pp)
-			lst_plan_phase_value(c->pp, i, &w, NULL, label, sizeof(label));
-		len = (size_t)snprintf(stem, sizeof(stem), "%s%s", c->pg->phase, *label ? "-" : "");
-		for (const char *x = label; *x && len + 1 < sizeof(stem); x++)
-			stem[len++] = *x == ' '						  ? '-'
-				      : isalnum((unsigned char)*x) || strchr("=.+-%", *x) ? *x
-											  : '_';
-		stem[LST_MIN(len, sizeof(stem) - 1)] = '\0';
-		c->value = label;
-		c->stem = stem;
-		fn(c);
-	}
-	c->value = "";
-	c->stem = c->pg->phase;
 }
 
 /* A string of o, copied; "" when absent. */
@@ -90,7 +45,8 @@ static json_t *s_json(struct lst_pts__ctx *c, const char *prefix)
 
 	if (access(path, F_OK)) {
 		static const char *const heads[] = { "File" };
-		struct lst_pts_block *b = s_table(c, "Missing results", "missing", 1, heads);
+		struct lst_pts_block *b =
+			lst_pts__vtable(c, "Missing results", "missing", 1, heads);
 
 		lst_pts__row(b, lst_asprintf("%s-%s.json", prefix, c->stem));
 		b->note = lst_strdup(
@@ -127,8 +83,8 @@ static int s_xsr_intervals(struct lst_pts__ctx *c)
 	if (!rc)
 		rc = lst_csv_require(csv, names, cols, c->err);
 	b = rc ? NULL
-	       : s_table(c, "XSR Tabular Data: Throughput per Interval", "intervals",
-			 LST_ARRAY_SIZE(heads), heads);
+	       : lst_pts__vtable(c, "XSR Tabular Data: Throughput per Interval", "intervals",
+				 LST_ARRAY_SIZE(heads), heads);
 	for (size_t i = 0; b && !rc && i < lst_csv_nrows(csv); i++) {
 		double v[LST_ARRAY_SIZE(names) - 1];
 
@@ -155,7 +111,7 @@ static void s_xsr(struct lst_pts__ctx *c)
 
 	if (!o)
 		return;
-	b = s_table(c, "XSR Segments", "segments", LST_ARRAY_SIZE(sh), sh);
+	b = lst_pts__vtable(c, "XSR Segments", "segments", LST_ARRAY_SIZE(sh), sh);
 	json_array_foreach (json_object_get(o, "segments"), i, s) {
 		const char *name = json_string_value(json_object_get(s, "name"));
 
@@ -163,7 +119,7 @@ static void s_xsr(struct lst_pts__ctx *c)
 			     lst_pts__num(s_num(s, "intervals"), "%.0f"),
 			     lst_pts__num(s_num(s, "mbps"), "%.2f"));
 	}
-	b = s_table(c, "XSR Recovery", "recovery", LST_ARRAY_SIZE(rh), rh);
+	b = lst_pts__vtable(c, "XSR Recovery", "recovery", LST_ARRAY_SIZE(rh), rh);
 	lst_pts__row(b, lst_pts__num(s_num(o, "baseline_mbps"), "%.2f"),
 		     lst_pts__num(s_num(o, "tolerance_pct"), "%.0f"),
 		     lst_strdup(json_is_true(json_object_get(o, "recovered")) ? "yes" : "no"),
@@ -189,7 +145,7 @@ static void s_selected(struct lst_pts__ctx *c, json_t *sel)
 	json_t *s;
 	size_t i;
 
-	b = s_table(c, "DIRTH Selected Points", "selected", LST_ARRAY_SIZE(heads), heads);
+	b = lst_pts__vtable(c, "DIRTH Selected Points", "selected", LST_ARRAY_SIZE(heads), heads);
 	b->note = lst_strdup("Max: the highest IOPS; min: the lowest mean response time; mid-high "
 			     "and mid-low: the points nearest two thirds and one third of the way "
 			     "between them. Each ran once more for its histogram.");
@@ -232,8 +188,8 @@ static void s_confidence(struct lst_pts__ctx *c, json_t *sel)
 	json_t *s;
 	size_t i;
 
-	b = s_table(c, "DIRTH Response Time Confidence Levels", "confidence", LST_ARRAY_SIZE(heads),
-		    heads);
+	b = lst_pts__vtable(c, "DIRTH Response Time Confidence Levels", "confidence",
+			    LST_ARRAY_SIZE(heads), heads);
 	b->note = lst_strdup("From each run's latency histogram merged over every path, never "
 			     "averaged; a percentile is supported when at least 10 I/Os lie above "
 			     "it.");
@@ -269,7 +225,7 @@ static void s_histograms(struct lst_pts__ctx *c, json_t *sel)
 		snprintf(title, sizeof(title), "DIRTH Response Time Histogram: %s (%s)",
 			 pick ? pick : "?", label ? label : "?");
 		snprintf(key, sizeof(key), "histogram:%s", pick ? pick : "?");
-		b = s_table(c, title, key, LST_ARRAY_SIZE(heads), heads);
+		b = lst_pts__vtable(c, title, key, LST_ARRAY_SIZE(heads), heads);
 		json_array_foreach (json_object_get(s, "histogram"), k, bin)
 			lst_pts__row(
 				b, lst_pts__num(json_number_value(json_array_get(bin, 0)), "%.3f"),
@@ -293,10 +249,10 @@ static void s_dirth(struct lst_pts__ctx *c)
 
 void lst_pts__xsr(struct lst_pts__ctx *c)
 {
-	s_each_value(c, s_xsr);
+	lst_pts__each_value(c, s_xsr);
 }
 
 void lst_pts__dirth(struct lst_pts__ctx *c)
 {
-	s_each_value(c, s_dirth);
+	lst_pts__each_value(c, s_dirth);
 }
