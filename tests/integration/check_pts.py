@@ -15,6 +15,7 @@ more per test. Exits 1 with what is wrong.
 """
 import csv
 import json
+import math
 import os
 import re
 import sys
@@ -26,17 +27,25 @@ STEADY = ["convergence", "window", "calc"]
 # Each test's tables and plots (plot families) in the spec's order; "S" stands for the
 # steady-state exhibits of each of its tests.
 LAYOUT = {
-    "snia-iops": ["S", "matrix", "plot:matrix"],
+    "snia-iops": ["S", "V"],
     "snia-throughput": ["S", "throughput", "plot:timeseries"],
     "snia-latency": ["S", "latency", "plot:lat_vs_iops"],
     "snia-wsat": ["plot:wsat", "wsat", "S"],
     "snia-hir": ["plot:hir", "hir"],
-    "snia-xsr": ["plot:timeseries", "segments", "recovery", "intervals"],
+    "snia-xsr": ["plot:timeseries", "V"],
     "snia-ecw": ["S", "intensity", "plot:lat_vs_iops"],
-    "snia-dirth": ["S", "intensity", "plot:lat_vs_iops", "selected", "confidence", "H"],
+    "snia-dirth": ["S", "intensity", "plot:lat_vs_iops", "V"],
+}
+# What a test shows once per value of a phase run once per value (once without): "V" above.
+VALUE_ITEMS = {
+    "snia-iops": ["matrix", "plot:matrix"],
+    "snia-xsr": ["segments", "recovery", "intervals"],
+    "snia-dirth": ["selected", "confidence", "H"],
 }
 
 
+# The axes a suite builds its grid from; any other a suite phase sweeps runs the grid per value.
+GRID_AXES = ("bs", "rwmixread", "jobs", "iodepth", "rate_iops")
 FAMILIES = ("lat_vs_iops", "timeseries", "steady", "matrix", "wsat", "hir", "dirth")
 
 
@@ -159,16 +168,50 @@ def family(key):
     return "plot:" + next((f for f in FAMILIES if key[5:].startswith(f + "_")), key[5:])
 
 
-def layout(suite, tests, picks):
+def value_files(d, prefix, phase, ext):
+    """The files PREFIX-PHASE.EXT, or PREFIX-PHASE-VALUE.EXT of a phase run once per value, as
+    (file, label): the label is the value as the page names it ("size=8m pattern=zeros"), read
+    back from the file name (docs/results.md: spaces became '-')."""
+    out = []
+    for f in sorted(os.listdir(d)):
+        if f == "%s-%s.%s" % (prefix, phase, ext):
+            out.append((f, ""))
+        elif f.startswith("%s-%s-" % (prefix, phase)) and f.endswith("." + ext):
+            rest = f[len(prefix) + len(phase) + 2:-len(ext) - 1]
+            if re.match(r"[a-z_]+=", rest):
+                out.append((f, " ".join(re.split(r"-(?=[a-z_]+=)", rest))))
+    return out
+
+
+def in_page_order(sec, key, files):
+    """files (value_files) in the order the page shows their table KEY[:LABEL]."""
+    pos = {k: i for i, k in enumerate(sec["order"])}
+    return sorted(files, key=lambda fl: pos.get(key + (":" + fl[1] if fl[1] else ""), 1e9))
+
+
+def sfx(label):
+    return ":" + label if label else ""
+
+
+def layout(suite, tests, per_value):
+    """The blocks of a test's page in the spec's order; per_value: (label, picks) of each value
+    of a test whose own files make tables per value."""
     want = []
     for item in LAYOUT[suite]:
         if item == "S":
             for t in tests:
                 want.append("plot:steady")
                 want += [k + (":" + t["test"] if len(tests) > 1 else "") for k in STEADY]
-        elif item == "H":
-            for p in picks:
-                want += ["plot:dirth", "histogram:" + p]
+        elif item == "V":
+            for label, picks in per_value:
+                for k in VALUE_ITEMS[suite]:
+                    if k == "H":
+                        for p in picks:
+                            want += ["plot:dirth", "histogram:%s%s" % (p, sfx(label))]
+                    elif k.startswith("plot:"):
+                        want.append(k)
+                    else:
+                        want.append(k + sfx(label))
         else:
             want.append(item)
     return want
@@ -207,26 +250,92 @@ def curve_rows(d, phase):
     return out
 
 
+def check_matrix(d, phase, t, f, label):
+    mrows = csv_rows(os.path.join(d, f))
+    mixes = [k for k in mrows[0] if "/" in k]
+    key = "matrix" + sfx(label)
+    if not check(key in t, "%s: no table %s" % (phase, key)):
+        return
+    check(t[key]["heads"][1:] == mixes, "%s %s heads %s" % (phase, key, t[key]["heads"]))
+    rows_equal(t[key], [[float(r["bs"])] + [float(r[k]) for k in mixes] for r in mrows],
+               "%s %s" % (phase, key))
+
+
+def check_xsr(d, phase, t, label):
+    x = sfx(label)
+    stem = phase + ("-" + label.replace(" ", "-") if label else "")
+    xc = csv_rows(os.path.join(d, "xsr-%s.csv" % stem))
+    rows_equal(t["intervals" + x], [[float(r[k]) for k in ("segment", "interval", "t_s", "seconds",
+                                                          "iops", "mbps")] for r in xc],
+               phase + " xsr intervals" + x)
+    xj = json.load(open(os.path.join(d, "xsr-%s.json" % stem)))
+    rows_equal(t["segments" + x], [[i + 1, s["name"], s["intervals"], s["mbps"]]
+                                   for i, s in enumerate(xj["segments"])], phase + " xsr segments" + x)
+    r = t["recovery" + x]["rows"][0]
+    near(r[0], xj["baseline_mbps"], phase + " xsr baseline" + x)
+    check(r[2] == ("yes" if xj["recovered"] else "no"), phase + " xsr recovered " + r[2])
+    if xj["recovered"]:
+        near(r[3], xj["recovered_interval"], phase + " xsr recovered interval" + x)
+        near(r[4], xj["recovery_s"], phase + " xsr recovery time" + x)
+
+
+def check_dirth(d, phase, t, dj, label):
+    x = sfx(label)
+    stem = phase + ("-" + label.replace(" ", "-") if label else "")
+    rows_equal(t["selected" + x], [[s["pick"], s["label"], s["jobs"], s["iodepth"], s["grid_iops"],
+                                    s["grid_lat_mean_us"], s["iops"], s["ios"], s["seconds"],
+                                    s["lat_mean_us"], s["lat_max_us"]] for s in dj["selected"]],
+               phase + " dirth selected" + x)
+    pc = ("99", "99.9", "99.99", "99.999")
+    rows_equal(t["confidence" + x],
+               [[s["pick"]] + [s["percentiles_us"][p] for p in pc] +
+                [", ".join("p" + p for p in pc if s["supported"][p]) or "none"]
+                for s in dj["selected"]], phase + " dirth confidence" + x)
+    bins = {}
+    for r in csv_rows(os.path.join(d, "dirth-%s.csv" % stem)):
+        bins.setdefault(r["pick"], []).append([float(r["lo_us"]), float(r["hi_us"]),
+                                               float(r["count"])])
+    for s in dj["selected"]:
+        key = "histogram:" + s["pick"] + x
+        rows_equal(t[key], [b[:3] for b in s["histogram"]], phase + " " + key)
+        rows_equal(t[key], bins[s["pick"]], phase + " " + key + " (csv)")
+
+
 def check_phase(d, phase, suite, sec, tests, rounds):
-    picks = []
-    if suite == "snia-dirth" and os.path.exists(os.path.join(d, "dirth-%s.json" % phase)):
-        dj = json.load(open(os.path.join(d, "dirth-%s.json" % phase)))
-        picks = [s["pick"] for s in dj["selected"]]
-    want = layout(suite, tests, picks)
+    files = []
+    if suite == "snia-iops":
+        files = value_files(d, "matrix", phase, "csv")
+        if os.path.exists(os.path.join(d, "matrix.csv")) and \
+                not any(lbl == "" for _, lbl in files):
+            # matrix.csv: the first snia-iops phase's (its first value's) without a file of its own
+            first = [k for k in sec["order"] if k.startswith("matrix")][:1]
+            files.insert(0, ("matrix.csv", first[0][7:] if first and ":" in first[0] else ""))
+    elif suite == "snia-xsr":
+        files = value_files(d, "xsr", phase, "json")
+    elif suite == "snia-dirth":
+        files = value_files(d, "dirth", phase, "json")
+    files = in_page_order(sec, {"snia-iops": "matrix", "snia-xsr": "segments",
+                                "snia-dirth": "selected"}.get(suite, ""), files)
+    per_value = []
+    for f, label in files:
+        picks = []
+        if suite == "snia-dirth":
+            picks = [s["pick"] for s in json.load(open(os.path.join(d, f)))["selected"]]
+        per_value.append((label, picks))
+    want = layout(suite, tests, per_value)
     got = [family(k) for k in sec["order"]]
     check(got == want, "%s: blocks %s, want the spec's %s" % (phase, got, want))
     for name, drawn in sec["plots"].items():
         check(drawn, "%s: plot %s is not inline" % (phase, name))
     check_steady(sec, tests, phase)
     t = sec["tables"]
-    if suite == "snia-iops":
-        m = "matrix.csv" if os.path.exists(os.path.join(d, "matrix.csv")) and \
-            not os.path.exists(os.path.join(d, "matrix-%s.csv" % phase)) else "matrix-%s.csv" % phase
-        mrows = csv_rows(os.path.join(d, m))
-        mixes = [k for k in mrows[0] if "/" in k]
-        check(t["matrix"]["heads"][1:] == mixes, "%s matrix heads %s" % (phase, t["matrix"]["heads"]))
-        rows_equal(t["matrix"], [[float(r["bs"])] + [float(r[k]) for k in mixes] for r in mrows],
-                   phase + " matrix")
+    for f, label in files:
+        if suite == "snia-iops":
+            check_matrix(d, phase, t, f, label)
+        elif suite == "snia-xsr":
+            check_xsr(d, phase, t, label)
+        elif suite == "snia-dirth":
+            check_dirth(d, phase, t, json.load(open(os.path.join(d, f))), label)
     if suite == "snia-throughput":
         rows_equal(t["throughput"], [[x["test"], x["average"]] for x in tests], phase + " throughput")
     if suite in ("snia-latency",):
@@ -242,40 +351,6 @@ def check_phase(d, phase, suite, sec, tests, rounds):
         rows_equal(t["hir"], [[r["test"], float(r["round"]), float(r["t_s"]), float(r["iops"]),
                                float(r["lat_mean_us"]), float(r["lat_max_us"])]
                               for r in rounds if r["phase"] == phase], phase + " hir")
-    if suite == "snia-xsr":
-        xc = csv_rows(os.path.join(d, "xsr-%s.csv" % phase))
-        rows_equal(t["intervals"], [[float(r[k]) for k in ("segment", "interval", "t_s", "seconds",
-                                                          "iops", "mbps")] for r in xc],
-                   phase + " xsr intervals")
-        xj = json.load(open(os.path.join(d, "xsr-%s.json" % phase)))
-        rows_equal(t["segments"], [[i + 1, s["name"], s["intervals"], s["mbps"]]
-                                   for i, s in enumerate(xj["segments"])], phase + " xsr segments")
-        rec = xj["recovered_interval"] if xj["recovered"] else None
-        r = t["recovery"]["rows"][0]
-        near(r[0], xj["baseline_mbps"], phase + " xsr baseline")
-        check(r[2] == ("yes" if xj["recovered"] else "no"), phase + " xsr recovered " + r[2])
-        if rec:
-            near(r[3], rec, phase + " xsr recovered interval")
-            near(r[4], xj["recovery_s"], phase + " xsr recovery time")
-    if suite == "snia-dirth" and picks:
-        rows_equal(t["selected"], [[s["pick"], s["label"], s["jobs"], s["iodepth"], s["grid_iops"],
-                                    s["grid_lat_mean_us"], s["iops"], s["ios"], s["seconds"],
-                                    s["lat_mean_us"], s["lat_max_us"]] for s in dj["selected"]],
-                   phase + " dirth selected")
-        pc = ("99", "99.9", "99.99", "99.999")
-        rows_equal(t["confidence"],
-                   [[s["pick"]] + [s["percentiles_us"][p] for p in pc] +
-                    [", ".join("p" + p for p in pc if s["supported"][p]) or "none"]
-                    for s in dj["selected"]], phase + " dirth confidence")
-        bins = {}
-        for r in csv_rows(os.path.join(d, "dirth-%s.csv" % phase)):
-            bins.setdefault(r["pick"], []).append([float(r["lo_us"]), float(r["hi_us"]),
-                                                   float(r["count"])])
-        for s in dj["selected"]:
-            rows_equal(t["histogram:" + s["pick"]], [b[:3] for b in s["histogram"]],
-                       phase + " histogram " + s["pick"])
-            rows_equal(t["histogram:" + s["pick"]], bins[s["pick"]],
-                       phase + " histogram (csv) " + s["pick"])
 
 
 def expected_deviations(phase, suite, block, run):
@@ -286,9 +361,11 @@ def expected_deviations(phase, suite, block, run):
     for t in run["targets"]:
         if len(t["paths"]) > 1:
             want.append(r"target %s is driven through %d paths at once" % (t["name"], len(t["paths"])))
-    m = re.search(r"pattern: (\S+?)[,}\s]", block)
-    if m and m.group(1) != "random":
-        want.append(r"^data pattern %s \(spec: random" % re.escape(m.group(1)))
+    m = re.search(r"pattern: (\[[^]]*\]|[^,}\s]+)", block)
+    pats = [x.strip() for x in m.group(1).strip("[]").split(",")] if m else []
+    pats = [x for x in pats if x != "random"]
+    if pats:
+        want.append(r"^data pattern %s \(spec: random" % re.escape(pats[0]))
     m = re.search(r"round: \{[^}]*duration: (\w+)", block)
     if m and m.group(1) not in ("60s", "1m") and suite != "snia-hir":
         want.append(r"^(rounds|intervals) of .+ \(spec: 1 minute\)")
@@ -298,10 +375,16 @@ def expected_deviations(phase, suite, block, run):
     m = re.search(r"max_rounds: (\d+)", block)
     if m and m.group(1) != "25" and suite != "snia-wsat":
         want.append(r"^at most %s rounds \(spec: 25\)" % m.group(1))
-    if "sweep:" in block and suite in ("snia-iops", "snia-throughput", "snia-latency",
-                                       "snia-ecw", "snia-dirth"):
-        axes = ", ".join(re.findall(r"(\w+): \[", block.split("sweep:")[1].split("\n")[0]))
-        want.append(r"^the grid is the plan's sweep over %s .*; spec: " % axes)
+    sweep = re.findall(r"(\w+): \[([^]]*)\]", block.split("sweep:")[1].split("\n")[0]) \
+        if "sweep:" in block else []
+    grid = [a for a, _ in sweep if a in GRID_AXES]
+    values = [(a, len(v.split(","))) for a, v in sweep if a not in GRID_AXES]
+    if values:
+        want.append(r"^the test runs %d times, once per value of %s, each with its own"
+                    % (math.prod(n for _, n in values), ", ".join(a for a, _ in values)))
+    if grid and suite in ("snia-iops", "snia-throughput", "snia-latency", "snia-ecw",
+                          "snia-dirth"):
+        want.append(r"^the grid is the plan's sweep over %s .*; spec: " % ", ".join(grid))
     elif suite == "snia-iops":
         want.append(r"^the 0\.5 KiB block size is not run")
     elif suite == "snia-latency":
