@@ -40,6 +40,8 @@ test wants them: a plan with a `report:` section (sponsor, NAND type) and the ph
   xsr           suite snia-xsr: three segments of 4 one-second intervals, sequential 1 MiB,
                 random 8 KiB, sequential again recovering in its second interval; xsr-xsr.csv
                 and xsr-xsr.json
+  xsr-op        the same once per value of a region size (sweep: {size: [100g, 200g]}), as
+                an over-provisioning study runs it: xsr-xsr-op-size=100g.* and size=200g.*
   ecw           suite snia-ecw: jobs 2, 1 x QD 4, 1, 4 rounds, window 3, steady; curves.csv
   dirth         suite snia-dirth: the same grid, then a histogram run of each of the four
                 selected points; dirth-dirth.json and dirth-dirth.csv
@@ -387,7 +389,9 @@ class Run:
             self.curve_row("lat", 1, 1, kib * KIB, mix, sum(p[0] for p in pts) / len(pts),
                            sum(p[1] for p in pts) / len(pts))
 
-    def xsr(self):
+    def xsr(self, phase="xsr", value=""):
+        """XSR's three segments; with a value (a phase run once per value), its label starts
+        the points' labels and its files are xsr-PHASE-VALUE.*, as the suite writes them."""
         segs = (("seq 1024k", "write", KIB * KIB, (1900, 1850, 1800, 1800)),
                 ("rnd 8k", "randwrite", 8 * KIB, (600, 420, 400, 390)),
                 ("seq 1024k again", "write", KIB * KIB, (1300, 1790, 1800, 1810)))
@@ -397,21 +401,26 @@ class Run:
                 iops = mb * 1e6 / bs * self.wspeed
                 wl = {"rw": rw, "bs": bs, "iodepth": 32, "jobs": 1}
                 t = self.t
-                got, _ = self.point("xsr", name, wl, 0, iops, 32 / iops * 1e6, intervals=1,
-                                    ramp=0, test=name, rnd=k)
+                test = (value + " " + name).strip()
+                got, _ = self.point(phase, test, wl, 0, iops * (0.8 if value == "size=200g" else 1),
+                                    32 / iops * 1e6, intervals=1, ramp=0, test=test, rnd=k)
                 rows.append((g, k, t, 1.0, got, got * bs / 1e6))
             mb = [r[5] for r in rows if r[0] == g]
             segments.append({"name": name, "intervals": len(mb), "mbps": sum(mb) / len(mb)})
         base = sum(r[5] for r in rows if r[0] == 1) / 4
         at = next(r[1] for r in rows if r[0] == 3 and r[5] >= 0.9 * base)
-        with open(os.path.join(self.out, "xsr-xsr.csv"), "w") as f:
+        stem = phase + ("-" + value if value else "")
+        with open(os.path.join(self.out, "xsr-%s.csv" % stem), "w") as f:
             f.write("phase,segment,interval,t_s,seconds,iops,mbps\n")
             for r in rows:
-                f.write("xsr,%d,%d,%.6f,%.3f,%.3f,%.3f\n" % r)
-        with open(os.path.join(self.out, "xsr-xsr.json"), "w") as f:
-            json.dump({"phase": "xsr", "segments": segments, "baseline_mbps": base,
-                       "tolerance_pct": 10, "recovered": True, "recovered_interval": at,
-                       "recovery_s": float(at)}, f, indent=2)
+                f.write(phase + ",%d,%d,%.6f,%.3f,%.3f,%.3f\n" % r)
+        with open(os.path.join(self.out, "xsr-%s.json" % stem), "w") as f:
+            o = {"phase": phase, "segments": segments, "baseline_mbps": base,
+                 "tolerance_pct": 10, "recovered": True, "recovered_interval": at,
+                 "recovery_s": float(at)}
+            if value:
+                o["value"] = value
+            json.dump(o, f, indent=2)
 
     def grid(self, phase, test):
         grid = [(j, d) for j in (2, 1) for d in (4, 1)]
@@ -496,6 +505,8 @@ class Run:
         if self.pts:
             self.latency()
             self.xsr()
+            for value in ("size=100g", "size=200g"):
+                self.xsr("xsr-op", value)
             self.ecw()
             self.dirth()
         with open(os.path.join(out, "timeseries.csv"), "w") as f:
@@ -585,6 +596,11 @@ defaults: {interval: 1s}""") + """  - name: lat
     steady: {window: 4}
   - name: xsr
     suite: snia-xsr
+    round: {duration: 1s}
+    xsr: {segments: [4s, 4s, 4s]}
+  - name: xsr-op
+    suite: snia-xsr
+    sweep: {size: [100g, 200g]}
     round: {duration: 1s}
     xsr: {segments: [4s, 4s, 4s]}
   - name: ecw
