@@ -10,6 +10,8 @@
  * steady-state verdicts, and the IOPS matrix. --json prints the same as one object.
  * --html[=FILE] also writes the report as one self-contained HTML page (lst_report_html.c),
  * by default DIR/report.html; for two folders the comparison, by default OUT/compare.html.
+ * --pts also writes the SNIA PTS report of the folder (lst_pts.h): DIR/pts.html, DIR/pts.md and
+ * DIR/pts.pdf.
  *
  * Two folders or more: points are matched by (phase, test, label) and each run's change from
  * the first is given in percent, with a noise verdict where both have repeats, printed and
@@ -40,6 +42,7 @@
 #include "lst_err.h"
 #include "lst_log.h"
 #include "lst_plot.h"
+#include "lst_pts.h"
 #include "lst_compare.h"
 #include "lst_repeats.h"
 #include "lst_report_repeats.h"
@@ -61,7 +64,7 @@ struct s_args {
 	const char *labels;		   /* --label A,B,C; NULL when not given */
 	const char *out;
 	const char *html; /* --html: the file, "" for DIR/report.html; NULL: none */
-	int64_t json, no_plots, limit_ns, tail_limit_ns;
+	int64_t json, no_plots, limit_ns, tail_limit_ns, pts;
 	bool plots;
 	double limit_us; /* --limit, 0 when not given */
 };
@@ -97,6 +100,12 @@ static const struct lst_flag s_own[] = {
 			   "OUT/compare.html" },
 	  .arg = "FILE",
 	  .flags = LST_FLAG_OPTIONAL },
+	{ .opt = { .name = "pts",
+		   .type = LST_OPT_BOOL,
+		   .offset = S_ARG(pts),
+		   .help = "also write the SNIA PTS report, a page per suite test in the spec's "
+			   "report format: DIR/pts.html, DIR/pts.md and DIR/pts.pdf (printed by "
+			   "headless Chromium)" } },
 	{ .opt = { .name = "no-plots",
 		   .type = LST_OPT_BOOL,
 		   .offset = S_ARG(no_plots),
@@ -151,7 +160,9 @@ const struct lst_flag_cmd lst_cmd_report_flags = {
 		"direction made, in which intervals, and whether other paths had theirs at the\n"
 		"same time (a shared cause, such as the drive) or none did; also DIR/tail.csv.\n"
 		"Plots go to DIR/plots (or OUT) as NAME.svg and NAME.png, with the gnuplot\n"
-		"script NAME.gp that drew them.\n"
+		"script NAME.gp that drew them. --pts also writes the SNIA PTS report, a page\n"
+		"per suite test in the spec's report format (header, the spec's plots and\n"
+		"tables, deviations from the spec): DIR/pts.html, DIR/pts.md, DIR/pts.pdf.\n"
 		"\n"
 		"With two folders or more (at most 26), compare the runs with the first: points\n"
 		"matched by phase and label, IOPS, MB/s, mean, p99, p99.99, read and write p99\n"
@@ -208,6 +219,10 @@ static int s_parse_args(int argc, char **argv, struct s_args *a)
 		lst_log_error("report: give one results folder, or two to %d to compare (see "
 			      "'lockstep report --help')",
 			      LST_COMPARE_MAX_RUNS);
+		return -EINVAL;
+	}
+	if (a->pts && a->ndirs != 1) {
+		lst_log_error("report: --pts writes the pages of one results folder: give one");
 		return -EINVAL;
 	}
 	if (a->labels && a->ndirs < 2) {
@@ -297,12 +312,61 @@ static char *s_tail(const struct s_args *a, lst_report *r, lst_report_tail **rt)
 	return path;
 }
 
+static char *s_abs_path(const char *path);
+
+/* The link from DIR/pts.md to the plots folder: "plots" for DIR/plots, else the folder as
+ * given. The caller frees. */
+static char *s_plots_link(const lst_report *r, const char *outdir)
+{
+	char *dflt = lst_asprintf("%s/plots", r->dir), *link;
+
+	link = !strcmp(outdir, dflt) ? lst_strdup("plots") : s_abs_path(outdir);
+	free(dflt);
+	return link;
+}
+
+/* --pts: DIR/pts.html, DIR/pts.md and DIR/pts.pdf; what was written goes to *written (the
+ * caller frees). Returns 0, or 2 after an error (said); a PDF Chromium could not print is
+ * warned about. */
+static int s_write_pts(const struct s_args *a, const lst_report *r, const char *outdir,
+		       const struct lst_plot_list *made, char **written)
+{
+	char *html = lst_asprintf("%s/pts.html", r->dir), *md = lst_asprintf("%s/pts.md", r->dir);
+	char *pdf = lst_asprintf("%s/pts.pdf", r->dir), *link = NULL;
+	lst_pts *p;
+	lst_err err;
+	int rc = 2;
+
+	if (!(p = lst_pts_new(r, a->plots ? made : NULL, &err)))
+		goto out;
+	link = s_plots_link(r, outdir ? outdir : r->dir);
+	if (lst_pts_html_write(p, outdir ? outdir : r->dir, html, &err) ||
+	    lst_pts_md_write(p, link, md, &err))
+		goto out;
+	rc = 0;
+	if (lst_pts_pdf_write(html, pdf, &err)) {
+		lst_log_warn("report: %s", err.msg);
+		*written = lst_asprintf("%s, %s", html, md);
+	} else {
+		*written = lst_asprintf("%s, %s, %s", html, md, pdf);
+	}
+out:
+	if (rc)
+		lst_log_error("report: %s", err.msg);
+	lst_pts_destroy(&p);
+	free(link);
+	free(html);
+	free(md);
+	free(pdf);
+	return rc;
+}
+
 static int s_report_one(const struct s_args *a)
 {
 	struct lst_plot_list made = { 0 };
 	lst_report *r;
 	lst_report_tail *rt = NULL;
-	char *outdir = NULL, *html = NULL, *tail;
+	char *outdir = NULL, *html = NULL, *tail, *pts = NULL;
 	lst_err err, perr = { 0 };
 	int prc = 0, rc = 0;
 
@@ -323,6 +387,8 @@ static int s_report_one(const struct s_args *a)
 	}
 	if (a->html && !(html = s_write_html(a, r, outdir, a->plots ? &made : NULL, prc, &perr)))
 		goto out;
+	if (a->pts && (rc = s_write_pts(a, r, outdir, &made, &pts)))
+		goto out;
 	if (a->json) {
 		json_t *o = json_object();
 
@@ -330,6 +396,8 @@ static int s_report_one(const struct s_args *a)
 			json_object_set_new(o, "html", json_string(html));
 		if (tail)
 			json_object_set_new(o, "tail_csv", json_string(tail));
+		if (pts)
+			json_object_set_new(o, "pts", json_string(pts));
 		json_object_set_new(o, "plots",
 				    lst_report_plots_json(outdir, &made, prc, &perr, a->plots));
 		json_object_set_new(o, "repeats", lst_repeats_json(r));
@@ -344,6 +412,8 @@ static int s_report_one(const struct s_args *a)
 			printf("\ntail: %s\n", tail);
 		if (html)
 			printf("\nhtml: %s\n", html);
+		if (pts)
+			printf("%spts: %s\n", html ? "" : "\n", pts);
 	}
 	if (fflush(stdout) && !rc)
 		rc = -EIO;
@@ -354,6 +424,7 @@ out:
 		rc = 2;
 	free(html);
 	free(tail);
+	free(pts);
 	lst_plot_list_free(&made);
 	free(outdir);
 	lst_report_destroy(&r);

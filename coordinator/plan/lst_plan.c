@@ -159,6 +159,10 @@ void lst_plan_destroy(lst_plan **pp)
 	free(p->text);
 	free(p->name);
 	free(p->description);
+	free(p->report.sponsor);
+	free(p->report.nand);
+	free(p->report.form_factor);
+	free(p->report.interface);
 	free(p->journal);
 	free(p);
 	*pp = NULL;

@@ -270,7 +270,15 @@ typedef struct lst_plan {
 	char *text;	 /* the file's text, kept verbatim for run.json */
 	int64_t version; /* `lockstep:`, must be 1 */
 	char *name;
-	char *description;     /* NULL when not given */
+	char *description; /* NULL when not given */
+	/* `report:` what the device's and the test's report header needs and no agent can read
+	 * (the SNIA PTS report, `lockstep report --pts`); each NULL when not given */
+	struct lst_plan_report {
+		char *sponsor;	   /* who ran or paid for the test */
+		char *nand;	   /* the flash type, "TLC 3D NAND" */
+		char *form_factor; /* "2.5\" 15 mm" */
+		char *interface;   /* "SAS 12Gb/s dual port" */
+	} report;
 	int64_t lease;	       /* ns an agent keeps running without hearing from us */
 	int64_t on_agent_loss; /* enum lst_on_loss */
 	int64_t retry_wait;    /* ns a retry waits for lost agents to come back */

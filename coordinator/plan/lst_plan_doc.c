@@ -332,7 +332,7 @@ static void s_doc_table(FILE *f, const char *name)
 		&lst__plan_round,     &lst__plan_steady, &lst__plan_stop,   &lst__plan_curve,
 		&lst__plan_failover,  &lst__plan_hir,	 &lst__plan_event,  &lst__plan_before,
 		&lst__plan_telemetry, &lst__plan_replay, &lst__plan_xsr,    &lst__plan_dirth,
-		&lst__plan_slo,
+		&lst__plan_slo,	      &lst__plan_report,
 	};
 
 	if (!strcmp(name, "workload")) {

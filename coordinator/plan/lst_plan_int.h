@@ -149,7 +149,8 @@ struct lst__plan_ctx {
 extern const struct lst__plan_section lst__plan_top, lst__plan_agent, lst__plan_target,
 	lst__plan_phase, lst__plan_round, lst__plan_steady, lst__plan_stop, lst__plan_curve,
 	lst__plan_failover, lst__plan_hir, lst__plan_xsr, lst__plan_dirth, lst__plan_event,
-	lst__plan_before, lst__plan_after, lst__plan_telemetry, lst__plan_replay, lst__plan_slo;
+	lst__plan_before, lst__plan_after, lst__plan_telemetry, lst__plan_replay, lst__plan_slo,
+	lst__plan_report;
 /* plan-doc.md: the reference's prose, with a line {{keys NAME}} where a table goes. Embedded at
  * build time (embed.cmake). */
 extern const char lst__plan_doc_md[];

@@ -746,6 +746,38 @@ const struct lst__plan_section lst__plan_phase = {
 	.check = lst__plan_phase_check,
 };
 
+/* `report: {sponsor, nand, form_factor, interface}`: the report header's fields no agent can
+ * read from the device, printed by `lockstep report --pts` marked as given by the plan. */
+static const struct lst__plan_key s_report_keys[] = {
+	{ .o = { .name = "sponsor",
+		 .offset = PL(report.sponsor),
+		 .help = "the test sponsor: who ran or paid for the test" },
+	  .kind = K_STRING,
+	  .doc_def = "none" },
+	{ .o = { .name = "nand",
+		 .offset = PL(report.nand),
+		 .help = "the device's NAND (flash) type, e.g. `TLC 3D NAND`" },
+	  .kind = K_STRING,
+	  .doc_def = "none" },
+	{ .o = { .name = "form_factor",
+		 .offset = PL(report.form_factor),
+		 .help = "the device's form factor, e.g. `2.5\" 15 mm`" },
+	  .kind = K_STRING,
+	  .doc_def = "none" },
+	{ .o = { .name = "interface",
+		 .offset = PL(report.interface),
+		 .help = "the device's interface as sold, e.g. `SAS 12Gb/s dual port`" },
+	  .kind = K_STRING,
+	  .doc_def = "none" },
+	S_END,
+};
+
+const struct lst__plan_section lst__plan_report = {
+	.name = "report",
+	.in = " in report",
+	.keys = s_report_keys,
+};
+
 static const struct lst__plan_key s_top_keys[] = {
 	{ .o = { .name = "lockstep",
 		 .offset = PL(version),
@@ -812,6 +844,12 @@ static const struct lst__plan_key s_top_keys[] = {
 			 "write journal (integrity/journal.jsonl) instead of this run's writes; relative "
 			 "to the plan's folder (`lockstep verify DIR` writes such a plan)" },
 	  .kind = K_STRING,
+	  .doc_def = "none" },
+	{ .o = { .name = "report",
+		 .help = "what the SNIA PTS report's header needs that no agent can read from the "
+			 "device (see report)" },
+	  .kind = K_SECTION,
+	  .sub = &lst__plan_report,
 	  .doc_def = "none" },
 	{ .o = { .name = "agents",
 		 .offset = PL(agents),

@@ -5,7 +5,10 @@
 #include "lst_html.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
+
+#include "lst_assert.h"
 
 void lst_html_esc(FILE *f, const char *s)
 {
@@ -63,4 +66,37 @@ void lst_html_td_text(FILE *f, const char *s)
 	fputs("<td>", f);
 	lst_html_esc(f, s && *s ? s : "\xe2\x80\x93");
 	fputs("</td>", f);
+}
+
+void lst_html_svg(FILE *f, const char *s, const char *pre)
+{
+	static const char *const drop[] = { " xmlns=\"", " xmlns:xlink=\"", " xmlns:xlink='",
+					    " xmlns='" };
+	static const char *const ids[] = { " id=\"", " id='", "href=\"#", "href='#", "url(#" };
+
+	while (*s) {
+		bool done = false;
+
+		for (size_t k = 0; !done && k < LST_ARRAY_SIZE(drop); k++) {
+			size_t n = strlen(drop[k]);
+			const char *end;
+
+			if (strncmp(s, drop[k], n) || !(end = strchr(s + n, drop[k][n - 1])))
+				continue;
+			s = end + 1;
+			done = true;
+		}
+		for (size_t k = 0; !done && k < LST_ARRAY_SIZE(ids); k++) {
+			size_t n = strlen(ids[k]);
+
+			if (strncmp(s, ids[k], n))
+				continue;
+			fwrite(s, 1, n, f);
+			fputs(pre, f);
+			s += n;
+			done = true;
+		}
+		if (!done)
+			fputc(*s++, f);
+	}
 }

@@ -27,4 +27,9 @@ void lst_html_td(FILE *f, const char *col, double v, const char *fmt);
 /* A text cell, s escaped, or an en dash when s is NULL or empty. */
 void lst_html_td_text(FILE *f, const char *s);
 
+/* The SVG text s (from "<svg") written inline into a page: its namespace declarations dropped
+ * (HTML gives them) and every id, and reference to one, prefixed by pre, so that two plots of
+ * one page never share an id. */
+void lst_html_svg(FILE *f, const char *s, const char *pre);
+
 #endif

@@ -3,7 +3,8 @@
  * Plots: lst_plot_report draws a report's plots family by family, in the order of s_families;
  * each family is its own file behind that small table (lst_plot_int.h): latency vs IOPS
  * (lst_plot_lat.c, with several runs overlaid), timeseries (lst_plot_ts.c), steady state
- * (lst_plot_steady.c), WSAT (lst_plot_wsat.c), HIR (lst_plot_hir.c) and the bar charts, IOPS
+ * (lst_plot_steady.c), WSAT (lst_plot_wsat.c), HIR (lst_plot_hir.c), DIRTH's histograms
+ * (lst_plot_dirth.c) and the bar charts, IOPS
  * matrix and port scaling (lst_plot_bars.c); the comparison's charts of every run are
  * lst_plot_compare.c.
  *
@@ -54,6 +55,7 @@ static const struct lst_plot__family s_families[] = {
 	{ "steady", NULL, lst_plot__steady, NULL },
 	{ "wsat", lst_plot__wsat, NULL, NULL },
 	{ "hir", lst_plot__hir, NULL, s_ts_hir },
+	{ "dirth", lst_plot__dirth, NULL, NULL },
 	{ "matrix", NULL, s_matrices, NULL },
 	{ "ports", lst_plot__ports, NULL, NULL },
 };

@@ -16,6 +16,8 @@
  *                         +-10% band, the least-squares line over the window, the verdict
  *   wsat_PHASE            snia-wsat rounds: IOPS, mean and max latency against time and against
  *                         bytes written
+ *   dirth_PHASE_PICK      snia-dirth: each selected point's response-time histogram (its
+ *                         merged buckets on log axes, the percentiles marked), dirth-PHASE.json
  *   matrix_PHASE          the IOPS matrix (block size x read/write mix) as clustered bars
  *   compare_lat_vs_iops   (lst_plot_compare) several runs' latency-vs-IOPS curves overlaid
  *   compare_iops_PHASE, compare_wsat_PHASE, compare_matrix_PHASE   (lst_plot_compare_all,

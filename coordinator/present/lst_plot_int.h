@@ -133,6 +133,10 @@ void lst_plot__steady(struct lst_plot__ctx *c, const lst_report *r);
 void lst_plot__wsat(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph);
 void lst_plot__hir(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph);
 
+/* DIRTH (lst_plot_dirth.c): dirth_PHASE_PICK, the response-time histogram of each point a
+ * snia-dirth phase selected, from its dirth-PHASE.json. */
+void lst_plot__dirth(struct lst_plot__ctx *c, const lst_report *r, const struct lst_rpt_phase *ph);
+
 /* The bar-chart families (lst_plot_bars.c): matrix_PHASE of m; ports_PHASE (and
  * ports_PHASE_TARGET per target of a plan with several) of a phase that sweeps `ports`, nothing
  * for another phase. */

@@ -148,41 +148,6 @@ static void s_head(FILE *f, const char *t1, const char *t2)
 
 /* --- plots ----------------------------------------------------------------------------------- */
 
-/* Writes the svg text s (from "<svg") with its namespace declarations dropped and every id,
- * and reference to one, prefixed by pre. */
-static void s_svg_body(FILE *f, const char *s, const char *pre)
-{
-	static const char *const drop[] = { " xmlns=\"", " xmlns:xlink=\"", " xmlns:xlink='",
-					    " xmlns='" };
-	static const char *const ids[] = { " id=\"", " id='", "href=\"#", "href='#", "url(#" };
-
-	while (*s) {
-		bool done = false;
-
-		for (size_t k = 0; !done && k < LST_ARRAY_SIZE(drop); k++) {
-			size_t n = strlen(drop[k]);
-			const char *end;
-
-			if (strncmp(s, drop[k], n) || !(end = strchr(s + n, drop[k][n - 1])))
-				continue;
-			s = end + 1;
-			done = true;
-		}
-		for (size_t k = 0; !done && k < LST_ARRAY_SIZE(ids); k++) {
-			size_t n = strlen(ids[k]);
-
-			if (strncmp(s, ids[k], n))
-				continue;
-			fwrite(s, 1, n, f);
-			fputs(pre, f);
-			s += n;
-			done = true;
-		}
-		if (!done)
-			fputc(*s++, f);
-	}
-}
-
 /* The index of plot name in the list, or -1. */
 static long s_plot_find(const struct s_ctx *c, const char *name)
 {
@@ -226,7 +191,7 @@ static void s_plot_at(struct s_ctx *c, size_t i, const char *caption)
 		char pre[32];
 
 		snprintf(pre, sizeof(pre), "p%d-", ++c->seq);
-		s_svg_body(c->f, start, pre);
+		lst_html_svg(c->f, start, pre);
 	}
 	fputs("\n<figcaption>", c->f);
 	if (caption) {

@@ -34,12 +34,24 @@ an `after` hook), telemetry/{a,b}/randrw-{before,after}.json (collector smart; b
 telemetry/b/randrw-kmsg.txt (2 kernel lines and a note of lost records) and telemetry.csv with
 the changed fields. Without it the folder is as it always was.
 
+With --pts, the folder also has the rest of the SNIA PTS suites, as a `lockstep report --pts`
+test wants them: a plan with a `report:` section (sponsor, NAND type) and the phases
+  lat           suite snia-latency: 4k and 8k x 100/0, 70/30, 0/100 at QD 1, 5 rounds, steady
+  xsr           suite snia-xsr: three segments of 4 one-second intervals, sequential 1 MiB,
+                random 8 KiB, sequential again recovering in its second interval; xsr-xsr.csv
+                and xsr-xsr.json
+  xsr-op        the same once per value of a region size (sweep: {size: [100g, 200g]}), as
+                an over-provisioning study runs it: xsr-xsr-op-size=100g.* and size=200g.*
+  ecw           suite snia-ecw: jobs 2, 1 x QD 4, 1, 4 rounds, window 3, steady; curves.csv
+  dirth         suite snia-dirth: the same grid, then a histogram run of each of the four
+                selected points; dirth-dirth.json and dirth-dirth.csv
+
 With --integrity, phase randrw also has what verifying reads leave (docs/results.md,
 Data integrity): summary.csv gains the verify columns (points 0 and 1 of randrw verified: 3,037
 units over its agent=all rows, 13 of them bad; the agents' rows hold half of each; every other
 row 0) and integrity.csv has the 13 bad units (5 stale, 4 checksum, 3 no stamp, 1 wrong lba).
 
-usage: make_results.py OUT [--variant a|b] [--seed N] [--events] [--integrity]
+usage: make_results.py OUT [--variant a|b] [--seed N] [--events] [--integrity] [--pts]
 """
 import argparse
 import csv
@@ -78,8 +90,9 @@ def f3(v):
 
 
 class Run:
-    def __init__(self, out, variant, seed):
+    def __init__(self, out, variant, seed, pts=False):
         self.out = out
+        self.pts = pts
         self.variant = variant
         self.rng = random.Random(seed)
         self.wspeed = 1.0 if variant == "a" else 1.25  # write IOPS factor
@@ -142,8 +155,11 @@ class Run:
     def step_workload(wl):
         mix = {"read": 100, "randread": 100, "write": 0, "randwrite": 0}.get(wl["rw"],
                                                                            wl.get("rwmixread"))
-        return {"jobs": wl["jobs"], "iodepth": wl["iodepth"], "bs": wl["bs"], "rwmixread": mix,
-                "rate_iops": 0}
+        o = {"jobs": wl["jobs"], "iodepth": wl["iodepth"], "bs": wl["bs"], "rwmixread": mix,
+             "rate_iops": 0}
+        if "pattern" in wl:
+            o["pattern"] = wl["pattern"]
+        return o
 
     def ts_row(self, phase, point, k, t, agent, r, w, bs, lm):
         self.ts.append(",".join([phase, str(point), str(k), "%.6f" % t, agent, f3(r), f3(w),
@@ -258,6 +274,8 @@ class Run:
                     iops = min(cap, bw / bs) * (settle if mix < 100 else 1.0)
                     lat = 256 / iops * 1e6 * self.latf
                     wl = {"rw": "randrw", "bs": bs, "iodepth": 16, "jobs": 16, "rwmixread": mix}
+                    if self.pts and phase == "iops-80":
+                        wl["pattern"] = "compressible=80"
                     got, _ = self.point(phase, "bs=%s rwmixread=%d" % (bs_text(bs), mix), wl,
                                         iops * rf, iops * (1 - rf), lat, intervals=2, ramp=0,
                                         test="iops", rnd=rnd)
@@ -346,6 +364,129 @@ class Run:
                                  qd / iops * 1e6 * self.latf, intervals=5)
             self.curve_row("randrw", 1, qd, 4096, 70, got, lm)
 
+    # --- the rest of the PTS (--pts) ------------------------------------------------------
+
+    def latency(self):
+        acc, values = {}, []
+        for rnd in range(1, 6):
+            for kib in (4, 8):
+                for mix in (100, 70, 0):
+                    lat = (60 + 40 * (100 - mix) / 100) * kib / 4 * self.latf
+                    iops = 1e6 / lat
+                    wl = {"rw": "randrw", "bs": kib * KIB, "iodepth": 1, "jobs": 1,
+                          "rwmixread": mix}
+                    got, lm = self.point("lat", "bs=%dk rwmixread=%d" % (kib, mix), wl,
+                                         iops * mix / 100, iops * (100 - mix) / 100, lat,
+                                         intervals=2, ramp=0, test="latency", rnd=rnd)
+                    if rnd >= 2:
+                        acc.setdefault((kib, mix), []).append((got, lm))
+                    if kib == 4 and mix == 0:
+                        values.append(lm)
+                        self.round_row("lat", "latency", rnd, self.t, lm, "lat_mean", got,
+                                       got * 4096 / 1e6, lm, lm * 9, 0)
+        self.verdict("lat", "latency", "snia-latency", "lat_mean", values, 4, True, False)
+        for (kib, mix), pts in acc.items():
+            self.curve_row("lat", 1, 1, kib * KIB, mix, sum(p[0] for p in pts) / len(pts),
+                           sum(p[1] for p in pts) / len(pts))
+
+    def xsr(self, phase="xsr", value=""):
+        """XSR's three segments; with a value (a phase run once per value), its label starts
+        the points' labels and its files are xsr-PHASE-VALUE.*, as the suite writes them."""
+        segs = (("seq 1024k", "write", KIB * KIB, (1900, 1850, 1800, 1800)),
+                ("rnd 8k", "randwrite", 8 * KIB, (600, 420, 400, 390)),
+                ("seq 1024k again", "write", KIB * KIB, (1300, 1790, 1800, 1810)))
+        rows, segments = [], []
+        for g, (name, rw, bs, mbs) in enumerate(segs, 1):
+            for k, mb in enumerate(mbs, 1):
+                iops = mb * 1e6 / bs * self.wspeed
+                wl = {"rw": rw, "bs": bs, "iodepth": 32, "jobs": 1}
+                t = self.t
+                test = (value + " " + name).strip()
+                got, _ = self.point(phase, test, wl, 0, iops * (0.8 if value == "size=200g" else 1),
+                                    32 / iops * 1e6, intervals=1, ramp=0, test=test, rnd=k)
+                rows.append((g, k, t, 1.0, got, got * bs / 1e6))
+            mb = [r[5] for r in rows if r[0] == g]
+            segments.append({"name": name, "intervals": len(mb), "mbps": sum(mb) / len(mb)})
+        base = sum(r[5] for r in rows if r[0] == 1) / 4
+        at = next(r[1] for r in rows if r[0] == 3 and r[5] >= 0.9 * base)
+        stem = phase + ("-" + value if value else "")
+        with open(os.path.join(self.out, "xsr-%s.csv" % stem), "w") as f:
+            f.write("phase,segment,interval,t_s,seconds,iops,mbps\n")
+            for r in rows:
+                f.write(phase + ",%d,%d,%.6f,%.3f,%.3f,%.3f\n" % r)
+        with open(os.path.join(self.out, "xsr-%s.json" % stem), "w") as f:
+            o = {"phase": phase, "segments": segments, "baseline_mbps": base,
+                 "tolerance_pct": 10, "recovered": True, "recovered_interval": at,
+                 "recovery_s": float(at)}
+            if value:
+                o["value"] = value
+            json.dump(o, f, indent=2)
+
+    def grid(self, phase, test):
+        grid = [(j, d) for j in (2, 1) for d in (4, 1)]
+        acc, values = {}, []
+        for rnd in range(1, 5):
+            for jobs, qd in grid:
+                o = jobs * qd
+                iops = 90000 * (1 - math.exp(-o / 4.0)) * self.wspeed
+                lat = o / iops * 1e6 * self.latf
+                wl = {"rw": "randrw", "bs": 8 * KIB, "iodepth": qd, "jobs": jobs,
+                      "rwmixread": 65}
+                got, lm = self.point(phase, "jobs=%d iodepth=%d" % (jobs, qd), wl, iops * 0.65,
+                                     iops * 0.35, lat, intervals=2, ramp=0, test=test, rnd=rnd)
+                if rnd >= 2:
+                    acc.setdefault((jobs, qd), []).append((got, lm))
+                if o == 8:
+                    values.append(got)
+                    self.round_row(phase, test, rnd, self.t, got, "iops", got, got * 8192 / 1e6,
+                                   lm, lm * 9, 0)
+        self.verdict(phase, test, "snia-" + test, "iops", values, 3, True, False)
+        avg = {}
+        for (jobs, qd), pts in acc.items():
+            avg[jobs, qd] = (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+            self.curve_row(phase, jobs, qd, 8 * KIB, 65, *avg[jobs, qd])
+        return avg
+
+    def ecw(self):
+        self.grid("ecw", "ecw")
+
+    def dirth(self):
+        avg = self.grid("dirth", "dirth")
+        mx = max(avg, key=lambda k: avg[k][0])
+        mn = min(avg, key=lambda k: avg[k][1])
+        rest = [k for k in avg if k not in (mx, mn)]
+        lo, hi = avg[mn][0], avg[mx][0]
+        mh = min(rest, key=lambda k: abs(avg[k][0] - (lo + (hi - lo) * 2 / 3)))
+        ml = [k for k in rest if k != mh][0]
+        selected, bins_csv = [], []
+        for pick, (jobs, qd) in (("max", mx), ("mid-high", mh), ("mid-low", ml), ("min", mn)):
+            iops, lm = avg[jobs, qd]
+            ios = int(iops * 2)
+            lo_us, bins, left = lm * 0.5, [], ios
+            while left > 0:
+                n = max(1, int(left * 0.35))
+                bins.append([round(lo_us, 3), round(lo_us * 1.015625, 3), n])
+                left -= n
+                lo_us *= 1.3
+            selected.append({
+                "pick": pick, "label": "jobs=%d iodepth=%d" % (jobs, qd), "jobs": jobs,
+                "iodepth": qd, "grid_iops": iops, "grid_lat_mean_us": lm, "iops": iops * 0.99,
+                "ios": ios, "seconds": 2.0, "lat_mean_us": lm * 1.01, "lat_min_us": lm * 0.5,
+                "lat_max_us": bins[-1][1],
+                "percentiles_us": {"99": lm * 2.6, "99.9": lm * 4.5, "99.99": lm * 7.0,
+                                   "99.999": lm * 8.5},
+                "supported": {"99": True, "99.9": True, "99.99": ios >= 100000,
+                              "99.999": ios >= 1000000},
+                "overflow": 0, "histogram": bins})
+            bins_csv += ["dirth,%s,%d,%d,%.3f,%.3f,%d" % (pick, jobs, qd, b[0], b[1], b[2])
+                         for b in bins]
+        with open(os.path.join(self.out, "dirth-dirth.json"), "w") as f:
+            json.dump({"phase": "dirth", "steady": True, "window_first": 2, "window_last": 4,
+                       "resolution_pct": 1.5625, "ios_needed_99_999": 1000000, "grid": [],
+                       "selected": selected}, f, indent=2)
+        with open(os.path.join(self.out, "dirth-dirth.csv"), "w") as f:
+            f.write("phase,pick,jobs,iodepth,lo_us,hi_us,count\n" + "\n".join(bins_csv) + "\n")
+
     # --- files -----------------------------------------------------------------------------
 
     def write(self):
@@ -361,6 +502,13 @@ class Run:
         self.wsat()
         self.hir()
         self.randrw()
+        if self.pts:
+            self.latency()
+            self.xsr()
+            for value in ("size=100g", "size=200g"):
+                self.xsr("xsr-op", value)
+            self.ecw()
+            self.dirth()
         with open(os.path.join(out, "timeseries.csv"), "w") as f:
             f.write("phase,point,interval,t_s,agent,read_iops,write_iops,read_mbps,write_mbps,"
                     "lat_mean_us,lat_p50_us,lat_p99_us,lat_p99_9_us,lat_p99_99_us,lat_max_us\n")
@@ -381,7 +529,7 @@ class Run:
                     "lat_p99_9_us,lat_p99_99_us,rate_iops,target_pct\n")
             f.write("\n".join(self.curves) + "\n")
         with open(os.path.join(out, "plan.yaml"), "w") as f:
-            f.write(PLAN)
+            f.write(PTS_PLAN if self.pts else PLAN)
         run = {
             "format": 1, "run_id": "20261130T060000Z-%s" % ("a1b2" if self.variant == "a" else "c3d4"),
             "plan_name": "px05-pts", "plan_file": "plans/px05-pts.yaml",
@@ -440,6 +588,30 @@ phases:
     workload: {rw: randrw, rwmixread: 70, bs: 4k}
     sweep: {iodepth: [1, 4, 16]}
     round: {ramp: 1s, duration: 5s}
+"""
+
+PTS_PLAN = PLAN.replace("defaults: {interval: 1s}", """report: {sponsor: Example Storage Lab, nand: "BiCS4 96-layer TLC"}
+defaults: {interval: 1s}""") + """  - name: lat
+    suite: snia-latency
+    steady: {window: 4}
+  - name: xsr
+    suite: snia-xsr
+    round: {duration: 1s}
+    xsr: {segments: [4s, 4s, 4s]}
+  - name: xsr-op
+    suite: snia-xsr
+    sweep: {size: [100g, 200g]}
+    round: {duration: 1s}
+    xsr: {segments: [4s, 4s, 4s]}
+  - name: ecw
+    suite: snia-ecw
+    sweep: {jobs: [2, 1], iodepth: [4, 1]}
+    steady: {window: 3, max_rounds: 6}
+  - name: dirth
+    suite: snia-dirth
+    sweep: {jobs: [2, 1], iodepth: [4, 1]}
+    steady: {window: 3, max_rounds: 6}
+    dirth: {histogram: 2s}
 """
 
 
@@ -559,9 +731,11 @@ def main():
                     help="also write events.csv, telemetry/ and telemetry.csv")
     ap.add_argument("--integrity", action="store_true",
                     help="also write summary.csv's verify columns and integrity.csv")
+    ap.add_argument("--pts", action="store_true",
+                    help="also the phases lat, xsr, ecw and dirth and a report: section")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    Run(args.out, args.variant, args.seed).write()
+    Run(args.out, args.variant, args.seed, args.pts).write()
     if args.events:
         write_events(args.out)
     if args.integrity:
