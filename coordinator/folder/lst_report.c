@@ -313,8 +313,11 @@ static const char *const s_point_keys[] = { "phase",   "point",	    "label",
 					    "start",   "start_t_s", "start_skew_us",
 					    "partial", "workload",  "agents",
 					    NULL };
-static const char *const s_workload_keys[] = { "rw",	    "bs",	 "iodepth",  "jobs",
-					       "rwmixread", "rate_iops", "interval", NULL };
+static const char *const s_workload_keys[] = {
+	"rw",	   "bs",      "iodepth", "jobs", "rwmixread", "rate_iops", "interval",
+	"bssplit", "pattern", "offset",	 "size", "runtime",   "ramp",	   "random_distribution",
+	NULL
+}; /* the PTS pages' test parameters and deviations (lst_pts_head.c, lst_pts_dev.c) too */
 static const char *const s_agent_keys[] = { "paths", NULL };
 
 /* A new object of o's members named in keys (o itself when it is not an object). */

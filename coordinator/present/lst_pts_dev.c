@@ -217,7 +217,7 @@ static void s_workload(struct lst_pts__ctx *c)
 {
 	const struct lst_plan_phase *pp = c->pp;
 
-	for (size_t i = 0; lst_workload_opts[i].name && i < LST_ARRAY_SIZE(pp->w_set); i++) {
+	for (size_t i = 0; i < LST_ARRAY_SIZE(pp->w_set) && lst_workload_opts[i].name; i++) {
 		char buf[256];
 
 		if (!pp->w_set[i] || !strcmp(lst_workload_opts[i].name, "pattern"))
