@@ -529,6 +529,8 @@ static void test_bad_phase(void)
 
 static void test_bad_sweep(void)
 {
+	lst_plan *p;
+
 	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {jobs: [1], iodepth: []}\n", "12:33",
 	    "sweep: iodepth needs at least one value");
 	BAD(PHASE "    workload: {runtime: 1s}\n    sweep: {iodepht: [1, 2]}\n", "12:13",
@@ -561,8 +563,9 @@ static void test_bad_sweep(void)
 	    "did you mean 'randrw'?");
 	/* a suite runs its grid once per value of any other axis; a bad value is refused at its
 	 * place as in a plain phase, and a purge, with no workload to vary, refuses the axis */
-	GOOD(PHASE
-	     "    suite: snia-iops\n    sweep: {pattern: [zeros, random], size: [8m, 16m]}\n");
+	p = GOOD(PHASE
+		 "    suite: snia-iops\n    sweep: {pattern: [zeros, random], size: [8m, 16m]}\n");
+	lst_plan_destroy(&p);
 	BAD(PHASE "    suite: snia-iops\n    sweep: {pattern: [zeros, compressible=150]}\n",
 	    "12:30", "sweep: pattern: 'compressible=150' is not a data pattern");
 	BAD(PHASE "    suite: purge\n    sweep: {size: [8m, 16m]}\n", "12:13",
