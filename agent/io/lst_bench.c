@@ -829,6 +829,7 @@ int lst_bench_main(int argc, char **argv, lst_bench_policy_fn *load)
 	if (s_trace_prepare(&b, &path, &err))
 		goto fail;
 	path.stamp = (struct lst_stamp){ .target = lst_verify_target_id(path.name), .gen = 1 };
+	path.depths = true; /* fio's depth maps, slat and "IO depths" lines */
 	if (b.offset_log && s_offset_log_open(&b, &path.offset_log, &err))
 		goto fail;
 	run = lst_run_new(&path, 1, &err);

@@ -210,7 +210,8 @@ static int s_submit(struct lst_job *job, unsigned wait_nr, int64_t timeout_ns)
 		return 0;
 	if (!wait_nr) {
 		rc = io_uring_submit(&e->ring);
-		job->submitted_ns = lst_mono_ns();
+		if (job->count_depths)
+			job->submitted_ns = lst_mono_ns();
 	} else {
 		struct __kernel_timespec ts = { .tv_sec = timeout_ns / 1000000000,
 						.tv_nsec = timeout_ns % 1000000000 };

@@ -101,9 +101,7 @@ int lst_job_init(struct lst_job *job, lst_err *err)
 	unsigned sector_rand;
 
 	job->depth = (unsigned)job->w.iodepth;
-	memset(&job->depths, 0, sizeof(job->depths));
-	for (int d = 0; d < LST_DIR_N; d++)
-		lst_hist_init(&job->depths.slat[d]);
+	lst_job_depths_init(&job->depths);
 	total = bs * job->depth;
 	if (total > LST_JOB_MAX_BUFFERS)
 		return lst_err_set(
@@ -799,11 +797,6 @@ static int64_t s_grid_start(struct s_loop *l, int64_t now)
 	return next_boundary;
 }
 
-/*
- * Queue every I/O that may go now: free slots, within the budget, and (rate-limited) whose
- * arrival time has come; *arrival_pending says the rate held the next one back. Stamps their
- * issue time (a rate-limited one keeps its scheduled arrival) and counts them in flight.
- */
 /* fio's bin of depth d (io_u_map: 1, 2, 4, ... >=64). */
 static unsigned s_level_bin(unsigned d)
 {
@@ -824,6 +817,13 @@ static unsigned s_batch_bin(unsigned n)
 	return n ? LST_MAX(b, 1u) : 0;
 }
 
+void lst_job_depths_init(struct lst_job_depths *d)
+{
+	memset(d, 0, sizeof(*d));
+	for (int dir = 0; dir < LST_DIR_N; dir++)
+		lst_hist_init(&d->slat[dir]);
+}
+
 void lst_job_depths_add(struct lst_job_depths *a, const struct lst_job_depths *b)
 {
 	for (int i = 0; i < LST_JOB_DEPTH_BINS; i++) {
@@ -835,6 +835,11 @@ void lst_job_depths_add(struct lst_job_depths *a, const struct lst_job_depths *b
 		lst_hist_add(&a->slat[d], &b->slat[d]);
 }
 
+/*
+ * Queue every I/O that may go now: free slots, within the budget, and (rate-limited) whose
+ * arrival time has come; *arrival_pending says the rate held the next one back. Stamps their
+ * issue time (a rate-limited one keeps its scheduled arrival) and counts them in flight.
+ */
 static void s_issue(struct s_loop *l, int64_t now, bool *arrival_pending)
 {
 	struct lst_job *job = l->job;
@@ -889,7 +894,8 @@ static void s_issue(struct s_loop *l, int64_t now, bool *arrival_pending)
 				s_record(job, io);
 		}
 		l->inflight += nq;
-		job->depths.level[s_level_bin(l->inflight)] += nq;
+		if (job->count_depths)
+			job->depths.level[s_level_bin(l->inflight)] += nq;
 	}
 	l->nqueued = nq;
 }
@@ -901,7 +907,7 @@ static void s_submitted(struct s_loop *l)
 {
 	struct lst_job *job = l->job;
 
-	if (!l->nqueued) /* a wait only */
+	if (!l->nqueued || !job->count_depths) /* a wait only, or nothing counted */
 		return;
 	job->depths.submit[s_batch_bin(l->nqueued)]++;
 	for (unsigned i = 0; job->submitted_ns && i < l->nqueued; i++) {
@@ -1029,7 +1035,8 @@ static void s_run(struct s_loop *l)
 		n = l->inflight ? ops->reap(job, l->done, l->inflight) : 0;
 		now = lst_mono_ns();
 		if (n) {
-			job->depths.complete[s_batch_bin(n)]++;
+			if (job->count_depths)
+				job->depths.complete[s_batch_bin(n)]++;
 			s_complete(l, n, now);
 		}
 		if (job->end && now >= job->end && !l->stopping)

@@ -126,6 +126,9 @@ struct lst_job_depths {
 	lst_hist slat[LST_DIR_N];
 };
 
+/* Empty counts and histograms. */
+void lst_job_depths_init(struct lst_job_depths *d);
+
 /* Add b's counts and histogram to a. */
 void lst_job_depths_add(struct lst_job_depths *a, const struct lst_job_depths *b);
 
@@ -214,12 +217,14 @@ struct lst_job {
 
 	/* Engine state, owned by the engine. */
 	void *engine;
-	/* Set by the engine's submit: when the call that handed the queued I/Os to the kernel
-	 * returned (monotonic ns), left 0 when that call also waited for completions, which
-	 * leaves no instant of the submission's own (the job clears it before each submit). */
+	/* Set by the engine's submit when count_depths: when the call that handed the queued I/Os
+	 * to the kernel returned (monotonic ns), left 0 when that call also waited for
+	 * completions, which leaves no instant of the submission's own (the job clears it before
+	 * each submit). */
 	int64_t submitted_ns;
-	/* fio's depth maps and slat (struct lst_job_depths): written by the job thread only,
-	 * read once `finished` is set. */
+	/* fio's depth maps and slat (struct lst_job_depths), counted only when count_depths (the
+	 * path's `depths`): written by the job thread only, read once `finished` is set. */
+	bool count_depths;
 	struct lst_job_depths depths;
 
 	/* Slots and buffers. */

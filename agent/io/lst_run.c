@@ -240,6 +240,7 @@ static int s_layout(lst_run *run, const struct lst_run_path *p, size_t first,
 		job->stamp = p->stamp;
 		job->map = p->map;
 		job->offset_log = p->offset_log;
+		job->count_depths = p->depths;
 		job->cancel = cancel;
 		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
 			return lst_err_set(err, -ECANCELED, "%s: cancelled", p->name);
@@ -823,9 +824,7 @@ int lst_run_trace_write(const lst_run *run, uint32_t path, const char *file, uin
 
 void lst_run_depths(const lst_run *run, struct lst_job_depths *out)
 {
-	memset(out, 0, sizeof(*out));
-	for (int d = 0; d < LST_DIR_N; d++)
-		lst_hist_init(&out->slat[d]);
+	lst_job_depths_init(out);
 	for (size_t i = 0; i < run->njobs; i++)
 		lst_job_depths_add(out, &run->jobs[i].depths);
 }

@@ -48,6 +48,9 @@ struct lst_run_path {
 	/* w.read_iolog set: the trace to replay (borrowed until the run is destroyed;
 	 * checked by the caller with lst_trace_fits); NULL = generate I/Os as usual */
 	const struct lst_trace *replay;
+	/* count fio's depth maps and slat in each job (bench's fio JSON, lst_run_depths); false:
+	 * nothing is spent on them per I/O, as a plan's run reports neither */
+	bool depths;
 };
 
 typedef struct lst_run lst_run;
