@@ -465,55 +465,6 @@ const char *lst_conn_failure(const lst_conn *c)
 	return c->hs_failed ? c->hs_error : NULL;
 }
 
-int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready)
-{
-	return lst_conn_poll_fds(conns, n, NULL, 0, timeout_ms, ready);
-}
-
-int lst_conn_poll_fds(lst_conn **conns, size_t n, struct pollfd *fds, size_t nfds, int timeout_ms,
-		      bool *ready)
-{
-	zmq_pollitem_t *items = lst_calloc(2 * n + nfds + 1, sizeof(*items));
-	int rc, nready = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		items[i].socket = zsock_resolve(conns[i]->sock);
-		items[n + i].socket = zsock_resolve(conns[i]->mon);
-		items[i].fd = items[n + i].fd = 0;
-		items[i].events = items[n + i].events = ZMQ_POLLIN;
-		items[i].revents = items[n + i].revents = 0;
-	}
-	for (size_t k = 0; k < nfds; k++) {
-		zmq_pollitem_t *it = &items[2 * n + k];
-
-		it->fd = fds[k].fd;
-		it->events = (short)((fds[k].events & POLLIN ? ZMQ_POLLIN : 0) |
-				     (fds[k].events & POLLOUT ? ZMQ_POLLOUT : 0));
-		fds[k].revents = 0;
-	}
-	rc = zmq_poll(items, (int)(2 * n + nfds), timeout_ms);
-	if (rc < 0) {
-		rc = zmq_errno();
-		free(items);
-		return rc == EINTR ? -EINTR : -rc;
-	}
-	for (size_t i = 0; i < n; i++) {
-		ready[i] = items[i].revents & ZMQ_POLLIN;
-		nready += ready[i];
-		if (items[n + i].revents & ZMQ_POLLIN)
-			s_read_monitor(conns[i]);
-	}
-	for (size_t k = 0; k < nfds; k++) {
-		short r = items[2 * n + k].revents;
-
-		fds[k].revents =
-			(short)((r & ZMQ_POLLIN ? POLLIN : 0) | (r & ZMQ_POLLOUT ? POLLOUT : 0) |
-				(r & ZMQ_POLLERR ? POLLERR : 0));
-	}
-	free(items);
-	return nready;
-}
-
 int lst_conn_fd(const lst_conn *c, bool monitor)
 {
 	return zsock_fd(monitor ? c->mon : c->sock);

@@ -4,14 +4,14 @@
  * capped at LST_MSG_MAX_BYTES), the envelope bookkeeping (seq, correlation ids), what the agent
  * said about itself in WELCOME, and its clock model.
  *
- * Connections do no waiting of their own: lst_conn_poll() waits on any number of them at once, or a
- * set (lst_conn_set.h) at a cost that does not grow with their number, and the caller dispatches
- * what arrives, so samples from one agent are never held up behind a command to another.
+ * Connections do no waiting of their own: a set (lst_conn_set.h) waits on any number of them at
+ * a cost that does not grow with their number, and the caller dispatches what arrives, so
+ * samples from one agent are never held up behind a command to another.
  *
  * Security: a connection is CURVE (the coordinator's key pair, and the agent's public key from
  * the plan) or plain text. A failed handshake is silent on a DEALER (the messages just never
- * arrive), so every connection has a socket monitor; lst_conn_poll() reads it and turns a
- * handshake failure into a message that says which key or which side is wrong
+ * arrive), so every connection has a socket monitor; lst_conn_handshakes() reads it (the set
+ * does when the monitor's descriptor fires) and turns a handshake failure into a message that says which key or which side is wrong
  * (lst_conn_failure): the agent refused our key (ZAP 400), plain text against CURVE either way
  * (mechanism mismatch), or the agent closed the CURVE handshake again and again, which is what
  * it does when our HELLO was sealed for another agent key.
@@ -19,7 +19,6 @@
 #ifndef LST_CONN_H
 #define LST_CONN_H
 
-#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -107,21 +106,6 @@ int lst_conn_recv(lst_conn *c, lst_msg **out, uint8_t **raw, size_t *rawlen, int
  */
 int lst_conn_recv_into(lst_conn *c, lst_msg *m, const uint8_t **raw, size_t *rawlen,
 		       int64_t *t_recv, lst_err *err);
-
-/*
- * Wait until one of the connections has a message or timeout_ms passes. ready[i] says which.
- * Handshake events are read on the way (see lst_conn_failure). Returns the number ready, 0 on
- * timeout, -EINTR when a signal arrived.
- */
-int lst_conn_poll(lst_conn **conns, size_t n, int timeout_ms, bool *ready);
-
-/*
- * lst_conn_poll that also waits on nfds plain descriptors (the metrics endpoint's): fds[k].events
- * POLLIN and/or POLLOUT, and on return fds[k].revents says what is ready (POLLIN, POLLOUT,
- * POLLERR). Returns the number of connections ready, as lst_conn_poll.
- */
-int lst_conn_poll_fds(lst_conn **conns, size_t n, struct pollfd *fds, size_t nfds, int timeout_ms,
-		      bool *ready);
 
 /*
  * For a wait that registers descriptors once (lst_conn_set.h): the ZMQ_FD of the DEALER, or of

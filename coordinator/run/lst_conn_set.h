@@ -3,8 +3,8 @@
  * The coordinator's wake-up over every agent connection, at a cost that does not grow with the
  * number of agents.
  *
- * lst_conn_poll() hands libzmq two poll items per agent on every call, so a wake-up that brings
- * one SAMPLE costs as much as one that brings a thousand. A set instead registers each
+ * A zmq_poll over every agent hands libzmq two poll items per agent on every call, so a wake-up
+ * that brings one SAMPLE costs as much as one that brings a thousand. A set instead registers each
  * connection's descriptors (ZMQ_FD of its DEALER and of its handshake monitor) once with an
  * epoll instance, and a wait looks only at the connections whose descriptor fired or whose
  * socket was used since the last wait.
@@ -46,8 +46,9 @@ void lst_conn_set_remove(lst_conn_set *s, size_t i);
 
 /*
  * Wait until a connection has a message or timeout_ms passes, reading handshake monitors on the
- * way (lst_conn_handshakes); also waits on nfds plain descriptors as lst_conn_poll_fds does
- * (fds[k].revents set on return). *ready points to the numbers of the connections with a message,
+ * way (lst_conn_handshakes); also waits on nfds plain descriptors (the metrics endpoint's:
+ * fds[k].events POLLIN and/or POLLOUT; on return fds[k].revents says POLLIN, POLLOUT or
+ * POLLERR). *ready points to the numbers of the connections with a message,
  * in the set's memory until the next wait. Returns how many, 0 on timeout, -EINTR when a signal
  * arrived, or -errno.
  */

@@ -5,7 +5,8 @@
  * instant, convert it to each agent's clock, start, merge the samples interval by interval into
  * the results folder, and end cleanly on completion, on an agent's loss, or on Ctrl-C.
  *
- * Everything runs on one thread around lst_conn_poll(): the scheduler is written as straight-line
+ * Everything runs on one thread around one wait over every connection (lst_conn_set_wait): the
+ * scheduler is written as straight-line
  * code that sends commands and then pumps incoming messages until a condition holds, and every
  * message (samples, pongs, clock replies) is dispatched whatever the scheduler is waiting for.
  */
