@@ -23,6 +23,7 @@
 #include "lst_export_fio.h"
 #include "lst_export_hdr.h"
 #include "lst_plan.h"
+#include "lst_report_plan.h"
 #include "lst_report.h"
 #include "lst_util.h"
 
@@ -275,22 +276,6 @@ static void s_path_names(const lst_report *r, struct lst_export_point *pts, size
 			s_single_paths(r, &pts[k], e);
 		}
 	}
-}
-
-lst_plan *lst_export_plan(const lst_report *r, lst_err *err)
-{
-	char *path = lst_asprintf("%s/plan.yaml", r->dir);
-	lst_errlist errs = { 0 };
-	lst_plan *plan = lst_plan_load(path, &errs);
-
-	if (!plan)
-		lst_err_set(err, -EINVAL,
-			    "%s: the plan does not load (%s): which phase a sample belongs to is "
-			    "unknown",
-			    path, errs.n ? errs.msg[0] : "no reason given");
-	lst_errlist_free(&errs);
-	free(path);
-	return plan;
 }
 
 /* The folder's points with their agents' samples added up into *pts (*n). */
@@ -630,7 +615,7 @@ int lst_export_write(enum lst_export_format format, const char *dir, const char 
 	*npoints = 0;
 	if (!(r = lst_report_load(dir, NULL, err)))
 		return err->code ?: -EINVAL;
-	if ((plan = lst_export_plan(r, err)))
+	if ((plan = lst_report_plan_load(r, err)))
 		rc = s_load(r, plan, samples, &pts, &n, err);
 	if (!rc && format == LST_EXPORT_HDR)
 		rc = s_write_hdr(r, plan, samples, pts, n, out, err);

@@ -45,14 +45,7 @@ typedef int (*lst_export_sample_fn)(void *arg, const struct lst_export_sample *m
 typedef int (*lst_export_samples_fn)(const char *dir, const char *agent, lst_export_sample_fn fn,
 				     void *arg, lst_err *err);
 
-struct lst_plan;
 struct lst_report;
-
-/*
- * The plan of results folder r (its plan.yaml), which names the phase a sample's index counts:
- * the caller's (lst_plan_destroy), or NULL with err saying why it does not load.
- */
-struct lst_plan *lst_export_plan(const struct lst_report *r, lst_err *err);
 
 /* The formats lst_export_write writes. */
 enum lst_export_format {

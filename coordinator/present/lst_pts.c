@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lst_plan.h"
+#include "lst_report_plan.h"
 #include "lst_steady.h"
 #include "lst_assert.h"
 #include "lst_util.h"
@@ -281,22 +282,6 @@ static const struct {
 
 /* --- pages ----------------------------------------------------------------------------------- */
 
-/* The plan of the folder, parsed again, or NULL when it is missing or does not parse. */
-static lst_plan *s_plan(const lst_report *r)
-{
-	char *path = lst_asprintf("%s/plan.yaml", r->dir), *text = NULL;
-	lst_errlist errs = { 0 };
-	lst_plan *plan = NULL;
-	size_t len;
-
-	if (!lst_read_file(path, 16u << 20, &text, &len))
-		plan = lst_plan_parse(text, len, path, &errs);
-	lst_errlist_free(&errs);
-	free(text);
-	free(path);
-	return plan;
-}
-
 static void s_page(struct lst_pts__ctx *c, size_t phase, const char *title)
 {
 	const struct lst_rpt_phase *ph = &c->r->phases[phase];
@@ -323,12 +308,13 @@ static void s_page(struct lst_pts__ctx *c, size_t phase, const char *title)
 lst_pts *lst_pts_new(const lst_report *r, const struct lst_plot_list *made, lst_err *err)
 {
 	struct lst_pts__ctx c = { .r = r, .made = made, .err = err, .value = "" };
+	lst_err perr; /* a plan that does not load: the pages go with what the model keeps */
 
 	lst_err_clear(err);
 	c.p = lst_calloc(1, sizeof(*c.p));
 	c.p->run_id = lst_strdup(r->run_id);
 	c.p->plan_name = lst_strdup(r->plan_name);
-	c.plan = s_plan(r);
+	c.plan = lst_report_plan_load(r, &perr);
 	for (size_t i = 0; i < r->nphases; i++)
 		for (size_t k = 0; k < LST_ARRAY_SIZE(s_tests); k++)
 			if (!strcmp(r->phases[i].suite, s_tests[k].suite))

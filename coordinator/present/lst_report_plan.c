@@ -9,6 +9,22 @@
 #include "lst_plan.h"
 #include "lst_util.h"
 
+lst_plan *lst_report_plan_load(const lst_report *r, lst_err *err)
+{
+	char *path = lst_asprintf("%s/plan.yaml", r->dir);
+	lst_errlist errs = { 0 };
+	lst_plan *plan = lst_plan_load(path, &errs);
+
+	if (!plan)
+		lst_err_set(err, -EINVAL,
+			    "%s: the plan does not load (%s): which phase a sample belongs to is "
+			    "unknown",
+			    path, errs.n ? errs.msg[0] : "no reason given");
+	lst_errlist_free(&errs);
+	free(path);
+	return plan;
+}
+
 /* A plain phase's sequential I/O, or a suite that runs sequential I/O, makes MB/s the figure. */
 static bool s_sequential(const struct lst_plan_phase *pp)
 {

@@ -10,7 +10,10 @@
 
 #include <stddef.h>
 
+#include "lst_err.h"
 #include "lst_report.h"
+
+struct lst_plan;
 
 /*
  * An lst_report_plan_fn: parse plan text (path names it in messages, which are dropped) and
@@ -19,5 +22,12 @@
  */
 int lst_report_plan_read(const char *text, size_t len, const char *path,
 			 struct lst_report_plan_phase **phases, size_t *n);
+
+/*
+ * The whole plan of results folder r (its plan.yaml), parsed again for what the model does not
+ * keep (the phase a sample's index counts, the settings a PTS page reports): the caller's
+ * (lst_plan_destroy), or NULL with err saying why it does not load.
+ */
+struct lst_plan *lst_report_plan_load(const lst_report *r, lst_err *err);
 
 #endif

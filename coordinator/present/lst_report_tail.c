@@ -17,6 +17,7 @@
 #include "lst_columns.h"
 #include "lst_html.h"
 #include "lst_plan.h"
+#include "lst_report_plan.h"
 #include "lst_report_text.h"
 #include "lst_util.h"
 
@@ -135,7 +136,7 @@ static int s_sample(void *arg, const struct lst_export_sample *m, lst_err *err)
 	char buf[32];
 	int rc = 0;
 
-	if (!rd->plan && !(rd->plan = lst_export_plan(rd->r, err)))
+	if (!rd->plan && !(rd->plan = lst_report_plan_load(rd->r, err)))
 		return -EINVAL;
 	if (m->s->flags & LST_SAMPLE_RAMP || m->phase >= rd->plan->nphases ||
 	    !(pt = s_find(rd->rt, rd->plan->phases[m->phase].name, (long)m->point)))
