@@ -346,6 +346,18 @@ void lst_plan_phase_value(const struct lst_plan_phase *ph, size_t i, struct lst_
 			  bool set[32], char *label, size_t label_size);
 
 /*
+ * The stem of the files a suite writes once per value (PHASE-VALUE: dirth-PHASE.json,
+ * matrix-PHASE.csv...): the phase's name, then, for a value label (lst_plan_phase_value's; ""
+ * without value axes), '-' and the label with spaces turned to '-' and any byte a file name
+ * should not hold ('/' of a bssplit, ':' of a distribution) to '_'. Cut to fit size; the suite
+ * that writes the files and the report that reads them both use LST_PLAN_STEM_MAX, so a long
+ * label is cut alike.
+ */
+#define LST_PLAN_VALUE_MAX 128 /* a value label as the suite and the report both hold it */
+#define LST_PLAN_STEM_MAX 192
+void lst_plan_value_stem(const char *phase, const char *value, char *buf, size_t size);
+
+/*
  * The port set of point i of phase ph (the value of its `ports` sweep axis), or NULL when the
  * phase has no such axis: then every path of its targets takes part.
  */

@@ -12,6 +12,7 @@
  */
 #include "lst_plan.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -194,6 +195,20 @@ void lst_plan_phase_value(const struct lst_plan_phase *ph, size_t i, struct lst_
 						len ? " " : "", ax->opt->name,
 						lst_opt_format(ax->opt, w, val, sizeof(val)));
 	}
+}
+
+void lst_plan_value_stem(const char *phase, const char *value, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "%s", phase);
+
+	if (!*value || n + 1 >= size)
+		return;
+	buf[n++] = '-';
+	for (const char *c = value; *c && n + 1 < size; c++)
+		buf[n++] = *c == ' '					       ? '-'
+			   : strchr("=.+-%", *c) || isalnum((unsigned char)*c) ? *c
+									       : '_';
+	buf[n] = '\0';
 }
 
 const struct lst_port_set *lst_plan_phase_ports(const struct lst_plan_phase *ph, size_t i)

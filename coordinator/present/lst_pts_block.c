@@ -7,7 +7,6 @@
  */
 #include "lst_pts_int.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -112,18 +111,12 @@ void lst_pts__each_value(struct lst_pts__ctx *c, void (*fn)(struct lst_pts__ctx 
 	size_t n = c->pp ? lst_plan_phase_values(c->pp) : 1;
 
 	for (size_t i = 0; i < n; i++) {
-		char label[256] = "", stem[512];
+		char label[LST_PLAN_VALUE_MAX] = "", stem[LST_PLAN_STEM_MAX];
 		struct lst_workload w;
-		size_t len;
 
 		if (c->pp)
 			lst_plan_phase_value(c->pp, i, &w, NULL, label, sizeof(label));
-		len = (size_t)snprintf(stem, sizeof(stem), "%s%s", c->pg->phase, *label ? "-" : "");
-		for (const char *x = label; *x && len + 1 < sizeof(stem); x++)
-			stem[len++] = *x == ' '						  ? '-'
-				      : isalnum((unsigned char)*x) || strchr("=.+-%", *x) ? *x
-											  : '_';
-		stem[LST_MIN(len, sizeof(stem) - 1)] = '\0';
+		lst_plan_value_stem(c->pg->phase, label, stem, sizeof(stem));
 		c->value = label;
 		c->stem = stem;
 		c->value_index = i;

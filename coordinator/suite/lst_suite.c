@@ -19,7 +19,6 @@
  */
 #include "lst_suite.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -129,10 +128,10 @@ struct s_run {
 	const struct lst_plan_phase *ph;
 	size_t phase;
 	/* the value (lst_plan_phase_value): what the tests build on and what names them */
-	struct lst_workload base; /* the phase's workload with the value's options set */
-	bool set[32];		  /* options the phase's workload or the value gives */
-	char value[128];	  /* "size=8m pattern=zeros"; "" without value axes */
-	char tag[192];		  /* the phase's name, and the value as a file name takes it */
+	struct lst_workload base;	/* the phase's workload with the value's options set */
+	bool set[32];			/* options the phase's workload or the value gives */
+	char value[LST_PLAN_VALUE_MAX]; /* "size=8m pattern=zeros"; "" without value axes */
+	char tag[LST_PLAN_STEM_MAX]; /* the phase's name, and the value as a file name takes it */
 	uint64_t capacity;
 	size_t window;
 	double data_pct, slope_pct;
@@ -690,24 +689,6 @@ static int s_build_slo(struct s_run *s)
 
 static void s_run_destroy(struct s_run **p);
 
-/*
- * The name files of value v take: the phase's name, then the value with spaces turned to '-'
- * and any byte a file name should not hold ('/' of a bssplit, ':' of a distribution) to '_'.
- */
-static void s_tag(struct s_run *s)
-{
-	size_t n = (size_t)snprintf(s->tag, sizeof(s->tag), "%s", s->ph->name);
-
-	if (!*s->value || n + 1 >= sizeof(s->tag))
-		return;
-	s->tag[n++] = '-';
-	for (const char *c = s->value; *c && n + 1 < sizeof(s->tag); c++)
-		s->tag[n++] = *c == ' '						  ? '-'
-			      : strchr("=.+-%", *c) || isalnum((unsigned char)*c) ? *c
-										  : '_';
-	s->tag[n] = '\0';
-}
-
 /* The suite's grid for value `value` of the phase's value axes (lst_plan_phase_value). */
 static struct s_run *s_run_new(const lst_plan *plan, size_t phase, uint64_t capacity, size_t value,
 			       lst_err *err)
@@ -721,7 +702,7 @@ static struct s_run *s_run_new(const lst_plan *plan, size_t phase, uint64_t capa
 	s->capacity = capacity;
 	memcpy(s->set, s->ph->w_set, sizeof(s->set));
 	lst_plan_phase_value(s->ph, value, &s->base, s->set, s->value, sizeof(s->value));
-	s_tag(s);
+	lst_plan_value_stem(s->ph->name, s->value, s->tag, sizeof(s->tag));
 	s->window = (size_t)s->ph->window;
 	s->data_pct = s->ph->data_excursion_pct;
 	s->slope_pct = s->ph->slope_excursion_pct;
