@@ -16,8 +16,12 @@
 
 #include "lst_err.h"
 
-/* One result row: n columns as text, NULL for an SQL NULL; borrowed for the call only.
- * Returns 0 to go on, nonzero to stop (the statement then returns that value). */
+/* The columns a row hands over at most (the catalog's widest SELECT has fewer). */
+#define LST_CATDB_MAX_COLS 64
+
+/* One result row: n columns as text (at most LST_CATDB_MAX_COLS), NULL for an SQL NULL;
+ * borrowed for the call only. Returns 0 to go on, nonzero to stop (the statement then returns
+ * that value). */
 typedef int (*lst_catdb_row_fn)(void *arg, int n, const char *const *vals);
 
 typedef struct lst_catdb lst_catdb;

@@ -65,7 +65,7 @@ static int s_exec(void *h, const char *sql, int n, const char *const *params, ls
 {
 	PGresult *res = PQexecParams(h, sql, n, NULL, params, NULL, NULL, 0);
 	ExecStatusType st = PQresultStatus(res);
-	const char *vals[64];
+	const char *vals[LST_CATDB_MAX_COLS];
 	int ret = 0;
 
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
@@ -74,7 +74,7 @@ static int s_exec(void *h, const char *sql, int n, const char *const *params, ls
 		return ret;
 	}
 	for (int r = 0; fn && r < PQntuples(res) && !ret; r++) {
-		int nc = PQnfields(res) > 64 ? 64 : PQnfields(res);
+		int nc = PQnfields(res) > LST_CATDB_MAX_COLS ? LST_CATDB_MAX_COLS : PQnfields(res);
 
 		for (int c = 0; c < nc; c++)
 			vals[c] = PQgetisnull(res, r, c) ? NULL : PQgetvalue(res, r, c);

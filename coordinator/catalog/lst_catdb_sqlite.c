@@ -61,7 +61,7 @@ static int s_exec(void *h, const char *sql, int n, const char *const *params, ls
 {
 	sqlite3 *db = h;
 	sqlite3_stmt *st = NULL;
-	const char *vals[64];
+	const char *vals[LST_CATDB_MAX_COLS];
 	int rc, ret = 0;
 
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
@@ -81,8 +81,8 @@ static int s_exec(void *h, const char *sql, int n, const char *const *params, ls
 
 		if (!fn)
 			continue;
-		if (nc > 64)
-			nc = 64;
+		if (nc > LST_CATDB_MAX_COLS)
+			nc = LST_CATDB_MAX_COLS;
 		for (int c = 0; c < nc; c++)
 			vals[c] = (const char *)sqlite3_column_text(st, c);
 		if ((ret = fn(arg, nc, vals)))
