@@ -186,6 +186,27 @@ start_agent() {
 	wait_port "$port" "$host"
 }
 
+# blkio_group NAME [NICE]: a cgroup v1 blkio group of this test's own, to throttle a device for
+# the processes put in it (skips where cgroup v1 blkio is not available); removed at the end,
+# after the processes the test starts later are stopped. Sets CG (its folder: write
+# "MAJ:MIN IOPS" to $CG/blkio.throttle.write_iops_device or read_iops_device) and CG_WRAP, a
+# wrapper for AGENT_WRAP that puts itself in the group (and renices itself to NICE when given,
+# for a latency test that must not wait for a CPU), then becomes its arguments.
+blkio_group() {
+	[ -w /sys/fs/cgroup/blkio ] || skip "cgroup v1 blkio is not available"
+	CG=/sys/fs/cgroup/blkio/lst-$1-$$
+	mkdir "$CG"
+	on_exit "rmdir '$CG'"
+	CG_WRAP=$TMP/incg-$1.sh
+	{
+		echo '#!/bin/sh'
+		echo "echo \$\$ >'$CG/cgroup.procs'"
+		[ -z "${2:-}" ] || echo "renice --priority $2 -p \$\$ >/dev/null"
+		echo 'exec "$@"'
+	} >"$CG_WRAP"
+	chmod +x "$CG_WRAP"
+}
+
 # dual_port_agents SIZE: agents a and b on 127.0.0.1, each allowed to write its own loop device
 # over one backing file of SIZE: the two ports of one "dual-port drive". Sets DA and DB (the
 # devices) and PA and PB (the agents' ports).

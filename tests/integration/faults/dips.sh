@@ -12,26 +12,17 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 need_cmd losetup lsblk
-[ -w /sys/fs/cgroup/blkio ] || skip "cgroup v1 blkio is not available"
 
 back=$(mk_backing 256M)
 da=$(mk_loop "$back")
 db=$(mk_loop "$back")
 mm=$(lsblk -dno MAJ:MIN "$db" | tr -d ' ')
-cg=/sys/fs/cgroup/blkio/lst-dips-$$
-mkdir "$cg"
-on_exit "rmdir '$cg'"
-on_exit "echo '$mm 0' >'$cg/blkio.throttle.write_iops_device'"
+blkio_group dips
+on_exit "echo '$mm 0' >'$CG/blkio.throttle.write_iops_device'"
 pa=$(free_port)
 start_agent a "$pa" --allow-write "/dev/loop*"
 pb=$(free_port)
-cat >"$TMP/incg.sh" <<SH
-#!/bin/sh
-echo \$\$ >"$cg/cgroup.procs"
-exec "\$@"
-SH
-chmod +x "$TMP/incg.sh"
-AGENT_WRAP="$TMP/incg.sh" start_agent b "$pb" --allow-write "/dev/loop*"
+AGENT_WRAP="$CG_WRAP" start_agent b "$pb" --allow-write "/dev/loop*"
 
 cat >"$TMP/plan.yaml" <<YAML
 lockstep: 1
@@ -72,9 +63,9 @@ PY
 }
 for ph in dip quiet; do
 	b_at $ph 3
-	echo "$mm 500" >"$cg/blkio.throttle.write_iops_device"
+	echo "$mm 500" >"$CG/blkio.throttle.write_iops_device"
 	b_at $ph 6
-	echo "$mm 0" >"$cg/blkio.throttle.write_iops_device"
+	echo "$mm 0" >"$CG/blkio.throttle.write_iops_device"
 done
 wait $run || fail "the run failed: $(cat "$TMP/run.out")"
 "$PY" "$LST_SRC/tests/integration/check_consistency.py" "$TMP/res" >/dev/null || fail "the folder is not consistent"

@@ -10,25 +10,15 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 need_cmd losetup lsblk timeout
-[ -w /sys/fs/cgroup/blkio ] || skip "cgroup v1 blkio is not available"
 
 back=$(mk_backing 128M)
 dev=$(mk_loop "$back")
 mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
-cg=/sys/fs/cgroup/blkio/lst-drain-$$
-mkdir "$cg"
-on_exit "rmdir '$cg'"
-on_exit "echo '$mm 0' >'$cg/blkio.throttle.write_iops_device'"
-echo "$mm 100" >"$cg/blkio.throttle.write_iops_device"
-# b runs inside the cgroup: a wrapper puts itself there, then becomes the agent.
-cat >"$TMP/incg.sh" <<SH
-#!/bin/sh
-echo \$\$ >"$cg/cgroup.procs"
-exec "\$@"
-SH
-chmod +x "$TMP/incg.sh"
+blkio_group drain
+on_exit "echo '$mm 0' >'$CG/blkio.throttle.write_iops_device'"
+echo "$mm 100" >"$CG/blkio.throttle.write_iops_device"
 pb=$(free_port)
-AGENT_WRAP="$TMP/incg.sh" start_agent b "$pb" --allow-write "$dev"
+AGENT_WRAP="$CG_WRAP" start_agent b "$pb" --allow-write "$dev"
 
 cat >"$TMP/plan.yaml" <<YAML
 lockstep: 1

@@ -16,29 +16,19 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 need_cmd losetup lsblk
-[ -w /sys/fs/cgroup/blkio ] || skip "cgroup v1 blkio is not available"
 
 ceiling=2150
 back=$(mk_backing 64M)
 dev=$(mk_loop "$back")
 mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
-cg=/sys/fs/cgroup/blkio/lst-slo-$$
-mkdir "$cg"
-on_exit "rmdir '$cg'"
-echo "$mm $ceiling" >"$cg/blkio.throttle.read_iops_device"
-on_exit "echo '$mm 0' >'$cg/blkio.throttle.read_iops_device'"
 # The agent runs at nice -10: a job thread that a loaded machine (tests beside this one, or
 # nice on the test) leaves waiting for a CPU issues late, and that lateness would count as the
 # device's latency, as open loop means it to.
-cat >"$TMP/incg.sh" <<SH
-#!/bin/sh
-echo \$\$ >"$cg/cgroup.procs"
-renice --priority -10 -p \$\$ >/dev/null
-exec "\$@"
-SH
-chmod +x "$TMP/incg.sh"
+blkio_group slo -10
+echo "$mm $ceiling" >"$CG/blkio.throttle.read_iops_device"
+on_exit "echo '$mm 0' >'$CG/blkio.throttle.read_iops_device'"
 port=$(free_port)
-AGENT_WRAP="$TMP/incg.sh" start_agent a "$port"
+AGENT_WRAP="$CG_WRAP" start_agent a "$port"
 
 cat >"$TMP/plan.yaml" <<YAML
 lockstep: 1

@@ -12,27 +12,18 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 need_cmd losetup lsblk
-[ -w /sys/fs/cgroup/blkio ] || skip "cgroup v1 blkio is not available"
 
 back=$(mk_backing 64M)
 da=$(mk_loop "$back")
 db=$(mk_loop "$back")
 ma=$(lsblk -dno MAJ:MIN "$da" | tr -d ' ')
 mb=$(lsblk -dno MAJ:MIN "$db" | tr -d ' ')
-cg=/sys/fs/cgroup/blkio/lst-tail-$$
-mkdir "$cg"
-on_exit "rmdir '$cg'"
-on_exit "echo '$ma 0' >'$cg/blkio.throttle.write_iops_device'; echo '$mb 0' >'$cg/blkio.throttle.write_iops_device'"
-cat >"$TMP/incg.sh" <<SH
-#!/bin/sh
-echo \$\$ >"$cg/cgroup.procs"
-exec "\$@"
-SH
-chmod +x "$TMP/incg.sh"
+blkio_group tail
+on_exit "echo '$ma 0' >'$CG/blkio.throttle.write_iops_device'; echo '$mb 0' >'$CG/blkio.throttle.write_iops_device'"
 pa=$(free_port)
-AGENT_WRAP="$TMP/incg.sh" start_agent a "$pa" --allow-write "/dev/loop*"
+AGENT_WRAP="$CG_WRAP" start_agent a "$pa" --allow-write "/dev/loop*"
 pb=$(free_port)
-AGENT_WRAP="$TMP/incg.sh" start_agent b "$pb" --allow-write "/dev/loop*"
+AGENT_WRAP="$CG_WRAP" start_agent b "$pb" --allow-write "/dev/loop*"
 
 cat >"$TMP/plan.yaml" <<YAML
 lockstep: 1
@@ -67,7 +58,7 @@ at() {
 	done
 	fail "the run never reached interval $2 of phase $1"
 }
-throttle() { for m in "${@:2}"; do echo "$m $1" >"$cg/blkio.throttle.write_iops_device"; done; }
+throttle() { for m in "${@:2}"; do echo "$m $1" >"$CG/blkio.throttle.write_iops_device"; done; }
 at one 2
 throttle 20 "$mb"
 at one 5

@@ -13,38 +13,29 @@
 . "$(dirname "$0")/../lib.sh"
 need_root
 need_cmd losetup lsblk
-[ -w /sys/fs/cgroup/blkio ] || skip "cgroup v1 blkio is not available"
 
 back=$(mk_backing 256M)
 da=$(mk_loop "$back")
 db=$(mk_loop "$back")
 mm=$(lsblk -dno MAJ:MIN "$db" | tr -d ' ')
-cg=/sys/fs/cgroup/blkio/lst-failover-$$
-mkdir "$cg"
-on_exit "rmdir '$cg'"
-on_exit "echo '$mm 0' >'$cg/blkio.throttle.write_iops_device'"
+blkio_group failover
+on_exit "echo '$mm 0' >'$CG/blkio.throttle.write_iops_device'"
 pa=$(free_port)
 start_agent a "$pa" --allow-write "/dev/loop*"
 pb=$(free_port)
-# b runs inside the cgroup: a wrapper puts itself there, then becomes the agent.
-cat >"$TMP/incg.sh" <<SH
-#!/bin/sh
-echo \$\$ >"$cg/cgroup.procs"
-exec "\$@"
-SH
 # The hooks: what the host's owner allows a plan to do to b's port (no shell, no arguments from
 # the plan). A hook inherits the agent's cgroup; writing the throttle is all it needs.
 cat >"$TMP/port.sh" <<SH
 #!/bin/sh
-echo "$mm \$1" >"$cg/blkio.throttle.write_iops_device" && echo "port \$1"
+echo "$mm \$1" >"$CG/blkio.throttle.write_iops_device" && echo "port \$1"
 SH
-chmod +x "$TMP/incg.sh" "$TMP/port.sh"
+chmod +x "$TMP/port.sh"
 cat >"$TMP/agent-b.yaml" <<YAML
 hooks:
   port_down: ["$TMP/port.sh", "1"]
   port_up: ["$TMP/port.sh", "0"]
 YAML
-AGENT_WRAP="$TMP/incg.sh" start_agent b "$pb" --allow-write "/dev/loop*" --config "$TMP/agent-b.yaml"
+AGENT_WRAP="$CG_WRAP" start_agent b "$pb" --allow-write "/dev/loop*" --config "$TMP/agent-b.yaml"
 
 cat >"$TMP/plan.yaml" <<YAML
 lockstep: 1
