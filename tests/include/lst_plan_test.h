@@ -48,6 +48,18 @@ static void s_bad(int line, const char *text, const char *place, const char *phr
 	lst_errlist_free(&errs);
 }
 
+/* A plan's first lines 1..8: one agent a, one target d on /dev/loop0, runtime 5s; the phases
+ * follow from line 9, so an error's LINE:COL is the same in every test that starts with it. */
+#define LST_PLAN_TEST_HEAD1                                                                        \
+	"lockstep: 1\n"                                                                            \
+	"name: t\n"                                                                                \
+	"agents:\n"                                                                                \
+	"  - {name: a, address: \"tcp://127.0.0.1\"}\n"                                            \
+	"targets:\n"                                                                               \
+	"  - {name: d, paths: {a: /dev/loop0}}\n"                                                  \
+	"defaults: {runtime: 5s}\n"                                                                \
+	"phases:\n"
+
 #define GOOD(text) s_good(__LINE__, (text))
 #define BAD(text, place, phrase) s_bad(__LINE__, (text), (place), (phrase))
 

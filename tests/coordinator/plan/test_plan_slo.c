@@ -13,15 +13,7 @@
 #include "lst_test.h"
 
 /* Lines 1..8; the phase from line 9, its suite on line 10, its slo: map on line 11. */
-#define HEAD                                                                                       \
-	"lockstep: 1\n"                                                                            \
-	"name: t\n"                                                                                \
-	"agents:\n"                                                                                \
-	"  - {name: a, address: \"tcp://127.0.0.1\"}\n"                                            \
-	"targets:\n"                                                                               \
-	"  - {name: d, paths: {a: /dev/loop0}}\n"                                                  \
-	"defaults: {runtime: 5s}\n"                                                                \
-	"phases:\n"
+#define HEAD LST_PLAN_TEST_HEAD1
 #define SLO(map) HEAD "  - name: s\n    suite: slo\n    slo: " map "\n"
 
 static void test_values(void)

@@ -16,15 +16,7 @@
 #include "lst_test.h"
 
 /* Lines 1..8; phases from line 9. */
-#define HEAD                                                                                       \
-	"lockstep: 1\n"                                                                            \
-	"name: t\n"                                                                                \
-	"agents:\n"                                                                                \
-	"  - {name: a, address: \"tcp://127.0.0.1\"}\n"                                            \
-	"targets:\n"                                                                               \
-	"  - {name: d, paths: {a: /dev/loop0}}\n"                                                  \
-	"defaults: {runtime: 5s}\n"                                                                \
-	"phases:\n"
+#define HEAD LST_PLAN_TEST_HEAD1
 
 static void test_values(void)
 {
